@@ -1,0 +1,208 @@
+package dice
+
+// Readings on rolled faces. Each takes faces as RollDice returns them, does
+// not modify them, and allocates nothing.
+
+// Highest returns the largest face, or 0 for no faces.
+func Highest(faces []int) int {
+	h := 0
+	for _, f := range faces {
+		if f > h {
+			h = f
+		}
+	}
+	return h
+}
+
+// Sum returns the sum of the faces.
+func Sum(faces []int) int {
+	s := 0
+	for _, f := range faces {
+		s += f
+	}
+	return s
+}
+
+// CountAtLeast returns how many faces are >= target (for example the sixes
+// in a pool where a 6 is a success).
+func CountAtLeast(faces []int, target int) int {
+	n := 0
+	for _, f := range faces {
+		if f >= target {
+			n++
+		}
+	}
+	return n
+}
+
+// FaceSet is a set of face values, used to exclude faces from a reading
+// (Cortex-family pools ignore 1s). It holds faces 1..128; larger faces are
+// never members. The zero value is the empty set.
+type FaceSet struct{ bits [2]uint64 }
+
+// Faces returns the set holding the given faces; faces outside 1..128 are
+// ignored.
+func Faces(faces ...int) FaceSet {
+	var s FaceSet
+	for _, f := range faces {
+		if f >= 1 && f <= 128 {
+			s.bits[(f-1)>>6] |= 1 << uint((f-1)&63)
+		}
+	}
+	return s
+}
+
+// Has reports whether face f is in the set.
+func (s FaceSet) Has(f int) bool {
+	if f < 1 || f > 128 {
+		return false
+	}
+	return s.bits[(f-1)>>6]&(1<<uint((f-1)&63)) != 0
+}
+
+// Empty reports whether the set has no faces.
+func (s FaceSet) Empty() bool { return s.bits[0]|s.bits[1] == 0 }
+
+// SumHighest returns the sum of the k highest faces that are not in exclude;
+// if fewer than k faces remain it sums those (so "the two highest, 1s
+// excluded" of a roll of all 1s is 0). k <= 0 gives 0.
+func SumHighest(faces []int, k int, exclude FaceSet) int {
+	switch {
+	case k <= 0:
+		return 0
+	case k == 1:
+		h := 0
+		for _, f := range faces {
+			if f > h && !exclude.Has(f) {
+				h = f
+			}
+		}
+		return h
+	case k == 2:
+		a, b := 0, 0
+		for _, f := range faces {
+			if exclude.Has(f) {
+				continue
+			}
+			if f > a {
+				a, b = f, a
+			} else if f > b {
+				b = f
+			}
+		}
+		return a + b
+	}
+	// General k: walk distinct values from the top, taking as many of each as
+	// are still wanted. O(len(faces) * distinct values taken), no scratch.
+	sum, want := 0, k
+	limit := int(^uint(0) >> 1)
+	for want > 0 {
+		v, c := 0, 0
+		for _, f := range faces {
+			if f >= limit || exclude.Has(f) {
+				continue
+			}
+			if f > v {
+				v, c = f, 1
+			} else if f == v {
+				c++
+			}
+		}
+		if c == 0 || v <= 0 {
+			break
+		}
+		t := min(c, want)
+		sum += t * v
+		want -= t
+		limit = v
+	}
+	return sum
+}
+
+// Compare compares two rolls the way Art, Grace & Guts reads dice: high die
+// against high die, ties broken by the next highest dice in turn, a missing
+// die counting as 0 (so an extra die wins a tie). It returns +1 if a is
+// higher, -1 if b is, and 0 for a true tie (every die equal).
+func Compare(a, b []int) int { return CompareBonus(a, 0, b, 0) }
+
+// CompareBonus is Compare with a bonus added to each roll's high die (an
+// advantage die is added straight to the high die). It allocates nothing.
+func CompareBonus(a []int, bonusA int, b []int, bonusB int) int {
+	// Walk both multisets from the top. va/vb is the current value, na/nb how
+	// many dice of it are still unmatched.
+	const top = int(^uint(0) >> 1)
+	va, na := nextBelow(a, top)
+	vb, nb := nextBelow(b, top)
+	first := true
+	for {
+		ha, hb := va, vb
+		if first {
+			// Only one die of the top value carries the bonus.
+			ha += bonusA
+			hb += bonusB
+			if na == 0 {
+				ha = bonusA
+			}
+			if nb == 0 {
+				hb = bonusB
+			}
+			if ha != hb {
+				return sign(ha - hb)
+			}
+			first = false
+			va, na = consume(a, va, na, 1)
+			vb, nb = consume(b, vb, nb, 1)
+			continue
+		}
+		if na == 0 && nb == 0 {
+			return 0
+		}
+		if va != vb {
+			return sign(va - vb)
+		}
+		m := min(na, nb)
+		va, na = consume(a, va, na, m)
+		vb, nb = consume(b, vb, nb, m)
+	}
+}
+
+// consume removes m dice of value v (of which n remain) and returns the next
+// value and its count once v is used up. A side with no dice left reads as
+// value 0, count 0.
+func consume(faces []int, v, n, m int) (int, int) {
+	if n == 0 {
+		return 0, 0
+	}
+	n -= m
+	if n > 0 {
+		return v, n
+	}
+	return nextBelow(faces, v)
+}
+
+// nextBelow returns the largest face below limit and how many dice show it;
+// (0, 0) when there is none.
+func nextBelow(faces []int, limit int) (int, int) {
+	v, c := 0, 0
+	for _, f := range faces {
+		if f >= limit {
+			continue
+		}
+		if f > v {
+			v, c = f, 1
+		} else if f == v && f > 0 {
+			c++
+		}
+	}
+	return v, c
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}

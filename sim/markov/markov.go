@@ -1,0 +1,276 @@
+// Package markov solves absorbing Markov chains exactly: the probability of
+// ending in each absorbing state, the expected number of steps, and the
+// distribution of the number of steps.
+//
+// Rule packages use it for exact answers to multi-round mechanics (an edge
+// interaction over edge counts and initiative, a contested action over
+// stakes and whose turn). It imports no rule package and no batch runner, so
+// any package can build its chain on it.
+//
+// A chain is described by a start state and a transition function over any
+// comparable state type; Explore walks every state reachable from the start.
+// States with no outgoing transitions are absorbing.
+package markov
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Step is one outgoing transition: to state To with probability P.
+type Step[S comparable] struct {
+	To S
+	P  float64
+}
+
+// MaxStates bounds the number of states Explore will visit; past it Explore
+// fails rather than exhausting memory (the exact solve is dense).
+const MaxStates = 5000
+
+// Chain is an explored absorbing Markov chain over states of type S.
+type Chain[S comparable] struct {
+	states []S
+	index  map[S]int
+	out    [][]edge // out[i]: transitions of state i; empty = absorbing
+}
+
+type edge struct {
+	to int
+	p  float64
+}
+
+// Explore builds the chain reachable from start. next appends the outgoing
+// transitions of s to buf and returns it; returning none marks s absorbing.
+// Transitions to the same state may repeat (they add); probabilities must be
+// >= 0 and sum to 1 within 1e-9 for every non-absorbing state.
+func Explore[S comparable](start S, next func(s S, buf []Step[S]) []Step[S]) (*Chain[S], error) {
+	if next == nil {
+		return nil, errors.New("markov: nil transition function")
+	}
+	c := &Chain[S]{index: map[S]int{}}
+	c.add(start)
+	var buf []Step[S]
+	for i := 0; i < len(c.states); i++ {
+		buf = next(c.states[i], buf[:0])
+		if len(buf) == 0 {
+			c.out = append(c.out, nil)
+			continue
+		}
+		total := 0.0
+		es := make([]edge, 0, len(buf))
+		for _, st := range buf {
+			if st.P < 0 || math.IsNaN(st.P) {
+				return nil, fmt.Errorf("markov: transition %v -> %v has probability %v", c.states[i], st.To, st.P)
+			}
+			total += st.P
+			if st.P == 0 {
+				continue
+			}
+			if _, ok := c.index[st.To]; !ok {
+				if len(c.states) >= MaxStates {
+					return nil, fmt.Errorf("markov: more than %d states reachable; narrow the chain", MaxStates)
+				}
+				c.add(st.To)
+			}
+			es = append(es, edge{c.index[st.To], st.P})
+		}
+		if math.Abs(total-1) > 1e-9 {
+			return nil, fmt.Errorf("markov: transitions from %v sum to %v, not 1", c.states[i], total)
+		}
+		c.out = append(c.out, es)
+	}
+	return c, nil
+}
+
+func (c *Chain[S]) add(s S) {
+	c.index[s] = len(c.states)
+	c.states = append(c.states, s)
+}
+
+// Len returns the number of states explored.
+func (c *Chain[S]) Len() int { return len(c.states) }
+
+// States returns the explored states in discovery order (the start first).
+func (c *Chain[S]) States() []S { return append([]S(nil), c.states...) }
+
+// Absorbing reports whether s is an explored absorbing state.
+func (c *Chain[S]) Absorbing(s S) bool {
+	i, ok := c.index[s]
+	return ok && len(c.out[i]) == 0
+}
+
+// Solution is the exact behaviour of a chain from its start state.
+type Solution[S comparable] struct {
+	// Absorb gives the probability of ending in each absorbing state.
+	Absorb map[S]float64
+	// ExpectedSteps is the mean number of transitions before absorption.
+	ExpectedSteps float64
+	// VarianceSteps is the variance of that number.
+	VarianceSteps float64
+}
+
+// Solve returns the absorption probabilities and the mean and variance of
+// the number of steps from the start state, by the fundamental matrix
+// N = (I - Q)^-1 of the transient part: B = N R, t = N 1, and
+// Var = (2N - I) t - t*t. It fails if some reachable state can never be
+// absorbed.
+func (c *Chain[S]) Solve() (Solution[S], error) {
+	sol := Solution[S]{Absorb: map[S]float64{}}
+	if len(c.out[0]) == 0 {
+		sol.Absorb[c.states[0]] = 1
+		return sol, nil
+	}
+	// Number transient and absorbing states.
+	tIdx := make([]int, len(c.states))
+	var trans, abs []int
+	for i := range c.states {
+		if len(c.out[i]) == 0 {
+			tIdx[i] = len(abs)
+			abs = append(abs, i)
+		} else {
+			tIdx[i] = len(trans)
+			trans = append(trans, i)
+		}
+	}
+	nt, na := len(trans), len(abs)
+	if na == 0 {
+		return sol, errors.New("markov: the chain has no absorbing state")
+	}
+	iq := mat.NewDense(nt, nt, nil)
+	r := mat.NewDense(nt, na, nil)
+	for a, i := range trans {
+		iq.Set(a, a, 1)
+		for _, e := range c.out[i] {
+			if len(c.out[e.to]) == 0 {
+				r.Set(a, tIdx[e.to], r.At(a, tIdx[e.to])+e.p)
+			} else {
+				b := tIdx[e.to]
+				iq.Set(a, b, iq.At(a, b)-e.p)
+			}
+		}
+	}
+	var lu mat.LU
+	lu.Factorize(iq)
+	if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
+		return sol, errors.New("markov: some states can never be absorbed (I - Q is singular)")
+	}
+	var b mat.Dense
+	if err := lu.SolveTo(&b, false, r); err != nil {
+		return sol, fmt.Errorf("markov: solving for absorption: %w", err)
+	}
+	ones := mat.NewVecDense(nt, nil)
+	for i := 0; i < nt; i++ {
+		ones.SetVec(i, 1)
+	}
+	var t mat.VecDense
+	if err := lu.SolveVecTo(&t, false, ones); err != nil {
+		return sol, fmt.Errorf("markov: solving for expected steps: %w", err)
+	}
+	// Var = (2N - I) t - t^2 = 2 N t - t - t^2.
+	var nt2 mat.VecDense
+	if err := lu.SolveVecTo(&nt2, false, &t); err != nil {
+		return sol, fmt.Errorf("markov: solving for variance: %w", err)
+	}
+	s := tIdx[0]
+	for j, i := range abs {
+		if p := b.At(s, j); p != 0 {
+			sol.Absorb[c.states[i]] = p
+		}
+	}
+	sol.ExpectedSteps = t.AtVec(s)
+	sol.VarianceSteps = 2*nt2.AtVec(s) - t.AtVec(s) - t.AtVec(s)*t.AtVec(s)
+	return sol, nil
+}
+
+// StepDist returns P(absorbed at step t) for t = 0..len-1 by iterating the
+// chain from its start, stopping when the unabsorbed mass falls below tol or
+// after maxSteps steps; rest is the mass still unabsorbed at the end. The
+// entries plus rest sum to 1.
+func (c *Chain[S]) StepDist(maxSteps int, tol float64) (dist []float64, rest float64, err error) {
+	if maxSteps < 1 {
+		return nil, 0, fmt.Errorf("markov: maxSteps %d must be >= 1", maxSteps)
+	}
+	if tol <= 0 {
+		return nil, 0, fmt.Errorf("markov: tolerance %v must be > 0", tol)
+	}
+	n := len(c.states)
+	cur := make([]float64, n)
+	nxt := make([]float64, n)
+	cur[0] = 1
+	if len(c.out[0]) == 0 {
+		return []float64{1}, 0, nil
+	}
+	dist = []float64{0}
+	left := 1.0
+	for t := 1; t <= maxSteps && left > tol; t++ {
+		clear(nxt)
+		absorbed := 0.0
+		for i, p := range cur {
+			if p == 0 {
+				continue
+			}
+			for _, e := range c.out[i] {
+				q := p * e.p
+				if len(c.out[e.to]) == 0 {
+					absorbed += q
+				} else {
+					nxt[e.to] += q
+				}
+			}
+		}
+		dist = append(dist, absorbed)
+		left -= absorbed
+		cur, nxt = nxt, cur
+	}
+	rest = 0
+	for _, p := range cur {
+		rest += p
+	}
+	return dist, rest, nil
+}
+
+// AbsorbAt returns, for each absorbing state, P(absorbed there by step t)
+// for t = 0..steps: the finishing-time curve of each outcome.
+func (c *Chain[S]) AbsorbAt(steps int) (map[S][]float64, error) {
+	if steps < 0 {
+		return nil, fmt.Errorf("markov: steps %d must be >= 0", steps)
+	}
+	n := len(c.states)
+	cur := make([]float64, n)
+	nxt := make([]float64, n)
+	cur[0] = 1
+	res := map[S][]float64{}
+	for i := range c.states {
+		if len(c.out[i]) == 0 {
+			res[c.states[i]] = make([]float64, steps+1)
+		}
+	}
+	for t := 0; t <= steps; t++ {
+		for i, p := range cur {
+			if len(c.out[i]) == 0 {
+				res[c.states[i]][t] = p
+			}
+		}
+		if t == steps {
+			break
+		}
+		clear(nxt)
+		for i, p := range cur {
+			if p == 0 {
+				continue
+			}
+			if len(c.out[i]) == 0 {
+				nxt[i] += p
+				continue
+			}
+			for _, e := range c.out[i] {
+				nxt[e.to] += p * e.p
+			}
+		}
+		cur, nxt = nxt, cur
+	}
+	return res, nil
+}
