@@ -1,0 +1,45 @@
+// Package sim runs Monte Carlo studies of any resolution mechanic and
+// reports numbers a designer can trust: outcome odds with Wilson 95%
+// intervals, means with standard errors, and exact integer distributions
+// (rounds, margins, dice left), together with the seed and settings that
+// produced them.
+//
+// sim knows no rule package. A Spec names the outcome categories and
+// integer metrics and supplies a Trial, a function that plays one complete
+// situation with a *dice.Roller and fills an Outcome. Rule packages expose
+// a Runner whose Trial method has that shape, and the command-line tool
+// adapts one to the other.
+//
+// # Reproducible in parallel
+//
+// Run splits the trials into fixed chunks (Options.ChunkSize, default 4096).
+// Chunk i draws from its own generator seeded from (Seed, i) by SplitMix64
+// (see ChunkSource), and chunk results are merged in index order. Everything
+// a report counts is an integer (a count per category, a histogram per
+// metric), and every interval is computed from those integers, so the same
+// seed gives the same bits on one core or sixty-four.
+//
+// The same property makes a study shardable: run chunk ranges in separate
+// processes (Options.ChunkLo and ChunkHi), save each Report as JSON, and
+// Merge them; the merged report equals the report of one whole run. A run
+// cancelled through its context returns the prefix of chunks it finished,
+// marked partial, and can be resumed by running the remaining range and
+// merging. With Options.Precision a run stops at the first chunk boundary
+// where every interval is narrower than the target; chunks are examined in
+// order, so that point too is independent of scheduling.
+//
+// # Comparing and sweeping
+//
+// Compare runs two variants with common random numbers: trial k of A and
+// trial k of B start from the same random stream, so a house rule's effect
+// shows up in the paired difference with a far tighter interval than two
+// independent runs would give. Sweep runs one Spec per cell of a grid of
+// parameters and lays the reports out as a table.
+//
+// # Exact answers
+//
+// Exact answers for multi-round mechanics come from the absorbing Markov
+// chain solver in sim/markov, which rule packages use directly. A report's
+// histograms check against an exact distribution with Histogram.Fit
+// (Pearson's chi-square via dice.ChiSquare).
+package sim

@@ -1,0 +1,186 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sync/atomic"
+	"time"
+)
+
+// tally is the exact integer record of some trials: a count per category
+// and a histogram per metric. Everything a Report says is computed from it.
+type tally struct {
+	n     int64
+	cats  []int64
+	hists []Histogram
+}
+
+func newTally(ncat, nmet int) *tally {
+	return &tally{cats: make([]int64, ncat), hists: make([]Histogram, nmet)}
+}
+
+// reset empties t but keeps its storage (and histogram ranges), so a
+// worker's next chunk allocates nothing.
+func (t *tally) reset() {
+	t.n = 0
+	clear(t.cats)
+	for i := range t.hists {
+		clear(t.hists[i].Counts)
+	}
+}
+
+func (t *tally) merge(src *tally) error {
+	for i := range t.hists {
+		if err := t.hists[i].Merge(src.hists[i]); err != nil {
+			return fmt.Errorf("sim: merging metric %d: %w", i, err)
+		}
+	}
+	t.n += src.n
+	for i, c := range src.cats {
+		t.cats[i] += c
+	}
+	return nil
+}
+
+// record counts one outcome. It is the harness's whole per-trial work.
+func (t *tally) record(o *Outcome) error {
+	c := o.Category
+	if uint(c) >= uint(len(t.cats)) {
+		return fmt.Errorf("category %d is out of range 0..%d", c, len(t.cats)-1)
+	}
+	t.cats[c]++
+	for k := range t.hists {
+		h := &t.hists[k]
+		v := o.Metrics[k]
+		if i := v - h.Min; uint(i) < uint(len(h.Counts)) {
+			h.Counts[i]++
+		} else if err := h.addSlow(v); err != nil {
+			return fmt.Errorf("metric %d: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// precise reports whether every interval the tally's report would show is
+// narrower than ±target.
+func (t *tally) precise(target float64) bool {
+	for _, c := range t.cats {
+		lo, hi := wilson(c, t.n)
+		if (hi-lo)/2 >= target {
+			return false
+		}
+	}
+	for _, h := range t.hists {
+		if z95*h.SE() >= target {
+			return false
+		}
+	}
+	return true
+}
+
+// Run runs opt.Trials trials of spec (or the chunk range opt selects) and
+// reports. Bad input is an error wrapping ErrInvalid, returned before any
+// trial runs; so is an error from spec.New. A trial that returns a category
+// out of range, a metric value out of range, or panics stops the run with
+// an error.
+//
+// If ctx is cancelled, Run returns promptly with the chunks counted so far,
+// marked partial (Provenance.Stop is StopCancelled), and a nil error.
+func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context (use context.Background())", ErrInvalid)
+	}
+	if err := spec.validate(); err != nil {
+		return nil, err
+	}
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, err
+	}
+	nw := cfg.workersFor()
+	runners := make([]chunkFunc[*tally], nw)
+	base := mix64(cfg.Seed)
+	for w := range runners {
+		trial, err := newTrial(spec)
+		if err != nil {
+			return nil, err
+		}
+		runners[w] = runChunks(trial, newStream(cfg.Generator, base))
+	}
+	ncat, nmet := len(spec.Categories), len(spec.Metrics)
+	p := &plan[*tally]{
+		cfg:     cfg,
+		runners: runners,
+		newAcc:  func() *tally { return newTally(ncat, nmet) },
+		reset:   (*tally).reset,
+		merge:   (*tally).merge,
+		total:   newTally(ncat, nmet),
+	}
+	if cfg.Precision > 0 {
+		p.enough = func(t *tally, _ int64) bool { return t.precise(cfg.Precision) }
+	}
+	start := time.Now()
+	end, stop, err := p.execute(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %s: %w", spec.Name, err)
+	}
+	rep := newReport(spec.Name, spec.Categories, spec.Metrics, p.total, provenance(spec.Settings, cfg, nw, cfg.lo, end, stop))
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+func newTrial(spec Spec) (Trial, error) {
+	trial, err := spec.New()
+	if err != nil {
+		return nil, fmt.Errorf("sim: %s: New: %w", spec.Name, err)
+	}
+	if trial == nil {
+		return nil, fmt.Errorf("%w: spec %q: New returned a nil Trial", ErrInvalid, spec.Name)
+	}
+	return trial, nil
+}
+
+// runChunks returns the chunk function of one Run worker: reseed the
+// worker's stream for the chunk, then play and record its trials in order.
+func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
+	return func(chunk int64, n int, t *tally, stop *atomic.Bool) (bool, error) {
+		s.reseed(chunk)
+		r := s.roller
+		var o Outcome
+		for done := 0; done < n; {
+			if stop.Load() {
+				return false, nil
+			}
+			m := min(n-done, checkEvery)
+			for range m {
+				o = Outcome{}
+				trial(r, &o)
+				if err := t.record(&o); err != nil {
+					return false, fmt.Errorf("trial %d of chunk %d: %w", done, chunk, err)
+				}
+				done++
+			}
+		}
+		t.n += int64(n)
+		return true, nil
+	}
+}
+
+func provenance(settings map[string]string, cfg config, workers int, lo, hi int64, stop string) Provenance {
+	return Provenance{
+		Seed:      cfg.Seed,
+		Planned:   cfg.Trials,
+		ChunkSize: cfg.ChunkSize,
+		Chunks:    cfg.chunks,
+		ChunkLo:   lo,
+		ChunkHi:   hi,
+		Workers:   workers,
+		Generator: cfg.Generator,
+		Precision: cfg.Precision,
+		Settings:  maps.Clone(settings),
+		Version:   Version,
+		Stop:      stop,
+		Partial:   stop == StopCancelled,
+	}
+}

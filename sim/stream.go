@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// The streams. Every chunk (and, in Compare, every trial) draws from its own
+// generator whose seed is taken from a SplitMix64 sequence: word j of stream
+// k is mix64(base + (4k+j+1)*golden), where mix64 is SplitMix64's output
+// function. For Run, base = mix64(Seed) and k is the chunk index; for
+// Compare, base = mix64(mix64(Seed)) and k is the trial's index in the whole
+// run. PCG is seeded with words 0 and 1; ChaCha8's 32-byte key is words 0..3
+// in little-endian order. Streams depend on nothing else, so any chunk can
+// be rerun alone (see ChunkSource).
+
+const golden = 0x9e3779b97f4a7c15
+
+func mix64(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func streamWord(base uint64, k int64, j int) uint64 {
+	return mix64(base + uint64(4*k+int64(j)+1)*golden)
+}
+
+// stream is one worker's generator, reseeded for each chunk or trial.
+type stream struct {
+	base   uint64
+	pcg    *rand.PCG
+	chacha *rand.ChaCha8
+	src    dice.Source
+	roller *dice.Roller
+}
+
+func newStream(generator string, base uint64) *stream {
+	s := &stream{base: base}
+	if generator == ChaCha8 {
+		s.chacha = rand.NewChaCha8([32]byte{})
+		s.src = s.chacha
+	} else {
+		s.pcg = rand.NewPCG(0, 0)
+		s.src = s.pcg
+	}
+	s.roller, _ = dice.NewRoller(s.src) // src is never nil
+	return s
+}
+
+// reseed points the stream at stream k and gives the worker a fresh roller
+// state (a Roller caches pre-drawn faces, which must not leak between
+// streams).
+func (s *stream) reseed(k int64) {
+	if s.pcg != nil {
+		s.pcg.Seed(streamWord(s.base, k, 0), streamWord(s.base, k, 1))
+	} else {
+		var key [32]byte
+		for j := range 4 {
+			binary.LittleEndian.PutUint64(key[8*j:], streamWord(s.base, k, j))
+		}
+		s.chacha.Seed(key)
+	}
+	fresh, _ := dice.NewRoller(s.src)
+	*s.roller = *fresh
+}
+
+// ChunkSource returns the generator that chunk chunk of a Run with this
+// seed and generator ("pcg" or "chacha8"; "" means "pcg") draws from, for
+// replaying one chunk outside the runner: the runner builds one Roller on
+// it with dice.NewRoller and passes that Roller to the chunk's trials in
+// order.
+func ChunkSource(generator string, seed uint64, chunk int64) (dice.Source, error) {
+	switch generator {
+	case "", PCG:
+		generator = PCG
+	case ChaCha8:
+	default:
+		return nil, fmt.Errorf("%w: unknown generator %q; allowed %q or %q", ErrInvalid, generator, PCG, ChaCha8)
+	}
+	if chunk < 0 {
+		return nil, fmt.Errorf("%w: chunk %d; chunks are numbered from 0", ErrInvalid, chunk)
+	}
+	s := newStream(generator, mix64(seed))
+	s.reseed(chunk)
+	return s.src, nil
+}
