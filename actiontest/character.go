@@ -1,0 +1,313 @@
+package actiontest
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Sheet is a character as a designer writes it: ratings by name. Missing
+// names rate 0.
+type Sheet struct {
+	Name       string         `json:"name,omitempty"`
+	Attributes map[string]int `json:"attributes"`
+	Actions    map[string]int `json:"actions"`
+}
+
+// State is what changes about a character in play: harm, flashbacks used
+// today and dice carried to the next roll. It saves and restores as JSON.
+type State struct {
+	// Harm[t][row] is how many slots of harm track t's row are filled, in
+	// Rules.HarmTracks and Rules.HarmRows order.
+	Harm [][]int `json:"harm"`
+	// Critical[t] counts critical injuries: harm that overflowed track t.
+	Critical []int `json:"critical"`
+	// FlashbacksUsed counts flashbacks since the last NewDay.
+	FlashbacksUsed int `json:"flashbacks_used"`
+	// Bonus is dice carried to the next roll (a Controlled success's +1, a
+	// successful flashback).
+	Bonus int `json:"bonus"`
+}
+
+// Clone returns a deep copy.
+func (s State) Clone() State {
+	out := s
+	out.Harm = make([][]int, len(s.Harm))
+	for i, h := range s.Harm {
+		out.Harm[i] = slices.Clone(h)
+	}
+	out.Critical = slices.Clone(s.Critical)
+	return out
+}
+
+// copyFrom overwrites s with src, reusing s's slices when they fit.
+func (s *State) copyFrom(src *State) {
+	if len(s.Harm) != len(src.Harm) {
+		s.Harm = make([][]int, len(src.Harm))
+	}
+	for i, h := range src.Harm {
+		if len(s.Harm[i]) != len(h) {
+			s.Harm[i] = make([]int, len(h))
+		}
+		copy(s.Harm[i], h)
+	}
+	if len(s.Critical) != len(src.Critical) {
+		s.Critical = make([]int, len(src.Critical))
+	}
+	copy(s.Critical, src.Critical)
+	s.FlashbacksUsed = src.FlashbacksUsed
+	s.Bonus = src.Bonus
+}
+
+// Character is a rated character under a set of Rules, with its State. The
+// step functions (Begin, Push, Finish, Flashback) change the State; a
+// rejected step returns an error and leaves it exactly as it was.
+type Character struct {
+	rules *Rules
+	Name  string
+	attr  []int // rating by attribute index
+	act   []int // rating by action index
+	link  []int // attribute index of each action
+	harm  []int // natural harm track of each attribute
+
+	// State is the character's harm, flashbacks and carried dice.
+	State State
+	// Sink, when non-nil, receives an Event for everything that happens.
+	Sink Sink
+
+	lastName string
+	lastIdx  int
+}
+
+// NewCharacter checks the rules and the sheet (unknown names, ratings
+// outside 0..MaxRating) and returns a character with no harm. The character
+// keeps a copy of rl; the caller must not change rl's slices afterwards.
+func NewCharacter(rl Rules, s Sheet) (*Character, error) {
+	if err := rl.Check(); err != nil {
+		return nil, err
+	}
+	c := &Character{rules: &rl, Name: s.Name,
+		attr: make([]int, len(rl.Attributes)), act: make([]int, len(rl.Actions)),
+		link: make([]int, len(rl.Actions)), harm: make([]int, len(rl.Attributes)), lastIdx: -1}
+	for _, name := range sortedKeys(s.Attributes) {
+		i, err := rl.AttributeIndex(name)
+		if err != nil {
+			return nil, fmt.Errorf("sheet attributes: %w", err)
+		}
+		if v := s.Attributes[name]; v < 0 || v > rl.MaxRating {
+			return nil, fmt.Errorf("sheet attributes: %s rated %d, allowed 0..%d", name, v, rl.MaxRating)
+		}
+		c.attr[i] = s.Attributes[name]
+	}
+	for _, name := range sortedKeys(s.Actions) {
+		i, err := rl.ActionIndex(name)
+		if err != nil {
+			return nil, fmt.Errorf("sheet actions: %w", err)
+		}
+		if v := s.Actions[name]; v < 0 || v > rl.MaxRating {
+			return nil, fmt.Errorf("sheet actions: %s rated %d, allowed 0..%d", name, v, rl.MaxRating)
+		}
+		c.act[i] = s.Actions[name]
+	}
+	for i, a := range rl.Actions {
+		c.link[i], _ = rl.AttributeIndex(a.Attribute)
+	}
+	for i, a := range rl.Attributes {
+		c.harm[i], _ = rl.TrackIndex(a.Harm)
+	}
+	c.State = c.FreshState()
+	return c, nil
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Rules returns the character's rules (a shared pointer: do not modify).
+func (c *Character) Rules() *Rules { return c.rules }
+
+// FreshState returns a state with no harm, no flashbacks used, no bonus.
+func (c *Character) FreshState() State {
+	s := State{Harm: make([][]int, len(c.rules.HarmTracks)), Critical: make([]int, len(c.rules.HarmTracks))}
+	for i := range s.Harm {
+		s.Harm[i] = make([]int, len(c.rules.HarmRows))
+	}
+	return s
+}
+
+// SetState checks s against the rules (shape, slot counts, counters) and
+// installs a copy of it; on error the state is unchanged.
+func (c *Character) SetState(s State) error {
+	rl := c.rules
+	if len(s.Harm) != len(rl.HarmTracks) || len(s.Critical) != len(rl.HarmTracks) {
+		return fmt.Errorf("actiontest: state has %d harm tracks and %d critical counts, rules have %d tracks",
+			len(s.Harm), len(s.Critical), len(rl.HarmTracks))
+	}
+	for t, rows := range s.Harm {
+		if len(rows) != len(rl.HarmRows) {
+			return fmt.Errorf("actiontest: state harm[%d] has %d rows, rules have %d", t, len(rows), len(rl.HarmRows))
+		}
+		for i, n := range rows {
+			if n < 0 || n > rl.HarmRows[i].Slots {
+				return fmt.Errorf("actiontest: state harm[%d][%d] = %d, allowed 0..%d", t, i, n, rl.HarmRows[i].Slots)
+			}
+		}
+		if s.Critical[t] < 0 {
+			return fmt.Errorf("actiontest: state critical[%d] = %d, must be >= 0", t, s.Critical[t])
+		}
+	}
+	if s.FlashbacksUsed < 0 || s.FlashbacksUsed > rl.FlashbacksPerDay {
+		return fmt.Errorf("actiontest: state flashbacks_used %d, allowed 0..%d", s.FlashbacksUsed, rl.FlashbacksPerDay)
+	}
+	if s.Bonus < 0 || s.Bonus > maxDice/4 {
+		return fmt.Errorf("actiontest: state bonus %d, allowed 0..%d", s.Bonus, maxDice/4)
+	}
+	c.State.copyFrom(&s)
+	return nil
+}
+
+// NewDay restores the day's flashbacks.
+func (c *Character) NewDay() {
+	c.State.FlashbacksUsed = 0
+	c.emit(Event{Kind: EvNewDay})
+}
+
+// Rating returns the named Action's rating, its Attribute's rating, and the
+// Attribute's name.
+func (c *Character) Rating(action string) (act, attr int, attribute string, err error) {
+	i, err := c.rules.ActionIndex(action)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	a := c.link[i]
+	return c.act[i], c.attr[a], c.rules.Attributes[a].Name, nil
+}
+
+// NaturalTrack returns the harm track an Action naturally risks.
+func (c *Character) NaturalTrack(action string) (int, error) {
+	i, err := c.rules.ActionIndex(action)
+	if err != nil {
+		return 0, err
+	}
+	return c.harm[c.link[i]], nil
+}
+
+// Penalty returns the dice the character's harm costs.
+func (c *Character) Penalty() int { return penalty(c.rules, &c.State) }
+
+func penalty(rl *Rules, s *State) int {
+	p := 0
+	for _, rows := range s.Harm {
+		for i, n := range rows {
+			p += n * rl.HarmRows[i].Penalty
+		}
+	}
+	return p
+}
+
+// Incapacitated reports whether a filled incapacitating row (Severe harm)
+// stops the character acting unless helped or pushing.
+func (c *Character) Incapacitated() bool { return incapacitated(c.rules, &c.State) }
+
+func incapacitated(rl *Rules, s *State) bool {
+	for _, rows := range s.Harm {
+		for i, n := range rows {
+			if n > 0 && rl.HarmRows[i].Incapacitates {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// HasSpace reports whether track t can take a level-1 harm under the
+// rules' PushSpace reading.
+func (c *Character) HasSpace(t int) bool { return hasSpace(c.rules, &c.State, t) }
+
+func hasSpace(rl *Rules, s *State, t int) bool {
+	if t < 0 || t >= len(s.Harm) {
+		return false
+	}
+	rows := s.Harm[t]
+	lo := rl.PushHarm - 1
+	if rl.PushSpace == SpaceBottomRow {
+		return rows[lo] < rl.HarmRows[lo].Slots
+	}
+	for i := lo; i < len(rows); i++ {
+		if rows[i] < rl.HarmRows[i].Slots {
+			return true
+		}
+	}
+	return false
+}
+
+// pushTrack returns the natural track if it has space, else the first track
+// with space, else -1.
+func pushTrack(rl *Rules, s *State, natural int) int {
+	if hasSpace(rl, s, natural) {
+		return natural
+	}
+	for t := range s.Harm {
+		if hasSpace(rl, s, t) {
+			return t
+		}
+	}
+	return -1
+}
+
+// TakeHarm marks harm of the given level on track t: a full row passes it up
+// a row, and harm past the top row is a critical injury. It returns the row
+// filled (-1 for a critical injury).
+func (c *Character) TakeHarm(level, t int) (row int, err error) {
+	if level < 1 || level > len(c.rules.HarmRows) {
+		return 0, fmt.Errorf("actiontest: harm level %d, allowed 1..%d", level, len(c.rules.HarmRows))
+	}
+	if t < 0 || t >= len(c.rules.HarmTracks) {
+		return 0, fmt.Errorf("actiontest: harm track %d, allowed 0..%d (%v)", t, len(c.rules.HarmTracks)-1, c.rules.HarmTracks)
+	}
+	return c.takeHarm(level, t), nil
+}
+
+func (c *Character) takeHarm(level, t int) int {
+	row := addHarm(c.rules, &c.State, level, t)
+	if c.Sink != nil {
+		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
+	}
+	return row
+}
+
+func addHarm(rl *Rules, s *State, level, t int) int {
+	rows := s.Harm[t]
+	for i := level - 1; i < len(rows); i++ {
+		if rows[i] < rl.HarmRows[i].Slots {
+			rows[i]++
+			return i
+		}
+	}
+	s.Critical[t]++
+	return -1
+}
+
+// Heal clears one harm of the given row on track t (the Director may let a
+// surge of confidence heal a harm).
+func (c *Character) Heal(t, row int) error {
+	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) {
+		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
+	}
+	if c.State.Harm[t][row] == 0 {
+		return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
+	}
+	c.State.Harm[t][row]--
+	return nil
+}
+
+func (c *Character) emit(e Event) {
+	if c.Sink != nil {
+		c.Sink.Event(e)
+	}
+}

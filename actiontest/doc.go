@@ -1,0 +1,51 @@
+// Package actiontest implements the action test of Einfelst Wilds, a d6
+// dice-pool game in the style of Blades in the Dark (chapter "Action Tests"
+// and its sections "Position and Outcome", "Types of Consequences", "Levels
+// of Difficulty" and "Adding Dice and Altering the Outcome").
+//
+// # The mechanic, in our words
+//
+// A character has five Attributes and thirteen Actions, each Action tied to
+// one Attribute, all rated 0 to 5. To act, they add the Action's rating to
+// its Attribute's and roll that many six-sided dice; every six is a success.
+// Help (one die a helper, three at most), equipment (usually one die, three
+// at most), a Risk Peril deal (three dice, paid for whatever happens), dice
+// carried from an earlier roll and other bonuses add dice; harm takes dice
+// away; but at least one die is always rolled.
+//
+// A normal test needs one success, a challenging one two, a difficult one
+// three. Before the roll the Director sets the position — Controlled, Risky
+// or Desperate — and the position and the roll together pick a cell of the
+// outcome table: from a success with a bonus (and, for a plain success when
+// in control, a die carried to the next roll) down to the worst outcome: a
+// serious complication, severe harm, and the chance gone. Successes beyond
+// the requirement are extra successes to spend. Instead of a failure's
+// consequences the Director may worsen the position, and the character
+// rolls again from there.
+//
+// Once per action, after seeing the roll (even a success), a character may
+// push: they take a level 1 harm of their choice and re-roll every die that
+// is not a six with two more dice. A roll that took a Risk Peril deal cannot
+// be pushed, and a character with no room left for the harm cannot push.
+// Harm sits on a Physical and a Mental track with Lesser, Moderate and
+// Severe rows; a full row passes harm up, and harm past the top is a
+// critical injury. A character with Severe harm acts only when helped or by
+// pushing. Once a day a character may play a flashback: a test of
+// difficulty 0 to 3 set in the past, which, if it goes well, adds dice to
+// the next roll. In an opposed test both sides roll and the most successes
+// win; a tie means neither side gets what it wanted.
+//
+// # Using the package
+//
+// Every number and table above is a field of [Rules]; [DefaultRules] marks
+// each as taken from the rule text, the original game, or our own ruling.
+// A [Character] holds the ratings and a [State] (harm, flashbacks used,
+// carried dice) that saves and restores as JSON. A test is played in steps —
+// [Character.Begin] rolls, [Character.Push] optionally pushes,
+// [Character.Finish] reads the table and applies it — each recorded in an
+// [Attempt] that lists the dice rolled, re-rolled and why. [Character.Play]
+// runs the steps with a [Policy] making the choices. [Character.Chances] and
+// [Rules.SuccessDist] give exact odds with or without pushing, and
+// [Rules.OpposedOdds] the exact odds of an opposed test. [Scenario] is the
+// simulation face: a character pursuing a goal over repeated tests.
+package actiontest

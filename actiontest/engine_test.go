@@ -1,0 +1,644 @@
+package actiontest
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+var testSheet = Sheet{Name: "Vex",
+	Attributes: map[string]int{"Dexterity": 2, "Strength": 1, "Presence": 3},
+	Actions:    map[string]int{"Prowl": 2, "Persuade": 1},
+}
+
+func newChar(t *testing.T, rl Rules) *Character {
+	t.Helper()
+	c, err := NewCharacter(rl, testSheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// harmOf builds a state harm table for the default two tracks.
+func harmOf(phys, ment [3]int) [][]int { return [][]int{phys[:], ment[:]} }
+
+var cmpAttempt = cmpopts.IgnoreUnexported(Attempt{})
+
+// The text's "Adding Dice" example: a +2 talent and a push's +2 are four
+// extra dice; one harm takes one away, three extra in all.
+func TestAddingDiceExample(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	c.State.Harm[0][0] = 1 // one lesser harm: -1 die
+	r := dice.Scripted(6, 1, 2, 3, 4, 6, 6, 1, 1, 1, 1)
+	var at Attempt
+	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2}, &at); err != nil {
+		t.Fatal(err)
+	}
+	wantPool := Pool{Action: 2, Attribute: 2, Bonus: 2, Penalty: 1, Dice: 5}
+	if d := cmp.Diff(wantPool, at.Pool); d != "" {
+		t.Errorf("pool (-want +got):\n%s", d)
+	}
+	if at.Successes != 1 {
+		t.Errorf("first roll successes = %d, want 1", at.Successes)
+	}
+	if err := c.Push(r, &at, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Err(); err != nil || r.Remaining() != 0 {
+		t.Fatalf("script: err %v, %d faces left", err, r.Remaining())
+	}
+	// 4 non-sixes re-rolled plus 2: the kept six plus 6 new dice = base 4 + 3.
+	if d := cmp.Diff([]int{6, 6, 1, 1, 1, 1}, at.Rerolled); d != "" {
+		t.Errorf("rerolled (-want +got):\n%s", d)
+	}
+	if got := 1 + len(at.Rerolled); got != 4+3 {
+		t.Errorf("dice in play %d, want 7", got)
+	}
+	if at.Successes != 3 || at.Band != Multiple || at.Extra != 1 || at.Outcome.Kind != SuccessBonus {
+		t.Errorf("got %d successes, band %v, extra %d, kind %v; want 3, multiple, 1, success_with_bonus",
+			at.Successes, at.Band, at.Extra, at.Outcome.Kind)
+	}
+	// The push's level 1 harm found the lesser row with one free slot.
+	if d := cmp.Diff(harmOf([3]int{2, 0, 0}, [3]int{}), c.State.Harm); d != "" {
+		t.Errorf("harm (-want +got):\n%s", d)
+	}
+}
+
+// "Multiple Successes": a challenging test with 2 successes gives no extra.
+func TestExtraSuccesses(t *testing.T) {
+	for _, tc := range []struct {
+		faces      []int
+		difficulty int
+		band       Band
+		extra      int
+	}{
+		{[]int{6, 6, 1, 2}, 2, Exact, 0},
+		{[]int{6, 6, 6, 2}, 2, Multiple, 1},
+		{[]int{6, 6, 6, 6}, 1, Multiple, 3},
+		{[]int{6, 5, 1, 2}, 2, Failure, 0},
+		{[]int{6, 6, 6, 1}, 3, Exact, 0},
+	} {
+		c := newChar(t, DefaultRules())
+		var at Attempt
+		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: Risky, Difficulty: tc.difficulty, NoHarm: true}, &at); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Finish(&at); err != nil {
+			t.Fatal(err)
+		}
+		if at.Band != tc.band || at.Extra != tc.extra {
+			t.Errorf("%v at difficulty %d: band %v extra %d, want %v %d", tc.faces, tc.difficulty, at.Band, at.Extra, tc.band, tc.extra)
+		}
+	}
+}
+
+// The position x outcome table, cell by cell.
+func TestOutcomeTable(t *testing.T) {
+	type want struct {
+		kind      Kind
+		succeeded bool
+		bonus     int
+		harm      [][]int
+		lost      bool
+	}
+	none := harmOf([3]int{}, [3]int{})
+	for _, tc := range []struct {
+		pos   Position
+		faces []int
+		want  want
+	}{
+		{Controlled, []int{6, 6, 1, 1}, want{SuccessBonus, true, 0, none, false}},
+		{Controlled, []int{6, 2, 1, 1}, want{SuccessBonus, true, 1, none, false}},
+		{Controlled, []int{5, 2, 1, 1}, want{SuccessConsequence, true, 0, harmOf([3]int{1, 0, 0}, [3]int{}), false}},
+		{Risky, []int{6, 6, 1, 1}, want{SuccessBonus, true, 0, none, false}},
+		{Risky, []int{6, 2, 1, 1}, want{Success, true, 0, none, false}},
+		{Risky, []int{5, 2, 1, 1}, want{Badly, false, 0, harmOf([3]int{0, 1, 0}, [3]int{}), true}},
+		{Desperate, []int{6, 6, 1, 1}, want{Success, true, 0, none, false}},
+		{Desperate, []int{6, 2, 1, 1}, want{SuccessConsequence, true, 0, none, false}},
+		{Desperate, []int{5, 2, 1, 1}, want{Worst, false, 0, harmOf([3]int{0, 0, 1}, [3]int{}), true}},
+	} {
+		c := newChar(t, DefaultRules())
+		var at Attempt
+		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}, &at); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Finish(&at); err != nil {
+			t.Fatal(err)
+		}
+		lost := false
+		for _, q := range at.Outcome.Consequences {
+			lost = lost || q.Kind == LostOpportunity
+		}
+		got := want{at.Outcome.Kind, at.Outcome.Succeeded, c.State.Bonus, c.State.Harm, lost}
+		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
+			t.Errorf("%s %v (-want +got):\n%s", DefaultRules().Positions[tc.pos], tc.faces, d)
+		}
+	}
+}
+
+// "+1 to your next roll" is carried and spent by the next roll.
+func TestCarriedBonus(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	tst := Test{Action: "Prowl", Position: Controlled, Difficulty: 1}
+	if err := c.Begin(dice.Scripted(6, 1, 1, 1), tst, &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if c.State.Bonus != 1 {
+		t.Fatalf("bonus = %d, want 1", c.State.Bonus)
+	}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), tst, &at); err != nil {
+		t.Fatal(err)
+	}
+	if at.Pool.Carried != 1 || at.Pool.Dice != 5 || c.State.Bonus != 0 {
+		t.Errorf("carried %d, dice %d, bonus left %d; want 1, 5, 0", at.Pool.Carried, at.Pool.Dice, c.State.Bonus)
+	}
+}
+
+func TestHarmOverflow(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	rows := []int{}
+	for range 6 {
+		row, err := c.TakeHarm(1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row)
+	}
+	// lesser, lesser, moderate, moderate, severe, critical.
+	if d := cmp.Diff([]int{0, 0, 1, 1, 2, -1}, rows); d != "" {
+		t.Errorf("rows (-want +got):\n%s", d)
+	}
+	if c.State.Critical[0] != 1 || !c.Incapacitated() || c.Penalty() != 6 {
+		t.Errorf("critical %d, incapacitated %v, penalty %d; want 1, true, 6", c.State.Critical[0], c.Incapacitated(), c.Penalty())
+	}
+	if row, _ := c.TakeHarm(2, 1); row != 1 {
+		t.Errorf("level 2 on an empty track filled row %d, want 1", row)
+	}
+	if _, err := c.TakeHarm(4, 0); err == nil {
+		t.Error("harm level 4 accepted")
+	}
+	if _, err := c.TakeHarm(1, 2); err == nil {
+		t.Error("harm track 2 accepted")
+	}
+}
+
+func TestMinimumOneDie(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	c.State.Harm[0] = []int{2, 2, 0}
+	c.State.Harm[1] = []int{2, 2, 0}
+	var at Attempt
+	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &at); err != nil {
+		t.Fatal(err)
+	}
+	if at.Pool.Dice != 1 || at.Pool.Penalty != 12 || len(at.Dice) != 1 {
+		t.Errorf("pool %+v, dice %v; want 1 die against a penalty of 12", at.Pool, at.Dice)
+	}
+}
+
+func TestHelpAndEquipment(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	faces := make([]int, 20)
+	for i := range faces {
+		faces[i] = 1
+	}
+	for _, tc := range []struct{ helpers, equip, help, dice int }{
+		{0, 0, 0, 4}, {1, 1, 1, 6}, {3, 0, 3, 7}, {5, 3, 3, 10},
+	} {
+		if err := c.Begin(dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: tc.helpers, Equipment: tc.equip}, &at); err != nil {
+			t.Fatal(err)
+		}
+		if at.Pool.Help != tc.help || at.Pool.Dice != tc.dice {
+			t.Errorf("helpers %d equipment %d: help %d dice %d, want %d %d", tc.helpers, tc.equip, at.Pool.Help, at.Pool.Dice, tc.help, tc.dice)
+		}
+	}
+}
+
+func TestPushSpace(t *testing.T) {
+	for _, tc := range []struct {
+		rule  SpaceRule
+		phys  [3]int
+		ok    bool
+		after [3]int
+	}{
+		{SpaceTrack, [3]int{2, 0, 0}, true, [3]int{2, 1, 0}},
+		{SpaceBottomRow, [3]int{2, 0, 0}, false, [3]int{2, 0, 0}},
+		{SpaceBottomRow, [3]int{1, 0, 0}, true, [3]int{2, 0, 0}},
+		{SpaceTrack, [3]int{2, 2, 0}, true, [3]int{2, 2, 1}},
+		{SpaceTrack, [3]int{2, 2, 1}, false, [3]int{2, 2, 1}},
+	} {
+		rl := DefaultRules()
+		rl.PushSpace = tc.rule
+		c := newChar(t, rl)
+		c.State.Harm[0] = tc.phys[:]
+		var at Attempt
+		r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
+		if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}, &at); err != nil {
+			t.Fatal(err)
+		}
+		err := c.Push(r, &at, 0)
+		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, ErrNoSpace)) {
+			t.Errorf("%s %v: push error %v, want ok=%v", tc.rule, tc.phys, err, tc.ok)
+		}
+		if d := cmp.Diff(tc.after[:], c.State.Harm[0]); d != "" {
+			t.Errorf("%s %v: harm after (-want +got):\n%s", tc.rule, tc.phys, d)
+		}
+	}
+}
+
+// Every rejected step leaves the character's state and the attempt exactly
+// as they were.
+func TestRejectedStepsChangeNothing(t *testing.T) {
+	base := Test{Action: "Prowl", Position: Risky, Difficulty: 1}
+	type step func(c *Character, at *Attempt) error
+	begin := func(tst Test) step {
+		return func(c *Character, at *Attempt) error { return c.Begin(dice.Scripted(6, 6, 6, 6, 6, 6, 6, 6), tst, at) }
+	}
+	with := func(f func(*Test)) Test { x := base; f(&x); return x }
+	for _, tc := range []struct {
+		name  string
+		setup func(c *Character, at *Attempt)
+		step  step
+		is    error
+	}{
+		{name: "unknown action", step: begin(with(func(x *Test) { x.Action = "Juggle" }))},
+		{name: "difficulty 0", step: begin(with(func(x *Test) { x.Difficulty = 0 }))},
+		{name: "negative helpers", step: begin(with(func(x *Test) { x.Helpers = -1 }))},
+		{name: "equipment 4", step: begin(with(func(x *Test) { x.Equipment = 4 }))},
+		{name: "position 3", step: begin(with(func(x *Test) { x.Position = 3 }))},
+		{name: "harm track", step: begin(with(func(x *Test) { x.HarmTrack = "spiritual" }))},
+		{name: "peril harm 4", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 4 }))},
+		{name: "flashback difficulty 4", step: begin(with(func(x *Test) { x.Flashback, x.Difficulty = true, 4 }))},
+		{name: "flashbacks used", setup: func(c *Character, _ *Attempt) { c.State.FlashbacksUsed = 1 },
+			step: begin(with(func(x *Test) { x.Flashback = true })), is: ErrFlashbacks},
+		{name: "severe, peril, no help", setup: func(c *Character, _ *Attempt) { c.State.Harm[0][2] = 1 },
+			step: begin(with(func(x *Test) { x.Peril = true })), is: ErrIncapacitated},
+		{name: "severe, no space", setup: func(c *Character, _ *Attempt) {
+			c.State.Harm = harmOf([3]int{2, 2, 1}, [3]int{2, 2, 1})
+		}, step: begin(base), is: ErrIncapacitated},
+		{name: "push twice", setup: func(c *Character, at *Attempt) {
+			r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+			_ = c.Begin(r, base, at)
+			_ = c.Push(r, at, 0)
+		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1), at, 0) }, is: ErrPushTwice},
+		{name: "push without space", setup: func(c *Character, at *Attempt) {
+			c.State.Harm[0] = []int{2, 2, 1}
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Helpers = 1 }), at)
+		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1, 1), at, 0) }, is: ErrNoSpace},
+		{name: "push a peril roll", setup: func(c *Character, at *Attempt) {
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), with(func(x *Test) { x.Peril = true }), at)
+		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1), at, 0) }, is: ErrPerilPush},
+		{name: "push bad track", setup: func(c *Character, at *Attempt) { _ = c.Begin(dice.Scripted(1, 1, 1, 1), base, at) },
+			step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1), at, 5) }},
+		{name: "push before roll", step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1), at, 0) }, is: ErrStage},
+		{name: "finish twice", setup: func(c *Character, at *Attempt) {
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base, at)
+			_ = c.Finish(at)
+		}, step: func(c *Character, at *Attempt) error { return c.Finish(at) }, is: ErrStage},
+		{name: "finish without the needed push", setup: func(c *Character, at *Attempt) {
+			c.State.Harm[1][2] = 1
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base, at)
+		}, step: func(c *Character, at *Attempt) error { return c.Finish(at) }, is: ErrMustPush},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newChar(t, DefaultRules())
+			var at Attempt
+			if tc.setup != nil {
+				tc.setup(c, &at)
+			}
+			beforeState, beforeAt := c.State.Clone(), at
+			beforeAt.Dice = append([]int(nil), at.Dice...)
+			beforeAt.Rerolled = append([]int(nil), at.Rerolled...)
+			err := tc.step(c, &at)
+			if err == nil {
+				t.Fatal("step accepted")
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("error %v, want %v", err, tc.is)
+			}
+			if d := cmp.Diff(beforeState, c.State); d != "" {
+				t.Errorf("state changed (-before +after):\n%s", d)
+			}
+			if d := cmp.Diff(beforeAt, at, cmpAttempt, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("attempt changed (-before +after):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestBadSheets(t *testing.T) {
+	for _, s := range []Sheet{
+		{Attributes: map[string]int{"Luck": 1}},
+		{Attributes: map[string]int{"Strength": 6}},
+		{Attributes: map[string]int{"Strength": -1}},
+		{Actions: map[string]int{"Juggle": 1}},
+		{Actions: map[string]int{"Prowl": 6}},
+	} {
+		if _, err := NewCharacter(DefaultRules(), s); err == nil {
+			t.Errorf("sheet %+v accepted", s)
+		}
+	}
+	rl := DefaultRules()
+	rl.Actions[0].Attribute = "Luck"
+	if _, err := NewCharacter(rl, testSheet); !errors.Is(err, ErrRules) {
+		t.Errorf("action linked to an unknown attribute: %v", err)
+	}
+}
+
+func TestRulesCheck(t *testing.T) {
+	for name, f := range map[string]func(*Rules){
+		"no attributes": func(r *Rules) { r.Attributes = nil },
+		"dup track":     func(r *Rules) { r.HarmTracks = []string{"a", "a"} },
+		"attr harm":     func(r *Rules) { r.Attributes[0].Harm = "x" },
+		"no actions":    func(r *Rules) { r.Actions = nil },
+		"sides":         func(r *Rules) { r.Sides = 1 },
+		"success face":  func(r *Rules) { r.SuccessFace = 7 },
+		"push harm":     func(r *Rules) { r.PushHarm = 0 },
+		"push space":    func(r *Rules) { r.PushSpace = "loose" },
+		"rows":          func(r *Rules) { r.HarmRows = nil },
+		"row slots":     func(r *Rules) { r.HarmRows[0].Slots = 0 },
+		"table rows":    func(r *Rules) { r.Table = r.Table[:2] },
+		"dup position":  func(r *Rules) { r.Positions[1] = "controlled" },
+		"severity":      func(r *Rules) { r.Table[0][0].Severity = "mild" },
+		"consequence":   func(r *Rules) { r.Table[0][0].Consequences = []Consequence{{Kind: "doom"}} },
+		"harm level":    func(r *Rules) { r.Table[0][0].Consequences = []Consequence{{Kind: Harm, Level: 4}} },
+		"kind":          func(r *Rules) { r.Table[0][0].Kind = 9 },
+	} {
+		rl := DefaultRules()
+		f(&rl)
+		if err := rl.Check(); !errors.Is(err, ErrRules) {
+			t.Errorf("%s: Check = %v", name, err)
+		}
+	}
+	rl := DefaultRules()
+	if err := rl.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Risk Peril: +3 dice, its price paid even on a success, and no push.
+func TestRiskPeril(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	r := dice.Scripted(6, 6, 1, 1, 1, 1, 1)
+	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true, PerilHarm: 2}, &at); err != nil {
+		t.Fatal(err)
+	}
+	if at.Pool.Peril != 3 || at.Pool.Dice != 7 {
+		t.Errorf("pool %+v, want 3 peril dice, 7 in all", at.Pool)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if !at.Outcome.Succeeded || c.State.Harm[0][1] != 1 {
+		t.Errorf("succeeded %v, moderate physical harm %d; want true, 1", at.Outcome.Succeeded, c.State.Harm[0][1])
+	}
+}
+
+// Severe harm: a character acts alone only by pushing; help lets them act.
+func TestSevereHarm(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	c.State.Harm[0][2] = 1
+	var at Attempt
+	r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
+	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &at); err != nil {
+		t.Fatal(err)
+	}
+	if !at.MustPush {
+		t.Fatal("must push not set")
+	}
+	if err := c.Play(dice.Scripted(1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}, &Attempt{}); err != nil {
+		t.Fatalf("Never must still push when it is the only way to act: %v", err)
+	}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}, &at); err != nil || at.MustPush {
+		t.Fatalf("helped: err %v, must push %v", err, at.MustPush)
+	}
+}
+
+func TestFlashback(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	fb := Test{Action: "Persuade", Position: Risky, Flashback: true}
+	if err := c.Begin(dice.Scripted(), fb, &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if !at.Outcome.Succeeded || len(at.Dice) != 0 || c.State.Bonus != 1 || c.State.FlashbacksUsed != 1 {
+		t.Errorf("difficulty 0 flashback: succeeded %v, dice %v, bonus %d, used %d", at.Outcome.Succeeded, at.Dice, c.State.Bonus, c.State.FlashbacksUsed)
+	}
+	if err := c.Begin(dice.Scripted(6, 6, 6, 6, 6), fb, &at); !errors.Is(err, ErrFlashbacks) {
+		t.Errorf("second flashback today: %v", err)
+	}
+	c.NewDay()
+	fb.Difficulty = 2
+	// Persuade 1 + Presence 3 + carried 1 = 5 dice; one six fails a
+	// difficulty-2 flashback: no bonus, and the carried die is spent.
+	if err := c.Begin(dice.Scripted(6, 1, 1, 1, 1), fb, &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if at.Pool.Dice != 5 || at.Outcome.Succeeded || c.State.Bonus != 0 {
+		t.Errorf("difficulty 2 flashback: dice %d, succeeded %v, bonus %d; want 5, false, 0", at.Pool.Dice, at.Outcome.Succeeded, c.State.Bonus)
+	}
+}
+
+func TestWorsePosition(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst, &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if !at.Retry || at.NextPosition != Desperate || at.HarmTaken || at.Outcome.Consequences[0].Kind != WorsePosition {
+		t.Fatalf("risky failure with escalation: %+v", at)
+	}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst.Worse(), &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if at.Retry || at.Outcome.Kind != Worst || c.State.Harm[0][2] != 1 {
+		t.Errorf("desperate failure cannot escalate: retry %v kind %v harm %v", at.Retry, at.Outcome.Kind, c.State.Harm)
+	}
+}
+
+func TestOpposed(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	d := newChar(t, DefaultRules())
+	var a, b Attempt
+	if _, err := Opposed(&a, &b); !errors.Is(err, ErrStage) {
+		t.Errorf("unrolled opposed test: %v", err)
+	}
+	for _, tc := range []struct {
+		fa, fb []int
+		want   int
+	}{
+		{[]int{6, 6, 1, 1}, []int{6, 1, 1, 1}, 1},
+		{[]int{6, 1, 1, 1}, []int{6, 1, 1, 1}, 0},
+		{[]int{1, 1, 1, 1}, []int{6, 1, 1, 1}, -1},
+	} {
+		if err := c.Begin(dice.Scripted(tc.fa...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Begin(dice.Scripted(tc.fb...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &b); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := Opposed(&a, &b); got != tc.want {
+			t.Errorf("%v vs %v: %d, want %d", tc.fa, tc.fb, got, tc.want)
+		}
+	}
+}
+
+func TestStateJSON(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	r := dice.Scripted(6, 2, 3, 4, 6, 1, 1, 1, 1)
+	if err := c.Begin(r, Test{Action: "Prowl", Position: Desperate, Difficulty: 2}, &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Push(r, &at, 1); err != nil {
+		t.Fatal(err)
+	}
+	c.State.FlashbacksUsed, c.State.Bonus = 1, 2
+	b, err := json.Marshal(c.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s State
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	d := newChar(t, DefaultRules())
+	if err := d.SetState(s); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(c.State, d.State); diff != "" {
+		t.Errorf("state round trip (-want +got):\n%s", diff)
+	}
+	// The attempt in progress round-trips too and can be finished.
+	ab, err := json.Marshal(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at2 Attempt
+	if err := json.Unmarshal(ab, &at2); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(at, at2, cmpAttempt); diff != "" {
+		t.Errorf("attempt round trip (-want +got):\n%s", diff)
+	}
+	if err := d.Finish(&at2); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(at, at2, cmpAttempt); diff != "" {
+		t.Errorf("restored attempt finishes differently (-want +got):\n%s", diff)
+	}
+	for _, bad := range []State{
+		{Harm: [][]int{{0, 0, 0}}, Critical: []int{0}},
+		{Harm: harmOf([3]int{3, 0, 0}, [3]int{}), Critical: []int{0, 0}},
+		{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, -1}},
+		{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}, FlashbacksUsed: 2},
+		{Harm: [][]int{{0, 0}, {0, 0, 0}}, Critical: []int{0, 0}},
+	} {
+		before := d.State.Clone()
+		if err := d.SetState(bad); err == nil {
+			t.Errorf("SetState(%+v) accepted", bad)
+		}
+		if diff := cmp.Diff(before, d.State); diff != "" {
+			t.Errorf("rejected SetState changed the state:\n%s", diff)
+		}
+	}
+}
+
+func TestEvents(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var rec Recorder
+	c.Sink = &rec
+	var at Attempt
+	if err := c.Play(dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{}, &at); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"roll 4 dice [1 2 3 4]: 0 successes",
+		"level 1 physical harm in row 1",
+		"push (harm on physical): re-roll 6 dice [6 1 1 1 1 1]: 1 successes",
+		"1 successes of 1: success",
+	}
+	if d := cmp.Diff(want, rec.Lines()); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+}
+
+func TestPolicies(t *testing.T) {
+	names := Policies()
+	if d := cmp.Diff([]string{"always_when_failed", "cautious", "daring", "never", "threshold"}, names); d != "" {
+		t.Errorf("policies (-want +got):\n%s", d)
+	}
+	for _, n := range names {
+		if _, err := PolicyByName(n); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := PolicyByName("yolo"); err == nil {
+		t.Error("unknown policy accepted")
+	}
+	v := View{Pool: 4, Required: 2, Successes: 2, PushTrack: 0}
+	for _, tc := range []struct {
+		p    Policy
+		v    View
+		push bool
+	}{
+		{Never{}, v, false},
+		{WhenFailed{}, v, false},
+		{WhenFailed{}, View{Required: 2, Successes: 1, PushTrack: 1}, true},
+		{WhenFailed{}, View{Required: 2, Successes: 1, PushTrack: -1}, false},
+		{Threshold{Extra: 1, MaxPenalty: 1}, v, true},
+		{Threshold{Extra: 1, MaxPenalty: 1}, View{Required: 2, Successes: 2, Penalty: 2, PushTrack: 0}, false},
+		{Threshold{}, View{MustPush: true, Penalty: 9, PushTrack: 0}, true},
+	} {
+		if got, _ := tc.p.Push(tc.v); got != tc.push {
+			t.Errorf("%s on %+v: push %v, want %v", tc.p.Name(), tc.v, got, tc.push)
+		}
+	}
+}
+
+// badPolicy pushes onto a track that does not exist.
+type badPolicy struct{}
+
+func (badPolicy) Name() string          { return "bad" }
+func (badPolicy) Peril(View) bool       { return false }
+func (badPolicy) Push(View) (bool, int) { return true, 7 }
+
+func TestIllegalPolicyChoice(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}, &at); err == nil {
+		t.Error("illegal push track accepted")
+	}
+	if _, err := c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
+		t.Error("Chances accepted an illegal push track")
+	}
+}

@@ -1,0 +1,475 @@
+package actiontest
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Attribute is one of a character's five core ratings. Harm names the harm
+// track a test with this Attribute naturally risks ("Pushing the Roll": a
+// Strength or Dexterity action usually costs Physical harm, an Intuition,
+// Reason or Presence action Mental harm).
+type Attribute struct {
+	Name string `json:"name"`
+	Harm string `json:"harm"`
+}
+
+// ActionDef names an Action and the Attribute it is linked to.
+type ActionDef struct {
+	Name      string `json:"name"`
+	Attribute string `json:"attribute"`
+}
+
+// HarmRow is one row of a harm track: the harm Level it holds, how many
+// slots it has, the dice each filled slot costs, and whether a filled slot
+// stops the character acting unless helped or pushing.
+type HarmRow struct {
+	Name          string `json:"name"`
+	Slots         int    `json:"slots"`
+	Penalty       int    `json:"penalty"`
+	Incapacitates bool   `json:"incapacitates"`
+}
+
+// SpaceRule says when a character has "no space to take a Level 1 Harm" and
+// so cannot push.
+type SpaceRule string
+
+const (
+	// SpaceTrack forbids a push only when a Level 1 harm would overflow the
+	// whole track into a critical injury (the default ruling).
+	SpaceTrack SpaceRule = "track"
+	// SpaceBottomRow forbids a push as soon as the Level 1 row is full
+	// (the stricter reading).
+	SpaceBottomRow SpaceRule = "bottom_row"
+)
+
+// Band is where a roll's successes fall against the requirement.
+type Band int
+
+const (
+	// Multiple means more successes than required.
+	Multiple Band = iota
+	// Exact means exactly the successes required.
+	Exact
+	// Failure means fewer successes than required.
+	Failure
+)
+
+var bandNames = [...]string{"multiple", "success", "failure"}
+
+// String returns "multiple", "success" or "failure".
+func (b Band) String() string {
+	if b < 0 || int(b) >= len(bandNames) {
+		return fmt.Sprintf("band(%d)", int(b))
+	}
+	return bandNames[b]
+}
+
+// Kind is the headline of an outcome-table cell.
+type Kind int
+
+const (
+	// SuccessBonus is "success with a bonus".
+	SuccessBonus Kind = iota
+	// Success is a plain success.
+	Success
+	// SuccessConsequence is "success with a consequence".
+	SuccessConsequence
+	// Badly is "things go badly".
+	Badly
+	// Worst is "the worst outcome".
+	Worst
+	numKinds
+)
+
+var kindNames = [...]string{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome"}
+
+// Kinds returns the outcome kind names in Kind order.
+func Kinds() []string { return append([]string(nil), kindNames[:]...) }
+
+// String returns the kind's snake_case name.
+func (k Kind) String() string {
+	if k < 0 || k >= numKinds {
+		return fmt.Sprintf("kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// MarshalText writes the kind's name.
+func (k Kind) MarshalText() ([]byte, error) {
+	if k < 0 || k >= numKinds {
+		return nil, fmt.Errorf("actiontest: unknown outcome kind %d", int(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText reads a kind name.
+func (k *Kind) UnmarshalText(b []byte) error {
+	for i, n := range kindNames {
+		if n == string(b) {
+			*k = Kind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("actiontest: unknown outcome kind %q (allowed: %v)", b, kindNames)
+}
+
+// Severity grades a consequence: minor, moderate or severe.
+type Severity string
+
+// Severities used by the default table.
+const (
+	NoSeverity Severity = ""
+	Minor      Severity = "minor"
+	Moderate   Severity = "moderate"
+	Severe     Severity = "severe"
+)
+
+// ConsequenceKind is one of the text's types of consequences.
+type ConsequenceKind string
+
+// The text's four types of consequences.
+const (
+	Complication    ConsequenceKind = "complication"
+	LostOpportunity ConsequenceKind = "lost_opportunity"
+	WorsePosition   ConsequenceKind = "worse_position"
+	Harm            ConsequenceKind = "harm"
+)
+
+// Consequence is one consequence of an outcome. Serious marks a serious
+// complication; Level is the harm level of a Harm consequence.
+type Consequence struct {
+	Kind    ConsequenceKind `json:"kind"`
+	Serious bool            `json:"serious,omitempty"`
+	Level   int             `json:"level,omitempty"`
+}
+
+// Outcome is one cell of the position x outcome table.
+type Outcome struct {
+	Kind Kind `json:"kind"`
+	// Succeeded says whether the character gets what they were after.
+	Succeeded bool `json:"succeeded"`
+	// NextBonus is dice carried to the character's next roll ("+1 to your
+	// next roll").
+	NextBonus    int           `json:"next_bonus,omitempty"`
+	Severity     Severity      `json:"severity,omitempty"`
+	Consequences []Consequence `json:"consequences,omitempty"`
+}
+
+// Position is an index into Rules.Positions; a larger index is a worse
+// position. The default rules name 0, 1, 2 Controlled, Risky, Desperate.
+type Position int
+
+// The default positions.
+const (
+	Controlled Position = 0
+	Risky      Position = 1
+	Desperate  Position = 2
+)
+
+// Rules holds every number and table of an action test. DefaultRules gives
+// the published values; designers may change any field, and Check says what
+// is wrong with a changed set. Each field's comment marks its default as
+// [text] (the rule text), [src] (the original game's material) or [ours]
+// (our ruling where both are silent).
+type Rules struct {
+	// Attributes are the five core ratings [src]: Strength, Dexterity
+	// (Physical harm), Intuition, Reason, Presence (Mental harm) [text].
+	Attributes []Attribute `json:"attributes"`
+	// Actions are the thirteen Actions and their Attributes [src].
+	Actions []ActionDef `json:"actions"`
+	// MaxRating is the highest Action or Attribute rating, 5 [src].
+	MaxRating int `json:"max_rating"`
+	// Sides is the die size, 6 [text]; SuccessFace the lowest face that
+	// counts as a success, 6 [text].
+	Sides       int `json:"sides"`
+	SuccessFace int `json:"success_face"`
+	// MinDice is the fewest dice ever rolled, 1 [src].
+	MinDice int `json:"min_dice"`
+	// HelpDice per helper, 1, at most MaxHelp, 3 [text].
+	HelpDice int `json:"help_dice"`
+	MaxHelp  int `json:"max_help"`
+	// MaxEquipment is the largest equipment bonus, 3 [text].
+	MaxEquipment int `json:"max_equipment"`
+	// PerilDice is the bonus for risking peril, 3 [text].
+	PerilDice int `json:"peril_dice"`
+	// PushDice is the bonus on a push re-roll, 2 [text]; PushHarm the harm
+	// level a push costs, 1 [text].
+	PushDice int `json:"push_dice"`
+	PushHarm int `json:"push_harm"`
+	// PushSpace is when a push is refused for lack of harm space: "track"
+	// by default [ours], "bottom_row" the stricter reading.
+	PushSpace SpaceRule `json:"push_space"`
+	// FlashbacksPerDay, 1 [text]; MaxFlashbackDifficulty, 3 [text];
+	// FlashbackBonus, the dice a successful flashback adds to the next test,
+	// 1 [ours] (the text says only that it may add dice).
+	FlashbacksPerDay       int `json:"flashbacks_per_day"`
+	MaxFlashbackDifficulty int `json:"max_flashback_difficulty"`
+	FlashbackBonus         int `json:"flashback_bonus"`
+	// HarmTracks are the harm types, Physical and Mental [src].
+	HarmTracks []string `json:"harm_tracks"`
+	// HarmRows are the rows of every track, lowest level first: Lesser
+	// (level 1), Moderate (2), Severe (3) [src]; 2/2/1 slots, -1/-2 dice a
+	// slot, a Severe harm incapacitates [ours, as in Blades in the Dark].
+	HarmRows []HarmRow `json:"harm_rows"`
+	// Positions names the positions, best first: Controlled, Risky,
+	// Desperate [text].
+	Positions []string `json:"positions"`
+	// Table gives, for each position, the outcome of multiple successes, of
+	// exactly the required successes, and of a failure [text]. The
+	// consequence of a Desperate success, which the text leaves open, is a
+	// complication [ours]; harm levels follow minor/moderate/severe = 1/2/3
+	// [ours].
+	Table [][3]Outcome `json:"table"`
+}
+
+// DefaultRules returns the rules of Einfelst Wilds' "Action Tests" chapter
+// with our rulings where it is silent.
+func DefaultRules() Rules {
+	return Rules{
+		Attributes: []Attribute{
+			{"Strength", "physical"}, {"Dexterity", "physical"},
+			{"Intuition", "mental"}, {"Reason", "mental"}, {"Presence", "mental"},
+		},
+		Actions: []ActionDef{
+			{"Athletics", "Strength"}, {"Force", "Strength"}, {"Survival", "Strength"},
+			{"Finesse", "Dexterity"}, {"Prowl", "Dexterity"}, {"Shoot", "Dexterity"},
+			{"Notice", "Intuition"}, {"Insight", "Intuition"}, {"Tinker", "Reason"},
+			{"Study", "Reason"}, {"Lore", "Reason"}, {"Persuade", "Presence"}, {"Command", "Presence"},
+		},
+		MaxRating:              5,
+		Sides:                  6,
+		SuccessFace:            6,
+		MinDice:                1,
+		HelpDice:               1,
+		MaxHelp:                3,
+		MaxEquipment:           3,
+		PerilDice:              3,
+		PushDice:               2,
+		PushHarm:               1,
+		PushSpace:              SpaceTrack,
+		FlashbacksPerDay:       1,
+		MaxFlashbackDifficulty: 3,
+		FlashbackBonus:         1,
+		HarmTracks:             []string{"physical", "mental"},
+		HarmRows: []HarmRow{
+			{Name: "lesser", Slots: 2, Penalty: 1},
+			{Name: "moderate", Slots: 2, Penalty: 2},
+			{Name: "severe", Slots: 1, Incapacitates: true},
+		},
+		Positions: []string{"controlled", "risky", "desperate"},
+		Table: [][3]Outcome{
+			{ // Controlled
+				{Kind: SuccessBonus, Succeeded: true},
+				{Kind: SuccessBonus, Succeeded: true, NextBonus: 1},
+				{Kind: SuccessConsequence, Succeeded: true, Severity: Minor, Consequences: []Consequence{
+					{Kind: Complication}, {Kind: Harm, Level: 1}}},
+			},
+			{ // Risky
+				{Kind: SuccessBonus, Succeeded: true},
+				{Kind: Success, Succeeded: true},
+				{Kind: Badly, Severity: Moderate, Consequences: []Consequence{
+					{Kind: Complication}, {Kind: Harm, Level: 2}, {Kind: LostOpportunity}}},
+			},
+			{ // Desperate
+				{Kind: Success, Succeeded: true},
+				{Kind: SuccessConsequence, Succeeded: true, Severity: Moderate, Consequences: []Consequence{
+					{Kind: Complication}}},
+				{Kind: Worst, Severity: Severe, Consequences: []Consequence{
+					{Kind: Complication, Serious: true}, {Kind: Harm, Level: 3}, {Kind: LostOpportunity}}},
+			},
+		},
+	}
+}
+
+// ErrRules is wrapped by every error about an invalid Rules value.
+var ErrRules = errors.New("actiontest: invalid rules")
+
+func rulesErr(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrRules}, a...)...)
+}
+
+// maxDice bounds every pool so buffers can be sized once.
+const maxDice = 256
+
+// Check reports the first problem with the rules, naming the field.
+func (rl *Rules) Check() error {
+	if len(rl.Attributes) == 0 {
+		return rulesErr("attributes: need at least one")
+	}
+	if len(rl.HarmTracks) == 0 {
+		return rulesErr("harm_tracks: need at least one")
+	}
+	seen := map[string]bool{}
+	for i, t := range rl.HarmTracks {
+		if t == "" || seen[t] {
+			return rulesErr("harm_tracks[%d]: %q is empty or repeated", i, t)
+		}
+		seen[t] = true
+	}
+	seenA := map[string]bool{}
+	for i, a := range rl.Attributes {
+		if a.Name == "" || seenA[a.Name] {
+			return rulesErr("attributes[%d]: name %q is empty or repeated", i, a.Name)
+		}
+		if !seen[a.Harm] {
+			return rulesErr("attributes[%d].harm: %q is not a harm track (have %v)", i, a.Harm, rl.HarmTracks)
+		}
+		seenA[a.Name] = true
+	}
+	if len(rl.Actions) == 0 {
+		return rulesErr("actions: need at least one")
+	}
+	seenX := map[string]bool{}
+	for i, x := range rl.Actions {
+		if x.Name == "" || seenX[x.Name] || seenA[x.Name] {
+			return rulesErr("actions[%d]: name %q is empty, repeated or also an attribute", i, x.Name)
+		}
+		if !seenA[x.Attribute] {
+			return rulesErr("actions[%d].attribute: %q is not an attribute", i, x.Attribute)
+		}
+		seenX[x.Name] = true
+	}
+	switch {
+	case rl.MaxRating < 0 || rl.MaxRating > 50:
+		return rulesErr("max_rating %d: must be 0..50", rl.MaxRating)
+	case rl.Sides < 2 || rl.Sides > 100:
+		return rulesErr("sides %d: must be 2..100", rl.Sides)
+	case rl.SuccessFace < 1 || rl.SuccessFace > rl.Sides:
+		return rulesErr("success_face %d: must be 1..sides (%d)", rl.SuccessFace, rl.Sides)
+	case rl.MinDice < 0 || rl.MinDice > 20:
+		return rulesErr("min_dice %d: must be 0..20", rl.MinDice)
+	case rl.HelpDice < 0 || rl.MaxHelp < 0 || rl.MaxHelp > 20:
+		return rulesErr("help_dice %d / max_help %d: must be >= 0 and max_help <= 20", rl.HelpDice, rl.MaxHelp)
+	case rl.MaxEquipment < 0 || rl.MaxEquipment > 20:
+		return rulesErr("max_equipment %d: must be 0..20", rl.MaxEquipment)
+	case rl.PerilDice < 0 || rl.PerilDice > 20:
+		return rulesErr("peril_dice %d: must be 0..20", rl.PerilDice)
+	case rl.PushDice < 0 || rl.PushDice > 20:
+		return rulesErr("push_dice %d: must be 0..20", rl.PushDice)
+	case rl.PushHarm < 1 || rl.PushHarm > len(rl.HarmRows):
+		return rulesErr("push_harm %d: must be a harm level 1..%d", rl.PushHarm, len(rl.HarmRows))
+	case rl.PushSpace != SpaceTrack && rl.PushSpace != SpaceBottomRow:
+		return rulesErr("push_space %q: must be %q or %q", rl.PushSpace, SpaceTrack, SpaceBottomRow)
+	case rl.FlashbacksPerDay < 0:
+		return rulesErr("flashbacks_per_day %d: must be >= 0", rl.FlashbacksPerDay)
+	case rl.MaxFlashbackDifficulty < 0:
+		return rulesErr("max_flashback_difficulty %d: must be >= 0", rl.MaxFlashbackDifficulty)
+	case rl.FlashbackBonus < 0 || rl.FlashbackBonus > 20:
+		return rulesErr("flashback_bonus %d: must be 0..20", rl.FlashbackBonus)
+	case len(rl.HarmRows) == 0 || len(rl.HarmRows) > 8:
+		return rulesErr("harm_rows: need 1..8 rows, have %d", len(rl.HarmRows))
+	case len(rl.Positions) == 0:
+		return rulesErr("positions: need at least one")
+	case len(rl.Table) != len(rl.Positions):
+		return rulesErr("table: has %d rows, need one per position (%d)", len(rl.Table), len(rl.Positions))
+	}
+	for i, r := range rl.HarmRows {
+		if r.Slots < 1 || r.Slots > 20 || r.Penalty < 0 || r.Penalty > 20 {
+			return rulesErr("harm_rows[%d]: slots %d must be 1..20 and penalty %d 0..20", i, r.Slots, r.Penalty)
+		}
+	}
+	for i, p := range rl.Positions {
+		if p == "" {
+			return rulesErr("positions[%d]: empty name", i)
+		}
+		for j := range i {
+			if rl.Positions[j] == p {
+				return rulesErr("positions[%d]: %q repeated", i, p)
+			}
+		}
+	}
+	for i, row := range rl.Table {
+		for b, o := range row {
+			where := fmt.Sprintf("table[%d][%d] (%s, %s)", i, b, rl.Positions[i], Band(b))
+			if o.Kind < 0 || o.Kind >= numKinds {
+				return rulesErr("%s: unknown kind %d", where, int(o.Kind))
+			}
+			if o.NextBonus < 0 || o.NextBonus > 20 {
+				return rulesErr("%s: next_bonus %d must be 0..20", where, o.NextBonus)
+			}
+			switch o.Severity {
+			case NoSeverity, Minor, Moderate, Severe:
+			default:
+				return rulesErr("%s: severity %q (allowed: minor, moderate, severe or empty)", where, o.Severity)
+			}
+			for k, c := range o.Consequences {
+				switch c.Kind {
+				case Complication, LostOpportunity, WorsePosition:
+				case Harm:
+					if c.Level < 1 || c.Level > len(rl.HarmRows) {
+						return rulesErr("%s.consequences[%d]: harm level %d must be 1..%d", where, k, c.Level, len(rl.HarmRows))
+					}
+				default:
+					return rulesErr("%s.consequences[%d]: unknown kind %q (allowed: complication, lost_opportunity, worse_position, harm)", where, k, c.Kind)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ActionIndex returns the index of the named Action, or an error listing the
+// Actions.
+func (rl *Rules) ActionIndex(name string) (int, error) {
+	for i, a := range rl.Actions {
+		if a.Name == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("actiontest: unknown action %q (allowed: %v)", name, rl.actionNames())
+}
+
+func (rl *Rules) actionNames() []string {
+	out := make([]string, len(rl.Actions))
+	for i, a := range rl.Actions {
+		out[i] = a.Name
+	}
+	return out
+}
+
+// AttributeIndex returns the index of the named Attribute.
+func (rl *Rules) AttributeIndex(name string) (int, error) {
+	for i, a := range rl.Attributes {
+		if a.Name == name {
+			return i, nil
+		}
+	}
+	names := make([]string, len(rl.Attributes))
+	for i, a := range rl.Attributes {
+		names[i] = a.Name
+	}
+	return 0, fmt.Errorf("actiontest: unknown attribute %q (allowed: %v)", name, names)
+}
+
+// TrackIndex returns the index of the named harm track.
+func (rl *Rules) TrackIndex(name string) (int, error) {
+	for i, t := range rl.HarmTracks {
+		if t == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("actiontest: unknown harm track %q (allowed: %v)", name, rl.HarmTracks)
+}
+
+// PositionIndex returns the Position with the given name.
+func (rl *Rules) PositionIndex(name string) (Position, error) {
+	for i, p := range rl.Positions {
+		if p == name {
+			return Position(i), nil
+		}
+	}
+	return 0, fmt.Errorf("actiontest: unknown position %q (allowed: %v)", name, rl.Positions)
+}
+
+// BandOf places successes against the required number: more is Multiple,
+// equal is Exact, fewer is Failure [ours].
+func BandOf(successes, required int) Band {
+	switch {
+	case successes > required:
+		return Multiple
+	case successes == required:
+		return Exact
+	}
+	return Failure
+}

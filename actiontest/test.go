@@ -1,0 +1,428 @@
+package actiontest
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Test is what the table decides before an action test is rolled.
+type Test struct {
+	// Action is the name of the Action used.
+	Action string `json:"action"`
+	// Position is set by the Director; a worse position has a larger index.
+	Position Position `json:"position"`
+	// Difficulty is the successes required: normal 1, challenging 2,
+	// difficult 3; any n >= 1 is allowed. A flashback allows 0 (no roll).
+	Difficulty int `json:"difficulty"`
+	// Helpers is how many characters help (+HelpDice each, at most MaxHelp).
+	Helpers int `json:"helpers,omitempty"`
+	// Equipment is the equipment bonus, 0..MaxEquipment.
+	Equipment int `json:"equipment,omitempty"`
+	// Bonus is any other dice (a talent, say; negative for penalties).
+	Bonus int `json:"bonus,omitempty"`
+	// Peril accepts a Risk Peril deal: +PerilDice, the cost paid whatever
+	// happens, and the roll may not be pushed. PerilOffered lets Play ask
+	// the policy instead; PerilHarm is the deal's harm level (0: a cost that
+	// is not harm).
+	Peril        bool `json:"peril,omitempty"`
+	PerilOffered bool `json:"peril_offered,omitempty"`
+	PerilHarm    int  `json:"peril_harm,omitempty"`
+	// NoHarm says the test risks no harm: the table's harm is not taken.
+	NoHarm bool `json:"no_harm,omitempty"`
+	// HarmTrack is the track the table's harm lands on; "" means the
+	// Attribute's natural track.
+	HarmTrack string `json:"harm_track,omitempty"`
+	// Escalate says the Director answers a failure with Worse Position: the
+	// character re-rolls at the next worse position instead of suffering the
+	// failure's consequences (not at the worst position).
+	Escalate bool `json:"escalate,omitempty"`
+	// Flashback marks a flashback test (see Character.Begin).
+	Flashback bool `json:"flashback,omitempty"`
+}
+
+// Worse returns the test one position worse, as a re-roll after a Worse
+// Position consequence.
+func (t Test) Worse() Test {
+	t.Position++
+	return t
+}
+
+// Pool is how the dice of a test were counted: every term, and the total.
+type Pool struct {
+	Action    int `json:"action"`
+	Attribute int `json:"attribute"`
+	Help      int `json:"help"`
+	Equipment int `json:"equipment"`
+	Peril     int `json:"peril"`
+	Carried   int `json:"carried"`
+	Bonus     int `json:"bonus"`
+	Penalty   int `json:"penalty"`
+	// Dice is the sum, but never fewer than MinDice.
+	Dice int `json:"dice"`
+}
+
+// Stage is how far an Attempt has come.
+type Stage string
+
+// Stages of an Attempt.
+const (
+	Rolled   Stage = "rolled"
+	Finished Stage = "finished"
+)
+
+// Attempt is one action test in progress and, once finished, its result.
+// It saves and restores as JSON. Reuse one Attempt across tests to avoid
+// allocation.
+type Attempt struct {
+	Test  Test  `json:"test"`
+	Stage Stage `json:"stage"`
+	// Pool is how many dice were rolled and why.
+	Pool Pool `json:"pool"`
+	// Dice are the faces first rolled.
+	Dice []int `json:"dice"`
+	// Pushed says the roll was pushed: every non-success of Dice re-rolled
+	// with PushDice more dice into Rerolled, paying a harm on PushTrack.
+	Pushed    bool   `json:"pushed,omitempty"`
+	PushTrack string `json:"push_track,omitempty"`
+	Rerolled  []int  `json:"rerolled,omitempty"`
+	// MustPush says the character may act only by pushing (Severe harm and
+	// no help).
+	MustPush bool `json:"must_push,omitempty"`
+	// Successes counts successes kept from Dice plus those in Rerolled.
+	Successes int `json:"successes"`
+
+	// Result, filled by Finish.
+	Required int     `json:"required"`
+	Extra    int     `json:"extra"`
+	Band     Band    `json:"band"`
+	Outcome  Outcome `json:"outcome"`
+	// Retry says the Director chose Worse Position: re-roll at
+	// NextPosition.
+	Retry        bool     `json:"retry,omitempty"`
+	NextPosition Position `json:"next_position,omitempty"`
+	// HarmRow is the row the table's harm filled (-1 critical), when
+	// HarmTaken.
+	HarmTaken bool `json:"harm_taken,omitempty"`
+	HarmRow   int  `json:"harm_row,omitempty"`
+
+	act, attr int // resolved indices, set by Begin
+}
+
+// Sentinel errors for rejected steps; the returned errors wrap them and say
+// more.
+var (
+	ErrStage         = errors.New("actiontest: step out of order")
+	ErrPushTwice     = errors.New("actiontest: a roll may be pushed only once")
+	ErrNoSpace       = errors.New("actiontest: no space for the push's harm")
+	ErrPerilPush     = errors.New("actiontest: a roll that risked peril cannot be pushed")
+	ErrIncapacitated = errors.New("actiontest: cannot act with severe harm unless helped or pushing")
+	ErrFlashbacks    = errors.New("actiontest: no flashbacks left today")
+	ErrMustPush      = errors.New("actiontest: this roll must be pushed before it is finished")
+)
+
+func (c *Character) actionIndex(name string) (int, error) {
+	if c.lastIdx >= 0 && name == c.lastName {
+		return c.lastIdx, nil
+	}
+	i, err := c.rules.ActionIndex(name)
+	if err != nil {
+		return 0, err
+	}
+	c.lastName, c.lastIdx = name, i
+	return i, nil
+}
+
+// plan checks t against the rules and the character's state and counts the
+// pool, changing nothing.
+func (c *Character) plan(t *Test, at *Attempt) error {
+	rl := c.rules
+	i, err := c.actionIndex(t.Action)
+	if err != nil {
+		return err
+	}
+	switch {
+	case t.Position < 0 || int(t.Position) >= len(rl.Positions):
+		return fmt.Errorf("actiontest: position %d, allowed 0..%d (%v)", t.Position, len(rl.Positions)-1, rl.Positions)
+	case t.Flashback && (t.Difficulty < 0 || t.Difficulty > rl.MaxFlashbackDifficulty):
+		return fmt.Errorf("actiontest: flashback difficulty %d, allowed 0..%d", t.Difficulty, rl.MaxFlashbackDifficulty)
+	case !t.Flashback && t.Difficulty < 1:
+		return fmt.Errorf("actiontest: difficulty %d, must be >= 1 (normal 1, challenging 2, difficult 3)", t.Difficulty)
+	case t.Difficulty > maxDice:
+		return fmt.Errorf("actiontest: difficulty %d, at most %d", t.Difficulty, maxDice)
+	case t.Helpers < 0:
+		return fmt.Errorf("actiontest: helpers %d, must be >= 0", t.Helpers)
+	case t.Equipment < 0 || t.Equipment > rl.MaxEquipment:
+		return fmt.Errorf("actiontest: equipment bonus %d, allowed 0..%d", t.Equipment, rl.MaxEquipment)
+	case t.Bonus < -maxDice/4 || t.Bonus > maxDice/4:
+		return fmt.Errorf("actiontest: bonus %d, allowed %d..%d", t.Bonus, -maxDice/4, maxDice/4)
+	case t.PerilHarm < 0 || t.PerilHarm > len(rl.HarmRows):
+		return fmt.Errorf("actiontest: peril harm level %d, allowed 0..%d", t.PerilHarm, len(rl.HarmRows))
+	case t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay:
+		return fmt.Errorf("%w (%d of %d used)", ErrFlashbacks, c.State.FlashbacksUsed, rl.FlashbacksPerDay)
+	}
+	if t.HarmTrack != "" {
+		if _, err := rl.TrackIndex(t.HarmTrack); err != nil {
+			return err
+		}
+	}
+	a := c.link[i]
+	p := Pool{Action: c.act[i], Attribute: c.attr[a], Equipment: t.Equipment, Carried: c.State.Bonus,
+		Bonus: t.Bonus, Penalty: penalty(rl, &c.State)}
+	p.Help = min(min(t.Helpers, maxDice)*rl.HelpDice, rl.MaxHelp)
+	if t.Peril {
+		p.Peril = rl.PerilDice
+	}
+	p.Dice = max(p.Action+p.Attribute+p.Help+p.Equipment+p.Peril+p.Carried+p.Bonus-p.Penalty, rl.MinDice)
+	if p.Dice+rl.PushDice > maxDice {
+		return fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", p.Dice, maxDice)
+	}
+	must := false
+	if t.Helpers == 0 && incapacitated(rl, &c.State) && !(t.Flashback && t.Difficulty == 0) {
+		switch {
+		case t.Peril:
+			return fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
+		case pushTrack(rl, &c.State, c.harm[a]) < 0:
+			return fmt.Errorf("%w: no harm space left to push", ErrIncapacitated)
+		}
+		must = true
+	}
+	at.Test = *t
+	at.Pool = p
+	at.MustPush = must
+	at.act, at.attr = i, a
+	return nil
+}
+
+// Begin starts an action test: it checks the test, pays a Risk Peril cost,
+// spends the carried bonus dice (and a flashback, for a flashback test) and
+// rolls the pool into at. A flashback of difficulty 0 rolls nothing and
+// will succeed. On error nothing changes.
+func (c *Character) Begin(r *dice.Roller, t Test, at *Attempt) error {
+	if err := c.plan(&t, at); err != nil {
+		return err
+	}
+	c.start(at)
+	if at.Test.Flashback && at.Test.Difficulty == 0 {
+		at.Dice = at.Dice[:0]
+		at.Successes = 0
+		return nil
+	}
+	at.Dice = r.RollN(at.Pool.Dice, c.rules.Sides, at.Dice[:0])
+	at.Successes = dice.CountAtLeast(at.Dice, c.rules.SuccessFace)
+	if c.Sink != nil {
+		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice})
+	}
+	return nil
+}
+
+// start applies the state changes of beginning a planned test.
+func (c *Character) start(at *Attempt) {
+	at.Stage = Rolled
+	at.Pushed, at.PushTrack, at.Rerolled = false, "", at.Rerolled[:0]
+	at.Required, at.Extra, at.Band, at.Outcome = 0, 0, 0, Outcome{}
+	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
+	if at.Test.Flashback {
+		c.State.FlashbacksUsed++
+		if c.Sink != nil {
+			c.emit(Event{Kind: EvFlashback, Level: at.Test.Difficulty})
+		}
+		if at.Test.Difficulty == 0 {
+			return // no roll, so the carried dice wait for the next one
+		}
+	}
+	c.State.Bonus = 0
+	if at.Test.Peril {
+		if c.Sink != nil {
+			c.emit(Event{Kind: EvPeril, Level: at.Test.PerilHarm, Pool: c.rules.PerilDice})
+		}
+		if at.Test.PerilHarm > 0 {
+			c.takeHarm(at.Test.PerilHarm, c.harmTrack(at))
+		}
+	}
+}
+
+// harmTrack is the track the table's harm lands on for at.
+func (c *Character) harmTrack(at *Attempt) int {
+	if at.Test.HarmTrack != "" {
+		t, _ := c.rules.TrackIndex(at.Test.HarmTrack)
+		return t
+	}
+	return c.harm[at.attr]
+}
+
+// CanPush reports why at may not be pushed now, or nil.
+func (c *Character) CanPush(at *Attempt, track int) error {
+	rl := c.rules
+	switch {
+	case at.Stage != Rolled:
+		return fmt.Errorf("%w: push needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage)
+	case at.Pushed:
+		return ErrPushTwice
+	case at.Test.Peril:
+		return ErrPerilPush
+	case at.Test.Flashback && at.Test.Difficulty == 0:
+		return fmt.Errorf("%w: a flashback of difficulty 0 has no roll to push", ErrStage)
+	case track < 0 || track >= len(rl.HarmTracks):
+		return fmt.Errorf("actiontest: push harm track %d, allowed 0..%d (%v)", track, len(rl.HarmTracks)-1, rl.HarmTracks)
+	case !hasSpace(rl, &c.State, track):
+		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %q)", ErrNoSpace, rl.HarmTracks[track], rl.PushHarm, rl.PushSpace)
+	}
+	return nil
+}
+
+// Push pushes the roll: the character takes a level PushHarm harm on the
+// chosen track, and every die of the first roll that is not a success is
+// re-rolled together with PushDice more dice; the successes stay. It may
+// follow a success. On error nothing changes.
+func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
+	if err := c.CanPush(at, track); err != nil {
+		return err
+	}
+	kept := c.payPush(at, track)
+	at.Rerolled = r.RollN(len(at.Dice)-kept+c.rules.PushDice, c.rules.Sides, at.Rerolled[:0])
+	at.Successes = kept + dice.CountAtLeast(at.Rerolled, c.rules.SuccessFace)
+	if c.Sink != nil {
+		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
+	}
+	return nil
+}
+
+// payPush marks the push and its harm and returns the successes kept.
+func (c *Character) payPush(at *Attempt, track int) int {
+	at.Pushed = true
+	at.PushTrack = c.rules.HarmTracks[track]
+	c.takeHarm(c.rules.PushHarm, track)
+	return at.Successes
+}
+
+// Finish reads the roll against the position x outcome table and applies
+// it: the table's harm, dice carried to the next roll, a successful
+// flashback's bonus, or a Worse Position retry. On error nothing changes.
+func (c *Character) Finish(at *Attempt) error {
+	rl := c.rules
+	switch {
+	case at.Stage != Rolled:
+		return fmt.Errorf("%w: finish needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage)
+	case at.MustPush && !at.Pushed:
+		return ErrMustPush
+	case at.Test.Position < 0 || int(at.Test.Position) >= len(rl.Positions):
+		return fmt.Errorf("actiontest: position %d, allowed 0..%d", at.Test.Position, len(rl.Positions)-1)
+	case at.act < 0 || at.act >= len(rl.Actions):
+		return fmt.Errorf("%w: attempt was not begun by this character", ErrStage)
+	}
+	at.Stage = Finished
+	at.Required = at.Test.Difficulty
+	if at.Test.Flashback && at.Test.Difficulty == 0 {
+		at.Successes = 0
+	}
+	at.Band = BandOf(at.Successes, at.Required)
+	at.Extra = max(at.Successes-at.Required, 0)
+	at.Outcome = rl.Table[at.Test.Position][at.Band]
+	if !at.Outcome.Succeeded && at.Test.Escalate && int(at.Test.Position) < len(rl.Positions)-1 {
+		at.Outcome = Outcome{Kind: at.Outcome.Kind, Severity: at.Outcome.Severity, Consequences: worseOnly}
+		at.Retry, at.NextPosition = true, at.Test.Position+1
+	}
+	c.State.Bonus += at.Outcome.NextBonus
+	if at.Test.Flashback && at.Outcome.Succeeded {
+		c.State.Bonus += rl.FlashbackBonus
+	}
+	if !at.Test.NoHarm {
+		for _, q := range at.Outcome.Consequences {
+			if q.Kind == Harm {
+				at.HarmTaken = true
+				at.HarmRow = c.takeHarm(q.Level, c.harmTrack(at))
+			}
+		}
+	}
+	if c.Sink != nil {
+		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
+	}
+	return nil
+}
+
+// worseOnly is the consequence list of an escalated failure; read-only.
+var worseOnly = []Consequence{{Kind: WorsePosition}}
+
+// Opposed compares two rolled (or finished) attempts: +1 if a has more
+// successes, -1 if b has, 0 if equal (neither succeeds).
+func Opposed(a, b *Attempt) (int, error) {
+	if a.Stage == "" || b.Stage == "" {
+		return 0, fmt.Errorf("%w: both sides must roll before an opposed test is read", ErrStage)
+	}
+	switch {
+	case a.Successes > b.Successes:
+		return 1, nil
+	case a.Successes < b.Successes:
+		return -1, nil
+	}
+	return 0, nil
+}
+
+// View is what a Policy sees when it decides.
+type View struct {
+	// Pool is the dice of the roll (before Risk Peril, when asked about it).
+	Pool int
+	// Required is the successes needed; Successes those rolled so far (0
+	// before the roll).
+	Required, Successes int
+	Position            Position
+	// Penalty is the dice the character's harm costs now.
+	Penalty int
+	// MustPush says the character can act only by pushing.
+	MustPush bool
+	// PushTrack is the natural harm track if it has room for a push's harm,
+	// else another track with room, else -1 (no push possible).
+	PushTrack int
+	// Rules are the rules in force (read-only).
+	Rules *Rules
+}
+
+// Failed reports whether the roll so far falls short.
+func (v View) Failed() bool { return v.Successes < v.Required }
+
+// Play runs one whole test with a policy: it may accept an offered Risk
+// Peril, rolls, may push, and finishes. A policy's illegal choice is an
+// error, and the state is then as the last legal step left it.
+func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
+	if t.PerilOffered && !t.Peril {
+		var probe Attempt
+		if err := c.plan(&t, &probe); err != nil {
+			return err
+		}
+		if p.Peril(c.view(&probe)) {
+			t.Peril = true
+		}
+	}
+	if err := c.Begin(r, t, at); err != nil {
+		return err
+	}
+	if err := c.maybePush(r, at, p); err != nil {
+		return err
+	}
+	return c.Finish(at)
+}
+
+func (c *Character) view(at *Attempt) View {
+	return View{Pool: at.Pool.Dice, Required: at.Test.Difficulty, Successes: at.Successes,
+		Position: at.Test.Position, Penalty: penalty(c.rules, &c.State), MustPush: at.MustPush,
+		PushTrack: pushTrack(c.rules, &c.State, c.harm[at.attr]), Rules: c.rules}
+}
+
+func (c *Character) maybePush(r *dice.Roller, at *Attempt, p Policy) error {
+	if at.Test.Peril || (at.Test.Flashback && at.Test.Difficulty == 0) {
+		return nil
+	}
+	push, track := p.Push(c.view(at))
+	if !push {
+		if at.MustPush {
+			return fmt.Errorf("policy %s: %w", p.Name(), ErrMustPush)
+		}
+		return nil
+	}
+	if err := c.Push(r, at, track); err != nil {
+		return fmt.Errorf("policy %s: %w", p.Name(), err)
+	}
+	return nil
+}
