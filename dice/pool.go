@@ -102,7 +102,13 @@ func (p Pool) Equal(q Pool) bool { return p.mod == q.mod && slices.Equal(p.dice,
 // Roll rolls every die of p, largest first, into out[:0] and returns it;
 // with enough capacity in out it allocates nothing. The modifier is not a
 // die; Total adds it.
-func (p Pool) Roll(r *Roller, out []int) []int { return r.RollDice(p.dice, out) }
+func (p Pool) Roll(r *Roller, out []int) []int {
+	// The dice are sorted, so equal ends mean one size throughout.
+	if n := len(p.dice); n > 0 && p.dice[0] == p.dice[n-1] {
+		return r.RollN(n, int(p.dice[0]), out)
+	}
+	return r.RollDice(p.dice, out)
+}
 
 // Total returns the sum of faces plus the modifier.
 func (p Pool) Total(faces []int) int { return Sum(faces) + p.mod }

@@ -28,9 +28,10 @@ const batchLimit = 1 << 56
 // stays exactly equally likely and independent of every other.
 type Roller struct {
 	src Source
+	pcg *rand.PCG // src, when it is a PCG, for a direct call
 
-	// cache holds pre-drawn faces of cacheSides, consumed from the back.
-	cache      [24]uint8
+	// cache holds pre-drawn faces of cacheSides; cache[:cacheN] are unused.
+	cache      [24]int
 	cacheN     int
 	cacheSides int
 
@@ -52,13 +53,15 @@ func NewRoller(src Source) (*Roller, error) {
 	if src == nil {
 		return nil, ErrNilSource
 	}
-	return &Roller{src: src}, nil
+	pcg, _ := src.(*rand.PCG)
+	return &Roller{src: src, pcg: pcg}, nil
 }
 
 // NewSeeded returns a Roller over a math/rand/v2 PCG seeded with seed. It is a
 // convenience for examples and tools; the same seed always gives the same rolls.
 func NewSeeded(seed uint64) *Roller {
-	return &Roller{src: rand.NewPCG(seed, 0x5eed_d1ce_5eed_d1ce)}
+	pcg := rand.NewPCG(seed, 0x5eed_d1ce_5eed_d1ce)
+	return &Roller{src: pcg, pcg: pcg}
 }
 
 // Scripted returns a Roller that yields faces in order instead of drawing
@@ -116,17 +119,17 @@ func (r *Roller) Uint64() uint64 {
 	if r.script != nil {
 		return 0
 	}
-	return r.src.Uint64()
+	return r.next()
 }
 
 // below returns a uniform value in [0, n) for n >= 1, by Lemire's nearly
 // divisionless method: exact, with a division only on the rare path.
 func (r *Roller) below(n uint64) uint64 {
-	hi, lo := bits.Mul64(r.src.Uint64(), n)
+	hi, lo := bits.Mul64(r.next(), n)
 	if lo < n {
 		thresh := -n % n
 		for lo < thresh {
-			hi, lo = bits.Mul64(r.src.Uint64(), n)
+			hi, lo = bits.Mul64(r.next(), n)
 		}
 	}
 	return hi
@@ -164,175 +167,197 @@ func (r *Roller) Roll(sides int) int {
 	if r.script != nil {
 		return r.script.take(sides)
 	}
-	if sides == r.cacheSides && r.cacheN > 0 {
-		r.cacheN--
-		return int(r.cache[r.cacheN]) + 1
-	}
 	if sides > 256 {
 		return int(r.below(uint64(sides))) + 1
 	}
-	return r.refill(sides)
+	if sides != r.cacheSides || r.cacheN == 0 {
+		r.fillCache(sides)
+	}
+	r.cacheN--
+	return r.cache[r.cacheN]
 }
 
-// refill draws a whole batch of faces of one size (sides <= 256), returns one
-// and caches the rest.
-func (r *Roller) refill(sides int) int {
-	s := uint64(sides)
+// next returns the next 64-bit word. The common generator is called
+// directly so the compiler can inline it; any other Source goes through the
+// interface.
+func (r *Roller) next() uint64 {
+	if r.pcg != nil {
+		return r.pcg.Uint64()
+	}
+	return r.src.Uint64()
+}
+
+// fillCache draws a whole batch of faces of one size (sides <= 256) into
+// the cache.
+func (r *Roller) fillCache(sides int) {
 	k := batchSize[sides]
-	p := batchProduct[sides]
+	r.batch(sides, r.cache[:k])
+	r.cacheSides = sides
+	r.cacheN = k
+}
+
+// batch fills dst (at most batchSize[sides] long) with faces of one size
+// from a single accepted 64-bit word.
+func (r *Roller) batch(sides int, dst []int) {
+	s := uint64(sides)
+	pw := powers[sides][:len(dst)+1]
+	p := pw[len(dst)]
 	for {
-		x := r.src.Uint64()
-		var hi uint64
-		for i := 0; i < k; i++ {
-			hi, x = bits.Mul64(x, s)
-			r.cache[i] = uint8(hi)
+		x := r.next()
+		// Die i is the top word of (x s^i mod 2^64) * s: the same value a
+		// chain of multiplications would give, with no chain to wait on.
+		for i := range dst {
+			hi, _ := bits.Mul64(x*pw[i], s)
+			dst[i] = int(hi) + 1
 		}
-		// The chained products equal one multiplication by p = s^k, so the
-		// low word left over is Lemire's remainder for the range [0, p).
-		if x >= p || x >= -p%p {
-			break
+		// x*p mod 2^64 is Lemire's remainder for the range [0, p).
+		if lo := x * p; lo >= p || lo >= -p%p {
+			return
 		}
 	}
-	r.cacheSides = sides
-	r.cacheN = k - 1
-	return int(r.cache[k-1]) + 1
 }
 
 // batchSize[s] is how many d(s) one 64-bit draw yields (s^k <= batchLimit,
-// at most len(Roller.cache)); batchProduct[s] is s^k.
+// at most len(Roller.cache)); powers[s][i] is s^i for i <= batchSize[s].
 var batchSize [257]int
-var batchProduct [257]uint64
+var powers [257][25]uint64
 
 func init() {
 	for s := 2; s <= 256; s++ {
 		p, k := uint64(1), 0
-		for k < 24 && p*uint64(s) <= batchLimit {
+		powers[s][0] = 1
+		for k < 24 && p <= batchLimit/uint64(s) {
 			p *= uint64(s)
 			k++
+			powers[s][k] = p
 		}
-		batchSize[s], batchProduct[s] = k, p
+		batchSize[s] = k
 	}
 }
 
-// RollDice rolls each die in ds and appends the faces, in the same order, to
-// out[:0], returning the extended slice. Given an out with enough capacity it
+// grow returns out[:0] extended by n elements, reusing its array when the
+// capacity allows.
+func grow(out []int, n int) []int {
+	if cap(out) >= n {
+		return out[:n]
+	}
+	return make([]int, n)
+}
+
+// RollDice rolls each die in ds and writes the faces, in the same order,
+// into out[:len(ds)], returning it; given an out with enough capacity it
 // allocates nothing. Dice with fewer than 2 sides show 1.
 //
 // Mixed sizes share draws: consecutive dice are taken from one 64-bit value
 // while the product of their sizes stays within 2^56, each batch exact by the
 // same argument as a single die.
 func (r *Roller) RollDice(ds []Die, out []int) []int {
-	out = out[:0]
+	out = grow(out, len(ds))
 	if r.script != nil {
-		for _, d := range ds {
+		for i, d := range ds {
 			if d < 2 {
-				out = append(out, 1)
+				out[i] = 1
 				continue
 			}
-			out = append(out, r.script.take(int(d)))
+			out[i] = r.script.take(int(d))
 		}
 		return out
 	}
 	i := 0
 	for i < len(ds) {
-		// Find the longest run ds[i:j] whose sizes multiply to at most the limit.
-		p := uint64(1)
+	redraw:
+		x := r.next()
+		c := uint64(1) // product of the sizes taken so far in this draw
 		j := i
-		for j < len(ds) {
-			s := uint64(ds[j])
-			if ds[j] < 2 {
-				s = 1
+		for ; j < len(ds); j++ {
+			d := ds[j]
+			if d < 2 {
+				out[j] = 1
+				continue
 			}
-			hi, lo := bits.Mul64(p, s)
+			s := uint64(d)
+			hi, lo := bits.Mul64(c, s)
 			if hi != 0 || lo > batchLimit {
 				break
 			}
-			p = lo
-			j++
+			f, _ := bits.Mul64(x*c, s)
+			out[j] = int(f) + 1
+			c = lo
 		}
 		if j == i {
-			// A single die too large to batch.
-			out = append(out, int(r.below(uint64(ds[i])))+1)
+			// A single die too large to share a draw.
+			out[i] = int(r.below(uint64(ds[i]))) + 1
 			i++
 			continue
 		}
-		start := len(out)
-		for {
-			out = out[:start]
-			x := r.src.Uint64()
-			var hi uint64
-			for _, d := range ds[i:j] {
-				if d < 2 {
-					out = append(out, 1)
-					continue
-				}
-				hi, x = bits.Mul64(x, uint64(d))
-				out = append(out, int(hi)+1)
-			}
-			if x >= p || x >= -p%p {
-				break
-			}
+		if lo := x * c; lo < c && lo < -c%c {
+			goto redraw
 		}
 		i = j
 	}
 	return out
 }
 
-// RollN rolls n dice of one size and appends the faces to out[:0]. With
-// enough capacity in out it allocates nothing.
+// RollN rolls n dice of one size into out[:n] and returns it. With enough
+// capacity in out it allocates nothing.
 func (r *Roller) RollN(n, sides int, out []int) []int {
-	out = out[:0]
+	// Fast path, small enough to inline: the whole roll comes from faces
+	// already drawn for this size.
+	if c := r.cacheN - n; sides == r.cacheSides && c >= 0 && n > 0 && cap(out) >= n {
+		out = out[:n]
+		copy(out, r.cache[c:r.cacheN])
+		r.cacheN = c
+		return out
+	}
+	return r.rollN(n, sides, out)
+}
+
+func (r *Roller) rollN(n, sides int, out []int) []int {
 	if n <= 0 {
-		return out
+		return out[:0]
 	}
-	if sides < 2 {
-		for ; n > 0; n-- {
-			out = append(out, 1)
-		}
-		return out
-	}
-	if r.script != nil {
-		for ; n > 0; n-- {
-			out = append(out, r.script.take(sides))
+	out = grow(out, n)
+	switch {
+	case sides < 2:
+		for i := range out {
+			out[i] = 1
 		}
 		return out
-	}
-	if sides > 256 {
-		for ; n > 0; n-- {
-			out = append(out, int(r.below(uint64(sides)))+1)
+	case r.script != nil:
+		for i := range out {
+			out[i] = r.script.take(sides)
+		}
+		return out
+	case sides > 256:
+		for i := range out {
+			out[i] = int(r.below(uint64(sides))) + 1
 		}
 		return out
 	}
-	s := uint64(sides)
-	k, p := batchSize[sides], batchProduct[sides]
-	for n > 0 {
-		m := min(k, n)
-		pp := p
-		if m < k {
-			pp = pow(s, m)
-		}
-		start := len(out)
-		for {
-			out = out[:start]
-			x := r.src.Uint64()
-			var hi uint64
-			for i := 0; i < m; i++ {
-				hi, x = bits.Mul64(x, s)
-				out = append(out, int(hi)+1)
-			}
-			if x >= pp || x >= -pp%pp {
-				break
-			}
-		}
-		n -= m
+	// Use up cached faces of this size first, then whole batches straight
+	// into out, and take any remainder from a fresh cache batch, so small
+	// rolls cost a fraction of a draw.
+	i := 0
+	if r.cacheSides == sides {
+		i = r.takeCached(out)
+	}
+	k := batchSize[sides]
+	for ; n-i >= k; i += k {
+		r.batch(sides, out[i:i+k])
+	}
+	if i < n {
+		r.fillCache(sides)
+		r.takeCached(out[i:])
 	}
 	return out
 }
 
-func pow(s uint64, k int) uint64 {
-	p := uint64(1)
-	for ; k > 0; k-- {
-		p *= s
-	}
-	return p
+// takeCached moves cached faces into dst, as many as both allow, and
+// returns how many it moved.
+func (r *Roller) takeCached(dst []int) int {
+	c := r.cacheN
+	m := min(len(dst), c)
+	copy(dst, r.cache[c-m:c])
+	r.cacheN = c - m
+	return m
 }

@@ -1,0 +1,219 @@
+package dice
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// Each benchmark sits beside a straightforward math/rand/v2 version of the
+// same work (rand.IntN per die, sorting or enumerating where the obvious
+// code would), so every run shows the ratio.
+
+var sink int
+
+func naiveRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
+func BenchmarkD6(b *testing.B) {
+	r := NewSeeded(1)
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		s += r.Roll(6)
+	}
+	sink = s
+}
+
+func BenchmarkD6Naive(b *testing.B) {
+	r := naiveRand()
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		s += r.IntN(6) + 1
+	}
+	sink = s
+}
+
+func BenchmarkSum4d6(b *testing.B) {
+	r := NewSeeded(1)
+	buf := make([]int, 0, 4)
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		buf = r.RollN(4, 6, buf)
+		s += Sum(buf)
+	}
+	sink = s
+}
+
+func BenchmarkSum4d6Naive(b *testing.B) {
+	r := naiveRand()
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		for i := 0; i < 4; i++ {
+			s += r.IntN(6) + 1
+		}
+	}
+	sink = s
+}
+
+func BenchmarkSixes10d6(b *testing.B) {
+	r := NewSeeded(1)
+	p, _ := Of(10, D6)
+	buf := make([]int, 0, 10)
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		buf = p.Roll(r, buf)
+		s += CountAtLeast(buf, 6)
+	}
+	sink = s
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10, "ns/die")
+}
+
+func BenchmarkSixes10d6Naive(b *testing.B) {
+	r := naiveRand()
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		for i := 0; i < 10; i++ {
+			if r.IntN(6) == 5 {
+				s++
+			}
+		}
+	}
+	sink = s
+}
+
+var cortex = []Die{D4, D6, D8, D10, D12}
+
+func BenchmarkTwoHighestNo1s(b *testing.B) {
+	r := NewSeeded(1)
+	buf := make([]int, 0, 5)
+	ex := Faces(1)
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		buf = r.RollDice(cortex, buf)
+		s += SumHighest(buf, 2, ex)
+	}
+	sink = s
+}
+
+func BenchmarkTwoHighestNo1sNaive(b *testing.B) {
+	r := naiveRand()
+	sides := []int{4, 6, 8, 10, 12}
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		faces := make([]int, 0, 5)
+		for _, n := range sides {
+			if f := r.IntN(n) + 1; f != 1 {
+				faces = append(faces, f)
+			}
+		}
+		// sort descending and take two
+		for i := range faces {
+			for j := i + 1; j < len(faces); j++ {
+				if faces[j] > faces[i] {
+					faces[i], faces[j] = faces[j], faces[i]
+				}
+			}
+		}
+		for i := 0; i < len(faces) && i < 2; i++ {
+			s += faces[i]
+		}
+	}
+	sink = s
+}
+
+// Many d6 inside one pool roll: the per-die cost of RollN.
+func BenchmarkPool100d6(b *testing.B) {
+	r := NewSeeded(1)
+	buf := make([]int, 0, 100)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = r.RollN(100, 6, buf)
+	}
+	sink = buf[0]
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/die")
+}
+
+func BenchmarkExactKeep3Of100d6(b *testing.B) {
+	ds := make([]Die, 100)
+	for i := range ds {
+		ds[i] = D6
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := KeepHighestOf(ds, 3, FaceSet{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExactTwoHighestMixed20(b *testing.B) {
+	ds := mixed20()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := KeepHighestOf(ds, 2, Faces(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The naive exact answer enumerates every roll; feasible only for a small
+// pool, so compare on d4 d6 d8 d10 d12 (23040 rolls).
+func BenchmarkExactTwoHighestCortex(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := KeepHighestOf(cortex, 2, Faces(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExactTwoHighestCortexNaive(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		m := map[int]float64{}
+		enumerate(cortex, func(f []int, p float64) { m[SumHighest(f, 2, Faces(1))] += p })
+		sink = len(m)
+	}
+}
+
+func BenchmarkExactSum10d6(b *testing.B) {
+	ds := make([]Die, 10)
+	for i := range ds {
+		ds[i] = D6
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SumOf(ds); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExactSixes10d6(b *testing.B) {
+	ds := make([]Die, 10)
+	for i := range ds {
+		ds[i] = D6
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SuccessesOf(ds, 6); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExactHighestMixed20(b *testing.B) {
+	ds := mixed20()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := HighestOf(ds); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
