@@ -1,0 +1,296 @@
+package edge
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Policy makes one party's choices. The engine asks it through a View and
+// validates every answer: an illegal choice makes Step fail, it is never
+// silently fixed. Policies used for Scenario.Exact must be deterministic
+// functions of the view's edge dice, initiative and skill history (not of
+// the round number); every registered policy is.
+type Policy interface {
+	// Concede is asked of every active party before each round.
+	Concede(v View, p int) Concession
+	// Act fills a (Party already set, Targets and Checks empty) with the
+	// action of p, which holds the initiative.
+	Act(v View, p int, a *Action)
+	// React fills r (Party set, Checks empty) with p's answer to a.
+	React(v View, p int, a *Action, r *Reaction)
+	// Seize says whether p, not targeted this round, rolls to seize the
+	// initiative (it risks nothing).
+	Seize(v View, p int) bool
+	// Abandon says whether group member m of p abandons its stragglers
+	// before an endurance-type check.
+	Abandon(v View, p, m int) bool
+}
+
+// Style is a configurable policy covering the choices the text gives a
+// party. The registered policies are Styles.
+type Style struct {
+	// Wager is how many members act or react, each wagering a die; 0 is
+	// every member. Never more than the pool holds.
+	Wager int `json:"wager"`
+	// BehindWager replaces Wager while the party holds fewer dice than its
+	// strongest opponent; 0 keeps Wager.
+	BehindWager int `json:"behind_wager"`
+	// IgnoreRepetition picks skills by their plain modifier, ignoring the
+	// Can't Fool Me Twice penalty.
+	IgnoreRepetition bool `json:"ignore_repetition"`
+	// SurrenderAt surrenders before a round when the party holds this many
+	// dice or fewer; 0 never surrenders.
+	SurrenderAt int `json:"surrender_at"`
+	// WalkLead walks away (where the type allows it) once the party leads
+	// every opponent by this many dice; 0 never walks away.
+	WalkLead int `json:"walk_lead"`
+	// TargetAll targets every opponent at once when the rules allow it;
+	// otherwise the opponent with fewest dice is the target.
+	TargetAll bool `json:"target_all"`
+	// NoSeize never rolls to seize the initiative.
+	NoSeize bool `json:"no_seize"`
+	// Shed abandons stragglers before the first endurance-type check.
+	Shed bool `json:"shed"`
+}
+
+var registry = map[string]Style{
+	// steady: everyone acts, skills are varied to dodge repetition, never
+	// gives up. The default.
+	"steady": {},
+	// cautious: risks one die a round, walks away two dice ahead where
+	// allowed, surrenders on its last die.
+	"cautious": {Wager: 1, SurrenderAt: 1, WalkLead: 2},
+	// reckless: everyone always wagers, the favourite skill every time,
+	// targets everyone at once, sheds stragglers.
+	"reckless": {IgnoreRepetition: true, TargetAll: true, Shed: true},
+	// canny: everyone acts while level or ahead, one member while behind;
+	// walks away three dice ahead where allowed.
+	"canny": {BehindWager: 1, WalkLead: 3, Shed: true},
+}
+
+// DefaultPolicy is the name of the policy a party gets when it names none.
+const DefaultPolicy = "steady"
+
+// Policies returns the registered policy names, sorted.
+func Policies() []string { return slices.Sorted(maps.Keys(registry)) }
+
+// PolicyByName returns a registered policy.
+func PolicyByName(name string) (Policy, error) {
+	if name == "" {
+		name = DefaultPolicy
+	}
+	s, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("edge: unknown policy %q: want one of %v", name, Policies())
+	}
+	return s, nil
+}
+
+// strongest returns the most dice any other party still in holds.
+func strongest(v View, p int) int {
+	most := 0
+	for q := range v.in.parties {
+		if q != p && !v.in.st.out[q] {
+			most = max(most, v.in.st.edge[q])
+		}
+	}
+	return most
+}
+
+// Concede implements Policy.
+func (s Style) Concede(v View, p int) Concession {
+	st := &v.in.st
+	if s.SurrenderAt > 0 && st.edge[p] <= s.SurrenderAt {
+		return Surrender
+	}
+	if s.WalkLead > 0 && v.in.typ.WalkAway && st.edge[p]-strongest(v, p) >= s.WalkLead {
+		return WalkAway
+	}
+	return Continue
+}
+
+func (s Style) count(v View, p int) int {
+	n := s.Wager
+	if s.BehindWager > 0 && v.in.st.edge[p] < strongest(v, p) {
+		n = s.BehindWager
+	}
+	members := v.in.parties[p].hi - v.in.parties[p].lo
+	if n <= 0 || n > members {
+		n = members
+	}
+	return min(n, v.in.st.edge[p])
+}
+
+// pick puts the n best (member, skill, score) choices into us, best first;
+// ties keep member order.
+func pick(us []Use, n int, score func(m int) (skill, val int, ok bool), members int) []Use {
+	var cand [MaxMembers]Use
+	var vals [MaxMembers]int
+	k := 0
+	for m := range members {
+		sk, val, ok := score(m)
+		if !ok {
+			continue
+		}
+		i := k
+		for i > 0 && vals[i-1] < val {
+			cand[i], vals[i] = cand[i-1], vals[i-1]
+			i--
+		}
+		cand[i], vals[i] = Use{Member: m, Skill: sk}, val
+		k++
+	}
+	return append(us, cand[:min(n, k)]...)
+}
+
+// Act implements Policy: the best members by their best legal skill.
+func (s Style) Act(v View, p int, a *Action) {
+	in := v.in
+	st := &in.st
+	if s.TargetAll && in.rules.MultiTarget {
+		for q := range in.parties {
+			if q != p && !st.out[q] {
+				a.Targets = append(a.Targets, q)
+			}
+		}
+	} else {
+		t := -1
+		for q := range in.parties {
+			if q != p && !st.out[q] && (t < 0 || st.edge[q] < st.edge[t]) {
+				t = q
+			}
+		}
+		if t >= 0 {
+			a.Targets = append(a.Targets, t)
+		}
+	}
+	lo := in.parties[p].lo
+	a.Checks = pick(a.Checks, s.count(v, p), func(m int) (int, int, bool) {
+		g := lo + m
+		best, val := -1, 0
+		for _, sk := range in.actCand[g] {
+			x := in.base(g, sk)
+			if !s.IgnoreRepetition {
+				x += in.repetition(g, sk)
+			}
+			if best < 0 || x > val {
+				best, val = sk, x
+			}
+		}
+		return best, val, best >= 0
+	}, in.parties[p].hi-lo)
+}
+
+// React implements Policy: the best members by their best legal reaction.
+func (s Style) React(v View, p int, a *Action, r *Reaction) {
+	in := v.in
+	var mask uint64
+	for _, u := range a.Checks {
+		if u.Skill >= 0 && u.Skill < len(in.skills) {
+			mask |= 1 << u.Skill
+		}
+	}
+	lo := in.parties[p].lo
+	r.Checks = pick(r.Checks, s.count(v, p), func(m int) (int, int, bool) {
+		g := lo + m
+		best, val := -1, 0
+		try := func(sk int) {
+			extra, ok := in.reactMod(sk, mask)
+			if !ok {
+				return
+			}
+			x := in.base(g, sk) + extra
+			if !s.IgnoreRepetition {
+				x += in.repetition(g, sk)
+			}
+			if best < 0 || x > val {
+				best, val = sk, x
+			}
+		}
+		for _, sk := range in.reactCand[g] {
+			try(sk)
+		}
+		for _, u := range a.Checks {
+			if u.Skill >= 0 && u.Skill < len(in.skills) {
+				try(u.Skill)
+			}
+		}
+		return best, val, best >= 0
+	}, in.parties[p].hi-lo)
+}
+
+// Seize implements Policy.
+func (s Style) Seize(View, int) bool { return !s.NoSeize }
+
+// Abandon implements Policy.
+func (s Style) Abandon(View, int, int) bool { return s.Shed }
+
+// Parties returns the number of parties.
+func (v View) Parties() int { return len(v.in.parties) }
+
+// Name returns party p's name.
+func (v View) Name(p int) string { return v.in.parties[p].name }
+
+// Passive reports whether party p is passive.
+func (v View) Passive(p int) bool { return v.in.parties[p].passive }
+
+// Members returns the number of members of party p.
+func (v View) Members(p int) int { return v.in.parties[p].hi - v.in.parties[p].lo }
+
+// Edge returns the edge dice party p holds.
+func (v View) Edge(p int) int { return v.in.st.edge[p] }
+
+// Out reports whether party p is out.
+func (v View) Out(p int) bool { return v.in.st.out[p] }
+
+// Initiative returns the party holding the initiative.
+func (v View) Initiative() int { return v.in.st.initiative }
+
+// Round returns the number of rounds played.
+func (v View) Round() int { return v.in.st.round }
+
+// Skills returns the number of skills; skills are numbered 0..Skills()-1.
+func (v View) Skills() int { return len(v.in.skills) }
+
+// SkillName returns the name of skill s.
+func (v View) SkillName(s int) string { return v.in.SkillName(s) }
+
+// Known returns the skills member m of party p lists. The slice is shared:
+// do not modify it.
+func (v View) Known(p, m int) []int { return v.in.known[v.in.parties[p].lo+m] }
+
+// CanWalkAway reports whether this type of interaction allows walking away.
+func (v View) CanWalkAway() bool { return v.in.typ.WalkAway }
+
+// ActMod returns the modifier member m of party p would have acting with
+// skill s this round, repetition penalty included, and whether acting with
+// s is legal.
+func (v View) ActMod(p, m, s int) (int, bool) {
+	g := v.in.member(p, m)
+	if g < 0 || s < 0 || s >= len(v.in.skills) || !v.in.actLegal(s) {
+		return 0, false
+	}
+	return v.in.base(g, s) + v.in.repetition(g, s), true
+}
+
+// ReactMod returns the modifier member m of party p would have reacting
+// with skill s to a, unpaired and repetition penalties included, and
+// whether that reaction is legal.
+func (v View) ReactMod(p, m, s int, a *Action) (int, bool) {
+	g := v.in.member(p, m)
+	if g < 0 || s < 0 || s >= len(v.in.skills) {
+		return 0, false
+	}
+	var mask uint64
+	for _, u := range a.Checks {
+		if u.Skill >= 0 && u.Skill < len(v.in.skills) {
+			mask |= 1 << u.Skill
+		}
+	}
+	extra, ok := v.in.reactMod(s, mask)
+	if !ok {
+		return 0, false
+	}
+	return v.in.base(g, s) + v.in.repetition(g, s) + extra, true
+}

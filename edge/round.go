@@ -1,0 +1,763 @@
+package edge
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Use is one member's check in a round: which member (numbered within its
+// party) and which skill (an index from Interaction.Skill).
+type Use struct {
+	Member int `json:"member"`
+	Skill  int `json:"skill"`
+}
+
+// Action is what the party holding the initiative declares: whom it
+// targets and which members check with which skills, each wagering one edge
+// die from the party's pool.
+type Action struct {
+	Party   int   `json:"party"`
+	Targets []int `json:"targets"`
+	Checks  []Use `json:"checks"`
+}
+
+// Reaction is a targeted party's answer: which members check with which
+// skills, each wagering one edge die.
+type Reaction struct {
+	Party  int   `json:"party"`
+	Checks []Use `json:"checks"`
+}
+
+// Declaration is everything declared for one round: the action, one
+// reaction per targeted party that is not passive (passive parties react by
+// themselves), and the parties that were not targeted but roll to seize the
+// initiative without wagering.
+type Declaration struct {
+	Action    Action     `json:"action"`
+	Reactions []Reaction `json:"reactions"`
+	Seize     []int      `json:"seize,omitempty"`
+}
+
+// participant is one check of a round.
+type participant struct {
+	party, member, skill int
+	mod                  int
+	total                int
+	staked               bool // wagered an edge die (false for seizing checks)
+	actor                bool
+}
+
+// ErrOver is returned by steps taken after the interaction has ended.
+var ErrOver = errors.New("edge: the interaction is over")
+
+// ErrNotStarted is returned by round steps before Start.
+var ErrNotStarted = errors.New("edge: the interaction has not started: call Start first")
+
+// Start makes the starting checks and sets the order of action ("Beginning
+// a Dramatic Interaction"): each active party's best member rolls the
+// type's starting skill, highest first (ties: the higher modifier, then the
+// party listed first); in a temptation the tempters go first, in listing
+// order. Passive parties never act and take no place in the order.
+func (in *Interaction) Start(r *dice.Roller) error {
+	st := &in.st
+	if st.started {
+		return errors.New("edge: the interaction has already started")
+	}
+	st.order = st.order[:0]
+	if in.startSkill < 0 {
+		for pass := 0; pass < 2; pass++ {
+			for p, pi := range in.parties {
+				if !pi.passive && pi.tempter == (pass == 0) {
+					st.order = append(st.order, p)
+				}
+			}
+		}
+	} else {
+		var totals, mods [MaxParties]int
+		for p, pi := range in.parties {
+			if pi.passive {
+				continue
+			}
+			g, mod := in.leader(p, in.startSkill)
+			v := in.roll(r)
+			totals[p], mods[p] = v+mod, mod
+			in.emit(Event{Kind: EvStart, Round: 0, Party: p, Member: g - pi.lo, Skill: in.startSkill,
+				Roll: v, Mod: mod, Total: v + mod, To: -1, ToMember: -1})
+			// Insert p in order, descending.
+			i := len(st.order)
+			st.order = append(st.order, p)
+			for i > 0 {
+				q := st.order[i-1]
+				if totals[q] > totals[p] || (totals[q] == totals[p] && mods[q] >= mods[p]) {
+					break
+				}
+				st.order[i] = q
+				i--
+			}
+			st.order[i] = p
+		}
+	}
+	st.started = true
+	st.initiative = st.order[0]
+	in.emit(Event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
+	return nil
+}
+
+// validate checks a declaration against the rules and the state, changing
+// nothing.
+func (in *Interaction) validate(d *Declaration) error {
+	st := &in.st
+	if st.outcome.Done() {
+		return ErrOver
+	}
+	if !st.started {
+		return ErrNotStarted
+	}
+	a := &d.Action
+	if a.Party != st.initiative {
+		return fmt.Errorf("edge: action by party %d, but %s holds the initiative", a.Party, in.pname(st.initiative))
+	}
+	if len(a.Targets) == 0 {
+		return fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
+	}
+	if len(a.Targets) > 1 && !in.rules.MultiTarget {
+		return fmt.Errorf("edge: %s targets %d parties, but rules.multi_target is off: one target", in.pname(a.Party), len(a.Targets))
+	}
+	clear(in.targeted)
+	for _, t := range a.Targets {
+		switch {
+		case t < 0 || t >= len(in.parties):
+			return fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, len(in.parties)-1)
+		case t == a.Party:
+			return fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
+		case st.out[t]:
+			return fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
+		case in.targeted[t]:
+			return fmt.Errorf("edge: %s is targeted twice", in.pname(t))
+		}
+		in.targeted[t] = true
+	}
+	mask, err := in.checkUses(a.Party, a.Checks, "act", true, 0)
+	if err != nil {
+		return err
+	}
+	for i := range in.reactOf {
+		in.reactOf[i] = -1
+	}
+	for i := range d.Reactions {
+		rc := &d.Reactions[i]
+		p := rc.Party
+		switch {
+		case p < 0 || p >= len(in.parties):
+			return fmt.Errorf("edge: reaction by party %d, which does not exist", p)
+		case !in.targeted[p]:
+			return fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
+		case in.parties[p].passive:
+			return fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
+		case in.reactOf[p] >= 0:
+			return fmt.Errorf("edge: %s reacts twice", in.pname(p))
+		}
+		in.reactOf[p] = i
+		if _, err := in.checkUses(p, rc.Checks, "react", false, mask); err != nil {
+			return err
+		}
+	}
+	for _, t := range a.Targets {
+		if !in.parties[t].passive && in.reactOf[t] < 0 {
+			return fmt.Errorf("edge: %s was targeted and must react", in.pname(t))
+		}
+	}
+	clear(in.seizing)
+	for _, p := range d.Seize {
+		switch {
+		case p < 0 || p >= len(in.parties):
+			return fmt.Errorf("edge: seize by party %d, which does not exist", p)
+		case p == a.Party || in.targeted[p]:
+			return fmt.Errorf("edge: %s is in the exchange and cannot also seize the initiative", in.pname(p))
+		case in.parties[p].passive:
+			return fmt.Errorf("edge: %s is passive and never takes the initiative", in.pname(p))
+		case st.out[p]:
+			return fmt.Errorf("edge: %s is out of the interaction", in.pname(p))
+		case in.seizing[p]:
+			return fmt.Errorf("edge: %s seizes twice", in.pname(p))
+		}
+		in.seizing[p] = true
+	}
+	return nil
+}
+
+// checkUses validates one party's checks: 1..(its edge dice) distinct
+// members, legal skills. It returns the mask of skills used.
+func (in *Interaction) checkUses(p int, us []Use, verb string, acting bool, actMask uint64) (uint64, error) {
+	if len(us) == 0 {
+		return 0, fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
+	}
+	if e := in.st.edge[p]; len(us) > e {
+		return 0, fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
+	}
+	var seen uint32
+	var mask uint64
+	for _, u := range us {
+		g := in.member(p, u.Member)
+		if g < 0 {
+			return 0, fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), u.Member, in.parties[p].hi-in.parties[p].lo-1)
+		}
+		if seen&(1<<u.Member) != 0 {
+			return 0, fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
+		}
+		seen |= 1 << u.Member
+		if u.Skill < 0 || u.Skill >= len(in.skills) {
+			return 0, fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", u.Skill, len(in.skills)-1)
+		}
+		if acting {
+			if !in.actLegal(u.Skill) {
+				return 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[u.Skill], in.typeName, in.typ.Skills)
+			}
+		} else if _, ok := in.reactMod(u.Skill, actMask); !ok {
+			return 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[u.Skill], in.typeName)
+		}
+		mask |= 1 << u.Skill
+	}
+	return mask, nil
+}
+
+func (in *Interaction) pname(p int) string {
+	if p < 0 || p >= len(in.parties) {
+		return fmt.Sprintf("party %d", p)
+	}
+	return fmt.Sprintf("%q", in.parties[p].name)
+}
+
+// prepare lists the checks of a validated declaration with their modifiers.
+func (in *Interaction) prepare(d *Declaration) []participant {
+	ps := in.parts[:0]
+	a := &d.Action
+	var mask uint64
+	for _, u := range a.Checks {
+		g := in.parties[a.Party].lo + u.Member
+		mask |= 1 << u.Skill
+		ps = append(ps, participant{party: a.Party, member: g, skill: u.Skill,
+			mod: in.base(g, u.Skill) + in.repetition(g, u.Skill), staked: true, actor: true})
+	}
+	for _, t := range a.Targets {
+		pi := &in.parties[t]
+		if pi.passive {
+			// A passive party stakes one die against each check made
+			// against it, as far as its pool goes.
+			n := min(len(a.Checks), in.st.edge[t])
+			for i := range n {
+				g := pi.lo + i%(pi.hi-pi.lo)
+				ps = append(ps, participant{party: t, member: g, skill: in.passSkill[g],
+					mod: in.base(g, in.passSkill[g]), staked: true})
+			}
+			continue
+		}
+		for _, u := range d.Reactions[in.reactOf[t]].Checks {
+			g := pi.lo + u.Member
+			extra, _ := in.reactMod(u.Skill, mask)
+			ps = append(ps, participant{party: t, member: g, skill: u.Skill,
+				mod: in.base(g, u.Skill) + in.repetition(g, u.Skill) + extra, staked: true})
+		}
+	}
+	for _, p := range d.Seize {
+		g, mod := in.leader(p, in.seizeSkill)
+		ps = append(ps, participant{party: p, member: g, skill: in.seizeSkill, mod: mod})
+	}
+	in.parts = ps
+	return ps
+}
+
+// Play resolves one round with the given declaration ("Wagering Edge Dice",
+// "Resolving a Wager", "Multiple Parties"). An illegal declaration returns an
+// error and changes nothing.
+func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
+	if err := in.validate(d); err != nil {
+		return err
+	}
+	ps := in.prepare(d)
+	for i := range ps {
+		ps[i].total = in.roll(r) + ps[i].mod
+	}
+	in.settle(ps)
+	return nil
+}
+
+// beats reports whether check q beats check p: a higher total, or on equal
+// totals the higher modifier (a full tie beats neither way).
+func beats(q, p *participant) bool {
+	return q.total > p.total || (q.total == p.total && q.mod > p.mod)
+}
+
+// settle resolves a round of rolled checks: dice pass, usage is recorded,
+// the initiative moves and parties that ran out leave.
+func (in *Interaction) settle(ps []participant) {
+	st := &in.st
+	// Each wagered die passes once, to the opposing check with the next
+	// higher result; dice won this round are never at risk again, so every
+	// move is decided from the checks alone.
+	for i := range ps {
+		in.to[i] = -1
+		p := &ps[i]
+		if !p.staked {
+			continue
+		}
+		for j := range ps {
+			q := &ps[j]
+			if !q.staked || q.party == p.party || q.actor == p.actor || !beats(q, p) {
+				continue
+			}
+			if k := in.to[i]; k < 0 || beats(&ps[k], q) {
+				in.to[i] = j
+			}
+		}
+	}
+	for i := range ps {
+		p := &ps[i]
+		in.emit(Event{Kind: EvCheck, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
+			Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
+	}
+	for i := range ps {
+		if j := in.to[i]; j >= 0 {
+			p, q := &ps[i], &ps[j]
+			st.edge[p.party]--
+			st.edge[q.party]++
+			st.transfers++
+			in.emit(Event{Kind: EvTransfer, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
+				Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
+		}
+	}
+	for i := range ps {
+		if p := &ps[i]; p.staked && !in.parties[p.party].passive {
+			in.used(p.member, p.skill)
+		}
+	}
+	st.round++
+	// The highest single result takes the initiative; on a tie for it the
+	// holder keeps it, else the party earlier in the order of action.
+	best := -1
+	for i := range ps {
+		p := &ps[i]
+		if in.parties[p.party].passive {
+			continue
+		}
+		if best < 0 || p.total > ps[best].total ||
+			(p.total == ps[best].total && p.party != ps[best].party && in.before(p.party, ps[best].party)) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		in.setInitiative(ps[best].party)
+	}
+	in.eliminate()
+}
+
+// before reports whether party p wins an initiative tie against q: the
+// holder first, then the order of action.
+func (in *Interaction) before(p, q int) bool {
+	st := &in.st
+	if p == st.initiative || q == st.initiative {
+		return p == st.initiative
+	}
+	for _, o := range st.order {
+		if o == p || o == q {
+			return o == p
+		}
+	}
+	return false
+}
+
+func (in *Interaction) setInitiative(p int) {
+	if p != in.st.initiative {
+		in.st.initiative = p
+		in.st.changes++
+		in.emit(Event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+	}
+}
+
+// eliminate marks parties without edge dice as out and ends the interaction
+// when only one party is left holding dice ("Winning a Dramatic
+// Interaction").
+func (in *Interaction) eliminate() {
+	st := &in.st
+	left, last, acting := 0, -1, 0
+	for p := range in.parties {
+		if !st.out[p] && st.edge[p] == 0 {
+			st.out[p] = true
+			in.emit(Event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+		}
+		if !st.out[p] {
+			left++
+			last = p
+			if !in.parties[p].passive {
+				acting++
+			}
+		}
+	}
+	switch {
+	case left <= 1:
+		in.finish(Outcome{End: RanOut, Winner: last, By: -1})
+		return
+	case acting == 0:
+		// Only passive parties hold dice: nobody can act any more.
+		in.finish(in.judge(RanOut, -1))
+		return
+	}
+	if st.out[st.initiative] {
+		for _, p := range st.order {
+			if !st.out[p] {
+				in.setInitiative(p)
+				break
+			}
+		}
+	}
+}
+
+// judge is the outcome of an interaction abandoned before anyone has all
+// the dice: the party with strictly the most dice wins partially.
+func (in *Interaction) judge(e End, by int) Outcome {
+	st := &in.st
+	o := Outcome{End: e, Winner: -1, By: by}
+	most, tied := -1, false
+	for p, n := range st.edge {
+		switch {
+		case n > most:
+			most, o.Winner, tied = n, p, false
+		case n == most:
+			tied = true
+		}
+	}
+	if tied {
+		o.Winner = -1
+	}
+	o.Partial = o.Winner >= 0
+	return o
+}
+
+func (in *Interaction) finish(o Outcome) {
+	in.st.outcome = o
+	in.emit(Event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
+}
+
+// Concede applies party p's choice before a round: Surrender hands all its
+// dice to the party holding the initiative (or, if p holds it, to the
+// party with most dice, earlier in the order on ties) and takes p out;
+// WalkAway ends the interaction with the party holding most dice as partial
+// winner, if the type allows it.
+func (in *Interaction) Concede(p int, c Concession) error {
+	st := &in.st
+	switch {
+	case st.outcome.Done():
+		return ErrOver
+	case p < 0 || p >= len(in.parties):
+		return fmt.Errorf("edge: party %d does not exist: parties are 0..%d", p, len(in.parties)-1)
+	case st.out[p]:
+		return fmt.Errorf("edge: %s is already out", in.pname(p))
+	case in.parties[p].passive && c != Continue:
+		return fmt.Errorf("edge: %s is passive and makes no choices", in.pname(p))
+	}
+	switch c {
+	case Continue:
+		return nil
+	case Surrender:
+		to := st.initiative
+		if to == p || to < 0 || st.out[to] {
+			to = -1
+			for _, q := range in.byOrder() {
+				if q != p && !st.out[q] && (to < 0 || st.edge[q] > st.edge[to]) {
+					to = q
+				}
+			}
+		}
+		n := st.edge[p]
+		st.edge[to] += n
+		st.edge[p] = 0
+		st.transfers += n
+		in.emit(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
+		in.eliminate()
+		if st.outcome.End == RanOut {
+			st.outcome.End = Surrendered
+			st.outcome.By = p
+		}
+		return nil
+	case WalkAway:
+		if !in.typ.WalkAway {
+			return fmt.Errorf("edge: %s cannot walk away: the GM does not allow it in a %s (rules.types[%q].walk_away)", in.pname(p), in.typeName, in.typeName)
+		}
+		in.emit(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
+		in.finish(in.judge(WalkedAway, p))
+		return nil
+	}
+	return fmt.Errorf("edge: unknown concession %d: want continue, surrender or walk_away", int(c))
+}
+
+// byOrder lists every party: the order of action first, then the rest
+// (passive parties) in listing order. It uses scratch space.
+func (in *Interaction) byOrder() []int {
+	out := in.reactOf[:0]
+	out = append(out, in.st.order...)
+	for p := range in.parties {
+		if in.parties[p].passive {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Abandon has group member m of party p abandon its stragglers ("Large
+// Parties"): from now on its modifier is one rank lower and it no longer
+// suffers that modifier as a penalty on endurance-type checks.
+func (in *Interaction) Abandon(p, m int) error {
+	g := in.member(p, m)
+	switch {
+	case in.st.outcome.Done():
+		return ErrOver
+	case g < 0:
+		return fmt.Errorf("edge: party %d has no member %d", p, m)
+	case in.size[g] <= 1:
+		return fmt.Errorf("edge: %s is not a group (size %d) and has no stragglers", in.names[g], in.size[g])
+	case in.st.abandoned[g]:
+		return fmt.Errorf("edge: %s has already abandoned its stragglers", in.names[g])
+	}
+	in.st.abandoned[g] = true
+	in.st.rank[g] = max(in.st.rank[g]-1, 0)
+	in.emit(Event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
+	return nil
+}
+
+// Outside makes the GM's outside-factor check f between rounds ("Outside
+// Factors"): every member of the parties it names (all parties still in
+// when it names none) rolls f.Skill against f.DC, wagering nothing; each who
+// fails takes f.Penalty on every later check.
+func (in *Interaction) Outside(r *dice.Roller, f Factor) error {
+	st := &in.st
+	if st.outcome.Done() {
+		return ErrOver
+	}
+	s, ok := in.skillIdx[f.Skill]
+	if !ok {
+		return fmt.Errorf("edge: outside factor skill %q is not a skill of this interaction", f.Skill)
+	}
+	if f.Penalty > 0 || f.Penalty < -MaxModifier {
+		return fmt.Errorf("edge: outside factor penalty %d: a penalty is 0 or negative", f.Penalty)
+	}
+	if err := checkMod("outside factor dc", f.DC); err != nil {
+		return err
+	}
+	for _, n := range f.Parties {
+		if in.partyIndex(n) < 0 {
+			return fmt.Errorf("edge: outside factor names %q, which is not a party", n)
+		}
+	}
+	for p := range in.parties {
+		if st.out[p] || (len(f.Parties) > 0 && !in.named(f.Parties, p)) {
+			continue
+		}
+		in.outside(r, p, s, f.DC, f.Penalty)
+	}
+	return nil
+}
+
+func (in *Interaction) named(names []string, p int) bool {
+	for _, n := range names {
+		if n == in.parties[p].name {
+			return true
+		}
+	}
+	return false
+}
+
+func (in *Interaction) partyIndex(name string) int {
+	for p := range in.parties {
+		if in.parties[p].name == name {
+			return p
+		}
+	}
+	return -1
+}
+
+func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
+	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
+		mod := in.base(g, s)
+		v := in.roll(r)
+		fail := v+mod < dc
+		if fail {
+			in.st.penalty[g] += pen
+		}
+		in.emit(Event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
+			Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})
+	}
+}
+
+// Step advances the interaction by one decision point using the parties'
+// policies: the starting checks if not yet made; otherwise any outside
+// factors due, each party's chance to surrender or walk away, and one
+// round. A policy's illegal choice returns an error naming it and leaves
+// the state unchanged.
+func (in *Interaction) Step(r *dice.Roller) error {
+	st := &in.st
+	if st.outcome.Done() {
+		return ErrOver
+	}
+	if !st.started {
+		return in.Start(r)
+	}
+	for p := range in.pol {
+		if in.pol[p] == nil && !in.parties[p].passive {
+			return fmt.Errorf("edge: %s has no policy: use SetPolicy", in.pname(p))
+		}
+	}
+	next := st.round + 1
+	if st.factored < next && len(in.factors) > 0 {
+		// Outside factors change the state before the policies choose; a
+		// later refusal must undo them.
+		in.saved.copyFrom(st)
+		if err := in.applyFactors(r, next); err != nil {
+			st.copyFrom(&in.saved)
+			return err
+		}
+		if err := in.choose(r); err != nil {
+			st.copyFrom(&in.saved)
+			return err
+		}
+		return nil
+	}
+	return in.choose(r)
+}
+
+// choose lets the policies concede or declare a round, and plays it.
+func (in *Interaction) choose(r *dice.Roller) error {
+	if conceded, err := in.concessions(); err != nil || conceded {
+		return err
+	}
+	if err := in.declare(); err != nil {
+		return err
+	}
+	in.abandons(View{in}, &in.decl)
+	ps := in.prepare(&in.decl)
+	for i := range ps {
+		ps[i].total = in.roll(r) + ps[i].mod
+	}
+	in.settle(ps)
+	st := &in.st
+	if mr := in.rules.MaxRounds; mr > 0 && st.round >= mr && !st.outcome.Done() {
+		in.finish(in.judge(TimeUp, -1))
+	}
+	return nil
+}
+
+// concessions asks each active party, in the order of action, whether it
+// surrenders or walks away, and applies the first that does.
+func (in *Interaction) concessions() (bool, error) {
+	st := &in.st
+	v := View{in}
+	for _, p := range st.order {
+		if st.out[p] {
+			continue
+		}
+		if c := in.pol[p].Concede(v, p); c != Continue {
+			if err := in.Concede(p, c); err != nil {
+				return false, fmt.Errorf("edge: policy of %s: %w", in.pname(p), err)
+			}
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// declare fills in.decl from the policies and validates it.
+func (in *Interaction) declare() error {
+	st := &in.st
+	v := View{in}
+	d := &in.decl
+	a := &d.Action
+	a.Party = st.initiative
+	a.Targets = a.Targets[:0]
+	a.Checks = a.Checks[:0]
+	in.pol[a.Party].Act(v, a.Party, a)
+	// Reactions are asked only of valid targets; validate catches the rest.
+	d.Reactions = d.Reactions[:0]
+	d.Seize = d.Seize[:0]
+	clear(in.targeted)
+	for _, t := range a.Targets {
+		if t >= 0 && t < len(in.parties) {
+			in.targeted[t] = true
+		}
+	}
+	for _, t := range a.Targets {
+		if t < 0 || t >= len(in.parties) || t == a.Party || in.parties[t].passive || st.out[t] || len(d.Reactions) == cap(d.Reactions) {
+			continue
+		}
+		d.Reactions = d.Reactions[:len(d.Reactions)+1]
+		rc := &d.Reactions[len(d.Reactions)-1]
+		rc.Party = t
+		rc.Checks = rc.Checks[:0]
+		in.pol[t].React(v, t, a, rc)
+	}
+	for _, p := range st.order {
+		if p != a.Party && !in.targeted[p] && !st.out[p] && in.pol[p].Seize(v, p) {
+			d.Seize = append(d.Seize, p)
+		}
+	}
+	if err := in.validate(d); err != nil {
+		return fmt.Errorf("edge: policies declared an illegal round: %w", err)
+	}
+	return nil
+}
+
+// abandons asks each group about to make an endurance-type check whether
+// it abandons its stragglers first.
+func (in *Interaction) abandons(v View, d *Declaration) {
+	ask := func(p int, us []Use) {
+		for _, u := range us {
+			g := in.parties[p].lo + u.Member
+			if in.size[g] > 1 && in.endurance[u.Skill] && !in.st.abandoned[g] && in.pol[p].Abandon(v, p, u.Member) {
+				_ = in.Abandon(p, u.Member) // legal: checked above
+			}
+		}
+	}
+	ask(d.Action.Party, d.Action.Checks)
+	for i := range d.Reactions {
+		ask(d.Reactions[i].Party, d.Reactions[i].Checks)
+	}
+}
+
+// applyFactors makes the outside-factor checks due before round next.
+func (in *Interaction) applyFactors(r *dice.Roller, next int) error {
+	st := &in.st
+	v := View{in}
+	for _, f := range in.factors {
+		if !f.due(next) {
+			continue
+		}
+		for p := range in.parties {
+			if st.out[p] || !f.parties[p] {
+				continue
+			}
+			if in.endurance[f.skill] && !in.parties[p].passive {
+				for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
+					if in.size[g] > 1 && !st.abandoned[g] && in.pol[p].Abandon(v, p, g-in.parties[p].lo) {
+						if err := in.Abandon(p, g-in.parties[p].lo); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			in.outside(r, p, f.skill, f.DC, f.Penalty)
+		}
+	}
+	st.factored = next
+	return nil
+}
+
+// Run steps with the policies until the interaction ends and returns the
+// outcome.
+func (in *Interaction) Run(r *dice.Roller) (Outcome, error) {
+	for !in.st.outcome.Done() {
+		if err := in.Step(r); err != nil {
+			return in.st.outcome, err
+		}
+	}
+	return in.st.outcome, nil
+}

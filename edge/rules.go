@@ -1,0 +1,214 @@
+package edge
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Limits that keep every input bounded, so no scenario file can ask for an
+// interaction that exhausts memory or time.
+const (
+	// MaxParties is the most parties one interaction may hold.
+	MaxParties = 8
+	// MaxMembers is the most members one party may hold (a crowd is one
+	// member with a Size, see Member).
+	MaxMembers = 16
+	// MaxSkills is the most distinct skill names one interaction may use.
+	MaxSkills = 64
+	// MaxEdge bounds the edge dice a party may start with.
+	MaxEdge = 1000
+	// MaxModifier bounds every skill modifier and bonus.
+	MaxModifier = 1000
+)
+
+// Type describes one kind of dramatic interaction (a chase, a social
+// battle, a temptation): how it starts, how bystanders grab the initiative,
+// which skills suit it and which of those are safe from repetition.
+type Type struct {
+	// Start is the skill of the opposed starting check that sets the order
+	// of action ("Beginning a Dramatic Interaction"). Ignored when
+	// TempterFirst is set.
+	Start string `json:"start,omitempty"`
+	// TempterFirst gives the first action to the parties marked Tempter
+	// (temptations and interrogations) instead of a starting check.
+	TempterFirst bool `json:"tempter_first,omitempty"`
+	// Seize is the skill a party that was not targeted rolls to seize the
+	// initiative ("Multiple Parties": Reflex when physical, Wits when social).
+	Seize string `json:"seize"`
+	// Skills are the skills appropriate to this interaction. An acting party
+	// must use one of them (or a safe skill); a reacting party may use one
+	// that is neither the same, nor naturally opposed, nor safe, at the
+	// Unpaired penalty. Empty means every skill is appropriate.
+	Skills []string `json:"skills,omitempty"`
+	// Safe skills may always be used to react, and suffer the repetition
+	// penalty only when used in consecutive rounds ("Can't Fool Me Twice!").
+	Safe []string `json:"safe,omitempty"`
+	// WalkAway says whether the GM accepts a party walking away before
+	// anyone has all the dice ("Walking Away").
+	WalkAway bool `json:"walk_away,omitempty"`
+}
+
+// Rules holds every number and table of the dramatic interaction rules.
+// DefaultRules gives the defaults; each field says where its default comes
+// from: [text] the rule text, [src] the published d20 Advanced material,
+// [ours] our ruling where both are silent.
+type Rules struct {
+	// Check is the roll of every check before modifiers: d20 [src].
+	Check dice.Pool `json:"check"`
+	// StartEdge is the edge dice each party starts with: 5 [text].
+	StartEdge int `json:"start_edge"`
+	// Repetition is the penalty for the first, second and third-or-later
+	// repetition of a skill: -1, -2, -3 [src] (the text lost the signs).
+	Repetition []int `json:"repetition"`
+	// Unpaired is the extra modifier of an appropriate but unpaired
+	// reaction skill: -1 [text].
+	Unpaired int `json:"unpaired"`
+	// Opposed lists naturally opposed skill pairs, usable both ways:
+	// persuasion/perception, infiltration/perception, attack/defense [text];
+	// the rest [ours].
+	Opposed [][2]string `json:"opposed"`
+	// Types are the interaction types by name: chase [text: Reflex start],
+	// social [text: Perception start], temptation and interrogation
+	// [text: tempter first]; their skill lists and safe skills are [ours].
+	Types map[string]Type `json:"types"`
+	// Progression is the value column of the Time and Value Progression
+	// table, ranks 1..20: the Cinematic column [src]. A group's modifier is
+	// the largest rank whose value is at most its size [ours].
+	Progression []int `json:"progression"`
+	// Endurance lists the skills on which a group's modifier is a penalty
+	// instead of a bonus, as stragglers slow it down: endurance [text].
+	Endurance []string `json:"endurance"`
+	// MultiTarget lets one action target several parties at once: true
+	// [text: "the GM may allow"].
+	MultiTarget bool `json:"multi_target"`
+	// MaxRounds ends an interaction that has lasted this many rounds as if
+	// every party walked away (the GM calls time), so simulations always
+	// end; 0 means no limit. Default 200 [ours].
+	MaxRounds int `json:"max_rounds"`
+}
+
+// DefaultRules returns the rules as the text and RULINGS.md give them.
+func DefaultRules() Rules {
+	d20, _ := dice.NewPool(dice.D20)
+	return Rules{
+		Check:      d20,
+		StartEdge:  5,
+		Repetition: []int{-1, -2, -3},
+		Unpaired:   -1,
+		Opposed: [][2]string{
+			{"persuasion", "perception"}, {"infiltration", "perception"}, {"attack", "defense"},
+			{"ranged attack", "defense"}, {"melee attack", "defense"}, {"stealth", "perception"},
+			{"deception", "insight"}, {"intimidation", "willpower"}, {"persuasion", "willpower"},
+		},
+		Types: map[string]Type{
+			"chase": {
+				Start: "reflex", Seize: "reflex",
+				Skills: []string{"acrobatics", "athletics", "vehicles", "ride", "stealth", "infiltration",
+					"perception", "might", "ranged attack", "melee attack", "defense", "endurance", "reflex"},
+				Safe: []string{"athletics", "vehicles", "ride"},
+			},
+			"social": {
+				Start: "perception", Seize: "wits",
+				Skills: []string{"persuasion", "deception", "intimidation", "perception", "insight",
+					"knowledge", "performance", "willpower", "wits"},
+				Safe:     []string{"perception", "wits"},
+				WalkAway: true,
+			},
+			"temptation": {
+				TempterFirst: true, Seize: "wits",
+				Skills: []string{"persuasion", "deception", "intimidation", "perception", "insight", "willpower", "wits"},
+				Safe:   []string{"willpower"},
+			},
+			"interrogation": {
+				TempterFirst: true, Seize: "wits",
+				Skills: []string{"persuasion", "deception", "intimidation", "perception", "insight", "willpower", "wits"},
+				Safe:   []string{"insight", "willpower"},
+			},
+		},
+		Progression: []int{1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000,
+			25000, 50000, 100000, 250000, 500000, 1000000, 2500000},
+		Endurance:   []string{"endurance"},
+		MultiTarget: true,
+		MaxRounds:   200,
+	}
+}
+
+// GroupRank returns the modifier of a group of size members: the largest
+// rank of the progression whose value is at most size ("Large Parties"). A
+// lone individual (size 0 or 1) has no modifier.
+func (r Rules) GroupRank(size int) int {
+	if size <= 1 {
+		return 0
+	}
+	rank := 0
+	for i, v := range r.Progression {
+		if v <= size {
+			rank = i + 1
+		}
+	}
+	return rank
+}
+
+// Validate reports the first thing wrong with the rules, naming the field.
+func (r Rules) Validate() error {
+	if r.Check.Len() == 0 {
+		return errors.New("edge: rules.check: the check needs at least one die, such as d20")
+	}
+	if r.Check.Len() > 10 || r.Check.Sides() > 1000 {
+		return fmt.Errorf("edge: rules.check %s: at most 10 dice of at most 1000 sides", r.Check)
+	}
+	if r.StartEdge < 1 || r.StartEdge > MaxEdge {
+		return fmt.Errorf("edge: rules.start_edge %d: each party starts with 1..%d edge dice", r.StartEdge, MaxEdge)
+	}
+	if len(r.Repetition) > 10 {
+		return fmt.Errorf("edge: rules.repetition has %d steps: at most 10", len(r.Repetition))
+	}
+	for i, p := range r.Repetition {
+		if p > 0 || p < -MaxModifier {
+			return fmt.Errorf("edge: rules.repetition[%d] = %d: repetition penalties are 0 or negative", i, p)
+		}
+	}
+	if r.Unpaired > 0 || r.Unpaired < -MaxModifier {
+		return fmt.Errorf("edge: rules.unpaired = %d: the unpaired modifier is 0 or negative", r.Unpaired)
+	}
+	for i, p := range r.Opposed {
+		if p[0] == "" || p[1] == "" || p[0] == p[1] {
+			return fmt.Errorf("edge: rules.opposed[%d] %q: a pair names two different skills", i, p)
+		}
+	}
+	if len(r.Types) == 0 {
+		return errors.New("edge: rules.types is empty: define at least one interaction type, such as chase")
+	}
+	for name, t := range r.Types {
+		if name == "" {
+			return errors.New("edge: rules.types has an empty name")
+		}
+		if !t.TempterFirst && t.Start == "" {
+			return fmt.Errorf("edge: rules.types[%q].start is empty: name the starting check's skill or set tempter_first", name)
+		}
+		if t.Seize == "" {
+			return fmt.Errorf("edge: rules.types[%q].seize is empty: name the skill used to seize the initiative", name)
+		}
+		if slices.Contains(t.Skills, "") || slices.Contains(t.Safe, "") {
+			return fmt.Errorf("edge: rules.types[%q] lists an empty skill name", name)
+		}
+	}
+	if len(r.Progression) == 0 || len(r.Progression) > 100 {
+		return fmt.Errorf("edge: rules.progression has %d ranks: give 1..100 values", len(r.Progression))
+	}
+	for i := 1; i < len(r.Progression); i++ {
+		if r.Progression[i] <= r.Progression[i-1] {
+			return fmt.Errorf("edge: rules.progression[%d] = %d: values must increase", i, r.Progression[i])
+		}
+	}
+	if r.Progression[0] < 1 {
+		return fmt.Errorf("edge: rules.progression[0] = %d: values start at 1 or more", r.Progression[0])
+	}
+	if r.MaxRounds < 0 || r.MaxRounds > 1_000_000 {
+		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to 1000000", r.MaxRounds)
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package edge
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Scenario is everything a designer sets for one simulated interaction: the
+// rules, the type, the parties (with their policies by registry name),
+// circumstance modifiers and outside factors. It reads and writes as JSON
+// with stable snake_case names.
+type Scenario struct {
+	Rules Rules `json:"rules"`
+	// Type names the interaction type in Rules.Types, such as chase.
+	Type    string  `json:"type"`
+	Parties []Party `json:"parties"`
+	// Circumstances are modifiers on every check with a skill, for
+	// conditions that affect everyone (a slick roof for acrobatics).
+	Circumstances map[string]int `json:"circumstances,omitempty"`
+	// Factors are the GM's outside-factor checks between rounds.
+	Factors []Factor `json:"outside_factors,omitempty"`
+}
+
+// DefaultScenario is the text's car chase as a balance question: Becky
+// drives the lead car with Bob shooting from the window, under a cautious
+// policy; Joe chases alone in a faster car (one bonus edge die) under a
+// reckless one.
+func DefaultScenario() Scenario {
+	return Scenario{
+		Rules: DefaultRules(),
+		Type:  "chase",
+		Parties: []Party{
+			{Name: "lead car", Policy: "cautious", Members: []Member{
+				{Name: "Becky", Skills: map[string]int{"vehicles": 6, "reflex": 3, "perception": 2}},
+				{Name: "Bob", Skills: map[string]int{"ranged attack": 5, "vehicles": 1, "reflex": 2, "perception": 3}},
+			}},
+			{Name: "pursuer", Policy: "reckless", BonusEdge: 1, Members: []Member{
+				{Name: "Joe", Skills: map[string]int{"vehicles": 7, "ranged attack": 2, "reflex": 4, "defense": 3}},
+			}},
+		},
+	}
+}
+
+// Validate reports the first thing wrong with s; errors name the field.
+func (s Scenario) Validate() error {
+	_, err := s.New()
+	return err
+}
+
+// New builds an interaction from s with each party's registered policy.
+func (s Scenario) New() (*Interaction, error) {
+	in, err := build(s)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range s.Parties {
+		pol, err := PolicyByName(p.Policy)
+		if err != nil {
+			return nil, fmt.Errorf("edge: parties[%d].policy: %w", i, err)
+		}
+		in.pol[i] = pol
+	}
+	return in, nil
+}
+
+// Categories returns the outcome names: "<party>_wins" for each party,
+// then "<party>_partial" for each (a walk-away or time-up with that party
+// holding the most dice), then "draw" (nobody holding the most).
+func (s Scenario) Categories() []string {
+	var out []string
+	for _, p := range s.Parties {
+		out = append(out, slug(p.Name)+"_wins")
+	}
+	for _, p := range s.Parties {
+		out = append(out, slug(p.Name)+"_partial")
+	}
+	return append(out, "draw")
+}
+
+// category maps an outcome to its index in Categories.
+func category(o Outcome, parties int) int {
+	switch {
+	case o.Winner < 0:
+		return 2 * parties
+	case o.Partial:
+		return parties + o.Winner
+	}
+	return o.Winner
+}
+
+// maxEdgeMetrics bounds the per-party edge metrics so there are at most 8.
+const maxEdgeMetrics = 5
+
+// Metrics returns the integer metric names: rounds played, edge dice that
+// changed hands, changes of initiative, then the final edge dice of the
+// first five parties.
+func (s Scenario) Metrics() []string {
+	out := []string{"rounds", "transfers", "initiative_changes"}
+	for i, p := range s.Parties {
+		if i == maxEdgeMetrics {
+			break
+		}
+		out = append(out, slug(p.Name)+"_edge")
+	}
+	return out
+}
+
+// ErrNoExact is wrapped by Scenario.Exact when the scenario does not fit
+// the exact model.
+var ErrNoExact = errors.New("edge: no exact answer for this scenario")
+
+// Runner plays trials of one scenario. It is preallocated; give each
+// goroutine its own.
+type Runner struct {
+	in      *Interaction
+	parties int
+	// Err is the first error a trial met (none with registered policies);
+	// such a trial counts as a draw.
+	Err error
+}
+
+// NewRunner validates s and prepares a Runner.
+func (s Scenario) NewRunner() (*Runner, error) {
+	in, err := s.New()
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{in: in, parties: len(s.Parties)}, nil
+}
+
+// Trial plays one complete interaction from the start, fills metrics (as
+// many as both it and Metrics have) and returns the outcome category.
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+	in := rn.in
+	in.Reset()
+	for !in.st.outcome.Done() {
+		if err := in.Step(r); err != nil {
+			if rn.Err == nil {
+				rn.Err = err
+			}
+			in.st.outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
+			break
+		}
+	}
+	st := &in.st
+	vals := [3 + maxEdgeMetrics]int{st.round, st.transfers, st.changes}
+	for p := 0; p < rn.parties && p < maxEdgeMetrics; p++ {
+		vals[3+p] = st.edge[p]
+	}
+	copy(metrics, vals[:3+min(rn.parties, maxEdgeMetrics)])
+	return category(st.outcome, rn.parties)
+}
