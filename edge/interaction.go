@@ -182,30 +182,30 @@ type Interaction struct {
 	seizeSkill  int
 	circ        []int
 
-	parties    []party
-	memberOf   []int // global member -> party
-	names      []string
-	mods       []int   // member*skills+skill
-	known      [][]int // skills each member lists
-	actCand    [][]int // skills each member may act with (known ones, or all legal)
-	reactCand  [][]int // skills each member might react with, besides the actor's
-	passSkill  []int   // a passive member's one skill
-	size       []int
-	checkDice  []dice.Die
-	checkMod   int
-	checkD     int // sides when the check is a single die, else 0
-	repLen     int
-	pol        []Policy
-	sink       Sink
-	st, start  dyn
-	saved      dyn
-	decl       Declaration
-	parts      []participant
-	to         []int
-	faceBuf    []int
-	seizing    []bool
-	targeted   []bool
-	reactOf    []int
+	parties   []party
+	memberOf  []int // global member -> party
+	names     []string
+	mods      []int   // member*skills+skill
+	known     [][]int // skills each member lists
+	actCand   [][]int // skills each member may act with (known ones, or all legal)
+	reactCand [][]int // skills each member might react with, besides the actor's
+	passSkill []int   // a passive member's one skill
+	size      []int
+	checkDice []dice.Die
+	checkMod  int
+	checkD    int // sides when the check is a single die, else 0
+	repLen    int
+	pol       []Policy
+	sink      Sink
+	st, start dyn
+	saved     dyn
+	decl      Declaration
+	parts     []participant
+	to        []int
+	faceBuf   []int
+	seizing   []bool
+	targeted  []bool
+	reactOf   []int
 }
 
 type factor struct {
