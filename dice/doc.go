@@ -1,0 +1,45 @@
+// Package dice is the random seam and the dice arithmetic under every rule
+// package in stakes: exact die rolls from the caller's generator, dice
+// sizes and the d4-d12 step ladder, pools in dice notation, readings of
+// rolled faces, and exact probability distributions of those readings.
+//
+// # Randomness
+//
+// Everything random goes through a Roller built on a math/rand/v2 Source
+// that the caller owns (rand.NewPCG, rand.NewChaCha8, or any type with a
+// Uint64 method, golang.org/x/exp/rand's sources included). There is no
+// package-level generator and nothing is seeded from the clock: the same
+// Source state gives the same rolls. A Roller serves one goroutine.
+//
+// Draws are exact. A die of s sides uses Lemire's multiply-and-reject
+// method, so every face has probability exactly 1/s; several dice may share
+// one 64-bit draw (21 d6, 12 d20) because multiplying through a batch of
+// sizes is the same method over the product of the sizes. Dice of the size
+// rolled last are drawn a batch at a time and handed out from a small cache.
+//
+// Scripted returns a Roller that plays back given faces, for worked examples,
+// tests, and tools where people roll physical dice and type the results in.
+//
+// # Pools and readings
+//
+// A Pool is a multiset of dice with a flat modifier that reads and writes as
+// notation ("3d6", "d12 d6", "2d8 d4", "4d6+2"); it implements
+// encoding.TextMarshaler and TextUnmarshaler and flag.Value. Limits
+// (MaxDice, MaxSides, MaxModifier) keep hostile input from exhausting memory.
+//
+// Readings work on faces in a caller's buffer and allocate nothing: Highest,
+// Sum, CountAtLeast (successes), SumHighest (the k highest, with faces such
+// as 1s excluded, as Cortex-family games total a pool) and Compare (high die
+// first, ties broken by the next dice, as Art, Grace & Guts reads a roll).
+//
+// # Exact distributions
+//
+// Dist holds the exact probability of each integer outcome, with its mean,
+// variance, CDF, quantiles and comparisons between independent outcomes.
+// SumOf, HighestOf, SuccessesOf and KeepHighestOf build the distributions of
+// the readings above for any mixed pool, never by enumerating rolls:
+// keep-highest works face by face with binomial counts, so 100d6 keep 3 and
+// the two highest of twenty mixed d4..d12 take well under a millisecond.
+// ChiSquare tests sampled counts against a Dist, which the rule packages use
+// to check their samplers.
+package dice
