@@ -1,0 +1,267 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// Comparison is the result of Compare: each variant's own report and the
+// paired difference A - B.
+//
+// JSON: a, b (Reports), diff (Paired).
+type Comparison struct {
+	A    *Report `json:"a"`
+	B    *Report `json:"b"`
+	Diff Paired  `json:"diff"`
+}
+
+// Paired is the trial-by-trial difference between two variants run on
+// common random numbers. Its intervals are normal (mean ± 1.96 SE of the
+// paired differences), which is sound at the trial counts a study uses.
+//
+// JSON: trials, categories, metrics, joint.
+type Paired struct {
+	Trials     int64            `json:"trials"`
+	Categories []PairedCategory `json:"categories"`
+	Metrics    []PairedMetric   `json:"metrics"`
+	// Joint[i][j] counts the trials where A ended in category i and B in
+	// category j: the diagonal is where the variants agreed.
+	Joint [][]int64 `json:"joint"`
+}
+
+// PairedCategory is the difference P_A - P_B for one category.
+//
+// JSON: name, a_only, b_only, diff, se, lo, hi.
+type PairedCategory struct {
+	Name  string  `json:"name"`
+	AOnly int64   `json:"a_only"` // trials where A ended here and B did not
+	BOnly int64   `json:"b_only"` // trials where B ended here and A did not
+	Diff  float64 `json:"diff"`   // (AOnly - BOnly) / Trials = P_A - P_B
+	SE    float64 `json:"se"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+}
+
+// PairedMetric is the difference A - B of one metric, trial by trial.
+//
+// JSON: name, mean, se, lo, hi, hist (the distribution of A - B).
+type PairedMetric struct {
+	Name string    `json:"name"`
+	Mean float64   `json:"mean"`
+	SE   float64   `json:"se"`
+	Lo   float64   `json:"lo"`
+	Hi   float64   `json:"hi"`
+	Hist Histogram `json:"hist"`
+}
+
+// pairTally is the exact record of paired trials.
+type pairTally struct {
+	a, b  *tally
+	joint []int64     // ncat x ncat, row = A's category
+	diff  []Histogram // per metric, A - B
+}
+
+func newPairTally(ncat, nmet int) *pairTally {
+	return &pairTally{a: newTally(ncat, nmet), b: newTally(ncat, nmet),
+		joint: make([]int64, ncat*ncat), diff: make([]Histogram, nmet)}
+}
+
+func (t *pairTally) reset() {
+	t.a.reset()
+	t.b.reset()
+	clear(t.joint)
+	for i := range t.diff {
+		clear(t.diff[i].Counts)
+	}
+}
+
+func (t *pairTally) merge(src *pairTally) error {
+	for i := range t.diff {
+		if err := t.diff[i].Merge(src.diff[i]); err != nil {
+			return fmt.Errorf("sim: merging difference of metric %d: %w", i, err)
+		}
+	}
+	if err := t.a.merge(src.a); err != nil {
+		return err
+	}
+	if err := t.b.merge(src.b); err != nil {
+		return err
+	}
+	for i, c := range src.joint {
+		t.joint[i] += c
+	}
+	return nil
+}
+
+func (t *pairTally) record(oa, ob *Outcome) error {
+	if err := t.a.record(oa); err != nil {
+		return fmt.Errorf("variant A: %w", err)
+	}
+	if err := t.b.record(ob); err != nil {
+		return fmt.Errorf("variant B: %w", err)
+	}
+	t.joint[oa.Category*len(t.a.cats)+ob.Category]++
+	for k := range t.diff {
+		if err := t.diff[k].Add(oa.Metrics[k] - ob.Metrics[k]); err != nil {
+			return fmt.Errorf("difference of metric %d: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func (t *pairTally) paired(cats, mets []string) Paired {
+	n := t.a.n
+	nc := len(cats)
+	p := Paired{Trials: n, Categories: make([]PairedCategory, nc), Metrics: make([]PairedMetric, len(mets)), Joint: make([][]int64, nc)}
+	for i := range nc {
+		p.Joint[i] = slices.Clone(t.joint[i*nc : (i+1)*nc])
+	}
+	for c, name := range cats {
+		pc := PairedCategory{Name: name}
+		for j := range nc {
+			if j != c {
+				pc.AOnly += t.joint[c*nc+j]
+				pc.BOnly += t.joint[j*nc+c]
+			}
+		}
+		if n > 0 {
+			// D is +1 on AOnly trials, -1 on BOnly trials, else 0.
+			nf := float64(n)
+			pc.Diff = float64(pc.AOnly-pc.BOnly) / nf
+			if n > 1 {
+				v := (float64(pc.AOnly+pc.BOnly) - nf*pc.Diff*pc.Diff) / (nf - 1)
+				pc.SE = math.Sqrt(max(v, 0) / nf)
+			}
+		}
+		pc.Lo, pc.Hi = max(pc.Diff-z95*pc.SE, -1), min(pc.Diff+z95*pc.SE, 1)
+		p.Categories[c] = pc
+	}
+	for k, name := range mets {
+		h := t.diff[k].canonical()
+		pm := PairedMetric{Name: name, Hist: h, Mean: h.Mean(), SE: h.SE()}
+		pm.Lo, pm.Hi = pm.Mean-z95*pm.SE, pm.Mean+z95*pm.SE
+		p.Metrics[k] = pm
+	}
+	return p
+}
+
+func (t *pairTally) precise(target float64, cats, mets []string) bool {
+	if !t.a.precise(target) || !t.b.precise(target) {
+		return false
+	}
+	p := t.paired(cats, mets)
+	for _, c := range p.Categories {
+		if z95*c.SE >= target {
+			return false
+		}
+	}
+	for _, m := range p.Metrics {
+		if z95*m.SE >= target {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare runs variants a and b (which must have the same categories and
+// metrics, in the same order) on common random numbers and reports each
+// side and their paired difference. Trial k of the run (counting across
+// chunks) starts both variants from the same stream, seeded from
+// (Seed, k), so whatever the variants share they roll identically and only
+// the rule change shows in the difference. Because of that per-trial
+// seeding, A's report differs from Run(a) with the same options: it is an
+// equally valid sample from another stream.
+//
+// Options mean what they mean for Run; a Precision target applies to every
+// interval of A, B and the difference. Bad input is an ErrInvalid error
+// and nothing runs.
+func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context (use context.Background())", ErrInvalid)
+	}
+	if err := a.validate(); err != nil {
+		return nil, err
+	}
+	if err := b.validate(); err != nil {
+		return nil, err
+	}
+	if !slices.Equal(a.Categories, b.Categories) {
+		return nil, fmt.Errorf("%w: variants %q and %q must have the same categories in the same order: %q vs %q", ErrInvalid, a.Name, b.Name, a.Categories, b.Categories)
+	}
+	if !slices.Equal(a.Metrics, b.Metrics) {
+		return nil, fmt.Errorf("%w: variants %q and %q must have the same metrics in the same order: %q vs %q", ErrInvalid, a.Name, b.Name, a.Metrics, b.Metrics)
+	}
+	cfg, err := opt.resolve()
+	if err != nil {
+		return nil, err
+	}
+	nw := cfg.workersFor()
+	runners := make([]chunkFunc[*pairTally], nw)
+	base := mix64(mix64(cfg.Seed))
+	for w := range runners {
+		ta, err := newTrial(a)
+		if err != nil {
+			return nil, err
+		}
+		tb, err := newTrial(b)
+		if err != nil {
+			return nil, err
+		}
+		runners[w] = pairChunks(ta, tb, newStream(cfg.Generator, base), cfg.chunkSize)
+	}
+	ncat, nmet := len(a.Categories), len(a.Metrics)
+	p := &plan[*pairTally]{
+		cfg:     cfg,
+		runners: runners,
+		newAcc:  func() *pairTally { return newPairTally(ncat, nmet) },
+		reset:   (*pairTally).reset,
+		merge:   (*pairTally).merge,
+		total:   newPairTally(ncat, nmet),
+	}
+	if cfg.Precision > 0 {
+		p.enough = func(t *pairTally, _ int64) bool { return t.precise(cfg.Precision, a.Categories, a.Metrics) }
+	}
+	start := time.Now()
+	end, stop, err := p.execute(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sim: compare %s vs %s: %w", a.Name, b.Name, err)
+	}
+	elapsed := time.Since(start)
+	c := &Comparison{
+		A:    newReport(a.Name, a.Categories, a.Metrics, p.total.a, provenance(a.Settings, cfg, nw, cfg.lo, end, stop)),
+		B:    newReport(b.Name, b.Categories, b.Metrics, p.total.b, provenance(b.Settings, cfg, nw, cfg.lo, end, stop)),
+		Diff: p.total.paired(a.Categories, a.Metrics),
+	}
+	c.A.Elapsed, c.B.Elapsed = elapsed, elapsed
+	return c, nil
+}
+
+// pairChunks returns the chunk function of one Compare worker.
+func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] {
+	return func(chunk int64, n int, t *pairTally, stop *atomic.Bool) (bool, error) {
+		var oa, ob Outcome
+		first := chunk * chunkSize
+		for i := range n {
+			if i%checkEvery == 0 && stop.Load() {
+				return false, nil
+			}
+			k := first + int64(i)
+			s.reseed(k)
+			oa = Outcome{}
+			ta(s.roller, &oa)
+			s.reseed(k)
+			ob = Outcome{}
+			tb(s.roller, &ob)
+			if err := t.record(&oa, &ob); err != nil {
+				return false, fmt.Errorf("trial %d of chunk %d: %w", i, chunk, err)
+			}
+		}
+		t.a.n += int64(n)
+		t.b.n += int64(n)
+		return true, nil
+	}
+}
