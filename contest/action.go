@@ -1,0 +1,1133 @@
+package contest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// ActionKind is the kind of an Action.
+type ActionKind string
+
+// Action kinds ("Actions").
+const (
+	// Basic: the opposition (side 0) sets the stakes, the actor (side 1)
+	// rolls once to beat them.
+	Basic ActionKind = "basic"
+	// Contested: sides raise the stakes in turn until one cannot or Gives In.
+	Contested ActionKind = "contested"
+)
+
+// Phase is where an Action stands, and so which step comes next.
+type Phase string
+
+// Phases of an Action.
+const (
+	PhaseOpen      Phase = "open"      // side Turn rolls to set the stakes (or every side rolls)
+	PhaseTurn      Phase = "turn"      // side Turn Gives In or rolls to beat the stakes
+	PhasePush      Phase = "push"      // side Turn lost by an Extraordinary margin: Final Push or not
+	PhaseInflict   Phase = "inflict"   // Harms[0] is to be rated and applied
+	PhaseInterfere Phase = "interfere" // interference beat the stakes: each side pays to go on or not
+	PhaseBrawl     Phase = "brawl"     // both paid: the three-way roll
+	PhaseDone      Phase = "done"
+)
+
+// End says how an action ended.
+type End string
+
+// Ways an action ends.
+const (
+	EndGaveIn        End = "gave_in"       // the last loser Gave In
+	EndBeaten        End = "beaten"        // the last loser failed by less than the Extraordinary margin
+	EndExtraordinary End = "extraordinary" // the last loser failed by the Extraordinary margin or more
+	EndStopped       End = "stopped"       // an interferer stopped the contest
+	EndBrawl         End = "brawl"         // decided by the three-way roll after interference
+)
+
+// Payment is how a side pays to Give In after it has rolled.
+type Payment string
+
+// Ways to pay for Giving In ("Giving In").
+const (
+	PayNothing      Payment = ""             // only before rolling any dice
+	PayPlotPoint    Payment = "plot_point"   // Plot Points to the opposition
+	PayComplication Payment = "complication" // take a d6 Complication
+)
+
+// Side is one side of an action as it stands.
+type Side struct {
+	// Char is the acting character's index, or TroublePool.
+	Char int `json:"char"`
+	// Gang holds the extra opponents' dice, smallest first; raises knock
+	// the largest off.
+	Gang []dice.Die `json:"gang,omitempty"`
+	// Base and Extra are the side's planned pool: the free picks, and the
+	// picks it may buy with Plot Points, in order of preference. Play uses
+	// them; a tool may roll any picks.
+	Base  []Pick `json:"base,omitempty"`
+	Extra []Pick `json:"extra,omitempty"`
+	// Label names the Complications this side inflicts.
+	Label string `json:"label"`
+	// Aider and AidPicks plan an aiding character for the side's first
+	// roll (Aider -1: none). Aiders lists everyone who has aided it.
+	Aider    int    `json:"aider"`
+	AidPicks []Pick `json:"aid_picks,omitempty"`
+	Aiders   []int  `json:"aiders,omitempty"`
+	// Aid is the aiding die waiting to be added to the next total.
+	Aid    int  `json:"aid,omitempty"`
+	Rolled bool `json:"rolled,omitempty"`
+	Out    bool `json:"out,omitempty"`
+	GaveIn bool `json:"gave_in,omitempty"`
+	// Continue records the side's answer to interference (Decided says it
+	// has answered).
+	Continue bool `json:"continue,omitempty"`
+	Decided  bool `json:"decided,omitempty"`
+	// The side's last roll: picks, dice (picks then gang), faces, total.
+	Picks []Pick     `json:"picks,omitempty"`
+	Dice  []dice.Die `json:"dice,omitempty"`
+	Faces []int      `json:"faces,omitempty"`
+	Total int        `json:"total"`
+}
+
+// Harm is a Complication or Trauma waiting to be rated and applied to
+// character To by side From's last pool (or, with Fixed set, at that size).
+type Harm struct {
+	From   int      `json:"from"`
+	To     int      `json:"to"`
+	Trauma bool     `json:"trauma,omitempty"`
+	Fixed  dice.Die `json:"fixed,omitempty"`
+}
+
+// Action is one Basic or Contested action under way.
+type Action struct {
+	Kind   ActionKind `json:"kind"`
+	Sides  []Side     `json:"sides"`
+	Phase  Phase      `json:"phase"`
+	Turn   int        `json:"turn"`
+	Holder int        `json:"holder"` // side holding the stakes, -1 before
+	Stakes int        `json:"stakes"`
+	// AllRoll: every side rolls to open and the highest sets the stakes.
+	AllRoll bool `json:"all_roll,omitempty"`
+	Rolls   int  `json:"rolls"`
+	Raises  int  `json:"raises"`
+	// Margin is how far side Turn is losing by in PhasePush; PushFloor is
+	// the least margin a push may leave (0 for a challenger, whose tie
+	// loses; 1 for the stakes holder, whose tie would win).
+	Margin    int `json:"margin,omitempty"`
+	PushFloor int `json:"push_floor,omitempty"`
+	Pushes    int `json:"pushes,omitempty"`
+	// Ones counts the 1s of the last roll the GM may still buy (a player
+	// character's roll); OnesSide is the side that rolled them.
+	Ones     int `json:"ones,omitempty"`
+	OnesSide int `json:"ones_side,omitempty"`
+	// Escalated: the last step was an escalating roll, so a character may
+	// Interfere now.
+	Escalated bool `json:"escalated,omitempty"`
+	// Planned is the character Play lets interfere when its policy says so
+	// (-1: none), rolling IPicks. Set it after Begin.
+	Planned int `json:"planned"`
+	// Interferer is the interfering character (-1: none yet); IPicks its
+	// pool and ITotal its result.
+	Interferer int    `json:"interferer"`
+	IPicks     []Pick `json:"ipicks,omitempty"`
+	ITotal     int    `json:"itotal,omitempty"`
+	Harms      []Harm `json:"harms,omitempty"`
+	Winner     int    `json:"winner"` // -1: nobody (yet)
+	End        End    `json:"end,omitempty"`
+}
+
+func (a *Action) clone() *Action {
+	c := *a
+	c.Sides = make([]Side, len(a.Sides))
+	for i, sd := range a.Sides {
+		sd.Gang = slices.Clone(sd.Gang)
+		sd.Base = slices.Clone(sd.Base)
+		sd.Extra = slices.Clone(sd.Extra)
+		sd.AidPicks = slices.Clone(sd.AidPicks)
+		sd.Aiders = slices.Clone(sd.Aiders)
+		sd.Picks = slices.Clone(sd.Picks)
+		sd.Dice = slices.Clone(sd.Dice)
+		sd.Faces = slices.Clone(sd.Faces)
+		c.Sides[i] = sd
+	}
+	c.IPicks = slices.Clone(a.IPicks)
+	c.Harms = slices.Clone(a.Harms)
+	return &c
+}
+
+// Errors wrapped by rejected steps.
+var (
+	ErrPhase       = errors.New("contest: not allowed now")
+	ErrNoValue     = errors.New("contest: a pool needs the character's Value")
+	ErrPlotPoints  = errors.New("contest: not enough Plot Points")
+	ErrPayRequired = errors.New("contest: Giving In after rolling costs a Plot Point or a d6 Complication")
+	ErrPushWins    = errors.New("contest: a Final Push may never win the action")
+)
+
+// SideSetup describes one side when an action begins.
+type SideSetup struct {
+	Char     int        `json:"char"` // a character index, or TroublePool
+	Gang     []dice.Die `json:"gang,omitempty"`
+	Base     []Pick     `json:"base,omitempty"`
+	Extra    []Pick     `json:"extra,omitempty"`
+	Aider    int        `json:"aider"` // -1: none
+	AidPicks []Pick     `json:"aid_picks,omitempty"`
+	Label    string     `json:"label,omitempty"`
+}
+
+// Engine runs actions on scenes under a set of Rules. Its steps validate
+// everything first and leave the scene untouched when they fail. An Engine
+// keeps scratch buffers, so give each goroutine its own.
+type Engine struct {
+	Rules Rules
+	// Sink receives events; nil turns them off (and costs nothing).
+	Sink Sink
+
+	pool  []dice.Die
+	faces []int
+	picks []Pick
+	steps []Pick
+	comp  []dice.Die
+	cfac  []int
+}
+
+// NewEngine returns an Engine with the given rules, after checking them.
+func NewEngine(r Rules) (*Engine, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	return &Engine{Rules: r}, nil
+}
+
+func (e *Engine) emit(ev Event) {
+	if e.Sink != nil {
+		e.Sink.Event(ev)
+	}
+}
+
+func (e *Engine) excl() dice.FaceSet {
+	if e.Rules.ExcludeOnes {
+		return dice.Faces(1)
+	}
+	return dice.FaceSet{}
+}
+
+// total reads faces the way the rules do: the Keep highest, 1s excluded.
+func (e *Engine) total(faces []int) int { return dice.SumHighest(faces, e.Rules.Keep, e.excl()) }
+
+// Begin starts an action on s. A basic action has exactly two sides: the
+// opposition (a character or the Trouble Pool) first, then the actor. A
+// contested action has two or more character sides; initiator is the side
+// that rolls first, or -1 when every side rolls and the highest sets the
+// stakes ("Contested Actions").
+func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator int) error {
+	if s.Action != nil && s.Action.Phase != PhaseDone {
+		return fmt.Errorf("%w: an action is already under way (phase %s)", ErrPhase, s.Action.Phase)
+	}
+	switch kind {
+	case Basic:
+		if len(sides) != 2 {
+			return fmt.Errorf("contest: a basic action has 2 sides (opposition, actor), not %d", len(sides))
+		}
+		if sides[1].Char == TroublePool {
+			return errors.New("contest: the actor of a basic action must be a character, not the Trouble Pool")
+		}
+		initiator = 0
+	case Contested:
+		if len(sides) < 2 || len(sides) > 16 {
+			return fmt.Errorf("contest: a contested action has 2..16 sides, not %d", len(sides))
+		}
+		if initiator < -1 || initiator >= len(sides) {
+			return fmt.Errorf("contest: initiator %d: must be -1 (all roll) or a side 0..%d", initiator, len(sides)-1)
+		}
+	default:
+		return fmt.Errorf("contest: action kind %q: use %q or %q", kind, Basic, Contested)
+	}
+	for i, sd := range sides {
+		if sd.Char == TroublePool {
+			if kind == Contested || i != 0 {
+				return fmt.Errorf("contest: side %d: only the opposition of a basic action may be the Trouble Pool", i)
+			}
+			if len(s.Trouble) == 0 {
+				return fmt.Errorf("contest: side %d: the Trouble Pool is empty", i)
+			}
+		} else {
+			c, err := s.char(sd.Char)
+			if err != nil {
+				return fmt.Errorf("side %d: %w", i, err)
+			}
+			if c.Out() {
+				return fmt.Errorf("contest: side %d: %s is out of the scene", i, c.Name)
+			}
+			for j := 0; j < i; j++ {
+				if sides[j].Char == sd.Char {
+					return fmt.Errorf("contest: side %d: %s is already side %d", i, c.Name, j)
+				}
+			}
+		}
+		if len(sd.Gang) > 50 {
+			return fmt.Errorf("contest: side %d: a gang of %d extra dice: at most 50", i, len(sd.Gang))
+		}
+		for g, d := range sd.Gang {
+			if err := d.CheckLadder(); err != nil {
+				return fmt.Errorf("contest: side %d gang[%d]: %w", i, g, err)
+			}
+		}
+		for _, p := range append(slices.Clone(sd.Base), sd.Extra...) {
+			if _, err := s.trait(p); err != nil {
+				return fmt.Errorf("side %d pool: %w", i, err)
+			}
+		}
+		if sd.Aider >= 0 {
+			c, err := s.char(sd.Aider)
+			if err != nil {
+				return fmt.Errorf("side %d aider: %w", i, err)
+			}
+			for _, o := range sides {
+				if o.Char == sd.Aider {
+					return fmt.Errorf("contest: side %d: %s cannot aid, being a side", i, c.Name)
+				}
+			}
+		} else if sd.Aider != -1 {
+			return fmt.Errorf("contest: side %d: aider %d: use -1 for none", i, sd.Aider)
+		}
+	}
+	a := &Action{Kind: kind, Phase: PhaseOpen, Holder: -1, Interferer: -1, Planned: -1, Winner: -1, Turn: max(initiator, 0), AllRoll: initiator < 0}
+	if s.Action != nil {
+		// Reuse the finished action's buffers.
+		a = s.Action
+		old := a.Sides
+		ip, hs := a.IPicks[:0], a.Harms[:0]
+		*a = Action{Kind: kind, Phase: PhaseOpen, Holder: -1, Interferer: -1, Planned: -1, Winner: -1, Turn: max(initiator, 0), AllRoll: initiator < 0,
+			Sides: old[:0], IPicks: ip, Harms: hs}
+	}
+	for _, sd := range sides {
+		var side Side
+		if n := len(a.Sides); n < cap(a.Sides) {
+			side = a.Sides[:n+1][n]
+		}
+		side = Side{
+			Char: sd.Char, Label: sd.Label, Aider: sd.Aider,
+			Gang:     append(side.Gang[:0], sd.Gang...),
+			Base:     append(side.Base[:0], sd.Base...),
+			Extra:    append(side.Extra[:0], sd.Extra...),
+			AidPicks: append(side.AidPicks[:0], sd.AidPicks...),
+			Aiders:   side.Aiders[:0], Picks: side.Picks[:0], Dice: side.Dice[:0], Faces: side.Faces[:0],
+		}
+		slices.Sort(side.Gang)
+		if side.Label == "" {
+			side.Label = "trouble"
+			if sd.Char >= 0 {
+				side.Label = s.Characters[sd.Char].Name
+			}
+		}
+		a.Sides = append(a.Sides, side)
+	}
+	s.Action = a
+	return nil
+}
+
+// cost returns the Plot Points a pool of picks costs for character c and
+// checks it ("Choosing Character Traits"): at least one of c's Values, own
+// traits other than Complications and Trauma, other characters' traits only
+// their Complications and Trauma, the scene's Aspects; a repeated trait
+// costs ReuseCost, and each different trait past FreeTraits ExtraDieCost.
+func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
+	if len(picks) == 0 {
+		return 0, fmt.Errorf("%w: the pool is empty", ErrNoValue)
+	}
+	if len(picks) > 50 {
+		return 0, fmt.Errorf("contest: a pool of %d picks: at most 50", len(picks))
+	}
+	hasValue, distinct, reused := false, 0, 0
+	for i, p := range picks {
+		t, err := s.trait(p)
+		if err != nil {
+			return 0, err
+		}
+		if t.Die == dice.Gone {
+			return 0, fmt.Errorf("contest: %q is gone (stepped below d4) and cannot be rolled", t.Name)
+		}
+		switch {
+		case p.Owner == SceneOwner:
+		case p.Owner == c:
+			if !t.Kind.Own() {
+				return 0, fmt.Errorf("contest: %q is %s's own %s: a character rolls only its values, relationships, distinctions, abilities and resources", t.Name, s.Characters[c].Name, t.Kind)
+			}
+			if t.Kind == Value {
+				hasValue = true
+			}
+		default:
+			if t.Kind != Complication && t.Kind != Trauma {
+				return 0, fmt.Errorf("contest: %q is %s's %s: only another character's complications and trauma may join a pool", t.Name, s.Characters[p.Owner].Name, t.Kind)
+			}
+		}
+		if slices.Contains(picks[:i], p) {
+			reused++
+		} else {
+			distinct++
+		}
+	}
+	if !hasValue {
+		return 0, fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[c].Name)
+	}
+	return reused*e.Rules.ReuseCost + max(0, distinct-e.Rules.FreeTraits)*e.Rules.ExtraDieCost, nil
+}
+
+// sideDice appends the dice of a side's pool (picks then gang) to dst.
+func (s *Scene) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
+	dst = dst[:0]
+	if sd.Char == TroublePool {
+		return append(dst, s.Trouble...)
+	}
+	for _, p := range picks {
+		t, _ := s.trait(p)
+		dst = append(dst, t.Die)
+	}
+	return append(dst, sd.Gang...)
+}
+
+// Roll is side Turn rolling the given picks (ignored for the Trouble Pool):
+// it opens the stakes, raises them, or fails to. Plot Points for extra or
+// repeated traits are spent from the character first ("Plot Points must be
+// spent and the pool must be completely built before the dice are rolled").
+func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
+	a := s.Action
+	if a == nil || (a.Phase != PhaseOpen && a.Phase != PhaseTurn) {
+		return e.phaseErr(a, "roll")
+	}
+	t := a.Turn
+	sd := &a.Sides[t]
+	cost := 0
+	if sd.Char != TroublePool {
+		var err error
+		if cost, err = e.cost(s, sd.Char, picks); err != nil {
+			return err
+		}
+		c := &s.Characters[sd.Char]
+		if cost > c.PlotPoints {
+			return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, c.Name, c.PlotPoints)
+		}
+		if cost > 0 {
+			c.PlotPoints -= cost
+			e.emit(Event{Kind: EvPlotPoints, Side: t, Char: sd.Char, Value: -cost})
+		}
+		sd.Picks = append(sd.Picks[:0], picks...)
+	} else {
+		sd.Picks = sd.Picks[:0]
+	}
+	sd.Dice = s.sideDice(sd, sd.Picks, sd.Dice)
+	sd.Faces = r.RollDice(sd.Dice, sd.Faces)
+	sd.Total = e.total(sd.Faces) + sd.Aid
+	sd.Aid = 0
+	sd.Rolled = true
+	a.Rolls++
+	a.Ones = 0
+	if sd.Char != TroublePool && !s.Characters[sd.Char].GM {
+		a.Ones, a.OnesSide = dice.CountAtLeast(sd.Faces, 1)-dice.CountAtLeast(sd.Faces, 2), t
+	}
+	e.emit(Event{Kind: EvRolled, Side: t, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+	if a.Phase == PhaseOpen {
+		e.opened(s, t)
+		return nil
+	}
+	e.answer(s, r, t)
+	return nil
+}
+
+// opened handles an opening roll.
+func (e *Engine) opened(s *Scene, t int) {
+	a := s.Action
+	if !a.AllRoll {
+		a.Holder, a.Stakes, a.Phase, a.Escalated = t, a.Sides[t].Total, PhaseTurn, true
+		a.Turn = a.next(t)
+		e.emit(Event{Kind: EvStakes, Side: t, Char: a.Sides[t].Char, Value: a.Stakes})
+		return
+	}
+	if t+1 < len(a.Sides) {
+		a.Turn = t + 1
+		return
+	}
+	// Everyone has rolled: the highest sets the stakes; a tie for highest
+	// means everyone rolls again. [ours]
+	best, who, tie := -1, -1, false
+	for i := range a.Sides {
+		switch v := a.Sides[i].Total; {
+		case v > best:
+			best, who, tie = v, i, false
+		case v == best:
+			tie = true
+		}
+	}
+	if tie {
+		a.Turn = 0
+		return
+	}
+	a.Holder, a.Stakes, a.Phase, a.Escalated = who, best, PhaseTurn, true
+	a.Turn = a.next(who)
+	e.emit(Event{Kind: EvStakes, Side: who, Char: a.Sides[who].Char, Value: best})
+}
+
+// next returns the side after t (cyclically) that is still in and is not t.
+func (a *Action) next(t int) int {
+	n := len(a.Sides)
+	for k := 1; k < n; k++ {
+		i := (t + k) % n
+		if !a.Sides[i].Out {
+			return i
+		}
+	}
+	return t
+}
+
+// answer handles side t's roll against the stakes.
+func (e *Engine) answer(s *Scene, r *dice.Roller, t int) {
+	a := s.Action
+	sd := &a.Sides[t]
+	if sd.Total > a.Stakes {
+		m := sd.Total - a.Stakes
+		h := a.Holder
+		if a.Kind == Basic {
+			// The actor beat the stakes; the opposition has no answer.
+			e.lose(s, r, h, m, 1)
+			return
+		}
+		// A raise whittles down the gang of the side that held the stakes
+		// ("Ganging Up").
+		off := e.Rules.MookOff
+		if m >= e.Rules.Extraordinary {
+			off = e.Rules.MookOffExtraordinary
+		}
+		hs := &a.Sides[h]
+		for ; off > 0 && len(hs.Gang) > 0; off-- {
+			d := hs.Gang[len(hs.Gang)-1]
+			hs.Gang = hs.Gang[:len(hs.Gang)-1]
+			e.emit(Event{Kind: EvMookOff, Side: h, Char: hs.Char, Die: d})
+		}
+		a.Holder, a.Stakes, a.Escalated = t, sd.Total, true
+		a.Raises++
+		a.Turn = a.next(t)
+		e.emit(Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
+		return
+	}
+	a.Escalated = false
+	e.emit(Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
+	e.lose(s, r, t, a.Stakes-sd.Total, 0)
+}
+
+// pushSteps returns how many Final Push steps side t's last pool allows:
+// every rung of its own traits down to gone.
+func (s *Scene) pushSteps(a *Action, t int) int {
+	sd := &a.Sides[t]
+	if sd.Char == TroublePool {
+		return 0
+	}
+	n := 0
+	for i, p := range sd.Picks {
+		if p.Owner != sd.Char || slices.Contains(sd.Picks[:i], p) {
+			continue
+		}
+		tr := s.Characters[p.Owner].Traits[p.Trait]
+		if tr.Kind.Own() {
+			for j, d := range dice.Ladder {
+				if d == tr.Die {
+					n += j + 1
+				}
+			}
+		}
+	}
+	return n
+}
+
+// lose puts side t on the losing end by margin m: a Final Push if it may,
+// else the loss itself. floor is the least margin a push may leave.
+func (e *Engine) lose(s *Scene, r *dice.Roller, t, m, floor int) {
+	a := s.Action
+	if m >= e.Rules.Extraordinary && m-e.Rules.PushBonus >= floor && s.pushSteps(a, t) > 0 {
+		a.Phase, a.Turn, a.Margin, a.PushFloor = PhasePush, t, m, floor
+		return
+	}
+	e.settle(s, t, m)
+}
+
+// settle applies side t's loss by margin m: the winner (the stakes holder,
+// or in a basic action the actor) deals a Complication or, by the
+// Extraordinary margin, Knocked Out and Trauma; the Trouble Pool loses dice
+// instead; the loser earns a Reflection Point and its aiders take harm.
+func (e *Engine) settle(s *Scene, t, m int) {
+	a := s.Action
+	w := a.Holder
+	if w == t {
+		w = 1 // a basic action's actor beat the opposition
+	}
+	sd := &a.Sides[t]
+	sd.Out = true
+	xo := m >= e.Rules.Extraordinary
+	if sd.Char == TroublePool {
+		off := e.Rules.TroubleOffOnWin
+		if xo {
+			off = e.Rules.TroubleOffOnExtraordinary
+		}
+		e.troubleOff(s, off)
+	} else {
+		a.Harms = append(a.Harms, Harm{From: w, To: sd.Char, Trauma: xo})
+		e.reflect(s, sd.Char)
+	}
+	for _, c := range sd.Aiders {
+		a.Harms = append(a.Harms, Harm{From: w, To: c})
+	}
+	end := EndBeaten
+	if xo {
+		end = EndExtraordinary
+	}
+	e.afterLoss(s, t, end)
+}
+
+// afterLoss ends the action when one side is left, and otherwise passes the
+// turn on; harms queued are applied first.
+func (e *Engine) afterLoss(s *Scene, t int, end End) {
+	a := s.Action
+	in := 0
+	for i := range a.Sides {
+		if !a.Sides[i].Out {
+			in++
+		}
+	}
+	if in <= 1 {
+		for i := range a.Sides {
+			if !a.Sides[i].Out {
+				a.Winner = i
+			}
+		}
+		a.End = end
+		e.emit(Event{Kind: EvWon, Side: a.Winner, Char: a.Sides[a.Winner].Char})
+	} else {
+		a.Turn = a.next(t)
+		if a.Turn == a.Holder {
+			a.Turn = a.next(a.Turn)
+		}
+	}
+	a.Phase = PhaseTurn
+	if a.Winner >= 0 {
+		a.Phase = PhaseDone
+	}
+	if len(a.Harms) > 0 {
+		a.Phase = PhaseInflict
+	}
+}
+
+func (e *Engine) reflect(s *Scene, c int) {
+	if e.Rules.ReflectionOnLoss == 0 {
+		return
+	}
+	ch := &s.Characters[c]
+	if ch.GM && e.Rules.GMReflectionToTrouble {
+		for i := 0; i < e.Rules.ReflectionOnLoss; i++ {
+			s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
+		}
+		e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: e.Rules.ReflectionOnLoss, Die: e.Rules.TroubleDie})
+		return
+	}
+	ch.Reflection += e.Rules.ReflectionOnLoss
+	e.emit(Event{Kind: EvReflection, Side: -1, Char: c, Value: e.Rules.ReflectionOnLoss})
+}
+
+func (e *Engine) troubleOff(s *Scene, n int) {
+	for ; n > 0 && len(s.Trouble) > 0; n-- {
+		// Remove the largest die. [ours]
+		k := 0
+		for i, d := range s.Trouble {
+			if d > s.Trouble[k] {
+				k = i
+			}
+		}
+		d := s.Trouble[k]
+		s.Trouble = append(s.Trouble[:k], s.Trouble[k+1:]...)
+		e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
+	}
+}
+
+// GiveIn is side Turn Giving In. Before it has rolled any dice it is free
+// (pay PayNothing); after, it costs a Plot Point to the stakes holder or a
+// d6 Complication ("Giving In"). It earns no Reflection Point.
+func (e *Engine) GiveIn(s *Scene, pay Payment) error {
+	a := s.Action
+	if a == nil || a.Phase != PhaseTurn {
+		return e.phaseErr(a, "give in")
+	}
+	t := a.Turn
+	sd := &a.Sides[t]
+	var ch *Character
+	if sd.Char != TroublePool {
+		ch = &s.Characters[sd.Char]
+	}
+	switch {
+	case !sd.Rolled && pay != PayNothing:
+		return fmt.Errorf("contest: payment %q: Giving In before rolling is free", pay)
+	case sd.Rolled && pay == PayNothing:
+		return ErrPayRequired
+	case pay != PayNothing && ch == nil:
+		return errors.New("contest: the Trouble Pool cannot pay to Give In")
+	case pay == PayPlotPoint && ch.PlotPoints < e.Rules.GiveInPlotPoints:
+		return fmt.Errorf("%w: Giving In costs %d and %s has %d", ErrPlotPoints, e.Rules.GiveInPlotPoints, ch.Name, ch.PlotPoints)
+	case pay != PayNothing && pay != PayPlotPoint && pay != PayComplication:
+		return fmt.Errorf("contest: payment %q: use %q or %q", pay, PayPlotPoint, PayComplication)
+	}
+	h := a.Holder
+	paid := 0
+	switch pay {
+	case PayPlotPoint:
+		paid = e.Rules.GiveInPlotPoints
+		ch.PlotPoints -= paid
+		if hc := a.Sides[h].Char; hc != TroublePool {
+			s.Characters[hc].PlotPoints += paid
+		} else {
+			s.GMPlotPoints += paid
+		}
+	case PayComplication:
+		a.Harms = append(a.Harms, Harm{From: h, To: sd.Char, Fixed: e.Rules.GiveInComplication})
+	}
+	sd.Out, sd.GaveIn = true, true
+	a.Escalated = false
+	e.emit(Event{Kind: EvGaveIn, Side: t, Char: sd.Char, Value: paid})
+	e.afterLoss(s, t, EndGaveIn)
+	return nil
+}
+
+// Push answers a Final Push: each pick in steps is a trait of the loser's
+// last pool stepped down one rung for +PushBonus ("Final Push"). Each step
+// must be taken while still losing by the Extraordinary margin, and the
+// pushes may never turn the loss into a win. No steps means no push: the
+// loss, and its Trauma, stand.
+func (e *Engine) Push(s *Scene, r *dice.Roller, steps []Pick) error {
+	a := s.Action
+	if a == nil || a.Phase != PhasePush {
+		return e.phaseErr(a, "make a Final Push")
+	}
+	t := a.Turn
+	sd := &a.Sides[t]
+	m := a.Margin
+	for i, p := range steps {
+		if m < e.Rules.Extraordinary {
+			return fmt.Errorf("contest: Final Push step %d: the side is losing by %d, less than %d: no Trauma to avoid", i+1, m, e.Rules.Extraordinary)
+		}
+		if m-e.Rules.PushBonus < a.PushFloor {
+			return fmt.Errorf("%w: step %d would bring the margin to %d", ErrPushWins, i+1, m-e.Rules.PushBonus)
+		}
+		if p.Owner != sd.Char || !slices.Contains(sd.Picks, p) {
+			return fmt.Errorf("contest: Final Push step %d: only a trait of the character's own that it rolled may be lowered", i+1)
+		}
+		tr := s.Characters[p.Owner].Traits[p.Trait]
+		if !tr.Kind.Own() {
+			return fmt.Errorf("contest: Final Push step %d: %q is a %s, not the character's own trait", i+1, tr.Name, tr.Kind)
+		}
+		k := 0
+		for _, q := range steps[:i+1] {
+			if q == p {
+				k++
+			}
+		}
+		if stepsLeft(tr.Die) < k {
+			return fmt.Errorf("contest: Final Push step %d: %q (%v) cannot be lowered %d times", i+1, tr.Name, tr.Die, k)
+		}
+		m -= e.Rules.PushBonus
+	}
+	for _, p := range steps {
+		c := &s.Characters[p.Owner]
+		c.Traits[p.Trait].Die, _ = c.Traits[p.Trait].Die.StepDown()
+		e.emit(Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: c.Traits[p.Trait].Name, Die: c.Traits[p.Trait].Die})
+	}
+	a.Pushes += len(steps)
+	if a.PushFloor == 0 {
+		sd.Total += len(steps) * e.Rules.PushBonus
+	}
+	e.settle(s, t, m)
+	return nil
+}
+
+// stepsLeft is how many times d can step down before it is gone.
+func stepsLeft(d dice.Die) int {
+	for j, l := range dice.Ladder {
+		if l == d {
+			return j + 1
+		}
+	}
+	return 0
+}
+
+// BuyOnes is the GM buying n of the 1s of the last player character's roll:
+// each gives that character a Plot Point and adds a TroubleDie to the
+// Trouble Pool. It is only allowed right after the roll.
+func (e *Engine) BuyOnes(s *Scene, n int) error {
+	a := s.Action
+	if a == nil {
+		return e.phaseErr(a, "buy 1s")
+	}
+	if n < 0 || n > a.Ones {
+		return fmt.Errorf("contest: buying %d 1s: the last roll has %d to buy", n, a.Ones)
+	}
+	if n == 0 {
+		return nil
+	}
+	c := a.Sides[a.OnesSide].Char
+	s.Characters[c].PlotPoints += n
+	for i := 0; i < n; i++ {
+		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
+	}
+	a.Ones -= n
+	e.emit(Event{Kind: EvBoughtOnes, Side: a.OnesSide, Char: c, Value: n})
+	e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
+	return nil
+}
+
+// Aid is character c helping side t: c rolls its picks and the highest die
+// (1s excluded) is added to the side's next total ("Aiding"). If the side
+// loses, c takes a Complication too.
+func (e *Engine) Aid(s *Scene, r *dice.Roller, t, c int, picks []Pick) error {
+	a := s.Action
+	if a == nil || (a.Phase != PhaseTurn && a.Phase != PhaseOpen) {
+		return e.phaseErr(a, "aid")
+	}
+	if t < 0 || t >= len(a.Sides) || a.Sides[t].Out {
+		return fmt.Errorf("contest: side %d cannot be aided: no such side in the action", t)
+	}
+	ch, err := s.char(c)
+	if err != nil {
+		return err
+	}
+	if ch.Out() {
+		return fmt.Errorf("contest: %s is out of the scene and cannot aid", ch.Name)
+	}
+	for i := range a.Sides {
+		if a.Sides[i].Char == c {
+			return fmt.Errorf("contest: %s is side %d and cannot aid", ch.Name, i)
+		}
+	}
+	if c == a.Interferer {
+		return fmt.Errorf("contest: %s interfered and cannot aid", ch.Name)
+	}
+	cost, err := e.cost(s, c, picks)
+	if err != nil {
+		return err
+	}
+	if cost > ch.PlotPoints {
+		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
+	}
+	ch.PlotPoints -= cost
+	e.pool = s.sideDice(&Side{}, picks, e.pool)
+	e.faces = r.RollDice(e.pool, e.faces)
+	v := dice.SumHighest(e.faces, 1, e.excl())
+	sd := &a.Sides[t]
+	sd.Aid += v
+	if !slices.Contains(sd.Aiders, c) {
+		sd.Aiders = append(sd.Aiders, c)
+	}
+	e.emit(Event{Kind: EvAided, Side: t, Char: c, Value: v, Dice: e.pool, Faces: e.faces})
+	return nil
+}
+
+// Interfere is character c stepping into a contest between two sides right
+// after an escalating roll: c pays InterfereCost to the GM and rolls. If
+// the result beats the stakes the contest stops, unless both sides pay to
+// go on ("Interfering").
+func (e *Engine) Interfere(s *Scene, r *dice.Roller, c int, picks []Pick) error {
+	a := s.Action
+	if a == nil || a.Phase != PhaseTurn || !a.Escalated || a.Kind != Contested {
+		return e.phaseErr(a, "interfere (only right after an escalating roll of a contest)")
+	}
+	if len(a.Sides) != 2 {
+		return fmt.Errorf("contest: interfering needs a contest between two characters, not %d sides", len(a.Sides))
+	}
+	if a.Interferer >= 0 {
+		return fmt.Errorf("contest: %s has already interfered", s.Characters[a.Interferer].Name)
+	}
+	ch, err := s.char(c)
+	if err != nil {
+		return err
+	}
+	if ch.Out() {
+		return fmt.Errorf("contest: %s is out of the scene and cannot interfere", ch.Name)
+	}
+	for i := range a.Sides {
+		if a.Sides[i].Char == c || slices.Contains(a.Sides[i].Aiders, c) {
+			return fmt.Errorf("contest: %s is part of the contest and cannot interfere", ch.Name)
+		}
+	}
+	cost, err := e.cost(s, c, picks)
+	if err != nil {
+		return err
+	}
+	if cost+e.Rules.InterfereCost > ch.PlotPoints {
+		return fmt.Errorf("%w: interfering costs %d and this pool %d; %s has %d", ErrPlotPoints, e.Rules.InterfereCost, cost, ch.Name, ch.PlotPoints)
+	}
+	ch.PlotPoints -= cost + e.Rules.InterfereCost
+	s.GMPlotPoints += e.Rules.InterfereCost
+	a.Interferer = c
+	a.IPicks = append(a.IPicks[:0], picks...)
+	e.pool = s.sideDice(&Side{}, picks, e.pool)
+	e.faces = r.RollDice(e.pool, e.faces)
+	a.ITotal = e.total(e.faces)
+	a.Escalated = false
+	e.emit(Event{Kind: EvInterfered, Side: -1, Char: c, Value: a.ITotal, Dice: e.pool, Faces: e.faces})
+	if a.ITotal > a.Stakes {
+		a.Phase = PhaseInterfere
+	}
+	return nil
+}
+
+// Continue is side t's answer to an interference that beat the stakes:
+// pay the interferer ContinueCost to go on, or not. When both have
+// answered, the contest stops unless both paid; then comes the brawl.
+func (e *Engine) Continue(s *Scene, t int, pay bool) error {
+	a := s.Action
+	if a == nil || a.Phase != PhaseInterfere {
+		return e.phaseErr(a, "answer interference")
+	}
+	if t < 0 || t >= len(a.Sides) {
+		return fmt.Errorf("contest: side %d: the action has sides 0..%d", t, len(a.Sides)-1)
+	}
+	sd := &a.Sides[t]
+	if sd.Decided {
+		return fmt.Errorf("contest: side %d has already answered the interference", t)
+	}
+	if pay && s.Characters[sd.Char].PlotPoints < e.Rules.ContinueCost {
+		return fmt.Errorf("%w: going on costs %d and %s has %d", ErrPlotPoints, e.Rules.ContinueCost, s.Characters[sd.Char].Name, s.Characters[sd.Char].PlotPoints)
+	}
+	sd.Decided, sd.Continue = true, pay
+	o := &a.Sides[1-t]
+	if !o.Decided {
+		return nil
+	}
+	if !(sd.Continue && o.Continue) {
+		a.Phase, a.End = PhaseDone, EndStopped
+		e.emit(Event{Kind: EvStopped, Side: -1, Char: a.Interferer})
+		return nil
+	}
+	for i := range a.Sides {
+		c := a.Sides[i].Char
+		s.Characters[c].PlotPoints -= e.Rules.ContinueCost
+		s.Characters[a.Interferer].PlotPoints += e.Rules.ContinueCost
+		e.emit(Event{Kind: EvContinued, Side: i, Char: c, Value: e.Rules.ContinueCost})
+	}
+	a.Phase = PhaseBrawl
+	return nil
+}
+
+// Brawl is the three-way roll after both sides paid to go on: each rolls
+// its last pool again at no further cost (a side that has not rolled yet,
+// its planned pool), the interferer too. The higher
+// side deals the other a Complication (a tie goes to the stakes holder);
+// each side that beats the interferer deals it one. Nobody may Give In.
+func (e *Engine) Brawl(s *Scene, r *dice.Roller) error {
+	a := s.Action
+	if a == nil || a.Phase != PhaseBrawl {
+		return e.phaseErr(a, "brawl")
+	}
+	for i := range a.Sides {
+		sd := &a.Sides[i]
+		if len(sd.Picks) == 0 && len(sd.Base) == 0 {
+			return fmt.Errorf("contest: side %d has neither rolled nor planned a pool to brawl with", i)
+		}
+	}
+	for i := range a.Sides {
+		sd := &a.Sides[i]
+		if len(sd.Picks) == 0 {
+			// A side that never rolled brawls with its planned pool.
+			sd.Picks = append(sd.Picks, sd.Base...)
+		}
+		sd.Dice = s.sideDice(sd, sd.Picks, sd.Dice)
+		sd.Faces = r.RollDice(sd.Dice, sd.Faces)
+		sd.Total = e.total(sd.Faces) + sd.Aid
+		sd.Aid = 0
+		a.Rolls++
+		e.emit(Event{Kind: EvRolled, Side: i, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+	}
+	e.pool = s.sideDice(&Side{}, a.IPicks, e.pool)
+	e.faces = r.RollDice(e.pool, e.faces)
+	a.ITotal = e.total(e.faces)
+	e.emit(Event{Kind: EvInterfered, Side: -1, Char: a.Interferer, Value: a.ITotal, Dice: e.pool, Faces: e.faces})
+	w := a.Holder
+	if a.Sides[1-w].Total > a.Sides[w].Total {
+		w = 1 - w
+	}
+	l := 1 - w
+	a.Sides[l].Out = true
+	a.Harms = append(a.Harms, Harm{From: w, To: a.Sides[l].Char})
+	e.reflect(s, a.Sides[l].Char)
+	for _, c := range a.Sides[l].Aiders {
+		a.Harms = append(a.Harms, Harm{From: w, To: c})
+	}
+	for i := range a.Sides {
+		if a.Sides[i].Total > a.ITotal {
+			a.Harms = append(a.Harms, Harm{From: i, To: a.Interferer})
+		}
+	}
+	a.Winner, a.End = w, EndBrawl
+	e.emit(Event{Kind: EvWon, Side: w, Char: a.Sides[w].Char})
+	a.Phase = PhaseInflict
+	return nil
+}
+
+// Inflict rates and applies the first waiting Harm ("Winning an Action").
+// onto chooses which of the target's existing Complications (or Trauma) it
+// lands on, by trait index; -1 means the inflicting side's own Label (a new
+// trait, or the existing one of that name).
+func (e *Engine) Inflict(s *Scene, r *dice.Roller, onto int) error {
+	a := s.Action
+	if a == nil || a.Phase != PhaseInflict || len(a.Harms) == 0 {
+		return e.phaseErr(a, "inflict a Complication")
+	}
+	h := a.Harms[0]
+	kind := Complication
+	if h.Trauma {
+		kind = Trauma
+	}
+	tc := &s.Characters[h.To]
+	if onto != -1 {
+		if onto < 0 || onto >= len(tc.Traits) || tc.Traits[onto].Kind != kind {
+			return fmt.Errorf("contest: trait %d of %s is not a %s: pick one of its %ss or -1 for a new one", onto, tc.Name, kind, kind)
+		}
+	}
+	from := &a.Sides[h.From]
+	nd := h.Fixed
+	if nd == dice.Gone {
+		nd = e.ratePool(s, r, from)
+	}
+	if onto == -1 {
+		onto = tc.findKind(from.Label, kind)
+	}
+	e.apply(s, h.To, onto, from.Label, kind, nd)
+	a.Harms = append(a.Harms[:0], a.Harms[1:]...)
+	if len(a.Harms) == 0 {
+		a.Phase = PhaseTurn
+		if a.Winner >= 0 || a.End == EndStopped {
+			a.Phase = PhaseDone
+		}
+	}
+	return nil
+}
+
+func (c *Character) findKind(name string, k Kind) int {
+	for i := range c.Traits {
+		if c.Traits[i].Kind == k && c.Traits[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// ratePool rolls side sd's Complication Pool: its last pool without the
+// dice that showed 1 (and, with ComplicationKeptOnly, without the dice the
+// total left out); a Distinction with StepUpLowest steps the lowest die up
+// first. The rating is the size of the die that rolls highest, the larger
+// size on a tie in value.
+func (e *Engine) ratePool(s *Scene, r *dice.Roller, sd *Side) dice.Die {
+	e.comp = e.comp[:0]
+	if e.Rules.ComplicationKeptOnly {
+		e.comp = keptDice(sd.Dice, sd.Faces, e.Rules.Keep, e.excl(), e.comp)
+	} else {
+		for i, d := range sd.Dice {
+			if i < len(sd.Faces) && e.excl().Has(sd.Faces[i]) {
+				continue
+			}
+			e.comp = append(e.comp, d)
+		}
+	}
+	if sd.Char != TroublePool && len(e.comp) > 0 {
+		for _, t := range s.Characters[sd.Char].Traits {
+			if t.Effect == StepUpLowest && t.Die != dice.Gone {
+				lo := 0
+				for i, d := range e.comp {
+					if d < e.comp[lo] {
+						lo = i
+					}
+				}
+				if up, ok := e.comp[lo].StepUp(); ok {
+					e.comp[lo] = up
+				}
+				break
+			}
+		}
+	}
+	if len(e.comp) == 0 {
+		return e.Rules.EmptyComplication
+	}
+	e.cfac = r.RollDice(e.comp, e.cfac)
+	best, size := 0, dice.Gone
+	for i, f := range e.cfac {
+		if f > best || (f == best && e.comp[i] > size) {
+			best, size = f, e.comp[i]
+		}
+	}
+	return size
+}
+
+// keptDice appends to dst the dice whose faces make the total: the k
+// highest faces not excluded.
+func keptDice(ds []dice.Die, faces []int, k int, excl dice.FaceSet, dst []dice.Die) []dice.Die {
+	used := uint64(0)
+	for n := 0; n < k; n++ {
+		bi := -1
+		for i, f := range faces {
+			if i >= 64 || used&(1<<uint(i)) != 0 || excl.Has(f) {
+				continue
+			}
+			if bi < 0 || f > faces[bi] {
+				bi = i
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		used |= 1 << uint(bi)
+		dst = append(dst, ds[bi])
+	}
+	return dst
+}
+
+// apply lands a die of size nd on character c's trait idx (or a new trait
+// named name of kind k when idx is -1): a larger die replaces the rating,
+// otherwise it steps up; a Complication past d12 knocks the character out
+// with KnockoutTrauma, Trauma past d12 takes it out of the story.
+func (e *Engine) apply(s *Scene, c, idx int, name string, k Kind, nd dice.Die) {
+	ch := &s.Characters[c]
+	if k == Trauma && !ch.KnockedOut {
+		ch.KnockedOut = true
+		e.emit(Event{Kind: EvKnockedOut, Side: -1, Char: c})
+	}
+	old := dice.Gone
+	if idx >= 0 {
+		old = ch.Traits[idx].Die
+	}
+	nr, ok := rating(old, nd)
+	if !ok {
+		if k == Complication {
+			e.apply(s, c, ch.findKind(name, Trauma), name, Trauma, e.Rules.KnockoutTrauma)
+			return
+		}
+		if !ch.OutOfStory {
+			ch.OutOfStory = true
+			e.emit(Event{Kind: EvOutOfStory, Side: -1, Char: c})
+		}
+		return
+	}
+	if idx < 0 {
+		ch.Traits = append(ch.Traits, Trait{Name: name, Kind: k})
+		idx = len(ch.Traits) - 1
+	}
+	ch.Traits[idx].Die = nr
+	ek := EvComplication
+	if k == Trauma {
+		ek = EvTrauma
+	}
+	e.emit(Event{Kind: ek, Side: -1, Char: c, Name: ch.Traits[idx].Name, Die: nr})
+}
+
+func (e *Engine) phaseErr(a *Action, what string) error {
+	if a == nil {
+		return fmt.Errorf("%w: cannot %s: no action under way", ErrPhase, what)
+	}
+	return fmt.Errorf("%w: cannot %s in phase %s", ErrPhase, what, a.Phase)
+}

@@ -1,0 +1,292 @@
+package contest
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Table says who decides: a Policy per character (by index; nil or missing
+// means the default) and the GM's policy (buying 1s, the Trouble Pool's
+// Complications, the out-of-time Complication).
+type Table struct {
+	Chars []Policy
+	GM    Policy
+}
+
+func (tb *Table) of(c int) Policy {
+	if c >= 0 && c < len(tb.Chars) && tb.Chars[c] != nil {
+		return tb.Chars[c]
+	}
+	if c == TroublePool && tb.GM != nil {
+		return tb.GM
+	}
+	return Sensible{}
+}
+
+func (tb *Table) gm() Policy {
+	if tb.GM != nil {
+		return tb.GM
+	}
+	return Sensible{}
+}
+
+// bestOf is the highest total dice ds can make: the Keep largest sizes.
+func bestOf(ds []dice.Die, keep int) int {
+	var top [8]int
+	keep = min(keep, len(top))
+	for _, d := range ds {
+		v := int(d)
+		for i := 0; i < keep; i++ {
+			if v > top[i] {
+				top[i], v = v, top[i]
+			}
+		}
+	}
+	s := 0
+	for _, v := range top[:keep] {
+		s += v
+	}
+	return s
+}
+
+// plan fills e.picks with side sd's base picks and n extras.
+func (e *Engine) plan(sd *Side, n int) []Pick {
+	e.picks = append(append(e.picks[:0], sd.Base...), sd.Extra[:n]...)
+	return e.picks
+}
+
+// turnView is what side t sees before rolling or Giving In.
+func (e *Engine) turnView(s *Scene, t int) View {
+	a := s.Action
+	sd := &a.Sides[t]
+	v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1}
+	if sd.Char == TroublePool {
+		return v
+	}
+	ch := &s.Characters[sd.Char]
+	v.PlotPoints = ch.PlotPoints
+	e.pool = s.sideDice(sd, sd.Base, e.pool)
+	v.Best = bestOf(e.pool, e.Rules.Keep) + sd.Aid
+	v.BestAll = v.Best
+	for n := 1; n <= len(sd.Extra); n++ {
+		c, err := e.cost(s, sd.Char, e.plan(sd, n))
+		if err != nil || c > ch.PlotPoints {
+			break
+		}
+		v.Affordable = n
+		e.pool = s.sideDice(sd, e.picks, e.pool)
+		v.BestAll = bestOf(e.pool, e.Rules.Keep) + sd.Aid
+	}
+	return v
+}
+
+// Play runs s's action to its end, asking tb's policies at every choice.
+// It is the same sequence of steps a tool would take one at a time; an
+// illegal choice from a policy stops it with an error naming the policy.
+func (e *Engine) Play(s *Scene, r *dice.Roller, tb *Table) error {
+	a := s.Action
+	if a == nil {
+		return e.phaseErr(a, "play")
+	}
+	for a.Phase != PhaseDone {
+		if err := e.decide(s, r, tb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decide takes one step of s's action by asking the policies.
+func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
+	a := s.Action
+	switch a.Phase {
+	case PhaseOpen, PhaseTurn:
+		// A planned interferer steps in right after an escalating roll.
+		if a.Phase == PhaseTurn && a.Escalated && a.Planned >= 0 && a.Interferer < 0 && len(a.Sides) == 2 {
+			p := tb.of(a.Planned)
+			ch := &s.Characters[a.Planned]
+			v := View{Kind: a.Kind, Side: -1, Char: a.Planned, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
+			a.Escalated = false
+			if !ch.Out() && ch.PlotPoints >= e.Rules.InterfereCost && p.Interfere(v) {
+				a.Escalated = true
+				e.picks = append(e.picks[:0], a.IPicks...)
+				if err := e.Interfere(s, r, a.Planned, e.picks); err != nil {
+					return fmt.Errorf("policy %s interfering: %w", p.Name(), err)
+				}
+				return nil
+			}
+		}
+		t := a.Turn
+		sd := &a.Sides[t]
+		if sd.Aider >= 0 && len(sd.Aiders) == 0 && !s.Characters[sd.Aider].Out() {
+			if err := e.Aid(s, r, t, sd.Aider, sd.AidPicks); err != nil {
+				return fmt.Errorf("aid for side %d: %w", t, err)
+			}
+		}
+		p := tb.of(sd.Char)
+		v := e.turnView(s, t)
+		if a.Phase == PhaseTurn && sd.Char != TroublePool && p.GiveIn(v) {
+			pay := PayNothing
+			if sd.Rolled {
+				pay = p.Pay(v)
+			}
+			if err := e.GiveIn(s, pay); err != nil {
+				return fmt.Errorf("policy %s giving in: %w", p.Name(), err)
+			}
+			return nil
+		}
+		n := 0
+		if sd.Char != TroublePool {
+			n = p.Extras(v)
+			if n < 0 || n > v.Affordable {
+				return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
+			}
+		}
+		if err := e.Roll(s, r, e.plan(sd, n)); err != nil {
+			return fmt.Errorf("policy %s rolling: %w", p.Name(), err)
+		}
+		if a.Ones > 0 {
+			g := tb.gm()
+			if err := e.BuyOnes(s, g.BuyOnes(View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1})); err != nil {
+				return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
+			}
+		}
+	case PhasePush:
+		t := a.Turn
+		sd := &a.Sides[t]
+		p := tb.of(sd.Char)
+		steps := e.pushPlan(s, t)
+		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
+		if steps == nil || !p.Push(v) {
+			steps = steps[:0]
+		}
+		if err := e.Push(s, r, steps); err != nil {
+			return fmt.Errorf("policy %s pushing: %w", p.Name(), err)
+		}
+	case PhaseInflict:
+		h := a.Harms[0]
+		p := tb.of(a.Sides[h.From].Char)
+		v := View{Kind: a.Kind, Side: h.From, Char: a.Sides[h.From].Char, Target: h.To, Trauma: h.Trauma}
+		onto := p.Onto(v, &s.Characters[h.To])
+		if err := e.Inflict(s, r, onto); err != nil {
+			return fmt.Errorf("policy %s inflicting: %w", p.Name(), err)
+		}
+	case PhaseInterfere:
+		for t := range a.Sides {
+			sd := &a.Sides[t]
+			if sd.Decided {
+				continue
+			}
+			p := tb.of(sd.Char)
+			ch := &s.Characters[sd.Char]
+			v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1}
+			if err := e.Continue(s, t, p.Continue(v) && ch.PlotPoints >= e.Rules.ContinueCost); err != nil {
+				return fmt.Errorf("policy %s answering interference: %w", p.Name(), err)
+			}
+			return nil
+		}
+	case PhaseBrawl:
+		return e.Brawl(s, r)
+	}
+	return nil
+}
+
+// pushPlan returns the fewest Final Push steps that get side t under the
+// Extraordinary margin, lowering its smallest own rolled trait each time
+// (the least it can give up) and its Value last; nil if its traits cannot
+// pay for enough steps.
+func (e *Engine) pushPlan(s *Scene, t int) []Pick {
+	a := s.Action
+	sd := &a.Sides[t]
+	need := (a.Margin-e.Rules.Extraordinary)/e.Rules.PushBonus + 1
+	if a.Margin-need*e.Rules.PushBonus < a.PushFloor {
+		return nil
+	}
+	e.steps = e.steps[:0]
+	ch := &s.Characters[sd.Char]
+	for len(e.steps) < need {
+		bi, bd := -1, dice.Die(0)
+		for i, p := range sd.Picks {
+			if p.Owner != sd.Char {
+				continue
+			}
+			tr := ch.Traits[p.Trait]
+			if !tr.Kind.Own() {
+				continue
+			}
+			k := 0
+			for _, q := range e.steps {
+				if q == p {
+					k++
+				}
+			}
+			d, _ := tr.Die.Step(-k)
+			if d == dice.Gone {
+				continue
+			}
+			if tr.Kind == Value {
+				d += 100 // sacrifice a Value last
+			}
+			if bi < 0 || d < bd {
+				bi, bd = i, d
+			}
+		}
+		if bi < 0 {
+			return nil
+		}
+		e.steps = append(e.steps, sd.Picks[bi])
+	}
+	return e.steps
+}
+
+// PlayTimed runs s's timed action to its end with tb's policies: the actor
+// rolls its planned pool each step, the first helper still able tries to
+// buy time in a gap when its policy says so, the actor chooses at zero
+// beats, and the GM picks where the out-of-time Complication lands.
+func (e *Engine) PlayTimed(s *Scene, r *dice.Roller, tb *Table) error {
+	t := s.Timed
+	if t == nil {
+		return e.timedErr(t, "play")
+	}
+	for t.Phase != TimedDone {
+		v := View{Side: -1, Char: t.Actor, Beats: t.Beats, StepsLeft: len(t.Steps) - t.Step, Target: -1,
+			PlotPoints: s.Characters[t.Actor].PlotPoints}
+		switch t.Phase {
+		case TimedGap:
+			if !t.Bought {
+				for h := range t.Helpers {
+					hp := &t.Helpers[h]
+					if hp.Out || s.Characters[hp.Char].Out() {
+						continue
+					}
+					p := tb.of(hp.Char)
+					if p.BuyTime(v) {
+						if err := e.BuyTime(s, r, h); err != nil {
+							return fmt.Errorf("policy %s buying time: %w", p.Name(), err)
+						}
+					}
+					break
+				}
+			}
+			if err := e.TimedRoll(s, r, nil); err != nil {
+				return err
+			}
+		case TimedStepPhase:
+			if err := e.TimedRoll(s, r, nil); err != nil {
+				return err
+			}
+		case TimedChoose:
+			if err := e.Choose(s, tb.of(t.Actor).Objective(v)); err != nil {
+				return err
+			}
+		case TimedInflictPhase:
+			g := tb.gm()
+			v.Target = t.Actor
+			if err := e.TimedInflict(s, r, g.Onto(v, &s.Characters[t.Actor])); err != nil {
+				return fmt.Errorf("policy %s inflicting: %w", g.Name(), err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,178 @@
+package contest
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Rules holds every number the scenes-and-actions text (or our rulings on
+// it) fixes. DefaultRules gives the shipped values; a designer may change any
+// field to test a house rule. Each field's comment says where its default
+// comes from: [text] the rule text, [src] the original Gotham Reborn /
+// Smallville material, [ours] our ruling where both are silent.
+type Rules struct {
+	// Keep is how many dice make a total (the two highest). [src]
+	Keep int `json:"keep"`
+	// ExcludeOnes leaves dice showing 1 out of totals. [src]
+	ExcludeOnes bool `json:"exclude_ones"`
+	// Extraordinary is the margin that makes a win Extraordinary: Knocked
+	// Out and Trauma instead of a Complication, two mooks knocked off
+	// instead of one, no beat lost in a timed action. [text: 5]
+	Extraordinary int `json:"extraordinary"`
+	// PushBonus is what one Final Push step adds to a total. [text: 5]
+	PushBonus int `json:"push_bonus"`
+	// FreeTraits is how many different traits a pool holds before each
+	// further die costs ExtraDieCost (Value + Relationship + Distinction
+	// or Ability). [ours: 3]
+	FreeTraits int `json:"free_traits"`
+	// ExtraDieCost is the Plot Points one die beyond FreeTraits costs.
+	// [text: 1]
+	ExtraDieCost int `json:"extra_die_cost"`
+	// ReuseCost is the Plot Points for using a trait already in the pool.
+	// [text: 1]
+	ReuseCost int `json:"reuse_cost"`
+	// GiveInPlotPoints is what Giving In after rolling costs when paid in
+	// Plot Points (to the opposition). [text: 1]
+	GiveInPlotPoints int `json:"give_in_plot_points"`
+	// GiveInComplication is the Complication taken instead. [text: d6]
+	GiveInComplication dice.Die `json:"give_in_complication"`
+	// KnockoutTrauma is the Trauma a character gets when a Complication
+	// passes d12. [src: d6]
+	KnockoutTrauma dice.Die `json:"knockout_trauma"`
+	// TroubleStart is the Trouble Pool a scene starts with. [src: 2d6]
+	TroubleStart []dice.Die `json:"trouble_start"`
+	// TroubleDie is the die the GM adds to the Trouble Pool when buying a
+	// 1, and when turning a GM character's Reflection Point into trouble.
+	// [src/text: d6]
+	TroubleDie dice.Die `json:"trouble_die"`
+	// TroubleOffOnWin is how many dice a win against the Trouble Pool
+	// removes (largest first). [text: 1; ours for the count]
+	TroubleOffOnWin int `json:"trouble_off_on_win"`
+	// TroubleOffOnExtraordinary replaces TroubleOffOnWin for an
+	// Extraordinary win against the Trouble Pool. [ours: 1]
+	TroubleOffOnExtraordinary int `json:"trouble_off_on_extraordinary"`
+	// StartPlotPoints is each player character's Plot Points at the start
+	// of an episode. [ours: 1]
+	StartPlotPoints int `json:"start_plot_points"`
+	// ReflectionOnLoss is the Reflection Points a loser who did not Give
+	// In earns. [text: 1]
+	ReflectionOnLoss int `json:"reflection_on_loss"`
+	// InterfereCost is the Plot Points an interferer pays the GM. [text: 1]
+	InterfereCost int `json:"interfere_cost"`
+	// ContinueCost is what each side pays the interferer to go on. [text: 1]
+	ContinueCost int `json:"continue_cost"`
+	// MookOff and MookOffExtraordinary are how many gang dice a raise (or
+	// an Extraordinary raise) knocks off the side that held the stakes.
+	// [text: 1 and 2]
+	MookOff              int `json:"mook_off"`
+	MookOffExtraordinary int `json:"mook_off_extraordinary"`
+	// BeatsPerRoll, BeatsOnFailure and BeatsOnExtraordinary are what one
+	// step of a timed action costs: a roll, the extra beat a failure
+	// loses, and the cost of an Extraordinary success. [text: 1, 1, 0]
+	BeatsPerRoll         int `json:"beats_per_roll"`
+	BeatsOnFailure       int `json:"beats_on_failure"`
+	BeatsOnExtraordinary int `json:"beats_on_extraordinary"`
+	// BuyTime and BuyTimeExtraordinary are the beats a helper's success
+	// (or Extraordinary success) gives back, never above the starting
+	// count. [text: 1 and 2]
+	BuyTime              int `json:"buy_time"`
+	BuyTimeExtraordinary int `json:"buy_time_extraordinary"`
+	// ComplicationKeptOnly, when set, builds the Complication Pool from the
+	// dice that made the total only; by default it is every die of the
+	// winning pool except those that showed 1 or were knocked off. [ours]
+	ComplicationKeptOnly bool `json:"complication_kept_only"`
+	// GMReflectionToTrouble turns a GM character's Reflection Points into
+	// TroubleDie dice for the Trouble Pool instead of saving them; the text
+	// lets the GM do either. [ours: false, save them]
+	GMReflectionToTrouble bool `json:"gm_reflection_to_trouble,omitempty"`
+	// EmptyComplication is the rating when the Complication Pool has no
+	// dice left (every die showed 1). [ours: d4]
+	EmptyComplication dice.Die `json:"empty_complication"`
+}
+
+// DefaultRules returns the rules as the text and RULINGS give them.
+func DefaultRules() Rules {
+	return Rules{
+		Keep:                      2,
+		ExcludeOnes:               true,
+		Extraordinary:             5,
+		PushBonus:                 5,
+		FreeTraits:                3,
+		ExtraDieCost:              1,
+		ReuseCost:                 1,
+		GiveInPlotPoints:          1,
+		GiveInComplication:        dice.D6,
+		KnockoutTrauma:            dice.D6,
+		TroubleStart:              []dice.Die{dice.D6, dice.D6},
+		TroubleDie:                dice.D6,
+		TroubleOffOnWin:           1,
+		TroubleOffOnExtraordinary: 1,
+		StartPlotPoints:           1,
+		ReflectionOnLoss:          1,
+		InterfereCost:             1,
+		ContinueCost:              1,
+		MookOff:                   1,
+		MookOffExtraordinary:      2,
+		BeatsPerRoll:              1,
+		BeatsOnFailure:            1,
+		BeatsOnExtraordinary:      0,
+		BuyTime:                   1,
+		BuyTimeExtraordinary:      2,
+		EmptyComplication:         dice.D4,
+	}
+}
+
+// Validate reports the first field that is out of range, naming it.
+func (r Rules) Validate() error {
+	nonneg := []struct {
+		name string
+		v    int
+	}{
+		{"extra_die_cost", r.ExtraDieCost}, {"reuse_cost", r.ReuseCost},
+		{"give_in_plot_points", r.GiveInPlotPoints}, {"free_traits", r.FreeTraits},
+		{"trouble_off_on_win", r.TroubleOffOnWin}, {"trouble_off_on_extraordinary", r.TroubleOffOnExtraordinary},
+		{"start_plot_points", r.StartPlotPoints}, {"reflection_on_loss", r.ReflectionOnLoss},
+		{"interfere_cost", r.InterfereCost}, {"continue_cost", r.ContinueCost},
+		{"mook_off", r.MookOff}, {"mook_off_extraordinary", r.MookOffExtraordinary},
+		{"beats_on_failure", r.BeatsOnFailure}, {"beats_on_extraordinary", r.BeatsOnExtraordinary},
+		{"buy_time", r.BuyTime}, {"buy_time_extraordinary", r.BuyTimeExtraordinary},
+	}
+	for _, f := range nonneg {
+		if f.v < 0 || f.v > 100 {
+			return fmt.Errorf("contest: rules.%s = %d: must be 0..100", f.name, f.v)
+		}
+	}
+	if r.Keep < 1 || r.Keep > 10 {
+		return fmt.Errorf("contest: rules.keep = %d: must be 1..10", r.Keep)
+	}
+	if r.Extraordinary < 1 || r.Extraordinary > 100 {
+		return fmt.Errorf("contest: rules.extraordinary = %d: must be 1..100", r.Extraordinary)
+	}
+	if r.PushBonus < 1 || r.PushBonus > 100 {
+		return fmt.Errorf("contest: rules.push_bonus = %d: must be 1..100", r.PushBonus)
+	}
+	if r.BeatsPerRoll < 1 || r.BeatsPerRoll > 100 {
+		return fmt.Errorf("contest: rules.beats_per_roll = %d: must be 1..100", r.BeatsPerRoll)
+	}
+	for _, f := range []struct {
+		name string
+		d    dice.Die
+	}{
+		{"give_in_complication", r.GiveInComplication}, {"knockout_trauma", r.KnockoutTrauma},
+		{"trouble_die", r.TroubleDie}, {"empty_complication", r.EmptyComplication},
+	} {
+		if err := f.d.CheckLadder(); err != nil {
+			return fmt.Errorf("contest: rules.%s: %w", f.name, err)
+		}
+	}
+	if len(r.TroubleStart) > 50 {
+		return fmt.Errorf("contest: rules.trouble_start has %d dice: at most 50", len(r.TroubleStart))
+	}
+	for i, d := range r.TroubleStart {
+		if err := d.CheckLadder(); err != nil {
+			return fmt.Errorf("contest: rules.trouble_start[%d]: %w", i, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+package contest
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Scene is the whole visible state of a scene: the characters, the scene's
+// Aspects, the Trouble Pool, the GM's Plot Points, and the action or timed
+// action under way. It is plain data and saves and restores as JSON.
+type Scene struct {
+	Characters   []Character `json:"characters"`
+	Aspects      []Trait     `json:"aspects,omitempty"`
+	Trouble      []dice.Die  `json:"trouble"`
+	GMPlotPoints int         `json:"gm_plot_points"`
+	Action       *Action     `json:"action,omitempty"`
+	Timed        *Timed      `json:"timed,omitempty"`
+}
+
+// Check validates the scene's characters, aspects and Trouble Pool.
+func (s *Scene) Check() error {
+	if len(s.Characters) > 100 {
+		return fmt.Errorf("contest: %d characters: at most 100", len(s.Characters))
+	}
+	for i := range s.Characters {
+		if err := s.Characters[i].Check(); err != nil {
+			return fmt.Errorf("characters[%d]: %w", i, err)
+		}
+	}
+	for i, a := range s.Aspects {
+		if err := a.Check(); err != nil {
+			return fmt.Errorf("aspects[%d]: %w", i, err)
+		}
+		if a.Kind != Aspect {
+			return fmt.Errorf("contest: aspects[%d] %q has kind %q: scene traits must be aspects", i, a.Name, a.Kind)
+		}
+	}
+	if len(s.Trouble) > 100 {
+		return fmt.Errorf("contest: a Trouble Pool of %d dice: at most 100", len(s.Trouble))
+	}
+	for i, d := range s.Trouble {
+		if err := d.CheckLadder(); err != nil {
+			return fmt.Errorf("contest: trouble[%d]: %w", i, err)
+		}
+	}
+	if s.GMPlotPoints < 0 {
+		return fmt.Errorf("contest: gm_plot_points %d must not be negative", s.GMPlotPoints)
+	}
+	return nil
+}
+
+func (s *Scene) char(i int) (*Character, error) {
+	if i < 0 || i >= len(s.Characters) {
+		return nil, fmt.Errorf("contest: no character %d (the scene has %d)", i, len(s.Characters))
+	}
+	return &s.Characters[i], nil
+}
+
+// trait returns the trait a pick names.
+func (s *Scene) trait(p Pick) (Trait, error) {
+	if p.Owner == SceneOwner {
+		if p.Trait < 0 || p.Trait >= len(s.Aspects) {
+			return Trait{}, fmt.Errorf("contest: no aspect %d (the scene has %d)", p.Trait, len(s.Aspects))
+		}
+		return s.Aspects[p.Trait], nil
+	}
+	c, err := s.char(p.Owner)
+	if err != nil {
+		return Trait{}, err
+	}
+	if p.Trait < 0 || p.Trait >= len(c.Traits) {
+		return Trait{}, fmt.Errorf("contest: %s has no trait %d (it has %d)", c.Name, p.Trait, len(c.Traits))
+	}
+	return c.Traits[p.Trait], nil
+}
+
+// Clone returns a deep copy of the scene.
+func (s *Scene) Clone() *Scene {
+	c := *s
+	c.Characters = make([]Character, len(s.Characters))
+	for i, ch := range s.Characters {
+		ch.Traits = append([]Trait(nil), ch.Traits...)
+		c.Characters[i] = ch
+	}
+	c.Aspects = append([]Trait(nil), s.Aspects...)
+	c.Trouble = append([]dice.Die(nil), s.Trouble...)
+	if s.Action != nil {
+		c.Action = s.Action.clone()
+	}
+	if s.Timed != nil {
+		t := *s.Timed
+		t.Steps = append([]TimedStep(nil), s.Timed.Steps...)
+		for i := range t.Steps {
+			t.Steps[i].Stakes = append([]dice.Die(nil), t.Steps[i].Stakes...)
+		}
+		t.Picks = append([]Pick(nil), s.Timed.Picks...)
+		t.Helpers = append([]Helper(nil), s.Timed.Helpers...)
+		for i := range t.Helpers {
+			t.Helpers[i].Picks = append([]Pick(nil), t.Helpers[i].Picks...)
+		}
+		c.Timed = &t
+	}
+	return &c
+}
+
+// copyFrom makes s a deep copy of src, reusing s's slices (no allocation
+// once capacities suffice). Only the parts a Runner resets are copied.
+func (s *Scene) copyFrom(src *Scene) {
+	if cap(s.Characters) < len(src.Characters) {
+		s.Characters = make([]Character, len(src.Characters))
+	}
+	s.Characters = s.Characters[:len(src.Characters)]
+	for i := range src.Characters {
+		tr := s.Characters[i].Traits
+		s.Characters[i] = src.Characters[i]
+		s.Characters[i].Traits = append(tr[:0], src.Characters[i].Traits...)
+	}
+	s.Aspects = append(s.Aspects[:0], src.Aspects...)
+	s.Trouble = append(s.Trouble[:0], src.Trouble...)
+	s.GMPlotPoints = src.GMPlotPoints
+}

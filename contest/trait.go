@@ -1,0 +1,164 @@
+package contest
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Kind is what sort of trait a die rating belongs to.
+type Kind string
+
+// The trait kinds of Scenes and Actions, "Managing Traits".
+const (
+	Value        Kind = "value"
+	Relationship Kind = "relationship"
+	Distinction  Kind = "distinction"
+	Ability      Kind = "ability"
+	Resource     Kind = "resource"
+	Aspect       Kind = "aspect"       // a scene's trait, anyone may roll it
+	Complication Kind = "complication" // on a character; the opposition may roll it
+	Trauma       Kind = "trauma"       // like a Complication, from being Knocked Out
+)
+
+// Own reports whether a character rolls traits of this kind as its own
+// (and may sacrifice them in a Final Push).
+func (k Kind) Own() bool {
+	switch k {
+	case Value, Relationship, Distinction, Ability, Resource:
+		return true
+	}
+	return false
+}
+
+func (k Kind) valid() bool { return k.Own() || k == Aspect || k == Complication || k == Trauma }
+
+// Effects a Distinction may carry.
+const (
+	// StepUpLowest steps up the lowest die of the Complication Pool before
+	// it is rolled (the text's Vicious).
+	StepUpLowest = "step_up_lowest"
+)
+
+// Trait is one rated trait. A trait stepped below d4 has Die dice.Gone and
+// can no longer be rolled; it keeps its place so references stay valid.
+type Trait struct {
+	Name string   `json:"name"`
+	Kind Kind     `json:"kind"`
+	Die  dice.Die `json:"die"`
+	// Effect is an optional Distinction effect, such as StepUpLowest.
+	Effect string `json:"effect,omitempty"`
+}
+
+// Check returns an error unless the trait has a name, a known kind and a
+// rating d4..d12 (or Gone, a trait lost by stepping down).
+func (t Trait) Check() error {
+	if t.Name == "" {
+		return fmt.Errorf("contest: a %s trait needs a name", t.Kind)
+	}
+	if !t.Kind.valid() {
+		return fmt.Errorf("contest: trait %q: kind %q unknown: use value, relationship, distinction, ability, resource, aspect, complication or trauma", t.Name, t.Kind)
+	}
+	if t.Die != dice.Gone {
+		if err := t.Die.CheckLadder(); err != nil {
+			return fmt.Errorf("contest: trait %q: %w", t.Name, err)
+		}
+	}
+	if t.Effect != "" && (t.Effect != StepUpLowest || t.Kind != Distinction) {
+		return fmt.Errorf("contest: trait %q: effect %q: only a distinction may carry an effect, and the only one is %q", t.Name, t.Effect, StepUpLowest)
+	}
+	return nil
+}
+
+// Character is one character's sheet and standing in the scene.
+type Character struct {
+	Name string `json:"name"`
+	// GM marks a character the GM runs (a Supporting Character or
+	// villain); the GM may buy the 1s of the others.
+	GM bool `json:"gm,omitempty"`
+	// Traits holds the sheet (values, relationships, distinctions,
+	// abilities, resources) and the Complications and Trauma it carries.
+	Traits     []Trait `json:"traits"`
+	PlotPoints int     `json:"plot_points"`
+	Reflection int     `json:"reflection"`
+	KnockedOut bool    `json:"knocked_out,omitempty"`
+	OutOfStory bool    `json:"out_of_story,omitempty"`
+}
+
+// Check validates the sheet.
+func (c *Character) Check() error {
+	if c.Name == "" {
+		return fmt.Errorf("contest: a character needs a name")
+	}
+	if len(c.Traits) > 200 {
+		return fmt.Errorf("contest: %s has %d traits: at most 200", c.Name, len(c.Traits))
+	}
+	for _, t := range c.Traits {
+		if err := t.Check(); err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
+		}
+		if t.Kind == Aspect {
+			return fmt.Errorf("contest: %s: trait %q: aspects belong to the scene, not a character", c.Name, t.Name)
+		}
+	}
+	if c.PlotPoints < 0 || c.Reflection < 0 {
+		return fmt.Errorf("contest: %s: plot points (%d) and reflection points (%d) must not be negative", c.Name, c.PlotPoints, c.Reflection)
+	}
+	return nil
+}
+
+// Find returns the index of the character's trait with the given name, or -1.
+func (c *Character) Find(name string) int {
+	for i := range c.Traits {
+		if c.Traits[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Out reports whether the character can no longer act in the scene.
+func (c *Character) Out() bool { return c.KnockedOut || c.OutOfStory }
+
+// Step moves trait i of character c by k rungs (k < 0 steps down); below d4
+// the trait is lost (Gone). Stepping past d12 is an error; c is unchanged
+// on error.
+func (c *Character) Step(i, k int) error {
+	if i < 0 || i >= len(c.Traits) {
+		return fmt.Errorf("contest: %s has no trait %d (it has %d)", c.Name, i, len(c.Traits))
+	}
+	t := c.Traits[i]
+	if t.Die == dice.Gone {
+		return fmt.Errorf("contest: %s's %q is gone and cannot be stepped", c.Name, t.Name)
+	}
+	d, ok := t.Die.Step(k)
+	if !ok {
+		return fmt.Errorf("contest: %s's %q is %v: stepping it by %d passes d12", c.Name, t.Name, t.Die, k)
+	}
+	c.Traits[i].Die = d
+	return nil
+}
+
+// Pick names one trait for a pool. Owner is the index of the character
+// whose trait it is, or SceneOwner (-1) for one of the scene's Aspects;
+// Trait is the index in that character's Traits (or the scene's Aspects).
+type Pick struct {
+	Owner int `json:"owner"`
+	Trait int `json:"trait"`
+}
+
+// SceneOwner as a Pick's Owner: the trait is one of the scene's Aspects.
+const SceneOwner = -1
+
+// TroublePool as a side's character: the side is the Trouble Pool.
+const TroublePool = -1
+
+// rating returns the new rating when a die of size nd lands on an existing
+// rating old (Gone for none): a larger die replaces it, otherwise it steps
+// up; ok is false when it would pass d12. ("Winning an Action".)
+func rating(old, nd dice.Die) (dice.Die, bool) {
+	if old == dice.Gone || nd > old {
+		return nd, true
+	}
+	return old.StepUp()
+}
