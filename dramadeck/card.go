@@ -1,0 +1,417 @@
+package dramadeck
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Name is the player side of a card: what it does when played (Drama Deck,
+// "The Player Side", sections 1.1 to 1.3).
+type Name uint8
+
+// The player-side cards. Immediate effects (1.1) come first, then deferred
+// effects (1.2), then subplots (1.3).
+const (
+	NoName Name = iota
+	Action
+	Adrenalin
+	Willpower
+	Presence
+	CoupDeGrace
+	Drama
+	Escape
+	Glory
+	Haste
+	Hero
+	Idea
+	Leadership
+	MasterPlan
+	Monologue
+	OpponentFails
+	SecondChance
+	SeizeInitiative
+	Supporter
+	Rally
+	Alertness
+	Connection
+	Campaign
+	Martyr
+	MistakenIdentity
+	Nemesis
+	PersonalStake
+	Romance
+	Suspicion
+	TrueIdentity
+	numNames
+)
+
+var nameText = [numNames]string{"", "Action", "Adrenalin", "Willpower", "Presence", "Coup de Grace",
+	"Drama", "Escape", "Glory", "Haste", "Hero", "Idea", "Leadership", "Master Plan", "Monologue",
+	"Opponent Fails", "Second Chance", "Seize Initiative", "Supporter", "Rally", "Alertness",
+	"Connection", "Campaign", "Martyr", "Mistaken Identity", "Nemesis", "Personal Stake", "Romance",
+	"Suspicion", "True Identity"}
+
+// Kind tells how a card's player side works.
+type Kind uint8
+
+// Kinds of player side (sections 1.1, 1.2, 1.3).
+const (
+	Immediate Kind = iota
+	Deferred
+	Subplot
+)
+
+func (k Kind) String() string {
+	return [...]string{"immediate", "deferred", "subplot"}[min(int(k), 2)]
+}
+
+// Kind reports whether n is an immediate, deferred or subplot card.
+// Campaign is listed with the subplots but is played like an immediate card
+// on a subplot already in play.
+func (n Name) Kind() Kind {
+	switch {
+	case n == Alertness || n == Connection:
+		return Deferred
+	case n >= Martyr && n <= TrueIdentity:
+		return Subplot
+	}
+	return Immediate
+}
+
+// Valid reports whether n names a card.
+func (n Name) Valid() bool { return n > NoName && n < numNames }
+
+func (n Name) String() string {
+	if n < numNames {
+		return nameText[n]
+	}
+	return fmt.Sprintf("Name(%d)", int(n))
+}
+
+// Names returns every card name in order.
+func Names() []Name {
+	out := make([]Name, 0, numNames-1)
+	for n := Action; n < numNames; n++ {
+		out = append(out, n)
+	}
+	return out
+}
+
+// ParseName reads a card name, ignoring case and spaces.
+func ParseName(s string) (Name, error) {
+	k := squash(s)
+	for n := Action; n < numNames; n++ {
+		if squash(nameText[n]) == k {
+			return n, nil
+		}
+	}
+	return NoName, fmt.Errorf("unknown card %q (known: %s)", s, strings.Join(nameText[1:], ", "))
+}
+
+func squash(s string) string {
+	return strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "", "'", "").Replace(strings.TrimSpace(s)))
+}
+
+// MarshalText writes the card name.
+func (n Name) MarshalText() ([]byte, error) {
+	if !n.Valid() {
+		return nil, fmt.Errorf("invalid card name %d", int(n))
+	}
+	return []byte(n.String()), nil
+}
+
+// UnmarshalText reads a card name.
+func (n *Name) UnmarshalText(b []byte) error {
+	v, err := ParseName(string(b))
+	if err == nil {
+		*n = v
+	}
+	return err
+}
+
+// Side is one side of a fight.
+type Side uint8
+
+// The two sides.
+const (
+	Heroes Side = iota
+	Villains
+)
+
+func (s Side) String() string {
+	if s == Villains {
+		return "Villains"
+	}
+	return "Heroes"
+}
+
+// Other returns the opposing side.
+func (s Side) Other() Side { return 1 - s }
+
+// MarshalText writes "Heroes" or "Villains".
+func (s Side) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads "Heroes"/"H" or "Villains"/"V".
+func (s *Side) UnmarshalText(b []byte) error {
+	switch squash(string(b)) {
+	case "heroes", "h", "hero":
+		*s = Heroes
+	case "villains", "v", "villain":
+		*s = Villains
+	default:
+		return fmt.Errorf("unknown side %q (allowed: Heroes, Villains)", b)
+	}
+	return nil
+}
+
+// Effect is a GM-side effect (GM Side, "Effects") or a margin-table result
+// (GM Side, "Approved Actions").
+type Effect uint8
+
+// Effects. Unskilled and PlayersCall appear only in the margin table.
+const (
+	NoEffect Effect = iota
+	Flurry
+	Inspiration
+	Up
+	Break
+	Confused
+	Fatigued
+	Setback
+	Stymied
+	Unskilled
+	PlayersCall
+	numEffects
+)
+
+var effectText = [numEffects]string{"-", "Flurry", "Inspiration", "Up", "Break", "Confused",
+	"Fatigued", "Setback", "Stymied", "Unskilled", "Player's Call"}
+
+func (e Effect) String() string {
+	if e < numEffects {
+		return effectText[e]
+	}
+	return fmt.Sprintf("Effect(%d)", int(e))
+}
+
+func (e Effect) marginResult() bool {
+	switch e {
+	case Stymied, Unskilled, Setback, Break, Up, Fatigued, PlayersCall:
+		return true
+	}
+	return false
+}
+
+// ParseEffect reads an effect name ("-" or "" is NoEffect).
+func ParseEffect(s string) (Effect, error) {
+	k := squash(s)
+	if k == "" || k == "-" || k == "none" {
+		return NoEffect, nil
+	}
+	for e := Flurry; e < numEffects; e++ {
+		if squash(effectText[e]) == k {
+			return e, nil
+		}
+	}
+	return NoEffect, fmt.Errorf("unknown effect %q (allowed: %s)", s, strings.Join(effectText[1:], ", "))
+}
+
+// MarshalText writes the effect name.
+func (e Effect) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// UnmarshalText reads an effect name.
+func (e *Effect) UnmarshalText(b []byte) error {
+	v, err := ParseEffect(string(b))
+	if err == nil {
+		*e = v
+	}
+	return err
+}
+
+// Act is an approved action (GM Side, "Approved Actions"), or one of the
+// other things a character can do in the combat model.
+type Act uint8
+
+// Approved actions, then the combat model's other actions.
+const (
+	NoAct Act = iota
+	Attack
+	Defend
+	Trick
+	Test
+	Taunt
+	Intimidate
+	Maneuver
+	// AllOutAttack is an Attack in the All-Out Attack posture (counts as Attack).
+	AllOutAttack
+	// Work is a roll on a Dramatic Skill Resolution task.
+	Work
+	numActs
+)
+
+var actText = [numActs]string{"-", "Attack", "Defend", "Trick", "Test", "Taunt", "Intimidate",
+	"Maneuver", "All-Out Attack", "Work"}
+
+func (a Act) String() string {
+	if a < numActs {
+		return actText[a]
+	}
+	return fmt.Sprintf("Act(%d)", int(a))
+}
+
+// Approved reports whether a can be listed as an approved action.
+func (a Act) Approved() bool { return a >= Attack && a <= Maneuver }
+
+// base folds All-Out Attack into Attack for approval checks.
+func (a Act) base() Act {
+	if a == AllOutAttack {
+		return Attack
+	}
+	return a
+}
+
+// Contest reports whether a is resolved as a Quick Contest on the margin table.
+func (a Act) Contest() bool { return a >= Trick && a <= Maneuver }
+
+// ParseAct reads an action name.
+func ParseAct(s string) (Act, error) {
+	k := squash(s)
+	if k == "" || k == "-" || k == "none" {
+		return NoAct, nil
+	}
+	for a := Attack; a < numActs; a++ {
+		if squash(actText[a]) == k {
+			return a, nil
+		}
+	}
+	return NoAct, fmt.Errorf("unknown action %q (allowed: %s)", s, strings.Join(actText[1:], ", "))
+}
+
+// MarshalText writes the action name.
+func (a Act) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// UnmarshalText reads an action name.
+func (a *Act) UnmarshalText(b []byte) error {
+	v, err := ParseAct(string(b))
+	if err == nil {
+		*a = v
+	}
+	return err
+}
+
+// Bar is the skill bar in the centre of a card's GM side, used for Dramatic
+// Skill Resolution: a step, an adjacent pair of steps, or a special case.
+type Bar uint8
+
+// Skill bar entries.
+const (
+	BarA Bar = iota
+	BarB
+	BarC
+	BarD
+	BarAB
+	BarBC
+	BarCD
+	PossibleSetback
+	Complication
+	CriticalProblem
+	numBars
+)
+
+var barText = [numBars]string{"A", "B", "C", "D", "AB", "BC", "CD", "Possible Setback", "Complication", "Critical Problem"}
+
+func (b Bar) String() string {
+	if b < numBars {
+		return barText[b]
+	}
+	return fmt.Sprintf("Bar(%d)", int(b))
+}
+
+// Special reports whether b is a special case rather than steps.
+func (b Bar) Special() bool { return b >= PossibleSetback && b < numBars }
+
+// Steps returns the first step shown (0 for A) and how many steps (0 for a
+// special case).
+func (b Bar) Steps() (first, n int) {
+	switch {
+	case b <= BarD:
+		return int(b), 1
+	case b <= BarCD:
+		return int(b - BarAB), 2
+	}
+	return 0, 0
+}
+
+// Bars returns every skill bar entry in order.
+func Bars() []Bar {
+	out := make([]Bar, numBars)
+	for i := range out {
+		out[i] = Bar(i)
+	}
+	return out
+}
+
+// ParseBar reads a skill bar entry.
+func ParseBar(s string) (Bar, error) {
+	k := squash(s)
+	for b := BarA; b < numBars; b++ {
+		if squash(barText[b]) == k {
+			return b, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown skill bar %q (allowed: %s)", s, strings.Join(barText[:], ", "))
+}
+
+// MarshalText writes the bar entry.
+func (b Bar) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// UnmarshalText reads a bar entry.
+func (b *Bar) UnmarshalText(t []byte) error {
+	v, err := ParseBar(string(t))
+	if err == nil {
+		*b = v
+	}
+	return err
+}
+
+// Line is a Standard (S:) or Dramatic (D:) line of the action stack: who
+// acts first and what happens to each side. An entry is an effect, or for
+// the villains possibly an approved action whose success lets the GM strip a
+// card from the target's pool.
+type Line struct {
+	First         Side   `json:"first"`
+	Hero          Effect `json:"hero"`
+	Villain       Effect `json:"villain"`
+	VillainAction Act    `json:"villain_action"`
+}
+
+// Effect returns the effect on side s.
+func (l Line) Effect(s Side) Effect {
+	if s == Villains {
+		return l.Villain
+	}
+	return l.Hero
+}
+
+// Card is one card: a player side and a GM side.
+type Card struct {
+	Name     Name   `json:"name"`
+	Standard Line   `json:"standard"`
+	Dramatic Line   `json:"dramatic"`
+	Approved [2]Act `json:"approved"` // the Act: line; unused slots are NoAct
+	Bar      Bar    `json:"bar"`
+}
+
+// Line returns the Dramatic or the Standard line.
+func (c *Card) Line(dramatic bool) Line {
+	if dramatic {
+		return c.Dramatic
+	}
+	return c.Standard
+}
+
+// Approves reports whether a (All-Out Attack counting as Attack) is on the Act: line.
+func (c *Card) Approves(a Act) bool {
+	b := a.base()
+	return b != NoAct && (c.Approved[0] == b || c.Approved[1] == b)
+}

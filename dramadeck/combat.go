@@ -1,0 +1,626 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Choice is what a character does with an action: an Act and its target
+// (a character index on the other side; ignored for Defend).
+type Choice struct {
+	Act    Act `json:"act"`
+	Target int `json:"target"`
+}
+
+// StartCombat begins an encounter: combat time, round 0, no outcome yet.
+// Dramatic selects the D: line of the action stack rather than S:.
+func (g *Game) StartCombat(dramatic bool) error {
+	if g.State.Combat {
+		return errors.New("already in combat")
+	}
+	s := &g.State
+	s.Combat, s.Dramatic, s.Round, s.Outcome = true, dramatic, 0, Ongoing
+	for p := range s.Players {
+		s.Players[p].Pooled = 0
+	}
+	g.checkOutcome()
+	return nil
+}
+
+func (g *Game) endCombat() {
+	s := &g.State
+	s.Discard = append(s.Discard, s.Stack...)
+	s.Stack = s.Stack[:0]
+	s.Combat, s.Retain = false, false
+	g.clearFlags()
+}
+
+func (g *Game) clearFlags() {
+	s := &g.State
+	s.Flurry, s.Setback, s.Break = [2]bool{}, [2]bool{}, [2]bool{}
+	s.Confused, s.Monologue = false, false
+	s.Line = Line{}
+}
+
+// flip turns the next card onto the action stack. When the draw pile and
+// discards are both empty the older action stack cards (all but the top)
+// are shuffled back [ours]; with no card at all the current card stays.
+func (g *Game) flip(r *dice.Roller) {
+	s := &g.State
+	if len(s.Draw) == 0 && len(s.Discard) == 0 && len(s.Stack) > 1 {
+		top := s.Stack[len(s.Stack)-1]
+		s.Draw = append(s.Draw, s.Stack[:len(s.Stack)-1]...)
+		s.Stack = append(s.Stack[:0], top)
+		g.Shuffle(r)
+		g.emit(Event{Kind: EvReshuffle, Who: -1, Target: -1, Card: -1, Value: len(s.Draw)})
+	}
+	c, ok := g.draw(r)
+	if ok {
+		s.Stack = append(s.Stack, c)
+		s.Flips++
+		g.emit(Event{Kind: EvFlip, Who: -1, Target: -1, Card: c})
+	}
+	if len(s.Stack) > 0 {
+		s.Line = g.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
+	}
+}
+
+// applyLine sets the round's flags and applies the immediate effects of the
+// current line to each side (GM Side, "Effects").
+func (g *Game) applyLine() {
+	s := &g.State
+	for side := Heroes; side <= Villains; side++ {
+		e := s.Line.Effect(side)
+		switch e {
+		case Flurry:
+			s.Flurry[side] = true
+		case Break:
+			s.Break[side] = true
+		case Confused:
+			s.Confused = s.Confused || side == Heroes
+		case Setback:
+			s.Setback[side] = true
+		}
+		lo, hi := 0, len(s.Heroes)
+		if side == Villains {
+			lo, hi = hi, hi+len(s.Villains)
+		}
+		for ci := lo; ci < hi; ci++ {
+			c := g.char(ci)
+			if !c.Active() {
+				continue
+			}
+			switch e {
+			case Inspiration:
+				c.Status.Stunned = false
+				c.FP = c.MaxFP
+				c.HP = max(c.HP, c.MaxHP/2)
+			case Up:
+				c.Status.Up++
+			case Fatigued:
+				g.loseFP(ci, g.Rules.FatigueFP)
+			case Stymied:
+				c.Status.StymiedPoss = true
+			}
+			if e != NoEffect {
+				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
+			}
+		}
+	}
+	if s.Flurry[Heroes] || s.Flurry[Villains] {
+		s.FlurryRounds++
+	}
+}
+
+func (g *Game) loseFP(ci, n int) {
+	c := g.char(ci)
+	c.FP -= n
+	if c.FP <= 0 {
+		c.Status.Out = true // collapse [ours, simplified]
+		g.checkOutcome()
+	}
+}
+
+// BeginRound starts a combat round: per-round bonuses lapse, and the GM
+// turns a card onto the action stack (or keeps the current one after
+// Seize Initiative) and applies its line.
+func (g *Game) BeginRound(r *dice.Roller) error {
+	s := &g.State
+	if !s.Combat || s.Outcome != Ongoing {
+		return errors.New("no encounter in progress (call StartCombat)")
+	}
+	s.Round++
+	for p := range s.Players {
+		pl := &s.Players[p]
+		pl.Declared, pl.Moved, pl.MayMove = false, false, false
+	}
+	for ci := range len(s.Heroes) + len(s.Villains) {
+		st := &g.char(ci).Status
+		st.RoundBonus, st.Up, st.Harmed = 0, 0, false
+	}
+	g.clearFlags()
+	if s.Retain && len(s.Stack) > 0 {
+		s.Retain = false
+		s.Line = g.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
+	} else {
+		g.flip(r)
+	}
+	g.applyLine()
+	return nil
+}
+
+// reflip is Seize Initiative's "flip another card immediately".
+func (g *Game) reflip(r *dice.Roller) {
+	g.clearFlags()
+	g.flip(r)
+	g.applyLine()
+}
+
+func (g *Game) finish(o Outcome) {
+	if g.State.Outcome == Ongoing {
+		g.State.Outcome = o
+		g.emit(Event{Kind: EvOutcome, Who: -1, Target: -1, Card: -1, Value: int(o)})
+	}
+}
+
+func (g *Game) checkOutcome() {
+	s := &g.State
+	if s.Outcome != Ongoing || !s.Combat {
+		return
+	}
+	h, v := false, false
+	for i := range s.Heroes {
+		h = h || s.Heroes[i].Active()
+	}
+	for i := range s.Villains {
+		v = v || s.Villains[i].Active()
+	}
+	switch {
+	case !v:
+		g.finish(HeroesWin)
+	case !h:
+		g.finish(VillainsWin)
+	}
+}
+
+// skillRoll rolls character ci against base with every pending bonus and
+// re-roll: Action (all actions this round), Adrenalin/Willpower/Presence
+// (next roll of the kind), Supporter; Stymied (margin) cancels one bonus
+// card; then Second Chance (best of LuckRolls), Up, Drama/Hero and
+// Possibilities (pol decides) re-roll a failure, keeping the better.
+func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) Result {
+	c := g.char(ci)
+	st := &c.Status
+	bonus := st.RoundBonus + st.Next[kind] + st.Support
+	st.Next[kind], st.Support = 0, 0
+	if bonus > 0 && st.StymiedNext {
+		st.StymiedNext = false
+		bonus -= min(bonus, g.Rules.Bonus)
+		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+	}
+	eff := base + bonus
+	cr := g.Rules.Criticals
+	res := cr.SuccessRoll(r, eff)
+	g.emit(Event{Kind: EvRoll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+	if !res.Success && st.Luck > 0 {
+		st.Luck--
+		for i := 1; i < g.Rules.LuckRolls; i++ {
+			if x := cr.SuccessRoll(r, eff); Better(x, res) {
+				res = x
+			}
+		}
+		g.emit(Event{Kind: EvReroll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+	}
+	for !res.Success {
+		cancellable := true
+		switch {
+		case st.Up > 0:
+			st.Up-- // Up cannot be countered
+			cancellable = false
+		case st.CardPoss > 0:
+			st.CardPoss--
+		case c.Possibilities > 0 && pol != nil && pol.Spend(g, ci, res):
+			c.Possibilities--
+		default:
+			return g.noteCrit(ci, res)
+		}
+		if cancellable && (st.StymiedPoss || st.StymiedNext) {
+			if st.StymiedPoss {
+				st.StymiedPoss = false
+			} else {
+				st.StymiedNext = false
+			}
+			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+			continue
+		}
+		if x := cr.SuccessRoll(r, eff); Better(x, res) {
+			res = x
+		}
+		g.emit(Event{Kind: EvReroll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+	}
+	return g.noteCrit(ci, res)
+}
+
+func (g *Game) noteCrit(ci int, res Result) Result {
+	if res.Success && res.Critical {
+		g.char(ci).Status.Crit = true
+	}
+	return res
+}
+
+func level(s Skill, unskilled bool) int {
+	if unskilled {
+		return s.Default
+	}
+	return s.Level
+}
+
+// contestSkills gives the actor's skill, the target's resistance and the
+// roll kind for card purposes (GM Side, "Approved Actions").
+func contestSkills(a Act, c, t *Character, unskilled bool) (int, int, RollKind) {
+	switch a {
+	case Trick:
+		return level(c.Trick, unskilled), t.IQ, Intellectual
+	case Test:
+		return c.Will, t.Will, Intellectual
+	case Taunt:
+		return level(c.Influence, unskilled), t.Will, Interpersonal
+	case Intimidate:
+		return level(c.Intimidation, unskilled), t.Will, Interpersonal
+	}
+	return level(c.Maneuver, unskilled), t.Maneuver.Level, Physical
+}
+
+// harmful reports whether an act would harm the opponents (barred by Setback).
+func harmful(a Act) bool { return a != Defend }
+
+// CheckChoice reports why character ci may not take choice now, or nil.
+func (g *Game) CheckChoice(ci int, ch Choice) error {
+	if err := g.checkChar(ci); err != nil {
+		return err
+	}
+	s := &g.State
+	c := g.char(ci)
+	switch {
+	case !s.Combat || s.Outcome != Ongoing:
+		return errors.New("no encounter in progress")
+	case !c.Active():
+		return fmt.Errorf("character %d (%s) is out of the fight", ci, c.Name)
+	case s.Monologue:
+		return errors.New("a Monologue is under way: nobody else may act this round")
+	}
+	switch ch.Act {
+	case Attack, AllOutAttack, Defend, Trick, Test, Taunt, Intimidate, Maneuver:
+	default:
+		return fmt.Errorf("%v is not a combat action (Attack, All-Out Attack, Defend, Trick, Test, Taunt, Intimidate, Maneuver)", ch.Act)
+	}
+	side := g.side(ci)
+	if harmful(ch.Act) && s.Setback[side] {
+		return fmt.Errorf("the %v suffer Setback: no action that would harm the opponents this round (Defend)", side)
+	}
+	if ch.Act == Defend {
+		return nil
+	}
+	if err := g.checkChar(ch.Target); err != nil {
+		return err
+	}
+	if g.side(ch.Target) == side || !g.char(ch.Target).Active() {
+		return fmt.Errorf("target %d is not an active opponent", ch.Target)
+	}
+	return nil
+}
+
+// Act resolves one action by character ci. pol is the acting side's policy
+// (Possibility spends, the GM's card removal, Player's Call).
+func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
+	if err := g.CheckChoice(ci, ch); err != nil {
+		return err
+	}
+	if pol == nil {
+		return errors.New("Act needs a policy")
+	}
+	s := &g.State
+	c := g.char(ci)
+	st := &c.Status
+	st.Posture = NoAct // a posture lasts until the character acts again
+	g.emit(Event{Kind: EvAction, Who: ci, Target: ch.Target, Card: -1, Act: ch.Act})
+	hero := ci < len(s.Heroes)
+	if st.Stunned || st.LoseAction {
+		st.Stunned, st.LoseAction = false, false
+		g.afterAction(ci, false)
+		return nil
+	}
+	unskilled := st.Unskilled
+	st.Unskilled = false
+	success, harmed := false, false
+	var err error
+	switch ch.Act {
+	case Defend:
+		st.Posture = Defend
+		success = true // All-Out Defence is taken, not rolled [ours]
+	case Attack, AllOutAttack:
+		success, harmed = g.attack(r, ci, ch, unskilled, pol)
+	default:
+		success, harmed, err = g.contest(r, ci, ch, unskilled, pol)
+		if err != nil {
+			return err
+		}
+	}
+	if success && s.Outcome == Ongoing && len(s.Stack) > 0 {
+		card := &g.Deck.Cards[s.Stack[len(s.Stack)-1]]
+		if hero && card.Approves(ch.Act) {
+			g.drawTo(r, ci, EvDraw)
+		}
+		if !hero && ch.Act != Defend && s.Line.VillainAction == ch.Act.base() && ch.Target < len(s.Heroes) {
+			if pool := s.Players[ch.Target].Pool; len(pool) > 0 {
+				i := pol.Strip(g, ch.Target)
+				if i < 0 || i >= len(pool) {
+					return fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d", pol.Name(), i, ch.Target, len(pool)-1)
+				}
+				id := pool[i]
+				s.Players[ch.Target].Pool = remove(pool, i)
+				s.Discard = append(s.Discard, id)
+				g.emit(Event{Kind: EvStrip, Who: ch.Target, Target: -1, Card: id})
+			}
+		}
+	}
+	if hero && ch.Act != Defend && !s.Players[ci].Moved {
+		s.Players[ci].MayMove = true
+	}
+	g.afterAction(ci, harmed)
+	return nil
+}
+
+func (g *Game) afterAction(ci int, harmed bool) {
+	st := &g.char(ci).Status
+	st.Harmed = st.Harmed || harmed
+	st.StymiedNext = false // lapses at the end of the next action
+	if st.Broken {
+		st.Broken = false
+		if !harmed {
+			st.Fled = true
+			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+		}
+	}
+	g.checkOutcome()
+}
+
+func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
+	c, t := g.char(ci), g.char(ch.Target)
+	base := level(c.Attack, unskilled)
+	if ch.Act == AllOutAttack {
+		base += g.Rules.AllOutAttackBonus
+		c.Status.Posture = AllOutAttack
+	}
+	res := g.skillRoll(r, ci, Physical, base, pol)
+	hit := res.Success
+	if hit && t.Status.Fails > 0 {
+		t.Status.Fails--
+		hit = false
+		g.emit(Event{Kind: EvEffect, Who: ci, Target: ch.Target, Card: -1, Effect: NoEffect, Value: int(OpponentFails)})
+	}
+	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
+		def := t.Defense
+		if t.Status.Posture == Defend {
+			def += g.Rules.DefendBonus
+		}
+		if t.FP*3 < t.MaxFP {
+			def /= 2 // GURPS: below 1/3 FP, halve Dodge
+		}
+		d := g.Rules.Criticals.SuccessRoll(r, def)
+		g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: def, Success: d.Success})
+		hit = !d.Success
+	}
+	if !hit {
+		return false, false
+	}
+	dmg := c.Damage.Add
+	for range c.Damage.Dice {
+		dmg += r.Roll(6)
+	}
+	if c.Status.Coup > 0 {
+		dmg += dmg * g.Rules.CoupPercent * c.Status.Coup / 100
+		c.Status.Coup = 0
+	}
+	dmg = max(dmg-t.DR, 0)
+	t.HP -= dmg
+	g.emit(Event{Kind: EvDamage, Who: ci, Target: ch.Target, Card: -1, Value: dmg})
+	switch {
+	case t.HP <= 0:
+		t.Status.Out = true
+	case dmg*2 > t.MaxHP:
+		t.Status.Stunned = true // a major wound stuns [ours, simplified]
+	}
+	return true, dmg > 0
+}
+
+func (g *Game) contest(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Policy) (success, harmed bool, err error) {
+	c, t := g.char(ci), g.char(ch.Target)
+	sk, resist, kind := contestSkills(ch.Act, c, t, unskilled)
+	a := g.skillRoll(r, ci, kind, sk, pol)
+	d := g.Rules.Criticals.SuccessRoll(r, resist)
+	g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: resist, Success: d.Success})
+	w, mov := QuickContest(a, d)
+	if w == 0 && t.Status.Fails > 0 {
+		t.Status.Fails--
+		w = -1
+	}
+	g.emit(Event{Kind: EvContest, Who: ci, Target: ch.Target, Card: -1, Act: ch.Act, Value: mov, Success: w == 0})
+	if w != 0 {
+		return false, false, nil
+	}
+	band, ok := g.Rules.Margins.Lookup(ch.Act, mov)
+	if !ok {
+		return true, false, nil
+	}
+	for _, e := range band.Target {
+		if e == PlayersCall {
+			e = pol.Call(g, ci, ch.Target, ch.Act)
+			if !e.marginResult() || e == PlayersCall {
+				return false, false, fmt.Errorf("policy %s: Player's Call gave %v (allowed: Stymied, Unskilled, Setback, Break, Fatigued, Up)", pol.Name(), e)
+			}
+			if e == Up {
+				g.inflict(ci, Up)
+				continue
+			}
+		}
+		g.inflict(ch.Target, e)
+	}
+	for _, e := range band.Actor {
+		g.inflict(ci, e)
+	}
+	return true, true, nil
+}
+
+// inflict applies a margin-table result to character ci.
+func (g *Game) inflict(ci int, e Effect) {
+	st := &g.char(ci).Status
+	switch e {
+	case Stymied:
+		st.StymiedNext = true
+	case Unskilled:
+		st.Unskilled = true
+	case Setback:
+		st.LoseAction = true
+	case Break:
+		st.Broken = true
+	case Up:
+		st.Up++
+	case Fatigued:
+		g.loseFP(ci, g.Rules.FatigueFP)
+	}
+	g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
+}
+
+// EndRound resolves Break (characters of the broken side, normally the
+// villains, who took HP damage and did no harm this round flee or concede) and checks for the end of the encounter.
+func (g *Game) EndRound() {
+	s := &g.State
+	for ci := range len(s.Heroes) + len(s.Villains) {
+		c := g.char(ci)
+		if s.Break[g.side(ci)] && c.Active() && c.HP < c.MaxHP && !c.Status.Harmed {
+			c.Status.Fled = true
+			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+		}
+	}
+	g.checkOutcome()
+}
+
+// sideOrder fills g.order with side's active characters by decreasing Speed.
+func (g *Game) sideOrder(side Side) []int {
+	s := &g.State
+	o := g.order[:0]
+	lo, hi := 0, len(s.Heroes)
+	if side == Villains {
+		lo, hi = hi, hi+len(s.Villains)
+	}
+	for ci := lo; ci < hi; ci++ {
+		o = append(o, ci)
+		for k := len(o) - 1; k > 0 && g.char(o[k]).Speed > g.char(o[k-1]).Speed; k-- {
+			o[k], o[k-1] = o[k-1], o[k]
+		}
+	}
+	g.order = o
+	return o
+}
+
+// turn lets character ci act by its policy, then offers the player the
+// move of a card from hand to pool.
+func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
+	if !g.char(ci).Active() || g.State.Outcome != Ongoing {
+		return nil
+	}
+	if err := g.Act(r, ci, pol.Choose(g, ci), pol); err != nil {
+		return fmt.Errorf("policy %s: %w", pol.Name(), err)
+	}
+	if ci < len(g.State.Heroes) && g.State.Players[ci].MayMove {
+		if id := pol.Move(g, ci); id >= 0 {
+			if err := g.MoveToPool(ci, id); err != nil {
+				return fmt.Errorf("policy %s: %w", pol.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// PlayRound plays one whole combat round: the flip, every player's
+// declaration (or Critical Moment), Haste actions, then each side in the
+// line's order (twice for a Flurry side) by decreasing Speed, then EndRound.
+func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+	if heroes == nil || gm == nil {
+		return errors.New("PlayRound needs a hero policy and a GM policy")
+	}
+	if err := g.BeginRound(r); err != nil {
+		return err
+	}
+	s := &g.State
+	for p := range s.Players {
+		if !s.Heroes[p].Active() || s.Outcome != Ongoing {
+			continue
+		}
+		move := heroes.Critical(g, p, g.moveBuf[:0])
+		plays := heroes.Declare(g, p, g.playBuf[:0], move)
+		g.moveBuf, g.playBuf = move[:0], plays[:0]
+		var err error
+		if len(move) > 0 {
+			err = g.CriticalMoment(r, p, move, plays)
+		} else if !s.Confused || len(plays) > 0 {
+			err = g.Declare(r, p, plays)
+		}
+		if err != nil {
+			return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+		}
+	}
+	for p := range s.Players {
+		for s.Heroes[p].Status.Extra > 0 && !s.Monologue {
+			s.Heroes[p].Status.Extra--
+			if err := g.turn(r, p, heroes); err != nil {
+				return err
+			}
+		}
+		s.Heroes[p].Status.Extra = 0
+	}
+	if !s.Monologue {
+		first := s.Line.First
+		for _, side := range [2]Side{first, first.Other()} {
+			pol := heroes
+			if side == Villains {
+				pol = gm
+			}
+			passes := 1
+			if s.Flurry[side] {
+				passes = 2
+			}
+			for range passes {
+				n := len(g.sideOrder(side))
+				for k := 0; k < n; k++ {
+					if err := g.turn(r, g.order[k], pol); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	g.EndRound()
+	return nil
+}
+
+// RunEncounter plays rounds until the encounter ends or maxRounds pass
+// (TimedOut). Call StartCombat first.
+func (g *Game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
+	if maxRounds < 1 {
+		return Ongoing, fmt.Errorf("max rounds %d, must be >= 1", maxRounds)
+	}
+	for g.State.Outcome == Ongoing {
+		if g.State.Round >= maxRounds {
+			g.finish(TimedOut)
+			break
+		}
+		if err := g.PlayRound(r, heroes, gm); err != nil {
+			return Ongoing, err
+		}
+	}
+	return g.State.Outcome, nil
+}

@@ -1,0 +1,419 @@
+package dramadeck
+
+import (
+	"bufio"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// MaxCards bounds the size of a deck read from a file.
+const MaxCards = 1024
+
+// Count is one row of a deck composition: how many cards of a name.
+type Count struct {
+	Name  Name `json:"name"`
+	Count int  `json:"count"`
+}
+
+// DefaultComposition returns the 156-card player-side composition of
+// RULINGS: Adrenalin 16, Action 8, Haste 10, Master Plan 6, Hero 10, Drama
+// 13, Alertness 4, Connection 4, Idea 4, Glory 4, Monologue 1, Campaign 1,
+// Coup de Grace 5, Leadership 5, Escape 1 [src]; Willpower 16, Presence 16,
+// Opponent Fails 4, Second Chance 6, Supporter 10, Rally 1, Seize Initiative
+// 1, Romance 2, Nemesis 2, Personal Stake 2, Martyr 1, Mistaken Identity 1,
+// Suspicion 1, True Identity 1 [ours].
+func DefaultComposition() []Count {
+	return []Count{
+		{Adrenalin, 16}, {Action, 8}, {Haste, 10}, {MasterPlan, 6}, {Hero, 10}, {Drama, 13},
+		{Alertness, 4}, {Connection, 4}, {Idea, 4}, {Glory, 4}, {Monologue, 1}, {Campaign, 1},
+		{CoupDeGrace, 5}, {Leadership, 5}, {Escape, 1},
+		{Willpower, 16}, {Presence, 16}, {OpponentFails, 4}, {SecondChance, 6}, {Supporter, 10},
+		{Rally, 1}, {SeizeInitiative, 1},
+		{Romance, 2}, {Nemesis, 2}, {PersonalStake, 2}, {Martyr, 1}, {MistakenIdentity, 1},
+		{Suspicion, 1}, {TrueIdentity, 1},
+	}
+}
+
+// DefaultSeed is the seed the default deck's GM sides were generated from.
+const DefaultSeed = 0x0d7a_3a_dec4
+
+// Deck is an ordered list of cards; a card's index is its identity in a
+// game (piles hold indices).
+type Deck struct {
+	Cards []Card `json:"cards"`
+}
+
+// Len returns the number of cards.
+func (d *Deck) Len() int { return len(d.Cards) }
+
+// Count returns how many cards carry name n.
+func (d *Deck) Count(n Name) int {
+	k := 0
+	for i := range d.Cards {
+		if d.Cards[i].Name == n {
+			k++
+		}
+	}
+	return k
+}
+
+// Composition returns the deck's player-side counts in first-seen order.
+func (d *Deck) Composition() []Count {
+	var out []Count
+	for _, c := range d.Cards {
+		i := slices.IndexFunc(out, func(x Count) bool { return x.Name == c.Name })
+		if i < 0 {
+			out = append(out, Count{c.Name, 1})
+		} else {
+			out[i].Count++
+		}
+	}
+	return out
+}
+
+// Clone returns an independent copy.
+func (d *Deck) Clone() *Deck { return &Deck{Cards: slices.Clone(d.Cards)} }
+
+func checkComposition(comp []Count) (int, error) {
+	total := 0
+	seen := map[Name]bool{}
+	for i, c := range comp {
+		if !c.Name.Valid() {
+			return 0, fmt.Errorf("composition[%d]: unknown card %d", i, int(c.Name))
+		}
+		if seen[c.Name] {
+			return 0, fmt.Errorf("composition[%d]: %v listed twice", i, c.Name)
+		}
+		seen[c.Name] = true
+		if c.Count < 1 || c.Count > MaxCards {
+			return 0, fmt.Errorf("composition[%d]: %v count %d, must be 1..%d", i, c.Name, c.Count, MaxCards)
+		}
+		total += c.Count
+	}
+	if total == 0 {
+		return 0, errors.New("composition: no cards")
+	}
+	if total > MaxCards {
+		return 0, fmt.Errorf("composition: %d cards, at most %d allowed", total, MaxCards)
+	}
+	return total, nil
+}
+
+// Generate builds a deck with the given player-side composition and GM
+// sides drawn from seed in the proportions of RULINGS [ours]: Standard lines
+// heroes-first on 2/3 of cards, Dramatic lines villains-first on 2/3; 1/3 of
+// lines carry an effect on one side (Break only for villains, Confused only
+// for heroes, since villains hold no pools); 1/6 of lines give the villains
+// an approved action instead; half the cards approve one action, half two;
+// 80% of skill bars show a step or adjacent pair (A, B, C, D, AB, BC, CD in
+// equal shares), 20% a special case (equal shares). Proportions are exact
+// up to rounding; only their placement is random. The same composition and
+// seed always give the same deck.
+func Generate(comp []Count, seed uint64) (*Deck, error) {
+	n, err := checkComposition(comp)
+	if err != nil {
+		return nil, err
+	}
+	r := dice.NewSeeded(seed)
+	d := &Deck{Cards: make([]Card, 0, n)}
+	for _, c := range comp {
+		for range c.Count {
+			d.Cards = append(d.Cards, Card{Name: c.Name})
+		}
+	}
+	third := (n + 1) / 3
+	firsts := func(majority Side) []Side {
+		s := make([]Side, n)
+		for i := range s {
+			s[i] = majority
+			if i >= n-third {
+				s[i] = majority.Other()
+			}
+		}
+		r.Shuffle(n, func(i, j int) { s[i], s[j] = s[j], s[i] })
+		return s
+	}
+	heroFX := []Effect{Flurry, Inspiration, Up, Confused, Fatigued, Setback, Stymied}
+	villainFX := []Effect{Flurry, Inspiration, Up, Break, Fatigued, Setback, Stymied}
+	lines := func(majority Side) []Line {
+		ls := make([]Line, n)
+		for i, f := range firsts(majority) {
+			ls[i].First = f
+		}
+		// Positions 0..third-1 of a shuffled order carry an effect; the next
+		// sixth carries a villain approved action.
+		order := perm(r, n)
+		sixth := (n + 3) / 6
+		for k, i := range order {
+			switch {
+			case k < third && k%2 == 0:
+				ls[i].Hero = heroFX[r.IntN(len(heroFX))]
+			case k < third:
+				ls[i].Villain = villainFX[r.IntN(len(villainFX))]
+			case k < third+sixth:
+				ls[i].VillainAction = Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1))
+			}
+		}
+		return ls
+	}
+	std := lines(Heroes)
+	dra := lines(Villains)
+	bars := make([]Bar, n)
+	steps := (n*4 + 2) / 5
+	for i := range bars {
+		if i < steps {
+			bars[i] = Bar(i % 7)
+		} else {
+			bars[i] = PossibleSetback + Bar((i-steps)%3)
+		}
+	}
+	r.Shuffle(n, func(i, j int) { bars[i], bars[j] = bars[j], bars[i] })
+	ones := perm(r, n)
+	for k, i := range ones {
+		c := &d.Cards[i]
+		c.Standard, c.Dramatic, c.Bar = std[i], dra[i], bars[i]
+		c.Approved[0] = Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1))
+		if k >= n/2 {
+			for {
+				a := Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1))
+				if a != c.Approved[0] {
+					c.Approved[1] = a
+					break
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// perm is a uniform permutation of 0..n-1 drawn from the roller.
+func perm(r *dice.Roller, n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	r.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
+}
+
+//go:embed deck.txt
+var defaultDeckText string
+
+var defaultDeck = sync.OnceValues(func() (*Deck, error) {
+	return ParseDeck(strings.NewReader(defaultDeckText), DefaultSeed)
+})
+
+// DefaultDeck returns a copy of the shipped 156-card deck: the composition of
+// DefaultComposition with GM sides generated once by Generate from
+// DefaultSeed and stored as the package's deck.txt data file.
+func DefaultDeck() (*Deck, error) {
+	d, err := defaultDeck()
+	if err != nil {
+		return nil, fmt.Errorf("dramadeck: shipped deck is corrupt: %w", err)
+	}
+	return d.Clone(), nil
+}
+
+// ParseDeck reads a deck file. The format is line based; blank lines and
+// lines starting with # are ignored. Each card line is
+//
+//	<count> <Name> | S: <first> <hero> <villain> [<villain action>] | D: <first> <hero> <villain> [<villain action>] | Act: <action>[, <action>] | Bar: <bar>
+//
+// where <count> copies of that card are made, <first> is Heroes or Villains,
+// <hero> and <villain> are an effect name or "-", the optional villain
+// action is an approved action, and <bar> is A, B, C, D, AB, BC, CD,
+// Possible Setback, Complication or Critical Problem. A file may instead
+// give only "<count> <Name>" on every line: a composition, whose GM sides
+// are then made by Generate with seed. Unknown names, counts below 1, more
+// than MaxCards cards, and mixing the two forms are errors naming the line.
+func ParseDeck(rd io.Reader, seed uint64) (*Deck, error) {
+	sc := bufio.NewScanner(rd)
+	var comp []Count
+	var cards []Card
+	form := 0 // 1 = full cards, 2 = composition
+	total, lineNo := 0, 0
+	for sc.Scan() {
+		lineNo++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Split(text, "|")
+		head := strings.TrimSpace(fields[0])
+		sp := strings.IndexByte(head, ' ')
+		if sp < 0 {
+			return nil, fmt.Errorf("deck line %d: want \"<count> <card name>\", got %q", lineNo, head)
+		}
+		count, err := strconv.Atoi(head[:sp])
+		if err != nil || count < 1 {
+			return nil, fmt.Errorf("deck line %d: bad count %q (must be a whole number >= 1)", lineNo, head[:sp])
+		}
+		name, err := ParseName(head[sp+1:])
+		if err != nil {
+			return nil, fmt.Errorf("deck line %d: %w", lineNo, err)
+		}
+		total += count
+		if total > MaxCards {
+			return nil, fmt.Errorf("deck line %d: more than %d cards", lineNo, MaxCards)
+		}
+		f := 2
+		if len(fields) > 1 {
+			f = 1
+		}
+		if form != 0 && form != f {
+			return nil, fmt.Errorf("deck line %d: mixes full card lines and composition lines", lineNo)
+		}
+		form = f
+		if f == 2 {
+			if i := slices.IndexFunc(comp, func(c Count) bool { return c.Name == name }); i >= 0 {
+				comp[i].Count += count
+			} else {
+				comp = append(comp, Count{name, count})
+			}
+			continue
+		}
+		c, err := parseGM(fields[1:])
+		if err != nil {
+			return nil, fmt.Errorf("deck line %d: %w", lineNo, err)
+		}
+		c.Name = name
+		for range count {
+			cards = append(cards, c)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("deck: reading: %w", err)
+	}
+	switch form {
+	case 0:
+		return nil, errors.New("deck: no cards")
+	case 2:
+		return Generate(comp, seed)
+	}
+	return &Deck{Cards: cards}, nil
+}
+
+func parseGM(fields []string) (Card, error) {
+	var c Card
+	if len(fields) != 4 {
+		return c, fmt.Errorf("want 4 fields after the name (S:, D:, Act:, Bar:), got %d", len(fields))
+	}
+	get := func(f, prefix string) (string, error) {
+		f = strings.TrimSpace(f)
+		if !strings.HasPrefix(f, prefix) {
+			return "", fmt.Errorf("field %q must start with %q", f, prefix)
+		}
+		return strings.TrimSpace(f[len(prefix):]), nil
+	}
+	var err error
+	for i, p := range []string{"S:", "D:"} {
+		s, e := get(fields[i], p)
+		if e != nil {
+			return c, e
+		}
+		var l Line
+		if l, err = parseLine(s); err != nil {
+			return c, fmt.Errorf("%s %w", p, err)
+		}
+		if i == 0 {
+			c.Standard = l
+		} else {
+			c.Dramatic = l
+		}
+	}
+	s, err := get(fields[2], "Act:")
+	if err != nil {
+		return c, err
+	}
+	acts := strings.Split(s, ",")
+	if len(acts) < 1 || len(acts) > 2 {
+		return c, fmt.Errorf("Act: lists %d actions, want 1 or 2", len(acts))
+	}
+	for i, a := range acts {
+		v, e := ParseAct(a)
+		if e != nil {
+			return c, fmt.Errorf("Act: %w", e)
+		}
+		if !v.Approved() {
+			return c, fmt.Errorf("Act: %q is not an approved action (Attack, Defend, Trick, Test, Taunt, Intimidate, Maneuver)", a)
+		}
+		c.Approved[i] = v
+	}
+	if c.Approved[0] == c.Approved[1] {
+		return c, fmt.Errorf("Act: %v listed twice", c.Approved[0])
+	}
+	s, err = get(fields[3], "Bar:")
+	if err != nil {
+		return c, err
+	}
+	c.Bar, err = ParseBar(s)
+	return c, err
+}
+
+func parseLine(s string) (Line, error) {
+	var l Line
+	tok := strings.Fields(s)
+	if len(tok) < 3 || len(tok) > 4 {
+		return l, fmt.Errorf("line %q: want <first> <hero effect> <villain effect> [<villain action>]", s)
+	}
+	if err := l.First.UnmarshalText([]byte(tok[0])); err != nil {
+		return l, err
+	}
+	var err error
+	if l.Hero, err = ParseEffect(tok[1]); err != nil {
+		return l, err
+	}
+	if l.Villain, err = ParseEffect(tok[2]); err != nil {
+		return l, err
+	}
+	if !l.Hero.gmEffect() || !l.Villain.gmEffect() {
+		return l, fmt.Errorf("line %q: line effects are Flurry, Inspiration, Up, Break, Confused, Fatigued, Setback, Stymied or -", s)
+	}
+	if len(tok) == 4 {
+		if l.VillainAction, err = ParseAct(tok[3]); err != nil {
+			return l, err
+		}
+		if !l.VillainAction.Approved() {
+			return l, fmt.Errorf("line %q: villain action must be an approved action", s)
+		}
+	}
+	return l, nil
+}
+
+func (e Effect) gmEffect() bool { return e <= Stymied }
+
+// Format writes d in the full-card form ParseDeck reads, merging runs of
+// identical cards into one counted line.
+func (d *Deck) Format(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "# dramadeck deck: <count> <Name> | S: <first> <hero> <villain> [<villain action>] | D: ... | Act: <actions> | Bar: <bar>")
+	line := func(l Line) string {
+		s := fmt.Sprintf("%v %v %v", l.First, l.Hero, l.Villain)
+		if l.VillainAction != NoAct {
+			s += " " + l.VillainAction.String()
+		}
+		return s
+	}
+	for i := 0; i < len(d.Cards); {
+		j := i + 1
+		for j < len(d.Cards) && d.Cards[j] == d.Cards[i] {
+			j++
+		}
+		c := d.Cards[i]
+		acts := c.Approved[0].String()
+		if c.Approved[1] != NoAct {
+			acts += ", " + c.Approved[1].String()
+		}
+		fmt.Fprintf(bw, "%d %v | S: %s | D: %s | Act: %s | Bar: %v\n", j-i, c.Name, line(c.Standard), line(c.Dramatic), acts, c.Bar)
+		i = j
+	}
+	return bw.Flush()
+}

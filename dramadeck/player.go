@@ -1,0 +1,564 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Play is one card played: which card and, where the card asks, on whom
+// and how. Zero fields mean "the obvious choice" where one exists.
+type Play struct {
+	Card int `json:"card"` // card id (index in the Deck)
+	// Target is the character the card affects: a hero index, or -1 for
+	// the player's own hero. Supporter needs another hero.
+	Target int `json:"target"`
+	// Flip: Seize Initiative flips another card now instead of keeping
+	// the current one for an extra round.
+	Flip bool `json:"flip,omitempty"`
+	// Cards, N: Leadership's one or two cards (from the player's hand or
+	// pool); Campaign's subplot is Cards[0] with N = 1.
+	Cards [2]int `json:"cards"`
+	N     int    `json:"n,omitempty"`
+	// ToPlayer, ToPool: where Leadership puts the cards.
+	ToPlayer int  `json:"to_player,omitempty"`
+	ToPool   bool `json:"to_pool,omitempty"`
+	// Why: the explanation Leadership requires.
+	Why string `json:"why,omitempty"`
+}
+
+// draw takes the top card of the draw pile, first shuffling the discards
+// back in if it is empty (The Player Side: reshuffle when the pile runs
+// out). It reports false when no card is left anywhere.
+func (g *Game) draw(r *dice.Roller) (int, bool) {
+	s := &g.State
+	if len(s.Draw) == 0 {
+		if len(s.Discard) == 0 {
+			return -1, false
+		}
+		s.Draw = append(s.Draw, s.Discard...)
+		s.Discard = s.Discard[:0]
+		g.Shuffle(r)
+		g.emit(Event{Kind: EvReshuffle, Who: -1, Target: -1, Card: -1, Value: len(s.Draw)})
+	}
+	c := s.Draw[len(s.Draw)-1]
+	s.Draw = s.Draw[:len(s.Draw)-1]
+	return c, true
+}
+
+// drawTo draws one card into player p's hand.
+func (g *Game) drawTo(r *dice.Roller, p int, kind EventKind) bool {
+	c, ok := g.draw(r)
+	if !ok {
+		return false
+	}
+	pl := &g.State.Players[p]
+	pl.Hand = append(pl.Hand, c)
+	g.State.CardsDrawn++
+	g.emit(Event{Kind: kind, Who: p, Target: -1, Card: c})
+	return true
+}
+
+func (g *Game) refill(r *dice.Roller, p int) {
+	for len(g.State.Players[p].Hand) < g.Rules.HandSize {
+		if !g.drawTo(r, p, EvDraw) {
+			return
+		}
+	}
+}
+
+// EnterPlay deals a new PC's player their starting hand (The Player Side:
+// four cards when a PC enters play).
+func (g *Game) EnterPlay(r *dice.Roller, p int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	for range g.Rules.HandSize {
+		if !g.drawTo(r, p, EvDeal) {
+			break
+		}
+	}
+	return nil
+}
+
+// Draw gives player p one card from the deck (the reward for an approved
+// action or a Dramatic Skill Resolution side roll).
+func (g *Game) Draw(r *dice.Roller, p int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	if !g.drawTo(r, p, EvDraw) {
+		return errors.New("no cards left to draw (draw pile and discards are empty)")
+	}
+	return nil
+}
+
+// MoveToPool moves card id from player p's hand to pool: in combat, once
+// per round, after the hero took a scene-moving action. Escape may only be
+// the first card into the pool in an encounter.
+func (g *Game) MoveToPool(p, id int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	pl := &g.State.Players[p]
+	switch {
+	case !g.State.Combat:
+		return errors.New("cards move to the pool only in combat")
+	case pl.Moved:
+		return fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
+	case !pl.MayMove:
+		return fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
+	}
+	i := indexOf(pl.Hand, id)
+	if i < 0 {
+		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
+	}
+	if g.Deck.Cards[id].Name == Escape && pl.Pooled > 0 {
+		return errors.New("Escape must be the first card played into the pool in an encounter")
+	}
+	pl.Hand = remove(pl.Hand, i)
+	pl.Pool = append(pl.Pool, id)
+	pl.Moved, pl.MayMove = true, false
+	pl.Pooled++
+	g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+	return nil
+}
+
+// Trade swaps cards between players p and q: hand to hand out of combat,
+// pool to pool in combat, the same number each way.
+func (g *Game) Trade(p, q int, give, take []int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	if err := g.checkPlayer(q); err != nil {
+		return err
+	}
+	if p == q {
+		return errors.New("a player cannot trade with himself")
+	}
+	if len(give) != len(take) || len(give) == 0 {
+		return fmt.Errorf("trades must be equal: %d cards for %d (need the same number, at least one)", len(give), len(take))
+	}
+	a, b := &g.State.Players[p], &g.State.Players[q]
+	pa, pb := &a.Hand, &b.Hand
+	where := "hand"
+	if g.State.Combat {
+		pa, pb, where = &a.Pool, &b.Pool, "pool"
+	}
+	check := func(who int, pile []int, ids []int) error {
+		for k, id := range ids {
+			if indexOf(pile, id) < 0 {
+				return fmt.Errorf("player %d has no card %d in %s", who, id, where)
+			}
+			if indexOf(ids[:k], id) >= 0 {
+				return fmt.Errorf("card %d offered twice", id)
+			}
+		}
+		return nil
+	}
+	if err := check(p, *pa, give); err != nil {
+		return err
+	}
+	if err := check(q, *pb, take); err != nil {
+		return err
+	}
+	for k := range give {
+		*pa = remove(*pa, indexOf(*pa, give[k]))
+		*pb = remove(*pb, indexOf(*pb, take[k]))
+		*pa = append(*pa, take[k])
+		*pb = append(*pb, give[k])
+	}
+	g.emit(Event{Kind: EvTrade, Who: p, Target: q, Card: -1, Value: len(give)})
+	return nil
+}
+
+// PlayFromHand plays a card out of combat (The Player Side: out of combat,
+// cards are played from the hand and nothing is drawn).
+func (g *Game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	if g.State.Combat {
+		return errors.New("in combat, card abilities are played only from the pool")
+	}
+	if err := g.checkPlay(p, pl, false, nil); err != nil {
+		return err
+	}
+	g.apply(r, p, pl, false)
+	return nil
+}
+
+// Declare plays, all at once, the cards player p activates from the pool
+// this round (The Player Side: all cards played in a round are declared
+// together). Each player declares at most once a round; a Confused side may
+// not activate pool cards. Every play is checked before any takes effect.
+func (g *Game) Declare(r *dice.Roller, p int, plays []Play) error {
+	if err := g.checkDeclare(p, plays, nil, false); err != nil {
+		return err
+	}
+	g.declare(r, p, plays)
+	return nil
+}
+
+func (g *Game) declare(r *dice.Roller, p int, plays []Play) {
+	g.State.Players[p].Declared = true
+	for _, pl := range plays {
+		g.apply(r, p, pl, true)
+	}
+}
+
+func (g *Game) checkDeclare(p int, plays []Play, extra []int, critical bool) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	switch {
+	case !g.State.Combat:
+		return errors.New("declaring pool cards happens in combat; out of combat play from hand")
+	case g.State.Players[p].Declared:
+		return fmt.Errorf("player %d already declared this round (all of a round's cards are declared together)", p)
+	case g.State.Confused && len(plays) > 0:
+		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
+	}
+	for k, pl := range plays {
+		for _, o := range plays[:k] {
+			if o.Card == pl.Card {
+				return fmt.Errorf("card %d played twice", pl.Card)
+			}
+		}
+		if err := g.checkPlay(p, pl, true, extra); err != nil {
+			return err
+		}
+		if critical && g.target(p, pl) != g.target(p, plays[0]) {
+			return errors.New("a Critical Moment's cards must all affect a single character")
+		}
+	}
+	return nil
+}
+
+// CriticalMoment is the once-per-Act combat declaration: move any cards from
+// hand to pool and play them (with any pool cards) on one character.
+func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	pl := &g.State.Players[p]
+	if pl.CriticalAct == g.State.Act {
+		return fmt.Errorf("player %d already declared a Critical Moment in Act %d (once per Act)", p, g.State.Act)
+	}
+	for k, id := range move {
+		if indexOf(pl.Hand, id) < 0 {
+			return fmt.Errorf("player %d does not hold card %d in hand", p, id)
+		}
+		if indexOf(move[:k], id) >= 0 {
+			return fmt.Errorf("card %d moved twice", id)
+		}
+		if g.Deck.Cards[id].Name == Escape && (pl.Pooled > 0 || k > 0) {
+			return errors.New("Escape must be the first card played into the pool in an encounter")
+		}
+	}
+	if err := g.checkDeclare(p, plays, move, true); err != nil {
+		return err
+	}
+	for _, id := range move {
+		pl.Hand = remove(pl.Hand, indexOf(pl.Hand, id))
+		pl.Pool = append(pl.Pool, id)
+		pl.Pooled++
+		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+	}
+	pl.CriticalAct = g.State.Act
+	g.declare(r, p, plays)
+	return nil
+}
+
+func (g *Game) target(p int, pl Play) int {
+	if pl.Target < 0 {
+		return p
+	}
+	return pl.Target
+}
+
+// checkPlay validates one play by player p from the pool (fromPool) or
+// hand; extra lists hand cards being moved to the pool at the same time.
+func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
+	s := &g.State
+	me := &s.Players[p]
+	if pl.Card < 0 || pl.Card >= len(g.Deck.Cards) {
+		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.Deck.Cards)-1)
+	}
+	if fromPool {
+		if indexOf(me.Pool, pl.Card) < 0 && indexOf(extra, pl.Card) < 0 {
+			if indexOf(me.Hand, pl.Card) >= 0 {
+				return fmt.Errorf("card %d is in player %d's hand; in combat abilities are played only from the pool", pl.Card, p)
+			}
+			return fmt.Errorf("player %d does not hold card %d in the pool", p, pl.Card)
+		}
+	} else if indexOf(me.Hand, pl.Card) < 0 {
+		return fmt.Errorf("player %d does not hold card %d in hand", p, pl.Card)
+	}
+	n := g.Deck.Cards[pl.Card].Name
+	t := g.target(p, pl)
+	if t >= len(s.Heroes) {
+		return fmt.Errorf("%v: target %d is not a hero (heroes are 0..%d)", n, t, len(s.Heroes)-1)
+	}
+	switch n {
+	case Escape, SeizeInitiative, Monologue:
+		if !s.Combat {
+			return fmt.Errorf("%v works only in combat", n)
+		}
+		if n == SeizeInitiative && len(s.Stack) == 0 {
+			return errors.New("Seize Initiative: no card on the action stack")
+		}
+	case Glory:
+		if !s.Heroes[p].Status.Crit {
+			return errors.New("Glory may be played only after the character achieved a critical success in something plot-relevant")
+		}
+	case Supporter:
+		if t == p {
+			return errors.New("Supporter assists another character: target a different hero")
+		}
+	case MasterPlan:
+		if len(s.Discard) == 0 {
+			return errors.New("Master Plan: the discard pile is empty")
+		}
+	case Leadership:
+		if err := g.checkPlayer(pl.ToPlayer); err != nil {
+			return fmt.Errorf("Leadership: %w", err)
+		}
+		if pl.ToPlayer == p {
+			return errors.New("Leadership passes cards to another player")
+		}
+		if pl.N < 1 || pl.N > g.Rules.MaxLeadership {
+			return fmt.Errorf("Leadership moves 1..%d cards, not %d", g.Rules.MaxLeadership, pl.N)
+		}
+		if pl.Why == "" {
+			return errors.New("Leadership requires an explanation (Why)")
+		}
+		for k := 0; k < pl.N; k++ {
+			id := pl.Cards[k]
+			if id == pl.Card || (k == 1 && id == pl.Cards[0]) {
+				return fmt.Errorf("Leadership: card %d listed twice or is the Leadership card itself", id)
+			}
+			if indexOf(me.Hand, id) < 0 && indexOf(me.Pool, id) < 0 {
+				return fmt.Errorf("Leadership: player %d holds no card %d in hand or pool", p, id)
+			}
+		}
+	case Campaign:
+		id := pl.Cards[0]
+		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.Deck.Cards[id].Name.Kind() != Subplot {
+			return errors.New("Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
+		}
+		if indexOf(me.Permanent, id) >= 0 {
+			return fmt.Errorf("subplot card %d is already permanent", id)
+		}
+	case Martyr:
+		if !fromPool || !s.Combat {
+			return errors.New("Martyr acts from the pool in combat: a subplot must first come into play")
+		}
+	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
+		return fmt.Errorf("%v is a subplot: move it to the pool, where it stays and pays a Possibility each Act", n)
+	}
+	return nil
+}
+
+// apply carries out a checked play.
+func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
+	s := &g.State
+	me := &s.Players[p]
+	pile := &me.Hand
+	if fromPool {
+		pile = &me.Pool
+	}
+	n := g.Deck.Cards[pl.Card].Name
+	t := g.target(p, pl)
+	*pile = remove(*pile, indexOf(*pile, pl.Card))
+	s.Discard = append(s.Discard, pl.Card)
+	s.CardsPlayed++
+	g.emit(Event{Kind: EvPlay, Who: p, Target: t, Card: pl.Card})
+	c := &s.Heroes[t]
+	b := g.Rules.Bonus
+	switch n {
+	case Action:
+		c.Status.RoundBonus += b
+	case Adrenalin:
+		c.Status.Next[Physical] += b
+	case Willpower:
+		c.Status.Next[Intellectual] += b
+	case Presence:
+		c.Status.Next[Interpersonal] += b
+	case Supporter:
+		c.Status.Support += b
+	case CoupDeGrace:
+		c.Status.Coup++
+	case Drama, Hero:
+		c.Status.CardPoss++
+	case Escape:
+		g.finish(Escaped)
+	case Glory:
+		s.Glory++
+	case Haste:
+		c.Status.Extra++
+	case Idea:
+		me.Ideas++
+	case Leadership:
+		to := &s.Players[pl.ToPlayer]
+		for k := 0; k < pl.N; k++ {
+			id := pl.Cards[k]
+			if i := indexOf(me.Hand, id); i >= 0 {
+				me.Hand = remove(me.Hand, i)
+			} else {
+				me.Pool = remove(me.Pool, indexOf(me.Pool, id))
+			}
+			if pl.ToPool {
+				to.Pool = append(to.Pool, id)
+			} else {
+				to.Hand = append(to.Hand, id)
+			}
+		}
+		g.refill(r, p)
+	case MasterPlan:
+		// Take the top discard from beneath the Master Plan just discarded.
+		top := len(s.Discard) - 2
+		id := s.Discard[top]
+		s.Discard = remove(s.Discard, top)
+		me.Hand = append(me.Hand, id)
+	case Monologue:
+		s.Monologue = true
+	case OpponentFails:
+		c.Status.Fails++
+	case SecondChance:
+		c.Status.Luck++
+	case SeizeInitiative:
+		if pl.Flip {
+			g.reflip(r)
+		} else {
+			s.Retain = true
+		}
+	case Rally:
+		for q := range s.Players {
+			g.refill(r, q)
+		}
+	case Alertness:
+		c.Status.Alert++
+	case Connection:
+		c.Status.Connections++
+	case Campaign:
+		me.Permanent = append(me.Permanent, pl.Cards[0])
+	case Martyr:
+		s.Heroes[p].Status.Dead = true
+		g.finish(HeroesWin)
+	}
+}
+
+// Search resolves finding something: Alertness gives an automatic success
+// (Deferred Effects); otherwise hero p rolls against skill.
+func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
+	if err := g.checkPlayer(p); err != nil {
+		return Result{}, err
+	}
+	c := &g.State.Heroes[p]
+	if c.Status.Alert > 0 {
+		c.Status.Alert--
+		return Result{Skill: skill, Success: true}, nil
+	}
+	return g.Rules.Criticals.SuccessRoll(r, skill), nil
+}
+
+// EndScene returns pool cards (not subplots) to hands, lets each player
+// discard down to the hand size (or one card at exactly that size), and
+// refills hands (The Player Side, end of a Scene). Combat ends; the action
+// stack goes to the discards; pending card effects lapse [ours].
+func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
+	if pol == nil {
+		return errors.New("EndScene needs a policy for discards")
+	}
+	s := &g.State
+	for p := range s.Players {
+		me := &s.Players[p]
+		keep := me.Pool[:0]
+		for _, id := range me.Pool {
+			if g.Deck.Cards[id].Name.Kind() == Subplot {
+				keep = append(keep, id)
+			} else {
+				me.Hand = append(me.Hand, id)
+			}
+		}
+		me.Pool = keep
+		for len(me.Hand) >= g.Rules.HandSize {
+			must := len(me.Hand) > g.Rules.HandSize
+			i := pol.Discard(g, p, must)
+			if i < 0 && !must {
+				break
+			}
+			if i < 0 || i >= len(me.Hand) {
+				return fmt.Errorf("policy discard index %d: player %d must discard one of 0..%d", i, p, len(me.Hand)-1)
+			}
+			id := me.Hand[i]
+			me.Hand = remove(me.Hand, i)
+			s.Discard = append(s.Discard, id)
+			g.emit(Event{Kind: EvDiscard, Who: p, Target: -1, Card: id})
+			if !must {
+				break
+			}
+		}
+	}
+	for p := range s.Players {
+		g.refill(r, p)
+		s.Players[p].Pooled = 0
+		s.Players[p].MayMove, s.Players[p].Moved, s.Players[p].Declared = false, false, false
+	}
+	g.endCombat()
+	for i := range s.Heroes {
+		st := &s.Heroes[i].Status
+		*st = Status{Out: st.Out, Fled: st.Fled, Dead: st.Dead, Alert: st.Alert, Connections: st.Connections}
+	}
+	s.Scene++
+	return nil
+}
+
+// EndAct pays each subplot in play its Possibility (Subplot Cards) and
+// starts the next Act, which allows a new Critical Moment.
+func (g *Game) EndAct() {
+	s := &g.State
+	for p := range s.Players {
+		for _, id := range s.Players[p].Pool {
+			if g.Deck.Cards[id].Name.Kind() == Subplot {
+				s.Heroes[p].Possibilities += g.Rules.SubplotAward
+			}
+		}
+	}
+	s.Act++
+}
+
+// EndAdventure works out each player's Possibility award: Drama cards held
+// (hand or pool) are worth DramaWorth each and every Glory played gives
+// every character GloryAward. Subplots leave play (permanent ones stay
+// recorded in Permanent). It returns the awards by player.
+func (g *Game) EndAdventure() []int {
+	s := &g.State
+	out := make([]int, len(s.Players))
+	for p := range s.Players {
+		me := &s.Players[p]
+		a := s.Glory * g.Rules.GloryAward
+		for _, pile := range [][]int{me.Hand, me.Pool} {
+			for _, id := range pile {
+				if g.Deck.Cards[id].Name == Drama {
+					a += g.Rules.DramaWorth
+				}
+			}
+		}
+		keep := me.Pool[:0]
+		for _, id := range me.Pool {
+			if g.Deck.Cards[id].Name.Kind() == Subplot {
+				s.Discard = append(s.Discard, id)
+			} else {
+				keep = append(keep, id)
+			}
+		}
+		me.Pool = keep
+		me.Award += a
+		out[p] = a
+	}
+	s.Glory = 0
+	return out
+}

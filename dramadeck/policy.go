@@ -1,0 +1,320 @@
+package dramadeck
+
+import (
+	"fmt"
+)
+
+// Policy makes every choice the Drama Deck leaves to a player or the GM.
+// The engine checks what a policy returns and fails with an error on an
+// illegal choice rather than fixing it.
+type Policy interface {
+	Name() string
+	// Critical returns hand cards to move to the pool for a Critical
+	// Moment this round (appended to buf), or none.
+	Critical(g *Game, p int, buf []int) []int
+	// Declare appends the pool cards player p plays this round; moved are
+	// the cards a Critical Moment is bringing into the pool.
+	Declare(g *Game, p int, buf []Play, moved []int) []Play
+	// Move picks a hand card to move to the pool, or -1.
+	Move(g *Game, p int) int
+	// Choose picks character ci's action.
+	Choose(g *Game, ci int) Choice
+	// Spend reports whether ci spends a Possibility to re-roll failure r.
+	Spend(g *Game, ci int, r Result) bool
+	// Strip picks which card (index in the pool) the GM removes from
+	// player target's pool after a villain's approved success.
+	Strip(g *Game, target int) int
+	// Call picks the result of a Player's Call.
+	Call(g *Game, actor, target int, a Act) Effect
+	// Discard picks a hand index to discard at the end of a scene; when
+	// must is false (exactly four cards) -1 keeps them all.
+	Discard(g *Game, p int, must bool) int
+	// Steps picks how many task steps to attempt at once (1..v.Avail).
+	Steps(v TaskView) int
+	// Switch answers a Critical Problem: true switches to the other skill,
+	// false starts the task again.
+	Switch(v TaskView) bool
+	// LastDitch reports whether to make the last-ditch effort.
+	LastDitch(v TaskView) bool
+}
+
+// Style is the configurable Policy the registry's policies are built from.
+type Style struct {
+	Label string
+	// PlayCards: activate pool cards and move cards to the pool.
+	PlayCards bool
+	// KeepDrama: hold Drama cards for their end-of-adventure worth.
+	KeepDrama bool
+	// Critical: declare a Critical Moment once two combat cards are in hand.
+	CriticalMoment bool
+	// SpendPossibilities on failed rolls.
+	SpendPossibilities bool
+	// AllOut attacks in the All-Out Attack posture.
+	AllOut bool
+	// DefendBelow: Defend when own HP falls below this fraction (percent).
+	DefendBelow int
+	// Contests: use an approved Trick/Test/Taunt/Intimidate/Maneuver when
+	// the skill is at least the attack skill.
+	Contests bool
+	// MultiStep: attempt every task step shown at once; otherwise one at a
+	// time unless the rounds left are fewer than the steps left.
+	MultiStep bool
+}
+
+var registry = []Style{
+	{Label: "default", PlayCards: true, KeepDrama: true, CriticalMoment: true, SpendPossibilities: true, Contests: true, MultiStep: true, DefendBelow: 0},
+	{Label: "passive"},
+	{Label: "aggressive", PlayCards: true, CriticalMoment: true, SpendPossibilities: true, AllOut: true, MultiStep: true},
+	{Label: "cautious", PlayCards: true, KeepDrama: true, SpendPossibilities: true, DefendBelow: 34, Contests: true},
+}
+
+// Policies lists the registered policy names.
+func Policies() []string {
+	out := make([]string, len(registry))
+	for i, s := range registry {
+		out[i] = s.Label
+	}
+	return out
+}
+
+// PolicyByName returns a registered policy: "default" (plays combat cards,
+// saves Drama, Critical Moment when it can, spends Possibilities, uses
+// approved contests it is good at, attempts task steps together),
+// "passive" (plays no cards, spends nothing, attacks, one step at a time),
+// "aggressive" (All-Out Attacks, plays everything) or "cautious" (defends
+// when hurt, one step at a time).
+func PolicyByName(name string) (Policy, error) {
+	for i := range registry {
+		if registry[i].Label == name {
+			s := registry[i]
+			return &s, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown policy %q (known: %v)", name, Policies())
+}
+
+// Name returns the registry name.
+func (s *Style) Name() string { return s.Label }
+
+// value ranks hand cards for moving to the pool (high first) and, reversed,
+// for discarding.
+func (s *Style) value(n Name) int {
+	switch n {
+	case Escape:
+		return 20
+	case Action, CoupDeGrace:
+		return 15
+	case Adrenalin, SecondChance:
+		return 14
+	case OpponentFails, Haste, Hero:
+		return 12
+	case Supporter, Rally, MasterPlan, SeizeInitiative:
+		return 10
+	case Drama:
+		if s.KeepDrama {
+			return 1
+		}
+		return 12
+	case Martyr, MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
+		return 9
+	case Glory, Monologue:
+		return 8
+	case Willpower, Presence:
+		return 6
+	}
+	return 3
+}
+
+func (s *Style) Critical(g *Game, p int, buf []int) []int {
+	if !s.CriticalMoment || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
+		return buf
+	}
+	for _, id := range g.State.Players[p].Hand {
+		switch g.Deck.Cards[id].Name {
+		case Action, Adrenalin, CoupDeGrace, SecondChance:
+			buf = append(buf, id)
+		}
+	}
+	if len(buf) < 2 {
+		return buf[:0]
+	}
+	return buf
+}
+
+func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
+	st := &g.State
+	if !s.PlayCards || st.Confused {
+		return buf
+	}
+	me := &st.Heroes[p]
+	add := func(id int) {
+		n := g.Deck.Cards[id].Name
+		pl := Play{Card: id, Target: -1}
+		switch n {
+		case Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea:
+		case Drama:
+			if s.KeepDrama {
+				return
+			}
+		case Supporter:
+			t := -1
+			for h := range st.Heroes {
+				if h != p && st.Heroes[h].Active() {
+					t = h
+				}
+			}
+			if t < 0 || len(moved) > 0 {
+				return
+			}
+			pl.Target = t
+		case Glory:
+			if !me.Status.Crit {
+				return
+			}
+		case MasterPlan:
+			if len(st.Discard) == 0 {
+				return
+			}
+		case Rally:
+			short := false
+			for q := range st.Players {
+				short = short || len(st.Players[q].Hand) < g.Rules.HandSize
+			}
+			if !short {
+				return
+			}
+		case Monologue:
+			if me.HP*3 >= me.MaxHP {
+				return
+			}
+		case Escape:
+			if me.HP*3 >= me.MaxHP {
+				return
+			}
+		case SeizeInitiative:
+			good := st.Line.First == Heroes && st.Line.Hero != Setback && st.Line.Hero != Confused && st.Line.Hero != Fatigued
+			pl.Flip = !good
+		default:
+			return
+		}
+		buf = append(buf, pl)
+	}
+	for _, id := range st.Players[p].Pool {
+		add(id)
+	}
+	for _, id := range moved {
+		add(id)
+	}
+	return buf
+}
+
+func (s *Style) Move(g *Game, p int) int {
+	if !s.PlayCards {
+		return -1
+	}
+	me := &g.State.Players[p]
+	best, bv := -1, 0
+	for _, id := range me.Hand {
+		n := g.Deck.Cards[id].Name
+		if n == Escape && me.Pooled > 0 {
+			continue
+		}
+		if v := s.value(n); v > bv {
+			best, bv = id, v
+		}
+	}
+	if bv < 5 {
+		return -1
+	}
+	return best
+}
+
+func (s *Style) Choose(g *Game, ci int) Choice {
+	st := &g.State
+	c := g.char(ci)
+	side := g.side(ci)
+	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
+		return Choice{Act: Defend}
+	}
+	// Focus on the weakest active opponent.
+	lo, hi := 0, len(st.Heroes)
+	if side == Heroes {
+		lo, hi = hi, hi+len(st.Villains)
+	}
+	t := -1
+	for o := lo; o < hi; o++ {
+		if x := g.char(o); x.Active() && (t < 0 || x.HP < g.char(t).HP) {
+			t = o
+		}
+	}
+	if t < 0 {
+		return Choice{Act: Defend}
+	}
+	ch := Choice{Act: Attack, Target: t}
+	if s.AllOut {
+		ch.Act = AllOutAttack
+	}
+	if s.Contests && len(st.Stack) > 0 {
+		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
+		for _, a := range [...]Act{card.Approved[0], card.Approved[1], st.Line.VillainAction} {
+			if !a.Contest() || (side == Heroes && !card.Approves(a)) || (side == Villains && a != st.Line.VillainAction) {
+				continue
+			}
+			sk, resist, _ := contestSkills(a, c, g.char(t), false)
+			if sk-resist >= 4 && sk >= c.Attack.Level {
+				ch.Act = a
+				break
+			}
+		}
+	}
+	return ch
+}
+
+func (s *Style) Spend(g *Game, ci int, r Result) bool { return s.SpendPossibilities }
+
+func (s *Style) Strip(g *Game, target int) int {
+	pool := g.State.Players[target].Pool
+	best, bv := 0, -1
+	for i, id := range pool {
+		n := g.Deck.Cards[id].Name
+		if n.Kind() == Subplot {
+			continue
+		}
+		if v := s.value(n); v > bv {
+			best, bv = i, v
+		}
+	}
+	return best
+}
+
+func (s *Style) Call(g *Game, actor, target int, a Act) Effect {
+	if t := g.char(target); t.HP < t.MaxHP {
+		return Break
+	}
+	return Setback
+}
+
+func (s *Style) Discard(g *Game, p int, must bool) int {
+	hand := g.State.Players[p].Hand
+	worst, wv := -1, 1<<30
+	for i, id := range hand {
+		if v := s.value(g.Deck.Cards[id].Name); v < wv {
+			worst, wv = i, v
+		}
+	}
+	if !must && wv > 3 {
+		return -1
+	}
+	return worst
+}
+
+func (s *Style) Steps(v TaskView) int {
+	if s.MultiStep || v.RoundsLeft < v.Steps-v.Done {
+		return v.Avail
+	}
+	return 1
+}
+
+func (s *Style) Switch(v TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
+
+func (s *Style) LastDitch(v TaskView) bool { return true }

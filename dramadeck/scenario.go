@@ -1,0 +1,215 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// ErrNoExact is wrapped by Exact when a scenario has no exact model.
+var ErrNoExact = errors.New("dramadeck: no exact solution for this scenario")
+
+// Scenario is one simulated encounter: rules, deck, the two sides and the
+// policies by registry name.
+type Scenario struct {
+	Rules Rules `json:"rules"`
+	// Deck is a player-side composition; empty means the shipped default
+	// deck. A composition's GM sides are generated from DeckSeed.
+	Deck     []Count `json:"deck,omitempty"`
+	DeckSeed uint64  `json:"deck_seed,omitempty"`
+	// Dramatic reads the D: lines of the action stack (a Dramatic scene).
+	Dramatic  bool        `json:"dramatic"`
+	Heroes    []Character `json:"heroes"`
+	Villains  []Character `json:"villains"`
+	MaxRounds int         `json:"max_rounds"`
+	// HeroPolicy and GMPolicy name policies (Policies()).
+	HeroPolicy string `json:"hero_policy"`
+	GMPolicy   string `json:"gm_policy"`
+}
+
+// Exact is the exact answer for a scenario (see the stakes Scenario face).
+type Exact struct {
+	P          []float64
+	MeanRounds float64
+	Rounds     []float64
+}
+
+func pc(name string, speed, hp, fp int, atk, def int, dmg Damage, dr, iq, will int, trick, infl, intim, man int, poss int) Character {
+	sk := func(l int) Skill { return Skill{Level: l, Default: l - 5} }
+	return Character{Name: name, Speed: speed, MaxHP: hp, HP: hp, MaxFP: fp, FP: fp,
+		Attack: sk(atk), Defense: def, Damage: dmg, DR: dr, IQ: iq, Will: will,
+		Trick: sk(trick), Influence: sk(infl), Intimidation: sk(intim), Maneuver: sk(man), Possibilities: poss}
+}
+
+// DefaultScenario is three pulp heroes against a boss and four thugs in a
+// Standard scene, both sides on the default policy.
+func DefaultScenario() Scenario {
+	return Scenario{
+		Rules: DefaultRules(),
+		Heroes: []Character{
+			pc("Brick", 22, 14, 12, 14, 9, Damage{2, 1}, 2, 10, 12, 10, 10, 14, 13, 2),
+			pc("Face", 24, 11, 11, 12, 10, Damage{1, 2}, 1, 13, 13, 15, 15, 13, 12, 2),
+			pc("Ace", 28, 12, 10, 15, 11, Damage{2, 0}, 1, 11, 11, 11, 10, 10, 15, 2),
+		},
+		Villains: []Character{
+			pc("Boss", 26, 16, 12, 14, 10, Damage{2, 2}, 2, 12, 14, 13, 12, 14, 13, 2),
+			pc("Thug 1", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
+			pc("Thug 2", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
+			pc("Thug 3", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
+			pc("Thug 4", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
+		},
+		MaxRounds:  30,
+		HeroPolicy: "default",
+		GMPolicy:   "default",
+	}
+}
+
+// Validate reports the first problem, naming the field.
+func (s Scenario) Validate() error {
+	if err := s.Rules.Validate(); err != nil {
+		return err
+	}
+	if len(s.Deck) > 0 {
+		if _, err := checkComposition(s.Deck); err != nil {
+			return fmt.Errorf("deck: %w", err)
+		}
+	}
+	if len(s.Heroes) == 0 || len(s.Heroes) > 16 {
+		return fmt.Errorf("heroes: %d, need 1..16", len(s.Heroes))
+	}
+	if len(s.Villains) == 0 || len(s.Villains) > 32 {
+		return fmt.Errorf("villains: %d, need 1..32", len(s.Villains))
+	}
+	for i := range s.Heroes {
+		if err := s.Heroes[i].check(fmt.Sprintf("heroes[%d]", i)); err != nil {
+			return err
+		}
+	}
+	for i := range s.Villains {
+		if err := s.Villains[i].check(fmt.Sprintf("villains[%d]", i)); err != nil {
+			return err
+		}
+	}
+	if s.MaxRounds < 1 || s.MaxRounds > 1000 {
+		return fmt.Errorf("max_rounds: %d, must be 1..1000", s.MaxRounds)
+	}
+	if _, err := PolicyByName(s.HeroPolicy); err != nil {
+		return fmt.Errorf("hero_policy: %w", err)
+	}
+	if _, err := PolicyByName(s.GMPolicy); err != nil {
+		return fmt.Errorf("gm_policy: %w", err)
+	}
+	return nil
+}
+
+// Categories are the encounter outcomes.
+func (s Scenario) Categories() []string {
+	return []string{"heroes_win", "villains_win", "escaped", "timed_out"}
+}
+
+// Metrics are the integer measures of a trial.
+func (s Scenario) Metrics() []string {
+	return []string{"rounds", "flurry_rounds", "cards_played", "cards_drawn", "heroes_down", "villains_down", "flips"}
+}
+
+// Exact is not available for an encounter: card plays, targets and damage
+// make the state space far too large. Use DrawOdds, Hypergeometric and
+// TaskChance for the exact parts.
+func (s Scenario) Exact() (Exact, error) {
+	if err := s.Validate(); err != nil {
+		return Exact{}, err
+	}
+	return Exact{}, fmt.Errorf("%w: an encounter under the cards (hands, pools, targets, damage) has no small exact model; see DrawOdds and TaskChance", ErrNoExact)
+}
+
+// Runner plays trials of one scenario. One Runner per goroutine.
+type Runner struct {
+	s        Scenario
+	g        *Game
+	heroes   []Character
+	villains []Character
+	hp, gm   Policy
+}
+
+func (s Scenario) deck() (*Deck, error) {
+	if len(s.Deck) == 0 {
+		return DefaultDeck()
+	}
+	return Generate(s.Deck, s.DeckSeed)
+}
+
+// NewRunner validates the scenario and preallocates everything a trial needs.
+func (s Scenario) NewRunner() (*Runner, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	d, err := s.deck()
+	if err != nil {
+		return nil, err
+	}
+	g, err := NewGame(s.Rules, d, s.Heroes, s.Villains)
+	if err != nil {
+		return nil, err
+	}
+	hp, _ := PolicyByName(s.HeroPolicy)
+	gm, _ := PolicyByName(s.GMPolicy)
+	rn := &Runner{s: s, g: g, hp: hp, gm: gm,
+		heroes: append([]Character(nil), s.Heroes...), villains: append([]Character(nil), s.Villains...)}
+	return rn, nil
+}
+
+// Game exposes the runner's game (its state after the last trial).
+func (rn *Runner) Game() *Game { return rn.g }
+
+// reset puts the game at the scenario's start: all cards in the draw pile.
+func (rn *Runner) reset() {
+	g := rn.g
+	s := &g.State
+	n := len(g.Deck.Cards)
+	s.Draw = s.Draw[:n]
+	for i := range s.Draw {
+		s.Draw[i] = i
+	}
+	s.Discard, s.Stack = s.Discard[:0], s.Stack[:0]
+	for p := range s.Players {
+		pl := &s.Players[p]
+		*pl = Player{Hand: pl.Hand[:0], Pool: pl.Pool[:0], Permanent: pl.Permanent[:0]}
+	}
+	copy(s.Heroes, rn.heroes)
+	copy(s.Villains, rn.villains)
+	*s = State{Act: 1, Scene: 1, Draw: s.Draw, Discard: s.Discard, Stack: s.Stack,
+		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains}
+}
+
+// Trial plays one encounter from the start and fills metrics (see
+// Metrics); it returns the category index. A policy error ends the trial
+// as timed_out (the shipped policies make none).
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+	rn.reset()
+	g := rn.g
+	g.Shuffle(r)
+	for p := range g.State.Players {
+		_ = g.EnterPlay(r, p)
+	}
+	_ = g.StartCombat(rn.s.Dramatic)
+	o, err := g.RunEncounter(r, rn.hp, rn.gm, rn.s.MaxRounds)
+	if err != nil || o == Ongoing {
+		o = TimedOut
+	}
+	s := &g.State
+	hd, vd := 0, 0
+	for i := range s.Heroes {
+		if !s.Heroes[i].Active() {
+			hd++
+		}
+	}
+	for i := range s.Villains {
+		if !s.Villains[i].Active() {
+			vd++
+		}
+	}
+	vals := [...]int{s.Round, s.FlurryRounds, s.CardsPlayed, s.CardsDrawn, hd, vd, s.Flips}
+	copy(metrics, vals[:])
+	return int(o) - 1
+}

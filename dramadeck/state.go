@@ -1,0 +1,394 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Skill is a skill level and the default used when Unskilled strikes.
+type Skill struct {
+	Level   int `json:"level"`
+	Default int `json:"default"`
+}
+
+// Damage is a GURPS damage roll: Dice d6 plus Add.
+type Damage struct {
+	Dice int `json:"dice"`
+	Add  int `json:"add"`
+}
+
+// Kind of roll "for card purposes": Adrenalin boosts physical rolls,
+// Willpower intellectual ones, Presence interpersonal ones.
+type RollKind uint8
+
+// Roll kinds.
+const (
+	Physical RollKind = iota
+	Intellectual
+	Interpersonal
+)
+
+// Status is a character's changing condition in play.
+type Status struct {
+	Out     bool `json:"out,omitempty"`     // HP or FP at 0: out of the fight
+	Fled    bool `json:"fled,omitempty"`    // fled or conceded (Break)
+	Dead    bool `json:"dead,omitempty"`    // Martyr
+	Stunned bool `json:"stunned,omitempty"` // loses the next action; Inspiration clears it
+	// Posture is Defend (All-Out Defence) or AllOutAttack, held until the
+	// character acts again (GM Side, postures).
+	Posture Act `json:"posture,omitempty"`
+	// RoundBonus: Action cards, to every action this round.
+	RoundBonus int `json:"round_bonus,omitempty"`
+	// Next: Adrenalin/Willpower/Presence bonus to the next roll of each kind.
+	Next [3]int `json:"next,omitempty"`
+	// Support: Supporter bonus to the next roll.
+	Support int `json:"support,omitempty"`
+	// Coup: Coup de Grace cards waiting for the next damage total.
+	Coup int `json:"coup,omitempty"`
+	// Up: free Possibility-equivalents, spent this round or lost.
+	Up int `json:"up,omitempty"`
+	// CardPoss: Drama and Hero cards played, each an extra Possibility
+	// spent on the next failed roll.
+	CardPoss int `json:"card_poss,omitempty"`
+	// Luck: Second Chance cards waiting for a failed action.
+	Luck int `json:"luck,omitempty"`
+	// Fails: Opponent Fails cards waiting for a success against the character.
+	Fails int `json:"fails,omitempty"`
+	// StymiedPoss: the GM's Stymied, cancels the next Possibility spend.
+	StymiedPoss bool `json:"stymied_poss,omitempty"`
+	// StymiedNext: the margin table's Stymied: cancels the next Possibility
+	// or bonus card; lapses at the end of the character's next action.
+	StymiedNext bool `json:"stymied_next,omitempty"`
+	Unskilled   bool `json:"unskilled,omitempty"`   // next action at default
+	LoseAction  bool `json:"lose_action,omitempty"` // Setback: loses the next action
+	Broken      bool `json:"broken,omitempty"`      // Break: flees unless the next action harms
+	Harmed      bool `json:"harmed,omitempty"`      // did HP damage to an opponent this round
+	Extra       int  `json:"extra,omitempty"`       // Haste: extra actions owed now
+	Crit        bool `json:"crit,omitempty"`        // rolled a critical success this scene (Glory)
+	Alert       int  `json:"alert,omitempty"`       // Alertness: automatic successes at finding things
+	Connections int  `json:"connections,omitempty"` // Connection cards played
+}
+
+// Character is one combatant of the simulation model: GURPS-style skills,
+// an attack, an active defence and HP/FP tracks.
+type Character struct {
+	Name  string `json:"name"`
+	Speed int    `json:"speed"` // order within a side, highest first (Basic Speed x 4, say)
+	MaxHP int    `json:"max_hp"`
+	HP    int    `json:"hp"`
+	MaxFP int    `json:"max_fp"`
+	FP    int    `json:"fp"`
+	// Attack is the attack skill; Defense the best active defence.
+	Attack  Skill  `json:"attack"`
+	Defense int    `json:"defense"`
+	Damage  Damage `json:"damage"`
+	DR      int    `json:"dr"`
+	IQ      int    `json:"iq"`
+	Will    int    `json:"will"`
+	// Contest skills: Trick (IQ or Fast-Talk), Influence (Taunt),
+	// Intimidation, Maneuver (a DX-based skill).
+	Trick        Skill `json:"trick"`
+	Influence    Skill `json:"influence"`
+	Intimidation Skill `json:"intimidation"`
+	Maneuver     Skill `json:"maneuver"`
+	// Possibilities the character may spend: each re-rolls a failed roll,
+	// keeping the better result [ours].
+	Possibilities int    `json:"possibilities"`
+	Status        Status `json:"status"`
+}
+
+// Active reports whether the character can still act.
+func (c *Character) Active() bool { return !c.Status.Out && !c.Status.Fled && !c.Status.Dead }
+
+func (c *Character) check(field string) error {
+	switch {
+	case c.MaxHP < 1:
+		return fmt.Errorf("%s.max_hp: %d, must be >= 1", field, c.MaxHP)
+	case c.MaxFP < 1:
+		return fmt.Errorf("%s.max_fp: %d, must be >= 1", field, c.MaxFP)
+	case c.HP > c.MaxHP || c.FP > c.MaxFP:
+		return fmt.Errorf("%s: hp/fp above max", field)
+	case c.Damage.Dice < 0 || c.Damage.Dice > 20:
+		return fmt.Errorf("%s.damage.dice: %d, must be 0..20", field, c.Damage.Dice)
+	case c.DR < 0:
+		return fmt.Errorf("%s.dr: must be >= 0", field)
+	case c.Possibilities < 0:
+		return fmt.Errorf("%s.possibilities: must be >= 0", field)
+	}
+	for _, s := range []struct {
+		n string
+		v int
+	}{{"attack.level", c.Attack.Level}, {"defense", c.Defense}, {"iq", c.IQ}, {"will", c.Will},
+		{"trick.level", c.Trick.Level}, {"influence.level", c.Influence.Level},
+		{"intimidation.level", c.Intimidation.Level}, {"maneuver.level", c.Maneuver.Level}} {
+		if s.v < -10 || s.v > 40 {
+			return fmt.Errorf("%s.%s: %d, must be -10..40", field, s.n, s.v)
+		}
+	}
+	return nil
+}
+
+// Player holds one player's cards; player i plays hero i.
+type Player struct {
+	Hand []int `json:"hand"`
+	Pool []int `json:"pool"`
+	// MayMove: the hero took a scene-moving action this round and the
+	// player has not yet moved a card from hand to pool.
+	MayMove  bool `json:"may_move,omitempty"`
+	Moved    bool `json:"moved,omitempty"`    // moved a card to pool this round
+	Declared bool `json:"declared,omitempty"` // declared this round's plays
+	// Pooled counts cards moved to pool since the encounter began (Escape
+	// must be the first).
+	Pooled int `json:"pooled,omitempty"`
+	// CriticalAct is the Act in which a Critical Moment was declared (0 = none).
+	CriticalAct int   `json:"critical_act,omitempty"`
+	Ideas       int   `json:"ideas,omitempty"`     // Idea cards played
+	Permanent   []int `json:"permanent,omitempty"` // subplots made permanent by Campaign
+	Award       int   `json:"award,omitempty"`     // Possibilities earned for the adventure's end
+}
+
+// Outcome of an encounter.
+type Outcome uint8
+
+// Encounter outcomes (Scenario categories, in this order).
+const (
+	Ongoing Outcome = iota
+	HeroesWin
+	VillainsWin
+	Escaped
+	TimedOut
+)
+
+var outcomeText = [...]string{"ongoing", "heroes_win", "villains_win", "escaped", "timed_out"}
+
+func (o Outcome) String() string {
+	if int(o) < len(outcomeText) {
+		return outcomeText[o]
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// MarshalText writes the outcome name.
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText reads an outcome name.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	for i, s := range outcomeText {
+		if s == string(b) {
+			*o = Outcome(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown outcome %q", b)
+}
+
+// State is the whole visible game: every pile, every character, the current
+// action stack card. It saves and restores as JSON. Cards are indices into
+// the Game's Deck; each is in exactly one of Draw, Discard, Stack, a Hand or
+// a Pool.
+type State struct {
+	Act      int  `json:"act"`
+	Scene    int  `json:"scene"`
+	Round    int  `json:"round"`
+	Combat   bool `json:"combat"`
+	Dramatic bool `json:"dramatic"` // read the D: line rather than S:
+
+	Draw    []int `json:"draw"`    // top is last
+	Discard []int `json:"discard"` // top is last
+	Stack   []int `json:"stack"`   // the action stack; the current card is last
+
+	Players  []Player    `json:"players"`
+	Heroes   []Character `json:"heroes"`
+	Villains []Character `json:"villains"`
+
+	// Line is the current action stack line (S: or D: of the top card).
+	Line Line `json:"line"`
+	// Retain: Seize Initiative kept the current card for the next round.
+	Retain bool `json:"retain,omitempty"`
+	// Per-round flags set by the line: Flurry and Setback per side,
+	// Confused (heroes' pools locked), Break (villains), Monologue.
+	Flurry    [2]bool `json:"flurry"`
+	Setback   [2]bool `json:"setback"`
+	Confused  bool    `json:"confused,omitempty"`
+	Break     [2]bool `json:"break"`
+	Monologue bool    `json:"monologue,omitempty"`
+
+	Outcome Outcome `json:"outcome"`
+	Glory   int     `json:"glory"` // Glory cards played this adventure
+
+	// Counters for reports.
+	Flips        int `json:"flips"`
+	FlurryRounds int `json:"flurry_rounds"`
+	CardsPlayed  int `json:"cards_played"`
+	CardsDrawn   int `json:"cards_drawn"`
+}
+
+// Game is a Drama Deck game: rules, deck, visible state and an optional
+// event sink. Every step function checks its input first and leaves State
+// unchanged when it returns an error.
+type Game struct {
+	Rules Rules
+	Deck  *Deck
+	State State
+	// Sink, when non-nil, receives every event; nil costs nothing.
+	Sink func(Event)
+
+	order   []int  // scratch: acting order
+	moveBuf []int  // scratch: Critical Moment moves
+	playBuf []Play // scratch: declarations
+}
+
+// Characters are addressed by one index: heroes 0..len(Heroes)-1 (hero i is
+// player i's character), then villains.
+func (g *Game) char(ci int) *Character {
+	if ci < len(g.State.Heroes) {
+		return &g.State.Heroes[ci]
+	}
+	return &g.State.Villains[ci-len(g.State.Heroes)]
+}
+
+// Char returns character ci (heroes first, then villains), or an error.
+func (g *Game) Char(ci int) (*Character, error) {
+	if err := g.checkChar(ci); err != nil {
+		return nil, err
+	}
+	return g.char(ci), nil
+}
+
+func (g *Game) checkChar(ci int) error {
+	if n := len(g.State.Heroes) + len(g.State.Villains); ci < 0 || ci >= n {
+		return fmt.Errorf("character %d does not exist (have 0..%d)", ci, n-1)
+	}
+	return nil
+}
+
+func (g *Game) side(ci int) Side {
+	if ci < len(g.State.Heroes) {
+		return Heroes
+	}
+	return Villains
+}
+
+func (g *Game) checkPlayer(p int) error {
+	if p < 0 || p >= len(g.State.Players) {
+		return fmt.Errorf("player %d does not exist (have 0..%d)", p, len(g.State.Players)-1)
+	}
+	return nil
+}
+
+// NewGame seats one player per hero, puts the whole deck in the draw pile
+// in deck order (call Shuffle, then EnterPlay) and starts Act 1, Scene 1.
+func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, error) {
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	if deck == nil || len(deck.Cards) == 0 {
+		return nil, errors.New("dramadeck: empty deck")
+	}
+	if len(heroes) == 0 {
+		return nil, errors.New("dramadeck: no heroes (need at least one player)")
+	}
+	for i := range heroes {
+		if err := heroes[i].check(fmt.Sprintf("heroes[%d]", i)); err != nil {
+			return nil, err
+		}
+	}
+	for i := range villains {
+		if err := villains[i].check(fmt.Sprintf("villains[%d]", i)); err != nil {
+			return nil, err
+		}
+	}
+	g := &Game{Rules: rules, Deck: deck}
+	n := len(deck.Cards)
+	s := &g.State
+	s.Draw = make([]int, n, n)
+	for i := range s.Draw {
+		s.Draw[i] = i
+	}
+	s.Discard = make([]int, 0, n)
+	s.Stack = make([]int, 0, n)
+	s.Players = make([]Player, len(heroes))
+	for i := range s.Players {
+		s.Players[i].Hand = make([]int, 0, n)
+		s.Players[i].Pool = make([]int, 0, n)
+	}
+	s.Heroes = append(make([]Character, 0, len(heroes)), heroes...)
+	s.Villains = append(make([]Character, 0, len(villains)), villains...)
+	s.Act, s.Scene = 1, 1
+	g.order = make([]int, 0, len(heroes)+len(villains))
+	g.moveBuf = make([]int, 0, n)
+	g.playBuf = make([]Play, 0, n)
+	return g, nil
+}
+
+// Shuffle shuffles the draw pile.
+func (g *Game) Shuffle(r *dice.Roller) {
+	d := g.State.Draw
+	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+}
+
+// Where reports where card id is: "draw", "discard", "stack", "hand P" or
+// "pool P", or an error if it is nowhere or in two places.
+func (g *Game) Where(id int) (string, error) {
+	var at []string
+	look := func(name string, pile []int) {
+		for _, c := range pile {
+			if c == id {
+				at = append(at, name)
+			}
+		}
+	}
+	s := &g.State
+	look("draw", s.Draw)
+	look("discard", s.Discard)
+	look("stack", s.Stack)
+	for i := range s.Players {
+		look(fmt.Sprintf("hand %d", i), s.Players[i].Hand)
+		look(fmt.Sprintf("pool %d", i), s.Players[i].Pool)
+	}
+	if len(at) != 1 {
+		return "", fmt.Errorf("card %d is in %d places %v", id, len(at), at)
+	}
+	return at[0], nil
+}
+
+// CheckCards verifies that every card of the deck is in exactly one place.
+func (g *Game) CheckCards() error {
+	n := len(g.Deck.Cards)
+	seen := make([]int, n)
+	s := &g.State
+	piles := [][]int{s.Draw, s.Discard, s.Stack}
+	for i := range s.Players {
+		piles = append(piles, s.Players[i].Hand, s.Players[i].Pool)
+	}
+	for _, p := range piles {
+		for _, c := range p {
+			if c < 0 || c >= n {
+				return fmt.Errorf("pile holds card %d, deck has 0..%d", c, n-1)
+			}
+			seen[c]++
+		}
+	}
+	for c, k := range seen {
+		if k != 1 {
+			return fmt.Errorf("card %d (%v) is in %d places", c, g.Deck.Cards[c].Name, k)
+		}
+	}
+	return nil
+}
+
+func indexOf(pile []int, id int) int {
+	for i, c := range pile {
+		if c == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// remove deletes pile[i] keeping order.
+func remove(pile []int, i int) []int {
+	copy(pile[i:], pile[i+1:])
+	return pile[:len(pile)-1]
+}
