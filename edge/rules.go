@@ -86,7 +86,7 @@ type Rules struct {
 	MultiTarget bool `json:"multi_target"`
 	// MaxRounds ends an interaction that has lasted this many rounds as if
 	// every party walked away (the GM calls time), so simulations always
-	// end; 0 means no limit. Default 200 [ours].
+	// end; 0 means no limit. Default 1000 [ours].
 	MaxRounds int `json:"max_rounds"`
 }
 
@@ -132,7 +132,7 @@ func DefaultRules() Rules {
 			25000, 50000, 100000, 250000, 500000, 1000000, 2500000},
 		Endurance:   []string{"endurance"},
 		MultiTarget: true,
-		MaxRounds:   200,
+		MaxRounds:   1000,
 	}
 }
 

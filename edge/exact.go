@@ -1,0 +1,321 @@
+package edge
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// Exact is the exact answer for a scenario.
+type Exact struct {
+	// P is the probability of each category, aligned with Categories.
+	P []float64
+	// MeanRounds is the expected number of rounds.
+	MeanRounds float64
+	// Rounds[t] is the probability that the interaction lasts exactly t
+	// rounds (the tail below 1e-12 is cut).
+	Rounds []float64
+}
+
+// exactBudget bounds the check combinations enumerated per state.
+const exactBudget = 200_000
+
+// roundBase is the round number chain states are decoded at; only "used
+// in the round just played" matters, so any large value serves.
+const roundBase = 1 << 20
+
+// Exact computes win odds, expected rounds and the distribution of rounds
+// for a two-party scenario without outside factors, as an absorbing Markov
+// chain over edge dice, initiative and each member's skill history, under
+// the scenario's (deterministic) policies. Each round's checks are
+// enumerated exactly, so it needs few enough checks per round (about four
+// d20 checks). Scenarios outside the model return an error wrapping
+// ErrNoExact.
+func (s Scenario) Exact() (Exact, error) {
+	in, err := s.New()
+	if err != nil {
+		return Exact{}, err
+	}
+	if len(in.parties) != 2 {
+		return Exact{}, fmt.Errorf("%w: the chain covers two parties, not %d", ErrNoExact, len(in.parties))
+	}
+	if len(in.factors) > 0 {
+		return Exact{}, fmt.Errorf("%w: outside factors depend on the round number", ErrNoExact)
+	}
+	dist, err := dice.SumOf(in.checkDice)
+	if err != nil {
+		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+	}
+	dist = dist.Shift(in.checkMod)
+	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
+	res := Exact{P: make([]float64, x.nc)}
+	starts, err := x.starts()
+	if err != nil {
+		return Exact{}, err
+	}
+	maxSteps := in.rules.MaxRounds
+	if maxSteps == 0 {
+		maxSteps = 100_000
+	}
+	for _, st := range starts {
+		in.Reset()
+		in.st.started = true
+		in.st.order = append(in.st.order[:0], st.order...)
+		in.st.initiative = st.order[0]
+		if conceded, err := in.concessions(); err != nil {
+			return Exact{}, err
+		} else if conceded {
+			res.P[category(in.st.outcome, 2)] += st.p
+			res.Rounds = addAt(res.Rounds, 0, st.p)
+			continue
+		}
+		x.order = st.order
+		chain, err := markov.Explore(x.key(), x.next)
+		if x.err != nil {
+			return Exact{}, x.err
+		}
+		if err != nil {
+			return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		}
+		sol, err := chain.Solve()
+		if err != nil {
+			return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		}
+		dist, rest, err := chain.StepDist(maxSteps, 1e-13)
+		if err != nil {
+			return Exact{}, err
+		}
+		if in.rules.MaxRounds > 0 && rest > 1e-9 {
+			return Exact{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g", ErrNoExact, in.rules.MaxRounds, rest)
+		}
+		for k, p := range sol.Absorb {
+			c := int(k[1])
+			res.P[c] += st.p * p
+		}
+		res.MeanRounds += st.p * sol.ExpectedSteps
+		for t, p := range dist {
+			res.Rounds = addAt(res.Rounds, t, st.p*p)
+		}
+	}
+	return res, nil
+}
+
+func addAt(xs []float64, i int, p float64) []float64 {
+	for len(xs) <= i {
+		xs = append(xs, 0)
+	}
+	xs[i] += p
+	return xs
+}
+
+type start struct {
+	order []int
+	p     float64
+}
+
+type exacter struct {
+	in    *Interaction
+	dist  dice.Dist
+	nc    int
+	order []int
+	err   error
+	buf   []byte
+	succ  map[string]int
+	keys  []string
+	probs []float64
+	odo   []int
+}
+
+// starts returns the possible orders of action with their probabilities.
+func (x *exacter) starts() ([]start, error) {
+	in := x.in
+	if in.startSkill < 0 || in.parties[0].passive || in.parties[1].passive {
+		in.Reset()
+		if err := in.Start(dice.Scripted()); err != nil {
+			return nil, err
+		}
+		return []start{{order: slices.Clone(in.st.order), p: 1}}, nil
+	}
+	in.Reset()
+	_, m0 := in.leader(0, in.startSkill)
+	_, m1 := in.leader(1, in.startSkill)
+	first := 0.0 // P(party 0 first): higher total, then higher modifier, then listed first
+	for a := x.dist.Min; a <= x.dist.Max(); a++ {
+		for b := x.dist.Min; b <= x.dist.Max(); b++ {
+			if a+m0 > b+m1 || (a+m0 == b+m1 && m0 >= m1) {
+				first += x.dist.Prob(a) * x.dist.Prob(b)
+			}
+		}
+	}
+	var out []start
+	if first > 0 {
+		out = append(out, start{order: []int{0, 1}, p: first})
+	}
+	if first < 1 {
+		out = append(out, start{order: []int{1, 0}, p: 1 - first})
+	}
+	return out, nil
+}
+
+// key encodes the current state of x.in: the outcome category when over,
+// else edge dice, initiative and what each member's checks depend on, with
+// counts capped where more no longer changes a penalty.
+func (x *exacter) key() string {
+	x.buf = x.encode(x.buf[:0])
+	return string(x.buf)
+}
+
+func (x *exacter) encode(b []byte) []byte {
+	in := x.in
+	st := &in.st
+	if st.outcome.Done() {
+		return append(b, '#', byte(category(st.outcome, len(in.parties))))
+	}
+	b = append(b, '.', byte(st.initiative))
+	for _, e := range st.edge {
+		b = binary.AppendUvarint(b, uint64(e))
+	}
+	ns := len(in.skills)
+	capN := func(n int) byte { return byte(min(n, in.repLen)) }
+	for g := range in.names {
+		b = binary.AppendVarint(b, int64(st.penalty[g]))
+		b = append(b, byte(st.rank[g]))
+		if st.abandoned[g] {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
+			continue
+		}
+		if st.lastRound[g] == st.round && st.last[g] >= 0 {
+			b = append(b, byte(st.last[g]+1), capN(st.streak[g]))
+		} else {
+			b = append(b, 0, 0)
+		}
+		for s := range ns {
+			if !in.safe[s] {
+				b = append(b, capN(int(st.uses[g*ns+s])))
+			}
+		}
+	}
+	return b
+}
+
+// decode sets x.in's state from a key made by encode (never a final one).
+func (x *exacter) decode(k string) {
+	in := x.in
+	st := &in.st
+	in.Reset()
+	st.started = true
+	st.round = roundBase
+	st.order = append(st.order[:0], x.order...)
+	b := []byte(k)
+	st.initiative = int(b[1])
+	b = b[2:]
+	for p := range st.edge {
+		v, n := binary.Uvarint(b)
+		st.edge[p], st.out[p] = int(v), v == 0
+		b = b[n:]
+	}
+	ns := len(in.skills)
+	for g := range in.names {
+		v, n := binary.Varint(b)
+		st.penalty[g] = int(v)
+		b = b[n:]
+		st.rank[g], st.abandoned[g] = int(b[0]), b[1] == 1
+		b = b[2:]
+		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
+			continue
+		}
+		st.last[g], st.streak[g], st.lastRound[g] = -1, 0, -1
+		if b[0] > 0 {
+			st.last[g], st.streak[g], st.lastRound[g] = int(b[0])-1, int(b[1]), roundBase
+		}
+		b = b[2:]
+		for s := range ns {
+			if !in.safe[s] {
+				st.uses[g*ns+s] = int8(b[0])
+				b = b[1:]
+			}
+		}
+	}
+}
+
+// next lists the transitions of one round from state k: the policies
+// declare, every combination of check results is weighed, and each result
+// is followed by the parties' chance to concede before the next round.
+func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string] {
+	if k[0] == '#' || x.err != nil {
+		return out
+	}
+	in := x.in
+	x.decode(k)
+	if err := in.declare(); err != nil {
+		x.err = err
+		return out
+	}
+	in.abandons(View{in}, &in.decl)
+	ps := in.prepare(&in.decl)
+	total := 1
+	for range ps {
+		total *= len(x.dist.P)
+		if total > exactBudget {
+			x.err = fmt.Errorf("%w: %d checks a round are too many to enumerate (at most %d combinations)", ErrNoExact, len(ps), exactBudget)
+			return out
+		}
+	}
+	in.saved.copyFrom(&in.st)
+	if x.succ == nil {
+		x.succ = map[string]int{}
+	}
+	clear(x.succ)
+	x.keys, x.probs = x.keys[:0], x.probs[:0]
+	x.odo = append(x.odo[:0], make([]int, len(ps))...)
+	for {
+		p := 1.0
+		for i := range ps {
+			v := x.odo[i]
+			p *= x.dist.P[v]
+			ps[i].total = x.dist.Min + v + ps[i].mod
+		}
+		if p > 0 {
+			in.st.copyFrom(&in.saved)
+			in.settle(ps)
+			if !in.st.outcome.Done() {
+				if _, err := in.concessions(); err != nil {
+					x.err = err
+					return out
+				}
+			}
+			x.buf = x.encode(x.buf[:0])
+			i, ok := x.succ[string(x.buf)]
+			if !ok {
+				i = len(x.keys)
+				x.succ[string(x.buf)] = i
+				x.keys = append(x.keys, string(x.buf))
+				x.probs = append(x.probs, 0)
+			}
+			x.probs[i] += p
+		}
+		// Advance the odometer.
+		i := 0
+		for ; i < len(ps); i++ {
+			x.odo[i]++
+			if x.odo[i] < len(x.dist.P) {
+				break
+			}
+			x.odo[i] = 0
+		}
+		if i == len(ps) {
+			break
+		}
+	}
+	for i, key := range x.keys {
+		out = append(out, markov.Step[string]{To: key, P: x.probs[i]})
+	}
+	return out
+}

@@ -1,0 +1,178 @@
+package edge
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// State is the changing part of an interaction, for saving and restoring
+// (as JSON) between steps. Skills and parties appear by name.
+type State struct {
+	Round   int  `json:"round"`
+	Started bool `json:"started"`
+	// Initiative is the party holding the initiative (-1 before Start).
+	Initiative int `json:"initiative"`
+	// Order is the order of action set by the starting checks.
+	Order []int `json:"order"`
+	// Factored is the round before which outside factors were last checked.
+	Factored          int          `json:"factored,omitempty"`
+	Parties           []PartyState `json:"parties"`
+	Outcome           Outcome      `json:"outcome"`
+	Transfers         int          `json:"transfers"`
+	InitiativeChanges int          `json:"initiative_changes"`
+}
+
+// PartyState is one party's changing state.
+type PartyState struct {
+	Name    string        `json:"name"`
+	Edge    int           `json:"edge"`
+	Out     bool          `json:"out,omitempty"`
+	Members []MemberState `json:"members"`
+}
+
+// MemberState is one member's changing state: its skill history for Can't
+// Fool Me Twice, outside-factor penalties and group rank.
+type MemberState struct {
+	Name string `json:"name"`
+	// Uses counts earlier uses of each skill that is not safe here.
+	Uses map[string]int `json:"uses,omitempty"`
+	// Last is the skill last used, in round LastRound, the Streak-th round
+	// running.
+	Last      string `json:"last,omitempty"`
+	LastRound int    `json:"last_round"`
+	Streak    int    `json:"streak,omitempty"`
+	Penalty   int    `json:"penalty,omitempty"`
+	Rank      int    `json:"rank,omitempty"`
+	Abandoned bool   `json:"abandoned,omitempty"`
+}
+
+// State returns a copy of the changing state.
+func (in *Interaction) State() State {
+	st := &in.st
+	s := State{Round: st.round, Started: st.started, Initiative: st.initiative, Order: slices.Clone(st.order),
+		Factored: st.factored, Outcome: st.outcome, Transfers: st.transfers, InitiativeChanges: st.changes}
+	if s.Order == nil {
+		s.Order = []int{}
+	}
+	ns := len(in.skills)
+	for p, pi := range in.parties {
+		ps := PartyState{Name: pi.name, Edge: st.edge[p], Out: st.out[p]}
+		for g := pi.lo; g < pi.hi; g++ {
+			ms := MemberState{Name: in.names[g], LastRound: st.lastRound[g], Streak: st.streak[g],
+				Penalty: st.penalty[g], Rank: st.rank[g], Abandoned: st.abandoned[g]}
+			if st.last[g] >= 0 {
+				ms.Last = in.skills[st.last[g]]
+			}
+			for s := range ns {
+				if n := st.uses[g*ns+s]; n > 0 {
+					if ms.Uses == nil {
+						ms.Uses = map[string]int{}
+					}
+					ms.Uses[in.skills[s]] = int(n)
+				}
+			}
+			ps.Members = append(ps.Members, ms)
+		}
+		s.Parties = append(s.Parties, ps)
+	}
+	return s
+}
+
+// SetState restores a state saved from an interaction of the same
+// scenario. A state that does not fit returns an error and changes nothing.
+func (in *Interaction) SetState(s State) error {
+	var d dyn
+	d.alloc(len(in.parties), len(in.names), len(in.skills))
+	if err := in.load(&d, s); err != nil {
+		return err
+	}
+	in.st.copyFrom(&d)
+	return nil
+}
+
+func (in *Interaction) load(d *dyn, s State) error {
+	np := len(in.parties)
+	if len(s.Parties) != np {
+		return fmt.Errorf("edge: state has %d parties, the interaction %d", len(s.Parties), np)
+	}
+	if s.Round < 0 || s.Transfers < 0 || s.InitiativeChanges < 0 || s.Factored < 0 {
+		return fmt.Errorf("edge: state: round %d, transfers %d, initiative_changes %d and factored %d must not be negative",
+			s.Round, s.Transfers, s.InitiativeChanges, s.Factored)
+	}
+	d.round, d.started, d.factored, d.transfers, d.changes = s.Round, s.Started, s.Factored, s.Transfers, s.InitiativeChanges
+	seen := make([]bool, np)
+	for _, p := range s.Order {
+		if p < 0 || p >= np || seen[p] || in.parties[p].passive {
+			return fmt.Errorf("edge: state.order %v: each active party once", s.Order)
+		}
+		seen[p] = true
+	}
+	if s.Started {
+		for p := range in.parties {
+			if !in.parties[p].passive && !seen[p] {
+				return fmt.Errorf("edge: state.order %v leaves out %s", s.Order, in.pname(p))
+			}
+		}
+		if s.Initiative < 0 || s.Initiative >= np || in.parties[s.Initiative].passive {
+			return fmt.Errorf("edge: state.initiative %d: an active party", s.Initiative)
+		}
+	} else if len(s.Order) != 0 || s.Initiative != -1 || s.Round != 0 {
+		return fmt.Errorf("edge: state: not started, so order must be empty, initiative -1 and round 0")
+	}
+	d.order = append(d.order[:0], s.Order...)
+	d.initiative = s.Initiative
+	o := s.Outcome
+	if o.End < Running || o.End > TimeUp || o.Winner < -1 || o.Winner >= np || o.By < -1 || o.By >= np {
+		return fmt.Errorf("edge: state.outcome %+v is not a possible outcome", o)
+	}
+	d.outcome = o
+	ns := len(in.skills)
+	for p, ps := range s.Parties {
+		pi := in.parties[p]
+		if ps.Name != pi.name {
+			return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, ps.Name, pi.name)
+		}
+		if ps.Edge < 0 || ps.Edge > 2*MaxEdge*MaxParties {
+			return fmt.Errorf("edge: state.parties[%d].edge = %d: edge dice cannot be negative", p, ps.Edge)
+		}
+		d.edge[p], d.out[p] = ps.Edge, ps.Out
+		if len(ps.Members) != pi.hi-pi.lo {
+			return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
+		}
+		for m, ms := range ps.Members {
+			g := pi.lo + m
+			f := fmt.Sprintf("state.parties[%d].members[%d]", p, m)
+			if ms.Name != in.names[g] {
+				return fmt.Errorf("edge: %s is %q, the interaction's is %q", f, ms.Name, in.names[g])
+			}
+			d.last[g] = -1
+			if ms.Last != "" {
+				s, ok := in.skillIdx[ms.Last]
+				if !ok {
+					return fmt.Errorf("edge: %s.last %q is not a skill of this interaction", f, ms.Last)
+				}
+				d.last[g] = s
+			}
+			if ms.Streak < 0 || ms.Streak > 100 || ms.Rank < 0 || ms.Rank > len(in.rules.Progression) {
+				return fmt.Errorf("edge: %s: streak %d (0..100) or rank %d (0..%d) out of range", f, ms.Streak, ms.Rank, len(in.rules.Progression))
+			}
+			if err := checkMod(f+".penalty", ms.Penalty); err != nil {
+				return err
+			}
+			if ms.Abandoned && in.size[g] <= 1 {
+				return fmt.Errorf("edge: %s abandoned stragglers but is not a group", f)
+			}
+			d.lastRound[g], d.streak[g], d.penalty[g], d.rank[g], d.abandoned[g] = ms.LastRound, ms.Streak, ms.Penalty, ms.Rank, ms.Abandoned
+			for _, k := range slices.Sorted(maps.Keys(ms.Uses)) {
+				s, ok := in.skillIdx[k]
+				n := ms.Uses[k]
+				if !ok || n < 0 || n > 100 {
+					return fmt.Errorf("edge: %s.uses[%q] = %d: a skill of this interaction, used 0..100 times", f, k, n)
+				}
+				d.uses[g*ns+s] = int8(n)
+			}
+		}
+	}
+	return nil
+}
