@@ -165,26 +165,33 @@ func (h *Histogram) addSlow(v int) error {
 	if v < -MaxMetricValue || v > MaxMetricValue {
 		return fmt.Errorf("value %d is outside the allowed ±%d", v, MaxMetricValue)
 	}
+	// The span limit is on the values seen, not on spare room.
+	t := h.trim()
 	lo, hi := v, v
-	if len(h.Counts) > 0 {
-		lo, hi = min(h.Min, v), max(h.Max(), v)
+	if len(t.Counts) > 0 {
+		lo, hi = min(t.Min, v), max(t.Max(), v)
 	}
 	if hi-lo >= MaxSpan {
 		return fmt.Errorf("values %d..%d span more than %d", lo, hi, MaxSpan)
 	}
+	if len(h.Counts) > 0 && max(hi, h.Max())-min(lo, h.Min) >= MaxSpan {
+		*h = t // drop spare room that would break the span limit
+	}
 	// Leave room to grow in the direction values are heading, so a run
 	// regrows only a handful of times.
 	slack := max(16, (hi-lo+1)/2)
+	var newLo, newHi int
 	switch {
 	case len(h.Counts) == 0:
-		lo = max(v-4, -MaxMetricValue)
-		hi = min(v+slack, MaxMetricValue, lo+MaxSpan-1)
+		newLo, newHi = max(v-4, -MaxMetricValue), min(v+slack, MaxMetricValue)
 	case v < h.Min:
-		lo = max(lo-slack, -MaxMetricValue, hi-MaxSpan+1)
+		newHi = h.Max()
+		newLo = max(v-slack, -MaxMetricValue, newHi-MaxSpan+1)
 	default:
-		hi = min(hi+slack, MaxMetricValue, lo+MaxSpan-1)
+		newLo = h.Min
+		newHi = min(v+slack, MaxMetricValue, newLo+MaxSpan-1)
 	}
-	h.widen(lo, hi)
+	h.widen(newLo, newHi)
 	h.Counts[v-h.Min]++
 	return nil
 }
