@@ -62,7 +62,7 @@ func TestAddingDiceExample(t *testing.T) {
 	if got := 1 + len(at.Rerolled); got != 4+3 {
 		t.Errorf("dice in play %d, want 7", got)
 	}
-	if at.Successes != 3 || at.Band != Multiple || at.Extra != 1 || at.Outcome.Kind != SuccessBonus {
+	if at.Successes != 3 || at.Band != BandMultiple || at.Extra != 1 || at.Outcome.Kind != SuccessBonus {
 		t.Errorf("got %d successes, band %v, extra %d, kind %v; want 3, multiple, 1, success_with_bonus",
 			at.Successes, at.Band, at.Extra, at.Outcome.Kind)
 	}
@@ -72,7 +72,7 @@ func TestAddingDiceExample(t *testing.T) {
 	}
 }
 
-// "Multiple Successes": a challenging test with 2 successes gives no extra.
+// "BandMultiple Successes": a challenging test with 2 successes gives no extra.
 func TestExtraSuccesses(t *testing.T) {
 	for _, tc := range []struct {
 		faces      []int
@@ -80,11 +80,11 @@ func TestExtraSuccesses(t *testing.T) {
 		band       Band
 		extra      int
 	}{
-		{[]int{6, 6, 1, 2}, 2, Exact, 0},
-		{[]int{6, 6, 6, 2}, 2, Multiple, 1},
-		{[]int{6, 6, 6, 6}, 1, Multiple, 3},
-		{[]int{6, 5, 1, 2}, 2, Failure, 0},
-		{[]int{6, 6, 6, 1}, 3, Exact, 0},
+		{[]int{6, 6, 1, 2}, 2, BandSuccess, 0},
+		{[]int{6, 6, 6, 2}, 2, BandMultiple, 1},
+		{[]int{6, 6, 6, 6}, 1, BandMultiple, 3},
+		{[]int{6, 5, 1, 2}, 2, BandFailure, 0},
+		{[]int{6, 6, 6, 1}, 3, BandSuccess, 0},
 	} {
 		c := newChar(t, DefaultRules())
 		var at Attempt

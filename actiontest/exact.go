@@ -81,66 +81,92 @@ type Chances struct {
 func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 	sc := c.scratch()
 	var at Attempt
-	if t.PerilOffered && !t.Peril {
-		if err := sc.plan(&t, &at); err != nil {
-			return Chances{}, err
-		}
-		t.Peril = p.Peril(sc.view(&at))
-	}
-	if err := sc.plan(&t, &at); err != nil {
-		return Chances{}, err
-	}
-	sc.start(&at)
-	ch := Chances{Pool: at.Pool.Dice, Peril: t.Peril}
-	rl := sc.rules
-	var dist dice.Dist
-	if t.Flashback && t.Difficulty == 0 {
-		dist = dice.Point(0)
-	} else {
-		canPush := !t.Peril
-		var perr error
-		decide := func(s int) bool {
-			if !canPush {
-				return false
-			}
-			at.Successes = s
-			push, track := p.Push(sc.view(&at))
-			switch {
-			case push:
-				if err := sc.CanPush(&at, track); err != nil && perr == nil {
-					perr = fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, err)
-				}
-			case at.MustPush && perr == nil:
-				perr = fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, ErrMustPush)
-			}
-			if push {
-				ch.Pushed += rl.binomAt(at.Pool.Dice, s)
-			}
-			return push
-		}
-		var err error
-		if dist, err = rl.SuccessDist(at.Pool.Dice, decide); err != nil {
-			return Chances{}, err
-		}
-		if perr != nil {
-			return Chances{}, perr
-		}
-	}
-	ch.Successes = dist
-	last := len(rl.Positions) - 1
-	for i, q := range dist.P {
-		b := BandOf(dist.Min+i, t.Difficulty)
-		o := rl.Table[t.Position][b]
-		ch.Band[b] += q
-		ch.Kind[o.Kind] += q
-		switch {
-		case o.Succeeded:
+	var ch Chances
+	succ := make([]float64, maxDice+1)
+	top := 0
+	err := sc.outcomes(t, p, &at, func(q float64, _ *State, a *Attempt) {
+		ch.Pool, ch.Peril = a.Pool.Dice, a.Test.Peril
+		succ[a.Successes] += q
+		top = max(top, a.Successes)
+		ch.Band[a.Band] += q
+		ch.Kind[a.Outcome.Kind] += q
+		if a.Outcome.Succeeded {
 			ch.Succeeded += q
-		case t.Escalate && int(t.Position) < last:
+		}
+		if a.Retry {
 			ch.Retry += q
 		}
+		if a.Pushed {
+			ch.Pushed += q
+		}
+	})
+	if err != nil {
+		return Chances{}, err
 	}
+	ch.Successes = dice.Dist{Min: 0, P: succ[:top+1]}
 	return ch, nil
+}
+
+// outcomes plays t every possible way: it takes the policy's peril choice,
+// begins, and for each first-roll success count asks the policy about a
+// push and finishes (for a push, once for each re-roll success count),
+// calling f with each branch's probability, the state it leaves and the
+// finished attempt. c's state is used as scratch and left changed.
+func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st *State, a *Attempt)) error {
+	if t.PerilOffered && !t.Peril {
+		if err := c.plan(&t, at); err != nil {
+			return err
+		}
+		t.Peril = p.Peril(c.view(at))
+	}
+	if err := c.plan(&t, at); err != nil {
+		return err
+	}
+	c.start(at)
+	rl := c.rules
+	if t.Flashback && t.Difficulty == 0 {
+		at.Successes = 0
+		if err := c.Finish(at); err != nil {
+			return err
+		}
+		f(1, &c.State, at)
+		return nil
+	}
+	base := c.State.Clone()
+	var pushed State
+	n, hit := at.Pool.Dice, rl.hitChance()
+	for s, ps := range binom(n, hit) {
+		c.State.copyFrom(&base)
+		at.Stage, at.Pushed, at.PushTrack, at.Successes = Rolled, false, "", s
+		push, track := false, 0
+		if !t.Peril {
+			push, track = p.Push(c.view(at))
+		}
+		if !push {
+			if at.MustPush {
+				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, ErrMustPush)
+			}
+			if err := c.Finish(at); err != nil {
+				return err
+			}
+			f(ps, &c.State, at)
+			continue
+		}
+		if err := c.CanPush(at, track); err != nil {
+			return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, err)
+		}
+		c.payPush(at, track)
+		pushed.copyFrom(&c.State)
+		for k, pk := range binom(n-s+rl.PushDice, hit) {
+			c.State.copyFrom(&pushed)
+			at.Stage, at.Successes = Rolled, s+k
+			if err := c.Finish(at); err != nil {
+				return err
+			}
+			f(ps*pk, &c.State, at)
+		}
+	}
+	return nil
 }
 
 // binomAt is P(Binomial(n) = s) for the rules' dice.

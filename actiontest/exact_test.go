@@ -185,14 +185,14 @@ func TestChancesClosedForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := math.Pow(5.0/6, 4)
-	if math.Abs(ch.Band[Failure]-q) > 1e-12 || math.Abs(ch.Succeeded-(1-q)) > 1e-12 || ch.Pushed != 0 {
+	if math.Abs(ch.Band[BandFailure]-q) > 1e-12 || math.Abs(ch.Succeeded-(1-q)) > 1e-12 || ch.Pushed != 0 {
 		t.Errorf("4 dice: %+v, want failure %v", ch, q)
 	}
 	// Always pushing a failure: fail only if the first 4 and the 6 re-rolled
 	// dice all miss.
 	ch, _ = c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{})
-	if want := math.Pow(5.0/6, 10); math.Abs(ch.Band[Failure]-want) > 1e-12 || math.Abs(ch.Pushed-q) > 1e-12 {
-		t.Errorf("pushed: failure %v pushed %v, want %v %v", ch.Band[Failure], ch.Pushed, want, q)
+	if want := math.Pow(5.0/6, 10); math.Abs(ch.Band[BandFailure]-want) > 1e-12 || math.Abs(ch.Pushed-q) > 1e-12 {
+		t.Errorf("pushed: failure %v pushed %v, want %v %v", ch.Band[BandFailure], ch.Pushed, want, q)
 	}
 	// Escalation: a risky failure becomes a retry.
 	ch, _ = c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}, Never{})

@@ -47,12 +47,12 @@ const (
 type Band int
 
 const (
-	// Multiple means more successes than required.
-	Multiple Band = iota
-	// Exact means exactly the successes required.
-	Exact
-	// Failure means fewer successes than required.
-	Failure
+	// BandMultiple means more successes than required.
+	BandMultiple Band = iota
+	// BandSuccess means exactly the successes required.
+	BandSuccess
+	// BandFailure means fewer successes than required.
+	BandFailure
 )
 
 var bandNames = [...]string{"multiple", "success", "failure"}
@@ -462,14 +462,14 @@ func (rl *Rules) PositionIndex(name string) (Position, error) {
 	return 0, fmt.Errorf("actiontest: unknown position %q (allowed: %v)", name, rl.Positions)
 }
 
-// BandOf places successes against the required number: more is Multiple,
-// equal is Exact, fewer is Failure [ours].
+// BandOf places successes against the required number: more is BandMultiple,
+// equal is BandSuccess, fewer is BandFailure [ours].
 func BandOf(successes, required int) Band {
 	switch {
 	case successes > required:
-		return Multiple
+		return BandMultiple
 	case successes == required:
-		return Exact
+		return BandSuccess
 	}
-	return Failure
+	return BandFailure
 }

@@ -313,6 +313,7 @@ func (c *Character) Finish(at *Attempt) error {
 		return fmt.Errorf("%w: attempt was not begun by this character", ErrStage)
 	}
 	at.Stage = Finished
+	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 	at.Required = at.Test.Difficulty
 	if at.Test.Flashback && at.Test.Difficulty == 0 {
 		at.Successes = 0

@@ -1,0 +1,459 @@
+package actiontest
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// Scenario is a character pursuing a goal over repeated action tests: each
+// success fills 1 segment of a progress clock plus 1 per extra success; a
+// failure may worsen the position (the Director's Worse Position, so the
+// character tries again from there) or lose the opportunity; harm from the
+// table, pushes and peril accumulates and costs dice, and a critical injury
+// or Severe harm with no way to push takes the character out.
+//
+// It answers questions such as: how often does a rooftop chase end with the
+// quarry caught unhurt, and what does pushing for extra successes cost?
+type Scenario struct {
+	Name  string `json:"name"`
+	Rules Rules  `json:"rules"`
+	// Character is the sheet; State the starting state (nil: unharmed).
+	Character Sheet  `json:"character"`
+	State     *State `json:"state,omitempty"`
+	// Action, Position (name), Difficulty, Helpers and Equipment describe
+	// every test of the pursuit.
+	Action     string `json:"action"`
+	Position   string `json:"position"`
+	Difficulty int    `json:"difficulty"`
+	Helpers    int    `json:"helpers"`
+	Equipment  int    `json:"equipment"`
+	// Goal is the progress segments needed.
+	Goal int `json:"goal"`
+	// Escalate: the Director answers a failure with Worse Position while a
+	// worse position exists.
+	Escalate bool `json:"escalate"`
+	// ResetPosition: after a success the next test is back at Position;
+	// otherwise the position stays where escalation left it.
+	ResetPosition bool `json:"reset_position"`
+	// PerilOffered: each test offers a Risk Peril deal whose price is a
+	// harm of level PerilHarm (0: a price that is not harm).
+	PerilOffered bool `json:"peril_offered"`
+	PerilHarm    int  `json:"peril_harm"`
+	// Policy names the registered policy making the character's choices.
+	Policy string `json:"policy"`
+	// MaxTests stops a pursuit that has not ended ("stalled").
+	MaxTests int `json:"max_tests"`
+}
+
+// DefaultScenario is a rooftop chase: a thief with Prowl 2 and Dexterity 2
+// must fill a 4-segment clock at a Risky start; failures push the chase
+// from Risky to Desperate, the thief pushes for a bonus success while
+// barely hurt (the "threshold" policy) and may take a Risk Peril deal worth
+// a moderate harm (which "threshold" declines; "daring" takes it).
+func DefaultScenario() Scenario {
+	return Scenario{
+		Name:  "rooftop chase",
+		Rules: DefaultRules(),
+		Character: Sheet{Name: "Vex",
+			Attributes: map[string]int{"Dexterity": 2, "Strength": 1, "Intuition": 1, "Reason": 1, "Presence": 1},
+			Actions:    map[string]int{"Prowl": 2, "Athletics": 1}},
+		Action:        "Prowl",
+		Position:      "risky",
+		Difficulty:    1,
+		Goal:          4,
+		Escalate:      true,
+		ResetPosition: true,
+		PerilOffered:  true,
+		PerilHarm:     2,
+		Policy:        "threshold",
+		MaxTests:      100,
+	}
+}
+
+// Category indices, in Categories order.
+const (
+	catClean = iota
+	catHurt
+	catLost
+	catOut
+	catStalled
+)
+
+// Categories returns "clean" (goal reached without harm), "hurt" (reached
+// with harm), "lost" (the opportunity was lost), "out" (a critical injury,
+// or Severe harm with no help and no room to push) and "stalled" (MaxTests
+// reached).
+func (s Scenario) Categories() []string {
+	return []string{"clean", "hurt", "lost", "out", "stalled"}
+}
+
+// Metric indices, in Metrics order.
+const (
+	metTests = iota
+	metPushes
+	metHarm
+	metSuccesses
+	metEscalations
+	metPerils
+	numMetrics
+)
+
+// Metrics returns "tests" (tests rolled), "pushes", "harm" (harms taken,
+// critical injuries included), "successes" (summed over the tests),
+// "escalations" (Worse Position re-rolls) and "perils" (deals taken).
+func (s Scenario) Metrics() []string {
+	return []string{"tests", "pushes", "harm", "successes", "escalations", "perils"}
+}
+
+// Validate checks the scenario; errors name the offending field.
+func (s Scenario) Validate() error {
+	_, _, err := s.build()
+	return err
+}
+
+func (s Scenario) build() (*Character, Test, error) {
+	c, err := NewCharacter(s.Rules, s.Character)
+	if err != nil {
+		if errors.Is(err, ErrRules) {
+			return nil, Test{}, fmt.Errorf("rules: %w", err)
+		}
+		return nil, Test{}, fmt.Errorf("character: %w", err)
+	}
+	if s.State != nil {
+		if err := c.SetState(*s.State); err != nil {
+			return nil, Test{}, fmt.Errorf("state: %w", err)
+		}
+	}
+	rl := c.rules
+	if _, err := rl.ActionIndex(s.Action); err != nil {
+		return nil, Test{}, fmt.Errorf("action: %w", err)
+	}
+	pos, err := rl.PositionIndex(s.Position)
+	if err != nil {
+		return nil, Test{}, fmt.Errorf("position: %w", err)
+	}
+	switch {
+	case s.Difficulty < 1 || s.Difficulty > 20:
+		return nil, Test{}, fmt.Errorf("difficulty %d: allowed 1..20", s.Difficulty)
+	case s.Helpers < 0 || s.Helpers > 20:
+		return nil, Test{}, fmt.Errorf("helpers %d: allowed 0..20", s.Helpers)
+	case s.Equipment < 0 || s.Equipment > rl.MaxEquipment:
+		return nil, Test{}, fmt.Errorf("equipment %d: allowed 0..%d", s.Equipment, rl.MaxEquipment)
+	case s.Goal < 1 || s.Goal > 100:
+		return nil, Test{}, fmt.Errorf("goal %d: allowed 1..100", s.Goal)
+	case s.PerilHarm < 0 || s.PerilHarm > len(rl.HarmRows):
+		return nil, Test{}, fmt.Errorf("peril_harm %d: allowed 0..%d", s.PerilHarm, len(rl.HarmRows))
+	case s.MaxTests < 1 || s.MaxTests > 100000:
+		return nil, Test{}, fmt.Errorf("max_tests %d: allowed 1..100000", s.MaxTests)
+	}
+	if _, err := PolicyByName(s.Policy); err != nil {
+		return nil, Test{}, fmt.Errorf("policy: %w", err)
+	}
+	t := Test{Action: s.Action, Position: pos, Difficulty: s.Difficulty, Helpers: s.Helpers,
+		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate}
+	return c, t, nil
+}
+
+// Runner plays trials of a scenario. One Runner per goroutine.
+type Runner struct {
+	s      Scenario
+	c      *Character
+	start  State
+	test   Test
+	policy Policy
+	at     Attempt
+	err    error
+}
+
+// NewRunner validates the scenario and preallocates a Runner.
+func (s Scenario) NewRunner() (*Runner, error) {
+	c, t, err := s.build()
+	if err != nil {
+		return nil, err
+	}
+	p, _ := PolicyByName(s.Policy)
+	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, policy: p}
+	rn.at.Dice = make([]int, 0, maxDice)
+	rn.at.Rerolled = make([]int, 0, maxDice)
+	return rn, nil
+}
+
+// Err reports the first engine error a trial met (a policy's illegal
+// choice); such a trial is counted "out". Nil for the registered policies.
+func (rn *Runner) Err() error { return rn.err }
+
+// harmCount is the number of harms a state holds, criticals included.
+func harmCount(s *State) int {
+	n := 0
+	for t, rows := range s.Harm {
+		for _, k := range rows {
+			n += k
+		}
+		n += s.Critical[t]
+	}
+	return n
+}
+
+func critical(s *State) bool {
+	for _, k := range s.Critical {
+		if k > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Trial plays one pursuit from the scenario's start and returns its
+// category, filling metrics (Metrics order; len(metrics) may be shorter).
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+	var m [numMetrics]int
+	cat := rn.trial(r, &m)
+	copy(metrics, m[:])
+	return cat
+}
+
+func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
+	c, at := rn.c, &rn.at
+	c.State.copyFrom(&rn.start)
+	harm0 := harmCount(&c.State)
+	t := rn.test
+	progress := 0
+	for m[metTests] < rn.s.MaxTests {
+		if err := c.Play(r, t, rn.policy, at); err != nil {
+			if !errors.Is(err, ErrIncapacitated) && rn.err == nil {
+				rn.err = err
+			}
+			m[metHarm] = harmCount(&c.State) - harm0
+			return catOut
+		}
+		m[metTests]++
+		m[metSuccesses] += at.Successes
+		if at.Pushed {
+			m[metPushes]++
+		}
+		if at.Test.Peril {
+			m[metPerils]++
+		}
+		m[metHarm] = harmCount(&c.State) - harm0
+		cat, next, pos := rn.s.after(&c.State, at, progress, t.Position, rn.test.Position, m[metHarm] > 0)
+		if cat >= 0 {
+			return cat
+		}
+		if at.Retry {
+			m[metEscalations]++
+		}
+		progress, t.Position = next, pos
+	}
+	return catStalled
+}
+
+// after applies the pursuit's rules to a finished test: the category if the
+// pursuit ended (else -1), the progress and the next position.
+func (s *Scenario) after(st *State, at *Attempt, progress int, pos, start Position, hurt bool) (int, int, Position) {
+	if critical(st) {
+		return catOut, progress, pos
+	}
+	switch {
+	case at.Outcome.Succeeded:
+		progress += 1 + at.Extra
+		if progress >= s.Goal {
+			if hurt {
+				return catHurt, s.Goal, pos
+			}
+			return catClean, s.Goal, pos
+		}
+		if s.ResetPosition {
+			pos = start
+		}
+	case at.Retry:
+		pos = at.NextPosition
+	default:
+		for _, q := range at.Outcome.Consequences {
+			if q.Kind == LostOpportunity {
+				return catLost, progress, pos
+			}
+		}
+	}
+	return -1, progress, pos
+}
+
+// ErrNoExact is wrapped by Exact's error when a scenario falls outside the
+// exact model.
+var ErrNoExact = errors.New("actiontest: no exact solution")
+
+// Exact is the exact answer for a scenario.
+type Exact struct {
+	// P is the probability of each category, aligned with Categories().
+	P []float64
+	// MeanRounds is the expected number of tests.
+	MeanRounds float64
+	// Rounds[t] is P(the pursuit takes t tests).
+	Rounds []float64
+}
+
+// maxHarmCells bounds tracks x rows for the exact model's compact state.
+const maxHarmCells = 16
+
+// node is a state of the pursuit's Markov chain. end is 0 while the
+// pursuit goes on, else its category + 1; a node with end 0 and no
+// transitions is a character who cannot act ("out").
+type node struct {
+	progress int8
+	pos      int8
+	bonus    int8
+	hurt     bool
+	end      int8
+	harm     [maxHarmCells]int8
+}
+
+// Exact solves the pursuit as an absorbing Markov chain over (progress,
+// position, carried dice, harm, hurt so far): each test's outcomes — first
+// roll, the policy's peril and push choices, the re-roll — are enumerated
+// exactly through the same engine steps a trial uses. It fails, wrapping
+// ErrNoExact, when the rules let a pursuit loop (so MaxTests would decide),
+// when MaxTests could cut a pursuit short, or when the state space is too
+// large.
+func (s Scenario) Exact() (Exact, error) {
+	c, t, err := s.build()
+	if err != nil {
+		return Exact{}, err
+	}
+	rl := c.rules
+	nt, nr := len(rl.HarmTracks), len(rl.HarmRows)
+	switch {
+	case nt*nr > maxHarmCells:
+		return Exact{}, fmt.Errorf("%w: %d harm cells, the exact model holds %d", ErrNoExact, nt*nr, maxHarmCells)
+	case s.Goal > 100 || len(rl.Positions) > 100 || c.State.Bonus > 100:
+		return Exact{}, fmt.Errorf("%w: goal, positions or carried bonus above 100", ErrNoExact)
+	case critical(&c.State):
+		return Exact{}, fmt.Errorf("%w: the character starts with a critical injury", ErrNoExact)
+	}
+	for _, row := range rl.HarmRows {
+		if row.Slots > 100 {
+			return Exact{}, fmt.Errorf("%w: harm rows above 100 slots", ErrNoExact)
+		}
+	}
+	p, _ := PolicyByName(s.Policy)
+	start := c.State.Clone()
+	harm0 := harmCount(&start)
+	encode := func(st *State, n *node) {
+		for i, rows := range st.Harm {
+			for j, k := range rows {
+				n.harm[i*nr+j] = int8(k)
+			}
+		}
+		n.bonus = int8(st.Bonus)
+	}
+	sc := c.scratch()
+	decode := func(n node) {
+		sc.State.copyFrom(&start)
+		for i, rows := range sc.State.Harm {
+			for j := range rows {
+				rows[j] = int(n.harm[i*nr+j])
+			}
+		}
+		sc.State.Bonus = int(n.bonus)
+	}
+	var root node
+	root.pos = int8(t.Position)
+	encode(&start, &root)
+
+	var failure error
+	var at Attempt
+	next := func(n node, buf []markov.Step[node]) []markov.Step[node] {
+		if n.end != 0 {
+			return buf
+		}
+		decode(n)
+		tt := t
+		tt.Position = Position(n.pos)
+		mark := len(buf)
+		err := sc.outcomes(tt, p, &at, func(q float64, st *State, a *Attempt) {
+			hurt := n.hurt || harmCount(st) > harm0
+			cat, prog, pos := s.after(st, a, int(n.progress), Position(n.pos), t.Position, hurt)
+			m := node{end: int8(cat + 1)} // ended states merge by category
+			if cat < 0 {
+				encode(st, &m)
+				m.progress, m.pos, m.hurt = int8(prog), int8(pos), hurt
+			}
+			buf = append(buf, markov.Step[node]{To: m, P: q})
+		})
+		switch {
+		case errors.Is(err, ErrIncapacitated):
+			return buf[:mark] // cannot act: absorbing, "out", no test
+		case err != nil:
+			if failure == nil {
+				failure = err
+			}
+			return buf[:mark]
+		}
+		return buf
+	}
+	chain, err := markov.Explore(root, next)
+	if err != nil {
+		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+	}
+	if failure != nil {
+		return Exact{}, failure
+	}
+	depth, err := longest(root, next)
+	if err != nil {
+		return Exact{}, err
+	}
+	if depth > s.MaxTests {
+		return Exact{}, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", ErrNoExact, depth, s.MaxTests)
+	}
+	sol, err := chain.Solve()
+	if err != nil {
+		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+	}
+	ex := Exact{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
+	for st, q := range sol.Absorb {
+		if st.end == 0 {
+			ex.P[catOut] += q
+		} else {
+			ex.P[st.end-1] += q
+		}
+	}
+	ex.Rounds, _, err = chain.StepDist(depth+1, 1e-300)
+	if err != nil {
+		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+	}
+	return ex, nil
+}
+
+// longest returns the most tests a pursuit can take from root, or an error
+// wrapping ErrNoExact if a state can repeat.
+func longest(root node, next func(node, []markov.Step[node]) []markov.Step[node]) (int, error) {
+	const (
+		open = 1
+		done = 2
+	)
+	color := map[node]int{}
+	depth := map[node]int{}
+	var visit func(n node) error
+	visit = func(n node) error {
+		color[n] = open
+		best := 0
+		for _, st := range next(n, nil) {
+			switch color[st.To] {
+			case open:
+				return fmt.Errorf("%w: the rules let a pursuit return to an earlier state, so only max_tests ends it", ErrNoExact)
+			case 0:
+				if err := visit(st.To); err != nil {
+					return err
+				}
+			}
+			best = max(best, 1+depth[st.To])
+		}
+		color[n], depth[n] = done, best
+		return nil
+	}
+	if err := visit(root); err != nil {
+		return 0, err
+	}
+	return depth[root], nil
+}

@@ -1,0 +1,206 @@
+package actiontest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+func TestScenarioJSON(t *testing.T) {
+	s := DefaultScenario()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var got Scenario
+	if err := dec.Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s, got, cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("round trip (-want +got):\n%s", d)
+	}
+	dec = json.NewDecoder(bytes.NewReader([]byte(`{"name":"x","bogus":1}`)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err == nil {
+		t.Error("unknown field accepted")
+	}
+}
+
+func TestScenarioValidate(t *testing.T) {
+	if err := DefaultScenario().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for field, f := range map[string]func(*Scenario){
+		"rules":      func(s *Scenario) { s.Rules.Sides = 0 },
+		"character":  func(s *Scenario) { s.Character.Actions["Prowl"] = 9 },
+		"state":      func(s *Scenario) { s.State = &State{} },
+		"action":     func(s *Scenario) { s.Action = "Fly" },
+		"position":   func(s *Scenario) { s.Position = "comfy" },
+		"difficulty": func(s *Scenario) { s.Difficulty = 0 },
+		"helpers":    func(s *Scenario) { s.Helpers = -1 },
+		"equipment":  func(s *Scenario) { s.Equipment = 4 },
+		"goal":       func(s *Scenario) { s.Goal = 0 },
+		"peril_harm": func(s *Scenario) { s.PerilHarm = 5 },
+		"policy":     func(s *Scenario) { s.Policy = "yolo" },
+		"max_tests":  func(s *Scenario) { s.MaxTests = 0 },
+	} {
+		s := DefaultScenario()
+		s.Character.Actions = map[string]int{"Prowl": 2}
+		f(&s)
+		err := s.Validate()
+		if err == nil || !bytes.HasPrefix([]byte(err.Error()), []byte(field)) {
+			t.Errorf("%s: Validate = %v, want an error naming the field", field, err)
+		}
+		if _, err := s.NewRunner(); err == nil {
+			t.Errorf("%s: NewRunner accepted", field)
+		}
+		if _, err := s.Exact(); err == nil {
+			t.Errorf("%s: Exact accepted", field)
+		}
+	}
+}
+
+// A one-segment chase with no pushing has a closed form: success at Risky,
+// else one more try at Desperate, whose failure loses the chance.
+func TestScenarioExactClosedForm(t *testing.T) {
+	s := DefaultScenario()
+	s.Goal, s.Policy, s.PerilOffered = 1, "never", false
+	ex, err := s.Exact()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := math.Pow(5.0/6, 4) // Prowl 2 + Dexterity 2
+	want := Exact{P: []float64{1 - q*q, 0, q * q, 0, 0}, MeanRounds: 1 + q, Rounds: []float64{0, 1 - q, q}}
+	if d := cmp.Diff(want, ex, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+		t.Errorf("exact (-want +got):\n%s", d)
+	}
+}
+
+func TestScenarioExactMatchesRunner(t *testing.T) {
+	trials := 60000
+	if testing.Short() {
+		trials = 15000
+	}
+	variants := map[string]func(*Scenario){
+		"default":     func(*Scenario) {},
+		"daring":      func(s *Scenario) { s.Policy = "daring"; s.Character.Actions["Prowl"] = 1 },
+		"when failed": func(s *Scenario) { s.Policy = "always_when_failed"; s.Difficulty = 2; s.Goal = 2 },
+		"no reset":    func(s *Scenario) { s.ResetPosition = false; s.Position = "controlled"; s.Policy = "cautious" },
+		"hurt start": func(s *Scenario) {
+			st := State{Harm: [][]int{{2, 1, 0}, {0, 0, 0}}, Critical: []int{0, 0}}
+			s.State = &st
+		},
+	}
+	seed := uint64(40)
+	for name, f := range variants {
+		seed++
+		s := DefaultScenario()
+		s.Character.Actions = map[string]int{"Prowl": 2, "Athletics": 1}
+		f(&s)
+		ex, err := s.Exact()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if tot := sum(ex.P); math.Abs(tot-1) > 1e-9 {
+			t.Errorf("%s: category odds sum to %v", name, tot)
+		}
+		rn, err := s.NewRunner()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := dice.NewSeeded(seed)
+		cats, rounds := map[int]int64{}, map[int]int64{}
+		m := make([]int, len(s.Metrics()))
+		total := 0
+		for range trials {
+			c := rn.Trial(r, m)
+			cats[c]++
+			rounds[m[0]]++
+			total += m[0]
+		}
+		if rn.Err() != nil {
+			t.Fatalf("%s: %v", name, rn.Err())
+		}
+		fit, err := dice.ChiSquare(dice.Dist{P: ex.P}, cats)
+		if err != nil || fit.PValue < 1e-4 {
+			t.Errorf("%s: categories p=%v err=%v; exact %v, sampled %v", name, fit.PValue, err, ex.P, cats)
+		}
+		fit, err = dice.ChiSquare(dice.Dist{P: ex.Rounds}, rounds)
+		if err != nil || fit.PValue < 1e-4 {
+			t.Errorf("%s: tests taken p=%v err=%v", name, fit.PValue, err)
+		}
+		mean := 0.0
+		for k, p := range ex.Rounds {
+			mean += float64(k) * p
+		}
+		if math.Abs(mean-ex.MeanRounds) > 1e-9 {
+			t.Errorf("%s: mean of Rounds %v, MeanRounds %v", name, mean, ex.MeanRounds)
+		}
+		if got := float64(total) / float64(trials); math.Abs(got-ex.MeanRounds) > 0.05*ex.MeanRounds {
+			t.Errorf("%s: sampled mean tests %v, exact %v", name, got, ex.MeanRounds)
+		}
+	}
+}
+
+func sum(p []float64) float64 {
+	t := 0.0
+	for _, x := range p {
+		t += x
+	}
+	return t
+}
+
+// A table whose failure neither ends the pursuit nor changes anything lets
+// it loop: the sampler stops at max_tests, and Exact says it cannot answer.
+func TestScenarioNoExact(t *testing.T) {
+	s := DefaultScenario()
+	s.Escalate = false
+	s.Rules.Table[Risky][BandFailure] = Outcome{Kind: Badly}
+	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
+		t.Errorf("looping pursuit: Exact error %v", err)
+	}
+	s = DefaultScenario()
+	s.MaxTests = 2
+	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
+		t.Errorf("max_tests too short: Exact error %v", err)
+	}
+}
+
+func TestScenarioOut(t *testing.T) {
+	// Severe on both tracks, every row full: no push possible, so out at once.
+	s := DefaultScenario()
+	s.State = &State{Harm: [][]int{{2, 2, 1}, {2, 2, 1}}, Critical: []int{0, 0}}
+	ex, err := s.Exact()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Exact{P: []float64{0, 0, 0, 1, 0}, MeanRounds: 0, Rounds: []float64{1}}
+	if d := cmp.Diff(want, ex); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	rn, _ := s.NewRunner()
+	m := make([]int, 6)
+	if c := rn.Trial(dice.NewSeeded(1), m); c != catOut || m[0] != 0 {
+		t.Errorf("trial: category %d tests %d", c, m[0])
+	}
+}
+
+func TestTrialAllocs(t *testing.T) {
+	rn, err := DefaultScenario().NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(3)
+	m := make([]int, 6)
+	if a := testing.AllocsPerRun(1000, func() { rn.Trial(r, m) }); a != 0 {
+		t.Errorf("Trial allocates %v per run", a)
+	}
+}
