@@ -110,9 +110,10 @@ func checkComposition(comp []Count) (int, error) {
 // Generate builds a deck with the given player-side composition and GM
 // sides drawn from seed in the proportions of RULINGS [ours]: Standard lines
 // heroes-first on 2/3 of cards, Dramatic lines villains-first on 2/3; 1/3 of
-// lines carry an effect on one side (Break only for villains, Confused only
-// for heroes, since villains hold no pools); 1/6 of lines give the villains
-// an approved action instead; half the cards approve one action, half two;
+// lines carry an effect on one side, alternating sides, each side's seven
+// effects in equal shares (Break only for villains, Confused only for
+// heroes, since villains hold no pools); 1/6 of lines give the villains an
+// approved action instead, the seven in equal shares; half the cards approve one action, half two;
 // 80% of skill bars show a step or adjacent pair (A, B, C, D, AB, BC, CD in
 // equal shares), 20% a special case (equal shares). Proportions are exact
 // up to rounding; only their placement is random. The same composition and
@@ -155,11 +156,11 @@ func Generate(comp []Count, seed uint64) (*Deck, error) {
 		for k, i := range order {
 			switch {
 			case k < third && k%2 == 0:
-				ls[i].Hero = heroFX[r.IntN(len(heroFX))]
+				ls[i].Hero = heroFX[(k/2)%len(heroFX)]
 			case k < third:
-				ls[i].Villain = villainFX[r.IntN(len(villainFX))]
+				ls[i].Villain = villainFX[(k/2)%len(villainFX)]
 			case k < third+sixth:
-				ls[i].VillainAction = Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1))
+				ls[i].VillainAction = Act(int(Attack) + (k-third)%int(Maneuver-Attack+1))
 			}
 		}
 		return ls

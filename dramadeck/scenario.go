@@ -42,7 +42,7 @@ func pc(name string, speed, hp, fp int, atk, def int, dmg Damage, dr, iq, will i
 		Trick: sk(trick), Influence: sk(infl), Intimidation: sk(intim), Maneuver: sk(man), Possibilities: poss}
 }
 
-// DefaultScenario is three pulp heroes against a boss and four thugs in a
+// DefaultScenario is three pulp heroes against a boss and three thugs in a
 // Standard scene, both sides on the default policy.
 func DefaultScenario() Scenario {
 	return Scenario{
@@ -57,7 +57,6 @@ func DefaultScenario() Scenario {
 			pc("Thug 1", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
 			pc("Thug 2", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
 			pc("Thug 3", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
-			pc("Thug 4", 20, 11, 10, 12, 8, Damage{1, 3}, 1, 9, 10, 9, 9, 12, 11, 0),
 		},
 		MaxRounds:  30,
 		HeroPolicy: "default",

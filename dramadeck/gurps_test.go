@@ -1,0 +1,105 @@
+package dramadeck
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+func TestJudge(t *testing.T) {
+	c := DefaultCriticals()
+	tests := []struct {
+		roll, skill int
+		want        Result
+	}{
+		{3, 3, Result{3, 3, 0, true, true}},
+		{4, 2, Result{4, 2, -2, true, true}},       // 3-4 always succeed
+		{5, 15, Result{5, 15, 10, true, true}},     // 5 crit at 15+
+		{5, 14, Result{5, 14, 9, true, false}},     //
+		{6, 16, Result{6, 16, 10, true, true}},     // 6 crit at 16+
+		{6, 15, Result{6, 15, 9, true, false}},     //
+		{10, 10, Result{10, 10, 0, true, false}},   //
+		{11, 10, Result{11, 10, -1, false, false}}, //
+		{17, 20, Result{17, 20, 3, false, false}},  // 17 always fails, not critical above 15
+		{17, 15, Result{17, 15, -2, false, true}},  // 17 crit fail at 15 or less
+		{18, 25, Result{18, 25, 7, false, true}},   // 18 always critical failure
+		{16, 6, Result{16, 6, -10, false, true}},   // fail by 10
+		{15, 6, Result{15, 6, -9, false, false}},   //
+	}
+	for _, tt := range tests {
+		if d := cmp.Diff(tt.want, c.Judge(tt.roll, tt.skill)); d != "" {
+			t.Errorf("Judge(%d, %d) (-want +got):\n%s", tt.roll, tt.skill, d)
+		}
+	}
+}
+
+func TestQuickContest(t *testing.T) {
+	c := DefaultCriticals()
+	tests := []struct {
+		a, b      Result
+		win, mov int
+	}{
+		{c.Judge(10, 12), c.Judge(13, 12), 0, 3},  // success beats failure
+		{c.Judge(14, 12), c.Judge(9, 12), 1, 5},   //
+		{c.Judge(6, 12), c.Judge(9, 12), 0, 3},    // two successes: larger margin
+		{c.Judge(14, 12), c.Judge(13, 12), 1, 1},  // two failures: smaller failure wins
+		{c.Judge(8, 12), c.Judge(10, 14), -1, 0},  // equal margins: nobody
+		{c.Judge(3, 12), c.Judge(5, 12), 0, 2},    // criticals do not decide
+		{c.Judge(4, 2), c.Judge(13, 12), 0, 0},    // success with negative margin: mov floored at 0
+	}
+	for _, tt := range tests {
+		w, m := QuickContest(tt.a, tt.b)
+		if w != tt.win || m != tt.mov {
+			t.Errorf("QuickContest(%+v, %+v) = %d, %d; want %d, %d", tt.a, tt.b, w, m, tt.win, tt.mov)
+		}
+	}
+}
+
+func TestLuckRoll(t *testing.T) {
+	c := DefaultCriticals()
+	// Best of three: 15, 12, 9 against 10 keeps 9.
+	r := fixed(5, 5, 5, 4, 4, 4, 3, 3, 3)
+	got := c.LuckRoll(r, 10, 3)
+	if got.Roll != 9 || !got.Success || r.Remaining() != 0 {
+		t.Errorf("LuckRoll = %+v, remaining %d; want roll 9 success, all nine dice used", got, r.Remaining())
+	}
+	// Exact chance vs brute force.
+	for skill := 3; skill <= 18; skill++ {
+		brute := 0
+		for a := 1; a <= 6; a++ {
+			for b := 1; b <= 6; b++ {
+				for d := 1; d <= 6; d++ {
+					if c.Judge(a+b+d, skill).Success {
+						brute++
+					}
+				}
+			}
+		}
+		if got := c.SuccessChance(skill); math.Abs(got-float64(brute)/216) > 1e-12 {
+			t.Errorf("SuccessChance(%d) = %v, want %v", skill, got, float64(brute)/216)
+		}
+		q := 1 - float64(brute)/216
+		if got := c.LuckChance(skill, 3); math.Abs(got-(1-q*q*q)) > 1e-12 {
+			t.Errorf("LuckChance(%d) = %v", skill, got)
+		}
+	}
+}
+
+func TestSuccessRollSampled(t *testing.T) {
+	r := dice.NewSeeded(11)
+	obs := map[int]int64{}
+	for range 50000 {
+		obs[Roll3d6(r)]++
+	}
+	fit, err := dice.ChiSquare(Dist3d6(), obs)
+	if err != nil || fit.PValue < 1e-4 {
+		t.Errorf("3d6 fit %+v, %v", fit, err)
+	}
+	// The test can fail: a 2d6+3 model is rejected.
+	wrong, _ := dice.SumOf([]dice.Die{dice.D6, dice.D6})
+	if fit, _ := dice.ChiSquare(wrong.Shift(3), obs); fit.PValue > 1e-4 {
+		t.Errorf("wrong model accepted: %+v", fit)
+	}
+}

@@ -1,0 +1,98 @@
+package dramadeck
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// testGame: two heroes, one villain, a deck of two of every card with
+// generated GM sides; all cards in the draw pile in deck order.
+func testGame(t *testing.T) *Game {
+	t.Helper()
+	var comp []Count
+	for _, n := range Names() {
+		comp = append(comp, Count{n, 2})
+	}
+	d, err := Generate(comp, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultScenario()
+	g, err := NewGame(DefaultRules(), d, s.Heroes[:2], s.Villains[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// give moves a card of name n from the draw pile to player p's hand or pool.
+func give(t *testing.T, g *Game, p int, n Name, pool bool) int {
+	t.Helper()
+	for i, id := range g.State.Draw {
+		if g.Deck.Cards[id].Name == n {
+			g.State.Draw = remove(g.State.Draw, i)
+			if pool {
+				g.State.Players[p].Pool = append(g.State.Players[p].Pool, id)
+			} else {
+				g.State.Players[p].Hand = append(g.State.Players[p].Hand, id)
+			}
+			return id
+		}
+	}
+	t.Fatalf("no %v left in the draw pile", n)
+	return -1
+}
+
+// stackCard puts a card with the given line on the action stack.
+func stackCard(t *testing.T, g *Game, l Line, acts [2]Act) int {
+	t.Helper()
+	id := g.State.Draw[0]
+	g.State.Draw = remove(g.State.Draw, 0)
+	g.Deck.Cards[id].Standard = l
+	g.Deck.Cards[id].Approved = acts
+	g.State.Stack = append(g.State.Stack, id)
+	g.State.Line = l
+	return id
+}
+
+func snapshot(t *testing.T, s State) State {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out State
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// mustFail runs op, wants an error, and checks the state did not change.
+func mustFail(t *testing.T, g *Game, what string, op func() error) {
+	t.Helper()
+	before := snapshot(t, g.State)
+	err := op()
+	if err == nil {
+		t.Errorf("%s: no error", what)
+		return
+	}
+	t.Logf("%s: %v", what, err)
+	if d := cmp.Diff(before, snapshot(t, g.State)); d != "" {
+		t.Errorf("%s: state changed on error (-before +after):\n%s", what, d)
+	}
+}
+
+func fixed(faces ...int) *dice.Roller { return dice.Scripted(faces...) }
+
+func mustPolicy(t *testing.T, name string) Policy {
+	t.Helper()
+	p, err := PolicyByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
