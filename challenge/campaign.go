@@ -1,0 +1,126 @@
+package challenge
+
+import (
+	"fmt"
+)
+
+// Campaign is what outlives one conflict: the rules, the characters'
+// sheets, and the owe list, "the backbone of the long-term game". It saves
+// and restores as JSON.
+type Campaign struct {
+	Rules      Rules       `json:"rules"`
+	Characters []Character `json:"characters"`
+	// Owe is the owe list, oldest first. A character may be on it more
+	// than once; each entry is one advantage die for its player. [ours]
+	Owe []Debt `json:"owe"`
+}
+
+// Role is one character of a campaign taking part in a conflict.
+type Role struct {
+	Character      string `json:"character"`
+	Endeavor       string `json:"endeavor"`
+	Specialization string `json:"specialization,omitempty"`
+}
+
+// Enlist names a side of a conflict from a campaign's characters.
+type Enlist struct {
+	Name    string `json:"name"`
+	Members []Role `json:"members"`
+	Target  string `json:"target,omitempty"`
+}
+
+// Character returns the index of the named character, or an error.
+func (cp *Campaign) Character(name string) (int, error) {
+	for i := range cp.Characters {
+		if cp.Characters[i].Name == name {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("challenge: the campaign has no character %q", name)
+}
+
+// Validate checks the rules, every character, unique names, and that every
+// owe-list name is a character of the campaign.
+func (cp *Campaign) Validate() error {
+	if err := cp.Rules.Validate(); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for i := range cp.Characters {
+		ch := &cp.Characters[i]
+		if err := ch.Validate(cp.Rules); err != nil {
+			return err
+		}
+		if seen[ch.Name] {
+			return fmt.Errorf("challenge: two characters are named %q", ch.Name)
+		}
+		seen[ch.Name] = true
+	}
+	for i, d := range cp.Owe {
+		k, err := cp.Character(d.Name)
+		if err != nil {
+			return fmt.Errorf("challenge: owe[%d]: %w", i, err)
+		}
+		if p := cp.Characters[k].owner(); p != d.Player {
+			return fmt.Errorf("challenge: owe[%d]: %s belongs to player %q, not %q", i, d.Name, p, d.Player)
+		}
+	}
+	return nil
+}
+
+// Start sets up a conflict between the enlisted sides with the campaign's
+// rules, sheets and owe list. A character may be on only one side.
+func (cp *Campaign) Start(sides ...Enlist) (*Conflict, error) {
+	if err := cp.Validate(); err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	parties := make([]Party, len(sides))
+	for i, s := range sides {
+		parties[i] = Party{Name: s.Name, Target: s.Target}
+		for _, role := range s.Members {
+			k, err := cp.Character(role.Character)
+			if err != nil {
+				return nil, fmt.Errorf("challenge: side %s: %w", s.Name, err)
+			}
+			if used[role.Character] {
+				return nil, fmt.Errorf("challenge: %s is on two sides or twice on one", role.Character)
+			}
+			used[role.Character] = true
+			parties[i].Members = append(parties[i].Members, Entry{
+				Character: cp.Characters[k], Endeavor: role.Endeavor, Specialization: role.Specialization})
+		}
+	}
+	return NewConflict(cp.Rules, parties, cp.Owe)
+}
+
+// Finish writes a finished conflict back into the campaign: each member's
+// stats as the conflict left them, and the owe list with the names added
+// and crossed off. The conflict must be over and its characters in the
+// campaign; on an error the campaign is unchanged.
+func (cp *Campaign) Finish(c *Conflict) error {
+	if c.Phase != PhaseDone {
+		return fmt.Errorf("%w: Finish in phase %v: the conflict is not over", ErrPhase, c.Phase)
+	}
+	idx := map[int]*Member{}
+	for i := range c.Sides {
+		for m := range c.Sides[i].Members {
+			mem := &c.Sides[i].Members[m]
+			k, err := cp.Character(mem.Name)
+			if err != nil {
+				return err
+			}
+			idx[k] = mem
+		}
+	}
+	for k, mem := range idx {
+		ch := &cp.Characters[k]
+		stats := make(map[string]Stat, len(cp.Rules.Stats))
+		for j, name := range cp.Rules.Stats {
+			stats[name] = mem.Stats[j]
+		}
+		ch.Stats = stats
+	}
+	cp.Owe = append([]Debt{}, c.Owe...)
+	return nil
+}

@@ -1,0 +1,939 @@
+package challenge
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Phase is where a conflict stands: which step comes next.
+type Phase uint8
+
+// Phases. Each names the step the conflict waits for.
+const (
+	PhaseCast        Phase = iota // Roll: every side still in makes the initial cast
+	PhaseCastRolled               // CrossOff (optional), then Resolve: who challenges
+	PhaseChallenge                // Challenge (name an answerer) or Drop, by the Challenger
+	PhaseInterfere                // Interfere: a side whose roll beats the named answerer may answer instead
+	PhaseAnswer                   // Roll: the Answerer re-rolls
+	PhaseAnswered                 // CrossOff (optional), then Resolve: compare answer and standing roll
+	PhaseStance                   // Stance: the Answerer hangs in or gives
+	PhaseConsequence              // Injure or Settle: the Challenger won outright
+	PhaseDone                     // the conflict is over
+)
+
+var phaseText = [...]string{"cast", "cast_rolled", "challenge", "interfere", "answer", "answered",
+	"stance", "consequence", "done"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseText) {
+		return phaseText[p]
+	}
+	return fmt.Sprintf("Phase(%d)", int(p))
+}
+
+// MarshalText writes the phase name.
+func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a phase name.
+func (p *Phase) UnmarshalText(b []byte) error {
+	for i, s := range phaseText {
+		if s == string(b) {
+			*p = Phase(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("challenge: unknown phase %q: known are %s", b, strings.Join(phaseText[:], ", "))
+}
+
+// Status is whether a side is still in the conflict, and if not, how it
+// went out.
+type Status uint8
+
+// Statuses.
+const (
+	StatusIn      Status = iota // still in the conflict
+	StatusInjured               // beaten outright: exhausted or injured
+	StatusSettled               // beaten outright, and accepted a negotiated outcome
+	StatusGave                  // gave: out with no injury
+	StatusDropped               // dropped out (its answerer was gone, or it chose to)
+	StatusOut                   // could not roll: every member's stat for the endeavor was empty
+)
+
+var statusText = [...]string{"in", "injured", "settled", "gave", "dropped", "out"}
+
+func (s Status) String() string {
+	if int(s) < len(statusText) {
+		return statusText[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// MarshalText writes the status name.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a status name.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, t := range statusText {
+		if t == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("challenge: unknown status %q: known are %s", b, strings.Join(statusText[:], ", "))
+}
+
+// Debt is one entry on the owe list: a character's name and its player.
+type Debt struct {
+	Name   string `json:"name"`
+	Player string `json:"player"`
+}
+
+// Entry is one character entering a conflict: the sheet, the endeavor it
+// acts by and, optionally, the specialization it declares.
+type Entry struct {
+	Character      Character `json:"character"`
+	Endeavor       string    `json:"endeavor"`
+	Specialization string    `json:"specialization,omitempty"`
+}
+
+// Party is one side as it enters a conflict: a character, or a character
+// and helpers rolling together ("the third character is helping"). Target
+// optionally names the party it acts against, which target policies use.
+type Party struct {
+	Name    string  `json:"name"`
+	Members []Entry `json:"members"`
+	Target  string  `json:"target,omitempty"`
+}
+
+// Member is a character's state inside a conflict: its sheet's stats (a
+// copy, which consequences change) and the dice it rolls.
+type Member struct {
+	Name   string `json:"name"`
+	Player string `json:"player"`
+	// Stats holds the character's stats in Rules.Stats order.
+	Stats [MaxStats]Stat `json:"stats"`
+	// InjuryStats marks, by Rules.Stats position, the stats exhaustion or
+	// injury may take from (those of Rules.InjuryEndeavors).
+	InjuryStats [MaxStats]bool `json:"injury_stats"`
+	Endeavor    string         `json:"endeavor"`
+	// Specialization is the one declared, if any; Cancelled when an
+	// opponent has the specialization it is vulnerable to.
+	Specialization *Specialization `json:"specialization,omitempty"`
+	Cancelled      bool            `json:"cancelled,omitempty"`
+	// Dice is what the member rolls: the endeavor's stat, plus the
+	// specialization's stat unless cancelled.
+	Dice []dice.Die `json:"dice"`
+	// Out: the endeavor's stat was empty, so the character cannot roll.
+	Out bool `json:"out,omitempty"`
+}
+
+// Side is one side's state in a conflict.
+type Side struct {
+	Name    string   `json:"name"`
+	Members []Member `json:"members"`
+	// Target is the side this one acts against (-1: any).
+	Target int    `json:"target"`
+	Status Status `json:"status"`
+	// Dice is every member's dice together, and Of the member who rolls
+	// each; TotalSides their sides (the owe list compares these).
+	Dice       []dice.Die `json:"dice"`
+	Of         []int      `json:"of"`
+	TotalSides int        `json:"total_sides"`
+	// Faces and Bonus are the roll showing: the last cast or answer, and
+	// the advantage dice added to its high die. Speaker rolled the high die.
+	Faces   []int `json:"faces"`
+	Bonus   int   `json:"bonus"`
+	Speaker int   `json:"speaker"`
+	// Advantage: the side rolls an advantage die this round. Next: it has
+	// won one for the next round.
+	Advantage bool `json:"advantage"`
+	Next      bool `json:"next"`
+	// Turned: the side has challenged or answered this round. Crossed: it
+	// has crossed a name off in the current comparison.
+	Turned  bool `json:"turned"`
+	Crossed bool `json:"crossed"`
+}
+
+// Read returns the side's read roll: its high die plus advantage.
+func (s *Side) Read() int { return dice.Highest(s.Faces) + s.Bonus }
+
+// Consequence records how a side went out. The dice an injury took show in
+// the members' Stats and in EvLoss events.
+type Consequence struct {
+	Side   int    `json:"side"`
+	By     int    `json:"by"` // the winner, -1 for a drop
+	Status Status `json:"status"`
+	Note   string `json:"note,omitempty"`
+}
+
+// Conflict is the whole state of one conflict: the rules, the sides, the
+// owe list, and where play stands. Drive it step by step (Roll, CrossOff,
+// Resolve, Challenge, Drop, Interfere, Stance, Injure, Settle), or with
+// policies through Step and Run. A step that returns an error leaves the
+// state unchanged. It saves and restores as JSON.
+type Conflict struct {
+	Rules Rules  `json:"rules"`
+	Sides []Side `json:"sides"`
+	Owe   []Debt `json:"owe"`
+
+	Phase     Phase `json:"phase"`
+	Round     int   `json:"round"`
+	Exchanges int   `json:"exchanges"`
+	Recasts   int   `json:"recasts"`
+	// Challenger and Answerer are the sides in the current exchange (-1
+	// when none).
+	Challenger int `json:"challenger"`
+	Answerer   int `json:"answerer"`
+	// Met marks pairs of sides that have already had an exchange (bit
+	// i*MaxSides+j): the owe list looks only at a pair's first.
+	Met uint64 `json:"met"`
+	// First: the current exchange is its pair's first.
+	First bool `json:"first"`
+	// Winner is the last side in when the conflict is over (-1: none, as
+	// in a stalemate). Stalemate: Rules.MaxExchanges ran out.
+	Winner       int           `json:"winner"`
+	Stalemate    bool          `json:"stalemate,omitempty"`
+	Consequences []Consequence `json:"consequences"`
+
+	// Trace, when set, receives every event. Nil costs nothing.
+	Trace func(Event) `json:"-"`
+
+	losses [MaxMembers]Loss // scratch for Step
+}
+
+// ErrPhase is wrapped by errors for a step taken in the wrong phase.
+var ErrPhase = errors.New("challenge: step not allowed now")
+
+// NewConflict sets up a conflict between parties. Every character must be
+// valid under r and every endeavor known to its character; a character
+// whose stat for the endeavor is empty is out ("a character who must roll
+// an empty stat"), and at least two sides must be able to roll. owe is the
+// owe list as it stands (copied).
+func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	if len(parties) < 2 || len(parties) > MaxSides {
+		return nil, fmt.Errorf("challenge: %d sides: a conflict needs 2..%d", len(parties), MaxSides)
+	}
+	c := &Conflict{Rules: r, Challenger: -1, Answerer: -1, Winner: -1, Round: 1,
+		Owe: append([]Debt{}, owe...), Consequences: []Consequence{}}
+	// Every specialization name held by each side, for vulnerability.
+	held := make([]map[string]bool, len(parties))
+	for i, p := range parties {
+		held[i] = map[string]bool{}
+		for _, e := range p.Members {
+			for _, sp := range e.Character.Specializations {
+				held[i][sp.Name] = true
+			}
+		}
+	}
+	in := 0
+	for i, p := range parties {
+		if p.Name == "" {
+			return nil, fmt.Errorf("challenge: side %d needs a name", i+1)
+		}
+		for _, q := range parties[:i] {
+			if q.Name == p.Name {
+				return nil, fmt.Errorf("challenge: two sides are named %q", p.Name)
+			}
+		}
+		if len(p.Members) < 1 || len(p.Members) > MaxMembers {
+			return nil, fmt.Errorf("challenge: side %s has %d characters: allowed 1..%d", p.Name, len(p.Members), MaxMembers)
+		}
+		s := Side{Name: p.Name, Target: -1}
+		if p.Target != "" {
+			s.Target = -2
+			for j, q := range parties {
+				if q.Name == p.Target && j != i {
+					s.Target = j
+				}
+			}
+			if s.Target == -2 {
+				return nil, fmt.Errorf("challenge: side %s targets %q, which is not another side", p.Name, p.Target)
+			}
+		}
+		for _, e := range p.Members {
+			m, err := newMember(r, e, held, i)
+			if err != nil {
+				return nil, fmt.Errorf("challenge: side %s: %w", p.Name, err)
+			}
+			mi := len(s.Members)
+			s.Members = append(s.Members, m)
+			for _, d := range m.Dice {
+				s.Dice = append(s.Dice, d)
+				s.Of = append(s.Of, mi)
+				s.TotalSides += int(d)
+			}
+		}
+		if len(s.Dice) == 0 {
+			s.Status = StatusOut
+		} else {
+			in++
+		}
+		s.Faces = make([]int, 0, len(s.Dice))
+		c.Sides = append(c.Sides, s)
+	}
+	if in < 2 {
+		return nil, fmt.Errorf("challenge: only %d side can roll: a character whose stat for the endeavor is empty is out", in)
+	}
+	return c, nil
+}
+
+func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, error) {
+	ch := &e.Character
+	if err := ch.Validate(r); err != nil {
+		return Member{}, err
+	}
+	stat, err := ch.EndeavorStat(e.Endeavor)
+	if err != nil {
+		return Member{}, err
+	}
+	m := Member{Name: ch.Name, Player: ch.owner(), Endeavor: e.Endeavor}
+	for i, name := range r.Stats {
+		m.Stats[i] = ch.Stats[name]
+	}
+	for _, ie := range r.InjuryEndeavors {
+		if st, ok := ch.Endeavors[ie]; ok {
+			m.InjuryStats[r.statIndex(st)] = true
+		}
+	}
+	base := ch.Stats[stat]
+	if base.Len() == 0 {
+		m.Out = true
+		m.Dice = []dice.Die{}
+		return m, nil
+	}
+	m.Dice = base.Dice()
+	if e.Specialization != "" {
+		sp, err := ch.Specialization(e.Specialization)
+		if err != nil {
+			return Member{}, err
+		}
+		if sp.Endeavor != e.Endeavor {
+			return Member{}, fmt.Errorf("%s: specialization %q applies to %q, not %q", ch.Name, sp.Name, sp.Endeavor, e.Endeavor)
+		}
+		m.Specialization = &sp
+		for j, h := range held {
+			if j != side && sp.VulnerableTo != "" && h[sp.VulnerableTo] {
+				m.Cancelled = true
+			}
+		}
+		if !m.Cancelled {
+			m.Dice = append(m.Dice, ch.Stats[sp.Stat].Dice()...)
+		}
+	}
+	return m, nil
+}
+
+func (c *Conflict) emit(e Event) {
+	e.Round, e.Exchange = c.Round, c.Exchanges
+	c.Trace(e)
+}
+
+func (c *Conflict) phaseErr(step string) error {
+	return fmt.Errorf("%w: %s in phase %v", ErrPhase, step, c.Phase)
+}
+
+// In reports whether side i is still in the conflict.
+func (c *Conflict) In(i int) bool { return i >= 0 && i < len(c.Sides) && c.Sides[i].Status == StatusIn }
+
+// Done reports whether the conflict is over.
+func (c *Conflict) Done() bool { return c.Phase == PhaseDone }
+
+func (c *Conflict) checkSide(i int, what string) error {
+	if i < 0 || i >= len(c.Sides) {
+		return fmt.Errorf("challenge: %s: side %d does not exist: sides are 0..%d", what, i, len(c.Sides)-1)
+	}
+	if s := c.Sides[i].Status; s != StatusIn {
+		return fmt.Errorf("challenge: %s: side %s is out of the conflict (%v)", what, c.Sides[i].Name, s)
+	}
+	return nil
+}
+
+// roll rolls side i's dice and its advantage die into its showing roll.
+func (c *Conflict) roll(r *dice.Roller, i int) {
+	s := &c.Sides[i]
+	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
+	s.Bonus = 0
+	if s.Advantage {
+		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
+	}
+	s.Crossed = false
+	hi, at := 0, 0
+	for k, f := range s.Faces {
+		if f > hi {
+			hi, at = f, k
+		}
+	}
+	s.Speaker = s.Of[at]
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: hi + s.Bonus})
+	}
+}
+
+// Roll makes the roll the phase calls for: in PhaseCast every side still in
+// casts; in PhaseAnswer the answerer re-rolls. Each side with an advantage
+// this round rolls its advantage die with its dice.
+func (c *Conflict) Roll(r *dice.Roller) error {
+	switch c.Phase {
+	case PhaseCast:
+		for i := range c.Sides {
+			if c.Sides[i].Status == StatusIn {
+				c.roll(r, i)
+			}
+		}
+		c.Phase = PhaseCastRolled
+	case PhaseAnswer:
+		if c.Exchanges >= c.Rules.MaxExchanges {
+			c.Stalemate = true
+			c.finish()
+			return nil
+		}
+		c.Exchanges++
+		c.roll(r, c.Answerer)
+		for i := range c.Sides {
+			c.Sides[i].Crossed = false
+		}
+		c.Phase = PhaseAnswered
+	default:
+		return c.phaseErr("Roll")
+	}
+	return nil
+}
+
+// Crossable reports whether side i may cross owe-list entry k off now: a
+// comparison is pending, the side has not crossed one off in it, and the
+// entry is a character of one of the side's players.
+func (c *Conflict) Crossable(i, k int) bool {
+	return c.checkCross(i, k) == nil
+}
+
+func (c *Conflict) checkCross(i, k int) error {
+	if c.Phase != PhaseCastRolled && c.Phase != PhaseAnswered {
+		return c.phaseErr("CrossOff")
+	}
+	if err := c.checkSide(i, "CrossOff"); err != nil {
+		return err
+	}
+	if c.Phase == PhaseAnswered && i != c.Challenger && i != c.Answerer {
+		return fmt.Errorf("challenge: CrossOff: side %s is not comparing dice now", c.Sides[i].Name)
+	}
+	s := &c.Sides[i]
+	if s.Crossed {
+		return fmt.Errorf("challenge: CrossOff: side %s already crossed a name off in this comparison (one per comparison)", s.Name)
+	}
+	if k < 0 || k >= len(c.Owe) {
+		return fmt.Errorf("challenge: CrossOff: owe entry %d does not exist: the list has %d", k, len(c.Owe))
+	}
+	for m := range s.Members {
+		if s.Members[m].Player == c.Owe[k].Player {
+			return nil
+		}
+	}
+	return fmt.Errorf("challenge: CrossOff: %s on the owe list belongs to player %q, not to side %s", c.Owe[k].Name, c.Owe[k].Player, s.Name)
+}
+
+// CrossOff crosses owe-list entry k off for side i and rolls an advantage
+// die onto the side's showing roll at once ("What do we do with the we owe
+// list?"). At most one per side per comparison.
+func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
+	if err := c.checkCross(i, k); err != nil {
+		return err
+	}
+	name := c.Owe[k].Name
+	c.Owe = append(c.Owe[:k], c.Owe[k+1:]...)
+	s := &c.Sides[i]
+	v := r.Roll(int(c.Rules.AdvantageDie))
+	s.Bonus += v
+	s.Crossed = true
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvCrossOff, Side: i, Other: -1, Name: name, Value: v})
+	}
+	return nil
+}
+
+// Resolve reads the comparison the last Roll set up. After a cast the
+// highest roll challenges (a true tie at the top recasts, per
+// Rules.RecastTies). After an answer: a higher answer blocks and the roles
+// swap; a true tie blocks and ends the exchange; half or less is an
+// outright win (PhaseConsequence); otherwise the answerer must choose
+// (PhaseStance).
+func (c *Conflict) Resolve() error {
+	switch c.Phase {
+	case PhaseCastRolled:
+		a, b := c.topTwo()
+		if b >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
+			c.Recasts++
+			if c.Trace != nil {
+				c.emit(Event{Kind: EvRecast, Side: a, Other: b})
+			}
+			c.Phase = PhaseCast
+			return nil
+		}
+		c.nextTurn()
+	case PhaseAnswered:
+		ch, an := c.Challenger, c.Answerer
+		switch c.cmp(an, ch) {
+		case 1:
+			if c.Trace != nil {
+				c.emit(Event{Kind: EvBlock, Side: an, Other: ch})
+			}
+			c.Challenger, c.Answerer = an, ch
+			c.Phase = PhaseAnswer
+		case 0:
+			c.owe(false)
+			if c.Trace != nil {
+				c.emit(Event{Kind: EvTie, Side: an, Other: ch})
+			}
+			c.endExchange()
+		default:
+			if c.Rules.DoubleFactor*c.Sides[an].Read() <= c.Sides[ch].Read() {
+				c.owe(true)
+				if c.Trace != nil {
+					c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
+				}
+				c.Phase = PhaseConsequence
+				return nil
+			}
+			c.owe(false)
+			c.Phase = PhaseStance
+		}
+	default:
+		return c.phaseErr("Resolve")
+	}
+	return nil
+}
+
+func (c *Conflict) cmp(i, j int) int {
+	a, b := &c.Sides[i], &c.Sides[j]
+	return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
+}
+
+// topTwo returns the two highest showing rolls among sides in (earlier
+// side first on true ties); b is -1 when only one side is in.
+func (c *Conflict) topTwo() (a, b int) {
+	a, b = -1, -1
+	for i := range c.Sides {
+		if c.Sides[i].Status != StatusIn {
+			continue
+		}
+		switch {
+		case a < 0 || c.cmp(i, a) > 0:
+			a, b = i, a
+		case b < 0 || c.cmp(i, b) > 0:
+			b = i
+		}
+	}
+	return a, b
+}
+
+// nextTurn finds the next challenger: the highest showing roll among sides
+// in that have not yet challenged or answered this round. With none left,
+// a new round begins.
+func (c *Conflict) nextTurn() {
+	c.Challenger, c.Answerer = -1, -1
+	best := -1
+	for i := range c.Sides {
+		s := &c.Sides[i]
+		if s.Status != StatusIn || s.Turned {
+			continue
+		}
+		if best < 0 || c.cmp(i, best) > 0 {
+			best = i
+		}
+	}
+	if best < 0 {
+		c.newRound()
+		return
+	}
+	c.Challenger = best
+	c.Phase = PhaseChallenge
+}
+
+func (c *Conflict) newRound() {
+	c.Round++
+	c.Recasts = 0
+	for i := range c.Sides {
+		s := &c.Sides[i]
+		s.Advantage, s.Next = s.Next, false
+		s.Turned = false
+	}
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvRound, Side: -1, Other: -1})
+	}
+	c.Phase = PhaseCast
+}
+
+// Candidates reports whether side j may be named as answerer by the
+// current challenger.
+func (c *Conflict) canAnswer(j int) error {
+	if err := c.checkSide(j, "Challenge"); err != nil {
+		return err
+	}
+	if j == c.Challenger {
+		return fmt.Errorf("challenge: Challenge: side %s cannot answer its own challenge", c.Sides[j].Name)
+	}
+	return nil
+}
+
+// Interferes reports whether side k may interfere with the current
+// challenge against the named answerer: it is in, has not yet challenged
+// or answered this round, and its showing roll is higher than the
+// answerer's.
+func (c *Conflict) Interferes(k int) bool {
+	if c.Phase != PhaseInterfere && c.Phase != PhaseChallenge {
+		return false
+	}
+	return c.mayInterfere(k, c.Answerer)
+}
+
+func (c *Conflict) mayInterfere(k, named int) bool {
+	if !c.In(k) || k == c.Challenger || k == named || c.Sides[k].Turned || named < 0 {
+		return false
+	}
+	return c.cmp(k, named) > 0
+}
+
+// Challenge has the current challenger name side j as its answerer. If
+// another side's showing roll beats j's, the conflict waits in
+// PhaseInterfere; otherwise j answers.
+func (c *Conflict) Challenge(j int) error {
+	if c.Phase != PhaseChallenge {
+		return c.phaseErr("Challenge")
+	}
+	if err := c.canAnswer(j); err != nil {
+		return err
+	}
+	c.Answerer = j
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvChallenge, Side: c.Challenger, Other: j, Member: c.Sides[c.Challenger].Speaker})
+	}
+	c.Phase = PhaseAnswer
+	for k := range c.Sides {
+		if c.mayInterfere(k, j) {
+			c.Phase = PhaseInterfere
+			break
+		}
+	}
+	c.startExchange()
+	return nil
+}
+
+func (c *Conflict) startExchange() {
+	c.First = c.Met&pairBit(c.Challenger, c.Answerer) == 0
+}
+
+func pairBit(i, j int) uint64 {
+	if i > j {
+		i, j = j, i
+	}
+	return 1 << uint(i*MaxSides+j)
+}
+
+// Interfere settles interference with the named answerer: k >= 0 is the
+// side that answers instead; -1 lets the named answerer answer.
+func (c *Conflict) Interfere(k int) error {
+	if c.Phase != PhaseInterfere {
+		return c.phaseErr("Interfere")
+	}
+	if k >= 0 {
+		if !c.mayInterfere(k, c.Answerer) {
+			return fmt.Errorf("challenge: Interfere: side %d may not interfere: it must be in, not yet have challenged or answered this round, and show a roll higher than the answerer's", k)
+		}
+		if c.Trace != nil {
+			c.emit(Event{Kind: EvInterfere, Side: k, Other: c.Challenger})
+		}
+		c.Answerer = k
+		c.startExchange()
+	} else if k != -1 {
+		return fmt.Errorf("challenge: Interfere: side %d: give a side index or -1 for none", k)
+	}
+	c.Phase = PhaseAnswer
+	return nil
+}
+
+// Drop takes the current challenger out of the conflict instead of
+// challenging ("you can drop out of the conflict yourself").
+func (c *Conflict) Drop() error {
+	if c.Phase != PhaseChallenge {
+		return c.phaseErr("Drop")
+	}
+	i := c.Challenger
+	c.Sides[i].Status = StatusDropped
+	c.Consequences = append(c.Consequences, Consequence{Side: i, By: -1, Status: StatusDropped})
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvDrop, Side: i, Other: -1})
+	}
+	c.afterOut()
+	return nil
+}
+
+// Stance is the answerer's choice when its answer is lower than the
+// challenge but more than half: hang in (the challenger carries an
+// advantage die into the next round) or give (out, no injury).
+func (c *Conflict) Stance(hangIn bool) error {
+	if c.Phase != PhaseStance {
+		return c.phaseErr("Stance")
+	}
+	ch, an := c.Challenger, c.Answerer
+	if hangIn {
+		c.Sides[ch].Next = true
+		if c.Trace != nil {
+			c.emit(Event{Kind: EvHangIn, Side: an, Other: ch})
+		}
+		c.endExchange()
+		return nil
+	}
+	c.Sides[an].Status = StatusGave
+	c.Consequences = append(c.Consequences, Consequence{Side: an, By: ch, Status: StatusGave})
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvGive, Side: an, Other: ch})
+	}
+	c.afterExchangeOut()
+	return nil
+}
+
+// InjuryLimit returns how many sizes exhaustion or injury takes from stat
+// position st of member m of the losing side: Rules.InjurySizes, or all
+// the stat holds if less.
+func (c *Conflict) InjuryLimit(loser, m, st int) int {
+	return min(c.Rules.InjurySizes, c.Sides[loser].Members[m].Stats[st].Sizes())
+}
+
+// checkInjury validates a standard exhaustion-or-injury loss for member m
+// of the losing side and returns the member's stat position.
+func (c *Conflict) checkInjury(loser, m int, l Loss) (int, error) {
+	mem := &c.Sides[loser].Members[m]
+	if mem.Out {
+		if l.Total() != 0 {
+			return 0, fmt.Errorf("challenge: Injure: %s was out of the conflict and loses nothing", mem.Name)
+		}
+		return -1, nil
+	}
+	st := c.Rules.statIndex(l.Stat)
+	if st < 0 || !mem.InjuryStats[st] {
+		var allowed []string
+		for k, ok := range mem.InjuryStats {
+			if ok {
+				allowed = append(allowed, c.Rules.Stats[k])
+			}
+		}
+		return 0, fmt.Errorf("challenge: Injure: %s cannot lose from %q: exhaustion or injury takes from %v (the stats of %v)",
+			mem.Name, l.Stat, allowed, c.Rules.InjuryEndeavors)
+	}
+	want := c.InjuryLimit(loser, m, st)
+	if want == 0 {
+		for k, ok := range mem.InjuryStats {
+			if ok && mem.Stats[k].Sizes() > 0 {
+				return 0, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
+			}
+		}
+	}
+	if got := l.Total(); got != want {
+		return 0, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
+	}
+	if _, err := l.apply(mem.Stats[st]); err != nil {
+		return 0, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
+	}
+	return st, nil
+}
+
+// Injure applies the standard consequence of an outright win: each member
+// of the losing side (all of them, helpers too: "I can exhaust or injure
+// you both") loses losses[m], Rules.InjurySizes sizes from one of its
+// injury stats, as the winner chooses.
+func (c *Conflict) Injure(losses []Loss) error {
+	if c.Phase != PhaseConsequence {
+		return c.phaseErr("Injure")
+	}
+	an := c.Answerer
+	mem := c.Sides[an].Members
+	if len(losses) != len(mem) {
+		return fmt.Errorf("challenge: Injure: %d losses for side %s's %d characters: give one each", len(losses), c.Sides[an].Name, len(mem))
+	}
+	var sts [MaxMembers]int
+	for m, l := range losses {
+		st, err := c.checkInjury(an, m, l)
+		if err != nil {
+			return err
+		}
+		sts[m] = st
+	}
+	for m, l := range losses {
+		if sts[m] < 0 {
+			continue
+		}
+		mem[m].Stats[sts[m]], _ = l.apply(mem[m].Stats[sts[m]])
+		if c.Trace != nil {
+			l := l
+			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
+		}
+	}
+	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
+	c.Sides[an].Status = StatusInjured
+	c.afterExchangeOut()
+	return nil
+}
+
+// Change is one part of a negotiated outcome for member Member of the
+// losing side: a loss of sizes from any stat, a move of sizes, or both
+// (zero parts are skipped).
+type Change struct {
+	Member int  `json:"member"`
+	Lose   Loss `json:"lose"`
+	Move   Move `json:"move"`
+}
+
+// Settlement is a negotiated outcome in place of exhaustion or injury
+// ("Negotiating consequences"): what happens to the characters in words,
+// with any die penalties or moved sizes as Changes. Sizes can be lost or
+// moved, never added.
+type Settlement struct {
+	Note    string   `json:"note"`
+	Changes []Change `json:"changes,omitempty"`
+}
+
+// Settle applies a negotiated outcome instead of Injure.
+func (c *Conflict) Settle(s Settlement) error {
+	if c.Phase != PhaseConsequence {
+		return c.phaseErr("Settle")
+	}
+	an := c.Answerer
+	mem := c.Sides[an].Members
+	stats := make([][MaxStats]Stat, len(mem))
+	for m := range mem {
+		stats[m] = mem[m].Stats
+	}
+	for _, ch := range s.Changes {
+		if ch.Member < 0 || ch.Member >= len(mem) {
+			return fmt.Errorf("challenge: Settle: member %d: side %s has members 0..%d", ch.Member, c.Sides[an].Name, len(mem)-1)
+		}
+		tmp := Character{Name: mem[ch.Member].Name, Stats: map[string]Stat{}}
+		for k, name := range c.Rules.Stats {
+			tmp.Stats[name] = stats[ch.Member][k]
+		}
+		if ch.Lose.Total() != 0 || ch.Lose.Stat != "" {
+			if err := tmp.Lose(c.Rules, ch.Lose); err != nil {
+				return fmt.Errorf("challenge: Settle: %w", err)
+			}
+		}
+		if ch.Move.Sizes != 0 {
+			if err := tmp.Move(c.Rules, ch.Move); err != nil {
+				return fmt.Errorf("challenge: Settle: %w", err)
+			}
+		}
+		for k, name := range c.Rules.Stats {
+			stats[ch.Member][k] = tmp.Stats[name]
+		}
+	}
+	for m := range mem {
+		mem[m].Stats = stats[m]
+	}
+	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusSettled, Note: s.Note})
+	c.Sides[an].Status = StatusSettled
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvSettle, Side: an, Other: c.Challenger, Name: s.Note})
+	}
+	c.afterExchangeOut()
+	return nil
+}
+
+// owe applies the owe-list rule at the end of a pair's first exchange: a
+// side's characters go on the list when the other side's dice have
+// strictly more sides in total and did not double it (RULINGS: the text
+// over its example).
+func (c *Conflict) owe(doubled bool) {
+	if !c.First {
+		return
+	}
+	ch, an := c.Challenger, c.Answerer
+	c.Met |= pairBit(ch, an)
+	c.First = false
+	switch a, b := c.Sides[ch].TotalSides, c.Sides[an].TotalSides; {
+	case b > a:
+		c.addOwe(ch)
+	case a > b && !doubled:
+		c.addOwe(an)
+	}
+}
+
+func (c *Conflict) addOwe(i int) {
+	for m := range c.Sides[i].Members {
+		mem := &c.Sides[i].Members[m]
+		c.Owe = append(c.Owe, Debt{Name: mem.Name, Player: mem.Player})
+		if c.Trace != nil {
+			c.emit(Event{Kind: EvOwe, Side: i, Other: -1, Member: m, Name: mem.Name})
+		}
+	}
+}
+
+// endExchange closes an exchange both sides came through: both have had
+// their turn this round.
+func (c *Conflict) endExchange() {
+	c.Sides[c.Challenger].Turned = true
+	c.Sides[c.Answerer].Turned = true
+	c.nextTurn()
+}
+
+// afterExchangeOut closes an exchange that put the answerer out.
+func (c *Conflict) afterExchangeOut() {
+	c.Sides[c.Challenger].Turned = true
+	c.afterOut()
+}
+
+// afterOut ends the conflict when one side or none is left, and otherwise
+// moves to the next turn.
+func (c *Conflict) afterOut() {
+	n := 0
+	for i := range c.Sides {
+		if c.Sides[i].Status == StatusIn {
+			n++
+		}
+	}
+	if n <= 1 {
+		c.finish()
+		return
+	}
+	c.nextTurn()
+}
+
+func (c *Conflict) finish() {
+	c.Winner = -1
+	if !c.Stalemate {
+		for i := range c.Sides {
+			if c.Sides[i].Status == StatusIn {
+				c.Winner = i
+			}
+		}
+	}
+	c.Phase = PhaseDone
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvEnd, Side: c.Winner, Other: -1})
+	}
+}
+
+// Challenges returns the formal challenges open to the current challenger:
+// those of its members' declared specializations, and the opponent's
+// challenges of the answerer's ("Someone uses a specialization"). They
+// change no dice.
+func (c *Conflict) Challenges() []string {
+	var out []string
+	if c.Challenger < 0 || c.Answerer < 0 {
+		return out
+	}
+	for _, m := range c.Sides[c.Challenger].Members {
+		if m.Specialization != nil && !m.Cancelled {
+			out = append(out, m.Specialization.Challenges...)
+		}
+	}
+	for _, m := range c.Sides[c.Answerer].Members {
+		if m.Specialization != nil && !m.Cancelled {
+			out = append(out, m.Specialization.OpponentChallenges...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package challenge
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Limits on the shapes the engine keeps in fixed-size state. They bound
+// memory, not the rules: a designer may change any number in Rules within
+// them.
+const (
+	MaxStats   = 6  // stats on a character sheet
+	MaxDice    = 4  // dice in one stat
+	MaxMembers = 4  // characters rolling together on one side (a character and helpers)
+	MaxSides   = 8  // sides in one conflict
+	maxPool    = 32 // dice one side rolls: MaxMembers characters, two stats each
+)
+
+// The stats and core endeavors of Art, Grace & Guts ("Action & Consequence"
+// and the character sheet).
+const (
+	Art   = "art"
+	Grace = "grace"
+	Guts  = "guts"
+
+	Asserting   = "asserting_myself"
+	Defending   = "defending_myself"
+	Enduring    = "enduring_duress"
+	Exerting    = "exerting_myself"
+	Influencing = "influencing_others"
+)
+
+// Rules holds every number and name the rule text or our rulings fix.
+// DefaultRules gives the game as written; change any field to try a house
+// rule. Tags: [text] stated in the rule text, [src] from the original game's
+// published material, [ours] our ruling where both are silent.
+type Rules struct {
+	// Stats names the stats on a character sheet, in sheet order. [src]
+	// Art, Grace, Guts.
+	Stats []string `json:"stats"`
+	// DicePerStat is how many dice each stat holds on a standard
+	// character; a stat may hold fewer after losses. [src] 2.
+	DicePerStat int `json:"dice_per_stat"`
+	// Allotment is the dice a standard character spreads across its stats,
+	// each stat getting DicePerStat of them. [src] d12 d10 d8 d6 d6 d4.
+	Allotment []dice.Die `json:"allotment"`
+	// Endeavors are the core endeavors every standard character maps to a
+	// stat; characters may add free-form endeavors of their own. [src]
+	Endeavors []string `json:"endeavors"`
+	// InjuryEndeavors are the endeavors whose stats an outright win
+	// exhausts or injures. [src] exerting myself, enduring duress.
+	InjuryEndeavors []string `json:"injury_endeavors"`
+	// InjurySizes is how many die sizes exhaustion or injury takes. [text] 2.
+	InjurySizes int `json:"injury_sizes"`
+	// AdvantageDie is the die added to the high die by an advantage, and
+	// rolled for an owe-list name crossed off. [text] d6.
+	AdvantageDie dice.Die `json:"advantage_die"`
+	// DoubleFactor: an answer is beaten outright when
+	// DoubleFactor x answer <= challenge ("half or less"). [text] 2.
+	DoubleFactor int `json:"double_factor"`
+	// RecastTies: an initial cast whose two highest rolls truly tie is
+	// rolled again. [ours] true. With false, the earlier-listed side
+	// challenges.
+	RecastTies bool `json:"recast_ties"`
+	// MaxRecasts bounds recasts of one round before the earlier-listed
+	// side challenges anyway, so a round always ends. [ours] 100.
+	MaxRecasts int `json:"max_recasts"`
+	// MaxExchanges ends a conflict as a stalemate after this many
+	// exchanges, so a run always terminates. [ours] 10000.
+	MaxExchanges int `json:"max_exchanges"`
+}
+
+// DefaultRules returns the rules as the text and our rulings give them.
+func DefaultRules() Rules {
+	return Rules{
+		Stats:           []string{Art, Grace, Guts},
+		DicePerStat:     2,
+		Allotment:       []dice.Die{dice.D12, dice.D10, dice.D8, dice.D6, dice.D6, dice.D4},
+		Endeavors:       []string{Asserting, Defending, Enduring, Exerting, Influencing},
+		InjuryEndeavors: []string{Exerting, Enduring},
+		InjurySizes:     2,
+		AdvantageDie:    dice.D6,
+		DoubleFactor:    2,
+		RecastTies:      true,
+		MaxRecasts:      100,
+		MaxExchanges:    10000,
+	}
+}
+
+// Validate reports the first field that is out of range.
+func (r Rules) Validate() error {
+	if len(r.Stats) == 0 || len(r.Stats) > MaxStats {
+		return fmt.Errorf("challenge: rules.stats: %d stats; allowed 1..%d", len(r.Stats), MaxStats)
+	}
+	for i, s := range r.Stats {
+		if s == "" {
+			return fmt.Errorf("challenge: rules.stats[%d] is empty", i)
+		}
+		for _, t := range r.Stats[:i] {
+			if t == s {
+				return fmt.Errorf("challenge: rules.stats: %q listed twice", s)
+			}
+		}
+	}
+	if r.DicePerStat < 1 || r.DicePerStat > MaxDice {
+		return fmt.Errorf("challenge: rules.dice_per_stat %d: allowed 1..%d", r.DicePerStat, MaxDice)
+	}
+	if len(r.Allotment) != r.DicePerStat*len(r.Stats) {
+		return fmt.Errorf("challenge: rules.allotment has %d dice; %d stats of %d dice need %d",
+			len(r.Allotment), len(r.Stats), r.DicePerStat, r.DicePerStat*len(r.Stats))
+	}
+	for i, d := range r.Allotment {
+		if err := d.CheckLadder(); err != nil {
+			return fmt.Errorf("challenge: rules.allotment[%d]: %w", i, err)
+		}
+	}
+	for i, e := range r.Endeavors {
+		if e == "" {
+			return fmt.Errorf("challenge: rules.endeavors[%d] is empty", i)
+		}
+	}
+	if len(r.InjuryEndeavors) == 0 {
+		return fmt.Errorf("challenge: rules.injury_endeavors is empty: name the endeavors whose stats injury takes from")
+	}
+	for i, e := range r.InjuryEndeavors {
+		if !r.coreEndeavor(e) {
+			return fmt.Errorf("challenge: rules.injury_endeavors[%d] %q is not a core endeavor %v", i, e, r.Endeavors)
+		}
+	}
+	if r.InjurySizes < 0 || r.InjurySizes > 5*MaxDice {
+		return fmt.Errorf("challenge: rules.injury_sizes %d: allowed 0..%d", r.InjurySizes, 5*MaxDice)
+	}
+	if !r.AdvantageDie.Valid() || r.AdvantageDie > 100 {
+		return fmt.Errorf("challenge: rules.advantage_die %v: allowed d2..d100", r.AdvantageDie)
+	}
+	if r.DoubleFactor < 1 || r.DoubleFactor > 100 {
+		return fmt.Errorf("challenge: rules.double_factor %d: allowed 1..100", r.DoubleFactor)
+	}
+	if r.MaxRecasts < 0 || r.MaxRecasts > 1_000_000 {
+		return fmt.Errorf("challenge: rules.max_recasts %d: allowed 0..1000000", r.MaxRecasts)
+	}
+	if r.MaxExchanges < 1 || r.MaxExchanges > 100_000_000 {
+		return fmt.Errorf("challenge: rules.max_exchanges %d: allowed 1..100000000", r.MaxExchanges)
+	}
+	return nil
+}
+
+func (r Rules) coreEndeavor(e string) bool {
+	for _, c := range r.Endeavors {
+		if c == e {
+			return true
+		}
+	}
+	return false
+}
+
+// statIndex returns the position of stat name in r.Stats, or -1.
+func (r Rules) statIndex(name string) int {
+	for i, s := range r.Stats {
+		if s == name {
+			return i
+		}
+	}
+	return -1
+}
