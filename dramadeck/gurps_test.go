@@ -38,16 +38,16 @@ func TestJudge(t *testing.T) {
 func TestQuickContest(t *testing.T) {
 	c := DefaultCriticals()
 	tests := []struct {
-		a, b      Result
+		a, b     Result
 		win, mov int
 	}{
-		{c.Judge(10, 12), c.Judge(13, 12), 0, 3},  // success beats failure
-		{c.Judge(14, 12), c.Judge(9, 12), 1, 5},   //
-		{c.Judge(6, 12), c.Judge(9, 12), 0, 3},    // two successes: larger margin
-		{c.Judge(14, 12), c.Judge(13, 12), 1, 1},  // two failures: smaller failure wins
-		{c.Judge(8, 12), c.Judge(10, 14), -1, 0},  // equal margins: nobody
-		{c.Judge(3, 12), c.Judge(5, 12), 0, 2},    // criticals do not decide
-		{c.Judge(4, 2), c.Judge(13, 12), 0, 0},    // success with negative margin: mov floored at 0
+		{c.Judge(10, 12), c.Judge(13, 12), 0, 3}, // success beats failure
+		{c.Judge(14, 12), c.Judge(9, 12), 1, 5},  //
+		{c.Judge(6, 12), c.Judge(9, 12), 0, 3},   // two successes: larger margin
+		{c.Judge(14, 12), c.Judge(13, 12), 1, 1}, // two failures: smaller failure wins
+		{c.Judge(8, 12), c.Judge(10, 14), -1, 0}, // equal margins: nobody
+		{c.Judge(3, 12), c.Judge(5, 12), 0, 2},   // criticals do not decide
+		{c.Judge(4, 2), c.Judge(13, 12), 0, 0},   // success with negative margin: mov floored at 0
 	}
 	for _, tt := range tests {
 		w, m := QuickContest(tt.a, tt.b)

@@ -1,0 +1,316 @@
+package dramadeck
+
+import (
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+func countActions(tr *Trace) map[int]int {
+	m := map[int]int{}
+	for _, e := range tr.Events {
+		if e.Kind == EvAction {
+			m[e.Who]++
+		}
+	}
+	return m
+}
+
+// nextLine makes the top of the draw pile carry line l.
+func nextLine(g *Game, l Line) {
+	id := g.State.Draw[len(g.State.Draw)-1]
+	g.Deck.Cards[id].Standard = l
+}
+
+func TestFlurryGivesExtraActions(t *testing.T) {
+	for _, side := range []Side{Heroes, Villains} {
+		g := testGame(t)
+		for i := range g.State.Villains {
+			g.State.Villains[i].MaxHP, g.State.Villains[i].HP = 500, 500
+		}
+		for i := range g.State.Heroes {
+			g.State.Heroes[i].MaxHP, g.State.Heroes[i].HP = 500, 500
+		}
+		var tr Trace
+		g.Sink = tr.Add
+		_ = g.StartCombat(false)
+		l := Line{First: Heroes}
+		if side == Heroes {
+			l.Hero = Flurry
+		} else {
+			l.Villain = Flurry
+		}
+		nextLine(g, l)
+		pol := mustPolicy(t, "passive")
+		if err := g.PlayRound(dice.NewSeeded(3), pol, pol); err != nil {
+			t.Fatal(err)
+		}
+		got := countActions(&tr)
+		h, v := 1, 1
+		if side == Heroes {
+			h = 2
+		} else {
+			v = 2
+		}
+		if got[0] != h || got[1] != h || got[2] != v {
+			t.Errorf("Flurry on %v: actions %v, want heroes %d villain %d", side, got, h, v)
+		}
+		want(t, g.State.FlurryRounds, 1)
+	}
+}
+
+func TestLineEffects(t *testing.T) {
+	g := combatGame(t)
+	h := &g.State.Heroes[0]
+	h.HP, h.FP, h.Status.Stunned = 2, 1, true
+	g.State.Line = Line{First: Villains, Hero: Inspiration, Villain: Fatigued}
+	g.applyLine()
+	want(t, h.HP, h.MaxHP/2)
+	want(t, h.FP, h.MaxFP)
+	want(t, b2i(h.Status.Stunned), 0)
+	want(t, g.State.Villains[0].FP, g.State.Villains[0].MaxFP-2)
+
+	g.State.Line = Line{Hero: Up, Villain: Stymied}
+	g.applyLine()
+	want(t, g.State.Heroes[1].Status.Up, 1)
+	want(t, b2i(g.State.Villains[0].Status.StymiedPoss), 1)
+
+	g.State.Line = Line{Hero: Setback, Villain: Break}
+	g.applyLine()
+	if err := g.CheckChoice(0, Choice{Act: Attack, Target: 2}); err == nil {
+		t.Error("Setback side attacked")
+	}
+	if err := g.CheckChoice(0, Choice{Act: Defend}); err != nil {
+		t.Errorf("Setback side may still Defend: %v", err)
+	}
+	// Break: a wounded villain who does no harm this round flees.
+	g.State.Villains[0].HP--
+	g.EndRound()
+	if !g.State.Villains[0].Status.Fled || g.State.Outcome != HeroesWin {
+		t.Errorf("Break: fled %v outcome %v", g.State.Villains[0].Status.Fled, g.State.Outcome)
+	}
+
+	g = combatGame(t)
+	id := give(t, g, 0, Action, true)
+	g.State.Line = Line{Hero: Confused}
+	g.applyLine()
+	mustFail(t, g, "Confused heroes activate a card", func() error { return g.Declare(fixed(), 0, []Play{{Card: id, Target: -1}}) })
+}
+
+// Up re-rolls a failure and cannot be cancelled; GM Stymied cancels the
+// next Possibility (here a Hero card's).
+func TestUpAndStymied(t *testing.T) {
+	g := combatGame(t)
+	pol := mustPolicy(t, "passive")
+	h := &g.State.Heroes[0]
+	h.Status.Up, h.Status.StymiedPoss = 1, true
+	// 6,6,6 fails; Up re-rolls 2,2,2 and succeeds.
+	res := g.skillRoll(fixed(6, 6, 6, 2, 2, 2), 0, Physical, 10, pol)
+	if !res.Success || h.Status.Up != 0 || !h.Status.StymiedPoss {
+		t.Errorf("Up: %+v up=%d stymied=%v", res, h.Status.Up, h.Status.StymiedPoss)
+	}
+	h.Status.CardPoss = 2
+	// Fail; the first card Possibility is cancelled by Stymied; the second re-rolls.
+	r := fixed(6, 6, 6, 1, 1, 1)
+	res = g.skillRoll(r, 0, Physical, 10, pol)
+	if !res.Success || h.Status.CardPoss != 0 || h.Status.StymiedPoss || r.Remaining() != 0 {
+		t.Errorf("Stymied: %+v %+v", res, h.Status)
+	}
+	// Second Chance: best of three.
+	h.Status.Luck = 1
+	r = fixed(6, 6, 6, 6, 6, 5, 3, 3, 3)
+	res = g.skillRoll(r, 0, Physical, 10, pol)
+	if !res.Success || res.Roll != 9 || h.Status.Luck != 0 {
+		t.Errorf("Second Chance: %+v", res)
+	}
+	// Bonuses: Action this round, Adrenalin next physical roll, Supporter;
+	// margin Stymied cancels one bonus card.
+	h.Status = Status{RoundBonus: 3, Support: 3, StymiedNext: true}
+	h.Status.Next[Physical] = 3
+	res = g.skillRoll(fixed(5, 5, 6), 0, Physical, 10, pol)
+	if res.Skill != 16 || !res.Success || h.Status.Next[Physical] != 0 || h.Status.Support != 0 {
+		t.Errorf("bonuses: %+v %+v", res, h.Status)
+	}
+	// Possibilities: spent by the default policy, not by passive.
+	h.Status = Status{}
+	h.Possibilities = 1
+	res = g.skillRoll(fixed(6, 6, 6), 0, Physical, 10, pol)
+	if res.Success || h.Possibilities != 1 {
+		t.Errorf("passive spent a Possibility")
+	}
+	res = g.skillRoll(fixed(6, 6, 6, 1, 1, 1), 0, Physical, 10, mustPolicy(t, "default"))
+	if !res.Success || h.Possibilities != 0 {
+		t.Errorf("default did not spend: %+v", res)
+	}
+}
+
+// A hero's success at an approved action draws a card and opens the move to
+// pool; a villain's success at the line's villain action strips a card.
+func TestApprovedActions(t *testing.T) {
+	g := combatGame(t) // approved: Attack, Taunt
+	pol := mustPolicy(t, "passive")
+	hand := len(g.State.Players[0].Hand)
+	// Brick attacks (14): 3,3,3 hits; Boss defends (10): 6,6,6 fails; 2d+1 = 1+1+1 - DR 2 = 1.
+	r := fixed(3, 3, 3, 6, 6, 6, 1, 1)
+	if err := g.Act(r, 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+		t.Fatal(err)
+	}
+	want(t, g.State.Villains[0].HP, g.State.Villains[0].MaxHP-1)
+	want(t, len(g.State.Players[0].Hand), hand+1)
+	want(t, b2i(g.State.Players[0].MayMove), 1)
+	id := g.State.Players[0].Hand[0]
+	if err := g.MoveToPool(0, id); err != nil {
+		t.Fatal(err)
+	}
+	give(t, g, 0, Idea, false)
+	mustFail(t, g, "second move in a round", func() error {
+		g.State.Players[0].MayMove = true
+		defer func() { g.State.Players[0].MayMove = false }()
+		return g.MoveToPool(0, g.State.Players[0].Hand[0])
+	})
+
+	// Villain strip.
+	g.State.Line.VillainAction = Attack
+	give(t, g, 1, Hero, true)
+	pool := len(g.State.Players[1].Pool)
+	disc := len(g.State.Discard)
+	r = fixed(3, 3, 3, 6, 6, 6, 1, 1, 1)
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, mustPolicy(t, "default")); err != nil {
+		t.Fatal(err)
+	}
+	want(t, len(g.State.Players[1].Pool), pool-1)
+	want(t, len(g.State.Discard), disc+1)
+
+	// Opponent Fails turns the villain's success into a failure.
+	hp := g.State.Heroes[1].HP
+	g.State.Heroes[1].Status.Fails = 1
+	if err := g.Act(fixed(3, 3, 3), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
+		t.Fatal(err)
+	}
+	want(t, g.State.Heroes[1].HP, hp)
+	want(t, g.State.Heroes[1].Status.Fails, 0)
+	if err := g.CheckCards(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestPostureAndCoupDeGrace(t *testing.T) {
+	g := combatGame(t)
+	pol := mustPolicy(t, "passive")
+	var tr Trace
+	g.Sink = tr.Add
+	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol); err != nil {
+		t.Fatal(err)
+	}
+	// Boss attacks Face in All-Out Defence: defence 10+2 = 12 rolled.
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
+		t.Fatal(err)
+	}
+	var def int
+	for _, e := range tr.Events {
+		if e.Kind == EvRoll && e.Who == 1 {
+			def = e.Value
+		}
+	}
+	want(t, def, 12)
+	want(t, int(g.State.Heroes[1].Status.Posture), int(Defend))
+	// Face acts again: the posture ends.
+	if err := g.Act(fixed(6, 6, 6), 1, Choice{Act: Attack, Target: 2}, pol); err != nil {
+		t.Fatal(err)
+	}
+	want(t, int(g.State.Heroes[1].Status.Posture), int(NoAct))
+	// Coup de Grace: 2d+1 = 6+6+1 = 13, +50% = 19, - DR 2 = 17.
+	g.State.Heroes[0].Status.Coup = 1
+	hp := g.State.Villains[0].HP
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+		t.Fatal(err)
+	}
+	want(t, hp-g.State.Villains[0].HP, 17)
+}
+
+// Trick, Test, Taunt, Intimidate and Maneuver by margin of victory.
+func TestMarginTable(t *testing.T) {
+	tests := []struct {
+		act          Act
+		actor, faces []int // actor 3d6, then target 3d6
+		check        func(t *testing.T, g *Game)
+	}{
+		// Face Taunt 15 (Influence) vs Boss Will 14: 1,1,1 (margin 12) vs 6,6,5 (margin -3): MoV 15: Up/Setback.
+		{Taunt, []int{1, 1, 1}, []int{6, 6, 5}, func(t *testing.T, g *Game) {
+			want(t, g.State.Heroes[1].Status.Up, 1)
+			want(t, b2i(g.State.Villains[0].Status.LoseAction), 1)
+		}},
+		// Intimidate 13 vs Will 14: 3,3,3 (4) vs 5,5,5 (-1): MoV 5: Unskilled.
+		{Intimidate, []int{3, 3, 3}, []int{5, 5, 5}, func(t *testing.T, g *Game) {
+			want(t, b2i(g.State.Villains[0].Status.Unskilled), 1)
+		}},
+		// Test Will 13 vs 14: 2,2,2 (7) vs 4,4,5 (1): MoV 6 -> Unskilled; vs 6,6,6 (-4): MoV 11 Setback.
+		{Test, []int{2, 2, 2}, []int{6, 6, 6}, func(t *testing.T, g *Game) {
+			want(t, b2i(g.State.Villains[0].Status.LoseAction), 1)
+		}},
+		// Trick 15 vs IQ 12: 4,4,4 (3) vs 5,5,4 (-2): MoV 5: Unskilled.
+		{Trick, []int{4, 4, 4}, []int{5, 5, 4}, func(t *testing.T, g *Game) {
+			want(t, b2i(g.State.Villains[0].Status.Unskilled), 1)
+		}},
+		// Maneuver 12 vs 13: 3,4,3 (2) vs 4,4,4 (1): MoV 1: Fatigued.
+		{Maneuver, []int{3, 4, 3}, []int{4, 4, 4}, func(t *testing.T, g *Game) {
+			want(t, g.State.Villains[0].FP, g.State.Villains[0].MaxFP-2)
+		}},
+		// Intimidate 13 vs 14: 1,1,1 (10) vs 6,6,6 (-4): MoV 14... Setback; 18 is 17+ so use 6,6,5: -3 -> 13 Setback.
+		{Intimidate, []int{1, 1, 1}, []int{6, 6, 5}, func(t *testing.T, g *Game) {
+			want(t, b2i(g.State.Villains[0].Status.LoseAction), 1)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.act.String(), func(t *testing.T) {
+			g := combatGame(t)
+			faces := append(append([]int(nil), tt.actor...), tt.faces...)
+			r := fixed(faces...)
+			if err := g.Act(r, 1, Choice{Act: tt.act, Target: 2}, mustPolicy(t, "passive")); err != nil {
+				t.Fatal(err)
+			}
+			if r.Err() != nil || r.Remaining() != 0 {
+				t.Fatalf("script: %v, %d left", r.Err(), r.Remaining())
+			}
+			tt.check(t, g)
+		})
+	}
+}
+
+func TestMarginEffectsOnNextAction(t *testing.T) {
+	pol := mustPolicy(t, "passive")
+	// Setback: the villain loses his next action (no dice rolled).
+	g := combatGame(t)
+	g.inflict(2, Setback)
+	r := fixed()
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, pol); err != nil || r.Err() != nil {
+		t.Fatalf("%v %v", err, r.Err())
+	}
+	// Break: flees unless the next action harms; here it misses.
+	g.inflict(2, Break)
+	if err := g.Act(fixed(6, 6, 6), 2, Choice{Act: Attack, Target: 0}, pol); err != nil {
+		t.Fatal(err)
+	}
+	if !g.State.Villains[0].Status.Fled {
+		t.Error("Broken villain who did no harm did not flee")
+	}
+	// Unskilled: the next attack rolls at default (14-5 = 9): 4,3,3 = 10 misses.
+	g = combatGame(t)
+	g.inflict(0, Unskilled)
+	var tr Trace
+	g.Sink = tr.Add
+	if err := g.Act(fixed(4, 3, 3), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+		t.Fatal(err)
+	}
+	if e := tr.Events[1]; e.Kind != EvRoll || e.Value != 9 || e.Success {
+		t.Errorf("Unskilled roll %v", e)
+	}
+	// Player's Call: the default policy breaks a wounded target.
+	g = combatGame(t)
+	g.State.Villains[0].HP--
+	g.State.Heroes[1].Influence.Level = 30
+	if err := g.Act(fixed(1, 1, 1, 6, 6, 5), 1, Choice{Act: Taunt, Target: 2}, mustPolicy(t, "default")); err != nil {
+		t.Fatal(err)
+	}
+	want(t, b2i(g.State.Villains[0].Status.Broken), 1)
+}
