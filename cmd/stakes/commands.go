@@ -1,0 +1,581 @@
+package main
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
+)
+
+// cmdRoll rolls dice notation and shows every die.
+func cmdRoll(e *env, args []string) error {
+	fs := newFlags(e, "roll", "NOTATION [flags]",
+		"Rolls the dice and shows every die, the total and the two highest (1s excluded).\n"+
+			"Without --seed the seed is random and printed, so a roll can be repeated.",
+		`stakes roll 3d6`, `stakes roll "d12 d8 d6" --seed 7`, `stakes roll 4d6+2 --times 6 --json`)
+	var seed uint64
+	var times int
+	var asJSON bool
+	fs.Uint64Var(&seed, "seed", 0, "seed (0 = random, printed)")
+	fs.IntVar(&times, "times", 1, "how many times to roll")
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("roll: give dice notation, such as 3d6 or \"d12 d6\"")
+	}
+	if times < 1 || times > 10000 {
+		return usagef("roll: --times %d: allowed 1..10000", times)
+	}
+	pool, err := dice.ParsePool(strings.Join(pos, " "))
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if seed == 0 {
+		var b [8]byte
+		if _, err := crand.Read(b[:]); err != nil {
+			return err
+		}
+		seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	r := dice.NewSeeded(seed)
+	type rollOut struct {
+		Faces      []int `json:"faces"`
+		Total      int   `json:"total"`
+		TwoHighest int   `json:"two_highest_no_ones"`
+	}
+	var outs []rollOut
+	for i := 0; i < times; i++ {
+		f := pool.Roll(r, nil)
+		outs = append(outs, rollOut{f, pool.Total(f), dice.SumHighest(f, 2, dice.Faces(1))})
+	}
+	if asJSON {
+		return writeJSON(e.stdout, map[string]any{"pool": pool.String(), "seed": seed, "rolls": outs})
+	}
+	fmt.Fprintf(e.stdout, "%s (seed %d)\n", pool, seed)
+	ds := pool.Dice()
+	for _, o := range outs {
+		var parts []string
+		for i, f := range o.Faces {
+			parts = append(parts, fmt.Sprintf("%v:%d", ds[i], f))
+		}
+		mod := ""
+		if m := pool.Modifier(); m != 0 {
+			mod = fmt.Sprintf(" %+d", m)
+		}
+		fmt.Fprintf(e.stdout, "  %s%s  total %d  two highest (no 1s) %d\n", strings.Join(parts, " "), mod, o.Total, o.TwoHighest)
+	}
+	return nil
+}
+
+// scenarioFor returns the mechanic's scenario: the built-in one, or the
+// one in --file, with --set overrides applied.
+func scenarioFor(name string, c *common) (scenario, string, error) {
+	m, err := lookup(name)
+	if err != nil {
+		return nil, "", err
+	}
+	sc := m.fresh()
+	label := name
+	if c.file != "" {
+		lf, err := loadScenarioFile(c.file)
+		if err != nil {
+			return nil, "", err
+		}
+		if lf.scenario.mechanic() != name {
+			return nil, "", usagef("--file %s is a %s scenario, not %s", c.file, lf.scenario.mechanic(), name)
+		}
+		sc, label = lf.scenario, lf.name
+		if lf.seed != nil && !c.seedSet {
+			c.seed = *lf.seed
+		}
+		if lf.trials != nil && !c.trialsSet {
+			c.trials = *lf.trials
+		}
+	}
+	if err := applySets(sc, c.sets); err != nil {
+		return nil, "", err
+	}
+	return sc, label, nil
+}
+
+// simulate runs one scenario and pairs it with its exact answer.
+func simulate(e *env, sc scenario, name string, c *common) (result, error) {
+	spec, err := sc.spec(name)
+	if err != nil {
+		return result{}, err
+	}
+	p := newProgress(e, name)
+	rep, err := sim.Run(e.ctx, spec, c.options(p))
+	p.finish()
+	if err != nil {
+		return result{}, err
+	}
+	if c.zeroTime {
+		rep.Elapsed = 0
+	}
+	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep}
+	if ex, err := sc.exact(); err == nil {
+		res.Exact = ex
+	} else {
+		res.NoExact = err.Error()
+	}
+	return res, nil
+}
+
+func emit(e *env, c *common, res result) error {
+	switch {
+	case c.json:
+		if err := writeJSON(e.stdout, res); err != nil {
+			return err
+		}
+	case c.csv:
+		if err := res.Report.WriteCSV(e.stdout); err != nil {
+			return err
+		}
+	default:
+		writeText(e.stdout, res)
+	}
+	if c.plot != "" {
+		if err := plotMetric(c.plot, res); err != nil {
+			return err
+		}
+	}
+	if res.Report.Provenance.Partial {
+		return errors.New("interrupted: the report above is partial")
+	}
+	return nil
+}
+
+func cmdSim(e *env, args []string) error {
+	var c common
+	fs := newFlags(e, "sim", "MECHANIC [flags]",
+		"Monte Carlo of a mechanic's built-in scenario, or one from --file, changed by --set.\n"+
+			"Prints outcome odds with Wilson 95% intervals, metric means with standard errors,\n"+
+			"and the exact answer beside the sampled one where the mechanic has one.",
+		`stakes sim edge`, `stakes sim edge --set rules.start_edge=6 --trials 200000`,
+		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`)
+	c.register(fs, 100000)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := c.check(fs); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("sim: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
+	}
+	sc, label, err := scenarioFor(pos[0], &c)
+	if err != nil {
+		return err
+	}
+	res, err := simulate(e, sc, label, &c)
+	if err != nil {
+		return err
+	}
+	return emit(e, &c, res)
+}
+
+func cmdRun(e *env, args []string) error {
+	var c common
+	fs := newFlags(e, "run", "FILE [flags]",
+		"Runs a scenario file: JSON with // comments, naming the mechanic and laying settings\n"+
+			"over its built-in scenario (see examples/scenarios). Seed and trials in the file are\n"+
+			"used unless --seed or --trials is given.",
+		`stakes run examples/scenarios/chase.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
+	c.register(fs, 100000)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := c.check(fs); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("run: give one scenario file")
+	}
+	lf, err := loadScenarioFile(pos[0])
+	if err != nil {
+		return err
+	}
+	c.file = pos[0]
+	sc, label, err := scenarioFor(lf.scenario.mechanic(), &c)
+	if err != nil {
+		return err
+	}
+	res, err := simulate(e, sc, label, &c)
+	if err != nil {
+		return err
+	}
+	return emit(e, &c, res)
+}
+
+// oddsArgs carries the parsed odds flags to a mechanic's odds function.
+type oddsArgs struct {
+	json bool
+	pos  []string
+}
+
+func cmdOdds(e *env, args []string) error {
+	var c common
+	fs := newFlags(e, "odds", "MECHANIC [flags]",
+		"Exact answers, no sampling: the mechanic's own exact tables for the scenario\n"+
+			"(changed by --set or --file), and the scenario's exact outcome odds and rounds.",
+		`stakes odds actiontest --set pool=4 --set position=desperate`,
+		`stakes odds contest --set pool="d10 d8 d6" --set stakes_pool="d8 d8"`,
+		`stakes odds edge --set rules.start_edge=6 --json`)
+	c.register(fs, 1)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := c.check(fs); err != nil {
+		return err
+	}
+	if len(pos) < 1 {
+		return usagef("odds: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
+	}
+	sc, _, err := scenarioFor(pos[0], &c)
+	if err != nil {
+		return err
+	}
+	m := registry[pos[0]]
+	if m.odds != nil {
+		return m.odds(e, sc, oddsArgs{json: c.json, pos: pos[1:]})
+	}
+	ex, err := sc.exact()
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(e.stdout, map[string]any{"mechanic": pos[0], "scenario": sc.describe(), "exact": ex})
+	}
+	writeExact(e, sc, ex)
+	return nil
+}
+
+func writeExact(e *env, sc scenario, ex *exactView) {
+	fmt.Fprintf(e.stdout, "%s: %s\n", sc.mechanic(), sc.describe())
+	for i, name := range ex.Categories {
+		if i < len(ex.P) {
+			fmt.Fprintf(e.stdout, "  %-22s %.6f\n", name, ex.P[i])
+		}
+	}
+	if ex.MeanRounds != 0 {
+		fmt.Fprintf(e.stdout, "  expected rounds        %.4f\n", ex.MeanRounds)
+	}
+	if len(ex.Rounds) > 0 {
+		cum := 0.0
+		fmt.Fprintf(e.stdout, "  rounds  P(=k)     P(<=k)\n")
+		for k, p := range ex.Rounds {
+			cum += p
+			if p < 1e-6 && cum > 0.999 {
+				break
+			}
+			if p == 0 && cum == 0 {
+				continue
+			}
+			fmt.Fprintf(e.stdout, "  %6d  %.6f  %.6f\n", k, p, cum)
+		}
+	}
+}
+
+func cmdCompare(e *env, args []string) error {
+	var c common
+	var as, bs multi
+	fs := newFlags(e, "compare", "MECHANIC --a key=value ... --b key=value ... [flags]",
+		"Runs two variants of a scenario with common random numbers (trial i of A and of B\n"+
+			"see the same random stream) and reports each side and the paired difference A-B\n"+
+			"with its 95% interval. --set changes both; --a and --b change one side each.",
+		`stakes compare edge --a rules.start_edge=5 --b rules.start_edge=6`,
+		`stakes compare actiontest --a push=never --b push=when_failed --json`)
+	c.register(fs, 100000)
+	fs.Var(&as, "a", "a setting of variant A: `key=value` (repeatable)")
+	fs.Var(&bs, "b", "a setting of variant B: `key=value` (repeatable)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := c.check(fs); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("compare: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
+	}
+	if len(as) == 0 && len(bs) == 0 {
+		return usagef("compare: give at least one --a or --b setting, or the two variants are the same")
+	}
+	mk := func(extra multi) (scenario, sim.Spec, error) {
+		cc := c
+		cc.sets = append(append(multi{}, c.sets...), extra...)
+		sc, label, err := scenarioFor(pos[0], &cc)
+		if err != nil {
+			return nil, sim.Spec{}, err
+		}
+		sp, err := sc.spec(label)
+		return sc, sp, err
+	}
+	_, sa, err := mk(as)
+	if err != nil {
+		return err
+	}
+	_, sb, err := mk(bs)
+	if err != nil {
+		return err
+	}
+	sa.Name, sb.Name = "A: "+strings.Join(as, " "), "B: "+strings.Join(bs, " ")
+	p := newProgress(e, "compare")
+	cmp, err := sim.Compare(e.ctx, sa, sb, c.options(p))
+	p.finish()
+	if err != nil {
+		return err
+	}
+	if c.zeroTime {
+		cmp.A.Elapsed, cmp.B.Elapsed = 0, 0
+	}
+	switch {
+	case c.json:
+		return writeJSON(e.stdout, cmp)
+	case c.csv:
+		return cmp.WriteCSV(e.stdout)
+	}
+	writeComparison(e, cmp)
+	return nil
+}
+
+func writeComparison(e *env, cmp *sim.Comparison) {
+	w := e.stdout
+	fmt.Fprintf(w, "%s\n%s\n  %d paired trials, seed %d\n", cmp.A.Name, cmp.B.Name, cmp.A.Trials, cmp.A.Provenance.Seed)
+	fmt.Fprintf(w, "  %-22s %8s %8s %9s  %s\n", "outcome", "A", "B", "A-B", "95% interval of A-B")
+	for i, d := range cmp.Diff.Categories {
+		fmt.Fprintf(w, "  %-22s %8.4f %8.4f %+9.4f  [%+.4f, %+.4f]\n", d.Name,
+			cmp.A.Categories[i].P, cmp.B.Categories[i].P, d.Diff, d.Lo, d.Hi)
+	}
+	for i, d := range cmp.Diff.Metrics {
+		fmt.Fprintf(w, "  %-22s %8.3f %8.3f %+9.3f  [%+.3f, %+.3f]\n", d.Name,
+			cmp.A.Metrics[i].Mean, cmp.B.Metrics[i].Mean, d.Mean, d.Lo, d.Hi)
+	}
+}
+
+func cmdSweep(e *env, args []string) error {
+	var c common
+	var axes multi
+	fs := newFlags(e, "sweep", "MECHANIC --axis key=values ... [flags]",
+		"Runs one report per cell of a grid over scenario settings and prints a table.\n"+
+			"An axis is key=lo..hi (whole numbers) or key=v1,v2,v3 (any values).",
+		`stakes sweep edge --axis rules.start_edge=3..8`,
+		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --csv`)
+	c.register(fs, 20000)
+	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := c.check(fs); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("sweep: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
+	}
+	if len(axes) == 0 {
+		return usagef("sweep: give at least one --axis, such as --axis rules.start_edge=3..8")
+	}
+	var simAxes []sim.Axis
+	cells := 1
+	for _, a := range axes {
+		ax, err := parseAxis(a)
+		if err != nil {
+			return err
+		}
+		cells *= len(ax.Values)
+		if cells > 10000 {
+			return usagef("sweep: more than 10000 cells; narrow the axes")
+		}
+		simAxes = append(simAxes, ax)
+	}
+	// Check the base scenario and every value before running anything.
+	if _, _, err := scenarioFor(pos[0], &c); err != nil {
+		return err
+	}
+	build := func(cell sim.Cell) (sim.Spec, error) {
+		cc := c
+		cc.sets = append(multi{}, c.sets...)
+		for _, ax := range simAxes {
+			cc.sets = append(cc.sets, ax.Name+"="+cell[ax.Name])
+		}
+		sc, label, err := scenarioFor(pos[0], &cc)
+		if err != nil {
+			return sim.Spec{}, err
+		}
+		return sc.spec(label)
+	}
+	p := newProgress(e, "sweep")
+	rep, err := sim.Sweep(e.ctx, simAxes, build, c.options(p))
+	p.finish()
+	if err != nil {
+		return err
+	}
+	if c.zeroTime {
+		for i := range rep.Cells {
+			rep.Cells[i].Report.Elapsed = 0
+		}
+	}
+	switch {
+	case c.json:
+		return writeJSON(e.stdout, rep)
+	case c.csv:
+		return rep.WriteCSV(e.stdout)
+	}
+	return writeTable(e, rep.Header(), rep.Table())
+}
+
+// parseAxis reads key=lo..hi or key=v1,v2.
+func parseAxis(s string) (sim.Axis, error) {
+	key, vals, ok := strings.Cut(s, "=")
+	if !ok || key == "" || vals == "" {
+		return sim.Axis{}, usagef("--axis %q: want key=lo..hi or key=v1,v2", s)
+	}
+	if lo, hi, ok := strings.Cut(vals, ".."); ok {
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil || b < a || b-a > 10000 {
+			return sim.Axis{}, usagef("--axis %q: lo..hi must be whole numbers with lo <= hi", s)
+		}
+		return sim.IntAxis(key, a, b), nil
+	}
+	return sim.Axis{Name: key, Values: strings.Split(vals, ",")}, nil
+}
+
+func writeTable(e *env, header []string, rows [][]string) error {
+	widths := make([]int, len(header))
+	for i, h := range header {
+		widths[i] = len(h)
+	}
+	for _, r := range rows {
+		for i, v := range r {
+			if i < len(widths) {
+				widths[i] = max(widths[i], len(v))
+			}
+		}
+	}
+	line := func(r []string) {
+		var b strings.Builder
+		for i, v := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			fmt.Fprintf(&b, "%-*s", widths[i], v)
+		}
+		fmt.Fprintln(e.stdout, strings.TrimRight(b.String(), " "))
+	}
+	line(header)
+	for _, r := range rows {
+		line(r)
+	}
+	return nil
+}
+
+func cmdMechanics(e *env, args []string) error {
+	fs := newFlags(e, "mechanics", "[MECHANIC]",
+		"Without a name, lists the mechanics. With one, prints its built-in scenario as JSON:\n"+
+			"every key there can be set with --set key=value or in a scenario file.",
+		`stakes mechanics`, `stakes mechanics edge`)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		for _, n := range mechanicNames() {
+			m := registry[n]
+			fmt.Fprintf(e.stdout, "%-11s %s\n            built-in: %s\n", n, m.summary, m.fresh().describe())
+		}
+		return nil
+	}
+	m, err := lookup(pos[0])
+	if err != nil {
+		return err
+	}
+	return writeJSON(e.stdout, m.fresh().ptr())
+}
+
+// cmdReport is the main job: a balance report over every mechanic from its
+// built-in scenario.
+func cmdReport(e *env, args []string) error {
+	var c common
+	fs := newFlags(e, "", "[flags]",
+		"The balance report: each mechanic's built-in scenario, simulated, with exact odds beside.",
+		`stakes`, `stakes --trials 100000 --json`)
+	c.register(fs, 20000)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unknown command %q (commands: %s)", pos[0], commandNames())
+	}
+	if err := c.check(fs); err != nil {
+		return err
+	}
+	if len(c.sets) > 0 || c.file != "" {
+		return usagef("the balance report uses the built-in scenarios; use \"stakes sim MECHANIC --set ...\" to change one")
+	}
+	var results []result
+	for _, name := range reportOrder {
+		m, ok := registry[name]
+		if !ok {
+			continue
+		}
+		res, err := simulate(e, m.fresh(), name, &c)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		results = append(results, res)
+		if res.Report.Provenance.Partial {
+			break
+		}
+	}
+	switch {
+	case c.json:
+		if err := writeJSON(e.stdout, results); err != nil {
+			return err
+		}
+	case c.csv:
+		w := csv.NewWriter(e.stdout)
+		_ = w.Write([]string{"mechanic", "category", "count", "p", "lo", "hi", "exact"})
+		for _, r := range results {
+			for i, cat := range r.Report.Categories {
+				ex := ""
+				if r.Exact != nil && i < len(r.Exact.P) {
+					ex = strconv.FormatFloat(r.Exact.P[i], 'g', -1, 64)
+				}
+				_ = w.Write([]string{r.Mechanic, cat.Name, strconv.FormatInt(cat.Count, 10),
+					strconv.FormatFloat(cat.P, 'g', -1, 64), strconv.FormatFloat(cat.Lo, 'g', -1, 64),
+					strconv.FormatFloat(cat.Hi, 'g', -1, 64), ex})
+			}
+		}
+		w.Flush()
+		if err := w.Error(); err != nil {
+			return err
+		}
+	default:
+		fmt.Fprintf(e.stdout, "stakes balance report: built-in scenarios, %d trials each, seed %d\n", c.trials, c.seed)
+		fmt.Fprintf(e.stdout, "(95%% Wilson intervals; \"exact\" is computed, not sampled)\n\n")
+		for _, r := range results {
+			writeText(e.stdout, r)
+			fmt.Fprintln(e.stdout)
+		}
+	}
+	if len(results) > 0 && results[len(results)-1].Report.Provenance.Partial {
+		return errors.New("interrupted: the report above is partial")
+	}
+	return nil
+}

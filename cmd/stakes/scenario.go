@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Scenario files are JSON with comments: "//" to the end of a line and
+// "/* ... */" blocks are allowed outside strings. The top level holds
+//
+//	mechanic  (required) edge, challenge, dramadeck, actiontest or contest
+//	name      a label for reports
+//	seed      the seed (default 1)
+//	trials    Monte Carlo trials (default 100000)
+//	scenario  the mechanic's scenario, laid over its built-in one: every key
+//	          is a field of that package's Scenario (see "stakes mechanics NAME")
+//
+// Decoding is strict: an unknown key or a value of the wrong kind is an
+// error that names the key and the line.
+type scenarioFile struct {
+	Mechanic string          `json:"mechanic"`
+	Name     string          `json:"name"`
+	Seed     *uint64         `json:"seed"`
+	Trials   *int64          `json:"trials"`
+	Scenario json.RawMessage `json:"scenario"`
+}
+
+// loadedFile is a decoded scenario file.
+type loadedFile struct {
+	path     string
+	name     string
+	seed     *uint64
+	trials   *int64
+	scenario scenario
+}
+
+func loadScenarioFile(path string) (*loadedFile, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > 1<<20 {
+		return nil, fmt.Errorf("%s: %d bytes is too large for a scenario file (at most 1 MiB)", path, len(raw))
+	}
+	return parseScenarioFile(path, raw)
+}
+
+func parseScenarioFile(path string, raw []byte) (*loadedFile, error) {
+	text, err := stripComments(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var f scenarioFile
+	if err := strictDecode(text, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if f.Mechanic == "" {
+		return nil, fmt.Errorf("%s: missing key \"mechanic\" (one of %s)", path, strings.Join(mechanicNames(), ", "))
+	}
+	m, ok := registry[f.Mechanic]
+	if !ok {
+		return nil, fmt.Errorf("%s: key \"mechanic\": unknown mechanic %q (one of %s)", path, f.Mechanic, strings.Join(mechanicNames(), ", "))
+	}
+	sc := m.fresh()
+	if len(f.Scenario) > 0 {
+		// Decode the scenario object where it stands, so offsets and lines
+		// refer to the file.
+		start := bytes.Index(text, f.Scenario)
+		if err := strictDecode(f.Scenario, sc.ptr()); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, shiftLine(err, text, start))
+		}
+	}
+	if err := sc.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if f.Trials != nil && *f.Trials <= 0 {
+		return nil, fmt.Errorf("%s: key \"trials\": %d must be positive", path, *f.Trials)
+	}
+	name := f.Name
+	if name == "" {
+		name = f.Mechanic
+	}
+	return &loadedFile{path: path, name: name, seed: f.Seed, trials: f.Trials, scenario: sc}, nil
+}
+
+// lineError is a decoding error located at a line of the input.
+type lineError struct {
+	line int
+	msg  string
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+// strictDecode decodes one JSON value into v, rejecting unknown keys and
+// trailing data, and reports the line of the problem.
+func strictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if dec.More() {
+			return &lineError{lineAt(data, int(dec.InputOffset())), "unexpected data after the top-level value"}
+		}
+		return nil
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return &lineError{lineAt(data, int(syn.Offset)), "syntax error: " + strings.TrimPrefix(syn.Error(), "json: ")}
+	case errors.As(err, &typ):
+		key := typ.Field
+		if key == "" {
+			key = "(top level)"
+		}
+		return &lineError{lineAt(data, int(typ.Offset)), fmt.Sprintf("key %q: a %s cannot be a %v", key, typ.Value, typ.Type)}
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		key := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return &lineError{lineOfKey(data, int(dec.InputOffset()), key), "unknown key " + key}
+	}
+	// Errors from a field's own UnmarshalText/UnmarshalJSON (a bad pool, an
+	// unknown policy name) carry their own words; locate them at the
+	// decoder's position.
+	return &lineError{lineAt(data, int(dec.InputOffset())), strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+// lineAt returns the 1-based line of byte offset off.
+func lineAt(data []byte, off int) int {
+	off = min(max(off, 0), len(data))
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// lineOfKey finds the last occurrence of the quoted key before off.
+func lineOfKey(data []byte, off int, quoted string) int {
+	off = min(max(off, 0), len(data))
+	if i := bytes.LastIndex(data[:off], []byte(quoted)); i >= 0 {
+		return lineAt(data, i)
+	}
+	return lineAt(data, off)
+}
+
+// shiftLine moves a lineError found in a sub-slice starting at start of
+// text to the line it has in text.
+func shiftLine(err error, text []byte, start int) error {
+	var le *lineError
+	if start < 0 || !errors.As(err, &le) {
+		return err
+	}
+	return &lineError{le.line + lineAt(text, start) - 1, le.msg}
+}
+
+// stripComments blanks out // and /* */ comments outside strings, keeping
+// every newline so line numbers still match the file.
+func stripComments(in []byte) ([]byte, error) {
+	out := make([]byte, len(in))
+	copy(out, in)
+	inStr, esc := false, false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inStr = true
+		case c == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+		case c == '/' && i+1 < len(out) && out[i+1] == '*':
+			startLine := lineAt(in, i)
+			j := bytes.Index(out[i+2:], []byte("*/"))
+			if j < 0 {
+				return nil, &lineError{startLine, "a /* comment is never closed"}
+			}
+			end := i + 2 + j + 2
+			for k := i; k < end; k++ {
+				if out[k] != '\n' {
+					out[k] = ' '
+				}
+			}
+			i = end - 1
+		}
+	}
+	return out, nil
+}
+
+// applySets applies "key=value" overrides to a scenario. A key is a dotted
+// path through the scenario's JSON ("rules.start_edge", "sides.0.pool");
+// a value is read as JSON when it parses as JSON (numbers, true, arrays)
+// and as a string otherwise. The result is decoded strictly, so an unknown
+// key or a bad value is an error naming the key.
+func applySets(sc scenario, sets []string) error {
+	if len(sets) == 0 {
+		return nil
+	}
+	raw, err := json.Marshal(sc.ptr())
+	if err != nil {
+		return err
+	}
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		return err
+	}
+	for _, s := range sets {
+		key, val, ok := strings.Cut(s, "=")
+		if !ok || key == "" {
+			return usagef("--set %q: want key=value, such as rules.start_edge=6", s)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(val), &v); err != nil {
+			v = val
+		}
+		if tree, err = setPath(tree, strings.Split(key, "."), v, key); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	raw, err = json.Marshal(tree)
+	if err != nil {
+		return err
+	}
+	fresh := registry[sc.mechanic()].fresh()
+	if err := strictDecode(raw, fresh.ptr()); err != nil {
+		var le *lineError
+		if errors.As(err, &le) {
+			return usagef("--set: %s", le.msg)
+		}
+		return usagef("--set: %v", err)
+	}
+	if err := fresh.validate(); err != nil {
+		return usagef("--set: %v", err)
+	}
+	// Copy the decoded value back through JSON (the boxes are not
+	// assignable through the interface).
+	raw, _ = json.Marshal(fresh.ptr())
+	return json.Unmarshal(raw, sc.ptr())
+}
+
+func setPath(node any, path []string, v any, full string) (any, error) {
+	if len(path) == 0 {
+		return v, nil
+	}
+	switch n := node.(type) {
+	case map[string]any:
+		child, ok := n[path[0]]
+		if !ok {
+			keys := make([]string, 0, len(n))
+			for k := range n {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			return nil, fmt.Errorf("--set %s: unknown key %q here (keys: %s)", full, path[0], strings.Join(keys, ", "))
+		}
+		c, err := setPath(child, path[1:], v, full)
+		if err != nil {
+			return nil, err
+		}
+		n[path[0]] = c
+		return n, nil
+	case []any:
+		i, err := strconv.Atoi(path[0])
+		if err != nil || i < 0 || i >= len(n) {
+			return nil, fmt.Errorf("--set %s: %q is not an index of a list of %d", full, path[0], len(n))
+		}
+		c, err := setPath(n[i], path[1:], v, full)
+		if err != nil {
+			return nil, err
+		}
+		n[i] = c
+		return n, nil
+	case nil:
+		// An empty (null) field: build the rest of the path as objects;
+		// the strict decode afterwards rejects keys the type lacks.
+		c, err := setPath(nil, path[1:], v, full)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{path[0]: c}, nil
+	}
+	return nil, fmt.Errorf("--set %s: %q is inside a value that is not an object or list", full, path[0])
+}
