@@ -118,6 +118,8 @@ type Action struct {
 	Margin    int `json:"margin,omitempty"`
 	PushFloor int `json:"push_floor,omitempty"`
 	Pushes    int `json:"pushes,omitempty"`
+	// Bought counts the 1s the GM has bought in this action.
+	Bought int `json:"bought,omitempty"`
 	// Ones counts the 1s of the last roll the GM may still buy (a player
 	// character's roll); OnesSide is the side that rolled them.
 	Ones     int `json:"ones,omitempty"`
@@ -275,9 +277,11 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 				return fmt.Errorf("contest: side %d gang[%d]: %w", i, g, err)
 			}
 		}
-		for _, p := range append(slices.Clone(sd.Base), sd.Extra...) {
-			if _, err := s.trait(p); err != nil {
-				return fmt.Errorf("side %d pool: %w", i, err)
+		for _, ps := range [...][]Pick{sd.Base, sd.Extra, sd.AidPicks} {
+			for _, p := range ps {
+				if _, err := s.trait(p); err != nil {
+					return fmt.Errorf("side %d pool: %w", i, err)
+				}
 			}
 		}
 		if sd.Aider >= 0 {
@@ -294,8 +298,10 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 			return fmt.Errorf("contest: side %d: aider %d: use -1 for none", i, sd.Aider)
 		}
 	}
-	a := &Action{Kind: kind, Phase: PhaseOpen, Holder: -1, Interferer: -1, Planned: -1, Winner: -1, Turn: max(initiator, 0), AllRoll: initiator < 0}
-	if s.Action != nil {
+	var a *Action
+	if s.Action == nil {
+		a = &Action{Kind: kind, Phase: PhaseOpen, Holder: -1, Interferer: -1, Planned: -1, Winner: -1, Turn: max(initiator, 0), AllRoll: initiator < 0}
+	} else {
 		// Reuse the finished action's buffers.
 		a = s.Action
 		old := a.Sides
@@ -343,8 +349,9 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 	}
 	hasValue, distinct, reused := false, 0, 0
 	for i, p := range picks {
-		t, err := s.trait(p)
-		if err != nil {
+		t := s.traitPtr(p)
+		if t == nil {
+			_, err := s.trait(p)
 			return 0, err
 		}
 		if t.Die == dice.Gone {
@@ -383,8 +390,9 @@ func (s *Scene) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 		return append(dst, s.Trouble...)
 	}
 	for _, p := range picks {
-		t, _ := s.trait(p)
-		dst = append(dst, t.Die)
+		if t := s.traitPtr(p); t != nil {
+			dst = append(dst, t.Die)
+		}
 	}
 	return append(dst, sd.Gang...)
 }
@@ -777,6 +785,7 @@ func (e *Engine) BuyOnes(s *Scene, n int) error {
 		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
 	}
 	a.Ones -= n
+	a.Bought += n
 	e.emit(Event{Kind: EvBoughtOnes, Side: a.OnesSide, Char: c, Value: n})
 	e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
 	return nil

@@ -2,6 +2,7 @@ package contest
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -66,17 +67,60 @@ func (e *Engine) turnView(s *Scene, t int) View {
 	}
 	ch := &s.Characters[sd.Char]
 	v.PlotPoints = ch.PlotPoints
-	e.pool = s.sideDice(sd, sd.Base, e.pool)
-	v.Best = bestOf(e.pool, e.Rules.Keep) + sd.Aid
+	var top [8]int
+	keep := min(e.Rules.Keep, len(top))
+	add := func(d dice.Die) {
+		x := int(d)
+		for i := 0; i < keep; i++ {
+			if x > top[i] {
+				top[i], x = x, top[i]
+			}
+		}
+	}
+	sum := func() int {
+		n := sd.Aid
+		for _, x := range top[:keep] {
+			n += x
+		}
+		return n
+	}
+	// The base pool is free (Scenario checks it); each extra costs as
+	// cost() would charge it.
+	distinct := 0
+	for i, p := range sd.Base {
+		if tr := s.traitPtr(p); tr != nil {
+			add(tr.Die)
+		}
+		if !slices.Contains(sd.Base[:i], p) {
+			distinct++
+		}
+	}
+	for _, d := range sd.Gang {
+		add(d)
+	}
+	base, _ := e.cost(s, sd.Char, sd.Base)
+	v.Best = sum()
 	v.BestAll = v.Best
-	for n := 1; n <= len(sd.Extra); n++ {
-		c, err := e.cost(s, sd.Char, e.plan(sd, n))
-		if err != nil || c > ch.PlotPoints {
+	spent := base
+	for n, p := range sd.Extra {
+		tr := s.traitPtr(p)
+		if tr == nil || tr.Die == dice.Gone {
 			break
 		}
-		v.Affordable = n
-		e.pool = s.sideDice(sd, e.picks, e.pool)
-		v.BestAll = bestOf(e.pool, e.Rules.Keep) + sd.Aid
+		if slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:n], p) {
+			spent += e.Rules.ReuseCost
+		} else {
+			distinct++
+			if distinct > e.Rules.FreeTraits {
+				spent += e.Rules.ExtraDieCost
+			}
+		}
+		if spent > ch.PlotPoints {
+			break
+		}
+		add(tr.Die)
+		v.Affordable = n + 1
+		v.BestAll = sum()
 	}
 	return v
 }

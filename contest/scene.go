@@ -75,6 +75,24 @@ func (s *Scene) trait(p Pick) (Trait, error) {
 	return c.Traits[p.Trait], nil
 }
 
+// traitPtr returns the trait a pick names, or nil if there is none.
+func (s *Scene) traitPtr(p Pick) *Trait {
+	if p.Owner == SceneOwner {
+		if uint(p.Trait) < uint(len(s.Aspects)) {
+			return &s.Aspects[p.Trait]
+		}
+		return nil
+	}
+	if uint(p.Owner) >= uint(len(s.Characters)) {
+		return nil
+	}
+	c := &s.Characters[p.Owner]
+	if uint(p.Trait) < uint(len(c.Traits)) {
+		return &c.Traits[p.Trait]
+	}
+	return nil
+}
+
 // Clone returns a deep copy of the scene.
 func (s *Scene) Clone() *Scene {
 	c := *s
@@ -113,6 +131,10 @@ func (s *Scene) copyFrom(src *Scene) {
 	s.Characters = s.Characters[:len(src.Characters)]
 	for i := range src.Characters {
 		tr := s.Characters[i].Traits
+		if need := len(src.Characters[i].Traits) + 16; cap(tr) < need {
+			// Room for the Complications and Trauma a trial may add.
+			tr = make([]Trait, 0, need)
+		}
 		s.Characters[i] = src.Characters[i]
 		s.Characters[i].Traits = append(tr[:0], src.Characters[i].Traits...)
 	}
