@@ -169,9 +169,6 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 	return nil
 }
 
-// binomAt is P(Binomial(n) = s) for the rules' dice.
-func (rl *Rules) binomAt(n, s int) float64 { return binom(n, rl.hitChance())[s] }
-
 // scratch returns a copy of c with its own state and no sink.
 func (c *Character) scratch() *Character {
 	sc := *c

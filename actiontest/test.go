@@ -63,14 +63,45 @@ type Pool struct {
 	Dice int `json:"dice"`
 }
 
-// Stage is how far an Attempt has come.
-type Stage string
+// Stage is how far an Attempt has come; its JSON form is "", "rolled" or
+// "finished".
+type Stage uint8
 
 // Stages of an Attempt.
 const (
-	Rolled   Stage = "rolled"
-	Finished Stage = "finished"
+	NotBegun Stage = iota
+	Rolled
+	Finished
 )
+
+var stageNames = [...]string{"", "rolled", "finished"}
+
+// String returns the stage's name.
+func (s Stage) String() string {
+	if int(s) >= len(stageNames) {
+		return fmt.Sprintf("stage(%d)", s)
+	}
+	return stageNames[s]
+}
+
+// MarshalText writes the stage's name.
+func (s Stage) MarshalText() ([]byte, error) {
+	if int(s) >= len(stageNames) {
+		return nil, fmt.Errorf("actiontest: unknown stage %d", s)
+	}
+	return []byte(stageNames[s]), nil
+}
+
+// UnmarshalText reads a stage name.
+func (s *Stage) UnmarshalText(b []byte) error {
+	for i, n := range stageNames {
+		if n == string(b) {
+			*s = Stage(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("actiontest: unknown stage %q (allowed: \"\", rolled, finished)", b)
+}
 
 // Attempt is one action test in progress and, once finished, its result.
 // It saves and restores as JSON. Reuse one Attempt across tests to avoid
@@ -257,7 +288,7 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 	rl := c.rules
 	switch {
 	case at.Stage != Rolled:
-		return fmt.Errorf("%w: push needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage)
+		return fmt.Errorf("%w: push needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
 	case at.Pushed:
 		return ErrPushTwice
 	case at.Test.Peril:
@@ -304,7 +335,7 @@ func (c *Character) Finish(at *Attempt) error {
 	rl := c.rules
 	switch {
 	case at.Stage != Rolled:
-		return fmt.Errorf("%w: finish needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage)
+		return fmt.Errorf("%w: finish needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
 	case at.Test.Position < 0 || int(at.Test.Position) >= len(rl.Positions):
@@ -349,7 +380,7 @@ var worseOnly = []Consequence{{Kind: WorsePosition}}
 // Opposed compares two rolled (or finished) attempts: +1 if a has more
 // successes, -1 if b has, 0 if equal (neither succeeds).
 func Opposed(a, b *Attempt) (int, error) {
-	if a.Stage == "" || b.Stage == "" {
+	if a.Stage == NotBegun || b.Stage == NotBegun {
 		return 0, fmt.Errorf("%w: both sides must roll before an opposed test is read", ErrStage)
 	}
 	switch {

@@ -1,0 +1,104 @@
+package actiontest
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+var sinkInt int
+
+// One complete test with no push: roll Prowl 2 + Dexterity 2 and read the
+// outcome table (no harm at stake, so the state stays put).
+func BenchmarkTest(b *testing.B) {
+	c, _ := NewCharacter(DefaultRules(), testSheet)
+	r := dice.NewSeeded(1)
+	t := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}
+	at := Attempt{Dice: make([]int, 0, maxDice), Rerolled: make([]int, 0, maxDice)}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.Begin(r, t, &at)
+		_ = c.Finish(&at)
+		sinkInt += int(at.Outcome.Kind)
+	}
+}
+
+// The same test, pushed every time (the push's harm is cleared each time so
+// the state stays put).
+func BenchmarkTestPush(b *testing.B) {
+	c, _ := NewCharacter(DefaultRules(), testSheet)
+	r := dice.NewSeeded(1)
+	t := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}
+	at := Attempt{Dice: make([]int, 0, maxDice), Rerolled: make([]int, 0, maxDice)}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.Begin(r, t, &at)
+		_ = c.Push(r, &at, 0)
+		_ = c.Finish(&at)
+		c.State.Harm[0][0] = 0
+		sinkInt += int(at.Outcome.Kind)
+	}
+}
+
+// naiveTest is the same work written plainly on math/rand/v2.
+func naiveTest(rng *rand.Rand, n, required int, push bool) Kind {
+	table := [3]Kind{SuccessBonus, Success, Badly}
+	s := 0
+	for range n {
+		if rng.IntN(6)+1 == 6 {
+			s++
+		}
+	}
+	if push {
+		for range n - s + 2 {
+			if rng.IntN(6)+1 == 6 {
+				s++
+			}
+		}
+	}
+	switch {
+	case s > required:
+		return table[0]
+	case s == required:
+		return table[1]
+	}
+	return table[2]
+}
+
+func BenchmarkTestNaive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkInt += int(naiveTest(rng, 4, 1, false))
+	}
+}
+
+func BenchmarkTestPushNaive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkInt += int(naiveTest(rng, 4, 1, true))
+	}
+}
+
+// One whole pursuit of the default scenario.
+func BenchmarkTrial(b *testing.B) {
+	rn, _ := DefaultScenario().NewRunner()
+	r := dice.NewSeeded(1)
+	m := make([]int, 6)
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkInt += rn.Trial(r, m)
+	}
+}
+
+func BenchmarkScenarioExact(b *testing.B) {
+	s := DefaultScenario()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Exact(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

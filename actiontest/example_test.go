@@ -1,0 +1,99 @@
+package actiontest_test
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/actiontest"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// A risky Prowl test, rolled with dice typed in by hand: no six, so the
+// thief pushes, takes a lesser Physical harm and re-rolls the four misses
+// with two more dice.
+func Example() {
+	c, err := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+		Name:       "Vex",
+		Attributes: map[string]int{"Dexterity": 2},
+		Actions:    map[string]int{"Prowl": 2},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var rec actiontest.Recorder
+	c.Sink = &rec
+	r := dice.Scripted(3, 1, 5, 2 /* push: */, 6, 4, 2, 6, 1, 3)
+	var at actiontest.Attempt
+	t := actiontest.Test{Action: "Prowl", Position: actiontest.Risky, Difficulty: 1}
+	if err := c.Begin(r, t, &at); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := c.Push(r, &at, 0); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := c.Finish(&at); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range rec.Lines() {
+		fmt.Println(line)
+	}
+	fmt.Println("extra successes:", at.Extra, "harm:", c.State.Harm)
+	// Output:
+	// roll 4 dice [3 1 5 2]: 0 successes
+	// level 1 physical harm in row 1
+	// push (harm on physical): re-roll 6 dice [6 4 2 6 1 3]: 2 successes
+	// 2 successes of 1: success_with_bonus
+	// extra successes: 1 harm: [[1 0 0] [0 0 0]]
+}
+
+// Exact odds of a challenging test from five dice, with and without pushing
+// every failure.
+func ExampleCharacter_Chances() {
+	c, _ := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+		Attributes: map[string]int{"Presence": 3},
+		Actions:    map[string]int{"Persuade": 2},
+	})
+	t := actiontest.Test{Action: "Persuade", Position: actiontest.Desperate, Difficulty: 2}
+	for _, name := range []string{"never", "always_when_failed"} {
+		p, _ := actiontest.PolicyByName(name)
+		ch, _ := c.Chances(t, p)
+		fmt.Printf("%-18s succeed %.4f  worst outcome %.4f  pushed %.4f\n",
+			name, ch.Succeeded, ch.Kind[actiontest.Worst], ch.Pushed)
+	}
+	// Output:
+	// never              succeed 0.1962  worst outcome 0.8038  pushed 0.0000
+	// always_when_failed succeed 0.5962  worst outcome 0.4038  pushed 0.8038
+}
+
+// The odds of an opposed test between four dice and three.
+func ExampleRules_OpposedOdds() {
+	rl := actiontest.DefaultRules()
+	win, tie, lose, _ := rl.OpposedOdds(4, 3)
+	fmt.Printf("win %.4f tie %.4f lose %.4f\n", win, tie, lose)
+	// Output:
+	// win 0.3466 tie 0.4211 lose 0.2323
+}
+
+// The built-in rooftop chase, solved exactly.
+func ExampleScenario_Exact() {
+	s := actiontest.DefaultScenario()
+	ex, err := s.Exact()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, name := range s.Categories() {
+		fmt.Printf("%-8s %.4f\n", name, ex.P[i])
+	}
+	fmt.Printf("mean tests %.3f\n", ex.MeanRounds)
+	// Output:
+	// clean    0.0181
+	// hurt     0.5143
+	// lost     0.4676
+	// out      0.0000
+	// stalled  0.0000
+	// mean tests 3.317
+}
