@@ -1,0 +1,272 @@
+package dramadeck
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+func taskGame(t *testing.T) (*Game, TaskState) {
+	g := testGame(t)
+	g.State.Heroes[0].Possibilities = 0
+	ts, err := g.StartTask(0, Task{Skill: 12, Alternate: 10, Rounds: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, ts
+}
+
+// Steps in order, pairs at -2 each, special cases and the side roll, scripted.
+func TestTaskSteps(t *testing.T) {
+	bold, careful := mustPolicy(t, "default"), mustPolicy(t, "passive")
+	g, ts := taskGame(t)
+	var tr Trace
+	g.Sink = tr.Add
+	steps := []struct {
+		bar   Bar
+		pol   Policy
+		faces []int
+		done  int
+		worse int
+		skill int // effective skill of the last task roll
+	}{
+		{BarB, bold, []int{1, 1, 1}, 0, 0, 12},                 // B not the next step, no special: side roll draws a card
+		{BarAB, bold, []int{3, 3, 4, 3, 3, 5}, 1, 0, 10},      // A and B at once, -2 each: 10 then 11 fails
+		{Complication, careful, []int{6, 6, 6}, 1, 1, 12},     // failed: modifiers one worse from now on
+		{BarBC, careful, []int{3, 3, 4}, 2, 1, 11},            // B alone
+		{PossibleSetback, careful, []int{6, 6, 5}, 1, 1, 11},  // failed: lose a step
+		{CriticalProblem, careful, []int{6, 6, 6, 6, 6, 6}, 1, 1, 1}, // failed: switch skill (a step is done); time is up: last ditch at 10+0-1-4-4 = 1 fails
+	}
+	for i, st := range steps {
+		r := fixed(st.faces...)
+		if err := g.TaskStep(r, &ts, st.bar, st.pol); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if ts.Done != st.done || ts.Worse != st.worse || r.Remaining() != 0 {
+			t.Errorf("step %d (%v): done %d worse %d left %d; want %d %d", i, st.bar, ts.Done, ts.Worse, r.Remaining(), st.done, st.worse)
+		}
+		last := -1
+		for _, e := range tr.Events {
+			if e.Kind == EvRoll {
+				last = e.Value
+			}
+		}
+		want(t, last, st.skill)
+	}
+	want(t, len(g.State.Players[0].Hand)+len(g.State.Players[0].Pool), 1) // the side roll drew a card (the default policy may pool it)
+	if !ts.Switched || !ts.Failed || !ts.LastDitch || ts.Finished {
+		t.Errorf("want switched, failed after the last-ditch effort: %+v", ts)
+	}
+	// A Critical Problem with nothing done and a weaker alternate restarts.
+	ts2 := TaskState{Task: Task{Skill: 12, Alternate: 8, Rounds: 5}, Done: 0}
+	if err := g.TaskStep(fixed(6, 6, 6), &ts2, CriticalProblem, careful); err != nil || ts2.Restarts != 1 || ts2.Switched {
+		t.Errorf("restart: %+v %v", ts2, err)
+	}
+	mustFail(t, g, "task over", func() error { return g.TaskStep(fixed(), &ts, BarA, bold) })
+}
+
+func TestTaskLastDitchAndSwitch(t *testing.T) {
+	g, ts := taskGame(t)
+	ts.Task.Rounds = 1
+	ts.Task.Modifiers = [4]int{0, -1, -3, 0}
+	ts.Done = 1
+	// A Critical Problem fails; the default policy switches to the other skill
+	// (steps done > 0); the time runs out; last ditch: alternate 10 + hardest
+	// remaining -3, multi-step -2*2, -4 = -1: only a 3 or 4 succeeds.
+	r := fixed(6, 6, 6, 1, 1, 2)
+	if err := g.TaskStep(r, &ts, CriticalProblem, mustPolicy(t, "default")); err != nil {
+		t.Fatal(err)
+	}
+	if !ts.Switched || !ts.Finished || !ts.LastDitch || r.Remaining() != 0 {
+		t.Errorf("%+v", ts)
+	}
+	want(t, g.lastDitchSkill(&TaskState{Task: ts.Task, Done: 1, Switched: true}), -1)
+}
+
+type badSteps struct{ Style }
+
+func (b *badSteps) Steps(v TaskView) int { return 3 }
+
+func TestTaskErrors(t *testing.T) {
+	g, ts := taskGame(t)
+	// Step C before B: the bar C does not let a task with nothing done attempt C;
+	// a policy that asks for more steps than shown is an error.
+	if StepAvail(BarC, 0, 4) != 0 || StepAvail(BarCD, 1, 4) != 0 || StepAvail(BarBC, 1, 4) != 2 || StepAvail(BarCD, 3, 4) != 1 {
+		t.Error("StepAvail")
+	}
+	mustFail(t, g, "policy attempts more steps than shown", func() error {
+		return g.TaskStep(fixed(), &ts, BarAB, &badSteps{})
+	})
+	mustFail(t, g, "bad bar", func() error { return g.TaskStep(fixed(), &ts, Bar(99), mustPolicy(t, "default")) })
+	if _, err := g.StartTask(0, Task{Skill: 12, Rounds: 0}); err == nil {
+		t.Error("zero rounds accepted")
+	}
+}
+
+// The exact chain agrees with the engine driven by independent flips from
+// the deck's bar frequencies (chi-square on rounds-to-finish, fixed seed).
+func TestTaskChanceMatchesSampling(t *testing.T) {
+	d, err := DefaultDeck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := Task{Skill: 13, Alternate: 11, Modifiers: [4]int{0, -1, -1, -2}, Rounds: 8}
+	for _, name := range []string{"default", "passive"} {
+		pol := mustPolicy(t, name)
+		ex, err := TaskChance(DefaultRules(), task, d.BarOdds(), pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Outcome index: round finished by steps 1..8, 9 = last ditch, 0 = failed.
+		p := make([]float64, task.Rounds+2)
+		copy(p, ex.ByRound)
+		p[0] = 1 - ex.P
+		p[task.Rounds+1] = ex.LastDitch
+		exact := dice.Dist{Min: 0, P: p}
+		g, err := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := dice.NewSeeded(99)
+		obs := map[int]int64{}
+		n := 20000
+		if testing.Short() {
+			n = 4000
+		}
+		for range n {
+			ts, _ := g.StartTask(0, task)
+			g.State.Players[0].Hand = g.State.Players[0].Hand[:0]
+			g.State.Players[0].Pool = g.State.Players[0].Pool[:0]
+			g.State.Draw = g.State.Draw[:0]
+			for i := range d.Cards {
+				g.State.Draw = append(g.State.Draw, i)
+			}
+			g.State.Discard = g.State.Discard[:0]
+			for !ts.Finished && !ts.Failed {
+				bar := d.Cards[r.IntN(len(d.Cards))].Bar
+				if err := g.TaskStep(r, &ts, bar, pol); err != nil {
+					t.Fatal(err)
+				}
+			}
+			switch {
+			case ts.Failed:
+				obs[0]++
+			case ts.LastDitch:
+				obs[task.Rounds+1]++
+			default:
+				obs[ts.Round]++
+			}
+		}
+		fit, err := dice.ChiSquare(exact, obs)
+		if err != nil || fit.PValue < 1e-4 {
+			t.Errorf("%s: sampled vs exact %+v %v (exact P=%.4f)", name, fit, err, ex.P)
+		}
+		// It can fail: the chain for skill 11 is rejected.
+		task2 := task
+		task2.Skill = 11
+		ex2, _ := TaskChance(DefaultRules(), task2, d.BarOdds(), pol)
+		p2 := make([]float64, task.Rounds+2)
+		copy(p2, ex2.ByRound)
+		p2[0], p2[task.Rounds+1] = 1-ex2.P, ex2.LastDitch
+		if fit, _ := dice.ChiSquare(dice.Dist{P: p2}, obs); fit.PValue > 1e-4 {
+			t.Errorf("%s: wrong chain accepted %+v", name, fit)
+		}
+	}
+}
+
+// The question nobody has published: the chance to finish a four-step DSR
+// within N rounds at skill S, by the exact chain (independent flips) and by
+// Monte Carlo on the real deck (without replacement), which must agree
+// closely.
+func TestTaskWithinNRounds(t *testing.T) {
+	d, _ := DefaultDeck()
+	pol := mustPolicy(t, "default")
+	for _, skill := range []int{10, 12, 14, 16} {
+		task := Task{Skill: skill, Alternate: skill - 2, Rounds: 10}
+		ex, err := TaskChance(DefaultRules(), task, d.BarOdds(), pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
+		r := dice.NewSeeded(uint64(skill))
+		n := 4000
+		within := make([]int, task.Rounds+1)
+		for range n {
+			g.State.Draw = g.State.Draw[:0]
+			for i := range d.Cards {
+				g.State.Draw = append(g.State.Draw, i)
+			}
+			g.State.Discard, g.State.Stack, g.State.Players[0].Hand, g.State.Players[0].Pool = g.State.Discard[:0], g.State.Stack[:0], g.State.Players[0].Hand[:0], g.State.Players[0].Pool[:0]
+			g.Shuffle(r)
+			ts, _ := g.StartTask(0, task)
+			for !ts.Finished && !ts.Failed {
+				if err := g.TaskRound(r, &ts, pol); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if ts.Finished && !ts.LastDitch {
+				within[ts.Round]++
+			}
+			if err := g.CheckCards(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		line := ""
+		acc := 0
+		for nr := 4; nr <= 10; nr++ {
+			acc = 0
+			for k := 1; k <= nr; k++ {
+				acc += within[k]
+			}
+			mc := float64(acc) / float64(n)
+			if math.Abs(mc-ex.Within(nr)) > 0.04 {
+				t.Errorf("skill %d within %d: deck MC %.3f vs exact %.3f", skill, nr, mc, ex.Within(nr))
+			}
+			line += " " + ftoa(ex.Within(nr))
+		}
+		t.Logf("skill %d: P(done within 4..10 rounds) =%s; with last ditch %.3f", skill, line, ex.P)
+	}
+}
+
+func ftoa(x float64) string { b, _ := json.Marshal(math.Round(x*1000) / 1000); return string(b) }
+
+func TestHypergeometric(t *testing.T) {
+	d, _ := DefaultDeck()
+	// Single draw: P(an Adrenalin) = 16/156.
+	h, err := DrawOdds(d, func(c *Card) bool { return c.Name == Adrenalin }, 1)
+	if err != nil || math.Abs(h.Prob(1)-16.0/156) > 1e-12 {
+		t.Errorf("single draw %v %v", h, err)
+	}
+	// Brute force for a small case: 5 cards, 2 marked, draw 3.
+	h, _ = Hypergeometric(5, 2, 3)
+	if d := cmp.Diff([]float64{0.1, 0.6, 0.3}, h.P, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-12 })); d != "" || h.Min != 0 {
+		t.Errorf("hypergeometric (-want +got):\n%s min %d", d, h.Min)
+	}
+	// Sampled four-card hands vs exact count of Drama cards.
+	ex, _ := DrawOdds(d, func(c *Card) bool { return c.Name == Drama }, 4)
+	r := dice.NewSeeded(5)
+	idx := make([]int, d.Len())
+	obs := map[int]int64{}
+	for range 20000 {
+		for i := range idx {
+			idx[i] = i
+		}
+		r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		k := 0
+		for _, id := range idx[:4] {
+			if d.Cards[id].Name == Drama {
+				k++
+			}
+		}
+		obs[k]++
+	}
+	if fit, err := dice.ChiSquare(ex, obs); err != nil || fit.PValue < 1e-4 {
+		t.Errorf("sampled hands %+v %v", fit, err)
+	}
+	if _, err := Hypergeometric(5, 6, 1); err == nil {
+		t.Error("marked > total accepted")
+	}
+}
