@@ -1,0 +1,462 @@
+package challenge
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// ErrNoExact is wrapped by errors from Exact and Duel when a situation is
+// outside the exact model.
+var ErrNoExact = errors.New("challenge: no exact answer for this scenario")
+
+// maxExactFaces bounds the face combinations enumerated for one roll.
+const maxExactFaces = 1 << 22
+
+// keyLen is the longest reading an exact roll keeps: the high die plus
+// advantage, then the lower dice.
+const keyLen = 8
+
+// key is a roll as the rules read it: key[0] the high die plus advantage,
+// then the other dice high to low, 0 for no die. Comparing keys
+// lexicographically is exactly dice.CompareBonus.
+type key [keyLen]int16
+
+func (k key) cmp(o key) int {
+	for i := range k {
+		if k[i] != o[i] {
+			if k[i] > o[i] {
+				return 1
+			}
+			return -1
+		}
+	}
+	return 0
+}
+
+// readDist is the exact distribution of a roll's reading: keys ascending.
+type readDist struct {
+	keys []key
+	p    []float64
+}
+
+// newReadDist enumerates every face of ds (and of an advantage die adv, if
+// not Gone) and collects the readings.
+func newReadDist(ds []dice.Die, adv dice.Die) (readDist, error) {
+	if len(ds) == 0 || len(ds) > keyLen {
+		return readDist{}, fmt.Errorf("%w: %d dice in one roll: the exact model takes 1..%d", ErrNoExact, len(ds), keyLen)
+	}
+	all := slices.Clone(ds)
+	if adv != dice.Gone {
+		all = append(all, adv)
+	}
+	total := 1
+	for _, d := range all {
+		if !d.Valid() || d > 120 {
+			return readDist{}, fmt.Errorf("%w: a %v is outside the exact model (d2..d120)", ErrNoExact, d)
+		}
+		total *= int(d)
+		if total > maxExactFaces {
+			return readDist{}, fmt.Errorf("%w: %v has more than %d face combinations", ErrNoExact, all, maxExactFaces)
+		}
+	}
+	w := 1 / float64(total)
+	acc := map[key]float64{}
+	faces := make([]int, len(all))
+	for i := range faces {
+		faces[i] = 1
+	}
+	sorted := make([]int, len(ds))
+	for {
+		copy(sorted, faces[:len(ds)])
+		slices.Sort(sorted)
+		slices.Reverse(sorted)
+		var k key
+		for i, f := range sorted {
+			k[i] = int16(f)
+		}
+		if adv != dice.Gone {
+			k[0] += int16(faces[len(ds)])
+		}
+		acc[k] += w
+		i := 0
+		for i < len(all) {
+			faces[i]++
+			if faces[i] <= int(all[i]) {
+				break
+			}
+			faces[i] = 1
+			i++
+		}
+		if i == len(all) {
+			break
+		}
+	}
+	rd := readDist{keys: make([]key, 0, len(acc))}
+	for k := range acc {
+		rd.keys = append(rd.keys, k)
+	}
+	slices.SortFunc(rd.keys, key.cmp)
+	rd.p = make([]float64, len(rd.keys))
+	for i, k := range rd.keys {
+		rd.p[i] = acc[k]
+	}
+	return rd, nil
+}
+
+// Odds are the exact chances of each outcome of one exchange.
+type Odds struct {
+	Block  float64 `json:"block"`  // the answer is higher: the answerer blocks and challenges
+	Tie    float64 `json:"tie"`    // a true tie: blocked, new round, no advantage
+	Double float64 `json:"double"` // half or less: the challenger wins outright
+	Over   float64 `json:"over"`   // lower but over half: the answerer hangs in or gives
+}
+
+// answerOdds classifies the answerer's fresh roll against a standing key.
+func answerOdds(r Rules, s key, ans readDist) Odds {
+	var o Odds
+	df := int16(r.DoubleFactor)
+	for j, k := range ans.keys {
+		switch c := k.cmp(s); {
+		case c > 0:
+			o.Block += ans.p[j]
+		case c == 0:
+			o.Tie += ans.p[j]
+		case df*k[0] <= s[0]:
+			o.Double += ans.p[j]
+		default:
+			o.Over += ans.p[j]
+		}
+	}
+	return o
+}
+
+// ExchangeOdds returns the exact chances of each outcome of one exchange
+// when the challenger's standing roll is a fresh roll of its dice and the
+// answerer rolls its own; chAdv and anAdv add an advantage die
+// (Rules.AdvantageDie) to either.
+func ExchangeOdds(r Rules, challenger, answerer []dice.Die, chAdv, anAdv bool) (Odds, error) {
+	if err := r.Validate(); err != nil {
+		return Odds{}, err
+	}
+	cd, err := newReadDist(challenger, advDie(r, chAdv))
+	if err != nil {
+		return Odds{}, err
+	}
+	ad, err := newReadDist(answerer, advDie(r, anAdv))
+	if err != nil {
+		return Odds{}, err
+	}
+	var o Odds
+	for i, k := range cd.keys {
+		x := answerOdds(r, k, ad)
+		o.Block += cd.p[i] * x.Block
+		o.Tie += cd.p[i] * x.Tie
+		o.Double += cd.p[i] * x.Double
+		o.Over += cd.p[i] * x.Over
+	}
+	return o, nil
+}
+
+// AnswerOdds returns the exact chances of each outcome when the answerer
+// (with or without an advantage die) meets a known standing roll: faces
+// plus bonus on the high die.
+func AnswerOdds(r Rules, faces []int, bonus int, answerer []dice.Die, anAdv bool) (Odds, error) {
+	if err := r.Validate(); err != nil {
+		return Odds{}, err
+	}
+	if len(faces) == 0 || len(faces) > keyLen {
+		return Odds{}, fmt.Errorf("%w: a standing roll of %d dice: the exact model takes 1..%d", ErrNoExact, len(faces), keyLen)
+	}
+	ad, err := newReadDist(answerer, advDie(r, anAdv))
+	if err != nil {
+		return Odds{}, err
+	}
+	sorted := slices.Clone(faces)
+	slices.Sort(sorted)
+	slices.Reverse(sorted)
+	var s key
+	for i, f := range sorted {
+		if f < 1 {
+			return Odds{}, fmt.Errorf("challenge: face %d: faces are at least 1", f)
+		}
+		s[i] = int16(min(f, 1000))
+	}
+	s[0] += int16(min(max(bonus, 0), 1000))
+	return answerOdds(r, s, ad), nil
+}
+
+// CastOdds returns the exact chances that side a's cast is higher than
+// b's, lower, or truly tied (the cast is then recast).
+func CastOdds(r Rules, a, b []dice.Die, aAdv, bAdv bool) (aHigher, bHigher, tie float64, err error) {
+	ad, err := newReadDist(a, advDie(r, aAdv))
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	bd, err := newReadDist(b, advDie(r, bAdv))
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	for i, ka := range ad.keys {
+		for j, kb := range bd.keys {
+			switch ka.cmp(kb) {
+			case 1:
+				aHigher += ad.p[i] * bd.p[j]
+			case -1:
+				bHigher += ad.p[i] * bd.p[j]
+			default:
+				tie += ad.p[i] * bd.p[j]
+			}
+		}
+	}
+	return aHigher, bHigher, tie, nil
+}
+
+func advDie(r Rules, on bool) dice.Die {
+	if on {
+		return r.AdvantageDie
+	}
+	return dice.Gone
+}
+
+// Ending is how a two-sided conflict ends.
+type Ending int
+
+// Endings of a two-sided conflict, from side A's point of view first.
+const (
+	AOutright Ending = iota // A doubles B: B is exhausted or injured
+	AGiven                  // B gives to A
+	BOutright               // B doubles A
+	BGiven                  // A gives to B
+	numEndings
+)
+
+// roundOut is what one round leads to: an ending, or the next round with
+// an advantage for nobody, A or B.
+type roundOut struct {
+	end       [numEndings]float64
+	next      [3]float64 // next round: 0 no advantage, 1 A's, 2 B's
+	exchanges float64    // expected exchanges in the round
+}
+
+// DuelOdds is the exact behaviour of a two-sided conflict under fixed
+// stances.
+type DuelOdds struct {
+	// P is the chance of each Ending.
+	P [numEndings]float64 `json:"p"`
+	// MeanRounds and MeanExchanges are the expected rounds and exchanges.
+	MeanRounds    float64 `json:"mean_rounds"`
+	MeanExchanges float64 `json:"mean_exchanges"`
+	// Rounds[t] is the chance the conflict lasts exactly t rounds.
+	Rounds []float64 `json:"rounds"`
+}
+
+// Duel solves a conflict between side A rolling a and side B rolling b,
+// each with one fixed stance (hangA: A hangs in when it must choose), no
+// owe-list names crossed off, as an absorbing Markov chain over rounds:
+// the state is who carries an advantage die into the round. Within a
+// round the roles swap only on strictly higher answers, so each round is
+// solved exactly by working down from the highest readings.
+//
+// True ties on the cast are recast without limit (Rules.MaxRecasts and
+// Rules.MaxExchanges, there only so a simulated conflict always ends, are
+// ignored: their effect is below 1e-30 for any real dice).
+func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
+	if err := r.Validate(); err != nil {
+		return DuelOdds{}, err
+	}
+	var dists [2][2]readDist // [side][advantage]
+	for s, ds := range [2][]dice.Die{a, b} {
+		for adv := range 2 {
+			d, err := newReadDist(ds, advDie(r, adv == 1))
+			if err != nil {
+				return DuelOdds{}, err
+			}
+			dists[s][adv] = d
+		}
+	}
+	hang := [2]bool{hangA, hangB}
+	var outs [3]roundOut
+	for st := range 3 {
+		outs[st] = solveRound(r, dists[0][b2i(st == 1)], dists[1][b2i(st == 2)], hang)
+	}
+	type state struct{ adv, end int8 } // end -1: a round starting with adv
+	chain, err := markov.Explore(state{0, -1}, func(s state, buf []markov.Step[state]) []markov.Step[state] {
+		if s.end >= 0 {
+			return buf
+		}
+		o := &outs[s.adv]
+		for e, p := range o.end {
+			buf = append(buf, markov.Step[state]{To: state{-1, int8(e)}, P: p})
+		}
+		for n, p := range o.next {
+			buf = append(buf, markov.Step[state]{To: state{int8(n), -1}, P: p})
+		}
+		return buf
+	})
+	if err != nil {
+		return DuelOdds{}, err
+	}
+	sol, err := chain.Solve()
+	if err != nil {
+		return DuelOdds{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+	}
+	var res DuelOdds
+	for s, p := range sol.Absorb {
+		res.P[s.end] += p
+	}
+	res.MeanRounds = sol.ExpectedSteps
+	dist, _, err := chain.StepDist(100000, 1e-13)
+	if err != nil {
+		return DuelOdds{}, err
+	}
+	res.Rounds = dist
+	// Expected exchanges: x = e + Q x over the three round states, solved
+	// by Gaussian elimination (Q is 3x3).
+	var m [3][4]float64
+	for i := range 3 {
+		for j := range 3 {
+			m[i][j] = -outs[i].next[j]
+		}
+		m[i][i]++
+		m[i][3] = outs[i].exchanges
+	}
+	x, ok := solve3(m)
+	if !ok {
+		return DuelOdds{}, fmt.Errorf("%w: some round never ends", ErrNoExact)
+	}
+	res.MeanExchanges = x[0]
+	return res, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// solve3 solves a 3x3 linear system given as an augmented matrix.
+func solve3(m [3][4]float64) ([3]float64, bool) {
+	for c := range 3 {
+		p := c
+		for r := c + 1; r < 3; r++ {
+			if abs(m[r][c]) > abs(m[p][c]) {
+				p = r
+			}
+		}
+		if abs(m[p][c]) < 1e-300 {
+			return [3]float64{}, false
+		}
+		m[c], m[p] = m[p], m[c]
+		for r := range 3 {
+			if r == c {
+				continue
+			}
+			f := m[r][c] / m[c][c]
+			for k := c; k < 4; k++ {
+				m[r][k] -= f * m[c][k]
+			}
+		}
+	}
+	return [3]float64{m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]}, true
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// solveRound works out one round between rolls distributed as da and db
+// (each with this round's advantage folded in). vals[s][i] is what
+// follows when side s challenges with standing roll keys[i] and the other
+// side answers.
+func solveRound(r Rules, da, db readDist, hang [2]bool) roundOut {
+	ds := [2]readDist{da, db}
+	vals := [2][]roundOut{make([]roundOut, len(da.keys)), make([]roundOut, len(db.keys))}
+	// Walk all keys of both sides from the highest down, so that every
+	// higher answer is solved before the roll it beats.
+	i, j := len(da.keys)-1, len(db.keys)-1
+	for i >= 0 || j >= 0 {
+		var s, k int
+		if j < 0 || (i >= 0 && da.keys[i].cmp(db.keys[j]) >= 0) {
+			s, k = 0, i
+			i--
+		} else {
+			s, k = 1, j
+			j--
+		}
+		vals[s][k] = exchangeValue(r, s, ds[s].keys[k], ds[1-s], vals[1-s], hang)
+	}
+	// The cast: the higher roll challenges; true ties recast (or, with
+	// RecastTies off, A challenges).
+	var out roundOut
+	tie := 0.0
+	for i, ka := range da.keys {
+		for j, kb := range db.keys {
+			p := da.p[i] * db.p[j]
+			switch c := ka.cmp(kb); {
+			case c > 0:
+				out.add(p, &vals[0][i])
+			case c < 0:
+				out.add(p, &vals[1][j])
+			case r.RecastTies:
+				tie += p
+			default:
+				out.add(p, &vals[0][i])
+			}
+		}
+	}
+	if tie > 0 {
+		f := 1 / (1 - tie)
+		for e := range out.end {
+			out.end[e] *= f
+		}
+		for n := range out.next {
+			out.next[n] *= f
+		}
+		out.exchanges *= f
+	}
+	return out
+}
+
+func (o *roundOut) add(p float64, v *roundOut) {
+	for e := range o.end {
+		o.end[e] += p * v.end[e]
+	}
+	for n := range o.next {
+		o.next[n] += p * v.next[n]
+	}
+	o.exchanges += p * v.exchanges
+}
+
+// exchangeValue is the round's future when side c challenges with standing
+// roll s and the other side answers from ans (whose values for higher
+// rolls are in av).
+func exchangeValue(r Rules, c int, s key, ans readDist, av []roundOut, hang [2]bool) roundOut {
+	a := 1 - c
+	var v roundOut
+	v.exchanges = 1
+	df := int16(r.DoubleFactor)
+	for j, k := range ans.keys {
+		p := ans.p[j]
+		switch cm := k.cmp(s); {
+		case cm > 0:
+			v.add(p, &av[j])
+		case cm == 0:
+			v.next[0] += p
+		case df*k[0] <= s[0]:
+			v.end[AOutright+2*Ending(c)] += p
+		case hang[a]:
+			v.next[1+c] += p
+		default:
+			v.end[AGiven+2*Ending(c)] += p
+		}
+	}
+	return v
+}
