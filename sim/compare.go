@@ -242,8 +242,8 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 
 // pairChunks returns the chunk function of one Compare worker.
 func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] {
+	oa, ob := new(Outcome), new(Outcome)
 	return func(chunk int64, n int, t *pairTally, stop *atomic.Bool) (bool, error) {
-		var oa, ob Outcome
 		first := chunk * chunkSize
 		for i := range n {
 			if i%checkEvery == 0 && stop.Load() {
@@ -251,12 +251,12 @@ func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] 
 			}
 			k := first + int64(i)
 			s.reseed(k)
-			oa = Outcome{}
-			ta(s.roller, &oa)
+			*oa = Outcome{}
+			ta(s.roller, oa)
 			s.reseed(k)
-			ob = Outcome{}
-			tb(s.roller, &ob)
-			if err := t.record(&oa, &ob); err != nil {
+			*ob = Outcome{}
+			tb(s.roller, ob)
+			if err := t.record(oa, ob); err != nil {
 				return false, fmt.Errorf("trial %d of chunk %d: %w", i, chunk, err)
 			}
 		}

@@ -144,20 +144,33 @@ func newTrial(spec Spec) (Trial, error) {
 // runChunks returns the chunk function of one Run worker: reseed the
 // worker's stream for the chunk, then play and record its trials in order.
 func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
+	o := new(Outcome) // the trial sees a pointer, so keep it off the per-chunk heap
 	return func(chunk int64, n int, t *tally, stop *atomic.Bool) (bool, error) {
 		s.reseed(chunk)
 		r := s.roller
-		var o Outcome
+		// tally.record, written out so the per-trial work inlines.
+		cats, hists := t.cats, t.hists
 		for done := 0; done < n; {
 			if stop.Load() {
 				return false, nil
 			}
 			m := min(n-done, checkEvery)
 			for range m {
-				o = Outcome{}
-				trial(r, &o)
-				if err := t.record(&o); err != nil {
-					return false, fmt.Errorf("trial %d of chunk %d: %w", done, chunk, err)
+				*o = Outcome{}
+				trial(r, o)
+				c := o.Category
+				if uint(c) >= uint(len(cats)) {
+					return false, fmt.Errorf("trial %d of chunk %d: category %d is out of range 0..%d", done, chunk, c, len(cats)-1)
+				}
+				cats[c]++
+				for k := range hists {
+					h := &hists[k]
+					v := o.Metrics[k]
+					if i := v - h.Min; uint(i) < uint(len(h.Counts)) {
+						h.Counts[i]++
+					} else if err := h.addSlow(v); err != nil {
+						return false, fmt.Errorf("trial %d of chunk %d: metric %d: %w", done, chunk, k, err)
+					}
 				}
 				done++
 			}
