@@ -303,13 +303,12 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 func (r *Roller) RollN(n, sides int, out []int) []int {
 	// Fast path, small enough to inline: the whole roll comes from faces
 	// already drawn for this size.
-	if c := r.cacheN - n; sides == r.cacheSides && c >= 0 && n > 0 && cap(out) >= n {
-		out = out[:n]
-		copy(out, r.cache[c:r.cacheN])
-		r.cacheN = c
-		return out
+	c := r.cacheN - n
+	if sides != r.cacheSides || c < 0 || n <= 0 {
+		return r.rollN(n, sides, out)
 	}
-	return r.rollN(n, sides, out)
+	r.cacheN = c
+	return append(out[:0], r.cache[c:c+n]...)
 }
 
 func (r *Roller) rollN(n, sides int, out []int) []int {

@@ -120,7 +120,7 @@ func simulate(e *env, sc scenario, name string, c *common) (result, error) {
 		return result{}, err
 	}
 	if c.zeroTime {
-		rep.Elapsed = 0
+		stripRunEnv(rep)
 	}
 	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep}
 	if ex, err := sc.exact(); err == nil {
@@ -340,7 +340,8 @@ func cmdCompare(e *env, args []string) error {
 		return err
 	}
 	if c.zeroTime {
-		cmp.A.Elapsed, cmp.B.Elapsed = 0, 0
+		stripRunEnv(cmp.A)
+		stripRunEnv(cmp.B)
 	}
 	switch {
 	case c.json:
@@ -426,7 +427,7 @@ func cmdSweep(e *env, args []string) error {
 	}
 	if c.zeroTime {
 		for i := range rep.Cells {
-			rep.Cells[i].Report.Elapsed = 0
+			stripRunEnv(rep.Cells[i].Report)
 		}
 	}
 	switch {
@@ -578,4 +579,12 @@ func cmdReport(e *env, args []string) error {
 		return errors.New("interrupted: the report above is partial")
 	}
 	return nil
+}
+
+// stripRunEnv clears the fields of a report that describe the run rather
+// than the study (wall time, worker count), so the same seed gives
+// byte-identical output whatever --workers is.
+func stripRunEnv(r *sim.Report) {
+	r.Elapsed = 0
+	r.Provenance.Workers = 0
 }
