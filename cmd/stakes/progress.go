@@ -24,13 +24,13 @@ func isTerminal(w io.Writer) bool {
 // second, and only when stderr is a terminal; otherwise it does nothing, so
 // piped, --json and --csv output stay clean.
 type progress struct {
-	mu      sync.Mutex
-	w       io.Writer
-	on      bool
-	start   time.Time
-	last    time.Time
-	drawn   bool
-	label   string
+	mu    sync.Mutex
+	w     io.Writer
+	on    bool
+	start time.Time
+	last  time.Time
+	drawn bool
+	label string
 }
 
 func newProgress(e *env, label string) *progress {
