@@ -33,11 +33,11 @@ func TestTaskSteps(t *testing.T) {
 		worse int
 		skill int // effective skill of the last task roll
 	}{
-		{BarB, bold, []int{1, 1, 1}, 0, 0, 12},                 // B not the next step, no special: side roll draws a card
-		{BarAB, bold, []int{3, 3, 4, 3, 3, 5}, 1, 0, 10},      // A and B at once, -2 each: 10 then 11 fails
-		{Complication, careful, []int{6, 6, 6}, 1, 1, 12},     // failed: modifiers one worse from now on
-		{BarBC, careful, []int{3, 3, 4}, 2, 1, 11},            // B alone
-		{PossibleSetback, careful, []int{6, 6, 5}, 1, 1, 11},  // failed: lose a step
+		{BarB, bold, []int{1, 1, 1}, 0, 0, 12},                       // B not the next step, no special: side roll draws a card
+		{BarAB, bold, []int{3, 3, 4, 3, 3, 5}, 1, 0, 10},             // A and B at once, -2 each: 10 then 11 fails
+		{Complication, careful, []int{6, 6, 6}, 1, 1, 12},            // failed: modifiers one worse from now on
+		{BarBC, careful, []int{3, 3, 4}, 2, 1, 11},                   // B alone
+		{PossibleSetback, careful, []int{6, 6, 5}, 1, 1, 11},         // failed: lose a step
 		{CriticalProblem, careful, []int{6, 6, 6, 6, 6, 6}, 1, 1, 1}, // failed: switch skill (a step is done); time is up: last ditch at 10+0-1-4-4 = 1 fails
 	}
 	for i, st := range steps {
