@@ -137,7 +137,7 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 	n, hit := at.Pool.Dice, rl.hitChance()
 	for s, ps := range binom(n, hit) {
 		c.State.copyFrom(&base)
-		at.Stage, at.Pushed, at.PushTrack, at.Successes = Rolled, false, "", s
+		at.Stage, at.Pushed, at.PushTrack, at.Kept, at.Successes = Rolled, false, "", 0, s
 		push, track := false, 0
 		if !t.Peril {
 			push, track = p.Push(c.view(at))

@@ -176,7 +176,9 @@ type Rules struct {
 	// Attributes are the five core ratings [src]: Strength, Dexterity
 	// (Physical harm), Intuition, Reason, Presence (Mental harm) [text].
 	Attributes []Attribute `json:"attributes"`
-	// Actions are the thirteen Actions and their Attributes [src].
+	// Actions are the thirteen Actions and their Attributes: thirteen,
+	// each linked to one Attribute [src]; the names and links below are
+	// ours, stand-ins a designer replaces with the game's own list [ours].
 	Actions []ActionDef `json:"actions"`
 	// MaxRating is the highest Action or Attribute rating, 5 [src].
 	MaxRating int `json:"max_rating"`

@@ -36,7 +36,8 @@ type Test struct {
 	HarmTrack string `json:"harm_track,omitempty"`
 	// Escalate says the Director answers a failure with Worse Position: the
 	// character re-rolls at the next worse position instead of suffering the
-	// failure's consequences (not at the worst position).
+	// failure's consequences (not at the worst position). The re-roll is a
+	// new test, so it may be pushed again [ours].
 	Escalate bool `json:"escalate,omitempty"`
 	// Flashback marks a flashback test (see Character.Begin).
 	Flashback bool `json:"flashback,omitempty"`
@@ -113,10 +114,12 @@ type Attempt struct {
 	Pool Pool `json:"pool"`
 	// Dice are the faces first rolled.
 	Dice []int `json:"dice"`
-	// Pushed says the roll was pushed: every non-success of Dice re-rolled
-	// with PushDice more dice into Rerolled, paying a harm on PushTrack.
+	// Pushed says the roll was pushed: the Kept successes of Dice stayed,
+	// every other die was re-rolled with PushDice more dice into Rerolled,
+	// and a harm was paid on PushTrack.
 	Pushed    bool   `json:"pushed,omitempty"`
 	PushTrack string `json:"push_track,omitempty"`
+	Kept      int    `json:"kept,omitempty"`
 	Rerolled  []int  `json:"rerolled,omitempty"`
 	// MustPush says the character may act only by pushing (Severe harm and
 	// no help).
@@ -251,7 +254,7 @@ func (c *Character) Begin(r *dice.Roller, t Test, at *Attempt) error {
 // start applies the state changes of beginning a planned test.
 func (c *Character) start(at *Attempt) {
 	at.Stage = Rolled
-	at.Pushed, at.PushTrack, at.Rerolled = false, "", at.Rerolled[:0]
+	at.Pushed, at.PushTrack, at.Kept, at.Rerolled = false, "", 0, at.Rerolled[:0]
 	at.Required, at.Extra, at.Band, at.Outcome = 0, 0, 0, Outcome{}
 	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 	if at.Test.Flashback {
@@ -324,6 +327,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 func (c *Character) payPush(at *Attempt, track int) int {
 	at.Pushed = true
 	at.PushTrack = c.rules.HarmTracks[track]
+	at.Kept = at.Successes
 	c.takeHarm(c.rules.PushHarm, track)
 	return at.Successes
 }

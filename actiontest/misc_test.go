@@ -1,0 +1,161 @@
+package actiontest
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+func TestLookups(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	act, attr, name, err := c.Rating("Persuade")
+	if err != nil || act != 1 || attr != 3 || name != "Presence" {
+		t.Errorf("Rating(Persuade) = %d %d %q %v", act, attr, name, err)
+	}
+	if _, _, _, err := c.Rating("Juggle"); err == nil {
+		t.Error("unknown action rated")
+	}
+	if tr, err := c.NaturalTrack("Persuade"); err != nil || tr != 1 {
+		t.Errorf("Persuade risks track %d (%v), want 1 (mental)", tr, err)
+	}
+	if tr, err := c.NaturalTrack("Force"); err != nil || tr != 0 {
+		t.Errorf("Force risks track %d (%v), want 0 (physical)", tr, err)
+	}
+	if _, err := c.NaturalTrack("Juggle"); err == nil {
+		t.Error("unknown action has a track")
+	}
+	if c.Rules().PerilDice != 3 {
+		t.Error("Rules() is not the character's rules")
+	}
+	if _, err := c.Rules().PositionIndex("comfy"); err == nil {
+		t.Error("unknown position found")
+	}
+	if p, err := c.Rules().PositionIndex("desperate"); err != nil || p != Desperate {
+		t.Errorf("desperate = %d %v", p, err)
+	}
+}
+
+func TestHealAndSpace(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	c.State.Harm[1] = []int{2, 2, 1}
+	if c.HasSpace(1) || !c.HasSpace(0) || c.HasSpace(2) {
+		t.Errorf("space: mental %v physical %v track 2 %v", c.HasSpace(1), c.HasSpace(0), c.HasSpace(2))
+	}
+	if err := c.Heal(1, 2); err != nil || !c.HasSpace(1) || c.Incapacitated() {
+		t.Errorf("heal severe: %v, space %v, incapacitated %v", err, c.HasSpace(1), c.Incapacitated())
+	}
+	for _, bad := range [][2]int{{1, 2}, {2, 0}, {0, 3}, {-1, 0}} {
+		before := c.State.Clone()
+		if err := c.Heal(bad[0], bad[1]); err == nil {
+			t.Errorf("Heal(%d, %d) accepted", bad[0], bad[1])
+		}
+		if d := cmp.Diff(before, c.State); d != "" {
+			t.Errorf("rejected heal changed state:\n%s", d)
+		}
+	}
+}
+
+// Table harm lands on the named track, peril and flashbacks are narrated.
+func TestEventsAllKinds(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	c.State.Harm[1] = []int{2, 2, 1}
+	var rec Recorder
+	c.Sink = &rec
+	var at Attempt
+	// Risky failure, harm on the full mental track: a critical injury.
+	if err := c.Begin(dice.Scripted(1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1,
+		Peril: true, HarmTrack: "mental", Helpers: 1}, &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(&at); err != nil {
+		t.Fatal(err)
+	}
+	if at.HarmRow != -1 || c.State.Critical[1] != 1 {
+		t.Errorf("harm row %d, mental criticals %d; want -1, 1", at.HarmRow, c.State.Critical[1])
+	}
+	c.NewDay()
+	if err := c.Begin(dice.Scripted(), Test{Action: "Persuade", Position: Risky, Flashback: true, Helpers: 1}, &at); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"risk peril: +3 dice, harm level 0",
+		"roll 2 dice [1 1]: 0 successes",
+		"level 2 mental harm overflows: critical injury",
+		"0 successes of 1: things_go_badly",
+		"new day",
+		"flashback, difficulty 0",
+	}
+	if d := cmp.Diff(want, rec.Lines()); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+	if EventKind(99).String() != "event(99)" || (Event{Kind: 99}).String() != "event(99)" {
+		t.Error("unknown event kind not named")
+	}
+	if err := c.Push(dice.Scripted(1), &at, 0); err == nil {
+		t.Error("pushed a flashback with no roll")
+	}
+}
+
+func TestRulesJSON(t *testing.T) {
+	rl := DefaultRules()
+	b, err := json.Marshal(rl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"kind":"worst_outcome"`)) {
+		t.Errorf("kinds not written by name: %s", b)
+	}
+	var got Rules
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(rl, got); d != "" {
+		t.Errorf("round trip (-want +got):\n%s", d)
+	}
+	if err := json.Unmarshal([]byte(`{"table":[[{"kind":"meh"},{},{}]]}`), &got); err == nil {
+		t.Error("unknown kind decoded")
+	}
+	if _, err := Kind(9).MarshalText(); err == nil {
+		t.Error("kind 9 encoded")
+	}
+	if _, err := Stage(9).MarshalText(); err == nil {
+		t.Error("stage 9 encoded")
+	}
+	var st Stage
+	if err := st.UnmarshalText([]byte("halfway")); err == nil {
+		t.Error("unknown stage decoded")
+	}
+	if d := cmp.Diff([]string{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome"}, Kinds()); d != "" {
+		t.Errorf("Kinds (-want +got):\n%s", d)
+	}
+	if Band(5).String() != "band(5)" || Kind(9).String() != "kind(9)" || Stage(9).String() != "stage(9)" || BandFailure.String() != "failure" {
+		t.Error("String of out-of-range values")
+	}
+	for _, p := range []Policy{Never{}, WhenFailed{}, Threshold{1, 2, 3}} {
+		if p.Name() == "" {
+			t.Errorf("%T has no name", p)
+		}
+	}
+	if (Threshold{1, 2, 3}).Name() != "threshold(1,2,3)" {
+		t.Error("threshold name")
+	}
+}
+
+// A push records what it kept and why it re-rolled.
+func TestPushRecord(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var at Attempt
+	r := dice.Scripted(6, 2, 6, 1, 1, 1, 1, 1)
+	if err := c.Begin(r, Test{Action: "Persuade", Position: Risky, Difficulty: 3}, &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Push(r, &at, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !at.Pushed || at.Kept != 2 || at.PushTrack != "mental" || len(at.Rerolled) != 4 || at.Successes != 2 {
+		t.Errorf("push record: pushed %v kept %d track %q rerolled %v successes %d", at.Pushed, at.Kept, at.PushTrack, at.Rerolled, at.Successes)
+	}
+}
