@@ -1,0 +1,304 @@
+package contest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// xstate is a state of the exact chain of a two-sided action: whose roll
+// is next, the stakes and their holder, which sides have rolled, the gangs
+// left, the Plot Points, and the extras each side last bought (a Final
+// Push may only lower traits that were rolled). Ended actions collapse to
+// one state per category (done, cat).
+type xstate struct {
+	done   bool
+	cat    int8
+	open   bool // the opening: side turn rolls to set the stakes
+	turn   int8
+	holder int8
+	stakes int16
+	v0     int16 // all-roll opening: side 0's result while side 1 rolls
+	rolled uint8
+	gang   [2]int8
+	pp     [2]int16
+	n      [2]int8
+}
+
+// chainModel holds what the chain's transition function needs: a scratch
+// scene whose action mirrors the state, so the policies see exactly the
+// View the engine would give them.
+type chainModel struct {
+	e     Engine
+	sc    *Scene
+	b     *built
+	basic bool
+	all   bool
+	gangs [2][]dice.Die
+	dists map[string][][]float64
+	err   error
+}
+
+func (s Scenario) exactAction() (Exact, error) {
+	b, err := s.build()
+	if err != nil {
+		return Exact{}, err
+	}
+	if len(b.sides) != 2 {
+		return Exact{}, noExact("the chain covers two sides, not %d", len(b.sides))
+	}
+	if b.iChar >= 0 {
+		return Exact{}, noExact("interference is not in the chain")
+	}
+	for i, sd := range b.sides {
+		if sd.Aider >= 0 {
+			return Exact{}, noExact("side %d is aided; aid is not in the chain", i)
+		}
+	}
+	if s.Rules.Keep > 2 {
+		return Exact{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
+	}
+	m := &chainModel{e: Engine{Rules: s.Rules}, b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}}
+	m.sc = b.scene.Clone()
+	kind := Contested
+	if m.basic {
+		kind = Basic
+	}
+	if err := m.e.Begin(m.sc, kind, b.sides, b.init); err != nil {
+		return Exact{}, err
+	}
+	m.all = m.sc.Action.AllRoll
+	start := xstate{open: true, turn: int8(m.sc.Action.Turn), holder: -1}
+	for i := range 2 {
+		m.gangs[i] = slices.Clone(m.sc.Action.Sides[i].Gang)
+		start.gang[i] = int8(len(m.gangs[i]))
+		if c := b.sides[i].Char; c >= 0 {
+			start.pp[i] = int16(m.sc.Characters[c].PlotPoints)
+		}
+	}
+	chain, err := markov.Explore(start, m.next)
+	if m.err != nil {
+		return Exact{}, m.err
+	}
+	if err != nil {
+		return Exact{}, noExact("%v", err)
+	}
+	sol, err := chain.Solve()
+	if err != nil {
+		return Exact{}, fmt.Errorf("contest: solving the chain: %w", err)
+	}
+	ex := Exact{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
+	for st, p := range sol.Absorb {
+		ex.P[st.cat] += p
+	}
+	rounds, _, err := chain.StepDist(1000, 1e-13)
+	if err != nil {
+		return Exact{}, err
+	}
+	ex.Rounds = rounds
+	return ex, nil
+}
+
+// mirror makes the scratch action look like state st.
+func (m *chainModel) mirror(st xstate) *Action {
+	a := m.sc.Action
+	for i := range 2 {
+		sd := &a.Sides[i]
+		sd.Gang = append(sd.Gang[:0], m.gangs[i][:st.gang[i]]...)
+		sd.Rolled = st.rolled&(1<<i) != 0
+		sd.Aid = 0
+		if c := sd.Char; c >= 0 {
+			m.sc.Characters[c].PlotPoints = int(st.pp[i])
+		}
+		sd.Picks = append(append(sd.Picks[:0], sd.Base...), sd.Extra[:st.n[i]]...)
+	}
+	a.Stakes, a.Holder, a.Turn = int(st.stakes), int(st.holder), int(st.turn)
+	if st.open {
+		a.Stakes, a.Phase = 0, PhaseOpen
+	} else {
+		a.Phase = PhaseTurn
+	}
+	return a
+}
+
+// joint returns P(total, ones) for dice ds, cached.
+func (m *chainModel) joint(ds []dice.Die) [][]float64 {
+	k := fmt.Sprint(ds)
+	if d, ok := m.dists[k]; ok {
+		return d
+	}
+	d := jointTotalOnes(ds, m.e.Rules)
+	m.dists[k] = d
+	return d
+}
+
+func (m *chainModel) fail(err error) []markov.Step[xstate] {
+	if m.err == nil {
+		m.err = err
+	}
+	return nil
+}
+
+func (m *chainModel) next(st xstate, buf []markov.Step[xstate]) []markov.Step[xstate] {
+	if st.done || m.err != nil {
+		return buf
+	}
+	a := m.mirror(st)
+	t := int(st.turn)
+	sd := &a.Sides[t]
+	tb := &m.b.table
+	p := tb.of(sd.Char)
+	n, cost := 0, 0
+	if sd.Char != TroublePool {
+		v := m.e.turnView(m.sc, t)
+		n = p.Extras(v)
+		if n < 0 || n > v.Affordable {
+			return m.fail(fmt.Errorf("policy %s: %d extra dice: 0..%d affordable", p.Name(), n, v.Affordable))
+		}
+		var err error
+		if cost, err = m.e.cost(m.sc, sd.Char, m.e.plan(sd, n)); err != nil {
+			return m.fail(err)
+		}
+	}
+	ds := slices.Clone(m.sc.sideDice(sd, m.e.plan(sd, n), nil))
+	jt := m.joint(ds)
+	buys := sd.Char != TroublePool && !m.sc.Characters[sd.Char].GM
+	for total, row := range jt {
+		for ones, q := range row {
+			if q == 0 {
+				continue
+			}
+			y := st
+			y.n[t] = int8(n)
+			y.pp[t] -= int16(cost)
+			y.rolled |= 1 << t
+			if buys && ones > 0 {
+				g := tb.gm()
+				k := g.BuyOnes(View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1})
+				if k < 0 || k > ones {
+					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s", g.Name(), k, ones))
+				}
+				y.pp[t] += int16(k)
+			}
+			y = m.after(y, t, total)
+			buf = append(buf, markov.Step[xstate]{To: y, P: q})
+		}
+	}
+	return buf
+}
+
+// after applies side t's roll of total to state y (already charged).
+func (m *chainModel) after(y xstate, t, total int) xstate {
+	X, B := m.e.Rules.Extraordinary, m.e.Rules.PushBonus
+	if y.open {
+		switch {
+		case !m.all:
+			y.open, y.holder, y.stakes, y.turn = false, int8(t), int16(total), int8(1-t)
+		case t == 0:
+			y.v0, y.turn = int16(total), 1
+			return y
+		default:
+			v0 := int(y.v0)
+			y.v0 = 0
+			switch {
+			case v0 == total:
+				y.turn = 0
+				return y
+			case v0 > total:
+				y.open, y.holder, y.stakes, y.turn = false, 0, int16(v0), 1
+			default:
+				y.open, y.holder, y.stakes, y.turn = false, 1, int16(total), 0
+			}
+		}
+		return m.fold(y)
+	}
+	h := int(y.holder)
+	if total > int(y.stakes) {
+		mg := total - int(y.stakes)
+		if m.basic {
+			pushed := m.pushes(y, h, mg, 1)
+			switch {
+			case mg >= X && !pushed:
+				return xstate{done: true, cat: 1}
+			default:
+				return xstate{done: true, cat: 0}
+			}
+		}
+		off := m.e.Rules.MookOff
+		if mg >= X {
+			off = m.e.Rules.MookOffExtraordinary
+		}
+		y.gang[h] = int8(max(0, int(y.gang[h])-off))
+		y.holder, y.stakes, y.turn = int8(t), int16(total), int8(1-t)
+		return m.fold(y)
+	}
+	mg := int(y.stakes) - total
+	xo := mg >= X && !m.pushes(y, t, mg, 0)
+	_ = B
+	if m.basic {
+		if xo {
+			return xstate{done: true, cat: 3}
+		}
+		return xstate{done: true, cat: 2}
+	}
+	c := 3 * h
+	if xo {
+		c++
+	}
+	return xstate{done: true, cat: int8(c)}
+}
+
+// pushes reports whether losing side l (by margin mg, floor as in the
+// engine) would make a Final Push that saves it from Trauma.
+func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
+	X, B := m.e.Rules.Extraordinary, m.e.Rules.PushBonus
+	if mg < X || mg-B < floor {
+		return false
+	}
+	a := m.mirror(y)
+	if m.sc.pushSteps(a, l) == 0 {
+		return false
+	}
+	a.Turn, a.Margin, a.PushFloor = l, mg, floor
+	if m.e.pushPlan(m.sc, l) == nil {
+		return false
+	}
+	sd := &a.Sides[l]
+	v := View{Kind: a.Kind, Side: l, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: mg, Target: -1}
+	return m.b.table.of(sd.Char).Push(v)
+}
+
+// fold settles a Give In decided at state y: the chain has no step for it.
+func (m *chainModel) fold(y xstate) xstate {
+	a := m.mirror(y)
+	t := int(y.turn)
+	sd := &a.Sides[t]
+	if sd.Char == TroublePool {
+		return y
+	}
+	if m.b.table.of(sd.Char).GiveIn(m.e.turnView(m.sc, t)) {
+		if m.basic {
+			return xstate{done: true, cat: 4}
+		}
+		return xstate{done: true, cat: int8(3*int(y.holder) + 2)}
+	}
+	return y
+}
+
+// Exact returns the exact outcome distribution where the scenario fits the
+// model: a basic or two-sided contested action without aid or interference
+// (any pools, gangs, policies, Plot Points and 1s bought), or a timed action
+// whose pools cost no Plot Points. Other scenarios get an error wrapping
+// ErrNoExact.
+func (s Scenario) Exact() (Exact, error) {
+	if err := s.Validate(); err != nil {
+		return Exact{}, err
+	}
+	switch s.Kind {
+	case KindTimed:
+		return s.exactTimed()
+	}
+	return s.exactAction()
+}

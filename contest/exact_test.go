@@ -1,0 +1,215 @@
+package contest
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// basicScenario: the detective against the Trouble Pool or a GM character.
+func basicScenario(opp string) Scenario {
+	sc := DefaultScenario()
+	sc.Kind = KindBasic
+	sc.Sides[0], sc.Sides[1] = sc.Sides[1], sc.Sides[0]
+	sc.Sides[0], sc.Sides[1] = sc.Sides[1], sc.Sides[0]
+	if opp == "trouble" {
+		sc.Sides[0] = SideSpec{Character: "trouble"}
+		sc.Trouble = []dice.Die{dice.D6, dice.D6, dice.D8}
+	}
+	return sc
+}
+
+func timedScenario() Scenario {
+	sc := DefaultScenario()
+	sc.Kind = KindTimed
+	sc.Sides = nil
+	sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Oracle", Traits: []Trait{
+		{Name: "Truth", Kind: Value, Die: dice.D8}, {Name: "Network", Kind: Relationship, Die: dice.D10}}}})
+	d := []dice.Die{dice.D8, dice.D8}
+	sc.Timed = &TimedSpec{Actor: "Detective", Pool: []string{"Justice", "Gotham", "World's Greatest"}, Beats: 4,
+		Steps:   []TimedStep{{Stakes: d}, {Stakes: []dice.Die{dice.D10, dice.D8, dice.D6}}, {}, {Stakes: d}},
+		Helpers: []HelperSpec{{Character: "Oracle", Pool: []string{"Truth", "Network"}}}}
+	return sc
+}
+
+func threeWay() Scenario {
+	sc := DefaultScenario()
+	sc.Initiator = -1
+	sc.Cast[0].Policy = "cautious"
+	sc.Cast[1].Policy = "default"
+	sc.GMPolicy = "frugal"
+	return sc
+}
+
+// Sampled categories and rounds match the exact chain (chi-square, fixed
+// seeds) for every kind of scenario the chain covers.
+func TestExactMatchesSampling(t *testing.T) {
+	n := 40000
+	if testing.Short() {
+		n = 10000
+	}
+	for name, sc := range map[string]Scenario{
+		"default":       DefaultScenario(),
+		"all roll":      threeWay(),
+		"basic trouble": basicScenario("trouble"),
+		"basic villain": basicScenario("villain"),
+		"timed":         timedScenario(),
+	} {
+		ex, err := sc.Exact()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sum := 0.0
+		for _, p := range ex.P {
+			sum += p
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Errorf("%s: exact probabilities sum to %v", name, sum)
+		}
+		rn, err := sc.NewRunner()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := dice.NewSeeded(42)
+		m := make([]int, 8)
+		cats, rounds := map[int]int64{}, map[int]int64{}
+		total := 0
+		for i := 0; i < n; i++ {
+			c := rn.Trial(r, m)
+			if c < 0 {
+				t.Fatalf("%s: trial rejected", name)
+			}
+			cats[c]++
+			rounds[m[0]]++
+			total += m[0]
+		}
+		fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
+		if err != nil || fit.PValue < 1e-4 {
+			t.Errorf("%s: categories %v vs exact %v: p = %v (%v)", name, cats, ex.P, fit.PValue, err)
+		}
+		fit, err = dice.ChiSquare(dice.Dist{Min: 0, P: ex.Rounds}, rounds)
+		if err != nil || fit.PValue < 1e-4 {
+			t.Errorf("%s: rounds %v vs exact %v: p = %v (%v)", name, rounds, ex.Rounds, fit.PValue, err)
+		}
+		mean := float64(total) / float64(n)
+		if math.Abs(mean-ex.MeanRounds) > 0.05*ex.MeanRounds {
+			t.Errorf("%s: mean rounds %v vs exact %v", name, mean, ex.MeanRounds)
+		}
+		t.Logf("%s: %v %v mean %.3f", name, sc.Categories(), ex.P, ex.MeanRounds)
+		// The test can fail: a distribution off by a few points is rejected.
+		wrong := append([]float64(nil), ex.P...)
+		hi := 0
+		for i := range wrong {
+			if wrong[i] > wrong[hi] {
+				hi = i
+			}
+		}
+		lo := (hi + 1) % len(wrong)
+		wrong[hi] -= 0.03
+		wrong[lo] += 0.03
+		if fit, _ := dice.ChiSquare(dice.Dist{Min: 0, P: wrong}, cats); fit.PValue > 1e-4 {
+			t.Errorf("%s: a distribution 3 points off passed (p = %v)", name, fit.PValue)
+		}
+	}
+}
+
+// The exact model refuses what it does not cover.
+func TestExactRefuses(t *testing.T) {
+	aid := DefaultScenario()
+	aid.Cast = append(aid.Cast, Member{Character: Character{Name: "Robin", Traits: []Trait{{Name: "Duty", Kind: Value, Die: dice.D6}}}})
+	aid.Sides[1].Aider, aid.Sides[1].AidPool = "Robin", []string{"Duty"}
+	inter := DefaultScenario()
+	inter.Cast = aid.Cast
+	inter.Interferer, inter.InterferePool = "Robin", []string{"Duty"}
+	three := DefaultScenario()
+	three.Cast = aid.Cast
+	three.Sides = append(three.Sides, SideSpec{Character: "Robin", Pool: []string{"Duty"}})
+	keep3 := DefaultScenario()
+	keep3.Rules.Keep = 3
+	paid := timedScenario()
+	paid.Timed.Pool = append(paid.Timed.Pool, "Gadgets")
+	for name, sc := range map[string]Scenario{"aid": aid, "interference": inter, "three sides": three, "keep 3": keep3, "paid timed pool": paid} {
+		if err := sc.Validate(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := sc.Exact(); !errors.Is(err, ErrNoExact) {
+			t.Errorf("%s: %v, want ErrNoExact", name, err)
+		}
+	}
+}
+
+// Exact pool totals against brute-force enumeration, and P(success) of a
+// basic action against a direct double sum.
+func TestTotalDistBruteForce(t *testing.T) {
+	rules := DefaultRules()
+	pools := [][]dice.Die{
+		{dice.D8}, {dice.D4, dice.D12}, {dice.D8, dice.D6, dice.D10}, {dice.D6, dice.D6, dice.D6, dice.D4},
+		{dice.D12, dice.D10, dice.D8, dice.D6, dice.D4},
+	}
+	e := mustEngine(t)
+	for _, ds := range pools {
+		got, err := TotalDist(ds, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[int]float64{}
+		faces := make([]int, len(ds))
+		var walk func(i int, p float64)
+		walk = func(i int, p float64) {
+			if i == len(ds) {
+				want[e.total(faces)] += p
+				return
+			}
+			for f := 1; f <= int(ds[i]); f++ {
+				faces[i] = f
+				walk(i+1, p/float64(ds[i]))
+			}
+		}
+		walk(0, 1)
+		for v, p := range want {
+			if math.Abs(got.Prob(v)-p) > 1e-12 {
+				t.Errorf("%v: P(%d) = %v, want %v", ds, v, got.Prob(v), p)
+			}
+		}
+		jt := jointTotalOnes(ds, rules)
+		for v, row := range jt {
+			s := 0.0
+			for _, q := range row {
+				s += q
+			}
+			if math.Abs(s-want[v]) > 1e-12 {
+				t.Errorf("%v: joint marginal at %d = %v, want %v", ds, v, s, want[v])
+			}
+		}
+	}
+	// A d6 against a d6: P(win) = P(a > b) with 1s read as 0: 15/36.
+	p, err := PBeat([]dice.Die{dice.D6}, []dice.Die{dice.D6}, 0, rules)
+	if err != nil || math.Abs(p-15.0/36) > 1e-12 {
+		t.Errorf("PBeat d6 v d6 = %v (%v), want 15/36", p, err)
+	}
+	// Aid of +3 against a d4: the actor's d4 + 3 > d4.
+	p, _ = PBeat([]dice.Die{dice.D4}, []dice.Die{dice.D4}, 3, rules)
+	want := 0.0
+	for a := 1; a <= 4; a++ {
+		for b := 1; b <= 4; b++ {
+			va, vb := a, b
+			if va == 1 {
+				va = 0
+			}
+			if vb == 1 {
+				vb = 0
+			}
+			if va+3 > vb {
+				want += 1.0 / 16
+			}
+		}
+	}
+	if math.Abs(p-want) > 1e-12 {
+		t.Errorf("PBeat with aid = %v, want %v", p, want)
+	}
+	if _, err := TotalDist([]dice.Die{dice.D20}, rules); err == nil {
+		t.Error("a d20 pool accepted")
+	}
+}
