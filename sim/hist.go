@@ -79,25 +79,36 @@ func (h Histogram) Quantile(q float64) int {
 }
 
 // Mean returns the average value (0 for an empty histogram). The sum is
-// taken exactly in 128-bit integers before the one division.
+// taken exactly in integers, so the result is the correctly rounded
+// quotient whenever the sum fits in 53 bits.
 func (h Histogram) Mean() float64 {
 	n := h.N()
 	if n == 0 {
 		return 0
 	}
-	return float64(h.Min) + h.offsetSum()/float64(n)
+	hi, lo := h.offsetSum128()
+	if hi == 0 && lo < 1<<62 && n < 1<<31 {
+		// |Min| < 2^31, so Min*n + lo fits in an int64.
+		return float64(int64(lo)+int64(h.Min)*n) / float64(n)
+	}
+	return float64(h.Min) + (float64(hi)*0x1p64+float64(lo))/float64(n)
 }
 
-// offsetSum returns sum of count*(value-Min), computed exactly (all terms
-// are non-negative) and rounded once to float64.
-func (h Histogram) offsetSum() float64 {
-	var hi, lo uint64
+// offsetSum128 returns sum of count*(value-Min) exactly, as a 128-bit
+// unsigned integer (every term is non-negative).
+func (h Histogram) offsetSum128() (hi, lo uint64) {
 	for i, c := range h.Counts {
 		ph, pl := bits.Mul64(uint64(c), uint64(i))
 		var carry uint64
 		lo, carry = bits.Add64(lo, pl, 0)
 		hi += ph + carry
 	}
+	return hi, lo
+}
+
+// offsetSum is offsetSum128 rounded to float64.
+func (h Histogram) offsetSum() float64 {
+	hi, lo := h.offsetSum128()
 	return float64(hi)*0x1p64 + float64(lo)
 }
 
