@@ -194,6 +194,10 @@ type Conflict struct {
 	First bool `json:"first"`
 	// Winner is the last side in when the conflict is over (-1: none, as
 	// in a stalemate). Stalemate: Rules.MaxExchanges ran out.
+	// CrossOffs and Owed count the names crossed off and put on the owe
+	// list in this conflict.
+	CrossOffs    int           `json:"cross_offs"`
+	Owed         int           `json:"owed"`
 	Winner       int           `json:"winner"`
 	Stalemate    bool          `json:"stalemate,omitempty"`
 	Consequences []Consequence `json:"consequences"`
@@ -408,33 +412,56 @@ func (c *Conflict) Roll(r *dice.Roller) error {
 // Crossable reports whether side i may cross owe-list entry k off now: a
 // comparison is pending, the side has not crossed one off in it, and the
 // entry is a character of one of the side's players.
-func (c *Conflict) Crossable(i, k int) bool {
-	return c.checkCross(i, k) == nil
+func (c *Conflict) Crossable(i, k int) bool { return c.crossBar(i, k) == barNone }
+
+// Reasons a cross-off is barred, checked without allocating.
+const (
+	barNone = iota
+	barPhase
+	barSide
+	barNotComparing
+	barCrossed
+	barEntry
+	barPlayer
+)
+
+func (c *Conflict) crossBar(i, k int) int {
+	switch {
+	case c.Phase != PhaseCastRolled && c.Phase != PhaseAnswered:
+		return barPhase
+	case !c.In(i):
+		return barSide
+	case c.Phase == PhaseAnswered && i != c.Challenger && i != c.Answerer:
+		return barNotComparing
+	case c.Sides[i].Crossed:
+		return barCrossed
+	case k < 0 || k >= len(c.Owe):
+		return barEntry
+	}
+	for m := range c.Sides[i].Members {
+		if c.Sides[i].Members[m].Player == c.Owe[k].Player {
+			return barNone
+		}
+	}
+	return barPlayer
 }
 
 func (c *Conflict) checkCross(i, k int) error {
-	if c.Phase != PhaseCastRolled && c.Phase != PhaseAnswered {
+	switch c.crossBar(i, k) {
+	case barNone:
+		return nil
+	case barPhase:
 		return c.phaseErr("CrossOff")
-	}
-	if err := c.checkSide(i, "CrossOff"); err != nil {
-		return err
-	}
-	if c.Phase == PhaseAnswered && i != c.Challenger && i != c.Answerer {
+	case barSide:
+		return c.checkSide(i, "CrossOff")
+	case barNotComparing:
 		return fmt.Errorf("challenge: CrossOff: side %s is not comparing dice now", c.Sides[i].Name)
-	}
-	s := &c.Sides[i]
-	if s.Crossed {
-		return fmt.Errorf("challenge: CrossOff: side %s already crossed a name off in this comparison (one per comparison)", s.Name)
-	}
-	if k < 0 || k >= len(c.Owe) {
+	case barCrossed:
+		return fmt.Errorf("challenge: CrossOff: side %s already crossed a name off in this comparison (one per comparison)", c.Sides[i].Name)
+	case barEntry:
 		return fmt.Errorf("challenge: CrossOff: owe entry %d does not exist: the list has %d", k, len(c.Owe))
 	}
-	for m := range s.Members {
-		if s.Members[m].Player == c.Owe[k].Player {
-			return nil
-		}
-	}
-	return fmt.Errorf("challenge: CrossOff: %s on the owe list belongs to player %q, not to side %s", c.Owe[k].Name, c.Owe[k].Player, s.Name)
+	return fmt.Errorf("challenge: CrossOff: %s on the owe list belongs to player %q, not to side %s", c.Owe[k].Name, c.Owe[k].Player, c.Sides[i].Name)
 }
 
 // CrossOff crosses owe-list entry k off for side i and rolls an advantage
@@ -450,6 +477,7 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 	v := r.Roll(int(c.Rules.AdvantageDie))
 	s.Bonus += v
 	s.Crossed = true
+	c.CrossOffs++
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvCrossOff, Side: i, Other: -1, Name: name, Value: v})
 	}
@@ -865,6 +893,7 @@ func (c *Conflict) addOwe(i int) {
 	for m := range c.Sides[i].Members {
 		mem := &c.Sides[i].Members[m]
 		c.Owe = append(c.Owe, Debt{Name: mem.Name, Player: mem.Player})
+		c.Owed++
 		if c.Trace != nil {
 			c.emit(Event{Kind: EvOwe, Side: i, Other: -1, Member: m, Name: mem.Name})
 		}

@@ -153,7 +153,7 @@ func (WhenClose) CrossOff(c *Conflict, side int) int {
 // or -1.
 func (c *Conflict) firstCrossable(side int) int {
 	for k := range c.Owe {
-		if c.checkCross(side, k) == nil {
+		if c.crossBar(side, k) == barNone {
 			return k
 		}
 	}

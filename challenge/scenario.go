@@ -1,0 +1,266 @@
+package challenge
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// ScenarioSide is one side of a simulated conflict: its characters (a
+// character and any helpers), whom it acts against, and its policies by
+// registry name.
+type ScenarioSide struct {
+	Name    string    `json:"name"`
+	Members []Entry   `json:"members"`
+	Target  string    `json:"target,omitempty"`
+	Play    PlayNames `json:"play"`
+}
+
+// Scenario is everything a designer sets for one simulated conflict: the
+// rules, the sides, their policies and the owe list as it stands.
+type Scenario struct {
+	Rules Rules          `json:"rules"`
+	Sides []ScenarioSide `json:"sides"`
+	Owe   []Debt         `json:"owe,omitempty"`
+}
+
+// DefaultScenario is the text's own match-up: Althesa, a warrior-priestess
+// rolling Art d10 d8, against Irin defending himself with Guts d12 d6, both
+// hanging in whenever they may. Same total sides, different shapes: the
+// balance question is what the shape is worth.
+func DefaultScenario() Scenario {
+	a := Standard("Althesa", MustStat(dice.D10, dice.D8), MustStat(dice.D6, dice.D6), MustStat(dice.D12, dice.D4),
+		[5]string{Art, Grace, Guts, Guts, Art})
+	a.Endeavors["warrior_priestessing"] = Art
+	i := Standard("Irin", MustStat(dice.D8, dice.D6), MustStat(dice.D10, dice.D4), MustStat(dice.D12, dice.D6),
+		[5]string{Art, Guts, Grace, Grace, Art})
+	return Scenario{
+		Rules: DefaultRules(),
+		Sides: []ScenarioSide{
+			{Name: "althesa", Members: []Entry{{Character: a, Endeavor: "warrior_priestessing"}}, Target: "irin"},
+			{Name: "irin", Members: []Entry{{Character: i, Endeavor: Defending}}, Target: "althesa"},
+		},
+	}
+}
+
+// build validates the scenario and returns its starting conflict and
+// plays.
+func (s Scenario) build() (*Conflict, []Play, error) {
+	if err := s.Rules.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("scenario: rules: %w", err)
+	}
+	if len(s.Sides) < 2 || len(s.Sides) > MaxSides {
+		return nil, nil, fmt.Errorf("scenario: sides: %d sides: allowed 2..%d", len(s.Sides), MaxSides)
+	}
+	parties := make([]Party, len(s.Sides))
+	plays := make([]Play, len(s.Sides))
+	for i, sd := range s.Sides {
+		p, err := sd.Play.Play()
+		if err != nil {
+			return nil, nil, fmt.Errorf("scenario: sides[%d].play: %w", i, err)
+		}
+		plays[i] = p
+		parties[i] = Party{Name: sd.Name, Members: sd.Members, Target: sd.Target}
+	}
+	for i, d := range s.Owe {
+		if d.Name == "" || d.Player == "" {
+			return nil, nil, fmt.Errorf("scenario: owe[%d]: an entry needs a name and a player", i)
+		}
+	}
+	c, err := NewConflict(s.Rules, parties, s.Owe)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scenario: sides: %w", err)
+	}
+	return c, plays, nil
+}
+
+// Validate reports the first problem, naming the offending field.
+func (s Scenario) Validate() error {
+	_, _, err := s.build()
+	return err
+}
+
+// Categories returns the outcome names: for each side, "<side>_outright"
+// (it won by doubling, or a settlement in its place) and "<side>_given"
+// (the last opponent gave); with more than two sides also "<side>_by_drop"
+// (the last opponent dropped out); then "stalemate" (Rules.MaxExchanges
+// ran out).
+func (s Scenario) Categories() []string {
+	var out []string
+	for _, sd := range s.Sides {
+		out = append(out, sd.Name+"_outright", sd.Name+"_given")
+		if len(s.Sides) > 2 {
+			out = append(out, sd.Name+"_by_drop")
+		}
+	}
+	return append(out, "stalemate")
+}
+
+// Metrics returns the per-trial measures: rounds, exchanges (answers
+// rolled), die sizes lost by the losers, owe-list names crossed off, and
+// names put on it.
+func (s Scenario) Metrics() []string {
+	return []string{"rounds", "exchanges", "sizes_lost", "cross_offs", "owed"}
+}
+
+// Runner plays one scenario's conflict over and over without allocating.
+// One Runner per goroutine.
+type Runner struct {
+	start  *Conflict
+	c      Conflict
+	plays  []Play
+	per    int // categories per side
+	sizes  []int
+	stalem int
+	err    error
+}
+
+// NewRunner validates the scenario and preallocates a Runner.
+func (s Scenario) NewRunner() (*Runner, error) {
+	start, plays, err := s.build()
+	if err != nil {
+		return nil, err
+	}
+	rn := &Runner{start: start, plays: plays, per: 2}
+	if len(s.Sides) > 2 {
+		rn.per = 3
+	}
+	rn.stalem = rn.per * len(s.Sides)
+	rn.c = *start
+	rn.c.Sides = make([]Side, len(start.Sides))
+	for i := range start.Sides {
+		rn.c.Sides[i].Members = make([]Member, 0, len(start.Sides[i].Members))
+		rn.c.Sides[i].Faces = make([]int, 0, len(start.Sides[i].Dice))
+		for _, m := range start.Sides[i].Members {
+			n := 0
+			for _, st := range m.Stats {
+				n += st.Sizes()
+			}
+			rn.sizes = append(rn.sizes, n)
+		}
+	}
+	rn.c.Owe = make([]Debt, 0, len(start.Owe)+64)
+	rn.c.Consequences = make([]Consequence, 0, MaxSides)
+	return rn, nil
+}
+
+// reset copies the starting state into the working conflict, reusing its
+// buffers.
+func (rn *Runner) reset() {
+	c, s := &rn.c, rn.start
+	sides, owe, cons := c.Sides, c.Owe, c.Consequences
+	*c = *s
+	c.Sides, c.Owe, c.Consequences = sides, append(owe[:0], s.Owe...), cons[:0]
+	for i := range sides {
+		faces, mem := sides[i].Faces, sides[i].Members
+		sides[i] = s.Sides[i]
+		sides[i].Faces = faces[:0]
+		sides[i].Members = append(mem[:0], s.Sides[i].Members...)
+	}
+}
+
+// Err returns the first error a trial met (an illegal policy choice), if
+// any; such a trial is counted as a stalemate.
+func (rn *Runner) Err() error { return rn.err }
+
+// Trial plays one whole conflict from the scenario's start and returns its
+// category; metrics (if long enough) gets each metric's value.
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+	rn.reset()
+	c := &rn.c
+	cat := rn.stalem
+	if err := c.Run(r, rn.plays); err != nil {
+		if rn.err == nil {
+			rn.err = err
+		}
+	} else if c.Winner >= 0 && len(c.Consequences) > 0 {
+		cat = c.Winner * rn.per
+		switch c.Consequences[len(c.Consequences)-1].Status {
+		case StatusGave:
+			cat++
+		case StatusDropped:
+			cat += 2
+		}
+	}
+	if len(metrics) > 0 {
+		metrics[0] = c.Round
+	}
+	if len(metrics) > 1 {
+		metrics[1] = c.Exchanges
+	}
+	if len(metrics) > 2 {
+		lost, k := 0, 0
+		for i := range c.Sides {
+			st := c.Sides[i].Status
+			for m := range c.Sides[i].Members {
+				if st == StatusInjured || st == StatusSettled {
+					n := 0
+					for _, s := range c.Sides[i].Members[m].Stats {
+						n += s.Sizes()
+					}
+					lost += rn.sizes[k] - n
+				}
+				k++
+			}
+		}
+		metrics[2] = lost
+	}
+	if len(metrics) > 3 {
+		metrics[3] = c.CrossOffs
+	}
+	if len(metrics) > 4 {
+		metrics[4] = c.Owed
+	}
+	return cat
+}
+
+// Exact is the exact answer for a scenario.
+type Exact struct {
+	P          []float64 // probability of each category, aligned with Categories()
+	MeanRounds float64   // expected rounds (metric 0)
+	Rounds     []float64 // P(rounds = t) for t = 0.. (to 1e-13)
+	// MeanExchanges is the expected number of exchanges (metric 1).
+	MeanExchanges float64
+}
+
+// Exact solves the scenario exactly when it fits the model of Duel: two
+// sides, at most 8 dice a side, and no owe-list names either side would
+// cross off. Otherwise the error wraps ErrNoExact and says why.
+func (s Scenario) Exact() (Exact, error) {
+	c, plays, err := s.build()
+	if err != nil {
+		return Exact{}, err
+	}
+	if len(c.Sides) != 2 {
+		return Exact{}, fmt.Errorf("%w: %d sides; the exact model covers two", ErrNoExact, len(c.Sides))
+	}
+	for i := range c.Sides {
+		if _, never := plays[i].Cross.(Never); never {
+			continue
+		}
+		for _, d := range c.Owe {
+			for _, m := range c.Sides[i].Members {
+				if m.Player == d.Player {
+					return Exact{}, fmt.Errorf("%w: side %s may cross %s off the owe list; use cross_off \"never\" or an empty owe list",
+						ErrNoExact, c.Sides[i].Name, d.Name)
+				}
+			}
+		}
+	}
+	// The built-in stances depend only on the two sides' dice.
+	var hang [2]bool
+	for i := range 2 {
+		c.Challenger = 1 - i
+		hang[i] = plays[i].Stance.HangIn(c, i)
+	}
+	d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
+	if err != nil {
+		return Exact{}, err
+	}
+	return Exact{
+		P:             []float64{d.P[AOutright], d.P[AGiven], d.P[BOutright], d.P[BGiven], 0},
+		MeanRounds:    d.MeanRounds,
+		Rounds:        d.Rounds,
+		MeanExchanges: d.MeanExchanges,
+	}, nil
+}

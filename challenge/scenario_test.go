@@ -1,0 +1,188 @@
+package challenge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+func TestScenarioJSON(t *testing.T) {
+	s := DefaultScenario()
+	b, err := json.Marshal(s)
+	must(t, err)
+	var back Scenario
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	must(t, dec.Decode(&back))
+	if d := cmp.Diff(s, back); d != "" {
+		t.Errorf("round trip (-want +got):\n%s", d)
+	}
+	must(t, back.Validate())
+	if d := cmp.Diff([]string{"althesa_outright", "althesa_given", "irin_outright", "irin_given", "stalemate"}, s.Categories()); d != "" {
+		t.Errorf("categories (-want +got):\n%s", d)
+	}
+	if m := s.Metrics(); len(m) > 8 || m[0] != "rounds" {
+		t.Errorf("metrics %v", m)
+	}
+}
+
+func TestScenarioValidate(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*Scenario)
+		want string
+	}{
+		{"one side", func(s *Scenario) { s.Sides = s.Sides[:1] }, "sides: 1 sides"},
+		{"bad stance", func(s *Scenario) { s.Sides[1].Play.Stance = "sulk" }, "unknown policy \"stance/sulk\""},
+		{"unknown endeavor", func(s *Scenario) { s.Sides[0].Members[0].Endeavor = "juggling" }, "has no endeavor \"juggling\""},
+		{"die off the ladder", func(s *Scenario) {
+			s.Sides[0].Members[0].Character.Stats = map[string]Stat{Art: {dice.D20}, Grace: {}, Guts: {}}
+		}, "allowed d4, d6, d8, d10, d12"},
+		{"bad rules", func(s *Scenario) { s.Rules.DoubleFactor = 0 }, "rules.double_factor"},
+		{"bad target", func(s *Scenario) { s.Sides[0].Target = "nobody" }, "targets \"nobody\""},
+		{"owe entry", func(s *Scenario) { s.Owe = []Debt{{Name: "Irin"}} }, "owe[0]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := DefaultScenario()
+			// Deep copy through JSON so edits don't leak between cases.
+			b, _ := json.Marshal(s)
+			var sc Scenario
+			must(t, json.Unmarshal(b, &sc))
+			tc.edit(&sc)
+			err := sc.Validate()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+			if _, err := sc.NewRunner(); err == nil {
+				t.Error("NewRunner accepted it")
+			}
+		})
+	}
+}
+
+// TestRunnerMatchesExact samples the default scenario (and a giving
+// variant) with the Runner and checks categories, rounds and exchanges
+// against Exact at a fixed seed.
+func TestRunnerMatchesExact(t *testing.T) {
+	trials := 200000
+	if testing.Short() {
+		trials = 40000
+	}
+	for _, stance := range []string{"hang_in", "outclassed", "give"} {
+		t.Run(stance, func(t *testing.T) {
+			s := DefaultScenario()
+			s.Sides[1].Play.Stance = stance
+			s.Sides[0].Members[0].Character.Stats[Art] = MustStat(dice.D12, dice.D8) // outclass Irin
+			ex, err := s.Exact()
+			must(t, err)
+			rn, err := s.NewRunner()
+			must(t, err)
+			r := dice.NewSeeded(7)
+			cats := map[int]int64{}
+			rounds := map[int]int64{}
+			m := make([]int, len(s.Metrics()))
+			ex1 := 0.0
+			for range trials {
+				cats[rn.Trial(r, m)]++
+				rounds[m[0]]++
+				ex1 += float64(m[1])
+				if m[2] != 0 && m[2] != 2 {
+					t.Fatalf("sizes lost %d: standard injury takes 2", m[2])
+				}
+			}
+			must(t, rn.Err())
+			fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
+			if err != nil || fit.PValue < 1e-4 {
+				t.Errorf("categories %v vs %v: p=%v %v", cats, ex.P, fit.PValue, err)
+			}
+			fit, err = dice.ChiSquare(dice.Dist{Min: 1, P: ex.Rounds[1:]}, rounds)
+			if err != nil || fit.PValue < 1e-4 {
+				t.Errorf("rounds: p=%v %v", fit.PValue, err)
+			}
+			if mean := ex1 / float64(trials); !near(mean, ex.MeanExchanges, 0.02*ex.MeanExchanges) {
+				t.Errorf("exchanges %v, exact %v", mean, ex.MeanExchanges)
+			}
+		})
+	}
+}
+
+func TestRunnerNoAllocs(t *testing.T) {
+	for _, s := range []Scenario{DefaultScenario(), threeWay()} {
+		rn, err := s.NewRunner()
+		must(t, err)
+		r := dice.NewSeeded(1)
+		m := make([]int, 5)
+		if n := testing.AllocsPerRun(2000, func() { rn.Trial(r, m) }); n != 0 {
+			t.Errorf("%v: %v allocs per trial", s.Categories(), n)
+		}
+	}
+}
+
+// threeWay is a three-sided scenario with helpers and an owe list.
+func threeWay() Scenario {
+	s := DefaultScenario()
+	mitch := Standard("Mitch", MustStat(dice.D6, dice.D4), MustStat(dice.D12, dice.D10), MustStat(dice.D8, dice.D6),
+		[5]string{Art, Grace, Guts, Guts, Art})
+	mitch.Player = "ann"
+	kell := Standard("Kell", MustStat(dice.D12, dice.D6), MustStat(dice.D8, dice.D4), MustStat(dice.D10, dice.D6),
+		[5]string{Art, Grace, Guts, Guts, Art})
+	s.Sides[1].Members[0].Character.Player = "ann"
+	s.Sides[1].Members = append(s.Sides[1].Members, Entry{Character: mitch, Endeavor: Defending})
+	s.Sides[1].Target = ""
+	s.Sides[1].Play = PlayNames{CrossOff: "when_close", Interfere: "guard"}
+	s.Sides = append(s.Sides, ScenarioSide{Name: "kell", Members: []Entry{{Character: kell, Endeavor: Asserting}},
+		Target: "althesa", Play: PlayNames{Target: "turncoat", Stance: "outclassed", Loss: "spread", CrossOff: "eager"}})
+	s.Owe = []Debt{{Name: "Irin", Player: "ann"}, {Name: "Kell", Player: "Kell"}}
+	return s
+}
+
+func TestThreeWayScenario(t *testing.T) {
+	s := threeWay()
+	must(t, s.Validate())
+	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
+		t.Errorf("Exact of three sides: %v", err)
+	}
+	rn, err := s.NewRunner()
+	must(t, err)
+	r := dice.NewSeeded(3)
+	counts := make([]int, len(s.Categories()))
+	m := make([]int, 5)
+	crossed := 0
+	for range 20000 {
+		counts[rn.Trial(r, m)]++
+		crossed += m[3]
+	}
+	must(t, rn.Err())
+	// Every side wins sometimes; crossing off happens.
+	for i, side := range s.Sides {
+		n := counts[3*i] + counts[3*i+1] + counts[3*i+2]
+		if n == 0 {
+			t.Errorf("%s never wins: %v", side.Name, counts)
+		}
+	}
+	if crossed == 0 {
+		t.Error("nobody crossed a name off")
+	}
+	if counts[len(counts)-1] != 0 {
+		t.Errorf("%d stalemates", counts[len(counts)-1])
+	}
+}
+
+func TestExactRefusesCrossOffs(t *testing.T) {
+	s := DefaultScenario()
+	s.Owe = []Debt{{Name: "Irin", Player: "Irin"}}
+	s.Sides[1].Play.CrossOff = "eager"
+	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) || !strings.Contains(err.Error(), "cross Irin off") {
+		t.Errorf("Exact with cross-offs: %v", err)
+	}
+	s.Sides[1].Play.CrossOff = "never"
+	if _, err := s.Exact(); err != nil {
+		t.Errorf("Exact with a list nobody crosses: %v", err)
+	}
+}
