@@ -32,25 +32,6 @@ func (tb *Table) gm() Policy {
 	return Sensible{}
 }
 
-// bestOf is the highest total dice ds can make: the Keep largest sizes.
-func bestOf(ds []dice.Die, keep int) int {
-	var top [8]int
-	keep = min(keep, len(top))
-	for _, d := range ds {
-		v := int(d)
-		for i := 0; i < keep; i++ {
-			if v > top[i] {
-				top[i], v = v, top[i]
-			}
-		}
-	}
-	s := 0
-	for _, v := range top[:keep] {
-		s += v
-	}
-	return s
-}
-
 // plan fills e.picks with side sd's base picks and n extras.
 func (e *Engine) plan(sd *Side, n int) []Pick {
 	e.picks = append(append(e.picks[:0], sd.Base...), sd.Extra[:n]...)

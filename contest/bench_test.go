@@ -1,0 +1,128 @@
+package contest
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// basic3v3 is a basic action: the villain's three dice set the stakes, the
+// detective's three dice try to beat them; nobody spends or buys.
+func basic3v3() Scenario {
+	sc := DefaultScenario()
+	sc.Kind = KindBasic
+	sc.Sides[0].Gang, sc.Sides[0].Extra, sc.Sides[1].Extra = nil, nil, nil
+	sc.GMPolicy = "frugal"
+	sc.Cast[1].Policy = "frugal"
+	return sc
+}
+
+func benchTrial(b *testing.B, sc Scenario) {
+	rn, err := sc.NewRunner()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := dice.NewSeeded(1)
+	m := make([]int, 8)
+	b.ReportAllocs()
+	for b.Loop() {
+		rn.Trial(r, m)
+	}
+}
+
+// A whole basic action, 3 dice against 3, through the engine.
+func BenchmarkBasic3v3(b *testing.B) { benchTrial(b, basic3v3()) }
+
+// twoHighest is the naive reading: sort-free top two, 1s out.
+func twoHighest(faces []int) int {
+	a, c := 0, 0
+	for _, f := range faces {
+		if f == 1 {
+			continue
+		}
+		if f > a {
+			a, c = f, a
+		} else if f > c {
+			c = f
+		}
+	}
+	return a + c
+}
+
+// The same basic action written straight on math/rand/v2.
+func BenchmarkBasic3v3Naive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	opp, act := []int{10, 8, 6}, []int{8, 6, 10}
+	var f [3]int
+	wins := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, d := range opp {
+			f[i] = rng.IntN(d) + 1
+		}
+		s := twoHighest(f[:])
+		for i, d := range act {
+			f[i] = rng.IntN(d) + 1
+		}
+		if twoHighest(f[:]) > s {
+			wins++
+		}
+	}
+	_ = wins
+}
+
+// The default scenario's contest (a villain with two thugs against the
+// detective, policies, Plot Points, 1s bought, Final Push, Complications)
+// played to its end.
+func BenchmarkContested(b *testing.B) { benchTrial(b, DefaultScenario()) }
+
+// A contest to its end written straight on math/rand/v2: raise until one
+// side fails, no choices, no gang, no bookkeeping.
+func BenchmarkContestedNaive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pools := [2][]int{{10, 8, 6}, {8, 6, 10}}
+	var f [3]int
+	roll := func(p []int) int {
+		for i, d := range p {
+			f[i] = rng.IntN(d) + 1
+		}
+		return twoHighest(f[:len(p)])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		stakes, t := roll(pools[0]), 1
+		for {
+			v := roll(pools[t])
+			if v <= stakes {
+				break
+			}
+			stakes, t = v, 1-t
+		}
+	}
+}
+
+// A timed action of four steps with a helper.
+func BenchmarkTimed(b *testing.B) { benchTrial(b, timedScenario()) }
+
+// Exact answers: a pool's total distribution and the contest's chain.
+func BenchmarkTotalDist5(b *testing.B) {
+	ds := []dice.Die{dice.D12, dice.D10, dice.D8, dice.D6, dice.D4}
+	r := DefaultRules()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := TotalDist(ds, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExactContested(b *testing.B) {
+	sc := DefaultScenario()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := sc.Exact(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package contest_test
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/contest"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// A basic action against the Trouble Pool, with the dice scripted so the
+// example always reads the same.
+func Example() {
+	s := &contest.Scene{
+		Characters: []contest.Character{{Name: "Detective", PlotPoints: 1, Traits: []contest.Trait{
+			{Name: "Justice", Kind: contest.Value, Die: dice.D8},
+			{Name: "Gotham", Kind: contest.Relationship, Die: dice.D6},
+			{Name: "World's Greatest", Kind: contest.Distinction, Die: dice.D10},
+		}}},
+		Trouble: []dice.Die{dice.D6, dice.D6},
+	}
+	e, _ := contest.NewEngine(contest.DefaultRules())
+	pool := []contest.Pick{{Owner: 0, Trait: 0}, {Owner: 0, Trait: 1}, {Owner: 0, Trait: 2}}
+	_ = e.Begin(s, contest.Basic, []contest.SideSetup{
+		{Char: contest.TroublePool, Aider: -1},
+		{Char: 0, Base: pool, Aider: -1},
+	}, 0)
+	r := dice.Scripted(4, 3, 5, 1, 9)
+	_ = e.Roll(s, r, nil)  // the Trouble Pool sets the stakes: 4 + 3
+	_ = e.Roll(s, r, pool) // the detective: 5 + 9, the 1 left out
+	a := s.Action
+	fmt.Println("stakes", a.Stakes, "total", a.Sides[1].Total, "end", a.End)
+	fmt.Println("trouble left", s.Trouble, "1s the GM may buy", a.Ones)
+	// Output:
+	// stakes 7 total 14 end extraordinary
+	// trouble left [d6] 1s the GM may buy 1
+}
+
+// Exact odds of the built-in scenario: a villain with two thugs against the
+// detective.
+func ExampleScenario_Exact() {
+	sc := contest.DefaultScenario()
+	ex, err := sc.Exact()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, c := range sc.Categories() {
+		fmt.Printf("%-29s %.3f\n", c, ex.P[i])
+	}
+	fmt.Printf("mean rolls %.2f\n", ex.MeanRounds)
+	// Output:
+	// villain_wins                  0.648
+	// villain_wins_extraordinary    0.000
+	// villain_wins_give_in          0.017
+	// detective_wins                0.335
+	// detective_wins_extraordinary  0.000
+	// detective_wins_give_in        0.000
+	// mean rolls 2.48
+}
+
+// The exact distribution of a pool's total: two highest dice, 1s out.
+func ExampleTotalDist() {
+	d, _ := contest.TotalDist([]dice.Die{dice.D8, dice.D6}, contest.DefaultRules())
+	fmt.Printf("P(0) = %.4f  P(total >= 10) = %.4f  mean %.3f\n", d.Prob(0), d.AtLeast(10), d.Mean())
+	p, _ := contest.PBeat([]dice.Die{dice.D8, dice.D6}, []dice.Die{dice.D6, dice.D6}, 0, contest.DefaultRules())
+	fmt.Printf("P(d8 d6 beats 2d6) = %.4f\n", p)
+	// Output:
+	// P(0) = 0.0208  P(total >= 10) = 0.3125  mean 7.708
+	// P(d8 d6 beats 2d6) = 0.5503
+}
+
+// Policies are chosen by name in scenario files.
+func ExamplePolicyByName() {
+	fmt.Println(contest.Policies())
+	p, _ := contest.PolicyByName("stubborn")
+	fmt.Println(p.Name(), p.GiveIn(contest.View{Stakes: 30, BestAll: 10}))
+	// Output:
+	// [cautious default frugal pile_on stubborn]
+	// stubborn false
+}
