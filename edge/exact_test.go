@@ -27,7 +27,7 @@ func TestExactMatchesRunner(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 40000
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		n = 10000
 	}
 	r := dice.NewSeeded(7)
