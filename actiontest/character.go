@@ -198,31 +198,35 @@ func (c *Character) NaturalTrack(action string) (int, error) {
 }
 
 // Penalty returns the dice the character's harm costs.
-func (c *Character) Penalty() int { return penalty(c.rules, &c.State) }
-
-func penalty(rl *Rules, s *State) int {
-	p := 0
-	for _, rows := range s.Harm {
-		for i, n := range rows {
-			p += n * rl.HarmRows[i].Penalty
-		}
-	}
+func (c *Character) Penalty() int {
+	p, _ := load(c.rules, &c.State)
 	return p
 }
 
 // Incapacitated reports whether a filled incapacitating row (Severe harm)
 // stops the character acting unless helped or pushing.
-func (c *Character) Incapacitated() bool { return incapacitated(c.rules, &c.State) }
+func (c *Character) Incapacitated() bool {
+	_, inc := load(c.rules, &c.State)
+	return inc
+}
 
-func incapacitated(rl *Rules, s *State) bool {
+// load returns the dice s's harm costs and whether it incapacitates, in one
+// pass over the tracks.
+func load(rl *Rules, s *State) (penalty int, incapacitated bool) {
+	rowsRule := rl.HarmRows
 	for _, rows := range s.Harm {
+		if len(rows) > len(rowsRule) {
+			rows = rows[:len(rowsRule)]
+		}
 		for i, n := range rows {
-			if n > 0 && rl.HarmRows[i].Incapacitates {
-				return true
+			if n == 0 {
+				continue
 			}
+			penalty += n * rowsRule[i].Penalty
+			incapacitated = incapacitated || rowsRule[i].Incapacitates
 		}
 	}
-	return false
+	return penalty, incapacitated
 }
 
 // HasSpace reports whether track t can take a level-1 harm under the

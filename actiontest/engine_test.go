@@ -642,3 +642,28 @@ func TestIllegalPolicyChoice(t *testing.T) {
 		t.Error("Chances accepted an illegal push track")
 	}
 }
+
+// A table cell that lists Worse Position asks for a re-roll without the
+// Escalate flag; at the worst position it cannot.
+func TestWorsePositionInTable(t *testing.T) {
+	rl := DefaultRules()
+	for p := range rl.Table {
+		rl.Table[p][BandFailure] = Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{{Kind: WorsePosition}, {Kind: Harm, Level: 1}}}
+	}
+	c := newChar(t, rl)
+	var at Attempt
+	for _, tc := range []struct {
+		pos   Position
+		retry bool
+	}{{Controlled, true}, {Risky, true}, {Desperate, false}} {
+		if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}, &at); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Finish(&at); err != nil {
+			t.Fatal(err)
+		}
+		if at.Retry != tc.retry || (tc.retry && at.NextPosition != tc.pos+1) || !at.HarmTaken {
+			t.Errorf("position %d: retry %v next %d harm %v", tc.pos, at.Retry, at.NextPosition, at.HarmTaken)
+		}
+	}
+}

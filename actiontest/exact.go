@@ -199,3 +199,23 @@ func (rl *Rules) OpposedOdds(a, b int) (win, tie, lose float64, err error) {
 	}
 	return win, tie, lose, nil
 }
+
+// Odds returns the exact odds of a test rolling pool dice at the given
+// position and difficulty by an unharmed character whose choices are made
+// by p (nil: Never): the position x outcome table for any pool.
+func (rl Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances, error) {
+	if err := rl.Check(); err != nil {
+		return Chances{}, err
+	}
+	if pool < max(rl.MinDice, 1) || pool > maxDice/4 {
+		return Chances{}, fmt.Errorf("actiontest: pool %d, allowed %d..%d", pool, max(rl.MinDice, 1), maxDice/4)
+	}
+	if p == nil {
+		p = Never{}
+	}
+	c, err := NewCharacter(rl, Sheet{})
+	if err != nil {
+		return Chances{}, err
+	}
+	return c.Chances(Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool}, p)
+}

@@ -250,3 +250,53 @@ func TestOpposedOdds(t *testing.T) {
 		t.Error("negative pool accepted")
 	}
 }
+
+// Odds for any pool, position and difficulty agree with SuccessDist given
+// each policy's push rule, and the table reads the bands.
+func TestOddsGrid(t *testing.T) {
+	rl := DefaultRules()
+	pushes := map[string]func(s, d int) bool{
+		"never":              func(int, int) bool { return false },
+		"always_when_failed": func(s, d int) bool { return s < d },
+		"threshold":          func(s, d int) bool { return s < d+1 },
+		"cautious":           func(s, d int) bool { return s < d },
+	}
+	for name, rule := range pushes {
+		p, _ := PolicyByName(name)
+		for pool := 1; pool <= 8; pool++ {
+			for d := 1; d <= 3; d++ {
+				want, _ := rl.SuccessDist(pool, func(s int) bool { return rule(s, d) })
+				for pos := Controlled; pos <= Desperate; pos++ {
+					ch, err := rl.Odds(pool, pos, d, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for k := 0; k <= pool+2; k++ {
+						if math.Abs(ch.Successes.Prob(k)-want.Prob(k)) > 1e-12 {
+							t.Fatalf("%s pool %d difficulty %d: P(%d) %v, want %v", name, pool, d, k, ch.Successes.Prob(k), want.Prob(k))
+						}
+					}
+					fail := want.CDF(d - 1)
+					if math.Abs(ch.Band[BandFailure]-fail) > 1e-12 || math.Abs(ch.Band[BandMultiple]-want.AtLeast(d+1)) > 1e-12 {
+						t.Errorf("%s pool %d difficulty %d: bands %v", name, pool, d, ch.Band)
+					}
+					wantSucc := 1 - fail
+					if pos == Controlled {
+						wantSucc = 1 // the text's controlled failure is still a success
+					}
+					if math.Abs(ch.Succeeded-wantSucc) > 1e-12 {
+						t.Errorf("%s pool %d difficulty %d position %d: succeeded %v, want %v", name, pool, d, pos, ch.Succeeded, wantSucc)
+					}
+				}
+			}
+		}
+	}
+	for _, bad := range []int{0, 65} {
+		if _, err := rl.Odds(bad, Risky, 1, nil); err == nil {
+			t.Errorf("pool %d accepted", bad)
+		}
+	}
+	if _, err := rl.Odds(3, Risky, 0, nil); err == nil {
+		t.Error("difficulty 0 accepted")
+	}
+}

@@ -270,12 +270,8 @@ func (s *Scenario) after(st *State, at *Attempt, progress int, pos, start Positi
 		}
 	case at.Retry:
 		pos = at.NextPosition
-	default:
-		for _, q := range at.Outcome.Consequences {
-			if q.Kind == LostOpportunity {
-				return catLost, progress, pos
-			}
-		}
+	case hasKind(at.Outcome.Consequences, LostOpportunity):
+		return catLost, progress, pos
 	}
 	return -1, progress, pos
 }

@@ -202,8 +202,9 @@ func (c *Character) plan(t *Test, at *Attempt) error {
 		}
 	}
 	a := c.link[i]
+	pen, incap := load(rl, &c.State)
 	p := Pool{Action: c.act[i], Attribute: c.attr[a], Equipment: t.Equipment, Carried: c.State.Bonus,
-		Bonus: t.Bonus, Penalty: penalty(rl, &c.State)}
+		Bonus: t.Bonus, Penalty: pen}
 	p.Help = min(min(t.Helpers, maxDice)*rl.HelpDice, rl.MaxHelp)
 	if t.Peril {
 		p.Peril = rl.PerilDice
@@ -213,7 +214,7 @@ func (c *Character) plan(t *Test, at *Attempt) error {
 		return fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", p.Dice, maxDice)
 	}
 	must := false
-	if t.Helpers == 0 && incapacitated(rl, &c.State) && !(t.Flashback && t.Difficulty == 0) {
+	if t.Helpers == 0 && incap && !(t.Flashback && t.Difficulty == 0) {
 		switch {
 		case t.Peril:
 			return fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
@@ -356,9 +357,15 @@ func (c *Character) Finish(at *Attempt) error {
 	at.Band = BandOf(at.Successes, at.Required)
 	at.Extra = max(at.Successes-at.Required, 0)
 	at.Outcome = rl.Table[at.Test.Position][at.Band]
-	if !at.Outcome.Succeeded && at.Test.Escalate && int(at.Test.Position) < len(rl.Positions)-1 {
-		at.Outcome = Outcome{Kind: at.Outcome.Kind, Severity: at.Outcome.Severity, Consequences: worseOnly}
-		at.Retry, at.NextPosition = true, at.Test.Position+1
+	if worse := int(at.Test.Position) < len(rl.Positions)-1; worse {
+		switch {
+		case !at.Outcome.Succeeded && at.Test.Escalate:
+			at.Outcome = Outcome{Kind: at.Outcome.Kind, Severity: at.Outcome.Severity, Consequences: worseOnly}
+			at.Retry, at.NextPosition = true, at.Test.Position+1
+		case hasKind(at.Outcome.Consequences, WorsePosition):
+			// A table that lists Worse Position itself asks for the re-roll.
+			at.Retry, at.NextPosition = true, at.Test.Position+1
+		}
 	}
 	c.State.Bonus += at.Outcome.NextBonus
 	if at.Test.Flashback && at.Outcome.Succeeded {
@@ -376,6 +383,15 @@ func (c *Character) Finish(at *Attempt) error {
 		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
 	}
 	return nil
+}
+
+func hasKind(qs []Consequence, k ConsequenceKind) bool {
+	for _, q := range qs {
+		if q.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 // worseOnly is the consequence list of an escalated failure; read-only.
@@ -442,7 +458,7 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
 
 func (c *Character) view(at *Attempt) View {
 	return View{Pool: at.Pool.Dice, Required: at.Test.Difficulty, Successes: at.Successes,
-		Position: at.Test.Position, Penalty: penalty(c.rules, &c.State), MustPush: at.MustPush,
+		Position: at.Test.Position, Penalty: c.Penalty(), MustPush: at.MustPush,
 		PushTrack: pushTrack(c.rules, &c.State, c.harm[at.attr]), Rules: c.rules}
 }
 
