@@ -825,6 +825,9 @@ func (e *Engine) Aid(s *Scene, r *dice.Roller, t, c int, picks []Pick) error {
 		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
 	}
 	ch.PlotPoints -= cost
+	if cost > 0 {
+		e.emit(Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
+	}
 	e.pool = s.sideDice(&Side{}, picks, e.pool)
 	e.faces = r.RollDice(e.pool, e.faces)
 	v := dice.SumHighest(e.faces, 1, e.excl())
@@ -873,6 +876,9 @@ func (e *Engine) Interfere(s *Scene, r *dice.Roller, c int, picks []Pick) error 
 	}
 	ch.PlotPoints -= cost + e.Rules.InterfereCost
 	s.GMPlotPoints += e.Rules.InterfereCost
+	if cost > 0 {
+		e.emit(Event{Kind: EvPlotPoints, Side: -1, Char: c, Value: -cost})
+	}
 	a.Interferer = c
 	a.IPicks = append(a.IPicks[:0], picks...)
 	e.pool = s.sideDice(&Side{}, picks, e.pool)

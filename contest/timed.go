@@ -141,6 +141,9 @@ func (e *Engine) actorRoll(s *Scene, r *dice.Roller, c int, picks []Pick) (int, 
 		return 0, fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
 	}
 	ch.PlotPoints -= cost
+	if cost > 0 {
+		e.emit(Event{Kind: EvPlotPoints, Side: -1, Char: c, Value: -cost})
+	}
 	e.pool = s.sideDice(&Side{}, picks, e.pool)
 	e.faces = r.RollDice(e.pool, e.faces)
 	v := e.total(e.faces)
