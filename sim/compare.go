@@ -265,3 +265,70 @@ func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] 
 		return true, nil
 	}
 }
+
+// MergeComparisons combines comparisons of disjoint chunk ranges of one
+// study (shards run with Options.ChunkLo/ChunkHi), as Merge does for
+// reports: the result is exactly the comparison one run over the union
+// would give.
+func MergeComparisons(parts ...*Comparison) (*Comparison, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%w: MergeComparisons needs at least one comparison", ErrInvalid)
+	}
+	as, bs := make([]*Report, len(parts)), make([]*Report, len(parts))
+	for i, p := range parts {
+		if p == nil || p.A == nil || p.B == nil {
+			return nil, fmt.Errorf("%w: comparison %d is nil or lacks a side", ErrInvalid, i)
+		}
+		as[i], bs[i] = p.A, p.B
+	}
+	a, err := Merge(as...)
+	if err != nil {
+		return nil, fmt.Errorf("side A: %w", err)
+	}
+	b, err := Merge(bs...)
+	if err != nil {
+		return nil, fmt.Errorf("side B: %w", err)
+	}
+	cats, mets := names(a.Categories), metricNames(a.Metrics)
+	if !slices.Equal(cats, names(b.Categories)) || !slices.Equal(mets, metricNames(b.Metrics)) {
+		return nil, fmt.Errorf("%w: sides A and B have different categories or metrics", ErrInvalid)
+	}
+	total := newPairTally(len(cats), len(mets))
+	if total.a, err = a.tally(); err != nil {
+		return nil, fmt.Errorf("%w: side A: %v", ErrInvalid, err)
+	}
+	if total.b, err = b.tally(); err != nil {
+		return nil, fmt.Errorf("%w: side B: %v", ErrInvalid, err)
+	}
+	for i, p := range parts {
+		d := p.Diff
+		if d.Trials != p.A.Trials || len(d.Joint) != len(cats) || len(d.Metrics) != len(mets) {
+			return nil, fmt.Errorf("%w: comparison %d: the paired part does not match its sides", ErrInvalid, i)
+		}
+		var n int64
+		for r, row := range d.Joint {
+			if len(row) != len(cats) {
+				return nil, fmt.Errorf("%w: comparison %d: joint table row %d has %d entries, want %d", ErrInvalid, i, r, len(row), len(cats))
+			}
+			for c, v := range row {
+				if v < 0 {
+					return nil, fmt.Errorf("%w: comparison %d: negative joint count", ErrInvalid, i)
+				}
+				total.joint[r*len(cats)+c] += v
+				n += v
+			}
+		}
+		if n != d.Trials {
+			return nil, fmt.Errorf("%w: comparison %d: joint table counts %d trials, not %d", ErrInvalid, i, n, d.Trials)
+		}
+		for k, m := range d.Metrics {
+			if m.Hist.N() != d.Trials {
+				return nil, fmt.Errorf("%w: comparison %d: difference of %q counts %d trials, not %d", ErrInvalid, i, m.Name, m.Hist.N(), d.Trials)
+			}
+			if err := total.diff[k].Merge(m.Hist); err != nil {
+				return nil, fmt.Errorf("%w: comparison %d: difference of %q: %v", ErrInvalid, i, m.Name, err)
+			}
+		}
+	}
+	return &Comparison{A: a, B: b, Diff: total.paired(cats, mets)}, nil
+}

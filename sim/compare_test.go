@@ -165,3 +165,44 @@ func TestCompareErrors(t *testing.T) {
 		t.Errorf("bad variant B: %v", err)
 	}
 }
+
+func TestMergeComparisons(t *testing.T) {
+	opt := Options{Seed: 8, Trials: 9_000, ChunkSize: 1000}
+	whole, err := Compare(context.Background(), diceSpec(), bonusSpec(1, true), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*Comparison
+	for _, rg := range [][2]int64{{4, 9}, {0, 4}} {
+		o := opt
+		o.ChunkLo, o.ChunkHi = rg[0], rg[1]
+		c, err := Compare(context.Background(), diceSpec(), bonusSpec(1, true), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, c)
+	}
+	merged, err := MergeComparisons(parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(whole, merged, sameNumbers); d != "" {
+		t.Errorf("merged comparison differs (-whole +merged):\n%s", d)
+	}
+	bad := *parts[1]
+	bad.Diff.Joint = [][]int64{{1}}
+	for _, tc := range []struct {
+		name  string
+		parts []*Comparison
+		want  string
+	}{
+		{"none", nil, "at least one"},
+		{"nil", []*Comparison{parts[0], nil}, "comparison 1 is nil"},
+		{"overlap", []*Comparison{parts[0], parts[0]}, "overlap"},
+		{"joint", []*Comparison{parts[0], &bad}, "does not match"},
+	} {
+		if _, err := MergeComparisons(tc.parts...); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an ErrInvalid mentioning %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -108,6 +108,15 @@ func (p *plan[A]) execute(ctx context.Context) (end int64, stop string, err erro
 			close(quit)
 		}
 	}
+	// If the caller's Progress callback panics, stop the workers before the
+	// panic leaves this frame.
+	defer func() {
+		if !stopped {
+			stopped = true
+			halt.Store(true)
+			close(quit)
+		}
+	}()
 	ctxDone := ctx.Done()
 	for {
 		select {

@@ -478,3 +478,27 @@ func TestPrecisionStops(t *testing.T) {
 		t.Errorf("capped: %d trials, stop %q", capped.Trials, capped.Provenance.Stop)
 	}
 }
+
+// A panicking Progress callback propagates to the caller (it is the
+// caller's code) but stops the workers first.
+func TestProgressPanicStopsWorkers(t *testing.T) {
+	var running atomic.Int64
+	spec := Spec{Name: "count", Categories: []string{"x"}, New: func() (Trial, error) {
+		return func(r *dice.Roller, o *Outcome) { running.Add(1) }, nil
+	}}
+	func() {
+		defer func() {
+			if v := recover(); v != "stop here" {
+				t.Errorf("recovered %v", v)
+			}
+		}()
+		Run(context.Background(), spec, Options{Trials: MaxTrials, ChunkSize: 100, Workers: 2,
+			Progress: func(done, _ int64) { panic("stop here") }})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	a := running.Load()
+	time.Sleep(50 * time.Millisecond)
+	if b := running.Load(); b != a {
+		t.Errorf("workers still running after the panic: %d -> %d trials", a, b)
+	}
+}

@@ -193,3 +193,44 @@ func cloneAxes(axes []Axis) []Axis {
 	}
 	return out
 }
+
+// MergeSweeps combines sweeps of the same grid run over disjoint chunk
+// ranges of one study, merging each cell's reports with Merge. Every part
+// must hold every cell.
+func MergeSweeps(parts ...*SweepReport) (*SweepReport, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%w: MergeSweeps needs at least one sweep", ErrInvalid)
+	}
+	first := parts[0]
+	if first == nil {
+		return nil, fmt.Errorf("%w: sweep 0 is nil", ErrInvalid)
+	}
+	out := &SweepReport{Axes: cloneAxes(first.Axes)}
+	for i, p := range parts {
+		if p == nil {
+			return nil, fmt.Errorf("%w: sweep %d is nil", ErrInvalid, i)
+		}
+		if !slices.EqualFunc(p.Axes, first.Axes, func(a, b Axis) bool { return a.Name == b.Name && slices.Equal(a.Values, b.Values) }) {
+			return nil, fmt.Errorf("%w: sweep %d has different axes", ErrInvalid, i)
+		}
+		if len(p.Cells) != len(first.Cells) {
+			return nil, fmt.Errorf("%w: sweep %d has %d cells, sweep 0 has %d (a cancelled sweep lacks cells)", ErrInvalid, i, len(p.Cells), len(first.Cells))
+		}
+	}
+	for c, cell := range first.Cells {
+		reps := make([]*Report, len(parts))
+		for i, p := range parts {
+			if !slices.Equal(p.Cells[c].Values, cell.Values) {
+				return nil, fmt.Errorf("%w: sweep %d cell %d is %v, sweep 0 has %v", ErrInvalid, i, c, p.Cells[c].Values, cell.Values)
+			}
+			reps[i] = p.Cells[c].Report
+		}
+		r, err := Merge(reps...)
+		if err != nil {
+			return nil, fmt.Errorf("sweep cell %v: %w", cell.Values, err)
+		}
+		out.Cells = append(out.Cells, SweepCell{Values: slices.Clone(cell.Values), Report: r})
+		out.Partial = out.Partial || r.Provenance.Partial
+	}
+	return out, nil
+}

@@ -163,3 +163,46 @@ func TestSweepErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestMergeSweeps(t *testing.T) {
+	axes := []Axis{IntAxis("dice", 1, 2), IntAxis("target", 5, 6)}
+	opt := Options{Seed: 3, Trials: 5000, ChunkSize: 1000}
+	whole, err := Sweep(context.Background(), axes, buildHit, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*SweepReport
+	for _, rg := range [][2]int64{{0, 2}, {2, 5}} {
+		o := opt
+		o.ChunkLo, o.ChunkHi = rg[0], rg[1]
+		sr, err := Sweep(context.Background(), axes, buildHit, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, sr)
+	}
+	merged, err := MergeSweeps(parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(whole, merged, sameNumbers); d != "" {
+		t.Errorf("merged sweep differs (-whole +merged):\n%s", d)
+	}
+	other, _ := Sweep(context.Background(), []Axis{IntAxis("dice", 1, 2), IntAxis("target", 4, 5)}, buildHit, opt)
+	short := &SweepReport{Axes: axes, Cells: parts[1].Cells[:2]}
+	for _, tc := range []struct {
+		name  string
+		parts []*SweepReport
+		want  string
+	}{
+		{"none", nil, "at least one"},
+		{"nil", []*SweepReport{parts[0], nil}, "sweep 1 is nil"},
+		{"axes", []*SweepReport{parts[0], other}, "different axes"},
+		{"cells", []*SweepReport{parts[0], short}, "has 2 cells"},
+		{"overlap", []*SweepReport{parts[0], parts[0]}, "overlap"},
+	} {
+		if _, err := MergeSweeps(tc.parts...); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an ErrInvalid mentioning %q", tc.name, err, tc.want)
+		}
+	}
+}
