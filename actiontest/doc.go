@@ -44,8 +44,28 @@
 // [Character.Begin] rolls, [Character.Push] optionally pushes,
 // [Character.Finish] reads the table and applies it — each recorded in an
 // [Attempt] that lists the dice rolled, re-rolled and why. [Character.Play]
-// runs the steps with a [Policy] making the choices. [Character.Chances] and
-// [Rules.SuccessDist] give exact odds with or without pushing, and
-// [Rules.OpposedOdds] the exact odds of an opposed test. [Scenario] is the
-// simulation face: a character pursuing a goal over repeated tests.
+// runs the steps with a [Policy] making the choices; policies are named in
+// a registry ([PolicyByName], [Policies]) so scenario files can pick them.
+// An optional [Sink] (such as a [Recorder]) hears every roll, push, harm
+// and outcome; without one the steps allocate nothing.
+//
+// # Exact odds
+//
+// With a pool of n dice each die succeeds with chance 1/6, so the successes
+// of an unpushed roll are Binomial(n, 1/6). A push keeps the s successes
+// and re-rolls the other n-s dice with two more, so the final count is s
+// plus a fresh Binomial(n-s+2, 1/6); summing over the first roll, with the
+// policy deciding for each s whether to push, gives the exact distribution
+// ([Rules.SuccessDist]). [Character.Chances] and [Rules.Odds] read it
+// through the outcome table by walking the same engine steps a real test
+// takes, and [Rules.OpposedOdds] compares two binomials.
+//
+// # Scenario
+//
+// [Scenario] is the simulation face: a character pursuing a goal — a
+// progress clock — over repeated tests, each success filling a segment (and
+// one more per extra success), each failure either worsening the position
+// for another try or losing the chance, with harm accumulating from the
+// table, pushes and peril. [Scenario.Exact] solves it as an absorbing
+// Markov chain; [Runner] samples it without allocating.
 package actiontest

@@ -512,8 +512,8 @@ func TestOpposed(t *testing.T) {
 func TestStateJSON(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	var at Attempt
-	r := dice.Scripted(6, 2, 3, 4, 6, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Prowl", Position: Desperate, Difficulty: 2}, &at); err != nil {
+	r := dice.Scripted(1, 2, 3, 4, 1, 1, 1, 1, 1, 1)
+	if err := c.Begin(r, Test{Action: "Persuade", Position: Desperate, Difficulty: 2}, &at); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Push(r, &at, 1); err != nil {
@@ -555,6 +555,11 @@ func TestStateJSON(t *testing.T) {
 	}
 	if diff := cmp.Diff(at, at2, cmpAttempt); diff != "" {
 		t.Errorf("restored attempt finishes differently (-want +got):\n%s", diff)
+	}
+	// Persuade is a Presence action: the worst outcome's severe harm lands
+	// on the mental track, beside the push's lesser mental harm.
+	if diff := cmp.Diff(c.State, d.State); diff != "" || d.State.Harm[1][2] != 1 || d.State.Harm[1][0] != 1 {
+		t.Errorf("restored finish: harm %v, original %v", d.State.Harm, c.State.Harm)
 	}
 	for _, bad := range []State{
 		{Harm: [][]int{{0, 0, 0}}, Critical: []int{0}},

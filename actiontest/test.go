@@ -287,6 +287,17 @@ func (c *Character) harmTrack(at *Attempt) int {
 	return c.harm[at.attr]
 }
 
+// resolve looks up at's Action again (an Attempt restored from JSON carries
+// only the name).
+func (c *Character) resolve(at *Attempt) error {
+	i, err := c.actionIndex(at.Test.Action)
+	if err != nil {
+		return err
+	}
+	at.act, at.attr = i, c.link[i]
+	return nil
+}
+
 // CanPush reports why at may not be pushed now, or nil.
 func (c *Character) CanPush(at *Attempt, track int) error {
 	rl := c.rules
@@ -304,7 +315,7 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 	case !hasSpace(rl, &c.State, track):
 		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %q)", ErrNoSpace, rl.HarmTracks[track], rl.PushHarm, rl.PushSpace)
 	}
-	return nil
+	return c.resolve(at)
 }
 
 // Push pushes the roll: the character takes a level PushHarm harm on the
@@ -345,8 +356,9 @@ func (c *Character) Finish(at *Attempt) error {
 		return ErrMustPush
 	case at.Test.Position < 0 || int(at.Test.Position) >= len(rl.Positions):
 		return fmt.Errorf("actiontest: position %d, allowed 0..%d", at.Test.Position, len(rl.Positions)-1)
-	case at.act < 0 || at.act >= len(rl.Actions):
-		return fmt.Errorf("%w: attempt was not begun by this character", ErrStage)
+	}
+	if err := c.resolve(at); err != nil {
+		return err
 	}
 	at.Stage = Finished
 	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
