@@ -14,7 +14,7 @@ type Result struct {
 // Judge reads a 3d6 total against effective skill by the GURPS limits:
 // succeed if roll <= skill, always on AlwaysSucceed or less, never on
 // AlwaysFail or more; criticals as in DefaultCriticals.
-func (c Criticals) Judge(roll, skill int) Result {
+func (c *Criticals) Judge(roll, skill int) Result {
 	r := Result{Roll: roll, Skill: skill, Margin: skill - roll}
 	switch {
 	case roll <= c.AlwaysSucceed:
@@ -36,7 +36,7 @@ func (c Criticals) Judge(roll, skill int) Result {
 func Roll3d6(r *dice.Roller) int { return r.Roll(6) + r.Roll(6) + r.Roll(6) }
 
 // SuccessRoll rolls 3d6 against effective skill.
-func (c Criticals) SuccessRoll(r *dice.Roller, skill int) Result { return c.Judge(Roll3d6(r), skill) }
+func (c *Criticals) SuccessRoll(r *dice.Roller, skill int) Result { return c.Judge(Roll3d6(r), skill) }
 
 // Better reports whether a is a better result than b: a success beats a
 // failure, then the larger margin wins.
@@ -49,7 +49,7 @@ func Better(a, b Result) bool {
 
 // LuckRoll rolls n times (n >= 1) and keeps the best, "in the manner of
 // Luck" (GURPS Basic Set, Luck advantage): Second Chance uses n = 3.
-func (c Criticals) LuckRoll(r *dice.Roller, skill, n int) Result {
+func (c *Criticals) LuckRoll(r *dice.Roller, skill, n int) Result {
 	best := c.SuccessRoll(r, skill)
 	for i := 1; i < n; i++ {
 		if x := c.SuccessRoll(r, skill); Better(x, best) {
@@ -93,7 +93,7 @@ func Dist3d6() dice.Dist {
 
 // SuccessChance returns the exact probability that a success roll against
 // skill succeeds.
-func (c Criticals) SuccessChance(skill int) float64 {
+func (c *Criticals) SuccessChance(skill int) float64 {
 	p := 0.0
 	for roll := 3; roll <= 18; roll++ {
 		if c.Judge(roll, skill).Success {
@@ -104,7 +104,7 @@ func (c Criticals) SuccessChance(skill int) float64 {
 }
 
 // LuckChance returns the exact probability that the best of n rolls succeeds.
-func (c Criticals) LuckChance(skill, n int) float64 {
+func (c *Criticals) LuckChance(skill, n int) float64 {
 	q := 1 - c.SuccessChance(skill)
 	f := 1.0
 	for i := 0; i < n; i++ {

@@ -115,7 +115,7 @@ func (g *Game) MoveToPool(p, id int) error {
 		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	}
 	if g.Deck.Cards[id].Name == Escape && pl.Pooled > 0 {
-		return errors.New("Escape must be the first card played into the pool in an encounter")
+		return errors.New("card Escape must be the first card played into the pool in an encounter")
 	}
 	pl.Hand = remove(pl.Hand, i)
 	pl.Pool = append(pl.Pool, id)
@@ -254,7 +254,7 @@ func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) e
 			return fmt.Errorf("card %d moved twice", id)
 		}
 		if g.Deck.Cards[id].Name == Escape && (pl.Pooled > 0 || k > 0) {
-			return errors.New("Escape must be the first card played into the pool in an encounter")
+			return errors.New("card Escape must be the first card played into the pool in an encounter")
 		}
 	}
 	if err := g.checkDeclare(p, plays, move, true); err != nil {
@@ -307,53 +307,53 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 			return fmt.Errorf("%v works only in combat", n)
 		}
 		if n == SeizeInitiative && len(s.Stack) == 0 {
-			return errors.New("Seize Initiative: no card on the action stack")
+			return errors.New("card Seize Initiative: no card on the action stack")
 		}
 	case Glory:
 		if !s.Heroes[p].Status.Crit {
-			return errors.New("Glory may be played only after the character achieved a critical success in something plot-relevant")
+			return errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
 		}
 	case Supporter:
 		if t == p {
-			return errors.New("Supporter assists another character: target a different hero")
+			return errors.New("card Supporter assists another character: target a different hero")
 		}
 	case MasterPlan:
 		if len(s.Discard) == 0 {
-			return errors.New("Master Plan: the discard pile is empty")
+			return errors.New("card Master Plan: the discard pile is empty")
 		}
 	case Leadership:
 		if err := g.checkPlayer(pl.ToPlayer); err != nil {
-			return fmt.Errorf("Leadership: %w", err)
+			return fmt.Errorf("card Leadership: %w", err)
 		}
 		if pl.ToPlayer == p {
-			return errors.New("Leadership passes cards to another player")
+			return errors.New("card Leadership passes cards to another player")
 		}
 		if pl.N < 1 || pl.N > g.Rules.MaxLeadership {
-			return fmt.Errorf("Leadership moves 1..%d cards, not %d", g.Rules.MaxLeadership, pl.N)
+			return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.Rules.MaxLeadership, pl.N)
 		}
 		if pl.Why == "" {
-			return errors.New("Leadership requires an explanation (Why)")
+			return errors.New("card Leadership requires an explanation (Why)")
 		}
 		for k := 0; k < pl.N; k++ {
 			id := pl.Cards[k]
 			if id == pl.Card || (k == 1 && id == pl.Cards[0]) {
-				return fmt.Errorf("Leadership: card %d listed twice or is the Leadership card itself", id)
+				return fmt.Errorf("card Leadership: card %d listed twice or is the Leadership card itself", id)
 			}
 			if indexOf(me.Hand, id) < 0 && indexOf(me.Pool, id) < 0 {
-				return fmt.Errorf("Leadership: player %d holds no card %d in hand or pool", p, id)
+				return fmt.Errorf("card Leadership: player %d holds no card %d in hand or pool", p, id)
 			}
 		}
 	case Campaign:
 		id := pl.Cards[0]
 		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.Deck.Cards[id].Name.Kind() != Subplot {
-			return errors.New("Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
+			return errors.New("card Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
 		}
 		if indexOf(me.Permanent, id) >= 0 {
 			return fmt.Errorf("subplot card %d is already permanent", id)
 		}
 	case Martyr:
 		if !fromPool || !s.Combat {
-			return errors.New("Martyr acts from the pool in combat: a subplot must first come into play")
+			return errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
 		}
 	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
 		return fmt.Errorf("%v is a subplot: move it to the pool, where it stays and pays a Possibility each Act", n)

@@ -302,7 +302,7 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 	g := &Game{Rules: rules, Deck: deck}
 	n := len(deck.Cards)
 	s := &g.State
-	s.Draw = make([]int, n, n)
+	s.Draw = make([]int, n)
 	for i := range s.Draw {
 		s.Draw[i] = i
 	}

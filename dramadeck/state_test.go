@@ -122,7 +122,10 @@ func TestScenarioFace(t *testing.T) {
 		func(s *Scenario) { s.Rules.Margins.Maneuver = s.Rules.Margins.Maneuver[1:] },
 		func(s *Scenario) { s.Deck = []Count{{Hero, 0}} },
 		func(s *Scenario) { s.Heroes = append([]Character(nil), s.Heroes...); s.Heroes[0].MaxHP = 0 },
-		func(s *Scenario) { s.Villains = append([]Character(nil), s.Villains...); s.Villains[0].Damage.Dice = -1 },
+		func(s *Scenario) {
+			s.Villains = append([]Character(nil), s.Villains...)
+			s.Villains[0].Damage.Dice = -1
+		},
 	}
 	for i, f := range bad {
 		c := DefaultScenario()

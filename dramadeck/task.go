@@ -21,7 +21,7 @@ type Task struct {
 }
 
 // Check reports a task the rules cannot run.
-func (t Task) Check() error {
+func (t *Task) Check() error {
 	switch {
 	case t.Rounds < 1 || t.Rounds > 100:
 		return fmt.Errorf("task.rounds: %d, must be 1..100", t.Rounds)
@@ -105,7 +105,7 @@ func (g *Game) TaskRound(r *dice.Roller, ts *TaskState, pol Policy) error {
 	if len(g.State.Stack) == 0 {
 		return errors.New("no card on the action stack")
 	}
-	return g.TaskStep(r, ts, g.Deck.Cards[g.State.Stack[len(g.State.Stack)-1]].Bar, pol)
+	return g.taskStep(r, ts, g.Deck.Cards[g.State.Stack[len(g.State.Stack)-1]].Bar, pol)
 }
 
 func (g *Game) checkTask(ts *TaskState, pol Policy) error {
@@ -135,6 +135,11 @@ func (g *Game) TaskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy) erro
 	if bar >= numBars {
 		return fmt.Errorf("skill bar %d does not exist", bar)
 	}
+	return g.taskStep(r, ts, bar, pol)
+}
+
+// taskStep is TaskStep after its checks.
+func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy) error {
 	steps := g.Rules.TaskSteps
 	avail := StepAvail(bar, ts.Done, steps)
 	v := ts.view(&g.Rules, avail)

@@ -1,0 +1,149 @@
+package dramadeck
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// BenchmarkCombatRound: one full round of the default encounter under the
+// cards (flip, declarations, every action, card moves), with the heroes and
+// villains made durable so rounds keep coming; every 20 rounds the scene
+// ends and a new encounter starts (amortized in the figure).
+func BenchmarkCombatRound(b *testing.B) { benchRound(b, DefaultScenario()) }
+
+// BenchmarkCombatRoundDuel: the same with one hero against one villain, to
+// show the fixed cost of the action stack and declarations per round.
+func BenchmarkCombatRoundDuel(b *testing.B) {
+	s := DefaultScenario()
+	s.Heroes, s.Villains = s.Heroes[:1], s.Villains[:1]
+	benchRound(b, s)
+}
+
+func benchRound(b *testing.B, s Scenario) {
+	s.Heroes = append([]Character(nil), s.Heroes...)
+	s.Villains = append([]Character(nil), s.Villains...)
+	for i := range s.Heroes {
+		s.Heroes[i].MaxHP, s.Heroes[i].HP = 1e6, 1e6
+	}
+	for i := range s.Villains {
+		s.Villains[i].MaxHP, s.Villains[i].HP = 1e6, 1e6
+	}
+	rn, err := s.NewRunner()
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := rn.g
+	r := dice.NewSeeded(1)
+	pol := rn.hp
+	start := func() {
+		rn.reset()
+		g.Shuffle(r)
+		for p := range g.State.Players {
+			_ = g.EnterPlay(r, p)
+		}
+		_ = g.StartCombat(false)
+	}
+	start()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if g.State.Outcome != Ongoing || g.State.Round >= 20 {
+			start()
+		}
+		if err := g.PlayRound(r, pol, pol); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCombatRoundNaive: the same work written plainly with
+// math/rand/v2: flip a card, then eight characters each roll 3d6 to hit,
+// 3d6 to defend and 2d6 damage.
+func BenchmarkCombatRoundNaive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	deck := make([]int, 156)
+	for i := range deck {
+		deck[i] = i
+	}
+	hp := make([]int, 8)
+	top := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		top = deck[rng.IntN(len(deck))]
+		for c := range hp {
+			roll := rng.IntN(6) + rng.IntN(6) + rng.IntN(6) + 3
+			if roll <= 13+top%2 {
+				def := rng.IntN(6) + rng.IntN(6) + rng.IntN(6) + 3
+				if def > 10 {
+					hp[(c+1)%8] -= rng.IntN(6) + rng.IntN(6) + 2
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkTaskTenRounds: a ten-round Dramatic Skill Resolution at a skill
+// so low it nearly always runs its ten rounds and the last-ditch effort,
+// each round flipping a card from the deck.
+func BenchmarkTaskTenRounds(b *testing.B) {
+	d, _ := DefaultDeck()
+	g, err := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.State.Heroes[0].Possibilities = 0
+	r := dice.NewSeeded(1)
+	g.Shuffle(r)
+	pol, _ := PolicyByName("passive")
+	task := Task{Skill: 3, Alternate: 3, Rounds: 10}
+	b.ReportAllocs()
+	for b.Loop() {
+		pl := &g.State.Players[0]
+		g.State.Discard = append(g.State.Discard, pl.Hand...)
+		pl.Hand = pl.Hand[:0]
+		ts := TaskState{Task: task}
+		for !ts.Finished && !ts.Failed {
+			if err := g.TaskRound(r, &ts, pol); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkTaskTenRoundsNaive: ten rounds of "pick a random bar, roll 3d6"
+// with math/rand/v2.
+func BenchmarkTaskTenRoundsNaive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var bars [156]Bar
+	d, _ := DefaultDeck()
+	for i, c := range d.Cards {
+		bars[i] = c.Bar
+	}
+	done := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		done = 0
+		for range 10 {
+			bar := bars[rng.IntN(len(bars))]
+			roll := rng.IntN(6) + rng.IntN(6) + rng.IntN(6) + 3
+			if first, n := bar.Steps(); n > 0 && done >= first && done < first+n && roll <= 3 {
+				done++
+			}
+		}
+	}
+	_ = done
+}
+
+// BenchmarkTrial: a whole default encounter from a fresh shuffle.
+func BenchmarkTrial(b *testing.B) {
+	s := DefaultScenario()
+	rn, _ := s.NewRunner()
+	r := dice.NewSeeded(1)
+	m := make([]int, len(s.Metrics()))
+	b.ReportAllocs()
+	for b.Loop() {
+		rn.Trial(r, m)
+	}
+}

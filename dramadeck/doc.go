@@ -1,0 +1,95 @@
+// Package dramadeck implements the Drama Deck: Roger Bell_West's adaptation
+// of the Torg Drama Deck (West End Games, 1990) to GURPS Fourth Edition
+// (Steve Jackson Games), together with the small part of GURPS it leans on.
+//
+// # The GURPS core
+//
+// A success roll is 3d6 against an effective skill; the margin is skill
+// minus roll. Totals of 3 or 4 always succeed and 17 or 18 always fail;
+// criticals follow the Basic Set (Criticals, Judge). A Quick Contest compares
+// two rolls: a success beats a failure, otherwise the larger margin wins, and
+// the margin of victory is the difference (QuickContest). A roll "in the
+// manner of Luck" is rolled three times, keeping the best (LuckRoll).
+//
+// # The deck
+//
+// Every card has two faces. The player face carries one ability: an
+// immediate effect (section 1.1 of the text: Action, Adrenalin, Willpower,
+// Presence, Coup de Grace, Drama, Escape, Glory, Haste, Hero, Idea,
+// Leadership, Master Plan, Monologue, Opponent Fails, Second Chance, Seize
+// Initiative, Supporter, Rally), a deferred one (1.2: Alertness,
+// Connection) or a subplot (1.3: Campaign, Martyr, Mistaken Identity,
+// Nemesis, Personal Stake, Romance, Suspicion, True Identity). The GM face
+// is read when the card is turned onto the action stack: a Standard and a
+// Dramatic line (who acts first, an effect on either side, perhaps an
+// approved action for the villains), the Act: line of approved actions,
+// and a skill bar for Dramatic Skill Resolution (Card, Line, Bar).
+//
+// The player-side composition of the default 156-card deck comes from the
+// published counts where known and from our rulings otherwise
+// (DefaultComposition). No published table of GM faces exists, so the GM
+// faces were generated once, from DefaultSeed, in the proportions our
+// rulings set (Generate), and shipped as the data file deck.txt, embedded in
+// the package (DefaultDeck). ParseDeck reads that format, or a bare
+// composition ("<count> <Name>" per line) whose GM faces it generates;
+// unknown names and bad counts are errors.
+//
+// # Players
+//
+// A player gets four cards when his character enters play (EnterPlay). Out
+// of combat he plays from his hand and draws nothing (PlayFromHand); hands
+// trade cards one for one (Trade). In combat, after each action that could
+// move the scene on, one card may go from hand to pool (MoveToPool);
+// abilities work only from the pool, pools trade one for one, and all of a
+// round's cards are declared at once (Declare). Once per Act a Critical
+// Moment pours any number of hand cards into the pool to act on one
+// character (CriticalMoment). At the end of a scene pool cards other than
+// subplots go back to the hand, the hand is cut to four (or one card may go
+// at exactly four) and refilled (EndScene); an empty draw pile is refilled
+// by shuffling the discards. Subplots pay a Possibility each Act (EndAct);
+// Drama held and Glory played pay at the adventure's end (EndAdventure).
+//
+// Effects that wait for a moment (Second Chance on the next failed roll,
+// Opponent Fails on the next success against the character, Drama and Hero
+// as a Possibility on the next failure, Adrenalin and its kin on the next
+// roll of their kind) are recorded on the character's Status when declared
+// and spent when the moment comes. Spending a Possibility re-rolls a failed
+// roll and keeps the better result; this is our reading, as the text does
+// not define Possibilities for GURPS.
+//
+// # The GM side
+//
+// Each combat round the GM turns a card (BeginRound): its line says who acts
+// first and applies Flurry (a second pass for that side), Inspiration, Up,
+// Break, Confused, Fatigued, Setback or Stymied. A hero's success at an
+// approved action draws a card; a villain's success at the line's villain
+// action strips a card from the target's pool (Act). Trick, Test, Taunt,
+// Intimidate and Maneuver are Quick Contests whose margin of victory is
+// looked up in the margin table (Rules.Margins; the text's literal bands by
+// default). All-Out Defence and All-Out Attack last until the character
+// acts again. The combat model around the cards is deliberately small:
+// attack skill against one active defence, dice of damage less DR, HP and
+// FP tracks; PlayRound and RunEncounter play it to an end.
+//
+// A Dramatic Skill Resolution (StartTask, TaskRound, TaskStep) works
+// through steps A to D in order, only when the turned card's skill bar shows
+// the next step (two adjacent steps may be tried together at -2 each), under
+// a time limit; special cases threaten a step, worsen the difficulty, or
+// force a change of skill or a restart; when neither step nor special case
+// shows, a roll may draw a card; when time runs out, one last-ditch roll
+// may still finish the task. TaskChance solves it exactly as a Markov chain.
+//
+// # Choices, state and scenarios
+//
+// Every choice the text leaves open goes to a Policy (PolicyByName,
+// Policies). Game holds the Rules, the Deck and a State that saves and
+// restores as JSON; every step checks its input and leaves the State as it
+// was when it fails. An optional Sink receives Events (flips, plays,
+// rolls...). Scenario, Runner and Exact form the face the stakes CLI and
+// simulator use; encounters have no exact model (ErrNoExact), but single
+// draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.
+//
+// Sources of each default are marked in the documentation of Rules and
+// DefaultComposition: [text] the rule text, [src] the published games,
+// [ours] this project's rulings.
+package dramadeck

@@ -1,0 +1,114 @@
+package dramadeck_test
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dramadeck"
+)
+
+// A Quick Contest of Taunt 15 against Will 14: the taunter rolls 3 (margin
+// 12), the target 17 (margin -3); the margin of victory is 15, which the
+// margin table turns into Up for the taunter and Setback for the target.
+func ExampleQuickContest() {
+	c := dramadeck.DefaultCriticals()
+	a, b := c.Judge(3, 15), c.Judge(17, 14)
+	w, mov := dramadeck.QuickContest(a, b)
+	band, _ := dramadeck.DefaultMargins().Lookup(dramadeck.Taunt, mov)
+	fmt.Println(w, mov, band.Actor, band.Target)
+	// Output: 0 15 [Up] [Setback]
+}
+
+// Second Chance: two re-rolls, best of three, against skill 10.
+func ExampleCriticals_LuckRoll() {
+	c := dramadeck.DefaultCriticals()
+	r := dice.Scripted(6, 6, 5, 4, 4, 4, 2, 3, 4)
+	res := c.LuckRoll(r, 10, 3)
+	fmt.Println(res.Roll, res.Success, res.Margin)
+	fmt.Printf("P(success) at 10: one roll %.3f, Luck %.3f\n", c.SuccessChance(10), c.LuckChance(10, 3))
+	// Output:
+	// 9 true 1
+	// P(success) at 10: one roll 0.500, Luck 0.875
+}
+
+// The shipped deck and the exact odds of a single flip.
+func ExampleDefaultDeck() {
+	d, err := dramadeck.DefaultDeck()
+	if err != nil {
+		panic(err)
+	}
+	flurry, _ := dramadeck.DrawOdds(d, func(c *dramadeck.Card) bool {
+		return c.Standard.Hero == dramadeck.Flurry || c.Standard.Villain == dramadeck.Flurry
+	}, 1)
+	drama, _ := dramadeck.DrawOdds(d, func(c *dramadeck.Card) bool { return c.Name == dramadeck.Drama }, 4)
+	fmt.Println(d.Len(), d.Count(dramadeck.Adrenalin))
+	fmt.Printf("P(Flurry on a Standard flip) = %.4f\n", flurry.Prob(1))
+	fmt.Printf("P(at least one Drama in a four-card hand) = %.4f\n", drama.AtLeast(1))
+	// Output:
+	// 156 16
+	// P(Flurry on a Standard flip) = 0.0513
+	// P(at least one Drama in a four-card hand) = 0.2964
+}
+
+// The chance to finish a four-step Dramatic Skill Resolution at skill 14
+// within N rounds, exactly, for the default deck's skill bars.
+func ExampleTaskChance() {
+	d, _ := dramadeck.DefaultDeck()
+	pol, _ := dramadeck.PolicyByName("default")
+	task := dramadeck.Task{Skill: 14, Alternate: 12, Rounds: 10}
+	e, err := dramadeck.TaskChance(dramadeck.DefaultRules(), task, d.BarOdds(), pol)
+	if err != nil {
+		panic(err)
+	}
+	for _, n := range []int{4, 6, 8, 10} {
+		fmt.Printf("within %2d rounds: %.3f\n", n, e.Within(n))
+	}
+	fmt.Printf("with the last-ditch effort: %.3f\n", e.P)
+	// Output:
+	// within  4 rounds: 0.038
+	// within  6 rounds: 0.112
+	// within  8 rounds: 0.216
+	// within 10 rounds: 0.333
+	// with the last-ditch effort: 0.507
+}
+
+// Playing an encounter step by step: a round at a time under the default
+// policies, with the state visible between rounds.
+func ExampleGame_PlayRound() {
+	s := dramadeck.DefaultScenario()
+	d, _ := dramadeck.DefaultDeck()
+	g, err := dramadeck.NewGame(s.Rules, d, s.Heroes, s.Villains)
+	if err != nil {
+		panic(err)
+	}
+	r := dice.NewSeeded(2)
+	g.Shuffle(r)
+	for p := range g.State.Players {
+		_ = g.EnterPlay(r, p)
+	}
+	fmt.Println("hand sizes:", len(g.State.Players[0].Hand), len(g.State.Players[1].Hand), len(g.State.Players[2].Hand))
+	_ = g.StartCombat(false)
+	pol, _ := dramadeck.PolicyByName("default")
+	for g.State.Outcome == dramadeck.Ongoing && g.State.Round < 30 {
+		if err := g.PlayRound(r, pol, pol); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(g.CheckCards() == nil, g.State.Outcome != dramadeck.Ongoing)
+	// Output:
+	// hand sizes: 4 4 4
+	// true true
+}
+
+// The Scenario face: categories and metrics of the built-in encounter.
+func ExampleScenario() {
+	s := dramadeck.DefaultScenario()
+	fmt.Println(s.Categories())
+	fmt.Println(s.Metrics())
+	_, err := s.Exact()
+	fmt.Println(err != nil)
+	// Output:
+	// [heroes_win villains_win escaped timed_out]
+	// [rounds flurry_rounds cards_played cards_drawn heroes_down villains_down flips]
+	// true
+}
