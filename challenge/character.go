@@ -55,13 +55,13 @@ func (s Stat) Dice() []dice.Die { return slices.Clone(s[:s.Len()]) }
 // rung returns a die's position on the ladder counting from 1 (d4 = 1,
 // d12 = 5): the number of sizes it can lose before it is gone.
 func rung(d dice.Die) int {
-	for i, l := range dice.Ladder {
-		if l == d {
-			return i + 1
-		}
+	if d >= 0 && int(d) < len(rungs) {
+		return int(rungs[d])
 	}
 	return 0
 }
+
+var rungs = [...]int8{4: 1, 6: 2, 8: 3, 10: 4, 12: 5}
 
 // Sides returns the total sides of the stat's dice (d12 d6 is 18), the
 // measure the owe list compares.

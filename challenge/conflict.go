@@ -155,6 +155,40 @@ type Side struct {
 	// has crossed a name off in the current comparison.
 	Turned  bool `json:"turned"`
 	Crossed bool `json:"crossed"`
+
+	// key packs Faces and Bonus for fast comparison (see pack); 0 when
+	// not yet computed, noKey when the roll is too big to pack.
+	key uint64
+}
+
+const noKey = ^uint64(0)
+
+// pack returns the showing roll as one number whose order is the rules'
+// reading: the high die plus advantage in the top 16 bits, then up to
+// eight lower dice, 6 bits each, high to low, a missing die 0. Rolls of
+// more than nine dice, or faces over 63, do not pack.
+func (s *Side) pack() uint64 {
+	n := len(s.Faces)
+	if n == 0 || n > 9 || s.Bonus < 0 || s.Bonus > 1<<14 {
+		return noKey
+	}
+	var f [9]int
+	for i, v := range s.Faces {
+		if v < 1 || v > 63 {
+			return noKey
+		}
+		j := i
+		for j > 0 && f[j-1] < v {
+			f[j] = f[j-1]
+			j--
+		}
+		f[j] = v
+	}
+	k := uint64(f[0]+s.Bonus) << 48
+	for i := 1; i < n; i++ {
+		k |= uint64(f[i]) << uint(48-6*i)
+	}
+	return k
 }
 
 // Read returns the side's read roll: its high die plus advantage.
@@ -374,6 +408,7 @@ func (c *Conflict) roll(r *dice.Roller, i int) {
 		}
 	}
 	s.Speaker = s.Of[at]
+	s.key = s.pack()
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: hi + s.Bonus})
 	}
@@ -476,6 +511,7 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 	s := &c.Sides[i]
 	v := r.Roll(int(c.Rules.AdvantageDie))
 	s.Bonus += v
+	s.key = s.pack()
 	s.Crossed = true
 	c.CrossOffs++
 	if c.Trace != nil {
@@ -538,7 +574,22 @@ func (c *Conflict) Resolve() error {
 
 func (c *Conflict) cmp(i, j int) int {
 	a, b := &c.Sides[i], &c.Sides[j]
-	return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
+	if a.key == 0 {
+		a.key = a.pack()
+	}
+	if b.key == 0 {
+		b.key = b.pack()
+	}
+	if a.key == noKey || b.key == noKey {
+		return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
+	}
+	switch {
+	case a.key > b.key:
+		return 1
+	case a.key < b.key:
+		return -1
+	}
+	return 0
 }
 
 // topTwo returns the two highest showing rolls among sides in (earlier

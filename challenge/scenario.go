@@ -111,6 +111,7 @@ type Runner struct {
 	plays  []Play
 	per    int // categories per side
 	sizes  []int
+	dirty  []bool // side i's members' stats changed in the last trial
 	stalem int
 	err    error
 }
@@ -128,7 +129,9 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	rn.stalem = rn.per * len(s.Sides)
 	rn.c = *start
 	rn.c.Sides = make([]Side, len(start.Sides))
+	rn.dirty = make([]bool, len(start.Sides))
 	for i := range start.Sides {
+		rn.dirty[i] = true
 		rn.c.Sides[i].Members = make([]Member, 0, len(start.Sides[i].Members))
 		rn.c.Sides[i].Faces = make([]int, 0, len(start.Sides[i].Dice))
 		for _, m := range start.Sides[i].Members {
@@ -148,14 +151,20 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // buffers.
 func (rn *Runner) reset() {
 	c, s := &rn.c, rn.start
-	sides, owe, cons := c.Sides, c.Owe, c.Consequences
-	*c = *s
-	c.Sides, c.Owe, c.Consequences = sides, append(owe[:0], s.Owe...), cons[:0]
-	for i := range sides {
-		faces, mem := sides[i].Faces, sides[i].Members
-		sides[i] = s.Sides[i]
-		sides[i].Faces = faces[:0]
-		sides[i].Members = append(mem[:0], s.Sides[i].Members...)
+	c.Phase, c.Round, c.Exchanges, c.Recasts = s.Phase, s.Round, s.Exchanges, s.Recasts
+	c.Challenger, c.Answerer, c.Met, c.First = s.Challenger, s.Answerer, s.Met, s.First
+	c.CrossOffs, c.Owed, c.Winner, c.Stalemate = s.CrossOffs, s.Owed, s.Winner, s.Stalemate
+	c.Owe, c.Consequences = append(c.Owe[:0], s.Owe...), c.Consequences[:0]
+	for i := range c.Sides {
+		d := &c.Sides[i]
+		faces, mem := d.Faces, d.Members
+		*d = s.Sides[i]
+		d.Faces = faces[:0]
+		d.Members = mem
+		if rn.dirty[i] {
+			d.Members = append(mem[:0], s.Sides[i].Members...)
+			rn.dirty[i] = false
+		}
 	}
 }
 
@@ -180,6 +189,11 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 			cat++
 		case StatusDropped:
 			cat += 2
+		}
+	}
+	for i := range c.Sides {
+		if st := c.Sides[i].Status; st == StatusInjured || st == StatusSettled {
+			rn.dirty[i] = true
 		}
 	}
 	if len(metrics) > 0 {
