@@ -2,9 +2,11 @@ package sim
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -156,28 +158,29 @@ func TestSameBitsAnyWorkers(t *testing.T) {
 // A chunk is replayable alone from ChunkSource.
 func TestChunkSource(t *testing.T) {
 	spec := diceSpec()
-	opt := Options{Seed: 9, Trials: 300, ChunkSize: 100, ChunkLo: 2, ChunkHi: 3}
-	r := mustRun(t, spec, opt)
-	for _, gen := range []string{"", ChaCha8} {
+	for _, gen := range []string{"", PCG, ChaCha8} {
+		r := mustRun(t, spec, Options{Seed: 9, Trials: 300, ChunkSize: 100, ChunkLo: 2, ChunkHi: 3, Generator: gen})
 		src, err := ChunkSource(gen, 9, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if gen == ChaCha8 {
-			continue
-		}
 		roller, _ := dice.NewRoller(src)
 		trial, _ := spec.New()
 		var counts [3]int64
+		var hist Histogram
 		for range 100 {
 			var o Outcome
 			trial(roller, &o)
 			counts[o.Category]++
+			hist.Add(o.Metrics[0])
 		}
 		for i, c := range r.Categories {
 			if c.Count != counts[i] {
-				t.Errorf("%s: runner %d, replay %d", c.Name, c.Count, counts[i])
+				t.Errorf("%q %s: runner %d, replay %d", gen, c.Name, c.Count, counts[i])
 			}
+		}
+		if d := cmp.Diff(r.Metrics[0].Hist, hist.canonical()); d != "" {
+			t.Errorf("%q: replayed totals differ (-run +replay):\n%s", gen, d)
 		}
 	}
 	if _, err := ChunkSource("mt19937", 1, 0); !errors.Is(err, ErrInvalid) {
@@ -500,5 +503,55 @@ func TestProgressPanicStopsWorkers(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if b := running.Load(); b != a {
 		t.Errorf("workers still running after the panic: %d -> %d trials", a, b)
+	}
+}
+
+// splitmix64 is the reference SplitMix64 generator, written out here to
+// check the documented stream derivation independently of stream.go.
+type splitmix64 struct{ state uint64 }
+
+func (s *splitmix64) next() uint64 {
+	s.state += 0x9e3779b97f4a7c15
+	z := s.state
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func TestStreamDerivationAsDocumented(t *testing.T) {
+	const chunk = 3
+	seed := uint64(12345)
+	// base = mix64(Seed): the first output of SplitMix64 from state Seed-golden.
+	sm := splitmix64{state: seed - 0x9e3779b97f4a7c15}
+	base := sm.next()
+	// Chunk k's words are outputs 4k..4k+3 of SplitMix64 started at base.
+	words := splitmix64{state: base}
+	var w [4]uint64
+	for i := 0; i < 4*chunk+4; i++ {
+		v := words.next()
+		if i >= 4*chunk {
+			w[i-4*chunk] = v
+		}
+	}
+	src, err := ChunkSource(PCG, seed, chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rand.NewPCG(w[0], w[1])
+	for i := range 4 {
+		if got, exp := src.Uint64(), want.Uint64(); got != exp {
+			t.Fatalf("pcg draw %d: %x, want %x", i, got, exp)
+		}
+	}
+	var key [32]byte
+	for j := range 4 {
+		binary.LittleEndian.PutUint64(key[8*j:], w[j])
+	}
+	src, _ = ChunkSource(ChaCha8, seed, chunk)
+	wantC := rand.NewChaCha8(key)
+	for i := range 4 {
+		if got, exp := src.Uint64(), wantC.Uint64(); got != exp {
+			t.Fatalf("chacha8 draw %d: %x, want %x", i, got, exp)
+		}
 	}
 }
