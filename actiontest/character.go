@@ -70,6 +70,9 @@ type Character struct {
 	link  []int // attribute index of each action
 	harm  []int // natural harm track of each attribute
 
+	rowPen   []int  // HarmRows[i].Penalty, compact for the hot path
+	rowIncap []bool // HarmRows[i].Incapacitates
+
 	// State is the character's harm, flashbacks and carried dice.
 	State State
 	// Sink, when non-nil, receives an Event for everything that happens.
@@ -114,6 +117,10 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	}
 	for i, a := range rl.Attributes {
 		c.harm[i], _ = rl.TrackIndex(a.Harm)
+	}
+	for _, row := range rl.HarmRows {
+		c.rowPen = append(c.rowPen, row.Penalty)
+		c.rowIncap = append(c.rowIncap, row.Incapacitates)
 	}
 	c.State = c.FreshState()
 	return c, nil
@@ -199,31 +206,30 @@ func (c *Character) NaturalTrack(action string) (int, error) {
 
 // Penalty returns the dice the character's harm costs.
 func (c *Character) Penalty() int {
-	p, _ := load(c.rules, &c.State)
+	p, _ := c.load()
 	return p
 }
 
 // Incapacitated reports whether a filled incapacitating row (Severe harm)
 // stops the character acting unless helped or pushing.
 func (c *Character) Incapacitated() bool {
-	_, inc := load(c.rules, &c.State)
+	_, inc := c.load()
 	return inc
 }
 
-// load returns the dice s's harm costs and whether it incapacitates, in one
+// load returns the dice the harm costs and whether it incapacitates, in one
 // pass over the tracks.
-func load(rl *Rules, s *State) (penalty int, incapacitated bool) {
-	rowsRule := rl.HarmRows
-	for _, rows := range s.Harm {
-		if len(rows) > len(rowsRule) {
-			rows = rows[:len(rowsRule)]
+func (c *Character) load() (penalty int, incapacitated bool) {
+	pen, inc := c.rowPen, c.rowIncap
+	for _, rows := range c.State.Harm {
+		if len(rows) > len(pen) {
+			rows = rows[:len(pen)]
 		}
 		for i, n := range rows {
-			if n == 0 {
-				continue
+			if n != 0 {
+				penalty += n * pen[i]
+				incapacitated = incapacitated || inc[i]
 			}
-			penalty += n * rowsRule[i].Penalty
-			incapacitated = incapacitated || rowsRule[i].Incapacitates
 		}
 	}
 	return penalty, incapacitated

@@ -202,7 +202,7 @@ func (c *Character) plan(t *Test, at *Attempt) error {
 		}
 	}
 	a := c.link[i]
-	pen, incap := load(rl, &c.State)
+	pen, incap := c.load()
 	p := Pool{Action: c.act[i], Attribute: c.attr[a], Equipment: t.Equipment, Carried: c.State.Bonus,
 		Bonus: t.Bonus, Penalty: pen}
 	p.Help = min(min(t.Helpers, maxDice)*rl.HelpDice, rl.MaxHelp)
@@ -238,18 +238,23 @@ func (c *Character) Begin(r *dice.Roller, t Test, at *Attempt) error {
 	if err := c.plan(&t, at); err != nil {
 		return err
 	}
+	c.roll(r, at)
+	return nil
+}
+
+// roll starts a planned test and rolls its pool.
+func (c *Character) roll(r *dice.Roller, at *Attempt) {
 	c.start(at)
 	if at.Test.Flashback && at.Test.Difficulty == 0 {
 		at.Dice = at.Dice[:0]
 		at.Successes = 0
-		return nil
+		return
 	}
 	at.Dice = r.RollN(at.Pool.Dice, c.rules.Sides, at.Dice[:0])
 	at.Successes = dice.CountAtLeast(at.Dice, c.rules.SuccessFace)
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice})
 	}
-	return nil
 }
 
 // start applies the state changes of beginning a planned test.
@@ -450,18 +455,16 @@ func (v View) Failed() bool { return v.Successes < v.Required }
 // Peril, rolls, may push, and finishes. A policy's illegal choice is an
 // error, and the state is then as the last legal step left it.
 func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
-	if t.PerilOffered && !t.Peril {
-		var probe Attempt
-		if err := c.plan(&t, &probe); err != nil {
-			return err
-		}
-		if p.Peril(c.view(&probe)) {
-			t.Peril = true
-		}
-	}
-	if err := c.Begin(r, t, at); err != nil {
+	if err := c.plan(&t, at); err != nil {
 		return err
 	}
+	if t.PerilOffered && !t.Peril && p.Peril(c.view(at)) {
+		t.Peril = true
+		if err := c.plan(&t, at); err != nil {
+			return err
+		}
+	}
+	c.roll(r, at)
 	if err := c.maybePush(r, at, p); err != nil {
 		return err
 	}
@@ -470,7 +473,7 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
 
 func (c *Character) view(at *Attempt) View {
 	return View{Pool: at.Pool.Dice, Required: at.Test.Difficulty, Successes: at.Successes,
-		Position: at.Test.Position, Penalty: c.Penalty(), MustPush: at.MustPush,
+		Position: at.Test.Position, Penalty: at.Pool.Penalty, MustPush: at.MustPush,
 		PushTrack: pushTrack(c.rules, &c.State, c.harm[at.attr]), Rules: c.rules}
 }
 
