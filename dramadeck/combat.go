@@ -81,7 +81,14 @@ func (g *Game) applyLine() {
 		case Confused:
 			s.Confused = s.Confused || side == Heroes
 		case Setback:
-			s.Setback[side] = true
+			// A prepared event fires instead, if the GM has one.
+			if s.Planned > 0 {
+				s.Planned--
+				g.emit(Event{Kind: EvEffect, Who: -1, Target: -1, Card: -1, Effect: Setback, Value: 1})
+				e = NoEffect
+			} else {
+				s.Setback[side] = true
+			}
 		}
 		lo, hi := 0, len(s.Heroes)
 		if side == Villains {

@@ -314,3 +314,38 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	}
 	want(t, b2i(g.State.Villains[0].Status.Broken), 1)
 }
+
+func TestHasteAndPlannedSetback(t *testing.T) {
+	g := testGame(t)
+	for i := range g.State.Villains {
+		g.State.Villains[i].MaxHP, g.State.Villains[i].HP = 500, 500
+	}
+	var tr Trace
+	g.Sink = tr.Add
+	_ = g.StartCombat(false)
+	g.State.Planned = 1
+	nextLine(g, Line{First: Villains, Villain: Setback})
+	g.State.Heroes[0].Status.Extra = 1 // as if Haste were declared
+	pol := mustPolicy(t, "passive")
+	if err := g.PlayRound(dice.NewSeeded(4), pol, pol); err != nil {
+		t.Fatal(err)
+	}
+	got := countActions(&tr)
+	if got[0] != 2 || got[1] != 1 || got[2] != 1 {
+		t.Errorf("actions %v: want Haste's extra action for hero 0, and the villain acting (planned event fired)", got)
+	}
+	want(t, g.State.Planned, 0)
+	want(t, b2i(g.State.Setback[Villains]), 0)
+	// Haste from the pool through a whole round.
+	g2 := testGame(t)
+	var tr2 Trace
+	g2.Sink = tr2.Add
+	_ = g2.StartCombat(false)
+	give(t, g2, 1, Haste, true)
+	if err := g2.PlayRound(dice.NewSeeded(4), mustPolicy(t, "default"), pol); err != nil {
+		t.Fatal(err)
+	}
+	if n := countActions(&tr2)[1]; n < 2 && g2.State.Outcome == Ongoing {
+		t.Errorf("Haste from the pool gave %d actions", n)
+	}
+}

@@ -193,6 +193,11 @@ func (g *Game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
 // this round (The Player Side: all cards played in a round are declared
 // together). Each player declares at most once a round; a Confused side may
 // not activate pool cards. Every play is checked before any takes effect.
+//
+// Declarations come at the start of the round, after the flip [ours]:
+// cards whose moment comes later (Second Chance, Opponent Fails, Drama and
+// Hero, the next-roll bonuses) wait on the character's Status until it
+// does, and Haste's extra action is taken right after the declarations.
 func (g *Game) Declare(r *dice.Roller, p int, plays []Play) error {
 	if err := g.checkDeclare(p, plays, nil, false); err != nil {
 		return err

@@ -125,6 +125,8 @@ func (s *Style) value(n Name) int {
 	return 3
 }
 
+// Critical declares a Critical Moment once two combat cards (Action,
+// Adrenalin, Coup de Grace, Second Chance) are in hand.
 func (s *Style) Critical(g *Game, p int, buf []int) []int {
 	if !s.CriticalMoment || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
 		return buf
@@ -141,6 +143,9 @@ func (s *Style) Critical(g *Game, p int, buf []int) []int {
 	return buf
 }
 
+// Declare plays the pool cards that help this round: bonuses, re-rolls,
+// Haste, Supporter on a friend, Rally when a hand is short, Monologue or
+// Escape when badly hurt, Seize Initiative (flip when the line is bad).
 func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	st := &g.State
 	if !s.PlayCards || st.Confused {
@@ -208,6 +213,7 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	return buf
 }
 
+// Move picks the most valuable hand card for the pool (Escape only first).
 func (s *Style) Move(g *Game, p int) int {
 	if !s.PlayCards {
 		return -1
@@ -229,6 +235,8 @@ func (s *Style) Move(g *Game, p int) int {
 	return best
 }
 
+// Choose defends under Setback or when hurt past DefendBelow; otherwise it
+// attacks the weakest opponent, or uses an approved contest it is good at.
 func (s *Style) Choose(g *Game, ci int) Choice {
 	st := &g.State
 	c := g.char(ci)
@@ -270,8 +278,10 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 	return ch
 }
 
+// Spend spends Possibilities on every failure when SpendPossibilities.
 func (s *Style) Spend(g *Game, ci int, r Result) bool { return s.SpendPossibilities }
 
+// Strip removes the most valuable non-subplot card.
 func (s *Style) Strip(g *Game, target int) int {
 	pool := g.State.Players[target].Pool
 	best, bv := 0, -1
@@ -287,6 +297,7 @@ func (s *Style) Strip(g *Game, target int) int {
 	return best
 }
 
+// Call breaks a wounded target, else sets it back.
 func (s *Style) Call(g *Game, actor, target int, a Act) Effect {
 	if t := g.char(target); t.HP < t.MaxHP {
 		return Break
@@ -294,6 +305,7 @@ func (s *Style) Call(g *Game, actor, target int, a Act) Effect {
 	return Setback
 }
 
+// Discard drops the least valuable card; at exactly four, only a weak one.
 func (s *Style) Discard(g *Game, p int, must bool) int {
 	hand := g.State.Players[p].Hand
 	worst, wv := -1, 1<<30
@@ -308,6 +320,7 @@ func (s *Style) Discard(g *Game, p int, must bool) int {
 	return worst
 }
 
+// Steps attempts every shown step with MultiStep, else one unless time is short.
 func (s *Style) Steps(v TaskView) int {
 	if s.MultiStep || v.RoundsLeft < v.Steps-v.Done {
 		return v.Avail
@@ -315,6 +328,8 @@ func (s *Style) Steps(v TaskView) int {
 	return 1
 }
 
+// Switch changes skill when steps are done or the other skill is no worse.
 func (s *Style) Switch(v TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
 
+// LastDitch always makes the last-ditch effort.
 func (s *Style) LastDitch(v TaskView) bool { return true }

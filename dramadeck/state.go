@@ -214,6 +214,11 @@ type State struct {
 	Break     [2]bool `json:"break"`
 	Monologue bool    `json:"monologue,omitempty"`
 
+	// Planned counts events the GM has prepared (allies waver, the
+	// opposition is reinforced, equipment fails...): a Setback line fires
+	// one instead of barring the side's harmful actions.
+	Planned int `json:"planned,omitempty"`
+
 	Outcome Outcome `json:"outcome"`
 	Glory   int     `json:"glory"` // Glory cards played this adventure
 

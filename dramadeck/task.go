@@ -105,7 +105,7 @@ func (g *Game) TaskRound(r *dice.Roller, ts *TaskState, pol Policy) error {
 	if len(g.State.Stack) == 0 {
 		return errors.New("no card on the action stack")
 	}
-	return g.taskStep(r, ts, g.Deck.Cards[g.State.Stack[len(g.State.Stack)-1]].Bar, pol)
+	return g.taskStep(r, ts, g.Deck.Cards[g.State.Stack[len(g.State.Stack)-1]].Bar, pol, 0)
 }
 
 func (g *Game) checkTask(ts *TaskState, pol Policy) error {
@@ -135,16 +135,35 @@ func (g *Game) TaskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy) erro
 	if bar >= numBars {
 		return fmt.Errorf("skill bar %d does not exist", bar)
 	}
-	return g.taskStep(r, ts, bar, pol)
+	return g.taskStep(r, ts, bar, pol, 0)
 }
 
-// taskStep is TaskStep after its checks.
-func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy) error {
+// AttemptSteps is TaskStep with the player naming the steps: k steps from
+// step from (0 for A). Attempting a step out of order (C before B), or steps
+// the bar does not show, is an error and changes nothing.
+func (g *Game) AttemptSteps(r *dice.Roller, ts *TaskState, bar Bar, from, k int, pol Policy) error {
+	if err := g.checkTask(ts, pol); err != nil {
+		return err
+	}
+	if bar >= numBars {
+		return fmt.Errorf("skill bar %d does not exist", bar)
+	}
+	if from != ts.Done {
+		return fmt.Errorf("step %c cannot be attempted: steps go in order and the next is %c", 'A'+rune(from), 'A'+rune(ts.Done))
+	}
+	avail := StepAvail(bar, ts.Done, g.Rules.TaskSteps)
+	if k < 1 || k > avail {
+		return fmt.Errorf("the skill bar shows %v: %d step(s) from %c may be attempted, not %d", bar, avail, 'A'+rune(from), k)
+	}
+	return g.taskStep(r, ts, bar, pol, k)
+}
+
+// taskStep is TaskStep after its checks; k > 0 fixes the steps attempted.
+func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k int) error {
 	steps := g.Rules.TaskSteps
 	avail := StepAvail(bar, ts.Done, steps)
 	v := ts.view(&g.Rules, avail)
-	k := 0
-	if avail > 0 {
+	if avail > 0 && k == 0 {
 		k = pol.Steps(v)
 		if k < 1 || k > avail {
 			return fmt.Errorf("policy %s: %d steps at once, the bar %v allows 1..%d", pol.Name(), k, bar, avail)

@@ -270,3 +270,16 @@ func TestHypergeometric(t *testing.T) {
 		t.Error("marked > total accepted")
 	}
 }
+
+func TestAttemptSteps(t *testing.T) {
+	g, ts := taskGame(t)
+	pol := mustPolicy(t, "passive")
+	mustFail(t, g, "step C before B", func() error { return g.AttemptSteps(fixed(), &ts, BarC, 2, 1, pol) })
+	mustFail(t, g, "steps not on the bar", func() error { return g.AttemptSteps(fixed(), &ts, BarB, 0, 1, pol) })
+	mustFail(t, g, "three steps on a pair", func() error { return g.AttemptSteps(fixed(), &ts, BarAB, 0, 3, pol) })
+	// A and B together at -2: 10 and 10 both succeed.
+	if err := g.AttemptSteps(fixed(3, 3, 4, 4, 3, 3), &ts, BarAB, 0, 2, pol); err != nil {
+		t.Fatal(err)
+	}
+	want(t, ts.Done, 2)
+}
