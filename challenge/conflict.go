@@ -401,17 +401,45 @@ func (c *Conflict) roll(r *dice.Roller, i int) {
 		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
 	}
 	s.Crossed = false
+	// One pass finds the speaker (the first die showing the highest face)
+	// and sorts the faces, high first, for the packed key.
+	var f [9]int
 	hi, at := 0, 0
-	for k, f := range s.Faces {
-		if f > hi {
-			hi, at = f, k
+	n := len(s.Faces)
+	for k, v := range s.Faces {
+		if v > hi {
+			hi, at = v, k
+		}
+		if k < len(f) {
+			j := k
+			for j > 0 && f[j-1] < v {
+				f[j] = f[j-1]
+				j--
+			}
+			f[j] = v
 		}
 	}
 	s.Speaker = s.Of[at]
-	s.key = s.pack()
+	if n > len(f) || hi > 63 || s.Bonus > 1<<14 {
+		s.key = noKey
+	} else {
+		k := uint64(f[0]+s.Bonus) << 48
+		for j := 1; j < n; j++ {
+			k |= uint64(f[j]) << uint(48-6*j)
+		}
+		s.key = k
+	}
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: hi + s.Bonus})
 	}
+}
+
+// read is Read, from the packed key when there is one.
+func (s *Side) read() int {
+	if s.key != 0 && s.key != noKey {
+		return int(s.key >> 48)
+	}
+	return s.Read()
 }
 
 // Roll makes the roll the phase calls for: in PhaseCast every side still in
@@ -555,7 +583,7 @@ func (c *Conflict) Resolve() error {
 			}
 			c.endExchange()
 		default:
-			if c.Rules.DoubleFactor*c.Sides[an].Read() <= c.Sides[ch].Read() {
+			if c.Rules.DoubleFactor*c.Sides[an].read() <= c.Sides[ch].read() {
 				c.owe(true)
 				if c.Trace != nil {
 					c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
