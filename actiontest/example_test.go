@@ -2,6 +2,7 @@ package actiontest_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/stakesrpg/stakes/actiontest"
 	"github.com/stakesrpg/stakes/dice"
@@ -96,4 +97,36 @@ func ExampleScenario_Exact() {
 	// out      0.0000
 	// stalled  0.0000
 	// mean tests 3.317
+}
+
+// Sampling the rooftop chase with a Runner: one Runner per goroutine, one
+// trial per call, no allocation.
+func ExampleScenario_NewRunner() {
+	s := actiontest.DefaultScenario()
+	s.Policy = "never"
+	rn, err := s.NewRunner()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := dice.NewSeeded(2026)
+	counts := make([]int, len(s.Categories()))
+	metrics := make([]int, len(s.Metrics()))
+	tests := 0
+	const trials = 10000
+	for range trials {
+		counts[rn.Trial(r, metrics)]++
+		tests += metrics[0]
+	}
+	ex, _ := s.Exact()
+	for i, name := range s.Categories()[:3] {
+		got := float64(counts[i]) / trials
+		fmt.Printf("%-6s exact %.3f, sampled within 0.02: %v\n", name, ex.P[i], math.Abs(got-ex.P[i]) < 0.02)
+	}
+	fmt.Printf("tests  exact %.3f, sampled within 0.1: %v\n", ex.MeanRounds, math.Abs(float64(tests)/trials-ex.MeanRounds) < 0.1)
+	// Output:
+	// clean  exact 0.424, sampled within 0.02: true
+	// hurt   exact 0.000, sampled within 0.02: true
+	// lost   exact 0.576, sampled within 0.02: true
+	// tests  exact 3.671, sampled within 0.1: true
 }

@@ -437,7 +437,7 @@ type View struct {
 	// before the roll).
 	Required, Successes int
 	Position            Position
-	// Penalty is the dice the character's harm costs now.
+	// Penalty is the dice the character's harm costs this roll.
 	Penalty int
 	// MustPush says the character can act only by pushing.
 	MustPush bool
