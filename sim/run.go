@@ -150,29 +150,25 @@ func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
 		r := s.roller
 		// tally.record, written out so the per-trial work inlines.
 		cats, hists := t.cats, t.hists
-		for done := 0; done < n; {
-			if stop.Load() {
+		for i := range n {
+			if i%checkEvery == 0 && stop.Load() {
 				return false, nil
 			}
-			m := min(n-done, checkEvery)
-			for range m {
-				*o = Outcome{}
-				trial(r, o)
-				c := o.Category
-				if uint(c) >= uint(len(cats)) {
-					return false, fmt.Errorf("trial %d of chunk %d: category %d is out of range 0..%d", done, chunk, c, len(cats)-1)
+			*o = Outcome{}
+			trial(r, o)
+			c := o.Category
+			if uint(c) >= uint(len(cats)) {
+				return false, fmt.Errorf("trial %d of chunk %d: category %d is out of range 0..%d", i, chunk, c, len(cats)-1)
+			}
+			cats[c]++
+			for k := range hists {
+				h := &hists[k]
+				v := o.Metrics[k]
+				if j := v - h.Min; uint(j) < uint(len(h.Counts)) {
+					h.Counts[j]++
+				} else if err := h.addSlow(v); err != nil {
+					return false, fmt.Errorf("trial %d of chunk %d: metric %d: %w", i, chunk, k, err)
 				}
-				cats[c]++
-				for k := range hists {
-					h := &hists[k]
-					v := o.Metrics[k]
-					if i := v - h.Min; uint(i) < uint(len(h.Counts)) {
-						h.Counts[i]++
-					} else if err := h.addSlow(v); err != nil {
-						return false, fmt.Errorf("trial %d of chunk %d: metric %d: %w", done, chunk, k, err)
-					}
-				}
-				done++
 			}
 		}
 		t.n += int64(n)
