@@ -360,3 +360,17 @@ func takeBack(g *Game, p, id int) {
 	}
 	g.State.Draw = append(g.State.Draw, id)
 }
+
+// Over four: discard down to four and no further, even if the policy would
+// like to drop another weak card.
+func TestEndSceneNoExtraDiscard(t *testing.T) {
+	g := testGame(t)
+	for _, n := range []Name{Idea, Idea, Connection, Alertness, Hero} {
+		give(t, g, 0, n, false)
+	}
+	if err := g.EndScene(fixed(), mustPolicy(t, "default")); err != nil {
+		t.Fatal(err)
+	}
+	want(t, len(g.State.Discard), 1)
+	want(t, len(g.State.Players[0].Hand), 4)
+}

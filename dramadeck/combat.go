@@ -116,9 +116,6 @@ func (g *Game) applyLine() {
 			}
 		}
 	}
-	if s.Flurry[Heroes] || s.Flurry[Villains] {
-		s.FlurryRounds++
-	}
 }
 
 func (g *Game) loseFP(ci, n int) {
@@ -403,11 +400,6 @@ func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Pol
 	}
 	res := g.skillRoll(r, ci, Physical, base, pol)
 	hit := res.Success
-	if hit && t.Status.Fails > 0 {
-		t.Status.Fails--
-		hit = false
-		g.emit(Event{Kind: EvEffect, Who: ci, Target: ch.Target, Card: -1, Effect: NoEffect, Value: int(OpponentFails)})
-	}
 	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
 		def := t.Defense
 		if t.Status.Posture == Defend {
@@ -419,6 +411,13 @@ func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Pol
 		d := g.Rules.Criticals.SuccessRoll(r, def)
 		g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: def, Success: d.Success})
 		hit = !d.Success
+	}
+	// A hit that would reach the damage roll is a success; Opponent Fails
+	// turns it into a failure.
+	if hit && t.Status.Fails > 0 {
+		t.Status.Fails--
+		hit = false
+		g.emit(Event{Kind: EvEffect, Who: ci, Target: ch.Target, Card: -1, Effect: NoEffect, Value: int(OpponentFails)})
 	}
 	if !hit {
 		return false, false
@@ -505,6 +504,9 @@ func (g *Game) inflict(ci int, e Effect) {
 // villains, who took HP damage and did no harm this round flee or concede) and checks for the end of the encounter.
 func (g *Game) EndRound() {
 	s := &g.State
+	if s.Flurry[Heroes] || s.Flurry[Villains] {
+		s.FlurryRounds++
+	}
 	for ci := range len(s.Heroes) + len(s.Villains) {
 		c := g.char(ci)
 		if s.Break[g.side(ci)] && c.Active() && c.HP < c.MaxHP && !c.Status.Harmed {

@@ -184,7 +184,7 @@ func TestApprovedActions(t *testing.T) {
 	// Opponent Fails turns the villain's success into a failure.
 	hp := g.State.Heroes[1].HP
 	g.State.Heroes[1].Status.Fails = 1
-	if err := g.Act(fixed(3, 3, 3), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
 		t.Fatal(err)
 	}
 	want(t, g.State.Heroes[1].HP, hp)

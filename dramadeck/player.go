@@ -489,8 +489,11 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 			}
 		}
 		me.Pool = keep
-		for len(me.Hand) >= g.Rules.HandSize {
-			must := len(me.Hand) > g.Rules.HandSize
+		// Over four: discard down to four. Exactly four (from the start):
+		// one may go.
+		over := len(me.Hand) > g.Rules.HandSize
+		for len(me.Hand) > g.Rules.HandSize || (!over && len(me.Hand) == g.Rules.HandSize) {
+			must := over
 			i := pol.Discard(g, p, must)
 			if i < 0 && !must {
 				break

@@ -154,7 +154,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	hp, _ := PolicyByName(s.HeroPolicy)
 	gm, _ := PolicyByName(s.GMPolicy)
 	rn := &Runner{s: s, g: g, hp: hp, gm: gm,
-		heroes: append([]Character(nil), s.Heroes...), villains: append([]Character(nil), s.Villains...)}
+		heroes: append([]Character(nil), g.State.Heroes...), villains: append([]Character(nil), g.State.Villains...)}
 	return rn, nil
 }
 

@@ -98,6 +98,18 @@ type Character struct {
 	Status        Status `json:"status"`
 }
 
+// Fresh returns c with HP and FP of 0 read as full, the way a designer
+// leaves them out of a scenario file.
+func (c Character) Fresh() Character {
+	if c.HP == 0 {
+		c.HP = c.MaxHP
+	}
+	if c.FP == 0 {
+		c.FP = c.MaxFP
+	}
+	return c
+}
+
 // Active reports whether the character can still act.
 func (c *Character) Active() bool { return !c.Status.Out && !c.Status.Fled && !c.Status.Dead }
 
@@ -318,8 +330,14 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 		s.Players[i].Hand = make([]int, 0, n)
 		s.Players[i].Pool = make([]int, 0, n)
 	}
-	s.Heroes = append(make([]Character, 0, len(heroes)), heroes...)
-	s.Villains = append(make([]Character, 0, len(villains)), villains...)
+	s.Heroes = make([]Character, len(heroes))
+	for i := range heroes {
+		s.Heroes[i] = heroes[i].Fresh()
+	}
+	s.Villains = make([]Character, len(villains))
+	for i := range villains {
+		s.Villains[i] = villains[i].Fresh()
+	}
 	s.Act, s.Scene = 1, 1
 	g.order = make([]int, 0, len(heroes)+len(villains))
 	g.moveBuf = make([]int, 0, n)
