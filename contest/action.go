@@ -209,9 +209,12 @@ func (e *Engine) emit(ev Event) {
 	}
 }
 
+// ones is the face set of 1s, built once.
+var ones = dice.Faces(1)
+
 func (e *Engine) excl() dice.FaceSet {
 	if e.Rules.ExcludeOnes {
-		return dice.Faces(1)
+		return ones
 	}
 	return dice.FaceSet{}
 }
@@ -279,7 +282,8 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 		}
 		for _, ps := range [...][]Pick{sd.Base, sd.Extra, sd.AidPicks} {
 			for _, p := range ps {
-				if _, err := s.trait(p); err != nil {
+				if s.traitPtr(p) == nil {
+					_, err := s.trait(p)
 					return fmt.Errorf("side %d pool: %w", i, err)
 				}
 			}
@@ -310,11 +314,14 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 			Sides: old[:0], IPicks: ip, Harms: hs}
 	}
 	for _, sd := range sides {
-		var side Side
-		if n := len(a.Sides); n < cap(a.Sides) {
-			side = a.Sides[:n+1][n]
+		n := len(a.Sides)
+		if n < cap(a.Sides) {
+			a.Sides = a.Sides[:n+1]
+		} else {
+			a.Sides = append(a.Sides, Side{})
 		}
-		side = Side{
+		side := &a.Sides[n]
+		*side = Side{
 			Char: sd.Char, Label: sd.Label, Aider: sd.Aider,
 			Gang:     append(side.Gang[:0], sd.Gang...),
 			Base:     append(side.Base[:0], sd.Base...),
@@ -329,7 +336,6 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 				side.Label = s.Characters[sd.Char].Name
 			}
 		}
-		a.Sides = append(a.Sides, side)
 	}
 	s.Action = a
 	return nil
@@ -1043,16 +1049,18 @@ func (e *Engine) ratePool(s *Scene, r *dice.Roller, sd *Side) dice.Die {
 	if e.Rules.ComplicationKeptOnly {
 		e.comp = keptDice(sd.Dice, sd.Faces, e.Rules.Keep, e.excl(), e.comp)
 	} else {
+		ex := e.excl()
 		for i, d := range sd.Dice {
-			if i < len(sd.Faces) && e.excl().Has(sd.Faces[i]) {
+			if i < len(sd.Faces) && ex.Has(sd.Faces[i]) {
 				continue
 			}
 			e.comp = append(e.comp, d)
 		}
 	}
 	if sd.Char != TroublePool && len(e.comp) > 0 {
-		for _, t := range s.Characters[sd.Char].Traits {
-			if t.Effect == StepUpLowest && t.Die != dice.Gone {
+		ts := s.Characters[sd.Char].Traits
+		for i := range ts {
+			if t := &ts[i]; t.Effect == StepUpLowest && t.Die != dice.Gone {
 				lo := 0
 				for i, d := range e.comp {
 					if d < e.comp[lo] {

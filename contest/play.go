@@ -65,24 +65,23 @@ func (e *Engine) turnView(s *Scene, t int) View {
 		}
 		return n
 	}
-	// The base pool is free (Scenario checks it); each extra costs as
-	// cost() would charge it.
-	distinct := 0
+	// Each pick costs as cost() would charge it.
+	distinct, spent := 0, 0
 	for i, p := range sd.Base {
 		if tr := s.traitPtr(p); tr != nil {
 			add(tr.Die)
 		}
-		if !slices.Contains(sd.Base[:i], p) {
-			distinct++
+		if slices.Contains(sd.Base[:i], p) {
+			spent += e.Rules.ReuseCost
+		} else if distinct++; distinct > e.Rules.FreeTraits {
+			spent += e.Rules.ExtraDieCost
 		}
 	}
 	for _, d := range sd.Gang {
 		add(d)
 	}
-	base, _ := e.cost(s, sd.Char, sd.Base)
 	v.Best = sum()
 	v.BestAll = v.Best
-	spent := base
 	for n, p := range sd.Extra {
 		tr := s.traitPtr(p)
 		if tr == nil || tr.Die == dice.Gone {
