@@ -186,6 +186,7 @@ type Interaction struct {
 	memberOf  []int // global member -> party
 	names     []string
 	mods      []int   // member*skills+skill
+	stat      []int   // mods plus circumstance and party bonus
 	known     [][]int // skills each member lists
 	actCand   [][]int // skills each member may act with (known ones, or all legal)
 	reactCand [][]int // skills each member might react with, besides the actor's
@@ -202,6 +203,8 @@ type Interaction struct {
 	decl      Declaration
 	parts     []participant
 	to        []int
+	keys      []int64
+	sides     []uint8
 	faceBuf   []int
 	seizing   []bool
 	targeted  []bool
@@ -213,6 +216,9 @@ type factor struct {
 	skill   int
 	parties []bool
 }
+
+// maxPenalty bounds the outside-factor penalties a member accumulates.
+const maxPenalty = 100 * MaxModifier
 
 // View is a read-only look at an interaction, given to policies.
 type View struct{ in *Interaction }
@@ -506,6 +512,12 @@ func build(s Scenario) (*Interaction, error) {
 	}
 	in.start.initiative = -1
 	in.start.outcome = Outcome{Winner: -1, By: -1}
+	in.stat = make([]int, len(in.mods))
+	for g := range in.names {
+		for s := range ns {
+			in.stat[g*ns+s] = in.mods[g*ns+s] + in.circ[s] + in.parties[in.memberOf[g]].bonus
+		}
+	}
 	in.st.alloc(len(s.Parties), nm, ns)
 	in.saved.alloc(len(s.Parties), nm, ns)
 	in.st.copyFrom(&in.start)
@@ -524,6 +536,8 @@ func build(s Scenario) (*Interaction, error) {
 	maxParts := nm*2 + len(s.Parties)*MaxMembers
 	in.parts = make([]participant, 0, maxParts)
 	in.to = make([]int, maxParts)
+	in.keys = make([]int64, maxParts)
+	in.sides = make([]uint8, maxParts)
 	in.faceBuf = make([]int, 0, len(in.checkDice))
 	in.seizing = make([]bool, len(s.Parties))
 	in.targeted = make([]bool, len(s.Parties))
@@ -551,8 +565,7 @@ func (in *Interaction) member(p, m int) int {
 // pairing: skill, circumstance, party bonus, outside-factor penalties and the
 // group modifier ("Large Parties").
 func (in *Interaction) base(g, s int) int {
-	ns := len(in.skills)
-	mod := in.mods[g*ns+s] + in.circ[s] + in.parties[in.memberOf[g]].bonus + in.st.penalty[g]
+	mod := in.stat[g*len(in.skills)+s] + in.st.penalty[g]
 	if r := in.st.rank[g]; r > 0 {
 		if !in.endurance[s] {
 			mod += r

@@ -3,6 +3,7 @@ package edge
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -284,12 +285,6 @@ func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 	return nil
 }
 
-// beats reports whether check q beats check p: a higher total, or on equal
-// totals the higher modifier (a full tie beats neither way).
-func beats(q, p *participant) bool {
-	return q.total > p.total || (q.total == p.total && q.mod > p.mod)
-}
-
 // settle resolves a round of rolled checks: dice pass, usage is recorded,
 // the initiative moves and parties that ran out leave.
 func (in *Interaction) settle(ps []participant) {
@@ -297,26 +292,51 @@ func (in *Interaction) settle(ps []participant) {
 	// Each wagered die passes once, to the opposing check with the next
 	// higher result; dice won this round are never at risk again, so every
 	// move is decided from the checks alone.
+	//
+	// A check's rank is its total, then its modifier (RULINGS: ties go to
+	// the higher modifier; a full tie moves nothing). Actor checks oppose
+	// target checks; seizing checks stake nothing and take nothing.
+	keys, sides := in.keys[:len(ps)], in.sides[:len(ps)]
 	for i := range ps {
-		in.to[i] = -1
 		p := &ps[i]
-		if !p.staked {
-			continue
-		}
-		for j := range ps {
-			q := &ps[j]
-			if !q.staked || q.party == p.party || q.actor == p.actor || !beats(q, p) {
-				continue
-			}
-			if k := in.to[i]; k < 0 || beats(&ps[k], q) {
-				in.to[i] = j
-			}
+		keys[i] = int64(p.total)<<32 + int64(p.mod)
+		switch {
+		case !p.staked:
+			sides[i] = 2
+		case p.actor:
+			sides[i] = 0
+		default:
+			sides[i] = 1
 		}
 	}
 	for i := range ps {
-		p := &ps[i]
-		in.emit(Event{Kind: EvCheck, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
-			Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
+		to := -1
+		if sides[i] < 2 {
+			ki, opp, best := keys[i], sides[i]^1, int64(math.MaxInt64)
+			// Written so the compiler can use conditional moves: the
+			// outcomes are random, so branches here mispredict.
+			for j, kj := range keys {
+				c := kj
+				if sides[j] != opp {
+					c = math.MaxInt64
+				}
+				if kj <= ki {
+					c = math.MaxInt64
+				}
+				if c < best {
+					best = c
+					to = j
+				}
+			}
+		}
+		in.to[i] = to
+	}
+	if in.sink != nil {
+		for i := range ps {
+			p := &ps[i]
+			in.emit(Event{Kind: EvCheck, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
+				Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
+		}
 	}
 	for i := range ps {
 		if j := in.to[i]; j >= 0 {
@@ -324,8 +344,10 @@ func (in *Interaction) settle(ps []participant) {
 			st.edge[p.party]--
 			st.edge[q.party]++
 			st.transfers++
-			in.emit(Event{Kind: EvTransfer, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
-				Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
+			if in.sink != nil {
+				in.emit(Event{Kind: EvTransfer, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
+					Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
+			}
 		}
 	}
 	for i := range ps {
@@ -372,7 +394,9 @@ func (in *Interaction) setInitiative(p int) {
 	if p != in.st.initiative {
 		in.st.initiative = p
 		in.st.changes++
-		in.emit(Event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+		if in.sink != nil {
+			in.emit(Event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+		}
 	}
 }
 
@@ -385,7 +409,9 @@ func (in *Interaction) eliminate() {
 	for p := range in.parties {
 		if !st.out[p] && st.edge[p] == 0 {
 			st.out[p] = true
-			in.emit(Event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+			if in.sink != nil {
+				in.emit(Event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+			}
 		}
 		if !st.out[p] {
 			left++
@@ -437,7 +463,9 @@ func (in *Interaction) judge(e End, by int) Outcome {
 
 func (in *Interaction) finish(o Outcome) {
 	in.st.outcome = o
-	in.emit(Event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
+	if in.sink != nil {
+		in.emit(Event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
+	}
 }
 
 // Concede applies party p's choice before a round: Surrender hands all its
@@ -583,7 +611,8 @@ func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
 		v := in.roll(r)
 		fail := v+mod < dc
 		if fail {
-			in.st.penalty[g] += pen
+			// Bounded so a check's modifier always fits the exchange's ranking.
+			in.st.penalty[g] = max(in.st.penalty[g]+pen, -maxPenalty)
 		}
 		in.emit(Event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
 			Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})

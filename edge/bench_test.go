@@ -1,0 +1,172 @@
+package edge
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// duel2 is two parties of two members in a chase, started, each with
+// plenty of dice so rounds never end the interaction.
+func duel2(b *testing.B) (*Interaction, *Declaration) {
+	s := Scenario{Rules: DefaultRules(), Type: "chase", Parties: []Party{
+		{Name: "lead", BonusEdge: 500, Members: []Member{
+			{Name: "Becky", Skills: map[string]int{"vehicles": 6, "reflex": 3}},
+			{Name: "Bob", Skills: map[string]int{"ranged attack": 5, "reflex": 2}}}},
+		{Name: "chase", BonusEdge: 500, Members: []Member{
+			{Name: "Joe", Skills: map[string]int{"vehicles": 7, "reflex": 4}},
+			{Name: "Vic", Skills: map[string]int{"ranged attack": 3, "defense": 4}}}},
+	}}
+	in, err := s.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := in.Start(dice.Scripted(20, 1)); err != nil {
+		b.Fatal(err)
+	}
+	veh, _ := in.Skill("vehicles")
+	ra, _ := in.Skill("ranged attack")
+	def, _ := in.Skill("defense")
+	return in, &Declaration{
+		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, veh}, {1, ra}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}, {1, def}}}},
+	}
+}
+
+// BenchmarkRound resolves one declared round of two 2-member parties:
+// validation, modifiers, four d20 checks, the exchange and the initiative.
+func BenchmarkRound(b *testing.B) {
+	in, d := duel2(b)
+	snap := &dyn{}
+	snap.alloc(len(in.parties), len(in.names), len(in.skills))
+	snap.copyFrom(&in.st)
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i&255 == 0 {
+			in.st.copyFrom(snap) // keep the initiative where d expects it
+		}
+		if in.st.initiative != 0 {
+			in.st.initiative = 0
+		}
+		if err := in.Play(r, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStep is one round of the same parties with the policies choosing
+// members, skills, targets and reactions.
+func BenchmarkStep(b *testing.B) {
+	in, _ := duel2(b)
+	for p := range in.pol {
+		in.pol[p] = registry["steady"]
+	}
+	snap := &dyn{}
+	snap.alloc(len(in.parties), len(in.names), len(in.skills))
+	snap.copyFrom(&in.st)
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i&255 == 0 {
+			in.st.copyFrom(snap)
+		}
+		if err := in.Step(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// naiveCheck is the straightforward version's check.
+type naiveCheck struct {
+	party, total, mod int
+}
+
+// naiveRound is a straightforward math/rand/v2 round: build the checks,
+// sort them, pass each die to the next higher opposing check.
+func naiveRound(rng *rand.Rand, edge map[int]int, mods [][]int) int {
+	var cs []naiveCheck
+	for p, ms := range mods {
+		for _, m := range ms {
+			cs = append(cs, naiveCheck{party: p, total: rng.IntN(20) + 1 + m, mod: m})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].total != cs[j].total {
+			return cs[i].total < cs[j].total
+		}
+		return cs[i].mod < cs[j].mod
+	})
+	moves := map[int]int{}
+	for i, c := range cs {
+		for _, d := range cs[i+1:] {
+			if d.party != c.party && (d.total > c.total || d.mod > c.mod) {
+				moves[c.party]--
+				moves[d.party]++
+				break
+			}
+		}
+	}
+	for p, n := range moves {
+		edge[p] += n
+	}
+	return cs[len(cs)-1].party
+}
+
+func BenchmarkRoundNaive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	edge := map[int]int{0: 505, 1: 505}
+	mods := [][]int{{6, 5}, {7, 4}}
+	b.ReportAllocs()
+	for b.Loop() {
+		naiveRound(rng, edge, mods)
+	}
+}
+
+// five is a 5-against-5 chase under the steady policy.
+func five() Scenario {
+	s := Scenario{Rules: DefaultRules(), Type: "chase"}
+	for p := range 2 {
+		pt := Party{Name: fmt.Sprintf("side %d", p), Policy: "steady"}
+		for m := range 5 {
+			pt.Members = append(pt.Members, Member{Name: fmt.Sprintf("m%d", m),
+				Skills: map[string]int{"vehicles": 2 + m, "athletics": 3, "acrobatics": m, "reflex": 2}})
+		}
+		s.Parties = append(s.Parties, pt)
+	}
+	return s
+}
+
+// BenchmarkInteraction5v5 plays a whole 5-against-5 interaction with the
+// policies, from the starting checks to the end.
+func BenchmarkInteraction5v5(b *testing.B) {
+	rn, err := five().NewRunner()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := dice.NewSeeded(1)
+	metrics := make([]int, 8)
+	rounds := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		rn.Trial(r, metrics)
+		rounds += metrics[0]
+	}
+	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/op")
+}
+
+func BenchmarkInteraction5v5Naive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	mods := [][]int{{2, 3, 4, 5, 6}, {2, 3, 4, 5, 6}}
+	b.ReportAllocs()
+	for b.Loop() {
+		edge := map[int]int{0: 5, 1: 5}
+		for edge[0] > 0 && edge[1] > 0 {
+			ms := [][]int{mods[0][:min(5, edge[0])], mods[1][:min(5, edge[1])]}
+			naiveRound(rng, edge, ms)
+		}
+	}
+}
