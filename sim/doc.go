@@ -7,8 +7,8 @@
 // sim knows no rule package. A Spec names the outcome categories and
 // integer metrics and supplies a Trial, a function that plays one complete
 // situation with a *dice.Roller and fills an Outcome. Rule packages expose
-// a Runner whose Trial method has that shape, and the command-line tool
-// adapts one to the other.
+// a runner with a Trial(roller, metrics) method; FromRunner turns its
+// constructor into a Spec's New.
 //
 // # Reproducible in parallel
 //
@@ -28,13 +28,36 @@
 // where every interval is narrower than the target; chunks are examined in
 // order, so that point too is independent of scheduling.
 //
+// # Reports
+//
+// A Report gives each category's count, share and Wilson 95% score
+// interval; each metric's mean, standard error, standard deviation,
+// quantiles, exact histogram and P(value <= k) (for rounds: the chance of
+// having finished by round k); and its provenance (seed, trials, chunk
+// size and range, workers, generator, the Spec's settings, the library
+// Version, and why and whether the run stopped early). Reports, comparisons
+// and sweeps encode to JSON with stable snake_case names (documented on
+// each type) and to CSV (see CSVHeader). Only Report.Elapsed differs
+// between identical runs.
+//
+// # Bad input
+//
+// Invalid options or specs (no trials, negative workers, a nil New, a
+// negative precision, an unknown generator, a chunk range outside the run,
+// more than MaxTrials trials, too many categories or metrics) give an error
+// wrapping ErrInvalid before anything runs. A trial that reports a
+// category out of range, a metric value beyond MaxMetricValue or spreading
+// wider than MaxSpan, or that panics, ends the run with an error naming the
+// chunk and trial.
+//
 // # Comparing and sweeping
 //
 // Compare runs two variants with common random numbers: trial k of A and
 // trial k of B start from the same random stream, so a house rule's effect
 // shows up in the paired difference with a far tighter interval than two
 // independent runs would give. Sweep runs one Spec per cell of a grid of
-// parameters and lays the reports out as a table.
+// parameters and lays the reports out as a table. Both shard like Run
+// (MergeComparisons, MergeSweeps).
 //
 // # Exact answers
 //

@@ -12,7 +12,7 @@ import (
 // are "long" tables that spreadsheets and data-frame libraries read
 // directly.
 
-// CSVHeader is the header row of Report.WriteCSV. Each row has a kind:
+// CSVHeader returns the header row of Report.WriteCSV. Each row has a kind:
 //
 //	kind        name          value    count    p         lo, hi            mean, se   at_most
 //	provenance  field         its value
@@ -27,7 +27,9 @@ import (
 // version, stop, partial) plus trials and elapsed_ns (left out when zero).
 // Cells that do not apply are empty. Numbers are written so that they read
 // back to the same float64.
-var CSVHeader = []string{"kind", "name", "value", "count", "p", "lo", "hi", "mean", "se", "at_most"}
+func CSVHeader() []string {
+	return []string{"kind", "name", "value", "count", "p", "lo", "hi", "mean", "se", "at_most"}
+}
 
 type csvRow [10]string
 
@@ -111,7 +113,7 @@ func writeRows(w io.Writer, header []string, groups func(emit func(prefix []stri
 
 // WriteCSV writes r as a long table with the columns of CSVHeader.
 func (r *Report) WriteCSV(w io.Writer) error {
-	return writeRows(w, CSVHeader, func(emit func([]string, []csvRow)) {
+	return writeRows(w, CSVHeader(), func(emit func([]string, []csvRow)) {
 		emit(nil, r.csvRows())
 	})
 }
@@ -125,7 +127,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 //	hist      name  d  count   P(A - B = d)    -       -     -   P(A - B <= d)
 //	joint     A's category  B's category  count
 func (c *Comparison) WriteCSV(w io.Writer) error {
-	header := append([]string{"side"}, CSVHeader...)
+	header := append([]string{"side"}, CSVHeader()...)
 	return writeRows(w, header, func(emit func([]string, []csvRow)) {
 		emit([]string{"a"}, c.A.csvRows())
 		emit([]string{"b"}, c.B.csvRows())

@@ -129,13 +129,13 @@ func readCSV(t *testing.T, write func(*bytes.Buffer) error) [][]string {
 func TestReportCSV(t *testing.T) {
 	r := smallReport(t)
 	recs := readCSV(t, func(b *bytes.Buffer) error { return r.WriteCSV(b) })
-	if d := cmp.Diff(CSVHeader, recs[0]); d != "" {
+	if d := cmp.Diff(CSVHeader(), recs[0]); d != "" {
 		t.Errorf("header (-want +got):\n%s", d)
 	}
 	kinds := map[string]int{}
 	byKey := map[string][]string{}
 	for _, rec := range recs[1:] {
-		if len(rec) != len(CSVHeader) {
+		if len(rec) != len(CSVHeader()) {
 			t.Fatalf("row %v has %d columns", rec, len(rec))
 		}
 		kinds[rec[0]]++
@@ -182,7 +182,7 @@ func TestComparisonCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := readCSV(t, func(b *bytes.Buffer) error { return c.WriteCSV(b) })
-	if recs[0][0] != "side" || len(recs[0]) != len(CSVHeader)+1 {
+	if recs[0][0] != "side" || len(recs[0]) != len(CSVHeader())+1 {
 		t.Errorf("header %v", recs[0])
 	}
 	sides := map[string]int{}

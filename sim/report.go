@@ -12,8 +12,8 @@ import (
 // z95 is the standard normal quantile for a two-sided 95% interval.
 const z95 = 1.959963984540054
 
-// QuantileLevels are the quantiles every Metric reports.
-var QuantileLevels = [...]float64{0.05, 0.25, 0.5, 0.75, 0.95}
+// quantileLevels are the quantiles every Metric reports.
+var quantileLevels = [...]float64{0.05, 0.25, 0.5, 0.75, 0.95}
 
 // Report is the result of a run. Its numbers are computed from exact
 // integer counts (Category.Count and Metric.Hist), which is all Merge needs;
@@ -89,8 +89,8 @@ type Metric struct {
 	Hi     float64 `json:"hi"` // Mean + 1.96 SE
 	Min    int     `json:"min"`
 	Max    int     `json:"max"`
-	// Quantiles holds the QuantileLevels: the smallest value v with
-	// P(X <= v) >= q.
+	// Quantiles holds the 5%, 25%, 50%, 75% and 95% quantiles: for each q,
+	// the smallest value v with P(X <= v) >= q.
 	Quantiles []Quantile `json:"quantiles"`
 	// Hist is the exact distribution of the metric (trimmed).
 	Hist Histogram `json:"hist"`
@@ -144,9 +144,9 @@ func newCategories(names []string, counts []int64, n int64) []Category {
 
 func newMetric(name string, h Histogram) Metric {
 	h = h.canonical()
-	m := Metric{Name: name, Hist: h, Quantiles: make([]Quantile, len(QuantileLevels)), AtMost: make([]float64, len(h.Counts))}
+	m := Metric{Name: name, Hist: h, Quantiles: make([]Quantile, len(quantileLevels)), AtMost: make([]float64, len(h.Counts))}
 	n := h.N()
-	for i, q := range QuantileLevels {
+	for i, q := range quantileLevels {
 		m.Quantiles[i] = Quantile{Q: q, Value: h.Quantile(q)}
 	}
 	if n == 0 {

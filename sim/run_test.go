@@ -106,7 +106,7 @@ func TestRunMatchesExact(t *testing.T) {
 	}
 	// The sample quantiles land on the exact ones (none sits on a knife edge).
 	var wantQ []Quantile
-	for _, q := range QuantileLevels {
+	for _, q := range quantileLevels {
 		wantQ = append(wantQ, Quantile{q, d.Quantile(q)})
 	}
 	if d := cmp.Diff(wantQ, total.Quantiles); d != "" {
