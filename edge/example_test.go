@@ -1,0 +1,93 @@
+package edge_test
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/edge"
+)
+
+// The rule text's car chase: Becky (Vehicles) and Bob (Ranged Attack) in
+// the lead car against Joe (Vehicles), with results 21, 14 and 19.
+func ExampleInteraction_Play() {
+	s := edge.DefaultScenario()
+	in, err := s.New()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rec := &edge.Recorder{}
+	in.SetSink(rec)
+	// Reflex to start (Becky 17+3, Joe 10+4), then the round's checks.
+	r := dice.Scripted(17, 10, 15, 9, 12)
+	if err := in.Start(r); err != nil {
+		fmt.Println(err)
+		return
+	}
+	veh, _ := in.Skill("vehicles")
+	shoot, _ := in.Skill("ranged attack")
+	err = in.Play(r, &edge.Declaration{
+		Action:    edge.Action{Party: 0, Targets: []int{1}, Checks: []edge.Use{{Member: 0, Skill: veh}, {Member: 1, Skill: shoot}}},
+		Reactions: []edge.Reaction{{Party: 1, Checks: []edge.Use{{Member: 0, Skill: veh}}}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range rec.Events {
+		fmt.Println(in.Describe(e))
+	}
+	fmt.Println("edge dice:", in.Edge(0), in.Edge(1))
+	// Output:
+	// start: Becky ("lead car") rolls reflex 17+3 = 20
+	// start: Joe ("pursuer") rolls reflex 10+4 = 14
+	// round 0: "lead car" has the initiative
+	// round 1: Becky wagers a die on vehicles: 15+6 = 21
+	// round 1: Bob wagers a die on ranged attack: 9+5 = 14
+	// round 1: Joe wagers a die on vehicles: 12+7 = 19
+	// round 1: Bob gives 1 edge die to Joe
+	// round 1: Joe gives 1 edge die to Becky
+	// edge dice: 5 6
+}
+
+// Exact odds of the default scenario: a cautious lead car against a
+// reckless pursuer.
+func ExampleScenario_Exact() {
+	s := edge.DefaultScenario()
+	ex, err := s.Exact()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, c := range s.Categories() {
+		fmt.Printf("%s %.3f\n", c, ex.P[i])
+	}
+	fmt.Printf("mean rounds %.1f\n", ex.MeanRounds)
+	// Output:
+	// lead_car_wins 0.286
+	// pursuer_wins 0.714
+	// lead_car_partial 0.000
+	// pursuer_partial 0.000
+	// draw 0.000
+	// mean rounds 22.2
+}
+
+// A whole social battle decided by the policies, one step at a time.
+func ExampleInteraction_Run() {
+	s := edge.Scenario{Rules: edge.DefaultRules(), Type: "social", Parties: []edge.Party{
+		{Name: "duchess", Policy: "canny", Members: []edge.Member{{Name: "Duchess", Skills: map[string]int{"persuasion": 6, "perception": 3}}}},
+		{Name: "upstart", Policy: "reckless", Members: []edge.Member{{Name: "Upstart", Skills: map[string]int{"deception": 5, "wits": 4}}}},
+	}}
+	in, err := s.New()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	o, err := in.Run(dice.NewSeeded(42))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(o.End, o.Winner >= 0, in.Edge(0)+in.Edge(1))
+	// Output: walked_away true 10
+}
