@@ -192,3 +192,68 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 	}
 	return e, nil
 }
+
+// NameOdds returns the exact distribution of how many cards named n turn
+// up in draws cards from a full shuffled deck of composition comp.
+func NameOdds(comp []Count, n Name, draws int) (dice.Dist, error) {
+	total, err := checkComposition(comp)
+	if err != nil {
+		return dice.Dist{}, err
+	}
+	k := 0
+	for _, c := range comp {
+		if c.Name == n {
+			k += c.Count
+		}
+	}
+	return Hypergeometric(total, k, draws)
+}
+
+// SampleTask estimates a task's behaviour by Monte Carlo on the real deck:
+// each trial shuffles the whole deck, then plays TaskRound (one card turned
+// per round, without replacement) until the task ends. Its fields mean what
+// TaskChance's do; the hero has no cards and no Possibilities.
+func SampleTask(rules Rules, d *Deck, t Task, pol Policy, r *dice.Roller, trials int) (TaskExact, error) {
+	if trials < 1 || trials > 1e8 {
+		return TaskExact{}, fmt.Errorf("trials %d, must be 1..1e8", trials)
+	}
+	hero := Character{Name: "worker", MaxHP: 10, MaxFP: 10}
+	g, err := NewGame(rules, d, []Character{hero}, nil)
+	if err != nil {
+		return TaskExact{}, err
+	}
+	if err := t.Check(); err != nil {
+		return TaskExact{}, err
+	}
+	if pol == nil {
+		return TaskExact{}, errors.New("SampleTask needs a policy")
+	}
+	e := TaskExact{ByRound: make([]float64, t.Rounds+1)}
+	s := &g.State
+	w := 1 / float64(trials)
+	for range trials {
+		s.Draw = s.Draw[:0]
+		for i := range d.Cards {
+			s.Draw = append(s.Draw, i)
+		}
+		s.Discard, s.Stack = s.Discard[:0], s.Stack[:0]
+		s.Players[0] = Player{Hand: s.Players[0].Hand[:0], Pool: s.Players[0].Pool[:0]}
+		s.Heroes[0] = hero.Fresh()
+		g.Shuffle(r)
+		ts := TaskState{Task: t}
+		for !ts.Finished && !ts.Failed {
+			if err := g.TaskRound(r, &ts, pol); err != nil {
+				return TaskExact{}, err
+			}
+		}
+		if ts.Finished {
+			e.P += w
+			if ts.LastDitch {
+				e.LastDitch += w
+			} else {
+				e.ByRound[ts.Round] += w
+			}
+		}
+	}
+	return e, nil
+}

@@ -349,3 +349,21 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 		t.Errorf("Haste from the pool gave %d actions", n)
 	}
 }
+
+type friendlyFire struct{ Style }
+
+func (f *friendlyFire) Choose(g *Game, ci int) Choice {
+	return Choice{Act: Attack, Target: (ci + 1) % len(g.State.Heroes)}
+}
+
+// A policy that picks an illegal action gets an error, not a silent fix.
+func TestIllegalPolicyChoice(t *testing.T) {
+	g := testGame(t)
+	_ = g.StartCombat(false)
+	nextLine(g, Line{First: Heroes})
+	err := g.PlayRound(dice.NewSeeded(1), &friendlyFire{Style{Label: "friendly"}}, mustPolicy(t, "passive"))
+	if err == nil {
+		t.Fatal("a hero attacked a hero")
+	}
+	t.Log(err)
+}

@@ -190,44 +190,21 @@ func TestTaskWithinNRounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, _ := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
-		r := dice.NewSeeded(uint64(skill))
-		n := 4000
-		within := make([]int, task.Rounds+1)
-		for range n {
-			g.State.Draw = g.State.Draw[:0]
-			for i := range d.Cards {
-				g.State.Draw = append(g.State.Draw, i)
-			}
-			g.State.Discard, g.State.Stack, g.State.Players[0].Hand, g.State.Players[0].Pool = g.State.Discard[:0], g.State.Stack[:0], g.State.Players[0].Hand[:0], g.State.Players[0].Pool[:0]
-			g.Shuffle(r)
-			ts, _ := g.StartTask(0, task)
-			for !ts.Finished && !ts.Failed {
-				if err := g.TaskRound(r, &ts, pol); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if ts.Finished && !ts.LastDitch {
-				within[ts.Round]++
-			}
-			if err := g.CheckCards(); err != nil {
-				t.Fatal(err)
-			}
+		mc, err := SampleTask(DefaultRules(), d, task, pol, dice.NewSeeded(uint64(skill)), 4000)
+		if err != nil {
+			t.Fatal(err)
 		}
 		line := ""
-		acc := 0
 		for nr := 4; nr <= 10; nr++ {
-			acc = 0
-			for k := 1; k <= nr; k++ {
-				acc += within[k]
+			if math.Abs(mc.Within(nr)-ex.Within(nr)) > 0.04 {
+				t.Errorf("skill %d within %d: deck MC %.3f vs exact %.3f", skill, nr, mc.Within(nr), ex.Within(nr))
 			}
-			mc := float64(acc) / float64(n)
-			if math.Abs(mc-ex.Within(nr)) > 0.04 {
-				t.Errorf("skill %d within %d: deck MC %.3f vs exact %.3f", skill, nr, mc, ex.Within(nr))
-			}
-			line += " " + ftoa(ex.Within(nr))
+			line += " " + ftoa(mc.Within(nr)) + "/" + ftoa(ex.Within(nr))
 		}
-		t.Logf("skill %d: P(done within 4..10 rounds) =%s; with last ditch %.3f", skill, line, ex.P)
+		t.Logf("skill %d: P(done within 4..10 rounds), real deck / independent flips =%s; with last ditch %.3f/%.3f", skill, line, mc.P, ex.P)
+	}
+	if _, err := SampleTask(DefaultRules(), d, Task{Skill: 10, Rounds: 5}, pol, dice.NewSeeded(1), 0); err == nil {
+		t.Error("zero trials accepted")
 	}
 }
 
@@ -245,18 +222,24 @@ func TestHypergeometric(t *testing.T) {
 	if d := cmp.Diff([]float64{0.1, 0.6, 0.3}, h.P, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-12 })); d != "" || h.Min != 0 {
 		t.Errorf("hypergeometric (-want +got):\n%s min %d", d, h.Min)
 	}
-	// Sampled four-card hands vs exact count of Drama cards.
-	ex, _ := DrawOdds(d, func(c *Card) bool { return c.Name == Drama }, 4)
+	// Four-card hands dealt by the engine vs the exact count of Drama cards.
+	ex, _ := NameOdds(DefaultComposition(), Drama, 4)
 	r := dice.NewSeeded(5)
-	idx := make([]int, d.Len())
+	g, _ := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
 	obs := map[int]int64{}
 	for range 20000 {
-		for i := range idx {
-			idx[i] = i
+		s := &g.State
+		s.Draw = s.Draw[:0]
+		for i := range d.Cards {
+			s.Draw = append(s.Draw, i)
 		}
-		r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		s.Players[0].Hand = s.Players[0].Hand[:0]
+		g.Shuffle(r)
+		if err := g.EnterPlay(r, 0); err != nil {
+			t.Fatal(err)
+		}
 		k := 0
-		for _, id := range idx[:4] {
+		for _, id := range s.Players[0].Hand {
 			if d.Cards[id].Name == Drama {
 				k++
 			}
@@ -265,6 +248,11 @@ func TestHypergeometric(t *testing.T) {
 	}
 	if fit, err := dice.ChiSquare(ex, obs); err != nil || fit.PValue < 1e-4 {
 		t.Errorf("sampled hands %+v %v", fit, err)
+	}
+	// It can fail: the odds for Adrenalin (16 cards) are rejected.
+	wrong, _ := NameOdds(DefaultComposition(), Adrenalin, 4)
+	if fit, _ := dice.ChiSquare(wrong, obs); fit.PValue > 1e-4 {
+		t.Errorf("wrong odds accepted %+v", fit)
 	}
 	if _, err := Hypergeometric(5, 6, 1); err == nil {
 		t.Error("marked > total accepted")
