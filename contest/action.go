@@ -771,28 +771,41 @@ func stepsLeft(d dice.Die) int {
 	return 0
 }
 
-// BuyOnes is the GM buying n of the 1s of the last player character's roll:
-// each gives that character a Plot Point and adds a TroubleDie to the
-// Trouble Pool. It is only allowed right after the roll.
+// BuyOnes is the GM buying n of the 1s of the last player character's roll
+// (in the action or timed action under way): each gives that character a
+// Plot Point and adds a TroubleDie to the Trouble Pool. The 1s can be
+// bought until the next roll.
 func (e *Engine) BuyOnes(s *Scene, n int) error {
-	a := s.Action
-	if a == nil {
-		return e.phaseErr(a, "buy 1s")
+	if s.Action == nil && s.Timed == nil {
+		return e.phaseErr(nil, "buy 1s")
 	}
-	if n < 0 || n > a.Ones {
-		return fmt.Errorf("contest: buying %d 1s: the last roll has %d to buy", n, a.Ones)
+	var left, bought *int
+	c := -1
+	switch {
+	case s.Action != nil && s.Action.Ones > 0:
+		a := s.Action
+		left, bought, c = &a.Ones, &a.Bought, a.Sides[a.OnesSide].Char
+	case s.Timed != nil && s.Timed.Ones > 0:
+		t := s.Timed
+		left, bought, c = &t.Ones, &t.OnesBought, t.OnesChar
+	}
+	have := 0
+	if left != nil {
+		have = *left
+	}
+	if n < 0 || n > have {
+		return fmt.Errorf("contest: buying %d 1s: the last roll has %d to buy", n, have)
 	}
 	if n == 0 {
 		return nil
 	}
-	c := a.Sides[a.OnesSide].Char
 	s.Characters[c].PlotPoints += n
 	for i := 0; i < n; i++ {
 		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
 	}
-	a.Ones -= n
-	a.Bought += n
-	e.emit(Event{Kind: EvBoughtOnes, Side: a.OnesSide, Char: c, Value: n})
+	*left -= n
+	*bought += n
+	e.emit(Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
 	e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
 	return nil
 }

@@ -63,6 +63,13 @@ func (s Scenario) exactTimed() (Exact, error) {
 			return Exact{}, err
 		}
 	}
+	if b.table.gm().BuyOnes(View{Side: -1, Char: -1, Ones: 1, Target: -1}) > 0 {
+		for _, st := range b.steps {
+			if len(st.Stakes) == 0 {
+				return Exact{}, noExact("the GM buys 1s, growing the Trouble Pool a later step rolls; the chain keeps it fixed")
+			}
+		}
+	}
 	stakes := make([]dice.Dist, len(b.steps))
 	for i, st := range b.steps {
 		ds := st.Stakes

@@ -729,8 +729,16 @@ func TestTimed(t *testing.T) {
 	if !tm.Helpers[1].Out {
 		t.Error("a failed helper is still in")
 	}
-	// Step 2 (Trouble Pool): 3+3 = 6, hero 5+4 = 9: costs 1; done with 1 beat.
+	// Step 2 (Trouble Pool): 3+3 = 6, hero 5+4 = 9: costs 1; done with 1
+	// beat. The GM buys the hero's 1.
 	must(t, e.TimedRoll(s, dice.Scripted(3, 3, 5, 4, 1), nil))
+	if tm.Ones != 1 {
+		t.Errorf("timed 1s to buy: %d", tm.Ones)
+	}
+	must(t, e.BuyOnes(s, 1))
+	if tm.OnesBought != 1 || len(s.Trouble) != 3 || s.Characters[hero].PlotPoints != 3 {
+		t.Errorf("timed 1s bought %d, trouble %v, PP %d", tm.OnesBought, s.Trouble, s.Characters[hero].PlotPoints)
+	}
 	if tm.Phase != TimedDone || tm.Outcome != TimedCompleted || tm.Beats != 1 {
 		t.Errorf("phase %s outcome %s beats %d", tm.Phase, tm.Outcome, tm.Beats)
 	}

@@ -34,6 +34,11 @@ func timedScenario() Scenario {
 	return sc
 }
 
+func frugalGM(sc Scenario) Scenario {
+	sc.GMPolicy = "frugal"
+	return sc
+}
+
 func threeWay() Scenario {
 	sc := DefaultScenario()
 	sc.Initiator = -1
@@ -55,7 +60,7 @@ func TestExactMatchesSampling(t *testing.T) {
 		"all roll":      threeWay(),
 		"basic trouble": basicScenario("trouble"),
 		"basic villain": basicScenario("villain"),
-		"timed":         timedScenario(),
+		"timed":         frugalGM(timedScenario()),
 	} {
 		ex, err := sc.Exact()
 		if err != nil {
@@ -128,9 +133,9 @@ func TestExactRefuses(t *testing.T) {
 	three.Sides = append(three.Sides, SideSpec{Character: "Robin", Pool: []string{"Duty"}})
 	keep3 := DefaultScenario()
 	keep3.Rules.Keep = 3
-	paid := timedScenario()
+	paid := frugalGM(timedScenario())
 	paid.Timed.Pool = append(paid.Timed.Pool, "Gadgets")
-	for name, sc := range map[string]Scenario{"aid": aid, "interference": inter, "three sides": three, "keep 3": keep3, "paid timed pool": paid} {
+	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "aid": aid, "interference": inter, "three sides": three, "keep 3": keep3, "paid timed pool": paid} {
 		if err := sc.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -289,6 +289,9 @@ func (e *Engine) PlayTimed(s *Scene, r *dice.Roller, tb *Table) error {
 						if err := e.BuyTime(s, r, h); err != nil {
 							return fmt.Errorf("policy %s buying time: %w", p.Name(), err)
 						}
+						if err := e.timedOnes(s, tb); err != nil {
+							return err
+						}
 					}
 					break
 				}
@@ -296,8 +299,14 @@ func (e *Engine) PlayTimed(s *Scene, r *dice.Roller, tb *Table) error {
 			if err := e.TimedRoll(s, r, nil); err != nil {
 				return err
 			}
+			if err := e.timedOnes(s, tb); err != nil {
+				return err
+			}
 		case TimedStepPhase:
 			if err := e.TimedRoll(s, r, nil); err != nil {
+				return err
+			}
+			if err := e.timedOnes(s, tb); err != nil {
 				return err
 			}
 		case TimedChoose:
@@ -311,6 +320,19 @@ func (e *Engine) PlayTimed(s *Scene, r *dice.Roller, tb *Table) error {
 				return fmt.Errorf("policy %s inflicting: %w", g.Name(), err)
 			}
 		}
+	}
+	return nil
+}
+
+// timedOnes asks the GM about the 1s of the timed action's last roll.
+func (e *Engine) timedOnes(s *Scene, tb *Table) error {
+	t := s.Timed
+	if t.Ones == 0 {
+		return nil
+	}
+	g := tb.gm()
+	if err := e.BuyOnes(s, g.BuyOnes(View{Side: -1, Char: -1, Ones: t.Ones, Target: -1})); err != nil {
+		return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
 	}
 	return nil
 }

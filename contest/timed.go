@@ -62,6 +62,11 @@ type Timed struct {
 	SFaces []int      `json:"sfaces,omitempty"`
 	Stakes int        `json:"stakes"`
 	Total  int        `json:"total"`
+	// Ones counts the 1s of the last roll by a player character (OnesChar)
+	// the GM may still buy; OnesBought how many it has bought.
+	Ones       int `json:"ones,omitempty"`
+	OnesChar   int `json:"ones_char,omitempty"`
+	OnesBought int `json:"ones_bought,omitempty"`
 }
 
 // BeginTimed starts a timed action: actor rolls picks against each step in
@@ -126,6 +131,7 @@ func (e *Engine) stakesRoll(s *Scene, r *dice.Roller, t *Timed, st TimedStep) in
 		t.SDice = append(t.SDice[:0], st.Stakes...)
 	}
 	t.SFaces = r.RollDice(t.SDice, t.SFaces)
+	t.Ones = 0
 	e.emit(Event{Kind: EvStakes, Side: 0, Char: -1, Value: e.total(t.SFaces), Dice: t.SDice, Faces: t.SFaces})
 	return e.total(t.SFaces)
 }
@@ -147,6 +153,9 @@ func (e *Engine) actorRoll(s *Scene, r *dice.Roller, c int, picks []Pick) (int, 
 	e.pool = s.sideDice(&Side{}, picks, e.pool)
 	e.faces = r.RollDice(e.pool, e.faces)
 	v := e.total(e.faces)
+	if t := s.Timed; t != nil && !ch.GM {
+		t.Ones, t.OnesChar = dice.CountAtLeast(e.faces, 1)-dice.CountAtLeast(e.faces, 2), c
+	}
 	e.emit(Event{Kind: EvRolled, Side: 1, Char: c, Value: v, Dice: e.pool, Faces: e.faces})
 	return v, nil
 }
