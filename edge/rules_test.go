@@ -70,16 +70,6 @@ func TestFlirt(t *testing.T) {
 	}
 }
 
-// play starts in with the scripted start faces and plays declarations,
-// returning the recorded checks.
-func checks(rec *Recorder) [][2]int {
-	var out [][2]int
-	for _, e := range rec.Of(EvCheck) {
-		out = append(out, [2]int{e.Mod, e.Total})
-	}
-	return out
-}
-
 // TestExchange covers the exchange's corner cases with scripted results.
 func TestExchange(t *testing.T) {
 	tests := []struct {
