@@ -177,3 +177,23 @@ func TestHistogramFit(t *testing.T) {
 		t.Error("a 7 on a d6 fitted")
 	}
 }
+
+// Spare room kept for growth never counts against the span limit.
+func TestHistogramSpareRoom(t *testing.T) {
+	var h Histogram
+	h.Add(0) // leaves room below 0 and above
+	if h.Min >= 0 {
+		t.Fatalf("expected spare room below 0, Min %d", h.Min)
+	}
+	if err := h.Merge(Histogram{Min: MaxSpan - 1, Counts: []int64{2}}); err != nil {
+		t.Fatal(err)
+	}
+	if h.Count(0) != 1 || h.Count(MaxSpan-1) != 2 || len(h.Counts) > MaxSpan {
+		t.Errorf("after merge: min %d span %d", h.Min, len(h.Counts))
+	}
+	var g Histogram
+	g.Add(MaxSpan - 1)
+	if err := g.Add(0); err != nil || g.Count(0) != 1 || len(g.Counts) > MaxSpan {
+		t.Errorf("growing down to the limit: %v, span %d", err, len(g.Counts))
+	}
+}
