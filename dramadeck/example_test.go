@@ -1,6 +1,8 @@
 package dramadeck_test
 
 import (
+	"strings"
+
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -111,4 +113,23 @@ func ExampleScenario() {
 	// [heroes_win villains_win escaped timed_out]
 	// [rounds flurry_rounds cards_played cards_drawn heroes_down villains_down flips]
 	// true
+}
+
+// A designer's deck as a bare composition: the GM faces are generated from
+// the seed; unknown names and bad counts are errors.
+func ExampleParseDeck() {
+	comp := "# a lean deck\n20 Action\n20 Hero\n8 Drama\n"
+	d, err := dramadeck.ParseDeck(strings.NewReader(comp), 7)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.Len(), d.Count(dramadeck.Hero))
+	_, err = dramadeck.ParseDeck(strings.NewReader("3 Fireball\n"), 7)
+	fmt.Println(err)
+	_, err = dramadeck.ParseDeck(strings.NewReader("0 Hero\n"), 7)
+	fmt.Println(err)
+	// Output:
+	// 48 20
+	// deck line 1: unknown card "Fireball" (known: Action, Adrenalin, Willpower, Presence, Coup de Grace, Drama, Escape, Glory, Haste, Hero, Idea, Leadership, Master Plan, Monologue, Opponent Fails, Second Chance, Seize Initiative, Supporter, Rally, Alertness, Connection, Campaign, Martyr, Mistaken Identity, Nemesis, Personal Stake, Romance, Suspicion, True Identity)
+	// deck line 1: bad count "0" (must be a whole number >= 1)
 }

@@ -40,6 +40,7 @@ type Policy interface {
 
 // Style is the configurable Policy the registry's policies are built from.
 type Style struct {
+	// Label is the registry name.
 	Label string
 	// PlayCards: activate pool cards and move cards to the pool.
 	PlayCards bool

@@ -30,9 +30,9 @@ type Scenario struct {
 
 // Exact is the exact answer for a scenario (see the stakes Scenario face).
 type Exact struct {
-	P          []float64
-	MeanRounds float64
-	Rounds     []float64
+	P          []float64 // probability of each category, aligned with Categories()
+	MeanRounds float64   // expected value of metric 0
+	Rounds     []float64 // P(metric 0 = t) for t = 0..; may be nil
 }
 
 func pc(name string, speed, hp, fp int, atk, def int, dmg Damage, dr, iq, will int, trick, infl, intim, man int, poss int) Character {
