@@ -1,0 +1,131 @@
+package challenge_test
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/challenge"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// The text's example: Althesa (Art d10 d8) comes to kill Irin (Guts d12
+// d6), with the dice the text names.
+func Example() {
+	althesa := challenge.Standard("Althesa",
+		challenge.MustStat(dice.D10, dice.D8), challenge.MustStat(dice.D6, dice.D6), challenge.MustStat(dice.D12, dice.D4),
+		[5]string{challenge.Art, challenge.Grace, challenge.Guts, challenge.Guts, challenge.Art})
+	althesa.Endeavors["warrior_priestessing"] = challenge.Art
+	irin := challenge.Standard("Irin",
+		challenge.MustStat(dice.D8, dice.D6), challenge.MustStat(dice.D10, dice.D4), challenge.MustStat(dice.D12, dice.D6),
+		[5]string{challenge.Art, challenge.Guts, challenge.Grace, challenge.Grace, challenge.Art})
+
+	c, err := challenge.NewConflict(challenge.DefaultRules(), []challenge.Party{
+		{Name: "Althesa", Members: []challenge.Entry{{Character: althesa, Endeavor: "warrior_priestessing"}}},
+		{Name: "Irin", Members: []challenge.Entry{{Character: irin, Endeavor: challenge.Defending}}},
+	}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c.Trace = func(e challenge.Event) {
+		switch e.Kind {
+		case challenge.EvRoll:
+			fmt.Printf("%s rolls %v, reads %d\n", c.Sides[e.Side].Name, e.Faces, e.Value)
+		case challenge.EvChallenge, challenge.EvHangIn, challenge.EvDouble:
+			fmt.Printf("%s: %v %s\n", c.Sides[e.Side].Name, e.Kind, c.Sides[e.Other].Name)
+		case challenge.EvLoss:
+			fmt.Printf("%s loses %v from %s\n", c.Sides[e.Side].Members[e.Member].Name, e.Loss.Sizes, e.Loss.Stat)
+		}
+	}
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
+	if err := c.Run(r, []challenge.Play{{}, {}}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("Irin's Grace is now", c.Sides[1].Members[0].Stats[1])
+	// Output:
+	// Althesa rolls [8 3], reads 8
+	// Irin rolls [4 2], reads 4
+	// Althesa: challenge Irin
+	// Irin rolls [7 5], reads 7
+	// Irin: hang_in Althesa
+	// Althesa rolls [9 4], reads 15
+	// Irin rolls [11 3], reads 11
+	// Althesa: challenge Irin
+	// Irin rolls [6 1], reads 6
+	// Irin: double Althesa
+	// Irin loses [2 0 0 0] from grace
+	// Irin's Grace is now d6 d4
+}
+
+// ExchangeOdds gives the exact chances of one exchange.
+func ExampleExchangeOdds() {
+	o, err := challenge.ExchangeOdds(challenge.DefaultRules(),
+		[]dice.Die{dice.D10, dice.D8}, []dice.Die{dice.D12, dice.D6}, false, false)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("block %.4f  tie %.4f  double %.4f  over half %.4f\n", o.Block, o.Tie, o.Double, o.Over)
+	// Output:
+	// block 0.5193  tie 0.0177  double 0.1486  over half 0.3144
+}
+
+// Duel solves a whole two-sided conflict exactly.
+func ExampleDuel() {
+	d, err := challenge.Duel(challenge.DefaultRules(),
+		[]dice.Die{dice.D10, dice.D8}, []dice.Die{dice.D12, dice.D6}, true, true)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("d10 d8 wins %.3f, d12 d6 wins %.3f; %.2f rounds, %.2f exchanges\n",
+		d.P[challenge.AOutright], d.P[challenge.BOutright], d.MeanRounds, d.MeanExchanges)
+	// Output:
+	// d10 d8 wins 0.365, d12 d6 wins 0.635; 2.64 rounds, 3.53 exchanges
+}
+
+// A Scenario's Runner samples whole conflicts for the simulator.
+func ExampleScenario() {
+	s := challenge.DefaultScenario()
+	rn, err := s.NewRunner()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := dice.NewSeeded(1)
+	wins := make([]int, len(s.Categories()))
+	m := make([]int, len(s.Metrics()))
+	for range 10000 {
+		wins[rn.Trial(r, m)]++
+	}
+	ex, _ := s.Exact()
+	for i, c := range s.Categories()[:4] {
+		fmt.Printf("%-16s sampled %.2f exact %.2f\n", c, float64(wins[i])/10000, ex.P[i])
+	}
+	// Output:
+	// althesa_outright sampled 0.36 exact 0.36
+	// althesa_given    sampled 0.00 exact 0.00
+	// irin_outright    sampled 0.64 exact 0.64
+	// irin_given       sampled 0.00 exact 0.00
+}
+
+// Characters lose die sizes and move them around, never adding any.
+func ExampleCharacter_Move() {
+	r := challenge.DefaultRules()
+	c := challenge.Standard("Ben",
+		challenge.MustStat(dice.D8, dice.D6), challenge.MustStat(dice.D10, dice.D4), challenge.MustStat(dice.D12, dice.D6),
+		[5]string{challenge.Art, challenge.Guts, challenge.Grace, challenge.Grace, challenge.Art})
+	// "Your character loses three Guts and gains one Art."
+	if err := c.Lose(r, challenge.Loss{Stat: challenge.Guts, Sizes: [challenge.MaxDice]int{3}}); err != nil {
+		fmt.Println(err)
+	}
+	if err := c.Move(r, challenge.Move{From: challenge.Grace, FromDie: 1, To: challenge.Art, ToDie: 1, Sizes: 1}); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(c.Stats[challenge.Art], "|", c.Stats[challenge.Grace], "|", c.Stats[challenge.Guts])
+	err := c.Move(r, challenge.Move{From: challenge.Guts, FromDie: 0, To: challenge.Art, ToDie: 0, Sizes: 3})
+	fmt.Println(err)
+	// Output:
+	// d8 d8 | d10 | d6 d6
+	// challenge: Ben: moving 3 sizes from a d6, which has 2
+}
