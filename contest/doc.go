@@ -59,4 +59,30 @@
 // choice. Scenario, Runner and Exact give designers simulated and exact
 // odds. Every number lives in Rules; the field docs say which come from
 // the text, which from the original game and which are our rulings.
+//
+// # Rulings where the text is silent
+//
+// These are ours (RULINGS marks the sourced ones, and Rules documents each
+// number): three traits are free; a tie for the highest opening roll
+// means everyone rolls again; with more than two sides the turn passes
+// round the table and a side that fails is beaten by the holder and leaves;
+// the Trouble Pool only opposes basic actions and loses its largest die
+// when beaten; a Plot Point paid to Give In goes to the stakes holder; a
+// Final Push lowers only the pusher's own traits that it rolled (Play
+// lowers the smallest first and a Value last, no more steps than needed),
+// and a stakes holder pushing must still lose; the Complication Pool is
+// the whole winning pool less its 1s (Rules.ComplicationKeptOnly keeps only
+// the two dice of the total), an empty one rates d4, and a Complication is
+// named after whoever inflicted it unless the policy piles it onto an
+// existing one; an aider's die adds to the side's next total, a 1 adding
+// nothing, and aiders share the harm when their side is beaten but not
+// when it Gives In; one interference a contest, between two sides only;
+// unless both pay nobody does; the brawl rerolls each side's last pool at
+// no cost, a tie going to the stakes holder, and deals Complications only;
+// the GM may buy each 1 of an action roll by a player character (not of
+// aid or interference); in a timed action a failed step still moves on,
+// finishing every step with beats left is full success, bought time never
+// exceeds the starting beats, a helper rolls against the next step's
+// stakes, and the out-of-time Complication is rated from the last stakes
+// roll.
 package contest

@@ -45,6 +45,16 @@ func PBeat(actor, stakes []dice.Die, aid int, r Rules) (float64, error) {
 	return a.Shift(aid).Greater(s), nil
 }
 
+// PBeatValue returns the exact probability that actor's total (plus aid)
+// beats a stakes value already on the table.
+func PBeatValue(actor []dice.Die, stakes, aid int, r Rules) (float64, error) {
+	a, err := TotalDist(actor, r)
+	if err != nil {
+		return 0, err
+	}
+	return a.Shift(aid).AtLeast(stakes + 1), nil
+}
+
 // jointTotalOnes returns P(total = t, ones = j) for a pool under the rules,
 // as p[t][j], by a pass over the dice keeping the top Keep faces (at most
 // 2 here) and the count of 1s. Keep must be 1 or 2.

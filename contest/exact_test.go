@@ -214,6 +214,15 @@ func TestTotalDistBruteForce(t *testing.T) {
 	if math.Abs(p-want) > 1e-12 {
 		t.Errorf("PBeat with aid = %v, want %v", p, want)
 	}
+	if p, err := PBeatValue([]dice.Die{dice.D6}, 4, 0, rules); err != nil || math.Abs(p-2.0/6) > 1e-12 {
+		t.Errorf("PBeatValue d6 over 4 = %v (%v), want 1/3", p, err)
+	}
+	if p, _ := PBeatValue([]dice.Die{dice.D6, dice.D6}, 11, 1, rules); math.Abs(p-3.0/36) > 1e-12 {
+		t.Errorf("PBeatValue 2d6+1 over 11 = %v, want 3/36", p)
+	}
+	if _, err := PBeatValue([]dice.Die{dice.D20}, 4, 0, rules); err == nil {
+		t.Error("PBeatValue with a d20 accepted")
+	}
 	if _, err := TotalDist([]dice.Die{dice.D20}, rules); err == nil {
 		t.Error("a d20 pool accepted")
 	}

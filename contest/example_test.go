@@ -78,3 +78,67 @@ func ExamplePolicyByName() {
 	// [cautious default frugal pile_on stubborn]
 	// stubborn false
 }
+
+type narrator struct{ s *contest.Scene }
+
+func (n narrator) Event(e contest.Event) {
+	who := "the GM"
+	if e.Char >= 0 {
+		who = n.s.Characters[e.Char].Name
+	}
+	switch e.Kind {
+	case contest.EvRolled:
+		fmt.Println(who, "rolls", e.Faces, "for", e.Value)
+	case contest.EvStakes, contest.EvRaised:
+		fmt.Println(who, "holds the stakes at", e.Value)
+	case contest.EvFailed:
+		fmt.Println(who, "falls short by", e.Value)
+	case contest.EvPushed:
+		fmt.Println(who, "makes a Final Push: ", e.Name, "drops to", e.Die)
+	case contest.EvComplication:
+		fmt.Println(who, "takes Complication", e.Name, e.Die)
+	case contest.EvReflection:
+		fmt.Println(who, "earns a Reflection Point")
+	}
+}
+
+// A contest played to its end by policies, narrated from its events. A
+// default detective would Give In facing 18 (its best is 14); a stubborn one
+// rolls, falls far short, and makes a Final Push to escape Trauma.
+func ExampleEngine_Play() {
+	s := &contest.Scene{Characters: []contest.Character{
+		{Name: "Detective", Traits: []contest.Trait{
+			{Name: "Justice", Kind: contest.Value, Die: dice.D8},
+			{Name: "Gotham", Kind: contest.Relationship, Die: dice.D6}}},
+		{Name: "Villain", GM: true, Traits: []contest.Trait{
+			{Name: "Chaos", Kind: contest.Value, Die: dice.D10},
+			{Name: "Henchmen", Kind: contest.Relationship, Die: dice.D8}}},
+	}}
+	e, _ := contest.NewEngine(contest.DefaultRules())
+	e.Sink = narrator{s}
+	det := []contest.Pick{{Owner: 0, Trait: 0}, {Owner: 0, Trait: 1}}
+	vil := []contest.Pick{{Owner: 1, Trait: 0}, {Owner: 1, Trait: 1}}
+	_ = e.Begin(s, contest.Contested, []contest.SideSetup{
+		{Char: 1, Base: vil, Aider: -1}, {Char: 0, Base: det, Aider: -1}}, 0)
+	// Villain 6+3, detective 7+5, villain 10+8, detective 2+1; then the
+	// villain's Complication Pool (d10 d8) rolls 4 and 6.
+	r := dice.Scripted(6, 3, 7, 5, 10, 8, 2, 1, 4, 6)
+	stubborn, _ := contest.PolicyByName("stubborn")
+	if err := e.Play(s, r, &contest.Table{Chars: []contest.Policy{stubborn}}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// Villain rolls [6 3] for 9
+	// Villain holds the stakes at 9
+	// Detective rolls [7 5] for 12
+	// Detective holds the stakes at 12
+	// Villain rolls [10 8] for 18
+	// Villain holds the stakes at 18
+	// Detective rolls [2 1] for 2
+	// Detective falls short by 16
+	// Detective makes a Final Push:  Gotham drops to d4
+	// Detective makes a Final Push:  Gotham drops to gone
+	// Detective makes a Final Push:  Justice drops to d6
+	// Detective earns a Reflection Point
+	// Detective takes Complication Villain d8
+}
