@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -104,6 +105,16 @@ func TestMonteCarloMatchesMarkov(t *testing.T) {
 			t.Errorf("%s: exact %.5f outside the Wilson interval [%.5f, %.5f]", c.Name, exact[i], c.Lo, c.Hi)
 		}
 	}
+	fit, err := r.FitCategories(exact)
+	if err != nil || fit.PValue < 1e-4 {
+		t.Errorf("categories vs exact: %+v, %v", fit, err)
+	}
+	if fit, err := r.FitCategories([]float64{0.5, 0.3, 0.2}); err != nil || fit.PValue > 1e-6 {
+		t.Errorf("categories fit a wrong answer: %+v, %v", fit, err)
+	}
+	if _, err := r.FitCategories([]float64{1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("wrong length: %v", err)
+	}
 	rounds := r.Metrics[0]
 	if sol.ExpectedSteps < rounds.Lo || sol.ExpectedSteps > rounds.Hi {
 		t.Errorf("E[rounds] exact %.4f outside [%.4f, %.4f]", sol.ExpectedSteps, rounds.Lo, rounds.Hi)
@@ -117,7 +128,7 @@ func TestMonteCarloMatchesMarkov(t *testing.T) {
 		t.Fatalf("StepDist: rest %v, %v", rest, err)
 	}
 	exactRounds := dice.Dist{Min: 0, P: steps}
-	fit, err := rounds.Hist.Fit(exactRounds)
+	fit, err = rounds.Hist.Fit(exactRounds)
 	if err != nil || fit.PValue < 1e-4 {
 		t.Errorf("rounds vs exact: %+v, %v", fit, err)
 	}

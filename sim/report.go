@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/stakesrpg/stakes/dice"
 )
 
 // z95 is the standard normal quantile for a two-sided 95% interval.
@@ -347,4 +349,19 @@ func metricNames(ms []Metric) []string {
 		s[i] = m.Name
 	}
 	return s
+}
+
+// FitCategories checks the category counts against exact probabilities p
+// (aligned with Categories, as a rule package's Exact().P is) with
+// Pearson's chi-square test via dice.ChiSquare. A category p gives no
+// probability but that was observed fails the fit with an error.
+func (r *Report) FitCategories(p []float64) (dice.Fit, error) {
+	if len(p) != len(r.Categories) {
+		return dice.Fit{}, fmt.Errorf("%w: %d probabilities for %d categories", ErrInvalid, len(p), len(r.Categories))
+	}
+	obs := make(map[int]int64, len(p))
+	for i, c := range r.Categories {
+		obs[i] = c.Count
+	}
+	return dice.ChiSquare(dice.Dist{Min: 0, P: p}, obs)
 }

@@ -85,8 +85,10 @@ func (t *tally) precise(target float64) bool {
 // out of range, a metric value out of range, or panics stops the run with
 // an error.
 //
-// If ctx is cancelled, Run returns promptly with the chunks counted so far,
-// marked partial (Provenance.Stop is StopCancelled), and a nil error.
+// If ctx is cancelled, Run returns promptly (each worker finishes at most
+// 64 more trials, then abandons its chunk) with the prefix of chunks counted
+// so far, marked partial (Provenance.Stop is StopCancelled), and a nil
+// error. Resume it by running chunks from Provenance.ChunkHi on and merging.
 func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context (use context.Background())", ErrInvalid)
