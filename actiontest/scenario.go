@@ -42,6 +42,15 @@ type Scenario struct {
 	// harm of level PerilHarm (0: a price that is not harm).
 	PerilOffered bool `json:"peril_offered"`
 	PerilHarm    int  `json:"peril_harm"`
+	// Flashback: after a failure that worsens the position, the character
+	// calls a flashback if one is left today — a test of the same Action at
+	// FlashbackPosition (a position name; "" means Position) with difficulty
+	// FlashbackDifficulty (0: no roll), whose success adds dice to the next
+	// test. Its harm counts; a lost opportunity in the past is ignored
+	// [ours].
+	Flashback           bool   `json:"flashback"`
+	FlashbackPosition   string `json:"flashback_position,omitempty"`
+	FlashbackDifficulty int    `json:"flashback_difficulty"`
 	// Policy names the registered policy making the character's choices.
 	Policy string `json:"policy"`
 	// MaxTests stops a pursuit that has not ended ("stalled").
@@ -50,9 +59,11 @@ type Scenario struct {
 
 // DefaultScenario is a rooftop chase: a thief with Prowl 2 and Dexterity 2
 // must fill a 4-segment clock at a Risky start; failures push the chase
-// from Risky to Desperate, the thief pushes for a bonus success while
-// barely hurt (the "threshold" policy) and may take a Risk Peril deal worth
-// a moderate harm (which "threshold" declines; "daring" takes it).
+// from Risky to Desperate, where the thief calls the day's flashback (a
+// Controlled, normal-difficulty test of planning ahead) for an extra die; the thief pushes for a bonus
+// success while barely hurt (the "threshold" policy) and may take a Risk
+// Peril deal worth a moderate harm (which "threshold" declines; "daring"
+// takes it).
 func DefaultScenario() Scenario {
 	return Scenario{
 		Name:  "rooftop chase",
@@ -60,16 +71,19 @@ func DefaultScenario() Scenario {
 		Character: Sheet{Name: "Vex",
 			Attributes: map[string]int{"Dexterity": 2, "Strength": 1, "Intuition": 1, "Reason": 1, "Presence": 1},
 			Actions:    map[string]int{"Prowl": 2, "Athletics": 1}},
-		Action:        "Prowl",
-		Position:      "risky",
-		Difficulty:    1,
-		Goal:          4,
-		Escalate:      true,
-		ResetPosition: true,
-		PerilOffered:  true,
-		PerilHarm:     2,
-		Policy:        "threshold",
-		MaxTests:      100,
+		Action:              "Prowl",
+		Position:            "risky",
+		Difficulty:          1,
+		Goal:                4,
+		Escalate:            true,
+		ResetPosition:       true,
+		PerilOffered:        true,
+		PerilHarm:           2,
+		Flashback:           true,
+		FlashbackPosition:   "controlled",
+		FlashbackDifficulty: 1,
+		Policy:              "threshold",
+		MaxTests:            100,
 	}
 }
 
@@ -98,63 +112,80 @@ const (
 	metSuccesses
 	metEscalations
 	metPerils
+	metFlashbacks
 	numMetrics
 )
 
 // Metrics returns "tests" (tests rolled), "pushes", "harm" (harms taken,
 // critical injuries included), "successes" (summed over the tests),
-// "escalations" (Worse Position re-rolls) and "perils" (deals taken).
+// "escalations" (Worse Position re-rolls), "perils" (deals taken) and
+// "flashbacks". Pushes and harm include the flashbacks'; tests and
+// successes do not.
 func (s Scenario) Metrics() []string {
-	return []string{"tests", "pushes", "harm", "successes", "escalations", "perils"}
+	return []string{"tests", "pushes", "harm", "successes", "escalations", "perils", "flashbacks"}
 }
 
 // Validate checks the scenario; errors name the offending field.
 func (s Scenario) Validate() error {
-	_, _, err := s.build()
+	_, _, _, err := s.build()
 	return err
 }
 
-func (s Scenario) build() (*Character, Test, error) {
+func (s Scenario) build() (*Character, Test, Test, error) {
+	fail := func(format string, a ...any) (*Character, Test, Test, error) {
+		return nil, Test{}, Test{}, fmt.Errorf(format, a...)
+	}
 	c, err := NewCharacter(s.Rules, s.Character)
 	if err != nil {
 		if errors.Is(err, ErrRules) {
-			return nil, Test{}, fmt.Errorf("rules: %w", err)
+			return fail("rules: %w", err)
 		}
-		return nil, Test{}, fmt.Errorf("character: %w", err)
+		return fail("character: %w", err)
 	}
 	if s.State != nil {
 		if err := c.SetState(*s.State); err != nil {
-			return nil, Test{}, fmt.Errorf("state: %w", err)
+			return fail("state: %w", err)
 		}
 	}
 	rl := c.rules
 	if _, err := rl.ActionIndex(s.Action); err != nil {
-		return nil, Test{}, fmt.Errorf("action: %w", err)
+		return fail("action: %w", err)
 	}
 	pos, err := rl.PositionIndex(s.Position)
 	if err != nil {
-		return nil, Test{}, fmt.Errorf("position: %w", err)
+		return fail("position: %w", err)
+	}
+	fbPos := pos
+	if s.FlashbackPosition != "" {
+		if fbPos, err = rl.PositionIndex(s.FlashbackPosition); err != nil {
+			return fail("flashback_position: %w", err)
+		}
 	}
 	switch {
 	case s.Difficulty < 1 || s.Difficulty > 20:
-		return nil, Test{}, fmt.Errorf("difficulty %d: allowed 1..20", s.Difficulty)
+		return fail("difficulty %d: allowed 1..20", s.Difficulty)
 	case s.Helpers < 0 || s.Helpers > 20:
-		return nil, Test{}, fmt.Errorf("helpers %d: allowed 0..20", s.Helpers)
+		return fail("helpers %d: allowed 0..20", s.Helpers)
 	case s.Equipment < 0 || s.Equipment > rl.MaxEquipment:
-		return nil, Test{}, fmt.Errorf("equipment %d: allowed 0..%d", s.Equipment, rl.MaxEquipment)
+		return fail("equipment %d: allowed 0..%d", s.Equipment, rl.MaxEquipment)
 	case s.Goal < 1 || s.Goal > 100:
-		return nil, Test{}, fmt.Errorf("goal %d: allowed 1..100", s.Goal)
+		return fail("goal %d: allowed 1..100", s.Goal)
 	case s.PerilHarm < 0 || s.PerilHarm > len(rl.HarmRows):
-		return nil, Test{}, fmt.Errorf("peril_harm %d: allowed 0..%d", s.PerilHarm, len(rl.HarmRows))
+		return fail("peril_harm %d: allowed 0..%d", s.PerilHarm, len(rl.HarmRows))
 	case s.MaxTests < 1 || s.MaxTests > 100000:
-		return nil, Test{}, fmt.Errorf("max_tests %d: allowed 1..100000", s.MaxTests)
+		return fail("max_tests %d: allowed 1..100000", s.MaxTests)
+	case s.FlashbackDifficulty < 0 || s.FlashbackDifficulty > rl.MaxFlashbackDifficulty:
+		return fail("flashback_difficulty %d: allowed 0..%d", s.FlashbackDifficulty, rl.MaxFlashbackDifficulty)
 	}
 	if _, err := PolicyByName(s.Policy); err != nil {
-		return nil, Test{}, fmt.Errorf("policy: %w", err)
+		return fail("policy: %w", err)
 	}
 	t := Test{Action: s.Action, Position: pos, Difficulty: s.Difficulty, Helpers: s.Helpers,
 		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate}
-	return c, t, nil
+	fb := t
+	fb.Flashback, fb.Position, fb.Difficulty = true, fbPos, s.FlashbackDifficulty
+	fb.PerilOffered, fb.PerilHarm, fb.Escalate = false, 0, false
+	return c, t, fb, nil
 }
 
 // Runner plays trials of a scenario. One Runner per goroutine.
@@ -163,21 +194,24 @@ type Runner struct {
 	c      *Character
 	start  State
 	test   Test
+	fbTest Test
 	policy Policy
-	at     Attempt
+	at, fb Attempt
 	err    error
 }
 
 // NewRunner validates the scenario and preallocates a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
-	c, t, err := s.build()
+	c, t, fb, err := s.build()
 	if err != nil {
 		return nil, err
 	}
 	p, _ := PolicyByName(s.Policy)
-	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, policy: p}
+	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, fbTest: fb, policy: p}
 	rn.at.Dice = make([]int, 0, maxDice)
 	rn.at.Rerolled = make([]int, 0, maxDice)
+	rn.fb.Dice = make([]int, 0, maxDice)
+	rn.fb.Rerolled = make([]int, 0, maxDice)
 	return rn, nil
 }
 
@@ -244,10 +278,34 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 		}
 		if at.Retry {
 			m[metEscalations]++
+			if rn.s.wantsFlashback(&c.State) {
+				err := c.Play(r, rn.fbTest, rn.policy, &rn.fb)
+				switch {
+				case err == nil:
+					m[metFlashbacks]++
+					if rn.fb.Pushed {
+						m[metPushes]++
+					}
+					m[metHarm] = harmCount(&c.State) - harm0
+					if critical(&c.State) {
+						return catOut
+					}
+				case !errors.Is(err, ErrIncapacitated):
+					if rn.err == nil {
+						rn.err = err
+					}
+					return catOut
+				}
+			}
 		}
 		progress, t.Position = next, pos
 	}
 	return catStalled
+}
+
+// wantsFlashback says whether the scenario calls a flashback now.
+func (s *Scenario) wantsFlashback(st *State) bool {
+	return s.Flashback && st.FlashbacksUsed < s.Rules.FlashbacksPerDay
 }
 
 // after applies the pursuit's rules to a finished test: the category if the
@@ -302,6 +360,7 @@ type node struct {
 	bonus    int8
 	hurt     bool
 	end      int8
+	flash    int8
 	harm     [maxHarmCells]int8
 }
 
@@ -313,7 +372,7 @@ type node struct {
 // when MaxTests could cut a pursuit short, or when the state space is too
 // large.
 func (s Scenario) Exact() (Exact, error) {
-	c, t, err := s.build()
+	c, t, fb, err := s.build()
 	if err != nil {
 		return Exact{}, err
 	}
@@ -322,7 +381,7 @@ func (s Scenario) Exact() (Exact, error) {
 	switch {
 	case nt*nr > maxHarmCells:
 		return Exact{}, fmt.Errorf("%w: %d harm cells, the exact model holds %d", ErrNoExact, nt*nr, maxHarmCells)
-	case s.Goal > 100 || len(rl.Positions) > 100 || c.State.Bonus > 100:
+	case s.Goal > 100 || len(rl.Positions) > 100 || c.State.Bonus > 100 || rl.FlashbacksPerDay > 100:
 		return Exact{}, fmt.Errorf("%w: goal, positions or carried bonus above 100", ErrNoExact)
 	case critical(&c.State):
 		return Exact{}, fmt.Errorf("%w: the character starts with a critical injury", ErrNoExact)
@@ -342,8 +401,9 @@ func (s Scenario) Exact() (Exact, error) {
 			}
 		}
 		n.bonus = int8(st.Bonus)
+		n.flash = int8(st.FlashbacksUsed)
 	}
-	sc := c.scratch()
+	sc, fc := c.scratch(), c.scratch()
 	decode := func(n node) {
 		sc.State.copyFrom(&start)
 		for i, rows := range sc.State.Harm {
@@ -352,13 +412,15 @@ func (s Scenario) Exact() (Exact, error) {
 			}
 		}
 		sc.State.Bonus = int(n.bonus)
+		sc.State.FlashbacksUsed = int(n.flash)
 	}
 	var root node
 	root.pos = int8(t.Position)
 	encode(&start, &root)
 
 	var failure error
-	var at Attempt
+	var at, fat Attempt
+	fbTest := fb
 	next := func(n node, buf []markov.Step[node]) []markov.Step[node] {
 		if n.end != 0 {
 			return buf
@@ -370,12 +432,35 @@ func (s Scenario) Exact() (Exact, error) {
 		err := sc.outcomes(tt, p, &at, func(q float64, st *State, a *Attempt) {
 			hurt := n.hurt || harmCount(st) > harm0
 			cat, prog, pos := s.after(st, a, int(n.progress), Position(n.pos), t.Position, hurt)
-			m := node{end: int8(cat + 1)} // ended states merge by category
-			if cat < 0 {
-				encode(st, &m)
-				m.progress, m.pos, m.hurt = int8(prog), int8(pos), hurt
+			emit := func(q float64, st *State) {
+				hurt := hurt || harmCount(st) > harm0
+				m := node{end: int8(cat + 1)} // ended states merge by category
+				switch {
+				case cat < 0 && critical(st): // a flashback's critical injury
+					m = node{end: catOut + 1}
+				case cat < 0:
+					encode(st, &m)
+					m.progress, m.pos, m.hurt = int8(prog), int8(pos), hurt
+				}
+				buf = append(buf, markov.Step[node]{To: m, P: q})
 			}
-			buf = append(buf, markov.Step[node]{To: m, P: q})
+			if cat >= 0 || !a.Retry || !s.wantsFlashback(st) {
+				emit(q, st)
+				return
+			}
+			// The flashback after a worsening failure, every way it can go.
+			fc.State.copyFrom(st)
+			fmark := len(buf)
+			err := fc.outcomes(fbTest, p, &fat, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
+			switch {
+			case errors.Is(err, ErrIncapacitated): // cannot call it: go on without
+				emit(q, st)
+			case err != nil:
+				buf = buf[:fmark]
+				if failure == nil {
+					failure = err
+				}
+			}
 		})
 		switch {
 		case errors.Is(err, ErrIncapacitated):

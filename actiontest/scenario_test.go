@@ -39,18 +39,20 @@ func TestScenarioValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for field, f := range map[string]func(*Scenario){
-		"rules":      func(s *Scenario) { s.Rules.Sides = 0 },
-		"character":  func(s *Scenario) { s.Character.Actions["Prowl"] = 9 },
-		"state":      func(s *Scenario) { s.State = &State{} },
-		"action":     func(s *Scenario) { s.Action = "Fly" },
-		"position":   func(s *Scenario) { s.Position = "comfy" },
-		"difficulty": func(s *Scenario) { s.Difficulty = 0 },
-		"helpers":    func(s *Scenario) { s.Helpers = -1 },
-		"equipment":  func(s *Scenario) { s.Equipment = 4 },
-		"goal":       func(s *Scenario) { s.Goal = 0 },
-		"peril_harm": func(s *Scenario) { s.PerilHarm = 5 },
-		"policy":     func(s *Scenario) { s.Policy = "yolo" },
-		"max_tests":  func(s *Scenario) { s.MaxTests = 0 },
+		"rules":                func(s *Scenario) { s.Rules.Sides = 0 },
+		"character":            func(s *Scenario) { s.Character.Actions["Prowl"] = 9 },
+		"state":                func(s *Scenario) { s.State = &State{} },
+		"action":               func(s *Scenario) { s.Action = "Fly" },
+		"position":             func(s *Scenario) { s.Position = "comfy" },
+		"difficulty":           func(s *Scenario) { s.Difficulty = 0 },
+		"helpers":              func(s *Scenario) { s.Helpers = -1 },
+		"equipment":            func(s *Scenario) { s.Equipment = 4 },
+		"goal":                 func(s *Scenario) { s.Goal = 0 },
+		"peril_harm":           func(s *Scenario) { s.PerilHarm = 5 },
+		"policy":               func(s *Scenario) { s.Policy = "yolo" },
+		"max_tests":            func(s *Scenario) { s.MaxTests = 0 },
+		"flashback_difficulty": func(s *Scenario) { s.FlashbackDifficulty = 4 },
+		"flashback_position":   func(s *Scenario) { s.FlashbackPosition = "comfy" },
 	} {
 		s := DefaultScenario()
 		s.Character.Actions = map[string]int{"Prowl": 2}
@@ -72,7 +74,7 @@ func TestScenarioValidate(t *testing.T) {
 // else one more try at Desperate, whose failure loses the chance.
 func TestScenarioExactClosedForm(t *testing.T) {
 	s := DefaultScenario()
-	s.Goal, s.Policy, s.PerilOffered = 1, "never", false
+	s.Goal, s.Policy, s.PerilOffered, s.Flashback = 1, "never", false, false
 	ex, err := s.Exact()
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +83,19 @@ func TestScenarioExactClosedForm(t *testing.T) {
 	want := Exact{P: []float64{1 - q*q, 0, q * q, 0, 0}, MeanRounds: 1 + q, Rounds: []float64{0, 1 - q, q}}
 	if d := cmp.Diff(want, ex, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("exact (-want +got):\n%s", d)
+	}
+
+	// With the flashback: after the Risky failure a Risky flashback of 4
+	// dice either adds a die to the Desperate try (5 dice) or fails badly,
+	// costing a moderate harm (-2 dice: 2 dice, and hurt).
+	s.Flashback, s.FlashbackPosition = true, "risky"
+	if ex, err = s.Exact(); err != nil {
+		t.Fatal(err)
+	}
+	q5, q2 := math.Pow(5.0/6, 5), math.Pow(5.0/6, 2)
+	want.P = []float64{(1 - q) + q*(1-q)*(1-q5), q * q * (1 - q2), q*(1-q)*q5 + q*q*q2, 0, 0}
+	if d := cmp.Diff(want, ex, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+		t.Errorf("exact with flashback (-want +got):\n%s", d)
 	}
 }
 
@@ -187,7 +202,7 @@ func TestScenarioOut(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	rn, _ := s.NewRunner()
-	m := make([]int, 6)
+	m := make([]int, 7)
 	if c := rn.Trial(dice.NewSeeded(1), m); c != catOut || m[0] != 0 {
 		t.Errorf("trial: category %d tests %d", c, m[0])
 	}
@@ -202,5 +217,30 @@ func TestTrialAllocs(t *testing.T) {
 	m := make([]int, 6)
 	if a := testing.AllocsPerRun(1000, func() { rn.Trial(r, m) }); a != 0 {
 		t.Errorf("Trial allocates %v per run", a)
+	}
+}
+
+// One chase step by step with scripted dice: a Risky miss worsens the
+// position, the Controlled flashback lands exactly (+1 next roll, +1 for
+// the flashback), and the Desperate try rolls 6 dice.
+func TestScenarioTrialScripted(t *testing.T) {
+	s := DefaultScenario()
+	s.Goal, s.Policy = 1, "never"
+	rn, err := s.NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.Scripted(1, 1, 1, 1 /* flashback */, 6, 1, 1, 1 /* desperate */, 6, 1, 1, 1, 1, 1)
+	m := make([]int, len(s.Metrics()))
+	cat := rn.Trial(r, m)
+	if r.Err() != nil || r.Remaining() != 0 {
+		t.Fatalf("script: %v, %d left", r.Err(), r.Remaining())
+	}
+	if s.Categories()[cat] != "clean" {
+		t.Errorf("category %s, want clean", s.Categories()[cat])
+	}
+	// tests, pushes, harm, successes, escalations, perils, flashbacks
+	if d := cmp.Diff([]int{2, 0, 0, 1, 1, 0, 1}, m); d != "" {
+		t.Errorf("metrics %v (-want +got):\n%s", s.Metrics(), d)
 	}
 }
