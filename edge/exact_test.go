@@ -85,3 +85,70 @@ func TestExactRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestExactConcessions: a social battle where the cautious side walks away
+// when two dice ahead and surrenders on its last die, against a passive
+// party in a search; both matched by sampling.
+func TestExactConcessions(t *testing.T) {
+	rules := DefaultRules()
+	rules.Types["search"] = Type{Start: "perception", Seize: "perception", Skills: []string{"perception"}}
+	// The check is a setting: a d6 keeps four checks a round cheap to enumerate.
+	d6, err := dice.ParsePool("d6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules.Check = d6
+	scenarios := map[string]Scenario{
+		"walk away": {Rules: DefaultRules(), Type: "social", Parties: []Party{
+			{Name: "diplomat", Policy: "cautious", Members: []Member{{Name: "d", Skills: map[string]int{"persuasion": 4, "perception": 2}}}},
+			{Name: "rival", Policy: "canny", Members: []Member{{Name: "r", Skills: map[string]int{"deception": 5, "insight": 3, "wits": 2}}}},
+		}},
+		"passive": {Rules: rules, Type: "search", Parties: []Party{
+			{Name: "squad", Policy: "steady", Members: []Member{{Name: "a", Skills: map[string]int{"perception": 3}}, {Name: "b", Skills: map[string]int{"perception": 1}}}},
+			{Name: "bombs", Passive: true, Members: []Member{{Name: "bomb", Skills: map[string]int{"stealth": 1}}}},
+		}},
+	}
+	for name, s := range scenarios {
+		t.Run(name, func(t *testing.T) {
+			ex, err := s.Exact()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rn, err := s.NewRunner()
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 20000
+			if raceOn {
+				n = 4000
+			}
+			r := dice.NewSeeded(3)
+			counts := make([]int, len(ex.P))
+			rounds := map[int]int64{}
+			metrics := make([]int, 8)
+			for range n {
+				counts[rn.Trial(r, metrics)]++
+				rounds[metrics[0]]++
+			}
+			nonzero := 0
+			for c, p := range ex.P {
+				if p > 1e-12 {
+					nonzero++
+				}
+				got := float64(counts[c]) / float64(n)
+				se := math.Sqrt(p*(1-p)/float64(n)) + 1e-9
+				if math.Abs(got-p) > 4.5*se {
+					t.Errorf("%s: sampled %.4f, exact %.4f", s.Categories()[c], got, p)
+				}
+			}
+			if nonzero < 2 {
+				t.Errorf("only %d outcomes possible: %v", nonzero, ex.P)
+			}
+			fit, err := dice.ChiSquare(dice.Dist{P: ex.Rounds}, rounds)
+			if err != nil || fit.PValue < 1e-4 {
+				t.Errorf("rounds: %v, p = %g", err, fit.PValue)
+			}
+			t.Logf("%v mean %.2f", ex.P, ex.MeanRounds)
+		})
+	}
+}

@@ -187,6 +187,7 @@ type Interaction struct {
 	names     []string
 	mods      []int   // member*skills+skill
 	stat      []int   // mods plus circumstance and party bonus
+	passiveM  []bool  // member of a passive party
 	known     [][]int // skills each member lists
 	actCand   [][]int // skills each member may act with (known ones, or all legal)
 	reactCand [][]int // skills each member might react with, besides the actor's
@@ -514,6 +515,7 @@ func build(s Scenario) (*Interaction, error) {
 	in.start.outcome = Outcome{Winner: -1, By: -1}
 	in.stat = make([]int, len(in.mods))
 	for g := range in.names {
+		in.passiveM = append(in.passiveM, in.parties[in.memberOf[g]].passive)
 		for s := range ns {
 			in.stat[g*ns+s] = in.mods[g*ns+s] + in.circ[s] + in.parties[in.memberOf[g]].bonus
 		}
@@ -580,7 +582,7 @@ func (in *Interaction) base(g, s int) int {
 // round: by the number of earlier uses, or for a safe skill by the length of
 // the run of consecutive rounds just before.
 func (in *Interaction) repetition(g, s int) int {
-	if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
+	if in.repLen == 0 || in.passiveM[g] {
 		return 0
 	}
 	st := &in.st

@@ -3,6 +3,7 @@ package edge
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 )
 
@@ -195,7 +196,12 @@ func (s Style) React(v View, p int, a *Action, r *Reaction) {
 	r.Checks = pick(r.Checks, s.count(v, p), func(m int) (int, int, bool) {
 		g := lo + m
 		best, val := -1, 0
+		var tried uint64
 		try := func(sk int) {
+			if tried&(1<<sk) != 0 {
+				return
+			}
+			tried |= 1 << sk
 			extra, ok := in.reactMod(sk, mask)
 			if !ok {
 				return
@@ -211,10 +217,8 @@ func (s Style) React(v View, p int, a *Action, r *Reaction) {
 		for _, sk := range in.reactCand[g] {
 			try(sk)
 		}
-		for _, u := range a.Checks {
-			if u.Skill >= 0 && u.Skill < len(in.skills) {
-				try(u.Skill)
-			}
+		for m := mask &^ tried; m != 0; m &= m - 1 {
+			try(bits.TrailingZeros64(m))
 		}
 		return best, val, best >= 0
 	}, in.parties[p].hi-lo)
