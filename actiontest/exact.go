@@ -203,7 +203,7 @@ func (rl *Rules) OpposedOdds(a, b int) (win, tie, lose float64, err error) {
 // Odds returns the exact odds of a test rolling pool dice at the given
 // position and difficulty by an unharmed character whose choices are made
 // by p (nil: Never): the position x outcome table for any pool.
-func (rl Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances, error) {
+func (rl *Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances, error) {
 	if err := rl.Check(); err != nil {
 		return Chances{}, err
 	}
@@ -213,9 +213,17 @@ func (rl Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances,
 	if p == nil {
 		p = Never{}
 	}
-	c, err := NewCharacter(rl, Sheet{})
+	c, err := NewCharacter(*rl, Sheet{})
 	if err != nil {
 		return Chances{}, err
 	}
 	return c.Chances(Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool}, p)
+}
+
+// OpposedOf returns the chances that a side whose final successes follow a
+// beats, ties or loses to a side following b — for example the Successes of
+// two Chances, so each side's push policy is taken into account.
+func OpposedOf(a, b dice.Dist) (win, tie, lose float64) {
+	win, lose = a.Greater(b), b.Greater(a)
+	return win, max(1-win-lose, 0), lose
 }

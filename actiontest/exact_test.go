@@ -300,3 +300,39 @@ func TestOddsGrid(t *testing.T) {
 		t.Error("difficulty 0 accepted")
 	}
 }
+
+func TestOpposedOf(t *testing.T) {
+	rl := DefaultRules()
+	a, _ := rl.Odds(4, Risky, 1, nil)
+	b, _ := rl.Odds(3, Risky, 1, nil)
+	w, ti, l := OpposedOf(a.Successes, b.Successes)
+	ww, wt, wl, _ := rl.OpposedOdds(4, 3)
+	if math.Abs(w-ww)+math.Abs(ti-wt)+math.Abs(l-wl) > 1e-12 {
+		t.Errorf("OpposedOf %v %v %v, OpposedOdds %v %v %v", w, ti, l, ww, wt, wl)
+	}
+	// A side that pushes every failure does better against the same foe.
+	p, _ := rl.Odds(3, Risky, 1, WhenFailed{})
+	if pw, _, _ := OpposedOf(p.Successes, a.Successes); pw <= l {
+		t.Errorf("pushing 3 dice wins %v against 4, not pushing %v", pw, l)
+	}
+}
+
+// A flashback of difficulty 0 always succeeds; of difficulty 2 it is a test
+// like any other.
+func TestFlashbackChances(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	ch, err := c.Chances(Test{Action: "Persuade", Position: Risky, Flashback: true}, Never{})
+	if err != nil || ch.Succeeded != 1 || ch.Pool != 4 {
+		t.Errorf("difficulty 0: %+v %v", ch, err)
+	}
+	ch, _ = c.Chances(Test{Action: "Persuade", Position: Risky, Flashback: true, Difficulty: 2}, Never{})
+	rl := DefaultRules()
+	d, _ := rl.SuccessDist(4, nil)
+	if math.Abs(ch.Succeeded-d.AtLeast(2)) > 1e-12 {
+		t.Errorf("difficulty 2: succeeded %v, want %v", ch.Succeeded, d.AtLeast(2))
+	}
+	c.State.FlashbacksUsed = 1
+	if _, err := c.Chances(Test{Action: "Persuade", Position: Risky, Flashback: true}, Never{}); err == nil {
+		t.Error("flashback odds with none left")
+	}
+}
