@@ -302,6 +302,15 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 			return fmt.Errorf("contest: side %d: aider %d: use -1 for none", i, sd.Aider)
 		}
 	}
+	e.setup(s, kind, sides, initiator)
+	return nil
+}
+
+// setup lays out a new action on s from sides Begin has checked.
+func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator int) {
+	if kind == Basic {
+		initiator = 0
+	}
 	var a *Action
 	if s.Action == nil {
 		a = &Action{Kind: kind, Phase: PhaseOpen, Holder: -1, Interferer: -1, Planned: -1, Winner: -1, Turn: max(initiator, 0), AllRoll: initiator < 0}
@@ -338,7 +347,6 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 		}
 	}
 	s.Action = a
-	return nil
 }
 
 // cost returns the Plot Points a pool of picks costs for character c and

@@ -242,6 +242,14 @@ func (s Scenario) build() (*built, error) {
 			}
 			b.sides = append(b.sides, ss)
 		}
+		seen := map[string]int{}
+		for i, sd := range s.Sides {
+			l := label(sd.Character)
+			if j, ok := seen[l]; ok {
+				return nil, fmt.Errorf("contest: sides[%d]: %q and sides[%d] share the category label %q", i, sd.Character, j, l)
+			}
+			seen[l] = i
+		}
 		kind := Basic
 		if s.Kind == KindContested {
 			kind = Contested
@@ -428,9 +436,8 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	if rn.basic {
 		kind = Basic
 	}
-	if err := e.Begin(s, kind, rn.b.sides, rn.b.init); err != nil {
-		return -1
-	}
+	// NewRunner checked these sides on this very start scene.
+	e.setup(s, kind, rn.b.sides, rn.b.init)
 	a := s.Action
 	if rn.b.iChar >= 0 {
 		a.Planned = rn.b.iChar
