@@ -58,15 +58,17 @@ func (h Histogram) AtMost(k int) float64 {
 
 // Quantile returns the smallest value v with observed P(X <= v) >= q (q is
 // clamped to [0, 1]); Quantile(0.5) is the median. It is 0 for an empty
-// histogram. The comparison is done in integers, so it is exact.
+// histogram. Counts are compared as integers against ceil(q*n).
 func (h Histogram) Quantile(q float64) int {
 	n := h.N()
 	if n == 0 {
 		return 0
 	}
 	q = min(max(q, 0), 1)
-	// Smallest v with count(X <= v) >= ceil(q*n), at least 1.
-	need := int64(math.Ceil(q * float64(n)))
+	// Smallest v with count(X <= v) >= ceil(q*n), at least 1. The tiny
+	// relative slack keeps q*n that should be an integer but rounded up
+	// (0.28*25 = 7.000000000000001) from asking for one count too many.
+	need := int64(math.Ceil(q * float64(n) * (1 - 1e-12)))
 	need = min(max(need, 1), n)
 	var s int64
 	for i, c := range h.Counts {

@@ -117,6 +117,15 @@ func TestHistogramStatistics(t *testing.T) {
 	if math.Abs(h.Mean()-mean) > 1e-15 || math.Abs(h.Variance()-ss/6) > 1e-12 || math.Abs(h.SE()-math.Sqrt(ss/6/7)) > 1e-12 {
 		t.Errorf("mean %v var %v se %v; want %v %v", h.Mean(), h.Variance(), h.SE(), mean, ss/6)
 	}
+	// 0.28*25 is 7.000000000000001 in floating point; the 28% quantile of
+	// 1..25 is still the 7th value.
+	var ones Histogram
+	for v := 1; v <= 25; v++ {
+		ones.Add(v)
+	}
+	if got := ones.Quantile(0.28); got != 7 {
+		t.Errorf("28%% of 1..25 = %d, want 7", got)
+	}
 	for _, tc := range []struct {
 		q    float64
 		want int
