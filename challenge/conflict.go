@@ -403,31 +403,46 @@ func (c *Conflict) roll(r *dice.Roller, i int) {
 	s.Crossed = false
 	// One pass finds the speaker (the first die showing the highest face)
 	// and sorts the faces, high first, for the packed key.
-	var f [9]int
-	hi, at := 0, 0
 	n := len(s.Faces)
-	for k, v := range s.Faces {
-		if v > hi {
-			hi, at = v, k
+	hi, at := 0, 0
+	if n == 2 {
+		a, b := s.Faces[0], s.Faces[1]
+		lo := b
+		hi = a
+		if b > a {
+			hi, lo, at = b, a, 1
 		}
-		if k < len(f) {
-			j := k
-			for j > 0 && f[j-1] < v {
-				f[j] = f[j-1]
-				j--
-			}
-			f[j] = v
+		s.Speaker = s.Of[at]
+		if hi <= 63 && uint(s.Bonus) <= 1<<14 {
+			s.key = uint64(hi+s.Bonus)<<48 | uint64(lo)<<42
+		} else {
+			s.key = noKey
 		}
-	}
-	s.Speaker = s.Of[at]
-	if n > len(f) || hi > 63 || s.Bonus > 1<<14 {
-		s.key = noKey
 	} else {
-		k := uint64(f[0]+s.Bonus) << 48
-		for j := 1; j < n; j++ {
-			k |= uint64(f[j]) << uint(48-6*j)
+		var f [9]int
+		for k, v := range s.Faces {
+			if v > hi {
+				hi, at = v, k
+			}
+			if k < len(f) {
+				j := k
+				for j > 0 && f[j-1] < v {
+					f[j] = f[j-1]
+					j--
+				}
+				f[j] = v
+			}
 		}
-		s.key = k
+		s.Speaker = s.Of[at]
+		if n > len(f) || hi > 63 || uint(s.Bonus) > 1<<14 {
+			s.key = noKey
+		} else {
+			k := uint64(f[0]+s.Bonus) << 48
+			for j := 1; j < n; j++ {
+				k |= uint64(f[j]) << uint(48-6*j)
+			}
+			s.key = k
+		}
 	}
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: hi + s.Bonus})

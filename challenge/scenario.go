@@ -161,10 +161,15 @@ func (rn *Runner) reset() {
 		*d = s.Sides[i]
 		d.Faces = faces[:0]
 		d.Members = mem
-		if rn.dirty[i] {
-			d.Members = append(mem[:0], s.Sides[i].Members...)
-			rn.dirty[i] = false
+		if len(mem) == 0 {
+			d.Members = append(mem, s.Sides[i].Members...)
+		} else if rn.dirty[i] {
+			// Only the stats change during a conflict.
+			for m := range mem {
+				mem[m].Stats = s.Sides[i].Members[m].Stats
+			}
 		}
+		rn.dirty[i] = false
 	}
 }
 
