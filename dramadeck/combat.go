@@ -386,9 +386,9 @@ func (g *Game) afterAction(ci int, harmed bool) {
 		if !harmed {
 			st.Fled = true
 			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+			g.checkOutcome()
 		}
 	}
-	g.checkOutcome()
 }
 
 func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
@@ -436,6 +436,7 @@ func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Pol
 	switch {
 	case t.HP <= 0:
 		t.Status.Out = true
+		g.checkOutcome()
 	case dmg*2 > t.MaxHP:
 		t.Status.Stunned = true // a major wound stuns [ours, simplified]
 	}

@@ -129,6 +129,7 @@ type Runner struct {
 	heroes   []Character
 	villains []Character
 	hp, gm   Policy
+	err      error
 }
 
 func (s Scenario) deck() (*Deck, error) {
@@ -157,6 +158,10 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		heroes: append([]Character(nil), g.State.Heroes...), villains: append([]Character(nil), g.State.Villains...)}
 	return rn, nil
 }
+
+// Err reports the first policy error met by Trial (which then counts the
+// trial as timed_out), or nil. The shipped policies make none.
+func (rn *Runner) Err() error { return rn.err }
 
 // Game exposes the runner's game (its state after the last trial).
 func (rn *Runner) Game() *Game { return rn.g }
@@ -195,6 +200,9 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	o, err := g.RunEncounter(r, rn.hp, rn.gm, rn.s.MaxRounds)
 	if err != nil || o == Ongoing {
 		o = TimedOut
+		if rn.err == nil {
+			rn.err = err
+		}
 	}
 	s := &g.State
 	hd, vd := 0, 0

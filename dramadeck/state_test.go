@@ -154,6 +154,9 @@ func TestTrialNoAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(200, func() { rn.Trial(r, m) }); a != 0 {
 		t.Errorf("Trial allocates %v per run", a)
 	}
+	if rn.Err() != nil {
+		t.Errorf("policy error in trials: %v", rn.Err())
+	}
 }
 
 // Expected Flurry rounds per encounter: sampled, and checked against the
