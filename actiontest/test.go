@@ -326,7 +326,8 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 // Push pushes the roll: the character takes a level PushHarm harm on the
 // chosen track, and every die of the first roll that is not a success is
 // re-rolled together with PushDice more dice; the successes stay. It may
-// follow a success. On error nothing changes.
+// follow a success. The push's own harm does not shrink the re-roll: the
+// pool was counted before the roll [ours]. On error nothing changes.
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	if err := c.CanPush(at, track); err != nil {
 		return err
