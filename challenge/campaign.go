@@ -95,8 +95,8 @@ func (cp *Campaign) Start(sides ...Enlist) (*Conflict, error) {
 }
 
 // Finish writes a finished conflict back into the campaign: each member's
-// stats as the conflict left them, and the owe list with the names added
-// and crossed off. The conflict must be over and its characters in the
+// stats as the conflict left them, negotiated remaps and specializations,
+// and the owe list with the names added and crossed off. The conflict must be over and its characters in the
 // campaign; on an error the campaign is unchanged.
 func (cp *Campaign) Finish(c *Conflict) error {
 	if c.Phase != PhaseDone {
@@ -113,6 +113,42 @@ func (cp *Campaign) Finish(c *Conflict) error {
 			idx[k] = mem
 		}
 	}
+	// Negotiated remaps and specializations, checked before anything
+	// changes.
+	type edit struct {
+		k  int
+		rm *Remap
+		g  *Gain
+	}
+	var edits []edit
+	for _, cons := range c.Consequences {
+		if cons.Settlement == nil || cons.Side < 0 || cons.Side >= len(c.Sides) {
+			continue
+		}
+		side := &c.Sides[cons.Side]
+		for i := range cons.Settlement.Remaps {
+			rm := &cons.Settlement.Remaps[i]
+			if rm.Member < 0 || rm.Member >= len(side.Members) {
+				return fmt.Errorf("challenge: Finish: remap for member %d of side %s", rm.Member, side.Name)
+			}
+			k, _ := cp.Character(side.Members[rm.Member].Name)
+			if _, err := cp.Characters[k].EndeavorStat(rm.Endeavor); err != nil {
+				return fmt.Errorf("challenge: Finish: remap: %w", err)
+			}
+			edits = append(edits, edit{k: k, rm: rm})
+		}
+		for i := range cons.Settlement.Gains {
+			g := &cons.Settlement.Gains[i]
+			if g.Member < 0 || g.Member >= len(side.Members) {
+				return fmt.Errorf("challenge: Finish: gain for member %d of side %s", g.Member, side.Name)
+			}
+			k, _ := cp.Character(side.Members[g.Member].Name)
+			if _, err := cp.Characters[k].EndeavorStat(g.Specialization.Endeavor); err != nil {
+				return fmt.Errorf("challenge: Finish: specialization %q: %w", g.Specialization.Name, err)
+			}
+			edits = append(edits, edit{k: k, g: g})
+		}
+	}
 	for k, mem := range idx {
 		ch := &cp.Characters[k]
 		stats := make(map[string]Stat, len(cp.Rules.Stats))
@@ -120,6 +156,20 @@ func (cp *Campaign) Finish(c *Conflict) error {
 			stats[name] = mem.Stats[j]
 		}
 		ch.Stats = stats
+	}
+	for _, e := range edits {
+		ch := &cp.Characters[e.k]
+		if e.rm != nil {
+			m := make(map[string]string, len(ch.Endeavors))
+			for en, st := range ch.Endeavors {
+				m[en] = st
+			}
+			m[e.rm.Endeavor] = e.rm.Stat
+			ch.Endeavors = m
+		}
+		if e.g != nil {
+			ch.Specializations = append(append([]Specialization(nil), ch.Specializations...), e.g.Specialization)
+		}
 	}
 	cp.Owe = append([]Debt{}, c.Owe...)
 	return nil

@@ -201,6 +201,8 @@ type Consequence struct {
 	By     int    `json:"by"` // the winner, -1 for a drop
 	Status Status `json:"status"`
 	Note   string `json:"note,omitempty"`
+	// Settlement is the negotiated outcome, for StatusSettled.
+	Settlement *Settlement `json:"settlement,omitempty"`
 }
 
 // Conflict is the whole state of one conflict: the rules, the sides, the
@@ -910,13 +912,32 @@ type Change struct {
 	Move   Move `json:"move"`
 }
 
+// Remap has member Member of the losing side use Stat for an endeavor it
+// already has from now on ("now you defend yourself with Grace instead").
+type Remap struct {
+	Member   int    `json:"member"`
+	Endeavor string `json:"endeavor"`
+	Stat     string `json:"stat"`
+}
+
+// Gain gives member Member of the losing side a specialization (the text's
+// "demon-marked", which adds Guts to demonology).
+type Gain struct {
+	Member         int            `json:"member"`
+	Specialization Specialization `json:"specialization"`
+}
+
 // Settlement is a negotiated outcome in place of exhaustion or injury
 // ("Negotiating consequences"): what happens to the characters in words,
-// with any die penalties or moved sizes as Changes. Sizes can be lost or
-// moved, never added.
+// with any die penalties or moved sizes as Changes, endeavors moved to
+// other stats as Remaps and specializations as Gains. Sizes can be lost or
+// moved, never added. Remaps and Gains reach the sheets when a Campaign
+// finishes the conflict.
 type Settlement struct {
 	Note    string   `json:"note"`
 	Changes []Change `json:"changes,omitempty"`
+	Remaps  []Remap  `json:"remaps,omitempty"`
+	Gains   []Gain   `json:"gains,omitempty"`
 }
 
 // Settle applies a negotiated outcome instead of Injure.
@@ -952,10 +973,30 @@ func (c *Conflict) Settle(s Settlement) error {
 			stats[ch.Member][k] = tmp.Stats[name]
 		}
 	}
+	for _, rm := range s.Remaps {
+		if rm.Member < 0 || rm.Member >= len(mem) {
+			return fmt.Errorf("challenge: Settle: remap for member %d: side %s has members 0..%d", rm.Member, c.Sides[an].Name, len(mem)-1)
+		}
+		if rm.Endeavor == "" || c.Rules.statIndex(rm.Stat) < 0 {
+			return fmt.Errorf("challenge: Settle: remap %q to %q: name an endeavor and a stat of %v", rm.Endeavor, rm.Stat, c.Rules.Stats)
+		}
+	}
+	for _, g := range s.Gains {
+		if g.Member < 0 || g.Member >= len(mem) {
+			return fmt.Errorf("challenge: Settle: gain for member %d: side %s has members 0..%d", g.Member, c.Sides[an].Name, len(mem)-1)
+		}
+		if g.Specialization.Name == "" || g.Specialization.Endeavor == "" || c.Rules.statIndex(g.Specialization.Stat) < 0 {
+			return fmt.Errorf("challenge: Settle: a gained specialization needs a name, an endeavor and a stat of %v", c.Rules.Stats)
+		}
+	}
 	for m := range mem {
 		mem[m].Stats = stats[m]
 	}
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusSettled, Note: s.Note})
+	kept := s
+	kept.Changes = append([]Change(nil), s.Changes...)
+	kept.Remaps = append([]Remap(nil), s.Remaps...)
+	kept.Gains = append([]Gain(nil), s.Gains...)
+	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusSettled, Note: s.Note, Settlement: &kept})
 	c.Sides[an].Status = StatusSettled
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvSettle, Side: an, Other: c.Challenger, Name: s.Note})
