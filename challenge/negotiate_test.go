@@ -75,10 +75,10 @@ func TestAdvantageLastsTheRound(t *testing.T) {
 	r := dice.Scripted(
 		8, 3, 4, 2, 7, 5, // round 1: Irin hangs in; Althesa has the advantage in round 2
 		2, 1, 4 /* adv */, 9, 1, // round 2 cast: Althesa 2 1 + 4 = 6, Irin 9 1 challenges
-		9, 2, 1 /* adv */, // Althesa answers 9 2 + 1 = 10 > 9: blocks
+		9, 2, 1, /* adv */ // Althesa answers 9 2 + 1 = 10 > 9: blocks
 		6, 2, // Irin answers 6 2 against 10: over half, he hangs in (Althesa again)
 		1, 1, 2 /* adv */, 12, 1, // round 3: Althesa 1 1 + 2 = 3; Irin 12 challenges
-		8, 1, 1 /* adv */, // Althesa 8 1 + 1 = 9 against 12: over half, she hangs in
+		8, 1, 1, /* adv */ // Althesa 8 1 + 1 = 9 against 12: over half, she hangs in
 		// round 4: only Irin has an advantage
 		5, 1, 3, 3, 6, // Althesa 5 1; Irin 3 3 + 6 = 9 challenges
 		2, 1, // Althesa 2 1 against 9: doubled
