@@ -30,6 +30,10 @@ type Scenario struct {
 	Difficulty int    `json:"difficulty"`
 	Helpers    int    `json:"helpers"`
 	Equipment  int    `json:"equipment"`
+	// Pool, when above 0, replaces Action + Attribute as the base dice of
+	// every test (help, equipment, harm and the rest still count), so a
+	// designer can sweep pool sizes without editing the sheet.
+	Pool int `json:"pool,omitempty"`
 	// Goal is the progress segments needed.
 	Goal int `json:"goal"`
 	// Escalate: the Director answers a failure with Worse Position while a
@@ -148,8 +152,16 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 		}
 	}
 	rl := c.rules
-	if _, err := rl.ActionIndex(s.Action); err != nil {
+	act, attr, _, err := c.Rating(s.Action)
+	if err != nil {
 		return fail("action: %w", err)
+	}
+	bonus := 0
+	if s.Pool != 0 {
+		if s.Pool < 1 || s.Pool > maxDice/8 {
+			return fail("pool %d: allowed 1..%d (0: Action + Attribute)", s.Pool, maxDice/8)
+		}
+		bonus = s.Pool - act - attr
 	}
 	pos, err := rl.PositionIndex(s.Position)
 	if err != nil {
@@ -181,7 +193,8 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 		return fail("policy: %w", err)
 	}
 	t := Test{Action: s.Action, Position: pos, Difficulty: s.Difficulty, Helpers: s.Helpers,
-		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate}
+		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate,
+		Bonus: bonus}
 	fb := t
 	fb.Flashback, fb.Position, fb.Difficulty = true, fbPos, s.FlashbackDifficulty
 	fb.PerilOffered, fb.PerilHarm, fb.Escalate = false, 0, false

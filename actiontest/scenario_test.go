@@ -53,6 +53,7 @@ func TestScenarioValidate(t *testing.T) {
 		"max_tests":            func(s *Scenario) { s.MaxTests = 0 },
 		"flashback_difficulty": func(s *Scenario) { s.FlashbackDifficulty = 4 },
 		"flashback_position":   func(s *Scenario) { s.FlashbackPosition = "comfy" },
+		"pool":                 func(s *Scenario) { s.Pool = -1 },
 	} {
 		s := DefaultScenario()
 		s.Character.Actions = map[string]int{"Prowl": 2}
@@ -80,6 +81,11 @@ func TestScenarioExactClosedForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := math.Pow(5.0/6, 4) // Prowl 2 + Dexterity 2
+	s2 := s
+	s2.Pool, s2.Character.Actions = 4, map[string]int{}
+	if ex2, err := s2.Exact(); err != nil || cmp.Diff(ex, ex2) != "" {
+		t.Errorf("pool 4 on an unrated sheet differs from Prowl 2 + Dexterity 2: %v %v", ex2, err)
+	}
 	want := Exact{P: []float64{1 - q*q, 0, q * q, 0, 0}, MeanRounds: 1 + q, Rounds: []float64{0, 1 - q, q}}
 	if d := cmp.Diff(want, ex, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("exact (-want +got):\n%s", d)
