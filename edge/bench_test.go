@@ -63,7 +63,7 @@ func BenchmarkRound(b *testing.B) {
 func BenchmarkStep(b *testing.B) {
 	in, _ := duel2(b)
 	for p := range in.pol {
-		in.pol[p] = registry["steady"]
+		in.pol[p], _ = PolicyByName("steady")
 	}
 	snap := &dyn{}
 	snap.alloc(len(in.parties), len(in.names), len(in.skills))
@@ -167,6 +167,40 @@ func BenchmarkInteraction5v5Naive(b *testing.B) {
 		for edge[0] > 0 && edge[1] > 0 {
 			ms := [][]int{mods[0][:min(5, edge[0])], mods[1][:min(5, edge[1])]}
 			naiveRound(rng, edge, ms)
+		}
+	}
+}
+
+// BenchmarkInteraction1v1 plays a whole interaction of the default five
+// edge dice a side, one member each, with the policies.
+func BenchmarkInteraction1v1(b *testing.B) {
+	s := Scenario{Rules: DefaultRules(), Type: "chase", Parties: []Party{
+		{Name: "a", Members: []Member{{Name: "a", Skills: map[string]int{"vehicles": 5, "athletics": 3, "acrobatics": 4}}}},
+		{Name: "b", Members: []Member{{Name: "b", Skills: map[string]int{"vehicles": 4, "athletics": 5, "acrobatics": 2}}}},
+	}}
+	rn, err := s.NewRunner()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := dice.NewSeeded(1)
+	metrics := make([]int, 8)
+	rounds := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		rn.Trial(r, metrics)
+		rounds += metrics[0]
+	}
+	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/op")
+}
+
+func BenchmarkInteraction1v1Naive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	mods := [][]int{{5}, {5}}
+	b.ReportAllocs()
+	for b.Loop() {
+		edge := map[int]int{0: 5, 1: 5}
+		for edge[0] > 0 && edge[1] > 0 {
+			naiveRound(rng, edge, mods)
 		}
 	}
 }

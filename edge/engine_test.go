@@ -640,7 +640,7 @@ func TestPolicies(t *testing.T) {
 	if _, err := PolicyByName("timid"); err == nil || !strings.Contains(err.Error(), "steady") {
 		t.Errorf("unknown policy: %v", err)
 	}
-	if p, err := PolicyByName(""); err != nil || p != registry["steady"] {
+	if p, err := PolicyByName(""); err != nil || *p.(*Style) != registry["steady"] {
 		t.Errorf("default policy: %v %v", p, err)
 	}
 	// A policy's illegal choice is refused, not fixed, and changes nothing.

@@ -85,7 +85,8 @@ func PolicyByName(name string) (Policy, error) {
 	if !ok {
 		return nil, fmt.Errorf("edge: unknown policy %q: want one of %v", name, Policies())
 	}
-	return s, nil
+	// A pointer keeps interface calls from copying the Style each time.
+	return &s, nil
 }
 
 // strongest returns the most dice any other party still in holds.
@@ -123,26 +124,22 @@ func (s Style) count(v View, p int) int {
 	return min(n, v.in.st.edge[p])
 }
 
-// pick puts the n best (member, skill, score) choices into us, best first;
-// ties keep member order.
-func pick(us []Use, n int, score func(m int) (skill, val int, ok bool), members int) []Use {
-	var cand [MaxMembers]Use
-	var vals [MaxMembers]int
-	k := 0
-	for m := range members {
-		sk, val, ok := score(m)
-		if !ok {
-			continue
-		}
-		i := k
-		for i > 0 && vals[i-1] < val {
-			cand[i], vals[i] = cand[i-1], vals[i-1]
-			i--
-		}
-		cand[i], vals[i] = Use{Member: m, Skill: sk}, val
-		k++
+// ranked collects (member, skill) choices best first; ties keep member
+// order.
+type ranked struct {
+	uses [MaxMembers]Use
+	vals [MaxMembers]int
+	n    int
+}
+
+func (r *ranked) add(m, sk, val int) {
+	i := r.n
+	for i > 0 && r.vals[i-1] < val {
+		r.uses[i], r.vals[i] = r.uses[i-1], r.vals[i-1]
+		i--
 	}
-	return append(us, cand[:min(n, k)]...)
+	r.uses[i], r.vals[i] = Use{Member: m, Skill: sk}, val
+	r.n++
 }
 
 // Act implements Policy: the best members by their best legal skill.
@@ -166,9 +163,9 @@ func (s Style) Act(v View, p int, a *Action) {
 			a.Targets = append(a.Targets, t)
 		}
 	}
-	lo := in.parties[p].lo
-	a.Checks = pick(a.Checks, s.count(v, p), func(m int) (int, int, bool) {
-		g := lo + m
+	var rk ranked
+	lo, hi := in.parties[p].lo, in.parties[p].hi
+	for g := lo; g < hi; g++ {
 		best, val := -1, 0
 		for _, sk := range in.actCand[g] {
 			x := in.base(g, sk)
@@ -179,8 +176,11 @@ func (s Style) Act(v View, p int, a *Action) {
 				best, val = sk, x
 			}
 		}
-		return best, val, best >= 0
-	}, in.parties[p].hi-lo)
+		if best >= 0 {
+			rk.add(g-lo, best, val)
+		}
+	}
+	a.Checks = append(a.Checks, rk.uses[:min(s.count(v, p), rk.n)]...)
 }
 
 // React implements Policy: the best members by their best legal reaction.
@@ -192,19 +192,29 @@ func (s Style) React(v View, p int, a *Action, r *Reaction) {
 			mask |= 1 << u.Skill
 		}
 	}
-	lo := in.parties[p].lo
-	r.Checks = pick(r.Checks, s.count(v, p), func(m int) (int, int, bool) {
-		g := lo + m
+	var rk ranked
+	lo, hi := in.parties[p].lo, in.parties[p].hi
+	for g := lo; g < hi; g++ {
 		best, val := -1, 0
 		var tried uint64
-		try := func(sk int) {
-			if tried&(1<<sk) != 0 {
-				return
+		cand := in.reactCand[g]
+		// The member's own and safe skills, then the actor's skills (always
+		// legal as the same skill) not yet tried.
+		for i, rest := 0, mask; ; i++ {
+			var sk int
+			if i < len(cand) {
+				sk = cand[i]
+			} else {
+				rest &^= tried
+				if rest == 0 {
+					break
+				}
+				sk = bits.TrailingZeros64(rest)
 			}
 			tried |= 1 << sk
 			extra, ok := in.reactMod(sk, mask)
 			if !ok {
-				return
+				continue
 			}
 			x := in.base(g, sk) + extra
 			if !s.IgnoreRepetition {
@@ -214,14 +224,11 @@ func (s Style) React(v View, p int, a *Action, r *Reaction) {
 				best, val = sk, x
 			}
 		}
-		for _, sk := range in.reactCand[g] {
-			try(sk)
+		if best >= 0 {
+			rk.add(g-lo, best, val)
 		}
-		for m := mask &^ tried; m != 0; m &= m - 1 {
-			try(bits.TrailingZeros64(m))
-		}
-		return best, val, best >= 0
-	}, in.parties[p].hi-lo)
+	}
+	r.Checks = append(r.Checks, rk.uses[:min(s.count(v, p), rk.n)]...)
 }
 
 // Seize implements Policy.
