@@ -329,16 +329,18 @@ func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 		} else {
 			a.Sides = append(a.Sides, Side{})
 		}
+		// Field by field, keeping every buffer: a trial allocates nothing.
 		side := &a.Sides[n]
-		*side = Side{
-			Char: sd.Char, Label: sd.Label, Aider: sd.Aider,
-			Gang:     append(side.Gang[:0], sd.Gang...),
-			Base:     append(side.Base[:0], sd.Base...),
-			Extra:    append(side.Extra[:0], sd.Extra...),
-			AidPicks: append(side.AidPicks[:0], sd.AidPicks...),
-			Aiders:   side.Aiders[:0], Picks: side.Picks[:0], Dice: side.Dice[:0], Faces: side.Faces[:0],
+		side.Char, side.Label, side.Aider = sd.Char, sd.Label, sd.Aider
+		side.Gang = append(side.Gang[:0], sd.Gang...)
+		side.Base = append(side.Base[:0], sd.Base...)
+		side.Extra = append(side.Extra[:0], sd.Extra...)
+		side.AidPicks = append(side.AidPicks[:0], sd.AidPicks...)
+		side.Aiders, side.Picks, side.Dice, side.Faces = side.Aiders[:0], side.Picks[:0], side.Dice[:0], side.Faces[:0]
+		side.Aid, side.Rolled, side.Out, side.GaveIn, side.Continue, side.Decided, side.Total = 0, false, false, false, false, false, 0
+		if !slices.IsSorted(side.Gang) {
+			slices.Sort(side.Gang)
 		}
-		slices.Sort(side.Gang)
 		if side.Label == "" {
 			side.Label = "trouble"
 			if sd.Char >= 0 {

@@ -48,10 +48,14 @@ func (e *Engine) turnView(s *Scene, t int) View {
 	}
 	ch := &s.Characters[sd.Char]
 	v.PlotPoints = ch.PlotPoints
+	// The Keep largest sizes in reach, largest first, give the best total.
 	var top [8]int
 	keep := min(e.Rules.Keep, len(top))
 	add := func(d dice.Die) {
 		x := int(d)
+		if x <= top[keep-1] {
+			return
+		}
 		for i := 0; i < keep; i++ {
 			if x > top[i] {
 				top[i], x = x, top[i]
@@ -60,8 +64,8 @@ func (e *Engine) turnView(s *Scene, t int) View {
 	}
 	sum := func() int {
 		n := sd.Aid
-		for _, x := range top[:keep] {
-			n += x
+		for i := 0; i < keep; i++ {
+			n += top[i]
 		}
 		return n
 	}
