@@ -415,6 +415,9 @@ func TestBadDeclarations(t *testing.T) {
 	if err := in.Play(dice.Scripted(1), &Declaration{}); !errors.Is(err, ErrNotStarted) {
 		t.Errorf("before Start: %v", err)
 	}
+	if err := in.Concede(0, Surrender); !errors.Is(err, ErrNotStarted) {
+		t.Errorf("surrender before Start: %v", err)
+	}
 	if err := in.Start(dice.Scripted(20, 2, 1)); err != nil {
 		t.Fatal(err)
 	}

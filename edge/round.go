@@ -478,6 +478,8 @@ func (in *Interaction) Concede(p int, c Concession) error {
 	switch {
 	case st.outcome.Done():
 		return ErrOver
+	case !st.started:
+		return ErrNotStarted
 	case p < 0 || p >= len(in.parties):
 		return fmt.Errorf("edge: party %d does not exist: parties are 0..%d", p, len(in.parties)-1)
 	case st.out[p]:
