@@ -185,3 +185,21 @@ func ExampleReport_WriteCSV() {
 	// hist,face,3,96,0.24,,,,,0.735
 	// hist,face,4,106,0.265,,,,,1
 }
+
+func ExampleReport_WriteText() {
+	rep, err := sim.Run(context.Background(), duel(dice.D8, dice.D6), sim.Options{Seed: 1, Trials: 20_000})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep.WriteText(os.Stdout)
+	// Output:
+	// duel: 20000 trials, seed 1, pcg, chunks [0, 5) of 5, done
+	//   category       p  95% lo  95% hi
+	//     a_wins  0.7578  0.7518  0.7636
+	//     b_wins  0.2422  0.2364  0.2482
+	//
+	//   metric   mean   ±95%     sd  min  q05  q25  median  q75  q95  max
+	//   rounds  4.578  0.017  1.208    3    3    4       4    5    7   11
+	//   margin  1.992  0.011  0.792    1    1    1       2    3    3    3
+}
