@@ -94,6 +94,16 @@ func TestCompareCommonRandomNumbers(t *testing.T) {
 	if d := cmp.Diff(same.A.Categories, same.B.Categories); d != "" {
 		t.Errorf("identical variants' reports differ:\n%s", d)
 	}
+	// Per-trial streams make the numbers independent of the chunk size too.
+	o2 := opt
+	o2.ChunkSize = 700
+	c2, err := Compare(context.Background(), diceSpec(), bonusSpec(1, true), o2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(c.Diff, c2.Diff); d != "" {
+		t.Errorf("chunk size changed the paired numbers:\n%s", d)
+	}
 	// The same bits for any number of workers.
 	for _, w := range []int{1, 3} {
 		opt.Workers = w
