@@ -157,6 +157,7 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		if a.Phase == PhaseTurn && sd.Char != TroublePool && p.GiveIn(v) {
 			pay := PayNothing
 			if sd.Rolled {
+				v.Price = e.Rules.GiveInPlotPoints
 				pay = p.Pay(v)
 			}
 			if err := e.GiveIn(s, pay); err != nil {
@@ -208,8 +209,10 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 			}
 			p := tb.of(sd.Char)
 			ch := &s.Characters[sd.Char]
-			v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1}
-			if err := e.Continue(s, t, p.Continue(v) && ch.PlotPoints >= e.Rules.ContinueCost); err != nil {
+			v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: e.Rules.ContinueCost}
+			// A side that cannot pay has no choice to make.
+			pay := ch.PlotPoints >= e.Rules.ContinueCost && p.Continue(v)
+			if err := e.Continue(s, t, pay); err != nil {
 				return fmt.Errorf("policy %s answering interference: %w", p.Name(), err)
 			}
 			return nil

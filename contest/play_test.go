@@ -23,7 +23,7 @@ func TestPolicyRegistry(t *testing.T) {
 	if _, err := PolicyByName("berserk"); err == nil || !strings.Contains(err.Error(), "stubborn") {
 		t.Errorf("unknown policy: %v", err)
 	}
-	hopeless := View{Stakes: 20, Best: 10, BestAll: 12, Affordable: 1, PlotPoints: 1, Ones: 3, Margin: 9}
+	hopeless := View{Stakes: 20, Best: 10, BestAll: 12, Affordable: 1, PlotPoints: 1, Ones: 3, Margin: 9, Price: 1}
 	for _, c := range []struct {
 		name         string
 		giveIn, push bool
@@ -42,6 +42,9 @@ func TestPolicyRegistry(t *testing.T) {
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, d)
 		}
+	}
+	if got := (Sensible{}).Pay(View{PlotPoints: 1, Price: 2}); got != PayComplication {
+		t.Errorf("default pays %q with 1 Plot Point against a price of 2", got)
 	}
 	ch := &Character{Traits: []Trait{{Name: "a", Kind: Complication, Die: dice.D6}, {Name: "b", Kind: Complication, Die: dice.D10}, {Name: "c", Kind: Trauma, Die: dice.D4}}}
 	if got := (PileOn{}).Onto(View{}, ch); got != 1 {

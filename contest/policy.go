@@ -29,6 +29,9 @@ type View struct {
 	// Trauma says it is Trauma.
 	Target int
 	Trauma bool
+	// Price is what paying for the decision at hand costs in Plot Points:
+	// Giving In after rolling (Pay), going on after interference.
+	Price int
 	// Beats left and steps left in a timed action.
 	Beats, StepsLeft int
 }
@@ -77,7 +80,7 @@ func (Sensible) GiveIn(v View) bool {
 	return v.Stakes >= v.BestAll
 }
 func (Sensible) Pay(v View) Payment {
-	if v.PlotPoints > 0 {
+	if v.PlotPoints >= v.Price {
 		return PayPlotPoint
 	}
 	return PayComplication
