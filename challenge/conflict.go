@@ -574,7 +574,27 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 func (c *Conflict) Resolve() error {
 	switch c.Phase {
 	case PhaseCastRolled:
-		a, b := c.topTwo()
+		var a, b int
+		if len(c.Sides) == 2 && c.Sides[0].Status == StatusIn && c.Sides[1].Status == StatusIn {
+			// Two sides, both in: a new round, so the higher roll
+			// challenges (the first side on a true tie, if not recast).
+			a, b = 0, 1
+			if c.cmp(1, 0) > 0 {
+				a, b = 1, 0
+			}
+			if c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
+				c.Recasts++
+				if c.Trace != nil {
+					c.emit(Event{Kind: EvRecast, Side: a, Other: b})
+				}
+				c.Phase = PhaseCast
+				return nil
+			}
+			c.Challenger, c.Answerer = a, -1
+			c.Phase = PhaseChallenge
+			return nil
+		}
+		a, b = c.topTwo()
 		if b >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
 			c.Recasts++
 			if c.Trace != nil {
@@ -829,14 +849,15 @@ func (c *Conflict) InjuryLimit(loser, m, st int) int {
 }
 
 // checkInjury validates a standard exhaustion-or-injury loss for member m
-// of the losing side and returns the member's stat position.
-func (c *Conflict) checkInjury(loser, m int, l Loss) (int, error) {
+// of the losing side and returns the member's stat position (-1 for an out
+// member) and the stat after the loss.
+func (c *Conflict) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	mem := &c.Sides[loser].Members[m]
 	if mem.Out {
 		if l.Total() != 0 {
-			return 0, fmt.Errorf("challenge: Injure: %s was out of the conflict and loses nothing", mem.Name)
+			return 0, Stat{}, fmt.Errorf("challenge: Injure: %s was out of the conflict and loses nothing", mem.Name)
 		}
-		return -1, nil
+		return -1, Stat{}, nil
 	}
 	st := c.Rules.statIndex(l.Stat)
 	if st < 0 || !mem.InjuryStats[st] {
@@ -846,24 +867,25 @@ func (c *Conflict) checkInjury(loser, m int, l Loss) (int, error) {
 				allowed = append(allowed, c.Rules.Stats[k])
 			}
 		}
-		return 0, fmt.Errorf("challenge: Injure: %s cannot lose from %q: exhaustion or injury takes from %v (the stats of %v)",
+		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s cannot lose from %q: exhaustion or injury takes from %v (the stats of %v)",
 			mem.Name, l.Stat, allowed, c.Rules.InjuryEndeavors)
 	}
 	want := c.InjuryLimit(loser, m, st)
 	if want == 0 {
 		for k, ok := range mem.InjuryStats {
 			if ok && mem.Stats[k].Sizes() > 0 {
-				return 0, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
+				return 0, Stat{}, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
 			}
 		}
 	}
 	if got := l.Total(); got != want {
-		return 0, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
+		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
 	}
-	if _, err := l.apply(mem.Stats[st]); err != nil {
-		return 0, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
+	after, err := l.apply(mem.Stats[st])
+	if err != nil {
+		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
 	}
-	return st, nil
+	return st, after, nil
 }
 
 // Injure applies the standard consequence of an outright win: each member
@@ -880,18 +902,19 @@ func (c *Conflict) Injure(losses []Loss) error {
 		return fmt.Errorf("challenge: Injure: %d losses for side %s's %d characters: give one each", len(losses), c.Sides[an].Name, len(mem))
 	}
 	var sts [MaxMembers]int
+	var after [MaxMembers]Stat
 	for m, l := range losses {
-		st, err := c.checkInjury(an, m, l)
+		st, a, err := c.checkInjury(an, m, l)
 		if err != nil {
 			return err
 		}
-		sts[m] = st
+		sts[m], after[m] = st, a
 	}
 	for m, l := range losses {
 		if sts[m] < 0 {
 			continue
 		}
-		mem[m].Stats[sts[m]], _ = l.apply(mem[m].Stats[sts[m]])
+		mem[m].Stats[sts[m]] = after[m]
 		if c.Trace != nil {
 			l := l
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})

@@ -241,7 +241,39 @@ func lossBy(c *Conflict, loser, m int, score func(Stat) int, smallest, byOne boo
 
 // Loss implements LossPolicy.
 func (Deepest) Loss(c *Conflict, loser, m int) Loss {
-	return lossBy(c, loser, m, func(s Stat) int { return int(s[0])*100 + s.Sizes() }, false, false)
+	// The injury stat whose biggest die is biggest (then the one with more
+	// sizes, then the earlier), and its biggest die first.
+	mem := &c.Sides[loser].Members[m]
+	best, bd, bs, bi := -1, dice.Gone, 0, 0
+	for k := range c.Rules.Stats {
+		if !mem.InjuryStats[k] {
+			continue
+		}
+		st := &mem.Stats[k]
+		top, at, sz := dice.Gone, 0, 0
+		for i, d := range st {
+			if d > top {
+				top, at = d, i
+			}
+			sz += rung(d)
+		}
+		if best < 0 || top > bd || top == bd && sz > bs {
+			best, bd, bs, bi = k, top, sz, at
+		}
+	}
+	if best < 0 {
+		return Loss{}
+	}
+	st := mem.Stats[best]
+	l := Loss{Stat: c.Rules.Stats[best]}
+	n := min(c.Rules.InjurySizes, bs)
+	if k := rung(st[bi]); n <= k {
+		l.Sizes[bi] = n
+		return l
+	}
+	o, cnt := diceOrder(st, false)
+	l.Sizes = takeLoss(st, n, o[:cnt], false)
+	return l
 }
 
 // Loss implements LossPolicy.
