@@ -47,6 +47,17 @@
 // documents every default as [text] (the rule text), [src] (the published
 // game) or [ours].
 //
+// Our own rulings beyond those, each a choice a designer can see in the code:
+// with several parties only the initiative holder acts each round, the
+// others react or try to seize; a party's starting and seizing checks are
+// made by its member with the best modifier; the targets of one action
+// oppose the actor, not each other; a passive party's checks rotate through
+// its members, each with its best skill; a surrendering party's dice go to
+// the initiative holder (or, if it held the initiative, to the party with
+// most dice); abandoning stragglers is done once and lasts; outside-factor
+// penalties last the rest of the interaction; and Rules.MaxRounds ends an
+// endless interaction as a walk-away.
+//
 // # Using it
 //
 // A Scenario (JSON) holds the Rules, the interaction Type, the Parties and

@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func boolStr(b bool) string {
 	return "n"
 }
 
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i))) }
+func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestView(t *testing.T) {
 	in, err := DefaultScenario().New()
