@@ -69,45 +69,77 @@ type Policy interface {
 // Sensible is the default policy. It spends one Plot Point on an extra die
 // when the stakes reach two thirds of its best total, Gives In only when
 // even every affordable die could not beat the stakes (paying a Plot Point
-// if it has one), always makes a Final Push, piles a Complication onto its
-// own label, buys one 1 a roll as the GM, goes on after interference only
+// if it can), always makes a Final Push, lands each Complication on its own
+// label (one named after it), buys one 1 a roll as the GM, goes on after interference only
 // while holding the stakes, interferes at the first chance, buys time when
 // the beats left do not cover the steps left, and takes the objective.
 type Sensible struct{}
 
+// Name implements Policy.
 func (Sensible) Name() string { return "default" }
+
+// GiveIn implements Policy.
 func (Sensible) GiveIn(v View) bool {
 	return v.Stakes >= v.BestAll
 }
+
+// Pay implements Policy.
 func (Sensible) Pay(v View) Payment {
 	if v.PlotPoints >= v.Price {
 		return PayPlotPoint
 	}
 	return PayComplication
 }
+
+// Extras implements Policy.
 func (Sensible) Extras(v View) int {
 	if v.Affordable > 0 && 3*v.Stakes >= 2*v.Best {
 		return 1
 	}
 	return 0
 }
-func (Sensible) Push(View) bool            { return true }
-func (Sensible) BuyOnes(v View) int        { return min(1, v.Ones) }
+
+// Push implements Policy.
+func (Sensible) Push(View) bool { return true }
+
+// BuyOnes implements Policy.
+func (Sensible) BuyOnes(v View) int { return min(1, v.Ones) }
+
+// Onto implements Policy.
 func (Sensible) Onto(View, *Character) int { return -1 }
-func (Sensible) Continue(v View) bool      { return v.Holder == v.Side }
-func (Sensible) Interfere(View) bool       { return true }
-func (Sensible) BuyTime(v View) bool       { return v.Beats <= v.StepsLeft }
-func (Sensible) Objective(View) bool       { return true }
+
+// Continue implements Policy.
+func (Sensible) Continue(v View) bool { return v.Holder == v.Side }
+
+// Interfere implements Policy.
+func (Sensible) Interfere(View) bool { return true }
+
+// BuyTime implements Policy.
+func (Sensible) BuyTime(v View) bool { return v.Beats <= v.StepsLeft }
+
+// Objective implements Policy.
+func (Sensible) Objective(View) bool { return true }
 
 // Stubborn never Gives In, spends every Plot Point it can on dice, always
 // pushes, always goes on after interference, and as GM buys every 1.
 type Stubborn struct{ Sensible }
 
-func (Stubborn) Name() string        { return "stubborn" }
-func (Stubborn) GiveIn(View) bool    { return false }
-func (Stubborn) Extras(v View) int   { return v.Affordable }
-func (Stubborn) BuyOnes(v View) int  { return v.Ones }
-func (Stubborn) Continue(View) bool  { return true }
+// Name implements Policy.
+func (Stubborn) Name() string { return "stubborn" }
+
+// GiveIn implements Policy.
+func (Stubborn) GiveIn(View) bool { return false }
+
+// Extras implements Policy.
+func (Stubborn) Extras(v View) int { return v.Affordable }
+
+// BuyOnes implements Policy.
+func (Stubborn) BuyOnes(v View) int { return v.Ones }
+
+// Continue implements Policy.
+func (Stubborn) Continue(View) bool { return true }
+
+// Objective implements Policy.
 func (Stubborn) Objective(View) bool { return true }
 
 // Cautious Gives In before risking a roll whenever the stakes reach three
@@ -115,32 +147,63 @@ func (Stubborn) Objective(View) bool { return true }
 // Points, never buys dice and takes the clean getaway.
 type Cautious struct{ Sensible }
 
-func (Cautious) Name() string        { return "cautious" }
-func (Cautious) GiveIn(v View) bool  { return 4*v.Stakes >= 3*v.Best }
-func (Cautious) Pay(View) Payment    { return PayComplication }
-func (Cautious) Extras(View) int     { return 0 }
-func (Cautious) Continue(View) bool  { return false }
+// Name implements Policy.
+func (Cautious) Name() string { return "cautious" }
+
+// GiveIn implements Policy.
+func (Cautious) GiveIn(v View) bool { return 4*v.Stakes >= 3*v.Best }
+
+// Pay implements Policy.
+func (Cautious) Pay(View) Payment { return PayComplication }
+
+// Extras implements Policy.
+func (Cautious) Extras(View) int { return 0 }
+
+// Continue implements Policy.
+func (Cautious) Continue(View) bool { return false }
+
+// Interfere implements Policy.
 func (Cautious) Interfere(View) bool { return false }
+
+// Objective implements Policy.
 func (Cautious) Objective(View) bool { return false }
+
+// BuyTime implements Policy.
 func (Cautious) BuyTime(v View) bool { return v.Beats <= v.StepsLeft+1 }
 
 // Frugal never spends Plot Points (not on dice, Giving In, going on or
 // interfering), never makes a Final Push, and as GM never buys 1s.
 type Frugal struct{ Sensible }
 
-func (Frugal) Name() string        { return "frugal" }
-func (Frugal) Pay(View) Payment    { return PayComplication }
-func (Frugal) Extras(View) int     { return 0 }
-func (Frugal) Push(View) bool      { return false }
-func (Frugal) BuyOnes(View) int    { return 0 }
-func (Frugal) Continue(View) bool  { return false }
+// Name implements Policy.
+func (Frugal) Name() string { return "frugal" }
+
+// Pay implements Policy.
+func (Frugal) Pay(View) Payment { return PayComplication }
+
+// Extras implements Policy.
+func (Frugal) Extras(View) int { return 0 }
+
+// Push implements Policy.
+func (Frugal) Push(View) bool { return false }
+
+// BuyOnes implements Policy.
+func (Frugal) BuyOnes(View) int { return 0 }
+
+// Continue implements Policy.
+func (Frugal) Continue(View) bool { return false }
+
+// Interfere implements Policy.
 func (Frugal) Interfere(View) bool { return false }
 
 // PileOn is Sensible except that it lands each Complication (or Trauma) on
 // the target's largest existing one, driving it toward d12 and a knockout.
 type PileOn struct{ Sensible }
 
+// Name implements Policy.
 func (PileOn) Name() string { return "pile_on" }
+
+// Onto implements Policy.
 func (PileOn) Onto(v View, c *Character) int {
 	k := Complication
 	if v.Trauma {
