@@ -157,10 +157,9 @@ func BenchmarkSpeedup(b *testing.B) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					r := dice.NewSeeded(uint64(g))
-					o := new(Outcome)
+					s := newStream(PCG, uint64(g)) // padded: no false sharing
 					for range trials / w {
-						busyTrial(r, o)
+						busyTrial(&s.roller, &s.out[0])
 					}
 				}()
 			}

@@ -67,7 +67,7 @@ type pairTally struct {
 
 func newPairTally(ncat, nmet int) *pairTally {
 	return &pairTally{a: newTally(ncat, nmet), b: newTally(ncat, nmet),
-		joint: make([]int64, ncat*ncat), diff: make([]Histogram, nmet)}
+		joint: padded(ncat * ncat), diff: make([]Histogram, nmet)}
 }
 
 func (t *pairTally) reset() {
@@ -242,7 +242,7 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 
 // pairChunks returns the chunk function of one Compare worker.
 func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] {
-	oa, ob := new(Outcome), new(Outcome)
+	oa, ob := &s.out[0], &s.out[1]
 	return func(chunk int64, n int, t *pairTally, stop *atomic.Bool) (bool, error) {
 		first := chunk * chunkSize
 		for i := range n {
@@ -252,10 +252,10 @@ func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] 
 			k := first + int64(i)
 			s.reseed(k)
 			*oa = Outcome{}
-			ta(s.roller, oa)
+			ta(&s.roller, oa)
 			s.reseed(k)
 			*ob = Outcome{}
-			tb(s.roller, ob)
+			tb(&s.roller, ob)
 			if err := t.record(oa, ob); err != nil {
 				return false, fmt.Errorf("trial %d of chunk %d: %w", i, chunk, err)
 			}

@@ -217,7 +217,7 @@ func (h *Histogram) widen(lo, hi int) {
 			return
 		}
 	}
-	c := make([]int64, hi-lo+1)
+	c := padded(hi - lo + 1)
 	if len(h.Counts) > 0 {
 		copy(c[h.Min-lo:], h.Counts)
 	}
@@ -279,4 +279,10 @@ func (h Histogram) canonical() Histogram {
 		return Histogram{Counts: []int64{}}
 	}
 	return Histogram{Min: t.Min, Counts: append([]int64(nil), t.Counts...)}
+}
+
+// padded returns n zero counters with 64 unused bytes on each side, so
+// counters that different workers update never share a cache line.
+func padded(n int) []int64 {
+	return make([]int64, n+16)[8 : 8+n : 8+n]
 }

@@ -17,7 +17,7 @@ type tally struct {
 }
 
 func newTally(ncat, nmet int) *tally {
-	return &tally{cats: make([]int64, ncat), hists: make([]Histogram, nmet)}
+	return &tally{cats: padded(ncat), hists: make([]Histogram, nmet)}
 }
 
 // reset empties t but keeps its storage (and histogram ranges), so a
@@ -146,10 +146,10 @@ func newTrial(spec Spec) (Trial, error) {
 // runChunks returns the chunk function of one Run worker: reseed the
 // worker's stream for the chunk, then play and record its trials in order.
 func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
-	o := new(Outcome) // the trial sees a pointer, so keep it off the per-chunk heap
+	o := &s.out[0] // lives with the worker: no allocation per chunk
 	return func(chunk int64, n int, t *tally, stop *atomic.Bool) (bool, error) {
 		s.reseed(chunk)
-		r := s.roller
+		r := &s.roller
 		// tally.record, written out so the per-trial work inlines.
 		cats, hists := t.cats, t.hists
 		for i := range n {

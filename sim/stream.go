@@ -29,33 +29,49 @@ func streamWord(base uint64, k int64, j int) uint64 {
 	return mix64(base + uint64(4*k+int64(j)+1)*golden)
 }
 
-// stream is one worker's generator, reseeded for each chunk or trial.
+// stream is one worker's generator, reseeded for each chunk or trial, with
+// the worker's Roller and Outcomes. Everything a worker writes per trial
+// lives in this one allocation, padded at both ends, so two workers never
+// write to the same cache line (false sharing would serialise them).
 type stream struct {
+	_      [64]byte
 	base   uint64
-	pcg    *rand.PCG
-	chacha *rand.ChaCha8
+	pcg    rand.PCG
+	chacha *rand.ChaCha8 // only for the chacha8 generator
 	src    dice.Source
-	roller *dice.Roller
+	roller dice.Roller
+	out    [2]Outcome // Run uses out[0]; Compare uses both
+	_      [64]byte
 }
 
 func newStream(generator string, base uint64) *stream {
 	s := &stream{base: base}
 	if generator == ChaCha8 {
-		s.chacha = rand.NewChaCha8([32]byte{})
+		s.chacha = newPaddedChaCha8()
 		s.src = s.chacha
 	} else {
-		s.pcg = rand.NewPCG(0, 0)
-		s.src = s.pcg
+		s.src = &s.pcg
 	}
-	s.roller, _ = dice.NewRoller(s.src) // src is never nil
+	s.reseed(0)
 	return s
+}
+
+// newPaddedChaCha8 allocates a ChaCha8 that shares no cache line with
+// another allocation.
+func newPaddedChaCha8() *rand.ChaCha8 {
+	p := new(struct {
+		_ [64]byte
+		c rand.ChaCha8
+		_ [64]byte
+	})
+	return &p.c
 }
 
 // reseed points the stream at stream k and gives the worker a fresh roller
 // state (a Roller caches pre-drawn faces, which must not leak between
 // streams).
 func (s *stream) reseed(k int64) {
-	if s.pcg != nil {
+	if s.chacha == nil {
 		s.pcg.Seed(streamWord(s.base, k, 0), streamWord(s.base, k, 1))
 	} else {
 		var key [32]byte
@@ -65,7 +81,7 @@ func (s *stream) reseed(k int64) {
 		s.chacha.Seed(key)
 	}
 	fresh, _ := dice.NewRoller(s.src)
-	*s.roller = *fresh
+	s.roller = *fresh
 }
 
 // ChunkSource returns the generator that chunk chunk of a Run with this
