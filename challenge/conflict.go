@@ -27,6 +27,7 @@ const (
 var phaseText = [...]string{"cast", "cast_rolled", "challenge", "interfere", "answer", "answered",
 	"stance", "consequence", "done"}
 
+// String returns the phase name.
 func (p Phase) String() string {
 	if int(p) < len(phaseText) {
 		return phaseText[p]
@@ -64,6 +65,7 @@ const (
 
 var statusText = [...]string{"in", "injured", "settled", "gave", "dropped", "out"}
 
+// String returns the status name.
 func (s Status) String() string {
 	if int(s) < len(statusText) {
 		return statusText[s]

@@ -45,7 +45,11 @@
 // Conflict is the whole state of one conflict, driven by step functions
 // (Roll, CrossOff, Resolve, Challenge, Interfere, Drop, Stance, Injure,
 // Settle) or by policies through Step and Run; it saves and restores as
-// JSON and reports Events through an optional Trace. Campaign carries
+// JSON and reports Events through an optional Trace (a Log records them).
+// A negotiated outcome (Settlement, through the Negotiator hook) may take
+// or move die sizes, tie an endeavor to another stat, or give a
+// specialization; either side may refuse and fall back on exhaustion or
+// injury. Campaign carries
 // sheets and the owe list from one conflict to the next. Every choice the
 // rules give a player is a policy (StancePolicy, CrossPolicy, LossPolicy,
 // TargetPolicy, InterferePolicy, Negotiator) with built-in alternatives

@@ -31,6 +31,7 @@ const (
 var evText = [...]string{"round", "roll", "recast", "cross_off", "challenge", "interfere", "block",
 	"tie", "hang_in", "give", "double", "loss", "settle", "drop", "owe", "end"}
 
+// String returns the kind's name.
 func (k EventKind) String() string {
 	if int(k) < len(evText) {
 		return evText[k]
@@ -69,6 +70,7 @@ type Event struct {
 	Loss     *Loss     `json:"loss,omitempty"`
 }
 
+// String renders the event on one line for logs and tests.
 func (e Event) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "r%d x%d %v side=%d", e.Round, e.Exchange, e.Kind, e.Side)
