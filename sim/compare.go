@@ -173,8 +173,11 @@ func (t *pairTally) precise(target float64, cats, mets []string) bool {
 // chunks) starts both variants from the same stream, seeded from
 // (Seed, k), so whatever the variants share they roll identically and only
 // the rule change shows in the difference. Because of that per-trial
-// seeding, A's report differs from Run(a) with the same options: it is an
-// equally valid sample from another stream.
+// seeding, the numbers do not depend on ChunkSize (except where a Precision
+// stop falls), and A's report differs from Run(a) with the same options: it
+// is an equally valid sample from other streams. Each trial costs two
+// reseeds on top of the two variants' trials (cheap for PCG; ChaCha8's key
+// setup makes it slower).
 //
 // Options mean what they mean for Run; a Precision target applies to every
 // interval of A, B and the difference. Bad input is an ErrInvalid error
