@@ -21,7 +21,8 @@ var quantileLevels = [...]float64{0.05, 0.25, 0.5, 0.75, 0.95}
 // integer counts (Category.Count and Metric.Hist), which is all Merge needs;
 // the floating-point fields are derived from them and are the same bits
 // whichever way the counts were gathered. Only Elapsed varies between
-// identical runs.
+// identical runs (and Provenance.Workers between machines when
+// Options.Workers is 0).
 //
 // JSON field names (stable): name, trials, categories, metrics, provenance,
 // elapsed_ns (omitted when zero); see Category, Metric and Provenance.
