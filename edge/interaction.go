@@ -205,7 +205,8 @@ type Interaction struct {
 	parts     []participant
 	to        []int
 	keys      []int64
-	sides     []uint8
+	nAct      int // checks of the acting party at the front of parts
+	nStaked   int // staked checks at the front of parts
 	faceBuf   []int
 	seizing   []bool
 	targeted  []bool
@@ -539,7 +540,6 @@ func build(s Scenario) (*Interaction, error) {
 	in.parts = make([]participant, 0, maxParts)
 	in.to = make([]int, maxParts)
 	in.keys = make([]int64, maxParts)
-	in.sides = make([]uint8, maxParts)
 	in.faceBuf = make([]int, 0, len(in.checkDice))
 	in.seizing = make([]bool, len(s.Parties))
 	in.targeted = make([]bool, len(s.Parties))

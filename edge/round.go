@@ -43,11 +43,11 @@ type Declaration struct {
 
 // participant is one check of a round.
 type participant struct {
-	party, member, skill int
-	mod                  int
-	total                int
+	mod, total           int
+	party, member, skill int32
 	staked               bool // wagered an edge die (false for seizing checks)
 	actor                bool
+	passive              bool // of a passive party
 }
 
 // ErrOver is returned by steps taken after the interaction has ended.
@@ -239,9 +239,10 @@ func (in *Interaction) prepare(d *Declaration) []participant {
 	for _, u := range a.Checks {
 		g := in.parties[a.Party].lo + u.Member
 		mask |= 1 << u.Skill
-		ps = append(ps, participant{party: a.Party, member: g, skill: u.Skill,
+		ps = append(ps, participant{party: int32(a.Party), member: int32(g), skill: int32(u.Skill),
 			mod: in.base(g, u.Skill) + in.repetition(g, u.Skill), staked: true, actor: true})
 	}
+	in.nAct = len(ps)
 	for _, t := range a.Targets {
 		pi := &in.parties[t]
 		if pi.passive {
@@ -250,21 +251,22 @@ func (in *Interaction) prepare(d *Declaration) []participant {
 			n := min(len(a.Checks), in.st.edge[t])
 			for i := range n {
 				g := pi.lo + i%(pi.hi-pi.lo)
-				ps = append(ps, participant{party: t, member: g, skill: in.passSkill[g],
-					mod: in.base(g, in.passSkill[g]), staked: true})
+				ps = append(ps, participant{party: int32(t), member: int32(g), skill: int32(in.passSkill[g]),
+					mod: in.base(g, in.passSkill[g]), staked: true, passive: true})
 			}
 			continue
 		}
 		for _, u := range d.Reactions[in.reactOf[t]].Checks {
 			g := pi.lo + u.Member
 			extra, _ := in.reactMod(u.Skill, mask)
-			ps = append(ps, participant{party: t, member: g, skill: u.Skill,
+			ps = append(ps, participant{party: int32(t), member: int32(g), skill: int32(u.Skill),
 				mod: in.base(g, u.Skill) + in.repetition(g, u.Skill) + extra, staked: true})
 		}
 	}
+	in.nStaked = len(ps)
 	for _, p := range d.Seize {
 		g, mod := in.leader(p, in.seizeSkill)
-		ps = append(ps, participant{party: p, member: g, skill: in.seizeSkill, mod: mod})
+		ps = append(ps, participant{party: int32(p), member: int32(g), skill: int32(in.seizeSkill), mod: mod})
 	}
 	in.parts = ps
 	return ps
@@ -285,6 +287,24 @@ func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 	return nil
 }
 
+// nextAbove returns the index in [lo, hi) of the lowest key above k (the
+// first on equal keys), or -1. It is written so the compiler can use
+// conditional moves: outcomes are random, so branches would mispredict.
+func nextAbove(keys []int64, k int64, lo, hi int) int {
+	to, best := -1, int64(math.MaxInt64)
+	for j := lo; j < hi; j++ {
+		c := keys[j]
+		if c <= k {
+			c = math.MaxInt64
+		}
+		if c < best {
+			best = c
+			to = j
+		}
+	}
+	return to
+}
+
 // settle resolves a round of rolled checks: dice pass, usage is recorded,
 // the initiative moves and parties that ran out leave.
 func (in *Interaction) settle(ps []participant) {
@@ -296,46 +316,28 @@ func (in *Interaction) settle(ps []participant) {
 	// A check's rank is its total, then its modifier (RULINGS: ties go to
 	// the higher modifier; a full tie moves nothing). Actor checks oppose
 	// target checks; seizing checks stake nothing and take nothing.
-	keys, sides := in.keys[:len(ps)], in.sides[:len(ps)]
+	//
+	// prepare lists the actor's checks first, then the targets' staked
+	// checks, then the seizing ones, so each side scans only the other.
+	keys := in.keys[:len(ps)]
 	for i := range ps {
-		p := &ps[i]
-		keys[i] = int64(p.total)<<32 + int64(p.mod)
-		switch {
-		case !p.staked:
-			sides[i] = 2
-		case p.actor:
-			sides[i] = 0
-		default:
-			sides[i] = 1
-		}
+		keys[i] = int64(ps[i].total)<<32 + int64(ps[i].mod)
 	}
-	for i := range ps {
-		to := -1
-		if sides[i] < 2 {
-			ki, opp, best := keys[i], sides[i]^1, int64(math.MaxInt64)
-			// Written so the compiler can use conditional moves: the
-			// outcomes are random, so branches here mispredict.
-			for j, kj := range keys {
-				c := kj
-				if sides[j] != opp {
-					c = math.MaxInt64
-				}
-				if kj <= ki {
-					c = math.MaxInt64
-				}
-				if c < best {
-					best = c
-					to = j
-				}
-			}
-		}
-		in.to[i] = to
+	nA, nS := in.nAct, in.nStaked
+	for i := range nA {
+		in.to[i] = nextAbove(keys, keys[i], nA, nS)
+	}
+	for i := nA; i < nS; i++ {
+		in.to[i] = nextAbove(keys, keys[i], 0, nA)
+	}
+	for i := nS; i < len(ps); i++ {
+		in.to[i] = -1
 	}
 	if in.sink != nil {
 		for i := range ps {
 			p := &ps[i]
-			in.emit(Event{Kind: EvCheck, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
-				Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
+			in.emit(Event{Kind: EvCheck, Round: st.round + 1, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
+				Skill: int(p.skill), Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
 		}
 	}
 	for i := range ps {
@@ -345,14 +347,14 @@ func (in *Interaction) settle(ps []participant) {
 			st.edge[q.party]++
 			st.transfers++
 			if in.sink != nil {
-				in.emit(Event{Kind: EvTransfer, Round: st.round + 1, Party: p.party, Member: p.member - in.parties[p.party].lo,
-					Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
+				in.emit(Event{Kind: EvTransfer, Round: st.round + 1, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
+					Skill: -1, To: int(q.party), ToMember: int(q.member) - in.parties[q.party].lo, Dice: 1})
 			}
 		}
 	}
 	for i := range ps {
-		if p := &ps[i]; p.staked && !in.parties[p.party].passive {
-			in.used(p.member, p.skill)
+		if p := &ps[i]; p.staked && !p.passive {
+			in.used(int(p.member), int(p.skill))
 		}
 	}
 	st.round++
@@ -361,16 +363,16 @@ func (in *Interaction) settle(ps []participant) {
 	best := -1
 	for i := range ps {
 		p := &ps[i]
-		if in.parties[p.party].passive {
+		if p.passive {
 			continue
 		}
 		if best < 0 || p.total > ps[best].total ||
-			(p.total == ps[best].total && p.party != ps[best].party && in.before(p.party, ps[best].party)) {
+			(p.total == ps[best].total && p.party != ps[best].party && in.before(int(p.party), int(ps[best].party))) {
 			best = i
 		}
 	}
 	if best >= 0 {
-		in.setInitiative(ps[best].party)
+		in.setInitiative(int(ps[best].party))
 	}
 	in.eliminate()
 }
