@@ -1,6 +1,7 @@
 package challenge
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -1125,4 +1126,77 @@ func (c *Conflict) Challenges() []string {
 		}
 	}
 	return out
+}
+
+// UnmarshalJSON restores a saved conflict and checks that it is whole, so
+// a damaged or hand-edited save is an error rather than a crash later.
+func (c *Conflict) UnmarshalJSON(b []byte) error {
+	type plain Conflict
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if err := (*Conflict)(&v).check(); err != nil {
+		return err
+	}
+	*c = Conflict(v)
+	return nil
+}
+
+// check verifies the invariants the steps rely on.
+func (c *Conflict) check() error {
+	if err := c.Rules.Validate(); err != nil {
+		return err
+	}
+	n := len(c.Sides)
+	if n < 2 || n > MaxSides {
+		return fmt.Errorf("challenge: saved conflict has %d sides: allowed 2..%d", n, MaxSides)
+	}
+	if int(c.Phase) >= len(phaseText) {
+		return fmt.Errorf("challenge: saved conflict has phase %d", c.Phase)
+	}
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"challenger", c.Challenger}, {"answerer", c.Answerer}, {"winner", c.Winner}} {
+		if x.v < -1 || x.v >= n {
+			return fmt.Errorf("challenge: saved conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
+		}
+	}
+	switch c.Phase {
+	case PhaseChallenge:
+		if c.Challenger < 0 {
+			return fmt.Errorf("challenge: saved conflict in phase %v has no challenger", c.Phase)
+		}
+	case PhaseInterfere, PhaseAnswer, PhaseAnswered, PhaseStance, PhaseConsequence:
+		if c.Challenger < 0 || c.Answerer < 0 || c.Challenger == c.Answerer {
+			return fmt.Errorf("challenge: saved conflict in phase %v needs a challenger and a different answerer", c.Phase)
+		}
+	}
+	for i := range c.Sides {
+		s := &c.Sides[i]
+		if len(s.Members) < 1 || len(s.Members) > MaxMembers {
+			return fmt.Errorf("challenge: saved side %s has %d characters: allowed 1..%d", s.Name, len(s.Members), MaxMembers)
+		}
+		if len(s.Dice) != len(s.Of) || len(s.Dice) > maxPool || (len(s.Dice) == 0 && s.Status == StatusIn) {
+			return fmt.Errorf("challenge: saved side %s: %d dice with %d owners: need as many, 1..%d", s.Name, len(s.Dice), len(s.Of), maxPool)
+		}
+		for k, d := range s.Dice {
+			if !d.Valid() || d > 1000 || s.Of[k] < 0 || s.Of[k] >= len(s.Members) {
+				return fmt.Errorf("challenge: saved side %s: die %d (%v of member %d) is not valid", s.Name, k, d, s.Of[k])
+			}
+		}
+		if len(s.Faces) > len(s.Dice) || (len(s.Faces) == 0 && c.Phase != PhaseCast && s.Status == StatusIn) {
+			return fmt.Errorf("challenge: saved side %s shows %d faces for %d dice", s.Name, len(s.Faces), len(s.Dice))
+		}
+		for _, f := range s.Faces {
+			if f < 1 || f > 1000 {
+				return fmt.Errorf("challenge: saved side %s shows a face %d", s.Name, f)
+			}
+		}
+		if s.Target < -1 || s.Target >= n || int(s.Status) >= len(statusText) || s.Speaker < 0 || s.Speaker >= len(s.Members) {
+			return fmt.Errorf("challenge: saved side %s has a bad target, status or speaker", s.Name)
+		}
+	}
+	return nil
 }

@@ -644,3 +644,32 @@ func TestCampaignJSONRoundTrip(t *testing.T) {
 	}
 	must(t, back.Validate())
 }
+
+// TestDamagedSave: a saved conflict that breaks the engine's invariants is
+// refused on load.
+func TestDamagedSave(t *testing.T) {
+	c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
+	r := dice.Scripted(8, 3, 4, 2)
+	must(t, c.Roll(r))
+	must(t, c.Resolve())
+	good, err := json.Marshal(c)
+	must(t, err)
+	var back Conflict
+	must(t, json.Unmarshal(good, &back))
+	for _, tc := range []struct{ from, to, want string }{
+		{`"of":[0,0]`, `"of":[0]`, "owners"},
+		{`"of":[0,0]`, `"of":[0,7]`, "not valid"},
+		{`"challenger":0`, `"challenger":5`, "challenger 5"},
+		{`"phase":"challenge"`, `"phase":"stance"`, "different answerer"},
+		{`"faces":[8,3]`, `"faces":[8,3,1]`, "3 faces for 2 dice"},
+		{`"speaker":0`, `"speaker":4`, "speaker"},
+		{`"double_factor":2`, `"double_factor":0`, "double_factor"},
+	} {
+		bad := strings.Replace(string(good), tc.from, tc.to, 1)
+		if bad == string(good) {
+			t.Fatalf("%s not in the save", tc.from)
+		}
+		err := json.Unmarshal([]byte(bad), &back)
+		wantErr(t, err, tc.want)
+	}
+}
