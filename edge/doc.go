@@ -55,7 +55,9 @@
 // its members, each with its best skill; a surrendering party's dice go to
 // the initiative holder (or, if it held the initiative, to the party with
 // most dice); abandoning stragglers is done once and lasts; outside-factor
-// penalties last the rest of the interaction; and Rules.MaxRounds ends an
+// penalties last the rest of the interaction; only wagered checks count as
+// uses for Can't Fool Me Twice (starting, seizing and outside checks do
+// not); and Rules.MaxRounds ends an
 // endless interaction as a walk-away.
 //
 // # Using it
