@@ -25,6 +25,8 @@ type xstate struct {
 	gang   [2]int8
 	pp     [2]int16
 	n      [2]int8
+	aid    int16 // the aiding die waiting for the side to act
+	aided  uint8 // sides whose aider has rolled
 }
 
 // chainModel holds what the chain's transition function needs: a scratch
@@ -37,6 +39,7 @@ type chainModel struct {
 	basic bool
 	all   bool
 	gangs [2][]dice.Die
+	aids  [2]*dice.Dist // the aiding die of each aided side
 	dists map[string][][]float64
 	err   error
 }
@@ -52,11 +55,6 @@ func (s Scenario) exactAction() (Exact, error) {
 	if b.iChar >= 0 {
 		return Exact{}, noExact("interference is not in the chain")
 	}
-	for i, sd := range b.sides {
-		if sd.Aider >= 0 {
-			return Exact{}, noExact("side %d is aided; aid is not in the chain", i)
-		}
-	}
 	if s.Rules.Keep > 2 {
 		return Exact{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
 	}
@@ -70,6 +68,21 @@ func (s Scenario) exactAction() (Exact, error) {
 		return Exact{}, err
 	}
 	m.all = m.sc.Action.AllRoll
+	for i, sd := range b.sides {
+		if sd.Aider < 0 {
+			continue
+		}
+		if c, _ := m.e.cost(m.sc, sd.Aider, sd.AidPicks); c > 0 {
+			return Exact{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
+		}
+		r1 := s.Rules
+		r1.Keep = 1
+		d, err := TotalDist(m.sc.sideDice(&Side{}, sd.AidPicks, nil), r1)
+		if err != nil {
+			return Exact{}, err
+		}
+		m.aids[i] = &d
+	}
 	start := xstate{open: true, turn: int8(m.sc.Action.Turn), holder: -1}
 	for i := range 2 {
 		m.gangs[i] = slices.Clone(m.sc.Action.Sides[i].Gang)
@@ -109,6 +122,9 @@ func (m *chainModel) mirror(st xstate) *Action {
 		sd.Gang = append(sd.Gang[:0], m.gangs[i][:st.gang[i]]...)
 		sd.Rolled = st.rolled&(1<<i) != 0
 		sd.Aid = 0
+		if i == int(st.turn) {
+			sd.Aid = int(st.aid)
+		}
 		if c := sd.Char; c >= 0 {
 			m.sc.Characters[c].PlotPoints = int(st.pp[i])
 		}
@@ -145,6 +161,26 @@ func (m *chainModel) next(st xstate, buf []markov.Step[xstate]) []markov.Step[xs
 	if st.done || m.err != nil {
 		return buf
 	}
+	t := int(st.turn)
+	if d := m.aids[t]; d != nil && st.open && st.aided&(1<<t) == 0 {
+		// The opening roller's aider rolls first; no choice to give in
+		// comes between, so the aid is part of this roll's step.
+		for i, pa := range d.P {
+			if pa == 0 {
+				continue
+			}
+			y := st
+			y.aid, y.aided = int16(d.Min+i), st.aided|1<<t
+			buf = m.roll(y, pa, buf)
+		}
+		return buf
+	}
+	return m.roll(st, 1, buf)
+}
+
+// roll appends the transitions of the side to act rolling from st, each
+// weighted by w.
+func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []markov.Step[xstate] {
 	a := m.mirror(st)
 	t := int(st.turn)
 	sd := &a.Sides[t]
@@ -182,49 +218,54 @@ func (m *chainModel) next(st xstate, buf []markov.Step[xstate]) []markov.Step[xs
 				}
 				y.pp[t] += int16(k)
 			}
-			y = m.after(y, t, total)
-			buf = append(buf, markov.Step[xstate]{To: y, P: q})
+			y.aid = 0
+			y, more := m.after(y, t, total+int(st.aid))
+			if !more {
+				buf = append(buf, markov.Step[xstate]{To: y, P: w * q})
+				continue
+			}
+			if buf = m.fold(y, w*q, buf); m.err != nil {
+				return nil
+			}
 		}
 	}
 	return buf
 }
 
 // after applies side t's roll of total to state y (already charged).
-func (m *chainModel) after(y xstate, t, total int) xstate {
-	X, B := m.e.Rules.Extraordinary, m.e.Rules.PushBonus
+func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
+	X := m.e.Rules.Extraordinary
 	if y.open {
 		switch {
 		case !m.all:
 			y.open, y.holder, y.stakes, y.turn = false, int8(t), int16(total), int8(1-t)
 		case t == 0:
 			y.v0, y.turn = int16(total), 1
-			return y
+			return y, false
 		default:
 			v0 := int(y.v0)
 			y.v0 = 0
 			switch {
 			case v0 == total:
 				y.turn = 0
-				return y
+				return y, false
 			case v0 > total:
 				y.open, y.holder, y.stakes, y.turn = false, 0, int16(v0), 1
 			default:
 				y.open, y.holder, y.stakes, y.turn = false, 1, int16(total), 0
 			}
 		}
-		return m.fold(y)
+		return y, true
 	}
 	h := int(y.holder)
 	if total > int(y.stakes) {
 		mg := total - int(y.stakes)
 		if m.basic {
 			pushed := m.pushes(y, h, mg, 1)
-			switch {
-			case mg >= X && !pushed:
-				return xstate{done: true, cat: 1}
-			default:
-				return xstate{done: true, cat: 0}
+			if mg >= X && !pushed {
+				return xstate{done: true, cat: 1}, false
 			}
+			return xstate{done: true, cat: 0}, false
 		}
 		off := m.e.Rules.MookOff
 		if mg >= X {
@@ -232,22 +273,21 @@ func (m *chainModel) after(y xstate, t, total int) xstate {
 		}
 		y.gang[h] = int8(max(0, int(y.gang[h])-off))
 		y.holder, y.stakes, y.turn = int8(t), int16(total), int8(1-t)
-		return m.fold(y)
+		return y, true
 	}
 	mg := int(y.stakes) - total
 	xo := mg >= X && !m.pushes(y, t, mg, 0)
-	_ = B
 	if m.basic {
 		if xo {
-			return xstate{done: true, cat: 3}
+			return xstate{done: true, cat: 3}, false
 		}
-		return xstate{done: true, cat: 2}
+		return xstate{done: true, cat: 2}, false
 	}
 	c := 3 * h
 	if xo {
 		c++
 	}
-	return xstate{done: true, cat: int8(c)}
+	return xstate{done: true, cat: int8(c)}, false
 }
 
 // pushes reports whether losing side l (by margin mg, floor as in the
@@ -270,8 +310,27 @@ func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
 	return m.b.table.of(sd.Char).Push(v)
 }
 
-// fold settles a Give In decided at state y: the chain has no step for it.
-func (m *chainModel) fold(y xstate) xstate {
+// fold appends, with weight w, what follows state y before anyone rolls:
+// the aider of the side to act rolls (once), and then the side may Give In,
+// which ends the action without a step of its own.
+func (m *chainModel) fold(y xstate, w float64, buf []markov.Step[xstate]) []markov.Step[xstate] {
+	t := int(y.turn)
+	if d := m.aids[t]; d != nil && y.aided&(1<<t) == 0 {
+		for i, pa := range d.P {
+			if pa == 0 {
+				continue
+			}
+			z := y
+			z.aid, z.aided = int16(d.Min+i), y.aided|1<<t
+			buf = append(buf, markov.Step[xstate]{To: m.giveIn(z), P: w * pa})
+		}
+		return buf
+	}
+	return append(buf, markov.Step[xstate]{To: m.giveIn(y), P: w})
+}
+
+// giveIn settles a Give In decided at state y.
+func (m *chainModel) giveIn(y xstate) xstate {
 	a := m.mirror(y)
 	t := int(y.turn)
 	sd := &a.Sides[t]
@@ -288,8 +347,9 @@ func (m *chainModel) fold(y xstate) xstate {
 }
 
 // Exact returns the exact outcome distribution where the scenario fits the
-// model: a basic or two-sided contested action without aid or interference
-// (any pools, gangs, policies, Plot Points and 1s bought), or a timed action
+// model: a basic or two-sided contested action without interference (any
+// pools, gangs, free aid, policies, Plot Points and 1s bought), or a timed
+// action
 // whose pools cost no Plot Points. Other scenarios get an error wrapping
 // ErrNoExact.
 func (s Scenario) Exact() (Exact, error) {

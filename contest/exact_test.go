@@ -34,6 +34,22 @@ func timedScenario() Scenario {
 	return sc
 }
 
+// aided: Robin aids the detective (both sides may Give In: default policies).
+func aided(kind string, init int) Scenario {
+	sc := DefaultScenario()
+	sc.Kind, sc.Initiator = kind, init
+	sc.Cast[1].Policy = "default"
+	sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Robin", PlotPoints: 1, Traits: []Trait{
+		{Name: "Duty", Kind: Value, Die: dice.D6}, {Name: "Detective", Kind: Relationship, Die: dice.D8}}}})
+	sc.Sides[1].Aider, sc.Sides[1].AidPool = "Robin", []string{"Duty", "Detective"}
+	if init < 0 {
+		sc.Sides[0].Aider, sc.Sides[0].AidPool = "Robin", []string{"Duty"}
+		sc.Sides[0].Gang = nil
+		sc.GMPolicy = "frugal"
+	}
+	return sc
+}
+
 func frugalGM(sc Scenario) Scenario {
 	sc.GMPolicy = "frugal"
 	return sc
@@ -56,11 +72,14 @@ func TestExactMatchesSampling(t *testing.T) {
 		n = 10000
 	}
 	for name, sc := range map[string]Scenario{
-		"default":       DefaultScenario(),
-		"all roll":      threeWay(),
-		"basic trouble": basicScenario("trouble"),
-		"basic villain": basicScenario("villain"),
-		"timed":         frugalGM(timedScenario()),
+		"default":        DefaultScenario(),
+		"all roll":       threeWay(),
+		"basic trouble":  basicScenario("trouble"),
+		"basic villain":  basicScenario("villain"),
+		"timed":          frugalGM(timedScenario()),
+		"aided":          aided(KindContested, 0),
+		"aided all roll": aided(KindContested, -1),
+		"aided basic":    aided(KindBasic, 0),
 	} {
 		ex, err := sc.Exact()
 		if err != nil {
@@ -124,7 +143,7 @@ func TestExactMatchesSampling(t *testing.T) {
 func TestExactRefuses(t *testing.T) {
 	aid := DefaultScenario()
 	aid.Cast = append(aid.Cast, Member{Character: Character{Name: "Robin", Traits: []Trait{{Name: "Duty", Kind: Value, Die: dice.D6}}}})
-	aid.Sides[1].Aider, aid.Sides[1].AidPool = "Robin", []string{"Duty"}
+	aid.Sides[1].Aider, aid.Sides[1].AidPool = "Robin", []string{"Duty", "Duty"}
 	inter := DefaultScenario()
 	inter.Cast = aid.Cast
 	inter.Interferer, inter.InterferePool = "Robin", []string{"Duty"}
@@ -135,7 +154,7 @@ func TestExactRefuses(t *testing.T) {
 	keep3.Rules.Keep = 3
 	paid := frugalGM(timedScenario())
 	paid.Timed.Pool = append(paid.Timed.Pool, "Gadgets")
-	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "aid": aid, "interference": inter, "three sides": three, "keep 3": keep3, "paid timed pool": paid} {
+	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "paid aid": aid, "interference": inter, "three sides": three, "keep 3": keep3, "paid timed pool": paid} {
 		if err := sc.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
