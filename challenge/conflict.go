@@ -482,9 +482,9 @@ func (c *Conflict) Roll(r *dice.Roller) error {
 		}
 		c.Exchanges++
 		c.roll(r, c.Answerer)
-		for i := range c.Sides {
-			c.Sides[i].Crossed = false
-		}
+		// A new comparison: only its two sides may cross a name off, and
+		// roll has cleared the answerer's mark.
+		c.Sides[c.Challenger].Crossed = false
 		c.Phase = PhaseAnswered
 	default:
 		return c.phaseErr("Roll")
@@ -641,6 +641,23 @@ func (c *Conflict) Resolve() error {
 }
 
 func (c *Conflict) cmp(i, j int) int {
+	a, b := c.Sides[i].key, c.Sides[j].key
+	// Both packed (neither 0, not computed, nor noKey): compare numbers.
+	if a-1 >= noKey-1 || b-1 >= noKey-1 {
+		return c.cmpSlow(i, j)
+	}
+	if a > b {
+		return 1
+	}
+	if a < b {
+		return -1
+	}
+	return 0
+}
+
+// cmpSlow packs keys not yet computed and compares rolls too big to pack
+// with dice.CompareBonus.
+func (c *Conflict) cmpSlow(i, j int) int {
 	a, b := &c.Sides[i], &c.Sides[j]
 	if a.key == 0 {
 		a.key = a.pack()
@@ -651,13 +668,7 @@ func (c *Conflict) cmp(i, j int) int {
 	if a.key == noKey || b.key == noKey {
 		return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
 	}
-	switch {
-	case a.key > b.key:
-		return 1
-	case a.key < b.key:
-		return -1
-	}
-	return 0
+	return c.cmp(i, j)
 }
 
 // topTwo returns the two highest showing rolls among sides in (earlier
