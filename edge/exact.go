@@ -181,9 +181,9 @@ func (x *exacter) encode(b []byte) []byte {
 	ns := len(in.skills)
 	capN := func(n int) byte { return byte(min(n, in.repLen)) }
 	for g := range in.names {
-		b = binary.AppendVarint(b, int64(st.penalty[g]))
-		b = append(b, byte(st.rank[g]))
-		if st.abandoned[g] {
+		b = binary.AppendVarint(b, int64(st.mem[g].penalty))
+		b = append(b, byte(st.mem[g].rank))
+		if st.mem[g].abandoned {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
@@ -191,8 +191,8 @@ func (x *exacter) encode(b []byte) []byte {
 		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
-		if st.lastRound[g] == st.round && st.last[g] >= 0 {
-			b = append(b, byte(st.last[g]+1), capN(st.streak[g]))
+		if st.mem[g].lastRound == st.round && st.mem[g].last >= 0 {
+			b = append(b, byte(st.mem[g].last+1), capN(st.mem[g].streak))
 		} else {
 			b = append(b, 0, 0)
 		}
@@ -224,16 +224,16 @@ func (x *exacter) decode(k string) {
 	ns := len(in.skills)
 	for g := range in.names {
 		v, n := binary.Varint(b)
-		st.penalty[g] = int(v)
+		st.mem[g].penalty = int(v)
 		b = b[n:]
-		st.rank[g], st.abandoned[g] = int(b[0]), b[1] == 1
+		st.mem[g].rank, st.mem[g].abandoned = int(b[0]), b[1] == 1
 		b = b[2:]
 		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
-		st.last[g], st.streak[g], st.lastRound[g] = -1, 0, -1
+		st.mem[g].last, st.mem[g].streak, st.mem[g].lastRound = -1, 0, -1
 		if b[0] > 0 {
-			st.last[g], st.streak[g], st.lastRound[g] = int(b[0])-1, int(b[1]), roundBase
+			st.mem[g].last, st.mem[g].streak, st.mem[g].lastRound = int(b[0])-1, int(b[1]), roundBase
 		}
 		b = b[2:]
 		for s := range ns {

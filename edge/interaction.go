@@ -112,12 +112,7 @@ type dyn struct {
 	out        []bool
 	outcome    Outcome
 	uses       []int8
-	last       []int
-	lastRound  []int
-	streak     []int
-	penalty    []int
-	rank       []int
-	abandoned  []bool
+	mem        []memberDyn
 	transfers  int
 	changes    int
 }
@@ -127,12 +122,7 @@ func (d *dyn) alloc(parties, members, skills int) {
 	d.edge = make([]int, parties)
 	d.out = make([]bool, parties)
 	d.uses = make([]int8, members*skills)
-	d.last = make([]int, members)
-	d.lastRound = make([]int, members)
-	d.streak = make([]int, members)
-	d.penalty = make([]int, members)
-	d.rank = make([]int, members)
-	d.abandoned = make([]bool, members)
+	d.mem = make([]memberDyn, members)
 }
 
 // copyFrom makes d equal to s without allocating (both from alloc with the
@@ -144,13 +134,19 @@ func (d *dyn) copyFrom(s *dyn) {
 	copy(d.out, s.out)
 	d.outcome = s.outcome
 	copy(d.uses, s.uses)
-	copy(d.last, s.last)
-	copy(d.lastRound, s.lastRound)
-	copy(d.streak, s.streak)
-	copy(d.penalty, s.penalty)
-	copy(d.rank, s.rank)
-	copy(d.abandoned, s.abandoned)
+	copy(d.mem, s.mem)
 	d.transfers, d.changes = s.transfers, s.changes
+}
+
+// memberDyn is the changing state of one member, kept together so a check
+// touches one cache line.
+type memberDyn struct {
+	last      int // skill last used, -1 for none
+	lastRound int // the round it was used in
+	streak    int // rounds running it was used
+	penalty   int // outside-factor penalties
+	rank      int // group rank on the progression table
+	abandoned bool
 }
 
 // party is the fixed part of a party.
@@ -504,9 +500,9 @@ func build(s Scenario) (*Interaction, error) {
 				}
 			}
 			in.passSkill = append(in.passSkill, best)
-			in.start.rank[g] = r.GroupRank(m.Size)
-			in.start.last[g] = -1
-			in.start.lastRound[g] = -1
+			in.start.mem[g].rank = r.GroupRank(m.Size)
+			in.start.mem[g].last = -1
+			in.start.mem[g].lastRound = -1
 		}
 		pi.hi = len(in.names)
 		in.parties = append(in.parties, pi)
@@ -567,11 +563,11 @@ func (in *Interaction) member(p, m int) int {
 // pairing: skill, circumstance, party bonus, outside-factor penalties and the
 // group modifier ("Large Parties").
 func (in *Interaction) base(g, s int) int {
-	mod := in.stat[g*len(in.skills)+s] + in.st.penalty[g]
-	if r := in.st.rank[g]; r > 0 {
+	mod := in.stat[g*len(in.skills)+s] + in.st.mem[g].penalty
+	if r := in.st.mem[g].rank; r > 0 {
 		if !in.endurance[s] {
 			mod += r
-		} else if !in.st.abandoned[g] {
+		} else if !in.st.mem[g].abandoned {
 			mod -= r
 		}
 	}
@@ -589,8 +585,8 @@ func (in *Interaction) repetition(g, s int) int {
 	n := int(st.uses[g*len(in.skills)+s])
 	if in.safe[s] {
 		n = 0
-		if st.last[g] == s && st.lastRound[g] == st.round {
-			n = st.streak[g]
+		if m := &st.mem[g]; m.last == s && m.lastRound == st.round {
+			n = m.streak
 		}
 	}
 	if n == 0 {
@@ -602,12 +598,13 @@ func (in *Interaction) repetition(g, s int) int {
 // used records that g used s in the round being played.
 func (in *Interaction) used(g, s int) {
 	st := &in.st
-	if st.last[g] == s && st.lastRound[g] == st.round {
-		st.streak[g] = min(st.streak[g]+1, 100)
+	m := &st.mem[g]
+	if m.last == s && m.lastRound == st.round {
+		m.streak = min(m.streak+1, 100)
 	} else {
-		st.streak[g] = 1
+		m.streak = 1
 	}
-	st.last[g], st.lastRound[g] = s, st.round+1
+	m.last, m.lastRound = s, st.round+1
 	if i := g*len(in.skills) + s; !in.safe[s] && st.uses[i] < 100 {
 		st.uses[i]++
 	}

@@ -549,11 +549,11 @@ func (in *Interaction) Abandon(p, m int) error {
 		return fmt.Errorf("edge: party %d has no member %d", p, m)
 	case in.size[g] <= 1:
 		return fmt.Errorf("edge: %s is not a group (size %d) and has no stragglers", in.names[g], in.size[g])
-	case in.st.abandoned[g]:
+	case in.st.mem[g].abandoned:
 		return fmt.Errorf("edge: %s has already abandoned its stragglers", in.names[g])
 	}
-	in.st.abandoned[g] = true
-	in.st.rank[g] = max(in.st.rank[g]-1, 0)
+	in.st.mem[g].abandoned = true
+	in.st.mem[g].rank = max(in.st.mem[g].rank-1, 0)
 	in.emit(Event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
 	return nil
 }
@@ -616,7 +616,7 @@ func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
 		fail := v+mod < dc
 		if fail {
 			// Bounded so a check's modifier always fits the exchange's ranking.
-			in.st.penalty[g] = max(in.st.penalty[g]+pen, -maxPenalty)
+			in.st.mem[g].penalty = max(in.st.mem[g].penalty+pen, -maxPenalty)
 		}
 		in.emit(Event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
 			Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})
@@ -745,7 +745,7 @@ func (in *Interaction) abandons(v View, d *Declaration) {
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.endurance[u.Skill] && !in.st.abandoned[g] && in.pol[p].Abandon(v, p, u.Member) {
+			if in.size[g] > 1 && in.endurance[u.Skill] && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, u.Member) {
 				_ = in.Abandon(p, u.Member) // legal: checked above
 			}
 		}
@@ -770,7 +770,7 @@ func (in *Interaction) applyFactors(r *dice.Roller, next int) error {
 			}
 			if in.endurance[f.skill] && !in.parties[p].passive {
 				for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-					if in.size[g] > 1 && !st.abandoned[g] && in.pol[p].Abandon(v, p, g-in.parties[p].lo) {
+					if in.size[g] > 1 && !st.mem[g].abandoned && in.pol[p].Abandon(v, p, g-in.parties[p].lo) {
 						if err := in.Abandon(p, g-in.parties[p].lo); err != nil {
 							return err
 						}

@@ -59,10 +59,10 @@ func (in *Interaction) State() State {
 	for p, pi := range in.parties {
 		ps := PartyState{Name: pi.name, Edge: st.edge[p], Out: st.out[p]}
 		for g := pi.lo; g < pi.hi; g++ {
-			ms := MemberState{Name: in.names[g], LastRound: st.lastRound[g], Streak: st.streak[g],
-				Penalty: st.penalty[g], Rank: st.rank[g], Abandoned: st.abandoned[g]}
-			if st.last[g] >= 0 {
-				ms.Last = in.skills[st.last[g]]
+			ms := MemberState{Name: in.names[g], LastRound: st.mem[g].lastRound, Streak: st.mem[g].streak,
+				Penalty: st.mem[g].penalty, Rank: st.mem[g].rank, Abandoned: st.mem[g].abandoned}
+			if st.mem[g].last >= 0 {
+				ms.Last = in.skills[st.mem[g].last]
 			}
 			for s := range ns {
 				if n := st.uses[g*ns+s]; n > 0 {
@@ -146,13 +146,13 @@ func (in *Interaction) load(d *dyn, s State) error {
 			if ms.Name != in.names[g] {
 				return fmt.Errorf("edge: %s is %q, the interaction's is %q", f, ms.Name, in.names[g])
 			}
-			d.last[g] = -1
+			d.mem[g].last = -1
 			if ms.Last != "" {
 				s, ok := in.skillIdx[ms.Last]
 				if !ok {
 					return fmt.Errorf("edge: %s.last %q is not a skill of this interaction", f, ms.Last)
 				}
-				d.last[g] = s
+				d.mem[g].last = s
 			}
 			if ms.Streak < 0 || ms.Streak > 100 || ms.Rank < 0 || ms.Rank > len(in.rules.Progression) {
 				return fmt.Errorf("edge: %s: streak %d (0..100) or rank %d (0..%d) out of range", f, ms.Streak, ms.Rank, len(in.rules.Progression))
@@ -163,7 +163,7 @@ func (in *Interaction) load(d *dyn, s State) error {
 			if ms.Abandoned && in.size[g] <= 1 {
 				return fmt.Errorf("edge: %s abandoned stragglers but is not a group", f)
 			}
-			d.lastRound[g], d.streak[g], d.penalty[g], d.rank[g], d.abandoned[g] = ms.LastRound, ms.Streak, ms.Penalty, ms.Rank, ms.Abandoned
+			d.mem[g].lastRound, d.mem[g].streak, d.mem[g].penalty, d.mem[g].rank, d.mem[g].abandoned = ms.LastRound, ms.Streak, ms.Penalty, ms.Rank, ms.Abandoned
 			for _, k := range slices.Sorted(maps.Keys(ms.Uses)) {
 				s, ok := in.skillIdx[k]
 				n := ms.Uses[k]
