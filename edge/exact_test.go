@@ -103,6 +103,10 @@ func TestExactConcessions(t *testing.T) {
 			{Name: "diplomat", Policy: "cautious", Members: []Member{{Name: "d", Skills: map[string]int{"persuasion": 4, "perception": 2}}}},
 			{Name: "rival", Policy: "canny", Members: []Member{{Name: "r", Skills: map[string]int{"deception": 5, "insight": 3, "wits": 2}}}},
 		}},
+		"temptation": {Rules: DefaultRules(), Type: "temptation", Parties: []Party{
+			{Name: "hero", Policy: "canny", Members: []Member{{Name: "h", Skills: map[string]int{"willpower": 4, "insight": 2}}}},
+			{Name: "devil", Tempter: true, Policy: "reckless", BonusEdge: 2, Members: []Member{{Name: "d", Skills: map[string]int{"persuasion": 6, "deception": 5}}}},
+		}},
 		"passive": {Rules: rules, Type: "search", Parties: []Party{
 			{Name: "squad", Policy: "steady", Members: []Member{{Name: "a", Skills: map[string]int{"perception": 3}}, {Name: "b", Skills: map[string]int{"perception": 1}}}},
 			{Name: "bombs", Passive: true, Members: []Member{{Name: "bomb", Skills: map[string]int{"stealth": 1}}}},

@@ -184,6 +184,7 @@ type Interaction struct {
 	mods      []int   // member*skills+skill
 	stat      []int   // mods plus circumstance and party bonus
 	passiveM  []bool  // member of a passive party
+	groups    bool    // some member is a group with stragglers to abandon
 	known     [][]int // skills each member lists
 	actCand   [][]int // skills each member may act with (known ones, or all legal)
 	reactCand [][]int // skills each member might react with, besides the actor's
@@ -501,6 +502,7 @@ func build(s Scenario) (*Interaction, error) {
 			}
 			in.passSkill = append(in.passSkill, best)
 			in.start.mem[g].rank = r.GroupRank(m.Size)
+			in.groups = in.groups || m.Size > 1
 			in.start.mem[g].last = -1
 			in.start.mem[g].lastRound = -1
 		}

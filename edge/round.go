@@ -742,6 +742,9 @@ func (in *Interaction) declare() error {
 // abandons asks each group about to make an endurance-type check whether
 // it abandons its stragglers first.
 func (in *Interaction) abandons(v View, d *Declaration) {
+	if !in.groups {
+		return
+	}
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
