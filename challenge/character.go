@@ -319,6 +319,7 @@ func (l Loss) Total() int {
 // apply returns s with the loss taken, or an error if a die would lose
 // more sizes than it has.
 func (l Loss) apply(s Stat) (Stat, error) {
+	gone := false
 	for i, n := range l.Sizes {
 		if n < 0 {
 			return s, fmt.Errorf("challenge: loss of %d sizes from die %d of %s: sizes must be >= 0", n, i+1, l.Stat)
@@ -333,8 +334,11 @@ func (l Loss) apply(s Stat) (Stat, error) {
 			return s, fmt.Errorf("challenge: %d sizes from the %v of %s: a %v has only %d sizes to lose", n, s[i], l.Stat, s[i], rung(s[i]))
 		}
 		s[i], _ = s[i].Step(-n)
+		gone = gone || s[i] == dice.Gone
 	}
-	s.compact()
+	if gone {
+		s.compact()
+	}
 	return s, nil
 }
 

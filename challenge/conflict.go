@@ -231,12 +231,13 @@ type Conflict struct {
 	Met uint64 `json:"met"`
 	// First: the current exchange is its pair's first.
 	First bool `json:"first"`
+	// CrossOffs and Owed count the names crossed off and put on the owe
+	// list in this conflict; SizesLost the die sizes consequences took.
+	CrossOffs int `json:"cross_offs"`
+	Owed      int `json:"owed"`
+	SizesLost int `json:"sizes_lost"`
 	// Winner is the last side in when the conflict is over (-1: none, as
 	// in a stalemate). Stalemate: Rules.MaxExchanges ran out.
-	// CrossOffs and Owed count the names crossed off and put on the owe
-	// list in this conflict.
-	CrossOffs    int           `json:"cross_offs"`
-	Owed         int           `json:"owed"`
 	Winner       int           `json:"winner"`
 	Stalemate    bool          `json:"stalemate,omitempty"`
 	Consequences []Consequence `json:"consequences"`
@@ -929,6 +930,7 @@ func (c *Conflict) Injure(losses []Loss) error {
 			continue
 		}
 		mem[m].Stats[sts[m]] = after[m]
+		c.SizesLost += l.Total()
 		if c.Trace != nil {
 			l := l
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
@@ -1028,6 +1030,9 @@ func (c *Conflict) Settle(s Settlement) error {
 	}
 	for m := range mem {
 		mem[m].Stats = stats[m]
+	}
+	for _, ch := range s.Changes {
+		c.SizesLost += ch.Lose.Total()
 	}
 	kept := s
 	kept.Changes = append([]Change(nil), s.Changes...)

@@ -109,8 +109,7 @@ type Runner struct {
 	start  *Conflict
 	c      Conflict
 	plays  []Play
-	per    int // categories per side
-	sizes  []int
+	per    int    // categories per side
 	dirty  []bool // side i's members' stats changed in the last trial
 	stalem int
 	err    error
@@ -131,16 +130,9 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	rn.c.Sides = make([]Side, len(start.Sides))
 	rn.dirty = make([]bool, len(start.Sides))
 	for i := range start.Sides {
-		rn.dirty[i] = true
-		rn.c.Sides[i].Members = make([]Member, 0, len(start.Sides[i].Members))
+		rn.c.Sides[i] = start.Sides[i]
+		rn.c.Sides[i].Members = append([]Member(nil), start.Sides[i].Members...)
 		rn.c.Sides[i].Faces = make([]int, 0, len(start.Sides[i].Dice))
-		for _, m := range start.Sides[i].Members {
-			n := 0
-			for _, st := range m.Stats {
-				n += st.Sizes()
-			}
-			rn.sizes = append(rn.sizes, n)
-		}
 	}
 	rn.c.Owe = make([]Debt, 0, len(start.Owe)+64)
 	rn.c.Consequences = make([]Consequence, 0, MaxSides)
@@ -154,19 +146,16 @@ func (rn *Runner) reset() {
 	c.Phase, c.Round, c.Exchanges, c.Recasts = s.Phase, s.Round, s.Exchanges, s.Recasts
 	c.Challenger, c.Answerer, c.Met, c.First = s.Challenger, s.Answerer, s.Met, s.First
 	c.CrossOffs, c.Owed, c.Winner, c.Stalemate = s.CrossOffs, s.Owed, s.Winner, s.Stalemate
+	c.SizesLost = s.SizesLost
 	c.Owe, c.Consequences = append(c.Owe[:0], s.Owe...), c.Consequences[:0]
 	for i := range c.Sides {
-		d := &c.Sides[i]
-		faces, mem := d.Faces, d.Members
-		*d = s.Sides[i]
-		d.Faces = faces[:0]
-		d.Members = mem
-		if len(mem) == 0 {
-			d.Members = append(mem, s.Sides[i].Members...)
-		} else if rn.dirty[i] {
-			// Only the stats change during a conflict.
-			for m := range mem {
-				mem[m].Stats = s.Sides[i].Members[m].Stats
+		// Only these fields change during a conflict.
+		d, o := &c.Sides[i], &s.Sides[i]
+		d.Status, d.Faces, d.Bonus, d.Speaker, d.key = o.Status, d.Faces[:0], o.Bonus, o.Speaker, o.key
+		d.Advantage, d.Next, d.Turned, d.Crossed = o.Advantage, o.Next, o.Turned, o.Crossed
+		if rn.dirty[i] {
+			for m := range d.Members {
+				d.Members[m].Stats = o.Members[m].Stats
 			}
 		}
 		rn.dirty[i] = false
@@ -208,21 +197,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 		metrics[1] = c.Exchanges
 	}
 	if len(metrics) > 2 {
-		lost, k := 0, 0
-		for i := range c.Sides {
-			st := c.Sides[i].Status
-			for m := range c.Sides[i].Members {
-				if st == StatusInjured || st == StatusSettled {
-					n := 0
-					for _, s := range c.Sides[i].Members[m].Stats {
-						n += s.Sizes()
-					}
-					lost += rn.sizes[k] - n
-				}
-				k++
-			}
-		}
-		metrics[2] = lost
+		metrics[2] = c.SizesLost
 	}
 	if len(metrics) > 3 {
 		metrics[3] = c.CrossOffs
