@@ -27,6 +27,8 @@ type xstate struct {
 	n      [2]int8
 	aid    int16 // the aiding die waiting for the side to act
 	aided  uint8 // sides whose aider has rolled
+	inter  bool  // the interferer has stepped in
+	brawl  int8  // 1: the brawl awaits side 0's roll; 2: side 1's (v0 holds side 0's)
 }
 
 // chainModel holds what the chain's transition function needs: a scratch
@@ -40,6 +42,7 @@ type chainModel struct {
 	all   bool
 	gangs [2][]dice.Die
 	aids  [2]*dice.Dist // the aiding die of each aided side
+	inter *dice.Dist    // the interferer's result, if there is one
 	dists map[string][][]float64
 	err   error
 }
@@ -51,9 +54,6 @@ func (s Scenario) exactAction() (Exact, error) {
 	}
 	if len(b.sides) != 2 {
 		return Exact{}, noExact("the chain covers two sides, not %d", len(b.sides))
-	}
-	if b.iChar >= 0 {
-		return Exact{}, noExact("interference is not in the chain")
 	}
 	if s.Rules.Keep > 2 {
 		return Exact{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
@@ -68,6 +68,17 @@ func (s Scenario) exactAction() (Exact, error) {
 		return Exact{}, err
 	}
 	m.all = m.sc.Action.AllRoll
+	if b.iChar >= 0 {
+		if c, _ := m.e.cost(m.sc, b.iChar, b.iPicks); c > 0 {
+			return Exact{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
+		}
+		d, err := TotalDist(m.sc.sideDice(&Side{}, b.iPicks, nil), s.Rules)
+		if err != nil {
+			return Exact{}, err
+		}
+		m.inter = &d
+		m.sc.Action.Planned = b.iChar
+	}
 	for i, sd := range b.sides {
 		if sd.Aider < 0 {
 			continue
@@ -160,6 +171,9 @@ func (m *chainModel) fail(err error) []markov.Step[xstate] {
 func (m *chainModel) next(st xstate, buf []markov.Step[xstate]) []markov.Step[xstate] {
 	if st.done || m.err != nil {
 		return buf
+	}
+	if st.brawl > 0 {
+		return m.brawlRoll(st, buf)
 	}
 	t := int(st.turn)
 	if d := m.aids[t]; d != nil && st.open && st.aided&(1<<t) == 0 {
@@ -310,10 +324,84 @@ func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
 	return m.b.table.of(sd.Char).Push(v)
 }
 
-// fold appends, with weight w, what follows state y before anyone rolls:
-// the aider of the side to act rolls (once), and then the side may Give In,
-// which ends the action without a step of its own.
+// fold appends, with weight w, what follows an escalating roll before the
+// next roll: the planned interferer may step in (once), then the aider of
+// the side to act rolls (once), and the side may Give In. None of these is
+// a roll of the sides, so none is a step of its own.
 func (m *chainModel) fold(y xstate, w float64, buf []markov.Step[xstate]) []markov.Step[xstate] {
+	if m.inter != nil && !y.inter && !m.basic {
+		a := m.mirror(y)
+		ch := &m.sc.Characters[m.b.iChar]
+		v := View{Kind: a.Kind, Side: -1, Char: m.b.iChar, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
+		if ch.PlotPoints >= m.e.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(v) {
+			y.inter = true
+			beat := m.inter.AtLeast(int(y.stakes) + 1)
+			if beat > 0 {
+				buf = append(buf, markov.Step[xstate]{To: m.goOn(y), P: w * beat})
+			}
+			if w *= 1 - beat; w <= 0 {
+				return buf
+			}
+		}
+	}
+	return m.aidGiveIn(y, w, buf)
+}
+
+// goOn settles the answers to an interference that beat the stakes: the
+// contest stops unless both sides pay to go on, and then comes the brawl.
+func (m *chainModel) goOn(y xstate) xstate {
+	a := m.mirror(y)
+	for t := range a.Sides {
+		sd := &a.Sides[t]
+		ch := &m.sc.Characters[sd.Char]
+		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: m.e.Rules.ContinueCost}
+		if !(ch.PlotPoints >= m.e.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(v)) {
+			return xstate{done: true, cat: int8(3 * len(a.Sides))}
+		}
+	}
+	y.brawl, y.v0 = 1, 0
+	return y
+}
+
+// brawlRoll is one side's roll of the brawl: its last pool (its planned
+// one if it never rolled), free; the higher result wins, a tie going to
+// the stakes holder.
+func (m *chainModel) brawlRoll(st xstate, buf []markov.Step[xstate]) []markov.Step[xstate] {
+	a := m.mirror(st)
+	t := int(st.brawl) - 1
+	sd := &a.Sides[t]
+	picks := sd.Base
+	if st.rolled&(1<<t) != 0 {
+		picks = m.e.plan(sd, int(st.n[t]))
+	}
+	jt := m.joint(slices.Clone(m.sc.sideDice(sd, picks, nil)))
+	for total, row := range jt {
+		q := 0.0
+		for _, p := range row {
+			q += p
+		}
+		if q == 0 {
+			continue
+		}
+		y := st
+		if t == 0 {
+			y.brawl, y.v0 = 2, int16(total)
+		} else {
+			w := int(st.holder)
+			tot := [2]int{int(st.v0), total}
+			if tot[1-w] > tot[w] {
+				w = 1 - w
+			}
+			y = xstate{done: true, cat: int8(3 * w)}
+		}
+		buf = append(buf, markov.Step[xstate]{To: y, P: q})
+	}
+	return buf
+}
+
+// aidGiveIn appends, with weight w, the aider's roll for the side to act
+// at y (once) and the side's choice to Give In.
+func (m *chainModel) aidGiveIn(y xstate, w float64, buf []markov.Step[xstate]) []markov.Step[xstate] {
 	t := int(y.turn)
 	if d := m.aids[t]; d != nil && y.aided&(1<<t) == 0 {
 		for i, pa := range d.P {
@@ -347,9 +435,8 @@ func (m *chainModel) giveIn(y xstate) xstate {
 }
 
 // Exact returns the exact outcome distribution where the scenario fits the
-// model: a basic or two-sided contested action without interference (any
-// pools, gangs, free aid, policies, Plot Points and 1s bought), or a timed
-// action
+// model: a basic or two-sided contested action (any pools, gangs, free aid
+// and interference, policies, Plot Points and 1s bought), or a timed action
 // whose pools cost no Plot Points. Other scenarios get an error wrapping
 // ErrNoExact.
 func (s Scenario) Exact() (Exact, error) {

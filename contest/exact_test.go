@@ -50,6 +50,17 @@ func aided(kind string, init int) Scenario {
 	return sc
 }
 
+// interfered: a cop with Plot Points to spare steps into the default contest.
+func interfered(det, vil string) Scenario {
+	sc := DefaultScenario()
+	sc.Cast[0].Policy, sc.Cast[1].Policy = det, vil
+	sc.Cast[0].PlotPoints, sc.Cast[1].PlotPoints = 2, 2
+	sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Cop", PlotPoints: 2, Traits: []Trait{
+		{Name: "Law", Kind: Value, Die: dice.D8}, {Name: "Badge", Kind: Resource, Die: dice.D8}}}})
+	sc.Interferer, sc.InterferePool = "Cop", []string{"Law", "Badge"}
+	return sc
+}
+
 func frugalGM(sc Scenario) Scenario {
 	sc.GMPolicy = "frugal"
 	return sc
@@ -80,6 +91,8 @@ func TestExactMatchesSampling(t *testing.T) {
 		"aided":          aided(KindContested, 0),
 		"aided all roll": aided(KindContested, -1),
 		"aided basic":    aided(KindBasic, 0),
+		"interfered":     interfered("default", "default"),
+		"brawls":         interfered("stubborn", "stubborn"),
 	} {
 		ex, err := sc.Exact()
 		if err != nil {
@@ -146,7 +159,7 @@ func TestExactRefuses(t *testing.T) {
 	aid.Sides[1].Aider, aid.Sides[1].AidPool = "Robin", []string{"Duty", "Duty"}
 	inter := DefaultScenario()
 	inter.Cast = aid.Cast
-	inter.Interferer, inter.InterferePool = "Robin", []string{"Duty"}
+	inter.Interferer, inter.InterferePool = "Robin", []string{"Duty", "Duty"}
 	three := DefaultScenario()
 	three.Cast = aid.Cast
 	three.Sides = append(three.Sides, SideSpec{Character: "Robin", Pool: []string{"Duty"}})
@@ -154,7 +167,7 @@ func TestExactRefuses(t *testing.T) {
 	keep3.Rules.Keep = 3
 	paid := frugalGM(timedScenario())
 	paid.Timed.Pool = append(paid.Timed.Pool, "Gadgets")
-	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "paid aid": aid, "interference": inter, "three sides": three, "keep 3": keep3, "paid timed pool": paid} {
+	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "paid aid": aid, "paid interference": inter, "three sides": three, "keep 3": keep3, "paid timed pool": paid} {
 		if err := sc.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
