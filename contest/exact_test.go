@@ -94,61 +94,63 @@ func TestExactMatchesSampling(t *testing.T) {
 		"interfered":     interfered("default", "default"),
 		"brawls":         interfered("stubborn", "stubborn"),
 	} {
-		ex, err := sc.Exact()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		sum := 0.0
-		for _, p := range ex.P {
-			sum += p
-		}
-		if math.Abs(sum-1) > 1e-9 {
-			t.Errorf("%s: exact probabilities sum to %v", name, sum)
-		}
-		rn, err := sc.NewRunner()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := dice.NewSeeded(42)
-		m := make([]int, 8)
-		cats, rounds := map[int]int64{}, map[int]int64{}
-		total := 0
-		for i := 0; i < n; i++ {
-			c := rn.Trial(r, m)
-			if c < 0 {
-				t.Fatalf("%s: trial rejected", name)
+		t.Run(name, func(t *testing.T) {
+			ex, err := sc.Exact()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
 			}
-			cats[c]++
-			rounds[m[0]]++
-			total += m[0]
-		}
-		fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
-		if err != nil || fit.PValue < 1e-4 {
-			t.Errorf("%s: categories %v vs exact %v: p = %v (%v)", name, cats, ex.P, fit.PValue, err)
-		}
-		fit, err = dice.ChiSquare(dice.Dist{Min: 0, P: ex.Rounds}, rounds)
-		if err != nil || fit.PValue < 1e-4 {
-			t.Errorf("%s: rounds %v vs exact %v: p = %v (%v)", name, rounds, ex.Rounds, fit.PValue, err)
-		}
-		mean := float64(total) / float64(n)
-		if math.Abs(mean-ex.MeanRounds) > 0.05*ex.MeanRounds {
-			t.Errorf("%s: mean rounds %v vs exact %v", name, mean, ex.MeanRounds)
-		}
-		t.Logf("%s: %v %v mean %.3f", name, sc.Categories(), ex.P, ex.MeanRounds)
-		// The test can fail: a distribution off by a few points is rejected.
-		wrong := append([]float64(nil), ex.P...)
-		hi := 0
-		for i := range wrong {
-			if wrong[i] > wrong[hi] {
-				hi = i
+			sum := 0.0
+			for _, p := range ex.P {
+				sum += p
 			}
-		}
-		lo := (hi + 1) % len(wrong)
-		wrong[hi] -= 0.03
-		wrong[lo] += 0.03
-		if fit, _ := dice.ChiSquare(dice.Dist{Min: 0, P: wrong}, cats); fit.PValue > 1e-4 {
-			t.Errorf("%s: a distribution 3 points off passed (p = %v)", name, fit.PValue)
-		}
+			if math.Abs(sum-1) > 1e-9 {
+				t.Errorf("%s: exact probabilities sum to %v", name, sum)
+			}
+			rn, err := sc.NewRunner()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := dice.NewSeeded(42)
+			m := make([]int, 8)
+			cats, rounds := map[int]int64{}, map[int]int64{}
+			total := 0
+			for i := 0; i < n; i++ {
+				c := rn.Trial(r, m)
+				if c < 0 {
+					t.Fatalf("%s: trial rejected", name)
+				}
+				cats[c]++
+				rounds[m[0]]++
+				total += m[0]
+			}
+			fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
+			if err != nil || fit.PValue < 1e-4 {
+				t.Errorf("%s: categories %v vs exact %v: p = %v (%v)", name, cats, ex.P, fit.PValue, err)
+			}
+			fit, err = dice.ChiSquare(dice.Dist{Min: 0, P: ex.Rounds}, rounds)
+			if err != nil || fit.PValue < 1e-4 {
+				t.Errorf("%s: rounds %v vs exact %v: p = %v (%v)", name, rounds, ex.Rounds, fit.PValue, err)
+			}
+			mean := float64(total) / float64(n)
+			if math.Abs(mean-ex.MeanRounds) > 0.05*ex.MeanRounds {
+				t.Errorf("%s: mean rounds %v vs exact %v", name, mean, ex.MeanRounds)
+			}
+			t.Logf("%s: %v %v mean %.3f", name, sc.Categories(), ex.P, ex.MeanRounds)
+			// The test can fail: a distribution off by a few points is rejected.
+			wrong := append([]float64(nil), ex.P...)
+			hi := 0
+			for i := range wrong {
+				if wrong[i] > wrong[hi] {
+					hi = i
+				}
+			}
+			lo := (hi + 1) % len(wrong)
+			wrong[hi] -= 0.03
+			wrong[lo] += 0.03
+			if fit, _ := dice.ChiSquare(dice.Dist{Min: 0, P: wrong}, cats); fit.PValue > 1e-4 {
+				t.Errorf("%s: a distribution 3 points off passed (p = %v)", name, fit.PValue)
+			}
+		})
 	}
 }
 

@@ -187,15 +187,20 @@ func TestScenarioValidate(t *testing.T) {
 		{"timed.helpers[0]", func(s *Scenario) { *s = timedScenario(); s.Timed.Helpers[0].Character = "Nobody" }},
 		{"sides[0]", func(s *Scenario) { s.Kind = KindBasic; s.Sides[0].Character = "trouble" }},
 	} {
-		sc := DefaultScenario()
-		c.edit(&sc)
-		err := sc.Validate()
-		if err == nil || !strings.Contains(err.Error(), c.field) {
-			t.Errorf("%s: %v", c.field, err)
-		}
-		if _, err := sc.NewRunner(); err == nil {
-			t.Errorf("%s: NewRunner accepted it", c.field)
-		}
+		t.Run(c.field, func(t *testing.T) {
+			sc := DefaultScenario()
+			c.edit(&sc)
+			err := sc.Validate()
+			if err == nil || !strings.Contains(err.Error(), c.field) {
+				t.Errorf("error %v does not name %s", err, c.field)
+			}
+			if _, err := sc.NewRunner(); err == nil {
+				t.Error("NewRunner accepted it")
+			}
+			if _, err := sc.Exact(); err == nil {
+				t.Error("Exact accepted it")
+			}
+		})
 	}
 	dec := json.NewDecoder(strings.NewReader(`{"kind":"basic","hats":1}`))
 	dec.DisallowUnknownFields()

@@ -64,15 +64,16 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{"step past d12", func(e *Engine, s *Scene) error { return s.Characters[villain].Step(chaos, 2) }},
 		{"step a missing trait", func(e *Engine, s *Scene) error { return s.Characters[villain].Step(9, -1) }},
 	} {
-		e, s := opened()
-		before := s.Clone()
-		if err := c.step(e, s); err == nil {
-			t.Errorf("%s: accepted", c.name)
-			continue
-		}
-		if d := cmp.Diff(before, s); d != "" {
-			t.Errorf("%s changed the scene (-want +got):\n%s", c.name, d)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			e, s := opened()
+			before := s.Clone()
+			if err := c.step(e, s); err == nil {
+				t.Fatal("accepted")
+			}
+			if d := cmp.Diff(before, s); d != "" {
+				t.Errorf("changed the scene (-want +got):\n%s", d)
+			}
+		})
 	}
 	// Paying to Give In before ever rolling.
 	e, s := opened()
