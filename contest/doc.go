@@ -57,8 +57,13 @@
 // timed-action steps); each checks everything before changing anything.
 // Play and PlayTimed run an action to its end asking Policy values at each
 // choice. Scenario, Runner and Exact give designers simulated and exact
-// odds. Every number lives in Rules; the field docs say which come from
-// the text, which from the original game and which are our rulings.
+// odds: TotalDist, PBeat and PBeatValue read pools exactly, and
+// Scenario.Exact solves a basic or two-sided contested action (gangs, aid,
+// interference, Plot Points, 1s bought and every policy included) or a
+// timed action as an absorbing Markov chain over the stakes, whose turn it
+// is and what the policies can see. Every number lives in Rules; the field
+// docs say which come from the text, which from the original game and
+// which are our rulings.
 //
 // # Rulings where the text is silent
 //
