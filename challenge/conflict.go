@@ -583,10 +583,11 @@ func (c *Conflict) Resolve() error {
 			// Two sides, both in: a new round, so the higher roll
 			// challenges (the first side on a true tie, if not recast).
 			a, b = 0, 1
-			if c.cmp(1, 0) > 0 {
+			d := c.cmp(1, 0)
+			if d > 0 {
 				a, b = 1, 0
 			}
-			if c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
+			if d == 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
 				c.Recasts++
 				if c.Trace != nil {
 					c.emit(Event{Kind: EvRecast, Side: a, Other: b})
