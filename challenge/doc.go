@@ -74,5 +74,9 @@
 // ours: the owe list compares a side's dice in total (helpers included)
 // and looks at the first exchange between each pair of sides; advantage
 // dice do not stack, and a crossed-off name's die adds to the roll it is
-// rolled for.
+// rolled for. With more than two sides, a cast whose two highest rolls
+// truly tie is recast by everyone; a hang-in or true tie ends that pair's
+// exchange and play goes on down the line; when several sides may
+// interfere, the highest roll among those willing answers; giving or an
+// outright loss puts a side out.
 package challenge
