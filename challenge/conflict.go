@@ -728,8 +728,8 @@ func (c *Conflict) newRound() {
 	c.Phase = PhaseCast
 }
 
-// Candidates reports whether side j may be named as answerer by the
-// current challenger.
+// canAnswer returns an error unless side j may be named as answerer by
+// the current challenger.
 func (c *Conflict) canAnswer(j int) error {
 	if err := c.checkSide(j, "Challenge"); err != nil {
 		return err
