@@ -647,13 +647,6 @@ func (e *Engine) reflect(s *Scene, c int) {
 		return
 	}
 	ch := &s.Characters[c]
-	if ch.GM && e.Rules.GMReflectionToTrouble {
-		for i := 0; i < e.Rules.ReflectionOnLoss; i++ {
-			s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
-		}
-		e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: e.Rules.ReflectionOnLoss, Die: e.Rules.TroubleDie})
-		return
-	}
 	ch.Reflection += e.Rules.ReflectionOnLoss
 	e.emit(Event{Kind: EvReflection, Side: -1, Char: c, Value: e.Rules.ReflectionOnLoss})
 }
@@ -817,6 +810,30 @@ func (e *Engine) BuyOnes(s *Scene, n int) error {
 	*bought += n
 	e.emit(Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
 	e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
+	return nil
+}
+
+// CashReflection turns n of GM character c's Reflection Points into
+// TroubleDie dice for the Trouble Pool: the text lets the GM save them like
+// a player or spend them this way ("Winning an Action").
+func (e *Engine) CashReflection(s *Scene, c, n int) error {
+	ch, err := s.char(c)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !ch.GM:
+		return fmt.Errorf("contest: %s is not a GM character: only those turn Reflection Points into Trouble", ch.Name)
+	case n < 0 || n > ch.Reflection:
+		return fmt.Errorf("contest: cashing %d Reflection Points: %s has %d", n, ch.Name, ch.Reflection)
+	case n == 0:
+		return nil
+	}
+	ch.Reflection -= n
+	for i := 0; i < n; i++ {
+		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
+	}
+	e.emit(Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: e.Rules.TroubleDie})
 	return nil
 }
 

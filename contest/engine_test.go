@@ -819,15 +819,35 @@ func TestSceneJSON(t *testing.T) {
 	}
 }
 
-// The GM reflection ruling: GM characters may turn Reflection into Trouble.
-func TestGMReflectionToTrouble(t *testing.T) {
+// A GM character's Reflection Points may become Trouble, as the GM's
+// policy decides; only GM characters, only points they have.
+func TestCashReflection(t *testing.T) {
+	for _, c := range []struct {
+		gm      string
+		trouble int
+		refl    int
+	}{{"default", 2, 1}, {"stubborn", 3, 0}} {
+		e := mustEngine(t)
+		s := testScene()
+		must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+		// Villain 2+2 = 4, hero 5+3 = 8: the villain loses by 4 and earns
+		// a Reflection Point; its Complication Pool rolls 2, 2, 2.
+		gm, _ := PolicyByName(c.gm)
+		must(t, e.Play(s, dice.Scripted(2, 2, 2, 5, 2, 3, 2, 2, 2), &Table{GM: gm, Chars: []Policy{nil, Frugal{}}}))
+		if len(s.Trouble) != c.trouble || s.Characters[villain].Reflection != c.refl {
+			t.Errorf("%s: trouble %v reflection %d", c.gm, s.Trouble, s.Characters[villain].Reflection)
+		}
+	}
 	e := mustEngine(t)
-	e.Rules.GMReflectionToTrouble = true
 	s := testScene()
-	must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
-	must(t, e.Roll(s, dice.Scripted(2, 2, 2), villainPool()))
-	must(t, e.Roll(s, dice.Scripted(5, 2, 3), heroPool()))
-	if len(s.Trouble) != 3 || s.Characters[villain].Reflection != 0 {
-		t.Errorf("trouble %v reflection %d", s.Trouble, s.Characters[villain].Reflection)
+	s.Characters[villain].Reflection = 1
+	before := s.Clone()
+	for _, bad := range []struct{ c, n int }{{hero, 0}, {villain, 2}, {villain, -1}, {9, 1}} {
+		if err := e.CashReflection(s, bad.c, bad.n); err == nil {
+			t.Errorf("cash %d of character %d accepted", bad.n, bad.c)
+		}
+	}
+	if d := cmp.Diff(before, s); d != "" {
+		t.Errorf("rejected cash changed the scene (-want +got):\n%s", d)
 	}
 }

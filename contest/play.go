@@ -122,6 +122,18 @@ func (e *Engine) Play(s *Scene, r *dice.Roller, tb *Table) error {
 			return err
 		}
 	}
+	// The GM may turn its characters' Reflection Points into Trouble.
+	g := tb.gm()
+	for i := range a.Sides {
+		c := a.Sides[i].Char
+		if c < 0 || !s.Characters[c].GM || s.Characters[c].Reflection == 0 {
+			continue
+		}
+		v := View{Kind: a.Kind, Side: i, Char: c, Reflection: s.Characters[c].Reflection, Target: -1}
+		if err := e.CashReflection(s, c, g.Cash(v)); err != nil {
+			return fmt.Errorf("policy %s cashing Reflection: %w", g.Name(), err)
+		}
+	}
 	return nil
 }
 

@@ -29,6 +29,8 @@ type View struct {
 	// Trauma says it is Trauma.
 	Target int
 	Trauma bool
+	// Reflection: the Reflection Points of the GM character in question.
+	Reflection int
 	// Price is what paying for the decision at hand costs in Plot Points:
 	// Giving In after rolling (Pay), going on after interference.
 	Price int
@@ -64,6 +66,9 @@ type Policy interface {
 	// Objective: finished a timed action with zero beats: the objective
 	// (true) or the clean getaway (false)?
 	Objective(v View) bool
+	// Cash: as the GM, how many of GM character v.Char's v.Reflection
+	// points to turn into Trouble Pool dice, 0..v.Reflection.
+	Cash(v View) int
 }
 
 // Sensible is the default policy. It spends one Plot Point on an extra die
@@ -72,11 +77,15 @@ type Policy interface {
 // if it can), always makes a Final Push, lands each Complication on its own
 // label (one named after it), buys one 1 a roll as the GM, goes on after interference only
 // while holding the stakes, interferes at the first chance, buys time when
-// the beats left do not cover the steps left, and takes the objective.
+// the beats left do not cover the steps left, takes the objective, and as
+// GM lets its characters keep their Reflection Points.
 type Sensible struct{}
 
 // Name implements Policy.
 func (Sensible) Name() string { return "default" }
+
+// Cash implements Policy.
+func (Sensible) Cash(View) int { return 0 }
 
 // GiveIn implements Policy.
 func (Sensible) GiveIn(v View) bool {
@@ -121,11 +130,15 @@ func (Sensible) BuyTime(v View) bool { return v.Beats <= v.StepsLeft }
 func (Sensible) Objective(View) bool { return true }
 
 // Stubborn never Gives In, spends every Plot Point it can on dice, always
-// pushes, always goes on after interference, and as GM buys every 1.
+// pushes, always goes on after interference, and as GM buys every 1 and
+// turns every Reflection Point of its characters into Trouble.
 type Stubborn struct{ Sensible }
 
 // Name implements Policy.
 func (Stubborn) Name() string { return "stubborn" }
+
+// Cash implements Policy.
+func (Stubborn) Cash(v View) int { return v.Reflection }
 
 // GiveIn implements Policy.
 func (Stubborn) GiveIn(View) bool { return false }

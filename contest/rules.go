@@ -82,10 +82,6 @@ type Rules struct {
 	// dice that made the total only; by default it is every die of the
 	// winning pool except those that showed 1 or were knocked off. [ours]
 	ComplicationKeptOnly bool `json:"complication_kept_only"`
-	// GMReflectionToTrouble turns a GM character's Reflection Points into
-	// TroubleDie dice for the Trouble Pool instead of saving them; the text
-	// lets the GM do either. [ours: false, save them]
-	GMReflectionToTrouble bool `json:"gm_reflection_to_trouble,omitempty"`
 	// EmptyComplication is the rating when the Complication Pool has no
 	// dice left (every die showed 1). [ours: d4]
 	EmptyComplication dice.Die `json:"empty_complication"`
