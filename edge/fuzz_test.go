@@ -1,0 +1,68 @@
+package edge
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// FuzzScenario: no scenario file makes the package panic; a scenario that
+// validates plays to the end.
+func FuzzScenario(f *testing.F) {
+	b, _ := json.Marshal(DefaultScenario())
+	f.Add(b)
+	s := DefaultScenario()
+	s.Type = "social"
+	s.Parties = append(s.Parties, Party{Name: "crowd", Passive: true, Members: []Member{{Name: "c", Size: 40}}})
+	s.Factors = []Factor{{After: 1, Every: 1, Skill: "endurance", DC: 15, Penalty: -1}}
+	b, _ = json.Marshal(s)
+	f.Add(b)
+	f.Add([]byte(`{"type":"chase","parties":[{"name":"a","members":[{"name":"x"}]},{"name":"b","members":[]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s Scenario
+		if json.Unmarshal(data, &s) != nil {
+			return
+		}
+		if s.Rules.MaxRounds == 0 || s.Rules.MaxRounds > 100 {
+			s.Rules.MaxRounds = 100
+		}
+		rn, err := s.NewRunner()
+		if err != nil {
+			return
+		}
+		metrics := make([]int, 8)
+		rn.Trial(dice.NewSeeded(1), metrics)
+		if rn.Err != nil {
+			t.Fatalf("a valid scenario failed: %v", rn.Err)
+		}
+	})
+}
+
+// FuzzState: no saved state makes SetState panic, and a state it accepts
+// can be played on without panicking.
+func FuzzState(f *testing.F) {
+	in, _ := DefaultScenario().New()
+	r := dice.NewSeeded(4)
+	for range 3 {
+		b, _ := json.Marshal(in.State())
+		f.Add(b)
+		_ = in.Step(r)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var st State
+		if json.Unmarshal(data, &st) != nil {
+			return
+		}
+		in, _ := DefaultScenario().New()
+		if in.SetState(st) != nil {
+			return
+		}
+		r := dice.NewSeeded(2)
+		for i := 0; i < 20 && !in.Outcome().Done(); i++ {
+			if in.Step(r) != nil {
+				return
+			}
+		}
+	})
+}
