@@ -185,6 +185,10 @@ type Interaction struct {
 	stat      []int   // mods plus circumstance and party bonus
 	passiveM  []bool  // member of a passive party
 	groups    bool    // some member is a group with stragglers to abandon
+	safeMask  uint64  // skills safe in this type
+	apprMask  uint64  // skills appropriate to this type
+	endMask   uint64  // endurance-type skills
+	repTab    []int   // repTab[n]: penalty after n uses (0 for none)
 	known     [][]int // skills each member lists
 	actCand   [][]int // skills each member may act with (known ones, or all legal)
 	reactCand [][]int // skills each member might react with, besides the actor's
@@ -529,6 +533,19 @@ func build(s Scenario) (*Interaction, error) {
 		in.checkD = int(in.checkDice[0])
 	}
 	in.repLen = len(r.Repetition)
+	in.repTab = append([]int{0}, r.Repetition...)
+	for i := range ns {
+		bit := uint64(1) << i
+		if in.safe[i] {
+			in.safeMask |= bit
+		}
+		if in.appropriate[i] {
+			in.apprMask |= bit
+		}
+		if in.endurance[i] {
+			in.endMask |= bit
+		}
+	}
 	in.pol = make([]Policy, len(s.Parties))
 
 	// Scratch for one round: at most every member of every party checks,
@@ -565,11 +582,12 @@ func (in *Interaction) member(p, m int) int {
 // pairing: skill, circumstance, party bonus, outside-factor penalties and the
 // group modifier ("Large Parties").
 func (in *Interaction) base(g, s int) int {
-	mod := in.stat[g*len(in.skills)+s] + in.st.mem[g].penalty
-	if r := in.st.mem[g].rank; r > 0 {
-		if !in.endurance[s] {
+	m := &in.st.mem[g]
+	mod := in.stat[g*len(in.skills)+s] + m.penalty
+	if r := m.rank; r > 0 {
+		if in.endMask&(1<<s) == 0 {
 			mod += r
-		} else if !in.st.mem[g].abandoned {
+		} else if !m.abandoned {
 			mod -= r
 		}
 	}
@@ -580,21 +598,17 @@ func (in *Interaction) base(g, s int) int {
 // round: by the number of earlier uses, or for a safe skill by the length of
 // the run of consecutive rounds just before.
 func (in *Interaction) repetition(g, s int) int {
-	if in.repLen == 0 || in.passiveM[g] {
+	if in.passiveM[g] {
 		return 0
 	}
 	st := &in.st
-	n := int(st.uses[g*len(in.skills)+s])
-	if in.safe[s] {
-		n = 0
-		if m := &st.mem[g]; m.last == s && m.lastRound == st.round {
-			n = m.streak
-		}
+	var n int
+	if in.safeMask&(1<<s) == 0 {
+		n = int(st.uses[g*len(in.skills)+s])
+	} else if m := &st.mem[g]; m.last == s && m.lastRound == st.round {
+		n = m.streak
 	}
-	if n == 0 {
-		return 0
-	}
-	return in.rules.Repetition[min(n, in.repLen)-1]
+	return in.repTab[min(n, in.repLen)]
 }
 
 // used records that g used s in the round being played.
@@ -607,23 +621,24 @@ func (in *Interaction) used(g, s int) {
 		m.streak = 1
 	}
 	m.last, m.lastRound = s, st.round+1
-	if i := g*len(in.skills) + s; !in.safe[s] && st.uses[i] < 100 {
+	if i := g*len(in.skills) + s; in.safeMask&(1<<s) == 0 && st.uses[i] < 100 {
 		st.uses[i]++
 	}
 }
 
 // actLegal reports whether an acting member may use s.
-func (in *Interaction) actLegal(s int) bool { return in.appropriate[s] || in.safe[s] }
+func (in *Interaction) actLegal(s int) bool { return (in.apprMask|in.safeMask)&(1<<s) != 0 }
 
 // reactMod returns the extra modifier of reacting with s against an action
 // using the skills in mask, and whether that is legal ("Wagering Edge Dice"):
 // the same skill, a naturally opposed one or a safe one at no cost, another
 // appropriate skill at the Unpaired penalty.
 func (in *Interaction) reactMod(s int, mask uint64) (int, bool) {
+	bit := uint64(1) << s
 	switch {
-	case mask&(1<<s) != 0, in.opp[s]&mask != 0, in.safe[s]:
+	case (mask|in.safeMask)&bit != 0, in.opp[s]&mask != 0:
 		return 0, true
-	case in.appropriate[s]:
+	case in.apprMask&bit != 0:
 		return in.rules.Unpaired, true
 	}
 	return 0, false
