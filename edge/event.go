@@ -46,21 +46,23 @@ func (k EventKind) String() string {
 // (members within their party); -1 means none. Interaction.Describe turns an
 // event into a sentence.
 type Event struct {
-	Kind       EventKind
-	Round      int
-	Party      int
-	Member     int
-	Skill      int
-	Roll       int // the check's dice before modifiers
-	Mod        int // the check's total modifier
-	Total      int
-	Staked     bool
-	Failed     bool
-	To         int
-	ToMember   int
+	Kind   EventKind // what happened
+	Round  int       // the round it happened in (0 before the first)
+	Party  int       // the party it concerns
+	Member int       // the member within Party, or -1
+	Skill  int       // the skill checked, or -1
+	Roll   int       // the check's dice before modifiers
+	Mod    int       // the check's total modifier
+	Total  int       // Roll + Mod
+	Staked bool      // the check wagered an edge die
+	Failed bool      // an outside-factor check failed
+	// To and ToMember receive dice in transfers and surrenders.
+	To       int
+	ToMember int
+	// Dice counts dice moved, or an outside factor's penalty.
 	Dice       int
-	Concession Concession
-	End        End
+	Concession Concession // the choice of an EvConcede
+	End        End        // how an EvEnd ended
 }
 
 // Sink receives events. Events are passed by value, so a nil sink costs

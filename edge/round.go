@@ -11,23 +11,31 @@ import (
 // Use is one member's check in a round: which member (numbered within its
 // party) and which skill (an index from Interaction.Skill).
 type Use struct {
+	// Member is the member's index within its party.
 	Member int `json:"member"`
-	Skill  int `json:"skill"`
+	// Skill is the skill's index (Interaction.Skill).
+	Skill int `json:"skill"`
 }
 
 // Action is what the party holding the initiative declares: whom it
 // targets and which members check with which skills, each wagering one edge
 // die from the party's pool.
 type Action struct {
-	Party   int   `json:"party"`
+	// Party is the acting party, the one holding the initiative.
+	Party int `json:"party"`
+	// Targets are the parties it acts against: one, or several when the
+	// rules allow it.
 	Targets []int `json:"targets"`
-	Checks  []Use `json:"checks"`
+	// Checks are its involved members, one edge die each.
+	Checks []Use `json:"checks"`
 }
 
 // Reaction is a targeted party's answer: which members check with which
 // skills, each wagering one edge die.
 type Reaction struct {
-	Party  int   `json:"party"`
+	// Party is the targeted party reacting.
+	Party int `json:"party"`
+	// Checks are its involved members, one edge die each.
 	Checks []Use `json:"checks"`
 }
 
@@ -36,9 +44,12 @@ type Reaction struct {
 // themselves), and the parties that were not targeted but roll to seize the
 // initiative without wagering.
 type Declaration struct {
-	Action    Action     `json:"action"`
+	// Action is the initiative holder's action.
+	Action Action `json:"action"`
+	// Reactions has one entry per targeted party that is not passive.
 	Reactions []Reaction `json:"reactions"`
-	Seize     []int      `json:"seize,omitempty"`
+	// Seize lists untargeted parties rolling to seize the initiative.
+	Seize []int `json:"seize,omitempty"`
 }
 
 // participant is one check of a round.

@@ -12,9 +12,11 @@ import (
 // circumstance modifiers and outside factors. It reads and writes as JSON
 // with stable snake_case names.
 type Scenario struct {
+	// Rules are the numbers and tables (DefaultRules).
 	Rules Rules `json:"rules"`
 	// Type names the interaction type in Rules.Types, such as chase.
-	Type    string  `json:"type"`
+	Type string `json:"type"`
+	// Parties are the sides, 2..MaxParties.
 	Parties []Party `json:"parties"`
 	// Circumstances are modifiers on every check with a skill, for
 	// conditions that affect everyone (a slick roof for acrobatics).

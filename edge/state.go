@@ -9,32 +9,38 @@ import (
 // State is the changing part of an interaction, for saving and restoring
 // (as JSON) between steps. Skills and parties appear by name.
 type State struct {
-	Round   int  `json:"round"`
+	// Round is the number of rounds played.
+	Round int `json:"round"`
+	// Started is set once the starting checks are made.
 	Started bool `json:"started"`
 	// Initiative is the party holding the initiative (-1 before Start).
 	Initiative int `json:"initiative"`
 	// Order is the order of action set by the starting checks.
 	Order []int `json:"order"`
 	// Factored is the round before which outside factors were last checked.
-	Factored          int          `json:"factored,omitempty"`
-	Parties           []PartyState `json:"parties"`
-	Outcome           Outcome      `json:"outcome"`
-	Transfers         int          `json:"transfers"`
-	InitiativeChanges int          `json:"initiative_changes"`
+	Factored int `json:"factored,omitempty"`
+	// Parties are the parties' states in listing order.
+	Parties []PartyState `json:"parties"`
+	// Outcome is how the interaction ended, if it has.
+	Outcome Outcome `json:"outcome"`
+	// Transfers counts edge dice that changed hands so far.
+	Transfers int `json:"transfers"`
+	// InitiativeChanges counts how often the initiative moved.
+	InitiativeChanges int `json:"initiative_changes"`
 }
 
 // PartyState is one party's changing state.
 type PartyState struct {
-	Name    string        `json:"name"`
-	Edge    int           `json:"edge"`
-	Out     bool          `json:"out,omitempty"`
+	Name    string        `json:"name"`          // must match the party
+	Edge    int           `json:"edge"`          // edge dice held
+	Out     bool          `json:"out,omitempty"` // out of the interaction
 	Members []MemberState `json:"members"`
 }
 
 // MemberState is one member's changing state: its skill history for Can't
 // Fool Me Twice, outside-factor penalties and group rank.
 type MemberState struct {
-	Name string `json:"name"`
+	Name string `json:"name"` // must match the member
 	// Uses counts earlier uses of each skill that is not safe here.
 	Uses map[string]int `json:"uses,omitempty"`
 	// Last is the skill last used, in round LastRound, the Streak-th round
@@ -42,9 +48,12 @@ type MemberState struct {
 	Last      string `json:"last,omitempty"`
 	LastRound int    `json:"last_round"`
 	Streak    int    `json:"streak,omitempty"`
-	Penalty   int    `json:"penalty,omitempty"`
-	Rank      int    `json:"rank,omitempty"`
-	Abandoned bool   `json:"abandoned,omitempty"`
+	// Penalty sums the outside-factor penalties taken.
+	Penalty int `json:"penalty,omitempty"`
+	// Rank is a group's current rank; Abandoned, whether it has shed its
+	// stragglers.
+	Rank      int  `json:"rank,omitempty"`
+	Abandoned bool `json:"abandoned,omitempty"`
 }
 
 // State returns a copy of the changing state.
