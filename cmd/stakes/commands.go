@@ -265,13 +265,17 @@ func cmdOdds(e *env, args []string) error {
 
 func writeExact(e *env, sc scenario, ex *exactView) {
 	fmt.Fprintf(e.stdout, "%s: %s\n", sc.mechanic(), sc.describe())
+	wd := 16
+	for _, name := range ex.Categories {
+		wd = max(wd, len(name))
+	}
 	for i, name := range ex.Categories {
 		if i < len(ex.P) {
-			fmt.Fprintf(e.stdout, "  %-22s %.6f\n", name, ex.P[i])
+			fmt.Fprintf(e.stdout, "  %-*s %.6f\n", wd, name, ex.P[i])
 		}
 	}
 	if ex.MeanRounds != 0 {
-		fmt.Fprintf(e.stdout, "  expected rounds        %.4f\n", ex.MeanRounds)
+		fmt.Fprintf(e.stdout, "  %-*s %.4f\n", wd, "expected rounds", ex.MeanRounds)
 	}
 	if len(ex.Rounds) > 0 {
 		cum := 0.0
@@ -356,13 +360,17 @@ func cmdCompare(e *env, args []string) error {
 func writeComparison(e *env, cmp *sim.Comparison) {
 	w := e.stdout
 	fmt.Fprintf(w, "%s\n%s\n  %d paired trials, seed %d\n", cmp.A.Name, cmp.B.Name, cmp.A.Trials, cmp.A.Provenance.Seed)
-	fmt.Fprintf(w, "  %-22s %8s %8s %9s  %s\n", "outcome", "A", "B", "A-B", "95% interval of A-B")
+	wd := nameWidth(cmp.A.Categories)
+	for _, m := range cmp.A.Metrics {
+		wd = max(wd, len(m.Name))
+	}
+	fmt.Fprintf(w, "  %-*s %8s %8s %9s  %s\n", wd, "outcome", "A", "B", "A-B", "95% interval of A-B")
 	for i, d := range cmp.Diff.Categories {
-		fmt.Fprintf(w, "  %-22s %8.4f %8.4f %+9.4f  [%+.4f, %+.4f]\n", d.Name,
+		fmt.Fprintf(w, "  %-*s %8.4f %8.4f %+9.4f  [%+.4f, %+.4f]\n", wd, d.Name,
 			cmp.A.Categories[i].P, cmp.B.Categories[i].P, d.Diff, d.Lo, d.Hi)
 	}
 	for i, d := range cmp.Diff.Metrics {
-		fmt.Fprintf(w, "  %-22s %8.3f %8.3f %+9.3f  [%+.3f, %+.3f]\n", d.Name,
+		fmt.Fprintf(w, "  %-*s %8.3f %8.3f %+9.3f  [%+.3f, %+.3f]\n", wd, d.Name,
 			cmp.A.Metrics[i].Mean, cmp.B.Metrics[i].Mean, d.Mean, d.Lo, d.Hi)
 	}
 }

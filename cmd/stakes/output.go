@@ -38,13 +38,14 @@ func writeText(w io.Writer, r result) {
 		partial = ", PARTIAL (cancelled)"
 	}
 	fmt.Fprintf(w, "  %d trials, seed %d%s\n", rep.Trials, rep.Provenance.Seed, partial)
-	fmt.Fprintf(w, "  %-22s %8s  %-19s", "outcome", "sampled", "95% interval")
+	wd := nameWidth(rep.Categories)
+	fmt.Fprintf(w, "  %-*s %8s  %-19s", wd, "outcome", "sampled", "95% interval")
 	if r.Exact != nil {
 		fmt.Fprintf(w, " %8s", "exact")
 	}
 	fmt.Fprintln(w)
 	for i, c := range rep.Categories {
-		fmt.Fprintf(w, "  %-22s %8.4f  [%.4f, %.4f]", c.Name, c.P, c.Lo, c.Hi)
+		fmt.Fprintf(w, "  %-*s %8.4f  [%.4f, %.4f]", wd, c.Name, c.P, c.Lo, c.Hi)
 		if r.Exact != nil && i < len(r.Exact.P) {
 			mark := ""
 			if p := r.Exact.P[i]; p < c.Lo || p > c.Hi {
@@ -128,4 +129,13 @@ func writeHistogram(w io.Writer, m sim.Metric, exact []float64) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// nameWidth is the width of the widest category name (at least 16).
+func nameWidth(cs []sim.Category) int {
+	w := 16
+	for _, c := range cs {
+		w = max(w, len(c.Name))
+	}
+	return w
 }
