@@ -256,7 +256,7 @@ func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] 
 			s.reseed(k)
 			*oa = Outcome{}
 			ta(&s.roller, oa)
-			s.reseed(k)
+			s.rewind()
 			*ob = Outcome{}
 			tb(&s.roller, ob)
 			if err := t.record(oa, ob); err != nil {

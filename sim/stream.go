@@ -40,7 +40,10 @@ type stream struct {
 	chacha *rand.ChaCha8 // only for the chacha8 generator
 	src    dice.Source
 	roller dice.Roller
-	out    [2]Outcome // Run uses out[0]; Compare uses both
+	fresh  dice.Roller // a new Roller on src, copied over roller to reset it
+	saved  rand.PCG    // the PCG as last seeded, for rewind
+	key    [32]byte    // the ChaCha8 key as last seeded, for rewind
+	out    [2]Outcome  // Run uses out[0]; Compare uses both
 	_      [64]byte
 }
 
@@ -52,6 +55,8 @@ func newStream(generator string, base uint64) *stream {
 	} else {
 		s.src = &s.pcg
 	}
+	fresh, _ := dice.NewRoller(s.src) // src is never nil
+	s.fresh = *fresh
 	s.reseed(0)
 	return s
 }
@@ -73,15 +78,26 @@ func newPaddedChaCha8() *rand.ChaCha8 {
 func (s *stream) reseed(k int64) {
 	if s.chacha == nil {
 		s.pcg.Seed(streamWord(s.base, k, 0), streamWord(s.base, k, 1))
+		s.saved = s.pcg
 	} else {
-		var key [32]byte
+		s.key = [32]byte{}
 		for j := range 4 {
-			binary.LittleEndian.PutUint64(key[8*j:], streamWord(s.base, k, j))
+			binary.LittleEndian.PutUint64(s.key[8*j:], streamWord(s.base, k, j))
 		}
-		s.chacha.Seed(key)
+		s.chacha.Seed(s.key)
 	}
-	fresh, _ := dice.NewRoller(s.src)
-	s.roller = *fresh
+	s.roller = s.fresh
+}
+
+// rewind restarts the stream last chosen by reseed from its beginning, so
+// Compare's second variant sees exactly the draws the first one saw.
+func (s *stream) rewind() {
+	if s.chacha == nil {
+		s.pcg = s.saved
+	} else {
+		s.chacha.Seed(s.key)
+	}
+	s.roller = s.fresh
 }
 
 // ChunkSource returns the generator that chunk chunk of a Run with this
