@@ -523,7 +523,7 @@ func cmdReport(e *env, args []string) error {
 	fs := newFlags(e, "", "[flags]",
 		"The balance report: each mechanic's built-in scenario, simulated, with exact odds beside.",
 		`stakes`, `stakes --trials 100000 --json`)
-	c.register(fs, 20000)
+	c.register(fs, 100000)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
