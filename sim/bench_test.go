@@ -233,3 +233,26 @@ func BenchmarkNaiveCompare(b *testing.B) {
 	}
 	sink = joint[0][0]
 }
+
+// Compare's chunk loop allocates nothing either.
+func TestPairChunkAllocatesNothing(t *testing.T) {
+	ta, _ := diceSpec().New()
+	tb, _ := bonusSpec(1, true).New()
+	run := pairChunks(ta, tb, newStream(PCG, 1), 1000)
+	pt := newPairTally(3, 2)
+	var stop atomic.Bool
+	if _, err := run(0, 1000, pt, &stop); err != nil {
+		t.Fatal(err)
+	}
+	chunk := int64(1)
+	allocs := testing.AllocsPerRun(20, func() {
+		pt.reset()
+		if ok, err := run(chunk, 1000, pt, &stop); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		chunk++
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per chunk", allocs)
+	}
+}
