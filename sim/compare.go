@@ -58,6 +58,9 @@ type PairedMetric struct {
 	Hist Histogram `json:"hist"`
 }
 
+// maxTableBytes bounds the memory Compare's joint tables may take.
+const maxTableBytes = 1 << 30
+
 // pairTally is the exact record of paired trials.
 type pairTally struct {
 	a, b  *tally
@@ -203,6 +206,11 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		return nil, err
 	}
 	nw := cfg.workersFor()
+	// Each in-flight accumulator holds a categories x categories table.
+	if need := int64(2*nw+3) * int64(len(a.Categories)*len(a.Categories)) * 8; need > maxTableBytes {
+		return nil, fmt.Errorf("%w: comparing %d categories on %d workers needs %d MiB of joint tables (limit %d MiB); use fewer workers",
+			ErrInvalid, len(a.Categories), nw, need>>20, maxTableBytes>>20)
+	}
 	runners := make([]chunkFunc[*pairTally], nw)
 	base := mix64(mix64(cfg.Seed))
 	for w := range runners {

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -157,6 +158,7 @@ func TestCompareErrors(t *testing.T) {
 		{"metrics", diceSpec(), fewer, Options{Trials: 10}, "same metrics"},
 		{"nil New", diceSpec(), broken, Options{Trials: 10}, "nil New"},
 		{"trials", diceSpec(), diceSpec(), Options{}, "trials 0"},
+		{"tables", manyCats(), manyCats(), Options{Trials: 1 << 30, ChunkSize: 1, Workers: MaxWorkers}, "MiB of joint tables"},
 	} {
 		_, err := Compare(context.Background(), tc.a, tc.b, tc.opt)
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
@@ -215,4 +217,13 @@ func TestMergeComparisons(t *testing.T) {
 			t.Errorf("%s: %v, want an ErrInvalid mentioning %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+func manyCats() Spec {
+	s := diceSpec()
+	s.Categories = nil
+	for i := range MaxCategories {
+		s.Categories = append(s.Categories, fmt.Sprint("c", i))
+	}
+	return s
 }
