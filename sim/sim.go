@@ -33,6 +33,8 @@ const (
 	MaxMetricValue = 1<<31 - 1
 	// MaxSpan bounds the width (largest minus smallest value, plus one) of one
 	// metric's histogram; a trial whose values spread wider fails the run.
+	// A run keeps about 2*workers+3 histograms per metric, each 8 bytes per
+	// value of the span, and grows them only as far as the values reach.
 	MaxSpan = 1 << 20
 	// MinPrecisionTrials is how many trials a run with Options.Precision set
 	// completes before it may stop early: a standard error estimated from
