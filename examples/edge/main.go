@@ -1,0 +1,54 @@
+// Command edge narrates one car chase under the Dramatic Interaction rules
+// of d20 Advanced, then prints the exact odds of the same chase.
+//
+//	go run ./examples/edge [-seed N]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/edge"
+)
+
+func main() {
+	seed := flag.Uint64("seed", 3, "seed for the dice")
+	flag.Parse()
+	sc := edge.DefaultScenario()
+	in, err := sc.New()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var rec edge.Recorder
+	in.SetSink(&rec)
+	out, err := in.Run(dice.NewSeeded(*seed))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("One chase (seed %d), event by event:\n", *seed)
+	for i, e := range rec.Events {
+		if i == 40 {
+			fmt.Printf("  ... %d more events\n", len(rec.Events)-40)
+			break
+		}
+		fmt.Println("  " + in.Describe(e))
+	}
+	fmt.Printf("Result: %+v after %d rounds\n\n", out, in.Round())
+
+	ex, err := sc.Exact()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println("Exact odds of this chase (absorbing Markov chain over edge dice and initiative):")
+	for i, name := range sc.Categories() {
+		if ex.P[i] > 0 {
+			fmt.Printf("  %-14s %.4f\n", name, ex.P[i])
+		}
+	}
+	fmt.Printf("  expected rounds %.2f\n", ex.MeanRounds)
+}
