@@ -78,9 +78,7 @@ func TestRunMatchesExact(t *testing.T) {
 	d := sum3d6(t)
 	exact := []float64{d.CDF(9), d.CDF(11) - d.CDF(9), d.AtLeast(12)}
 	for i, c := range r.Categories {
-		if exact[i] < c.Lo || exact[i] > c.Hi {
-			t.Errorf("%s: exact %v outside Wilson [%v, %v]", c.Name, exact[i], c.Lo, c.Hi)
-		}
+		nearExact(t, c.Name, c.P, exact[i], r.Trials)
 		if c.Lo >= c.P || c.P >= c.Hi {
 			t.Errorf("%s: P %v not inside its interval [%v, %v]", c.Name, c.P, c.Lo, c.Hi)
 		}
@@ -104,13 +102,18 @@ func TestRunMatchesExact(t *testing.T) {
 	if total.Min != 3 || total.Max != 18 || total.Hist.Min != 3 || len(total.Hist.Counts) != 16 {
 		t.Errorf("range %d..%d, hist %d+%d", total.Min, total.Max, total.Hist.Min, len(total.Hist.Counts))
 	}
-	// The sample quantiles land on the exact ones (none sits on a knife edge).
-	var wantQ []Quantile
-	for _, q := range quantileLevels {
-		wantQ = append(wantQ, Quantile{q, d.Quantile(q)})
+	// Each sample quantile is a value the exact distribution allows for
+	// that level up to sampling error: P(X <= v) reaches q and P(X < v)
+	// does not exceed it, each within 4 SE. (The exact median of 3d6 sits
+	// on a knife edge, P(X <= 10) = 1/2, so 10 and 11 both pass.)
+	se := 4 * math.Sqrt(0.25/float64(r.Trials))
+	for _, q := range total.Quantiles {
+		if d.CDF(q.Value) < q.Q-se || d.CDF(q.Value-1) > q.Q+se {
+			t.Errorf("quantile %v = %d; exact CDF there %v, below it %v", q.Q, q.Value, d.CDF(q.Value), d.CDF(q.Value-1))
+		}
 	}
-	if d := cmp.Diff(wantQ, total.Quantiles); d != "" {
-		t.Errorf("quantiles (-want +got):\n%s", d)
+	if got, want := total.Quantiles[1], (Quantile{0.25, 8}); got != want {
+		t.Errorf("lower quartile %v, want %v (P(X <= 8) = 0.259)", got, want)
 	}
 	if got := total.AtMost[len(total.AtMost)-1]; got != 1 {
 		t.Errorf("P(total <= 18) = %v", got)
@@ -553,5 +556,15 @@ func TestStreamDerivationAsDocumented(t *testing.T) {
 		if got, exp := src.Uint64(), wantC.Uint64(); got != exp {
 			t.Fatalf("chacha8 draw %d: %x, want %x", i, got, exp)
 		}
+	}
+}
+
+// nearExact checks a sampled proportion against the exact one to within
+// four standard errors: deterministic at a fixed seed, and robust to the
+// stream changing (a 95% interval would miss one check in twenty).
+func nearExact(t *testing.T, name string, p, exact float64, n int64) {
+	t.Helper()
+	if se := math.Sqrt(exact * (1 - exact) / float64(n)); math.Abs(p-exact) > 4*se {
+		t.Errorf("%s: sampled %v, exact %v (more than 4 SE = %v away)", name, p, exact, 4*se)
 	}
 }
