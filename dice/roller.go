@@ -31,7 +31,7 @@ type Roller struct {
 	pcg *rand.PCG // src, when it is a PCG, for a direct call
 
 	// cache holds pre-drawn faces of cacheSides; cache[:cacheN] are unused.
-	cache      [24]int
+	cache      [32]int // 32, not 24, so an index masked with &31 needs no bounds check
 	cacheN     int
 	cacheSides int
 
@@ -161,6 +161,16 @@ func (r *Roller) Shuffle(n int, swap func(i, j int)) {
 // 1..sides. A "die" with fewer than 2 sides is not random: Roll returns 1 and
 // draws nothing (Die.Valid tells valid sizes apart).
 func (r *Roller) Roll(sides int) int {
+	// Fast path, small enough to inline: a face already drawn for this
+	// size. A scripted roller never caches, so it always takes rollSlow.
+	if r.cacheN > 0 && sides == r.cacheSides {
+		r.cacheN--
+		return r.cache[r.cacheN&31]
+	}
+	return r.rollSlow(sides)
+}
+
+func (r *Roller) rollSlow(sides int) int {
 	if sides < 2 {
 		return 1
 	}
@@ -170,9 +180,7 @@ func (r *Roller) Roll(sides int) int {
 	if sides > 256 {
 		return int(r.below(uint64(sides))) + 1
 	}
-	if sides != r.cacheSides || r.cacheN == 0 {
-		r.fillCache(sides)
-	}
+	r.fillCache(sides)
 	r.cacheN--
 	return r.cache[r.cacheN]
 }
@@ -271,21 +279,29 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 		j := i
 		for ; j < len(ds); j++ {
 			d := ds[j]
-			if d < 2 {
-				out[j] = 1
-				continue
+			if uint(d-2) > MaxSides-2 {
+				// Not a valid die: below d2 shows 1, as a one-sided
+				// die would; a larger one is rolled on its own below.
+				if d < 2 {
+					out[j] = 1
+					continue
+				}
+				break
 			}
 			s := uint64(d)
-			hi, lo := bits.Mul64(c, s)
-			if hi != 0 || lo > batchLimit {
-				break
+			// Sizes are below 2^20, so while c <= 2^36 the product stays
+			// within the 2^56 limit without checking.
+			if c > 1<<36 {
+				if hi, lo := bits.Mul64(c, s); hi != 0 || lo > batchLimit {
+					break
+				}
 			}
 			f, _ := bits.Mul64(x*c, s)
 			out[j] = int(f) + 1
-			c = lo
+			c *= s
 		}
 		if j == i {
-			// A single die too large to share a draw.
+			// A die too large to share a draw.
 			out[i] = int(r.below(uint64(ds[i]))) + 1
 			i++
 			continue
@@ -303,12 +319,11 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 func (r *Roller) RollN(n, sides int, out []int) []int {
 	// Fast path, small enough to inline: the whole roll comes from faces
 	// already drawn for this size.
-	c := r.cacheN - n
-	if sides != r.cacheSides || c < 0 || n <= 0 {
-		return r.rollN(n, sides, out)
+	if c := r.cacheN - n; c >= 0 && n > 0 && sides == r.cacheSides && n <= cap(out) {
+		r.cacheN = c
+		return out[:copy(out[:n], r.cache[c:])]
 	}
-	r.cacheN = c
-	return append(out[:0], r.cache[c:c+n]...)
+	return r.rollN(n, sides, out)
 }
 
 func (r *Roller) rollN(n, sides int, out []int) []int {
