@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -256,16 +255,9 @@ func setPath(node any, path []string, v any, full string) (any, error) {
 	}
 	switch n := node.(type) {
 	case map[string]any:
-		child, ok := n[path[0]]
-		if !ok {
-			keys := make([]string, 0, len(n))
-			for k := range n {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			return nil, fmt.Errorf("--set %s: unknown key %q here (keys: %s)", full, path[0], strings.Join(keys, ", "))
-		}
-		c, err := setPath(child, path[1:], v, full)
+		// A key that is absent may be an omitted empty field; create it and
+		// let the strict decode afterwards reject names the type lacks.
+		c, err := setPath(n[path[0]], path[1:], v, full)
 		if err != nil {
 			return nil, err
 		}
