@@ -164,17 +164,11 @@ func cmdSim(e *env, args []string) error {
 		`stakes sim edge`, `stakes sim edge --set rules.start_edge=6 --trials 200000`,
 		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`)
 	c.register(fs, 100000)
-	pos, err := parse(fs, args)
+	mech, err := c.parseMechanic(fs, args, "sim")
 	if err != nil {
 		return err
 	}
-	if err := c.check(fs); err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("sim: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
-	}
-	sc, label, err := scenarioFor(pos[0], &c)
+	sc, label, err := scenarioFor(mech, &c)
 	if err != nil {
 		return err
 	}
@@ -301,19 +295,13 @@ func cmdCompare(e *env, args []string) error {
 			"see the same random stream) and reports each side and the paired difference A-B\n"+
 			"with its 95% interval. --set changes both; --a and --b change one side each.",
 		`stakes compare edge --a rules.start_edge=5 --b rules.start_edge=6`,
-		`stakes compare actiontest --a push=never --b push=when_failed --json`)
+		`stakes compare actiontest --a policy=never --b policy=always_when_failed --json`)
 	c.register(fs, 100000)
 	fs.Var(&as, "a", "a setting of variant A: `key=value` (repeatable)")
 	fs.Var(&bs, "b", "a setting of variant B: `key=value` (repeatable)")
-	pos, err := parse(fs, args)
+	mech, err := c.parseMechanic(fs, args, "compare")
 	if err != nil {
 		return err
-	}
-	if err := c.check(fs); err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("compare: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
 	}
 	if len(as) == 0 && len(bs) == 0 {
 		return usagef("compare: give at least one --a or --b setting, or the two variants are the same")
@@ -321,7 +309,7 @@ func cmdCompare(e *env, args []string) error {
 	mk := func(extra multi) (scenario, sim.Spec, error) {
 		cc := c
 		cc.sets = append(append(multi{}, c.sets...), extra...)
-		sc, label, err := scenarioFor(pos[0], &cc)
+		sc, label, err := scenarioFor(mech, &cc)
 		if err != nil {
 			return nil, sim.Spec{}, err
 		}
@@ -385,15 +373,9 @@ func cmdSweep(e *env, args []string) error {
 		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --csv`)
 	c.register(fs, 20000)
 	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
-	pos, err := parse(fs, args)
+	mech, err := c.parseMechanic(fs, args, "sweep")
 	if err != nil {
 		return err
-	}
-	if err := c.check(fs); err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("sweep: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
 	}
 	if len(axes) == 0 {
 		return usagef("sweep: give at least one --axis, such as --axis rules.start_edge=3..8")
@@ -412,7 +394,7 @@ func cmdSweep(e *env, args []string) error {
 		simAxes = append(simAxes, ax)
 	}
 	// Check the base scenario and every value before running anything.
-	if _, _, err := scenarioFor(pos[0], &c); err != nil {
+	if _, _, err := scenarioFor(mech, &c); err != nil {
 		return err
 	}
 	build := func(cell sim.Cell) (sim.Spec, error) {
@@ -421,7 +403,7 @@ func cmdSweep(e *env, args []string) error {
 		for _, ax := range simAxes {
 			cc.sets = append(cc.sets, ax.Name+"="+cell[ax.Name])
 		}
-		sc, label, err := scenarioFor(pos[0], &cc)
+		sc, label, err := scenarioFor(mech, &cc)
 		if err != nil {
 			return sim.Spec{}, err
 		}

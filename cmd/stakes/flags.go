@@ -123,3 +123,19 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// parseMechanic parses a simulating subcommand's flags and its one
+// positional argument, the mechanic's name.
+func (c *common) parseMechanic(fs *flag.FlagSet, args []string, cmd string) (string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if err := c.check(fs); err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usagef("%s: name one mechanic (%s)", cmd, strings.Join(mechanicNames(), ", "))
+	}
+	return pos[0], nil
+}
