@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim"
 )
 
@@ -33,7 +32,7 @@ type exactView struct {
 }
 
 // pkgScenario is the face every rule package's Scenario exposes.
-type pkgScenario[R trialer, E any] interface {
+type pkgScenario[R sim.Runner, E any] interface {
 	Validate() error
 	Categories() []string
 	Metrics() []string
@@ -41,12 +40,9 @@ type pkgScenario[R trialer, E any] interface {
 	Exact() (E, error)
 }
 
-type trialer interface {
-	Trial(r *dice.Roller, metrics []int) int
-}
 
 // box adapts one package's Scenario type S.
-type box[S pkgScenario[R, E], R trialer, E any] struct {
+type box[S pkgScenario[R, E], R sim.Runner, E any] struct {
 	name  string
 	s     S
 	conv  func(E) exactView
@@ -68,21 +64,12 @@ func (b *box[S, R, E]) spec(name string) (sim.Spec, error) {
 	if err != nil {
 		return sim.Spec{}, fmt.Errorf("encoding the scenario: %w", err)
 	}
-	n := len(mets)
 	return sim.Spec{
 		Name:       name,
 		Categories: cats,
 		Metrics:    mets,
 		Settings:   map[string]string{"mechanic": b.name, "scenario": string(settings)},
-		New: func() (sim.Trial, error) {
-			rn, err := s.NewRunner()
-			if err != nil {
-				return nil, err
-			}
-			return func(r *dice.Roller, o *sim.Outcome) {
-				o.Category = rn.Trial(r, o.Metrics[:n])
-			}, nil
-		},
+		New:        sim.FromRunner(s.NewRunner, len(mets)),
 	}, nil
 }
 

@@ -19,7 +19,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/edge"
 	"github.com/stakesrpg/stakes/sim"
 )
@@ -88,14 +87,7 @@ func spec(sc edge.Scenario) sim.Spec {
 		Categories: sc.Categories(),
 		Metrics:    sc.Metrics(),
 		Settings:   map[string]string{"scenario": string(settings)},
-		New: func() (sim.Trial, error) {
-			rn, err := sc.NewRunner()
-			if err != nil {
-				return nil, err
-			}
-			n := len(sc.Metrics())
-			return func(r *dice.Roller, o *sim.Outcome) { o.Category = rn.Trial(r, o.Metrics[:n]) }, nil
-		},
+		New:        sim.FromRunner(sc.NewRunner, len(sc.Metrics())),
 	}
 }
 
