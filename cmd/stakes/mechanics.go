@@ -40,7 +40,6 @@ type pkgScenario[R sim.Runner, E any] interface {
 	Exact() (E, error)
 }
 
-
 // box adapts one package's Scenario type S.
 type box[S pkgScenario[R, E], R sim.Runner, E any] struct {
 	name  string
