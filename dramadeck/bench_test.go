@@ -7,14 +7,21 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// BenchmarkCombatRound: one full round of the default encounter under the
-// cards (flip, declarations, every action, card moves), with the heroes and
-// villains made durable so rounds keep coming; every 20 rounds the scene
-// ends and a new encounter starts (amortized in the figure).
+// BenchmarkCombatRound: one call of PlayRound, the engine's combat-round
+// step, on the default encounter: three heroes against four villains (seven
+// characters), both sides on the default policy. A round is the action
+// stack flip and its line's effects, every player's declaration (or
+// Critical Moment) and card plays, each character's action in the line's
+// order (twice for a Flurry side) with its policy choice, rolls and card
+// moves, and the end-of-round Break check. HP are made huge so rounds keep
+// coming; after 20 rounds (or an early end by Break, Fatigue or Escape) a
+// fresh encounter is dealt with the timer stopped, so the figure is rounds
+// only, at the hand and pool sizes of the first 20 rounds of a fight.
 func BenchmarkCombatRound(b *testing.B) { benchRound(b, DefaultScenario()) }
 
-// BenchmarkCombatRoundDuel: the same with one hero against one villain, to
-// show the fixed cost of the action stack and declarations per round.
+// BenchmarkCombatRoundDuel: the same step with one hero against one villain
+// (two characters): the fixed cost of the action stack, the declaration and
+// two actions per round.
 func BenchmarkCombatRoundDuel(b *testing.B) {
 	s := DefaultScenario()
 	s.Heroes, s.Villains = s.Heroes[:1], s.Villains[:1]
@@ -48,9 +55,11 @@ func benchRound(b *testing.B, s Scenario) {
 	start()
 	b.ReportAllocs()
 	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
+	for b.Loop() {
 		if g.State.Outcome != Ongoing || g.State.Round >= 20 {
+			b.StopTimer()
 			start()
+			b.StartTimer()
 		}
 		if err := g.PlayRound(r, pol, pol); err != nil {
 			b.Fatal(err)
@@ -58,16 +67,22 @@ func benchRound(b *testing.B, s Scenario) {
 	}
 }
 
-// BenchmarkCombatRoundNaive: the same work written plainly with
-// math/rand/v2: flip a card, then eight characters each roll 3d6 to hit,
-// 3d6 to defend and 2d6 damage.
-func BenchmarkCombatRoundNaive(b *testing.B) {
+// BenchmarkCombatRoundNaive: the same work as BenchmarkCombatRound written
+// plainly with math/rand/v2 for its seven characters: flip a card, then each
+// character rolls 3d6 to hit, the target 3d6 to defend, and a hit 2d6 damage.
+func BenchmarkCombatRoundNaive(b *testing.B) { naiveRound(b, 7) }
+
+// BenchmarkCombatRoundDuelNaive: the naive round for two characters, beside
+// BenchmarkCombatRoundDuel.
+func BenchmarkCombatRoundDuelNaive(b *testing.B) { naiveRound(b, 2) }
+
+func naiveRound(b *testing.B, n int) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	deck := make([]int, 156)
 	for i := range deck {
 		deck[i] = i
 	}
-	hp := make([]int, 8)
+	hp := make([]int, n)
 	top := 0
 	b.ReportAllocs()
 	for b.Loop() {
@@ -77,7 +92,7 @@ func BenchmarkCombatRoundNaive(b *testing.B) {
 			if roll <= 13+top%2 {
 				def := rng.IntN(6) + rng.IntN(6) + rng.IntN(6) + 3
 				if def > 10 {
-					hp[(c+1)%8] -= rng.IntN(6) + rng.IntN(6) + 2
+					hp[(c+1)%n] -= rng.IntN(6) + rng.IntN(6) + 2
 				}
 			}
 		}
