@@ -9,17 +9,31 @@ import (
 
 var sinkInt int
 
-// One complete test with no push: roll Prowl 2 + Dexterity 2 and read the
-// outcome table (no harm at stake, so the state stays put).
-func BenchmarkTest(b *testing.B) {
-	c, _ := NewCharacter(DefaultRules(), testSheet)
-	r := dice.NewSeeded(1)
+// benchSetup is the benchmarks' character, roller, prepared test (Prowl 2 +
+// Dexterity 2, Risky, normal difficulty, no harm at stake so the state stays
+// put) and attempt.
+func benchSetup(b *testing.B) (*Character, *dice.Roller, Test, *Plan, *Attempt) {
+	c, err := NewCharacter(DefaultRules(), testSheet)
+	if err != nil {
+		b.Fatal(err)
+	}
 	t := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}
-	at := Attempt{Dice: make([]int, 0, maxDice), Rerolled: make([]int, 0, maxDice)}
+	p, err := c.Prepare(t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := &Attempt{Dice: make([]int, 0, maxDice), Rerolled: make([]int, 0, maxDice)}
+	return c, dice.NewSeeded(1), t, &p, at
+}
+
+// One complete test with no push: start the prepared test (roll 4 dice)
+// and read the outcome table.
+func BenchmarkTest(b *testing.B) {
+	c, r, _, p, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Begin(r, t, &at)
-		_ = c.Finish(&at)
+		_ = c.Start(r, p, at)
+		_ = c.Finish(at)
 		sinkInt += int(at.Outcome.Kind)
 	}
 }
@@ -27,16 +41,24 @@ func BenchmarkTest(b *testing.B) {
 // The same test, pushed every time (the push's harm is cleared each time so
 // the state stays put).
 func BenchmarkTestPush(b *testing.B) {
-	c, _ := NewCharacter(DefaultRules(), testSheet)
-	r := dice.NewSeeded(1)
-	t := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}
-	at := Attempt{Dice: make([]int, 0, maxDice), Rerolled: make([]int, 0, maxDice)}
+	c, r, _, p, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Begin(r, t, &at)
-		_ = c.Push(r, &at, 0)
-		_ = c.Finish(&at)
+		_ = c.Start(r, p, at)
+		_ = c.Push(r, at, 0)
+		_ = c.Finish(at)
 		c.State.Harm[0][0] = 0
+		sinkInt += int(at.Outcome.Kind)
+	}
+}
+
+// One complete test from an unchecked Test: Begin checks it every time.
+func BenchmarkTestBegin(b *testing.B) {
+	c, r, t, _, at := benchSetup(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.Begin(r, t, at)
+		_ = c.Finish(at)
 		sinkInt += int(at.Outcome.Kind)
 	}
 }

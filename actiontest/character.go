@@ -70,8 +70,9 @@ type Character struct {
 	link  []int // attribute index of each action
 	harm  []int // natural harm track of each attribute
 
-	rowPen   []int  // HarmRows[i].Penalty, compact for the hot path
-	rowIncap []bool // HarmRows[i].Incapacitates
+	rowPen    []int     // HarmRows[i].Penalty, compact for the hot path
+	incapRows uint      // bit i: HarmRows[i].Incapacitates
+	cells     [][3]cell // what each outcome-table cell holds
 
 	// State is the character's harm, flashbacks and carried dice.
 	State State
@@ -118,10 +119,13 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	for i, a := range rl.Attributes {
 		c.harm[i], _ = rl.TrackIndex(a.Harm)
 	}
-	for _, row := range rl.HarmRows {
+	for i, row := range rl.HarmRows {
 		c.rowPen = append(c.rowPen, row.Penalty)
-		c.rowIncap = append(c.rowIncap, row.Incapacitates)
+		if row.Incapacitates {
+			c.incapRows |= 1 << i
+		}
 	}
+	c.cells = cellsOf(rl.Table)
 	c.State = c.FreshState()
 	return c, nil
 }
@@ -220,19 +224,20 @@ func (c *Character) Incapacitated() bool {
 // load returns the dice the harm costs and whether it incapacitates, in one
 // pass over the tracks.
 func (c *Character) load() (penalty int, incapacitated bool) {
-	pen, inc := c.rowPen, c.rowIncap
+	pen := c.rowPen
+	filled := uint(0) // bit i: some track has harm in row i
 	for _, rows := range c.State.Harm {
 		if len(rows) > len(pen) {
 			rows = rows[:len(pen)]
 		}
 		for i, n := range rows {
+			penalty += n * pen[i]
 			if n != 0 {
-				penalty += n * pen[i]
-				incapacitated = incapacitated || inc[i]
+				filled |= 1 << i
 			}
 		}
 	}
-	return penalty, incapacitated
+	return penalty, filled&c.incapRows != 0
 }
 
 // HasSpace reports whether track t can take a level-1 harm under the

@@ -168,9 +168,36 @@ func (c *Character) actionIndex(name string) (int, error) {
 	return i, nil
 }
 
-// plan checks t against the rules and the character's state and counts the
-// pool, changing nothing.
-func (c *Character) plan(t *Test, at *Attempt) error {
+// Plan is a Test checked once against the rules and the character's sheet,
+// with its Action resolved and the dice that do not depend on the state
+// counted: Start begins it any number of times without checking it again,
+// so a tool or runner that plays the same test over and over prepares it
+// once. Begin is Prepare followed by Start. A Plan belongs to the character
+// that prepared it.
+type Plan struct {
+	test Test
+	c    *Character
+	// act and attr are the Action's and its Attribute's indices.
+	act, attr int
+	// pool has every term that does not depend on the state; base is
+	// their sum.
+	pool Pool
+	base int
+}
+
+// Test returns the planned test.
+func (p *Plan) Test() Test { return p.test }
+
+// Prepare checks t against the rules and the character's sheet (not its
+// state, which Start checks) and returns it ready to Start.
+func (c *Character) Prepare(t Test) (Plan, error) {
+	var p Plan
+	err := c.prepare(&t, &p)
+	return p, err
+}
+
+// prepare fills p from t, or says what is wrong with t.
+func (c *Character) prepare(t *Test, p *Plan) error {
 	rl := c.rules
 	i, err := c.actionIndex(t.Action)
 	if err != nil {
@@ -193,8 +220,6 @@ func (c *Character) plan(t *Test, at *Attempt) error {
 		return fmt.Errorf("actiontest: bonus %d, allowed %d..%d", t.Bonus, -maxDice/4, maxDice/4)
 	case t.PerilHarm < 0 || t.PerilHarm > len(rl.HarmRows):
 		return fmt.Errorf("actiontest: peril harm level %d, allowed 0..%d", t.PerilHarm, len(rl.HarmRows))
-	case t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay:
-		return fmt.Errorf("%w (%d of %d used)", ErrFlashbacks, c.State.FlashbacksUsed, rl.FlashbacksPerDay)
 	}
 	if t.HarmTrack != "" {
 		if _, err := rl.TrackIndex(t.HarmTrack); err != nil {
@@ -202,32 +227,69 @@ func (c *Character) plan(t *Test, at *Attempt) error {
 		}
 	}
 	a := c.link[i]
-	pen, incap := c.load()
-	p := Pool{Action: c.act[i], Attribute: c.attr[a], Equipment: t.Equipment, Carried: c.State.Bonus,
-		Bonus: t.Bonus, Penalty: pen}
-	p.Help = min(min(t.Helpers, maxDice)*rl.HelpDice, rl.MaxHelp)
+	*p = Plan{test: *t, c: c, act: i, attr: a,
+		pool: Pool{Action: c.act[i], Attribute: c.attr[a], Equipment: t.Equipment, Bonus: t.Bonus}}
+	p.pool.Help = min(min(t.Helpers, maxDice)*rl.HelpDice, rl.MaxHelp)
 	if t.Peril {
-		p.Peril = rl.PerilDice
+		p.pool.Peril = rl.PerilDice
 	}
-	p.Dice = max(p.Action+p.Attribute+p.Help+p.Equipment+p.Peril+p.Carried+p.Bonus-p.Penalty, rl.MinDice)
-	if p.Dice+rl.PushDice > maxDice {
-		return fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", p.Dice, maxDice)
+	p.base = p.pool.Action + p.pool.Attribute + p.pool.Help + p.pool.Equipment + p.pool.Peril + p.pool.Bonus
+	return nil
+}
+
+// withPeril turns p into the same test with the Risk Peril deal taken.
+func (p *Plan) withPeril() {
+	if p.test.Peril {
+		return
+	}
+	p.test.Peril = true
+	p.pool.Peril = p.c.rules.PerilDice
+	p.base += p.pool.Peril
+}
+
+// count checks a prepared test against the character's state (flashbacks
+// left, pool size, Severe harm) and counts its pool into at, changing
+// nothing else.
+func (c *Character) count(p *Plan, at *Attempt) error {
+	rl := c.rules
+	if p.c != c {
+		return fmt.Errorf("%w: the plan was not prepared by this character", ErrStage)
+	}
+	t := &p.test
+	if t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay {
+		return fmt.Errorf("%w (%d of %d used)", ErrFlashbacks, c.State.FlashbacksUsed, rl.FlashbacksPerDay)
+	}
+	pen, incap := c.load()
+	n := max(p.base+c.State.Bonus-pen, rl.MinDice)
+	if n+rl.PushDice > maxDice {
+		return fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", n, maxDice)
 	}
 	must := false
-	if t.Helpers == 0 && incap && !(t.Flashback && t.Difficulty == 0) {
+	if incap && t.Helpers == 0 && !(t.Flashback && t.Difficulty == 0) {
 		switch {
 		case t.Peril:
 			return fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
-		case pushTrack(rl, &c.State, c.harm[a]) < 0:
+		case pushTrack(rl, &c.State, c.harm[p.attr]) < 0:
 			return fmt.Errorf("%w: no harm space left to push", ErrIncapacitated)
 		}
 		must = true
 	}
-	at.Test = *t
-	at.Pool = p
+	at.Test = p.test
+	at.Pool = p.pool
+	at.Pool.Carried, at.Pool.Penalty, at.Pool.Dice = c.State.Bonus, pen, n
 	at.MustPush = must
-	at.act, at.attr = i, a
+	at.act, at.attr = p.act, p.attr
 	return nil
+}
+
+// plan checks t against the rules and the character's state and counts the
+// pool into at, changing nothing else.
+func (c *Character) plan(t *Test, at *Attempt) error {
+	var p Plan
+	if err := c.prepare(t, &p); err != nil {
+		return err
+	}
+	return c.count(&p, at)
 }
 
 // Begin starts an action test: it checks the test, pays a Risk Peril cost,
@@ -235,7 +297,17 @@ func (c *Character) plan(t *Test, at *Attempt) error {
 // rolls the pool into at. A flashback of difficulty 0 rolls nothing and
 // will succeed. On error nothing changes.
 func (c *Character) Begin(r *dice.Roller, t Test, at *Attempt) error {
-	if err := c.plan(&t, at); err != nil {
+	var p Plan
+	if err := c.prepare(&t, &p); err != nil {
+		return err
+	}
+	return c.Start(r, &p, at)
+}
+
+// Start begins a prepared test as Begin does, checking only what depends
+// on the character's state. On error nothing changes.
+func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
+	if err := c.count(p, at); err != nil {
 		return err
 	}
 	c.roll(r, at)
@@ -278,23 +350,29 @@ func (c *Character) start(at *Attempt) {
 			c.emit(Event{Kind: EvPeril, Level: at.Test.PerilHarm, Pool: c.rules.PerilDice})
 		}
 		if at.Test.PerilHarm > 0 {
-			c.takeHarm(at.Test.PerilHarm, c.harmTrack(at))
+			// prepare checked the track's name.
+			t, _ := c.harmTrack(at)
+			c.takeHarm(at.Test.PerilHarm, t)
 		}
 	}
 }
 
-// harmTrack is the track the table's harm lands on for at.
-func (c *Character) harmTrack(at *Attempt) int {
+// harmTrack is the track the table's harm lands on for at (its Action
+// resolved).
+func (c *Character) harmTrack(at *Attempt) (int, error) {
 	if at.Test.HarmTrack != "" {
-		t, _ := c.rules.TrackIndex(at.Test.HarmTrack)
-		return t
+		return c.rules.TrackIndex(at.Test.HarmTrack)
 	}
-	return c.harm[at.attr]
+	return c.harm[at.attr], nil
 }
 
-// resolve looks up at's Action again (an Attempt restored from JSON carries
-// only the name).
+// resolve checks at's Action and sets its indices: an Attempt restored
+// from JSON carries only the name, and a begun one its index already.
 func (c *Character) resolve(at *Attempt) error {
+	if i := at.act; i >= 0 && i < len(c.link) && c.rules.Actions[i].Name == at.Test.Action {
+		at.attr = c.link[i]
+		return nil
+	}
 	i, err := c.actionIndex(at.Test.Action)
 	if err != nil {
 		return err
@@ -355,45 +433,60 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // flashback's bonus, or a Worse Position retry. On error nothing changes.
 func (c *Character) Finish(at *Attempt) error {
 	rl := c.rules
+	pos := at.Test.Position
 	switch {
 	case at.Stage != Rolled:
 		return fmt.Errorf("%w: finish needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
-	case at.Test.Position < 0 || int(at.Test.Position) >= len(rl.Positions):
-		return fmt.Errorf("actiontest: position %d, allowed 0..%d", at.Test.Position, len(rl.Positions)-1)
+	case pos < 0 || int(pos) >= len(rl.Table):
+		return fmt.Errorf("actiontest: position %d, allowed 0..%d", pos, len(rl.Positions)-1)
 	}
 	if err := c.resolve(at); err != nil {
 		return err
 	}
-	at.Stage = Finished
-	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
-	at.Required = at.Test.Difficulty
-	if at.Test.Flashback && at.Test.Difficulty == 0 {
+	required := at.Test.Difficulty
+	if at.Test.Flashback && required == 0 {
 		at.Successes = 0
 	}
-	at.Band = BandOf(at.Successes, at.Required)
-	at.Extra = max(at.Successes-at.Required, 0)
-	at.Outcome = rl.Table[at.Test.Position][at.Band]
-	if worse := int(at.Test.Position) < len(rl.Positions)-1; worse {
-		switch {
-		case !at.Outcome.Succeeded && at.Test.Escalate:
-			at.Outcome = Outcome{Kind: at.Outcome.Kind, Severity: at.Outcome.Severity, Consequences: worseOnly}
-			at.Retry, at.NextPosition = true, at.Test.Position+1
-		case hasKind(at.Outcome.Consequences, WorsePosition):
-			// A table that lists Worse Position itself asks for the re-roll.
-			at.Retry, at.NextPosition = true, at.Test.Position+1
+	band := BandOf(at.Successes, required)
+	o := &rl.Table[pos][band]
+	cell := c.cells[pos][band]
+	worse := int(pos) < len(rl.Positions)-1
+	// An escalated failure trades its consequences for the re-roll.
+	escalate := worse && !o.Succeeded && at.Test.Escalate
+	track := 0
+	if cell&cellHarm != 0 && !at.Test.NoHarm && !escalate {
+		var err error
+		if track, err = c.harmTrack(at); err != nil {
+			return err
 		}
+	} else {
+		cell &^= cellHarm
 	}
-	c.State.Bonus += at.Outcome.NextBonus
-	if at.Test.Flashback && at.Outcome.Succeeded {
+	at.Stage = Finished
+	at.Required = required
+	at.Band = band
+	at.Extra = max(at.Successes-required, 0)
+	at.Outcome = *o
+	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
+	switch {
+	case escalate:
+		at.Outcome = Outcome{Kind: o.Kind, Severity: o.Severity, Consequences: worseOnly}
+		at.Retry, at.NextPosition = true, pos+1
+	case worse && cell&cellWorse != 0:
+		// A table that lists Worse Position itself asks for the re-roll.
+		at.Retry, at.NextPosition = true, pos+1
+	}
+	c.State.Bonus += o.NextBonus
+	if at.Test.Flashback && o.Succeeded {
 		c.State.Bonus += rl.FlashbackBonus
 	}
-	if !at.Test.NoHarm {
-		for _, q := range at.Outcome.Consequences {
+	if cell&cellHarm != 0 {
+		for _, q := range o.Consequences {
 			if q.Kind == Harm {
 				at.HarmTaken = true
-				at.HarmRow = c.takeHarm(q.Level, c.harmTrack(at))
+				at.HarmRow = c.takeHarm(q.Level, track)
 			}
 		}
 	}
@@ -401,6 +494,31 @@ func (c *Character) Finish(at *Attempt) error {
 		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
 	}
 	return nil
+}
+
+// cell flags say what an outcome-table cell holds, so Finish need not scan
+// its consequences.
+type cell uint8
+
+const (
+	cellHarm  cell = 1 << iota // a Harm consequence
+	cellWorse                  // a Worse Position consequence
+)
+
+// cellsOf flags every cell of a checked table.
+func cellsOf(table [][3]Outcome) [][3]cell {
+	out := make([][3]cell, len(table))
+	for i, row := range table {
+		for b, o := range row {
+			if hasKind(o.Consequences, Harm) {
+				out[i][b] |= cellHarm
+			}
+			if hasKind(o.Consequences, WorsePosition) {
+				out[i][b] |= cellWorse
+			}
+		}
+	}
+	return out
 }
 
 func hasKind(qs []Consequence, k ConsequenceKind) bool {
