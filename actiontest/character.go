@@ -125,7 +125,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 			c.incapRows |= 1 << i
 		}
 	}
-	c.cells = cellsOf(rl.Table)
+	c.cells = cellsOf(c.rules)
 	c.State = c.FreshState()
 	return c, nil
 }
@@ -221,9 +221,23 @@ func (c *Character) Incapacitated() bool {
 	return inc
 }
 
-// load returns the dice the harm costs and whether it incapacitates, in one
-// pass over the tracks.
+// load returns the dice the harm costs and whether it incapacitates. Most
+// tests are rolled unhurt, so one quick pass looks for any harm first.
 func (c *Character) load() (penalty int, incapacitated bool) {
+	some := 0
+	for _, rows := range c.State.Harm {
+		for _, n := range rows {
+			some |= n
+		}
+	}
+	if some == 0 {
+		return 0, false
+	}
+	return c.loadHarm()
+}
+
+// loadHarm is load for a character with harm.
+func (c *Character) loadHarm() (penalty int, incapacitated bool) {
 	pen := c.rowPen
 	filled := uint(0) // bit i: some track has harm in row i
 	for _, rows := range c.State.Harm {

@@ -432,57 +432,57 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // it: the table's harm, dice carried to the next roll, a successful
 // flashback's bonus, or a Worse Position retry. On error nothing changes.
 func (c *Character) Finish(at *Attempt) error {
-	rl := c.rules
 	pos := at.Test.Position
 	switch {
 	case at.Stage != Rolled:
 		return fmt.Errorf("%w: finish needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
-	case pos < 0 || int(pos) >= len(rl.Table):
-		return fmt.Errorf("actiontest: position %d, allowed 0..%d", pos, len(rl.Positions)-1)
-	}
-	if err := c.resolve(at); err != nil {
-		return err
+	case pos < 0 || int(pos) >= len(c.cells):
+		return fmt.Errorf("actiontest: position %d, allowed 0..%d", pos, len(c.cells)-1)
 	}
 	required := at.Test.Difficulty
 	if at.Test.Flashback && required == 0 {
 		at.Successes = 0
 	}
 	band := BandOf(at.Successes, required)
-	o := &rl.Table[pos][band]
-	cell := c.cells[pos][band]
-	worse := int(pos) < len(rl.Positions)-1
+	cl := &c.cells[pos][band]
+	o := cl.o
 	// An escalated failure trades its consequences for the re-roll.
-	escalate := worse && !o.Succeeded && at.Test.Escalate
+	escalate := cl.flags&cellEscalates != 0 && at.Test.Escalate
+	harm := cl.flags&cellHarm != 0 && !at.Test.NoHarm && !escalate
 	track := 0
-	if cell&cellHarm != 0 && !at.Test.NoHarm && !escalate {
+	if harm {
+		// Only the table's harm needs the Action: its natural track.
+		if err := c.resolve(at); err != nil {
+			return err
+		}
 		var err error
 		if track, err = c.harmTrack(at); err != nil {
 			return err
 		}
-	} else {
-		cell &^= cellHarm
 	}
 	at.Stage = Finished
 	at.Required = required
 	at.Band = band
 	at.Extra = max(at.Successes-required, 0)
-	at.Outcome = *o
-	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
-	switch {
-	case escalate:
+	at.HarmTaken, at.HarmRow = false, 0
+	if escalate {
 		at.Outcome = Outcome{Kind: o.Kind, Severity: o.Severity, Consequences: worseOnly}
-		at.Retry, at.NextPosition = true, pos+1
-	case worse && cell&cellWorse != 0:
-		// A table that lists Worse Position itself asks for the re-roll.
-		at.Retry, at.NextPosition = true, pos+1
+	} else {
+		at.Outcome = *o
 	}
-	c.State.Bonus += o.NextBonus
+	// A table that lists Worse Position itself asks for the re-roll.
+	at.Retry = escalate || cl.flags&cellWorse != 0
+	at.NextPosition = 0
+	if at.Retry {
+		at.NextPosition = pos + 1
+	}
+	c.State.Bonus += cl.bonus
 	if at.Test.Flashback && o.Succeeded {
-		c.State.Bonus += rl.FlashbackBonus
+		c.State.Bonus += c.rules.FlashbackBonus
 	}
-	if cell&cellHarm != 0 {
+	if harm {
 		for _, q := range o.Consequences {
 			if q.Kind == Harm {
 				at.HarmTaken = true
@@ -496,26 +496,42 @@ func (c *Character) Finish(at *Attempt) error {
 	return nil
 }
 
-// cell flags say what an outcome-table cell holds, so Finish need not scan
-// its consequences.
-type cell uint8
+// cell is an outcome-table cell with what Finish needs to know about it
+// worked out once.
+type cell struct {
+	o     *Outcome
+	bonus int // o.NextBonus
+	flags cellFlags
+}
+
+// cellFlags say what an outcome-table cell holds.
+type cellFlags uint8
 
 const (
-	cellHarm  cell = 1 << iota // a Harm consequence
-	cellWorse                  // a Worse Position consequence
+	cellHarm      cellFlags = 1 << iota // a Harm consequence
+	cellWorse                           // a Worse Position re-roll listed in the table (not at the worst position)
+	cellEscalates                       // a failure that Escalate turns into a re-roll (not at the worst position)
 )
 
-// cellsOf flags every cell of a checked table.
-func cellsOf(table [][3]Outcome) [][3]cell {
-	out := make([][3]cell, len(table))
-	for i, row := range table {
-		for b, o := range row {
+// cellsOf works out every cell of a checked rules' table.
+func cellsOf(rl *Rules) [][3]cell {
+	out := make([][3]cell, len(rl.Table))
+	for i := range rl.Table {
+		for b := range rl.Table[i] {
+			o := &rl.Table[i][b]
+			cl := cell{o: o, bonus: o.NextBonus}
 			if hasKind(o.Consequences, Harm) {
-				out[i][b] |= cellHarm
+				cl.flags |= cellHarm
 			}
-			if hasKind(o.Consequences, WorsePosition) {
-				out[i][b] |= cellWorse
+			if i < len(rl.Positions)-1 {
+				if hasKind(o.Consequences, WorsePosition) {
+					cl.flags |= cellWorse
+				}
+				if !o.Succeeded {
+					cl.flags |= cellEscalates
+				}
 			}
+			out[i][b] = cl
 		}
 	}
 	return out
