@@ -72,7 +72,9 @@ type Character struct {
 
 	rowPen    []int     // HarmRows[i].Penalty, compact for the hot path
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
-	cells     [][3]cell // what each outcome-table cell holds
+	cells     [][3]cell // each outcome-table cell, worked out
+
+	sides, successFace int // the rules', at hand for the roll
 
 	// State is the character's harm, flashbacks and carried dice.
 	State State
@@ -126,6 +128,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 		}
 	}
 	c.cells = cellsOf(c.rules)
+	c.sides, c.successFace = rl.Sides, rl.SuccessFace
 	c.State = c.FreshState()
 	return c, nil
 }

@@ -465,13 +465,28 @@ func (rl *Rules) PositionIndex(name string) (Position, error) {
 }
 
 // BandOf places successes against the required number: more is BandMultiple,
-// equal is BandSuccess, fewer is BandFailure [ours].
+// equal is BandSuccess, fewer is BandFailure [ours]. It is branch-free: a
+// roll's band is a coin toss the processor cannot predict.
 func BandOf(successes, required int) Band {
-	switch {
-	case successes > required:
-		return BandMultiple
-	case successes == required:
-		return BandSuccess
+	return Band(b2i(successes <= required) + b2i(successes < required))
+}
+
+// b2i is 1 for true, 0 for false; the compiler makes it a flag move, not a
+// branch.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return BandFailure
+	return 0
+}
+
+// successes counts the faces at or above face, without a branch per die
+// (unlike dice.CountAtLeast, whose per-die branch mispredicts on random
+// faces).
+func successes(faces []int, face int) int {
+	n := 0
+	for _, f := range faces {
+		n += b2i(f >= face)
+	}
+	return n
 }

@@ -316,32 +316,47 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 
 // roll starts a planned test and rolls its pool.
 func (c *Character) roll(r *dice.Roller, at *Attempt) {
-	c.start(at)
-	if at.Test.Flashback && at.Test.Difficulty == 0 {
+	if c.start(at) {
 		at.Dice = at.Dice[:0]
 		at.Successes = 0
 		return
 	}
-	at.Dice = r.RollN(at.Pool.Dice, c.rules.Sides, at.Dice[:0])
-	at.Successes = dice.CountAtLeast(at.Dice, c.rules.SuccessFace)
+	at.Dice = r.RollN(at.Pool.Dice, c.sides, at.Dice[:0])
+	at.Successes = successes(at.Dice, c.successFace)
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice})
 	}
 }
 
-// start applies the state changes of beginning a planned test.
-func (c *Character) start(at *Attempt) {
+// start applies the state changes of beginning a planned test and reports
+// whether it has no roll (a flashback of difficulty 0).
+func (c *Character) start(at *Attempt) (noRoll bool) {
 	at.Stage = Rolled
-	at.Pushed, at.PushTrack, at.Kept, at.Rerolled = false, "", 0, at.Rerolled[:0]
-	at.Required, at.Extra, at.Band, at.Outcome = 0, 0, 0, Outcome{}
+	at.Pushed, at.Kept, at.Successes = false, 0, 0
+	at.Required, at.Extra, at.Band = 0, 0, 0
 	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
+	// Clear what a previous test left, sparing the pointer stores when
+	// there is nothing to clear.
+	if at.PushTrack != "" {
+		at.PushTrack = ""
+	}
+	at.Rerolled = at.Rerolled[:0]
+	if at.Outcome.Severity != "" || at.Outcome.Consequences != nil {
+		at.Outcome = Outcome{}
+	} else {
+		at.Outcome.Kind, at.Outcome.Succeeded, at.Outcome.NextBonus = 0, false, 0
+	}
+	if !at.Test.Flashback && !at.Test.Peril {
+		c.State.Bonus = 0
+		return false
+	}
 	if at.Test.Flashback {
 		c.State.FlashbacksUsed++
 		if c.Sink != nil {
 			c.emit(Event{Kind: EvFlashback, Level: at.Test.Difficulty})
 		}
 		if at.Test.Difficulty == 0 {
-			return // no roll, so the carried dice wait for the next one
+			return true // no roll, so the carried dice wait for the next one
 		}
 	}
 	c.State.Bonus = 0
@@ -355,6 +370,7 @@ func (c *Character) start(at *Attempt) {
 			c.takeHarm(at.Test.PerilHarm, t)
 		}
 	}
+	return false
 }
 
 // harmTrack is the track the table's harm lands on for at (its Action
@@ -411,8 +427,8 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		return err
 	}
 	kept := c.payPush(at, track)
-	at.Rerolled = r.RollN(len(at.Dice)-kept+c.rules.PushDice, c.rules.Sides, at.Rerolled[:0])
-	at.Successes = kept + dice.CountAtLeast(at.Rerolled, c.rules.SuccessFace)
+	at.Rerolled = r.RollN(len(at.Dice)-kept+c.rules.PushDice, c.sides, at.Rerolled[:0])
+	at.Successes = kept + successes(at.Rerolled, c.successFace)
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
 	}
