@@ -406,6 +406,12 @@ func (c *Conflict) roll(r *dice.Roller, i int) {
 	if s.Advantage {
 		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
 	}
+	c.show(i)
+}
+
+// show reads side i's fresh roll: the speaker and the packed key.
+func (c *Conflict) show(i int) {
+	s := &c.Sides[i]
 	s.Crossed = false
 	// One pass finds the speaker (the first die showing the highest face)
 	// and sorts the faces, high first, for the packed key.
@@ -645,17 +651,14 @@ func (c *Conflict) Resolve() error {
 func (c *Conflict) cmp(i, j int) int {
 	a, b := c.Sides[i].key, c.Sides[j].key
 	// Both packed (neither 0, not computed, nor noKey): compare numbers.
-	if a-1 >= noKey-1 || b-1 >= noKey-1 {
-		return c.cmpSlow(i, j)
+	if a-1 < noKey-1 && b-1 < noKey-1 {
+		return cmpKey(a, b)
 	}
-	if a > b {
-		return 1
-	}
-	if a < b {
-		return -1
-	}
-	return 0
+	return c.cmpSlow(i, j)
 }
+
+// cmpKey compares two packed keys: 1, 0 or -1, without branches.
+func cmpKey(a, b uint64) int { return b2i(a > b) - b2i(a < b) }
 
 // cmpSlow packs keys not yet computed and compares rolls too big to pack
 // with dice.CompareBonus.
@@ -670,7 +673,7 @@ func (c *Conflict) cmpSlow(i, j int) int {
 	if a.key == noKey || b.key == noKey {
 		return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
 	}
-	return c.cmp(i, j)
+	return cmpKey(a.key, b.key)
 }
 
 // topTwo returns the two highest showing rolls among sides in (earlier
@@ -765,18 +768,21 @@ func (c *Conflict) Challenge(j int) error {
 	if c.Phase != PhaseChallenge {
 		return c.phaseErr("Challenge")
 	}
-	if err := c.canAnswer(j); err != nil {
-		return err
+	if uint(j) >= uint(len(c.Sides)) || c.Sides[j].Status != StatusIn || j == c.Challenger {
+		return c.canAnswer(j) // says which
 	}
 	c.Answerer = j
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvChallenge, Side: c.Challenger, Other: j, Member: c.Sides[c.Challenger].Speaker})
 	}
 	c.Phase = PhaseAnswer
-	for k := range c.Sides {
-		if c.mayInterfere(k, j) {
-			c.Phase = PhaseInterfere
-			break
+	// With two sides no one else can interfere.
+	if len(c.Sides) > 2 {
+		for k := range c.Sides {
+			if c.mayInterfere(k, j) {
+				c.Phase = PhaseInterfere
+				break
+			}
 		}
 	}
 	c.startExchange()
@@ -943,6 +949,60 @@ func (c *Conflict) Injure(losses []Loss) error {
 	return nil
 }
 
+// injureDeepest is Injure with Deepest's choice for every member of the
+// losing side, applied without Injure's checks: Deepest chooses a legal
+// loss by construction (the sizes InjuryLimit asks, from an injury stat,
+// no die losing more than it has). It returns false, changing nothing,
+// when a member has no injury stat; Injure then says why.
+func (c *Conflict) injureDeepest() bool {
+	an := c.Answerer
+	mem := c.Sides[an].Members
+	if len(mem) > MaxMembers {
+		return false
+	}
+	var ks [MaxMembers]int
+	var sz [MaxMembers][MaxDice]int
+	for m := range mem {
+		ks[m] = -1
+		if mem[m].Out {
+			continue
+		}
+		k, s := c.deepest(&mem[m])
+		if k < 0 {
+			return false
+		}
+		ks[m], sz[m] = k, s
+	}
+	for m := range mem {
+		k := ks[m]
+		if k < 0 {
+			continue
+		}
+		st := &mem[m].Stats[k]
+		gone, t := false, 0
+		for i, n := range sz[m] {
+			if n == 0 {
+				continue
+			}
+			st[i], _ = st[i].Step(-n)
+			gone = gone || st[i] == dice.Gone
+			t += n
+		}
+		if gone {
+			st.compact()
+		}
+		c.SizesLost += t
+		if c.Trace != nil {
+			l := Loss{Stat: c.Rules.Stats[k], Sizes: sz[m]}
+			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
+		}
+	}
+	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
+	c.Sides[an].Status = StatusInjured
+	c.afterExchangeOut()
+	return true
+}
+
 // Change is one part of a negotiated outcome for member Member of the
 // losing side: a loss of sizes from any stat, a move of sizes, or both
 // (zero parts are skipped).
@@ -1053,9 +1113,12 @@ func (c *Conflict) Settle(s Settlement) error {
 // strictly more sides in total and did not double it (RULINGS: the text
 // over its example).
 func (c *Conflict) owe(doubled bool) {
-	if !c.First {
-		return
+	if c.First {
+		c.oweFirst(doubled)
 	}
+}
+
+func (c *Conflict) oweFirst(doubled bool) {
 	ch, an := c.Challenger, c.Answerer
 	c.Met |= pairBit(ch, an)
 	c.First = false

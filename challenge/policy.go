@@ -241,39 +241,47 @@ func lossBy(c *Conflict, loser, m int, score func(Stat) int, smallest, byOne boo
 
 // Loss implements LossPolicy.
 func (Deepest) Loss(c *Conflict, loser, m int) Loss {
-	// The injury stat whose biggest die is biggest (then the one with more
-	// sizes, then the earlier), and its biggest die first.
-	mem := &c.Sides[loser].Members[m]
+	k, sz := c.deepest(&c.Sides[loser].Members[m])
+	if k < 0 {
+		return Loss{}
+	}
+	return Loss{Stat: c.Rules.Stats[k], Sizes: sz}
+}
+
+// deepest is Deepest's choice for a member of the losing side: the
+// position of the injury stat whose biggest die is biggest (then the one
+// with more sizes, then the earlier), and the sizes taken from each of its
+// dice, biggest die first; -1 when the member has no injury stat.
+func (c *Conflict) deepest(mem *Member) (int, [MaxDice]int) {
+	var sz [MaxDice]int
 	best, bd, bs, bi := -1, dice.Gone, 0, 0
-	for k := range c.Rules.Stats {
+	for k := range min(len(c.Rules.Stats), MaxStats) {
 		if !mem.InjuryStats[k] {
 			continue
 		}
 		st := &mem.Stats[k]
-		top, at, sz := dice.Gone, 0, 0
+		top, at, n := dice.Gone, 0, 0
 		for i, d := range st {
 			if d > top {
 				top, at = d, i
 			}
-			sz += rung(d)
+			n += rung(d)
 		}
-		if best < 0 || top > bd || top == bd && sz > bs {
-			best, bd, bs, bi = k, top, sz, at
+		if best < 0 || top > bd || top == bd && n > bs {
+			best, bd, bs, bi = k, top, n, at
 		}
 	}
 	if best < 0 {
-		return Loss{}
+		return -1, sz
 	}
 	st := mem.Stats[best]
-	l := Loss{Stat: c.Rules.Stats[best]}
 	n := min(c.Rules.InjurySizes, bs)
-	if k := rung(st[bi]); n <= k {
-		l.Sizes[bi] = n
-		return l
+	if n <= rung(st[bi]) {
+		sz[bi] = n
+		return best, sz
 	}
 	o, cnt := diceOrder(st, false)
-	l.Sizes = takeLoss(st, n, o[:cnt], false)
-	return l
+	return best, takeLoss(st, n, o[:cnt], false)
 }
 
 // Loss implements LossPolicy.
@@ -492,7 +500,7 @@ func (c *Conflict) Step(r *dice.Roller, plays []Play) error {
 		}
 		return c.Stance(p.HangIn(c, c.Answerer))
 	case PhaseConsequence:
-		w, l := plays[c.Challenger], plays[c.Answerer]
+		w, l := &plays[c.Challenger], &plays[c.Answerer]
 		if w.Negotiate != nil && l.Negotiate != nil {
 			if s, ok := w.Negotiate.Propose(c); ok && l.Negotiate.Accept(c, s) {
 				if err := c.Settle(s); err != nil {
@@ -504,6 +512,11 @@ func (c *Conflict) Step(r *dice.Roller, plays []Play) error {
 		lp := w.Loss
 		if lp == nil {
 			lp = Deepest{}
+		}
+		// The default loss is known to be legal: take it without the
+		// checks Injure makes of any policy's choice.
+		if _, ok := lp.(Deepest); ok && c.injureDeepest() {
+			return nil
 		}
 		n := len(c.Sides[c.Answerer].Members)
 		for m := range n {

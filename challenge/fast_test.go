@@ -1,0 +1,97 @@
+package challenge
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Wrappers that hide a built-in policy's type, so the engine takes its
+// general path (ask the policy, check the answer) instead of any shortcut
+// it has for a built-in.
+type (
+	hiddenStance    struct{ StancePolicy }
+	hiddenCross     struct{ CrossPolicy }
+	hiddenLoss      struct{ LossPolicy }
+	hiddenTarget    struct{ TargetPolicy }
+	hiddenInterfere struct{ InterferePolicy }
+)
+
+// hide returns plays with every policy wrapped, the nil defaults made
+// explicit first.
+func hide(plays []Play) []Play {
+	out := make([]Play, len(plays))
+	for i, p := range plays {
+		if p.Stance == nil {
+			p.Stance = HangIn{}
+		}
+		if p.Cross == nil {
+			p.Cross = Never{}
+		}
+		if p.Loss == nil {
+			p.Loss = Deepest{}
+		}
+		if p.Target == nil {
+			p.Target = Sworn{}
+		}
+		if p.Interfere == nil {
+			p.Interfere = Aloof{}
+		}
+		out[i] = Play{Stance: hiddenStance{p.Stance}, Cross: hiddenCross{p.Cross}, Loss: hiddenLoss{p.Loss},
+			Target: hiddenTarget{p.Target}, Interfere: hiddenInterfere{p.Interfere}, Negotiate: p.Negotiate}
+	}
+	return out
+}
+
+// TestShortcutsMatchGeneralPath plays the same conflicts, from the same
+// seeds, with the built-in policies as they are (the engine's shortcuts
+// for them) and hidden behind wrappers (the general path), and checks
+// that every event and the final state agree.
+func TestShortcutsMatchGeneralPath(t *testing.T) {
+	helpers := DefaultScenario()
+	helpers.Sides[0].Members = append(helpers.Sides[0].Members, Entry{Character: threeD6("Mitch", "mitch"), Endeavor: Defending})
+	for _, tc := range []struct {
+		name string
+		s    Scenario
+	}{
+		{"default", DefaultScenario()},
+		{"helpers", helpers},
+		{"three_way", threeWay()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kinds := map[EventKind]int{}
+			for seed := range uint64(300) {
+				var got [2]string
+				var logs [2]Log
+				for k := range 2 {
+					c, plays, err := tc.s.build()
+					must(t, err)
+					if k == 1 {
+						plays = hide(plays)
+					}
+					c.Trace = logs[k].Record
+					must(t, c.Run(dice.NewSeeded(seed), plays))
+					c.Trace = nil
+					got[k] = snapshot(t, c)
+				}
+				if d := cmp.Diff(logs[1].Events, logs[0].Events); d != "" {
+					t.Fatalf("seed %d: events (-general +shortcut):\n%s", seed, d)
+				}
+				if d := cmp.Diff(got[1], got[0]); d != "" {
+					t.Fatalf("seed %d: final state (-general +shortcut):\n%s", seed, d)
+				}
+				for _, e := range logs[0].Events {
+					kinds[e.Kind]++
+				}
+			}
+			// The comparison must have covered the paths it is about.
+			for _, k := range []EventKind{EvRoll, EvChallenge, EvBlock, EvHangIn, EvDouble, EvLoss, EvEnd} {
+				if kinds[k] == 0 {
+					t.Errorf("no %v events in 300 conflicts: %v", k, fmt.Sprint(kinds))
+				}
+			}
+		})
+	}
+}
