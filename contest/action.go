@@ -203,12 +203,6 @@ func NewEngine(r Rules) (*Engine, error) {
 	return &Engine{Rules: r}, nil
 }
 
-func (e *Engine) emit(ev Event) {
-	if e.Sink != nil {
-		e.Sink.Event(ev)
-	}
-}
-
 // ones is the face set of 1s, built once.
 var ones = dice.Faces(1)
 
@@ -221,6 +215,27 @@ func (e *Engine) excl() dice.FaceSet {
 
 // total reads faces the way the rules do: the Keep highest, 1s excluded.
 func (e *Engine) total(faces []int) int { return dice.SumHighest(faces, e.Rules.Keep, e.excl()) }
+
+// read is total and countOnes in one pass for the shipped reading (the two
+// highest, 1s out), which every roll of an action makes; other rules read
+// through total.
+func (e *Engine) read(faces []int) (total, ones int) {
+	if e.Rules.Keep != 2 || !e.Rules.ExcludeOnes {
+		return e.total(faces), countOnes(faces)
+	}
+	a, b := 0, 0
+	for _, f := range faces {
+		switch {
+		case f == 1:
+			ones++
+		case f > a:
+			a, b = f, a
+		case f > b:
+			b = f
+		}
+	}
+	return a + b, ones
+}
 
 // Begin starts an action on s. A basic action has exactly two sides: the
 // opposition (a character or the Trouble Pool) first, then the actor. A
@@ -356,6 +371,8 @@ func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 // traits other than Complications and Trauma, other characters' traits only
 // their Complications and Trauma, the scene's Aspects; a repeated trait
 // costs ReuseCost, and each different trait past FreeTraits ExtraDieCost.
+// On success e.pool holds the picks' dice, in order, so a step that goes on
+// to roll them need not look the traits up again.
 func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 	if len(picks) == 0 {
 		return 0, fmt.Errorf("%w: the pool is empty", ErrNoValue)
@@ -363,7 +380,9 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 	if len(picks) > 50 {
 		return 0, fmt.Errorf("contest: a pool of %d picks: at most 50", len(picks))
 	}
-	hasValue, distinct, reused := false, 0, 0
+	hasValue, reused := false, 0
+	own := uint64(0) // c's traits among picks[:i], for those below 64
+	pool := e.pool[:0]
 	for i, p := range picks {
 		t := s.traitPtr(p)
 		if t == nil {
@@ -376,26 +395,38 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 		switch {
 		case p.Owner == SceneOwner:
 		case p.Owner == c:
-			if !t.Kind.Own() {
-				return 0, fmt.Errorf("contest: %q is %s's own %s: a character rolls only its values, relationships, distinctions, abilities and resources", t.Name, s.Characters[c].Name, t.Kind)
-			}
 			if t.Kind == Value {
 				hasValue = true
+			} else if !t.Kind.Own() {
+				return 0, fmt.Errorf("contest: %q is %s's own %s: a character rolls only its values, relationships, distinctions, abilities and resources", t.Name, s.Characters[c].Name, t.Kind)
 			}
 		default:
 			if t.Kind != Complication && t.Kind != Trauma {
 				return 0, fmt.Errorf("contest: %q is %s's %s: only another character's complications and trauma may join a pool", t.Name, s.Characters[p.Owner].Name, t.Kind)
 			}
 		}
-		if slices.Contains(picks[:i], p) {
-			reused++
+		if p.Owner == c && uint(p.Trait) < 64 {
+			// The common pick, one of c's first 64 traits: a bit per trait.
+			if bit := uint64(1) << uint(p.Trait); own&bit != 0 {
+				reused++
+			} else {
+				own |= bit
+			}
 		} else {
-			distinct++
+			for _, q := range picks[:i] {
+				if q == p {
+					reused++
+					break
+				}
+			}
 		}
+		pool = append(pool, t.Die)
 	}
+	e.pool = pool
 	if !hasValue {
 		return 0, fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[c].Name)
 	}
+	distinct := len(picks) - reused
 	return reused*e.Rules.ReuseCost + max(0, distinct-e.Rules.FreeTraits)*e.Rules.ExtraDieCost, nil
 }
 
@@ -436,23 +467,29 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 		}
 		if cost > 0 {
 			c.PlotPoints -= cost
-			e.emit(Event{Kind: EvPlotPoints, Side: t, Char: sd.Char, Value: -cost})
+			if e.Sink != nil {
+				e.Sink.Event(Event{Kind: EvPlotPoints, Side: t, Char: sd.Char, Value: -cost})
+			}
 		}
 		sd.Picks = append(sd.Picks[:0], picks...)
+		sd.Dice = append(append(sd.Dice[:0], e.pool...), sd.Gang...)
 	} else {
 		sd.Picks = sd.Picks[:0]
+		sd.Dice = append(sd.Dice[:0], s.Trouble...)
 	}
-	sd.Dice = s.sideDice(sd, sd.Picks, sd.Dice)
 	sd.Faces = r.RollDice(sd.Dice, sd.Faces)
-	sd.Total = e.total(sd.Faces) + sd.Aid
+	total, ones := e.read(sd.Faces)
+	sd.Total = total + sd.Aid
 	sd.Aid = 0
 	sd.Rolled = true
 	a.Rolls++
 	a.Ones = 0
 	if sd.Char != TroublePool && !s.Characters[sd.Char].GM {
-		a.Ones, a.OnesSide = dice.CountAtLeast(sd.Faces, 1)-dice.CountAtLeast(sd.Faces, 2), t
+		a.Ones, a.OnesSide = ones, t
 	}
-	e.emit(Event{Kind: EvRolled, Side: t, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvRolled, Side: t, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+	}
 	if a.Phase == PhaseOpen {
 		e.opened(s, t)
 		return nil
@@ -461,13 +498,26 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	return nil
 }
 
+// countOnes counts the faces showing 1: the opportunities the GM may buy.
+func countOnes(faces []int) int {
+	n := 0
+	for _, f := range faces {
+		if f == 1 {
+			n++
+		}
+	}
+	return n
+}
+
 // opened handles an opening roll.
 func (e *Engine) opened(s *Scene, t int) {
 	a := s.Action
 	if !a.AllRoll {
 		a.Holder, a.Stakes, a.Phase, a.Escalated = t, a.Sides[t].Total, PhaseTurn, true
 		a.Turn = a.next(t)
-		e.emit(Event{Kind: EvStakes, Side: t, Char: a.Sides[t].Char, Value: a.Stakes})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvStakes, Side: t, Char: a.Sides[t].Char, Value: a.Stakes})
+		}
 		return
 	}
 	if t+1 < len(a.Sides) {
@@ -491,7 +541,9 @@ func (e *Engine) opened(s *Scene, t int) {
 	}
 	a.Holder, a.Stakes, a.Phase, a.Escalated = who, best, PhaseTurn, true
 	a.Turn = a.next(who)
-	e.emit(Event{Kind: EvStakes, Side: who, Char: a.Sides[who].Char, Value: best})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvStakes, Side: who, Char: a.Sides[who].Char, Value: best})
+	}
 }
 
 // next returns the side after t (cyclically) that is still in and is not t.
@@ -528,48 +580,49 @@ func (e *Engine) answer(s *Scene, r *dice.Roller, t int) {
 		for ; off > 0 && len(hs.Gang) > 0; off-- {
 			d := hs.Gang[len(hs.Gang)-1]
 			hs.Gang = hs.Gang[:len(hs.Gang)-1]
-			e.emit(Event{Kind: EvMookOff, Side: h, Char: hs.Char, Die: d})
+			if e.Sink != nil {
+				e.Sink.Event(Event{Kind: EvMookOff, Side: h, Char: hs.Char, Die: d})
+			}
 		}
 		a.Holder, a.Stakes, a.Escalated = t, sd.Total, true
 		a.Raises++
 		a.Turn = a.next(t)
-		e.emit(Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
+		}
 		return
 	}
 	a.Escalated = false
-	e.emit(Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
+	}
 	e.lose(s, r, t, a.Stakes-sd.Total, 0)
 }
 
-// pushSteps returns how many Final Push steps side t's last pool allows:
-// every rung of its own traits down to gone.
-func (s *Scene) pushSteps(a *Action, t int) int {
+// canPush reports whether side t's last pool holds a trait of its own it
+// could step down for a Final Push.
+func (s *Scene) canPush(a *Action, t int) bool {
 	sd := &a.Sides[t]
 	if sd.Char == TroublePool {
-		return 0
+		return false
 	}
-	n := 0
-	for i, p := range sd.Picks {
-		if p.Owner != sd.Char || slices.Contains(sd.Picks[:i], p) {
+	ts := s.Characters[sd.Char].Traits
+	for _, p := range sd.Picks {
+		if p.Owner != sd.Char || uint(p.Trait) >= uint(len(ts)) {
 			continue
 		}
-		tr := s.Characters[p.Owner].Traits[p.Trait]
-		if tr.Kind.Own() {
-			for j, d := range dice.Ladder {
-				if d == tr.Die {
-					n += j + 1
-				}
-			}
+		if tr := &ts[p.Trait]; tr.Die != dice.Gone && tr.Kind.Own() {
+			return true
 		}
 	}
-	return n
+	return false
 }
 
 // lose puts side t on the losing end by margin m: a Final Push if it may,
 // else the loss itself. floor is the least margin a push may leave.
 func (e *Engine) lose(s *Scene, r *dice.Roller, t, m, floor int) {
 	a := s.Action
-	if m >= e.Rules.Extraordinary && m-e.Rules.PushBonus >= floor && s.pushSteps(a, t) > 0 {
+	if m >= e.Rules.Extraordinary && m-e.Rules.PushBonus >= floor && s.canPush(a, t) {
 		a.Phase, a.Turn, a.Margin, a.PushFloor = PhasePush, t, m, floor
 		return
 	}
@@ -626,7 +679,9 @@ func (e *Engine) afterLoss(s *Scene, t int, end End) {
 			}
 		}
 		a.End = end
-		e.emit(Event{Kind: EvWon, Side: a.Winner, Char: a.Sides[a.Winner].Char})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvWon, Side: a.Winner, Char: a.Sides[a.Winner].Char})
+		}
 	} else {
 		a.Turn = a.next(t)
 		if a.Turn == a.Holder {
@@ -648,7 +703,9 @@ func (e *Engine) reflect(s *Scene, c int) {
 	}
 	ch := &s.Characters[c]
 	ch.Reflection += e.Rules.ReflectionOnLoss
-	e.emit(Event{Kind: EvReflection, Side: -1, Char: c, Value: e.Rules.ReflectionOnLoss})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvReflection, Side: -1, Char: c, Value: e.Rules.ReflectionOnLoss})
+	}
 }
 
 func (e *Engine) troubleOff(s *Scene, n int) {
@@ -662,7 +719,9 @@ func (e *Engine) troubleOff(s *Scene, n int) {
 		}
 		d := s.Trouble[k]
 		s.Trouble = append(s.Trouble[:k], s.Trouble[k+1:]...)
-		e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
+		}
 	}
 }
 
@@ -708,7 +767,9 @@ func (e *Engine) GiveIn(s *Scene, pay Payment) error {
 	}
 	sd.Out, sd.GaveIn = true, true
 	a.Escalated = false
-	e.emit(Event{Kind: EvGaveIn, Side: t, Char: sd.Char, Value: paid})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvGaveIn, Side: t, Char: sd.Char, Value: paid})
+	}
 	e.afterLoss(s, t, EndGaveIn)
 	return nil
 }
@@ -754,7 +815,9 @@ func (e *Engine) Push(s *Scene, r *dice.Roller, steps []Pick) error {
 	for _, p := range steps {
 		c := &s.Characters[p.Owner]
 		c.Traits[p.Trait].Die, _ = c.Traits[p.Trait].Die.StepDown()
-		e.emit(Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: c.Traits[p.Trait].Name, Die: c.Traits[p.Trait].Die})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: c.Traits[p.Trait].Name, Die: c.Traits[p.Trait].Die})
+		}
 	}
 	a.Pushes += len(steps)
 	if a.PushFloor == 0 {
@@ -808,8 +871,12 @@ func (e *Engine) BuyOnes(s *Scene, n int) error {
 	}
 	*left -= n
 	*bought += n
-	e.emit(Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
-	e.emit(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
+	}
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
+	}
 	return nil
 }
 
@@ -833,7 +900,9 @@ func (e *Engine) CashReflection(s *Scene, c, n int) error {
 	for i := 0; i < n; i++ {
 		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
 	}
-	e.emit(Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: e.Rules.TroubleDie})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: e.Rules.TroubleDie})
+	}
 	return nil
 }
 
@@ -872,9 +941,10 @@ func (e *Engine) Aid(s *Scene, r *dice.Roller, t, c int, picks []Pick) error {
 	}
 	ch.PlotPoints -= cost
 	if cost > 0 {
-		e.emit(Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
+		}
 	}
-	e.pool = s.sideDice(&Side{}, picks, e.pool)
 	e.faces = r.RollDice(e.pool, e.faces)
 	v := dice.SumHighest(e.faces, 1, e.excl())
 	sd := &a.Sides[t]
@@ -882,7 +952,9 @@ func (e *Engine) Aid(s *Scene, r *dice.Roller, t, c int, picks []Pick) error {
 	if !slices.Contains(sd.Aiders, c) {
 		sd.Aiders = append(sd.Aiders, c)
 	}
-	e.emit(Event{Kind: EvAided, Side: t, Char: c, Value: v, Dice: e.pool, Faces: e.faces})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvAided, Side: t, Char: c, Value: v, Dice: e.pool, Faces: e.faces})
+	}
 	return nil
 }
 
@@ -923,15 +995,18 @@ func (e *Engine) Interfere(s *Scene, r *dice.Roller, c int, picks []Pick) error 
 	ch.PlotPoints -= cost + e.Rules.InterfereCost
 	s.GMPlotPoints += e.Rules.InterfereCost
 	if cost > 0 {
-		e.emit(Event{Kind: EvPlotPoints, Side: -1, Char: c, Value: -cost})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvPlotPoints, Side: -1, Char: c, Value: -cost})
+		}
 	}
 	a.Interferer = c
 	a.IPicks = append(a.IPicks[:0], picks...)
-	e.pool = s.sideDice(&Side{}, picks, e.pool)
 	e.faces = r.RollDice(e.pool, e.faces)
 	a.ITotal = e.total(e.faces)
 	a.Escalated = false
-	e.emit(Event{Kind: EvInterfered, Side: -1, Char: c, Value: a.ITotal, Dice: e.pool, Faces: e.faces})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvInterfered, Side: -1, Char: c, Value: a.ITotal, Dice: e.pool, Faces: e.faces})
+	}
 	if a.ITotal > a.Stakes {
 		a.Phase = PhaseInterfere
 	}
@@ -963,14 +1038,18 @@ func (e *Engine) Continue(s *Scene, t int, pay bool) error {
 	}
 	if !(sd.Continue && o.Continue) {
 		a.Phase, a.End = PhaseDone, EndStopped
-		e.emit(Event{Kind: EvStopped, Side: -1, Char: a.Interferer})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvStopped, Side: -1, Char: a.Interferer})
+		}
 		return nil
 	}
 	for i := range a.Sides {
 		c := a.Sides[i].Char
 		s.Characters[c].PlotPoints -= e.Rules.ContinueCost
 		s.Characters[a.Interferer].PlotPoints += e.Rules.ContinueCost
-		e.emit(Event{Kind: EvContinued, Side: i, Char: c, Value: e.Rules.ContinueCost})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvContinued, Side: i, Char: c, Value: e.Rules.ContinueCost})
+		}
 	}
 	a.Phase = PhaseBrawl
 	return nil
@@ -1003,12 +1082,16 @@ func (e *Engine) Brawl(s *Scene, r *dice.Roller) error {
 		sd.Total = e.total(sd.Faces) + sd.Aid
 		sd.Aid = 0
 		a.Rolls++
-		e.emit(Event{Kind: EvRolled, Side: i, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvRolled, Side: i, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+		}
 	}
 	e.pool = s.sideDice(&Side{}, a.IPicks, e.pool)
 	e.faces = r.RollDice(e.pool, e.faces)
 	a.ITotal = e.total(e.faces)
-	e.emit(Event{Kind: EvInterfered, Side: -1, Char: a.Interferer, Value: a.ITotal, Dice: e.pool, Faces: e.faces})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvInterfered, Side: -1, Char: a.Interferer, Value: a.ITotal, Dice: e.pool, Faces: e.faces})
+	}
 	w := a.Holder
 	if a.Sides[1-w].Total > a.Sides[w].Total {
 		w = 1 - w
@@ -1026,7 +1109,9 @@ func (e *Engine) Brawl(s *Scene, r *dice.Roller) error {
 		}
 	}
 	a.Winner, a.End = w, EndBrawl
-	e.emit(Event{Kind: EvWon, Side: w, Char: a.Sides[w].Char})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvWon, Side: w, Char: a.Sides[w].Char})
+	}
 	a.Phase = PhaseInflict
 	return nil
 }
@@ -1158,7 +1243,9 @@ func (e *Engine) apply(s *Scene, c, idx int, name string, k Kind, nd dice.Die) {
 	ch := &s.Characters[c]
 	if k == Trauma && !ch.KnockedOut {
 		ch.KnockedOut = true
-		e.emit(Event{Kind: EvKnockedOut, Side: -1, Char: c})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvKnockedOut, Side: -1, Char: c})
+		}
 	}
 	old := dice.Gone
 	if idx >= 0 {
@@ -1172,7 +1259,9 @@ func (e *Engine) apply(s *Scene, c, idx int, name string, k Kind, nd dice.Die) {
 		}
 		if !ch.OutOfStory {
 			ch.OutOfStory = true
-			e.emit(Event{Kind: EvOutOfStory, Side: -1, Char: c})
+			if e.Sink != nil {
+				e.Sink.Event(Event{Kind: EvOutOfStory, Side: -1, Char: c})
+			}
 		}
 		return
 	}
@@ -1185,7 +1274,9 @@ func (e *Engine) apply(s *Scene, c, idx int, name string, k Kind, nd dice.Die) {
 	if k == Trauma {
 		ek = EvTrauma
 	}
-	e.emit(Event{Kind: ek, Side: -1, Char: c, Name: ch.Traits[idx].Name, Die: nr})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: ek, Side: -1, Char: c, Name: ch.Traits[idx].Name, Die: nr})
+	}
 }
 
 func (e *Engine) phaseErr(a *Action, what string) error {

@@ -4,6 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -31,8 +34,61 @@ func benchTrial(b *testing.B, sc Scenario) {
 	}
 }
 
-// A whole basic action, 3 dice against 3, through the engine.
-func BenchmarkBasic3v3(b *testing.B) { benchTrial(b, basic3v3()) }
+// begunBasic3v3 is basic3v3's action begun on its scene: the engine, the
+// scene and the two sides' picks.
+func begunBasic3v3(tb testing.TB) (*Engine, *Scene, []Pick, []Pick) {
+	tb.Helper()
+	sc := basic3v3()
+	bt, err := sc.build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := NewEngine(sc.Rules)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := bt.scene.Clone()
+	if err := e.Begin(s, Basic, bt.sides, 0); err != nil {
+		tb.Fatal(err)
+	}
+	return e, s, bt.sides[0].Base, bt.sides[1].Base
+}
+
+// rewindBasic puts a basic action back where Begin left it, keeping its
+// buffers, so a benchmark can replay the action without timing its setup
+// (TestRewindBasic checks it against a fresh Begin).
+func rewindBasic(a *Action) {
+	a.Phase, a.Turn, a.Holder, a.Stakes, a.Rolls = PhaseOpen, 0, -1, 0, 0
+	a.Margin, a.PushFloor, a.Ones, a.OnesSide, a.Escalated = 0, 0, 0, 0, false
+	a.Harms, a.Winner, a.End = a.Harms[:0], -1, ""
+	for i := range a.Sides {
+		sd := &a.Sides[i]
+		sd.Picks, sd.Dice, sd.Faces = sd.Picks[:0], sd.Dice[:0], sd.Faces[:0]
+		sd.Total, sd.Rolled, sd.Out = 0, false, false
+	}
+}
+
+// A basic action, 3 dice against 3: the opposition's roll sets the stakes
+// and the actor's roll resolves them (win or loss, its Complication queued),
+// through the engine's Roll step on a begun action.
+func BenchmarkBasic3v3(b *testing.B) {
+	e, s, opp, act := begunBasic3v3(b)
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		rewindBasic(s.Action)
+		if err := e.Roll(s, r, opp); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.Roll(s, r, act); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The whole basic-action trial of a scenario: the scene reset, the action
+// laid out, both rolls with the policies asked, the Complication rated.
+func BenchmarkBasic3v3Trial(b *testing.B) { benchTrial(b, basic3v3()) }
 
 // twoHighest is the naive reading: sort-free top two, 1s out.
 func twoHighest(faces []int) int {
@@ -123,6 +179,26 @@ func BenchmarkExactContested(b *testing.B) {
 	for b.Loop() {
 		if _, err := sc.Exact(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRewindBasic checks that rewindBasic, which BenchmarkBasic3v3 uses to
+// replay the action, leaves exactly what a fresh Begin does, whatever the
+// rolls did in between.
+func TestRewindBasic(t *testing.T) {
+	e, s, opp, act := begunBasic3v3(t)
+	fresh := s.Action.clone()
+	r := dice.NewSeeded(7)
+	for i := range 50 {
+		must(t, e.Roll(s, r, opp))
+		must(t, e.Roll(s, r, act))
+		if s.Action.Phase == PhaseOpen {
+			t.Fatalf("round %d: the action did not move", i)
+		}
+		rewindBasic(s.Action)
+		if d := cmp.Diff(fresh, s.Action, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("round %d: rewound action differs from a fresh one (-fresh +rewound):\n%s", i, d)
 		}
 	}
 }

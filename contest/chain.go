@@ -312,7 +312,7 @@ func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
 		return false
 	}
 	a := m.mirror(y)
-	if m.sc.pushSteps(a, l) == 0 {
+	if !m.sc.canPush(a, l) {
 		return false
 	}
 	a.Turn, a.Margin, a.PushFloor = l, mg, floor

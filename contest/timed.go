@@ -132,7 +132,9 @@ func (e *Engine) stakesRoll(s *Scene, r *dice.Roller, t *Timed, st TimedStep) in
 	}
 	t.SFaces = r.RollDice(t.SDice, t.SFaces)
 	t.Ones = 0
-	e.emit(Event{Kind: EvStakes, Side: 0, Char: -1, Value: e.total(t.SFaces), Dice: t.SDice, Faces: t.SFaces})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvStakes, Side: 0, Char: -1, Value: e.total(t.SFaces), Dice: t.SDice, Faces: t.SFaces})
+	}
 	return e.total(t.SFaces)
 }
 
@@ -148,15 +150,18 @@ func (e *Engine) actorRoll(s *Scene, r *dice.Roller, c int, picks []Pick) (int, 
 	}
 	ch.PlotPoints -= cost
 	if cost > 0 {
-		e.emit(Event{Kind: EvPlotPoints, Side: -1, Char: c, Value: -cost})
+		if e.Sink != nil {
+			e.Sink.Event(Event{Kind: EvPlotPoints, Side: -1, Char: c, Value: -cost})
+		}
 	}
-	e.pool = s.sideDice(&Side{}, picks, e.pool)
 	e.faces = r.RollDice(e.pool, e.faces)
 	v := e.total(e.faces)
 	if t := s.Timed; t != nil && !ch.GM {
-		t.Ones, t.OnesChar = dice.CountAtLeast(e.faces, 1)-dice.CountAtLeast(e.faces, 2), c
+		t.Ones, t.OnesChar = countOnes(e.faces), c
 	}
-	e.emit(Event{Kind: EvRolled, Side: 1, Char: c, Value: v, Dice: e.pool, Faces: e.faces})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvRolled, Side: 1, Char: c, Value: v, Dice: e.pool, Faces: e.faces})
+	}
 	return v, nil
 }
 
@@ -172,10 +177,9 @@ func (e *Engine) TimedRoll(s *Scene, r *dice.Roller, picks []Pick) error {
 	if picks == nil {
 		picks = t.Picks
 	}
-	if _, err := e.cost(s, t.Actor, picks); err != nil {
+	if c, err := e.cost(s, t.Actor, picks); err != nil {
 		return err
-	}
-	if c, _ := e.cost(s, t.Actor, picks); c > s.Characters[t.Actor].PlotPoints {
+	} else if c > s.Characters[t.Actor].PlotPoints {
 		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, c, s.Characters[t.Actor].Name, s.Characters[t.Actor].PlotPoints)
 	}
 	t.Stakes = e.stakesRoll(s, r, t, t.Steps[t.Step])
@@ -190,8 +194,12 @@ func (e *Engine) TimedRoll(s *Scene, r *dice.Roller, picks []Pick) error {
 		cost += e.Rules.BeatsOnFailure
 	}
 	t.Beats -= cost
-	e.emit(Event{Kind: EvBeats, Side: -1, Char: t.Actor, Value: -cost})
-	e.emit(Event{Kind: EvTimedStep, Side: -1, Char: t.Actor, Value: t.Step})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvBeats, Side: -1, Char: t.Actor, Value: -cost})
+	}
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvTimedStep, Side: -1, Char: t.Actor, Value: t.Step})
+	}
 	t.Step++
 	t.Bought = false
 	last := t.Step == len(t.Steps)
@@ -248,7 +256,9 @@ func (e *Engine) BuyTime(s *Scene, r *dice.Roller, h int) error {
 	}
 	gain = max(0, min(gain, t.Start-t.Beats))
 	t.Beats += gain
-	e.emit(Event{Kind: EvBeats, Side: -1, Char: hp.Char, Value: gain})
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvBeats, Side: -1, Char: hp.Char, Value: gain})
+	}
 	return nil
 }
 
