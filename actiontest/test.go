@@ -252,25 +252,19 @@ func (p *Plan) withPeril() {
 // nothing else.
 func (c *Character) count(p *Plan, at *Attempt) error {
 	rl := c.rules
-	if p.c != c {
-		return fmt.Errorf("%w: the plan was not prepared by this character", ErrStage)
-	}
 	t := &p.test
-	if t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay {
-		return fmt.Errorf("%w (%d of %d used)", ErrFlashbacks, c.State.FlashbacksUsed, rl.FlashbacksPerDay)
+	if p.c != c || (t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay) {
+		return c.countErr(p, 0)
 	}
 	pen, incap := c.load()
 	n := max(p.base+c.State.Bonus-pen, rl.MinDice)
 	if n+rl.PushDice > maxDice {
-		return fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", n, maxDice)
+		return c.countErr(p, n)
 	}
 	must := false
 	if incap && t.Helpers == 0 && !(t.Flashback && t.Difficulty == 0) {
-		switch {
-		case t.Peril:
-			return fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
-		case pushTrack(rl, &c.State, c.harm[p.attr]) < 0:
-			return fmt.Errorf("%w: no harm space left to push", ErrIncapacitated)
+		if t.Peril || pushTrack(rl, &c.State, c.harm[p.attr]) < 0 {
+			return c.countErr(p, n)
 		}
 		must = true
 	}
@@ -280,6 +274,23 @@ func (c *Character) count(p *Plan, at *Attempt) error {
 	at.MustPush = must
 	at.act, at.attr = p.act, p.attr
 	return nil
+}
+
+// countErr says why count refused p (n dice counted so far). It is apart
+// from count to keep the hot path small.
+func (c *Character) countErr(p *Plan, n int) error {
+	rl, t := c.rules, &p.test
+	switch {
+	case p.c != c:
+		return fmt.Errorf("%w: the plan was not prepared by this character", ErrStage)
+	case t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay:
+		return fmt.Errorf("%w (%d of %d used)", ErrFlashbacks, c.State.FlashbacksUsed, rl.FlashbacksPerDay)
+	case n+rl.PushDice > maxDice:
+		return fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", n, maxDice)
+	case t.Peril:
+		return fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
+	}
+	return fmt.Errorf("%w: no harm space left to push", ErrIncapacitated)
 }
 
 // plan checks t against the rules and the character's state and counts the
@@ -324,8 +335,12 @@ func (c *Character) roll(r *dice.Roller, at *Attempt) {
 	at.Dice = r.RollN(at.Pool.Dice, c.sides, at.Dice[:0])
 	at.Successes = successes(at.Dice, c.successFace)
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice})
+		c.emitRoll(at)
 	}
+}
+
+func (c *Character) emitRoll(at *Attempt) {
+	c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice})
 }
 
 // start applies the state changes of beginning a planned test and reports
@@ -449,13 +464,8 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // flashback's bonus, or a Worse Position retry. On error nothing changes.
 func (c *Character) Finish(at *Attempt) error {
 	pos := at.Test.Position
-	switch {
-	case at.Stage != Rolled:
-		return fmt.Errorf("%w: finish needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
-	case at.MustPush && !at.Pushed:
-		return ErrMustPush
-	case pos < 0 || int(pos) >= len(c.cells):
-		return fmt.Errorf("actiontest: position %d, allowed 0..%d", pos, len(c.cells)-1)
+	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || pos < 0 || int(pos) >= len(c.cells) {
+		return c.finishErr(at)
 	}
 	required := at.Test.Difficulty
 	if at.Test.Flashback && required == 0 {
@@ -507,9 +517,26 @@ func (c *Character) Finish(at *Attempt) error {
 		}
 	}
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
+		c.emitOutcome(at)
 	}
 	return nil
+}
+
+// finishErr says why at cannot be finished. It is apart from Finish to
+// keep the hot path small.
+func (c *Character) finishErr(at *Attempt) error {
+	switch pos := at.Test.Position; {
+	case at.Stage != Rolled:
+		return fmt.Errorf("%w: finish needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
+	case at.MustPush && !at.Pushed:
+		return ErrMustPush
+	default:
+		return fmt.Errorf("actiontest: position %d, allowed 0..%d", pos, len(c.cells)-1)
+	}
+}
+
+func (c *Character) emitOutcome(at *Attempt) {
+	c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
 }
 
 // cell is an outcome-table cell with what Finish needs to know about it
