@@ -633,12 +633,16 @@ func (v View) Failed() bool { return v.Successes < v.Required }
 // Peril, rolls, may push, and finishes. A policy's illegal choice is an
 // error, and the state is then as the last legal step left it.
 func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
-	if err := c.plan(&t, at); err != nil {
+	var pl Plan
+	if err := c.prepare(&t, &pl); err != nil {
+		return err
+	}
+	if err := c.count(&pl, at); err != nil {
 		return err
 	}
 	if t.PerilOffered && !t.Peril && p.Peril(c.view(at)) {
-		t.Peril = true
-		if err := c.plan(&t, at); err != nil {
+		pl.withPeril()
+		if err := c.count(&pl, at); err != nil {
 			return err
 		}
 	}
