@@ -254,12 +254,11 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 	}
 	in := x.in
 	x.decode(k)
-	if err := in.declare(); err != nil {
+	ps, err := in.declare()
+	if err != nil {
 		x.err = err
 		return out
 	}
-	in.abandons(View{in}, &in.decl)
-	ps := in.prepare(&in.decl)
 	total := 1
 	for range ps {
 		total *= len(x.dist.P)
@@ -280,7 +279,7 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 		for i := range ps {
 			v := x.odo[i]
 			p *= x.dist.P[v]
-			ps[i].total = x.dist.Min + v + ps[i].mod
+			ps[i].total = int32(x.dist.Min+v) + ps[i].mod
 		}
 		if p > 0 {
 			in.st.copyFrom(&in.saved)

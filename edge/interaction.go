@@ -178,40 +178,41 @@ type Interaction struct {
 	seizeSkill  int
 	circ        []int
 
-	parties   []party
-	memberOf  []int // global member -> party
-	names     []string
-	mods      []int   // member*skills+skill
-	stat      []int   // mods plus circumstance and party bonus
-	passiveM  []bool  // member of a passive party
-	groups    bool    // some member is a group with stragglers to abandon
-	safeMask  uint64  // skills safe in this type
-	apprMask  uint64  // skills appropriate to this type
-	endMask   uint64  // endurance-type skills
-	repTab    []int   // repTab[n]: penalty after n uses (0 for none)
-	known     [][]int // skills each member lists
-	actCand   [][]int // skills each member may act with (known ones, or all legal)
-	reactCand [][]int // skills each member might react with, besides the actor's
-	passSkill []int   // a passive member's one skill
-	size      []int
-	checkDice []dice.Die
-	checkMod  int
-	checkD    int // sides when the check is a single die, else 0
-	repLen    int
-	pol       []Policy
-	sink      Sink
-	st, start dyn
-	saved     dyn
-	decl      Declaration
-	parts     []participant
-	to        []int
-	keys      []int64
-	nAct      int // checks of the acting party at the front of parts
-	nStaked   int // staked checks at the front of parts
-	faceBuf   []int
-	seizing   []bool
-	targeted  []bool
-	reactOf   []int
+	parties     []party
+	memberOf    []int // global member -> party
+	names       []string
+	mods        []int      // member*skills+skill
+	stat        []int      // mods plus circumstance and party bonus
+	passiveM    []bool     // member of a passive party
+	groups      bool       // some member is a group with stragglers to abandon
+	safeMask    uint64     // skills safe in this type
+	apprMask    uint64     // skills appropriate to this type
+	endMask     uint64     // endurance-type skills
+	repTab      [128]int32 // repTab[n]: penalty after n uses (0 for none); counts stop at 100
+	known       [][]int    // skills each member lists
+	actCand     [][]int    // skills each member may act with (known ones, or all legal)
+	reactCand   [][]int    // skills each member might react with, besides the actor's
+	passSkill   []int      // a passive member's one skill
+	size        []int
+	checkDice   []dice.Die
+	checkMod    int
+	checkD      int // sides when the check is a single die, else 0
+	repLen      int
+	pol         []Policy
+	sink        Sink
+	st, start   dyn
+	saved       dyn
+	decl        Declaration
+	parts       []participant
+	keys        []int64
+	nAct        int // checks of the acting party at the front of parts
+	nStaked     int // staked checks at the front of parts
+	faceBuf     []int
+	faces       []int            // one check die for each check of a round
+	passiveMask uint32           // passive parties
+	tmask       uint32           // parties targeted by the declaration validated last
+	reactOf     [MaxParties]int8 // reaction of each targeted party in that declaration
+	orderBuf    []int
 }
 
 type factor struct {
@@ -519,6 +520,9 @@ func build(s Scenario) (*Interaction, error) {
 	in.stat = make([]int, len(in.mods))
 	for g := range in.names {
 		in.passiveM = append(in.passiveM, in.parties[in.memberOf[g]].passive)
+		if in.parties[in.memberOf[g]].passive {
+			in.passiveMask |= 1 << in.memberOf[g]
+		}
 		for s := range ns {
 			in.stat[g*ns+s] = in.mods[g*ns+s] + in.circ[s] + in.parties[in.memberOf[g]].bonus
 		}
@@ -533,7 +537,11 @@ func build(s Scenario) (*Interaction, error) {
 		in.checkD = int(in.checkDice[0])
 	}
 	in.repLen = len(r.Repetition)
-	in.repTab = append([]int{0}, r.Repetition...)
+	for n := 1; n < len(in.repTab); n++ {
+		if k := min(n, in.repLen); k > 0 {
+			in.repTab[n] = int32(r.Repetition[k-1])
+		}
+	}
 	for i := range ns {
 		bit := uint64(1) << i
 		if in.safe[i] {
@@ -553,12 +561,10 @@ func build(s Scenario) (*Interaction, error) {
 	// seize check per party.
 	maxParts := nm*2 + len(s.Parties)*MaxMembers
 	in.parts = make([]participant, 0, maxParts)
-	in.to = make([]int, maxParts)
 	in.keys = make([]int64, maxParts)
 	in.faceBuf = make([]int, 0, len(in.checkDice))
-	in.seizing = make([]bool, len(s.Parties))
-	in.targeted = make([]bool, len(s.Parties))
-	in.reactOf = make([]int, len(s.Parties))
+	in.faces = make([]int, maxParts)
+	in.orderBuf = make([]int, 0, len(s.Parties))
 	in.decl.Action.Targets = make([]int, 0, MaxParties)
 	in.decl.Action.Checks = make([]Use, 0, MaxMembers)
 	in.decl.Reactions = make([]Reaction, 0, MaxParties)
@@ -585,7 +591,7 @@ func (in *Interaction) base(g, s int) int {
 	m := &in.st.mem[g]
 	mod := in.stat[g*len(in.skills)+s] + m.penalty
 	if r := m.rank; r > 0 {
-		if in.endMask&(1<<s) == 0 {
+		if in.endMask&(1<<(uint(s)&63)) == 0 {
 			mod += r
 		} else if !m.abandoned {
 			mod -= r
@@ -601,17 +607,23 @@ func (in *Interaction) repetition(g, s int) int {
 	if in.passiveM[g] {
 		return 0
 	}
+	return in.activeRep(g, s)
+}
+
+// activeRep is repetition for a member of an active party.
+func (in *Interaction) activeRep(g, s int) int {
 	st := &in.st
 	var n int
-	if in.safeMask&(1<<s) == 0 {
+	if in.safeMask&(1<<(uint(s)&63)) == 0 {
 		n = int(st.uses[g*len(in.skills)+s])
 	} else if m := &st.mem[g]; m.last == s && m.lastRound == st.round {
 		n = m.streak
 	}
-	return in.repTab[min(n, in.repLen)]
+	return int(in.repTab[uint(n)&127])
 }
 
-// used records that g used s in the round being played.
+// used records that g used s in the round being played. Counts stop at
+// 100, past every repetition step.
 func (in *Interaction) used(g, s int) {
 	st := &in.st
 	m := &st.mem[g]
@@ -621,20 +633,22 @@ func (in *Interaction) used(g, s int) {
 		m.streak = 1
 	}
 	m.last, m.lastRound = s, st.round+1
-	if i := g*len(in.skills) + s; in.safeMask&(1<<s) == 0 && st.uses[i] < 100 {
-		st.uses[i]++
+	if in.safeMask&(1<<(uint(s)&63)) == 0 {
+		if u := &st.uses[g*len(in.skills)+s]; *u < 100 {
+			*u++
+		}
 	}
 }
 
 // actLegal reports whether an acting member may use s.
-func (in *Interaction) actLegal(s int) bool { return (in.apprMask|in.safeMask)&(1<<s) != 0 }
+func (in *Interaction) actLegal(s int) bool { return (in.apprMask|in.safeMask)&(1<<(uint(s)&63)) != 0 }
 
 // reactMod returns the extra modifier of reacting with s against an action
 // using the skills in mask, and whether that is legal ("Wagering Edge Dice"):
 // the same skill, a naturally opposed one or a safe one at no cost, another
 // appropriate skill at the Unpaired penalty.
 func (in *Interaction) reactMod(s int, mask uint64) (int, bool) {
-	bit := uint64(1) << s
+	bit := uint64(1) << (uint(s) & 63)
 	switch {
 	case (mask|in.safeMask)&bit != 0, in.opp[s]&mask != 0:
 		return 0, true

@@ -52,14 +52,22 @@ type Declaration struct {
 	Seize []int `json:"seize,omitempty"`
 }
 
-// participant is one check of a round.
+// participant is one check of a round, kept small so a round's checks
+// share a cache line or two.
 type participant struct {
-	mod, total           int
-	party, member, skill int32
-	staked               bool // wagered an edge die (false for seizing checks)
-	actor                bool
-	passive              bool // of a passive party
+	mod, total int32
+	party      uint8 // < MaxParties
+	member     uint8 // global member number, < MaxParties*MaxMembers
+	skill      uint8 // < MaxSkills
+	flags      uint8 // staked, actor, passive
 }
+
+// participant flags.
+const (
+	pStaked  = 1 << iota // wagered an edge die (unset for seizing checks)
+	pActor               // of the acting party
+	pPassive             // of a passive party
+)
 
 // ErrOver is returned by steps taken after the interaction has ended.
 var ErrOver = errors.New("edge: the interaction is over")
@@ -117,122 +125,168 @@ func (in *Interaction) Start(r *dice.Roller) error {
 	return nil
 }
 
-// validate checks a declaration against the rules and the state, changing
-// nothing.
-func (in *Interaction) validate(d *Declaration) error {
+// compile checks a declaration against the rules and the state and lists
+// its checks with their modifiers in in.parts, changing no state: the
+// actor's checks, then each target's staked checks in the order the action
+// names the targets, then the seizing checks. Dice are rolled in this order.
+// Each check is validated and priced in one pass.
+func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 	st := &in.st
 	if st.outcome.Done() {
-		return ErrOver
+		return nil, ErrOver
 	}
 	if !st.started {
-		return ErrNotStarted
+		return nil, ErrNotStarted
 	}
 	a := &d.Action
 	if a.Party != st.initiative {
-		return fmt.Errorf("edge: action by party %d, but %s holds the initiative", a.Party, in.pname(st.initiative))
+		return nil, fmt.Errorf("edge: action by party %d, but %s holds the initiative", a.Party, in.pname(st.initiative))
 	}
 	if len(a.Targets) == 0 {
-		return fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
+		return nil, fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
 	}
 	if len(a.Targets) > 1 && !in.rules.MultiTarget {
-		return fmt.Errorf("edge: %s targets %d parties, but rules.multi_target is off: one target", in.pname(a.Party), len(a.Targets))
+		return nil, fmt.Errorf("edge: %s targets %d parties, but rules.multi_target is off: one target", in.pname(a.Party), len(a.Targets))
 	}
-	clear(in.targeted)
+	np := len(in.parties)
+	var tmask uint32
 	for _, t := range a.Targets {
 		switch {
-		case t < 0 || t >= len(in.parties):
-			return fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, len(in.parties)-1)
+		case uint(t) >= uint(np):
+			return nil, fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, np-1)
 		case t == a.Party:
-			return fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
+			return nil, fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
 		case st.out[t]:
-			return fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
-		case in.targeted[t]:
-			return fmt.Errorf("edge: %s is targeted twice", in.pname(t))
+			return nil, fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
+		case tmask&(1<<t) != 0:
+			return nil, fmt.Errorf("edge: %s is targeted twice", in.pname(t))
 		}
-		in.targeted[t] = true
+		tmask |= 1 << t
 	}
-	mask, err := in.checkUses(a.Party, a.Checks, "act", true, 0)
+	ps := in.parts[:cap(in.parts)]
+	n, mask, err := in.uses(ps, 0, a.Party, a.Checks, true, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for i := range in.reactOf {
-		in.reactOf[i] = -1
-	}
+	in.nAct = n
+	var rmask uint32
 	for i := range d.Reactions {
-		rc := &d.Reactions[i]
-		p := rc.Party
+		p := d.Reactions[i].Party
 		switch {
-		case p < 0 || p >= len(in.parties):
-			return fmt.Errorf("edge: reaction by party %d, which does not exist", p)
-		case !in.targeted[p]:
-			return fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
+		case uint(p) >= uint(np):
+			return nil, fmt.Errorf("edge: reaction by party %d, which does not exist", p)
+		case tmask&(1<<p) == 0:
+			return nil, fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
 		case in.parties[p].passive:
-			return fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
-		case in.reactOf[p] >= 0:
-			return fmt.Errorf("edge: %s reacts twice", in.pname(p))
+			return nil, fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
+		case rmask&(1<<p) != 0:
+			return nil, fmt.Errorf("edge: %s reacts twice", in.pname(p))
 		}
-		in.reactOf[p] = i
-		if _, err := in.checkUses(p, rc.Checks, "react", false, mask); err != nil {
-			return err
+		rmask |= 1 << p
+		in.reactOf[p] = int8(i)
+	}
+	if rmask != tmask&^in.passiveMask {
+		for _, t := range a.Targets {
+			if rmask&(1<<t) == 0 && !in.parties[t].passive {
+				return nil, fmt.Errorf("edge: %s was targeted and must react", in.pname(t))
+			}
 		}
 	}
 	for _, t := range a.Targets {
-		if !in.parties[t].passive && in.reactOf[t] < 0 {
-			return fmt.Errorf("edge: %s was targeted and must react", in.pname(t))
+		pi := &in.parties[t]
+		if pi.passive {
+			// A passive party stakes one die against each check made
+			// against it, as far as its pool goes.
+			k := min(in.nAct, st.edge[t])
+			for i := range k {
+				g := pi.lo + i%(pi.hi-pi.lo)
+				ps[n] = participant{party: uint8(t), member: uint8(g), skill: uint8(in.passSkill[g]),
+					mod: int32(in.base(g, in.passSkill[g])), flags: pStaked | pPassive}
+				n++
+			}
+			continue
+		}
+		if n, _, err = in.uses(ps, n, t, d.Reactions[in.reactOf[t]].Checks, false, mask); err != nil {
+			return nil, err
 		}
 	}
-	clear(in.seizing)
+	in.nStaked = n
+	var smask uint32
 	for _, p := range d.Seize {
 		switch {
-		case p < 0 || p >= len(in.parties):
-			return fmt.Errorf("edge: seize by party %d, which does not exist", p)
-		case p == a.Party || in.targeted[p]:
-			return fmt.Errorf("edge: %s is in the exchange and cannot also seize the initiative", in.pname(p))
+		case uint(p) >= uint(np):
+			return nil, fmt.Errorf("edge: seize by party %d, which does not exist", p)
+		case p == a.Party || tmask&(1<<p) != 0:
+			return nil, fmt.Errorf("edge: %s is in the exchange and cannot also seize the initiative", in.pname(p))
 		case in.parties[p].passive:
-			return fmt.Errorf("edge: %s is passive and never takes the initiative", in.pname(p))
+			return nil, fmt.Errorf("edge: %s is passive and never takes the initiative", in.pname(p))
 		case st.out[p]:
-			return fmt.Errorf("edge: %s is out of the interaction", in.pname(p))
-		case in.seizing[p]:
-			return fmt.Errorf("edge: %s seizes twice", in.pname(p))
+			return nil, fmt.Errorf("edge: %s is out of the interaction", in.pname(p))
+		case smask&(1<<p) != 0:
+			return nil, fmt.Errorf("edge: %s seizes twice", in.pname(p))
 		}
-		in.seizing[p] = true
+		smask |= 1 << p
+		g, mod := in.leader(p, in.seizeSkill)
+		ps[n] = participant{party: uint8(p), member: uint8(g), skill: uint8(in.seizeSkill), mod: int32(mod)}
+		n++
 	}
-	return nil
+	in.tmask = tmask
+	return ps[:n], nil
 }
 
-// checkUses validates one party's checks: 1..(its edge dice) distinct
-// members, legal skills. It returns the mask of skills used.
-func (in *Interaction) checkUses(p int, us []Use, verb string, acting bool, actMask uint64) (uint64, error) {
+// uses validates one party's checks (1..its edge dice distinct members,
+// legal skills: any appropriate or safe one when acting, a legal reaction
+// to the skills in actMask otherwise) and writes them with their modifiers
+// into ps from n on. It returns the new end and the mask of skills used.
+func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, actMask uint64) (int, uint64, error) {
 	if len(us) == 0 {
-		return 0, fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
+		verb := "react"
+		if acting {
+			verb = "act"
+		}
+		return n, 0, fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
 	}
 	if e := in.st.edge[p]; len(us) > e {
-		return 0, fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
+		return n, 0, fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
+	}
+	lo, size, ns := in.parties[p].lo, in.parties[p].hi-in.parties[p].lo, len(in.skills)
+	flags := uint8(pStaked)
+	if acting {
+		flags |= pActor
 	}
 	var seen uint32
 	var mask uint64
 	for _, u := range us {
-		g := in.member(p, u.Member)
-		if g < 0 {
-			return 0, fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), u.Member, in.parties[p].hi-in.parties[p].lo-1)
+		m, s := u.Member, u.Skill
+		if uint(m) >= uint(size) {
+			return n, 0, fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), m, size-1)
 		}
-		if seen&(1<<u.Member) != 0 {
-			return 0, fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
+		g := lo + m
+		if seen&(1<<(uint(m)&31)) != 0 {
+			return n, 0, fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
 		}
-		seen |= 1 << u.Member
-		if u.Skill < 0 || u.Skill >= len(in.skills) {
-			return 0, fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", u.Skill, len(in.skills)-1)
+		seen |= 1 << (uint(m) & 31)
+		if uint(s) >= uint(ns) {
+			return n, 0, fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, ns-1)
 		}
+		extra := 0
 		if acting {
-			if !in.actLegal(u.Skill) {
-				return 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[u.Skill], in.typeName, in.typ.Skills)
+			if !in.actLegal(s) {
+				return n, 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
 			}
-		} else if _, ok := in.reactMod(u.Skill, actMask); !ok {
-			return 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[u.Skill], in.typeName)
+		} else {
+			var ok bool
+			if extra, ok = in.reactMod(s, actMask); !ok {
+				return n, 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
+			}
 		}
-		mask |= 1 << u.Skill
+		mask |= 1 << (uint(s) & 63)
+		q := &ps[n]
+		q.mod = int32(in.base(g, s) + in.activeRep(g, s) + extra)
+		q.party, q.member, q.skill, q.flags = uint8(p), uint8(g), uint8(s), flags
+		n++
 	}
-	return mask, nil
+	return n, mask, nil
 }
 
 func (in *Interaction) pname(p int) string {
@@ -242,60 +296,33 @@ func (in *Interaction) pname(p int) string {
 	return fmt.Sprintf("%q", in.parties[p].name)
 }
 
-// prepare lists the checks of a validated declaration with their modifiers.
-func (in *Interaction) prepare(d *Declaration) []participant {
-	ps := in.parts[:0]
-	a := &d.Action
-	var mask uint64
-	for _, u := range a.Checks {
-		g := in.parties[a.Party].lo + u.Member
-		mask |= 1 << u.Skill
-		ps = append(ps, participant{party: int32(a.Party), member: int32(g), skill: int32(u.Skill),
-			mod: in.base(g, u.Skill) + in.repetition(g, u.Skill), staked: true, actor: true})
-	}
-	in.nAct = len(ps)
-	for _, t := range a.Targets {
-		pi := &in.parties[t]
-		if pi.passive {
-			// A passive party stakes one die against each check made
-			// against it, as far as its pool goes.
-			n := min(len(a.Checks), in.st.edge[t])
-			for i := range n {
-				g := pi.lo + i%(pi.hi-pi.lo)
-				ps = append(ps, participant{party: int32(t), member: int32(g), skill: int32(in.passSkill[g]),
-					mod: in.base(g, in.passSkill[g]), staked: true, passive: true})
-			}
-			continue
-		}
-		for _, u := range d.Reactions[in.reactOf[t]].Checks {
-			g := pi.lo + u.Member
-			extra, _ := in.reactMod(u.Skill, mask)
-			ps = append(ps, participant{party: int32(t), member: int32(g), skill: int32(u.Skill),
-				mod: in.base(g, u.Skill) + in.repetition(g, u.Skill) + extra, staked: true})
-		}
-	}
-	in.nStaked = len(ps)
-	for _, p := range d.Seize {
-		g, mod := in.leader(p, in.seizeSkill)
-		ps = append(ps, participant{party: int32(p), member: int32(g), skill: int32(in.seizeSkill), mod: mod})
-	}
-	in.parts = ps
-	return ps
-}
-
 // Play resolves one round with the given declaration ("Wagering Edge Dice",
 // "Resolving a Wager", "Multiple Parties"). An illegal declaration returns an
 // error and changes nothing.
 func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
-	if err := in.validate(d); err != nil {
+	ps, err := in.compile(d)
+	if err != nil {
 		return err
 	}
-	ps := in.prepare(d)
-	for i := range ps {
-		ps[i].total = in.roll(r) + ps[i].mod
+	in.rollAll(r, ps)
+	return nil
+}
+
+// rollAll rolls every check of a prepared round and settles it.
+func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
+	if d := in.checkD; d > 0 {
+		// One die (the d20): every check's die in one call, in order.
+		fs := r.RollN(len(ps), d, in.faces)
+		cm := int32(in.checkMod)
+		for i := range min(len(ps), len(fs)) {
+			ps[i].total = int32(fs[i]) + cm + ps[i].mod
+		}
+	} else {
+		for i := range ps {
+			ps[i].total = int32(in.roll(r)) + ps[i].mod
+		}
 	}
 	in.settle(ps)
-	return nil
 }
 
 // nextAbove returns the index in [lo, hi) of the lowest key above k (the
@@ -334,58 +361,62 @@ func (in *Interaction) settle(ps []participant) {
 	for i := range ps {
 		keys[i] = int64(ps[i].total)<<32 + int64(ps[i].mod)
 	}
-	nA, nS := in.nAct, in.nStaked
-	for i := range nA {
-		in.to[i] = nextAbove(keys, keys[i], nA, nS)
-	}
-	for i := nA; i < nS; i++ {
-		in.to[i] = nextAbove(keys, keys[i], 0, nA)
-	}
-	for i := nS; i < len(ps); i++ {
-		in.to[i] = -1
-	}
+	round := st.round + 1
 	if in.sink != nil {
 		for i := range ps {
 			p := &ps[i]
-			in.emit(Event{Kind: EvCheck, Round: st.round + 1, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
-				Skill: int(p.skill), Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
+			in.emit(Event{Kind: EvCheck, Round: round, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
+				Skill: int(p.skill), Roll: int(p.total - p.mod), Mod: int(p.mod), Total: int(p.total), Staked: p.flags&pStaked != 0, To: -1, ToMember: -1})
 		}
 	}
-	for i := range ps {
-		if j := in.to[i]; j >= 0 {
-			p, q := &ps[i], &ps[j]
-			st.edge[p.party]--
-			st.edge[q.party]++
-			st.transfers++
-			if in.sink != nil {
-				in.emit(Event{Kind: EvTransfer, Round: st.round + 1, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
-					Skill: -1, To: int(q.party), ToMember: int(q.member) - in.parties[q.party].lo, Dice: 1})
-			}
+	nA, nS := in.nAct, min(in.nStaked, len(ps))
+	edge := st.edge
+	moved, drained := 0, false
+	for i := range nS {
+		lo, hi := nA, nS
+		if i >= nA {
+			lo, hi = 0, nA
+		}
+		j := nextAbove(keys, keys[i], lo, hi)
+		if j < 0 {
+			continue
+		}
+		p, q := &ps[i], &ps[j]
+		edge[p.party]--
+		edge[q.party]++
+		drained = drained || edge[p.party] == 0
+		moved++
+		if in.sink != nil {
+			in.emit(Event{Kind: EvTransfer, Round: round, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
+				Skill: -1, To: int(q.party), ToMember: int(q.member) - in.parties[q.party].lo, Dice: 1})
 		}
 	}
-	for i := range ps {
-		if p := &ps[i]; p.staked && !p.passive {
-			in.used(int(p.member), int(p.skill))
-		}
-	}
-	st.round++
+	st.transfers += moved
 	// The highest single result takes the initiative; on a tie for it the
 	// holder keeps it, else the party earlier in the order of action.
 	best := -1
 	for i := range ps {
 		p := &ps[i]
-		if p.passive {
+		if p.flags&pPassive != 0 {
 			continue
+		}
+		if p.flags&pStaked != 0 {
+			in.used(int(p.member), int(p.skill))
 		}
 		if best < 0 || p.total > ps[best].total ||
 			(p.total == ps[best].total && p.party != ps[best].party && in.before(int(p.party), int(ps[best].party))) {
 			best = i
 		}
 	}
+	st.round = round
 	if best >= 0 {
 		in.setInitiative(int(ps[best].party))
 	}
-	in.eliminate()
+	if drained {
+		// Only a party that lost its last die this round can leave: a
+		// party holds no dice exactly when it is out (SetState checks it).
+		in.eliminate()
+	}
 }
 
 // before reports whether party p wins an initiative tie against q: the
@@ -538,8 +569,7 @@ func (in *Interaction) Concede(p int, c Concession) error {
 // byOrder lists every party: the order of action first, then the rest
 // (passive parties) in listing order. It uses scratch space.
 func (in *Interaction) byOrder() []int {
-	out := in.reactOf[:0]
-	out = append(out, in.st.order...)
+	out := append(in.orderBuf[:0], in.st.order...)
 	for p := range in.parties {
 		if in.parties[p].passive {
 			out = append(out, p)
@@ -675,15 +705,11 @@ func (in *Interaction) choose(r *dice.Roller) error {
 	if conceded, err := in.concessions(); err != nil || conceded {
 		return err
 	}
-	if err := in.declare(); err != nil {
+	ps, err := in.declare()
+	if err != nil {
 		return err
 	}
-	in.abandons(View{in}, &in.decl)
-	ps := in.prepare(&in.decl)
-	for i := range ps {
-		ps[i].total = in.roll(r) + ps[i].mod
-	}
-	in.settle(ps)
+	in.rollAll(r, ps)
 	st := &in.st
 	if mr := in.rules.MaxRounds; mr > 0 && st.round >= mr && !st.outcome.Done() {
 		in.finish(in.judge(TimeUp, -1))
@@ -710,8 +736,10 @@ func (in *Interaction) concessions() (bool, error) {
 	return false, nil
 }
 
-// declare fills in.decl from the policies and validates it.
-func (in *Interaction) declare() error {
+// declare fills in.decl from the policies, validates it, lets groups about
+// to make endurance-type checks abandon their stragglers, and returns the
+// round's checks.
+func (in *Interaction) declare() ([]participant, error) {
 	st := &in.st
 	v := View{in}
 	d := &in.decl
@@ -723,10 +751,10 @@ func (in *Interaction) declare() error {
 	// Reactions are asked only of valid targets; validate catches the rest.
 	d.Reactions = d.Reactions[:0]
 	d.Seize = d.Seize[:0]
-	clear(in.targeted)
+	var tmask uint32
 	for _, t := range a.Targets {
 		if t >= 0 && t < len(in.parties) {
-			in.targeted[t] = true
+			tmask |= 1 << t
 		}
 	}
 	for _, t := range a.Targets {
@@ -740,27 +768,33 @@ func (in *Interaction) declare() error {
 		in.pol[t].React(v, t, a, rc)
 	}
 	for _, p := range st.order {
-		if p != a.Party && !in.targeted[p] && !st.out[p] && in.pol[p].Seize(v, p) {
+		if p != a.Party && tmask&(1<<p) == 0 && !st.out[p] && in.pol[p].Seize(v, p) {
 			d.Seize = append(d.Seize, p)
 		}
 	}
-	if err := in.validate(d); err != nil {
-		return fmt.Errorf("edge: policies declared an illegal round: %w", err)
+	ps, err := in.compile(d)
+	if err != nil {
+		return nil, fmt.Errorf("edge: policies declared an illegal round: %w", err)
 	}
-	return nil
+	if in.groups && in.abandons(v, d) {
+		// Abandoning changes the groups' modifiers; legality is unchanged.
+		if ps, err = in.compile(d); err != nil {
+			return nil, fmt.Errorf("edge: policies declared an illegal round: %w", err)
+		}
+	}
+	return ps, nil
 }
 
 // abandons asks each group about to make an endurance-type check whether
-// it abandons its stragglers first.
-func (in *Interaction) abandons(v View, d *Declaration) {
-	if !in.groups {
-		return
-	}
+// it abandons its stragglers first, and reports whether any did.
+func (in *Interaction) abandons(v View, d *Declaration) bool {
+	shed := false
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
 			if in.size[g] > 1 && in.endurance[u.Skill] && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, u.Member) {
 				_ = in.Abandon(p, u.Member) // legal: checked above
+				shed = true
 			}
 		}
 	}
@@ -768,6 +802,7 @@ func (in *Interaction) abandons(v View, d *Declaration) {
 	for i := range d.Reactions {
 		ask(d.Reactions[i].Party, d.Reactions[i].Checks)
 	}
+	return shed
 }
 
 // applyFactors makes the outside-factor checks due before round next.

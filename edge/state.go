@@ -145,6 +145,9 @@ func (in *Interaction) load(d *dyn, s State) error {
 		if ps.Edge < 0 || ps.Edge > 2*MaxEdge*MaxParties {
 			return fmt.Errorf("edge: state.parties[%d].edge = %d: edge dice cannot be negative", p, ps.Edge)
 		}
+		if (ps.Edge == 0) != ps.Out {
+			return fmt.Errorf("edge: state.parties[%d]: edge %d with out %v: a party is out exactly when it holds no edge dice", p, ps.Edge, ps.Out)
+		}
 		d.edge[p], d.out[p] = ps.Edge, ps.Out
 		if len(ps.Members) != pi.hi-pi.lo {
 			return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
