@@ -140,7 +140,7 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 		at.Stage, at.Pushed, at.PushTrack, at.Kept, at.Successes = Rolled, false, "", 0, s
 		push, track := false, 0
 		if !t.Peril {
-			push, track = p.Push(c.view(at))
+			push, track = c.askPush(p, at)
 		}
 		if !push {
 			if at.MustPush {

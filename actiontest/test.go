@@ -429,7 +429,7 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 	case !hasSpace(rl, &c.State, track):
 		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %q)", ErrNoSpace, rl.HarmTracks[track], rl.PushHarm, rl.PushSpace)
 	}
-	return c.resolve(at)
+	return nil
 }
 
 // Push pushes the roll: the character takes a level PushHarm harm on the
@@ -659,11 +659,22 @@ func (c *Character) view(at *Attempt) View {
 		PushTrack: pushTrack(c.rules, &c.State, c.harm[at.attr]), Rules: c.rules}
 }
 
+// askPush asks p whether to push at's roll and on which track. When no
+// track has room for the push's harm there is no choice to make, and p is
+// not asked.
+func (c *Character) askPush(p Policy, at *Attempt) (push bool, track int) {
+	v := c.view(at)
+	if v.PushTrack < 0 {
+		return false, 0
+	}
+	return p.Push(v)
+}
+
 func (c *Character) maybePush(r *dice.Roller, at *Attempt, p Policy) error {
 	if at.Test.Peril || (at.Test.Flashback && at.Test.Difficulty == 0) {
 		return nil
 	}
-	push, track := p.Push(c.view(at))
+	push, track := c.askPush(p, at)
 	if !push {
 		if at.MustPush {
 			return fmt.Errorf("policy %s: %w", p.Name(), ErrMustPush)
