@@ -90,61 +90,157 @@ func PolicyByName(name string) (Policy, error) {
 }
 
 // strongest returns the most dice any other party still in holds.
-func strongest(v View, p int) int {
+func strongest(in *Interaction, p int) int {
 	most := 0
-	for q := range v.in.parties {
-		if q != p && !v.in.st.out[q] {
-			most = max(most, v.in.st.edge[q])
+	for q := range in.parties {
+		if q != p && !in.st.out[q] {
+			most = max(most, in.st.edge[q])
 		}
 	}
 	return most
 }
 
+// The Policy methods take the Style by value so a Style (or a struct
+// embedding one) is a Policy; the engine calls the pointer methods below
+// directly for registered policies, skipping the interface and the copy.
+
 // Concede implements Policy.
-func (s Style) Concede(v View, p int) Concession {
-	st := &v.in.st
+func (s Style) Concede(v View, p int) Concession { return s.concede(v.in, p) }
+
+// Act implements Policy: the best members by their best legal skill.
+func (s Style) Act(v View, p int, a *Action) { s.act(v.in, p, a) }
+
+// React implements Policy: the best members by their best legal reaction.
+func (s Style) React(v View, p int, a *Action, r *Reaction) { s.react(v.in, p, a, r) }
+
+// Seize implements Policy.
+func (s Style) Seize(View, int) bool { return !s.NoSeize }
+
+// Abandon implements Policy.
+func (s Style) Abandon(View, int, int) bool { return s.Shed }
+
+func (s *Style) concede(in *Interaction, p int) Concession {
+	st := &in.st
 	if s.SurrenderAt > 0 && st.edge[p] <= s.SurrenderAt {
 		return Surrender
 	}
-	if s.WalkLead > 0 && v.in.typ.WalkAway && st.edge[p]-strongest(v, p) >= s.WalkLead {
+	if s.WalkLead > 0 && in.typ.WalkAway && st.edge[p]-strongest(in, p) >= s.WalkLead {
 		return WalkAway
 	}
 	return Continue
 }
 
-func (s Style) count(v View, p int) int {
+// count is how many members of p act or react this round.
+func (s *Style) count(in *Interaction, p int) int {
 	n := s.Wager
-	if s.BehindWager > 0 && v.in.st.edge[p] < strongest(v, p) {
+	if s.BehindWager > 0 && in.st.edge[p] < strongest(in, p) {
 		n = s.BehindWager
 	}
-	members := v.in.parties[p].hi - v.in.parties[p].lo
+	members := in.parties[p].hi - in.parties[p].lo
 	if n <= 0 || n > members {
 		n = members
 	}
-	return min(n, v.in.st.edge[p])
+	return min(n, in.st.edge[p])
 }
 
 // ranked collects (member, skill) choices best first; ties keep member
 // order.
 type ranked struct {
-	uses [MaxMembers]Use
-	vals [MaxMembers]int
-	n    int
+	c [MaxMembers]struct {
+		val           int32
+		member, skill uint8
+	}
+	n int
 }
 
 func (r *ranked) add(m, sk, val int) {
 	i := r.n
-	for i > 0 && r.vals[i-1] < val {
-		r.uses[i], r.vals[i] = r.uses[i-1], r.vals[i-1]
+	for i > 0 && int(r.c[i-1].val) < val {
+		r.c[i] = r.c[i-1]
 		i--
 	}
-	r.uses[i], r.vals[i] = Use{Member: m, Skill: sk}, val
+	r.c[i].val, r.c[i].member, r.c[i].skill = int32(val), uint8(m), uint8(sk)
 	r.n++
 }
 
-// Act implements Policy: the best members by their best legal skill.
-func (s Style) Act(v View, p int, a *Action) {
-	in := v.in
+// take appends the best k choices to us.
+func (r *ranked) take(us []Use, k int) []Use {
+	for i := range min(k, r.n) {
+		us = append(us, Use{Member: int(r.c[i].member), Skill: int(r.c[i].skill)})
+	}
+	return us
+}
+
+// bestSkill returns the skill among cands (and, when react, the actor's
+// skills in mask not among them) that gives global member g the highest
+// modifier this round, first on ties, and that modifier: Interaction.base
+// plus the pairing modifier when reacting and, unless ignoreRep, the
+// repetition penalty. It returns -1 when no candidate is legal. The
+// member's state is loaded once for all the skills it weighs.
+func (in *Interaction) bestSkill(g int, cands []int, react bool, mask uint64, ignoreRep bool) (int, int) {
+	st := &in.st
+	ns := len(in.skills)
+	m := &st.mem[g]
+	stat := in.stat[g*ns : g*ns+ns]
+	uses := st.uses[g*ns : g*ns+ns]
+	pen, rank, abandoned := m.penalty, m.rank, m.abandoned
+	last, streak := -1, 0
+	if m.lastRound == st.round {
+		last, streak = m.last, m.streak
+	}
+	ignoreRep = ignoreRep || in.passiveM[g]
+	endMask, safeMask := in.endMask, in.safeMask
+	best, val := -1, 0
+	var tried uint64
+	for i, rest := 0, mask; ; i++ {
+		var sk int
+		if i < len(cands) {
+			sk = cands[i]
+		} else {
+			// The actor's skills, always legal as the same skill.
+			rest &^= tried
+			if !react || rest == 0 {
+				break
+			}
+			sk = bits.TrailingZeros64(rest)
+		}
+		if uint(sk) >= uint(ns) {
+			continue
+		}
+		bit := uint64(1) << (uint(sk) & 63)
+		tried |= bit
+		x := stat[sk] + pen
+		if react {
+			extra, ok := in.reactMod(sk, mask)
+			if !ok {
+				continue
+			}
+			x += extra
+		}
+		if rank > 0 {
+			if endMask&bit == 0 {
+				x += rank
+			} else if !abandoned {
+				x -= rank
+			}
+		}
+		if !ignoreRep {
+			n := 0
+			if safeMask&bit == 0 {
+				n = int(uses[sk])
+			} else if sk == last {
+				n = streak
+			}
+			x += int(in.repTab[uint(n)&127])
+		}
+		if best < 0 || x > val {
+			best, val = sk, x
+		}
+	}
+	return best, val
+}
+
+func (s *Style) act(in *Interaction, p int, a *Action) {
 	st := &in.st
 	if s.TargetAll && in.rules.MultiTarget {
 		for q := range in.parties {
@@ -166,76 +262,30 @@ func (s Style) Act(v View, p int, a *Action) {
 	var rk ranked
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	for g := lo; g < hi; g++ {
-		best, val := -1, 0
-		for _, sk := range in.actCand[g] {
-			x := in.base(g, sk)
-			if !s.IgnoreRepetition {
-				x += in.repetition(g, sk)
-			}
-			if best < 0 || x > val {
-				best, val = sk, x
-			}
-		}
-		if best >= 0 {
+		if best, val := in.bestSkill(g, in.actCand[g], false, 0, s.IgnoreRepetition); best >= 0 {
 			rk.add(g-lo, best, val)
 		}
 	}
-	a.Checks = append(a.Checks, rk.uses[:min(s.count(v, p), rk.n)]...)
+	a.Checks = rk.take(a.Checks, s.count(in, p))
 }
 
-// React implements Policy: the best members by their best legal reaction.
-func (s Style) React(v View, p int, a *Action, r *Reaction) {
-	in := v.in
+func (s *Style) react(in *Interaction, p int, a *Action, r *Reaction) {
 	var mask uint64
 	for _, u := range a.Checks {
 		if u.Skill >= 0 && u.Skill < len(in.skills) {
-			mask |= 1 << u.Skill
+			mask |= 1 << (uint(u.Skill) & 63)
 		}
 	}
 	var rk ranked
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	for g := lo; g < hi; g++ {
-		best, val := -1, 0
-		var tried uint64
-		cand := in.reactCand[g]
-		// The member's own and safe skills, then the actor's skills (always
-		// legal as the same skill) not yet tried.
-		for i, rest := 0, mask; ; i++ {
-			var sk int
-			if i < len(cand) {
-				sk = cand[i]
-			} else {
-				rest &^= tried
-				if rest == 0 {
-					break
-				}
-				sk = bits.TrailingZeros64(rest)
-			}
-			tried |= 1 << sk
-			extra, ok := in.reactMod(sk, mask)
-			if !ok {
-				continue
-			}
-			x := in.base(g, sk) + extra
-			if !s.IgnoreRepetition {
-				x += in.repetition(g, sk)
-			}
-			if best < 0 || x > val {
-				best, val = sk, x
-			}
-		}
-		if best >= 0 {
+		// The member's own and safe skills, then the actor's skills.
+		if best, val := in.bestSkill(g, in.reactCand[g], true, mask, s.IgnoreRepetition); best >= 0 {
 			rk.add(g-lo, best, val)
 		}
 	}
-	r.Checks = append(r.Checks, rk.uses[:min(s.count(v, p), rk.n)]...)
+	r.Checks = rk.take(r.Checks, s.count(in, p))
 }
-
-// Seize implements Policy.
-func (s Style) Seize(View, int) bool { return !s.NoSeize }
-
-// Abandon implements Policy.
-func (s Style) Abandon(View, int, int) bool { return s.Shed }
 
 // Parties returns the number of parties.
 func (v View) Parties() int { return len(v.in.parties) }

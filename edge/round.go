@@ -726,7 +726,13 @@ func (in *Interaction) concessions() (bool, error) {
 		if st.out[p] {
 			continue
 		}
-		if c := in.pol[p].Concede(v, p); c != Continue {
+		var c Concession
+		if sp, ok := in.pol[p].(*Style); ok {
+			c = sp.concede(in, p)
+		} else {
+			c = in.pol[p].Concede(v, p)
+		}
+		if c != Continue {
 			if err := in.Concede(p, c); err != nil {
 				return false, fmt.Errorf("edge: policy of %s: %w", in.pname(p), err)
 			}
@@ -747,7 +753,11 @@ func (in *Interaction) declare() ([]participant, error) {
 	a.Party = st.initiative
 	a.Targets = a.Targets[:0]
 	a.Checks = a.Checks[:0]
-	in.pol[a.Party].Act(v, a.Party, a)
+	if sp, ok := in.pol[a.Party].(*Style); ok {
+		sp.act(in, a.Party, a)
+	} else {
+		in.pol[a.Party].Act(v, a.Party, a)
+	}
 	// Reactions are asked only of valid targets; validate catches the rest.
 	d.Reactions = d.Reactions[:0]
 	d.Seize = d.Seize[:0]
@@ -765,7 +775,11 @@ func (in *Interaction) declare() ([]participant, error) {
 		rc := &d.Reactions[len(d.Reactions)-1]
 		rc.Party = t
 		rc.Checks = rc.Checks[:0]
-		in.pol[t].React(v, t, a, rc)
+		if sp, ok := in.pol[t].(*Style); ok {
+			sp.react(in, t, a, rc)
+		} else {
+			in.pol[t].React(v, t, a, rc)
+		}
 	}
 	for _, p := range st.order {
 		if p != a.Party && tmask&(1<<p) == 0 && !st.out[p] && in.pol[p].Seize(v, p) {
