@@ -207,8 +207,11 @@ type Runner struct {
 	c      *Character
 	start  State
 	test   Test
-	fbTest Test
 	policy Policy
+	// plans[pos] is the test prepared at each position; fbPlan the
+	// flashback's.
+	plans  []Plan
+	fbPlan Plan
 	at, fb Attempt
 	err    error
 }
@@ -220,7 +223,19 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	p, _ := PolicyByName(s.Policy)
-	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, fbTest: fb, policy: p}
+	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, policy: p,
+		plans: make([]Plan, len(c.rules.Positions))}
+	// Every test of a pursuit is the scenario's test at some position:
+	// check each once here.
+	for i := range rn.plans {
+		t.Position = Position(i)
+		if err := c.prepare(&t, &rn.plans[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.prepare(&fb, &rn.fbPlan); err != nil {
+		return nil, err
+	}
 	rn.at.Dice = make([]int, 0, maxDice)
 	rn.at.Rerolled = make([]int, 0, maxDice)
 	rn.fb.Dice = make([]int, 0, maxDice)
@@ -269,7 +284,7 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 	t := rn.test
 	progress := 0
 	for m[metTests] < rn.s.MaxTests {
-		if err := c.Play(r, t, rn.policy, at); err != nil {
+		if err := c.play(r, &rn.plans[t.Position], rn.policy, at); err != nil {
 			if !errors.Is(err, ErrIncapacitated) && rn.err == nil {
 				rn.err = err
 			}
@@ -292,7 +307,7 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 		if at.Retry {
 			m[metEscalations]++
 			if rn.s.wantsFlashback(&c.State) {
-				err := c.Play(r, rn.fbTest, rn.policy, &rn.fb)
+				err := c.play(r, &rn.fbPlan, rn.policy, &rn.fb)
 				switch {
 				case err == nil:
 					m[metFlashbacks]++

@@ -637,12 +637,18 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
 	if err := c.prepare(&t, &pl); err != nil {
 		return err
 	}
-	if err := c.count(&pl, at); err != nil {
+	return c.play(r, &pl, p, at)
+}
+
+// play is Play for a prepared test.
+func (c *Character) play(r *dice.Roller, pl *Plan, p Policy, at *Attempt) error {
+	if err := c.count(pl, at); err != nil {
 		return err
 	}
-	if t.PerilOffered && !t.Peril && p.Peril(c.view(at)) {
-		pl.withPeril()
-		if err := c.count(&pl, at); err != nil {
+	if pl.test.PerilOffered && !pl.test.Peril && p.Peril(c.view(at)) {
+		risky := *pl
+		risky.withPeril()
+		if err := c.count(&risky, at); err != nil {
 			return err
 		}
 	}
