@@ -218,21 +218,19 @@ func (e *Engine) total(faces []int) int { return dice.SumHighest(faces, e.Rules.
 
 // read is total and countOnes in one pass for the shipped reading (the two
 // highest, 1s out), which every roll of an action makes; other rules read
-// through total.
+// through total. Faces are 1..sides, so f-1 clipped to 0..1 is 0 for a 1
+// and 1 otherwise: the loop runs without branches on the (random) faces.
 func (e *Engine) read(faces []int) (total, ones int) {
 	if e.Rules.Keep != 2 || !e.Rules.ExcludeOnes {
 		return e.total(faces), countOnes(faces)
 	}
 	a, b := 0, 0
 	for _, f := range faces {
-		switch {
-		case f == 1:
-			ones++
-		case f > a:
-			a, b = f, a
-		case f > b:
-			b = f
-		}
+		k := min(max(f-1, 0), 1)
+		x := f * k // a 1 counts as 0
+		ones += 1 - k
+		b = max(b, min(a, x))
+		a = max(a, x)
 	}
 	return a + b, ones
 }
@@ -381,7 +379,7 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 		return 0, fmt.Errorf("contest: a pool of %d picks: at most 50", len(picks))
 	}
 	hasValue, reused := false, 0
-	own := uint64(0) // c's traits among picks[:i], for those below 64
+	seen := pickSet{c: c}
 	pool := e.pool[:0]
 	for i, p := range picks {
 		t := s.traitPtr(p)
@@ -405,20 +403,8 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 				return 0, fmt.Errorf("contest: %q is %s's %s: only another character's complications and trauma may join a pool", t.Name, s.Characters[p.Owner].Name, t.Kind)
 			}
 		}
-		if p.Owner == c && uint(p.Trait) < 64 {
-			// The common pick, one of c's first 64 traits: a bit per trait.
-			if bit := uint64(1) << uint(p.Trait); own&bit != 0 {
-				reused++
-			} else {
-				own |= bit
-			}
-		} else {
-			for _, q := range picks[:i] {
-				if q == p {
-					reused++
-					break
-				}
-			}
+		if seen.add(p, picks[:i], nil) {
+			reused++
 		}
 		pool = append(pool, t.Die)
 	}
@@ -428,6 +414,26 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 	}
 	distinct := len(picks) - reused
 	return reused*e.Rules.ReuseCost + max(0, distinct-e.Rules.FreeTraits)*e.Rules.ExtraDieCost, nil
+}
+
+// pickSet tells repeated picks apart as a pool is priced: a bit for each
+// of character c's first 64 traits (the picks a pool is made of), a scan
+// of the earlier picks for any other.
+type pickSet struct {
+	c   int
+	own uint64
+}
+
+// add adds p and reports whether it was there already; prior and prior2
+// are the picks added before it.
+func (ps *pickSet) add(p Pick, prior, prior2 []Pick) bool {
+	if p.Owner == ps.c && uint(p.Trait) < 64 {
+		bit := uint64(1) << uint(p.Trait)
+		dup := ps.own&bit != 0
+		ps.own |= bit
+		return dup
+	}
+	return slices.Contains(prior, p) || slices.Contains(prior2, p)
 }
 
 // sideDice appends the dice of a side's pool (picks then gang) to dst.
@@ -1174,9 +1180,8 @@ func (e *Engine) ratePool(s *Scene, r *dice.Roller, sd *Side) dice.Die {
 	if e.Rules.ComplicationKeptOnly {
 		e.comp = keptDice(sd.Dice, sd.Faces, e.Rules.Keep, e.excl(), e.comp)
 	} else {
-		ex := e.excl()
 		for i, d := range sd.Dice {
-			if i < len(sd.Faces) && ex.Has(sd.Faces[i]) {
+			if e.Rules.ExcludeOnes && i < len(sd.Faces) && sd.Faces[i] == 1 {
 				continue
 			}
 			e.comp = append(e.comp, d)

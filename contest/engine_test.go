@@ -81,6 +81,42 @@ func TestTotals(t *testing.T) {
 	}
 }
 
+// TestReadMatchesTotal checks the one-pass reading a roll makes against
+// total and a plain count of 1s, for every roll of up to four d12s and
+// under house rules that take the general path.
+func TestReadMatchesTotal(t *testing.T) {
+	three := DefaultRules()
+	three.Keep = 3
+	keepOnes := DefaultRules()
+	keepOnes.ExcludeOnes = false
+	for _, r := range []Rules{DefaultRules(), three, keepOnes} {
+		e := &Engine{Rules: r}
+		faces := make([]int, 0, 4)
+		var walk func()
+		walk = func() {
+			tot, ones := e.read(faces)
+			n := 0
+			for _, f := range faces {
+				if f == 1 {
+					n++
+				}
+			}
+			if want := e.total(faces); tot != want || ones != n {
+				t.Fatalf("keep %d, exclude ones %v: read(%v) = %d, %d; want %d, %d", r.Keep, r.ExcludeOnes, faces, tot, ones, want, n)
+			}
+			if len(faces) == cap(faces) {
+				return
+			}
+			for f := 1; f <= 12; f++ {
+				faces = append(faces, f)
+				walk()
+				faces = faces[:len(faces)-1]
+			}
+		}
+		walk()
+	}
+}
+
 // A basic action against the Trouble Pool: the GM's 2d6 set the stakes, the
 // hero beats them and the Trouble Pool loses a die.
 func TestBasicWinAgainstTrouble(t *testing.T) {

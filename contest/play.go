@@ -2,7 +2,6 @@ package contest
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -71,11 +70,12 @@ func (e *Engine) turnView(s *Scene, t int) View {
 	}
 	// Each pick costs as cost() would charge it.
 	distinct, spent := 0, 0
+	seen := pickSet{c: sd.Char}
 	for i, p := range sd.Base {
 		if tr := s.traitPtr(p); tr != nil {
 			add(tr.Die)
 		}
-		if slices.Contains(sd.Base[:i], p) {
+		if seen.add(p, sd.Base[:i], nil) {
 			spent += e.Rules.ReuseCost
 		} else if distinct++; distinct > e.Rules.FreeTraits {
 			spent += e.Rules.ExtraDieCost
@@ -91,7 +91,7 @@ func (e *Engine) turnView(s *Scene, t int) View {
 		if tr == nil || tr.Die == dice.Gone {
 			break
 		}
-		if slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:n], p) {
+		if seen.add(p, sd.Base, sd.Extra[:n]) {
 			spent += e.Rules.ReuseCost
 		} else {
 			distinct++
