@@ -398,63 +398,73 @@ func (c *Conflict) checkSide(i int, what string) error {
 	return nil
 }
 
-// roll rolls side i's dice and its advantage die into its showing roll.
+// roll rolls side i's dice and its advantage die into its showing roll,
+// and reads it: the speaker (the member whose die shows the highest face,
+// the first such) and the packed key.
 func (c *Conflict) roll(r *dice.Roller, i int) {
 	s := &c.Sides[i]
-	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
-	s.Bonus = 0
-	if s.Advantage {
-		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
+	f := s.Faces
+	if len(f) == len(s.Dice) {
+		r.RollDice(s.Dice, f) // in place: no new slice header to store
+	} else {
+		f = r.RollDice(s.Dice, f[:0])
+		s.Faces = f
 	}
-	c.show(i)
+	bonus := 0
+	if s.Advantage {
+		bonus = r.Roll(int(c.Rules.AdvantageDie))
+	}
+	s.Bonus = bonus
+	s.Crossed = false
+	if len(f) != 2 || len(s.Of) != 2 {
+		c.readMany(s, i)
+		return
+	}
+	// Two dice, the common case.
+	hi, lo, at := f[0], f[1], 0
+	if lo > hi {
+		hi, lo, at = lo, hi, 1
+	}
+	s.Speaker = s.Of[at]
+	s.key = noKey
+	if hi <= 63 && uint(bonus) <= 1<<14 {
+		s.key = uint64(hi+bonus)<<48 | uint64(lo)<<42
+	}
+	if c.Trace != nil {
+		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: f, Bonus: bonus, Value: hi + bonus})
+	}
 }
 
-// show reads side i's fresh roll: the speaker and the packed key.
-func (c *Conflict) show(i int) {
-	s := &c.Sides[i]
-	s.Crossed = false
-	// One pass finds the speaker (the first die showing the highest face)
-	// and sorts the faces, high first, for the packed key.
+// readMany is roll's reading of any number of dice: one pass finds the
+// speaker and sorts the faces, high first, for the packed key.
+func (c *Conflict) readMany(s *Side, i int) {
 	n := len(s.Faces)
 	hi, at := 0, 0
-	if n == 2 {
-		a, b := s.Faces[0], s.Faces[1]
-		lo := b
-		hi = a
-		if b > a {
-			hi, lo, at = b, a, 1
+	var f [9]int
+	for k, v := range s.Faces {
+		if v > hi {
+			hi, at = v, k
 		}
+		if k < len(f) {
+			j := k
+			for j > 0 && f[j-1] < v {
+				f[j] = f[j-1]
+				j--
+			}
+			f[j] = v
+		}
+	}
+	if at < len(s.Of) {
 		s.Speaker = s.Of[at]
-		if hi <= 63 && uint(s.Bonus) <= 1<<14 {
-			s.key = uint64(hi+s.Bonus)<<48 | uint64(lo)<<42
-		} else {
-			s.key = noKey
-		}
+	}
+	if n == 0 || n > len(f) || hi > 63 || uint(s.Bonus) > 1<<14 {
+		s.key = noKey
 	} else {
-		var f [9]int
-		for k, v := range s.Faces {
-			if v > hi {
-				hi, at = v, k
-			}
-			if k < len(f) {
-				j := k
-				for j > 0 && f[j-1] < v {
-					f[j] = f[j-1]
-					j--
-				}
-				f[j] = v
-			}
+		k := uint64(f[0]+s.Bonus) << 48
+		for j := 1; j < n; j++ {
+			k |= uint64(f[j]) << uint(48-6*j)
 		}
-		s.Speaker = s.Of[at]
-		if n > len(f) || hi > 63 || uint(s.Bonus) > 1<<14 {
-			s.key = noKey
-		} else {
-			k := uint64(f[0]+s.Bonus) << 48
-			for j := 1; j < n; j++ {
-				k |= uint64(f[j]) << uint(48-6*j)
-			}
-			s.key = k
-		}
+		s.key = k
 	}
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: hi + s.Bonus})

@@ -444,12 +444,23 @@ func (n PlayNames) Play() (Play, error) {
 // is returned as an error and the state is unchanged.
 func (c *Conflict) Step(r *dice.Roller, plays []Play) error {
 	if len(plays) != len(c.Sides) {
-		return fmt.Errorf("challenge: %d plays for %d sides: give one per side", len(plays), len(c.Sides))
+		return c.playsErr(plays)
 	}
+	return c.step(r, plays)
+}
+
+func (c *Conflict) playsErr(plays []Play) error {
+	return fmt.Errorf("challenge: %d plays for %d sides: give one per side", len(plays), len(c.Sides))
+}
+
+// step is Step once plays is known to hold one Play per side. The
+// common steps come first and the rarer ones are kept in functions of
+// their own, so the common path stays small.
+func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 	switch c.Phase {
-	case PhaseCast, PhaseAnswer:
+	case PhaseAnswer, PhaseCast:
 		return c.Roll(r)
-	case PhaseCastRolled, PhaseAnswered:
+	case PhaseAnswered, PhaseCastRolled:
 		if len(c.Owe) > 0 {
 			if err := c.crossOffs(r, plays); err != nil {
 				return err
@@ -457,80 +468,106 @@ func (c *Conflict) Step(r *dice.Roller, plays []Play) error {
 		}
 		return c.Resolve()
 	case PhaseChallenge:
-		ch := c.Challenger
-		t, n := -1, 0
-		for i := range c.Sides {
-			if i != ch && c.Sides[i].Status == StatusIn {
-				t, n = i, n+1
+		// Two sides, both in, and the challenger's target (if any) the
+		// other: no one to choose, so no policy to ask.
+		if ch := c.Challenger; len(c.Sides) == 2 && uint(ch) < 2 {
+			t := 1 - ch
+			if tg := c.Sides[ch].Target; c.Sides[t].Status == StatusIn && (tg < 0 || tg == t) {
+				return c.Challenge(t)
 			}
 		}
-		if n != 1 || (c.Sides[ch].Target >= 0 && c.Sides[ch].Target != t) {
-			p := plays[ch].Target
-			if p == nil {
-				p = Sworn{}
-			}
-			t = p.Target(c, ch)
-			if t == Drop {
-				return c.Drop()
-			}
-		}
-		if err := c.Challenge(t); err != nil {
-			return fmt.Errorf("challenge: side %s's target policy: %w", c.Sides[ch].Name, err)
-		}
-		return nil
-	case PhaseInterfere:
-		best := -1
-		for k := range c.Sides {
-			if !c.mayInterfere(k, c.Answerer) {
-				continue
-			}
-			p := plays[k].Interfere
-			if p == nil || !p.Interfere(c, k) {
-				continue
-			}
-			if best < 0 || c.cmp(k, best) > 0 {
-				best = k
-			}
-		}
-		return c.Interfere(best)
+		return c.challengeStep(plays)
 	case PhaseStance:
-		p := plays[c.Answerer].Stance
-		if p == nil {
-			return c.Stance(true)
+		an := c.Answerer
+		hang := true // the default, HangIn
+		switch p := plays[an].Stance.(type) {
+		case nil, HangIn:
+		default:
+			hang = p.HangIn(c, an)
 		}
-		return c.Stance(p.HangIn(c, c.Answerer))
+		return c.Stance(hang)
 	case PhaseConsequence:
-		w, l := &plays[c.Challenger], &plays[c.Answerer]
-		if w.Negotiate != nil && l.Negotiate != nil {
-			if s, ok := w.Negotiate.Propose(c); ok && l.Negotiate.Accept(c, s) {
-				if err := c.Settle(s); err != nil {
-					return fmt.Errorf("challenge: side %s's settlement: %w", c.Sides[c.Challenger].Name, err)
-				}
-				return nil
-			}
-		}
-		lp := w.Loss
-		if lp == nil {
-			lp = Deepest{}
-		}
-		// The default loss is known to be legal: take it without the
-		// checks Injure makes of any policy's choice.
-		if _, ok := lp.(Deepest); ok && c.injureDeepest() {
-			return nil
-		}
-		n := len(c.Sides[c.Answerer].Members)
-		for m := range n {
-			c.losses[m] = Loss{}
-			if !c.Sides[c.Answerer].Members[m].Out {
-				c.losses[m] = lp.Loss(c, c.Answerer, m)
-			}
-		}
-		if err := c.Injure(c.losses[:n]); err != nil {
-			return fmt.Errorf("challenge: side %s's loss policy: %w", c.Sides[c.Challenger].Name, err)
-		}
-		return nil
+		return c.consequenceStep(plays)
+	case PhaseInterfere:
+		return c.interfereStep(plays)
 	}
 	return c.phaseErr("Step")
+}
+
+func (c *Conflict) challengeStep(plays []Play) error {
+	ch := c.Challenger
+	if ch < 0 || ch >= len(c.Sides) {
+		return c.Challenge(-1) // says why
+	}
+	t, n := -1, 0
+	for i := range c.Sides {
+		if i != ch && c.Sides[i].Status == StatusIn {
+			t, n = i, n+1
+		}
+	}
+	if n != 1 || (c.Sides[ch].Target >= 0 && c.Sides[ch].Target != t) {
+		p := plays[ch].Target
+		if p == nil {
+			p = Sworn{}
+		}
+		t = p.Target(c, ch)
+		if t == Drop {
+			return c.Drop()
+		}
+	}
+	if err := c.Challenge(t); err != nil {
+		return fmt.Errorf("challenge: side %s's target policy: %w", c.Sides[ch].Name, err)
+	}
+	return nil
+}
+
+func (c *Conflict) interfereStep(plays []Play) error {
+	best := -1
+	for k := range c.Sides {
+		if !c.mayInterfere(k, c.Answerer) {
+			continue
+		}
+		p := plays[k].Interfere
+		if p == nil || !p.Interfere(c, k) {
+			continue
+		}
+		if best < 0 || c.cmp(k, best) > 0 {
+			best = k
+		}
+	}
+	return c.Interfere(best)
+}
+
+func (c *Conflict) consequenceStep(plays []Play) error {
+	w, l := &plays[c.Challenger], &plays[c.Answerer]
+	if w.Negotiate != nil && l.Negotiate != nil {
+		if s, ok := w.Negotiate.Propose(c); ok && l.Negotiate.Accept(c, s) {
+			if err := c.Settle(s); err != nil {
+				return fmt.Errorf("challenge: side %s's settlement: %w", c.Sides[c.Challenger].Name, err)
+			}
+			return nil
+		}
+	}
+	lp := w.Loss
+	if lp == nil {
+		lp = Deepest{}
+	}
+	// The default loss is known to be legal: take it without the checks
+	// Injure makes of any policy's choice.
+	if _, ok := lp.(Deepest); ok && c.injureDeepest() {
+		return nil
+	}
+	n := len(c.Sides[c.Answerer].Members)
+	for m := range n {
+		c.losses[m] = Loss{}
+		if !c.Sides[c.Answerer].Members[m].Out {
+			c.losses[m] = lp.Loss(c, c.Answerer, m)
+		}
+	}
+	if err := c.Injure(c.losses[:n]); err != nil {
+		return fmt.Errorf("challenge: side %s's loss policy: %w", c.Sides[c.Challenger].Name, err)
+	}
+	return nil
 }
 
 // crossOffs asks each side in the pending comparison whether to cross a
@@ -569,8 +606,11 @@ func (c *Conflict) crossOffs(r *dice.Roller, plays []Play) error {
 
 // Run plays the conflict to the end with the sides' policies.
 func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
+	if len(plays) != len(c.Sides) {
+		return c.playsErr(plays)
+	}
 	for c.Phase != PhaseDone {
-		if err := c.Step(r, plays); err != nil {
+		if err := c.step(r, plays); err != nil {
 			return err
 		}
 	}
