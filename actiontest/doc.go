@@ -46,6 +46,10 @@
 // [Attempt] that lists the dice rolled, re-rolled and why. [Character.Play]
 // runs the steps with a [Policy] making the choices; policies are named in
 // a registry ([PolicyByName], [Policies]) so scenario files can pick them.
+// A test played again and again (by a tool or a simulation) can be checked
+// once with [Character.Prepare] and begun with [Character.Start], which
+// checks only what depends on the character's state; Begin is the two in
+// one.
 // An optional [Sink] (such as a [Recorder]) hears every roll, push, harm
 // and outcome; without one the steps allocate nothing.
 //

@@ -461,7 +461,10 @@ func (c *Character) payPush(at *Attempt, track int) int {
 
 // Finish reads the roll against the position x outcome table and applies
 // it: the table's harm, dice carried to the next roll, a successful
-// flashback's bonus, or a Worse Position retry. On error nothing changes.
+// flashback's bonus, or a Worse Position retry. It looks the Action up
+// (an Attempt restored from JSON carries only its name) only when the
+// table's harm lands on the Action's natural track. On error nothing
+// changes.
 func (c *Character) Finish(at *Attempt) error {
 	pos := at.Test.Position
 	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || pos < 0 || int(pos) >= len(c.cells) {
