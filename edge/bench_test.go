@@ -126,7 +126,9 @@ func BenchmarkRoundNaive(b *testing.B) {
 	}
 }
 
-// five is a 5-against-5 chase under the steady policy.
+// five is a chase of five members a side, five edge dice each (the
+// default start), under the steady policy: every member is involved and
+// wagers a die while the pool lasts.
 func five() Scenario {
 	s := Scenario{Rules: DefaultRules(), Type: "chase"}
 	for p := range 2 {
@@ -140,44 +142,19 @@ func five() Scenario {
 	return s
 }
 
-// BenchmarkInteraction5v5 plays a whole 5-against-5 interaction with the
-// policies, from the starting checks to the end.
-func BenchmarkInteraction5v5(b *testing.B) {
-	rn, err := five().NewRunner()
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := dice.NewSeeded(1)
-	metrics := make([]int, 8)
-	rounds := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		rn.Trial(r, metrics)
-		rounds += metrics[0]
-	}
-	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/op")
-}
-
-func BenchmarkInteraction5v5Naive(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	mods := [][]int{{2, 3, 4, 5, 6}, {2, 3, 4, 5, 6}}
-	b.ReportAllocs()
-	for b.Loop() {
-		edge := map[int]int{0: 5, 1: 5}
-		for edge[0] > 0 && edge[1] > 0 {
-			ms := [][]int{mods[0][:min(5, edge[0])], mods[1][:min(5, edge[1])]}
-			naiveRound(rng, edge, ms)
-		}
-	}
-}
-
-// BenchmarkInteraction1v1 plays a whole interaction of the default five
-// edge dice a side, one member each, with the policies.
-func BenchmarkInteraction1v1(b *testing.B) {
-	s := Scenario{Rules: DefaultRules(), Type: "chase", Parties: []Party{
+// lone is the issue's 5-against-5 read as edge dice: five edge dice a side
+// (the default start), one member a side, under the steady policy.
+func lone() Scenario {
+	return Scenario{Rules: DefaultRules(), Type: "chase", Parties: []Party{
 		{Name: "a", Members: []Member{{Name: "a", Skills: map[string]int{"vehicles": 5, "athletics": 3, "acrobatics": 4}}}},
 		{Name: "b", Members: []Member{{Name: "b", Skills: map[string]int{"vehicles": 4, "athletics": 5, "acrobatics": 2}}}},
 	}}
+}
+
+// benchTrials plays whole interactions of s with its policies, from the
+// starting checks to the end, and reports the mean rounds and the time per
+// round.
+func benchTrials(b *testing.B, s Scenario) {
 	rn, err := s.NewRunner()
 	if err != nil {
 		b.Fatal(err)
@@ -191,16 +168,61 @@ func BenchmarkInteraction1v1(b *testing.B) {
 		rounds += metrics[0]
 	}
 	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(rounds, 1)), "ns/round")
 }
 
-func BenchmarkInteraction1v1Naive(b *testing.B) {
+// naiveTrials plays naive interactions of two parties starting with start
+// dice each; mods[p] are party p's members' modifiers, best first, of which it wagers
+// at most wager[p] (0: all) while its pool lasts; a party holding
+// surrender[p] dice or fewer gives up.
+func naiveTrials(b *testing.B, start [2]int, mods [2][]int, wager, surrender [2]int) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	mods := [][]int{{5}, {5}}
+	rounds := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		edge := map[int]int{0: 5, 1: 5}
-		for edge[0] > 0 && edge[1] > 0 {
-			naiveRound(rng, edge, mods)
+		edge := map[int]int{0: start[0], 1: start[1]}
+		for edge[0] > surrender[0] && edge[1] > surrender[1] {
+			var ms [][]int
+			for p := range 2 {
+				n := len(mods[p])
+				if wager[p] > 0 {
+					n = min(n, wager[p])
+				}
+				ms = append(ms, mods[p][:min(n, edge[p])])
+			}
+			naiveRound(rng, edge, ms)
+			rounds++
 		}
 	}
+	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(rounds, 1)), "ns/round")
+}
+
+// BenchmarkInteraction5v5Dice is the issue's "full 5-against-5
+// interaction": five edge dice against five, one member a side, with the
+// policies (a fair one-die-a-side walk from 5 to 0 or 10 lasts about 25
+// rounds).
+func BenchmarkInteraction5v5Dice(b *testing.B) { benchTrials(b, lone()) }
+
+func BenchmarkInteraction5v5DiceNaive(b *testing.B) {
+	naiveTrials(b, [2]int{5, 5}, [2][]int{{5}, {5}}, [2]int{}, [2]int{})
+}
+
+// BenchmarkInteraction5v5Members is five members a side, five edge dice
+// each, every member wagering while the pool lasts (the steady policy):
+// about ten checks a round, and dice pass both ways in the exchange, so the
+// net swing is small and the interaction runs about 60 rounds.
+func BenchmarkInteraction5v5Members(b *testing.B) { benchTrials(b, five()) }
+
+func BenchmarkInteraction5v5MembersNaive(b *testing.B) {
+	naiveTrials(b, [2]int{5, 5}, [2][]int{{6, 5, 4, 3, 2}, {6, 5, 4, 3, 2}}, [2]int{}, [2]int{})
+}
+
+// BenchmarkInteractionDefault plays DefaultScenario: the lead car (two
+// members, cautious: one die a round, surrenders on its last die) against
+// Joe (reckless, six dice).
+func BenchmarkInteractionDefault(b *testing.B) { benchTrials(b, DefaultScenario()) }
+
+func BenchmarkInteractionDefaultNaive(b *testing.B) {
+	naiveTrials(b, [2]int{5, 6}, [2][]int{{6}, {7}}, [2]int{1, 0}, [2]int{1, 0})
 }
