@@ -613,6 +613,9 @@ func TestStateRoundTrip(t *testing.T) {
 		func(s *State) { s.Order = []int{0, 0} },
 		func(s *State) { s.Parties[1].Name = "x" },
 		func(s *State) { s.Parties[0].Members[0].Uses = map[string]int{"vehicles": -1} },
+		// A party is out exactly when it holds no dice (settle relies on it).
+		func(s *State) { s.Parties[0].Edge, s.Parties[0].Out = 0, false },
+		func(s *State) { s.Parties[1].Edge, s.Parties[1].Out = 3, true },
 	} {
 		c := b.State()
 		var mod State
@@ -731,5 +734,48 @@ func TestPolicyChoices(t *testing.T) {
 	cautious.React(in.View(), 1, &Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, dec}}}, r)
 	if d := cmp.Diff([]Use{{0, skill(t, in, "perception")}}, r.Checks); d != "" {
 		t.Errorf("reaction (-want +got):\n%s", d)
+	}
+}
+
+// viaInterface hides a Style behind another type, so the engine must ask
+// it through the Policy interface instead of its direct path.
+type viaInterface struct{ Style }
+
+// TestStyleDirectCalls: the engine's direct calls to registered policies
+// decide exactly as the Policy interface does, for every registered policy.
+func TestStyleDirectCalls(t *testing.T) {
+	for _, name := range Policies() {
+		t.Run(name, func(t *testing.T) {
+			s := five()
+			s.Parties[1].Members[0].Size = 30 // a group, so Abandon is asked
+			s.Parties[0].Policy, s.Parties[1].Policy = name, name
+			s.Factors = []Factor{{After: 2, Every: 3, Skill: "endurance", DC: 12, Penalty: -1}}
+			play := func(wrap bool) []Event {
+				in, err := s.New()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if wrap {
+					for p := range s.Parties {
+						if err := in.SetPolicy(p, viaInterface{registry[name]}); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				rec := &Recorder{}
+				in.SetSink(rec)
+				if _, err := in.Run(dice.NewSeeded(11)); err != nil {
+					t.Fatal(err)
+				}
+				return rec.Events
+			}
+			direct, iface := play(false), play(true)
+			if len(direct) < 20 {
+				t.Fatalf("only %d events", len(direct))
+			}
+			if d := cmp.Diff(iface, direct); d != "" {
+				t.Errorf("direct calls diverge from the interface (-interface +direct):\n%s", d)
+			}
+		})
 	}
 }
