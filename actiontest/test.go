@@ -361,10 +361,15 @@ func (c *Character) start(at *Attempt) (noRoll bool) {
 	} else {
 		at.Outcome.Kind, at.Outcome.Succeeded, at.Outcome.NextBonus = 0, false, 0
 	}
-	if !at.Test.Flashback && !at.Test.Peril {
-		c.State.Bonus = 0
-		return false
+	if at.Test.Flashback || at.Test.Peril {
+		return c.startSpecial(at)
 	}
+	c.State.Bonus = 0
+	return false
+}
+
+// startSpecial is start's part for a flashback or a Risk Peril deal.
+func (c *Character) startSpecial(at *Attempt) (noRoll bool) {
 	if at.Test.Flashback {
 		c.State.FlashbacksUsed++
 		if c.Sink != nil {
