@@ -54,13 +54,17 @@ func (g *Game) flip(r *dice.Roller) {
 		s.Draw = append(s.Draw, s.Stack[:len(s.Stack)-1]...)
 		s.Stack = append(s.Stack[:0], top)
 		g.Shuffle(r)
-		g.emit(Event{Kind: EvReshuffle, Who: -1, Target: -1, Card: -1, Value: len(s.Draw)})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvReshuffle, Who: -1, Target: -1, Card: -1, Value: len(s.Draw)})
+		}
 	}
 	c, ok := g.draw(r)
 	if ok {
 		s.Stack = append(s.Stack, c)
 		s.Flips++
-		g.emit(Event{Kind: EvFlip, Who: -1, Target: -1, Card: c})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvFlip, Who: -1, Target: -1, Card: c})
+		}
 	}
 	if len(s.Stack) > 0 {
 		s.Line = g.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
@@ -84,7 +88,9 @@ func (g *Game) applyLine() {
 			// A prepared event fires instead, if the GM has one.
 			if s.Planned > 0 {
 				s.Planned--
-				g.emit(Event{Kind: EvEffect, Who: -1, Target: -1, Card: -1, Effect: Setback, Value: 1})
+				if g.Sink != nil {
+					g.emit(Event{Kind: EvEffect, Who: -1, Target: -1, Card: -1, Effect: Setback, Value: 1})
+				}
 				e = NoEffect
 			} else {
 				s.Setback[side] = true
@@ -112,7 +118,9 @@ func (g *Game) applyLine() {
 				c.Status.StymiedPoss = true
 			}
 			if e != NoEffect {
-				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
+				if g.Sink != nil {
+					g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
+				}
 			}
 		}
 	}
@@ -165,7 +173,9 @@ func (g *Game) reflip(r *dice.Roller) {
 func (g *Game) finish(o Outcome) {
 	if g.State.Outcome == Ongoing {
 		g.State.Outcome = o
-		g.emit(Event{Kind: EvOutcome, Who: -1, Target: -1, Card: -1, Value: int(o)})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvOutcome, Who: -1, Target: -1, Card: -1, Value: int(o)})
+		}
 	}
 }
 
@@ -202,20 +212,25 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 	if bonus > 0 && st.StymiedNext {
 		st.StymiedNext = false
 		bonus -= min(bonus, g.Rules.Bonus)
-		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+		}
 	}
 	eff := base + bonus
-	cr := g.Rules.Criticals
-	res := cr.SuccessRoll(r, eff)
-	g.emit(Event{Kind: EvRoll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+	res := g.successRoll(r, eff)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvRoll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+	}
 	if !res.Success && st.Luck > 0 {
 		st.Luck--
 		for i := 1; i < g.Rules.LuckRolls; i++ {
-			if x := cr.SuccessRoll(r, eff); Better(x, res) {
+			if x := g.successRoll(r, eff); Better(x, res) {
 				res = x
 			}
 		}
-		g.emit(Event{Kind: EvReroll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvReroll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+		}
 	}
 	for !res.Success {
 		cancellable := true
@@ -236,13 +251,17 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 			} else {
 				st.StymiedNext = false
 			}
-			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+			if g.Sink != nil {
+				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+			}
 			continue
 		}
-		if x := cr.SuccessRoll(r, eff); Better(x, res) {
+		if x := g.successRoll(r, eff); Better(x, res) {
 			res = x
 		}
-		g.emit(Event{Kind: EvReroll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvReroll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
+		}
 	}
 	return g.noteCrit(ci, res)
 }
@@ -329,7 +348,9 @@ func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 	c := g.char(ci)
 	st := &c.Status
 	st.Posture = NoAct // a posture lasts until the character acts again
-	g.emit(Event{Kind: EvAction, Who: ci, Target: ch.Target, Card: -1, Act: ch.Act})
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvAction, Who: ci, Target: ch.Target, Card: -1, Act: ch.Act})
+	}
 	hero := ci < len(s.Heroes)
 	if st.Stunned || st.LoseAction {
 		st.Stunned, st.LoseAction = false, false
@@ -366,7 +387,9 @@ func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 				id := pool[i]
 				s.Players[ch.Target].Pool = remove(pool, i)
 				s.Discard = append(s.Discard, id)
-				g.emit(Event{Kind: EvStrip, Who: ch.Target, Target: -1, Card: id})
+				if g.Sink != nil {
+					g.emit(Event{Kind: EvStrip, Who: ch.Target, Target: -1, Card: id})
+				}
 			}
 		}
 	}
@@ -385,7 +408,9 @@ func (g *Game) afterAction(ci int, harmed bool) {
 		st.Broken = false
 		if !harmed {
 			st.Fled = true
-			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+			if g.Sink != nil {
+				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+			}
 			g.checkOutcome()
 		}
 	}
@@ -408,8 +433,10 @@ func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Pol
 		if t.FP*3 < t.MaxFP {
 			def /= 2 // GURPS: below 1/3 FP, halve Dodge
 		}
-		d := g.Rules.Criticals.SuccessRoll(r, def)
-		g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: def, Success: d.Success})
+		d := g.successRoll(r, def)
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: def, Success: d.Success})
+		}
 		hit = !d.Success
 	}
 	// A hit that would reach the damage roll is a success; Opponent Fails
@@ -417,7 +444,9 @@ func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Pol
 	if hit && t.Status.Fails > 0 {
 		t.Status.Fails--
 		hit = false
-		g.emit(Event{Kind: EvEffect, Who: ci, Target: ch.Target, Card: -1, Effect: NoEffect, Value: int(OpponentFails)})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvEffect, Who: ci, Target: ch.Target, Card: -1, Effect: NoEffect, Value: int(OpponentFails)})
+		}
 	}
 	if !hit {
 		return false, false
@@ -432,7 +461,9 @@ func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Pol
 	}
 	dmg = max(dmg-t.DR, 0)
 	t.HP -= dmg
-	g.emit(Event{Kind: EvDamage, Who: ci, Target: ch.Target, Card: -1, Value: dmg})
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvDamage, Who: ci, Target: ch.Target, Card: -1, Value: dmg})
+	}
 	switch {
 	case t.HP <= 0:
 		t.Status.Out = true
@@ -447,14 +478,18 @@ func (g *Game) contest(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Po
 	c, t := g.char(ci), g.char(ch.Target)
 	sk, resist, kind := contestSkills(ch.Act, c, t, unskilled)
 	a := g.skillRoll(r, ci, kind, sk, pol)
-	d := g.Rules.Criticals.SuccessRoll(r, resist)
-	g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: resist, Success: d.Success})
+	d := g.successRoll(r, resist)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: resist, Success: d.Success})
+	}
 	w, mov := QuickContest(a, d)
 	if w == 0 && t.Status.Fails > 0 {
 		t.Status.Fails--
 		w = -1
 	}
-	g.emit(Event{Kind: EvContest, Who: ci, Target: ch.Target, Card: -1, Act: ch.Act, Value: mov, Success: w == 0})
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvContest, Who: ci, Target: ch.Target, Card: -1, Act: ch.Act, Value: mov, Success: w == 0})
+	}
 	if w != 0 {
 		return false, false, nil
 	}
@@ -498,7 +533,9 @@ func (g *Game) inflict(ci int, e Effect) {
 	case Fatigued:
 		g.loseFP(ci, g.Rules.FatigueFP)
 	}
-	g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
+	}
 }
 
 // EndRound resolves Break (characters of the broken side, normally the
@@ -512,28 +549,59 @@ func (g *Game) EndRound() {
 		c := g.char(ci)
 		if s.Break[g.side(ci)] && c.Active() && c.HP < c.MaxHP && !c.Status.Harmed {
 			c.Status.Fled = true
-			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+			if g.Sink != nil {
+				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+			}
 		}
 	}
 	g.checkOutcome()
 }
 
-// sideOrder fills g.order with side's active characters by decreasing Speed.
+// sideOrder returns side's characters by decreasing Speed, equal speeds in
+// index order. Speeds seldom change, so each side's order from the last call
+// is kept and re-sorted only when it no longer fits the state (a check of
+// one pass with no unpredictable branches, where a sort has many).
 func (g *Game) sideOrder(side Side) []int {
 	s := &g.State
-	o := g.order[:0]
-	lo, hi := 0, len(s.Heroes)
+	cs, off := s.Heroes, 0
 	if side == Villains {
-		lo, hi = hi, hi+len(s.Villains)
+		cs, off = s.Villains, len(s.Heroes)
 	}
-	for ci := lo; ci < hi; ci++ {
-		o = append(o, ci)
-		for k := len(o) - 1; k > 0 && g.char(o[k]).Speed > g.char(o[k-1]).Speed; k-- {
+	o := g.order[side]
+	if sorted(o, cs, off) {
+		return o
+	}
+	o = o[:0]
+	for i := range cs {
+		o = append(o, i+off)
+		for k := len(o) - 1; k > 0 && cs[o[k]-off].Speed > cs[o[k-1]-off].Speed; k-- {
 			o[k], o[k-1] = o[k-1], o[k]
 		}
 	}
-	g.order = o
+	g.order[side] = o
 	return o
+}
+
+// sorted reports whether o lists characters off..off+len(cs)-1 (cs[i] is
+// character i+off) by decreasing Speed, equal speeds in index order. That
+// order is strict, so a sorted o of the right length holds each once.
+func sorted(o []int, cs []Character, off int) bool {
+	if len(o) != len(cs) {
+		return false
+	}
+	prev, speed := -1, 0
+	for k, ci := range o {
+		i := ci - off
+		if i < 0 || i >= len(cs) {
+			return false
+		}
+		sp := cs[i].Speed
+		if k > 0 && (sp > speed || (sp == speed && i <= prev)) {
+			return false
+		}
+		prev, speed = i, sp
+	}
+	return true
 }
 
 // turn lets character ci act by its policy, then offers the player the
@@ -604,9 +672,8 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 				passes = 2
 			}
 			for range passes {
-				n := len(g.sideOrder(side))
-				for k := 0; k < n; k++ {
-					if err := g.turn(r, g.order[k], pol); err != nil {
+				for _, ci := range g.sideOrder(side) {
+					if err := g.turn(r, ci, pol); err != nil {
 						return err
 					}
 				}

@@ -1,8 +1,10 @@
 package dramadeck
 
 import (
+	"sort"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -55,4 +57,47 @@ func TestCardsConserved(t *testing.T) {
 	if counts[HeroesWin] == 0 || counts[VillainsWin] == 0 {
 		t.Errorf("the default encounter should be contested, got %v", counts)
 	}
+}
+
+// TestSideOrder: each side acts by decreasing Speed, ties in index order,
+// and the kept order follows changed speeds and a restored state of another
+// size.
+func TestSideOrder(t *testing.T) {
+	g := testGame(t)
+	s := &g.State
+	nh := len(s.Heroes)
+	want := func(side Side) []int {
+		var o []int
+		lo, hi := 0, nh
+		if side == Villains {
+			lo, hi = nh, nh+len(s.Villains)
+		}
+		for ci := lo; ci < hi; ci++ {
+			o = append(o, ci)
+		}
+		sort.SliceStable(o, func(a, b int) bool { return g.char(o[a]).Speed > g.char(o[b]).Speed })
+		return o
+	}
+	check := func(what string) {
+		t.Helper()
+		for _, side := range []Side{Heroes, Villains} {
+			if d := cmp.Diff(want(side), append([]int(nil), g.sideOrder(side)...)); d != "" {
+				t.Errorf("%s, %v (-want +got):\n%s", what, side, d)
+			}
+		}
+	}
+	check("start")
+	check("again (kept)")
+	for i := range s.Heroes {
+		s.Heroes[i].Speed = 10 // all tied: index order
+	}
+	check("tied heroes")
+	s.Heroes[len(s.Heroes)-1].Speed = 99
+	s.Villains[0].Speed = -5
+	check("changed speeds")
+	s.Villains = append(s.Villains, s.Villains[0], s.Villains[0])
+	s.Villains[len(s.Villains)-1].Speed = 1000
+	check("more villains")
+	s.Villains = s.Villains[:1]
+	check("one villain")
 }

@@ -1,6 +1,10 @@
 package dramadeck
 
-import "github.com/stakesrpg/stakes/dice"
+import (
+	"math"
+
+	"github.com/stakesrpg/stakes/dice"
+)
 
 // Result is one GURPS success roll: 3d6 against an effective skill.
 type Result struct {
@@ -30,6 +34,89 @@ func (c *Criticals) Judge(roll, skill int) Result {
 		r.Critical = roll >= c.CritFail || (roll == 17 && skill <= c.Crit17AtOrBelow) || roll-skill >= c.CritFailBy
 	}
 	return r
+}
+
+// judgeRow is Criticals unrolled for one 3d6 total: the least effective
+// skill that succeeds, the least at which a success is critical, and the
+// greatest at which a failure is critical before the fail-by rule.
+// math.MinInt stands for "at any skill" and math.MaxInt for "at none" (or
+// the other way round for fumble); judge keeps skill strictly between them.
+type judgeRow struct{ succ, crit, fumble int }
+
+// judgeTable is a Criticals unrolled by 3d6 total, so that the engine's
+// success rolls read one row and compare instead of walking Judge's rules.
+// It gives exactly Judge's results (tested for every total and a wide
+// range of skills). from is the Criticals it was built for: the engine
+// rebuilds it when a designer changes Game.Rules.Criticals.
+type judgeTable struct {
+	from Criticals
+	ok   bool
+	rows [19]judgeRow
+}
+
+func (t *judgeTable) build(c Criticals) {
+	for roll := range t.rows {
+		row := judgeRow{succ: roll, crit: math.MaxInt, fumble: math.MinInt}
+		switch {
+		case roll <= c.AlwaysSucceed:
+			row.succ = math.MinInt
+		case roll >= c.AlwaysFail:
+			row.succ = math.MaxInt
+		}
+		switch {
+		case roll <= c.CritSuccess:
+			row.crit = math.MinInt
+		case roll == 5:
+			row.crit = c.Crit5At
+		case roll == 6:
+			row.crit = c.Crit6At
+		}
+		switch {
+		case roll >= c.CritFail:
+			row.fumble = math.MaxInt
+		case roll == 17:
+			row.fumble = c.Crit17AtOrBelow
+		}
+		t.rows[roll] = row
+	}
+	t.from, t.ok = c, true
+}
+
+// judge is Judge by table. roll is a 3d6 total; anything else (impossible
+// from Roll3d6) falls back to Judge.
+func (t *judgeTable) judge(roll, skill int) Result {
+	if uint(roll) >= uint(len(t.rows)) {
+		return t.from.Judge(roll, skill)
+	}
+	row := &t.rows[roll]
+	s := min(max(skill, math.MinInt+1), math.MaxInt-1)
+	res := Result{Roll: roll, Skill: skill, Margin: skill - roll, Success: s >= row.succ}
+	cs := s >= row.crit
+	cf := s <= row.fumble || roll-skill >= t.from.CritFailBy
+	if res.Success {
+		res.Critical = cs
+	} else {
+		res.Critical = cf
+	}
+	return res
+}
+
+// successRoll rolls 3d6 against effective skill under g.Rules.Criticals:
+// the result of Criticals.SuccessRoll, read from a table that is rebuilt
+// only when the Criticals change.
+func (g *Game) successRoll(r *dice.Roller, skill int) Result {
+	if c := &g.Rules.Criticals; !g.jt.ok || !c.same(&g.jt.from) {
+		g.jt.build(g.Rules.Criticals)
+	}
+	return g.jt.judge(Roll3d6(r), skill)
+}
+
+// same is c == d written out field by field, which compiles to a few
+// inline comparisons rather than a call to a memory compare.
+func (c *Criticals) same(d *Criticals) bool {
+	return c.AlwaysSucceed == d.AlwaysSucceed && c.AlwaysFail == d.AlwaysFail &&
+		c.CritSuccess == d.CritSuccess && c.Crit5At == d.Crit5At && c.Crit6At == d.Crit6At &&
+		c.CritFail == d.CritFail && c.Crit17AtOrBelow == d.Crit17AtOrBelow && c.CritFailBy == d.CritFailBy
 }
 
 // Roll3d6 rolls three six-sided dice and returns the total.

@@ -103,3 +103,65 @@ func TestSuccessRollSampled(t *testing.T) {
 		t.Errorf("wrong model accepted: %+v", fit)
 	}
 }
+
+// TestJudgeTable: the engine's table-driven success roll gives exactly
+// Judge's result for every 3d6 total, over the GURPS limits and odd house
+// limits, at ordinary and extreme effective skills.
+func TestJudgeTable(t *testing.T) {
+	odd := Criticals{AlwaysSucceed: 6, AlwaysFail: 15, CritSuccess: 3, Crit5At: 12, Crit6At: 20,
+		CritFail: 17, Crit17AtOrBelow: 30, CritFailBy: 4}
+	low := Criticals{AlwaysSucceed: 3, AlwaysFail: 19, CritSuccess: 7, Crit5At: -5, Crit6At: 99,
+		CritFail: 19, Crit17AtOrBelow: -100, CritFailBy: 1}
+	skills := []int{math.MinInt, math.MinInt + 1, -1000, math.MaxInt - 1, math.MaxInt}
+	for s := -25; s <= 45; s++ {
+		skills = append(skills, s)
+	}
+	for _, c := range []Criticals{DefaultCriticals(), odd, low} {
+		var jt judgeTable
+		jt.build(c)
+		for roll := 3; roll <= 18; roll++ {
+			for _, s := range skills {
+				if d := cmp.Diff(c.Judge(roll, s), jt.judge(roll, s)); d != "" {
+					t.Fatalf("%+v: judge(%d, %d) (-Judge +table):\n%s", c, roll, s, d)
+				}
+			}
+		}
+		if d := cmp.Diff(c.Judge(40, 12), jt.judge(40, 12)); d != "" {
+			t.Errorf("out-of-range total (-Judge +table):\n%s", d)
+		}
+	}
+}
+
+// TestSuccessRollFollowsRules: changing Game.Rules.Criticals mid-game takes
+// effect on the next roll (the engine's table is rebuilt).
+func TestSuccessRollFollowsRules(t *testing.T) {
+	g := testGame(t)
+	if res := g.successRoll(dice.Scripted(6, 6, 5), 18); res.Success {
+		t.Fatalf("17 at skill 18 succeeded under the GURPS limits: %+v", res)
+	}
+	g.Rules.Criticals.AlwaysFail = 19
+	if res := g.successRoll(dice.Scripted(6, 6, 5), 18); !res.Success {
+		t.Fatalf("17 at skill 18 failed with always_fail 19: %+v", res)
+	}
+}
+
+// TestCriticalsSame: same agrees with == whichever field differs.
+func TestCriticalsSame(t *testing.T) {
+	base := DefaultCriticals()
+	fields := []func(c *Criticals){
+		func(c *Criticals) { c.AlwaysSucceed++ }, func(c *Criticals) { c.AlwaysFail++ },
+		func(c *Criticals) { c.CritSuccess++ }, func(c *Criticals) { c.Crit5At++ },
+		func(c *Criticals) { c.Crit6At++ }, func(c *Criticals) { c.CritFail++ },
+		func(c *Criticals) { c.Crit17AtOrBelow++ }, func(c *Criticals) { c.CritFailBy++ },
+	}
+	if b := base; !base.same(&b) {
+		t.Fatal("same(copy) = false")
+	}
+	for i, f := range fields {
+		c := base
+		f(&c)
+		if base.same(&c) || c.same(&base) {
+			t.Errorf("field %d changed, same = true", i)
+		}
+	}
+}

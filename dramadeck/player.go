@@ -40,7 +40,9 @@ func (g *Game) draw(r *dice.Roller) (int, bool) {
 		s.Draw = append(s.Draw, s.Discard...)
 		s.Discard = s.Discard[:0]
 		g.Shuffle(r)
-		g.emit(Event{Kind: EvReshuffle, Who: -1, Target: -1, Card: -1, Value: len(s.Draw)})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvReshuffle, Who: -1, Target: -1, Card: -1, Value: len(s.Draw)})
+		}
 	}
 	c := s.Draw[len(s.Draw)-1]
 	s.Draw = s.Draw[:len(s.Draw)-1]
@@ -56,7 +58,9 @@ func (g *Game) drawTo(r *dice.Roller, p int, kind EventKind) bool {
 	pl := &g.State.Players[p]
 	pl.Hand = append(pl.Hand, c)
 	g.State.CardsDrawn++
-	g.emit(Event{Kind: kind, Who: p, Target: -1, Card: c})
+	if g.Sink != nil {
+		g.emit(Event{Kind: kind, Who: p, Target: -1, Card: c})
+	}
 	return true
 }
 
@@ -121,7 +125,9 @@ func (g *Game) MoveToPool(p, id int) error {
 	pl.Pool = append(pl.Pool, id)
 	pl.Moved, pl.MayMove = true, false
 	pl.Pooled++
-	g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+	}
 	return nil
 }
 
@@ -169,7 +175,9 @@ func (g *Game) Trade(p, q int, give, take []int) error {
 		*pa = append(*pa, take[k])
 		*pb = append(*pb, give[k])
 	}
-	g.emit(Event{Kind: EvTrade, Who: p, Target: q, Card: -1, Value: len(give)})
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvTrade, Who: p, Target: q, Card: -1, Value: len(give)})
+	}
 	return nil
 }
 
@@ -269,7 +277,9 @@ func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) e
 		pl.Hand = remove(pl.Hand, indexOf(pl.Hand, id))
 		pl.Pool = append(pl.Pool, id)
 		pl.Pooled++
-		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+		}
 	}
 	pl.CriticalAct = g.State.Act
 	g.declare(r, p, plays)
@@ -379,7 +389,9 @@ func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	*pile = remove(*pile, indexOf(*pile, pl.Card))
 	s.Discard = append(s.Discard, pl.Card)
 	s.CardsPlayed++
-	g.emit(Event{Kind: EvPlay, Who: p, Target: t, Card: pl.Card})
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvPlay, Who: p, Target: t, Card: pl.Card})
+	}
 	c := &s.Heroes[t]
 	b := g.Rules.Bonus
 	switch n {
@@ -466,7 +478,7 @@ func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
 		c.Status.Alert--
 		return Result{Skill: skill, Success: true}, nil
 	}
-	return g.Rules.Criticals.SuccessRoll(r, skill), nil
+	return g.successRoll(r, skill), nil
 }
 
 // EndScene returns pool cards (not subplots) to hands, lets each player
@@ -504,7 +516,9 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 			id := me.Hand[i]
 			me.Hand = remove(me.Hand, i)
 			s.Discard = append(s.Discard, id)
-			g.emit(Event{Kind: EvDiscard, Who: p, Target: -1, Card: id})
+			if g.Sink != nil {
+				g.emit(Event{Kind: EvDiscard, Who: p, Target: -1, Card: id})
+			}
 			if !must {
 				break
 			}

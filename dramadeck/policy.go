@@ -245,15 +245,15 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
 		return Choice{Act: Defend}
 	}
-	// Focus on the weakest active opponent.
-	lo, hi := 0, len(st.Heroes)
-	if side == Heroes {
-		lo, hi = hi, hi+len(st.Villains)
+	// Focus on the weakest active opponent (the first of equals).
+	opp, off := st.Villains, len(st.Heroes)
+	if side == Villains {
+		opp, off = st.Heroes, 0
 	}
-	t := -1
-	for o := lo; o < hi; o++ {
-		if x := g.char(o); x.Active() && (t < 0 || x.HP < g.char(t).HP) {
-			t = o
+	t, thp := -1, 0
+	for i := range opp {
+		if x := &opp[i]; x.Active() && (t < 0 || x.HP < thp) {
+			t, thp = i+off, x.HP
 		}
 	}
 	if t < 0 {
@@ -265,11 +265,15 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 	}
 	if s.Contests && len(st.Stack) > 0 {
 		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
-		for _, a := range [...]Act{card.Approved[0], card.Approved[1], st.Line.VillainAction} {
+		acts := [...]Act{card.Approved[0], card.Approved[1], st.Line.VillainAction}
+		if !acts[0].Contest() && !acts[1].Contest() && !acts[2].Contest() {
+			return ch // nothing to weigh (most cards)
+		}
+		for _, a := range acts {
 			if !a.Contest() || (side == Heroes && !card.Approves(a)) || (side == Villains && a != st.Line.VillainAction) {
 				continue
 			}
-			sk, resist, _ := contestSkills(a, c, g.char(t), false)
+			sk, resist, _ := contestSkills(a, c, &opp[t-off], false)
 			if sk-resist >= 4 && sk >= c.Attack.Level {
 				ch.Act = a
 				break

@@ -176,7 +176,9 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 		for i := 0; i < k; i++ {
 			eff := v.Skill + ts.Task.Modifiers[ts.Done] - ts.Worse + g.Rules.MultiStep*(k-1)
 			res := g.skillRoll(r, p, kind, eff, pol)
-			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+			if g.Sink != nil {
+				g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+			}
 			if !res.Success {
 				break
 			}
@@ -184,7 +186,9 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 		}
 	case bar.Special():
 		res := g.skillRoll(r, p, kind, v.Skill+v.Modifier, pol)
-		g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+		}
 		if !res.Success {
 			switch bar {
 			case PossibleSetback:
@@ -203,7 +207,9 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 	default:
 		// Neither the step nor a special case: the extra approved action.
 		res := g.skillRoll(r, p, kind, v.Skill+v.Modifier, pol)
-		g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+		}
 		if res.Success && g.drawTo(r, p, EvDraw) {
 			if id := pol.Move(g, p); id >= 0 {
 				pl := &g.State.Players[p]
@@ -213,7 +219,9 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 				}
 				pl.Hand = remove(pl.Hand, i)
 				pl.Pool = append(pl.Pool, id)
-				g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+				if g.Sink != nil {
+					g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+				}
 			}
 		}
 	}
@@ -222,7 +230,9 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 	} else if ts.Round >= ts.Task.Rounds {
 		if pol.LastDitch(ts.view(&g.Rules, 0)) {
 			res := g.skillRoll(r, p, kind, g.lastDitchSkill(ts), pol)
-			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+			if g.Sink != nil {
+				g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+			}
 			ts.LastDitch = true
 			if res.Success {
 				ts.Done, ts.Finished = steps, true
