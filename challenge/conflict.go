@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -401,8 +402,7 @@ func (c *Conflict) checkSide(i int, what string) error {
 // roll rolls side i's dice and its advantage die into its showing roll,
 // and reads it: the speaker (the member whose die shows the highest face,
 // the first such) and the packed key.
-func (c *Conflict) roll(r *dice.Roller, i int) {
-	s := &c.Sides[i]
+func (c *Conflict) roll(r *dice.Roller, s *Side, i int) {
 	f := s.Faces
 	if len(f) == len(s.Dice) {
 		r.RollDice(s.Dice, f) // in place: no new slice header to store
@@ -484,29 +484,40 @@ func (s *Side) read() int {
 // this round rolls its advantage die with its dice.
 func (c *Conflict) Roll(r *dice.Roller) error {
 	switch c.Phase {
-	case PhaseCast:
-		for i := range c.Sides {
-			if c.Sides[i].Status == StatusIn {
-				c.roll(r, i)
-			}
-		}
-		c.Phase = PhaseCastRolled
 	case PhaseAnswer:
-		if c.Exchanges >= c.Rules.MaxExchanges {
-			c.Stalemate = true
-			c.finish()
-			return nil
-		}
-		c.Exchanges++
-		c.roll(r, c.Answerer)
-		// A new comparison: only its two sides may cross a name off, and
-		// roll has cleared the answerer's mark.
-		c.Sides[c.Challenger].Crossed = false
-		c.Phase = PhaseAnswered
+		c.answer(r)
+	case PhaseCast:
+		c.cast(r)
 	default:
 		return c.phaseErr("Roll")
 	}
 	return nil
+}
+
+// cast is Roll in PhaseCast.
+func (c *Conflict) cast(r *dice.Roller) {
+	for i := range c.Sides {
+		if s := &c.Sides[i]; s.Status == StatusIn {
+			c.roll(r, s, i)
+		}
+	}
+	c.Phase = PhaseCastRolled
+}
+
+// answer is Roll in PhaseAnswer.
+func (c *Conflict) answer(r *dice.Roller) {
+	if c.Exchanges >= c.Rules.MaxExchanges {
+		c.Stalemate = true
+		c.finish()
+		return
+	}
+	c.Exchanges++
+	an := c.Answerer
+	c.roll(r, &c.Sides[an], an)
+	// A new comparison: only its two sides may cross a name off, and roll
+	// has cleared the answerer's mark.
+	c.Sides[c.Challenger].Crossed = false
+	c.Phase = PhaseAnswered
 }
 
 // Crossable reports whether side i may cross owe-list entry k off now: a
@@ -593,13 +604,15 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 // (PhaseStance).
 func (c *Conflict) Resolve() error {
 	switch c.Phase {
+	case PhaseAnswered:
+		c.resolveAnswer()
 	case PhaseCastRolled:
 		var a, b int
 		if len(c.Sides) == 2 && c.Sides[0].Status == StatusIn && c.Sides[1].Status == StatusIn {
 			// Two sides, both in: a new round, so the higher roll
 			// challenges (the first side on a true tie, if not recast).
 			a, b = 0, 1
-			d := c.cmp(1, 0)
+			d := c.cmpSides(&c.Sides[1], &c.Sides[0])
 			if d > 0 {
 				a, b = 1, 0
 			}
@@ -625,46 +638,58 @@ func (c *Conflict) Resolve() error {
 			return nil
 		}
 		c.nextTurn()
-	case PhaseAnswered:
-		ch, an := c.Challenger, c.Answerer
-		switch c.cmp(an, ch) {
-		case 1:
-			if c.Trace != nil {
-				c.emit(Event{Kind: EvBlock, Side: an, Other: ch})
-			}
-			c.Challenger, c.Answerer = an, ch
-			c.Phase = PhaseAnswer
-		case 0:
-			c.owe(false)
-			if c.Trace != nil {
-				c.emit(Event{Kind: EvTie, Side: an, Other: ch})
-			}
-			c.endExchange()
-		default:
-			if c.Rules.DoubleFactor*c.Sides[an].read() <= c.Sides[ch].read() {
-				c.owe(true)
-				if c.Trace != nil {
-					c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
-				}
-				c.Phase = PhaseConsequence
-				return nil
-			}
-			c.owe(false)
-			c.Phase = PhaseStance
-		}
 	default:
 		return c.phaseErr("Resolve")
 	}
 	return nil
 }
 
-func (c *Conflict) cmp(i, j int) int {
-	a, b := c.Sides[i].key, c.Sides[j].key
-	// Both packed (neither 0, not computed, nor noKey): compare numbers.
-	if a-1 < noKey-1 && b-1 < noKey-1 {
-		return cmpKey(a, b)
+// resolveAnswer compares the answer with the challenger's standing roll.
+func (c *Conflict) resolveAnswer() {
+	ch, an := c.Challenger, c.Answerer
+	sc, sa := &c.Sides[ch], &c.Sides[an]
+	var d int
+	if ka, kc := sa.key, sc.key; max(ka-1, kc-1) < noKey-1 {
+		d = cmpKey(ka, kc) // both packed
+	} else {
+		d = cmpSlow(sa, sc)
 	}
-	return c.cmpSlow(i, j)
+	switch d {
+	case 1:
+		if c.Trace != nil {
+			c.emit(Event{Kind: EvBlock, Side: an, Other: ch})
+		}
+		c.Challenger, c.Answerer = an, ch
+		c.Phase = PhaseAnswer
+	case 0:
+		c.owe(false)
+		if c.Trace != nil {
+			c.emit(Event{Kind: EvTie, Side: an, Other: ch})
+		}
+		c.endExchange()
+	default:
+		if c.Rules.DoubleFactor*sa.read() <= sc.read() {
+			c.owe(true)
+			if c.Trace != nil {
+				c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
+			}
+			c.Phase = PhaseConsequence
+			return
+		}
+		c.owe(false)
+		c.Phase = PhaseStance
+	}
+}
+
+func (c *Conflict) cmp(i, j int) int { return c.cmpSides(&c.Sides[i], &c.Sides[j]) }
+
+// cmpSides compares two sides' showing rolls: 1, 0 or -1.
+func (c *Conflict) cmpSides(a, b *Side) int {
+	// Both packed (neither 0, not computed, nor noKey): compare numbers.
+	if ka, kb := a.key, b.key; max(ka-1, kb-1) < noKey-1 {
+		return cmpKey(ka, kb)
+	}
+	return cmpSlow(a, b)
 }
 
 // cmpKey compares two packed keys: 1, 0 or -1, without branches.
@@ -672,8 +697,7 @@ func cmpKey(a, b uint64) int { return b2i(a > b) - b2i(a < b) }
 
 // cmpSlow packs keys not yet computed and compares rolls too big to pack
 // with dice.CompareBonus.
-func (c *Conflict) cmpSlow(i, j int) int {
-	a, b := &c.Sides[i], &c.Sides[j]
+func cmpSlow(a, b *Side) int {
 	if a.key == 0 {
 		a.key = a.pack()
 	}
@@ -967,30 +991,23 @@ func (c *Conflict) Injure(losses []Loss) error {
 func (c *Conflict) injureDeepest() bool {
 	an := c.Answerer
 	mem := c.Sides[an].Members
-	if len(mem) > MaxMembers {
-		return false
-	}
-	var ks [MaxMembers]int
-	var sz [MaxMembers][MaxDice]int
+	nst := min(len(c.Rules.Stats), MaxStats)
 	for m := range mem {
-		ks[m] = -1
+		if !mem[m].Out && !slices.Contains(mem[m].InjuryStats[:nst], true) {
+			return false
+		}
+	}
+	for m := range mem {
 		if mem[m].Out {
 			continue
 		}
-		k, s := c.deepest(&mem[m])
+		k, sz := c.deepest(&mem[m])
 		if k < 0 {
-			return false
-		}
-		ks[m], sz[m] = k, s
-	}
-	for m := range mem {
-		k := ks[m]
-		if k < 0 {
-			continue
+			continue // cannot happen: checked above
 		}
 		st := &mem[m].Stats[k]
 		gone, t := false, 0
-		for i, n := range sz[m] {
+		for i, n := range sz {
 			if n == 0 {
 				continue
 			}
@@ -1003,7 +1020,7 @@ func (c *Conflict) injureDeepest() bool {
 		}
 		c.SizesLost += t
 		if c.Trace != nil {
-			l := Loss{Stat: c.Rules.Stats[k], Sizes: sz[m]}
+			l := Loss{Stat: c.Rules.Stats[k], Sizes: sz}
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
 		}
 	}

@@ -458,8 +458,12 @@ func (c *Conflict) playsErr(plays []Play) error {
 // their own, so the common path stays small.
 func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 	switch c.Phase {
-	case PhaseAnswer, PhaseCast:
-		return c.Roll(r)
+	case PhaseAnswer:
+		c.answer(r)
+		return nil
+	case PhaseCast:
+		c.cast(r)
+		return nil
 	case PhaseAnswered, PhaseCastRolled:
 		if len(c.Owe) > 0 {
 			if err := c.crossOffs(r, plays); err != nil {

@@ -147,11 +147,21 @@ func (rn *Runner) reset() {
 	c.Challenger, c.Answerer, c.Met, c.First = s.Challenger, s.Answerer, s.Met, s.First
 	c.CrossOffs, c.Owed, c.Winner, c.Stalemate = s.CrossOffs, s.Owed, s.Winner, s.Stalemate
 	c.SizesLost = s.SizesLost
-	c.Owe, c.Consequences = append(c.Owe[:0], s.Owe...), c.Consequences[:0]
+	if len(c.Owe) > 0 || len(s.Owe) > 0 {
+		c.Owe = append(c.Owe[:0], s.Owe...)
+	}
+	if len(c.Consequences) > 0 {
+		c.Consequences = c.Consequences[:0]
+	}
 	for i := range c.Sides {
 		// Only these fields change during a conflict.
 		d, o := &c.Sides[i], &s.Sides[i]
-		d.Status, d.Faces, d.Bonus, d.Speaker, d.key = o.Status, d.Faces[:0], o.Bonus, o.Speaker, o.key
+		d.Status, d.Bonus, d.Speaker, d.key = o.Status, o.Bonus, o.Speaker, o.key
+		if o.Status != StatusIn {
+			// A side in keeps its last faces: the first cast, before any
+			// step reads them, rolls over them in place.
+			d.Faces = d.Faces[:0]
+		}
 		d.Advantage, d.Next, d.Turned, d.Crossed = o.Advantage, o.Next, o.Turned, o.Crossed
 		if rn.dirty[i] {
 			for m := range d.Members {
