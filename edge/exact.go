@@ -279,7 +279,7 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 		for i := range ps {
 			v := x.odo[i]
 			p *= x.dist.P[v]
-			ps[i].total = int32(x.dist.Min+v) + ps[i].mod
+			ps[i].score(int32(x.dist.Min + v))
 		}
 		if p > 0 {
 			in.st.copyFrom(&in.saved)

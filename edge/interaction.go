@@ -204,7 +204,6 @@ type Interaction struct {
 	saved       dyn
 	decl        Declaration
 	parts       []participant
-	keys        []int64
 	nAct        int // checks of the acting party at the front of parts
 	nStaked     int // staked checks at the front of parts
 	faceBuf     []int
@@ -561,7 +560,6 @@ func build(s Scenario) (*Interaction, error) {
 	// seize check per party.
 	maxParts := nm*2 + len(s.Parties)*MaxMembers
 	in.parts = make([]participant, 0, maxParts)
-	in.keys = make([]int64, maxParts)
 	in.faceBuf = make([]int, 0, len(in.checkDice))
 	in.faces = make([]int, maxParts)
 	in.orderBuf = make([]int, 0, len(s.Parties))
@@ -620,24 +618,6 @@ func (in *Interaction) activeRep(g, s int) int {
 		n = m.streak
 	}
 	return int(in.repTab[uint(n)&127])
-}
-
-// used records that g used s in the round being played. Counts stop at
-// 100, past every repetition step.
-func (in *Interaction) used(g, s int) {
-	st := &in.st
-	m := &st.mem[g]
-	if m.last == s && m.lastRound == st.round {
-		m.streak = min(m.streak+1, 100)
-	} else {
-		m.streak = 1
-	}
-	m.last, m.lastRound = s, st.round+1
-	if in.safeMask&(1<<(uint(s)&63)) == 0 {
-		if u := &st.uses[g*len(in.skills)+s]; *u < 100 {
-			*u++
-		}
-	}
 }
 
 // actLegal reports whether an acting member may use s.

@@ -210,19 +210,24 @@ func (in *Interaction) bestSkill(g int, cands []int, react bool, mask uint64, ig
 		bit := uint64(1) << (uint(sk) & 63)
 		tried |= bit
 		x := stat[sk] + pen
-		if react {
-			extra, ok := in.reactMod(sk, mask)
-			if !ok {
-				continue
-			}
-			x += extra
-		}
 		if rank > 0 {
 			if endMask&bit == 0 {
 				x += rank
 			} else if !abandoned {
 				x -= rank
 			}
+		}
+		if best >= 0 && x <= val {
+			// The pairing and repetition modifiers are never bonuses, so
+			// this skill cannot beat the best so far.
+			continue
+		}
+		if react {
+			extra, ok := in.reactMod(sk, mask)
+			if !ok {
+				continue
+			}
+			x += extra
 		}
 		if !ignoreRep {
 			n := 0

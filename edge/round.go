@@ -55,11 +55,13 @@ type Declaration struct {
 // participant is one check of a round, kept small so a round's checks
 // share a cache line or two.
 type participant struct {
+	key        int64 // total<<32 + mod: the exchange's ranking (set by score)
 	mod, total int32
-	party      uint8 // < MaxParties
-	member     uint8 // global member number, < MaxParties*MaxMembers
-	skill      uint8 // < MaxSkills
-	flags      uint8 // staked, actor, passive
+	use        uint16 // index of (member, skill) in the uses table
+	party      uint8  // < MaxParties
+	member     uint8  // global member number, < MaxParties*MaxMembers
+	skill      uint8  // < MaxSkills
+	flags      uint8  // pStaked, pActor, pPassive, pSafe
 }
 
 // participant flags.
@@ -67,7 +69,16 @@ const (
 	pStaked  = 1 << iota // wagered an edge die (unset for seizing checks)
 	pActor               // of the acting party
 	pPassive             // of a passive party
+	pSafe                // the skill is safe in this type
 )
+
+// score sets the check's total: its die roll plus its modifier. A check's
+// rank in the exchange is its total, then its modifier (RULINGS: ties go to
+// the higher modifier; a full tie moves nothing).
+func (p *participant) score(roll int32) {
+	p.total = roll + p.mod
+	p.key = int64(p.total)<<32 + int64(p.mod)
+}
 
 // ErrOver is returned by steps taken after the interaction has ended.
 var ErrOver = errors.New("edge: the interaction is over")
@@ -238,19 +249,14 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 // legal skills: any appropriate or safe one when acting, a legal reaction
 // to the skills in actMask otherwise) and writes them with their modifiers
 // into ps from n on. It returns the new end and the mask of skills used.
+// The loop only detects a problem; usesErr says what it is.
 func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, actMask uint64) (int, uint64, error) {
-	if len(us) == 0 {
-		verb := "react"
-		if acting {
-			verb = "act"
-		}
-		return n, 0, fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
-	}
-	if e := in.st.edge[p]; len(us) > e {
-		return n, 0, fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
+	if len(us) == 0 || len(us) > in.st.edge[p] {
+		return n, 0, in.usesErr(p, us, acting, actMask)
 	}
 	lo, size, ns := in.parties[p].lo, in.parties[p].hi-in.parties[p].lo, len(in.skills)
 	flags := uint8(pStaked)
+	legal := in.apprMask | in.safeMask
 	if acting {
 		flags |= pActor
 	}
@@ -258,35 +264,74 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 	var mask uint64
 	for _, u := range us {
 		m, s := u.Member, u.Skill
-		if uint(m) >= uint(size) {
-			return n, 0, fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), m, size-1)
-		}
-		g := lo + m
-		if seen&(1<<(uint(m)&31)) != 0 {
-			return n, 0, fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
+		if uint(m) >= uint(size) || seen&(1<<(uint(m)&31)) != 0 || uint(s) >= uint(ns) {
+			return n, 0, in.usesErr(p, us, acting, actMask)
 		}
 		seen |= 1 << (uint(m) & 31)
-		if uint(s) >= uint(ns) {
-			return n, 0, fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, ns-1)
-		}
+		bit := uint64(1) << (uint(s) & 63)
 		extra := 0
 		if acting {
-			if !in.actLegal(s) {
-				return n, 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
+			if legal&bit == 0 {
+				return n, 0, in.usesErr(p, us, acting, actMask)
 			}
 		} else {
 			var ok bool
 			if extra, ok = in.reactMod(s, actMask); !ok {
-				return n, 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
+				return n, 0, in.usesErr(p, us, acting, actMask)
 			}
 		}
-		mask |= 1 << (uint(s) & 63)
+		mask |= bit
+		f := flags
+		if in.safeMask&bit != 0 {
+			f |= pSafe
+		}
+		g := lo + m
 		q := &ps[n]
 		q.mod = int32(in.base(g, s) + in.activeRep(g, s) + extra)
-		q.party, q.member, q.skill, q.flags = uint8(p), uint8(g), uint8(s), flags
+		q.use = uint16(g*ns + s)
+		q.party, q.member, q.skill, q.flags = uint8(p), uint8(g), uint8(s), f
 		n++
 	}
 	return n, mask, nil
+}
+
+// usesErr explains why uses refused a party's checks: the first problem,
+// in the order uses meets them.
+func (in *Interaction) usesErr(p int, us []Use, acting bool, actMask uint64) error {
+	if len(us) == 0 {
+		verb := "react"
+		if acting {
+			verb = "act"
+		}
+		return fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
+	}
+	if e := in.st.edge[p]; len(us) > e {
+		return fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
+	}
+	size := in.parties[p].hi - in.parties[p].lo
+	var seen uint32
+	for _, u := range us {
+		m, s := u.Member, u.Skill
+		if m < 0 || m >= size {
+			return fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), m, size-1)
+		}
+		g := in.parties[p].lo + m
+		if seen&(1<<m) != 0 {
+			return fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
+		}
+		seen |= 1 << m
+		if s < 0 || s >= len(in.skills) {
+			return fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
+		}
+		if acting {
+			if !in.actLegal(s) {
+				return fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
+			}
+		} else if _, ok := in.reactMod(s, actMask); !ok {
+			return fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
+		}
+	}
+	return fmt.Errorf("edge: %s's checks were refused", in.pname(p)) // not reached
 }
 
 func (in *Interaction) pname(p int) string {
@@ -315,11 +360,11 @@ func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 		fs := r.RollN(len(ps), d, in.faces)
 		cm := int32(in.checkMod)
 		for i := range min(len(ps), len(fs)) {
-			ps[i].total = int32(fs[i]) + cm + ps[i].mod
+			ps[i].score(int32(fs[i]) + cm)
 		}
 	} else {
 		for i := range ps {
-			ps[i].total = int32(in.roll(r)) + ps[i].mod
+			ps[i].score(int32(in.roll(r)))
 		}
 	}
 	in.settle(ps)
@@ -328,10 +373,10 @@ func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 // nextAbove returns the index in [lo, hi) of the lowest key above k (the
 // first on equal keys), or -1. It is written so the compiler can use
 // conditional moves: outcomes are random, so branches would mispredict.
-func nextAbove(keys []int64, k int64, lo, hi int) int {
+func nextAbove(ps []participant, k int64, lo, hi int) int {
 	to, best := -1, int64(math.MaxInt64)
 	for j := lo; j < hi; j++ {
-		c := keys[j]
+		c := ps[j].key
 		if c <= k {
 			c = math.MaxInt64
 		}
@@ -343,24 +388,10 @@ func nextAbove(keys []int64, k int64, lo, hi int) int {
 	return to
 }
 
-// settle resolves a round of rolled checks: dice pass, usage is recorded,
+// settle resolves a round of scored checks: dice pass, usage is recorded,
 // the initiative moves and parties that ran out leave.
 func (in *Interaction) settle(ps []participant) {
 	st := &in.st
-	// Each wagered die passes once, to the opposing check with the next
-	// higher result; dice won this round are never at risk again, so every
-	// move is decided from the checks alone.
-	//
-	// A check's rank is its total, then its modifier (RULINGS: ties go to
-	// the higher modifier; a full tie moves nothing). Actor checks oppose
-	// target checks; seizing checks stake nothing and take nothing.
-	//
-	// prepare lists the actor's checks first, then the targets' staked
-	// checks, then the seizing ones, so each side scans only the other.
-	keys := in.keys[:len(ps)]
-	for i := range ps {
-		keys[i] = int64(ps[i].total)<<32 + int64(ps[i].mod)
-	}
 	round := st.round + 1
 	if in.sink != nil {
 		for i := range ps {
@@ -369,6 +400,12 @@ func (in *Interaction) settle(ps []participant) {
 				Skill: int(p.skill), Roll: int(p.total - p.mod), Mod: int(p.mod), Total: int(p.total), Staked: p.flags&pStaked != 0, To: -1, ToMember: -1})
 		}
 	}
+	// Each wagered die passes once, to the opposing check with the next
+	// higher rank (see score); dice won this round are never at risk
+	// again, so every move is decided from the checks alone. Actor checks
+	// oppose target checks; seizing checks stake nothing and take nothing.
+	// compile lists the actor's checks first, then the targets' staked
+	// checks, then the seizing ones, so each side scans only the other.
 	nA, nS := in.nAct, min(in.nStaked, len(ps))
 	edge := st.edge
 	moved, drained := 0, false
@@ -377,7 +414,7 @@ func (in *Interaction) settle(ps []participant) {
 		if i >= nA {
 			lo, hi = 0, nA
 		}
-		j := nextAbove(keys, keys[i], lo, hi)
+		j := nextAbove(ps, ps[i].key, lo, hi)
 		if j < 0 {
 			continue
 		}
@@ -392,8 +429,10 @@ func (in *Interaction) settle(ps []participant) {
 		}
 	}
 	st.transfers += moved
-	// The highest single result takes the initiative; on a tie for it the
-	// holder keeps it, else the party earlier in the order of action.
+	// Wagered checks count for Can't Fool Me Twice. The highest single
+	// result takes the initiative; on a tie for it the holder keeps it,
+	// else the party earlier in the order of action.
+	mem, uses := st.mem, st.uses
 	best := -1
 	for i := range ps {
 		p := &ps[i]
@@ -401,7 +440,17 @@ func (in *Interaction) settle(ps []participant) {
 			continue
 		}
 		if p.flags&pStaked != 0 {
-			in.used(int(p.member), int(p.skill))
+			m := &mem[p.member]
+			s := int(p.skill)
+			if m.last == s && m.lastRound == st.round {
+				m.streak = min(m.streak+1, 100)
+			} else {
+				m.streak = 1
+			}
+			m.last, m.lastRound = s, round
+			if p.flags&pSafe == 0 && int(p.use) < len(uses) && uses[p.use] < 100 {
+				uses[p.use]++
+			}
 		}
 		if best < 0 || p.total > ps[best].total ||
 			(p.total == ps[best].total && p.party != ps[best].party && in.before(int(p.party), int(ps[best].party))) {
