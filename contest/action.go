@@ -189,10 +189,14 @@ type Engine struct {
 
 	pool  []dice.Die
 	faces []int
-	picks []Pick
-	steps []Pick
-	comp  []dice.Die
-	cfac  []int
+	// The plan turnView checked: see there.
+	planOK   int
+	planDice []dice.Die
+	planCost []int
+	picks    []Pick
+	steps    []Pick
+	comp     []dice.Die
+	cfac     []int
 }
 
 // NewEngine returns an Engine with the given rules, after checking them.
@@ -387,23 +391,18 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 			_, err := s.trait(p)
 			return 0, err
 		}
-		if t.Die == dice.Gone {
-			return 0, fmt.Errorf("contest: %q is gone (stepped below d4) and cannot be rolled", t.Name)
-		}
-		switch {
-		case p.Owner == SceneOwner:
-		case p.Owner == c:
-			if t.Kind == Value {
-				hasValue = true
-			} else if !t.Kind.Own() {
+		ok, value := usable(p, c, t)
+		if !ok {
+			switch {
+			case t.Die == dice.Gone:
+				return 0, fmt.Errorf("contest: %q is gone (stepped below d4) and cannot be rolled", t.Name)
+			case p.Owner == c:
 				return 0, fmt.Errorf("contest: %q is %s's own %s: a character rolls only its values, relationships, distinctions, abilities and resources", t.Name, s.Characters[c].Name, t.Kind)
 			}
-		default:
-			if t.Kind != Complication && t.Kind != Trauma {
-				return 0, fmt.Errorf("contest: %q is %s's %s: only another character's complications and trauma may join a pool", t.Name, s.Characters[p.Owner].Name, t.Kind)
-			}
+			return 0, fmt.Errorf("contest: %q is %s's %s: only another character's complications and trauma may join a pool", t.Name, s.Characters[p.Owner].Name, t.Kind)
 		}
-		if seen.add(p, picks[:i], nil) {
+		hasValue = hasValue || value
+		if dup, known := seen.add(p); dup || !known && slices.Contains(picks[:i], p) {
 			reused++
 		}
 		pool = append(pool, t.Die)
@@ -416,6 +415,25 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 	return reused*e.Rules.ReuseCost + max(0, distinct-e.Rules.FreeTraits)*e.Rules.ExtraDieCost, nil
 }
 
+// usable reports whether character c may roll trait t (named by pick p)
+// in its pool, and whether it is one of c's Values: not gone; c's own
+// traits other than Complications and Trauma; another character's
+// Complications and Trauma; the scene's Aspects.
+func usable(p Pick, c int, t *Trait) (ok, value bool) {
+	switch {
+	case t.Die == dice.Gone:
+		return false, false
+	case p.Owner == SceneOwner:
+		return true, false
+	case p.Owner == c:
+		if t.Kind == Value {
+			return true, true
+		}
+		return t.Kind.Own(), false
+	}
+	return t.Kind == Complication || t.Kind == Trauma, false
+}
+
 // pickSet tells repeated picks apart as a pool is priced: a bit for each
 // of character c's first 64 traits (the picks a pool is made of), a scan
 // of the earlier picks for any other.
@@ -424,16 +442,17 @@ type pickSet struct {
 	own uint64
 }
 
-// add adds p and reports whether it was there already; prior and prior2
-// are the picks added before it.
-func (ps *pickSet) add(p Pick, prior, prior2 []Pick) bool {
-	if p.Owner == ps.c && uint(p.Trait) < 64 {
-		bit := uint64(1) << uint(p.Trait)
-		dup := ps.own&bit != 0
-		ps.own |= bit
-		return dup
+// add adds p and reports whether it was there already; known is false
+// (and dup meaningless) for a pick the bit set does not cover, which the
+// caller looks up among the earlier picks.
+func (ps *pickSet) add(p Pick) (dup, known bool) {
+	if p.Owner != ps.c || uint(p.Trait) >= 64 {
+		return false, false
 	}
-	return slices.Contains(prior, p) || slices.Contains(prior2, p)
+	bit := uint64(1) << uint(p.Trait)
+	dup = ps.own&bit != 0
+	ps.own |= bit
+	return dup, true
 }
 
 // sideDice appends the dice of a side's pool (picks then gang) to dst.
@@ -459,14 +478,23 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	if a == nil || (a.Phase != PhaseOpen && a.Phase != PhaseTurn) {
 		return e.phaseErr(a, "roll")
 	}
-	t := a.Turn
-	sd := &a.Sides[t]
 	cost := 0
-	if sd.Char != TroublePool {
+	if c := a.Sides[a.Turn].Char; c != TroublePool {
 		var err error
-		if cost, err = e.cost(s, sd.Char, picks); err != nil {
+		if cost, err = e.cost(s, c, picks); err != nil {
 			return err
 		}
+	}
+	return e.roll(s, r, picks, e.pool, cost)
+}
+
+// roll is Roll once the picks are checked: ds are their dice and cost
+// their price (both ignored for the Trouble Pool).
+func (e *Engine) roll(s *Scene, r *dice.Roller, picks []Pick, ds []dice.Die, cost int) error {
+	a := s.Action
+	t := a.Turn
+	sd := &a.Sides[t]
+	if sd.Char != TroublePool {
 		c := &s.Characters[sd.Char]
 		if cost > c.PlotPoints {
 			return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, c.Name, c.PlotPoints)
@@ -478,7 +506,7 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 			}
 		}
 		sd.Picks = append(sd.Picks[:0], picks...)
-		sd.Dice = append(append(sd.Dice[:0], e.pool...), sd.Gang...)
+		sd.Dice = append(append(sd.Dice[:0], ds...), sd.Gang...)
 	} else {
 		sd.Picks = sd.Picks[:0]
 		sd.Dice = append(sd.Dice[:0], s.Trouble...)

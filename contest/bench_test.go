@@ -133,6 +133,22 @@ func BenchmarkBasic3v3Naive(b *testing.B) {
 // played to its end.
 func BenchmarkContested(b *testing.B) { benchTrial(b, DefaultScenario()) }
 
+// contested3v3 is the default contest stripped to what the naive loop
+// does: three dice a side, no gang, nobody spends Plot Points, buys 1s or
+// pushes. The engine still rates the loser's Complication and Gives In for
+// a side that cannot win.
+func contested3v3() Scenario {
+	sc := DefaultScenario()
+	sc.Sides[0].Gang, sc.Sides[0].Extra, sc.Sides[1].Extra = nil, nil, nil
+	sc.GMPolicy, sc.Cast[0].Policy, sc.Cast[1].Policy = "frugal", "frugal", "frugal"
+	return sc
+}
+
+// A contest of three dice a side to its end (a trial: the scene reset, the
+// action laid out, played out by the policies), the same work as
+// BenchmarkContestedNaive plus the engine's bookkeeping.
+func BenchmarkContested3v3(b *testing.B) { benchTrial(b, contested3v3()) }
+
 // A contest to its end written straight on math/rand/v2: raise until one
 // side fails, no choices, no gang, no bookkeeping.
 func BenchmarkContestedNaive(b *testing.B) {

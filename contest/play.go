@@ -2,6 +2,7 @@ package contest
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -37,11 +38,16 @@ func (e *Engine) plan(sd *Side, n int) []Pick {
 	return e.picks
 }
 
-// turnView is what side t sees before rolling or Giving In.
+// turnView is what side t sees before rolling or Giving In. Walking the
+// side's plan, it also prices and checks it the way cost does, so that Play
+// can roll the plan without looking every trait up a second time: for each
+// n up to e.planOK, plan(sd, n) passes every check of cost, costs
+// e.planCost[n] and rolls e.planDice[:len(sd.Base)+n] (then the gang).
 func (e *Engine) turnView(s *Scene, t int) View {
 	a := s.Action
 	sd := &a.Sides[t]
 	v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1}
+	e.planOK = -1
 	if sd.Char == TroublePool {
 		return v
 	}
@@ -71,15 +77,26 @@ func (e *Engine) turnView(s *Scene, t int) View {
 	// Each pick costs as cost() would charge it.
 	distinct, spent := 0, 0
 	seen := pickSet{c: sd.Char}
+	ok, value := len(sd.Base) > 0 && len(sd.Base) <= 50, false
+	e.planDice = e.planDice[:0]
 	for i, p := range sd.Base {
 		if tr := s.traitPtr(p); tr != nil {
 			add(tr.Die)
+			pok, pv := usable(p, sd.Char, tr)
+			ok, value = ok && pok, value || pv
+			e.planDice = append(e.planDice, tr.Die)
+		} else {
+			ok = false
 		}
-		if seen.add(p, sd.Base[:i], nil) {
+		if dup, known := seen.add(p); dup || !known && slices.Contains(sd.Base[:i], p) {
 			spent += e.Rules.ReuseCost
 		} else if distinct++; distinct > e.Rules.FreeTraits {
 			spent += e.Rules.ExtraDieCost
 		}
+	}
+	e.planCost = append(e.planCost[:0], spent)
+	if ok && value {
+		e.planOK = 0
 	}
 	for _, d := range sd.Gang {
 		add(d)
@@ -91,7 +108,7 @@ func (e *Engine) turnView(s *Scene, t int) View {
 		if tr == nil || tr.Die == dice.Gone {
 			break
 		}
-		if seen.add(p, sd.Base, sd.Extra[:n]) {
+		if dup, known := seen.add(p); dup || !known && (slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:n], p)) {
 			spent += e.Rules.ReuseCost
 		} else {
 			distinct++
@@ -105,6 +122,13 @@ func (e *Engine) turnView(s *Scene, t int) View {
 		add(tr.Die)
 		v.Affordable = n + 1
 		v.BestAll = sum()
+		pok, pv := usable(p, sd.Char, tr)
+		ok, value = ok && pok && len(sd.Base)+n < 50, value || pv
+		e.planDice = append(e.planDice, tr.Die)
+		e.planCost = append(e.planCost, spent)
+		if ok && value {
+			e.planOK = n + 1
+		}
 	}
 	return v
 }
@@ -184,7 +208,15 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 				return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
 			}
 		}
-		if err := e.Roll(s, r, e.plan(sd, n)); err != nil {
+		picks := e.plan(sd, n)
+		var err error
+		if n <= e.planOK {
+			// turnView has checked and priced this very pool.
+			err = e.roll(s, r, picks, e.planDice[:len(picks)], e.planCost[n])
+		} else {
+			err = e.Roll(s, r, picks)
+		}
+		if err != nil {
 			return fmt.Errorf("policy %s rolling: %w", p.Name(), err)
 		}
 		if a.Ones > 0 {

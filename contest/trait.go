@@ -24,11 +24,9 @@ const (
 // Own reports whether a character rolls traits of this kind as its own
 // (and may sacrifice them in a Final Push).
 func (k Kind) Own() bool {
-	switch k {
-	case Value, Relationship, Distinction, Ability, Resource:
-		return true
-	}
-	return false
+	// Plain comparisons, each a length test and a load or two; a switch
+	// over the names would search them with calls to compare strings.
+	return k == Value || k == Relationship || k == Distinction || k == Ability || k == Resource
 }
 
 func (k Kind) valid() bool { return k.Own() || k == Aspect || k == Complication || k == Trauma }
