@@ -613,10 +613,22 @@ func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
 	if len(plays) != len(c.Sides) {
 		return c.playsErr(plays)
 	}
-	for c.Phase != PhaseDone {
+	for {
+		// The commonest steps, as step takes them, without the call.
+		switch c.Phase {
+		case PhaseDone:
+			return nil
+		case PhaseAnswer:
+			c.answer(r)
+			continue
+		case PhaseAnswered:
+			if len(c.Owe) == 0 {
+				c.resolveAnswer()
+				continue
+			}
+		}
 		if err := c.step(r, plays); err != nil {
 			return err
 		}
 	}
-	return nil
 }
