@@ -485,12 +485,12 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 			return err
 		}
 	}
-	return e.roll(s, r, picks, e.pool, cost)
+	return e.roll(s, r, picks, nil, e.pool, cost)
 }
 
-// roll is Roll once the picks are checked: ds are their dice and cost
-// their price (both ignored for the Trouble Pool).
-func (e *Engine) roll(s *Scene, r *dice.Roller, picks []Pick, ds []dice.Die, cost int) error {
+// roll is Roll once the picks (picks then more) are checked: ds are their
+// dice and cost their price (all ignored for the Trouble Pool).
+func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Die, cost int) error {
 	a := s.Action
 	t := a.Turn
 	sd := &a.Sides[t]
@@ -505,7 +505,7 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks []Pick, ds []dice.Die, cos
 				e.Sink.Event(Event{Kind: EvPlotPoints, Side: t, Char: sd.Char, Value: -cost})
 			}
 		}
-		sd.Picks = append(sd.Picks[:0], picks...)
+		sd.Picks = append(append(sd.Picks[:0], picks...), more...)
 		sd.Dice = append(append(sd.Dice[:0], ds...), sd.Gang...)
 	} else {
 		sd.Picks = sd.Picks[:0]

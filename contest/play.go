@@ -208,13 +208,12 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 				return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
 			}
 		}
-		picks := e.plan(sd, n)
 		var err error
 		if n <= e.planOK {
 			// turnView has checked and priced this very pool.
-			err = e.roll(s, r, picks, e.planDice[:len(picks)], e.planCost[n])
+			err = e.roll(s, r, sd.Base, sd.Extra[:n], e.planDice[:len(sd.Base)+n], e.planCost[n])
 		} else {
-			err = e.Roll(s, r, picks)
+			err = e.Roll(s, r, e.plan(sd, n))
 		}
 		if err != nil {
 			return fmt.Errorf("policy %s rolling: %w", p.Name(), err)

@@ -253,3 +253,56 @@ func TestRunnerShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPlayChecksPlans: Play rolls a plan its policy view has checked
+// without pricing it again, so every plan Roll would refuse must still be
+// refused, with Roll's error and the scene untouched; plans Roll accepts
+// play the same rolls either way.
+func TestPlayChecksPlans(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		base, extra []Pick
+		err         string
+	}{
+		{"no value", []Pick{{hero, gordon}, {hero, detective}}, nil, "Value"},
+		{"gone", []Pick{{hero, justice}, {hero, gordon}}, nil, "gone"},
+		{"another's own trait", []Pick{{hero, justice}, {villain, chaos}}, nil, "only another character's complications"},
+		{"own complication", []Pick{{hero, justice}, {hero, 5}}, nil, "rolls only its values"},
+		{"extra is another's own trait", heroPool(), []Pick{{villain, chaos}}, "only another character's complications"},
+		{"base too dear", []Pick{{hero, justice}, {hero, gordon}, {hero, detective}, {hero, gadgets}, {hero, cave}, {hero, justice}, {hero, justice}}, nil, "Plot Points"},
+		{"fine", heroPool(), []Pick{{hero, gadgets}, {hero, justice}}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := mustEngine(t)
+			s := testScene()
+			s.Characters[hero].Traits = append(s.Characters[hero].Traits, Trait{Name: "Hurt", Kind: Complication, Die: dice.D6})
+			if c.name == "gone" {
+				s.Characters[hero].Traits[gordon].Die = dice.Gone
+			}
+			hs := side(hero, c.base)
+			hs.Extra = c.extra
+			must(t, e.Begin(s, Contested, []SideSetup{hs, side(villain, villainPool())}, 0))
+			before := s.Clone()
+			// Rolling the same plan by hand must agree with Play's first
+			// step (the stubborn hero opens with every extra it can buy).
+			sr := s.Clone()
+			want := e.Roll(sr, dice.NewSeeded(3), append(append([]Pick(nil), c.base...), c.extra...))
+			err := e.decide(s, dice.NewSeeded(3), &Table{Chars: []Policy{Stubborn{}, Stubborn{}}})
+			if c.err == "" {
+				if err != nil || want != nil {
+					t.Fatalf("Play: %v; Roll: %v", err, want)
+				}
+				if d := cmp.Diff(sr, s); d != "" {
+					t.Errorf("Play's roll differs from Roll's (-Roll +Play):\n%s", d)
+				}
+				return
+			}
+			if err == nil || want == nil || !strings.Contains(err.Error(), want.Error()) || !strings.Contains(err.Error(), c.err) {
+				t.Fatalf("Play: %v; Roll: %v; want both to say %q", err, want, c.err)
+			}
+			if d := cmp.Diff(before, s); d != "" {
+				t.Errorf("a refused roll changed the scene (-before +after):\n%s", d)
+			}
+		})
+	}
+}
