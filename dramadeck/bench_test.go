@@ -14,9 +14,11 @@ import (
 // Critical Moment) and card plays, each character's action in the line's
 // order (twice for a Flurry side) with its policy choice, rolls and card
 // moves, and the end-of-round Break check. HP are made huge so rounds keep
-// coming; after 20 rounds (or an early end by Break, Fatigue or Escape) a
-// fresh encounter is dealt with the timer stopped, so the figure is rounds
-// only, at the hand and pool sizes of the first 20 rounds of a fight.
+// coming. After 20 rounds (or an early end by Break, Fatigue or Escape) the
+// state is restored from one of 16 freshly dealt encounters prepared before
+// the timer starts (a copy of the piles and characters, about 1/20 of the
+// figure at most), so the figure is rounds at the hand and pool sizes of
+// the first 20 rounds of a fight.
 func BenchmarkCombatRound(b *testing.B) { benchRound(b, DefaultScenario()) }
 
 // BenchmarkCombatRoundDuel: the same step with one hero against one villain
@@ -44,26 +46,52 @@ func benchRound(b *testing.B, s Scenario) {
 	g := rn.g
 	r := dice.NewSeeded(1)
 	pol := rn.hp
-	start := func() {
+	var starts [16]State
+	for i := range starts {
 		rn.reset()
 		g.Shuffle(r)
 		for p := range g.State.Players {
 			_ = g.EnterPlay(r, p)
 		}
-		_ = g.StartCombat(false)
+		if err := g.StartCombat(false); err != nil {
+			b.Fatal(err)
+		}
+		copyState(&starts[i], &g.State)
 	}
-	start()
+	next := 0
 	b.ReportAllocs()
-	b.ResetTimer()
 	for b.Loop() {
 		if g.State.Outcome != Ongoing || g.State.Round >= 20 {
-			b.StopTimer()
-			start()
-			b.StartTimer()
+			copyState(&g.State, &starts[next%len(starts)])
+			next++
 		}
 		if err := g.PlayRound(r, pol, pol); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// copyState makes dst a deep copy of src, reusing dst's slices (no
+// allocation once they are large enough).
+func copyState(dst, src *State) {
+	old := *dst
+	*dst = *src
+	dst.Draw = append(old.Draw[:0], src.Draw...)
+	dst.Discard = append(old.Discard[:0], src.Discard...)
+	dst.Stack = append(old.Stack[:0], src.Stack...)
+	dst.Heroes = append(old.Heroes[:0], src.Heroes...)
+	dst.Villains = append(old.Villains[:0], src.Villains...)
+	dst.Players = old.Players[:0]
+	for p := range src.Players {
+		var pl Player
+		if p < cap(old.Players) {
+			pl = old.Players[:p+1][p]
+		}
+		q := src.Players[p]
+		q.Hand = append(pl.Hand[:0], q.Hand...)
+		q.Pool = append(pl.Pool[:0], q.Pool...)
+		q.Permanent = append(pl.Permanent[:0], q.Permanent...)
+		dst.Players = append(dst.Players, q)
 	}
 }
 

@@ -374,3 +374,20 @@ func TestEndSceneNoExtraDiscard(t *testing.T) {
 	want(t, len(g.State.Discard), 1)
 	want(t, len(g.State.Players[0].Hand), 4)
 }
+
+// TestValueTable: the policies' card ranking read from the tables equals
+// the ranking rules for every name, holding Drama or not.
+func TestValueTable(t *testing.T) {
+	keep, spend := &Style{KeepDrama: true}, &Style{}
+	for n := Name(0); n <= numNames; n++ {
+		if got, want := keep.value(n), cardValue(n, true); got != want {
+			t.Errorf("value(%v) keeping Drama = %d, want %d", n, got, want)
+		}
+		if got, want := spend.value(n), cardValue(n, false); got != want {
+			t.Errorf("value(%v) = %d, want %d", n, got, want)
+		}
+	}
+	if keep.value(Drama) != 1 || spend.value(Drama) != 12 || keep.value(Escape) != 20 {
+		t.Errorf("Drama %d/%d, Escape %d: want 1/12, 20", keep.value(Drama), spend.value(Drama), keep.value(Escape))
+	}
+}

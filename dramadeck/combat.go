@@ -96,6 +96,9 @@ func (g *Game) applyLine() {
 				s.Setback[side] = true
 			}
 		}
+		if e == NoEffect {
+			continue // most lines leave a side alone
+		}
 		lo, hi := 0, len(s.Heroes)
 		if side == Villains {
 			lo, hi = hi, hi+len(s.Villains)
@@ -301,10 +304,12 @@ func harmful(a Act) bool { return a != Defend }
 
 // CheckChoice reports why character ci may not take choice now, or nil.
 func (g *Game) CheckChoice(ci int, ch Choice) error {
-	if err := g.checkChar(ci); err != nil {
-		return err
-	}
 	s := &g.State
+	nh := len(s.Heroes)
+	n := nh + len(s.Villains)
+	if uint(ci) >= uint(n) {
+		return g.checkChar(ci)
+	}
 	c := g.char(ci)
 	switch {
 	case !s.Combat || s.Outcome != Ongoing:
@@ -326,10 +331,10 @@ func (g *Game) CheckChoice(ci int, ch Choice) error {
 	if ch.Act == Defend {
 		return nil
 	}
-	if err := g.checkChar(ch.Target); err != nil {
-		return err
+	if uint(ch.Target) >= uint(n) {
+		return g.checkChar(ch.Target)
 	}
-	if g.side(ch.Target) == side || !g.char(ch.Target).Active() {
+	if (ch.Target >= nh) == (ci >= nh) || !g.char(ch.Target).Active() {
 		return fmt.Errorf("target %d is not an active opponent", ch.Target)
 	}
 	return nil
