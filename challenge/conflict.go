@@ -485,7 +485,18 @@ func (s *Side) read() int {
 func (c *Conflict) Roll(r *dice.Roller) error {
 	switch c.Phase {
 	case PhaseAnswer:
-		c.answer(r)
+		if c.Exchanges >= c.Rules.MaxExchanges {
+			c.Stalemate = true
+			c.finish()
+			return nil
+		}
+		c.Exchanges++
+		an := c.Answerer
+		c.roll(r, &c.Sides[an], an)
+		// A new comparison: only its two sides may cross a name off, and
+		// roll has cleared the answerer's mark.
+		c.Sides[c.Challenger].Crossed = false
+		c.Phase = PhaseAnswered
 	case PhaseCast:
 		c.cast(r)
 	default:
@@ -504,21 +515,6 @@ func (c *Conflict) cast(r *dice.Roller) {
 	c.Phase = PhaseCastRolled
 }
 
-// answer is Roll in PhaseAnswer.
-func (c *Conflict) answer(r *dice.Roller) {
-	if c.Exchanges >= c.Rules.MaxExchanges {
-		c.Stalemate = true
-		c.finish()
-		return
-	}
-	c.Exchanges++
-	an := c.Answerer
-	c.roll(r, &c.Sides[an], an)
-	// A new comparison: only its two sides may cross a name off, and roll
-	// has cleared the answerer's mark.
-	c.Sides[c.Challenger].Crossed = false
-	c.Phase = PhaseAnswered
-}
 
 // Crossable reports whether side i may cross owe-list entry k off now: a
 // comparison is pending, the side has not crossed one off in it, and the
@@ -605,80 +601,81 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 func (c *Conflict) Resolve() error {
 	switch c.Phase {
 	case PhaseAnswered:
-		c.resolveAnswer()
-	case PhaseCastRolled:
-		var a, b int
-		if len(c.Sides) == 2 && c.Sides[0].Status == StatusIn && c.Sides[1].Status == StatusIn {
-			// Two sides, both in: a new round, so the higher roll
-			// challenges (the first side on a true tie, if not recast).
-			a, b = 0, 1
-			d := c.cmpSides(&c.Sides[1], &c.Sides[0])
-			if d > 0 {
-				a, b = 1, 0
+		// Compare the answer with the challenger's standing roll.
+		ch, an := c.Challenger, c.Answerer
+		sc, sa := &c.Sides[ch], &c.Sides[an]
+		var d int
+		if ka, kc := sa.key, sc.key; max(ka-1, kc-1) < noKey-1 {
+			d = cmpKey(ka, kc) // both packed
+		} else {
+			d = cmpSlow(sa, sc)
+		}
+		switch d {
+		case 1:
+			if c.Trace != nil {
+				c.emit(Event{Kind: EvBlock, Side: an, Other: ch})
 			}
-			if d == 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
-				c.Recasts++
+			c.Challenger, c.Answerer = an, ch
+			c.Phase = PhaseAnswer
+		case 0:
+			c.owe(false)
+			if c.Trace != nil {
+				c.emit(Event{Kind: EvTie, Side: an, Other: ch})
+			}
+			c.endExchange()
+		default:
+			if c.Rules.DoubleFactor*sa.read() <= sc.read() {
+				c.owe(true)
 				if c.Trace != nil {
-					c.emit(Event{Kind: EvRecast, Side: a, Other: b})
+					c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
 				}
-				c.Phase = PhaseCast
+				c.Phase = PhaseConsequence
 				return nil
 			}
-			c.Challenger, c.Answerer = a, -1
-			c.Phase = PhaseChallenge
-			return nil
+			c.owe(false)
+			c.Phase = PhaseStance
 		}
-		a, b = c.topTwo()
-		if b >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
-			c.Recasts++
-			if c.Trace != nil {
-				c.emit(Event{Kind: EvRecast, Side: a, Other: b})
-			}
-			c.Phase = PhaseCast
-			return nil
-		}
-		c.nextTurn()
+	case PhaseCastRolled:
+		c.resolveCast()
 	default:
 		return c.phaseErr("Resolve")
 	}
 	return nil
 }
 
-// resolveAnswer compares the answer with the challenger's standing roll.
-func (c *Conflict) resolveAnswer() {
-	ch, an := c.Challenger, c.Answerer
-	sc, sa := &c.Sides[ch], &c.Sides[an]
-	var d int
-	if ka, kc := sa.key, sc.key; max(ka-1, kc-1) < noKey-1 {
-		d = cmpKey(ka, kc) // both packed
-	} else {
-		d = cmpSlow(sa, sc)
-	}
-	switch d {
-	case 1:
-		if c.Trace != nil {
-			c.emit(Event{Kind: EvBlock, Side: an, Other: ch})
+// resolveCast is Resolve in PhaseCastRolled.
+func (c *Conflict) resolveCast() {
+	var a, b int
+	if len(c.Sides) == 2 && c.Sides[0].Status == StatusIn && c.Sides[1].Status == StatusIn {
+		// Two sides, both in: a new round, so the higher roll
+		// challenges (the first side on a true tie, if not recast).
+		a, b = 0, 1
+		d := c.cmpSides(&c.Sides[1], &c.Sides[0])
+		if d > 0 {
+			a, b = 1, 0
 		}
-		c.Challenger, c.Answerer = an, ch
-		c.Phase = PhaseAnswer
-	case 0:
-		c.owe(false)
-		if c.Trace != nil {
-			c.emit(Event{Kind: EvTie, Side: an, Other: ch})
-		}
-		c.endExchange()
-	default:
-		if c.Rules.DoubleFactor*sa.read() <= sc.read() {
-			c.owe(true)
+		if d == 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
+			c.Recasts++
 			if c.Trace != nil {
-				c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
+				c.emit(Event{Kind: EvRecast, Side: a, Other: b})
 			}
-			c.Phase = PhaseConsequence
+			c.Phase = PhaseCast
 			return
 		}
-		c.owe(false)
-		c.Phase = PhaseStance
+		c.Challenger, c.Answerer = a, -1
+		c.Phase = PhaseChallenge
+		return
 	}
+	a, b = c.topTwo()
+	if b >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
+		c.Recasts++
+		if c.Trace != nil {
+			c.emit(Event{Kind: EvRecast, Side: a, Other: b})
+		}
+		c.Phase = PhaseCast
+		return
+	}
+	c.nextTurn()
 }
 
 func (c *Conflict) cmp(i, j int) int { return c.cmpSides(&c.Sides[i], &c.Sides[j]) }

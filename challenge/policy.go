@@ -458,12 +458,11 @@ func (c *Conflict) playsErr(plays []Play) error {
 // their own, so the common path stays small.
 func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 	switch c.Phase {
-	case PhaseAnswer:
-		c.answer(r)
-		return nil
 	case PhaseCast:
 		c.cast(r)
 		return nil
+	case PhaseAnswer:
+		return c.Roll(r)
 	case PhaseAnswered, PhaseCastRolled:
 		if len(c.Owe) > 0 {
 			if err := c.crossOffs(r, plays); err != nil {
@@ -619,11 +618,11 @@ func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
 		case PhaseDone:
 			return nil
 		case PhaseAnswer:
-			c.answer(r)
+			_ = c.Roll(r) // cannot fail in this phase
 			continue
 		case PhaseAnswered:
 			if len(c.Owe) == 0 {
-				c.resolveAnswer()
+				_ = c.Resolve() // cannot fail in this phase
 				continue
 			}
 		}
