@@ -479,14 +479,3 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-
-// successes counts the faces at or above face, without a branch per die
-// (unlike dice.CountAtLeast, whose per-die branch mispredicts on random
-// faces).
-func successes(faces []int, face int) int {
-	n := 0
-	for _, f := range faces {
-		n += b2i(f >= face)
-	}
-	return n
-}

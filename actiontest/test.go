@@ -333,7 +333,7 @@ func (c *Character) roll(r *dice.Roller, at *Attempt) {
 		return
 	}
 	at.Dice = r.RollN(at.Pool.Dice, c.sides, at.Dice[:0])
-	at.Successes = successes(at.Dice, c.successFace)
+	at.Successes = dice.CountAtLeast(at.Dice, c.successFace)
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
@@ -448,7 +448,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	}
 	kept := c.payPush(at, track)
 	at.Rerolled = r.RollN(len(at.Dice)-kept+c.rules.PushDice, c.sides, at.Rerolled[:0])
-	at.Successes = kept + successes(at.Rerolled, c.successFace)
+	at.Successes = kept + dice.CountAtLeast(at.Rerolled, c.successFace)
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
 	}
