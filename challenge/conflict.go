@@ -515,7 +515,6 @@ func (c *Conflict) cast(r *dice.Roller) {
 	c.Phase = PhaseCastRolled
 }
 
-
 // Crossable reports whether side i may cross owe-list entry k off now: a
 // comparison is pending, the side has not crossed one off in it, and the
 // entry is a character of one of the side's players.
