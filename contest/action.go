@@ -582,9 +582,11 @@ func (e *Engine) opened(s *Scene, t int) {
 
 // next returns the side after t (cyclically) that is still in and is not t.
 func (a *Action) next(t int) int {
-	n := len(a.Sides)
-	for k := 1; k < n; k++ {
-		i := (t + k) % n
+	i := t
+	for range len(a.Sides) - 1 {
+		if i++; i == len(a.Sides) {
+			i = 0 // wrap without a division
+		}
 		if !a.Sides[i].Out {
 			return i
 		}
@@ -700,17 +702,15 @@ func (e *Engine) settle(s *Scene, t, m int) {
 // turn on; harms queued are applied first.
 func (e *Engine) afterLoss(s *Scene, t int, end End) {
 	a := s.Action
-	in := 0
+	in, last := 0, -1
 	for i := range a.Sides {
 		if !a.Sides[i].Out {
-			in++
+			in, last = in+1, i
 		}
 	}
 	if in <= 1 {
-		for i := range a.Sides {
-			if !a.Sides[i].Out {
-				a.Winner = i
-			}
+		if last >= 0 {
+			a.Winner = last
 		}
 		a.End = end
 		if e.Sink != nil {

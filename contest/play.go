@@ -58,6 +58,12 @@ func (e *Engine) turnView(s *Scene, t int) View {
 	keep := min(e.Rules.Keep, len(top))
 	add := func(d dice.Die) {
 		x := int(d)
+		if keep == 2 {
+			// The shipped reading, without branches on the sizes.
+			top[1] = max(top[1], min(top[0], x))
+			top[0] = max(top[0], x)
+			return
+		}
 		if x <= top[keep-1] {
 			return
 		}
