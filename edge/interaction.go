@@ -209,7 +209,6 @@ type Interaction struct {
 	faceBuf     []int
 	faces       []int            // one check die for each check of a round
 	passiveMask uint32           // passive parties
-	tmask       uint32           // parties targeted by the declaration validated last
 	reactOf     [MaxParties]int8 // reaction of each targeted party in that declaration
 	orderBuf    []int
 }

@@ -241,7 +241,6 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 		ps[n] = participant{party: uint8(p), member: uint8(g), skill: uint8(in.seizeSkill), mod: int32(mod)}
 		n++
 	}
-	in.tmask = tmask
 	return ps[:n], nil
 }
 
