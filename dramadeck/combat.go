@@ -349,6 +349,7 @@ func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 	if pol == nil {
 		return errors.New("Act needs a policy")
 	}
+	g.syncCriticals()
 	s := &g.State
 	c := g.char(ci)
 	st := &c.Status

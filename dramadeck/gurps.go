@@ -102,13 +102,28 @@ func (t *judgeTable) judge(roll, skill int) Result {
 }
 
 // successRoll rolls 3d6 against effective skill under g.Rules.Criticals:
-// the result of Criticals.SuccessRoll, read from a table that is rebuilt
-// only when the Criticals change.
+// the result of Criticals.SuccessRoll, read from the table that
+// syncCriticals keeps up to date. Every step that rolls (Act, the task
+// steps, Search) syncs first, so a designer's change to Rules.Criticals
+// takes effect from the next step.
 func (g *Game) successRoll(r *dice.Roller, skill int) Result {
-	if c := &g.Rules.Criticals; !g.jt.ok || !c.same(&g.jt.from) {
+	if !g.jt.ok {
 		g.jt.build(g.Rules.Criticals)
 	}
-	return g.jt.judge(Roll3d6(r), skill)
+	return g.jt.roll(r, skill)
+}
+
+// syncCriticals rebuilds the success-roll table if Rules.Criticals changed
+// since it was built (once per step rather than once per roll).
+func (g *Game) syncCriticals() {
+	if c := &g.Rules.Criticals; !g.jt.ok || !c.same(&g.jt.from) {
+		g.jt.build(*c)
+	}
+}
+
+// roll rolls 3d6 (three Roll(6), as Roll3d6) and judges the total.
+func (t *judgeTable) roll(r *dice.Roller, skill int) Result {
+	return t.judge(r.Roll(6)+r.Roll(6)+r.Roll(6), skill)
 }
 
 // same is c == d written out field by field, which compiles to a few

@@ -133,15 +133,37 @@ func TestJudgeTable(t *testing.T) {
 }
 
 // TestSuccessRollFollowsRules: changing Game.Rules.Criticals mid-game takes
-// effect on the next roll (the engine's table is rebuilt).
+// effect from the next step (the engine's table is rebuilt): Search here,
+// and an attack through Act.
 func TestSuccessRollFollowsRules(t *testing.T) {
 	g := testGame(t)
-	if res := g.successRoll(dice.Scripted(6, 6, 5), 18); res.Success {
-		t.Fatalf("17 at skill 18 succeeded under the GURPS limits: %+v", res)
+	if res, err := g.Search(dice.Scripted(6, 6, 5), 0, 18); err != nil || res.Success {
+		t.Fatalf("17 at skill 18 under the GURPS limits: %+v, %v; want a failure", res, err)
 	}
 	g.Rules.Criticals.AlwaysFail = 19
-	if res := g.successRoll(dice.Scripted(6, 6, 5), 18); !res.Success {
-		t.Fatalf("17 at skill 18 failed with always_fail 19: %+v", res)
+	if res, err := g.Search(dice.Scripted(6, 6, 5), 0, 18); err != nil || !res.Success {
+		t.Fatalf("17 at skill 18 with always_fail 19: %+v, %v; want a success", res, err)
+	}
+	// An attack at skill 3 hits only on the always-succeed totals: 3-4 by
+	// GURPS, up to 6 once AlwaysSucceed is 6.
+	g.State.Heroes[0].Attack.Level = 3
+	g.State.Villains[0].Defense = -20 // never defends
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	hp := g.State.Villains[0].HP
+	if err := g.Act(dice.Scripted(2, 2, 2, 1, 1), 0, Choice{Act: Attack, Target: 2}, &Style{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.State.Villains[0].HP; got != hp {
+		t.Fatalf("6 at attack 3 hit under the GURPS limits: HP %d -> %d", hp, got)
+	}
+	g.Rules.Criticals.AlwaysSucceed = 6
+	if err := g.Act(dice.Scripted(2, 2, 2, 1, 6, 1, 1, 1), 0, Choice{Act: Attack, Target: 2}, &Style{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.State.Villains[0].HP; got >= hp {
+		t.Fatalf("6 at attack 3 with always_succeed 6 missed: HP %d -> %d", hp, got)
 	}
 }
 

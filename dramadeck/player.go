@@ -473,6 +473,7 @@ func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
 	if err := g.checkPlayer(p); err != nil {
 		return Result{}, err
 	}
+	g.syncCriticals()
 	c := &g.State.Heroes[p]
 	if c.Status.Alert > 0 {
 		c.Status.Alert--
