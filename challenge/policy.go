@@ -625,6 +625,14 @@ func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
 				_ = c.Resolve() // cannot fail in this phase
 				continue
 			}
+		case PhaseCast:
+			c.cast(r)
+			continue
+		case PhaseCastRolled:
+			if len(c.Owe) == 0 {
+				c.resolveCast()
+				continue
+			}
 		}
 		if err := c.step(r, plays); err != nil {
 			return err
