@@ -95,3 +95,40 @@ func TestShortcutsMatchGeneralPath(t *testing.T) {
 		})
 	}
 }
+
+// TestRunIsStepByStep checks that Run, which takes the commonest steps
+// without going through Step, plays exactly as Step called in a loop.
+func TestRunIsStepByStep(t *testing.T) {
+	for _, s := range []Scenario{DefaultScenario(), threeWay()} {
+		steps := 0
+		for seed := range uint64(200) {
+			var got [2]string
+			var logs [2]Log
+			for k := range 2 {
+				c, plays, err := s.build()
+				must(t, err)
+				c.Trace = logs[k].Record
+				r := dice.NewSeeded(seed)
+				if k == 0 {
+					must(t, c.Run(r, plays))
+				} else {
+					for !c.Done() {
+						must(t, c.Step(r, plays))
+						steps++
+					}
+				}
+				c.Trace = nil
+				got[k] = snapshot(t, c)
+			}
+			if d := cmp.Diff(logs[1].Events, logs[0].Events); d != "" {
+				t.Fatalf("seed %d: events (-Step +Run):\n%s", seed, d)
+			}
+			if d := cmp.Diff(got[1], got[0]); d != "" {
+				t.Fatalf("seed %d: final state (-Step +Run):\n%s", seed, d)
+			}
+		}
+		if steps < 200*5 {
+			t.Errorf("only %d steps in 200 conflicts", steps)
+		}
+	}
+}
