@@ -38,18 +38,18 @@ func (e *Engine) plan(sd *Side, n int) []Pick {
 	return e.picks
 }
 
-// turnView is what side t sees before rolling or Giving In. Walking the
+// turnView fills v with what side t sees before rolling or Giving In. Walking the
 // side's plan, it also prices and checks it the way cost does, so that Play
 // can roll the plan without looking every trait up a second time: for each
 // n up to e.planOK, plan(sd, n) passes every check of cost, costs
 // e.planCost[n] and rolls e.planDice[:len(sd.Base)+n] (then the gang).
-func (e *Engine) turnView(s *Scene, t int) View {
+func (e *Engine) turnView(s *Scene, t int, v *View) {
 	a := s.Action
 	sd := &a.Sides[t]
-	v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1}
+	*v = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1}
 	e.planOK = -1
 	if sd.Char == TroublePool {
-		return v
+		return
 	}
 	ch := &s.Characters[sd.Char]
 	v.PlotPoints = ch.PlotPoints
@@ -136,7 +136,6 @@ func (e *Engine) turnView(s *Scene, t int) View {
 			e.planOK = n + 1
 		}
 	}
-	return v
 }
 
 // Play runs s's action to its end, asking tb's policies at every choice.
@@ -195,7 +194,8 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 			}
 		}
 		p := tb.of(sd.Char)
-		v := e.turnView(s, t)
+		var v View
+		e.turnView(s, t, &v)
 		if a.Phase == PhaseTurn && sd.Char != TroublePool && p.GiveIn(v) {
 			pay := PayNothing
 			if sd.Rolled {
