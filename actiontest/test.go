@@ -173,7 +173,8 @@ func (c *Character) actionIndex(name string) (int, error) {
 // counted: Start begins it any number of times without checking it again,
 // so a tool or runner that plays the same test over and over prepares it
 // once. Begin is Prepare followed by Start. A Plan belongs to the character
-// that prepared it.
+// that prepared it and stays good for its life (a character's ratings and
+// rules never change; what changes, its State, Start checks each time).
 type Plan struct {
 	test Test
 	c    *Character
