@@ -83,6 +83,9 @@ type Character struct {
 
 	lastName string
 	lastIdx  int
+	// last is the test Begin or Play prepared last (a copy of the
+	// character has its own: last.c tells).
+	last Plan
 }
 
 // NewCharacter checks the rules and the sheet (unknown names, ratings

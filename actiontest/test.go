@@ -309,11 +309,25 @@ func (c *Character) plan(t *Test, at *Attempt) error {
 // rolls the pool into at. A flashback of difficulty 0 rolls nothing and
 // will succeed. On error nothing changes.
 func (c *Character) Begin(r *dice.Roller, t Test, at *Attempt) error {
-	var p Plan
-	if err := c.prepare(&t, &p); err != nil {
+	p, err := c.recall(&t)
+	if err != nil {
 		return err
 	}
-	return c.Start(r, &p, at)
+	return c.Start(r, p, at)
+}
+
+// recall returns t prepared, reusing the last test Begin or Play prepared
+// when t is the same (a character often makes the same test again).
+func (c *Character) recall(t *Test) (*Plan, error) {
+	if c.last.c == c && c.last.test == *t {
+		return &c.last, nil
+	}
+	var p Plan
+	if err := c.prepare(t, &p); err != nil {
+		return nil, err
+	}
+	c.last = p
+	return &c.last, nil
 }
 
 // Start begins a prepared test as Begin does, checking only what depends
@@ -642,11 +656,11 @@ func (v View) Failed() bool { return v.Successes < v.Required }
 // Peril, rolls, may push, and finishes. A policy's illegal choice is an
 // error, and the state is then as the last legal step left it.
 func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
-	var pl Plan
-	if err := c.prepare(&t, &pl); err != nil {
+	pl, err := c.recall(&t)
+	if err != nil {
 		return err
 	}
-	return c.play(r, &pl, p, at)
+	return c.play(r, pl, p, at)
 }
 
 // play is Play for a prepared test.
