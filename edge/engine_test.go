@@ -3,6 +3,8 @@ package edge
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -777,5 +779,103 @@ func TestStyleDirectCalls(t *testing.T) {
 				t.Errorf("direct calls diverge from the interface (-interface +direct):\n%s", d)
 			}
 		})
+	}
+}
+
+// plainBest is the straightforward version of bestSkill: every candidate in
+// order, then the actor's skills not among them, the first best kept.
+func plainBest(in *Interaction, g int, cands []int, react bool, mask uint64, ignoreRep bool) (int, int) {
+	best, val := -1, 0
+	try := func(sk int) {
+		x := in.base(g, sk)
+		if react {
+			extra, ok := in.reactMod(sk, mask)
+			if !ok {
+				return
+			}
+			x += extra
+		}
+		if !ignoreRep {
+			x += in.repetition(g, sk)
+		}
+		if best < 0 || x > val {
+			best, val = sk, x
+		}
+	}
+	for _, sk := range cands {
+		try(sk)
+	}
+	if react {
+		for sk := range in.skills {
+			if mask&(1<<sk) != 0 && !slices.Contains(cands, sk) {
+				try(sk)
+			}
+		}
+	}
+	return best, val
+}
+
+// TestBestSkill: the policies' pruned, presorted search for a member's best
+// skill picks exactly what trying every candidate in order picks, over
+// random skill histories, penalties, group ranks and actor skills.
+func TestBestSkill(t *testing.T) {
+	s := five()
+	s.Parties[1].Members[2].Size = 30 // a group with a rank
+	s.Parties[0].Members[1].Skills["defense"] = 4
+	s.Parties[0].Members[3].Skills["stealth"] = 6
+	s.Parties[1].Members[4].Skills["endurance"] = 5
+	in, err := s.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	ns := len(in.skills)
+	checked, ties := 0, 0
+	for trial := range 3000 {
+		in.Reset()
+		st := &in.st
+		st.round = 7
+		for g := range in.names {
+			m := &st.mem[g]
+			m.penalty = -rng.IntN(3)
+			if rng.IntN(2) == 0 {
+				m.last, m.lastRound, m.streak = rng.IntN(ns), 7, 1+rng.IntN(4)
+			}
+			if in.size[g] > 1 && rng.IntN(2) == 0 {
+				m.abandoned, m.rank = true, max(m.rank-1, 0)
+			}
+			for sk := range ns {
+				st.uses[g*ns+sk] = int8(rng.IntN(4))
+			}
+		}
+		mask := uint64(0)
+		for range 1 + rng.IntN(3) {
+			mask |= 1 << rng.IntN(ns)
+		}
+		ignore := trial%5 == 0
+		for g := range in.names {
+			for _, react := range []bool{false, true} {
+				cands, ord, set := in.actCand[g], in.actOrd[g], uint64(0)
+				if react {
+					cands, ord, set = in.reactCand[g], in.reactOrd[g], in.reactSet[g]
+				}
+				wb, wv := plainBest(in, g, cands, react, mask, ignore)
+				gb, gv := in.bestSkill(g, cands, ord, set, react, mask, ignore)
+				if gb != wb || gv != wv {
+					t.Fatalf("trial %d member %s react %v: got skill %d (%+d), want %d (%+d)", trial, in.names[g], react, gb, gv, wb, wv)
+				}
+				checked++
+				// Count choices where another candidate ties the best.
+				for _, sk := range cands {
+					if sk != wb && in.base(g, sk)+in.repetition(g, sk) == wv && !react {
+						ties++
+						break
+					}
+				}
+			}
+		}
+	}
+	if ties < 100 {
+		t.Errorf("only %d of %d choices had a tie to break", ties, checked)
 	}
 }

@@ -192,6 +192,9 @@ type Interaction struct {
 	known       [][]int    // skills each member lists
 	actCand     [][]int    // skills each member may act with (known ones, or all legal)
 	reactCand   [][]int    // skills each member might react with, besides the actor's
+	actOrd      [][]uint8  // positions in actCand by descending static modifier
+	reactOrd    [][]uint8  // positions in reactCand by descending static modifier
+	reactSet    []uint64   // the skills in reactCand
 	passSkill   []int      // a passive member's one skill
 	size        []int
 	checkDice   []dice.Die
@@ -525,6 +528,16 @@ func build(s Scenario) (*Interaction, error) {
 			in.stat[g*ns+s] = in.mods[g*ns+s] + in.circ[s] + in.parties[in.memberOf[g]].bonus
 		}
 	}
+	for g := range in.names {
+		row := in.stat[g*ns : g*ns+ns]
+		in.actOrd = append(in.actOrd, byStat(in.actCand[g], row))
+		in.reactOrd = append(in.reactOrd, byStat(in.reactCand[g], row))
+		var set uint64
+		for _, s := range in.reactCand[g] {
+			set |= 1 << s
+		}
+		in.reactSet = append(in.reactSet, set)
+	}
 	in.st.alloc(len(s.Parties), nm, ns)
 	in.saved.alloc(len(s.Parties), nm, ns)
 	in.st.copyFrom(&in.start)
@@ -571,6 +584,17 @@ func build(s Scenario) (*Interaction, error) {
 	in.decl.Reactions = in.decl.Reactions[:0]
 	in.decl.Seize = make([]int, 0, MaxParties)
 	return in, nil
+}
+
+// byStat returns the positions of cands ordered by descending static
+// modifier in row, earlier positions first on ties.
+func byStat(cands []int, row []int) []uint8 {
+	ord := make([]uint8, len(cands))
+	for i := range ord {
+		ord[i] = uint8(i)
+	}
+	slices.SortStableFunc(ord, func(a, b uint8) int { return row[cands[b]] - row[cands[a]] })
+	return ord
 }
 
 // member converts a party-local member to a global one, or -1.

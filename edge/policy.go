@@ -173,11 +173,13 @@ func (r *ranked) take(us []Use, k int) []Use {
 
 // bestSkill returns the skill among cands (and, when react, the actor's
 // skills in mask not among them) that gives global member g the highest
-// modifier this round, first on ties, and that modifier: Interaction.base
-// plus the pairing modifier when reacting and, unless ignoreRep, the
-// repetition penalty. It returns -1 when no candidate is legal. The
-// member's state is loaded once for all the skills it weighs.
-func (in *Interaction) bestSkill(g int, cands []int, react bool, mask uint64, ignoreRep bool) (int, int) {
+// modifier this round, the earliest in that order on ties, and that
+// modifier: Interaction.base plus the pairing modifier when reacting and,
+// unless ignoreRep, the repetition penalty. It returns -1 when no candidate
+// is legal. ord lists cands' positions by descending static modifier and
+// set holds cands as a mask. The member's state is loaded once for all the
+// skills it weighs.
+func (in *Interaction) bestSkill(g int, cands []int, ord []uint8, set uint64, react bool, mask uint64, ignoreRep bool) (int, int) {
 	st := &in.st
 	ns := len(in.skills)
 	m := &st.mem[g]
@@ -190,42 +192,18 @@ func (in *Interaction) bestSkill(g int, cands []int, react bool, mask uint64, ig
 	}
 	ignoreRep = ignoreRep || in.passiveM[g]
 	endMask, safeMask := in.endMask, in.safeMask
-	best, val := -1, 0
-	var tried uint64
-	for i, rest := 0, mask; ; i++ {
-		var sk int
-		if i < len(cands) {
-			sk = cands[i]
-		} else {
-			// The actor's skills, always legal as the same skill.
-			rest &^= tried
-			if !react || rest == 0 {
-				break
-			}
-			sk = bits.TrailingZeros64(rest)
-		}
-		if uint(sk) >= uint(ns) {
-			continue
-		}
+	// Without a group rank every skill's modifier is its static one plus
+	// the member's penalty, at most: the pairing and repetition modifiers
+	// are never bonuses. So in ord's order, once a skill's bound falls
+	// below the best so far, no later one can win.
+	sorted := rank == 0 && len(ord) == len(cands)
+	best, bestPos, val := -1, 0, 0
+	price := func(sk int, x int) (int, bool) {
 		bit := uint64(1) << (uint(sk) & 63)
-		tried |= bit
-		x := stat[sk] + pen
-		if rank > 0 {
-			if endMask&bit == 0 {
-				x += rank
-			} else if !abandoned {
-				x -= rank
-			}
-		}
-		if best >= 0 && x <= val {
-			// The pairing and repetition modifiers are never bonuses, so
-			// this skill cannot beat the best so far.
-			continue
-		}
 		if react {
 			extra, ok := in.reactMod(sk, mask)
 			if !ok {
-				continue
+				return 0, false
 			}
 			x += extra
 		}
@@ -238,7 +216,63 @@ func (in *Interaction) bestSkill(g int, cands []int, react bool, mask uint64, ig
 			}
 			x += int(in.repTab[uint(n)&127])
 		}
-		if best < 0 || x > val {
+		return x, true
+	}
+	for k := range cands {
+		i := k
+		if sorted {
+			i = int(ord[k])
+		}
+		sk := cands[i]
+		if uint(sk) >= uint(ns) {
+			continue
+		}
+		x := stat[sk] + pen
+		if rank > 0 {
+			if endMask&(1<<(uint(sk)&63)) == 0 {
+				x += rank
+			} else if !abandoned {
+				x -= rank
+			}
+		}
+		if best >= 0 {
+			if x < val {
+				if sorted {
+					break
+				}
+				continue
+			}
+			if x == val && i > bestPos {
+				continue
+			}
+		}
+		x, ok := price(sk, x)
+		if ok && (best < 0 || x > val || (x == val && i < bestPos)) {
+			best, bestPos, val = sk, i, x
+		}
+	}
+	if !react {
+		return best, val
+	}
+	// The actor's skills not among cands, always legal as the same skill,
+	// come after every candidate.
+	for rest := mask &^ set; rest != 0; rest &= rest - 1 {
+		sk := bits.TrailingZeros64(rest)
+		if sk >= ns {
+			break
+		}
+		x := stat[sk] + pen
+		if rank > 0 {
+			if endMask&(1<<(uint(sk)&63)) == 0 {
+				x += rank
+			} else if !abandoned {
+				x -= rank
+			}
+		}
+		if best >= 0 && x <= val {
+			continue
+		}
+		if x, ok := price(sk, x); ok && (best < 0 || x > val) {
 			best, val = sk, x
 		}
 	}
@@ -267,7 +301,7 @@ func (s *Style) act(in *Interaction, p int, a *Action) {
 	var rk ranked
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	for g := lo; g < hi; g++ {
-		if best, val := in.bestSkill(g, in.actCand[g], false, 0, s.IgnoreRepetition); best >= 0 {
+		if best, val := in.bestSkill(g, in.actCand[g], in.actOrd[g], 0, false, 0, s.IgnoreRepetition); best >= 0 {
 			rk.add(g-lo, best, val)
 		}
 	}
@@ -285,7 +319,7 @@ func (s *Style) react(in *Interaction, p int, a *Action, r *Reaction) {
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	for g := lo; g < hi; g++ {
 		// The member's own and safe skills, then the actor's skills.
-		if best, val := in.bestSkill(g, in.reactCand[g], true, mask, s.IgnoreRepetition); best >= 0 {
+		if best, val := in.bestSkill(g, in.reactCand[g], in.reactOrd[g], in.reactSet[g], true, mask, s.IgnoreRepetition); best >= 0 {
 			rk.add(g-lo, best, val)
 		}
 	}
