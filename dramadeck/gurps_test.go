@@ -187,3 +187,22 @@ func TestCriticalsSame(t *testing.T) {
 		}
 	}
 }
+
+// TestTableRoll: the engine's roll (dice and table in one) gives Judge's
+// result on the same three dice, for every 3d6 total and a range of skills.
+func TestTableRoll(t *testing.T) {
+	c := DefaultCriticals()
+	var jt judgeTable
+	jt.build(c)
+	for a := 1; a <= 6; a++ {
+		for b := 1; b <= 6; b++ {
+			for d := 1; d <= 6; d++ {
+				for s := -12; s <= 30; s += 3 {
+					if diff := cmp.Diff(c.Judge(a+b+d, s), jt.roll(dice.Scripted(a, b, d), s)); diff != "" {
+						t.Fatalf("dice %d %d %d at %d (-Judge +roll):\n%s", a, b, d, s, diff)
+					}
+				}
+			}
+		}
+	}
+}
