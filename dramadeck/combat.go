@@ -343,13 +343,19 @@ func (g *Game) CheckChoice(ci int, ch Choice) error {
 // Act resolves one action by character ci. pol is the acting side's policy
 // (Possibility spends, the GM's card removal, Player's Call).
 func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
+	g.syncCriticals()
+	return g.act(r, ci, ch, pol)
+}
+
+// act is Act for PlayRound, which syncs the success-roll table once for
+// the whole round.
+func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 	if err := g.CheckChoice(ci, ch); err != nil {
 		return err
 	}
 	if pol == nil {
 		return errors.New("Act needs a policy")
 	}
-	g.syncCriticals()
 	s := &g.State
 	c := g.char(ci)
 	st := &c.Status
@@ -616,7 +622,7 @@ func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
 	if !g.char(ci).Active() || g.State.Outcome != Ongoing {
 		return nil
 	}
-	if err := g.Act(r, ci, pol.Choose(g, ci), pol); err != nil {
+	if err := g.act(r, ci, pol.Choose(g, ci), pol); err != nil {
 		return fmt.Errorf("policy %s: %w", pol.Name(), err)
 	}
 	if ci < len(g.State.Heroes) && g.State.Players[ci].MayMove {
@@ -639,6 +645,7 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 	if err := g.BeginRound(r); err != nil {
 		return err
 	}
+	g.syncCriticals()
 	s := &g.State
 	for p := range s.Players {
 		if !s.Heroes[p].Active() || s.Outcome != Ongoing {
