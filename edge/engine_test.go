@@ -855,12 +855,12 @@ func TestBestSkill(t *testing.T) {
 		ignore := trial%5 == 0
 		for g := range in.names {
 			for _, react := range []bool{false, true} {
-				cands, ord, set := in.actCand[g], in.actOrd[g], uint64(0)
+				cands := in.actCand[g]
 				if react {
-					cands, ord, set = in.reactCand[g], in.reactOrd[g], in.reactSet[g]
+					cands = in.reactCand[g]
 				}
 				wb, wv := plainBest(in, g, cands, react, mask, ignore)
-				gb, gv := in.bestSkill(g, cands, ord, set, react, mask, ignore)
+				gb, gv := in.bestSkill(g, react, mask, ignore)
 				if gb != wb || gv != wv {
 					t.Fatalf("trial %d member %s react %v: got skill %d (%+d), want %d (%+d)", trial, in.names[g], react, gb, gv, wb, wv)
 				}

@@ -171,15 +171,18 @@ func (r *ranked) take(us []Use, k int) []Use {
 	return us
 }
 
-// bestSkill returns the skill among cands (and, when react, the actor's
-// skills in mask not among them) that gives global member g the highest
-// modifier this round, the earliest in that order on ties, and that
-// modifier: Interaction.base plus the pairing modifier when reacting and,
-// unless ignoreRep, the repetition penalty. It returns -1 when no candidate
-// is legal. ord lists cands' positions by descending static modifier and
-// set holds cands as a mask. The member's state is loaded once for all the
-// skills it weighs.
-func (in *Interaction) bestSkill(g int, cands []int, ord []uint8, set uint64, react bool, mask uint64, ignoreRep bool) (int, int) {
+// bestSkill returns the skill among global member g's candidates for
+// acting or reacting (actCand or reactCand; and, when react, the actor's
+// skills in mask not among them) that gives g the highest modifier this
+// round, the earliest in that order on ties, and that modifier:
+// Interaction.base plus the pairing modifier when reacting and, unless
+// ignoreRep, the repetition penalty. It returns -1 when no candidate is
+// legal. The member's state is loaded once for all the skills it weighs.
+func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool) (int, int) {
+	cands, ord, set := in.actCand[g], in.actOrd[g], uint64(0)
+	if react {
+		cands, ord, set = in.reactCand[g], in.reactOrd[g], in.reactSet[g]
+	}
 	st := &in.st
 	ns := len(in.skills)
 	m := &st.mem[g]
@@ -301,7 +304,7 @@ func (s *Style) act(in *Interaction, p int, a *Action) {
 	var rk ranked
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	for g := lo; g < hi; g++ {
-		if best, val := in.bestSkill(g, in.actCand[g], in.actOrd[g], 0, false, 0, s.IgnoreRepetition); best >= 0 {
+		if best, val := in.bestSkill(g, false, 0, s.IgnoreRepetition); best >= 0 {
 			rk.add(g-lo, best, val)
 		}
 	}
@@ -319,7 +322,7 @@ func (s *Style) react(in *Interaction, p int, a *Action, r *Reaction) {
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	for g := lo; g < hi; g++ {
 		// The member's own and safe skills, then the actor's skills.
-		if best, val := in.bestSkill(g, in.reactCand[g], in.reactOrd[g], in.reactSet[g], true, mask, s.IgnoreRepetition); best >= 0 {
+		if best, val := in.bestSkill(g, true, mask, s.IgnoreRepetition); best >= 0 {
 			rk.add(g-lo, best, val)
 		}
 	}
