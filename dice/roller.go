@@ -161,8 +161,8 @@ func (r *Roller) Shuffle(n int, swap func(i, j int)) {
 // 1..sides. A "die" with fewer than 2 sides is not random: Roll returns 1 and
 // draws nothing (Die.Valid tells valid sizes apart).
 func (r *Roller) Roll(sides int) int {
-	// Fast path, small enough to inline: a face already drawn for this
-	// size. A scripted roller never caches, so it always takes rollSlow.
+	// Fast path: a face already drawn for this size. A scripted roller
+	// never caches, so it always takes rollSlow.
 	if r.cacheN > 0 && sides == r.cacheSides {
 		r.cacheN--
 		return r.cache[r.cacheN&31]
@@ -349,9 +349,9 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 // RollN rolls n dice of one size into out[:n] and returns it. With enough
 // capacity in out it allocates nothing.
 func (r *Roller) RollN(n, sides int, out []int) []int {
-	// Fast path, small enough to inline: the whole roll comes from faces
-	// already drawn for this size.
-	if c := r.cacheN - n; c >= 0 && n > 0 && sides == r.cacheSides && n <= cap(out) {
+	// Fast path: the whole roll comes from faces already drawn for this
+	// size. (A negative n fails the unsigned compare and goes to rollN.)
+	if c := r.cacheN - n; c >= 0 && sides == r.cacheSides && uint(n) <= uint(cap(out)) {
 		r.cacheN = c
 		return out[:copy(out[:n], r.cache[c:])]
 	}
