@@ -21,8 +21,9 @@ func BenchmarkExchange(b *testing.B) {
 	c.Met = ^uint64(0) // the owe list is settled
 	b.ReportAllocs()
 	for b.Loop() {
+		// Restore the exchange's starting point. (Turned needs no reset:
+		// a tie's new round clears it, and nothing else sets it.)
 		c.Phase, c.Challenger, c.Answerer, c.Exchanges = PhaseAnswer, 0, 1, 0
-		c.Sides[0].Turned, c.Sides[1].Turned = false, false
 		_ = c.Roll(r)
 		_ = c.Resolve()
 	}

@@ -604,10 +604,15 @@ func (c *Conflict) Resolve() error {
 		ch, an := c.Challenger, c.Answerer
 		sc, sa := &c.Sides[ch], &c.Sides[an]
 		var d int
+		var double bool
 		if ka, kc := sa.key, sc.key; max(ka-1, kc-1) < noKey-1 {
-			d = cmpKey(ka, kc) // both packed
+			// Both packed: the keys order the rolls, and their top bits
+			// are the reads.
+			d = cmpKey(ka, kc)
+			double = c.Rules.DoubleFactor*int(ka>>48) <= int(kc>>48)
 		} else {
 			d = cmpSlow(sa, sc)
+			double = c.Rules.DoubleFactor*sa.read() <= sc.read()
 		}
 		switch d {
 		case 1:
@@ -623,7 +628,7 @@ func (c *Conflict) Resolve() error {
 			}
 			c.endExchange()
 		default:
-			if c.Rules.DoubleFactor*sa.read() <= sc.read() {
+			if double {
 				c.owe(true)
 				if c.Trace != nil {
 					c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
