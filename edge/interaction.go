@@ -210,7 +210,6 @@ type Interaction struct {
 	nAct        int // checks of the acting party at the front of parts
 	nStaked     int // staked checks at the front of parts
 	faceBuf     []int
-	faces       []int            // one check die for each check of a round
 	passiveMask uint32           // passive parties
 	reactOf     [MaxParties]int8 // reaction of each targeted party in that declaration
 	orderBuf    []int
@@ -573,7 +572,6 @@ func build(s Scenario) (*Interaction, error) {
 	maxParts := nm*2 + len(s.Parties)*MaxMembers
 	in.parts = make([]participant, 0, maxParts)
 	in.faceBuf = make([]int, 0, len(in.checkDice))
-	in.faces = make([]int, maxParts)
 	in.orderBuf = make([]int, 0, len(s.Parties))
 	in.decl.Action.Targets = make([]int, 0, MaxParties)
 	in.decl.Action.Checks = make([]Use, 0, MaxMembers)

@@ -355,11 +355,12 @@ func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 // rollAll rolls every check of a prepared round and settles it.
 func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 	if d := in.checkD; d > 0 {
-		// One die (the d20): every check's die in one call, in order.
-		fs := r.RollN(len(ps), d, in.faces)
+		// One die (the d20), rolled check by check so a seed gives the same
+		// rolls as every earlier version (RollN would deal them from the
+		// roller's cache in another order).
 		cm := int32(in.checkMod)
-		for i := range min(len(ps), len(fs)) {
-			ps[i].score(int32(fs[i]) + cm)
+		for i := range ps {
+			ps[i].score(int32(r.Roll(d)) + cm)
 		}
 	} else {
 		for i := range ps {
