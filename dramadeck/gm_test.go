@@ -367,3 +367,43 @@ func TestIllegalPolicyChoice(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestStyleDeclareByName: with every condition favourable, the default
+// style declares exactly the combat-useful cards of its pool; with none
+// favourable, only those it always plays (and Seize Initiative, and
+// Supporter while a friend stands).
+func TestStyleDeclareByName(t *testing.T) {
+	always := map[Name]bool{Action: true, Adrenalin: true, CoupDeGrace: true, SecondChance: true,
+		OpponentFails: true, Hero: true, Haste: true, Alertness: true, Connection: true, Idea: true,
+		SeizeInitiative: true, Supporter: true}
+	sometimes := map[Name]bool{Drama: true, Glory: true, MasterPlan: true, Rally: true, Monologue: true, Escape: true}
+	for _, favourable := range []bool{true, false} {
+		for _, n := range Names() {
+			g := testGame(t)
+			if err := g.StartCombat(false); err != nil {
+				t.Fatal(err)
+			}
+			id := give(t, g, 0, n, true)
+			st := &Style{PlayCards: true, KeepDrama: !favourable}
+			if favourable {
+				g.State.Heroes[0].Status.Crit = true
+				g.State.Heroes[0].HP = 1
+				give(t, g, 1, Action, false) // a card in a hand; hands stay short
+				g.State.Discard = append(g.State.Discard, g.State.Draw[0])
+				g.State.Draw = g.State.Draw[1:]
+			} else {
+				for p := range g.State.Players {
+					for len(g.State.Players[p].Hand) < g.Rules.HandSize {
+						g.State.Players[p].Hand = append(g.State.Players[p].Hand, g.State.Draw[0])
+						g.State.Draw = g.State.Draw[1:]
+					}
+				}
+			}
+			plays := st.Declare(g, 0, nil, nil)
+			want := always[n] || (favourable && sometimes[n])
+			if got := len(plays) == 1 && plays[0].Card == id; got != want || len(plays) > 1 {
+				t.Errorf("favourable=%v: %v in the pool: declared %+v, want played=%v", favourable, n, plays, want)
+			}
+		}
+	}
+}

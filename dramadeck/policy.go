@@ -176,9 +176,19 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	me := &st.Heroes[p]
 	add := func(id int) {
 		n := g.Deck.Cards[id].Name
+		k := declNever
+		if n < numNames {
+			k = declareKind[n]
+		}
+		if k == declNever {
+			return // most cards left in a pool (Willpower, Presence, subplots)
+		}
 		pl := Play{Card: id, Target: -1}
+		if k == declAlways {
+			buf = append(buf, pl)
+			return
+		}
 		switch n {
-		case Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea:
 		case Drama:
 			if s.KeepDrama {
 				return
@@ -234,6 +244,25 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	}
 	return buf
 }
+
+// How Style.Declare treats a card in the pool: never play it, always play
+// it, or look at the situation (declareKind by name; a table rather than a
+// switch, which compiles to a jump mispredicted on nearly every card).
+const (
+	declNever uint8 = iota
+	declAlways
+	declCheck
+)
+
+var declareKind = func() (k [numNames]uint8) {
+	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea} {
+		k[n] = declAlways
+	}
+	for _, n := range []Name{Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative} {
+		k[n] = declCheck
+	}
+	return k
+}()
 
 // Move picks the most valuable hand card for the pool (Escape only first).
 func (s *Style) Move(g *Game, p int) int {
