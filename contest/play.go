@@ -46,7 +46,10 @@ func (e *Engine) plan(sd *Side, n int) []Pick {
 func (e *Engine) turnView(s *Scene, t int, v *View) {
 	a := s.Action
 	sd := &a.Sides[t]
-	*v = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1}
+	// Cleared, then set field by field: a composite literal would be built
+	// aside and copied in.
+	*v = View{}
+	v.Kind, v.Side, v.Char, v.Stakes, v.Holder, v.Rolled, v.Target = a.Kind, t, sd.Char, a.Stakes, a.Holder, sd.Rolled, -1
 	e.planOK = -1
 	if sd.Char == TroublePool {
 		return
