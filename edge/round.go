@@ -73,7 +73,7 @@ const (
 )
 
 // score sets the check's total: its die roll plus its modifier. A check's
-// rank in the exchange is its total, then its modifier (RULINGS: ties go to
+// rank in the exchange is its total, then its modifier (our ruling: ties go to
 // the higher modifier; a full tie moves nothing).
 func (p *participant) score(roll int32) {
 	p.total = roll + p.mod

@@ -90,7 +90,8 @@ type Rules struct {
 	MaxRounds int `json:"max_rounds"`
 }
 
-// DefaultRules returns the rules as the text and RULINGS.md give them.
+// DefaultRules returns the rules as the text gives them, with our rulings
+// where it is silent (each field says which).
 func DefaultRules() Rules {
 	d20, _ := dice.NewPool(dice.D20)
 	return Rules{
