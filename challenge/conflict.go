@@ -604,15 +604,11 @@ func (c *Conflict) Resolve() error {
 		ch, an := c.Challenger, c.Answerer
 		sc, sa := &c.Sides[ch], &c.Sides[an]
 		var d int
-		var double bool
-		if ka, kc := sa.key, sc.key; max(ka-1, kc-1) < noKey-1 {
-			// Both packed: the keys order the rolls, and their top bits
-			// are the reads.
-			d = cmpKey(ka, kc)
-			double = c.Rules.DoubleFactor*int(ka>>48) <= int(kc>>48)
+		ka, kc := sa.key, sc.key
+		if max(ka-1, kc-1) < noKey-1 {
+			d = cmpKey(ka, kc) // both packed: the keys order the rolls
 		} else {
 			d = cmpSlow(sa, sc)
-			double = c.Rules.DoubleFactor*sa.read() <= sc.read()
 		}
 		switch d {
 		case 1:
@@ -628,7 +624,12 @@ func (c *Conflict) Resolve() error {
 			}
 			c.endExchange()
 		default:
-			if double {
+			// The reads are the packed keys' top bits, when packed.
+			a, b := int(ka>>48), int(kc>>48)
+			if max(ka-1, kc-1) >= noKey-1 {
+				a, b = sa.read(), sc.read()
+			}
+			if c.Rules.DoubleFactor*a <= b {
 				c.owe(true)
 				if c.Trace != nil {
 					c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
