@@ -328,18 +328,20 @@ func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 	if kind == Basic {
 		initiator = 0
 	}
-	var a *Action
-	if s.Action == nil {
-		a = &Action{Kind: kind, Phase: PhaseOpen, Holder: -1, Interferer: -1, Planned: -1, Winner: -1, Turn: max(initiator, 0), AllRoll: initiator < 0}
+	a := s.Action
+	if a == nil {
+		a = &Action{}
 	} else {
-		// Reuse the finished action's buffers.
-		a = s.Action
-		old := a.Sides
-		ip, hs := a.IPicks[:0], a.Harms[:0]
-		*a = Action{Kind: kind, Phase: PhaseOpen, Holder: -1, Interferer: -1, Planned: -1, Winner: -1, Turn: max(initiator, 0), AllRoll: initiator < 0,
-			Sides: old[:0], IPicks: ip, Harms: hs}
+		// Reuse the finished action's buffers. Cleared, then set field by
+		// field: a composite literal would be built aside and copied in.
+		old, ip, hs := a.Sides[:0], a.IPicks[:0], a.Harms[:0]
+		*a = Action{}
+		a.Sides, a.IPicks, a.Harms = old, ip, hs
 	}
-	for _, sd := range sides {
+	a.Kind, a.Phase, a.Turn, a.AllRoll = kind, PhaseOpen, max(initiator, 0), initiator < 0
+	a.Holder, a.Interferer, a.Planned, a.Winner = -1, -1, -1, -1
+	for i := range sides {
+		sd := &sides[i]
 		n := len(a.Sides)
 		if n < cap(a.Sides) {
 			a.Sides = a.Sides[:n+1]
