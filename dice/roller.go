@@ -239,7 +239,7 @@ func fillDigits(dst []int, x, s uint64, pw []uint64) {
 	q := n / 4
 	a, b, c, d := dst[:q], dst[q:2*q], dst[2*q:3*q], dst[3*q:]
 	xa, xb, xc, xd := x, x*pw[q], x*pw[2*q], x*pw[3*q]
-	b, c, d = b[:len(a)], c[:len(a)], d[:len(d)]
+	b, c = b[:len(a)], c[:len(a)]
 	var h uint64
 	for i := range a {
 		h, xa = bits.Mul64(xa, s)

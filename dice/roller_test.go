@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	//lint:ignore SA1019 deprecated upstream, but its sources must still plug in (the random seam accepts them)
 	exprand "golang.org/x/exp/rand"
 )
 
