@@ -245,6 +245,8 @@ type State struct {
 // event sink. Every step function checks its input first and leaves State
 // unchanged when it returns an error.
 type Game struct {
+	// Rules may be changed between steps; a change takes effect from the
+	// next step call (PlayRound, Act, a task step, Search).
 	Rules Rules
 	Deck  *Deck
 	State State
