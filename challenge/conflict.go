@@ -1139,7 +1139,7 @@ func (c *Conflict) Settle(s Settlement) error {
 
 // owe applies the owe-list rule at the end of a pair's first exchange: a
 // side's characters go on the list when the other side's dice have
-// strictly more sides in total and did not double it (RULINGS: the text
+// strictly more sides in total and did not double it (our ruling: the text
 // over its example).
 func (c *Conflict) owe(doubled bool) {
 	if c.First {

@@ -24,7 +24,7 @@ type Count struct {
 }
 
 // DefaultComposition returns the 156-card player-side composition of
-// RULINGS: Adrenalin 16, Action 8, Haste 10, Master Plan 6, Hero 10, Drama
+// our rulings: Adrenalin 16, Action 8, Haste 10, Master Plan 6, Hero 10, Drama
 // 13, Alertness 4, Connection 4, Idea 4, Glory 4, Monologue 1, Campaign 1,
 // Coup de Grace 5, Leadership 5, Escape 1 [src]; Willpower 16, Presence 16,
 // Opponent Fails 4, Second Chance 6, Supporter 10, Rally 1, Seize Initiative
@@ -108,7 +108,7 @@ func checkComposition(comp []Count) (int, error) {
 }
 
 // Generate builds a deck with the given player-side composition and GM
-// sides drawn from seed in the proportions of RULINGS [ours]: Standard lines
+// sides drawn from seed in the proportions of our rulings [ours]: Standard lines
 // heroes-first on 2/3 of cards, Dramatic lines villains-first on 2/3; 1/3 of
 // lines carry an effect on one side, alternating sides, each side's seven
 // effects in equal shares (Break only for villains, Confused only for

@@ -54,7 +54,7 @@ type MarginTable struct {
 }
 
 // DefaultMargins returns the table with the text's literal bands 0-4, 5-9,
-// 10-14, 15, 16+ [text]. RULINGS notes the 15 / 16+ rows are probably a typo
+// 10-14, 15, 16+ [text]. The 15 / 16+ rows are probably a typo
 // for 15-19 / 20+; shipping the literal bands is [ours]. "Up/Setback" gives
 // the actor Up and the target Setback [ours].
 func DefaultMargins() MarginTable {
@@ -130,7 +130,7 @@ func checkBands(name string, bs []Band) error {
 	return fmt.Errorf("%s: last band must be open-ended (to -1)", name)
 }
 
-// Rules holds every number the Drama Deck text and RULINGS fix. Change any
+// Rules holds every number the Drama Deck text and our rulings fix. Change any
 // field to try a house rule; DefaultRules documents the sources.
 type Rules struct {
 	Criticals Criticals `json:"criticals"`
@@ -168,7 +168,7 @@ type Rules struct {
 	MaxLeadership int `json:"max_leadership"`
 }
 
-// DefaultRules returns the rules as the text and RULINGS give them.
+// DefaultRules returns the rules as the text and our rulings give them.
 func DefaultRules() Rules {
 	return Rules{
 		Criticals: DefaultCriticals(), HandSize: 4, Bonus: 3, CoupPercent: 50,
