@@ -45,6 +45,17 @@ func BenchmarkSum4d6(b *testing.B) {
 	sink = s
 }
 
+// The same roll through SumN, which totals straight from the roller.
+func BenchmarkSumN4d6(b *testing.B) {
+	r := NewSeeded(1)
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		s += r.SumN(4, 6)
+	}
+	sink = s
+}
+
 func BenchmarkSum4d6Naive(b *testing.B) {
 	r := naiveRand()
 	b.ReportAllocs()

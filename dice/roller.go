@@ -407,3 +407,29 @@ func (r *Roller) takeCached(dst []int) int {
 	r.cacheN = c - m
 	return m
 }
+
+// SumN rolls n dice of one size and returns their total without writing
+// the faces anywhere: a 3d6 check or a 4d6 damage roll in one call. It
+// returns 0 for n <= 0; a "die" with fewer than 2 sides counts 1.
+func (r *Roller) SumN(n, sides int) int {
+	if c := r.cacheN - n; c >= 0 && sides == r.cacheSides && n > 0 {
+		t := 0
+		for _, f := range r.cache[c:r.cacheN] {
+			t += f
+		}
+		r.cacheN = c
+		return t
+	}
+	return r.sumN(n, sides)
+}
+
+func (r *Roller) sumN(n, sides int) int {
+	var buf [32]int
+	t := 0
+	for n > 0 {
+		m := min(n, len(buf))
+		t += Sum(r.RollN(m, sides, buf[:0]))
+		n -= m
+	}
+	return t
+}

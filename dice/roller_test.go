@@ -100,3 +100,32 @@ func TestDegenerate(t *testing.T) {
 		t.Errorf("RollDice with non-dice = %v", got)
 	}
 }
+
+func TestSumN(t *testing.T) {
+	// SumN totals exactly the faces RollN would have given.
+	for _, tc := range []struct{ n, sides int }{{3, 6}, {4, 6}, {25, 6}, {70, 6}, {2, 20}, {5, 1000}, {3, 1}, {0, 6}, {-2, 6}} {
+		a, b := NewSeeded(11), NewSeeded(11)
+		for i := 0; i < 50; i++ {
+			want := Sum(a.RollN(tc.n, tc.sides, nil))
+			if tc.sides < 2 && tc.n > 0 {
+				want = tc.n
+			}
+			if got := b.SumN(tc.n, tc.sides); got != want {
+				t.Fatalf("SumN(%d, %d) = %d, RollN summed %d", tc.n, tc.sides, got, want)
+			}
+		}
+	}
+	if s := Scripted(6, 5, 4).SumN(3, 6); s != 15 {
+		t.Errorf("scripted SumN = %d", s)
+	}
+	// 3d6 through SumN matches the exact distribution.
+	exact, _ := SumOf([]Die{D6, D6, D6})
+	r := NewSeeded(4)
+	counts := map[int]int64{}
+	for i := 0; i < 50000; i++ {
+		counts[r.SumN(3, 6)]++
+	}
+	if fit, _ := ChiSquare(exact, counts); fit.PValue < 1e-4 {
+		t.Errorf("3d6 by SumN: p = %v", fit.PValue)
+	}
+}
