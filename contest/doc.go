@@ -67,8 +67,8 @@
 //
 // # Rulings where the text is silent
 //
-// These are ours (RULINGS marks the sourced ones, and Rules documents each
-// number): three traits are free; a tie for the highest opening roll
+// These are ours (Rules marks each number as from the text, the source or
+// us): three traits are free; a tie for the highest opening roll
 // means everyone rolls again; with more than two sides the turn passes
 // round the table and a side that fails is beaten by the holder and leaves;
 // the Trouble Pool only opposes basic actions and loses its largest die

@@ -87,7 +87,7 @@ type Rules struct {
 	EmptyComplication dice.Die `json:"empty_complication"`
 }
 
-// DefaultRules returns the rules as the text and RULINGS give them.
+// DefaultRules returns the rules as the text and our rulings give them.
 func DefaultRules() Rules {
 	return Rules{
 		Keep:                      2,

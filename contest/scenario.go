@@ -378,7 +378,13 @@ type Runner struct {
 	s     Scene
 	cats  int
 	basic bool
+	err   error // why the last failed trial failed
 }
+
+// Err reports why the last trial that returned -1 failed (a policy's
+// illegal choice, such as rolling a pool its character cannot pay for),
+// or nil.
+func (rn *Runner) Err() error { return rn.err }
 
 // NewRunner validates the scenario and preallocates a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
@@ -406,9 +412,11 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 			s.Timed.Phase = TimedDone
 		}
 		if err := e.BeginTimed(s, t.actor, t.picks, t.beats, t.steps, t.helper); err != nil {
+			rn.err = err
 			return -1
 		}
 		if err := e.PlayTimed(s, r, &t.table); err != nil {
+			rn.err = err
 			return -1
 		}
 		tm := s.Timed
@@ -444,6 +452,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 		a.IPicks = append(a.IPicks[:0], rn.b.iPicks...)
 	}
 	if err := e.Play(s, r, &rn.b.table); err != nil {
+		rn.err = err
 		return -1
 	}
 	ko := 0

@@ -3,6 +3,7 @@ package contest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -52,4 +53,30 @@ func TestScenarioJSON(t *testing.T) {
 	if err := back.Validate(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A base pool that costs a Plot Point every roll fails once the points run
+// out; the runner says why instead of only returning -1.
+func TestRunnerErrSaysWhy(t *testing.T) {
+	s := DefaultScenario()
+	s.Aspects = []Trait{{Name: "Rain", Kind: Aspect, Die: dice.D8}}
+	s.Sides[1].Pool = append(s.Sides[1].Pool, "aspect:Rain") // a fourth trait: one Plot Point a roll
+	rn, err := s.NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rn.Err() != nil {
+		t.Fatalf("fresh runner has error %v", rn.Err())
+	}
+	r := dice.NewSeeded(5)
+	m := make([]int, len(s.Metrics()))
+	for i := 0; i < 1000; i++ {
+		if c := rn.Trial(r, m); c < 0 {
+			if err := rn.Err(); err == nil || !errors.Is(err, ErrPlotPoints) {
+				t.Fatalf("trial %d failed with Err() = %v, want ErrPlotPoints", i, err)
+			}
+			return
+		}
+	}
+	t.Fatal("no trial ran out of Plot Points")
 }
