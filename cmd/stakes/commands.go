@@ -119,9 +119,7 @@ func simulate(e *env, sc scenario, name string, c *common) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	if c.zeroTime {
-		stripRunEnv(rep)
-	}
+	stripRunEnv(rep, c.zeroTime)
 	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep}
 	if ex, err := sc.exact(); err == nil {
 		res.Exact = ex
@@ -331,10 +329,8 @@ func cmdCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.zeroTime {
-		stripRunEnv(cmp.A)
-		stripRunEnv(cmp.B)
-	}
+	stripRunEnv(cmp.A, c.zeroTime)
+	stripRunEnv(cmp.B, c.zeroTime)
 	switch {
 	case c.json:
 		return writeJSON(e.stdout, cmp)
@@ -415,10 +411,8 @@ func cmdSweep(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.zeroTime {
-		for i := range rep.Cells {
-			stripRunEnv(rep.Cells[i].Report)
-		}
+	for i := range rep.Cells {
+		stripRunEnv(rep.Cells[i].Report, c.zeroTime)
 	}
 	switch {
 	case c.json:
@@ -571,10 +565,13 @@ func cmdReport(e *env, args []string) error {
 	return nil
 }
 
-// stripRunEnv clears the fields of a report that describe the run rather
-// than the study (wall time, worker count), so the same seed gives
-// byte-identical output whatever --workers is.
-func stripRunEnv(r *sim.Report) {
-	r.Elapsed = 0
+// stripRunEnv clears what describes the run rather than the study. The
+// worker count never changes a number, so it is always left out and the
+// same seed prints the same bytes for any --workers; the wall time goes
+// too with --no-time.
+func stripRunEnv(r *sim.Report, noTime bool) {
 	r.Provenance.Workers = 0
+	if noTime {
+		r.Elapsed = 0
+	}
 }

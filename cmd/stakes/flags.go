@@ -41,7 +41,7 @@ func (c *common) register(fs *flag.FlagSet, defTrials int64) {
 	fs.StringVar(&c.plot, "plot", "", "also draw the rounds distribution to `FILE` (.png or .svg)")
 	fs.Float64Var(&c.precision, "precision", 0, "stop once every 95% interval half-width is below this (0 = off)")
 	fs.StringVar(&c.generator, "generator", sim.PCG, "random generator: pcg or chacha8")
-	fs.BoolVar(&c.zeroTime, "no-time", false, "omit the elapsed time and worker count, so the same seed gives byte-identical output")
+	fs.BoolVar(&c.zeroTime, "no-time", false, "omit the elapsed time, the one field that differs between runs of the same seed")
 	fs.Var(&c.sets, "set", "override a scenario setting: `key=value` (repeatable), e.g. rules.start_edge=6")
 	fs.StringVar(&c.file, "file", "", "start from the scenario in `FILE` instead of the built-in one")
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stakes runs the command in-process and returns its exit code, stdout and
@@ -244,4 +245,59 @@ func TestPlot(t *testing.T) {
 			t.Errorf("plot %s: %v size %v", name, err, st)
 		}
 	}
+}
+
+func TestMechanics(t *testing.T) {
+	code, out, _ := stakes(t, "mechanics")
+	for _, m := range reportOrder {
+		if code != 0 || !strings.Contains(out, m+" ") {
+			t.Errorf("mechanics: exit %d, %s missing:\n%s", code, m, out)
+		}
+	}
+	for _, m := range reportOrder {
+		code, out, errOut := stakes(t, "mechanics", m)
+		var v map[string]any
+		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v["rules"] == nil {
+			t.Errorf("mechanics %s: exit %d %s\n%.200s", m, code, errOut, out)
+		}
+	}
+}
+
+// Without --no-time only elapsed_ns differs between worker counts.
+func TestOnlyTimingDiffers(t *testing.T) {
+	strip := func(s string) string {
+		var lines []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, "elapsed_ns") {
+				lines = append(lines, l)
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	_, a, _ := stakes(t, "sim", "coin", "--json", "--trials", "3000", "--workers", "1")
+	_, b, _ := stakes(t, "sim", "coin", "--json", "--trials", "3000", "--workers", "3")
+	if strip(a) != strip(b) || !strings.Contains(a, "elapsed_ns") {
+		t.Errorf("outputs differ beyond elapsed_ns:\n%s\n%s", a, b)
+	}
+}
+
+// The progress bar never writes unless stderr is a terminal.
+func TestProgressQuietWhenPiped(t *testing.T) {
+	var errb bytes.Buffer
+	e := &env{stderr: &errb, terminal: false}
+	p := newProgress(e, "x")
+	p.start = p.start.Add(-time.Hour) // as if the run were long
+	p.update(5, 10)
+	p.finish()
+	if errb.Len() != 0 {
+		t.Errorf("progress wrote %q to a non-terminal", errb.String())
+	}
+	e.terminal = true
+	p = newProgress(e, "x")
+	p.start = p.start.Add(-time.Hour)
+	p.update(5, 10)
+	if !strings.Contains(errb.String(), "50%") {
+		t.Errorf("progress on a terminal wrote %q", errb.String())
+	}
+	p.finish()
 }
