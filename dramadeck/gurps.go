@@ -121,24 +121,10 @@ func (g *Game) syncCriticals() {
 	}
 }
 
-// roll rolls 3d6 (three Roll(6), as Roll3d6) and judges the total as
-// judge does, written out here to save a call per roll.
+// roll rolls 3d6 and judges the total. SumN takes the same three faces
+// three Roll(6) calls would, in one call.
 func (t *judgeTable) roll(r *dice.Roller, skill int) Result {
-	roll := r.Roll(6) + r.Roll(6) + r.Roll(6)
-	if uint(roll) >= uint(len(t.rows)) {
-		return t.from.Judge(roll, skill) // not a 3d6 total: cannot happen
-	}
-	row := &t.rows[roll]
-	s := min(max(skill, math.MinInt+1), math.MaxInt-1)
-	res := Result{Roll: roll, Skill: skill, Margin: skill - roll, Success: s >= row.succ}
-	cs := s >= row.crit
-	cf := s <= row.fumble || roll-skill >= t.from.CritFailBy
-	if res.Success {
-		res.Critical = cs
-	} else {
-		res.Critical = cf
-	}
-	return res
+	return t.judge(r.SumN(3, 6), skill)
 }
 
 // same is c == d written out field by field, which compiles to a few
