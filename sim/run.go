@@ -152,20 +152,25 @@ func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
 		r := &s.roller
 		// tally.record, written out so the per-trial work inlines.
 		cats, hists := t.cats, t.hists
+		// Only the category and this spec's metrics are ever read, so only
+		// they are cleared before each trial.
+		ms := o.Metrics[:len(hists)]
 		for i := range n {
 			if i%checkEvery == 0 && stop.Load() {
 				return false, nil
 			}
-			*o = Outcome{}
+			o.Category = 0
+			for k := range ms {
+				ms[k] = 0
+			}
 			trial(r, o)
 			c := o.Category
 			if uint(c) >= uint(len(cats)) {
 				return false, fmt.Errorf("trial %d of chunk %d: category %d is out of range 0..%d", i, chunk, c, len(cats)-1)
 			}
 			cats[c]++
-			for k := range hists {
+			for k, v := range ms {
 				h := &hists[k]
-				v := o.Metrics[k]
 				if j := v - h.Min; uint(j) < uint(len(h.Counts)) {
 					h.Counts[j]++
 				} else if err := h.addSlow(v); err != nil {
