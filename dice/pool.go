@@ -188,15 +188,13 @@ func ParsePool(s string) (Pool, error) {
 	var ds []Die
 	mod := 0
 	i := 0
-	neg := false   // the pending term was introduced by '-'
-	joined := true // a separator or the start precedes the next term
+	neg := false // the pending term was introduced by '-'
 	sawTerm := false
 	for i < len(s) {
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t':
 			i++
-			joined = true
 			continue
 		case c == '+' || c == '-':
 			if !sawTerm && c == '+' {
@@ -212,12 +210,10 @@ func ParsePool(s string) (Pool, error) {
 			if j == len(s) || s[j] == '+' || s[j] == '-' {
 				return fail("%q must be followed by a term", string(c))
 			}
-			joined = true
 			continue
 		}
-		if !joined {
-			return fail("terms must be separated by a space or '+'")
-		}
+		// Each term below ends at a separator or the end (checked after
+		// it), so terms are always separated.
 		// A term: digits, optionally 'd' and more digits.
 		j := i
 		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
@@ -280,7 +276,6 @@ func ParsePool(s string) (Pool, error) {
 			return fail("unexpected %q after a term: a term is NdS (like 3d6) or a whole number", string(s[i]))
 		}
 		neg = false
-		joined = false
 		sawTerm = true
 	}
 	if len(ds) == 0 {
