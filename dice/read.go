@@ -129,34 +129,17 @@ func Compare(a, b []int) int { return CompareBonus(a, 0, b, 0) }
 // advantage die is added straight to the high die). It allocates nothing.
 func CompareBonus(a []int, bonusA int, b []int, bonusB int) int {
 	// Walk both multisets from the top. va/vb is the current value, na/nb how
-	// many dice of it are still unmatched.
+	// many dice of it are still unmatched; a side with no dice reads 0.
 	const top = int(^uint(0) >> 1)
 	va, na := nextBelow(a, top)
 	vb, nb := nextBelow(b, top)
-	first := true
-	for {
-		ha, hb := va, vb
-		if first {
-			// Only one die of the top value carries the bonus.
-			ha += bonusA
-			hb += bonusB
-			if na == 0 {
-				ha = bonusA
-			}
-			if nb == 0 {
-				hb = bonusB
-			}
-			if ha != hb {
-				return sign(ha - hb)
-			}
-			first = false
-			va, na = consume(a, va, na, 1)
-			vb, nb = consume(b, vb, nb, 1)
-			continue
-		}
-		if na == 0 && nb == 0 {
-			return 0
-		}
+	// The high dice first, each with its bonus (one die carries it).
+	if d := (va + bonusA) - (vb + bonusB); d != 0 {
+		return sign(d)
+	}
+	va, na = consume(a, va, na, 1)
+	vb, nb = consume(b, vb, nb, 1)
+	for na > 0 || nb > 0 {
 		if va != vb {
 			return sign(va - vb)
 		}
@@ -164,6 +147,7 @@ func CompareBonus(a []int, bonusA int, b []int, bonusB int) int {
 		va, na = consume(a, va, na, m)
 		vb, nb = consume(b, vb, nb, m)
 	}
+	return 0
 }
 
 // consume removes m dice of value v (of which n remain) and returns the next
