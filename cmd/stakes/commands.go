@@ -183,7 +183,7 @@ func cmdRun(e *env, args []string) error {
 		"Runs a scenario file: JSON with // comments, naming the mechanic and laying settings\n"+
 			"over its built-in scenario (see examples/scenarios). Seed and trials in the file are\n"+
 			"used unless --seed or --trials is given.",
-		`stakes run examples/scenarios/chase.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
+		`stakes run examples/scenarios/edge.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
 	c.register(fs, 100000)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -219,11 +219,13 @@ type oddsArgs struct {
 
 func cmdOdds(e *env, args []string) error {
 	var c common
-	fs := newFlags(e, "odds", "MECHANIC [flags]",
+	fs := newFlags(e, "odds", "MECHANIC [flags]   |   stakes odds contest POOL vs STAKES",
 		"Exact answers, no sampling: the mechanic's own exact tables for the scenario\n"+
-			"(changed by --set or --file), and the scenario's exact outcome odds and rounds.",
+			"(changed by --set or --file), and the scenario's exact outcome odds and rounds.\n"+
+			"For contest, POOL vs STAKES (STAKES a pool or a number) gives the chance to beat\n"+
+			"the stakes and to beat them by the Extraordinary margin.",
 		`stakes odds actiontest --set pool=4 --set position=desperate`,
-		`stakes odds contest --set pool="d10 d8 d6" --set stakes_pool="d8 d8"`,
+		`stakes odds contest "d10 d8 d6" vs "d8 d8"`, `stakes odds contest "d12 d6" vs 9`,
 		`stakes odds edge --set rules.start_edge=6 --json`)
 	c.register(fs, 1)
 	pos, err := parse(fs, args)

@@ -144,7 +144,7 @@ Examples:
   stakes odds actiontest --set pool=4 --set position=risky
   stakes sim edge --trials 200000 --set rules.start_edge=6
   stakes sweep edge --axis rules.start_edge=3..8 --csv
-  stakes run examples/scenarios/chase.jsonc --json
+  stakes run examples/scenarios/edge.jsonc --json
 
 Run "stakes COMMAND --help" for a command's flags.
 `, strings.Join(mechanicNames(), ", "))

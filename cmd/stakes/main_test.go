@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -300,4 +301,78 @@ func TestProgressQuietWhenPiped(t *testing.T) {
 		t.Errorf("progress on a terminal wrote %q", errb.String())
 	}
 	p.finish()
+}
+
+// Every example in every command's --help runs (with few trials, in a
+// temporary directory so plots land there).
+func TestHelpExamplesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every help example")
+	}
+	dir := t.TempDir()
+	abs, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if err := os.Symlink(filepath.Join(abs, "examples"), filepath.Join(dir, "examples")); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, c := range append(commands(), command{name: ""}) {
+		args := []string{"--help"}
+		if c.name != "" {
+			args = []string{c.name, "--help"}
+		}
+		_, out, _ := stakes(t, args...)
+		if _, ex, ok := strings.Cut(out, "Examples:\n"); ok {
+			for _, l := range strings.Split(ex, "\n") {
+				if l = strings.TrimSpace(l); strings.HasPrefix(l, "stakes") {
+					lines = append(lines, l)
+				}
+			}
+		}
+	}
+	if len(lines) < 15 {
+		t.Fatalf("only %d help examples found", len(lines))
+	}
+	for _, l := range lines {
+		args := splitArgs(strings.TrimPrefix(l, "stakes"))
+		if slices.Contains(args, "my.jsonc") {
+			continue // a placeholder for the reader's own file
+		}
+		if len(args) > 0 && args[0] != "roll" && args[0] != "mechanics" {
+			args = append(args, "--trials", "300")
+		}
+		if code, _, errOut := stakes(t, args...); code != 0 {
+			t.Errorf("help example %q: exit %d: %s", l, code, errOut)
+		}
+	}
+}
+
+// splitArgs splits a command line on spaces, keeping double-quoted parts
+// together (enough for the help examples).
+func splitArgs(s string) []string {
+	var out []string
+	var cur strings.Builder
+	inQ, have := false, false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			inQ, have = !inQ, true
+		case r == ' ' && !inQ:
+			if have {
+				out = append(out, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out
 }
