@@ -211,49 +211,52 @@ func (r *Roller) batch(sides int, dst []int) {
 	pw := powers[sides][:len(dst)+1]
 	p := pw[len(dst)]
 	for {
-		x := r.next()
-		fillDigits(dst, x, s, pw)
+		// next, written out so the PCG call inlines here: a batch is the
+		// hot loop of every pool roll.
+		var x uint64
+		if r.pcg != nil {
+			x = r.pcg.Uint64()
+		} else {
+			x = r.src.Uint64()
+		}
+		// The faces are the mixed-radix digits of floor(x s^len(dst) / 2^64):
+		// die i is the top word of (x s^i mod 2^64) * s. Multiplying a
+		// remainder by s yields the next die in its top word and the next
+		// remainder in its low word, one instruction a die; four
+		// independent chains, each started at its own power of s, keep the
+		// multiplier busy instead of waiting on one chain.
+		if n := len(dst); n < 8 {
+			y := x
+			for i := range dst {
+				var hi uint64
+				hi, y = bits.Mul64(y, s)
+				dst[i] = int(hi) + 1
+			}
+		} else {
+			q := n / 4
+			a, b, c, d := dst[:q], dst[q:2*q], dst[2*q:3*q], dst[3*q:]
+			xa, xb, xc, xd := x, x*pw[q], x*pw[2*q], x*pw[3*q]
+			b, c = b[:len(a)], c[:len(a)]
+			var h uint64
+			for i := range a {
+				h, xa = bits.Mul64(xa, s)
+				a[i] = int(h) + 1
+				h, xb = bits.Mul64(xb, s)
+				b[i] = int(h) + 1
+				h, xc = bits.Mul64(xc, s)
+				c[i] = int(h) + 1
+				h, xd = bits.Mul64(xd, s)
+				d[i] = int(h) + 1
+			}
+			for i := len(a); i < len(d); i++ {
+				h, xd = bits.Mul64(xd, s)
+				d[i] = int(h) + 1
+			}
+		}
 		// x*p mod 2^64 is Lemire's remainder for the range [0, p).
 		if lo := x * p; lo >= p || lo >= -p%p {
 			return
 		}
-	}
-}
-
-// fillDigits writes the faces of the mixed-radix digits of
-// floor(x s^len(dst) / 2^64) into dst: die i is the top word of
-// (x s^i mod 2^64) * s. Multiplying a remainder by s yields the next die
-// in its top word and the next remainder in its low word, one instruction
-// a die; four independent chains, each started at its own power of s, keep
-// the multiplier busy instead of waiting on one chain.
-func fillDigits(dst []int, x, s uint64, pw []uint64) {
-	n := len(dst)
-	if n < 8 {
-		for i := range dst {
-			var hi uint64
-			hi, x = bits.Mul64(x, s)
-			dst[i] = int(hi) + 1
-		}
-		return
-	}
-	q := n / 4
-	a, b, c, d := dst[:q], dst[q:2*q], dst[2*q:3*q], dst[3*q:]
-	xa, xb, xc, xd := x, x*pw[q], x*pw[2*q], x*pw[3*q]
-	b, c = b[:len(a)], c[:len(a)]
-	var h uint64
-	for i := range a {
-		h, xa = bits.Mul64(xa, s)
-		a[i] = int(h) + 1
-		h, xb = bits.Mul64(xb, s)
-		b[i] = int(h) + 1
-		h, xc = bits.Mul64(xc, s)
-		c[i] = int(h) + 1
-		h, xd = bits.Mul64(xd, s)
-		d[i] = int(h) + 1
-	}
-	for i := len(a); i < len(d); i++ {
-		h, xd = bits.Mul64(xd, s)
-		d[i] = int(h) + 1
 	}
 }
 
