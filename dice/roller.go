@@ -356,13 +356,7 @@ func (r *Roller) RollN(n, sides int, out []int) []int {
 	// size. (A negative n fails the unsigned compare and goes to rollN.)
 	if c := r.cacheN - n; c >= 0 && sides == r.cacheSides && uint(n) <= uint(cap(out)) {
 		r.cacheN = c
-		// A plain loop: for a handful of faces a memmove call costs more.
-		src := r.cache[c : c+n]
-		out = out[:len(src)]
-		for i, f := range src {
-			out[i] = f
-		}
-		return out
+		return out[:copy(out[:n], r.cache[c:])]
 	}
 	return r.rollN(n, sides, out)
 }
@@ -412,11 +406,7 @@ func (r *Roller) rollN(n, sides int, out []int) []int {
 func (r *Roller) takeCached(dst []int) int {
 	c := r.cacheN
 	m := min(len(dst), c)
-	src := r.cache[c-m : c]
-	dst = dst[:len(src)]
-	for i, f := range src {
-		dst[i] = f
-	}
+	copy(dst, r.cache[c-m:c])
 	r.cacheN = c - m
 	return m
 }
