@@ -54,13 +54,16 @@ func BenchmarkExchangeNaive(b *testing.B) {
 
 // BenchmarkConflict times a whole two-sided conflict (the default
 // scenario) through the Runner.
-func BenchmarkConflict(b *testing.B) {
-	rn, err := DefaultScenario().NewRunner()
+func BenchmarkConflict(b *testing.B) { benchTrial(b, DefaultScenario()) }
+
+// benchTrial times whole conflicts of s through its Runner.
+func benchTrial(b *testing.B, s Scenario) {
+	rn, err := s.NewRunner()
 	if err != nil {
 		b.Fatal(err)
 	}
 	r := dice.NewSeeded(1)
-	m := make([]int, 5)
+	m := make([]int, len(s.Metrics()))
 	b.ReportAllocs()
 	for b.Loop() {
 		rn.Trial(r, m)
@@ -143,18 +146,7 @@ func BenchmarkConflictNaive(b *testing.B) {
 
 // BenchmarkThreeWay times a whole three-sided conflict with helpers,
 // interference and the owe list.
-func BenchmarkThreeWay(b *testing.B) {
-	rn, err := threeWay().NewRunner()
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := dice.NewSeeded(1)
-	m := make([]int, 5)
-	b.ReportAllocs()
-	for b.Loop() {
-		rn.Trial(r, m)
-	}
-}
+func BenchmarkThreeWay(b *testing.B) { benchTrial(b, threeWay()) }
 
 // BenchmarkDuelExact times the exact solution of the default duel.
 func BenchmarkDuelExact(b *testing.B) {
