@@ -72,7 +72,10 @@ type Character struct {
 
 	rowPen    []int     // HarmRows[i].Penalty, compact for the hot path
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
-	cells     [][3]cell // each outcome-table cell, worked out
+	cells     [][3]cell // each outcome-table cell as the Director rules it, worked out
+
+	director Director
+	table    [][3]Outcome // the outcome table as the Director rules it
 
 	sides, successFace int // the rules', at hand for the roll
 
@@ -130,7 +133,9 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 			c.incapRows |= 1 << i
 		}
 	}
-	c.cells = cellsOf(c.rules)
+	if err := c.SetDirector(nil); err != nil {
+		return nil, err
+	}
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
 	c.State = c.FreshState()
 	return c, nil

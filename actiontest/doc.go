@@ -50,6 +50,13 @@
 // once with [Character.Prepare] and begun with [Character.Start], which
 // checks only what depends on the character's state; Begin is the two in
 // one.
+// Where the table leaves the Director a choice — which consequences
+// follow a roll (a complication, a lost opportunity, a worse position,
+// harm) and how severe — a [Director] rules ([Character.SetDirector],
+// [DirectorByName]): "table" deals the table's consequences as listed (the
+// default), "harsh" adds harm to every cell with consequences, "gentle"
+// turns the table's harm into complications. A Director rules once per
+// table cell when it is set, so it costs nothing per test.
 // An optional [Sink] (such as a [Recorder]) hears every roll, push, harm
 // and outcome; without one the steps allocate nothing.
 //

@@ -382,30 +382,37 @@ func (rl *Rules) Check() error {
 		}
 	}
 	for i, row := range rl.Table {
-		for b, o := range row {
-			where := fmt.Sprintf("table[%d][%d] (%s, %s)", i, b, rl.Positions[i], Band(b))
-			if o.Kind < 0 || o.Kind >= numKinds {
-				return rulesErr("%s: unknown kind %d", where, int(o.Kind))
+		for b := range row {
+			if err := checkOutcome(rl, &row[b]); err != nil {
+				return rulesErr("table[%d][%d] (%s, %s): %v", i, b, rl.Positions[i], Band(b), err)
 			}
-			if o.NextBonus < 0 || o.NextBonus > 20 {
-				return rulesErr("%s: next_bonus %d must be 0..20", where, o.NextBonus)
+		}
+	}
+	return nil
+}
+
+// checkOutcome says what is wrong with one outcome-table cell.
+func checkOutcome(rl *Rules, o *Outcome) error {
+	if o.Kind < 0 || o.Kind >= numKinds {
+		return fmt.Errorf("unknown kind %d", int(o.Kind))
+	}
+	if o.NextBonus < 0 || o.NextBonus > 20 {
+		return fmt.Errorf("next_bonus %d must be 0..20", o.NextBonus)
+	}
+	switch o.Severity {
+	case NoSeverity, Minor, Moderate, Severe:
+	default:
+		return fmt.Errorf("severity %q (allowed: minor, moderate, severe or empty)", o.Severity)
+	}
+	for k, c := range o.Consequences {
+		switch c.Kind {
+		case Complication, LostOpportunity, WorsePosition:
+		case Harm:
+			if c.Level < 1 || c.Level > len(rl.HarmRows) {
+				return fmt.Errorf("consequences[%d]: harm level %d must be 1..%d", k, c.Level, len(rl.HarmRows))
 			}
-			switch o.Severity {
-			case NoSeverity, Minor, Moderate, Severe:
-			default:
-				return rulesErr("%s: severity %q (allowed: minor, moderate, severe or empty)", where, o.Severity)
-			}
-			for k, c := range o.Consequences {
-				switch c.Kind {
-				case Complication, LostOpportunity, WorsePosition:
-				case Harm:
-					if c.Level < 1 || c.Level > len(rl.HarmRows) {
-						return rulesErr("%s.consequences[%d]: harm level %d must be 1..%d", where, k, c.Level, len(rl.HarmRows))
-					}
-				default:
-					return rulesErr("%s.consequences[%d]: unknown kind %q (allowed: complication, lost_opportunity, worse_position, harm)", where, k, c.Kind)
-				}
-			}
+		default:
+			return fmt.Errorf("consequences[%d]: unknown kind %q (allowed: complication, lost_opportunity, worse_position, harm)", k, c.Kind)
 		}
 	}
 	return nil

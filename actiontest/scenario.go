@@ -57,6 +57,11 @@ type Scenario struct {
 	FlashbackDifficulty int    `json:"flashback_difficulty"`
 	// Policy names the registered policy making the character's choices.
 	Policy string `json:"policy"`
+	// Director names the registered Director ruling on the outcome table's
+	// consequences: "table" (as the table lists them; also ""), "harsh"
+	// (harm whenever a cell has consequences) or "gentle" (a complication
+	// instead of harm); see Directors.
+	Director string `json:"director,omitempty"`
 	// MaxTests stops a pursuit that has not ended ("stalled").
 	MaxTests int `json:"max_tests"`
 }
@@ -87,6 +92,7 @@ func DefaultScenario() Scenario {
 		FlashbackPosition:   "controlled",
 		FlashbackDifficulty: 1,
 		Policy:              "threshold",
+		Director:            "table",
 		MaxTests:            100,
 	}
 }
@@ -191,6 +197,13 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 	}
 	if _, err := PolicyByName(s.Policy); err != nil {
 		return fail("policy: %w", err)
+	}
+	d, err := DirectorByName(s.Director)
+	if err != nil {
+		return fail("director: %w", err)
+	}
+	if err := c.SetDirector(d); err != nil {
+		return fail("director: %w", err)
 	}
 	t := Test{Action: s.Action, Position: pos, Difficulty: s.Difficulty, Helpers: s.Helpers,
 		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate,

@@ -579,12 +579,12 @@ const (
 	cellEscalates                       // a failure that Escalate turns into a re-roll (not at the worst position)
 )
 
-// cellsOf works out every cell of a checked rules' table.
-func cellsOf(rl *Rules) [][3]cell {
-	out := make([][3]cell, len(rl.Table))
-	for i := range rl.Table {
-		for b := range rl.Table[i] {
-			o := &rl.Table[i][b]
+// cellsOf works out every cell of a checked outcome table for rl.
+func cellsOf(rl *Rules, table [][3]Outcome) [][3]cell {
+	out := make([][3]cell, len(table))
+	for i := range table {
+		for b := range table[i] {
+			o := &table[i][b]
 			cl := cell{o: o, bonus: o.NextBonus}
 			if hasKind(o.Consequences, Harm) {
 				cl.flags |= cellHarm

@@ -1,0 +1,181 @@
+package actiontest
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// DirectorView is what a Director sees when it rules on one cell of the
+// position x outcome table.
+type DirectorView struct {
+	Position Position
+	Band     Band
+	// Table is the rules' own cell (read-only).
+	Table *Outcome
+	// Rules are the rules in force (read-only).
+	Rules *Rules
+}
+
+// Ruling is the Director's choice for a cell: which consequences follow
+// and how severe they are. Whether the character succeeded, the outcome's
+// kind and the dice carried to the next roll stay the table's.
+type Ruling struct {
+	Severity     Severity
+	Consequences []Consequence
+}
+
+// Director makes the Director's choice where the outcome table leaves one
+// ("Types of Consequences": the Director picks a complication, a lost
+// opportunity, a worse position or harm, and how bad). A Director must be
+// deterministic in its view: a character asks it once per table cell when
+// the Director is set (Character.SetDirector) and plays from the answers,
+// so it costs nothing per test. A worse position asked for by
+// Test.Escalate still replaces a failure's consequences whatever the
+// Director ruled.
+type Director interface {
+	Name() string
+	Rule(v DirectorView) Ruling
+}
+
+// TableDirector gives every cell's consequences exactly as the table lists
+// them (the default).
+type TableDirector struct{}
+
+// Name returns "table".
+func (TableDirector) Name() string { return "table" }
+
+// Rule returns the table's cell.
+func (TableDirector) Rule(v DirectorView) Ruling {
+	return Ruling{Severity: v.Table.Severity, Consequences: slices.Clone(v.Table.Consequences)}
+}
+
+// HarshDirector deals harm whenever a cell has consequences at all: a cell
+// that lists none keeps none, a cell with harm keeps it, and a cell with
+// consequences but no harm adds a harm of the level its severity names
+// (minor 1, moderate 2, severe 3; none: 1), at most the top harm row. A
+// test marked NoHarm still takes none.
+type HarshDirector struct{}
+
+// Name returns "harsh".
+func (HarshDirector) Name() string { return "harsh" }
+
+// Rule adds harm to every consequence cell without any.
+func (HarshDirector) Rule(v DirectorView) Ruling {
+	r := TableDirector{}.Rule(v)
+	if len(r.Consequences) == 0 || hasKind(r.Consequences, Harm) {
+		return r
+	}
+	level := min(max(severityLevel(r.Severity), 1), len(v.Rules.HarmRows))
+	r.Consequences = append(r.Consequences, Consequence{Kind: Harm, Level: level})
+	return r
+}
+
+// GentleDirector never deals the table's harm: it drops every harm and
+// makes sure a complication stands in its place (a serious one for harm of
+// level 3 or more), keeping the cell's other consequences (a lost
+// opportunity stays lost).
+type GentleDirector struct{}
+
+// Name returns "gentle".
+func (GentleDirector) Name() string { return "gentle" }
+
+// Rule replaces harm with a complication.
+func (GentleDirector) Rule(v DirectorView) Ruling {
+	r := TableDirector{}.Rule(v)
+	serious, dropped := false, false
+	out := r.Consequences[:0]
+	for _, q := range r.Consequences {
+		if q.Kind == Harm {
+			dropped = true
+			serious = serious || q.Level >= 3
+			continue
+		}
+		out = append(out, q)
+	}
+	r.Consequences = out
+	if !dropped {
+		return r
+	}
+	for i, q := range out {
+		if q.Kind == Complication {
+			out[i].Serious = q.Serious || serious
+			return r
+		}
+	}
+	r.Consequences = append([]Consequence{{Kind: Complication, Serious: serious}}, out...)
+	return r
+}
+
+// severityLevel is the harm level a severity names: minor 1, moderate 2,
+// severe 3, none 0 [ours, as the default table's harm].
+func severityLevel(s Severity) int {
+	switch s {
+	case Minor:
+		return 1
+	case Moderate:
+		return 2
+	case Severe:
+		return 3
+	}
+	return 0
+}
+
+// directors maps scenario names to Directors.
+var directors = map[string]Director{
+	"table":  TableDirector{},
+	"harsh":  HarshDirector{},
+	"gentle": GentleDirector{},
+}
+
+// DirectorByName returns a registered Director; "" is "table".
+func DirectorByName(name string) (Director, error) {
+	if name == "" {
+		name = "table"
+	}
+	d, ok := directors[name]
+	if !ok {
+		return nil, fmt.Errorf("actiontest: unknown director %q (allowed: %v)", name, Directors())
+	}
+	return d, nil
+}
+
+// Directors returns the registered Director names, sorted.
+func Directors() []string {
+	out := make([]string, 0, len(directors))
+	for n := range directors {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Director returns the character's Director.
+func (c *Character) Director() Director { return c.director }
+
+// SetDirector asks d for its ruling on every cell of the outcome table and
+// plays every later test from those rulings (nil: TableDirector). A ruling
+// the rules cannot carry out (an unknown consequence kind, a harm level
+// outside the rows) is an error and the Director is not changed.
+func (c *Character) SetDirector(d Director) error {
+	if d == nil {
+		d = TableDirector{}
+	}
+	rl := c.rules
+	table := make([][3]Outcome, len(rl.Table))
+	for i := range rl.Table {
+		for b := range rl.Table[i] {
+			o := rl.Table[i][b]
+			r := d.Rule(DirectorView{Position: Position(i), Band: Band(b), Table: &rl.Table[i][b], Rules: rl})
+			o.Severity, o.Consequences = r.Severity, r.Consequences
+			if err := checkOutcome(rl, &o); err != nil {
+				return fmt.Errorf("actiontest: director %s on %s %s: %w", d.Name(), rl.Positions[i], Band(b), err)
+			}
+			table[i][b] = o
+		}
+	}
+	c.director = d
+	c.table = table
+	c.cells = cellsOf(rl, table)
+	return nil
+}
