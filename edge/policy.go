@@ -397,3 +397,121 @@ func (v View) ReactMod(p, m, s int, a *Action) (int, bool) {
 	}
 	return v.in.base(g, s) + v.in.repetition(g, s) + extra, true
 }
+
+// styleRound is declare for the common case where every party that
+// chooses this round follows a Style: it lists the round's checks exactly
+// as compile would list the Declaration the Styles' Act, React and Seize
+// make, with the modifiers bestSkill already worked out, skipping the
+// Declaration and its validation (a Style chooses only legal checks). It
+// changes no state and reports false, leaving the round to declare, when
+// a party has another policy, groups may abandon stragglers, or a choice
+// would be refused (declare then reports why).
+func (in *Interaction) styleRound() ([]participant, bool) {
+	if in.groups {
+		return nil, false
+	}
+	st := &in.st
+	ap := st.initiative
+	sa, ok := in.pol[ap].(*Style)
+	if !ok {
+		return nil, false
+	}
+	var targets [MaxParties]uint8
+	nt := 0
+	np := len(in.parties)
+	if sa.TargetAll && in.rules.MultiTarget {
+		for q := range np {
+			if q != ap && !st.out[q] {
+				targets[nt] = uint8(q)
+				nt++
+			}
+		}
+	} else {
+		t := -1
+		for q := range np {
+			if q != ap && !st.out[q] && (t < 0 || st.edge[q] < st.edge[t]) {
+				t = q
+			}
+		}
+		if t >= 0 {
+			targets[0] = uint8(t)
+			nt = 1
+		}
+	}
+	if nt == 0 {
+		return nil, false
+	}
+	ps := in.parts[:cap(in.parts)]
+	n, mask := in.styleChecks(sa, ap, ps, 0, false, 0)
+	if n == 0 {
+		return nil, false
+	}
+	in.nAct = n
+	var tmask uint32
+	for _, t := range targets[:nt] {
+		tmask |= 1 << t
+		if in.parties[t].passive {
+			n = in.passiveStakes(ps, n, int(t))
+			continue
+		}
+		s, ok := in.pol[t].(*Style)
+		if !ok {
+			return nil, false
+		}
+		k, _ := in.styleChecks(s, int(t), ps, n, true, mask)
+		if k == n {
+			return nil, false
+		}
+		n = k
+	}
+	in.nStaked = n
+	for _, p := range st.order {
+		if p == ap || tmask&(1<<p) != 0 || st.out[p] {
+			continue
+		}
+		s, ok := in.pol[p].(*Style)
+		if !ok {
+			return nil, false
+		}
+		if !s.NoSeize {
+			n = in.seizeCheck(ps, n, p)
+		}
+	}
+	return ps[:n], true
+}
+
+// styleChecks writes the checks s chooses for party p, acting or reacting
+// to the actor's skills in mask, into ps from n on, as compile's uses would
+// write them; it returns the new end and the mask of skills used.
+func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, react bool, mask uint64) (int, uint64) {
+	var rk ranked
+	lo, hi := in.parties[p].lo, in.parties[p].hi
+	for g := lo; g < hi; g++ {
+		if best, val := in.bestSkill(g, react, mask, s.IgnoreRepetition); best >= 0 {
+			rk.add(g-lo, best, val)
+		}
+	}
+	flags := uint8(pStaked)
+	if !react {
+		flags |= pActor
+	}
+	ns := len(in.skills)
+	var used uint64
+	for i := range min(s.count(in, p), rk.n) {
+		c := &rk.c[i]
+		g, sk, mod := lo+int(c.member), int(c.skill), c.val
+		if s.IgnoreRepetition {
+			// bestSkill left the penalty out of the choice, not the check.
+			mod += int32(in.activeRep(g, sk))
+		}
+		bit := uint64(1) << (uint(sk) & 63)
+		f := flags
+		if in.safeMask&bit != 0 {
+			f |= pSafe
+		}
+		used |= bit
+		ps[n] = participant{mod: mod, use: uint16(g*ns + sk), party: uint8(p), member: uint8(g), skill: uint8(sk), flags: f}
+		n++
+	}
+	return n, used
+}

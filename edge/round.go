@@ -204,17 +204,8 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 		}
 	}
 	for _, t := range a.Targets {
-		pi := &in.parties[t]
-		if pi.passive {
-			// A passive party stakes one die against each check made
-			// against it, as far as its pool goes.
-			k := min(in.nAct, st.edge[t])
-			for i := range k {
-				g := pi.lo + i%(pi.hi-pi.lo)
-				ps[n] = participant{party: uint8(t), member: uint8(g), skill: uint8(in.passSkill[g]),
-					mod: int32(in.base(g, in.passSkill[g])), flags: pStaked | pPassive}
-				n++
-			}
+		if in.parties[t].passive {
+			n = in.passiveStakes(ps, n, t)
 			continue
 		}
 		if n, _, err = in.uses(ps, n, t, d.Reactions[in.reactOf[t]].Checks, false, mask); err != nil {
@@ -237,11 +228,33 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 			return nil, fmt.Errorf("edge: %s seizes twice", in.pname(p))
 		}
 		smask |= 1 << p
-		g, mod := in.leader(p, in.seizeSkill)
-		ps[n] = participant{party: uint8(p), member: uint8(g), skill: uint8(in.seizeSkill), mod: int32(mod)}
-		n++
+		n = in.seizeCheck(ps, n, p)
 	}
 	return ps[:n], nil
+}
+
+// passiveStakes writes passive party t's checks into ps from n on and
+// returns the new end: it stakes one die against each of the in.nAct
+// checks of the actor, as far as its pool goes, its members taking turns,
+// each with its best skill ("Passive Parties").
+func (in *Interaction) passiveStakes(ps []participant, n, t int) int {
+	pi := &in.parties[t]
+	k := min(in.nAct, in.st.edge[t])
+	for i := range k {
+		g := pi.lo + i%(pi.hi-pi.lo)
+		ps[n] = participant{party: uint8(t), member: uint8(g), skill: uint8(in.passSkill[g]),
+			mod: int32(in.base(g, in.passSkill[g])), flags: pStaked | pPassive}
+		n++
+	}
+	return n
+}
+
+// seizeCheck writes party p's check to seize the initiative into ps at n
+// and returns n+1: its leader on the type's seize skill, wagering nothing.
+func (in *Interaction) seizeCheck(ps []participant, n, p int) int {
+	g, mod := in.leader(p, in.seizeSkill)
+	ps[n] = participant{party: uint8(p), member: uint8(g), skill: uint8(in.seizeSkill), mod: int32(mod)}
+	return n + 1
 }
 
 // uses validates one party's checks (1..its edge dice distinct members,
@@ -754,9 +767,12 @@ func (in *Interaction) choose(r *dice.Roller) error {
 	if conceded, err := in.concessions(); err != nil || conceded {
 		return err
 	}
-	ps, err := in.declare()
-	if err != nil {
-		return err
+	ps, ok := in.styleRound()
+	if !ok {
+		var err error
+		if ps, err = in.declare(); err != nil {
+			return err
+		}
 	}
 	in.rollAll(r, ps)
 	st := &in.st
