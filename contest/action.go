@@ -195,6 +195,7 @@ type Engine struct {
 	planCost []int
 	picks    []Pick
 	steps    []Pick
+	opts     []PushOption
 	comp     []dice.Die
 	cfac     []int
 }
@@ -681,11 +682,15 @@ func (e *Engine) settle(s *Scene, t, m int) {
 	sd.Out = true
 	xo := m >= e.Rules.Extraordinary
 	if sd.Char == TroublePool {
+		// Each die off the Trouble Pool is the winner's choice, made as
+		// the harm is dealt.
 		off := e.Rules.TroubleOffOnWin
 		if xo {
 			off = e.Rules.TroubleOffOnExtraordinary
 		}
-		e.troubleOff(s, off)
+		for range off {
+			a.Harms = append(a.Harms, Harm{From: w, To: TroublePool})
+		}
 	} else {
 		a.Harms = append(a.Harms, Harm{From: w, To: sd.Char, Trauma: xo})
 		e.reflect(s, sd.Char)
@@ -744,20 +749,12 @@ func (e *Engine) reflect(s *Scene, c int) {
 	}
 }
 
-func (e *Engine) troubleOff(s *Scene, n int) {
-	for ; n > 0 && len(s.Trouble) > 0; n-- {
-		// Remove the largest die. [ours]
-		k := 0
-		for i, d := range s.Trouble {
-			if d > s.Trouble[k] {
-				k = i
-			}
-		}
-		d := s.Trouble[k]
-		s.Trouble = append(s.Trouble[:k], s.Trouble[k+1:]...)
-		if e.Sink != nil {
-			e.Sink.Event(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
-		}
+// troubleOff removes die k of the Trouble Pool (checked by the caller).
+func (e *Engine) troubleOff(s *Scene, k int) {
+	d := s.Trouble[k]
+	s.Trouble = append(s.Trouble[:k], s.Trouble[k+1:]...)
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
 	}
 }
 
@@ -850,6 +847,9 @@ func (e *Engine) Push(s *Scene, r *dice.Roller, steps []Pick) error {
 	}
 	for _, p := range steps {
 		c := &s.Characters[p.Owner]
+		if tr := &c.Traits[p.Trait]; tr.Original == dice.Gone {
+			tr.Original = tr.Die // lost for good until bought back
+		}
 		c.Traits[p.Trait].Die, _ = c.Traits[p.Trait].Die.StepDown()
 		if e.Sink != nil {
 			e.Sink.Event(Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: c.Traits[p.Trait].Name, Die: c.Traits[p.Trait].Die})
@@ -937,7 +937,48 @@ func (e *Engine) CashReflection(s *Scene, c, n int) error {
 		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
 	}
 	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvReflection, Side: -1, Char: c, Value: -n})
 		e.Sink.Event(Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: e.Rules.TroubleDie})
+	}
+	return nil
+}
+
+// Rebuy spends character c's Reflection Points to buy back steps of its
+// trait i that a Final Push lowered ("Final Push": lowered traits are lost
+// until re-bought with Reflection Points), RebuyCost a step, never above
+// the rating the trait was lowered from. It is a step between actions (or
+// after one): not while an action is under way.
+func (e *Engine) Rebuy(s *Scene, c, i, steps int) error {
+	if s.Action != nil && s.Action.Phase != PhaseDone {
+		return fmt.Errorf("%w: cannot buy traits back during an action (phase %s)", ErrPhase, s.Action.Phase)
+	}
+	ch, err := s.char(c)
+	if err != nil {
+		return err
+	}
+	if i < 0 || i >= len(ch.Traits) {
+		return fmt.Errorf("contest: %s has no trait %d (it has %d)", ch.Name, i, len(ch.Traits))
+	}
+	tr := &ch.Traits[i]
+	if !tr.Lowered() {
+		return fmt.Errorf("contest: %s's %q (%v) was not lowered by a Final Push: only lowered traits are bought back", ch.Name, tr.Name, tr.Die)
+	}
+	left := stepsLeft(tr.Original) - stepsLeft(tr.Die)
+	if steps < 1 || steps > left {
+		return fmt.Errorf("contest: buying %s's %q back %d steps: it is %v, lowered from %v, so 1..%d", ch.Name, tr.Name, steps, tr.Die, tr.Original, left)
+	}
+	cost := steps * e.Rules.RebuyCost
+	if cost > ch.Reflection {
+		return fmt.Errorf("contest: buying %s's %q back %d steps costs %d Reflection Points and %s has %d", ch.Name, tr.Name, steps, cost, ch.Name, ch.Reflection)
+	}
+	ch.Reflection -= cost
+	tr.Die = dice.Ladder[stepsLeft(tr.Die)+steps-1]
+	if tr.Die == tr.Original {
+		tr.Original = dice.Gone
+	}
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvReflection, Side: -1, Char: c, Value: -cost})
+		e.Sink.Event(Event{Kind: EvRebought, Side: -1, Char: c, Name: tr.Name, Die: tr.Die, Value: cost})
 	}
 	return nil
 }
@@ -1155,13 +1196,29 @@ func (e *Engine) Brawl(s *Scene, r *dice.Roller) error {
 // Inflict rates and applies the first waiting Harm ("Winning an Action").
 // onto chooses which of the target's existing Complications (or Trauma) it
 // lands on, by trait index; -1 means the inflicting side's own Label (a new
-// trait, or the existing one of that name).
+// trait, or the existing one of that name). A harm to the Trouble Pool
+// (To is TroublePool) takes a die off it instead: onto is the index in
+// s.Trouble of the die to remove, -1 meaning the largest. [ours: the text
+// says only "a die off the Trouble Pool"]
 func (e *Engine) Inflict(s *Scene, r *dice.Roller, onto int) error {
 	a := s.Action
 	if a == nil || a.Phase != PhaseInflict || len(a.Harms) == 0 {
 		return e.phaseErr(a, "inflict a Complication")
 	}
 	h := a.Harms[0]
+	if h.To == TroublePool {
+		if len(s.Trouble) > 0 {
+			if onto == -1 {
+				onto = largest(s.Trouble)
+			}
+			if onto < 0 || onto >= len(s.Trouble) {
+				return fmt.Errorf("contest: Trouble Pool die %d: the pool has dice 0..%d (or -1 for the largest)", onto, len(s.Trouble)-1)
+			}
+			e.troubleOff(s, onto)
+		}
+		e.harmDone(a)
+		return nil
+	}
 	kind := Complication
 	if h.Trauma {
 		kind = Trauma
@@ -1181,6 +1238,12 @@ func (e *Engine) Inflict(s *Scene, r *dice.Roller, onto int) error {
 		onto = tc.findKind(from.Label, kind)
 	}
 	e.apply(s, h.To, onto, from.Label, kind, nd)
+	e.harmDone(a)
+	return nil
+}
+
+// harmDone drops the harm just dealt and moves on when none is left.
+func (e *Engine) harmDone(a *Action) {
 	a.Harms = append(a.Harms[:0], a.Harms[1:]...)
 	if len(a.Harms) == 0 {
 		a.Phase = PhaseTurn
@@ -1188,7 +1251,6 @@ func (e *Engine) Inflict(s *Scene, r *dice.Roller, onto int) error {
 			a.Phase = PhaseDone
 		}
 	}
-	return nil
 }
 
 func (c *Character) findKind(name string, k Kind) int {

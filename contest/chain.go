@@ -317,7 +317,7 @@ func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
 		return false
 	}
 	a.Turn, a.Margin, a.PushFloor = l, mg, floor
-	if m.e.pushPlan(m.sc, l) == nil {
+	if _, ok := m.e.pushNeed(m.sc, l); !ok {
 		return false
 	}
 	sd := &a.Sides[l]

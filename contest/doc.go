@@ -32,13 +32,15 @@
 //
 // Losing by less than five earns a Complication; by five or more the loser
 // is Knocked Out and takes Trauma, unless it makes a Final Push: each of
-// its rolled traits it steps down (for good) adds five, but only to get
-// under the five-point line, never to win. The winner rates a Complication
+// its rolled traits it steps down adds five, but only to get under the
+// five-point line, never to win. A lowered trait stays lowered until its
+// owner buys the lost steps back with Reflection Points (Engine.Rebuy). The winner rates a Complication
 // by re-rolling its last pool without the dice that showed 1: the size of
 // the die that comes up highest is the rating. An existing Complication
 // takes a larger die or steps up; past d12 the character is Knocked Out
 // with d6 Trauma, and Trauma past d12 takes it out of the story. A loser
-// who did not Give In earns a Reflection Point.
+// who did not Give In earns a Reflection Point; the GM may turn a GM
+// character's Reflection Points into d6s for the Trouble Pool.
 //
 // Extra opponents gang up by adding one die each; every raise against them
 // knocks one off (two on an Extraordinary raise of five or more), down to a
@@ -71,11 +73,16 @@
 // us): three traits are free; a tie for the highest opening roll
 // means everyone rolls again; with more than two sides the turn passes
 // round the table and a side that fails is beaten by the holder and leaves;
-// the Trouble Pool only opposes basic actions and loses its largest die
-// when beaten; a Plot Point paid to Give In goes to the stakes holder; a
-// Final Push lowers only the pusher's own traits that it rolled (Play
-// lowers the smallest first and a Value last, no more steps than needed),
-// and a stakes holder pushing must still lose; the Complication Pool is
+// the Trouble Pool only opposes basic actions and, when beaten, loses the
+// die its beater picks (Policy.TroubleOff; Sensible takes the largest); a
+// Plot Point paid to Give In goes to the stakes holder; a Final Push
+// lowers only the pusher's own traits that it rolled, one at a time as its
+// policy picks them (Policy.PushStep; Sensible lowers the smallest first
+// and a Value last), no more steps than needed, and a stakes holder
+// pushing must still lose; a lowered trait remembers its rating
+// (Trait.Original) and buying back a step costs Rules.RebuyCost Reflection
+// Points (one), between actions, never above that rating, Play offering
+// each side's policy the chance (Policy.Rebuy) before the GM cashes; the Complication Pool is
 // the whole winning pool less its 1s (Rules.ComplicationKeptOnly keeps only
 // the two dice of the total), an empty one rates d4, and a Complication is
 // named after whoever inflicted it unless the policy piles it onto an

@@ -132,8 +132,22 @@ func TestBasicWinAgainstTrouble(t *testing.T) {
 	}
 	must(t, e.Roll(s, r, heroPool())) // 5 + 4 (the 1 is out) = 9
 	a := s.Action
-	if a.Phase != PhaseDone || a.Winner != 1 || a.End != EndBeaten {
+	if a.Phase != PhaseInflict || a.Winner != 1 || a.End != EndBeaten {
 		t.Fatalf("phase %s winner %d end %s", a.Phase, a.Winner, a.End)
+	}
+	// The die off the Trouble Pool is the winner's pick; -1 is the largest.
+	before := s.Clone()
+	for _, bad := range []int{2, -2} {
+		if err := e.Inflict(s, r, bad); err == nil {
+			t.Errorf("took Trouble die %d of 2", bad)
+		}
+	}
+	if d := cmp.Diff(before, s); d != "" {
+		t.Fatalf("a rejected pick changed the scene (-want +got):\n%s", d)
+	}
+	must(t, e.Inflict(s, r, -1))
+	if a.Phase != PhaseDone {
+		t.Fatalf("phase %s after the die came off", a.Phase)
 	}
 	if d := cmp.Diff([]dice.Die{dice.D6}, s.Trouble); d != "" {
 		t.Errorf("trouble (-want +got):\n%s", d)
@@ -148,7 +162,7 @@ func TestBasicWinAgainstTrouble(t *testing.T) {
 	if err := e.BuyOnes(s, 1); err == nil {
 		t.Error("bought a 1 twice")
 	}
-	want := []EventKind{EvRolled, EvStakes, EvRolled, EvTrouble, EvWon, EvBoughtOnes, EvTrouble}
+	want := []EventKind{EvRolled, EvStakes, EvRolled, EvWon, EvTrouble, EvBoughtOnes, EvTrouble}
 	if d := cmp.Diff(want, rec.Kinds()); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
@@ -253,8 +267,9 @@ func TestFinalPush(t *testing.T) {
 			t.Fatalf("rejected push %v changed the scene (-want +got):\n%s", bad, d)
 		}
 	}
-	tb := &Table{}
-	steps := e.pushPlan(s, 1)
+	tb := &Table{Chars: []Policy{hoarder{}}}
+	steps, err := e.pushPlan(s, 1, Sensible{})
+	must(t, err)
 	if d := cmp.Diff([]Pick{{hero, gordon}, {hero, gordon}}, steps); d != "" {
 		t.Errorf("push plan (-want +got):\n%s", d)
 	}
@@ -291,6 +306,11 @@ func TestFinalPush(t *testing.T) {
 		t.Errorf("push at 4 under: %v", err)
 	}
 }
+
+// hoarder plays Sensible but never buys lowered traits back.
+type hoarder struct{ Sensible }
+
+func (hoarder) Rebuy(View, *Character) (int, int) { return -1, 0 }
 
 // Contested back and forth: raises must be strictly higher; giving in after
 // rolling costs a Plot Point to the holder or a d6 Complication.

@@ -22,13 +22,14 @@ const (
 	EvTrauma                            // Char took (or raised) Trauma Name to Die
 	EvKnockedOut                        // Char was Knocked Out
 	EvOutOfStory                        // Char's Trauma passed d12: out of the story
-	EvReflection                        // Char earned Value Reflection Points
+	EvReflection                        // Char earned Value Reflection Points (spent, when negative)
 	EvPlotPoints                        // Char spent (negative) or got Value Plot Points
 	EvBoughtOnes                        // the GM bought Value 1s from Side
 	EvTrouble                           // the Trouble Pool changed by Value dice (Die added or removed)
 	EvBeats                             // a timed action's beats changed by Value
 	EvTimedStep                         // a timed action finished step Value
 	EvWon                               // Side won the action
+	EvRebought                          // Char bought trait Name back up to Die for Value Reflection Points
 )
 
 // Event is one thing that happened. Fields not used by a kind are zero;

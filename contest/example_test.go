@@ -27,6 +27,7 @@ func Example() {
 	r := dice.Scripted(4, 3, 5, 1, 9)
 	_ = e.Roll(s, r, nil)  // the Trouble Pool sets the stakes: 4 + 3
 	_ = e.Roll(s, r, pool) // the detective: 5 + 9, the 1 left out
+	_ = e.Inflict(s, r, 0) // the win takes a die (the first d6) off the Trouble Pool
 	a := s.Action
 	fmt.Println("stakes", a.Stakes, "total", a.Sides[1].Total, "end", a.End)
 	fmt.Println("trouble left", s.Trouble, "1s the GM may buy", a.Ones)
@@ -75,7 +76,7 @@ func ExamplePolicyByName() {
 	p, _ := contest.PolicyByName("stubborn")
 	fmt.Println(p.Name(), p.GiveIn(contest.View{Stakes: 30, BestAll: 10}))
 	// Output:
-	// [cautious default frugal pile_on stubborn]
+	// [cautious default frugal pile_on push_largest stubborn trouble_smallest]
 	// stubborn false
 }
 
@@ -98,13 +99,18 @@ func (n narrator) Event(e contest.Event) {
 	case contest.EvComplication:
 		fmt.Println(who, "takes Complication", e.Name, e.Die)
 	case contest.EvReflection:
-		fmt.Println(who, "earns a Reflection Point")
+		if e.Value > 0 {
+			fmt.Println(who, "earns a Reflection Point")
+		}
+	case contest.EvRebought:
+		fmt.Println(who, "spends", e.Value, "Reflection to buy", e.Name, "back to", e.Die)
 	}
 }
 
 // A contest played to its end by policies, narrated from its events. A
 // default detective would Give In facing 18 (its best is 14); a stubborn one
-// rolls, falls far short, and makes a Final Push to escape Trauma.
+// rolls, falls far short, and makes a Final Push to escape Trauma; after
+// the contest it buys its Value back with the Reflection Point it earned.
 func ExampleEngine_Play() {
 	s := &contest.Scene{Characters: []contest.Character{
 		{Name: "Detective", Traits: []contest.Trait{
@@ -141,4 +147,21 @@ func ExampleEngine_Play() {
 	// Detective makes a Final Push:  Justice drops to d6
 	// Detective earns a Reflection Point
 	// Detective takes Complication Villain d8
+	// Detective spends 1 Reflection to buy Justice back to d8
+}
+
+// A trait a Final Push lowered stays lowered until its owner buys the lost
+// steps back with Reflection Points, one a step by default, never above the
+// rating it was lowered from.
+func ExampleEngine_Rebuy() {
+	s := &contest.Scene{Characters: []contest.Character{{Name: "Detective", Reflection: 2, Traits: []contest.Trait{
+		{Name: "Justice", Kind: contest.Value, Die: dice.D8},
+		{Name: "Gotham", Kind: contest.Relationship, Die: dice.D4, Original: dice.D8},
+	}}}}
+	e, _ := contest.NewEngine(contest.DefaultRules())
+	fmt.Println(e.Rebuy(s, 0, 1, 3))
+	fmt.Println(e.Rebuy(s, 0, 1, 2), s.Characters[0].Traits[1].Die, "reflection", s.Characters[0].Reflection)
+	// Output:
+	// contest: buying Detective's "Gotham" back 3 steps: it is d4, lowered from d8, so 1..2
+	// <nil> d8 reflection 0
 }

@@ -154,7 +154,13 @@ func (e *Engine) Play(s *Scene, r *dice.Roller, tb *Table) error {
 			return err
 		}
 	}
-	// The GM may turn its characters' Reflection Points into Trouble.
+	// Each side may buy back traits a Final Push lowered, then the GM may
+	// turn its characters' Reflection Points into Trouble.
+	for i := range a.Sides {
+		if err := e.rebuyAll(s, a.Sides[i].Char, tb); err != nil {
+			return err
+		}
+	}
 	g := tb.gm()
 	for i := range a.Sides {
 		c := a.Sides[i].Char
@@ -164,6 +170,27 @@ func (e *Engine) Play(s *Scene, r *dice.Roller, tb *Table) error {
 		v := View{Kind: a.Kind, Side: i, Char: c, Reflection: s.Characters[c].Reflection, Target: -1}
 		if err := e.CashReflection(s, c, g.Cash(v)); err != nil {
 			return fmt.Errorf("policy %s cashing Reflection: %w", g.Name(), err)
+		}
+	}
+	return nil
+}
+
+// rebuyAll asks character c's policy which lowered traits to buy back,
+// as long as it has any and the points for a step.
+func (e *Engine) rebuyAll(s *Scene, c int, tb *Table) error {
+	if c < 0 {
+		return nil
+	}
+	ch := &s.Characters[c]
+	for ch.Reflection >= e.Rules.RebuyCost && ch.lowered() {
+		p := tb.of(c)
+		v := View{Side: -1, Char: c, Reflection: ch.Reflection, RebuyCost: e.Rules.RebuyCost, Target: -1}
+		i, n := p.Rebuy(v, ch)
+		if n == 0 {
+			return nil
+		}
+		if err := e.Rebuy(s, c, i, n); err != nil {
+			return fmt.Errorf("policy %s buying back a trait: %w", p.Name(), err)
 		}
 	}
 	return nil
@@ -237,10 +264,13 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		t := a.Turn
 		sd := &a.Sides[t]
 		p := tb.of(sd.Char)
-		steps := e.pushPlan(s, t)
 		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
-		if steps == nil || !p.Push(v) {
-			steps = steps[:0]
+		var steps []Pick
+		if _, ok := e.pushNeed(s, t); ok && p.Push(v) {
+			var err error
+			if steps, err = e.pushPlan(s, t, p); err != nil {
+				return err
+			}
 		}
 		if err := e.Push(s, r, steps); err != nil {
 			return fmt.Errorf("policy %s pushing: %w", p.Name(), err)
@@ -249,7 +279,16 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		h := a.Harms[0]
 		p := tb.of(a.Sides[h.From].Char)
 		v := View{Kind: a.Kind, Side: h.From, Char: a.Sides[h.From].Char, Target: h.To, Trauma: h.Trauma}
-		onto := p.Onto(v, &s.Characters[h.To])
+		var onto int
+		if h.To == TroublePool {
+			if len(s.Trouble) == 0 {
+				onto = -1 // nothing left to take
+			} else if onto = p.TroubleOff(v, s.Trouble); onto < 0 {
+				return fmt.Errorf("policy %s: Trouble Pool die %d: pick one of 0..%d", p.Name(), onto, len(s.Trouble)-1)
+			}
+		} else {
+			onto = p.Onto(v, &s.Characters[h.To])
+		}
 		if err := e.Inflict(s, r, onto); err != nil {
 			return fmt.Errorf("policy %s inflicting: %w", p.Name(), err)
 		}
@@ -275,52 +314,72 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 	return nil
 }
 
-// pushPlan returns the fewest Final Push steps that get side t under the
-// Extraordinary margin, lowering its smallest own rolled trait each time
-// (the least it can give up) and its Value last; nil if its traits cannot
-// pay for enough steps.
-func (e *Engine) pushPlan(s *Scene, t int) []Pick {
+// pushNeed is how many Final Push steps side t (in PhasePush) needs to get
+// under the Extraordinary margin, and whether its rolled traits can pay
+// for that many without the push winning.
+func (e *Engine) pushNeed(s *Scene, t int) (need int, ok bool) {
+	a := s.Action
+	need = (a.Margin-e.Rules.Extraordinary)/e.Rules.PushBonus + 1
+	if a.Margin-need*e.Rules.PushBonus < a.PushFloor {
+		return need, false
+	}
+	e.pushOpts(s, t)
+	have := 0
+	for _, o := range e.opts {
+		have += stepsLeft(o.Die)
+	}
+	return need, have >= need
+}
+
+// pushOpts fills e.opts with the distinct traits of its own side t rolled,
+// at their ratings now.
+func (e *Engine) pushOpts(s *Scene, t int) {
+	sd := &s.Action.Sides[t]
+	e.opts = e.opts[:0]
+	ts := s.Characters[sd.Char].Traits
+outer:
+	for _, p := range sd.Picks {
+		if p.Owner != sd.Char || uint(p.Trait) >= uint(len(ts)) || !ts[p.Trait].Kind.Own() {
+			continue
+		}
+		for _, o := range e.opts {
+			if o.Trait == p.Trait {
+				continue outer
+			}
+		}
+		e.opts = append(e.opts, PushOption{Trait: p.Trait, Kind: ts[p.Trait].Kind, Die: ts[p.Trait].Die})
+	}
+}
+
+// pushPlan asks policy p for the fewest Final Push steps that get side t
+// under the Extraordinary margin, one step at a time; nil if its traits
+// cannot pay for enough steps. A choice that is not a trait of its own the
+// side rolled, or one already gone, is an error (nothing has changed yet:
+// the plan is only applied by Push).
+func (e *Engine) pushPlan(s *Scene, t int, p Policy) ([]Pick, error) {
 	a := s.Action
 	sd := &a.Sides[t]
-	need := (a.Margin-e.Rules.Extraordinary)/e.Rules.PushBonus + 1
-	if a.Margin-need*e.Rules.PushBonus < a.PushFloor {
-		return nil
+	need, ok := e.pushNeed(s, t)
+	if !ok {
+		return nil, nil
 	}
 	e.steps = e.steps[:0]
-	ch := &s.Characters[sd.Char]
+	v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
 	for len(e.steps) < need {
-		bi, bd := -1, dice.Die(0)
-		for i, p := range sd.Picks {
-			if p.Owner != sd.Char {
-				continue
-			}
-			tr := ch.Traits[p.Trait]
-			if !tr.Kind.Own() {
-				continue
-			}
-			k := 0
-			for _, q := range e.steps {
-				if q == p {
-					k++
-				}
-			}
-			d, _ := tr.Die.Step(-k)
-			if d == dice.Gone {
-				continue
-			}
-			if tr.Kind == Value {
-				d += 100 // sacrifice a Value last
-			}
-			if bi < 0 || d < bd {
-				bi, bd = i, d
-			}
+		v.Pushes = len(e.steps)
+		k := p.PushStep(v, e.opts)
+		i := slices.IndexFunc(e.opts, func(o PushOption) bool { return o.Trait == k })
+		switch {
+		case i < 0:
+			return nil, fmt.Errorf("policy %s: Final Push step %d lowers trait %d: not a trait of %s's own that it rolled", p.Name(), len(e.steps)+1, k, s.Characters[sd.Char].Name)
+		case e.opts[i].Die == dice.Gone:
+			return nil, fmt.Errorf("policy %s: Final Push step %d lowers %q, already gone", p.Name(), len(e.steps)+1, s.Characters[sd.Char].Traits[k].Name)
 		}
-		if bi < 0 {
-			return nil
-		}
-		e.steps = append(e.steps, sd.Picks[bi])
+		e.opts[i].Die, _ = e.opts[i].Die.StepDown()
+		v.Margin -= e.Rules.PushBonus
+		e.steps = append(e.steps, Pick{sd.Char, k})
 	}
-	return e.steps
+	return e.steps, nil
 }
 
 // PlayTimed runs s's timed action to its end with tb's policies: the actor

@@ -3,6 +3,8 @@ package contest
 import (
 	"fmt"
 	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
 )
 
 // View is what a policy sees when asked for a decision. The engine fills
@@ -21,16 +23,18 @@ type View struct {
 	// any aid waiting) could make; BestAll the same with every extra pick
 	// it can afford; Affordable is how many extra picks that is.
 	Best, BestAll, Affordable int
-	// Margin: how far the decider is losing by (Final Push).
-	Margin int
+	// Margin: how far the decider is losing by (Final Push); Pushes the
+	// Final Push steps chosen so far.
+	Margin, Pushes int
 	// Ones: the 1s the GM may buy.
 	Ones int
 	// Target is the character a Complication is about to land on, and
 	// Trauma says it is Trauma.
 	Target int
 	Trauma bool
-	// Reflection: the Reflection Points of the GM character in question.
-	Reflection int
+	// Reflection: the Reflection Points of the character in question;
+	// RebuyCost what buying back one step of a lowered trait costs.
+	Reflection, RebuyCost int
 	// Price is what paying for the decision at hand costs in Plot Points:
 	// Giving In after rolling (Pay), going on after interference.
 	Price int
@@ -69,16 +73,41 @@ type Policy interface {
 	// Cash: as the GM, how many of GM character v.Char's v.Reflection
 	// points to turn into Trouble Pool dice, 0..v.Reflection.
 	Cash(v View) int
+	// PushStep: which trait the next Final Push step lowers, as an index
+	// into the pusher's Traits. opts lists every trait of its own the
+	// side rolled, each at the rating it has once the steps already
+	// chosen (v.Pushes of them) are taken; a choice outside opts, or one
+	// already Gone, is an error.
+	PushStep(v View, opts []PushOption) int
+	// TroubleOff: which die of the Trouble Pool a win against it removes,
+	// as an index into trouble (the pool as it stands).
+	TroubleOff(v View, trouble []dice.Die) int
+	// Rebuy: after an action, which of character c's lowered traits (see
+	// Trait.Original) to buy back with v.Reflection points, and by how
+	// many steps; steps 0 buys nothing. Asked again after each purchase.
+	Rebuy(v View, c *Character) (trait, steps int)
+}
+
+// PushOption is one trait a Final Push may lower: Trait indexes the
+// pusher's Traits and Die is the rating it would be lowered from.
+type PushOption struct {
+	Trait int      `json:"trait"`
+	Kind  Kind     `json:"kind"`
+	Die   dice.Die `json:"die"`
 }
 
 // Sensible is the default policy. It spends one Plot Point on an extra die
 // when the stakes reach two thirds of its best total, Gives In only when
 // even every affordable die could not beat the stakes (paying a Plot Point
-// if it can), always makes a Final Push, lands each Complication on its own
-// label (one named after it), buys one 1 a roll as the GM, goes on after interference only
-// while holding the stakes, interferes at the first chance, buys time when
-// the beats left do not cover the steps left, takes the objective, and as
-// GM lets its characters keep their Reflection Points.
+// if it can), always makes a Final Push, lowering its smallest rolled trait
+// each step and a Value last, lands each Complication on its own label (one
+// named after it), takes the largest die off a beaten Trouble Pool, buys
+// one 1 a roll as the GM, goes on after interference only while holding
+// the stakes, interferes at the first chance, buys time when the beats left
+// do not cover the steps left, takes the objective, buys back lowered
+// traits (Values first, then the largest original rating) as soon as its
+// Reflection Points allow, and as GM lets its characters keep their
+// Reflection Points.
 type Sensible struct{}
 
 // Name implements Policy.
@@ -128,6 +157,62 @@ func (Sensible) BuyTime(v View) bool { return v.Beats <= v.StepsLeft }
 
 // Objective implements Policy.
 func (Sensible) Objective(View) bool { return true }
+
+// PushStep implements Policy: the smallest trait still standing, a Value
+// only when nothing else is left (the least the character can give up).
+func (Sensible) PushStep(_ View, opts []PushOption) int {
+	best, bd := -1, 0
+	for _, o := range opts {
+		if o.Die == dice.Gone {
+			continue
+		}
+		d := int(o.Die)
+		if o.Kind == Value {
+			d += 100
+		}
+		if best < 0 || d < bd {
+			best, bd = o.Trait, d
+		}
+	}
+	return best
+}
+
+// TroubleOff implements Policy: the largest die.
+func (Sensible) TroubleOff(_ View, trouble []dice.Die) int { return largest(trouble) }
+
+// largest is the index of the first largest die, -1 for none.
+func largest(ds []dice.Die) int {
+	k := -1
+	for i, d := range ds {
+		if k < 0 || d > ds[k] {
+			k = i
+		}
+	}
+	return k
+}
+
+// Rebuy implements Policy: one step of the first lowered Value, else of the
+// lowered trait with the largest original rating, while points last.
+func (Sensible) Rebuy(v View, c *Character) (trait, steps int) {
+	if v.Reflection < v.RebuyCost {
+		return -1, 0
+	}
+	best := -1
+	for i := range c.Traits {
+		t := &c.Traits[i]
+		if !t.Lowered() {
+			continue
+		}
+		if best < 0 || t.Kind == Value && c.Traits[best].Kind != Value ||
+			(t.Kind == Value) == (c.Traits[best].Kind == Value) && t.Original > c.Traits[best].Original {
+			best = i
+		}
+	}
+	if best < 0 {
+		return -1, 0
+	}
+	return best, 1
+}
 
 // Stubborn never Gives In, spends every Plot Point it can on dice, always
 // pushes, always goes on after interference, and as GM buys every 1 and
@@ -185,8 +270,12 @@ func (Cautious) Objective(View) bool { return false }
 func (Cautious) BuyTime(v View) bool { return v.Beats <= v.StepsLeft+1 }
 
 // Frugal never spends Plot Points (not on dice, Giving In, going on or
-// interfering), never makes a Final Push, and as GM never buys 1s.
+// interfering), never makes a Final Push, keeps its Reflection Points
+// rather than buy traits back, and as GM never buys 1s.
 type Frugal struct{ Sensible }
+
+// Rebuy implements Policy.
+func (Frugal) Rebuy(View, *Character) (int, int) { return -1, 0 }
 
 // Name implements Policy.
 func (Frugal) Name() string { return "frugal" }
@@ -231,12 +320,60 @@ func (PileOn) Onto(v View, c *Character) int {
 	return best
 }
 
+// PushLargest is Sensible except that its Final Push lowers its largest
+// rolled trait that is not a Value each step: it keeps every trait in play
+// as long as it can (a d4 is never the one to go while a larger die could
+// step down) and spares its Values while anything else is left.
+type PushLargest struct{ Sensible }
+
+// Name implements Policy.
+func (PushLargest) Name() string { return "push_largest" }
+
+// PushStep implements Policy: the largest non-Value trait still standing,
+// then the largest Value.
+func (PushLargest) PushStep(_ View, opts []PushOption) int {
+	best, bd := -1, 0
+	for _, o := range opts {
+		if o.Die == dice.Gone {
+			continue
+		}
+		d := int(o.Die)
+		if o.Kind != Value {
+			d += 100
+		}
+		if best < 0 || d > bd {
+			best, bd = o.Trait, d
+		}
+	}
+	return best
+}
+
+// TroubleSmallest is Sensible except that a win against the Trouble Pool
+// takes its smallest die off, leaving the GM the big ones (a harder table).
+type TroubleSmallest struct{ Sensible }
+
+// Name implements Policy.
+func (TroubleSmallest) Name() string { return "trouble_smallest" }
+
+// TroubleOff implements Policy: the smallest die.
+func (TroubleSmallest) TroubleOff(_ View, trouble []dice.Die) int {
+	k := -1
+	for i, d := range trouble {
+		if k < 0 || d < trouble[k] {
+			k = i
+		}
+	}
+	return k
+}
+
 var registry = map[string]Policy{
-	"default":  Sensible{},
-	"stubborn": Stubborn{},
-	"cautious": Cautious{},
-	"frugal":   Frugal{},
-	"pile_on":  PileOn{},
+	"default":          Sensible{},
+	"stubborn":         Stubborn{},
+	"cautious":         Cautious{},
+	"frugal":           Frugal{},
+	"pile_on":          PileOn{},
+	"push_largest":     PushLargest{},
+	"trouble_smallest": TroubleSmallest{},
 }
 
 // PolicyByName returns a registered policy; "" means "default".

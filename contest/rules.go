@@ -58,6 +58,14 @@ type Rules struct {
 	// ReflectionOnLoss is the Reflection Points a loser who did not Give
 	// In earns. [text: 1]
 	ReflectionOnLoss int `json:"reflection_on_loss"`
+	// RebuyCost is the Reflection Points that buy back one step of a trait
+	// a Final Push lowered. The text says lowered traits must be re-bought
+	// with Reflection Points but sets no price; one point a step matches
+	// one step given up for one +5, and one point is what a loss fought to
+	// the end earns, so a character who pushes once and loses can win that
+	// step back from the loss itself, but a push of two or more steps costs
+	// more than one lost contest repays. [ours: 1]
+	RebuyCost int `json:"rebuy_cost"`
 	// InterfereCost is the Plot Points an interferer pays the GM. [text: 1]
 	InterfereCost int `json:"interfere_cost"`
 	// ContinueCost is what each side pays the interferer to go on. [text: 1]
@@ -106,6 +114,7 @@ func DefaultRules() Rules {
 		TroubleOffOnExtraordinary: 1,
 		StartPlotPoints:           1,
 		ReflectionOnLoss:          1,
+		RebuyCost:                 1,
 		InterfereCost:             1,
 		ContinueCost:              1,
 		MookOff:                   1,
@@ -129,6 +138,7 @@ func (r Rules) Validate() error {
 		{"give_in_plot_points", r.GiveInPlotPoints}, {"free_traits", r.FreeTraits},
 		{"trouble_off_on_win", r.TroubleOffOnWin}, {"trouble_off_on_extraordinary", r.TroubleOffOnExtraordinary},
 		{"start_plot_points", r.StartPlotPoints}, {"reflection_on_loss", r.ReflectionOnLoss},
+		{"rebuy_cost", r.RebuyCost},
 		{"interfere_cost", r.InterfereCost}, {"continue_cost", r.ContinueCost},
 		{"mook_off", r.MookOff}, {"mook_off_extraordinary", r.MookOffExtraordinary},
 		{"beats_on_failure", r.BeatsOnFailure}, {"beats_on_extraordinary", r.BeatsOnExtraordinary},

@@ -46,7 +46,16 @@ type Trait struct {
 	Die  dice.Die `json:"die"`
 	// Effect is an optional Distinction effect, such as StepUpLowest.
 	Effect string `json:"effect,omitempty"`
+	// Original is the rating a Final Push first lowered the trait from;
+	// zero (Gone) while it is not lowered. The lost steps stay lost until
+	// bought back with Reflection Points (Engine.Rebuy), and then Original
+	// is cleared ("Final Push").
+	Original dice.Die `json:"original,omitempty"`
 }
+
+// Lowered reports whether a Final Push has left the trait below its
+// original rating.
+func (t *Trait) Lowered() bool { return t.Original != dice.Gone && t.Die < t.Original }
 
 // Check returns an error unless the trait has a name, a known kind and a
 // rating d4..d12 (or Gone, a trait lost by stepping down).
@@ -60,6 +69,14 @@ func (t Trait) Check() error {
 	if t.Die != dice.Gone {
 		if err := t.Die.CheckLadder(); err != nil {
 			return fmt.Errorf("contest: trait %q: %w", t.Name, err)
+		}
+	}
+	if t.Original != dice.Gone {
+		if err := t.Original.CheckLadder(); err != nil {
+			return fmt.Errorf("contest: trait %q: original: %w", t.Name, err)
+		}
+		if !t.Kind.Own() || t.Original <= t.Die {
+			return fmt.Errorf("contest: trait %q: original %v: only a character's own trait lowered below it (now %v) has one", t.Name, t.Original, t.Die)
 		}
 	}
 	if t.Effect != "" && (t.Effect != StepUpLowest || t.Kind != Distinction) {
@@ -115,6 +132,16 @@ func (c *Character) Find(name string) int {
 	return -1
 }
 
+// lowered reports whether any of c's traits is Lowered.
+func (c *Character) lowered() bool {
+	for i := range c.Traits {
+		if c.Traits[i].Lowered() {
+			return true
+		}
+	}
+	return false
+}
+
 // Out reports whether the character can no longer act in the scene.
 func (c *Character) Out() bool { return c.KnockedOut || c.OutOfStory }
 
@@ -134,6 +161,9 @@ func (c *Character) Step(i, k int) error {
 		return fmt.Errorf("contest: %s's %q is %v: stepping it by %d passes d12", c.Name, t.Name, t.Die, k)
 	}
 	c.Traits[i].Die = d
+	if t.Original != dice.Gone && d >= t.Original {
+		c.Traits[i].Original = dice.Gone // back where it was: no longer lowered
+	}
 	return nil
 }
 
