@@ -207,27 +207,43 @@ func (g *Game) checkOutcome() {
 // (next roll of the kind), Supporter; Stymied (margin) cancels one bonus
 // card; then Second Chance (best of LuckRolls), Up, Drama/Hero and
 // Possibilities (pol decides) re-roll a failure, keeping the better.
-func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) Result {
+func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) outcome {
 	c := g.char(ci)
 	st := &c.Status
-	bonus := st.RoundBonus + st.Next[kind] + st.Support
-	st.Next[kind], st.Support = 0, 0
-	if bonus > 0 && st.StymiedNext {
-		st.StymiedNext = false
-		bonus -= min(bonus, g.Rules.Bonus)
-		if g.Sink != nil {
-			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+	eff := base
+	if bonus := st.RoundBonus + st.Next[kind] + st.Support; bonus != 0 {
+		st.Next[kind], st.Support = 0, 0
+		if bonus > 0 && st.StymiedNext {
+			st.StymiedNext = false
+			bonus -= min(bonus, g.Rules.Bonus)
+			if g.Sink != nil {
+				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
+			}
 		}
+		eff += bonus
 	}
-	eff := base + bonus
 	res := g.successRoll(r, eff)
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvRoll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
 	}
-	if !res.Success && st.Luck > 0 {
+	if res.Success {
+		if res.Critical {
+			st.Crit = true
+		}
+		return res
+	}
+	return g.reroll(r, ci, eff, res, pol)
+}
+
+// reroll is skillRoll after a failure: Second Chance, then Up, Drama/Hero
+// and Possibilities, each re-rolling and keeping the better result.
+func (g *Game) reroll(r *dice.Roller, ci int, eff int, res outcome, pol Policy) outcome {
+	c := g.char(ci)
+	st := &c.Status
+	if st.Luck > 0 {
 		st.Luck--
 		for i := 1; i < g.Rules.LuckRolls; i++ {
-			if x := g.successRoll(r, eff); Better(x, res) {
+			if x := g.successRoll(r, eff); better(x, res) {
 				res = x
 			}
 		}
@@ -243,10 +259,10 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 			cancellable = false
 		case st.CardPoss > 0:
 			st.CardPoss--
-		case c.Possibilities > 0 && pol != nil && pol.Spend(g, ci, res):
+		case c.Possibilities > 0 && pol != nil && pol.Spend(g, ci, res.result()):
 			c.Possibilities--
 		default:
-			return g.noteCrit(ci, res)
+			return res
 		}
 		if cancellable && (st.StymiedPoss || st.StymiedNext) {
 			if st.StymiedPoss {
@@ -259,19 +275,15 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 			}
 			continue
 		}
-		if x := g.successRoll(r, eff); Better(x, res) {
+		if x := g.successRoll(r, eff); better(x, res) {
 			res = x
 		}
 		if g.Sink != nil {
 			g.emit(Event{Kind: EvReroll, Who: ci, Target: -1, Card: -1, Roll: res.Roll, Value: eff, Success: res.Success})
 		}
 	}
-	return g.noteCrit(ci, res)
-}
-
-func (g *Game) noteCrit(ci int, res Result) Result {
-	if res.Success && res.Critical {
-		g.char(ci).Status.Crit = true
+	if res.Critical {
+		st.Crit = true
 	}
 	return res
 }
@@ -463,10 +475,8 @@ func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Pol
 	if !hit {
 		return false, false
 	}
-	dmg := c.Damage.Add
-	for range c.Damage.Dice {
-		dmg += r.Roll(6)
-	}
+	// SumN takes the faces Damage.Dice calls of Roll(6) would.
+	dmg := c.Damage.Add + r.SumN(c.Damage.Dice, 6)
 	if c.Status.Coup > 0 {
 		dmg += dmg * g.Rules.CoupPercent * c.Status.Coup / 100
 		c.Status.Coup = 0
@@ -494,7 +504,7 @@ func (g *Game) contest(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Po
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: resist, Success: d.Success})
 	}
-	w, mov := QuickContest(a, d)
+	w, mov := QuickContest(a.result(), d.result())
 	if w == 0 && t.Status.Fails > 0 {
 		t.Status.Fails--
 		w = -1

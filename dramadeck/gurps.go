@@ -1,8 +1,6 @@
 package dramadeck
 
 import (
-	"math"
-
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -36,69 +34,73 @@ func (c *Criticals) Judge(roll, skill int) Result {
 	return r
 }
 
-// judgeRow is Criticals unrolled for one 3d6 total: the least effective
-// skill that succeeds, the least at which a success is critical, and the
-// greatest at which a failure is critical before the fail-by rule.
-// math.MinInt stands for "at any skill" and math.MaxInt for "at none" (or
-// the other way round for fumble); judge keeps skill strictly between them.
-type judgeRow struct{ succ, crit, fumble int }
-
-// judgeTable is a Criticals unrolled by 3d6 total, so that the engine's
-// success rolls read one row and compare instead of walking Judge's rules.
-// It gives exactly Judge's results (tested for every total and a wide
-// range of skills). from is the Criticals it was built for: the engine
-// rebuilds it when a designer changes Game.Rules.Criticals.
+// judgeTable is a Criticals unrolled by 3d6 total and effective skill, so
+// that the engine's success rolls read one byte instead of walking Judge's
+// rules: flags[roll][skill-judgeLo] holds judgeOK and judgeCrit. Skills
+// outside judgeLo..judgeLo+judgeSpan-1 (far beyond any character's) fall
+// back to Judge. It gives exactly Judge's results (tested for every total and
+// a wide range of skills). from is the Criticals it was built for: the
+// engine rebuilds it when a designer changes Game.Rules.Criticals.
 type judgeTable struct {
-	from Criticals
-	ok   bool
-	rows [19]judgeRow
+	from  Criticals
+	ok    bool
+	flags [19][judgeSpan]uint8
 }
 
+const (
+	judgeLo   = -64
+	judgeSpan = 128 // a power of two, so an index masked to it needs no bounds check
+	judgeOK   = 1
+	judgeCrit = 2
+)
+
 func (t *judgeTable) build(c Criticals) {
-	for roll := range t.rows {
-		row := judgeRow{succ: roll, crit: math.MaxInt, fumble: math.MinInt}
-		switch {
-		case roll <= c.AlwaysSucceed:
-			row.succ = math.MinInt
-		case roll >= c.AlwaysFail:
-			row.succ = math.MaxInt
+	for roll := range t.flags {
+		for i := range t.flags[roll] {
+			r := c.Judge(roll, i+judgeLo)
+			f := uint8(0)
+			if r.Success {
+				f |= judgeOK
+			}
+			if r.Critical {
+				f |= judgeCrit
+			}
+			t.flags[roll][i] = f
 		}
-		switch {
-		case roll <= c.CritSuccess:
-			row.crit = math.MinInt
-		case roll == 5:
-			row.crit = c.Crit5At
-		case roll == 6:
-			row.crit = c.Crit6At
-		}
-		switch {
-		case roll >= c.CritFail:
-			row.fumble = math.MaxInt
-		case roll == 17:
-			row.fumble = c.Crit17AtOrBelow
-		}
-		t.rows[roll] = row
 	}
 	t.from, t.ok = c, true
 }
 
 // judge is Judge by table. roll is a 3d6 total; anything else (impossible
-// from Roll3d6) falls back to Judge.
+// from Roll3d6), or a skill off the table, falls back to Judge.
 func (t *judgeTable) judge(roll, skill int) Result {
-	if uint(roll) >= uint(len(t.rows)) {
+	i := uint(skill - judgeLo)
+	if uint(roll) >= uint(len(t.flags)) || i >= judgeSpan {
 		return t.from.Judge(roll, skill)
 	}
-	row := &t.rows[roll]
-	s := min(max(skill, math.MinInt+1), math.MaxInt-1)
-	res := Result{Roll: roll, Skill: skill, Margin: skill - roll, Success: s >= row.succ}
-	cs := s >= row.crit
-	cf := s <= row.fumble || roll-skill >= t.from.CritFailBy
-	if res.Success {
-		res.Critical = cs
-	} else {
-		res.Critical = cf
+	f := t.flags[roll][i&(judgeSpan-1)]
+	return Result{Roll: roll, Skill: skill, Margin: skill - roll, Success: f&judgeOK != 0, Critical: f&judgeCrit != 0}
+}
+
+// outcome is a judged success roll inside the engine: Result without its
+// Skill (which is Roll + Margin). Four fields keep it small enough for the
+// compiler to hold in registers, where the five of Result go through memory
+// at every step of the hot path.
+type outcome struct {
+	Roll, Margin      int
+	Success, Critical bool
+}
+
+func (o outcome) result() Result {
+	return Result{Roll: o.Roll, Skill: o.Roll + o.Margin, Margin: o.Margin, Success: o.Success, Critical: o.Critical}
+}
+
+// better is Better for outcomes.
+func better(a, b outcome) bool {
+	if a.Success != b.Success {
+		return a.Success
 	}
-	return res
+	return a.Margin > b.Margin
 }
 
 // successRoll rolls 3d6 against effective skill under g.Rules.Criticals:
@@ -106,11 +108,11 @@ func (t *judgeTable) judge(roll, skill int) Result {
 // syncCriticals keeps up to date. Every step that rolls (Act, the task
 // steps, Search) syncs first, so a designer's change to Rules.Criticals
 // takes effect from the next step.
-func (g *Game) successRoll(r *dice.Roller, skill int) Result {
+func (g *Game) successRoll(r *dice.Roller, skill int) outcome {
 	if !g.jt.ok {
 		g.jt.build(g.Rules.Criticals)
 	}
-	return g.jt.roll(r, skill)
+	return g.jt.check(r, skill)
 }
 
 // syncCriticals rebuilds the success-roll table if Rules.Criticals changed
@@ -121,11 +123,22 @@ func (g *Game) syncCriticals() {
 	}
 }
 
-// roll rolls 3d6 and judges the total. SumN takes the same three faces
-// three Roll(6) calls would, in one call.
-func (t *judgeTable) roll(r *dice.Roller, skill int) Result {
-	return t.judge(r.SumN(3, 6), skill)
+// check rolls 3d6 and judges the total: judge written out, so that the
+// engine's success roll is one call around SumN, which takes the same three
+// faces three Roll(6) calls would.
+func (t *judgeTable) check(r *dice.Roller, skill int) outcome {
+	roll := r.SumN(3, 6)
+	i := uint(skill - judgeLo)
+	if uint(roll) >= uint(len(t.flags)) || i >= judgeSpan {
+		res := t.from.Judge(roll, skill)
+		return outcome{roll, res.Margin, res.Success, res.Critical}
+	}
+	f := t.flags[roll][i&(judgeSpan-1)]
+	return outcome{roll, skill - roll, f&judgeOK != 0, f&judgeCrit != 0}
 }
+
+// roll is check as a Result.
+func (t *judgeTable) roll(r *dice.Roller, skill int) Result { return t.check(r, skill).result() }
 
 // same is c == d written out field by field, which compiles to a few
 // inline comparisons rather than a call to a memory compare.

@@ -479,7 +479,7 @@ func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
 		c.Status.Alert--
 		return Result{Skill: skill, Success: true}, nil
 	}
-	return g.successRoll(r, skill), nil
+	return g.successRoll(r, skill).result(), nil
 }
 
 // EndScene returns pool cards (not subplots) to hands, lets each player
