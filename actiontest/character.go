@@ -74,6 +74,8 @@ type Character struct {
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
 	cells     [][3]cell // each outcome-table cell as the Director rules it, worked out
 
+	allowed  []uint64 // bit i of allowed[a]: Action a allows Effects[i]
+	spendBuf []int    // a Spender's choices, reused
 	director Director
 	table    [][3]Outcome // the outcome table as the Director rules it
 
@@ -133,6 +135,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 			c.incapRows |= 1 << i
 		}
 	}
+	c.allowed = allowedEffects(c.rules)
 	if err := c.SetDirector(nil); err != nil {
 		return nil, err
 	}

@@ -50,6 +50,11 @@
 // once with [Character.Prepare] and begun with [Character.Start], which
 // checks only what depends on the character's state; Begin is the two in
 // one.
+// Extra successes can buy effects ([Rules.Effects], one success each by
+// default: help an ally who failed the same Action, heal the lowest harm,
+// carry a die to the next roll); [Character.Spend] buys named effects on a
+// finished test and [Character.SpendWith] lets a [Spender] choose
+// ([SpenderByName]: "none", "heal_first", "bonus_dice").
 // Where the table leaves the Director a choice — which consequences
 // follow a roll (a complication, a lost opportunity, a worse position,
 // harm) and how severe — a [Director] rules ([Character.SetDirector],
@@ -75,7 +80,7 @@
 //
 // [Scenario] is the simulation face: a character pursuing a goal — a
 // progress clock — over repeated tests, each success filling a segment (and
-// one more per extra success), each failure either worsening the position
+// one more per extra success not spent on effects), each failure either worsening the position
 // for another try or losing the chance, with harm accumulating from the
 // table, pushes and peril. [Scenario.Exact] solves it as an absorbing
 // Markov chain; [Runner] samples it without allocating.

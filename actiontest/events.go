@@ -24,9 +24,12 @@ const (
 	EvOutcome
 	// EvNewDay: flashbacks were restored.
 	EvNewDay
+	// EvEffect: extra successes bought an Effect (Effect; Track and Row of
+	// a heal's harm; Pool of a bonus's dice).
+	EvEffect
 )
 
-var eventNames = [...]string{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day"}
+var eventNames = [...]string{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day", "effect"}
 
 // String returns the kind's name.
 func (k EventKind) String() string {
@@ -48,6 +51,7 @@ type Event struct {
 	Track     string
 	Outcome   Kind
 	Retry     bool
+	Effect    string
 }
 
 // String narrates the event in one line.
@@ -74,6 +78,14 @@ func (e Event) String() string {
 		return s
 	case EvNewDay:
 		return "new day"
+	case EvEffect:
+		switch {
+		case e.Track != "":
+			return fmt.Sprintf("extra success: %s (%s harm in row %d cleared)", e.Effect, e.Track, e.Row+1)
+		case e.Pool != 0:
+			return fmt.Sprintf("extra success: %s (+%d dice to the next roll)", e.Effect, e.Pool)
+		}
+		return "extra success: " + e.Effect
 	}
 	return e.Kind.String()
 }

@@ -138,6 +138,7 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 	for s, ps := range binom(n, hit) {
 		c.State.copyFrom(&base)
 		at.Stage, at.Pushed, at.PushTrack, at.Kept, at.Successes = Rolled, false, "", 0, s
+		at.Spent, at.Bought = 0, at.Bought[:0]
 		push, track := false, 0
 		if !t.Peril {
 			push, track = c.askPush(p, at)
@@ -159,7 +160,7 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 		pushed.copyFrom(&c.State)
 		for k, pk := range binom(n-s+rl.PushDice, hit) {
 			c.State.copyFrom(&pushed)
-			at.Stage, at.Successes = Rolled, s+k
+			at.Stage, at.Successes, at.Spent, at.Bought = Rolled, s+k, 0, at.Bought[:0]
 			if err := c.Finish(at); err != nil {
 				return err
 			}

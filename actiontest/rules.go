@@ -223,6 +223,9 @@ type Rules struct {
 	// complication [ours]; harm levels follow minor/moderate/severe = 1/2/3
 	// [ours].
 	Table [][3]Outcome `json:"table"`
+	// Effects are what extra successes can buy, one success each [text]:
+	// see DefaultEffects for the defaults and their sources.
+	Effects []Effect `json:"effects,omitempty"`
 }
 
 // DefaultRules returns the rules of Einfelst Wilds' "Action Tests" chapter
@@ -260,6 +263,7 @@ func DefaultRules() Rules {
 			{Name: "severe", Slots: 1, Incapacitates: true},
 		},
 		Positions: []string{"controlled", "risky", "desperate"},
+		Effects:   DefaultEffects(),
 		Table: [][3]Outcome{
 			{ // Controlled
 				{Kind: SuccessBonus, Succeeded: true},
@@ -365,6 +369,9 @@ func (rl *Rules) Check() error {
 		return rulesErr("positions: need at least one")
 	case len(rl.Table) != len(rl.Positions):
 		return rulesErr("table: has %d rows, need one per position (%d)", len(rl.Table), len(rl.Positions))
+	}
+	if err := checkEffects(rl); err != nil {
+		return err
 	}
 	for i, r := range rl.HarmRows {
 		if r.Slots < 1 || r.Slots > 20 || r.Penalty < 0 || r.Penalty > 20 {

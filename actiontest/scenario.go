@@ -62,6 +62,12 @@ type Scenario struct {
 	// (harm whenever a cell has consequences) or "gentle" (a complication
 	// instead of harm); see Directors.
 	Director string `json:"director,omitempty"`
+	// Spend names the registered Spender that spends each test's extra
+	// successes on effects (Rules.Effects) before the clock is filled:
+	// "none" (also ""), "heal_first" or "bonus_dice"; see Spenders. Only
+	// unspent extra successes fill segments. A flashback's extras are not
+	// spent [ours].
+	Spend string `json:"spend,omitempty"`
 	// MaxTests stops a pursuit that has not ended ("stalled").
 	MaxTests int `json:"max_tests"`
 }
@@ -198,6 +204,9 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 	if _, err := PolicyByName(s.Policy); err != nil {
 		return fail("policy: %w", err)
 	}
+	if _, err := SpenderByName(s.Spend); err != nil {
+		return fail("spend: %w", err)
+	}
 	d, err := DirectorByName(s.Director)
 	if err != nil {
 		return fail("director: %w", err)
@@ -221,6 +230,8 @@ type Runner struct {
 	start  State
 	test   Test
 	policy Policy
+	// spender spends extra successes; nil when it is "none".
+	spender Spender
 	// plans[pos] is the test prepared at each position; fbPlan the
 	// flashback's.
 	plans  []Plan
@@ -237,7 +248,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	}
 	p, _ := PolicyByName(s.Policy)
 	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, policy: p,
-		plans: make([]Plan, len(c.rules.Positions))}
+		spender: s.spender(), plans: make([]Plan, len(c.rules.Positions))}
 	// Every test of a pursuit is the scenario's test at some position:
 	// check each once here.
 	for i := range rn.plans {
@@ -304,6 +315,11 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 			m[metHarm] = harmCount(&c.State) - harm0
 			return catOut
 		}
+		if rn.spender != nil {
+			if err := c.SpendWith(at, rn.spender); err != nil && rn.err == nil {
+				rn.err = err
+			}
+		}
 		m[metTests]++
 		m[metSuccesses] += at.Successes
 		if at.Pushed {
@@ -344,6 +360,15 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 	return catStalled
 }
 
+// spender returns the scenario's Spender, nil for one that never spends.
+func (s *Scenario) spender() Spender {
+	sp, err := SpenderByName(s.Spend)
+	if _, none := sp.(SpendNone); err != nil || none {
+		return nil
+	}
+	return sp
+}
+
 // wantsFlashback says whether the scenario calls a flashback now.
 func (s *Scenario) wantsFlashback(st *State) bool {
 	return s.Flashback && st.FlashbacksUsed < s.Rules.FlashbacksPerDay
@@ -357,7 +382,7 @@ func (s *Scenario) after(st *State, at *Attempt, progress int, pos, start Positi
 	}
 	switch {
 	case at.Outcome.Succeeded:
-		progress += 1 + at.Extra
+		progress += 1 + at.Extra - at.Spent
 		if progress >= s.Goal {
 			if hurt {
 				return catHurt, s.Goal, pos
@@ -433,6 +458,7 @@ func (s Scenario) Exact() (Exact, error) {
 		}
 	}
 	p, _ := PolicyByName(s.Policy)
+	spender := s.spender()
 	start := c.State.Clone()
 	harm0 := harmCount(&start)
 	encode := func(st *State, n *node) {
@@ -471,6 +497,11 @@ func (s Scenario) Exact() (Exact, error) {
 		tt.Position = Position(n.pos)
 		mark := len(buf)
 		err := sc.outcomes(tt, p, &at, func(q float64, st *State, a *Attempt) {
+			if spender != nil {
+				if err := sc.SpendWith(a, spender); err != nil && failure == nil {
+					failure = err
+				}
+			}
 			hurt := n.hurt || harmCount(st) > harm0
 			cat, prog, pos := s.after(st, a, int(n.progress), Position(n.pos), t.Position, hurt)
 			emit := func(q float64, st *State) {

@@ -54,6 +54,8 @@ func TestScenarioValidate(t *testing.T) {
 		"flashback_difficulty": func(s *Scenario) { s.FlashbackDifficulty = 4 },
 		"flashback_position":   func(s *Scenario) { s.FlashbackPosition = "comfy" },
 		"pool":                 func(s *Scenario) { s.Pool = -1 },
+		"director":             func(s *Scenario) { s.Director = "cruel" },
+		"spend":                func(s *Scenario) { s.Spend = "hoard" },
 	} {
 		s := DefaultScenario()
 		s.Character.Actions = map[string]int{"Prowl": 2}
@@ -119,6 +121,13 @@ func TestScenarioExactMatchesRunner(t *testing.T) {
 			st := State{Harm: [][]int{{2, 1, 0}, {0, 0, 0}}, Critical: []int{0, 0}}
 			s.State = &st
 		},
+		"heal first": func(s *Scenario) {
+			st := State{Harm: [][]int{{2, 1, 0}, {0, 0, 0}}, Critical: []int{0, 0}}
+			s.State, s.Spend, s.Goal = &st, "heal_first", 3
+		},
+		"bonus dice": func(s *Scenario) { s.Spend = "bonus_dice"; s.Policy = "always_when_failed" },
+		"harsh":      func(s *Scenario) { s.Director = "harsh" },
+		"gentle":     func(s *Scenario) { s.Director = "gentle"; s.Policy = "daring" },
 	}
 	seed := uint64(40)
 	for name, f := range variants {

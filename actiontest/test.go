@@ -140,6 +140,10 @@ type Attempt struct {
 	// HarmTaken.
 	HarmTaken bool `json:"harm_taken,omitempty"`
 	HarmRow   int  `json:"harm_row,omitempty"`
+	// Spent is the extra successes spent on effects, Bought the effects
+	// (see Character.Spend).
+	Spent  int      `json:"spent,omitempty"`
+	Bought []Bought `json:"bought,omitempty"`
 
 	act, attr int // resolved indices, set by Begin
 }
@@ -371,6 +375,9 @@ func (c *Character) start(at *Attempt) (noRoll bool) {
 		at.PushTrack = ""
 	}
 	at.Rerolled = at.Rerolled[:0]
+	if at.Spent != 0 || len(at.Bought) != 0 {
+		at.Spent, at.Bought = 0, at.Bought[:0]
+	}
 	if at.Outcome.Severity != "" || at.Outcome.Consequences != nil {
 		at.Outcome = Outcome{}
 	} else {
