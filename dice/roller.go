@@ -23,17 +23,20 @@ const batchLimit = 1 << 56
 // for concurrent use; give each goroutine its own, as with rand.Rand.
 //
 // A Roller takes several dice from each 64-bit draw when it can (see
-// RollDice) and keeps a few pre-drawn faces of the die size it rolled last, so
-// single rolls of one size cost a fraction of a draw. Every face of every die
-// stays exactly equally likely and independent of every other.
+// RollDice), and keeps the unused part of the last draw for more dice of the
+// size it rolled last, so single rolls and small pools of one size cost a
+// fraction of a draw. Every face of every die stays exactly equally likely
+// and independent of every other.
 type Roller struct {
 	src Source
 	pcg *rand.PCG // src, when it is a PCG, for a direct call
 
-	// cache holds pre-drawn faces of cacheSides; cache[:cacheN] are unused.
-	cache      [32]int // 32, not 24, so an index masked with &31 needs no bounds check
-	cacheN     int
-	cacheSides int
+	// word is the part of the last accepted draw not yet turned into
+	// faces of wordSides: left more faces, the next being the top word of
+	// word*wordSides (see batch for why these digits are exact).
+	word      uint64
+	left      int
+	wordSides int
 
 	// script, when non-nil, replaces the source (see Scripted).
 	script *script
@@ -161,11 +164,13 @@ func (r *Roller) Shuffle(n int, swap func(i, j int)) {
 // 1..sides. A "die" with fewer than 2 sides is not random: Roll returns 1 and
 // draws nothing (Die.Valid tells valid sizes apart).
 func (r *Roller) Roll(sides int) int {
-	// Fast path: a face already drawn for this size. A scripted roller
-	// never caches, so it always takes rollSlow.
-	if r.cacheN > 0 && sides == r.cacheSides {
-		r.cacheN--
-		return r.cache[r.cacheN&31]
+	// Fast path: the next digit of the kept draw. A scripted roller never
+	// keeps one, so it always takes rollSlow.
+	if r.left > 0 && sides == r.wordSides {
+		r.left--
+		hi, lo := bits.Mul64(r.word, uint64(sides))
+		r.word = lo
+		return int(hi) + 1
 	}
 	return r.rollSlow(sides)
 }
@@ -180,9 +185,11 @@ func (r *Roller) rollSlow(sides int) int {
 	if sides > 256 {
 		return int(r.below(uint64(sides))) + 1
 	}
-	r.fillCache(sides)
-	r.cacheN--
-	return r.cache[r.cacheN]
+	r.refill(sides)
+	r.left--
+	hi, lo := bits.Mul64(r.word, uint64(sides))
+	r.word = lo
+	return int(hi) + 1
 }
 
 // next returns the next 64-bit word. The common generator is called
@@ -195,13 +202,39 @@ func (r *Roller) next() uint64 {
 	return r.src.Uint64()
 }
 
-// fillCache draws a whole batch of faces of one size (sides <= 256) into
-// the cache.
-func (r *Roller) fillCache(sides int) {
+// refill replaces the kept draw with a fresh accepted one holding
+// batchSize[sides] faces of a die with 2..256 sides. Faces not taken from
+// the old draw are dropped; which are dropped depends only on how many were
+// asked for, never on their values, so the rest stay exact.
+func (r *Roller) refill(sides int) {
 	k := batchSize[sides]
-	r.batch(sides, r.cache[:k])
-	r.cacheSides = sides
-	r.cacheN = k
+	p := powers[sides][k]
+	for {
+		var x uint64
+		if r.pcg != nil {
+			x = r.pcg.Uint64()
+		} else {
+			x = r.src.Uint64()
+		}
+		// Lemire's acceptance test for the range [0, p), as in batch.
+		if lo := x * p; lo >= p || lo >= -p%p {
+			r.word, r.left, r.wordSides = x, k, sides
+			return
+		}
+	}
+}
+
+// digits writes len(dst) faces of a d(s) taken from the kept draw word
+// and returns what is left of it. Face i is the top word of
+// (word*s^i mod 2^64)*s; each is worked out on its own so the multiplies
+// run side by side.
+func digits(word uint64, pw *[25]uint64, s uint64, dst []int) uint64 {
+	pw2 := pw[:len(dst)+1]
+	for i := range dst {
+		hi, _ := bits.Mul64(word*pw2[i], s)
+		dst[i] = int(hi) + 1
+	}
+	return word * pw2[len(dst)]
 }
 
 // batch fills dst (at most batchSize[sides] long) with faces of one size
@@ -351,12 +384,25 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 
 // RollN rolls n dice of one size into out[:n] and returns it. With enough
 // capacity in out it allocates nothing.
+//
+// Dice come from the kept draw while it has enough faces left (21 d6, 12
+// d20 a draw); otherwise from fresh draws.
 func (r *Roller) RollN(n, sides int, out []int) []int {
-	// Fast path: the whole roll comes from faces already drawn for this
-	// size. (A negative n fails the unsigned compare and goes to rollN.)
-	if c := r.cacheN - n; c >= 0 && sides == r.cacheSides && uint(n) <= uint(cap(out)) {
-		r.cacheN = c
-		return out[:copy(out[:n], r.cache[c:])]
+	// Fast path. A negative n fails the unsigned compare and goes to rollN,
+	// and wordSides is 2..256 whenever left > 0.
+	if n <= cap(out) && sides == r.wordSides {
+		if uint(n) > uint(r.left) {
+			// Not enough left of the kept draw: a fresh one, when one
+			// draw holds the whole roll.
+			if uint(n-1) >= uint(batchSize[sides]) {
+				return r.rollN(n, sides, out)
+			}
+			r.refill(sides)
+		}
+		out = out[:n]
+		r.word = digits(r.word, &powers[sides], uint64(sides), out)
+		r.left -= n
+		return out
 	}
 	return r.rollN(n, sides, out)
 }
@@ -382,45 +428,40 @@ func (r *Roller) rollN(n, sides int, out []int) []int {
 			out[i] = int(r.below(uint64(sides))) + 1
 		}
 		return out
+	case n <= r.left && sides == r.wordSides:
+		// The fast path's case, reached with a short out.
+		r.word = digits(r.word, &powers[sides], uint64(sides), out)
+		r.left -= n
+		return out
 	}
-	// Use up cached faces of this size first, then whole batches straight
-	// into out, and take any remainder from a fresh cache batch, so small
-	// rolls cost a fraction of a draw.
-	i := 0
-	if r.cacheSides == sides {
-		i = r.takeCached(out)
-	}
+	// Whole draws straight into out; the last few dice come from a fresh
+	// kept draw, whose other faces wait for the next roll of this size.
 	k := batchSize[sides]
-	for ; n-i >= k; i += k {
+	i := 0
+	for ; n-i > k; i += k {
 		r.batch(sides, out[i:i+k])
 	}
-	if i < n {
-		r.fillCache(sides)
-		r.takeCached(out[i:])
-	}
+	r.refill(sides)
+	r.word = digits(r.word, &powers[sides], uint64(sides), out[i:])
+	r.left -= n - i
 	return out
 }
 
-// takeCached moves cached faces into dst, as many as both allow, and
-// returns how many it moved.
-func (r *Roller) takeCached(dst []int) int {
-	c := r.cacheN
-	m := min(len(dst), c)
-	copy(dst, r.cache[c-m:c])
-	r.cacheN = c - m
-	return m
-}
-
 // SumN rolls n dice of one size and returns their total without writing
-// the faces anywhere: a 3d6 check or a 4d6 damage roll in one call. It
-// returns 0 for n <= 0; a "die" with fewer than 2 sides counts 1.
+// the faces anywhere: a 3d6 check or a 4d6 damage roll in one call. The
+// total is that of the faces RollN would have rolled. It returns 0 for
+// n <= 0; a "die" with fewer than 2 sides counts 1.
 func (r *Roller) SumN(n, sides int) int {
-	if c := r.cacheN - n; c >= 0 && sides == r.cacheSides && n > 0 {
-		t := 0
-		for _, f := range r.cache[c:r.cacheN] {
-			t += f
+	if uint(n) <= uint(r.left) && sides == r.wordSides {
+		s := uint64(sides)
+		pw := powers[sides][:n+1]
+		t := n
+		for _, q := range pw[:n] {
+			hi, _ := bits.Mul64(r.word*q, s)
+			t += int(hi)
 		}
-		r.cacheN = c
+		r.word *= pw[n]
+		r.left -= n
 		return t
 	}
 	return r.sumN(n, sides)
@@ -428,10 +469,18 @@ func (r *Roller) SumN(n, sides int) int {
 
 func (r *Roller) sumN(n, sides int) int {
 	var buf [32]int
+	// Take the dice as RollN would: in whole draws, then the rest.
+	k := len(buf)
+	if sides >= 2 && sides <= 256 && r.script == nil {
+		if n > batchSize[sides] {
+			r.left = 0 // as rollN drops the kept draw for a roll this large
+		}
+		k = batchSize[sides]
+	}
 	t := 0
 	for n > 0 {
-		m := min(n, len(buf))
-		t += Sum(r.RollN(m, sides, buf[:0]))
+		m := min(n, k)
+		t += Sum(r.rollN(m, sides, buf[:m]))
 		n -= m
 	}
 	return t

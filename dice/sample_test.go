@@ -3,6 +3,8 @@ package dice
 import (
 	"math/bits"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Sampled frequencies agree with the exact distributions (chi-square,
@@ -120,6 +122,74 @@ func TestRollUniformAndIndependent(t *testing.T) {
 	}
 }
 
+// Any mixture of Roll, RollN and SumN calls, sizes switching, draws
+// exact faces: every position of the pattern is uniform, and consecutive
+// faces across the calls' boundaries (including a fresh draw after the
+// kept one ran short or was dropped) are independent.
+func TestMixedCallsUniformAndIndependent(t *testing.T) {
+	r := NewSeeded(77)
+	pos := make([]map[int]int64, 6)
+	for i := range pos {
+		pos[i] = map[int]int64{}
+	}
+	pairs := [4]map[int]int64{{}, {}, {}, {}}
+	var a, b, c []int
+	const rounds = 30000
+	for i := 0; i < rounds; i++ {
+		a = r.RollN(4, 6, a)  // from the kept d6 draw or a fresh one
+		x := r.Roll(6)        // the next digit
+		y := r.Roll(6)        // and the next
+		b = r.RollN(3, 8, b)  // another size: the d6 draw is dropped
+		s := r.SumN(2, 8)     // the kept d8 draw
+		c = r.RollN(19, 6, c) // rarely fits what is left of a d6 draw
+		pos[0][a[0]]++
+		pos[1][a[3]]++
+		pos[2][x]++
+		pos[3][b[0]]++
+		pos[4][c[0]]++
+		pos[5][c[18]]++
+		pairs[0][(a[3]-1)*6+x]++
+		pairs[1][(b[2]-1)*15+s-2]++ // s is 2..16: 8 x 15 cells
+		pairs[2][(x-1)*6+y]++
+		pairs[3][(y-1)*6+c[0]]++
+	}
+	d6, _ := Uniform(D6)
+	d8, _ := Uniform(D8)
+	for i, counts := range pos {
+		u := d6
+		if i == 3 {
+			u = d8
+		}
+		if fit, _ := ChiSquare(u, counts); fit.PValue < 1e-4 {
+			t.Errorf("position %d: p = %.2g", i, fit.PValue)
+		}
+	}
+	u36, _ := Uniform(36)
+	for _, k := range []int{0, 2, 3} {
+		if fit, _ := ChiSquare(u36, pairs[k]); fit.PValue < 1e-4 {
+			t.Errorf("pairs %d: p = %.2g", k, fit.PValue)
+		}
+	}
+	// (d8, 2d8 sum) pairs against the product of the exact laws.
+	sum2, _ := SumOf([]Die{D8, D8})
+	prod := map[int]float64{}
+	for f := 1; f <= 8; f++ {
+		for t := 2; t <= 16; t++ {
+			prod[(f-1)*15+t-2] = sum2.Prob(t) / 8
+		}
+	}
+	var chi float64
+	for k, p := range prod {
+		e := p * rounds
+		d := float64(pairs[1][k]) - e
+		chi += d * d / e
+	}
+	// 119 degrees of freedom: the 1e-4 upper quantile is about 183.
+	if chi > 183 {
+		t.Errorf("d8 then 2d8: chi-square %.1f on 119 degrees of freedom", chi)
+	}
+}
+
 // fakeSource replays fixed words, to drive the batched draw through its
 // rejection path.
 type fakeSource struct {
@@ -168,6 +238,15 @@ func TestBatchRejectsExactlyTheExcess(t *testing.T) {
 				t.Errorf("d%d: die %d shows %d, want %d", sides, i, got[i], want)
 			}
 			hi /= uint64(sides)
+		}
+		// A smaller roll from a fresh roller keeps the rest of the same
+		// accepted draw: its faces are the draw's leading digits, and the
+		// next roll of that size continues with the following ones.
+		src = &fakeSource{words: []uint64{rejected, accepted}}
+		r, _ = NewRoller(src)
+		two := append(r.RollN(2, sides, nil), r.Roll(sides))
+		if d := cmp.Diff(got[:3], two); d != "" || src.i != 2 {
+			t.Errorf("d%d: a short roll from the kept draw (-want +got, %d draws):\n%s", sides, src.i, d)
 		}
 		// And one word of low product exactly t is accepted at once.
 		src = &fakeSource{words: []uint64{accepted}}

@@ -53,9 +53,9 @@ func ExampleRun() {
 	fmt.Printf("rounds  %.2f ± %.2f, median %d, P(done by round 4) %.3f\n",
 		rounds.Mean, 1.96*rounds.SE, rounds.Quantiles[2].Value, rounds.Hist.AtMost(4))
 	// Output:
-	// a_wins  0.754  95% [0.751, 0.756]
-	// b_wins  0.246  95% [0.244, 0.249]
-	// rounds  4.58 ± 0.01, median 4, P(done by round 4) 0.504
+	// a_wins  0.753  95% [0.750, 0.755]
+	// b_wins  0.247  95% [0.245, 0.250]
+	// rounds  4.57 ± 0.01, median 4, P(done by round 4) 0.506
 }
 
 // A study split into shards (one per job of a batch system) merges into
@@ -78,7 +78,7 @@ func ExampleMerge() {
 	whole, _ := sim.Run(context.Background(), duel(dice.D8, dice.D6), opt)
 	fmt.Println(len(shards), "shards:", merged.Categories[0].Count, "A wins; whole run:", whole.Categories[0].Count)
 	// Output:
-	// 3 shards: 37882 A wins; whole run: 37882
+	// 3 shards: 37807 A wins; whole run: 37807
 }
 
 // Compare a house rule (A rolls a d10 instead of a d8) on common random
@@ -93,7 +93,7 @@ func ExampleCompare() {
 	fmt.Printf("P(A wins): d10 %.3f, d8 %.3f, difference %+.3f [%+.3f, %+.3f]\n",
 		c.A.Categories[0].P, c.B.Categories[0].P, d.Diff, d.Lo, d.Hi)
 	// Output:
-	// P(A wins): d10 0.868, d8 0.753, difference +0.115 [+0.112, +0.118]
+	// P(A wins): d10 0.864, d8 0.753, difference +0.111 [+0.109, +0.113]
 }
 
 // Sweep A's die over the ladder against a fixed d8.
@@ -117,9 +117,9 @@ func ExampleSweep() {
 	}
 	// Output:
 	// d4   vs d8: A wins 0.07
-	// d6   vs d8: A wins 0.25
-	// d8   vs d8: A wins 0.51
-	// d10  vs d8: A wins 0.70
+	// d6   vs d8: A wins 0.24
+	// d8   vs d8: A wins 0.49
+	// d10  vs d8: A wins 0.71
 	// d12  vs d8: A wins 0.81
 }
 
@@ -172,18 +172,18 @@ func ExampleReport_WriteCSV() {
 	// provenance,stop,done,,,,,,,
 	// provenance,partial,false,,,,,,,
 	// setting,die,d4,,,,,,,
-	// category,low,,198,0.495,0.44628448078239025,0.5438106421609528,,,
-	// category,high,,202,0.505,0.45618935783904724,0.5537155192176098,,,
-	// metric,face,,400,,2.379131310502786,2.6058686894972145,2.4925,0.05784223097539138,
+	// category,low,,197,0.4925,0.44381128061271025,0.5413314038023042,,,
+	// category,high,,203,0.5075,0.45866859619769573,0.5561887193872896,,,
+	// metric,face,,400,,2.3966331682293016,2.623366831770698,2.51,0.05784128313832361,
 	// quantile,face,1,,0.05,,,,,
 	// quantile,face,1,,0.25,,,,,
 	// quantile,face,3,,0.5,,,,,
 	// quantile,face,4,,0.75,,,,,
 	// quantile,face,4,,0.95,,,,,
-	// hist,face,1,111,0.2775,,,,,0.2775
-	// hist,face,2,87,0.2175,,,,,0.495
-	// hist,face,3,96,0.24,,,,,0.735
-	// hist,face,4,106,0.265,,,,,1
+	// hist,face,1,108,0.27,,,,,0.27
+	// hist,face,2,89,0.2225,,,,,0.4925
+	// hist,face,3,94,0.235,,,,,0.7275
+	// hist,face,4,109,0.2725,,,,,1
 }
 
 func ExampleReport_WriteText() {
@@ -196,10 +196,10 @@ func ExampleReport_WriteText() {
 	// Output:
 	// duel: 20000 trials, seed 1, pcg, chunks [0, 5) of 5, done
 	//   category       p  95% lo  95% hi
-	//     a_wins  0.7578  0.7518  0.7636
-	//     b_wins  0.2422  0.2364  0.2482
+	//     a_wins  0.7504  0.7444  0.7564
+	//     b_wins  0.2495  0.2436  0.2556
 	//
 	//   metric   mean   ±95%     sd  min  q05  q25  median  q75  q95  max
-	//   rounds  4.578  0.017  1.208    3    3    4       4    5    7   11
-	//   margin  1.992  0.011  0.792    1    1    1       2    3    3    3
+	//   rounds  4.562  0.017  1.200    3    3    4       4    5    7   12
+	//   margin  1.993  0.011  0.791    1    1    1       2    3    3    3
 }

@@ -100,9 +100,13 @@ func TestMonteCarloMatchesMarkov(t *testing.T) {
 		trials = 50_000
 	}
 	r := mustRun(t, contestSpec(), Options{Seed: 2026, Trials: trials})
+	// Each category within 4 standard errors of the exact answer: a 95%
+	// interval misses one seed in twenty, so this bound (missed about once
+	// in 16,000 seeds) does not flip whenever the dice stream changes.
 	for i, c := range r.Categories {
-		if exact[i] < c.Lo || exact[i] > c.Hi {
-			t.Errorf("%s: exact %.5f outside the Wilson interval [%.5f, %.5f]", c.Name, exact[i], c.Lo, c.Hi)
+		se := math.Sqrt(exact[i] * (1 - exact[i]) / float64(trials))
+		if math.Abs(c.P-exact[i]) > 4*se {
+			t.Errorf("%s: sampled %.5f, exact %.5f, more than 4 standard errors (%.5f) apart", c.Name, c.P, exact[i], se)
 		}
 	}
 	fit, err := r.FitCategories(exact)
@@ -116,8 +120,8 @@ func TestMonteCarloMatchesMarkov(t *testing.T) {
 		t.Errorf("wrong length: %v", err)
 	}
 	rounds := r.Metrics[0]
-	if sol.ExpectedSteps < rounds.Lo || sol.ExpectedSteps > rounds.Hi {
-		t.Errorf("E[rounds] exact %.4f outside [%.4f, %.4f]", sol.ExpectedSteps, rounds.Lo, rounds.Hi)
+	if math.Abs(sol.ExpectedSteps-rounds.Mean) > 4*rounds.SE {
+		t.Errorf("E[rounds] exact %.4f, sampled %.4f ± %.4f (SE)", sol.ExpectedSteps, rounds.Mean, rounds.SE)
 	}
 	if sd := math.Sqrt(sol.VarianceSteps); math.Abs(rounds.StdDev-sd) > 0.02*sd {
 		t.Errorf("sd of rounds %.4f, exact %.4f", rounds.StdDev, sd)
