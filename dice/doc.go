@@ -14,8 +14,9 @@
 // Draws are exact. A die of s sides uses Lemire's multiply-and-reject
 // method, so every face has probability exactly 1/s; several dice may share
 // one 64-bit draw (21 d6, 12 d20) because multiplying through a batch of
-// sizes is the same method over the product of the sizes. Dice of the size
-// rolled last are drawn a batch at a time and handed out from a small cache.
+// sizes is the same method over the product of the sizes. For the size
+// rolled last the Roller keeps the unused part of its draw and takes later
+// dice from it, one multiply a die.
 //
 // Scripted returns a Roller that plays back given faces, for worked examples,
 // tests, and tools where people roll physical dice and type the results in.
