@@ -192,8 +192,8 @@ type Interaction struct {
 	known       [][]int    // skills each member lists
 	actCand     [][]int    // skills each member may act with (known ones, or all legal)
 	reactCand   [][]int    // skills each member might react with, besides the actor's
-	actOrd      [][]uint8  // positions in actCand by descending static modifier
-	reactOrd    [][]uint8  // positions in reactCand by descending static modifier
+	actList     [][]cand   // actCand by descending static modifier
+	reactList   [][]cand   // reactCand by descending static modifier
 	reactSet    []uint64   // the skills in reactCand
 	passSkill   []int      // a passive member's one skill
 	size        []int
@@ -529,8 +529,8 @@ func build(s Scenario) (*Interaction, error) {
 	}
 	for g := range in.names {
 		row := in.stat[g*ns : g*ns+ns]
-		in.actOrd = append(in.actOrd, byStat(in.actCand[g], row))
-		in.reactOrd = append(in.reactOrd, byStat(in.reactCand[g], row))
+		in.actList = append(in.actList, byStat(in.actCand[g], row))
+		in.reactList = append(in.reactList, byStat(in.reactCand[g], row))
 		var set uint64
 		for _, s := range in.reactCand[g] {
 			set |= 1 << s
@@ -584,15 +584,22 @@ func build(s Scenario) (*Interaction, error) {
 	return in, nil
 }
 
-// byStat returns the positions of cands ordered by descending static
-// modifier in row, earlier positions first on ties.
-func byStat(cands []int, row []int) []uint8 {
-	ord := make([]uint8, len(cands))
-	for i := range ord {
-		ord[i] = uint8(i)
+// cand is a candidate skill of a member with its static modifier and its
+// position among the member's candidates (for ties).
+type cand struct {
+	stat       int32
+	skill, pos uint8
+}
+
+// byStat returns cands with their static modifiers in row, by descending
+// modifier, earlier positions first on ties.
+func byStat(cands []int, row []int) []cand {
+	out := make([]cand, len(cands))
+	for i, s := range cands {
+		out[i] = cand{stat: int32(row[s]), skill: uint8(s), pos: uint8(i)}
 	}
-	slices.SortStableFunc(ord, func(a, b uint8) int { return row[cands[b]] - row[cands[a]] })
-	return ord
+	slices.SortStableFunc(out, func(a, b cand) int { return int(b.stat) - int(a.stat) })
+	return out
 }
 
 // member converts a party-local member to a global one, or -1.

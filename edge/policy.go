@@ -179,104 +179,125 @@ func (r *ranked) take(us []Use, k int) []Use {
 // ignoreRep, the repetition penalty. It returns -1 when no candidate is
 // legal. The member's state is loaded once for all the skills it weighs.
 func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool) (int, int) {
-	cands, ord, set := in.actCand[g], in.actOrd[g], uint64(0)
-	if react {
-		cands, ord, set = in.reactCand[g], in.reactOrd[g], in.reactSet[g]
-	}
 	st := &in.st
-	ns := len(in.skills)
 	m := &st.mem[g]
-	stat := in.stat[g*ns : g*ns+ns]
+	if m.rank > 0 {
+		return in.bestRanked(g, react, mask, ignoreRep)
+	}
+	list, set := in.actList[g], uint64(0)
+	if react {
+		list, set = in.reactList[g], in.reactSet[g]
+	}
+	ns := len(in.skills)
 	uses := st.uses[g*ns : g*ns+ns]
-	pen, rank, abandoned := m.penalty, m.rank, m.abandoned
+	pen := m.penalty
 	last, streak := -1, 0
 	if m.lastRound == st.round {
 		last, streak = m.last, m.streak
 	}
 	ignoreRep = ignoreRep || in.passiveM[g]
-	endMask, safeMask := in.endMask, in.safeMask
-	// Without a group rank every skill's modifier is its static one plus
-	// the member's penalty, at most: the pairing and repetition modifiers
-	// are never bonuses. So in ord's order, once a skill's bound falls
-	// below the best so far, no later one can win.
-	sorted := rank == 0 && len(ord) == len(cands)
+	safeMask := in.safeMask
+	// Without a group rank a skill's modifier is its static one plus the
+	// member's penalty, at most: the pairing and repetition modifiers are
+	// never bonuses. list is in descending static order, so once a skill's
+	// bound falls below the best so far, no later one can win.
 	best, bestPos, val := -1, 0, 0
-	price := func(sk int, x int) (int, bool) {
+	for _, c := range list {
+		x := int(c.stat) + pen
+		if best >= 0 {
+			if x < val {
+				break
+			}
+			if x == val && int(c.pos) > bestPos {
+				continue
+			}
+		}
+		sk := int(c.skill)
 		bit := uint64(1) << (uint(sk) & 63)
 		if react {
 			extra, ok := in.reactMod(sk, mask)
 			if !ok {
-				return 0, false
+				continue
 			}
 			x += extra
 		}
 		if !ignoreRep {
 			n := 0
 			if safeMask&bit == 0 {
-				n = int(uses[sk])
+				n = int(uses[uint(sk)%uint(len(uses))])
 			} else if sk == last {
 				n = streak
 			}
 			x += int(in.repTab[uint(n)&127])
 		}
-		return x, true
-	}
-	for k := range cands {
-		i := k
-		if sorted {
-			i = int(ord[k])
-		}
-		sk := cands[i]
-		if uint(sk) >= uint(ns) {
-			continue
-		}
-		x := stat[sk] + pen
-		if rank > 0 {
-			if endMask&(1<<(uint(sk)&63)) == 0 {
-				x += rank
-			} else if !abandoned {
-				x -= rank
-			}
-		}
-		if best >= 0 {
-			if x < val {
-				if sorted {
-					break
-				}
-				continue
-			}
-			if x == val && i > bestPos {
-				continue
-			}
-		}
-		x, ok := price(sk, x)
-		if ok && (best < 0 || x > val || (x == val && i < bestPos)) {
-			best, bestPos, val = sk, i, x
+		if best < 0 || x > val || (x == val && int(c.pos) < bestPos) {
+			best, bestPos, val = sk, int(c.pos), x
 		}
 	}
 	if !react {
 		return best, val
 	}
-	// The actor's skills not among cands, always legal as the same skill,
-	// come after every candidate.
+	// The actor's skills not among the candidates, always legal as the
+	// same skill, come after every candidate.
+	stat := in.stat[g*ns : g*ns+ns]
 	for rest := mask &^ set; rest != 0; rest &= rest - 1 {
 		sk := bits.TrailingZeros64(rest)
 		if sk >= ns {
 			break
 		}
 		x := stat[sk] + pen
-		if rank > 0 {
-			if endMask&(1<<(uint(sk)&63)) == 0 {
-				x += rank
-			} else if !abandoned {
-				x -= rank
-			}
-		}
 		if best >= 0 && x <= val {
 			continue
 		}
-		if x, ok := price(sk, x); ok && (best < 0 || x > val) {
+		if !ignoreRep {
+			n := 0
+			if safeMask&(1<<uint(sk)) == 0 {
+				n = int(uses[sk])
+			} else if sk == last {
+				n = streak
+			}
+			x += int(in.repTab[uint(n)&127])
+		}
+		if best < 0 || x > val {
 			best, val = sk, x
+		}
+	}
+	return best, val
+}
+
+// bestRanked is bestSkill for a group with a rank, whose modifier moves
+// up on most skills and down on endurance-type ones, so every candidate is
+// weighed in order.
+func (in *Interaction) bestRanked(g int, react bool, mask uint64, ignoreRep bool) (int, int) {
+	cands, set := in.actCand[g], uint64(0)
+	if react {
+		cands, set = in.reactCand[g], in.reactSet[g]
+	}
+	best, val := -1, 0
+	try := func(sk int) {
+		x := in.base(g, sk)
+		if react {
+			extra, ok := in.reactMod(sk, mask)
+			if !ok {
+				return
+			}
+			x += extra
+		}
+		if !ignoreRep {
+			x += in.repetition(g, sk)
+		}
+		if best < 0 || x > val {
+			best, val = sk, x
+		}
+	}
+	for _, sk := range cands {
+		try(sk)
+	}
+	if react {
+		for rest := mask &^ set; rest != 0; rest &= rest - 1 {
+			if sk := bits.TrailingZeros64(rest); sk < len(in.skills) {
+				try(sk)
+			}
 		}
 	}
 	return best, val
@@ -486,9 +507,16 @@ func (in *Interaction) styleRound() ([]participant, bool) {
 func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, react bool, mask uint64) (int, uint64) {
 	var rk ranked
 	lo, hi := in.parties[p].lo, in.parties[p].hi
-	for g := lo; g < hi; g++ {
-		if best, val := in.bestSkill(g, react, mask, s.IgnoreRepetition); best >= 0 {
-			rk.add(g-lo, best, val)
+	if hi-lo == 1 {
+		// A lone member needs no ranking.
+		if best, val := in.bestSkill(lo, react, mask, s.IgnoreRepetition); best >= 0 {
+			rk.c[0].val, rk.c[0].skill, rk.n = int32(val), uint8(best), 1
+		}
+	} else {
+		for g := lo; g < hi; g++ {
+			if best, val := in.bestSkill(g, react, mask, s.IgnoreRepetition); best >= 0 {
+				rk.add(g-lo, best, val)
+			}
 		}
 	}
 	flags := uint8(pStaked)
