@@ -151,9 +151,11 @@ func (g *Game) BeginRound(r *dice.Roller) error {
 		pl := &s.Players[p]
 		pl.Declared, pl.Moved, pl.MayMove = false, false, false
 	}
-	for ci := range len(s.Heroes) + len(s.Villains) {
-		st := &g.char(ci).Status
-		st.RoundBonus, st.Up, st.Harmed = 0, 0, false
+	for _, cs := range [2][]Character{s.Heroes, s.Villains} {
+		for i := range cs {
+			st := &cs[i].Status
+			st.RoundBonus, st.Up, st.Harmed = 0, 0, false
+		}
 	}
 	g.clearFlags()
 	if s.Retain && len(s.Stack) > 0 {
@@ -182,22 +184,25 @@ func (g *Game) finish(o Outcome) {
 	}
 }
 
+// anyActive reports whether any of cs can still act.
+func anyActive(cs []Character) bool {
+	for i := range cs {
+		if cs[i].Active() {
+			return true
+		}
+	}
+	return false
+}
+
 func (g *Game) checkOutcome() {
 	s := &g.State
 	if s.Outcome != Ongoing || !s.Combat {
 		return
 	}
-	h, v := false, false
-	for i := range s.Heroes {
-		h = h || s.Heroes[i].Active()
-	}
-	for i := range s.Villains {
-		v = v || s.Villains[i].Active()
-	}
 	switch {
-	case !v:
+	case !anyActive(s.Villains):
 		g.finish(HeroesWin)
-	case !h:
+	case !anyActive(s.Heroes):
 		g.finish(VillainsWin)
 	}
 }
@@ -316,6 +321,27 @@ func harmful(a Act) bool { return a != Defend }
 
 // CheckChoice reports why character ci may not take choice now, or nil.
 func (g *Game) CheckChoice(ci int, ch Choice) error {
+	// The common case, a legal choice, in one pass; choiceError finds
+	// the first broken rule otherwise. Combat acts are Attack..AllOutAttack.
+	s := &g.State
+	nh := len(s.Heroes)
+	n := nh + len(s.Villains)
+	if uint(ci) < uint(n) && s.Combat && s.Outcome == Ongoing && !s.Monologue && ch.Act-Attack <= AllOutAttack-Attack {
+		c, side := g.char(ci), g.side(ci)
+		if c.Active() {
+			if ch.Act == Defend {
+				return nil
+			}
+			if !s.Setback[side] && uint(ch.Target) < uint(n) && (ch.Target >= nh) != (ci >= nh) && g.char(ch.Target).Active() {
+				return nil
+			}
+		}
+	}
+	return g.choiceError(ci, ch)
+}
+
+// choiceError is CheckChoice's rules in order, for the message.
+func (g *Game) choiceError(ci int, ch Choice) error {
 	s := &g.State
 	nh := len(s.Heroes)
 	n := nh + len(s.Villains)
@@ -378,7 +404,7 @@ func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 	hero := ci < len(s.Heroes)
 	if st.Stunned || st.LoseAction {
 		st.Stunned, st.LoseAction = false, false
-		g.afterAction(ci, false)
+		g.afterAction(ci, st, false)
 		return nil
 	}
 	unskilled := st.Unskilled
@@ -420,23 +446,29 @@ func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 	if hero && ch.Act != Defend && !s.Players[ci].Moved {
 		s.Players[ci].MayMove = true
 	}
-	g.afterAction(ci, harmed)
+	g.afterAction(ci, st, harmed)
 	return nil
 }
 
-func (g *Game) afterAction(ci int, harmed bool) {
-	st := &g.char(ci).Status
+// afterAction closes character ci's action; st is its Status.
+func (g *Game) afterAction(ci int, st *Status, harmed bool) {
 	st.Harmed = st.Harmed || harmed
 	st.StymiedNext = false // lapses at the end of the next action
 	if st.Broken {
-		st.Broken = false
-		if !harmed {
-			st.Fled = true
-			if g.Sink != nil {
-				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
-			}
-			g.checkOutcome()
+		g.broken(ci, harmed)
+	}
+}
+
+// broken resolves the margin table's Break after character ci's action.
+func (g *Game) broken(ci int, harmed bool) {
+	st := &g.char(ci).Status
+	st.Broken = false
+	if !harmed {
+		st.Fled = true
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
 		}
+		g.checkOutcome()
 	}
 }
 
@@ -567,16 +599,27 @@ func (g *Game) EndRound() {
 	if s.Flurry[Heroes] || s.Flurry[Villains] {
 		s.FlurryRounds++
 	}
-	for ci := range len(s.Heroes) + len(s.Villains) {
-		c := g.char(ci)
-		if s.Break[g.side(ci)] && c.Active() && c.HP < c.MaxHP && !c.Status.Harmed {
+	if s.Break[Heroes] {
+		g.breakSide(s.Heroes, 0)
+	}
+	if s.Break[Villains] {
+		g.breakSide(s.Villains, len(s.Heroes))
+	}
+	g.checkOutcome()
+}
+
+// breakSide: the side's characters (cs[i] is character off+i) who were
+// hurt and did no harm this round flee.
+func (g *Game) breakSide(cs []Character, off int) {
+	for i := range cs {
+		c := &cs[i]
+		if c.Active() && c.HP < c.MaxHP && !c.Status.Harmed {
 			c.Status.Fled = true
 			if g.Sink != nil {
-				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Break})
+				g.emit(Event{Kind: EvEffect, Who: -1, Target: off + i, Card: -1, Effect: Break})
 			}
 		}
 	}
-	g.checkOutcome()
 }
 
 // sideOrder returns side's characters by decreasing Speed, equal speeds in
@@ -665,10 +708,15 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 		plays := heroes.Declare(g, p, g.playBuf[:0], move)
 		g.moveBuf, g.playBuf = move[:0], plays[:0]
 		var err error
-		if len(move) > 0 {
+		switch {
+		case len(move) > 0:
 			err = g.CriticalMoment(r, p, move, plays)
-		} else if !s.Confused || len(plays) > 0 {
+		case len(plays) > 0:
 			err = g.Declare(r, p, plays)
+		case !s.Confused:
+			// Declare with nothing to play: its checks (a player, in
+			// combat, not yet declared this round) hold here.
+			s.Players[p].Declared = true
 		}
 		if err != nil {
 			return fmt.Errorf("policy %s: %w", heroes.Name(), err)

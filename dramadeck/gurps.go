@@ -105,15 +105,11 @@ func better(a, b outcome) bool {
 
 // successRoll rolls 3d6 against effective skill under g.Rules.Criticals:
 // the result of Criticals.SuccessRoll, read from the table that
-// syncCriticals keeps up to date. Every step that rolls (Act, the task
-// steps, Search) syncs first, so a designer's change to Rules.Criticals
-// takes effect from the next step.
-func (g *Game) successRoll(r *dice.Roller, skill int) outcome {
-	if !g.jt.ok {
-		g.jt.build(g.Rules.Criticals)
-	}
-	return g.jt.check(r, skill)
-}
+// syncCriticals keeps up to date. Every step that rolls (PlayRound, Act,
+// the task steps, Search) syncs before its first roll, so the table is
+// always built here, and a designer's change to Rules.Criticals takes
+// effect from the next step.
+func (g *Game) successRoll(r *dice.Roller, skill int) outcome { return g.jt.check(r, skill) }
 
 // syncCriticals rebuilds the success-roll table if Rules.Criticals changed
 // since it was built (once per step rather than once per roll).

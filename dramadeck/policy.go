@@ -290,47 +290,56 @@ func (s *Style) Move(g *Game, p int) int {
 // attacks the weakest opponent, or uses an approved contest it is good at.
 func (s *Style) Choose(g *Game, ci int) Choice {
 	st := &g.State
-	c := g.char(ci)
-	side := g.side(ci)
+	nh := len(st.Heroes)
+	if uint(ci) >= uint(nh+len(st.Villains)) {
+		return Choice{Act: Defend} // no such character: the engine reports it
+	}
+	c, opp, off, side := (*Character)(nil), st.Villains, nh, Heroes
+	if ci < nh {
+		c = &st.Heroes[ci]
+	} else {
+		c, opp, off, side = &st.Villains[ci-nh], st.Heroes, 0, Villains
+	}
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
 		return Choice{Act: Defend}
 	}
 	// Focus on the weakest active opponent (the first of equals).
-	opp, off := st.Villains, len(st.Heroes)
-	if side == Villains {
-		opp, off = st.Heroes, 0
-	}
 	t, thp := -1, 0
 	for i := range opp {
 		if x := &opp[i]; x.Active() && (t < 0 || x.HP < thp) {
-			t, thp = i+off, x.HP
+			t, thp = i, x.HP
 		}
 	}
 	if t < 0 {
 		return Choice{Act: Defend}
 	}
-	ch := Choice{Act: Attack, Target: t}
+	ch := Choice{Act: Attack, Target: t + off}
 	if s.AllOut {
 		ch.Act = AllOutAttack
 	}
-	if s.Contests && len(st.Stack) > 0 {
+	if !s.Contests || len(st.Stack) == 0 {
+		return ch
+	}
+	// The contests open to the side: for heroes the card's approved
+	// actions in order, for villains the line's villain action.
+	a0, a1 := st.Line.VillainAction, NoAct
+	if side == Heroes {
 		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
-		acts := [...]Act{card.Approved[0], card.Approved[1], st.Line.VillainAction}
-		if !acts[0].Contest() && !acts[1].Contest() && !acts[2].Contest() {
-			return ch // nothing to weigh (most cards)
-		}
-		for _, a := range acts {
-			if !a.Contest() || (side == Heroes && !card.Approves(a)) || (side == Villains && a != st.Line.VillainAction) {
-				continue
-			}
-			sk, resist, _ := contestSkills(a, c, &opp[t-off], false)
-			if sk-resist >= 4 && sk >= c.Attack.Level {
-				ch.Act = a
-				break
-			}
-		}
+		a0, a1 = card.Approved[0], card.Approved[1]
+	}
+	if a0.Contest() && s.contestBetter(a0, c, &opp[t]) {
+		ch.Act = a0
+	} else if a1.Contest() && s.contestBetter(a1, c, &opp[t]) {
+		ch.Act = a1
 	}
 	return ch
+}
+
+// contestBetter: contest a is worth taking against t, four or more above
+// the resistance and no worse than the attack skill.
+func (s *Style) contestBetter(a Act, c, t *Character) bool {
+	sk, resist, _ := contestSkills(a, c, t, false)
+	return sk-resist >= 4 && sk >= c.Attack.Level
 }
 
 // Spend spends Possibilities on every failure when SpendPossibilities.

@@ -345,6 +345,7 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 	g.order = [2][]int{make([]int, 0, len(heroes)), make([]int, 0, len(villains))}
 	g.moveBuf = make([]int, 0, n)
 	g.playBuf = make([]Play, 0, n)
+	g.syncCriticals()
 	return g, nil
 }
 
