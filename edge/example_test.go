@@ -88,6 +88,9 @@ func ExampleInteraction_Run() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(o.End, o.Winner >= 0, in.Edge(0)+in.Edge(1))
-	// Output: walked_away true 10
+	// Neither policy surrenders, so the duchess walks away three dice
+	// ahead or one side runs out; either way somebody wins and every edge
+	// die is still in play.
+	fmt.Println(o.End == edge.WalkedAway || o.End == edge.RanOut, o.Winner >= 0, in.Edge(0)+in.Edge(1))
+	// Output: true true 10
 }
