@@ -70,6 +70,12 @@ type Character struct {
 	link  []int // attribute index of each action
 	harm  []int // natural harm track of each attribute
 
+	// pen and incap are what the harm in State costs, worked out by load
+	// when loaded is false; every change to the harm clears loaded.
+	pen    int
+	incap  bool
+	loaded bool
+
 	rowPen    []int     // HarmRows[i].Penalty, compact for the hot path
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
 	cells     [][3]cell // each outcome-table cell as the Director rules it, worked out
@@ -81,7 +87,10 @@ type Character struct {
 
 	sides, successFace int // the rules', at hand for the roll
 
-	// State is the character's harm, flashbacks and carried dice.
+	// State is the character's harm, flashbacks and carried dice. The
+	// character keeps what its harm costs worked out between changes: after
+	// changing State.Harm or replacing State by hand (rather than through
+	// SetState, TakeHarm, Heal and the steps), call HarmChanged.
 	State State
 	// Sink, when non-nil, receives an Event for everything that happens.
 	Sink Sink
@@ -192,9 +201,30 @@ func (c *Character) SetState(s State) error {
 	if s.Bonus < 0 || s.Bonus > maxDice/4 {
 		return fmt.Errorf("actiontest: state bonus %d, allowed 0..%d", s.Bonus, maxDice/4)
 	}
-	c.State.copyFrom(&s)
+	c.setFrom(&s)
 	return nil
 }
+
+// setFrom overwrites the state with a copy of s.
+func (c *Character) setFrom(s *State) {
+	c.State.copyFrom(s)
+	c.loaded = false
+}
+
+// healed clears one harm from row of track t, which holds some, and keeps
+// what the harm costs up to date.
+func (c *Character) healed(t, row int) {
+	c.State.Harm[t][row]--
+	c.pen -= c.rowPen[row]
+	if c.incapRows&(1<<row) != 0 {
+		c.loaded = false // another track may still hold harm in the row
+	}
+}
+
+// HarmChanged tells the character its State.Harm (or its whole State) was
+// changed by hand, so what the harm costs is worked out again. SetState,
+// TakeHarm, Heal and the test steps need no such call.
+func (c *Character) HarmChanged() { c.loaded = false }
 
 // NewDay restores the day's flashbacks.
 func (c *Character) NewDay() {
@@ -235,22 +265,17 @@ func (c *Character) Incapacitated() bool {
 	return inc
 }
 
-// load returns the dice the harm costs and whether it incapacitates. Most
-// tests are rolled unhurt, so one quick pass looks for any harm first.
+// load returns the dice the harm costs and whether it incapacitates,
+// worked out only after the harm changed.
 func (c *Character) load() (penalty int, incapacitated bool) {
-	some := 0
-	for _, rows := range c.State.Harm {
-		for _, n := range rows {
-			some |= n
-		}
+	if !c.loaded {
+		c.pen, c.incap = c.loadHarm()
+		c.loaded = true
 	}
-	if some == 0 {
-		return 0, false
-	}
-	return c.loadHarm()
+	return c.pen, c.incap
 }
 
-// loadHarm is load for a character with harm.
+// loadHarm works out what the harm costs.
 func (c *Character) loadHarm() (penalty int, incapacitated bool) {
 	pen := c.rowPen
 	filled := uint(0) // bit i: some track has harm in row i
@@ -318,6 +343,10 @@ func (c *Character) TakeHarm(level, t int) (row int, err error) {
 
 func (c *Character) takeHarm(level, t int) int {
 	row := addHarm(c.rules, &c.State, level, t)
+	if row >= 0 {
+		c.pen += c.rowPen[row]
+		c.incap = c.incap || c.incapRows&(1<<row) != 0
+	}
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
 	}
@@ -345,7 +374,7 @@ func (c *Character) Heal(t, row int) error {
 	if c.State.Harm[t][row] == 0 {
 		return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
 	}
-	c.State.Harm[t][row]--
+	c.healed(t, row)
 	return nil
 }
 

@@ -234,7 +234,7 @@ func (c *Character) buy(at *Attempt, i int) {
 	switch e.Kind {
 	case EffectHeal:
 		t, row := c.lowestHarm(c.harm[at.attr])
-		c.State.Harm[t][row]--
+		c.healed(t, row)
 		b.Track, b.Row = rl.HarmTracks[t], rl.HarmRows[row].Name
 		ev.Track, ev.Row = b.Track, row
 	case EffectBonus:

@@ -136,7 +136,7 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 	var pushed State
 	n, hit := at.Pool.Dice, rl.hitChance()
 	for s, ps := range binom(n, hit) {
-		c.State.copyFrom(&base)
+		c.setFrom(&base)
 		at.Stage, at.Pushed, at.PushTrack, at.Kept, at.Successes = Rolled, false, "", 0, s
 		at.Spent, at.Bought = 0, at.Bought[:0]
 		push, track := false, 0
@@ -159,7 +159,7 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 		c.payPush(at, track)
 		pushed.copyFrom(&c.State)
 		for k, pk := range binom(n-s+rl.PushDice, hit) {
-			c.State.copyFrom(&pushed)
+			c.setFrom(&pushed)
 			at.Stage, at.Successes, at.Spent, at.Bought = Rolled, s+k, 0, at.Bought[:0]
 			if err := c.Finish(at); err != nil {
 				return err

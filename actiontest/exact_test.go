@@ -110,6 +110,7 @@ func TestChancesMatchSampled(t *testing.T) {
 		c := newChar(t, DefaultRules())
 		if tc.harm != nil {
 			c.State.Harm = tc.harm
+			c.HarmChanged()
 		}
 		p, _ := PolicyByName(tc.policy)
 		ch, err := c.Chances(tc.test, p)
@@ -123,7 +124,7 @@ func TestChancesMatchSampled(t *testing.T) {
 		pushed := 0
 		var at Attempt
 		for range trials {
-			c.State.copyFrom(&start)
+			c.setFrom(&start)
 			if err := c.Play(r, tc.test, p, &at); err != nil {
 				t.Fatalf("%s %+v: %v", tc.policy, tc.test, err)
 			}
@@ -166,7 +167,7 @@ func TestChancesRejectWrongModel(t *testing.T) {
 	start := c.State.Clone()
 	var at Attempt
 	for range 20000 {
-		c.State.copyFrom(&start)
+		c.setFrom(&start)
 		if err := c.Play(r, tst, Never{}, &at); err != nil {
 			t.Fatal(err)
 		}

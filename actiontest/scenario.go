@@ -303,7 +303,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 
 func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 	c, at := rn.c, &rn.at
-	c.State.copyFrom(&rn.start)
+	c.setFrom(&rn.start)
 	harm0 := harmCount(&c.State)
 	t := rn.test
 	progress := 0
@@ -472,7 +472,7 @@ func (s Scenario) Exact() (Exact, error) {
 	}
 	sc, fc := c.scratch(), c.scratch()
 	decode := func(n node) {
-		sc.State.copyFrom(&start)
+		sc.setFrom(&start)
 		for i, rows := range sc.State.Harm {
 			for j := range rows {
 				rows[j] = int(n.harm[i*nr+j])
@@ -521,7 +521,7 @@ func (s Scenario) Exact() (Exact, error) {
 				return
 			}
 			// The flashback after a worsening failure, every way it can go.
-			fc.State.copyFrom(st)
+			fc.setFrom(st)
 			fmark := len(buf)
 			err := fc.outcomes(fbTest, p, &fat, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
 			switch {
