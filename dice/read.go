@@ -60,14 +60,19 @@ func (s FaceSet) Has(f int) bool {
 	return s.bits[(f-1)>>6]&(1<<uint((f-1)&63)) != 0
 }
 
-// zero returns 0 for a face in the set and f otherwise, without branching
-// on the face's value.
-func (s FaceSet) zero(f int) int {
+// zero returns 0 for a face in the set whose words are lo and hi, and f
+// otherwise, without branching on the face's value. The words are passed
+// apart so a loop keeps them in registers.
+func zero(lo, hi uint64, f int) int {
 	i := uint(f - 1)
-	if i >= 128 {
-		return f
+	w := lo
+	if i >= 64 {
+		w = hi
 	}
-	return f &^ -int(s.bits[(i>>6)&1]>>(i&63)&1)
+	if i >= 128 {
+		w = 0
+	}
+	return f &^ -int(w>>(i&63)&1)
 }
 
 // Empty reports whether the set has no faces.
@@ -82,8 +87,9 @@ func SumHighest(faces []int, k int, exclude FaceSet) int {
 		return 0
 	case k == 1:
 		h := 0
+		lo, hi := exclude.bits[0], exclude.bits[1]
 		for _, f := range faces {
-			h = max(h, exclude.zero(f))
+			h = max(h, zero(lo, hi, f))
 		}
 		return h
 	case k == 2:
@@ -91,8 +97,9 @@ func SumHighest(faces []int, k int, exclude FaceSet) int {
 		// top two, and min/max compile to conditional moves, so random
 		// faces cost no mispredicted branches.
 		a, b := 0, 0
+		lo, hi := exclude.bits[0], exclude.bits[1]
 		for _, f := range faces {
-			f = exclude.zero(f)
+			f = zero(lo, hi, f)
 			b = max(b, min(a, f))
 			a = max(a, f)
 		}
