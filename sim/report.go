@@ -111,16 +111,20 @@ type Quantile struct {
 // wilson returns the Wilson score 95% interval for k successes in n
 // trials; [0, 1] when n is 0. Unlike the normal interval it stays inside
 // [0, 1] and behaves at p near 0 or 1 and small n.
-func wilson(k, n int64) (lo, hi float64) {
+func wilson(k, n int64) (lo, hi float64) { return wilsonZ(k, n, z95) }
+
+// wilsonZ is the Wilson score interval at the normal quantile z (1.96 for
+// 95%).
+func wilsonZ(k, n int64, z float64) (lo, hi float64) {
 	if n <= 0 {
 		return 0, 1
 	}
 	nf := float64(n)
 	p := float64(k) / nf
-	z2 := z95 * z95
+	z2 := z * z
 	den := 1 + z2/nf
 	center := (p + z2/(2*nf)) / den
-	half := z95 / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
 	lo, hi = max(center-half, 0), min(center+half, 1)
 	// At the edges the interval is closed exactly at 0 or 1.
 	if k == 0 {
