@@ -173,76 +173,68 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	if !s.PlayCards || st.Confused {
 		return buf
 	}
-	me := &st.Heroes[p]
-	add := func(id int) {
-		n := g.Deck.Cards[id].Name
-		k := declNever
-		if n < numNames {
-			k = declareKind[n]
+	cards, pool := g.Deck.Cards, st.Players[p].Pool
+	for k := range len(pool) + len(moved) {
+		id := 0
+		if k < len(pool) {
+			id = pool[k]
+		} else {
+			id = moved[k-len(pool)]
 		}
-		if k == declNever {
-			return // most cards left in a pool (Willpower, Presence, subplots)
+		// Most cards stay in the pool (Willpower, Presence, subplots);
+		// the table says so without a look at the state.
+		n := cards[id].Name
+		if n >= numNames || declareKind[n] == declNever {
+			continue
 		}
 		pl := Play{Card: id, Target: -1}
-		if k == declAlways {
-			buf = append(buf, pl)
-			return
-		}
-		switch n {
-		case Drama:
-			if s.KeepDrama {
-				return
+		if declareKind[n] == declCheck {
+			var ok bool
+			if pl, ok = s.declareCheck(g, p, pl, n, len(moved) > 0); !ok {
+				continue
 			}
-		case Supporter:
-			t := -1
-			for h := range st.Heroes {
-				if h != p && st.Heroes[h].Active() {
-					t = h
-				}
-			}
-			if t < 0 || len(moved) > 0 {
-				return
-			}
-			pl.Target = t
-		case Glory:
-			if !me.Status.Crit {
-				return
-			}
-		case MasterPlan:
-			if len(st.Discard) == 0 {
-				return
-			}
-		case Rally:
-			short := false
-			for q := range st.Players {
-				short = short || len(st.Players[q].Hand) < g.Rules.HandSize
-			}
-			if !short {
-				return
-			}
-		case Monologue:
-			if me.HP*3 >= me.MaxHP {
-				return
-			}
-		case Escape:
-			if me.HP*3 >= me.MaxHP {
-				return
-			}
-		case SeizeInitiative:
-			good := st.Line.First == Heroes && st.Line.Hero != Setback && st.Line.Hero != Confused && st.Line.Hero != Fatigued
-			pl.Flip = !good
-		default:
-			return
 		}
 		buf = append(buf, pl)
 	}
-	for _, id := range st.Players[p].Pool {
-		add(id)
-	}
-	for _, id := range moved {
-		add(id)
-	}
 	return buf
+}
+
+// declareCheck decides on a card whose play depends on the situation,
+// filling in its play; critical: a Critical Moment is under way.
+func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Play, bool) {
+	st := &g.State
+	me := &st.Heroes[p]
+	switch n {
+	case Drama:
+		return pl, !s.KeepDrama
+	case Supporter:
+		t := -1
+		for h := range st.Heroes {
+			if h != p && st.Heroes[h].Active() {
+				t = h
+			}
+		}
+		pl.Target = t
+		return pl, t >= 0 && !critical
+	case Glory:
+		return pl, me.Status.Crit
+	case MasterPlan:
+		return pl, len(st.Discard) > 0
+	case Rally:
+		for q := range st.Players {
+			if len(st.Players[q].Hand) < g.Rules.HandSize {
+				return pl, true
+			}
+		}
+		return pl, false
+	case Monologue, Escape:
+		return pl, me.HP*3 < me.MaxHP
+	case SeizeInitiative:
+		good := st.Line.First == Heroes && st.Line.Hero != Setback && st.Line.Hero != Confused && st.Line.Hero != Fatigued
+		pl.Flip = !good
+		return pl, true
+	}
+	return pl, false
 }
 
 // How Style.Declare treats a card in the pool: never play it, always play
