@@ -224,7 +224,7 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 		if !ignoreRep {
 			n := 0
 			if safeMask&bit == 0 {
-				n = int(uses[uint(sk)%uint(len(uses))])
+				n = int(uses[sk])
 			} else if sk == last {
 				n = streak
 			}
@@ -538,7 +538,11 @@ func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, rea
 			f |= pSafe
 		}
 		used |= bit
-		ps[n] = participant{mod: mod, use: uint16(g*ns + sk), party: uint8(p), member: uint8(g), skill: uint8(sk), flags: f}
+		// Field by field: a struct literal is built on the stack and
+		// copied, and that copy stalls on the byte-sized stores.
+		q := &ps[n]
+		q.mod, q.use = mod, uint16(g*ns+sk)
+		q.party, q.member, q.skill, q.flags = uint8(p), uint8(g), uint8(sk), f
 		n++
 	}
 	return n, used

@@ -242,8 +242,9 @@ func (in *Interaction) passiveStakes(ps []participant, n, t int) int {
 	k := min(in.nAct, in.st.edge[t])
 	for i := range k {
 		g := pi.lo + i%(pi.hi-pi.lo)
-		ps[n] = participant{party: uint8(t), member: uint8(g), skill: uint8(in.passSkill[g]),
-			mod: int32(in.base(g, in.passSkill[g])), flags: pStaked | pPassive}
+		q := &ps[n]
+		q.mod, q.use = int32(in.base(g, in.passSkill[g])), 0
+		q.party, q.member, q.skill, q.flags = uint8(t), uint8(g), uint8(in.passSkill[g]), pStaked|pPassive
 		n++
 	}
 	return n
@@ -253,7 +254,9 @@ func (in *Interaction) passiveStakes(ps []participant, n, t int) int {
 // and returns n+1: its leader on the type's seize skill, wagering nothing.
 func (in *Interaction) seizeCheck(ps []participant, n, p int) int {
 	g, mod := in.leader(p, in.seizeSkill)
-	ps[n] = participant{party: uint8(p), member: uint8(g), skill: uint8(in.seizeSkill), mod: int32(mod)}
+	q := &ps[n]
+	q.mod, q.use = int32(mod), 0
+	q.party, q.member, q.skill, q.flags = uint8(p), uint8(g), uint8(in.seizeSkill), 0
 	return n + 1
 }
 
@@ -793,6 +796,9 @@ func (in *Interaction) concessions() (bool, error) {
 		}
 		var c Concession
 		if sp, ok := in.pol[p].(*Style); ok {
+			if sp.SurrenderAt <= 0 && sp.WalkLead <= 0 {
+				continue // it never concedes
+			}
 			c = sp.concede(in, p)
 		} else {
 			c = in.pol[p].Concede(v, p)
