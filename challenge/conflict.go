@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -163,6 +162,39 @@ type Side struct {
 	// key packs Faces and Bonus for fast comparison (see pack); 0 when
 	// not yet computed, noKey when the roll is too big to pack.
 	key uint64
+	// two is set up with the conflict (see prep) for a side that rolls
+	// exactly two dice, the common case, which roll takes on its fast path.
+	two pair
+}
+
+// pair is a two-dice side's roll, worked out once: the sizes, their
+// product, the reciprocal of the second (see recip) and the member who
+// rolls each. n is 0 when the side does not roll exactly two dice.
+type pair struct {
+	n, b, rec uint64
+	of        [2]int
+}
+
+// faces returns the two faces a number v below n stands for: its digits
+// in the mixed radix of the two sizes.
+func (t *pair) faces(v uint64) (int, int) {
+	q := v * t.rec >> 32 // v / b
+	return int(q) + 1, int(v-q*t.b) + 1
+}
+
+// prep sets up the fast path of a side's roll from its dice. The dice are
+// fixed when the conflict is made (consequences change only the sheets'
+// stats), so this runs when a conflict is made or restored.
+func (s *Side) prep() {
+	s.two = pair{}
+	if len(s.Dice) != 2 || len(s.Of) != 2 {
+		return
+	}
+	a, b := s.Dice[0], s.Dice[1]
+	if uint(a) >= uint(len(recip)) || uint(b) >= uint(len(recip)) || a < 2 || b < 2 {
+		return
+	}
+	s.two = pair{n: uint64(a) * uint64(b), b: uint64(b), rec: recip[b], of: [2]int{s.Of[0], s.Of[1]}}
 }
 
 const noKey = ^uint64(0)
@@ -320,6 +352,7 @@ func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
 			in++
 		}
 		s.Faces = make([]int, 0, len(s.Dice))
+		s.prep()
 		c.Sides = append(c.Sides, s)
 	}
 	if in < 2 {
@@ -374,6 +407,14 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 	return m, nil
 }
 
+// note emits an event that names only its kind and sides. It is kept out
+// of line so the steps that call it stay small.
+//
+//go:noinline
+func (c *Conflict) note(k EventKind, side, other int) {
+	c.emit(Event{Kind: k, Side: side, Other: other})
+}
+
 func (c *Conflict) emit(e Event) {
 	e.Round, e.Exchange = c.Round, c.Exchanges
 	c.Trace(e)
@@ -402,38 +443,73 @@ func (c *Conflict) checkSide(i int, what string) error {
 // roll rolls side i's dice and its advantage die into its showing roll,
 // and reads it: the speaker (the member whose die shows the highest face,
 // the first such) and the packed key.
+//
+// Two dice (the common case) come from one uniform number below the
+// product of their sizes, whose two mixed-radix digits are the faces: one
+// draw, every pair exactly as likely. A scripted roller with faces left
+// takes the general path, which rolls one die at a time, so a script
+// still gives one face per die (an exhausted script shows 1s either way).
 func (c *Conflict) roll(r *dice.Roller, s *Side, i int) {
-	f := s.Faces
-	if len(f) == len(s.Dice) {
-		r.RollDice(s.Dice, f) // in place: no new slice header to store
-	} else {
-		f = r.RollDice(s.Dice, f[:0])
-		s.Faces = f
-	}
-	bonus := 0
-	if s.Advantage {
-		bonus = r.Roll(int(c.Rules.AdvantageDie))
-	}
-	s.Bonus = bonus
-	s.Crossed = false
-	if len(f) != 2 || len(s.Of) != 2 {
-		c.readMany(s, i)
+	t := &s.two
+	if t.n == 0 || r.Remaining() != 0 {
+		c.rollMany(r, s, i)
 		return
 	}
-	// Two dice, the common case.
-	hi, lo, at := f[0], f[1], 0
-	if lo > hi {
-		hi, lo, at = lo, hi, 1
+	f := s.Faces
+	if len(f) != 2 {
+		f = append(f[:0], 0, 0)
+		s.Faces = f
 	}
-	s.Speaker = s.Of[at]
-	s.key = noKey
-	if hi <= 63 && uint(bonus) <= 1<<14 {
-		s.key = uint64(hi+bonus)<<48 | uint64(lo)<<42
+	x, y := t.faces(uint64(r.IntN(int(t.n))))
+	f[0], f[1] = x, y
+	s.Speaker = t.of[b2i(y > x)&1]
+	s.key = uint64(max(x, y))<<48 | uint64(min(x, y))<<42
+	s.Bonus = 0
+	s.Crossed = false
+	if s.Advantage {
+		c.advantage(r, s)
 	}
 	if c.Trace != nil {
-		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: f, Bonus: bonus, Value: hi + bonus})
+		c.traceRoll(s, i)
 	}
 }
+
+// traceRoll emits side i's roll.
+func (c *Conflict) traceRoll(s *Side, i int) {
+	c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: dice.Highest(s.Faces) + s.Bonus})
+}
+
+// advantage rolls a side's advantage die onto its two-die roll.
+func (c *Conflict) advantage(r *dice.Roller, s *Side) {
+	v := r.Roll(int(c.Rules.AdvantageDie))
+	s.Bonus = v
+	if uint(v) <= 1<<14 {
+		s.key += uint64(v) << 48
+	} else {
+		s.key = noKey
+	}
+}
+
+// rollMany is roll for any number of dice, and for scripted rolls.
+func (c *Conflict) rollMany(r *dice.Roller, s *Side, i int) {
+	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
+	s.Bonus = 0
+	if s.Advantage {
+		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
+	}
+	s.Crossed = false
+	c.readMany(s, i)
+}
+
+// recip[d] is ceil(2^32 / d): v * recip[d] >> 32 is v / d for every v
+// below 2^32 / d (far beyond any product of two dice here). Dice up to
+// d63 keep faces within the packed key's six bits.
+var recip = func() (t [64]uint64) {
+	for d := 1; d < len(t); d++ {
+		t[d] = (1<<32 + uint64(d) - 1) / uint64(d)
+	}
+	return t
+}()
 
 // readMany is roll's reading of any number of dice: one pass finds the
 // speaker and sorts the faces, high first, for the packed key.
@@ -467,7 +543,7 @@ func (c *Conflict) readMany(s *Side, i int) {
 		s.key = k
 	}
 	if c.Trace != nil {
-		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: hi + s.Bonus})
+		c.traceRoll(s, i)
 	}
 }
 
@@ -483,33 +559,44 @@ func (s *Side) read() int {
 // casts; in PhaseAnswer the answerer re-rolls. Each side with an advantage
 // this round rolls its advantage die with its dice.
 func (c *Conflict) Roll(r *dice.Roller) error {
-	switch c.Phase {
-	case PhaseAnswer:
-		if c.Exchanges >= c.Rules.MaxExchanges {
-			c.Stalemate = true
-			c.finish()
-			return nil
-		}
-		c.Exchanges++
-		an := c.Answerer
-		c.roll(r, &c.Sides[an], an)
-		// A new comparison: only its two sides may cross a name off, and
-		// roll has cleared the answerer's mark.
-		c.Sides[c.Challenger].Crossed = false
-		c.Phase = PhaseAnswered
-	case PhaseCast:
-		c.cast(r)
-	default:
+	if c.Phase != PhaseAnswer {
+		return c.rollOther(r)
+	}
+	if c.Exchanges >= c.Rules.MaxExchanges {
+		c.Stalemate = true
+		c.finish()
+		return nil
+	}
+	c.Exchanges++
+	sides, an := c.Sides, c.Answerer
+	c.roll(r, &sides[an], an)
+	// A new comparison: only its two sides may cross a name off, and
+	// roll has cleared the answerer's mark.
+	sides[c.Challenger].Crossed = false
+	c.Phase = PhaseAnswered
+	return nil
+}
+
+// rollOther is Roll outside PhaseAnswer.
+func (c *Conflict) rollOther(r *dice.Roller) error {
+	if c.Phase != PhaseCast {
 		return c.phaseErr("Roll")
 	}
+	c.cast(r)
 	return nil
 }
 
 // cast is Roll in PhaseCast.
 func (c *Conflict) cast(r *dice.Roller) {
-	for i := range c.Sides {
-		if s := &c.Sides[i]; s.Status == StatusIn {
-			c.roll(r, s, i)
+	sides := c.Sides
+	if len(sides) == 2 && sides[0].Status == StatusIn && sides[1].Status == StatusIn {
+		c.roll(r, &sides[0], 0)
+		c.roll(r, &sides[1], 1)
+	} else {
+		for i := range sides {
+			if s := &sides[i]; s.Status == StatusIn {
+				c.roll(r, s, i)
+			}
 		}
 	}
 	c.Phase = PhaseCastRolled
@@ -598,54 +685,73 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 // outright win (PhaseConsequence); otherwise the answerer must choose
 // (PhaseStance).
 func (c *Conflict) Resolve() error {
-	switch c.Phase {
-	case PhaseAnswered:
-		// Compare the answer with the challenger's standing roll.
-		ch, an := c.Challenger, c.Answerer
-		sc, sa := &c.Sides[ch], &c.Sides[an]
-		var d int
-		ka, kc := sa.key, sc.key
-		if max(ka-1, kc-1) < noKey-1 {
-			d = cmpKey(ka, kc) // both packed: the keys order the rolls
-		} else {
-			d = cmpSlow(sa, sc)
+	if c.Phase != PhaseAnswered {
+		return c.resolveOther()
+	}
+	// Compare the answer with the challenger's standing roll.
+	sides, ch, an := c.Sides, c.Challenger, c.Answerer
+	sc, sa := &sides[ch], &sides[an]
+	ka, kc := sa.key, sc.key
+	if max(ka-1, kc-1) >= noKey-1 {
+		// Not both packed: compare the long way, and read the rolls.
+		c.verdict(cmpSlow(sa, sc), sa.read(), sc.read())
+		return nil
+	}
+	if ka > kc {
+		// The answer is higher: blocked, and the roles swap.
+		if c.Trace != nil {
+			c.note(EvBlock, an, ch)
 		}
-		switch d {
-		case 1:
-			if c.Trace != nil {
-				c.emit(Event{Kind: EvBlock, Side: an, Other: ch})
-			}
-			c.Challenger, c.Answerer = an, ch
-			c.Phase = PhaseAnswer
-		case 0:
-			c.owe(false)
-			if c.Trace != nil {
-				c.emit(Event{Kind: EvTie, Side: an, Other: ch})
-			}
-			c.endExchange()
-		default:
-			// The reads are the packed keys' top bits, when packed.
-			a, b := int(ka>>48), int(kc>>48)
-			if max(ka-1, kc-1) >= noKey-1 {
-				a, b = sa.read(), sc.read()
-			}
-			if c.Rules.DoubleFactor*a <= b {
-				c.owe(true)
-				if c.Trace != nil {
-					c.emit(Event{Kind: EvDouble, Side: an, Other: ch})
-				}
-				c.Phase = PhaseConsequence
-				return nil
-			}
-			c.owe(false)
-			c.Phase = PhaseStance
-		}
-	case PhaseCastRolled:
-		c.resolveCast()
-	default:
+		c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
+		return nil
+	}
+	// The reads are the packed keys' top bits.
+	c.verdict(b2i(ka == kc)-1, int(ka>>48), int(kc>>48))
+	return nil
+}
+
+// resolveOther is Resolve outside PhaseAnswered.
+func (c *Conflict) resolveOther() error {
+	if c.Phase != PhaseCastRolled {
 		return c.phaseErr("Resolve")
 	}
+	c.resolveCast()
 	return nil
+}
+
+// block: the answer beat the challenge; the answerer blocks and the roles
+// swap.
+func (c *Conflict) block() {
+	ch, an := c.Challenger, c.Answerer
+	if c.Trace != nil {
+		c.note(EvBlock, an, ch)
+	}
+	c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
+}
+
+// verdict settles an answer that did not beat the challenge (d is 0 for
+// a true tie, -1 for lower; 1 blocks) from the two reads.
+func (c *Conflict) verdict(d, answer, challenge int) {
+	ch, an := c.Challenger, c.Answerer
+	switch {
+	case d > 0:
+		c.block()
+	case d == 0:
+		c.owe(false)
+		if c.Trace != nil {
+			c.note(EvTie, an, ch)
+		}
+		c.endExchange()
+	case c.Rules.DoubleFactor*answer <= challenge:
+		c.owe(true)
+		if c.Trace != nil {
+			c.note(EvDouble, an, ch)
+		}
+		c.Phase = PhaseConsequence
+	default:
+		c.owe(false)
+		c.Phase = PhaseStance
+	}
 }
 
 // resolveCast is Resolve in PhaseCastRolled.
@@ -662,7 +768,7 @@ func (c *Conflict) resolveCast() {
 		if d == 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
 			c.Recasts++
 			if c.Trace != nil {
-				c.emit(Event{Kind: EvRecast, Side: a, Other: b})
+				c.note(EvRecast, a, b)
 			}
 			c.Phase = PhaseCast
 			return
@@ -675,7 +781,7 @@ func (c *Conflict) resolveCast() {
 	if b >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
 		c.Recasts++
 		if c.Trace != nil {
-			c.emit(Event{Kind: EvRecast, Side: a, Other: b})
+			c.note(EvRecast, a, b)
 		}
 		c.Phase = PhaseCast
 		return
@@ -807,6 +913,13 @@ func (c *Conflict) Challenge(j int) error {
 	if uint(j) >= uint(len(c.Sides)) || c.Sides[j].Status != StatusIn || j == c.Challenger {
 		return c.canAnswer(j) // says which
 	}
+	c.challenge(j)
+	return nil
+}
+
+// challenge is Challenge once j is known to be a side in other than the
+// challenger.
+func (c *Conflict) challenge(j int) {
 	c.Answerer = j
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvChallenge, Side: c.Challenger, Other: j, Member: c.Sides[c.Challenger].Speaker})
@@ -822,7 +935,6 @@ func (c *Conflict) Challenge(j int) error {
 		}
 	}
 	c.startExchange()
-	return nil
 }
 
 func (c *Conflict) startExchange() {
@@ -847,7 +959,7 @@ func (c *Conflict) Interfere(k int) error {
 			return fmt.Errorf("challenge: Interfere: side %d may not interfere: it must be in, not yet have challenged or answered this round, and show a roll higher than the answerer's", k)
 		}
 		if c.Trace != nil {
-			c.emit(Event{Kind: EvInterfere, Side: k, Other: c.Challenger})
+			c.note(EvInterfere, k, c.Challenger)
 		}
 		c.Answerer = k
 		c.startExchange()
@@ -868,7 +980,7 @@ func (c *Conflict) Drop() error {
 	c.Sides[i].Status = StatusDropped
 	c.Consequences = append(c.Consequences, Consequence{Side: i, By: -1, Status: StatusDropped})
 	if c.Trace != nil {
-		c.emit(Event{Kind: EvDrop, Side: i, Other: -1})
+		c.note(EvDrop, i, -1)
 	}
 	c.afterOut()
 	return nil
@@ -881,22 +993,27 @@ func (c *Conflict) Stance(hangIn bool) error {
 	if c.Phase != PhaseStance {
 		return c.phaseErr("Stance")
 	}
+	c.stance(hangIn)
+	return nil
+}
+
+// stance is Stance in its phase.
+func (c *Conflict) stance(hangIn bool) {
 	ch, an := c.Challenger, c.Answerer
 	if hangIn {
 		c.Sides[ch].Next = true
 		if c.Trace != nil {
-			c.emit(Event{Kind: EvHangIn, Side: an, Other: ch})
+			c.note(EvHangIn, an, ch)
 		}
 		c.endExchange()
-		return nil
+		return
 	}
 	c.Sides[an].Status = StatusGave
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: ch, Status: StatusGave})
 	if c.Trace != nil {
-		c.emit(Event{Kind: EvGive, Side: an, Other: ch})
+		c.note(EvGive, an, ch)
 	}
 	c.afterExchangeOut()
-	return nil
 }
 
 // InjuryLimit returns how many sizes exhaustion or injury takes from stat
@@ -993,21 +1110,28 @@ func (c *Conflict) Injure(losses []Loss) error {
 func (c *Conflict) injureDeepest() bool {
 	an := c.Answerer
 	mem := c.Sides[an].Members
-	nst := min(len(c.Rules.Stats), MaxStats)
-	for m := range mem {
-		if !mem[m].Out && !slices.Contains(mem[m].InjuryStats[:nst], true) {
-			return false
-		}
+	if len(mem) > MaxMembers {
+		return false
 	}
+	var ks [MaxMembers]int
+	var szs [MaxMembers][MaxDice]int
 	for m := range mem {
+		ks[m] = -1
 		if mem[m].Out {
 			continue
 		}
 		k, sz := c.deepest(&mem[m])
 		if k < 0 {
-			continue // cannot happen: checked above
+			return false
 		}
-		st := &mem[m].Stats[k]
+		ks[m], szs[m] = k, sz
+	}
+	for m := range mem {
+		k := ks[m]
+		if k < 0 {
+			continue
+		}
+		st, sz := &mem[m].Stats[k], &szs[m]
 		gone, t := false, 0
 		for i, n := range sz {
 			if n == 0 {
@@ -1022,7 +1146,7 @@ func (c *Conflict) injureDeepest() bool {
 		}
 		c.SizesLost += t
 		if c.Trace != nil {
-			l := Loss{Stat: c.Rules.Stats[k], Sizes: sz}
+			l := Loss{Stat: c.Rules.Stats[k], Sizes: *sz}
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
 		}
 	}
@@ -1173,8 +1297,15 @@ func (c *Conflict) addOwe(i int) {
 // endExchange closes an exchange both sides came through: both have had
 // their turn this round.
 func (c *Conflict) endExchange() {
-	c.Sides[c.Challenger].Turned = true
-	c.Sides[c.Answerer].Turned = true
+	sides := c.Sides
+	sides[c.Challenger].Turned = true
+	sides[c.Answerer].Turned = true
+	if len(sides) == 2 {
+		// Both sides have had their turn: nextTurn would find no one.
+		c.Challenger, c.Answerer = -1, -1
+		c.newRound()
+		return
+	}
 	c.nextTurn()
 }
 
@@ -1211,7 +1342,7 @@ func (c *Conflict) finish() {
 	}
 	c.Phase = PhaseDone
 	if c.Trace != nil {
-		c.emit(Event{Kind: EvEnd, Side: c.Winner, Other: -1})
+		c.note(EvEnd, c.Winner, -1)
 	}
 }
 
@@ -1247,6 +1378,9 @@ func (c *Conflict) UnmarshalJSON(b []byte) error {
 	}
 	if err := (*Conflict)(&v).check(); err != nil {
 		return err
+	}
+	for i := range v.Sides {
+		v.Sides[i].prep()
 	}
 	*c = Conflict(v)
 	return nil

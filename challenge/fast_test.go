@@ -132,3 +132,56 @@ func TestRunIsStepByStep(t *testing.T) {
 		}
 	}
 }
+
+// TestPairFaces checks the two-dice fast path's reading of one number
+// below a*b: every pair of faces of a d(a) and a d(b) comes from exactly
+// one number, so the pair is exactly uniform when the number is.
+func TestPairFaces(t *testing.T) {
+	sizes := []dice.Die{dice.D4, dice.D6, dice.D8, dice.D10, dice.D12, 20, 63}
+	for _, a := range sizes {
+		for _, b := range sizes {
+			s := Side{Dice: []dice.Die{a, b}, Of: []int{0, 1}}
+			s.prep()
+			if s.two.n != uint64(a)*uint64(b) {
+				t.Fatalf("d%d d%d: prep gave n=%d", a, b, s.two.n)
+			}
+			seen := map[[2]int]bool{}
+			for v := range s.two.n {
+				x, y := s.two.faces(v)
+				if x < 1 || x > int(a) || y < 1 || y > int(b) || seen[[2]int{x, y}] {
+					t.Fatalf("d%d d%d: %d reads as %d %d (out of range or repeated)", a, b, v, x, y)
+				}
+				seen[[2]int{x, y}] = true
+			}
+		}
+	}
+	for _, ds := range [][]dice.Die{{dice.D6}, {dice.D6, dice.D6, dice.D6}, {64, dice.D6}, {dice.D6, 1}} {
+		s := Side{Dice: ds, Of: make([]int, len(ds))}
+		s.prep()
+		if s.two.n != 0 {
+			t.Errorf("%v: prep set the two-dice path up", ds)
+		}
+	}
+}
+
+// TestScriptedRollsOneDieAtATime checks that a scripted roller gives each
+// die of a two-dice roll its own face, and that once the script runs out
+// the dice show 1 and the roller reports it, as with any roll.
+func TestScriptedRollsOneDieAtATime(t *testing.T) {
+	c, _, err := DefaultScenario().build()
+	must(t, err)
+	r := dice.Scripted(7, 2, 11, 5)
+	must(t, c.Roll(r))
+	if got := [][]int{c.Sides[0].Faces, c.Sides[1].Faces}; !cmp.Equal(got, [][]int{{7, 2}, {11, 5}}) {
+		t.Fatalf("cast shows %v, want [[7 2] [11 5]]", got)
+	}
+	must(t, c.Resolve()) // Irin's 11 beats Althesa's 7: Irin challenges
+	must(t, c.Step(r, make([]Play, 2)))
+	if c.Phase != PhaseAnswer || c.Answerer != 0 {
+		t.Fatalf("phase %v answerer %d, want Althesa to answer", c.Phase, c.Answerer)
+	}
+	must(t, c.Roll(r))
+	if got := c.Sides[0].Faces; !cmp.Equal(got, []int{1, 1}) || r.Err() == nil {
+		t.Fatalf("after the script ran out: faces %v, roller error %v; want [1 1] and an error", got, r.Err())
+	}
+}

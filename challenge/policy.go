@@ -253,6 +253,8 @@ func (Deepest) Loss(c *Conflict, loser, m int) Loss {
 // with more sizes, then the earlier), and the sizes taken from each of its
 // dice, biggest die first; -1 when the member has no injury stat.
 func (c *Conflict) deepest(mem *Member) (int, [MaxDice]int) {
+	// The scan below is written out for exactly four dice a stat.
+	const _, _ uint = MaxDice - 4, 4 - MaxDice
 	var sz [MaxDice]int
 	best, bd, bs, bi := -1, dice.Gone, 0, 0
 	for k := range min(len(c.Rules.Stats), MaxStats) {
@@ -260,13 +262,23 @@ func (c *Conflict) deepest(mem *Member) (int, [MaxDice]int) {
 			continue
 		}
 		st := &mem.Stats[k]
-		top, at, n := dice.Gone, 0, 0
-		for i, d := range st {
-			if d > top {
-				top, at = d, i
-			}
-			n += rung(d)
+		// The biggest die (the first such) and the stat's sizes, over
+		// MaxDice (4) slots.
+		d0, d1, d2, d3 := st[0], st[1], st[2], st[3]
+		top, at := dice.Gone, 0
+		if d0 > top {
+			top = d0
 		}
+		if d1 > top {
+			top, at = d1, 1
+		}
+		if d2 > top {
+			top, at = d2, 2
+		}
+		if d3 > top {
+			top, at = d3, 3
+		}
+		n := rung(d0) + rung(d1) + rung(d2) + rung(d3)
 		if best < 0 || top > bd || top == bd && n > bs {
 			best, bd, bs, bi = k, top, n, at
 		}
@@ -274,12 +286,12 @@ func (c *Conflict) deepest(mem *Member) (int, [MaxDice]int) {
 	if best < 0 {
 		return -1, sz
 	}
-	st := mem.Stats[best]
 	n := min(c.Rules.InjurySizes, bs)
-	if n <= rung(st[bi]) {
+	if n <= rung(bd) {
 		sz[bi] = n
 		return best, sz
 	}
+	st := mem.Stats[best]
 	o, cnt := diceOrder(st, false)
 	return best, takeLoss(st, n, o[:cnt], false)
 }
@@ -471,24 +483,10 @@ func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 		}
 		return c.Resolve()
 	case PhaseChallenge:
-		// Two sides, both in, and the challenger's target (if any) the
-		// other: no one to choose, so no policy to ask.
-		if ch := c.Challenger; len(c.Sides) == 2 && uint(ch) < 2 {
-			t := 1 - ch
-			if tg := c.Sides[ch].Target; c.Sides[t].Status == StatusIn && (tg < 0 || tg == t) {
-				return c.Challenge(t)
-			}
-		}
 		return c.challengeStep(plays)
 	case PhaseStance:
-		an := c.Answerer
-		hang := true // the default, HangIn
-		switch p := plays[an].Stance.(type) {
-		case nil, HangIn:
-		default:
-			hang = p.HangIn(c, an)
-		}
-		return c.Stance(hang)
+		c.stanceStep(plays)
+		return nil
 	case PhaseConsequence:
 		return c.consequenceStep(plays)
 	case PhaseInterfere:
@@ -497,8 +495,30 @@ func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 	return c.phaseErr("Step")
 }
 
+// stanceStep asks the answerer's stance policy (HangIn, the default,
+// without a call) and takes the stance.
+func (c *Conflict) stanceStep(plays []Play) {
+	an := c.Answerer
+	hang := true
+	switch p := plays[an].Stance.(type) {
+	case nil, HangIn:
+	default:
+		hang = p.HangIn(c, an)
+	}
+	c.stance(hang)
+}
+
 func (c *Conflict) challengeStep(plays []Play) error {
 	ch := c.Challenger
+	// Two sides, both in, and the challenger's target (if any) the other:
+	// no one to choose, so no policy to ask.
+	if len(c.Sides) == 2 && uint(ch) < 2 {
+		t := 1 - ch
+		if tg := c.Sides[ch].Target; c.Sides[t].Status == StatusIn && (tg < 0 || tg == t) {
+			c.challenge(t)
+			return nil
+		}
+	}
 	if ch < 0 || ch >= len(c.Sides) {
 		return c.Challenge(-1) // says why
 	}
@@ -614,27 +634,36 @@ func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
 	}
 	for {
 		// The commonest steps, as step takes them, without the call.
+		var err error
 		switch c.Phase {
 		case PhaseDone:
 			return nil
 		case PhaseAnswer:
 			_ = c.Roll(r) // cannot fail in this phase
-			continue
 		case PhaseAnswered:
 			if len(c.Owe) == 0 {
 				_ = c.Resolve() // cannot fail in this phase
 				continue
 			}
+			err = c.step(r, plays)
 		case PhaseCast:
 			c.cast(r)
-			continue
 		case PhaseCastRolled:
 			if len(c.Owe) == 0 {
 				c.resolveCast()
 				continue
 			}
+			err = c.step(r, plays)
+		case PhaseChallenge:
+			err = c.challengeStep(plays)
+		case PhaseStance:
+			c.stanceStep(plays)
+		case PhaseConsequence:
+			err = c.consequenceStep(plays)
+		default:
+			err = c.step(r, plays)
 		}
-		if err := c.step(r, plays); err != nil {
+		if err != nil {
 			return err
 		}
 	}
