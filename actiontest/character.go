@@ -2,6 +2,7 @@ package actiontest
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -75,6 +76,10 @@ type Character struct {
 	pen    int
 	incap  bool
 	loaded bool
+	space  uint64 // bit t: track t has room for a push's harm
+
+	minDice, maxPool int    // the fewest dice, the most before a push
+	gens             uint64 // plans prepared
 
 	rowPen    []int     // HarmRows[i].Penalty, compact for the hot path
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
@@ -149,6 +154,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 		return nil, err
 	}
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
+	c.minDice, c.maxPool = rl.MinDice, maxDice-rl.PushDice
 	c.State = c.FreshState()
 	return c, nil
 }
@@ -216,6 +222,7 @@ func (c *Character) setFrom(s *State) {
 func (c *Character) healed(t, row int) {
 	c.State.Harm[t][row]--
 	c.pen -= c.rowPen[row]
+	c.spaceChanged(t)
 	if c.incapRows&(1<<row) != 0 {
 		c.loaded = false // another track may still hold harm in the row
 	}
@@ -269,10 +276,30 @@ func (c *Character) Incapacitated() bool {
 // worked out only after the harm changed.
 func (c *Character) load() (penalty int, incapacitated bool) {
 	if !c.loaded {
-		c.pen, c.incap = c.loadHarm()
-		c.loaded = true
+		c.reload()
 	}
 	return c.pen, c.incap
+}
+
+// reload works out what the harm costs and where a push's harm has room.
+func (c *Character) reload() {
+	c.pen, c.incap = c.loadHarm()
+	c.space = 0
+	for t := range c.State.Harm {
+		if t < 64 && hasSpace(c.rules, &c.State, t) {
+			c.space |= 1 << t
+		}
+	}
+	c.loaded = true
+}
+
+// spaceChanged works out again whether track t has room for a push's harm.
+func (c *Character) spaceChanged(t int) {
+	if hasSpace(c.rules, &c.State, t) {
+		c.space |= 1 << t
+	} else {
+		c.space &^= 1 << t
+	}
 }
 
 // loadHarm works out what the harm costs.
@@ -295,7 +322,13 @@ func (c *Character) loadHarm() (penalty int, incapacitated bool) {
 
 // HasSpace reports whether track t can take a level-1 harm under the
 // rules' PushSpace reading.
-func (c *Character) HasSpace(t int) bool { return hasSpace(c.rules, &c.State, t) }
+func (c *Character) HasSpace(t int) bool {
+	if uint(t) >= uint(len(c.State.Harm)) {
+		return false
+	}
+	c.load0()
+	return c.space&(1<<t) != 0
+}
 
 func hasSpace(rl *Rules, s *State, t int) bool {
 	if t < 0 || t >= len(s.Harm) {
@@ -316,16 +349,15 @@ func hasSpace(rl *Rules, s *State, t int) bool {
 
 // pushTrack returns the natural track if it has space, else the first track
 // with space, else -1.
-func pushTrack(rl *Rules, s *State, natural int) int {
-	if hasSpace(rl, s, natural) {
+func (c *Character) pushTrack(natural int) int {
+	c.load0()
+	switch {
+	case c.space&(1<<natural) != 0:
 		return natural
+	case c.space == 0:
+		return -1
 	}
-	for t := range s.Harm {
-		if hasSpace(rl, s, t) {
-			return t
-		}
-	}
-	return -1
+	return bits.TrailingZeros64(c.space)
 }
 
 // TakeHarm marks harm of the given level on track t: a full row passes it up
@@ -346,6 +378,7 @@ func (c *Character) takeHarm(level, t int) int {
 	if row >= 0 {
 		c.pen += c.rowPen[row]
 		c.incap = c.incap || c.incapRows&(1<<row) != 0
+		c.spaceChanged(t)
 	}
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})

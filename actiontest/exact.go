@@ -137,8 +137,8 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 	n, hit := at.Pool.Dice, rl.hitChance()
 	for s, ps := range binom(n, hit) {
 		c.setFrom(&base)
+		at.clearResult()
 		at.Stage, at.Pushed, at.PushTrack, at.Kept, at.Successes = Rolled, false, "", 0, s
-		at.Spent, at.Bought = 0, at.Bought[:0]
 		push, track := false, 0
 		if !t.Peril {
 			push, track = c.askPush(p, at)
@@ -160,7 +160,8 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 		pushed.copyFrom(&c.State)
 		for k, pk := range binom(n-s+rl.PushDice, hit) {
 			c.setFrom(&pushed)
-			at.Stage, at.Successes, at.Spent, at.Bought = Rolled, s+k, 0, at.Bought[:0]
+			at.clearResult()
+			at.Stage, at.Successes = Rolled, s+k
 			if err := c.Finish(at); err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package actiontest
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestPlanStartMatchesBegin(t *testing.T) {
 			break // both characters are out of action the same way
 		}
 		if ata.MustPush {
-			tr := pushTrack(a.rules, &a.State, 0)
+			tr := a.pushTrack(0)
 			errA, errB := a.Push(ra, &ata, tr), b.Push(rb, &atb, tr)
 			if (errA == nil) != (errB == nil) {
 				t.Fatalf("test %d: push errors %v and %v", i, errA, errB)
@@ -86,5 +87,89 @@ func TestPlanErrors(t *testing.T) {
 	}
 	if d := cmp.Diff(Attempt{}, at, cmpopts.IgnoreUnexported(Attempt{})); d != "" {
 		t.Errorf("rejected Start changed the attempt:\n%s", d)
+	}
+}
+
+// An attempt reused across plans, characters and a JSON restore always
+// records the test it was last started with.
+func TestAttemptReuse(t *testing.T) {
+	a := newChar(t, DefaultRules())
+	b := newChar(t, DefaultRules())
+	t1 := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}
+	t2 := Test{Action: "Persuade", Position: Desperate, Difficulty: 2, Helpers: 1, NoHarm: true}
+	p1, err := a.Prepare(t1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, _ := a.Prepare(t2)
+	q1, _ := b.Prepare(t2)
+	var at Attempt
+	r := dice.NewSeeded(2)
+	check := func(step string, c *Character, p *Plan, want Test) {
+		t.Helper()
+		if err := c.Start(r, p, &at); err != nil {
+			t.Fatal(err)
+		}
+		act, attr, _, _ := c.Rating(want.Action)
+		if d := cmp.Diff(want, at.Test); d != "" || at.Pool.Action != act || at.Pool.Attribute != attr {
+			t.Errorf("%s: test (-want +got):\n%s pool %+v", step, d, at.Pool)
+		}
+		if err := c.Finish(&at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("first", a, &p1, t1)
+	check("again", a, &p1, t1)
+	check("other plan", a, &p2, t2)
+	check("back", a, &p1, t1)
+	check("other character", b, &q1, t2)
+	check("first character again", a, &p1, t1)
+	// A plan variable prepared anew in place is a new plan.
+	p1, _ = a.Prepare(t2)
+	check("re-prepared", a, &p1, t2)
+	// A restored attempt holds the saved test until started again.
+	saved, _ := json.Marshal(&at)
+	check("before restore", a, &p2, t2)
+	p1, _ = a.Prepare(t1)
+	check("plan 1", a, &p1, t1)
+	if err := json.Unmarshal(saved, &at); err != nil {
+		t.Fatal(err)
+	}
+	if at.Test != t2 {
+		t.Fatalf("restored test %+v", at.Test)
+	}
+	check("after restore", a, &p1, t1)
+}
+
+// A zero Attempt rolls a small pool into its own storage: no allocation.
+func TestZeroAttemptAllocs(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	p, err := c.Prepare(Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(1)
+	at := new(Attempt)
+	allocs := testing.AllocsPerRun(100, func() {
+		*at = Attempt{}
+		_ = c.Start(r, &p, at)
+		_ = c.Finish(at)
+		sinkInt += at.Successes
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations a test", allocs)
+	}
+}
+
+// The branch-free count agrees with dice.CountAtLeast.
+func TestHits(t *testing.T) {
+	r := dice.NewSeeded(4)
+	for range 2000 {
+		n, sides := r.IntN(12), 2+r.IntN(20)
+		faces := r.RollN(n, sides, nil)
+		face := 1 + r.IntN(sides)
+		if got, want := hits(faces, face), dice.CountAtLeast(faces, face); got != want {
+			t.Fatalf("hits(%v, %d) = %d, want %d", faces, face, got, want)
+		}
 	}
 }

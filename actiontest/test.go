@@ -1,8 +1,10 @@
 package actiontest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -146,6 +148,22 @@ type Attempt struct {
 	Bought []Bought `json:"bought,omitempty"`
 
 	act, attr int // resolved indices, set by Begin
+
+	// owner and gen name the Plan whose Test and fixed Pool terms the
+	// attempt holds (gen 0: none), so starting the same plan again copies
+	// neither.
+	owner *Character
+	gen   uint64
+	// buf holds the dice of a small pool when Dice has no room.
+	buf [16]int
+}
+
+// UnmarshalJSON reads an Attempt saved as JSON, forgetting which Plan the
+// attempt last held.
+func (at *Attempt) UnmarshalJSON(b []byte) error {
+	type plain Attempt // the same fields, without this method
+	at.owner, at.gen = nil, 0
+	return json.Unmarshal(b, (*plain)(at))
 }
 
 // Sentinel errors for rejected steps; the returned errors wrap them and say
@@ -188,6 +206,9 @@ type Plan struct {
 	// their sum.
 	pool Pool
 	base int
+	// gen tells this plan from every other the character prepared (a copy
+	// of a plan shares it).
+	gen uint64
 }
 
 // Test returns the planned test.
@@ -239,7 +260,14 @@ func (c *Character) prepare(t *Test, p *Plan) error {
 		p.pool.Peril = rl.PerilDice
 	}
 	p.base = p.pool.Action + p.pool.Attribute + p.pool.Help + p.pool.Equipment + p.pool.Peril + p.pool.Bonus
+	p.gen = c.nextGen()
 	return nil
+}
+
+// nextGen numbers a newly prepared plan.
+func (c *Character) nextGen() uint64 {
+	c.gens++
+	return c.gens
 }
 
 // withPeril turns p into the same test with the Risk Peril deal taken.
@@ -250,35 +278,57 @@ func (p *Plan) withPeril() {
 	p.test.Peril = true
 	p.pool.Peril = p.c.rules.PerilDice
 	p.base += p.pool.Peril
+	p.gen = p.c.nextGen()
 }
 
 // count checks a prepared test against the character's state (flashbacks
 // left, pool size, Severe harm) and counts its pool into at, changing
-// nothing else.
+// nothing else. The plan's Test and fixed Pool terms are copied only when
+// at last held another plan.
 func (c *Character) count(p *Plan, at *Attempt) error {
-	rl := c.rules
-	t := &p.test
-	if p.c != c || (t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay) {
-		return c.countErr(p, 0)
-	}
-	pen, incap := c.load()
-	n := max(p.base+c.State.Bonus-pen, rl.MinDice)
-	if n+rl.PushDice > maxDice {
-		return c.countErr(p, n)
-	}
+	pen := c.load0()
+	n := max(p.base+c.State.Bonus-pen, c.minDice)
 	must := false
-	if incap && t.Helpers == 0 && !(t.Flashback && t.Difficulty == 0) {
-		if t.Peril || pushTrack(rl, &c.State, c.harm[p.attr]) < 0 {
-			return c.countErr(p, n)
+	if p.c != c || n > c.maxPool || c.incap || p.test.Flashback {
+		var err error
+		if must, err = c.countCheck(p, n); err != nil {
+			return err
 		}
-		must = true
 	}
-	at.Test = p.test
-	at.Pool = p.pool
+	if at.gen != p.gen || at.owner != c {
+		at.Test, at.Pool = p.test, p.pool
+		at.act, at.attr = p.act, p.attr
+		at.owner, at.gen = c, p.gen
+	}
 	at.Pool.Carried, at.Pool.Penalty, at.Pool.Dice = c.State.Bonus, pen, n
 	at.MustPush = must
-	at.act, at.attr = p.act, p.attr
 	return nil
+}
+
+// load0 is the dice the harm costs, worked out again only after it
+// changed; the incapacitation is then in c.incap.
+func (c *Character) load0() int {
+	if !c.loaded {
+		c.reload()
+	}
+	return c.pen
+}
+
+// countCheck is count's part for the rare cases: a plan of another
+// character, a flashback, a pool too large, Severe harm. It says whether
+// the character may act only by pushing.
+func (c *Character) countCheck(p *Plan, n int) (must bool, err error) {
+	rl, t := c.rules, &p.test
+	if p.c != c || (t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay) || n > c.maxPool {
+		return false, c.countErr(p, n)
+	}
+	if c.incap && t.Helpers == 0 && !(t.Flashback && t.Difficulty == 0) {
+		if t.Peril || c.pushTrack(c.harm[p.attr]) < 0 {
+			return false, c.countErr(p, n)
+		}
+		return true, nil
+	}
+	return false, nil
 }
 
 // countErr says why count refused p (n dice counted so far). It is apart
@@ -351,11 +401,25 @@ func (c *Character) roll(r *dice.Roller, at *Attempt) {
 		at.Successes = 0
 		return
 	}
-	at.Dice = r.RollN(at.Pool.Dice, c.sides, at.Dice[:0])
-	at.Successes = dice.CountAtLeast(at.Dice, c.successFace)
+	n, buf := at.Pool.Dice, at.Dice
+	if cap(buf) < n && n <= len(at.buf) {
+		buf = at.buf[:0]
+	}
+	at.Dice = r.RollN(n, c.sides, buf[:0])
+	at.Successes = hits(at.Dice, c.successFace)
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
+}
+
+// hits counts the faces of at least face without a branch a die: whether
+// a die succeeds is a coin toss the processor cannot predict.
+func hits(faces []int, face int) int {
+	n := 0
+	for _, f := range faces {
+		n += int(uint(face-1-f) >> (bits.UintSize - 1))
+	}
+	return n
 }
 
 func (c *Character) emitRoll(at *Attempt) {
@@ -363,31 +427,37 @@ func (c *Character) emitRoll(at *Attempt) {
 }
 
 // start applies the state changes of beginning a planned test and reports
-// whether it has no roll (a flashback of difficulty 0).
+// whether it has no roll (a flashback of difficulty 0). It clears what the
+// attempt's last test left: a result, a push.
 func (c *Character) start(at *Attempt) (noRoll bool) {
-	at.Stage = Rolled
-	at.Pushed, at.Kept, at.Successes = false, 0, 0
-	at.Required, at.Extra, at.Band = 0, 0, 0
-	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
-	// Clear what a previous test left, sparing the pointer stores when
-	// there is nothing to clear.
-	if at.PushTrack != "" {
+	if at.Stage != Rolled {
+		at.clearResult()
+	}
+	if at.Pushed {
+		at.Pushed, at.Kept = false, 0
 		at.PushTrack = ""
+		at.Rerolled = at.Rerolled[:0]
 	}
-	at.Rerolled = at.Rerolled[:0]
-	if at.Spent != 0 || len(at.Bought) != 0 {
-		at.Spent, at.Bought = 0, at.Bought[:0]
-	}
-	if at.Outcome.Severity != "" || at.Outcome.Consequences != nil {
-		at.Outcome = Outcome{}
-	} else {
-		at.Outcome.Kind, at.Outcome.Succeeded, at.Outcome.NextBonus = 0, false, 0
-	}
+	at.Stage = Rolled
 	if at.Test.Flashback || at.Test.Peril {
 		return c.startSpecial(at)
 	}
 	c.State.Bonus = 0
 	return false
+}
+
+// clearResult clears what Finish and Spend wrote.
+func (at *Attempt) clearResult() {
+	at.Required, at.Extra, at.Band = 0, 0, 0
+	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
+	if at.Outcome.Severity != "" || at.Outcome.Consequences != nil {
+		at.Outcome = Outcome{}
+	} else {
+		at.Outcome.Kind, at.Outcome.Succeeded, at.Outcome.NextBonus = 0, false, 0
+	}
+	if at.Spent != 0 || len(at.Bought) != 0 {
+		at.Spent, at.Bought = 0, at.Bought[:0]
+	}
 }
 
 // startSpecial is start's part for a flashback or a Risk Peril deal.
@@ -453,7 +523,7 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 		return fmt.Errorf("%w: a flashback of difficulty 0 has no roll to push", ErrStage)
 	case track < 0 || track >= len(rl.HarmTracks):
 		return fmt.Errorf("actiontest: push harm track %d, allowed 0..%d (%v)", track, len(rl.HarmTracks)-1, rl.HarmTracks)
-	case !hasSpace(rl, &c.State, track):
+	case !c.HasSpace(track):
 		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %q)", ErrNoSpace, rl.HarmTracks[track], rl.PushHarm, rl.PushSpace)
 	}
 	return nil
@@ -465,12 +535,19 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 // follow a success. The push's own harm does not shrink the re-roll: the
 // pool was counted before the roll [ours]. On error nothing changes.
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
-	if err := c.CanPush(at, track); err != nil {
-		return err
+	if !c.loaded {
+		c.reload()
+	}
+	// The checks of CanPush, cheapest first; CanPush says why.
+	if at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
+		uint(track) >= uint(len(c.State.Harm)) || c.space&(1<<track) == 0 {
+		if err := c.CanPush(at, track); err != nil {
+			return err
+		}
 	}
 	kept := c.payPush(at, track)
 	at.Rerolled = r.RollN(len(at.Dice)-kept+c.rules.PushDice, c.sides, at.Rerolled[:0])
-	at.Successes = kept + dice.CountAtLeast(at.Rerolled, c.successFace)
+	at.Successes = kept + hits(at.Rerolled, c.successFace)
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
 	}
@@ -494,7 +571,7 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // changes.
 func (c *Character) Finish(at *Attempt) error {
 	pos := at.Test.Position
-	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || pos < 0 || int(pos) >= len(c.cells) {
+	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || uint(pos) >= uint(len(c.cells)) {
 		return c.finishErr(at)
 	}
 	required := at.Test.Difficulty
@@ -503,10 +580,36 @@ func (c *Character) Finish(at *Attempt) error {
 	}
 	band := BandOf(at.Successes, required)
 	cl := &c.cells[pos][band]
-	o := cl.o
+	if fl := cl.flags & flagMask(&at.Test); fl != 0 {
+		return c.finishFlagged(at, cl, fl)
+	}
+	at.Stage, at.Required, at.Band = Finished, required, band
+	at.Extra = max(at.Successes-required, 0)
+	at.Outcome = cl.o
+	c.State.Bonus += cl.bonus
+	if at.Test.Flashback && cl.o.Succeeded {
+		c.State.Bonus += c.rules.FlashbackBonus
+	}
+	if c.Sink != nil {
+		c.emitOutcome(at)
+	}
+	return nil
+}
+
+// flagMask is the cell flags that matter for test t: a harm only when the
+// test risks harm, a failure's re-roll only when the Director escalates.
+func flagMask(t *Test) cellFlags {
+	return cellWorse | cellFlags(b2i(!t.NoHarm))*cellHarm | cellFlags(b2i(t.Escalate))*cellEscalates
+}
+
+// finishFlagged is Finish for a cell that deals harm or asks for a re-roll
+// (fl, the cell's flags that matter).
+func (c *Character) finishFlagged(at *Attempt, cl *cell, fl cellFlags) error {
+	pos, required := at.Test.Position, at.Test.Difficulty
+	o := &cl.o
 	// An escalated failure trades its consequences for the re-roll.
-	escalate := cl.flags&cellEscalates != 0 && at.Test.Escalate
-	harm := cl.flags&cellHarm != 0 && !at.Test.NoHarm && !escalate
+	escalate := fl&cellEscalates != 0
+	harm := fl&cellHarm != 0 && !escalate
 	track := 0
 	if harm {
 		// Only the table's harm needs the Action: its natural track.
@@ -518,19 +621,16 @@ func (c *Character) Finish(at *Attempt) error {
 			return err
 		}
 	}
-	at.Stage = Finished
-	at.Required = required
-	at.Band = band
+	at.Stage, at.Required = Finished, required
+	at.Band = BandOf(at.Successes, required)
 	at.Extra = max(at.Successes-required, 0)
-	at.HarmTaken, at.HarmRow = false, 0
 	if escalate {
 		at.Outcome = Outcome{Kind: o.Kind, Severity: o.Severity, Consequences: worseOnly}
 	} else {
 		at.Outcome = *o
 	}
 	// A table that lists Worse Position itself asks for the re-roll.
-	at.Retry = escalate || cl.flags&cellWorse != 0
-	at.NextPosition = 0
+	at.Retry = escalate || fl&cellWorse != 0
 	if at.Retry {
 		at.NextPosition = pos + 1
 	}
@@ -572,7 +672,7 @@ func (c *Character) emitOutcome(at *Attempt) {
 // cell is an outcome-table cell with what Finish needs to know about it
 // worked out once.
 type cell struct {
-	o     *Outcome
+	o     Outcome
 	bonus int // o.NextBonus
 	flags cellFlags
 }
@@ -592,7 +692,7 @@ func cellsOf(rl *Rules, table [][3]Outcome) [][3]cell {
 	for i := range table {
 		for b := range table[i] {
 			o := &table[i][b]
-			cl := cell{o: o, bonus: o.NextBonus}
+			cl := cell{o: *o, bonus: o.NextBonus}
 			if hasKind(o.Consequences, Harm) {
 				cl.flags |= cellHarm
 			}
@@ -692,7 +792,7 @@ func (c *Character) play(r *dice.Roller, pl *Plan, p Policy, at *Attempt) error 
 func (c *Character) view(at *Attempt) View {
 	return View{Pool: at.Pool.Dice, Required: at.Test.Difficulty, Successes: at.Successes,
 		Position: at.Test.Position, Penalty: at.Pool.Penalty, MustPush: at.MustPush,
-		PushTrack: pushTrack(c.rules, &c.State, c.harm[at.attr]), Rules: c.rules}
+		PushTrack: c.pushTrack(c.harm[at.attr]), Rules: c.rules}
 }
 
 // askPush asks p whether to push at's roll and on which track. When no
