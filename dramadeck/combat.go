@@ -151,12 +151,8 @@ func (g *Game) BeginRound(r *dice.Roller) error {
 		pl := &s.Players[p]
 		pl.Declared, pl.Moved, pl.MayMove = false, false, false
 	}
-	for _, cs := range [2][]Character{s.Heroes, s.Villains} {
-		for i := range cs {
-			st := &cs[i].Status
-			st.RoundBonus, st.Up, st.Harmed = 0, 0, false
-		}
-	}
+	newRound(s.Heroes)
+	newRound(s.Villains)
 	g.clearFlags()
 	if s.Retain && len(s.Stack) > 0 {
 		s.Retain = false
@@ -166,6 +162,14 @@ func (g *Game) BeginRound(r *dice.Roller) error {
 	}
 	g.applyLine()
 	return nil
+}
+
+// newRound lapses the per-round bonuses of cs.
+func newRound(cs []Character) {
+	for i := range cs {
+		st := &cs[i].Status
+		st.RoundBonus, st.Up, st.Harmed = 0, 0, false
+	}
 }
 
 // reflip is Seize Initiative's "flip another card immediately".
@@ -321,23 +325,42 @@ func harmful(a Act) bool { return a != Defend }
 
 // CheckChoice reports why character ci may not take choice now, or nil.
 func (g *Game) CheckChoice(ci int, ch Choice) error {
-	// The common case, a legal choice, in one pass; choiceError finds
-	// the first broken rule otherwise. Combat acts are Attack..AllOutAttack.
+	if g.legal(ci, ch) {
+		return nil
+	}
+	return g.choiceError(ci, ch)
+}
+
+// legal is CheckChoice's verdict in one pass over its rules (combat acts
+// are Attack..AllOutAttack); choiceError finds the first broken rule for
+// the message.
+func (g *Game) legal(ci int, ch Choice) bool {
 	s := &g.State
 	nh := len(s.Heroes)
 	n := nh + len(s.Villains)
-	if uint(ci) < uint(n) && s.Combat && s.Outcome == Ongoing && !s.Monologue && ch.Act-Attack <= AllOutAttack-Attack {
-		c, side := g.char(ci), g.side(ci)
-		if c.Active() {
-			if ch.Act == Defend {
-				return nil
-			}
-			if !s.Setback[side] && uint(ch.Target) < uint(n) && (ch.Target >= nh) != (ci >= nh) && g.char(ch.Target).Active() {
-				return nil
-			}
-		}
+	if uint(ci) >= uint(n) || !s.Combat || s.Outcome != Ongoing || s.Monologue || ch.Act-Attack > AllOutAttack-Attack {
+		return false
 	}
-	return g.choiceError(ci, ch)
+	c, side := (*Character)(nil), Heroes
+	if ci < nh {
+		c = &s.Heroes[ci]
+	} else {
+		c, side = &s.Villains[ci-nh], Villains
+	}
+	if !c.Active() {
+		return false
+	}
+	if ch.Act == Defend {
+		return true
+	}
+	t := ch.Target
+	if uint(t) >= uint(n) || (t >= nh) == (side == Villains) || s.Setback[side] {
+		return false
+	}
+	if t < nh {
+		return s.Heroes[t].Active()
+	}
+	return s.Villains[t-nh].Active()
 }
 
 // choiceError is CheckChoice's rules in order, for the message.
@@ -388,8 +411,8 @@ func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 // act is Act for PlayRound, which syncs the success-roll table once for
 // the whole round.
 func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
-	if err := g.CheckChoice(ci, ch); err != nil {
-		return err
+	if !g.legal(ci, ch) {
+		return g.choiceError(ci, ch)
 	}
 	if pol == nil {
 		return errors.New("Act needs a policy")
@@ -416,7 +439,7 @@ func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 		st.Posture = Defend
 		success = true // All-Out Defence is taken, not rolled [ours]
 	case Attack, AllOutAttack:
-		success, harmed = g.attack(r, ci, ch, unskilled, pol)
+		success, harmed = g.attack(r, ci, c, ch, unskilled, pol)
 	default:
 		success, harmed, err = g.contest(r, ci, ch, unskilled, pol)
 		if err != nil {
@@ -472,8 +495,9 @@ func (g *Game) broken(ci int, harmed bool) {
 	}
 }
 
-func (g *Game) attack(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
-	c, t := g.char(ci), g.char(ch.Target)
+// attack resolves an Attack or All-Out Attack by character ci (c).
+func (g *Game) attack(r *dice.Roller, ci int, c *Character, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
+	t := g.char(ch.Target)
 	base := level(c.Attack, unskilled)
 	if ch.Act == AllOutAttack {
 		base += g.Rules.AllOutAttackBonus
@@ -623,50 +647,35 @@ func (g *Game) breakSide(cs []Character, off int) {
 }
 
 // sideOrder returns side's characters by decreasing Speed, equal speeds in
-// index order. Speeds seldom change, so each side's order from the last call
-// is kept and re-sorted only when it no longer fits the state (a check of
-// one pass with no unpredictable branches, where a sort has many).
+// index order. Speeds seldom change, so each side's order is kept with the
+// speeds it was sorted by, and sorted again only when they differ from the
+// state's (a length or any speed: one pass, no unpredictable branches).
 func (g *Game) sideOrder(side Side) []int {
 	s := &g.State
 	cs, off := s.Heroes, 0
 	if side == Villains {
 		cs, off = s.Villains, len(s.Heroes)
 	}
-	o := g.order[side]
-	if sorted(o, cs, off) {
-		return o
+	o, sp := g.order[side], g.speeds[side]
+	if len(o) == len(cs) && len(sp) == len(cs) && off == g.orderOff[side] {
+		same := true
+		for i := range cs {
+			same = same && cs[i].Speed == sp[i]
+		}
+		if same {
+			return o
+		}
 	}
-	o = o[:0]
+	o, sp = o[:0], sp[:0]
 	for i := range cs {
+		sp = append(sp, cs[i].Speed)
 		o = append(o, i+off)
 		for k := len(o) - 1; k > 0 && cs[o[k]-off].Speed > cs[o[k-1]-off].Speed; k-- {
 			o[k], o[k-1] = o[k-1], o[k]
 		}
 	}
-	g.order[side] = o
+	g.order[side], g.speeds[side], g.orderOff[side] = o, sp, off
 	return o
-}
-
-// sorted reports whether o lists characters off..off+len(cs)-1 (cs[i] is
-// character i+off) by decreasing Speed, equal speeds in index order. That
-// order is strict, so a sorted o of the right length holds each once.
-func sorted(o []int, cs []Character, off int) bool {
-	if len(o) != len(cs) {
-		return false
-	}
-	prev, speed := -1, 0
-	for k, ci := range o {
-		i := ci - off
-		if i < 0 || i >= len(cs) {
-			return false
-		}
-		sp := cs[i].Speed
-		if k > 0 && (sp > speed || (sp == speed && i <= prev)) {
-			return false
-		}
-		prev, speed = i, sp
-	}
-	return true
 }
 
 // turn lets character ci act by its policy, then offers the player the

@@ -253,10 +253,12 @@ type Game struct {
 	// Sink, when non-nil, receives every event; nil costs nothing.
 	Sink func(Event)
 
-	jt      judgeTable // Rules.Criticals by 3d6 total (see successRoll)
-	order   [2][]int   // each side's acting order (see sideOrder)
-	moveBuf []int      // scratch: Critical Moment moves
-	playBuf []Play     // scratch: declarations
+	jt       judgeTable // Rules.Criticals by 3d6 total (see successRoll)
+	order    [2][]int   // each side's acting order (see sideOrder)
+	speeds   [2][]int   // the speeds it was sorted by
+	orderOff [2]int     // and the index of the side's first character
+	moveBuf  []int      // scratch: Critical Moment moves
+	playBuf  []Play     // scratch: declarations
 }
 
 // Characters are addressed by one index: heroes 0..len(Heroes)-1 (hero i is
@@ -343,6 +345,7 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 	}
 	s.Act, s.Scene = 1, 1
 	g.order = [2][]int{make([]int, 0, len(heroes)), make([]int, 0, len(villains))}
+	g.speeds = [2][]int{make([]int, 0, len(heroes)), make([]int, 0, len(villains))}
 	g.moveBuf = make([]int, 0, n)
 	g.playBuf = make([]Play, 0, n)
 	g.syncCriticals()
