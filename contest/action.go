@@ -189,15 +189,20 @@ type Engine struct {
 
 	pool  []dice.Die
 	faces []int
+	// The sides' plans (see sidePlan), worked out for the action of scene
+	// planFor.
+	plans   []sidePlan
+	planFor *Scene
+	planAct *Action
 	// The plan turnView checked: see there.
-	planOK   int
-	planDice []dice.Die
-	planCost []int
-	picks    []Pick
-	steps    []Pick
-	opts     []PushOption
-	comp     []dice.Die
-	cfac     []int
+	planLo, planHi int
+	planDice       []dice.Die
+	planCost       []int
+	picks          []Pick
+	steps          []Pick
+	opts           []PushOption
+	comp           []dice.Die
+	cfac           []int
 }
 
 // NewEngine returns an Engine with the given rules, after checking them.
@@ -321,6 +326,7 @@ func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 		}
 	}
 	e.setup(s, kind, sides, initiator)
+	e.prepare(s)
 	return nil
 }
 
@@ -423,9 +429,16 @@ func (e *Engine) cost(s *Scene, c int, picks []Pick) (int, error) {
 // traits other than Complications and Trauma; another character's
 // Complications and Trauma; the scene's Aspects.
 func usable(p Pick, c int, t *Trait) (ok, value bool) {
-	switch {
-	case t.Die == dice.Gone:
+	if t.Die == dice.Gone {
 		return false, false
+	}
+	return kindOK(p, c, t)
+}
+
+// kindOK is usable without the rating: whether c may roll a trait of
+// t's kind and owner, and whether it is one of c's Values.
+func kindOK(p Pick, c int, t *Trait) (ok, value bool) {
+	switch {
 	case p.Owner == SceneOwner:
 		return true, false
 	case p.Owner == c:
@@ -481,14 +494,54 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	if a == nil || (a.Phase != PhaseOpen && a.Phase != PhaseTurn) {
 		return e.phaseErr(a, "roll")
 	}
-	cost := 0
-	if c := a.Sides[a.Turn].Char; c != TroublePool {
-		var err error
-		if cost, err = e.cost(s, c, picks); err != nil {
-			return err
+	t := a.Turn
+	sd := &a.Sides[t]
+	if sd.Char == TroublePool {
+		return e.roll(s, r, nil, nil, nil, 0)
+	}
+	// The side's planned pool was checked when the action began: only its
+	// dice need reading.
+	if e.planFor == s && e.planAct == a && t < len(e.plans) {
+		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && samePicks(picks, pl.picks[:pl.base]) && e.readDice(s, picks) {
+			return e.roll(s, r, picks, nil, e.pool, pl.cost[0])
 		}
 	}
+	cost, err := e.cost(s, sd.Char, picks)
+	if err != nil {
+		return err
+	}
 	return e.roll(s, r, picks, nil, e.pool, cost)
+}
+
+// samePicks reports whether a and b name the same traits in the same order.
+func samePicks(a, b []Pick) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// readDice fills e.pool with the ratings of picks and reports whether each
+// names a trait that is still there to roll.
+func (e *Engine) readDice(s *Scene, picks []Pick) bool {
+	if cap(e.pool) < len(picks) {
+		e.pool = make([]dice.Die, 0, len(picks)+8)
+	}
+	pool := e.pool[:len(picks)]
+	for i, p := range picks {
+		t := s.traitPtr(p)
+		if t == nil || t.Die == dice.Gone {
+			return false
+		}
+		pool[i] = t.Die
+	}
+	e.pool = pool
+	return true
 }
 
 // roll is Roll once the picks (picks then more) are checked: ds are their
@@ -508,8 +561,27 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Di
 				e.Sink.Event(Event{Kind: EvPlotPoints, Side: t, Char: sd.Char, Value: -cost})
 			}
 		}
-		sd.Picks = append(append(sd.Picks[:0], picks...), more...)
-		sd.Dice = append(append(sd.Dice[:0], ds...), sd.Gang...)
+		// One pass writes picks and dice; the buffers grow only when a
+		// side first rolls more dice than ever before.
+		np, n := len(picks), len(picks)+len(more)
+		m := n + len(sd.Gang)
+		if cap(sd.Picks) < n {
+			sd.Picks = make([]Pick, n, n+8)
+		}
+		if cap(sd.Dice) < m {
+			sd.Dice = make([]dice.Die, m, m+8)
+		}
+		sd.Picks, sd.Dice = sd.Picks[:n], sd.Dice[:m]
+		ds = ds[:n]
+		for i, p := range picks {
+			sd.Picks[i], sd.Dice[i] = p, ds[i]
+		}
+		for i, p := range more {
+			sd.Picks[np+i], sd.Dice[np+i] = p, ds[np+i]
+		}
+		if len(sd.Gang) > 0 {
+			copy(sd.Dice[n:], sd.Gang)
+		}
 	} else {
 		sd.Picks = sd.Picks[:0]
 		sd.Dice = append(sd.Dice[:0], s.Trouble...)

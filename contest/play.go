@@ -38,11 +38,12 @@ func (e *Engine) plan(sd *Side, n int) []Pick {
 	return e.picks
 }
 
-// turnView fills v with what side t sees before rolling or Giving In. Walking the
-// side's plan, it also prices and checks it the way cost does, so that Play
-// can roll the plan without looking every trait up a second time: for each
-// n up to e.planOK, plan(sd, n) passes every check of cost, costs
-// e.planCost[n] and rolls e.planDice[:len(sd.Base)+n] (then the gang).
+// turnView fills v with what side t sees before rolling or Giving In. It
+// reads the dice of the side's plan (checked when the action began, see
+// sidePlan), so that Play can roll it without looking every trait up a
+// second time: for e.planLo <= n <= e.planHi, plan(sd, n) passes every
+// check of cost, costs e.planCost[n] and rolls e.planDice[:len(sd.Base)+n]
+// (then the gang).
 func (e *Engine) turnView(s *Scene, t int, v *View) {
 	a := s.Action
 	sd := &a.Sides[t]
@@ -50,12 +51,14 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 	// aside and copied in.
 	*v = View{}
 	v.Kind, v.Side, v.Char, v.Stakes, v.Holder, v.Rolled, v.Target = a.Kind, t, sd.Char, a.Stakes, a.Holder, sd.Rolled, -1
-	e.planOK = -1
+	e.planLo, e.planHi = 0, -1
 	if sd.Char == TroublePool {
 		return
 	}
 	ch := &s.Characters[sd.Char]
 	v.PlotPoints = ch.PlotPoints
+	pl := e.planOf(s, t)
+	e.planCost = pl.cost
 	// The Keep largest sizes in reach, largest first, give the best total.
 	var top [8]int
 	keep := min(e.Rules.Keep, len(top))
@@ -83,29 +86,17 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 		}
 		return n
 	}
-	// Each pick costs as cost() would charge it.
-	distinct, spent := 0, 0
-	seen := pickSet{c: sd.Char}
-	ok, value := len(sd.Base) > 0 && len(sd.Base) <= 50, false
+	ok := true
 	e.planDice = e.planDice[:0]
-	for i, p := range sd.Base {
-		if tr := s.traitPtr(p); tr != nil {
-			add(tr.Die)
-			pok, pv := usable(p, sd.Char, tr)
-			ok, value = ok && pok, value || pv
-			e.planDice = append(e.planDice, tr.Die)
-		} else {
+	for _, p := range sd.Base {
+		tr := s.traitPtr(p)
+		if tr == nil {
 			ok = false
+			continue
 		}
-		if dup, known := seen.add(p); dup || !known && slices.Contains(sd.Base[:i], p) {
-			spent += e.Rules.ReuseCost
-		} else if distinct++; distinct > e.Rules.FreeTraits {
-			spent += e.Rules.ExtraDieCost
-		}
-	}
-	e.planCost = append(e.planCost[:0], spent)
-	if ok && value {
-		e.planOK = 0
+		ok = ok && tr.Die != dice.Gone
+		add(tr.Die)
+		e.planDice = append(e.planDice, tr.Die)
 	}
 	for _, d := range sd.Gang {
 		add(d)
@@ -114,30 +105,16 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 	v.BestAll = v.Best
 	for n, p := range sd.Extra {
 		tr := s.traitPtr(p)
-		if tr == nil || tr.Die == dice.Gone {
-			break
-		}
-		if dup, known := seen.add(p); dup || !known && (slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:n], p)) {
-			spent += e.Rules.ReuseCost
-		} else {
-			distinct++
-			if distinct > e.Rules.FreeTraits {
-				spent += e.Rules.ExtraDieCost
-			}
-		}
-		if spent > ch.PlotPoints {
+		if tr == nil || tr.Die == dice.Gone || n+1 >= len(pl.cost) || pl.cost[n+1] > ch.PlotPoints {
 			break
 		}
 		add(tr.Die)
 		v.Affordable = n + 1
 		v.BestAll = sum()
-		pok, pv := usable(p, sd.Char, tr)
-		ok, value = ok && pok && len(sd.Base)+n < 50, value || pv
 		e.planDice = append(e.planDice, tr.Die)
-		e.planCost = append(e.planCost, spent)
-		if ok && value {
-			e.planOK = n + 1
-		}
+	}
+	if ok {
+		e.planLo, e.planHi = pl.lo, min(pl.hi, v.Affordable)
 	}
 }
 
@@ -245,7 +222,7 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 			}
 		}
 		var err error
-		if n <= e.planOK {
+		if e.planLo <= n && n <= e.planHi {
 			// turnView has checked and priced this very pool.
 			err = e.roll(s, r, sd.Base, sd.Extra[:n], e.planDice[:len(sd.Base)+n], e.planCost[n])
 		} else {

@@ -444,7 +444,8 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	if rn.basic {
 		kind = Basic
 	}
-	// NewRunner checked these sides on this very start scene.
+	// NewRunner checked these sides on this very start scene, and the
+	// plans worked out for the first trial hold for every other.
 	e.setup(s, kind, rn.b.sides, rn.b.init)
 	a := s.Action
 	if rn.b.iChar >= 0 {
