@@ -241,6 +241,9 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 		}
 		return res
 	}
+	if st.Luck|st.Up|st.CardPoss|c.Possibilities == 0 {
+		return res // nothing to re-roll with (reroll would only look)
+	}
 	return g.reroll(r, ci, eff, res, pol)
 }
 

@@ -354,8 +354,13 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 
 // Shuffle shuffles the draw pile.
 func (g *Game) Shuffle(r *dice.Roller) {
+	// Roller.Shuffle's Fisher-Yates written out: the same draws and the
+	// same order, without a call to a swap function for every card.
 	d := g.State.Draw
-	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	for i := len(d) - 1; i > 0; i-- {
+		j := r.IntN(i + 1)
+		d[i], d[j] = d[j], d[i]
+	}
 }
 
 // Where reports where card id is: "draw", "discard", "stack", "hand P" or

@@ -190,3 +190,18 @@ func TestFlurryRounds(t *testing.T) {
 		t.Errorf("Flurry rounds %.4f, per-flip chance x flips gives %.4f", mean, exp)
 	}
 }
+
+// TestShuffleMatchesRoller: Game.Shuffle gives the order dice's
+// Roller.Shuffle gives from the same seed (the same Fisher-Yates draws).
+func TestShuffleMatchesRoller(t *testing.T) {
+	g := testGame(t)
+	want := append([]int(nil), g.State.Draw...)
+	for seed := uint64(1); seed <= 5; seed++ {
+		r := dice.NewSeeded(seed)
+		r.Shuffle(len(want), func(i, j int) { want[i], want[j] = want[j], want[i] })
+		g.Shuffle(dice.NewSeeded(seed))
+		if d := cmp.Diff(want, g.State.Draw); d != "" {
+			t.Fatalf("seed %d (-Roller.Shuffle +Game.Shuffle):\n%s", seed, d)
+		}
+	}
+}
