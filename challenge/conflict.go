@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -167,19 +168,35 @@ type Side struct {
 	two pair
 }
 
-// pair is a two-dice side's roll, worked out once: the sizes, their
-// product, the reciprocal of the second (see recip) and the member who
-// rolls each. n is 0 when the side does not roll exactly two dice.
+// pair is a two-dice side's roll, worked out once: the second size, the
+// product of the two, the reciprocal of each (see div) and the member who
+// rolls each die. n is 0 when the side does not roll exactly two dice of
+// at most maxPairDie sides.
 type pair struct {
-	n, b, rec uint64
-	of        [2]int
+	n, b, recN, recB uint64
+	of               [2]int
 }
+
+// maxPairDie bounds the dice of the two-dice path, so faces fit the packed
+// key's six bits and the products stay small.
+const maxPairDie = 63
 
 // faces returns the two faces a number v below n stands for: its digits
 // in the mixed radix of the two sizes.
 func (t *pair) faces(v uint64) (int, int) {
-	q := v * t.rec >> 32 // v / b
+	q := div(v, t.recB)
 	return int(q) + 1, int(v-q*t.b) + 1
+}
+
+// reciprocal returns ceil(2^64 / d) for d >= 2, for div.
+func reciprocal(d uint64) uint64 { return ^uint64(0)/d + 1 }
+
+// div returns v / d given rec = reciprocal(d), exactly whenever v * (rec *
+// d - 2^64) < 2^64, which holds for every v below 2^40 and d below 2^24:
+// far beyond any two dice, or two sides' pairs, here.
+func div(v, rec uint64) uint64 {
+	q, _ := bits.Mul64(v, rec)
+	return q
 }
 
 // prep sets up the fast path of a side's roll from its dice. The dice are
@@ -191,10 +208,11 @@ func (s *Side) prep() {
 		return
 	}
 	a, b := s.Dice[0], s.Dice[1]
-	if uint(a) >= uint(len(recip)) || uint(b) >= uint(len(recip)) || a < 2 || b < 2 {
+	if a < 2 || b < 2 || a > maxPairDie || b > maxPairDie {
 		return
 	}
-	s.two = pair{n: uint64(a) * uint64(b), b: uint64(b), rec: recip[b], of: [2]int{s.Of[0], s.Of[1]}}
+	n := uint64(a) * uint64(b)
+	s.two = pair{n: n, b: uint64(b), recN: reciprocal(n), recB: reciprocal(uint64(b)), of: [2]int{s.Of[0], s.Of[1]}}
 }
 
 const noKey = ^uint64(0)
@@ -450,17 +468,25 @@ func (c *Conflict) checkSide(i int, what string) error {
 // takes the general path, which rolls one die at a time, so a script
 // still gives one face per die (an exhausted script shows 1s either way).
 func (c *Conflict) roll(r *dice.Roller, s *Side, i int) {
-	t := &s.two
-	if t.n == 0 || r.Remaining() != 0 {
+	n := s.two.n
+	if n == 0 || r.Remaining() != 0 {
 		c.rollMany(r, s, i)
 		return
 	}
+	c.show(r, s, i, uint64(r.IntN(int(n))))
+}
+
+// show sets side i's showing roll from v, a uniform number below its
+// pair's n, and rolls its advantage die.
+func (c *Conflict) show(r *dice.Roller, s *Side, i int, v uint64) {
+	t := &s.two
+	x, y := t.faces(v)
 	f := s.Faces
 	if len(f) != 2 {
 		f = append(f[:0], 0, 0)
 		s.Faces = f
 	}
-	x, y := t.faces(uint64(r.IntN(int(t.n))))
+	f = f[:2]
 	f[0], f[1] = x, y
 	s.Speaker = t.of[b2i(y > x)&1]
 	s.key = uint64(max(x, y))<<48 | uint64(min(x, y))<<42
@@ -500,16 +526,6 @@ func (c *Conflict) rollMany(r *dice.Roller, s *Side, i int) {
 	s.Crossed = false
 	c.readMany(s, i)
 }
-
-// recip[d] is ceil(2^32 / d): v * recip[d] >> 32 is v / d for every v
-// below 2^32 / d (far beyond any product of two dice here). Dice up to
-// d63 keep faces within the packed key's six bits.
-var recip = func() (t [64]uint64) {
-	for d := 1; d < len(t); d++ {
-		t[d] = (1<<32 + uint64(d) - 1) / uint64(d)
-	}
-	return t
-}()
 
 // readMany is roll's reading of any number of dice: one pass finds the
 // speaker and sorts the faces, high first, for the packed key.
@@ -569,7 +585,12 @@ func (c *Conflict) Roll(r *dice.Roller) error {
 	}
 	c.Exchanges++
 	sides, an := c.Sides, c.Answerer
-	c.roll(r, &sides[an], an)
+	// roll, written out for one call less on the commonest roll.
+	if s := &sides[an]; s.two.n != 0 && r.Remaining() == 0 {
+		c.show(r, s, an, uint64(r.IntN(int(s.two.n))))
+	} else {
+		c.rollMany(r, s, an)
+	}
 	// A new comparison: only its two sides may cross a name off, and
 	// roll has cleared the answerer's mark.
 	sides[c.Challenger].Crossed = false
@@ -590,8 +611,18 @@ func (c *Conflict) rollOther(r *dice.Roller) error {
 func (c *Conflict) cast(r *dice.Roller) {
 	sides := c.Sides
 	if len(sides) == 2 && sides[0].Status == StatusIn && sides[1].Status == StatusIn {
-		c.roll(r, &sides[0], 0)
-		c.roll(r, &sides[1], 1)
+		s0, s1 := &sides[0], &sides[1]
+		if n0, n1 := s0.two.n, s1.two.n; n0 != 0 && n1 != 0 && r.Remaining() == 0 {
+			// Both pairs from one number below n0*n1: its two digits in
+			// the mixed radix of n0 and n1.
+			v := uint64(r.IntN(int(n0 * n1)))
+			q := div(v, s0.two.recN)
+			c.show(r, s0, 0, v-q*n0)
+			c.show(r, s1, 1, q)
+		} else {
+			c.roll(r, s0, 0)
+			c.roll(r, s1, 1)
+		}
 	} else {
 		for i := range sides {
 			if s := &sides[i]; s.Status == StatusIn {
@@ -761,7 +792,12 @@ func (c *Conflict) resolveCast() {
 		// Two sides, both in: a new round, so the higher roll
 		// challenges (the first side on a true tie, if not recast).
 		a, b = 0, 1
-		d := c.cmpSides(&c.Sides[1], &c.Sides[0])
+		var d int
+		if k1, k0 := c.Sides[1].key, c.Sides[0].key; max(k1-1, k0-1) < noKey-1 {
+			d = cmpKey(k1, k0)
+		} else {
+			d = cmpSlow(&c.Sides[1], &c.Sides[0])
+		}
 		if d > 0 {
 			a, b = 1, 0
 		}
@@ -922,19 +958,29 @@ func (c *Conflict) Challenge(j int) error {
 func (c *Conflict) challenge(j int) {
 	c.Answerer = j
 	if c.Trace != nil {
-		c.emit(Event{Kind: EvChallenge, Side: c.Challenger, Other: j, Member: c.Sides[c.Challenger].Speaker})
+		c.traceChallenge()
 	}
 	c.Phase = PhaseAnswer
 	// With two sides no one else can interfere.
 	if len(c.Sides) > 2 {
-		for k := range c.Sides {
-			if c.mayInterfere(k, j) {
-				c.Phase = PhaseInterfere
-				break
-			}
-		}
+		c.interference()
 	}
 	c.startExchange()
+}
+
+func (c *Conflict) traceChallenge() {
+	c.emit(Event{Kind: EvChallenge, Side: c.Challenger, Other: c.Answerer, Member: c.Sides[c.Challenger].Speaker})
+}
+
+// interference moves to PhaseInterfere when a side may interfere with
+// the challenge just made.
+func (c *Conflict) interference() {
+	for k := range c.Sides {
+		if c.mayInterfere(k, c.Answerer) {
+			c.Phase = PhaseInterfere
+			return
+		}
+	}
 }
 
 func (c *Conflict) startExchange() {
@@ -1318,6 +1364,11 @@ func (c *Conflict) afterExchangeOut() {
 // afterOut ends the conflict when one side or none is left, and otherwise
 // moves to the next turn.
 func (c *Conflict) afterOut() {
+	if len(c.Sides) == 2 {
+		// One side is out, so at most one is left.
+		c.finish()
+		return
+	}
 	n := 0
 	for i := range c.Sides {
 		if c.Sides[i].Status == StatusIn {

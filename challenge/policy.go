@@ -633,33 +633,40 @@ func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
 		return c.playsErr(plays)
 	}
 	for {
-		// The commonest steps, as step takes them, without the call.
+		// The commonest steps, as step takes them, without the call; a
+		// roll is read at once when no cross-off can come between.
 		var err error
 		switch c.Phase {
 		case PhaseDone:
 			return nil
 		case PhaseAnswer:
 			_ = c.Roll(r) // cannot fail in this phase
-		case PhaseAnswered:
-			if len(c.Owe) == 0 {
+			if c.Phase == PhaseAnswered && len(c.Owe) == 0 {
 				_ = c.Resolve() // cannot fail in this phase
-				continue
 			}
-			err = c.step(r, plays)
 		case PhaseCast:
 			c.cast(r)
-		case PhaseCastRolled:
 			if len(c.Owe) == 0 {
 				c.resolveCast()
-				continue
 			}
-			err = c.step(r, plays)
 		case PhaseChallenge:
 			err = c.challengeStep(plays)
 		case PhaseStance:
 			c.stanceStep(plays)
 		case PhaseConsequence:
 			err = c.consequenceStep(plays)
+		case PhaseAnswered:
+			if len(c.Owe) == 0 {
+				_ = c.Resolve() // cannot fail in this phase
+				continue
+			}
+			err = c.step(r, plays)
+		case PhaseCastRolled:
+			if len(c.Owe) == 0 {
+				c.resolveCast()
+				continue
+			}
+			err = c.step(r, plays)
 		default:
 			err = c.step(r, plays)
 		}

@@ -109,8 +109,7 @@ type Runner struct {
 	start  *Conflict
 	c      Conflict
 	plays  []Play
-	per    int    // categories per side
-	dirty  []bool // side i's members' stats changed in the last trial
+	per    int // categories per side
 	stalem int
 	err    error
 }
@@ -128,7 +127,6 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	rn.stalem = rn.per * len(s.Sides)
 	rn.c = *start
 	rn.c.Sides = make([]Side, len(start.Sides))
-	rn.dirty = make([]bool, len(start.Sides))
 	for i := range start.Sides {
 		rn.c.Sides[i] = start.Sides[i]
 		rn.c.Sides[i].Members = append([]Member(nil), start.Sides[i].Members...)
@@ -153,9 +151,17 @@ func (rn *Runner) reset() {
 	if len(c.Consequences) > 0 {
 		c.Consequences = c.Consequences[:0]
 	}
+	nst := min(len(c.Rules.Stats), MaxStats)
 	for i := range c.Sides {
 		// Only these fields change during a conflict.
 		d, o := &c.Sides[i], &s.Sides[i]
+		if st := d.Status; st == StatusInjured || st == StatusSettled {
+			// Only a consequence changes the sheets' stats, and only
+			// those of the side it puts out.
+			for m := range d.Members {
+				copy(d.Members[m].Stats[:nst], o.Members[m].Stats[:nst])
+			}
+		}
 		d.Status, d.Bonus, d.Speaker, d.key = o.Status, o.Bonus, o.Speaker, o.key
 		if o.Status != StatusIn {
 			// A side in keeps its last faces: the first cast, before any
@@ -163,12 +169,6 @@ func (rn *Runner) reset() {
 			d.Faces = d.Faces[:0]
 		}
 		d.Advantage, d.Next, d.Turned, d.Crossed = o.Advantage, o.Next, o.Turned, o.Crossed
-		if rn.dirty[i] {
-			for m := range d.Members {
-				d.Members[m].Stats = o.Members[m].Stats
-			}
-		}
-		rn.dirty[i] = false
 	}
 }
 
@@ -195,10 +195,10 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 			cat += 2
 		}
 	}
-	for i := range c.Sides {
-		if st := c.Sides[i].Status; st == StatusInjured || st == StatusSettled {
-			rn.dirty[i] = true
-		}
+	if len(metrics) >= 5 {
+		metrics = metrics[:5]
+		metrics[0], metrics[1], metrics[2], metrics[3], metrics[4] = c.Round, c.Exchanges, c.SizesLost, c.CrossOffs, c.Owed
+		return cat
 	}
 	if len(metrics) > 0 {
 		metrics[0] = c.Round
