@@ -1,0 +1,135 @@
+package dramadeck
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// stepRound is PlayRound written with the public steps only (BeginRound,
+// Critical Moment or Declare, Act, MoveToPool, EndRound) and its own
+// acting order: the reference PlayRound's shortcuts are checked against.
+func stepRound(t *testing.T, g *Game, r *dice.Roller, heroes, gm Policy) {
+	t.Helper()
+	if err := g.BeginRound(r); err != nil {
+		t.Fatal(err)
+	}
+	s := &g.State
+	for p := range s.Players {
+		if !s.Heroes[p].Active() || s.Outcome != Ongoing {
+			continue
+		}
+		move := heroes.Critical(g, p, nil)
+		plays := heroes.Declare(g, p, nil, move)
+		var err error
+		if len(move) > 0 {
+			err = g.CriticalMoment(r, p, move, plays)
+		} else if !s.Confused || len(plays) > 0 {
+			err = g.Declare(r, p, plays)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	turn := func(ci int, pol Policy) {
+		if !g.char(ci).Active() || s.Outcome != Ongoing {
+			return
+		}
+		if err := g.Act(r, ci, pol.Choose(g, ci), pol); err != nil {
+			t.Fatal(err)
+		}
+		if ci < len(s.Heroes) && s.Players[ci].MayMove {
+			if id := pol.Move(g, ci); id >= 0 {
+				if err := g.MoveToPool(ci, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for p := range s.Players {
+		for s.Heroes[p].Status.Extra > 0 && !s.Monologue {
+			s.Heroes[p].Status.Extra--
+			turn(p, heroes)
+		}
+		s.Heroes[p].Status.Extra = 0
+	}
+	if !s.Monologue {
+		for _, side := range []Side{s.Line.First, s.Line.First.Other()} {
+			pol, lo, hi := heroes, 0, len(s.Heroes)
+			if side == Villains {
+				pol, lo, hi = gm, len(s.Heroes), len(s.Heroes)+len(s.Villains)
+			}
+			var order []int
+			for ci := lo; ci < hi; ci++ {
+				order = append(order, ci)
+			}
+			sort.SliceStable(order, func(a, b int) bool { return g.char(order[a]).Speed > g.char(order[b]).Speed })
+			passes := 1
+			if s.Flurry[side] {
+				passes = 2
+			}
+			for range passes {
+				for _, ci := range order {
+					turn(ci, pol)
+				}
+			}
+		}
+	}
+	g.EndRound()
+}
+
+// TestPlayRoundMatchesSteps: PlayRound (the benchmarked combat round, with
+// its shortcuts) and the same round made of public steps give the same
+// events and the same state, round by round, from the same seed, under
+// every pairing of policies in Standard and Dramatic scenes.
+func TestPlayRoundMatchesSteps(t *testing.T) {
+	s := DefaultScenario()
+	pols := Policies()
+	for i := range 2 * len(pols) * len(pols) {
+		s.HeroPolicy, s.GMPolicy = pols[i%len(pols)], pols[(i/len(pols))%len(pols)]
+		s.Dramatic = i >= len(pols)*len(pols)
+		var games [2]*Game
+		var traces [2]Trace
+		for k := range games {
+			rn, err := s.NewRunner()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := rn.g
+			g.Sink = traces[k].Add
+			games[k] = g
+		}
+		hp, gm := mustPolicy(t, s.HeroPolicy), mustPolicy(t, s.GMPolicy)
+		rs := [2]*dice.Roller{dice.NewSeeded(uint64(i)), dice.NewSeeded(uint64(i))}
+		for k, g := range games {
+			g.Shuffle(rs[k])
+			for p := range g.State.Players {
+				if err := g.EnterPlay(rs[k], p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := g.StartCombat(s.Dramatic); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rounds := 0
+		for games[0].State.Outcome == Ongoing && games[0].State.Round < s.MaxRounds {
+			if err := games[0].PlayRound(rs[0], hp, gm); err != nil {
+				t.Fatal(err)
+			}
+			stepRound(t, games[1], rs[1], hp, gm)
+			rounds++
+			if d := cmp.Diff(traces[1].Events, traces[0].Events); d != "" {
+				t.Fatalf("%s v %s, dramatic %v, round %d: events (-steps +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, d)
+			}
+			if d := cmp.Diff(games[1].State, games[0].State); d != "" {
+				t.Fatalf("%s v %s, dramatic %v, round %d: state (-steps +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, d)
+			}
+		}
+		if rounds < 2 {
+			t.Errorf("%s v %s: only %d rounds compared", s.HeroPolicy, s.GMPolicy, rounds)
+		}
+	}
+}
