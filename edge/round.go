@@ -396,10 +396,11 @@ func nextAbove(ps []participant, k int64, lo, hi int) int {
 		if c <= k {
 			c = math.MaxInt64
 		}
+		t := to
 		if c < best {
-			best = c
-			to = j
+			t = j
 		}
+		to, best = t, min(best, c)
 	}
 	return to
 }
@@ -410,11 +411,7 @@ func (in *Interaction) settle(ps []participant) {
 	st := &in.st
 	round := st.round + 1
 	if in.sink != nil {
-		for i := range ps {
-			p := &ps[i]
-			in.emit(Event{Kind: EvCheck, Round: round, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
-				Skill: int(p.skill), Roll: int(p.total - p.mod), Mod: int(p.mod), Total: int(p.total), Staked: p.flags&pStaked != 0, To: -1, ToMember: -1})
-		}
+		in.emitChecks(ps, round)
 	}
 	// Each wagered die passes once, to the opposing check with the next
 	// higher rank (see score); dice won this round are never at risk
@@ -440,8 +437,7 @@ func (in *Interaction) settle(ps []participant) {
 		drained = drained || edge[p.party] == 0
 		moved++
 		if in.sink != nil {
-			in.emit(Event{Kind: EvTransfer, Round: round, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
-				Skill: -1, To: int(q.party), ToMember: int(q.member) - in.parties[q.party].lo, Dice: 1})
+			in.emitTransfer(p, q, round)
 		}
 	}
 	st.transfers += moved
@@ -482,6 +478,22 @@ func (in *Interaction) settle(ps []participant) {
 		// party holds no dice exactly when it is out (SetState checks it).
 		in.eliminate()
 	}
+}
+
+// emitChecks reports a round's checks (kept out of settle, whose loops
+// run faster without the events' registers).
+func (in *Interaction) emitChecks(ps []participant, round int) {
+	for i := range ps {
+		p := &ps[i]
+		in.emit(Event{Kind: EvCheck, Round: round, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
+			Skill: int(p.skill), Roll: int(p.total - p.mod), Mod: int(p.mod), Total: int(p.total), Staked: p.flags&pStaked != 0, To: -1, ToMember: -1})
+	}
+}
+
+// emitTransfer reports a die passing from check p to check q.
+func (in *Interaction) emitTransfer(p, q *participant, round int) {
+	in.emit(Event{Kind: EvTransfer, Round: round, Party: int(p.party), Member: int(p.member) - in.parties[p.party].lo,
+		Skill: -1, To: int(q.party), ToMember: int(q.member) - in.parties[q.party].lo, Dice: 1})
 }
 
 // before reports whether party p wins an initiative tie against q: the
