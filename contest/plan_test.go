@@ -147,3 +147,37 @@ func TestPlanPlayMatchesSteps(t *testing.T) {
 		}
 	}
 }
+
+// overridesGiveIn embeds Sensible but decides for itself: the engine must
+// ask its own methods, not Sensible's.
+type overridesGiveIn struct{ Sensible }
+
+func (overridesGiveIn) GiveIn(View) bool { return true }
+func (overridesGiveIn) Extras(View) int  { return 7 }
+func (overridesGiveIn) BuyOnes(View) int { return 9 }
+
+// The engine's direct calls to the shipped policies' decisions answer as
+// their Policy methods do, for every registered policy over many views;
+// any other policy is asked through its own methods.
+func TestFastPolicies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, name := range Policies() {
+		p, _ := PolicyByName(name)
+		for range 2000 {
+			v := View{Stakes: rng.IntN(30), Best: rng.IntN(30), BestAll: rng.IntN(40), Affordable: rng.IntN(3), Ones: rng.IntN(4), PlotPoints: rng.IntN(3)}
+			if a, b := askGiveIn(p, &v), p.GiveIn(v); a != b {
+				t.Fatalf("%s GiveIn(%+v): direct %v, method %v", name, v, a, b)
+			}
+			if a, b := askExtras(p, &v), p.Extras(v); a != b {
+				t.Fatalf("%s Extras(%+v): direct %v, method %v", name, v, a, b)
+			}
+			if a, b := askBuyOnes(p, &v), p.BuyOnes(v); a != b {
+				t.Fatalf("%s BuyOnes(%+v): direct %v, method %v", name, v, a, b)
+			}
+		}
+	}
+	var v View
+	if p := (overridesGiveIn{}); !askGiveIn(p, &v) || askExtras(p, &v) != 7 || askBuyOnes(p, &v) != 9 {
+		t.Error("an embedding policy's own decisions were bypassed")
+	}
+}

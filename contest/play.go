@@ -203,7 +203,7 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		p := tb.of(sd.Char)
 		var v View
 		e.turnView(s, t, &v)
-		if a.Phase == PhaseTurn && sd.Char != TroublePool && p.GiveIn(v) {
+		if a.Phase == PhaseTurn && sd.Char != TroublePool && askGiveIn(p, &v) {
 			pay := PayNothing
 			if sd.Rolled {
 				v.Price = e.Rules.GiveInPlotPoints
@@ -216,7 +216,7 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		}
 		n := 0
 		if sd.Char != TroublePool {
-			n = p.Extras(v)
+			n = askExtras(p, &v)
 			if n < 0 || n > v.Affordable {
 				return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
 			}
@@ -233,7 +233,8 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		}
 		if a.Ones > 0 {
 			g := tb.gm()
-			if err := e.BuyOnes(s, g.BuyOnes(View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1})); err != nil {
+			v = View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1}
+			if err := e.BuyOnes(s, askBuyOnes(g, &v)); err != nil {
 				return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
 			}
 		}

@@ -117,9 +117,9 @@ func (Sensible) Name() string { return "default" }
 func (Sensible) Cash(View) int { return 0 }
 
 // GiveIn implements Policy.
-func (Sensible) GiveIn(v View) bool {
-	return v.Stakes >= v.BestAll
-}
+func (p Sensible) GiveIn(v View) bool { return p.giveIn(&v) }
+
+func (Sensible) giveIn(v *View) bool { return v.Stakes >= v.BestAll }
 
 // Pay implements Policy.
 func (Sensible) Pay(v View) Payment {
@@ -130,7 +130,9 @@ func (Sensible) Pay(v View) Payment {
 }
 
 // Extras implements Policy.
-func (Sensible) Extras(v View) int {
+func (p Sensible) Extras(v View) int { return p.extras(&v) }
+
+func (Sensible) extras(v *View) int {
 	if v.Affordable > 0 && 3*v.Stakes >= 2*v.Best {
 		return 1
 	}
@@ -141,7 +143,9 @@ func (Sensible) Extras(v View) int {
 func (Sensible) Push(View) bool { return true }
 
 // BuyOnes implements Policy.
-func (Sensible) BuyOnes(v View) int { return min(1, v.Ones) }
+func (p Sensible) BuyOnes(v View) int { return p.buyOnes(&v) }
+
+func (Sensible) buyOnes(v *View) int { return min(1, v.Ones) }
 
 // Onto implements Policy.
 func (Sensible) Onto(View, *Character) int { return -1 }
@@ -226,13 +230,19 @@ func (Stubborn) Name() string { return "stubborn" }
 func (Stubborn) Cash(v View) int { return v.Reflection }
 
 // GiveIn implements Policy.
-func (Stubborn) GiveIn(View) bool { return false }
+func (p Stubborn) GiveIn(v View) bool { return p.giveIn(&v) }
+
+func (Stubborn) giveIn(*View) bool { return false }
 
 // Extras implements Policy.
-func (Stubborn) Extras(v View) int { return v.Affordable }
+func (p Stubborn) Extras(v View) int { return p.extras(&v) }
+
+func (Stubborn) extras(v *View) int { return v.Affordable }
 
 // BuyOnes implements Policy.
-func (Stubborn) BuyOnes(v View) int { return v.Ones }
+func (p Stubborn) BuyOnes(v View) int { return p.buyOnes(&v) }
+
+func (Stubborn) buyOnes(v *View) int { return v.Ones }
 
 // Continue implements Policy.
 func (Stubborn) Continue(View) bool { return true }
@@ -249,13 +259,17 @@ type Cautious struct{ Sensible }
 func (Cautious) Name() string { return "cautious" }
 
 // GiveIn implements Policy.
-func (Cautious) GiveIn(v View) bool { return 4*v.Stakes >= 3*v.Best }
+func (p Cautious) GiveIn(v View) bool { return p.giveIn(&v) }
+
+func (Cautious) giveIn(v *View) bool { return 4*v.Stakes >= 3*v.Best }
 
 // Pay implements Policy.
 func (Cautious) Pay(View) Payment { return PayComplication }
 
 // Extras implements Policy.
-func (Cautious) Extras(View) int { return 0 }
+func (p Cautious) Extras(v View) int { return p.extras(&v) }
+
+func (Cautious) extras(*View) int { return 0 }
 
 // Continue implements Policy.
 func (Cautious) Continue(View) bool { return false }
@@ -284,13 +298,17 @@ func (Frugal) Name() string { return "frugal" }
 func (Frugal) Pay(View) Payment { return PayComplication }
 
 // Extras implements Policy.
-func (Frugal) Extras(View) int { return 0 }
+func (p Frugal) Extras(v View) int { return p.extras(&v) }
+
+func (Frugal) extras(*View) int { return 0 }
 
 // Push implements Policy.
 func (Frugal) Push(View) bool { return false }
 
 // BuyOnes implements Policy.
-func (Frugal) BuyOnes(View) int { return 0 }
+func (p Frugal) BuyOnes(v View) int { return p.buyOnes(&v) }
+
+func (Frugal) buyOnes(*View) int { return 0 }
 
 // Continue implements Policy.
 func (Frugal) Continue(View) bool { return false }
@@ -396,4 +414,70 @@ func Policies() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// The engine asks the policies several times a turn. For the shipped
+// policies it calls their decisions directly, passing the View by pointer
+// (an interface call copies the whole View); any other Policy is asked
+// through the interface. Each shipped exported method is its unexported
+// twin, so the two cannot disagree (TestFastPolicies checks every one).
+
+func askGiveIn(p Policy, v *View) bool {
+	switch q := p.(type) {
+	case Sensible:
+		return q.giveIn(v)
+	case Stubborn:
+		return q.giveIn(v)
+	case Frugal:
+		return q.giveIn(v)
+	case Cautious:
+		return q.giveIn(v)
+	case PileOn:
+		return q.giveIn(v)
+	case PushLargest:
+		return q.giveIn(v)
+	case TroubleSmallest:
+		return q.giveIn(v)
+	}
+	return p.GiveIn(*v)
+}
+
+func askExtras(p Policy, v *View) int {
+	switch q := p.(type) {
+	case Sensible:
+		return q.extras(v)
+	case Stubborn:
+		return q.extras(v)
+	case Frugal:
+		return q.extras(v)
+	case Cautious:
+		return q.extras(v)
+	case PileOn:
+		return q.extras(v)
+	case PushLargest:
+		return q.extras(v)
+	case TroubleSmallest:
+		return q.extras(v)
+	}
+	return p.Extras(*v)
+}
+
+func askBuyOnes(p Policy, v *View) int {
+	switch q := p.(type) {
+	case Sensible:
+		return q.buyOnes(v)
+	case Stubborn:
+		return q.buyOnes(v)
+	case Frugal:
+		return q.buyOnes(v)
+	case Cautious:
+		return q.buyOnes(v)
+	case PileOn:
+		return q.buyOnes(v)
+	case PushLargest:
+		return q.buyOnes(v)
+	case TroubleSmallest:
+		return q.buyOnes(v)
+	}
+	return p.BuyOnes(*v)
 }
