@@ -173,3 +173,74 @@ func TestHits(t *testing.T) {
 		}
 	}
 }
+
+// Start's path for an ordinary test is count and roll written out: on the
+// same dice it leaves the same attempt and state as the general steps,
+// test after test, whatever the last test left (a result, a push, harm,
+// carried dice).
+func TestStartFastPathMatchesSteps(t *testing.T) {
+	a := newChar(t, DefaultRules())
+	b := newChar(t, DefaultRules())
+	ra, rb := dice.NewSeeded(8), dice.NewSeeded(8)
+	pick := dice.NewSeeded(9)
+	var ata, atb Attempt
+	tests := []Test{
+		{Action: "Prowl", Position: Controlled, Difficulty: 1},
+		{Action: "Prowl", Position: Risky, Difficulty: 2, Helpers: 1},
+		{Action: "Persuade", Position: Desperate, Difficulty: 1, Equipment: 2, Escalate: true},
+		{Action: "Force", Position: Risky, Difficulty: 1, NoHarm: true, Bonus: 2},
+	}
+	// Plans prepared once, so the attempts keep or change the plan they
+	// hold.
+	plansA, plansB := make([]Plan, len(tests)), make([]Plan, len(tests))
+	for i, tst := range tests {
+		var errA, errB error
+		plansA[i], errA = a.Prepare(tst)
+		plansB[i], errB = b.Prepare(tst)
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
+	}
+	for i := range 3000 {
+		k := pick.IntN(len(tests))
+		errA := a.Start(ra, &plansA[k], &ata)
+		errB := b.count(&plansB[k], &atb)
+		if errB == nil {
+			b.roll(rb, &atb)
+		}
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("test %d: Start %v, count %v", i, errA, errB)
+		}
+		if errA != nil {
+			// Out of action: heal both and go on.
+			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			continue
+		}
+		if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
+			t.Fatalf("test %d: attempt (-steps +Start):\n%s", i, d)
+		}
+		if ata.MustPush || pick.IntN(3) == 0 {
+			tr := a.pushTrack(0)
+			if tr >= 0 {
+				if err := a.Push(ra, &ata, tr); err != nil {
+					t.Fatal(err)
+				}
+				if err := b.Push(rb, &atb, tr); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		errA, errB = a.Finish(&ata), b.Finish(&atb)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("test %d: finish errors %v and %v", i, errA, errB)
+		}
+		if d := cmp.Diff(b.State, a.State); d != "" {
+			t.Fatalf("test %d: state (-steps +Start):\n%s", i, d)
+		}
+		if harmHeld(&a.State) > 6 {
+			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+		}
+	}
+}

@@ -209,6 +209,8 @@ type Plan struct {
 	// gen tells this plan from every other the character prepared (a copy
 	// of a plan shares it).
 	gen uint64
+	// special marks a flashback or a Risk Peril deal.
+	special bool
 }
 
 // Test returns the planned test.
@@ -261,6 +263,7 @@ func (c *Character) prepare(t *Test, p *Plan) error {
 	}
 	p.base = p.pool.Action + p.pool.Attribute + p.pool.Help + p.pool.Equipment + p.pool.Peril + p.pool.Bonus
 	p.gen = c.nextGen()
+	p.special = t.Flashback || t.Peril
 	return nil
 }
 
@@ -279,6 +282,7 @@ func (p *Plan) withPeril() {
 	p.pool.Peril = p.c.rules.PerilDice
 	p.base += p.pool.Peril
 	p.gen = p.c.nextGen()
+	p.special = true
 }
 
 // count checks a prepared test against the character's state (flashbacks
@@ -296,13 +300,18 @@ func (c *Character) count(p *Plan, at *Attempt) error {
 		}
 	}
 	if at.gen != p.gen || at.owner != c {
-		at.Test, at.Pool = p.test, p.pool
-		at.act, at.attr = p.act, p.attr
-		at.owner, at.gen = c, p.gen
+		at.hold(c, p)
 	}
 	at.Pool.Carried, at.Pool.Penalty, at.Pool.Dice = c.State.Bonus, pen, n
 	at.MustPush = must
 	return nil
+}
+
+// hold makes at hold p's Test and fixed Pool terms.
+func (at *Attempt) hold(c *Character, p *Plan) {
+	at.Test, at.Pool = p.test, p.pool
+	at.act, at.attr = p.act, p.attr
+	at.owner, at.gen = c, p.gen
 }
 
 // load0 is the dice the harm costs, worked out again only after it
@@ -387,21 +396,56 @@ func (c *Character) recall(t *Test) (*Plan, error) {
 // Start begins a prepared test as Begin does, checking only what depends
 // on the character's state. On error nothing changes.
 func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
-	if err := c.count(p, at); err != nil {
-		return err
+	if !c.loaded {
+		c.reload()
 	}
-	c.roll(r, at)
+	n := max(p.base+c.State.Bonus-c.pen, c.minDice)
+	if p.c != c || n > c.maxPool || c.incap || p.special {
+		// Another character's plan, a pool too large, Severe harm, a
+		// flashback or a Risk Peril deal: count says what is allowed.
+		if err := c.count(p, at); err != nil {
+			return err
+		}
+		c.roll(r, at)
+		return nil
+	}
+	// count and roll for an ordinary test of a character able to act.
+	if at.gen != p.gen || at.owner != c {
+		at.hold(c, p)
+	}
+	at.Pool.Carried, at.Pool.Penalty, at.Pool.Dice = c.State.Bonus, c.pen, n
+	at.MustPush = false
+	// at.reset(), written out: a call costs as much as what it does.
+	if at.Stage != Rolled {
+		at.Required, at.Extra, at.Band = 0, 0, 0
+		at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
+		at.Outcome = Outcome{}
+		if at.Spent != 0 || len(at.Bought) != 0 {
+			at.Spent, at.Bought = 0, at.Bought[:0]
+		}
+	}
+	if at.Pushed {
+		at.clearPush()
+	}
+	at.Stage = Rolled
+	c.State.Bonus = 0
+	c.rollPool(r, at, n)
 	return nil
 }
 
-// roll starts a planned test and rolls its pool.
+// roll starts a counted test and rolls its pool.
 func (c *Character) roll(r *dice.Roller, at *Attempt) {
 	if c.start(at) {
 		at.Dice = at.Dice[:0]
 		at.Successes = 0
 		return
 	}
-	n, buf := at.Pool.Dice, at.Dice
+	c.rollPool(r, at, at.Pool.Dice)
+}
+
+// rollPool rolls n dice into at.Dice and counts the successes.
+func (c *Character) rollPool(r *dice.Roller, at *Attempt, n int) {
+	buf := at.Dice
 	if cap(buf) < n && n <= len(at.buf) {
 		buf = at.buf[:0]
 	}
@@ -430,15 +474,7 @@ func (c *Character) emitRoll(at *Attempt) {
 // whether it has no roll (a flashback of difficulty 0). It clears what the
 // attempt's last test left: a result, a push.
 func (c *Character) start(at *Attempt) (noRoll bool) {
-	if at.Stage != Rolled {
-		at.clearResult()
-	}
-	if at.Pushed {
-		at.Pushed, at.Kept = false, 0
-		at.PushTrack = ""
-		at.Rerolled = at.Rerolled[:0]
-	}
-	at.Stage = Rolled
+	at.reset()
 	if at.Test.Flashback || at.Test.Peril {
 		return c.startSpecial(at)
 	}
@@ -446,15 +482,31 @@ func (c *Character) start(at *Attempt) (noRoll bool) {
 	return false
 }
 
+// reset clears what the attempt's last test left — a result, a push —
+// and marks it rolled.
+func (at *Attempt) reset() {
+	if at.Stage != Rolled {
+		at.clearResult()
+	}
+	if at.Pushed {
+		at.clearPush()
+	}
+	at.Stage = Rolled
+}
+
+func (at *Attempt) clearPush() {
+	at.Pushed, at.Kept = false, 0
+	at.PushTrack = ""
+	at.Rerolled = at.Rerolled[:0]
+}
+
 // clearResult clears what Finish and Spend wrote.
 func (at *Attempt) clearResult() {
 	at.Required, at.Extra, at.Band = 0, 0, 0
 	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
-	if at.Outcome.Severity != "" || at.Outcome.Consequences != nil {
-		at.Outcome = Outcome{}
-	} else {
-		at.Outcome.Kind, at.Outcome.Succeeded, at.Outcome.NextBonus = 0, false, 0
-	}
+	// Whole, not field by field: whether the last outcome had
+	// consequences is a coin toss.
+	at.Outcome = Outcome{}
 	if at.Spent != 0 || len(at.Bought) != 0 {
 		at.Spent, at.Bought = 0, at.Bought[:0]
 	}
