@@ -898,10 +898,10 @@ func (c *Conflict) nextTurn() {
 func (c *Conflict) newRound() {
 	c.Round++
 	c.Recasts = 0
-	for i := range c.Sides {
-		s := &c.Sides[i]
-		s.Advantage, s.Next = s.Next, false
-		s.Turned = false
+	sides := c.Sides
+	for i := range sides {
+		s := &sides[i]
+		s.Advantage, s.Next, s.Turned = s.Next, false, false
 	}
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRound, Side: -1, Other: -1})
@@ -1156,6 +1156,16 @@ func (c *Conflict) Injure(losses []Loss) error {
 func (c *Conflict) injureDeepest() bool {
 	an := c.Answerer
 	mem := c.Sides[an].Members
+	if len(mem) == 1 && !mem[0].Out {
+		// One character, the common case: choose and apply.
+		k, sz := c.deepest(&mem[0])
+		if k < 0 {
+			return false
+		}
+		c.loseDeepest(an, 0, k, &sz)
+		c.injured()
+		return true
+	}
 	if len(mem) > MaxMembers {
 		return false
 	}
@@ -1173,33 +1183,43 @@ func (c *Conflict) injureDeepest() bool {
 		ks[m], szs[m] = k, sz
 	}
 	for m := range mem {
-		k := ks[m]
-		if k < 0 {
-			continue
-		}
-		st, sz := &mem[m].Stats[k], &szs[m]
-		gone, t := false, 0
-		for i, n := range sz {
-			if n == 0 {
-				continue
-			}
-			st[i], _ = st[i].Step(-n)
-			gone = gone || st[i] == dice.Gone
-			t += n
-		}
-		if gone {
-			st.compact()
-		}
-		c.SizesLost += t
-		if c.Trace != nil {
-			l := Loss{Stat: c.Rules.Stats[k], Sizes: *sz}
-			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
+		if k := ks[m]; k >= 0 {
+			c.loseDeepest(an, m, k, &szs[m])
 		}
 	}
+	c.injured()
+	return true
+}
+
+// loseDeepest takes sz from stat k of member m of side an, as Deepest
+// chose it.
+func (c *Conflict) loseDeepest(an, m, k int, sz *[MaxDice]int) {
+	st := &c.Sides[an].Members[m].Stats[k]
+	gone, t := false, 0
+	for i, n := range sz {
+		if n == 0 {
+			continue
+		}
+		st[i], _ = st[i].Step(-n)
+		gone = gone || st[i] == dice.Gone
+		t += n
+	}
+	if gone {
+		st.compact()
+	}
+	c.SizesLost += t
+	if c.Trace != nil {
+		l := Loss{Stat: c.Rules.Stats[k], Sizes: *sz}
+		c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
+	}
+}
+
+// injured puts the answerer out, exhausted or injured.
+func (c *Conflict) injured() {
+	an := c.Answerer
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
 	c.Sides[an].Status = StatusInjured
 	c.afterExchangeOut()
-	return true
 }
 
 // Change is one part of a negotiated outcome for member Member of the

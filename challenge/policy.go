@@ -257,8 +257,8 @@ func (c *Conflict) deepest(mem *Member) (int, [MaxDice]int) {
 	const _, _ uint = MaxDice - 4, 4 - MaxDice
 	var sz [MaxDice]int
 	best, bd, bs, bi := -1, dice.Gone, 0, 0
-	for k := range min(len(c.Rules.Stats), MaxStats) {
-		if !mem.InjuryStats[k] {
+	for k, inj := range mem.InjuryStats[:min(len(c.Rules.Stats), MaxStats)] {
+		if !inj {
 			continue
 		}
 		st := &mem.Stats[k]
