@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"fmt"
+	"math"
 )
 
 // Policy makes every choice the Drama Deck leaves to a player or the GM.
@@ -295,15 +296,24 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
 		return Choice{Act: Defend}
 	}
-	// Focus on the weakest active opponent (the first of equals).
-	t, thp := -1, 0
+	// Focus on the weakest active opponent (the first of equals). Who
+	// is weakest changes with every wound, so the comparison selects
+	// (conditional moves) rather than branches.
+	t, thp := -1, math.MaxInt
 	for i := range opp {
-		if x := &opp[i]; x.Active() && (t < 0 || x.HP < thp) {
-			t, thp = i, x.HP
+		if x := &opp[i]; x.Active() {
+			hp := x.HP
+			if hp < thp {
+				t = i
+			}
+			thp = min(thp, hp)
 		}
 	}
 	if t < 0 {
-		return Choice{Act: Defend}
+		// None active, or every active one at math.MaxInt HP.
+		if t = firstActive(opp); t < 0 {
+			return Choice{Act: Defend}
+		}
 	}
 	ch := Choice{Act: Attack, Target: t + off}
 	if s.AllOut {
@@ -325,6 +335,16 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 		ch.Act = a1
 	}
 	return ch
+}
+
+// firstActive returns the index of the first active character of cs, or -1.
+func firstActive(cs []Character) int {
+	for i := range cs {
+		if cs[i].Active() {
+			return i
+		}
+	}
+	return -1
 }
 
 // contestBetter: contest a is worth taking against t, four or more above
