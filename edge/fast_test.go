@@ -113,3 +113,99 @@ func TestStyleRoundEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestExchangeOneOnOne: a round of one check against one passes the
+// lower check's die to the higher, on equal totals to the higher
+// modifier, and nothing on a full tie, with or without a party seizing
+// the initiative besides.
+func TestExchangeOneOnOne(t *testing.T) {
+	cases := []struct {
+		a, b       int // d20 faces: party 0 checks at +5, party 1 at +4
+		e0, e1     int // edge after the round
+		initiative int
+	}{
+		{10, 3, 6, 4, 0},  // 15 beats 7
+		{3, 10, 4, 6, 1},  // 8 loses to 14
+		{10, 11, 6, 4, 0}, // 15 ties 15: the higher modifier wins; the holder keeps the initiative
+		{12, 14, 4, 6, 1}, // 17 loses to 18
+	}
+	for _, third := range []bool{false, true} {
+		for i, c := range cases {
+			s := lone()
+			s.Parties[0].Members[0].Skills = map[string]int{"vehicles": 5}
+			s.Parties[1].Members[0].Skills = map[string]int{"vehicles": 4}
+			starts := []int{20, 1}
+			if third {
+				s.Parties = append(s.Parties, Party{Name: "c", Members: []Member{{Name: "c", Skills: map[string]int{"reflex": -30}}}})
+				starts = append(starts, 1)
+			}
+			in, err := s.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := in.Start(dice.Scripted(starts...)); err != nil {
+				t.Fatal(err)
+			}
+			veh, _ := in.Skill("vehicles")
+			d := &Declaration{
+				Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, veh}}},
+				Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}}}},
+			}
+			faces := []int{c.a, c.b}
+			if third {
+				d.Seize = []int{2}
+				faces = append(faces, 1)
+			}
+			if err := in.Play(dice.Scripted(faces...), d); err != nil {
+				t.Fatal(err)
+			}
+			if in.Edge(0) != c.e0 || in.Edge(1) != c.e1 || in.Initiative() != c.initiative {
+				t.Errorf("third=%v case %d: edge %d/%d, initiative %d; want %d/%d, %d", third, i,
+					in.Edge(0), in.Edge(1), in.Initiative(), c.e0, c.e1, c.initiative)
+			}
+		}
+	}
+}
+
+// TestExchangeShortcut: settle's one-against-one shortcut moves exactly
+// what the general exchange moves, over every pair of ranks near a tie.
+func TestExchangeShortcut(t *testing.T) {
+	s := lone()
+	s.Parties[0].BonusEdge, s.Parties[1].BonusEdge = 50, 50
+	in, err := s.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Start(dice.Scripted(20, 1)); err != nil {
+		t.Fatal(err)
+	}
+	snap := in.State()
+	ps := make([]participant, 2)
+	for tot0 := int32(8); tot0 <= 12; tot0++ {
+		for mod0 := int32(3); mod0 <= 5; mod0++ {
+			for tot1 := int32(8); tot1 <= 12; tot1++ {
+				for mod1 := int32(3); mod1 <= 5; mod1++ {
+					ps[0] = participant{party: 0, member: 0, mod: mod0, flags: pStaked | pActor}
+					ps[1] = participant{party: 1, member: 1, mod: mod1, flags: pStaked}
+					ps[0].score(tot0 - mod0)
+					ps[1].score(tot1 - mod1)
+					if err := in.SetState(snap); err != nil {
+						t.Fatal(err)
+					}
+					in.nAct, in.nStaked = 1, 2
+					moved, _ := in.exchange(ps, 1, 2, 1)
+					want := [2]int{in.Edge(0), in.Edge(1)}
+					if err := in.SetState(snap); err != nil {
+						t.Fatal(err)
+					}
+					in.settle(ps)
+					got := [2]int{in.Edge(0), in.Edge(1)}
+					if got != want || in.st.transfers-snap.Transfers != moved {
+						t.Fatalf("%d%+d against %d%+d: shortcut edge %v (%d moved), general %v (%d moved)",
+							tot0-mod0, mod0, tot1-mod1, mod1, got, in.st.transfers-snap.Transfers, want, moved)
+					}
+				}
+			}
+		}
+	}
+}

@@ -213,6 +213,7 @@ type Interaction struct {
 	passiveMask uint32           // passive parties
 	reactOf     [MaxParties]int8 // reaction of each targeted party in that declaration
 	orderBuf    []int
+	rk          ranked // styleChecks' scratch
 }
 
 type factor struct {

@@ -505,12 +505,13 @@ func (in *Interaction) styleRound() ([]participant, bool) {
 // to the actor's skills in mask, into ps from n on, as compile's uses would
 // write them; it returns the new end and the mask of skills used.
 func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, react bool, mask uint64) (int, uint64) {
-	var rk ranked
+	rk := &in.rk // scratch: a local would be cleared on every call
+	rk.n = 0
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	if hi-lo == 1 {
 		// A lone member needs no ranking.
 		if best, val := in.bestSkill(lo, react, mask, s.IgnoreRepetition); best >= 0 {
-			rk.c[0].val, rk.c[0].skill, rk.n = int32(val), uint8(best), 1
+			rk.c[0].val, rk.c[0].member, rk.c[0].skill, rk.n = int32(val), 0, uint8(best), 1
 		}
 	} else {
 		for g := lo; g < hi; g++ {

@@ -422,23 +422,28 @@ func (in *Interaction) settle(ps []participant) {
 	nA, nS := in.nAct, min(in.nStaked, len(ps))
 	edge := st.edge
 	moved, drained := 0, false
-	for i := range nS {
-		lo, hi := nA, nS
-		if i >= nA {
-			lo, hi = 0, nA
+	if nA == 1 && nS == 2 {
+		// One check against one, the commonest round: only the lower
+		// can pass its die, to the higher.
+		i, j := 0, 1
+		if ps[1].key < ps[0].key {
+			i, j = 1, 0
 		}
-		j := nextAbove(ps, ps[i].key, lo, hi)
-		if j < 0 {
-			continue
+		nS = 0 // skip the general loop
+		if ps[i].key != ps[j].key {
+			p, q := &ps[i], &ps[j]
+			edge[p.party]--
+			edge[q.party]++
+			drained = edge[p.party] == 0
+			moved = 1
+			if in.sink != nil {
+				in.emitTransfer(p, q, round)
+			}
 		}
-		p, q := &ps[i], &ps[j]
-		edge[p.party]--
-		edge[q.party]++
-		drained = drained || edge[p.party] == 0
-		moved++
-		if in.sink != nil {
-			in.emitTransfer(p, q, round)
-		}
+	}
+	if nS > 0 {
+		m, d := in.exchange(ps, nA, nS, round)
+		moved, drained = m, d
 	}
 	st.transfers += moved
 	// Wagered checks count for Can't Fool Me Twice. The highest single
@@ -478,6 +483,34 @@ func (in *Interaction) settle(ps []participant) {
 		// party holds no dice exactly when it is out (SetState checks it).
 		in.eliminate()
 	}
+}
+
+// exchange passes the dice of the staked checks ps[:nS], the actor's
+// ps[:nA] against the targets' ps[nA:nS]: each to the opposing check with
+// the next higher rank, if any. It returns how many moved and whether a
+// party lost its last die.
+func (in *Interaction) exchange(ps []participant, nA, nS, round int) (int, bool) {
+	edge := in.st.edge
+	moved, drained := 0, false
+	for i := range nS {
+		lo, hi := nA, nS
+		if i >= nA {
+			lo, hi = 0, nA
+		}
+		j := nextAbove(ps, ps[i].key, lo, hi)
+		if j < 0 {
+			continue
+		}
+		p, q := &ps[i], &ps[j]
+		edge[p.party]--
+		edge[q.party]++
+		drained = drained || edge[p.party] == 0
+		moved++
+		if in.sink != nil {
+			in.emitTransfer(p, q, round)
+		}
+	}
+	return moved, drained
 }
 
 // emitChecks reports a round's checks (kept out of settle, whose loops
