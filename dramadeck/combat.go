@@ -718,7 +718,9 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 		}
 		move := heroes.Critical(g, p, g.moveBuf[:0])
 		plays := heroes.Declare(g, p, g.playBuf[:0], move)
-		g.moveBuf, g.playBuf = move[:0], plays[:0]
+		if cap(move) > cap(g.moveBuf) || cap(plays) > cap(g.playBuf) {
+			g.moveBuf, g.playBuf = move[:0], plays[:0] // a policy grew them
+		}
 		var err error
 		switch {
 		case len(move) > 0:

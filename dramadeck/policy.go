@@ -151,10 +151,11 @@ func cardValue(n Name, keepDrama bool) int {
 // Critical declares a Critical Moment once two combat cards (Action,
 // Adrenalin, Coup de Grace, Second Chance) are in hand.
 func (s *Style) Critical(g *Game, p int, buf []int) []int {
-	if !s.CriticalMoment || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
+	hand := g.State.Players[p].Hand
+	if !s.CriticalMoment || len(hand) < 2 || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
 		return buf
 	}
-	for _, id := range g.State.Players[p].Hand {
+	for _, id := range hand {
 		switch g.Deck.Cards[id].Name {
 		case Action, Adrenalin, CoupDeGrace, SecondChance:
 			buf = append(buf, id)
