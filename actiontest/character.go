@@ -77,6 +77,11 @@ type Character struct {
 	incap  bool
 	loaded bool
 	space  uint64 // bit t: track t has room for a push's harm
+	free   []int  // free[t]: the free slots of track t that count as room
+	// spaceRows has bit i set when a free slot in harm row i counts as
+	// room for a push's harm (every row from PushHarm up, or that row
+	// alone under the stricter reading).
+	spaceRows uint
 
 	minDice, maxPool int    // the fewest dice, the most before a push
 	gens             uint64 // plans prepared
@@ -142,6 +147,11 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	}
 	for i, a := range rl.Attributes {
 		c.harm[i], _ = rl.TrackIndex(a.Harm)
+	}
+	for i := range rl.HarmRows {
+		if i == rl.PushHarm-1 || (i > rl.PushHarm-1 && rl.PushSpace == SpaceTrack) {
+			c.spaceRows |= 1 << i
+		}
 	}
 	for i, row := range rl.HarmRows {
 		c.rowPen = append(c.rowPen, row.Penalty)
@@ -221,8 +231,11 @@ func (c *Character) setFrom(s *State) {
 // what the harm costs up to date.
 func (c *Character) healed(t, row int) {
 	c.State.Harm[t][row]--
+	if !c.loaded {
+		return // worked out afresh when next needed
+	}
 	c.pen -= c.rowPen[row]
-	c.spaceChanged(t)
+	c.freed(t, row, 1)
 	if c.incapRows&(1<<row) != 0 {
 		c.loaded = false // another track may still hold harm in the row
 	}
@@ -285,21 +298,26 @@ func (c *Character) load() (penalty int, incapacitated bool) {
 func (c *Character) reload() {
 	c.pen, c.incap = c.loadHarm()
 	c.space = 0
-	for t := range c.State.Harm {
-		if t < 64 && hasSpace(c.rules, &c.State, t) {
-			c.space |= 1 << t
+	if len(c.free) != len(c.State.Harm) {
+		c.free = make([]int, len(c.State.Harm))
+	}
+	for t, rows := range c.State.Harm {
+		c.free[t] = 0
+		for i, n := range rows {
+			if i < len(c.rules.HarmRows) && c.spaceRows&(1<<i) != 0 {
+				c.free[t] += c.rules.HarmRows[i].Slots - n
+			}
 		}
+		c.freed(t, 0, 0)
 	}
 	c.loaded = true
 }
 
-// spaceChanged works out again whether track t has room for a push's harm.
-func (c *Character) spaceChanged(t int) {
-	if hasSpace(c.rules, &c.State, t) {
-		c.space |= 1 << t
-	} else {
-		c.space &^= 1 << t
-	}
+// freed notes k more free slots in row of track t (k < 0: filled) and
+// whether the track still has room for a push's harm.
+func (c *Character) freed(t, row, k int) {
+	c.free[t] += k * int(c.spaceRows>>row&1)
+	c.space = c.space&^(1<<t) | uint64(b2i(c.free[t] > 0))<<t
 }
 
 // loadHarm works out what the harm costs.
@@ -375,10 +393,10 @@ func (c *Character) TakeHarm(level, t int) (row int, err error) {
 
 func (c *Character) takeHarm(level, t int) int {
 	row := addHarm(c.rules, &c.State, level, t)
-	if row >= 0 {
+	if row >= 0 && c.loaded {
 		c.pen += c.rowPen[row]
 		c.incap = c.incap || c.incapRows&(1<<row) != 0
-		c.spaceChanged(t)
+		c.freed(t, row, -1)
 	}
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})

@@ -3,6 +3,7 @@ package actiontest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,7 +166,14 @@ func TestPushRecord(t *testing.T) {
 // The harm's cost is kept between changes: after any mix of harm taken,
 // healed, spent away and set, it equals the cost worked out afresh.
 func TestHarmLoadCache(t *testing.T) {
-	c := newChar(t, DefaultRules())
+	for _, rule := range []SpaceRule{SpaceTrack, SpaceBottomRow} {
+		rl := DefaultRules()
+		rl.PushSpace = rule
+		harmLoadCache(t, newChar(t, rl))
+	}
+}
+
+func harmLoadCache(t *testing.T, c *Character) {
 	r := dice.NewSeeded(5)
 	var at Attempt
 	for i := range 3000 {
@@ -186,6 +194,9 @@ func TestHarmLoadCache(t *testing.T) {
 			// A test that may push (harm), then heal with its extras.
 			tst := Test{Action: "Prowl", Position: Position(r.IntN(3)), Difficulty: 1, Helpers: 1, Bonus: 3}
 			if err := c.Play(r, tst, WhenFailed{}, &at); err != nil {
+				if errors.Is(err, ErrIncapacitated) {
+					continue
+				}
 				t.Fatal(err)
 			}
 			if at.Extra > 0 && harmHeld(&c.State) > 0 {
@@ -198,6 +209,11 @@ func TestHarmLoadCache(t *testing.T) {
 		wantPen, wantIncap := c.loadHarm()
 		if pen != wantPen || incap != wantIncap {
 			t.Fatalf("step %d, harm %v: cached %d %v, afresh %d %v", i, c.State.Harm, pen, incap, wantPen, wantIncap)
+		}
+		for tr := range c.State.Harm {
+			if got, want := c.HasSpace(tr), hasSpace(c.rules, &c.State, tr); got != want {
+				t.Fatalf("step %d, %s rule, harm %v: track %d space cached %v, afresh %v", i, c.rules.PushSpace, c.State.Harm, tr, got, want)
+			}
 		}
 	}
 }
