@@ -586,20 +586,29 @@ func build(s Scenario) (*Interaction, error) {
 }
 
 // cand is a candidate skill of a member with its static modifier and its
-// position among the member's candidates (for ties).
+// position among the member's candidates, in one ranking key: the
+// modifier times 256 plus 255 less the position, so a higher key is a
+// higher modifier or, equal, an earlier candidate.
 type cand struct {
-	stat       int32
-	skill, pos uint8
+	key   int32
+	skill uint8
 }
 
-// byStat returns cands with their static modifiers in row, by descending
-// modifier, earlier positions first on ties.
+// tieSpan scales a modifier in a candidate's key (at most 256 candidates,
+// MaxSkills).
+const (
+	tieShift = 8
+	tieSpan  = 1 << tieShift
+)
+
+// byStat returns cands with their static modifiers in row as cand keys,
+// highest key first.
 func byStat(cands []int, row []int) []cand {
 	out := make([]cand, len(cands))
 	for i, s := range cands {
-		out[i] = cand{stat: int32(row[s]), skill: uint8(s), pos: uint8(i)}
+		out[i] = cand{key: int32(row[s]*tieSpan + tieSpan - 1 - i), skill: uint8(s)}
 	}
-	slices.SortStableFunc(out, func(a, b cand) int { return int(b.stat) - int(a.stat) })
+	slices.SortFunc(out, func(a, b cand) int { return int(b.key) - int(a.key) })
 	return out
 }
 

@@ -3,6 +3,7 @@ package edge
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -197,20 +198,19 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 	}
 	ignoreRep = ignoreRep || in.passiveM[g]
 	safeMask := in.safeMask
-	// Without a group rank a skill's modifier is its static one plus the
-	// member's penalty, at most: the pairing and repetition modifiers are
-	// never bonuses. list is in descending static order, so once a skill's
-	// bound falls below the best so far, no later one can win.
-	best, bestPos, val := -1, 0, 0
+	rep := &in.repTab
+	// Each skill is ranked by its modifier and, on equal modifiers, its
+	// position among the candidates, in one score (see cand). Without a
+	// group rank a skill's modifier is its static one plus the member's
+	// penalty, at most: the pairing and repetition modifiers are never
+	// bonuses. list is by descending static key, so once a skill's bound
+	// falls below the best score so far, no later one can win.
+	best, score := -1, math.MinInt
+	bias := pen * tieSpan
 	for _, c := range list {
-		x := int(c.stat) + pen
-		if best >= 0 {
-			if x < val {
-				break
-			}
-			if x == val && int(c.pos) > bestPos {
-				continue
-			}
+		x := int(c.key) + bias
+		if x < score {
+			break
 		}
 		sk := int(c.skill)
 		bit := uint64(1) << (uint(sk) & 63)
@@ -219,7 +219,7 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 			if !ok {
 				continue
 			}
-			x += extra
+			x += extra * tieSpan
 		}
 		if !ignoreRep {
 			n := 0
@@ -228,11 +228,15 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 			} else if sk == last {
 				n = streak
 			}
-			x += int(in.repTab[uint(n)&127])
+			x += int(rep[uint(n)&127]) * tieSpan
 		}
-		if best < 0 || x > val || (x == val && int(c.pos) < bestPos) {
-			best, bestPos, val = sk, int(c.pos), x
+		if x > score {
+			best, score = sk, x
 		}
+	}
+	val := score >> tieShift // the modifier: the score's floor over tieSpan
+	if best < 0 {
+		val = 0
 	}
 	if !react {
 		return best, val
@@ -256,7 +260,7 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 			} else if sk == last {
 				n = streak
 			}
-			x += int(in.repTab[uint(n)&127])
+			x += int(rep[uint(n)&127])
 		}
 		if best < 0 || x > val {
 			best, val = sk, x
