@@ -359,9 +359,11 @@ func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 		side := &a.Sides[n]
 		side.Char, side.Label, side.Aider = sd.Char, sd.Label, sd.Aider
 		side.Gang = append(side.Gang[:0], sd.Gang...)
-		side.Base = append(side.Base[:0], sd.Base...)
-		side.Extra = append(side.Extra[:0], sd.Extra...)
-		side.AidPicks = append(side.AidPicks[:0], sd.AidPicks...)
+		// A Runner lays out the same sides every trial: compare before
+		// copying, which is cheaper than a copy call for a few picks.
+		setPicks(&side.Base, sd.Base)
+		setPicks(&side.Extra, sd.Extra)
+		setPicks(&side.AidPicks, sd.AidPicks)
 		side.Aiders, side.Picks, side.Dice, side.Faces = side.Aiders[:0], side.Picks[:0], side.Dice[:0], side.Faces[:0]
 		side.Aid, side.Rolled, side.Out, side.GaveIn, side.Continue, side.Decided, side.Total = 0, false, false, false, false, false, 0
 		if !slices.IsSorted(side.Gang) {
@@ -375,6 +377,13 @@ func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 		}
 	}
 	s.Action = a
+}
+
+// setPicks makes *dst hold the picks of src, in its own buffer.
+func setPicks(dst *[]Pick, src []Pick) {
+	if !samePicks(*dst, src) {
+		*dst = append((*dst)[:0], src...)
+	}
 }
 
 // cost returns the Plot Points a pool of picks costs for character c and
@@ -1327,7 +1336,9 @@ func (e *Engine) harmDone(a *Action) {
 
 func (c *Character) findKind(name string, k Kind) int {
 	for i := range c.Traits {
-		if c.Traits[i].Kind == k && c.Traits[i].Name == name {
+		// The name first: names seldom share a length, while
+		// "relationship" and "complication" do.
+		if c.Traits[i].Name == name && c.Traits[i].Kind == k {
 			return i
 		}
 	}

@@ -181,3 +181,43 @@ func TestFastPolicies(t *testing.T) {
 		t.Error("an embedding policy's own decisions were bypassed")
 	}
 }
+
+// A Runner puts its scene back between trials by rewriting only what an
+// action changes (resetFrom); after every kind of trial that must leave
+// exactly the start scene a full copy gives.
+func TestRunnerResetsScene(t *testing.T) {
+	timed := timedScenario()
+	stubborn := DefaultScenario()
+	stubborn.Cast[0].Policy = "stubborn" // pushes, Complications and Trauma galore
+	for _, sc := range []Scenario{DefaultScenario(), stubborn, basic3v3(), timed} {
+		rn, err := sc.NewRunner()
+		must(t, err)
+		r := dice.NewSeeded(3)
+		m := make([]int, 8)
+		for i := range 300 {
+			if rn.Trial(r, m) < 0 {
+				t.Fatalf("%s trial %d: %v", sc.Kind, i, rn.Err())
+			}
+			rn.s.resetFrom(&rn.b.scene)
+			var want Scene
+			want.copyFrom(&rn.b.scene)
+			got := rn.s
+			got.Action, got.Timed = nil, nil
+			if d := cmp.Diff(&want, &got, cmpEmptyScene); d != "" {
+				t.Fatalf("%s trial %d: reset scene differs from a fresh copy (-want +got):\n%s", sc.Kind, i, d)
+			}
+		}
+	}
+}
+
+var cmpEmptyScene = cmp.Options{cmpEmpty, cmp.Comparer(func(a, b []Trait) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+})}

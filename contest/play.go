@@ -145,7 +145,7 @@ func (e *Engine) Play(s *Scene, r *dice.Roller, tb *Table) error {
 			continue
 		}
 		v := View{Kind: a.Kind, Side: i, Char: c, Reflection: s.Characters[c].Reflection, Target: -1}
-		if err := e.CashReflection(s, c, g.Cash(v)); err != nil {
+		if err := e.CashReflection(s, c, askCash(g, &v)); err != nil {
 			return fmt.Errorf("policy %s cashing Reflection: %w", g.Name(), err)
 		}
 	}
@@ -162,7 +162,7 @@ func (e *Engine) rebuyAll(s *Scene, c int, tb *Table) error {
 	for ch.Reflection >= e.Rules.RebuyCost && ch.lowered() {
 		p := tb.of(c)
 		v := View{Side: -1, Char: c, Reflection: ch.Reflection, RebuyCost: e.Rules.RebuyCost, Target: -1}
-		i, n := p.Rebuy(v, ch)
+		i, n := askRebuy(p, &v, ch)
 		if n == 0 {
 			return nil
 		}
@@ -244,7 +244,7 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		p := tb.of(sd.Char)
 		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
 		var steps []Pick
-		if _, ok := e.pushNeed(s, t); ok && p.Push(v) {
+		if _, ok := e.pushNeed(s, t); ok && askPush(p, &v) {
 			var err error
 			if steps, err = e.pushPlan(s, t, p); err != nil {
 				return err
@@ -265,7 +265,7 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 				return fmt.Errorf("policy %s: Trouble Pool die %d: pick one of 0..%d", p.Name(), onto, len(s.Trouble)-1)
 			}
 		} else {
-			onto = p.Onto(v, &s.Characters[h.To])
+			onto = askOnto(p, &v, &s.Characters[h.To])
 		}
 		if err := e.Inflict(s, r, onto); err != nil {
 			return fmt.Errorf("policy %s inflicting: %w", p.Name(), err)

@@ -114,7 +114,9 @@ type Sensible struct{}
 func (Sensible) Name() string { return "default" }
 
 // Cash implements Policy.
-func (Sensible) Cash(View) int { return 0 }
+func (p Sensible) Cash(v View) int { return p.cash(&v) }
+
+func (Sensible) cash(*View) int { return 0 }
 
 // GiveIn implements Policy.
 func (p Sensible) GiveIn(v View) bool { return p.giveIn(&v) }
@@ -140,7 +142,9 @@ func (Sensible) extras(v *View) int {
 }
 
 // Push implements Policy.
-func (Sensible) Push(View) bool { return true }
+func (p Sensible) Push(v View) bool { return p.push(&v) }
+
+func (Sensible) push(*View) bool { return true }
 
 // BuyOnes implements Policy.
 func (p Sensible) BuyOnes(v View) int { return p.buyOnes(&v) }
@@ -148,7 +152,9 @@ func (p Sensible) BuyOnes(v View) int { return p.buyOnes(&v) }
 func (Sensible) buyOnes(v *View) int { return min(1, v.Ones) }
 
 // Onto implements Policy.
-func (Sensible) Onto(View, *Character) int { return -1 }
+func (p Sensible) Onto(v View, c *Character) int { return p.onto(&v, c) }
+
+func (Sensible) onto(*View, *Character) int { return -1 }
 
 // Continue implements Policy.
 func (Sensible) Continue(v View) bool { return v.Holder == v.Side }
@@ -197,7 +203,9 @@ func largest(ds []dice.Die) int {
 
 // Rebuy implements Policy: one step of the first lowered Value, else of the
 // lowered trait with the largest original rating, while points last.
-func (Sensible) Rebuy(v View, c *Character) (trait, steps int) {
+func (p Sensible) Rebuy(v View, c *Character) (trait, steps int) { return p.rebuy(&v, c) }
+
+func (Sensible) rebuy(v *View, c *Character) (trait, steps int) {
 	if v.Reflection < v.RebuyCost {
 		return -1, 0
 	}
@@ -227,7 +235,9 @@ type Stubborn struct{ Sensible }
 func (Stubborn) Name() string { return "stubborn" }
 
 // Cash implements Policy.
-func (Stubborn) Cash(v View) int { return v.Reflection }
+func (p Stubborn) Cash(v View) int { return p.cash(&v) }
+
+func (Stubborn) cash(v *View) int { return v.Reflection }
 
 // GiveIn implements Policy.
 func (p Stubborn) GiveIn(v View) bool { return p.giveIn(&v) }
@@ -289,7 +299,9 @@ func (Cautious) BuyTime(v View) bool { return v.Beats <= v.StepsLeft+1 }
 type Frugal struct{ Sensible }
 
 // Rebuy implements Policy.
-func (Frugal) Rebuy(View, *Character) (int, int) { return -1, 0 }
+func (p Frugal) Rebuy(v View, c *Character) (int, int) { return p.rebuy(&v, c) }
+
+func (Frugal) rebuy(*View, *Character) (int, int) { return -1, 0 }
 
 // Name implements Policy.
 func (Frugal) Name() string { return "frugal" }
@@ -303,7 +315,9 @@ func (p Frugal) Extras(v View) int { return p.extras(&v) }
 func (Frugal) extras(*View) int { return 0 }
 
 // Push implements Policy.
-func (Frugal) Push(View) bool { return false }
+func (p Frugal) Push(v View) bool { return p.push(&v) }
+
+func (Frugal) push(*View) bool { return false }
 
 // BuyOnes implements Policy.
 func (p Frugal) BuyOnes(v View) int { return p.buyOnes(&v) }
@@ -324,7 +338,9 @@ type PileOn struct{ Sensible }
 func (PileOn) Name() string { return "pile_on" }
 
 // Onto implements Policy.
-func (PileOn) Onto(v View, c *Character) int {
+func (p PileOn) Onto(v View, c *Character) int { return p.onto(&v, c) }
+
+func (PileOn) onto(v *View, c *Character) int {
 	k := Complication
 	if v.Trauma {
 		k = Trauma
@@ -480,4 +496,84 @@ func askBuyOnes(p Policy, v *View) int {
 		return q.buyOnes(v)
 	}
 	return p.BuyOnes(*v)
+}
+
+func askPush(p Policy, v *View) bool {
+	switch q := p.(type) {
+	case Sensible:
+		return q.push(v)
+	case Stubborn:
+		return q.push(v)
+	case Frugal:
+		return q.push(v)
+	case Cautious:
+		return q.push(v)
+	case PileOn:
+		return q.push(v)
+	case PushLargest:
+		return q.push(v)
+	case TroubleSmallest:
+		return q.push(v)
+	}
+	return p.Push(*v)
+}
+
+func askOnto(p Policy, v *View, c *Character) int {
+	switch q := p.(type) {
+	case Sensible:
+		return q.onto(v, c)
+	case Stubborn:
+		return q.onto(v, c)
+	case Frugal:
+		return q.onto(v, c)
+	case Cautious:
+		return q.onto(v, c)
+	case PileOn:
+		return q.onto(v, c)
+	case PushLargest:
+		return q.onto(v, c)
+	case TroubleSmallest:
+		return q.onto(v, c)
+	}
+	return p.Onto(*v, c)
+}
+
+func askCash(p Policy, v *View) int {
+	switch q := p.(type) {
+	case Sensible:
+		return q.cash(v)
+	case Stubborn:
+		return q.cash(v)
+	case Frugal:
+		return q.cash(v)
+	case Cautious:
+		return q.cash(v)
+	case PileOn:
+		return q.cash(v)
+	case PushLargest:
+		return q.cash(v)
+	case TroubleSmallest:
+		return q.cash(v)
+	}
+	return p.Cash(*v)
+}
+
+func askRebuy(p Policy, v *View, c *Character) (int, int) {
+	switch q := p.(type) {
+	case Sensible:
+		return q.rebuy(v, c)
+	case Stubborn:
+		return q.rebuy(v, c)
+	case Frugal:
+		return q.rebuy(v, c)
+	case Cautious:
+		return q.rebuy(v, c)
+	case PileOn:
+		return q.rebuy(v, c)
+	case PushLargest:
+		return q.rebuy(v, c)
+	case TroubleSmallest:
+		return q.rebuy(v, c)
+	}
+	return p.Rebuy(*v, c)
 }

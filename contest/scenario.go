@@ -404,7 +404,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // (a policy's illegal choice) returns -1.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	s, e := &rn.s, &rn.e
-	s.copyFrom(&rn.b.scene)
+	s.resetFrom(&rn.b.scene)
 	clear(metrics)
 	if rn.kind == KindTimed {
 		t := rn.b
@@ -462,7 +462,11 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 			ko++
 		}
 	}
-	put(metrics, a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble))
+	if len(metrics) >= 6 {
+		metrics[0], metrics[1], metrics[2], metrics[3], metrics[4], metrics[5] = a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble)
+	} else {
+		put(metrics, a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble))
+	}
 	return category(a, rn.basic, rn.cats)
 }
 

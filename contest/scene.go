@@ -142,3 +142,30 @@ func (s *Scene) copyFrom(src *Scene) {
 	s.Trouble = append(s.Trouble[:0], src.Trouble...)
 	s.GMPlotPoints = src.GMPlotPoints
 }
+
+// resetFrom puts s back to src after s was made a copy of it (copyFrom)
+// and changed only as the engine changes a scene during an action:
+// ratings and the ratings traits were lowered from, points, knockouts, new
+// Complications and Trauma appended, the Trouble Pool. It writes just
+// those fields, no strings or slice headers, and falls back to copyFrom
+// when the shapes no longer match.
+func (s *Scene) resetFrom(src *Scene) {
+	if len(s.Characters) != len(src.Characters) || len(s.Aspects) != len(src.Aspects) {
+		s.copyFrom(src)
+		return
+	}
+	for i := range src.Characters {
+		c, o := &s.Characters[i], &src.Characters[i]
+		if len(c.Traits) < len(o.Traits) {
+			s.copyFrom(src)
+			return
+		}
+		c.PlotPoints, c.Reflection, c.KnockedOut, c.OutOfStory = o.PlotPoints, o.Reflection, o.KnockedOut, o.OutOfStory
+		c.Traits = c.Traits[:len(o.Traits)]
+		for j := range o.Traits {
+			c.Traits[j].Die, c.Traits[j].Original = o.Traits[j].Die, o.Traits[j].Original
+		}
+	}
+	s.Trouble = append(s.Trouble[:0], src.Trouble...)
+	s.GMPlotPoints = src.GMPlotPoints
+}
