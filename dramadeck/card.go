@@ -333,14 +333,18 @@ func (b Bar) Special() bool { return b >= PossibleSetback && b < numBars }
 // Steps returns the first step shown (0 for A) and how many steps (0 for a
 // special case).
 func (b Bar) Steps() (first, n int) {
-	switch {
-	case b <= BarD:
-		return int(b), 1
-	case b <= BarCD:
-		return int(b - BarAB), 2
+	// A table, not a switch: bars come in random order, so branches on
+	// them are mispredicted about every other card.
+	if b < numBars {
+		e := barSteps[b]
+		return int(e[0]), int(e[1])
 	}
 	return 0, 0
 }
+
+// barSteps holds Bar.Steps by bar: first step, number of steps.
+var barSteps = [numBars][2]uint8{BarA: {0, 1}, BarB: {1, 1}, BarC: {2, 1}, BarD: {3, 1},
+	BarAB: {0, 2}, BarBC: {1, 2}, BarCD: {2, 2}}
 
 // Bars returns every skill bar entry in order.
 func Bars() []Bar {

@@ -271,3 +271,16 @@ func TestAttemptSteps(t *testing.T) {
 	}
 	want(t, ts.Done, 2)
 }
+
+// TestBarSteps: each skill bar entry shows its steps (first, count), special
+// cases and unknown bars none.
+func TestBarSteps(t *testing.T) {
+	want := map[Bar][2]int{BarA: {0, 1}, BarB: {1, 1}, BarC: {2, 1}, BarD: {3, 1},
+		BarAB: {0, 2}, BarBC: {1, 2}, BarCD: {2, 2}, PossibleSetback: {0, 0},
+		Complication: {0, 0}, CriticalProblem: {0, 0}, numBars: {0, 0}, 255: {0, 0}}
+	for b, w := range want {
+		if f, n := b.Steps(); f != w[0] || n != w[1] {
+			t.Errorf("%v.Steps() = %d, %d; want %d, %d", b, f, n, w[0], w[1])
+		}
+	}
+}
