@@ -1047,9 +1047,17 @@ func (c *Conflict) Stance(hangIn bool) error {
 func (c *Conflict) stance(hangIn bool) {
 	ch, an := c.Challenger, c.Answerer
 	if hangIn {
-		c.Sides[ch].Next = true
+		sides := c.Sides
+		sides[ch].Next = true
 		if c.Trace != nil {
 			c.note(EvHangIn, an, ch)
+		}
+		if len(sides) == 2 {
+			// endExchange, shortened: both sides have had their turn,
+			// and the new round clears the marks it would set.
+			c.Challenger, c.Answerer = -1, -1
+			c.newRound()
+			return
 		}
 		c.endExchange()
 		return

@@ -151,7 +151,6 @@ func (rn *Runner) reset() {
 	if len(c.Consequences) > 0 {
 		c.Consequences = c.Consequences[:0]
 	}
-	nst := min(len(c.Rules.Stats), MaxStats)
 	for i := range c.Sides {
 		// Only these fields change during a conflict.
 		d, o := &c.Sides[i], &s.Sides[i]
@@ -159,15 +158,16 @@ func (rn *Runner) reset() {
 			// Only a consequence changes the sheets' stats, and only
 			// those of the side it puts out.
 			for m := range d.Members {
-				copy(d.Members[m].Stats[:nst], o.Members[m].Stats[:nst])
+				d.Members[m].Stats = o.Members[m].Stats
 			}
 		}
-		d.Status, d.Bonus, d.Speaker, d.key = o.Status, o.Bonus, o.Speaker, o.key
+		d.Status = o.Status
 		if o.Status != StatusIn {
-			// A side in keeps its last faces: the first cast, before any
-			// step reads them, rolls over them in place.
-			d.Faces = d.Faces[:0]
+			d.Faces, d.Bonus, d.Speaker, d.key = d.Faces[:0], o.Bonus, o.Speaker, o.key
 		}
+		// A side in keeps its last roll: the start is a cast (PhaseCast),
+		// which rolls over faces, bonus, speaker and key before any step
+		// reads them.
 		d.Advantage, d.Next, d.Turned, d.Crossed = o.Advantage, o.Next, o.Turned, o.Crossed
 	}
 }
