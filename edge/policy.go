@@ -131,17 +131,28 @@ func (s *Style) concede(in *Interaction, p int) Concession {
 	return Continue
 }
 
-// count is how many members of p act or react this round.
-func (s *Style) count(in *Interaction, p int) int {
-	n := s.Wager
+// count is how many members of p, which has members members, act or
+// react this round.
+func (s *Style) count(in *Interaction, p int, members int) int {
+	return wagerCount(s.wager(in, p), members, in.st.edge[p])
+}
+
+// wager is Wager, or BehindWager while p holds fewer dice than its
+// strongest opponent.
+func (s *Style) wager(in *Interaction, p int) int {
 	if s.BehindWager > 0 && in.st.edge[p] < strongest(in, p) {
-		n = s.BehindWager
+		return s.BehindWager
 	}
-	members := in.parties[p].hi - in.parties[p].lo
-	if n <= 0 || n > members {
+	return s.Wager
+}
+
+// wagerCount turns a Style's wager n (0 for everyone) into a count of
+// members, at most members and at most the party's edge dice.
+func wagerCount(n, members, edge int) int {
+	if uint(n-1) >= uint(members) { // n <= 0 or n > members
 		n = members
 	}
-	return min(n, in.st.edge[p])
+	return min(n, edge)
 }
 
 // ranked collects (member, skill) choices best first; ties keep member
@@ -333,7 +344,7 @@ func (s *Style) act(in *Interaction, p int, a *Action) {
 			rk.add(g-lo, best, val)
 		}
 	}
-	a.Checks = rk.take(a.Checks, s.count(in, p))
+	a.Checks = rk.take(a.Checks, s.count(in, p, hi-lo))
 }
 
 func (s *Style) react(in *Interaction, p int, a *Action, r *Reaction) {
@@ -351,7 +362,7 @@ func (s *Style) react(in *Interaction, p int, a *Action, r *Reaction) {
 			rk.add(g-lo, best, val)
 		}
 	}
-	r.Checks = rk.take(r.Checks, s.count(in, p))
+	r.Checks = rk.take(r.Checks, s.count(in, p, hi-lo))
 }
 
 // Parties returns the number of parties.
@@ -530,7 +541,11 @@ func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, rea
 	}
 	ns := len(in.skills)
 	var used uint64
-	for i := range min(s.count(in, p), rk.n) {
+	w := s.Wager
+	if s.BehindWager > 0 {
+		w = s.wager(in, p)
+	}
+	for i := range min(wagerCount(w, hi-lo, in.st.edge[p]), rk.n) {
 		c := &rk.c[i]
 		g, sk, mod := lo+int(c.member), int(c.skill), c.val
 		if s.IgnoreRepetition {
