@@ -220,7 +220,8 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 	c := g.char(ci)
 	st := &c.Status
 	eff := base
-	if bonus := st.RoundBonus + st.Next[kind] + st.Support; bonus != 0 {
+	if st.RoundBonus|st.Next[kind]|st.Support != 0 { // most rolls have no bonus
+		bonus := st.RoundBonus + st.Next[kind] + st.Support
 		st.Next[kind], st.Support = 0, 0
 		if bonus > 0 && st.StymiedNext {
 			st.StymiedNext = false
