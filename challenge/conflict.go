@@ -788,15 +788,15 @@ func (c *Conflict) verdict(d, answer, challenge int) {
 // resolveCast is Resolve in PhaseCastRolled.
 func (c *Conflict) resolveCast() {
 	var a, b int
-	if len(c.Sides) == 2 && c.Sides[0].Status == StatusIn && c.Sides[1].Status == StatusIn {
+	if sides := c.Sides; len(sides) == 2 && sides[0].Status == StatusIn && sides[1].Status == StatusIn {
 		// Two sides, both in: a new round, so the higher roll
 		// challenges (the first side on a true tie, if not recast).
 		a, b = 0, 1
 		var d int
-		if k1, k0 := c.Sides[1].key, c.Sides[0].key; max(k1-1, k0-1) < noKey-1 {
+		if k1, k0 := sides[1].key, sides[0].key; max(k1-1, k0-1) < noKey-1 {
 			d = cmpKey(k1, k0)
 		} else {
-			d = cmpSlow(&c.Sides[1], &c.Sides[0])
+			d = cmpSlow(&sides[1], &sides[0])
 		}
 		if d > 0 {
 			a, b = 1, 0

@@ -512,9 +512,9 @@ func (c *Conflict) challengeStep(plays []Play) error {
 	ch := c.Challenger
 	// Two sides, both in, and the challenger's target (if any) the other:
 	// no one to choose, so no policy to ask.
-	if len(c.Sides) == 2 && uint(ch) < 2 {
+	if sides := c.Sides; len(sides) == 2 && uint(ch) < 2 {
 		t := 1 - ch
-		if tg := c.Sides[ch].Target; c.Sides[t].Status == StatusIn && (tg < 0 || tg == t) {
+		if tg := sides[ch].Target; sides[t].Status == StatusIn && (tg < 0 || tg == t) {
 			c.challenge(t)
 			return nil
 		}
@@ -648,6 +648,9 @@ func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
 			c.cast(r)
 			if len(c.Owe) == 0 {
 				c.resolveCast()
+				if c.Phase == PhaseChallenge {
+					err = c.challengeStep(plays)
+				}
 			}
 		case PhaseChallenge:
 			err = c.challengeStep(plays)
