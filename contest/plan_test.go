@@ -174,6 +174,30 @@ func TestFastPolicies(t *testing.T) {
 			if a, b := askBuyOnes(p, &v), p.BuyOnes(v); a != b {
 				t.Fatalf("%s BuyOnes(%+v): direct %v, method %v", name, v, a, b)
 			}
+			v.Reflection, v.RebuyCost, v.Trauma = rng.IntN(3), rng.IntN(2), rng.IntN(2) == 0
+			if a, b := askPush(p, &v), p.Push(v); a != b {
+				t.Fatalf("%s Push(%+v): direct %v, method %v", name, v, a, b)
+			}
+			if a, b := askCash(p, &v), p.Cash(v); a != b {
+				t.Fatalf("%s Cash(%+v): direct %v, method %v", name, v, a, b)
+			}
+			c := lowered().Characters[hero]
+			c.Traits = append(c.Traits, Trait{Name: "X", Kind: Complication, Die: dice.D8}, Trait{Name: "Y", Kind: Trauma, Die: dice.D6})
+			c.Traits[rng.IntN(len(c.Traits))].Die = dice.Ladder[rng.IntN(5)]
+			if a, b := askOnto(p, &v, &c), p.Onto(v, &c); a != b {
+				t.Fatalf("%s Onto(%+v): direct %v, method %v", name, v, a, b)
+			}
+			a1, a2 := askRebuy(p, &v, &c)
+			if b1, b2 := p.Rebuy(v, &c); a1 != b1 || a2 != b2 {
+				t.Fatalf("%s Rebuy(%+v): direct %v %v, method %v %v", name, v, a1, a2, b1, b2)
+			}
+			opts := make([]PushOption, 1+rng.IntN(4))
+			for i := range opts {
+				opts[i] = PushOption{Trait: rng.IntN(9), Kind: []Kind{Value, Relationship, Ability}[rng.IntN(3)], Die: dice.Die(2 * rng.IntN(7))}
+			}
+			if a, b := askPushStep(p, &v, opts), p.PushStep(v, opts); a != b {
+				t.Fatalf("%s PushStep(%+v): direct %v, method %v", name, opts, a, b)
+			}
 		}
 	}
 	var v View

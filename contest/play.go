@@ -2,7 +2,6 @@ package contest
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -244,9 +243,9 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		p := tb.of(sd.Char)
 		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
 		var steps []Pick
-		if _, ok := e.pushNeed(s, t); ok && askPush(p, &v) {
+		if need, ok := e.pushNeed(s, t); ok && askPush(p, &v) {
 			var err error
-			if steps, err = e.pushPlan(s, t, p); err != nil {
+			if steps, err = e.pushSteps(s, t, p, need); err != nil {
 				return err
 			}
 		}
@@ -335,18 +334,30 @@ outer:
 // side rolled, or one already gone, is an error (nothing has changed yet:
 // the plan is only applied by Push).
 func (e *Engine) pushPlan(s *Scene, t int, p Policy) ([]Pick, error) {
-	a := s.Action
-	sd := &a.Sides[t]
 	need, ok := e.pushNeed(s, t)
 	if !ok {
 		return nil, nil
 	}
+	return e.pushSteps(s, t, p, need)
+}
+
+// pushSteps is pushPlan once pushNeed has filled e.opts and found need
+// steps affordable.
+func (e *Engine) pushSteps(s *Scene, t int, p Policy, need int) ([]Pick, error) {
+	a := s.Action
+	sd := &a.Sides[t]
 	e.steps = e.steps[:0]
 	v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
 	for len(e.steps) < need {
 		v.Pushes = len(e.steps)
-		k := p.PushStep(v, e.opts)
-		i := slices.IndexFunc(e.opts, func(o PushOption) bool { return o.Trait == k })
+		k := askPushStep(p, &v, e.opts)
+		i := -1
+		for j := range e.opts {
+			if e.opts[j].Trait == k {
+				i = j
+				break
+			}
+		}
 		switch {
 		case i < 0:
 			return nil, fmt.Errorf("policy %s: Final Push step %d lowers trait %d: not a trait of %s's own that it rolled", p.Name(), len(e.steps)+1, k, s.Characters[sd.Char].Name)

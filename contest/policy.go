@@ -170,7 +170,9 @@ func (Sensible) Objective(View) bool { return true }
 
 // PushStep implements Policy: the smallest trait still standing, a Value
 // only when nothing else is left (the least the character can give up).
-func (Sensible) PushStep(_ View, opts []PushOption) int {
+func (p Sensible) PushStep(v View, opts []PushOption) int { return p.pushStep(&v, opts) }
+
+func (Sensible) pushStep(_ *View, opts []PushOption) int {
 	best, bd := -1, 0
 	for _, o := range opts {
 		if o.Die == dice.Gone {
@@ -365,7 +367,9 @@ func (PushLargest) Name() string { return "push_largest" }
 
 // PushStep implements Policy: the largest non-Value trait still standing,
 // then the largest Value.
-func (PushLargest) PushStep(_ View, opts []PushOption) int {
+func (p PushLargest) PushStep(v View, opts []PushOption) int { return p.pushStep(&v, opts) }
+
+func (PushLargest) pushStep(_ *View, opts []PushOption) int {
 	best, bd := -1, 0
 	for _, o := range opts {
 		if o.Die == dice.Gone {
@@ -576,4 +580,24 @@ func askRebuy(p Policy, v *View, c *Character) (int, int) {
 		return q.rebuy(v, c)
 	}
 	return p.Rebuy(*v, c)
+}
+
+func askPushStep(p Policy, v *View, opts []PushOption) int {
+	switch q := p.(type) {
+	case Sensible:
+		return q.pushStep(v, opts)
+	case Stubborn:
+		return q.pushStep(v, opts)
+	case Frugal:
+		return q.pushStep(v, opts)
+	case Cautious:
+		return q.pushStep(v, opts)
+	case PileOn:
+		return q.pushStep(v, opts)
+	case PushLargest:
+		return q.pushStep(v, opts)
+	case TroubleSmallest:
+		return q.pushStep(v, opts)
+	}
+	return p.PushStep(*v, opts)
 }
