@@ -729,11 +729,7 @@ func (c *Conflict) Resolve() error {
 		return nil
 	}
 	if ka > kc {
-		// The answer is higher: blocked, and the roles swap.
-		if c.Trace != nil {
-			c.note(EvBlock, an, ch)
-		}
-		c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
+		c.block()
 		return nil
 	}
 	// The reads are the packed keys' top bits.

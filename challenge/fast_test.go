@@ -211,3 +211,23 @@ func TestRunnerTrialsAreFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestDiv checks the reciprocal division the two-dice path reads faces
+// with, against plain division, for every number below the product of two
+// sides' pairs of ladder dice (the most a two-sided cast draws).
+func TestDiv(t *testing.T) {
+	var pairs []uint64
+	for _, a := range []uint64{4, 6, 8, 10, 12} {
+		for _, b := range []uint64{4, 6, 8, 10, 12} {
+			pairs = append(pairs, a*b)
+		}
+	}
+	for _, n := range append(pairs, 2, 3, 5, 7, 63, 63*63) {
+		rec := reciprocal(n)
+		for v := range 144 * 144 * n {
+			if q := div(v, rec); q != v/n {
+				t.Fatalf("div(%d, reciprocal(%d)) = %d, want %d", v, n, q, v/n)
+			}
+		}
+	}
+}
