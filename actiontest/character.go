@@ -87,6 +87,7 @@ type Character struct {
 	gens             uint64 // plans prepared
 
 	rowPen    []int     // HarmRows[i].Penalty, compact for the hot path
+	rowSlots  []int     // HarmRows[i].Slots, likewise
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
 	cells     [][3]cell // each outcome-table cell as the Director rules it, worked out
 
@@ -155,6 +156,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	}
 	for i, row := range rl.HarmRows {
 		c.rowPen = append(c.rowPen, row.Penalty)
+		c.rowSlots = append(c.rowSlots, row.Slots)
 		if row.Incapacitates {
 			c.incapRows |= 1 << i
 		}
@@ -392,7 +394,7 @@ func (c *Character) TakeHarm(level, t int) (row int, err error) {
 }
 
 func (c *Character) takeHarm(level, t int) int {
-	row := addHarm(c.rules, &c.State, level, t)
+	row := c.addHarm(level, t)
 	if row >= 0 && c.loaded {
 		c.pen += c.rowPen[row]
 		c.incap = c.incap || c.incapRows&(1<<row) != 0
@@ -404,15 +406,20 @@ func (c *Character) takeHarm(level, t int) int {
 	return row
 }
 
-func addHarm(rl *Rules, s *State, level, t int) int {
-	rows := s.Harm[t]
+// addHarm marks the harm in the lowest row from level up with a free slot
+// and returns the row, or counts a critical injury and returns -1.
+func (c *Character) addHarm(level, t int) int {
+	rows, slots := c.State.Harm[t], c.rowSlots
+	if len(rows) > len(slots) {
+		rows = rows[:len(slots)]
+	}
 	for i := level - 1; i < len(rows); i++ {
-		if rows[i] < rl.HarmRows[i].Slots {
+		if rows[i] < slots[i] {
 			rows[i]++
 			return i
 		}
 	}
-	s.Critical[t]++
+	c.State.Critical[t]++
 	return -1
 }
 

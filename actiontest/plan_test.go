@@ -141,7 +141,8 @@ func TestAttemptReuse(t *testing.T) {
 	check("after restore", a, &p1, t1)
 }
 
-// A zero Attempt rolls a small pool into its own storage: no allocation.
+// A zero Attempt rolls a small pool and its push into its own storage:
+// no allocation.
 func TestZeroAttemptAllocs(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	p, err := c.Prepare(Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true})
@@ -153,7 +154,11 @@ func TestZeroAttemptAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		*at = Attempt{}
 		_ = c.Start(r, &p, at)
+		if err := c.Push(r, at, 0); err != nil {
+			t.Fatal(err)
+		}
 		_ = c.Finish(at)
+		_ = c.Heal(0, 0)
 		sinkInt += at.Successes
 	})
 	if allocs != 0 {

@@ -154,9 +154,14 @@ type Attempt struct {
 	// neither.
 	owner *Character
 	gen   uint64
-	// buf holds the dice of a small pool when Dice has no room.
-	buf [16]int
+	// buf holds the dice of a small pool when Dice has no room (the
+	// first smallPool), and of its push when Rerolled has none.
+	buf [2 * smallPool]int
 }
+
+// smallPool is the largest pool an Attempt holds without a buffer of its
+// own.
+const smallPool = 16
 
 // UnmarshalJSON reads an Attempt saved as JSON, forgetting which Plan the
 // attempt last held.
@@ -429,7 +434,16 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	}
 	at.Stage = Rolled
 	c.State.Bonus = 0
-	c.rollPool(r, at, n)
+	// c.rollPool(r, at, n), written out.
+	buf := at.Dice
+	if cap(buf) < n && n <= smallPool {
+		buf = at.buf[:0:smallPool]
+	}
+	at.Dice = r.RollN(n, c.sides, buf[:0])
+	at.Successes = hits(at.Dice, c.successFace)
+	if c.Sink != nil {
+		c.emitRoll(at)
+	}
 	return nil
 }
 
@@ -446,8 +460,8 @@ func (c *Character) roll(r *dice.Roller, at *Attempt) {
 // rollPool rolls n dice into at.Dice and counts the successes.
 func (c *Character) rollPool(r *dice.Roller, at *Attempt, n int) {
 	buf := at.Dice
-	if cap(buf) < n && n <= len(at.buf) {
-		buf = at.buf[:0]
+	if cap(buf) < n && n <= smallPool {
+		buf = at.buf[:0:smallPool]
 	}
 	at.Dice = r.RollN(n, c.sides, buf[:0])
 	at.Successes = hits(at.Dice, c.successFace)
@@ -598,7 +612,11 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		}
 	}
 	kept := c.payPush(at, track)
-	at.Rerolled = r.RollN(len(at.Dice)-kept+c.rules.PushDice, c.sides, at.Rerolled[:0])
+	n, buf := len(at.Dice)-kept+c.rules.PushDice, at.Rerolled
+	if cap(buf) < n && n <= len(at.buf)-smallPool {
+		buf = at.buf[smallPool:smallPool]
+	}
+	at.Rerolled = r.RollN(n, c.sides, buf[:0])
 	at.Successes = kept + hits(at.Rerolled, c.successFace)
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
