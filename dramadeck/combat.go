@@ -535,8 +535,12 @@ func (g *Game) attack(r *dice.Roller, ci int, c *Character, ch Choice, unskilled
 	if !hit {
 		return false, false
 	}
-	// SumN takes the faces Damage.Dice calls of Roll(6) would.
-	dmg := c.Damage.Add + r.SumN(c.Damage.Dice, 6)
+	// One Roll a die: SumN would take the same dice only while the
+	// roller's kept draw holds enough of them, and the stream is kept.
+	dmg := c.Damage.Add
+	for range c.Damage.Dice {
+		dmg += r.Roll(6)
+	}
 	if c.Status.Coup > 0 {
 		dmg += dmg * g.Rules.CoupPercent * c.Status.Coup / 100
 		c.Status.Coup = 0

@@ -120,8 +120,9 @@ func (g *Game) syncCriticals() {
 }
 
 // check rolls 3d6 and judges the total: judge written out, so that the
-// engine's success roll is one call around SumN, which takes the same three
-// faces three Roll(6) calls would.
+// engine's success roll is one call around SumN(3, 6). (SumN takes its
+// three dice from the roller's kept draw when it holds three, else from a
+// fresh draw, so its stream is not that of three Roll(6) calls.)
 func (t *judgeTable) check(r *dice.Roller, skill int) outcome {
 	roll := r.SumN(3, 6)
 	i := uint(skill - judgeLo)
