@@ -250,6 +250,13 @@ func (e *Engine) read(faces []int) (total, ones int) {
 // contested action has two or more character sides; initiator is the side
 // that rolls first, or -1 when every side rolls and the highest sets the
 // stakes ("Contested Actions").
+//
+// Begin also checks each side's planned pools (Base, then Base with the
+// first Extra picks) once, so that rolling exactly one of them later (Roll
+// with the side's Base, or Play) only re-reads the ratings: a trait lost
+// since is still refused, and a side whose picks a tool changes is checked
+// afresh, but a trait whose kind a tool changes in the middle of an action
+// is not looked at again for those pools.
 func (e *Engine) Begin(s *Scene, kind ActionKind, sides []SideSetup, initiator int) error {
 	if s.Action != nil && s.Action.Phase != PhaseDone {
 		return fmt.Errorf("%w: an action is already under way (phase %s)", ErrPhase, s.Action.Phase)
