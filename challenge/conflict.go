@@ -984,10 +984,10 @@ func (c *Conflict) startExchange() {
 }
 
 func pairBit(i, j int) uint64 {
-	if i > j {
-		i, j = j, i
-	}
-	return 1 << uint(i*MaxSides+j)
+	// Sides are below MaxSides (8), so the bit is below 64: the mask
+	// changes nothing but spares the shift its overflow check.
+	const _ uint = 64 - MaxSides*MaxSides
+	return 1 << (uint(min(i, j)*MaxSides+max(i, j)) & 63)
 }
 
 // Interfere settles interference with the named answerer: k >= 0 is the
