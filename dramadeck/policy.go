@@ -264,13 +264,23 @@ func (s *Style) Move(g *Game, p int) int {
 		return -1
 	}
 	me := &g.State.Players[p]
+	vals, cards := &valueSpend, g.Deck.Cards
+	if s.KeepDrama {
+		vals = &valueKeep
+	}
 	best, bv := -1, 0
 	for _, id := range me.Hand {
-		n := g.Deck.Cards[id].Name
-		if n == Escape && me.Pooled > 0 {
+		n := cards[id].Name
+		v := 0
+		switch {
+		case n == Escape && me.Pooled > 0:
 			continue
+		case n < numNames:
+			v = vals[n]
+		default:
+			v = s.value(n)
 		}
-		if v := s.value(n); v > bv {
+		if v > bv {
 			best, bv = id, v
 		}
 	}
