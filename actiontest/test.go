@@ -842,17 +842,21 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy, at *Attempt) error {
 
 // play is Play for a prepared test.
 func (c *Character) play(r *dice.Roller, pl *Plan, p Policy, at *Attempt) error {
-	if err := c.count(pl, at); err != nil {
-		return err
-	}
-	if pl.test.PerilOffered && !pl.test.Peril && p.Peril(c.view(at)) {
-		risky := *pl
-		risky.withPeril()
-		if err := c.count(&risky, at); err != nil {
+	if pl.test.PerilOffered && !pl.test.Peril {
+		if err := c.count(pl, at); err != nil {
 			return err
 		}
+		if p.Peril(c.view(at)) {
+			risky := *pl
+			risky.withPeril()
+			if err := c.count(&risky, at); err != nil {
+				return err
+			}
+		}
+		c.roll(r, at)
+	} else if err := c.Start(r, pl, at); err != nil {
+		return err
 	}
-	c.roll(r, at)
 	if err := c.maybePush(r, at, p); err != nil {
 		return err
 	}
