@@ -315,6 +315,29 @@ func (c *Character) reload() {
 	c.loaded = true
 }
 
+// loadSnap is what a state's harm costs, saved to be put back with the
+// state (see Runner).
+type loadSnap struct {
+	pen   int
+	incap bool
+	space uint64
+	free  []int
+}
+
+// snapLoad saves what the current state's harm costs.
+func (c *Character) snapLoad() loadSnap {
+	c.load0()
+	return loadSnap{pen: c.pen, incap: c.incap, space: c.space, free: slices.Clone(c.free)}
+}
+
+// setFromSnap overwrites the state with a copy of s, whose harm costs l.
+func (c *Character) setFromSnap(s *State, l *loadSnap) {
+	c.State.copyFrom(s)
+	c.pen, c.incap, c.space = l.pen, l.incap, l.space
+	copy(c.free, l.free)
+	c.loaded = len(c.free) == len(l.free)
+}
+
 // freed notes k more free slots in row of track t (k < 0: filled) and
 // whether the track still has room for a push's harm.
 func (c *Character) freed(t, row, k int) {

@@ -225,11 +225,13 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 
 // Runner plays trials of a scenario. One Runner per goroutine.
 type Runner struct {
-	s      Scenario
-	c      *Character
-	start  State
-	test   Test
-	policy Policy
+	s     Scenario
+	c     *Character
+	start State
+	// startLoad is what the start state's harm costs.
+	startLoad loadSnap
+	test      Test
+	policy    Policy
 	// spender spends extra successes; nil when it is "none".
 	spender Spender
 	// plans[pos] is the test prepared at each position; fbPlan the
@@ -260,6 +262,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err := c.prepare(&fb, &rn.fbPlan); err != nil {
 		return nil, err
 	}
+	rn.startLoad = c.snapLoad()
 	rn.at.Dice = make([]int, 0, maxDice)
 	rn.at.Rerolled = make([]int, 0, maxDice)
 	rn.fb.Dice = make([]int, 0, maxDice)
@@ -303,7 +306,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 
 func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 	c, at := rn.c, &rn.at
-	c.setFrom(&rn.start)
+	c.setFromSnap(&rn.start, &rn.startLoad)
 	harm0 := harmCount(&c.State)
 	t := rn.test
 	progress := 0
