@@ -440,16 +440,14 @@ func (v View) ReactMod(p, m, s int, a *Action) (int, bool) {
 // make, with the modifiers bestSkill already worked out, skipping the
 // Declaration and its validation (a Style chooses only legal checks). It
 // changes no state and reports false, leaving the round to declare, when
-// a party has another policy, groups may abandon stragglers, or a choice
-// would be refused (declare then reports why).
+// a party has another policy, a group may abandon its stragglers (a Style
+// that sheds them, in an interaction with groups), or a choice would be
+// refused (declare then reports why).
 func (in *Interaction) styleRound() ([]participant, bool) {
-	if in.groups {
-		return nil, false
-	}
 	st := &in.st
 	ap := st.initiative
 	sa, ok := in.pol[ap].(*Style)
-	if !ok {
+	if !ok || (in.groups && sa.Shed) {
 		return nil, false
 	}
 	var targets [MaxParties]uint8
@@ -491,7 +489,7 @@ func (in *Interaction) styleRound() ([]participant, bool) {
 			continue
 		}
 		s, ok := in.pol[t].(*Style)
-		if !ok {
+		if !ok || (in.groups && s.Shed) {
 			return nil, false
 		}
 		k, _ := in.styleChecks(s, int(t), ps, n, true, mask)
