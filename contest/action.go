@@ -1040,6 +1040,9 @@ func (e *Engine) Rebuy(s *Scene, c, i, steps int) error {
 	if s.Action != nil && s.Action.Phase != PhaseDone {
 		return fmt.Errorf("%w: cannot buy traits back during an action (phase %s)", ErrPhase, s.Action.Phase)
 	}
+	if s.Timed != nil && s.Timed.Phase != TimedDone {
+		return fmt.Errorf("%w: cannot buy traits back during a timed action (phase %s)", ErrPhase, s.Timed.Phase)
+	}
 	ch, err := s.char(c)
 	if err != nil {
 		return err

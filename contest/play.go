@@ -154,8 +154,8 @@ func (e *Engine) Play(s *Scene, r *dice.Roller, tb *Table) error {
 // rebuyAll asks character c's policy which lowered traits to buy back,
 // as long as it has any and the points for a step.
 func (e *Engine) rebuyAll(s *Scene, c int, tb *Table) error {
-	if c < 0 {
-		return nil
+	if c < 0 || s.Timed != nil && s.Timed.Phase != TimedDone {
+		return nil // no buying back in the middle of a timed action
 	}
 	ch := &s.Characters[c]
 	for ch.Reflection >= e.Rules.RebuyCost && ch.lowered() {

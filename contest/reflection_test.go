@@ -226,6 +226,11 @@ func TestRebuy(t *testing.T) {
 		t.Errorf("rebuy mid-action: %v", err)
 	}
 	s.Action = nil
+	must(t, e.BeginTimed(s, hero, []Pick{{hero, justice}, {hero, detective}}, 3, []TimedStep{{}}, nil))
+	if err := e.Rebuy(s, hero, justice, 1); !errors.Is(err, ErrPhase) {
+		t.Errorf("rebuy mid timed action: %v", err)
+	}
+	s.Timed = nil
 	if d := cmp.Diff(before, s); d != "" {
 		t.Fatalf("rejected rebuys changed the scene (-want +got):\n%s", d)
 	}
