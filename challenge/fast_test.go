@@ -2,6 +2,8 @@ package challenge
 
 import (
 	"fmt"
+	"maps"
+	"math/bits"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -229,5 +231,121 @@ func TestDiv(t *testing.T) {
 				t.Fatalf("div(%d, reciprocal(%d)) = %d, want %d", v, n, q, v/n)
 			}
 		}
+	}
+}
+
+// words is a Source that yields chosen words, then a fixed filler.
+type words struct {
+	w []uint64
+	i int
+}
+
+func (s *words) Uint64() uint64 {
+	if s.i < len(s.w) {
+		s.i++
+		return s.w[s.i-1]
+	}
+	s.i++
+	return 0x9e3779b97f4a7c15 * uint64(s.i)
+}
+
+// wordFor returns a word from which r.IntN(n) draws v at once: the middle
+// of v's share of the 64-bit range, which the method never rejects.
+func wordFor(v, n uint64) uint64 {
+	x, _ := bits.Div64((2*v+1)>>1, ((2*v+1)&1)<<63, n)
+	return x
+}
+
+// TestFastRollsReadAsScripted checks the two-dice fast paths (an answer,
+// and a two-sided cast drawing both pairs at once) against the general
+// path a scripted roller takes, die by die: for chosen pairs of faces,
+// with and without advantage dice, the sides must show the same faces,
+// speaker, bonus and packed key, and the trace must say the same.
+func TestFastRollsReadAsScripted(t *testing.T) {
+	type setup struct {
+		cast bool
+		adv  [2]bool
+	}
+	// Irin's side rolls d12 d6 either way; in the second scenario each
+	// die is a different character's, so the speaker matters.
+	scenarios := []Scenario{DefaultScenario(), DefaultScenario()}
+	split := &scenarios[1].Sides[1]
+	irin := split.Members[0].Character
+	irin.Stats = maps.Clone(irin.Stats)
+	irin.Stats[Guts] = MustStat(dice.D12)
+	helper := threeD6("Mitch", "mitch")
+	helper.Stats = maps.Clone(helper.Stats)
+	helper.Stats[Guts] = MustStat(dice.D6)
+	helper.Endeavors = maps.Clone(helper.Endeavors)
+	helper.Endeavors[Defending] = Guts
+	split.Members = []Entry{{Character: irin, Endeavor: Defending}, {Character: helper, Endeavor: Defending}}
+	var sc Scenario
+	run := func(su setup, r *dice.Roller) (*Conflict, []Event) {
+		c, _, err := sc.build()
+		must(t, err)
+		c.Met = ^uint64(0)
+		if !su.cast {
+			c.Phase, c.Challenger, c.Answerer = PhaseAnswer, 0, 1
+		}
+		c.Sides[0].Advantage, c.Sides[1].Advantage = su.adv[0], su.adv[1]
+		var l Log
+		c.Trace = l.Record
+		must(t, c.Roll(r))
+		c.Trace = nil
+		return c, l.Events
+	}
+	check := func(su setup, fast *dice.Roller) {
+		t.Helper()
+		c1, ev1 := run(su, fast)
+		var script []int
+		for i, s := range c1.Sides {
+			if su.cast || i == 1 {
+				script = append(script, s.Faces...)
+				if s.Advantage {
+					script = append(script, s.Bonus)
+				}
+			}
+		}
+		c2, ev2 := run(su, dice.Scripted(script...))
+		if d := cmp.Diff(ev2, ev1); d != "" {
+			t.Fatalf("%+v, faces %v: events (-scripted +fast):\n%s", su, script, d)
+		}
+		if got, want := snapshot(t, c1), snapshot(t, c2); got != want {
+			t.Fatalf("%+v, faces %v:\nfast     %s\nscripted %s", su, script, got, want)
+		}
+		for i := range c1.Sides {
+			if c1.Sides[i].key != c2.Sides[i].key {
+				t.Fatalf("%+v, faces %v: side %d key %x, scripted %x", su, script, i, c1.Sides[i].key, c2.Sides[i].key)
+			}
+		}
+	}
+	seen := map[[2]int]bool{}
+	speakers := map[int]bool{}
+	for k, adv := range []bool{false, true, false, true} {
+		sc = scenarios[k/2]
+		// Irin answers with d12 d6: every pair of faces.
+		for v := range uint64(72) {
+			r, _ := dice.NewRoller(&words{w: []uint64{wordFor(v, 72)}})
+			check(setup{adv: [2]bool{false, adv}}, r)
+			if k >= 2 {
+				r, _ = dice.NewRoller(&words{w: []uint64{wordFor(v, 72)}})
+				c, _ := run(setup{}, r)
+				speakers[c.Sides[1].Speaker] = true
+			}
+		}
+		// Althesa (d10 d8) and Irin cast together: a spread of pairs.
+		for v := uint64(0); v < 80*72; v += 7 {
+			r, _ := dice.NewRoller(&words{w: []uint64{wordFor(v, 80*72)}})
+			c, _ := run(setup{cast: true}, r)
+			seen[[2]int{c.Sides[0].Faces[0], c.Sides[1].Faces[1]}] = true
+			r, _ = dice.NewRoller(&words{w: []uint64{wordFor(v, 80*72)}})
+			check(setup{cast: true, adv: [2]bool{adv, !adv}}, r)
+		}
+	}
+	if len(speakers) != 2 {
+		t.Errorf("speakers %v: both of the split side's characters should speak sometimes", speakers)
+	}
+	if len(seen) != 10*6 {
+		t.Errorf("the casts showed %d of the 60 pairs of Althesa's first die and Irin's second", len(seen))
 	}
 }
