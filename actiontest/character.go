@@ -2,7 +2,6 @@ package actiontest
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"sort"
 )
@@ -76,8 +75,7 @@ type Character struct {
 	pen    int
 	incap  bool
 	loaded bool
-	space  uint64 // bit t: track t has room for a push's harm
-	free   []int  // free[t]: the free slots of track t that count as room
+	free   []int // free[t]: the free slots of track t that count as room for a push's harm
 	// spaceRows has bit i set when a free slot in harm row i counts as
 	// room for a push's harm (every row from PushHarm up, or that row
 	// alone under the stricter reading).
@@ -299,7 +297,6 @@ func (c *Character) load() (penalty int, incapacitated bool) {
 // reload works out what the harm costs and where a push's harm has room.
 func (c *Character) reload() {
 	c.pen, c.incap = c.loadHarm()
-	c.space = 0
 	if len(c.free) != len(c.State.Harm) {
 		c.free = make([]int, len(c.State.Harm))
 	}
@@ -310,7 +307,6 @@ func (c *Character) reload() {
 				c.free[t] += c.rules.HarmRows[i].Slots - n
 			}
 		}
-		c.freed(t, 0, 0)
 	}
 	c.loaded = true
 }
@@ -320,29 +316,26 @@ func (c *Character) reload() {
 type loadSnap struct {
 	pen   int
 	incap bool
-	space uint64
 	free  []int
 }
 
 // snapLoad saves what the current state's harm costs.
 func (c *Character) snapLoad() loadSnap {
 	c.load0()
-	return loadSnap{pen: c.pen, incap: c.incap, space: c.space, free: slices.Clone(c.free)}
+	return loadSnap{pen: c.pen, incap: c.incap, free: slices.Clone(c.free)}
 }
 
 // setFromSnap overwrites the state with a copy of s, whose harm costs l.
 func (c *Character) setFromSnap(s *State, l *loadSnap) {
 	c.State.copyFrom(s)
-	c.pen, c.incap, c.space = l.pen, l.incap, l.space
+	c.pen, c.incap = l.pen, l.incap
 	copy(c.free, l.free)
 	c.loaded = len(c.free) == len(l.free)
 }
 
-// freed notes k more free slots in row of track t (k < 0: filled) and
-// whether the track still has room for a push's harm.
+// freed notes k more free slots in row of track t (k < 0: filled).
 func (c *Character) freed(t, row, k int) {
-	c.free[t] += k * int(c.spaceRows>>row&1)
-	c.space = c.space&^(1<<t) | uint64(b2i(c.free[t] > 0))<<t
+	c.free[t] += k * int(c.spaceRows>>uint(row)&1)
 }
 
 // loadHarm works out what the harm costs.
@@ -370,7 +363,7 @@ func (c *Character) HasSpace(t int) bool {
 		return false
 	}
 	c.load0()
-	return c.space&(1<<t) != 0
+	return c.free[t] > 0
 }
 
 func hasSpace(rl *Rules, s *State, t int) bool {
@@ -394,13 +387,15 @@ func hasSpace(rl *Rules, s *State, t int) bool {
 // with space, else -1.
 func (c *Character) pushTrack(natural int) int {
 	c.load0()
-	switch {
-	case c.space&(1<<natural) != 0:
+	if c.free[natural] > 0 {
 		return natural
-	case c.space == 0:
-		return -1
 	}
-	return bits.TrailingZeros64(c.space)
+	for t, n := range c.free {
+		if n > 0 {
+			return t
+		}
+	}
+	return -1
 }
 
 // TakeHarm marks harm of the given level on track t: a full row passes it up

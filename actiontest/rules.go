@@ -303,8 +303,8 @@ func (rl *Rules) Check() error {
 	if len(rl.Attributes) == 0 {
 		return rulesErr("attributes: need at least one")
 	}
-	if len(rl.HarmTracks) == 0 || len(rl.HarmTracks) > 64 {
-		return rulesErr("harm_tracks: need 1..64, have %d", len(rl.HarmTracks))
+	if len(rl.HarmTracks) == 0 {
+		return rulesErr("harm_tracks: need at least one")
 	}
 	seen := map[string]bool{}
 	for i, t := range rl.HarmTracks {

@@ -606,7 +606,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	}
 	// The checks of CanPush, cheapest first; CanPush says why.
 	if at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(c.State.Harm)) || c.space&(1<<track) == 0 {
+		uint(track) >= uint(len(c.free)) || c.free[track] <= 0 {
 		if err := c.CanPush(at, track); err != nil {
 			return err
 		}
