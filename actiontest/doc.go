@@ -49,12 +49,17 @@
 // A test played again and again (by a tool or a simulation) can be checked
 // once with [Character.Prepare] and begun with [Character.Start], which
 // checks only what depends on the character's state; Begin is the two in
-// one.
+// one. The character keeps what its harm costs (dice, whether it
+// incapacitates, room for a push's harm) worked out between changes, so a
+// test does not walk the harm tracks; change State.Harm through the
+// methods, or call [Character.HarmChanged] after changing it by hand.
+//
 // Extra successes can buy effects ([Rules.Effects], one success each by
 // default: help an ally who failed the same Action, heal the lowest harm,
 // carry a die to the next roll); [Character.Spend] buys named effects on a
 // finished test and [Character.SpendWith] lets a [Spender] choose
 // ([SpenderByName]: "none", "heal_first", "bonus_dice").
+//
 // Where the table leaves the Director a choice — which consequences
 // follow a roll (a complication, a lost opportunity, a worse position,
 // harm) and how severe — a [Director] rules ([Character.SetDirector],
@@ -62,6 +67,7 @@
 // default), "harsh" adds harm to every cell with consequences, "gentle"
 // turns the table's harm into complications. A Director rules once per
 // table cell when it is set, so it costs nothing per test.
+//
 // An optional [Sink] (such as a [Recorder]) hears every roll, push, harm
 // and outcome; without one the steps allocate nothing.
 //
@@ -80,8 +86,8 @@
 //
 // [Scenario] is the simulation face: a character pursuing a goal — a
 // progress clock — over repeated tests, each success filling a segment (and
-// one more per extra success not spent on effects), each failure either worsening the position
-// for another try or losing the chance, with harm accumulating from the
-// table, pushes and peril. [Scenario.Exact] solves it as an absorbing
+// one more per extra success not spent on effects), each failure either
+// worsening the position for another try or losing the chance, with harm
+// accumulating from the table, pushes and peril. [Scenario.Exact] solves it as an absorbing
 // Markov chain; [Runner] samples it without allocating.
 package actiontest

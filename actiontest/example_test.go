@@ -130,3 +130,81 @@ func ExampleScenario_NewRunner() {
 	// lost   exact 0.559, sampled within 0.02: true
 	// tests  exact 3.767, sampled within 0.1: true
 }
+
+// Three sixes against a normal test: two extra successes, spent on healing
+// the lesser harm the thief carries and on a die for the next roll.
+func ExampleCharacter_Spend() {
+	c, err := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+		Attributes: map[string]int{"Dexterity": 2},
+		Actions:    map[string]int{"Prowl": 2},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := c.TakeHarm(1, 0); err != nil { // a lesser physical harm: -1 die
+		fmt.Println(err)
+		return
+	}
+	var at actiontest.Attempt
+	t := actiontest.Test{Action: "Prowl", Position: actiontest.Risky, Difficulty: 1}
+	if err := c.Play(dice.Scripted(6, 6, 6), t, actiontest.Never{}, &at); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("extra successes:", at.Extra)
+	if err := c.Spend(&at, "heal_harm", "bonus_die"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("bought:", at.Bought)
+	fmt.Println("harm:", c.State.Harm, "dice carried:", c.State.Bonus)
+	fmt.Println(c.Spend(&at, "help_ally"))
+	// Output:
+	// extra successes: 2
+	// bought: [{heal_harm physical lesser} {bonus_die  }]
+	// harm: [[0 0 0] [0 0 0]] dice carried: 1
+	// actiontest: not enough extra successes: the effects cost 1, 0 of 2 extra successes are left
+}
+
+// Two Desperate rolls — one six (a success with a consequence) and none
+// (the worst outcome) — under each Director: "harsh" adds a moderate harm
+// to the success's complication, "gentle" turns the failure's severe harm
+// into part of its serious complication.
+func ExampleCharacter_SetDirector() {
+	for _, name := range []string{"table", "harsh", "gentle"} {
+		for _, faces := range [][]int{{6, 2, 3, 4}, {1, 2, 3, 4}} {
+			c, err := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+				Attributes: map[string]int{"Dexterity": 2},
+				Actions:    map[string]int{"Prowl": 2},
+			})
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			d, err := actiontest.DirectorByName(name)
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			if err := c.SetDirector(d); err != nil {
+				fmt.Println(err)
+				return
+			}
+			var at actiontest.Attempt
+			t := actiontest.Test{Action: "Prowl", Position: actiontest.Desperate, Difficulty: 1}
+			if err := c.Play(dice.Scripted(faces...), t, actiontest.Never{}, &at); err != nil {
+				fmt.Println(err)
+				return
+			}
+			fmt.Printf("%-6s %v: %v, harm %v\n", name, faces, at.Outcome.Consequences, c.State.Harm[0])
+		}
+	}
+	// Output:
+	// table  [6 2 3 4]: [{complication false 0}], harm [0 0 0]
+	// table  [1 2 3 4]: [{complication true 0} {harm false 3} {lost_opportunity false 0}], harm [0 0 1]
+	// harsh  [6 2 3 4]: [{complication false 0} {harm false 2}], harm [0 1 0]
+	// harsh  [1 2 3 4]: [{complication true 0} {harm false 3} {lost_opportunity false 0}], harm [0 0 1]
+	// gentle [6 2 3 4]: [{complication false 0}], harm [0 0 0]
+	// gentle [1 2 3 4]: [{complication true 0} {lost_opportunity false 0}], harm [0 0 0]
+}
