@@ -2,6 +2,7 @@ package edge
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -210,5 +211,53 @@ func TestExchangeShortcut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTrialMatchesSteps: a Runner's trial, which skips Step's per-round
+// checks when only Styles choose, plays exactly what stepping with Run
+// plays on the same dice, over random scenarios.
+func TestTrialMatchesSteps(t *testing.T) {
+	gen := dice.NewSeeded(31)
+	direct, timeUp := 0, 0
+	for i := range 120 {
+		s := randomScenario(gen)
+		if i%2 == 0 {
+			s.Factors = nil
+		}
+		rn, err := s.NewRunner()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := s.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if styled, _ := in.styled(); styled {
+			direct++
+		}
+		metrics := make([]int, len(s.Metrics()))
+		for trial := range 5 {
+			seed := uint64(1000*i + trial)
+			c := rn.Trial(dice.NewSeeded(seed), metrics)
+			in.Reset()
+			o, err := in.Run(dice.NewSeeded(seed))
+			if err != nil {
+				t.Fatalf("scenario %d: %v", i, err)
+			}
+			want := []int{in.Round(), in.st.transfers, in.st.changes}
+			for p := range min(len(s.Parties), maxEdgeMetrics) {
+				want = append(want, in.Edge(p))
+			}
+			if wc := category(o, len(s.Parties)); c != wc || !slices.Equal(metrics, want) {
+				t.Fatalf("scenario %d trial %d: Trial gives category %d, metrics %v; Run gives %d, %v", i, trial, c, metrics, wc, want)
+			}
+			if o.End == TimeUp {
+				timeUp++
+			}
+		}
+	}
+	if direct < 30 || timeUp == 0 {
+		t.Errorf("%d scenarios only Styles choose, %d trials ran out of time: the test misses a path", direct, timeUp)
 	}
 }

@@ -823,11 +823,40 @@ func (in *Interaction) choose(r *dice.Roller) error {
 		}
 	}
 	in.rollAll(r, ps)
+	in.timeUp()
+	return nil
+}
+
+// timeUp ends the interaction once it has lasted rules.max_rounds.
+func (in *Interaction) timeUp() {
 	st := &in.st
 	if mr := in.rules.MaxRounds; mr > 0 && st.round >= mr && !st.outcome.Done() {
 		in.finish(in.judge(TimeUp, -1))
 	}
-	return nil
+}
+
+// styled reports whether Step would only ever choose through Styles: no
+// outside factors, and every active party follows a Style. quiet adds that
+// none of them ever concedes. Policies change only between steps, so a
+// Runner asks once a trial.
+func (in *Interaction) styled() (styled, quiet bool) {
+	if len(in.factors) > 0 {
+		return false, false
+	}
+	quiet = true
+	for p := range in.parties {
+		if in.parties[p].passive {
+			continue
+		}
+		s, ok := in.pol[p].(*Style)
+		if !ok {
+			return false, false
+		}
+		if s.SurrenderAt > 0 || (s.WalkLead > 0 && in.typ.WalkAway) {
+			quiet = false
+		}
+	}
+	return true, quiet
 }
 
 // concessions asks each active party, in the order of action, whether it

@@ -137,8 +137,26 @@ func (s Scenario) NewRunner() (*Runner, error) {
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	in := rn.in
 	in.Reset()
+	// When Step would only choose through Styles, make its calls here
+	// without its per-round checks: choose, or, when no Style concedes,
+	// the direct round itself.
+	styled, quiet := in.styled()
 	for !in.st.outcome.Done() {
-		if err := in.Step(r); err != nil {
+		var err error
+		switch {
+		case !styled || !in.st.started:
+			err = in.Step(r)
+		case quiet:
+			if ps, ok := in.styleRound(); ok {
+				in.rollAll(r, ps)
+				in.timeUp()
+				continue
+			}
+			err = in.choose(r)
+		default:
+			err = in.choose(r)
+		}
+		if err != nil {
 			if rn.Err == nil {
 				rn.Err = err
 			}
