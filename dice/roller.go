@@ -130,10 +130,7 @@ func (r *Roller) Uint64() uint64 {
 func (r *Roller) below(n uint64) uint64 {
 	hi, lo := bits.Mul64(r.next(), n)
 	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(r.next(), n)
-		}
+		return r.belowFrom(n, hi, lo)
 	}
 	return hi
 }
@@ -142,13 +139,39 @@ func (r *Roller) below(n uint64) uint64 {
 // than panicking as rand.IntN does. A scripted Roller treats it as a roll of
 // a d(n) and returns face-1.
 func (r *Roller) IntN(n int) int {
+	if n <= 1 || r.script != nil {
+		return r.intNSlow(n)
+	}
+	// below, written out so one call does the common case: one draw, one
+	// multiply, no division.
+	var x uint64
+	if r.pcg != nil {
+		x = r.pcg.Uint64()
+	} else {
+		x = r.src.Uint64()
+	}
+	hi, lo := bits.Mul64(x, uint64(n))
+	if lo < uint64(n) {
+		return int(r.belowFrom(uint64(n), hi, lo))
+	}
+	return int(hi)
+}
+
+func (r *Roller) intNSlow(n int) int {
 	if n <= 1 {
 		return 0
 	}
-	if r.script != nil {
-		return r.script.take(n) - 1
+	return r.script.take(n) - 1
+}
+
+// belowFrom finishes below for a first draw whose product with n was
+// hi:lo, lo < n: it redraws while lo falls under the rejection threshold.
+func (r *Roller) belowFrom(n, hi, lo uint64) uint64 {
+	thresh := -n % n
+	for lo < thresh {
+		hi, lo = bits.Mul64(r.next(), n)
 	}
-	return int(r.below(uint64(n)))
+	return hi
 }
 
 // Shuffle permutes n elements uniformly (Fisher-Yates), calling swap to

@@ -261,3 +261,32 @@ func TestBatchRejectsExactlyTheExcess(t *testing.T) {
 		t.Errorf("checked %d sizes", checked)
 	}
 }
+
+// IntN is Lemire's method on [0, n): for odd n it rejects exactly the word
+// whose low product is one below the threshold 2^64 mod n and accepts the
+// one at it, and its values are uniform.
+func TestIntNRejectsExactlyTheExcess(t *testing.T) {
+	for _, n := range []uint64{3, 7, 1001, 1<<40 + 1, 1<<62 + 1} {
+		thresh := -n % n
+		inv := n
+		for i := 0; i < 6; i++ {
+			inv *= 2 - n*inv
+		}
+		rejected, accepted := (thresh-1)*inv, thresh*inv
+		src := &fakeSource{words: []uint64{rejected, accepted}}
+		r, _ := NewRoller(src)
+		want, _ := bits.Mul64(accepted, n)
+		if got := r.IntN(int(n)); uint64(got) != want || src.i != 2 {
+			t.Errorf("IntN(%d) = %d after %d draws, want %d after 2", n, got, src.i, want)
+		}
+	}
+	r := NewSeeded(5)
+	counts := map[int]int64{}
+	for i := 0; i < 70000; i++ {
+		counts[r.IntN(7)+1]++
+	}
+	u, _ := Uniform(7)
+	if fit, _ := ChiSquare(u, counts); fit.PValue < 1e-4 {
+		t.Errorf("IntN(7): p = %.2g", fit.PValue)
+	}
+}
