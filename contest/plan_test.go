@@ -3,6 +3,7 @@ package contest
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -245,3 +246,30 @@ var cmpEmptyScene = cmp.Options{cmpEmpty, cmp.Comparer(func(a, b []Trait) bool {
 	}
 	return true
 })}
+
+// bestSizes, which a turn's View reads its best totals from, is the sum of
+// the keep largest sizes, checked against sorting for every keep.
+func TestBestSizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 5000 {
+		var ds, gang []dice.Die
+		for range rng.IntN(6) {
+			ds = append(ds, dice.Die(2*rng.IntN(7)))
+		}
+		for range rng.IntN(4) {
+			gang = append(gang, dice.Ladder[rng.IntN(5)])
+		}
+		all := append(append([]dice.Die(nil), ds...), gang...)
+		slices.Sort(all)
+		slices.Reverse(all)
+		for keep := 1; keep <= 8; keep++ {
+			want := 0
+			for _, d := range all[:min(keep, len(all))] {
+				want += int(d)
+			}
+			if got := bestSizes(ds, gang, keep); got != want {
+				t.Fatalf("bestSizes(%v, %v, %d) = %d, want %d", ds, gang, keep, got, want)
+			}
+		}
+	}
+}

@@ -58,33 +58,6 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 	v.PlotPoints = ch.PlotPoints
 	pl := e.planOf(s, t)
 	e.planCost = pl.cost
-	// The Keep largest sizes in reach, largest first, give the best total.
-	var top [8]int
-	keep := min(e.Rules.Keep, len(top))
-	add := func(d dice.Die) {
-		x := int(d)
-		if keep == 2 {
-			// The shipped reading, without branches on the sizes.
-			top[1] = max(top[1], min(top[0], x))
-			top[0] = max(top[0], x)
-			return
-		}
-		if x <= top[keep-1] {
-			return
-		}
-		for i := 0; i < keep; i++ {
-			if x > top[i] {
-				top[i], x = x, top[i]
-			}
-		}
-	}
-	sum := func() int {
-		n := sd.Aid
-		for i := 0; i < keep; i++ {
-			n += top[i]
-		}
-		return n
-	}
 	ok := true
 	e.planDice = e.planDice[:0]
 	for _, p := range sd.Base {
@@ -94,27 +67,66 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 			continue
 		}
 		ok = ok && tr.Die != dice.Gone
-		add(tr.Die)
 		e.planDice = append(e.planDice, tr.Die)
 	}
-	for _, d := range sd.Gang {
-		add(d)
-	}
-	v.Best = sum()
-	v.BestAll = v.Best
+	nb := len(e.planDice)
 	for n, p := range sd.Extra {
 		tr := s.traitPtr(p)
 		if tr == nil || tr.Die == dice.Gone || n+1 >= len(pl.cost) || pl.cost[n+1] > ch.PlotPoints {
 			break
 		}
-		add(tr.Die)
 		v.Affordable = n + 1
-		v.BestAll = sum()
 		e.planDice = append(e.planDice, tr.Die)
+	}
+	// The Keep largest sizes in reach give the best total.
+	v.Best = sd.Aid + bestSizes(e.planDice[:nb], sd.Gang, e.Rules.Keep)
+	v.BestAll = v.Best
+	if v.Affordable > 0 {
+		v.BestAll = sd.Aid + bestSizes(e.planDice, sd.Gang, e.Rules.Keep)
 	}
 	if ok {
 		e.planLo, e.planHi = pl.lo, min(pl.hi, v.Affordable)
 	}
+}
+
+// bestSizes is the sum of the keep largest sizes among ds and gang.
+func bestSizes(ds, gang []dice.Die, keep int) int {
+	if keep == 2 {
+		// The shipped reading, in registers and without branches on the
+		// sizes.
+		a, b := 0, 0
+		for _, d := range ds {
+			x := int(d)
+			b = max(b, min(a, x))
+			a = max(a, x)
+		}
+		for _, d := range gang {
+			x := int(d)
+			b = max(b, min(a, x))
+			a = max(a, x)
+		}
+		return a + b
+	}
+	var top [8]int
+	keep = min(keep, len(top))
+	add := func(x int) {
+		for i := 0; i < keep; i++ {
+			if x > top[i] {
+				top[i], x = x, top[i]
+			}
+		}
+	}
+	for _, d := range ds {
+		add(int(d))
+	}
+	for _, d := range gang {
+		add(int(d))
+	}
+	n := 0
+	for _, x := range top[:keep] {
+		n += x
+	}
+	return n
 }
 
 // Play runs s's action to its end, asking tb's policies at every choice.
