@@ -453,7 +453,15 @@ func (in *Interaction) styleRound() ([]participant, bool) {
 	var targets [MaxParties]uint8
 	nt := 0
 	np := len(in.parties)
-	if sa.TargetAll && in.rules.MultiTarget {
+	if np == 2 {
+		// Two parties, the commonest case: the other one is the target
+		// either way, and nobody is left to seize the initiative. (Who
+		// acts is a coin flip for the branch predictor, which the general
+		// loops below would ask about every party.)
+		if t := 1 - ap; !st.out[t&1] {
+			targets[0], nt = uint8(t), 1
+		}
+	} else if sa.TargetAll && in.rules.MultiTarget {
 		for q := range np {
 			if q != ap && !st.out[q] {
 				targets[nt] = uint8(q)
@@ -499,6 +507,9 @@ func (in *Interaction) styleRound() ([]participant, bool) {
 		n = k
 	}
 	in.nStaked = n
+	if np == 2 {
+		return ps[:n], true
+	}
 	for _, p := range st.order {
 		if p == ap || tmask&(1<<p) != 0 || st.out[p] {
 			continue
