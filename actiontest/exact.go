@@ -176,6 +176,9 @@ func (c *Character) scratch() *Character {
 	sc := *c
 	sc.Sink = nil
 	sc.State = c.State.Clone()
+	// Its own worked-out harm cost and scratch space: the copy's slices
+	// would share c's.
+	sc.free, sc.loaded, sc.spendBuf = nil, false, nil
 	return &sc
 }
 

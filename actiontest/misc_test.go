@@ -184,6 +184,11 @@ func harmLoadCache(t *testing.T, c *Character) {
 			}
 		case k < 7:
 			_ = c.Heal(r.IntN(2), r.IntN(3))
+		case k < 8 && i%2 == 0:
+			// The exact odds play on a copy of the character, never on it.
+			if _, err := c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}, Threshold{Extra: 20, MaxPenalty: 99}); err != nil {
+				t.Fatal(err)
+			}
 		case k < 8:
 			s := c.FreshState()
 			s.Harm[r.IntN(2)][r.IntN(3)] = 1
