@@ -108,7 +108,10 @@ func (s *Stage) UnmarshalText(b []byte) error {
 
 // Attempt is one action test in progress and, once finished, its result.
 // It saves and restores as JSON. Reuse one Attempt across tests to avoid
-// allocation.
+// allocation. Its fields are a record the steps write, not inputs: Start
+// and Begin set Test and Pool from the plan (copying them only when the
+// plan differs from the one the attempt last held), and a copy of an
+// Attempt shares its dice buffers.
 type Attempt struct {
 	Test  Test  `json:"test"`
 	Stage Stage `json:"stage"`
