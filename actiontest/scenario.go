@@ -113,7 +113,8 @@ const (
 )
 
 // Categories returns "clean" (goal reached without harm), "hurt" (reached
-// with harm), "lost" (the opportunity was lost), "out" (a critical injury,
+// after holding more harm than at the start after some test, even if extra
+// successes healed it since), "lost" (the opportunity was lost), "out" (a critical injury,
 // or Severe harm with no help and no room to push) and "stalled" (MaxTests
 // reached).
 func (s Scenario) Categories() []string {
@@ -133,7 +134,8 @@ const (
 )
 
 // Metrics returns "tests" (tests rolled), "pushes", "harm" (harms taken,
-// critical injuries included), "successes" (summed over the tests),
+// critical injuries included, less harms healed with extra successes: the
+// harm held at the end less that at the start), "successes" (summed over the tests),
 // "escalations" (Worse Position re-rolls), "perils" (deals taken) and
 // "flashbacks". Pushes and harm include the flashbacks'; tests and
 // successes do not.
@@ -310,6 +312,10 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 	harm0 := harmCount(&c.State)
 	t := rn.test
 	progress := 0
+	// hurt says the character held more harm than at the start at some
+	// point after a test (or flashback), though a heal may since have
+	// cleared it, as the exact model counts it.
+	hurt := false
 	for m[metTests] < rn.s.MaxTests {
 		if err := c.play(r, &rn.plans[t.Position], rn.policy, at); err != nil {
 			if !errors.Is(err, ErrIncapacitated) && rn.err == nil {
@@ -332,7 +338,8 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 			m[metPerils]++
 		}
 		m[metHarm] = harmCount(&c.State) - harm0
-		cat, next, pos := rn.s.after(&c.State, at, progress, t.Position, rn.test.Position, m[metHarm] > 0)
+		hurt = hurt || m[metHarm] > 0
+		cat, next, pos := rn.s.after(&c.State, at, progress, t.Position, rn.test.Position, hurt)
 		if cat >= 0 {
 			return cat
 		}
@@ -347,6 +354,7 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 						m[metPushes]++
 					}
 					m[metHarm] = harmCount(&c.State) - harm0
+					hurt = hurt || m[metHarm] > 0
 					if critical(&c.State) {
 						return catOut
 					}

@@ -125,6 +125,10 @@ func TestScenarioExactMatchesRunner(t *testing.T) {
 			st := State{Harm: [][]int{{2, 1, 0}, {0, 0, 0}}, Critical: []int{0, 0}}
 			s.State, s.Spend, s.Goal = &st, "heal_first", 3
 		},
+		"hurt then healed": func(s *Scenario) {
+			// Controlled failures hurt but still succeed; extras heal.
+			s.Position, s.Spend, s.Goal, s.Pool = "controlled", "heal_first", 4, 6
+		},
 		"bonus dice": func(s *Scenario) { s.Spend = "bonus_dice"; s.Policy = "always_when_failed" },
 		"harsh":      func(s *Scenario) { s.Director = "harsh" },
 		"gentle":     func(s *Scenario) { s.Director = "gentle"; s.Policy = "daring" },
