@@ -362,6 +362,15 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 		}
 		return out
 	}
+	if len(ds) <= 7 && r.small(ds, out) {
+		return out
+	}
+	return r.rollDice(ds, out)
+}
+
+// rollDice is RollDice's general loop, for a Source and an out of
+// len(ds).
+func (r *Roller) rollDice(ds []Die, out []int) []int {
 	i := 0
 	for i < len(ds) {
 	redraw:
@@ -403,6 +412,40 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 		i = j
 	}
 	return out
+}
+
+// small rolls a pool of at most seven dice of 2..256 sides, whose sizes
+// multiply to at most 2^56, from one draw, the common case of RollDice, and
+// reports false (drawing nothing) for any other pool. The faces are those
+// RollDice's general loop gives for the same draw.
+func (r *Roller) small(ds []Die, out []int) bool {
+	c := uint64(1)
+	var m uint // the largest size less 2, sizes below 2 wrapping round to huge
+	for _, d := range ds {
+		m = max(m, uint(d-2))
+		c *= uint64(d)
+	}
+	if m > 254 {
+		return false
+	}
+	var x uint64
+	for {
+		if r.pcg != nil {
+			x = r.pcg.Uint64()
+		} else {
+			x = r.src.Uint64()
+		}
+		if lo := x * c; lo >= c || lo >= -c%c {
+			break
+		}
+	}
+	out = out[:len(ds)]
+	for i, d := range ds {
+		var hi uint64
+		hi, x = bits.Mul64(x, uint64(d))
+		out[i] = int(hi) + 1
+	}
+	return true
 }
 
 // RollN rolls n dice of one size into out[:n] and returns it. With enough

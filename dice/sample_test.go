@@ -290,3 +290,25 @@ func TestIntNRejectsExactlyTheExcess(t *testing.T) {
 		t.Errorf("IntN(7): p = %.2g", fit.PValue)
 	}
 }
+
+// RollDice's one-draw path for small pools gives exactly the faces of its
+// general loop, draw for draw, including pools it must refuse.
+func TestSmallPoolsMatchTheGeneralLoop(t *testing.T) {
+	a, b := NewSeeded(3), NewSeeded(3)
+	pick := NewSeeded(4)
+	var fa, fb []int
+	for i := 0; i < 20000; i++ {
+		ds := make([]Die, 1+pick.IntN(7))
+		for k := range ds {
+			ds[k] = Die(2 + pick.IntN(255))
+		}
+		if i%10 == 0 { // now and then a size it must refuse
+			ds[pick.IntN(len(ds))] = Die([]int{0, 1, 257, 1000}[pick.IntN(4)])
+		}
+		fa = a.RollDice(ds, fa)
+		fb = b.rollDice(ds, grow(fb, len(ds)))
+		if d := cmp.Diff(fb, fa); d != "" {
+			t.Fatalf("pool %v (-general +RollDice):\n%s", ds, d)
+		}
+	}
+}
