@@ -519,6 +519,24 @@ func (r *Roller) rollN(n, sides int, out []int) []int {
 // n <= 0; a "die" with fewer than 2 sides counts 1.
 func (r *Roller) SumN(n, sides int) int {
 	if uint(n) <= uint(r.left) && sides == r.wordSides {
+		if sides <= maxSumSides {
+			// m dice at once: the top word of word*s^m is the m-digit
+			// number whose base-s digits are the next m faces less one,
+			// and the table holds its digit sum.
+			tab, k := digitSums[sides], sumDigits[sides]
+			pw := &powers[sides]
+			t := n
+			w := r.word
+			for left := n; left > 0; left -= k {
+				m := min(left, k)
+				var hi uint64
+				hi, w = bits.Mul64(w, pw[m])
+				t += int(tab[hi])
+			}
+			r.word = w
+			r.left -= n
+			return t
+		}
 		s := uint64(sides)
 		pw := powers[sides][:n+1]
 		t := n
@@ -533,7 +551,40 @@ func (r *Roller) SumN(n, sides int) int {
 	return r.sumN(n, sides)
 }
 
+// maxSumSides is the largest die SumN totals by table.
+const maxSumSides = 20
+
+// digitSums[s][v], for 2 <= s <= maxSumSides and v < s^sumDigits[s], is
+// the sum of the base-s digits of v: the total, less one a die, of the
+// faces v stands for. sumDigits[s] is the most digits with s^k <= 4096, so
+// all the tables together take about 40 KB. Both are filled once at start
+// and only read.
+var (
+	digitSums [maxSumSides + 1][]uint8
+	sumDigits [maxSumSides + 1]int
+)
+
+func init() {
+	for s := 2; s <= maxSumSides; s++ {
+		k, p := 0, 1
+		for p*s <= 4096 {
+			p *= s
+			k++
+		}
+		tab := make([]uint8, p)
+		for v := 1; v < p; v++ {
+			tab[v] = tab[v/s] + uint8(v%s)
+		}
+		digitSums[s], sumDigits[s] = tab, k
+	}
+}
+
 func (r *Roller) sumN(n, sides int) int {
+	if r.script == nil && sides >= 2 && sides <= 256 && n > 0 && n <= batchSize[sides] {
+		// A fresh draw holds them all, as RollN would take it.
+		r.refill(sides)
+		return r.SumN(n, sides)
+	}
 	var buf [32]int
 	// Take the dice as RollN would: in whole draws, then the rest.
 	k := len(buf)
