@@ -140,17 +140,26 @@ func BenchmarkNaiveBusy(b *testing.B) {
 // two and reports throughput(2)/throughput(1) as "x" (target >= 1.8 on two
 // free cores). "x-bare" is the same ratio for the trial called in bare
 // loops on one and two goroutines without sim: the machine's own ceiling,
-// which a shared or hyperthreaded VM keeps well below 2.
+// which a shared or hyperthreaded VM keeps well below 2. Each side is the
+// fastest of the benchmark's iterations (run it with -benchtime 5x or so).
 func BenchmarkSpeedup(b *testing.B) {
 	const trials = 2_000_000
+	// Each figure is the fastest of the iterations: on a shared machine
+	// the second core comes and goes, and the minimum is the run the
+	// machine least disturbed (the same for the harness and the bare loop).
 	var run, bare [3]time.Duration
+	keep := func(d *time.Duration, t time.Duration) {
+		if *d == 0 || t < *d {
+			*d = t
+		}
+	}
 	for b.Loop() {
 		for _, w := range []int{1, 2} {
 			start := time.Now()
 			if _, err := Run(context.Background(), busySpec(), Options{Seed: 1, Trials: trials, Workers: w}); err != nil {
 				b.Fatal(err)
 			}
-			run[w] += time.Since(start)
+			keep(&run[w], time.Since(start))
 			start = time.Now()
 			var wg sync.WaitGroup
 			for g := range w {
@@ -164,13 +173,13 @@ func BenchmarkSpeedup(b *testing.B) {
 				}()
 			}
 			wg.Wait()
-			bare[w] += time.Since(start)
+			keep(&bare[w], time.Since(start))
 		}
 	}
 	b.ReportMetric(float64(run[1])/float64(run[2]), "x")
 	b.ReportMetric(float64(bare[1])/float64(bare[2]), "x-bare")
-	b.ReportMetric(float64(run[1].Nanoseconds())/float64(int64(b.N)*trials), "ns/trial-1w")
-	b.ReportMetric(float64(run[2].Nanoseconds())/float64(int64(b.N)*trials), "ns/trial-2w")
+	b.ReportMetric(float64(run[1].Nanoseconds())/trials, "ns/trial-1w")
+	b.ReportMetric(float64(run[2].Nanoseconds())/trials, "ns/trial-2w")
 }
 
 // BenchmarkCompare measures Compare's per-trial cost (two trials and two
