@@ -231,7 +231,14 @@ func (r *Roller) next() uint64 {
 // asked for, never on their values, so the rest stay exact.
 func (r *Roller) refill(sides int) {
 	k := batchSize[sides]
-	p := powers[sides][k]
+	r.word, r.left, r.wordSides = r.accepted(powers[sides][k]), k, sides
+}
+
+// accepted returns a draw x that Lemire's method accepts for the range
+// [0, p): x*p mod 2^64 is not below 2^64 mod p. The mixed-radix digits of
+// floor(x p / 2^64) are then exactly uniform, whichever of them are used.
+// The PCG call is written out so it inlines here.
+func (r *Roller) accepted(p uint64) uint64 {
 	for {
 		var x uint64
 		if r.pcg != nil {
@@ -239,10 +246,8 @@ func (r *Roller) refill(sides int) {
 		} else {
 			x = r.src.Uint64()
 		}
-		// Lemire's acceptance test for the range [0, p), as in batch.
 		if lo := x * p; lo >= p || lo >= -p%p {
-			r.word, r.left, r.wordSides = x, k, sides
-			return
+			return x
 		}
 	}
 }
@@ -265,53 +270,34 @@ func digits(word uint64, pw *[25]uint64, s uint64, dst []int) uint64 {
 func (r *Roller) batch(sides int, dst []int) {
 	s := uint64(sides)
 	pw := powers[sides][:len(dst)+1]
-	p := pw[len(dst)]
-	for {
-		// next, written out so the PCG call inlines here: a batch is the
-		// hot loop of every pool roll.
-		var x uint64
-		if r.pcg != nil {
-			x = r.pcg.Uint64()
-		} else {
-			x = r.src.Uint64()
+	x := r.accepted(pw[len(dst)])
+	// The faces are the mixed-radix digits of floor(x s^len(dst) / 2^64):
+	// die i is the top word of (x s^i mod 2^64) * s. Multiplying a
+	// remainder by s yields the next die in its top word and the next
+	// remainder in its low word, one instruction a die; four independent
+	// chains, each started at its own power of s, keep the multiplier busy
+	// instead of waiting on one chain.
+	if n := len(dst); n < 8 {
+		digits(x, &powers[sides], s, dst)
+	} else {
+		q := n / 4
+		a, b, c, d := dst[:q], dst[q:2*q], dst[2*q:3*q], dst[3*q:]
+		xa, xb, xc, xd := x, x*pw[q], x*pw[2*q], x*pw[3*q]
+		b, c = b[:len(a)], c[:len(a)]
+		var h uint64
+		for i := range a {
+			h, xa = bits.Mul64(xa, s)
+			a[i] = int(h) + 1
+			h, xb = bits.Mul64(xb, s)
+			b[i] = int(h) + 1
+			h, xc = bits.Mul64(xc, s)
+			c[i] = int(h) + 1
+			h, xd = bits.Mul64(xd, s)
+			d[i] = int(h) + 1
 		}
-		// The faces are the mixed-radix digits of floor(x s^len(dst) / 2^64):
-		// die i is the top word of (x s^i mod 2^64) * s. Multiplying a
-		// remainder by s yields the next die in its top word and the next
-		// remainder in its low word, one instruction a die; four
-		// independent chains, each started at its own power of s, keep the
-		// multiplier busy instead of waiting on one chain.
-		if n := len(dst); n < 8 {
-			y := x
-			for i := range dst {
-				var hi uint64
-				hi, y = bits.Mul64(y, s)
-				dst[i] = int(hi) + 1
-			}
-		} else {
-			q := n / 4
-			a, b, c, d := dst[:q], dst[q:2*q], dst[2*q:3*q], dst[3*q:]
-			xa, xb, xc, xd := x, x*pw[q], x*pw[2*q], x*pw[3*q]
-			b, c = b[:len(a)], c[:len(a)]
-			var h uint64
-			for i := range a {
-				h, xa = bits.Mul64(xa, s)
-				a[i] = int(h) + 1
-				h, xb = bits.Mul64(xb, s)
-				b[i] = int(h) + 1
-				h, xc = bits.Mul64(xc, s)
-				c[i] = int(h) + 1
-				h, xd = bits.Mul64(xd, s)
-				d[i] = int(h) + 1
-			}
-			for i := len(a); i < len(d); i++ {
-				h, xd = bits.Mul64(xd, s)
-				d[i] = int(h) + 1
-			}
-		}
-		// x*p mod 2^64 is Lemire's remainder for the range [0, p).
-		if lo := x * p; lo >= p || lo >= -p%p {
-			return
+		for i := len(a); i < len(d); i++ {
+			h, xd = bits.Mul64(xd, s)
+			d[i] = int(h) + 1
 		}
 	}
 }
@@ -428,17 +414,7 @@ func (r *Roller) small(ds []Die, out []int) bool {
 	if m > 254 {
 		return false
 	}
-	var x uint64
-	for {
-		if r.pcg != nil {
-			x = r.pcg.Uint64()
-		} else {
-			x = r.src.Uint64()
-		}
-		if lo := x * c; lo >= c || lo >= -c%c {
-			break
-		}
-	}
+	x := r.accepted(c)
 	out = out[:len(ds)]
 	for i, d := range ds {
 		var hi uint64
