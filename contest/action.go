@@ -388,7 +388,7 @@ func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 
 // setPicks makes *dst hold the picks of src, in its own buffer.
 func setPicks(dst *[]Pick, src []Pick) {
-	if !samePicks(*dst, src) {
+	if !slices.Equal(*dst, src) {
 		*dst = append((*dst)[:0], src...)
 	}
 }
@@ -518,7 +518,7 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	// The side's planned pool was checked when the action began: only its
 	// dice need reading.
 	if e.planFor == s && e.planAct == a && t < len(e.plans) {
-		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && samePicks(picks, pl.picks[:pl.base]) && e.readDice(s, picks) {
+		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && slices.Equal(picks, pl.picks[:pl.base]) && e.readDice(s, picks) {
 			return e.roll(s, r, picks, nil, e.pool, pl.cost[0])
 		}
 	}
@@ -527,19 +527,6 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 		return err
 	}
 	return e.roll(s, r, picks, nil, e.pool, cost)
-}
-
-// samePicks reports whether a and b name the same traits in the same order.
-func samePicks(a, b []Pick) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // readDice fills e.pool with the ratings of picks and reports whether each

@@ -92,7 +92,7 @@ func (e *Engine) planOf(s *Scene, t int) *sidePlan {
 	pl := &e.plans[t]
 	sd := &a.Sides[t]
 	if sd.Char != pl.char || len(sd.Base) != pl.base || len(sd.Extra) != len(pl.picks)-pl.base ||
-		!samePicks(sd.Base, pl.picks[:pl.base]) || !samePicks(sd.Extra, pl.picks[pl.base:]) {
+		!slices.Equal(sd.Base, pl.picks[:pl.base]) || !slices.Equal(sd.Extra, pl.picks[pl.base:]) {
 		pl.fill(s, &e.Rules, sd)
 	}
 	return pl

@@ -235,17 +235,7 @@ func TestRunnerResetsScene(t *testing.T) {
 	}
 }
 
-var cmpEmptyScene = cmp.Options{cmpEmpty, cmp.Comparer(func(a, b []Trait) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-})}
+var cmpEmptyScene = cmp.Options{cmpEmpty, cmp.Comparer(slices.Equal[[]Trait])}
 
 // bestSizes, which a turn's View reads its best totals from, is the sum of
 // the keep largest sizes, checked against sorting for every keep.

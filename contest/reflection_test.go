@@ -3,6 +3,7 @@ package contest
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,17 +166,9 @@ func TestTroubleOffPolicy(t *testing.T) {
 	}
 }
 
-var cmpEmpty = cmp.Comparer(func(a, b []dice.Die) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-})
+// cmpEmpty compares Die slices by their elements, so a nil slice equals an
+// empty one.
+var cmpEmpty = cmp.Comparer(slices.Equal[[]dice.Die])
 
 // lowered returns the test scene with the hero's Justice (d8) pushed down
 // to d4 and Gordon (d6) gone, as two Final Pushes would leave them, and
