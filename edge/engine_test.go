@@ -739,6 +739,28 @@ func TestPolicyChoices(t *testing.T) {
 	}
 }
 
+// eventsOf plays s to its end on NewSeeded(seed) and returns its events.
+// The first wrap parties have the registered policy name asked through the
+// Policy interface (viaInterface) instead of the engine's direct path.
+func eventsOf(t *testing.T, s Scenario, name string, seed uint64, wrap int) []Event {
+	t.Helper()
+	in, err := s.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range wrap {
+		if err := in.SetPolicy(p, viaInterface{registry[name]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := &Recorder{}
+	in.SetSink(rec)
+	if _, err := in.Run(dice.NewSeeded(seed)); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Events
+}
+
 // viaInterface hides a Style behind another type, so the engine must ask
 // it through the Policy interface instead of its direct path.
 type viaInterface struct{ Style }
@@ -752,26 +774,7 @@ func TestStyleDirectCalls(t *testing.T) {
 			s.Parties[1].Members[0].Size = 30 // a group, so Abandon is asked
 			s.Parties[0].Policy, s.Parties[1].Policy = name, name
 			s.Factors = []Factor{{After: 2, Every: 3, Skill: "endurance", DC: 12, Penalty: -1}}
-			play := func(wrap bool) []Event {
-				in, err := s.New()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if wrap {
-					for p := range s.Parties {
-						if err := in.SetPolicy(p, viaInterface{registry[name]}); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				rec := &Recorder{}
-				in.SetSink(rec)
-				if _, err := in.Run(dice.NewSeeded(11)); err != nil {
-					t.Fatal(err)
-				}
-				return rec.Events
-			}
-			direct, iface := play(false), play(true)
+			direct, iface := eventsOf(t, s, name, 11, 0), eventsOf(t, s, name, 11, len(s.Parties))
 			if len(direct) < 20 {
 				t.Fatalf("only %d events", len(direct))
 			}

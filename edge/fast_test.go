@@ -87,26 +87,7 @@ func TestStyleRoundEvents(t *testing.T) {
 					s.Parties = append(s.Parties, Party{Name: "crowd", Passive: true, BonusEdge: 3,
 						Members: []Member{{Name: "c", Skills: map[string]int{"insight": 2}}}})
 				}
-				play := func(wrap bool) []Event {
-					in, err := s.New()
-					if err != nil {
-						t.Fatal(err)
-					}
-					if wrap {
-						for p := range 2 {
-							if err := in.SetPolicy(p, viaInterface{registry[name]}); err != nil {
-								t.Fatal(err)
-							}
-						}
-					}
-					rec := &Recorder{}
-					in.SetSink(rec)
-					if _, err := in.Run(dice.NewSeeded(12)); err != nil {
-						t.Fatal(err)
-					}
-					return rec.Events
-				}
-				direct, iface := play(false), play(true)
+				direct, iface := eventsOf(t, s, name, 12, 0), eventsOf(t, s, name, 12, 2)
 				if len(direct) < 20 {
 					t.Fatalf("only %d events", len(direct))
 				}
