@@ -1,5 +1,7 @@
 package dice
 
+import "math/bits"
+
 // Readings on rolled faces. Each takes faces as RollDice returns them, does
 // not modify them, and allocates nothing.
 
@@ -80,11 +82,39 @@ func (s FaceSet) Empty() bool { return s.bits[0]|s.bits[1] == 0 }
 
 // SumHighest returns the sum of the k highest faces that are not in exclude;
 // if fewer than k faces remain it sums those (so "the two highest, 1s
-// excluded" of a roll of all 1s is 0). k <= 0 gives 0.
+// excluded" of a roll of all 1s is 0). k <= 0 gives 0, and a face below 1
+// (no die shows one) never counts.
 func SumHighest(faces []int, k int, exclude FaceSet) int {
 	switch {
 	case k <= 0:
 		return 0
+	case k <= 2:
+		// Faces 1..64, the usual case: mark each face in a word, and a
+		// second time in twice when it was marked already, then read the
+		// top two from the words with no branch on the faces' values.
+		var seen, twice uint64
+		var all uint // every face less one, or-ed: below 64 when all fit
+		for _, f := range faces {
+			i := uint(f - 1)
+			all |= i
+			b := uint64(1) << (i & 63)
+			twice |= seen & b
+			seen |= b
+		}
+		if all < 64 {
+			seen &^= exclude.bits[0]
+			top := bits.Len64(seen)
+			if k == 1 {
+				return top
+			}
+			// The second highest is the top face again when it was
+			// marked twice, else the highest face below it. With no
+			// face left (top 0) every word is empty and it reads 0.
+			h := uint64(1) << ((top - 1) & 63)
+			return top + bits.Len64(seen&^h|twice&h&^exclude.bits[0])
+		}
+	}
+	switch {
 	case k == 1:
 		h := 0
 		lo, hi := exclude.bits[0], exclude.bits[1]

@@ -1,6 +1,9 @@
 package dice
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestReadings(t *testing.T) {
 	faces := []int{1, 6, 3, 6, 2, 1}
@@ -168,5 +171,41 @@ func TestLadder(t *testing.T) {
 	}
 	if Gone.String() != "gone" || Die(MaxSides+1).Valid() {
 		t.Error("Gone / MaxSides")
+	}
+}
+
+// SumHighest against the obvious sort-based reading, over random rolls
+// that cross the 64-face word (the fast path for faces 1..64 and the
+// general one), with duplicates, exclusions on both sides of 64 and odd
+// faces (0, negative) a caller might pass.
+func TestSumHighestMatchesSort(t *testing.T) {
+	r := NewSeeded(9)
+	sets := []FaceSet{{}, Faces(1), Faces(1, 2), Faces(64), Faces(6, 65), Faces(1, 64, 65, 128)}
+	for i := 0; i < 50000; i++ {
+		faces := make([]int, r.IntN(8))
+		top := []int{6, 12, 64, 65, 130}[r.IntN(5)]
+		for j := range faces {
+			faces[j] = 1 + r.IntN(top)
+		}
+		if i%50 == 0 && len(faces) > 0 {
+			faces[r.IntN(len(faces))] = []int{0, -3}[r.IntN(2)]
+		}
+		k := r.IntN(5)
+		ex := sets[r.IntN(len(sets))]
+		kept := []int{}
+		for _, f := range faces {
+			if !ex.Has(f) && f >= 1 { // a face below 1 is no face and never counts
+				kept = append(kept, f)
+			}
+		}
+		slices.Sort(kept)
+		slices.Reverse(kept)
+		want := 0
+		for j := 0; j < k && j < len(kept); j++ {
+			want += kept[j]
+		}
+		if got := SumHighest(faces, k, ex); got != want {
+			t.Fatalf("SumHighest(%v, %d, %v) = %d, want %d", faces, k, ex, got, want)
+		}
 	}
 }
