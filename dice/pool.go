@@ -28,6 +28,12 @@ const (
 type Pool struct {
 	dice []Die // sorted largest first
 	mod  int
+
+	// draw is the product of the sizes when the dice are of mixed sizes
+	// and one draw holds them all (at most 2^56, see Roller.RollDice), and
+	// 0 otherwise: Roll then takes the whole pool from one accepted draw
+	// without working the product out again.
+	draw uint64
 }
 
 // NewPool returns a pool of the given dice with no modifier. Every die must
@@ -43,6 +49,17 @@ func NewPool(ds ...Die) (Pool, error) {
 	}
 	p := Pool{dice: slices.Clone(ds)}
 	slices.SortFunc(p.dice, func(a, b Die) int { return int(b) - int(a) })
+	if n := len(p.dice); n > 1 && p.dice[0] != p.dice[n-1] && p.dice[0] <= 256 {
+		c := uint64(1)
+		for _, d := range p.dice {
+			if c > batchLimit/uint64(d) {
+				c = 0
+				break
+			}
+			c *= uint64(d)
+		}
+		p.draw = c
+	}
 	return p, nil
 }
 
@@ -69,7 +86,8 @@ func (p Pool) WithModifier(m int) (Pool, error) {
 	if m > MaxModifier || m < -MaxModifier {
 		return p, fmt.Errorf("dice: modifier %d is out of range: at most ±%d", m, MaxModifier)
 	}
-	return Pool{dice: p.dice, mod: m}, nil
+	p.mod = m
+	return p, nil
 }
 
 // Add returns p with more dice.
@@ -104,6 +122,12 @@ func (p Pool) Equal(q Pool) bool { return p.mod == q.mod && slices.Equal(p.dice,
 // die; Total adds it.
 func (p Pool) Roll(r *Roller, out []int) []int {
 	// The dice are sorted, so equal ends mean one size throughout.
+	if p.draw != 0 && r.script == nil {
+		// The faces RollDice gives these dice, from one draw.
+		out = grow(out, len(p.dice))
+		chain(r.accepted(p.draw), p.dice, out)
+		return out
+	}
 	if n := len(p.dice); n > 0 && p.dice[0] == p.dice[n-1] {
 		return r.RollN(n, int(p.dice[0]), out)
 	}

@@ -338,6 +338,38 @@ func grow(out []int, n int) []int {
 // same argument as a single die.
 func (r *Roller) RollDice(ds []Die, out []int) []int {
 	out = grow(out, len(ds))
+	if len(ds) <= 7 && r.script == nil {
+		// The common case: a small pool of dice of 2..129 sides, whose
+		// sizes multiply to less than 2^50, all from one draw.
+		c := uint64(1)
+		var all uint // every size less two, or-ed; sizes below 2 wrap round to huge
+		for _, d := range ds {
+			all |= uint(d - 2)
+			c *= uint64(d)
+		}
+		if all < 128 {
+			chain(r.accepted(c), ds, out)
+			return out
+		}
+	}
+	return r.rollDiceSlow(ds, out)
+}
+
+// chain writes the faces of ds from x, a draw accepted for the product of
+// their sizes: the mixed-radix digits of floor(x*product/2^64), one
+// multiply a die (len(out) >= len(ds)).
+func chain(x uint64, ds []Die, out []int) {
+	out = out[:len(ds)]
+	for i, d := range ds {
+		var hi uint64
+		hi, x = bits.Mul64(x, uint64(d))
+		out[i] = int(hi) + 1
+	}
+}
+
+// rollDiceSlow is RollDice for a scripted roller and for pools the
+// common case does not take.
+func (r *Roller) rollDiceSlow(ds []Die, out []int) []int {
 	if r.script != nil {
 		for i, d := range ds {
 			if d < 2 {
@@ -346,9 +378,6 @@ func (r *Roller) RollDice(ds []Die, out []int) []int {
 			}
 			out[i] = r.script.take(int(d))
 		}
-		return out
-	}
-	if len(ds) <= 7 && r.small(ds, out) {
 		return out
 	}
 	return r.rollDice(ds, out)
@@ -398,30 +427,6 @@ func (r *Roller) rollDice(ds []Die, out []int) []int {
 		i = j
 	}
 	return out
-}
-
-// small rolls a pool of at most seven dice of 2..256 sides, whose sizes
-// multiply to at most 2^56, from one draw, the common case of RollDice, and
-// reports false (drawing nothing) for any other pool. The faces are those
-// RollDice's general loop gives for the same draw.
-func (r *Roller) small(ds []Die, out []int) bool {
-	c := uint64(1)
-	var m uint // the largest size less 2, sizes below 2 wrapping round to huge
-	for _, d := range ds {
-		m = max(m, uint(d-2))
-		c *= uint64(d)
-	}
-	if m > 254 {
-		return false
-	}
-	x := r.accepted(c)
-	out = out[:len(ds)]
-	for i, d := range ds {
-		var hi uint64
-		hi, x = bits.Mul64(x, uint64(d))
-		out[i] = int(hi) + 1
-	}
-	return true
 }
 
 // RollN rolls n dice of one size into out[:n] and returns it. With enough
@@ -494,37 +499,44 @@ func (r *Roller) rollN(n, sides int, out []int) []int {
 // total is that of the faces RollN would have rolled. It returns 0 for
 // n <= 0; a "die" with fewer than 2 sides counts 1.
 func (r *Roller) SumN(n, sides int) int {
-	if uint(n) <= uint(r.left) && sides == r.wordSides {
-		if sides <= maxSumSides {
-			// m dice at once: the top word of word*s^m is the m-digit
-			// number whose base-s digits are the next m faces less one,
-			// and the table holds its digit sum.
-			tab, k := digitSums[sides], sumDigits[sides]
-			pw := &powers[sides]
-			t := n
-			w := r.word
-			for left := n; left > 0; left -= k {
-				m := min(left, k)
-				var hi uint64
-				hi, w = bits.Mul64(w, pw[m])
-				t += int(tab[hi])
-			}
-			r.word = w
-			r.left -= n
-			return t
-		}
-		s := uint64(sides)
-		pw := powers[sides][:n+1]
-		t := n
-		for _, q := range pw[:n] {
-			hi, _ := bits.Mul64(r.word*q, s)
-			t += int(hi)
-		}
-		r.word *= pw[n]
-		r.left -= n
-		return t
+	// Fast path, small enough to inline: up to sumDigits[sides] dice of
+	// d2..d20 from the kept draw. The top word of word*s^n is the n-digit
+	// number whose base-s digits are the next n faces less one, and the
+	// table holds its digit sum. (n <= 12 here, so n&15 is n.)
+	if uint(sides) <= maxSumSides && uint(n) <= uint(sumDigits[sides]) && uint(n) <= uint(r.left) && sides == r.wordSides {
+		hi, lo := bits.Mul64(r.word, powers[sides][n&15])
+		r.word, r.left = lo, r.left-n
+		return n + int(digitSums[sides][hi&(sumCells-1)])
 	}
 	return r.sumN(n, sides)
+}
+
+// sumKept is SumN for dice the kept draw holds, more than one table
+// lookup's worth or larger than a d20.
+func (r *Roller) sumKept(n, sides int) int {
+	t := n
+	w := r.word
+	if sides <= maxSumSides {
+		tab, k := &digitSums[sides], sumDigits[sides]
+		pw := &powers[sides]
+		for left := n; left > 0; left -= k {
+			m := min(left, k)
+			var hi uint64
+			hi, w = bits.Mul64(w, pw[m])
+			t += int(tab[hi&(sumCells-1)])
+		}
+	} else {
+		s := uint64(sides)
+		pw := powers[sides][:n+1]
+		for _, q := range pw[:n] {
+			hi, _ := bits.Mul64(w*q, s)
+			t += int(hi)
+		}
+		w *= pw[n]
+	}
+	r.word = w
+	r.left -= n
+	return t
 }
 
 // maxSumSides is the largest die SumN totals by table.
@@ -536,26 +548,32 @@ const maxSumSides = 20
 // all the tables together take about 40 KB. Both are filled once at start
 // and only read.
 var (
-	digitSums [maxSumSides + 1][]uint8
+	digitSums [maxSumSides + 1][sumCells]uint8
 	sumDigits [maxSumSides + 1]int
 )
+
+// sumCells bounds each digit-sum table: s^sumDigits[s] <= sumCells.
+const sumCells = 4096
 
 func init() {
 	for s := 2; s <= maxSumSides; s++ {
 		k, p := 0, 1
-		for p*s <= 4096 {
+		for p*s <= sumCells {
 			p *= s
 			k++
 		}
-		tab := make([]uint8, p)
+		tab := &digitSums[s]
 		for v := 1; v < p; v++ {
 			tab[v] = tab[v/s] + uint8(v%s)
 		}
-		digitSums[s], sumDigits[s] = tab, k
+		sumDigits[s] = k
 	}
 }
 
 func (r *Roller) sumN(n, sides int) int {
+	if n > 0 && n <= r.left && sides == r.wordSides {
+		return r.sumKept(n, sides)
+	}
 	if r.script == nil && sides >= 2 && sides <= 256 && n > 0 && n <= batchSize[sides] {
 		// A fresh draw holds them all, as RollN would take it.
 		r.refill(sides)

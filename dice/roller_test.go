@@ -103,7 +103,7 @@ func TestDegenerate(t *testing.T) {
 
 func TestSumN(t *testing.T) {
 	// SumN totals exactly the faces RollN would have given.
-	for _, tc := range []struct{ n, sides int }{{3, 6}, {4, 6}, {25, 6}, {70, 6}, {2, 20}, {5, 1000}, {3, 1}, {0, 6}, {-2, 6}} {
+	for _, tc := range []struct{ n, sides int }{{3, 6}, {4, 6}, {5, 6}, {7, 6}, {12, 6}, {25, 6}, {70, 6}, {2, 20}, {5, 20}, {3, 100}, {7, 256}, {5, 1000}, {3, 1}, {0, 6}, {-2, 6}} {
 		a, b := NewSeeded(11), NewSeeded(11)
 		for i := 0; i < 50; i++ {
 			want := Sum(a.RollN(tc.n, tc.sides, nil))

@@ -312,3 +312,53 @@ func TestSmallPoolsMatchTheGeneralLoop(t *testing.T) {
 		}
 	}
 }
+
+// A Pool of mixed sizes that one draw holds rolls from the product it
+// worked out when it was made, giving exactly RollDice's faces for its
+// dice, draw for draw; others roll as before.
+func TestPoolOneDrawMatchesRollDice(t *testing.T) {
+	a, b := NewSeeded(5), NewSeeded(5)
+	pick := NewSeeded(6)
+	var fa, fb []int
+	oneDraw := 0
+	for i := 0; i < 20000; i++ {
+		ds := make([]Die, 1+pick.IntN(12))
+		top := []int{4, 12, 20, 100, 256, 1000}[pick.IntN(6)]
+		for k := range ds {
+			ds[k] = Die(2 + pick.IntN(top-1))
+		}
+		p, err := NewPool(ds...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.draw != 0 {
+			oneDraw++
+			c := uint64(1)
+			for _, d := range p.dice {
+				c *= uint64(d)
+			}
+			if c != p.draw || c > batchLimit {
+				t.Fatalf("pool %v: draw %d, product %d", p, p.draw, c)
+			}
+		}
+		if p.dice[0] == p.dice[p.Len()-1] {
+			// One size rolls through RollN, from the kept draw, which
+			// TestMixedCallsUniformAndIndependent covers.
+			continue
+		}
+		fa = p.Roll(a, fa)
+		fb = b.RollDice(p.dice, fb)
+		if d := cmp.Diff(fb, fa); d != "" {
+			t.Fatalf("pool %v (-RollDice +Pool.Roll):\n%s", p, d)
+		}
+	}
+	if oneDraw < 5000 {
+		t.Errorf("only %d of 20000 pools took one draw", oneDraw)
+	}
+	// The modifier does not change how a pool rolls.
+	p, _ := NewPool(D12, D10, D8)
+	q, _ := p.WithModifier(3)
+	if p.draw != 960 || q.draw != 960 {
+		t.Errorf("d12 d10 d8: draw %d, with modifier %d; want 960", p.draw, q.draw)
+	}
+}
