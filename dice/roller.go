@@ -454,6 +454,39 @@ func (r *Roller) RollN(n, sides int, out []int) []int {
 	return r.rollN(n, sides, out)
 }
 
+// RollCount is RollN that also counts the dice showing target or more:
+// the faces are those RollN would roll, written into out[:n], and the
+// count is CountAtLeast of them, in one pass (a pool of d6 where sixes
+// succeed, or d10s that hit on 8).
+func (r *Roller) RollCount(n, sides, target int, out []int) ([]int, int) {
+	if n <= cap(out) && sides == r.wordSides {
+		if uint(n) > uint(r.left) {
+			if uint(n-1) >= uint(batchSize[sides]) {
+				out = r.rollN(n, sides, out)
+				return out, CountAtLeast(out, target)
+			}
+			r.refill(sides)
+		}
+		// digits, counting: a face f is at least target when its digit
+		// f-1 is at least t = target-1, that is when t-1-digit is
+		// negative.
+		out = out[:n]
+		t1 := uint64(max(target-1, 0)) - 1
+		w, s, pw := r.word, uint64(sides), powers[sides][:n+1]
+		c := uint64(0)
+		for i := range out {
+			hi, _ := bits.Mul64(w*pw[i], s)
+			out[i] = int(hi) + 1
+			c += (t1 - hi) >> 63
+		}
+		r.word = w * pw[n]
+		r.left -= n
+		return out, int(c)
+	}
+	out = r.rollN(n, sides, out)
+	return out, CountAtLeast(out, target)
+}
+
 func (r *Roller) rollN(n, sides int, out []int) []int {
 	if n <= 0 {
 		return out[:0]

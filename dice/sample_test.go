@@ -2,6 +2,7 @@ package dice
 
 import (
 	"math/bits"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -360,5 +361,34 @@ func TestPoolOneDrawMatchesRollDice(t *testing.T) {
 	q, _ := p.WithModifier(3)
 	if p.draw != 960 || q.draw != 960 {
 		t.Errorf("d12 d10 d8: draw %d, with modifier %d; want 960", p.draw, q.draw)
+	}
+}
+
+// RollCount rolls what RollN rolls, draw for draw, and counts what
+// CountAtLeast counts, for any mixture of sizes, counts and targets.
+func TestRollCountIsRollNCounted(t *testing.T) {
+	a, b := NewSeeded(7), NewSeeded(7)
+	pick := NewSeeded(8)
+	var fa, fb []int
+	for i := 0; i < 20000; i++ {
+		n := pick.IntN(30) - 2
+		sides := []int{1, 2, 6, 6, 6, 10, 20, 256, 300}[pick.IntN(9)]
+		target := pick.IntN(sides+4) - 1
+		if pick.IntN(4) == 0 {
+			fa, fb = fa[:0:0], fb[:0:0] // now and then no room in out
+		}
+		var got int
+		fa, got = a.RollCount(n, sides, target, fa)
+		fb = b.RollN(n, sides, fb)
+		if d := cmp.Diff(fb, fa); d != "" {
+			t.Fatalf("RollCount(%d, %d, %d) faces (-RollN +RollCount):\n%s", n, sides, target, d)
+		}
+		if want := CountAtLeast(fb, target); got != want {
+			t.Fatalf("RollCount(%d, %d, %d) on %v counted %d, want %d", n, sides, target, fb, got, want)
+		}
+	}
+	s := Scripted(6, 2, 6, 5)
+	if f, c := s.RollCount(4, 6, 6, nil); c != 2 || !slices.Equal(f, []int{6, 2, 6, 5}) {
+		t.Errorf("scripted RollCount = %v, %d", f, c)
 	}
 }
