@@ -166,24 +166,6 @@ func TestZeroAttemptAllocs(t *testing.T) {
 	}
 }
 
-// The branch-free count agrees with dice.CountAtLeast.
-func TestHits(t *testing.T) {
-	r := dice.NewSeeded(4)
-	for range 2000 {
-		n, sides := r.IntN(12), 2+r.IntN(20)
-		// Leftover faces past the roll's end, all successes, must not count.
-		buf := make([]int, 16+r.IntN(9))
-		for i := range buf {
-			buf[i] = sides
-		}
-		faces := r.RollN(n, sides, buf[:0])
-		face := 1 + r.IntN(sides)
-		if got, want := hits(faces, face), dice.CountAtLeast(faces, face); got != want {
-			t.Fatalf("hits(%v, %d) = %d, want %d", faces, face, got, want)
-		}
-	}
-}
-
 // Start's path for an ordinary test is count and roll written out: on the
 // same dice it leaves the same attempt and state as the general steps,
 // test after test, whatever the last test left (a result, a push, harm,

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -442,8 +441,7 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	if cap(buf) < n && n <= smallPool {
 		buf = at.buf[:0:smallPool]
 	}
-	at.Dice = r.RollN(n, c.sides, buf[:0])
-	at.Successes = hits(at.Dice, c.successFace)
+	at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
@@ -466,21 +464,10 @@ func (c *Character) rollPool(r *dice.Roller, at *Attempt, n int) {
 	if cap(buf) < n && n <= smallPool {
 		buf = at.buf[:0:smallPool]
 	}
-	at.Dice = r.RollN(n, c.sides, buf[:0])
-	at.Successes = hits(at.Dice, c.successFace)
+	at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
-}
-
-// hits counts the faces of at least face without a branch a die: whether
-// a die succeeds is a coin toss the processor cannot predict.
-func hits(faces []int, face int) int {
-	n := 0
-	for _, f := range faces {
-		n += int(uint(face-1-f) >> (bits.UintSize - 1))
-	}
-	return n
 }
 
 func (c *Character) emitRoll(at *Attempt) {
@@ -619,8 +606,9 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	if cap(buf) < n && n <= len(at.buf)-smallPool {
 		buf = at.buf[smallPool:smallPool]
 	}
-	at.Rerolled = r.RollN(n, c.sides, buf[:0])
-	at.Successes = kept + hits(at.Rerolled, c.successFace)
+	var hit int
+	at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, buf[:0])
+	at.Successes = kept + hit
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
 	}
