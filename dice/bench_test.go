@@ -33,7 +33,8 @@ func BenchmarkD6Naive(b *testing.B) {
 	sink = s
 }
 
-func BenchmarkSum4d6(b *testing.B) {
+// 4d6 rolled into a buffer and summed, for when the faces are wanted too.
+func BenchmarkRollN4d6Sum(b *testing.B) {
 	r := NewSeeded(1)
 	buf := make([]int, 0, 4)
 	b.ReportAllocs()
@@ -45,8 +46,9 @@ func BenchmarkSum4d6(b *testing.B) {
 	sink = s
 }
 
-// The same roll through SumN, which totals straight from the roller.
-func BenchmarkSumN4d6(b *testing.B) {
+// A 4d6 total through SumN, the API for it, which totals straight from
+// the roller.
+func BenchmarkSum4d6(b *testing.B) {
 	r := NewSeeded(1)
 	b.ReportAllocs()
 	s := 0

@@ -16,7 +16,10 @@
 // one 64-bit draw (21 d6, 12 d20) because multiplying through a batch of
 // sizes is the same method over the product of the sizes. For the size
 // rolled last the Roller keeps the unused part of its draw and takes later
-// dice from it, one multiply a die.
+// dice from it, one multiply a die. SumN totals such dice without writing
+// them out (a 3d6 check), and RollCount rolls them and counts successes in
+// one pass; a Pool of mixed sizes knows from when it was made whether one
+// draw holds it all.
 //
 // Scripted returns a Roller that plays back given faces, for worked examples,
 // tests, and tools where people roll physical dice and type the results in.
