@@ -535,12 +535,7 @@ func (g *Game) attack(r *dice.Roller, ci int, c *Character, ch Choice, unskilled
 	if !hit {
 		return false, false
 	}
-	// One Roll a die: SumN would take the same dice only while the
-	// roller's kept draw holds enough of them, and the stream is kept.
-	dmg := c.Damage.Add
-	for range c.Damage.Dice {
-		dmg += r.Roll(6)
-	}
+	dmg := c.Damage.Add + g.rollD6(r, c.Damage.Dice)
 	if c.Status.Coup > 0 {
 		dmg += dmg * g.Rules.CoupPercent * c.Status.Coup / 100
 		c.Status.Coup = 0
@@ -709,6 +704,14 @@ func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
 // declaration (or Critical Moment), Haste actions, then each side in the
 // line's order (twice for a Flurry side) by decreasing Speed, then EndRound.
 func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+	// Dice are drawn ahead for this round only (see keptDice).
+	g.kd.x, g.kd.n, g.kd.on = 0, 0, true
+	err := g.playRound(r, heroes, gm)
+	g.kd.x, g.kd.n, g.kd.on = 0, 0, false
+	return err
+}
+
+func (g *Game) playRound(r *dice.Roller, heroes, gm Policy) error {
 	if heroes == nil || gm == nil {
 		return errors.New("PlayRound needs a hero policy and a GM policy")
 	}

@@ -44,7 +44,7 @@ func (c *Criticals) Judge(roll, skill int) Result {
 type judgeTable struct {
 	from  Criticals
 	ok    bool
-	flags [19][judgeSpan]uint8
+	flags [32][judgeSpan]uint8 // totals 3..18 used; 32 so that a masked index needs no bounds check
 }
 
 const (
@@ -109,7 +109,21 @@ func better(a, b outcome) bool {
 // the task steps, Search) syncs before its first roll, so the table is
 // always built here, and a designer's change to Rules.Criticals takes
 // effect from the next step.
-func (g *Game) successRoll(r *dice.Roller, skill int) outcome { return g.jt.check(r, skill) }
+func (g *Game) successRoll(r *dice.Roller, skill int) outcome {
+	// The common case inline: three faces kept, no log, a skill on the
+	// table (roll3d6 and judgeRoll written out).
+	k := &g.kd
+	i := uint(skill - judgeLo)
+	if k.n < 3 || k.log != nil || i >= judgeSpan {
+		return g.jt.judgeRoll(g.roll3d6(r), skill)
+	}
+	v := k.x % 216
+	k.x /= 216
+	k.n -= 3
+	roll := int(sum3d6[v])
+	f := g.jt.flags[roll&31][i&(judgeSpan-1)]
+	return outcome{roll, skill - roll, f&judgeOK != 0, f&judgeCrit != 0}
+}
 
 // syncCriticals rebuilds the success-roll table if Rules.Criticals changed
 // since it was built (once per step rather than once per roll).
@@ -124,7 +138,11 @@ func (g *Game) syncCriticals() {
 // three dice from the roller's kept draw when it holds three, else from a
 // fresh draw, so its stream is not that of three Roll(6) calls.)
 func (t *judgeTable) check(r *dice.Roller, skill int) outcome {
-	roll := r.SumN(3, 6)
+	return t.judgeRoll(r.SumN(3, 6), skill)
+}
+
+// judgeRoll judges a 3d6 total against skill.
+func (t *judgeTable) judgeRoll(roll, skill int) outcome {
 	i := uint(skill - judgeLo)
 	if uint(roll) >= uint(len(t.flags)) || i >= judgeSpan {
 		res := t.from.Judge(roll, skill)

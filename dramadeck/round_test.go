@@ -81,17 +81,21 @@ func stepRound(t *testing.T, g *Game, r *dice.Roller, heroes, gm Policy) {
 }
 
 // TestPlayRoundMatchesSteps: PlayRound (the benchmarked combat round, with
-// its shortcuts) and the same round made of public steps give the same
-// events and the same state, round by round, from the same seed, under
-// every pairing of policies in Standard and Dramatic scenes.
+// its shortcuts and its dice drawn ahead) and the same round made of public
+// steps give the same events and the same state, round by round, under
+// every pairing of policies in Standard and Dramatic scenes. PlayRound runs
+// on a seeded roller and logs every face it takes; the step-made round and
+// PlayRound itself then replay those faces from a script, die by die (the
+// general path), and must use them all.
 func TestPlayRoundMatchesSteps(t *testing.T) {
 	s := DefaultScenario()
 	pols := Policies()
+	reshuffles := 0
 	for i := range 2 * len(pols) * len(pols) {
 		s.HeroPolicy, s.GMPolicy = pols[i%len(pols)], pols[(i/len(pols))%len(pols)]
 		s.Dramatic = i >= len(pols)*len(pols)
-		var games [2]*Game
-		var traces [2]Trace
+		var games [3]*Game
+		var traces [3]Trace
 		for k := range games {
 			rn, err := s.NewRunner()
 			if err != nil {
@@ -100,36 +104,65 @@ func TestPlayRoundMatchesSteps(t *testing.T) {
 			g := rn.g
 			g.Sink = traces[k].Add
 			games[k] = g
-		}
-		hp, gm := mustPolicy(t, s.HeroPolicy), mustPolicy(t, s.GMPolicy)
-		rs := [2]*dice.Roller{dice.NewSeeded(uint64(i)), dice.NewSeeded(uint64(i))}
-		for k, g := range games {
-			g.Shuffle(rs[k])
+			r := dice.NewSeeded(uint64(i))
+			g.Shuffle(r)
 			for p := range g.State.Players {
-				if err := g.EnterPlay(rs[k], p); err != nil {
+				if err := g.EnterPlay(r, p); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if err := g.StartCombat(s.Dramatic); err != nil {
 				t.Fatal(err)
 			}
+			if i%2 == 1 {
+				// A short draw pile: the discards are shuffled back in
+				// mid-round (a draw the fast round logs too).
+				st := &g.State
+				keep := len(st.Draw) - 3
+				st.Discard = append(st.Discard, st.Draw[:keep]...)
+				st.Draw = append(st.Draw[:0], st.Draw[keep:]...)
+			}
 		}
+		hp, gm := mustPolicy(t, s.HeroPolicy), mustPolicy(t, s.GMPolicy)
+		fast := dice.NewSeeded(uint64(i))
+		var faces []int
+		games[0].kd.log = &faces
 		rounds := 0
 		for games[0].State.Outcome == Ongoing && games[0].State.Round < s.MaxRounds {
-			if err := games[0].PlayRound(rs[0], hp, gm); err != nil {
+			faces = faces[:0]
+			if err := games[0].PlayRound(fast, hp, gm); err != nil {
 				t.Fatal(err)
 			}
-			stepRound(t, games[1], rs[1], hp, gm)
-			rounds++
-			if d := cmp.Diff(traces[1].Events, traces[0].Events); d != "" {
-				t.Fatalf("%s v %s, dramatic %v, round %d: events (-steps +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, d)
+			steps, script := dice.Scripted(faces...), dice.Scripted(faces...)
+			stepRound(t, games[1], steps, hp, gm)
+			if err := games[2].PlayRound(script, hp, gm); err != nil {
+				t.Fatal(err)
 			}
-			if d := cmp.Diff(games[1].State, games[0].State); d != "" {
-				t.Fatalf("%s v %s, dramatic %v, round %d: state (-steps +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, d)
+			rounds++
+			for k, r := range []*dice.Roller{steps, script} {
+				if r.Remaining() != 0 || r.Err() != nil {
+					t.Fatalf("%s v %s, dramatic %v, round %d, game %d: %d of %d faces left, err %v", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, k+1, r.Remaining(), len(faces), r.Err())
+				}
+			}
+			for k := 1; k < len(games); k++ {
+				if d := cmp.Diff(traces[k].Events, traces[0].Events); d != "" {
+					t.Fatalf("%s v %s, dramatic %v, round %d: events (-game %d +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, k, d)
+				}
+				if d := cmp.Diff(games[k].State, games[0].State); d != "" {
+					t.Fatalf("%s v %s, dramatic %v, round %d: state (-game %d +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, k, d)
+				}
+			}
+		}
+		for _, e := range traces[0].Events {
+			if e.Kind == EvReshuffle {
+				reshuffles++
 			}
 		}
 		if rounds < 2 {
 			t.Errorf("%s v %s: only %d rounds compared", s.HeroPolicy, s.GMPolicy, rounds)
 		}
+	}
+	if reshuffles < 8 {
+		t.Errorf("%d reshuffles in the compared rounds, want some", reshuffles)
 	}
 }

@@ -254,6 +254,7 @@ type Game struct {
 	Sink func(Event)
 
 	jt       judgeTable // Rules.Criticals by 3d6 total (see successRoll)
+	kd       keptDice   // dice drawn ahead during PlayRound
 	order    [2][]int   // each side's acting order (see sideOrder)
 	speeds   [2][]int   // the speeds it was sorted by
 	orderOff [2]int     // and the index of the side's first character
@@ -357,8 +358,23 @@ func (g *Game) Shuffle(r *dice.Roller) {
 	// Roller.Shuffle's Fisher-Yates written out: the same draws and the
 	// same order, without a call to a swap function for every card.
 	d := g.State.Draw
+	if g.kd.log != nil && g.kd.on {
+		g.shuffleLogged(r)
+		return
+	}
 	for i := len(d) - 1; i > 0; i-- {
 		j := r.IntN(i + 1)
+		d[i], d[j] = d[j], d[i]
+	}
+}
+
+// shuffleLogged is Shuffle that logs each draw as the face a script would
+// give for it (see keptDice.log).
+func (g *Game) shuffleLogged(r *dice.Roller) {
+	d := g.State.Draw
+	for i := len(d) - 1; i > 0; i-- {
+		j := r.IntN(i + 1)
+		*g.kd.log = append(*g.kd.log, j+1)
 		d[i], d[j] = d[j], d[i]
 	}
 }
