@@ -217,7 +217,11 @@ func (g *Game) checkOutcome() {
 // card; then Second Chance (best of LuckRolls), Up, Drama/Hero and
 // Possibilities (pol decides) re-roll a failure, keeping the better.
 func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) outcome {
-	c := g.char(ci)
+	return g.skillRollOf(r, ci, g.char(ci), kind, base, pol)
+}
+
+// skillRollOf is skillRoll for c, character ci.
+func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, base int, pol Policy) outcome {
 	st := &c.Status
 	eff := base
 	if st.RoundBonus|st.Next[kind]|st.Support != 0 { // most rolls have no bonus
@@ -245,13 +249,12 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 	if st.Luck|st.Up|st.CardPoss|c.Possibilities == 0 {
 		return res // nothing to re-roll with (reroll would only look)
 	}
-	return g.reroll(r, ci, eff, res, pol)
+	return g.reroll(r, ci, c, eff, res, pol)
 }
 
 // reroll is skillRoll after a failure: Second Chance, then Up, Drama/Hero
 // and Possibilities, each re-rolling and keeping the better result.
-func (g *Game) reroll(r *dice.Roller, ci int, eff int, res outcome, pol Policy) outcome {
-	c := g.char(ci)
+func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res outcome, pol Policy) outcome {
 	st := &c.Status
 	if st.Luck > 0 {
 		st.Luck--
@@ -329,42 +332,48 @@ func harmful(a Act) bool { return a != Defend }
 
 // CheckChoice reports why character ci may not take choice now, or nil.
 func (g *Game) CheckChoice(ci int, ch Choice) error {
-	if g.legal(ci, ch) {
+	if c, _ := g.legal(ci, ch); c != nil {
 		return nil
 	}
 	return g.choiceError(ci, ch)
 }
 
 // legal is CheckChoice's verdict in one pass over its rules (combat acts
-// are Attack..AllOutAttack); choiceError finds the first broken rule for
-// the message.
-func (g *Game) legal(ci int, ch Choice) bool {
+// are Attack..AllOutAttack): the actor and the target (nil for Defend) if
+// the choice is legal, else a nil actor. choiceError finds the first broken
+// rule for the message.
+func (g *Game) legal(ci int, ch Choice) (c, t *Character) {
 	s := &g.State
 	nh := len(s.Heroes)
 	n := nh + len(s.Villains)
 	if uint(ci) >= uint(n) || !s.Combat || s.Outcome != Ongoing || s.Monologue || ch.Act-Attack > AllOutAttack-Attack {
-		return false
+		return nil, nil
 	}
-	c, side := (*Character)(nil), Heroes
+	side := Heroes
 	if ci < nh {
 		c = &s.Heroes[ci]
 	} else {
 		c, side = &s.Villains[ci-nh], Villains
 	}
 	if !c.Active() {
-		return false
+		return nil, nil
 	}
 	if ch.Act == Defend {
-		return true
+		return c, nil
 	}
-	t := ch.Target
-	if uint(t) >= uint(n) || (t >= nh) == (side == Villains) || s.Setback[side] {
-		return false
+	ti := ch.Target
+	if uint(ti) >= uint(n) || (ti >= nh) == (side == Villains) || s.Setback[side] {
+		return nil, nil
 	}
-	if t < nh {
-		return s.Heroes[t].Active()
+	if ti < nh {
+		t = &s.Heroes[ti]
+	} else {
+		t = &s.Villains[ti-nh]
 	}
-	return s.Villains[t-nh].Active()
+	if !t.Active() {
+		return nil, nil
+	}
+	return c, t
 }
 
 // choiceError is CheckChoice's rules in order, for the message.
@@ -415,14 +424,14 @@ func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 // act is Act for PlayRound, which syncs the success-roll table once for
 // the whole round.
 func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
-	if !g.legal(ci, ch) {
+	c, t := g.legal(ci, ch)
+	if c == nil {
 		return g.choiceError(ci, ch)
 	}
 	if pol == nil {
 		return errors.New("Act needs a policy")
 	}
 	s := &g.State
-	c := g.char(ci)
 	st := &c.Status
 	st.Posture = NoAct // a posture lasts until the character acts again
 	if g.Sink != nil {
@@ -443,9 +452,9 @@ func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 		st.Posture = Defend
 		success = true // All-Out Defence is taken, not rolled [ours]
 	case Attack, AllOutAttack:
-		success, harmed = g.attack(r, ci, c, ch, unskilled, pol)
+		success, harmed = g.attack(r, ci, c, t, ch, unskilled, pol)
 	default:
-		success, harmed, err = g.contest(r, ci, ch, unskilled, pol)
+		success, harmed, err = g.contest(r, ci, c, t, ch, unskilled, pol)
 		if err != nil {
 			return err
 		}
@@ -499,15 +508,14 @@ func (g *Game) broken(ci int, harmed bool) {
 	}
 }
 
-// attack resolves an Attack or All-Out Attack by character ci (c).
-func (g *Game) attack(r *dice.Roller, ci int, c *Character, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
-	t := g.char(ch.Target)
+// attack resolves an Attack or All-Out Attack by character ci (c) on t.
+func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
 	base := level(c.Attack, unskilled)
 	if ch.Act == AllOutAttack {
 		base += g.Rules.AllOutAttackBonus
 		c.Status.Posture = AllOutAttack
 	}
-	res := g.skillRoll(r, ci, Physical, base, pol)
+	res := g.skillRollOf(r, ci, c, Physical, base, pol)
 	hit := res.Success
 	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
 		def := t.Defense
@@ -555,10 +563,9 @@ func (g *Game) attack(r *dice.Roller, ci int, c *Character, ch Choice, unskilled
 	return true, dmg > 0
 }
 
-func (g *Game) contest(r *dice.Roller, ci int, ch Choice, unskilled bool, pol Policy) (success, harmed bool, err error) {
-	c, t := g.char(ci), g.char(ch.Target)
+func (g *Game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol Policy) (success, harmed bool, err error) {
 	sk, resist, kind := contestSkills(ch.Act, c, t, unskilled)
-	a := g.skillRoll(r, ci, kind, sk, pol)
+	a := g.skillRollOf(r, ci, c, kind, sk, pol)
 	d := g.successRoll(r, resist)
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: resist, Success: d.Success})

@@ -66,9 +66,30 @@ func (g *Game) roll3d6(r *dice.Roller) int {
 	return int(sum3d6[v])
 }
 
+// sumFirst[n][v] is the total of the first n (0..2) of the two d6 whose
+// faces less one are the base-6 digits of v, lowest first.
+var sumFirst = func() (t [3][36]uint8) {
+	for v := range 36 {
+		t[1][v] = uint8(v%6 + 1)
+		t[2][v] = uint8(v%6 + v/6 + 2)
+	}
+	return t
+}()
+
 // rollD6 rolls n six-sided dice and returns the total.
 func (g *Game) rollD6(r *dice.Roller, n int) int {
 	k := &g.kd
+	if uint(n) <= 2 && k.n >= 2 {
+		// Up to two dice (a damage roll, mostly): two faces taken and
+		// the first n used, with no loop.
+		v := k.x % 36
+		k.x /= 36
+		k.n -= 2
+		if k.log != nil {
+			*k.log = append(*k.log, []int{int(v%6) + 1, int(v/6) + 1}[:n]...)
+		}
+		return int(sumFirst[n][v])
+	}
 	t := 0
 	for range n {
 		if k.n == 0 && !k.refill(r) {
