@@ -224,7 +224,9 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, base int, pol Policy) outcome {
 	st := &c.Status
 	eff := base
-	if st.RoundBonus|st.Next[kind]|st.Support != 0 { // most rolls have no bonus
+	// Most rolls have no bonus: all of them zero (which needs no index)
+	// skips the block, which changes nothing when those it reads are zero.
+	if st.RoundBonus|st.Next[0]|st.Next[1]|st.Next[2]|st.Support != 0 {
 		bonus := st.RoundBonus + st.Next[kind] + st.Support
 		st.Next[kind], st.Support = 0, 0
 		if bonus > 0 && st.StymiedNext {

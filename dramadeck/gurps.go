@@ -114,7 +114,7 @@ func (g *Game) successRoll(r *dice.Roller, skill int) outcome {
 	// table (roll3d6 and judgeRoll written out).
 	k := &g.kd
 	i := uint(skill - judgeLo)
-	if k.n < 3 || k.log != nil || i >= judgeSpan {
+	if (k.n < 3 && !k.refill(r)) || k.log != nil || i >= judgeSpan {
 		return g.jt.judgeRoll(g.roll3d6(r), skill)
 	}
 	v := k.x % 216
