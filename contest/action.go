@@ -203,6 +203,9 @@ type Engine struct {
 	opts           []PushOption
 	comp           []dice.Die
 	cfac           []int
+	// tabs rolls pools the Engine has rolled before from tables (see
+	// fastroll.go).
+	tabs tables
 }
 
 // NewEngine returns an Engine with the given rules, after checking them.
@@ -564,8 +567,8 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Di
 				e.Sink.Event(Event{Kind: EvPlotPoints, Side: t, Char: sd.Char, Value: -cost})
 			}
 		}
-		// One pass writes picks and dice; the buffers grow only when a
-		// side first rolls more dice than ever before.
+		// The buffers grow only when a side first rolls more dice than
+		// ever before.
 		np, n := len(picks), len(picks)+len(more)
 		m := n + len(sd.Gang)
 		if cap(sd.Picks) < n {
@@ -574,23 +577,49 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Di
 		if cap(sd.Dice) < m {
 			sd.Dice = make([]dice.Die, m, m+8)
 		}
-		sd.Picks, sd.Dice = sd.Picks[:n], sd.Dice[:m]
-		ds = ds[:n]
-		for i, p := range picks {
-			sd.Picks[i], sd.Dice[i] = p, ds[i]
+		if cap(sd.Faces) < m {
+			sd.Faces = make([]int, m, m+8)
 		}
-		for i, p := range more {
-			sd.Picks[np+i], sd.Dice[np+i] = p, ds[np+i]
+		sd.Picks, sd.Dice, sd.Faces = sd.Picks[:n], sd.Dice[:m], sd.Faces[:m]
+		copy(sd.Picks, picks)
+		copy(sd.Picks[np:], more)
+		// One pass writes the dice and packs their key for the tables.
+		key, all := uint64(0), uint(0)
+		dd := sd.Dice[:n]
+		for i, d := range ds[:len(dd)] {
+			dd[i] = d
+			all |= uint(d - 2)
+			key = key<<4 | uint64(d-1)
 		}
-		if len(sd.Gang) > 0 {
-			copy(sd.Dice[n:], sd.Gang)
+		dg := sd.Dice[n:]
+		for i, d := range sd.Gang[:len(dg)] {
+			dg[i] = d
+			all |= uint(d - 2)
+			key = key<<4 | uint64(d-1)
+		}
+		if l := e.tabs.slot[(key*0x9E3779B97F4A7C15)>>61]; l != nil && l.key == key && all <= 14 && m <= fastDice && r.Remaining() == 0 {
+			top2, ones := l.roll(r, sd.Faces)
+			if e.Rules.Keep != 2 || !e.Rules.ExcludeOnes {
+				top2 = e.total(sd.Faces)
+			}
+			e.rolled(s, r, t, top2, ones)
+			return nil
 		}
 	} else {
 		sd.Picks = sd.Picks[:0]
 		sd.Dice = append(sd.Dice[:0], s.Trouble...)
 	}
-	sd.Faces = r.RollDice(sd.Dice, sd.Faces)
-	total, ones := e.read(sd.Faces)
+	var total, ones int
+	sd.Faces, total, ones = e.rollRead(r, sd.Dice, sd.Faces)
+	e.rolled(s, r, t, total, ones)
+	return nil
+}
+
+// rolled finishes side t's roll once its faces are in: total is what the
+// rules read from them and ones the count of 1s.
+func (e *Engine) rolled(s *Scene, r *dice.Roller, t, total, ones int) {
+	a := s.Action
+	sd := &a.Sides[t]
 	sd.Total = total + sd.Aid
 	sd.Aid = 0
 	sd.Rolled = true
@@ -604,10 +633,9 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Di
 	}
 	if a.Phase == PhaseOpen {
 		e.opened(s, t)
-		return nil
+		return
 	}
 	e.answer(s, r, t)
-	return nil
 }
 
 // countOnes counts the faces showing 1: the opportunities the GM may buy.

@@ -1,0 +1,107 @@
+package contest
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// TestTableRollsAsRollDice rolls random pools through the tables and by
+// RollDice from two Rollers with the same seed: the faces must agree draw
+// for draw, and the reading must be read's, under the shipped rules and
+// others.
+func TestTableRollsAsRollDice(t *testing.T) {
+	pick := rand.New(rand.NewPCG(3, 4))
+	for _, rules := range []Rules{DefaultRules(), {Keep: 3, ExcludeOnes: true}, {Keep: 2}, {Keep: 1, ExcludeOnes: true}} {
+		e := &Engine{Rules: rules}
+		fast, slow := dice.NewSeeded(11), dice.NewSeeded(11)
+		var ff, sf []int
+		tabled := 0
+		for range 4000 {
+			ds := make([]dice.Die, 1+pick.IntN(fastDice+1))
+			for i := range ds {
+				if pick.IntN(4) == 0 {
+					ds[i] = dice.Die(2 + pick.IntN(15))
+				} else {
+					ds[i] = dice.Ladder[pick.IntN(len(dice.Ladder))]
+				}
+			}
+			for range 3 {
+				if e.layoutOf(fast, ds) != nil {
+					tabled++
+				}
+				var ft, fo int
+				ff, ft, fo = e.rollRead(fast, ds, ff)
+				sf = slow.RollDice(ds, sf)
+				st, so := e.total(sf), countOnes(sf)
+				if !slices.Equal(ff, sf) || ft != st || fo != so {
+					t.Fatalf("rules %+v, pool %v: tables %v (total %d, 1s %d), RollDice %v (total %d, 1s %d)", rules, ds, ff, ft, fo, sf, st, so)
+				}
+			}
+		}
+		if tabled < 4000 {
+			t.Errorf("rules %+v: only %d of 12000 rolls came from the tables", rules, tabled)
+		}
+	}
+}
+
+// TestTableLayouts checks how pools are cut into chunks and that a table
+// lists every combination of faces exactly once.
+func TestTableLayouts(t *testing.T) {
+	e := &Engine{Rules: DefaultRules()}
+	r := dice.NewSeeded(1)
+	cases := []struct {
+		ds     []dice.Die
+		chunks []int
+	}{
+		{[]dice.Die{10, 8, 6}, []int{3}},
+		{[]dice.Die{10, 8, 6, 6, 6, 6}, []int{4, 2}},
+		{[]dice.Die{12, 12, 12, 12, 12, 12, 12}, []int{3, 3, 1}},
+		{[]dice.Die{16, 16, 16, 16}, []int{3, 1}},
+		{[]dice.Die{4}, []int{1}},
+	}
+	for _, c := range cases {
+		if l := e.layoutOf(r, c.ds); l != nil {
+			t.Fatalf("%v: built on first sight", c.ds)
+		}
+		l := e.layoutOf(r, c.ds)
+		if l == nil {
+			t.Fatalf("%v: not built on second sight", c.ds)
+		}
+		var got []int
+		for _, ch := range l.ch[:l.nch] {
+			got = append(got, ch.n)
+		}
+		if !slices.Equal(got, c.chunks) {
+			t.Errorf("%v: chunks %v, want %v", c.ds, got, c.chunks)
+		}
+		off := 0
+		for _, ch := range l.ch[:l.nch] {
+			seen := map[uint32]bool{}
+			for _, ent := range ch.tab {
+				f := ent & 0xffff
+				if seen[f] {
+					t.Fatalf("%v: faces %x twice", c.ds, f)
+				}
+				seen[f] = true
+				for i := range ch.n {
+					if x := int(f>>(4*i)&15) + 1; x > int(c.ds[off+i]) {
+						t.Fatalf("%v: face %d on a d%d", c.ds, x, c.ds[off+i])
+					}
+				}
+			}
+			off += ch.n
+		}
+	}
+	for _, ds := range [][]dice.Die{{}, {4, 4, 4, 4, 4, 4, 4, 4}, {20}, {12, 1}} {
+		e.layoutOf(r, ds)
+		if e.layoutOf(r, ds) != nil {
+			t.Errorf("%v: rolled from tables", ds)
+		}
+	}
+	if e.layoutOf(dice.Scripted(1, 2, 3), []dice.Die{10, 8, 6}) != nil {
+		t.Error("a scripted roller with faces left rolls from tables")
+	}
+}
