@@ -2,6 +2,7 @@ package edge
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -240,5 +241,95 @@ func TestTrialMatchesSteps(t *testing.T) {
 	}
 	if direct < 30 || timeUp == 0 {
 		t.Errorf("%d scenarios only Styles choose, %d trials ran out of time: the test misses a path", direct, timeUp)
+	}
+}
+
+// TestSettleDuel: the two-party settle leaves exactly the state the
+// general one leaves (edge dice, transfers, initiative, rounds, usage,
+// runs and who is out) for rounds of one to five checks a side with
+// totals and modifiers close enough to tie often, on every kind of skill.
+func TestSettleDuel(t *testing.T) {
+	s := five()
+	s.Parties[0].Members[1].Skills["reflex"] = 2
+	in, err := s.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Start(dice.Scripted(20, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if !in.duel {
+		t.Fatal("five a side is not a duel")
+	}
+	gen := dice.NewSeeded(11)
+	ns := len(in.skills)
+	ps := make([]participant, 10)
+	var moved, drained, flips int
+	var before, want dyn
+	before.alloc(2, len(in.names), ns)
+	want.alloc(2, len(in.names), ns)
+	for round := range 20000 {
+		// A random state: each side 1..6 dice (sometimes 1, so it can
+		// run out), the initiative with either, some history.
+		in.Reset()
+		st := &in.st
+		st.started, st.order = true, append(st.order[:0], 0, 1)
+		st.initiative = gen.IntN(2)
+		st.round = gen.IntN(4)
+		for p := range 2 {
+			st.edge[p] = 1 + gen.IntN(6)
+		}
+		for g := range st.mem {
+			st.mem[g].last, st.mem[g].lastRound, st.mem[g].streak = gen.IntN(ns), gen.IntN(4), 1+gen.IntN(3)
+		}
+		for i := range st.uses {
+			st.uses[i] = int8(gen.IntN(3))
+		}
+		if round%50 == 0 {
+			st.uses[gen.IntN(len(st.uses))] = 100
+		}
+		a, b := st.initiative, 1-st.initiative
+		na, nb := 1+gen.IntN(min(5, st.edge[a])), 1+gen.IntN(min(5, st.edge[b]))
+		n := 0
+		for k, side := range [2]struct{ p, n int }{{a, na}, {b, nb}} {
+			lo := in.parties[side.p].lo
+			for m := range side.n {
+				g, sk := lo+m, gen.IntN(ns)
+				f := uint8(pStaked)
+				if k == 0 {
+					f |= pActor
+				}
+				if in.safeMask&(1<<sk) != 0 {
+					f |= pSafe
+				}
+				ps[n] = participant{mod: int32(gen.IntN(7) - 3), use: uint16(g*ns + sk), party: uint8(side.p), member: uint8(g), skill: uint8(sk), flags: f}
+				ps[n].score(int32(8 + gen.IntN(6)))
+				n++
+			}
+		}
+		in.nAct, in.nStaked = na, n
+		before.copyFrom(st)
+		in.settleAll(ps[:n])
+		want.copyFrom(st)
+		st.copyFrom(&before)
+		in.settle(ps[:n])
+		if !reflect.DeepEqual(want, *st) {
+			st.copyFrom(&want)
+			w := in.State()
+			st.copyFrom(&before)
+			in.settle(ps[:n])
+			t.Fatalf("round %d (%d against %d): duel settle differs (-general +duel):\n%s", round, na, nb, cmp.Diff(w, in.State()))
+		}
+		moved += want.transfers - before.transfers
+		if want.outcome.Done() {
+			drained++
+		}
+		if want.initiative != before.initiative {
+			flips++
+		}
+	}
+	t.Logf("%d dice moved, %d rounds drained a side, %d moved the initiative", moved, drained, flips)
+	if moved < 20000 || drained < 500 || flips < 2000 {
+		t.Errorf("%d dice moved, %d rounds drained a side, %d moved the initiative: the test misses cases", moved, drained, flips)
 	}
 }

@@ -211,6 +211,7 @@ type Interaction struct {
 	nStaked     int // staked checks at the front of parts
 	faceBuf     []int
 	passiveMask uint32           // passive parties
+	duel        bool             // two parties, neither passive
 	reactOf     [MaxParties]int8 // reaction of each targeted party in that declaration
 	orderBuf    []int
 	rk          ranked // styleChecks' scratch
@@ -566,6 +567,7 @@ func build(s Scenario) (*Interaction, error) {
 		}
 	}
 	in.pol = make([]Policy, len(s.Parties))
+	in.duel = len(s.Parties) == 2 && in.passiveMask == 0
 
 	// Scratch for one round: at most every member of every party checks,
 	// plus one passive check per actor check per passive party and one

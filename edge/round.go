@@ -408,6 +408,16 @@ func nextAbove(ps []participant, k int64, lo, hi int) int {
 // settle resolves a round of scored checks: dice pass, usage is recorded,
 // the initiative moves and parties that ran out leave.
 func (in *Interaction) settle(ps []participant) {
+	if nA := in.nAct; in.duel && in.sink == nil && len(ps) == in.nStaked && nA > 0 && nA < len(ps) {
+		in.settleDuel(ps)
+		return
+	}
+	in.settleAll(ps)
+}
+
+// settleAll is settle for any round: with events, seizing checks,
+// passive parties or more than two parties.
+func (in *Interaction) settleAll(ps []participant) {
 	st := &in.st
 	round := st.round + 1
 	if in.sink != nil {
@@ -482,6 +492,80 @@ func (in *Interaction) settle(ps []participant) {
 		// Only a party that lost its last die this round can leave: a
 		// party holds no dice exactly when it is out (SetState checks it).
 		in.eliminate()
+	}
+}
+
+// settleDuel is settle for two active parties and no events, the
+// commonest case, in two passes over the checks (both sides check:
+// 0 < in.nAct < len(ps)). The actor's checks are
+// a = ps[:nAct], the target's b = ps[nAct:]. A die passes to the opposing
+// check with the next higher rank, if there is one, so how many dice a
+// side loses is how many of its checks rank below the other side's best;
+// which check takes each die only matters for the events. The actor holds
+// the initiative, so it keeps it unless the target's best total is higher.
+func (in *Interaction) settleDuel(ps []participant) {
+	st := &in.st
+	round := st.round + 1
+	a, b := ps[:in.nAct], ps[in.nAct:]
+	// la, lb: dice a and b lose. Keys are far from overflow, so the sign
+	// of a difference orders them.
+	ka, kb := a[0].key, b[0].key
+	la, lb := int(uint64(ka-kb)>>63), int(uint64(kb-ka)>>63)
+	if len(a) > 1 || len(b) > 1 {
+		for i := 1; i < len(a); i++ {
+			ka = max(ka, a[i].key)
+		}
+		for i := 1; i < len(b); i++ {
+			kb = max(kb, b[i].key)
+		}
+		la, lb = 0, 0
+		for i := range a {
+			la += int(uint64(a[i].key-kb) >> 63)
+		}
+		for i := range b {
+			lb += int(uint64(b[i].key-ka) >> 63)
+		}
+	}
+	pa, pb := int(a[0].party), int(b[0].party)
+	edge := st.edge
+	ea, eb := edge[pa]+lb-la, edge[pb]+la-lb
+	edge[pa], edge[pb] = ea, eb
+	st.transfers += la + lb
+	in.record(ps, round)
+	st.round = round
+	// A key's total is its top half, rounded (the modifier may be
+	// negative).
+	if (kb+1<<31)>>32 > (ka+1<<31)>>32 {
+		in.setInitiative(pb)
+	}
+	if ea == 0 || eb == 0 {
+		in.eliminate()
+	}
+}
+
+// record counts the staked checks ps of round round for Can't Fool Me
+// Twice (passive ones never count): the member's run with its skill and,
+// unless the skill is safe, the skill's uses.
+func (in *Interaction) record(ps []participant, round int) {
+	st := &in.st
+	mem, uses := st.mem, st.uses
+	prev := st.round
+	for i := range ps {
+		p := &ps[i]
+		if p.flags&(pPassive|pStaked) != pStaked {
+			continue
+		}
+		m := &mem[p.member]
+		s := int(p.skill)
+		if m.last == s && m.lastRound == prev {
+			m.streak = min(m.streak+1, 100)
+		} else {
+			m.streak = 1
+		}
+		m.last, m.lastRound = s, round
+		if p.flags&pSafe == 0 && int(p.use) < len(uses) && uses[p.use] < 100 {
+			uses[p.use]++
+		}
 	}
 }
 
