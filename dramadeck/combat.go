@@ -433,6 +433,12 @@ func (g *Game) act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 	if pol == nil {
 		return errors.New("Act needs a policy")
 	}
+	return g.actOn(r, ci, c, t, ch, pol)
+}
+
+// actOn is act after its checks: c is character ci, t the target (nil for
+// Defend).
+func (g *Game) actOn(r *dice.Roller, ci int, c, t *Character, ch Choice, pol Policy) error {
 	s := &g.State
 	st := &c.Status
 	st.Posture = NoAct // a posture lasts until the character acts again
@@ -696,7 +702,13 @@ func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
 	if !g.char(ci).Active() || g.State.Outcome != Ongoing {
 		return nil
 	}
-	if err := g.act(r, ci, pol.Choose(g, ci), pol); err != nil {
+	var err error
+	if sp, ok := pol.(*Style); ok {
+		err = g.styleAct(r, ci, sp)
+	} else {
+		err = g.act(r, ci, pol.Choose(g, ci), pol)
+	}
+	if err != nil {
 		return fmt.Errorf("policy %s: %w", pol.Name(), err)
 	}
 	if ci < len(g.State.Heroes) && g.State.Players[ci].MayMove {
@@ -707,6 +719,26 @@ func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
 		}
 	}
 	return nil
+}
+
+// styleAct is act(r, ci, sp.Choose(g, ci), sp) for the registry's policies,
+// where Choose hands over the characters it picked: the checks of legal on
+// those (the actor and target active, on opposite sides, no Setback for a
+// harmful act) rather than a second lookup, and the full check and its
+// message if any fails.
+func (g *Game) styleAct(r *dice.Roller, ci int, sp *Style) error {
+	ch, c, t := sp.choose(g, ci)
+	s := &g.State
+	ok := c != nil && s.Combat && s.Outcome == Ongoing && !s.Monologue && c.Active()
+	if ch.Act != Defend {
+		// Choose attacks or contests only an opponent: t is character
+		// ch.Target, on the other side.
+		ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
+	}
+	if !ok {
+		return g.act(r, ci, ch, sp)
+	}
+	return g.actOn(r, ci, c, t, ch, sp)
 }
 
 // PlayRound plays one whole combat round: the flip, every player's

@@ -293,10 +293,17 @@ func (s *Style) Move(g *Game, p int) int {
 // Choose defends under Setback or when hurt past DefendBelow; otherwise it
 // attacks the weakest opponent, or uses an approved contest it is good at.
 func (s *Style) Choose(g *Game, ci int) Choice {
+	ch, _, _ := s.choose(g, ci)
+	return ch
+}
+
+// choose is Choose with the characters it picked: the actor (nil only for
+// no such character) and the target (nil for Defend).
+func (s *Style) choose(g *Game, ci int) (Choice, *Character, *Character) {
 	st := &g.State
 	nh := len(st.Heroes)
 	if uint(ci) >= uint(nh+len(st.Villains)) {
-		return Choice{Act: Defend} // no such character: the engine reports it
+		return Choice{Act: Defend}, nil, nil // no such character: the engine reports it
 	}
 	c, opp, off, side := (*Character)(nil), st.Villains, nh, Heroes
 	if ci < nh {
@@ -305,7 +312,7 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 		c, opp, off, side = &st.Villains[ci-nh], st.Heroes, 0, Villains
 	}
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
-		return Choice{Act: Defend}
+		return Choice{Act: Defend}, c, nil
 	}
 	// Focus on the weakest active opponent (the first of equals). Who
 	// is weakest changes with every wound, so the comparison selects
@@ -323,15 +330,16 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 	if t < 0 {
 		// None active, or every active one at math.MaxInt HP.
 		if t = firstActive(opp); t < 0 {
-			return Choice{Act: Defend}
+			return Choice{Act: Defend}, c, nil
 		}
 	}
 	ch := Choice{Act: Attack, Target: t + off}
 	if s.AllOut {
 		ch.Act = AllOutAttack
 	}
+	tc := &opp[t]
 	if !s.Contests || len(st.Stack) == 0 {
-		return ch
+		return ch, c, tc
 	}
 	// The contests open to the side: for heroes the card's approved
 	// actions in order, for villains the line's villain action.
@@ -340,12 +348,12 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
 		a0, a1 = card.Approved[0], card.Approved[1]
 	}
-	if a0.Contest() && s.contestBetter(a0, c, &opp[t]) {
+	if a0.Contest() && s.contestBetter(a0, c, tc) {
 		ch.Act = a0
-	} else if a1.Contest() && s.contestBetter(a1, c, &opp[t]) {
+	} else if a1.Contest() && s.contestBetter(a1, c, tc) {
 		ch.Act = a1
 	}
-	return ch
+	return ch, c, tc
 }
 
 // firstActive returns the index of the first active character of cs, or -1.
