@@ -21,9 +21,20 @@ func TestStyleRound(t *testing.T) {
 	}
 	gen := dice.NewSeeded(7)
 	r := dice.NewSeeded(70)
-	fast, slow, fastGroups := 0, 0, 0
+	fast, slow, fastGroups, fastLone := 0, 0, 0, 0
 	for i := range scenarios {
 		s := randomScenario(gen)
+		if i%5 == 1 {
+			// One member a side, both active.
+			s.Parties = s.Parties[:2]
+			for p := range s.Parties {
+				s.Parties[p].Passive = false
+				s.Parties[p].Members = s.Parties[p].Members[:1]
+			}
+			if s.Type == "temptation" {
+				s.Parties[0].Tempter = true
+			}
+		}
 		if i%3 == 0 {
 			// Without groups, so the direct round applies.
 			for p := range s.Parties {
@@ -43,6 +54,9 @@ func TestStyleRound(t *testing.T) {
 					got, ok := in.styleRound()
 					if ok {
 						fast++
+						if in.lone {
+							fastLone++
+						}
 						if in.groups {
 							fastGroups++
 						}
@@ -66,9 +80,9 @@ func TestStyleRound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("direct rounds %d (%d with groups), declared %d", fast, fastGroups, slow)
-	if fast < 1000 || slow < 100 || fastGroups < 100 {
-		t.Errorf("direct rounds %d (%d with groups), declared %d: the test misses a path", fast, fastGroups, slow)
+	t.Logf("direct rounds %d (%d with groups, %d lone), declared %d", fast, fastGroups, fastLone, slow)
+	if fast < 1000 || slow < 100 || fastGroups < 100 || fastLone < 300 {
+		t.Errorf("direct rounds %d (%d with groups, %d lone), declared %d: the test misses a path", fast, fastGroups, fastLone, slow)
 	}
 }
 

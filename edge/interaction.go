@@ -212,6 +212,7 @@ type Interaction struct {
 	faceBuf     []int
 	passiveMask uint32           // passive parties
 	duel        bool             // two parties, neither passive
+	lone        bool             // a duel of one member a side
 	reactOf     [MaxParties]int8 // reaction of each targeted party in that declaration
 	orderBuf    []int
 	rk          ranked // styleChecks' scratch
@@ -568,6 +569,7 @@ func build(s Scenario) (*Interaction, error) {
 	}
 	in.pol = make([]Policy, len(s.Parties))
 	in.duel = len(s.Parties) == 2 && in.passiveMask == 0
+	in.lone = in.duel && len(in.names) == 2
 
 	// Scratch for one round: at most every member of every party checks,
 	// plus one passive check per actor check per passive party and one

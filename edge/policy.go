@@ -444,6 +444,9 @@ func (v View) ReactMod(p, m, s int, a *Action) (int, bool) {
 // that sheds them, in an interaction with groups), or a choice would be
 // refused (declare then reports why).
 func (in *Interaction) styleRound() ([]participant, bool) {
+	if in.lone {
+		return in.loneRound()
+	}
 	st := &in.st
 	ap := st.initiative
 	sa, ok := in.pol[ap].(*Style)
@@ -575,4 +578,56 @@ func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, rea
 		n++
 	}
 	return n, used
+}
+
+// loneRound is styleRound for two active parties of one member each: the
+// actor's member checks with its best skill against the target's member
+// with its best reaction, one die each (a Style's count of one member is
+// one while the pool lasts), with no ranking or counting.
+func (in *Interaction) loneRound() ([]participant, bool) {
+	st := &in.st
+	ap := st.initiative & 1
+	tp := ap ^ 1
+	sa, ok := in.pol[ap].(*Style)
+	if !ok || st.edge[ap] <= 0 || st.edge[tp] <= 0 || st.out[tp] {
+		return nil, false
+	}
+	sb, ok := in.pol[tp].(*Style)
+	if !ok || (in.groups && (sa.Shed || sb.Shed)) {
+		return nil, false
+	}
+	ps := in.parts[:2]
+	ns := len(in.skills)
+	ga, gb := in.parties[ap].lo, in.parties[tp].lo
+	sk, val := in.bestSkill(ga, false, 0, sa.IgnoreRepetition)
+	if sk < 0 {
+		return nil, false
+	}
+	if sa.IgnoreRepetition {
+		val += in.activeRep(ga, sk)
+	}
+	bit := uint64(1) << (uint(sk) & 63)
+	f := uint8(pStaked | pActor)
+	if in.safeMask&bit != 0 {
+		f |= pSafe
+	}
+	q := &ps[0]
+	q.mod, q.use = int32(val), uint16(ga*ns+sk)
+	q.party, q.member, q.skill, q.flags = uint8(ap), uint8(ga), uint8(sk), f
+	sk, val = in.bestSkill(gb, true, bit, sb.IgnoreRepetition)
+	if sk < 0 {
+		return nil, false
+	}
+	if sb.IgnoreRepetition {
+		val += in.activeRep(gb, sk)
+	}
+	f = pStaked
+	if in.safeMask&(1<<(uint(sk)&63)) != 0 {
+		f |= pSafe
+	}
+	q = &ps[1]
+	q.mod, q.use = int32(val), uint16(gb*ns+sk)
+	q.party, q.member, q.skill, q.flags = uint8(tp), uint8(gb), uint8(sk), f
+	in.nAct, in.nStaked = 1, 2
+	return ps, true
 }
