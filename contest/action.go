@@ -581,15 +581,24 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Di
 			sd.Faces = make([]int, m, m+8)
 		}
 		sd.Picks, sd.Dice, sd.Faces = sd.Picks[:n], sd.Dice[:m], sd.Faces[:m]
-		copy(sd.Picks, picks)
-		copy(sd.Picks[np:], more)
-		// One pass writes the dice and packs their key for the tables.
+		// One pass writes picks and dice and packs the dice's key for
+		// the tables.
 		key, all := uint64(0), uint(0)
-		dd := sd.Dice[:n]
-		for i, d := range ds[:len(dd)] {
-			dd[i] = d
+		dp, dd, pd := sd.Picks[:np], sd.Dice[:np], ds[:np]
+		for i, p := range picks {
+			d := pd[i]
+			dp[i], dd[i] = p, d
 			all |= uint(d - 2)
 			key = key<<4 | uint64(d-1)
+		}
+		if len(more) > 0 {
+			dp, dd, pd = sd.Picks[np:n], sd.Dice[np:n], ds[np:n]
+			for i, p := range more {
+				d := pd[i]
+				dp[i], dd[i] = p, d
+				all |= uint(d - 2)
+				key = key<<4 | uint64(d-1)
+			}
 		}
 		dg := sd.Dice[n:]
 		for i, d := range sd.Gang[:len(dg)] {

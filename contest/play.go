@@ -59,30 +59,62 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 	pl := e.planOf(s, t)
 	e.planCost = pl.cost
 	ok := true
-	e.planDice = e.planDice[:0]
-	for _, p := range sd.Base {
+	nb, nx := len(sd.Base), len(sd.Extra)
+	if cap(e.planDice) < nb+nx {
+		e.planDice = make([]dice.Die, 0, nb+nx+8)
+	}
+	pd := e.planDice[:nb]
+	for i, p := range sd.Base {
 		tr := s.traitPtr(p)
 		if tr == nil {
 			ok = false
+			pd[i] = dice.Gone
 			continue
 		}
 		ok = ok && tr.Die != dice.Gone
-		e.planDice = append(e.planDice, tr.Die)
+		pd[i] = tr.Die
 	}
-	nb := len(e.planDice)
 	for n, p := range sd.Extra {
 		tr := s.traitPtr(p)
 		if tr == nil || tr.Die == dice.Gone || n+1 >= len(pl.cost) || pl.cost[n+1] > ch.PlotPoints {
 			break
 		}
 		v.Affordable = n + 1
-		e.planDice = append(e.planDice, tr.Die)
 	}
+	e.planDice = e.planDice[:nb+v.Affordable]
 	// The Keep largest sizes in reach give the best total.
-	v.Best = sd.Aid + bestSizes(e.planDice[:nb], sd.Gang, e.Rules.Keep)
-	v.BestAll = v.Best
-	if v.Affordable > 0 {
-		v.BestAll = sd.Aid + bestSizes(e.planDice, sd.Gang, e.Rules.Keep)
+	if e.Rules.Keep == 2 {
+		// The shipped reading in one pass, in registers and without
+		// branches on the sizes: the base pool with the gang, then the
+		// affordable extras on top.
+		a, b := 0, 0
+		for _, d := range pd {
+			x := int(d)
+			b = max(b, min(a, x))
+			a = max(a, x)
+		}
+		for _, d := range sd.Gang {
+			x := int(d)
+			b = max(b, min(a, x))
+			a = max(a, x)
+		}
+		v.Best = sd.Aid + a + b
+		for i, p := range sd.Extra[:v.Affordable] {
+			x := int(s.traitPtr(p).Die)
+			e.planDice[nb+i] = dice.Die(x)
+			b = max(b, min(a, x))
+			a = max(a, x)
+		}
+		v.BestAll = sd.Aid + a + b
+	} else {
+		for i, p := range sd.Extra[:v.Affordable] {
+			e.planDice[nb+i] = s.traitPtr(p).Die
+		}
+		v.Best = sd.Aid + bestSizes(pd, sd.Gang, e.Rules.Keep)
+		v.BestAll = v.Best
+		if v.Affordable > 0 {
+			v.BestAll = sd.Aid + bestSizes(e.planDice, sd.Gang, e.Rules.Keep)
+		}
 	}
 	if ok {
 		e.planLo, e.planHi = pl.lo, min(pl.hi, v.Affordable)
