@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -103,5 +105,35 @@ func TestTableLayouts(t *testing.T) {
 	}
 	if e.layoutOf(dice.Scripted(1, 2, 3), []dice.Die{10, 8, 6}) != nil {
 		t.Error("a scripted roller with faces left rolls from tables")
+	}
+}
+
+// TestTablesPlayAsRollDice plays the same trials of the shipped scenarios
+// with the tables and with every pool rolled by RollDice, from Rollers of
+// the same seed: every trial must end the same way, with the same metrics
+// and the same scene.
+func TestTablesPlayAsRollDice(t *testing.T) {
+	for name, sc := range map[string]Scenario{"default": DefaultScenario(), "contested3v3": contested3v3(), "basic3v3": basic3v3()} {
+		fast, err := sc.NewRunner()
+		must(t, err)
+		slow, err := sc.NewRunner()
+		must(t, err)
+		slow.e.tabs.off = true
+		rf, rs := dice.NewSeeded(5), dice.NewSeeded(5)
+		mf, ms := make([]int, 6), make([]int, 6)
+		for i := range 20000 {
+			cf, cs := fast.Trial(rf, mf), slow.Trial(rs, ms)
+			if cf != cs || !slices.Equal(mf, ms) {
+				t.Fatalf("%s trial %d: tables end %d %v, RollDice %d %v", name, i, cf, mf, cs, ms)
+			}
+			if i%1000 == 0 {
+				if d := cmp.Diff(&slow.s, &fast.s); d != "" {
+					t.Fatalf("%s trial %d: scenes differ (-RollDice +tables):\n%s", name, i, d)
+				}
+			}
+		}
+		if fast.e.tabs.entries == 0 || slow.e.tabs.entries != 0 {
+			t.Errorf("%s: tables hold %d entries, with tables off %d", name, fast.e.tabs.entries, slow.e.tabs.entries)
+		}
 	}
 }
