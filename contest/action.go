@@ -521,8 +521,12 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	// The side's planned pool was checked when the action began: only its
 	// dice need reading.
 	if e.planFor == s && e.planAct == a && t < len(e.plans) {
-		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && slices.Equal(picks, pl.picks[:pl.base]) && e.readDice(s, picks) {
-			return e.roll(s, r, picks, nil, e.pool, pl.cost[0])
+		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && slices.Equal(picks, pl.picks[:pl.base]) {
+			// roll reads the ratings; a trait gone since is for cost to
+			// report.
+			if err := e.roll(s, r, picks, nil, nil, pl.cost[0]); err != errRecheck {
+				return err
+			}
 		}
 	}
 	cost, err := e.cost(s, sd.Char, picks)
@@ -550,13 +554,37 @@ func (e *Engine) readDice(s *Scene, picks []Pick) bool {
 	return true
 }
 
+// errRecheck is roll's answer, changing nothing, when a pick it was to
+// read the rating of no longer names a trait to roll.
+var errRecheck = errors.New("contest: recheck the pool")
+
 // roll is Roll once the picks (picks then more) are checked: ds are their
-// dice and cost their price (all ignored for the Trouble Pool).
+// dice and cost their price (all ignored for the Trouble Pool). A nil ds
+// with no more picks has roll read the ratings of picks, returning
+// errRecheck before changing anything if one names no trait or a gone one.
 func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Die, cost int) error {
 	a := s.Action
 	t := a.Turn
 	sd := &a.Sides[t]
 	if sd.Char != TroublePool {
+		var read [fastDice]dice.Die
+		if ds == nil {
+			if len(picks) > len(read) {
+				if !e.readDice(s, picks) {
+					return errRecheck
+				}
+				ds = e.pool
+			} else {
+				ds = read[:len(picks)]
+				for i, p := range picks {
+					tr := s.traitPtr(p)
+					if tr == nil || tr.Die == dice.Gone {
+						return errRecheck
+					}
+					ds[i] = tr.Die
+				}
+			}
+		}
 		c := &s.Characters[sd.Char]
 		if cost > c.PlotPoints {
 			return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, c.Name, c.PlotPoints)
