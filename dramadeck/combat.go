@@ -674,9 +674,11 @@ func (g *Game) sideOrder(side Side) []int {
 	if side == Villains {
 		cs, off = s.Villains, len(s.Heroes)
 	}
+	side &= 1
 	o, sp := g.order[side], g.speeds[side]
 	if len(o) == len(cs) && len(sp) == len(cs) && off == g.orderOff[side] {
 		same := true
+		sp := sp[:len(cs)]
 		for i := range cs {
 			same = same && cs[i].Speed == sp[i]
 		}
@@ -704,7 +706,24 @@ func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
 	}
 	var err error
 	if sp, ok := pol.(*Style); ok {
-		err = g.styleAct(r, ci, sp)
+		// act(r, ci, sp.Choose(g, ci), sp) for the registry's policies,
+		// where Choose hands over the characters it picked: the checks of
+		// legal on those (the actor and target active, on opposite sides,
+		// no Setback for a harmful act) rather than a second lookup, and
+		// the full check and its message if any fails.
+		ch, c, t := sp.choose(g, ci)
+		s := &g.State
+		ok := c != nil && s.Combat && s.Outcome == Ongoing && !s.Monologue && c.Active()
+		if ch.Act != Defend {
+			// Choose attacks or contests only an opponent: t is
+			// character ch.Target, on the other side.
+			ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
+		}
+		if ok {
+			err = g.actOn(r, ci, c, t, ch, sp)
+		} else {
+			err = g.act(r, ci, ch, sp)
+		}
 	} else {
 		err = g.act(r, ci, pol.Choose(g, ci), pol)
 	}
@@ -719,26 +738,6 @@ func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
 		}
 	}
 	return nil
-}
-
-// styleAct is act(r, ci, sp.Choose(g, ci), sp) for the registry's policies,
-// where Choose hands over the characters it picked: the checks of legal on
-// those (the actor and target active, on opposite sides, no Setback for a
-// harmful act) rather than a second lookup, and the full check and its
-// message if any fails.
-func (g *Game) styleAct(r *dice.Roller, ci int, sp *Style) error {
-	ch, c, t := sp.choose(g, ci)
-	s := &g.State
-	ok := c != nil && s.Combat && s.Outcome == Ongoing && !s.Monologue && c.Active()
-	if ch.Act != Defend {
-		// Choose attacks or contests only an opponent: t is character
-		// ch.Target, on the other side.
-		ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
-	}
-	if !ok {
-		return g.act(r, ci, ch, sp)
-	}
-	return g.actOn(r, ci, c, t, ch, sp)
 }
 
 // PlayRound plays one whole combat round: the flip, every player's

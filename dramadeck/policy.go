@@ -368,8 +368,22 @@ func firstActive(cs []Character) int {
 
 // contestBetter: contest a is worth taking against t, four or more above
 // the resistance and no worse than the attack skill.
+// The skills are contestSkills' for a skilled actor, written out (no call,
+// no Unskilled test).
 func (s *Style) contestBetter(a Act, c, t *Character) bool {
-	sk, resist, _ := contestSkills(a, c, t, false)
+	var sk, resist int
+	switch a {
+	case Trick:
+		sk, resist = c.Trick.Level, t.IQ
+	case Test:
+		sk, resist = c.Will, t.Will
+	case Taunt:
+		sk, resist = c.Influence.Level, t.Will
+	case Intimidate:
+		sk, resist = c.Intimidation.Level, t.Will
+	default:
+		sk, resist = c.Maneuver.Level, t.Maneuver.Level
+	}
 	return sk-resist >= 4 && sk >= c.Attack.Level
 }
 
