@@ -532,8 +532,8 @@ func build(s Scenario) (*Interaction, error) {
 	}
 	for g := range in.names {
 		row := in.stat[g*ns : g*ns+ns]
-		in.actList = append(in.actList, byStat(in.actCand[g], row))
-		in.reactList = append(in.reactList, byStat(in.reactCand[g], row))
+		in.actList = append(in.actList, byStat(in.actCand[g], row, in.safe))
+		in.reactList = append(in.reactList, byStat(in.reactCand[g], row, in.safe))
 		var set uint64
 		for _, s := range in.reactCand[g] {
 			set |= 1 << s
@@ -596,6 +596,7 @@ func build(s Scenario) (*Interaction, error) {
 type cand struct {
 	key   int32
 	skill uint8
+	safe  bool // the skill is safe in this type
 }
 
 // tieSpan scales a modifier in a candidate's key (at most 256 candidates,
@@ -607,10 +608,10 @@ const (
 
 // byStat returns cands with their static modifiers in row as cand keys,
 // highest key first.
-func byStat(cands []int, row []int) []cand {
+func byStat(cands []int, row []int, safe []bool) []cand {
 	out := make([]cand, len(cands))
 	for i, s := range cands {
-		out[i] = cand{key: int32(row[s]*tieSpan + tieSpan - 1 - i), skill: uint8(s)}
+		out[i] = cand{key: int32(row[s]*tieSpan + tieSpan - 1 - i), skill: uint8(s), safe: safe[s]}
 	}
 	slices.SortFunc(out, func(a, b cand) int { return int(b.key) - int(a.key) })
 	return out

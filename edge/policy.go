@@ -280,6 +280,137 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 	return best, val
 }
 
+// best is bestAct or bestReact.
+func (in *Interaction) best(g int, react bool, mask uint64, ignoreRep bool) (int, int) {
+	if react {
+		return in.bestReact(g, mask, ignoreRep)
+	}
+	return in.bestAct(g, ignoreRep)
+}
+
+// bestAct is bestSkill acting, written for the common member: active and
+// not a group (others go to bestSkill). Ignoring repetition, its first
+// candidate is its best.
+func (in *Interaction) bestAct(g int, ignoreRep bool) (int, int) {
+	st := &in.st
+	m := &st.mem[g]
+	if m.rank > 0 || in.passiveM[g] {
+		return in.bestSkill(g, false, 0, ignoreRep)
+	}
+	list := in.actList[g]
+	if len(list) == 0 {
+		return -1, 0
+	}
+	bias := m.penalty * tieSpan
+	if ignoreRep {
+		return int(list[0].skill), (int(list[0].key) + bias) >> tieShift
+	}
+	last, streak := -1, 0
+	if m.lastRound == st.round {
+		last, streak = m.last, m.streak
+	}
+	uses := st.uses[g*len(in.skills):]
+	rep := &in.repTab
+	best, score := -1, math.MinInt
+	for _, c := range list {
+		x := int(c.key) + bias
+		if x < score {
+			break
+		}
+		sk := int(c.skill)
+		n := 0
+		if !c.safe {
+			n = int(uses[sk])
+		} else if sk == last {
+			n = streak
+		}
+		x += int(rep[uint(n)&127]) * tieSpan
+		if x > score {
+			best, score = sk, x
+		}
+	}
+	return best, score >> tieShift
+}
+
+// bestReact is bestSkill reacting to the actor's skills in mask, for the
+// members bestAct handles itself.
+func (in *Interaction) bestReact(g int, mask uint64, ignoreRep bool) (int, int) {
+	st := &in.st
+	m := &st.mem[g]
+	if m.rank > 0 || in.passiveM[g] {
+		return in.bestSkill(g, true, mask, ignoreRep)
+	}
+	last, streak := -1, 0
+	if m.lastRound == st.round {
+		last, streak = m.last, m.streak
+	}
+	ns := len(in.skills)
+	uses := st.uses[g*ns:]
+	rep := &in.repTab
+	pen := m.penalty
+	bias := pen * tieSpan
+	best, score := -1, math.MinInt
+	for _, c := range in.reactList[g] {
+		x := int(c.key) + bias
+		if x < score {
+			break
+		}
+		sk := int(c.skill)
+		extra, ok := in.reactMod(sk, mask)
+		if !ok {
+			continue
+		}
+		x += extra * tieSpan
+		if !ignoreRep {
+			n := 0
+			if !c.safe {
+				n = int(uses[sk])
+			} else if sk == last {
+				n = streak
+			}
+			x += int(rep[uint(n)&127]) * tieSpan
+		}
+		if x > score {
+			best, score = sk, x
+		}
+	}
+	val := score >> tieShift
+	if best < 0 {
+		val = 0
+	}
+	// The actor's skills not among the candidates, always legal as the
+	// same skill, come after every candidate.
+	rest := mask &^ in.reactSet[g]
+	if rest == 0 {
+		return best, val
+	}
+	stat := in.stat[g*ns : g*ns+ns]
+	safeMask := in.safeMask
+	for ; rest != 0; rest &= rest - 1 {
+		sk := bits.TrailingZeros64(rest)
+		if sk >= ns {
+			break
+		}
+		x := stat[sk] + pen
+		if best >= 0 && x <= val {
+			continue
+		}
+		if !ignoreRep {
+			n := 0
+			if safeMask&(1<<uint(sk)) == 0 {
+				n = int(uses[sk])
+			} else if sk == last {
+				n = streak
+			}
+			x += int(rep[uint(n)&127])
+		}
+		if best < 0 || x > val {
+			best, val = sk, x
+		}
+	}
+	return best, val
+}
+
 // bestRanked is bestSkill for a group with a rank, whose modifier moves
 // up on most skills and down on endurance-type ones, so every candidate is
 // weighed in order.
@@ -537,12 +668,12 @@ func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, rea
 	lo, hi := in.parties[p].lo, in.parties[p].hi
 	if hi-lo == 1 {
 		// A lone member needs no ranking.
-		if best, val := in.bestSkill(lo, react, mask, s.IgnoreRepetition); best >= 0 {
+		if best, val := in.best(lo, react, mask, s.IgnoreRepetition); best >= 0 {
 			rk.c[0].val, rk.c[0].member, rk.c[0].skill, rk.n = int32(val), 0, uint8(best), 1
 		}
 	} else {
 		for g := lo; g < hi; g++ {
-			if best, val := in.bestSkill(g, react, mask, s.IgnoreRepetition); best >= 0 {
+			if best, val := in.best(g, react, mask, s.IgnoreRepetition); best >= 0 {
 				rk.add(g-lo, best, val)
 			}
 		}
@@ -599,7 +730,7 @@ func (in *Interaction) loneRound() ([]participant, bool) {
 	ps := in.parts[:2]
 	ns := len(in.skills)
 	ga, gb := in.parties[ap].lo, in.parties[tp].lo
-	sk, val := in.bestSkill(ga, false, 0, sa.IgnoreRepetition)
+	sk, val := in.bestAct(ga, sa.IgnoreRepetition)
 	if sk < 0 {
 		return nil, false
 	}
@@ -614,7 +745,7 @@ func (in *Interaction) loneRound() ([]participant, bool) {
 	q := &ps[0]
 	q.mod, q.use = int32(val), uint16(ga*ns+sk)
 	q.party, q.member, q.skill, q.flags = uint8(ap), uint8(ga), uint8(sk), f
-	sk, val = in.bestSkill(gb, true, bit, sb.IgnoreRepetition)
+	sk, val = in.bestReact(gb, bit, sb.IgnoreRepetition)
 	if sk < 0 {
 		return nil, false
 	}
