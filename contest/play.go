@@ -37,18 +37,17 @@ func (e *Engine) plan(sd *Side, n int) []Pick {
 	return e.picks
 }
 
-// turnView fills v with what side t sees before rolling or Giving In. It
-// reads the dice of the side's plan (checked when the action began, see
-// sidePlan), so that Play can roll it without looking every trait up a
-// second time: for e.planLo <= n <= e.planHi, plan(sd, n) passes every
+// turnView fills v, a zero View, with what side t sees before rolling or
+// Giving In. It reads the dice of the side's plan (checked when the action
+// began, see sidePlan), so that Play can roll it without looking every
+// trait up a second time: for e.planLo <= n <= e.planHi, plan(sd, n) passes every
 // check of cost, costs e.planCost[n] and rolls e.planDice[:len(sd.Base)+n]
 // (then the gang).
 func (e *Engine) turnView(s *Scene, t int, v *View) {
 	a := s.Action
 	sd := &a.Sides[t]
-	// Cleared, then set field by field: a composite literal would be built
-	// aside and copied in.
-	*v = View{}
+	// v comes zeroed (every caller declares it just before): set field by
+	// field, as a composite literal would be built aside and copied in.
 	v.Kind, v.Side, v.Char, v.Stakes, v.Holder, v.Rolled, v.Target = a.Kind, t, sd.Char, a.Stakes, a.Holder, sd.Rolled, -1
 	e.planLo, e.planHi = 0, -1
 	if sd.Char == TroublePool {
