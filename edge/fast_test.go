@@ -347,3 +347,99 @@ func TestSettleDuel(t *testing.T) {
 		t.Errorf("%d dice moved, %d rounds drained a side, %d moved the initiative: the test misses cases", moved, drained, flips)
 	}
 }
+
+// TestCompileDuel: Play's two-party shortcut lists exactly the checks,
+// modifiers and flags compile lists, or leaves the declaration to compile,
+// for random declarations, legal and not, at random points of random
+// two-party interactions; and it takes most of the legal ones.
+func TestCompileDuel(t *testing.T) {
+	gen := dice.NewSeeded(23)
+	r := dice.NewSeeded(24)
+	took, legal, refused := 0, 0, 0
+	for i := 0; took < 3000; i++ {
+		if i > 10000 {
+			t.Fatalf("only %d declarations took the shortcut", took)
+		}
+		s := randomScenario(gen)
+		s.Parties = s.Parties[:2]
+		s.Parties[1].Passive = false
+		s.Factors = nil
+		in, err := s.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns := len(in.skills)
+		for steps := gen.IntN(6); steps >= 0 && !in.Outcome().Done(); steps-- {
+			if err := in.Step(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 20 {
+			ap := in.st.initiative
+			if gen.IntN(10) == 0 {
+				ap = gen.IntN(3) - 1
+			}
+			d := &Declaration{Action: Action{Party: ap, Targets: []int{1 - ap}}, Reactions: []Reaction{{Party: 1 - ap}}}
+			if gen.IntN(15) == 0 {
+				d.Action.Targets = []int{gen.IntN(3)}
+			}
+			if gen.IntN(15) == 0 {
+				d.Seize = []int{gen.IntN(2)}
+			}
+			for k := range 2 {
+				p := (ap + k) & 1
+				size := 1
+				if p >= 0 && p < 2 {
+					size = in.parties[p].hi - in.parties[p].lo
+				}
+				var us []Use
+				for m := range min(size, 1+gen.IntN(4)) {
+					if gen.IntN(3) == 0 {
+						continue
+					}
+					u := Use{Member: m, Skill: gen.IntN(ns)}
+					switch gen.IntN(30) {
+					case 0:
+						u.Member = size
+					case 1:
+						u.Skill = ns
+					case 2:
+						u.Member = -1
+					case 3:
+						us = append(us, u)
+					}
+					us = append(us, u)
+				}
+				if k == 0 {
+					d.Action.Checks = us
+				} else {
+					d.Reactions[0].Checks = us
+				}
+			}
+			got, ok := in.compileDuel(d)
+			got = append([]participant(nil), got...)
+			nA, nS := in.nAct, in.nStaked
+			want, err := in.compile(d)
+			if err == nil {
+				legal++
+			}
+			if !ok {
+				if err == nil {
+					refused++
+				}
+				continue
+			}
+			took++
+			if err != nil {
+				t.Fatalf("scenario %d: shortcut took %+v, which compile refuses: %v", i, d, err)
+			}
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(participant{})); diff != "" || nA != in.nAct || nS != in.nStaked {
+				t.Fatalf("scenario %d: %+v: shortcut differs (-compile +shortcut):\n%s", i, d, diff)
+			}
+		}
+	}
+	t.Logf("%d legal declarations, %d through the shortcut, %d left to compile", legal, took, refused)
+	if refused > legal/10 {
+		t.Errorf("the shortcut left %d of %d legal declarations to compile", refused, legal)
+	}
+}

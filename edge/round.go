@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -360,12 +361,94 @@ func (in *Interaction) pname(p int) string {
 // "Resolving a Wager", "Multiple Parties"). An illegal declaration returns an
 // error and changes nothing.
 func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
-	ps, err := in.compile(d)
-	if err != nil {
-		return err
+	ps, ok := in.compileDuel(d)
+	if !ok {
+		var err error
+		if ps, err = in.compile(d); err != nil {
+			return err
+		}
 	}
 	in.rollAll(r, ps)
 	return nil
+}
+
+// compileDuel is compile for the commonest declaration: two active
+// parties, the holder of the initiative acting against the other, which
+// reacts. It lists the same checks as compile. On any other declaration, or
+// anything wrong with this one, it reports false and compile lists the
+// checks or says what is wrong.
+func (in *Interaction) compileDuel(d *Declaration) ([]participant, bool) {
+	st := &in.st
+	a := &d.Action
+	ap := a.Party
+	if !in.duel || st.outcome.Done() || !st.started || ap != st.initiative ||
+		len(a.Targets) != 1 || len(d.Reactions) != 1 || len(d.Seize) != 0 {
+		return nil, false
+	}
+	tp := a.Targets[0]
+	if uint(ap) > 1 || tp != ap^1 || d.Reactions[0].Party != tp || st.out[tp] {
+		return nil, false
+	}
+	ps := in.parts[:cap(in.parts)]
+	n, mask, ok := in.side(ps, 0, ap, a.Checks, pStaked|pActor, in.apprMask|in.safeMask, ^uint64(0))
+	if !ok {
+		return nil, false
+	}
+	// A reaction is free with the same skill, a safe one or one naturally
+	// opposed to one of the actor's (the pairing is symmetric), else an
+	// appropriate skill at the Unpaired modifier (reactMod).
+	free := mask | in.safeMask
+	for m := mask; m != 0; m &= m - 1 {
+		free |= in.opp[bits.TrailingZeros64(m)&63]
+	}
+	k, _, ok := in.side(ps, n, tp, d.Reactions[0].Checks, pStaked, free|in.apprMask, free)
+	if !ok {
+		return nil, false
+	}
+	in.nAct, in.nStaked = n, k
+	return ps[:k], true
+}
+
+// side is uses for compileDuel: it writes party p's checks us into ps
+// from n on, with the given flags, if each names a distinct member of p
+// and a skill in legal (checks with a skill not in free take the Unpaired
+// modifier) and p holds a die for each. It returns the new end, the mask
+// of skills used and whether all was well.
+func (in *Interaction) side(ps []participant, n, p int, us []Use, flags uint8, legal, free uint64) (int, uint64, bool) {
+	st := &in.st
+	if len(us) == 0 || len(us) > st.edge[p] || len(us) > len(ps)-n {
+		return n, 0, false
+	}
+	lo, size := in.parties[p].lo, uint(in.parties[p].hi-in.parties[p].lo)
+	ns := uint(len(in.skills))
+	unpaired := in.rules.Unpaired
+	var seen uint32
+	var mask uint64
+	for i, u := range us {
+		m, s := uint(u.Member), uint(u.Skill)
+		if m >= size || s >= ns {
+			return n, 0, false
+		}
+		bit, mb := uint64(1)<<(s&63), uint32(1)<<(m&31)
+		if seen&mb != 0 || legal&bit == 0 {
+			return n, 0, false
+		}
+		seen |= mb
+		mask |= bit
+		g := lo + int(m)
+		mod := in.base(g, int(s)) + in.activeRep(g, int(s))
+		if free&bit == 0 {
+			mod += unpaired
+		}
+		f := flags
+		if in.safeMask&bit != 0 {
+			f |= pSafe
+		}
+		q := &ps[n+i]
+		q.mod, q.use = int32(mod), uint16(g*int(ns)+int(s))
+		q.party, q.member, q.skill, q.flags = uint8(p), uint8(g), uint8(s), f
+	}
+	return n + len(us), mask, true
 }
 
 // rollAll rolls every check of a prepared round and settles it.
