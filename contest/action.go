@@ -389,6 +389,31 @@ func (e *Engine) setup(s *Scene, kind ActionKind, sides []SideSetup, initiator i
 	s.Action = a
 }
 
+// relay lays action a out again from the sides setup last laid it out
+// from, as a Runner does trial after trial. Playing an action changes a
+// side's gang and what it rolls, wins and loses, never its character,
+// label, aider or planned picks, so those stay as they are; everything
+// else is set as setup sets it (TestRelayAsSetup). The gangs in sides must
+// be sorted, as setup keeps them.
+func (e *Engine) relay(a *Action, sides []SideSetup, kind ActionKind, initiator int) {
+	if kind == Basic {
+		initiator = 0
+	}
+	ss, ip, hs := a.Sides[:len(sides)], a.IPicks[:0], a.Harms[:0]
+	*a = Action{}
+	a.Sides, a.IPicks, a.Harms = ss, ip, hs
+	a.Kind, a.Phase, a.Turn, a.AllRoll = kind, PhaseOpen, max(initiator, 0), initiator < 0
+	a.Holder, a.Interferer, a.Planned, a.Winner = -1, -1, -1, -1
+	for i := range ss {
+		side := &ss[i]
+		if g := sides[i].Gang; len(g) > 0 || len(side.Gang) > 0 {
+			side.Gang = append(side.Gang[:0], g...)
+		}
+		side.Aiders, side.Picks, side.Dice, side.Faces = side.Aiders[:0], side.Picks[:0], side.Dice[:0], side.Faces[:0]
+		side.Aid, side.Rolled, side.Out, side.GaveIn, side.Continue, side.Decided, side.Total = 0, false, false, false, false, false, 0
+	}
+}
+
 // setPicks makes *dst hold the picks of src, in its own buffer.
 func setPicks(dst *[]Pick, src []Pick) {
 	if !slices.Equal(*dst, src) {

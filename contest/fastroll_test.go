@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -134,6 +135,58 @@ func TestTablesPlayAsRollDice(t *testing.T) {
 		}
 		if fast.e.tabs.entries == 0 || slow.e.tabs.entries != 0 {
 			t.Errorf("%s: tables hold %d entries, with tables off %d", name, fast.e.tabs.entries, slow.e.tabs.entries)
+		}
+	}
+}
+
+// TestRelayAsSetup checks that relay, which lays a Runner's action out for
+// its next trial, leaves exactly what setup does, whatever the trial
+// before did: with a gang, an aider, an interferer, all rolling, and a
+// basic action against the Trouble Pool.
+func TestRelayAsSetup(t *testing.T) {
+	helpers := func(sc Scenario) Scenario {
+		sc.Cast = append(sc.Cast,
+			Member{Character: Character{Name: "Robin", PlotPoints: 2, Traits: []Trait{{Name: "Loyal", Kind: Value, Die: dice.D8}, {Name: "Acrobat", Kind: Ability, Die: dice.D10}}}},
+			Member{Character: Character{Name: "Joker", GM: true, PlotPoints: 3, Traits: []Trait{{Name: "Mayhem", Kind: Value, Die: dice.D12}}}})
+		sc.Sides[1].Aider, sc.Sides[1].AidPool = "Robin", []string{"Loyal", "Acrobat"}
+		sc.Interferer, sc.InterferePool = "Joker", []string{"Mayhem"}
+		return sc
+	}
+	allRoll := DefaultScenario()
+	allRoll.Initiator = -1
+	trouble := basic3v3()
+	trouble.Sides[0] = SideSpec{Character: "trouble"}
+	unsorted := DefaultScenario()
+	unsorted.Sides[0].Gang = []dice.Die{dice.D10, dice.D4, dice.D8}
+	for name, sc := range map[string]Scenario{"default": DefaultScenario(), "helpers": helpers(DefaultScenario()),
+		"all roll": allRoll, "basic3v3": basic3v3(), "trouble": trouble, "unsorted gang": unsorted} {
+		rn, err := sc.NewRunner()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		kind := Contested
+		if rn.basic {
+			kind = Basic
+		}
+		r := dice.NewSeeded(9)
+		m := make([]int, 6)
+		ends := map[End]bool{}
+		for i := range 500 {
+			if rn.Trial(r, m) < 0 {
+				t.Fatalf("%s trial %d: %v", name, i, rn.Err())
+			}
+			ends[rn.s.Action.End] = true
+			want := rn.s.Clone()
+			var e Engine
+			want.Action.Phase = PhaseDone
+			e.setup(want, kind, rn.b.sides, rn.b.init)
+			rn.e.relay(rn.s.Action, rn.b.sides, kind, rn.b.init)
+			if d := cmp.Diff(want.Action, rn.s.Action, cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("%s trial %d: relay differs from setup (-setup +relay):\n%s", name, i, d)
+			}
+		}
+		if len(ends) < 2 {
+			t.Errorf("%s: every trial ended the same way (%v): the test sees too little", name, ends)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package contest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -378,6 +379,7 @@ type Runner struct {
 	s     Scene
 	cats  int
 	basic bool
+	laid  bool  // a trial has laid the action out (see Engine.relay)
 	err   error // why the last failed trial failed
 }
 
@@ -391,6 +393,11 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	b, err := s.build()
 	if err != nil {
 		return nil, err
+	}
+	// The gangs sorted once, in copies of their own, so that relay need
+	// not sort them.
+	for i := range b.sides {
+		b.sides[i].Gang = slices.Sorted(slices.Values(b.sides[i].Gang))
 	}
 	rn := &Runner{b: b, kind: s.Kind, e: Engine{Rules: s.Rules}, cats: len(s.Categories()), basic: s.Kind == KindBasic}
 	rn.e.Rules.TroubleStart = append([]dice.Die(nil), s.Rules.TroubleStart...)
@@ -445,8 +452,14 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 		kind = Basic
 	}
 	// NewRunner checked these sides on this very start scene, and the
-	// plans worked out for the first trial hold for every other.
-	e.setup(s, kind, rn.b.sides, rn.b.init)
+	// plans worked out for the first trial hold for every other. After
+	// the first trial, the action only needs laying out again.
+	if a := s.Action; rn.laid && a != nil && len(a.Sides) == len(rn.b.sides) {
+		e.relay(a, rn.b.sides, kind, rn.b.init)
+	} else {
+		e.setup(s, kind, rn.b.sides, rn.b.init)
+		rn.laid = true
+	}
 	a := s.Action
 	if rn.b.iChar >= 0 {
 		a.Planned = rn.b.iChar
