@@ -443,3 +443,53 @@ func TestCompileDuel(t *testing.T) {
 		t.Errorf("the shortcut left %d of %d legal declarations to compile", refused, legal)
 	}
 }
+
+// TestDigits: the round's checks rolled from one number read its base-d
+// digits exactly as division would, for die sizes up to the largest
+// rules.check allows, at the ends of the range and between, with the
+// first check on the lowest digit. (The scripted rounds of the other
+// tests take their faces check by check.)
+func TestDigits(t *testing.T) {
+	gen := dice.NewSeeded(5)
+	var err error
+	for _, d := range []int{2, 3, 6, 7, 10, 20, 64, 100, 999, 1000} {
+		s := lone()
+		if s.Rules.Check, err = dice.ParsePool(fmt.Sprintf("d%d", d)); err != nil {
+			t.Fatal(err)
+		}
+		in, err := s.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.batch < 1 || in.batchPow[in.batch] > 1<<32 || (in.batch < maxBatch && in.batchPow[in.batch]*d <= 1<<32) {
+			t.Fatalf("d%d: batch %d, d^batch %d", d, in.batch, in.batchPow[in.batch])
+		}
+		ps := make([]participant, in.batch)
+		for k := 1; k <= in.batch; k++ {
+			p := uint64(in.batchPow[k])
+			for _, v := range []uint64{0, 1, p / 2, p - 2, p - 1, gen.Uint64() % p, gen.Uint64() % p} {
+				v = min(v, p-1)
+				in.digits(v, ps[:k], 3)
+				w := v
+				for i := range k {
+					if want := int32(w%uint64(d)) + 1 + 3; ps[i].total != want {
+						t.Fatalf("d%d k=%d v=%d: check %d totals %d, want %d", d, k, v, i, ps[i].total, want)
+					}
+					w /= uint64(d)
+				}
+			}
+		}
+	}
+	in, err := lone().New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := make([]participant, 4)
+	in.digits(uint64(3+20*(19+20*(0+20*11))), ps, 0)
+	want := []int32{4, 20, 1, 12}
+	for i := range ps {
+		if ps[i].total != want[i] {
+			t.Errorf("check %d: %d, want %d", i, ps[i].total, want[i])
+		}
+	}
+}

@@ -200,6 +200,9 @@ type Interaction struct {
 	checkDice   []dice.Die
 	checkMod    int
 	checkD      int // sides when the check is a single die, else 0
+	batch       int // checks rolled from one IntN (d^batch <= 2^32), 0 for none
+	batchPow    [maxBatch + 1]int
+	batchC      uint64 // ceil(2^64 / checkD)
 	repLen      int
 	pol         []Policy
 	sink        Sink
@@ -223,6 +226,10 @@ type factor struct {
 	skill   int
 	parties []bool
 }
+
+// maxBatch bounds the checks rolled from one draw (a power of two less
+// one, for a mask).
+const maxBatch = 15
 
 // maxPenalty bounds the outside-factor penalties a member accumulates.
 const maxPenalty = 100 * MaxModifier
@@ -548,6 +555,14 @@ func build(s Scenario) (*Interaction, error) {
 	in.checkMod = r.Check.Modifier()
 	if len(in.checkDice) == 1 {
 		in.checkD = int(in.checkDice[0])
+	}
+	if d := in.checkD; d >= 2 {
+		in.batchC = ^uint64(0)/uint64(d) + 1
+		in.batchPow[0] = 1
+		for in.batch < maxBatch && in.batchPow[in.batch]*d <= 1<<32 {
+			in.batchPow[in.batch+1] = in.batchPow[in.batch] * d
+			in.batch++
+		}
 	}
 	in.repLen = len(r.Repetition)
 	for n := 1; n < len(in.repTab); n++ {

@@ -458,8 +458,15 @@ func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 		// rolls as every earlier version (RollN would deal them from the
 		// roller's cache in another order).
 		cm := int32(in.checkMod)
-		for i := range ps {
-			ps[i].score(int32(r.Roll(d)) + cm)
+		if n := len(ps); n >= 3 && n <= in.batch && r.Remaining() == 0 {
+			// Three checks or more: one uniform number below d^n, its
+			// base-d digits (digits), costs less than n rolls. A
+			// scripted roller takes its faces die by die.
+			in.digits(uint64(r.IntN(in.batchPow[n&maxBatch])), ps, cm)
+		} else {
+			for i := range ps {
+				ps[i].score(int32(r.Roll(d)) + cm)
+			}
 		}
 	} else {
 		for i := range ps {
@@ -467,6 +474,23 @@ func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 		}
 	}
 	in.settle(ps)
+}
+
+// digits scores the checks ps (len(ps) <= in.batch) from v, a uniform
+// number below d^len(ps) for the check's d-sided die: check i rolls digit i
+// of v in base d, plus one. The digits of a uniform number are uniform and
+// independent. Division by d is a multiply by in.batchC, ceil(2^64/d),
+// exact for v below 2^32 (Lemire, Kaser and Kurz, "Faster remainder by
+// direct computation", 2019): the high word of c*v is v/d and the high
+// word of (c*v mod 2^64)*d is v%d.
+func (in *Interaction) digits(v uint64, ps []participant, cm int32) {
+	c, d := in.batchC, uint64(in.checkD)
+	for i := range ps {
+		q, frac := bits.Mul64(c, v)
+		f, _ := bits.Mul64(frac, d)
+		ps[i].score(int32(f) + 1 + cm)
+		v = q
+	}
 }
 
 // nextAbove returns the index in [lo, hi) of the lowest key above k (the
