@@ -194,6 +194,9 @@ type Engine struct {
 	plans   []sidePlan
 	planFor *Scene
 	planAct *Action
+	// trustPlans: the plans are those of the sides as they stand, so
+	// turnView need not check (a Runner's relayed trial).
+	trustPlans bool
 	// The plan turnView checked: see there.
 	planLo, planHi int
 	planDice       []dice.Die

@@ -141,7 +141,8 @@ func TestTablesPlayAsRollDice(t *testing.T) {
 
 // TestRelayAsSetup checks that relay, which lays a Runner's action out for
 // its next trial, leaves exactly what setup does, whatever the trial
-// before did: with a gang, an aider, an interferer, all rolling, and a
+// before did, and that the plans the Runner then trusts are the ones a
+// fresh Engine works out: with a gang, an aider, an interferer, all rolling, and a
 // basic action against the Trouble Pool.
 func TestRelayAsSetup(t *testing.T) {
 	helpers := func(sc Scenario) Scenario {
@@ -183,6 +184,14 @@ func TestRelayAsSetup(t *testing.T) {
 			rn.e.relay(rn.s.Action, rn.b.sides, kind, rn.b.init)
 			if d := cmp.Diff(want.Action, rn.s.Action, cmpopts.EquateEmpty()); d != "" {
 				t.Fatalf("%s trial %d: relay differs from setup (-setup +relay):\n%s", name, i, d)
+			}
+			// The plans a relayed trial trusts are those the sides have.
+			if i > 0 {
+				e.Rules = rn.e.Rules
+				e.prepare(want)
+				if d := cmp.Diff(e.plans, rn.e.plans, cmp.AllowUnexported(sidePlan{}), cmpopts.EquateEmpty()); d != "" {
+					t.Fatalf("%s trial %d: the Runner's plans differ from fresh ones (-fresh +Runner):\n%s", name, i, d)
+				}
 			}
 		}
 		if len(ends) < 2 {

@@ -55,7 +55,12 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 	}
 	ch := &s.Characters[sd.Char]
 	v.PlotPoints = ch.PlotPoints
-	pl := e.planOf(s, t)
+	var pl *sidePlan
+	if e.trustPlans {
+		pl = &e.plans[t]
+	} else {
+		pl = e.planOf(s, t)
+	}
 	e.planCost = pl.cost
 	ok := true
 	nb, nx := len(sd.Base), len(sd.Extra)

@@ -456,6 +456,10 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	// the first trial, the action only needs laying out again.
 	if a := s.Action; rn.laid && a != nil && len(a.Sides) == len(rn.b.sides) {
 		e.relay(a, rn.b.sides, kind, rn.b.init)
+		// The same sides on the same scene and action: the plans the
+		// first trial worked out still hold (only the Runner plays its
+		// scene, and playing never changes a side's picks).
+		e.trustPlans = e.planFor == s && e.planAct == a && len(e.plans) == len(a.Sides)
 	} else {
 		e.setup(s, kind, rn.b.sides, rn.b.init)
 		rn.laid = true
@@ -465,7 +469,9 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 		a.Planned = rn.b.iChar
 		a.IPicks = append(a.IPicks[:0], rn.b.iPicks...)
 	}
-	if err := e.Play(s, r, &rn.b.table); err != nil {
+	err := e.Play(s, r, &rn.b.table)
+	e.trustPlans = false
+	if err != nil {
 		rn.err = err
 		return -1
 	}
