@@ -657,21 +657,21 @@ func (in *Interaction) record(ps []participant, round int) {
 	st := &in.st
 	mem, uses := st.mem, st.uses
 	prev := st.round
-	for i := range ps {
-		p := &ps[i]
+	for _, p := range ps {
 		if p.flags&(pPassive|pStaked) != pStaked {
 			continue
 		}
 		m := &mem[p.member]
 		s := int(p.skill)
+		streak := 1
 		if m.last == s && m.lastRound == prev {
-			m.streak = min(m.streak+1, 100)
-		} else {
-			m.streak = 1
+			streak = min(m.streak+1, 100)
 		}
-		m.last, m.lastRound = s, round
-		if p.flags&pSafe == 0 && int(p.use) < len(uses) && uses[p.use] < 100 {
-			uses[p.use]++
+		m.last, m.lastRound, m.streak = s, round, streak
+		if p.flags&pSafe == 0 {
+			if u := &uses[p.use]; *u < 100 {
+				*u++
+			}
 		}
 	}
 }
