@@ -662,7 +662,7 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Di
 			all |= uint(d - 2)
 			key = key<<4 | uint64(d-1)
 		}
-		if l := e.tabs.slot[(key*0x9E3779B97F4A7C15)>>61]; l != nil && l.key == key && all <= 14 && m <= fastDice && r.Remaining() == 0 {
+		if l := e.tabs.slot[slotOf(key)]; l != nil && l.key == key && all <= 14 && m <= fastDice && r.Remaining() == 0 {
 			top2, ones := l.roll(r, sd.Faces)
 			if e.Rules.Keep != 2 || !e.Rules.ExcludeOnes {
 				top2 = e.total(sd.Faces)

@@ -66,7 +66,7 @@ type layout struct {
 // tables is an Engine's store of layouts and chunk tables.
 type tables struct {
 	// slot caches the last layout used for each of a few key hashes.
-	slot    [8]*layout
+	slot    [1 << slotBits]*layout
 	layouts map[uint64]*layout
 	chunks  map[uint64][]uint32
 	entries int
@@ -74,6 +74,15 @@ type tables struct {
 	// compare the two ways).
 	off bool
 }
+
+// slotBits sizes tables.slot: 32 slots for the few pools of a contest
+// (each side's with and without extras, its gang shrinking). Two pools
+// in one slot only cost a map lookup when they take turns.
+const slotBits = 5
+
+// slotOf is the slot of a pool key: the top bits of its product with an
+// odd constant (MurmurHash3's finalizer multiplier).
+func slotOf(key uint64) uint64 { return key * 0xff51afd7ed558ccd >> (64 - slotBits) }
 
 // poolKey packs sizes 2..16 into 4 bits each (size-1, never 0, so the
 // length is part of the key). ok is false for a pool the tables do not
@@ -101,7 +110,7 @@ func (e *Engine) layoutOf(r *dice.Roller, ds []dice.Die) *layout {
 	if !ok {
 		return nil
 	}
-	if l := e.tabs.slot[(key*0x9E3779B97F4A7C15)>>61]; l != nil && l.key == key {
+	if l := e.tabs.slot[slotOf(key)]; l != nil && l.key == key {
 		return l
 	}
 	return e.findLayout(key, ds)
@@ -131,7 +140,7 @@ func (e *Engine) findLayout(key uint64, ds []dice.Die) *layout {
 		}
 		t.build(l, ds)
 	}
-	t.slot[(key*0x9E3779B97F4A7C15)>>61] = l
+	t.slot[slotOf(key)] = l
 	return l
 }
 
