@@ -641,10 +641,11 @@ func (in *Interaction) settleDuel(ps []participant) {
 	in.record(ps, round)
 	st.round = round
 	// A key's total is its top half, rounded (the modifier may be
-	// negative).
-	if (kb+1<<31)>>32 > (ka+1<<31)>>32 {
-		in.setInitiative(pb)
-	}
+	// negative). Who wins is a coin flip, so no branch: moved is 1 when
+	// the target's best total is higher, and the parties are 0 and 1.
+	moved := int(uint64((ka+1<<31)>>32-(kb+1<<31)>>32) >> 63)
+	st.initiative = pa ^ moved
+	st.changes += moved
 	if ea == 0 || eb == 0 {
 		in.eliminate()
 	}
