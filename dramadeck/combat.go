@@ -211,16 +211,12 @@ func (g *Game) checkOutcome() {
 	}
 }
 
-// skillRoll rolls character ci against base with every pending bonus and
+// skillRollOf rolls character ci against base with every pending bonus and
 // re-roll: Action (all actions this round), Adrenalin/Willpower/Presence
 // (next roll of the kind), Supporter; Stymied (margin) cancels one bonus
 // card; then Second Chance (best of LuckRolls), Up, Drama/Hero and
 // Possibilities (pol decides) re-roll a failure, keeping the better.
-func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) outcome {
-	return g.skillRollOf(r, ci, g.char(ci), kind, base, pol)
-}
-
-// skillRollOf is skillRoll for c, character ci.
+// c is character ci (skillRoll looks it up).
 func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, base int, pol Policy) outcome {
 	st := &c.Status
 	eff := base
@@ -254,7 +250,12 @@ func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, 
 	return g.reroll(r, ci, c, eff, res, pol)
 }
 
-// reroll is skillRoll after a failure: Second Chance, then Up, Drama/Hero
+// skillRoll is skillRollOf for character ci.
+func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) outcome {
+	return g.skillRollOf(r, ci, g.char(ci), kind, base, pol)
+}
+
+// reroll is skillRollOf after a failure: Second Chance, then Up, Drama/Hero
 // and Possibilities, each re-rolling and keeping the better result.
 func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res outcome, pol Policy) outcome {
 	st := &c.Status

@@ -114,8 +114,13 @@ func (g *Game) successRoll(r *dice.Roller, skill int) outcome {
 	// table (roll3d6 and judgeRoll written out).
 	k := &g.kd
 	i := uint(skill - judgeLo)
-	if (k.n < 3 && !k.refill(r)) || k.log != nil || i >= judgeSpan {
-		return g.jt.judgeRoll(g.roll3d6(r), skill)
+	if k.n < 3 || k.log != nil || i >= judgeSpan {
+		if !k.on {
+			return g.jt.check(r, skill) // outside PlayRound: SumN, as ever
+		}
+		if (k.n < 3 && !k.refill(r)) || k.log != nil || i >= judgeSpan {
+			return g.jt.judgeRoll(g.roll3d6(r), skill)
+		}
 	}
 	v := k.x % 216
 	k.x /= 216
@@ -138,7 +143,14 @@ func (g *Game) syncCriticals() {
 // three dice from the roller's kept draw when it holds three, else from a
 // fresh draw, so its stream is not that of three Roll(6) calls.)
 func (t *judgeTable) check(r *dice.Roller, skill int) outcome {
-	return t.judgeRoll(r.SumN(3, 6), skill)
+	roll := r.SumN(3, 6)
+	i := uint(skill - judgeLo)
+	if uint(roll) >= uint(len(t.flags)) || i >= judgeSpan {
+		res := t.from.Judge(roll, skill)
+		return outcome{roll, res.Margin, res.Success, res.Critical}
+	}
+	f := t.flags[roll][i&(judgeSpan-1)]
+	return outcome{roll, skill - roll, f&judgeOK != 0, f&judgeCrit != 0}
 }
 
 // judgeRoll judges a 3d6 total against skill.

@@ -176,7 +176,7 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 	case k > 0:
 		for i := 0; i < k; i++ {
 			eff := v.Skill + ts.Task.Modifiers[ts.Done] - ts.Worse + g.Rules.MultiStep*(k-1)
-			res := g.skillRoll(r, p, kind, eff, pol)
+			res := g.skillRollOf(r, p, g.char(p), kind, eff, pol)
 			if g.Sink != nil {
 				g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
 			}
@@ -186,7 +186,7 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 			ts.Done++
 		}
 	case bar.Special():
-		res := g.skillRoll(r, p, kind, v.Skill+v.Modifier, pol)
+		res := g.skillRollOf(r, p, g.char(p), kind, v.Skill+v.Modifier, pol)
 		if g.Sink != nil {
 			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
 		}
@@ -207,7 +207,7 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 		}
 	default:
 		// Neither the step nor a special case: the extra approved action.
-		res := g.skillRoll(r, p, kind, v.Skill+v.Modifier, pol)
+		res := g.skillRollOf(r, p, g.char(p), kind, v.Skill+v.Modifier, pol)
 		if g.Sink != nil {
 			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
 		}
@@ -230,7 +230,7 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 		ts.Finished = true
 	} else if ts.Round >= ts.Task.Rounds {
 		if pol.LastDitch(ts.view(&g.Rules, 0)) {
-			res := g.skillRoll(r, p, kind, g.lastDitchSkill(ts), pol)
+			res := g.skillRollOf(r, p, g.char(p), kind, g.lastDitchSkill(ts), pol)
 			if g.Sink != nil {
 				g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
 			}
