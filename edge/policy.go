@@ -576,7 +576,12 @@ func (v View) ReactMod(p, m, s int, a *Action) (int, bool) {
 // refused (declare then reports why).
 func (in *Interaction) styleRound() ([]participant, bool) {
 	if in.lone {
-		return in.loneRound()
+		s0, ok0 := in.pol[0].(*Style)
+		s1, ok1 := in.pol[1].(*Style)
+		if !ok0 || !ok1 {
+			return nil, false
+		}
+		return in.loneRound(s0, s1)
 	}
 	st := &in.st
 	ap := st.initiative
@@ -714,17 +719,17 @@ func (in *Interaction) styleChecks(s *Style, p int, ps []participant, n int, rea
 // loneRound is styleRound for two active parties of one member each: the
 // actor's member checks with its best skill against the target's member
 // with its best reaction, one die each (a Style's count of one member is
-// one while the pool lasts), with no ranking or counting.
-func (in *Interaction) loneRound() ([]participant, bool) {
+// one while the pool lasts), with no ranking or counting. s0 and s1 are
+// the parties' policies.
+func (in *Interaction) loneRound(s0, s1 *Style) ([]participant, bool) {
 	st := &in.st
 	ap := st.initiative & 1
 	tp := ap ^ 1
-	sa, ok := in.pol[ap].(*Style)
-	if !ok || st.edge[ap] <= 0 || st.edge[tp] <= 0 || st.out[tp] {
-		return nil, false
+	sa, sb := s0, s1
+	if ap != 0 {
+		sa, sb = s1, s0
 	}
-	sb, ok := in.pol[tp].(*Style)
-	if !ok || (in.groups && (sa.Shed || sb.Shed)) {
+	if st.edge[ap] <= 0 || st.edge[tp] <= 0 || st.out[tp] || (in.groups && (sa.Shed || sb.Shed)) {
 		return nil, false
 	}
 	ps := in.parts[:2]

@@ -141,11 +141,27 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	// without its per-round checks: choose, or, when no Style concedes,
 	// the direct round itself.
 	styled, quiet := in.styled()
+	// Two lone members: their Styles, found once.
+	var lone [2]*Style
+	if styled && in.lone {
+		s0, ok0 := in.pol[0].(*Style)
+		s1, ok1 := in.pol[1].(*Style)
+		if ok0 && ok1 {
+			lone[0], lone[1] = s0, s1
+		}
+	}
 	for !in.st.outcome.Done() {
 		var err error
 		switch {
 		case !styled || !in.st.started:
 			err = in.Step(r)
+		case quiet && lone[0] != nil:
+			if ps, ok := in.loneRound(lone[0], lone[1]); ok {
+				in.rollAll(r, ps)
+				in.timeUp()
+				continue
+			}
+			err = in.choose(r)
 		case quiet:
 			if ps, ok := in.styleRound(); ok {
 				in.rollAll(r, ps)
