@@ -157,7 +157,15 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 			err = in.Step(r)
 		case quiet && lone[0] != nil:
 			if ps, ok := in.loneRound(lone[0], lone[1]); ok {
-				in.rollAll(r, ps)
+				if d := in.checkD; d > 0 && in.sink == nil {
+					// rollAll and settle for this round's two checks.
+					cm := int32(in.checkMod)
+					ps[0].score(int32(r.Roll(d)) + cm)
+					ps[1].score(int32(r.Roll(d)) + cm)
+					in.settleDuel(ps)
+				} else {
+					in.rollAll(r, ps)
+				}
 				in.timeUp()
 				continue
 			}
