@@ -362,6 +362,11 @@ func (in *Interaction) pname(p int) string {
 // error and changes nothing.
 func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 	ps, ok := in.compileDuel(d)
+	if ok && in.sink == nil {
+		in.rollChecks(r, ps)
+		in.settleDuel(ps)
+		return nil
+	}
 	if !ok {
 		var err error
 		if ps, err = in.compile(d); err != nil {
@@ -453,10 +458,14 @@ func (in *Interaction) side(ps []participant, n, p int, us []Use, flags uint8, l
 
 // rollAll rolls every check of a prepared round and settles it.
 func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
+	in.rollChecks(r, ps)
+	in.settle(ps)
+}
+
+// rollChecks rolls every check of a prepared round.
+func (in *Interaction) rollChecks(r *dice.Roller, ps []participant) {
 	if d := in.checkD; d > 0 {
-		// One die (the d20), rolled check by check so a seed gives the same
-		// rolls as every earlier version (RollN would deal them from the
-		// roller's cache in another order).
+		// One die (the d20) a check.
 		cm := int32(in.checkMod)
 		if n := len(ps); n >= 3 && n <= in.batch && r.Remaining() == 0 {
 			// Three checks or more: one uniform number below d^n, its
@@ -473,7 +482,6 @@ func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 			ps[i].score(int32(in.roll(r)))
 		}
 	}
-	in.settle(ps)
 }
 
 // digits scores the checks ps (len(ps) <= in.batch) from v, a uniform
