@@ -199,3 +199,38 @@ func TestRelayAsSetup(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptedAfterTables: once an Engine rolls a pool from its tables, a
+// scripted Roller with faces left still gives its faces die by die, and
+// an exhausted one shows 1s and reports it, as RollDice does.
+func TestScriptedAfterTables(t *testing.T) {
+	e, s, opp, act := begunBasic3v3(t)
+	r := dice.NewSeeded(3)
+	for range 3 {
+		rewindBasic(s.Action)
+		must(t, e.Roll(s, r, opp))
+		must(t, e.Roll(s, r, act))
+	}
+	if e.tabs.entries == 0 {
+		t.Fatal("no tables built")
+	}
+	rewindBasic(s.Action)
+	sr := dice.Scripted(7, 1, 5, 2, 6, 8)
+	must(t, e.Roll(s, sr, opp))
+	must(t, e.Roll(s, sr, act))
+	a := s.Action
+	if f := a.Sides[0].Faces; !slices.Equal(f, []int{7, 1, 5}) || a.Stakes != 12 {
+		t.Errorf("opposition rolled %v for stakes %d, want [7 1 5] for 12", f, a.Stakes)
+	}
+	if f := a.Sides[1].Faces; !slices.Equal(f, []int{2, 6, 8}) || a.Sides[1].Total != 14 {
+		t.Errorf("actor rolled %v for %d, want [2 6 8] for 14", f, a.Sides[1].Total)
+	}
+	if sr.Err() != nil {
+		t.Errorf("script: %v", sr.Err())
+	}
+	rewindBasic(s.Action)
+	must(t, e.Roll(s, sr, opp))
+	if f := a.Sides[0].Faces; !slices.Equal(f, []int{1, 1, 1}) || a.Stakes != 0 || sr.Err() == nil {
+		t.Errorf("exhausted script: faces %v, stakes %d, err %v; want 1s, 0 and an error", f, a.Stakes, sr.Err())
+	}
+}
