@@ -646,30 +646,11 @@ func (in *Interaction) settleDuel(ps []participant) {
 	ea, eb := edge[pa]+lb-la, edge[pb]+la-lb
 	edge[pa], edge[pb] = ea, eb
 	st.transfers += la + lb
-	in.record(ps, round)
-	st.round = round
-	// A key's total is its top half, rounded (the modifier may be
-	// negative). Who wins is a coin flip, so no branch: moved is 1 when
-	// the target's best total is higher, and the parties are 0 and 1.
-	moved := int(uint64((ka+1<<31)>>32-(kb+1<<31)>>32) >> 63)
-	st.initiative = pa ^ moved
-	st.changes += moved
-	if ea == 0 || eb == 0 {
-		in.eliminate()
-	}
-}
-
-// record counts the staked checks ps of round round for Can't Fool Me
-// Twice (passive ones never count): the member's run with its skill and,
-// unless the skill is safe, the skill's uses.
-func (in *Interaction) record(ps []participant, round int) {
-	st := &in.st
-	mem, uses := st.mem, st.uses
-	prev := st.round
+	// Every check counts for Can't Fool Me Twice (all are staked and
+	// active here): the member's run with its skill and, unless the skill
+	// is safe, the skill's uses.
+	mem, uses, prev := st.mem, st.uses, st.round
 	for _, p := range ps {
-		if p.flags&(pPassive|pStaked) != pStaked {
-			continue
-		}
 		m := &mem[p.member]
 		s := int(p.skill)
 		streak := 1
@@ -682,6 +663,16 @@ func (in *Interaction) record(ps []participant, round int) {
 				*u++
 			}
 		}
+	}
+	st.round = round
+	// A key's total is its top half, rounded (the modifier may be
+	// negative). Who wins is a coin flip, so no branch: moved is 1 when
+	// the target's best total is higher, and the parties are 0 and 1.
+	moved := int(uint64((ka+1<<31)>>32-(kb+1<<31)>>32) >> 63)
+	st.initiative = pa ^ moved
+	st.changes += moved
+	if ea == 0 || eb == 0 {
+		in.eliminate()
 	}
 }
 
