@@ -252,10 +252,17 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 	if !react {
 		return best, val
 	}
-	// The actor's skills not among the candidates, always legal as the
-	// same skill, come after every candidate.
+	return in.bestOfRest(g, mask&^set, pen, ignoreRep, uses, last, streak, best, val)
+}
+
+// bestOfRest weighs the actor's skills in rest, those not among member
+// g's candidates (always legal as the same skill), after the candidates'
+// best so far (best, val; best -1 for none), and returns the new best.
+func (in *Interaction) bestOfRest(g int, rest uint64, pen int, ignoreRep bool, uses []int8, last, streak, best, val int) (int, int) {
+	ns := len(in.skills)
 	stat := in.stat[g*ns : g*ns+ns]
-	for rest := mask &^ set; rest != 0; rest &= rest - 1 {
+	safeMask, rep := in.safeMask, &in.repTab
+	for ; rest != 0; rest &= rest - 1 {
 		sk := bits.TrailingZeros64(rest)
 		if sk >= ns {
 			break
@@ -384,31 +391,7 @@ func (in *Interaction) bestReact(g int, mask uint64, ignoreRep bool) (int, int) 
 	if rest == 0 {
 		return best, val
 	}
-	stat := in.stat[g*ns : g*ns+ns]
-	safeMask := in.safeMask
-	for ; rest != 0; rest &= rest - 1 {
-		sk := bits.TrailingZeros64(rest)
-		if sk >= ns {
-			break
-		}
-		x := stat[sk] + pen
-		if best >= 0 && x <= val {
-			continue
-		}
-		if !ignoreRep {
-			n := 0
-			if safeMask&(1<<uint(sk)) == 0 {
-				n = int(uses[sk])
-			} else if sk == last {
-				n = streak
-			}
-			x += int(rep[uint(n)&127])
-		}
-		if best < 0 || x > val {
-			best, val = sk, x
-		}
-	}
-	return best, val
+	return in.bestOfRest(g, rest, pen, ignoreRep, uses, last, streak, best, val)
 }
 
 // bestRanked is bestSkill for a group with a rank, whose modifier moves
