@@ -233,13 +233,7 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 			x += extra * tieSpan
 		}
 		if !ignoreRep {
-			n := 0
-			if safeMask&bit == 0 {
-				n = int(uses[sk])
-			} else if sk == last {
-				n = streak
-			}
-			x += int(rep[uint(n)&127]) * tieSpan
+			x += int(rep[repCount(safeMask&bit != 0, sk, last, streak, uses)]) * tieSpan
 		}
 		if x > score {
 			best, score = sk, x
@@ -253,6 +247,19 @@ func (in *Interaction) bestSkill(g int, react bool, mask uint64, ignoreRep bool)
 		return best, val
 	}
 	return in.bestOfRest(g, mask&^set, pen, ignoreRep, uses, last, streak, best, val)
+}
+
+// repCount is how many times skill sk counts as repeated for the
+// repetition penalty (an index into repTab): its uses by the member's side,
+// or, for a safe skill, the member's streak when sk was its last skill.
+func repCount(safe bool, sk, last, streak int, uses []int8) uint {
+	n := 0
+	if !safe {
+		n = int(uses[sk])
+	} else if sk == last {
+		n = streak
+	}
+	return uint(n) & 127
 }
 
 // bestOfRest weighs the actor's skills in rest, those not among member
@@ -272,13 +279,7 @@ func (in *Interaction) bestOfRest(g int, rest uint64, pen int, ignoreRep bool, u
 			continue
 		}
 		if !ignoreRep {
-			n := 0
-			if safeMask&(1<<uint(sk)) == 0 {
-				n = int(uses[sk])
-			} else if sk == last {
-				n = streak
-			}
-			x += int(rep[uint(n)&127])
+			x += int(rep[repCount(safeMask&(1<<uint(sk)) != 0, sk, last, streak, uses)])
 		}
 		if best < 0 || x > val {
 			best, val = sk, x
@@ -325,13 +326,7 @@ func (in *Interaction) bestAct(g int, ignoreRep bool) (int, int) {
 			break
 		}
 		sk := int(c.skill)
-		n := 0
-		if !c.safe {
-			n = int(uses[sk])
-		} else if sk == last {
-			n = streak
-		}
-		x += int(rep[uint(n)&127]) * tieSpan
+		x += int(rep[repCount(c.safe, sk, last, streak, uses)]) * tieSpan
 		if x > score {
 			best, score = sk, x
 		}
@@ -369,13 +364,7 @@ func (in *Interaction) bestReact(g int, mask uint64, ignoreRep bool) (int, int) 
 		}
 		x += extra * tieSpan
 		if !ignoreRep {
-			n := 0
-			if !c.safe {
-				n = int(uses[sk])
-			} else if sk == last {
-				n = streak
-			}
-			x += int(rep[uint(n)&127]) * tieSpan
+			x += int(rep[repCount(c.safe, sk, last, streak, uses)]) * tieSpan
 		}
 		if x > score {
 			best, score = sk, x
