@@ -28,15 +28,7 @@ func TestCardsConserved(t *testing.T) {
 		}
 		rn.reset()
 		g := rn.g
-		g.Shuffle(r)
-		for p := range g.State.Players {
-			if err := g.EnterPlay(r, p); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := g.StartCombat(s.Dramatic); err != nil {
-			t.Fatal(err)
-		}
+		deal(t, g, r, s.Dramatic)
 		for g.State.Outcome == Ongoing && g.State.Round < s.MaxRounds {
 			if err := g.PlayRound(r, rn.hp, rn.gm); err != nil {
 				t.Fatalf("trial %d: %v", i, err)

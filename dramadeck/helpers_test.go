@@ -8,6 +8,21 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
+// deal begins an encounter as a Runner's trial does: the deck shuffled,
+// every player's hand dealt into play, combat started.
+func deal(t testing.TB, g *Game, r *dice.Roller, dramatic bool) {
+	t.Helper()
+	g.Shuffle(r)
+	for p := range g.State.Players {
+		if err := g.EnterPlay(r, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.StartCombat(dramatic); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // testGame: two heroes, one villain, a deck of two of every card with
 // generated GM sides; all cards in the draw pile in deck order.
 func testGame(t *testing.T) *Game {

@@ -105,15 +105,7 @@ func TestPlayRoundMatchesSteps(t *testing.T) {
 			g.Sink = traces[k].Add
 			games[k] = g
 			r := dice.NewSeeded(uint64(i))
-			g.Shuffle(r)
-			for p := range g.State.Players {
-				if err := g.EnterPlay(r, p); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := g.StartCombat(s.Dramatic); err != nil {
-				t.Fatal(err)
-			}
+			deal(t, g, r, s.Dramatic)
 			if i%2 == 1 {
 				// A short draw pile: the discards are shuffled back in
 				// mid-round (a draw the fast round logs too).

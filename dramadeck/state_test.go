@@ -19,15 +19,7 @@ func startedGame(t *testing.T, seed uint64) (*Game, *dice.Roller) {
 		t.Fatal(err)
 	}
 	r := dice.NewSeeded(seed)
-	g.Shuffle(r)
-	for p := range g.State.Players {
-		if err := g.EnterPlay(r, p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := g.StartCombat(false); err != nil {
-		t.Fatal(err)
-	}
+	deal(t, g, r, false)
 	return g, r
 }
 
