@@ -549,12 +549,17 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	// The side's planned pool was checked when the action began: only its
 	// dice need reading.
 	if e.planFor == s && e.planAct == a && t < len(e.plans) {
-		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && slices.Equal(picks, pl.picks[:pl.base]) {
-			// roll reads the ratings; a trait gone since is for cost to
-			// report.
-			if err := e.roll(s, r, picks, nil, nil, pl.cost[0]); err != errRecheck {
-				return err
+		var ds [fastDice]dice.Die
+		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && len(picks) == pl.base && readPlanned(s, picks, pl.picks, &ds) {
+			// What roll does for checked picks, without its layer.
+			if cost := pl.cost[0]; cost != 0 {
+				if err := e.spend(s, t, sd.Char, cost); err != nil {
+					return err
+				}
 			}
+			total, ones := e.rollSide(r, sd, picks, nil, ds[:len(picks)])
+			e.rolled(s, r, t, total, ones)
+			return nil
 		}
 	}
 	cost, err := e.cost(s, sd.Char, picks)
@@ -562,6 +567,28 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 		return err
 	}
 	return e.roll(s, r, picks, nil, e.pool, cost)
+}
+
+// readPlanned reads the ratings of picks into ds when picks are the first
+// len(picks) of the planned picks plan, at most fastDice of them, and each
+// still names a trait to roll; otherwise it reports false (a trait gone
+// since is for cost to report).
+func readPlanned(s *Scene, picks, plan []Pick, ds *[fastDice]dice.Die) bool {
+	if len(picks) > len(ds) || len(picks) > len(plan) {
+		return false
+	}
+	plan = plan[:len(picks)]
+	for i, p := range picks {
+		if p != plan[i] {
+			return false
+		}
+		tr := s.traitPtr(p)
+		if tr == nil || tr.Die == dice.Gone {
+			return false
+		}
+		ds[i] = tr.Die
+	}
+	return true
 }
 
 // readDice fills e.pool with the ratings of picks and reports whether each
@@ -594,90 +621,120 @@ func (e *Engine) roll(s *Scene, r *dice.Roller, picks, more []Pick, ds []dice.Di
 	a := s.Action
 	t := a.Turn
 	sd := &a.Sides[t]
-	if sd.Char != TroublePool {
-		var read [fastDice]dice.Die
-		if ds == nil {
-			if len(picks) > len(read) {
-				if !e.readDice(s, picks) {
-					return errRecheck
-				}
-				ds = e.pool
-			} else {
-				ds = read[:len(picks)]
-				for i, p := range picks {
-					tr := s.traitPtr(p)
-					if tr == nil || tr.Die == dice.Gone {
-						return errRecheck
-					}
-					ds[i] = tr.Die
-				}
-			}
-		}
-		c := &s.Characters[sd.Char]
-		if cost > c.PlotPoints {
-			return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, c.Name, c.PlotPoints)
-		}
-		if cost > 0 {
-			c.PlotPoints -= cost
-			if e.Sink != nil {
-				e.Sink.Event(Event{Kind: EvPlotPoints, Side: t, Char: sd.Char, Value: -cost})
-			}
-		}
-		// The buffers grow only when a side first rolls more dice than
-		// ever before.
-		np, n := len(picks), len(picks)+len(more)
-		m := n + len(sd.Gang)
-		if cap(sd.Picks) < n {
-			sd.Picks = make([]Pick, n, n+8)
-		}
-		if cap(sd.Dice) < m {
-			sd.Dice = make([]dice.Die, m, m+8)
-		}
-		if cap(sd.Faces) < m {
-			sd.Faces = make([]int, m, m+8)
-		}
-		sd.Picks, sd.Dice, sd.Faces = sd.Picks[:n], sd.Dice[:m], sd.Faces[:m]
-		// One pass writes picks and dice and packs the dice's key for
-		// the tables.
-		key, all := uint64(0), uint(0)
-		dp, dd, pd := sd.Picks[:np], sd.Dice[:np], ds[:np]
-		for i, p := range picks {
-			d := pd[i]
-			dp[i], dd[i] = p, d
-			all |= uint(d - 2)
-			key = key<<4 | uint64(d-1)
-		}
-		if len(more) > 0 {
-			dp, dd, pd = sd.Picks[np:n], sd.Dice[np:n], ds[np:n]
-			for i, p := range more {
-				d := pd[i]
-				dp[i], dd[i] = p, d
-				all |= uint(d - 2)
-				key = key<<4 | uint64(d-1)
-			}
-		}
-		dg := sd.Dice[n:]
-		for i, d := range sd.Gang[:len(dg)] {
-			dg[i] = d
-			all |= uint(d - 2)
-			key = key<<4 | uint64(d-1)
-		}
-		if l := e.tabs.slot[slotOf(key)]; l != nil && l.key == key && all <= 14 && m <= fastDice && r.Remaining() == 0 {
-			top2, ones := l.roll(r, sd.Faces)
-			if e.Rules.Keep != 2 || !e.Rules.ExcludeOnes {
-				top2 = e.total(sd.Faces)
-			}
-			e.rolled(s, r, t, top2, ones)
-			return nil
-		}
-	} else {
+	if sd.Char == TroublePool {
 		sd.Picks = sd.Picks[:0]
 		sd.Dice = append(sd.Dice[:0], s.Trouble...)
+		var total, ones int
+		sd.Faces, total, ones = e.rollRead(r, sd.Dice, sd.Faces)
+		e.rolled(s, r, t, total, ones)
+		return nil
 	}
-	var total, ones int
-	sd.Faces, total, ones = e.rollRead(r, sd.Dice, sd.Faces)
+	var read [fastDice]dice.Die
+	if ds == nil {
+		if len(picks) > len(read) {
+			if !e.readDice(s, picks) {
+				return errRecheck
+			}
+			ds = e.pool
+		} else {
+			ds = read[:len(picks)]
+			if !readInto(s, picks, ds) {
+				return errRecheck
+			}
+		}
+	}
+	if cost != 0 {
+		if err := e.spend(s, t, sd.Char, cost); err != nil {
+			return err
+		}
+	}
+	total, ones := e.rollSide(r, sd, picks, more, ds)
 	e.rolled(s, r, t, total, ones)
 	return nil
+}
+
+// readInto writes the ratings of picks into ds (as long) and reports
+// whether each names a trait that is still there to roll.
+func readInto(s *Scene, picks []Pick, ds []dice.Die) bool {
+	ds = ds[:len(picks)]
+	for i, p := range picks {
+		tr := s.traitPtr(p)
+		if tr == nil || tr.Die == dice.Gone {
+			return false
+		}
+		ds[i] = tr.Die
+	}
+	return true
+}
+
+// spend has side t's character c pay cost Plot Points for its pool, or
+// says it cannot.
+func (e *Engine) spend(s *Scene, t, c, cost int) error {
+	ch := &s.Characters[c]
+	if cost > ch.PlotPoints {
+		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
+	}
+	ch.PlotPoints -= cost
+	if e.Sink != nil {
+		e.Sink.Event(Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
+	}
+	return nil
+}
+
+// rollSide makes picks then more (dice ds) side sd's last pool, with its
+// gang after them, rolls it and returns what the rules read from the
+// faces and the count of 1s.
+func (e *Engine) rollSide(r *dice.Roller, sd *Side, picks, more []Pick, ds []dice.Die) (total, ones int) {
+	// The buffers grow only when a side first rolls more dice than ever
+	// before.
+	np, n := len(picks), len(picks)+len(more)
+	m := n + len(sd.Gang)
+	if cap(sd.Picks) < n {
+		sd.Picks = make([]Pick, n, n+8)
+	}
+	if cap(sd.Dice) < m {
+		sd.Dice = make([]dice.Die, m, m+8)
+	}
+	if cap(sd.Faces) < m {
+		sd.Faces = make([]int, m, m+8)
+	}
+	sd.Picks, sd.Dice, sd.Faces = sd.Picks[:n], sd.Dice[:m], sd.Faces[:m]
+	// Loops rather than copy: a call to memmove costs more than a few
+	// picks.
+	dp := sd.Picks
+	for i, p := range picks {
+		dp[i] = p
+	}
+	if len(more) > 0 {
+		for i, p := range more {
+			dp[np+i] = p
+		}
+	}
+	// One pass copies the dice and packs their key for the tables (all
+	// says whether every size is one they cover).
+	dd := sd.Dice
+	key, all := uint64(0), uint(0)
+	for i, d := range ds[:n] {
+		dd[i] = d
+		all |= uint(d - 2)
+		key = key<<4 | uint64(d-1)
+	}
+	if len(sd.Gang) > 0 {
+		for i, d := range sd.Gang {
+			dd[n+i] = d
+			all |= uint(d - 2)
+			key = key<<4 | uint64(d-1)
+		}
+	}
+	if l := e.tabs.slot[slotOf(key)]; l != nil && l.key == key && all <= 14 && m <= fastDice && r.Remaining() == 0 {
+		top2, ones := l.roll(r, sd.Faces)
+		if e.Rules.Keep != 2 || !e.Rules.ExcludeOnes {
+			top2 = e.total(sd.Faces)
+		}
+		return top2, ones
+	}
+	sd.Faces, total, ones = e.rollRead(r, sd.Dice, sd.Faces)
+	return total, ones
 }
 
 // rolled finishes side t's roll once its faces are in: total is what the
