@@ -689,16 +689,15 @@ func (e *Engine) rollSide(r *dice.Roller, sd *Side, picks, more []Pick, ds []dic
 	// before.
 	np, n := len(picks), len(picks)+len(more)
 	m := n + len(sd.Gang)
-	if cap(sd.Picks) < n {
-		sd.Picks = make([]Pick, n, n+8)
+	if cap(sd.Picks) < n || cap(sd.Dice) < m || cap(sd.Faces) < m {
+		// Out of line, so that the common case keeps its values in
+		// registers.
+		sd.grow(n, m)
+		return e.rollSide(r, sd, picks, more, ds)
 	}
-	if cap(sd.Dice) < m {
-		sd.Dice = make([]dice.Die, m, m+8)
-	}
-	if cap(sd.Faces) < m {
-		sd.Faces = make([]int, m, m+8)
-	}
-	sd.Picks, sd.Dice, sd.Faces = sd.Picks[:n], sd.Dice[:m], sd.Faces[:m]
+	sd.Picks = sd.Picks[:n]
+	sd.Dice = sd.Dice[:m]
+	sd.Faces = sd.Faces[:m]
 	// Loops rather than copy: a call to memmove costs more than a few
 	// picks.
 	dp := sd.Picks
@@ -735,6 +734,19 @@ func (e *Engine) rollSide(r *dice.Roller, sd *Side, picks, more []Pick, ds []dic
 	}
 	sd.Faces, total, ones = e.rollRead(r, sd.Dice, sd.Faces)
 	return total, ones
+}
+
+// grow gives the side's roll buffers room for n picks and m dice.
+func (sd *Side) grow(n, m int) {
+	if cap(sd.Picks) < n {
+		sd.Picks = make([]Pick, n, n+8)
+	}
+	if cap(sd.Dice) < m {
+		sd.Dice = make([]dice.Die, m, m+8)
+	}
+	if cap(sd.Faces) < m {
+		sd.Faces = make([]int, m, m+8)
+	}
 }
 
 // rolled finishes side t's roll once its faces are in: total is what the
