@@ -1541,6 +1541,9 @@ func (e *Engine) ratePool(s *Scene, r *dice.Roller, sd *Side) dice.Die {
 	if len(e.comp) == 0 {
 		return e.Rules.EmptyComplication
 	}
+	if l := e.layoutOf(r, e.comp); l != nil {
+		return l.rate(r, e.comp)
+	}
 	e.cfac = r.RollDice(e.comp, e.cfac)
 	best, size := 0, dice.Gone
 	for i, f := range e.cfac {

@@ -35,11 +35,13 @@ const (
 
 // An entry of a chunk table: faces less one, 4 bits each, the first die in
 // the low bits; then the highest and second highest face that is not a 1
-// (0 for none) and the count of 1s.
+// (0 for none), the count of 1s, and which die rolled highest, the larger
+// on a tie (what rates a Complication Pool: see rate).
 const (
 	entTop1 = 16 // 5 bits: up to 16
 	entTop2 = 21
-	entOnes = 26
+	entOnes = 26 // 3 bits: up to 4
+	entBest = 29 // 2 bits: die 0..3 of the chunk
 )
 
 // chunk is a run of a pool's dice that one table covers.
@@ -184,7 +186,7 @@ func chunkTable(ds []dice.Die, p int) []uint32 {
 	var f [chunkDice]int // faces less one
 	for v := range tab {
 		var faces uint32
-		a, b, ones := 0, 0, 0
+		a, b, ones, best := 0, 0, 0, 0
 		for i := range ds {
 			faces |= uint32(f[i]) << (4 * i)
 			x := f[i] + 1
@@ -196,8 +198,11 @@ func chunkTable(ds []dice.Die, p int) []uint32 {
 			case x > b:
 				b = x
 			}
+			if f[i] > f[best] || f[i] == f[best] && ds[i] > ds[best] {
+				best = i
+			}
 		}
-		tab[v] = faces | uint32(a)<<entTop1 | uint32(b)<<entTop2 | uint32(ones)<<entOnes
+		tab[v] = faces | uint32(a)<<entTop1 | uint32(b)<<entTop2 | uint32(ones)<<entOnes | uint32(best)<<entBest
 		// Count on: the last die fastest.
 		for i := len(ds) - 1; i >= 0; i-- {
 			if f[i]++; f[i] < int(ds[i]) {
@@ -219,7 +224,7 @@ func (l *layout) roll(r *dice.Roller, faces []int) (top2, ones int) {
 		ent := l.ch[0].tab[v]
 		unpack(ent, faces)
 		a, b := ent>>entTop1&31, ent>>entTop2&31
-		return int(a + b), int(ent >> entOnes)
+		return int(a + b), int(ent >> entOnes & 7)
 	}
 	var a, b, n uint32
 	for k := range l.nch {
@@ -236,9 +241,37 @@ func (l *layout) roll(r *dice.Roller, faces []int) (top2, ones int) {
 		ca, cb := ent>>entTop1&31, ent>>entTop2&31
 		b = max(b, cb, min(a, ca))
 		a = max(a, ca)
-		n += ent >> entOnes
+		n += ent >> entOnes & 7
 	}
 	return int(a + b), int(n)
+}
+
+// rate rolls the layout's pool ds as a Complication Pool and returns the
+// size of the die that rolls highest, the larger size on a tie: the same
+// draw, faces and answer as RollDice and ratePool's reading of them.
+func (l *layout) rate(r *dice.Roller, ds []dice.Die) dice.Die {
+	v := uint64(r.IntN(l.prod))
+	if l.nch == 1 {
+		return ds[l.ch[0].tab[v]>>entBest&3]
+	}
+	best, size, at := uint32(0), dice.Gone, 0
+	for k := range l.nch {
+		c := &l.ch[k]
+		q := v
+		if c.rest > 1 {
+			var lo uint64
+			q, lo = bits.Mul64(c.m, v)
+			v, _ = bits.Mul64(lo, c.rest)
+		}
+		ent := c.tab[q]
+		i := ent >> entBest & 3
+		f, d := ent>>(4*i)&15+1, ds[at+int(i)]
+		if f > best || f == best && d > size {
+			best, size = f, d
+		}
+		at += c.n
+	}
+	return size
 }
 
 // rollRead rolls ds into faces (grown as needed) and reads them as read

@@ -50,6 +50,58 @@ func TestTableRollsAsRollDice(t *testing.T) {
 	}
 }
 
+// TestTableRatesAsRollDice rates random Complication Pools through the
+// tables and by RollDice from two Rollers with the same seed: the rating
+// (the size of the die that rolls highest, the larger on a tie) must agree
+// draw for draw, pools of one chunk and of several alike.
+func TestTableRatesAsRollDice(t *testing.T) {
+	pick := rand.New(rand.NewPCG(5, 6))
+	e := &Engine{Rules: DefaultRules()}
+	fast, slow := dice.NewSeeded(13), dice.NewSeeded(13)
+	var sf []int
+	tabled, multi := 0, 0
+	for range 4000 {
+		ds := make([]dice.Die, 1+pick.IntN(fastDice))
+		for i := range ds {
+			// Small dice often, so that ties in value are common.
+			ds[i] = dice.Ladder[pick.IntN(len(dice.Ladder))]
+			if pick.IntN(3) == 0 {
+				ds[i] = dice.Die(2 + pick.IntN(3))
+			}
+		}
+		for range 3 {
+			var got dice.Die
+			if l := e.layoutOf(fast, ds); l != nil {
+				tabled++
+				if l.nch > 1 {
+					multi++
+				}
+				got = l.rate(fast, ds)
+			} else {
+				got = rateFaces(ds, fast.RollDice(ds, nil))
+			}
+			sf = slow.RollDice(ds, sf)
+			if want := rateFaces(ds, sf); got != want {
+				t.Fatalf("pool %v, faces %v: tables rate d%d, RollDice d%d", ds, sf, got, want)
+			}
+		}
+	}
+	if tabled < 4000 || multi < 1000 {
+		t.Errorf("only %d of 12000 ratings came from the tables, %d from several chunks", tabled, multi)
+	}
+}
+
+// rateFaces is ratePool's reading of faces ds rolled, written out plainly.
+func rateFaces(ds []dice.Die, faces []int) dice.Die {
+	best, size := 0, dice.Gone
+	for i, f := range faces {
+		if f > best || f == best && ds[i] > size {
+			best, size = f, ds[i]
+		}
+	}
+	return size
+}
+
 // TestTableLayouts checks how pools are cut into chunks and that a table
 // lists every combination of faces exactly once.
 func TestTableLayouts(t *testing.T) {
