@@ -549,17 +549,10 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	// The side's planned pool was checked when the action began: only its
 	// dice need reading.
 	if e.planFor == s && e.planAct == a && t < len(e.plans) {
-		var ds [fastDice]dice.Die
-		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && len(picks) == pl.base && readPlanned(s, picks, pl.picks, &ds) {
-			// What roll does for checked picks, without its layer.
-			if cost := pl.cost[0]; cost != 0 {
-				if err := e.spend(s, t, sd.Char, cost); err != nil {
-					return err
-				}
+		if pl := &e.plans[t]; pl.char == sd.Char && pl.valid(0) && len(picks) == pl.base {
+			if done, err := e.rollPlanned(s, r, t, sd, picks, pl); done {
+				return err
 			}
-			total, ones := e.rollSide(r, sd, picks, nil, ds[:len(picks)])
-			e.rolled(s, r, t, total, ones)
-			return nil
 		}
 	}
 	cost, err := e.cost(s, sd.Char, picks)
@@ -569,26 +562,73 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	return e.roll(s, r, picks, nil, e.pool, cost)
 }
 
+// rollPlanned is Roll for side t (character sd.Char) rolling picks, its
+// planned base pool pl (whose checks Begin made). It reads the ratings and
+// checks each trait is still there in one pass, and rolls a pool the
+// tables cover in a straight line; any other pool goes through rollSide.
+// It reports false, having changed nothing, when picks are not that plan
+// or a trait is gone, which is for cost to report.
+func (e *Engine) rollPlanned(s *Scene, r *dice.Roller, t int, sd *Side, picks []Pick, pl *sidePlan) (bool, error) {
+	n := len(picks)
+	if n > fastDice || n > len(pl.picks) || len(pl.cost) == 0 {
+		return false, nil
+	}
+	var ds [fastDice]dice.Die
+	key, all, ok := readPlanned(s, picks, pl.picks, &ds)
+	if !ok {
+		return false, nil
+	}
+	if cost := pl.cost[0]; cost != 0 {
+		if err := e.spend(s, t, sd.Char, cost); err != nil {
+			return true, err
+		}
+	}
+	l := e.tabs.slot[slotOf(key)]
+	if l == nil || l.key != key || all > 14 || l.nch != 1 || len(sd.Gang) > 0 || r.Remaining() != 0 ||
+		cap(sd.Picks) < n || cap(sd.Dice) < n || cap(sd.Faces) < n || e.Rules.Keep != 2 || !e.Rules.ExcludeOnes {
+		total, ones := e.rollSide(r, sd, picks, nil, ds[:n])
+		e.rolled(s, r, t, total, ones)
+		return true, nil
+	}
+	// The common case: rollSide and layout.roll for one chunk, written
+	// out (TestRollPlannedAsRollSide holds them to each other).
+	sd.Picks = sd.Picks[:n]
+	sd.Dice = sd.Dice[:n]
+	sd.Faces = sd.Faces[:n]
+	dp, dd := sd.Picks[:n], sd.Dice[:n]
+	for i, p := range picks {
+		dp[i], dd[i] = p, ds[i]
+	}
+	ent := l.ch[0].tab[r.IntN(l.prod)]
+	unpack(ent, sd.Faces)
+	e.rolled(s, r, t, int(ent>>entTop1&31+ent>>entTop2&31), int(ent>>entOnes&7))
+	return true, nil
+}
+
 // readPlanned reads the ratings of picks into ds when picks are the first
-// len(picks) of the planned picks plan, at most fastDice of them, and each
-// still names a trait to roll; otherwise it reports false (a trait gone
-// since is for cost to report).
-func readPlanned(s *Scene, picks, plan []Pick, ds *[fastDice]dice.Die) bool {
+// len(picks) (at most fastDice) of the planned picks plan and each still
+// names a trait to roll, with their key for the tables as poolKey packs it
+// (all is under 15 when the tables cover every size); otherwise ok is
+// false.
+func readPlanned(s *Scene, picks, plan []Pick, ds *[fastDice]dice.Die) (key uint64, all uint, ok bool) {
 	if len(picks) > len(ds) || len(picks) > len(plan) {
-		return false
+		return 0, 0, false
 	}
 	plan = plan[:len(picks)]
 	for i, p := range picks {
 		if p != plan[i] {
-			return false
+			return 0, 0, false
 		}
 		tr := s.traitPtr(p)
 		if tr == nil || tr.Die == dice.Gone {
-			return false
+			return 0, 0, false
 		}
-		ds[i] = tr.Die
+		d := tr.Die
+		ds[i] = d
+		all |= uint(d - 2)
+		key = key<<4 | uint64(d-1)
 	}
-	return true
+	return key, all, true
 }
 
 // readDice fills e.pool with the ratings of picks and reports whether each
