@@ -62,59 +62,27 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 		pl = e.planOf(s, t)
 	}
 	e.planCost = pl.cost
-	ok := true
 	nb, nx := len(sd.Base), len(sd.Extra)
 	if cap(e.planDice) < nb+nx {
 		e.planDice = make([]dice.Die, 0, nb+nx+8)
 	}
-	pd := e.planDice[:nb]
-	for i, p := range sd.Base {
-		tr := s.traitPtr(p)
-		if tr == nil {
-			ok = false
-			pd[i] = dice.Gone
-			continue
-		}
-		ok = ok && tr.Die != dice.Gone
-		pd[i] = tr.Die
-	}
-	for n, p := range sd.Extra {
-		tr := s.traitPtr(p)
-		if tr == nil || tr.Die == dice.Gone || n+1 >= len(pl.cost) || pl.cost[n+1] > ch.PlotPoints {
-			break
-		}
-		v.Affordable = n + 1
-	}
-	e.planDice = e.planDice[:nb+v.Affordable]
+	// Small helpers, each with few values live, so that their loops run
+	// in registers.
+	pd := e.planDice[:nb+nx]
+	ok := readSizes(s, sd.Base, pd[:nb])
+	v.Affordable = readAffordable(s, sd.Extra, pl.cost, ch.PlotPoints, pd[nb:])
+	e.planDice = pd[:nb+v.Affordable]
 	// The Keep largest sizes in reach give the best total.
 	if e.Rules.Keep == 2 {
-		// The shipped reading in one pass, in registers and without
-		// branches on the sizes: the base pool with the gang, then the
+		// The shipped reading: the base pool with the gang, then the
 		// affordable extras on top.
-		a, b := 0, 0
-		for _, d := range pd {
-			x := int(d)
-			b = max(b, min(a, x))
-			a = max(a, x)
-		}
-		for _, d := range sd.Gang {
-			x := int(d)
-			b = max(b, min(a, x))
-			a = max(a, x)
-		}
+		a, b := addTop2(0, 0, pd[:nb])
+		a, b = addTop2(a, b, sd.Gang)
 		v.Best = sd.Aid + a + b
-		for i, p := range sd.Extra[:v.Affordable] {
-			x := int(s.traitPtr(p).Die)
-			e.planDice[nb+i] = dice.Die(x)
-			b = max(b, min(a, x))
-			a = max(a, x)
-		}
+		a, b = addTop2(a, b, pd[nb:nb+v.Affordable])
 		v.BestAll = sd.Aid + a + b
 	} else {
-		for i, p := range sd.Extra[:v.Affordable] {
-			e.planDice[nb+i] = s.traitPtr(p).Die
-		}
-		v.Best = sd.Aid + bestSizes(pd, sd.Gang, e.Rules.Keep)
+		v.Best = sd.Aid + bestSizes(pd[:nb], sd.Gang, e.Rules.Keep)
 		v.BestAll = v.Best
 		if v.Affordable > 0 {
 			v.BestAll = sd.Aid + bestSizes(e.planDice, sd.Gang, e.Rules.Keep)
@@ -123,6 +91,50 @@ func (e *Engine) turnView(s *Scene, t int, v *View) {
 	if ok {
 		e.planLo, e.planHi = pl.lo, min(pl.hi, v.Affordable)
 	}
+}
+
+// readSizes writes the ratings of picks into ds (as long), Gone for a
+// pick that names no trait, and reports whether every one is there to
+// roll.
+func readSizes(s *Scene, picks []Pick, ds []dice.Die) bool {
+	ok := true
+	ds = ds[:len(picks)]
+	for i, p := range picks {
+		d := dice.Gone
+		if tr := s.traitPtr(p); tr != nil {
+			d = tr.Die
+		}
+		ok = ok && d != dice.Gone
+		ds[i] = d
+	}
+	return ok
+}
+
+// readAffordable counts the extra picks a side can roll on top of its
+// base pool, in order: each must name a trait still there, and the pool
+// up to it must be priced (cost) within the points the side has. It
+// writes their ratings into ds.
+func readAffordable(s *Scene, extra []Pick, cost []int, points int, ds []dice.Die) int {
+	ds = ds[:len(extra)]
+	for n, p := range extra {
+		tr := s.traitPtr(p)
+		if tr == nil || tr.Die == dice.Gone || n+1 >= len(cost) || cost[n+1] > points {
+			return n
+		}
+		ds[n] = tr.Die
+	}
+	return len(extra)
+}
+
+// addTop2 adds sizes ds to the two largest a >= b, in registers and
+// without branches on the sizes.
+func addTop2(a, b int, ds []dice.Die) (int, int) {
+	for _, d := range ds {
+		x := int(d)
+		b = max(b, min(a, x))
+		a = max(a, x)
+	}
+	return a, b
 }
 
 // bestSizes is the sum of the keep largest sizes among ds and gang.
