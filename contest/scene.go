@@ -162,10 +162,21 @@ func (s *Scene) resetFrom(src *Scene) {
 		}
 		c.PlotPoints, c.Reflection, c.KnockedOut, c.OutOfStory = o.PlotPoints, o.Reflection, o.KnockedOut, o.OutOfStory
 		c.Traits = c.Traits[:len(o.Traits)]
-		for j := range o.Traits {
-			c.Traits[j].Die, c.Traits[j].Original = o.Traits[j].Die, o.Traits[j].Original
+		// Both slices of one length in the loop's sight: no bounds checks.
+		ct, ot := c.Traits, o.Traits[:len(c.Traits)]
+		for j := range ct {
+			ct[j].Die, ct[j].Original = ot[j].Die, ot[j].Original
 		}
 	}
-	s.Trouble = append(s.Trouble[:0], src.Trouble...)
+	if n := len(src.Trouble); n <= cap(s.Trouble) {
+		// A few dice: a loop costs less than a call to memmove.
+		st := s.Trouble[:n]
+		for i, d := range src.Trouble[:len(st)] {
+			st[i] = d
+		}
+		s.Trouble = st
+	} else {
+		s.Trouble = append(s.Trouble[:0], src.Trouble...)
+	}
 	s.GMPlotPoints = src.GMPlotPoints
 }
