@@ -409,7 +409,14 @@ func (e *Engine) relay(a *Action, sides []SideSetup, kind ActionKind, initiator 
 	a.Holder, a.Interferer, a.Planned, a.Winner = -1, -1, -1, -1
 	for i := range ss {
 		side := &ss[i]
-		if g := sides[i].Gang; len(g) > 0 || len(side.Gang) > 0 {
+		if g := sides[i].Gang; len(g) <= cap(side.Gang) {
+			// A gang is a few dice: a loop costs less than memmove.
+			sg := side.Gang[:len(g)]
+			for j, d := range g[:len(sg)] {
+				sg[j] = d
+			}
+			side.Gang = sg
+		} else {
 			side.Gang = append(side.Gang[:0], g...)
 		}
 		side.Aiders, side.Picks, side.Dice, side.Faces = side.Aiders[:0], side.Picks[:0], side.Dice[:0], side.Faces[:0]
@@ -1524,7 +1531,11 @@ func (e *Engine) Inflict(s *Scene, r *dice.Roller, onto int) error {
 
 // harmDone drops the harm just dealt and moves on when none is left.
 func (e *Engine) harmDone(a *Action) {
-	a.Harms = append(a.Harms[:0], a.Harms[1:]...)
+	if len(a.Harms) == 1 {
+		a.Harms = a.Harms[:0] // the usual case: no call to memmove
+	} else {
+		a.Harms = append(a.Harms[:0], a.Harms[1:]...)
+	}
 	if len(a.Harms) == 0 {
 		a.Phase = PhaseTurn
 		if a.Winner >= 0 || a.End == EndStopped {
