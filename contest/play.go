@@ -282,8 +282,15 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		}
 		var err error
 		if e.planLo <= n && n <= e.planHi {
-			// turnView has checked and priced this very pool.
-			err = e.roll(s, r, sd.Base, sd.Extra[:n], e.planDice[:len(sd.Base)+n], e.planCost[n])
+			// turnView has checked, priced and read this very pool: what
+			// roll does with it, without its layer.
+			if cost := e.planCost[n]; cost != 0 {
+				err = e.spend(s, t, sd.Char, cost)
+			}
+			if err == nil {
+				total, ones := e.rollSide(r, sd, sd.Base, sd.Extra[:n], e.planDice[:len(sd.Base)+n])
+				e.rolled(s, r, t, total, ones)
+			}
 		} else {
 			err = e.Roll(s, r, e.plan(sd, n))
 		}
