@@ -214,7 +214,7 @@ func TestRunnerResetsScene(t *testing.T) {
 	timed := timedScenario()
 	stubborn := DefaultScenario()
 	stubborn.Cast[0].Policy = "stubborn" // pushes, Complications and Trauma galore
-	trouble := basic3v3() // the Trouble Pool opposes, and loses dice
+	trouble := basic3v3()                // the Trouble Pool opposes, and loses dice
 	trouble.Sides[0] = SideSpec{Character: "trouble"}
 	trouble.Trouble = []dice.Die{dice.D6, dice.D8, dice.D6, dice.D10}
 	for _, sc := range []Scenario{DefaultScenario(), stubborn, basic3v3(), timed, trouble} {
