@@ -626,11 +626,10 @@ func readPlanned(s *Scene, picks, plan []Pick, ds *[fastDice]dice.Die) (key uint
 		if p != plan[i] {
 			return 0, 0, false
 		}
-		tr := s.traitPtr(p)
-		if tr == nil || tr.Die == dice.Gone {
+		d := s.dieOf(p)
+		if d == dice.Gone {
 			return 0, 0, false
 		}
-		d := tr.Die
 		ds[i] = d
 		all |= uint(d - 2)
 		key = key<<4 | uint64(d-1)

@@ -100,10 +100,7 @@ func readSizes(s *Scene, picks []Pick, ds []dice.Die) bool {
 	ok := true
 	ds = ds[:len(picks)]
 	for i, p := range picks {
-		d := dice.Gone
-		if tr := s.traitPtr(p); tr != nil {
-			d = tr.Die
-		}
+		d := s.dieOf(p)
 		ok = ok && d != dice.Gone
 		ds[i] = d
 	}
@@ -117,11 +114,11 @@ func readSizes(s *Scene, picks []Pick, ds []dice.Die) bool {
 func readAffordable(s *Scene, extra []Pick, cost []int, points int, ds []dice.Die) int {
 	ds = ds[:len(extra)]
 	for n, p := range extra {
-		tr := s.traitPtr(p)
-		if tr == nil || tr.Die == dice.Gone || n+1 >= len(cost) || cost[n+1] > points {
+		d := s.dieOf(p)
+		if d == dice.Gone || n+1 >= len(cost) || cost[n+1] > points {
 			return n
 		}
-		ds[n] = tr.Die
+		ds[n] = d
 	}
 	return len(extra)
 }

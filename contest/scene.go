@@ -75,6 +75,22 @@ func (s *Scene) trait(p Pick) (Trait, error) {
 	return c.Traits[p.Trait], nil
 }
 
+// dieOf returns the rating of the trait a pick names, Gone if there is
+// none: traitPtr for the loops that only read ratings, with the
+// character's traits looked up before the scene's Aspects.
+func (s *Scene) dieOf(p Pick) dice.Die {
+	if uint(p.Owner) < uint(len(s.Characters)) {
+		if ts := s.Characters[p.Owner].Traits; uint(p.Trait) < uint(len(ts)) {
+			return ts[p.Trait].Die
+		}
+		return dice.Gone
+	}
+	if p.Owner == SceneOwner && uint(p.Trait) < uint(len(s.Aspects)) {
+		return s.Aspects[p.Trait].Die
+	}
+	return dice.Gone
+}
+
 // traitPtr returns the trait a pick names, or nil if there is none.
 func (s *Scene) traitPtr(p Pick) *Trait {
 	if p.Owner == SceneOwner {
