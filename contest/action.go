@@ -1546,8 +1546,9 @@ func (e *Engine) harmDone(a *Action) {
 func (c *Character) findKind(name string, k Kind) int {
 	for i := range c.Traits {
 		// The name first: names seldom share a length, while
-		// "relationship" and "complication" do.
-		if c.Traits[i].Name == name && c.Traits[i].Kind == k {
+		// "relationship" and "complication" do; and their first bytes
+		// before a call to compare the rest.
+		if t := &c.Traits[i]; len(t.Name) == len(name) && (name == "" || t.Name[0] == name[0]) && t.Name == name && t.Kind == k {
 			return i
 		}
 	}
