@@ -214,6 +214,14 @@ func (e *Engine) rebuyAll(s *Scene, c int, tb *Table) error {
 	if c < 0 || s.Timed != nil && s.Timed.Phase != TimedDone {
 		return nil // no buying back in the middle of a timed action
 	}
+	if ch := &s.Characters[c]; ch.Reflection < e.Rules.RebuyCost || !ch.lowered() {
+		return nil // the usual answer, without rebuyLoop's frame
+	}
+	return e.rebuyLoop(s, c, tb)
+}
+
+// rebuyLoop is rebuyAll once character c may buy a step back.
+func (e *Engine) rebuyLoop(s *Scene, c int, tb *Table) error {
 	ch := &s.Characters[c]
 	for ch.Reflection >= e.Rules.RebuyCost && ch.lowered() {
 		p := tb.of(c)
