@@ -747,6 +747,7 @@ func (e *Engine) rollSide(r *dice.Roller, sd *Side, picks, more []Pick, ds []dic
 	// Loops rather than copy: a call to memmove costs more than a few
 	// picks.
 	dp := sd.Picks
+	//lint:ignore S1001 a loop, as the comment above says
 	for i, p := range picks {
 		dp[i] = p
 	}
