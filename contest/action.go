@@ -1565,13 +1565,10 @@ func (e *Engine) ratePool(s *Scene, r *dice.Roller, sd *Side) dice.Die {
 	e.comp = e.comp[:0]
 	if e.Rules.ComplicationKeptOnly {
 		e.comp = keptDice(sd.Dice, sd.Faces, e.Rules.Keep, e.excl(), e.comp)
+	} else if e.Rules.ExcludeOnes {
+		e.comp = dropOnes(sd.Dice, sd.Faces, e.comp)
 	} else {
-		for i, d := range sd.Dice {
-			if e.Rules.ExcludeOnes && i < len(sd.Faces) && sd.Faces[i] == 1 {
-				continue
-			}
-			e.comp = append(e.comp, d)
-		}
+		e.comp = append(e.comp, sd.Dice...)
 	}
 	if sd.Char != TroublePool && len(e.comp) > 0 {
 		ts := s.Characters[sd.Char].Traits
@@ -1604,6 +1601,18 @@ func (e *Engine) ratePool(s *Scene, r *dice.Roller, sd *Side) dice.Die {
 		}
 	}
 	return size
+}
+
+// dropOnes appends to dst the dice ds whose faces did not show 1 (a die
+// without a face counts as not 1).
+func dropOnes(ds []dice.Die, faces []int, dst []dice.Die) []dice.Die {
+	for i, d := range ds {
+		if i < len(faces) && faces[i] == 1 {
+			continue
+		}
+		dst = append(dst, d)
+	}
+	return dst
 }
 
 // keptDice appends to dst the dice whose faces make the total: the k
