@@ -206,6 +206,8 @@ type Engine struct {
 	opts           []PushOption
 	comp           []dice.Die
 	cfac           []int
+	// loud turns the quiet pass off (tests play the two ways).
+	loud bool
 	// tabs rolls pools the Engine has rolled before from tables (see
 	// fastroll.go).
 	tabs tables

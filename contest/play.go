@@ -183,6 +183,14 @@ func (e *Engine) Play(s *Scene, r *dice.Roller, tb *Table) error {
 		return e.phaseErr(a, "play")
 	}
 	for a.Phase != PhaseDone {
+		if a.Phase == PhaseOpen || a.Phase == PhaseTurn {
+			// The raise loop, quietly where it can be (see quiet.go).
+			if took, err := e.quietTurns(s, r, tb); err != nil {
+				return err
+			} else if took {
+				continue
+			}
+		}
 		if err := e.decide(s, r, tb); err != nil {
 			return err
 		}

@@ -1,0 +1,125 @@
+package contest
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// randomScenario is a basic or contested scenario drawn from rng: the
+// default cast with random ratings, Plot Points, pools, extras, gangs,
+// policies and rules, now and then with an aider, an interferer or a
+// policy of the test's own (which the quiet pass leaves to decide).
+func randomScenario(rng *rand.Rand) Scenario {
+	sc := DefaultScenario()
+	die := func() dice.Die { return dice.Ladder[rng.IntN(len(dice.Ladder))] }
+	pols := append(Policies(), "")
+	for i := range sc.Cast {
+		m := &sc.Cast[i]
+		m.PlotPoints = rng.IntN(4)
+		m.Reflection = rng.IntN(2)
+		for j := range m.Traits {
+			m.Traits[j].Die = die()
+		}
+		m.Policy = pols[rng.IntN(len(pols))]
+	}
+	sc.GMPolicy = pols[rng.IntN(len(pols))]
+	vil, det := &sc.Sides[0], &sc.Sides[1]
+	vil.Extra = [][]string{nil, {"Fear Gas"}, {"Fear Gas", "Madness"}}[rng.IntN(3)]
+	det.Extra = [][]string{nil, {"Gadgets"}, {"Gadgets", "Justice"}}[rng.IntN(3)]
+	if rng.IntN(4) == 0 {
+		det.Pool = append(det.Pool, "Gadgets") // a base pool that costs
+	}
+	vil.Gang = nil
+	for range rng.IntN(4) {
+		vil.Gang = append(vil.Gang, dice.Ladder[rng.IntN(3)])
+	}
+	if rng.IntN(4) == 0 {
+		det.Gang = []dice.Die{dice.D6}
+	}
+	switch rng.IntN(4) {
+	case 0:
+		sc.Kind = KindBasic
+	case 1:
+		sc.Initiator = 1
+	case 2:
+		sc.Initiator = -1
+	}
+	if rng.IntN(3) == 0 {
+		sc.Rules.Keep = 3
+	}
+	if rng.IntN(4) == 0 {
+		sc.Rules.ExcludeOnes = false
+	}
+	if rng.IntN(3) == 0 {
+		sc.Rules.ComplicationKeptOnly = true
+	}
+	switch rng.IntN(8) {
+	case 0:
+		sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Robin", PlotPoints: 1, Traits: []Trait{{Name: "Loyal", Kind: Value, Die: die()}}}})
+		det.Aider, det.AidPool = "Robin", []string{"Loyal"}
+	case 1:
+		if sc.Kind == KindContested {
+			sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Joker", GM: true, PlotPoints: 2, Traits: []Trait{{Name: "Mayhem", Kind: Value, Die: die()}}}})
+			sc.Interferer, sc.InterferePool = "Joker", []string{"Mayhem"}
+		}
+	}
+	return sc
+}
+
+// TestQuietAsDecide plays random scenarios trial after trial with the
+// quiet pass and with every step through decide, from Rollers of the same
+// seed: each trial must end the same way with the same metrics, leave the
+// same scene, and draw the same numbers.
+func TestQuietAsDecide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	quietRuns := 0
+	for k := range 300 {
+		sc := randomScenario(rng)
+		if sc.Validate() != nil {
+			continue
+		}
+		quiet, err := sc.NewRunner()
+		must(t, err)
+		loud, err := sc.NewRunner()
+		must(t, err)
+		loud.e.loud = true
+		if rng.IntN(5) == 0 {
+			// A policy of the test's own, which the quiet pass declines.
+			for _, rn := range []*Runner{quiet, loud} {
+				rn.b.table.Chars[1] = overridesGiveIn{}
+			}
+		}
+		seed := rng.Uint64()
+		rq, rl := dice.NewSeeded(seed), dice.NewSeeded(seed)
+		mq, ml := make([]int, 6), make([]int, 6)
+		for i := range 60 {
+			cq, cl := quiet.Trial(rq, mq), loud.Trial(rl, ml)
+			if cq != cl || !slices.Equal(mq, ml) {
+				t.Fatalf("scenario %d trial %d: quiet ends %d %v (%v), decide %d %v (%v)", k, i, cq, mq, quiet.Err(), cl, ml, loud.Err())
+			}
+			if d := cmp.Diff(&loud.s, &quiet.s); d != "" {
+				t.Fatalf("scenario %d trial %d: scenes differ (-decide +quiet):\n%s", k, i, d)
+			}
+			if a, b := rq.IntN(1<<30), rl.IntN(1<<30); a != b {
+				t.Fatalf("scenario %d trial %d: the Rollers part ways", k, i)
+			}
+		}
+		// Did the quiet pass take steps in this scenario?
+		if took, _ := quiet.e.quietTurns(&quiet.s, rq, &quiet.b.table); took || quiet.s.Action.Phase == PhaseDone {
+			quiet.s.resetFrom(&quiet.b.scene)
+			quiet.e.relay(quiet.s.Action, quiet.b.sides, quiet.s.Action.Kind, quiet.b.init)
+			if took, _ := quiet.e.quietTurns(&quiet.s, rq, &quiet.b.table); took {
+				quietRuns++
+			}
+		}
+	}
+	t.Logf("quiet pass took steps in %d scenarios", quietRuns)
+	if quietRuns < 100 {
+		t.Errorf("the quiet pass took steps in only %d scenarios", quietRuns)
+	}
+}
