@@ -207,7 +207,8 @@ type Engine struct {
 	comp           []dice.Die
 	cfac           []int
 	// loud turns the quiet pass off (tests play the two ways).
-	loud bool
+	loud  bool
+	quiet quietMemo
 	// tabs rolls pools the Engine has rolled before from tables (see
 	// fastroll.go).
 	tabs tables

@@ -106,6 +106,51 @@ type quietSide struct {
 	pl   *sidePlan
 }
 
+// quietMemo is the quiet pass's reading of both sides (see quietRead);
+// ok says it is that of a Runner trial's start.
+type quietMemo struct {
+	ok bool
+	gm polCode
+	sd [2]quietSide
+}
+
+// quietRead fills e.quiet with what the quiet pass needs of s's action
+// and tb's policies, or reports false when it does not cover them.
+func (e *Engine) quietRead(s *Scene, tb *Table) bool {
+	a := s.Action
+	m := &e.quiet
+	if m.gm = codeOf(tb.gm()); m.gm == polOther {
+		return false
+	}
+	for t := range m.sd {
+		sd := &a.Sides[t]
+		if sd.Char < 0 || sd.Aider >= 0 {
+			return false
+		}
+		q := &m.sd[t]
+		if q.pol = codeOf(tb.of(sd.Char)); q.pol == polOther {
+			return false
+		}
+		if e.trustPlans {
+			q.pl = &e.plans[t]
+		} else {
+			q.pl = e.planOf(s, t)
+		}
+		q.nb = len(sd.Base)
+		if q.nb+len(sd.Extra) > quietDice || len(q.pl.cost) == 0 {
+			return false
+		}
+		if !readSizes(s, sd.Base, q.ds[:q.nb]) {
+			return false
+		}
+		q.a, q.b = addTop2(0, 0, q.ds[:q.nb])
+		// The extras a side could ever afford, whatever its points: the
+		// ones still there, priced by the plan.
+		q.nx = readAffordable(s, sd.Extra, q.pl.cost, int(^uint(0)>>1), q.ds[q.nb:])
+	}
+	return true
+}
+
 // quietTurns plays side turns of s's action (in PhaseOpen or PhaseTurn)
 // as decide would, for as long as the quiet pass covers them. It reports
 // whether it took any step; a step it declines, having changed nothing,
@@ -115,37 +160,19 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 	if e.loud || e.Sink != nil || len(a.Sides) != 2 || a.Planned >= 0 || e.Rules.Keep != 2 {
 		return false, nil
 	}
-	gm := codeOf(tb.gm())
-	if gm == polOther {
-		return false, nil
+	// A Runner's trial opens on its start scene with the sides it laid
+	// out last time (trustPlans): what the first such trial read holds
+	// for every other, so it is read only once.
+	m := &e.quiet
+	start := e.trustPlans && a.Phase == PhaseOpen && a.Rolls == 0
+	if !start || !m.ok {
+		m.ok = false
+		if !e.quietRead(s, tb) {
+			return false, nil
+		}
+		m.ok = start
 	}
-	var qs [2]quietSide
-	for t := range qs {
-		sd := &a.Sides[t]
-		if sd.Char < 0 || sd.Aider >= 0 {
-			return false, nil
-		}
-		q := &qs[t]
-		if q.pol = codeOf(tb.of(sd.Char)); q.pol == polOther {
-			return false, nil
-		}
-		if e.trustPlans {
-			q.pl = &e.plans[t]
-		} else {
-			q.pl = e.planOf(s, t)
-		}
-		q.nb = len(sd.Base)
-		if q.nb+len(sd.Extra) > quietDice || len(q.pl.cost) == 0 {
-			return false, nil
-		}
-		if !readSizes(s, sd.Base, q.ds[:q.nb]) {
-			return false, nil
-		}
-		q.a, q.b = addTop2(0, 0, q.ds[:q.nb])
-		// The extras a side could ever afford, whatever its points: the
-		// ones still there, priced by the plan.
-		q.nx = readAffordable(s, sd.Extra, q.pl.cost, int(^uint(0)>>1), q.ds[q.nb:])
-	}
+	gm, qs := m.gm, &m.sd
 	took := false
 	for a.Phase == PhaseOpen || a.Phase == PhaseTurn {
 		t := a.Turn
