@@ -52,42 +52,40 @@ func codeOf(p Policy) polCode {
 	return polOther
 }
 
-// giveIn, extras and buyOnes are the shipped decisions, each the very
-// method the policy's exported one calls.
-func (k polCode) giveIn(v *View) bool {
+// giveIn, extras and buyOnes are the shipped policies' decisions from
+// just what they read of a View (TestQuietPolicies holds them to the
+// Policy methods).
+func (k polCode) giveIn(stakes, best, bestAll int) bool {
 	switch k {
 	case polStubborn:
-		return Stubborn{}.giveIn(v)
-	case polFrugal:
-		return Frugal{}.giveIn(v)
+		return false
 	case polCautious:
-		return Cautious{}.giveIn(v)
+		return 4*stakes >= 3*best
 	}
-	return Sensible{}.giveIn(v)
+	return stakes >= bestAll // Sensible's, and Frugal's
 }
 
-func (k polCode) extras(v *View) int {
+func (k polCode) extras(stakes, best, affordable int) int {
 	switch k {
 	case polStubborn:
-		return Stubborn{}.extras(v)
-	case polFrugal:
-		return Frugal{}.extras(v)
-	case polCautious:
-		return Cautious{}.extras(v)
+		return affordable
+	case polFrugal, polCautious:
+		return 0
 	}
-	return Sensible{}.extras(v)
+	if affordable > 0 && 3*stakes >= 2*best {
+		return 1
+	}
+	return 0
 }
 
-func (k polCode) buyOnes(v *View) int {
+func (k polCode) buyOnes(ones int) int {
 	switch k {
 	case polStubborn:
-		return Stubborn{}.buyOnes(v)
+		return ones
 	case polFrugal:
-		return Frugal{}.buyOnes(v)
-	case polCautious:
-		return Cautious{}.buyOnes(v)
+		return 0
 	}
-	return Sensible{}.buyOnes(v)
+	return min(1, ones) // Sensible's, and Cautious's
 }
 
 // quietDice is the most planned dice (base and extras) a side may have
@@ -104,6 +102,11 @@ type quietSide struct {
 	// a >= b: the two largest sizes of the base dice.
 	a, b int
 	pl   *sidePlan
+	// picks: Base then those Extra picks; key[n] and all[n] pack the
+	// dice of Base + Extra[:n] for the tables as rollSide does.
+	picks [quietDice]Pick
+	key   [quietDice + 1]uint64
+	all   [quietDice + 1]uint
 }
 
 // quietMemo is the quiet pass's reading of both sides (see quietRead);
@@ -147,6 +150,19 @@ func (e *Engine) quietRead(s *Scene, tb *Table) bool {
 		// The extras a side could ever afford, whatever its points: the
 		// ones still there, priced by the plan.
 		q.nx = readAffordable(s, sd.Extra, q.pl.cost, int(^uint(0)>>1), q.ds[q.nb:])
+		copy(q.picks[:], sd.Base)
+		copy(q.picks[q.nb:], sd.Extra[:q.nx])
+		key, all := uint64(0), uint(0)
+		for i, d := range q.ds[:q.nb+q.nx] {
+			all |= uint(d - 2)
+			key = key<<4 | uint64(d-1)
+			if n := i + 1 - q.nb; n >= 0 {
+				q.key[n], q.all[n] = key, all
+			}
+		}
+		if q.nb == 0 {
+			q.key[0], q.all[0] = 0, 0
+		}
 	}
 	return true
 }
@@ -174,6 +190,7 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 	}
 	gm, qs := m.gm, &m.sd
 	took := false
+	basic := a.Kind == Basic
 	for a.Phase == PhaseOpen || a.Phase == PhaseTurn {
 		t := a.Turn
 		sd := &a.Sides[t]
@@ -185,30 +202,85 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 		for aff < q.nx && cost[aff+1] <= pts {
 			aff++
 		}
-		// The View turnView fills.
-		var v View
-		v.Kind, v.Side, v.Char, v.Stakes, v.Holder, v.Rolled, v.Target = a.Kind, t, sd.Char, a.Stakes, a.Holder, sd.Rolled, -1
-		v.PlotPoints, v.Affordable = pts, aff
+		// The best totals turnView works out.
 		x, y := addTop2(q.a, q.b, sd.Gang)
-		v.Best = sd.Aid + x + y
+		best := sd.Aid + x + y
 		x, y = addTop2(x, y, q.ds[q.nb:q.nb+aff])
-		v.BestAll = sd.Aid + x + y
-		if a.Phase == PhaseTurn && q.pol.giveIn(&v) {
+		bestAll := sd.Aid + x + y
+		if a.Phase == PhaseTurn && q.pol.giveIn(a.Stakes, best, bestAll) {
 			return took, nil
 		}
-		n := q.pol.extras(&v)
+		n := q.pol.extras(a.Stakes, best, aff)
 		if n < 0 || n > aff || n < q.pl.lo || n > q.pl.hi || cost[n] > pts {
 			return took, nil
 		}
 		if c := cost[n]; c != 0 {
 			ch.PlotPoints -= c // spend, with no sink to tell
 		}
-		total, ones := e.rollSide(r, sd, sd.Base, sd.Extra[:n], q.ds[:q.nb+n])
-		e.rolled(s, r, t, total, ones)
+		// rollSide, from the keys worked out once.
+		np, g := q.nb+n, sd.Gang
+		m := np + len(g)
+		key, all := q.key[n], q.all[n]
+		for _, d := range g {
+			all |= uint(d - 2)
+			key = key<<4 | uint64(d-1)
+		}
+		var total, ones int
+		if l := e.tabs.slot[slotOf(key)]; l != nil && l.key == key && all <= 14 && m <= fastDice && r.Remaining() == 0 &&
+			cap(sd.Picks) >= np && cap(sd.Dice) >= m && cap(sd.Faces) >= m {
+			// Loops rather than copy: a call to memmove costs more than
+			// a few picks.
+			dp, dd := sd.Picks[:np], sd.Dice[:m]
+			for i, p := range q.picks[:len(dp)] {
+				dp[i] = p
+			}
+			//lint:ignore S1001 a loop, as the comment above says
+			for i, d := range q.ds[:np] {
+				dd[i] = d
+			}
+			for i, d := range g {
+				dd[np+i] = d
+			}
+			sd.Picks, sd.Dice, sd.Faces = dp, dd, sd.Faces[:m]
+			total, ones = l.roll(r, sd.Faces)
+			if !e.Rules.ExcludeOnes {
+				total = e.total(sd.Faces)
+			}
+		} else {
+			total, ones = e.rollSide(r, sd, sd.Base, sd.Extra[:n], q.ds[:np])
+		}
 		took = true
+		// rolled, for a character's side with no sink.
+		sd.Total = total + sd.Aid
+		sd.Aid = 0
+		sd.Rolled = true
+		a.Rolls++
+		a.Ones = 0
+		if !ch.GM {
+			a.Ones, a.OnesSide = ones, t
+		}
+		switch {
+		case a.Phase == PhaseOpen:
+			e.opened(s, t)
+		case !basic && sd.Total > a.Stakes:
+			// answer's raise: the gang of the side that held the stakes
+			// loses dice.
+			off := e.Rules.MookOff
+			if sd.Total-a.Stakes >= e.Rules.Extraordinary {
+				off = e.Rules.MookOffExtraordinary
+			}
+			hs := &a.Sides[a.Holder]
+			if k := min(off, len(hs.Gang)); k > 0 {
+				hs.Gang = hs.Gang[:len(hs.Gang)-k]
+			}
+			a.Holder, a.Stakes, a.Escalated = t, sd.Total, true
+			a.Raises++
+			a.Turn = a.next(t)
+		default:
+			e.answer(s, r, t)
+		}
 		if a.Ones > 0 {
-			v = View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1}
-			if err := e.BuyOnes(s, gm.buyOnes(&v)); err != nil {
+			if err := e.BuyOnes(s, gm.buyOnes(a.Ones)); err != nil {
 				return took, fmt.Errorf("policy %s buying 1s: %w", tb.gm().Name(), err)
 			}
 		}

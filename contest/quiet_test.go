@@ -123,3 +123,32 @@ func TestQuietAsDecide(t *testing.T) {
 		t.Errorf("the quiet pass took steps in only %d scenarios", quietRuns)
 	}
 }
+
+// TestQuietPolicies holds the quiet pass's decisions for the shipped
+// policies to their Policy methods over many views, and checks that a
+// policy of any other type is left to decide.
+func TestQuietPolicies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, name := range Policies() {
+		p, _ := PolicyByName(name)
+		k := codeOf(p)
+		if k == polOther {
+			t.Fatalf("shipped policy %s has no code", name)
+		}
+		for range 5000 {
+			v := View{Stakes: rng.IntN(30), Best: rng.IntN(30), BestAll: rng.IntN(40), Affordable: rng.IntN(4), Ones: rng.IntN(4), PlotPoints: rng.IntN(3)}
+			if a, b := k.giveIn(v.Stakes, v.Best, v.BestAll), p.GiveIn(v); a != b {
+				t.Fatalf("%s GiveIn(%+v): quiet %v, method %v", name, v, a, b)
+			}
+			if a, b := k.extras(v.Stakes, v.Best, v.Affordable), p.Extras(v); a != b {
+				t.Fatalf("%s Extras(%+v): quiet %v, method %v", name, v, a, b)
+			}
+			if a, b := k.buyOnes(v.Ones), p.BuyOnes(v); a != b {
+				t.Fatalf("%s BuyOnes(%+v): quiet %v, method %v", name, v, a, b)
+			}
+		}
+	}
+	if codeOf(overridesGiveIn{}) != polOther {
+		t.Error("a policy embedding Sensible but deciding for itself is taken for a shipped one")
+	}
+}
