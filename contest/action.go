@@ -1152,10 +1152,10 @@ func (e *Engine) Push(s *Scene, r *dice.Roller, steps []Pick) error {
 
 // stepsLeft is how many times d can step down before it is gone.
 func stepsLeft(d dice.Die) int {
-	for j, l := range dice.Ladder {
-		if l == d {
-			return j + 1
-		}
+	// The ladder is d4, d6, ... d12: the even sizes from 4 to 12, d4
+	// stepping down once.
+	if d >= dice.D4 && d <= dice.D12 && d%2 == 0 {
+		return int(d)/2 - 1
 	}
 	return 0
 }

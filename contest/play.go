@@ -335,15 +335,17 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 	case PhaseInflict:
 		h := a.Harms[0]
 		p := tb.of(a.Sides[h.From].Char)
-		v := View{Kind: a.Kind, Side: h.From, Char: a.Sides[h.From].Char, Target: h.To, Trauma: h.Trauma}
-		var onto int
-		if h.To == TroublePool {
+		onto := -1
+		switch {
+		case h.To == TroublePool:
+			v := View{Kind: a.Kind, Side: h.From, Char: a.Sides[h.From].Char, Target: h.To, Trauma: h.Trauma}
 			if len(s.Trouble) == 0 {
 				onto = -1 // nothing left to take
 			} else if onto = p.TroubleOff(v, s.Trouble); onto < 0 {
 				return fmt.Errorf("policy %s: Trouble Pool die %d: pick one of 0..%d", p.Name(), onto, len(s.Trouble)-1)
 			}
-		} else {
+		case !ownLabel(p):
+			v := View{Kind: a.Kind, Side: h.From, Char: a.Sides[h.From].Char, Target: h.To, Trauma: h.Trauma}
 			onto = askOnto(p, &v, &s.Characters[h.To])
 		}
 		if err := e.Inflict(s, r, onto); err != nil {

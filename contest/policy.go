@@ -522,6 +522,17 @@ func askPush(p Policy, v *View) bool {
 	return p.Push(*v)
 }
 
+// ownLabel reports whether p is a shipped policy that lands every
+// Complication on the inflicter's own label (Onto always -1), so that
+// nothing need be asked.
+func ownLabel(p Policy) bool {
+	switch p.(type) {
+	case Sensible, Stubborn, Frugal, Cautious, PushLargest, TroubleSmallest:
+		return true
+	}
+	return false
+}
+
 func askOnto(p Policy, v *View, c *Character) int {
 	switch q := p.(type) {
 	case Sensible:

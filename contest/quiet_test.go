@@ -152,3 +152,41 @@ func TestQuietPolicies(t *testing.T) {
 		t.Error("a policy embedding Sensible but deciding for itself is taken for a shipped one")
 	}
 }
+
+// TestOwnLabel: the policies decide skips asking where a Complication
+// lands answer -1 (the inflicter's own label) for any character and view;
+// PileOn and policies of other types are asked.
+func TestOwnLabel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, name := range Policies() {
+		p, _ := PolicyByName(name)
+		if !ownLabel(p) {
+			continue
+		}
+		for range 2000 {
+			c := lowered().Characters[hero]
+			c.Traits = append(c.Traits, Trait{Name: "X", Kind: Complication, Die: dice.D8}, Trait{Name: "Y", Kind: Trauma, Die: dice.D6})
+			c.Traits[rng.IntN(len(c.Traits))].Die = dice.Ladder[rng.IntN(5)]
+			v := View{Target: hero, Trauma: rng.IntN(2) == 0, Stakes: rng.IntN(30)}
+			if got := p.Onto(v, &c); got != -1 {
+				t.Fatalf("%s Onto(%+v) = %d: not its own label", name, v, got)
+			}
+		}
+	}
+	if ownLabel(PileOn{}) || ownLabel(overridesGiveIn{}) {
+		t.Error("a policy that may pile on is not asked")
+	}
+}
+
+// TestStepsLeft counts the steps down to Gone along the ladder.
+func TestStepsLeft(t *testing.T) {
+	for d := dice.Die(-2); d <= 20; d++ {
+		want := 0
+		for x := d; slices.Contains(dice.Ladder[:], x); want++ {
+			x, _ = x.StepDown()
+		}
+		if got := stepsLeft(d); got != want {
+			t.Errorf("stepsLeft(%v) = %d, want %d", d, got, want)
+		}
+	}
+}
