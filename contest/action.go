@@ -1132,6 +1132,16 @@ func (e *Engine) Push(s *Scene, r *dice.Roller, steps []Pick) error {
 		}
 		m -= e.Rules.PushBonus
 	}
+	e.pushed(s, steps, m)
+	return nil
+}
+
+// pushed is Push once its steps are checked: it lowers the traits, and
+// settles side Turn's loss, now by margin m.
+func (e *Engine) pushed(s *Scene, steps []Pick, m int) {
+	a := s.Action
+	t := a.Turn
+	sd := &a.Sides[t]
 	for _, p := range steps {
 		c := &s.Characters[p.Owner]
 		if tr := &c.Traits[p.Trait]; tr.Original == dice.Gone {
@@ -1147,7 +1157,6 @@ func (e *Engine) Push(s *Scene, r *dice.Roller, steps []Pick) error {
 		sd.Total += len(steps) * e.Rules.PushBonus
 	}
 	e.settle(s, t, m)
-	return nil
 }
 
 // stepsLeft is how many times d can step down before it is gone.

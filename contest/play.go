@@ -322,14 +322,17 @@ func (e *Engine) decide(s *Scene, r *dice.Roller, tb *Table) error {
 		sd := &a.Sides[t]
 		p := tb.of(sd.Char)
 		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
-		var steps []Pick
 		if need, ok := e.pushNeed(s, t); ok && askPush(p, &v) {
-			var err error
-			if steps, err = e.pushSteps(s, t, p, need); err != nil {
+			steps, err := e.pushSteps(s, t, p, need)
+			if err != nil {
 				return err
 			}
+			// pushSteps has made each of Push's checks of these steps
+			// (TestPushedAsPush): just lower the traits.
+			e.pushed(s, steps, a.Margin-len(steps)*e.Rules.PushBonus)
+			return nil
 		}
-		if err := e.Push(s, r, steps); err != nil {
+		if err := e.Push(s, r, nil); err != nil {
 			return fmt.Errorf("policy %s pushing: %w", p.Name(), err)
 		}
 	case PhaseInflict:

@@ -190,3 +190,53 @@ func TestStepsLeft(t *testing.T) {
 		}
 	}
 }
+
+// TestPushedAsPush: the Final Push steps pushSteps works out pass every
+// check Push makes, so decide lowers them straight away (pushed): over
+// random scenarios its step leaves the scene Push of the same steps does.
+func TestPushedAsPush(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	pushes := 0
+	for k := range 400 {
+		sc := randomScenario(rng)
+		if sc.Kind != KindContested || sc.Validate() != nil {
+			continue
+		}
+		bt, err := sc.build()
+		must(t, err)
+		e, err := NewEngine(sc.Rules)
+		must(t, err)
+		s := bt.scene.Clone()
+		if err := e.Begin(s, Contested, bt.sides, bt.init); err != nil {
+			continue
+		}
+		r := dice.NewSeeded(rng.Uint64())
+		for step := 0; s.Action.Phase != PhaseDone && step < 100; step++ {
+			if a := s.Action; a.Phase == PhasePush {
+				p := bt.table.of(a.Sides[a.Turn].Char)
+				steps, err := e.pushPlan(s, a.Turn, p)
+				must(t, err)
+				if !p.Push(View{Kind: a.Kind, Side: a.Turn, Char: a.Sides[a.Turn].Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}) {
+					steps = nil
+				}
+				if len(steps) > 0 {
+					pushes++
+				}
+				// decide's step, against Push of the same steps.
+				checked, decided := s.Clone(), s.Clone()
+				must(t, e.Push(checked, dice.NewSeeded(1), steps))
+				must(t, e.decide(decided, dice.NewSeeded(1), &bt.table))
+				if d := cmp.Diff(checked, decided); d != "" {
+					t.Fatalf("scenario %d: Push and decide differ (-Push +decide):\n%s", k, d)
+				}
+			}
+			if err := e.decide(s, r, &bt.table); err != nil {
+				break // a policy's illegal choice: nothing to compare
+			}
+		}
+	}
+	t.Logf("%d pushes", pushes)
+	if pushes < 30 {
+		t.Errorf("only %d Final Pushes seen", pushes)
+	}
+}
