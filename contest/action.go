@@ -405,11 +405,15 @@ func (e *Engine) relay(a *Action, sides []SideSetup, kind ActionKind, initiator 
 	if kind == Basic {
 		initiator = 0
 	}
-	ss, ip, hs := a.Sides[:len(sides)], a.IPicks[:0], a.Harms[:0]
-	*a = Action{}
-	a.Sides, a.IPicks, a.Harms = ss, ip, hs
+	// Field by field rather than clearing the whole Action: its slices
+	// keep their buffers, and a store over each pointer of a cleared
+	// heap object costs more than the few fields an action changes.
+	ss := a.Sides[:len(sides)]
+	a.Sides, a.IPicks, a.Harms = ss, a.IPicks[:0], a.Harms[:0]
 	a.Kind, a.Phase, a.Turn, a.AllRoll = kind, PhaseOpen, max(initiator, 0), initiator < 0
 	a.Holder, a.Interferer, a.Planned, a.Winner = -1, -1, -1, -1
+	a.Stakes, a.Rolls, a.Raises, a.Margin, a.PushFloor, a.Pushes, a.Bought = 0, 0, 0, 0, 0, 0, 0
+	a.Ones, a.OnesSide, a.Escalated, a.ITotal, a.End = 0, 0, false, 0, ""
 	for i := range ss {
 		side := &ss[i]
 		if g := sides[i].Gang; len(g) <= cap(side.Gang) {

@@ -167,6 +167,12 @@ func (e *Engine) quietRead(s *Scene, tb *Table) bool {
 	return true
 }
 
+// buyErr is decide's error for the GM's illegal purchase of 1s, out of
+// quietTurns's way.
+func buyErr(tb *Table, err error) error {
+	return fmt.Errorf("policy %s buying 1s: %w", tb.gm().Name(), err)
+}
+
 // quietTurns plays side turns of s's action (in PhaseOpen or PhaseTurn)
 // as decide would, for as long as the quiet pass covers them. It reports
 // whether it took any step; a step it declines, having changed nothing,
@@ -281,7 +287,7 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 		}
 		if a.Ones > 0 {
 			if err := e.BuyOnes(s, gm.buyOnes(a.Ones)); err != nil {
-				return took, fmt.Errorf("policy %s buying 1s: %w", tb.gm().Name(), err)
+				return took, buyErr(tb, err)
 			}
 		}
 	}

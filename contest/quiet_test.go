@@ -2,10 +2,12 @@ package contest
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -238,5 +240,35 @@ func TestPushedAsPush(t *testing.T) {
 	t.Logf("%d pushes", pushes)
 	if pushes < 30 {
 		t.Errorf("only %d Final Pushes seen", pushes)
+	}
+}
+
+// TestRelayResetsEveryField: relay sets Action's fields one by one, so a
+// field it forgot would carry one trial's value into the next. Every
+// scalar field is spoiled, then relay must leave what setup does.
+func TestRelayResetsEveryField(t *testing.T) {
+	rn, err := DefaultScenario().NewRunner()
+	must(t, err)
+	m := make([]int, 6)
+	rn.Trial(dice.NewSeeded(1), m)
+	a := rn.s.Action
+	v := reflect.ValueOf(a).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.Int:
+			f.SetInt(7)
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.String:
+			f.SetString("spoilt")
+		}
+	}
+	want := rn.s.Clone()
+	var e Engine
+	want.Action.Phase = PhaseDone
+	e.setup(want, Contested, rn.b.sides, rn.b.init)
+	rn.e.relay(a, rn.b.sides, Contested, rn.b.init)
+	if d := cmp.Diff(want.Action, a, cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("relay leaves fields as they were (-setup +relay):\n%s", d)
 	}
 }
