@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -20,19 +21,52 @@ const (
 	Contested ActionKind = "contested"
 )
 
-// Phase is where an Action stands, and so which step comes next.
-type Phase string
+// Phase is where an Action stands, and so which step comes next. It is a
+// small integer (compared and stored at every step) that reads and writes
+// as its name in JSON and text; the zero Phase, before any action is laid
+// out, reads as "".
+type Phase uint8
 
 // Phases of an Action.
 const (
-	PhaseOpen      Phase = "open"      // side Turn rolls to set the stakes (or every side rolls)
-	PhaseTurn      Phase = "turn"      // side Turn Gives In or rolls to beat the stakes
-	PhasePush      Phase = "push"      // side Turn lost by an Extraordinary margin: Final Push or not
-	PhaseInflict   Phase = "inflict"   // Harms[0] is to be rated and applied
-	PhaseInterfere Phase = "interfere" // interference beat the stakes: each side pays to go on or not
-	PhaseBrawl     Phase = "brawl"     // both paid: the three-way roll
-	PhaseDone      Phase = "done"
+	phaseNone      Phase = iota // the zero Phase: no action laid out
+	PhaseOpen                   // side Turn rolls to set the stakes (or every side rolls)
+	PhaseTurn                   // side Turn Gives In or rolls to beat the stakes
+	PhasePush                   // side Turn lost by an Extraordinary margin: Final Push or not
+	PhaseInflict                // Harms[0] is to be rated and applied
+	PhaseInterfere              // interference beat the stakes: each side pays to go on or not
+	PhaseBrawl                  // both paid: the three-way roll
+	PhaseDone
 )
+
+var phaseText = [...]string{"", "open", "turn", "push", "inflict", "interfere", "brawl", "done"}
+
+// String returns the phase's name.
+func (p Phase) String() string {
+	if int(p) < len(phaseText) {
+		return phaseText[p]
+	}
+	return fmt.Sprintf("Phase(%d)", int(p))
+}
+
+// MarshalText writes the phase's name.
+func (p Phase) MarshalText() ([]byte, error) {
+	if int(p) >= len(phaseText) {
+		return nil, fmt.Errorf("contest: phase %d: no such phase", int(p))
+	}
+	return []byte(phaseText[p]), nil
+}
+
+// UnmarshalText reads a phase's name.
+func (p *Phase) UnmarshalText(b []byte) error {
+	for i, s := range phaseText {
+		if s == string(b) {
+			*p = Phase(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("contest: unknown phase %q: known are %s", b, strings.Join(phaseText[1:], ", "))
+}
 
 // End says how an action ended.
 type End string

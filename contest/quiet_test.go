@@ -1,9 +1,13 @@
 package contest
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -270,5 +274,31 @@ func TestRelayResetsEveryField(t *testing.T) {
 	rn.e.relay(a, rn.b.sides, Contested, rn.b.init)
 	if d := cmp.Diff(want.Action, a, cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("relay leaves fields as they were (-setup +relay):\n%s", d)
+	}
+}
+
+// TestPhaseText: a Phase reads and writes as the name it had when it was a
+// string, so scenes in JSON are unchanged; an unknown name is an error.
+func TestPhaseText(t *testing.T) {
+	names := map[Phase]string{phaseNone: "", PhaseOpen: "open", PhaseTurn: "turn", PhasePush: "push", PhaseInflict: "inflict",
+		PhaseInterfere: "interfere", PhaseBrawl: "brawl", PhaseDone: "done"}
+	for p, name := range names {
+		b, err := json.Marshal(Action{Phase: p})
+		must(t, err)
+		if want := `"phase":"` + name + `"`; !strings.Contains(string(b), want) {
+			t.Errorf("%v: JSON %s, want %s in it", p, b, want)
+		}
+		var a Action
+		must(t, json.Unmarshal(b, &a))
+		if a.Phase != p || p.String() != name || fmt.Sprintf("%v %q", p, p) != name+" "+strconv.Quote(name) {
+			t.Errorf("%q: read back as %v", name, a.Phase)
+		}
+	}
+	var a Action
+	if err := json.Unmarshal([]byte(`{"phase":"sideways"}`), &a); err == nil {
+		t.Error("an unknown phase was read")
+	}
+	if _, err := json.Marshal(Action{Phase: PhaseDone + 1}); err == nil {
+		t.Error("a phase out of range was written")
 	}
 }
