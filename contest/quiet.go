@@ -107,7 +107,18 @@ type quietSide struct {
 	picks [quietDice]Pick
 	key   [quietDice + 1]uint64
 	all   [quietDice + 1]uint
+	// The gang as read: raises only ever knock dice off its end, so
+	// through the loop a side's gang is its first k dice. gx[k] >= gy[k]
+	// are the two largest sizes of the base dice and those k, and
+	// gkey[k] and gall[k] pack the k dice as key and all do.
+	ng     int
+	gx, gy [quietGang + 1]int
+	gkey   [quietGang + 1]uint64
+	gall   [quietGang + 1]uint
 }
+
+// quietGang is the largest gang the quiet pass covers.
+const quietGang = 4
 
 // quietMemo is the quiet pass's reading of both sides (see quietRead);
 // ok says it is that of a Runner trial's start.
@@ -163,6 +174,18 @@ func (e *Engine) quietRead(s *Scene, tb *Table) bool {
 		if q.nb == 0 {
 			q.key[0], q.all[0] = 0, 0
 		}
+		if q.ng = len(sd.Gang); q.ng > quietGang {
+			return false
+		}
+		x, y := q.a, q.b
+		key, all = 0, 0
+		q.gx[0], q.gy[0], q.gkey[0], q.gall[0] = x, y, 0, 0
+		for k, d := range sd.Gang {
+			x, y = addTop2(x, y, sd.Gang[k:k+1])
+			all |= uint(d - 2)
+			key = key<<4 | uint64(d-1)
+			q.gx[k+1], q.gy[k+1], q.gkey[k+1], q.gall[k+1] = x, y, key, all
+		}
 	}
 	return true
 }
@@ -208,8 +231,13 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 		for aff < q.nx && cost[aff+1] <= pts {
 			aff++
 		}
+		g := sd.Gang
+		k := len(g)
+		if k > q.ng {
+			return took, nil // not the gang read (no raise adds dice)
+		}
 		// The best totals turnView works out.
-		x, y := addTop2(q.a, q.b, sd.Gang)
+		x, y := q.gx[k], q.gy[k]
 		best := sd.Aid + x + y
 		x, y = addTop2(x, y, q.ds[q.nb:q.nb+aff])
 		bestAll := sd.Aid + x + y
@@ -224,13 +252,9 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 			ch.PlotPoints -= c // spend, with no sink to tell
 		}
 		// rollSide, from the keys worked out once.
-		np, g := q.nb+n, sd.Gang
-		m := np + len(g)
-		key, all := q.key[n], q.all[n]
-		for _, d := range g {
-			all |= uint(d - 2)
-			key = key<<4 | uint64(d-1)
-		}
+		np := q.nb + n
+		m := np + k
+		key, all := q.key[n]<<(4*k)|q.gkey[k], q.all[n]|q.gall[k]
 		var total, ones int
 		if l := e.tabs.slot[slotOf(key)]; l != nil && l.key == key && all <= 14 && m <= fastDice && r.Remaining() == 0 &&
 			cap(sd.Picks) >= np && cap(sd.Dice) >= m && cap(sd.Faces) >= m {
