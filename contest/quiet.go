@@ -111,10 +111,12 @@ type quietSide struct {
 	// through the loop a side's gang is its first k dice. gx[k] >= gy[k]
 	// are the two largest sizes of the base dice and those k, and
 	// gkey[k] and gall[k] pack the k dice as key and all do.
-	ng     int
-	gx, gy [quietGang + 1]int
-	gkey   [quietGang + 1]uint64
-	gall   [quietGang + 1]uint
+	ng   int
+	gkey [quietGang + 1]uint64
+	gall [quietGang + 1]uint
+	// best[k][j]: the sum of the two largest sizes of the base dice,
+	// the gang's first k and the first j extras.
+	best [quietGang + 1][quietDice + 1]int
 }
 
 // quietGang is the largest gang the quiet pass covers.
@@ -177,14 +179,20 @@ func (e *Engine) quietRead(s *Scene, tb *Table) bool {
 		if q.ng = len(sd.Gang); q.ng > quietGang {
 			return false
 		}
-		x, y := q.a, q.b
 		key, all = 0, 0
-		q.gx[0], q.gy[0], q.gkey[0], q.gall[0] = x, y, 0, 0
-		for k, d := range sd.Gang {
-			x, y = addTop2(x, y, sd.Gang[k:k+1])
-			all |= uint(d - 2)
-			key = key<<4 | uint64(d-1)
-			q.gx[k+1], q.gy[k+1], q.gkey[k+1], q.gall[k+1] = x, y, key, all
+		for k := 0; k <= q.ng; k++ {
+			if k > 0 {
+				d := sd.Gang[k-1]
+				all |= uint(d - 2)
+				key = key<<4 | uint64(d-1)
+			}
+			q.gkey[k], q.gall[k] = key, all
+			x, y := addTop2(q.a, q.b, sd.Gang[:k])
+			q.best[k][0] = x + y
+			for j, d := range q.ds[q.nb : q.nb+q.nx] {
+				x, y = addTop2(x, y, []dice.Die{d})
+				q.best[k][j+1] = x + y
+			}
 		}
 	}
 	return true
@@ -237,10 +245,8 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 			return took, nil // not the gang read (no raise adds dice)
 		}
 		// The best totals turnView works out.
-		x, y := q.gx[k], q.gy[k]
-		best := sd.Aid + x + y
-		x, y = addTop2(x, y, q.ds[q.nb:q.nb+aff])
-		bestAll := sd.Aid + x + y
+		best := sd.Aid + q.best[k][0]
+		bestAll := sd.Aid + q.best[k][aff]
 		if a.Phase == PhaseTurn && q.pol.giveIn(a.Stakes, best, bestAll) {
 			return took, nil
 		}
