@@ -266,7 +266,9 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 			cap(sd.Picks) >= np && cap(sd.Dice) >= m && cap(sd.Faces) >= m {
 			// Loops rather than copy: a call to memmove costs more than
 			// a few picks.
-			dp, dd := sd.Picks[:np], sd.Dice[:m]
+			// Reslicing in place stores only the lengths.
+			sd.Picks, sd.Dice, sd.Faces = sd.Picks[:np], sd.Dice[:m], sd.Faces[:m]
+			dp, dd := sd.Picks, sd.Dice
 			for i, p := range q.picks[:len(dp)] {
 				dp[i] = p
 			}
@@ -277,7 +279,6 @@ func (e *Engine) quietTurns(s *Scene, r *dice.Roller, tb *Table) (bool, error) {
 			for i, d := range g {
 				dd[np+i] = d
 			}
-			sd.Picks, sd.Dice, sd.Faces = dp, dd, sd.Faces[:m]
 			total, ones = l.roll(r, sd.Faces)
 			if !e.Rules.ExcludeOnes {
 				total = e.total(sd.Faces)
