@@ -474,17 +474,8 @@ func (g *Game) actOn(r *dice.Roller, ci int, c, t *Character, ch Choice, pol Pol
 			g.drawTo(r, ci, EvDraw)
 		}
 		if !hero && ch.Act != Defend && s.Line.VillainAction == ch.Act.base() && ch.Target < len(s.Heroes) {
-			if pool := s.Players[ch.Target].Pool; len(pool) > 0 {
-				i := pol.Strip(g, ch.Target)
-				if i < 0 || i >= len(pool) {
-					return fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d", pol.Name(), i, ch.Target, len(pool)-1)
-				}
-				id := pool[i]
-				s.Players[ch.Target].Pool = remove(pool, i)
-				s.Discard = append(s.Discard, id)
-				if g.Sink != nil {
-					g.emit(Event{Kind: EvStrip, Who: ch.Target, Target: -1, Card: id})
-				}
+			if err := g.strip(ch.Target, pol); err != nil {
+				return err
 			}
 		}
 	}
@@ -492,6 +483,28 @@ func (g *Game) actOn(r *dice.Roller, ci int, c, t *Character, ch Choice, pol Pol
 		s.Players[ci].MayMove = true
 	}
 	g.afterAction(ci, st, harmed)
+	return nil
+}
+
+// strip is the GM's removal of a card from player p's pool after a
+// villain's success at the line's villain action (none if the pool is
+// empty); pol picks the card.
+func (g *Game) strip(p int, pol Policy) error {
+	s := &g.State
+	pool := s.Players[p].Pool
+	if len(pool) == 0 {
+		return nil
+	}
+	i := pol.Strip(g, p)
+	if i < 0 || i >= len(pool) {
+		return fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d", pol.Name(), i, p, len(pool)-1)
+	}
+	id := pool[i]
+	s.Players[p].Pool = remove(pool, i)
+	s.Discard = append(s.Discard, id)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvStrip, Who: p, Target: -1, Card: id})
+	}
 	return nil
 }
 
@@ -720,9 +733,12 @@ func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
 			// character ch.Target, on the other side.
 			ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
 		}
-		if ok {
+		switch {
+		case ok && g.Sink == nil && g.kd.log == nil && (ch.Act == Attack || ch.Act == AllOutAttack):
+			err = g.attackTurn(r, ci, c, t, ch, sp)
+		case ok:
 			err = g.actOn(r, ci, c, t, ch, sp)
-		} else {
+		default:
 			err = g.act(r, ci, ch, sp)
 		}
 	} else {

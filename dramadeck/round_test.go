@@ -86,7 +86,9 @@ func stepRound(t *testing.T, g *Game, r *dice.Roller, heroes, gm Policy) {
 // every pairing of policies in Standard and Dramatic scenes. PlayRound runs
 // on a seeded roller and logs every face it takes; the step-made round and
 // PlayRound itself then replay those faces from a script, die by die (the
-// general path), and must use them all.
+// general path), and must use them all. A fourth game plays PlayRound with
+// no Sink and no log, the simulator's way, from its own roller of the same
+// seed, and must reach the same states and leave its roller in step.
 func TestPlayRoundMatchesSteps(t *testing.T) {
 	s := DefaultScenario()
 	pols := Policies()
@@ -94,15 +96,20 @@ func TestPlayRoundMatchesSteps(t *testing.T) {
 	for i := range 2 * len(pols) * len(pols) {
 		s.HeroPolicy, s.GMPolicy = pols[i%len(pols)], pols[(i/len(pols))%len(pols)]
 		s.Dramatic = i >= len(pols)*len(pols)
-		var games [3]*Game
-		var traces [3]Trace
+		// games[3] plays PlayRound as the simulator does, with no Sink
+		// and no log (its quiet shortcuts), on its own roller of the
+		// same seed: it must reach the same states.
+		var games [4]*Game
+		var traces [4]Trace
 		for k := range games {
 			rn, err := s.NewRunner()
 			if err != nil {
 				t.Fatal(err)
 			}
 			g := rn.g
-			g.Sink = traces[k].Add
+			if k < 3 {
+				g.Sink = traces[k].Add
+			}
 			games[k] = g
 			r := dice.NewSeeded(uint64(i))
 			deal(t, g, r, s.Dramatic)
@@ -116,7 +123,7 @@ func TestPlayRoundMatchesSteps(t *testing.T) {
 			}
 		}
 		hp, gm := mustPolicy(t, s.HeroPolicy), mustPolicy(t, s.GMPolicy)
-		fast := dice.NewSeeded(uint64(i))
+		fast, quiet := dice.NewSeeded(uint64(i)), dice.NewSeeded(uint64(i))
 		var faces []int
 		games[0].kd.log = &faces
 		rounds := 0
@@ -127,6 +134,9 @@ func TestPlayRoundMatchesSteps(t *testing.T) {
 			}
 			steps, script := dice.Scripted(faces...), dice.Scripted(faces...)
 			stepRound(t, games[1], steps, hp, gm)
+			if err := games[3].PlayRound(quiet, hp, gm); err != nil {
+				t.Fatal(err)
+			}
 			if err := games[2].PlayRound(script, hp, gm); err != nil {
 				t.Fatal(err)
 			}
@@ -137,13 +147,16 @@ func TestPlayRoundMatchesSteps(t *testing.T) {
 				}
 			}
 			for k := 1; k < len(games); k++ {
-				if d := cmp.Diff(traces[k].Events, traces[0].Events); d != "" {
+				if d := cmp.Diff(traces[k].Events, traces[0].Events); k < 3 && d != "" {
 					t.Fatalf("%s v %s, dramatic %v, round %d: events (-game %d +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, k, d)
 				}
 				if d := cmp.Diff(games[k].State, games[0].State); d != "" {
 					t.Fatalf("%s v %s, dramatic %v, round %d: state (-game %d +PlayRound):\n%s", s.HeroPolicy, s.GMPolicy, s.Dramatic, rounds, k, d)
 				}
 			}
+		}
+		if a, b := fast.IntN(1<<62), quiet.IntN(1<<62); a != b {
+			t.Errorf("%s v %s, dramatic %v: the quiet game's roller drew differently (%d, %d next)", s.HeroPolicy, s.GMPolicy, s.Dramatic, b, a)
 		}
 		for _, e := range traces[0].Events {
 			if e.Kind == EvReshuffle {

@@ -1,0 +1,115 @@
+package dramadeck
+
+import "github.com/stakesrpg/stakes/dice"
+
+// attackTurn is actOn for a checked Attack or All-Out Attack by character
+// ci (c) on t when no Sink listens and no log records the kept faces:
+// PlayRound under a Style, which is how the simulator plays. It is actOn,
+// attack and skillRollOf in one body with their common cases written out
+// (no bonus, a success or nothing to re-roll with, three faces kept) and
+// the rarer ones handed to the general steps (reroll, successRoll), so an
+// attack costs one call where it cost six. TestPlayRoundMatchesSteps plays
+// rounds with and without a Sink and compares the states.
+func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, pol Policy) error {
+	s := &g.State
+	st := &c.Status
+	st.Posture = NoAct
+	if st.Stunned || st.LoseAction {
+		st.Stunned, st.LoseAction = false, false
+		g.afterAction(ci, st, false)
+		return nil
+	}
+	hero := ci < len(s.Heroes)
+	eff := c.Attack.Level
+	if st.Unskilled {
+		eff, st.Unskilled = c.Attack.Default, false
+	}
+	if ch.Act == AllOutAttack {
+		eff += g.Rules.AllOutAttackBonus
+		st.Posture = AllOutAttack
+	}
+	// skillRollOf's bonuses for a physical roll.
+	if st.RoundBonus|st.Next[0]|st.Next[1]|st.Next[2]|st.Support != 0 {
+		bonus := st.RoundBonus + st.Next[Physical] + st.Support
+		st.Next[Physical], st.Support = 0, 0
+		if bonus > 0 && st.StymiedNext {
+			st.StymiedNext = false
+			bonus -= min(bonus, g.Rules.Bonus)
+		}
+		eff += bonus
+	}
+	res := g.keptRoll(r, eff)
+	if res.Success {
+		if res.Critical {
+			st.Crit = true
+		}
+	} else if st.Luck|st.Up|st.CardPoss|c.Possibilities != 0 {
+		res = g.reroll(r, ci, c, eff, res, pol)
+	}
+	// attack's defence, Opponent Fails and damage.
+	hit := res.Success
+	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
+		def := t.Defense
+		if t.Status.Posture == Defend {
+			def += g.Rules.DefendBonus
+		}
+		if t.FP*3 < t.MaxFP {
+			def /= 2
+		}
+		hit = !g.keptRoll(r, def).Success
+	}
+	if hit && t.Status.Fails > 0 {
+		t.Status.Fails--
+		hit = false
+	}
+	harmed := false
+	if hit {
+		dmg := c.Damage.Add + g.rollD6(r, c.Damage.Dice)
+		if st.Coup > 0 {
+			dmg += dmg * g.Rules.CoupPercent * st.Coup / 100
+			st.Coup = 0
+		}
+		dmg = max(dmg-t.DR, 0)
+		t.HP -= dmg
+		switch {
+		case t.HP <= 0:
+			t.Status.Out = true
+			g.checkOutcome()
+		case dmg*2 > t.MaxHP:
+			t.Status.Stunned = true
+		}
+		harmed = dmg > 0
+		// actOn's cards after a success.
+		if s.Outcome == Ongoing && len(s.Stack) > 0 {
+			if hero {
+				if g.Deck.Cards[s.Stack[len(s.Stack)-1]].Approves(ch.Act) {
+					g.drawTo(r, ci, EvDraw)
+				}
+			} else if s.Line.VillainAction == Attack && ch.Target < len(s.Heroes) {
+				if err := g.strip(ch.Target, pol); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if hero && !s.Players[ci].Moved {
+		s.Players[ci].MayMove = true
+	}
+	g.afterAction(ci, st, harmed)
+	return nil
+}
+
+// keptRoll is successRoll inside PlayRound with no log: three kept faces
+// and the table when it can, else successRoll.
+func (g *Game) keptRoll(r *dice.Roller, skill int) outcome {
+	k := &g.kd
+	if i := uint(skill - judgeLo); k.n >= 3 && i < judgeSpan {
+		v := k.x % 216
+		k.x /= 216
+		k.n -= 3
+		roll := int(sum3d6[v])
+		f := g.jt.flags[roll&31][i&(judgeSpan-1)]
+		return outcome{roll, skill - roll, f&judgeOK != 0, f&judgeCrit != 0}
+	}
+	return g.successRoll(r, skill)
+}
