@@ -715,38 +715,60 @@ func (g *Game) sideOrder(side Side) []int {
 // turn lets character ci act by its policy, then offers the player the
 // move of a card from hand to pool.
 func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
+	if sp, ok := pol.(*Style); ok {
+		return g.styleTurn(r, ci, sp)
+	}
 	if !g.char(ci).Active() || g.State.Outcome != Ongoing {
 		return nil
 	}
-	var err error
-	if sp, ok := pol.(*Style); ok {
-		// act(r, ci, sp.Choose(g, ci), sp) for the registry's policies,
-		// where Choose hands over the characters it picked: the checks of
-		// legal on those (the actor and target active, on opposite sides,
-		// no Setback for a harmful act) rather than a second lookup, and
-		// the full check and its message if any fails.
-		ch, c, t := sp.choose(g, ci)
-		s := &g.State
-		ok := c != nil && s.Combat && s.Outcome == Ongoing && !s.Monologue && c.Active()
-		if ch.Act != Defend {
-			// Choose attacks or contests only an opponent: t is
-			// character ch.Target, on the other side.
-			ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
-		}
-		switch {
-		case ok && g.Sink == nil && g.kd.log == nil && (ch.Act == Attack || ch.Act == AllOutAttack):
-			err = g.attackTurn(r, ci, c, t, ch, sp)
-		case ok:
-			err = g.actOn(r, ci, c, t, ch, sp)
-		default:
-			err = g.act(r, ci, ch, sp)
-		}
-	} else {
-		err = g.act(r, ci, pol.Choose(g, ci), pol)
-	}
-	if err != nil {
+	if err := g.act(r, ci, pol.Choose(g, ci), pol); err != nil {
 		return fmt.Errorf("policy %s: %w", pol.Name(), err)
 	}
+	return g.offerMove(ci, pol)
+}
+
+// styleTurn is turn for the registry's policies: act(r, ci, sp.Choose(g,
+// ci), sp), where choose hands over the characters it picked, so the
+// checks of legal are made on those (the actor and target active, on
+// opposite sides, no Setback for a harmful act) rather than after a second
+// lookup, with the full check and its message if any fails.
+func (g *Game) styleTurn(r *dice.Roller, ci int, sp *Style) error {
+	s := &g.State
+	if !g.char(ci).Active() || s.Outcome != Ongoing {
+		return nil
+	}
+	ch, c, t := sp.choose(g, ci)
+	ok := c != nil && s.Combat && !s.Monologue
+	if ch.Act != Defend {
+		// Choose attacks or contests only an opponent: t is character
+		// ch.Target, on the other side.
+		ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
+	}
+	var err error
+	switch {
+	case ok && g.Sink == nil && g.kd.log == nil && (ch.Act == Attack || ch.Act == AllOutAttack):
+		err = g.attackTurn(r, ci, c, t, ch, sp)
+	case ok:
+		err = g.actOn(r, ci, c, t, ch, sp)
+	default:
+		err = g.act(r, ci, ch, sp)
+	}
+	if err != nil {
+		return fmt.Errorf("policy %s: %w", sp.Name(), err)
+	}
+	if ci < len(s.Heroes) && s.Players[ci].MayMove {
+		if id := sp.Move(g, ci); id >= 0 {
+			if err := g.MoveToPool(ci, id); err != nil {
+				return fmt.Errorf("policy %s: %w", sp.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// offerMove offers the player of character ci, if a hero who may, the
+// move of a card from hand to pool.
+func (g *Game) offerMove(ci int, pol Policy) error {
 	if ci < len(g.State.Heroes) && g.State.Players[ci].MayMove {
 		if id := pol.Move(g, ci); id >= 0 {
 			if err := g.MoveToPool(ci, id); err != nil {
@@ -821,9 +843,16 @@ func (g *Game) playRound(r *dice.Roller, heroes, gm Policy) error {
 			if s.Flurry[side] {
 				passes = 2
 			}
+			sp, _ := pol.(*Style)
 			for range passes {
 				for _, ci := range g.sideOrder(side) {
-					if err := g.turn(r, ci, pol); err != nil {
+					var err error
+					if sp != nil {
+						err = g.styleTurn(r, ci, sp)
+					} else {
+						err = g.turn(r, ci, pol)
+					}
+					if err != nil {
 						return err
 					}
 				}

@@ -111,7 +111,21 @@ func (c Character) Fresh() Character {
 }
 
 // Active reports whether the character can still act.
-func (c *Character) Active() bool { return !c.Status.Out && !c.Status.Fled && !c.Status.Dead }
+func (c *Character) Active() bool {
+	// Or-ed as bytes rather than three tests: who is out changes with
+	// the fight, and the scans of a side call this for everyone.
+	st := &c.Status
+	return b2u(st.Out)|b2u(st.Fled)|b2u(st.Dead) == 0
+}
+
+// b2u is 1 for true, 0 for false (compiled without a branch).
+func b2u(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
+}
 
 func (c *Character) check(field string) error {
 	switch {
