@@ -38,7 +38,20 @@ func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, po
 		}
 		eff += bonus
 	}
-	res := g.keptRoll(r, eff)
+	// The success roll: successRoll's common case written out (three
+	// kept faces, a skill on the table), as for the defence below.
+	var res outcome
+	k := &g.kd
+	if i := uint(eff - judgeLo); k.n >= 3 && i < judgeSpan {
+		v := k.x % 216
+		k.x /= 216
+		k.n -= 3
+		roll := int(sum3d6[v])
+		f := g.jt.flags[roll&31][i&(judgeSpan-1)]
+		res = outcome{roll, eff - roll, f&judgeOK != 0, f&judgeCrit != 0}
+	} else {
+		res = g.successRoll(r, eff)
+	}
 	if res.Success {
 		if res.Critical {
 			st.Crit = true
@@ -56,7 +69,14 @@ func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, po
 		if t.FP*3 < t.MaxFP {
 			def /= 2
 		}
-		hit = !g.keptRoll(r, def).Success
+		if i := uint(def - judgeLo); k.n >= 3 && i < judgeSpan {
+			v := k.x % 216
+			k.x /= 216
+			k.n -= 3
+			hit = g.jt.flags[sum3d6[v]&31][i&(judgeSpan-1)]&judgeOK == 0
+		} else {
+			hit = !g.successRoll(r, def).Success
+		}
 	}
 	if hit && t.Status.Fails > 0 {
 		t.Status.Fails--
@@ -97,19 +117,4 @@ func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, po
 	}
 	g.afterAction(ci, st, harmed)
 	return nil
-}
-
-// keptRoll is successRoll inside PlayRound with no log: three kept faces
-// and the table when it can, else successRoll.
-func (g *Game) keptRoll(r *dice.Roller, skill int) outcome {
-	k := &g.kd
-	if i := uint(skill - judgeLo); k.n >= 3 && i < judgeSpan {
-		v := k.x % 216
-		k.x /= 216
-		k.n -= 3
-		roll := int(sum3d6[v])
-		f := g.jt.flags[roll&31][i&(judgeSpan-1)]
-		return outcome{roll, skill - roll, f&judgeOK != 0, f&judgeCrit != 0}
-	}
-	return g.successRoll(r, skill)
 }
