@@ -316,14 +316,14 @@ func (s *Style) choose(g *Game, ci int) (Choice, *Character, *Character) {
 	}
 	// Focus on the weakest active opponent (the first of equals). Who
 	// is weakest changes with every wound, so the comparison selects
-	// (conditional moves) rather than branches.
+	// by a mask rather than a branch (which the compiler made of an
+	// if, and the processor mispredicted).
 	t, thp := -1, math.MaxInt
 	for i := range opp {
 		if x := &opp[i]; x.Active() {
 			hp := x.HP
-			if hp < thp {
-				t = i
-			}
+			m := -int(b2u(hp < thp)) // all ones when x is weaker
+			t ^= (t ^ i) & m
 			thp = min(thp, hp)
 		}
 	}
