@@ -845,6 +845,12 @@ func (g *Game) playRound(r *dice.Roller, heroes, gm Policy) error {
 			}
 			sp, _ := pol.(*Style)
 			for range passes {
+				if sp != nil && g.Sink == nil && g.kd.log == nil {
+					if err := g.quietPass(r, side, sp); err != nil {
+						return err
+					}
+					continue
+				}
 				for _, ci := range g.sideOrder(side) {
 					var err error
 					if sp != nil {

@@ -1,6 +1,10 @@
 package dramadeck
 
-import "github.com/stakesrpg/stakes/dice"
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
 
 // attackTurn is actOn for a checked Attack or All-Out Attack by character
 // ci (c) on t when no Sink listens and no log records the kept faces:
@@ -116,5 +120,52 @@ func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, po
 		s.Players[ci].MayMove = true
 	}
 	g.afterAction(ci, st, harmed)
+	return nil
+}
+
+// quietPass is one pass of side's turns in speed order under Style sp
+// when no Sink listens and no log records faces: styleTurn for each
+// character with its side worked out once, the weakest opponent found in
+// place and the plain attack gone straight to attackTurn. Anything else
+// (Setback, a hurt cautious character, a contest worth taking, no active
+// opponent, Monologue) is left to styleTurn, whose choose finds the same
+// choice again (it changes nothing).
+func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
+	s := &g.State
+	nh := len(s.Heroes)
+	own, opp, off, oppOff := s.Heroes, s.Villains, 0, nh
+	if side == Villains {
+		own, opp, off, oppOff = s.Villains, s.Heroes, nh, 0
+	}
+	act := Attack
+	if sp.AllOut {
+		act = AllOutAttack
+	}
+	for _, ci := range g.sideOrder(side) {
+		c := &own[ci-off]
+		if !c.Active() || s.Outcome != Ongoing {
+			continue
+		}
+		t := -1
+		if !s.Setback[side] && (sp.DefendBelow <= 0 || c.HP*100 >= c.MaxHP*sp.DefendBelow) && s.Combat && !s.Monologue {
+			t = weakest(opp)
+		}
+		if t < 0 || sp.contest(g, side, c, &opp[t]) != NoAct {
+			if err := g.styleTurn(r, ci, sp); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := g.attackTurn(r, ci, c, &opp[t], Choice{Act: act, Target: t + oppOff}, sp); err != nil {
+			return fmt.Errorf("policy %s: %w", sp.Name(), err)
+		}
+		if side == Heroes && s.Players[ci].MayMove {
+			if id := sp.Move(g, ci); id >= 0 {
+				if err := g.MoveToPool(ci, id); err != nil {
+					return fmt.Errorf("policy %s: %w", sp.Name(), err)
+				}
+			}
+		}
+	}
 	return nil
 }

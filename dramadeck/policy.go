@@ -314,10 +314,27 @@ func (s *Style) choose(g *Game, ci int) (Choice, *Character, *Character) {
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
 		return Choice{Act: Defend}, c, nil
 	}
-	// Focus on the weakest active opponent (the first of equals). Who
-	// is weakest changes with every wound, so the comparison selects
-	// by a mask rather than a branch (which the compiler made of an
-	// if, and the processor mispredicted).
+	t := weakest(opp)
+	if t < 0 {
+		return Choice{Act: Defend}, c, nil
+	}
+	ch := Choice{Act: Attack, Target: t + off}
+	if s.AllOut {
+		ch.Act = AllOutAttack
+	}
+	tc := &opp[t]
+	if a := s.contest(g, side, c, tc); a != NoAct {
+		ch.Act = a
+	}
+	return ch, c, tc
+}
+
+// weakest is the index of the weakest active character of opp (the first
+// of equals), or -1 if none is active.
+func weakest(opp []Character) int {
+	// Who is weakest changes with every wound, so the comparison selects
+	// by a mask rather than a branch (which the compiler made of an if,
+	// and the processor mispredicted).
 	t, thp := -1, math.MaxInt
 	for i := range opp {
 		if x := &opp[i]; x.Active() {
@@ -329,31 +346,31 @@ func (s *Style) choose(g *Game, ci int) (Choice, *Character, *Character) {
 	}
 	if t < 0 {
 		// None active, or every active one at math.MaxInt HP.
-		if t = firstActive(opp); t < 0 {
-			return Choice{Act: Defend}, c, nil
-		}
+		t = firstActive(opp)
 	}
-	ch := Choice{Act: Attack, Target: t + off}
-	if s.AllOut {
-		ch.Act = AllOutAttack
-	}
-	tc := &opp[t]
+	return t
+}
+
+// contest is the approved contest c of side takes against tc instead of
+// an attack, or NoAct: for heroes the card's approved actions in order,
+// for villains the line's villain action, if Contests and worth it.
+func (s *Style) contest(g *Game, side Side, c, tc *Character) Act {
+	st := &g.State
 	if !s.Contests || len(st.Stack) == 0 {
-		return ch, c, tc
+		return NoAct
 	}
-	// The contests open to the side: for heroes the card's approved
-	// actions in order, for villains the line's villain action.
 	a0, a1 := st.Line.VillainAction, NoAct
 	if side == Heroes {
 		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
 		a0, a1 = card.Approved[0], card.Approved[1]
 	}
 	if a0.Contest() && s.contestBetter(a0, c, tc) {
-		ch.Act = a0
-	} else if a1.Contest() && s.contestBetter(a1, c, tc) {
-		ch.Act = a1
+		return a0
 	}
-	return ch, c, tc
+	if a1.Contest() && s.contestBetter(a1, c, tc) {
+		return a1
+	}
+	return NoAct
 }
 
 // firstActive returns the index of the first active character of cs, or -1.
