@@ -125,11 +125,18 @@ func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, po
 
 // quietPass is one pass of side's turns in speed order under Style sp
 // when no Sink listens and no log records faces: styleTurn for each
-// character with its side worked out once, the weakest opponent found in
-// place and the plain attack gone straight to attackTurn. Anything else
-// (Setback, a hurt cautious character, a contest worth taking, no active
-// opponent, Monologue) is left to styleTurn, whose choose finds the same
-// choice again (it changes nothing).
+// character with its side worked out once and a plain attack sent straight
+// to attackTurn. Anything else (Setback, a hurt cautious character, a
+// contest worth taking, no active opponent, Monologue) is left to
+// styleTurn, whose choose finds the same choice again (it changes
+// nothing).
+//
+// The weakest opponent is found once and kept while only attacks on it
+// follow: an attack changes no other opponent and only lowers the
+// target's HP, so the target stays the first of the lowest until it is
+// out of the fight. Any turn left to styleTurn forgets it. The contests
+// open to the side are read once: they change only with the card, which
+// nothing in a pass turns.
 func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 	s := &g.State
 	nh := len(s.Heroes)
@@ -141,16 +148,20 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 	if sp.AllOut {
 		act = AllOutAttack
 	}
+	a0, a1 := sp.contests(g, side)
+	anyContest := a0.Contest() || a1.Contest()
+	t := -1 // the weakest opponent, while known
 	for _, ci := range g.sideOrder(side) {
 		c := &own[ci-off]
 		if !c.Active() || s.Outcome != Ongoing {
 			continue
 		}
-		t := -1
-		if !s.Setback[side] && (sp.DefendBelow <= 0 || c.HP*100 >= c.MaxHP*sp.DefendBelow) && s.Combat && !s.Monologue {
+		plain := !s.Setback[side] && (sp.DefendBelow <= 0 || c.HP*100 >= c.MaxHP*sp.DefendBelow) && s.Combat && !s.Monologue
+		if plain && (t < 0 || !opp[t].Active()) {
 			t = weakest(opp)
 		}
-		if t < 0 || sp.contest(g, side, c, &opp[t]) != NoAct {
+		if !plain || t < 0 || (anyContest && sp.contestOf(a0, a1, c, &opp[t]) != NoAct) {
+			t = -1
 			if err := g.styleTurn(r, ci, sp); err != nil {
 				return err
 			}

@@ -352,18 +352,31 @@ func weakest(opp []Character) int {
 }
 
 // contest is the approved contest c of side takes against tc instead of
-// an attack, or NoAct: for heroes the card's approved actions in order,
-// for villains the line's villain action, if Contests and worth it.
+// an attack, or NoAct.
 func (s *Style) contest(g *Game, side Side, c, tc *Character) Act {
+	a0, a1 := s.contests(g, side)
+	return s.contestOf(a0, a1, c, tc)
+}
+
+// contests are the contests open to side, in order of preference, when
+// Contests (NoAct where none): for heroes the card's approved actions, for
+// villains the line's villain action. They change only with the card.
+func (s *Style) contests(g *Game, side Side) (a0, a1 Act) {
 	st := &g.State
 	if !s.Contests || len(st.Stack) == 0 {
-		return NoAct
+		return NoAct, NoAct
 	}
-	a0, a1 := st.Line.VillainAction, NoAct
+	a0, a1 = st.Line.VillainAction, NoAct
 	if side == Heroes {
 		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
 		a0, a1 = card.Approved[0], card.Approved[1]
 	}
+	return a0, a1
+}
+
+// contestOf is the first of a0, a1 that is a contest worth taking by c
+// against tc, or NoAct.
+func (s *Style) contestOf(a0, a1 Act, c, tc *Character) Act {
 	if a0.Contest() && s.contestBetter(a0, c, tc) {
 		return a0
 	}
