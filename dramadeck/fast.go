@@ -88,7 +88,17 @@ func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, po
 	}
 	harmed := false
 	if hit {
-		dmg := c.Damage.Add + g.rollD6(r, c.Damage.Dice)
+		// rollD6's two-dice case written out.
+		var dmg int
+		if n := c.Damage.Dice; uint(n) <= 2 && k.n >= 2 {
+			v := k.x % 36
+			k.x /= 36
+			k.n -= 2
+			dmg = int(sumFirst[n][v])
+		} else {
+			dmg = g.rollD6(r, n)
+		}
+		dmg += c.Damage.Add
 		if st.Coup > 0 {
 			dmg += dmg * g.Rules.CoupPercent * st.Coup / 100
 			st.Coup = 0
@@ -150,13 +160,18 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 	}
 	a0, a1 := sp.contests(g, side)
 	anyContest := a0.Contest() || a1.Contest()
+	// Setback, Combat and Monologue hold for the whole pass: only the
+	// line (turned at the start of the round or by a declaration) and a
+	// declared Monologue set them.
+	open := !s.Setback[side] && s.Combat && !s.Monologue
+	defendBelow := sp.DefendBelow
 	t := -1 // the weakest opponent, while known
 	for _, ci := range g.sideOrder(side) {
 		c := &own[ci-off]
 		if !c.Active() || s.Outcome != Ongoing {
 			continue
 		}
-		plain := !s.Setback[side] && (sp.DefendBelow <= 0 || c.HP*100 >= c.MaxHP*sp.DefendBelow) && s.Combat && !s.Monologue
+		plain := open && (defendBelow <= 0 || c.HP*100 >= c.MaxHP*defendBelow)
 		if plain && (t < 0 || !opp[t].Active()) {
 			t = weakest(opp)
 		}
