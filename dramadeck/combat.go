@@ -745,12 +745,9 @@ func (g *Game) styleTurn(r *dice.Roller, ci int, sp *Style) error {
 		ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
 	}
 	var err error
-	switch {
-	case ok && g.Sink == nil && g.kd.log == nil && (ch.Act == Attack || ch.Act == AllOutAttack):
-		err = g.attackTurn(r, ci, c, t, ch, sp)
-	case ok:
+	if ok {
 		err = g.actOn(r, ci, c, t, ch, sp)
-	default:
+	} else {
 		err = g.act(r, ci, ch, sp)
 	}
 	if err != nil {

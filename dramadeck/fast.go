@@ -6,140 +6,18 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// attackTurn is actOn for a checked Attack or All-Out Attack by character
-// ci (c) on t when no Sink listens and no log records the kept faces:
-// PlayRound under a Style, which is how the simulator plays. It is actOn,
-// attack and skillRollOf in one body with their common cases written out
-// (no bonus, a success or nothing to re-roll with, three faces kept) and
-// the rarer ones handed to the general steps (reroll, successRoll), so an
-// attack costs one call where it cost six. TestPlayRoundMatchesSteps plays
-// rounds with and without a Sink and compares the states.
-func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, pol Policy) error {
-	s := &g.State
-	st := &c.Status
-	st.Posture = NoAct
-	if st.Stunned || st.LoseAction {
-		st.Stunned, st.LoseAction = false, false
-		g.afterAction(ci, st, false)
-		return nil
-	}
-	hero := ci < len(s.Heroes)
-	eff := c.Attack.Level
-	if st.Unskilled {
-		eff, st.Unskilled = c.Attack.Default, false
-	}
-	if ch.Act == AllOutAttack {
-		eff += g.Rules.AllOutAttackBonus
-		st.Posture = AllOutAttack
-	}
-	// skillRollOf's bonuses for a physical roll.
-	if st.RoundBonus|st.Next[0]|st.Next[1]|st.Next[2]|st.Support != 0 {
-		bonus := st.RoundBonus + st.Next[Physical] + st.Support
-		st.Next[Physical], st.Support = 0, 0
-		if bonus > 0 && st.StymiedNext {
-			st.StymiedNext = false
-			bonus -= min(bonus, g.Rules.Bonus)
-		}
-		eff += bonus
-	}
-	// The success roll: successRoll's common case written out (three
-	// kept faces, a skill on the table), as for the defence below.
-	var res outcome
-	k := &g.kd
-	if i := uint(eff - judgeLo); k.n >= 3 && i < judgeSpan {
-		v := k.x % 216
-		k.x /= 216
-		k.n -= 3
-		roll := int(sum3d6[v])
-		f := g.jt.flags[roll&31][i&(judgeSpan-1)]
-		res = outcome{roll, eff - roll, f&judgeOK != 0, f&judgeCrit != 0}
-	} else {
-		res = g.successRoll(r, eff)
-	}
-	if res.Success {
-		if res.Critical {
-			st.Crit = true
-		}
-	} else if st.Luck|st.Up|st.CardPoss|c.Possibilities != 0 {
-		res = g.reroll(r, ci, c, eff, res, pol)
-	}
-	// attack's defence, Opponent Fails and damage.
-	hit := res.Success
-	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
-		def := t.Defense
-		if t.Status.Posture == Defend {
-			def += g.Rules.DefendBonus
-		}
-		if t.FP*3 < t.MaxFP {
-			def /= 2
-		}
-		if i := uint(def - judgeLo); k.n >= 3 && i < judgeSpan {
-			v := k.x % 216
-			k.x /= 216
-			k.n -= 3
-			hit = g.jt.flags[sum3d6[v]&31][i&(judgeSpan-1)]&judgeOK == 0
-		} else {
-			hit = !g.successRoll(r, def).Success
-		}
-	}
-	if hit && t.Status.Fails > 0 {
-		t.Status.Fails--
-		hit = false
-	}
-	harmed := false
-	if hit {
-		// rollD6's two-dice case written out.
-		var dmg int
-		if n := c.Damage.Dice; uint(n) <= 2 && k.n >= 2 {
-			v := k.x % 36
-			k.x /= 36
-			k.n -= 2
-			dmg = int(sumFirst[n][v])
-		} else {
-			dmg = g.rollD6(r, n)
-		}
-		dmg += c.Damage.Add
-		if st.Coup > 0 {
-			dmg += dmg * g.Rules.CoupPercent * st.Coup / 100
-			st.Coup = 0
-		}
-		dmg = max(dmg-t.DR, 0)
-		t.HP -= dmg
-		switch {
-		case t.HP <= 0:
-			t.Status.Out = true
-			g.checkOutcome()
-		case dmg*2 > t.MaxHP:
-			t.Status.Stunned = true
-		}
-		harmed = dmg > 0
-		// actOn's cards after a success.
-		if s.Outcome == Ongoing && len(s.Stack) > 0 {
-			if hero {
-				if g.Deck.Cards[s.Stack[len(s.Stack)-1]].Approves(ch.Act) {
-					g.drawTo(r, ci, EvDraw)
-				}
-			} else if s.Line.VillainAction == Attack && ch.Target < len(s.Heroes) {
-				if err := g.strip(ch.Target, pol); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	if hero && !s.Players[ci].Moved {
-		s.Players[ci].MayMove = true
-	}
-	g.afterAction(ci, st, harmed)
-	return nil
-}
-
 // quietPass is one pass of side's turns in speed order under Style sp
-// when no Sink listens and no log records faces: styleTurn for each
-// character with its side worked out once and a plain attack sent straight
-// to attackTurn. Anything else (Setback, a hurt cautious character, a
-// contest worth taking, no active opponent, Monologue) is left to
-// styleTurn, whose choose finds the same choice again (it changes
-// nothing).
+// when no Sink listens and no log records faces: PlayRound under a Style,
+// which is how the simulator plays. It is styleTurn for each character
+// with the side worked out once, and a plain Attack or All-Out Attack
+// resolved in place: actOn, attack and skillRollOf in one body with their
+// common cases written out (no bonus, a success or nothing to re-roll
+// with, faces kept) and the rarer ones handed to the general steps
+// (reroll, successRoll, rollD6, strip). Anything other than a plain attack
+// (Setback, a hurt cautious character, a contest worth taking, no active
+// opponent, Monologue) is left to styleTurn, whose choose finds the same
+// choice again (it changes nothing). TestPlayRoundMatchesSteps plays
+// rounds with and without a Sink and compares the states.
 //
 // The weakest opponent is found once and kept while only attacks on it
 // follow: an attack changes no other opponent and only lowers the
@@ -150,8 +28,9 @@ func (g *Game) attackTurn(r *dice.Roller, ci int, c, t *Character, ch Choice, po
 func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 	s := &g.State
 	nh := len(s.Heroes)
+	hero := side == Heroes
 	own, opp, off, oppOff := s.Heroes, s.Villains, 0, nh
-	if side == Villains {
+	if !hero {
 		own, opp, off, oppOff = s.Villains, s.Heroes, nh, 0
 	}
 	act := Attack
@@ -165,6 +44,7 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 	// declared Monologue set them.
 	open := !s.Setback[side] && s.Combat && !s.Monologue
 	defendBelow := sp.DefendBelow
+	k := &g.kd
 	t := -1 // the weakest opponent, while known
 	for _, ci := range g.sideOrder(side) {
 		c := &own[ci-off]
@@ -182,10 +62,126 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 			}
 			continue
 		}
-		if err := g.attackTurn(r, ci, c, &opp[t], Choice{Act: act, Target: t + oppOff}, sp); err != nil {
-			return fmt.Errorf("policy %s: %w", sp.Name(), err)
+		tc := &opp[t]
+		st := &c.Status
+		st.Posture = NoAct // a posture lasts until the character acts again
+		if st.Stunned || st.LoseAction {
+			st.Stunned, st.LoseAction = false, false
+			g.afterAction(ci, st, false)
+			if hero {
+				if err := g.offerMove(ci, sp); err != nil {
+					return err
+				}
+			}
+			continue
 		}
-		if side == Heroes && s.Players[ci].MayMove {
+		eff := c.Attack.Level
+		if st.Unskilled {
+			eff, st.Unskilled = c.Attack.Default, false
+		}
+		if act == AllOutAttack {
+			eff += g.Rules.AllOutAttackBonus
+			st.Posture = AllOutAttack
+		}
+		// skillRollOf's bonuses for a physical roll.
+		if st.RoundBonus|st.Next[0]|st.Next[1]|st.Next[2]|st.Support != 0 {
+			bonus := st.RoundBonus + st.Next[Physical] + st.Support
+			st.Next[Physical], st.Support = 0, 0
+			if bonus > 0 && st.StymiedNext {
+				st.StymiedNext = false
+				bonus -= min(bonus, g.Rules.Bonus)
+			}
+			eff += bonus
+		}
+		// The success roll: successRoll's common case written out (three
+		// kept faces, a skill on the table), as for the defence below.
+		var res outcome
+		if i := uint(eff - judgeLo); k.n >= 3 && i < judgeSpan {
+			v := k.x % 216
+			k.x /= 216
+			k.n -= 3
+			roll := int(sum3d6[v])
+			f := g.jt.flags[roll&31][i&(judgeSpan-1)]
+			res = outcome{roll, eff - roll, f&judgeOK != 0, f&judgeCrit != 0}
+		} else {
+			res = g.successRoll(r, eff)
+		}
+		if res.Success {
+			if res.Critical {
+				st.Crit = true
+			}
+		} else if st.Luck|st.Up|st.CardPoss|c.Possibilities != 0 {
+			res = g.reroll(r, ci, c, eff, res, sp)
+		}
+		// attack's defence, Opponent Fails and damage.
+		hit := res.Success
+		if hit && !res.Critical && tc.Status.Posture != AllOutAttack {
+			def := tc.Defense
+			if tc.Status.Posture == Defend {
+				def += g.Rules.DefendBonus
+			}
+			if tc.FP*3 < tc.MaxFP {
+				def /= 2
+			}
+			if i := uint(def - judgeLo); k.n >= 3 && i < judgeSpan {
+				v := k.x % 216
+				k.x /= 216
+				k.n -= 3
+				hit = g.jt.flags[sum3d6[v]&31][i&(judgeSpan-1)]&judgeOK == 0
+			} else {
+				hit = !g.successRoll(r, def).Success
+			}
+		}
+		if hit && tc.Status.Fails > 0 {
+			tc.Status.Fails--
+			hit = false
+		}
+		harmed := false
+		if hit {
+			// rollD6's two-dice case written out.
+			var dmg int
+			if n := c.Damage.Dice; uint(n) <= 2 && k.n >= 2 {
+				v := k.x % 36
+				k.x /= 36
+				k.n -= 2
+				dmg = int(sumFirst[n][v])
+			} else {
+				dmg = g.rollD6(r, n)
+			}
+			dmg += c.Damage.Add
+			if st.Coup > 0 {
+				dmg += dmg * g.Rules.CoupPercent * st.Coup / 100
+				st.Coup = 0
+			}
+			dmg = max(dmg-tc.DR, 0)
+			tc.HP -= dmg
+			switch {
+			case tc.HP <= 0:
+				tc.Status.Out = true
+				g.checkOutcome()
+			case dmg*2 > tc.MaxHP:
+				tc.Status.Stunned = true
+			}
+			harmed = dmg > 0
+			// actOn's cards after a success.
+			if s.Outcome == Ongoing && len(s.Stack) > 0 {
+				if hero {
+					if g.Deck.Cards[s.Stack[len(s.Stack)-1]].Approves(act) {
+						g.drawTo(r, ci, EvDraw)
+					}
+				} else if s.Line.VillainAction == Attack && t+oppOff < nh {
+					if err := g.strip(t+oppOff, sp); err != nil {
+						return fmt.Errorf("policy %s: %w", sp.Name(), err)
+					}
+				}
+			}
+		}
+		if hero && !s.Players[ci].Moved {
+			s.Players[ci].MayMove = true
+		}
+		g.afterAction(ci, st, harmed)
+		// styleTurn's move of a card to the pool.
+		if hero && s.Players[ci].MayMove {
 			if id := sp.Move(g, ci); id >= 0 {
 				if err := g.MoveToPool(ci, id); err != nil {
 					return fmt.Errorf("policy %s: %w", sp.Name(), err)
