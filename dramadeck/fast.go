@@ -94,8 +94,12 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 			eff += bonus
 		}
 		// The success roll: successRoll's common case written out (three
-		// kept faces, a skill on the table), as for the defence below.
+		// kept faces, after a refill if fewer are left; a skill on the
+		// table), as for the defence below.
 		var res outcome
+		if k.n < 3 && k.on && r.Remaining() == 0 {
+			k.x, k.n = uint64(r.IntN(keptRange)), keptFaces
+		}
 		if i := uint(eff - judgeLo); k.n >= 3 && i < judgeSpan {
 			v := k.x % 216
 			k.x /= 216
@@ -122,6 +126,9 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 			}
 			if tc.FP*3 < tc.MaxFP {
 				def /= 2
+			}
+			if k.n < 3 && k.on && r.Remaining() == 0 {
+				k.x, k.n = uint64(r.IntN(keptRange)), keptFaces
 			}
 			if i := uint(def - judgeLo); k.n >= 3 && i < judgeSpan {
 				v := k.x % 216
