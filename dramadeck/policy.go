@@ -155,17 +155,31 @@ func (s *Style) Critical(g *Game, p int, buf []int) []int {
 	if !s.CriticalMoment || len(hand) < 2 || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
 		return buf
 	}
+	// Count first, by table and without a branch: most hands hold fewer
+	// than two, and which cards they hold is the deal's.
+	n := 0
 	for _, id := range hand {
-		switch g.Deck.Cards[id].Name {
-		case Action, Adrenalin, CoupDeGrace, SecondChance:
+		n += int(combatCard[g.Deck.Cards[id].Name])
+	}
+	if n < 2 {
+		return buf[:0]
+	}
+	for _, id := range hand {
+		if combatCard[g.Deck.Cards[id].Name] != 0 {
 			buf = append(buf, id)
 		}
 	}
-	if len(buf) < 2 {
-		return buf[:0]
-	}
 	return buf
 }
+
+// combatCard is 1 for the cards Style.Critical pours into the pool (by
+// name; 256 entries, so a Name indexes it unchecked).
+var combatCard = func() (t [256]uint8) {
+	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance} {
+		t[n] = 1
+	}
+	return t
+}()
 
 // Declare plays the pool cards that help this round: bonuses, re-rolls,
 // Haste, Supporter on a friend, Rally when a hand is short, Monologue or
@@ -176,6 +190,19 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 		return buf
 	}
 	cards, pool := g.Deck.Cards, st.Players[p].Pool
+	// Most pools hold only cards that stay there (Willpower, Presence,
+	// subplots): a branch-free look through the table says so before the
+	// loop that decides on each.
+	play := uint8(0)
+	for _, id := range pool {
+		play |= declarable[cards[id].Name]
+	}
+	for _, id := range moved {
+		play |= declarable[cards[id].Name]
+	}
+	if play == 0 {
+		return buf
+	}
 	for k := range len(pool) + len(moved) {
 		id := 0
 		if k < len(pool) {
@@ -248,6 +275,17 @@ const (
 	declCheck
 )
 
+// declarable is 1 for a name Style.Declare may play (declareKind not
+// declNever), by name with 256 entries so a Name indexes it unchecked.
+var declarable = func() (t [256]uint8) {
+	for n := range numNames {
+		if declareKind[n] != declNever {
+			t[n] = 1
+		}
+	}
+	return t
+}()
+
 var declareKind = func() (k [numNames]uint8) {
 	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea} {
 		k[n] = declAlways
@@ -268,21 +306,23 @@ func (s *Style) Move(g *Game, p int) int {
 	if s.KeepDrama {
 		vals = &valueKeep
 	}
+	// Escape counts for nothing once a card has gone to the pool (Pooled).
+	noEscape := me.Pooled > 0
 	best, bv := -1, 0
 	for _, id := range me.Hand {
 		n := cards[id].Name
 		v := 0
-		switch {
-		case n == Escape && me.Pooled > 0:
-			continue
-		case n < numNames:
+		if n < numNames {
 			v = vals[n]
-		default:
+		} else {
 			v = s.value(n)
 		}
-		if v > bv {
-			best, bv = id, v
-		}
+		v &^= -int(b2u(n == Escape && noEscape))
+		// The best card so far selects by a mask, not a branch: which
+		// card wins depends on the deal.
+		m := -int(b2u(v > bv))
+		best ^= (best ^ id) & m
+		bv = max(bv, v)
 	}
 	if bv < 5 {
 		return -1
