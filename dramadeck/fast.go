@@ -44,6 +44,17 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 	// declared Monologue set them.
 	open := !s.Setback[side] && s.Combat && !s.Monologue
 	defendBelow := sp.DefendBelow
+	// A successful attack draws a card for a hero when the card
+	// approves it, or strips a pool for a villain when the line's
+	// villain action is an attack: the card stays for the pass.
+	cards := false
+	if len(s.Stack) > 0 {
+		if hero {
+			cards = g.Deck.Cards[s.Stack[len(s.Stack)-1]].Approves(act)
+		} else {
+			cards = s.Line.VillainAction == Attack
+		}
+	}
 	k := &g.kd
 	t := -1 // the weakest opponent, while known
 	for _, ci := range g.sideOrder(side) {
@@ -139,54 +150,60 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 				hit = !g.successRoll(r, def).Success
 			}
 		}
-		if hit && tc.Status.Fails > 0 {
+		// From here the hit, which is the dice's, is read as data where
+		// it can: Opponent Fails is tested first, the common damage roll
+		// takes its faces only on a hit and is masked to nothing on a
+		// miss, and the rarer outcomes test the hit last.
+		if tc.Status.Fails > 0 && hit {
 			tc.Status.Fails--
 			hit = false
 		}
-		harmed := false
-		if hit {
+		dmg := 0
+		if n := c.Damage.Dice; uint(n) <= 2 && k.n >= 2 && st.Coup == 0 {
 			// rollD6's two-dice case written out.
-			var dmg int
-			if n := c.Damage.Dice; uint(n) <= 2 && k.n >= 2 {
-				v := k.x % 36
-				k.x /= 36
-				k.n -= 2
-				dmg = int(sumFirst[n][v])
-			} else {
-				dmg = g.rollD6(r, n)
+			h := int(b2u(hit))
+			x, q := k.x, k.x/36
+			if hit {
+				x = q // a conditional move
 			}
-			dmg += c.Damage.Add
+			dmg = max(int(sumFirst[n][k.x%36])+c.Damage.Add-tc.DR, 0) & -h
+			k.x, k.n = x, k.n-2*h
+		} else if hit {
+			dmg = g.rollD6(r, n) + c.Damage.Add
 			if st.Coup > 0 {
 				dmg += dmg * g.Rules.CoupPercent * st.Coup / 100
 				st.Coup = 0
 			}
 			dmg = max(dmg-tc.DR, 0)
-			tc.HP -= dmg
-			switch {
-			case tc.HP <= 0:
+		}
+		tc.HP -= dmg
+		if (tc.HP <= 0 || dmg*2 > tc.MaxHP) && hit {
+			if tc.HP <= 0 {
 				tc.Status.Out = true
 				g.checkOutcome()
-			case dmg*2 > tc.MaxHP:
+			} else {
 				tc.Status.Stunned = true
 			}
-			harmed = dmg > 0
-			// actOn's cards after a success.
-			if s.Outcome == Ongoing && len(s.Stack) > 0 {
-				if hero {
-					if g.Deck.Cards[s.Stack[len(s.Stack)-1]].Approves(act) {
-						g.drawTo(r, ci, EvDraw)
-					}
-				} else if s.Line.VillainAction == Attack && t+oppOff < nh {
-					if err := g.strip(t+oppOff, sp); err != nil {
-						return fmt.Errorf("policy %s: %w", sp.Name(), err)
-					}
-				}
+		}
+		harmed := dmg > 0
+		// actOn's cards after a success.
+		if cards && hit && s.Outcome == Ongoing {
+			if hero {
+				g.drawTo(r, ci, EvDraw)
+			} else if err := g.strip(t+oppOff, sp); err != nil {
+				return fmt.Errorf("policy %s: %w", sp.Name(), err)
 			}
 		}
 		if hero && !s.Players[ci].Moved {
 			s.Players[ci].MayMove = true
 		}
-		g.afterAction(ci, st, harmed)
+		// afterAction, with the or of the flags as bytes (harmed is the
+		// dice's).
+		st.Harmed = b2u(st.Harmed)|b2u(harmed) != 0
+		st.StymiedNext = false // lapses at the end of the next action
+		if st.Broken {
+			g.broken(ci, harmed)
+		}
 		// styleTurn's move of a card to the pool.
 		if hero && s.Players[ci].MayMove {
 			if id := sp.Move(g, ci); id >= 0 {
