@@ -116,8 +116,9 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 			k.x /= 216
 			k.n -= 3
 			roll := int(sum3d6[v])
-			f := g.jt.flags[roll&31][i&(judgeSpan-1)]
-			res = outcome{roll, eff - roll, f&judgeOK != 0, f&judgeCrit != 0}
+			i &= judgeSpan - 1
+			ok := g.jt.okBits[i][v>>6&3]>>(v&63)&1 != 0
+			res = outcome{roll, eff - roll, ok, g.jt.flags[roll&31][i]&judgeCrit != 0}
 		} else {
 			res = g.successRoll(r, eff)
 		}
@@ -145,7 +146,7 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 				v := k.x % 216
 				k.x /= 216
 				k.n -= 3
-				hit = g.jt.flags[sum3d6[v]&31][i&(judgeSpan-1)]&judgeOK == 0
+				hit = g.jt.okBits[i&(judgeSpan-1)][v>>6&3]>>(v&63)&1 == 0
 			} else {
 				hit = !g.successRoll(r, def).Success
 			}
