@@ -16,8 +16,9 @@ import (
 // (reroll, successRoll, rollD6, strip). Anything other than a plain attack
 // (Setback, a hurt cautious character, a contest worth taking, no active
 // opponent, Monologue) is left to styleTurn, whose choose finds the same
-// choice again (it changes nothing). TestPlayRoundMatchesSteps plays
-// rounds with and without a Sink and compares the states.
+// choice again (it changes nothing). TestPlayRoundMatchesSteps and
+// TestQuietRoundMatchesLogged play rounds this way and through the
+// general steps (with a Sink and a log) and compare the states.
 //
 // The weakest opponent is found once and kept while only attacks on it
 // follow: an attack changes no other opponent and only lowers the
