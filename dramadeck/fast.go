@@ -196,9 +196,6 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 				return fmt.Errorf("policy %s: %w", sp.Name(), err)
 			}
 		}
-		if hero && !s.Players[ci].Moved {
-			s.Players[ci].MayMove = true
-		}
 		// afterAction, with the or of the flags as bytes (harmed is the
 		// dice's).
 		st.Harmed = b2u(st.Harmed)|b2u(harmed) != 0
@@ -206,8 +203,17 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 		if st.Broken {
 			g.broken(ci, harmed)
 		}
-		// styleTurn's move of a card to the pool.
-		if hero && s.Players[ci].MayMove {
+		if !hero {
+			continue
+		}
+		// actOn's leave to move a card (set before afterAction there,
+		// which does not read it), then styleTurn's move: none from an
+		// empty hand, as often in a fight, where Move finds nothing.
+		pl := &s.Players[ci]
+		if !pl.Moved {
+			pl.MayMove = true
+		}
+		if pl.MayMove && len(pl.Hand) > 0 {
 			if id := sp.Move(g, ci); id >= 0 {
 				if err := g.MoveToPool(ci, id); err != nil {
 					return fmt.Errorf("policy %s: %w", sp.Name(), err)
