@@ -796,8 +796,16 @@ func (g *Game) playRound(r *dice.Roller, heroes, gm Policy) error {
 	}
 	g.syncCriticals()
 	s := &g.State
+	hsp, _ := heroes.(*Style)
 	for p := range s.Players {
 		if !s.Heroes[p].Active() || s.Outcome != Ongoing {
+			continue
+		}
+		if hsp != nil && hsp.declaresNothing(g, p) {
+			// Critical and Declare would return nothing: as below.
+			if !s.Confused {
+				s.Players[p].Declared = true
+			}
 			continue
 		}
 		move := heroes.Critical(g, p, g.moveBuf[:0])

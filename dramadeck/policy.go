@@ -228,6 +228,35 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	return buf
 }
 
+// declaresNothing reports that Critical and Declare both return nothing
+// for player p this round, as they do for most players in most rounds:
+// their quick refusals and table looks in one call, with no buffer (a
+// false answer leaves the question to them).
+func (s *Style) declaresNothing(g *Game, p int) bool {
+	st := &g.State
+	if st.Confused {
+		return true
+	}
+	pl, cards := &st.Players[p], g.Deck.Cards
+	if s.PlayCards {
+		play := uint8(0)
+		for _, id := range pl.Pool {
+			play |= declarable[cards[id].Name]
+		}
+		if play != 0 {
+			return false
+		}
+	}
+	if s.CriticalMoment && len(pl.Hand) >= 2 && pl.CriticalAct != st.Act {
+		n := 0
+		for _, id := range pl.Hand {
+			n += int(combatCard[cards[id].Name])
+		}
+		return n < 2
+	}
+	return true
+}
+
 // declareCheck decides on a card whose play depends on the situation,
 // filling in its play; critical: a Critical Moment is under way.
 func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Play, bool) {
