@@ -67,7 +67,9 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 		if plain && (t < 0 || !opp[t].Active()) {
 			t = weakest(opp)
 		}
-		if !plain || t < 0 || (anyContest && sp.contestOf(a0, a1, c, &opp[t]) != NoAct) {
+		// contestOf written out (contestBetter inlines; a call here would
+		// spill and reload the pass's values around it).
+		if !plain || t < 0 || (anyContest && (a0.Contest() && sp.contestBetter(a0, c, &opp[t]) || a1.Contest() && sp.contestBetter(a1, c, &opp[t]))) {
 			t = -1
 			if err := g.styleTurn(r, ci, sp); err != nil {
 				return err
