@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -64,4 +65,22 @@ func TestDeclaresNothing(t *testing.T) {
 		t.Errorf("nothing %d, something %d, Critical Moments %d: want some of each", yes, no, crit)
 	}
 	t.Logf("nothing %d, something %d, Critical Moments %d", yes, no, crit)
+}
+
+// TestRemove: remove's loop deletes pile[i] keeping the order, in place,
+// as the copy it replaced did, for every index of piles of 1 to 40 cards.
+func TestRemove(t *testing.T) {
+	for n := 1; n <= 40; n++ {
+		for i := range n {
+			pile := make([]int, n)
+			for k := range pile {
+				pile[k] = 100 + k
+			}
+			want := append(append([]int(nil), pile[:i]...), pile[i+1:]...)
+			got := remove(pile, i)
+			if !slices.Equal(got, want) || (len(got) > 0 && &got[0] != &pile[0]) {
+				t.Fatalf("remove(%d of %d) = %v, want %v in place", i, n, got, want)
+			}
+		}
+	}
 }

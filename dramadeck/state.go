@@ -454,6 +454,9 @@ func indexOf(pile []int, id int) int {
 
 // remove deletes pile[i] keeping order.
 func remove(pile []int, i int) []int {
-	copy(pile[i:], pile[i+1:])
+	// Piles in play hold a few cards: a loop, not a call of memmove.
+	for ; i+1 < len(pile); i++ {
+		pile[i] = pile[i+1]
+	}
 	return pile[:len(pile)-1]
 }
