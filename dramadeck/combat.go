@@ -474,17 +474,8 @@ func (g *Game) actOn(r *dice.Roller, ci int, c, t *Character, ch Choice, pol Pol
 			g.drawTo(r, ci, EvDraw)
 		}
 		if !hero && ch.Act != Defend && s.Line.VillainAction == ch.Act.base() && ch.Target < len(s.Heroes) {
-			if pool := s.Players[ch.Target].Pool; len(pool) > 0 {
-				i := pol.Strip(g, ch.Target)
-				if i < 0 || i >= len(pool) {
-					return fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d", pol.Name(), i, ch.Target, len(pool)-1)
-				}
-				id := pool[i]
-				s.Players[ch.Target].Pool = remove(pool, i)
-				s.Discard = append(s.Discard, id)
-				if g.Sink != nil {
-					g.emit(Event{Kind: EvStrip, Who: ch.Target, Target: -1, Card: id})
-				}
+			if err := g.strip(ch.Target, pol); err != nil {
+				return err
 			}
 		}
 	}
@@ -492,6 +483,28 @@ func (g *Game) actOn(r *dice.Roller, ci int, c, t *Character, ch Choice, pol Pol
 		s.Players[ci].MayMove = true
 	}
 	g.afterAction(ci, st, harmed)
+	return nil
+}
+
+// strip is the GM's removal of a card from player p's pool after a
+// villain's success at the line's villain action (none if the pool is
+// empty); pol picks the card.
+func (g *Game) strip(p int, pol Policy) error {
+	s := &g.State
+	pool := s.Players[p].Pool
+	if len(pool) == 0 {
+		return nil
+	}
+	i := pol.Strip(g, p)
+	if i < 0 || i >= len(pool) {
+		return fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d", pol.Name(), i, p, len(pool)-1)
+	}
+	id := pool[i]
+	s.Players[p].Pool = remove(pool, i)
+	s.Discard = append(s.Discard, id)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvStrip, Who: p, Target: -1, Card: id})
+	}
 	return nil
 }
 
@@ -702,35 +715,57 @@ func (g *Game) sideOrder(side Side) []int {
 // turn lets character ci act by its policy, then offers the player the
 // move of a card from hand to pool.
 func (g *Game) turn(r *dice.Roller, ci int, pol Policy) error {
+	if sp, ok := pol.(*Style); ok {
+		return g.styleTurn(r, ci, sp)
+	}
 	if !g.char(ci).Active() || g.State.Outcome != Ongoing {
 		return nil
 	}
-	var err error
-	if sp, ok := pol.(*Style); ok {
-		// act(r, ci, sp.Choose(g, ci), sp) for the registry's policies,
-		// where Choose hands over the characters it picked: the checks of
-		// legal on those (the actor and target active, on opposite sides,
-		// no Setback for a harmful act) rather than a second lookup, and
-		// the full check and its message if any fails.
-		ch, c, t := sp.choose(g, ci)
-		s := &g.State
-		ok := c != nil && s.Combat && s.Outcome == Ongoing && !s.Monologue && c.Active()
-		if ch.Act != Defend {
-			// Choose attacks or contests only an opponent: t is
-			// character ch.Target, on the other side.
-			ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
-		}
-		if ok {
-			err = g.actOn(r, ci, c, t, ch, sp)
-		} else {
-			err = g.act(r, ci, ch, sp)
-		}
-	} else {
-		err = g.act(r, ci, pol.Choose(g, ci), pol)
-	}
-	if err != nil {
+	if err := g.act(r, ci, pol.Choose(g, ci), pol); err != nil {
 		return fmt.Errorf("policy %s: %w", pol.Name(), err)
 	}
+	return g.offerMove(ci, pol)
+}
+
+// styleTurn is turn for the registry's policies: act(r, ci, sp.Choose(g,
+// ci), sp), where choose hands over the characters it picked, so the
+// checks of legal are made on those (the actor and target active, on
+// opposite sides, no Setback for a harmful act) rather than after a second
+// lookup, with the full check and its message if any fails.
+func (g *Game) styleTurn(r *dice.Roller, ci int, sp *Style) error {
+	s := &g.State
+	if !g.char(ci).Active() || s.Outcome != Ongoing {
+		return nil
+	}
+	ch, c, t := sp.choose(g, ci)
+	ok := c != nil && s.Combat && !s.Monologue
+	if ch.Act != Defend {
+		// Choose attacks or contests only an opponent: t is character
+		// ch.Target, on the other side.
+		ok = ok && ch.Act-Attack <= AllOutAttack-Attack && t != nil && t.Active() && !s.Setback[g.side(ci)]
+	}
+	var err error
+	if ok {
+		err = g.actOn(r, ci, c, t, ch, sp)
+	} else {
+		err = g.act(r, ci, ch, sp)
+	}
+	if err != nil {
+		return fmt.Errorf("policy %s: %w", sp.Name(), err)
+	}
+	if ci < len(s.Heroes) && s.Players[ci].MayMove {
+		if id := sp.Move(g, ci); id >= 0 {
+			if err := g.MoveToPool(ci, id); err != nil {
+				return fmt.Errorf("policy %s: %w", sp.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// offerMove offers the player of character ci, if a hero who may, the
+// move of a card from hand to pool.
+func (g *Game) offerMove(ci int, pol Policy) error {
 	if ci < len(g.State.Heroes) && g.State.Players[ci].MayMove {
 		if id := pol.Move(g, ci); id >= 0 {
 			if err := g.MoveToPool(ci, id); err != nil {
@@ -761,8 +796,16 @@ func (g *Game) playRound(r *dice.Roller, heroes, gm Policy) error {
 	}
 	g.syncCriticals()
 	s := &g.State
+	hsp, _ := heroes.(*Style)
 	for p := range s.Players {
 		if !s.Heroes[p].Active() || s.Outcome != Ongoing {
+			continue
+		}
+		if hsp != nil && hsp.declaresNothing(g, p) {
+			// Critical and Declare would return nothing: as below.
+			if !s.Confused {
+				s.Players[p].Declared = true
+			}
 			continue
 		}
 		move := heroes.Critical(g, p, g.moveBuf[:0])
@@ -805,9 +848,22 @@ func (g *Game) playRound(r *dice.Roller, heroes, gm Policy) error {
 			if s.Flurry[side] {
 				passes = 2
 			}
+			sp, _ := pol.(*Style)
 			for range passes {
+				if sp != nil && g.Sink == nil && g.kd.log == nil {
+					if err := g.quietPass(r, side, sp); err != nil {
+						return err
+					}
+					continue
+				}
 				for _, ci := range g.sideOrder(side) {
-					if err := g.turn(r, ci, pol); err != nil {
+					var err error
+					if sp != nil {
+						err = g.styleTurn(r, ci, sp)
+					} else {
+						err = g.turn(r, ci, pol)
+					}
+					if err != nil {
 						return err
 					}
 				}

@@ -407,3 +407,70 @@ func TestStyleDeclareByName(t *testing.T) {
 		}
 	}
 }
+
+// TestStyleCriticalAndMove: a Critical Moment is declared with two combat
+// cards in hand or more (all of them poured), not with one, nor twice in an
+// Act; Move picks the most valuable hand card (the first of equals) worth
+// five or more, passing over Escape once a card has gone to the pool.
+func TestStyleCriticalAndMove(t *testing.T) {
+	st := &Style{PlayCards: true, CriticalMoment: true, KeepDrama: true}
+	for k, tc := range []struct {
+		hand []Name
+		want int // combat cards poured
+	}{
+		{[]Name{Action, Willpower}, 0},
+		{[]Name{Action, Willpower, Adrenalin}, 2},
+		{[]Name{SecondChance, CoupDeGrace, Action, Presence}, 3},
+		{[]Name{Romance, Glory}, 0},
+	} {
+		g := testGame(t)
+		if err := g.StartCombat(false); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range tc.hand {
+			give(t, g, 0, n, false)
+		}
+		got := st.Critical(g, 0, nil)
+		if len(got) != tc.want {
+			t.Errorf("case %d: %v in hand: poured %v, want %d cards", k, tc.hand, got, tc.want)
+		}
+		for _, id := range got {
+			if combatCard[g.Deck.Cards[id].Name] == 0 {
+				t.Errorf("case %d: poured %v", k, g.Deck.Cards[id].Name)
+			}
+		}
+		g.State.Players[0].CriticalAct = g.State.Act
+		if got := st.Critical(g, 0, nil); len(got) != 0 {
+			t.Errorf("case %d: a second Critical Moment in the Act: %v", k, got)
+		}
+	}
+	for k, tc := range []struct {
+		hand   []Name
+		pooled int
+		want   int // index in hand, or -1
+	}{
+		{[]Name{Willpower, Action, Escape}, 0, 2},
+		{[]Name{Willpower, Action, Escape}, 1, 1},
+		{[]Name{Action, CoupDeGrace}, 0, 0},
+		{[]Name{Glory, Willpower}, 0, 0},
+		{[]Name{Idea, Drama}, 0, -1},
+		{[]Name{Escape}, 1, -1},
+	} {
+		g := testGame(t)
+		if err := g.StartCombat(false); err != nil {
+			t.Fatal(err)
+		}
+		var ids []int
+		for _, n := range tc.hand {
+			ids = append(ids, give(t, g, 0, n, false))
+		}
+		g.State.Players[0].Pooled = tc.pooled
+		want := -1
+		if tc.want >= 0 {
+			want = ids[tc.want]
+		}
+		if got := st.Move(g, 0); got != want {
+			t.Errorf("case %d: %v in hand, pooled %d: moved %d, want %d", k, tc.hand, tc.pooled, got, want)
+		}
+	}
+}

@@ -45,6 +45,11 @@ type judgeTable struct {
 	from  Criticals
 	ok    bool
 	flags [32][judgeSpan]uint8 // totals 3..18 used; 32 so that a masked index needs no bounds check
+	// okBits[skill-judgeLo] has bit v set when the 3d6 whose faces less
+	// one are the base-6 digits of v succeed at that skill: one load
+	// from the kept faces to the success, where flags needs the total
+	// first (the quiet round's attacks branch on it).
+	okBits [judgeSpan][4]uint64
 }
 
 const (
@@ -66,6 +71,14 @@ func (t *judgeTable) build(c Criticals) {
 				f |= judgeCrit
 			}
 			t.flags[roll][i] = f
+		}
+	}
+	for i := range t.okBits {
+		t.okBits[i] = [4]uint64{}
+		for v, roll := range sum3d6 {
+			if t.flags[roll][i]&judgeOK != 0 {
+				t.okBits[i][v>>6] |= 1 << (v & 63)
+			}
 		}
 	}
 	t.from, t.ok = c, true

@@ -106,7 +106,8 @@ func TestSuccessRollSampled(t *testing.T) {
 
 // TestJudgeTable: the engine's table-driven success roll gives exactly
 // Judge's result for every 3d6 total, over the GURPS limits and odd house
-// limits, at ordinary and extreme effective skills.
+// limits, at ordinary and extreme effective skills; and so do its success
+// bits by kept faces, for every ordered 3d6 at every skill on the table.
 func TestJudgeTable(t *testing.T) {
 	odd := Criticals{AlwaysSucceed: 6, AlwaysFail: 15, CritSuccess: 3, Crit5At: 12, Crit6At: 20,
 		CritFail: 17, Crit17AtOrBelow: 30, CritFailBy: 4}
@@ -128,6 +129,16 @@ func TestJudgeTable(t *testing.T) {
 		}
 		if d := cmp.Diff(c.Judge(40, 12), jt.judge(40, 12)); d != "" {
 			t.Errorf("out-of-range total (-Judge +table):\n%s", d)
+		}
+		// The success bits by kept faces: for every skill on the table
+		// and every ordered 3d6, Judge's success for their total.
+		for i := range judgeSpan {
+			for v := range 216 {
+				roll := v%6 + v/6%6 + v/36 + 3
+				if got, want := jt.okBits[i][v>>6]>>(v&63)&1 != 0, c.Judge(roll, i+judgeLo).Success; got != want {
+					t.Fatalf("%+v: success bit of faces %d %d %d at skill %d: %v, Judge says %v", c, v%6+1, v/6%6+1, v/36+1, i+judgeLo, got, want)
+				}
+			}
 		}
 	}
 }

@@ -155,17 +155,31 @@ func (s *Style) Critical(g *Game, p int, buf []int) []int {
 	if !s.CriticalMoment || len(hand) < 2 || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
 		return buf
 	}
+	// Count first, by table and without a branch: most hands hold fewer
+	// than two, and which cards they hold is the deal's.
+	n := 0
 	for _, id := range hand {
-		switch g.Deck.Cards[id].Name {
-		case Action, Adrenalin, CoupDeGrace, SecondChance:
+		n += int(combatCard[g.Deck.Cards[id].Name])
+	}
+	if n < 2 {
+		return buf[:0]
+	}
+	for _, id := range hand {
+		if combatCard[g.Deck.Cards[id].Name] != 0 {
 			buf = append(buf, id)
 		}
 	}
-	if len(buf) < 2 {
-		return buf[:0]
-	}
 	return buf
 }
+
+// combatCard is 1 for the cards Style.Critical pours into the pool (by
+// name; 256 entries, so a Name indexes it unchecked).
+var combatCard = func() (t [256]uint8) {
+	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance} {
+		t[n] = 1
+	}
+	return t
+}()
 
 // Declare plays the pool cards that help this round: bonuses, re-rolls,
 // Haste, Supporter on a friend, Rally when a hand is short, Monologue or
@@ -176,6 +190,19 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 		return buf
 	}
 	cards, pool := g.Deck.Cards, st.Players[p].Pool
+	// Most pools hold only cards that stay there (Willpower, Presence,
+	// subplots): a branch-free look through the table says so before the
+	// loop that decides on each.
+	play := uint8(0)
+	for _, id := range pool {
+		play |= declarable[cards[id].Name]
+	}
+	for _, id := range moved {
+		play |= declarable[cards[id].Name]
+	}
+	if play == 0 {
+		return buf
+	}
 	for k := range len(pool) + len(moved) {
 		id := 0
 		if k < len(pool) {
@@ -199,6 +226,35 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 		buf = append(buf, pl)
 	}
 	return buf
+}
+
+// declaresNothing reports that Critical and Declare both return nothing
+// for player p this round, as they do for most players in most rounds:
+// their quick refusals and table looks in one call, with no buffer (a
+// false answer leaves the question to them).
+func (s *Style) declaresNothing(g *Game, p int) bool {
+	st := &g.State
+	if st.Confused {
+		return true
+	}
+	pl, cards := &st.Players[p], g.Deck.Cards
+	if s.PlayCards {
+		play := uint8(0)
+		for _, id := range pl.Pool {
+			play |= declarable[cards[id].Name]
+		}
+		if play != 0 {
+			return false
+		}
+	}
+	if s.CriticalMoment && len(pl.Hand) >= 2 && pl.CriticalAct != st.Act {
+		n := 0
+		for _, id := range pl.Hand {
+			n += int(combatCard[cards[id].Name])
+		}
+		return n < 2
+	}
+	return true
 }
 
 // declareCheck decides on a card whose play depends on the situation,
@@ -248,6 +304,17 @@ const (
 	declCheck
 )
 
+// declarable is 1 for a name Style.Declare may play (declareKind not
+// declNever), by name with 256 entries so a Name indexes it unchecked.
+var declarable = func() (t [256]uint8) {
+	for n := range numNames {
+		if declareKind[n] != declNever {
+			t[n] = 1
+		}
+	}
+	return t
+}()
+
 var declareKind = func() (k [numNames]uint8) {
 	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea} {
 		k[n] = declAlways
@@ -268,21 +335,23 @@ func (s *Style) Move(g *Game, p int) int {
 	if s.KeepDrama {
 		vals = &valueKeep
 	}
+	// Escape counts for nothing once a card has gone to the pool (Pooled).
+	noEscape := me.Pooled > 0
 	best, bv := -1, 0
 	for _, id := range me.Hand {
 		n := cards[id].Name
 		v := 0
-		switch {
-		case n == Escape && me.Pooled > 0:
-			continue
-		case n < numNames:
+		if n < numNames {
 			v = vals[n]
-		default:
+		} else {
 			v = s.value(n)
 		}
-		if v > bv {
-			best, bv = id, v
-		}
+		v &^= -int(b2u(n == Escape && noEscape))
+		// The best card so far selects by a mask, not a branch: which
+		// card wins depends on the deal.
+		m := -int(b2u(v > bv))
+		best ^= (best ^ id) & m
+		bv = max(bv, v)
 	}
 	if bv < 5 {
 		return -1
@@ -314,46 +383,76 @@ func (s *Style) choose(g *Game, ci int) (Choice, *Character, *Character) {
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
 		return Choice{Act: Defend}, c, nil
 	}
-	// Focus on the weakest active opponent (the first of equals). Who
-	// is weakest changes with every wound, so the comparison selects
-	// (conditional moves) rather than branches.
-	t, thp := -1, math.MaxInt
-	for i := range opp {
-		if x := &opp[i]; x.Active() {
-			hp := x.HP
-			if hp < thp {
-				t = i
-			}
-			thp = min(thp, hp)
-		}
-	}
+	t := weakest(opp)
 	if t < 0 {
-		// None active, or every active one at math.MaxInt HP.
-		if t = firstActive(opp); t < 0 {
-			return Choice{Act: Defend}, c, nil
-		}
+		return Choice{Act: Defend}, c, nil
 	}
 	ch := Choice{Act: Attack, Target: t + off}
 	if s.AllOut {
 		ch.Act = AllOutAttack
 	}
 	tc := &opp[t]
-	if !s.Contests || len(st.Stack) == 0 {
-		return ch, c, tc
+	if a := s.contest(g, side, c, tc); a != NoAct {
+		ch.Act = a
 	}
-	// The contests open to the side: for heroes the card's approved
-	// actions in order, for villains the line's villain action.
-	a0, a1 := st.Line.VillainAction, NoAct
+	return ch, c, tc
+}
+
+// weakest is the index of the weakest active character of opp (the first
+// of equals), or -1 if none is active.
+func weakest(opp []Character) int {
+	// Who is weakest changes with every wound, so the comparison selects
+	// by a mask rather than a branch (which the compiler made of an if,
+	// and the processor mispredicted).
+	t, thp := -1, math.MaxInt
+	for i := range opp {
+		if x := &opp[i]; x.Active() {
+			hp := x.HP
+			m := -int(b2u(hp < thp)) // all ones when x is weaker
+			t ^= (t ^ i) & m
+			thp = min(thp, hp)
+		}
+	}
+	if t < 0 {
+		// None active, or every active one at math.MaxInt HP.
+		t = firstActive(opp)
+	}
+	return t
+}
+
+// contest is the approved contest c of side takes against tc instead of
+// an attack, or NoAct.
+func (s *Style) contest(g *Game, side Side, c, tc *Character) Act {
+	a0, a1 := s.contests(g, side)
+	return s.contestOf(a0, a1, c, tc)
+}
+
+// contests are the contests open to side, in order of preference, when
+// Contests (NoAct where none): for heroes the card's approved actions, for
+// villains the line's villain action. They change only with the card.
+func (s *Style) contests(g *Game, side Side) (a0, a1 Act) {
+	st := &g.State
+	if !s.Contests || len(st.Stack) == 0 {
+		return NoAct, NoAct
+	}
+	a0, a1 = st.Line.VillainAction, NoAct
 	if side == Heroes {
 		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
 		a0, a1 = card.Approved[0], card.Approved[1]
 	}
+	return a0, a1
+}
+
+// contestOf is the first of a0, a1 that is a contest worth taking by c
+// against tc, or NoAct.
+func (s *Style) contestOf(a0, a1 Act, c, tc *Character) Act {
 	if a0.Contest() && s.contestBetter(a0, c, tc) {
-		ch.Act = a0
-	} else if a1.Contest() && s.contestBetter(a1, c, tc) {
-		ch.Act = a1
+		return a0
 	}
-	return ch, c, tc
+	if a1.Contest() && s.contestBetter(a1, c, tc) {
+		return a1
+	}
+	return NoAct
 }
 
 // firstActive returns the index of the first active character of cs, or -1.

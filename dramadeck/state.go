@@ -111,7 +111,21 @@ func (c Character) Fresh() Character {
 }
 
 // Active reports whether the character can still act.
-func (c *Character) Active() bool { return !c.Status.Out && !c.Status.Fled && !c.Status.Dead }
+func (c *Character) Active() bool {
+	// Or-ed as bytes rather than three tests: who is out changes with
+	// the fight, and the scans of a side call this for everyone.
+	st := &c.Status
+	return b2u(st.Out)|b2u(st.Fled)|b2u(st.Dead) == 0
+}
+
+// b2u is 1 for true, 0 for false (compiled without a branch).
+func b2u(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
+}
 
 func (c *Character) check(field string) error {
 	switch {
@@ -440,6 +454,9 @@ func indexOf(pile []int, id int) int {
 
 // remove deletes pile[i] keeping order.
 func remove(pile []int, i int) []int {
-	copy(pile[i:], pile[i+1:])
+	// Piles in play hold a few cards: a loop, not a call of memmove.
+	for ; i+1 < len(pile); i++ {
+		pile[i] = pile[i+1]
+	}
 	return pile[:len(pile)-1]
 }
