@@ -95,6 +95,7 @@ type Character struct {
 	table    [][3]Outcome // the outcome table as the Director rules it
 
 	sides, successFace int // the rules', at hand for the roll
+	draws              draws
 
 	// State is the character's harm, flashbacks and carried dice. The
 	// character keeps what its harm costs worked out between changes: after
@@ -164,6 +165,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 		return nil, err
 	}
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
+	c.draws.setDraws(rl.Sides, rl.SuccessFace)
 	c.minDice, c.maxPool = rl.MinDice, maxDice-rl.PushDice
 	c.State = c.FreshState()
 	return c, nil

@@ -441,7 +441,7 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	if cap(buf) < n && n <= smallPool {
 		buf = at.buf[:0:smallPool]
 	}
-	at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
+	at.Dice, at.Successes = c.rollCount(r, n, buf[:0])
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
@@ -464,7 +464,7 @@ func (c *Character) rollPool(r *dice.Roller, at *Attempt, n int) {
 	if cap(buf) < n && n <= smallPool {
 		buf = at.buf[:0:smallPool]
 	}
-	at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
+	at.Dice, at.Successes = c.rollCount(r, n, buf[:0])
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
@@ -607,7 +607,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		buf = at.buf[smallPool:smallPool]
 	}
 	var hit int
-	at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, buf[:0])
+	at.Rerolled, hit = c.rollCount(r, n, buf[:0])
 	at.Successes = kept + hit
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})

@@ -1,0 +1,176 @@
+package actiontest
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// drawLimit bounds sides^n for a pool taken from one 64-bit draw, as the
+// dice package bounds its batches: the draw is then rejected with
+// probability below sides^n/2^64 <= 1/256.
+const drawLimit = 1 << 56
+
+// maxDraw is the most dice one draw may hold: 3^35 <= 2^56 < 3^36.
+const maxDraw = 35
+
+// quad is how many dice one table entry reads.
+const quad = 4
+
+// maxQuadSides is the largest die a quad table serves: 7^4 entries of 8
+// bytes is 19 KB.
+const maxQuadSides = 7
+
+// draws is what rolling a pool of the rules' dice from one 64-bit draw
+// needs, worked out once per character.
+type draws struct {
+	// most is the largest pool one draw holds (0: never; see setDraws).
+	most int
+	// pow[n] is sides^n; rej[n] is 2^64 mod sides^n, the bound under which
+	// Lemire's method rejects a draw's low product for the range
+	// [0, sides^n).
+	pow, rej [64]uint64
+	// quads is the shared table of every run of four dice (see quadTable).
+	quads []uint64
+}
+
+// setDraws fills d for dice of the given sides where faces of at least
+// success succeed. Dice of more than maxQuadSides sides, dice whose size
+// is a power of two, and rules where every face succeeds roll through the
+// dice package alone.
+func (d *draws) setDraws(sides, success int) {
+	*d = draws{}
+	if sides < 3 || sides > maxQuadSides || sides&(sides-1) == 0 || success < 2 {
+		// A power of two divides 2^64: no draw would ever be rejected, so
+		// a draw of 0 (what a scripted roller gives) could not be told
+		// apart. A success on 1 would count the table's padding.
+		return
+	}
+	p := uint64(1)
+	for d.most < maxDraw && p <= drawLimit/uint64(sides) {
+		p *= uint64(sides)
+		d.most++
+		d.pow[d.most] = p
+		d.rej[d.most] = -p % p
+	}
+	d.quads = quadTable(sides, success)
+}
+
+// quadTables holds one table per (sides, success face), built once and
+// then only read.
+var (
+	quadMu     sync.Mutex
+	quadTables = map[[2]int][]uint64{}
+)
+
+// quadTable returns the table for four dice of the given sides: entry v
+// (v < sides^4) holds in byte j, j < 4, the face for the base-sides digit
+// j of v (most significant first, face = digit+1), and in byte 4+j the
+// successes among faces 0..j.
+func quadTable(sides, success int) []uint64 {
+	quadMu.Lock()
+	defer quadMu.Unlock()
+	key := [2]int{sides, success}
+	if t, ok := quadTables[key]; ok {
+		return t
+	}
+	n := sides * sides * sides * sides
+	t := make([]uint64, n)
+	for v := range n {
+		var e uint64
+		k, w := 0, v
+		for j := quad - 1; j >= 0; j-- {
+			e |= uint64(w%sides+1) << (8 * j)
+			w /= sides
+		}
+		for j := range quad {
+			if int(e>>(8*j)&0xff) >= success {
+				k++
+			}
+			e |= uint64(k) << (8 * (quad + j))
+		}
+		t[v] = e
+	}
+	quadTables[key] = t
+	return t
+}
+
+// rollCount rolls n dice into out[:n] and counts the successes, as
+// Roller.RollCount does; but a pool of at most d.most dice, when out has
+// room for it, comes from one fresh 64-bit draw x. Its faces less one are
+// the base-sides digits of floor(x*sides^n/2^64), most significant first,
+// exactly uniform when Lemire's method accepts x for sides^n (see read).
+// A rejected draw is not drawn again: the pool comes from RollCount
+// instead, an independent uniform roll, so the result stays exact. A
+// scripted roller's Uint64 is 0, which is always rejected (sides^n is not
+// a power of two, so 2^64 mod sides^n is not 0), so scripted faces still
+// arrive die by die through RollCount.
+func (c *Character) rollCount(r *dice.Roller, n int, out []int) ([]int, int) {
+	d := &c.draws
+	if uint(n-1) < uint(d.most) && n <= cap(out) {
+		x := r.Uint64()
+		if _, lo := bits.Mul64(x, d.pow[n&63]); lo >= d.rej[n&63] {
+			return d.read(x, n, out)
+		}
+	}
+	return r.RollCount(n, c.sides, c.successFace, out[:0])
+}
+
+// read writes the n faces of an accepted draw x into out[:n] (n <= cap)
+// and counts the successes. The digits are read four at a time from the
+// table: the top word of the draw times sides^4 is the next four digits,
+// its low word what is left of the draw. A pool of up to eight dice reads
+// eight digits, whatever n is, so that the work does not depend on the
+// roll (a push re-rolls a varying number of dice, and a loop that stops
+// at a varying point costs a mispredicted branch); the digits past n are
+// written to out's spare room and never used.
+func (d *draws) read(x uint64, n int, out []int) ([]int, int) {
+	t, p4 := d.quads, d.pow[quad]
+	if n <= quad && cap(out) >= quad {
+		h, _ := bits.Mul64(x, p4)
+		e := t[h]
+		faces((*[quad]int)(out[:quad]), e)
+		return out[:n], succ(e, n)
+	}
+	if n <= 2*quad && cap(out) >= 2*quad {
+		h, y := bits.Mul64(x, p4)
+		g, _ := bits.Mul64(y, p4)
+		e, f := t[h], t[g]
+		o := (*[2 * quad]int)(out[:2*quad])
+		faces((*[quad]int)(o[:quad]), e)
+		faces((*[quad]int)(o[quad:]), f)
+		m := min(n, quad)
+		return out[:n], succ(e, m) + succ(f, n-m)
+	}
+	out = out[:n]
+	k, i := 0, 0
+	for ; i+quad <= n; i += quad {
+		var h uint64
+		h, x = bits.Mul64(x, p4)
+		e := t[h]
+		faces((*[quad]int)(out[i:]), e)
+		k += succ(e, quad)
+	}
+	if m := n - i; m > 0 {
+		// The first m digits of the next four are the last dice.
+		h, _ := bits.Mul64(x, p4)
+		e := t[h]
+		for j, o := 0, out[i:]; j < len(o); j++ {
+			o[j] = int(e >> (8 * j) & 0xff)
+		}
+		k += succ(e, m)
+	}
+	return out, k
+}
+
+// faces writes the four faces of table entry e.
+func faces(o *[quad]int, e uint64) {
+	o[0], o[1], o[2], o[3] = int(e&0xff), int(e>>8&0xff), int(e>>16&0xff), int(e>>24&0xff)
+}
+
+// succ is the successes among the first m (0..4) faces of table entry e:
+// byte 3+m, or 0 for m = 0.
+func succ(e uint64, m int) int {
+	return int(e>>24&^0xff>>(8*uint(m))) & 0xff
+}
