@@ -111,6 +111,26 @@ func (c *Character) rollCount(r *dice.Roller, n int, out []int) ([]int, int) {
 	if uint(n-1) < uint(d.most) && n <= cap(out) {
 		x := r.Uint64()
 		if _, lo := bits.Mul64(x, d.pow[n&63]); lo >= d.rej[n&63] {
+			if n <= quad && cap(out) >= quad {
+				// read for one run of four, written out.
+				h, _ := bits.Mul64(x, d.pow[quad])
+				e := d.quads[h]
+				faces((*[quad]int)(out[:quad]), e)
+				return out[:n], succ(e, n)
+			}
+			return d.read(x, n, out)
+		}
+	}
+	return r.RollCount(n, c.sides, c.successFace, out[:0])
+}
+
+// rerollCount is rollCount for a push's re-roll, whose size varies from
+// push to push: it takes no branch on the size below eight dice.
+func (c *Character) rerollCount(r *dice.Roller, n int, out []int) ([]int, int) {
+	d := &c.draws
+	if uint(n-1) < uint(d.most) && n <= cap(out) {
+		x := r.Uint64()
+		if _, lo := bits.Mul64(x, d.pow[n&63]); lo >= d.rej[n&63] {
 			return d.read(x, n, out)
 		}
 	}
@@ -127,12 +147,6 @@ func (c *Character) rollCount(r *dice.Roller, n int, out []int) ([]int, int) {
 // written to out's spare room and never used.
 func (d *draws) read(x uint64, n int, out []int) ([]int, int) {
 	t, p4 := d.quads, d.pow[quad]
-	if n <= quad && cap(out) >= quad {
-		h, _ := bits.Mul64(x, p4)
-		e := t[h]
-		faces((*[quad]int)(out[:quad]), e)
-		return out[:n], succ(e, n)
-	}
 	if n <= 2*quad && cap(out) >= 2*quad {
 		h, y := bits.Mul64(x, p4)
 		g, _ := bits.Mul64(y, p4)
@@ -172,5 +186,5 @@ func faces(o *[quad]int, e uint64) {
 // succ is the successes among the first m (0..4) faces of table entry e:
 // byte 3+m, or 0 for m = 0.
 func succ(e uint64, m int) int {
-	return int(e>>24&^0xff>>(8*uint(m))) & 0xff
+	return int(e>>24&^0xff>>(8*uint(m)&63)) & 0xff
 }

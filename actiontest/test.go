@@ -607,7 +607,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		buf = at.buf[smallPool:smallPool]
 	}
 	var hit int
-	at.Rerolled, hit = c.rollCount(r, n, buf[:0])
+	at.Rerolled, hit = c.rerollCount(r, n, buf[:0])
 	at.Successes = kept + hit
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
