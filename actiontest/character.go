@@ -238,9 +238,16 @@ func (c *Character) healed(t, row int) {
 	}
 	c.pen -= c.rowPen[row]
 	c.freed(t, row, 1)
-	if c.incapRows&(1<<row) != 0 {
+	if rowBit(c.incapRows, row) {
 		c.loaded = false // another track may still hold harm in the row
 	}
+}
+
+// rowBit reports whether bit row of a row set is set. Rules.Check allows
+// at most 8 rows, so row&7 is row, and the shift needs no check for
+// counts of 64 or more.
+func rowBit(set uint, row int) bool {
+	return set>>(uint(row)&7)&1 != 0
 }
 
 // HarmChanged tells the character its State.Harm (or its whole State) was
@@ -337,7 +344,9 @@ func (c *Character) setFromSnap(s *State, l *loadSnap) {
 
 // freed notes k more free slots in row of track t (k < 0: filled).
 func (c *Character) freed(t, row, k int) {
-	c.free[t] += k * int(c.spaceRows>>uint(row)&1)
+	if rowBit(c.spaceRows, row) {
+		c.free[t] += k
+	}
 }
 
 // loadHarm works out what the harm costs.
@@ -417,13 +426,19 @@ func (c *Character) takeHarm(level, t int) int {
 	row := c.addHarm(level, t)
 	if row >= 0 && c.loaded {
 		c.pen += c.rowPen[row]
-		c.incap = c.incap || c.incapRows&(1<<row) != 0
+		c.incap = c.incap || rowBit(c.incapRows, row)
 		c.freed(t, row, -1)
 	}
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
+		c.emitHarm(level, t, row)
 	}
 	return row
+}
+
+// emitHarm tells the sink of a harm taken. It is apart from takeHarm so
+// that the event's room is not set up on every harm.
+func (c *Character) emitHarm(level, t, row int) {
+	c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
 }
 
 // addHarm marks the harm in the lowest row from level up with a free slot
@@ -446,14 +461,20 @@ func (c *Character) addHarm(level, t int) int {
 // Heal clears one harm of the given row on track t (the Director may let a
 // surge of confidence heal a harm).
 func (c *Character) Heal(t, row int) error {
-	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) {
-		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
-	}
-	if c.State.Harm[t][row] == 0 {
-		return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
+	if uint(t) >= uint(len(c.State.Harm)) || uint(row) >= uint(len(c.rowPen)) || uint(row) >= uint(len(c.State.Harm[t])) || c.State.Harm[t][row] == 0 {
+		return c.healErr(t, row)
 	}
 	c.healed(t, row)
 	return nil
+}
+
+// healErr says why Heal refused; it is apart from Heal to keep the hot
+// path small.
+func (c *Character) healErr(t, row int) error {
+	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) {
+		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
+	}
+	return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
 }
 
 func (c *Character) emit(e Event) {
