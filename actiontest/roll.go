@@ -116,6 +116,12 @@ func (c *Character) rollCount(r *dice.Roller, n int, out []int) ([]int, int) {
 				h, _ := bits.Mul64(x, d.pow[quad])
 				e := d.quads[h]
 				faces((*[quad]int)(out[:quad]), e)
+				if n == quad {
+					// A branch, not a shift by n: the count then waits
+					// on the draw alone, not on the pool (which waits
+					// on the dice carried from the last test).
+					return out[:quad], int(e >> 56)
+				}
 				return out[:n], succ(e, n)
 			}
 			return d.read(x, n, out)

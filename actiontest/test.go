@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -403,18 +404,10 @@ func (c *Character) recall(t *Test) (*Plan, error) {
 // Start begins a prepared test as Begin does, checking only what depends
 // on the character's state. On error nothing changes.
 func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
-	if !c.loaded {
-		c.reload()
-	}
+	// c.pen is stale when !c.loaded, but then n is not used.
 	n := max(p.base+c.State.Bonus-c.pen, c.minDice)
-	if p.c != c || n > c.maxPool || c.incap || p.special {
-		// Another character's plan, a pool too large, Severe harm, a
-		// flashback or a Risk Peril deal: count says what is allowed.
-		if err := c.count(p, at); err != nil {
-			return err
-		}
-		c.roll(r, at)
-		return nil
+	if !c.loaded || p.c != c || n > c.maxPool || c.incap || p.special {
+		return c.startSlow(r, p, at)
 	}
 	// count and roll for an ordinary test of a character able to act.
 	if at.gen != p.gen || at.owner != c {
@@ -436,15 +429,38 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	}
 	at.Stage = Rolled
 	c.State.Bonus = 0
-	// c.rollPool(r, at, n), written out.
+	// c.rollPool(r, at, n), written out, and in it the common case of
+	// c.rollCount: up to four dice from one draw.
 	buf := at.Dice
 	if cap(buf) < n && n <= smallPool {
 		buf = at.buf[:0:smallPool]
 	}
-	at.Dice, at.Successes = c.rollCount(r, n, buf[:0])
+	if d := &c.draws; n == quad && d.most >= quad && cap(buf) >= quad {
+		if h, lo := bits.Mul64(r.Uint64(), d.pow[quad]); lo >= d.rej[quad] {
+			e := d.quads[h]
+			faces((*[quad]int)(buf[:quad]), e)
+			at.Dice, at.Successes = buf[:quad], int(e>>56)
+		} else {
+			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
+		}
+	} else {
+		at.Dice, at.Successes = c.rollCount(r, n, buf[:0])
+	}
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
+	return nil
+}
+
+// startSlow is Start for what its fast path leaves out: harm whose cost
+// must be worked out again, another character's plan, a pool too large,
+// Severe harm, a flashback or a Risk Peril deal. count says what is
+// allowed.
+func (c *Character) startSlow(r *dice.Roller, p *Plan, at *Attempt) error {
+	if err := c.count(p, at); err != nil {
+		return err
+	}
+	c.roll(r, at)
 	return nil
 }
 
