@@ -95,6 +95,7 @@ type Character struct {
 	table    [][3]Outcome // the outcome table as the Director rules it
 
 	sides, successFace int // the rules', at hand for the roll
+	pushRow, pushDice  int // the rules' PushHarm-1 and PushDice, likewise for the push
 	draws              draws
 
 	// State is the character's harm, flashbacks and carried dice. The
@@ -165,6 +166,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 		return nil, err
 	}
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
+	c.pushRow, c.pushDice = rl.PushHarm-1, rl.PushDice
 	c.draws.setDraws(rl.Sides, rl.SuccessFace)
 	c.minDice, c.maxPool = rl.MinDice, maxDice-rl.PushDice
 	c.State = c.FreshState()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"slices"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stakesrpg/stakes/dice"
@@ -234,5 +236,79 @@ func TestStartFastPathMatchesSteps(t *testing.T) {
 			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
 			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
 		}
+	}
+}
+
+// Push's path for a harm that fits its own row, with no sink, is the
+// general push written out: on the same dice it leaves the same attempt,
+// state and worked-out harm cost as pushSlow, push after push, whatever
+// the harm already taken (rows full, Severe harm, tracks without room),
+// the track chosen and the size of the re-roll.
+func TestPushFastPathMatchesSlow(t *testing.T) {
+	a := newChar(t, DefaultRules())
+	b := newChar(t, DefaultRules())
+	ra, rb := dice.NewSeeded(12), dice.NewSeeded(12)
+	pick := dice.NewSeeded(13)
+	var ata, atb Attempt
+	tests := []Test{
+		{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true},
+		{Action: "Prowl", Position: Desperate, Difficulty: 2, Helpers: 2},
+		{Action: "Persuade", Position: Risky, Difficulty: 1, Equipment: 3, Bonus: 3},
+		{Action: "Force", Position: Controlled, Difficulty: 1, Bonus: 1},
+		{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true},
+	}
+	fast, slow := 0, 0
+	for i := range 4000 {
+		tst := tests[pick.IntN(len(tests))]
+		errA, errB := a.Begin(ra, tst, &ata), b.Begin(rb, tst, &atb)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("test %d: begin errors %v and %v", i, errA, errB)
+		}
+		if errA != nil {
+			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			continue
+		}
+		// Now and then the harm's cost is to be worked out again.
+		if pick.IntN(5) == 0 {
+			a.HarmChanged()
+		}
+		tr := pick.IntN(3) - pick.IntN(2) // -1..2: bad tracks too
+		before := -1                      // the push harm's row, filled so far
+		if tr >= 0 && tr < len(a.State.Harm) {
+			before = a.State.Harm[tr][0]
+		}
+		errA, errB = a.Push(ra, &ata, tr), b.pushSlow(rb, &atb, tr)
+		if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
+			t.Fatalf("test %d: push errors %v and %v", i, errA, errB)
+		}
+		if errA == nil {
+			if before >= 0 && before < 2 {
+				fast++
+			} else {
+				slow++
+			}
+		}
+		if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
+			t.Fatalf("test %d: attempt (-slow +fast):\n%s", i, d)
+		}
+		if d := cmp.Diff(b.State, a.State); d != "" {
+			t.Fatalf("test %d: state (-slow +fast):\n%s", i, d)
+		}
+		pa, ia := a.load()
+		pb, ib := b.load()
+		if pa != pb || ia != ib || !slices.Equal(a.free, b.free) {
+			t.Fatalf("test %d: harm cost %d %v %v, slow %d %v %v", i, pa, ia, a.free, pb, ib, b.free)
+		}
+		if err := a.Finish(&ata); (err == nil) != (b.Finish(&atb) == nil) {
+			t.Fatalf("test %d: finish errors differ", i)
+		}
+		if harmHeld(&a.State) > 7 {
+			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+		}
+	}
+	if fast < 500 || slow < 200 {
+		t.Errorf("%d pushes with room in the lowest row, %d without: the loop missed a path", fast, slow)
 	}
 }

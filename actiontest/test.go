@@ -607,15 +607,62 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 // follow a success. The push's own harm does not shrink the re-roll: the
 // pool was counted before the roll [ours]. On error nothing changes.
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
+	// The checks of CanPush, cheapest first, and the common case of the
+	// push's harm: room for it in its own row.
+	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
+		uint(track) >= uint(len(c.free)) || c.free[track] <= 0 || c.Sink != nil {
+		return c.pushSlow(r, at, track)
+	}
+	rows, lv := c.State.Harm[track], c.pushRow
+	if uint(lv) >= uint(len(rows)) || rows[lv] >= c.rowSlots[lv] {
+		return c.pushSlow(r, at, track)
+	}
+	// payPush and takeHarm, written out for a harm landing in row lv
+	// (whose slots count as room for a push's harm).
+	rows[lv]++
+	c.pen += c.rowPen[lv]
+	c.incap = c.incap || rowBit(c.incapRows, lv)
+	c.free[track]--
+	kept := at.Successes
+	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
+	n, buf := len(at.Dice)-kept+c.pushDice, at.Rerolled
+	if cap(buf) < n && n <= len(at.buf)-smallPool {
+		buf = at.buf[smallPool:smallPool]
+	}
+	// c.rerollCount, written out for up to eight dice.
+	d := &c.draws
+	if uint(n-1) >= 2*quad || d.most < 2*quad || cap(buf) < 2*quad {
+		var hit int
+		at.Rerolled, hit = c.rerollCount(r, n, buf[:0])
+		at.Successes = kept + hit
+		return nil
+	}
+	x := r.Uint64()
+	if _, lo := bits.Mul64(x, d.pow[n&63]); lo < d.rej[n&63] {
+		var hit int
+		at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, buf[:0])
+		at.Successes = kept + hit
+		return nil
+	}
+	h, y := bits.Mul64(x, d.pow[quad])
+	g, _ := bits.Mul64(y, d.pow[quad])
+	e, f := d.quads[h], d.quads[g]
+	o := (*[2 * quad]int)(buf[:2*quad])
+	faces((*[quad]int)(o[:quad]), e)
+	faces((*[quad]int)(o[quad:]), f)
+	m := min(n, quad)
+	at.Rerolled, at.Successes = buf[:n], kept+succ(e, m)+succ(f, n-m)
+	return nil
+}
+
+// pushSlow is Push in general: the harm's cost to be worked out again, a
+// push CanPush refuses, a harm that passes up a row, an event sink.
+func (c *Character) pushSlow(r *dice.Roller, at *Attempt, track int) error {
 	if !c.loaded {
 		c.reload()
 	}
-	// The checks of CanPush, cheapest first; CanPush says why.
-	if at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(c.free)) || c.free[track] <= 0 {
-		if err := c.CanPush(at, track); err != nil {
-			return err
-		}
+	if err := c.CanPush(at, track); err != nil {
+		return err
 	}
 	kept := c.payPush(at, track)
 	n, buf := len(at.Dice)-kept+c.rules.PushDice, at.Rerolled
