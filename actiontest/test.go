@@ -431,19 +431,22 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	c.State.Bonus = 0
 	// c.rollPool(r, at, n), written out, and in it the common case of
 	// c.rollCount: up to four dice from one draw.
-	buf := at.Dice
-	if cap(buf) < n && n <= smallPool {
-		buf = at.buf[:0:smallPool]
-	}
-	if d := &c.draws; n == quad && d.most >= quad && cap(buf) >= quad {
+	if d := &c.draws; n == quad && d.most >= quad && cap(at.Dice) >= quad {
+		// Into at.Dice's own array: at.Dice = at.Dice[:quad] writes only
+		// the length.
 		if h, lo := bits.Mul64(r.Uint64(), d.pow[quad]); lo >= d.rej[quad] {
 			e := d.quads[h]
-			faces((*[quad]int)(buf[:quad]), e)
-			at.Dice, at.Successes = buf[:quad], int(e>>56)
+			at.Dice = at.Dice[:quad]
+			faces((*[quad]int)(at.Dice), e)
+			at.Successes = int(e >> 56)
 		} else {
-			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
+			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
 		}
 	} else {
+		buf := at.Dice
+		if cap(buf) < n && n <= smallPool {
+			buf = at.buf[:0:smallPool]
+		}
 		at.Dice, at.Successes = c.rollCount(r, n, buf[:0])
 	}
 	if c.Sink != nil {
@@ -625,13 +628,15 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	c.free[track]--
 	kept := at.Successes
 	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
-	n, buf := len(at.Dice)-kept+c.pushDice, at.Rerolled
-	if cap(buf) < n && n <= len(at.buf)-smallPool {
-		buf = at.buf[smallPool:smallPool]
-	}
-	// c.rerollCount, written out for up to eight dice.
+	n := len(at.Dice) - kept + c.pushDice
+	// c.rerollCount, written out for up to eight dice into at.Rerolled's
+	// own array (at.Rerolled = at.Rerolled[:n] writes only the length).
 	d := &c.draws
-	if uint(n-1) >= 2*quad || d.most < 2*quad || cap(buf) < 2*quad {
+	if uint(n-1) >= 2*quad || d.most < 2*quad || cap(at.Rerolled) < 2*quad {
+		buf := at.Rerolled
+		if cap(buf) < n && n <= len(at.buf)-smallPool {
+			buf = at.buf[smallPool:smallPool]
+		}
 		var hit int
 		at.Rerolled, hit = c.rerollCount(r, n, buf[:0])
 		at.Successes = kept + hit
@@ -640,18 +645,19 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	x := r.Uint64()
 	if _, lo := bits.Mul64(x, d.pow[n&63]); lo < d.rej[n&63] {
 		var hit int
-		at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, buf[:0])
+		at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, at.Rerolled[:0])
 		at.Successes = kept + hit
 		return nil
 	}
 	h, y := bits.Mul64(x, d.pow[quad])
 	g, _ := bits.Mul64(y, d.pow[quad])
 	e, f := d.quads[h], d.quads[g]
-	o := (*[2 * quad]int)(buf[:2*quad])
+	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
 	faces((*[quad]int)(o[:quad]), e)
 	faces((*[quad]int)(o[quad:]), f)
 	m := min(n, quad)
-	at.Rerolled, at.Successes = buf[:n], kept+succ(e, m)+succ(f, n-m)
+	at.Rerolled = at.Rerolled[:n]
+	at.Successes = kept + succ(e, m) + succ(f, n-m)
 	return nil
 }
 
