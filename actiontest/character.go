@@ -96,6 +96,10 @@ type Character struct {
 
 	sides, successFace int // the rules', at hand for the roll
 	pushRow, pushDice  int // the rules' PushHarm-1 and PushDice, likewise for the push
+	// pushSlots and pushPen are row pushRow's slots and penalty, and
+	// pushIncap whether it incapacitates.
+	pushSlots, pushPen int
+	pushIncap          bool
 	draws              draws
 
 	// State is the character's harm, flashbacks and carried dice. The
@@ -167,6 +171,8 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	}
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
 	c.pushRow, c.pushDice = rl.PushHarm-1, rl.PushDice
+	c.pushSlots, c.pushPen = c.rowSlots[c.pushRow], c.rowPen[c.pushRow]
+	c.pushIncap = rowBit(c.incapRows, c.pushRow)
 	c.draws.setDraws(rl.Sides, rl.SuccessFace)
 	c.minDice, c.maxPool = rl.MinDice, maxDice-rl.PushDice
 	c.State = c.FreshState()

@@ -617,14 +617,14 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		return c.pushSlow(r, at, track)
 	}
 	rows, lv := c.State.Harm[track], c.pushRow
-	if uint(lv) >= uint(len(rows)) || rows[lv] >= c.rowSlots[lv] {
+	if uint(lv) >= uint(len(rows)) || rows[lv] >= c.pushSlots {
 		return c.pushSlow(r, at, track)
 	}
 	// payPush and takeHarm, written out for a harm landing in row lv
 	// (whose slots count as room for a push's harm).
 	rows[lv]++
-	c.pen += c.rowPen[lv]
-	c.incap = c.incap || rowBit(c.incapRows, lv)
+	c.pen += c.pushPen
+	c.incap = c.incap || c.pushIncap
 	c.free[track]--
 	kept := at.Successes
 	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
