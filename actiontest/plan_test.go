@@ -312,3 +312,74 @@ func TestPushFastPathMatchesSlow(t *testing.T) {
 		t.Errorf("%d pushes with room in the lowest row, %d without: the loop missed a path", fast, slow)
 	}
 }
+
+// Finish's path for a test that is no flashback and need not be pushed
+// is finishSlow written out: the same attempt, state, events and errors,
+// test after test, across positions, difficulties, harm, escalation,
+// flashbacks, must-push rolls and steps out of order.
+func TestFinishFastPathMatchesSlow(t *testing.T) {
+	a := newChar(t, DefaultRules())
+	b := newChar(t, DefaultRules())
+	var ea, eb Recorder
+	a.Sink, b.Sink = &ea, &eb
+	ra, rb := dice.NewSeeded(14), dice.NewSeeded(14)
+	pick := dice.NewSeeded(15)
+	var ata, atb Attempt
+	tests := []Test{
+		{Action: "Prowl", Position: Controlled, Difficulty: 1},
+		{Action: "Prowl", Position: Risky, Difficulty: 2, NoHarm: true},
+		{Action: "Persuade", Position: Desperate, Difficulty: 1, Escalate: true},
+		{Action: "Force", Position: Risky, Difficulty: 1, Bonus: 2},
+		{Action: "Prowl", Position: Risky, Difficulty: 1, Flashback: true},
+		{Action: "Prowl", Position: Controlled, Difficulty: 0, Flashback: true},
+	}
+	for i := range 3000 {
+		if pick.IntN(3) == 0 {
+			a.Sink, b.Sink = nil, nil
+		} else {
+			a.Sink, b.Sink = &ea, &eb
+		}
+		a.NewDay()
+		b.NewDay()
+		tst := tests[pick.IntN(len(tests))]
+		errA, errB := a.Begin(ra, tst, &ata), b.Begin(rb, tst, &atb)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("test %d: begin errors %v and %v", i, errA, errB)
+		}
+		if errA != nil {
+			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			continue
+		}
+		if ata.MustPush && pick.IntN(2) == 0 {
+			if tr := a.pushTrack(0); tr >= 0 {
+				if err := a.Push(ra, &ata, tr); err != nil {
+					t.Fatal(err)
+				}
+				if err := b.Push(rb, &atb, tr); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		// Now and then finish twice: a step out of order.
+		for range 1 + b2i(pick.IntN(8) == 0) {
+			errA, errB = a.Finish(&ata), b.finishSlow(&atb)
+			if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
+				t.Fatalf("test %d: finish errors %v and %v", i, errA, errB)
+			}
+			if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
+				t.Fatalf("test %d: attempt (-slow +fast):\n%s", i, d)
+			}
+			if d := cmp.Diff(b.State, a.State); d != "" {
+				t.Fatalf("test %d: state (-slow +fast):\n%s", i, d)
+			}
+		}
+		if harmHeld(&a.State) > 6 {
+			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+		}
+	}
+	if d := cmp.Diff(eb.Events, ea.Events); d != "" || len(ea.Events) < 1000 {
+		t.Errorf("events (-slow +fast), %d events:\n%s", len(ea.Events), d)
+	}
+}

@@ -700,6 +700,28 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // table's harm lands on the Action's natural track. On error nothing
 // changes.
 func (c *Character) Finish(at *Attempt) error {
+	pos, required, n := at.Test.Position, at.Test.Difficulty, at.Successes
+	if at.Stage != Rolled || at.MustPush || at.Test.Flashback || uint(pos) >= uint(len(c.cells)) {
+		return c.finishSlow(at)
+	}
+	// finishSlow for a test that is no flashback and need not be pushed.
+	band := BandOf(n, required)
+	cl := &c.cells[pos][band]
+	if fl := cl.flags & flagMask(&at.Test); fl != 0 {
+		return c.finishFlagged(at, cl, fl)
+	}
+	at.Stage, at.Required, at.Band, at.Extra = Finished, required, band, max(n-required, 0)
+	at.Outcome = cl.o
+	c.State.Bonus += cl.bonus
+	if c.Sink != nil {
+		c.emitOutcome(at)
+	}
+	return nil
+}
+
+// finishSlow is Finish in general, for a flashback, a roll that must be
+// pushed or a step out of order.
+func (c *Character) finishSlow(at *Attempt) error {
 	pos := at.Test.Position
 	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || uint(pos) >= uint(len(c.cells)) {
 		return c.finishErr(at)
