@@ -31,8 +31,10 @@ type draws struct {
 	// Lemire's method rejects a draw's low product for the range
 	// [0, sides^n).
 	pow, rej [64]uint64
-	// quads is the shared table of every run of four dice (see quadTable).
+	// quads is the shared table of every run of four dice (see
+	// quadTable); runs holds the same faces as ints, to be copied whole.
 	quads []uint64
+	runs  [][quad]int
 }
 
 // setDraws fills d for dice of the given sides where faces of at least
@@ -54,34 +56,42 @@ func (d *draws) setDraws(sides, success int) {
 		d.pow[d.most] = p
 		d.rej[d.most] = -p % p
 	}
-	d.quads = quadTable(sides, success)
+	d.quads, d.runs = quadTable(sides, success)
 }
 
 // quadTables holds one table per (sides, success face), built once and
 // then only read.
 var (
 	quadMu     sync.Mutex
-	quadTables = map[[2]int][]uint64{}
+	quadTables = map[[2]int]quadPair{}
 )
+
+// quadPair is a quad table and its faces as ints.
+type quadPair struct {
+	quads []uint64
+	runs  [][quad]int
+}
 
 // quadTable returns the table for four dice of the given sides: entry v
 // (v < sides^4) holds in byte j, j < 4, the face for the base-sides digit
 // j of v (most significant first, face = digit+1), and in byte 4+j the
 // successes among faces 0..j.
-func quadTable(sides, success int) []uint64 {
+func quadTable(sides, success int) ([]uint64, [][quad]int) {
 	quadMu.Lock()
 	defer quadMu.Unlock()
 	key := [2]int{sides, success}
 	if t, ok := quadTables[key]; ok {
-		return t
+		return t.quads, t.runs
 	}
 	n := sides * sides * sides * sides
 	t := make([]uint64, n)
+	runs := make([][quad]int, n)
 	for v := range n {
 		var e uint64
 		k, w := 0, v
 		for j := quad - 1; j >= 0; j-- {
 			e |= uint64(w%sides+1) << (8 * j)
+			runs[v][j] = w%sides + 1
 			w /= sides
 		}
 		for j := range quad {
@@ -92,8 +102,8 @@ func quadTable(sides, success int) []uint64 {
 		}
 		t[v] = e
 	}
-	quadTables[key] = t
-	return t
+	quadTables[key] = quadPair{t, runs}
+	return t, runs
 }
 
 // rollCount rolls n dice into out[:n] and counts the successes, as

@@ -435,10 +435,9 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 		// Into at.Dice's own array: at.Dice = at.Dice[:quad] writes only
 		// the length.
 		if h, lo := bits.Mul64(r.Uint64(), d.pow[quad]); lo >= d.rej[quad] {
-			e := d.quads[h]
 			at.Dice = at.Dice[:quad]
-			faces((*[quad]int)(at.Dice), e)
-			at.Successes = int(e >> 56)
+			*(*[quad]int)(at.Dice) = d.runs[h]
+			at.Successes = int(d.quads[h] >> 56)
 		} else {
 			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
 		}
@@ -653,8 +652,8 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	g, _ := bits.Mul64(y, d.pow[quad])
 	e, f := d.quads[h], d.quads[g]
 	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
-	faces((*[quad]int)(o[:quad]), e)
-	faces((*[quad]int)(o[quad:]), f)
+	*(*[quad]int)(o[:quad]) = d.runs[h]
+	*(*[quad]int)(o[quad:]) = d.runs[g]
 	m := min(n, quad)
 	at.Rerolled = at.Rerolled[:n]
 	at.Successes = kept + succ(e, m) + succ(f, n-m)
