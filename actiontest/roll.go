@@ -32,9 +32,8 @@ type draws struct {
 	// [0, sides^n).
 	pow, rej [64]uint64
 	// quads is the shared table of every run of four dice (see
-	// quadTable); runs holds the same faces as ints, to be copied whole.
-	quads []uint64
-	runs  [][quad]int
+	// quadTable).
+	quads *quadTab
 }
 
 // setDraws fills d for dice of the given sides where faces of at least
@@ -56,42 +55,49 @@ func (d *draws) setDraws(sides, success int) {
 		d.pow[d.most] = p
 		d.rej[d.most] = -p % p
 	}
-	d.quads, d.runs = quadTable(sides, success)
+	d.quads = quadTable(sides, success)
 }
+
+// quadCells is the room of a quad table: a power of two at least
+// maxQuadSides^4, so that an index masked with quadCells-1 needs no bounds
+// check (every index used is below sides^4 already).
+const quadCells = 4096
+
+// quadRun is a run of four faces: as ints, to be copied whole, and packed
+// with their successes (see quadTable).
+type quadRun struct {
+	faces [quad]int
+	e     uint64
+}
+
+// quadTab is a quad table.
+type quadTab [quadCells]quadRun
 
 // quadTables holds one table per (sides, success face), built once and
 // then only read.
 var (
 	quadMu     sync.Mutex
-	quadTables = map[[2]int]quadPair{}
+	quadTables = map[[2]int]*quadTab{}
 )
 
-// quadPair is a quad table and its faces as ints.
-type quadPair struct {
-	quads []uint64
-	runs  [][quad]int
-}
-
 // quadTable returns the table for four dice of the given sides: entry v
-// (v < sides^4) holds in byte j, j < 4, the face for the base-sides digit
-// j of v (most significant first, face = digit+1), and in byte 4+j the
-// successes among faces 0..j.
-func quadTable(sides, success int) ([]uint64, [][quad]int) {
+// (v < sides^4) holds the faces for the base-sides digits of v (most
+// significant first, face = digit+1), and packed in e the face of digit j
+// in byte j, j < 4, and the successes among faces 0..j in byte 4+j.
+func quadTable(sides, success int) *quadTab {
 	quadMu.Lock()
 	defer quadMu.Unlock()
 	key := [2]int{sides, success}
 	if t, ok := quadTables[key]; ok {
-		return t.quads, t.runs
+		return t
 	}
-	n := sides * sides * sides * sides
-	t := make([]uint64, n)
-	runs := make([][quad]int, n)
-	for v := range n {
+	t := new(quadTab)
+	for v := range sides * sides * sides * sides {
 		var e uint64
 		k, w := 0, v
 		for j := quad - 1; j >= 0; j-- {
 			e |= uint64(w%sides+1) << (8 * j)
-			runs[v][j] = w%sides + 1
+			t[v].faces[j] = w%sides + 1
 			w /= sides
 		}
 		for j := range quad {
@@ -100,10 +106,10 @@ func quadTable(sides, success int) ([]uint64, [][quad]int) {
 			}
 			e |= uint64(k) << (8 * (quad + j))
 		}
-		t[v] = e
+		t[v].e = e
 	}
-	quadTables[key] = quadPair{t, runs}
-	return t, runs
+	quadTables[key] = t
+	return t
 }
 
 // rollCount rolls n dice into out[:n] and counts the successes, as
@@ -124,7 +130,7 @@ func (c *Character) rollCount(r *dice.Roller, n int, out []int) ([]int, int) {
 			if n <= quad && cap(out) >= quad {
 				// read for one run of four, written out.
 				h, _ := bits.Mul64(x, d.pow[quad])
-				e := d.quads[h]
+				e := d.quads[h&(quadCells-1)].e
 				faces((*[quad]int)(out[:quad]), e)
 				if n == quad {
 					// A branch, not a shift by n: the count then waits
@@ -166,7 +172,7 @@ func (d *draws) read(x uint64, n int, out []int) ([]int, int) {
 	if n <= 2*quad && cap(out) >= 2*quad {
 		h, y := bits.Mul64(x, p4)
 		g, _ := bits.Mul64(y, p4)
-		e, f := t[h], t[g]
+		e, f := t[h&(quadCells-1)].e, t[g&(quadCells-1)].e
 		o := (*[2 * quad]int)(out[:2*quad])
 		faces((*[quad]int)(o[:quad]), e)
 		faces((*[quad]int)(o[quad:]), f)
@@ -178,14 +184,14 @@ func (d *draws) read(x uint64, n int, out []int) ([]int, int) {
 	for ; i+quad <= n; i += quad {
 		var h uint64
 		h, x = bits.Mul64(x, p4)
-		e := t[h]
+		e := t[h&(quadCells-1)].e
 		faces((*[quad]int)(out[i:]), e)
 		k += succ(e, quad)
 	}
 	if m := n - i; m > 0 {
 		// The first m digits of the next four are the last dice.
 		h, _ := bits.Mul64(x, p4)
-		e := t[h]
+		e := t[h&(quadCells-1)].e
 		for j, o := 0, out[i:]; j < len(o); j++ {
 			o[j] = int(e >> (8 * j) & 0xff)
 		}

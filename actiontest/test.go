@@ -436,8 +436,9 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 		// the length.
 		if h, lo := bits.Mul64(r.Uint64(), d.pow[quad]); lo >= d.rej[quad] {
 			at.Dice = at.Dice[:quad]
-			*(*[quad]int)(at.Dice) = d.runs[h]
-			at.Successes = int(d.quads[h] >> 56)
+			q := &d.quads[h&(quadCells-1)]
+			*(*[quad]int)(at.Dice) = q.faces
+			at.Successes = int(q.e >> 56)
 		} else {
 			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
 		}
@@ -650,10 +651,11 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	}
 	h, y := bits.Mul64(x, d.pow[quad])
 	g, _ := bits.Mul64(y, d.pow[quad])
-	e, f := d.quads[h], d.quads[g]
+	q, u := &d.quads[h&(quadCells-1)], &d.quads[g&(quadCells-1)]
+	e, f := q.e, u.e
 	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
-	*(*[quad]int)(o[:quad]) = d.runs[h]
-	*(*[quad]int)(o[quad:]) = d.runs[g]
+	*(*[quad]int)(o[:quad]) = q.faces
+	*(*[quad]int)(o[quad:]) = u.faces
 	m := min(n, quad)
 	at.Rerolled = at.Rerolled[:n]
 	at.Successes = kept + succ(e, m) + succ(f, n-m)
