@@ -613,9 +613,11 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// The checks of CanPush, cheapest first, and the common case of the
 	// push's harm: room for it in its own row.
 	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(c.free)) || c.free[track] <= 0 || c.Sink != nil {
+		uint(track) >= uint(len(c.free)) || c.Sink != nil {
 		return c.pushSlow(r, at, track)
 	}
+	// Room in row lv, checked next, is room for the push's harm: no need
+	// to look at c.free[track].
 	rows, lv := c.State.Harm[track], c.pushRow
 	if uint(lv) >= uint(len(rows)) || rows[lv] >= c.pushSlots {
 		return c.pushSlow(r, at, track)
