@@ -147,12 +147,19 @@ func (c *Character) rollCount(r *dice.Roller, n int, out []int) ([]int, int) {
 }
 
 // rerollCount is rollCount for a push's re-roll, whose size varies from
-// push to push: it takes no branch on the size below eight dice.
+// push to push: it takes no branch on the size below eight dice. A pool
+// that read takes as eight dice has its draw accepted for eight, which
+// leaves the first n digits exactly uniform too, and spares a product
+// (see Push).
 func (c *Character) rerollCount(r *dice.Roller, n int, out []int) ([]int, int) {
 	d := &c.draws
 	if uint(n-1) < uint(d.most) && n <= cap(out) {
 		x := r.Uint64()
-		if _, lo := bits.Mul64(x, d.pow[n&63]); lo >= d.rej[n&63] {
+		k := n
+		if n <= 2*quad && cap(out) >= 2*quad {
+			k = 2 * quad // d.most >= 8 whenever it is not 0
+		}
+		if _, lo := bits.Mul64(x, d.pow[k&63]); lo >= d.rej[k&63] {
 			return d.read(x, n, out)
 		}
 	}

@@ -66,19 +66,29 @@ func TestDrawsOff(t *testing.T) {
 	}
 }
 
-// zeroFirst is a Source whose first value is 0 (a draw Lemire's method
-// rejects for any power of 6), then a PCG's.
+// zeroFirst is a Source whose first value is first (0 unless set: a draw
+// Lemire's method rejects for any power of 6), then a PCG's.
 type zeroFirst struct {
-	pcg  *rand.PCG
-	used bool
+	pcg   *rand.PCG
+	first uint64
+	used  bool
 }
 
 func (z *zeroFirst) Uint64() uint64 {
 	if !z.used {
 		z.used = true
-		return 0
+		return z.first
 	}
 	return z.pcg.Uint64()
+}
+
+// inverse returns the inverse of odd a modulo 2^64 (Newton's iteration).
+func inverse(a uint64) uint64 {
+	x := a
+	for range 6 {
+		x *= 2 - a*x
+	}
+	return x
 }
 
 // A rejected draw hands the pool to RollCount, and a scripted roller
@@ -94,6 +104,35 @@ func TestRollCountFallbacks(t *testing.T) {
 	want, wantK := ref.RollCount(4, 6, 6, nil)
 	if !slices.Equal(got, want) || k != wantK {
 		t.Errorf("after a rejected draw: %v %d, want RollCount's %v %d", got, k, want, wantK)
+	}
+	// A re-roll of three dice read as eight has its draw accepted for
+	// eight: a draw x with x*6^8 = 256 (mod 2^64), below 2^64 mod 6^8 but
+	// fine for 6^3, goes to RollCount, in Push and in rerollCount alike.
+	x := inverse(6561) // 6^8 = 256*6561
+	if lo := x * 1679616; lo != 256 || lo >= c.draws.rej[8] || x*216 < c.draws.rej[3] {
+		t.Fatalf("draw %#x: times 6^8 %d (bound %d), times 6^3 %d (bound %d)", x, lo, c.draws.rej[8], x*216, c.draws.rej[3])
+	}
+	for _, push := range []bool{false, true} {
+		r, _ := dice.NewRoller(&zeroFirst{pcg: rand.NewPCG(7, 8), first: x})
+		ref, _ := dice.NewRoller(rand.NewPCG(7, 8))
+		want, wantK := ref.RollCount(3, 6, 6, nil)
+		if push {
+			pc := newChar(t, DefaultRules())
+			p, _ := pc.Prepare(Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true, Bonus: -3})
+			at := &Attempt{Dice: make([]int, 0, 8), Rerolled: make([]int, 0, 8)}
+			if err := pc.Start(dice.Scripted(1), &p, at); err != nil || len(at.Dice) != 1 {
+				t.Fatalf("start: %v, dice %v", err, at.Dice)
+			}
+			if err := pc.Push(r, at, 0); err != nil {
+				t.Fatal(err)
+			}
+			got, k = at.Rerolled, at.Successes
+		} else {
+			got, k = c.rerollCount(r, 3, make([]int, 0, 8))
+		}
+		if !slices.Equal(got, want) || k != wantK {
+			t.Errorf("push %v, draw rejected for eight dice: %v %d, want RollCount's %v %d", push, got, k, want, wantK)
+		}
 	}
 	got, k = c.rollCount(dice.Scripted(6, 1, 6, 2, 5), 5, make([]int, 0, 8))
 	if !slices.Equal(got, []int{6, 1, 6, 2, 5}) || k != 2 {

@@ -644,15 +644,16 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		at.Successes = kept + hit
 		return nil
 	}
-	x := r.Uint64()
-	if _, lo := bits.Mul64(x, d.pow[n&63]); lo < d.rej[n&63] {
+	// The draw is accepted for eight dice, as rerollCount does: the low
+	// word of the second run's product is the draw times sides^8.
+	h, y := bits.Mul64(r.Uint64(), d.pow[quad])
+	g, lo := bits.Mul64(y, d.pow[quad])
+	if lo < d.rej[2*quad] {
 		var hit int
 		at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, at.Rerolled[:0])
 		at.Successes = kept + hit
 		return nil
 	}
-	h, y := bits.Mul64(x, d.pow[quad])
-	g, _ := bits.Mul64(y, d.pow[quad])
 	q, u := &d.quads[h&(quadCells-1)], &d.quads[g&(quadCells-1)]
 	e, f := q.e, u.e
 	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
