@@ -63,11 +63,11 @@ func (d *draws) setDraws(sides, success int) {
 // check (every index used is below sides^4 already).
 const quadCells = 4096
 
-// quadRun is a run of four faces: as ints, to be copied whole, and packed
-// with their successes (see quadTable).
+// quadRun is a run of four faces, as ints to be copied whole, and its
+// successes: byte m of k counts them among the first m faces (m <= 4).
 type quadRun struct {
 	faces [quad]int
-	e     uint64
+	k     uint64
 }
 
 // quadTab is a quad table.
@@ -81,9 +81,8 @@ var (
 )
 
 // quadTable returns the table for four dice of the given sides: entry v
-// (v < sides^4) holds the faces for the base-sides digits of v (most
-// significant first, face = digit+1), and packed in e the face of digit j
-// in byte j, j < 4, and the successes among faces 0..j in byte 4+j.
+// (v < sides^4) holds the faces for the base-sides digits of v, most
+// significant first (face = digit+1), and their successes.
 func quadTable(sides, success int) *quadTab {
 	quadMu.Lock()
 	defer quadMu.Unlock()
@@ -93,20 +92,18 @@ func quadTable(sides, success int) *quadTab {
 	}
 	t := new(quadTab)
 	for v := range sides * sides * sides * sides {
-		var e uint64
-		k, w := 0, v
+		q, w := &t[v], v
 		for j := quad - 1; j >= 0; j-- {
-			e |= uint64(w%sides+1) << (8 * j)
-			t[v].faces[j] = w%sides + 1
+			q.faces[j] = w%sides + 1
 			w /= sides
 		}
-		for j := range quad {
-			if int(e>>(8*j)&0xff) >= success {
+		k := 0
+		for j, f := range q.faces {
+			if f >= success {
 				k++
 			}
-			e |= uint64(k) << (8 * (quad + j))
+			q.k |= uint64(k) << (8 * (j + 1))
 		}
-		t[v].e = e
 	}
 	quadTables[key] = t
 	return t
@@ -130,15 +127,15 @@ func (c *Character) rollCount(r *dice.Roller, n int, out []int) ([]int, int) {
 			if n <= quad && cap(out) >= quad {
 				// read for one run of four, written out.
 				h, _ := bits.Mul64(x, d.pow[quad])
-				e := d.quads[h&(quadCells-1)].e
-				faces((*[quad]int)(out[:quad]), e)
+				q := &d.quads[h&(quadCells-1)]
+				*(*[quad]int)(out[:quad]) = q.faces
 				if n == quad {
 					// A branch, not a shift by n: the count then waits
 					// on the draw alone, not on the pool (which waits
 					// on the dice carried from the last test).
-					return out[:quad], int(e >> 56)
+					return out[:quad], q.all()
 				}
-				return out[:n], succ(e, n)
+				return out[:n], q.succ(n)
 			}
 			return d.read(x, n, out)
 		}
@@ -179,41 +176,38 @@ func (d *draws) read(x uint64, n int, out []int) ([]int, int) {
 	if n <= 2*quad && cap(out) >= 2*quad {
 		h, y := bits.Mul64(x, p4)
 		g, _ := bits.Mul64(y, p4)
-		e, f := t[h&(quadCells-1)].e, t[g&(quadCells-1)].e
+		q, u := &t[h&(quadCells-1)], &t[g&(quadCells-1)]
 		o := (*[2 * quad]int)(out[:2*quad])
-		faces((*[quad]int)(o[:quad]), e)
-		faces((*[quad]int)(o[quad:]), f)
+		*(*[quad]int)(o[:quad]) = q.faces
+		*(*[quad]int)(o[quad:]) = u.faces
 		m := min(n, quad)
-		return out[:n], succ(e, m) + succ(f, n-m)
+		return out[:n], q.succ(m) + u.succ(n-m)
 	}
 	out = out[:n]
 	k, i := 0, 0
 	for ; i+quad <= n; i += quad {
 		var h uint64
 		h, x = bits.Mul64(x, p4)
-		e := t[h&(quadCells-1)].e
-		faces((*[quad]int)(out[i:]), e)
-		k += succ(e, quad)
+		q := &t[h&(quadCells-1)]
+		*(*[quad]int)(out[i:]) = q.faces
+		k += q.all()
 	}
 	if m := n - i; m > 0 {
 		// The first m digits of the next four are the last dice.
 		h, _ := bits.Mul64(x, p4)
-		e := t[h&(quadCells-1)].e
-		for j, o := 0, out[i:]; j < len(o); j++ {
-			o[j] = int(e >> (8 * j) & 0xff)
-		}
-		k += succ(e, m)
+		q := &t[h&(quadCells-1)]
+		copy(out[i:], q.faces[:m])
+		k += q.succ(m)
 	}
 	return out, k
 }
 
-// faces writes the four faces of table entry e.
-func faces(o *[quad]int, e uint64) {
-	o[0], o[1], o[2], o[3] = int(e&0xff), int(e>>8&0xff), int(e>>16&0xff), int(e>>24&0xff)
+// succ is the successes among the run's first m (0..4) faces.
+func (q *quadRun) succ(m int) int {
+	return int(q.k >> (8 * uint(m) & 63) & 0xff)
 }
 
-// succ is the successes among the first m (0..4) faces of table entry e:
-// byte 3+m, or 0 for m = 0.
-func succ(e uint64, m int) int {
-	return int(e>>24&^0xff>>(8*uint(m)&63)) & 0xff
+// all is the successes among the run's four faces.
+func (q *quadRun) all() int {
+	return int(q.k >> (8 * quad))
 }

@@ -438,7 +438,7 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 			at.Dice = at.Dice[:quad]
 			q := &d.quads[h&(quadCells-1)]
 			*(*[quad]int)(at.Dice) = q.faces
-			at.Successes = int(q.e >> 56)
+			at.Successes = q.all()
 		} else {
 			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
 		}
@@ -655,13 +655,12 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		return nil
 	}
 	q, u := &d.quads[h&(quadCells-1)], &d.quads[g&(quadCells-1)]
-	e, f := q.e, u.e
 	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
 	*(*[quad]int)(o[:quad]) = q.faces
 	*(*[quad]int)(o[quad:]) = u.faces
 	m := min(n, quad)
 	at.Rerolled = at.Rerolled[:n]
-	at.Successes = kept + succ(e, m) + succ(f, n-m)
+	at.Successes = kept + q.succ(m) + u.succ(n-m)
 	return nil
 }
 
