@@ -383,3 +383,22 @@ func TestFinishFastPathMatchesSlow(t *testing.T) {
 		t.Errorf("events (-slow +fast), %d events:\n%s", len(ea.Events), d)
 	}
 }
+
+// A state given more harm tracks by hand than the rules have is refused a
+// push on the extra track, not met with a panic.
+func TestPushExtraTrack(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	c.State = State{Harm: [][]int{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, Critical: []int{0, 0, 0}}
+	c.HarmChanged()
+	p, err := c.Prepare(Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := &Attempt{Dice: make([]int, 0, 8), Rerolled: make([]int, 0, 8)}
+	if err := c.Start(dice.NewSeeded(3), &p, at); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Push(dice.NewSeeded(4), at, 2); err == nil {
+		t.Error("push on a track the rules do not have: no error")
+	}
+}
