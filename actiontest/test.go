@@ -612,9 +612,8 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// The checks of CanPush, cheapest first, and the common case of the
 	// push's harm: room for it in its own row.
-	tracks := c.rules.HarmTracks
 	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(c.free)) || uint(track) >= uint(len(tracks)) || c.Sink != nil {
+		uint(track) >= uint(len(c.free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil {
 		return c.pushSlow(r, at, track)
 	}
 	// Room in row lv, checked next, is room for the push's harm: no need
@@ -630,7 +629,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	c.incap = c.incap || c.pushIncap
 	c.free[track]--
 	kept := at.Successes
-	at.Pushed, at.PushTrack, at.Kept = true, tracks[track], kept
+	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
 	n := len(at.Dice) - kept + c.pushDice
 	// c.rerollCount, written out for up to eight dice into at.Rerolled's
 	// own array (at.Rerolled = at.Rerolled[:n] writes only the length).
