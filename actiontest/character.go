@@ -469,6 +469,21 @@ func (c *Character) addHarm(level, t int) int {
 // Heal clears one harm of the given row on track t (the Director may let a
 // surge of confidence heal a harm).
 func (c *Character) Heal(t, row int) error {
+	// The common case, a push's harm healed, written out: its row always
+	// counts as room for a push's harm, and its cost is at hand.
+	if row == c.pushRow && c.loaded && !c.pushIncap && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(c.free)) {
+		if rows := c.State.Harm[t]; uint(row) < uint(len(rows)) && rows[row] != 0 {
+			rows[row]--
+			c.pen -= c.pushPen
+			c.free[t]++
+			return nil
+		}
+	}
+	return c.heal(t, row)
+}
+
+// heal is Heal in general.
+func (c *Character) heal(t, row int) error {
 	if uint(t) >= uint(len(c.State.Harm)) || uint(row) >= uint(len(c.rowPen)) || uint(row) >= uint(len(c.State.Harm[t])) || c.State.Harm[t][row] == 0 {
 		return c.healErr(t, row)
 	}

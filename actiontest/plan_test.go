@@ -402,3 +402,63 @@ func TestPushExtraTrack(t *testing.T) {
 		t.Error("push on a track the rules do not have: no error")
 	}
 }
+
+// Heal's path for a push's harm (row PushHarm-1, its cost at hand) is heal
+// written out: the same errors, state and harm cost, heal after heal, over
+// random harm, bad tracks and rows, and costs to be worked out again; and
+// under rules where that row incapacitates, where Heal must not take it.
+func TestHealFastPathMatchesSlow(t *testing.T) {
+	incap := DefaultRules()
+	incap.HarmRows = slices.Clone(incap.HarmRows)
+	incap.HarmRows[0].Incapacitates = true
+	for _, rl := range []Rules{DefaultRules(), incap} {
+		a, b := newChar(t, rl), newChar(t, rl)
+		pick := dice.NewSeeded(16)
+		fast := 0
+		for i := range 6000 {
+			if i%8 == 0 {
+				var s State
+				s.Harm = harmOf([3]int{pick.IntN(3), pick.IntN(3), pick.IntN(2)}, [3]int{pick.IntN(3), pick.IntN(3), pick.IntN(2)})
+				s.Critical = []int{0, 0}
+				if err := a.SetState(s); err != nil {
+					t.Fatal(err)
+				}
+				if err := b.SetState(s); err != nil {
+					t.Fatal(err)
+				}
+				// Both with their costs worked out, as play leaves them.
+				a.load()
+				b.load()
+			}
+			if pick.IntN(6) == 0 {
+				a.HarmChanged()
+			}
+			tr, row := pick.IntN(4)-1, pick.IntN(5)-1 // -1..2 and -1..3: bad ones too
+			if pick.IntN(2) == 0 {
+				row = 0
+			}
+			wasFast := a.loaded && row == 0 && tr >= 0 && tr < 2 && a.State.Harm[tr][0] > 0
+			errA, errB := a.Heal(tr, row), b.heal(tr, row)
+			if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
+				t.Fatalf("heal %d (%d, %d): errors %v and %v", i, tr, row, errA, errB)
+			}
+			if errA == nil && wasFast {
+				fast++
+			}
+			if d := cmp.Diff(b.State, a.State); d != "" {
+				t.Fatalf("heal %d: state (-slow +fast):\n%s", i, d)
+			}
+			if a.loaded && b.loaded && (a.pen != b.pen || a.incap != b.incap || !slices.Equal(a.free, b.free)) {
+				t.Fatalf("heal %d: harm cost %d %v %v, slow %d %v %v", i, a.pen, a.incap, a.free, b.pen, b.incap, b.free)
+			}
+			pa, ia := a.load()
+			pb, ib := b.load()
+			if pa != pb || ia != ib || !slices.Equal(a.free, b.free) {
+				t.Fatalf("heal %d: harm cost %d %v %v, slow %d %v %v", i, pa, ia, a.free, pb, ib, b.free)
+			}
+		}
+		if fast < 500 {
+			t.Errorf("%d heals of a push's harm with its cost at hand: the loop missed the path", fast)
+		}
+	}
+}
