@@ -462,3 +462,74 @@ func TestHealFastPathMatchesSlow(t *testing.T) {
 		}
 	}
 }
+
+// Start leaves no trace of the attempt's last result, whichever step wrote
+// it: a finish with harm or a re-roll, extra successes spent, a restore
+// from JSON, or the common finish after which Start skips clearing what it
+// knows is clear.
+func TestStartClearsResult(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	r, pick := dice.NewSeeded(17), dice.NewSeeded(18)
+	tests := []Test{
+		{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true},
+		{Action: "Prowl", Position: Controlled, Difficulty: 1, Bonus: 2, NoHarm: true},
+		{Action: "Prowl", Position: Desperate, Difficulty: 2},
+		{Action: "Persuade", Position: Risky, Difficulty: 1, Escalate: true, NoHarm: true},
+		{Action: "Force", Position: Risky, Difficulty: 1, Bonus: 3},
+	}
+	var at Attempt
+	var saved []byte
+	flagged, spent, restored := 0, 0, 0
+	for i := range 4000 {
+		if err := c.Begin(r, tests[pick.IntN(len(tests))], &at); err != nil {
+			c.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			continue
+		}
+		var want Attempt
+		want.Test, want.Stage, want.Pool, want.Dice, want.Successes = at.Test, Rolled, at.Pool, at.Dice, at.Successes
+		want.MustPush = at.MustPush
+		if d := cmp.Diff(&want, &at, cmpAttempt, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("start %d: attempt (-clear +got):\n%s", i, d)
+		}
+		if at.MustPush { // Severe harm: start afresh
+			c.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			continue
+		}
+		if err := c.Finish(&at); err != nil {
+			t.Fatal(err)
+		}
+		if at.Retry || at.HarmTaken {
+			flagged++
+		}
+		if at.Extra > 0 && pick.IntN(2) == 0 {
+			e := "bonus_die"
+			if harmHeld(&c.State) > 0 {
+				e = "heal_harm"
+			}
+			if err := c.Spend(&at, e); err != nil {
+				t.Fatal(err)
+			}
+			spent++
+		}
+		// Restore, into the same attempt, the last one that took harm or
+		// asked for a re-roll.
+		if at.Retry || at.HarmTaken {
+			b, err := json.Marshal(&at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved = b
+		} else if saved != nil && pick.IntN(4) == 0 {
+			if err := json.Unmarshal(saved, &at); err != nil {
+				t.Fatal(err)
+			}
+			restored++
+		}
+		if harmHeld(&c.State) > 5 {
+			c.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+		}
+	}
+	if flagged < 300 || spent < 100 || restored < 300 {
+		t.Errorf("%d flagged finishes, %d spends, %d restores: the loop missed a path", flagged, spent, restored)
+	}
+}

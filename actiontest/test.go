@@ -157,6 +157,12 @@ type Attempt struct {
 	// neither.
 	owner *Character
 	gen   uint64
+	// tidy says Retry, NextPosition, HarmTaken, HarmRow, Spent and Bought
+	// are clear as Start left them: only Finish's common case, which
+	// writes none of them, has run since. Start then need not clear them
+	// again; every other writer of them (finishFlagged, Spend, JSON)
+	// clears tidy.
+	tidy bool
 	// buf holds the dice of a small pool when Dice has no room (the
 	// first smallPool), and of its push when Rerolled has none.
 	buf [2 * smallPool]int
@@ -170,7 +176,7 @@ const smallPool = 16
 // attempt last held.
 func (at *Attempt) UnmarshalJSON(b []byte) error {
 	type plain Attempt // the same fields, without this method
-	at.owner, at.gen = nil, 0
+	at.owner, at.gen, at.tidy = nil, 0, false
 	return json.Unmarshal(b, (*plain)(at))
 }
 
@@ -418,10 +424,9 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	// at.reset(), written out: a call costs as much as what it does.
 	if at.Stage != Rolled {
 		at.Required, at.Extra, at.Band = 0, 0, 0
-		at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 		at.Outcome = Outcome{}
-		if at.Spent != 0 || len(at.Bought) != 0 {
-			at.Spent, at.Bought = 0, at.Bought[:0]
+		if !at.tidy {
+			at.clearRest()
 		}
 	}
 	if at.Pushed {
@@ -526,13 +531,22 @@ func (at *Attempt) clearPush() {
 // clearResult clears what Finish and Spend wrote.
 func (at *Attempt) clearResult() {
 	at.Required, at.Extra, at.Band = 0, 0, 0
-	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 	// Whole, not field by field: whether the last outcome had
 	// consequences is a coin toss.
 	at.Outcome = Outcome{}
+	if !at.tidy {
+		at.clearRest()
+	}
+}
+
+// clearRest clears the result fields that only finishFlagged and Spend
+// write, and marks them clear.
+func (at *Attempt) clearRest() {
+	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 	if at.Spent != 0 || len(at.Bought) != 0 {
 		at.Spent, at.Bought = 0, at.Bought[:0]
 	}
+	at.tidy = true
 }
 
 // startSpecial is start's part for a flashback or a Risk Peril deal.
@@ -776,7 +790,7 @@ func (c *Character) finishFlagged(at *Attempt, cl *cell, fl cellFlags) error {
 			return err
 		}
 	}
-	at.Stage, at.Required = Finished, required
+	at.Stage, at.Required, at.tidy = Finished, required, false
 	at.Band = BandOf(at.Successes, required)
 	at.Extra = max(at.Successes-required, 0)
 	if escalate {
