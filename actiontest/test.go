@@ -110,8 +110,8 @@ func (s *Stage) UnmarshalText(b []byte) error {
 // It saves and restores as JSON. Reuse one Attempt across tests to avoid
 // allocation. Its fields are a record the steps write, not inputs: Start
 // and Begin set Test and Pool from the plan (copying them only when the
-// plan differs from the one the attempt last held), and a copy of an
-// Attempt shares its dice buffers.
+// plan differs from the one the attempt last held), Finish reads the test
+// as Start recorded it, and a copy of an Attempt shares its dice buffers.
 type Attempt struct {
 	Test  Test  `json:"test"`
 	Stage Stage `json:"stage"`
@@ -163,6 +163,10 @@ type Attempt struct {
 	// again; every other writer of them (finishFlagged, Spend, JSON)
 	// clears tidy.
 	tidy bool
+	// mask is flagMask of the held plan's Test with cellHeld set, or 0 for
+	// a flashback or no plan held: Finish's common case reads it rather
+	// than working it out from Test.
+	mask cellFlags
 	// buf holds the dice of a small pool when Dice has no room (the
 	// first smallPool), and of its push when Rerolled has none.
 	buf [2 * smallPool]int
@@ -176,7 +180,7 @@ const smallPool = 16
 // attempt last held.
 func (at *Attempt) UnmarshalJSON(b []byte) error {
 	type plain Attempt // the same fields, without this method
-	at.owner, at.gen, at.tidy = nil, 0, false
+	at.owner, at.gen, at.tidy, at.mask = nil, 0, false, 0
 	return json.Unmarshal(b, (*plain)(at))
 }
 
@@ -326,6 +330,10 @@ func (at *Attempt) hold(c *Character, p *Plan) {
 	at.Test, at.Pool = p.test, p.pool
 	at.act, at.attr = p.act, p.attr
 	at.owner, at.gen = c, p.gen
+	at.mask = 0
+	if !p.test.Flashback {
+		at.mask = flagMask(&p.test) | cellHeld
+	}
 }
 
 // load0 is the dice the harm costs, worked out again only after it
@@ -717,14 +725,14 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // table's harm lands on the Action's natural track. On error nothing
 // changes.
 func (c *Character) Finish(at *Attempt) error {
-	pos, required, n := at.Test.Position, at.Test.Difficulty, at.Successes
-	if at.Stage != Rolled || at.MustPush || at.Test.Flashback || uint(pos) >= uint(len(c.cells)) {
+	pos, required, n, mask := at.Test.Position, at.Test.Difficulty, at.Successes, at.mask
+	if at.Stage != Rolled || at.MustPush || mask == 0 || uint(pos) >= uint(len(c.cells)) {
 		return c.finishSlow(at)
 	}
 	// finishSlow for a test that is no flashback and need not be pushed.
 	band := BandOf(n, required)
 	cl := &c.cells[pos][band]
-	if fl := cl.flags & flagMask(&at.Test); fl != 0 {
+	if fl := cl.flags & mask; fl != 0 {
 		return c.finishFlagged(at, cl, fl)
 	}
 	at.Stage, at.Required, at.Band, at.Extra = Finished, required, band, max(n-required, 0)
@@ -853,6 +861,10 @@ const (
 	cellHarm      cellFlags = 1 << iota // a Harm consequence
 	cellWorse                           // a Worse Position re-roll listed in the table (not at the worst position)
 	cellEscalates                       // a failure that Escalate turns into a re-roll (not at the worst position)
+
+	// cellHeld is in no cell: it marks an Attempt's mask as set (see
+	// Attempt.mask).
+	cellHeld
 )
 
 // cellsOf works out every cell of a checked outcome table for rl.
