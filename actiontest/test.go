@@ -446,11 +446,13 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	// c.rollCount: up to four dice from one draw.
 	if d := &c.draws; n == quad && d.most >= quad && cap(at.Dice) >= quad {
 		// Into at.Dice's own array: at.Dice = at.Dice[:quad] writes only
-		// the length.
+		// the length. Both are set before the draw, so that after it
+		// neither is checked again.
+		o := (*[quad]int)(at.Dice[:quad])
+		at.Dice = at.Dice[:quad]
 		if h, lo := bits.Mul64(r.Uint64(), d.pow[quad]); lo >= d.rej[quad] {
-			at.Dice = at.Dice[:quad]
 			q := &d.quads[h&(quadCells-1)]
-			*(*[quad]int)(at.Dice) = q.faces
+			*o = q.faces
 			at.Successes = q.all()
 		} else {
 			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
@@ -666,6 +668,11 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		at.Successes = kept + hit
 		return nil
 	}
+	// The re-roll's length and array are set before the draw, so that
+	// after it (when nothing is left in registers) neither is checked
+	// again.
+	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
+	at.Rerolled = at.Rerolled[:n]
 	// The draw is accepted for eight dice, as rerollCount does: the low
 	// word of the second run's product is the draw times sides^8.
 	h, y := bits.Mul64(r.Uint64(), d.pow[quad])
@@ -677,11 +684,9 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		return nil
 	}
 	q, u := &d.quads[h&(quadCells-1)], &d.quads[g&(quadCells-1)]
-	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
 	*(*[quad]int)(o[:quad]) = q.faces
 	*(*[quad]int)(o[quad:]) = u.faces
 	m := min(n, quad)
-	at.Rerolled = at.Rerolled[:n]
 	at.Successes = kept + q.succ(m) + u.succ(n-m)
 	return nil
 }
