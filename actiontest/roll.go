@@ -65,7 +65,8 @@ func (d *draws) setDraws(sides, success int) {
 const quadCells = 4096
 
 // quadRun is a run of four faces, as ints to be copied whole, and its
-// successes: byte m of k counts them among the first m faces (m <= 4).
+// successes: byte m of k counts them among the first m faces (1 <= m <=
+// 4), and bit j of byte 0 says whether face j succeeds.
 type quadRun struct {
 	faces [quad]int
 	k     uint64
@@ -102,6 +103,7 @@ func quadTable(sides, success int) *quadTab {
 		for j, f := range q.faces {
 			if f >= success {
 				k++
+				q.k |= 1 << j
 			}
 			q.k |= uint64(k) << (8 * (j + 1))
 		}
@@ -181,8 +183,7 @@ func (d *draws) read(x uint64, n int, out []int) ([]int, int) {
 		o := (*[2 * quad]int)(out[:2*quad])
 		*(*[quad]int)(o[:quad]) = q.faces
 		*(*[quad]int)(o[quad:]) = u.faces
-		m := min(n, quad)
-		return out[:n], q.succ(m) + u.succ(n-m)
+		return out[:n], succ8(q, u, n)
 	}
 	out = out[:n]
 	k, i := 0, 0
@@ -203,7 +204,15 @@ func (d *draws) read(x uint64, n int, out []int) ([]int, int) {
 	return out, k
 }
 
-// succ is the successes among the run's first m (0..4) faces.
+// succ8 is the successes among the first n (1..8) faces of run q followed
+// by run u: the two runs' success bits side by side, the last 8-n shifted
+// out, counted. It takes no branch and no shift on n's run boundary.
+func succ8(q, u *quadRun, n int) int {
+	b := uint8(q.k) | uint8(u.k)<<quad
+	return bits.OnesCount8(b << (uint(-n) & 7))
+}
+
+// succ is the successes among the run's first m (1..4) faces.
 func (q *quadRun) succ(m int) int {
 	return int(q.k >> (8 * uint(m) & 63) & 0xff)
 }

@@ -686,8 +686,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	q, u := &d.quads[h&(quadCells-1)], &d.quads[g&(quadCells-1)]
 	*(*[quad]int)(o[:quad]) = q.faces
 	*(*[quad]int)(o[quad:]) = u.faces
-	m := min(n, quad)
-	at.Successes = kept + q.succ(m) + u.succ(n-m)
+	at.Successes = kept + succ8(q, u, n)
 	return nil
 }
 
