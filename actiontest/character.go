@@ -471,11 +471,14 @@ func (c *Character) addHarm(level, t int) int {
 func (c *Character) Heal(t, row int) error {
 	// The common case, a push's harm healed, written out: its row always
 	// counts as room for a push's harm, and its cost is at hand.
-	if row == c.pushRow && c.loaded && !c.pushIncap && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(c.free)) {
+	// free is a local so that free[t] is not checked again after the
+	// store to rows.
+	free := c.free
+	if row == c.pushRow && c.loaded && !c.pushIncap && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(free)) {
 		if rows := c.State.Harm[t]; uint(row) < uint(len(rows)) && rows[row] != 0 {
 			rows[row]--
 			c.pen -= c.pushPen
-			c.free[t]++
+			free[t]++
 			return nil
 		}
 	}

@@ -636,8 +636,9 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// The checks of CanPush, cheapest first, and the common case of the
 	// push's harm: room for it in its own row.
+	free := c.free // a local, so that free[track] below is not checked again
 	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(c.free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil {
+		uint(track) >= uint(len(free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil {
 		return c.pushSlow(r, at, track)
 	}
 	// Room in row lv, checked next, is room for the push's harm: no need
@@ -651,7 +652,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	rows[lv]++
 	c.pen += c.pushPen
 	c.incap = c.incap || c.pushIncap
-	c.free[track]--
+	free[track]--
 	kept := at.Successes
 	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
 	n := len(at.Dice) - kept + c.pushDice
