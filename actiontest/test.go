@@ -635,10 +635,12 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 // pool was counted before the roll [ours]. On error nothing changes.
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// The checks of CanPush, cheapest first, and the common case of the
-	// push's harm: room for it in its own row.
+	// push's harm: room for it in its own row, a row that does not
+	// incapacitate (rules whose does go to pushSlow, so the fast path
+	// need not set c.incap).
 	free := c.free // a local, so that free[track] below is not checked again
 	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil {
+		uint(track) >= uint(len(free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil || c.pushIncap {
 		return c.pushSlow(r, at, track)
 	}
 	// Room in row lv, checked next, is room for the push's harm: no need
@@ -651,7 +653,6 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// (whose slots count as room for a push's harm).
 	rows[lv]++
 	c.pen += c.pushPen
-	c.incap = c.incap || c.pushIncap
 	free[track]--
 	kept := at.Successes
 	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
