@@ -101,6 +101,9 @@ type Character struct {
 	pushSlots, pushPen int
 	pushIncap          bool
 	draws              draws
+	// quadPool is quad when one draw holds a pool of four, else -1 (no
+	// pool's size): Start's one check for its common case.
+	quadPool int
 
 	// State is the character's harm, flashbacks and carried dice. The
 	// character keeps what its harm costs worked out between changes: after
@@ -174,6 +177,10 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	c.pushSlots, c.pushPen = c.rowSlots[c.pushRow], c.rowPen[c.pushRow]
 	c.pushIncap = rowBit(c.incapRows, c.pushRow)
 	c.draws.setDraws(rl.Sides, rl.SuccessFace)
+	c.quadPool = -1
+	if c.draws.most >= quad {
+		c.quadPool = quad
+	}
 	c.minDice, c.maxPool = rl.MinDice, maxDice-rl.PushDice
 	c.State = c.FreshState()
 	return c, nil

@@ -227,8 +227,10 @@ type Plan struct {
 	// gen tells this plan from every other the character prepared (a copy
 	// of a plan shares it).
 	gen uint64
-	// special marks a flashback or a Risk Peril deal.
-	special bool
+	// plain is c for a plan that is no flashback and no Risk Peril deal,
+	// else nil: one check in Start that the plan is the character's own
+	// and needs no special step.
+	plain *Character
 }
 
 // Test returns the planned test.
@@ -281,7 +283,9 @@ func (c *Character) prepare(t *Test, p *Plan) error {
 	}
 	p.base = p.pool.Action + p.pool.Attribute + p.pool.Help + p.pool.Equipment + p.pool.Peril + p.pool.Bonus
 	p.gen = c.nextGen()
-	p.special = t.Flashback || t.Peril
+	if !t.Flashback && !t.Peril {
+		p.plain = c
+	}
 	return nil
 }
 
@@ -300,7 +304,7 @@ func (p *Plan) withPeril() {
 	p.pool.Peril = p.c.rules.PerilDice
 	p.base += p.pool.Peril
 	p.gen = p.c.nextGen()
-	p.special = true
+	p.plain = nil
 }
 
 // count checks a prepared test against the character's state (flashbacks
@@ -420,7 +424,7 @@ func (c *Character) recall(t *Test) (*Plan, error) {
 func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	// c.pen is stale when !c.loaded, but then n is not used.
 	n := max(p.base+c.State.Bonus-c.pen, c.minDice)
-	if !c.loaded || p.c != c || n > c.maxPool || c.incap || p.special {
+	if !c.loaded || p.plain != c || n > c.maxPool || c.incap {
 		return c.startSlow(r, p, at)
 	}
 	// count and roll for an ordinary test of a character able to act.
@@ -444,7 +448,7 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	c.State.Bonus = 0
 	// c.rollPool(r, at, n), written out, and in it the common case of
 	// c.rollCount: up to four dice from one draw.
-	if d := &c.draws; n == quad && d.most >= quad && cap(at.Dice) >= quad {
+	if d := &c.draws; n == c.quadPool && cap(at.Dice) >= quad {
 		// Into at.Dice's own array: at.Dice = at.Dice[:quad] writes only
 		// the length. Both are set before the draw, so that after it
 		// neither is checked again.
