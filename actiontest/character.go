@@ -88,6 +88,7 @@ type Character struct {
 	rowSlots  []int     // HarmRows[i].Slots, likewise
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
 	cells     [][3]cell // each outcome-table cell as the Director rules it, worked out
+	era       uint64    // names cells: a number no other SetDirector call got (never 0)
 
 	allowed  []uint64 // bit i of allowed[a]: Action a allows Effects[i]
 	spendBuf []int    // a Spender's choices, reused

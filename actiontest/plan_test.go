@@ -533,3 +533,73 @@ func TestStartClearsResult(t *testing.T) {
 		t.Errorf("%d flagged finishes, %d spends, %d restores: the loop missed a path", flagged, spent, restored)
 	}
 }
+
+// An attempt keeps the row of its plan's outcome table for Finish; when the
+// character's Director changes between tests, or a copy of the character
+// sets its own, Finish still plays the character's current rulings, as
+// finishSlow does.
+func TestFinishFollowsDirector(t *testing.T) {
+	a, b := newChar(t, DefaultRules()), newChar(t, DefaultRules())
+	ra, rb := dice.NewSeeded(19), dice.NewSeeded(19)
+	pick := dice.NewSeeded(20)
+	tests := []Test{
+		{Action: "Prowl", Position: Desperate, Difficulty: 1},
+		{Action: "Prowl", Position: Risky, Difficulty: 2},
+		{Action: "Force", Position: Controlled, Difficulty: 3},
+	}
+	var pa, pb [3]Plan
+	for i, tst := range tests {
+		var err error
+		if pa[i], err = a.Prepare(tst); err != nil {
+			t.Fatal(err)
+		}
+		if pb[i], err = b.Prepare(tst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := []Director{TableDirector{}, HarshDirector{}, GentleDirector{}}
+	var ata, atb Attempt
+	changed := 0
+	for i := range 3000 {
+		if pick.IntN(4) == 0 {
+			d := ds[pick.IntN(len(ds))]
+			if err := a.SetDirector(d); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.SetDirector(d); err != nil {
+				t.Fatal(err)
+			}
+			changed++
+		}
+		if pick.IntN(8) == 0 {
+			// A copy's Director is its own.
+			if err := a.scratch().SetDirector(ds[pick.IntN(len(ds))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k := pick.IntN(len(tests))
+		errA, errB := a.Start(ra, &pa[k], &ata), b.Start(rb, &pb[k], &atb)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("test %d: start errors %v and %v", i, errA, errB)
+		}
+		if errA == nil {
+			errA, errB = a.Finish(&ata), b.finishSlow(&atb)
+			if (errA == nil) != (errB == nil) {
+				t.Fatalf("test %d: finish errors %v and %v", i, errA, errB)
+			}
+		}
+		if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
+			t.Fatalf("test %d: attempt (-slow +fast):\n%s", i, d)
+		}
+		if d := cmp.Diff(b.State, a.State); d != "" {
+			t.Fatalf("test %d: state (-slow +fast):\n%s", i, d)
+		}
+		if harmHeld(&a.State) > 3 {
+			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+		}
+	}
+	if changed < 500 {
+		t.Errorf("%d director changes: the loop missed its point", changed)
+	}
+}

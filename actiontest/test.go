@@ -163,9 +163,12 @@ type Attempt struct {
 	// again; every other writer of them (finishFlagged, Spend, JSON)
 	// clears tidy.
 	tidy bool
-	// mask is flagMask of the held plan's Test with cellHeld set, or 0 for
-	// a flashback or no plan held: Finish's common case reads it rather
-	// than working it out from Test.
+	// era, row and mask are what Finish's common case reads rather than
+	// work out from Test: the owner's outcome table (its Character.era,
+	// or 0 for a flashback or no plan held), the held plan's row of it,
+	// and the cell flags its Test cares about (flagMask).
+	era  uint64
+	row  *[3]cell
 	mask cellFlags
 	// buf holds the dice of a small pool when Dice has no room (the
 	// first smallPool), and of its push when Rerolled has none.
@@ -180,7 +183,8 @@ const smallPool = 16
 // attempt last held.
 func (at *Attempt) UnmarshalJSON(b []byte) error {
 	type plain Attempt // the same fields, without this method
-	at.owner, at.gen, at.tidy, at.mask = nil, 0, false, 0
+	at.owner, at.gen, at.tidy = nil, 0, false
+	at.era, at.row, at.mask = 0, nil, 0
 	return json.Unmarshal(b, (*plain)(at))
 }
 
@@ -334,9 +338,9 @@ func (at *Attempt) hold(c *Character, p *Plan) {
 	at.Test, at.Pool = p.test, p.pool
 	at.act, at.attr = p.act, p.attr
 	at.owner, at.gen = c, p.gen
-	at.mask = 0
-	if !p.test.Flashback {
-		at.mask = flagMask(&p.test) | cellHeld
+	at.era, at.row, at.mask = 0, nil, 0
+	if pos := p.test.Position; !p.test.Flashback && uint(pos) < uint(len(c.cells)) {
+		at.era, at.row, at.mask = c.era, &c.cells[pos], flagMask(&p.test)
 	}
 }
 
@@ -735,14 +739,17 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // table's harm lands on the Action's natural track. On error nothing
 // changes.
 func (c *Character) Finish(at *Attempt) error {
-	pos, required, n, mask := at.Test.Position, at.Test.Difficulty, at.Successes, at.mask
-	if at.Stage != Rolled || at.MustPush || mask == 0 || uint(pos) >= uint(len(c.cells)) {
+	// The row Start's plan set is c's own and still current when the eras
+	// match (an attempt held for a plan of another character, a restored
+	// or a flashback one has another).
+	if at.Stage != Rolled || at.MustPush || at.era != c.era {
 		return c.finishSlow(at)
 	}
 	// finishSlow for a test that is no flashback and need not be pushed.
+	required, n := at.Test.Difficulty, at.Successes
 	band := BandOf(n, required)
-	cl := &c.cells[pos][band]
-	if fl := cl.flags & mask; fl != 0 {
+	cl := &at.row[band]
+	if fl := cl.flags & at.mask; fl != 0 {
 		return c.finishFlagged(at, cl, fl)
 	}
 	at.Stage, at.Required, at.Band, at.Extra = Finished, required, band, max(n-required, 0)
@@ -871,10 +878,6 @@ const (
 	cellHarm      cellFlags = 1 << iota // a Harm consequence
 	cellWorse                           // a Worse Position re-roll listed in the table (not at the worst position)
 	cellEscalates                       // a failure that Escalate turns into a re-roll (not at the worst position)
-
-	// cellHeld is in no cell: it marks an Attempt's mask as set (see
-	// Attempt.mask).
-	cellHeld
 )
 
 // cellsOf works out every cell of a checked outcome table for rl.
