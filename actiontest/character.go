@@ -88,6 +88,7 @@ type Character struct {
 	rowSlots  []int     // HarmRows[i].Slots, likewise
 	incapRows uint      // bit i: HarmRows[i].Incapacitates
 	cells     [][3]cell // each outcome-table cell as the Director rules it, worked out
+	era       uint64    // names cells: a number no other SetDirector call got (never 0)
 
 	allowed  []uint64 // bit i of allowed[a]: Action a allows Effects[i]
 	spendBuf []int    // a Spender's choices, reused
@@ -95,6 +96,15 @@ type Character struct {
 	table    [][3]Outcome // the outcome table as the Director rules it
 
 	sides, successFace int // the rules', at hand for the roll
+	pushRow, pushDice  int // the rules' PushHarm-1 and PushDice, likewise for the push
+	// pushSlots and pushPen are row pushRow's slots and penalty, and
+	// pushIncap whether it incapacitates.
+	pushSlots, pushPen int
+	pushIncap          bool
+	draws              draws
+	// quadPool is quad when one draw holds a pool of four, else -1 (no
+	// pool's size): Start's one check for its common case.
+	quadPool int
 
 	// State is the character's harm, flashbacks and carried dice. The
 	// character keeps what its harm costs worked out between changes: after
@@ -164,6 +174,14 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 		return nil, err
 	}
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
+	c.pushRow, c.pushDice = rl.PushHarm-1, rl.PushDice
+	c.pushSlots, c.pushPen = c.rowSlots[c.pushRow], c.rowPen[c.pushRow]
+	c.pushIncap = rowBit(c.incapRows, c.pushRow)
+	c.draws.setDraws(rl.Sides, rl.SuccessFace)
+	c.quadPool = -1
+	if c.draws.most >= quad {
+		c.quadPool = quad
+	}
 	c.minDice, c.maxPool = rl.MinDice, maxDice-rl.PushDice
 	c.State = c.FreshState()
 	return c, nil
@@ -236,9 +254,16 @@ func (c *Character) healed(t, row int) {
 	}
 	c.pen -= c.rowPen[row]
 	c.freed(t, row, 1)
-	if c.incapRows&(1<<row) != 0 {
+	if rowBit(c.incapRows, row) {
 		c.loaded = false // another track may still hold harm in the row
 	}
+}
+
+// rowBit reports whether bit row of a row set is set. Rules.Check allows
+// at most 8 rows, so row&7 is row, and the shift needs no check for
+// counts of 64 or more.
+func rowBit(set uint, row int) bool {
+	return set>>(uint(row)&7)&1 != 0
 }
 
 // HarmChanged tells the character its State.Harm (or its whole State) was
@@ -335,7 +360,9 @@ func (c *Character) setFromSnap(s *State, l *loadSnap) {
 
 // freed notes k more free slots in row of track t (k < 0: filled).
 func (c *Character) freed(t, row, k int) {
-	c.free[t] += k * int(c.spaceRows>>uint(row)&1)
+	if rowBit(c.spaceRows, row) {
+		c.free[t] += k
+	}
 }
 
 // loadHarm works out what the harm costs.
@@ -415,13 +442,19 @@ func (c *Character) takeHarm(level, t int) int {
 	row := c.addHarm(level, t)
 	if row >= 0 && c.loaded {
 		c.pen += c.rowPen[row]
-		c.incap = c.incap || c.incapRows&(1<<row) != 0
+		c.incap = c.incap || rowBit(c.incapRows, row)
 		c.freed(t, row, -1)
 	}
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
+		c.emitHarm(level, t, row)
 	}
 	return row
+}
+
+// emitHarm tells the sink of a harm taken. It is apart from takeHarm so
+// that the event's room is not set up on every harm.
+func (c *Character) emitHarm(level, t, row int) {
+	c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
 }
 
 // addHarm marks the harm in the lowest row from level up with a free slot
@@ -444,14 +477,38 @@ func (c *Character) addHarm(level, t int) int {
 // Heal clears one harm of the given row on track t (the Director may let a
 // surge of confidence heal a harm).
 func (c *Character) Heal(t, row int) error {
-	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) {
-		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
+	// The common case, a push's harm healed, written out: its row always
+	// counts as room for a push's harm, and its cost is at hand.
+	// free is a local so that free[t] is not checked again after the
+	// store to rows.
+	free := c.free
+	if row == c.pushRow && c.loaded && !c.pushIncap && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(free)) {
+		if rows := c.State.Harm[t]; uint(row) < uint(len(rows)) && rows[row] != 0 {
+			rows[row]--
+			c.pen -= c.pushPen
+			free[t]++
+			return nil
+		}
 	}
-	if c.State.Harm[t][row] == 0 {
-		return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
+	return c.heal(t, row)
+}
+
+// heal is Heal in general.
+func (c *Character) heal(t, row int) error {
+	if uint(t) >= uint(len(c.State.Harm)) || uint(row) >= uint(len(c.rowPen)) || uint(row) >= uint(len(c.State.Harm[t])) || c.State.Harm[t][row] == 0 {
+		return c.healErr(t, row)
 	}
 	c.healed(t, row)
 	return nil
+}
+
+// healErr says why Heal refused; it is apart from Heal to keep the hot
+// path small.
+func (c *Character) healErr(t, row int) error {
+	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) {
+		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
+	}
+	return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
 }
 
 func (c *Character) emit(e Event) {

@@ -228,7 +228,7 @@ func harmHeld(s *State) int {
 func (c *Character) buy(at *Attempt, i int) {
 	rl := c.rules
 	e := &rl.Effects[i]
-	at.Spent += e.Cost
+	at.Spent, at.tidy = at.Spent+e.Cost, false
 	b := Bought{Effect: e.Name}
 	ev := Event{Kind: EvEffect, Effect: e.Name}
 	switch e.Kind {

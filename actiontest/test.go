@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -109,8 +110,8 @@ func (s *Stage) UnmarshalText(b []byte) error {
 // It saves and restores as JSON. Reuse one Attempt across tests to avoid
 // allocation. Its fields are a record the steps write, not inputs: Start
 // and Begin set Test and Pool from the plan (copying them only when the
-// plan differs from the one the attempt last held), and a copy of an
-// Attempt shares its dice buffers.
+// plan differs from the one the attempt last held), Finish reads the test
+// as Start recorded it, and a copy of an Attempt shares its dice buffers.
 type Attempt struct {
 	Test  Test  `json:"test"`
 	Stage Stage `json:"stage"`
@@ -156,6 +157,19 @@ type Attempt struct {
 	// neither.
 	owner *Character
 	gen   uint64
+	// tidy says Retry, NextPosition, HarmTaken, HarmRow, Spent and Bought
+	// are clear as Start left them: only Finish's common case, which
+	// writes none of them, has run since. Start then need not clear them
+	// again; every other writer of them (finishFlagged, Spend, JSON)
+	// clears tidy.
+	tidy bool
+	// era, row and mask are what Finish's common case reads rather than
+	// work out from Test: the owner's outcome table (its Character.era,
+	// or 0 for a flashback or no plan held), the held plan's row of it,
+	// and the cell flags its Test cares about (flagMask).
+	era  uint64
+	row  *[3]cell
+	mask cellFlags
 	// buf holds the dice of a small pool when Dice has no room (the
 	// first smallPool), and of its push when Rerolled has none.
 	buf [2 * smallPool]int
@@ -169,7 +183,8 @@ const smallPool = 16
 // attempt last held.
 func (at *Attempt) UnmarshalJSON(b []byte) error {
 	type plain Attempt // the same fields, without this method
-	at.owner, at.gen = nil, 0
+	at.owner, at.gen, at.tidy = nil, 0, false
+	at.era, at.row, at.mask = 0, nil, 0
 	return json.Unmarshal(b, (*plain)(at))
 }
 
@@ -216,8 +231,10 @@ type Plan struct {
 	// gen tells this plan from every other the character prepared (a copy
 	// of a plan shares it).
 	gen uint64
-	// special marks a flashback or a Risk Peril deal.
-	special bool
+	// plain is c for a plan that is no flashback and no Risk Peril deal,
+	// else nil: one check in Start that the plan is the character's own
+	// and needs no special step.
+	plain *Character
 }
 
 // Test returns the planned test.
@@ -270,7 +287,9 @@ func (c *Character) prepare(t *Test, p *Plan) error {
 	}
 	p.base = p.pool.Action + p.pool.Attribute + p.pool.Help + p.pool.Equipment + p.pool.Peril + p.pool.Bonus
 	p.gen = c.nextGen()
-	p.special = t.Flashback || t.Peril
+	if !t.Flashback && !t.Peril {
+		p.plain = c
+	}
 	return nil
 }
 
@@ -289,7 +308,7 @@ func (p *Plan) withPeril() {
 	p.pool.Peril = p.c.rules.PerilDice
 	p.base += p.pool.Peril
 	p.gen = p.c.nextGen()
-	p.special = true
+	p.plain = nil
 }
 
 // count checks a prepared test against the character's state (flashbacks
@@ -319,6 +338,10 @@ func (at *Attempt) hold(c *Character, p *Plan) {
 	at.Test, at.Pool = p.test, p.pool
 	at.act, at.attr = p.act, p.attr
 	at.owner, at.gen = c, p.gen
+	at.era, at.row, at.mask = 0, nil, 0
+	if pos := p.test.Position; !p.test.Flashback && uint(pos) < uint(len(c.cells)) {
+		at.era, at.row, at.mask = c.era, &c.cells[pos], flagMask(&p.test)
+	}
 }
 
 // load0 is the dice the harm costs, worked out again only after it
@@ -403,18 +426,10 @@ func (c *Character) recall(t *Test) (*Plan, error) {
 // Start begins a prepared test as Begin does, checking only what depends
 // on the character's state. On error nothing changes.
 func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
-	if !c.loaded {
-		c.reload()
-	}
+	// c.pen is stale when !c.loaded, but then n is not used.
 	n := max(p.base+c.State.Bonus-c.pen, c.minDice)
-	if p.c != c || n > c.maxPool || c.incap || p.special {
-		// Another character's plan, a pool too large, Severe harm, a
-		// flashback or a Risk Peril deal: count says what is allowed.
-		if err := c.count(p, at); err != nil {
-			return err
-		}
-		c.roll(r, at)
-		return nil
+	if !c.loaded || p.plain != c || n > c.maxPool || c.incap {
+		return c.startSlow(r, p, at)
 	}
 	// count and roll for an ordinary test of a character able to act.
 	if at.gen != p.gen || at.owner != c {
@@ -425,10 +440,9 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	// at.reset(), written out: a call costs as much as what it does.
 	if at.Stage != Rolled {
 		at.Required, at.Extra, at.Band = 0, 0, 0
-		at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 		at.Outcome = Outcome{}
-		if at.Spent != 0 || len(at.Bought) != 0 {
-			at.Spent, at.Bought = 0, at.Bought[:0]
+		if !at.tidy {
+			at.clearRest()
 		}
 	}
 	if at.Pushed {
@@ -436,15 +450,43 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	}
 	at.Stage = Rolled
 	c.State.Bonus = 0
-	// c.rollPool(r, at, n), written out.
-	buf := at.Dice
-	if cap(buf) < n && n <= smallPool {
-		buf = at.buf[:0:smallPool]
+	// c.rollPool(r, at, n), written out, and in it the common case of
+	// c.rollCount: up to four dice from one draw.
+	if d := &c.draws; n == c.quadPool && cap(at.Dice) >= quad {
+		// Into at.Dice's own array: at.Dice = at.Dice[:quad] writes only
+		// the length. Both are set before the draw, so that after it
+		// neither is checked again.
+		o := (*[quad]int)(at.Dice[:quad])
+		at.Dice = at.Dice[:quad]
+		if h, lo := bits.Mul64(r.Uint64(), d.pow[quad]); lo >= d.rej[quad] {
+			q := &d.quads[h&(quadCells-1)]
+			*o = q.faces
+			at.Successes = q.all()
+		} else {
+			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
+		}
+	} else {
+		buf := at.Dice
+		if cap(buf) < n && n <= smallPool {
+			buf = at.buf[:0:smallPool]
+		}
+		at.Dice, at.Successes = c.rollCount(r, n, buf[:0])
 	}
-	at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
+	return nil
+}
+
+// startSlow is Start for what its fast path leaves out: harm whose cost
+// must be worked out again, another character's plan, a pool too large,
+// Severe harm, a flashback or a Risk Peril deal. count says what is
+// allowed.
+func (c *Character) startSlow(r *dice.Roller, p *Plan, at *Attempt) error {
+	if err := c.count(p, at); err != nil {
+		return err
+	}
+	c.roll(r, at)
 	return nil
 }
 
@@ -464,7 +506,7 @@ func (c *Character) rollPool(r *dice.Roller, at *Attempt, n int) {
 	if cap(buf) < n && n <= smallPool {
 		buf = at.buf[:0:smallPool]
 	}
-	at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, buf[:0])
+	at.Dice, at.Successes = c.rollCount(r, n, buf[:0])
 	if c.Sink != nil {
 		c.emitRoll(at)
 	}
@@ -507,13 +549,22 @@ func (at *Attempt) clearPush() {
 // clearResult clears what Finish and Spend wrote.
 func (at *Attempt) clearResult() {
 	at.Required, at.Extra, at.Band = 0, 0, 0
-	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 	// Whole, not field by field: whether the last outcome had
 	// consequences is a coin toss.
 	at.Outcome = Outcome{}
+	if !at.tidy {
+		at.clearRest()
+	}
+}
+
+// clearRest clears the result fields that only finishFlagged and Spend
+// write, and marks them clear.
+func (at *Attempt) clearRest() {
+	at.Retry, at.NextPosition, at.HarmTaken, at.HarmRow = false, 0, false, 0
 	if at.Spent != 0 || len(at.Bought) != 0 {
 		at.Spent, at.Bought = 0, at.Bought[:0]
 	}
+	at.tidy = true
 }
 
 // startSpecial is start's part for a flashback or a Risk Peril deal.
@@ -591,15 +642,72 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 // follow a success. The push's own harm does not shrink the re-roll: the
 // pool was counted before the roll [ours]. On error nothing changes.
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
+	// The checks of CanPush, cheapest first, and the common case of the
+	// push's harm: room for it in its own row, a row that does not
+	// incapacitate (rules whose does go to pushSlow, so the fast path
+	// need not set c.incap).
+	free := c.free // a local, so that free[track] below is not checked again
+	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
+		uint(track) >= uint(len(free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil || c.pushIncap {
+		return c.pushSlow(r, at, track)
+	}
+	// Room in row lv, checked next, is room for the push's harm: no need
+	// to look at c.free[track].
+	rows, lv := c.State.Harm[track], c.pushRow
+	if uint(lv) >= uint(len(rows)) || rows[lv] >= c.pushSlots {
+		return c.pushSlow(r, at, track)
+	}
+	// payPush and takeHarm, written out for a harm landing in row lv
+	// (whose slots count as room for a push's harm).
+	rows[lv]++
+	c.pen += c.pushPen
+	free[track]--
+	kept := at.Successes
+	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
+	n := len(at.Dice) - kept + c.pushDice
+	// c.rerollCount, written out for up to eight dice into at.Rerolled's
+	// own array (at.Rerolled = at.Rerolled[:n] writes only the length).
+	d := &c.draws
+	if uint(n-1) >= 2*quad || d.most < 2*quad || cap(at.Rerolled) < 2*quad {
+		buf := at.Rerolled
+		if cap(buf) < n && n <= len(at.buf)-smallPool {
+			buf = at.buf[smallPool:smallPool]
+		}
+		var hit int
+		at.Rerolled, hit = c.rerollCount(r, n, buf[:0])
+		at.Successes = kept + hit
+		return nil
+	}
+	// The re-roll's length and array are set before the draw, so that
+	// after it (when nothing is left in registers) neither is checked
+	// again.
+	o := (*[2 * quad]int)(at.Rerolled[:2*quad])
+	at.Rerolled = at.Rerolled[:n]
+	// The draw is accepted for eight dice, as rerollCount does: the low
+	// word of the second run's product is the draw times sides^8.
+	h, y := bits.Mul64(r.Uint64(), d.pow[quad])
+	g, lo := bits.Mul64(y, d.pow[quad])
+	if lo < d.rej[2*quad] {
+		var hit int
+		at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, at.Rerolled[:0])
+		at.Successes = kept + hit
+		return nil
+	}
+	q, u := &d.quads[h&(quadCells-1)], &d.quads[g&(quadCells-1)]
+	*(*[quad]int)(o[:quad]) = q.faces
+	*(*[quad]int)(o[quad:]) = u.faces
+	at.Successes = kept + succ8(q, u, n)
+	return nil
+}
+
+// pushSlow is Push in general: the harm's cost to be worked out again, a
+// push CanPush refuses, a harm that passes up a row, an event sink.
+func (c *Character) pushSlow(r *dice.Roller, at *Attempt, track int) error {
 	if !c.loaded {
 		c.reload()
 	}
-	// The checks of CanPush, cheapest first; CanPush says why.
-	if at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(c.free)) || c.free[track] <= 0 {
-		if err := c.CanPush(at, track); err != nil {
-			return err
-		}
+	if err := c.CanPush(at, track); err != nil {
+		return err
 	}
 	kept := c.payPush(at, track)
 	n, buf := len(at.Dice)-kept+c.rules.PushDice, at.Rerolled
@@ -607,7 +715,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 		buf = at.buf[smallPool:smallPool]
 	}
 	var hit int
-	at.Rerolled, hit = r.RollCount(n, c.sides, c.successFace, buf[:0])
+	at.Rerolled, hit = c.rerollCount(r, n, buf[:0])
 	at.Successes = kept + hit
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvPush, Dice: at.Rerolled, Successes: at.Successes, Pool: len(at.Rerolled), Track: at.PushTrack})
@@ -631,6 +739,31 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // table's harm lands on the Action's natural track. On error nothing
 // changes.
 func (c *Character) Finish(at *Attempt) error {
+	// The row Start's plan set is c's own and still current when the eras
+	// match (an attempt held for a plan of another character, a restored
+	// or a flashback one has another).
+	if at.Stage != Rolled || at.MustPush || at.era != c.era {
+		return c.finishSlow(at)
+	}
+	// finishSlow for a test that is no flashback and need not be pushed.
+	required, n := at.Test.Difficulty, at.Successes
+	band := BandOf(n, required)
+	cl := &at.row[band]
+	if fl := cl.flags & at.mask; fl != 0 {
+		return c.finishFlagged(at, cl, fl)
+	}
+	at.Stage, at.Required, at.Band, at.Extra = Finished, required, band, max(n-required, 0)
+	at.Outcome = cl.o
+	c.State.Bonus += cl.bonus
+	if c.Sink != nil {
+		c.emitOutcome(at)
+	}
+	return nil
+}
+
+// finishSlow is Finish in general, for a flashback, a roll that must be
+// pushed or a step out of order.
+func (c *Character) finishSlow(at *Attempt) error {
 	pos := at.Test.Position
 	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || uint(pos) >= uint(len(c.cells)) {
 		return c.finishErr(at)
@@ -682,7 +815,7 @@ func (c *Character) finishFlagged(at *Attempt, cl *cell, fl cellFlags) error {
 			return err
 		}
 	}
-	at.Stage, at.Required = Finished, required
+	at.Stage, at.Required, at.tidy = Finished, required, false
 	at.Band = BandOf(at.Successes, required)
 	at.Extra = max(at.Successes-required, 0)
 	if escalate {
