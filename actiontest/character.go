@@ -75,7 +75,10 @@ type Character struct {
 	pen    int
 	incap  bool
 	loaded bool
-	free   []int // free[t]: the free slots of track t that count as room for a push's harm
+	// ready is loaded && !incap, kept beside them so that Start's fast
+	// path checks both at once; every write of loaded or incap sets it.
+	ready bool
+	free  []int // free[t]: the free slots of track t that count as room for a push's harm
 	// spaceRows has bit i set when a free slot in harm row i counts as
 	// room for a push's harm (every row from PushHarm up, or that row
 	// alone under the stricter reading).
@@ -242,7 +245,7 @@ func (c *Character) SetState(s State) error {
 // setFrom overwrites the state with a copy of s.
 func (c *Character) setFrom(s *State) {
 	c.State.copyFrom(s)
-	c.loaded = false
+	c.loaded, c.ready = false, false
 }
 
 // healed clears one harm from row of track t, which holds some, and keeps
@@ -255,7 +258,7 @@ func (c *Character) healed(t, row int) {
 	c.pen -= c.rowPen[row]
 	c.freed(t, row, 1)
 	if rowBit(c.incapRows, row) {
-		c.loaded = false // another track may still hold harm in the row
+		c.loaded, c.ready = false, false // another track may still hold harm in the row
 	}
 }
 
@@ -269,7 +272,7 @@ func rowBit(set uint, row int) bool {
 // HarmChanged tells the character its State.Harm (or its whole State) was
 // changed by hand, so what the harm costs is worked out again. SetState,
 // TakeHarm, Heal and the test steps need no such call.
-func (c *Character) HarmChanged() { c.loaded = false }
+func (c *Character) HarmChanged() { c.loaded, c.ready = false, false }
 
 // NewDay restores the day's flashbacks.
 func (c *Character) NewDay() {
@@ -333,7 +336,7 @@ func (c *Character) reload() {
 			}
 		}
 	}
-	c.loaded = true
+	c.loaded, c.ready = true, !c.incap
 }
 
 // loadSnap is what a state's harm costs, saved to be put back with the
@@ -356,6 +359,7 @@ func (c *Character) setFromSnap(s *State, l *loadSnap) {
 	c.pen, c.incap = l.pen, l.incap
 	copy(c.free, l.free)
 	c.loaded = len(c.free) == len(l.free)
+	c.ready = c.loaded && !c.incap
 }
 
 // freed notes k more free slots in row of track t (k < 0: filled).
@@ -443,6 +447,7 @@ func (c *Character) takeHarm(level, t int) int {
 	if row >= 0 && c.loaded {
 		c.pen += c.rowPen[row]
 		c.incap = c.incap || rowBit(c.incapRows, row)
+		c.ready = !c.incap
 		c.freed(t, row, -1)
 	}
 	if c.Sink != nil {

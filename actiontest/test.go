@@ -426,9 +426,9 @@ func (c *Character) recall(t *Test) (*Plan, error) {
 // Start begins a prepared test as Begin does, checking only what depends
 // on the character's state. On error nothing changes.
 func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
-	// c.pen is stale when !c.loaded, but then n is not used.
+	// c.pen is stale when !c.loaded (so !c.ready), but then n is not used.
 	n := max(p.base+c.State.Bonus-c.pen, c.minDice)
-	if !c.loaded || p.plain != c || n > c.maxPool || c.incap {
+	if !c.ready || p.plain != c || n > c.maxPool {
 		return c.startSlow(r, p, at)
 	}
 	// count and roll for an ordinary test of a character able to act.
