@@ -170,6 +170,9 @@ type Attempt struct {
 	era  uint64
 	row  *[3]cell
 	mask cellFlags
+	// plain says the held plan is no flashback and no Risk Peril deal:
+	// Push's common case checks it rather than both.
+	plain bool
 	// buf holds the dice of a small pool when Dice has no room (the
 	// first smallPool), and of its push when Rerolled has none.
 	buf [2 * smallPool]int
@@ -184,7 +187,7 @@ const smallPool = 16
 func (at *Attempt) UnmarshalJSON(b []byte) error {
 	type plain Attempt // the same fields, without this method
 	at.owner, at.gen, at.tidy = nil, 0, false
-	at.era, at.row, at.mask = 0, nil, 0
+	at.era, at.row, at.mask, at.plain = 0, nil, 0, false
 	return json.Unmarshal(b, (*plain)(at))
 }
 
@@ -339,6 +342,7 @@ func (at *Attempt) hold(c *Character, p *Plan) {
 	at.act, at.attr = p.act, p.attr
 	at.owner, at.gen = c, p.gen
 	at.era, at.row, at.mask = 0, nil, 0
+	at.plain = p.plain == c
 	if pos := p.test.Position; !p.test.Flashback && uint(pos) < uint(len(c.cells)) {
 		at.era, at.row, at.mask = c.era, &c.cells[pos], flagMask(&p.test)
 	}
@@ -646,9 +650,11 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// push's harm: room for it in its own row, a row that does not
 	// incapacitate (rules whose does go to pushSlow, so the fast path
 	// need not set c.incap).
-	free := c.free // a local, so that free[track] below is not checked again
-	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil || c.pushIncap {
+	// free and tracks are locals, so that free[track] and tracks[track]
+	// below are not checked again.
+	free, tracks := c.free, c.rules.HarmTracks
+	if !c.loaded || at.Stage != Rolled || at.Pushed || !at.plain ||
+		uint(track) >= uint(len(free)) || uint(track) >= uint(len(tracks)) || c.Sink != nil || c.pushIncap {
 		return c.pushSlow(r, at, track)
 	}
 	// Room in row lv, checked next, is room for the push's harm: no need
@@ -663,7 +669,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	c.pen += c.pushPen
 	free[track]--
 	kept := at.Successes
-	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
+	at.Pushed, at.PushTrack, at.Kept = true, tracks[track], kept
 	n := len(at.Dice) - kept + c.pushDice
 	// c.rerollCount, written out for up to eight dice into at.Rerolled's
 	// own array (at.Rerolled = at.Rerolled[:n] writes only the length).
