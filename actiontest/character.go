@@ -100,10 +100,13 @@ type Character struct {
 
 	sides, successFace int // the rules', at hand for the roll
 	pushRow, pushDice  int // the rules' PushHarm-1 and PushDice, likewise for the push
-	// pushSlots and pushPen are row pushRow's slots and penalty, and
-	// pushIncap whether it incapacitates.
+	// pushSlots and pushPen are row pushRow's slots and penalty; but
+	// pushSlots is 0 when the row incapacitates, so that Push's fast path,
+	// which does not set c.incap, finds no room and leaves such harm to
+	// pushSlow. healRow is pushRow, or -1 when the row incapacitates, for
+	// Heal's fast path alike.
 	pushSlots, pushPen int
-	pushIncap          bool
+	healRow            int
 	draws              draws
 	// quadPool is quad when one draw holds a pool of four, else -1 (no
 	// pool's size): Start's one check for its common case.
@@ -179,7 +182,10 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
 	c.pushRow, c.pushDice = rl.PushHarm-1, rl.PushDice
 	c.pushSlots, c.pushPen = c.rowSlots[c.pushRow], c.rowPen[c.pushRow]
-	c.pushIncap = rowBit(c.incapRows, c.pushRow)
+	c.healRow = c.pushRow
+	if rowBit(c.incapRows, c.pushRow) {
+		c.pushSlots, c.healRow = 0, -1
+	}
 	c.draws.setDraws(rl.Sides, rl.SuccessFace)
 	c.quadPool = -1
 	if c.draws.most >= quad {
@@ -487,7 +493,7 @@ func (c *Character) Heal(t, row int) error {
 	// free is a local so that free[t] is not checked again after the
 	// store to rows.
 	free := c.free
-	if row == c.pushRow && c.loaded && !c.pushIncap && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(free)) {
+	if row == c.healRow && c.loaded && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(free)) {
 		if rows := c.State.Harm[t]; uint(row) < uint(len(rows)) && rows[row] != 0 {
 			rows[row]--
 			c.pen -= c.pushPen

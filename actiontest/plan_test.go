@@ -243,10 +243,20 @@ func TestStartFastPathMatchesSteps(t *testing.T) {
 // general push written out: on the same dice it leaves the same attempt,
 // state and worked-out harm cost as pushSlow, push after push, whatever
 // the harm already taken (rows full, Severe harm, tracks without room),
-// the track chosen and the size of the re-roll.
+// the track chosen and the size of the re-roll; and under rules whose
+// push harm row incapacitates, which the fast path leaves to pushSlow.
 func TestPushFastPathMatchesSlow(t *testing.T) {
-	a := newChar(t, DefaultRules())
-	b := newChar(t, DefaultRules())
+	incap := DefaultRules()
+	incap.HarmRows = slices.Clone(incap.HarmRows)
+	incap.HarmRows[0].Incapacitates = true
+	for _, rl := range []Rules{DefaultRules(), incap} {
+		testPushFastPath(t, rl)
+	}
+}
+
+func testPushFastPath(t *testing.T, rl Rules) {
+	a := newChar(t, rl)
+	b := newChar(t, rl)
 	ra, rb := dice.NewSeeded(12), dice.NewSeeded(12)
 	pick := dice.NewSeeded(13)
 	var ata, atb Attempt

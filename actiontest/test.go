@@ -648,13 +648,13 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// The checks of CanPush, cheapest first, and the common case of the
 	// push's harm: room for it in its own row, a row that does not
-	// incapacitate (rules whose does go to pushSlow, so the fast path
-	// need not set c.incap).
+	// incapacitate (for rules whose does, c.pushSlots is 0 and the harm
+	// goes to pushSlow, so the fast path need not set c.incap).
 	// free and tracks are locals, so that free[track] and tracks[track]
 	// below are not checked again.
 	free, tracks := c.free, c.rules.HarmTracks
 	if !c.loaded || at.Stage != Rolled || at.Pushed || !at.plain ||
-		uint(track) >= uint(len(free)) || uint(track) >= uint(len(tracks)) || c.Sink != nil || c.pushIncap {
+		uint(track) >= uint(len(free)) || uint(track) >= uint(len(tracks)) || c.Sink != nil {
 		return c.pushSlow(r, at, track)
 	}
 	// Room in row lv, checked next, is room for the push's harm: no need
