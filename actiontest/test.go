@@ -467,7 +467,9 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 			*o = q.faces
 			at.Successes = q.all()
 		} else {
-			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
+			// quad, not n (the same): n then need not be kept across the
+			// draw.
+			at.Dice, at.Successes = r.RollCount(quad, c.sides, c.successFace, at.Dice[:0])
 		}
 	} else {
 		buf := at.Dice
