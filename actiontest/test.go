@@ -163,13 +163,14 @@ type Attempt struct {
 	// again; every other writer of them (finishFlagged, Spend, JSON)
 	// clears tidy.
 	tidy bool
-	// era, row and mask are what Finish's common case reads rather than
+	// era and plainCells are what Finish's common case reads rather than
 	// work out from Test: the owner's outcome table (its Character.era,
-	// or 0 for a flashback or no plan held), the held plan's row of it,
-	// and the cell flags its Test cares about (flagMask).
-	era  uint64
-	row  *[3]cell
-	mask cellFlags
+	// or 0 for a flashback or no plan held) and, from the held plan's row
+	// of it, the cell of each band b that has none of the flags its Test
+	// cares about (see flagMask), as plainCells[b]; nil where it has some
+	// (or b is 3), and finishSlow plays that cell.
+	era        uint64
+	plainCells [4]*cell
 	// plain says the held plan is no flashback and no Risk Peril deal:
 	// Push's common case checks it rather than both.
 	plain bool
@@ -187,7 +188,7 @@ const smallPool = 16
 func (at *Attempt) UnmarshalJSON(b []byte) error {
 	type plain Attempt // the same fields, without this method
 	at.owner, at.gen, at.tidy = nil, 0, false
-	at.era, at.row, at.mask, at.plain = 0, nil, 0, false
+	at.era, at.plainCells, at.plain = 0, [4]*cell{}, false
 	return json.Unmarshal(b, (*plain)(at))
 }
 
@@ -341,10 +342,16 @@ func (at *Attempt) hold(c *Character, p *Plan) {
 	at.Test, at.Pool = p.test, p.pool
 	at.act, at.attr = p.act, p.attr
 	at.owner, at.gen = c, p.gen
-	at.era, at.row, at.mask = 0, nil, 0
+	at.era, at.plainCells = 0, [4]*cell{}
 	at.plain = p.plain == c
 	if pos := p.test.Position; !p.test.Flashback && uint(pos) < uint(len(c.cells)) {
-		at.era, at.row, at.mask = c.era, &c.cells[pos], flagMask(&p.test)
+		at.era = c.era
+		m, row := flagMask(&p.test), &c.cells[pos]
+		for b := range row {
+			if row[b].flags&m == 0 {
+				at.plainCells[b] = &row[b]
+			}
+		}
 	}
 }
 
@@ -756,9 +763,9 @@ func (c *Character) Finish(at *Attempt) error {
 	// finishSlow for a test that is no flashback and need not be pushed.
 	required, n := at.Test.Difficulty, at.Successes
 	band := BandOf(n, required)
-	cl := &at.row[band]
-	if fl := cl.flags & at.mask; fl != 0 {
-		return c.finishFlagged(at, cl, fl)
+	cl := at.plainCells[band&3]
+	if cl == nil {
+		return c.finishSlow(at) // a cell with harm or a re-roll
 	}
 	at.Stage, at.Required, at.Band, at.Extra = Finished, required, band, max(n-required, 0)
 	at.Outcome = cl.o
