@@ -164,9 +164,9 @@ type Attempt struct {
 	// clears tidy.
 	tidy bool
 	// era and plainCells are what Finish's common case reads rather than
-	// work out from Test: the owner's outcome table (its Character.era,
-	// or 0 for a flashback or no plan held) and, from the held plan's row
-	// of it, the cell of each band b that has none of the flags its Test
+	// work out from Test, copied from the held plan: the outcome table the
+	// plan was prepared against (its Character.era, or 0 for a flashback
+	// or no plan held) and, from the plan's row of it, the cell of each band b that has none of the flags its Test
 	// cares about (see flagMask), as plainCells[b]; nil where it has some
 	// (or b is 3), and finishSlow plays that cell.
 	era        uint64
@@ -239,6 +239,10 @@ type Plan struct {
 	// else nil: one check in Start that the plan is the character's own
 	// and needs no special step.
 	plain *Character
+	// era and plainCells are what an Attempt holding the plan keeps for
+	// Finish (see Attempt.plainCells), worked out once here.
+	era        uint64
+	plainCells [4]*cell
 }
 
 // Test returns the planned test.
@@ -294,6 +298,17 @@ func (c *Character) prepare(t *Test, p *Plan) error {
 	if !t.Flashback && !t.Peril {
 		p.plain = c
 	}
+	// A Risk Peril deal (see withPeril) changes none of the cells: the
+	// flags that matter depend on NoHarm and Escalate alone.
+	if pos := t.Position; !t.Flashback && uint(pos) < uint(len(c.cells)) {
+		p.era = c.era
+		m, row := flagMask(t), &c.cells[pos]
+		for b := range row {
+			if row[b].flags&m == 0 {
+				p.plainCells[b] = &row[b]
+			}
+		}
+	}
 	return nil
 }
 
@@ -337,22 +352,19 @@ func (c *Character) count(p *Plan, at *Attempt) error {
 	return nil
 }
 
+// holdOut is hold kept out of line for Start, where it runs only when the
+// plan changes: inlined, it would give Start's common case a larger frame
+// and more values to save across its calls.
+//
+//go:noinline
+func (at *Attempt) holdOut(c *Character, p *Plan) { at.hold(c, p) }
+
 // hold makes at hold p's Test and fixed Pool terms.
 func (at *Attempt) hold(c *Character, p *Plan) {
 	at.Test, at.Pool = p.test, p.pool
 	at.act, at.attr = p.act, p.attr
 	at.owner, at.gen = c, p.gen
-	at.era, at.plainCells = 0, [4]*cell{}
-	at.plain = p.plain == c
-	if pos := p.test.Position; !p.test.Flashback && uint(pos) < uint(len(c.cells)) {
-		at.era = c.era
-		m, row := flagMask(&p.test), &c.cells[pos]
-		for b := range row {
-			if row[b].flags&m == 0 {
-				at.plainCells[b] = &row[b]
-			}
-		}
-	}
+	at.era, at.plainCells, at.plain = p.era, p.plainCells, p.plain == c
 }
 
 // load0 is the dice the harm costs, worked out again only after it
@@ -444,7 +456,7 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 	}
 	// count and roll for an ordinary test of a character able to act.
 	if at.gen != p.gen || at.owner != c {
-		at.hold(c, p)
+		at.holdOut(c, p)
 	}
 	at.Pool.Carried, at.Pool.Penalty, at.Pool.Dice = c.State.Bonus, c.pen, n
 	at.MustPush = false
