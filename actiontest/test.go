@@ -166,9 +166,10 @@ type Attempt struct {
 	// era and plainCells are what Finish's common case reads rather than
 	// work out from Test, copied from the held plan: the outcome table the
 	// plan was prepared against (its Character.era, or 0 for a flashback
-	// or no plan held) and, from the plan's row of it, the cell of each band b that has none of the flags its Test
-	// cares about (see flagMask), as plainCells[b]; nil where it has some
-	// (or b is 3), and finishSlow plays that cell.
+	// or no plan held) and, from the plan's row of it, the cell of each
+	// band b that has none of the flags its Test cares about (see
+	// flagMask) as plainCells[b]; nil where it has some (or b is 3), and
+	// finishSlow plays that cell.
 	era        uint64
 	plainCells [4]*cell
 	// plain says the held plan is no flashback and no Risk Peril deal:
@@ -766,9 +767,10 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // table's harm lands on the Action's natural track. On error nothing
 // changes.
 func (c *Character) Finish(at *Attempt) error {
-	// The row Start's plan set is c's own and still current when the eras
-	// match (an attempt held for a plan of another character, a restored
-	// or a flashback one has another).
+	// The cells the held plan set are c's and still current when the eras
+	// match (an attempt that holds a plan of another character, a plan
+	// prepared before c's last SetDirector, a flashback, or that was
+	// restored from JSON has another).
 	if at.Stage != Rolled || at.MustPush || at.era != c.era {
 		return c.finishSlow(at)
 	}
@@ -789,7 +791,8 @@ func (c *Character) Finish(at *Attempt) error {
 }
 
 // finishSlow is Finish in general, for a flashback, a roll that must be
-// pushed or a step out of order.
+// pushed, a cell with harm or a re-roll, an attempt whose cells are not
+// c's current ones, or a step out of order.
 func (c *Character) finishSlow(at *Attempt) error {
 	pos := at.Test.Position
 	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || uint(pos) >= uint(len(c.cells)) {
