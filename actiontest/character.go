@@ -75,7 +75,10 @@ type Character struct {
 	pen    int
 	incap  bool
 	loaded bool
-	free   []int // free[t]: the free slots of track t that count as room for a push's harm
+	// ready is loaded && !incap, kept beside them so that Start's fast
+	// path checks both at once; every write of loaded or incap sets it.
+	ready bool
+	free  []int // free[t]: the free slots of track t that count as room for a push's harm
 	// spaceRows has bit i set when a free slot in harm row i counts as
 	// room for a push's harm (every row from PushHarm up, or that row
 	// alone under the stricter reading).
@@ -97,10 +100,13 @@ type Character struct {
 
 	sides, successFace int // the rules', at hand for the roll
 	pushRow, pushDice  int // the rules' PushHarm-1 and PushDice, likewise for the push
-	// pushSlots and pushPen are row pushRow's slots and penalty, and
-	// pushIncap whether it incapacitates.
+	// pushSlots and pushPen are row pushRow's slots and penalty; but
+	// pushSlots is 0 when the row incapacitates, so that Push's fast path,
+	// which does not set c.incap, finds no room and leaves such harm to
+	// pushSlow. healRow is pushRow, or -1 when the row incapacitates, for
+	// Heal's fast path alike.
 	pushSlots, pushPen int
-	pushIncap          bool
+	healRow            int
 	draws              draws
 	// quadPool is quad when one draw holds a pool of four, else -1 (no
 	// pool's size): Start's one check for its common case.
@@ -176,7 +182,10 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	c.sides, c.successFace = rl.Sides, rl.SuccessFace
 	c.pushRow, c.pushDice = rl.PushHarm-1, rl.PushDice
 	c.pushSlots, c.pushPen = c.rowSlots[c.pushRow], c.rowPen[c.pushRow]
-	c.pushIncap = rowBit(c.incapRows, c.pushRow)
+	c.healRow = c.pushRow
+	if rowBit(c.incapRows, c.pushRow) {
+		c.pushSlots, c.healRow = 0, -1
+	}
 	c.draws.setDraws(rl.Sides, rl.SuccessFace)
 	c.quadPool = -1
 	if c.draws.most >= quad {
@@ -242,7 +251,7 @@ func (c *Character) SetState(s State) error {
 // setFrom overwrites the state with a copy of s.
 func (c *Character) setFrom(s *State) {
 	c.State.copyFrom(s)
-	c.loaded = false
+	c.loaded, c.ready = false, false
 }
 
 // healed clears one harm from row of track t, which holds some, and keeps
@@ -255,7 +264,7 @@ func (c *Character) healed(t, row int) {
 	c.pen -= c.rowPen[row]
 	c.freed(t, row, 1)
 	if rowBit(c.incapRows, row) {
-		c.loaded = false // another track may still hold harm in the row
+		c.loaded, c.ready = false, false // another track may still hold harm in the row
 	}
 }
 
@@ -269,7 +278,7 @@ func rowBit(set uint, row int) bool {
 // HarmChanged tells the character its State.Harm (or its whole State) was
 // changed by hand, so what the harm costs is worked out again. SetState,
 // TakeHarm, Heal and the test steps need no such call.
-func (c *Character) HarmChanged() { c.loaded = false }
+func (c *Character) HarmChanged() { c.loaded, c.ready = false, false }
 
 // NewDay restores the day's flashbacks.
 func (c *Character) NewDay() {
@@ -333,7 +342,7 @@ func (c *Character) reload() {
 			}
 		}
 	}
-	c.loaded = true
+	c.loaded, c.ready = true, !c.incap
 }
 
 // loadSnap is what a state's harm costs, saved to be put back with the
@@ -356,6 +365,7 @@ func (c *Character) setFromSnap(s *State, l *loadSnap) {
 	c.pen, c.incap = l.pen, l.incap
 	copy(c.free, l.free)
 	c.loaded = len(c.free) == len(l.free)
+	c.ready = c.loaded && !c.incap
 }
 
 // freed notes k more free slots in row of track t (k < 0: filled).
@@ -443,6 +453,7 @@ func (c *Character) takeHarm(level, t int) int {
 	if row >= 0 && c.loaded {
 		c.pen += c.rowPen[row]
 		c.incap = c.incap || rowBit(c.incapRows, row)
+		c.ready = !c.incap
 		c.freed(t, row, -1)
 	}
 	if c.Sink != nil {
@@ -482,7 +493,7 @@ func (c *Character) Heal(t, row int) error {
 	// free is a local so that free[t] is not checked again after the
 	// store to rows.
 	free := c.free
-	if row == c.pushRow && c.loaded && !c.pushIncap && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(free)) {
+	if row == c.healRow && c.loaded && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(free)) {
 		if rows := c.State.Harm[t]; uint(row) < uint(len(rows)) && rows[row] != 0 {
 			rows[row]--
 			c.pen -= c.pushPen

@@ -178,7 +178,7 @@ func (c *Character) scratch() *Character {
 	sc.State = c.State.Clone()
 	// Its own worked-out harm cost and scratch space: the copy's slices
 	// would share c's.
-	sc.free, sc.loaded, sc.spendBuf = nil, false, nil
+	sc.free, sc.loaded, sc.ready, sc.spendBuf = nil, false, false, nil
 	return &sc
 }
 

@@ -243,10 +243,20 @@ func TestStartFastPathMatchesSteps(t *testing.T) {
 // general push written out: on the same dice it leaves the same attempt,
 // state and worked-out harm cost as pushSlow, push after push, whatever
 // the harm already taken (rows full, Severe harm, tracks without room),
-// the track chosen and the size of the re-roll.
+// the track chosen and the size of the re-roll; and under rules whose
+// push harm row incapacitates, which the fast path leaves to pushSlow.
 func TestPushFastPathMatchesSlow(t *testing.T) {
-	a := newChar(t, DefaultRules())
-	b := newChar(t, DefaultRules())
+	incap := DefaultRules()
+	incap.HarmRows = slices.Clone(incap.HarmRows)
+	incap.HarmRows[0].Incapacitates = true
+	for _, rl := range []Rules{DefaultRules(), incap} {
+		testPushFastPath(t, rl)
+	}
+}
+
+func testPushFastPath(t *testing.T, rl Rules) {
+	a := newChar(t, rl)
+	b := newChar(t, rl)
 	ra, rb := dice.NewSeeded(12), dice.NewSeeded(12)
 	pick := dice.NewSeeded(13)
 	var ata, atb Attempt
@@ -601,5 +611,52 @@ func TestFinishFollowsDirector(t *testing.T) {
 	}
 	if changed < 500 {
 		t.Errorf("%d director changes: the loop missed its point", changed)
+	}
+}
+
+// ready stays loaded && !incap through every step that changes the harm or
+// what it costs: harm taken and healed, pushes, tests, states set or put
+// back, costs dropped and worked out again, copies.
+func TestReadyTracksHarm(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	r, pick := dice.NewSeeded(21), dice.NewSeeded(22)
+	var at Attempt
+	snap, saved := c.snapLoad(), c.State.Clone()
+	incap := 0
+	for i := range 6000 {
+		switch pick.IntN(9) {
+		case 0:
+			_, _ = c.TakeHarm(1+pick.IntN(3), pick.IntN(2))
+		case 1:
+			_ = c.Heal(pick.IntN(2), pick.IntN(3))
+		case 2:
+			if c.Begin(r, Test{Action: "Prowl", Position: Position(pick.IntN(3)), Difficulty: 1, Helpers: pick.IntN(2)}, &at) == nil {
+				_ = c.Push(r, &at, pick.IntN(2))
+				_ = c.Finish(&at)
+			}
+		case 3:
+			c.HarmChanged()
+		case 4:
+			c.load()
+		case 5:
+			snap, saved = c.snapLoad(), c.State.Clone()
+		case 6:
+			c.setFromSnap(&saved, &snap)
+		case 7:
+			c = c.scratch()
+		case 8:
+			if pick.IntN(4) == 0 {
+				c.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			}
+		}
+		if c.ready != (c.loaded && !c.incap) {
+			t.Fatalf("step %d: ready %v, loaded %v, incapacitated %v", i, c.ready, c.loaded, c.incap)
+		}
+		if c.loaded && c.incap {
+			incap++
+		}
+	}
+	if incap < 300 {
+		t.Errorf("%d steps incapacitated with the cost worked out: the loop missed a path", incap)
 	}
 }

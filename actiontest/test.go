@@ -163,13 +163,18 @@ type Attempt struct {
 	// again; every other writer of them (finishFlagged, Spend, JSON)
 	// clears tidy.
 	tidy bool
-	// era, row and mask are what Finish's common case reads rather than
-	// work out from Test: the owner's outcome table (its Character.era,
-	// or 0 for a flashback or no plan held), the held plan's row of it,
-	// and the cell flags its Test cares about (flagMask).
-	era  uint64
-	row  *[3]cell
-	mask cellFlags
+	// era and plainCells are what Finish's common case reads rather than
+	// work out from Test, copied from the held plan: the outcome table the
+	// plan was prepared against (its Character.era, or 0 for a flashback
+	// or no plan held) and, from the plan's row of it, the cell of each
+	// band b that has none of the flags its Test cares about (see
+	// flagMask) as plainCells[b]; nil where it has some (or b is 3), and
+	// finishSlow plays that cell.
+	era        uint64
+	plainCells [4]*cell
+	// plain says the held plan is no flashback and no Risk Peril deal:
+	// Push's common case checks it rather than both.
+	plain bool
 	// buf holds the dice of a small pool when Dice has no room (the
 	// first smallPool), and of its push when Rerolled has none.
 	buf [2 * smallPool]int
@@ -184,7 +189,7 @@ const smallPool = 16
 func (at *Attempt) UnmarshalJSON(b []byte) error {
 	type plain Attempt // the same fields, without this method
 	at.owner, at.gen, at.tidy = nil, 0, false
-	at.era, at.row, at.mask = 0, nil, 0
+	at.era, at.plainCells, at.plain = 0, [4]*cell{}, false
 	return json.Unmarshal(b, (*plain)(at))
 }
 
@@ -235,6 +240,10 @@ type Plan struct {
 	// else nil: one check in Start that the plan is the character's own
 	// and needs no special step.
 	plain *Character
+	// era and plainCells are what an Attempt holding the plan keeps for
+	// Finish (see Attempt.plainCells), worked out once here.
+	era        uint64
+	plainCells [4]*cell
 }
 
 // Test returns the planned test.
@@ -290,6 +299,17 @@ func (c *Character) prepare(t *Test, p *Plan) error {
 	if !t.Flashback && !t.Peril {
 		p.plain = c
 	}
+	// A Risk Peril deal (see withPeril) changes none of the cells: the
+	// flags that matter depend on NoHarm and Escalate alone.
+	if pos := t.Position; !t.Flashback && uint(pos) < uint(len(c.cells)) {
+		p.era = c.era
+		m, row := flagMask(t), &c.cells[pos]
+		for b := range row {
+			if row[b].flags&m == 0 {
+				p.plainCells[b] = &row[b]
+			}
+		}
+	}
 	return nil
 }
 
@@ -333,15 +353,19 @@ func (c *Character) count(p *Plan, at *Attempt) error {
 	return nil
 }
 
+// holdOut is hold kept out of line for Start, where it runs only when the
+// plan changes: inlined, it would give Start's common case a larger frame
+// and more values to save across its calls.
+//
+//go:noinline
+func (at *Attempt) holdOut(c *Character, p *Plan) { at.hold(c, p) }
+
 // hold makes at hold p's Test and fixed Pool terms.
 func (at *Attempt) hold(c *Character, p *Plan) {
 	at.Test, at.Pool = p.test, p.pool
 	at.act, at.attr = p.act, p.attr
 	at.owner, at.gen = c, p.gen
-	at.era, at.row, at.mask = 0, nil, 0
-	if pos := p.test.Position; !p.test.Flashback && uint(pos) < uint(len(c.cells)) {
-		at.era, at.row, at.mask = c.era, &c.cells[pos], flagMask(&p.test)
-	}
+	at.era, at.plainCells, at.plain = p.era, p.plainCells, p.plain == c
 }
 
 // load0 is the dice the harm costs, worked out again only after it
@@ -426,14 +450,14 @@ func (c *Character) recall(t *Test) (*Plan, error) {
 // Start begins a prepared test as Begin does, checking only what depends
 // on the character's state. On error nothing changes.
 func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
-	// c.pen is stale when !c.loaded, but then n is not used.
+	// c.pen is stale when !c.loaded (so !c.ready), but then n is not used.
 	n := max(p.base+c.State.Bonus-c.pen, c.minDice)
-	if !c.loaded || p.plain != c || n > c.maxPool || c.incap {
+	if !c.ready || p.plain != c || n > c.maxPool {
 		return c.startSlow(r, p, at)
 	}
 	// count and roll for an ordinary test of a character able to act.
 	if at.gen != p.gen || at.owner != c {
-		at.hold(c, p)
+		at.holdOut(c, p)
 	}
 	at.Pool.Carried, at.Pool.Penalty, at.Pool.Dice = c.State.Bonus, c.pen, n
 	at.MustPush = false
@@ -463,7 +487,9 @@ func (c *Character) Start(r *dice.Roller, p *Plan, at *Attempt) error {
 			*o = q.faces
 			at.Successes = q.all()
 		} else {
-			at.Dice, at.Successes = r.RollCount(n, c.sides, c.successFace, at.Dice[:0])
+			// quad, not n (the same): n then need not be kept across the
+			// draw.
+			at.Dice, at.Successes = r.RollCount(quad, c.sides, c.successFace, at.Dice[:0])
 		}
 	} else {
 		buf := at.Dice
@@ -644,11 +670,13 @@ func (c *Character) CanPush(at *Attempt, track int) error {
 func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	// The checks of CanPush, cheapest first, and the common case of the
 	// push's harm: room for it in its own row, a row that does not
-	// incapacitate (rules whose does go to pushSlow, so the fast path
-	// need not set c.incap).
-	free := c.free // a local, so that free[track] below is not checked again
-	if !c.loaded || at.Stage != Rolled || at.Pushed || at.Test.Peril || at.Test.Flashback ||
-		uint(track) >= uint(len(free)) || uint(track) >= uint(len(c.rules.HarmTracks)) || c.Sink != nil || c.pushIncap {
+	// incapacitate (for rules whose does, c.pushSlots is 0 and the harm
+	// goes to pushSlow, so the fast path need not set c.incap).
+	// free and tracks are locals, so that free[track] and tracks[track]
+	// below are not checked again.
+	free, tracks := c.free, c.rules.HarmTracks
+	if !c.loaded || at.Stage != Rolled || at.Pushed || !at.plain ||
+		uint(track) >= uint(len(free)) || uint(track) >= uint(len(tracks)) || c.Sink != nil {
 		return c.pushSlow(r, at, track)
 	}
 	// Room in row lv, checked next, is room for the push's harm: no need
@@ -663,7 +691,7 @@ func (c *Character) Push(r *dice.Roller, at *Attempt, track int) error {
 	c.pen += c.pushPen
 	free[track]--
 	kept := at.Successes
-	at.Pushed, at.PushTrack, at.Kept = true, c.rules.HarmTracks[track], kept
+	at.Pushed, at.PushTrack, at.Kept = true, tracks[track], kept
 	n := len(at.Dice) - kept + c.pushDice
 	// c.rerollCount, written out for up to eight dice into at.Rerolled's
 	// own array (at.Rerolled = at.Rerolled[:n] writes only the length).
@@ -739,18 +767,19 @@ func (c *Character) payPush(at *Attempt, track int) int {
 // table's harm lands on the Action's natural track. On error nothing
 // changes.
 func (c *Character) Finish(at *Attempt) error {
-	// The row Start's plan set is c's own and still current when the eras
-	// match (an attempt held for a plan of another character, a restored
-	// or a flashback one has another).
+	// The cells the held plan set are c's and still current when the eras
+	// match (an attempt that holds a plan of another character, a plan
+	// prepared before c's last SetDirector, a flashback, or that was
+	// restored from JSON has another).
 	if at.Stage != Rolled || at.MustPush || at.era != c.era {
 		return c.finishSlow(at)
 	}
 	// finishSlow for a test that is no flashback and need not be pushed.
 	required, n := at.Test.Difficulty, at.Successes
 	band := BandOf(n, required)
-	cl := &at.row[band]
-	if fl := cl.flags & at.mask; fl != 0 {
-		return c.finishFlagged(at, cl, fl)
+	cl := at.plainCells[band&3]
+	if cl == nil {
+		return c.finishSlow(at) // a cell with harm or a re-roll
 	}
 	at.Stage, at.Required, at.Band, at.Extra = Finished, required, band, max(n-required, 0)
 	at.Outcome = cl.o
@@ -762,7 +791,8 @@ func (c *Character) Finish(at *Attempt) error {
 }
 
 // finishSlow is Finish in general, for a flashback, a roll that must be
-// pushed or a step out of order.
+// pushed, a cell with harm or a re-roll, an attempt whose cells are not
+// c's current ones, or a step out of order.
 func (c *Character) finishSlow(at *Attempt) error {
 	pos := at.Test.Position
 	if at.Stage != Rolled || (at.MustPush && !at.Pushed) || uint(pos) >= uint(len(c.cells)) {
