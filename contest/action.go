@@ -240,9 +240,13 @@ type Engine struct {
 	opts           []PushOption
 	comp           []dice.Die
 	cfac           []int
-	// loud turns the quiet pass off (tests play the two ways).
-	loud  bool
-	quiet quietMemo
+	// loud turns the quiet pass off, general rollBasic (tests play the
+	// two ways).
+	loud    bool
+	general bool
+	// basicRolls counts rollBasic's rolls (so a test knows it ran).
+	basicRolls int
+	quiet      quietMemo
 	// tabs rolls pools the Engine has rolled before from tables (see
 	// fastroll.go).
 	tabs tables
@@ -588,6 +592,9 @@ func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	a := s.Action
 	if a == nil || (a.Phase != PhaseOpen && a.Phase != PhaseTurn) {
 		return e.phaseErr(a, "roll")
+	}
+	if e.planAct == a && e.planFor == s && e.Sink == nil && !e.general && e.rollBasic(s, a, r, picks) {
+		return nil
 	}
 	t := a.Turn
 	sd := &a.Sides[t]
