@@ -589,12 +589,18 @@ func (s *Scene) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 // repeated traits are spent from the character first ("Plot Points must be
 // spent and the pool must be completely built before the dice are rolled").
 func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
+	// A small function: the usual step of a basic action, then the rest.
+	if a := s.Action; a != nil && e.planAct == a && e.planFor == s && e.Sink == nil && !e.general && e.rollBasic(s, a, r, picks) {
+		return nil
+	}
+	return e.rollAny(s, r, picks)
+}
+
+// rollAny is Roll but for rollBasic.
+func (e *Engine) rollAny(s *Scene, r *dice.Roller, picks []Pick) error {
 	a := s.Action
 	if a == nil || (a.Phase != PhaseOpen && a.Phase != PhaseTurn) {
 		return e.phaseErr(a, "roll")
-	}
-	if e.planAct == a && e.planFor == s && e.Sink == nil && !e.general && e.rollBasic(s, a, r, picks) {
-		return nil
 	}
 	t := a.Turn
 	sd := &a.Sides[t]
