@@ -590,8 +590,8 @@ func (s *Scene) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 // spent and the pool must be completely built before the dice are rolled").
 func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
 	// A small function: the usual step of a basic action, then the rest.
-	if a := s.Action; a != nil && e.planAct == a && e.planFor == s && e.Sink == nil && !e.general && e.rollBasic(s, a, r, picks) {
-		return nil
+	if a := s.Action; a != nil && e.planAct == a && e.planFor == s && e.Sink == nil && !e.general {
+		return e.rollBasic(s, a, r, picks)
 	}
 	return e.rollAny(s, r, picks)
 }

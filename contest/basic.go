@@ -8,14 +8,14 @@ import "github.com/stakesrpg/stakes/dice"
 // chunk and no gang, not having rolled yet. It does in one function what
 // rollPlanned, rolled, opened, answer, lose, settle and afterLoss do one
 // after the other, and leaves the same scene after the same draw
-// (TestRollBasicAsGeneral plays the two ways against each other). It
-// reports false, having changed nothing and drawn nothing, for anything
-// else, and for a pick that no longer names a trait to roll, so that the
-// general way reports it.
-func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) bool {
+// (TestRollBasicAsGeneral plays the two ways against each other).
+// Anything else, and a pick that no longer names a trait to roll, it
+// hands to rollAny, the general way, having changed nothing and drawn
+// nothing (so that the caller keeps no arguments of its own).
+func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) error {
 	t := a.Turn
 	if a.Phase != PhaseOpen && a.Phase != PhaseTurn || len(a.Sides) != 2 || uint(t) >= 2 || uint(t) >= uint(len(e.plans)) || a.AllRoll || a.Kind != Basic {
-		return false
+		return e.rollAny(s, r, picks)
 	}
 	sd, pl := &a.Sides[t], &e.plans[t]
 	n := len(picks)
@@ -25,16 +25,16 @@ func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) bo
 	if n != pl.free || pl.char != sd.Char || len(sd.Gang) != 0 || len(sd.Picks)|len(sd.Dice)|len(sd.Faces) != 0 ||
 		cap(sd.Picks) < n || cap(sd.Dice) < n || cap(sd.Faces) < n ||
 		e.Rules.Keep != 2 || !e.Rules.ExcludeOnes || r.Remaining() != 0 {
-		return false
+		return e.rollAny(s, r, picks)
 	}
 	chars := s.Characters
 	if len(pl.picks) < n {
-		return false
+		return e.rollAny(s, r, picks)
 	}
 	key, ok := readFree(s, picks, pl, sd)
 	l := e.tabs.slot[slotOf(key)]
 	if !ok || l == nil || l.key != key || l.nch != 1 || uint(sd.Char) >= uint(len(chars)) {
-		return false
+		return e.rollAny(s, r, picks)
 	}
 	// The roll: the faces of one table entry.
 	sd.Picks, sd.Dice, sd.Faces = sd.Picks[:n], sd.Dice[:n], sd.Faces[:n]
@@ -61,7 +61,7 @@ func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) bo
 			o = t
 		}
 		a.Turn = o
-		return true
+		return nil
 	}
 	// answer: beating the stakes, the actor wins and the holder loses;
 	// else the actor loses.
@@ -72,17 +72,17 @@ func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) bo
 	}
 	if uint(loser) >= 2 {
 		e.lose(s, r, loser, m, floor) // a holder a tool has set out of the action
-		return true
+		return nil
 	}
 	ld := &a.Sides[loser]
 	if ld.Char == TroublePool || len(ld.Aiders) != 0 || uint(ld.Char) >= uint(len(chars)) {
 		e.lose(s, r, loser, m, floor)
-		return true
+		return nil
 	}
 	xo := m >= e.Rules.Extraordinary
 	if xo && m-e.Rules.PushBonus >= floor && s.canPush(a, loser) {
 		a.Phase, a.Turn, a.Margin, a.PushFloor = PhasePush, loser, m, floor
-		return true
+		return nil
 	}
 	// settle and afterLoss.
 	w := a.Holder
@@ -100,7 +100,7 @@ func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) bo
 		a.End = EndExtraordinary
 	}
 	a.Phase = PhaseInflict
-	return true
+	return nil
 }
 
 // readFree is rollBasic's reading of picks: each must be the first
