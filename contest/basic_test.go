@@ -1,7 +1,11 @@
 package contest
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -174,5 +178,58 @@ func TestRollBasicAsGeneral(t *testing.T) {
 	fastRolls = fast.basicRolls
 	if fastRolls < 1000 || refused < 500 || actions < 1000 {
 		t.Errorf("%d straight-line rolls, %d refused, %d actions: the test sees too little", fastRolls, refused, actions)
+	}
+}
+
+// TestKindAndEndText: ActionKind and End write and read as their old
+// string values, so scenes in JSON are unchanged, and unknown names are
+// refused when read.
+func TestKindAndEndText(t *testing.T) {
+	kinds := map[ActionKind]string{kindNone: "", Basic: "basic", Contested: "contested"}
+	ends := map[End]string{endNone: "", EndGaveIn: "gave_in", EndBeaten: "beaten", EndExtraordinary: "extraordinary",
+		EndStopped: "stopped", EndBrawl: "brawl"}
+	for k, name := range kinds {
+		b, err := json.Marshal(Action{Kind: k})
+		must(t, err)
+		if want := `"kind":"` + name + `"`; !strings.Contains(string(b), want) {
+			t.Errorf("%v: JSON %s, want %s in it", k, b, want)
+		}
+		var a Action
+		must(t, json.Unmarshal(b, &a))
+		if a.Kind != k || fmt.Sprintf("%v %s %q", k, k, k) != name+" "+name+" "+strconv.Quote(name) {
+			t.Errorf("%q: read back as %v", name, a.Kind)
+		}
+	}
+	for x, name := range ends {
+		b, err := json.Marshal(Action{End: x})
+		must(t, err)
+		want := `"end":"` + name + `"`
+		if name == "" {
+			// omitempty, as for the empty string it was.
+			if strings.Contains(string(b), `"end"`) {
+				t.Errorf("no end: JSON %s has one", b)
+			}
+		} else if !strings.Contains(string(b), want) {
+			t.Errorf("%v: JSON %s, want %s in it", x, b, want)
+		}
+		var a Action
+		must(t, json.Unmarshal(b, &a))
+		if a.End != x || fmt.Sprintf("%v %s %q", x, x, x) != name+" "+name+" "+strconv.Quote(name) {
+			t.Errorf("%q: read back as %v", name, a.End)
+		}
+	}
+	for _, bad := range []string{`{"kind":"brawl"}`, `{"kind":"hat"}`, `{"end":"won"}`} {
+		var a Action
+		if err := json.Unmarshal([]byte(bad), &a); err == nil {
+			t.Errorf("%s was read", bad)
+		}
+	}
+	for _, a := range []Action{{Kind: Contested + 1}, {End: EndBrawl + 1}} {
+		if _, err := json.Marshal(a); err == nil {
+			t.Errorf("kind %v, end %v out of range was written", a.Kind, a.End)
+		}
+	}
+	if got := fmt.Sprint(Contested+1, EndBrawl+1); got != "ActionKind(3) End(6)" {
+		t.Errorf("out of range: %s", got)
 	}
 }
