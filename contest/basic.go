@@ -113,6 +113,18 @@ func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) er
 func readFree(s *Scene, picks []Pick, pl *sidePlan, sd *Side) (key uint64, ok bool) {
 	n := len(picks)
 	plan, dp, dd, chars := pl.picks[:n], sd.Picks[:n], sd.Dice[:n], s.Characters
+	if n == 3 {
+		// The usual pool, written out: no loop to keep count of.
+		d0, ok0 := pickDie(chars, picks[0], plan[0])
+		d1, ok1 := pickDie(chars, picks[1], plan[1])
+		d2, ok2 := pickDie(chars, picks[2], plan[2])
+		if !(ok0 && ok1 && ok2) {
+			return 0, false
+		}
+		dp[0], dp[1], dp[2] = picks[0], picks[1], picks[2]
+		dd[0], dd[1], dd[2] = d0, d1, d2
+		return uint64(d0-1)<<8 | uint64(d1-1)<<4 | uint64(d2-1), true
+	}
 	for i, p := range picks {
 		if p != plan[i] || uint(p.Owner) >= uint(len(chars)) {
 			return 0, false
@@ -129,4 +141,18 @@ func readFree(s *Scene, picks []Pick, pl *sidePlan, sd *Side) (key uint64, ok bo
 		key = key<<4 | uint64(d-1)
 	}
 	return key, true
+}
+
+// pickDie is readFree's reading of one pick p that must be q: its rating,
+// and whether it names a character's trait of a size the tables cover.
+func pickDie(chars []Character, p, q Pick) (dice.Die, bool) {
+	if p != q || uint(p.Owner) >= uint(len(chars)) {
+		return 0, false
+	}
+	ts := chars[p.Owner].Traits
+	if uint(p.Trait) >= uint(len(ts)) {
+		return 0, false
+	}
+	d := ts[p.Trait].Die
+	return d, uint(d-2) <= 14
 }
