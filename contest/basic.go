@@ -31,7 +31,23 @@ func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) er
 	if len(pl.picks) < n {
 		return e.rollAny(s, r, picks)
 	}
-	key, ok := readFree(s, picks, pl, sd)
+	var key uint64
+	var ok bool
+	if n == 3 {
+		// The usual pool, written out: readFree's reading of it.
+		plan, dp, dd := pl.picks[:3], sd.Picks[:3], sd.Dice[:3]
+		p0, p1, p2 := picks[0], picks[1], picks[2]
+		d0, ok0 := pickDie(chars, p0, plan[0])
+		d1, ok1 := pickDie(chars, p1, plan[1])
+		d2, ok2 := pickDie(chars, p2, plan[2])
+		if ok = ok0 && ok1 && ok2; ok {
+			dp[0], dp[1], dp[2] = p0, p1, p2
+			dd[0], dd[1], dd[2] = d0, d1, d2
+			key = uint64(d0-1)<<8 | uint64(d1-1)<<4 | uint64(d2-1)
+		}
+	} else {
+		key, ok = readFree(s, picks, pl, sd)
+	}
 	l := e.tabs.slot[slotOf(key)]
 	if !ok || l == nil || l.key != key || l.nch != 1 || uint(sd.Char) >= uint(len(chars)) {
 		return e.rollAny(s, r, picks)
@@ -113,18 +129,6 @@ func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) er
 func readFree(s *Scene, picks []Pick, pl *sidePlan, sd *Side) (key uint64, ok bool) {
 	n := len(picks)
 	plan, dp, dd, chars := pl.picks[:n], sd.Picks[:n], sd.Dice[:n], s.Characters
-	if n == 3 {
-		// The usual pool, written out: no loop to keep count of.
-		d0, ok0 := pickDie(chars, picks[0], plan[0])
-		d1, ok1 := pickDie(chars, picks[1], plan[1])
-		d2, ok2 := pickDie(chars, picks[2], plan[2])
-		if !(ok0 && ok1 && ok2) {
-			return 0, false
-		}
-		dp[0], dp[1], dp[2] = picks[0], picks[1], picks[2]
-		dd[0], dd[1], dd[2] = d0, d1, d2
-		return uint64(d0-1)<<8 | uint64(d1-1)<<4 | uint64(d2-1), true
-	}
 	for i, p := range picks {
 		if p != plan[i] || uint(p.Owner) >= uint(len(chars)) {
 			return 0, false
