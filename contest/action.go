@@ -656,15 +656,14 @@ func (s *Scene) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 // it opens the stakes, raises them, or fails to. Plot Points for extra or
 // repeated traits are spent from the character first ("Plot Points must be
 // spent and the pool must be completely built before the dice are rolled").
+//
+// Roll itself is the straight line for the usual step of a basic action
+// (see basic.go); rollAny is the rest.
 func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
-	// A small function: the usual step of a basic action, then the rest.
-	if a := s.Action; a != nil && e.planAct == a && e.planFor == s && e.Sink == nil && !e.general {
-		return e.rollBasic(s, a, r, picks)
-	}
-	return e.rollAny(s, r, picks)
+	return e.rollBasic(s, r, picks)
 }
 
-// rollAny is Roll but for rollBasic.
+// rollAny is Roll but for rollBasic's straight line.
 func (e *Engine) rollAny(s *Scene, r *dice.Roller, picks []Pick) error {
 	a := s.Action
 	if a == nil || (a.Phase != PhaseOpen && a.Phase != PhaseTurn) {

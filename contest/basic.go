@@ -2,17 +2,22 @@ package contest
 
 import "github.com/stakesrpg/stakes/dice"
 
-// rollBasic is Roll for the usual step of a basic action with no Sink:
-// side Turn, a character, rolls exactly its planned base pool (plan
-// free: checked when the action began, costing nothing) of one table
-// chunk and no gang, not having rolled yet. It does in one function what
+// rollBasic is Roll (which is only a call to it). It takes the usual
+// step of a basic action with no Sink itself: side Turn, a character,
+// rolls exactly its planned base pool (plan free: checked when the action
+// began, costing nothing) of one table chunk and no gang, not having
+// rolled yet. It does in one function what
 // rollPlanned, rolled, opened, answer, lose, settle and afterLoss do one
 // after the other, and leaves the same scene after the same draw
 // (TestRollBasicAsGeneral plays the two ways against each other).
 // Anything else, and a pick that no longer names a trait to roll, it
 // hands to rollAny, the general way, having changed nothing and drawn
-// nothing (so that the caller keeps no arguments of its own).
-func (e *Engine) rollBasic(s *Scene, a *Action, r *dice.Roller, picks []Pick) error {
+// nothing.
+func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
+	a := s.Action
+	if a == nil || e.planAct != a || e.planFor != s || e.Sink != nil || e.general {
+		return e.rollAny(s, r, picks)
+	}
 	t := a.Turn
 	if a.Phase != PhaseOpen && a.Phase != PhaseTurn || len(a.Sides) != 2 || uint(t) >= 2 || uint(t) >= uint(len(e.plans)) || a.AllRoll || a.Kind != Basic {
 		return e.rollAny(s, r, picks)
