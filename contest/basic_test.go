@@ -105,7 +105,7 @@ func TestRollBasicAsGeneral(t *testing.T) {
 		}
 		d := dice.Ladder[pick.IntN(len(dice.Ladder))]
 		edit, v := pick.IntN(40), pick.IntN(4)
-		if k < 0 && edit <= 2 || k < 0 && edit >= 8 && edit <= 9 {
+		if k < 0 && (edit <= 2 || edit == 8 || edit == 9 || edit == 11) {
 			edit = 3
 		}
 		for _, s := range ss {
@@ -133,6 +133,12 @@ func TestRollBasicAsGeneral(t *testing.T) {
 				s.Characters[c].Traits[k].Kind = Complication
 			case 10:
 				s.Characters[c].Reflection = v
+			case 11:
+				// Another size no table covers, whose key would pass for
+				// a pool's of two dice more than one size apart.
+				s.Characters[c].Traits[k].Die = dice.Die(18)
+			case 12:
+				a.Ones, a.OnesSide = v, 1-a.Turn
 			}
 		}
 		sd := &a.Sides[a.Turn]
@@ -231,5 +237,48 @@ func TestKindAndEndText(t *testing.T) {
 	}
 	if got := fmt.Sprint(Contested+1, EndBrawl+1); got != "ActionKind(3) End(6)" {
 		t.Errorf("out of range: %s", got)
+	}
+}
+
+// TestRollBasicOddSizes: a rating over d16 in the middle of a pool would
+// pack the same table key as a pool of other sizes (d9 d18 d8 as d10 d2
+// d8); rollBasic must leave such a pool to the general way, which rolls
+// it die by die, even when the tables know the other pool.
+func TestRollBasicOddSizes(t *testing.T) {
+	fast, slow := mustEngine(t), mustEngine(t)
+	slow.general = true
+	es := [2]*Engine{fast, slow}
+	rs := [2]*dice.Roller{dice.NewSeeded(9), dice.NewSeeded(9)}
+	var ss [2]*Scene
+	for round := range 6 {
+		base := testScene()
+		vt := base.Characters[villain].Traits
+		vt[chaos].Die, vt[henchmen].Die, vt[mad].Die = dice.D10, dice.Die(2), dice.D8
+		if round >= 3 {
+			vt[chaos].Die, vt[henchmen].Die = dice.Die(9), dice.Die(18)
+		}
+		var errs [2]error
+		for i, e := range es {
+			// The same scene again, its action's buffers kept, as a
+			// Runner does.
+			var a *Action
+			if ss[i] != nil {
+				a = ss[i].Action
+				a.Phase = PhaseDone
+			}
+			ss[i] = base.Clone()
+			ss[i].Action = a
+			must(t, e.Begin(ss[i], Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			errs[i] = e.Roll(ss[i], rs[i], villainPool())
+		}
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("round %d: %v, %v", round, errs[0], errs[1])
+		}
+		if diff := cmp.Diff(ss[1], ss[0]); diff != "" {
+			t.Fatalf("round %d: scenes differ (-general +straight line):\n%s", round, diff)
+		}
+	}
+	if fast.basicRolls == 0 {
+		t.Error("the straight line never ran")
 	}
 }
