@@ -19,7 +19,8 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 		return e.rollAny(s, r, picks)
 	}
 	t := a.Turn
-	if a.Phase != PhaseOpen && a.Phase != PhaseTurn || len(a.Sides) != 2 || uint(t) >= 2 || uint(t) >= uint(len(e.plans)) || a.AllRoll || a.Kind != Basic {
+	// PhaseOpen and PhaseTurn are next to each other: one compare.
+	if a.Phase-PhaseOpen > PhaseTurn-PhaseOpen || len(a.Sides) != 2 || uint(t) >= 2 || uint(t) >= uint(len(e.plans)) || a.AllRoll || a.Kind != Basic {
 		return e.rollAny(s, r, picks)
 	}
 	sd, pl := &a.Sides[t], &e.plans[t]
@@ -27,7 +28,7 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 	// The side's roll buffers are empty (it has not rolled in this
 	// action), so readFree may write past their ends before it knows the
 	// roll goes ahead.
-	if n != pl.free || pl.char != sd.Char || len(sd.Gang) != 0 || len(sd.Picks)|len(sd.Dice)|len(sd.Faces) != 0 ||
+	if n != pl.free || pl.char != sd.Char || len(sd.Gang)|len(sd.Picks)|len(sd.Dice)|len(sd.Faces) != 0 ||
 		cap(sd.Picks) < n || cap(sd.Dice) < n || cap(sd.Faces) < n ||
 		e.Rules.Keep != 2 || !e.Rules.ExcludeOnes || r.Remaining() != 0 {
 		return e.rollAny(s, r, picks)
