@@ -34,6 +34,10 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 		return e.rollAny(s, r, picks)
 	}
 	chars := s.Characters
+	if uint(sd.Char) >= uint(len(chars)) {
+		return e.rollAny(s, r, picks)
+	}
+	ch := &chars[sd.Char]
 	if len(pl.picks) < n {
 		return e.rollAny(s, r, picks)
 	}
@@ -55,7 +59,7 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 		key, ok = readFree(s, picks, pl, sd)
 	}
 	l := e.tabs.slot[slotOf(key)]
-	if !ok || l == nil || l.key != key || l.nch != 1 || uint(sd.Char) >= uint(len(chars)) {
+	if !ok || l == nil || l.key != key || l.nch != 1 {
 		return e.rollAny(s, r, picks)
 	}
 	// The roll: the faces of one table entry.
@@ -72,7 +76,7 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 	sd.Total, sd.Aid, sd.Rolled = total, 0, true
 	a.Rolls++
 	a.Ones = 0
-	if !chars[sd.Char].GM {
+	if !ch.GM {
 		a.Ones, a.OnesSide = int(ent>>entOnes&7), t
 	}
 	o := 1 - t // the other side
