@@ -9,17 +9,65 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// ActionKind is the kind of an Action.
-type ActionKind string
+// ActionKind is the kind of an Action. It is a small integer (compared at
+// every step) that reads and writes as its name in JSON and text; the
+// zero ActionKind, no kind, reads as "".
+type ActionKind uint8
 
 // Action kinds ("Actions").
 const (
+	kindNone ActionKind = iota // the zero ActionKind: no kind
 	// Basic: the opposition (side 0) sets the stakes, the actor (side 1)
 	// rolls once to beat them.
-	Basic ActionKind = "basic"
+	Basic
 	// Contested: sides raise the stakes in turn until one cannot or Gives In.
-	Contested ActionKind = "contested"
+	Contested
 )
+
+var actionKindText = [...]string{"", "basic", "contested"}
+
+// String returns the kind's name.
+func (k ActionKind) String() string { return nameOf(actionKindText[:], int(k), "ActionKind") }
+
+// MarshalText writes the kind's name.
+func (k ActionKind) MarshalText() ([]byte, error) {
+	return marshalName(actionKindText[:], int(k), "action kind")
+}
+
+// UnmarshalText reads a kind's name.
+func (k *ActionKind) UnmarshalText(b []byte) error {
+	i, err := unmarshalName(actionKindText[:], b, "action kind")
+	if err == nil {
+		*k = ActionKind(i)
+	}
+	return err
+}
+
+// nameOf, marshalName and unmarshalName are the text of the small
+// integer types that read and write as names: names[i] is the name of
+// value i, names[0] that of the zero value.
+func nameOf(names []string, i int, typ string) string {
+	if uint(i) < uint(len(names)) {
+		return names[i]
+	}
+	return fmt.Sprintf("%s(%d)", typ, i)
+}
+
+func marshalName(names []string, i int, what string) ([]byte, error) {
+	if uint(i) >= uint(len(names)) {
+		return nil, fmt.Errorf("contest: %s %d: no such %s", what, i, what)
+	}
+	return []byte(names[i]), nil
+}
+
+func unmarshalName(names []string, b []byte, what string) (int, error) {
+	for i, s := range names {
+		if s == string(b) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("contest: unknown %s %q: known are %s", what, b, strings.Join(names[1:], ", "))
+}
 
 // Phase is where an Action stands, and so which step comes next. It is a
 // small integer (compared and stored at every step) that reads and writes
@@ -68,17 +116,37 @@ func (p *Phase) UnmarshalText(b []byte) error {
 	return fmt.Errorf("contest: unknown phase %q: known are %s", b, strings.Join(phaseText[1:], ", "))
 }
 
-// End says how an action ended.
-type End string
+// End says how an action ended. It is a small integer that reads and
+// writes as its name in JSON and text; the zero End, not ended, reads as
+// "".
+type End uint8
 
 // Ways an action ends.
 const (
-	EndGaveIn        End = "gave_in"       // the last loser Gave In
-	EndBeaten        End = "beaten"        // the last loser failed by less than the Extraordinary margin
-	EndExtraordinary End = "extraordinary" // the last loser failed by the Extraordinary margin or more
-	EndStopped       End = "stopped"       // an interferer stopped the contest
-	EndBrawl         End = "brawl"         // decided by the three-way roll after interference
+	endNone          End = iota // the zero End: not ended
+	EndGaveIn                   // the last loser Gave In: "gave_in"
+	EndBeaten                   // the last loser failed by less than the Extraordinary margin: "beaten"
+	EndExtraordinary            // the last loser failed by the Extraordinary margin or more: "extraordinary"
+	EndStopped                  // an interferer stopped the contest: "stopped"
+	EndBrawl                    // decided by the three-way roll after interference: "brawl"
 )
+
+var endText = [...]string{"", "gave_in", "beaten", "extraordinary", "stopped", "brawl"}
+
+// String returns the end's name.
+func (x End) String() string { return nameOf(endText[:], int(x), "End") }
+
+// MarshalText writes the end's name.
+func (x End) MarshalText() ([]byte, error) { return marshalName(endText[:], int(x), "end") }
+
+// UnmarshalText reads an end's name.
+func (x *End) UnmarshalText(b []byte) error {
+	i, err := unmarshalName(endText[:], b, "end")
+	if err == nil {
+		*x = End(i)
+	}
+	return err
+}
 
 // Payment is how a side pays to Give In after it has rolled.
 type Payment string
@@ -240,9 +308,13 @@ type Engine struct {
 	opts           []PushOption
 	comp           []dice.Die
 	cfac           []int
-	// loud turns the quiet pass off (tests play the two ways).
-	loud  bool
-	quiet quietMemo
+	// loud turns the quiet pass off, general rollBasic (tests play the
+	// two ways).
+	loud    bool
+	general bool
+	// basicRolls counts rollBasic's rolls (so a test knows it ran).
+	basicRolls int
+	quiet      quietMemo
 	// tabs rolls pools the Engine has rolled before from tables (see
 	// fastroll.go).
 	tabs tables
@@ -447,7 +519,7 @@ func (e *Engine) relay(a *Action, sides []SideSetup, kind ActionKind, initiator 
 	a.Kind, a.Phase, a.Turn, a.AllRoll = kind, PhaseOpen, max(initiator, 0), initiator < 0
 	a.Holder, a.Interferer, a.Planned, a.Winner = -1, -1, -1, -1
 	a.Stakes, a.Rolls, a.Raises, a.Margin, a.PushFloor, a.Pushes, a.Bought = 0, 0, 0, 0, 0, 0, 0
-	a.Ones, a.OnesSide, a.Escalated, a.ITotal, a.End = 0, 0, false, 0, ""
+	a.Ones, a.OnesSide, a.Escalated, a.ITotal, a.End = 0, 0, false, 0, endNone
 	for i := range ss {
 		side := &ss[i]
 		if g := sides[i].Gang; len(g) <= cap(side.Gang) {
@@ -584,7 +656,15 @@ func (s *Scene) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 // it opens the stakes, raises them, or fails to. Plot Points for extra or
 // repeated traits are spent from the character first ("Plot Points must be
 // spent and the pool must be completely built before the dice are rolled").
+//
+// Roll itself is the straight line for the usual step of a basic action
+// (see basic.go); rollAny is the rest.
 func (e *Engine) Roll(s *Scene, r *dice.Roller, picks []Pick) error {
+	return e.rollBasic(s, r, picks)
+}
+
+// rollAny is Roll but for rollBasic's straight line.
+func (e *Engine) rollAny(s *Scene, r *dice.Roller, picks []Pick) error {
 	a := s.Action
 	if a == nil || (a.Phase != PhaseOpen && a.Phase != PhaseTurn) {
 		return e.phaseErr(a, "roll")

@@ -60,7 +60,7 @@ func begunBasic3v3(tb testing.TB) (*Engine, *Scene, []Pick, []Pick) {
 func rewindBasic(a *Action) {
 	a.Phase, a.Turn, a.Holder, a.Stakes, a.Rolls = PhaseOpen, 0, -1, 0, 0
 	a.Margin, a.PushFloor, a.Ones, a.OnesSide, a.Escalated = 0, 0, 0, 0, false
-	a.Harms, a.Winner, a.End = a.Harms[:0], -1, ""
+	a.Harms, a.Winner, a.End = a.Harms[:0], -1, endNone
 	for i := range a.Sides {
 		sd := &a.Sides[i]
 		sd.Picks, sd.Dice, sd.Faces = sd.Picks[:0], sd.Dice[:0], sd.Faces[:0]

@@ -535,7 +535,8 @@ func TestBadInput(t *testing.T) {
 		{Contested, []SideSetup{side(hero, heroPool()), side(hero, heroPool())}, 0},
 		{Contested, []SideSetup{side(hero, heroPool()), side(9, nil)}, 0},
 		{Contested, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 5},
-		{"brawl", []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 0},
+		{Contested + 1, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 0},
+		{kindNone, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 0},
 		{Contested, []SideSetup{side(hero, heroPool()), {Char: villain, Gang: []dice.Die{dice.D20}, Aider: -1}}, 0},
 		{Contested, []SideSetup{side(hero, heroPool()), {Char: villain, Aider: hero}}, 0},
 	} {

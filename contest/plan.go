@@ -21,6 +21,10 @@ type sidePlan struct {
 	// (none when hi < lo).
 	cost   []int
 	lo, hi int
+	// free is base when Base alone passed the checks, costs nothing and
+	// is 1..fastDice picks of a character's side, so that Roll may take
+	// rollBasic for it; -1 otherwise.
+	free int
 }
 
 // valid reports whether Base + Extra[:n] passed the checks.
@@ -28,6 +32,15 @@ func (pl *sidePlan) valid(n int) bool { return pl.lo <= n && n <= pl.hi }
 
 // fill works out the plan of side sd (character c) in scene s.
 func (pl *sidePlan) fill(s *Scene, r *Rules, sd *Side) {
+	pl.check(s, r, sd)
+	pl.free = -1
+	if pl.char != TroublePool && pl.valid(0) && pl.cost[0] == 0 && pl.base >= 1 && pl.base <= fastDice {
+		pl.free = pl.base
+	}
+}
+
+// check is fill but for free.
+func (pl *sidePlan) check(s *Scene, r *Rules, sd *Side) {
 	pl.picks = append(append(pl.picks[:0], sd.Base...), sd.Extra...)
 	pl.base, pl.char = len(sd.Base), sd.Char
 	pl.cost = pl.cost[:0]
