@@ -239,9 +239,20 @@ func (s *Style) declaresNothing(g *Game, p int) bool {
 	}
 	pl, cards := &st.Players[p], g.Deck.Cards
 	if s.PlayCards {
+		// Whether Declare may play each kind of card: some it looks at
+		// are settled here by one fact each (held Drama, a hero not
+		// badly hurt, no critical success yet), as they often are
+		// round after round; the rest count as played.
+		me := &st.Heroes[p]
+		may := [8]uint8{
+			declareNever: 0, declareAlways: 1, declareLooks: 1,
+			declareDrama:  b2u(!s.KeepDrama),
+			declareIfHurt: b2u(me.HP*3 < me.MaxHP),
+			declareGlory:  b2u(me.Status.Crit),
+		}
 		play := uint8(0)
 		for _, id := range pl.Pool {
-			play |= declarable[cards[id].Name]
+			play |= may[declareHow[cards[id].Name]&7]
 		}
 		if play != 0 {
 			return false
@@ -256,6 +267,40 @@ func (s *Style) declaresNothing(g *Game, p int) bool {
 	}
 	return true
 }
+
+// How declaresNothing settles a card in the pool (declareHow, by name):
+// never played, always played, played as declareCheck decides on Drama,
+// on Monologue or Escape, on Glory, or on the other cards it looks at.
+const (
+	declareNever uint8 = iota
+	declareAlways
+	declareDrama
+	declareIfHurt
+	declareGlory
+	declareLooks
+)
+
+// declareHow is how declaresNothing settles each name (256 entries, so a
+// Name indexes it unchecked).
+var declareHow = func() (t [256]uint8) {
+	for n := range numNames {
+		switch {
+		case declareKind[n] == declAlways:
+			t[n] = declareAlways
+		case declareKind[n] == declNever:
+			t[n] = declareNever
+		case n == Drama:
+			t[n] = declareDrama
+		case n == Monologue || n == Escape:
+			t[n] = declareIfHurt
+		case n == Glory:
+			t[n] = declareGlory
+		default:
+			t[n] = declareLooks
+		}
+	}
+	return t
+}()
 
 // declareCheck decides on a card whose play depends on the situation,
 // filling in its play; critical: a Critical Moment is under way.
