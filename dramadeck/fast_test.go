@@ -70,8 +70,17 @@ func TestDeclaresNothing(t *testing.T) {
 }
 
 // TestRemove: remove's loop deletes pile[i] keeping the order, in place,
-// as the copy it replaced did, for every index of piles of 1 to 40 cards.
+// as the copy it replaced did, for every index of piles of 1 to 40 cards,
+// and an index past the end panics as it did (callers check first).
 func TestRemove(t *testing.T) {
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("remove(pile, len(pile)) did not panic")
+			}
+		}()
+		remove([]int{1, 2, 3}, 3)
+	}()
 	for n := 1; n <= 40; n++ {
 		for i := range n {
 			pile := make([]int, n)
