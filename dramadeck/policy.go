@@ -239,23 +239,24 @@ func (s *Style) declaresNothing(g *Game, p int) bool {
 	}
 	pl, cards := &st.Players[p], g.Deck.Cards
 	if s.PlayCards {
-		// Whether Declare may play each kind of card: some it looks at
-		// are settled here by one fact each (held Drama, a hero not
-		// badly hurt, no critical success yet), as they often are
-		// round after round; the rest count as played.
-		me := &st.Heroes[p]
-		may := [8]uint8{
-			declareNever: 0, declareAlways: 1, declareLooks: 1,
-			declareDrama:  b2u(!s.KeepDrama),
-			declareIfHurt: b2u(me.HP*3 < me.MaxHP),
-			declareGlory:  b2u(me.Status.Crit),
-		}
-		play := uint8(0)
+		// The kinds of card in the pool (bit k for kind k), then whether
+		// Declare may play any of them: some cards it looks at are
+		// settled here by one fact each (held Drama, a hero not badly
+		// hurt, no critical success yet), as they often are round after
+		// round; the rest count as played.
+		kinds := uint(0)
 		for _, id := range pl.Pool {
-			play |= may[declareHow[cards[id].Name]&7]
+			kinds |= 1 << declareHow[cards[id].Name]
 		}
-		if play != 0 {
-			return false
+		if kinds&^(1<<declareNever) != 0 {
+			me := &st.Heroes[p]
+			may := uint(1)<<declareAlways | uint(1)<<declareLooks |
+				uint(b2u(!s.KeepDrama))<<declareDrama |
+				uint(b2u(me.HP*3 < me.MaxHP))<<declareIfHurt |
+				uint(b2u(me.Status.Crit))<<declareGlory
+			if kinds&may != 0 {
+				return false
+			}
 		}
 	}
 	if s.CriticalMoment && len(pl.Hand) >= 2 && pl.CriticalAct != st.Act {
