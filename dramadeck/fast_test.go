@@ -10,11 +10,10 @@ import (
 
 // TestDeclaresNothing: Style.declaresNothing, PlayRound's shortcut past a
 // player's declaration, is true only when Critical and Declare both
-// return nothing, and then always, unless the pool holds a card whose play
-// needs more than one fact (one Declare turned down), for every registered
-// policy over the states of many fights, with Confused and the Act of the
-// last Critical Moment varied (so that each refusal comes up); both
-// answers come up.
+// return nothing, and then always, unless the pool holds a card Declare
+// must look at (one it turned down), for every registered policy over the
+// states of many fights, with Confused and the Act of the last Critical
+// Moment varied (so that each refusal comes up); both answers come up.
 func TestDeclaresNothing(t *testing.T) {
 	s := DefaultScenario()
 	var yes, no, crit int
@@ -41,7 +40,7 @@ func TestDeclaresNothing(t *testing.T) {
 						want := len(move) == 0 && len(plays) == 0
 						looked := false
 						for _, id := range st.Players[p].Pool {
-							looked = looked || declareHow[g.Deck.Cards[id].Name] == declareLooks
+							looked = looked || declareKind[g.Deck.Cards[id].Name] != declNever
 						}
 						if got := sp.declaresNothing(g, p); got != want && (got || !looked || !sp.PlayCards || st.Confused) {
 							t.Fatalf("%s, seed %d, round %d, player %d, case %d: declaresNothing %v, Critical %v, Declare %v (hand %v, pool %v)", name, seed, st.Round, p, k, got, move, plays, st.Players[p].Hand, st.Players[p].Pool)

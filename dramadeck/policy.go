@@ -239,24 +239,12 @@ func (s *Style) declaresNothing(g *Game, p int) bool {
 	}
 	pl, cards := &st.Players[p], g.Deck.Cards
 	if s.PlayCards {
-		// The kinds of card in the pool (bit k for kind k), then whether
-		// Declare may play any of them: some cards it looks at are
-		// settled here by one fact each (held Drama, a hero not badly
-		// hurt, no critical success yet), as they often are round after
-		// round; the rest count as played.
-		kinds := uint(0)
+		play := uint8(0)
 		for _, id := range pl.Pool {
-			kinds |= 1 << declareHow[cards[id].Name]
+			play |= declarable[cards[id].Name]
 		}
-		if kinds&^(1<<declareNever) != 0 {
-			me := &st.Heroes[p]
-			may := uint(1)<<declareAlways | uint(1)<<declareLooks |
-				uint(b2u(!s.KeepDrama))<<declareDrama |
-				uint(b2u(me.HP*3 < me.MaxHP))<<declareIfHurt |
-				uint(b2u(me.Status.Crit))<<declareGlory
-			if kinds&may != 0 {
-				return false
-			}
+		if play != 0 {
+			return false
 		}
 	}
 	if s.CriticalMoment && len(pl.Hand) >= 2 && pl.CriticalAct != st.Act {
@@ -268,40 +256,6 @@ func (s *Style) declaresNothing(g *Game, p int) bool {
 	}
 	return true
 }
-
-// How declaresNothing settles a card in the pool (declareHow, by name):
-// never played, always played, played as declareCheck decides on Drama,
-// on Monologue or Escape, on Glory, or on the other cards it looks at.
-const (
-	declareNever uint8 = iota
-	declareAlways
-	declareDrama
-	declareIfHurt
-	declareGlory
-	declareLooks
-)
-
-// declareHow is how declaresNothing settles each name (256 entries, so a
-// Name indexes it unchecked).
-var declareHow = func() (t [256]uint8) {
-	for n := range numNames {
-		switch {
-		case declareKind[n] == declAlways:
-			t[n] = declareAlways
-		case declareKind[n] == declNever:
-			t[n] = declareNever
-		case n == Drama:
-			t[n] = declareDrama
-		case n == Monologue || n == Escape:
-			t[n] = declareIfHurt
-		case n == Glory:
-			t[n] = declareGlory
-		default:
-			t[n] = declareLooks
-		}
-	}
-	return t
-}()
 
 // declareCheck decides on a card whose play depends on the situation,
 // filling in its play; critical: a Critical Moment is under way.
