@@ -77,14 +77,12 @@ func (g *Game) applyLine() {
 	s := &g.State
 	for side := Heroes; side <= Villains; side++ {
 		e := s.Line.Effect(side)
-		switch e {
-		case Flurry:
-			s.Flurry[side] = true
-		case Break:
-			s.Break[side] = true
-		case Confused:
-			s.Confused = s.Confused || side == Heroes
-		case Setback:
+		// The round's flags are set with no branch on the effect, which
+		// is the card's and so beyond the processor's foresight.
+		s.Flurry[side] = b2u(s.Flurry[side])|b2u(e == Flurry) != 0
+		s.Break[side] = b2u(s.Break[side])|b2u(e == Break) != 0
+		s.Confused = b2u(s.Confused)|b2u(e == Confused)&b2u(side == Heroes) != 0
+		if e == Setback {
 			// A prepared event fires instead, if the GM has one.
 			if s.Planned > 0 {
 				s.Planned--
@@ -96,7 +94,10 @@ func (g *Game) applyLine() {
 				s.Setback[side] = true
 			}
 		}
-		if e == NoEffect {
+		// Only some effects act on the characters; the others are seen
+		// there only by a Sink, which hears of them character by
+		// character.
+		if e == NoEffect || (g.Sink == nil && !effectOnCharacters[e&15]) {
 			continue // most lines leave a side alone
 		}
 		lo, hi := 0, len(s.Heroes)
@@ -128,6 +129,11 @@ func (g *Game) applyLine() {
 		}
 	}
 }
+
+// effectOnCharacters marks the line effects applyLine applies to each
+// active character of the side (16 entries, so a masked Effect indexes it
+// unchecked).
+var effectOnCharacters = [16]bool{Inspiration: true, Up: true, Fatigued: true, Stymied: true}
 
 func (g *Game) loseFP(ci, n int) {
 	c := g.char(ci)

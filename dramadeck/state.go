@@ -455,6 +455,7 @@ func indexOf(pile []int, id int) int {
 // remove deletes pile[i] keeping order.
 func remove(pile []int, i int) []int {
 	// Piles in play hold a few cards: a loop, not a call of memmove.
+	_ = pile[i] // an index out of range panics, as the copy did
 	for ; i+1 < len(pile); i++ {
 		pile[i] = pile[i+1]
 	}
