@@ -55,6 +55,18 @@ type chunk struct {
 	rest, m uint64
 }
 
+// split parts v, a value below the product of this chunk's sizes and
+// rest's, into this chunk's table index (v/rest) and what the chunks after
+// it read (v%rest).
+func (c *chunk) split(v uint64) (q, left uint64) {
+	if c.rest <= 1 {
+		return v, v
+	}
+	q, lo := bits.Mul64(c.m, v)
+	left, _ = bits.Mul64(lo, c.rest)
+	return q, left
+}
+
 // layout is how the tables roll one pool (a sequence of dice sizes).
 type layout struct {
 	key   uint64
@@ -229,12 +241,8 @@ func (l *layout) roll(r *dice.Roller, faces []int) (top2, ones int) {
 	var a, b, n uint32
 	for k := range l.nch {
 		c := &l.ch[k]
-		q := v
-		if c.rest > 1 {
-			var lo uint64
-			q, lo = bits.Mul64(c.m, v)
-			v, _ = bits.Mul64(lo, c.rest)
-		}
+		var q uint64
+		q, v = c.split(v)
 		ent := c.tab[q]
 		unpack(ent, faces[:c.n])
 		faces = faces[c.n:]
@@ -257,12 +265,8 @@ func (l *layout) rate(r *dice.Roller, ds []dice.Die) dice.Die {
 	best, size, at := uint32(0), dice.Gone, 0
 	for k := range l.nch {
 		c := &l.ch[k]
-		q := v
-		if c.rest > 1 {
-			var lo uint64
-			q, lo = bits.Mul64(c.m, v)
-			v, _ = bits.Mul64(lo, c.rest)
-		}
+		var q uint64
+		q, v = c.split(v)
 		ent := c.tab[q]
 		i := ent >> entBest & 3
 		f, d := ent>>(4*i)&15+1, ds[at+int(i)]
