@@ -31,14 +31,7 @@ func BenchmarkCombatRoundDuel(b *testing.B) {
 }
 
 func benchRound(b *testing.B, s Scenario) {
-	s.Heroes = append([]Character(nil), s.Heroes...)
-	s.Villains = append([]Character(nil), s.Villains...)
-	for i := range s.Heroes {
-		s.Heroes[i].MaxHP, s.Heroes[i].HP = 1e6, 1e6
-	}
-	for i := range s.Villains {
-		s.Villains[i].MaxHP, s.Villains[i].HP = 1e6, 1e6
-	}
+	s = unkillable(s)
 	rn, err := s.NewRunner()
 	if err != nil {
 		b.Fatal(err)

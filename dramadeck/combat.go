@@ -536,6 +536,20 @@ func (g *Game) broken(ci int, harmed bool) {
 	}
 }
 
+// defense is the skill t defends with against an attack: its Defense, the
+// Defend posture's bonus, halved below a third of its FP (GURPS: a tired
+// fighter's Dodge is halved).
+func (g *Game) defense(t *Character) int {
+	def := t.Defense
+	if t.Status.Posture == Defend {
+		def += g.Rules.DefendBonus
+	}
+	if t.FP*3 < t.MaxFP {
+		def /= 2
+	}
+	return def
+}
+
 // attack resolves an Attack or All-Out Attack by character ci (c) on t.
 func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
 	base := level(c.Attack, unskilled)
@@ -546,13 +560,7 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	res := g.skillRollOf(r, ci, c, Physical, base, pol)
 	hit := res.Success
 	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
-		def := t.Defense
-		if t.Status.Posture == Defend {
-			def += g.Rules.DefendBonus
-		}
-		if t.FP*3 < t.MaxFP {
-			def /= 2 // GURPS: below 1/3 FP, halve Dodge
-		}
+		def := g.defense(t)
 		d := g.successRoll(r, def)
 		if g.Sink != nil {
 			g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: def, Success: d.Success})

@@ -135,13 +135,7 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 		// attack's defence, Opponent Fails and damage.
 		hit := res.Success
 		if hit && !res.Critical && tc.Status.Posture != AllOutAttack {
-			def := tc.Defense
-			if tc.Status.Posture == Defend {
-				def += g.Rules.DefendBonus
-			}
-			if tc.FP*3 < tc.MaxFP {
-				def /= 2
-			}
+			def := g.defense(tc)
 			if k.n < 3 && k.on && r.Remaining() == 0 {
 				k.x, k.n = uint64(r.IntN(keptRange)), keptFaces
 			}

@@ -111,3 +111,18 @@ func mustPolicy(t *testing.T, name string) Policy {
 	}
 	return p
 }
+
+// unkillable returns s with every character's HP (and its maximum) so high
+// that no fight ends, on copies of its cast, so rounds can be played again
+// and again.
+func unkillable(s Scenario) Scenario {
+	s.Heroes = append([]Character(nil), s.Heroes...)
+	s.Villains = append([]Character(nil), s.Villains...)
+	for i := range s.Heroes {
+		s.Heroes[i].MaxHP, s.Heroes[i].HP = 1e6, 1e6
+	}
+	for i := range s.Villains {
+		s.Villains[i].MaxHP, s.Villains[i].HP = 1e6, 1e6
+	}
+	return s
+}

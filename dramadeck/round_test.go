@@ -183,14 +183,7 @@ func TestPlayRoundMatchesSteps(t *testing.T) {
 // which TestPlayRoundMatchesSteps's ordinary HP give.)
 func TestQuietRoundMatchesLogged(t *testing.T) {
 	s := DefaultScenario()
-	s.Heroes = append([]Character(nil), s.Heroes...)
-	s.Villains = append([]Character(nil), s.Villains...)
-	for i := range s.Heroes {
-		s.Heroes[i].MaxHP, s.Heroes[i].HP = 1e6, 1e6
-	}
-	for i := range s.Villains {
-		s.Villains[i].MaxHP, s.Villains[i].HP = 1e6, 1e6
-	}
+	s = unkillable(s)
 	pols := Policies()
 	var strips, halved, fails int
 	for i := range 2 * len(pols) * len(pols) {
