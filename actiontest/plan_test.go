@@ -207,8 +207,7 @@ func TestStartFastPathMatchesSteps(t *testing.T) {
 		}
 		if errA != nil {
 			// Out of action: heal both and go on.
-			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
-			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			healBoth(a, b)
 			continue
 		}
 		if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
@@ -233,8 +232,7 @@ func TestStartFastPathMatchesSteps(t *testing.T) {
 			t.Fatalf("test %d: state (-steps +Start):\n%s", i, d)
 		}
 		if harmHeld(&a.State) > 6 {
-			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
-			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			healBoth(a, b)
 		}
 	}
 }
@@ -275,8 +273,7 @@ func testPushFastPath(t *testing.T, rl Rules) {
 			t.Fatalf("test %d: begin errors %v and %v", i, errA, errB)
 		}
 		if errA != nil {
-			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
-			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			healBoth(a, b)
 			continue
 		}
 		// Now and then the harm's cost is to be worked out again.
@@ -299,12 +296,7 @@ func testPushFastPath(t *testing.T, rl Rules) {
 				slow++
 			}
 		}
-		if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
-			t.Fatalf("test %d: attempt (-slow +fast):\n%s", i, d)
-		}
-		if d := cmp.Diff(b.State, a.State); d != "" {
-			t.Fatalf("test %d: state (-slow +fast):\n%s", i, d)
-		}
+		sameAsSlow(t, i, a, b, &ata, &atb)
 		pa, ia := a.load()
 		pb, ib := b.load()
 		if pa != pb || ia != ib || !slices.Equal(a.free, b.free) {
@@ -314,8 +306,7 @@ func testPushFastPath(t *testing.T, rl Rules) {
 			t.Fatalf("test %d: finish errors differ", i)
 		}
 		if harmHeld(&a.State) > 7 {
-			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
-			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			healBoth(a, b)
 		}
 	}
 	if fast < 500 || slow < 200 {
@@ -357,8 +348,7 @@ func TestFinishFastPathMatchesSlow(t *testing.T) {
 			t.Fatalf("test %d: begin errors %v and %v", i, errA, errB)
 		}
 		if errA != nil {
-			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
-			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			healBoth(a, b)
 			continue
 		}
 		if ata.MustPush && pick.IntN(2) == 0 {
@@ -377,16 +367,10 @@ func TestFinishFastPathMatchesSlow(t *testing.T) {
 			if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
 				t.Fatalf("test %d: finish errors %v and %v", i, errA, errB)
 			}
-			if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
-				t.Fatalf("test %d: attempt (-slow +fast):\n%s", i, d)
-			}
-			if d := cmp.Diff(b.State, a.State); d != "" {
-				t.Fatalf("test %d: state (-slow +fast):\n%s", i, d)
-			}
+			sameAsSlow(t, i, a, b, &ata, &atb)
 		}
 		if harmHeld(&a.State) > 6 {
-			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
-			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			healBoth(a, b)
 		}
 	}
 	if d := cmp.Diff(eb.Events, ea.Events); d != "" || len(ea.Events) < 1000 {
@@ -598,15 +582,9 @@ func TestFinishFollowsDirector(t *testing.T) {
 				t.Fatalf("test %d: finish errors %v and %v", i, errA, errB)
 			}
 		}
-		if d := cmp.Diff(&atb, &ata, cmpAttempt); d != "" {
-			t.Fatalf("test %d: attempt (-slow +fast):\n%s", i, d)
-		}
-		if d := cmp.Diff(b.State, a.State); d != "" {
-			t.Fatalf("test %d: state (-slow +fast):\n%s", i, d)
-		}
+		sameAsSlow(t, i, a, b, &ata, &atb)
 		if harmHeld(&a.State) > 3 {
-			a.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
-			b.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
+			healBoth(a, b)
 		}
 	}
 	if changed < 500 {
@@ -658,5 +636,24 @@ func TestReadyTracksHarm(t *testing.T) {
 	}
 	if incap < 300 {
 		t.Errorf("%d steps incapacitated with the cost worked out: the loop missed a path", incap)
+	}
+}
+
+// sameAsSlow fails test i unless the fast path's attempt and character (a,
+// ata) match the general path's (b, atb).
+func sameAsSlow(t *testing.T, i int, a, b *Character, ata, atb *Attempt) {
+	t.Helper()
+	if d := cmp.Diff(atb, ata, cmpAttempt); d != "" {
+		t.Fatalf("test %d: attempt (-slow +fast):\n%s", i, d)
+	}
+	if d := cmp.Diff(b.State, a.State); d != "" {
+		t.Fatalf("test %d: state (-slow +fast):\n%s", i, d)
+	}
+}
+
+// healBoth clears both characters' harm, so a long random run goes on.
+func healBoth(a, b *Character) {
+	for _, c := range []*Character{a, b} {
+		c.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
 	}
 }
