@@ -217,6 +217,21 @@ func (g *Game) checkOutcome() {
 	}
 }
 
+// takeBonus spends the bonuses waiting for a roll of the given kind (the
+// round's, the next roll's of that kind, a Supporter's) and returns their
+// sum, less one card bonus (up to cardBonus) if the character was Stymied,
+// which it also spends; stymied says whether it was.
+func (st *Status) takeBonus(kind RollKind, cardBonus int) (bonus int, stymied bool) {
+	bonus = st.RoundBonus + st.Next[kind] + st.Support
+	st.Next[kind], st.Support = 0, 0
+	if bonus > 0 && st.StymiedNext {
+		st.StymiedNext = false
+		bonus -= min(bonus, cardBonus)
+		stymied = true
+	}
+	return bonus, stymied
+}
+
 // skillRollOf rolls character ci against base with every pending bonus and
 // re-roll: Action (all actions this round), Adrenalin/Willpower/Presence
 // (next roll of the kind), Supporter; Stymied (margin) cancels one bonus
@@ -229,14 +244,9 @@ func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, 
 	// Most rolls have no bonus: all of them zero (which needs no index)
 	// skips the block, which changes nothing when those it reads are zero.
 	if st.RoundBonus|st.Next[0]|st.Next[1]|st.Next[2]|st.Support != 0 {
-		bonus := st.RoundBonus + st.Next[kind] + st.Support
-		st.Next[kind], st.Support = 0, 0
-		if bonus > 0 && st.StymiedNext {
-			st.StymiedNext = false
-			bonus -= min(bonus, g.Rules.Bonus)
-			if g.Sink != nil {
-				g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
-			}
+		bonus, stymied := st.takeBonus(kind, g.Rules.Bonus)
+		if stymied && g.Sink != nil {
+			g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
 		}
 		eff += bonus
 	}

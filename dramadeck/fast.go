@@ -99,12 +99,7 @@ func (g *Game) quietPass(r *dice.Roller, side Side, sp *Style) error {
 		}
 		// skillRollOf's bonuses for a physical roll.
 		if st.RoundBonus|st.Next[0]|st.Next[1]|st.Next[2]|st.Support != 0 {
-			bonus := st.RoundBonus + st.Next[Physical] + st.Support
-			st.Next[Physical], st.Support = 0, 0
-			if bonus > 0 && st.StymiedNext {
-				st.StymiedNext = false
-				bonus -= min(bonus, g.Rules.Bonus)
-			}
+			bonus, _ := st.takeBonus(Physical, g.Rules.Bonus)
 			eff += bonus
 		}
 		// The success roll: successRoll's common case written out (three
