@@ -268,12 +268,8 @@ func testPushFastPath(t *testing.T, rl Rules) {
 	fast, slow := 0, 0
 	for i := range 4000 {
 		tst := tests[pick.IntN(len(tests))]
-		errA, errB := a.Begin(ra, tst, &ata), b.Begin(rb, tst, &atb)
-		if (errA == nil) != (errB == nil) {
-			t.Fatalf("test %d: begin errors %v and %v", i, errA, errB)
-		}
-		if errA != nil {
-			healBoth(a, b)
+		var errA, errB error
+		if !beginBoth(t, i, tst, a, b, ra, rb, &ata, &atb) {
 			continue
 		}
 		// Now and then the harm's cost is to be worked out again.
@@ -343,12 +339,8 @@ func TestFinishFastPathMatchesSlow(t *testing.T) {
 		a.NewDay()
 		b.NewDay()
 		tst := tests[pick.IntN(len(tests))]
-		errA, errB := a.Begin(ra, tst, &ata), b.Begin(rb, tst, &atb)
-		if (errA == nil) != (errB == nil) {
-			t.Fatalf("test %d: begin errors %v and %v", i, errA, errB)
-		}
-		if errA != nil {
-			healBoth(a, b)
+		var errA, errB error
+		if !beginBoth(t, i, tst, a, b, ra, rb, &ata, &atb) {
 			continue
 		}
 		if ata.MustPush && pick.IntN(2) == 0 {
@@ -656,4 +648,20 @@ func healBoth(a, b *Character) {
 	for _, c := range []*Character{a, b} {
 		c.setFrom(&State{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}})
 	}
+}
+
+// beginBoth begins test tst for both characters (a on ra, b on rb) and
+// fails test i unless both agree on whether it may begin. If it may not
+// (the character is out of action), it heals both and reports false.
+func beginBoth(t *testing.T, i int, tst Test, a, b *Character, ra, rb *dice.Roller, ata, atb *Attempt) bool {
+	t.Helper()
+	errA, errB := a.Begin(ra, tst, ata), b.Begin(rb, tst, atb)
+	if (errA == nil) != (errB == nil) {
+		t.Fatalf("test %d: begin errors %v and %v", i, errA, errB)
+	}
+	if errA != nil {
+		healBoth(a, b)
+		return false
+	}
+	return true
 }
