@@ -91,11 +91,14 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 	}
 	// answer: beating the stakes, the actor wins and the holder loses;
 	// else the actor loses.
-	loser, m, floor := a.Holder, total-a.Stakes, 1
-	if m <= 0 {
-		a.Escalated = false
-		loser, m, floor = t, -m, 0
-	}
+	// Which side loses, and by how much, is down to the dice: worked out
+	// without a branch, which the processor could not foresee.
+	d := total - a.Stakes
+	lost := (d - 1) >> 63 // -1 when the actor fails to beat the stakes, else 0
+	neg := d >> 63
+	m := (d ^ neg) - neg
+	loser, floor := a.Holder^(a.Holder^t)&lost, 1+lost
+	a.Escalated = a.Escalated && lost == 0
 	if uint(loser) >= 2 {
 		e.lose(s, r, loser, m, floor) // a holder a tool has set out of the action
 		return nil
@@ -121,10 +124,8 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 	if !a.Sides[1-loser].Out {
 		a.Winner = 1 - loser
 	}
-	a.End = EndBeaten
-	if xo {
-		a.End = EndExtraordinary
-	}
+	// EndExtraordinary follows EndBeaten: no branch on the dice.
+	a.End = EndBeaten + End(b2u8(xo))
 	a.Phase = PhaseInflict
 	return nil
 }
@@ -169,4 +170,13 @@ func pickDie(chars []Character, p, q Pick) (dice.Die, bool) {
 	}
 	d := ts[p.Trait].Die
 	return d, uint(d-2) <= 14
+}
+
+// b2u8 is 1 for true and 0 for false, without a branch.
+func b2u8(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
 }
