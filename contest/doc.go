@@ -57,6 +57,9 @@
 // Pool and the action under way. An Engine applies the steps (Begin, Roll,
 // GiveIn, Push, Inflict, Aid, Interfere, Continue, Brawl, BuyOnes and the
 // timed-action steps); each checks everything before changing anything.
+// A caller that keeps no Scene can roll a basic action between two bare
+// pools with Engine.BasicRoll, which reads the same faces from the same
+// Roller state as the scene's two Roll steps.
 // Play and PlayTimed run an action to its end asking Policy values at each
 // choice. Scenario, Runner and Exact give designers simulated and exact
 // odds: TotalDist, PBeat and PBeatValue read pools exactly, and

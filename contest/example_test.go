@@ -165,3 +165,29 @@ func ExampleEngine_Rebuy() {
 	// contest: buying Detective's "Gotham" back 3 steps: it is d4, lowered from d8, so 1..2
 	// <nil> d8 reflection 0
 }
+
+// A basic action between two bare pools, as a chat bot might roll it: the
+// villain's d10 d8 d6 set the stakes and the detective's d8 d6 d10 must
+// beat them. The Roller is seeded, so the example always reads the same.
+func ExampleEngine_BasicRoll() {
+	e, _ := contest.NewEngine(contest.DefaultRules())
+	r := dice.NewSeeded(7)
+	villain := []dice.Die{dice.D10, dice.D8, dice.D6}
+	detective := []dice.Die{dice.D8, dice.D6, dice.D10}
+	var res contest.BasicResult // reused: its face slices are kept
+	for range 3 {
+		if err := e.BasicRoll(r, villain, detective, &res); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("stakes %v = %d, roll %v = %d: won %v, Extraordinary %v, 1s %d\n",
+			res.StakesFaces, res.Stakes, res.Faces, res.Total, res.Won, res.Extraordinary, res.Ones)
+	}
+	// A d20 is not a trait die.
+	fmt.Println(e.BasicRoll(r, villain, []dice.Die{dice.D20}, &res))
+	// Output:
+	// stakes [8 7 3] = 15, roll [1 1 6] = 6: won false, Extraordinary true, 1s 2
+	// stakes [2 6 1] = 8, roll [3 5 5] = 10: won true, Extraordinary false, 1s 0
+	// stakes [9 2 1] = 11, roll [7 5 5] = 12: won true, Extraordinary false, 1s 0
+	// contest: the actor's pool, die 1: dice: d20 is not a ladder size: allowed are d4, d6, d8, d10, d12
+}
