@@ -218,3 +218,37 @@ func TestRewindBasic(t *testing.T) {
 		}
 	}
 }
+
+// The same basic action as BenchmarkBasic3v3 (the same two pools, read
+// off its scene) through BasicRoll: both rolls, their reading and the
+// outcome, with no scene to keep.
+func BenchmarkBasicRoll3v3(b *testing.B) {
+	_, s, opp, act := begunBasic3v3(b)
+	od, ad := poolDice(s, opp), poolDice(s, act)
+	e, err := NewEngine(DefaultRules())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := dice.NewSeeded(1)
+	var res BasicResult
+	wins := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := e.BasicRoll(r, od, ad, &res); err != nil {
+			b.Fatal(err)
+		}
+		if res.Won {
+			wins++
+		}
+	}
+	_ = wins
+}
+
+// poolDice is the ratings picks name in s.
+func poolDice(s *Scene, picks []Pick) []dice.Die {
+	ds := make([]dice.Die, len(picks))
+	for i, p := range picks {
+		ds[i] = s.dieOf(p)
+	}
+	return ds
+}
