@@ -1,7 +1,8 @@
 // Command contest prints exact Cortex-style odds (Gotham Reborn, Scenes
 // and Actions): the chance that a pool, totalling its two highest dice
 // with 1s excluded, beats the stakes a GM's pool sets, and beats them by
-// the Extraordinary margin.
+// the Extraordinary margin; then it rolls one matchup 100,000 times through
+// Engine.BasicRoll, the way a table tool would, beside its exact odds.
 //
 //	go run ./examples/contest
 package main
@@ -46,4 +47,36 @@ func main() {
 		}
 		fmt.Printf("   mean %.2f\n", a.Mean())
 	}
+
+	// The same odds sampled: a bot or a table tool rolls basic actions
+	// between bare pools with Engine.BasicRoll (seeded here, so the output
+	// is the same every run).
+	e, err := contest.NewEngine(rules)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pool, stake := pools[2], stakes[3]
+	a, b := dist(pool), dist(stake) // these parse: dist has checked them
+	pp, _ := dice.ParsePool(pool)
+	sp, _ := dice.ParsePool(stake)
+	pd, sd := pp.Dice(), sp.Dice()
+	r := dice.NewSeeded(1)
+	var res contest.BasicResult
+	const n = 100000
+	won, xo := 0, 0
+	for range n {
+		if err := e.BasicRoll(r, sd, pd, &res); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if res.Won {
+			won++
+			if res.Extraordinary {
+				xo++
+			}
+		}
+	}
+	fmt.Printf("\n%s against %s, %d rolls through BasicRoll: won %.3f (exact %.3f), Extraordinary %.3f (exact %.3f)\n",
+		pool, stake, n, float64(won)/n, a.Greater(b), float64(xo)/n, a.Greater(b.Shift(rules.Extraordinary-1)))
 }
