@@ -297,8 +297,8 @@ func TestBasicRollScripted(t *testing.T) {
 		{[]int{10, 8, 6, 1, 1, 1}, 18, 0, false, true, 3},
 		// Lost by exactly the Extraordinary margin.
 		{[]int{10, 8, 6, 6, 6, 7}, 18, 13, false, true, 0},
-		// Won by one less than it.
-		{[]int{4, 4, 4, 8, 4, 9}, 8, 17, true, true, 0},
+		// Won by exactly the Extraordinary margin, and by one less.
+		{[]int{4, 4, 4, 8, 4, 5}, 8, 13, true, true, 0},
 		{[]int{4, 4, 4, 8, 4, 4}, 8, 12, true, false, 0},
 	} {
 		r := dice.Scripted(c.faces...)
