@@ -729,7 +729,7 @@ func (e *Engine) rollPlanned(s *Scene, r *dice.Roller, t int, sd *Side, picks []
 	}
 	ent := l.ch[0].tab[r.IntN(l.prod)]
 	unpack(ent, sd.Faces)
-	e.rolled(s, r, t, int(ent>>entTop1&31+ent>>entTop2&31), int(ent>>entOnes&7))
+	e.rolled(s, r, t, entTotal(ent), entOnesOf(ent))
 	return true, nil
 }
 

@@ -70,14 +70,14 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 	} else {
 		unpack(ent, f)
 	}
-	total := int(ent>>entTop1&31+ent>>entTop2&31) + sd.Aid
+	total := entTotal(ent) + sd.Aid
 	e.basicRolls++
 	// rolled
 	sd.Total, sd.Aid, sd.Rolled = total, 0, true
 	a.Rolls++
 	a.Ones = 0
 	if !ch.GM {
-		a.Ones, a.OnesSide = int(ent>>entOnes&7), t
+		a.Ones, a.OnesSide = entOnesOf(ent), t
 	}
 	o := 1 - t // the other side
 	if a.Phase == PhaseOpen {
@@ -95,8 +95,7 @@ func (e *Engine) rollBasic(s *Scene, r *dice.Roller, picks []Pick) error {
 	// without a branch, which the processor could not foresee.
 	d := total - a.Stakes
 	lost := (d - 1) >> 63 // -1 when the actor fails to beat the stakes, else 0
-	neg := d >> 63
-	m := (d ^ neg) - neg
+	m := absMargin(d)
 	loser, floor := a.Holder^(a.Holder^t)&lost, 1+lost
 	a.Escalated = a.Escalated && lost == 0
 	if uint(loser) >= 2 {

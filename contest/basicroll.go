@@ -73,7 +73,7 @@ func (e *Engine) BasicRoll(r *dice.Roller, stakes, pool []dice.Die, out *BasicRe
 	out.StakesFaces, out.Faces = out.StakesFaces[:len(stakes)], out.Faces[:len(pool)]
 	unpack(es, out.StakesFaces)
 	unpack(ea, out.Faces)
-	out.settle(int(es>>entTop1&31+es>>entTop2&31), int(ea>>entTop1&31+ea>>entTop2&31), int(ea>>entOnes&7), e.Rules.Extraordinary)
+	out.settle(entTotal(es), entTotal(ea), entOnesOf(ea), e.Rules.Extraordinary)
 	return nil
 }
 
@@ -89,12 +89,9 @@ func (e *Engine) basicRollAny(r *dice.Roller, stakes, pool []dice.Die, out *Basi
 // under the Extraordinary margin xo.
 func (out *BasicResult) settle(st, total, ones, xo int) {
 	d := total - st
-	// |d| without a branch: which way the roll went is down to the dice,
-	// which the processor cannot foresee.
-	neg := d >> 63
 	out.Stakes, out.Total, out.Margin, out.Ones = st, total, d, ones
 	out.Won = d > 0
-	out.Extraordinary = (d^neg)-neg >= xo
+	out.Extraordinary = absMargin(d) >= xo
 }
 
 // ladderKey is poolKey for a pool whose dice must be on the ladder

@@ -235,8 +235,7 @@ func (l *layout) roll(r *dice.Roller, faces []int) (top2, ones int) {
 	if l.nch == 1 {
 		ent := l.ch[0].tab[v]
 		unpack(ent, faces)
-		a, b := ent>>entTop1&31, ent>>entTop2&31
-		return int(a + b), int(ent >> entOnes & 7)
+		return entTotal(ent), entOnesOf(ent)
 	}
 	var a, b, n uint32
 	for k := range l.nch {
@@ -312,4 +311,18 @@ func unpack(ent uint32, out []int) {
 	case 1:
 		out[0] = int(ent&15) + 1
 	}
+}
+
+// entTotal is the shipped reading of a one-chunk entry: its two highest
+// faces that are not 1, summed.
+func entTotal(ent uint32) int { return int(ent>>entTop1&31 + ent>>entTop2&31) }
+
+// entOnesOf is the number of 1s in an entry.
+func entOnesOf(ent uint32) int { return int(ent >> entOnes & 7) }
+
+// absMargin is |d| without a branch: which way a roll went is down to the
+// dice, which the processor cannot foresee.
+func absMargin(d int) int {
+	neg := d >> 63
+	return (d ^ neg) - neg
 }
