@@ -65,7 +65,7 @@ func TestBasicRollAsScene(t *testing.T) {
 }
 
 // TestBasicRollAsRollDice rolls random pools (empty stakes, one to nine
-// dice, pools seen again and again so the tables come into play, and ones
+// dice, now and then 16 to 18, pools seen again and again so the tables come into play, and ones
 // they never cover) through BasicRoll, and by RollDice read by hand from a
 // Roller with the same seed, under the shipped rules and others: every
 // field must agree draw for draw.
@@ -96,11 +96,17 @@ func TestBasicRollAsRollDice(t *testing.T) {
 		fast := 0
 		for i := range 6000 {
 			stakes, ds := usual[pick.IntN(len(usual))], usual[pick.IntN(len(usual))]
-			switch pick.IntN(4) {
+			switch pick.IntN(5) {
 			case 0:
 				stakes = pool(0)
 			case 1:
 				ds = pool(1)
+			case 2:
+				if pick.IntN(8) == 0 {
+					// 16 to 18 dice: ladderKey's key fills or wraps, and
+					// must never pass for a tabled pool's.
+					ds = append(pool(8), pool(8)...)
+				}
 			}
 			ls, la := e.tabs.slot[slotOf(poolKeyOf(stakes))], e.tabs.slot[slotOf(poolKeyOf(ds))]
 			if ls != nil && la != nil && ls.key == poolKeyOf(stakes) && la.key == poolKeyOf(ds) && ls.nch == 1 && la.nch == 1 {
