@@ -65,10 +65,10 @@ func TestBasicRollAsScene(t *testing.T) {
 }
 
 // TestBasicRollAsRollDice rolls random pools (empty stakes, one to nine
-// dice, now and then 16 to 18, pools seen again and again so the tables come into play, and ones
-// they never cover) through BasicRoll, and by RollDice read by hand from a
-// Roller with the same seed, under the shipped rules and others: every
-// field must agree draw for draw.
+// dice, now and then 16 to 18, pools seen again and again so the tables
+// come into play, and ones they never cover) through BasicRoll, and by
+// RollDice read by hand from a Roller with the same seed, under the shipped
+// rules and others: every field must agree draw for draw.
 func TestBasicRollAsRollDice(t *testing.T) {
 	pick := rand.New(rand.NewPCG(8, 9))
 	pool := func(min int) []dice.Die {
