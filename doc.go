@@ -24,7 +24,52 @@
 //   - cmd/stakes: the command line designers run; examples: runnable
 //     programs, one per mechanic.
 //
-// Every rule package keeps the numbers and tables of its game in a rules
-// value a designer can change, asks small policy interfaces wherever a
-// player has a choice, and exposes its state as a value that saves to JSON.
+// # One skeleton
+//
+// Every rule package has the same parts with the same names, so a reader
+// who knows one knows where everything is in the other four:
+//
+//   - doc.go: the mechanic in our words, the game and section cited, and
+//     each ruling marked as the text's, the source game's or ours.
+//   - Rules, DefaultRules and Rules.Validate: every number, table and
+//     ruling, each a documented setting.
+//   - State: everything that changes during play, plain exported data that
+//     saves to JSON as one value with the rules, phase and turn it needs to
+//     resume; State.Check validates a restored state whole before any step
+//     reads it.
+//   - Engine and its steps: one step for each point where the rules have
+//     something happen or someone choose. A step validates everything, then
+//     applies; a refused step returns an error and changes neither the
+//     State nor the dice.Roller.
+//   - Play: a loop over those same steps that asks a Policy, one interface
+//     whose methods receive a pointer to a read-only view; shipped styles
+//     are looked up with PolicyByName (and listed by PolicyNames).
+//   - Legal-choice queries: what a side may do now, for bots and menus,
+//     from the same code the steps validate with.
+//   - Event: one JSON-tagged struct per package whose Kind writes as a
+//     name; the Engine's Sink field, a func(Event), hears every event, and a
+//     nil Sink builds none.
+//   - Scenario: the mechanic contract of sim (sim.Scenario): Validate,
+//     Categories, Metrics, NewRunner and Exact, whose answer is a
+//     markov.Answer or an error wrapping markov.ErrNoExact.
+//
+// Enums read and write as names, and policy registries look up by name,
+// through one small internal package, so saved states and scenario files
+// read alike in every package.
+//
+// # Adding a sixth mechanic
+//
+//  1. Write the package on the skeleton above. It imports dice (all dice go
+//     through a *dice.Roller: dice is the only package that turns random
+//     words into faces) and sim/markov for its exact answer, never sim's
+//     runner or another rule package.
+//  2. Give its Scenario the methods of sim.Scenario; its Runner's Trial
+//     plays one game from the scenario's start through Play, the same steps
+//     a game played by hand takes.
+//  3. Run the conformance kit, sim/simtest, from its tests: determinism on
+//     any number of workers, save and restore at every step, atomic steps,
+//     mutated saved states, sampled against exact, events through JSON.
+//  4. Register it with the command line: one call in cmd/stakes naming the
+//     mechanic, a summary, and its built-in scenario adapted with
+//     sim.Adapt. Every command, the balance report included, then runs it.
 package stakes

@@ -1,6 +1,7 @@
 package actiontest
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -119,7 +120,7 @@ func BenchmarkScenarioExact(b *testing.B) {
 	s := DefaultScenario()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.Exact(); err != nil {
+		if _, err := s.Exact(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}

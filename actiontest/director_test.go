@@ -1,6 +1,7 @@
 package actiontest
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -137,7 +138,7 @@ func TestScenarioDirector(t *testing.T) {
 	hurt := map[string]float64{}
 	for _, name := range []string{"table", "harsh", "gentle", ""} {
 		s := load(name)
-		ex, err := s.Exact()
+		ex, err := s.Exact(context.Background())
 		if err != nil {
 			t.Fatalf("%q: %v", name, err)
 		}

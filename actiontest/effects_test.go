@@ -1,6 +1,7 @@
 package actiontest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -253,7 +254,7 @@ func TestScenarioSpend(t *testing.T) {
 	for _, sp := range []string{"none", "bonus_dice"} {
 		s := DefaultScenario()
 		s.Spend, s.Policy, s.PerilOffered = sp, "always_when_failed", false
-		ex, err := s.Exact()
+		ex, err := s.Exact(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package actiontest_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -81,7 +82,7 @@ func ExampleRules_OpposedOdds() {
 // The built-in rooftop chase, solved exactly.
 func ExampleScenario_Exact() {
 	s := actiontest.DefaultScenario()
-	ex, err := s.Exact()
+	ex, err := s.Exact(context.Background())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -118,7 +119,7 @@ func ExampleScenario_NewRunner() {
 		counts[rn.Trial(r, metrics)]++
 		tests += metrics[0]
 	}
-	ex, _ := s.Exact()
+	ex, _ := s.Exact(context.Background())
 	for i, name := range s.Categories()[:3] {
 		got := float64(counts[i]) / trials
 		fmt.Printf("%-6s exact %.3f, sampled within 0.02: %v\n", name, ex.P[i], math.Abs(got-ex.P[i]) < 0.02)

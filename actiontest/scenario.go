@@ -1,6 +1,7 @@
 package actiontest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -411,20 +412,6 @@ func (s *Scenario) after(st *State, at *Attempt, progress int, pos, start Positi
 	return -1, progress, pos
 }
 
-// ErrNoExact is wrapped by Exact's error when a scenario falls outside the
-// exact model.
-var ErrNoExact = errors.New("actiontest: no exact solution")
-
-// Exact is the exact answer for a scenario.
-type Exact struct {
-	// P is the probability of each category, aligned with Categories().
-	P []float64
-	// MeanRounds is the expected number of tests.
-	MeanRounds float64
-	// Rounds[t] is P(the pursuit takes t tests).
-	Rounds []float64
-}
-
 // maxHarmCells bounds tracks x rows for the exact model's compact state.
 const maxHarmCells = 16
 
@@ -445,27 +432,27 @@ type node struct {
 // position, carried dice, harm, hurt so far): each test's outcomes — first
 // roll, the policy's peril and push choices, the re-roll — are enumerated
 // exactly through the same engine steps a trial uses. It fails, wrapping
-// ErrNoExact, when the rules let a pursuit loop (so MaxTests would decide),
+// markov.ErrNoExact, when the rules let a pursuit loop (so MaxTests would decide),
 // when MaxTests could cut a pursuit short, or when the state space is too
 // large.
-func (s Scenario) Exact() (Exact, error) {
+func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	c, t, fb, err := s.build()
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	rl := c.rules
 	nt, nr := len(rl.HarmTracks), len(rl.HarmRows)
 	switch {
 	case nt*nr > maxHarmCells:
-		return Exact{}, fmt.Errorf("%w: %d harm cells, the exact model holds %d", ErrNoExact, nt*nr, maxHarmCells)
+		return markov.Answer{}, fmt.Errorf("%w: %d harm cells, the exact model holds %d", markov.ErrNoExact, nt*nr, maxHarmCells)
 	case s.Goal > 100 || len(rl.Positions) > 100 || c.State.Bonus > 100 || rl.FlashbacksPerDay > 100:
-		return Exact{}, fmt.Errorf("%w: goal, positions or carried bonus above 100", ErrNoExact)
+		return markov.Answer{}, fmt.Errorf("%w: goal, positions or carried bonus above 100", markov.ErrNoExact)
 	case critical(&c.State):
-		return Exact{}, fmt.Errorf("%w: the character starts with a critical injury", ErrNoExact)
+		return markov.Answer{}, fmt.Errorf("%w: the character starts with a critical injury", markov.ErrNoExact)
 	}
 	for _, row := range rl.HarmRows {
 		if row.Slots > 100 {
-			return Exact{}, fmt.Errorf("%w: harm rows above 100 slots", ErrNoExact)
+			return markov.Answer{}, fmt.Errorf("%w: harm rows above 100 slots", markov.ErrNoExact)
 		}
 	}
 	p, _ := PolicyByName(s.Policy)
@@ -556,25 +543,25 @@ func (s Scenario) Exact() (Exact, error) {
 		}
 		return buf
 	}
-	chain, err := markov.Explore(root, next)
+	chain, err := markov.Explore(ctx, root, next)
 	if err != nil {
-		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	if failure != nil {
-		return Exact{}, failure
+		return markov.Answer{}, failure
 	}
 	depth, err := longest(root, next)
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	if depth > s.MaxTests {
-		return Exact{}, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", ErrNoExact, depth, s.MaxTests)
+		return markov.Answer{}, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", markov.ErrNoExact, depth, s.MaxTests)
 	}
 	sol, err := chain.Solve()
 	if err != nil {
-		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
-	ex := Exact{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
+	ex := markov.Answer{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
 	for st, q := range sol.Absorb {
 		if st.end == 0 {
 			ex.P[catOut] += q
@@ -584,13 +571,13 @@ func (s Scenario) Exact() (Exact, error) {
 	}
 	ex.Rounds, _, err = chain.StepDist(depth+1, 1e-300)
 	if err != nil {
-		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	return ex, nil
 }
 
 // longest returns the most tests a pursuit can take from root, or an error
-// wrapping ErrNoExact if a state can repeat.
+// wrapping markov.ErrNoExact if a state can repeat.
 func longest(root node, next func(node, []markov.Step[node]) []markov.Step[node]) (int, error) {
 	const (
 		open = 1
@@ -605,7 +592,7 @@ func longest(root node, next func(node, []markov.Step[node]) []markov.Step[node]
 		for _, st := range next(n, nil) {
 			switch color[st.To] {
 			case open:
-				return fmt.Errorf("%w: the rules let a pursuit return to an earlier state, so only max_tests ends it", ErrNoExact)
+				return fmt.Errorf("%w: the rules let a pursuit return to an earlier state, so only max_tests ends it", markov.ErrNoExact)
 			case 0:
 				if err := visit(st.To); err != nil {
 					return err

@@ -2,6 +2,7 @@ package actiontest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 func TestScenarioJSON(t *testing.T) {
@@ -67,7 +69,7 @@ func TestScenarioValidate(t *testing.T) {
 		if _, err := s.NewRunner(); err == nil {
 			t.Errorf("%s: NewRunner accepted", field)
 		}
-		if _, err := s.Exact(); err == nil {
+		if _, err := s.Exact(context.Background()); err == nil {
 			t.Errorf("%s: Exact accepted", field)
 		}
 	}
@@ -78,17 +80,17 @@ func TestScenarioValidate(t *testing.T) {
 func TestScenarioExactClosedForm(t *testing.T) {
 	s := DefaultScenario()
 	s.Goal, s.Policy, s.PerilOffered, s.Flashback = 1, "never", false, false
-	ex, err := s.Exact()
+	ex, err := s.Exact(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := math.Pow(5.0/6, 4) // Prowl 2 + Dexterity 2
 	s2 := s
 	s2.Pool, s2.Character.Actions = 4, map[string]int{}
-	if ex2, err := s2.Exact(); err != nil || cmp.Diff(ex, ex2) != "" {
+	if ex2, err := s2.Exact(context.Background()); err != nil || cmp.Diff(ex, ex2) != "" {
 		t.Errorf("pool 4 on an unrated sheet differs from Prowl 2 + Dexterity 2: %v %v", ex2, err)
 	}
-	want := Exact{P: []float64{1 - q*q, 0, q * q, 0, 0}, MeanRounds: 1 + q, Rounds: []float64{0, 1 - q, q}}
+	want := markov.Answer{P: []float64{1 - q*q, 0, q * q, 0, 0}, MeanRounds: 1 + q, Rounds: []float64{0, 1 - q, q}}
 	if d := cmp.Diff(want, ex, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("exact (-want +got):\n%s", d)
 	}
@@ -97,7 +99,7 @@ func TestScenarioExactClosedForm(t *testing.T) {
 	// dice either adds a die to the Desperate try (5 dice) or fails badly,
 	// costing a moderate harm (-2 dice: 2 dice, and hurt).
 	s.Flashback, s.FlashbackPosition = true, "risky"
-	if ex, err = s.Exact(); err != nil {
+	if ex, err = s.Exact(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	q5, q2 := math.Pow(5.0/6, 5), math.Pow(5.0/6, 2)
@@ -139,7 +141,7 @@ func TestScenarioExactMatchesRunner(t *testing.T) {
 		s := DefaultScenario()
 		s.Character.Actions = map[string]int{"Prowl": 2, "Athletics": 1}
 		f(&s)
-		ex, err := s.Exact()
+		ex, err := s.Exact(context.Background())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -198,12 +200,12 @@ func TestScenarioNoExact(t *testing.T) {
 	s := DefaultScenario()
 	s.Escalate = false
 	s.Rules.Table[Risky][BandFailure] = Outcome{Kind: Badly}
-	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("looping pursuit: Exact error %v", err)
 	}
 	s = DefaultScenario()
 	s.MaxTests = 2
-	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("max_tests too short: Exact error %v", err)
 	}
 }
@@ -212,11 +214,11 @@ func TestScenarioOut(t *testing.T) {
 	// Severe on both tracks, every row full: no push possible, so out at once.
 	s := DefaultScenario()
 	s.State = &State{Harm: [][]int{{2, 2, 1}, {2, 2, 1}}, Critical: []int{0, 0}}
-	ex, err := s.Exact()
+	ex, err := s.Exact(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Exact{P: []float64{0, 0, 0, 1, 0}, MeanRounds: 0, Rounds: []float64{1}}
+	want := markov.Answer{P: []float64{0, 0, 0, 1, 0}, MeanRounds: 0, Rounds: []float64{1}}
 	if d := cmp.Diff(want, ex); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}

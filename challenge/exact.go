@@ -1,17 +1,13 @@
 package challenge
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
-
-// ErrNoExact is wrapped by errors from Exact and Duel when a situation is
-// outside the exact model.
-var ErrNoExact = errors.New("challenge: no exact answer for this scenario")
 
 // maxExactFaces bounds the face combinations enumerated for one roll.
 const maxExactFaces = 1 << 22
@@ -47,7 +43,7 @@ type readDist struct {
 // not Gone) and collects the readings.
 func newReadDist(ds []dice.Die, adv dice.Die) (readDist, error) {
 	if len(ds) == 0 || len(ds) > keyLen {
-		return readDist{}, fmt.Errorf("%w: %d dice in one roll: the exact model takes 1..%d", ErrNoExact, len(ds), keyLen)
+		return readDist{}, fmt.Errorf("%w: %d dice in one roll: the exact model takes 1..%d", markov.ErrNoExact, len(ds), keyLen)
 	}
 	all := slices.Clone(ds)
 	if adv != dice.Gone {
@@ -56,11 +52,11 @@ func newReadDist(ds []dice.Die, adv dice.Die) (readDist, error) {
 	total := 1
 	for _, d := range all {
 		if !d.Valid() || d > 120 {
-			return readDist{}, fmt.Errorf("%w: a %v is outside the exact model (d2..d120)", ErrNoExact, d)
+			return readDist{}, fmt.Errorf("%w: a %v is outside the exact model (d2..d120)", markov.ErrNoExact, d)
 		}
 		total *= int(d)
 		if total > maxExactFaces {
-			return readDist{}, fmt.Errorf("%w: %v has more than %d face combinations", ErrNoExact, all, maxExactFaces)
+			return readDist{}, fmt.Errorf("%w: %v has more than %d face combinations", markov.ErrNoExact, all, maxExactFaces)
 		}
 	}
 	w := 1 / float64(total)
@@ -169,7 +165,7 @@ func AnswerOdds(r Rules, faces []int, bonus int, answerer []dice.Die, anAdv bool
 		return Odds{}, err
 	}
 	if len(faces) == 0 || len(faces) > keyLen {
-		return Odds{}, fmt.Errorf("%w: a standing roll of %d dice: the exact model takes 1..%d", ErrNoExact, len(faces), keyLen)
+		return Odds{}, fmt.Errorf("%w: a standing roll of %d dice: the exact model takes 1..%d", markov.ErrNoExact, len(faces), keyLen)
 	}
 	ad, err := newReadDist(answerer, advDie(r, anAdv))
 	if err != nil {
@@ -284,7 +280,7 @@ func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
 		outs[st] = solveRound(r, dists[0][b2i(st == 1)], dists[1][b2i(st == 2)], hang)
 	}
 	type state struct{ adv, end int8 } // end -1: a round starting with adv
-	chain, err := markov.Explore(state{0, -1}, func(s state, buf []markov.Step[state]) []markov.Step[state] {
+	chain, err := markov.Explore(context.Background(), state{0, -1}, func(s state, buf []markov.Step[state]) []markov.Step[state] {
 		if s.end >= 0 {
 			return buf
 		}
@@ -302,7 +298,7 @@ func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
 	}
 	sol, err := chain.Solve()
 	if err != nil {
-		return DuelOdds{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		return DuelOdds{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	var res DuelOdds
 	for s, p := range sol.Absorb {
@@ -314,21 +310,12 @@ func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
 		return DuelOdds{}, err
 	}
 	res.Rounds = dist
-	// Expected exchanges: x = e + Q x over the three round states, solved
-	// by Gaussian elimination (Q is 3x3).
-	var m [3][4]float64
-	for i := range 3 {
-		for j := range 3 {
-			m[i][j] = -outs[i].next[j]
-		}
-		m[i][i]++
-		m[i][3] = outs[i].exchanges
+	// Expected exchanges: each round played from a state earns that
+	// round's expected exchanges.
+	res.MeanExchanges, err = chain.ExpectedReward(func(s state) float64 { return outs[s.adv].exchanges })
+	if err != nil {
+		return DuelOdds{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
-	x, ok := solve3(m)
-	if !ok {
-		return DuelOdds{}, fmt.Errorf("%w: some round never ends", ErrNoExact)
-	}
-	res.MeanExchanges = x[0]
 	return res, nil
 }
 
@@ -337,39 +324,6 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// solve3 solves a 3x3 linear system given as an augmented matrix.
-func solve3(m [3][4]float64) ([3]float64, bool) {
-	for c := range 3 {
-		p := c
-		for r := c + 1; r < 3; r++ {
-			if abs(m[r][c]) > abs(m[p][c]) {
-				p = r
-			}
-		}
-		if abs(m[p][c]) < 1e-300 {
-			return [3]float64{}, false
-		}
-		m[c], m[p] = m[p], m[c]
-		for r := range 3 {
-			if r == c {
-				continue
-			}
-			f := m[r][c] / m[c][c]
-			for k := c; k < 4; k++ {
-				m[r][k] -= f * m[c][k]
-			}
-		}
-	}
-	return [3]float64{m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]}, true
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // solveRound works out one round between rolls distributed as da and db

@@ -1,6 +1,7 @@
 package challenge_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/challenge"
@@ -98,7 +99,7 @@ func ExampleScenario() {
 	for range 10000 {
 		wins[rn.Trial(r, m)]++
 	}
-	ex, _ := s.Exact()
+	ex, _ := s.Exact(context.Background())
 	for i, c := range s.Categories()[:4] {
 		fmt.Printf("%-16s sampled %.2f exact %.2f\n", c, float64(wins[i])/10000, ex.P[i])
 	}

@@ -1,9 +1,11 @@
 package challenge
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // ScenarioSide is one side of a simulated conflict: its characters (a
@@ -218,25 +220,16 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	return cat
 }
 
-// Exact is the exact answer for a scenario.
-type Exact struct {
-	P          []float64 // probability of each category, aligned with Categories()
-	MeanRounds float64   // expected rounds (metric 0)
-	Rounds     []float64 // P(rounds = t) for t = 0.. (to 1e-13)
-	// MeanExchanges is the expected number of exchanges (metric 1).
-	MeanExchanges float64
-}
-
 // Exact solves the scenario exactly when it fits the model of Duel: two
 // sides, at most 8 dice a side, and no owe-list names either side would
-// cross off. Otherwise the error wraps ErrNoExact and says why.
-func (s Scenario) Exact() (Exact, error) {
+// cross off. Otherwise the error wraps markov.ErrNoExact and says why.
+func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	c, plays, err := s.build()
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	if len(c.Sides) != 2 {
-		return Exact{}, fmt.Errorf("%w: %d sides; the exact model covers two", ErrNoExact, len(c.Sides))
+		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
 	}
 	for i := range c.Sides {
 		if _, never := plays[i].Cross.(Never); never {
@@ -245,8 +238,8 @@ func (s Scenario) Exact() (Exact, error) {
 		for _, d := range c.Owe {
 			for _, m := range c.Sides[i].Members {
 				if m.Player == d.Player {
-					return Exact{}, fmt.Errorf("%w: side %s may cross %s off the owe list; use cross_off \"never\" or an empty owe list",
-						ErrNoExact, c.Sides[i].Name, d.Name)
+					return markov.Answer{}, fmt.Errorf("%w: side %s may cross %s off the owe list; use cross_off \"never\" or an empty owe list",
+						markov.ErrNoExact, c.Sides[i].Name, d.Name)
 				}
 			}
 		}
@@ -259,12 +252,12 @@ func (s Scenario) Exact() (Exact, error) {
 	}
 	d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
-	return Exact{
-		P:             []float64{d.P[AOutright], d.P[AGiven], d.P[BOutright], d.P[BGiven], 0},
-		MeanRounds:    d.MeanRounds,
-		Rounds:        d.Rounds,
-		MeanExchanges: d.MeanExchanges,
+	return markov.Answer{
+		P:          []float64{d.P[AOutright], d.P[AGiven], d.P[BOutright], d.P[BGiven], 0},
+		MeanRounds: d.MeanRounds,
+		Rounds:     d.Rounds,
+		Means:      map[string]float64{"exchanges": d.MeanExchanges},
 	}, nil
 }

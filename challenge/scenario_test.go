@@ -2,6 +2,7 @@ package challenge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 func TestScenarioJSON(t *testing.T) {
@@ -79,7 +81,7 @@ func TestRunnerMatchesExact(t *testing.T) {
 			s := DefaultScenario()
 			s.Sides[1].Play.Stance = stance
 			s.Sides[0].Members[0].Character.Stats[Art] = MustStat(dice.D12, dice.D8) // outclass Irin
-			ex, err := s.Exact()
+			ex, err := s.Exact(context.Background())
 			must(t, err)
 			rn, err := s.NewRunner()
 			must(t, err)
@@ -105,8 +107,8 @@ func TestRunnerMatchesExact(t *testing.T) {
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("rounds: p=%v %v", fit.PValue, err)
 			}
-			if mean := ex1 / float64(trials); !near(mean, ex.MeanExchanges, 0.02*ex.MeanExchanges) {
-				t.Errorf("exchanges %v, exact %v", mean, ex.MeanExchanges)
+			if mean := ex1 / float64(trials); !near(mean, ex.Means["exchanges"], 0.02*ex.Means["exchanges"]) {
+				t.Errorf("exchanges %v, exact %v", mean, ex.Means["exchanges"])
 			}
 		})
 	}
@@ -145,7 +147,7 @@ func threeWay() Scenario {
 func TestThreeWayScenario(t *testing.T) {
 	s := threeWay()
 	must(t, s.Validate())
-	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("Exact of three sides: %v", err)
 	}
 	rn, err := s.NewRunner()
@@ -178,11 +180,11 @@ func TestExactRefusesCrossOffs(t *testing.T) {
 	s := DefaultScenario()
 	s.Owe = []Debt{{Name: "Irin", Player: "Irin"}}
 	s.Sides[1].Play.CrossOff = "eager"
-	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) || !strings.Contains(err.Error(), "cross Irin off") {
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "cross Irin off") {
 		t.Errorf("Exact with cross-offs: %v", err)
 	}
 	s.Sides[1].Play.CrossOff = "never"
-	if _, err := s.Exact(); err != nil {
+	if _, err := s.Exact(context.Background()); err != nil {
 		t.Errorf("Exact with a list nobody crosses: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package contest
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -193,7 +194,7 @@ func BenchmarkExactContested(b *testing.B) {
 	sc := DefaultScenario()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := sc.Exact(); err != nil {
+		if _, err := sc.Exact(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}

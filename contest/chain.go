@@ -1,6 +1,7 @@
 package contest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -47,16 +48,16 @@ type chainModel struct {
 	err   error
 }
 
-func (s Scenario) exactAction() (Exact, error) {
+func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 	b, err := s.build()
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	if len(b.sides) != 2 {
-		return Exact{}, noExact("the chain covers two sides, not %d", len(b.sides))
+		return markov.Answer{}, noExact("the chain covers two sides, not %d", len(b.sides))
 	}
 	if s.Rules.Keep > 2 {
-		return Exact{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
+		return markov.Answer{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
 	}
 	m := &chainModel{e: Engine{Rules: s.Rules}, b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}}
 	m.sc = b.scene.Clone()
@@ -65,16 +66,16 @@ func (s Scenario) exactAction() (Exact, error) {
 		kind = Basic
 	}
 	if err := m.e.Begin(m.sc, kind, b.sides, b.init); err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	m.all = m.sc.Action.AllRoll
 	if b.iChar >= 0 {
 		if c, _ := m.e.cost(m.sc, b.iChar, b.iPicks); c > 0 {
-			return Exact{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
+			return markov.Answer{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
 		}
 		d, err := TotalDist(m.sc.sideDice(&Side{}, b.iPicks, nil), s.Rules)
 		if err != nil {
-			return Exact{}, err
+			return markov.Answer{}, err
 		}
 		m.inter = &d
 		m.sc.Action.Planned = b.iChar
@@ -84,13 +85,13 @@ func (s Scenario) exactAction() (Exact, error) {
 			continue
 		}
 		if c, _ := m.e.cost(m.sc, sd.Aider, sd.AidPicks); c > 0 {
-			return Exact{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
+			return markov.Answer{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
 		}
 		r1 := s.Rules
 		r1.Keep = 1
 		d, err := TotalDist(m.sc.sideDice(&Side{}, sd.AidPicks, nil), r1)
 		if err != nil {
-			return Exact{}, err
+			return markov.Answer{}, err
 		}
 		m.aids[i] = &d
 	}
@@ -102,24 +103,24 @@ func (s Scenario) exactAction() (Exact, error) {
 			start.pp[i] = int16(m.sc.Characters[c].PlotPoints)
 		}
 	}
-	chain, err := markov.Explore(start, m.next)
+	chain, err := markov.Explore(ctx, start, m.next)
 	if m.err != nil {
-		return Exact{}, m.err
+		return markov.Answer{}, m.err
 	}
 	if err != nil {
-		return Exact{}, noExact("%v", err)
+		return markov.Answer{}, noExact("%v", err)
 	}
 	sol, err := chain.Solve()
 	if err != nil {
-		return Exact{}, fmt.Errorf("contest: solving the chain: %w", err)
+		return markov.Answer{}, fmt.Errorf("contest: solving the chain: %w", err)
 	}
-	ex := Exact{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
+	ex := markov.Answer{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
 	for st, p := range sol.Absorb {
 		ex.P[st.cat] += p
 	}
 	rounds, _, err := chain.StepDist(1000, 1e-13)
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	ex.Rounds = rounds
 	return ex, nil
@@ -441,14 +442,14 @@ func (m *chainModel) giveIn(y xstate) xstate {
 // model: a basic or two-sided contested action (any pools, gangs, free aid
 // and interference, policies, Plot Points and 1s bought), or a timed action
 // whose pools cost no Plot Points. Other scenarios get an error wrapping
-// ErrNoExact.
-func (s Scenario) Exact() (Exact, error) {
+// markov.ErrNoExact.
+func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if err := s.Validate(); err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	switch s.Kind {
 	case KindTimed:
-		return s.exactTimed()
+		return s.exactTimed(ctx)
 	}
-	return s.exactAction()
+	return s.exactAction(ctx)
 }

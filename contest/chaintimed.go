@@ -1,6 +1,7 @@
 package contest
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -37,36 +38,36 @@ type tstate struct {
 	gap   bool
 }
 
-func (s Scenario) exactTimed() (Exact, error) {
+func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 	b, err := s.build()
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	e := Engine{Rules: s.Rules}
 	sc := &b.scene
 	if c, _ := e.cost(sc, b.actor, b.picks); c > 0 {
-		return Exact{}, noExact("the actor's pool costs %d Plot Points a roll; the chain needs a free pool", c)
+		return markov.Answer{}, noExact("the actor's pool costs %d Plot Points a roll; the chain needs a free pool", c)
 	}
 	if len(b.helper) > 32 {
-		return Exact{}, noExact("%d helpers: the chain takes at most 32", len(b.helper))
+		return markov.Answer{}, noExact("%d helpers: the chain takes at most 32", len(b.helper))
 	}
 	actor, err := TotalDist(sc.sideDice(&Side{}, b.picks, nil), s.Rules)
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	helpers := make([]dice.Dist, len(b.helper))
 	for i, h := range b.helper {
 		if c, _ := e.cost(sc, h.Char, h.Picks); c > 0 {
-			return Exact{}, noExact("helper %d's pool costs Plot Points; the chain needs free pools", i)
+			return markov.Answer{}, noExact("helper %d's pool costs Plot Points; the chain needs free pools", i)
 		}
 		if helpers[i], err = TotalDist(sc.sideDice(&Side{}, h.Picks, nil), s.Rules); err != nil {
-			return Exact{}, err
+			return markov.Answer{}, err
 		}
 	}
 	if b.table.gm().BuyOnes(View{Side: -1, Char: -1, Ones: 1, Target: -1}) > 0 {
 		for _, st := range b.steps {
 			if len(st.Stakes) == 0 {
-				return Exact{}, noExact("the GM buys 1s, growing the Trouble Pool a later step rolls; the chain keeps it fixed")
+				return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool a later step rolls; the chain keeps it fixed")
 			}
 		}
 	}
@@ -77,7 +78,7 @@ func (s Scenario) exactTimed() (Exact, error) {
 			ds = sc.Trouble
 		}
 		if stakes[i], err = TotalDist(ds, s.Rules); err != nil {
-			return Exact{}, err
+			return markov.Answer{}, err
 		}
 	}
 	R := s.Rules
@@ -143,15 +144,15 @@ func (s Scenario) exactTimed() (Exact, error) {
 		}
 		return roll(st, bt, 1, buf)
 	}
-	chain, err := markov.Explore(tstate{beats: int16(b.beats)}, next)
+	chain, err := markov.Explore(ctx, tstate{beats: int16(b.beats)}, next)
 	if err != nil {
-		return Exact{}, noExact("%v", err)
+		return markov.Answer{}, noExact("%v", err)
 	}
 	sol, err := chain.Solve()
 	if err != nil {
-		return Exact{}, fmt.Errorf("contest: solving the timed chain: %w", err)
+		return markov.Answer{}, fmt.Errorf("contest: solving the timed chain: %w", err)
 	}
-	ex := Exact{P: make([]float64, 4), MeanRounds: sol.ExpectedSteps}
+	ex := markov.Answer{P: make([]float64, 4), MeanRounds: sol.ExpectedSteps}
 	for st, p := range sol.Absorb {
 		ex.P[st.cat] += p
 	}

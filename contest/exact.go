@@ -1,15 +1,11 @@
 package contest
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
-
-// ErrNoExact is wrapped by Exact when a scenario falls outside the exact
-// model; the message says why.
-var ErrNoExact = errors.New("contest: no exact solution for this scenario")
 
 // TotalDist returns the exact distribution of a pool's total under rules r:
 // the sum of the r.Keep highest dice, 1s left out if r.ExcludeOnes. An
@@ -125,15 +121,6 @@ func jointTotalOnes(ds []dice.Die, r Rules) [][]float64 {
 	return out
 }
 
-// Exact is the exact answer for a scenario: the probability of each
-// category (aligned with Categories), the expected value of metric 0, and
-// its distribution.
-type Exact struct {
-	P          []float64
-	MeanRounds float64
-	Rounds     []float64
-}
-
 func noExact(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrNoExact}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{markov.ErrNoExact}, args...)...)
 }

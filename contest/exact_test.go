@@ -1,11 +1,13 @@
 package contest
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // basicScenario: the detective against the Trouble Pool or a GM character.
@@ -95,7 +97,7 @@ func TestExactMatchesSampling(t *testing.T) {
 		"brawls":         interfered("stubborn", "stubborn"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			ex, err := sc.Exact()
+			ex, err := sc.Exact(context.Background())
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -173,8 +175,8 @@ func TestExactRefuses(t *testing.T) {
 		if err := sc.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := sc.Exact(); !errors.Is(err, ErrNoExact) {
-			t.Errorf("%s: %v, want ErrNoExact", name, err)
+		if _, err := sc.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
+			t.Errorf("%s: %v, want markov.ErrNoExact", name, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package contest_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/contest"
@@ -40,7 +41,7 @@ func Example() {
 // detective.
 func ExampleScenario_Exact() {
 	sc := contest.DefaultScenario()
-	ex, err := sc.Exact()
+	ex, err := sc.Exact(context.Background())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -2,6 +2,7 @@ package contest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -197,7 +198,7 @@ func TestScenarioValidate(t *testing.T) {
 			if _, err := sc.NewRunner(); err == nil {
 				t.Error("NewRunner accepted it")
 			}
-			if _, err := sc.Exact(); err == nil {
+			if _, err := sc.Exact(context.Background()); err == nil {
 				t.Error("Exact accepted it")
 			}
 		})

@@ -86,7 +86,7 @@
 // restores as JSON; every step checks its input and leaves the State as it
 // was when it fails. An optional Sink receives Events (flips, plays,
 // rolls...). Scenario, Runner and Exact form the face the stakes CLI and
-// simulator use; encounters have no exact model (ErrNoExact), but single
+// simulator use; encounters have no exact model (markov.ErrNoExact), but single
 // draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.
 //
 // Sources of each default are marked in the documentation of Rules and

@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -92,7 +93,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 		return TaskExact{}, err
 	}
 	if t.Rounds > 20 {
-		return TaskExact{}, fmt.Errorf("%w: task.rounds %d, the exact chain handles up to 20", ErrNoExact, t.Rounds)
+		return TaskExact{}, fmt.Errorf("%w: task.rounds %d, the exact chain handles up to 20", markov.ErrNoExact, t.Rounds)
 	}
 	if len(bars) != int(numBars) || pol == nil {
 		return TaskExact{}, fmt.Errorf("TaskChance needs %d bar probabilities and a policy", numBars)
@@ -167,7 +168,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 		}
 		return buf
 	}
-	ch, err := markov.Explore(taskNode{}, next)
+	ch, err := markov.Explore(context.Background(), taskNode{}, next)
 	if bad != nil {
 		return TaskExact{}, bad
 	}

@@ -1,6 +1,7 @@
 package dramadeck_test
 
 import (
+	"context"
 	"strings"
 
 	"fmt"
@@ -107,7 +108,7 @@ func ExampleScenario() {
 	s := dramadeck.DefaultScenario()
 	fmt.Println(s.Categories())
 	fmt.Println(s.Metrics())
-	_, err := s.Exact()
+	_, err := s.Exact(context.Background())
 	fmt.Println(err != nil)
 	// Output:
 	// [heroes_win villains_win escaped timed_out]

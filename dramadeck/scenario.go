@@ -1,14 +1,12 @@
 package dramadeck
 
 import (
-	"errors"
+	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
-
-// ErrNoExact is wrapped by Exact when a scenario has no exact model.
-var ErrNoExact = errors.New("dramadeck: no exact solution for this scenario")
 
 // Scenario is one simulated encounter: rules, deck, the two sides and the
 // policies by registry name.
@@ -26,13 +24,6 @@ type Scenario struct {
 	// HeroPolicy and GMPolicy name policies (Policies()).
 	HeroPolicy string `json:"hero_policy"`
 	GMPolicy   string `json:"gm_policy"`
-}
-
-// Exact is the exact answer for a scenario (see the stakes Scenario face).
-type Exact struct {
-	P          []float64 // probability of each category, aligned with Categories()
-	MeanRounds float64   // expected value of metric 0
-	Rounds     []float64 // P(metric 0 = t) for t = 0..; may be nil
 }
 
 func pc(name string, speed, hp, fp int, atk, def int, dmg Damage, dr, iq, will int, trick, infl, intim, man int, poss int) Character {
@@ -115,11 +106,11 @@ func (s Scenario) Metrics() []string {
 // Exact is not available for an encounter: card plays, targets and damage
 // make the state space far too large. Use DrawOdds, Hypergeometric and
 // TaskChance for the exact parts.
-func (s Scenario) Exact() (Exact, error) {
+func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if err := s.Validate(); err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
-	return Exact{}, fmt.Errorf("%w: an encounter under the cards (hands, pools, targets, damage) has no small exact model; see DrawOdds and TaskChance", ErrNoExact)
+	return markov.Answer{}, fmt.Errorf("%w: an encounter under the cards (hands, pools, targets, damage) has no small exact model; see DrawOdds and TaskChance", markov.ErrNoExact)
 }
 
 // Runner plays trials of one scenario. One Runner per goroutine.

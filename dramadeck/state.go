@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
+
 	"github.com/stakesrpg/stakes/dice"
 )
 

@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 func startedGame(t *testing.T, seed uint64) (*Game, *dice.Roller) {
@@ -98,8 +100,8 @@ func TestScenarioFace(t *testing.T) {
 	if d := cmp.Diff(s, back); d != "" {
 		t.Errorf("scenario JSON (-want +got):\n%s", d)
 	}
-	if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
-		t.Errorf("Exact: %v, want ErrNoExact", err)
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("Exact: %v, want markov.ErrNoExact", err)
 	}
 	if len(s.Metrics()) > 8 || s.Metrics()[0] != "rounds" {
 		t.Error("metrics")

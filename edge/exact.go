@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -8,17 +9,6 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
-
-// Exact is the exact answer for a scenario.
-type Exact struct {
-	// P is the probability of each category, aligned with Categories.
-	P []float64
-	// MeanRounds is the expected number of rounds.
-	MeanRounds float64
-	// Rounds[t] is the probability that the interaction lasts exactly t
-	// rounds (the tail below 1e-12 is cut).
-	Rounds []float64
-}
 
 // exactBudget bounds the check combinations enumerated per state.
 const exactBudget = 200_000
@@ -33,28 +23,28 @@ const roundBase = 1 << 20
 // the scenario's (deterministic) policies. Each round's checks are
 // enumerated exactly, so it needs few enough checks per round (about four
 // d20 checks). Scenarios outside the model return an error wrapping
-// ErrNoExact.
-func (s Scenario) Exact() (Exact, error) {
+// markov.ErrNoExact.
+func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	in, err := s.New()
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	if len(in.parties) != 2 {
-		return Exact{}, fmt.Errorf("%w: the chain covers two parties, not %d", ErrNoExact, len(in.parties))
+		return markov.Answer{}, fmt.Errorf("%w: the chain covers two parties, not %d", markov.ErrNoExact, len(in.parties))
 	}
 	if len(in.factors) > 0 {
-		return Exact{}, fmt.Errorf("%w: outside factors depend on the round number", ErrNoExact)
+		return markov.Answer{}, fmt.Errorf("%w: outside factors depend on the round number", markov.ErrNoExact)
 	}
 	dist, err := dice.SumOf(in.checkDice)
 	if err != nil {
-		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	dist = dist.Shift(in.checkMod)
 	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
-	res := Exact{P: make([]float64, x.nc)}
+	res := markov.Answer{P: make([]float64, x.nc)}
 	starts, err := x.starts()
 	if err != nil {
-		return Exact{}, err
+		return markov.Answer{}, err
 	}
 	maxSteps := in.rules.MaxRounds
 	if maxSteps == 0 {
@@ -66,30 +56,30 @@ func (s Scenario) Exact() (Exact, error) {
 		in.st.order = append(in.st.order[:0], st.order...)
 		in.st.initiative = st.order[0]
 		if conceded, err := in.concessions(); err != nil {
-			return Exact{}, err
+			return markov.Answer{}, err
 		} else if conceded {
 			res.P[category(in.st.outcome, 2)] += st.p
 			res.Rounds = addAt(res.Rounds, 0, st.p)
 			continue
 		}
 		x.order = st.order
-		chain, err := markov.Explore(x.key(), x.next)
+		chain, err := markov.Explore(ctx, x.key(), x.next)
 		if x.err != nil {
-			return Exact{}, x.err
+			return markov.Answer{}, x.err
 		}
 		if err != nil {
-			return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+			return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 		}
 		sol, err := chain.Solve()
 		if err != nil {
-			return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+			return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 		}
 		dist, rest, err := chain.StepDist(maxSteps, 1e-13)
 		if err != nil {
-			return Exact{}, err
+			return markov.Answer{}, err
 		}
 		if in.rules.MaxRounds > 0 && rest > 1e-9 {
-			return Exact{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g", ErrNoExact, in.rules.MaxRounds, rest)
+			return markov.Answer{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g", markov.ErrNoExact, in.rules.MaxRounds, rest)
 		}
 		for k, p := range sol.Absorb {
 			c := int(k[1])
@@ -263,7 +253,7 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 	for range ps {
 		total *= len(x.dist.P)
 		if total > exactBudget {
-			x.err = fmt.Errorf("%w: %d checks a round are too many to enumerate (at most %d combinations)", ErrNoExact, len(ps), exactBudget)
+			x.err = fmt.Errorf("%w: %d checks a round are too many to enumerate (at most %d combinations)", markov.ErrNoExact, len(ps), exactBudget)
 			return out
 		}
 	}

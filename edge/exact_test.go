@@ -1,16 +1,18 @@
 package edge
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 func TestExactMatchesRunner(t *testing.T) {
 	s := DefaultScenario()
-	ex, err := s.Exact()
+	ex, err := s.Exact(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +82,8 @@ func TestExactRefuses(t *testing.T) {
 	}
 	big.Parties[1].Policy = "steady"
 	for name, s := range map[string]Scenario{"three parties": three, "outside factor": factor, "too many checks": big} {
-		if _, err := s.Exact(); !errors.Is(err, ErrNoExact) {
-			t.Errorf("%s: err = %v, want ErrNoExact", name, err)
+		if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
+			t.Errorf("%s: err = %v, want markov.ErrNoExact", name, err)
 		}
 	}
 }
@@ -114,7 +116,7 @@ func TestExactConcessions(t *testing.T) {
 	}
 	for name, s := range scenarios {
 		t.Run(name, func(t *testing.T) {
-			ex, err := s.Exact()
+			ex, err := s.Exact(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

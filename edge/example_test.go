@@ -1,6 +1,7 @@
 package edge_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -54,7 +55,7 @@ func ExampleInteraction_Play() {
 // reckless pursuer.
 func ExampleScenario_Exact() {
 	s := edge.DefaultScenario()
-	ex, err := s.Exact()
+	ex, err := s.Exact(context.Background())
 	if err != nil {
 		fmt.Println(err)
 		return

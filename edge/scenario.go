@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -108,10 +107,6 @@ func (s Scenario) Metrics() []string {
 	}
 	return out
 }
-
-// ErrNoExact is wrapped by Scenario.Exact when the scenario does not fit
-// the exact model.
-var ErrNoExact = errors.New("edge: no exact answer for this scenario")
 
 // Runner plays trials of one scenario. It is preallocated; give each
 // goroutine its own.

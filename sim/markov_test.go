@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -24,7 +25,7 @@ type contestState struct {
 func contestChain(t *testing.T) *markov.Chain[contestState] {
 	t.Helper()
 	all := 2 * contestTokens
-	c, err := markov.Explore(contestState{a: contestTokens}, func(s contestState, buf []markov.Step[contestState]) []markov.Step[contestState] {
+	c, err := markov.Explore(context.Background(), contestState{a: contestTokens}, func(s contestState, buf []markov.Step[contestState]) []markov.Step[contestState] {
 		if s.walked || s.a == 0 || s.a == all {
 			return buf
 		}

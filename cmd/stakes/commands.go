@@ -121,7 +121,7 @@ func simulate(e *env, sc scenario, name string, c *common) (result, error) {
 	}
 	stripRunEnv(rep, c.zeroTime)
 	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep}
-	if ex, err := sc.exact(); err == nil {
+	if ex, err := sc.exact(e.ctx); err == nil {
 		res.Exact = ex
 	} else {
 		res.NoExact = err.Error()
@@ -246,7 +246,7 @@ func cmdOdds(e *env, args []string) error {
 	if m.odds != nil {
 		return m.odds(e, sc, oddsArgs{json: c.json, pos: pos[1:]})
 	}
-	ex, err := sc.exact()
+	ex, err := sc.exact(e.ctx)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // coinScenario is a test-only mechanic: two sides race to a number of
@@ -21,7 +23,7 @@ type coinSub struct {
 	Bonus []int `json:"bonus"`
 }
 
-var errNoExactCoin = errors.New("coin: no exact answer for sides != 2")
+var errNoExactCoin = fmt.Errorf("%w: coin: sides other than 2", markov.ErrNoExact)
 
 func (s coinScenario) Validate() error {
 	if s.Target < 1 || s.Target > 50 {
@@ -64,15 +66,13 @@ func (c *coinRunner) Trial(r *dice.Roller, m []int) int {
 	return 2
 }
 
-type coinExact struct{ P []float64 }
-
-func (s coinScenario) Exact() (coinExact, error) {
+func (s coinScenario) Exact(context.Context) (markov.Answer, error) {
 	if s.Sides != 2 || s.Target != 1 {
-		return coinExact{}, errNoExactCoin
+		return markov.Answer{}, errNoExactCoin
 	}
 	// Target 1 with fair coins: each round ends with probability 3/4,
 	// split 1/3 each way.
-	return coinExact{P: []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}}, nil
+	return markov.Answer{P: []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}, MeanRounds: 4.0 / 3}, nil
 }
 
 func init() {
@@ -80,12 +80,10 @@ func init() {
 		name:    "coin",
 		summary: "test-only: two sides race to a number of heads",
 		fresh: func() scenario {
-			return &box[coinScenario, *coinRunner, coinExact]{
-				name:  "coin",
-				s:     coinScenario{Target: 1, Sides: 2, Label: "race"},
-				conv:  func(e coinExact) exactView { return exactView{P: e.P, MeanRounds: 4.0 / 3} },
-				descr: func(s coinScenario) string { return fmt.Sprintf("race to %d heads on d%d", s.Target, s.Sides) },
-			}
+			s := coinScenario{Target: 1, Sides: 2, Label: "race"}
+			return adapt(sim.Adapt[*coinRunner]("coin", &s), func() string {
+				return fmt.Sprintf("race to %d heads on d%d", s.Target, s.Sides)
+			})
 		},
 	})
 }

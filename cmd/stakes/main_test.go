@@ -152,7 +152,7 @@ func TestSetAndNoExact(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "race to 3 heads on d6") || !strings.Contains(out, "exact: none (coin: no exact answer") {
+	if !strings.Contains(out, "race to 3 heads on d6") || !strings.Contains(out, "exact: none (no exact answer for this scenario: coin: sides other than 2)") {
 		t.Errorf("output:\n%s", out)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/actiontest"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func init() {
@@ -11,21 +12,15 @@ func init() {
 		name:    "actiontest",
 		summary: "d6 pools where sixes succeed: position, push, risk peril, harm (Einfelst Wilds)",
 		fresh: func() scenario {
-			return &box[actiontest.Scenario, *actiontest.Runner, actiontest.Exact]{
-				name: "actiontest",
-				s:    actiontest.DefaultScenario(),
-				conv: func(e actiontest.Exact) exactView {
-					return exactView{P: e.P, MeanRounds: e.MeanRounds, Rounds: e.Rounds}
-				},
-				descr: func(s actiontest.Scenario) string {
-					pool := "the sheet's pool"
-					if s.Pool > 0 {
-						pool = fmt.Sprintf("%d dice", s.Pool)
-					}
-					return fmt.Sprintf("%s: %s with %s, %s, difficulty %d, goal %d, policy %s",
-						s.Name, s.Action, pool, s.Position, s.Difficulty, s.Goal, s.Policy)
-				},
-			}
+			s := actiontest.DefaultScenario()
+			return adapt(sim.Adapt[*actiontest.Runner]("actiontest", &s), func() string {
+				pool := "the sheet's pool"
+				if s.Pool > 0 {
+					pool = fmt.Sprintf("%d dice", s.Pool)
+				}
+				return fmt.Sprintf("%s: %s with %s, %s, difficulty %d, goal %d, policy %s",
+					s.Name, s.Action, pool, s.Position, s.Difficulty, s.Goal, s.Policy)
+			})
 		},
 		odds: actiontestOdds,
 	})
@@ -68,7 +63,7 @@ func actiontestOdds(e *env, sc scenario, a oddsArgs) error {
 		}
 		rows = append(rows, r)
 	}
-	ex, exErr := sc.exact()
+	ex, exErr := sc.exact(e.ctx)
 	if a.json {
 		out := map[string]any{"mechanic": "actiontest", "scenario": sc.describe(), "pool": pool,
 			"difficulty": s.Difficulty, "policy": s.Policy, "one_test": rows}

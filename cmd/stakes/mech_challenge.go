@@ -6,6 +6,7 @@ import (
 
 	"github.com/stakesrpg/stakes/challenge"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func init() {
@@ -13,14 +14,8 @@ func init() {
 		name:    "challenge",
 		summary: "challenger and answerer: stat dice, high die, doubling, advantage die (Art, Grace & Guts)",
 		fresh: func() scenario {
-			return &box[challenge.Scenario, *challenge.Runner, challenge.Exact]{
-				name: "challenge",
-				s:    challenge.DefaultScenario(),
-				conv: func(e challenge.Exact) exactView {
-					return exactView{P: e.P, MeanRounds: e.MeanRounds, Rounds: e.Rounds}
-				},
-				descr: describeChallenge,
-			}
+			s := challenge.DefaultScenario()
+			return adapt(sim.Adapt[*challenge.Runner]("challenge", &s), func() string { return describeChallenge(s) })
 		},
 		odds: challengeOdds,
 	})
@@ -80,7 +75,7 @@ func challengeOdds(e *env, sc scenario, a oddsArgs) error {
 			}
 		}
 	}
-	ex, exErr := sc.exact()
+	ex, exErr := sc.exact(e.ctx)
 	if a.json {
 		out := map[string]any{"mechanic": "challenge", "scenario": sc.describe(), "exchanges": rows}
 		if exErr == nil {

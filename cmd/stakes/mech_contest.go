@@ -7,6 +7,7 @@ import (
 
 	"github.com/stakesrpg/stakes/contest"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func init() {
@@ -14,14 +15,8 @@ func init() {
 		name:    "contest",
 		summary: "Cortex-style pools totalling the two highest dice: basic, contested, timed actions (Gotham Reborn)",
 		fresh: func() scenario {
-			return &box[contest.Scenario, *contest.Runner, contest.Exact]{
-				name: "contest",
-				s:    contest.DefaultScenario(),
-				conv: func(e contest.Exact) exactView {
-					return exactView{P: e.P, MeanRounds: e.MeanRounds, Rounds: e.Rounds}
-				},
-				descr: describeContest,
-			}
+			s := contest.DefaultScenario()
+			return adapt(sim.Adapt[*contest.Runner]("contest", &s), func() string { return describeContest(s) })
 		},
 		odds: contestOdds,
 	})
@@ -54,7 +49,7 @@ func contestOdds(e *env, sc scenario, a oddsArgs) error {
 		args = []string{args[0], args[2]}
 	}
 	if len(args) == 0 {
-		ex, err := sc.exact()
+		ex, err := sc.exact(e.ctx)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dramadeck"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func init() {
@@ -11,21 +12,15 @@ func init() {
 		name:    "dramadeck",
 		summary: "the Drama Deck over GURPS 3d6 checks (GURPS adaptation of the Torg Drama Deck)",
 		fresh: func() scenario {
-			return &box[dramadeck.Scenario, *dramadeck.Runner, dramadeck.Exact]{
-				name: "dramadeck",
-				s:    dramadeck.DefaultScenario(),
-				conv: func(e dramadeck.Exact) exactView {
-					return exactView{P: e.P, MeanRounds: e.MeanRounds, Rounds: e.Rounds}
-				},
-				descr: func(s dramadeck.Scenario) string {
-					line := "Standard"
-					if s.Dramatic {
-						line = "Dramatic"
-					}
-					return fmt.Sprintf("%d heroes against %d villains, %s lines, heroes play %s, GM plays %s",
-						len(s.Heroes), len(s.Villains), line, s.HeroPolicy, s.GMPolicy)
-				},
-			}
+			s := dramadeck.DefaultScenario()
+			return adapt(sim.Adapt[*dramadeck.Runner]("dramadeck", &s), func() string {
+				line := "Standard"
+				if s.Dramatic {
+					line = "Dramatic"
+				}
+				return fmt.Sprintf("%d heroes against %d villains, %s lines, heroes play %s, GM plays %s",
+					len(s.Heroes), len(s.Villains), line, s.HeroPolicy, s.GMPolicy)
+			})
 		},
 		odds: dramadeckOdds,
 	})

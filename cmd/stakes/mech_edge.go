@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stakesrpg/stakes/edge"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func init() {
@@ -12,14 +13,8 @@ func init() {
 		name:    "edge",
 		summary: "dramatic interaction: parties wager edge dice on opposed d20 checks (d20 Advanced)",
 		fresh: func() scenario {
-			return &box[edge.Scenario, *edge.Runner, edge.Exact]{
-				name: "edge",
-				s:    edge.DefaultScenario(),
-				conv: func(e edge.Exact) exactView {
-					return exactView{P: e.P, MeanRounds: e.MeanRounds, Rounds: e.Rounds}
-				},
-				descr: describeEdge,
-			}
+			s := edge.DefaultScenario()
+			return adapt(sim.Adapt[*edge.Runner]("edge", &s), func() string { return describeEdge(s) })
 		},
 	})
 }

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
+	"context"
 	"sort"
 	"strings"
 
 	"github.com/stakesrpg/stakes/sim"
 )
 
-// scenario is one mechanic's scenario value behind a uniform face, so the
+// scenario is one mechanic's scenario behind a uniform face, so the
 // subcommands need not know the rule packages.
 type scenario interface {
 	mechanic() string
@@ -17,13 +16,35 @@ type scenario interface {
 	ptr() any
 	validate() error
 	describe() string
-	spec(name string) (sim.Spec, error)
-	// exact returns the exact answer, or an error wrapping the package's
-	// ErrNoExact when the scenario is outside the exact model.
-	exact() (*exactView, error)
+	spec(label string) (sim.Spec, error)
+	// exact returns the exact answer, or an error wrapping
+	// markov.ErrNoExact when the scenario is outside the exact model.
+	exact(ctx context.Context) (*exactView, error)
 }
 
-// exactView is the common shape of the rule packages' Exact values.
+// adapted is a scenario over sim's mechanic contract, with the one-line
+// description the reports print.
+type adapted struct {
+	m     sim.Mechanic
+	descr func() string
+}
+
+// adapt registers a scenario value for the commands: m is the contract
+// over it (sim.Adapt) and descr describes it as it stands now (a closure
+// over the same value, so --set and --file changes show).
+func adapt(m sim.Mechanic, descr func() string) scenario {
+	return &adapted{m: m, descr: descr}
+}
+
+func (s *adapted) mechanic() string { return s.m.Name() }
+
+func (s *adapted) ptr() any         { return s.m.Scenario() }
+func (s *adapted) validate() error  { return s.m.Validate() }
+func (s *adapted) describe() string { return s.descr() }
+
+func (s *adapted) spec(label string) (sim.Spec, error) { return s.m.Spec(label) }
+
+// exactView is the exact answer as the commands print and encode it.
 type exactView struct {
 	Categories []string  `json:"categories"`
 	P          []float64 `json:"p"`
@@ -31,58 +52,12 @@ type exactView struct {
 	Rounds     []float64 `json:"rounds,omitempty"`
 }
 
-// pkgScenario is the face every rule package's Scenario exposes.
-type pkgScenario[R sim.Runner, E any] interface {
-	Validate() error
-	Categories() []string
-	Metrics() []string
-	NewRunner() (R, error)
-	Exact() (E, error)
-}
-
-// box adapts one package's Scenario type S.
-type box[S pkgScenario[R, E], R sim.Runner, E any] struct {
-	name  string
-	s     S
-	conv  func(E) exactView
-	descr func(S) string
-}
-
-func (b *box[S, R, E]) mechanic() string { return b.name }
-func (b *box[S, R, E]) ptr() any         { return &b.s }
-func (b *box[S, R, E]) validate() error  { return b.s.Validate() }
-func (b *box[S, R, E]) describe() string { return b.descr(b.s) }
-
-func (b *box[S, R, E]) spec(name string) (sim.Spec, error) {
-	if err := b.s.Validate(); err != nil {
-		return sim.Spec{}, err
-	}
-	s := b.s
-	cats, mets := s.Categories(), s.Metrics()
-	settings, err := json.Marshal(s)
-	if err != nil {
-		return sim.Spec{}, fmt.Errorf("encoding the scenario: %w", err)
-	}
-	return sim.Spec{
-		Name:       name,
-		Categories: cats,
-		Metrics:    mets,
-		Settings:   map[string]string{"mechanic": b.name, "scenario": string(settings)},
-		New:        sim.FromRunner(s.NewRunner, len(mets)),
-	}, nil
-}
-
-func (b *box[S, R, E]) exact() (*exactView, error) {
-	if err := b.s.Validate(); err != nil {
-		return nil, err
-	}
-	e, err := b.s.Exact()
+func (s *adapted) exact(ctx context.Context) (*exactView, error) {
+	a, err := s.m.Exact(ctx)
 	if err != nil {
 		return nil, err
 	}
-	v := b.conv(e)
-	v.Categories = b.s.Categories()
-	return &v, nil
+	return &exactView{Categories: s.m.Categories(), P: a.P, MeanRounds: a.MeanRounds, Rounds: a.Rounds}, nil
 }
 
 // mechanicInfo registers one mechanic.

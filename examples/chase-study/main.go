@@ -34,7 +34,7 @@ func main() {
 	for start := 3; start <= 8; start++ {
 		sc := edge.DefaultScenario()
 		sc.Rules.StartEdge = start
-		ex, err := sc.Exact()
+		ex, err := sc.Exact(context.Background())
 		if err != nil {
 			fail(err)
 		}

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -39,7 +40,7 @@ func main() {
 	}
 	fmt.Printf("Result: %+v after %d rounds\n\n", out, in.Round())
 
-	ex, err := sc.Exact()
+	ex, err := sc.Exact(context.Background())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

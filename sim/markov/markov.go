@@ -13,6 +13,7 @@
 package markov
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -45,8 +46,10 @@ type edge struct {
 // Explore builds the chain reachable from start. next appends the outgoing
 // transitions of s to buf and returns it; returning none marks s absorbing.
 // Transitions to the same state may repeat (they add); probabilities must be
-// >= 0 and sum to 1 within 1e-9 for every non-absorbing state.
-func Explore[S comparable](start S, next func(s S, buf []Step[S]) []Step[S]) (*Chain[S], error) {
+// >= 0 and sum to 1 within 1e-9 for every non-absorbing state. More than
+// MaxStates reachable states is an error wrapping ErrTooLarge; a cancelled
+// ctx stops the walk with ctx's error.
+func Explore[S comparable](ctx context.Context, start S, next func(s S, buf []Step[S]) []Step[S]) (*Chain[S], error) {
 	if next == nil {
 		return nil, errors.New("markov: nil transition function")
 	}
@@ -54,6 +57,11 @@ func Explore[S comparable](start S, next func(s S, buf []Step[S]) []Step[S]) (*C
 	c.add(start)
 	var buf []Step[S]
 	for i := 0; i < len(c.states); i++ {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		buf = next(c.states[i], buf[:0])
 		if len(buf) == 0 {
 			c.out = append(c.out, nil)
@@ -71,7 +79,7 @@ func Explore[S comparable](start S, next func(s S, buf []Step[S]) []Step[S]) (*C
 			}
 			if _, ok := c.index[st.To]; !ok {
 				if len(c.states) >= MaxStates {
-					return nil, fmt.Errorf("markov: more than %d states reachable; narrow the chain", MaxStates)
+					return nil, fmt.Errorf("%w: more than %d states reachable; narrow the chain", ErrTooLarge, MaxStates)
 				}
 				c.add(st.To)
 			}
@@ -123,66 +131,107 @@ func (c *Chain[S]) Solve() (Solution[S], error) {
 		sol.Absorb[c.states[0]] = 1
 		return sol, nil
 	}
-	// Number transient and absorbing states.
-	tIdx := make([]int, len(c.states))
-	var trans, abs []int
+	f, trans, err := c.factor()
+	if err != nil {
+		return sol, err
+	}
+	// R: one-step probabilities from each transient state into each
+	// absorbing one.
+	absIdx := make([]int, len(c.states))
+	var abs []int
 	for i := range c.states {
 		if len(c.out[i]) == 0 {
-			tIdx[i] = len(abs)
+			absIdx[i] = len(abs)
 			abs = append(abs, i)
-		} else {
-			tIdx[i] = len(trans)
-			trans = append(trans, i)
 		}
 	}
 	nt, na := len(trans), len(abs)
-	if na == 0 {
-		return sol, errors.New("markov: the chain has no absorbing state")
-	}
-	iq := mat.NewDense(nt, nt, nil)
 	r := mat.NewDense(nt, na, nil)
+	for a, i := range trans {
+		for _, e := range c.out[i] {
+			if len(c.out[e.to]) == 0 {
+				j := absIdx[e.to]
+				r.Set(a, j, r.At(a, j)+e.p)
+			}
+		}
+	}
+	var b mat.Dense
+	if err := f.lu.SolveTo(&b, false, r); err != nil {
+		return sol, fmt.Errorf("markov: solving for absorption: %w", err)
+	}
+	ones := make([]float64, nt)
+	for i := range ones {
+		ones[i] = 1
+	}
+	t, err := f.solveVec(ones)
+	if err != nil {
+		return sol, fmt.Errorf("markov: solving for expected steps: %w", err)
+	}
+	// Var = (2N - I) t - t^2 = 2 N t - t - t^2.
+	nt2, err := f.solveVec(t)
+	if err != nil {
+		return sol, fmt.Errorf("markov: solving for variance: %w", err)
+	}
+	for j, i := range abs {
+		if p := b.At(0, j); p != 0 {
+			sol.Absorb[c.states[i]] = p
+		}
+	}
+	sol.ExpectedSteps = t[0]
+	sol.VarianceSteps = 2*nt2[0] - t[0] - t[0]*t[0]
+	return sol, nil
+}
+
+// factored is the LU factorisation of I - Q, the transient part of a chain.
+// The start state, when transient, is row 0.
+type factored struct {
+	lu mat.LU
+	n  int
+}
+
+// factor numbers the transient states (the start first) and factorises
+// I - Q over them. It fails if some reachable state can never be absorbed.
+func (c *Chain[S]) factor() (*factored, []int, error) {
+	tIdx := make([]int, len(c.states))
+	var trans []int
+	absorbing := 0
+	for i := range c.states {
+		if len(c.out[i]) == 0 {
+			absorbing++
+			continue
+		}
+		tIdx[i] = len(trans)
+		trans = append(trans, i)
+	}
+	if absorbing == 0 {
+		return nil, nil, errors.New("markov: the chain has no absorbing state")
+	}
+	nt := len(trans)
+	iq := mat.NewDense(nt, nt, nil)
 	for a, i := range trans {
 		iq.Set(a, a, 1)
 		for _, e := range c.out[i] {
-			if len(c.out[e.to]) == 0 {
-				r.Set(a, tIdx[e.to], r.At(a, tIdx[e.to])+e.p)
-			} else {
+			if len(c.out[e.to]) != 0 {
 				b := tIdx[e.to]
 				iq.Set(a, b, iq.At(a, b)-e.p)
 			}
 		}
 	}
-	var lu mat.LU
-	lu.Factorize(iq)
-	if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
-		return sol, errors.New("markov: some states can never be absorbed (I - Q is singular)")
+	f := &factored{n: nt}
+	f.lu.Factorize(iq)
+	if cond := f.lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
+		return nil, nil, errors.New("markov: some states can never be absorbed (I - Q is singular)")
 	}
-	var b mat.Dense
-	if err := lu.SolveTo(&b, false, r); err != nil {
-		return sol, fmt.Errorf("markov: solving for absorption: %w", err)
+	return f, trans, nil
+}
+
+// solveVec returns N v, that is the x with (I - Q) x = v.
+func (f *factored) solveVec(v []float64) ([]float64, error) {
+	var x mat.VecDense
+	if err := f.lu.SolveVecTo(&x, false, mat.NewVecDense(f.n, v)); err != nil {
+		return nil, err
 	}
-	ones := mat.NewVecDense(nt, nil)
-	for i := 0; i < nt; i++ {
-		ones.SetVec(i, 1)
-	}
-	var t mat.VecDense
-	if err := lu.SolveVecTo(&t, false, ones); err != nil {
-		return sol, fmt.Errorf("markov: solving for expected steps: %w", err)
-	}
-	// Var = (2N - I) t - t^2 = 2 N t - t - t^2.
-	var nt2 mat.VecDense
-	if err := lu.SolveVecTo(&nt2, false, &t); err != nil {
-		return sol, fmt.Errorf("markov: solving for variance: %w", err)
-	}
-	s := tIdx[0]
-	for j, i := range abs {
-		if p := b.At(s, j); p != 0 {
-			sol.Absorb[c.states[i]] = p
-		}
-	}
-	sol.ExpectedSteps = t.AtVec(s)
-	sol.VarianceSteps = 2*nt2.AtVec(s) - t.AtVec(s) - t.AtVec(s)*t.AtVec(s)
-	return sol, nil
+	return x.RawVector().Data, nil
 }
 
 // StepDist returns P(absorbed at step t) for t = 0..len-1 by iterating the

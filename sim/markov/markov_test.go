@@ -1,6 +1,7 @@
 package markov
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -18,7 +19,7 @@ func ruin(p float64) func(int, []Step[int]) []Step[int] {
 }
 
 func TestGamblersRuin(t *testing.T) {
-	c, err := Explore(2, ruin(0.5))
+	c, err := Explore(context.Background(), 2, ruin(0.5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestGamblersRuin(t *testing.T) {
 		t.Errorf("Var[steps] = %v, want 8", sol.VarianceSteps)
 	}
 	p := 0.6
-	c, _ = Explore(2, ruin(p))
+	c, _ = Explore(context.Background(), 2, ruin(p))
 	sol, _ = c.Solve()
 	r := (1 - p) / p
 	want := (1 - r*r) / (1 - r*r*r*r)
@@ -69,7 +70,7 @@ func TestGamblersRuin(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	if _, err := Explore[int](0, nil); err == nil {
+	if _, err := Explore[int](context.Background(), 0, nil); err == nil {
 		t.Error("nil transition function accepted")
 	}
 	bad := func(s int, buf []Step[int]) []Step[int] {
@@ -78,7 +79,7 @@ func TestErrors(t *testing.T) {
 		}
 		return append(buf, Step[int]{1, 0.7})
 	}
-	if _, err := Explore(0, bad); err == nil {
+	if _, err := Explore(context.Background(), 0, bad); err == nil {
 		t.Error("probabilities summing to 0.7 accepted")
 	}
 	neg := func(s int, buf []Step[int]) []Step[int] {
@@ -87,7 +88,7 @@ func TestErrors(t *testing.T) {
 		}
 		return append(buf, Step[int]{1, 1.5}, Step[int]{2, -0.5})
 	}
-	if _, err := Explore(0, neg); err == nil {
+	if _, err := Explore(context.Background(), 0, neg); err == nil {
 		t.Error("negative probability accepted")
 	}
 	// A cycle that never absorbs, next to an absorbing state it cannot reach.
@@ -100,7 +101,7 @@ func TestErrors(t *testing.T) {
 		}
 		return buf
 	}
-	c, err := Explore(0, loop)
+	c, err := Explore(context.Background(), 0, loop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +109,10 @@ func TestErrors(t *testing.T) {
 		t.Error("a never-absorbing state was solved")
 	}
 	huge := func(s int, buf []Step[int]) []Step[int] { return append(buf, Step[int]{s + 1, 1}) }
-	if _, err := Explore(0, huge); err == nil {
+	if _, err := Explore(context.Background(), 0, huge); err == nil {
 		t.Error("an unbounded chain was explored")
 	}
-	c, _ = Explore(2, ruin(0.5))
+	c, _ = Explore(context.Background(), 2, ruin(0.5))
 	if _, _, err := c.StepDist(0, 1e-9); err == nil {
 		t.Error("maxSteps 0 accepted")
 	}
@@ -124,7 +125,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestAbsorbingStart(t *testing.T) {
-	c, err := Explore(4, ruin(0.5))
+	c, err := Explore(context.Background(), 4, ruin(0.5))
 	if err != nil {
 		t.Fatal(err)
 	}
