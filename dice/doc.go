@@ -24,6 +24,23 @@
 // Scripted returns a Roller that plays back given faces, for worked examples,
 // tests, and tools where people roll physical dice and type the results in.
 //
+// # Saving and restoring
+//
+// A Roller implements encoding.BinaryMarshaler and BinaryUnmarshaler, so a
+// game saved as its state plus its Roller resumes exactly. The saved bytes
+// hold the unused part of the last draw (how many faces of which size it
+// still holds) and the Source's own saved state; for a scripted Roller,
+// its faces, how many are used and the first problem it met. A Roller
+// restored from them returns, from every method, exactly what the saved
+// Roller would have returned next; nothing else about the past replays.
+// Rollers over math/rand/v2's PCG (NewSeeded's included) and ChaCha8
+// restore into a zero Roller (var r dice.Roller; r.UnmarshalBinary(b)),
+// which recognises their saved forms. Any other Source that implements
+// encoding.BinaryMarshaler saves too, and restores into a Roller made with
+// NewRoller over a Source of the same kind. A Source that cannot save
+// itself makes MarshalBinary fail rather than save a Roller that would not
+// replay.
+//
 // # Pools and readings
 //
 // A Pool is a multiset of dice with a flat modifier that reads and writes as

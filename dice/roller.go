@@ -20,7 +20,9 @@ type Source = rand.Source
 const batchLimit = 1 << 56
 
 // Roller draws exact, unbiased die faces from a Source. A Roller is not safe
-// for concurrent use; give each goroutine its own, as with rand.Rand.
+// for concurrent use; give each goroutine its own, as with rand.Rand. The
+// zero Roller has no Source and must not roll: it exists to be restored
+// into (see UnmarshalBinary).
 //
 // A Roller takes several dice from each 64-bit draw when it can (see
 // RollDice), and keeps the unused part of the last draw for more dice of the
@@ -45,7 +47,7 @@ type Roller struct {
 type script struct {
 	faces []int
 	next  int
-	err   error
+	err   *scriptError
 }
 
 // ErrNilSource is returned by NewRoller when it is given no Source.
@@ -62,6 +64,7 @@ func NewRoller(src Source) (*Roller, error) {
 
 // NewSeeded returns a Roller over a math/rand/v2 PCG seeded with seed. It is a
 // convenience for examples and tools; the same seed always gives the same rolls.
+// Its Roller saves and restores like any Roller over a PCG (see MarshalBinary).
 func NewSeeded(seed uint64) *Roller {
 	pcg := rand.NewPCG(seed, 0x5eed_d1ce_5eed_d1ce)
 	return &Roller{src: pcg, pcg: pcg}
@@ -83,7 +86,7 @@ func Scripted(faces ...int) *Roller {
 // Err reports the first problem a scripted Roller met (an impossible face or
 // an exhausted script). It is always nil for a Roller over a Source.
 func (r *Roller) Err() error {
-	if r.script == nil {
+	if r.script == nil || r.script.err == nil {
 		return nil
 	}
 	return r.script.err
@@ -98,10 +101,25 @@ func (r *Roller) Remaining() int {
 	return len(r.script.faces) - r.script.next
 }
 
+// scriptError is the first problem a scripted Roller met, kept as data so
+// that a saved Roller restores it.
+type scriptError struct {
+	ranOut bool // the script ran out after number faces
+	// face, the number-th of the script (from 1), was impossible on a d(sides).
+	face, number, sides int
+}
+
+func (e *scriptError) Error() string {
+	if e.ranOut {
+		return fmt.Sprintf("dice: scripted roller ran out after %d faces", e.number)
+	}
+	return fmt.Sprintf("dice: scripted face %d (number %d) is impossible on a d%d", e.face, e.number, e.sides)
+}
+
 func (s *script) take(sides int) int {
 	if s.next >= len(s.faces) {
 		if s.err == nil {
-			s.err = fmt.Errorf("dice: scripted roller ran out after %d faces", len(s.faces))
+			s.err = &scriptError{ranOut: true, number: len(s.faces)}
 		}
 		return 1
 	}
@@ -109,7 +127,7 @@ func (s *script) take(sides int) int {
 	s.next++
 	if f < 1 || f > sides {
 		if s.err == nil {
-			s.err = fmt.Errorf("dice: scripted face %d (number %d) is impossible on a d%d", f, s.next, sides)
+			s.err = &scriptError{face: f, number: s.next, sides: sides}
 		}
 		f = min(max(f, 1), sides)
 	}
