@@ -17,10 +17,23 @@ type coinScenario struct {
 	Sides  int     `json:"sides"` // die size; a head is the top face
 	Label  string  `json:"label"`
 	Inner  coinSub `json:"inner"`
+	// Fields of every other kind a setting can have, for the --set and
+	// --file tests; the race ignores them.
+	Weight float64        `json:"weight,omitempty"`
+	Loud   bool           `json:"loud,omitempty"`
+	Tags   map[string]int `json:"tags,omitempty"`
+	Big    int64          `json:"big,omitempty"`
+	Teams  []coinTeam     `json:"teams,omitempty"`
 }
 
 type coinSub struct {
 	Bonus []int `json:"bonus"`
+}
+
+type coinTeam struct {
+	Name  string `json:"name"`
+	Bonus int    `json:"bonus,omitempty"`
+	Size  int    `json:"size,omitempty"`
 }
 
 var errNoExactCoin = fmt.Errorf("%w: coin: sides other than 2", markov.ErrNoExact)
@@ -80,7 +93,9 @@ func init() {
 		name:    "coin",
 		summary: "test-only: two sides race to a number of heads",
 		fresh: func() scenario {
-			s := coinScenario{Target: 1, Sides: 2, Label: "race"}
+			s := coinScenario{Target: 1, Sides: 2, Label: "race", Weight: 0.5, Loud: true,
+				Tags: map[string]int{"a": 1, "b": 2}, Big: 7,
+				Teams: []coinTeam{{Name: "reds", Bonus: 1, Size: 3}, {Name: "blues", Bonus: 2, Size: 4}}}
 			return adapt(sim.Adapt[*coinRunner]("coin", &s), func() string {
 				return fmt.Sprintf("race to %d heads on d%d", s.Target, s.Sides)
 			})

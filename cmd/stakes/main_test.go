@@ -204,8 +204,8 @@ func TestScenarioFiles(t *testing.T) {
 	for i, b := range bad {
 		p := write("bad.jsonc", b.text)
 		code, _, errOut := stakes(t, "run", p)
-		if code != 1 || !strings.Contains(errOut, b.want) {
-			t.Errorf("bad file %d: exit %d, stderr %q; want %q", i, code, errOut, b.want)
+		if code != 2 || !strings.Contains(errOut, b.want) {
+			t.Errorf("bad file %d: exit %d, stderr %q; want exit 2 and %q", i, code, errOut, b.want)
 		}
 	}
 	// --file with the wrong mechanic is a usage error.

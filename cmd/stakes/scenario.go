@@ -5,20 +5,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 )
 
 // Scenario files are JSON with comments: "//" to the end of a line and
-// "/* ... */" blocks are allowed outside strings. The top level holds
+// "/* ... */" blocks are allowed outside strings, and so is a trailing comma
+// before a closing bracket or brace. The top level holds
 //
 //	mechanic  (required) edge, challenge, dramadeck, actiontest or contest
 //	name      a label for reports
 //	seed      the seed (default 1)
 //	trials    Monte Carlo trials (default 100000)
-//	scenario  the mechanic's scenario, laid over its built-in one: every key
-//	          is a field of that package's Scenario (see "stakes mechanics NAME")
+//	scenario  the mechanic's scenario as a patch over its built-in one
+//
+// The scenario patch follows JSON Merge Patch (RFC 7396): an object merges
+// key by key into the built-in object, so a key left out keeps the built-in
+// value; any other value, a list included, replaces the built-in value
+// whole, so a list in the file is the whole list, each element exactly as
+// written (a key an element leaves out is that field's zero value, not the
+// built-in element's); null resets a key to its zero value. Every key is a
+// field of that package's Scenario (see "stakes mechanics NAME").
 //
 // Decoding is strict: an unknown key or a value of the wrong kind is an
 // error that names the key and the line.
@@ -39,15 +49,30 @@ type loadedFile struct {
 	scenario scenario
 }
 
+// maxScenarioFile bounds the size of a scenario file.
+const maxScenarioFile = 1 << 20
+
+// loadScenarioFile reads and decodes a scenario file. A file that cannot
+// be read is a runtime error; one that is too large or does not decode is
+// a usage error, as a bad --set is.
 func loadScenarioFile(path string) (*loadedFile, error) {
-	raw, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if len(raw) > 1<<20 {
-		return nil, fmt.Errorf("%s: %d bytes is too large for a scenario file (at most 1 MiB)", path, len(raw))
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxScenarioFile+1))
+	if err != nil {
+		return nil, err
 	}
-	return parseScenarioFile(path, raw)
+	if len(raw) > maxScenarioFile {
+		return nil, usagef("%s: too large for a scenario file (at most 1 MiB)", path)
+	}
+	lf, err := parseScenarioFile(path, raw)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	return lf, nil
 }
 
 func parseScenarioFile(path string, raw []byte) (*loadedFile, error) {
@@ -55,6 +80,7 @@ func parseScenarioFile(path string, raw []byte) (*loadedFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	dropTrailingCommas(text)
 	var f scenarioFile
 	if err := strictDecode(text, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -68,11 +94,22 @@ func parseScenarioFile(path string, raw []byte) (*loadedFile, error) {
 	}
 	sc := m.fresh()
 	if len(f.Scenario) > 0 {
-		// Decode the scenario object where it stands, so offsets and lines
-		// refer to the file.
+		// Decode the patch alone first, where it stands, so that a bad key
+		// or value is reported at its line of the file.
 		start := bytes.Index(text, f.Scenario)
-		if err := strictDecode(f.Scenario, sc.ptr()); err != nil {
+		if err := strictDecode(f.Scenario, zeroOf(sc)); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, shiftLine(err, text, start))
+		}
+		patch, err := readTree(f.Scenario)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		base, err := treeOf(sc)
+		if err != nil {
+			return nil, err
+		}
+		if err := replaceWith(sc, mergePatch(base, patch)); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	if err := sc.validate(); err != nil {
@@ -198,6 +235,41 @@ func stripComments(in []byte) ([]byte, error) {
 	return out, nil
 }
 
+// dropTrailingCommas blanks out, in place, each comma outside strings that
+// only white space separates from a closing bracket or brace, as a person
+// editing a list by hand leaves behind.
+func dropTrailingCommas(text []byte) {
+	inStr, esc := false, false
+	comma := -1 // the last comma outside strings, while only space follows it
+	for i, c := range text {
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ']', '}':
+			if comma >= 0 {
+				text[comma] = ' '
+			}
+		case '"':
+			inStr = true
+		}
+		comma = -1
+		if c == ',' {
+			comma = i
+		}
+	}
+}
+
 // applySets applies "key=value" overrides to a scenario. A key is a dotted
 // path through the scenario's JSON ("rules.start_edge", "sides.0.pool");
 // a value is read as JSON when it parses as JSON (numbers, true, arrays)
@@ -207,46 +279,109 @@ func applySets(sc scenario, sets []string) error {
 	if len(sets) == 0 {
 		return nil
 	}
-	raw, err := json.Marshal(sc.ptr())
+	tree, err := treeOf(sc)
 	if err != nil {
-		return err
-	}
-	var tree any
-	if err := json.Unmarshal(raw, &tree); err != nil {
 		return err
 	}
 	for _, s := range sets {
 		key, val, ok := strings.Cut(s, "=")
 		if !ok || key == "" {
-			return usagef("--set %q: want key=value, such as rules.start_edge=6", s)
+			return usagef("--set %q: want key=value, such as rules.start_edge=6", clip(s))
 		}
-		var v any
-		if err := json.Unmarshal([]byte(val), &v); err != nil {
+		v, err := readTree([]byte(val))
+		if err != nil {
 			v = val
 		}
 		if tree, err = setPath(tree, strings.Split(key, "."), v, key); err != nil {
 			return usageError{err.Error()}
 		}
 	}
-	raw, err = json.Marshal(tree)
-	if err != nil {
-		return err
-	}
-	fresh := registry[sc.mechanic()].fresh()
-	if err := strictDecode(raw, fresh.ptr()); err != nil {
+	if err := replaceWith(sc, tree); err != nil {
 		var le *lineError
 		if errors.As(err, &le) {
 			return usagef("--set: %s", le.msg)
 		}
 		return usagef("--set: %v", err)
 	}
-	if err := fresh.validate(); err != nil {
+	if err := sc.validate(); err != nil {
 		return usagef("--set: %v", err)
 	}
-	// Copy the decoded value back through JSON (the boxes are not
-	// assignable through the interface).
-	raw, _ = json.Marshal(fresh.ptr())
-	return json.Unmarshal(raw, sc.ptr())
+	return nil
+}
+
+// treeOf returns the scenario as a JSON tree (maps, lists, json.Number
+// for numbers, so that no integer loses digits).
+func treeOf(sc scenario) (any, error) {
+	raw, err := json.Marshal(sc.ptr())
+	if err != nil {
+		return nil, fmt.Errorf("encoding the %s scenario: %w", sc.mechanic(), err)
+	}
+	return readTree(raw)
+}
+
+// readTree decodes one JSON value as a tree, numbers as json.Number.
+func readTree(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var t any
+	if err := dec.Decode(&t); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("unexpected data after the value")
+	}
+	return t, nil
+}
+
+// zeroOf returns a pointer to a new zero value of the scenario's type.
+func zeroOf(sc scenario) any {
+	return reflect.New(reflect.TypeOf(sc.ptr()).Elem()).Interface()
+}
+
+// replaceWith makes the scenario exactly what tree says: it decodes tree
+// strictly into a zero value of the scenario's type and stores that over
+// the scenario whole. Decoding into the old value instead would keep
+// whatever tree leaves out of a list element or a map.
+func replaceWith(sc scenario, tree any) error {
+	raw, err := json.Marshal(tree)
+	if err != nil {
+		return err
+	}
+	fresh := zeroOf(sc)
+	if err := strictDecode(raw, fresh); err != nil {
+		return err
+	}
+	reflect.ValueOf(sc.ptr()).Elem().Set(reflect.ValueOf(fresh).Elem())
+	return nil
+}
+
+// mergePatch applies an RFC 7396 merge patch to target: objects merge key
+// by key, null removes a key, anything else replaces the target whole.
+func mergePatch(target, patch any) any {
+	p, ok := patch.(map[string]any)
+	if !ok {
+		return patch
+	}
+	t, ok := target.(map[string]any)
+	if !ok {
+		t = map[string]any{}
+	}
+	for k, v := range p {
+		if v == nil {
+			delete(t, k)
+			continue
+		}
+		t[k] = mergePatch(t[k], v)
+	}
+	return t
+}
+
+// clip shortens user input quoted back in an error message.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
 }
 
 func setPath(node any, path []string, v any, full string) (any, error) {
@@ -266,7 +401,7 @@ func setPath(node any, path []string, v any, full string) (any, error) {
 	case []any:
 		i, err := strconv.Atoi(path[0])
 		if err != nil || i < 0 || i >= len(n) {
-			return nil, fmt.Errorf("--set %s: %q is not an index of a list of %d", full, path[0], len(n))
+			return nil, fmt.Errorf("--set %s: %q is not an index of a list of %d (0..%d)", clip(full), clip(path[0]), len(n), len(n)-1)
 		}
 		c, err := setPath(n[i], path[1:], v, full)
 		if err != nil {
@@ -283,5 +418,5 @@ func setPath(node any, path []string, v any, full string) (any, error) {
 		}
 		return map[string]any{path[0]: c}, nil
 	}
-	return nil, fmt.Errorf("--set %s: %q is inside a value that is not an object or list", full, path[0])
+	return nil, fmt.Errorf("--set %s: %q is inside a value that is not an object or list", clip(full), clip(path[0]))
 }
