@@ -161,7 +161,7 @@ func cmdSim(e *env, args []string) error {
 			"and the exact answer beside the sampled one where the mechanic has one.",
 		`stakes sim edge`, `stakes sim edge --set rules.start_edge=6 --trials 200000`,
 		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`)
-	c.register(fs, 100000)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag)
 	mech, err := c.parseMechanic(fs, args, "sim")
 	if err != nil {
 		return err
@@ -184,7 +184,7 @@ func cmdRun(e *env, args []string) error {
 			"over its built-in scenario (see examples/scenarios). Seed and trials in the file are\n"+
 			"used unless --seed or --trials is given.",
 		`stakes run examples/scenarios/edge.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
-	c.register(fs, 100000)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -227,7 +227,7 @@ func cmdOdds(e *env, args []string) error {
 		`stakes odds actiontest --set pool=4 --set position=desperate`,
 		`stakes odds contest "d10 d8 d6" vs "d8 d8"`, `stakes odds contest "d12 d6" vs 9`,
 		`stakes odds edge --set rules.start_edge=6 --json`)
-	c.register(fs, 1)
+	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -296,7 +296,7 @@ func cmdCompare(e *env, args []string) error {
 			"with its 95% interval. --set changes both; --a and --b change one side each.",
 		`stakes compare edge --a rules.start_edge=5 --b rules.start_edge=6`,
 		`stakes compare actiontest --a policy=never --b policy=always_when_failed --json`)
-	c.register(fs, 100000)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|setFlag|fileFlag)
 	fs.Var(&as, "a", "a setting of variant A: `key=value` (repeatable)")
 	fs.Var(&bs, "b", "a setting of variant B: `key=value` (repeatable)")
 	mech, err := c.parseMechanic(fs, args, "compare")
@@ -369,7 +369,7 @@ func cmdSweep(e *env, args []string) error {
 			"An axis is key=lo..hi (whole numbers) or key=v1,v2,v3 (any values).",
 		`stakes sweep edge --axis rules.start_edge=3..8`,
 		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --csv`)
-	c.register(fs, 20000)
+	c.register(fs.FlagSet, 20000, runFlags|outFlags|setFlag|fileFlag)
 	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
 	mech, err := c.parseMechanic(fs, args, "sweep")
 	if err != nil {
@@ -501,7 +501,7 @@ func cmdReport(e *env, args []string) error {
 	fs := newFlags(e, "", "[flags]",
 		"The balance report: each mechanic's built-in scenario, simulated, with exact odds beside.",
 		`stakes`, `stakes --trials 100000 --json`)
-	c.register(fs, 100000)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -511,9 +511,6 @@ func cmdReport(e *env, args []string) error {
 	}
 	if err := c.check(fs); err != nil {
 		return err
-	}
-	if len(c.sets) > 0 || c.file != "" {
-		return usagef("the balance report uses the built-in scenarios; use \"stakes sim MECHANIC --set ...\" to change one")
 	}
 	var results []result
 	for _, name := range reportOrder {

@@ -84,23 +84,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	switch {
 	case len(args) == 0:
 		err = cmdReport(e, nil)
+	case args[0] == "help" && len(args) > 1:
+		// "stakes help CMD" is "stakes CMD --help".
+		err = runCommand(e, []string{args[1], "--help"})
 	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
 		printUsage(stdout)
 		return 0
 	case strings.HasPrefix(args[0], "-"):
 		err = cmdReport(e, args)
 	default:
-		found := false
-		for _, c := range commands() {
-			if c.name == args[0] {
-				err = c.run(e, args[1:])
-				found = true
-				break
-			}
-		}
-		if !found {
-			err = usagef("unknown command %q (commands: %s; see stakes --help)", args[0], commandNames())
-		}
+		err = runCommand(e, args)
 	}
 	switch {
 	case err == nil, errors.Is(err, errHelp):
@@ -112,6 +105,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "stakes: %s\n", oneLine(err.Error()))
 		return 1
 	}
+}
+
+// runCommand runs the command args[0] with the rest of args.
+func runCommand(e *env, args []string) error {
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+	}
+	hint := ""
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near := nearest(args[0], names); near != "" {
+		hint = fmt.Sprintf("; did you mean %q?", near)
+	}
+	return usagef("unknown command %q%s (commands: %s; see stakes --help)", clip(args[0]), hint, commandNames())
 }
 
 func commandNames() string {
@@ -146,6 +157,6 @@ Examples:
   stakes sweep edge --axis rules.start_edge=3..8 --csv
   stakes run examples/scenarios/edge.jsonc --json
 
-Run "stakes COMMAND --help" for a command's flags.
+Run "stakes help COMMAND" (or "stakes COMMAND --help") for a command's flags.
 `, strings.Join(mechanicNames(), ", "))
 }

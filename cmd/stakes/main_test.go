@@ -31,7 +31,16 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"roll"}, 2, "give dice notation"},
 		{[]string{"roll", "d7x"}, 2, `"d7x"`},
 		{[]string{"roll", "3d6", "--times", "0"}, 2, "--times 0"},
-		{[]string{"roll", "3d6", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"roll", "3d6", "--bogus"}, 2, "roll: unknown flag --bogus (see stakes roll --help)"},
+		{[]string{"sim", "edge", "--trails", "5"}, 2, "unknown flag --trails; did you mean --trials?"},
+		{[]string{"odds", "edge", "--trials", "5"}, 2, "odds: unknown flag --trials"},
+		{[]string{"odds", "edge", "--plot", "x.png"}, 2, "odds: unknown flag --plot"},
+		{[]string{"run", "x.jsonc", "--file", "y"}, 2, "run: unknown flag --file"},
+		{[]string{"--set", "x=1"}, 2, "unknown flag --set"},
+		{[]string{"sim", "coin", "--trials", "1000000000001"}, 2, "--trials 1000000000001: allowed"},
+		{[]string{"sim", "coin", "--workers", "5000"}, 2, "--workers 5000: allowed"},
+		{[]string{"sim", "coin", "--precision", "NaN"}, 2, "--precision NaN"},
+		{[]string{"simm", "coin"}, 2, `unknown command "simm"; did you mean "sim"?`},
 		{[]string{"sim"}, 2, "name one mechanic"},
 		{[]string{"sim", "nosuch"}, 2, `unknown mechanic "nosuch"`},
 		{[]string{"sim", "coin", "--trials", "0"}, 2, "--trials 0"},
@@ -44,7 +53,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"sim", "coin", "--set", "target=99"}, 2, "target 99: allowed 1..50"},
 		{[]string{"sim", "coin", "--set", "inner.bonus=[1]", "--set", "inner.bonus.3=1"}, 2, "not an index"},
 		{[]string{"sim", "coin", "--set", "label.x=1"}, 2, "not an object or list"},
-		{[]string{"sim", "coin", "--generator", "mt"}, 1, "generator"},
+		{[]string{"sim", "coin", "--generator", "mt"}, 2, `--generator "mt": allowed pcg or chacha8`},
 		{[]string{"compare", "coin"}, 2, "at least one --a or --b"},
 		{[]string{"sweep", "coin"}, 2, "at least one --axis"},
 		{[]string{"sweep", "coin", "--axis", "target=5..2"}, 2, "lo <= hi"},
@@ -341,7 +350,7 @@ func TestHelpExamplesRun(t *testing.T) {
 		if slices.Contains(args, "my.jsonc") {
 			continue // a placeholder for the reader's own file
 		}
-		if len(args) > 0 && args[0] != "roll" && args[0] != "mechanics" {
+		if len(args) > 0 && args[0] != "roll" && args[0] != "mechanics" && args[0] != "odds" {
 			args = append(args, "--trials", "300")
 		}
 		if code, _, errOut := stakes(t, args...); code != 0 {
