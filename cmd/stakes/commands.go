@@ -13,6 +13,10 @@ import (
 	"github.com/stakesrpg/stakes/sim"
 )
 
+// maxRolledDice bounds the dice one roll command rolls in all (dice in the
+// pool times --times), so that the output stays within memory.
+const maxRolledDice = 1_000_000
+
 // cmdRoll rolls dice notation and shows every die.
 func cmdRoll(e *env, args []string) error {
 	fs := newFlags(e, "roll", "NOTATION [flags]",
@@ -39,6 +43,9 @@ func cmdRoll(e *env, args []string) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	if n := int64(pool.Len()) * int64(times); n > maxRolledDice {
+		return usagef("roll: %d dice %d times is %d dice; at most %d in one command", pool.Len(), times, n, maxRolledDice)
+	}
 	if seed == 0 {
 		var b [8]byte
 		if _, err := crand.Read(b[:]); err != nil {
@@ -54,6 +61,9 @@ func cmdRoll(e *env, args []string) error {
 	}
 	var outs []rollOut
 	for i := 0; i < times; i++ {
+		if err := e.ctx.Err(); err != nil {
+			return errors.New("interrupted")
+		}
 		f := pool.Roll(r, nil)
 		outs = append(outs, rollOut{f, pool.Total(f), dice.SumHighest(f, 2, dice.Faces(1))})
 	}
@@ -121,6 +131,11 @@ func simulate(e *env, sc scenario, name string, c *common) (result, error) {
 	}
 	stripRunEnv(rep, c.zeroTime)
 	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep}
+	if rep.Provenance.Partial {
+		// Interrupted: stop now rather than start an exact computation.
+		res.NoExact = "not computed: the run was interrupted"
+		return res, nil
+	}
 	if ex, err := sc.exact(e.ctx); err == nil {
 		res.Exact = ex
 	} else {
@@ -335,17 +350,25 @@ func cmdCompare(e *env, args []string) error {
 	stripRunEnv(cmp.B, c.zeroTime)
 	switch {
 	case c.json:
-		return writeJSON(e.stdout, cmp)
+		err = writeJSON(e.stdout, cmp)
 	case c.csv:
-		return cmp.WriteCSV(e.stdout)
+		err = cmp.WriteCSV(e.stdout)
+	default:
+		writeComparison(e, cmp)
 	}
-	writeComparison(e, cmp)
-	return nil
+	if err == nil && cmp.A.Provenance.Partial {
+		err = errors.New("interrupted: the comparison above is partial")
+	}
+	return err
 }
 
 func writeComparison(e *env, cmp *sim.Comparison) {
 	w := e.stdout
-	fmt.Fprintf(w, "%s\n%s\n  %d paired trials, seed %d\n", cmp.A.Name, cmp.B.Name, cmp.A.Trials, cmp.A.Provenance.Seed)
+	partial := ""
+	if cmp.A.Provenance.Partial {
+		partial = fmt.Sprintf(" (PARTIAL: interrupted after %d of %d)", cmp.A.Trials, cmp.A.Provenance.Planned)
+	}
+	fmt.Fprintf(w, "%s\n%s\n  %d paired trials, seed %d%s\n", cmp.A.Name, cmp.B.Name, cmp.A.Trials, cmp.A.Provenance.Seed, partial)
 	wd := nameWidth(cmp.A.Categories)
 	for _, m := range cmp.A.Metrics {
 		wd = max(wd, len(m.Name))
@@ -418,11 +441,19 @@ func cmdSweep(e *env, args []string) error {
 	}
 	switch {
 	case c.json:
-		return writeJSON(e.stdout, rep)
+		err = writeJSON(e.stdout, rep)
 	case c.csv:
-		return rep.WriteCSV(e.stdout)
+		err = rep.WriteCSV(e.stdout)
+	default:
+		err = writeTable(e, rep.Header(), rep.Table())
+		if rep.Partial {
+			fmt.Fprintf(e.stdout, "PARTIAL: interrupted; %d of %d cells shown, the last one cut short\n", len(rep.Cells), cells)
+		}
 	}
-	return writeTable(e, rep.Header(), rep.Table())
+	if err == nil && rep.Partial {
+		err = errors.New("interrupted: the sweep above is partial")
+	}
+	return err
 }
 
 // parseAxis reads key=lo..hi or key=v1,v2.

@@ -45,3 +45,12 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorLineIsShort: an error that echoes a huge input stays one short
+// line.
+func TestErrorLineIsShort(t *testing.T) {
+	code, _, errOut := stakes(t, "sim", "edge", "--set", "type="+strings.Repeat("x", 200000))
+	if code != 2 || len(errOut) > maxMessage+40 || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, %d bytes of stderr", code, len(errOut))
+	}
+}

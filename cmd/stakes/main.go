@@ -98,6 +98,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return 0
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		// Whatever a cancelled computation reports, the user pressed Ctrl-C.
+		fmt.Fprintln(stderr, "stakes: interrupted")
+		return 1
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(stderr, "stakes: %s\n", oneLine(err.Error()))
 		return 2
@@ -133,7 +137,18 @@ func commandNames() string {
 	return strings.Join(ns, ", ")
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// maxMessage bounds an error line: a message that echoes a huge input or
+// lists a long table is cut, so stderr always gets one readable line.
+const maxMessage = 300
+
+// oneLine folds an error message onto one line of at most maxMessage bytes.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > maxMessage {
+		s = s[:maxMessage] + "... (cut)"
+	}
+	return s
+}
 
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, `stakes: balance reports, exact odds and simulations of tabletop RPG resolution mechanics.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -76,8 +77,11 @@ func contestOdds(e *env, sc scenario, a oddsArgs) error {
 	extra := s.Rules.Extraordinary
 	var stakes dice.Dist
 	label := args[1]
-	if v, err := strconv.Atoi(args[1]); err == nil {
-		stakes = dice.Point(v)
+	if v, err := strconv.ParseInt(args[1], 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if v < -maxStakes || v > maxStakes {
+			return usagef("odds contest: stakes %s: allowed -%d..%d", clip(args[1]), maxStakes, maxStakes)
+		}
+		stakes = dice.Point(int(v))
 	} else {
 		sp, err := dice.ParsePool(args[1])
 		if err != nil {
@@ -109,6 +113,10 @@ func contestOdds(e *env, sc scenario, a oddsArgs) error {
 	}
 	return nil
 }
+
+// maxStakes bounds a numeric stakes: far beyond any pool's total, and
+// small enough that no margin arithmetic can overflow.
+const maxStakes = 1_000_000
 
 func checkLadder(p dice.Pool) error {
 	for _, d := range p.Dice() {

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestInterruptedCommandsSayPartialAndExit1: with the context already
+// cancelled (Ctrl-C), every command stops, marks what it printed as
+// partial or prints nothing, says so on stderr, and exits 1.
+func TestInterruptedCommandsSayPartialAndExit1(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		args    []string
+		outWant string // in stdout, when the command prints a partial result
+	}{
+		{[]string{"sim", "edge", "--trials", "100000"}, "PARTIAL"},
+		{[]string{"compare", "edge", "--a", "rules.start_edge=6"}, "PARTIAL"},
+		{[]string{"sweep", "edge", "--axis", "rules.start_edge=3..5"}, "PARTIAL"},
+		{[]string{"odds", "edge"}, ""},
+		{[]string{"roll", "3d6", "--times", "10"}, ""},
+		{[]string{"--trials", "100000"}, ""},
+	} {
+		var out, errb bytes.Buffer
+		code := run(ctx, tc.args, &out, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and interrupted", tc.args, code, errb.String())
+		}
+		if !strings.Contains(out.String(), tc.outWant) {
+			t.Errorf("%q: output not marked %q:\n%s", tc.args, tc.outWant, out.String())
+		}
+		if strings.Contains(out.String(), "exact:") && !strings.Contains(out.String(), "not computed") {
+			t.Errorf("%q: an exact answer was computed after the interrupt:\n%s", tc.args, out.String())
+		}
+	}
+}
