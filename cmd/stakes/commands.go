@@ -124,7 +124,12 @@ func simulate(e *env, sc scenario, name string, c *common) (result, error) {
 		return result{}, err
 	}
 	p := newProgress(e, name)
-	rep, err := sim.Run(e.ctx, spec, c.options(p))
+	opts, err := c.runOptions(p)
+	if err != nil {
+		p.finish()
+		return result{}, err
+	}
+	rep, err := sim.Run(e.ctx, spec, opts)
 	p.finish()
 	if err != nil {
 		return result{}, err
@@ -163,7 +168,7 @@ func emit(e *env, c *common, res result) error {
 		}
 	}
 	if res.Report.Provenance.Partial {
-		return errors.New("interrupted: the report above is partial")
+		return errors.New("the report above is partial")
 	}
 	return nil
 }
@@ -176,7 +181,7 @@ func cmdSim(e *env, args []string) error {
 			"and the exact answer beside the sampled one where the mechanic has one.",
 		`stakes sim edge`, `stakes sim edge --set rules.start_edge=6 --trials 200000`,
 		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag)
 	mech, err := c.parseMechanic(fs, args, "sim")
 	if err != nil {
 		return err
@@ -199,7 +204,7 @@ func cmdRun(e *env, args []string) error {
 			"over its built-in scenario (see examples/scenarios). Seed and trials in the file are\n"+
 			"used unless --seed or --trials is given.",
 		`stakes run examples/scenarios/edge.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|shardFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -311,7 +316,7 @@ func cmdCompare(e *env, args []string) error {
 			"with its 95% interval. --set changes both; --a and --b change one side each.",
 		`stakes compare edge --a rules.start_edge=5 --b rules.start_edge=6`,
 		`stakes compare actiontest --a policy=never --b policy=always_when_failed --json`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|setFlag|fileFlag)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|setFlag|fileFlag|shardFlag)
 	fs.Var(&as, "a", "a setting of variant A: `key=value` (repeatable)")
 	fs.Var(&bs, "b", "a setting of variant B: `key=value` (repeatable)")
 	mech, err := c.parseMechanic(fs, args, "compare")
@@ -341,13 +346,24 @@ func cmdCompare(e *env, args []string) error {
 	}
 	sa.Name, sb.Name = "A: "+strings.Join(as, " "), "B: "+strings.Join(bs, " ")
 	p := newProgress(e, "compare")
-	cmp, err := sim.Compare(e.ctx, sa, sb, c.options(p))
+	opts, err := c.runOptions(p)
+	if err != nil {
+		p.finish()
+		return err
+	}
+	cmp, err := sim.Compare(e.ctx, sa, sb, opts)
 	p.finish()
 	if err != nil {
 		return err
 	}
 	stripRunEnv(cmp.A, c.zeroTime)
 	stripRunEnv(cmp.B, c.zeroTime)
+	return emitComparison(e, &c, cmp)
+}
+
+// emitComparison prints a comparison as --json, --csv or a table asked.
+func emitComparison(e *env, c *common, cmp *sim.Comparison) error {
+	var err error
 	switch {
 	case c.json:
 		err = writeJSON(e.stdout, cmp)
@@ -357,7 +373,7 @@ func cmdCompare(e *env, args []string) error {
 		writeComparison(e, cmp)
 	}
 	if err == nil && cmp.A.Provenance.Partial {
-		err = errors.New("interrupted: the comparison above is partial")
+		err = errors.New("the comparison above is partial")
 	}
 	return err
 }
@@ -392,7 +408,7 @@ func cmdSweep(e *env, args []string) error {
 			"An axis is key=lo..hi (whole numbers) or key=v1,v2,v3 (any values).",
 		`stakes sweep edge --axis rules.start_edge=3..8`,
 		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --csv`)
-	c.register(fs.FlagSet, 20000, runFlags|outFlags|setFlag|fileFlag)
+	c.register(fs.FlagSet, 20000, runFlags|outFlags|setFlag|fileFlag|shardFlag)
 	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
 	mech, err := c.parseMechanic(fs, args, "sweep")
 	if err != nil {
@@ -431,7 +447,12 @@ func cmdSweep(e *env, args []string) error {
 		return sc.spec(label)
 	}
 	p := newProgress(e, "sweep")
-	rep, err := sim.Sweep(e.ctx, simAxes, build, c.options(p))
+	opts, err := c.runOptions(p)
+	if err != nil {
+		p.finish()
+		return err
+	}
+	rep, err := sim.Sweep(e.ctx, simAxes, build, opts)
 	p.finish()
 	if err != nil {
 		return err
@@ -439,6 +460,12 @@ func cmdSweep(e *env, args []string) error {
 	for i := range rep.Cells {
 		stripRunEnv(rep.Cells[i].Report, c.zeroTime)
 	}
+	return emitSweep(e, &c, rep, cells)
+}
+
+// emitSweep prints a sweep of cells cells as --json, --csv or a table.
+func emitSweep(e *env, c *common, rep *sim.SweepReport, cells int) error {
+	var err error
 	switch {
 	case c.json:
 		err = writeJSON(e.stdout, rep)
@@ -447,11 +474,11 @@ func cmdSweep(e *env, args []string) error {
 	default:
 		err = writeTable(e, rep.Header(), rep.Table())
 		if rep.Partial {
-			fmt.Fprintf(e.stdout, "PARTIAL: interrupted; %d of %d cells shown, the last one cut short\n", len(rep.Cells), cells)
+			fmt.Fprintf(e.stdout, "PARTIAL: %d of %d cells shown, the last one cut short\n", len(rep.Cells), cells)
 		}
 	}
 	if err == nil && rep.Partial {
-		err = errors.New("interrupted: the sweep above is partial")
+		err = errors.New("the sweep above is partial")
 	}
 	return err
 }
@@ -590,7 +617,7 @@ func cmdReport(e *env, args []string) error {
 		}
 	}
 	if len(results) > 0 && results[len(results)-1].Report.Provenance.Partial {
-		return errors.New("interrupted: the report above is partial")
+		return errors.New("the report above is partial")
 	}
 	return nil
 }

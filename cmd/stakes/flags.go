@@ -23,6 +23,7 @@ type common struct {
 	zeroTime  bool
 	sets      multi
 	file      string
+	shard     string
 	seedSet   bool
 	trialsSet bool
 }
@@ -51,6 +52,8 @@ const (
 	fileFlag
 	// jsonFlag is --json alone.
 	jsonFlag
+	// shardFlag is --shard K/N.
+	shardFlag
 )
 
 func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
@@ -76,6 +79,9 @@ func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
 	if groups&setFlag != 0 {
 		fs.Var(&c.sets, "set", "override a scenario setting: `key=value` (repeatable), e.g. rules.start_edge=6")
 	}
+	if groups&shardFlag != 0 {
+		fs.StringVar(&c.shard, "shard", "", "run part `K/N` of the study's chunks and print it as JSON, for stakes merge")
+	}
 	if groups&fileFlag != 0 {
 		fs.StringVar(&c.file, "file", "", "start from the scenario in `FILE` instead of the built-in one")
 	}
@@ -92,6 +98,15 @@ func (c *common) check(fs *flags) error {
 	})
 	if c.json && c.csv {
 		return usagef("--json and --csv are exclusive: choose one")
+	}
+	if c.shard != "" {
+		if _, err := parseShard(c.shard); err != nil {
+			return err
+		}
+		if c.csv || c.plot != "" || c.precision != 0 {
+			return usagef("--shard prints JSON for stakes merge: drop --csv, --plot and --precision (a precision stop is decided over the whole study)")
+		}
+		c.json = true
 	}
 	if c.trials <= 0 || c.trials > sim.MaxTrials {
 		return usagef("--trials %d: allowed 1..%d", c.trials, int64(sim.MaxTrials))
@@ -111,12 +126,14 @@ func (c *common) check(fs *flags) error {
 	return nil
 }
 
-func (c *common) options(p *progress) sim.Options {
+// runOptions returns the options of a run: the flags, and this shard's
+// chunks with --shard.
+func (c *common) runOptions(p *progress) (sim.Options, error) {
 	o := sim.Options{Seed: c.seed, Trials: c.trials, Workers: c.workers, Generator: c.generator, Precision: c.precision}
 	if p != nil {
 		o.Progress = p.update
 	}
-	return o
+	return o, c.applyShard(&o)
 }
 
 // flags is a command's flag set and its help text. The flag package calls

@@ -67,6 +67,7 @@ func commands() []command {
 		{"compare", "two variants of a scenario with common random numbers", cmdCompare},
 		{"sweep", "a grid over scenario settings, one report per cell", cmdSweep},
 		{"run", "run a scenario file", cmdRun},
+		{"merge", "combine the reports of shards (--shard K/N) into one", cmdMerge},
 		{"mechanics", "list the mechanics and print a scenario's settings", cmdMechanics},
 	}
 }

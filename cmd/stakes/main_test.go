@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -348,18 +349,53 @@ func TestHelpExamplesRun(t *testing.T) {
 	if len(lines) < 15 {
 		t.Fatalf("only %d help examples found", len(lines))
 	}
+	// The merge examples read shards, as the reader's machines would have
+	// written them.
+	if err := os.Mkdir("results", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= 3; k++ {
+		_, out, _ := stakes(t, "sim", "coin", "--trials", "20000", "--shard", fmt.Sprintf("%d/3", k))
+		for _, f := range []string{fmt.Sprintf("shard-%d.json", k), fmt.Sprintf("results/%d.json", k)} {
+			if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	for _, l := range lines {
 		args := splitArgs(strings.TrimPrefix(l, "stakes"))
 		if slices.Contains(args, "my.jsonc") {
 			continue // a placeholder for the reader's own file
 		}
-		if len(args) > 0 && args[0] != "roll" && args[0] != "mechanics" && args[0] != "odds" {
+		args = shellWords(t, args)
+		if len(args) > 0 && args[0] != "roll" && args[0] != "mechanics" && args[0] != "odds" && args[0] != "merge" {
 			args = append(args, "--trials", "300")
 		}
 		if code, _, errOut := stakes(t, args...); code != 0 {
 			t.Errorf("help example %q: exit %d: %s", l, code, errOut)
 		}
 	}
+}
+
+// shellWords does what a shell would to the examples' words: it expands
+// globs and drops a redirection of stdout.
+func shellWords(t *testing.T, args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == ">":
+			i++
+		case strings.Contains(a, "*"):
+			m, err := filepath.Glob(a)
+			if err != nil || len(m) == 0 {
+				t.Fatalf("glob %q: %v", a, err)
+			}
+			out = append(out, m...)
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // splitArgs splits a command line on spaces, keeping double-quoted parts
