@@ -135,7 +135,8 @@ func simulate(e *env, sc scenario, name string, c *common) (result, error) {
 		return result{}, err
 	}
 	stripRunEnv(rep, c.zeroTime)
-	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep}
+	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep,
+		File: c.file, Changed: append([]string(nil), c.sets...)}
 	if rep.Provenance.Partial {
 		// Interrupted: stop now rather than start an exact computation.
 		res.NoExact = "not computed: the run was interrupted"
