@@ -531,10 +531,13 @@ func writeTable(e *env, header []string, rows [][]string) error {
 }
 
 func cmdMechanics(e *env, args []string) error {
-	fs := newFlags(e, "mechanics", "[MECHANIC]",
-		"Without a name, lists the mechanics. With one, prints its built-in scenario as JSON:\n"+
-			"every key there can be set with --set key=value or in a scenario file.",
-		`stakes mechanics`, `stakes mechanics edge`)
+	fs := newFlags(e, "mechanics", "[MECHANIC] [--json]",
+		"Without a name, lists the mechanics. With one, lists every setting of its built-in\n"+
+			"scenario: the key --set takes, the built-in value and what it means. With --json,\n"+
+			"prints the built-in scenario as JSON, the \"scenario\" of a scenario file.",
+		`stakes mechanics`, `stakes mechanics edge`, `stakes mechanics contest --json`)
+	var asJSON bool
+	fs.BoolVar(&asJSON, "json", false, "print the built-in scenario as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -550,7 +553,11 @@ func cmdMechanics(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(e.stdout, m.fresh().ptr())
+	if asJSON {
+		return writeJSON(e.stdout, m.fresh().ptr())
+	}
+	writeSettings(e.stdout, m.name, settingsOf(m.fresh().ptr()))
+	return nil
 }
 
 // cmdReport is the main job: a balance report over every mechanic from its

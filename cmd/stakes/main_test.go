@@ -269,7 +269,7 @@ func TestMechanics(t *testing.T) {
 		}
 	}
 	for _, m := range reportOrder {
-		code, out, errOut := stakes(t, "mechanics", m)
+		code, out, errOut := stakes(t, "mechanics", m, "--json")
 		var v map[string]any
 		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v["rules"] == nil {
 			t.Errorf("mechanics %s: exit %d %s\n%.200s", m, code, errOut, out)

@@ -1,3 +1,5 @@
+//go:generate go run ./internal/gensettings actiontest challenge contest dramadeck edge dice
+
 package main
 
 import (

@@ -1,0 +1,54 @@
+package fielddoc
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCollect(t *testing.T) {
+	dir := t.TempDir()
+	src := `package p
+
+// Rules are the rules.
+type Rules struct {
+	// StartEdge is how many edge dice each party
+	// starts with.
+	StartEdge int
+	Bonus     int // Bonus is added to every check.
+	Bare      int
+	hidden    int // not exported
+	// A, B share a comment.
+	A, B int
+}
+
+type inner struct {
+	// X is in an unexported type.
+	X int
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p_test.go"), []byte("package p\n\ntype T struct {\n\t// F is a test's.\n\tF int\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := Collect(dir, "ex/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"ex/p.Rules.StartEdge": "StartEdge is how many edge dice each party starts with.",
+		"ex/p.Rules.Bonus":     "Bonus is added to every check.",
+		"ex/p.Rules.A":         "A, B share a comment.",
+		"ex/p.Rules.B":         "A, B share a comment.",
+	}
+	if len(docs) != len(want) {
+		t.Errorf("got %d docs: %v", len(docs), docs)
+	}
+	for k, v := range want {
+		if docs[k] != v {
+			t.Errorf("%s = %q, want %q", k, docs[k], v)
+		}
+	}
+}
