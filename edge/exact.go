@@ -49,7 +49,9 @@ func (s Scenario) Exact() (Exact, error) {
 	if err != nil {
 		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
 	}
-	dist = dist.Shift(in.checkMod)
+	if dist, err = dist.Shift(in.checkMod); err != nil {
+		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+	}
 	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
 	res := Exact{P: make([]float64, x.nc)}
 	starts, err := x.starts()
