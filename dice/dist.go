@@ -14,6 +14,8 @@ import (
 //
 // A Dist is a plain value, like gonum's distuv types: the methods answer
 // questions about it and never change it.
+// A Dist built by hand must keep its outcomes in the int range
+// (Min+len(P)-1 <= math.MaxInt); every Dist this package builds does.
 type Dist struct {
 	Min int
 	P   []float64
