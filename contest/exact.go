@@ -38,7 +38,10 @@ func PBeat(actor, stakes []dice.Die, aid int, r Rules) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return a.Shift(aid).Greater(s), nil
+	if a, err = a.Shift(aid); err != nil {
+		return 0, err
+	}
+	return a.Greater(s), nil
 }
 
 // PBeatValue returns the exact probability that actor's total (plus aid)
@@ -48,7 +51,10 @@ func PBeatValue(actor []dice.Die, stakes, aid int, r Rules) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return a.Shift(aid).AtLeast(stakes + 1), nil
+	if a, err = a.Shift(aid); err != nil {
+		return 0, err
+	}
+	return a.AtLeast(stakes + 1), nil
 }
 
 // jointTotalOnes returns P(total = t, ones = j) for a pool under the rules,

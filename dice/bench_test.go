@@ -265,3 +265,26 @@ func BenchmarkExactHighestMixed20(b *testing.B) {
 		}
 	}
 }
+
+// The lowest two of twenty mixed d4..d12, 1s out: the mirror of
+// BenchmarkExactTwoHighestMixed20, whose state also counts the dice of
+// sizes not yet reached.
+func BenchmarkExactTwoLowestMixed20(b *testing.B) {
+	ds := mixed20()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := KeepLowestOf(ds, 2, Faces(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The successes of a 1000-die pool with hits on 5+ on a d6.
+func BenchmarkExactBinomial1000(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Binomial(1000, 1.0/3); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -14,17 +14,51 @@ import (
 //
 // A Dist is a plain value, like gonum's distuv types: the methods answer
 // questions about it and never change it.
+// A Dist built by hand must keep its outcomes in the int range
+// (Min+len(P)-1 <= math.MaxInt); every Dist this package builds does.
 type Dist struct {
 	Min int
 	P   []float64
 }
 
-// MaxOutcomes bounds how many distinct outcomes an exact distribution may
-// span; building a larger one is an error, not an out-of-memory crash.
-const MaxOutcomes = 1 << 24
+// Limits on exact constructions, checked before anything is allocated, so
+// that no argument can exhaust memory or run for hours: building past them
+// is an error wrapping ErrTooLarge. The largest uses the package is meant
+// for fit well inside: 10000d6 summed (about 1.5e9 steps, a second or
+// two), 10000d6 keep 3, 100d6 keep lowest 3, twenty mixed d4..d12 keep 2.
+const (
+	// MaxOutcomes bounds how many distinct outcomes an exact
+	// distribution may span.
+	MaxOutcomes = 1 << 24
+	// MaxCells bounds the working table of a keep-highest or keep-lowest
+	// construction, in probabilities held at once (32 MB each).
+	MaxCells = 1 << 22
+	// MaxWork bounds the multiply-adds of one exact construction.
+	MaxWork = 1 << 31
+)
 
-// ErrTooLarge is wrapped by errors for distributions wider than MaxOutcomes.
+// ErrTooLarge is wrapped by errors for exact constructions past the limits
+// above, and for outcomes that would leave the int range.
 var ErrTooLarge = errors.New("dice: distribution too large")
+
+// mulCapped returns the product of xs (each >= 0), or limit+1 once it
+// passes limit, so that no count of work or memory overflows.
+func mulCapped(limit int, xs ...int) int {
+	p := 1
+	for _, x := range xs {
+		if x != 0 && p > limit/x {
+			return limit + 1
+		}
+		p *= x
+	}
+	return p
+}
+
+// addInt returns a+b and whether it fits in an int.
+func addInt(a, b int) (int, bool) {
+	c := a + b
+	return c, (c > a) == (b > 0)
+}
 
 // Point returns the distribution that is v with certainty.
 func Point(v int) Dist { return Dist{Min: v, P: []float64{1}} }
@@ -44,9 +78,23 @@ func Uniform(d Die) (Dist, error) {
 // Max returns the largest outcome with a probability entry.
 func (d Dist) Max() int { return d.Min + len(d.P) - 1 }
 
+// offset returns x - Min, as the index of x in P when 0 <= it < len(P):
+// -1 for an x below Min and len(P) for one above the last outcome, with no
+// overflow for any x.
+func (d Dist) offset(x int) int {
+	if x < d.Min {
+		return -1
+	}
+	// x >= Min, so their difference fits in a uint.
+	if u := uint(x) - uint(d.Min); u < uint(len(d.P)) {
+		return int(u)
+	}
+	return len(d.P)
+}
+
 // Prob returns P(X = x).
 func (d Dist) Prob(x int) float64 {
-	i := x - d.Min
+	i := d.offset(x)
 	if i < 0 || i >= len(d.P) {
 		return 0
 	}
@@ -55,7 +103,7 @@ func (d Dist) Prob(x int) float64 {
 
 // CDF returns P(X <= x).
 func (d Dist) CDF(x int) float64 {
-	i := x - d.Min
+	i := d.offset(x)
 	if i < 0 {
 		return 0
 	}
@@ -71,7 +119,7 @@ func (d Dist) CDF(x int) float64 {
 
 // AtLeast returns P(X >= x).
 func (d Dist) AtLeast(x int) float64 {
-	i := x - d.Min
+	i := d.offset(x)
 	if i <= 0 {
 		return 1
 	}
@@ -136,12 +184,22 @@ func (d Dist) Total() float64 {
 	return s
 }
 
-// Shift returns the distribution of X + k.
-func (d Dist) Shift(k int) Dist { return Dist{Min: d.Min + k, P: slices.Clone(d.P)} }
+// Shift returns the distribution of X + k (a flat modifier on a roll). It
+// fails, wrapping ErrTooLarge, when an outcome would leave the int range.
+func (d Dist) Shift(k int) (Dist, error) {
+	lo, ok1 := addInt(d.Min, k)
+	last, ok2 := addInt(d.Min, len(d.P)-1)
+	_, ok3 := addInt(last, k)
+	if !ok1 || !ok2 || !ok3 {
+		return Dist{}, fmt.Errorf("%w: shifting outcomes from %d by %d leaves the int range", ErrTooLarge, d.Min, k)
+	}
+	return Dist{Min: lo, P: slices.Clone(d.P)}, nil
+}
 
 // Add returns the distribution of X + Y for independent X ~ d and Y ~ e
-// (their convolution). It fails only when the result would span more than
-// MaxOutcomes values.
+// (their convolution). It fails when either is empty, and wraps ErrTooLarge
+// when the result would span more than MaxOutcomes values, take more than
+// MaxWork steps, or hold outcomes outside the int range.
 func (d Dist) Add(e Dist) (Dist, error) {
 	if len(d.P) == 0 || len(e.P) == 0 {
 		return Dist{}, errors.New("dice: adding an empty distribution")
@@ -149,6 +207,14 @@ func (d Dist) Add(e Dist) (Dist, error) {
 	n := len(d.P) + len(e.P) - 1
 	if n > MaxOutcomes {
 		return Dist{}, fmt.Errorf("%w: a sum spanning %d outcomes exceeds %d", ErrTooLarge, n, MaxOutcomes)
+	}
+	if w := mulCapped(MaxWork, len(d.P), len(e.P)); w > MaxWork {
+		return Dist{}, fmt.Errorf("%w: adding distributions of %d and %d outcomes takes more than %d steps", ErrTooLarge, len(d.P), len(e.P), MaxWork)
+	}
+	lo, ok1 := addInt(d.Min, e.Min)
+	_, ok2 := addInt(lo, n-1)
+	if !ok1 || !ok2 {
+		return Dist{}, fmt.Errorf("%w: the sum of outcomes from %d and from %d leaves the int range", ErrTooLarge, d.Min, e.Min)
 	}
 	out := make([]float64, n)
 	for i, p := range d.P {
@@ -159,7 +225,7 @@ func (d Dist) Add(e Dist) (Dist, error) {
 			out[i+j] += p * q
 		}
 	}
-	return Dist{Min: d.Min + e.Min, P: out}, nil
+	return Dist{Min: lo, P: out}, nil
 }
 
 // Greater returns P(X > Y) for independent X ~ d and Y ~ e.
@@ -169,17 +235,30 @@ func (d Dist) Greater(e Dist) float64 { return d.compare(e, false) }
 func (d Dist) AtLeastDist(e Dist) float64 { return d.compare(e, true) }
 
 func (d Dist) compare(e Dist, orEqual bool) float64 {
-	// Sweep Y's outcomes, keeping P(X > y) (or >= y) from X's tail.
+	if orEqual {
+		return d.BeatsBy(e, 0)
+	}
+	return d.BeatsBy(e, 1)
+}
+
+// BeatsBy returns P(X - Y >= m) for independent X ~ d and Y ~ e: the
+// chance to win by m or more (m = 5: "win by 5 or more"; m = 1 is Greater,
+// m = 0 AtLeastDist, and a negative m allows a loss by up to -m). Any m
+// is allowed; no outcome overflows.
+func (d Dist) BeatsBy(e Dist, m int) float64 {
+	// Sweep Y's outcomes y, adding P(Y = y) P(X >= y + m).
 	s := 0.0
 	for j, q := range e.P {
 		if q == 0 {
 			continue
 		}
 		y := e.Min + j
-		if orEqual {
-			s += q * d.AtLeast(y)
-		} else {
-			s += q * d.AtLeast(y+1)
+		t, ok := addInt(y, m)
+		switch {
+		case ok:
+			s += q * d.AtLeast(t)
+		case m < 0:
+			s += q // y + m is below every int, so every X reaches it
 		}
 	}
 	return s
@@ -215,11 +294,17 @@ func SumOf(ds []Die) (Dist, error) {
 	if err := checkDice(ds); err != nil {
 		return Dist{}, err
 	}
-	span := 1
+	// Adding a die of s sides to a sum spanning w outcomes takes w x s
+	// steps; dice and sizes are bounded, so neither count overflows.
+	span, work := 1, 0
 	for _, d := range ds {
+		work += span * int(d)
 		span += int(d) - 1
 		if span > MaxOutcomes {
 			return Dist{}, fmt.Errorf("%w: the sum of %d dice spans more than %d outcomes", ErrTooLarge, len(ds), MaxOutcomes)
+		}
+		if work > MaxWork {
+			return Dist{}, fmt.Errorf("%w: the sum of %d dice takes more than %d steps (10000d6 is about 1.5e9)", ErrTooLarge, len(ds), MaxWork)
 		}
 	}
 	out := Point(0)
@@ -312,30 +397,6 @@ func SuccessesOf(ds []Die, target int) (Dist, error) {
 	return out.trim(), nil
 }
 
-// binomialDist returns Binomial(n, p) on 0..n.
-func binomialDist(n int, p float64) Dist {
-	out := make([]float64, n+1)
-	switch {
-	case p <= 0:
-		out[0] = 1
-	case p >= 1:
-		out[n] = 1
-	default:
-		lp, lq := math.Log(p), math.Log1p(-p)
-		for k := 0; k <= n; k++ {
-			out[k] = math.Exp(logChoose(n, k) + float64(k)*lp + float64(n-k)*lq)
-		}
-	}
-	return Dist{Min: 0, P: out}
-}
-
-func logChoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
-}
-
 // KeepHighestOf returns the exact distribution of the sum of the k highest
 // faces among the dice, with faces in exclude not counted (they are read as
 // if the die were not there). If fewer than k dice show counted faces, those
@@ -358,13 +419,24 @@ func KeepHighestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 	}
 	gs := groups(ds)
 	top := int(gs[0].die)
-	if top*k > MaxOutcomes {
-		return Dist{}, fmt.Errorf("%w: keep %d of dice up to d%d", ErrTooLarge, k, top)
-	}
-	if top > 4096 {
-		return Dist{}, fmt.Errorf("%w: face-by-face evaluation supports dice up to d4096, not d%d", ErrTooLarge, top)
-	}
 	n := len(ds)
+	sums, err := keepSums("highest", k, top)
+	if err != nil {
+		return Dist{}, err
+	}
+	// The table is (dice unassigned, dice kept, sum); each face moves
+	// each cell to at most k others, and a group of g dice joining moves
+	// the cells of the dice already joined to g+1 others.
+	cells := mulCapped(MaxCells, n+1, k, sums)
+	work := mulCapped(MaxWork, top, cells, k)
+	joined := 0
+	for _, g := range gs {
+		work += mulCapped(MaxWork, joined+1, k, sums, g.n+1)
+		joined += g.n
+	}
+	if err := checkKeep("highest", n, k, top, cells, work); err != nil {
+		return Dist{}, err
+	}
 	maxSum := k * top
 	// final[s] collects probability of finished readings with sum s.
 	final := make([]float64, maxSum+1)
@@ -408,9 +480,9 @@ func KeepHighestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 						if q == 0 {
 							continue
 						}
-						for a, pb := range b.P {
+						for i, pb := range b.P {
 							if pb != 0 {
-								nxt[idx(r+a, j, s)] += q * pb
+								nxt[idx(r+b.Min+i, j, s)] += q * pb
 							}
 						}
 					}
@@ -466,6 +538,29 @@ func KeepHighestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 		}
 	}
 	return Dist{Min: 0, P: final}.trim(), nil
+}
+
+// keepSums returns how many totals k kept dice up to d(top) span
+// (0..k x top), or an error when that passes MaxOutcomes.
+func keepSums(which string, k, top int) (int, error) {
+	sums := mulCapped(MaxOutcomes, k, top) + 1
+	if sums > MaxOutcomes {
+		return 0, fmt.Errorf("%w: keep %s %d of dice up to d%d spans more than %d totals", ErrTooLarge, which, k, top, MaxOutcomes)
+	}
+	return sums, nil
+}
+
+// checkKeep bounds a keep-highest or keep-lowest construction of k of n
+// dice up to d(top), whose table holds cells probabilities and which takes
+// work steps, before it allocates.
+func checkKeep(which string, n, k, top, cells, work int) error {
+	if cells > MaxCells {
+		return fmt.Errorf("%w: keep %s %d of %d dice up to d%d needs a table of more than %d cells", ErrTooLarge, which, k, n, top, MaxCells)
+	}
+	if work > MaxWork {
+		return fmt.Errorf("%w: keep %s %d of %d dice up to d%d takes more than %d steps", ErrTooLarge, which, k, n, top, MaxWork)
+	}
+	return nil
 }
 
 // binomialHead fills pmf[m] = P(Binomial(n, p) = m) for m < k (and m <= n).

@@ -71,8 +71,8 @@ func TestDistMethods(t *testing.T) {
 	if err != nil || sum.Min != 2 || sum.Max() != 10 || !near(sum.Prob(5), 4.0/24) {
 		t.Errorf("d6+d4: %+v %v", sum, err)
 	}
-	sh := d6.Shift(5)
-	if sh.Min != 6 || !near(sh.Mean(), 8.5) || &sh.P[0] == &d6.P[0] {
+	sh, err := d6.Shift(5)
+	if err != nil || sh.Min != 6 || !near(sh.Mean(), 8.5) || &sh.P[0] == &d6.P[0] {
 		t.Errorf("Shift: %+v", sh)
 	}
 	if !near(d6.StdDev(), math.Sqrt(35.0/12)) {

@@ -56,11 +56,28 @@
 // # Exact distributions
 //
 // Dist holds the exact probability of each integer outcome, with its mean,
-// variance, CDF, quantiles and comparisons between independent outcomes.
-// SumOf, HighestOf, SuccessesOf and KeepHighestOf build the distributions of
-// the readings above for any mixed pool, never by enumerating rolls:
-// keep-highest works face by face with binomial counts, so 100d6 keep 3 and
-// the two highest of twenty mixed d4..d12 take well under a millisecond.
-// ChiSquare tests sampled counts against a Dist, which the rule packages use
-// to check their samplers.
+// variance, CDF, quantiles and comparisons between independent outcomes:
+// Greater, AtLeastDist and BeatsBy (P(X - Y >= m), a designer's "win by 5
+// or more"). No integer argument, however large, overflows: a query past
+// the int range answers 0 or 1, and Shift or Add that would leave it is
+// an error.
+//
+// SumOf, HighestOf, SuccessesOf, KeepHighestOf and KeepLowestOf build the
+// distributions of the readings above for any mixed pool, never by
+// enumerating rolls: keep-highest and keep-lowest work face by face with
+// binomial counts, so 100d6 keep 3 and the two highest of twenty mixed
+// d4..d12 take well under a millisecond. Binomial (successes in n trials)
+// and Hypergeometric (marked cards in a hand drawn without replacement)
+// are the counting distributions the rule packages need; rule packages
+// take them from here rather than computing their own. ChiSquare tests
+// sampled counts against a Dist, which the rule packages use to check
+// their samplers.
+//
+// Every exact constructor bounds its memory and work before it allocates
+// and returns an error wrapping ErrTooLarge, saying what was too large,
+// past the limits: MaxOutcomes (2^24 outcomes in one distribution),
+// MaxCells (2^22 probabilities in a keep-highest or keep-lowest table) and
+// MaxWork (2^31 multiply-adds, a few seconds). 10000d6 summed, 10000d6
+// keep 3 and 100d6 keep lowest 3 fit; 100 d4096 keep 100 or the sum of
+// 10000 d1677 are refused at once.
 package dice

@@ -91,6 +91,12 @@ func TestExactAgainstBruteForce(t *testing.T) {
 				}
 				assertDist(t, fmt.Sprintf("%s keep %d excl %v", name, k, ex), got,
 					bruteDist(ds, func(f []int) int { return SumHighest(f, k, ex) }))
+				got, err = KeepLowestOf(ds, k, ex)
+				if err != nil {
+					t.Fatal(err)
+				}
+				assertDist(t, fmt.Sprintf("%s keep lowest %d excl %v", name, k, ex), got,
+					bruteDist(ds, func(f []int) int { return SumLowest(f, k, ex) }))
 			}
 		}
 	}

@@ -63,8 +63,7 @@ func (s FaceSet) Has(f int) bool {
 }
 
 // zero returns 0 for a face in the set whose words are lo and hi, and f
-// otherwise, without branching on the face's value. The words are passed
-// apart so a loop keeps them in registers.
+// otherwise: an excluded face reads as no die at all.
 func zero(lo, hi uint64, f int) int {
 	i := uint(f - 1)
 	w := lo
@@ -123,9 +122,8 @@ func SumHighest(faces []int, k int, exclude FaceSet) int {
 		}
 		return h
 	case k == 2:
-		// Branch-free: an excluded face reads 0, which never enters the
-		// top two, and min/max compile to conditional moves, so random
-		// faces cost no mispredicted branches.
+		// An excluded face reads 0, which never enters the top two; a
+		// reads the highest face so far and b the second.
 		a, b := 0, 0
 		lo, hi := exclude.bits[0], exclude.bits[1]
 		for _, f := range faces {

@@ -160,8 +160,8 @@ func (r *Roller) IntN(n int) int {
 	if n <= 1 || r.script != nil {
 		return r.intNSlow(n)
 	}
-	// below, written out so one call does the common case: one draw, one
-	// multiply, no division.
+	// Lemire's method as in below: one draw and one multiply, with a
+	// division only when the draw may fall in the rejected sliver.
 	var x uint64
 	if r.pcg != nil {
 		x = r.pcg.Uint64()
@@ -233,9 +233,8 @@ func (r *Roller) rollSlow(sides int) int {
 	return int(hi) + 1
 }
 
-// next returns the next 64-bit word. The common generator is called
-// directly so the compiler can inline it; any other Source goes through the
-// interface.
+// next returns the next 64-bit word from the Source (a PCG is called as
+// itself, any other Source through the interface).
 func (r *Roller) next() uint64 {
 	if r.pcg != nil {
 		return r.pcg.Uint64()
@@ -255,7 +254,6 @@ func (r *Roller) refill(sides int) {
 // accepted returns a draw x that Lemire's method accepts for the range
 // [0, p): x*p mod 2^64 is not below 2^64 mod p. The mixed-radix digits of
 // floor(x p / 2^64) are then exactly uniform, whichever of them are used.
-// The PCG call is written out so it inlines here.
 func (r *Roller) accepted(p uint64) uint64 {
 	for {
 		var x uint64
@@ -272,8 +270,8 @@ func (r *Roller) accepted(p uint64) uint64 {
 
 // digits writes len(dst) faces of a d(s) taken from the kept draw word
 // and returns what is left of it. Face i is the top word of
-// (word*s^i mod 2^64)*s; each is worked out on its own so the multiplies
-// run side by side.
+// (word*s^i mod 2^64)*s: the i-th mixed-radix digit, read straight from
+// the i-th power of s.
 func digits(word uint64, pw *[25]uint64, s uint64, dst []int) uint64 {
 	pw2 := pw[:len(dst)+1]
 	for i := range dst {
@@ -292,9 +290,9 @@ func (r *Roller) batch(sides int, dst []int) {
 	// The faces are the mixed-radix digits of floor(x s^len(dst) / 2^64):
 	// die i is the top word of (x s^i mod 2^64) * s. Multiplying a
 	// remainder by s yields the next die in its top word and the next
-	// remainder in its low word, one instruction a die; four independent
-	// chains, each started at its own power of s, keep the multiplier busy
-	// instead of waiting on one chain.
+	// remainder in its low word. Long batches are read as four runs of
+	// digits, each started at its own power of s (digit i of the word is
+	// digit 0 of x*s^i), which gives the same faces as one run.
 	if n := len(dst); n < 8 {
 		digits(x, &powers[sides], s, dst)
 	} else {
@@ -550,7 +548,7 @@ func (r *Roller) rollN(n, sides int, out []int) []int {
 // total is that of the faces RollN would have rolled. It returns 0 for
 // n <= 0; a "die" with fewer than 2 sides counts 1.
 func (r *Roller) SumN(n, sides int) int {
-	// Fast path, small enough to inline: up to sumDigits[sides] dice of
+	// Fast path: up to sumDigits[sides] dice of
 	// d2..d20 from the kept draw. The top word of word*s^n is the n-digit
 	// number whose base-s digits are the next n faces less one, and the
 	// table holds its digit sum. (n <= 12 here, so n&15 is n.)

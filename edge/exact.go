@@ -39,7 +39,9 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
-	dist = dist.Shift(in.checkMod)
+	if dist, err = dist.Shift(in.checkMod); err != nil {
+		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+	}
 	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
 	res := markov.Answer{P: make([]float64, x.nc)}
 	starts, err := x.starts()

@@ -95,8 +95,8 @@ func contestOdds(e *env, sc scenario, a oddsArgs) error {
 		}
 	}
 	beat := total.Greater(stakes)
-	extraordinary := total.Greater(stakes.Shift(extra - 1))
-	lose5 := stakes.Greater(total.Shift(extra - 1))
+	extraordinary := total.BeatsBy(stakes, extra)
+	lose5 := stakes.BeatsBy(total, extra)
 	if a.json {
 		return writeJSON(e.stdout, map[string]any{"mechanic": "contest", "pool": pool.String(), "stakes": label,
 			"total": total, "p_beat": beat, "p_extraordinary": extraordinary, "p_lose_by_extraordinary": lose5,

@@ -43,7 +43,7 @@ func main() {
 		fmt.Printf("%-15s", p)
 		for _, s := range stakes {
 			b := dist(s)
-			fmt.Printf("    %.3f/%.3f", a.Greater(b), a.Greater(b.Shift(rules.Extraordinary-1)))
+			fmt.Printf("    %.3f/%.3f", a.Greater(b), a.BeatsBy(b, rules.Extraordinary))
 		}
 		fmt.Printf("   mean %.2f\n", a.Mean())
 	}
@@ -78,5 +78,5 @@ func main() {
 		}
 	}
 	fmt.Printf("\n%s against %s, %d rolls through BasicRoll: won %.3f (exact %.3f), Extraordinary %.3f (exact %.3f)\n",
-		pool, stake, n, float64(won)/n, a.Greater(b), float64(xo)/n, a.Greater(b.Shift(rules.Extraordinary-1)))
+		pool, stake, n, float64(won)/n, a.Greater(b), float64(xo)/n, a.BeatsBy(b, rules.Extraordinary))
 }
