@@ -145,6 +145,9 @@ func (k *kit) saveAndRestore(game Game, r *dice.Roller) (Game, *dice.Roller, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("saving the restored game: %w", err)
 	}
+	if bytes.Equal(again, in) && !bytes.Equal(in, state) {
+		return nil, nil, fmt.Errorf("the restored game's Save gives the bytes handed to Restore, overwritten since: the game kept them instead of copying what it needs")
+	}
 	if !bytes.Equal(again, state) {
 		return nil, nil, fmt.Errorf("the restored game saves differently from the state it was restored from: %s", diff(again, state))
 	}
@@ -299,7 +302,20 @@ func diff(got, want []byte) string {
 		if lo >= hi {
 			return "(ends here)"
 		}
-		return "..." + string(b[lo:hi]) + "..."
+		return "..." + printable(b[lo:hi]) + "..."
 	}
 	return fmt.Sprintf("first difference at byte %d:\n\tgot:  %s\n\twant: %s", i, part(got), part(want))
+}
+
+// printable shows b as text, with each byte that is not printable ASCII
+// shown as '?'.
+func printable(b []byte) string {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c < ' ' || c > '~' {
+			c = '?'
+		}
+		out[i] = c
+	}
+	return string(out)
 }

@@ -266,7 +266,7 @@ func (s *shortfalls) full() bool { return len(s.errs) >= maxShortfalls }
 func (s *shortfalls) err() error {
 	errs := s.errs
 	if s.more > 0 {
-		errs = append(errs, fmt.Errorf("%s: %d more shortfalls not shown", s.check, s.more))
+		errs = append(errs, fmt.Errorf("%s: %d more not shown", s.check, s.more))
 	}
 	if s.stopped {
 		errs = append(errs, fmt.Errorf("%s: stopped after %d shortfalls without trying the rest", s.check, len(s.errs)))

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/simtest"
 )
 
@@ -39,7 +40,7 @@ func failed(err error) (checks []string, msgs []string) {
 }
 
 func TestToyPasses(t *testing.T) {
-	for _, opt := range []simtest.Options{{}, small, {Seed: 7, Games: 3, Trials: 20_000, Mutants: 50}} {
+	for _, opt := range []simtest.Options{{}, small, {Seed: 7, Games: 3, Trials: 20_000, Mutants: 50}, {MaxSteps: 100, MutantTimeout: time.Minute, MaxAlloc: 8 << 20}} {
 		if err := simtest.TestMechanic(toy{newScenario(fine)}, opt); err != nil {
 			t.Errorf("options %+v: the toy mechanic fails the kit:\n%v", opt, err)
 		}
@@ -49,6 +50,8 @@ func TestToyPasses(t *testing.T) {
 func TestBrokenToysFail(t *testing.T) {
 	quickHang := small
 	quickHang.MutantTimeout = 100 * time.Millisecond
+	shortGames := small
+	shortGames.MaxSteps = 300
 	tests := []struct {
 		broken string
 		opt    simtest.Options
@@ -59,14 +62,23 @@ func TestBrokenToysFail(t *testing.T) {
 		{saveDrops, small, simtest.CheckSaveRestore, "after restoring, the step's events differ"},
 		{refusedWrites, small, simtest.CheckAtomic, "changed the state"},
 		{refusedRolls, small, simtest.CheckAtomic, "drew from the Roller"},
-		{unsizedScores, small, simtest.CheckMutation, "$.scores emptied: the mechanic panicked"},
+		{unsizedScores, small, simtest.CheckMutation, "$.scores emptied: the mechanic panicked: runtime error: index out of range [0] with length 0 at simtest_test.(*scenario).step (toy_test.go:"},
 		{unboundedTurn, quickHang, simtest.CheckMutation, "$.turn set to 2^31: hang"},
 		{trustedSteps, small, simtest.CheckMutation, "$.steps set to 2^31: restoring and playing it allocated"},
 		{swappedExact, small, simtest.CheckExact, "do not fit the exact answer"},
 		{secretEvent, small, simtest.CheckEvents, "(simtest_test.faulty): decoded from"},
+		{staleSave, small, simtest.CheckSaveRestore, "after step 0: the restored game's Save gives the bytes handed to Restore, overwritten since"},
+		{refusesEnd, small, simtest.CheckSaveRestore, "the state Save wrote was refused by Restore: the game is over"},
+		{nilEvent, small, simtest.CheckEvents, "a nil event"},
+		{clampsIllegal, small, simtest.CheckAtomic, "a step answered illegally returned no error"},
+		{unknownStyles, small, simtest.CheckMutation, `set to "bogus": accepted by Restore, it was refused by step 0`},
+		{anyTarget, shortGames, simtest.CheckMutation, "$.rules.target set to 2^31: accepted by Restore, it is still going after 300 steps"},
+		{exactFails, small, simtest.CheckExact, "exact: Exact: the chain is not ready"},
+		{roundsFromOne, small, simtest.CheckExact, "standard errors from the exact mean of rounds"},
+		{roundsFromOne, small, simtest.CheckExact, "do not fit the exact distribution of rounds"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.broken, func(t *testing.T) {
+		t.Run(tt.broken+"/"+tt.says, func(t *testing.T) {
 			sc := newScenario(tt.broken)
 			defer close(sc.hang)
 			err := simtest.TestMechanic(toy{sc}, tt.opt)
@@ -78,10 +90,50 @@ func TestBrokenToysFail(t *testing.T) {
 			if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, tt.says) }) {
 				t.Errorf("no shortfall says %q; the report:\n%v", tt.says, err)
 			}
-			if len(msgs) > 7 {
+			if len(msgs) > 6 {
 				t.Errorf("%d shortfalls reported for one check; want at most 5 and a count of the rest:\n%v", len(msgs), err)
 			}
 		})
+	}
+}
+
+// TestExactSkipped shows that a scenario outside the exact model skips the
+// exact check: the swapped answer is never given, so nothing fails.
+func TestExactSkipped(t *testing.T) {
+	sc := newScenario(swappedExact)
+	sc.Rules.Target = 12
+	if err := simtest.TestMechanic(toy{sc}, small); err != nil {
+		t.Errorf("a scenario whose Exact wraps markov.ErrNoExact fails:\n%v", err)
+	}
+}
+
+// TestCapped shows that each check reports five shortfalls and counts the
+// rest: the save check fails in every one of 20 games.
+func TestCapped(t *testing.T) {
+	opt := small
+	opt.Games = 20
+	_, msgs := failed(simtest.TestMechanic(toy{newScenario(saveDrops)}, opt))
+	if len(msgs) != 6 || msgs[5] != "save/restore: 15 more not shown" {
+		t.Errorf("the shortfalls of 20 failed games are reported as %d messages, the last %q; want 5 and \"save/restore: 15 more not shown\"", len(msgs), msgs[len(msgs)-1])
+	}
+}
+
+// panicky is a toy whose Scenario panics: the checks that sample it fail,
+// naming the panic, and the others still run.
+type panicky struct{ toy }
+
+func (panicky) Scenario() sim.Mechanic { panic("no scenario today") }
+
+func TestPanicFailsItsCheck(t *testing.T) {
+	err := simtest.TestMechanic(panicky{toy{newScenario(fine)}}, small)
+	checks, msgs := failed(err)
+	if want := []string{simtest.CheckDeterminism, simtest.CheckExact}; !slices.Equal(checks, want) {
+		t.Fatalf("failed checks %q, want %q; the report:\n%v", checks, want, err)
+	}
+	for _, m := range msgs {
+		if !strings.Contains(m, ": the mechanic panicked: no scenario today at simtest_test.panicky.Scenario (simtest_test.go:") {
+			t.Errorf("shortfall %q does not name the panic and where it happened", m)
+		}
 	}
 }
 

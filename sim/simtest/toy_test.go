@@ -66,6 +66,14 @@ const (
 	trustedSteps  = "Restore trusts the step count to size a buffer"
 	swappedExact  = "Exact swaps the winners"
 	secretEvent   = "events carry an unexported field"
+	staleSave     = "Save returns the bytes the game was restored from"
+	refusesEnd    = "Restore refuses a finished game"
+	nilEvent      = "a step returns a nil event"
+	clampsIllegal = "an illegal answer is quietly ignored"
+	unknownStyles = "Restore lets unknown styles through"
+	anyTarget     = "Restore lets any target through"
+	exactFails    = "Exact fails"
+	roundsFromOne = "the runner counts rounds from one"
 )
 
 // A scenario of the toy, satisfying sim.Scenario.
@@ -103,7 +111,7 @@ func (sc *scenario) start() *state {
 func check(s *state, broken string) error {
 	r := s.Rules
 	switch {
-	case r.Target < 1 || r.Target > 20:
+	case (r.Target < 1 || r.Target > 20) && broken != anyTarget:
 		return fmt.Errorf("target %d; allowed 1..20", r.Target)
 	case r.Sides < 2 || r.Sides > 20:
 		return fmt.Errorf("sides %d; allowed 2..20", r.Sides)
@@ -125,8 +133,11 @@ func check(s *state, broken string) error {
 			return fmt.Errorf("score %d is %d; allowed 0..%d", i, v, r.Target)
 		}
 	}
+	if broken == refusesEnd && s.done() {
+		return errors.New("the game is over")
+	}
 	for _, st := range s.Styles {
-		if !slices.Contains(styles, st) {
+		if !slices.Contains(styles, st) && broken != unknownStyles {
 			return fmt.Errorf("style %q; allowed %q", st, styles)
 		}
 	}
@@ -149,6 +160,9 @@ func (s *state) choice() int {
 func (sc *scenario) step(s *state, r *dice.Roller, n int) (event, error) {
 	if s.done() {
 		return event{}, errors.New("the game is over")
+	}
+	if st := s.Styles[s.Turn]; !slices.Contains(styles, st) {
+		return event{}, fmt.Errorf("style %q; allowed %q", st, styles)
 	}
 	if n < 1 || n > s.Rules.MaxDice {
 		return event{}, fmt.Errorf("%d dice; allowed 1..%d", n, s.Rules.MaxDice)
@@ -187,6 +201,9 @@ func (rn *runner) Trial(r *dice.Roller, metrics []int) int {
 		}
 	}
 	metrics[0] = s.Steps
+	if rn.sc.broken == roundsFromOne {
+		metrics[0]++
+	}
 	if s.Scores[0] >= s.Rules.Target {
 		return 0
 	}
@@ -197,6 +214,9 @@ func (rn *runner) Trial(r *dice.Roller, metrics []int) int {
 type pos struct{ a, b, turn int }
 
 func (sc *scenario) Exact(ctx context.Context) (markov.Answer, error) {
+	if sc.broken == exactFails {
+		return markov.Answer{}, errors.New("the chain is not ready")
+	}
 	if sc.Rules.Target > 10 {
 		return markov.Answer{}, fmt.Errorf("%w: target %d is above 10", markov.ErrNoExact, sc.Rules.Target)
 	}
@@ -269,6 +289,9 @@ func (t toy) Restore(b []byte) (simtest.Game, error) {
 		return nil, err
 	}
 	g := &game{sc: t.sc, s: &s}
+	if t.sc.broken == staleSave {
+		g.raw = b
+	}
 	if t.sc.broken == trustedSteps {
 		g.history = make([]byte, 0, min(max(s.Steps, 0), 2<<20))
 	}
@@ -279,6 +302,7 @@ type game struct {
 	sc      *scenario
 	s       *state
 	history []byte
+	raw     []byte // for staleSave
 }
 
 func (g *game) Done() bool { return g.s.done() }
@@ -291,8 +315,11 @@ func (g *game) Step(r *dice.Roller) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.sc.broken == secretEvent {
+	switch g.sc.broken {
+	case secretEvent:
 		return []any{e, faulty{Side: e.Side, note: "unsaid"}}, nil
+	case nilEvent:
+		return []any{e, nil}, nil
 	}
 	return []any{e}, nil
 }
@@ -306,6 +333,8 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 		g.s.Steps++
 	case refusedRolls:
 		r.Roll(6)
+	case clampsIllegal:
+		return true, nil
 	}
 	illegal := []int{0, -1, g.s.Rules.MaxDice + 1}[chaos.IntN(3)]
 	_, err := g.sc.step(g.s, r, illegal)
@@ -313,6 +342,9 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 }
 
 func (g *game) Save() ([]byte, error) {
+	if g.raw != nil {
+		return g.raw, nil
+	}
 	s := *g.s
 	if g.sc.broken == saveDrops {
 		s.Turn = 0
