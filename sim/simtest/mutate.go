@@ -21,7 +21,7 @@ const mutGames = 3
 type saved struct {
 	where string // which game and step saved it
 	tree  any    // the JSON decoded with UseNumber
-	raw   []byte
+	canon []byte // tree encoded again, unchanged
 }
 
 // A mutant is one change to one saved state.
@@ -55,8 +55,8 @@ func (k *kit) mutation(s *shortfalls) {
 	for n, mu := range k.sample(all) {
 		st := states[mu.base]
 		b, err := json.Marshal(rewrite(st.tree, mu.path, mu))
-		if err != nil || bytes.Equal(b, st.raw) {
-			continue // the kit's own encoding is total; an unchanged state tests nothing new
+		if err != nil || bytes.Equal(b, st.canon) {
+			continue // a number set to the value it had tests nothing new
 		}
 		if err := k.tryMutant(b, uint64(n)); err != nil {
 			s.add("%s, %s %s: %v", st.where, pathString(mu.path), mu.what, err)
@@ -88,7 +88,11 @@ func (k *kit) savedStates() ([]saved, error) {
 		if err := d.Decode(&tree); err != nil {
 			return fmt.Errorf("%s: Save wrote invalid JSON: %w", where, err)
 		}
-		out = append(out, saved{where: where, tree: tree, raw: b})
+		canon, err := json.Marshal(tree)
+		if err != nil {
+			return fmt.Errorf("%s: encoding the saved state again: %w", where, err)
+		}
+		out = append(out, saved{where: where, tree: tree, canon: canon})
 		return nil
 	}
 	for g := range min(k.opt.Games, mutGames) {
