@@ -8,8 +8,19 @@ import (
 	"reflect"
 	"runtime/debug"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/stakesrpg/stakes/dice"
 )
+
+// sameEvents is how the kit compares events: field by field, unexported
+// fields included, a nil slice or map equal to an empty one (JSON's
+// omitempty cannot tell them apart), and a type's own Equal method used
+// where it has one.
+func sameEvents() cmp.Options {
+	return cmp.Options{cmpopts.EquateEmpty(), cmp.Exporter(func(reflect.Type) bool { return true })}
+}
 
 // playthrough is one game played uninterrupted: the events of each step
 // and whether the game was done after it.
@@ -107,7 +118,7 @@ func (k *kit) replay(p playthrough) error {
 		if err != nil {
 			return fmt.Errorf("game %d step %d: Step failed after restoring (uninterrupted it succeeded): %w", p.game, i, err)
 		}
-		if !reflect.DeepEqual(got, want) {
+		if !cmp.Equal(got, want, sameEvents()) {
 			return fmt.Errorf("game %d step %d: after restoring, the step's events differ from the uninterrupted game's:\n\trestored:      %s\n\tuninterrupted: %s", p.game, i, show(got), show(want))
 		}
 		if game.Done() != p.done[i] {
@@ -197,8 +208,8 @@ func roundTrip(ev any) error {
 	if err := json.Unmarshal(b, back.Interface()); err != nil {
 		return fmt.Errorf("decoding %s into a %T: %w", b, ev, err)
 	}
-	if got := back.Elem().Interface(); !reflect.DeepEqual(got, ev) {
-		return fmt.Errorf("decoded from %s it is %+v, not the original %+v", b, got, ev)
+	if got := back.Elem().Interface(); !cmp.Equal(got, ev, sameEvents()) {
+		return fmt.Errorf("decoded from %s it differs from the original (-original +decoded):\n%s", b, cmp.Diff(ev, got, sameEvents()))
 	}
 	return nil
 }

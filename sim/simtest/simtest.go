@@ -25,7 +25,9 @@
 //     state (Game.Save) and Roller (MarshalBinary) are saved, restored into
 //     fresh values (Mechanic.Restore, and UnmarshalBinary into a zero
 //     dice.Roller) and play goes on from those; each step must give the
-//     same events (reflect.DeepEqual) and the same Done as before. Saving
+//     same events and the same Done as before. Events are compared field
+//     by field, unexported fields included, with a nil slice or map equal
+//     to an empty one. Saving
 //     the restored game must give the very bytes it was restored from, and
 //     the bytes handed to Restore are overwritten once it returns, so a
 //     game that keeps them instead of copying shows it. A game that fails
@@ -59,8 +61,8 @@
 //     check never flakes.
 //  6. events: every event the games of the save/restore check produced is
 //     non-nil and, encoded by json.Marshal and decoded into a new value of
-//     its own type, equals (reflect.DeepEqual) the original. Each event
-//     type is reported once.
+//     its own type, equals the original (compared as in the save/restore
+//     check). Each event type is reported once.
 //
 // Each check reports at most five shortfalls, then how many more it found;
 // the mutation check stops at five, since each may have cost a timeout.

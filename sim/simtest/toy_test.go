@@ -46,6 +46,15 @@ type event struct {
 	Dice      int `json:"dice"`
 	Successes int `json:"successes"`
 	Score     int `json:"score"`
+	// Bonus is always empty: omitempty drops it, and it decodes as nil,
+	// which the kit counts as equal.
+	Bonus []int `json:"bonus,omitempty"`
+}
+
+// callback is an event JSON cannot encode at all.
+type callback struct {
+	Side int    `json:"side"`
+	Then func() `json:"then"`
 }
 
 // faulty is an event that does not survive JSON: its note is unexported.
@@ -69,6 +78,7 @@ const (
 	staleSave     = "Save returns the bytes the game was restored from"
 	refusesEnd    = "Restore refuses a finished game"
 	nilEvent      = "a step returns a nil event"
+	funcEvent     = "an event holds a func"
 	clampsIllegal = "an illegal answer is quietly ignored"
 	unknownStyles = "Restore lets unknown styles through"
 	anyTarget     = "Restore lets any target through"
@@ -177,7 +187,7 @@ func (sc *scenario) step(s *state, r *dice.Roller, n int) (event, error) {
 	s.Scores[side] = min(s.Rules.Target, s.Scores[side]+hits)
 	s.Turn = 1 - s.Turn
 	s.Steps++
-	return event{Side: side, Dice: n, Successes: hits, Score: s.Scores[side]}, nil
+	return event{Side: side, Dice: n, Successes: hits, Score: s.Scores[side], Bonus: []int{}}, nil
 }
 
 // runner plays whole games for sim.
@@ -320,6 +330,8 @@ func (g *game) Step(r *dice.Roller) ([]any, error) {
 		return []any{e, faulty{Side: e.Side, note: "unsaid"}}, nil
 	case nilEvent:
 		return []any{e, nil}, nil
+	case funcEvent:
+		return []any{e, callback{Side: e.Side}}, nil
 	}
 	return []any{e}, nil
 }
