@@ -12,6 +12,9 @@
 //		}
 //	}
 //
+// The adapter's Game wraps the package's State and steps; Events turns a
+// slice of the package's events into what Game.Step returns.
+//
 // The checks, and the name that begins each of their errors:
 //
 //  1. determinism: the scenario's Spec (Mechanic.Scenario) run by sim.Run
@@ -321,4 +324,14 @@ func panicSite(stack []byte) string {
 		return ""
 	}
 	return "at " + strings.Join(frames, ", called by ")
+}
+
+// Events returns evs as the []any that Game.Step returns, for adapters
+// whose engine reports a slice of its own event type.
+func Events[E any](evs []E) []any {
+	out := make([]any, len(evs))
+	for i, e := range evs {
+		out[i] = e
+	}
+	return out
 }

@@ -333,7 +333,7 @@ func (g *game) Step(r *dice.Roller) ([]any, error) {
 	case funcEvent:
 		return []any{e, callback{Side: e.Side}}, nil
 	}
-	return []any{e}, nil
+	return simtest.Events([]event{e}), nil
 }
 
 func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
