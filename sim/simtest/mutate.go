@@ -33,12 +33,6 @@ type mutant struct {
 	to   func(any) any
 }
 
-// The values integers are set to: below every range, the zero that is
-// often out of range, just past 32 bits, and past exact float64 integers.
-var mutNumbers = [...]struct{ v, name string }{
-	{"-1", "-1"}, {"0", "0"}, {"2147483648", "2^31"}, {"9007199254740992", "2^53"},
-}
-
 // mutation restores mutated copies of states saved during play and checks
 // that each is refused, or plays to its end within MaxSteps steps, with no
 // panic, no hang and no more than MaxAlloc bytes allocated.
@@ -131,7 +125,12 @@ func enumerate(out []mutant, base int, node any, path []any) []mutant {
 	}
 	switch n := node.(type) {
 	case json.Number:
-		for _, v := range mutNumbers {
+		// Below every range, the zero that is often out of range, just
+		// past 32 bits, and past the integers a float64 holds exactly.
+		numbers := [...]struct{ v, name string }{
+			{"-1", "-1"}, {"0", "0"}, {"2147483648", "2^31"}, {"9007199254740992", "2^53"},
+		}
+		for _, v := range numbers {
 			at("set to "+v.name, func(any) any { return json.Number(v.v) })
 		}
 	case string:

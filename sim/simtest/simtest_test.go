@@ -58,7 +58,7 @@ func TestBrokenToysFail(t *testing.T) {
 		check  string
 		says   string // a part of some shortfall's message
 	}{
-		{runnerCounter, small, simtest.CheckDeterminism, "report on 2 workers differs from the one on 1"},
+		{runnerCounter, small, simtest.CheckDeterminism, "report on 2 workers differs from the one on 1 worker"},
 		{saveDrops, small, simtest.CheckSaveRestore, "after restoring, the step's events differ"},
 		{refusedWrites, small, simtest.CheckAtomic, "changed the state"},
 		{refusedRolls, small, simtest.CheckAtomic, "drew from the Roller"},
