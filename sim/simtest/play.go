@@ -102,9 +102,10 @@ func (k *kit) saveRestore(s *shortfalls) {
 	}
 }
 
-// replay plays game p.game again, saving the state and the Roller after
-// every step and going on from fresh values restored from the saved bytes,
-// and returns the first way it differs from p.
+// replay plays game p.game again, saving the state and the Roller before
+// the first step and after every step and going on from fresh values
+// restored from the saved bytes, and returns the first way it differs
+// from p.
 func (k *kit) replay(p playthrough) error {
 	game, r, err := k.start(p.game)
 	if err != nil {
@@ -112,6 +113,9 @@ func (k *kit) replay(p playthrough) error {
 	}
 	if game.Done() != p.done0 {
 		return fmt.Errorf("game %d: a second NewGame with the same Roller gives Done %v, the first %v", p.game, game.Done(), p.done0)
+	}
+	if game, r, err = k.saveAndRestore(game, r); err != nil {
+		return fmt.Errorf("game %d before step 0: %w", p.game, err)
 	}
 	for i, want := range p.events {
 		got, err := game.Step(r)

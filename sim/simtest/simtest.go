@@ -24,17 +24,18 @@
 //     in chunks of 128, so every worker gets chunks.
 //  2. save/restore: Options.Games games are played to their end, game g on
 //     its own Roller, dice.NewRoller(rand.NewPCG(Seed, g)), recording the
-//     events of every step. Each is played again, and after every step its
-//     state (Game.Save) and Roller (MarshalBinary) are saved, restored into
-//     fresh values (Mechanic.Restore, and UnmarshalBinary into a zero
-//     dice.Roller) and play goes on from those; each step must give the
-//     same events and the same Done as before. Events are compared field
-//     by field, unexported fields included, with a nil slice or map equal
-//     to an empty one. Saving
-//     the restored game must give the very bytes it was restored from, and
-//     the bytes handed to Restore are overwritten once it returns, so a
-//     game that keeps them instead of copying shows it. A game that fails
-//     a step, or is still going after Options.MaxSteps steps, fails here.
+//     events of every step. Each is played again, and before its first
+//     step and after every step its state (Game.Save) and Roller
+//     (MarshalBinary) are saved, restored into fresh values
+//     (Mechanic.Restore, and UnmarshalBinary into a zero dice.Roller) and
+//     play goes on from those; each step must give the same events and the
+//     same Done as before. Events are compared field by field, unexported
+//     fields included, with a nil slice or map equal to an empty one.
+//     Saving the restored game must give the very bytes it was restored
+//     from, and the bytes handed to Restore are overwritten once it
+//     returns, so a game that keeps them instead of copying shows it. A
+//     game that fails a step, or is still going after Options.MaxSteps
+//     steps, fails here.
 //  3. atomic: each game is played once more; before about one step in
 //     three (a seeded choice) StepIllegal is asked for an illegal answer.
 //     When tried it must return an error, Save must give the same bytes as

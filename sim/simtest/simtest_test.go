@@ -67,7 +67,7 @@ func TestBrokenToysFail(t *testing.T) {
 		{trustedSteps, small, simtest.CheckMutation, "$.steps set to 2^31: restoring and playing it allocated"},
 		{swappedExact, small, simtest.CheckExact, "do not fit the exact answer"},
 		{secretEvent, small, simtest.CheckEvents, `(simtest_test.faulty): decoded from {"side":0} it differs from the original`},
-		{staleSave, small, simtest.CheckSaveRestore, "after step 0: the restored game's Save gives the bytes handed to Restore, overwritten since"},
+		{staleSave, small, simtest.CheckSaveRestore, "before step 0: the restored game's Save gives the bytes handed to Restore, overwritten since"},
 		{refusesEnd, small, simtest.CheckSaveRestore, "the state Save wrote was refused by Restore: the game is over"},
 		{nilEvent, small, simtest.CheckEvents, "a nil event"},
 		{funcEvent, small, simtest.CheckEvents, "(simtest_test.callback): json.Marshal: json: unsupported type: func()"},
