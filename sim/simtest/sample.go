@@ -17,8 +17,8 @@ import (
 // The determinism check runs at most this many trials on each worker count,
 // in chunks of detChunk so that even a small run spreads over every worker.
 const (
-	detTrials = 5_000
-	detChunk  = 128
+	detTrials = 2_000
+	detChunk  = 64
 )
 
 // determinism runs the scenario's Spec on 1, 2 and 7 workers with one seed

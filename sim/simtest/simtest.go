@@ -20,8 +20,8 @@
 //  1. determinism: the scenario's Spec (Mechanic.Scenario) run by sim.Run
 //     with one seed on 1, 2 and 7 workers gives byte-identical report JSON
 //     once the wall time (Report.Elapsed) and the worker count
-//     (Provenance.Workers) are zeroed. The runs are of at most 5,000 trials
-//     in chunks of 128, so every worker gets chunks.
+//     (Provenance.Workers) are zeroed. The runs are of at most 2,000 trials
+//     in chunks of 64, so every worker gets chunks.
 //  2. save/restore: Options.Games games are played to their end, game g on
 //     its own Roller, dice.NewRoller(rand.NewPCG(Seed, g)), recording the
 //     events of every step. Each is played again, and before its first
@@ -72,7 +72,7 @@
 // the mutation check stops at five, since each may have cost a timeout.
 // A panic in the mechanic fails the check it happened in, naming the
 // functions where it happened. With the default options the kit plays
-// about 60 games step by step, up to 2,000 mutated ones, and 35,000
+// about 60 games step by step, up to 1,000 mutated ones, and 26,000
 // trials: under a second for a mechanic whose game is about 200 steps,
 // about five seconds under the race detector.
 package simtest
@@ -134,9 +134,9 @@ type Options struct {
 	// 10,000): a game still going after it fails the check.
 	MaxSteps int
 	// Trials is the sample of the chi-square checks (default 20,000); the
-	// determinism check runs at most 5,000 of them on each worker count.
+	// determinism check runs at most 2,000 of them on each worker count.
 	Trials int64
-	// Mutants bounds how many mutated states are tried (default 2,000): a
+	// Mutants bounds how many mutated states are tried (default 1,000): a
 	// seeded sample when there are more.
 	Mutants int
 	// MaxAlloc bounds the bytes one mutated state may allocate while it is
@@ -154,7 +154,7 @@ const (
 	DefaultGames         = 20
 	DefaultMaxSteps      = 10_000
 	DefaultTrials        = 20_000
-	DefaultMutants       = 2_000
+	DefaultMutants       = 1_000
 	DefaultMaxAlloc      = 64 << 20
 	DefaultMutantTimeout = 10 * time.Second
 )
