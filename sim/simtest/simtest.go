@@ -32,7 +32,7 @@
 //     same Done as before. Events are compared field by field, unexported
 //     fields included, with a nil slice or map equal to an empty one.
 //     Saving the restored game must give the very bytes it was restored
-//     from, and the bytes handed to Restore are overwritten once it
+//     from (Save writes one encoding of a state, as encoding/json does), and the bytes handed to Restore are overwritten once it
 //     returns, so a game that keeps them instead of copying shows it. A
 //     game that fails a step, or is still going after Options.MaxSteps
 //     steps, fails here.
