@@ -40,7 +40,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	if dist, err = dist.Shift(in.checkMod); err != nil {
-		return Exact{}, fmt.Errorf("%w: %v", ErrNoExact, err)
+		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
 	res := markov.Answer{P: make([]float64, x.nc)}
