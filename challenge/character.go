@@ -55,13 +55,20 @@ func (s Stat) Dice() []dice.Die { return slices.Clone(s[:s.Len()]) }
 // rung returns a die's position on the ladder counting from 1 (d4 = 1,
 // d12 = 5): the number of sizes it can lose before it is gone.
 func rung(d dice.Die) int {
-	if d >= 0 && int(d) < len(rungs) {
-		return int(rungs[d])
+	switch d {
+	case dice.D4:
+		return 1
+	case dice.D6:
+		return 2
+	case dice.D8:
+		return 3
+	case dice.D10:
+		return 4
+	case dice.D12:
+		return 5
 	}
 	return 0
 }
-
-var rungs = [...]int8{4: 1, 6: 2, 8: 3, 10: 4, 12: 5}
 
 // Sides returns the total sides of the stat's dice (d12 d6 is 18), the
 // measure the owe list compares.

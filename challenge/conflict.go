@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -159,90 +158,6 @@ type Side struct {
 	// has crossed a name off in the current comparison.
 	Turned  bool `json:"turned"`
 	Crossed bool `json:"crossed"`
-
-	// key packs Faces and Bonus for fast comparison (see pack); 0 when
-	// not yet computed, noKey when the roll is too big to pack.
-	key uint64
-	// two is set up with the conflict (see prep) for a side that rolls
-	// exactly two dice, the common case, which roll takes on its fast path.
-	two pair
-}
-
-// pair is a two-dice side's roll, worked out once: the second size, the
-// product of the two, the reciprocal of each (see div) and the member who
-// rolls each die. n is 0 when the side does not roll exactly two dice of
-// at most maxPairDie sides.
-type pair struct {
-	n, b, recN, recB uint64
-	of               [2]int
-}
-
-// maxPairDie bounds the dice of the two-dice path, so faces fit the packed
-// key's six bits and the products stay small.
-const maxPairDie = 63
-
-// faces returns the two faces a number v below n stands for: its digits
-// in the mixed radix of the two sizes.
-func (t *pair) faces(v uint64) (int, int) {
-	q := div(v, t.recB)
-	return int(q) + 1, int(v-q*t.b) + 1
-}
-
-// reciprocal returns ceil(2^64 / d) for d >= 2, for div.
-func reciprocal(d uint64) uint64 { return ^uint64(0)/d + 1 }
-
-// div returns v / d given rec = reciprocal(d), exactly whenever v * (rec *
-// d - 2^64) < 2^64, which holds for every v below 2^40 and d below 2^24:
-// far beyond any two dice, or two sides' pairs, here.
-func div(v, rec uint64) uint64 {
-	q, _ := bits.Mul64(v, rec)
-	return q
-}
-
-// prep sets up the fast path of a side's roll from its dice. The dice are
-// fixed when the conflict is made (consequences change only the sheets'
-// stats), so this runs when a conflict is made or restored.
-func (s *Side) prep() {
-	s.two = pair{}
-	if len(s.Dice) != 2 || len(s.Of) != 2 {
-		return
-	}
-	a, b := s.Dice[0], s.Dice[1]
-	if a < 2 || b < 2 || a > maxPairDie || b > maxPairDie {
-		return
-	}
-	n := uint64(a) * uint64(b)
-	s.two = pair{n: n, b: uint64(b), recN: reciprocal(n), recB: reciprocal(uint64(b)), of: [2]int{s.Of[0], s.Of[1]}}
-}
-
-const noKey = ^uint64(0)
-
-// pack returns the showing roll as one number whose order is the rules'
-// reading: the high die plus advantage in the top 16 bits, then up to
-// eight lower dice, 6 bits each, high to low, a missing die 0. Rolls of
-// more than nine dice, or faces over 63, do not pack.
-func (s *Side) pack() uint64 {
-	n := len(s.Faces)
-	if n == 0 || n > 9 || s.Bonus < 0 || s.Bonus > 1<<14 {
-		return noKey
-	}
-	var f [9]int
-	for i, v := range s.Faces {
-		if v < 1 || v > 63 {
-			return noKey
-		}
-		j := i
-		for j > 0 && f[j-1] < v {
-			f[j] = f[j-1]
-			j--
-		}
-		f[j] = v
-	}
-	k := uint64(f[0]+s.Bonus) << 48
-	for i := 1; i < n; i++ {
-		k |= uint64(f[i]) << uint(48-6*i)
-	}
-	return k
 }
 
 // Read returns the side's read roll: its high die plus advantage.
@@ -370,7 +285,6 @@ func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
 			in++
 		}
 		s.Faces = make([]int, 0, len(s.Dice))
-		s.prep()
 		c.Sides = append(c.Sides, s)
 	}
 	if in < 2 {
@@ -425,10 +339,7 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 	return m, nil
 }
 
-// note emits an event that names only its kind and sides. It is kept out
-// of line so the steps that call it stay small.
-//
-//go:noinline
+// note emits an event that names only its kind and sides.
 func (c *Conflict) note(k EventKind, side, other int) {
 	c.emit(Event{Kind: k, Side: side, Other: other})
 }
@@ -458,199 +369,66 @@ func (c *Conflict) checkSide(i int, what string) error {
 	return nil
 }
 
-// roll rolls side i's dice and its advantage die into its showing roll,
-// and reads it: the speaker (the member whose die shows the highest face,
-// the first such) and the packed key.
-//
-// Two dice (the common case) come from one uniform number below the
-// product of their sizes, whose two mixed-radix digits are the faces: one
-// draw, every pair exactly as likely. A scripted roller with faces left
-// takes the general path, which rolls one die at a time, so a script
-// still gives one face per die (an exhausted script shows 1s either way).
-func (c *Conflict) roll(r *dice.Roller, s *Side, i int) {
-	n := s.two.n
-	if n == 0 || r.Remaining() != 0 {
-		c.rollMany(r, s, i)
-		return
+// Roll makes the roll the phase calls for ("What do we do with our dice
+// after we've rolled them?"): in PhaseCast every side still in casts; in
+// PhaseAnswer the answerer re-rolls. Each side with an advantage this round
+// rolls its advantage die with its dice. Once Rules.MaxExchanges answers
+// have been rolled, the conflict ends as a stalemate instead.
+func (c *Conflict) Roll(r *dice.Roller) error {
+	switch c.Phase {
+	case PhaseCast:
+		for i := range c.Sides {
+			if c.Sides[i].Status == StatusIn {
+				c.roll(r, i)
+			}
+		}
+		c.Phase = PhaseCastRolled
+		return nil
+	case PhaseAnswer:
+		if c.Exchanges >= c.Rules.MaxExchanges {
+			c.Stalemate = true
+			c.finish()
+			return nil
+		}
+		c.Exchanges++
+		c.roll(r, c.Answerer)
+		// A new comparison: only its two sides may cross a name off, and
+		// roll has cleared the answerer's mark.
+		c.Sides[c.Challenger].Crossed = false
+		c.Phase = PhaseAnswered
+		return nil
 	}
-	c.show(r, s, i, uint64(r.IntN(int(n))))
+	return c.phaseErr("Roll")
 }
 
-// show sets side i's showing roll from v, a uniform number below its
-// pair's n, and rolls its advantage die.
-func (c *Conflict) show(r *dice.Roller, s *Side, i int, v uint64) {
-	t := &s.two
-	x, y := t.faces(v)
-	f := s.Faces
-	if len(f) != 2 {
-		f = append(f[:0], 0, 0)
-		s.Faces = f
-	}
-	f = f[:2]
-	f[0], f[1] = x, y
-	s.Speaker = t.of[b2i(y > x)&1]
-	s.key = uint64(max(x, y))<<48 | uint64(min(x, y))<<42
-	s.Bonus = 0
-	s.Crossed = false
-	if s.Advantage {
-		c.advantage(r, s)
-	}
-	if c.Trace != nil {
-		c.traceRoll(s, i)
-	}
-}
-
-// traceRoll emits side i's roll.
-func (c *Conflict) traceRoll(s *Side, i int) {
-	c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: dice.Highest(s.Faces) + s.Bonus})
-}
-
-// advantage rolls a side's advantage die onto its two-die roll.
-func (c *Conflict) advantage(r *dice.Roller, s *Side) {
-	v := r.Roll(int(c.Rules.AdvantageDie))
-	s.Bonus = v
-	if uint(v) <= 1<<14 {
-		s.key += uint64(v) << 48
-	} else {
-		s.key = noKey
-	}
-}
-
-// rollMany is roll for any number of dice, and for scripted rolls.
-func (c *Conflict) rollMany(r *dice.Roller, s *Side, i int) {
+// roll rolls side i's dice, plus its advantage die when it carries one
+// this round ("An advantage die lasts for a whole round"), into its
+// showing roll. The member whose die shows the highest face (the first
+// such) speaks for the side ("Whichever of the two of you rolled the high
+// die").
+func (c *Conflict) roll(r *dice.Roller, i int) {
+	s := &c.Sides[i]
 	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
 	s.Bonus = 0
 	if s.Advantage {
 		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
 	}
 	s.Crossed = false
-	c.readMany(s, i)
-}
-
-// readMany is roll's reading of any number of dice: one pass finds the
-// speaker and sorts the faces, high first, for the packed key.
-func (c *Conflict) readMany(s *Side, i int) {
-	n := len(s.Faces)
-	hi, at := 0, 0
-	var f [9]int
-	for k, v := range s.Faces {
-		if v > hi {
-			hi, at = v, k
-		}
-		if k < len(f) {
-			j := k
-			for j > 0 && f[j-1] < v {
-				f[j] = f[j-1]
-				j--
-			}
-			f[j] = v
-		}
-	}
-	if at < len(s.Of) {
-		s.Speaker = s.Of[at]
-	}
-	if n == 0 || n > len(f) || hi > 63 || uint(s.Bonus) > 1<<14 {
-		s.key = noKey
-	} else {
-		k := uint64(f[0]+s.Bonus) << 48
-		for j := 1; j < n; j++ {
-			k |= uint64(f[j]) << uint(48-6*j)
-		}
-		s.key = k
-	}
+	s.Speaker = s.Of[highAt(s.Faces)]
 	if c.Trace != nil {
-		c.traceRoll(s, i)
+		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: s.Read()})
 	}
 }
 
-// read is Read, from the packed key when there is one.
-func (s *Side) read() int {
-	if s.key != 0 && s.key != noKey {
-		return int(s.key >> 48)
-	}
-	return s.Read()
-}
-
-// Roll makes the roll the phase calls for: in PhaseCast every side still in
-// casts; in PhaseAnswer the answerer re-rolls. Each side with an advantage
-// this round rolls its advantage die with its dice.
-func (c *Conflict) Roll(r *dice.Roller) error {
-	if c.Phase != PhaseAnswer {
-		return c.rollOther(r)
-	}
-	if c.Exchanges >= c.Rules.MaxExchanges {
-		c.Stalemate = true
-		c.finish()
-		return nil
-	}
-	c.Exchanges++
-	sides, an := c.Sides, c.Answerer
-	// roll and show, written out for two calls less on the commonest
-	// roll (TestFastRollsReadAsScripted holds the copies to one reading).
-	if s := &sides[an]; s.two.n != 0 && r.Remaining() == 0 {
-		v := uint64(r.IntN(int(s.two.n)))
-		t := &s.two
-		x, y := t.faces(v)
-		f := s.Faces
-		if len(f) != 2 {
-			f = append(f[:0], 0, 0)
-			s.Faces = f
-		}
-		f = f[:2]
-		f[0], f[1] = x, y
-		s.Speaker = t.of[b2i(y > x)&1]
-		s.key = uint64(max(x, y))<<48 | uint64(min(x, y))<<42
-		s.Bonus = 0
-		s.Crossed = false
-		if s.Advantage {
-			c.advantage(r, s)
-		}
-		if c.Trace != nil {
-			c.traceRoll(s, an)
-		}
-	} else {
-		c.rollMany(r, s, an)
-	}
-	// A new comparison: only its two sides may cross a name off, and
-	// roll has cleared the answerer's mark.
-	sides[c.Challenger].Crossed = false
-	c.Phase = PhaseAnswered
-	return nil
-}
-
-// rollOther is Roll outside PhaseAnswer.
-func (c *Conflict) rollOther(r *dice.Roller) error {
-	if c.Phase != PhaseCast {
-		return c.phaseErr("Roll")
-	}
-	c.cast(r)
-	return nil
-}
-
-// cast is Roll in PhaseCast.
-func (c *Conflict) cast(r *dice.Roller) {
-	sides := c.Sides
-	if len(sides) == 2 && sides[0].Status == StatusIn && sides[1].Status == StatusIn {
-		s0, s1 := &sides[0], &sides[1]
-		if n0, n1 := s0.two.n, s1.two.n; n0 != 0 && n1 != 0 && r.Remaining() == 0 {
-			// Both pairs from one number below n0*n1: its two digits in
-			// the mixed radix of n0 and n1.
-			v := uint64(r.IntN(int(n0 * n1)))
-			q := div(v, s0.two.recN)
-			c.show(r, s0, 0, v-q*n0)
-			c.show(r, s1, 1, q)
-		} else {
-			c.roll(r, s0, 0)
-			c.roll(r, s1, 1)
-		}
-	} else {
-		for i := range sides {
-			if s := &sides[i]; s.Status == StatusIn {
-				c.roll(r, s, i)
-			}
+// highAt returns the position of the first highest face (0 for none).
+func highAt(faces []int) int {
+	at := 0
+	for k, v := range faces {
+		if v > faces[at] {
+			at = k
 		}
 	}
-	c.Phase = PhaseCastRolled
+	return at
 }
 
 // Crossable reports whether side i may cross owe-list entry k off now: a
@@ -720,7 +498,6 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 	s := &c.Sides[i]
 	v := r.Roll(int(c.Rules.AdvantageDie))
 	s.Bonus += v
-	s.key = s.pack()
 	s.Crossed = true
 	c.CrossOffs++
 	if c.Trace != nil {
@@ -736,156 +513,87 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 // outright win (PhaseConsequence); otherwise the answerer must choose
 // (PhaseStance).
 func (c *Conflict) Resolve() error {
-	if c.Phase != PhaseAnswered {
-		return c.resolveOther()
-	}
-	// Compare the answer with the challenger's standing roll.
-	sides, ch, an := c.Sides, c.Challenger, c.Answerer
-	sc, sa := &sides[ch], &sides[an]
-	ka, kc := sa.key, sc.key
-	if max(ka-1, kc-1) >= noKey-1 {
-		// Not both packed: compare the long way, and read the rolls.
-		c.verdict(cmpSlow(sa, sc), sa.read(), sc.read())
+	switch c.Phase {
+	case PhaseCastRolled:
+		c.resolveCast()
+		return nil
+	case PhaseAnswered:
+		c.resolveAnswer()
 		return nil
 	}
-	if ka > kc {
-		c.block()
-		return nil
-	}
-	// The reads are the packed keys' top bits.
-	c.verdict(b2i(ka == kc)-1, int(ka>>48), int(kc>>48))
-	return nil
+	return c.phaseErr("Resolve")
 }
 
-// resolveOther is Resolve outside PhaseAnswered.
-func (c *Conflict) resolveOther() error {
-	if c.Phase != PhaseCastRolled {
-		return c.phaseErr("Resolve")
-	}
-	c.resolveCast()
-	return nil
-}
-
-// block: the answer beat the challenge; the answerer blocks and the roles
-// swap.
-func (c *Conflict) block() {
+// resolveAnswer compares the answerer's new roll with the challenger's
+// standing roll ("Now we compare rolls").
+func (c *Conflict) resolveAnswer() {
 	ch, an := c.Challenger, c.Answerer
-	if c.Trace != nil {
-		c.note(EvBlock, an, ch)
-	}
-	c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
-}
-
-// verdict settles an answer that did not beat the challenge (d is 0 for
-// a true tie, -1 for lower; 1 blocks) from the two reads.
-func (c *Conflict) verdict(d, answer, challenge int) {
-	ch, an := c.Challenger, c.Answerer
-	switch {
+	switch d := c.cmp(an, ch); {
 	case d > 0:
-		c.block()
+		// "Maybe my reroll is higher than your roll": block, and the
+		// answerer becomes the challenger.
+		if c.Trace != nil {
+			c.note(EvBlock, an, ch)
+		}
+		c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
 	case d == 0:
+		// "Maybe your roll and mine really tie": block, new round.
 		c.owe(false)
 		if c.Trace != nil {
 			c.note(EvTie, an, ch)
 		}
 		c.endExchange()
-	case c.Rules.DoubleFactor*answer <= challenge:
+	case c.Rules.DoubleFactor*c.Sides[an].Read() <= c.Sides[ch].Read():
+		// "Half of your roll or less": the challenger wins outright.
 		c.owe(true)
 		if c.Trace != nil {
 			c.note(EvDouble, an, ch)
 		}
 		c.Phase = PhaseConsequence
 	default:
+		// "Less than yours, but greater than half": hang in or give.
 		c.owe(false)
 		c.Phase = PhaseStance
 	}
 }
 
-// resolveCast is Resolve in PhaseCastRolled.
+// resolveCast reads an initial cast: the highest roll challenges first
+// ("Repeat this whole process down the line, highest roll to lowest"; at
+// a cast no side has had its turn yet). A true tie at the top is recast
+// when Rules.RecastTies allows, at most Rules.MaxRecasts times a round;
+// otherwise the earlier-listed side goes first.
 func (c *Conflict) resolveCast() {
-	var a, b int
-	if sides := c.Sides; len(sides) == 2 && sides[0].Status == StatusIn && sides[1].Status == StatusIn {
-		// Two sides, both in: a new round, so the higher roll
-		// challenges (the first side on a true tie, if not recast).
-		a, b = 0, 1
-		var d int
-		if k1, k0 := sides[1].key, sides[0].key; max(k1-1, k0-1) < noKey-1 {
-			d = cmpKey(k1, k0)
-		} else {
-			d = cmpSlow(&sides[1], &sides[0])
-		}
-		if d > 0 {
-			a, b = 1, 0
-		}
-		if d == 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
-			c.Recasts++
-			if c.Trace != nil {
-				c.note(EvRecast, a, b)
+	top, tie := -1, -1 // the highest roll, and the first side truly tying it
+	for i := range c.Sides {
+		switch {
+		case c.Sides[i].Status != StatusIn:
+		case top < 0:
+			top = i
+		default:
+			switch d := c.cmp(i, top); {
+			case d > 0:
+				top, tie = i, -1
+			case d == 0 && tie < 0:
+				tie = i
 			}
-			c.Phase = PhaseCast
-			return
 		}
-		c.Challenger, c.Answerer = a, -1
-		c.Phase = PhaseChallenge
-		return
 	}
-	a, b = c.topTwo()
-	if b >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
+	if tie >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
 		c.Recasts++
 		if c.Trace != nil {
-			c.note(EvRecast, a, b)
+			c.note(EvRecast, top, tie)
 		}
 		c.Phase = PhaseCast
 		return
 	}
-	c.nextTurn()
+	c.Challenger, c.Answerer, c.Phase = top, -1, PhaseChallenge
 }
 
-func (c *Conflict) cmp(i, j int) int { return c.cmpSides(&c.Sides[i], &c.Sides[j]) }
-
-// cmpSides compares two sides' showing rolls: 1, 0 or -1.
-func (c *Conflict) cmpSides(a, b *Side) int {
-	// Both packed (neither 0, not computed, nor noKey): compare numbers.
-	if ka, kb := a.key, b.key; max(ka-1, kb-1) < noKey-1 {
-		return cmpKey(ka, kb)
-	}
-	return cmpSlow(a, b)
-}
-
-// cmpKey compares two packed keys: 1, 0 or -1, without branches.
-func cmpKey(a, b uint64) int { return b2i(a > b) - b2i(a < b) }
-
-// cmpSlow packs keys not yet computed and compares rolls too big to pack
-// with dice.CompareBonus.
-func cmpSlow(a, b *Side) int {
-	if a.key == 0 {
-		a.key = a.pack()
-	}
-	if b.key == 0 {
-		b.key = b.pack()
-	}
-	if a.key == noKey || b.key == noKey {
-		return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
-	}
-	return cmpKey(a.key, b.key)
-}
-
-// topTwo returns the two highest showing rolls among sides in (earlier
-// side first on true ties); b is -1 when only one side is in.
-func (c *Conflict) topTwo() (a, b int) {
-	a, b = -1, -1
-	for i := range c.Sides {
-		if c.Sides[i].Status != StatusIn {
-			continue
-		}
-		switch {
-		case a < 0 || c.cmp(i, a) > 0:
-			a, b = i, a
-		case b < 0 || c.cmp(i, b) > 0:
-			b = i
-		}
-	}
-	return a, b
+// cmp compares the showing rolls of sides i and j as the rules read them:
+// 1, 0 or -1.
+func (c *Conflict) cmp(i, j int) int {
+	a, b := &c.Sides[i], &c.Sides[j]
+	return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
 }
 
 // nextTurn finds the next challenger: the highest showing roll among sides
@@ -977,10 +685,7 @@ func (c *Conflict) challenge(j int) {
 		c.traceChallenge()
 	}
 	c.Phase = PhaseAnswer
-	// With two sides no one else can interfere.
-	if len(c.Sides) > 2 {
-		c.interference()
-	}
+	c.interference()
 	c.startExchange()
 }
 
@@ -1003,11 +708,10 @@ func (c *Conflict) startExchange() {
 	c.First = c.Met&pairBit(c.Challenger, c.Answerer) == 0
 }
 
+// pairBit is the bit of Met for the pair of sides i and j. Sides number
+// below MaxSides (8), so the bit is below 64.
 func pairBit(i, j int) uint64 {
-	// Sides are below MaxSides (8), so the bit is below 64: the mask
-	// changes nothing but spares the shift its overflow check.
-	const _ uint = 64 - MaxSides*MaxSides
-	return 1 << (uint(min(i, j)*MaxSides+max(i, j)) & 63)
+	return 1 << uint(min(i, j)*MaxSides+max(i, j))
 }
 
 // Interfere settles interference with the named answerer: k >= 0 is the
@@ -1067,13 +771,6 @@ func (c *Conflict) stance(hangIn bool) {
 		sides[ch].Next = true
 		if c.Trace != nil {
 			c.note(EvHangIn, an, ch)
-		}
-		if len(sides) == 2 {
-			// endExchange, shortened: both sides have had their turn,
-			// and the new round clears the marks it would set.
-			c.Challenger, c.Answerer = -1, -1
-			c.newRound()
-			return
 		}
 		c.endExchange()
 		return
@@ -1166,76 +863,8 @@ func (c *Conflict) Injure(losses []Loss) error {
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
 		}
 	}
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
-	c.Sides[an].Status = StatusInjured
-	c.afterExchangeOut()
-	return nil
-}
-
-// injureDeepest is Injure with Deepest's choice for every member of the
-// losing side, applied without Injure's checks: Deepest chooses a legal
-// loss by construction (the sizes InjuryLimit asks, from an injury stat,
-// no die losing more than it has). It returns false, changing nothing,
-// when a member has no injury stat; Injure then says why.
-func (c *Conflict) injureDeepest() bool {
-	an := c.Answerer
-	mem := c.Sides[an].Members
-	if len(mem) == 1 && !mem[0].Out {
-		// One character, the common case: choose and apply.
-		k, sz := c.deepest(&mem[0])
-		if k < 0 {
-			return false
-		}
-		c.loseDeepest(an, 0, k, &sz)
-		c.injured()
-		return true
-	}
-	if len(mem) > MaxMembers {
-		return false
-	}
-	var ks [MaxMembers]int
-	var szs [MaxMembers][MaxDice]int
-	for m := range mem {
-		ks[m] = -1
-		if mem[m].Out {
-			continue
-		}
-		k, sz := c.deepest(&mem[m])
-		if k < 0 {
-			return false
-		}
-		ks[m], szs[m] = k, sz
-	}
-	for m := range mem {
-		if k := ks[m]; k >= 0 {
-			c.loseDeepest(an, m, k, &szs[m])
-		}
-	}
 	c.injured()
-	return true
-}
-
-// loseDeepest takes sz from stat k of member m of side an, as Deepest
-// chose it.
-func (c *Conflict) loseDeepest(an, m, k int, sz *[MaxDice]int) {
-	st := &c.Sides[an].Members[m].Stats[k]
-	gone, t := false, 0
-	for i, n := range sz {
-		if n == 0 {
-			continue
-		}
-		st[i], _ = st[i].Step(-n)
-		gone = gone || st[i] == dice.Gone
-		t += n
-	}
-	if gone {
-		st.compact()
-	}
-	c.SizesLost += t
-	if c.Trace != nil {
-		l := Loss{Stat: c.Rules.Stats[k], Sizes: *sz}
-		c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
-	}
+	return nil
 }
 
 // injured puts the answerer out, exhausted or injured.
@@ -1387,15 +1016,8 @@ func (c *Conflict) addOwe(i int) {
 // endExchange closes an exchange both sides came through: both have had
 // their turn this round.
 func (c *Conflict) endExchange() {
-	sides := c.Sides
-	sides[c.Challenger].Turned = true
-	sides[c.Answerer].Turned = true
-	if len(sides) == 2 {
-		// Both sides have had their turn: nextTurn would find no one.
-		c.Challenger, c.Answerer = -1, -1
-		c.newRound()
-		return
-	}
+	c.Sides[c.Challenger].Turned = true
+	c.Sides[c.Answerer].Turned = true
 	c.nextTurn()
 }
 
@@ -1408,11 +1030,6 @@ func (c *Conflict) afterExchangeOut() {
 // afterOut ends the conflict when one side or none is left, and otherwise
 // moves to the next turn.
 func (c *Conflict) afterOut() {
-	if len(c.Sides) == 2 {
-		// One side is out, so at most one is left.
-		c.finish()
-		return
-	}
 	n := 0
 	for i := range c.Sides {
 		if c.Sides[i].Status == StatusIn {
@@ -1473,9 +1090,6 @@ func (c *Conflict) UnmarshalJSON(b []byte) error {
 	}
 	if err := (*Conflict)(&v).check(); err != nil {
 		return err
-	}
-	for i := range v.Sides {
-		v.Sides[i].prep()
 	}
 	*c = Conflict(v)
 	return nil

@@ -673,3 +673,25 @@ func TestDamagedSave(t *testing.T) {
 		wantErr(t, err, tc.want)
 	}
 }
+
+// TestScriptedRollsOneDieAtATime checks that a scripted roller gives each
+// die of a two-dice roll its own face, and that once the script runs out
+// the dice show 1 and the roller reports it, as with any roll.
+func TestScriptedRollsOneDieAtATime(t *testing.T) {
+	c, _, err := DefaultScenario().build()
+	must(t, err)
+	r := dice.Scripted(7, 2, 11, 5)
+	must(t, c.Roll(r))
+	if got := [][]int{c.Sides[0].Faces, c.Sides[1].Faces}; !cmp.Equal(got, [][]int{{7, 2}, {11, 5}}) {
+		t.Fatalf("cast shows %v, want [[7 2] [11 5]]", got)
+	}
+	must(t, c.Resolve()) // Irin's 11 beats Althesa's 7: Irin challenges
+	must(t, c.Step(r, make([]Play, 2)))
+	if c.Phase != PhaseAnswer || c.Answerer != 0 {
+		t.Fatalf("phase %v answerer %d, want Althesa to answer", c.Phase, c.Answerer)
+	}
+	must(t, c.Roll(r))
+	if got := c.Sides[0].Faces; !cmp.Equal(got, []int{1, 1}) || r.Err() == nil {
+		t.Fatalf("after the script ran out: faces %v, roller error %v; want [1 1] and an error", got, r.Err())
+	}
+}

@@ -239,61 +239,27 @@ func lossBy(c *Conflict, loser, m int, score func(Stat) int, smallest, byOne boo
 	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
 }
 
-// Loss implements LossPolicy.
+// Loss implements LossPolicy: the injury stat whose biggest die is
+// biggest (then the one with more sizes, then the earlier), biggest die
+// first.
 func (Deepest) Loss(c *Conflict, loser, m int) Loss {
-	k, sz := c.deepest(&c.Sides[loser].Members[m])
-	if k < 0 {
-		return Loss{}
-	}
-	return Loss{Stat: c.Rules.Stats[k], Sizes: sz}
-}
-
-// deepest is Deepest's choice for a member of the losing side: the
-// position of the injury stat whose biggest die is biggest (then the one
-// with more sizes, then the earlier), and the sizes taken from each of its
-// dice, biggest die first; -1 when the member has no injury stat.
-func (c *Conflict) deepest(mem *Member) (int, [MaxDice]int) {
-	// The scan below is written out for exactly four dice a stat.
-	const _, _ uint = MaxDice - 4, 4 - MaxDice
-	var sz [MaxDice]int
-	best, bd, bs, bi := -1, dice.Gone, 0, 0
-	for k, inj := range mem.InjuryStats[:min(len(c.Rules.Stats), MaxStats)] {
-		if !inj {
+	mem := &c.Sides[loser].Members[m]
+	best, bestTop, bestSizes := -1, dice.Gone, 0
+	for k, injury := range mem.InjuryStats[:len(c.Rules.Stats)] {
+		if !injury {
 			continue
 		}
-		st := &mem.Stats[k]
-		// The biggest die (the first such) and the stat's sizes, over
-		// MaxDice (4) slots.
-		d0, d1, d2, d3 := st[0], st[1], st[2], st[3]
-		top, at := dice.Gone, 0
-		if d0 > top {
-			top = d0
-		}
-		if d1 > top {
-			top, at = d1, 1
-		}
-		if d2 > top {
-			top, at = d2, 2
-		}
-		if d3 > top {
-			top, at = d3, 3
-		}
-		n := rung(d0) + rung(d1) + rung(d2) + rung(d3)
-		if best < 0 || top > bd || top == bd && n > bs {
-			best, bd, bs, bi = k, top, n, at
+		top, sizes := slices.Max(mem.Stats[k][:]), mem.Stats[k].Sizes()
+		if best < 0 || top > bestTop || top == bestTop && sizes > bestSizes {
+			best, bestTop, bestSizes = k, top, sizes
 		}
 	}
 	if best < 0 {
-		return -1, sz
+		return Loss{}
 	}
-	n := min(c.Rules.InjurySizes, bs)
-	if n <= rung(bd) {
-		sz[bi] = n
-		return best, sz
-	}
-	st := mem.Stats[best]
-	o, cnt := diceOrder(st, false)
-	return best, takeLoss(st, n, o[:cnt], false)
+	s := mem.Stats[best]
+	o, n := diceOrder(s, false)
+	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(s, c.InjuryLimit(loser, m, best), o[:n], false)}
 }
 
 // Loss implements LossPolicy.
@@ -470,10 +436,7 @@ func (c *Conflict) playsErr(plays []Play) error {
 // their own, so the common path stays small.
 func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 	switch c.Phase {
-	case PhaseCast:
-		c.cast(r)
-		return nil
-	case PhaseAnswer:
+	case PhaseCast, PhaseAnswer:
 		return c.Roll(r)
 	case PhaseAnswered, PhaseCastRolled:
 		if len(c.Owe) > 0 {
@@ -499,26 +462,15 @@ func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 // without a call) and takes the stance.
 func (c *Conflict) stanceStep(plays []Play) {
 	an := c.Answerer
-	hang := true
-	switch p := plays[an].Stance.(type) {
-	case nil, HangIn:
-	default:
-		hang = p.HangIn(c, an)
+	p := plays[an].Stance
+	if p == nil {
+		p = HangIn{}
 	}
-	c.stance(hang)
+	c.stance(p.HangIn(c, an))
 }
 
 func (c *Conflict) challengeStep(plays []Play) error {
 	ch := c.Challenger
-	// Two sides, both in, and the challenger's target (if any) the other:
-	// no one to choose, so no policy to ask.
-	if sides := c.Sides; len(sides) == 2 && uint(ch) < 2 {
-		t := 1 - ch
-		if tg := sides[ch].Target; sides[t].Status == StatusIn && (tg < 0 || tg == t) {
-			c.challenge(t)
-			return nil
-		}
-	}
 	if ch < 0 || ch >= len(c.Sides) {
 		return c.Challenge(-1) // says why
 	}
@@ -575,11 +527,6 @@ func (c *Conflict) consequenceStep(plays []Play) error {
 	if lp == nil {
 		lp = Deepest{}
 	}
-	// The default loss is known to be legal: take it without the checks
-	// Injure makes of any policy's choice.
-	if _, ok := lp.(Deepest); ok && c.injureDeepest() {
-		return nil
-	}
 	n := len(c.Sides[c.Answerer].Members)
 	for m := range n {
 		c.losses[m] = Loss{}
@@ -627,54 +574,16 @@ func (c *Conflict) crossOffs(r *dice.Roller, plays []Play) error {
 	return nil
 }
 
-// Run plays the conflict to the end with the sides' policies.
+// Run plays the conflict to the end with the sides' policies: Step over
+// and over.
 func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
 	if len(plays) != len(c.Sides) {
 		return c.playsErr(plays)
 	}
-	for {
-		// The commonest steps, as step takes them, without the call; a
-		// roll is read at once when no cross-off can come between.
-		var err error
-		switch c.Phase {
-		case PhaseDone:
-			return nil
-		case PhaseAnswer:
-			_ = c.Roll(r) // cannot fail in this phase
-			if c.Phase == PhaseAnswered && len(c.Owe) == 0 {
-				_ = c.Resolve() // cannot fail in this phase
-			}
-		case PhaseCast:
-			c.cast(r)
-			if len(c.Owe) == 0 {
-				c.resolveCast()
-				if c.Phase == PhaseChallenge {
-					err = c.challengeStep(plays)
-				}
-			}
-		case PhaseChallenge:
-			err = c.challengeStep(plays)
-		case PhaseStance:
-			c.stanceStep(plays)
-		case PhaseConsequence:
-			err = c.consequenceStep(plays)
-		case PhaseAnswered:
-			if len(c.Owe) == 0 {
-				_ = c.Resolve() // cannot fail in this phase
-				continue
-			}
-			err = c.step(r, plays)
-		case PhaseCastRolled:
-			if len(c.Owe) == 0 {
-				c.resolveCast()
-				continue
-			}
-			err = c.step(r, plays)
-		default:
-			err = c.step(r, plays)
-		}
-		if err != nil {
+	for c.Phase != PhaseDone {
+		if err := c.step(r, plays); err != nil {
 			return err
 		}
 	}
+	return nil
 }

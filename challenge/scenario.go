@@ -143,34 +143,14 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // buffers.
 func (rn *Runner) reset() {
 	c, s := &rn.c, rn.start
-	c.Phase, c.Round, c.Exchanges, c.Recasts = s.Phase, s.Round, s.Exchanges, s.Recasts
-	c.Challenger, c.Answerer, c.Met, c.First = s.Challenger, s.Answerer, s.Met, s.First
-	c.CrossOffs, c.Owed, c.Winner, c.Stalemate = s.CrossOffs, s.Owed, s.Winner, s.Stalemate
-	c.SizesLost = s.SizesLost
-	if len(c.Owe) > 0 || len(s.Owe) > 0 {
-		c.Owe = append(c.Owe[:0], s.Owe...)
-	}
-	if len(c.Consequences) > 0 {
-		c.Consequences = c.Consequences[:0]
-	}
-	for i := range c.Sides {
-		// Only these fields change during a conflict.
-		d, o := &c.Sides[i], &s.Sides[i]
-		if st := d.Status; st == StatusInjured || st == StatusSettled {
-			// Only a consequence changes the sheets' stats, and only
-			// those of the side it puts out.
-			for m := range d.Members {
-				d.Members[m].Stats = o.Members[m].Stats
-			}
-		}
-		d.Status = o.Status
-		if o.Status != StatusIn {
-			d.Faces, d.Bonus, d.Speaker, d.key = d.Faces[:0], o.Bonus, o.Speaker, o.key
-		}
-		// A side in keeps its last roll: the start is a cast (PhaseCast),
-		// which rolls over faces, bonus, speaker and key before any step
-		// reads them.
-		d.Advantage, d.Next, d.Turned, d.Crossed = o.Advantage, o.Next, o.Turned, o.Crossed
+	sides, owe, cons := c.Sides, c.Owe, c.Consequences
+	*c = *s
+	c.Sides, c.Owe, c.Consequences = sides, append(owe[:0], s.Owe...), cons[:0]
+	for i := range sides {
+		members, faces := sides[i].Members, sides[i].Faces
+		sides[i] = s.Sides[i]
+		sides[i].Members = append(members[:0], s.Sides[i].Members...)
+		sides[i].Faces = append(faces[:0], s.Sides[i].Faces...)
 	}
 }
 
