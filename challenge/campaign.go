@@ -70,7 +70,7 @@ func (cp *Campaign) Validate() error {
 
 // Start sets up a conflict between the enlisted sides with the campaign's
 // rules, sheets and owe list. A character may be on only one side.
-func (cp *Campaign) Start(sides ...Enlist) (*Conflict, error) {
+func (cp *Campaign) Start(sides ...Enlist) (*State, error) {
 	if err := cp.Validate(); err != nil {
 		return nil, err
 	}
@@ -91,14 +91,14 @@ func (cp *Campaign) Start(sides ...Enlist) (*Conflict, error) {
 				Character: cp.Characters[k], Endeavor: role.Endeavor, Specialization: role.Specialization})
 		}
 	}
-	return NewConflict(cp.Rules, parties, cp.Owe)
+	return NewState(cp.Rules, parties, cp.Owe)
 }
 
 // Finish writes a finished conflict back into the campaign: each member's
 // stats as the conflict left them, negotiated remaps and specializations,
 // and the owe list with the names added and crossed off. The conflict must be over and its characters in the
 // campaign; on an error the campaign is unchanged.
-func (cp *Campaign) Finish(c *Conflict) error {
+func (cp *Campaign) Finish(c *State) error {
 	if c.Phase != PhaseDone {
 		return fmt.Errorf("%w: Finish in phase %v: the conflict is not over", ErrPhase, c.Phase)
 	}

@@ -234,11 +234,11 @@ func TestNewConflictErrors(t *testing.T) {
 		{"specialization off its endeavor", []Party{{Name: "a", Members: one(irin(), Defending)}, {Name: "b", Members: []Entry{{Character: withSpec, Endeavor: Defending, Specialization: "blade"}}}}, "applies to \"asserting_myself\""},
 	}
 	for _, tc := range cases {
-		_, err := NewConflict(r, tc.parties, nil)
+		_, err := NewState(r, tc.parties, nil)
 		wantErr(t, err, tc.want)
 	}
 	// An out helper does not stop its side.
-	c, err := NewConflict(r, []Party{{Name: "a", Members: []Entry{{Character: empty, Endeavor: Defending}, {Character: althesa(), Endeavor: Asserting}}},
+	c, err := NewState(r, []Party{{Name: "a", Members: []Entry{{Character: empty, Endeavor: Defending}, {Character: althesa(), Endeavor: Asserting}}},
 		{Name: "b", Members: one(irin(), Defending)}}, nil)
 	must(t, err)
 	if !c.Sides[0].Members[0].Out || len(c.Sides[0].Dice) != 2 {

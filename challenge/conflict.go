@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -122,6 +124,9 @@ type Member struct {
 	// injury may take from (those of Rules.InjuryEndeavors).
 	InjuryStats [MaxStats]bool `json:"injury_stats"`
 	Endeavor    string         `json:"endeavor"`
+	// Endeavors lists, sorted, every endeavor on the character's sheet: a
+	// settlement may remap or specialize only these.
+	Endeavors []string `json:"endeavors"`
 	// Specialization is the one declared, if any; Cancelled when an
 	// opponent has the specialization it is vulnerable to.
 	Specialization *Specialization `json:"specialization,omitempty"`
@@ -155,9 +160,11 @@ type Side struct {
 	Advantage bool `json:"advantage"`
 	Next      bool `json:"next"`
 	// Turned: the side has challenged or answered this round. Crossed: it
-	// has crossed a name off in the current comparison.
+	// has crossed a name off in the current comparison. Asked: Step has
+	// asked its policy whether to cross one off in this comparison.
 	Turned  bool `json:"turned"`
 	Crossed bool `json:"crossed"`
+	Asked   bool `json:"asked"`
 }
 
 // Read returns the side's read roll: its high die plus advantage.
@@ -174,12 +181,12 @@ type Consequence struct {
 	Settlement *Settlement `json:"settlement,omitempty"`
 }
 
-// Conflict is the whole state of one conflict: the rules, the sides, the
+// State is the whole state of one conflict: the rules, the sides, the
 // owe list, and where play stands. Drive it step by step (Roll, CrossOff,
 // Resolve, Challenge, Drop, Interfere, Stance, Injure, Settle), or with
 // policies through Step and Run. A step that returns an error leaves the
 // state unchanged. It saves and restores as JSON.
-type Conflict struct {
+type State struct {
 	Rules Rules  `json:"rules"`
 	Sides []Side `json:"sides"`
 	Owe   []Debt `json:"owe"`
@@ -217,19 +224,19 @@ type Conflict struct {
 // ErrPhase is wrapped by errors for a step taken in the wrong phase.
 var ErrPhase = errors.New("challenge: step not allowed now")
 
-// NewConflict sets up a conflict between parties. Every character must be
+// NewState sets up a conflict between parties. Every character must be
 // valid under r and every endeavor known to its character; a character
 // whose stat for the endeavor is empty is out ("a character who must roll
 // an empty stat"), and at least two sides must be able to roll. owe is the
 // owe list as it stands (copied).
-func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
+func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
 	if len(parties) < 2 || len(parties) > MaxSides {
 		return nil, fmt.Errorf("challenge: %d sides: a conflict needs 2..%d", len(parties), MaxSides)
 	}
-	c := &Conflict{Rules: r, Challenger: -1, Answerer: -1, Winner: -1, Round: 1,
+	c := &State{Rules: r, Challenger: -1, Answerer: -1, Winner: -1, Round: 1,
 		Owe: append([]Debt{}, owe...), Consequences: []Consequence{}}
 	// Every specialization name held by each side, for vulnerability.
 	held := make([]map[string]bool, len(parties))
@@ -303,6 +310,7 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 		return Member{}, err
 	}
 	m := Member{Name: ch.Name, Player: ch.owner(), Endeavor: e.Endeavor}
+	m.Endeavors = slices.Sorted(maps.Keys(ch.Endeavors))
 	for i, name := range r.Stats {
 		m.Stats[i] = ch.Stats[name]
 	}
@@ -340,26 +348,26 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 }
 
 // note emits an event that names only its kind and sides.
-func (c *Conflict) note(k EventKind, side, other int) {
+func (c *State) note(k EventKind, side, other int) {
 	c.emit(Event{Kind: k, Side: side, Other: other})
 }
 
-func (c *Conflict) emit(e Event) {
+func (c *State) emit(e Event) {
 	e.Round, e.Exchange = c.Round, c.Exchanges
 	c.Trace(e)
 }
 
-func (c *Conflict) phaseErr(step string) error {
+func (c *State) phaseErr(step string) error {
 	return fmt.Errorf("%w: %s in phase %v", ErrPhase, step, c.Phase)
 }
 
 // In reports whether side i is still in the conflict.
-func (c *Conflict) In(i int) bool { return i >= 0 && i < len(c.Sides) && c.Sides[i].Status == StatusIn }
+func (c *State) In(i int) bool { return i >= 0 && i < len(c.Sides) && c.Sides[i].Status == StatusIn }
 
 // Done reports whether the conflict is over.
-func (c *Conflict) Done() bool { return c.Phase == PhaseDone }
+func (c *State) Done() bool { return c.Phase == PhaseDone }
 
-func (c *Conflict) checkSide(i int, what string) error {
+func (c *State) checkSide(i int, what string) error {
 	if i < 0 || i >= len(c.Sides) {
 		return fmt.Errorf("challenge: %s: side %d does not exist: sides are 0..%d", what, i, len(c.Sides)-1)
 	}
@@ -374,7 +382,7 @@ func (c *Conflict) checkSide(i int, what string) error {
 // PhaseAnswer the answerer re-rolls. Each side with an advantage this round
 // rolls its advantage die with its dice. Once Rules.MaxExchanges answers
 // have been rolled, the conflict ends as a stalemate instead.
-func (c *Conflict) Roll(r *dice.Roller) error {
+func (c *State) Roll(r *dice.Roller) error {
 	switch c.Phase {
 	case PhaseCast:
 		for i := range c.Sides {
@@ -395,6 +403,7 @@ func (c *Conflict) Roll(r *dice.Roller) error {
 		// A new comparison: only its two sides may cross a name off, and
 		// roll has cleared the answerer's mark.
 		c.Sides[c.Challenger].Crossed = false
+		c.Sides[c.Challenger].Asked = false
 		c.Phase = PhaseAnswered
 		return nil
 	}
@@ -406,14 +415,14 @@ func (c *Conflict) Roll(r *dice.Roller) error {
 // showing roll. The member whose die shows the highest face (the first
 // such) speaks for the side ("Whichever of the two of you rolled the high
 // die").
-func (c *Conflict) roll(r *dice.Roller, i int) {
+func (c *State) roll(r *dice.Roller, i int) {
 	s := &c.Sides[i]
 	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
 	s.Bonus = 0
 	if s.Advantage {
 		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
 	}
-	s.Crossed = false
+	s.Crossed, s.Asked = false, false
 	s.Speaker = s.Of[highAt(s.Faces)]
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: s.Read()})
@@ -434,7 +443,7 @@ func highAt(faces []int) int {
 // Crossable reports whether side i may cross owe-list entry k off now: a
 // comparison is pending, the side has not crossed one off in it, and the
 // entry is a character of one of the side's players.
-func (c *Conflict) Crossable(i, k int) bool { return c.crossBar(i, k) == barNone }
+func (c *State) Crossable(i, k int) bool { return c.crossBar(i, k) == barNone }
 
 // Reasons a cross-off is barred, checked without allocating.
 const (
@@ -447,7 +456,7 @@ const (
 	barPlayer
 )
 
-func (c *Conflict) crossBar(i, k int) int {
+func (c *State) crossBar(i, k int) int {
 	switch {
 	case c.Phase != PhaseCastRolled && c.Phase != PhaseAnswered:
 		return barPhase
@@ -468,7 +477,7 @@ func (c *Conflict) crossBar(i, k int) int {
 	return barPlayer
 }
 
-func (c *Conflict) checkCross(i, k int) error {
+func (c *State) checkCross(i, k int) error {
 	switch c.crossBar(i, k) {
 	case barNone:
 		return nil
@@ -489,7 +498,7 @@ func (c *Conflict) checkCross(i, k int) error {
 // CrossOff crosses owe-list entry k off for side i and rolls an advantage
 // die onto the side's showing roll at once ("What do we do with the we owe
 // list?"). At most one per side per comparison.
-func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
+func (c *State) CrossOff(r *dice.Roller, i, k int) error {
 	if err := c.checkCross(i, k); err != nil {
 		return err
 	}
@@ -498,7 +507,7 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 	s := &c.Sides[i]
 	v := r.Roll(int(c.Rules.AdvantageDie))
 	s.Bonus += v
-	s.Crossed = true
+	s.Crossed, s.Asked = true, true
 	c.CrossOffs++
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvCrossOff, Side: i, Other: -1, Name: name, Value: v})
@@ -512,7 +521,7 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 // swap; a true tie blocks and ends the exchange; half or less is an
 // outright win (PhaseConsequence); otherwise the answerer must choose
 // (PhaseStance).
-func (c *Conflict) Resolve() error {
+func (c *State) Resolve() error {
 	switch c.Phase {
 	case PhaseCastRolled:
 		c.resolveCast()
@@ -526,7 +535,7 @@ func (c *Conflict) Resolve() error {
 
 // resolveAnswer compares the answerer's new roll with the challenger's
 // standing roll ("Now we compare rolls").
-func (c *Conflict) resolveAnswer() {
+func (c *State) resolveAnswer() {
 	ch, an := c.Challenger, c.Answerer
 	switch d := c.cmp(an, ch); {
 	case d > 0:
@@ -562,7 +571,7 @@ func (c *Conflict) resolveAnswer() {
 // a cast no side has had its turn yet). A true tie at the top is recast
 // when Rules.RecastTies allows, at most Rules.MaxRecasts times a round;
 // otherwise the earlier-listed side goes first.
-func (c *Conflict) resolveCast() {
+func (c *State) resolveCast() {
 	top, tie := -1, -1 // the highest roll, and the first side truly tying it
 	for i := range c.Sides {
 		switch {
@@ -591,7 +600,7 @@ func (c *Conflict) resolveCast() {
 
 // cmp compares the showing rolls of sides i and j as the rules read them:
 // 1, 0 or -1.
-func (c *Conflict) cmp(i, j int) int {
+func (c *State) cmp(i, j int) int {
 	a, b := &c.Sides[i], &c.Sides[j]
 	return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
 }
@@ -599,7 +608,7 @@ func (c *Conflict) cmp(i, j int) int {
 // nextTurn finds the next challenger: the highest showing roll among sides
 // in that have not yet challenged or answered this round. With none left,
 // a new round begins.
-func (c *Conflict) nextTurn() {
+func (c *State) nextTurn() {
 	c.Challenger, c.Answerer = -1, -1
 	best := -1
 	for i := range c.Sides {
@@ -619,7 +628,7 @@ func (c *Conflict) nextTurn() {
 	c.Phase = PhaseChallenge
 }
 
-func (c *Conflict) newRound() {
+func (c *State) newRound() {
 	c.Round++
 	c.Recasts = 0
 	sides := c.Sides
@@ -635,7 +644,7 @@ func (c *Conflict) newRound() {
 
 // canAnswer returns an error unless side j may be named as answerer by
 // the current challenger.
-func (c *Conflict) canAnswer(j int) error {
+func (c *State) canAnswer(j int) error {
 	if err := c.checkSide(j, "Challenge"); err != nil {
 		return err
 	}
@@ -649,14 +658,14 @@ func (c *Conflict) canAnswer(j int) error {
 // challenge against the named answerer: it is in, has not yet challenged
 // or answered this round, and its showing roll is higher than the
 // answerer's.
-func (c *Conflict) Interferes(k int) bool {
+func (c *State) Interferes(k int) bool {
 	if c.Phase != PhaseInterfere && c.Phase != PhaseChallenge {
 		return false
 	}
 	return c.mayInterfere(k, c.Answerer)
 }
 
-func (c *Conflict) mayInterfere(k, named int) bool {
+func (c *State) mayInterfere(k, named int) bool {
 	if !c.In(k) || k == c.Challenger || k == named || c.Sides[k].Turned || named < 0 {
 		return false
 	}
@@ -666,7 +675,7 @@ func (c *Conflict) mayInterfere(k, named int) bool {
 // Challenge has the current challenger name side j as its answerer. If
 // another side's showing roll beats j's, the conflict waits in
 // PhaseInterfere; otherwise j answers.
-func (c *Conflict) Challenge(j int) error {
+func (c *State) Challenge(j int) error {
 	if c.Phase != PhaseChallenge {
 		return c.phaseErr("Challenge")
 	}
@@ -679,7 +688,7 @@ func (c *Conflict) Challenge(j int) error {
 
 // challenge is Challenge once j is known to be a side in other than the
 // challenger.
-func (c *Conflict) challenge(j int) {
+func (c *State) challenge(j int) {
 	c.Answerer = j
 	if c.Trace != nil {
 		c.traceChallenge()
@@ -689,13 +698,13 @@ func (c *Conflict) challenge(j int) {
 	c.startExchange()
 }
 
-func (c *Conflict) traceChallenge() {
+func (c *State) traceChallenge() {
 	c.emit(Event{Kind: EvChallenge, Side: c.Challenger, Other: c.Answerer, Member: c.Sides[c.Challenger].Speaker})
 }
 
 // interference moves to PhaseInterfere when a side may interfere with
 // the challenge just made.
-func (c *Conflict) interference() {
+func (c *State) interference() {
 	for k := range c.Sides {
 		if c.mayInterfere(k, c.Answerer) {
 			c.Phase = PhaseInterfere
@@ -704,7 +713,7 @@ func (c *Conflict) interference() {
 	}
 }
 
-func (c *Conflict) startExchange() {
+func (c *State) startExchange() {
 	c.First = c.Met&pairBit(c.Challenger, c.Answerer) == 0
 }
 
@@ -716,7 +725,7 @@ func pairBit(i, j int) uint64 {
 
 // Interfere settles interference with the named answerer: k >= 0 is the
 // side that answers instead; -1 lets the named answerer answer.
-func (c *Conflict) Interfere(k int) error {
+func (c *State) Interfere(k int) error {
 	if c.Phase != PhaseInterfere {
 		return c.phaseErr("Interfere")
 	}
@@ -738,7 +747,7 @@ func (c *Conflict) Interfere(k int) error {
 
 // Drop takes the current challenger out of the conflict instead of
 // challenging ("you can drop out of the conflict yourself").
-func (c *Conflict) Drop() error {
+func (c *State) Drop() error {
 	if c.Phase != PhaseChallenge {
 		return c.phaseErr("Drop")
 	}
@@ -755,7 +764,7 @@ func (c *Conflict) Drop() error {
 // Stance is the answerer's choice when its answer is lower than the
 // challenge but more than half: hang in (the challenger carries an
 // advantage die into the next round) or give (out, no injury).
-func (c *Conflict) Stance(hangIn bool) error {
+func (c *State) Stance(hangIn bool) error {
 	if c.Phase != PhaseStance {
 		return c.phaseErr("Stance")
 	}
@@ -764,7 +773,7 @@ func (c *Conflict) Stance(hangIn bool) error {
 }
 
 // stance is Stance in its phase.
-func (c *Conflict) stance(hangIn bool) {
+func (c *State) stance(hangIn bool) {
 	ch, an := c.Challenger, c.Answerer
 	if hangIn {
 		sides := c.Sides
@@ -786,14 +795,14 @@ func (c *Conflict) stance(hangIn bool) {
 // InjuryLimit returns how many sizes exhaustion or injury takes from stat
 // position st of member m of the losing side: Rules.InjurySizes, or all
 // the stat holds if less.
-func (c *Conflict) InjuryLimit(loser, m, st int) int {
+func (c *State) InjuryLimit(loser, m, st int) int {
 	return min(c.Rules.InjurySizes, c.Sides[loser].Members[m].Stats[st].Sizes())
 }
 
 // checkInjury validates a standard exhaustion-or-injury loss for member m
 // of the losing side and returns the member's stat position (-1 for an out
 // member) and the stat after the loss.
-func (c *Conflict) checkInjury(loser, m int, l Loss) (int, Stat, error) {
+func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	mem := &c.Sides[loser].Members[m]
 	if mem.Out {
 		if l.Total() != 0 {
@@ -813,7 +822,7 @@ func (c *Conflict) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 			mem.Name, l.Stat, allowed, c.Rules.InjuryEndeavors)
 	}
 	want := c.InjuryLimit(loser, m, st)
-	if want == 0 {
+	if want == 0 && c.Rules.InjurySizes > 0 {
 		for k, ok := range mem.InjuryStats {
 			if ok && mem.Stats[k].Sizes() > 0 {
 				return 0, Stat{}, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
@@ -834,7 +843,7 @@ func (c *Conflict) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 // of the losing side (all of them, helpers too: "I can exhaust or injure
 // you both") loses losses[m], Rules.InjurySizes sizes from one of its
 // injury stats, as the winner chooses.
-func (c *Conflict) Injure(losses []Loss) error {
+func (c *State) Injure(losses []Loss) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Injure")
 	}
@@ -868,7 +877,7 @@ func (c *Conflict) Injure(losses []Loss) error {
 }
 
 // injured puts the answerer out, exhausted or injured.
-func (c *Conflict) injured() {
+func (c *State) injured() {
 	an := c.Answerer
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
 	c.Sides[an].Status = StatusInjured
@@ -912,8 +921,19 @@ type Settlement struct {
 	Gains   []Gain   `json:"gains,omitempty"`
 }
 
-// Settle applies a negotiated outcome instead of Injure.
-func (c *Conflict) Settle(s Settlement) error {
+// hasEndeavor returns an error unless the member's sheet has endeavor e.
+func (m *Member) hasEndeavor(e string) error {
+	if _, ok := slices.BinarySearch(m.Endeavors, e); !ok {
+		return fmt.Errorf("%s has no endeavor %q: known are %v", m.Name, e, m.Endeavors)
+	}
+	return nil
+}
+
+// Settle applies a negotiated outcome instead of Injure. It is checked in
+// full first: every change legal for the sheet it changes, every remap and
+// gained specialization naming an endeavor on the loser's sheet and a
+// stat of the rules.
+func (c *State) Settle(s Settlement) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Settle")
 	}
@@ -949,16 +969,22 @@ func (c *Conflict) Settle(s Settlement) error {
 		if rm.Member < 0 || rm.Member >= len(mem) {
 			return fmt.Errorf("challenge: Settle: remap for member %d: side %s has members 0..%d", rm.Member, c.Sides[an].Name, len(mem)-1)
 		}
-		if rm.Endeavor == "" || c.Rules.statIndex(rm.Stat) < 0 {
-			return fmt.Errorf("challenge: Settle: remap %q to %q: name an endeavor and a stat of %v", rm.Endeavor, rm.Stat, c.Rules.Stats)
+		if c.Rules.statIndex(rm.Stat) < 0 {
+			return fmt.Errorf("challenge: Settle: remap %q to %q: name a stat of %v", rm.Endeavor, rm.Stat, c.Rules.Stats)
+		}
+		if err := mem[rm.Member].hasEndeavor(rm.Endeavor); err != nil {
+			return fmt.Errorf("challenge: Settle: remap: %w", err)
 		}
 	}
 	for _, g := range s.Gains {
 		if g.Member < 0 || g.Member >= len(mem) {
 			return fmt.Errorf("challenge: Settle: gain for member %d: side %s has members 0..%d", g.Member, c.Sides[an].Name, len(mem)-1)
 		}
-		if g.Specialization.Name == "" || g.Specialization.Endeavor == "" || c.Rules.statIndex(g.Specialization.Stat) < 0 {
-			return fmt.Errorf("challenge: Settle: a gained specialization needs a name, an endeavor and a stat of %v", c.Rules.Stats)
+		if g.Specialization.Name == "" || c.Rules.statIndex(g.Specialization.Stat) < 0 {
+			return fmt.Errorf("challenge: Settle: a gained specialization needs a name and a stat of %v", c.Rules.Stats)
+		}
+		if err := mem[g.Member].hasEndeavor(g.Specialization.Endeavor); err != nil {
+			return fmt.Errorf("challenge: Settle: specialization %q: %w", g.Specialization.Name, err)
 		}
 	}
 	for m := range mem {
@@ -984,13 +1010,13 @@ func (c *Conflict) Settle(s Settlement) error {
 // side's characters go on the list when the other side's dice have
 // strictly more sides in total and did not double it (our ruling: the text
 // over its example).
-func (c *Conflict) owe(doubled bool) {
+func (c *State) owe(doubled bool) {
 	if c.First {
 		c.oweFirst(doubled)
 	}
 }
 
-func (c *Conflict) oweFirst(doubled bool) {
+func (c *State) oweFirst(doubled bool) {
 	ch, an := c.Challenger, c.Answerer
 	c.Met |= pairBit(ch, an)
 	c.First = false
@@ -1002,7 +1028,7 @@ func (c *Conflict) oweFirst(doubled bool) {
 	}
 }
 
-func (c *Conflict) addOwe(i int) {
+func (c *State) addOwe(i int) {
 	for m := range c.Sides[i].Members {
 		mem := &c.Sides[i].Members[m]
 		c.Owe = append(c.Owe, Debt{Name: mem.Name, Player: mem.Player})
@@ -1015,21 +1041,21 @@ func (c *Conflict) addOwe(i int) {
 
 // endExchange closes an exchange both sides came through: both have had
 // their turn this round.
-func (c *Conflict) endExchange() {
+func (c *State) endExchange() {
 	c.Sides[c.Challenger].Turned = true
 	c.Sides[c.Answerer].Turned = true
 	c.nextTurn()
 }
 
 // afterExchangeOut closes an exchange that put the answerer out.
-func (c *Conflict) afterExchangeOut() {
+func (c *State) afterExchangeOut() {
 	c.Sides[c.Challenger].Turned = true
 	c.afterOut()
 }
 
 // afterOut ends the conflict when one side or none is left, and otherwise
 // moves to the next turn.
-func (c *Conflict) afterOut() {
+func (c *State) afterOut() {
 	n := 0
 	for i := range c.Sides {
 		if c.Sides[i].Status == StatusIn {
@@ -1043,7 +1069,7 @@ func (c *Conflict) afterOut() {
 	c.nextTurn()
 }
 
-func (c *Conflict) finish() {
+func (c *State) finish() {
 	c.Winner = -1
 	if !c.Stalemate {
 		for i := range c.Sides {
@@ -1062,7 +1088,7 @@ func (c *Conflict) finish() {
 // those of its members' declared specializations, and the opponent's
 // challenges of the answerer's ("Someone uses a specialization"). They
 // change no dice.
-func (c *Conflict) Challenges() []string {
+func (c *State) Challenges() []string {
 	var out []string
 	if c.Challenger < 0 || c.Answerer < 0 {
 		return out
@@ -1082,21 +1108,21 @@ func (c *Conflict) Challenges() []string {
 
 // UnmarshalJSON restores a saved conflict and checks that it is whole, so
 // a damaged or hand-edited save is an error rather than a crash later.
-func (c *Conflict) UnmarshalJSON(b []byte) error {
-	type plain Conflict
+func (c *State) UnmarshalJSON(b []byte) error {
+	type plain State
 	var v plain
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	if err := (*Conflict)(&v).check(); err != nil {
+	if err := (*State)(&v).check(); err != nil {
 		return err
 	}
-	*c = Conflict(v)
+	*c = State(v)
 	return nil
 }
 
 // check verifies the invariants the steps rely on.
-func (c *Conflict) check() error {
+func (c *State) check() error {
 	if err := c.Rules.Validate(); err != nil {
 		return err
 	}

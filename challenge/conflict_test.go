@@ -26,9 +26,9 @@ func althesa() Character {
 	return c
 }
 
-func duel(t *testing.T, a, b Character, ea, eb string) *Conflict {
+func duel(t *testing.T, a, b Character, ea, eb string) *State {
 	t.Helper()
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: a.Name, Members: []Entry{{Character: a, Endeavor: ea}}},
 		{Name: b.Name, Members: []Entry{{Character: b, Endeavor: eb}}},
 	}, nil)
@@ -45,7 +45,7 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func wantPhase(t *testing.T, c *Conflict, p Phase) {
+func wantPhase(t *testing.T, c *State, p Phase) {
 	t.Helper()
 	if c.Phase != p {
 		t.Fatalf("phase %v, want %v", c.Phase, p)
@@ -262,7 +262,7 @@ func TestReadingTies(t *testing.T) {
 func TestHelpers(t *testing.T) {
 	mitch := Standard("Mitch", MustStat(dice.D6, dice.D4), MustStat(dice.D12, dice.D10), MustStat(dice.D8, dice.D6),
 		[5]string{Art, Grace, Guts, Guts, Art})
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "Althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
 		{Name: "Irin & Mitch", Members: []Entry{{Character: irin(), Endeavor: Defending}, {Character: mitch, Endeavor: Enduring}}},
 	}, nil)
@@ -310,7 +310,7 @@ func TestSpecialization(t *testing.T) {
 			{Name: "I", Members: []Entry{{Character: ic, Endeavor: Defending}}},
 		}
 	}
-	c, err := NewConflict(DefaultRules(), parties(i), nil)
+	c, err := NewState(DefaultRules(), parties(i), nil)
 	must(t, err)
 	if d := cmp.Diff([]dice.Die{dice.D10, dice.D8, dice.D12, dice.D4}, c.Sides[0].Dice); d != "" {
 		t.Errorf("dice (-want +got):\n%s", d)
@@ -320,7 +320,7 @@ func TestSpecialization(t *testing.T) {
 		t.Errorf("challenges (-want +got):\n%s", d)
 	}
 	i.Specializations = []Specialization{{Name: "ward", Endeavor: Defending, Stat: Art}}
-	c, err = NewConflict(DefaultRules(), parties(i), nil)
+	c, err = NewState(DefaultRules(), parties(i), nil)
 	must(t, err)
 	if !c.Sides[0].Members[0].Cancelled || len(c.Sides[0].Dice) != 2 {
 		t.Errorf("vulnerable specialization still adds dice: %v", c.Sides[0].Dice)
@@ -335,7 +335,7 @@ func TestThreeSides(t *testing.T) {
 		return Standard(n, MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6),
 			[5]string{Art, Grace, Guts, Guts, Art})
 	}
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "you", Members: []Entry{{Character: mk("You"), Endeavor: Asserting}}, Target: "me"},
 		{Name: "me", Members: []Entry{{Character: mk("Me"), Endeavor: Asserting}}, Target: "mitch"},
 		{Name: "mitch", Members: []Entry{{Character: mk("Mitch"), Endeavor: Asserting}}, Target: "me"},
@@ -374,7 +374,7 @@ func TestInterfereAndTurncoat(t *testing.T) {
 		return Standard(n, MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6),
 			[5]string{Art, Grace, Guts, Guts, Art})
 	}
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "a", Members: []Entry{{Character: mk("A"), Endeavor: Asserting}}, Target: "c"},
 		{Name: "b", Members: []Entry{{Character: mk("B"), Endeavor: Asserting}}, Target: "a"},
 		{Name: "c", Members: []Entry{{Character: mk("C"), Endeavor: Asserting}}, Target: "a"},
@@ -399,7 +399,7 @@ func TestInterfereAndTurncoat(t *testing.T) {
 	}
 
 	// A turncoat whose target went out challenges its former ally.
-	c, err = NewConflict(DefaultRules(), []Party{
+	c, err = NewState(DefaultRules(), []Party{
 		{Name: "a", Members: []Entry{{Character: mk("A"), Endeavor: Asserting}}, Target: "c"},
 		{Name: "b", Members: []Entry{{Character: mk("B"), Endeavor: Asserting}}, Target: "c"},
 		{Name: "c", Members: []Entry{{Character: mk("C"), Endeavor: Asserting}}, Target: "a"},
@@ -430,7 +430,7 @@ func TestOweAcrossConflicts(t *testing.T) {
 		{Name: "pip", Members: []Role{{Character: "Pip", Endeavor: Asserting}}},
 		{Name: "brute", Members: []Role{{Character: "Brute", Endeavor: Asserting}}},
 	}
-	// Conflict 1: Pip (art d8 d4, 12 sides) against Brute (guts d12 d10,
+	// State 1: Pip (art d8 d4, 12 sides) against Brute (guts d12 d10,
 	// 22). Brute challenges, Pip hangs in: Pip goes on the list. Then
 	// Brute doubles Pip in round 2.
 	c, err := cp.Start(sides...)
@@ -445,7 +445,7 @@ func TestOweAcrossConflicts(t *testing.T) {
 	if got := cp.Characters[0].Stats[Grace]; got != MustStat(dice.D6) {
 		t.Errorf("Pip's Grace after injury %v, want d6", got)
 	}
-	// Conflict 2: Pip crosses herself off at her first comparison (eager)
+	// State 2: Pip crosses herself off at her first comparison (eager)
 	// and adds an advantage die; the name comes off the campaign's list.
 	c, err = cp.Start(sides...)
 	must(t, err)
@@ -481,7 +481,7 @@ func TestOweAcrossConflicts(t *testing.T) {
 	}
 }
 
-func snapshot(t *testing.T, c *Conflict) string {
+func snapshot(t *testing.T, c *State) string {
 	t.Helper()
 	b, err := json.Marshal(c)
 	must(t, err)
@@ -493,10 +493,10 @@ func snapshot(t *testing.T, c *Conflict) string {
 func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 	type step struct {
 		name string
-		do   func(c *Conflict) error
+		do   func(c *State) error
 		want string
 	}
-	at := func(phase Phase, faces ...int) *Conflict {
+	at := func(phase Phase, faces ...int) *State {
 		c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 		c.Owe = []Debt{{Name: "Irin", Player: "Irin"}}
 		r := dice.Scripted(faces...)
@@ -512,41 +512,41 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 		steps []step
 	}{
 		{PhaseCast, nil, []step{
-			{"resolve before roll", func(c *Conflict) error { return c.Resolve() }, "not allowed"},
-			{"challenge before roll", func(c *Conflict) error { return c.Challenge(1) }, "not allowed"},
-			{"stance", func(c *Conflict) error { return c.Stance(true) }, "not allowed"},
-			{"injure", func(c *Conflict) error { return c.Injure(nil) }, "not allowed"},
+			{"resolve before roll", func(c *State) error { return c.Resolve() }, "not allowed"},
+			{"challenge before roll", func(c *State) error { return c.Challenge(1) }, "not allowed"},
+			{"stance", func(c *State) error { return c.Stance(true) }, "not allowed"},
+			{"injure", func(c *State) error { return c.Injure(nil) }, "not allowed"},
 		}},
 		{PhaseCastRolled, []int{8, 3, 4, 2}, []step{
-			{"cross another player's name", func(c *Conflict) error { return c.CrossOff(r, 0, 0) }, "belongs to player"},
-			{"cross a missing entry", func(c *Conflict) error { return c.CrossOff(r, 1, 3) }, "does not exist"},
-			{"cross for a missing side", func(c *Conflict) error { return c.CrossOff(r, 5, 0) }, "does not exist"},
+			{"cross another player's name", func(c *State) error { return c.CrossOff(r, 0, 0) }, "belongs to player"},
+			{"cross a missing entry", func(c *State) error { return c.CrossOff(r, 1, 3) }, "does not exist"},
+			{"cross for a missing side", func(c *State) error { return c.CrossOff(r, 5, 0) }, "does not exist"},
 		}},
 		{PhaseChallenge, []int{8, 3, 4, 2}, []step{
-			{"challenge self", func(c *Conflict) error { return c.Challenge(0) }, "its own challenge"},
-			{"challenge nobody", func(c *Conflict) error { return c.Challenge(7) }, "does not exist"},
-			{"roll", func(c *Conflict) error { return c.Roll(r) }, "not allowed"},
-			{"interfere", func(c *Conflict) error { return c.Interfere(1) }, "not allowed"},
-			{"bad plays", func(c *Conflict) error { return c.Step(r, []Play{{}}) }, "1 plays for 2 sides"},
+			{"challenge self", func(c *State) error { return c.Challenge(0) }, "its own challenge"},
+			{"challenge nobody", func(c *State) error { return c.Challenge(7) }, "does not exist"},
+			{"roll", func(c *State) error { return c.Roll(r) }, "not allowed"},
+			{"interfere", func(c *State) error { return c.Interfere(1) }, "not allowed"},
+			{"bad plays", func(c *State) error { return c.Step(r, []Play{{}}) }, "1 plays for 2 sides"},
 		}},
 		{PhaseConsequence, []int{8, 3, 4, 2, 1, 1}, []step{
-			{"loss from guts", func(c *Conflict) error {
+			{"loss from guts", func(c *State) error {
 				return c.Injure([]Loss{{Stat: Guts, Sizes: [MaxDice]int{2}}})
 			}, "takes from [grace]"},
-			{"one size only", func(c *Conflict) error {
+			{"one size only", func(c *State) error {
 				return c.Injure([]Loss{{Stat: Grace, Sizes: [MaxDice]int{1}}})
 			}, "must lose 2 sizes"},
-			{"too deep", func(c *Conflict) error {
+			{"too deep", func(c *State) error {
 				return c.Injure([]Loss{{Stat: Grace, Sizes: [MaxDice]int{0, 2}}})
 			}, "has only 1 sizes"},
-			{"wrong count", func(c *Conflict) error { return c.Injure(nil) }, "0 losses"},
-			{"settle adding sizes", func(c *Conflict) error {
+			{"wrong count", func(c *State) error { return c.Injure(nil) }, "0 losses"},
+			{"settle adding sizes", func(c *State) error {
 				return c.Settle(Settlement{Changes: []Change{{Member: 0, Move: Move{From: Guts, To: Guts, ToDie: 0, FromDie: 1, Sizes: 1}}}})
 			}, "pass d12"},
-			{"settle unknown member", func(c *Conflict) error {
+			{"settle unknown member", func(c *State) error {
 				return c.Settle(Settlement{Changes: []Change{{Member: 3}}})
 			}, "members 0..0"},
-			{"loss policy illegal", func(c *Conflict) error {
+			{"loss policy illegal", func(c *State) error {
 				return c.Step(r, []Play{{Loss: badLoss{}}, {}})
 			}, "loss policy"},
 		}},
@@ -575,14 +575,14 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 
 type badLoss struct{}
 
-func (badLoss) Loss(c *Conflict, loser, m int) Loss { return Loss{Stat: Art, Sizes: [MaxDice]int{2}} }
+func (badLoss) Loss(c *State, loser, m int) Loss { return Loss{Stat: Art, Sizes: [MaxDice]int{2}} }
 
 func TestChallengeOut(t *testing.T) {
 	mk := func(n string) Character {
 		return Standard(n, MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6),
 			[5]string{Art, Grace, Guts, Guts, Art})
 	}
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "a", Members: []Entry{{Character: mk("A"), Endeavor: Asserting}}},
 		{Name: "b", Members: []Entry{{Character: mk("B"), Endeavor: Asserting}}},
 		{Name: "c", Members: []Entry{{Character: mk("C"), Endeavor: Asserting}}},
@@ -612,11 +612,11 @@ func TestConflictJSONRoundTrip(t *testing.T) {
 	for !c.Done() {
 		b, err := json.Marshal(c)
 		must(t, err)
-		var back Conflict
+		var back State
 		dec := json.NewDecoder(strings.NewReader(string(b)))
 		dec.DisallowUnknownFields()
 		must(t, dec.Decode(&back))
-		if d := cmp.Diff(c, &back, cmpopts.IgnoreUnexported(Conflict{}, Side{}), cmpopts.IgnoreFields(Conflict{}, "Trace"), cmpopts.EquateEmpty()); d != "" {
+		if d := cmp.Diff(c, &back, cmpopts.IgnoreUnexported(State{}, Side{}), cmpopts.IgnoreFields(State{}, "Trace"), cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("round trip (-want +got):\n%s", d)
 		}
 		c = &back
@@ -654,7 +654,7 @@ func TestDamagedSave(t *testing.T) {
 	must(t, c.Resolve())
 	good, err := json.Marshal(c)
 	must(t, err)
-	var back Conflict
+	var back State
 	must(t, json.Unmarshal(good, &back))
 	for _, tc := range []struct{ from, to, want string }{
 		{`"of":[0,0]`, `"of":[0]`, "owners"},

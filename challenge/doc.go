@@ -42,7 +42,7 @@
 // # Using the package
 //
 // Rules holds every number as data (DefaultRules is the game as written).
-// Conflict is the whole state of one conflict, driven by step functions
+// State is the whole state of one conflict, driven by step functions
 // (Roll, CrossOff, Resolve, Challenge, Interfere, Drop, Stance, Injure,
 // Settle) or by policies through Step and Run; it saves and restores as
 // JSON and reports Events through an optional Trace (a Log records them).

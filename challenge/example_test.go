@@ -19,7 +19,7 @@ func Example() {
 		challenge.MustStat(dice.D8, dice.D6), challenge.MustStat(dice.D10, dice.D4), challenge.MustStat(dice.D12, dice.D6),
 		[5]string{challenge.Art, challenge.Guts, challenge.Grace, challenge.Grace, challenge.Art})
 
-	c, err := challenge.NewConflict(challenge.DefaultRules(), []challenge.Party{
+	c, err := challenge.NewState(challenge.DefaultRules(), []challenge.Party{
 		{Name: "Althesa", Members: []challenge.Entry{{Character: althesa, Endeavor: "warrior_priestessing"}}},
 		{Name: "Irin", Members: []challenge.Entry{{Character: irin, Endeavor: challenge.Defending}}},
 	}, nil)

@@ -12,7 +12,7 @@ import (
 // gains a specialization.
 type deafen struct{ accept bool }
 
-func (deafen) Propose(c *Conflict) (Settlement, bool) {
+func (deafen) Propose(c *State) (Settlement, bool) {
 	return Settlement{
 		Note:    "deaf in one ear; left for dead",
 		Changes: []Change{{Member: 0, Lose: Loss{Stat: Guts, Sizes: [MaxDice]int{1}}}},
@@ -21,7 +21,7 @@ func (deafen) Propose(c *Conflict) (Settlement, bool) {
 	}, true
 }
 
-func (d deafen) Accept(*Conflict, Settlement) bool { return d.accept }
+func (d deafen) Accept(*State, Settlement) bool { return d.accept }
 
 func TestNegotiatedConsequences(t *testing.T) {
 	for _, accept := range []bool{true, false} {

@@ -11,25 +11,25 @@ import (
 // StancePolicy decides, for an answerer whose answer is lower than the
 // challenge but more than half, whether to hang in (true) or give.
 type StancePolicy interface {
-	HangIn(c *Conflict, side int) bool
+	HangIn(c *State, side int) bool
 }
 
 // CrossPolicy decides whether a side crosses a name off the owe list at the
 // comparison now pending: it returns the owe-list index, or -1 for none.
 type CrossPolicy interface {
-	CrossOff(c *Conflict, side int) int
+	CrossOff(c *State, side int) int
 }
 
 // LossPolicy is the winner's choice of which die sizes member m of the
 // losing side loses to exhaustion or injury.
 type LossPolicy interface {
-	Loss(c *Conflict, loser, m int) Loss
+	Loss(c *State, loser, m int) Loss
 }
 
 // TargetPolicy is the current challenger's choice of answerer: a side
 // index, or Drop to drop out of the conflict.
 type TargetPolicy interface {
-	Target(c *Conflict, challenger int) int
+	Target(c *State, challenger int) int
 }
 
 // Drop is what a TargetPolicy returns to drop out instead of challenging.
@@ -38,15 +38,15 @@ const Drop = -1
 // InterferePolicy decides whether a side whose roll beats the named
 // answerer's interferes and answers the challenge instead.
 type InterferePolicy interface {
-	Interfere(c *Conflict, side int) bool
+	Interfere(c *State, side int) bool
 }
 
 // Negotiator is the hook for negotiated consequences: the winner proposes
 // an outcome in place of exhaustion or injury and the loser accepts or
 // not. Either may fall back on the standard, so a settlement needs both.
 type Negotiator interface {
-	Propose(c *Conflict) (Settlement, bool)
-	Accept(c *Conflict, s Settlement) bool
+	Propose(c *State) (Settlement, bool)
+	Accept(c *State, s Settlement) bool
 }
 
 // Play is the set of policies one side plays by. Nil fields use the
@@ -112,24 +112,24 @@ type (
 )
 
 // HangIn implements StancePolicy.
-func (HangIn) HangIn(*Conflict, int) bool { return true }
+func (HangIn) HangIn(*State, int) bool { return true }
 
 // HangIn implements StancePolicy.
-func (Give) HangIn(*Conflict, int) bool { return false }
+func (Give) HangIn(*State, int) bool { return false }
 
 // HangIn implements StancePolicy.
-func (Outclassed) HangIn(c *Conflict, side int) bool {
+func (Outclassed) HangIn(c *State, side int) bool {
 	return c.Sides[c.Challenger].TotalSides <= c.Sides[side].TotalSides
 }
 
 // CrossOff implements CrossPolicy.
-func (Never) CrossOff(*Conflict, int) int { return -1 }
+func (Never) CrossOff(*State, int) int { return -1 }
 
 // CrossOff implements CrossPolicy.
-func (Eager) CrossOff(c *Conflict, side int) int { return c.firstCrossable(side) }
+func (Eager) CrossOff(c *State, side int) int { return c.firstCrossable(side) }
 
 // CrossOff implements CrossPolicy.
-func (WhenClose) CrossOff(c *Conflict, side int) int {
+func (WhenClose) CrossOff(c *State, side int) int {
 	if c.Phase != PhaseAnswered {
 		return -1
 	}
@@ -151,7 +151,7 @@ func (WhenClose) CrossOff(c *Conflict, side int) int {
 
 // firstCrossable returns the first owe-list entry side may cross off now,
 // or -1.
-func (c *Conflict) firstCrossable(side int) int {
+func (c *State) firstCrossable(side int) int {
 	for k := range c.Owe {
 		if c.crossBar(side, k) == barNone {
 			return k
@@ -162,7 +162,7 @@ func (c *Conflict) firstCrossable(side int) int {
 
 // injuryStat picks among member m's injury stats with a score (higher
 // wins; ties go to the earlier stat); it returns -1 if all are empty.
-func injuryStat(c *Conflict, loser, m int, score func(Stat) int) int {
+func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 	mem := &c.Sides[loser].Members[m]
 	best, bs := -1, 0
 	for k, ok := range mem.InjuryStats {
@@ -229,7 +229,7 @@ func diceOrder(s Stat, smallest bool) ([MaxDice]int, int) {
 	return o, n
 }
 
-func lossBy(c *Conflict, loser, m int, score func(Stat) int, smallest, byOne bool) Loss {
+func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) Loss {
 	k := injuryStat(c, loser, m, score)
 	if k < 0 {
 		return Loss{}
@@ -242,7 +242,7 @@ func lossBy(c *Conflict, loser, m int, score func(Stat) int, smallest, byOne boo
 // Loss implements LossPolicy: the injury stat whose biggest die is
 // biggest (then the one with more sizes, then the earlier), biggest die
 // first.
-func (Deepest) Loss(c *Conflict, loser, m int) Loss {
+func (Deepest) Loss(c *State, loser, m int) Loss {
 	mem := &c.Sides[loser].Members[m]
 	best, bestTop, bestSizes := -1, dice.Gone, 0
 	for k, injury := range mem.InjuryStats[:len(c.Rules.Stats)] {
@@ -263,18 +263,18 @@ func (Deepest) Loss(c *Conflict, loser, m int) Loss {
 }
 
 // Loss implements LossPolicy.
-func (Spread) Loss(c *Conflict, loser, m int) Loss {
+func (Spread) Loss(c *State, loser, m int) Loss {
 	return lossBy(c, loser, m, Stat.Sizes, false, true)
 }
 
 // Loss implements LossPolicy.
-func (Finish) Loss(c *Conflict, loser, m int) Loss {
+func (Finish) Loss(c *State, loser, m int) Loss {
 	return lossBy(c, loser, m, func(s Stat) int { return -s.Sizes() }, true, false)
 }
 
 // extreme returns the side in (other than self) with the lowest or highest
 // showing roll, or -1.
-func extreme(c *Conflict, self int, highest bool) int {
+func extreme(c *State, self int, highest bool) int {
 	best := -1
 	for i := range c.Sides {
 		if i == self || c.Sides[i].Status != StatusIn {
@@ -292,7 +292,7 @@ func extreme(c *Conflict, self int, highest bool) int {
 }
 
 // Target implements TargetPolicy.
-func (Sworn) Target(c *Conflict, ch int) int {
+func (Sworn) Target(c *State, ch int) int {
 	switch t := c.Sides[ch].Target; {
 	case t < 0:
 		return extreme(c, ch, false)
@@ -303,7 +303,7 @@ func (Sworn) Target(c *Conflict, ch int) int {
 }
 
 // Target implements TargetPolicy.
-func (Turncoat) Target(c *Conflict, ch int) int {
+func (Turncoat) Target(c *State, ch int) int {
 	if t := c.Sides[ch].Target; t >= 0 && c.In(t) {
 		return t
 	}
@@ -311,19 +311,19 @@ func (Turncoat) Target(c *Conflict, ch int) int {
 }
 
 // Target implements TargetPolicy.
-func (Weakest) Target(c *Conflict, ch int) int { return extreme(c, ch, false) }
+func (Weakest) Target(c *State, ch int) int { return extreme(c, ch, false) }
 
 // Target implements TargetPolicy.
-func (Strongest) Target(c *Conflict, ch int) int { return extreme(c, ch, true) }
+func (Strongest) Target(c *State, ch int) int { return extreme(c, ch, true) }
 
 // Interfere implements InterferePolicy.
-func (Aloof) Interfere(*Conflict, int) bool { return false }
+func (Aloof) Interfere(*State, int) bool { return false }
 
 // Interfere implements InterferePolicy.
-func (Meddle) Interfere(*Conflict, int) bool { return true }
+func (Meddle) Interfere(*State, int) bool { return true }
 
 // Interfere implements InterferePolicy.
-func (Guard) Interfere(c *Conflict, side int) bool { return c.Sides[side].Target == c.Challenger }
+func (Guard) Interfere(c *State, side int) bool { return c.Sides[side].Target == c.Challenger }
 
 // policy kinds, as they prefix registry names.
 const (
@@ -417,31 +417,32 @@ func (n PlayNames) Play() (Play, error) {
 }
 
 // Step takes the next step with the sides' policies (plays[i] for side i):
-// a roll, the cross-offs and resolution of a comparison, a choice of
-// answerer, interference, stance, or consequence. An illegal policy choice
+// a roll, one side's choice whether to cross a name off the owe list, the
+// resolution of a comparison, a choice of answerer, interference, stance,
+// or consequence. An illegal policy choice
 // is returned as an error and the state is unchanged.
-func (c *Conflict) Step(r *dice.Roller, plays []Play) error {
+func (c *State) Step(r *dice.Roller, plays []Play) error {
 	if len(plays) != len(c.Sides) {
 		return c.playsErr(plays)
 	}
 	return c.step(r, plays)
 }
 
-func (c *Conflict) playsErr(plays []Play) error {
+func (c *State) playsErr(plays []Play) error {
 	return fmt.Errorf("challenge: %d plays for %d sides: give one per side", len(plays), len(c.Sides))
 }
 
 // step is Step once plays is known to hold one Play per side. The
 // common steps come first and the rarer ones are kept in functions of
 // their own, so the common path stays small.
-func (c *Conflict) step(r *dice.Roller, plays []Play) error {
+func (c *State) step(r *dice.Roller, plays []Play) error {
 	switch c.Phase {
 	case PhaseCast, PhaseAnswer:
 		return c.Roll(r)
 	case PhaseAnswered, PhaseCastRolled:
 		if len(c.Owe) > 0 {
-			if err := c.crossOffs(r, plays); err != nil {
-				return err
+			if i := c.toAsk(); i >= 0 {
+				return c.askCross(r, plays, i)
 			}
 		}
 		return c.Resolve()
@@ -460,7 +461,7 @@ func (c *Conflict) step(r *dice.Roller, plays []Play) error {
 
 // stanceStep asks the answerer's stance policy (HangIn, the default,
 // without a call) and takes the stance.
-func (c *Conflict) stanceStep(plays []Play) {
+func (c *State) stanceStep(plays []Play) {
 	an := c.Answerer
 	p := plays[an].Stance
 	if p == nil {
@@ -469,7 +470,7 @@ func (c *Conflict) stanceStep(plays []Play) {
 	c.stance(p.HangIn(c, an))
 }
 
-func (c *Conflict) challengeStep(plays []Play) error {
+func (c *State) challengeStep(plays []Play) error {
 	ch := c.Challenger
 	if ch < 0 || ch >= len(c.Sides) {
 		return c.Challenge(-1) // says why
@@ -496,7 +497,7 @@ func (c *Conflict) challengeStep(plays []Play) error {
 	return nil
 }
 
-func (c *Conflict) interfereStep(plays []Play) error {
+func (c *State) interfereStep(plays []Play) error {
 	best := -1
 	for k := range c.Sides {
 		if !c.mayInterfere(k, c.Answerer) {
@@ -513,7 +514,7 @@ func (c *Conflict) interfereStep(plays []Play) error {
 	return c.Interfere(best)
 }
 
-func (c *Conflict) consequenceStep(plays []Play) error {
+func (c *State) consequenceStep(plays []Play) error {
 	w, l := &plays[c.Challenger], &plays[c.Answerer]
 	if w.Negotiate != nil && l.Negotiate != nil {
 		if s, ok := w.Negotiate.Propose(c); ok && l.Negotiate.Accept(c, s) {
@@ -540,43 +541,55 @@ func (c *Conflict) consequenceStep(plays []Play) error {
 	return nil
 }
 
-// crossOffs asks each side in the pending comparison whether to cross a
-// name off: in an exchange the answerer first, then the challenger; at a
-// cast every side in order.
-func (c *Conflict) crossOffs(r *dice.Roller, plays []Play) error {
-	ask := func(i int) error {
-		p := plays[i].Cross
-		if p == nil || c.Sides[i].Crossed {
-			return nil
-		}
-		k := p.CrossOff(c, i)
-		if k < 0 {
-			return nil
-		}
-		if err := c.CrossOff(r, i, k); err != nil {
-			return fmt.Errorf("challenge: side %s's cross-off policy: %w", c.Sides[i].Name, err)
-		}
-		return nil
-	}
+// toAsk returns the next side Step asks whether to cross a name off in
+// the pending comparison, or -1 when none is left: in an exchange the
+// answerer, then the challenger; at a cast every side in order. A side is
+// asked once a comparison, and only when it has a name it may cross off.
+func (c *State) toAsk() int {
+	ask := func(i int) bool { return !c.Sides[i].Asked && c.firstCrossable(i) >= 0 }
 	if c.Phase == PhaseAnswered {
-		if err := ask(c.Answerer); err != nil {
-			return err
-		}
-		return ask(c.Challenger)
-	}
-	for i := range c.Sides {
-		if c.Sides[i].Status == StatusIn {
-			if err := ask(i); err != nil {
-				return err
+		for _, i := range [2]int{c.Answerer, c.Challenger} {
+			if ask(i) {
+				return i
 			}
 		}
+		return -1
+	}
+	for i := range c.Sides {
+		if c.In(i) && ask(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// askCross asks side i's cross-off policy, as one step: an owe-list index
+// crosses that name off and rolls the advantage die; -1 passes. Any other
+// answer, or an entry the side may not cross off, is an error and changes
+// nothing.
+func (c *State) askCross(r *dice.Roller, plays []Play, i int) error {
+	p := plays[i].Cross
+	if p == nil {
+		p = Never{}
+	}
+	k := p.CrossOff(c, i)
+	if k == -1 {
+		c.Sides[i].Asked = true
+		return nil
+	}
+	if k < -1 {
+		return fmt.Errorf("challenge: side %s's cross-off policy answered %d: give an owe-list index 0..%d or -1 for none",
+			c.Sides[i].Name, k, len(c.Owe)-1)
+	}
+	if err := c.CrossOff(r, i, k); err != nil {
+		return fmt.Errorf("challenge: side %s's cross-off policy: %w", c.Sides[i].Name, err)
 	}
 	return nil
 }
 
 // Run plays the conflict to the end with the sides' policies: Step over
 // and over.
-func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
+func (c *State) Run(r *dice.Roller, plays []Play) error {
 	if len(plays) != len(c.Sides) {
 		return c.playsErr(plays)
 	}

@@ -16,8 +16,8 @@ func threeD6(n, player string) Character {
 // TestPolicyChoices checks each built-in policy's choice on a known
 // position: a, b and c cast 6 1, 4 1 and 2 1; a challenges c.
 func TestPolicyChoices(t *testing.T) {
-	newC := func() *Conflict {
-		c, err := NewConflict(DefaultRules(), []Party{
+	newC := func() *State {
+		c, err := NewState(DefaultRules(), []Party{
 			{Name: "a", Members: []Entry{{Character: threeD6("A", "ann"), Endeavor: Asserting}}},
 			{Name: "b", Members: []Entry{{Character: threeD6("B", "bob"), Endeavor: Asserting}}, Target: "a"},
 			{Name: "c", Members: []Entry{{Character: threeD6("C", "cy"), Endeavor: Asserting}}},

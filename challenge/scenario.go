@@ -47,7 +47,7 @@ func DefaultScenario() Scenario {
 
 // build validates the scenario and returns its starting conflict and
 // plays.
-func (s Scenario) build() (*Conflict, []Play, error) {
+func (s Scenario) build() (*State, []Play, error) {
 	if err := s.Rules.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("scenario: rules: %w", err)
 	}
@@ -69,7 +69,7 @@ func (s Scenario) build() (*Conflict, []Play, error) {
 			return nil, nil, fmt.Errorf("scenario: owe[%d]: an entry needs a name and a player", i)
 		}
 	}
-	c, err := NewConflict(s.Rules, parties, s.Owe)
+	c, err := NewState(s.Rules, parties, s.Owe)
 	if err != nil {
 		return nil, nil, fmt.Errorf("scenario: sides: %w", err)
 	}
@@ -108,8 +108,8 @@ func (s Scenario) Metrics() []string {
 // Runner plays one scenario's conflict over and over without allocating.
 // One Runner per goroutine.
 type Runner struct {
-	start  *Conflict
-	c      Conflict
+	start  *State
+	c      State
 	plays  []Play
 	per    int // categories per side
 	stalem int

@@ -1,0 +1,253 @@
+package challenge
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// crossAt is a cross-off policy that always answers k.
+type crossAt struct{ k int }
+
+func (p crossAt) CrossOff(*State, int) int { return p.k }
+
+// rollerBytes is the Roller's saved state, to show a step drew nothing.
+func rollerBytes(t *testing.T, r *dice.Roller) []byte {
+	t.Helper()
+	b, err := r.MarshalBinary()
+	must(t, err)
+	return b
+}
+
+// wantRefused runs step and checks that it fails with an error containing
+// want and changes neither the state nor the Roller.
+func wantRefused(t *testing.T, c *State, r *dice.Roller, want string, step func() error) {
+	t.Helper()
+	before, rb := snapshot(t, c), rollerBytes(t, r)
+	wantErr(t, step(), want)
+	if after := snapshot(t, c); after != before {
+		t.Errorf("a refused step changed the state:\nbefore %s\nafter  %s", before, after)
+	}
+	if !bytes.Equal(rollerBytes(t, r), rb) {
+		t.Errorf("a refused step drew from the Roller")
+	}
+}
+
+// oweDuel is the text's duel with Althesa and Irin both on the owe list,
+// played with passing cross-off policies up to Irin's first answer:
+// Althesa casts 8 3 against Irin's 4 2, challenges, and Irin answers 7 5.
+func oweDuel(t *testing.T, r *dice.Roller) *State {
+	t.Helper()
+	c, err := NewState(DefaultRules(), []Party{
+		{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
+	}, []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}})
+	must(t, err)
+	pass := []Play{{Cross: crossAt{-1}}, {Cross: crossAt{-1}}}
+	for c.Phase != PhaseAnswered {
+		must(t, c.Step(r, pass))
+	}
+	if c.Challenger != 0 || c.Answerer != 1 || !cmp.Equal(c.Sides[1].Faces, []int{7, 5}) {
+		t.Fatalf("challenger %d answerer %d faces %v: want Althesa challenging and Irin's 7 5", c.Challenger, c.Answerer, c.Sides[1].Faces)
+	}
+	return c
+}
+
+// TestIllegalCrossOffLeavesEarlierSideCrossOffAsItsOwnStep: each side's
+// cross-off is a step of its own, so when the answerer's legal cross-off
+// is followed by the challenger's illegal one, the answerer's stands as
+// the step it was and the refused step changes nothing (no owe entry gone,
+// no advantage die rolled, CrossOffs unchanged).
+func TestIllegalCrossOffLeavesEarlierSideCrossOffAsItsOwnStep(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
+	c := oweDuel(t, r)
+	plays := []Play{{Cross: crossAt{1}}, {Cross: crossAt{1}}}
+	must(t, c.Step(r, plays)) // Irin crosses himself off and rolls a 3
+	if c.CrossOffs != 1 || c.Sides[1].Bonus != 3 || len(c.Owe) != 1 || c.Owe[0].Name != "Althesa" {
+		t.Fatalf("after Irin's cross-off: %d cross-offs, bonus %d, owe %v", c.CrossOffs, c.Sides[1].Bonus, c.Owe)
+	}
+	// Althesa answers entry 1, which no longer exists.
+	wantRefused(t, c, r, "owe entry 1 does not exist", func() error { return c.Step(r, plays) })
+}
+
+// TestCrossOffAnswerBelowMinusOneIsRefused: only -1 means "none"; any
+// other negative answer is an error, not a silent pass.
+func TestCrossOffAnswerBelowMinusOneIsRefused(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5)
+	c := oweDuel(t, r)
+	wantRefused(t, c, r, "answered -5: give an owe-list index 0..1 or -1 for none", func() error {
+		return c.Step(r, []Play{{}, {Cross: crossAt{-5}}})
+	})
+}
+
+// TestSecondCrossOffInOneComparisonIsRefused: at most one name per side
+// per comparison [ours].
+func TestSecondCrossOffInOneComparisonIsRefused(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
+	c := oweDuel(t, r)
+	c.Owe = append(c.Owe, Debt{Name: "Irin", Player: "Irin"})
+	must(t, c.CrossOff(r, 1, 1))
+	wantRefused(t, c, r, "already crossed a name off in this comparison", func() error { return c.CrossOff(r, 1, 1) })
+}
+
+// doubledDuel is the text's duel played to Althesa's outright win over
+// Irin (PhaseConsequence).
+func doubledDuel(t *testing.T, rules Rules) *State {
+	t.Helper()
+	c, err := NewState(rules, []Party{
+		{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
+	}, nil)
+	must(t, err)
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
+	plays := make([]Play, 2)
+	for c.Phase != PhaseConsequence {
+		must(t, c.Step(r, plays))
+	}
+	return c
+}
+
+// TestSettlementNamingAnEndeavorTheLoserLacksIsRefused: a remap or a
+// gained specialization must name an endeavor on the loser's sheet, so a
+// settled conflict can always be finished into its campaign.
+func TestSettlementNamingAnEndeavorTheLoserLacksIsRefused(t *testing.T) {
+	r := dice.NewSeeded(1)
+	for _, tc := range []struct {
+		name string
+		s    Settlement
+		want string
+	}{
+		{"remap", Settlement{Remaps: []Remap{{Member: 0, Endeavor: "juggling", Stat: Grace}}}, `Irin has no endeavor "juggling"`},
+		{"gain", Settlement{Gains: []Gain{{Member: 0, Specialization: Specialization{Name: "demon-marked", Endeavor: "demonology", Stat: Guts}}}},
+			`Irin has no endeavor "demonology"`},
+		{"remap to no stat", Settlement{Remaps: []Remap{{Member: 0, Endeavor: Defending, Stat: "luck"}}}, `name a stat of`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := doubledDuel(t, DefaultRules())
+			wantRefused(t, c, r, tc.want, func() error { return c.Settle(tc.s) })
+		})
+	}
+}
+
+// TestNoInjurySizesEndsConflictWithoutLoss: with Rules.InjurySizes 0 an
+// outright win takes nothing, under every shipped loss policy.
+func TestNoInjurySizesEndsConflictWithoutLoss(t *testing.T) {
+	for _, loss := range []string{"deepest", "spread", "finish"} {
+		t.Run(loss, func(t *testing.T) {
+			s := DefaultScenario()
+			s.Rules.InjurySizes = 0
+			s.Sides[0].Play.Loss, s.Sides[1].Play.Loss = loss, loss
+			rn, err := s.NewRunner()
+			must(t, err)
+			r := dice.NewSeeded(3)
+			m := make([]int, len(s.Metrics()))
+			outright := 0
+			for range 2000 {
+				cat := rn.Trial(r, m)
+				if m[2] != 0 {
+					t.Fatalf("sizes lost %d with InjurySizes 0", m[2])
+				}
+				if strings.HasSuffix(s.Categories()[cat], "_outright") {
+					outright++
+				}
+			}
+			if rn.Err() != nil || outright == 0 {
+				t.Fatalf("error %v, %d outright wins", rn.Err(), outright)
+			}
+		})
+	}
+}
+
+// TestMaxExchangesEndsInStalemate: once Rules.MaxExchanges answers have
+// been rolled, the next answer ends the conflict with no winner.
+func TestMaxExchangesEndsInStalemate(t *testing.T) {
+	rules := DefaultRules()
+	rules.MaxExchanges = 1
+	c, err := NewState(rules, []Party{
+		{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
+	}, nil)
+	must(t, err)
+	// Althesa 8 3 challenges Irin's 4 2; Irin answers 7 5 and hangs in;
+	// the new round's cast (9 4 + advantage 6 against 11 3) has Althesa
+	// challenge again, and the second answer is the stalemate.
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3)
+	must(t, c.Run(r, make([]Play, 2)))
+	if !c.Stalemate || c.Winner != -1 || c.Exchanges != 1 || c.Round != 2 {
+		t.Fatalf("stalemate %v winner %d exchanges %d round %d: want a stalemate after one exchange, in round 2",
+			c.Stalemate, c.Winner, c.Exchanges, c.Round)
+	}
+	s := DefaultScenario()
+	s.Rules.MaxExchanges = 1
+	rn, err := s.NewRunner()
+	must(t, err)
+	cats := map[string]int{}
+	for range 500 {
+		cats[s.Categories()[rn.Trial(dice.NewSeeded(uint64(len(cats))), nil)]]++
+	}
+	if cats["stalemate"] == 0 {
+		t.Errorf("no stalemate in 500 trials with MaxExchanges 1: %v", cats)
+	}
+}
+
+// TestRecastRulings: a truly tied cast is recast while Rules.RecastTies
+// holds and Rules.MaxRecasts allows; after that, or with RecastTies false,
+// the earlier-listed side challenges.
+func TestRecastRulings(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		recast     bool
+		max        int
+		faces      []int
+		recasts    int
+		challenger int
+	}{
+		{"no recasts", false, 100, []int{5, 3, 5, 3}, 0, 0},
+		{"one recast allowed", true, 1, []int{5, 3, 5, 3, 6, 2, 6, 2}, 1, 0},
+		{"recast then higher", true, 100, []int{5, 3, 5, 3, 4, 2, 6, 2}, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rules := DefaultRules()
+			rules.RecastTies, rules.MaxRecasts = tc.recast, tc.max
+			c, err := NewState(rules, []Party{
+				{Name: "a", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+				{Name: "b", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+			}, nil)
+			must(t, err)
+			r := dice.Scripted(tc.faces...)
+			for c.Phase != PhaseChallenge {
+				must(t, c.Step(r, make([]Play, 2)))
+			}
+			if c.Recasts != tc.recasts || c.Challenger != tc.challenger {
+				t.Fatalf("recasts %d challenger %d, want %d and %d", c.Recasts, c.Challenger, tc.recasts, tc.challenger)
+			}
+		})
+	}
+}
+
+// TestOpponentsFormalChallenges: the challenger may use its own
+// specialization's formal challenges and the answerer's specialization's
+// opponent challenges ("Someone uses a specialization").
+func TestOpponentsFormalChallenges(t *testing.T) {
+	a, i := althesa(), irin()
+	a.Specializations = []Specialization{{Name: "blade", Endeavor: "warrior_priestessing", Stat: Guts,
+		Challenges: []string{"open the throat"}, OpponentChallenges: []string{"disarm"}}}
+	i.Specializations = []Specialization{{Name: "watchful", Endeavor: Defending, Stat: Art,
+		Challenges: []string{"turn the blade"}, OpponentChallenges: []string{"catch him asleep"}}}
+	c, err := NewState(DefaultRules(), []Party{
+		{Name: "A", Members: []Entry{{Character: a, Endeavor: "warrior_priestessing", Specialization: "blade"}}},
+		{Name: "I", Members: []Entry{{Character: i, Endeavor: Defending, Specialization: "watchful"}}},
+	}, nil)
+	must(t, err)
+	c.Challenger, c.Answerer = 0, 1
+	if d := cmp.Diff([]string{"open the throat", "catch him asleep"}, c.Challenges()); d != "" {
+		t.Errorf("Althesa challenging (-want +got):\n%s", d)
+	}
+	c.Challenger, c.Answerer = 1, 0
+	if d := cmp.Diff([]string{"turn the blade", "disarm"}, c.Challenges()); d != "" {
+		t.Errorf("Irin challenging (-want +got):\n%s", d)
+	}
+}
