@@ -310,11 +310,11 @@ func TestEventText(t *testing.T) {
 		}
 	}
 	var k EventKind
-	wantErr(t, k.UnmarshalText([]byte("nap")), "unknown event kind")
+	wantErr(t, k.UnmarshalText([]byte("nap")), `unknown challenge.EventKind "nap"; allowed "round"`)
 	var p Phase
-	wantErr(t, p.UnmarshalText([]byte("nap")), "unknown phase")
+	wantErr(t, p.UnmarshalText([]byte("nap")), `unknown challenge.Phase "nap"; allowed "cast"`)
 	var s Status
-	wantErr(t, s.UnmarshalText([]byte("nap")), "unknown status")
+	wantErr(t, s.UnmarshalText([]byte("nap")), `unknown challenge.Status "nap"; allowed "in"`)
 	e := Event{Kind: EvRoll, Side: 1, Other: -1, Faces: []int{6, 2}, Bonus: 3, Value: 9}
 	if got := e.String(); got != "r0 x0 roll side=1 faces=[6 2]+3 read=9 speaker=0" {
 		t.Errorf("%q", got)

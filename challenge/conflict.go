@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Phase is where a conflict stands: which step comes next.
@@ -27,30 +27,17 @@ const (
 	PhaseDone                     // the conflict is over
 )
 
-var phaseText = [...]string{"cast", "cast_rolled", "challenge", "interfere", "answer", "answered",
+var phaseNames = named.Enum[Phase]{"cast", "cast_rolled", "challenge", "interfere", "answer", "answered",
 	"stance", "consequence", "done"}
 
 // String returns the phase name.
-func (p Phase) String() string {
-	if int(p) < len(phaseText) {
-		return phaseText[p]
-	}
-	return fmt.Sprintf("Phase(%d)", int(p))
-}
+func (p Phase) String() string { return phaseNames.String(p) }
 
 // MarshalText writes the phase name.
-func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+func (p Phase) MarshalText() ([]byte, error) { return phaseNames.Marshal(p) }
 
 // UnmarshalText reads a phase name.
-func (p *Phase) UnmarshalText(b []byte) error {
-	for i, s := range phaseText {
-		if s == string(b) {
-			*p = Phase(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("challenge: unknown phase %q: known are %s", b, strings.Join(phaseText[:], ", "))
-}
+func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p) }
 
 // Status is whether a side is still in the conflict, and if not, how it
 // went out.
@@ -66,29 +53,16 @@ const (
 	StatusOut                   // could not roll: every member's stat for the endeavor was empty
 )
 
-var statusText = [...]string{"in", "injured", "settled", "gave", "dropped", "out"}
+var statusNames = named.Enum[Status]{"in", "injured", "settled", "gave", "dropped", "out"}
 
 // String returns the status name.
-func (s Status) String() string {
-	if int(s) < len(statusText) {
-		return statusText[s]
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
+func (s Status) String() string { return statusNames.String(s) }
 
 // MarshalText writes the status name.
-func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Status) MarshalText() ([]byte, error) { return statusNames.Marshal(s) }
 
 // UnmarshalText reads a status name.
-func (s *Status) UnmarshalText(b []byte) error {
-	for i, t := range statusText {
-		if t == string(b) {
-			*s = Status(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("challenge: unknown status %q: known are %s", b, strings.Join(statusText[:], ", "))
-}
+func (s *Status) UnmarshalText(b []byte) error { return statusNames.Unmarshal(b, s) }
 
 // Debt is one entry on the owe list: a character's name and its player.
 type Debt struct {
@@ -1106,7 +1080,7 @@ func (c *State) Challenges() []string {
 	return out
 }
 
-// UnmarshalJSON restores a saved conflict and checks that it is whole, so
+// UnmarshalJSON restores a saved conflict and checks it whole (Check), so
 // a damaged or hand-edited save is an error rather than a crash later.
 func (c *State) UnmarshalJSON(b []byte) error {
 	type plain State
@@ -1114,25 +1088,90 @@ func (c *State) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	if err := (*State)(&v).check(); err != nil {
+	if err := (*State)(&v).Check(); err != nil {
 		return err
 	}
 	*c = State(v)
 	return nil
 }
 
-// check verifies the invariants the steps rely on.
-func (c *State) check() error {
+// Maximum counts a saved state may hold: far beyond any conflict played,
+// they keep a damaged save from asking for absurd work.
+const (
+	maxOwe            = 1 << 16 // owe-list entries
+	maxEndeavors      = 1 << 10 // endeavors on one sheet
+	maxCounter        = 1 << 40 // rounds, cross-offs, names owed, sizes lost
+	maxSpecChallenges = 1 << 10 // formal challenges of one specialization
+)
+
+// Check validates the state whole, against the rules and the bounds the
+// steps rely on: the rules, every side and member, the owe list, the
+// record of consequences, and the phase with whose turn it is. A state
+// restored from JSON is checked as it is decoded; a State built or edited
+// by hand must pass Check before any step reads it.
+func (c *State) Check() error {
 	if err := c.Rules.Validate(); err != nil {
-		return err
+		return fmt.Errorf("challenge: saved conflict: %w", err)
 	}
 	n := len(c.Sides)
 	if n < 2 || n > MaxSides {
 		return fmt.Errorf("challenge: saved conflict has %d sides: allowed 2..%d", n, MaxSides)
 	}
-	if int(c.Phase) >= len(phaseText) {
-		return fmt.Errorf("challenge: saved conflict has phase %d", c.Phase)
+	if err := c.checkCounters(); err != nil {
+		return err
 	}
+	for i := range c.Sides {
+		if err := c.checkSaved(i); err != nil {
+			return err
+		}
+	}
+	if len(c.Owe) > maxOwe {
+		return fmt.Errorf("challenge: saved owe list has %d entries: allowed up to %d", len(c.Owe), maxOwe)
+	}
+	for k, d := range c.Owe {
+		if d.Name == "" || d.Player == "" {
+			return fmt.Errorf("challenge: saved owe entry %d needs a name and a player", k)
+		}
+	}
+	if len(c.Consequences) > n {
+		return fmt.Errorf("challenge: saved conflict records %d consequences for %d sides", len(c.Consequences), n)
+	}
+	for k, cons := range c.Consequences {
+		if cons.Side < 0 || cons.Side >= n || cons.By < -1 || cons.By >= n || !statusNames.Valid(cons.Status) {
+			return fmt.Errorf("challenge: saved consequence %d: side %d, by %d, status %v: sides are 0..%d (by -1 for none)",
+				k, cons.Side, cons.By, cons.Status, n-1)
+		}
+	}
+	return c.checkTurn()
+}
+
+// checkCounters checks the phase and the counters of play.
+func (c *State) checkCounters() error {
+	if !phaseNames.Valid(c.Phase) {
+		return fmt.Errorf("challenge: saved conflict has phase %d: allowed %s", c.Phase, named.Allowed(phaseNames))
+	}
+	for _, x := range []struct {
+		name   string
+		v, max int
+	}{
+		{"round", c.Round - 1, maxCounter},
+		{"exchanges", c.Exchanges, c.Rules.MaxExchanges},
+		{"recasts", c.Recasts, c.Rules.MaxRecasts},
+		{"cross_offs", c.CrossOffs, maxCounter},
+		{"owed", c.Owed, maxCounter},
+		{"sizes_lost", c.SizesLost, maxCounter},
+	} {
+		if x.v < 0 || x.v > x.max {
+			return fmt.Errorf("challenge: saved conflict: %s out of range: allowed up to %d", x.name, x.max)
+		}
+	}
+	return nil
+}
+
+// checkTurn checks that whose turn it is fits the phase: the sides a step
+// of this phase reads exist, are in, and show a roll.
+func (c *State) checkTurn() error {
+	n := len(c.Sides)
 	for _, x := range []struct {
 		name string
 		v    int
@@ -1141,39 +1180,126 @@ func (c *State) check() error {
 			return fmt.Errorf("challenge: saved conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
 		}
 	}
-	switch c.Phase {
-	case PhaseChallenge:
-		if c.Challenger < 0 {
-			return fmt.Errorf("challenge: saved conflict in phase %v has no challenger", c.Phase)
-		}
-	case PhaseInterfere, PhaseAnswer, PhaseAnswered, PhaseStance, PhaseConsequence:
-		if c.Challenger < 0 || c.Answerer < 0 || c.Challenger == c.Answerer {
-			return fmt.Errorf("challenge: saved conflict in phase %v needs a challenger and a different answerer", c.Phase)
-		}
+	if c.Phase == PhaseDone {
+		return nil
+	}
+	in := 0
+	for i := range c.Sides {
+		in += b2i(c.In(i))
+	}
+	if in < 2 {
+		return fmt.Errorf("challenge: saved conflict in phase %v has %d sides in: a conflict goes on while two are", c.Phase, in)
+	}
+	if c.Phase == PhaseCast {
+		return nil
 	}
 	for i := range c.Sides {
 		s := &c.Sides[i]
-		if len(s.Members) < 1 || len(s.Members) > MaxMembers {
-			return fmt.Errorf("challenge: saved side %s has %d characters: allowed 1..%d", s.Name, len(s.Members), MaxMembers)
+		if s.Status == StatusIn && len(s.Faces) != len(s.Dice) {
+			return fmt.Errorf("challenge: saved side %s shows %d faces for %d dice in phase %v", s.Name, len(s.Faces), len(s.Dice), c.Phase)
 		}
-		if len(s.Dice) != len(s.Of) || len(s.Dice) > maxPool || (len(s.Dice) == 0 && s.Status == StatusIn) {
-			return fmt.Errorf("challenge: saved side %s: %d dice with %d owners: need as many, 1..%d", s.Name, len(s.Dice), len(s.Of), maxPool)
+	}
+	switch c.Phase {
+	case PhaseChallenge:
+		if !c.In(c.Challenger) {
+			return fmt.Errorf("challenge: saved conflict in phase %v needs a challenger still in", c.Phase)
 		}
-		for k, d := range s.Dice {
-			if !d.Valid() || d > 1000 || s.Of[k] < 0 || s.Of[k] >= len(s.Members) {
-				return fmt.Errorf("challenge: saved side %s: die %d (%v of member %d) is not valid", s.Name, k, d, s.Of[k])
-			}
+	case PhaseInterfere, PhaseAnswer, PhaseAnswered, PhaseStance, PhaseConsequence:
+		if !c.In(c.Challenger) || !c.In(c.Answerer) || c.Challenger == c.Answerer {
+			return fmt.Errorf("challenge: saved conflict in phase %v needs a challenger and a different answerer, both still in", c.Phase)
 		}
-		if len(s.Faces) > len(s.Dice) || (len(s.Faces) == 0 && c.Phase != PhaseCast && s.Status == StatusIn) {
-			return fmt.Errorf("challenge: saved side %s shows %d faces for %d dice", s.Name, len(s.Faces), len(s.Dice))
+	}
+	return nil
+}
+
+// checkSaved checks side i of a saved state.
+func (c *State) checkSaved(i int) error {
+	s := &c.Sides[i]
+	n := len(c.Sides)
+	if s.Name == "" {
+		return fmt.Errorf("challenge: saved side %d needs a name", i)
+	}
+	if len(s.Members) < 1 || len(s.Members) > MaxMembers {
+		return fmt.Errorf("challenge: saved side %s has %d characters: allowed 1..%d", s.Name, len(s.Members), MaxMembers)
+	}
+	for m := range s.Members {
+		if err := c.checkMember(&s.Members[m]); err != nil {
+			return fmt.Errorf("challenge: saved side %s: %w", s.Name, err)
 		}
-		for _, f := range s.Faces {
-			if f < 1 || f > 1000 {
-				return fmt.Errorf("challenge: saved side %s shows a face %d", s.Name, f)
-			}
+	}
+	if s.Target < -1 || s.Target >= n || s.Target == i || !statusNames.Valid(s.Status) || s.Speaker < 0 || s.Speaker >= len(s.Members) {
+		return fmt.Errorf("challenge: saved side %s: target %d, status %v, speaker %d: allowed another side or -1, a status of %s, a member",
+			s.Name, s.Target, s.Status, s.Speaker, named.Allowed(statusNames))
+	}
+	if len(s.Dice) != len(s.Of) || len(s.Dice) > maxPool || (len(s.Dice) == 0 && s.Status == StatusIn) {
+		return fmt.Errorf("challenge: saved side %s: %d dice with %d owners: need as many, 1..%d", s.Name, len(s.Dice), len(s.Of), maxPool)
+	}
+	total := 0
+	for k, d := range s.Dice {
+		if !d.OnLadder() || s.Of[k] < 0 || s.Of[k] >= len(s.Members) {
+			return fmt.Errorf("challenge: saved side %s: die %d (%v of member %d): allowed d4..d12 of a member", s.Name, k, d, s.Of[k])
 		}
-		if s.Target < -1 || s.Target >= n || int(s.Status) >= len(statusText) || s.Speaker < 0 || s.Speaker >= len(s.Members) {
-			return fmt.Errorf("challenge: saved side %s has a bad target, status or speaker", s.Name)
+		total += int(d)
+	}
+	if total != s.TotalSides {
+		return fmt.Errorf("challenge: saved side %s: total_sides %d, but its dice have %d", s.Name, s.TotalSides, total)
+	}
+	if len(s.Faces) > len(s.Dice) {
+		return fmt.Errorf("challenge: saved side %s shows %d faces for %d dice", s.Name, len(s.Faces), len(s.Dice))
+	}
+	for k, f := range s.Faces {
+		if f < 1 || f > int(s.Dice[k]) {
+			return fmt.Errorf("challenge: saved side %s shows %d on a %v", s.Name, f, s.Dice[k])
+		}
+	}
+	if most := 2 * int(c.Rules.AdvantageDie); s.Bonus < 0 || s.Bonus > most {
+		return fmt.Errorf("challenge: saved side %s: bonus %d: allowed 0..%d (an advantage die and a crossed-off name's)", s.Name, s.Bonus, most)
+	}
+	return nil
+}
+
+// checkMember checks one member of a saved side.
+func (c *State) checkMember(m *Member) error {
+	if m.Name == "" || m.Player == "" || m.Endeavor == "" {
+		return fmt.Errorf("a member needs a name, a player and an endeavor")
+	}
+	injury := false
+	for k := range m.Stats {
+		if err := c.checkStat(m, k); err != nil {
+			return err
+		}
+		injury = injury || m.InjuryStats[k]
+	}
+	if !injury {
+		return fmt.Errorf("%s has no stat exhaustion or injury may take from", m.Name)
+	}
+	if len(m.Endeavors) > maxEndeavors || !slices.IsSorted(m.Endeavors) || len(slices.Compact(slices.Clone(m.Endeavors))) != len(m.Endeavors) {
+		return fmt.Errorf("%s: endeavors must be sorted, without repeats, at most %d", m.Name, maxEndeavors)
+	}
+	if len(m.Dice) > 2*MaxDice {
+		return fmt.Errorf("%s rolls %d dice: at most %d", m.Name, len(m.Dice), 2*MaxDice)
+	}
+	if sp := m.Specialization; sp != nil && (c.Rules.statIndex(sp.Stat) < 0 ||
+		len(sp.Challenges) > maxSpecChallenges || len(sp.OpponentChallenges) > maxSpecChallenges) {
+		return fmt.Errorf("%s: specialization %q: needs a stat of %v and at most %d challenges each way", m.Name, sp.Name, c.Rules.Stats, maxSpecChallenges)
+	}
+	return nil
+}
+
+// checkStat checks stat position k of a saved member: the rules' stats hold
+// ladder dice, present dice first; positions past the rules' stats are
+// empty and never injured.
+func (c *State) checkStat(m *Member, k int) error {
+	s := m.Stats[k]
+	if k >= len(c.Rules.Stats) {
+		if s.Len() != 0 || m.InjuryStats[k] {
+			return fmt.Errorf("%s: stat position %d is past the rules' %d stats", m.Name, k+1, len(c.Rules.Stats))
+		}
+		return nil
+	}
+	for j, d := range s {
+		if j < s.Len() && !d.OnLadder() || j >= s.Len() && d != dice.Gone {
+			return fmt.Errorf("%s: stat %s holds %v: allowed d4..d12, present dice first", m.Name, c.Rules.Stats[k], s)
 		}
 	}
 	return nil

@@ -658,7 +658,7 @@ func TestDamagedSave(t *testing.T) {
 	must(t, json.Unmarshal(good, &back))
 	for _, tc := range []struct{ from, to, want string }{
 		{`"of":[0,0]`, `"of":[0]`, "owners"},
-		{`"of":[0,0]`, `"of":[0,7]`, "not valid"},
+		{`"of":[0,0]`, `"of":[0,7]`, "allowed d4..d12 of a member"},
 		{`"challenger":0`, `"challenger":5`, "challenger 5"},
 		{`"phase":"challenge"`, `"phase":"stance"`, "different answerer"},
 		{`"faces":[8,3]`, `"faces":[8,3,1]`, "3 faces for 2 dice"},

@@ -3,6 +3,8 @@ package challenge
 import (
 	"fmt"
 	"strings"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // EventKind says what happened.
@@ -28,30 +30,17 @@ const (
 	EvEnd                        // the conflict is over; Side: the winner (-1 none)
 )
 
-var evText = [...]string{"round", "roll", "recast", "cross_off", "challenge", "interfere", "block",
+var eventNames = named.Enum[EventKind]{"round", "roll", "recast", "cross_off", "challenge", "interfere", "block",
 	"tie", "hang_in", "give", "double", "loss", "settle", "drop", "owe", "end"}
 
 // String returns the kind's name.
-func (k EventKind) String() string {
-	if int(k) < len(evText) {
-		return evText[k]
-	}
-	return fmt.Sprintf("EventKind(%d)", int(k))
-}
+func (k EventKind) String() string { return eventNames.String(k) }
 
 // MarshalText writes the kind's name.
-func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k EventKind) MarshalText() ([]byte, error) { return eventNames.Marshal(k) }
 
 // UnmarshalText reads a kind's name.
-func (k *EventKind) UnmarshalText(b []byte) error {
-	for i, s := range evText {
-		if s == string(b) {
-			*k = EventKind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("challenge: unknown event kind %q: known are %s", b, strings.Join(evText[:], ", "))
-}
+func (k *EventKind) UnmarshalText(b []byte) error { return eventNames.Unmarshal(b, k) }
 
 // Event is one thing that happened in a conflict. Side and Other are side
 // indexes (-1 when unused). Faces is only valid during the Trace call; a

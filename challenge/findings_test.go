@@ -2,6 +2,7 @@ package challenge
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -249,5 +250,62 @@ func TestOpponentsFormalChallenges(t *testing.T) {
 	c.Challenger, c.Answerer = 1, 0
 	if d := cmp.Diff([]string{"turn the blade", "disarm"}, c.Challenges()); d != "" {
 		t.Errorf("Irin challenging (-want +got):\n%s", d)
+	}
+}
+
+// TestRestoredStateOutOfBoundsIsRefused: Check (run as a save is decoded)
+// refuses a state that would send a step out of bounds or into a loop
+// that never ends, and says what is allowed.
+func TestRestoredStateOutOfBoundsIsRefused(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5)
+	c := oweDuel(t, r) // PhaseAnswered: Althesa challenging, Irin answered 7 5
+	good := snapshot(t, c)
+	var back State
+	must(t, json.Unmarshal([]byte(good), &back))
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"turn out of range", `"answerer":1`, `"answerer":9`, "answerer 9: allowed -1..1"},
+		{"answerer is the challenger", `"answerer":1`, `"answerer":0`, "a different answerer"},
+		{"one side in", `"status":"in","dice":[12,6]`, `"status":"injured","dice":[12,6]`, "has 1 sides in"},
+		{"challenger out", `"status":"in","dice":[10,8]`, `"status":"gave","dice":[10,8]`, "has 1 sides in"},
+		{"face above its die", `"faces":[7,5]`, `"faces":[7,9]`, "shows 9 on a d6"},
+		{"missing faces", `"faces":[7,5]`, `"faces":[7]`, "shows 1 faces for 2 dice"},
+		{"bonus beyond two advantage dice", `"faces":[7,5],"bonus":0`, `"faces":[7,5],"bonus":13`, "bonus 13: allowed 0..12"},
+		{"negative round", `"round":1`, `"round":-1`, "round out of range"},
+		{"exchanges past the limit", `"exchanges":1`, `"exchanges":10001`, "exchanges out of range"},
+		{"total sides", `"total_sides":18`, `"total_sides":99`, "total_sides 99"},
+		{"target itself", `"target":-1`, `"target":0`, "target 0"},
+		{"unsorted endeavors", `"warrior_priestessing","endeavors":["asserting_myself","defending_myself"`,
+			`"warrior_priestessing","endeavors":["defending_myself","asserting_myself"`, "must be sorted"},
+		{"no injury stat", `"injury_stats":[false,true,false,false,false,false]`, `"injury_stats":[false,false,false,false,false,false]`, "no stat exhaustion or injury"},
+		{"owe entry without player", `"player":"Althesa"}`, `"player":""}`, "needs a name and a player"},
+		{"empty side", `"members":[{"name":"Althesa"`, `"members":[],"x":[{"name":"Althesa"`, "has 0 characters"},
+		{"unknown phase", `"phase":"answered"`, `"phase":"nap"`, `unknown challenge.Phase "nap"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := strings.Replace(good, tc.from, tc.to, 1)
+			if bad == good {
+				t.Fatalf("%s not in the save %s", tc.from, good)
+			}
+			var s State
+			wantErr(t, json.Unmarshal([]byte(bad), &s), tc.want)
+		})
+	}
+}
+
+// TestEveryStateOfPlayPassesCheck: the states the steps make are the
+// states Check accepts, at every step of many games.
+func TestEveryStateOfPlayPassesCheck(t *testing.T) {
+	for _, s := range []Scenario{DefaultScenario(), threeWay()} {
+		for seed := range uint64(50) {
+			c, plays, err := s.build()
+			must(t, err)
+			r := dice.NewSeeded(seed)
+			for !c.Done() {
+				must(t, c.Step(r, plays))
+				if err := c.Check(); err != nil {
+					t.Fatalf("seed %d, phase %v: %v\n%s", seed, c.Phase, err, snapshot(t, c))
+				}
+			}
+		}
 	}
 }
