@@ -399,7 +399,7 @@ func (c *State) roll(r *dice.Roller, i int) {
 	s.Crossed, s.Asked = false, false
 	s.Speaker = s.Of[highAt(s.Faces)]
 	if c.Trace != nil {
-		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: s.Read()})
+		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: slices.Clone(s.Faces), Bonus: s.Bonus, Value: s.Read()})
 	}
 }
 
@@ -628,17 +628,11 @@ func (c *State) canAnswer(j int) error {
 	return nil
 }
 
-// Interferes reports whether side k may interfere with the current
-// challenge against the named answerer: it is in, has not yet challenged
-// or answered this round, and its showing roll is higher than the
-// answerer's.
-func (c *State) Interferes(k int) bool {
-	if c.Phase != PhaseInterfere && c.Phase != PhaseChallenge {
-		return false
-	}
-	return c.mayInterfere(k, c.Answerer)
-}
-
+// mayInterfere reports whether side k may interfere with a challenge of
+// the current challenger against side named ("any player whose roll is
+// higher than mine can choose to interfere"): k is in, is neither of the
+// two, has not yet challenged or answered this round, and shows a higher
+// roll than named.
 func (c *State) mayInterfere(k, named int) bool {
 	if !c.In(k) || k == c.Challenger || k == named || c.Sides[k].Turned || named < 0 {
 		return false

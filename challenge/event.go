@@ -43,8 +43,8 @@ func (k EventKind) MarshalText() ([]byte, error) { return eventNames.Marshal(k) 
 func (k *EventKind) UnmarshalText(b []byte) error { return eventNames.Unmarshal(b, k) }
 
 // Event is one thing that happened in a conflict. Side and Other are side
-// indexes (-1 when unused). Faces is only valid during the Trace call; a
-// Log copies it.
+// indexes (-1 when unused). An event owns its Faces and Loss: a sink may
+// keep it.
 type Event struct {
 	Kind     EventKind `json:"kind"`
 	Round    int       `json:"round"`
@@ -85,17 +85,8 @@ type Log struct {
 	Events []Event
 }
 
-// Record appends a copy of e.
-func (l *Log) Record(e Event) {
-	if e.Faces != nil {
-		e.Faces = append([]int(nil), e.Faces...)
-	}
-	if e.Loss != nil {
-		x := *e.Loss
-		e.Loss = &x
-	}
-	l.Events = append(l.Events, e)
-}
+// Record appends e.
+func (l *Log) Record(e Event) { l.Events = append(l.Events, e) }
 
 // Kinds returns the kinds of the recorded events, in order.
 func (l *Log) Kinds() []EventKind {

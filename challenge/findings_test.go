@@ -309,3 +309,35 @@ func TestEveryStateOfPlayPassesCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestLegalLossesAreTheLossesInjureTakes: Losses lists every way to take
+// two sizes from Irin's Grace d10 d4 (his stat for exerting and enduring),
+// and Injure takes each of them.
+func TestLegalLossesAreTheLossesInjureTakes(t *testing.T) {
+	c := doubledDuel(t, DefaultRules())
+	got, err := c.Losses(0)
+	must(t, err)
+	want := []Loss{{Stat: Grace, Sizes: [MaxDice]int{1, 1}}, {Stat: Grace, Sizes: [MaxDice]int{2, 0}}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("losses (-want +got):\n%s", d)
+	}
+	after := []Stat{MustStat(dice.D8), MustStat(dice.D6, dice.D4)}
+	for k, l := range got {
+		d := doubledDuel(t, DefaultRules())
+		must(t, d.Injure([]Loss{l}))
+		if s := d.Sides[1].Members[0].Stats[1]; s != after[k] {
+			t.Errorf("%v leaves Grace %v, want %v", l, s, after[k])
+		}
+	}
+	_, err = c.Losses(1)
+	wantErr(t, err, "member 1: side irin has members 0..0")
+}
+
+// TestCrossablesListTheLegalCrossOffs: at Irin's answer each side may
+// cross off only its own player's names.
+func TestCrossablesListTheLegalCrossOffs(t *testing.T) {
+	c := oweDuel(t, dice.Scripted(8, 3, 4, 2, 7, 5))
+	if a, i := c.Crossables(0), c.Crossables(1); !cmp.Equal(a, []int{0}) || !cmp.Equal(i, []int{1}) {
+		t.Errorf("crossables: Althesa %v, Irin %v; want [0] and [1]", a, i)
+	}
+}

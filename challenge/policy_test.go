@@ -1,6 +1,7 @@
 package challenge
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -38,10 +39,21 @@ func TestPolicyChoices(t *testing.T) {
 	if got := (Sworn{}).Target(c, 1); got != 0 {
 		t.Errorf("sworn b: %d, want its target a", got)
 	}
+	// Before the challenge is made, a bot can preview who may interfere
+	// with each answerer it might name.
+	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+		t.Errorf("interferers with c, previewed: %v, want [1]", got)
+	}
+	if got := c.Interferers(1); len(got) != 0 {
+		t.Errorf("interferers with b, previewed: %v, want none", got)
+	}
+	if got := c.Answerers(); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("answerers: %v, want [1 2]", got)
+	}
 	must(t, c.Challenge(2))
 	wantPhase(t, c, PhaseInterfere)
-	if !c.Interferes(1) || c.Interferes(2) {
-		t.Errorf("interferes: b %v c %v", c.Interferes(1), c.Interferes(2))
+	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+		t.Errorf("interferers with c: %v, want [1]", got)
 	}
 	if !(Meddle{}).Interfere(c, 1) || (Aloof{}).Interfere(c, 1) || !(Guard{}).Interfere(c, 1) {
 		t.Error("interfere policies")
