@@ -475,13 +475,8 @@ func (c *State) challengeStep(plays []Play) error {
 	if ch < 0 || ch >= len(c.Sides) {
 		return c.Challenge(-1) // says why
 	}
-	t, n := -1, 0
-	for i := range c.Sides {
-		if i != ch && c.Sides[i].Status == StatusIn {
-			t, n = i, n+1
-		}
-	}
-	if n != 1 || (c.Sides[ch].Target >= 0 && c.Sides[ch].Target != t) {
+	t, sole := c.soleAnswerer()
+	if !sole {
 		p := plays[ch].Target
 		if p == nil {
 			p = Sworn{}
@@ -495,6 +490,23 @@ func (c *State) challengeStep(plays []Play) error {
 		return fmt.Errorf("challenge: side %s's target policy: %w", c.Sides[ch].Name, err)
 	}
 	return nil
+}
+
+// soleAnswerer returns the side the current challenger must name, and
+// true, when it has no choice to make: exactly one other side is in, and
+// it is the challenger's declared target or the challenger declared none.
+// Otherwise Step asks the challenger's target policy.
+func (c *State) soleAnswerer() (int, bool) {
+	ch, t, n := c.Challenger, -1, 0
+	for i := range c.Sides {
+		if i != ch && c.Sides[i].Status == StatusIn {
+			t, n = i, n+1
+		}
+	}
+	if n != 1 || (c.Sides[ch].Target >= 0 && c.Sides[ch].Target != t) {
+		return -1, false
+	}
+	return t, true
 }
 
 func (c *State) interfereStep(plays []Play) error {
