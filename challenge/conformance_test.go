@@ -74,7 +74,7 @@ type (
 	lossOf   struct{ l Loss }
 )
 
-func (p targetAt) Target(*State, int) int    { return p.k }
+func (p targetAt) Target(*State, int) int   { return p.k }
 func (p lossOf) Loss(*State, int, int) Loss { return p.l }
 
 // StepIllegal answers the next choice illegally: an owe-list entry that
