@@ -129,15 +129,15 @@ type Side struct {
 	Faces   []int `json:"faces"`
 	Bonus   int   `json:"bonus"`
 	Speaker int   `json:"speaker"`
-	// Advantage: the side rolls an advantage die this round. Next: it has
-	// won one for the next round.
-	Advantage bool `json:"advantage"`
-	Next      bool `json:"next"`
-	// Turned: the side has challenged or answered this round. Crossed: it
-	// has crossed a name off in the current comparison. Asked: Step has
-	// asked its policy whether to cross one off in this comparison.
+	// Advantage is how many advantage dice the side rolls this round;
+	// Next, how many it has won for the next round.
+	Advantage int `json:"advantage"`
+	Next      int `json:"next"`
+	// Turned: the side has challenged or answered this round. Crossed:
+	// the names it has crossed off in the current comparison. Asked: Step
+	// is done asking its policy whether to cross one off in it.
 	Turned  bool `json:"turned"`
-	Crossed bool `json:"crossed"`
+	Crossed int  `json:"crossed"`
 	Asked   bool `json:"asked"`
 }
 
@@ -248,7 +248,7 @@ func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 			}
 		}
 		for _, e := range p.Members {
-			m, err := newMember(r, e, held, i)
+			m, err := newMember(r, e, held, i, s.Target)
 			if err != nil {
 				return nil, fmt.Errorf("challenge: side %s: %w", p.Name, err)
 			}
@@ -274,7 +274,7 @@ func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 	return c, nil
 }
 
-func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, error) {
+func newMember(r Rules, e Entry, held []map[string]bool, side, target int) (Member, error) {
 	ch := &e.Character
 	if err := ch.Validate(r); err != nil {
 		return Member{}, err
@@ -309,8 +309,12 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 			return Member{}, fmt.Errorf("%s: specialization %q applies to %q, not %q", ch.Name, sp.Name, sp.Endeavor, e.Endeavor)
 		}
 		m.Specialization = &sp
+		// "Unless I'm using the specialization your specialization is
+		// vulnerable to - which you can suppose I will be, if I've got it
+		// on my character sheet": any other side, or only the target.
 		for j, h := range held {
-			if j != side && sp.VulnerableTo != "" && h[sp.VulnerableTo] {
+			opponent := j != side && (!r.VulnerableToTarget || j == target)
+			if opponent && sp.VulnerableTo != "" && h[sp.VulnerableTo] {
 				m.Cancelled = true
 			}
 		}
@@ -376,7 +380,7 @@ func (c *State) Roll(r *dice.Roller) error {
 		c.roll(r, c.Answerer)
 		// A new comparison: only its two sides may cross a name off, and
 		// roll has cleared the answerer's mark.
-		c.Sides[c.Challenger].Crossed = false
+		c.Sides[c.Challenger].Crossed = 0
 		c.Sides[c.Challenger].Asked = false
 		c.Phase = PhaseAnswered
 		return nil
@@ -393,10 +397,10 @@ func (c *State) roll(r *dice.Roller, i int) {
 	s := &c.Sides[i]
 	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
 	s.Bonus = 0
-	if s.Advantage {
-		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
+	for range s.Advantage {
+		s.Bonus += r.Roll(int(c.Rules.AdvantageDie))
 	}
-	s.Crossed, s.Asked = false, false
+	s.Crossed, s.Asked = 0, false
 	s.Speaker = s.Of[highAt(s.Faces)]
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: slices.Clone(s.Faces), Bonus: s.Bonus, Value: s.Read()})
@@ -438,7 +442,7 @@ func (c *State) crossBar(i, k int) int {
 		return barSide
 	case c.Phase == PhaseAnswered && i != c.Challenger && i != c.Answerer:
 		return barNotComparing
-	case c.Sides[i].Crossed:
+	case c.Sides[i].Crossed >= c.Rules.CrossOffsPerComparison:
 		return barCrossed
 	case k < 0 || k >= len(c.Owe):
 		return barEntry
@@ -462,7 +466,8 @@ func (c *State) checkCross(i, k int) error {
 	case barNotComparing:
 		return fmt.Errorf("challenge: CrossOff: side %s is not comparing dice now", c.Sides[i].Name)
 	case barCrossed:
-		return fmt.Errorf("challenge: CrossOff: side %s already crossed a name off in this comparison (one per comparison)", c.Sides[i].Name)
+		return fmt.Errorf("challenge: CrossOff: side %s already crossed %d names off in this comparison: rules.cross_offs_per_comparison allows %d",
+			c.Sides[i].Name, c.Sides[i].Crossed, c.Rules.CrossOffsPerComparison)
 	case barEntry:
 		return fmt.Errorf("challenge: CrossOff: owe entry %d does not exist: the list has %d", k, len(c.Owe))
 	}
@@ -481,7 +486,8 @@ func (c *State) CrossOff(r *dice.Roller, i, k int) error {
 	s := &c.Sides[i]
 	v := r.Roll(int(c.Rules.AdvantageDie))
 	s.Bonus += v
-	s.Crossed, s.Asked = true, true
+	s.Crossed++
+	s.Asked = s.Crossed >= c.Rules.CrossOffsPerComparison
 	c.CrossOffs++
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvCrossOff, Side: i, Other: -1, Name: name, Value: v})
@@ -524,6 +530,11 @@ func (c *State) resolveAnswer() {
 		c.owe(false)
 		if c.Trace != nil {
 			c.note(EvTie, an, ch)
+		}
+		if c.Rules.TieEndsRound {
+			c.Challenger, c.Answerer = -1, -1
+			c.newRound()
+			return
 		}
 		c.endExchange()
 	case c.Rules.DoubleFactor*c.Sides[an].Read() <= c.Sides[ch].Read():
@@ -576,7 +587,48 @@ func (c *State) resolveCast() {
 // 1, 0 or -1.
 func (c *State) cmp(i, j int) int {
 	a, b := &c.Sides[i], &c.Sides[j]
+	if c.Rules.ShortRollTies {
+		return compareShort(a.Faces, a.Bonus, b.Faces, b.Bonus)
+	}
 	return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
+}
+
+// compareShort is dice.CompareBonus with a tie broken only by the dice
+// both rolls have (Rules.ShortRollTies): high die plus bonus against high
+// die plus bonus, then the next dice down in pairs while both rolls have
+// one. This reading belongs in dice, beside CompareBonus.
+func compareShort(a []int, bonusA int, b []int, bonusB int) int {
+	var x, y [maxPool]int
+	sa, sb := descending(a, x[:0]), descending(b, y[:0])
+	if len(sa) == 0 || len(sb) == 0 {
+		return sign(dice.Highest(a) + bonusA - (dice.Highest(b) + bonusB))
+	}
+	if d := sa[0] + bonusA - (sb[0] + bonusB); d != 0 {
+		return sign(d)
+	}
+	for i := 1; i < min(len(sa), len(sb)); i++ {
+		if sa[i] != sb[i] {
+			return sign(sa[i] - sb[i])
+		}
+	}
+	return 0
+}
+
+// descending appends faces to dst, highest first.
+func descending(faces, dst []int) []int {
+	dst = append(dst, faces...)
+	slices.SortFunc(dst, func(p, q int) int { return q - p })
+	return dst
+}
+
+func sign(d int) int {
+	switch {
+	case d > 0:
+		return 1
+	case d < 0:
+		return -1
+	}
+	return 0
 }
 
 // nextTurn finds the next challenger: the highest showing roll among sides
@@ -608,7 +660,7 @@ func (c *State) newRound() {
 	sides := c.Sides
 	for i := range sides {
 		s := &sides[i]
-		s.Advantage, s.Next, s.Turned = s.Next, false, false
+		s.Advantage, s.Next, s.Turned = s.Next, 0, false
 	}
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRound, Side: -1, Other: -1})
@@ -745,7 +797,7 @@ func (c *State) stance(hangIn bool) {
 	ch, an := c.Challenger, c.Answerer
 	if hangIn {
 		sides := c.Sides
-		sides[ch].Next = true
+		sides[ch].Next = min(sides[ch].Next+1, c.Rules.AdvantageDice)
 		if c.Trace != nil {
 			c.note(EvHangIn, an, ch)
 		}
@@ -988,12 +1040,20 @@ func (c *State) oweFirst(doubled bool) {
 	ch, an := c.Challenger, c.Answerer
 	c.Met |= pairBit(ch, an)
 	c.First = false
-	switch a, b := c.Sides[ch].TotalSides, c.Sides[an].TotalSides; {
-	case b > a:
+	a, b := c.Sides[ch].TotalSides, c.Sides[an].TotalSides
+	if c.outclasses(b, a) {
 		c.addOwe(ch)
-	case a > b && !doubled:
+	}
+	if c.outclasses(a, b) && !doubled {
 		c.addOwe(an)
 	}
+}
+
+// outclasses reports whether dice of theirs sides in total put a side
+// whose dice have own sides on the owe list: strictly more, or as many
+// too with Rules.OweOnEqualSides.
+func (c *State) outclasses(theirs, own int) bool {
+	return theirs > own || c.Rules.OweOnEqualSides && theirs == own
 }
 
 func (c *State) addOwe(i int) {
@@ -1246,8 +1306,14 @@ func (c *State) checkSaved(i int) error {
 			return fmt.Errorf("challenge: saved side %s shows %d on a %v", s.Name, f, s.Dice[k])
 		}
 	}
-	if most := 2 * int(c.Rules.AdvantageDie); s.Bonus < 0 || s.Bonus > most {
-		return fmt.Errorf("challenge: saved side %s: bonus %d: allowed 0..%d (an advantage die and a crossed-off name's)", s.Name, s.Bonus, most)
+	if s.Advantage < 0 || s.Advantage > c.Rules.AdvantageDice || s.Next < 0 || s.Next > c.Rules.AdvantageDice ||
+		s.Crossed < 0 || s.Crossed > c.Rules.CrossOffsPerComparison {
+		return fmt.Errorf("challenge: saved side %s: advantage %d, next %d, crossed %d: allowed 0..%d advantage dice and 0..%d names crossed off",
+			s.Name, s.Advantage, s.Next, s.Crossed, c.Rules.AdvantageDice, c.Rules.CrossOffsPerComparison)
+	}
+	bonusDice := c.Rules.AdvantageDice + c.Rules.CrossOffsPerComparison
+	if most := bonusDice * int(c.Rules.AdvantageDie); s.Bonus < 0 || s.Bonus > most {
+		return fmt.Errorf("challenge: saved side %s: bonus %d: allowed 0..%d (%d advantage dice and crossed-off names')", s.Name, s.Bonus, most, bonusDice)
 	}
 	return nil
 }

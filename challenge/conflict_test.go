@@ -87,7 +87,7 @@ func TestAlthesaAndIrin(t *testing.T) {
 	wantPhase(t, c, PhaseStance)
 	must(t, c.Stance(true))
 	wantPhase(t, c, PhaseCast)
-	if !c.Sides[0].Advantage || c.Round != 2 {
+	if c.Sides[0].Advantage != 1 || c.Round != 2 {
 		t.Fatalf("round %d, Althesa advantage %v: want round 2 with her advantage die", c.Round, c.Sides[0].Advantage)
 	}
 	// 18 sides against 18: the rule text, not its example, decides, so

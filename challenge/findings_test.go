@@ -91,7 +91,7 @@ func TestSecondCrossOffInOneComparisonIsRefused(t *testing.T) {
 	c := oweDuel(t, r)
 	c.Owe = append(c.Owe, Debt{Name: "Irin", Player: "Irin"})
 	must(t, c.CrossOff(r, 1, 1))
-	wantRefused(t, c, r, "already crossed a name off in this comparison", func() error { return c.CrossOff(r, 1, 1) })
+	wantRefused(t, c, r, "already crossed 1 names off in this comparison: rules.cross_offs_per_comparison allows 1", func() error { return c.CrossOff(r, 1, 1) })
 }
 
 // doubledDuel is the text's duel played to Althesa's outright win over

@@ -15,6 +15,8 @@ const (
 	MaxMembers = 4  // characters rolling together on one side (a character and helpers)
 	MaxSides   = 8  // sides in one conflict
 	maxPool    = 32 // dice one side rolls: MaxMembers characters, two stats each
+
+	maxBonusDice = 8 // advantage dice carried, or names crossed off at one comparison
 )
 
 // The stats and core endeavors of Art, Grace & Guts ("Action & Consequence"
@@ -69,6 +71,34 @@ type Rules struct {
 	// MaxExchanges ends a conflict as a stalemate after this many
 	// exchanges, so a run always terminates. [ours] 10000.
 	MaxExchanges int `json:"max_exchanges"`
+	// ShortRollTies: a tie is broken only by the dice both rolls have, so
+	// an extra die does not win it. [ours] false: a missing die counts 0
+	// and an extra die wins a tie. The exact answers need false.
+	ShortRollTies bool `json:"short_roll_ties,omitempty"`
+	// OweOnEqualSides: a name goes on the owe list also when the
+	// opponent's dice have as many sides in total as its own. [ours]
+	// false: only strictly more, the text's rule over its own example
+	// (where Althesa's 18 sides against Irin's 18 still put Irin on the
+	// list); true follows the example.
+	OweOnEqualSides bool `json:"owe_on_equal_sides,omitempty"`
+	// CrossOffsPerComparison is how many names one side may cross off the
+	// owe list at one comparison, each rolling an advantage die. [ours] 1.
+	CrossOffsPerComparison int `json:"cross_offs_per_comparison"`
+	// AdvantageDice is the most advantage dice a side carries into a
+	// round: seizing the advantage again in the same round (possible with
+	// more than two sides) adds dice up to this many. [ours] 1: they do
+	// not stack.
+	AdvantageDice int `json:"advantage_dice"`
+	// TieEndsRound: with more than two sides, a true tie between
+	// challenger and answerer starts a new round for everyone, as it does
+	// with two ("We continue the conflict into a new round"). [ours]
+	// false: it ends that pair's exchange and play goes on down the line.
+	TieEndsRound bool `json:"tie_ends_round,omitempty"`
+	// VulnerableToTarget: a declared specialization is cancelled only when
+	// the side it acts against (its declared target) holds the
+	// specialization it is vulnerable to. [ours] false: any other side's
+	// sheet cancels it.
+	VulnerableToTarget bool `json:"vulnerable_to_target,omitempty"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.
@@ -85,6 +115,9 @@ func DefaultRules() Rules {
 		RecastTies:      true,
 		MaxRecasts:      100,
 		MaxExchanges:    10000,
+
+		CrossOffsPerComparison: 1,
+		AdvantageDice:          1,
 	}
 }
 
@@ -142,6 +175,12 @@ func (r Rules) Validate() error {
 	}
 	if r.MaxExchanges < 1 || r.MaxExchanges > 100_000_000 {
 		return fmt.Errorf("challenge: rules.max_exchanges %d: allowed 1..100000000", r.MaxExchanges)
+	}
+	if r.CrossOffsPerComparison < 0 || r.CrossOffsPerComparison > maxBonusDice {
+		return fmt.Errorf("challenge: rules.cross_offs_per_comparison %d: allowed 0..%d", r.CrossOffsPerComparison, maxBonusDice)
+	}
+	if r.AdvantageDice < 0 || r.AdvantageDice > maxBonusDice {
+		return fmt.Errorf("challenge: rules.advantage_dice %d: allowed 0..%d", r.AdvantageDice, maxBonusDice)
 	}
 	return nil
 }

@@ -1,0 +1,172 @@
+package challenge
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// Each ruling of the package is a setting of Rules: these tests show that
+// changing each one changes what happens.
+
+// threeSides is a, b and c rolling asserting with Art d6 d6, each acting
+// against the next (c against a).
+func threeSides(t *testing.T, rules Rules, a, b, c Character) *State {
+	t.Helper()
+	s, err := NewState(rules, []Party{
+		{Name: "a", Members: []Entry{{Character: a, Endeavor: Asserting}}, Target: "b"},
+		{Name: "b", Members: []Entry{{Character: b, Endeavor: Asserting}}, Target: "c"},
+		{Name: "c", Members: []Entry{{Character: c, Endeavor: Asserting}}, Target: "a"},
+	}, nil)
+	must(t, err)
+	return s
+}
+
+// TestShortRollTiesSetting: a lone 5 against 5 3. An extra die wins the
+// tie by default; with Rules.ShortRollTies the rolls truly tie and are
+// recast. The exact model refuses that reading.
+func TestShortRollTiesSetting(t *testing.T) {
+	lone := Standard("Lone", MustStat(dice.D6), MustStat(dice.D10, dice.D8), MustStat(dice.D12, dice.D6, dice.D4),
+		[5]string{Art, Grace, Guts, Guts, Art})
+	for _, short := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.ShortRollTies = short
+		c, err := NewState(rules, []Party{
+			{Name: "lone", Members: []Entry{{Character: lone, Endeavor: Asserting}}},
+			{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: Asserting}}},
+		}, nil)
+		must(t, err)
+		r := dice.Scripted(5, 5, 3)
+		must(t, c.Roll(r))
+		must(t, c.Resolve())
+		switch {
+		case !short && (c.Phase != PhaseChallenge || c.Challenger != 1):
+			t.Errorf("default reading: phase %v challenger %d, want Althesa's extra die to win", c.Phase, c.Challenger)
+		case short && (c.Phase != PhaseCast || c.Recasts != 1):
+			t.Errorf("short-roll ties: phase %v recasts %d, want a true tie recast", c.Phase, c.Recasts)
+		}
+	}
+	rules := DefaultRules()
+	rules.ShortRollTies = true
+	if _, err := Duel(rules, []dice.Die{dice.D6}, []dice.Die{dice.D6, dice.D4}, true, true); !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("Duel with short-roll ties: %v, want ErrNoExact", err)
+	}
+	s := DefaultScenario()
+	s.Rules.ShortRollTies = true
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("Exact with short-roll ties: %v, want ErrNoExact", err)
+	}
+}
+
+// TestOweOnEqualSidesSetting: in the text's example Althesa's d10 d8 and
+// Irin's d12 d6 both have 18 sides. By the text's rule nobody goes on the
+// owe list; following its example (Rules.OweOnEqualSides) Irin does, and
+// by the same reading so does Althesa.
+func TestOweOnEqualSidesSetting(t *testing.T) {
+	for _, equal := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.OweOnEqualSides = equal
+		c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
+		c.Rules = rules
+		r := dice.Scripted(8, 3, 4, 2, 7, 5)
+		for c.Phase != PhaseStance {
+			must(t, c.Step(r, make([]Play, 2)))
+		}
+		want := 0
+		if equal {
+			want = 2
+		}
+		if c.Owed != want || len(c.Owe) != want {
+			t.Errorf("owe_on_equal_sides %v: %d owed %v, want %d", equal, c.Owed, c.Owe, want)
+		}
+	}
+}
+
+// TestCrossOffsPerComparisonSetting: a second name crossed off at one
+// comparison is refused by default and taken, with its advantage die,
+// when Rules.CrossOffsPerComparison is 2.
+func TestCrossOffsPerComparisonSetting(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3, 4)
+	c := oweDuel(t, r)
+	c.Owe = append(c.Owe, Debt{Name: "Irin", Player: "Irin"})
+	c.Rules.CrossOffsPerComparison = 2
+	must(t, c.CrossOff(r, 1, 1))
+	must(t, c.CrossOff(r, 1, 1))
+	if c.Sides[1].Bonus != 7 || c.CrossOffs != 2 || len(c.Owe) != 1 {
+		t.Errorf("bonus %d, %d cross-offs, owe %v: want 3+4, 2 and Althesa left", c.Sides[1].Bonus, c.CrossOffs, c.Owe)
+	}
+	wantErr(t, c.CrossOff(r, 1, 0), "already crossed 2 names off")
+}
+
+// TestAdvantageDiceSetting: a side that seizes the advantage twice in one
+// round (possible with three sides) carries one advantage die by default
+// and two with Rules.AdvantageDice 2, rolling both onto its high die.
+func TestAdvantageDiceSetting(t *testing.T) {
+	for _, most := range []int{1, 2} {
+		rules := DefaultRules()
+		rules.AdvantageDice = most
+		c := threeSides(t, rules, threeD6("A", "a"), threeD6("B", "b"), threeD6("C", "c"))
+		must(t, c.Roll(dice.Scripted(6, 6, 5, 1, 4, 1)))
+		for _, answerer := range []int{1, 2} {
+			c.Phase, c.Challenger, c.Answerer = PhaseStance, 0, answerer
+			must(t, c.Stance(true))
+		}
+		if c.Phase != PhaseCast || c.Sides[0].Advantage != most {
+			t.Fatalf("advantage_dice %d: phase %v, a carries %d", most, c.Phase, c.Sides[0].Advantage)
+		}
+		must(t, c.Roll(dice.Scripted(2, 1, 3, 4, 5, 1, 1, 1)))
+		if want := []int{0, 3, 7}[most]; c.Sides[0].Bonus != want {
+			t.Errorf("advantage_dice %d: bonus %d, want %d", most, c.Sides[0].Bonus, want)
+		}
+	}
+}
+
+// TestTieEndsRoundSetting: with three sides a true tie between a and c
+// ends their exchange and b challenges next; with Rules.TieEndsRound a new
+// round begins for everyone.
+func TestTieEndsRoundSetting(t *testing.T) {
+	for _, ends := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.TieEndsRound = ends
+		c := threeSides(t, rules, threeD6("A", "a"), threeD6("B", "b"), threeD6("C", "c"))
+		// a 6 5 challenges c (2 1), who answers 6 5: a true tie.
+		r := dice.Scripted(6, 5, 4, 1, 2, 1, 6, 5)
+		must(t, c.Roll(r))
+		must(t, c.Resolve())
+		must(t, c.Challenge(2))
+		must(t, c.Interfere(-1))
+		must(t, c.Roll(r))
+		must(t, c.Resolve())
+		switch {
+		case !ends && (c.Phase != PhaseChallenge || c.Challenger != 1 || c.Round != 1):
+			t.Errorf("default: phase %v challenger %d round %d, want b to challenge in round 1", c.Phase, c.Challenger, c.Round)
+		case ends && (c.Phase != PhaseCast || c.Round != 2):
+			t.Errorf("tie_ends_round: phase %v round %d, want a new round", c.Phase, c.Round)
+		}
+	}
+}
+
+// TestVulnerableToTargetSetting: a's specialization is vulnerable to
+// "ward", which only c holds; a acts against b. By default c's sheet
+// cancels it; with Rules.VulnerableToTarget only b's would.
+func TestVulnerableToTargetSetting(t *testing.T) {
+	a, cc := threeD6("A", "a"), threeD6("C", "c")
+	a.Specializations = []Specialization{{Name: "blade", Endeavor: Asserting, Stat: Guts, VulnerableTo: "ward"}}
+	cc.Specializations = []Specialization{{Name: "ward", Endeavor: Defending, Stat: Grace}}
+	for _, target := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.VulnerableToTarget = target
+		c, err := NewState(rules, []Party{
+			{Name: "a", Members: []Entry{{Character: a, Endeavor: Asserting, Specialization: "blade"}}, Target: "b"},
+			{Name: "b", Members: []Entry{{Character: threeD6("B", "b"), Endeavor: Asserting}}},
+			{Name: "c", Members: []Entry{{Character: cc, Endeavor: Asserting}}},
+		}, nil)
+		must(t, err)
+		if got := c.Sides[0].Members[0].Cancelled; got == target {
+			t.Errorf("vulnerable_to_target %v: cancelled %v", target, got)
+		}
+	}
+}
