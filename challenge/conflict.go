@@ -260,7 +260,7 @@ func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 				s.TotalSides += int(d)
 			}
 		}
-		if len(s.Dice) == 0 {
+		if len(s.Dice) == 0 && !r.EmptyStatReadsZero {
 			s.Status = StatusOut
 		} else {
 			in++
@@ -294,7 +294,7 @@ func newMember(r Rules, e Entry, held []map[string]bool, side, target int) (Memb
 		}
 	}
 	base := ch.Stats[stat]
-	if base.Len() == 0 {
+	if base.Len() == 0 && !r.EmptyStatReadsZero {
 		m.Out = true
 		m.Dice = []dice.Die{}
 		return m, nil
@@ -401,7 +401,9 @@ func (c *State) roll(r *dice.Roller, i int) {
 		s.Bonus += r.Roll(int(c.Rules.AdvantageDie))
 	}
 	s.Crossed, s.Asked = 0, false
-	s.Speaker = s.Of[highAt(s.Faces)]
+	if len(s.Faces) > 0 {
+		s.Speaker = s.Of[highAt(s.Faces)]
+	}
 	if c.Trace != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: slices.Clone(s.Faces), Bonus: s.Bonus, Value: s.Read()})
 	}
@@ -1285,7 +1287,7 @@ func (c *State) checkSaved(i int) error {
 		return fmt.Errorf("challenge: saved side %s: target %d, status %v, speaker %d: allowed another side or -1, a status of %s, a member",
 			s.Name, s.Target, s.Status, s.Speaker, named.Allowed(statusNames))
 	}
-	if len(s.Dice) != len(s.Of) || len(s.Dice) > maxPool || (len(s.Dice) == 0 && s.Status == StatusIn) {
+	if len(s.Dice) != len(s.Of) || len(s.Dice) > maxPool || (len(s.Dice) == 0 && s.Status == StatusIn && !c.Rules.EmptyStatReadsZero) {
 		return fmt.Errorf("challenge: saved side %s: %d dice with %d owners: need as many, 1..%d", s.Name, len(s.Dice), len(s.Of), maxPool)
 	}
 	total := 0

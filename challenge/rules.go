@@ -99,6 +99,11 @@ type Rules struct {
 	// specialization it is vulnerable to. [ours] false: any other side's
 	// sheet cancels it.
 	VulnerableToTarget bool `json:"vulnerable_to_target,omitempty"`
+	// EmptyStatReadsZero: a character whose stat for the endeavor holds
+	// no dice stays in and reads 0 (any challenge doubles it). [ours]
+	// false: a character who must roll an empty stat is out of the
+	// conflict.
+	EmptyStatReadsZero bool `json:"empty_stat_reads_zero,omitempty"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.

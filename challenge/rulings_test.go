@@ -170,3 +170,30 @@ func TestVulnerableToTargetSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyStatReadsZeroSetting: Pip's Art is empty. By default a
+// character who must roll it is out, so with one opponent there is no
+// conflict; with Rules.EmptyStatReadsZero Pip stays in, reads 0, and any
+// challenge doubles him.
+func TestEmptyStatReadsZeroSetting(t *testing.T) {
+	pip := Standard("Pip", Stat{}, MustStat(dice.D12, dice.D10, dice.D6), MustStat(dice.D8, dice.D6, dice.D4),
+		[5]string{Art, Grace, Guts, Guts, Art})
+	parties := []Party{
+		{Name: "pip", Members: []Entry{{Character: pip, Endeavor: Asserting}}},
+		{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: Asserting}}},
+	}
+	_, err := NewState(DefaultRules(), parties, nil)
+	wantErr(t, err, "only 1 side can roll")
+	rules := DefaultRules()
+	rules.EmptyStatReadsZero = true
+	c, err := NewState(rules, parties, nil)
+	must(t, err)
+	r := dice.Scripted(2, 1)
+	for c.Phase != PhaseConsequence {
+		must(t, c.Step(r, make([]Play, 2)))
+	}
+	if c.Challenger != 1 || c.Answerer != 0 || c.Sides[0].Read() != 0 {
+		t.Errorf("challenger %d answerer %d, Pip reads %d: want Althesa's 2 to double Pip's 0", c.Challenger, c.Answerer, c.Sides[0].Read())
+	}
+	must(t, c.Check())
+}
