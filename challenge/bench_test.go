@@ -24,8 +24,8 @@ func BenchmarkExchange(b *testing.B) {
 		// Restore the exchange's starting point. (Turned needs no reset:
 		// a tie's new round clears it, and nothing else sets it.)
 		c.Phase, c.Challenger, c.Answerer, c.Exchanges = PhaseAnswer, 0, 1, 0
-		_ = c.Roll(r)
-		_ = c.Resolve()
+		_ = Engine{}.Roll(c, r)
+		_ = Engine{}.Resolve(c)
 	}
 }
 

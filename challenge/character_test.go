@@ -247,7 +247,7 @@ func TestNewConflictErrors(t *testing.T) {
 }
 
 func TestPolicyRegistry(t *testing.T) {
-	names := Policies()
+	names := PolicyNames()
 	if len(names) != 16 {
 		t.Errorf("%d policies: %v", len(names), names)
 	}
@@ -255,27 +255,22 @@ func TestPolicyRegistry(t *testing.T) {
 		p, err := PolicyByName(n)
 		must(t, err)
 		kind := n[:strings.Index(n, "/")]
-		var ok bool
-		switch kind {
-		case KindStance:
-			_, ok = p.(StancePolicy)
-		case KindCross:
-			_, ok = p.(CrossPolicy)
-		case KindLoss:
-			_, ok = p.(LossPolicy)
-		case KindTarget:
-			_, ok = p.(TargetPolicy)
-		case KindInterfere:
-			_, ok = p.(InterferePolicy)
+		// The named part, and only it, is set.
+		st := p.(Style)
+		parts := map[string]bool{KindStance: st.Stance != nil, KindCross: st.Cross != nil, KindLoss: st.Losses != nil,
+			KindTarget: st.Targets != nil, KindInterfere: st.Interference != nil}
+		ok := parts[kind]
+		for k, set := range parts {
+			ok = ok && (k == kind || !set)
 		}
 		if !ok {
-			t.Errorf("%s does not implement its kind", n)
+			t.Errorf("%s is not a Style of its kind alone", n)
 		}
 	}
 	_, err := PolicyByName("stance/sulk")
-	wantErr(t, err, "known are cross_off/eager")
-	for _, pn := range []PlayNames{{Stance: "x"}, {CrossOff: "x"}, {Loss: "x"}, {Target: "x"}, {Interfere: "x"}} {
-		if _, err := pn.Play(); err == nil {
+	wantErr(t, err, `unknown policy "stance/sulk"; allowed "cross_off/eager"`)
+	for _, pn := range []StyleNames{{Stance: "x"}, {CrossOff: "x"}, {Loss: "x"}, {Target: "x"}, {Interfere: "x"}} {
+		if _, err := pn.Style(); err == nil {
 			t.Errorf("%+v accepted", pn)
 		}
 	}

@@ -189,8 +189,10 @@ type State struct {
 	Stalemate    bool          `json:"stalemate,omitempty"`
 	Consequences []Consequence `json:"consequences"`
 
-	// Trace, when set, receives every event. Nil costs nothing.
-	Trace func(Event) `json:"-"`
+	// sink is the Engine's Sink and view the policies' view of the
+	// state, both lent for the length of one step (Engine.lend).
+	sink func(Event)
+	view View
 
 	losses [MaxMembers]Loss // scratch for Step
 }
@@ -332,7 +334,7 @@ func (c *State) note(k EventKind, side, other int) {
 
 func (c *State) emit(e Event) {
 	e.Round, e.Exchange = c.Round, c.Exchanges
-	c.Trace(e)
+	c.sink(e)
 }
 
 func (c *State) phaseErr(step string) error {
@@ -355,17 +357,13 @@ func (c *State) checkSide(i int, what string) error {
 	return nil
 }
 
-// Roll makes the roll the phase calls for ("What do we do with our dice
-// after we've rolled them?"): in PhaseCast every side still in casts; in
-// PhaseAnswer the answerer re-rolls. Each side with an advantage this round
-// rolls its advantage die with its dice. Once Rules.MaxExchanges answers
-// have been rolled, the conflict ends as a stalemate instead.
-func (c *State) Roll(r *dice.Roller) error {
+// roll is the step behind Engine.Roll.
+func (c *State) roll(r *dice.Roller) error {
 	switch c.Phase {
 	case PhaseCast:
 		for i := range c.Sides {
 			if c.Sides[i].Status == StatusIn {
-				c.roll(r, i)
+				c.rollSide(r, i)
 			}
 		}
 		c.Phase = PhaseCastRolled
@@ -377,7 +375,7 @@ func (c *State) Roll(r *dice.Roller) error {
 			return nil
 		}
 		c.Exchanges++
-		c.roll(r, c.Answerer)
+		c.rollSide(r, c.Answerer)
 		// A new comparison: only its two sides may cross a name off, and
 		// roll has cleared the answerer's mark.
 		c.Sides[c.Challenger].Crossed = 0
@@ -393,7 +391,7 @@ func (c *State) Roll(r *dice.Roller) error {
 // showing roll. The member whose die shows the highest face (the first
 // such) speaks for the side ("Whichever of the two of you rolled the high
 // die").
-func (c *State) roll(r *dice.Roller, i int) {
+func (c *State) rollSide(r *dice.Roller, i int) {
 	s := &c.Sides[i]
 	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
 	s.Bonus = 0
@@ -404,7 +402,7 @@ func (c *State) roll(r *dice.Roller, i int) {
 	if len(s.Faces) > 0 {
 		s.Speaker = s.Of[highAt(s.Faces)]
 	}
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: slices.Clone(s.Faces), Bonus: s.Bonus, Value: s.Read()})
 	}
 }
@@ -419,11 +417,6 @@ func highAt(faces []int) int {
 	}
 	return at
 }
-
-// Crossable reports whether side i may cross owe-list entry k off now: a
-// comparison is pending, the side has not crossed one off in it, and the
-// entry is a character of one of the side's players.
-func (c *State) Crossable(i, k int) bool { return c.crossBar(i, k) == barNone }
 
 // Reasons a cross-off is barred, checked without allocating.
 const (
@@ -476,10 +469,8 @@ func (c *State) checkCross(i, k int) error {
 	return fmt.Errorf("challenge: CrossOff: %s on the owe list belongs to player %q, not to side %s", c.Owe[k].Name, c.Owe[k].Player, c.Sides[i].Name)
 }
 
-// CrossOff crosses owe-list entry k off for side i and rolls an advantage
-// die onto the side's showing roll at once ("What do we do with the we owe
-// list?"). At most one per side per comparison.
-func (c *State) CrossOff(r *dice.Roller, i, k int) error {
+// crossOff is the step behind Engine.CrossOff.
+func (c *State) crossOff(r *dice.Roller, i, k int) error {
 	if err := c.checkCross(i, k); err != nil {
 		return err
 	}
@@ -491,19 +482,14 @@ func (c *State) CrossOff(r *dice.Roller, i, k int) error {
 	s.Crossed++
 	s.Asked = s.Crossed >= c.Rules.CrossOffsPerComparison
 	c.CrossOffs++
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.emit(Event{Kind: EvCrossOff, Side: i, Other: -1, Name: name, Value: v})
 	}
 	return nil
 }
 
-// Resolve reads the comparison the last Roll set up. After a cast the
-// highest roll challenges (a true tie at the top recasts, per
-// Rules.RecastTies). After an answer: a higher answer blocks and the roles
-// swap; a true tie blocks and ends the exchange; half or less is an
-// outright win (PhaseConsequence); otherwise the answerer must choose
-// (PhaseStance).
-func (c *State) Resolve() error {
+// resolve is the step behind Engine.Resolve.
+func (c *State) resolve() error {
 	switch c.Phase {
 	case PhaseCastRolled:
 		c.resolveCast()
@@ -523,14 +509,14 @@ func (c *State) resolveAnswer() {
 	case d > 0:
 		// "Maybe my reroll is higher than your roll": block, and the
 		// answerer becomes the challenger.
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvBlock, an, ch)
 		}
 		c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
 	case d == 0:
 		// "Maybe your roll and mine really tie": block, new round.
 		c.owe(false)
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvTie, an, ch)
 		}
 		if c.Rules.TieEndsRound {
@@ -542,7 +528,7 @@ func (c *State) resolveAnswer() {
 	case c.Rules.DoubleFactor*c.Sides[an].Read() <= c.Sides[ch].Read():
 		// "Half of your roll or less": the challenger wins outright.
 		c.owe(true)
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvDouble, an, ch)
 		}
 		c.Phase = PhaseConsequence
@@ -576,7 +562,7 @@ func (c *State) resolveCast() {
 	}
 	if tie >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
 		c.Recasts++
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvRecast, top, tie)
 		}
 		c.Phase = PhaseCast
@@ -664,7 +650,7 @@ func (c *State) newRound() {
 		s := &sides[i]
 		s.Advantage, s.Next, s.Turned = s.Next, 0, false
 	}
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.emit(Event{Kind: EvRound, Side: -1, Other: -1})
 	}
 	c.Phase = PhaseCast
@@ -694,25 +680,23 @@ func (c *State) mayInterfere(k, named int) bool {
 	return c.cmp(k, named) > 0
 }
 
-// Challenge has the current challenger name side j as its answerer. If
-// another side's showing roll beats j's, the conflict waits in
-// PhaseInterfere; otherwise j answers.
-func (c *State) Challenge(j int) error {
+// challenge is the step behind Engine.Challenge.
+func (c *State) challenge(j int) error {
 	if c.Phase != PhaseChallenge {
 		return c.phaseErr("Challenge")
 	}
 	if uint(j) >= uint(len(c.Sides)) || c.Sides[j].Status != StatusIn || j == c.Challenger {
 		return c.canAnswer(j) // says which
 	}
-	c.challenge(j)
+	c.name(j)
 	return nil
 }
 
 // challenge is Challenge once j is known to be a side in other than the
 // challenger.
-func (c *State) challenge(j int) {
+func (c *State) name(j int) {
 	c.Answerer = j
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.traceChallenge()
 	}
 	c.Phase = PhaseAnswer
@@ -745,9 +729,8 @@ func pairBit(i, j int) uint64 {
 	return 1 << uint(min(i, j)*MaxSides+max(i, j))
 }
 
-// Interfere settles interference with the named answerer: k >= 0 is the
-// side that answers instead; -1 lets the named answerer answer.
-func (c *State) Interfere(k int) error {
+// interfere is the step behind Engine.Interfere.
+func (c *State) interfere(k int) error {
 	if c.Phase != PhaseInterfere {
 		return c.phaseErr("Interfere")
 	}
@@ -755,7 +738,7 @@ func (c *State) Interfere(k int) error {
 		if !c.mayInterfere(k, c.Answerer) {
 			return fmt.Errorf("challenge: Interfere: side %d may not interfere: it must be in, not yet have challenged or answered this round, and show a roll higher than the answerer's", k)
 		}
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvInterfere, k, c.Challenger)
 		}
 		c.Answerer = k
@@ -767,40 +750,37 @@ func (c *State) Interfere(k int) error {
 	return nil
 }
 
-// Drop takes the current challenger out of the conflict instead of
-// challenging ("you can drop out of the conflict yourself").
-func (c *State) Drop() error {
+// drop is the step behind Engine.Drop.
+func (c *State) drop() error {
 	if c.Phase != PhaseChallenge {
 		return c.phaseErr("Drop")
 	}
 	i := c.Challenger
 	c.Sides[i].Status = StatusDropped
 	c.Consequences = append(c.Consequences, Consequence{Side: i, By: -1, Status: StatusDropped})
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.note(EvDrop, i, -1)
 	}
 	c.afterOut()
 	return nil
 }
 
-// Stance is the answerer's choice when its answer is lower than the
-// challenge but more than half: hang in (the challenger carries an
-// advantage die into the next round) or give (out, no injury).
-func (c *State) Stance(hangIn bool) error {
+// stance is the step behind Engine.Stance.
+func (c *State) stance(hangIn bool) error {
 	if c.Phase != PhaseStance {
 		return c.phaseErr("Stance")
 	}
-	c.stance(hangIn)
+	c.takeStance(hangIn)
 	return nil
 }
 
 // stance is Stance in its phase.
-func (c *State) stance(hangIn bool) {
+func (c *State) takeStance(hangIn bool) {
 	ch, an := c.Challenger, c.Answerer
 	if hangIn {
 		sides := c.Sides
 		sides[ch].Next = min(sides[ch].Next+1, c.Rules.AdvantageDice)
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvHangIn, an, ch)
 		}
 		c.endExchange()
@@ -808,7 +788,7 @@ func (c *State) stance(hangIn bool) {
 	}
 	c.Sides[an].Status = StatusGave
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: ch, Status: StatusGave})
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.note(EvGive, an, ch)
 	}
 	c.afterExchangeOut()
@@ -861,11 +841,8 @@ func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	return st, after, nil
 }
 
-// Injure applies the standard consequence of an outright win: each member
-// of the losing side (all of them, helpers too: "I can exhaust or injure
-// you both") loses losses[m], Rules.InjurySizes sizes from one of its
-// injury stats, as the winner chooses.
-func (c *State) Injure(losses []Loss) error {
+// injure is the step behind Engine.Injure.
+func (c *State) injure(losses []Loss) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Injure")
 	}
@@ -889,7 +866,7 @@ func (c *State) Injure(losses []Loss) error {
 		}
 		mem[m].Stats[sts[m]] = after[m]
 		c.SizesLost += l.Total()
-		if c.Trace != nil {
+		if c.sink != nil {
 			l := l
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
 		}
@@ -951,11 +928,8 @@ func (m *Member) hasEndeavor(e string) error {
 	return nil
 }
 
-// Settle applies a negotiated outcome instead of Injure. It is checked in
-// full first: every change legal for the sheet it changes, every remap and
-// gained specialization naming an endeavor on the loser's sheet and a
-// stat of the rules.
-func (c *State) Settle(s Settlement) error {
+// settle is the step behind Engine.Settle.
+func (c *State) settle(s Settlement) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Settle")
 	}
@@ -1021,7 +995,7 @@ func (c *State) Settle(s Settlement) error {
 	kept.Gains = append([]Gain(nil), s.Gains...)
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusSettled, Note: s.Note, Settlement: &kept})
 	c.Sides[an].Status = StatusSettled
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.emit(Event{Kind: EvSettle, Side: an, Other: c.Challenger, Name: s.Note})
 	}
 	c.afterExchangeOut()
@@ -1063,7 +1037,7 @@ func (c *State) addOwe(i int) {
 		mem := &c.Sides[i].Members[m]
 		c.Owe = append(c.Owe, Debt{Name: mem.Name, Player: mem.Player})
 		c.Owed++
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.emit(Event{Kind: EvOwe, Side: i, Other: -1, Member: m, Name: mem.Name})
 		}
 	}
@@ -1109,7 +1083,7 @@ func (c *State) finish() {
 		}
 	}
 	c.Phase = PhaseDone
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.note(EvEnd, c.Winner, -1)
 	}
 }

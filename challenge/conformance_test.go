@@ -44,14 +44,14 @@ func (m mechanic) Restore(state []byte) (simtest.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := make([]Play, len(c.Sides))
+	ps := make([]Policy, len(c.Sides))
 	copy(ps, plays)
 	return &game{c: &c, plays: ps}, nil
 }
 
 type game struct {
 	c      *State
-	plays  []Play
+	plays  []Policy
 	events []any
 }
 
@@ -59,9 +59,8 @@ func (g *game) Done() bool { return g.c.Done() }
 
 func (g *game) Step(r *dice.Roller) ([]any, error) {
 	g.events = nil
-	g.c.Trace = func(e Event) { g.events = append(g.events, e) }
-	defer func() { g.c.Trace = nil }()
-	err := g.c.Step(r, g.plays)
+	eng := Engine{Sink: func(e Event) { g.events = append(g.events, e) }}
+	err := eng.Step(g.c, r, g.plays)
 	return g.events, err
 }
 
@@ -73,8 +72,15 @@ type (
 	lossOf   struct{ l Loss }
 )
 
-func (p targetAt) Target(*State, int) int   { return p.k }
-func (p lossOf) Loss(*State, int, int) Loss { return p.l }
+func (p targetAt) Target(*View, int) int   { return p.k }
+func (p lossOf) Loss(*View, int, int) Loss { return p.l }
+
+// restyle changes one part of side i's Style.
+func restyle(policies []Policy, i int, change func(*Style)) {
+	s := policy(policies, i).(Style)
+	change(&s)
+	policies[i] = s
+}
 
 // StepIllegal answers the next choice illegally: an owe-list entry that
 // does not exist or an answer below -1; an answerer that is the challenger
@@ -89,20 +95,20 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 		if len(c.Owe) == 0 || i < 0 {
 			return false, nil
 		}
-		plays[i].Cross = crossAt{[]int{-5, -2, len(c.Owe), len(c.Owe) + 7}[chaos.IntN(4)]}
+		restyle(plays, i, func(s *Style) { s.Cross = crossAt{[]int{-5, -2, len(c.Owe), len(c.Owe) + 7}[chaos.IntN(4)]} })
 	case PhaseChallenge:
 		if _, sole := c.soleAnswerer(); sole {
 			return false, nil
 		}
-		plays[c.Challenger].Target = targetAt{[]int{c.Challenger, -3, len(c.Sides), 1 << 40}[chaos.IntN(4)]}
+		restyle(plays, c.Challenger, func(s *Style) { s.Targets = targetAt{[]int{c.Challenger, -3, len(c.Sides), 1 << 40}[chaos.IntN(4)]} })
 	case PhaseConsequence:
 		bad := []Loss{{Stat: "luck", Sizes: [MaxDice]int{1}}, {Stat: c.Rules.Stats[0], Sizes: [MaxDice]int{-1}},
 			{Stat: c.Rules.Stats[0], Sizes: [MaxDice]int{99}}}[chaos.IntN(3)]
-		plays[c.Challenger].Loss, plays[c.Challenger].Negotiate = lossOf{bad}, nil
+		restyle(plays, c.Challenger, func(s *Style) { s.Losses, s.Negotiator = lossOf{bad}, nil })
 	default:
 		return false, nil
 	}
-	return true, c.Step(r, plays)
+	return true, Engine{}.Step(c, r, plays)
 }
 
 // TestConformance runs the conformance kit on the default scenario, on

@@ -13,7 +13,7 @@ import (
 // crossAt is a cross-off policy that always answers k.
 type crossAt struct{ k int }
 
-func (p crossAt) CrossOff(*State, int) int { return p.k }
+func (p crossAt) CrossOff(*View, int) int { return p.k }
 
 // rollerBytes is the Roller's saved state, to show a step drew nothing.
 func rollerBytes(t *testing.T, r *dice.Roller) []byte {
@@ -47,9 +47,9 @@ func oweDuel(t *testing.T, r *dice.Roller) *State {
 		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
 	}, []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}})
 	must(t, err)
-	pass := []Play{{Cross: crossAt{-1}}, {Cross: crossAt{-1}}}
+	pass := []Policy{Style{Cross: crossAt{-1}}, Style{Cross: crossAt{-1}}}
 	for c.Phase != PhaseAnswered {
-		must(t, c.Step(r, pass))
+		must(t, Engine{}.Step(c, r, pass))
 	}
 	if c.Challenger != 0 || c.Answerer != 1 || !cmp.Equal(c.Sides[1].Faces, []int{7, 5}) {
 		t.Fatalf("challenger %d answerer %d faces %v: want Althesa challenging and Irin's 7 5", c.Challenger, c.Answerer, c.Sides[1].Faces)
@@ -65,13 +65,13 @@ func oweDuel(t *testing.T, r *dice.Roller) *State {
 func TestIllegalCrossOffLeavesEarlierSideCrossOffAsItsOwnStep(t *testing.T) {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
 	c := oweDuel(t, r)
-	plays := []Play{{Cross: crossAt{1}}, {Cross: crossAt{1}}}
-	must(t, c.Step(r, plays)) // Irin crosses himself off and rolls a 3
+	plays := []Policy{Style{Cross: crossAt{1}}, Style{Cross: crossAt{1}}}
+	must(t, Engine{}.Step(c, r, plays)) // Irin crosses himself off and rolls a 3
 	if c.CrossOffs != 1 || c.Sides[1].Bonus != 3 || len(c.Owe) != 1 || c.Owe[0].Name != "Althesa" {
 		t.Fatalf("after Irin's cross-off: %d cross-offs, bonus %d, owe %v", c.CrossOffs, c.Sides[1].Bonus, c.Owe)
 	}
 	// Althesa answers entry 1, which no longer exists.
-	wantRefused(t, c, r, "owe entry 1 does not exist", func() error { return c.Step(r, plays) })
+	wantRefused(t, c, r, "owe entry 1 does not exist", func() error { return Engine{}.Step(c, r, plays) })
 }
 
 // TestCrossOffAnswerBelowMinusOneIsRefused: only -1 means "none"; any
@@ -80,7 +80,7 @@ func TestCrossOffAnswerBelowMinusOneIsRefused(t *testing.T) {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5)
 	c := oweDuel(t, r)
 	wantRefused(t, c, r, "answered -5: give an owe-list index 0..1 or -1 for none", func() error {
-		return c.Step(r, []Play{{}, {Cross: crossAt{-5}}})
+		return Engine{}.Step(c, r, []Policy{Style{}, Style{Cross: crossAt{-5}}})
 	})
 }
 
@@ -90,8 +90,8 @@ func TestSecondCrossOffInOneComparisonIsRefused(t *testing.T) {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
 	c := oweDuel(t, r)
 	c.Owe = append(c.Owe, Debt{Name: "Irin", Player: "Irin"})
-	must(t, c.CrossOff(r, 1, 1))
-	wantRefused(t, c, r, "already crossed 1 names off in this comparison: rules.cross_offs_per_comparison allows 1", func() error { return c.CrossOff(r, 1, 1) })
+	must(t, Engine{}.CrossOff(c, r, 1, 1))
+	wantRefused(t, c, r, "already crossed 1 names off in this comparison: rules.cross_offs_per_comparison allows 1", func() error { return Engine{}.CrossOff(c, r, 1, 1) })
 }
 
 // doubledDuel is the text's duel played to Althesa's outright win over
@@ -104,9 +104,9 @@ func doubledDuel(t *testing.T, rules Rules) *State {
 	}, nil)
 	must(t, err)
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-	plays := make([]Play, 2)
+	plays := make([]Policy, 2)
 	for c.Phase != PhaseConsequence {
-		must(t, c.Step(r, plays))
+		must(t, Engine{}.Step(c, r, plays))
 	}
 	return c
 }
@@ -128,7 +128,7 @@ func TestSettlementNamingAnEndeavorTheLoserLacksIsRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := doubledDuel(t, DefaultRules())
-			wantRefused(t, c, r, tc.want, func() error { return c.Settle(tc.s) })
+			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Settle(c, tc.s) })
 		})
 	}
 }
@@ -176,7 +176,7 @@ func TestMaxExchangesEndsInStalemate(t *testing.T) {
 	// the new round's cast (9 4 + advantage 6 against 11 3) has Althesa
 	// challenge again, and the second answer is the stalemate.
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3)
-	must(t, c.Run(r, make([]Play, 2)))
+	must(t, Engine{}.Play(c, r, make([]Policy, 2)))
 	if !c.Stalemate || c.Winner != -1 || c.Exchanges != 1 || c.Round != 2 {
 		t.Fatalf("stalemate %v winner %d exchanges %d round %d: want a stalemate after one exchange, in round 2",
 			c.Stalemate, c.Winner, c.Exchanges, c.Round)
@@ -220,7 +220,7 @@ func TestRecastRulings(t *testing.T) {
 			must(t, err)
 			r := dice.Scripted(tc.faces...)
 			for c.Phase != PhaseChallenge {
-				must(t, c.Step(r, make([]Play, 2)))
+				must(t, Engine{}.Step(c, r, make([]Policy, 2)))
 			}
 			if c.Recasts != tc.recasts || c.Challenger != tc.challenger {
 				t.Fatalf("recasts %d challenger %d, want %d and %d", c.Recasts, c.Challenger, tc.recasts, tc.challenger)
@@ -301,7 +301,7 @@ func TestEveryStateOfPlayPassesCheck(t *testing.T) {
 			must(t, err)
 			r := dice.NewSeeded(seed)
 			for !c.Done() {
-				must(t, c.Step(r, plays))
+				must(t, Engine{}.Step(c, r, plays))
 				if err := c.Check(); err != nil {
 					t.Fatalf("seed %d, phase %v: %v\n%s", seed, c.Phase, err, snapshot(t, c))
 				}
@@ -324,7 +324,7 @@ func TestLegalLossesAreTheLossesInjureTakes(t *testing.T) {
 	after := []Stat{MustStat(dice.D8), MustStat(dice.D6, dice.D4)}
 	for k, l := range got {
 		d := doubledDuel(t, DefaultRules())
-		must(t, d.Injure([]Loss{l}))
+		must(t, Engine{}.Injure(d, []Loss{l}))
 		if s := d.Sides[1].Members[0].Stats[1]; s != after[k] {
 			t.Errorf("%v leaves Grace %v, want %v", l, s, after[k])
 		}

@@ -40,8 +40,8 @@ func TestShortRollTiesSetting(t *testing.T) {
 		}, nil)
 		must(t, err)
 		r := dice.Scripted(5, 5, 3)
-		must(t, c.Roll(r))
-		must(t, c.Resolve())
+		must(t, Engine{}.Roll(c, r))
+		must(t, Engine{}.Resolve(c))
 		switch {
 		case !short && (c.Phase != PhaseChallenge || c.Challenger != 1):
 			t.Errorf("default reading: phase %v challenger %d, want Althesa's extra die to win", c.Phase, c.Challenger)
@@ -73,7 +73,7 @@ func TestOweOnEqualSidesSetting(t *testing.T) {
 		c.Rules = rules
 		r := dice.Scripted(8, 3, 4, 2, 7, 5)
 		for c.Phase != PhaseStance {
-			must(t, c.Step(r, make([]Play, 2)))
+			must(t, Engine{}.Step(c, r, make([]Policy, 2)))
 		}
 		want := 0
 		if equal {
@@ -93,12 +93,12 @@ func TestCrossOffsPerComparisonSetting(t *testing.T) {
 	c := oweDuel(t, r)
 	c.Owe = append(c.Owe, Debt{Name: "Irin", Player: "Irin"})
 	c.Rules.CrossOffsPerComparison = 2
-	must(t, c.CrossOff(r, 1, 1))
-	must(t, c.CrossOff(r, 1, 1))
+	must(t, Engine{}.CrossOff(c, r, 1, 1))
+	must(t, Engine{}.CrossOff(c, r, 1, 1))
 	if c.Sides[1].Bonus != 7 || c.CrossOffs != 2 || len(c.Owe) != 1 {
 		t.Errorf("bonus %d, %d cross-offs, owe %v: want 3+4, 2 and Althesa left", c.Sides[1].Bonus, c.CrossOffs, c.Owe)
 	}
-	wantErr(t, c.CrossOff(r, 1, 0), "already crossed 2 names off")
+	wantErr(t, Engine{}.CrossOff(c, r, 1, 0), "already crossed 2 names off")
 }
 
 // TestAdvantageDiceSetting: a side that seizes the advantage twice in one
@@ -109,15 +109,15 @@ func TestAdvantageDiceSetting(t *testing.T) {
 		rules := DefaultRules()
 		rules.AdvantageDice = most
 		c := threeSides(t, rules, threeD6("A", "a"), threeD6("B", "b"), threeD6("C", "c"))
-		must(t, c.Roll(dice.Scripted(6, 6, 5, 1, 4, 1)))
+		must(t, Engine{}.Roll(c, dice.Scripted(6, 6, 5, 1, 4, 1)))
 		for _, answerer := range []int{1, 2} {
 			c.Phase, c.Challenger, c.Answerer = PhaseStance, 0, answerer
-			must(t, c.Stance(true))
+			must(t, Engine{}.Stance(c, true))
 		}
 		if c.Phase != PhaseCast || c.Sides[0].Advantage != most {
 			t.Fatalf("advantage_dice %d: phase %v, a carries %d", most, c.Phase, c.Sides[0].Advantage)
 		}
-		must(t, c.Roll(dice.Scripted(2, 1, 3, 4, 5, 1, 1, 1)))
+		must(t, Engine{}.Roll(c, dice.Scripted(2, 1, 3, 4, 5, 1, 1, 1)))
 		if want := []int{0, 3, 7}[most]; c.Sides[0].Bonus != want {
 			t.Errorf("advantage_dice %d: bonus %d, want %d", most, c.Sides[0].Bonus, want)
 		}
@@ -134,12 +134,12 @@ func TestTieEndsRoundSetting(t *testing.T) {
 		c := threeSides(t, rules, threeD6("A", "a"), threeD6("B", "b"), threeD6("C", "c"))
 		// a 6 5 challenges c (2 1), who answers 6 5: a true tie.
 		r := dice.Scripted(6, 5, 4, 1, 2, 1, 6, 5)
-		must(t, c.Roll(r))
-		must(t, c.Resolve())
-		must(t, c.Challenge(2))
-		must(t, c.Interfere(-1))
-		must(t, c.Roll(r))
-		must(t, c.Resolve())
+		must(t, Engine{}.Roll(c, r))
+		must(t, Engine{}.Resolve(c))
+		must(t, Engine{}.Challenge(c, 2))
+		must(t, Engine{}.Interfere(c, -1))
+		must(t, Engine{}.Roll(c, r))
+		must(t, Engine{}.Resolve(c))
 		switch {
 		case !ends && (c.Phase != PhaseChallenge || c.Challenger != 1 || c.Round != 1):
 			t.Errorf("default: phase %v challenger %d round %d, want b to challenge in round 1", c.Phase, c.Challenger, c.Round)
@@ -190,7 +190,7 @@ func TestEmptyStatReadsZeroSetting(t *testing.T) {
 	must(t, err)
 	r := dice.Scripted(2, 1)
 	for c.Phase != PhaseConsequence {
-		must(t, c.Step(r, make([]Play, 2)))
+		must(t, Engine{}.Step(c, r, make([]Policy, 2)))
 	}
 	if c.Challenger != 1 || c.Answerer != 0 || c.Sides[0].Read() != 0 {
 		t.Errorf("challenger %d answerer %d, Pip reads %d: want Althesa's 2 to double Pip's 0", c.Challenger, c.Answerer, c.Sides[0].Read())

@@ -12,10 +12,10 @@ import (
 // character and any helpers), whom it acts against, and its policies by
 // registry name.
 type ScenarioSide struct {
-	Name    string    `json:"name"`
-	Members []Entry   `json:"members"`
-	Target  string    `json:"target,omitempty"`
-	Play    PlayNames `json:"play"`
+	Name    string     `json:"name"`
+	Members []Entry    `json:"members"`
+	Target  string     `json:"target,omitempty"`
+	Play    StyleNames `json:"play"`
 }
 
 // Scenario is everything a designer sets for one simulated conflict: the
@@ -46,8 +46,8 @@ func DefaultScenario() Scenario {
 }
 
 // build validates the scenario and returns its starting conflict and
-// plays.
-func (s Scenario) build() (*State, []Play, error) {
+// policies.
+func (s Scenario) build() (*State, []Policy, error) {
 	if err := s.Rules.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("scenario: rules: %w", err)
 	}
@@ -55,13 +55,13 @@ func (s Scenario) build() (*State, []Play, error) {
 		return nil, nil, fmt.Errorf("scenario: sides: %d sides: allowed 2..%d", len(s.Sides), MaxSides)
 	}
 	parties := make([]Party, len(s.Sides))
-	plays := make([]Play, len(s.Sides))
+	policies := make([]Policy, len(s.Sides))
 	for i, sd := range s.Sides {
-		p, err := sd.Play.Play()
+		p, err := sd.Play.Style()
 		if err != nil {
 			return nil, nil, fmt.Errorf("scenario: sides[%d].play: %w", i, err)
 		}
-		plays[i] = p
+		policies[i] = p
 		parties[i] = Party{Name: sd.Name, Members: sd.Members, Target: sd.Target}
 	}
 	for i, d := range s.Owe {
@@ -73,7 +73,7 @@ func (s Scenario) build() (*State, []Play, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("scenario: sides: %w", err)
 	}
-	return c, plays, nil
+	return c, policies, nil
 }
 
 // Validate reports the first problem, naming the offending field.
@@ -105,24 +105,24 @@ func (s Scenario) Metrics() []string {
 	return []string{"rounds", "exchanges", "sizes_lost", "cross_offs", "owed"}
 }
 
-// Runner plays one scenario's conflict over and over without allocating.
+// Runner policies one scenario's conflict over and over without allocating.
 // One Runner per goroutine.
 type Runner struct {
-	start  *State
-	c      State
-	plays  []Play
-	per    int // categories per side
-	stalem int
-	err    error
+	start    *State
+	c        State
+	policies []Policy
+	per      int // categories per side
+	stalem   int
+	err      error
 }
 
 // NewRunner validates the scenario and preallocates a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
-	start, plays, err := s.build()
+	start, policies, err := s.build()
 	if err != nil {
 		return nil, err
 	}
-	rn := &Runner{start: start, plays: plays, per: 2}
+	rn := &Runner{start: start, policies: policies, per: 2}
 	if len(s.Sides) > 2 {
 		rn.per = 3
 	}
@@ -158,13 +158,13 @@ func (rn *Runner) reset() {
 // any; such a trial is counted as a stalemate.
 func (rn *Runner) Err() error { return rn.err }
 
-// Trial plays one whole conflict from the scenario's start and returns its
+// Trial policies one whole conflict from the scenario's start and returns its
 // category; metrics (if long enough) gets each metric's value.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	rn.reset()
 	c := &rn.c
 	cat := rn.stalem
-	if err := c.Run(r, rn.plays); err != nil {
+	if err := (Engine{}).Play(c, r, rn.policies); err != nil {
 		if rn.err == nil {
 			rn.err = err
 		}
@@ -204,15 +204,15 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 // sides, at most 8 dice a side, and no owe-list names either side would
 // cross off. Otherwise the error wraps markov.ErrNoExact and says why.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
-	c, plays, err := s.build()
+	c, policies, err := s.build()
 	if err != nil {
 		return markov.Answer{}, err
 	}
 	if len(c.Sides) != 2 {
 		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
 	}
-	for i := range c.Sides {
-		if _, never := plays[i].Cross.(Never); never {
+	for i, sd := range s.Sides {
+		if sd.Play.CrossOff == "" || sd.Play.CrossOff == "never" {
 			continue
 		}
 		for _, d := range c.Owe {
@@ -228,7 +228,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	var hang [2]bool
 	for i := range 2 {
 		c.Challenger = 1 - i
-		hang[i] = plays[i].Stance.HangIn(c, i)
+		hang[i] = policies[i].HangIn(&View{c}, i)
 	}
 	d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
 	if err != nil {

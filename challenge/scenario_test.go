@@ -137,9 +137,9 @@ func threeWay() Scenario {
 	s.Sides[1].Members[0].Character.Player = "ann"
 	s.Sides[1].Members = append(s.Sides[1].Members, Entry{Character: mitch, Endeavor: Defending})
 	s.Sides[1].Target = ""
-	s.Sides[1].Play = PlayNames{CrossOff: "when_close", Interfere: "guard"}
+	s.Sides[1].Play = StyleNames{CrossOff: "when_close", Interfere: "guard"}
 	s.Sides = append(s.Sides, ScenarioSide{Name: "kell", Members: []Entry{{Character: kell, Endeavor: Asserting}},
-		Target: "althesa", Play: PlayNames{Target: "turncoat", Stance: "outclassed", Loss: "spread", CrossOff: "eager"}})
+		Target: "althesa", Play: StyleNames{Target: "turncoat", Stance: "outclassed", Loss: "spread", CrossOff: "eager"}})
 	s.Owe = []Debt{{Name: "Irin", Player: "ann"}, {Name: "Kell", Player: "Kell"}}
 	return s
 }
@@ -203,7 +203,7 @@ func TestRunnerTrialsAreFresh(t *testing.T) {
 			rn.Trial(r1, m)
 			c, plays, err := s.build()
 			must(t, err)
-			must(t, c.Run(r2, plays))
+			must(t, Engine{}.Play(c, r2, plays))
 			if got, want := snapshot(t, &rn.c), snapshot(t, c); got != want {
 				t.Fatalf("%v trial %d:\nrunner %s\nfresh  %s", s.Categories(), k, got, want)
 			}
