@@ -983,6 +983,9 @@ func (c *State) settle(s Settlement) error {
 			return fmt.Errorf("challenge: Settle: specialization %q: %w", g.Specialization.Name, err)
 		}
 	}
+	if err := c.checkGainsPaid(s); err != nil {
+		return err
+	}
 	for m := range mem {
 		mem[m].Stats = stats[m]
 	}
@@ -999,6 +1002,30 @@ func (c *State) settle(s Settlement) error {
 		c.emit(Event{Kind: EvSettle, Side: an, Other: c.Challenger, Name: s.Note})
 	}
 	c.afterExchangeOut()
+	return nil
+}
+
+// checkGainsPaid checks that each member gaining specializations in s
+// loses Rules.GainCost die sizes for each in the same settlement: "you
+// can lose things from your character sheet as consequences, you can't
+// add things", but a loss may come with a gain ("your character loses
+// three Guts and gains a specialization").
+func (c *State) checkGainsPaid(s Settlement) error {
+	for m := range c.Sides[c.Answerer].Members {
+		gained, lost := 0, 0
+		for _, g := range s.Gains {
+			gained += b2i(g.Member == m)
+		}
+		for _, ch := range s.Changes {
+			if ch.Member == m {
+				lost += ch.Lose.Total()
+			}
+		}
+		if need := gained * c.Rules.GainCost; lost < need {
+			return fmt.Errorf("challenge: Settle: %s gains %d specializations but loses %d die sizes: rules.gain_cost asks %d a specialization",
+				c.Sides[c.Answerer].Members[m].Name, gained, lost, c.Rules.GainCost)
+		}
+	}
 	return nil
 }
 

@@ -341,3 +341,54 @@ func TestCrossablesListTheLegalCrossOffs(t *testing.T) {
 		t.Errorf("crossables: Althesa %v, Irin %v; want [0] and [1]", a, i)
 	}
 }
+
+// TestGainNeedsALossInReturn: a settlement may give the loser a
+// specialization only in exchange for die sizes lost in it
+// (Rules.GainCost, 1 a specialization); with GainCost 0 a gain is free.
+func TestGainNeedsALossInReturn(t *testing.T) {
+	r := dice.NewSeeded(1)
+	marked := Gain{Member: 0, Specialization: Specialization{Name: "demon-marked", Endeavor: Enduring, Stat: Guts}}
+	c := doubledDuel(t, DefaultRules())
+	wantRefused(t, c, r, "Irin gains 1 specializations but loses 0 die sizes: rules.gain_cost asks 1", func() error {
+		return Engine{}.Settle(c, Settlement{Gains: []Gain{marked}})
+	})
+	must(t, Engine{}.Settle(c, Settlement{Gains: []Gain{marked},
+		Changes: []Change{{Member: 0, Lose: Loss{Stat: Guts, Sizes: [MaxDice]int{1}}}}}))
+	free := DefaultRules()
+	free.GainCost = 0
+	c = doubledDuel(t, free)
+	must(t, Engine{}.Settle(c, Settlement{Gains: []Gain{marked}}))
+}
+
+// TestNextChapterAddsToTheSheet: at the setup of a new chapter a sheet may
+// gain endeavors and specializations and move sizes; a bad addition is
+// refused and changes nothing.
+func TestNextChapterAddsToTheSheet(t *testing.T) {
+	cp := &Campaign{Rules: DefaultRules(), Characters: []Character{althesa(), irin()}}
+	must(t, cp.NextChapter(Chapter{Character: "Irin",
+		Endeavors:       map[string]string{"courting_priestesses": Art, Defending: Grace},
+		Specializations: []Specialization{{Name: "demon-marked", Endeavor: "courting_priestesses", Stat: Guts}},
+		Moves:           []Move{{From: Guts, FromDie: 1, To: Art, ToDie: 1, Sizes: 1}},
+	}))
+	irin := cp.Characters[1]
+	if irin.Endeavors["courting_priestesses"] != Art || irin.Endeavors[Defending] != Grace || len(irin.Specializations) != 1 ||
+		irin.Stats[Guts] != MustStat(dice.D12, dice.D4) || irin.Stats[Art] != MustStat(dice.D8, dice.D8) {
+		t.Errorf("after the chapter: %+v", irin)
+	}
+	before, err := json.Marshal(cp)
+	must(t, err)
+	for _, tc := range []struct {
+		ch   Chapter
+		want string
+	}{
+		{Chapter{Character: "Mitch"}, `no character "Mitch"`},
+		{Chapter{Character: "Irin", Endeavors: map[string]string{"juggling": "luck"}}, `maps to unknown stat "luck"`},
+		{Chapter{Character: "Irin", Specializations: []Specialization{{Name: "demon-marked", Endeavor: Defending, Stat: Art}}}, "already has"},
+		{Chapter{Character: "Irin", Moves: []Move{{From: Guts, FromDie: 0, To: Art, ToDie: 0, Sizes: 5}}}, "would pass d12"},
+	} {
+		wantErr(t, cp.NextChapter(tc.ch), tc.want)
+		if after, _ := json.Marshal(cp); !bytes.Equal(after, before) {
+			t.Errorf("a refused chapter changed the campaign:\n%s\n%s", before, after)
+		}
+	}
+}

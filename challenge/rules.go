@@ -104,6 +104,11 @@ type Rules struct {
 	// false: a character who must roll an empty stat is out of the
 	// conflict.
 	EmptyStatReadsZero bool `json:"empty_stat_reads_zero,omitempty"`
+	// GainCost is the die sizes a loser must lose in a settlement for each
+	// specialization it gains there: a consequence takes things from a
+	// sheet, and may give something only in exchange ("loses three Guts
+	// and gains a specialization"). [ours] 1; 0 lets a gain come free.
+	GainCost int `json:"gain_cost"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.
@@ -123,6 +128,7 @@ func DefaultRules() Rules {
 
 		CrossOffsPerComparison: 1,
 		AdvantageDice:          1,
+		GainCost:               1,
 	}
 }
 
@@ -183,6 +189,9 @@ func (r Rules) Validate() error {
 	}
 	if r.CrossOffsPerComparison < 0 || r.CrossOffsPerComparison > maxBonusDice {
 		return fmt.Errorf("challenge: rules.cross_offs_per_comparison %d: allowed 0..%d", r.CrossOffsPerComparison, maxBonusDice)
+	}
+	if r.GainCost < 0 || r.GainCost > 5*MaxDice*MaxStats {
+		return fmt.Errorf("challenge: rules.gain_cost %d: allowed 0..%d", r.GainCost, 5*MaxDice*MaxStats)
 	}
 	if r.AdvantageDice < 0 || r.AdvantageDice > maxBonusDice {
 		return fmt.Errorf("challenge: rules.advantage_dice %d: allowed 0..%d", r.AdvantageDice, maxBonusDice)
