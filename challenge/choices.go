@@ -101,7 +101,7 @@ func (c *State) spread(out *[]Loss, l Loss, s Stat, i, left int) {
 		}
 		return
 	}
-	for n := range min(left, rung(s[i])) + 1 {
+	for n := range min(left, c.Rules.sizes(s[i])) + 1 {
 		l.Sizes[i] = n
 		c.spread(out, l, s, i+1, left-n)
 	}

@@ -798,7 +798,7 @@ func (c *State) takeStance(hangIn bool) {
 // position st of member m of the losing side: Rules.InjurySizes, or all
 // the stat holds if less.
 func (c *State) InjuryLimit(loser, m, st int) int {
-	return min(c.Rules.InjurySizes, c.Sides[loser].Members[m].Stats[st].Sizes())
+	return min(c.Rules.InjurySizes, c.Rules.statSizes(c.Sides[loser].Members[m].Stats[st]))
 }
 
 // checkInjury validates a standard exhaustion-or-injury loss for member m
@@ -826,7 +826,7 @@ func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	want := c.InjuryLimit(loser, m, st)
 	if want == 0 && c.Rules.InjurySizes > 0 {
 		for k, ok := range mem.InjuryStats {
-			if ok && mem.Stats[k].Sizes() > 0 {
+			if ok && c.Rules.statSizes(mem.Stats[k]) > 0 {
 				return 0, Stat{}, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
 			}
 		}
@@ -834,7 +834,7 @@ func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	if got := l.Total(); got != want {
 		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
 	}
-	after, err := l.apply(mem.Stats[st])
+	after, err := l.apply(c.Rules, mem.Stats[st])
 	if err != nil {
 		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
 	}

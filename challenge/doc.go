@@ -62,7 +62,8 @@
 //   - A negotiated outcome (Settlement) may take or move die sizes, tie an
 //     endeavor to another stat, or give a specialization; either side may
 //     refuse and fall back on exhaustion or injury. Campaign carries sheets
-//     and the owe list from one conflict to the next.
+//     and the owe list from one conflict to the next, and NextChapter adds
+//     to a sheet at a new chapter's setup.
 //   - Scenario is the mechanic contract of sim; ExchangeOdds and Duel give
 //     exact probabilities of one exchange and a whole two-sided conflict,
 //     and Scenario.Exact returns them as a markov.Answer.
@@ -85,9 +86,9 @@
 //   - [ours] a true tie on the initial cast is recast (RecastTies, at most
 //     MaxRecasts times a round); a conflict still going after MaxExchanges
 //     answers is a stalemate.
-//   - [ours] a die stepped below d4 is gone; a character whose stat for the
-//     endeavor is empty is out (EmptyStatReadsZero true keeps it in,
-//     reading 0).
+//   - [ours] a die stepped below d4 is gone (D4Stays true: a d4 has no size
+//     to lose); a character whose stat for the endeavor is empty is out
+//     (EmptyStatReadsZero true keeps it in, reading 0).
 //   - [ours] the owe list follows the text, not its example, which compares
 //     18 sides with 18: a name goes on only when the opponent's dice have
 //     strictly more sides (OweOnEqualSides true follows the example). It
@@ -104,5 +105,9 @@
 //     when several sides may interfere, the highest roll among those
 //     willing answers; giving or an outright loss puts a side out.
 //   - [ours] a settlement's remaps and gained specializations must name an
-//     endeavor on the loser's sheet.
+//     endeavor on the loser's sheet, and each specialization gained is paid
+//     for with a die size lost in the same settlement (GainCost): "you
+//     can't add things to your character sheet" as a consequence. A sheet
+//     grows only at the setup of its next chapter (Campaign.NextChapter),
+//     and never by die sizes, which may only be moved.
 package challenge

@@ -249,7 +249,7 @@ func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 			continue
 		}
 		s := mem.Stats[k]
-		if s.Sizes() == 0 {
+		if c.Rules.statSizes(s) == 0 {
 			if best < 0 {
 				best, bs = k, -1<<30
 			}
@@ -264,12 +264,12 @@ func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 
 // takeLoss spreads n sizes over s's dice in the given order, each die
 // giving at most what it has; byOne takes one size per die per pass.
-func takeLoss(s Stat, n int, order []int, byOne bool) [MaxDice]int {
+func takeLoss(r Rules, s Stat, n int, order []int, byOne bool) [MaxDice]int {
 	var sz [MaxDice]int
 	for n > 0 {
 		moved := false
 		for _, i := range order {
-			left := rung(s[i]) - sz[i]
+			left := r.sizes(s[i]) - sz[i]
 			if left <= 0 || n == 0 {
 				continue
 			}
@@ -315,7 +315,7 @@ func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) 
 	}
 	s := c.Sides[loser].Members[m].Stats[k]
 	o, n := diceOrder(s, smallest)
-	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
+	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(c.Rules, s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
 }
 
 // Loss implements LossPolicy: the injury stat whose biggest die is
@@ -329,8 +329,10 @@ func (Deepest) Loss(v *View, loser, m int) Loss {
 		if !injury {
 			continue
 		}
-		top, sizes := slices.Max(mem.Stats[k][:]), mem.Stats[k].Sizes()
-		if best < 0 || top > bestTop || top == bestTop && sizes > bestSizes {
+		// A stat with no size left to lose is the choice only when every
+		// injury stat is so.
+		top, sizes := slices.Max(mem.Stats[k][:]), c.Rules.statSizes(mem.Stats[k])
+		if best < 0 || sizes > 0 && (bestSizes == 0 || top > bestTop || top == bestTop && sizes > bestSizes) {
 			best, bestTop, bestSizes = k, top, sizes
 		}
 	}
@@ -339,7 +341,7 @@ func (Deepest) Loss(v *View, loser, m int) Loss {
 	}
 	s := mem.Stats[best]
 	o, n := diceOrder(s, false)
-	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(s, c.InjuryLimit(loser, m, best), o[:n], false)}
+	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(c.Rules, s, c.InjuryLimit(loser, m, best), o[:n], false)}
 }
 
 // Loss implements LossPolicy.

@@ -109,6 +109,10 @@ type Rules struct {
 	// sheet, and may give something only in exchange ("loses three Guts
 	// and gains a specialization"). [ours] 1; 0 lets a gain come free.
 	GainCost int `json:"gain_cost"`
+	// D4Stays: a d4 has no size to lose, so losses step dice down to d4
+	// and no further and a die is never gone. [ours] false: a d4 that
+	// loses a size is gone.
+	D4Stays bool `json:"d4_stays,omitempty"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.
@@ -197,6 +201,24 @@ func (r Rules) Validate() error {
 		return fmt.Errorf("challenge: rules.advantage_dice %d: allowed 0..%d", r.AdvantageDice, maxBonusDice)
 	}
 	return nil
+}
+
+// sizes returns how many sizes die d can lose: its rung on the ladder
+// (d4 1 ... d12 5), one fewer when Rules.D4Stays.
+func (r Rules) sizes(d dice.Die) int {
+	if n := rung(d); r.D4Stays && n > 0 {
+		return n - 1
+	}
+	return rung(d)
+}
+
+// statSizes returns how many sizes stat s can lose in all.
+func (r Rules) statSizes(s Stat) int {
+	t := 0
+	for _, d := range s {
+		t += r.sizes(d)
+	}
+	return t
 }
 
 func (r Rules) coreEndeavor(e string) bool {

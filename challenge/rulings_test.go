@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
@@ -196,4 +197,33 @@ func TestEmptyStatReadsZeroSetting(t *testing.T) {
 		t.Errorf("challenger %d answerer %d, Pip reads %d: want Althesa's 2 to double Pip's 0", c.Challenger, c.Answerer, c.Sides[0].Read())
 	}
 	must(t, c.Check())
+}
+
+// TestD4StaysSetting: Irin, doubled, loses two sizes from Grace d10 d4. By
+// default the d4 may take one and be gone; with Rules.D4Stays it has none
+// to lose, so both come off the d10: the loss that finishes dice leaves
+// d8 by default and d6 d4 with D4Stays.
+func TestD4StaysSetting(t *testing.T) {
+	for _, stays := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.D4Stays = stays
+		c := doubledDuel(t, rules)
+		got, err := c.Losses(0)
+		must(t, err)
+		want := []Loss{{Stat: Grace, Sizes: [MaxDice]int{1, 1}}, {Stat: Grace, Sizes: [MaxDice]int{2, 0}}}
+		if stays {
+			want = want[1:]
+			wantErr(t, Engine{}.Injure(c, want[:0:0]), "1 characters")
+			wantErr(t, Engine{}.Injure(c, []Loss{{Stat: Grace, Sizes: [MaxDice]int{1, 1}}}), "a d4 has only 0 sizes to lose")
+		}
+		if !cmp.Equal(got, want) {
+			t.Errorf("d4_stays %v: losses %v, want %v", stays, got, want)
+		}
+		// Finish takes from the smallest die first.
+		must(t, Engine{}.Play(c, dice.NewSeeded(1), []Policy{Style{Losses: Finish{}}, Style{}}))
+		after := map[bool]Stat{false: MustStat(dice.D8), true: MustStat(dice.D6, dice.D4)}[stays]
+		if s := c.Sides[1].Members[0].Stats[1]; s != after {
+			t.Errorf("d4_stays %v: Grace %v after the finishing loss, want %v", stays, s, after)
+		}
+	}
 }
