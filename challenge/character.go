@@ -325,7 +325,7 @@ func (l Loss) Total() int {
 
 // apply returns s with the loss taken, or an error if a die would lose
 // more sizes than it has.
-func (l Loss) apply(r Rules, s Stat) (Stat, error) {
+func (l Loss) apply(r *Rules, s Stat) (Stat, error) {
 	gone := false
 	for i, n := range l.Sizes {
 		if n < 0 {
@@ -355,7 +355,7 @@ func (c *Character) Lose(r Rules, l Loss) error {
 	if r.statIndex(l.Stat) < 0 {
 		return fmt.Errorf("challenge: %s: unknown stat %q: allowed %v", c.Name, l.Stat, r.Stats)
 	}
-	s, err := l.apply(r, c.Stats[l.Stat])
+	s, err := l.apply(&r, c.Stats[l.Stat])
 	if err != nil {
 		return fmt.Errorf("challenge: %s: %w", c.Name, err)
 	}

@@ -834,7 +834,7 @@ func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	if got := l.Total(); got != want {
 		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
 	}
-	after, err := l.apply(c.Rules, mem.Stats[st])
+	after, err := l.apply(&c.Rules, mem.Stats[st])
 	if err != nil {
 		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
 	}

@@ -264,7 +264,7 @@ func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 
 // takeLoss spreads n sizes over s's dice in the given order, each die
 // giving at most what it has; byOne takes one size per die per pass.
-func takeLoss(r Rules, s Stat, n int, order []int, byOne bool) [MaxDice]int {
+func takeLoss(r *Rules, s Stat, n int, order []int, byOne bool) [MaxDice]int {
 	var sz [MaxDice]int
 	for n > 0 {
 		moved := false
@@ -315,7 +315,7 @@ func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) 
 	}
 	s := c.Sides[loser].Members[m].Stats[k]
 	o, n := diceOrder(s, smallest)
-	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(c.Rules, s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
+	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
 }
 
 // Loss implements LossPolicy: the injury stat whose biggest die is
@@ -341,7 +341,7 @@ func (Deepest) Loss(v *View, loser, m int) Loss {
 	}
 	s := mem.Stats[best]
 	o, n := diceOrder(s, false)
-	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(c.Rules, s, c.InjuryLimit(loser, m, best), o[:n], false)}
+	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, best), o[:n], false)}
 }
 
 // Loss implements LossPolicy.

@@ -205,7 +205,7 @@ func (r Rules) Validate() error {
 
 // sizes returns how many sizes die d can lose: its rung on the ladder
 // (d4 1 ... d12 5), one fewer when Rules.D4Stays.
-func (r Rules) sizes(d dice.Die) int {
+func (r *Rules) sizes(d dice.Die) int {
 	if n := rung(d); r.D4Stays && n > 0 {
 		return n - 1
 	}
@@ -213,7 +213,7 @@ func (r Rules) sizes(d dice.Die) int {
 }
 
 // statSizes returns how many sizes stat s can lose in all.
-func (r Rules) statSizes(s Stat) int {
+func (r *Rules) statSizes(s Stat) int {
 	t := 0
 	for _, d := range s {
 		t += r.sizes(d)
@@ -221,7 +221,7 @@ func (r Rules) statSizes(s Stat) int {
 	return t
 }
 
-func (r Rules) coreEndeavor(e string) bool {
+func (r *Rules) coreEndeavor(e string) bool {
 	for _, c := range r.Endeavors {
 		if c == e {
 			return true
@@ -231,7 +231,7 @@ func (r Rules) coreEndeavor(e string) bool {
 }
 
 // statIndex returns the position of stat name in r.Stats, or -1.
-func (r Rules) statIndex(name string) int {
+func (r *Rules) statIndex(name string) int {
 	for i, s := range r.Stats {
 		if s == name {
 			return i

@@ -149,7 +149,11 @@ func (rn *Runner) reset() {
 	for i := range sides {
 		members, faces := sides[i].Members, sides[i].Faces
 		sides[i] = s.Sides[i]
-		sides[i].Members = append(members[:0], s.Sides[i].Members...)
+		// Of a member, play changes only the stats.
+		for m := range members {
+			members[m].Stats = s.Sides[i].Members[m].Stats
+		}
+		sides[i].Members = members
 		sides[i].Faces = append(faces[:0], s.Sides[i].Faces...)
 	}
 }
