@@ -156,10 +156,11 @@ type Consequence struct {
 }
 
 // State is the whole state of one conflict: the rules, the sides, the
-// owe list, and where play stands. Drive it step by step (Roll, CrossOff,
-// Resolve, Challenge, Drop, Interfere, Stance, Injure, Settle), or with
-// policies through Step and Run. A step that returns an error leaves the
-// state unchanged. It saves and restores as JSON.
+// owe list, and where play stands (phase, round, challenger and answerer).
+// An Engine drives it step by step (Roll, CrossOff, Resolve, Challenge,
+// Drop, Interfere, Stance, Injure, Settle), or with policies through Step
+// and Play; a step that returns an error leaves it unchanged. It saves
+// and restores as JSON, checked whole by Check as it is decoded.
 type State struct {
 	Rules Rules  `json:"rules"`
 	Sides []Side `json:"sides"`

@@ -80,7 +80,7 @@ func (e Event) String() string {
 	return b.String()
 }
 
-// Log records events; its Record method is a Trace.
+// Log records events; its Record method is an Engine Sink.
 type Log struct {
 	Events []Event
 }
