@@ -191,7 +191,7 @@ type State struct {
 	Consequences []Consequence `json:"consequences"`
 
 	// sink is the Engine's Sink and view the policies' view of the
-	// state, both lent for the length of one step (Engine.lend).
+	// state, both lent for the length of one step (Engine.begin).
 	sink func(Event)
 	view View
 
@@ -1235,7 +1235,7 @@ func (c *State) checkTurn() error {
 		v    int
 	}{{"challenger", c.Challenger}, {"answerer", c.Answerer}, {"winner", c.Winner}} {
 		if x.v < -1 || x.v >= n {
-			return fmt.Errorf("challenge: saved conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
+			return fmt.Errorf("challenge: conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
 		}
 	}
 	if c.Phase == PhaseDone {
@@ -1246,7 +1246,7 @@ func (c *State) checkTurn() error {
 		in += b2i(c.In(i))
 	}
 	if in < 2 {
-		return fmt.Errorf("challenge: saved conflict in phase %v has %d sides in: a conflict goes on while two are", c.Phase, in)
+		return fmt.Errorf("challenge: conflict in phase %v has %d sides in: a conflict goes on while two are", c.Phase, in)
 	}
 	if c.Phase == PhaseCast {
 		return nil
@@ -1254,17 +1254,17 @@ func (c *State) checkTurn() error {
 	for i := range c.Sides {
 		s := &c.Sides[i]
 		if s.Status == StatusIn && len(s.Faces) != len(s.Dice) {
-			return fmt.Errorf("challenge: saved side %s shows %d faces for %d dice in phase %v", s.Name, len(s.Faces), len(s.Dice), c.Phase)
+			return fmt.Errorf("challenge: side %s shows %d faces for %d dice in phase %v", s.Name, len(s.Faces), len(s.Dice), c.Phase)
 		}
 	}
 	switch c.Phase {
 	case PhaseChallenge:
 		if !c.In(c.Challenger) {
-			return fmt.Errorf("challenge: saved conflict in phase %v needs a challenger still in", c.Phase)
+			return fmt.Errorf("challenge: conflict in phase %v needs a challenger still in", c.Phase)
 		}
 	case PhaseInterfere, PhaseAnswer, PhaseAnswered, PhaseStance, PhaseConsequence:
 		if !c.In(c.Challenger) || !c.In(c.Answerer) || c.Challenger == c.Answerer {
-			return fmt.Errorf("challenge: saved conflict in phase %v needs a challenger and a different answerer, both still in", c.Phase)
+			return fmt.Errorf("challenge: conflict in phase %v needs a challenger and a different answerer, both still in", c.Phase)
 		}
 	}
 	return nil

@@ -14,9 +14,18 @@ type Engine struct {
 	Sink func(Event)
 }
 
-// lend gives the state the Engine's sink, and its policies' view of it,
-// for the length of one step; the step defers unlend.
-func (e Engine) lend(s *State) { s.sink, s.view.s = e.Sink, s }
+// begin checks whose turn it is against the phase (State.checkTurn: the
+// sides a step reads exist, are in and show a roll), so that a State
+// edited by hand since its last Check is refused rather than indexed out
+// of range, and lends the state the Engine's sink and its policies' view
+// of it for the length of the step, which defers unlend.
+func (e Engine) begin(s *State) error {
+	if err := s.checkTurn(); err != nil {
+		return err
+	}
+	s.sink, s.view.s = e.Sink, s
+	return nil
+}
 
 func (s *State) unlend() { s.sink, s.view.s = nil, nil }
 
@@ -26,7 +35,9 @@ func (s *State) unlend() { s.sink, s.view.s = nil, nil }
 // rolls its advantage dice with its dice. Once Rules.MaxExchanges answers
 // have been rolled, the conflict ends as a stalemate instead.
 func (e Engine) Roll(s *State, r *dice.Roller) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.roll(r)
 }
@@ -37,7 +48,9 @@ func (e Engine) Roll(s *State, r *dice.Roller) error {
 // (PhaseAnswered) the two sides comparing, each up to
 // Rules.CrossOffsPerComparison names.
 func (e Engine) CrossOff(s *State, r *dice.Roller, i, k int) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.crossOff(r, i, k)
 }
@@ -49,7 +62,9 @@ func (e Engine) CrossOff(s *State, r *dice.Roller, i, k int) error {
 // outright win (PhaseConsequence); otherwise the answerer must choose
 // (PhaseStance).
 func (e Engine) Resolve(s *State) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.resolve()
 }
@@ -58,7 +73,9 @@ func (e Engine) Resolve(s *State) error {
 // another side's showing roll beats j's, the conflict waits in
 // PhaseInterfere; otherwise j answers.
 func (e Engine) Challenge(s *State, j int) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.challenge(j)
 }
@@ -66,7 +83,9 @@ func (e Engine) Challenge(s *State, j int) error {
 // Interfere settles interference with the named answerer: k >= 0 is the
 // side that answers instead; -1 lets the named answerer answer.
 func (e Engine) Interfere(s *State, k int) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.interfere(k)
 }
@@ -74,7 +93,9 @@ func (e Engine) Interfere(s *State, k int) error {
 // Drop takes the current challenger out of the conflict instead of
 // challenging ("you can drop out of the conflict yourself").
 func (e Engine) Drop(s *State) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.drop()
 }
@@ -83,7 +104,9 @@ func (e Engine) Drop(s *State) error {
 // challenge but more than half: hang in (the challenger carries an
 // advantage die into the next round) or give (out, no injury).
 func (e Engine) Stance(s *State, hangIn bool) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.stance(hangIn)
 }
@@ -93,7 +116,9 @@ func (e Engine) Stance(s *State, hangIn bool) error {
 // you both") loses losses[m], Rules.InjurySizes sizes from one of its
 // injury stats, as the winner chooses (State.Losses lists the choices).
 func (e Engine) Injure(s *State, losses []Loss) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.injure(losses)
 }
@@ -103,7 +128,9 @@ func (e Engine) Injure(s *State, losses []Loss) error {
 // gained specialization naming an endeavor on the loser's sheet and a
 // stat of the rules.
 func (e Engine) Settle(s *State, st Settlement) error {
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.settle(st)
 }
@@ -118,7 +145,9 @@ func (e Engine) Step(s *State, r *dice.Roller, policies []Policy) error {
 	if len(policies) != len(s.Sides) {
 		return s.policiesErr(policies)
 	}
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	return s.step(r, policies)
 }
@@ -129,7 +158,9 @@ func (e Engine) Play(s *State, r *dice.Roller, policies []Policy) error {
 	if len(policies) != len(s.Sides) {
 		return s.policiesErr(policies)
 	}
-	e.lend(s)
+	if err := e.begin(s); err != nil {
+		return err
+	}
 	defer s.unlend()
 	for s.Phase != PhaseDone {
 		if err := s.step(r, policies); err != nil {

@@ -392,3 +392,27 @@ func TestNextChapterAddsToTheSheet(t *testing.T) {
 		}
 	}
 }
+
+// TestStateEditedByHandIsRefusedNotIndexed: the State's fields are
+// exported; a step refuses a state whose turn does not fit its phase
+// instead of reading out of range.
+func TestStateEditedByHandIsRefusedNotIndexed(t *testing.T) {
+	r := dice.NewSeeded(1)
+	for _, tc := range []struct {
+		name string
+		edit func(c *State)
+		want string
+	}{
+		{"challenger gone", func(c *State) { c.Phase, c.Challenger = PhaseChallenge, -1 }, "needs a challenger still in"},
+		{"answerer out of range", func(c *State) { c.Phase, c.Answerer = PhaseStance, 7 }, "answerer 7: allowed -1..1"},
+		{"faces lost", func(c *State) { c.Phase, c.Sides[0].Faces = PhaseCastRolled, nil }, "shows 0 faces for 2 dice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
+			must(t, Engine{}.Roll(c, dice.Scripted(8, 3, 4, 2)))
+			tc.edit(c)
+			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Step(c, r, make([]Policy, 2)) })
+			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Play(c, r, make([]Policy, 2)) })
+		})
+	}
+}
