@@ -77,7 +77,10 @@ func (p lossOf) Loss(*View, int, int) Loss { return p.l }
 
 // restyle changes one part of side i's Style.
 func restyle(policies []Policy, i int, change func(*Style)) {
-	s := policy(policies, i).(Style)
+	var s Style
+	if p, ok := policies[i].(*Style); ok {
+		s = *p
+	}
 	change(&s)
 	policies[i] = s
 }

@@ -61,7 +61,7 @@ func (s Scenario) build() (*State, []Policy, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("scenario: sides[%d].play: %w", i, err)
 		}
-		policies[i] = p
+		policies[i] = &p
 		parties[i] = Party{Name: sd.Name, Members: sd.Members, Target: sd.Target}
 	}
 	for i, d := range s.Owe {
