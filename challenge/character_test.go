@@ -256,7 +256,7 @@ func TestPolicyRegistry(t *testing.T) {
 		must(t, err)
 		kind := n[:strings.Index(n, "/")]
 		// The named part, and only it, is set.
-		st := p.(Style)
+		st := p.(*Style)
 		parts := map[string]bool{KindStance: st.Stance != nil, KindCross: st.Cross != nil, KindLoss: st.Losses != nil,
 			KindTarget: st.Targets != nil, KindInterfere: st.Interference != nil}
 		ok := parts[kind]

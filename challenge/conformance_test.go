@@ -82,7 +82,7 @@ func restyle(policies []Policy, i int, change func(*Style)) {
 		s = *p
 	}
 	change(&s)
-	policies[i] = s
+	policies[i] = &s
 }
 
 // StepIllegal answers the next choice illegally: an owe-list entry that

@@ -174,10 +174,11 @@ func (c *State) policiesErr(policies []Policy) error {
 	return fmt.Errorf("challenge: %d policies for %d sides: give one per side", len(policies), len(c.Sides))
 }
 
-// policy is side i's policy, the default Style for a nil one.
+// policy is side i's policy; a nil one plays the defaults, as a nil
+// *Style.
 func policy(policies []Policy, i int) Policy {
 	if policies[i] == nil {
-		return Style{}
+		return (*Style)(nil)
 	}
 	return policies[i]
 }

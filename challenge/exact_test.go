@@ -167,7 +167,7 @@ func TestDuelMatchesEngine(t *testing.T) {
 				}
 				return Give{}
 			}
-			plays := []Policy{Style{Stance: stance(tc.hangA)}, Style{Stance: stance(tc.hangB)}}
+			plays := []Policy{&Style{Stance: stance(tc.hangA)}, &Style{Stance: stance(tc.hangB)}}
 			start := duel(t, a, b, "warrior_priestessing", Defending)
 			rng := dice.NewSeeded(42)
 			ends := map[int]int64{}

@@ -47,7 +47,7 @@ func oweDuel(t *testing.T, r *dice.Roller) *State {
 		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
 	}, []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}})
 	must(t, err)
-	pass := []Policy{Style{Cross: crossAt{-1}}, Style{Cross: crossAt{-1}}}
+	pass := []Policy{&Style{Cross: crossAt{-1}}, &Style{Cross: crossAt{-1}}}
 	for c.Phase != PhaseAnswered {
 		must(t, Engine{}.Step(c, r, pass))
 	}
@@ -65,7 +65,7 @@ func oweDuel(t *testing.T, r *dice.Roller) *State {
 func TestIllegalCrossOffLeavesEarlierSideCrossOffAsItsOwnStep(t *testing.T) {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
 	c := oweDuel(t, r)
-	plays := []Policy{Style{Cross: crossAt{1}}, Style{Cross: crossAt{1}}}
+	plays := []Policy{&Style{Cross: crossAt{1}}, &Style{Cross: crossAt{1}}}
 	must(t, Engine{}.Step(c, r, plays)) // Irin crosses himself off and rolls a 3
 	if c.CrossOffs != 1 || c.Sides[1].Bonus != 3 || len(c.Owe) != 1 || c.Owe[0].Name != "Althesa" {
 		t.Fatalf("after Irin's cross-off: %d cross-offs, bonus %d, owe %v", c.CrossOffs, c.Sides[1].Bonus, c.Owe)
@@ -80,7 +80,7 @@ func TestCrossOffAnswerBelowMinusOneIsRefused(t *testing.T) {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5)
 	c := oweDuel(t, r)
 	wantRefused(t, c, r, "answered -5: give an owe-list index 0..1 or -1 for none", func() error {
-		return Engine{}.Step(c, r, []Policy{Style{}, Style{Cross: crossAt{-5}}})
+		return Engine{}.Step(c, r, []Policy{&Style{}, &Style{Cross: crossAt{-5}}})
 	})
 }
 

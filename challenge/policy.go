@@ -74,9 +74,9 @@ type Policy interface {
 	Accept(v *View, s Settlement) bool
 }
 
-// Style is a Policy made of one choice of each kind. Nil parts use the
-// defaults: hang in, never cross off, deepest loss, sworn target, never
-// interfere, no negotiation.
+// Style is a Policy (as a *Style) made of one choice of each kind. Nil
+// parts, and a nil *Style, use the defaults: hang in, never cross off,
+// deepest loss, sworn target, never interfere, no negotiation.
 type Style struct {
 	Stance       StancePolicy
 	Cross        CrossPolicy
@@ -86,56 +86,56 @@ type Style struct {
 	Negotiator   Negotiator
 }
 
-var _ Policy = Style{}
+var _ Policy = (*Style)(nil)
 
 // HangIn implements Policy with the Stance part.
-func (s Style) HangIn(v *View, side int) bool {
-	if s.Stance == nil {
+func (s *Style) HangIn(v *View, side int) bool {
+	if s == nil || s.Stance == nil {
 		return HangIn{}.HangIn(v, side)
 	}
 	return s.Stance.HangIn(v, side)
 }
 
 // CrossOff implements Policy with the Cross part.
-func (s Style) CrossOff(v *View, side int) int {
-	if s.Cross == nil {
+func (s *Style) CrossOff(v *View, side int) int {
+	if s == nil || s.Cross == nil {
 		return Never{}.CrossOff(v, side)
 	}
 	return s.Cross.CrossOff(v, side)
 }
 
 // Target implements Policy with the Targets part.
-func (s Style) Target(v *View, challenger int) int {
-	if s.Targets == nil {
+func (s *Style) Target(v *View, challenger int) int {
+	if s == nil || s.Targets == nil {
 		return Sworn{}.Target(v, challenger)
 	}
 	return s.Targets.Target(v, challenger)
 }
 
 // Interfere implements Policy with the Interference part.
-func (s Style) Interfere(v *View, side int) bool {
-	return s.Interference != nil && s.Interference.Interfere(v, side)
+func (s *Style) Interfere(v *View, side int) bool {
+	return s != nil && s.Interference != nil && s.Interference.Interfere(v, side)
 }
 
 // Loss implements Policy with the Losses part.
-func (s Style) Loss(v *View, loser, m int) Loss {
-	if s.Losses == nil {
+func (s *Style) Loss(v *View, loser, m int) Loss {
+	if s == nil || s.Losses == nil {
 		return Deepest{}.Loss(v, loser, m)
 	}
 	return s.Losses.Loss(v, loser, m)
 }
 
 // Propose implements Policy with the Negotiator part.
-func (s Style) Propose(v *View) (Settlement, bool) {
-	if s.Negotiator == nil {
+func (s *Style) Propose(v *View) (Settlement, bool) {
+	if s == nil || s.Negotiator == nil {
 		return Settlement{}, false
 	}
 	return s.Negotiator.Propose(v)
 }
 
 // Accept implements Policy with the Negotiator part.
-func (s Style) Accept(v *View, st Settlement) bool {
-	return s.Negotiator != nil && s.Negotiator.Accept(v, st)
+func (s *Style) Accept(v *View, st Settlement) bool {
+	return s != nil && s.Negotiator != nil && s.Negotiator.Accept(v, st)
 }
 
 // Built-in policies.
@@ -421,22 +421,22 @@ const (
 // policies names every shipped part as "kind/name"; each makes a Style of
 // that part and the defaults.
 var policies = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{
-	"stance/hang_in":       func() Policy { return Style{Stance: HangIn{}} },
-	"stance/give":          func() Policy { return Style{Stance: Give{}} },
-	"stance/outclassed":    func() Policy { return Style{Stance: Outclassed{}} },
-	"cross_off/never":      func() Policy { return Style{Cross: Never{}} },
-	"cross_off/when_close": func() Policy { return Style{Cross: WhenClose{}} },
-	"cross_off/eager":      func() Policy { return Style{Cross: Eager{}} },
-	"loss/deepest":         func() Policy { return Style{Losses: Deepest{}} },
-	"loss/spread":          func() Policy { return Style{Losses: Spread{}} },
-	"loss/finish":          func() Policy { return Style{Losses: Finish{}} },
-	"target/sworn":         func() Policy { return Style{Targets: Sworn{}} },
-	"target/turncoat":      func() Policy { return Style{Targets: Turncoat{}} },
-	"target/weakest":       func() Policy { return Style{Targets: Weakest{}} },
-	"target/strongest":     func() Policy { return Style{Targets: Strongest{}} },
-	"interfere/aloof":      func() Policy { return Style{Interference: Aloof{}} },
-	"interfere/meddle":     func() Policy { return Style{Interference: Meddle{}} },
-	"interfere/guard":      func() Policy { return Style{Interference: Guard{}} },
+	"stance/hang_in":       func() Policy { return &Style{Stance: HangIn{}} },
+	"stance/give":          func() Policy { return &Style{Stance: Give{}} },
+	"stance/outclassed":    func() Policy { return &Style{Stance: Outclassed{}} },
+	"cross_off/never":      func() Policy { return &Style{Cross: Never{}} },
+	"cross_off/when_close": func() Policy { return &Style{Cross: WhenClose{}} },
+	"cross_off/eager":      func() Policy { return &Style{Cross: Eager{}} },
+	"loss/deepest":         func() Policy { return &Style{Losses: Deepest{}} },
+	"loss/spread":          func() Policy { return &Style{Losses: Spread{}} },
+	"loss/finish":          func() Policy { return &Style{Losses: Finish{}} },
+	"target/sworn":         func() Policy { return &Style{Targets: Sworn{}} },
+	"target/turncoat":      func() Policy { return &Style{Targets: Turncoat{}} },
+	"target/weakest":       func() Policy { return &Style{Targets: Weakest{}} },
+	"target/strongest":     func() Policy { return &Style{Targets: Strongest{}} },
+	"interfere/aloof":      func() Policy { return &Style{Interference: Aloof{}} },
+	"interfere/meddle":     func() Policy { return &Style{Interference: Meddle{}} },
+	"interfere/guard":      func() Policy { return &Style{Interference: Guard{}} },
 }}
 
 // PolicyNames returns the registered policy names, "kind/name", sorted.
@@ -465,15 +465,15 @@ type StyleNames struct {
 
 // part looks up the Style of the named part of a kind (the default name
 // when empty).
-func part(kind, name, def string) (Style, error) {
+func part(kind, name, def string) (*Style, error) {
 	if name == "" {
 		name = def
 	}
 	p, err := PolicyByName(kind + "/" + name)
 	if err != nil {
-		return Style{}, err
+		return nil, err
 	}
-	return p.(Style), nil
+	return p.(*Style), nil
 }
 
 // Style returns the Style the names choose.
@@ -481,13 +481,13 @@ func (n StyleNames) Style() (Style, error) {
 	var s Style
 	for _, k := range []struct {
 		kind, name, def string
-		set             func(Style)
+		set             func(*Style)
 	}{
-		{KindStance, n.Stance, "hang_in", func(p Style) { s.Stance = p.Stance }},
-		{KindCross, n.CrossOff, "never", func(p Style) { s.Cross = p.Cross }},
-		{KindLoss, n.Loss, "deepest", func(p Style) { s.Losses = p.Losses }},
-		{KindTarget, n.Target, "sworn", func(p Style) { s.Targets = p.Targets }},
-		{KindInterfere, n.Interfere, "aloof", func(p Style) { s.Interference = p.Interference }},
+		{KindStance, n.Stance, "hang_in", func(p *Style) { s.Stance = p.Stance }},
+		{KindCross, n.CrossOff, "never", func(p *Style) { s.Cross = p.Cross }},
+		{KindLoss, n.Loss, "deepest", func(p *Style) { s.Losses = p.Losses }},
+		{KindTarget, n.Target, "sworn", func(p *Style) { s.Targets = p.Targets }},
+		{KindInterfere, n.Interfere, "aloof", func(p *Style) { s.Interference = p.Interference }},
 	} {
 		p, err := part(k.kind, k.name, k.def)
 		if err != nil {

@@ -220,7 +220,7 @@ func TestD4StaysSetting(t *testing.T) {
 			t.Errorf("d4_stays %v: losses %v, want %v", stays, got, want)
 		}
 		// Finish takes from the smallest die first.
-		must(t, Engine{}.Play(c, dice.NewSeeded(1), []Policy{Style{Losses: Finish{}}, Style{}}))
+		must(t, Engine{}.Play(c, dice.NewSeeded(1), []Policy{&Style{Losses: Finish{}}, &Style{}}))
 		after := map[bool]Stat{false: MustStat(dice.D8), true: MustStat(dice.D6, dice.D4)}[stays]
 		if s := c.Sides[1].Members[0].Stats[1]; s != after {
 			t.Errorf("d4_stays %v: Grace %v after the finishing loss, want %v", stays, s, after)
