@@ -2,6 +2,7 @@ package challenge
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -313,5 +314,28 @@ func TestEventText(t *testing.T) {
 	e := Event{Kind: EvRoll, Side: 1, Other: -1, Faces: []int{6, 2}, Bonus: 3, Value: 9}
 	if got := e.String(); got != "r0 x0 roll side=1 faces=[6 2]+3 read=9 speaker=0" {
 		t.Errorf("%q", got)
+	}
+}
+
+// TestEnumsWriteAsNames: every enum of the package writes as its name and
+// reads back, and an unknown name is an error naming the allowed ones.
+func TestEnumsWriteAsNames(t *testing.T) {
+	for _, v := range []interface {
+		MarshalText() ([]byte, error)
+	}{PhaseStance, StatusGave, EvHangIn, BGiven} {
+		b, err := v.MarshalText()
+		must(t, err)
+		if string(b) != fmt.Sprint(v) {
+			t.Errorf("%v writes as %q", v, b)
+		}
+	}
+	var e Ending
+	must(t, e.UnmarshalText([]byte("b_given")))
+	if e != BGiven {
+		t.Errorf("b_given reads as %v", e)
+	}
+	wantErr(t, e.UnmarshalText([]byte("draw")), `unknown challenge.Ending "draw"; allowed "a_outright"`)
+	if _, err := Ending(9).MarshalText(); err == nil {
+		t.Error("Ending(9) wrote a name")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -246,6 +247,17 @@ const (
 	BGiven                  // A gives to B
 	numEndings
 )
+
+var endingNames = named.Enum[Ending]{"a_outright", "a_given", "b_outright", "b_given"}
+
+// String returns the ending's name.
+func (e Ending) String() string { return endingNames.String(e) }
+
+// MarshalText writes the ending's name.
+func (e Ending) MarshalText() ([]byte, error) { return endingNames.Marshal(e) }
+
+// UnmarshalText reads an ending's name.
+func (e *Ending) UnmarshalText(b []byte) error { return endingNames.Unmarshal(b, e) }
 
 // roundOut is what one round leads to: an ending, or the next round with
 // an advantage for nobody, A or B.
