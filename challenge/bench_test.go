@@ -18,14 +18,19 @@ func BenchmarkExchange(b *testing.B) {
 	}
 	r := dice.NewSeeded(1)
 	c.Sides[0].Faces = append(c.Sides[0].Faces[:0], 8, 3)
+	c.Sides[1].Faces = append(c.Sides[1].Faces[:0], 4, 2)
 	c.Met = ^uint64(0) // the owe list is settled
 	b.ReportAllocs()
 	for b.Loop() {
 		// Restore the exchange's starting point. (Turned needs no reset:
 		// a tie's new round clears it, and nothing else sets it.)
 		c.Phase, c.Challenger, c.Answerer, c.Exchanges = PhaseAnswer, 0, 1, 0
-		_ = c.Roll(r)
-		_ = c.Resolve()
+		if err := (Engine{}).Roll(c, r); err != nil {
+			b.Fatal(err)
+		}
+		if err := (Engine{}).Resolve(c); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -2,6 +2,8 @@ package challenge
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Campaign is what outlives one conflict: the rules, the characters'
@@ -70,7 +72,7 @@ func (cp *Campaign) Validate() error {
 
 // Start sets up a conflict between the enlisted sides with the campaign's
 // rules, sheets and owe list. A character may be on only one side.
-func (cp *Campaign) Start(sides ...Enlist) (*Conflict, error) {
+func (cp *Campaign) Start(sides ...Enlist) (*State, error) {
 	if err := cp.Validate(); err != nil {
 		return nil, err
 	}
@@ -91,14 +93,14 @@ func (cp *Campaign) Start(sides ...Enlist) (*Conflict, error) {
 				Character: cp.Characters[k], Endeavor: role.Endeavor, Specialization: role.Specialization})
 		}
 	}
-	return NewConflict(cp.Rules, parties, cp.Owe)
+	return NewState(cp.Rules, parties, cp.Owe)
 }
 
 // Finish writes a finished conflict back into the campaign: each member's
 // stats as the conflict left them, negotiated remaps and specializations,
 // and the owe list with the names added and crossed off. The conflict must be over and its characters in the
 // campaign; on an error the campaign is unchanged.
-func (cp *Campaign) Finish(c *Conflict) error {
+func (cp *Campaign) Finish(c *State) error {
 	if c.Phase != PhaseDone {
 		return fmt.Errorf("%w: Finish in phase %v: the conflict is not over", ErrPhase, c.Phase)
 	}
@@ -172,5 +174,51 @@ func (cp *Campaign) Finish(c *Conflict) error {
 		}
 	}
 	cp.Owe = append([]Debt{}, c.Owe...)
+	return nil
+}
+
+// Chapter is what a character may add to its sheet at the setup of its
+// next chapter, the one time the text lets a sheet grow ("You can add
+// something to your character sheet only during setup for your
+// character's next chapter"): endeavors, new or tied to another stat, and
+// specializations. Die sizes are not added, then or ever [ours]: "you
+// can't add die sizes to your character sheet, but you can completely
+// move die sizes around", and Moves do that.
+type Chapter struct {
+	Character       string            `json:"character"`
+	Endeavors       map[string]string `json:"endeavors,omitempty"`
+	Specializations []Specialization  `json:"specializations,omitempty"`
+	Moves           []Move            `json:"moves,omitempty"`
+}
+
+// NextChapter applies a chapter's additions to a character's sheet. The
+// changed sheet must be valid under the campaign's rules, and a
+// specialization's name must be new to it; on an error the campaign is
+// unchanged.
+func (cp *Campaign) NextChapter(ch Chapter) error {
+	k, err := cp.Character(ch.Character)
+	if err != nil {
+		return err
+	}
+	old := &cp.Characters[k]
+	sheet := *old
+	sheet.Stats = maps.Clone(old.Stats)
+	sheet.Endeavors = maps.Clone(old.Endeavors)
+	maps.Copy(sheet.Endeavors, ch.Endeavors)
+	for _, sp := range ch.Specializations {
+		if _, err := sheet.Specialization(sp.Name); err == nil {
+			return fmt.Errorf("challenge: NextChapter: %s already has a specialization %q", sheet.Name, sp.Name)
+		}
+		sheet.Specializations = append(slices.Clip(sheet.Specializations), sp)
+	}
+	for _, m := range ch.Moves {
+		if err := sheet.Move(cp.Rules, m); err != nil {
+			return fmt.Errorf("challenge: NextChapter: %w", err)
+		}
+	}
+	if err := sheet.Validate(cp.Rules); err != nil {
+		return fmt.Errorf("challenge: NextChapter: %w", err)
+	}
+	*old = sheet
 	return nil
 }

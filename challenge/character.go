@@ -55,13 +55,20 @@ func (s Stat) Dice() []dice.Die { return slices.Clone(s[:s.Len()]) }
 // rung returns a die's position on the ladder counting from 1 (d4 = 1,
 // d12 = 5): the number of sizes it can lose before it is gone.
 func rung(d dice.Die) int {
-	if d >= 0 && int(d) < len(rungs) {
-		return int(rungs[d])
+	switch d {
+	case dice.D4:
+		return 1
+	case dice.D6:
+		return 2
+	case dice.D8:
+		return 3
+	case dice.D10:
+		return 4
+	case dice.D12:
+		return 5
 	}
 	return 0
 }
-
-var rungs = [...]int8{4: 1, 6: 2, 8: 3, 10: 4, 12: 5}
 
 // Sides returns the total sides of the stat's dice (d12 d6 is 18), the
 // measure the owe list compares.
@@ -318,7 +325,7 @@ func (l Loss) Total() int {
 
 // apply returns s with the loss taken, or an error if a die would lose
 // more sizes than it has.
-func (l Loss) apply(s Stat) (Stat, error) {
+func (l Loss) apply(r *Rules, s Stat) (Stat, error) {
 	gone := false
 	for i, n := range l.Sizes {
 		if n < 0 {
@@ -330,8 +337,8 @@ func (l Loss) apply(s Stat) (Stat, error) {
 		if i >= s.Len() {
 			return s, fmt.Errorf("challenge: loss from die %d of %s, which holds only %d dice (%v)", i+1, l.Stat, s.Len(), s)
 		}
-		if n > rung(s[i]) {
-			return s, fmt.Errorf("challenge: %d sizes from the %v of %s: a %v has only %d sizes to lose", n, s[i], l.Stat, s[i], rung(s[i]))
+		if n > r.sizes(s[i]) {
+			return s, fmt.Errorf("challenge: %d sizes from the %v of %s: a %v has only %d sizes to lose", n, s[i], l.Stat, s[i], r.sizes(s[i]))
 		}
 		s[i], _ = s[i].Step(-n)
 		gone = gone || s[i] == dice.Gone
@@ -348,7 +355,7 @@ func (c *Character) Lose(r Rules, l Loss) error {
 	if r.statIndex(l.Stat) < 0 {
 		return fmt.Errorf("challenge: %s: unknown stat %q: allowed %v", c.Name, l.Stat, r.Stats)
 	}
-	s, err := l.apply(c.Stats[l.Stat])
+	s, err := l.apply(&r, c.Stats[l.Stat])
 	if err != nil {
 		return fmt.Errorf("challenge: %s: %w", c.Name, err)
 	}
@@ -384,7 +391,7 @@ func (c *Character) Move(r Rules, m Move) error {
 	if m.From == m.To && m.FromDie == m.ToDie {
 		return fmt.Errorf("challenge: %s: move from a die to itself", c.Name)
 	}
-	if n := rung(src[m.FromDie]); m.Sizes > n {
+	if n := r.sizes(src[m.FromDie]); m.Sizes > n {
 		return fmt.Errorf("challenge: %s: moving %d sizes from a %v, which has %d", c.Name, m.Sizes, src[m.FromDie], n)
 	}
 	if m.From == m.To {

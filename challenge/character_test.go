@@ -2,6 +2,7 @@ package challenge
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -234,11 +235,11 @@ func TestNewConflictErrors(t *testing.T) {
 		{"specialization off its endeavor", []Party{{Name: "a", Members: one(irin(), Defending)}, {Name: "b", Members: []Entry{{Character: withSpec, Endeavor: Defending, Specialization: "blade"}}}}, "applies to \"asserting_myself\""},
 	}
 	for _, tc := range cases {
-		_, err := NewConflict(r, tc.parties, nil)
+		_, err := NewState(r, tc.parties, nil)
 		wantErr(t, err, tc.want)
 	}
 	// An out helper does not stop its side.
-	c, err := NewConflict(r, []Party{{Name: "a", Members: []Entry{{Character: empty, Endeavor: Defending}, {Character: althesa(), Endeavor: Asserting}}},
+	c, err := NewState(r, []Party{{Name: "a", Members: []Entry{{Character: empty, Endeavor: Defending}, {Character: althesa(), Endeavor: Asserting}}},
 		{Name: "b", Members: one(irin(), Defending)}}, nil)
 	must(t, err)
 	if !c.Sides[0].Members[0].Out || len(c.Sides[0].Dice) != 2 {
@@ -247,7 +248,7 @@ func TestNewConflictErrors(t *testing.T) {
 }
 
 func TestPolicyRegistry(t *testing.T) {
-	names := Policies()
+	names := PolicyNames()
 	if len(names) != 16 {
 		t.Errorf("%d policies: %v", len(names), names)
 	}
@@ -255,27 +256,22 @@ func TestPolicyRegistry(t *testing.T) {
 		p, err := PolicyByName(n)
 		must(t, err)
 		kind := n[:strings.Index(n, "/")]
-		var ok bool
-		switch kind {
-		case KindStance:
-			_, ok = p.(StancePolicy)
-		case KindCross:
-			_, ok = p.(CrossPolicy)
-		case KindLoss:
-			_, ok = p.(LossPolicy)
-		case KindTarget:
-			_, ok = p.(TargetPolicy)
-		case KindInterfere:
-			_, ok = p.(InterferePolicy)
+		// The named part, and only it, is set.
+		st := p.(*Style)
+		parts := map[string]bool{KindStance: st.Stance != nil, KindCross: st.Cross != nil, KindLoss: st.Losses != nil,
+			KindTarget: st.Targets != nil, KindInterfere: st.Interference != nil}
+		ok := parts[kind]
+		for k, set := range parts {
+			ok = ok && (k == kind || !set)
 		}
 		if !ok {
-			t.Errorf("%s does not implement its kind", n)
+			t.Errorf("%s is not a Style of its kind alone", n)
 		}
 	}
 	_, err := PolicyByName("stance/sulk")
-	wantErr(t, err, "known are cross_off/eager")
-	for _, pn := range []PlayNames{{Stance: "x"}, {CrossOff: "x"}, {Loss: "x"}, {Target: "x"}, {Interfere: "x"}} {
-		if _, err := pn.Play(); err == nil {
+	wantErr(t, err, `unknown policy "stance/sulk"; allowed "cross_off/eager"`)
+	for _, pn := range []StyleNames{{Stance: "x"}, {CrossOff: "x"}, {Loss: "x"}, {Target: "x"}, {Interfere: "x"}} {
+		if _, err := pn.Style(); err == nil {
 			t.Errorf("%+v accepted", pn)
 		}
 	}
@@ -310,13 +306,36 @@ func TestEventText(t *testing.T) {
 		}
 	}
 	var k EventKind
-	wantErr(t, k.UnmarshalText([]byte("nap")), "unknown event kind")
+	wantErr(t, k.UnmarshalText([]byte("nap")), `unknown challenge.EventKind "nap"; allowed "round"`)
 	var p Phase
-	wantErr(t, p.UnmarshalText([]byte("nap")), "unknown phase")
+	wantErr(t, p.UnmarshalText([]byte("nap")), `unknown challenge.Phase "nap"; allowed "cast"`)
 	var s Status
-	wantErr(t, s.UnmarshalText([]byte("nap")), "unknown status")
+	wantErr(t, s.UnmarshalText([]byte("nap")), `unknown challenge.Status "nap"; allowed "in"`)
 	e := Event{Kind: EvRoll, Side: 1, Other: -1, Faces: []int{6, 2}, Bonus: 3, Value: 9}
 	if got := e.String(); got != "r0 x0 roll side=1 faces=[6 2]+3 read=9 speaker=0" {
 		t.Errorf("%q", got)
+	}
+}
+
+// TestEnumsWriteAsNames: every enum of the package writes as its name and
+// reads back, and an unknown name is an error naming the allowed ones.
+func TestEnumsWriteAsNames(t *testing.T) {
+	for _, v := range []interface {
+		MarshalText() ([]byte, error)
+	}{PhaseStance, StatusGave, EvHangIn, BGiven} {
+		b, err := v.MarshalText()
+		must(t, err)
+		if string(b) != fmt.Sprint(v) {
+			t.Errorf("%v writes as %q", v, b)
+		}
+	}
+	var e Ending
+	must(t, e.UnmarshalText([]byte("b_given")))
+	if e != BGiven {
+		t.Errorf("b_given reads as %v", e)
+	}
+	wantErr(t, e.UnmarshalText([]byte("draw")), `unknown challenge.Ending "draw"; allowed "a_outright"`)
+	if _, err := Ending(9).MarshalText(); err == nil {
+		t.Error("Ending(9) wrote a name")
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
-	"strings"
+	"maps"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Phase is where a conflict stands: which step comes next.
@@ -26,30 +27,17 @@ const (
 	PhaseDone                     // the conflict is over
 )
 
-var phaseText = [...]string{"cast", "cast_rolled", "challenge", "interfere", "answer", "answered",
+var phaseNames = named.Enum[Phase]{"cast", "cast_rolled", "challenge", "interfere", "answer", "answered",
 	"stance", "consequence", "done"}
 
 // String returns the phase name.
-func (p Phase) String() string {
-	if int(p) < len(phaseText) {
-		return phaseText[p]
-	}
-	return fmt.Sprintf("Phase(%d)", int(p))
-}
+func (p Phase) String() string { return phaseNames.String(p) }
 
 // MarshalText writes the phase name.
-func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+func (p Phase) MarshalText() ([]byte, error) { return phaseNames.Marshal(p) }
 
 // UnmarshalText reads a phase name.
-func (p *Phase) UnmarshalText(b []byte) error {
-	for i, s := range phaseText {
-		if s == string(b) {
-			*p = Phase(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("challenge: unknown phase %q: known are %s", b, strings.Join(phaseText[:], ", "))
-}
+func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p) }
 
 // Status is whether a side is still in the conflict, and if not, how it
 // went out.
@@ -65,29 +53,16 @@ const (
 	StatusOut                   // could not roll: every member's stat for the endeavor was empty
 )
 
-var statusText = [...]string{"in", "injured", "settled", "gave", "dropped", "out"}
+var statusNames = named.Enum[Status]{"in", "injured", "settled", "gave", "dropped", "out"}
 
 // String returns the status name.
-func (s Status) String() string {
-	if int(s) < len(statusText) {
-		return statusText[s]
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
+func (s Status) String() string { return statusNames.String(s) }
 
 // MarshalText writes the status name.
-func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Status) MarshalText() ([]byte, error) { return statusNames.Marshal(s) }
 
 // UnmarshalText reads a status name.
-func (s *Status) UnmarshalText(b []byte) error {
-	for i, t := range statusText {
-		if t == string(b) {
-			*s = Status(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("challenge: unknown status %q: known are %s", b, strings.Join(statusText[:], ", "))
-}
+func (s *Status) UnmarshalText(b []byte) error { return statusNames.Unmarshal(b, s) }
 
 // Debt is one entry on the owe list: a character's name and its player.
 type Debt struct {
@@ -123,6 +98,9 @@ type Member struct {
 	// injury may take from (those of Rules.InjuryEndeavors).
 	InjuryStats [MaxStats]bool `json:"injury_stats"`
 	Endeavor    string         `json:"endeavor"`
+	// Endeavors lists, sorted, every endeavor on the character's sheet: a
+	// settlement may remap or specialize only these.
+	Endeavors []string `json:"endeavors"`
 	// Specialization is the one declared, if any; Cancelled when an
 	// opponent has the specialization it is vulnerable to.
 	Specialization *Specialization `json:"specialization,omitempty"`
@@ -151,98 +129,16 @@ type Side struct {
 	Faces   []int `json:"faces"`
 	Bonus   int   `json:"bonus"`
 	Speaker int   `json:"speaker"`
-	// Advantage: the side rolls an advantage die this round. Next: it has
-	// won one for the next round.
-	Advantage bool `json:"advantage"`
-	Next      bool `json:"next"`
-	// Turned: the side has challenged or answered this round. Crossed: it
-	// has crossed a name off in the current comparison.
+	// Advantage is how many advantage dice the side rolls this round;
+	// Next, how many it has won for the next round.
+	Advantage int `json:"advantage"`
+	Next      int `json:"next"`
+	// Turned: the side has challenged or answered this round. Crossed:
+	// the names it has crossed off in the current comparison. Asked: Step
+	// is done asking its policy whether to cross one off in it.
 	Turned  bool `json:"turned"`
-	Crossed bool `json:"crossed"`
-
-	// key packs Faces and Bonus for fast comparison (see pack); 0 when
-	// not yet computed, noKey when the roll is too big to pack.
-	key uint64
-	// two is set up with the conflict (see prep) for a side that rolls
-	// exactly two dice, the common case, which roll takes on its fast path.
-	two pair
-}
-
-// pair is a two-dice side's roll, worked out once: the second size, the
-// product of the two, the reciprocal of each (see div) and the member who
-// rolls each die. n is 0 when the side does not roll exactly two dice of
-// at most maxPairDie sides.
-type pair struct {
-	n, b, recN, recB uint64
-	of               [2]int
-}
-
-// maxPairDie bounds the dice of the two-dice path, so faces fit the packed
-// key's six bits and the products stay small.
-const maxPairDie = 63
-
-// faces returns the two faces a number v below n stands for: its digits
-// in the mixed radix of the two sizes.
-func (t *pair) faces(v uint64) (int, int) {
-	q := div(v, t.recB)
-	return int(q) + 1, int(v-q*t.b) + 1
-}
-
-// reciprocal returns ceil(2^64 / d) for d >= 2, for div.
-func reciprocal(d uint64) uint64 { return ^uint64(0)/d + 1 }
-
-// div returns v / d given rec = reciprocal(d), exactly whenever v * (rec *
-// d - 2^64) < 2^64, which holds for every v below 2^40 and d below 2^24:
-// far beyond any two dice, or two sides' pairs, here.
-func div(v, rec uint64) uint64 {
-	q, _ := bits.Mul64(v, rec)
-	return q
-}
-
-// prep sets up the fast path of a side's roll from its dice. The dice are
-// fixed when the conflict is made (consequences change only the sheets'
-// stats), so this runs when a conflict is made or restored.
-func (s *Side) prep() {
-	s.two = pair{}
-	if len(s.Dice) != 2 || len(s.Of) != 2 {
-		return
-	}
-	a, b := s.Dice[0], s.Dice[1]
-	if a < 2 || b < 2 || a > maxPairDie || b > maxPairDie {
-		return
-	}
-	n := uint64(a) * uint64(b)
-	s.two = pair{n: n, b: uint64(b), recN: reciprocal(n), recB: reciprocal(uint64(b)), of: [2]int{s.Of[0], s.Of[1]}}
-}
-
-const noKey = ^uint64(0)
-
-// pack returns the showing roll as one number whose order is the rules'
-// reading: the high die plus advantage in the top 16 bits, then up to
-// eight lower dice, 6 bits each, high to low, a missing die 0. Rolls of
-// more than nine dice, or faces over 63, do not pack.
-func (s *Side) pack() uint64 {
-	n := len(s.Faces)
-	if n == 0 || n > 9 || s.Bonus < 0 || s.Bonus > 1<<14 {
-		return noKey
-	}
-	var f [9]int
-	for i, v := range s.Faces {
-		if v < 1 || v > 63 {
-			return noKey
-		}
-		j := i
-		for j > 0 && f[j-1] < v {
-			f[j] = f[j-1]
-			j--
-		}
-		f[j] = v
-	}
-	k := uint64(f[0]+s.Bonus) << 48
-	for i := 1; i < n; i++ {
-		k |= uint64(f[i]) << uint(48-6*i)
-	}
-	return k
+	Crossed int  `json:"crossed"`
+	Asked   bool `json:"asked"`
 }
 
 // Read returns the side's read roll: its high die plus advantage.
@@ -259,12 +155,13 @@ type Consequence struct {
 	Settlement *Settlement `json:"settlement,omitempty"`
 }
 
-// Conflict is the whole state of one conflict: the rules, the sides, the
-// owe list, and where play stands. Drive it step by step (Roll, CrossOff,
-// Resolve, Challenge, Drop, Interfere, Stance, Injure, Settle), or with
-// policies through Step and Run. A step that returns an error leaves the
-// state unchanged. It saves and restores as JSON.
-type Conflict struct {
+// State is the whole state of one conflict: the rules, the sides, the
+// owe list, and where play stands (phase, round, challenger and answerer).
+// An Engine drives it step by step (Roll, CrossOff, Resolve, Challenge,
+// Drop, Interfere, Stance, Injure, Settle), or with policies through Step
+// and Play; a step that returns an error leaves it unchanged. It saves
+// and restores as JSON, checked whole by Check as it is decoded.
+type State struct {
 	Rules Rules  `json:"rules"`
 	Sides []Side `json:"sides"`
 	Owe   []Debt `json:"owe"`
@@ -293,8 +190,10 @@ type Conflict struct {
 	Stalemate    bool          `json:"stalemate,omitempty"`
 	Consequences []Consequence `json:"consequences"`
 
-	// Trace, when set, receives every event. Nil costs nothing.
-	Trace func(Event) `json:"-"`
+	// sink is the Engine's Sink and view the policies' view of the
+	// state, both lent for the length of one step (Engine.begin).
+	sink func(Event)
+	view View
 
 	losses [MaxMembers]Loss // scratch for Step
 }
@@ -302,19 +201,19 @@ type Conflict struct {
 // ErrPhase is wrapped by errors for a step taken in the wrong phase.
 var ErrPhase = errors.New("challenge: step not allowed now")
 
-// NewConflict sets up a conflict between parties. Every character must be
+// NewState sets up a conflict between parties. Every character must be
 // valid under r and every endeavor known to its character; a character
 // whose stat for the endeavor is empty is out ("a character who must roll
 // an empty stat"), and at least two sides must be able to roll. owe is the
 // owe list as it stands (copied).
-func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
+func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
 	if len(parties) < 2 || len(parties) > MaxSides {
 		return nil, fmt.Errorf("challenge: %d sides: a conflict needs 2..%d", len(parties), MaxSides)
 	}
-	c := &Conflict{Rules: r, Challenger: -1, Answerer: -1, Winner: -1, Round: 1,
+	c := &State{Rules: r, Challenger: -1, Answerer: -1, Winner: -1, Round: 1,
 		Owe: append([]Debt{}, owe...), Consequences: []Consequence{}}
 	// Every specialization name held by each side, for vulnerability.
 	held := make([]map[string]bool, len(parties))
@@ -352,7 +251,7 @@ func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
 			}
 		}
 		for _, e := range p.Members {
-			m, err := newMember(r, e, held, i)
+			m, err := newMember(r, e, held, i, s.Target)
 			if err != nil {
 				return nil, fmt.Errorf("challenge: side %s: %w", p.Name, err)
 			}
@@ -364,13 +263,12 @@ func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
 				s.TotalSides += int(d)
 			}
 		}
-		if len(s.Dice) == 0 {
+		if len(s.Dice) == 0 && !r.EmptyStatReadsZero {
 			s.Status = StatusOut
 		} else {
 			in++
 		}
 		s.Faces = make([]int, 0, len(s.Dice))
-		s.prep()
 		c.Sides = append(c.Sides, s)
 	}
 	if in < 2 {
@@ -379,7 +277,7 @@ func NewConflict(r Rules, parties []Party, owe []Debt) (*Conflict, error) {
 	return c, nil
 }
 
-func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, error) {
+func newMember(r Rules, e Entry, held []map[string]bool, side, target int) (Member, error) {
 	ch := &e.Character
 	if err := ch.Validate(r); err != nil {
 		return Member{}, err
@@ -389,6 +287,7 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 		return Member{}, err
 	}
 	m := Member{Name: ch.Name, Player: ch.owner(), Endeavor: e.Endeavor}
+	m.Endeavors = slices.Sorted(maps.Keys(ch.Endeavors))
 	for i, name := range r.Stats {
 		m.Stats[i] = ch.Stats[name]
 	}
@@ -398,7 +297,7 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 		}
 	}
 	base := ch.Stats[stat]
-	if base.Len() == 0 {
+	if base.Len() == 0 && !r.EmptyStatReadsZero {
 		m.Out = true
 		m.Dice = []dice.Die{}
 		return m, nil
@@ -413,8 +312,12 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 			return Member{}, fmt.Errorf("%s: specialization %q applies to %q, not %q", ch.Name, sp.Name, sp.Endeavor, e.Endeavor)
 		}
 		m.Specialization = &sp
+		// "Unless I'm using the specialization your specialization is
+		// vulnerable to - which you can suppose I will be, if I've got it
+		// on my character sheet": any other side, or only the target.
 		for j, h := range held {
-			if j != side && sp.VulnerableTo != "" && h[sp.VulnerableTo] {
+			opponent := j != side && (!r.VulnerableToTarget || j == target)
+			if opponent && sp.VulnerableTo != "" && h[sp.VulnerableTo] {
 				m.Cancelled = true
 			}
 		}
@@ -425,30 +328,27 @@ func newMember(r Rules, e Entry, held []map[string]bool, side int) (Member, erro
 	return m, nil
 }
 
-// note emits an event that names only its kind and sides. It is kept out
-// of line so the steps that call it stay small.
-//
-//go:noinline
-func (c *Conflict) note(k EventKind, side, other int) {
+// note emits an event that names only its kind and sides.
+func (c *State) note(k EventKind, side, other int) {
 	c.emit(Event{Kind: k, Side: side, Other: other})
 }
 
-func (c *Conflict) emit(e Event) {
+func (c *State) emit(e Event) {
 	e.Round, e.Exchange = c.Round, c.Exchanges
-	c.Trace(e)
+	c.sink(e)
 }
 
-func (c *Conflict) phaseErr(step string) error {
+func (c *State) phaseErr(step string) error {
 	return fmt.Errorf("%w: %s in phase %v", ErrPhase, step, c.Phase)
 }
 
 // In reports whether side i is still in the conflict.
-func (c *Conflict) In(i int) bool { return i >= 0 && i < len(c.Sides) && c.Sides[i].Status == StatusIn }
+func (c *State) In(i int) bool { return i >= 0 && i < len(c.Sides) && c.Sides[i].Status == StatusIn }
 
 // Done reports whether the conflict is over.
-func (c *Conflict) Done() bool { return c.Phase == PhaseDone }
+func (c *State) Done() bool { return c.Phase == PhaseDone }
 
-func (c *Conflict) checkSide(i int, what string) error {
+func (c *State) checkSide(i int, what string) error {
 	if i < 0 || i >= len(c.Sides) {
 		return fmt.Errorf("challenge: %s: side %d does not exist: sides are 0..%d", what, i, len(c.Sides)-1)
 	}
@@ -458,205 +358,66 @@ func (c *Conflict) checkSide(i int, what string) error {
 	return nil
 }
 
-// roll rolls side i's dice and its advantage die into its showing roll,
-// and reads it: the speaker (the member whose die shows the highest face,
-// the first such) and the packed key.
-//
-// Two dice (the common case) come from one uniform number below the
-// product of their sizes, whose two mixed-radix digits are the faces: one
-// draw, every pair exactly as likely. A scripted roller with faces left
-// takes the general path, which rolls one die at a time, so a script
-// still gives one face per die (an exhausted script shows 1s either way).
-func (c *Conflict) roll(r *dice.Roller, s *Side, i int) {
-	n := s.two.n
-	if n == 0 || r.Remaining() != 0 {
-		c.rollMany(r, s, i)
-		return
-	}
-	c.show(r, s, i, uint64(r.IntN(int(n))))
-}
-
-// show sets side i's showing roll from v, a uniform number below its
-// pair's n, and rolls its advantage die.
-func (c *Conflict) show(r *dice.Roller, s *Side, i int, v uint64) {
-	t := &s.two
-	x, y := t.faces(v)
-	f := s.Faces
-	if len(f) != 2 {
-		f = append(f[:0], 0, 0)
-		s.Faces = f
-	}
-	f = f[:2]
-	f[0], f[1] = x, y
-	s.Speaker = t.of[b2i(y > x)&1]
-	s.key = uint64(max(x, y))<<48 | uint64(min(x, y))<<42
-	s.Bonus = 0
-	s.Crossed = false
-	if s.Advantage {
-		c.advantage(r, s)
-	}
-	if c.Trace != nil {
-		c.traceRoll(s, i)
-	}
-}
-
-// traceRoll emits side i's roll.
-func (c *Conflict) traceRoll(s *Side, i int) {
-	c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: s.Faces, Bonus: s.Bonus, Value: dice.Highest(s.Faces) + s.Bonus})
-}
-
-// advantage rolls a side's advantage die onto its two-die roll.
-func (c *Conflict) advantage(r *dice.Roller, s *Side) {
-	v := r.Roll(int(c.Rules.AdvantageDie))
-	s.Bonus = v
-	if uint(v) <= 1<<14 {
-		s.key += uint64(v) << 48
-	} else {
-		s.key = noKey
-	}
-}
-
-// rollMany is roll for any number of dice, and for scripted rolls.
-func (c *Conflict) rollMany(r *dice.Roller, s *Side, i int) {
-	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
-	s.Bonus = 0
-	if s.Advantage {
-		s.Bonus = r.Roll(int(c.Rules.AdvantageDie))
-	}
-	s.Crossed = false
-	c.readMany(s, i)
-}
-
-// readMany is roll's reading of any number of dice: one pass finds the
-// speaker and sorts the faces, high first, for the packed key.
-func (c *Conflict) readMany(s *Side, i int) {
-	n := len(s.Faces)
-	hi, at := 0, 0
-	var f [9]int
-	for k, v := range s.Faces {
-		if v > hi {
-			hi, at = v, k
-		}
-		if k < len(f) {
-			j := k
-			for j > 0 && f[j-1] < v {
-				f[j] = f[j-1]
-				j--
+// roll is the step behind Engine.Roll.
+func (c *State) roll(r *dice.Roller) error {
+	switch c.Phase {
+	case PhaseCast:
+		for i := range c.Sides {
+			if c.Sides[i].Status == StatusIn {
+				c.rollSide(r, i)
 			}
-			f[j] = v
 		}
-	}
-	if at < len(s.Of) {
-		s.Speaker = s.Of[at]
-	}
-	if n == 0 || n > len(f) || hi > 63 || uint(s.Bonus) > 1<<14 {
-		s.key = noKey
-	} else {
-		k := uint64(f[0]+s.Bonus) << 48
-		for j := 1; j < n; j++ {
-			k |= uint64(f[j]) << uint(48-6*j)
+		c.Phase = PhaseCastRolled
+		return nil
+	case PhaseAnswer:
+		if c.Exchanges >= c.Rules.MaxExchanges {
+			c.Stalemate = true
+			c.finish()
+			return nil
 		}
-		s.key = k
-	}
-	if c.Trace != nil {
-		c.traceRoll(s, i)
-	}
-}
-
-// read is Read, from the packed key when there is one.
-func (s *Side) read() int {
-	if s.key != 0 && s.key != noKey {
-		return int(s.key >> 48)
-	}
-	return s.Read()
-}
-
-// Roll makes the roll the phase calls for: in PhaseCast every side still in
-// casts; in PhaseAnswer the answerer re-rolls. Each side with an advantage
-// this round rolls its advantage die with its dice.
-func (c *Conflict) Roll(r *dice.Roller) error {
-	if c.Phase != PhaseAnswer {
-		return c.rollOther(r)
-	}
-	if c.Exchanges >= c.Rules.MaxExchanges {
-		c.Stalemate = true
-		c.finish()
+		c.Exchanges++
+		c.rollSide(r, c.Answerer)
+		// A new comparison: only its two sides may cross a name off, and
+		// roll has cleared the answerer's mark.
+		c.Sides[c.Challenger].Crossed = 0
+		c.Sides[c.Challenger].Asked = false
+		c.Phase = PhaseAnswered
 		return nil
 	}
-	c.Exchanges++
-	sides, an := c.Sides, c.Answerer
-	// roll and show, written out for two calls less on the commonest
-	// roll (TestFastRollsReadAsScripted holds the copies to one reading).
-	if s := &sides[an]; s.two.n != 0 && r.Remaining() == 0 {
-		v := uint64(r.IntN(int(s.two.n)))
-		t := &s.two
-		x, y := t.faces(v)
-		f := s.Faces
-		if len(f) != 2 {
-			f = append(f[:0], 0, 0)
-			s.Faces = f
-		}
-		f = f[:2]
-		f[0], f[1] = x, y
-		s.Speaker = t.of[b2i(y > x)&1]
-		s.key = uint64(max(x, y))<<48 | uint64(min(x, y))<<42
-		s.Bonus = 0
-		s.Crossed = false
-		if s.Advantage {
-			c.advantage(r, s)
-		}
-		if c.Trace != nil {
-			c.traceRoll(s, an)
-		}
-	} else {
-		c.rollMany(r, s, an)
-	}
-	// A new comparison: only its two sides may cross a name off, and
-	// roll has cleared the answerer's mark.
-	sides[c.Challenger].Crossed = false
-	c.Phase = PhaseAnswered
-	return nil
+	return c.phaseErr("Roll")
 }
 
-// rollOther is Roll outside PhaseAnswer.
-func (c *Conflict) rollOther(r *dice.Roller) error {
-	if c.Phase != PhaseCast {
-		return c.phaseErr("Roll")
+// roll rolls side i's dice, plus its advantage die when it carries one
+// this round ("An advantage die lasts for a whole round"), into its
+// showing roll. The member whose die shows the highest face (the first
+// such) speaks for the side ("Whichever of the two of you rolled the high
+// die").
+func (c *State) rollSide(r *dice.Roller, i int) {
+	s := &c.Sides[i]
+	s.Faces = r.RollDice(s.Dice, s.Faces[:0])
+	s.Bonus = 0
+	for range s.Advantage {
+		s.Bonus += r.Roll(int(c.Rules.AdvantageDie))
 	}
-	c.cast(r)
-	return nil
+	s.Crossed, s.Asked = 0, false
+	if len(s.Faces) > 0 {
+		s.Speaker = s.Of[highAt(s.Faces)]
+	}
+	if c.sink != nil {
+		c.emit(Event{Kind: EvRoll, Side: i, Other: -1, Member: s.Speaker, Faces: slices.Clone(s.Faces), Bonus: s.Bonus, Value: s.Read()})
+	}
 }
 
-// cast is Roll in PhaseCast.
-func (c *Conflict) cast(r *dice.Roller) {
-	sides := c.Sides
-	if len(sides) == 2 && sides[0].Status == StatusIn && sides[1].Status == StatusIn {
-		s0, s1 := &sides[0], &sides[1]
-		if n0, n1 := s0.two.n, s1.two.n; n0 != 0 && n1 != 0 && r.Remaining() == 0 {
-			// Both pairs from one number below n0*n1: its two digits in
-			// the mixed radix of n0 and n1.
-			v := uint64(r.IntN(int(n0 * n1)))
-			q := div(v, s0.two.recN)
-			c.show(r, s0, 0, v-q*n0)
-			c.show(r, s1, 1, q)
-		} else {
-			c.roll(r, s0, 0)
-			c.roll(r, s1, 1)
-		}
-	} else {
-		for i := range sides {
-			if s := &sides[i]; s.Status == StatusIn {
-				c.roll(r, s, i)
-			}
+// highAt returns the position of the first highest face (0 for none).
+func highAt(faces []int) int {
+	at := 0
+	for k, v := range faces {
+		if v > faces[at] {
+			at = k
 		}
 	}
-	c.Phase = PhaseCastRolled
+	return at
 }
-
-// Crossable reports whether side i may cross owe-list entry k off now: a
-// comparison is pending, the side has not crossed one off in it, and the
-// entry is a character of one of the side's players.
-func (c *Conflict) Crossable(i, k int) bool { return c.crossBar(i, k) == barNone }
 
 // Reasons a cross-off is barred, checked without allocating.
 const (
@@ -669,7 +430,7 @@ const (
 	barPlayer
 )
 
-func (c *Conflict) crossBar(i, k int) int {
+func (c *State) crossBar(i, k int) int {
 	switch {
 	case c.Phase != PhaseCastRolled && c.Phase != PhaseAnswered:
 		return barPhase
@@ -677,7 +438,7 @@ func (c *Conflict) crossBar(i, k int) int {
 		return barSide
 	case c.Phase == PhaseAnswered && i != c.Challenger && i != c.Answerer:
 		return barNotComparing
-	case c.Sides[i].Crossed:
+	case c.Sides[i].Crossed >= c.Rules.CrossOffsPerComparison:
 		return barCrossed
 	case k < 0 || k >= len(c.Owe):
 		return barEntry
@@ -690,7 +451,7 @@ func (c *Conflict) crossBar(i, k int) int {
 	return barPlayer
 }
 
-func (c *Conflict) checkCross(i, k int) error {
+func (c *State) checkCross(i, k int) error {
 	switch c.crossBar(i, k) {
 	case barNone:
 		return nil
@@ -701,17 +462,16 @@ func (c *Conflict) checkCross(i, k int) error {
 	case barNotComparing:
 		return fmt.Errorf("challenge: CrossOff: side %s is not comparing dice now", c.Sides[i].Name)
 	case barCrossed:
-		return fmt.Errorf("challenge: CrossOff: side %s already crossed a name off in this comparison (one per comparison)", c.Sides[i].Name)
+		return fmt.Errorf("challenge: CrossOff: side %s already crossed %d names off in this comparison: rules.cross_offs_per_comparison allows %d",
+			c.Sides[i].Name, c.Sides[i].Crossed, c.Rules.CrossOffsPerComparison)
 	case barEntry:
 		return fmt.Errorf("challenge: CrossOff: owe entry %d does not exist: the list has %d", k, len(c.Owe))
 	}
 	return fmt.Errorf("challenge: CrossOff: %s on the owe list belongs to player %q, not to side %s", c.Owe[k].Name, c.Owe[k].Player, c.Sides[i].Name)
 }
 
-// CrossOff crosses owe-list entry k off for side i and rolls an advantage
-// die onto the side's showing roll at once ("What do we do with the we owe
-// list?"). At most one per side per comparison.
-func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
+// crossOff is the step behind Engine.CrossOff.
+func (c *State) crossOff(r *dice.Roller, i, k int) error {
 	if err := c.checkCross(i, k); err != nil {
 		return err
 	}
@@ -720,178 +480,150 @@ func (c *Conflict) CrossOff(r *dice.Roller, i, k int) error {
 	s := &c.Sides[i]
 	v := r.Roll(int(c.Rules.AdvantageDie))
 	s.Bonus += v
-	s.key = s.pack()
-	s.Crossed = true
+	s.Crossed++
+	s.Asked = s.Crossed >= c.Rules.CrossOffsPerComparison
 	c.CrossOffs++
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.emit(Event{Kind: EvCrossOff, Side: i, Other: -1, Name: name, Value: v})
 	}
 	return nil
 }
 
-// Resolve reads the comparison the last Roll set up. After a cast the
-// highest roll challenges (a true tie at the top recasts, per
-// Rules.RecastTies). After an answer: a higher answer blocks and the roles
-// swap; a true tie blocks and ends the exchange; half or less is an
-// outright win (PhaseConsequence); otherwise the answerer must choose
-// (PhaseStance).
-func (c *Conflict) Resolve() error {
-	if c.Phase != PhaseAnswered {
-		return c.resolveOther()
-	}
-	// Compare the answer with the challenger's standing roll.
-	sides, ch, an := c.Sides, c.Challenger, c.Answerer
-	sc, sa := &sides[ch], &sides[an]
-	ka, kc := sa.key, sc.key
-	if max(ka-1, kc-1) >= noKey-1 {
-		// Not both packed: compare the long way, and read the rolls.
-		c.verdict(cmpSlow(sa, sc), sa.read(), sc.read())
+// resolve is the step behind Engine.Resolve.
+func (c *State) resolve() error {
+	switch c.Phase {
+	case PhaseCastRolled:
+		c.resolveCast()
+		return nil
+	case PhaseAnswered:
+		c.resolveAnswer()
 		return nil
 	}
-	if ka > kc {
-		c.block()
-		return nil
-	}
-	// The reads are the packed keys' top bits.
-	c.verdict(b2i(ka == kc)-1, int(ka>>48), int(kc>>48))
-	return nil
+	return c.phaseErr("Resolve")
 }
 
-// resolveOther is Resolve outside PhaseAnswered.
-func (c *Conflict) resolveOther() error {
-	if c.Phase != PhaseCastRolled {
-		return c.phaseErr("Resolve")
-	}
-	c.resolveCast()
-	return nil
-}
-
-// block: the answer beat the challenge; the answerer blocks and the roles
-// swap.
-func (c *Conflict) block() {
+// resolveAnswer compares the answerer's new roll with the challenger's
+// standing roll ("Now we compare rolls").
+func (c *State) resolveAnswer() {
 	ch, an := c.Challenger, c.Answerer
-	if c.Trace != nil {
-		c.note(EvBlock, an, ch)
-	}
-	c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
-}
-
-// verdict settles an answer that did not beat the challenge (d is 0 for
-// a true tie, -1 for lower; 1 blocks) from the two reads.
-func (c *Conflict) verdict(d, answer, challenge int) {
-	ch, an := c.Challenger, c.Answerer
-	switch {
+	switch d := c.cmp(an, ch); {
 	case d > 0:
-		c.block()
+		// "Maybe my reroll is higher than your roll": block, and the
+		// answerer becomes the challenger.
+		if c.sink != nil {
+			c.note(EvBlock, an, ch)
+		}
+		c.Challenger, c.Answerer, c.Phase = an, ch, PhaseAnswer
 	case d == 0:
+		// "Maybe your roll and mine really tie": block, new round.
 		c.owe(false)
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvTie, an, ch)
 		}
+		if c.Rules.TieEndsRound {
+			c.Challenger, c.Answerer = -1, -1
+			c.newRound()
+			return
+		}
 		c.endExchange()
-	case c.Rules.DoubleFactor*answer <= challenge:
+	case c.Rules.DoubleFactor*c.Sides[an].Read() <= c.Sides[ch].Read():
+		// "Half of your roll or less": the challenger wins outright.
 		c.owe(true)
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvDouble, an, ch)
 		}
 		c.Phase = PhaseConsequence
 	default:
+		// "Less than yours, but greater than half": hang in or give.
 		c.owe(false)
 		c.Phase = PhaseStance
 	}
 }
 
-// resolveCast is Resolve in PhaseCastRolled.
-func (c *Conflict) resolveCast() {
-	var a, b int
-	if sides := c.Sides; len(sides) == 2 && sides[0].Status == StatusIn && sides[1].Status == StatusIn {
-		// Two sides, both in: a new round, so the higher roll
-		// challenges (the first side on a true tie, if not recast).
-		a, b = 0, 1
-		var d int
-		if k1, k0 := sides[1].key, sides[0].key; max(k1-1, k0-1) < noKey-1 {
-			d = cmpKey(k1, k0)
-		} else {
-			d = cmpSlow(&sides[1], &sides[0])
-		}
-		if d > 0 {
-			a, b = 1, 0
-		}
-		if d == 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
-			c.Recasts++
-			if c.Trace != nil {
-				c.note(EvRecast, a, b)
+// resolveCast reads an initial cast: the highest roll challenges first
+// ("Repeat this whole process down the line, highest roll to lowest"; at
+// a cast no side has had its turn yet). A true tie at the top is recast
+// when Rules.RecastTies allows, at most Rules.MaxRecasts times a round;
+// otherwise the earlier-listed side goes first.
+func (c *State) resolveCast() {
+	top, tie := -1, -1 // the highest roll, and the first side truly tying it
+	for i := range c.Sides {
+		switch {
+		case c.Sides[i].Status != StatusIn:
+		case top < 0:
+			top = i
+		default:
+			switch d := c.cmp(i, top); {
+			case d > 0:
+				top, tie = i, -1
+			case d == 0 && tie < 0:
+				tie = i
 			}
-			c.Phase = PhaseCast
-			return
 		}
-		c.Challenger, c.Answerer = a, -1
-		c.Phase = PhaseChallenge
-		return
 	}
-	a, b = c.topTwo()
-	if b >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts && c.cmp(a, b) == 0 {
+	if tie >= 0 && c.Rules.RecastTies && c.Recasts < c.Rules.MaxRecasts {
 		c.Recasts++
-		if c.Trace != nil {
-			c.note(EvRecast, a, b)
+		if c.sink != nil {
+			c.note(EvRecast, top, tie)
 		}
 		c.Phase = PhaseCast
 		return
 	}
-	c.nextTurn()
+	c.Challenger, c.Answerer, c.Phase = top, -1, PhaseChallenge
 }
 
-func (c *Conflict) cmp(i, j int) int { return c.cmpSides(&c.Sides[i], &c.Sides[j]) }
-
-// cmpSides compares two sides' showing rolls: 1, 0 or -1.
-func (c *Conflict) cmpSides(a, b *Side) int {
-	// Both packed (neither 0, not computed, nor noKey): compare numbers.
-	if ka, kb := a.key, b.key; max(ka-1, kb-1) < noKey-1 {
-		return cmpKey(ka, kb)
+// cmp compares the showing rolls of sides i and j as the rules read them:
+// 1, 0 or -1.
+func (c *State) cmp(i, j int) int {
+	a, b := &c.Sides[i], &c.Sides[j]
+	if c.Rules.ShortRollTies {
+		return compareShort(a.Faces, a.Bonus, b.Faces, b.Bonus)
 	}
-	return cmpSlow(a, b)
+	return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
 }
 
-// cmpKey compares two packed keys: 1, 0 or -1, without branches.
-func cmpKey(a, b uint64) int { return b2i(a > b) - b2i(a < b) }
-
-// cmpSlow packs keys not yet computed and compares rolls too big to pack
-// with dice.CompareBonus.
-func cmpSlow(a, b *Side) int {
-	if a.key == 0 {
-		a.key = a.pack()
+// compareShort is dice.CompareBonus with a tie broken only by the dice
+// both rolls have (Rules.ShortRollTies): high die plus bonus against high
+// die plus bonus, then the next dice down in pairs while both rolls have
+// one. This reading belongs in dice, beside CompareBonus.
+func compareShort(a []int, bonusA int, b []int, bonusB int) int {
+	var x, y [maxPool]int
+	sa, sb := descending(a, x[:0]), descending(b, y[:0])
+	if len(sa) == 0 || len(sb) == 0 {
+		return sign(dice.Highest(a) + bonusA - (dice.Highest(b) + bonusB))
 	}
-	if b.key == 0 {
-		b.key = b.pack()
+	if d := sa[0] + bonusA - (sb[0] + bonusB); d != 0 {
+		return sign(d)
 	}
-	if a.key == noKey || b.key == noKey {
-		return dice.CompareBonus(a.Faces, a.Bonus, b.Faces, b.Bonus)
-	}
-	return cmpKey(a.key, b.key)
-}
-
-// topTwo returns the two highest showing rolls among sides in (earlier
-// side first on true ties); b is -1 when only one side is in.
-func (c *Conflict) topTwo() (a, b int) {
-	a, b = -1, -1
-	for i := range c.Sides {
-		if c.Sides[i].Status != StatusIn {
-			continue
-		}
-		switch {
-		case a < 0 || c.cmp(i, a) > 0:
-			a, b = i, a
-		case b < 0 || c.cmp(i, b) > 0:
-			b = i
+	for i := 1; i < min(len(sa), len(sb)); i++ {
+		if sa[i] != sb[i] {
+			return sign(sa[i] - sb[i])
 		}
 	}
-	return a, b
+	return 0
+}
+
+// descending appends faces to dst, highest first.
+func descending(faces, dst []int) []int {
+	dst = append(dst, faces...)
+	slices.SortFunc(dst, func(p, q int) int { return q - p })
+	return dst
+}
+
+func sign(d int) int {
+	switch {
+	case d > 0:
+		return 1
+	case d < 0:
+		return -1
+	}
+	return 0
 }
 
 // nextTurn finds the next challenger: the highest showing roll among sides
 // in that have not yet challenged or answered this round. With none left,
 // a new round begins.
-func (c *Conflict) nextTurn() {
+func (c *State) nextTurn() {
 	c.Challenger, c.Answerer = -1, -1
 	best := -1
 	for i := range c.Sides {
@@ -911,15 +643,15 @@ func (c *Conflict) nextTurn() {
 	c.Phase = PhaseChallenge
 }
 
-func (c *Conflict) newRound() {
+func (c *State) newRound() {
 	c.Round++
 	c.Recasts = 0
 	sides := c.Sides
 	for i := range sides {
 		s := &sides[i]
-		s.Advantage, s.Next, s.Turned = s.Next, false, false
+		s.Advantage, s.Next, s.Turned = s.Next, 0, false
 	}
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.emit(Event{Kind: EvRound, Side: -1, Other: -1})
 	}
 	c.Phase = PhaseCast
@@ -927,7 +659,7 @@ func (c *Conflict) newRound() {
 
 // canAnswer returns an error unless side j may be named as answerer by
 // the current challenger.
-func (c *Conflict) canAnswer(j int) error {
+func (c *State) canAnswer(j int) error {
 	if err := c.checkSide(j, "Challenge"); err != nil {
 		return err
 	}
@@ -937,60 +669,49 @@ func (c *Conflict) canAnswer(j int) error {
 	return nil
 }
 
-// Interferes reports whether side k may interfere with the current
-// challenge against the named answerer: it is in, has not yet challenged
-// or answered this round, and its showing roll is higher than the
-// answerer's.
-func (c *Conflict) Interferes(k int) bool {
-	if c.Phase != PhaseInterfere && c.Phase != PhaseChallenge {
-		return false
-	}
-	return c.mayInterfere(k, c.Answerer)
-}
-
-func (c *Conflict) mayInterfere(k, named int) bool {
+// mayInterfere reports whether side k may interfere with a challenge of
+// the current challenger against side named ("any player whose roll is
+// higher than mine can choose to interfere"): k is in, is neither of the
+// two, has not yet challenged or answered this round, and shows a higher
+// roll than named.
+func (c *State) mayInterfere(k, named int) bool {
 	if !c.In(k) || k == c.Challenger || k == named || c.Sides[k].Turned || named < 0 {
 		return false
 	}
 	return c.cmp(k, named) > 0
 }
 
-// Challenge has the current challenger name side j as its answerer. If
-// another side's showing roll beats j's, the conflict waits in
-// PhaseInterfere; otherwise j answers.
-func (c *Conflict) Challenge(j int) error {
+// challenge is the step behind Engine.Challenge.
+func (c *State) challenge(j int) error {
 	if c.Phase != PhaseChallenge {
 		return c.phaseErr("Challenge")
 	}
 	if uint(j) >= uint(len(c.Sides)) || c.Sides[j].Status != StatusIn || j == c.Challenger {
 		return c.canAnswer(j) // says which
 	}
-	c.challenge(j)
+	c.name(j)
 	return nil
 }
 
 // challenge is Challenge once j is known to be a side in other than the
 // challenger.
-func (c *Conflict) challenge(j int) {
+func (c *State) name(j int) {
 	c.Answerer = j
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.traceChallenge()
 	}
 	c.Phase = PhaseAnswer
-	// With two sides no one else can interfere.
-	if len(c.Sides) > 2 {
-		c.interference()
-	}
+	c.interference()
 	c.startExchange()
 }
 
-func (c *Conflict) traceChallenge() {
+func (c *State) traceChallenge() {
 	c.emit(Event{Kind: EvChallenge, Side: c.Challenger, Other: c.Answerer, Member: c.Sides[c.Challenger].Speaker})
 }
 
 // interference moves to PhaseInterfere when a side may interfere with
 // the challenge just made.
-func (c *Conflict) interference() {
+func (c *State) interference() {
 	for k := range c.Sides {
 		if c.mayInterfere(k, c.Answerer) {
 			c.Phase = PhaseInterfere
@@ -999,20 +720,18 @@ func (c *Conflict) interference() {
 	}
 }
 
-func (c *Conflict) startExchange() {
+func (c *State) startExchange() {
 	c.First = c.Met&pairBit(c.Challenger, c.Answerer) == 0
 }
 
+// pairBit is the bit of Met for the pair of sides i and j. Sides number
+// below MaxSides (8), so the bit is below 64.
 func pairBit(i, j int) uint64 {
-	// Sides are below MaxSides (8), so the bit is below 64: the mask
-	// changes nothing but spares the shift its overflow check.
-	const _ uint = 64 - MaxSides*MaxSides
-	return 1 << (uint(min(i, j)*MaxSides+max(i, j)) & 63)
+	return 1 << uint(min(i, j)*MaxSides+max(i, j))
 }
 
-// Interfere settles interference with the named answerer: k >= 0 is the
-// side that answers instead; -1 lets the named answerer answer.
-func (c *Conflict) Interfere(k int) error {
+// interfere is the step behind Engine.Interfere.
+func (c *State) interfere(k int) error {
 	if c.Phase != PhaseInterfere {
 		return c.phaseErr("Interfere")
 	}
@@ -1020,7 +739,7 @@ func (c *Conflict) Interfere(k int) error {
 		if !c.mayInterfere(k, c.Answerer) {
 			return fmt.Errorf("challenge: Interfere: side %d may not interfere: it must be in, not yet have challenged or answered this round, and show a roll higher than the answerer's", k)
 		}
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.note(EvInterfere, k, c.Challenger)
 		}
 		c.Answerer = k
@@ -1032,55 +751,45 @@ func (c *Conflict) Interfere(k int) error {
 	return nil
 }
 
-// Drop takes the current challenger out of the conflict instead of
-// challenging ("you can drop out of the conflict yourself").
-func (c *Conflict) Drop() error {
+// drop is the step behind Engine.Drop.
+func (c *State) drop() error {
 	if c.Phase != PhaseChallenge {
 		return c.phaseErr("Drop")
 	}
 	i := c.Challenger
 	c.Sides[i].Status = StatusDropped
 	c.Consequences = append(c.Consequences, Consequence{Side: i, By: -1, Status: StatusDropped})
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.note(EvDrop, i, -1)
 	}
 	c.afterOut()
 	return nil
 }
 
-// Stance is the answerer's choice when its answer is lower than the
-// challenge but more than half: hang in (the challenger carries an
-// advantage die into the next round) or give (out, no injury).
-func (c *Conflict) Stance(hangIn bool) error {
+// stance is the step behind Engine.Stance.
+func (c *State) stance(hangIn bool) error {
 	if c.Phase != PhaseStance {
 		return c.phaseErr("Stance")
 	}
-	c.stance(hangIn)
+	c.takeStance(hangIn)
 	return nil
 }
 
 // stance is Stance in its phase.
-func (c *Conflict) stance(hangIn bool) {
+func (c *State) takeStance(hangIn bool) {
 	ch, an := c.Challenger, c.Answerer
 	if hangIn {
 		sides := c.Sides
-		sides[ch].Next = true
-		if c.Trace != nil {
+		sides[ch].Next = min(sides[ch].Next+1, c.Rules.AdvantageDice)
+		if c.sink != nil {
 			c.note(EvHangIn, an, ch)
-		}
-		if len(sides) == 2 {
-			// endExchange, shortened: both sides have had their turn,
-			// and the new round clears the marks it would set.
-			c.Challenger, c.Answerer = -1, -1
-			c.newRound()
-			return
 		}
 		c.endExchange()
 		return
 	}
 	c.Sides[an].Status = StatusGave
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: ch, Status: StatusGave})
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.note(EvGive, an, ch)
 	}
 	c.afterExchangeOut()
@@ -1089,14 +798,14 @@ func (c *Conflict) stance(hangIn bool) {
 // InjuryLimit returns how many sizes exhaustion or injury takes from stat
 // position st of member m of the losing side: Rules.InjurySizes, or all
 // the stat holds if less.
-func (c *Conflict) InjuryLimit(loser, m, st int) int {
-	return min(c.Rules.InjurySizes, c.Sides[loser].Members[m].Stats[st].Sizes())
+func (c *State) InjuryLimit(loser, m, st int) int {
+	return min(c.Rules.InjurySizes, c.Rules.statSizes(c.Sides[loser].Members[m].Stats[st]))
 }
 
 // checkInjury validates a standard exhaustion-or-injury loss for member m
 // of the losing side and returns the member's stat position (-1 for an out
 // member) and the stat after the loss.
-func (c *Conflict) checkInjury(loser, m int, l Loss) (int, Stat, error) {
+func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	mem := &c.Sides[loser].Members[m]
 	if mem.Out {
 		if l.Total() != 0 {
@@ -1116,9 +825,9 @@ func (c *Conflict) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 			mem.Name, l.Stat, allowed, c.Rules.InjuryEndeavors)
 	}
 	want := c.InjuryLimit(loser, m, st)
-	if want == 0 {
+	if want == 0 && c.Rules.InjurySizes > 0 {
 		for k, ok := range mem.InjuryStats {
-			if ok && mem.Stats[k].Sizes() > 0 {
+			if ok && c.Rules.statSizes(mem.Stats[k]) > 0 {
 				return 0, Stat{}, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
 			}
 		}
@@ -1126,18 +835,15 @@ func (c *Conflict) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 	if got := l.Total(); got != want {
 		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
 	}
-	after, err := l.apply(mem.Stats[st])
+	after, err := l.apply(&c.Rules, mem.Stats[st])
 	if err != nil {
 		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
 	}
 	return st, after, nil
 }
 
-// Injure applies the standard consequence of an outright win: each member
-// of the losing side (all of them, helpers too: "I can exhaust or injure
-// you both") loses losses[m], Rules.InjurySizes sizes from one of its
-// injury stats, as the winner chooses.
-func (c *Conflict) Injure(losses []Loss) error {
+// injure is the step behind Engine.Injure.
+func (c *State) injure(losses []Loss) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Injure")
 	}
@@ -1161,85 +867,17 @@ func (c *Conflict) Injure(losses []Loss) error {
 		}
 		mem[m].Stats[sts[m]] = after[m]
 		c.SizesLost += l.Total()
-		if c.Trace != nil {
+		if c.sink != nil {
 			l := l
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
 		}
 	}
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
-	c.Sides[an].Status = StatusInjured
-	c.afterExchangeOut()
+	c.injured()
 	return nil
 }
 
-// injureDeepest is Injure with Deepest's choice for every member of the
-// losing side, applied without Injure's checks: Deepest chooses a legal
-// loss by construction (the sizes InjuryLimit asks, from an injury stat,
-// no die losing more than it has). It returns false, changing nothing,
-// when a member has no injury stat; Injure then says why.
-func (c *Conflict) injureDeepest() bool {
-	an := c.Answerer
-	mem := c.Sides[an].Members
-	if len(mem) == 1 && !mem[0].Out {
-		// One character, the common case: choose and apply.
-		k, sz := c.deepest(&mem[0])
-		if k < 0 {
-			return false
-		}
-		c.loseDeepest(an, 0, k, &sz)
-		c.injured()
-		return true
-	}
-	if len(mem) > MaxMembers {
-		return false
-	}
-	var ks [MaxMembers]int
-	var szs [MaxMembers][MaxDice]int
-	for m := range mem {
-		ks[m] = -1
-		if mem[m].Out {
-			continue
-		}
-		k, sz := c.deepest(&mem[m])
-		if k < 0 {
-			return false
-		}
-		ks[m], szs[m] = k, sz
-	}
-	for m := range mem {
-		if k := ks[m]; k >= 0 {
-			c.loseDeepest(an, m, k, &szs[m])
-		}
-	}
-	c.injured()
-	return true
-}
-
-// loseDeepest takes sz from stat k of member m of side an, as Deepest
-// chose it.
-func (c *Conflict) loseDeepest(an, m, k int, sz *[MaxDice]int) {
-	st := &c.Sides[an].Members[m].Stats[k]
-	gone, t := false, 0
-	for i, n := range sz {
-		if n == 0 {
-			continue
-		}
-		st[i], _ = st[i].Step(-n)
-		gone = gone || st[i] == dice.Gone
-		t += n
-	}
-	if gone {
-		st.compact()
-	}
-	c.SizesLost += t
-	if c.Trace != nil {
-		l := Loss{Stat: c.Rules.Stats[k], Sizes: *sz}
-		c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
-	}
-}
-
 // injured puts the answerer out, exhausted or injured.
-func (c *Conflict) injured() {
+func (c *State) injured() {
 	an := c.Answerer
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
 	c.Sides[an].Status = StatusInjured
@@ -1283,8 +921,16 @@ type Settlement struct {
 	Gains   []Gain   `json:"gains,omitempty"`
 }
 
-// Settle applies a negotiated outcome instead of Injure.
-func (c *Conflict) Settle(s Settlement) error {
+// hasEndeavor returns an error unless the member's sheet has endeavor e.
+func (m *Member) hasEndeavor(e string) error {
+	if _, ok := slices.BinarySearch(m.Endeavors, e); !ok {
+		return fmt.Errorf("%s has no endeavor %q: known are %v", m.Name, e, m.Endeavors)
+	}
+	return nil
+}
+
+// settle is the step behind Engine.Settle.
+func (c *State) settle(s Settlement) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Settle")
 	}
@@ -1320,17 +966,26 @@ func (c *Conflict) Settle(s Settlement) error {
 		if rm.Member < 0 || rm.Member >= len(mem) {
 			return fmt.Errorf("challenge: Settle: remap for member %d: side %s has members 0..%d", rm.Member, c.Sides[an].Name, len(mem)-1)
 		}
-		if rm.Endeavor == "" || c.Rules.statIndex(rm.Stat) < 0 {
-			return fmt.Errorf("challenge: Settle: remap %q to %q: name an endeavor and a stat of %v", rm.Endeavor, rm.Stat, c.Rules.Stats)
+		if c.Rules.statIndex(rm.Stat) < 0 {
+			return fmt.Errorf("challenge: Settle: remap %q to %q: name a stat of %v", rm.Endeavor, rm.Stat, c.Rules.Stats)
+		}
+		if err := mem[rm.Member].hasEndeavor(rm.Endeavor); err != nil {
+			return fmt.Errorf("challenge: Settle: remap: %w", err)
 		}
 	}
 	for _, g := range s.Gains {
 		if g.Member < 0 || g.Member >= len(mem) {
 			return fmt.Errorf("challenge: Settle: gain for member %d: side %s has members 0..%d", g.Member, c.Sides[an].Name, len(mem)-1)
 		}
-		if g.Specialization.Name == "" || g.Specialization.Endeavor == "" || c.Rules.statIndex(g.Specialization.Stat) < 0 {
-			return fmt.Errorf("challenge: Settle: a gained specialization needs a name, an endeavor and a stat of %v", c.Rules.Stats)
+		if g.Specialization.Name == "" || c.Rules.statIndex(g.Specialization.Stat) < 0 {
+			return fmt.Errorf("challenge: Settle: a gained specialization needs a name and a stat of %v", c.Rules.Stats)
 		}
+		if err := mem[g.Member].hasEndeavor(g.Specialization.Endeavor); err != nil {
+			return fmt.Errorf("challenge: Settle: specialization %q: %w", g.Specialization.Name, err)
+		}
+	}
+	if err := c.checkGainsPaid(s); err != nil {
+		return err
 	}
 	for m := range mem {
 		mem[m].Stats = stats[m]
@@ -1344,10 +999,34 @@ func (c *Conflict) Settle(s Settlement) error {
 	kept.Gains = append([]Gain(nil), s.Gains...)
 	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusSettled, Note: s.Note, Settlement: &kept})
 	c.Sides[an].Status = StatusSettled
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.emit(Event{Kind: EvSettle, Side: an, Other: c.Challenger, Name: s.Note})
 	}
 	c.afterExchangeOut()
+	return nil
+}
+
+// checkGainsPaid checks that each member gaining specializations in s
+// loses Rules.GainCost die sizes for each in the same settlement: "you
+// can lose things from your character sheet as consequences, you can't
+// add things", but a loss may come with a gain ("your character loses
+// three Guts and gains a specialization").
+func (c *State) checkGainsPaid(s Settlement) error {
+	for m := range c.Sides[c.Answerer].Members {
+		gained, lost := 0, 0
+		for _, g := range s.Gains {
+			gained += b2i(g.Member == m)
+		}
+		for _, ch := range s.Changes {
+			if ch.Member == m {
+				lost += ch.Lose.Total()
+			}
+		}
+		if need := gained * c.Rules.GainCost; lost < need {
+			return fmt.Errorf("challenge: Settle: %s gains %d specializations but loses %d die sizes: rules.gain_cost asks %d a specialization",
+				c.Sides[c.Answerer].Members[m].Name, gained, lost, c.Rules.GainCost)
+		}
+	}
 	return nil
 }
 
@@ -1355,30 +1034,38 @@ func (c *Conflict) Settle(s Settlement) error {
 // side's characters go on the list when the other side's dice have
 // strictly more sides in total and did not double it (our ruling: the text
 // over its example).
-func (c *Conflict) owe(doubled bool) {
+func (c *State) owe(doubled bool) {
 	if c.First {
 		c.oweFirst(doubled)
 	}
 }
 
-func (c *Conflict) oweFirst(doubled bool) {
+func (c *State) oweFirst(doubled bool) {
 	ch, an := c.Challenger, c.Answerer
 	c.Met |= pairBit(ch, an)
 	c.First = false
-	switch a, b := c.Sides[ch].TotalSides, c.Sides[an].TotalSides; {
-	case b > a:
+	a, b := c.Sides[ch].TotalSides, c.Sides[an].TotalSides
+	if c.outclasses(b, a) {
 		c.addOwe(ch)
-	case a > b && !doubled:
+	}
+	if c.outclasses(a, b) && !doubled {
 		c.addOwe(an)
 	}
 }
 
-func (c *Conflict) addOwe(i int) {
+// outclasses reports whether dice of theirs sides in total put a side
+// whose dice have own sides on the owe list: strictly more, or as many
+// too with Rules.OweOnEqualSides.
+func (c *State) outclasses(theirs, own int) bool {
+	return theirs > own || c.Rules.OweOnEqualSides && theirs == own
+}
+
+func (c *State) addOwe(i int) {
 	for m := range c.Sides[i].Members {
 		mem := &c.Sides[i].Members[m]
 		c.Owe = append(c.Owe, Debt{Name: mem.Name, Player: mem.Player})
 		c.Owed++
-		if c.Trace != nil {
+		if c.sink != nil {
 			c.emit(Event{Kind: EvOwe, Side: i, Other: -1, Member: m, Name: mem.Name})
 		}
 	}
@@ -1386,33 +1073,21 @@ func (c *Conflict) addOwe(i int) {
 
 // endExchange closes an exchange both sides came through: both have had
 // their turn this round.
-func (c *Conflict) endExchange() {
-	sides := c.Sides
-	sides[c.Challenger].Turned = true
-	sides[c.Answerer].Turned = true
-	if len(sides) == 2 {
-		// Both sides have had their turn: nextTurn would find no one.
-		c.Challenger, c.Answerer = -1, -1
-		c.newRound()
-		return
-	}
+func (c *State) endExchange() {
+	c.Sides[c.Challenger].Turned = true
+	c.Sides[c.Answerer].Turned = true
 	c.nextTurn()
 }
 
 // afterExchangeOut closes an exchange that put the answerer out.
-func (c *Conflict) afterExchangeOut() {
+func (c *State) afterExchangeOut() {
 	c.Sides[c.Challenger].Turned = true
 	c.afterOut()
 }
 
 // afterOut ends the conflict when one side or none is left, and otherwise
 // moves to the next turn.
-func (c *Conflict) afterOut() {
-	if len(c.Sides) == 2 {
-		// One side is out, so at most one is left.
-		c.finish()
-		return
-	}
+func (c *State) afterOut() {
 	n := 0
 	for i := range c.Sides {
 		if c.Sides[i].Status == StatusIn {
@@ -1426,7 +1101,7 @@ func (c *Conflict) afterOut() {
 	c.nextTurn()
 }
 
-func (c *Conflict) finish() {
+func (c *State) finish() {
 	c.Winner = -1
 	if !c.Stalemate {
 		for i := range c.Sides {
@@ -1436,7 +1111,7 @@ func (c *Conflict) finish() {
 		}
 	}
 	c.Phase = PhaseDone
-	if c.Trace != nil {
+	if c.sink != nil {
 		c.note(EvEnd, c.Winner, -1)
 	}
 }
@@ -1445,7 +1120,7 @@ func (c *Conflict) finish() {
 // those of its members' declared specializations, and the opponent's
 // challenges of the answerer's ("Someone uses a specialization"). They
 // change no dice.
-func (c *Conflict) Challenges() []string {
+func (c *State) Challenges() []string {
 	var out []string
 	if c.Challenger < 0 || c.Answerer < 0 {
 		return out
@@ -1463,77 +1138,232 @@ func (c *Conflict) Challenges() []string {
 	return out
 }
 
-// UnmarshalJSON restores a saved conflict and checks that it is whole, so
+// UnmarshalJSON restores a saved conflict and checks it whole (Check), so
 // a damaged or hand-edited save is an error rather than a crash later.
-func (c *Conflict) UnmarshalJSON(b []byte) error {
-	type plain Conflict
+func (c *State) UnmarshalJSON(b []byte) error {
+	type plain State
 	var v plain
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	if err := (*Conflict)(&v).check(); err != nil {
+	if err := (*State)(&v).Check(); err != nil {
 		return err
 	}
-	for i := range v.Sides {
-		v.Sides[i].prep()
-	}
-	*c = Conflict(v)
+	*c = State(v)
 	return nil
 }
 
-// check verifies the invariants the steps rely on.
-func (c *Conflict) check() error {
+// Maximum counts a saved state may hold: far beyond any conflict played,
+// they keep a damaged save from asking for absurd work.
+const (
+	maxOwe            = 1 << 16 // owe-list entries
+	maxEndeavors      = 1 << 10 // endeavors on one sheet
+	maxCounter        = 1 << 40 // rounds, cross-offs, names owed, sizes lost
+	maxSpecChallenges = 1 << 10 // formal challenges of one specialization
+)
+
+// Check validates the state whole, against the rules and the bounds the
+// steps rely on: the rules, every side and member, the owe list, the
+// record of consequences, and the phase with whose turn it is. A state
+// restored from JSON is checked as it is decoded; a State built or edited
+// by hand must pass Check before any step reads it.
+func (c *State) Check() error {
 	if err := c.Rules.Validate(); err != nil {
-		return err
+		return fmt.Errorf("challenge: saved conflict: %w", err)
 	}
 	n := len(c.Sides)
 	if n < 2 || n > MaxSides {
 		return fmt.Errorf("challenge: saved conflict has %d sides: allowed 2..%d", n, MaxSides)
 	}
-	if int(c.Phase) >= len(phaseText) {
-		return fmt.Errorf("challenge: saved conflict has phase %d", c.Phase)
+	if err := c.checkCounters(); err != nil {
+		return err
 	}
+	for i := range c.Sides {
+		if err := c.checkSaved(i); err != nil {
+			return err
+		}
+	}
+	if len(c.Owe) > maxOwe {
+		return fmt.Errorf("challenge: saved owe list has %d entries: allowed up to %d", len(c.Owe), maxOwe)
+	}
+	for k, d := range c.Owe {
+		if d.Name == "" || d.Player == "" {
+			return fmt.Errorf("challenge: saved owe entry %d needs a name and a player", k)
+		}
+	}
+	if len(c.Consequences) > n {
+		return fmt.Errorf("challenge: saved conflict records %d consequences for %d sides", len(c.Consequences), n)
+	}
+	for k, cons := range c.Consequences {
+		if cons.Side < 0 || cons.Side >= n || cons.By < -1 || cons.By >= n || !statusNames.Valid(cons.Status) {
+			return fmt.Errorf("challenge: saved consequence %d: side %d, by %d, status %v: sides are 0..%d (by -1 for none)",
+				k, cons.Side, cons.By, cons.Status, n-1)
+		}
+	}
+	return c.checkTurn()
+}
+
+// checkCounters checks the phase and the counters of play.
+func (c *State) checkCounters() error {
+	if !phaseNames.Valid(c.Phase) {
+		return fmt.Errorf("challenge: saved conflict has phase %d: allowed %s", c.Phase, named.Allowed(phaseNames))
+	}
+	for _, x := range []struct {
+		name   string
+		v, max int
+	}{
+		{"round", c.Round - 1, maxCounter},
+		{"exchanges", c.Exchanges, c.Rules.MaxExchanges},
+		{"recasts", c.Recasts, c.Rules.MaxRecasts},
+		{"cross_offs", c.CrossOffs, maxCounter},
+		{"owed", c.Owed, maxCounter},
+		{"sizes_lost", c.SizesLost, maxCounter},
+	} {
+		if x.v < 0 || x.v > x.max {
+			return fmt.Errorf("challenge: saved conflict: %s out of range: allowed up to %d", x.name, x.max)
+		}
+	}
+	return nil
+}
+
+// checkTurn checks that whose turn it is fits the phase: the sides a step
+// of this phase reads exist, are in, and show a roll.
+func (c *State) checkTurn() error {
+	n := len(c.Sides)
 	for _, x := range []struct {
 		name string
 		v    int
 	}{{"challenger", c.Challenger}, {"answerer", c.Answerer}, {"winner", c.Winner}} {
 		if x.v < -1 || x.v >= n {
-			return fmt.Errorf("challenge: saved conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
+			return fmt.Errorf("challenge: conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
+		}
+	}
+	if c.Phase == PhaseDone {
+		return nil
+	}
+	in := 0
+	for i := range c.Sides {
+		in += b2i(c.In(i))
+	}
+	if in < 2 {
+		return fmt.Errorf("challenge: conflict in phase %v has %d sides in: a conflict goes on while two are", c.Phase, in)
+	}
+	if c.Phase == PhaseCast {
+		return nil
+	}
+	for i := range c.Sides {
+		s := &c.Sides[i]
+		if s.Status == StatusIn && len(s.Faces) != len(s.Dice) {
+			return fmt.Errorf("challenge: side %s shows %d faces for %d dice in phase %v", s.Name, len(s.Faces), len(s.Dice), c.Phase)
 		}
 	}
 	switch c.Phase {
 	case PhaseChallenge:
-		if c.Challenger < 0 {
-			return fmt.Errorf("challenge: saved conflict in phase %v has no challenger", c.Phase)
+		if !c.In(c.Challenger) {
+			return fmt.Errorf("challenge: conflict in phase %v needs a challenger still in", c.Phase)
 		}
 	case PhaseInterfere, PhaseAnswer, PhaseAnswered, PhaseStance, PhaseConsequence:
-		if c.Challenger < 0 || c.Answerer < 0 || c.Challenger == c.Answerer {
-			return fmt.Errorf("challenge: saved conflict in phase %v needs a challenger and a different answerer", c.Phase)
+		if !c.In(c.Challenger) || !c.In(c.Answerer) || c.Challenger == c.Answerer {
+			return fmt.Errorf("challenge: conflict in phase %v needs a challenger and a different answerer, both still in", c.Phase)
 		}
 	}
-	for i := range c.Sides {
-		s := &c.Sides[i]
-		if len(s.Members) < 1 || len(s.Members) > MaxMembers {
-			return fmt.Errorf("challenge: saved side %s has %d characters: allowed 1..%d", s.Name, len(s.Members), MaxMembers)
+	return nil
+}
+
+// checkSaved checks side i of a saved state.
+func (c *State) checkSaved(i int) error {
+	s := &c.Sides[i]
+	n := len(c.Sides)
+	if s.Name == "" {
+		return fmt.Errorf("challenge: saved side %d needs a name", i)
+	}
+	if len(s.Members) < 1 || len(s.Members) > MaxMembers {
+		return fmt.Errorf("challenge: saved side %s has %d characters: allowed 1..%d", s.Name, len(s.Members), MaxMembers)
+	}
+	for m := range s.Members {
+		if err := c.checkMember(&s.Members[m]); err != nil {
+			return fmt.Errorf("challenge: saved side %s: %w", s.Name, err)
 		}
-		if len(s.Dice) != len(s.Of) || len(s.Dice) > maxPool || (len(s.Dice) == 0 && s.Status == StatusIn) {
-			return fmt.Errorf("challenge: saved side %s: %d dice with %d owners: need as many, 1..%d", s.Name, len(s.Dice), len(s.Of), maxPool)
+	}
+	if s.Target < -1 || s.Target >= n || s.Target == i || !statusNames.Valid(s.Status) || s.Speaker < 0 || s.Speaker >= len(s.Members) {
+		return fmt.Errorf("challenge: saved side %s: target %d, status %v, speaker %d: allowed another side or -1, a status of %s, a member",
+			s.Name, s.Target, s.Status, s.Speaker, named.Allowed(statusNames))
+	}
+	if len(s.Dice) != len(s.Of) || len(s.Dice) > maxPool || (len(s.Dice) == 0 && s.Status == StatusIn && !c.Rules.EmptyStatReadsZero) {
+		return fmt.Errorf("challenge: saved side %s: %d dice with %d owners: need as many, 1..%d", s.Name, len(s.Dice), len(s.Of), maxPool)
+	}
+	total := 0
+	for k, d := range s.Dice {
+		if !d.OnLadder() || s.Of[k] < 0 || s.Of[k] >= len(s.Members) {
+			return fmt.Errorf("challenge: saved side %s: die %d (%v of member %d): allowed d4..d12 of a member", s.Name, k, d, s.Of[k])
 		}
-		for k, d := range s.Dice {
-			if !d.Valid() || d > 1000 || s.Of[k] < 0 || s.Of[k] >= len(s.Members) {
-				return fmt.Errorf("challenge: saved side %s: die %d (%v of member %d) is not valid", s.Name, k, d, s.Of[k])
-			}
+		total += int(d)
+	}
+	if total != s.TotalSides {
+		return fmt.Errorf("challenge: saved side %s: total_sides %d, but its dice have %d", s.Name, s.TotalSides, total)
+	}
+	if len(s.Faces) > len(s.Dice) {
+		return fmt.Errorf("challenge: saved side %s shows %d faces for %d dice", s.Name, len(s.Faces), len(s.Dice))
+	}
+	for k, f := range s.Faces {
+		if f < 1 || f > int(s.Dice[k]) {
+			return fmt.Errorf("challenge: saved side %s shows %d on a %v", s.Name, f, s.Dice[k])
 		}
-		if len(s.Faces) > len(s.Dice) || (len(s.Faces) == 0 && c.Phase != PhaseCast && s.Status == StatusIn) {
-			return fmt.Errorf("challenge: saved side %s shows %d faces for %d dice", s.Name, len(s.Faces), len(s.Dice))
+	}
+	if s.Advantage < 0 || s.Advantage > c.Rules.AdvantageDice || s.Next < 0 || s.Next > c.Rules.AdvantageDice ||
+		s.Crossed < 0 || s.Crossed > c.Rules.CrossOffsPerComparison {
+		return fmt.Errorf("challenge: saved side %s: advantage %d, next %d, crossed %d: allowed 0..%d advantage dice and 0..%d names crossed off",
+			s.Name, s.Advantage, s.Next, s.Crossed, c.Rules.AdvantageDice, c.Rules.CrossOffsPerComparison)
+	}
+	bonusDice := c.Rules.AdvantageDice + c.Rules.CrossOffsPerComparison
+	if most := bonusDice * int(c.Rules.AdvantageDie); s.Bonus < 0 || s.Bonus > most {
+		return fmt.Errorf("challenge: saved side %s: bonus %d: allowed 0..%d (%d advantage dice and crossed-off names')", s.Name, s.Bonus, most, bonusDice)
+	}
+	return nil
+}
+
+// checkMember checks one member of a saved side.
+func (c *State) checkMember(m *Member) error {
+	if m.Name == "" || m.Player == "" || m.Endeavor == "" {
+		return fmt.Errorf("a member needs a name, a player and an endeavor")
+	}
+	injury := false
+	for k := range m.Stats {
+		if err := c.checkStat(m, k); err != nil {
+			return err
 		}
-		for _, f := range s.Faces {
-			if f < 1 || f > 1000 {
-				return fmt.Errorf("challenge: saved side %s shows a face %d", s.Name, f)
-			}
+		injury = injury || m.InjuryStats[k]
+	}
+	if !injury {
+		return fmt.Errorf("%s has no stat exhaustion or injury may take from", m.Name)
+	}
+	if len(m.Endeavors) > maxEndeavors || !slices.IsSorted(m.Endeavors) || len(slices.Compact(slices.Clone(m.Endeavors))) != len(m.Endeavors) {
+		return fmt.Errorf("%s: endeavors must be sorted, without repeats, at most %d", m.Name, maxEndeavors)
+	}
+	if len(m.Dice) > 2*MaxDice {
+		return fmt.Errorf("%s rolls %d dice: at most %d", m.Name, len(m.Dice), 2*MaxDice)
+	}
+	if sp := m.Specialization; sp != nil && (c.Rules.statIndex(sp.Stat) < 0 ||
+		len(sp.Challenges) > maxSpecChallenges || len(sp.OpponentChallenges) > maxSpecChallenges) {
+		return fmt.Errorf("%s: specialization %q: needs a stat of %v and at most %d challenges each way", m.Name, sp.Name, c.Rules.Stats, maxSpecChallenges)
+	}
+	return nil
+}
+
+// checkStat checks stat position k of a saved member: the rules' stats hold
+// ladder dice, present dice first; positions past the rules' stats are
+// empty and never injured.
+func (c *State) checkStat(m *Member, k int) error {
+	s := m.Stats[k]
+	if k >= len(c.Rules.Stats) {
+		if s.Len() != 0 || m.InjuryStats[k] {
+			return fmt.Errorf("%s: stat position %d is past the rules' %d stats", m.Name, k+1, len(c.Rules.Stats))
 		}
-		if s.Target < -1 || s.Target >= n || int(s.Status) >= len(statusText) || s.Speaker < 0 || s.Speaker >= len(s.Members) {
-			return fmt.Errorf("challenge: saved side %s has a bad target, status or speaker", s.Name)
+		return nil
+	}
+	for j, d := range s {
+		if j < s.Len() && !d.OnLadder() || j >= s.Len() && d != dice.Gone {
+			return fmt.Errorf("%s: stat %s holds %v: allowed d4..d12, present dice first", m.Name, c.Rules.Stats[k], s)
 		}
 	}
 	return nil

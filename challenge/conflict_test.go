@@ -26,9 +26,9 @@ func althesa() Character {
 	return c
 }
 
-func duel(t *testing.T, a, b Character, ea, eb string) *Conflict {
+func duel(t *testing.T, a, b Character, ea, eb string) *State {
 	t.Helper()
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: a.Name, Members: []Entry{{Character: a, Endeavor: ea}}},
 		{Name: b.Name, Members: []Entry{{Character: b, Endeavor: eb}}},
 	}, nil)
@@ -45,7 +45,7 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func wantPhase(t *testing.T, c *Conflict, p Phase) {
+func wantPhase(t *testing.T, c *State, p Phase) {
 	t.Helper()
 	if c.Phase != p {
 		t.Fatalf("phase %v, want %v", c.Phase, p)
@@ -68,26 +68,26 @@ func TestStandardCharacters(t *testing.T) {
 func TestAlthesaAndIrin(t *testing.T) {
 	c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 	var log Log
-	c.Trace = log.Record
+	eng := Engine{Sink: log.Record}
 	// Initial cast: Althesa d10 d8 shows 8 3; Irin d12 d6 shows 4 2.
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-	must(t, c.Roll(r))
-	must(t, c.Resolve())
+	must(t, eng.Roll(c, r))
+	must(t, eng.Resolve(c))
 	wantPhase(t, c, PhaseChallenge)
 	if c.Challenger != 0 {
 		t.Fatalf("challenger %d, want Althesa (0)", c.Challenger)
 	}
-	must(t, c.Challenge(1))
+	must(t, eng.Challenge(c, 1))
 	// Irin rerolls: 7 against 8, more than half: he chooses.
-	must(t, c.Roll(r))
+	must(t, eng.Roll(c, r))
 	if got := c.Sides[1].Read(); got != 7 {
 		t.Fatalf("Irin's answer reads %d, want 7", got)
 	}
-	must(t, c.Resolve())
+	must(t, eng.Resolve(c))
 	wantPhase(t, c, PhaseStance)
-	must(t, c.Stance(true))
+	must(t, eng.Stance(c, true))
 	wantPhase(t, c, PhaseCast)
-	if !c.Sides[0].Advantage || c.Round != 2 {
+	if c.Sides[0].Advantage != 1 || c.Round != 2 {
 		t.Fatalf("round %d, Althesa advantage %v: want round 2 with her advantage die", c.Round, c.Sides[0].Advantage)
 	}
 	// 18 sides against 18: the rule text, not its example, decides, so
@@ -96,21 +96,21 @@ func TestAlthesaAndIrin(t *testing.T) {
 		t.Errorf("owe list %v, want empty (18 sides against 18)", c.Owe)
 	}
 	// Round two: Althesa 9 4 + advantage 6 = 15; Irin 11 3.
-	must(t, c.Roll(r))
+	must(t, eng.Roll(c, r))
 	if a, b := c.Sides[0].Read(), c.Sides[1].Read(); a != 15 || b != 11 {
 		t.Fatalf("reads %d and %d, want 15 and 11", a, b)
 	}
-	must(t, c.Resolve())
+	must(t, eng.Resolve(c))
 	if c.Challenger != 0 {
 		t.Fatalf("challenger %d, want Althesa", c.Challenger)
 	}
-	must(t, c.Challenge(1))
+	must(t, eng.Challenge(c, 1))
 	// Irin rerolls a 6: 2 x 6 <= 15, she totally wins.
-	must(t, c.Roll(r))
-	must(t, c.Resolve())
+	must(t, eng.Roll(c, r))
+	must(t, eng.Resolve(c))
 	wantPhase(t, c, PhaseConsequence)
 	// They negotiate: deaf in one ear, one size of Guts, left for dead.
-	must(t, c.Settle(Settlement{Note: "deaf in one ear; left for dead",
+	must(t, eng.Settle(c, Settlement{Note: "deaf in one ear; left for dead",
 		Changes: []Change{{Member: 0, Lose: Loss{Stat: Guts, Sizes: [MaxDice]int{1}}}}}))
 	wantPhase(t, c, PhaseDone)
 	if c.Winner != 0 || c.Sides[1].Status != StatusSettled {
@@ -153,7 +153,7 @@ func TestAlthesaAndIrinPolicies(t *testing.T) {
 			a.Stats[Art] = tc.art
 			c := duel(t, a, irin(), "warrior_priestessing", Defending)
 			r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-			must(t, c.Run(r, []Play{{Loss: tc.loss}, {}}))
+			must(t, Engine{}.Play(c, r, []Policy{&Style{Losses: tc.loss}, &Style{}}))
 			if c.Winner != tc.winners || c.Sides[1].Status != StatusInjured {
 				t.Fatalf("winner %d status %v", c.Winner, c.Sides[1].Status)
 			}
@@ -178,7 +178,7 @@ func TestEveryOutcome(t *testing.T) {
 		[5]string{Art, Grace, Guts, Grace, Art})
 	c := duel(t, mara, corvin, Defending, Asserting)
 	var log Log
-	c.Trace = log.Record
+	eng := Engine{Sink: log.Record}
 	r := dice.Scripted(
 		7, 3, 7, 3, // round 1 cast: true tie, recast
 		9, 2, 6, 5, // Mara 9 2 against Corvin 6 5: Mara challenges
@@ -189,7 +189,7 @@ func TestEveryOutcome(t *testing.T) {
 		6, 1, 2, 2, // round 3: Mara 6 1 challenges Corvin 2 2
 		3, 1, // Corvin answers 3 1: 2 x 3 <= 6, Mara wins outright
 	)
-	must(t, c.Run(r, []Play{{}, {}}))
+	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{}}))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d faces left, err %v", r.Remaining(), r.Err())
 	}
@@ -218,7 +218,7 @@ func TestEveryOutcome(t *testing.T) {
 func TestGive(t *testing.T) {
 	c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 	r := dice.Scripted(8, 3, 4, 2, 7, 5)
-	must(t, c.Run(r, []Play{{}, {Stance: Give{}}}))
+	must(t, Engine{}.Play(c, r, []Policy{&Style{}, &Style{Stance: Give{}}}))
 	if c.Winner != 0 || c.Sides[1].Status != StatusGave {
 		t.Fatalf("winner %d, Irin %v", c.Winner, c.Sides[1].Status)
 	}
@@ -248,7 +248,7 @@ func TestReadingTies(t *testing.T) {
 			c := duel(t, a, b, Asserting, Asserting)
 			r := dice.Scripted(tc.faces...)
 			for c.Phase != PhaseChallenge {
-				must(t, c.Step(r, []Play{{}, {}}))
+				must(t, Engine{}.Step(c, r, []Policy{&Style{}, &Style{}}))
 			}
 			if c.Challenger != tc.winner || (c.Recasts > 0) != tc.recast {
 				t.Errorf("challenger %d recasts %d", c.Challenger, c.Recasts)
@@ -262,7 +262,7 @@ func TestReadingTies(t *testing.T) {
 func TestHelpers(t *testing.T) {
 	mitch := Standard("Mitch", MustStat(dice.D6, dice.D4), MustStat(dice.D12, dice.D10), MustStat(dice.D8, dice.D6),
 		[5]string{Art, Grace, Guts, Guts, Art})
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "Althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
 		{Name: "Irin & Mitch", Members: []Entry{{Character: irin(), Endeavor: Defending}, {Character: mitch, Endeavor: Enduring}}},
 	}, nil)
@@ -271,12 +271,12 @@ func TestHelpers(t *testing.T) {
 		t.Fatalf("helper side sides %d, want 32", got)
 	}
 	var log Log
-	c.Trace = log.Record
+	eng := Engine{Sink: log.Record}
 	// Cast: Althesa 9 2; Irin 3 2, Mitch (guts d8 d6) 7 1: Mitch speaks.
 	r := dice.Scripted(9, 2, 3, 2, 7, 1,
 		// Althesa challenges; the pair answers 2 1 1 1: doubled.
 		2, 1, 1, 1)
-	must(t, c.Run(r, []Play{{}, {}}))
+	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{}}))
 	if c.Winner != 0 {
 		t.Fatalf("winner %d", c.Winner)
 	}
@@ -310,7 +310,7 @@ func TestSpecialization(t *testing.T) {
 			{Name: "I", Members: []Entry{{Character: ic, Endeavor: Defending}}},
 		}
 	}
-	c, err := NewConflict(DefaultRules(), parties(i), nil)
+	c, err := NewState(DefaultRules(), parties(i), nil)
 	must(t, err)
 	if d := cmp.Diff([]dice.Die{dice.D10, dice.D8, dice.D12, dice.D4}, c.Sides[0].Dice); d != "" {
 		t.Errorf("dice (-want +got):\n%s", d)
@@ -320,7 +320,7 @@ func TestSpecialization(t *testing.T) {
 		t.Errorf("challenges (-want +got):\n%s", d)
 	}
 	i.Specializations = []Specialization{{Name: "ward", Endeavor: Defending, Stat: Art}}
-	c, err = NewConflict(DefaultRules(), parties(i), nil)
+	c, err = NewState(DefaultRules(), parties(i), nil)
 	must(t, err)
 	if !c.Sides[0].Members[0].Cancelled || len(c.Sides[0].Dice) != 2 {
 		t.Errorf("vulnerable specialization still adds dice: %v", c.Sides[0].Dice)
@@ -335,14 +335,14 @@ func TestThreeSides(t *testing.T) {
 		return Standard(n, MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6),
 			[5]string{Art, Grace, Guts, Guts, Art})
 	}
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "you", Members: []Entry{{Character: mk("You"), Endeavor: Asserting}}, Target: "me"},
 		{Name: "me", Members: []Entry{{Character: mk("Me"), Endeavor: Asserting}}, Target: "mitch"},
 		{Name: "mitch", Members: []Entry{{Character: mk("Mitch"), Endeavor: Asserting}}, Target: "me"},
 	}, nil)
 	must(t, err)
 	var log Log
-	c.Trace = log.Record
+	eng := Engine{Sink: log.Record}
 	r := dice.Scripted(
 		6, 1, 2, 1, 4, 1, // cast: you 6, me 2, mitch 4
 		5, 1, // you challenge me; mitch (4 > 2) could interfere but is aloof; I answer 5: over half, I hang in
@@ -352,8 +352,8 @@ func TestThreeSides(t *testing.T) {
 		3, 3, // you challenge me: 3 3, 2 x 3 <= 10: outright
 		// I am out; mitch's turn: his target (me) is gone; he drops, you win.
 	)
-	plays := []Play{{}, {}, {}}
-	must(t, c.Run(r, plays))
+	plays := []Policy{&Style{}, &Style{}, &Style{}}
+	must(t, eng.Play(c, r, plays))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d left, %v", r.Remaining(), r.Err())
 	}
@@ -374,21 +374,21 @@ func TestInterfereAndTurncoat(t *testing.T) {
 		return Standard(n, MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6),
 			[5]string{Art, Grace, Guts, Guts, Art})
 	}
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "a", Members: []Entry{{Character: mk("A"), Endeavor: Asserting}}, Target: "c"},
 		{Name: "b", Members: []Entry{{Character: mk("B"), Endeavor: Asserting}}, Target: "a"},
 		{Name: "c", Members: []Entry{{Character: mk("C"), Endeavor: Asserting}}, Target: "a"},
 	}, nil)
 	must(t, err)
 	var log Log
-	c.Trace = log.Record
+	eng := Engine{Sink: log.Record}
 	r := dice.Scripted(
 		6, 2, 4, 1, 2, 1, // cast: a 6 challenges c (2); b (4, targets a) interferes
 		1, 1, // b answers 1 1: doubled, b is out
 		6, 3, // c challenges a; a answers 6 3 > 2 1: blocks and challenges
 		1, 1, // c answers 1 1 against 6: doubled, c is out; a wins
 	)
-	must(t, c.Run(r, []Play{{}, {Interfere: Guard{}}, {}}))
+	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{Interference: Guard{}}, &Style{}}))
 	want := []EventKind{EvRoll, EvRoll, EvRoll, EvChallenge, EvInterfere, EvRoll, EvDouble, EvLoss,
 		EvChallenge, EvRoll, EvBlock, EvRoll, EvDouble, EvLoss, EvEnd}
 	if d := cmp.Diff(want, log.Kinds()); d != "" {
@@ -399,20 +399,20 @@ func TestInterfereAndTurncoat(t *testing.T) {
 	}
 
 	// A turncoat whose target went out challenges its former ally.
-	c, err = NewConflict(DefaultRules(), []Party{
+	c, err = NewState(DefaultRules(), []Party{
 		{Name: "a", Members: []Entry{{Character: mk("A"), Endeavor: Asserting}}, Target: "c"},
 		{Name: "b", Members: []Entry{{Character: mk("B"), Endeavor: Asserting}}, Target: "c"},
 		{Name: "c", Members: []Entry{{Character: mk("C"), Endeavor: Asserting}}, Target: "a"},
 	}, nil)
 	must(t, err)
 	log = Log{}
-	c.Trace = log.Record
+	eng = Engine{Sink: log.Record}
 	r = dice.Scripted(
 		6, 1, 5, 1, 1, 1, // cast: a 6 challenges c
 		1, 1, // c doubled, out
 		1, 1, // b's turn: target c gone; turncoat challenges a, who answers 1 1 against 5: doubled
 	)
-	must(t, c.Run(r, []Play{{}, {Target: Turncoat{}}, {}}))
+	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{Targets: Turncoat{}}, &Style{}}))
 	if c.Winner != 1 || c.Sides[0].Status != StatusInjured {
 		t.Errorf("winner %d, a %v; want b, a injured", c.Winner, c.Sides[0].Status)
 	}
@@ -430,13 +430,13 @@ func TestOweAcrossConflicts(t *testing.T) {
 		{Name: "pip", Members: []Role{{Character: "Pip", Endeavor: Asserting}}},
 		{Name: "brute", Members: []Role{{Character: "Brute", Endeavor: Asserting}}},
 	}
-	// Conflict 1: Pip (art d8 d4, 12 sides) against Brute (guts d12 d10,
+	// State 1: Pip (art d8 d4, 12 sides) against Brute (guts d12 d10,
 	// 22). Brute challenges, Pip hangs in: Pip goes on the list. Then
 	// Brute doubles Pip in round 2.
 	c, err := cp.Start(sides...)
 	must(t, err)
 	r := dice.Scripted(2, 1, 9, 1, 6, 1 /* round 2 */, 1, 1, 10, 3, 5 /* adv */, 2, 1)
-	must(t, c.Run(r, []Play{{}, {}}))
+	must(t, Engine{}.Play(c, r, []Policy{&Style{}, &Style{}}))
 	must(t, cp.Finish(c))
 	if d := cmp.Diff([]Debt{{Name: "Pip", Player: "ann"}}, cp.Owe); d != "" {
 		t.Fatalf("owe after conflict 1 (-want +got):\n%s", d)
@@ -445,15 +445,15 @@ func TestOweAcrossConflicts(t *testing.T) {
 	if got := cp.Characters[0].Stats[Grace]; got != MustStat(dice.D6) {
 		t.Errorf("Pip's Grace after injury %v, want d6", got)
 	}
-	// Conflict 2: Pip crosses herself off at her first comparison (eager)
+	// State 2: Pip crosses herself off at her first comparison (eager)
 	// and adds an advantage die; the name comes off the campaign's list.
 	c, err = cp.Start(sides...)
 	must(t, err)
 	var log Log
-	c.Trace = log.Record
+	eng := Engine{Sink: log.Record}
 	r = dice.Scripted(4, 1, 9, 2, 6 /* Pip's cross-off die: 4+6 = 10 > 9 */, 8, 4, /* Brute answers 8 vs 10: hangs in */
 		/* round 2 */ 8, 1, 5 /* adv */, 1, 1, 1 /* Pip crosses off again: 8+5+1 = 14 */, 1, 1 /* Brute doubled */)
-	must(t, c.Run(r, []Play{{Cross: Eager{}}, {}}))
+	must(t, eng.Play(c, r, []Policy{&Style{Cross: Eager{}}, &Style{}}))
 	must(t, cp.Finish(c))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d left, %v", r.Remaining(), r.Err())
@@ -481,7 +481,7 @@ func TestOweAcrossConflicts(t *testing.T) {
 	}
 }
 
-func snapshot(t *testing.T, c *Conflict) string {
+func snapshot(t *testing.T, c *State) string {
 	t.Helper()
 	b, err := json.Marshal(c)
 	must(t, err)
@@ -493,15 +493,15 @@ func snapshot(t *testing.T, c *Conflict) string {
 func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 	type step struct {
 		name string
-		do   func(c *Conflict) error
+		do   func(c *State) error
 		want string
 	}
-	at := func(phase Phase, faces ...int) *Conflict {
+	at := func(phase Phase, faces ...int) *State {
 		c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 		c.Owe = []Debt{{Name: "Irin", Player: "Irin"}}
 		r := dice.Scripted(faces...)
 		for c.Phase != phase {
-			must(t, c.Step(r, []Play{{}, {}}))
+			must(t, Engine{}.Step(c, r, []Policy{&Style{}, &Style{}}))
 		}
 		return c
 	}
@@ -512,42 +512,42 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 		steps []step
 	}{
 		{PhaseCast, nil, []step{
-			{"resolve before roll", func(c *Conflict) error { return c.Resolve() }, "not allowed"},
-			{"challenge before roll", func(c *Conflict) error { return c.Challenge(1) }, "not allowed"},
-			{"stance", func(c *Conflict) error { return c.Stance(true) }, "not allowed"},
-			{"injure", func(c *Conflict) error { return c.Injure(nil) }, "not allowed"},
+			{"resolve before roll", func(c *State) error { return Engine{}.Resolve(c) }, "not allowed"},
+			{"challenge before roll", func(c *State) error { return Engine{}.Challenge(c, 1) }, "not allowed"},
+			{"stance", func(c *State) error { return Engine{}.Stance(c, true) }, "not allowed"},
+			{"injure", func(c *State) error { return Engine{}.Injure(c, nil) }, "not allowed"},
 		}},
 		{PhaseCastRolled, []int{8, 3, 4, 2}, []step{
-			{"cross another player's name", func(c *Conflict) error { return c.CrossOff(r, 0, 0) }, "belongs to player"},
-			{"cross a missing entry", func(c *Conflict) error { return c.CrossOff(r, 1, 3) }, "does not exist"},
-			{"cross for a missing side", func(c *Conflict) error { return c.CrossOff(r, 5, 0) }, "does not exist"},
+			{"cross another player's name", func(c *State) error { return Engine{}.CrossOff(c, r, 0, 0) }, "belongs to player"},
+			{"cross a missing entry", func(c *State) error { return Engine{}.CrossOff(c, r, 1, 3) }, "does not exist"},
+			{"cross for a missing side", func(c *State) error { return Engine{}.CrossOff(c, r, 5, 0) }, "does not exist"},
 		}},
 		{PhaseChallenge, []int{8, 3, 4, 2}, []step{
-			{"challenge self", func(c *Conflict) error { return c.Challenge(0) }, "its own challenge"},
-			{"challenge nobody", func(c *Conflict) error { return c.Challenge(7) }, "does not exist"},
-			{"roll", func(c *Conflict) error { return c.Roll(r) }, "not allowed"},
-			{"interfere", func(c *Conflict) error { return c.Interfere(1) }, "not allowed"},
-			{"bad plays", func(c *Conflict) error { return c.Step(r, []Play{{}}) }, "1 plays for 2 sides"},
+			{"challenge self", func(c *State) error { return Engine{}.Challenge(c, 0) }, "its own challenge"},
+			{"challenge nobody", func(c *State) error { return Engine{}.Challenge(c, 7) }, "does not exist"},
+			{"roll", func(c *State) error { return Engine{}.Roll(c, r) }, "not allowed"},
+			{"interfere", func(c *State) error { return Engine{}.Interfere(c, 1) }, "not allowed"},
+			{"bad plays", func(c *State) error { return Engine{}.Step(c, r, []Policy{&Style{}}) }, "1 policies for 2 sides"},
 		}},
 		{PhaseConsequence, []int{8, 3, 4, 2, 1, 1}, []step{
-			{"loss from guts", func(c *Conflict) error {
-				return c.Injure([]Loss{{Stat: Guts, Sizes: [MaxDice]int{2}}})
+			{"loss from guts", func(c *State) error {
+				return Engine{}.Injure(c, []Loss{{Stat: Guts, Sizes: [MaxDice]int{2}}})
 			}, "takes from [grace]"},
-			{"one size only", func(c *Conflict) error {
-				return c.Injure([]Loss{{Stat: Grace, Sizes: [MaxDice]int{1}}})
+			{"one size only", func(c *State) error {
+				return Engine{}.Injure(c, []Loss{{Stat: Grace, Sizes: [MaxDice]int{1}}})
 			}, "must lose 2 sizes"},
-			{"too deep", func(c *Conflict) error {
-				return c.Injure([]Loss{{Stat: Grace, Sizes: [MaxDice]int{0, 2}}})
+			{"too deep", func(c *State) error {
+				return Engine{}.Injure(c, []Loss{{Stat: Grace, Sizes: [MaxDice]int{0, 2}}})
 			}, "has only 1 sizes"},
-			{"wrong count", func(c *Conflict) error { return c.Injure(nil) }, "0 losses"},
-			{"settle adding sizes", func(c *Conflict) error {
-				return c.Settle(Settlement{Changes: []Change{{Member: 0, Move: Move{From: Guts, To: Guts, ToDie: 0, FromDie: 1, Sizes: 1}}}})
+			{"wrong count", func(c *State) error { return Engine{}.Injure(c, nil) }, "0 losses"},
+			{"settle adding sizes", func(c *State) error {
+				return Engine{}.Settle(c, Settlement{Changes: []Change{{Member: 0, Move: Move{From: Guts, To: Guts, ToDie: 0, FromDie: 1, Sizes: 1}}}})
 			}, "pass d12"},
-			{"settle unknown member", func(c *Conflict) error {
-				return c.Settle(Settlement{Changes: []Change{{Member: 3}}})
+			{"settle unknown member", func(c *State) error {
+				return Engine{}.Settle(c, Settlement{Changes: []Change{{Member: 3}}})
 			}, "members 0..0"},
-			{"loss policy illegal", func(c *Conflict) error {
-				return c.Step(r, []Play{{Loss: badLoss{}}, {}})
+			{"loss policy illegal", func(c *State) error {
+				return Engine{}.Step(c, r, []Policy{&Style{Losses: badLoss{}}, &Style{}})
 			}, "loss policy"},
 		}},
 	}
@@ -568,21 +568,21 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 	}
 	// The phase errors wrap ErrPhase.
 	c := at(PhaseCast)
-	if err := c.Resolve(); !errors.Is(err, ErrPhase) {
+	if err := (Engine{}).Resolve(c); !errors.Is(err, ErrPhase) {
 		t.Errorf("Resolve in cast: %v does not wrap ErrPhase", err)
 	}
 }
 
 type badLoss struct{}
 
-func (badLoss) Loss(c *Conflict, loser, m int) Loss { return Loss{Stat: Art, Sizes: [MaxDice]int{2}} }
+func (badLoss) Loss(c *View, loser, m int) Loss { return Loss{Stat: Art, Sizes: [MaxDice]int{2}} }
 
 func TestChallengeOut(t *testing.T) {
 	mk := func(n string) Character {
 		return Standard(n, MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6), MustStat(dice.D6, dice.D6),
 			[5]string{Art, Grace, Guts, Guts, Art})
 	}
-	c, err := NewConflict(DefaultRules(), []Party{
+	c, err := NewState(DefaultRules(), []Party{
 		{Name: "a", Members: []Entry{{Character: mk("A"), Endeavor: Asserting}}},
 		{Name: "b", Members: []Entry{{Character: mk("B"), Endeavor: Asserting}}},
 		{Name: "c", Members: []Entry{{Character: mk("C"), Endeavor: Asserting}}},
@@ -590,13 +590,13 @@ func TestChallengeOut(t *testing.T) {
 	must(t, err)
 	// Play until side c is out and side b challenges.
 	r := dice.Scripted(6, 1, 5, 1, 1, 1, 1, 1)
-	pl := []Play{{Target: Weakest{}}, {}, {}}
+	pl := []Policy{&Style{Targets: Weakest{}}, &Style{}, &Style{}}
 	for c.Sides[2].Status == StatusIn {
-		must(t, c.Step(r, pl))
+		must(t, Engine{}.Step(c, r, pl))
 	}
 	wantPhase(t, c, PhaseChallenge)
 	before := snapshot(t, c)
-	err = c.Challenge(2)
+	err = Engine{}.Challenge(c, 2)
 	if err == nil || !strings.Contains(err.Error(), "out of the conflict") {
 		t.Fatalf("challenging an out side: %v", err)
 	}
@@ -612,15 +612,15 @@ func TestConflictJSONRoundTrip(t *testing.T) {
 	for !c.Done() {
 		b, err := json.Marshal(c)
 		must(t, err)
-		var back Conflict
+		var back State
 		dec := json.NewDecoder(strings.NewReader(string(b)))
 		dec.DisallowUnknownFields()
 		must(t, dec.Decode(&back))
-		if d := cmp.Diff(c, &back, cmpopts.IgnoreUnexported(Conflict{}, Side{}), cmpopts.IgnoreFields(Conflict{}, "Trace"), cmpopts.EquateEmpty()); d != "" {
+		if d := cmp.Diff(c, &back, cmpopts.IgnoreUnexported(State{}, Side{}), cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("round trip (-want +got):\n%s", d)
 		}
 		c = &back
-		must(t, c.Step(r, []Play{{}, {}}))
+		must(t, Engine{}.Step(c, r, []Policy{&Style{}, &Style{}}))
 	}
 	if c.Winner != 0 {
 		t.Errorf("winner %d", c.Winner)
@@ -650,15 +650,15 @@ func TestCampaignJSONRoundTrip(t *testing.T) {
 func TestDamagedSave(t *testing.T) {
 	c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 	r := dice.Scripted(8, 3, 4, 2)
-	must(t, c.Roll(r))
-	must(t, c.Resolve())
+	must(t, Engine{}.Roll(c, r))
+	must(t, Engine{}.Resolve(c))
 	good, err := json.Marshal(c)
 	must(t, err)
-	var back Conflict
+	var back State
 	must(t, json.Unmarshal(good, &back))
 	for _, tc := range []struct{ from, to, want string }{
 		{`"of":[0,0]`, `"of":[0]`, "owners"},
-		{`"of":[0,0]`, `"of":[0,7]`, "not valid"},
+		{`"of":[0,0]`, `"of":[0,7]`, "allowed d4..d12 of a member"},
 		{`"challenger":0`, `"challenger":5`, "challenger 5"},
 		{`"phase":"challenge"`, `"phase":"stance"`, "different answerer"},
 		{`"faces":[8,3]`, `"faces":[8,3,1]`, "3 faces for 2 dice"},
@@ -671,5 +671,27 @@ func TestDamagedSave(t *testing.T) {
 		}
 		err := json.Unmarshal([]byte(bad), &back)
 		wantErr(t, err, tc.want)
+	}
+}
+
+// TestScriptedRollsOneDieAtATime checks that a scripted roller gives each
+// die of a two-dice roll its own face, and that once the script runs out
+// the dice show 1 and the roller reports it, as with any roll.
+func TestScriptedRollsOneDieAtATime(t *testing.T) {
+	c, _, err := DefaultScenario().build()
+	must(t, err)
+	r := dice.Scripted(7, 2, 11, 5)
+	must(t, Engine{}.Roll(c, r))
+	if got := [][]int{c.Sides[0].Faces, c.Sides[1].Faces}; !cmp.Equal(got, [][]int{{7, 2}, {11, 5}}) {
+		t.Fatalf("cast shows %v, want [[7 2] [11 5]]", got)
+	}
+	must(t, Engine{}.Resolve(c)) // Irin's 11 beats Althesa's 7: Irin challenges
+	must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+	if c.Phase != PhaseAnswer || c.Answerer != 0 {
+		t.Fatalf("phase %v answerer %d, want Althesa to answer", c.Phase, c.Answerer)
+	}
+	must(t, Engine{}.Roll(c, r))
+	if got := c.Sides[0].Faces; !cmp.Equal(got, []int{1, 1}) || r.Err() == nil {
+		t.Fatalf("after the script ran out: faces %v, roller error %v; want [1 1] and an error", got, r.Err())
 	}
 }

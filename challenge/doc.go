@@ -41,42 +41,73 @@
 //
 // # Using the package
 //
-// Rules holds every number as data (DefaultRules is the game as written).
-// Conflict is the whole state of one conflict, driven by step functions
-// (Roll, CrossOff, Resolve, Challenge, Interfere, Drop, Stance, Injure,
-// Settle) or by policies through Step and Run; it saves and restores as
-// JSON and reports Events through an optional Trace (a Log records them).
-// A negotiated outcome (Settlement, through the Negotiator hook) may take
-// or move die sizes, tie an endeavor to another stat, or give a
-// specialization; either side may refuse and fall back on exhaustion or
-// injury. Campaign carries
-// sheets and the owe list from one conflict to the next. Every choice the
-// rules give a player is a policy (StancePolicy, CrossPolicy, LossPolicy,
-// TargetPolicy, InterferePolicy, Negotiator) with built-in alternatives
-// named in a registry (Policies, PolicyByName).
+// The package has the parts every rule package of stakes has:
 //
-// ExchangeOdds and Duel give exact probabilities for one exchange and a
-// whole two-sided conflict. Scenario, Runner and Exact are the face the
-// simulator and CLI use.
+//   - Rules holds every number and ruling as data; DefaultRules is the game
+//     as written, with our rulings where it is silent.
+//   - State is the whole state of one conflict (NewState sets one up): plain
+//     exported data that saves and restores as JSON, checked whole by
+//     Check when a save is decoded.
+//   - Engine takes the steps: Roll, CrossOff, Resolve, Challenge,
+//     Interfere, Drop, Stance, Injure and Settle by hand, or Step and Play
+//     asking one Policy per side. A step checks everything first; a refused
+//     step changes neither the State nor the dice.Roller. Its Sink hears
+//     every Event; a nil Sink builds none.
+//   - Policy is every choice the rules give a side, asked with a read-only
+//     View. Style builds one from a part of each kind (stance, cross-off,
+//     loss, target, interference, negotiation); PolicyByName and
+//     PolicyNames look the shipped parts up by "kind/name".
+//   - Legal-choice queries (State.Answerers, Interferers, Crossables,
+//     Losses) say what a side may do now, from the checks the steps use.
+//   - A negotiated outcome (Settlement) may take or move die sizes, tie an
+//     endeavor to another stat, or give a specialization; either side may
+//     refuse and fall back on exhaustion or injury. Campaign carries sheets
+//     and the owe list from one conflict to the next, and NextChapter adds
+//     to a sheet at a new chapter's setup.
+//   - Scenario is the mechanic contract of sim; ExchangeOdds and Duel give
+//     exact probabilities of one exchange and a whole two-sided conflict,
+//     and Scenario.Exact returns them as a markov.Answer.
 //
 // # Rulings
 //
-// Where the text is silent the package follows the project's rulings, all
-// settings in Rules: [src] three stats of two dice each and the standard
-// allotment; [src] the five core endeavors, and exhaustion or injury
-// taking from the stats of exerting and enduring; [ours] ties read down
-// the dice, an extra die winning; [text] "half or less" means
-// 2 x answer <= challenge; [ours] a true tie on the initial cast is
-// recast; [ours] a die stepped below d4 is gone and a character whose
-// stat for the endeavor is empty is out; [ours] the owe list follows the
-// text, not its example, which compares 18 sides with 18; [ours] at most
-// one name is crossed off per side per comparison. Further choices of
-// ours: the owe list compares a side's dice in total (helpers included)
-// and looks at the first exchange between each pair of sides; advantage
-// dice do not stack, and a crossed-off name's die adds to the roll it is
-// rolled for. With more than two sides, a cast whose two highest rolls
-// truly tie is recast by everyone; a hang-in or true tie ends that pair's
-// exchange and play goes on down the line; when several sides may
-// interfere, the highest roll among those willing answers; giving or an
-// outright loss puts a side out.
+// Where the text is silent the package follows the project's rulings,
+// every one a setting of Rules:
+//
+//   - [src] three stats of two dice each and the standard allotment
+//     (Stats, DicePerStat, Allotment); the five core endeavors, and
+//     exhaustion or injury taking from the stats of exerting and enduring
+//     (Endeavors, InjuryEndeavors).
+//   - [text] two sizes for exhaustion or injury (InjurySizes), a d6
+//     advantage die (AdvantageDie), "half or less" meaning
+//     2 x answer <= challenge (DoubleFactor).
+//   - [ours] ties read down the dice, a missing die counting 0 so an extra
+//     die wins (ShortRollTies false; true breaks ties only with the dice
+//     both rolls have).
+//   - [ours] a true tie on the initial cast is recast (RecastTies, at most
+//     MaxRecasts times a round); a conflict still going after MaxExchanges
+//     answers is a stalemate.
+//   - [ours] a die stepped below d4 is gone (D4Stays true: a d4 has no size
+//     to lose); a character whose stat for the endeavor is empty is out
+//     (EmptyStatReadsZero true keeps it in, reading 0).
+//   - [ours] the owe list follows the text, not its example, which compares
+//     18 sides with 18: a name goes on only when the opponent's dice have
+//     strictly more sides (OweOnEqualSides true follows the example). It
+//     compares a side's dice in total, helpers included, and looks at the
+//     first exchange between each pair of sides.
+//   - [ours] one name crossed off per side per comparison
+//     (CrossOffsPerComparison), its die added to the roll it is rolled for.
+//   - [ours] advantage dice do not stack (AdvantageDice 1).
+//   - [ours] with more than two sides: a cast whose two highest rolls truly
+//     tie is recast by everyone; a hang-in or true tie ends that pair's
+//     exchange and play goes on down the line (TieEndsRound true starts a
+//     new round on a tie); any other side's sheet cancels a vulnerable
+//     specialization (VulnerableToTarget true: only the declared target's);
+//     when several sides may interfere, the highest roll among those
+//     willing answers; giving or an outright loss puts a side out.
+//   - [ours] a settlement's remaps and gained specializations must name an
+//     endeavor on the loser's sheet, and each specialization gained is paid
+//     for with a die size lost in the same settlement (GainCost): "you
+//     can't add things to your character sheet" as a consequence. A sheet
+//     grows only at the setup of its next chapter (Campaign.NextChapter),
+//     and never by die sizes, which may only be moved.
 package challenge

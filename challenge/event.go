@@ -3,6 +3,8 @@ package challenge
 import (
 	"fmt"
 	"strings"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // EventKind says what happened.
@@ -28,34 +30,21 @@ const (
 	EvEnd                        // the conflict is over; Side: the winner (-1 none)
 )
 
-var evText = [...]string{"round", "roll", "recast", "cross_off", "challenge", "interfere", "block",
+var eventNames = named.Enum[EventKind]{"round", "roll", "recast", "cross_off", "challenge", "interfere", "block",
 	"tie", "hang_in", "give", "double", "loss", "settle", "drop", "owe", "end"}
 
 // String returns the kind's name.
-func (k EventKind) String() string {
-	if int(k) < len(evText) {
-		return evText[k]
-	}
-	return fmt.Sprintf("EventKind(%d)", int(k))
-}
+func (k EventKind) String() string { return eventNames.String(k) }
 
 // MarshalText writes the kind's name.
-func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k EventKind) MarshalText() ([]byte, error) { return eventNames.Marshal(k) }
 
 // UnmarshalText reads a kind's name.
-func (k *EventKind) UnmarshalText(b []byte) error {
-	for i, s := range evText {
-		if s == string(b) {
-			*k = EventKind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("challenge: unknown event kind %q: known are %s", b, strings.Join(evText[:], ", "))
-}
+func (k *EventKind) UnmarshalText(b []byte) error { return eventNames.Unmarshal(b, k) }
 
 // Event is one thing that happened in a conflict. Side and Other are side
-// indexes (-1 when unused). Faces is only valid during the Trace call; a
-// Log copies it.
+// indexes (-1 when unused). An event owns its Faces and Loss: a sink may
+// keep it.
 type Event struct {
 	Kind     EventKind `json:"kind"`
 	Round    int       `json:"round"`
@@ -91,22 +80,13 @@ func (e Event) String() string {
 	return b.String()
 }
 
-// Log records events; its Record method is a Trace.
+// Log records events; its Record method is an Engine Sink.
 type Log struct {
 	Events []Event
 }
 
-// Record appends a copy of e.
-func (l *Log) Record(e Event) {
-	if e.Faces != nil {
-		e.Faces = append([]int(nil), e.Faces...)
-	}
-	if e.Loss != nil {
-		x := *e.Loss
-		e.Loss = &x
-	}
-	l.Events = append(l.Events, e)
-}
+// Record appends e.
+func (l *Log) Record(e Event) { l.Events = append(l.Events, e) }
 
 // Kinds returns the kinds of the recorded events, in order.
 func (l *Log) Kinds() []EventKind {

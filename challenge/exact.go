@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -135,7 +136,7 @@ func answerOdds(r Rules, s key, ans readDist) Odds {
 // answerer rolls its own; chAdv and anAdv add an advantage die
 // (Rules.AdvantageDie) to either.
 func ExchangeOdds(r Rules, challenger, answerer []dice.Die, chAdv, anAdv bool) (Odds, error) {
-	if err := r.Validate(); err != nil {
+	if err := exactRules(r); err != nil {
 		return Odds{}, err
 	}
 	cd, err := newReadDist(challenger, advDie(r, chAdv))
@@ -161,7 +162,7 @@ func ExchangeOdds(r Rules, challenger, answerer []dice.Die, chAdv, anAdv bool) (
 // (with or without an advantage die) meets a known standing roll: faces
 // plus bonus on the high die.
 func AnswerOdds(r Rules, faces []int, bonus int, answerer []dice.Die, anAdv bool) (Odds, error) {
-	if err := r.Validate(); err != nil {
+	if err := exactRules(r); err != nil {
 		return Odds{}, err
 	}
 	if len(faces) == 0 || len(faces) > keyLen {
@@ -188,6 +189,9 @@ func AnswerOdds(r Rules, faces []int, bonus int, answerer []dice.Die, anAdv bool
 // CastOdds returns the exact chances that side a's cast is higher than
 // b's, lower, or truly tied (the cast is then recast).
 func CastOdds(r Rules, a, b []dice.Die, aAdv, bAdv bool) (aHigher, bHigher, tie float64, err error) {
+	if err := exactRules(r); err != nil {
+		return 0, 0, 0, err
+	}
 	ad, err := newReadDist(a, advDie(r, aAdv))
 	if err != nil {
 		return 0, 0, 0, err
@@ -211,6 +215,20 @@ func CastOdds(r Rules, a, b []dice.Die, aAdv, bAdv bool) (aHigher, bHigher, tie 
 	return aHigher, bHigher, tie, nil
 }
 
+// exactRules validates r and refuses, wrapping markov.ErrNoExact, the
+// reading the exact model cannot take: it orders every roll as
+// dice.CompareBonus does, and Rules.ShortRollTies ties rolls in a way no
+// single order can (an extra die ties, yet the dice it ties with differ).
+func exactRules(r Rules) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if r.ShortRollTies {
+		return fmt.Errorf("%w: rules.short_roll_ties: the exact model reads an extra die as winning a tie", markov.ErrNoExact)
+	}
+	return nil
+}
+
 func advDie(r Rules, on bool) dice.Die {
 	if on {
 		return r.AdvantageDie
@@ -229,6 +247,17 @@ const (
 	BGiven                  // A gives to B
 	numEndings
 )
+
+var endingNames = named.Enum[Ending]{"a_outright", "a_given", "b_outright", "b_given"}
+
+// String returns the ending's name.
+func (e Ending) String() string { return endingNames.String(e) }
+
+// MarshalText writes the ending's name.
+func (e Ending) MarshalText() ([]byte, error) { return endingNames.Marshal(e) }
+
+// UnmarshalText reads an ending's name.
+func (e *Ending) UnmarshalText(b []byte) error { return endingNames.Unmarshal(b, e) }
 
 // roundOut is what one round leads to: an ending, or the next round with
 // an advantage for nobody, A or B.
@@ -261,7 +290,7 @@ type DuelOdds struct {
 // Rules.MaxExchanges, there only so a simulated conflict always ends, are
 // ignored: their effect is below 1e-30 for any real dice).
 func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
-	if err := r.Validate(); err != nil {
+	if err := exactRules(r); err != nil {
 		return DuelOdds{}, err
 	}
 	var dists [2][2]readDist // [side][advantage]

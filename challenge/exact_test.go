@@ -167,7 +167,7 @@ func TestDuelMatchesEngine(t *testing.T) {
 				}
 				return Give{}
 			}
-			plays := []Play{{Stance: stance(tc.hangA)}, {Stance: stance(tc.hangB)}}
+			plays := []Policy{&Style{Stance: stance(tc.hangA)}, &Style{Stance: stance(tc.hangB)}}
 			start := duel(t, a, b, "warrior_priestessing", Defending)
 			rng := dice.NewSeeded(42)
 			ends := map[int]int64{}
@@ -180,7 +180,7 @@ func TestDuelMatchesEngine(t *testing.T) {
 					c.Sides[i].Members = append([]Member(nil), start.Sides[i].Members...)
 					c.Sides[i].Faces = make([]int, 0, 2)
 				}
-				if err := c.Run(rng, plays); err != nil {
+				if err := (Engine{}).Play(&c, rng, plays); err != nil {
 					t.Fatal(err)
 				}
 				e := 2 * c.Winner

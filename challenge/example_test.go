@@ -19,7 +19,7 @@ func Example() {
 		challenge.MustStat(dice.D8, dice.D6), challenge.MustStat(dice.D10, dice.D4), challenge.MustStat(dice.D12, dice.D6),
 		[5]string{challenge.Art, challenge.Guts, challenge.Grace, challenge.Grace, challenge.Art})
 
-	c, err := challenge.NewConflict(challenge.DefaultRules(), []challenge.Party{
+	c, err := challenge.NewState(challenge.DefaultRules(), []challenge.Party{
 		{Name: "Althesa", Members: []challenge.Entry{{Character: althesa, Endeavor: "warrior_priestessing"}}},
 		{Name: "Irin", Members: []challenge.Entry{{Character: irin, Endeavor: challenge.Defending}}},
 	}, nil)
@@ -27,7 +27,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	c.Trace = func(e challenge.Event) {
+	eng := challenge.Engine{Sink: func(e challenge.Event) {
 		switch e.Kind {
 		case challenge.EvRoll:
 			fmt.Printf("%s rolls %v, reads %d\n", c.Sides[e.Side].Name, e.Faces, e.Value)
@@ -36,9 +36,9 @@ func Example() {
 		case challenge.EvLoss:
 			fmt.Printf("%s loses %v from %s\n", c.Sides[e.Side].Members[e.Member].Name, e.Loss.Sizes, e.Loss.Stat)
 		}
-	}
+	}}
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-	if err := c.Run(r, []challenge.Play{{}, {}}); err != nil {
+	if err := eng.Play(c, r, make([]challenge.Policy, 2)); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -12,7 +12,7 @@ import (
 // gains a specialization.
 type deafen struct{ accept bool }
 
-func (deafen) Propose(c *Conflict) (Settlement, bool) {
+func (deafen) Propose(c *View) (Settlement, bool) {
 	return Settlement{
 		Note:    "deaf in one ear; left for dead",
 		Changes: []Change{{Member: 0, Lose: Loss{Stat: Guts, Sizes: [MaxDice]int{1}}}},
@@ -21,7 +21,7 @@ func (deafen) Propose(c *Conflict) (Settlement, bool) {
 	}, true
 }
 
-func (d deafen) Accept(*Conflict, Settlement) bool { return d.accept }
+func (d deafen) Accept(*View, Settlement) bool { return d.accept }
 
 func TestNegotiatedConsequences(t *testing.T) {
 	for _, accept := range []bool{true, false} {
@@ -31,7 +31,7 @@ func TestNegotiatedConsequences(t *testing.T) {
 			Enlist{Name: "irin", Members: []Role{{Character: "Irin", Endeavor: Defending}}})
 		must(t, err)
 		r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-		must(t, c.Run(r, []Play{{Negotiate: deafen{}}, {Negotiate: deafen{accept: accept}}}))
+		must(t, Engine{}.Play(c, r, []Policy{&Style{Negotiator: deafen{}}, &Style{Negotiator: deafen{accept: accept}}}))
 		shared := cp.Characters[1].Endeavors // a saved copy of the sheet may share it
 		must(t, cp.Finish(c))
 		irin := cp.Characters[1]
@@ -71,7 +71,7 @@ func TestNegotiatedConsequences(t *testing.T) {
 func TestAdvantageLastsTheRound(t *testing.T) {
 	c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 	var log Log
-	c.Trace = log.Record
+	eng := Engine{Sink: log.Record}
 	r := dice.Scripted(
 		8, 3, 4, 2, 7, 5, // round 1: Irin hangs in; Althesa has the advantage in round 2
 		2, 1, 4 /* adv */, 9, 1, // round 2 cast: Althesa 2 1 + 4 = 6, Irin 9 1 challenges
@@ -83,7 +83,7 @@ func TestAdvantageLastsTheRound(t *testing.T) {
 		5, 1, 3, 3, 6, // Althesa 5 1; Irin 3 3 + 6 = 9 challenges
 		2, 1, // Althesa 2 1 against 9: doubled
 	)
-	must(t, c.Run(r, []Play{{}, {}}))
+	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{}}))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d left, %v", r.Remaining(), r.Err())
 	}

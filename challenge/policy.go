@@ -3,33 +3,33 @@ package challenge
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // StancePolicy decides, for an answerer whose answer is lower than the
 // challenge but more than half, whether to hang in (true) or give.
 type StancePolicy interface {
-	HangIn(c *Conflict, side int) bool
+	HangIn(v *View, side int) bool
 }
 
 // CrossPolicy decides whether a side crosses a name off the owe list at the
 // comparison now pending: it returns the owe-list index, or -1 for none.
 type CrossPolicy interface {
-	CrossOff(c *Conflict, side int) int
+	CrossOff(v *View, side int) int
 }
 
 // LossPolicy is the winner's choice of which die sizes member m of the
 // losing side loses to exhaustion or injury.
 type LossPolicy interface {
-	Loss(c *Conflict, loser, m int) Loss
+	Loss(v *View, loser, m int) Loss
 }
 
 // TargetPolicy is the current challenger's choice of answerer: a side
 // index, or Drop to drop out of the conflict.
 type TargetPolicy interface {
-	Target(c *Conflict, challenger int) int
+	Target(v *View, challenger int) int
 }
 
 // Drop is what a TargetPolicy returns to drop out instead of challenging.
@@ -38,27 +38,104 @@ const Drop = -1
 // InterferePolicy decides whether a side whose roll beats the named
 // answerer's interferes and answers the challenge instead.
 type InterferePolicy interface {
-	Interfere(c *Conflict, side int) bool
+	Interfere(v *View, side int) bool
 }
 
 // Negotiator is the hook for negotiated consequences: the winner proposes
 // an outcome in place of exhaustion or injury and the loser accepts or
 // not. Either may fall back on the standard, so a settlement needs both.
 type Negotiator interface {
-	Propose(c *Conflict) (Settlement, bool)
-	Accept(c *Conflict, s Settlement) bool
+	Propose(v *View) (Settlement, bool)
+	Accept(v *View, s Settlement) bool
 }
 
-// Play is the set of policies one side plays by. Nil fields use the
-// defaults: hang in, never cross off, deepest loss, sworn target, never
-// interfere, no negotiation.
-type Play struct {
-	Stance    StancePolicy
-	Cross     CrossPolicy
-	Loss      LossPolicy
-	Target    TargetPolicy
-	Interfere InterferePolicy
-	Negotiate Negotiator
+// Policy makes every choice the rules give one side. Each method receives
+// a pointer to a read-only View of the conflict and the side (or sides)
+// concerned; an answer the rules do not allow is an error of the step that
+// asked, never silently fixed.
+type Policy interface {
+	// HangIn: the side answered lower than the challenge but more than
+	// half; hang in (true) or give.
+	HangIn(v *View, side int) bool
+	// CrossOff: an owe-list index to cross off at the pending comparison,
+	// or -1 for none.
+	CrossOff(v *View, side int) int
+	// Target: the side's answerer as challenger, or Drop.
+	Target(v *View, challenger int) int
+	// Interfere: whether the side, whose roll beats the named answerer's,
+	// answers instead.
+	Interfere(v *View, side int) bool
+	// Loss: as winner, the loss member m of the losing side takes.
+	Loss(v *View, loser, m int) Loss
+	// Propose: as winner, a negotiated outcome in place of exhaustion or
+	// injury, and whether to propose one.
+	Propose(v *View) (Settlement, bool)
+	// Accept: as loser, whether to accept the winner's proposal.
+	Accept(v *View, s Settlement) bool
+}
+
+// Style is a Policy (as a *Style) made of one choice of each kind. Nil
+// parts, and a nil *Style, use the defaults: hang in, never cross off,
+// deepest loss, sworn target, never interfere, no negotiation.
+type Style struct {
+	Stance       StancePolicy
+	Cross        CrossPolicy
+	Losses       LossPolicy
+	Targets      TargetPolicy
+	Interference InterferePolicy
+	Negotiator   Negotiator
+}
+
+var _ Policy = (*Style)(nil)
+
+// HangIn implements Policy with the Stance part.
+func (s *Style) HangIn(v *View, side int) bool {
+	if s == nil || s.Stance == nil {
+		return HangIn{}.HangIn(v, side)
+	}
+	return s.Stance.HangIn(v, side)
+}
+
+// CrossOff implements Policy with the Cross part.
+func (s *Style) CrossOff(v *View, side int) int {
+	if s == nil || s.Cross == nil {
+		return Never{}.CrossOff(v, side)
+	}
+	return s.Cross.CrossOff(v, side)
+}
+
+// Target implements Policy with the Targets part.
+func (s *Style) Target(v *View, challenger int) int {
+	if s == nil || s.Targets == nil {
+		return Sworn{}.Target(v, challenger)
+	}
+	return s.Targets.Target(v, challenger)
+}
+
+// Interfere implements Policy with the Interference part.
+func (s *Style) Interfere(v *View, side int) bool {
+	return s != nil && s.Interference != nil && s.Interference.Interfere(v, side)
+}
+
+// Loss implements Policy with the Losses part.
+func (s *Style) Loss(v *View, loser, m int) Loss {
+	if s == nil || s.Losses == nil {
+		return Deepest{}.Loss(v, loser, m)
+	}
+	return s.Losses.Loss(v, loser, m)
+}
+
+// Propose implements Policy with the Negotiator part.
+func (s *Style) Propose(v *View) (Settlement, bool) {
+	if s == nil || s.Negotiator == nil {
+		return Settlement{}, false
+	}
+	return s.Negotiator.Propose(v)
+}
+
+// Accept implements Policy with the Negotiator part.
+func (s *Style) Accept(v *View, st Settlement) bool {
+	return s != nil && s.Negotiator != nil && s.Negotiator.Accept(v, st)
 }
 
 // Built-in policies.
@@ -112,24 +189,26 @@ type (
 )
 
 // HangIn implements StancePolicy.
-func (HangIn) HangIn(*Conflict, int) bool { return true }
+func (HangIn) HangIn(*View, int) bool { return true }
 
 // HangIn implements StancePolicy.
-func (Give) HangIn(*Conflict, int) bool { return false }
+func (Give) HangIn(*View, int) bool { return false }
 
 // HangIn implements StancePolicy.
-func (Outclassed) HangIn(c *Conflict, side int) bool {
+func (Outclassed) HangIn(v *View, side int) bool {
+	c := v.s
 	return c.Sides[c.Challenger].TotalSides <= c.Sides[side].TotalSides
 }
 
 // CrossOff implements CrossPolicy.
-func (Never) CrossOff(*Conflict, int) int { return -1 }
+func (Never) CrossOff(*View, int) int { return -1 }
 
 // CrossOff implements CrossPolicy.
-func (Eager) CrossOff(c *Conflict, side int) int { return c.firstCrossable(side) }
+func (Eager) CrossOff(v *View, side int) int { return v.s.firstCrossable(side) }
 
 // CrossOff implements CrossPolicy.
-func (WhenClose) CrossOff(c *Conflict, side int) int {
+func (WhenClose) CrossOff(v *View, side int) int {
+	c := v.s
 	if c.Phase != PhaseAnswered {
 		return -1
 	}
@@ -151,7 +230,7 @@ func (WhenClose) CrossOff(c *Conflict, side int) int {
 
 // firstCrossable returns the first owe-list entry side may cross off now,
 // or -1.
-func (c *Conflict) firstCrossable(side int) int {
+func (c *State) firstCrossable(side int) int {
 	for k := range c.Owe {
 		if c.crossBar(side, k) == barNone {
 			return k
@@ -162,7 +241,7 @@ func (c *Conflict) firstCrossable(side int) int {
 
 // injuryStat picks among member m's injury stats with a score (higher
 // wins; ties go to the earlier stat); it returns -1 if all are empty.
-func injuryStat(c *Conflict, loser, m int, score func(Stat) int) int {
+func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 	mem := &c.Sides[loser].Members[m]
 	best, bs := -1, 0
 	for k, ok := range mem.InjuryStats {
@@ -170,7 +249,7 @@ func injuryStat(c *Conflict, loser, m int, score func(Stat) int) int {
 			continue
 		}
 		s := mem.Stats[k]
-		if s.Sizes() == 0 {
+		if c.Rules.statSizes(s) == 0 {
 			if best < 0 {
 				best, bs = k, -1<<30
 			}
@@ -185,12 +264,12 @@ func injuryStat(c *Conflict, loser, m int, score func(Stat) int) int {
 
 // takeLoss spreads n sizes over s's dice in the given order, each die
 // giving at most what it has; byOne takes one size per die per pass.
-func takeLoss(s Stat, n int, order []int, byOne bool) [MaxDice]int {
+func takeLoss(r *Rules, s Stat, n int, order []int, byOne bool) [MaxDice]int {
 	var sz [MaxDice]int
 	for n > 0 {
 		moved := false
 		for _, i := range order {
-			left := rung(s[i]) - sz[i]
+			left := r.sizes(s[i]) - sz[i]
 			if left <= 0 || n == 0 {
 				continue
 			}
@@ -229,86 +308,55 @@ func diceOrder(s Stat, smallest bool) ([MaxDice]int, int) {
 	return o, n
 }
 
-func lossBy(c *Conflict, loser, m int, score func(Stat) int, smallest, byOne bool) Loss {
+func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) Loss {
 	k := injuryStat(c, loser, m, score)
 	if k < 0 {
 		return Loss{}
 	}
 	s := c.Sides[loser].Members[m].Stats[k]
 	o, n := diceOrder(s, smallest)
-	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
+	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
 }
 
-// Loss implements LossPolicy.
-func (Deepest) Loss(c *Conflict, loser, m int) Loss {
-	k, sz := c.deepest(&c.Sides[loser].Members[m])
-	if k < 0 {
-		return Loss{}
-	}
-	return Loss{Stat: c.Rules.Stats[k], Sizes: sz}
-}
-
-// deepest is Deepest's choice for a member of the losing side: the
-// position of the injury stat whose biggest die is biggest (then the one
-// with more sizes, then the earlier), and the sizes taken from each of its
-// dice, biggest die first; -1 when the member has no injury stat.
-func (c *Conflict) deepest(mem *Member) (int, [MaxDice]int) {
-	// The scan below is written out for exactly four dice a stat.
-	const _, _ uint = MaxDice - 4, 4 - MaxDice
-	var sz [MaxDice]int
-	best, bd, bs, bi := -1, dice.Gone, 0, 0
-	for k, inj := range mem.InjuryStats[:min(len(c.Rules.Stats), MaxStats)] {
-		if !inj {
+// Loss implements LossPolicy: the injury stat whose biggest die is
+// biggest (then the one with more sizes, then the earlier), biggest die
+// first.
+func (Deepest) Loss(v *View, loser, m int) Loss {
+	c := v.s
+	mem := &c.Sides[loser].Members[m]
+	best, bestTop, bestSizes := -1, dice.Gone, 0
+	for k, injury := range mem.InjuryStats[:len(c.Rules.Stats)] {
+		if !injury {
 			continue
 		}
-		st := &mem.Stats[k]
-		// The biggest die (the first such) and the stat's sizes, over
-		// MaxDice (4) slots.
-		d0, d1, d2, d3 := st[0], st[1], st[2], st[3]
-		top, at := dice.Gone, 0
-		if d0 > top {
-			top = d0
-		}
-		if d1 > top {
-			top, at = d1, 1
-		}
-		if d2 > top {
-			top, at = d2, 2
-		}
-		if d3 > top {
-			top, at = d3, 3
-		}
-		n := rung(d0) + rung(d1) + rung(d2) + rung(d3)
-		if best < 0 || top > bd || top == bd && n > bs {
-			best, bd, bs, bi = k, top, n, at
+		// A stat with no size left to lose is the choice only when every
+		// injury stat is so.
+		top, sizes := slices.Max(mem.Stats[k][:]), c.Rules.statSizes(mem.Stats[k])
+		if best < 0 || sizes > 0 && (bestSizes == 0 || top > bestTop || top == bestTop && sizes > bestSizes) {
+			best, bestTop, bestSizes = k, top, sizes
 		}
 	}
 	if best < 0 {
-		return -1, sz
+		return Loss{}
 	}
-	n := min(c.Rules.InjurySizes, bs)
-	if n <= rung(bd) {
-		sz[bi] = n
-		return best, sz
-	}
-	st := mem.Stats[best]
-	o, cnt := diceOrder(st, false)
-	return best, takeLoss(st, n, o[:cnt], false)
+	s := mem.Stats[best]
+	o, n := diceOrder(s, false)
+	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, best), o[:n], false)}
 }
 
 // Loss implements LossPolicy.
-func (Spread) Loss(c *Conflict, loser, m int) Loss {
-	return lossBy(c, loser, m, Stat.Sizes, false, true)
+func (Spread) Loss(v *View, loser, m int) Loss {
+	return lossBy(v.s, loser, m, Stat.Sizes, false, true)
 }
 
 // Loss implements LossPolicy.
-func (Finish) Loss(c *Conflict, loser, m int) Loss {
-	return lossBy(c, loser, m, func(s Stat) int { return -s.Sizes() }, true, false)
+func (Finish) Loss(v *View, loser, m int) Loss {
+	return lossBy(v.s, loser, m, func(s Stat) int { return -s.Sizes() }, true, false)
 }
 
 // extreme returns the side in (other than self) with the lowest or highest
 // showing roll, or -1.
-func extreme(c *Conflict, self int, highest bool) int {
+func extreme(c *State, self int, highest bool) int {
 	best := -1
 	for i := range c.Sides {
 		if i == self || c.Sides[i].Status != StatusIn {
@@ -326,7 +374,8 @@ func extreme(c *Conflict, self int, highest bool) int {
 }
 
 // Target implements TargetPolicy.
-func (Sworn) Target(c *Conflict, ch int) int {
+func (Sworn) Target(v *View, ch int) int {
+	c := v.s
 	switch t := c.Sides[ch].Target; {
 	case t < 0:
 		return extreme(c, ch, false)
@@ -337,7 +386,8 @@ func (Sworn) Target(c *Conflict, ch int) int {
 }
 
 // Target implements TargetPolicy.
-func (Turncoat) Target(c *Conflict, ch int) int {
+func (Turncoat) Target(v *View, ch int) int {
+	c := v.s
 	if t := c.Sides[ch].Target; t >= 0 && c.In(t) {
 		return t
 	}
@@ -345,21 +395,21 @@ func (Turncoat) Target(c *Conflict, ch int) int {
 }
 
 // Target implements TargetPolicy.
-func (Weakest) Target(c *Conflict, ch int) int { return extreme(c, ch, false) }
+func (Weakest) Target(v *View, ch int) int { return extreme(v.s, ch, false) }
 
 // Target implements TargetPolicy.
-func (Strongest) Target(c *Conflict, ch int) int { return extreme(c, ch, true) }
+func (Strongest) Target(v *View, ch int) int { return extreme(v.s, ch, true) }
 
 // Interfere implements InterferePolicy.
-func (Aloof) Interfere(*Conflict, int) bool { return false }
+func (Aloof) Interfere(*View, int) bool { return false }
 
 // Interfere implements InterferePolicy.
-func (Meddle) Interfere(*Conflict, int) bool { return true }
+func (Meddle) Interfere(*View, int) bool { return true }
 
 // Interfere implements InterferePolicy.
-func (Guard) Interfere(c *Conflict, side int) bool { return c.Sides[side].Target == c.Challenger }
+func (Guard) Interfere(v *View, side int) bool { return v.s.Sides[side].Target == v.s.Challenger }
 
-// policy kinds, as they prefix registry names.
+// The kinds of policy part, as they prefix registry names.
 const (
 	KindStance    = "stance"
 	KindCross     = "cross_off"
@@ -368,47 +418,44 @@ const (
 	KindInterfere = "interfere"
 )
 
-var registry = map[string]any{
-	"stance/hang_in":       HangIn{},
-	"stance/give":          Give{},
-	"stance/outclassed":    Outclassed{},
-	"cross_off/never":      Never{},
-	"cross_off/when_close": WhenClose{},
-	"cross_off/eager":      Eager{},
-	"loss/deepest":         Deepest{},
-	"loss/spread":          Spread{},
-	"loss/finish":          Finish{},
-	"target/sworn":         Sworn{},
-	"target/turncoat":      Turncoat{},
-	"target/weakest":       Weakest{},
-	"target/strongest":     Strongest{},
-	"interfere/aloof":      Aloof{},
-	"interfere/meddle":     Meddle{},
-	"interfere/guard":      Guard{},
-}
+// policies names every shipped part as "kind/name"; each makes a Style of
+// that part and the defaults.
+var policies = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{
+	"stance/hang_in":       func() Policy { return &Style{Stance: HangIn{}} },
+	"stance/give":          func() Policy { return &Style{Stance: Give{}} },
+	"stance/outclassed":    func() Policy { return &Style{Stance: Outclassed{}} },
+	"cross_off/never":      func() Policy { return &Style{Cross: Never{}} },
+	"cross_off/when_close": func() Policy { return &Style{Cross: WhenClose{}} },
+	"cross_off/eager":      func() Policy { return &Style{Cross: Eager{}} },
+	"loss/deepest":         func() Policy { return &Style{Losses: Deepest{}} },
+	"loss/spread":          func() Policy { return &Style{Losses: Spread{}} },
+	"loss/finish":          func() Policy { return &Style{Losses: Finish{}} },
+	"target/sworn":         func() Policy { return &Style{Targets: Sworn{}} },
+	"target/turncoat":      func() Policy { return &Style{Targets: Turncoat{}} },
+	"target/weakest":       func() Policy { return &Style{Targets: Weakest{}} },
+	"target/strongest":     func() Policy { return &Style{Targets: Strongest{}} },
+	"interfere/aloof":      func() Policy { return &Style{Interference: Aloof{}} },
+	"interfere/meddle":     func() Policy { return &Style{Interference: Meddle{}} },
+	"interfere/guard":      func() Policy { return &Style{Interference: Guard{}} },
+}}
 
-// Policies returns the registered policy names, "kind/name", sorted.
-func Policies() []string {
-	out := make([]string, 0, len(registry))
-	for k := range registry {
-		out = append(out, k)
+// PolicyNames returns the registered policy names, "kind/name", sorted.
+func PolicyNames() []string { return policies.Names() }
+
+// PolicyByName returns the Style of the named part ("kind/name", see
+// PolicyNames) with the defaults for every other kind. StyleNames
+// combines one part of each kind.
+func PolicyByName(name string) (Policy, error) {
+	p, err := policies.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("challenge: %w", err)
 	}
-	slices.Sort(out)
-	return out
+	return p, nil
 }
 
-// PolicyByName returns a registered policy by its "kind/name" (see
-// Policies); its type implements that kind's interface.
-func PolicyByName(name string) (any, error) {
-	if p, ok := registry[name]; ok {
-		return p, nil
-	}
-	return nil, fmt.Errorf("challenge: unknown policy %q: known are %s", name, strings.Join(Policies(), ", "))
-}
-
-// PlayNames names a side's policies by registry name without the kind
+// StyleNames names a side's policy parts by registry name without the kind
 // prefix ("hang_in", not "stance/hang_in"); empty fields take the defaults.
-type PlayNames struct {
+type StyleNames struct {
 	Stance    string `json:"stance,omitempty"`
 	CrossOff  string `json:"cross_off,omitempty"`
 	Loss      string `json:"loss,omitempty"`
@@ -416,265 +463,37 @@ type PlayNames struct {
 	Interfere string `json:"interfere,omitempty"`
 }
 
-func lookup[T any](kind, name, def string) (T, error) {
-	var zero T
+// part looks up the Style of the named part of a kind (the default name
+// when empty).
+func part(kind, name, def string) (*Style, error) {
 	if name == "" {
 		name = def
 	}
 	p, err := PolicyByName(kind + "/" + name)
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	return p.(T), nil
+	return p.(*Style), nil
 }
 
-// Play returns the policies the names choose.
-func (n PlayNames) Play() (Play, error) {
-	var p Play
-	var err error
-	if p.Stance, err = lookup[StancePolicy](KindStance, n.Stance, "hang_in"); err != nil {
-		return p, err
-	}
-	if p.Cross, err = lookup[CrossPolicy](KindCross, n.CrossOff, "never"); err != nil {
-		return p, err
-	}
-	if p.Loss, err = lookup[LossPolicy](KindLoss, n.Loss, "deepest"); err != nil {
-		return p, err
-	}
-	if p.Target, err = lookup[TargetPolicy](KindTarget, n.Target, "sworn"); err != nil {
-		return p, err
-	}
-	if p.Interfere, err = lookup[InterferePolicy](KindInterfere, n.Interfere, "aloof"); err != nil {
-		return p, err
-	}
-	return p, nil
-}
-
-// Step takes the next step with the sides' policies (plays[i] for side i):
-// a roll, the cross-offs and resolution of a comparison, a choice of
-// answerer, interference, stance, or consequence. An illegal policy choice
-// is returned as an error and the state is unchanged.
-func (c *Conflict) Step(r *dice.Roller, plays []Play) error {
-	if len(plays) != len(c.Sides) {
-		return c.playsErr(plays)
-	}
-	return c.step(r, plays)
-}
-
-func (c *Conflict) playsErr(plays []Play) error {
-	return fmt.Errorf("challenge: %d plays for %d sides: give one per side", len(plays), len(c.Sides))
-}
-
-// step is Step once plays is known to hold one Play per side. The
-// common steps come first and the rarer ones are kept in functions of
-// their own, so the common path stays small.
-func (c *Conflict) step(r *dice.Roller, plays []Play) error {
-	switch c.Phase {
-	case PhaseCast:
-		c.cast(r)
-		return nil
-	case PhaseAnswer:
-		return c.Roll(r)
-	case PhaseAnswered, PhaseCastRolled:
-		if len(c.Owe) > 0 {
-			if err := c.crossOffs(r, plays); err != nil {
-				return err
-			}
-		}
-		return c.Resolve()
-	case PhaseChallenge:
-		return c.challengeStep(plays)
-	case PhaseStance:
-		c.stanceStep(plays)
-		return nil
-	case PhaseConsequence:
-		return c.consequenceStep(plays)
-	case PhaseInterfere:
-		return c.interfereStep(plays)
-	}
-	return c.phaseErr("Step")
-}
-
-// stanceStep asks the answerer's stance policy (HangIn, the default,
-// without a call) and takes the stance.
-func (c *Conflict) stanceStep(plays []Play) {
-	an := c.Answerer
-	hang := true
-	switch p := plays[an].Stance.(type) {
-	case nil, HangIn:
-	default:
-		hang = p.HangIn(c, an)
-	}
-	c.stance(hang)
-}
-
-func (c *Conflict) challengeStep(plays []Play) error {
-	ch := c.Challenger
-	// Two sides, both in, and the challenger's target (if any) the other:
-	// no one to choose, so no policy to ask.
-	if sides := c.Sides; len(sides) == 2 && uint(ch) < 2 {
-		t := 1 - ch
-		if tg := sides[ch].Target; sides[t].Status == StatusIn && (tg < 0 || tg == t) {
-			c.challenge(t)
-			return nil
-		}
-	}
-	if ch < 0 || ch >= len(c.Sides) {
-		return c.Challenge(-1) // says why
-	}
-	t, n := -1, 0
-	for i := range c.Sides {
-		if i != ch && c.Sides[i].Status == StatusIn {
-			t, n = i, n+1
-		}
-	}
-	if n != 1 || (c.Sides[ch].Target >= 0 && c.Sides[ch].Target != t) {
-		p := plays[ch].Target
-		if p == nil {
-			p = Sworn{}
-		}
-		t = p.Target(c, ch)
-		if t == Drop {
-			return c.Drop()
-		}
-	}
-	if err := c.Challenge(t); err != nil {
-		return fmt.Errorf("challenge: side %s's target policy: %w", c.Sides[ch].Name, err)
-	}
-	return nil
-}
-
-func (c *Conflict) interfereStep(plays []Play) error {
-	best := -1
-	for k := range c.Sides {
-		if !c.mayInterfere(k, c.Answerer) {
-			continue
-		}
-		p := plays[k].Interfere
-		if p == nil || !p.Interfere(c, k) {
-			continue
-		}
-		if best < 0 || c.cmp(k, best) > 0 {
-			best = k
-		}
-	}
-	return c.Interfere(best)
-}
-
-func (c *Conflict) consequenceStep(plays []Play) error {
-	w, l := &plays[c.Challenger], &plays[c.Answerer]
-	if w.Negotiate != nil && l.Negotiate != nil {
-		if s, ok := w.Negotiate.Propose(c); ok && l.Negotiate.Accept(c, s) {
-			if err := c.Settle(s); err != nil {
-				return fmt.Errorf("challenge: side %s's settlement: %w", c.Sides[c.Challenger].Name, err)
-			}
-			return nil
-		}
-	}
-	lp := w.Loss
-	if lp == nil {
-		lp = Deepest{}
-	}
-	// The default loss is known to be legal: take it without the checks
-	// Injure makes of any policy's choice.
-	if _, ok := lp.(Deepest); ok && c.injureDeepest() {
-		return nil
-	}
-	n := len(c.Sides[c.Answerer].Members)
-	for m := range n {
-		c.losses[m] = Loss{}
-		if !c.Sides[c.Answerer].Members[m].Out {
-			c.losses[m] = lp.Loss(c, c.Answerer, m)
-		}
-	}
-	if err := c.Injure(c.losses[:n]); err != nil {
-		return fmt.Errorf("challenge: side %s's loss policy: %w", c.Sides[c.Challenger].Name, err)
-	}
-	return nil
-}
-
-// crossOffs asks each side in the pending comparison whether to cross a
-// name off: in an exchange the answerer first, then the challenger; at a
-// cast every side in order.
-func (c *Conflict) crossOffs(r *dice.Roller, plays []Play) error {
-	ask := func(i int) error {
-		p := plays[i].Cross
-		if p == nil || c.Sides[i].Crossed {
-			return nil
-		}
-		k := p.CrossOff(c, i)
-		if k < 0 {
-			return nil
-		}
-		if err := c.CrossOff(r, i, k); err != nil {
-			return fmt.Errorf("challenge: side %s's cross-off policy: %w", c.Sides[i].Name, err)
-		}
-		return nil
-	}
-	if c.Phase == PhaseAnswered {
-		if err := ask(c.Answerer); err != nil {
-			return err
-		}
-		return ask(c.Challenger)
-	}
-	for i := range c.Sides {
-		if c.Sides[i].Status == StatusIn {
-			if err := ask(i); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// Run plays the conflict to the end with the sides' policies.
-func (c *Conflict) Run(r *dice.Roller, plays []Play) error {
-	if len(plays) != len(c.Sides) {
-		return c.playsErr(plays)
-	}
-	for {
-		// The commonest steps, as step takes them, without the call; a
-		// roll is read at once when no cross-off can come between.
-		var err error
-		switch c.Phase {
-		case PhaseDone:
-			return nil
-		case PhaseAnswer:
-			_ = c.Roll(r) // cannot fail in this phase
-			if c.Phase == PhaseAnswered && len(c.Owe) == 0 {
-				_ = c.Resolve() // cannot fail in this phase
-			}
-		case PhaseCast:
-			c.cast(r)
-			if len(c.Owe) == 0 {
-				c.resolveCast()
-				if c.Phase == PhaseChallenge {
-					err = c.challengeStep(plays)
-				}
-			}
-		case PhaseChallenge:
-			err = c.challengeStep(plays)
-		case PhaseStance:
-			c.stanceStep(plays)
-		case PhaseConsequence:
-			err = c.consequenceStep(plays)
-		case PhaseAnswered:
-			if len(c.Owe) == 0 {
-				_ = c.Resolve() // cannot fail in this phase
-				continue
-			}
-			err = c.step(r, plays)
-		case PhaseCastRolled:
-			if len(c.Owe) == 0 {
-				c.resolveCast()
-				continue
-			}
-			err = c.step(r, plays)
-		default:
-			err = c.step(r, plays)
-		}
+// Style returns the Style the names choose.
+func (n StyleNames) Style() (Style, error) {
+	var s Style
+	for _, k := range []struct {
+		kind, name, def string
+		set             func(*Style)
+	}{
+		{KindStance, n.Stance, "hang_in", func(p *Style) { s.Stance = p.Stance }},
+		{KindCross, n.CrossOff, "never", func(p *Style) { s.Cross = p.Cross }},
+		{KindLoss, n.Loss, "deepest", func(p *Style) { s.Losses = p.Losses }},
+		{KindTarget, n.Target, "sworn", func(p *Style) { s.Targets = p.Targets }},
+		{KindInterfere, n.Interfere, "aloof", func(p *Style) { s.Interference = p.Interference }},
+	} {
+		p, err := part(k.kind, k.name, k.def)
 		if err != nil {
-			return err
+			return Style{}, err
 		}
+		k.set(p)
 	}
+	return s, nil
 }

@@ -1,6 +1,7 @@
 package challenge
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -16,37 +17,48 @@ func threeD6(n, player string) Character {
 // TestPolicyChoices checks each built-in policy's choice on a known
 // position: a, b and c cast 6 1, 4 1 and 2 1; a challenges c.
 func TestPolicyChoices(t *testing.T) {
-	newC := func() *Conflict {
-		c, err := NewConflict(DefaultRules(), []Party{
+	newC := func() *State {
+		c, err := NewState(DefaultRules(), []Party{
 			{Name: "a", Members: []Entry{{Character: threeD6("A", "ann"), Endeavor: Asserting}}},
 			{Name: "b", Members: []Entry{{Character: threeD6("B", "bob"), Endeavor: Asserting}}, Target: "a"},
 			{Name: "c", Members: []Entry{{Character: threeD6("C", "cy"), Endeavor: Asserting}}},
 		}, []Debt{{Name: "A", Player: "ann"}, {Name: "C", Player: "cy"}})
 		must(t, err)
 		r := dice.Scripted(6, 1, 4, 1, 2, 1)
-		must(t, c.Roll(r))
-		must(t, c.Resolve())
+		must(t, Engine{}.Roll(c, r))
+		must(t, Engine{}.Resolve(c))
 		return c
 	}
 	c := newC()
-	if got := (Strongest{}).Target(c, 0); got != 1 {
+	if got := (Strongest{}).Target(&View{c}, 0); got != 1 {
 		t.Errorf("strongest: %d, want b", got)
 	}
-	if got := (Weakest{}).Target(c, 0); got != 2 {
+	if got := (Weakest{}).Target(&View{c}, 0); got != 2 {
 		t.Errorf("weakest: %d, want c", got)
 	}
-	if got := (Sworn{}).Target(c, 1); got != 0 {
+	if got := (Sworn{}).Target(&View{c}, 1); got != 0 {
 		t.Errorf("sworn b: %d, want its target a", got)
 	}
-	must(t, c.Challenge(2))
-	wantPhase(t, c, PhaseInterfere)
-	if !c.Interferes(1) || c.Interferes(2) {
-		t.Errorf("interferes: b %v c %v", c.Interferes(1), c.Interferes(2))
+	// Before the challenge is made, a bot can preview who may interfere
+	// with each answerer it might name.
+	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+		t.Errorf("interferers with c, previewed: %v, want [1]", got)
 	}
-	if !(Meddle{}).Interfere(c, 1) || (Aloof{}).Interfere(c, 1) || !(Guard{}).Interfere(c, 1) {
+	if got := c.Interferers(1); len(got) != 0 {
+		t.Errorf("interferers with b, previewed: %v, want none", got)
+	}
+	if got := c.Answerers(); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("answerers: %v, want [1 2]", got)
+	}
+	must(t, Engine{}.Challenge(c, 2))
+	wantPhase(t, c, PhaseInterfere)
+	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+		t.Errorf("interferers with c: %v, want [1]", got)
+	}
+	if !(Meddle{}).Interfere(&View{c}, 1) || (Aloof{}).Interfere(&View{c}, 1) || !(Guard{}).Interfere(&View{c}, 1) {
 		t.Error("interfere policies")
 	}
-	must(t, c.Interfere(-1))
+	must(t, Engine{}.Interfere(c, -1))
 
 	cases := []struct {
 		name   string
@@ -67,17 +79,17 @@ func TestPolicyChoices(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newC()
-			must(t, c.Challenge(2))
-			must(t, c.Interfere(-1))
-			must(t, c.Roll(dice.Scripted(tc.answer...)))
-			got := (WhenClose{}).CrossOff(c, tc.side)
+			must(t, Engine{}.Challenge(c, 2))
+			must(t, Engine{}.Interfere(c, -1))
+			must(t, Engine{}.Roll(c, dice.Scripted(tc.answer...)))
+			got := (WhenClose{}).CrossOff(&View{c}, tc.side)
 			if got != tc.want {
 				t.Errorf("when_close for side %d: %d, want %d", tc.side, got, tc.want)
 			}
-			if (Never{}).CrossOff(c, tc.side) != -1 {
+			if (Never{}).CrossOff(&View{c}, tc.side) != -1 {
 				t.Error("never crossed")
 			}
-			if got := (Eager{}).CrossOff(c, 1); got != -1 {
+			if got := (Eager{}).CrossOff(&View{c}, 1); got != -1 {
 				t.Errorf("eager for a side not comparing: %d", got)
 			}
 		})
@@ -93,7 +105,7 @@ func TestPolicyChoices(t *testing.T) {
 		{Spread{}, Loss{Stat: Guts, Sizes: [MaxDice]int{1, 1}}},
 		{Finish{}, Loss{Stat: Grace, Sizes: [MaxDice]int{1, 1}}},
 	} {
-		if got := tc.p.Loss(c, 2, 0); got != tc.want {
+		if got := tc.p.Loss(&View{c}, 2, 0); got != tc.want {
 			t.Errorf("%T: %+v, want %+v", tc.p, got, tc.want)
 		}
 	}

@@ -15,6 +15,8 @@ const (
 	MaxMembers = 4  // characters rolling together on one side (a character and helpers)
 	MaxSides   = 8  // sides in one conflict
 	maxPool    = 32 // dice one side rolls: MaxMembers characters, two stats each
+
+	maxBonusDice = 8 // advantage dice carried, or names crossed off at one comparison
 )
 
 // The stats and core endeavors of Art, Grace & Guts ("Action & Consequence"
@@ -69,6 +71,48 @@ type Rules struct {
 	// MaxExchanges ends a conflict as a stalemate after this many
 	// exchanges, so a run always terminates. [ours] 10000.
 	MaxExchanges int `json:"max_exchanges"`
+	// ShortRollTies: a tie is broken only by the dice both rolls have, so
+	// an extra die does not win it. [ours] false: a missing die counts 0
+	// and an extra die wins a tie. The exact answers need false.
+	ShortRollTies bool `json:"short_roll_ties,omitempty"`
+	// OweOnEqualSides: a name goes on the owe list also when the
+	// opponent's dice have as many sides in total as its own. [ours]
+	// false: only strictly more, the text's rule over its own example
+	// (where Althesa's 18 sides against Irin's 18 still put Irin on the
+	// list); true follows the example.
+	OweOnEqualSides bool `json:"owe_on_equal_sides,omitempty"`
+	// CrossOffsPerComparison is how many names one side may cross off the
+	// owe list at one comparison, each rolling an advantage die. [ours] 1.
+	CrossOffsPerComparison int `json:"cross_offs_per_comparison"`
+	// AdvantageDice is the most advantage dice a side carries into a
+	// round: seizing the advantage again in the same round (possible with
+	// more than two sides) adds dice up to this many. [ours] 1: they do
+	// not stack.
+	AdvantageDice int `json:"advantage_dice"`
+	// TieEndsRound: with more than two sides, a true tie between
+	// challenger and answerer starts a new round for everyone, as it does
+	// with two ("We continue the conflict into a new round"). [ours]
+	// false: it ends that pair's exchange and play goes on down the line.
+	TieEndsRound bool `json:"tie_ends_round,omitempty"`
+	// VulnerableToTarget: a declared specialization is cancelled only when
+	// the side it acts against (its declared target) holds the
+	// specialization it is vulnerable to. [ours] false: any other side's
+	// sheet cancels it.
+	VulnerableToTarget bool `json:"vulnerable_to_target,omitempty"`
+	// EmptyStatReadsZero: a character whose stat for the endeavor holds
+	// no dice stays in and reads 0 (any challenge doubles it). [ours]
+	// false: a character who must roll an empty stat is out of the
+	// conflict.
+	EmptyStatReadsZero bool `json:"empty_stat_reads_zero,omitempty"`
+	// GainCost is the die sizes a loser must lose in a settlement for each
+	// specialization it gains there: a consequence takes things from a
+	// sheet, and may give something only in exchange ("loses three Guts
+	// and gains a specialization"). [ours] 1; 0 lets a gain come free.
+	GainCost int `json:"gain_cost"`
+	// D4Stays: a d4 has no size to lose, so losses step dice down to d4
+	// and no further and a die is never gone. [ours] false: a d4 that
+	// loses a size is gone.
+	D4Stays bool `json:"d4_stays,omitempty"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.
@@ -85,6 +129,10 @@ func DefaultRules() Rules {
 		RecastTies:      true,
 		MaxRecasts:      100,
 		MaxExchanges:    10000,
+
+		CrossOffsPerComparison: 1,
+		AdvantageDice:          1,
+		GainCost:               1,
 	}
 }
 
@@ -143,10 +191,37 @@ func (r Rules) Validate() error {
 	if r.MaxExchanges < 1 || r.MaxExchanges > 100_000_000 {
 		return fmt.Errorf("challenge: rules.max_exchanges %d: allowed 1..100000000", r.MaxExchanges)
 	}
+	if r.CrossOffsPerComparison < 0 || r.CrossOffsPerComparison > maxBonusDice {
+		return fmt.Errorf("challenge: rules.cross_offs_per_comparison %d: allowed 0..%d", r.CrossOffsPerComparison, maxBonusDice)
+	}
+	if r.GainCost < 0 || r.GainCost > 5*MaxDice*MaxStats {
+		return fmt.Errorf("challenge: rules.gain_cost %d: allowed 0..%d", r.GainCost, 5*MaxDice*MaxStats)
+	}
+	if r.AdvantageDice < 0 || r.AdvantageDice > maxBonusDice {
+		return fmt.Errorf("challenge: rules.advantage_dice %d: allowed 0..%d", r.AdvantageDice, maxBonusDice)
+	}
 	return nil
 }
 
-func (r Rules) coreEndeavor(e string) bool {
+// sizes returns how many sizes die d can lose: its rung on the ladder
+// (d4 1 ... d12 5), one fewer when Rules.D4Stays.
+func (r *Rules) sizes(d dice.Die) int {
+	if n := rung(d); r.D4Stays && n > 0 {
+		return n - 1
+	}
+	return rung(d)
+}
+
+// statSizes returns how many sizes stat s can lose in all.
+func (r *Rules) statSizes(s Stat) int {
+	t := 0
+	for _, d := range s {
+		t += r.sizes(d)
+	}
+	return t
+}
+
+func (r *Rules) coreEndeavor(e string) bool {
 	for _, c := range r.Endeavors {
 		if c == e {
 			return true
@@ -156,7 +231,7 @@ func (r Rules) coreEndeavor(e string) bool {
 }
 
 // statIndex returns the position of stat name in r.Stats, or -1.
-func (r Rules) statIndex(name string) int {
+func (r *Rules) statIndex(name string) int {
 	for i, s := range r.Stats {
 		if s == name {
 			return i

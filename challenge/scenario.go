@@ -12,10 +12,10 @@ import (
 // character and any helpers), whom it acts against, and its policies by
 // registry name.
 type ScenarioSide struct {
-	Name    string    `json:"name"`
-	Members []Entry   `json:"members"`
-	Target  string    `json:"target,omitempty"`
-	Play    PlayNames `json:"play"`
+	Name    string     `json:"name"`
+	Members []Entry    `json:"members"`
+	Target  string     `json:"target,omitempty"`
+	Play    StyleNames `json:"play"`
 }
 
 // Scenario is everything a designer sets for one simulated conflict: the
@@ -46,8 +46,8 @@ func DefaultScenario() Scenario {
 }
 
 // build validates the scenario and returns its starting conflict and
-// plays.
-func (s Scenario) build() (*Conflict, []Play, error) {
+// policies.
+func (s Scenario) build() (*State, []Policy, error) {
 	if err := s.Rules.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("scenario: rules: %w", err)
 	}
@@ -55,13 +55,13 @@ func (s Scenario) build() (*Conflict, []Play, error) {
 		return nil, nil, fmt.Errorf("scenario: sides: %d sides: allowed 2..%d", len(s.Sides), MaxSides)
 	}
 	parties := make([]Party, len(s.Sides))
-	plays := make([]Play, len(s.Sides))
+	policies := make([]Policy, len(s.Sides))
 	for i, sd := range s.Sides {
-		p, err := sd.Play.Play()
+		p, err := sd.Play.Style()
 		if err != nil {
 			return nil, nil, fmt.Errorf("scenario: sides[%d].play: %w", i, err)
 		}
-		plays[i] = p
+		policies[i] = &p
 		parties[i] = Party{Name: sd.Name, Members: sd.Members, Target: sd.Target}
 	}
 	for i, d := range s.Owe {
@@ -69,11 +69,11 @@ func (s Scenario) build() (*Conflict, []Play, error) {
 			return nil, nil, fmt.Errorf("scenario: owe[%d]: an entry needs a name and a player", i)
 		}
 	}
-	c, err := NewConflict(s.Rules, parties, s.Owe)
+	c, err := NewState(s.Rules, parties, s.Owe)
 	if err != nil {
 		return nil, nil, fmt.Errorf("scenario: sides: %w", err)
 	}
-	return c, plays, nil
+	return c, policies, nil
 }
 
 // Validate reports the first problem, naming the offending field.
@@ -105,24 +105,24 @@ func (s Scenario) Metrics() []string {
 	return []string{"rounds", "exchanges", "sizes_lost", "cross_offs", "owed"}
 }
 
-// Runner plays one scenario's conflict over and over without allocating.
+// Runner policies one scenario's conflict over and over without allocating.
 // One Runner per goroutine.
 type Runner struct {
-	start  *Conflict
-	c      Conflict
-	plays  []Play
-	per    int // categories per side
-	stalem int
-	err    error
+	start    *State
+	c        State
+	policies []Policy
+	per      int // categories per side
+	stalem   int
+	err      error
 }
 
 // NewRunner validates the scenario and preallocates a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
-	start, plays, err := s.build()
+	start, policies, err := s.build()
 	if err != nil {
 		return nil, err
 	}
-	rn := &Runner{start: start, plays: plays, per: 2}
+	rn := &Runner{start: start, policies: policies, per: 2}
 	if len(s.Sides) > 2 {
 		rn.per = 3
 	}
@@ -143,34 +143,18 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // buffers.
 func (rn *Runner) reset() {
 	c, s := &rn.c, rn.start
-	c.Phase, c.Round, c.Exchanges, c.Recasts = s.Phase, s.Round, s.Exchanges, s.Recasts
-	c.Challenger, c.Answerer, c.Met, c.First = s.Challenger, s.Answerer, s.Met, s.First
-	c.CrossOffs, c.Owed, c.Winner, c.Stalemate = s.CrossOffs, s.Owed, s.Winner, s.Stalemate
-	c.SizesLost = s.SizesLost
-	if len(c.Owe) > 0 || len(s.Owe) > 0 {
-		c.Owe = append(c.Owe[:0], s.Owe...)
-	}
-	if len(c.Consequences) > 0 {
-		c.Consequences = c.Consequences[:0]
-	}
-	for i := range c.Sides {
-		// Only these fields change during a conflict.
-		d, o := &c.Sides[i], &s.Sides[i]
-		if st := d.Status; st == StatusInjured || st == StatusSettled {
-			// Only a consequence changes the sheets' stats, and only
-			// those of the side it puts out.
-			for m := range d.Members {
-				d.Members[m].Stats = o.Members[m].Stats
-			}
+	sides, owe, cons := c.Sides, c.Owe, c.Consequences
+	*c = *s
+	c.Sides, c.Owe, c.Consequences = sides, append(owe[:0], s.Owe...), cons[:0]
+	for i := range sides {
+		members, faces := sides[i].Members, sides[i].Faces
+		sides[i] = s.Sides[i]
+		// Of a member, play changes only the stats.
+		for m := range members {
+			members[m].Stats = s.Sides[i].Members[m].Stats
 		}
-		d.Status = o.Status
-		if o.Status != StatusIn {
-			d.Faces, d.Bonus, d.Speaker, d.key = d.Faces[:0], o.Bonus, o.Speaker, o.key
-		}
-		// A side in keeps its last roll: the start is a cast (PhaseCast),
-		// which rolls over faces, bonus, speaker and key before any step
-		// reads them.
-		d.Advantage, d.Next, d.Turned, d.Crossed = o.Advantage, o.Next, o.Turned, o.Crossed
+		sides[i].Members = members
+		sides[i].Faces = append(faces[:0], s.Sides[i].Faces...)
 	}
 }
 
@@ -178,13 +162,13 @@ func (rn *Runner) reset() {
 // any; such a trial is counted as a stalemate.
 func (rn *Runner) Err() error { return rn.err }
 
-// Trial plays one whole conflict from the scenario's start and returns its
+// Trial policies one whole conflict from the scenario's start and returns its
 // category; metrics (if long enough) gets each metric's value.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	rn.reset()
 	c := &rn.c
 	cat := rn.stalem
-	if err := c.Run(r, rn.plays); err != nil {
+	if err := (Engine{}).Play(c, r, rn.policies); err != nil {
 		if rn.err == nil {
 			rn.err = err
 		}
@@ -224,15 +208,15 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 // sides, at most 8 dice a side, and no owe-list names either side would
 // cross off. Otherwise the error wraps markov.ErrNoExact and says why.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
-	c, plays, err := s.build()
+	c, policies, err := s.build()
 	if err != nil {
 		return markov.Answer{}, err
 	}
 	if len(c.Sides) != 2 {
 		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
 	}
-	for i := range c.Sides {
-		if _, never := plays[i].Cross.(Never); never {
+	for i, sd := range s.Sides {
+		if sd.Play.CrossOff == "" || sd.Play.CrossOff == "never" {
 			continue
 		}
 		for _, d := range c.Owe {
@@ -248,7 +232,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	var hang [2]bool
 	for i := range 2 {
 		c.Challenger = 1 - i
-		hang[i] = plays[i].Stance.HangIn(c, i)
+		hang[i] = policies[i].HangIn(&View{c}, i)
 	}
 	d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
 	if err != nil {

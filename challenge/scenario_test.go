@@ -137,9 +137,9 @@ func threeWay() Scenario {
 	s.Sides[1].Members[0].Character.Player = "ann"
 	s.Sides[1].Members = append(s.Sides[1].Members, Entry{Character: mitch, Endeavor: Defending})
 	s.Sides[1].Target = ""
-	s.Sides[1].Play = PlayNames{CrossOff: "when_close", Interfere: "guard"}
+	s.Sides[1].Play = StyleNames{CrossOff: "when_close", Interfere: "guard"}
 	s.Sides = append(s.Sides, ScenarioSide{Name: "kell", Members: []Entry{{Character: kell, Endeavor: Asserting}},
-		Target: "althesa", Play: PlayNames{Target: "turncoat", Stance: "outclassed", Loss: "spread", CrossOff: "eager"}})
+		Target: "althesa", Play: StyleNames{Target: "turncoat", Stance: "outclassed", Loss: "spread", CrossOff: "eager"}})
 	s.Owe = []Debt{{Name: "Irin", Player: "ann"}, {Name: "Kell", Player: "Kell"}}
 	return s
 }
@@ -186,5 +186,31 @@ func TestExactRefusesCrossOffs(t *testing.T) {
 	s.Sides[1].Play.CrossOff = "never"
 	if _, err := s.Exact(context.Background()); err != nil {
 		t.Errorf("Exact with a list nobody crosses: %v", err)
+	}
+}
+
+// TestRunnerTrialsAreFresh checks that a Runner, which resets only what a
+// conflict changes, plays every trial exactly as a conflict built afresh
+// from the scenario and run on the same dice.
+func TestRunnerTrialsAreFresh(t *testing.T) {
+	for _, s := range []Scenario{DefaultScenario(), threeWay()} {
+		rn, err := s.NewRunner()
+		must(t, err)
+		r1, r2 := dice.NewSeeded(5), dice.NewSeeded(5)
+		m := make([]int, 5)
+		injured := 0
+		for k := range 1000 {
+			rn.Trial(r1, m)
+			c, plays, err := s.build()
+			must(t, err)
+			must(t, Engine{}.Play(c, r2, plays))
+			if got, want := snapshot(t, &rn.c), snapshot(t, c); got != want {
+				t.Fatalf("%v trial %d:\nrunner %s\nfresh  %s", s.Categories(), k, got, want)
+			}
+			injured += b2i(c.SizesLost > 0)
+		}
+		if injured == 0 {
+			t.Errorf("%v: no trial injured anyone, so none tested the reset of stats", s.Categories())
+		}
 	}
 }

@@ -1,0 +1,418 @@
+package challenge
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// crossAt is a cross-off policy that always answers k.
+type crossAt struct{ k int }
+
+func (p crossAt) CrossOff(*View, int) int { return p.k }
+
+// rollerBytes is the Roller's saved state, to show a step drew nothing.
+func rollerBytes(t *testing.T, r *dice.Roller) []byte {
+	t.Helper()
+	b, err := r.MarshalBinary()
+	must(t, err)
+	return b
+}
+
+// wantRefused runs step and checks that it fails with an error containing
+// want and changes neither the state nor the Roller.
+func wantRefused(t *testing.T, c *State, r *dice.Roller, want string, step func() error) {
+	t.Helper()
+	before, rb := snapshot(t, c), rollerBytes(t, r)
+	wantErr(t, step(), want)
+	if after := snapshot(t, c); after != before {
+		t.Errorf("a refused step changed the state:\nbefore %s\nafter  %s", before, after)
+	}
+	if !bytes.Equal(rollerBytes(t, r), rb) {
+		t.Errorf("a refused step drew from the Roller")
+	}
+}
+
+// oweDuel is the text's duel with Althesa and Irin both on the owe list,
+// played with passing cross-off policies up to Irin's first answer:
+// Althesa casts 8 3 against Irin's 4 2, challenges, and Irin answers 7 5.
+func oweDuel(t *testing.T, r *dice.Roller) *State {
+	t.Helper()
+	c, err := NewState(DefaultRules(), []Party{
+		{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
+	}, []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}})
+	must(t, err)
+	pass := []Policy{&Style{Cross: crossAt{-1}}, &Style{Cross: crossAt{-1}}}
+	for c.Phase != PhaseAnswered {
+		must(t, Engine{}.Step(c, r, pass))
+	}
+	if c.Challenger != 0 || c.Answerer != 1 || !cmp.Equal(c.Sides[1].Faces, []int{7, 5}) {
+		t.Fatalf("challenger %d answerer %d faces %v: want Althesa challenging and Irin's 7 5", c.Challenger, c.Answerer, c.Sides[1].Faces)
+	}
+	return c
+}
+
+// TestIllegalCrossOffLeavesEarlierSideCrossOffAsItsOwnStep: each side's
+// cross-off is a step of its own, so when the answerer's legal cross-off
+// is followed by the challenger's illegal one, the answerer's stands as
+// the step it was and the refused step changes nothing (no owe entry gone,
+// no advantage die rolled, CrossOffs unchanged).
+func TestIllegalCrossOffLeavesEarlierSideCrossOffAsItsOwnStep(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
+	c := oweDuel(t, r)
+	plays := []Policy{&Style{Cross: crossAt{1}}, &Style{Cross: crossAt{1}}}
+	must(t, Engine{}.Step(c, r, plays)) // Irin crosses himself off and rolls a 3
+	if c.CrossOffs != 1 || c.Sides[1].Bonus != 3 || len(c.Owe) != 1 || c.Owe[0].Name != "Althesa" {
+		t.Fatalf("after Irin's cross-off: %d cross-offs, bonus %d, owe %v", c.CrossOffs, c.Sides[1].Bonus, c.Owe)
+	}
+	// Althesa answers entry 1, which no longer exists.
+	wantRefused(t, c, r, "owe entry 1 does not exist", func() error { return Engine{}.Step(c, r, plays) })
+}
+
+// TestCrossOffAnswerBelowMinusOneIsRefused: only -1 means "none"; any
+// other negative answer is an error, not a silent pass.
+func TestCrossOffAnswerBelowMinusOneIsRefused(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5)
+	c := oweDuel(t, r)
+	wantRefused(t, c, r, "answered -5: give an owe-list index 0..1 or -1 for none", func() error {
+		return Engine{}.Step(c, r, []Policy{&Style{}, &Style{Cross: crossAt{-5}}})
+	})
+}
+
+// TestSecondCrossOffInOneComparisonIsRefused: at most one name per side
+// per comparison [ours].
+func TestSecondCrossOffInOneComparisonIsRefused(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
+	c := oweDuel(t, r)
+	c.Owe = append(c.Owe, Debt{Name: "Irin", Player: "Irin"})
+	must(t, Engine{}.CrossOff(c, r, 1, 1))
+	wantRefused(t, c, r, "already crossed 1 names off in this comparison: rules.cross_offs_per_comparison allows 1", func() error { return Engine{}.CrossOff(c, r, 1, 1) })
+}
+
+// doubledDuel is the text's duel played to Althesa's outright win over
+// Irin (PhaseConsequence).
+func doubledDuel(t *testing.T, rules Rules) *State {
+	t.Helper()
+	c, err := NewState(rules, []Party{
+		{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
+	}, nil)
+	must(t, err)
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
+	plays := make([]Policy, 2)
+	for c.Phase != PhaseConsequence {
+		must(t, Engine{}.Step(c, r, plays))
+	}
+	return c
+}
+
+// TestSettlementNamingAnEndeavorTheLoserLacksIsRefused: a remap or a
+// gained specialization must name an endeavor on the loser's sheet, so a
+// settled conflict can always be finished into its campaign.
+func TestSettlementNamingAnEndeavorTheLoserLacksIsRefused(t *testing.T) {
+	r := dice.NewSeeded(1)
+	for _, tc := range []struct {
+		name string
+		s    Settlement
+		want string
+	}{
+		{"remap", Settlement{Remaps: []Remap{{Member: 0, Endeavor: "juggling", Stat: Grace}}}, `Irin has no endeavor "juggling"`},
+		{"gain", Settlement{Gains: []Gain{{Member: 0, Specialization: Specialization{Name: "demon-marked", Endeavor: "demonology", Stat: Guts}}}},
+			`Irin has no endeavor "demonology"`},
+		{"remap to no stat", Settlement{Remaps: []Remap{{Member: 0, Endeavor: Defending, Stat: "luck"}}}, `name a stat of`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := doubledDuel(t, DefaultRules())
+			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Settle(c, tc.s) })
+		})
+	}
+}
+
+// TestNoInjurySizesEndsConflictWithoutLoss: with Rules.InjurySizes 0 an
+// outright win takes nothing, under every shipped loss policy.
+func TestNoInjurySizesEndsConflictWithoutLoss(t *testing.T) {
+	for _, loss := range []string{"deepest", "spread", "finish"} {
+		t.Run(loss, func(t *testing.T) {
+			s := DefaultScenario()
+			s.Rules.InjurySizes = 0
+			s.Sides[0].Play.Loss, s.Sides[1].Play.Loss = loss, loss
+			rn, err := s.NewRunner()
+			must(t, err)
+			r := dice.NewSeeded(3)
+			m := make([]int, len(s.Metrics()))
+			outright := 0
+			for range 2000 {
+				cat := rn.Trial(r, m)
+				if m[2] != 0 {
+					t.Fatalf("sizes lost %d with InjurySizes 0", m[2])
+				}
+				if strings.HasSuffix(s.Categories()[cat], "_outright") {
+					outright++
+				}
+			}
+			if rn.Err() != nil || outright == 0 {
+				t.Fatalf("error %v, %d outright wins", rn.Err(), outright)
+			}
+		})
+	}
+}
+
+// TestMaxExchangesEndsInStalemate: once Rules.MaxExchanges answers have
+// been rolled, the next answer ends the conflict with no winner.
+func TestMaxExchangesEndsInStalemate(t *testing.T) {
+	rules := DefaultRules()
+	rules.MaxExchanges = 1
+	c, err := NewState(rules, []Party{
+		{Name: "althesa", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+		{Name: "irin", Members: []Entry{{Character: irin(), Endeavor: Defending}}},
+	}, nil)
+	must(t, err)
+	// Althesa 8 3 challenges Irin's 4 2; Irin answers 7 5 and hangs in;
+	// the new round's cast (9 4 + advantage 6 against 11 3) has Althesa
+	// challenge again, and the second answer is the stalemate.
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3)
+	must(t, Engine{}.Play(c, r, make([]Policy, 2)))
+	if !c.Stalemate || c.Winner != -1 || c.Exchanges != 1 || c.Round != 2 {
+		t.Fatalf("stalemate %v winner %d exchanges %d round %d: want a stalemate after one exchange, in round 2",
+			c.Stalemate, c.Winner, c.Exchanges, c.Round)
+	}
+	s := DefaultScenario()
+	s.Rules.MaxExchanges = 1
+	rn, err := s.NewRunner()
+	must(t, err)
+	cats := map[string]int{}
+	for range 500 {
+		cats[s.Categories()[rn.Trial(dice.NewSeeded(uint64(len(cats))), nil)]]++
+	}
+	if cats["stalemate"] == 0 {
+		t.Errorf("no stalemate in 500 trials with MaxExchanges 1: %v", cats)
+	}
+}
+
+// TestRecastRulings: a truly tied cast is recast while Rules.RecastTies
+// holds and Rules.MaxRecasts allows; after that, or with RecastTies false,
+// the earlier-listed side challenges.
+func TestRecastRulings(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		recast     bool
+		max        int
+		faces      []int
+		recasts    int
+		challenger int
+	}{
+		{"no recasts", false, 100, []int{5, 3, 5, 3}, 0, 0},
+		{"one recast allowed", true, 1, []int{5, 3, 5, 3, 6, 2, 6, 2}, 1, 0},
+		{"recast then higher", true, 100, []int{5, 3, 5, 3, 4, 2, 6, 2}, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rules := DefaultRules()
+			rules.RecastTies, rules.MaxRecasts = tc.recast, tc.max
+			c, err := NewState(rules, []Party{
+				{Name: "a", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+				{Name: "b", Members: []Entry{{Character: althesa(), Endeavor: "warrior_priestessing"}}},
+			}, nil)
+			must(t, err)
+			r := dice.Scripted(tc.faces...)
+			for c.Phase != PhaseChallenge {
+				must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+			}
+			if c.Recasts != tc.recasts || c.Challenger != tc.challenger {
+				t.Fatalf("recasts %d challenger %d, want %d and %d", c.Recasts, c.Challenger, tc.recasts, tc.challenger)
+			}
+		})
+	}
+}
+
+// TestOpponentsFormalChallenges: the challenger may use its own
+// specialization's formal challenges and the answerer's specialization's
+// opponent challenges ("Someone uses a specialization").
+func TestOpponentsFormalChallenges(t *testing.T) {
+	a, i := althesa(), irin()
+	a.Specializations = []Specialization{{Name: "blade", Endeavor: "warrior_priestessing", Stat: Guts,
+		Challenges: []string{"open the throat"}, OpponentChallenges: []string{"disarm"}}}
+	i.Specializations = []Specialization{{Name: "watchful", Endeavor: Defending, Stat: Art,
+		Challenges: []string{"turn the blade"}, OpponentChallenges: []string{"catch him asleep"}}}
+	c, err := NewState(DefaultRules(), []Party{
+		{Name: "A", Members: []Entry{{Character: a, Endeavor: "warrior_priestessing", Specialization: "blade"}}},
+		{Name: "I", Members: []Entry{{Character: i, Endeavor: Defending, Specialization: "watchful"}}},
+	}, nil)
+	must(t, err)
+	c.Challenger, c.Answerer = 0, 1
+	if d := cmp.Diff([]string{"open the throat", "catch him asleep"}, c.Challenges()); d != "" {
+		t.Errorf("Althesa challenging (-want +got):\n%s", d)
+	}
+	c.Challenger, c.Answerer = 1, 0
+	if d := cmp.Diff([]string{"turn the blade", "disarm"}, c.Challenges()); d != "" {
+		t.Errorf("Irin challenging (-want +got):\n%s", d)
+	}
+}
+
+// TestRestoredStateOutOfBoundsIsRefused: Check (run as a save is decoded)
+// refuses a state that would send a step out of bounds or into a loop
+// that never ends, and says what is allowed.
+func TestRestoredStateOutOfBoundsIsRefused(t *testing.T) {
+	r := dice.Scripted(8, 3, 4, 2, 7, 5)
+	c := oweDuel(t, r) // PhaseAnswered: Althesa challenging, Irin answered 7 5
+	good := snapshot(t, c)
+	var back State
+	must(t, json.Unmarshal([]byte(good), &back))
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"turn out of range", `"answerer":1`, `"answerer":9`, "answerer 9: allowed -1..1"},
+		{"answerer is the challenger", `"answerer":1`, `"answerer":0`, "a different answerer"},
+		{"one side in", `"status":"in","dice":[12,6]`, `"status":"injured","dice":[12,6]`, "has 1 sides in"},
+		{"challenger out", `"status":"in","dice":[10,8]`, `"status":"gave","dice":[10,8]`, "has 1 sides in"},
+		{"face above its die", `"faces":[7,5]`, `"faces":[7,9]`, "shows 9 on a d6"},
+		{"missing faces", `"faces":[7,5]`, `"faces":[7]`, "shows 1 faces for 2 dice"},
+		{"bonus beyond two advantage dice", `"faces":[7,5],"bonus":0`, `"faces":[7,5],"bonus":13`, "bonus 13: allowed 0..12"},
+		{"negative round", `"round":1`, `"round":-1`, "round out of range"},
+		{"exchanges past the limit", `"exchanges":1`, `"exchanges":10001`, "exchanges out of range"},
+		{"total sides", `"total_sides":18`, `"total_sides":99`, "total_sides 99"},
+		{"target itself", `"target":-1`, `"target":0`, "target 0"},
+		{"unsorted endeavors", `"warrior_priestessing","endeavors":["asserting_myself","defending_myself"`,
+			`"warrior_priestessing","endeavors":["defending_myself","asserting_myself"`, "must be sorted"},
+		{"no injury stat", `"injury_stats":[false,true,false,false,false,false]`, `"injury_stats":[false,false,false,false,false,false]`, "no stat exhaustion or injury"},
+		{"owe entry without player", `"player":"Althesa"}`, `"player":""}`, "needs a name and a player"},
+		{"empty side", `"members":[{"name":"Althesa"`, `"members":[],"x":[{"name":"Althesa"`, "has 0 characters"},
+		{"unknown phase", `"phase":"answered"`, `"phase":"nap"`, `unknown challenge.Phase "nap"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := strings.Replace(good, tc.from, tc.to, 1)
+			if bad == good {
+				t.Fatalf("%s not in the save %s", tc.from, good)
+			}
+			var s State
+			wantErr(t, json.Unmarshal([]byte(bad), &s), tc.want)
+		})
+	}
+}
+
+// TestEveryStateOfPlayPassesCheck: the states the steps make are the
+// states Check accepts, at every step of many games.
+func TestEveryStateOfPlayPassesCheck(t *testing.T) {
+	for _, s := range []Scenario{DefaultScenario(), threeWay()} {
+		for seed := range uint64(50) {
+			c, plays, err := s.build()
+			must(t, err)
+			r := dice.NewSeeded(seed)
+			for !c.Done() {
+				must(t, Engine{}.Step(c, r, plays))
+				if err := c.Check(); err != nil {
+					t.Fatalf("seed %d, phase %v: %v\n%s", seed, c.Phase, err, snapshot(t, c))
+				}
+			}
+		}
+	}
+}
+
+// TestLegalLossesAreTheLossesInjureTakes: Losses lists every way to take
+// two sizes from Irin's Grace d10 d4 (his stat for exerting and enduring),
+// and Injure takes each of them.
+func TestLegalLossesAreTheLossesInjureTakes(t *testing.T) {
+	c := doubledDuel(t, DefaultRules())
+	got, err := c.Losses(0)
+	must(t, err)
+	want := []Loss{{Stat: Grace, Sizes: [MaxDice]int{1, 1}}, {Stat: Grace, Sizes: [MaxDice]int{2, 0}}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("losses (-want +got):\n%s", d)
+	}
+	after := []Stat{MustStat(dice.D8), MustStat(dice.D6, dice.D4)}
+	for k, l := range got {
+		d := doubledDuel(t, DefaultRules())
+		must(t, Engine{}.Injure(d, []Loss{l}))
+		if s := d.Sides[1].Members[0].Stats[1]; s != after[k] {
+			t.Errorf("%v leaves Grace %v, want %v", l, s, after[k])
+		}
+	}
+	_, err = c.Losses(1)
+	wantErr(t, err, "member 1: side irin has members 0..0")
+}
+
+// TestCrossablesListTheLegalCrossOffs: at Irin's answer each side may
+// cross off only its own player's names.
+func TestCrossablesListTheLegalCrossOffs(t *testing.T) {
+	c := oweDuel(t, dice.Scripted(8, 3, 4, 2, 7, 5))
+	if a, i := c.Crossables(0), c.Crossables(1); !cmp.Equal(a, []int{0}) || !cmp.Equal(i, []int{1}) {
+		t.Errorf("crossables: Althesa %v, Irin %v; want [0] and [1]", a, i)
+	}
+}
+
+// TestGainNeedsALossInReturn: a settlement may give the loser a
+// specialization only in exchange for die sizes lost in it
+// (Rules.GainCost, 1 a specialization); with GainCost 0 a gain is free.
+func TestGainNeedsALossInReturn(t *testing.T) {
+	r := dice.NewSeeded(1)
+	marked := Gain{Member: 0, Specialization: Specialization{Name: "demon-marked", Endeavor: Enduring, Stat: Guts}}
+	c := doubledDuel(t, DefaultRules())
+	wantRefused(t, c, r, "Irin gains 1 specializations but loses 0 die sizes: rules.gain_cost asks 1", func() error {
+		return Engine{}.Settle(c, Settlement{Gains: []Gain{marked}})
+	})
+	must(t, Engine{}.Settle(c, Settlement{Gains: []Gain{marked},
+		Changes: []Change{{Member: 0, Lose: Loss{Stat: Guts, Sizes: [MaxDice]int{1}}}}}))
+	free := DefaultRules()
+	free.GainCost = 0
+	c = doubledDuel(t, free)
+	must(t, Engine{}.Settle(c, Settlement{Gains: []Gain{marked}}))
+}
+
+// TestNextChapterAddsToTheSheet: at the setup of a new chapter a sheet may
+// gain endeavors and specializations and move sizes; a bad addition is
+// refused and changes nothing.
+func TestNextChapterAddsToTheSheet(t *testing.T) {
+	cp := &Campaign{Rules: DefaultRules(), Characters: []Character{althesa(), irin()}}
+	must(t, cp.NextChapter(Chapter{Character: "Irin",
+		Endeavors:       map[string]string{"courting_priestesses": Art, Defending: Grace},
+		Specializations: []Specialization{{Name: "demon-marked", Endeavor: "courting_priestesses", Stat: Guts}},
+		Moves:           []Move{{From: Guts, FromDie: 1, To: Art, ToDie: 1, Sizes: 1}},
+	}))
+	irin := cp.Characters[1]
+	if irin.Endeavors["courting_priestesses"] != Art || irin.Endeavors[Defending] != Grace || len(irin.Specializations) != 1 ||
+		irin.Stats[Guts] != MustStat(dice.D12, dice.D4) || irin.Stats[Art] != MustStat(dice.D8, dice.D8) {
+		t.Errorf("after the chapter: %+v", irin)
+	}
+	before, err := json.Marshal(cp)
+	must(t, err)
+	for _, tc := range []struct {
+		ch   Chapter
+		want string
+	}{
+		{Chapter{Character: "Mitch"}, `no character "Mitch"`},
+		{Chapter{Character: "Irin", Endeavors: map[string]string{"juggling": "luck"}}, `maps to unknown stat "luck"`},
+		{Chapter{Character: "Irin", Specializations: []Specialization{{Name: "demon-marked", Endeavor: Defending, Stat: Art}}}, "already has"},
+		{Chapter{Character: "Irin", Moves: []Move{{From: Guts, FromDie: 0, To: Art, ToDie: 0, Sizes: 5}}}, "would pass d12"},
+	} {
+		wantErr(t, cp.NextChapter(tc.ch), tc.want)
+		if after, _ := json.Marshal(cp); !bytes.Equal(after, before) {
+			t.Errorf("a refused chapter changed the campaign:\n%s\n%s", before, after)
+		}
+	}
+}
+
+// TestStateEditedByHandIsRefusedNotIndexed: the State's fields are
+// exported; a step refuses a state whose turn does not fit its phase
+// instead of reading out of range.
+func TestStateEditedByHandIsRefusedNotIndexed(t *testing.T) {
+	r := dice.NewSeeded(1)
+	for _, tc := range []struct {
+		name string
+		edit func(c *State)
+		want string
+	}{
+		{"challenger gone", func(c *State) { c.Phase, c.Challenger = PhaseChallenge, -1 }, "needs a challenger still in"},
+		{"answerer out of range", func(c *State) { c.Phase, c.Answerer = PhaseStance, 7 }, "answerer 7: allowed -1..1"},
+		{"faces lost", func(c *State) { c.Phase, c.Sides[0].Faces = PhaseCastRolled, nil }, "shows 0 faces for 2 dice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
+			must(t, Engine{}.Roll(c, dice.Scripted(8, 3, 4, 2)))
+			tc.edit(c)
+			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Step(c, r, make([]Policy, 2)) })
+			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Play(c, r, make([]Policy, 2)) })
+		})
+	}
+}
