@@ -70,61 +70,15 @@ type Character struct {
 	link  []int // attribute index of each action
 	harm  []int // natural harm track of each attribute
 
-	// pen and incap are what the harm in State costs, worked out by load
-	// when loaded is false; every change to the harm clears loaded.
-	pen    int
-	incap  bool
-	loaded bool
-	// ready is loaded && !incap, kept beside them so that Start's fast
-	// path checks both at once; every write of loaded or incap sets it.
-	ready bool
-	free  []int // free[t]: the free slots of track t that count as room for a push's harm
-	// spaceRows has bit i set when a free slot in harm row i counts as
-	// room for a push's harm (every row from PushHarm up, or that row
-	// alone under the stricter reading).
-	spaceRows uint
-
-	minDice, maxPool int    // the fewest dice, the most before a push
-	gens             uint64 // plans prepared
-
-	rowPen    []int     // HarmRows[i].Penalty, compact for the hot path
-	rowSlots  []int     // HarmRows[i].Slots, likewise
-	incapRows uint      // bit i: HarmRows[i].Incapacitates
-	cells     [][3]cell // each outcome-table cell as the Director rules it, worked out
-	era       uint64    // names cells: a number no other SetDirector call got (never 0)
-
 	allowed  []uint64 // bit i of allowed[a]: Action a allows Effects[i]
 	spendBuf []int    // a Spender's choices, reused
 	director Director
 	table    [][3]Outcome // the outcome table as the Director rules it
 
-	sides, successFace int // the rules', at hand for the roll
-	pushRow, pushDice  int // the rules' PushHarm-1 and PushDice, likewise for the push
-	// pushSlots and pushPen are row pushRow's slots and penalty; but
-	// pushSlots is 0 when the row incapacitates, so that Push's fast path,
-	// which does not set c.incap, finds no room and leaves such harm to
-	// pushSlow. healRow is pushRow, or -1 when the row incapacitates, for
-	// Heal's fast path alike.
-	pushSlots, pushPen int
-	healRow            int
-	draws              draws
-	// quadPool is quad when one draw holds a pool of four, else -1 (no
-	// pool's size): Start's one check for its common case.
-	quadPool int
-
-	// State is the character's harm, flashbacks and carried dice. The
-	// character keeps what its harm costs worked out between changes: after
-	// changing State.Harm or replacing State by hand (rather than through
-	// SetState, TakeHarm, Heal and the steps), call HarmChanged.
+	// State is the character's harm, flashbacks and carried dice.
 	State State
 	// Sink, when non-nil, receives an Event for everything that happens.
 	Sink Sink
-
-	lastName string
-	lastIdx  int
-	// last is the test Begin or Play prepared last (a copy of the
-	// character has its own: last.c tells).
-	last Plan
 }
 
 // NewCharacter checks the rules and the sheet (unknown names, ratings
@@ -136,7 +90,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	}
 	c := &Character{rules: &rl, Name: s.Name,
 		attr: make([]int, len(rl.Attributes)), act: make([]int, len(rl.Actions)),
-		link: make([]int, len(rl.Actions)), harm: make([]int, len(rl.Attributes)), lastIdx: -1}
+		link: make([]int, len(rl.Actions)), harm: make([]int, len(rl.Attributes))}
 	for _, name := range sortedKeys(s.Attributes) {
 		i, err := rl.AttributeIndex(name)
 		if err != nil {
@@ -163,35 +117,10 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	for i, a := range rl.Attributes {
 		c.harm[i], _ = rl.TrackIndex(a.Harm)
 	}
-	for i := range rl.HarmRows {
-		if i == rl.PushHarm-1 || (i > rl.PushHarm-1 && rl.PushSpace == SpaceTrack) {
-			c.spaceRows |= 1 << i
-		}
-	}
-	for i, row := range rl.HarmRows {
-		c.rowPen = append(c.rowPen, row.Penalty)
-		c.rowSlots = append(c.rowSlots, row.Slots)
-		if row.Incapacitates {
-			c.incapRows |= 1 << i
-		}
-	}
 	c.allowed = allowedEffects(c.rules)
 	if err := c.SetDirector(nil); err != nil {
 		return nil, err
 	}
-	c.sides, c.successFace = rl.Sides, rl.SuccessFace
-	c.pushRow, c.pushDice = rl.PushHarm-1, rl.PushDice
-	c.pushSlots, c.pushPen = c.rowSlots[c.pushRow], c.rowPen[c.pushRow]
-	c.healRow = c.pushRow
-	if rowBit(c.incapRows, c.pushRow) {
-		c.pushSlots, c.healRow = 0, -1
-	}
-	c.draws.setDraws(rl.Sides, rl.SuccessFace)
-	c.quadPool = -1
-	if c.draws.most >= quad {
-		c.quadPool = quad
-	}
-	c.minDice, c.maxPool = rl.MinDice, maxDice-rl.PushDice
 	c.State = c.FreshState()
 	return c, nil
 }
@@ -251,34 +180,12 @@ func (c *Character) SetState(s State) error {
 // setFrom overwrites the state with a copy of s.
 func (c *Character) setFrom(s *State) {
 	c.State.copyFrom(s)
-	c.loaded, c.ready = false, false
 }
 
-// healed clears one harm from row of track t, which holds some, and keeps
-// what the harm costs up to date.
+// healed clears one harm from row of track t, which holds some.
 func (c *Character) healed(t, row int) {
 	c.State.Harm[t][row]--
-	if !c.loaded {
-		return // worked out afresh when next needed
-	}
-	c.pen -= c.rowPen[row]
-	c.freed(t, row, 1)
-	if rowBit(c.incapRows, row) {
-		c.loaded, c.ready = false, false // another track may still hold harm in the row
-	}
 }
-
-// rowBit reports whether bit row of a row set is set. Rules.Check allows
-// at most 8 rows, so row&7 is row, and the shift needs no check for
-// counts of 64 or more.
-func rowBit(set uint, row int) bool {
-	return set>>(uint(row)&7)&1 != 0
-}
-
-// HarmChanged tells the character its State.Harm (or its whole State) was
-// changed by hand, so what the harm costs is worked out again. SetState,
-// TakeHarm, Heal and the test steps need no such call.
-func (c *Character) HarmChanged() { c.loaded, c.ready = false, false }
 
 // NewDay restores the day's flashbacks.
 func (c *Character) NewDay() {
@@ -306,101 +213,39 @@ func (c *Character) NaturalTrack(action string) (int, error) {
 	return c.harm[c.link[i]], nil
 }
 
-// Penalty returns the dice the character's harm costs.
+// Penalty returns the dice the character's harm costs: each filled slot
+// costs its row's Penalty.
 func (c *Character) Penalty() int {
-	p, _ := c.load()
-	return p
+	pen := 0
+	for _, rows := range c.State.Harm {
+		for i, n := range rows {
+			if i < len(c.rules.HarmRows) {
+				pen += n * c.rules.HarmRows[i].Penalty
+			}
+		}
+	}
+	return pen
 }
 
 // Incapacitated reports whether a filled incapacitating row (Severe harm)
 // stops the character acting unless helped or pushing.
 func (c *Character) Incapacitated() bool {
-	_, inc := c.load()
-	return inc
-}
-
-// load returns the dice the harm costs and whether it incapacitates,
-// worked out only after the harm changed.
-func (c *Character) load() (penalty int, incapacitated bool) {
-	if !c.loaded {
-		c.reload()
-	}
-	return c.pen, c.incap
-}
-
-// reload works out what the harm costs and where a push's harm has room.
-func (c *Character) reload() {
-	c.pen, c.incap = c.loadHarm()
-	if len(c.free) != len(c.State.Harm) {
-		c.free = make([]int, len(c.State.Harm))
-	}
-	for t, rows := range c.State.Harm {
-		c.free[t] = 0
-		for i, n := range rows {
-			if i < len(c.rules.HarmRows) && c.spaceRows&(1<<i) != 0 {
-				c.free[t] += c.rules.HarmRows[i].Slots - n
-			}
-		}
-	}
-	c.loaded, c.ready = true, !c.incap
-}
-
-// loadSnap is what a state's harm costs, saved to be put back with the
-// state (see Runner).
-type loadSnap struct {
-	pen   int
-	incap bool
-	free  []int
-}
-
-// snapLoad saves what the current state's harm costs.
-func (c *Character) snapLoad() loadSnap {
-	c.load0()
-	return loadSnap{pen: c.pen, incap: c.incap, free: slices.Clone(c.free)}
-}
-
-// setFromSnap overwrites the state with a copy of s, whose harm costs l.
-func (c *Character) setFromSnap(s *State, l *loadSnap) {
-	c.State.copyFrom(s)
-	c.pen, c.incap = l.pen, l.incap
-	copy(c.free, l.free)
-	c.loaded = len(c.free) == len(l.free)
-	c.ready = c.loaded && !c.incap
-}
-
-// freed notes k more free slots in row of track t (k < 0: filled).
-func (c *Character) freed(t, row, k int) {
-	if rowBit(c.spaceRows, row) {
-		c.free[t] += k
-	}
-}
-
-// loadHarm works out what the harm costs.
-func (c *Character) loadHarm() (penalty int, incapacitated bool) {
-	pen := c.rowPen
-	filled := uint(0) // bit i: some track has harm in row i
 	for _, rows := range c.State.Harm {
-		if len(rows) > len(pen) {
-			rows = rows[:len(pen)]
-		}
 		for i, n := range rows {
-			penalty += n * pen[i]
-			if n != 0 {
-				filled |= 1 << i
+			if i < len(c.rules.HarmRows) && n > 0 && c.rules.HarmRows[i].Incapacitates {
+				return true
 			}
 		}
 	}
-	return penalty, filled&c.incapRows != 0
+	return false
 }
 
-// HasSpace reports whether track t can take a level-1 harm under the
-// rules' PushSpace reading.
+// HasSpace reports whether track t can take a level PushHarm harm under
+// the rules' PushSpace reading: under "track", a free slot in its row or
+// any row above (the harm would not overflow the track); under
+// "bottom_row", a free slot in its own row.
 func (c *Character) HasSpace(t int) bool {
-	if uint(t) >= uint(len(c.State.Harm)) {
-		return false
-	}
-	c.load0()
-	return c.free[t] > 0
+	return hasSpace(c.rules, &c.State, t)
 }
 
 func hasSpace(rl *Rules, s *State, t int) bool {
@@ -409,10 +254,13 @@ func hasSpace(rl *Rules, s *State, t int) bool {
 	}
 	rows := s.Harm[t]
 	lo := rl.PushHarm - 1
+	if lo >= len(rows) {
+		return false
+	}
 	if rl.PushSpace == SpaceBottomRow {
 		return rows[lo] < rl.HarmRows[lo].Slots
 	}
-	for i := lo; i < len(rows); i++ {
+	for i := lo; i < len(rows) && i < len(rl.HarmRows); i++ {
 		if rows[i] < rl.HarmRows[i].Slots {
 			return true
 		}
@@ -423,12 +271,11 @@ func hasSpace(rl *Rules, s *State, t int) bool {
 // pushTrack returns the natural track if it has space, else the first track
 // with space, else -1.
 func (c *Character) pushTrack(natural int) int {
-	c.load0()
-	if c.free[natural] > 0 {
+	if c.HasSpace(natural) {
 		return natural
 	}
-	for t, n := range c.free {
-		if n > 0 {
+	for t := range c.State.Harm {
+		if c.HasSpace(t) {
 			return t
 		}
 	}
@@ -450,33 +297,19 @@ func (c *Character) TakeHarm(level, t int) (row int, err error) {
 
 func (c *Character) takeHarm(level, t int) int {
 	row := c.addHarm(level, t)
-	if row >= 0 && c.loaded {
-		c.pen += c.rowPen[row]
-		c.incap = c.incap || rowBit(c.incapRows, row)
-		c.ready = !c.incap
-		c.freed(t, row, -1)
-	}
 	if c.Sink != nil {
-		c.emitHarm(level, t, row)
+		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
 	}
 	return row
 }
 
-// emitHarm tells the sink of a harm taken. It is apart from takeHarm so
-// that the event's room is not set up on every harm.
-func (c *Character) emitHarm(level, t, row int) {
-	c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
-}
-
 // addHarm marks the harm in the lowest row from level up with a free slot
-// and returns the row, or counts a critical injury and returns -1.
+// and returns the row, or counts a critical injury and returns -1 ("Harm":
+// a full row passes harm up; past the top row it is a critical injury).
 func (c *Character) addHarm(level, t int) int {
-	rows, slots := c.State.Harm[t], c.rowSlots
-	if len(rows) > len(slots) {
-		rows = rows[:len(slots)]
-	}
+	rows := c.State.Harm[t]
 	for i := level - 1; i < len(rows); i++ {
-		if rows[i] < slots[i] {
+		if rows[i] < c.rules.HarmRows[i].Slots {
 			rows[i]++
 			return i
 		}
@@ -488,38 +321,14 @@ func (c *Character) addHarm(level, t int) int {
 // Heal clears one harm of the given row on track t (the Director may let a
 // surge of confidence heal a harm).
 func (c *Character) Heal(t, row int) error {
-	// The common case, a push's harm healed, written out: its row always
-	// counts as room for a push's harm, and its cost is at hand.
-	// free is a local so that free[t] is not checked again after the
-	// store to rows.
-	free := c.free
-	if row == c.healRow && c.loaded && uint(t) < uint(len(c.State.Harm)) && uint(t) < uint(len(free)) {
-		if rows := c.State.Harm[t]; uint(row) < uint(len(rows)) && rows[row] != 0 {
-			rows[row]--
-			c.pen -= c.pushPen
-			free[t]++
-			return nil
-		}
+	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) || row >= len(c.State.Harm[t]) {
+		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
 	}
-	return c.heal(t, row)
-}
-
-// heal is Heal in general.
-func (c *Character) heal(t, row int) error {
-	if uint(t) >= uint(len(c.State.Harm)) || uint(row) >= uint(len(c.rowPen)) || uint(row) >= uint(len(c.State.Harm[t])) || c.State.Harm[t][row] == 0 {
-		return c.healErr(t, row)
+	if c.State.Harm[t][row] == 0 {
+		return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
 	}
 	c.healed(t, row)
 	return nil
-}
-
-// healErr says why Heal refused; it is apart from Heal to keep the hot
-// path small.
-func (c *Character) healErr(t, row int) error {
-	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) {
-		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
-	}
-	return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
 }
 
 func (c *Character) emit(e Event) {

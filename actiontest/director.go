@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"sync/atomic"
 )
 
 // DirectorView is what a Director sees when it rules on one cell of the
@@ -154,11 +153,6 @@ func Directors() []string {
 // Director returns the character's Director.
 func (c *Character) Director() Director { return c.director }
 
-// eras numbers the outcome tables SetDirector works out, across all
-// characters, so that an Attempt can tell whether the row it holds is
-// still its character's (see Attempt.era).
-var eras atomic.Uint64
-
 // SetDirector asks d for its ruling on every cell of the outcome table and
 // plays every later test from those rulings (nil: TableDirector). A ruling
 // the rules cannot carry out (an unknown consequence kind, a harm level
@@ -182,7 +176,5 @@ func (c *Character) SetDirector(d Director) error {
 	}
 	c.director = d
 	c.table = table
-	c.cells = cellsOf(rl, table)
-	c.era = eras.Add(1)
 	return nil
 }

@@ -44,15 +44,11 @@
 // [Character.Begin] rolls, [Character.Push] optionally pushes,
 // [Character.Finish] reads the table and applies it — each recorded in an
 // [Attempt] that lists the dice rolled, re-rolled and why. [Character.Play]
-// runs the steps with a [Policy] making the choices; policies are named in
-// a registry ([PolicyByName], [Policies]) so scenario files can pick them.
-// A test played again and again (by a tool or a simulation) can be checked
-// once with [Character.Prepare] and begun with [Character.Start], which
-// checks only what depends on the character's state; Begin is the two in
-// one. The character keeps what its harm costs (dice, whether it
-// incapacitates, room for a push's harm) worked out between changes, so a
-// test does not walk the harm tracks; change State.Harm through the
-// methods, or call [Character.HarmChanged] after changing it by hand.
+// runs the same steps with a [Policy] making the choices; policies are
+// named in a registry ([PolicyByName], [Policies]) so scenario files can
+// pick them. There is one rules engine: a simulated trial, the exact odds
+// and a test played by hand all go through these steps, and every die is
+// rolled by the dice package.
 //
 // Extra successes can buy effects ([Rules.Effects], one success each by
 // default: help an ally who failed the same Action, heal the lowest harm,
@@ -88,6 +84,6 @@
 // progress clock — over repeated tests, each success filling a segment (and
 // one more per extra success not spent on effects), each failure either
 // worsening the position for another try or losing the chance, with harm
-// accumulating from the table, pushes and peril. [Scenario.Exact] solves it as an absorbing
-// Markov chain; [Runner] samples it without allocating.
+// accumulating from the table, pushes and peril. [Scenario.Exact] solves it
+// as an absorbing Markov chain; [Runner] samples it without allocating.
 package actiontest

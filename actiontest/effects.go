@@ -187,7 +187,8 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
 	}
-	if err := c.resolve(at); err != nil {
+	act, err := c.rules.ActionIndex(at.Test.Action)
+	if err != nil {
 		return err
 	}
 	cost, heals := 0, 0
@@ -196,7 +197,7 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 			return fmt.Errorf("actiontest: effect %d, allowed 0..%d", i, len(rl.Effects)-1)
 		}
 		e := &rl.Effects[i]
-		if c.allowed[at.act]&(1<<i) == 0 {
+		if c.allowed[act]&(1<<i) == 0 {
 			return fmt.Errorf("%w: %s does not allow %s (allowed by %v)", ErrNotAllowed, at.Test.Action, e.Name, e.Actions)
 		}
 		cost += e.Cost
@@ -228,12 +229,13 @@ func harmHeld(s *State) int {
 func (c *Character) buy(at *Attempt, i int) {
 	rl := c.rules
 	e := &rl.Effects[i]
-	at.Spent, at.tidy = at.Spent+e.Cost, false
+	at.Spent += e.Cost
 	b := Bought{Effect: e.Name}
 	ev := Event{Kind: EvEffect, Effect: e.Name}
 	switch e.Kind {
 	case EffectHeal:
-		t, row := c.lowestHarm(c.harm[at.attr])
+		act, _ := rl.ActionIndex(at.Test.Action)
+		t, row := c.lowestHarm(c.harm[c.link[act]])
 		c.healed(t, row)
 		b.Track, b.Row = rl.HarmTracks[t], rl.HarmRows[row].Name
 		ev.Track, ev.Row = b.Track, row
@@ -380,10 +382,11 @@ func (c *Character) SpendWith(at *Attempt, s Spender) error {
 	if at.Extra-at.Spent <= 0 {
 		return nil
 	}
-	if err := c.resolve(at); err != nil {
+	act, err := c.rules.ActionIndex(at.Test.Action)
+	if err != nil {
 		return err
 	}
-	v := SpendView{Extra: at.Extra - at.Spent, Allowed: c.allowed[at.act], Harm: harmHeld(&c.State),
+	v := SpendView{Extra: at.Extra - at.Spent, Allowed: c.allowed[act], Harm: harmHeld(&c.State),
 		Succeeded: at.Outcome.Succeeded, Rules: c.rules}
 	idx := s.Spend(v, c.spendBuf[:0])
 	c.spendBuf = idx[:0]

@@ -34,7 +34,6 @@ var cmpAttempt = cmpopts.IgnoreUnexported(Attempt{})
 func TestAddingDiceExample(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[0][0] = 1 // one lesser harm: -1 die
-	c.HarmChanged()
 	r := dice.Scripted(6, 1, 2, 3, 4, 6, 6, 1, 1, 1, 1)
 	var at Attempt
 	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2}, &at); err != nil {
@@ -199,7 +198,6 @@ func TestMinimumOneDie(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[0] = []int{2, 2, 0}
 	c.State.Harm[1] = []int{2, 2, 0}
-	c.HarmChanged()
 	var at Attempt
 	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &at); err != nil {
 		t.Fatal(err)
@@ -245,7 +243,6 @@ func TestPushSpace(t *testing.T) {
 		rl.PushSpace = tc.rule
 		c := newChar(t, rl)
 		c.State.Harm[0] = tc.phys[:]
-		c.HarmChanged()
 		var at Attempt
 		r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
 		if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}, &at); err != nil {
@@ -286,11 +283,10 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{name: "flashback difficulty 4", step: begin(with(func(x *Test) { x.Flashback, x.Difficulty = true, 4 }))},
 		{name: "flashbacks used", setup: func(c *Character, _ *Attempt) { c.State.FlashbacksUsed = 1 },
 			step: begin(with(func(x *Test) { x.Flashback = true })), is: ErrFlashbacks},
-		{name: "severe, peril, no help", setup: func(c *Character, _ *Attempt) { c.State.Harm[0][2] = 1; c.HarmChanged() },
+		{name: "severe, peril, no help", setup: func(c *Character, _ *Attempt) { c.State.Harm[0][2] = 1 },
 			step: begin(with(func(x *Test) { x.Peril = true })), is: ErrIncapacitated},
 		{name: "severe, no space", setup: func(c *Character, _ *Attempt) {
 			c.State.Harm = harmOf([3]int{2, 2, 1}, [3]int{2, 2, 1})
-			c.HarmChanged()
 		}, step: begin(base), is: ErrIncapacitated},
 		{name: "push twice", setup: func(c *Character, at *Attempt) {
 			r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
@@ -299,7 +295,6 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1), at, 0) }, is: ErrPushTwice},
 		{name: "push without space", setup: func(c *Character, at *Attempt) {
 			c.State.Harm[0] = []int{2, 2, 1}
-			c.HarmChanged()
 			_ = c.Begin(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Helpers = 1 }), at)
 		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1, 1), at, 0) }, is: ErrNoSpace},
 		{name: "push a peril roll", setup: func(c *Character, at *Attempt) {
@@ -314,7 +309,6 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		}, step: func(c *Character, at *Attempt) error { return c.Finish(at) }, is: ErrStage},
 		{name: "finish without the needed push", setup: func(c *Character, at *Attempt) {
 			c.State.Harm[1][2] = 1
-			c.HarmChanged()
 			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base, at)
 		}, step: func(c *Character, at *Attempt) error { return c.Finish(at) }, is: ErrMustPush},
 	} {
@@ -417,7 +411,6 @@ func TestRiskPeril(t *testing.T) {
 func TestSevereHarm(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[0][2] = 1
-	c.HarmChanged()
 	var at Attempt
 	r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
 	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &at); err != nil {

@@ -113,32 +113,35 @@ func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 // calling f with each branch's probability, the state it leaves and the
 // finished attempt. c's state is used as scratch and left changed.
 func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st *State, a *Attempt)) error {
-	if t.PerilOffered && !t.Peril {
-		if err := c.plan(&t, at); err != nil {
-			return err
-		}
-		t.Peril = p.Peril(c.view(at))
-	}
-	if err := c.plan(&t, at); err != nil {
+	if err := c.checkTest(&t); err != nil {
 		return err
 	}
-	c.start(at)
-	rl := c.rules
-	if t.Flashback && t.Difficulty == 0 {
-		at.Successes = 0
+	if t.PerilOffered && !t.Peril {
+		pool, must, err := c.count(&t)
+		if err != nil {
+			return err
+		}
+		t.Peril = p.Peril(c.viewOf(&t, pool, must, 0))
+	}
+	pool, must, err := c.count(&t)
+	if err != nil {
+		return err
+	}
+	if !c.start(&t, pool, must, at) {
 		if err := c.Finish(at); err != nil {
 			return err
 		}
 		f(1, &c.State, at)
 		return nil
 	}
-	base := c.State.Clone()
+	rl := c.rules
+	base, started := c.State.Clone(), *at
 	var pushed State
-	n, hit := at.Pool.Dice, rl.hitChance()
-	for s, ps := range binom(n, hit) {
+	hit := rl.hitChance()
+	for s, ps := range binom(pool.Dice, hit) {
 		c.setFrom(&base)
-		at.clearResult()
-		at.Stage, at.Pushed, at.PushTrack, at.Kept, at.Successes = Rolled, false, "", 0, s
+		*at = started
+		at.Successes = s
 		push, track := false, 0
 		if !t.Peril {
 			push, track = c.askPush(p, at)
@@ -158,10 +161,11 @@ func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st
 		}
 		c.payPush(at, track)
 		pushed.copyFrom(&c.State)
-		for k, pk := range binom(n-s+rl.PushDice, hit) {
+		afterPush := *at
+		for k, pk := range binom(pool.Dice-s+rl.PushDice, hit) {
 			c.setFrom(&pushed)
-			at.clearResult()
-			at.Stage, at.Successes = Rolled, s+k
+			*at = afterPush
+			at.Successes = s + k
 			if err := c.Finish(at); err != nil {
 				return err
 			}
@@ -176,9 +180,7 @@ func (c *Character) scratch() *Character {
 	sc := *c
 	sc.Sink = nil
 	sc.State = c.State.Clone()
-	// Its own worked-out harm cost and scratch space: the copy's slices
-	// would share c's.
-	sc.free, sc.loaded, sc.ready, sc.spendBuf = nil, false, false, nil
+	sc.spendBuf = nil
 	return &sc
 }
 

@@ -110,7 +110,6 @@ func TestChancesMatchSampled(t *testing.T) {
 		c := newChar(t, DefaultRules())
 		if tc.harm != nil {
 			c.State.Harm = tc.harm
-			c.HarmChanged()
 		}
 		p, _ := PolicyByName(tc.policy)
 		ch, err := c.Chances(tc.test, p)

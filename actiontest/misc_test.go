@@ -3,7 +3,6 @@ package actiontest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,7 +41,6 @@ func TestLookups(t *testing.T) {
 func TestHealAndSpace(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[1] = []int{2, 2, 1}
-	c.HarmChanged()
 	if c.HasSpace(1) || !c.HasSpace(0) || c.HasSpace(2) {
 		t.Errorf("space: mental %v physical %v track 2 %v", c.HasSpace(1), c.HasSpace(0), c.HasSpace(2))
 	}
@@ -64,7 +62,6 @@ func TestHealAndSpace(t *testing.T) {
 func TestEventsAllKinds(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[1] = []int{2, 2, 1}
-	c.HarmChanged()
 	var rec Recorder
 	c.Sink = &rec
 	var at Attempt
@@ -160,65 +157,5 @@ func TestPushRecord(t *testing.T) {
 	}
 	if !at.Pushed || at.Kept != 2 || at.PushTrack != "mental" || len(at.Rerolled) != 4 || at.Successes != 2 {
 		t.Errorf("push record: pushed %v kept %d track %q rerolled %v successes %d", at.Pushed, at.Kept, at.PushTrack, at.Rerolled, at.Successes)
-	}
-}
-
-// The harm's cost is kept between changes: after any mix of harm taken,
-// healed, spent away and set, it equals the cost worked out afresh.
-func TestHarmLoadCache(t *testing.T) {
-	for _, rule := range []SpaceRule{SpaceTrack, SpaceBottomRow} {
-		rl := DefaultRules()
-		rl.PushSpace = rule
-		harmLoadCache(t, newChar(t, rl))
-	}
-}
-
-func harmLoadCache(t *testing.T, c *Character) {
-	r := dice.NewSeeded(5)
-	var at Attempt
-	for i := range 3000 {
-		switch k := r.IntN(10); {
-		case k < 4:
-			if _, err := c.TakeHarm(1+r.IntN(3), r.IntN(2)); err != nil {
-				t.Fatal(err)
-			}
-		case k < 7:
-			_ = c.Heal(r.IntN(2), r.IntN(3))
-		case k < 8 && i%2 == 0:
-			// The exact odds play on a copy of the character, never on it.
-			if _, err := c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}, Threshold{Extra: 20, MaxPenalty: 99}); err != nil {
-				t.Fatal(err)
-			}
-		case k < 8:
-			s := c.FreshState()
-			s.Harm[r.IntN(2)][r.IntN(3)] = 1
-			if err := c.SetState(s); err != nil {
-				t.Fatal(err)
-			}
-		default:
-			// A test that may push (harm), then heal with its extras.
-			tst := Test{Action: "Prowl", Position: Position(r.IntN(3)), Difficulty: 1, Helpers: 1, Bonus: 3}
-			if err := c.Play(r, tst, WhenFailed{}, &at); err != nil {
-				if errors.Is(err, ErrIncapacitated) {
-					continue
-				}
-				t.Fatal(err)
-			}
-			if at.Extra > 0 && harmHeld(&c.State) > 0 {
-				if err := c.Spend(&at, "heal_harm"); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		pen, incap := c.load()
-		wantPen, wantIncap := c.loadHarm()
-		if pen != wantPen || incap != wantIncap {
-			t.Fatalf("step %d, harm %v: cached %d %v, afresh %d %v", i, c.State.Harm, pen, incap, wantPen, wantIncap)
-		}
-		for tr := range c.State.Harm {
-			if got, want := c.HasSpace(tr), hasSpace(c.rules, &c.State, tr); got != want {
-				t.Fatalf("step %d, %s rule, harm %v: track %d space cached %v, afresh %v", i, c.rules.PushSpace, c.State.Harm, tr, got, want)
-			}
-		}
 	}
 }

@@ -231,18 +231,14 @@ type Runner struct {
 	s     Scenario
 	c     *Character
 	start State
-	// startLoad is what the start state's harm costs.
-	startLoad loadSnap
-	test      Test
-	policy    Policy
+	// test is the pursuit's test at its starting position; fb the
+	// flashback's.
+	test, fb Test
+	policy   Policy
 	// spender spends extra successes; nil when it is "none".
 	spender Spender
-	// plans[pos] is the test prepared at each position; fbPlan the
-	// flashback's.
-	plans  []Plan
-	fbPlan Plan
-	at, fb Attempt
-	err    error
+	at, fat Attempt
+	err     error
 }
 
 // NewRunner validates the scenario and preallocates a Runner.
@@ -252,24 +248,11 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	p, _ := PolicyByName(s.Policy)
-	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, policy: p,
-		spender: s.spender(), plans: make([]Plan, len(c.rules.Positions))}
-	// Every test of a pursuit is the scenario's test at some position:
-	// check each once here.
-	for i := range rn.plans {
-		t.Position = Position(i)
-		if err := c.prepare(&t, &rn.plans[i]); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.prepare(&fb, &rn.fbPlan); err != nil {
-		return nil, err
-	}
-	rn.startLoad = c.snapLoad()
+	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
 	rn.at.Dice = make([]int, 0, maxDice)
 	rn.at.Rerolled = make([]int, 0, maxDice)
-	rn.fb.Dice = make([]int, 0, maxDice)
-	rn.fb.Rerolled = make([]int, 0, maxDice)
+	rn.fat.Dice = make([]int, 0, maxDice)
+	rn.fat.Rerolled = make([]int, 0, maxDice)
 	return rn, nil
 }
 
@@ -309,7 +292,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 
 func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 	c, at := rn.c, &rn.at
-	c.setFromSnap(&rn.start, &rn.startLoad)
+	c.setFrom(&rn.start)
 	harm0 := harmCount(&c.State)
 	t := rn.test
 	progress := 0
@@ -318,7 +301,7 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 	// cleared it, as the exact model counts it.
 	hurt := false
 	for m[metTests] < rn.s.MaxTests {
-		if err := c.play(r, &rn.plans[t.Position], rn.policy, at); err != nil {
+		if err := c.Play(r, t, rn.policy, at); err != nil {
 			if !errors.Is(err, ErrIncapacitated) && rn.err == nil {
 				rn.err = err
 			}
@@ -347,11 +330,11 @@ func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
 		if at.Retry {
 			m[metEscalations]++
 			if rn.s.wantsFlashback(&c.State) {
-				err := c.play(r, &rn.fbPlan, rn.policy, &rn.fb)
+				err := c.Play(r, rn.fb, rn.policy, &rn.fat)
 				switch {
 				case err == nil:
 					m[metFlashbacks]++
-					if rn.fb.Pushed {
+					if rn.fat.Pushed {
 						m[metPushes]++
 					}
 					m[metHarm] = harmCount(&c.State) - harm0
