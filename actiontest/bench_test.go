@@ -29,8 +29,8 @@ func BenchmarkTest(b *testing.B) {
 	c, r, t, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Begin(r, t, at)
-		_ = c.Finish(at)
+		_ = c.Begin(r, t)
+		_ = c.Finish()
 		sinkInt += int(at.Outcome.Kind)
 	}
 }
@@ -41,10 +41,10 @@ func BenchmarkTestPush(b *testing.B) {
 	c, r, t, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Begin(r, t, at)
-		_ = c.Push(r, at, 0)
-		_ = c.Finish(at)
-		_ = c.Heal(0, 0)
+		_ = c.Begin(r, t)
+		_ = c.Push(r, "physical")
+		_ = c.Finish()
+		_ = c.Heal("physical", 1)
 		sinkInt += int(at.Outcome.Kind)
 	}
 }

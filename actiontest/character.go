@@ -2,7 +2,6 @@ package actiontest
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 )
 
@@ -14,56 +13,12 @@ type Sheet struct {
 	Actions    map[string]int `json:"actions"`
 }
 
-// State is what changes about a character in play: harm, flashbacks used
-// today and dice carried to the next roll. It saves and restores as JSON.
-type State struct {
-	// Harm[t][row] is how many slots of harm track t's row are filled, in
-	// Rules.HarmTracks and Rules.HarmRows order.
-	Harm [][]int `json:"harm"`
-	// Critical[t] counts critical injuries: harm that overflowed track t.
-	Critical []int `json:"critical"`
-	// FlashbacksUsed counts flashbacks since the last NewDay.
-	FlashbacksUsed int `json:"flashbacks_used"`
-	// Bonus is dice carried to the next roll (a Controlled success's +1, a
-	// successful flashback).
-	Bonus int `json:"bonus"`
-}
-
-// Clone returns a deep copy.
-func (s State) Clone() State {
-	out := s
-	out.Harm = make([][]int, len(s.Harm))
-	for i, h := range s.Harm {
-		out.Harm[i] = slices.Clone(h)
-	}
-	out.Critical = slices.Clone(s.Critical)
-	return out
-}
-
-// copyFrom overwrites s with src, reusing s's slices when they fit.
-func (s *State) copyFrom(src *State) {
-	if len(s.Harm) != len(src.Harm) {
-		s.Harm = make([][]int, len(src.Harm))
-	}
-	for i, h := range src.Harm {
-		if len(s.Harm[i]) != len(h) {
-			s.Harm[i] = make([]int, len(h))
-		}
-		copy(s.Harm[i], h)
-	}
-	if len(s.Critical) != len(src.Critical) {
-		s.Critical = make([]int, len(src.Critical))
-	}
-	copy(s.Critical, src.Critical)
-	s.FlashbacksUsed = src.FlashbacksUsed
-	s.Bonus = src.Bonus
-}
-
 // Character is a rated character under a set of Rules, with its State. The
 // step functions (Begin, Push, Finish, Flashback) change the State; a
 // rejected step returns an error and leaves it exactly as it was.
 type Character struct {
 	rules *Rules
+	sheet Sheet
 	Name  string
 	attr  []int // rating by attribute index
 	act   []int // rating by action index
@@ -74,6 +29,9 @@ type Character struct {
 	spendBuf []int    // a Spender's choices, reused
 	director Director
 	table    [][3]Outcome // the outcome table as the Director rules it
+	// seen is the View a Policy is shown, kept here so that showing it
+	// costs nothing; a copied Character has its own.
+	seen View
 
 	// State is the character's harm, flashbacks and carried dice.
 	State State
@@ -83,12 +41,13 @@ type Character struct {
 
 // NewCharacter checks the rules and the sheet (unknown names, ratings
 // outside 0..MaxRating) and returns a character with no harm. The character
-// keeps a copy of rl; the caller must not change rl's slices afterwards.
+// keeps its own copies of rl and s.
 func NewCharacter(rl Rules, s Sheet) (*Character, error) {
-	if err := rl.Check(); err != nil {
+	if err := rl.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Character{rules: &rl, Name: s.Name,
+	rl = rl.clone()
+	c := &Character{rules: &rl, sheet: s.clone(), Name: s.Name,
 		attr: make([]int, len(rl.Attributes)), act: make([]int, len(rl.Actions)),
 		link: make([]int, len(rl.Actions)), harm: make([]int, len(rl.Attributes))}
 	for _, name := range sortedKeys(s.Attributes) {
@@ -146,32 +105,11 @@ func (c *Character) FreshState() State {
 	return s
 }
 
-// SetState checks s against the rules (shape, slot counts, counters) and
-// installs a copy of it; on error the state is unchanged.
+// SetState checks s whole against the rules (State.Check) and installs a
+// copy of it; on error the state is unchanged.
 func (c *Character) SetState(s State) error {
-	rl := c.rules
-	if len(s.Harm) != len(rl.HarmTracks) || len(s.Critical) != len(rl.HarmTracks) {
-		return fmt.Errorf("actiontest: state has %d harm tracks and %d critical counts, rules have %d tracks",
-			len(s.Harm), len(s.Critical), len(rl.HarmTracks))
-	}
-	for t, rows := range s.Harm {
-		if len(rows) != len(rl.HarmRows) {
-			return fmt.Errorf("actiontest: state harm[%d] has %d rows, rules have %d", t, len(rows), len(rl.HarmRows))
-		}
-		for i, n := range rows {
-			if n < 0 || n > rl.HarmRows[i].Slots {
-				return fmt.Errorf("actiontest: state harm[%d][%d] = %d, allowed 0..%d", t, i, n, rl.HarmRows[i].Slots)
-			}
-		}
-		if s.Critical[t] < 0 {
-			return fmt.Errorf("actiontest: state critical[%d] = %d, must be >= 0", t, s.Critical[t])
-		}
-	}
-	if s.FlashbacksUsed < 0 || s.FlashbacksUsed > rl.FlashbacksPerDay {
-		return fmt.Errorf("actiontest: state flashbacks_used %d, allowed 0..%d", s.FlashbacksUsed, rl.FlashbacksPerDay)
-	}
-	if s.Bonus < 0 || s.Bonus > maxDice/4 {
-		return fmt.Errorf("actiontest: state bonus %d, allowed 0..%d", s.Bonus, maxDice/4)
+	if err := s.Check(c.rules); err != nil {
+		return err
 	}
 	c.setFrom(&s)
 	return nil
@@ -205,12 +143,12 @@ func (c *Character) Rating(action string) (act, attr int, attribute string, err 
 }
 
 // NaturalTrack returns the harm track an Action naturally risks.
-func (c *Character) NaturalTrack(action string) (int, error) {
+func (c *Character) NaturalTrack(action string) (string, error) {
 	i, err := c.rules.ActionIndex(action)
 	if err != nil {
-		return 0, err
+		return "", err
 	}
-	return c.harm[c.link[i]], nil
+	return c.rules.HarmTracks[c.harm[c.link[i]]], nil
 }
 
 // Penalty returns the dice the character's harm costs: each filled slot
@@ -244,8 +182,9 @@ func (c *Character) Incapacitated() bool {
 // the rules' PushSpace reading: under "track", a free slot in its row or
 // any row above (the harm would not overflow the track); under
 // "bottom_row", a free slot in its own row.
-func (c *Character) HasSpace(t int) bool {
-	return hasSpace(c.rules, &c.State, t)
+func (c *Character) HasSpace(track string) bool {
+	t, err := c.rules.TrackIndex(track)
+	return err == nil && hasSpace(c.rules, &c.State, t)
 }
 
 func hasSpace(rl *Rules, s *State, t int) bool {
@@ -271,26 +210,27 @@ func hasSpace(rl *Rules, s *State, t int) bool {
 // pushTrack returns the natural track if it has space, else the first track
 // with space, else -1.
 func (c *Character) pushTrack(natural int) int {
-	if c.HasSpace(natural) {
+	if hasSpace(c.rules, &c.State, natural) {
 		return natural
 	}
 	for t := range c.State.Harm {
-		if c.HasSpace(t) {
+		if hasSpace(c.rules, &c.State, t) {
 			return t
 		}
 	}
 	return -1
 }
 
-// TakeHarm marks harm of the given level on track t: a full row passes it up
+// TakeHarm marks harm of the given level on the named track: a full row passes it up
 // a row, and harm past the top row is a critical injury. It returns the row
 // filled (-1 for a critical injury).
-func (c *Character) TakeHarm(level, t int) (row int, err error) {
+func (c *Character) TakeHarm(level int, track string) (row int, err error) {
 	if level < 1 || level > len(c.rules.HarmRows) {
 		return 0, fmt.Errorf("actiontest: harm level %d, allowed 1..%d", level, len(c.rules.HarmRows))
 	}
-	if t < 0 || t >= len(c.rules.HarmTracks) {
-		return 0, fmt.Errorf("actiontest: harm track %d, allowed 0..%d (%v)", t, len(c.rules.HarmTracks)-1, c.rules.HarmTracks)
+	t, err := c.rules.TrackIndex(track)
+	if err != nil {
+		return 0, err
 	}
 	return c.takeHarm(level, t), nil
 }
@@ -318,16 +258,20 @@ func (c *Character) addHarm(level, t int) int {
 	return -1
 }
 
-// Heal clears one harm of the given row on track t (the Director may let a
+// Heal clears one harm of the given level (1: the bottom row) on the named track (the Director may let a
 // surge of confidence heal a harm).
-func (c *Character) Heal(t, row int) error {
-	if t < 0 || t >= len(c.State.Harm) || row < 0 || row >= len(c.rules.HarmRows) || row >= len(c.State.Harm[t]) {
-		return fmt.Errorf("actiontest: heal track %d row %d: out of range (%d tracks, %d rows)", t, row, len(c.State.Harm), len(c.rules.HarmRows))
+func (c *Character) Heal(track string, level int) error {
+	t, err := c.rules.TrackIndex(track)
+	if err != nil {
+		return err
 	}
-	if c.State.Harm[t][row] == 0 {
-		return fmt.Errorf("actiontest: heal %s %s: no harm there", c.rules.HarmTracks[t], c.rules.HarmRows[row].Name)
+	if level < 1 || level > len(c.rules.HarmRows) {
+		return fmt.Errorf("actiontest: heal level %d, allowed 1..%d", level, len(c.rules.HarmRows))
 	}
-	c.healed(t, row)
+	if c.State.Harm[t][level-1] == 0 {
+		return fmt.Errorf("actiontest: heal %s %s: no harm there", track, c.rules.HarmRows[level-1].Name)
+	}
+	c.healed(t, level-1)
 	return nil
 }
 

@@ -46,9 +46,9 @@ func TestDirectors(t *testing.T) {
 		if err := c.SetDirector(tc.director); err != nil {
 			t.Fatal(err)
 		}
-		var at Attempt
+		at := &c.State.Attempt
 		tst := Test{Action: "Prowl", Position: tc.pos, Difficulty: 1, NoHarm: tc.noHarm}
-		if err := c.Play(dice.Scripted(tc.faces...), tst, Never{}, &at); err != nil {
+		if err := c.Play(dice.Scripted(tc.faces...), tst, Never{}); err != nil {
 			t.Fatal(err)
 		}
 		got := want{at.Outcome.Consequences, c.State.Harm}

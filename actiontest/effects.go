@@ -157,7 +157,7 @@ var (
 // at's Action, and a heal needs a harm to clear. Each effect is recorded in
 // at.Bought and, with a Sink, as an EvEffect event. On error nothing
 // changes.
-func (c *Character) Spend(at *Attempt, names ...string) error {
+func (c *Character) Spend(names ...string) error {
 	var buf [8]int
 	idx := buf[:0]
 	for _, n := range names {
@@ -167,7 +167,7 @@ func (c *Character) Spend(at *Attempt, names ...string) error {
 		}
 		idx = append(idx, i)
 	}
-	return c.spend(at, idx)
+	return c.spend(&c.State.Attempt, idx)
 }
 
 // spend is Spend by effect index.
@@ -375,11 +375,15 @@ func Spenders() []string {
 // SpendWith asks s how to spend at's unspent extra successes and buys
 // them (see Spend). A Spender's illegal choice is an error and changes
 // nothing.
-func (c *Character) SpendWith(at *Attempt, s Spender) error {
+func (c *Character) SpendWith(s Spender) error {
+	at := &c.State.Attempt
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
 	}
-	if at.Extra-at.Spent <= 0 {
+	if at.Extra > maxDice || at.Spent < 0 || at.Spent > at.Extra {
+		return fmt.Errorf("actiontest: %d of %d extra successes spent: the attempt is corrupt (see State.Check)", at.Spent, at.Extra)
+	}
+	if at.Extra-at.Spent == 0 {
 		return nil
 	}
 	act, err := c.rules.ActionIndex(at.Test.Action)

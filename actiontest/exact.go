@@ -80,11 +80,10 @@ type Chances struct {
 // choice by the policy on any possible roll is an error.
 func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 	sc := c.scratch()
-	var at Attempt
 	var ch Chances
 	succ := make([]float64, maxDice+1)
 	top := 0
-	err := sc.outcomes(t, p, &at, func(q float64, _ *State, a *Attempt) {
+	err := sc.outcomes(t, false, p, func(q float64, _ *State, a *Attempt) {
 		ch.Pool, ch.Peril = a.Pool.Dice, a.Test.Peril
 		succ[a.Successes] += q
 		top = max(top, a.Successes)
@@ -107,72 +106,92 @@ func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 	return ch, nil
 }
 
-// outcomes plays t every possible way: it takes the policy's peril choice,
-// begins, and for each first-roll success count asks the policy about a
-// push and finishes (for a push, once for each re-roll success count),
-// calling f with each branch's probability, the state it leaves and the
-// finished attempt. c's state is used as scratch and left changed.
-func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st *State, a *Attempt)) error {
-	if err := c.checkTest(&t); err != nil {
-		return err
+// outcomes plays one roll of t every possible way, through the steps'
+// own checks and state changes: it takes the policy's peril choice,
+// begins (or, for retry, re-rolls the finished roll's action), and for
+// each first-roll success count asks the policy about a push and finishes
+// (for a push, once for each re-roll success count), calling f with each
+// branch's probability, the state it leaves and the finished attempt. The
+// dice recorded are one roll of each count (successes first). c's state
+// is used as scratch and left changed.
+func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st *State, a *Attempt)) error {
+	pushed, err := false, error(nil)
+	if retry {
+		pushed, err = c.canRetry(&t)
+	} else {
+		err = c.canBegin(&t)
 	}
-	if t.PerilOffered && !t.Peril {
-		pool, must, err := c.count(&t)
-		if err != nil {
-			return err
-		}
-		t.Peril = p.Peril(c.viewOf(&t, pool, must, 0))
-	}
-	pool, must, err := c.count(&t)
 	if err != nil {
 		return err
 	}
-	if !c.start(&t, pool, must, at) {
-		if err := c.Finish(at); err != nil {
+	if t.PerilOffered && !t.Peril {
+		pool, must, err := c.count(&t, pushed)
+		if err != nil {
 			return err
 		}
+		c.seen = c.viewOf(&t, pool, must, pushed, 0)
+		t.Peril = p.Peril(&c.seen)
+	}
+	pool, must, err := c.count(&t, pushed)
+	if err != nil {
+		return err
+	}
+	at := c.slot(&t)
+	if !c.start(at, &t, pool, must, pushed) {
+		c.finish(at)
 		f(1, &c.State, at)
 		return nil
 	}
 	rl := c.rules
-	base, started := c.State.Clone(), *at
-	var pushed State
+	base := c.State.Clone()
+	var afterPush State
 	hit := rl.hitChance()
 	for s, ps := range binom(pool.Dice, hit) {
 		c.setFrom(&base)
-		*at = started
-		at.Successes = s
-		push, track := false, 0
-		if !t.Peril {
-			push, track = c.askPush(p, at)
+		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, s), s
+		c.seen = c.view(at)
+		push, track := false, ""
+		if c.seen.PushTrack != "" {
+			push, track = p.Push(&c.seen)
 		}
 		if !push {
 			if at.MustPush {
 				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, ErrMustPush)
 			}
-			if err := c.Finish(at); err != nil {
-				return err
-			}
+			c.finish(at)
 			f(ps, &c.State, at)
 			continue
 		}
-		if err := c.CanPush(at, track); err != nil {
+		ti, err := rl.TrackIndex(track)
+		if err == nil {
+			err = c.canPush(at, ti)
+		}
+		if err != nil {
 			return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, err)
 		}
-		c.payPush(at, track)
-		pushed.copyFrom(&c.State)
-		afterPush := *at
-		for k, pk := range binom(pool.Dice-s+rl.PushDice, hit) {
-			c.setFrom(&pushed)
-			*at = afterPush
-			at.Successes = s + k
-			if err := c.Finish(at); err != nil {
-				return err
-			}
+		_, n := c.payPush(at, ti)
+		afterPush.copyFrom(&c.State)
+		for k, pk := range binom(n, hit) {
+			c.setFrom(&afterPush)
+			at.Rerolled, at.Successes = rl.faces(at.Rerolled[:0], n, k), s+k
+			c.finish(at)
 			f(ps*pk, &c.State, at)
 		}
 	}
 	return nil
+}
+
+// faces appends one roll of n dice with k successes to out: k success
+// faces, then faces that fail.
+func (rl *Rules) faces(out []int, n, k int) []int {
+	for i := range n {
+		f := 1
+		if i < k {
+			f = rl.SuccessFace
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // scratch returns a copy of c with its own state and no sink.
@@ -211,7 +230,7 @@ func (rl *Rules) OpposedOdds(a, b int) (win, tie, lose float64, err error) {
 // position and difficulty by an unharmed character whose choices are made
 // by p (nil: Never): the position x outcome table for any pool.
 func (rl *Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances, error) {
-	if err := rl.Check(); err != nil {
+	if err := rl.Validate(); err != nil {
 		return Chances{}, err
 	}
 	if pool < max(rl.MinDice, 1) || pool > maxDice/4 {

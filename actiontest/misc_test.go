@@ -18,11 +18,11 @@ func TestLookups(t *testing.T) {
 	if _, _, _, err := c.Rating("Juggle"); err == nil {
 		t.Error("unknown action rated")
 	}
-	if tr, err := c.NaturalTrack("Persuade"); err != nil || tr != 1 {
-		t.Errorf("Persuade risks track %d (%v), want 1 (mental)", tr, err)
+	if tr, err := c.NaturalTrack("Persuade"); err != nil || tr != "mental" {
+		t.Errorf("Persuade risks track %q (%v), want mental", tr, err)
 	}
-	if tr, err := c.NaturalTrack("Force"); err != nil || tr != 0 {
-		t.Errorf("Force risks track %d (%v), want 0 (physical)", tr, err)
+	if tr, err := c.NaturalTrack("Force"); err != nil || tr != "physical" {
+		t.Errorf("Force risks track %q (%v), want physical", tr, err)
 	}
 	if _, err := c.NaturalTrack("Juggle"); err == nil {
 		t.Error("unknown action has a track")
@@ -41,16 +41,19 @@ func TestLookups(t *testing.T) {
 func TestHealAndSpace(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[1] = []int{2, 2, 1}
-	if c.HasSpace(1) || !c.HasSpace(0) || c.HasSpace(2) {
-		t.Errorf("space: mental %v physical %v track 2 %v", c.HasSpace(1), c.HasSpace(0), c.HasSpace(2))
+	if c.HasSpace("mental") || !c.HasSpace("physical") || c.HasSpace("astral") {
+		t.Errorf("space: mental %v physical %v astral %v", c.HasSpace("mental"), c.HasSpace("physical"), c.HasSpace("astral"))
 	}
-	if err := c.Heal(1, 2); err != nil || !c.HasSpace(1) || c.Incapacitated() {
-		t.Errorf("heal severe: %v, space %v, incapacitated %v", err, c.HasSpace(1), c.Incapacitated())
+	if err := c.Heal("mental", 3); err != nil || !c.HasSpace("mental") || c.Incapacitated() {
+		t.Errorf("heal severe: %v, space %v, incapacitated %v", err, c.HasSpace("mental"), c.Incapacitated())
 	}
-	for _, bad := range [][2]int{{1, 2}, {2, 0}, {0, 3}, {-1, 0}} {
+	for _, bad := range []struct {
+		track string
+		level int
+	}{{"mental", 3}, {"astral", 1}, {"physical", 4}, {"physical", 0}, {"physical", 1}} {
 		before := c.State.Clone()
-		if err := c.Heal(bad[0], bad[1]); err == nil {
-			t.Errorf("Heal(%d, %d) accepted", bad[0], bad[1])
+		if err := c.Heal(bad.track, bad.level); err == nil {
+			t.Errorf("Heal(%q, %d) accepted", bad.track, bad.level)
 		}
 		if d := cmp.Diff(before, c.State); d != "" {
 			t.Errorf("rejected heal changed state:\n%s", d)
@@ -64,20 +67,20 @@ func TestEventsAllKinds(t *testing.T) {
 	c.State.Harm[1] = []int{2, 2, 1}
 	var rec Recorder
 	c.Sink = &rec
-	var at Attempt
+	at := &c.State.Attempt
 	// Risky failure, harm on the full mental track: a critical injury.
 	if err := c.Begin(dice.Scripted(1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1,
-		Peril: true, HarmTrack: "mental", Helpers: 1}, &at); err != nil {
+		Peril: true, HarmTrack: "mental", Helpers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if at.HarmRow != -1 || c.State.Critical[1] != 1 {
 		t.Errorf("harm row %d, mental criticals %d; want -1, 1", at.HarmRow, c.State.Critical[1])
 	}
 	c.NewDay()
-	if err := c.Begin(dice.Scripted(), Test{Action: "Persuade", Position: Risky, Flashback: true, Helpers: 1}, &at); err != nil {
+	if err := c.Begin(dice.Scripted(), Test{Action: "Persuade", Position: Risky, Flashback: true, Helpers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -94,7 +97,7 @@ func TestEventsAllKinds(t *testing.T) {
 	if EventKind(99).String() != "event(99)" || (Event{Kind: 99}).String() != "event(99)" {
 		t.Error("unknown event kind not named")
 	}
-	if err := c.Push(dice.Scripted(1), &at, 0); err == nil {
+	if err := c.Push(dice.Scripted(1), "physical"); err == nil {
 		t.Error("pushed a flashback with no roll")
 	}
 }
@@ -131,7 +134,7 @@ func TestRulesJSON(t *testing.T) {
 	if d := cmp.Diff([]string{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome"}, Kinds()); d != "" {
 		t.Errorf("Kinds (-want +got):\n%s", d)
 	}
-	if Band(5).String() != "band(5)" || Kind(9).String() != "kind(9)" || Stage(9).String() != "stage(9)" || BandFailure.String() != "failure" {
+	if Band(5).String() != "actiontest.Band(5)" || Kind(9).String() != "actiontest.Kind(9)" || Stage(9).String() != "actiontest.Stage(9)" || BandFailure.String() != "failure" {
 		t.Error("String of out-of-range values")
 	}
 	for _, p := range []Policy{Never{}, WhenFailed{}, Threshold{1, 2, 3}} {
@@ -147,12 +150,12 @@ func TestRulesJSON(t *testing.T) {
 // A push records what it kept and why it re-rolled.
 func TestPushRecord(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
+	at := &c.State.Attempt
 	r := dice.Scripted(6, 2, 6, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Persuade", Position: Risky, Difficulty: 3}, &at); err != nil {
+	if err := c.Begin(r, Test{Action: "Persuade", Position: Risky, Difficulty: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Push(r, &at, 1); err != nil {
+	if err := c.Push(r, "mental"); err != nil {
 		t.Fatal(err)
 	}
 	if !at.Pushed || at.Kept != 2 || at.PushTrack != "mental" || len(at.Rerolled) != 4 || at.Successes != 2 {

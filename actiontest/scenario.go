@@ -201,8 +201,10 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 		return fail("peril_harm %d: allowed 0..%d", s.PerilHarm, len(rl.HarmRows))
 	case s.MaxTests < 1 || s.MaxTests > 100000:
 		return fail("max_tests %d: allowed 1..100000", s.MaxTests)
-	case s.FlashbackDifficulty < 0 || s.FlashbackDifficulty > rl.MaxFlashbackDifficulty:
-		return fail("flashback_difficulty %d: allowed 0..%d", s.FlashbackDifficulty, rl.MaxFlashbackDifficulty)
+	case s.FlashbackDifficulty < 0 || s.FlashbackDifficulty > 20:
+		return fail("flashback_difficulty %d: allowed 0..20", s.FlashbackDifficulty)
+	case s.PerilHarm != 0 && s.PerilHarm < rl.MinPerilHarm:
+		return fail("peril_harm %d: allowed 0 (a price that is not harm) or %d..%d (min_peril_harm)", s.PerilHarm, rl.MinPerilHarm, len(rl.HarmRows))
 	}
 	if _, err := PolicyByName(s.Policy); err != nil {
 		return fail("policy: %w", err)
@@ -291,68 +293,91 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 }
 
 func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
-	c, at := rn.c, &rn.at
+	c := rn.c
 	c.setFrom(&rn.start)
-	harm0 := harmCount(&c.State)
-	t := rn.test
-	progress := 0
-	// hurt says the character held more harm than at the start at some
-	// point after a test (or flashback), though a heal may since have
-	// cleared it, as the exact model counts it.
-	hurt := false
+	g := pursuit{pos: rn.test.Position, harm0: harmCount(&c.State)}
 	for m[metTests] < rn.s.MaxTests {
-		if err := c.Play(r, t, rn.policy, at); err != nil {
-			if !errors.Is(err, ErrIncapacitated) && rn.err == nil {
-				rn.err = err
-			}
-			m[metHarm] = harmCount(&c.State) - harm0
-			return catOut
+		cat, err := rn.s.step(c, r, rn.policy, rn.spender, rn.test, rn.fb, &g, m)
+		if err != nil && rn.err == nil {
+			rn.err = err
 		}
-		if rn.spender != nil {
-			if err := c.SpendWith(at, rn.spender); err != nil && rn.err == nil {
-				rn.err = err
-			}
-		}
-		m[metTests]++
-		m[metSuccesses] += at.Successes
-		if at.Pushed {
-			m[metPushes]++
-		}
-		if at.Test.Peril {
-			m[metPerils]++
-		}
-		m[metHarm] = harmCount(&c.State) - harm0
-		hurt = hurt || m[metHarm] > 0
-		cat, next, pos := rn.s.after(&c.State, at, progress, t.Position, rn.test.Position, hurt)
 		if cat >= 0 {
 			return cat
 		}
-		if at.Retry {
-			m[metEscalations]++
-			if rn.s.wantsFlashback(&c.State) {
-				err := c.Play(r, rn.fb, rn.policy, &rn.fat)
-				switch {
-				case err == nil:
-					m[metFlashbacks]++
-					if rn.fat.Pushed {
-						m[metPushes]++
-					}
-					m[metHarm] = harmCount(&c.State) - harm0
-					hurt = hurt || m[metHarm] > 0
-					if critical(&c.State) {
-						return catOut
-					}
-				case !errors.Is(err, ErrIncapacitated):
-					if rn.err == nil {
-						rn.err = err
-					}
-					return catOut
-				}
-			}
-		}
-		progress, t.Position = next, pos
 	}
 	return catStalled
+}
+
+// pursuit is where a pursuit stands between tests, beside the character's
+// state: the clock's progress, the position of the next test, whether it
+// is the Worse Position retry of the last one, and whether the character
+// was ever hurt.
+type pursuit struct {
+	progress int
+	pos      Position
+	retry    bool
+	hurt     bool
+	harm0    int
+}
+
+// step plays the pursuit's next test (t at g.pos, or the retry of the last
+// one) through the character's steps, spends its extra successes, and,
+// after a failure that worsens the position, calls the day's flashback
+// (fb). It returns the category if the pursuit ended (else -1) and an
+// engine error (a policy's illegal choice), counting into m.
+func (s *Scenario) step(c *Character, r *dice.Roller, p Policy, sp Spender, t, fb Test, g *pursuit, m *[numMetrics]int) (int, error) {
+	start := t.Position
+	var err error
+	if g.retry {
+		err = c.playRetry(r, p)
+	} else {
+		t.Position = g.pos
+		err = c.playFirst(r, t, p)
+	}
+	if err != nil {
+		m[metHarm] = harmCount(&c.State) - g.harm0
+		if errors.Is(err, ErrIncapacitated) {
+			err = nil
+		}
+		return catOut, err
+	}
+	at := &c.State.Attempt
+	if sp != nil {
+		err = c.SpendWith(sp)
+	}
+	m[metTests]++
+	m[metSuccesses] += at.Successes
+	if at.Pushed {
+		m[metPushes]++
+	}
+	if at.Test.Peril {
+		m[metPerils]++
+	}
+	m[metHarm] = harmCount(&c.State) - g.harm0
+	g.hurt = g.hurt || m[metHarm] > 0
+	cat := s.after(&c.State, at, g, start)
+	if cat >= 0 || !g.retry {
+		return cat, err
+	}
+	m[metEscalations]++
+	if !s.wantsFlashback(&c.State) {
+		return -1, err
+	}
+	switch ferr := c.playFirst(r, fb, p); {
+	case ferr == nil:
+		m[metFlashbacks]++
+		if c.State.Flashback.Pushed {
+			m[metPushes]++
+		}
+		m[metHarm] = harmCount(&c.State) - g.harm0
+		g.hurt = g.hurt || m[metHarm] > 0
+		if critical(&c.State) {
+			return catOut, err
+		}
+	case !errors.Is(ferr, ErrIncapacitated):
+		return catOut, ferr
+	}
+	return -1, err
 }
 
 // spender returns the scenario's Spender, nil for one that never spends.
@@ -369,30 +394,34 @@ func (s *Scenario) wantsFlashback(st *State) bool {
 	return s.Flashback && st.FlashbacksUsed < s.Rules.FlashbacksPerDay
 }
 
-// after applies the pursuit's rules to a finished test: the category if the
-// pursuit ended (else -1), the progress and the next position.
-func (s *Scenario) after(st *State, at *Attempt, progress int, pos, start Position, hurt bool) (int, int, Position) {
+// after applies the pursuit's rules to a finished test: it returns the
+// category if the pursuit ended (else -1) and moves g on — progress, the
+// next position (start after a success when ResetPosition), and whether
+// the next test is the Worse Position retry of this one.
+func (s *Scenario) after(st *State, at *Attempt, g *pursuit, start Position) int {
+	g.retry = false
 	if critical(st) {
-		return catOut, progress, pos
+		return catOut
 	}
 	switch {
 	case at.Outcome.Succeeded:
-		progress += 1 + at.Extra - at.Spent
-		if progress >= s.Goal {
-			if hurt {
-				return catHurt, s.Goal, pos
+		g.progress += 1 + at.Extra - at.Spent
+		if g.progress >= s.Goal {
+			g.progress = s.Goal
+			if g.hurt {
+				return catHurt
 			}
-			return catClean, s.Goal, pos
+			return catClean
 		}
 		if s.ResetPosition {
-			pos = start
+			g.pos = start
 		}
 	case at.Retry:
-		pos = at.NextPosition
+		g.pos, g.retry = at.NextPosition, true
 	case hasKind(at.Outcome.Consequences, LostOpportunity):
-		return catLost, progress, pos
+		return catLost
 	}
-	return -1, progress, pos
+	return -1
 }
 
 // maxHarmCells bounds tracks x rows for the exact model's compact state.
@@ -408,7 +437,10 @@ type node struct {
 	hurt     bool
 	end      int8
 	flash    int8
-	harm     [maxHarmCells]int8
+	// retry says the next test is the Worse Position retry of the last,
+	// pushed that the action was pushed already.
+	retry, pushed bool
+	harm          [maxHarmCells]int8
 }
 
 // Exact solves the pursuit as an absorbing Markov chain over (progress,
@@ -461,14 +493,24 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		}
 		sc.State.Bonus = int(n.bonus)
 		sc.State.FlashbacksUsed = int(n.flash)
+		if n.retry {
+			// What a retry reads of the roll before it.
+			last := t
+			last.Position = Position(n.pos) - 1
+			sc.State.Attempt = Attempt{Test: last, Stage: Finished, Retry: true,
+				NextPosition: Position(n.pos), ActionPushed: n.pushed}
+		}
 	}
 	var root node
 	root.pos = int8(t.Position)
 	encode(&start, &root)
 
 	var failure error
-	var at, fat Attempt
-	fbTest := fb
+	fail := func(err error) {
+		if failure == nil {
+			failure = err
+		}
+	}
 	next := func(n node, buf []markov.Step[node]) []markov.Step[node] {
 		if n.end != 0 {
 			return buf
@@ -477,51 +519,48 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		tt := t
 		tt.Position = Position(n.pos)
 		mark := len(buf)
-		err := sc.outcomes(tt, p, &at, func(q float64, st *State, a *Attempt) {
+		err := sc.outcomes(tt, n.retry, p, func(q float64, st *State, a *Attempt) {
 			if spender != nil {
-				if err := sc.SpendWith(a, spender); err != nil && failure == nil {
-					failure = err
+				if err := sc.SpendWith(spender); err != nil {
+					fail(err)
 				}
 			}
-			hurt := n.hurt || harmCount(st) > harm0
-			cat, prog, pos := s.after(st, a, int(n.progress), Position(n.pos), t.Position, hurt)
+			g := pursuit{progress: int(n.progress), pos: Position(n.pos), hurt: n.hurt || harmCount(st) > harm0}
+			cat := s.after(st, a, &g, t.Position)
+			pushed := a.Pushed || a.ActionPushed
 			emit := func(q float64, st *State) {
-				hurt := hurt || harmCount(st) > harm0
 				m := node{end: int8(cat + 1)} // ended states merge by category
 				switch {
 				case cat < 0 && critical(st): // a flashback's critical injury
 					m = node{end: catOut + 1}
 				case cat < 0:
 					encode(st, &m)
-					m.progress, m.pos, m.hurt = int8(prog), int8(pos), hurt
+					m.progress, m.pos, m.hurt = int8(g.progress), int8(g.pos), g.hurt || harmCount(st) > harm0
+					m.retry, m.pushed = g.retry, g.retry && pushed
 				}
 				buf = append(buf, markov.Step[node]{To: m, P: q})
 			}
-			if cat >= 0 || !a.Retry || !s.wantsFlashback(st) {
+			if cat >= 0 || !g.retry || !s.wantsFlashback(st) {
 				emit(q, st)
 				return
 			}
 			// The flashback after a worsening failure, every way it can go.
 			fc.setFrom(st)
 			fmark := len(buf)
-			err := fc.outcomes(fbTest, p, &fat, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
+			err := fc.outcomes(fb, false, p, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
 			switch {
 			case errors.Is(err, ErrIncapacitated): // cannot call it: go on without
 				emit(q, st)
 			case err != nil:
 				buf = buf[:fmark]
-				if failure == nil {
-					failure = err
-				}
+				fail(err)
 			}
 		})
 		switch {
 		case errors.Is(err, ErrIncapacitated):
 			return buf[:mark] // cannot act: absorbing, "out", no test
 		case err != nil:
-			if failure == nil {
-				failure = err
-			}
+			fail(err)
 			return buf[:mark]
 		}
 		return buf

@@ -53,7 +53,7 @@ func TestScenarioValidate(t *testing.T) {
 		"peril_harm":           func(s *Scenario) { s.PerilHarm = 5 },
 		"policy":               func(s *Scenario) { s.Policy = "yolo" },
 		"max_tests":            func(s *Scenario) { s.MaxTests = 0 },
-		"flashback_difficulty": func(s *Scenario) { s.FlashbackDifficulty = 4 },
+		"flashback_difficulty": func(s *Scenario) { s.FlashbackDifficulty = 21 },
 		"flashback_position":   func(s *Scenario) { s.FlashbackPosition = "comfy" },
 		"pool":                 func(s *Scenario) { s.Pool = -1 },
 		"director":             func(s *Scenario) { s.Director = "cruel" },
