@@ -104,8 +104,7 @@ func (c *Character) viewOf(t *Test, pool Pool, must, pushed bool, s int) View {
 	act, _ := c.rules.ActionIndex(t.Action)
 	v := View{Pool: pool.Dice, Required: t.Difficulty, Successes: s,
 		Position: t.Position, Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
-	probe := Attempt{Test: *t, Stage: Rolled, ActionPushed: pushed}
-	if tr := c.pushTrack(c.harm[c.link[act]]); tr >= 0 && c.pushBarOf(&probe, tr) == noBar {
+	if tr := c.pushTrack(c.harm[c.link[act]]); tr >= 0 && c.testPushBar(t, pushed, tr) == noBar {
 		v.PushTrack = c.rules.HarmTracks[tr]
 	}
 	return v

@@ -256,24 +256,33 @@ const (
 // pushBarOf says whether attempt at may be pushed with its harm on track
 // t. It is the one rule behind Push, CanPush and the policies' View.
 func (c *Character) pushBarOf(at *Attempt, t int) pushBar {
-	rl := c.rules
 	switch {
 	case at.Stage != Rolled:
 		return barStage
 	case at.Pushed:
 		return barPushed
-	case at.ActionPushed && !rl.RetryMayPush:
+	case at.Successes < 0 || at.Successes > len(at.Dice) || len(at.Dice) > maxDice-c.rules.PushDice:
+		return barCorrupt
+	}
+	return c.testPushBar(&at.Test, at.ActionPushed, t)
+}
+
+// testPushBar is the part of pushBarOf that does not depend on the dice:
+// whether a roll of test t, in an action pushed already or not, may be
+// pushed with its harm on track t.
+func (c *Character) testPushBar(test *Test, actionPushed bool, t int) pushBar {
+	rl := c.rules
+	switch {
+	case actionPushed && !rl.RetryMayPush:
 		return barActionPushed
-	case at.Test.Peril:
+	case test.Peril:
 		return barPeril
-	case c.noRoll(&at.Test):
+	case c.noRoll(test):
 		return barNoRoll
 	case t < 0 || t >= len(rl.HarmTracks):
 		return barTrack
 	case !hasSpace(rl, &c.State, t):
 		return barSpace
-	case at.Successes < 0 || at.Successes > len(at.Dice) || len(at.Dice) > maxDice-rl.PushDice:
-		return barCorrupt
 	}
 	return noBar
 }
