@@ -35,8 +35,9 @@ type Character struct {
 
 	// State is the character's harm, flashbacks and carried dice.
 	State State
-	// Sink, when non-nil, receives an Event for everything that happens.
-	Sink Sink
+	// Sink, when non-nil, hears an Event for everything that happens; nil
+	// builds none.
+	Sink func(Event)
 }
 
 // NewCharacter checks the rules and the sheet (unknown names, ratings
@@ -277,6 +278,6 @@ func (c *Character) Heal(track string, level int) error {
 
 func (c *Character) emit(e Event) {
 	if c.Sink != nil {
-		c.Sink.Event(e)
+		c.Sink(e)
 	}
 }

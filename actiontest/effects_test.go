@@ -36,7 +36,7 @@ func TestSpendEffects(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	setHarm(t, c, [3]int{1, 0, 0}, [3]int{})
 	var rec Recorder
-	c.Sink = &rec
+	c.Sink = rec.Record
 	// 4 + 2 bonus - 1 harm = 5 dice; 4 sixes against 2 required: 2 extra.
 	at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2, NoHarm: true}, 6, 6, 6, 6, 1)
 	if at.Extra != 2 {

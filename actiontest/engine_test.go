@@ -591,7 +591,7 @@ func TestStateJSON(t *testing.T) {
 func TestEvents(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	var rec Recorder
-	c.Sink = &rec
+	c.Sink = rec.Record
 	if err := c.Play(dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{}); err != nil {
 		t.Fatal(err)
 	}

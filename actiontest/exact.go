@@ -129,7 +129,7 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 		if err != nil {
 			return err
 		}
-		c.seen = c.viewOf(&t, pool, must, pushed, 0)
+		c.seen = c.viewOf(&t, pool, must, pushed, 0, nil)
 		t.Peril = p.Peril(&c.seen)
 	}
 	pool, must, err := c.count(&t, pushed)

@@ -23,7 +23,7 @@ func Example() {
 		return
 	}
 	var rec actiontest.Recorder
-	c.Sink = &rec
+	c.Sink = rec.Record
 	r := dice.Scripted(3, 1, 5, 2 /* push: */, 6, 4, 2, 6, 1, 3)
 	at := &c.State.Attempt
 	t := actiontest.Test{Action: "Prowl", Position: actiontest.Risky, Difficulty: 1}

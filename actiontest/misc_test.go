@@ -66,7 +66,7 @@ func TestEventsAllKinds(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[1] = []int{2, 2, 1}
 	var rec Recorder
-	c.Sink = &rec
+	c.Sink = rec.Record
 	at := &c.State.Attempt
 	// Risky failure, harm on the full mental track: a critical injury.
 	if err := c.Begin(dice.Scripted(1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1,
@@ -94,7 +94,7 @@ func TestEventsAllKinds(t *testing.T) {
 	if d := cmp.Diff(want, rec.Lines()); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
-	if EventKind(99).String() != "event(99)" || (Event{Kind: 99}).String() != "event(99)" {
+	if EventKind(99).String() != "actiontest.EventKind(99)" || (Event{Kind: 99}).String() != "actiontest.EventKind(99)" {
 		t.Error("unknown event kind not named")
 	}
 	if err := c.Push(dice.Scripted(1), "physical"); err == nil {

@@ -33,58 +33,76 @@ func (v *View) Failed() bool { return v.Successes < v.Required }
 // Play runs one whole action with a policy: it may accept an offered Risk
 // Peril, rolls, may push, and finishes; when the outcome asks for a Worse
 // Position retry it re-rolls at the worse position (offering the deal
-// again) until the action ends. A policy's illegal choice is an error,
+// again) until the action ends. A policy's illegal answer is an error,
 // and the state is then as the last legal step left it.
 func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
-	if err := c.playFirst(r, t, p); err != nil {
-		return err
-	}
-	for !t.Flashback && c.State.Attempt.Retry {
-		if err := c.playRetry(r, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// playFirst plays the first roll of an action, or a flashback.
-func (c *Character) playFirst(r *dice.Roller, t Test, p Policy) error {
 	if err := c.canBegin(&t); err != nil {
 		return err
 	}
-	return c.playRoll(r, &t, false, p)
-}
-
-// playRetry plays the Worse Position re-roll of the finished roll.
-func (c *Character) playRetry(r *dice.Roller, p Policy) error {
-	t := c.State.Attempt.Test
-	t.Position, t.Peril = c.State.Attempt.NextPosition, false
-	pushed, err := c.canRetry(&t)
-	if err != nil {
+	if err := c.beginWith(r, t, false, p); err != nil {
 		return err
 	}
-	return c.playRoll(r, &t, pushed, p)
-}
-
-// playRoll asks p about an offered Risk Peril deal, rolls the checked test
-// t, asks p about a push and finishes.
-func (c *Character) playRoll(r *dice.Roller, t *Test, pushed bool, p Policy) error {
-	if t.PerilOffered && !t.Peril {
-		pool, must, err := c.count(t, pushed)
+	for {
+		if at := c.inFlight(); at != nil {
+			if err := c.resolveWith(r, at, p); err != nil {
+				return err
+			}
+			continue
+		}
+		if t.Flashback || !c.State.Attempt.Retry {
+			return nil
+		}
+		rt := c.retryTest()
+		pushed, err := c.canRetry(&rt)
 		if err != nil {
 			return err
 		}
-		c.seen = c.viewOf(t, pool, must, pushed, 0)
+		if err := c.beginWith(r, rt, pushed, p); err != nil {
+			return err
+		}
+	}
+}
+
+// retryTest is the test of the retry the finished roll asks for: the same
+// test at the worse position, its Risk Peril deal offered afresh.
+func (c *Character) retryTest() Test {
+	t := c.State.Attempt.Test
+	t.Position, t.Peril = c.State.Attempt.NextPosition, false
+	return t
+}
+
+// beginWith asks p about an offered Risk Peril deal and begins test t
+// (checked by canBegin or canRetry; pushed says the action was pushed
+// before a retry). On error nothing changes.
+func (c *Character) beginWith(r *dice.Roller, t Test, pushed bool, p Policy) error {
+	if t.PerilOffered && !t.Peril {
+		pool, must, err := c.count(&t, pushed)
+		if err != nil {
+			return err
+		}
+		c.seen = c.viewOf(&t, pool, must, pushed, 0, nil)
 		t.Peril = p.Peril(&c.seen)
 	}
-	pool, must, err := c.count(t, pushed)
+	pool, must, err := c.count(&t, pushed)
 	if err != nil {
 		return err
 	}
-	c.roll(r, t, pool, must, pushed)
-	at := c.slot(t)
-	if err := c.maybePush(r, at, p); err != nil {
-		return err
+	c.roll(r, &t, pool, must, pushed)
+	return nil
+}
+
+// resolveWith asks p whether to push the roll in flight and pushes it, or
+// finishes it. When no push is possible there is no choice to make, and p
+// is not asked. On error nothing changes.
+func (c *Character) resolveWith(r *dice.Roller, at *Attempt, p Policy) error {
+	c.seen = c.view(at)
+	if c.seen.PushTrack != "" {
+		if push, track := p.Push(&c.seen); push {
+			if err := c.Push(r, track); err != nil {
+				return fmt.Errorf("policy %s: %w", p.Name(), err)
+			}
+			return nil
+		}
 	}
 	if at.MustPush && !at.Pushed {
 		return fmt.Errorf("policy %s: %w", p.Name(), ErrMustPush)
@@ -95,16 +113,21 @@ func (c *Character) playRoll(r *dice.Roller, t *Test, pushed bool, p Policy) err
 
 // view is the View of the roll at.
 func (c *Character) view(at *Attempt) View {
-	return c.viewOf(&at.Test, at.Pool, at.MustPush, at.ActionPushed, at.Successes)
+	return c.viewOf(&at.Test, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 }
 
 // viewOf is the View of test t (checked) with its pool counted and s
-// successes rolled so far.
-func (c *Character) viewOf(t *Test, pool Pool, must, pushed bool, s int) View {
+// successes rolled so far: at, the roll, or nil before it.
+func (c *Character) viewOf(t *Test, pool Pool, must, pushed bool, s int, at *Attempt) View {
 	act, _ := c.rules.ActionIndex(t.Action)
 	v := View{Pool: pool.Dice, Required: t.Difficulty, Successes: s,
 		Position: t.Position, Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
-	if tr := c.pushTrack(c.harm[c.link[act]]); tr >= 0 && c.testPushBar(t, pushed, tr) == noBar {
+	tr := c.pushTrack(c.harm[c.link[act]])
+	bar := c.testPushBar(t, pushed, tr)
+	if at != nil {
+		bar = c.pushBarOf(at, tr)
+	}
+	if tr >= 0 && bar == noBar {
 		v.PushTrack = c.rules.HarmTracks[tr]
 	}
 	return v
@@ -119,24 +142,6 @@ func (c *Character) PushTrack() string {
 		return ""
 	}
 	return c.view(at).PushTrack
-}
-
-// maybePush asks p whether to push at's roll and on which track, and
-// pushes. When no push is possible there is no choice to make, and p is
-// not asked.
-func (c *Character) maybePush(r *dice.Roller, at *Attempt, p Policy) error {
-	c.seen = c.view(at)
-	if c.seen.PushTrack == "" {
-		return nil
-	}
-	push, track := p.Push(&c.seen)
-	if !push {
-		return nil
-	}
-	if err := c.Push(r, track); err != nil {
-		return fmt.Errorf("policy %s: %w", p.Name(), err)
-	}
-	return nil
 }
 
 // Opposed compares two rolled (or finished) attempts: +1 if a has more

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
-	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -104,23 +105,35 @@ func DefaultScenario() Scenario {
 	}
 }
 
-// Category indices, in Categories order.
+// Category is how a pursuit ended; it writes as its name.
+type Category uint8
+
+// The categories, in Categories order.
 const (
-	catClean = iota
+	catClean Category = iota
 	catHurt
 	catLost
 	catOut
 	catStalled
 )
 
+var categoryNames = named.Enum[Category]{"clean", "hurt", "lost", "out", "stalled"}
+
+// String returns the category's name.
+func (c Category) String() string { return categoryNames.String(c) }
+
+// MarshalText writes the category's name.
+func (c Category) MarshalText() ([]byte, error) { return categoryNames.Marshal(c) }
+
+// UnmarshalText reads a category name.
+func (c *Category) UnmarshalText(b []byte) error { return categoryNames.Unmarshal(b, c) }
+
 // Categories returns "clean" (goal reached without harm), "hurt" (reached
 // after holding more harm than at the start after some test, even if extra
-// successes healed it since), "lost" (the opportunity was lost), "out" (a critical injury,
-// or Severe harm with no help and no room to push) and "stalled" (MaxTests
-// reached).
-func (s Scenario) Categories() []string {
-	return []string{"clean", "hurt", "lost", "out", "stalled"}
-}
+// successes healed it since), "lost" (the opportunity was lost), "out" (a
+// critical injury, or Severe harm with no help and no room to push) and
+// "stalled" (MaxTests reached).
+func (s Scenario) Categories() []string { return slices.Clone(categoryNames) }
 
 // Metric indices, in Metrics order.
 const (
@@ -228,158 +241,6 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 	return c, t, fb, nil
 }
 
-// Runner plays trials of a scenario. One Runner per goroutine.
-type Runner struct {
-	s     Scenario
-	c     *Character
-	start State
-	// test is the pursuit's test at its starting position; fb the
-	// flashback's.
-	test, fb Test
-	policy   Policy
-	// spender spends extra successes; nil when it is "none".
-	spender Spender
-	at, fat Attempt
-	err     error
-}
-
-// NewRunner validates the scenario and preallocates a Runner.
-func (s Scenario) NewRunner() (*Runner, error) {
-	c, t, fb, err := s.build()
-	if err != nil {
-		return nil, err
-	}
-	p, _ := PolicyByName(s.Policy)
-	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
-	rn.at.Dice = make([]int, 0, maxDice)
-	rn.at.Rerolled = make([]int, 0, maxDice)
-	rn.fat.Dice = make([]int, 0, maxDice)
-	rn.fat.Rerolled = make([]int, 0, maxDice)
-	return rn, nil
-}
-
-// Err reports the first engine error a trial met (a policy's illegal
-// choice); such a trial is counted "out". Nil for the registered policies.
-func (rn *Runner) Err() error { return rn.err }
-
-// harmCount is the number of harms a state holds, criticals included.
-func harmCount(s *State) int {
-	n := 0
-	for t, rows := range s.Harm {
-		for _, k := range rows {
-			n += k
-		}
-		n += s.Critical[t]
-	}
-	return n
-}
-
-func critical(s *State) bool {
-	for _, k := range s.Critical {
-		if k > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// Trial plays one pursuit from the scenario's start and returns its
-// category, filling metrics (Metrics order; len(metrics) may be shorter).
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
-	var m [numMetrics]int
-	cat := rn.trial(r, &m)
-	copy(metrics, m[:])
-	return cat
-}
-
-func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
-	c := rn.c
-	c.setFrom(&rn.start)
-	g := pursuit{pos: rn.test.Position, harm0: harmCount(&c.State)}
-	for m[metTests] < rn.s.MaxTests {
-		cat, err := rn.s.step(c, r, rn.policy, rn.spender, rn.test, rn.fb, &g, m)
-		if err != nil && rn.err == nil {
-			rn.err = err
-		}
-		if cat >= 0 {
-			return cat
-		}
-	}
-	return catStalled
-}
-
-// pursuit is where a pursuit stands between tests, beside the character's
-// state: the clock's progress, the position of the next test, whether it
-// is the Worse Position retry of the last one, and whether the character
-// was ever hurt.
-type pursuit struct {
-	progress int
-	pos      Position
-	retry    bool
-	hurt     bool
-	harm0    int
-}
-
-// step plays the pursuit's next test (t at g.pos, or the retry of the last
-// one) through the character's steps, spends its extra successes, and,
-// after a failure that worsens the position, calls the day's flashback
-// (fb). It returns the category if the pursuit ended (else -1) and an
-// engine error (a policy's illegal choice), counting into m.
-func (s *Scenario) step(c *Character, r *dice.Roller, p Policy, sp Spender, t, fb Test, g *pursuit, m *[numMetrics]int) (int, error) {
-	start := t.Position
-	var err error
-	if g.retry {
-		err = c.playRetry(r, p)
-	} else {
-		t.Position = g.pos
-		err = c.playFirst(r, t, p)
-	}
-	if err != nil {
-		m[metHarm] = harmCount(&c.State) - g.harm0
-		if errors.Is(err, ErrIncapacitated) {
-			err = nil
-		}
-		return catOut, err
-	}
-	at := &c.State.Attempt
-	if sp != nil {
-		err = c.SpendWith(sp)
-	}
-	m[metTests]++
-	m[metSuccesses] += at.Successes
-	if at.Pushed {
-		m[metPushes]++
-	}
-	if at.Test.Peril {
-		m[metPerils]++
-	}
-	m[metHarm] = harmCount(&c.State) - g.harm0
-	g.hurt = g.hurt || m[metHarm] > 0
-	cat := s.after(&c.State, at, g, start)
-	if cat >= 0 || !g.retry {
-		return cat, err
-	}
-	m[metEscalations]++
-	if !s.wantsFlashback(&c.State) {
-		return -1, err
-	}
-	switch ferr := c.playFirst(r, fb, p); {
-	case ferr == nil:
-		m[metFlashbacks]++
-		if c.State.Flashback.Pushed {
-			m[metPushes]++
-		}
-		m[metHarm] = harmCount(&c.State) - g.harm0
-		g.hurt = g.hurt || m[metHarm] > 0
-		if critical(&c.State) {
-			return catOut, err
-		}
-	case !errors.Is(ferr, ErrIncapacitated):
-		return catOut, ferr
-	}
-	return -1, err
-}
-
 // spender returns the scenario's Spender, nil for one that never spends.
 func (s *Scenario) spender() Spender {
 	sp, err := SpenderByName(s.Spend)
@@ -392,36 +253,6 @@ func (s *Scenario) spender() Spender {
 // wantsFlashback says whether the scenario calls a flashback now.
 func (s *Scenario) wantsFlashback(st *State) bool {
 	return s.Flashback && st.FlashbacksUsed < s.Rules.FlashbacksPerDay
-}
-
-// after applies the pursuit's rules to a finished test: it returns the
-// category if the pursuit ended (else -1) and moves g on — progress, the
-// next position (start after a success when ResetPosition), and whether
-// the next test is the Worse Position retry of this one.
-func (s *Scenario) after(st *State, at *Attempt, g *pursuit, start Position) int {
-	g.retry = false
-	if critical(st) {
-		return catOut
-	}
-	switch {
-	case at.Outcome.Succeeded:
-		g.progress += 1 + at.Extra - at.Spent
-		if g.progress >= s.Goal {
-			g.progress = s.Goal
-			if g.hurt {
-				return catHurt
-			}
-			return catClean
-		}
-		if s.ResetPosition {
-			g.pos = start
-		}
-	case at.Retry:
-		g.pos, g.retry = at.NextPosition, true
-	case hasKind(at.Outcome.Consequences, LostOpportunity):
-		return catLost
-	}
-	return -1
 }
 
 // maxHarmCells bounds tracks x rows for the exact model's compact state.
@@ -525,22 +356,24 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 					fail(err)
 				}
 			}
-			g := pursuit{progress: int(n.progress), pos: Position(n.pos), hurt: n.hurt || harmCount(st) > harm0}
-			cat := s.after(st, a, &g, t.Position)
+			g := Pursuit{Progress: int(n.progress), Position: Position(n.pos), Hurt: n.hurt || harmCount(st) > harm0}
+			cat, ended := s.after(st, a, &g, t.Position)
 			pushed := a.Pushed || a.ActionPushed
 			emit := func(q float64, st *State) {
-				m := node{end: int8(cat + 1)} // ended states merge by category
+				var m node
 				switch {
-				case cat < 0 && critical(st): // a flashback's critical injury
-					m = node{end: catOut + 1}
-				case cat < 0:
+				case ended:
+					m.end = int8(cat + 1) // ended states merge by category
+				case critical(st): // a flashback's critical injury
+					m.end = int8(catOut + 1)
+				default:
 					encode(st, &m)
-					m.progress, m.pos, m.hurt = int8(g.progress), int8(g.pos), g.hurt || harmCount(st) > harm0
-					m.retry, m.pushed = g.retry, g.retry && pushed
+					m.progress, m.pos, m.hurt = int8(g.Progress), int8(g.Position), g.Hurt || harmCount(st) > harm0
+					m.retry, m.pushed = g.Retry, g.Retry && pushed
 				}
 				buf = append(buf, markov.Step[node]{To: m, P: q})
 			}
-			if cat >= 0 || !g.retry || !s.wantsFlashback(st) {
+			if ended || !g.Retry || !s.wantsFlashback(st) {
 				emit(q, st)
 				return
 			}

@@ -224,7 +224,7 @@ func TestScenarioOut(t *testing.T) {
 	}
 	rn, _ := s.NewRunner()
 	m := make([]int, 7)
-	if c := rn.Trial(dice.NewSeeded(1), m); c != catOut || m[0] != 0 {
+	if c := rn.Trial(dice.NewSeeded(1), m); Category(c) != catOut || m[0] != 0 {
 		t.Errorf("trial: category %d tests %d", c, m[0])
 	}
 }
