@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Pursuit is where a pursuit of a Scenario stands, beside the character's
@@ -286,4 +287,99 @@ func critical(s *State) bool {
 		}
 	}
 	return false
+}
+
+// SavedGame is a pursuit saved whole, as one value: the scenario, the
+// character's state and where the pursuit stands. With the Roller's saved
+// bytes it is all that is needed to play on (RestoreGame).
+type SavedGame struct {
+	Scenario Scenario `json:"scenario"`
+	State    State    `json:"state"`
+	Pursuit  Pursuit  `json:"pursuit"`
+}
+
+// Save returns the pursuit in play as one value. It shares the runner's
+// slices: encode it (or copy it) before the runner steps again.
+func (rn *Runner) Save() SavedGame {
+	return SavedGame{Scenario: rn.s, State: rn.c.State, Pursuit: rn.Pursuit}
+}
+
+// RestoreGame checks a saved pursuit whole — the scenario (Validate), the
+// state against its rules (State.Check), and the pursuit against both —
+// and returns a Runner ready to play it on.
+func RestoreGame(g SavedGame) (*Runner, error) {
+	rn, err := g.Scenario.NewRunner()
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	if err := rn.c.SetState(g.State); err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if err := rn.checkPursuit(&g.Pursuit); err != nil {
+		return nil, fmt.Errorf("pursuit: %w", err)
+	}
+	rn.Pursuit = g.Pursuit
+	return rn, nil
+}
+
+// maxMetric bounds a saved metric.
+const maxMetric = 1 << 30
+
+// checkPursuit says what is wrong with a saved pursuit g for the runner's
+// scenario and the character's (checked) state: its numbers must be in
+// range, and the step it is waiting for must be one the steps can take.
+func (rn *Runner) checkPursuit(g *Pursuit) error {
+	s, c := &rn.s, rn.c
+	switch {
+	case g.Progress < 0 || g.Progress > s.Goal || (g.Progress == s.Goal && !g.Ended):
+		return fmt.Errorf("progress %d, allowed 0..%d (the goal, once the pursuit has ended)", g.Progress, s.Goal)
+	case g.Position < 0 || int(g.Position) >= len(c.rules.Positions):
+		return fmt.Errorf("position %d, allowed 0..%d", g.Position, len(c.rules.Positions)-1)
+	case g.StartHarm < 0 || g.StartHarm > maxMetric:
+		return fmt.Errorf("start_harm %d, allowed 0..%d", g.StartHarm, maxMetric)
+	case g.Metrics[metTests] < 0 || g.Metrics[metTests] > s.MaxTests:
+		return fmt.Errorf("tests %d, allowed 0..%d (max_tests)", g.Metrics[metTests], s.MaxTests)
+	case !categoryNames.Valid(g.Category):
+		return fmt.Errorf("category %d, allowed %s", g.Category, named.Allowed(categoryNames))
+	}
+	for i, m := range g.Metrics {
+		if m < -maxMetric || m > maxMetric {
+			return fmt.Errorf("metrics[%d] = %d, allowed %d..%d", i, m, -maxMetric, maxMetric)
+		}
+	}
+	return rn.checkNext(g)
+}
+
+// checkNext says whether the step g waits for can be taken: a pursuit
+// that ended has nothing in flight; a roll in flight can be finished (or
+// pushed, when it must be); a retry follows a roll that asks for one; a
+// due flashback can be called.
+func (rn *Runner) checkNext(g *Pursuit) error {
+	c := rn.c
+	at := c.inFlight()
+	switch {
+	case g.Ended && (at != nil || g.Retry || g.FlashbackDue):
+		return fmt.Errorf("an ended pursuit has a roll in flight, a retry or a flashback due")
+	case at != nil && g.Retry != at.Test.Flashback:
+		return fmt.Errorf("a roll in flight with retry %v: only a flashback comes between a test and its retry", g.Retry)
+	case at != nil && g.FlashbackDue:
+		return fmt.Errorf("a flashback is due while a roll is in flight")
+	case at != nil && at.MustPush && !at.Pushed && c.pushBarOf(at, c.pushTrack(c.harm[c.link[rn.actionIndex(at)]])) != noBar:
+		return fmt.Errorf("the roll in flight must be pushed and cannot be")
+	case g.FlashbackDue && (!g.Retry || !rn.s.wantsFlashback(&c.State)):
+		return fmt.Errorf("a flashback is due with retry %v and %d of %d used today", g.Retry, c.State.FlashbacksUsed, c.rules.FlashbacksPerDay)
+	}
+	if g.Retry {
+		t := c.retryTest()
+		if _, err := c.retryOf(&t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// actionIndex is the index of at's Action (checked by State.Check).
+func (rn *Runner) actionIndex(at *Attempt) int {
+	i, _ := rn.c.rules.ActionIndex(at.Test.Action)
+	return i
 }

@@ -164,10 +164,17 @@ func (c *Character) Retry(r *dice.Roller, t Test) error {
 // canRetry says why t cannot be the re-roll now, or whether the action
 // was pushed already.
 func (c *Character) canRetry(t *Test) (pushed bool, err error) {
+	if c.inFlight() != nil {
+		return false, fmt.Errorf("%w: a retry follows a finished roll", ErrInFlight)
+	}
+	return c.retryOf(t)
+}
+
+// retryOf says why t cannot be the re-roll of the last roll (in flight or
+// not), or whether the action was pushed already.
+func (c *Character) retryOf(t *Test) (pushed bool, err error) {
 	last := &c.State.Attempt
 	switch {
-	case c.inFlight() != nil:
-		return false, fmt.Errorf("%w: a retry follows a finished roll", ErrInFlight)
 	case last.Stage != Finished || !last.Retry:
 		return false, fmt.Errorf("%w: a retry follows a finished roll whose outcome asks for one", ErrStage)
 	case t.Flashback || t.Action != last.Test.Action || t.Difficulty != last.Test.Difficulty || t.Position != last.NextPosition:

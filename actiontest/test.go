@@ -93,7 +93,7 @@ type Attempt struct {
 	// Pool is how many dice were rolled and why.
 	Pool Pool `json:"pool"`
 	// Dice are the faces first rolled.
-	Dice []int `json:"dice"`
+	Dice []int `json:"dice,omitempty"`
 	// Pushed says the roll was pushed: the Kept successes of Dice stayed,
 	// every other die was re-rolled with PushDice more dice into Rerolled,
 	// and a harm was paid on PushTrack.
