@@ -1,0 +1,341 @@
+package actiontest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// rolledState is a character's state after Begin of a Risky Prowl test on
+// faces (Prowl 2 + Dexterity 2: four dice), saved as JSON.
+func rolledState(t *testing.T, faces ...int) []byte {
+	t.Helper()
+	c := newChar(t, DefaultRules())
+	if err := c.Begin(dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(c.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// restoreEdited decodes a saved state, edits it and hands it to SetState.
+func restoreEdited(t *testing.T, saved []byte, edit func(*State)) error {
+	t.Helper()
+	var s State
+	if err := json.Unmarshal(saved, &s); err != nil {
+		t.Fatal(err)
+	}
+	edit(&s)
+	return newChar(t, DefaultRules()).SetState(s)
+}
+
+// An attempt restored with successes -2^31 once made Push re-roll about
+// 2^31 dice (17 GB); the state check refuses it, and a push of such an
+// attempt set by hand is refused before anything is rolled.
+func TestRestoredAttemptWithAbsurdSuccessesIsRefused(t *testing.T) {
+	saved := rolledState(t, 6, 1, 1, 1)
+	for _, n := range []int{-1 << 31, -1, 2, 5, 1 << 31} {
+		err := restoreEdited(t, saved, func(s *State) { s.Attempt.Successes = n })
+		if err == nil || !strings.Contains(err.Error(), "successes") {
+			t.Errorf("successes %d: %v, want a refusal naming the successes", n, err)
+		}
+	}
+	c := newChar(t, DefaultRules())
+	if err := c.Begin(dice.Scripted(6, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+		t.Fatal(err)
+	}
+	c.State.Attempt.Successes = -1 << 31
+	r := dice.Scripted(1, 1, 1, 1, 1, 1)
+	if err := c.Push(r, "physical"); err == nil || r.Remaining() != 6 || c.State.Harm[0][0] != 0 {
+		t.Errorf("push of a corrupt attempt: %v, %d dice drawn, harm %v", err, 6-r.Remaining(), c.State.Harm)
+	}
+}
+
+// An attempt restored with 2^31 extra successes once made SpendWith append
+// 2^31 effect indices; the state check refuses it, and SpendWith refuses
+// such an attempt set by hand without asking the Spender.
+func TestRestoredAttemptWithAbsurdExtraIsRefused(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	if err := c.Play(dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, Never{}); err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := json.Marshal(c.State)
+	for _, n := range []int{-1, 2, 1 << 31} {
+		err := restoreEdited(t, saved, func(s *State) { s.Attempt.Extra = n })
+		if err == nil || !strings.Contains(err.Error(), "extra") {
+			t.Errorf("extra %d: %v, want a refusal naming the extra successes", n, err)
+		}
+	}
+	c.State.Attempt.Extra = 1 << 31
+	before := c.State.Clone()
+	if err := c.SpendWith(countingSpender{t}); err == nil {
+		t.Error("SpendWith accepted 2^31 extra successes")
+	}
+	if d := cmp.Diff(before, c.State); d != "" {
+		t.Errorf("refused SpendWith changed the state:\n%s", d)
+	}
+}
+
+// countingSpender fails the test if it is ever asked.
+type countingSpender struct{ t *testing.T }
+
+func (countingSpender) Name() string { return "counting" }
+func (s countingSpender) Spend(SpendView, []int) []int {
+	s.t.Error("the Spender was asked about a corrupt attempt")
+	return nil
+}
+
+// Attempt JSON once decoded unchecked; a restored state's attempt must now
+// agree with itself and the rules in every field the steps read.
+func TestRestoredAttemptIsCheckedWhole(t *testing.T) {
+	saved := rolledState(t, 6, 1, 1, 1)
+	for name, edit := range map[string]func(*State){
+		"face 7":                     func(s *State) { s.Attempt.Dice[1] = 7 },
+		"face 0":                     func(s *State) { s.Attempt.Dice[1] = 0 },
+		"fewer dice than pool":       func(s *State) { s.Attempt.Dice = s.Attempt.Dice[:2] },
+		"pool too large":             func(s *State) { s.Attempt.Pool.Dice = 1 << 31 },
+		"unknown action":             func(s *State) { s.Attempt.Test.Action = "Juggle" },
+		"position 9":                 func(s *State) { s.Attempt.Test.Position = 9 },
+		"stage 7":                    func(s *State) { s.Attempt.Stage = 7 },
+		"push without re-roll":       func(s *State) { s.Attempt.Pushed, s.Attempt.PushTrack = true, "physical" },
+		"push record unpushed":       func(s *State) { s.Attempt.Kept = 1 },
+		"rolled with a result":       func(s *State) { s.Attempt.Required = 1 },
+		"flashback in the test slot": func(s *State) { s.Attempt.Test.Flashback = true },
+		"two rolls in flight": func(s *State) {
+			s.Flashback = s.Attempt
+			s.Flashback.Test.Flashback = true
+		},
+		"critical 2^31": func(s *State) { s.Critical[0] = 1 << 31 },
+	} {
+		if err := restoreEdited(t, saved, edit); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := restoreEdited(t, saved, func(*State) {}); err != nil {
+		t.Errorf("the unedited state: %v", err)
+	}
+	if err := json.Unmarshal([]byte(`{"attempt":{"stage":"halfway"}}`), new(State)); err == nil {
+		t.Error("an unknown stage decoded")
+	}
+}
+
+// "Level of Difficulty 3 (or more)": a flashback of difficulty 4 is an
+// elaborate action like one of 3, no longer refused.
+func TestFlashbackOfDifficultyFourIsAllowed(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	// Persuade 1 + Presence 3: four dice, four sixes.
+	fb := Test{Action: "Persuade", Position: Risky, Difficulty: 4, Flashback: true}
+	if err := c.Play(dice.Scripted(6, 6, 6, 6), fb, Never{}); err != nil {
+		t.Fatal(err)
+	}
+	at := &c.State.Flashback
+	if !at.Outcome.Succeeded || at.Required != 4 || c.State.Bonus != 1 || c.State.FlashbacksUsed != 1 {
+		t.Errorf("difficulty 4 flashback: succeeded %v, required %d, bonus %d, used %d", at.Outcome.Succeeded, at.Required, c.State.Bonus, c.State.FlashbacksUsed)
+	}
+}
+
+// Begin over a rolled, unfinished test once discarded the roll (a free
+// re-roll); it is refused, and the roll stays to be finished.
+func TestBeginOverARolledTestIsRefused(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
+		t.Fatal(err)
+	}
+	r := dice.Scripted(6, 6, 6, 6)
+	if err := c.Begin(r, tst); !errors.Is(err, ErrInFlight) || r.Remaining() != 4 {
+		t.Fatalf("second Begin: %v, %d dice drawn", err, 4-r.Remaining())
+	}
+	if err := c.Play(r, tst, Never{}); !errors.Is(err, ErrInFlight) {
+		t.Errorf("Play over a roll in flight: %v", err)
+	}
+	if err := c.Finish(); err != nil || c.State.Attempt.Outcome.Kind != Badly {
+		t.Errorf("the first roll finishes as rolled: %v, %v", err, c.State.Attempt.Outcome.Kind)
+	}
+}
+
+// "This can only be done once per action": the retry after a Worse
+// Position consequence is the same action, so a push before it forbids
+// another; Rules.RetryMayPush restores the old reading.
+func TestPushIsOncePerActionAcrossARetry(t *testing.T) {
+	for _, may := range []bool{false, true} {
+		rl := DefaultRules()
+		rl.RetryMayPush = may
+		c := newChar(t, rl)
+		tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
+		r := dice.Scripted(1, 1, 1, 1 /* push: */, 1, 1, 1, 1, 1, 1 /* retry: */, 1, 1, 1)
+		if err := c.Begin(r, tst); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Push(r, "physical"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Finish(); err != nil || !c.State.Attempt.Retry {
+			t.Fatalf("escalated failure: %v, retry %v", err, c.State.Attempt.Retry)
+		}
+		if err := c.Retry(r, tst.Worse()); err != nil {
+			t.Fatal(err)
+		}
+		// The legal-choice query agrees with the step.
+		if got := c.PushTrack(); (got != "") != may {
+			t.Errorf("retry_may_push %v: PushTrack %q", may, got)
+		}
+		err := c.Push(dice.Scripted(1, 1, 1, 1, 1), "physical")
+		if may != (err == nil) || (!may && !errors.Is(err, ErrPushTwice)) {
+			t.Errorf("retry_may_push %v: push of the retry: %v", may, err)
+		}
+	}
+}
+
+// Escalate once needed a failed cell, and a Controlled failure is "success
+// with a consequence": escalation now keys on the failed roll, so a
+// Controlled failure moves the test to Risky.
+func TestEscalateMovesControlledToRisky(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	tst := Test{Action: "Prowl", Position: Controlled, Difficulty: 1, Escalate: true}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	at := &c.State.Attempt
+	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.State.Harm[0][0] != 0 {
+		t.Errorf("controlled failure with escalation: retry %v next %d harm %v", at.Retry, at.NextPosition, c.State.Harm)
+	}
+}
+
+// "Suffer Harm (Moderate or greater)": a Risk Peril deal priced in harm
+// costs at least Rules.MinPerilHarm.
+func TestPerilHarmBelowModerateIsRefused(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true, PerilHarm: 1}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err == nil {
+		t.Error("a lesser harm as the peril's price accepted")
+	}
+	tst.PerilHarm = 2
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err != nil || c.State.Harm[0][1] != 1 {
+		t.Errorf("a moderate harm as the price: %v, harm %v", err, c.State.Harm)
+	}
+	s := DefaultScenario()
+	s.PerilHarm = 1
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "peril_harm") {
+		t.Errorf("scenario with peril_harm 1: %v", err)
+	}
+}
+
+// A character saves as one value — rules, sheet, Director, state — and
+// the Director no longer reverts to the table's on restore.
+func TestSavedCharacterKeepsItsDirector(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	d, _ := DirectorByName("harsh")
+	if err := c.SetDirector(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Begin(dice.Scripted(6, 2, 3, 4), Test{Action: "Prowl", Position: Desperate, Difficulty: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(c.Save())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Saved
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := Restore(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2.Director().Name() != "harsh" {
+		t.Errorf("restored director %q", c2.Director().Name())
+	}
+	// A Desperate success: harsh adds a moderate harm to the complication.
+	if err := c2.Finish(); err != nil || c2.State.Harm[0][1] != 1 {
+		t.Errorf("restored finish: %v, harm %v", err, c2.State.Harm)
+	}
+	s.Director = "lenient"
+	if _, err := Restore(s); err == nil {
+		t.Error("an unknown director restored")
+	}
+}
+
+// Each ruling is a setting, and changing it changes what happens.
+func TestRulingsAreSettings(t *testing.T) {
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 2, NoHarm: true}
+	for _, tc := range []struct {
+		name  string
+		set   func(*Rules)
+		faces []int
+		check func(c *Character) string
+	}{
+		{"zero_flashback_rolls", func(rl *Rules) { rl.ZeroFlashbackRolls = true }, []int{6, 6, 1, 1},
+			func(c *Character) string {
+				if err := c.Play(dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Flashback: true}, Never{}); err != nil {
+					return err.Error()
+				}
+				if len(c.State.Flashback.Dice) != 4 || c.State.Flashback.Extra != 2 {
+					return "a difficulty-0 flashback did not roll"
+				}
+				return ""
+			}},
+		{"push_harm_shrinks", func(rl *Rules) { rl.PushHarmShrinks = true }, nil,
+			func(c *Character) string {
+				r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+				_ = c.Begin(r, tst)
+				_ = c.Push(r, "physical")
+				if n := len(c.State.Attempt.Rerolled); n != 5 { // 4 misses + 2 - 1 for the new lesser harm
+					return fmt.Sprintf("re-rolled %d dice, want 5", n)
+				}
+				return ""
+			}},
+		{"multiple_over", func(rl *Rules) { rl.MultipleOver = 2 }, nil,
+			func(c *Character) string {
+				_ = c.Play(dice.Scripted(6, 6, 6, 1), tst, Never{})
+				if at := &c.State.Attempt; at.Band != BandSuccess || at.Extra != 1 {
+					return "three sixes of two required: band " + at.Band.String()
+				}
+				return ""
+			}},
+		{"retry_may_push", func(rl *Rules) { rl.RetryMayPush = true }, nil,
+			func(c *Character) string {
+				r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+				esc := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
+				if err := c.Play(r, esc, WhenFailed{}); err != nil {
+					return err.Error()
+				}
+				if !c.State.Attempt.Pushed || c.State.Attempt.Test.Position != Desperate {
+					return "the Desperate retry was not pushed"
+				}
+				return ""
+			}},
+	} {
+		rl := DefaultRules()
+		tc.set(&rl)
+		if msg := tc.check(newChar(t, rl)); msg != "" {
+			t.Errorf("%s set: %s", tc.name, msg)
+		}
+		if msg := tc.check(newChar(t, DefaultRules())); msg == "" {
+			t.Errorf("%s: the default plays the same as the setting", tc.name)
+		}
+	}
+	// The rooftop chase: once per action moves the exact answer; the old
+	// reading gives the old one.
+	s := DefaultScenario()
+	ex, _ := s.Exact(context.Background())
+	s.Rules.RetryMayPush = true
+	old, _ := s.Exact(context.Background())
+	if math.Abs(old.P[catHurt]-0.47250521925584965) > 1e-12 || math.Abs(ex.P[catHurt]-old.P[catHurt]) < 1e-4 {
+		t.Errorf("hurt: once per action %v, retry_may_push %v", ex.P[catHurt], old.P[catHurt])
+	}
+}
