@@ -22,7 +22,6 @@ type Character struct {
 	Name  string
 	attr  []int // rating by attribute index
 	act   []int // rating by action index
-	link  []int // attribute index of each action
 	harm  []int // natural harm track of each attribute
 
 	allowed  []uint64 // bit i of allowed[a]: Action a allows Effects[i]
@@ -50,7 +49,7 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	rl = rl.clone()
 	c := &Character{rules: &rl, sheet: s.clone(), Name: s.Name,
 		attr: make([]int, len(rl.Attributes)), act: make([]int, len(rl.Actions)),
-		link: make([]int, len(rl.Actions)), harm: make([]int, len(rl.Attributes))}
+		harm: make([]int, len(rl.Attributes))}
 	for _, name := range sortedKeys(s.Attributes) {
 		i, err := rl.AttributeIndex(name)
 		if err != nil {
@@ -70,9 +69,6 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 			return nil, fmt.Errorf("sheet actions: %s rated %d, allowed 0..%d", name, v, rl.MaxRating)
 		}
 		c.act[i] = s.Actions[name]
-	}
-	for i, a := range rl.Actions {
-		c.link[i], _ = rl.AttributeIndex(a.Attribute)
 	}
 	for i, a := range rl.Attributes {
 		c.harm[i], _ = rl.TrackIndex(a.Harm)
@@ -133,23 +129,44 @@ func (c *Character) NewDay() {
 }
 
 // Rating returns the named Action's rating, its Attribute's rating, and the
-// Attribute's name.
+// Attribute's name; for an Attribute's name (a roll no Action covers), 0,
+// the Attribute's rating and its name.
 func (c *Character) Rating(action string) (act, attr int, attribute string, err error) {
-	i, err := c.rules.ActionIndex(action)
+	act, attr, a, err := c.ratings(action)
 	if err != nil {
 		return 0, 0, "", err
 	}
-	a := c.link[i]
-	return c.act[i], c.attr[a], c.rules.Attributes[a].Name, nil
+	return act, attr, c.rules.Attributes[a].Name, nil
 }
 
-// NaturalTrack returns the harm track an Action naturally risks.
+// ratings returns what a test of name rolls: the Action's rating (0 for a
+// roll of an Attribute alone), the Attribute's rating, and the Attribute's
+// index.
+func (c *Character) ratings(name string) (action, attribute, attr int, err error) {
+	act, attr, err := c.rules.Subject(name)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if act >= 0 {
+		action = c.act[act]
+	}
+	return action, c.attr[attr], attr, nil
+}
+
+// NaturalTrack returns the harm track an Action (or an Attribute rolled
+// alone) naturally risks.
 func (c *Character) NaturalTrack(action string) (string, error) {
-	i, err := c.rules.ActionIndex(action)
+	_, _, a, err := c.ratings(action)
 	if err != nil {
 		return "", err
 	}
-	return c.rules.HarmTracks[c.harm[c.link[i]]], nil
+	return c.rules.HarmTracks[c.harm[a]], nil
+}
+
+// naturalTrack is the track test t (checked) naturally risks.
+func (c *Character) naturalTrack(t *Test) int {
+	_, _, a, _ := c.ratings(t.Action)
+	return c.harm[a]
 }
 
 // Penalty returns the dice the character's harm costs: each filled slot

@@ -110,6 +110,26 @@ func allowedEffects(rl *Rules) []uint64 {
 	return out
 }
 
+// allowedFor returns the bit set of the effects a test of name allows: its
+// Action's, or, for an Attribute rolled alone, the effects every Action
+// allows (those that name no Actions).
+func (c *Character) allowedFor(name string) (uint64, error) {
+	act, _, err := c.rules.Subject(name)
+	if err != nil {
+		return 0, err
+	}
+	if act >= 0 {
+		return c.allowed[act], nil
+	}
+	var all uint64
+	for i, e := range c.rules.Effects {
+		if len(e.Actions) == 0 {
+			all |= 1 << i
+		}
+	}
+	return all, nil
+}
+
 func containsName(names []string, n string) bool {
 	for _, m := range names {
 		if m == n {
@@ -187,7 +207,7 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
 	}
-	act, err := c.rules.ActionIndex(at.Test.Action)
+	allowed, err := c.allowedFor(at.Test.Action)
 	if err != nil {
 		return err
 	}
@@ -197,7 +217,7 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 			return fmt.Errorf("actiontest: effect %d, allowed 0..%d", i, len(rl.Effects)-1)
 		}
 		e := &rl.Effects[i]
-		if c.allowed[act]&(1<<i) == 0 {
+		if allowed&(1<<i) == 0 {
 			return fmt.Errorf("%w: %s does not allow %s (allowed by %v)", ErrNotAllowed, at.Test.Action, e.Name, e.Actions)
 		}
 		cost += e.Cost
@@ -234,8 +254,7 @@ func (c *Character) buy(at *Attempt, i int) {
 	ev := Event{Kind: EvEffect, Effect: e.Name}
 	switch e.Kind {
 	case EffectHeal:
-		act, _ := rl.ActionIndex(at.Test.Action)
-		t, row := c.lowestHarm(c.harm[c.link[act]])
+		t, row := c.lowestHarm(c.naturalTrack(&at.Test))
 		c.healed(t, row)
 		b.Track, b.Row = rl.HarmTracks[t], rl.HarmRows[row].Name
 		ev.Track, ev.Row = b.Track, row
@@ -386,11 +405,11 @@ func (c *Character) SpendWith(s Spender) error {
 	if at.Extra-at.Spent == 0 {
 		return nil
 	}
-	act, err := c.rules.ActionIndex(at.Test.Action)
+	allowed, err := c.allowedFor(at.Test.Action)
 	if err != nil {
 		return err
 	}
-	v := SpendView{Extra: at.Extra - at.Spent, Allowed: c.allowed[act], Harm: harmHeld(&c.State),
+	v := SpendView{Extra: at.Extra - at.Spent, Allowed: allowed, Harm: harmHeld(&c.State),
 		Succeeded: at.Outcome.Succeeded, Rules: c.rules}
 	idx := s.Spend(v, c.spendBuf[:0])
 	c.spendBuf = idx[:0]

@@ -339,3 +339,28 @@ func TestRulingsAreSettings(t *testing.T) {
 		t.Errorf("hurt: once per action %v, retry_may_push %v", ex.P[catHurt], old.P[catHurt])
 	}
 }
+
+// "If you attempt something that is not covered by a specific Action ...
+// you simply roll the number of dice indicated by the relevant Attribute":
+// a test may name an Attribute, which rolls alone and risks its own track.
+func TestAttributeOnlyRoll(t *testing.T) {
+	c := newChar(t, DefaultRules()) // Presence 3
+	tst := Test{Action: "Presence", Position: Risky, Difficulty: 1}
+	if err := c.Play(dice.Scripted(1, 1, 1), tst, Never{}); err != nil {
+		t.Fatal(err)
+	}
+	at := &c.State.Attempt
+	if d := cmp.Diff(Pool{Attribute: 3, Dice: 3}, at.Pool); d != "" {
+		t.Errorf("pool (-want +got):\n%s", d)
+	}
+	// Risky failure: moderate harm on Presence's mental track.
+	if c.State.Harm[1][1] != 1 || c.State.Harm[0][1] != 0 {
+		t.Errorf("harm %v, want a moderate mental harm", c.State.Harm)
+	}
+	if act, attr, name, err := c.Rating("Presence"); err != nil || act != 0 || attr != 3 || name != "Presence" {
+		t.Errorf("Rating(Presence) = %d %d %q %v", act, attr, name, err)
+	}
+	if err := c.Begin(dice.Scripted(6), Test{Action: "Luck", Position: Risky, Difficulty: 1}); err == nil {
+		t.Error("a name that is neither an Action nor an Attribute accepted")
+	}
+}

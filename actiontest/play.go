@@ -119,10 +119,9 @@ func (c *Character) view(at *Attempt) View {
 // viewOf is the View of test t (checked) with its pool counted and s
 // successes rolled so far: at, the roll, or nil before it.
 func (c *Character) viewOf(t *Test, pool Pool, must, pushed bool, s int, at *Attempt) View {
-	act, _ := c.rules.ActionIndex(t.Action)
 	v := View{Pool: pool.Dice, Required: t.Difficulty, Successes: s,
 		Position: t.Position, Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
-	tr := c.pushTrack(c.harm[c.link[act]])
+	tr := c.pushTrack(c.naturalTrack(t))
 	bar := c.testPushBar(t, pushed, tr)
 	if at != nil {
 		bar = c.pushBarOf(at, tr)

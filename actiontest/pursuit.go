@@ -364,7 +364,7 @@ func (rn *Runner) checkNext(g *Pursuit) error {
 		return fmt.Errorf("a roll in flight with retry %v: only a flashback comes between a test and its retry", g.Retry)
 	case at != nil && g.FlashbackDue:
 		return fmt.Errorf("a flashback is due while a roll is in flight")
-	case at != nil && at.MustPush && !at.Pushed && c.pushBarOf(at, c.pushTrack(c.harm[c.link[rn.actionIndex(at)]])) != noBar:
+	case at != nil && at.MustPush && !at.Pushed && c.pushBarOf(at, c.pushTrack(c.naturalTrack(&at.Test))) != noBar:
 		return fmt.Errorf("the roll in flight must be pushed and cannot be")
 	case g.FlashbackDue && (!g.Retry || !rn.s.wantsFlashback(&c.State)):
 		return fmt.Errorf("a flashback is due with retry %v and %d of %d used today", g.Retry, c.State.FlashbacksUsed, c.rules.FlashbacksPerDay)
@@ -376,10 +376,4 @@ func (rn *Runner) checkNext(g *Pursuit) error {
 		}
 	}
 	return nil
-}
-
-// actionIndex is the index of at's Action (checked by State.Check).
-func (rn *Runner) actionIndex(at *Attempt) int {
-	i, _ := rn.c.rules.ActionIndex(at.Test.Action)
-	return i
 }

@@ -434,6 +434,21 @@ func checkOutcome(rl *Rules, o *Outcome) error {
 	return nil
 }
 
+// Subject resolves what a test rolls ("Action Tests": a character may use
+// any Action, and for something no Action covers rolls the relevant
+// Attribute alone): the named Action and its Attribute, or, when name is
+// an Attribute, act -1 and that Attribute.
+func (rl *Rules) Subject(name string) (act, attr int, err error) {
+	if act, err = rl.ActionIndex(name); err == nil {
+		attr, err = rl.AttributeIndex(rl.Actions[act].Attribute)
+		return act, attr, err
+	}
+	if attr, err = rl.AttributeIndex(name); err == nil {
+		return -1, attr, nil
+	}
+	return 0, 0, fmt.Errorf("actiontest: %q is neither an Action (%v) nor an Attribute", name, rl.actionNames())
+}
+
 // ActionIndex returns the index of the named Action, or an error listing the
 // Actions.
 func (rl *Rules) ActionIndex(name string) (int, error) {

@@ -22,7 +22,7 @@ var (
 
 // checkTest says what is wrong with t under the rules.
 func (rl *Rules) checkTest(t *Test) error {
-	if _, err := rl.ActionIndex(t.Action); err != nil {
+	if _, _, err := rl.Subject(t.Action); err != nil {
 		return err
 	}
 	switch {
@@ -59,9 +59,8 @@ func (rl *Rules) checkTest(t *Test) error {
 // pushed before a Worse Position retry.
 func (c *Character) count(t *Test, pushed bool) (Pool, bool, error) {
 	rl := c.rules
-	act, _ := rl.ActionIndex(t.Action)
-	attr := c.link[act]
-	p := Pool{Action: c.act[act], Attribute: c.attr[attr], Equipment: t.Equipment, Bonus: t.Bonus,
+	action, attribute, attr, _ := c.ratings(t.Action)
+	p := Pool{Action: action, Attribute: attribute, Equipment: t.Equipment, Bonus: t.Bonus,
 		Help: min(t.Helpers*rl.HelpDice, rl.MaxHelp), Carried: c.State.Bonus, Penalty: c.Penalty()}
 	if t.Peril {
 		p.Peril = rl.PerilDice
@@ -226,8 +225,7 @@ func (c *Character) harmTrack(t *Test) int {
 		i, _ := c.rules.TrackIndex(t.HarmTrack)
 		return i
 	}
-	act, _ := c.rules.ActionIndex(t.Action)
-	return c.harm[c.link[act]]
+	return c.naturalTrack(t)
 }
 
 // CanPush reports why the roll in flight may not be pushed now with the

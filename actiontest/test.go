@@ -4,7 +4,9 @@ import "github.com/stakesrpg/stakes/internal/named"
 
 // Test is what the table decides before an action test is rolled.
 type Test struct {
-	// Action is the name of the Action used.
+	// Action is the name of the Action used, or of an Attribute to roll it
+	// alone: "you simply roll the number of dice indicated by the relevant
+	// Attribute" when no Action covers what is attempted [text].
 	Action string `json:"action"`
 	// Position is set by the Director; a worse position has a larger index.
 	Position Position `json:"position"`
