@@ -364,3 +364,65 @@ func TestAttributeOnlyRoll(t *testing.T) {
 		t.Error("a name that is neither an Action nor an Attribute accepted")
 	}
 }
+
+// "Opposed Rolls": each side rolls (and may push), the most successes
+// prevail, a tie means neither succeeds nor fails, and against an NPC the
+// Director's consequence (a complication by default) follows a tie.
+func TestOpposedRollIsAStep(t *testing.T) {
+	opp := Test{Action: "Prowl", Position: Risky, Opposed: true}
+	for _, tc := range []struct {
+		faces    []int
+		opponent int
+		npc      bool
+		want     Outcome
+		extra    int
+	}{
+		{[]int{6, 6, 1, 1}, 1, false, Outcome{Kind: Success, Succeeded: true}, 0},
+		{[]int{6, 6, 6, 1}, 1, true, Outcome{Kind: Success, Succeeded: true}, 1},
+		{[]int{6, 1, 1, 1}, 1, false, Outcome{Kind: Neither}, 0},
+		{[]int{6, 1, 1, 1}, 1, true, Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}}, 0},
+		{[]int{1, 1, 1, 1}, 1, true, Outcome{Kind: Badly}, 0},
+	} {
+		c := newChar(t, DefaultRules())
+		if err := c.Begin(dice.Scripted(tc.faces...), opp); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Finish(); !errors.Is(err, ErrStage) {
+			t.Errorf("Finish of an opposed roll: %v", err)
+		}
+		if err := c.FinishOpposed(tc.opponent, tc.npc); err != nil {
+			t.Fatal(err)
+		}
+		at := &c.State.Attempt
+		if d := cmp.Diff(tc.want, at.Outcome); d != "" || at.Extra != tc.extra || at.Retry {
+			t.Errorf("%v against %d (npc %v): extra %d, outcome (-want +got):\n%s", tc.faces, tc.opponent, tc.npc, at.Extra, d)
+		}
+		if err := c.SetState(c.State.Clone()); err != nil {
+			t.Errorf("a finished opposed roll does not restore: %v", err)
+		}
+	}
+	c := newChar(t, DefaultRules())
+	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Opposed: true, Difficulty: 1}); err == nil {
+		t.Error("an opposed roll with a difficulty accepted")
+	}
+	if err := c.Play(dice.Scripted(6, 6, 6, 6), opp, Never{}); !errors.Is(err, ErrStage) {
+		t.Errorf("Play of an opposed roll: %v", err)
+	}
+	if err := c.FinishOpposed(1, false); !errors.Is(err, ErrStage) {
+		t.Errorf("FinishOpposed with no roll: %v", err)
+	}
+	// A pushed opposed roll: the failure is pushed, then compared.
+	r := dice.Scripted(1, 1, 1, 1, 6, 6, 1, 1, 1, 1)
+	if err := c.Begin(r, opp); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Push(r, "physical"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.FinishOpposed(-1, false); err == nil {
+		t.Error("negative opponent successes accepted")
+	}
+	if err := c.FinishOpposed(1, false); err != nil || !c.State.Attempt.Outcome.Succeeded {
+		t.Errorf("pushed opposed roll: %v, %+v", err, c.State.Attempt.Outcome)
+	}
+}

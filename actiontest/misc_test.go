@@ -131,7 +131,7 @@ func TestRulesJSON(t *testing.T) {
 	if err := st.UnmarshalText([]byte("halfway")); err == nil {
 		t.Error("unknown stage decoded")
 	}
-	if d := cmp.Diff([]string{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome"}, Kinds()); d != "" {
+	if d := cmp.Diff([]string{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome", "neither"}, Kinds()); d != "" {
 		t.Errorf("Kinds (-want +got):\n%s", d)
 	}
 	if Band(5).String() != "actiontest.Band(5)" || Kind(9).String() != "actiontest.Kind(9)" || Stage(9).String() != "actiontest.Stage(9)" || BandFailure.String() != "failure" {

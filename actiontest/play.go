@@ -39,6 +39,9 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
 	if err := c.canBegin(&t); err != nil {
 		return err
 	}
+	if t.Opposed {
+		return fmt.Errorf("%w: an opposed roll is played with Begin, Push and FinishOpposed", ErrStage)
+	}
 	if err := c.beginWith(r, t, false, p); err != nil {
 		return err
 	}
@@ -106,6 +109,9 @@ func (c *Character) resolveWith(r *dice.Roller, at *Attempt, p Policy) error {
 	}
 	if at.MustPush && !at.Pushed {
 		return fmt.Errorf("policy %s: %w", p.Name(), ErrMustPush)
+	}
+	if at.Test.Opposed {
+		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
 	}
 	c.finish(at)
 	return nil

@@ -82,10 +82,13 @@ const (
 	Badly
 	// Worst is "the worst outcome".
 	Worst
+	// Neither is an opposed roll's tie: "you have neither succeeded nor
+	// failed".
+	Neither
 	numKinds
 )
 
-var kindNames = named.Enum[Kind]{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome"}
+var kindNames = named.Enum[Kind]{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome", "neither"}
 
 // Kinds returns the outcome kind names in Kind order.
 func Kinds() []string { return append([]string(nil), kindNames...) }
@@ -229,9 +232,24 @@ type Rules struct {
 	// complication [ours]; harm levels follow minor/moderate/severe = 1/2/3
 	// [ours].
 	Table [][3]Outcome `json:"table"`
+	// Opposed gives the outcomes of an opposed roll ("Opposed Rolls"): the
+	// side with the most successes prevails and the other does not [text];
+	// a tie means neither succeeds nor fails [text], and against an NPC the
+	// Director may use a Consequence, by default a complication [ours].
+	// No harm follows by default [ours].
+	Opposed OpposedTable `json:"opposed"`
 	// Effects are what extra successes can buy, one success each [text]:
 	// see DefaultEffects for the defaults and their sources.
 	Effects []Effect `json:"effects,omitempty"`
+}
+
+// OpposedTable is the outcome of an opposed roll for the side that wins,
+// ties a player character, ties an NPC, or loses.
+type OpposedTable struct {
+	Win    Outcome `json:"win"`
+	Tie    Outcome `json:"tie"`
+	TieNPC Outcome `json:"tie_npc"`
+	Lose   Outcome `json:"lose"`
 }
 
 // DefaultRules returns the rules of Einfelst Wilds' "Action Tests" chapter
@@ -271,6 +289,12 @@ func DefaultRules() Rules {
 		},
 		Positions: []string{"controlled", "risky", "desperate"},
 		Effects:   DefaultEffects(),
+		Opposed: OpposedTable{
+			Win:    Outcome{Kind: Success, Succeeded: true},
+			Tie:    Outcome{Kind: Neither},
+			TieNPC: Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}},
+			Lose:   Outcome{Kind: Badly},
+		},
 		Table: [][3]Outcome{
 			{ // Controlled
 				{Kind: SuccessBonus, Succeeded: true},
@@ -402,6 +426,11 @@ func (rl *Rules) Validate() error {
 			if err := checkOutcome(rl, &row[b]); err != nil {
 				return rulesErr("table[%d][%d] (%s, %s): %v", i, b, rl.Positions[i], Band(b), err)
 			}
+		}
+	}
+	for name, o := range map[string]*Outcome{"win": &rl.Opposed.Win, "tie": &rl.Opposed.Tie, "tie_npc": &rl.Opposed.TieNPC, "lose": &rl.Opposed.Lose} {
+		if err := checkOutcome(rl, o); err != nil {
+			return rulesErr("opposed.%s: %v", name, err)
 		}
 	}
 	return nil

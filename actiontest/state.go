@@ -207,8 +207,10 @@ func (at *Attempt) checkResult(rl *Rules) error {
 	switch {
 	case at.MustPush && !at.Pushed:
 		return fmt.Errorf("finished without the push it needed")
-	case at.Required != t.Difficulty:
+	case !t.Opposed && at.Required != t.Difficulty:
 		return fmt.Errorf("required %d, the test's difficulty is %d", at.Required, t.Difficulty)
+	case t.Opposed && (at.Required < 1 || at.Required > maxDice+1 || at.Retry):
+		return fmt.Errorf("an opposed roll requires %d (1..%d, one more than the opponent's successes) and retries %v", at.Required, maxDice+1, at.Retry)
 	case at.Band != rl.BandOf(at.Successes, at.Required):
 		return fmt.Errorf("band %s, the roll's is %s", at.Band, rl.BandOf(at.Successes, at.Required))
 	case at.Extra != max(at.Successes-at.Required, 0):

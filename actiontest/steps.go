@@ -28,9 +28,11 @@ func (rl *Rules) checkTest(t *Test) error {
 	switch {
 	case t.Position < 0 || int(t.Position) >= len(rl.Positions):
 		return fmt.Errorf("actiontest: position %d, allowed 0..%d (%v)", t.Position, len(rl.Positions)-1, rl.Positions)
+	case t.Opposed && (t.Flashback || t.Escalate || t.Difficulty != 0):
+		return fmt.Errorf("actiontest: an opposed roll has difficulty 0 (not %d), no escalation and is no flashback; the opponent's successes decide it", t.Difficulty)
 	case t.Flashback && t.Difficulty < 0:
 		return fmt.Errorf("actiontest: flashback difficulty %d, must be >= 0 (0 or 1 ordinary, 2 complex, 3 or more elaborate)", t.Difficulty)
-	case !t.Flashback && t.Difficulty < 1:
+	case !t.Flashback && !t.Opposed && t.Difficulty < 1:
 		return fmt.Errorf("actiontest: difficulty %d, must be >= 1 (normal 1, challenging 2, difficult 3)", t.Difficulty)
 	case t.Difficulty > maxDice:
 		return fmt.Errorf("actiontest: difficulty %d, at most %d", t.Difficulty, maxDice)
@@ -374,30 +376,84 @@ func (c *Character) Finish() error {
 	if at.MustPush && !at.Pushed {
 		return ErrMustPush
 	}
+	if at.Test.Opposed {
+		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
+	}
 	c.finish(at)
 	return nil
 }
 
+// FinishOpposed reads the opposed roll in flight against the opponent's
+// final successes ("Opposed Rolls": the most successes prevail; as many
+// means neither succeeds nor fails, and against an NPC, npc, the Director
+// may use a Consequence) and applies Rules.Opposed's outcome. Successes
+// beyond the opponent's plus one are extra successes [ours]. On error
+// nothing changes.
+func (c *Character) FinishOpposed(opponent int, npc bool) error {
+	at := c.inFlight()
+	switch {
+	case at == nil:
+		return fmt.Errorf("%w: finish needs a rolled, unfinished test", ErrStage)
+	case !at.Test.Opposed:
+		return fmt.Errorf("%w: the roll in flight is not opposed (Finish reads it)", ErrStage)
+	case opponent < 0 || opponent > maxDice:
+		return fmt.Errorf("actiontest: opponent's successes %d, allowed 0..%d", opponent, maxDice)
+	case at.MustPush && !at.Pushed:
+		return ErrMustPush
+	}
+	c.finishOpposed(at, opponent, npc)
+	return nil
+}
+
+// finishOpposed applies an opposed roll's outcome.
+func (c *Character) finishOpposed(at *Attempt, opponent int, npc bool) {
+	op := &c.rules.Opposed
+	o := &op.Lose
+	switch {
+	case at.Successes > opponent:
+		o = &op.Win
+	case at.Successes == opponent && npc:
+		o = &op.TieNPC
+	case at.Successes == opponent:
+		o = &op.Tie
+	}
+	c.apply(at, opponent+1, o, false)
+	if c.Sink != nil {
+		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind})
+	}
+}
+
 // finish applies the outcome of a rolled attempt (checked by State.Check
-// or written by the steps).
+// or written by the steps) from the position's row of the outcome table.
 func (c *Character) finish(at *Attempt) {
 	rl, t := c.rules, &at.Test
-	band := rl.BandOf(at.Successes, t.Difficulty)
-	o := &c.table[t.Position][band]
-	at.Stage, at.Required, at.Band = Finished, t.Difficulty, band
-	at.Extra = max(at.Successes-t.Difficulty, 0)
-	at.Outcome = *o
+	o := &c.table[t.Position][rl.BandOf(at.Successes, t.Difficulty)]
 	// "Worse Position": a table that lists it, or a Director who answers
 	// a failed roll with it (Test.Escalate), asks for a re-roll one
 	// position worse; an escalated failure trades its consequences for
 	// the re-roll. A flashback has no retry [ours].
 	notWorst := int(t.Position) < len(rl.Positions)-1 && !t.Flashback
-	escalate := t.Escalate && band == BandFailure && notWorst
-	if escalate {
-		at.Outcome = Outcome{Kind: o.Kind, Severity: o.Severity, Consequences: worseOnly}
-	}
+	escalate := t.Escalate && at.Successes < t.Difficulty && notWorst
+	c.apply(at, t.Difficulty, o, escalate)
 	if at.Retry = escalate || (notWorst && hasKind(o.Consequences, WorsePosition)); at.Retry {
 		at.NextPosition = t.Position + 1
+	}
+	if c.Sink != nil {
+		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
+	}
+}
+
+// apply records outcome o of a roll that needed required successes and
+// applies it: dice carried to the next roll, a successful flashback's
+// bonus, the outcome's harm — unless escalate trades the consequences
+// for a Worse Position retry.
+func (c *Character) apply(at *Attempt, required int, o *Outcome, escalate bool) {
+	rl, t := c.rules, &at.Test
+	at.Stage, at.Required, at.Band = Finished, required, rl.BandOf(at.Successes, required)
+	at.Extra = max(at.Successes-required, 0)
+	at.Outcome = *o
+	if escalate {
+		at.Outcome = Outcome{Kind: o.Kind, Severity: o.Severity, Consequences: worseOnly}
 	}
 	c.State.Bonus = min(c.State.Bonus+o.NextBonus, maxDice/4)
 	if t.Flashback && o.Succeeded {
@@ -410,9 +466,6 @@ func (c *Character) finish(at *Attempt) {
 				at.HarmRow = c.takeHarm(q.Level, c.harmTrack(t))
 			}
 		}
-	}
-	if c.Sink != nil {
-		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
 	}
 }
 

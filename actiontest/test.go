@@ -40,6 +40,11 @@ type Test struct {
 	Escalate bool `json:"escalate,omitempty"`
 	// Flashback marks a flashback test (see Character.Begin).
 	Flashback bool `json:"flashback,omitempty"`
+	// Opposed marks an opposed roll ("Opposed Rolls"): it has no
+	// difficulty (0) and is finished against the opponent's successes
+	// (Character.FinishOpposed), reading Rules.Opposed rather than the
+	// position's row of the outcome table.
+	Opposed bool `json:"opposed,omitempty"`
 }
 
 // Worse returns the test one position worse, as a re-roll after a Worse
