@@ -166,7 +166,7 @@ func (c *Character) SetDirector(d Director) error {
 	for i := range rl.Table {
 		for b := range rl.Table[i] {
 			o := rl.Table[i][b]
-			r := d.Rule(DirectorView{Position: Position(i), Band: Band(b), Table: &rl.Table[i][b], Rules: rl})
+			r := d.Rule(DirectorView{Position: Position(i + 1), Band: Band(b), Table: &rl.Table[i][b], Rules: rl})
 			o.Severity, o.Consequences = r.Severity, r.Consequences
 			if err := checkOutcome(rl, &o); err != nil {
 				return fmt.Errorf("actiontest: director %s on %s %s: %w", d.Name(), rl.Positions[i], Band(b), err)

@@ -139,7 +139,7 @@ func TestOutcomeTable(t *testing.T) {
 		}
 		got := want{at.Outcome.Kind, at.Outcome.Succeeded, c.State.Bonus, c.State.Harm, lost}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
-			t.Errorf("%s %v (-want +got):\n%s", DefaultRules().Positions[tc.pos], tc.faces, d)
+			t.Errorf("position %d %v (-want +got):\n%s", tc.pos, tc.faces, d)
 		}
 	}
 }
@@ -281,7 +281,8 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{name: "difficulty 0", step: begin(with(func(x *Test) { x.Difficulty = 0 }))},
 		{name: "negative helpers", step: begin(with(func(x *Test) { x.Helpers = -1 }))},
 		{name: "equipment 4", step: begin(with(func(x *Test) { x.Equipment = 4 }))},
-		{name: "position 3", step: begin(with(func(x *Test) { x.Position = 3 }))},
+		{name: "position 4", step: begin(with(func(x *Test) { x.Position = 4 }))},
+		{name: "position -1", step: begin(with(func(x *Test) { x.Position = -1 }))},
 		{name: "harm track", step: begin(with(func(x *Test) { x.HarmTrack = "spiritual" }))},
 		{name: "peril harm 4", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 4 }))},
 		{name: "peril harm below moderate", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 1 }))},

@@ -426,3 +426,27 @@ func TestOpposedRollIsAStep(t *testing.T) {
 		t.Errorf("pushed opposed roll: %v, %+v", err, c.State.Attempt.Outcome)
 	}
 }
+
+// "Usually, Risky is the default": a test that names no position is
+// Risky, as Rules.DefaultPosition says, and the attempt records it so.
+func TestZeroPositionIsTheDefault(t *testing.T) {
+	for _, tc := range []struct {
+		def  Position
+		kind Kind
+	}{{Risky, Badly}, {Controlled, SuccessConsequence}} {
+		rl := DefaultRules()
+		rl.DefaultPosition = tc.def
+		c := newChar(t, rl)
+		if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Difficulty: 1}, Never{}); err != nil {
+			t.Fatal(err)
+		}
+		if at := &c.State.Attempt; at.Test.Position != tc.def || at.Outcome.Kind != tc.kind {
+			t.Errorf("default %d: recorded position %d, outcome %v", tc.def, at.Test.Position, at.Outcome.Kind)
+		}
+	}
+	rl := DefaultRules()
+	rl.DefaultPosition = 4
+	if err := rl.Validate(); err == nil {
+		t.Error("default position 4 of 3 accepted")
+	}
+}

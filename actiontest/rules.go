@@ -144,15 +144,19 @@ type Outcome struct {
 	Consequences []Consequence `json:"consequences,omitempty"`
 }
 
-// Position is an index into Rules.Positions; a larger index is a worse
-// position. The default rules name 0, 1, 2 Controlled, Risky, Desperate.
+// Position is where a test stands: p names Rules.Positions[p-1], and a
+// larger p is a worse position. The zero Position is the rules'
+// DefaultPosition ("Usually, Risky is the default"), which a test begun
+// records resolved. The default rules name 1, 2, 3 Controlled, Risky,
+// Desperate.
 type Position int
 
 // The default positions.
 const (
-	Controlled Position = 0
-	Risky      Position = 1
-	Desperate  Position = 2
+	DefaultPosition Position = 0
+	Controlled      Position = 1
+	Risky           Position = 2
+	Desperate       Position = 3
 )
 
 // Rules holds every number and table of an action test. DefaultRules gives
@@ -224,8 +228,10 @@ type Rules struct {
 	// slot, a Severe harm incapacitates [ours, as in Blades in the Dark].
 	HarmRows []HarmRow `json:"harm_rows"`
 	// Positions names the positions, best first: Controlled, Risky,
-	// Desperate [text].
-	Positions []string `json:"positions"`
+	// Desperate [text]. DefaultPosition is the position of a test that
+	// names none (Position 0): Risky [text].
+	Positions       []string `json:"positions"`
+	DefaultPosition Position `json:"default_position"`
 	// Table gives, for each position, the outcome of multiple successes, of
 	// exactly the required successes, and of a failure [text]. The
 	// consequence of a Desperate success, which the text leaves open, is a
@@ -287,8 +293,9 @@ func DefaultRules() Rules {
 			{Name: "moderate", Slots: 2, Penalty: 2},
 			{Name: "severe", Slots: 1, Incapacitates: true},
 		},
-		Positions: []string{"controlled", "risky", "desperate"},
-		Effects:   DefaultEffects(),
+		Positions:       []string{"controlled", "risky", "desperate"},
+		DefaultPosition: Risky,
+		Effects:         DefaultEffects(),
 		Opposed: OpposedTable{
 			Win:    Outcome{Kind: Success, Succeeded: true},
 			Tie:    Outcome{Kind: Neither},
@@ -402,6 +409,8 @@ func (rl *Rules) Validate() error {
 		return rulesErr("positions: need at least one")
 	case len(rl.Table) != len(rl.Positions):
 		return rulesErr("table: has %d rows, need one per position (%d)", len(rl.Table), len(rl.Positions))
+	case rl.DefaultPosition < 1 || int(rl.DefaultPosition) > len(rl.Positions):
+		return rulesErr("default_position %d: must be a position 1..%d", rl.DefaultPosition, len(rl.Positions))
 	}
 	if err := checkEffects(rl); err != nil {
 		return err
@@ -521,11 +530,28 @@ func (rl *Rules) TrackIndex(name string) (int, error) {
 	return 0, fmt.Errorf("actiontest: unknown harm track %q (allowed: %v)", name, rl.HarmTracks)
 }
 
+// position resolves p: the rules' DefaultPosition for 0, else p.
+func (rl *Rules) position(p Position) Position {
+	if p == DefaultPosition {
+		return rl.DefaultPosition
+	}
+	return p
+}
+
+// PositionName returns p's name ("" for a Position outside the rules).
+func (rl *Rules) PositionName(p Position) string {
+	p = rl.position(p)
+	if p < 1 || int(p) > len(rl.Positions) {
+		return ""
+	}
+	return rl.Positions[p-1]
+}
+
 // PositionIndex returns the Position with the given name.
 func (rl *Rules) PositionIndex(name string) (Position, error) {
 	for i, p := range rl.Positions {
 		if p == name {
-			return Position(i), nil
+			return Position(i + 1), nil
 		}
 	}
 	return 0, fmt.Errorf("actiontest: unknown position %q (allowed: %v)", name, rl.Positions)

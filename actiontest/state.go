@@ -131,6 +131,9 @@ func (at *Attempt) check(rl *Rules, flashback bool) error {
 	if err := rl.checkTest(&at.Test); err != nil {
 		return fmt.Errorf("test: %w", err)
 	}
+	if at.Test.Position == DefaultPosition {
+		return fmt.Errorf("test: a begun test records its position resolved, not 0")
+	}
 	if err := at.checkDice(rl); err != nil {
 		return err
 	}
@@ -219,7 +222,7 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		return fmt.Errorf("spent %d of %d extra successes", at.Spent, at.Extra)
 	case len(at.Bought) > at.Spent:
 		return fmt.Errorf("%d effects bought with %d successes", len(at.Bought), at.Spent)
-	case at.Retry && (at.NextPosition != t.Position+1 || int(at.NextPosition) >= len(rl.Positions)):
+	case at.Retry && (at.NextPosition != t.Position+1 || int(at.NextPosition) > len(rl.Positions)):
 		return fmt.Errorf("retry at position %d after position %d of %d", at.NextPosition, t.Position, len(rl.Positions))
 	case at.HarmTaken && (at.HarmRow < -1 || at.HarmRow >= len(rl.HarmRows)):
 		return fmt.Errorf("harm row %d, allowed -1..%d", at.HarmRow, len(rl.HarmRows)-1)

@@ -26,8 +26,8 @@ func (rl *Rules) checkTest(t *Test) error {
 		return err
 	}
 	switch {
-	case t.Position < 0 || int(t.Position) >= len(rl.Positions):
-		return fmt.Errorf("actiontest: position %d, allowed 0..%d (%v)", t.Position, len(rl.Positions)-1, rl.Positions)
+	case t.Position < 0 || int(t.Position) > len(rl.Positions):
+		return fmt.Errorf("actiontest: position %d, allowed 1..%d (%v) or 0, the default", t.Position, len(rl.Positions), rl.Positions)
 	case t.Opposed && (t.Flashback || t.Escalate || t.Difficulty != 0):
 		return fmt.Errorf("actiontest: an opposed roll has difficulty 0 (not %d), no escalation and is no flashback; the opponent's successes decide it", t.Difficulty)
 	case t.Flashback && t.Difficulty < 0:
@@ -203,6 +203,7 @@ func (c *Character) roll(r *dice.Roller, t *Test, pool Pool, must, pushed bool) 
 func (c *Character) start(at *Attempt, t *Test, pool Pool, must, pushed bool) (roll bool) {
 	*at = Attempt{Test: *t, Stage: Rolled, Pool: pool, MustPush: must, ActionPushed: pushed,
 		Dice: at.Dice[:0], Rerolled: at.Rerolled[:0], Bought: at.Bought[:0]}
+	at.Test.Position = c.rules.position(t.Position)
 	if t.Flashback {
 		c.State.FlashbacksUsed++
 		c.emit(Event{Kind: EvFlashback, Level: t.Difficulty})
@@ -427,12 +428,12 @@ func (c *Character) finishOpposed(at *Attempt, opponent int, npc bool) {
 // or written by the steps) from the position's row of the outcome table.
 func (c *Character) finish(at *Attempt) {
 	rl, t := c.rules, &at.Test
-	o := &c.table[t.Position][rl.BandOf(at.Successes, t.Difficulty)]
+	o := &c.table[t.Position-1][rl.BandOf(at.Successes, t.Difficulty)]
 	// "Worse Position": a table that lists it, or a Director who answers
 	// a failed roll with it (Test.Escalate), asks for a re-roll one
 	// position worse; an escalated failure trades its consequences for
 	// the re-roll. A flashback has no retry [ours].
-	notWorst := int(t.Position) < len(rl.Positions)-1 && !t.Flashback
+	notWorst := int(t.Position) < len(rl.Positions) && !t.Flashback
 	escalate := t.Escalate && at.Successes < t.Difficulty && notWorst
 	c.apply(at, t.Difficulty, o, escalate)
 	if at.Retry = escalate || (notWorst && hasKind(o.Consequences, WorsePosition)); at.Retry {

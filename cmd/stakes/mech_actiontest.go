@@ -53,7 +53,7 @@ func actiontestOdds(e *env, sc scenario, a oddsArgs) error {
 	}
 	var rows []row
 	for i, name := range s.Rules.Positions {
-		ch, err := s.Rules.Odds(pool, actiontest.Position(i), s.Difficulty, pol)
+		ch, err := s.Rules.Odds(pool, actiontest.Position(i+1), s.Difficulty, pol)
 		if err != nil {
 			return err
 		}
