@@ -3,7 +3,8 @@ package actiontest
 import (
 	"fmt"
 	"slices"
-	"sort"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // DirectorView is what a Director sees when it rules on one cell of the
@@ -121,34 +122,27 @@ func severityLevel(s Severity) int {
 	return 0
 }
 
-// directors maps scenario names to Directors.
-var directors = map[string]Director{
-	"table":  TableDirector{},
-	"harsh":  HarshDirector{},
-	"gentle": GentleDirector{},
-}
+// directors are the shipped Directors by name.
+var directors = named.Registry[Director]{Kind: "director", Make: map[string]func() Director{
+	"table":  func() Director { return TableDirector{} },
+	"harsh":  func() Director { return HarshDirector{} },
+	"gentle": func() Director { return GentleDirector{} },
+}}
 
-// DirectorByName returns a registered Director; "" is "table".
+// DirectorByName returns a shipped Director; "" is "table".
 func DirectorByName(name string) (Director, error) {
 	if name == "" {
 		name = "table"
 	}
-	d, ok := directors[name]
-	if !ok {
-		return nil, fmt.Errorf("actiontest: unknown director %q (allowed: %v)", name, Directors())
+	d, err := directors.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("actiontest: %w", err)
 	}
 	return d, nil
 }
 
-// Directors returns the registered Director names, sorted.
-func Directors() []string {
-	out := make([]string, 0, len(directors))
-	for n := range directors {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+// Directors returns the shipped Directors' names, sorted.
+func Directors() []string { return directors.Names() }
 
 // Director returns the character's Director.
 func (c *Character) Director() Director { return c.director }

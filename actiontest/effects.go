@@ -3,8 +3,8 @@ package actiontest
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // EffectKind says what buying an Effect does.
@@ -360,36 +360,31 @@ func (s SpendInOrder) Spend(v SpendView, buf []int) []int {
 	return buf
 }
 
-// spenders maps names to Spenders.
-var spenders = map[string]Spender{
-	"none": SpendNone{},
+// spenders are the shipped Spenders by name.
+var spenders = named.Registry[Spender]{Kind: "spender", Make: map[string]func() Spender{
+	"none": func() Spender { return SpendNone{} },
 	// heal_first: heal harm while any is held, then carry dice.
-	"heal_first": SpendInOrder{Label: "heal_first", Order: []string{"heal_harm", "bonus_die"}},
+	"heal_first": func() Spender {
+		return SpendInOrder{Label: "heal_first", Order: []string{"heal_harm", "bonus_die"}}
+	},
 	// bonus_dice: every extra success becomes a die on the next roll.
-	"bonus_dice": SpendInOrder{Label: "bonus_dice", Order: []string{"bonus_die"}},
-}
+	"bonus_dice": func() Spender { return SpendInOrder{Label: "bonus_dice", Order: []string{"bonus_die"}} },
+}}
 
-// SpenderByName returns a registered Spender; "" is "none".
+// SpenderByName returns a shipped Spender; "" is "none".
 func SpenderByName(name string) (Spender, error) {
 	if name == "" {
 		name = "none"
 	}
-	s, ok := spenders[name]
-	if !ok {
-		return nil, fmt.Errorf("actiontest: unknown spender %q (allowed: %s)", name, strings.Join(Spenders(), ", "))
+	s, err := spenders.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("actiontest: %w", err)
 	}
 	return s, nil
 }
 
-// Spenders returns the registered Spender names, sorted.
-func Spenders() []string {
-	out := make([]string, 0, len(spenders))
-	for n := range spenders {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+// Spenders returns the shipped Spenders' names, sorted.
+func Spenders() []string { return spenders.Names() }
 
 // SpendWith asks s how to spend at's unspent extra successes and buys
 // them (see Spend). A Spender's illegal choice is an error and changes

@@ -172,7 +172,7 @@ func TestSpenders(t *testing.T) {
 	if d := cmp.Diff([]string{"bonus_dice", "heal_first", "none"}, Spenders()); d != "" {
 		t.Errorf("spenders (-want +got):\n%s", d)
 	}
-	if _, err := SpenderByName("hoard"); err == nil || !strings.Contains(err.Error(), "bonus_dice, heal_first, none") {
+	if _, err := SpenderByName("hoard"); err == nil || !strings.Contains(err.Error(), `"bonus_dice", "heal_first", "none"`) {
 		t.Errorf("unknown spender: %v", err)
 	}
 	for _, tc := range []struct {

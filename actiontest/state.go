@@ -61,13 +61,14 @@ func (s *State) copyFrom(src *State) {
 	s.Flashback.copyFrom(&src.Flashback)
 }
 
-// copyFrom overwrites at with src, reusing at's slices.
+// copyFrom overwrites at with a deep copy of src, reusing at's slices.
 func (at *Attempt) copyFrom(src *Attempt) {
-	dice, rerolled, bought := at.Dice[:0], at.Rerolled[:0], at.Bought[:0]
+	dice, rerolled, bought, cons := at.Dice[:0], at.Rerolled[:0], at.Bought[:0], at.Outcome.Consequences[:0]
 	*at = *src
 	at.Dice = append(dice, src.Dice...)
 	at.Rerolled = append(rerolled, src.Rerolled...)
 	at.Bought = append(bought, src.Bought...)
+	at.Outcome.Consequences = append(cons, src.Outcome.Consequences...)
 }
 
 // maxCritical bounds the critical injuries a saved state may count.

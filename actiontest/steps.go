@@ -202,7 +202,8 @@ func (c *Character) roll(r *dice.Roller, t *Test, pool Pool, must, pushed bool) 
 // deal's harm. It reports whether the test has dice to roll.
 func (c *Character) start(at *Attempt, t *Test, pool Pool, must, pushed bool) (roll bool) {
 	*at = Attempt{Test: *t, Stage: Rolled, Pool: pool, MustPush: must, ActionPushed: pushed,
-		Dice: at.Dice[:0], Rerolled: at.Rerolled[:0], Bought: at.Bought[:0]}
+		Dice: at.Dice[:0], Rerolled: at.Rerolled[:0], Bought: at.Bought[:0],
+		Outcome: Outcome{Consequences: at.Outcome.Consequences[:0]}}
 	at.Test.Position = c.rules.position(t.Position)
 	if t.Flashback {
 		c.State.FlashbacksUsed++
@@ -452,9 +453,14 @@ func (c *Character) apply(at *Attempt, required int, o *Outcome, escalate bool) 
 	rl, t := c.rules, &at.Test
 	at.Stage, at.Required, at.Band = Finished, required, rl.BandOf(at.Successes, required)
 	at.Extra = max(at.Successes-required, 0)
+	// The attempt keeps its own copy of the consequences: the table is
+	// the character's.
+	cons := at.Outcome.Consequences[:0]
 	at.Outcome = *o
+	at.Outcome.Consequences = append(cons, o.Consequences...)
 	if escalate {
-		at.Outcome = Outcome{Kind: o.Kind, Severity: o.Severity, Consequences: worseOnly}
+		at.Outcome.Succeeded, at.Outcome.NextBonus = false, 0
+		at.Outcome.Consequences = append(cons, Consequence{Kind: WorsePosition})
 	}
 	c.State.Bonus = min(c.State.Bonus+o.NextBonus, maxDice/4)
 	if t.Flashback && o.Succeeded {
@@ -478,6 +484,3 @@ func hasKind(qs []Consequence, k ConsequenceKind) bool {
 	}
 	return false
 }
-
-// worseOnly is the consequence list of an escalated failure; read-only.
-var worseOnly = []Consequence{{Kind: WorsePosition}}
