@@ -450,3 +450,41 @@ func TestZeroPositionIsTheDefault(t *testing.T) {
 		t.Error("default position 4 of 3 accepted")
 	}
 }
+
+// The legal-choice queries answer as the steps do.
+func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
+	for _, bad := range []Test{{Action: "Juggle", Difficulty: 1}, {Action: "Prowl", Difficulty: 0}, {Action: "Prowl", Difficulty: 1, Flashback: true, Helpers: -1}} {
+		if c.CanBegin(bad) == nil || c.Begin(dice.Scripted(1, 1, 1, 1), bad) == nil {
+			t.Errorf("%+v: CanBegin or Begin accepted it", bad)
+		}
+	}
+	if err := c.CanBegin(tst); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CanRetry(tst.Worse()); !errors.Is(err, ErrStage) {
+		t.Errorf("CanRetry before any roll: %v", err)
+	}
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CanBegin(tst); !errors.Is(err, ErrInFlight) {
+		t.Errorf("CanBegin with a roll in flight: %v", err)
+	}
+	if c.PushTrack() != "physical" || c.CanPush("physical") != nil || c.CanPush("astral") == nil {
+		t.Errorf("push queries: track %q, physical %v, astral %v", c.PushTrack(), c.CanPush("physical"), c.CanPush("astral"))
+	}
+	if err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if c.PushTrack() != "" || !errors.Is(c.CanPush("physical"), ErrStage) {
+		t.Errorf("push queries after Finish: %q %v", c.PushTrack(), c.CanPush("physical"))
+	}
+	if err := c.CanRetry(tst.Worse()); err != nil {
+		t.Errorf("CanRetry after an escalated failure: %v", err)
+	}
+	if err := c.CanRetry(tst); !errors.Is(err, ErrStage) {
+		t.Errorf("CanRetry at the same position: %v", err)
+	}
+}

@@ -133,6 +133,26 @@ func (c *Character) Begin(r *dice.Roller, t Test) error {
 	return nil
 }
 
+// CanBegin reports why Begin would refuse t now, or nil: the checks Begin
+// makes, for menus and bots, rolling nothing and changing nothing.
+func (c *Character) CanBegin(t Test) error {
+	if err := c.canBegin(&t); err != nil {
+		return err
+	}
+	_, _, err := c.count(&t, false)
+	return err
+}
+
+// CanRetry reports why Retry would refuse t now, or nil.
+func (c *Character) CanRetry(t Test) error {
+	pushed, err := c.canRetry(&t)
+	if err != nil {
+		return err
+	}
+	_, _, err = c.count(&t, pushed)
+	return err
+}
+
 // canBegin says why no test can begin now, or what is wrong with t.
 func (c *Character) canBegin(t *Test) error {
 	if at := c.inFlight(); at != nil {
