@@ -23,6 +23,9 @@ type Character struct {
 	attr  []int // rating by attribute index
 	act   []int // rating by action index
 	harm  []int // natural harm track of each attribute
+	// subjects resolves every name a test may roll — each Action and each
+	// Attribute — worked out once from the character's own rules.
+	subjects map[string]subject
 
 	allowed  []uint64 // bit i of allowed[a]: Action a allows Effects[i]
 	spendBuf []int    // a Spender's choices, reused
@@ -72,6 +75,14 @@ func NewCharacter(rl Rules, s Sheet) (*Character, error) {
 	}
 	for i, a := range rl.Attributes {
 		c.harm[i], _ = rl.TrackIndex(a.Harm)
+	}
+	c.subjects = make(map[string]subject, len(rl.Actions)+len(rl.Attributes))
+	for _, name := range rl.actionNames() {
+		act, attr, _ := rl.Subject(name)
+		c.subjects[name] = subject{action: c.act[act], attribute: c.attr[attr], attr: attr, track: c.harm[attr]}
+	}
+	for i, a := range rl.Attributes {
+		c.subjects[a.Name] = subject{attribute: c.attr[i], attr: i, track: c.harm[i]}
 	}
 	c.allowed = allowedEffects(c.rules)
 	if err := c.SetDirector(nil); err != nil {
@@ -143,14 +154,23 @@ func (c *Character) Rating(action string) (act, attr int, attribute string, err 
 // roll of an Attribute alone), the Attribute's rating, and the Attribute's
 // index.
 func (c *Character) ratings(name string) (action, attribute, attr int, err error) {
-	act, attr, err := c.rules.Subject(name)
-	if err != nil {
-		return 0, 0, 0, err
+	s, err := c.subjectOf(name)
+	return s.action, s.attribute, s.attr, err
+}
+
+// subject is what a test of one name rolls: the Action's rating (0 for an
+// Attribute rolled alone), the Attribute's rating and index, and the harm
+// track it naturally risks.
+type subject struct{ action, attribute, attr, track int }
+
+// subjectOf resolves the name a test rolls.
+func (c *Character) subjectOf(name string) (subject, error) {
+	s, ok := c.subjects[name]
+	if !ok {
+		_, _, err := c.rules.Subject(name)
+		return subject{}, err
 	}
-	if act >= 0 {
-		action = c.act[act]
-	}
-	return action, c.attr[attr], attr, nil
+	return s, nil
 }
 
 // NaturalTrack returns the harm track an Action (or an Attribute rolled
@@ -165,35 +185,36 @@ func (c *Character) NaturalTrack(action string) (string, error) {
 
 // naturalTrack is the track test t (checked) naturally risks.
 func (c *Character) naturalTrack(t *Test) int {
-	_, _, a, _ := c.ratings(t.Action)
-	return c.harm[a]
+	s, _ := c.subjectOf(t.Action)
+	return s.track
 }
 
 // Penalty returns the dice the character's harm costs: each filled slot
 // costs its row's Penalty.
 func (c *Character) Penalty() int {
-	pen := 0
-	for _, rows := range c.State.Harm {
-		for i, n := range rows {
-			if i < len(c.rules.HarmRows) {
-				pen += n * c.rules.HarmRows[i].Penalty
-			}
-		}
-	}
+	pen, _ := c.harmLoad()
 	return pen
 }
 
 // Incapacitated reports whether a filled incapacitating row (Severe harm)
 // stops the character acting unless helped or pushing.
 func (c *Character) Incapacitated() bool {
+	_, incap := c.harmLoad()
+	return incap
+}
+
+// harmLoad is what the harm held costs: the dice, and whether it stops
+// the character acting unless helped or pushing.
+func (c *Character) harmLoad() (penalty int, incapacitated bool) {
 	for _, rows := range c.State.Harm {
 		for i, n := range rows {
-			if i < len(c.rules.HarmRows) && n > 0 && c.rules.HarmRows[i].Incapacitates {
-				return true
+			if i < len(c.rules.HarmRows) && n > 0 {
+				penalty += n * c.rules.HarmRows[i].Penalty
+				incapacitated = incapacitated || c.rules.HarmRows[i].Incapacitates
 			}
 		}
 	}
-	return false
+	return penalty, incapacitated
 }
 
 // HasSpace reports whether track t can take a level PushHarm harm under

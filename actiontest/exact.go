@@ -115,30 +115,36 @@ func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 // dice recorded are one roll of each count (successes first). c's state
 // is used as scratch and left changed.
 func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st *State, a *Attempt)) error {
-	pushed, err := false, error(nil)
+	var (
+		pushed bool
+		s      subject
+		err    error
+	)
 	if retry {
-		pushed, err = c.canRetry(&t)
+		if pushed, err = c.canRetry(&t); err == nil {
+			s, err = c.subjectOf(t.Action)
+		}
 	} else {
-		err = c.canBegin(&t)
+		s, err = c.canBegin(&t)
 	}
 	if err != nil {
 		return err
 	}
 	if t.PerilOffered && !t.Peril {
-		pool, must, err := c.count(&t, pushed)
+		pool, must, err := c.count(&t, s, pushed)
 		if err != nil {
 			return err
 		}
-		c.seen = c.viewOf(&t, pool, must, pushed, 0, nil)
+		c.viewOf(&c.seen, &t, s, pool, must, pushed, 0, nil)
 		t.Peril = p.Peril(&c.seen)
 	}
-	pool, must, err := c.count(&t, pushed)
+	pool, must, err := c.count(&t, s, pushed)
 	if err != nil {
 		return err
 	}
 	at := c.slot(&t)
-	if !c.start(at, &t, pool, must, pushed) {
-		c.finish(at)
+	if !c.start(at, &t, s, pool, must, pushed) {
+		c.finish(at, s)
 		f(1, &c.State, at)
 		return nil
 	}
@@ -146,19 +152,19 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 	base := c.State.Clone()
 	var afterPush State
 	hit := rl.hitChance()
-	for s, ps := range binom(pool.Dice, hit) {
+	for first, ps := range binom(pool.Dice, hit) {
 		c.setFrom(&base)
-		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, s), s
-		c.seen = c.view(at)
+		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, first), first
+		c.viewOf(&c.seen, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 		push, track := false, ""
 		if c.seen.PushTrack != "" {
 			push, track = p.Push(&c.seen)
 		}
 		if !push {
 			if at.MustPush {
-				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, ErrMustPush)
+				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, ErrMustPush)
 			}
-			c.finish(at)
+			c.finish(at, s)
 			f(ps, &c.State, at)
 			continue
 		}
@@ -167,14 +173,14 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 			err = c.canPush(at, ti)
 		}
 		if err != nil {
-			return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, err)
+			return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, err)
 		}
 		_, n := c.payPush(at, ti)
 		afterPush.copyFrom(&c.State)
 		for k, pk := range binom(n, hit) {
 			c.setFrom(&afterPush)
-			at.Rerolled, at.Successes = rl.faces(at.Rerolled[:0], n, k), s+k
-			c.finish(at)
+			at.Rerolled, at.Successes = rl.faces(at.Rerolled[:0], n, k), first+k
+			c.finish(at, s)
 			f(ps*pk, &c.State, at)
 		}
 	}

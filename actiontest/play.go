@@ -36,18 +36,19 @@ func (v *View) Failed() bool { return v.Successes < v.Required }
 // again) until the action ends. A policy's illegal answer is an error,
 // and the state is then as the last legal step left it.
 func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
-	if err := c.canBegin(&t); err != nil {
+	s, err := c.canBegin(&t)
+	if err != nil {
 		return err
 	}
 	if t.Opposed {
 		return fmt.Errorf("%w: an opposed roll is played with Begin, Push and FinishOpposed", ErrStage)
 	}
-	if err := c.beginWith(r, t, false, p); err != nil {
+	if err := c.beginWith(r, &t, s, false, p); err != nil {
 		return err
 	}
 	for {
 		if at := c.inFlight(); at != nil {
-			if err := c.resolveWith(r, at, p); err != nil {
+			if err := c.resolveWith(r, at, s, p); err != nil {
 				return err
 			}
 			continue
@@ -60,7 +61,7 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
 		if err != nil {
 			return err
 		}
-		if err := c.beginWith(r, rt, pushed, p); err != nil {
+		if err := c.beginWith(r, &rt, s, pushed, p); err != nil {
 			return err
 		}
 	}
@@ -77,28 +78,33 @@ func (c *Character) retryTest() Test {
 // beginWith asks p about an offered Risk Peril deal and begins test t
 // (checked by canBegin or canRetry; pushed says the action was pushed
 // before a retry). On error nothing changes.
-func (c *Character) beginWith(r *dice.Roller, t Test, pushed bool, p Policy) error {
-	if t.PerilOffered && !t.Peril {
-		pool, must, err := c.count(&t, pushed)
-		if err != nil {
-			return err
-		}
-		c.seen = c.viewOf(&t, pool, must, pushed, 0, nil)
-		t.Peril = p.Peril(&c.seen)
-	}
-	pool, must, err := c.count(&t, pushed)
+func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
+	pool, must, err := c.count(t, s, pushed)
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, pool, must, pushed)
+	if t.PerilOffered && !t.Peril {
+		c.viewOf(&c.seen, t, s, pool, must, pushed, 0, nil)
+		if p.Peril(&c.seen) {
+			t.Peril = true
+			if pool, must, err = c.count(t, s, pushed); err != nil {
+				return err
+			}
+		}
+	}
+	c.roll(r, t, s, pool, must, pushed)
 	return nil
 }
 
 // resolveWith asks p whether to push the roll in flight and pushes it, or
 // finishes it. When no push is possible there is no choice to make, and p
 // is not asked. On error nothing changes.
-func (c *Character) resolveWith(r *dice.Roller, at *Attempt, p Policy) error {
-	c.seen = c.view(at)
+func (c *Character) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) error {
+	if attemptBar(at, c.rules) == noBar && c.testBar(&at.Test, at.ActionPushed) == noBar {
+		c.viewOf(&c.seen, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+	} else {
+		c.seen.PushTrack = "" // the roll cannot be pushed: nothing to ask
+	}
 	if c.seen.PushTrack != "" {
 		if push, track := p.Push(&c.seen); push {
 			if err := c.Push(r, track); err != nil {
@@ -113,29 +119,40 @@ func (c *Character) resolveWith(r *dice.Roller, at *Attempt, p Policy) error {
 	if at.Test.Opposed {
 		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
 	}
-	c.finish(at)
+	c.finish(at, s)
 	return nil
 }
 
 // view is the View of the roll at.
 func (c *Character) view(at *Attempt) View {
-	return c.viewOf(&at.Test, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+	var v View
+	c.viewInto(&v, at)
+	return v
 }
 
-// viewOf is the View of test t (checked) with its pool counted and s
-// successes rolled so far: at, the roll, or nil before it.
-func (c *Character) viewOf(t *Test, pool Pool, must, pushed bool, s int, at *Attempt) View {
-	v := View{Pool: pool.Dice, Required: t.Difficulty, Successes: s,
+// viewInto fills v with the View of the roll at.
+func (c *Character) viewInto(v *View, at *Attempt) {
+	s, _ := c.subjectOf(at.Test.Action)
+	c.viewOf(v, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+}
+
+// viewOf fills v with the View of test t (checked), which rolls s, with
+// its pool counted and n successes rolled so far: at, the roll, or nil
+// before it. PushTrack comes from the checks Push makes: the roll's (when
+// at is given) and the test's, then the tracks' room.
+func (c *Character) viewOf(v *View, t *Test, s subject, pool Pool, must, pushed bool, n int, at *Attempt) {
+	*v = View{Pool: pool.Dice, Required: t.Difficulty, Successes: n,
 		Position: t.Position, Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
-	tr := c.pushTrack(c.naturalTrack(t))
-	bar := c.testPushBar(t, pushed, tr)
-	if at != nil {
-		bar = c.pushBarOf(at, tr)
+	bar := c.testBar(t, pushed)
+	if at != nil && bar == noBar {
+		bar = attemptBar(at, c.rules)
 	}
-	if tr >= 0 && bar == noBar {
+	if bar != noBar {
+		return
+	}
+	if tr := c.pushTrack(s.track); tr >= 0 {
 		v.PushTrack = c.rules.HarmTracks[tr]
 	}
-	return v
 }
 
 // PushTrack returns the track a push of the roll in flight would put its

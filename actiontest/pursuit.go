@@ -43,6 +43,9 @@ type Runner struct {
 	// flashback's.
 	test, fb Test
 	policy   Policy
+	// sub is what the pursuit's tests roll (the flashback's Action is
+	// theirs), resolved once from the character's rules.
+	sub subject
 	// spender spends extra successes; nil when it is "none".
 	spender Spender
 	// Pursuit is where the pursuit in play stands.
@@ -59,6 +62,9 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	}
 	p, _ := PolicyByName(s.Policy)
 	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
+	if rn.sub, err = c.subjectOf(t.Action); err != nil {
+		return nil, err
+	}
 	for _, at := range []*Attempt{&rn.st.Attempt, &rn.st.Flashback} {
 		at.Dice = make([]int, 0, maxDice)
 		at.Rerolled = make([]int, 0, maxDice)
@@ -127,8 +133,8 @@ func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 	} else {
 		t := rn.test
 		t.Position = g.Position
-		if err = c.canBegin(&t); err == nil {
-			err = rn.begin(r, t, false, p)
+		if err = c.canBeginAs(&t, rn.sub); err == nil {
+			err = rn.begin(r, &t, rn.sub, false, p)
 		}
 	}
 	if errors.Is(err, ErrIncapacitated) {
@@ -139,8 +145,8 @@ func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 }
 
 // begin begins test t (checked) with p's choice of a Risk Peril deal.
-func (rn *Runner) begin(r *dice.Roller, t Test, pushed bool, p Policy) error {
-	if err := rn.c.beginWith(r, t, pushed, p); err != nil {
+func (rn *Runner) begin(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
+	if err := rn.c.beginWith(r, t, s, pushed, p); err != nil {
 		return err
 	}
 	if !t.Flashback {
@@ -156,16 +162,28 @@ func (rn *Runner) retry(r *dice.Roller, p Policy) error {
 	if err != nil {
 		return err
 	}
-	return rn.begin(r, t, pushed, p)
+	return rn.begin(r, &t, rn.subjectOf(&t), pushed, p)
+}
+
+// subjectOf resolves what test t (checked) rolls: the pursuit's own
+// subject for its Action, which every test of a pursuit uses unless a
+// restored state says otherwise.
+func (rn *Runner) subjectOf(t *Test) subject {
+	if t.Action == rn.test.Action {
+		return rn.sub
+	}
+	s, _ := rn.c.subjectOf(t.Action)
+	return s
 }
 
 // flashback begins the due flashback; a character who cannot act goes on
 // without it.
 func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
-	if err := rn.c.canBegin(&rn.fb); err != nil {
+	if err := rn.c.canBeginAs(&rn.fb, rn.sub); err != nil {
 		return err
 	}
-	switch err := rn.begin(r, rn.fb, false, p); {
+	fb := rn.fb
+	switch err := rn.begin(r, &fb, rn.sub, false, p); {
 	case errors.Is(err, ErrIncapacitated):
 	case err != nil:
 		return err
@@ -178,7 +196,7 @@ func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
 // it is finished, moves the pursuit on.
 func (rn *Runner) resolve(r *dice.Roller, at *Attempt, p Policy) error {
 	c := rn.c
-	if err := c.resolveWith(r, at, p); err != nil || at.Stage != Finished {
+	if err := c.resolveWith(r, at, rn.subjectOf(&at.Test), p); err != nil || at.Stage != Finished {
 		return err
 	}
 	if at == &c.State.Flashback {

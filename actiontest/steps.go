@@ -25,6 +25,12 @@ func (rl *Rules) checkTest(t *Test) error {
 	if _, _, err := rl.Subject(t.Action); err != nil {
 		return err
 	}
+	return rl.checkFields(t)
+}
+
+// checkFields says what is wrong with t's numbers and flags under the
+// rules (its Action's name aside).
+func (rl *Rules) checkFields(t *Test) error {
 	switch {
 	case t.Position < 0 || int(t.Position) > len(rl.Positions):
 		return fmt.Errorf("actiontest: position %d, allowed 1..%d (%v) or 0, the default", t.Position, len(rl.Positions), rl.Positions)
@@ -59,11 +65,11 @@ func (rl *Rules) checkTest(t *Test) error {
 // ("Adding Dice and Altering the Outcome": every term is added together,
 // but at least MinDice dice are rolled). pushed says the action was
 // pushed before a Worse Position retry.
-func (c *Character) count(t *Test, pushed bool) (Pool, bool, error) {
+func (c *Character) count(t *Test, s subject, pushed bool) (Pool, bool, error) {
 	rl := c.rules
-	action, attribute, attr, _ := c.ratings(t.Action)
-	p := Pool{Action: action, Attribute: attribute, Equipment: t.Equipment, Bonus: t.Bonus,
-		Help: min(t.Helpers*rl.HelpDice, rl.MaxHelp), Carried: c.State.Bonus, Penalty: c.Penalty()}
+	pen, incap := c.harmLoad()
+	p := Pool{Action: s.action, Attribute: s.attribute, Equipment: t.Equipment, Bonus: t.Bonus,
+		Help: min(t.Helpers*rl.HelpDice, rl.MaxHelp), Carried: c.State.Bonus, Penalty: pen}
 	if t.Peril {
 		p.Peril = rl.PerilDice
 	}
@@ -75,7 +81,7 @@ func (c *Character) count(t *Test, pushed bool) (Pool, bool, error) {
 		return Pool{}, false, fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", p.Dice, maxDice)
 	}
 	// "Severe: cannot act unless helped or pushing" [ours, Blades-like].
-	if !c.Incapacitated() || t.Helpers > 0 || c.noRoll(t) {
+	if !incap || t.Helpers > 0 || c.noRoll(t) {
 		return p, false, nil
 	}
 	switch {
@@ -83,7 +89,7 @@ func (c *Character) count(t *Test, pushed bool) (Pool, bool, error) {
 		return Pool{}, false, fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
 	case pushed && !rl.RetryMayPush:
 		return Pool{}, false, fmt.Errorf("%w: the action was pushed already", ErrIncapacitated)
-	case c.pushTrack(c.harm[attr]) < 0:
+	case c.pushTrack(s.track) < 0:
 		return Pool{}, false, fmt.Errorf("%w: no harm space left to push", ErrIncapacitated)
 	}
 	return p, true, nil
@@ -122,24 +128,26 @@ func (c *Character) slot(t *Test) *Attempt {
 // succeed. A roll already in flight must be finished first (ErrInFlight):
 // beginning again would be a free re-roll. On error nothing changes.
 func (c *Character) Begin(r *dice.Roller, t Test) error {
-	if err := c.canBegin(&t); err != nil {
-		return err
-	}
-	pool, must, err := c.count(&t, false)
+	s, err := c.canBegin(&t)
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, pool, must, false)
+	pool, must, err := c.count(&t, s, false)
+	if err != nil {
+		return err
+	}
+	c.roll(r, &t, s, pool, must, false)
 	return nil
 }
 
 // CanBegin reports why Begin would refuse t now, or nil: the checks Begin
 // makes, for menus and bots, rolling nothing and changing nothing.
 func (c *Character) CanBegin(t Test) error {
-	if err := c.canBegin(&t); err != nil {
+	s, err := c.canBegin(&t)
+	if err != nil {
 		return err
 	}
-	_, _, err := c.count(&t, false)
+	_, _, err = c.count(&t, s, false)
 	return err
 }
 
@@ -149,16 +157,26 @@ func (c *Character) CanRetry(t Test) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = c.count(&t, pushed)
+	s, _ := c.subjectOf(t.Action)
+	_, _, err = c.count(&t, s, pushed)
 	return err
 }
 
 // canBegin says why no test can begin now, or what is wrong with t.
-func (c *Character) canBegin(t *Test) error {
+func (c *Character) canBegin(t *Test) (subject, error) {
+	s, err := c.subjectOf(t.Action)
+	if err != nil {
+		return s, err
+	}
+	return s, c.canBeginAs(t, s)
+}
+
+// canBeginAs is canBegin for a test whose name resolved to s.
+func (c *Character) canBeginAs(t *Test, s subject) error {
 	if at := c.inFlight(); at != nil {
 		return fmt.Errorf("%w (a roll of %s, flashback %v)", ErrInFlight, at.Test.Action, at.Test.Flashback)
 	}
-	return c.rules.checkTest(t)
+	return c.rules.checkFields(t)
 }
 
 // Retry re-rolls the action at the worse position its last roll's Worse
@@ -174,11 +192,12 @@ func (c *Character) Retry(r *dice.Roller, t Test) error {
 	if err != nil {
 		return err
 	}
-	pool, must, err := c.count(&t, pushed)
+	s, _ := c.subjectOf(t.Action)
+	pool, must, err := c.count(&t, s, pushed)
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, pool, must, pushed)
+	c.roll(r, &t, s, pool, must, pushed)
 	return nil
 }
 
@@ -201,14 +220,14 @@ func (c *Character) retryOf(t *Test) (pushed bool, err error) {
 	case t.Flashback || t.Action != last.Test.Action || t.Difficulty != last.Test.Difficulty || t.Position != last.NextPosition:
 		return false, fmt.Errorf("%w: the retry is %s at difficulty %d and position %d, not a flashback", ErrStage, last.Test.Action, last.Test.Difficulty, last.NextPosition)
 	}
-	return last.Pushed || last.ActionPushed, c.rules.checkTest(t)
+	return last.Pushed || last.ActionPushed, c.rules.checkFields(t)
 }
 
 // roll applies a checked, counted test: it records it, pays what starting
 // it costs and rolls.
-func (c *Character) roll(r *dice.Roller, t *Test, pool Pool, must, pushed bool) {
+func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool Pool, must, pushed bool) {
 	at := c.slot(t)
-	if !c.start(at, t, pool, must, pushed) {
+	if !c.start(at, t, s, pool, must, pushed) {
 		return
 	}
 	at.Dice, at.Successes = r.RollCount(pool.Dice, c.rules.Sides, c.rules.SuccessFace, at.Dice[:0])
@@ -220,7 +239,7 @@ func (c *Character) roll(r *dice.Roller, t *Test, pool Pool, must, pushed bool) 
 // start records a checked, counted test on at, marked rolled, and pays
 // what starting it costs: a flashback, the carried dice, a Risk Peril
 // deal's harm. It reports whether the test has dice to roll.
-func (c *Character) start(at *Attempt, t *Test, pool Pool, must, pushed bool) (roll bool) {
+func (c *Character) start(at *Attempt, t *Test, s subject, pool Pool, must, pushed bool) (roll bool) {
 	*at = Attempt{Test: *t, Stage: Rolled, Pool: pool, MustPush: must, ActionPushed: pushed,
 		Dice: at.Dice[:0], Rerolled: at.Rerolled[:0], Bought: at.Bought[:0],
 		Outcome: Outcome{Consequences: at.Outcome.Consequences[:0]}}
@@ -236,20 +255,20 @@ func (c *Character) start(at *Attempt, t *Test, pool Pool, must, pushed bool) (r
 	if t.Peril {
 		c.emit(Event{Kind: EvPeril, Level: t.PerilHarm, Pool: c.rules.PerilDice})
 		if t.PerilHarm > 0 {
-			c.takeHarm(t.PerilHarm, c.harmTrack(t))
+			c.takeHarm(t.PerilHarm, c.harmTrackOf(t, s))
 		}
 	}
 	return true
 }
 
-// harmTrack is the track the table's harm lands on for t (checked): its
-// HarmTrack, or its Attribute's natural track.
-func (c *Character) harmTrack(t *Test) int {
+// harmTrackOf is the track the table's harm lands on for t (checked),
+// which rolls s: its HarmTrack, or s's natural track.
+func (c *Character) harmTrackOf(t *Test, s subject) int {
 	if t.HarmTrack != "" {
 		i, _ := c.rules.TrackIndex(t.HarmTrack)
 		return i
 	}
-	return c.naturalTrack(t)
+	return s.track
 }
 
 // CanPush reports why the roll in flight may not be pushed now with the
@@ -285,32 +304,50 @@ const (
 // pushBarOf says whether attempt at may be pushed with its harm on track
 // t. It is the one rule behind Push, CanPush and the policies' View.
 func (c *Character) pushBarOf(at *Attempt, t int) pushBar {
+	if bar := attemptBar(at, c.rules); bar != noBar {
+		return bar
+	}
+	if bar := c.testBar(&at.Test, at.ActionPushed); bar != noBar {
+		return bar
+	}
+	return c.trackBar(t)
+}
+
+// attemptBar is the part of pushBarOf about the roll itself: rolled, not
+// pushed, its successes among its dice.
+func attemptBar(at *Attempt, rl *Rules) pushBar {
 	switch {
 	case at.Stage != Rolled:
 		return barStage
 	case at.Pushed:
 		return barPushed
-	case at.Successes < 0 || at.Successes > len(at.Dice) || len(at.Dice) > maxDice-c.rules.PushDice:
+	case at.Successes < 0 || at.Successes > len(at.Dice) || len(at.Dice) > maxDice-rl.PushDice:
 		return barCorrupt
 	}
-	return c.testPushBar(&at.Test, at.ActionPushed, t)
+	return noBar
 }
 
-// testPushBar is the part of pushBarOf that does not depend on the dice:
-// whether a roll of test t, in an action pushed already or not, may be
-// pushed with its harm on track t.
-func (c *Character) testPushBar(test *Test, actionPushed bool, t int) pushBar {
-	rl := c.rules
+// testBar is the part of pushBarOf about the test: whether a roll of test
+// t, in an action pushed already or not, may be pushed at all.
+func (c *Character) testBar(t *Test, actionPushed bool) pushBar {
 	switch {
-	case actionPushed && !rl.RetryMayPush:
+	case actionPushed && !c.rules.RetryMayPush:
 		return barActionPushed
-	case test.Peril:
+	case t.Peril:
 		return barPeril
-	case c.noRoll(test):
+	case c.noRoll(t):
 		return barNoRoll
-	case t < 0 || t >= len(rl.HarmTracks):
+	}
+	return noBar
+}
+
+// trackBar is the part of pushBarOf about the harm: track t must exist
+// and have room for the push's harm.
+func (c *Character) trackBar(t int) pushBar {
+	switch {
+	case t < 0 || t >= len(c.rules.HarmTracks):
 		return barTrack
-	case !hasSpace(rl, &c.State, t):
+	case !hasSpace(c.rules, &c.State, t):
 		return barSpace
 	}
 	return noBar
@@ -377,12 +414,14 @@ func (c *Character) payPush(at *Attempt, t int) (kept, n int) {
 	at.Pushed = true
 	at.PushTrack = rl.HarmTracks[t]
 	at.Kept = at.Successes
+	n = len(at.Dice) - at.Kept + rl.PushDice
+	if !rl.PushHarmShrinks {
+		c.takeHarm(rl.PushHarm, t)
+		return at.Kept, n
+	}
 	before := c.Penalty()
 	c.takeHarm(rl.PushHarm, t)
-	n = len(at.Dice) - at.Kept + rl.PushDice
-	if rl.PushHarmShrinks {
-		n = max(n-(c.Penalty()-before), rl.MinDice)
-	}
+	n = max(n-(c.Penalty()-before), rl.MinDice)
 	return at.Kept, n
 }
 
@@ -401,7 +440,8 @@ func (c *Character) Finish() error {
 	if at.Test.Opposed {
 		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
 	}
-	c.finish(at)
+	s, _ := c.subjectOf(at.Test.Action)
+	c.finish(at, s)
 	return nil
 }
 
@@ -423,12 +463,13 @@ func (c *Character) FinishOpposed(opponent int, npc bool) error {
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
 	}
-	c.finishOpposed(at, opponent, npc)
+	s, _ := c.subjectOf(at.Test.Action)
+	c.finishOpposed(at, s, opponent, npc)
 	return nil
 }
 
 // finishOpposed applies an opposed roll's outcome.
-func (c *Character) finishOpposed(at *Attempt, opponent int, npc bool) {
+func (c *Character) finishOpposed(at *Attempt, s subject, opponent int, npc bool) {
 	op := &c.rules.Opposed
 	o := &op.Lose
 	switch {
@@ -439,7 +480,7 @@ func (c *Character) finishOpposed(at *Attempt, opponent int, npc bool) {
 	case at.Successes == opponent:
 		o = &op.Tie
 	}
-	c.apply(at, opponent+1, o, false)
+	c.apply(at, s, opponent+1, o, false)
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind})
 	}
@@ -447,7 +488,7 @@ func (c *Character) finishOpposed(at *Attempt, opponent int, npc bool) {
 
 // finish applies the outcome of a rolled attempt (checked by State.Check
 // or written by the steps) from the position's row of the outcome table.
-func (c *Character) finish(at *Attempt) {
+func (c *Character) finish(at *Attempt, s subject) {
 	rl, t := c.rules, &at.Test
 	o := &c.table[t.Position-1][rl.BandOf(at.Successes, t.Difficulty)]
 	// "Worse Position": a table that lists it, or a Director who answers
@@ -456,7 +497,7 @@ func (c *Character) finish(at *Attempt) {
 	// the re-roll. A flashback has no retry [ours].
 	notWorst := int(t.Position) < len(rl.Positions) && !t.Flashback
 	escalate := t.Escalate && at.Successes < t.Difficulty && notWorst
-	c.apply(at, t.Difficulty, o, escalate)
+	c.apply(at, s, t.Difficulty, o, escalate)
 	if at.Retry = escalate || (notWorst && hasKind(o.Consequences, WorsePosition)); at.Retry {
 		at.NextPosition = t.Position + 1
 	}
@@ -469,7 +510,7 @@ func (c *Character) finish(at *Attempt) {
 // applies it: dice carried to the next roll, a successful flashback's
 // bonus, the outcome's harm — unless escalate trades the consequences
 // for a Worse Position retry.
-func (c *Character) apply(at *Attempt, required int, o *Outcome, escalate bool) {
+func (c *Character) apply(at *Attempt, s subject, required int, o *Outcome, escalate bool) {
 	rl, t := c.rules, &at.Test
 	at.Stage, at.Required, at.Band = Finished, required, rl.BandOf(at.Successes, required)
 	at.Extra = max(at.Successes-required, 0)
@@ -490,7 +531,7 @@ func (c *Character) apply(at *Attempt, required int, o *Outcome, escalate bool) 
 		for _, q := range o.Consequences {
 			if q.Kind == Harm {
 				at.HarmTaken = true
-				at.HarmRow = c.takeHarm(q.Level, c.harmTrack(t))
+				at.HarmRow = c.takeHarm(q.Level, c.harmTrackOf(t, s))
 			}
 		}
 	}
