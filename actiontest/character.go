@@ -27,8 +27,10 @@ type Character struct {
 	// Attribute — worked out once from the character's own rules.
 	subjects map[string]subject
 
-	allowed  []uint64 // bit i of allowed[a]: Action a allows Effects[i]
-	spendBuf []int    // a Spender's choices, reused
+	allowed []uint64 // bit i of allowed[a]: Action a allows Effects[i]
+	// spendBuf holds a Spender's choices; an array, so that a copied
+	// Character has its own.
+	spendBuf [16]int
 	director Director
 	table    [][3]Outcome // the outcome table as the Director rules it
 	// seen is the View a Policy is shown, kept here so that showing it
@@ -114,12 +116,14 @@ func (c *Character) FreshState() State {
 }
 
 // SetState checks s whole against the rules (State.Check) and installs a
-// copy of it; on error the state is unchanged.
+// copy of it, sharing nothing with s or with the state it replaces (so a
+// copied Character given its own state plays apart from the original); on
+// error the state is unchanged.
 func (c *Character) SetState(s State) error {
 	if err := s.Check(c.rules); err != nil {
 		return err
 	}
-	c.setFrom(&s)
+	c.State = s.Clone()
 	return nil
 }
 

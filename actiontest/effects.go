@@ -407,7 +407,6 @@ func (c *Character) SpendWith(s Spender) error {
 	v := SpendView{Extra: at.Extra - at.Spent, Allowed: allowed, Harm: harmHeld(&c.State),
 		Succeeded: at.Outcome.Succeeded, Rules: c.rules}
 	idx := s.Spend(v, c.spendBuf[:0])
-	c.spendBuf = idx[:0]
 	if err := c.spend(at, idx); err != nil {
 		return fmt.Errorf("spender %s: %w", s.Name(), err)
 	}

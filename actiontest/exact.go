@@ -205,7 +205,6 @@ func (c *Character) scratch() *Character {
 	sc := *c
 	sc.Sink = nil
 	sc.State = c.State.Clone()
-	sc.spendBuf = nil
 	return &sc
 }
 

@@ -488,3 +488,68 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 		t.Errorf("CanRetry at the same position: %v", err)
 	}
 }
+
+// A Character copied by value and given its own state plays apart from
+// the original, from another goroutine (run with -race).
+func TestCopiedCharacterPlaysApart(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	d := *c
+	if err := d.SetState(c.FreshState()); err != nil {
+		t.Fatal(err)
+	}
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 2}
+	done := make(chan error)
+	play := func(x *Character, seed uint64) {
+		r := dice.NewSeeded(seed)
+		for range 200 {
+			if err := x.Play(r, tst, WhenFailed{}); err != nil && !errors.Is(err, ErrIncapacitated) {
+				done <- err
+				return
+			}
+			if x.State.Attempt.Extra > 0 {
+				_ = x.SpendWith(SpendInOrder{Label: "bonus", Order: []string{"bonus_die"}})
+			}
+			_ = x.SetState(x.FreshState())
+		}
+		done <- nil
+	}
+	go play(c, 1)
+	go play(&d, 2)
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// The steps allocate nothing once a character's buffers have grown.
+func TestStepsDoNotAllocate(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	r := dice.NewSeeded(3)
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true, Escalate: true}
+	run := func() {
+		_ = c.Begin(r, tst)
+		_ = c.Push(r, "physical")
+		_ = c.Finish()
+		if c.State.Attempt.Retry {
+			_ = c.Retry(r, c.State.Attempt.Test.Worse())
+			_ = c.Finish()
+		}
+		heal := func() {
+			for c.State.Harm[0][0] > 0 {
+				if err := c.Heal("physical", 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		heal()
+		if err := c.Play(r, tst, Threshold{Extra: 1, MaxPenalty: 9}); err != nil {
+			t.Fatal(err)
+		}
+		heal()
+	}
+	run()
+	if n := testing.AllocsPerRun(200, run); n != 0 {
+		t.Errorf("%v allocations a round", n)
+	}
+}
