@@ -36,6 +36,8 @@ type Character struct {
 	// seen is the View a Policy is shown, kept here so that showing it
 	// costs nothing; a copied Character has its own.
 	seen View
+	// spendSeen is the SpendView a Spender is shown, likewise.
+	spendSeen SpendView
 
 	// State is the character's harm, flashbacks and carried dice.
 	State State

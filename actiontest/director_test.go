@@ -95,7 +95,7 @@ func TestDirectorKeepsTheTable(t *testing.T) {
 type badDirector struct{}
 
 func (badDirector) Name() string { return "bad" }
-func (badDirector) Rule(DirectorView) Ruling {
+func (badDirector) Rule(*DirectorView) Ruling {
 	return Ruling{Consequences: []Consequence{{Kind: Harm, Level: 9}}}
 }
 

@@ -303,10 +303,10 @@ type SpendView struct {
 // Spender decides how a character spends extra successes — the Director
 // having the final say, a Spender stands for the table's agreement. It
 // appends the indices of the effects to buy (into Rules.Effects) to buf.
-// It must be deterministic in its view.
+// It must be deterministic in its view, which it must not change.
 type Spender interface {
 	Name() string
-	Spend(v SpendView, buf []int) []int
+	Spend(v *SpendView, buf []int) []int
 }
 
 // SpendNone keeps every extra success (the extras only count toward a
@@ -317,7 +317,7 @@ type SpendNone struct{}
 func (SpendNone) Name() string { return "none" }
 
 // Spend buys nothing.
-func (SpendNone) Spend(_ SpendView, buf []int) []int { return buf }
+func (SpendNone) Spend(_ *SpendView, buf []int) []int { return buf }
 
 // SpendInOrder spends extra successes one effect at a time, each time on
 // the first effect of Order (effect names) that the Action allows, that is
@@ -332,7 +332,7 @@ type SpendInOrder struct {
 func (s SpendInOrder) Name() string { return s.Label }
 
 // Spend picks effects in order of preference.
-func (s SpendInOrder) Spend(v SpendView, buf []int) []int {
+func (s SpendInOrder) Spend(v *SpendView, buf []int) []int {
 	left, harm := v.Extra, v.Harm
 	for left > 0 {
 		picked := false
@@ -404,9 +404,9 @@ func (c *Character) SpendWith(s Spender) error {
 	if err != nil {
 		return err
 	}
-	v := SpendView{Extra: at.Extra - at.Spent, Allowed: allowed, Harm: harmHeld(&c.State),
+	c.spendSeen = SpendView{Extra: at.Extra - at.Spent, Allowed: allowed, Harm: harmHeld(&c.State),
 		Succeeded: at.Outcome.Succeeded, Rules: c.rules}
-	idx := s.Spend(v, c.spendBuf[:0])
+	idx := s.Spend(&c.spendSeen, c.spendBuf[:0])
 	if err := c.spend(at, idx); err != nil {
 		return fmt.Errorf("spender %s: %w", s.Name(), err)
 	}

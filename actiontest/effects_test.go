@@ -208,7 +208,7 @@ func TestSpenders(t *testing.T) {
 type greedySpender struct{}
 
 func (greedySpender) Name() string { return "greedy" }
-func (greedySpender) Spend(v SpendView, buf []int) []int {
+func (greedySpender) Spend(v *SpendView, buf []int) []int {
 	return append(buf, 2, 2, 2, 2, 2, 2)
 }
 

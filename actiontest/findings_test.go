@@ -90,7 +90,7 @@ func TestRestoredAttemptWithAbsurdExtraIsRefused(t *testing.T) {
 type countingSpender struct{ t *testing.T }
 
 func (countingSpender) Name() string { return "counting" }
-func (s countingSpender) Spend(SpendView, []int) []int {
+func (s countingSpender) Spend(*SpendView, []int) []int {
 	s.t.Error("the Spender was asked about a corrupt attempt")
 	return nil
 }
@@ -551,5 +551,54 @@ func TestStepsDoNotAllocate(t *testing.T) {
 	run()
 	if n := testing.AllocsPerRun(200, run); n != 0 {
 		t.Errorf("%v allocations a round", n)
+	}
+}
+
+// A saved pursuit is checked whole: the scenario, the state and where the
+// pursuit stands must agree, so every restored game can play to its end.
+func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
+	rn, err := DefaultScenario().NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(7)
+	// Play until a retry is pending, so every field has something to say.
+	for !rn.Pursuit.Retry && !rn.Done() {
+		if err := rn.Step(r, nil); err != nil {
+			t.Fatal(err)
+		}
+		if rn.Done() {
+			rn.Reset()
+		}
+	}
+	saved, err := json.Marshal(rn.Save())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(*SavedGame){
+		"progress past the goal":   func(g *SavedGame) { g.Pursuit.Progress = 1 << 31 },
+		"position 0":               func(g *SavedGame) { g.Pursuit.Position = 0 },
+		"tests past max_tests":     func(g *SavedGame) { g.Pursuit.Metrics[metTests] = 1 << 31 },
+		"retry without a roll":     func(g *SavedGame) { g.State.Attempt.Retry = false; g.State.Attempt.NextPosition = 0 },
+		"flashback due, none left": func(g *SavedGame) { g.Pursuit.FlashbackDue, g.State.FlashbacksUsed = true, 1 },
+		"ended with a retry":       func(g *SavedGame) { g.Pursuit.Ended = true },
+		"scenario goal 0":          func(g *SavedGame) { g.Scenario.Goal = 0 },
+		"category 9":               func(g *SavedGame) { g.Pursuit.Category = 9 },
+	} {
+		var g SavedGame
+		if err := json.Unmarshal(saved, &g); err != nil {
+			t.Fatal(err)
+		}
+		edit(&g)
+		if err := g.Check(); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	var g SavedGame
+	if err := json.Unmarshal(saved, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Check(); err != nil {
+		t.Errorf("the saved pursuit itself: %v", err)
 	}
 }

@@ -340,6 +340,12 @@ func RestoreGame(g SavedGame) (*Runner, error) {
 	return rn, nil
 }
 
+// Check validates a saved pursuit whole, as RestoreGame does.
+func (g *SavedGame) Check() error {
+	_, err := RestoreGame(*g)
+	return err
+}
+
 // maxMetric bounds a saved metric.
 const maxMetric = 1 << 30
 

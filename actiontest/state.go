@@ -275,6 +275,13 @@ func Restore(s Saved) (*Character, error) {
 	return c, nil
 }
 
+// Check validates a saved character whole, as Restore does: the rules, the
+// sheet, the Director's name and the state against the rules.
+func (s *Saved) Check() error {
+	_, err := Restore(*s)
+	return err
+}
+
 // clone returns a copy of the sheet with its own maps.
 func (s Sheet) clone() Sheet {
 	out := s
