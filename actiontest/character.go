@@ -13,9 +13,11 @@ type Sheet struct {
 	Actions    map[string]int `json:"actions"`
 }
 
-// Character is a rated character under a set of Rules, with its State. The
-// step functions (Begin, Push, Finish, Flashback) change the State; a
-// rejected step returns an error and leaves it exactly as it was.
+// Character is a rated character under a set of Rules, with its State: the
+// package's engine. The steps (Begin, Retry, Push, Finish, FinishOpposed,
+// Spend) change the State; a refused step returns an error and leaves the
+// State and the dice.Roller exactly as they were. A Character copied by
+// value and given its own State (SetState) may play in another goroutine.
 type Character struct {
 	rules *Rules
 	sheet Sheet

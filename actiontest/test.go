@@ -92,10 +92,11 @@ func (s Stage) MarshalText() ([]byte, error) { return stageNames.Marshal(s) }
 // UnmarshalText reads a stage name.
 func (s *Stage) UnmarshalText(b []byte) error { return stageNames.Unmarshal(b, s) }
 
-// Attempt is one action test in progress and, once finished, its result.
-// It saves and restores as JSON. Its fields are a record the steps write,
-// not inputs; reuse one Attempt across tests and its dice buffers are
-// reused too.
+// Attempt is one roll in progress and, once finished, its result: the
+// State holds the action's (State.Attempt) and a flashback's
+// (State.Flashback). It saves and restores as JSON with the State, which
+// checks it whole. Its fields are a record the steps write, not inputs;
+// the next roll reuses its dice buffers.
 type Attempt struct {
 	Test  Test  `json:"test"`
 	Stage Stage `json:"stage"`
