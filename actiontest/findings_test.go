@@ -602,3 +602,35 @@ func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
 		t.Errorf("the saved pursuit itself: %v", err)
 	}
 }
+
+// The exact answers of the old engine, taken from it for the rooftop chase
+// under each shipped policy: with the old reading of "once per action"
+// (Rules.RetryMayPush) the one engine gives them to 1e-12.
+func TestExactMatchesTheOldEngineUnderItsReading(t *testing.T) {
+	old := map[string]struct {
+		p    []float64
+		mean float64
+	}{
+		"threshold":          {[]float64{0.01807913237311386, 0.47250521925584965, 0.50941564837103748, 0, 0}, 3.1657086065372853},
+		"never":              {[]float64{0.32605468880556582, 0.11487362693737799, 0.55907168425705711, 0, 0}, 3.7674438444480955},
+		"always_when_failed": {[]float64{0.12589255970401764, 0.65337357426561049, 0.12379125808053189, 0.096942607949841136, 0}, 3.6862492788929404},
+		"daring":             {[]float64{0.12589255970401764, 0.53665089447827474, 0.16724792280464579, 0.17020862301306297, 0}, 3.6540609042199725},
+		"cautious":           {[]float64{0.12589255970401764, 0.40387389013550912, 0.4702335501604743, 0, 0}, 3.6449098383134588},
+	}
+	for pol, want := range old {
+		s := DefaultScenario()
+		s.Policy, s.Rules.RetryMayPush = pol, true
+		ex, err := s.Exact(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want.p {
+			if math.Abs(ex.P[i]-want.p[i]) > 1e-12 {
+				t.Errorf("%s: P[%s] = %v, the old engine's %v", pol, s.Categories()[i], ex.P[i], want.p[i])
+			}
+		}
+		if math.Abs(ex.MeanRounds-want.mean) > 1e-12 {
+			t.Errorf("%s: mean tests %v, the old engine's %v", pol, ex.MeanRounds, want.mean)
+		}
+	}
+}
