@@ -110,7 +110,8 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 // scenario's policy): finish or push the roll in flight, begin the due
 // flashback, or begin the next test (a retry, or a new one) — or end the
 // pursuit when no test is left to take. A policy's illegal answer is an
-// error, and nothing changes.
+// error, and nothing changes. A Spender's illegal choice is reported once
+// the test it spends on is finished (and nothing is bought).
 func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 	if p == nil {
 		p = rn.policy
