@@ -10,31 +10,27 @@ import (
 
 var sinkInt int
 
-// benchSetup is the benchmarks' character, roller, prepared test (Prowl 2 +
+// benchSetup is the benchmarks' character, roller, test (Prowl 2 +
 // Dexterity 2, Risky, normal difficulty, no harm at stake so the state stays
 // put) and attempt.
-func benchSetup(b *testing.B) (*Character, *dice.Roller, Test, *Plan, *Attempt) {
+func benchSetup(b *testing.B) (*Character, *dice.Roller, Test, *Attempt) {
 	c, err := NewCharacter(DefaultRules(), testSheet)
 	if err != nil {
 		b.Fatal(err)
 	}
 	t := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}
-	p, err := c.Prepare(t)
-	if err != nil {
-		b.Fatal(err)
-	}
 	at := &Attempt{Dice: make([]int, 0, maxDice), Rerolled: make([]int, 0, maxDice)}
-	return c, dice.NewSeeded(1), t, &p, at
+	return c, dice.NewSeeded(1), t, at
 }
 
-// One complete test with no push: start the prepared test (roll 4 dice)
-// and read the outcome table.
+// One complete test with no push: begin the test (roll 4 dice) and read
+// the outcome table.
 func BenchmarkTest(b *testing.B) {
-	c, r, _, p, at := benchSetup(b)
+	c, r, t, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Start(r, p, at)
-		_ = c.Finish(at)
+		_ = c.Begin(r, t)
+		_ = c.Finish()
 		sinkInt += int(at.Outcome.Kind)
 	}
 }
@@ -42,24 +38,13 @@ func BenchmarkTest(b *testing.B) {
 // The same test, pushed every time (the push's harm is healed each time so
 // the state stays put).
 func BenchmarkTestPush(b *testing.B) {
-	c, r, _, p, at := benchSetup(b)
+	c, r, t, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Start(r, p, at)
-		_ = c.Push(r, at, 0)
-		_ = c.Finish(at)
-		_ = c.Heal(0, 0)
-		sinkInt += int(at.Outcome.Kind)
-	}
-}
-
-// One complete test from an unchecked Test: Begin checks it every time.
-func BenchmarkTestBegin(b *testing.B) {
-	c, r, t, _, at := benchSetup(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = c.Begin(r, t, at)
-		_ = c.Finish(at)
+		_ = c.Begin(r, t)
+		_ = c.Push(r, "physical")
+		_ = c.Finish()
+		_ = c.Heal("physical", 1)
 		sinkInt += int(at.Outcome.Kind)
 	}
 }

@@ -3,8 +3,8 @@ package actiontest
 import (
 	"fmt"
 	"slices"
-	"sort"
-	"sync/atomic"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // DirectorView is what a Director sees when it rules on one cell of the
@@ -29,14 +29,14 @@ type Ruling struct {
 // Director makes the Director's choice where the outcome table leaves one
 // ("Types of Consequences": the Director picks a complication, a lost
 // opportunity, a worse position or harm, and how bad). A Director must be
-// deterministic in its view: a character asks it once per table cell when
+// deterministic in its view, which it must not change: a character asks it once per table cell when
 // the Director is set (Character.SetDirector) and plays from the answers,
 // so it costs nothing per test. A worse position asked for by
 // Test.Escalate still replaces a failure's consequences whatever the
 // Director ruled.
 type Director interface {
 	Name() string
-	Rule(v DirectorView) Ruling
+	Rule(v *DirectorView) Ruling
 }
 
 // TableDirector gives every cell's consequences exactly as the table lists
@@ -47,7 +47,7 @@ type TableDirector struct{}
 func (TableDirector) Name() string { return "table" }
 
 // Rule returns the table's cell.
-func (TableDirector) Rule(v DirectorView) Ruling {
+func (TableDirector) Rule(v *DirectorView) Ruling {
 	return Ruling{Severity: v.Table.Severity, Consequences: slices.Clone(v.Table.Consequences)}
 }
 
@@ -62,7 +62,7 @@ type HarshDirector struct{}
 func (HarshDirector) Name() string { return "harsh" }
 
 // Rule adds harm to every consequence cell without any.
-func (HarshDirector) Rule(v DirectorView) Ruling {
+func (HarshDirector) Rule(v *DirectorView) Ruling {
 	r := TableDirector{}.Rule(v)
 	if len(r.Consequences) == 0 || hasKind(r.Consequences, Harm) {
 		return r
@@ -82,7 +82,7 @@ type GentleDirector struct{}
 func (GentleDirector) Name() string { return "gentle" }
 
 // Rule replaces harm with a complication.
-func (GentleDirector) Rule(v DirectorView) Ruling {
+func (GentleDirector) Rule(v *DirectorView) Ruling {
 	r := TableDirector{}.Rule(v)
 	serious, dropped := false, false
 	out := r.Consequences[:0]
@@ -122,42 +122,30 @@ func severityLevel(s Severity) int {
 	return 0
 }
 
-// directors maps scenario names to Directors.
-var directors = map[string]Director{
-	"table":  TableDirector{},
-	"harsh":  HarshDirector{},
-	"gentle": GentleDirector{},
-}
+// directors are the shipped Directors by name.
+var directors = named.Registry[Director]{Kind: "director", Make: map[string]func() Director{
+	"table":  func() Director { return TableDirector{} },
+	"harsh":  func() Director { return HarshDirector{} },
+	"gentle": func() Director { return GentleDirector{} },
+}}
 
-// DirectorByName returns a registered Director; "" is "table".
+// DirectorByName returns a shipped Director; "" is "table".
 func DirectorByName(name string) (Director, error) {
 	if name == "" {
 		name = "table"
 	}
-	d, ok := directors[name]
-	if !ok {
-		return nil, fmt.Errorf("actiontest: unknown director %q (allowed: %v)", name, Directors())
+	d, err := directors.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("actiontest: %w", err)
 	}
 	return d, nil
 }
 
-// Directors returns the registered Director names, sorted.
-func Directors() []string {
-	out := make([]string, 0, len(directors))
-	for n := range directors {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+// Directors returns the shipped Directors' names, sorted.
+func Directors() []string { return directors.Names() }
 
 // Director returns the character's Director.
 func (c *Character) Director() Director { return c.director }
-
-// eras numbers the outcome tables SetDirector works out, across all
-// characters, so that an Attempt can tell whether the row it holds is
-// still its character's (see Attempt.era).
-var eras atomic.Uint64
 
 // SetDirector asks d for its ruling on every cell of the outcome table and
 // plays every later test from those rulings (nil: TableDirector). A ruling
@@ -172,7 +160,8 @@ func (c *Character) SetDirector(d Director) error {
 	for i := range rl.Table {
 		for b := range rl.Table[i] {
 			o := rl.Table[i][b]
-			r := d.Rule(DirectorView{Position: Position(i), Band: Band(b), Table: &rl.Table[i][b], Rules: rl})
+			v := DirectorView{Position: Position(i + 1), Band: Band(b), Table: &rl.Table[i][b], Rules: rl}
+			r := d.Rule(&v)
 			o.Severity, o.Consequences = r.Severity, r.Consequences
 			if err := checkOutcome(rl, &o); err != nil {
 				return fmt.Errorf("actiontest: director %s on %s %s: %w", d.Name(), rl.Positions[i], Band(b), err)
@@ -182,7 +171,5 @@ func (c *Character) SetDirector(d Director) error {
 	}
 	c.director = d
 	c.table = table
-	c.cells = cellsOf(rl, table)
-	c.era = eras.Add(1)
 	return nil
 }

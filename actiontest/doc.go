@@ -1,27 +1,30 @@
 // Package actiontest implements the action test of Einfelst Wilds, a d6
 // dice-pool game in the style of Blades in the Dark (chapter "Action Tests"
 // and its sections "Position and Outcome", "Types of Consequences", "Levels
-// of Difficulty" and "Adding Dice and Altering the Outcome").
+// of Difficulty", "Opposed Rolls" and "Adding Dice and Altering the
+// Outcome").
 //
 // # The mechanic, in our words
 //
 // A character has five Attributes and thirteen Actions, each Action tied to
 // one Attribute, all rated 0 to 5. To act, they add the Action's rating to
 // its Attribute's and roll that many six-sided dice; every six is a success.
-// Help (one die a helper, three at most), equipment (usually one die, three
-// at most), a Risk Peril deal (three dice, paid for whatever happens), dice
-// carried from an earlier roll and other bonuses add dice; harm takes dice
-// away; but at least one die is always rolled.
+// Something no Action covers rolls the relevant Attribute alone. Help (one
+// die a helper, three at most), equipment (usually one die, three at most),
+// a Risk Peril deal (three dice, paid for whatever happens; priced in harm,
+// Moderate or worse), dice carried from an earlier roll and other bonuses
+// add dice; harm takes dice away; but at least one die is always rolled.
 //
 // A normal test needs one success, a challenging one two, a difficult one
 // three. Before the roll the Director sets the position — Controlled, Risky
-// or Desperate — and the position and the roll together pick a cell of the
-// outcome table: from a success with a bonus (and, for a plain success when
-// in control, a die carried to the next roll) down to the worst outcome: a
-// serious complication, severe harm, and the chance gone. Successes beyond
-// the requirement are extra successes to spend. Instead of a failure's
-// consequences the Director may worsen the position, and the character
-// rolls again from there.
+// (the default) or Desperate — and the position and the roll together pick
+// a cell of the outcome table: from a success with a bonus (and, for a
+// plain success when in control, a die carried to the next roll) down to
+// the worst outcome: a serious complication, severe harm, and the chance
+// gone. Successes beyond the requirement are extra successes to spend.
+// Instead of a failed roll's consequences the Director may worsen the
+// position, and the character rolls again from there: the same action,
+// not yet won or lost.
 //
 // Once per action, after seeing the roll (even a success), a character may
 // push: they take a level 1 harm of their choice and re-roll every die that
@@ -30,46 +33,70 @@
 // Harm sits on a Physical and a Mental track with Lesser, Moderate and
 // Severe rows; a full row passes harm up, and harm past the top is a
 // critical injury. A character with Severe harm acts only when helped or by
-// pushing. Once a day a character may play a flashback: a test of
-// difficulty 0 to 3 set in the past, which, if it goes well, adds dice to
-// the next roll. In an opposed test both sides roll and the most successes
-// win; a tie means neither side gets what it wanted.
+// pushing. Once a day a character may play a flashback: a test set in the
+// past, of difficulty 0 or 1 (ordinary), 2 (complex) or 3 or more
+// (elaborate), which, if it goes well, adds dice to the next roll. In an
+// opposed roll both sides roll and the most successes prevail; a tie means
+// neither side succeeds nor fails, and against an NPC the Director may add
+// a consequence.
 //
-// # Using the package
+// # Rules and rulings
 //
-// Every number and table above is a field of [Rules]; [DefaultRules] marks
-// each as taken from the rule text, the original game, or our own ruling.
-// A [Character] holds the ratings and a [State] (harm, flashbacks used,
-// carried dice) that saves and restores as JSON. A test is played in steps —
-// [Character.Begin] rolls, [Character.Push] optionally pushes,
-// [Character.Finish] reads the table and applies it — each recorded in an
-// [Attempt] that lists the dice rolled, re-rolled and why. [Character.Play]
-// runs the steps with a [Policy] making the choices; policies are named in
-// a registry ([PolicyByName], [Policies]) so scenario files can pick them.
-// A test played again and again (by a tool or a simulation) can be checked
-// once with [Character.Prepare] and begun with [Character.Start], which
-// checks only what depends on the character's state; Begin is the two in
-// one. The character keeps what its harm costs (dice, whether it
-// incapacitates, room for a push's harm) worked out between changes, so a
-// test does not walk the harm tracks; change State.Harm through the
-// methods, or call [Character.HarmChanged] after changing it by hand.
+// Every number and table above is a field of [Rules]; [DefaultRules]
+// gives the published values, and each field's comment marks its default
+// as the rule text's [text], the original game's [src], or our ruling
+// [ours]. The rulings where the text is silent are settings:
 //
-// Extra successes can buy effects ([Rules.Effects], one success each by
-// default: help an ally who failed the same Action, heal the lowest harm,
-// carry a die to the next roll); [Character.Spend] buys named effects on a
-// finished test and [Character.SpendWith] lets a [Spender] choose
-// ([SpenderByName]: "none", "heal_first", "bonus_dice").
+//   - Rules.RetryMayPush, false [text]: a push is once per action, and the
+//     Worse Position retry is the same action.
+//   - Rules.PushHarmShrinks, false [ours]: the push's own harm does not
+//     take dice from the re-roll.
+//   - Rules.ZeroFlashbackRolls, false [ours]: a flashback of difficulty 0
+//     calls for no roll and succeeds.
+//   - Rules.MultipleOver, 1 [ours]: any success beyond the requirement
+//     reads the table's "multiple successes" row.
+//   - Rules.PushSpace, "track" [ours]: no room for a push's harm means the
+//     harm would overflow the whole track.
+//   - Rules.DefaultPosition, Risky [text]; Rules.MinPerilHarm, Moderate
+//     [text]; Rules.Opposed, the outcomes of an opposed roll, a tie against
+//     an NPC bringing a complication [ours].
 //
-// Where the table leaves the Director a choice — which consequences
-// follow a roll (a complication, a lost opportunity, a worse position,
-// harm) and how severe — a [Director] rules ([Character.SetDirector],
-// [DirectorByName]): "table" deals the table's consequences as listed (the
-// default), "harsh" adds harm to every cell with consequences, "gentle"
-// turns the table's harm into complications. A Director rules once per
-// table cell when it is set, so it costs nothing per test.
+// # Playing a test
 //
-// An optional [Sink] (such as a [Recorder]) hears every roll, push, harm
-// and outcome; without one the steps allocate nothing.
+// A [Character] holds the ratings, its rules and its [State]: harm,
+// flashbacks used, carried dice, and the roll in flight with what it
+// recorded ([State.Attempt] for the action's roll, [State.Flashback] for a
+// flashback's). The steps play on that state, each checking everything
+// before it changes anything, so a refused step changes neither the state
+// nor the [dice.Roller]:
+//
+//   - [Character.Begin] rolls a test (a roll already in flight must be
+//     finished first: beginning again would be a free re-roll);
+//   - [Character.Push] pushes the roll in flight, its harm on a named track;
+//   - [Character.Finish] reads the table and applies it;
+//   - [Character.Retry] re-rolls the action at the worse position its
+//     outcome asked for;
+//   - [Character.FinishOpposed] reads an opposed roll against the
+//     opponent's successes;
+//   - [Character.Spend] and [Character.SpendWith] buy effects with extra
+//     successes ([Rules.Effects]; [SpenderByName]).
+//
+// [Character.CanBegin], [Character.CanRetry], [Character.CanPush] and
+// [Character.PushTrack] answer what may be done now, from the same checks.
+// [Character.Play] runs a whole action, retries included, through the same
+// steps with a [Policy] making the choices; its methods see a read-only
+// [View], and the shipped ones are found by [PolicyByName] and
+// [PolicyNames]. A [Director] rules on the consequences the table leaves
+// open ([DirectorByName]: "table", "harsh", "gentle").
+//
+// A character saves as one value, [Saved] — rules, sheet, Director and
+// state — and [Restore] checks it whole ([State.Check]) before any step
+// reads it. A Sink, a func([Event]), hears every roll, push, harm and
+// outcome; a nil Sink builds no event. Events write as JSON and read back.
+//
+// There is one rules engine: a simulated trial, the exact odds and a test
+// played by hand go through these steps, and every die is rolled by the
+// dice package.
 //
 // # Exact odds
 //
@@ -79,8 +106,8 @@
 // plus a fresh Binomial(n-s+2, 1/6); summing over the first roll, with the
 // policy deciding for each s whether to push, gives the exact distribution
 // ([Rules.SuccessDist]). [Character.Chances] and [Rules.Odds] read it
-// through the outcome table by walking the same engine steps a real test
-// takes, and [Rules.OpposedOdds] compares two binomials.
+// through the outcome table by walking the same steps a real test takes,
+// and [Rules.OpposedOdds] compares two binomials.
 //
 // # Scenario
 //
@@ -88,6 +115,9 @@
 // progress clock — over repeated tests, each success filling a segment (and
 // one more per extra success not spent on effects), each failure either
 // worsening the position for another try or losing the chance, with harm
-// accumulating from the table, pushes and peril. [Scenario.Exact] solves it as an absorbing
-// Markov chain; [Runner] samples it without allocating.
+// accumulating from the table, pushes and peril. A [Runner] plays a pursuit
+// a step at a time ([Runner.Step]) or a trial at a time, without
+// allocating; [Runner.Save] and [RestoreGame] save and restore a pursuit
+// in play, checked whole. [Scenario.Exact] solves the pursuit as an
+// absorbing Markov chain.
 package actiontest

@@ -3,8 +3,8 @@ package actiontest
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // EffectKind says what buying an Effect does.
@@ -110,6 +110,26 @@ func allowedEffects(rl *Rules) []uint64 {
 	return out
 }
 
+// allowedFor returns the bit set of the effects a test of name allows: its
+// Action's, or, for an Attribute rolled alone, the effects every Action
+// allows (those that name no Actions).
+func (c *Character) allowedFor(name string) (uint64, error) {
+	act, _, err := c.rules.Subject(name)
+	if err != nil {
+		return 0, err
+	}
+	if act >= 0 {
+		return c.allowed[act], nil
+	}
+	var all uint64
+	for i, e := range c.rules.Effects {
+		if len(e.Actions) == 0 {
+			all |= 1 << i
+		}
+	}
+	return all, nil
+}
+
 func containsName(names []string, n string) bool {
 	for _, m := range names {
 		if m == n {
@@ -157,7 +177,7 @@ var (
 // at's Action, and a heal needs a harm to clear. Each effect is recorded in
 // at.Bought and, with a Sink, as an EvEffect event. On error nothing
 // changes.
-func (c *Character) Spend(at *Attempt, names ...string) error {
+func (c *Character) Spend(names ...string) error {
 	var buf [8]int
 	idx := buf[:0]
 	for _, n := range names {
@@ -167,7 +187,7 @@ func (c *Character) Spend(at *Attempt, names ...string) error {
 		}
 		idx = append(idx, i)
 	}
-	return c.spend(at, idx)
+	return c.spend(&c.State.Attempt, idx)
 }
 
 // spend is Spend by effect index.
@@ -187,7 +207,8 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
 	}
-	if err := c.resolve(at); err != nil {
+	allowed, err := c.allowedFor(at.Test.Action)
+	if err != nil {
 		return err
 	}
 	cost, heals := 0, 0
@@ -196,7 +217,7 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 			return fmt.Errorf("actiontest: effect %d, allowed 0..%d", i, len(rl.Effects)-1)
 		}
 		e := &rl.Effects[i]
-		if c.allowed[at.act]&(1<<i) == 0 {
+		if allowed&(1<<i) == 0 {
 			return fmt.Errorf("%w: %s does not allow %s (allowed by %v)", ErrNotAllowed, at.Test.Action, e.Name, e.Actions)
 		}
 		cost += e.Cost
@@ -228,12 +249,12 @@ func harmHeld(s *State) int {
 func (c *Character) buy(at *Attempt, i int) {
 	rl := c.rules
 	e := &rl.Effects[i]
-	at.Spent, at.tidy = at.Spent+e.Cost, false
+	at.Spent += e.Cost
 	b := Bought{Effect: e.Name}
 	ev := Event{Kind: EvEffect, Effect: e.Name}
 	switch e.Kind {
 	case EffectHeal:
-		t, row := c.lowestHarm(c.harm[at.attr])
+		t, row := c.lowestHarm(c.naturalTrack(&at.Test))
 		c.healed(t, row)
 		b.Track, b.Row = rl.HarmTracks[t], rl.HarmRows[row].Name
 		ev.Track, ev.Row = b.Track, row
@@ -282,10 +303,10 @@ type SpendView struct {
 // Spender decides how a character spends extra successes — the Director
 // having the final say, a Spender stands for the table's agreement. It
 // appends the indices of the effects to buy (into Rules.Effects) to buf.
-// It must be deterministic in its view.
+// It must be deterministic in its view, which it must not change.
 type Spender interface {
 	Name() string
-	Spend(v SpendView, buf []int) []int
+	Spend(v *SpendView, buf []int) []int
 }
 
 // SpendNone keeps every extra success (the extras only count toward a
@@ -296,7 +317,7 @@ type SpendNone struct{}
 func (SpendNone) Name() string { return "none" }
 
 // Spend buys nothing.
-func (SpendNone) Spend(_ SpendView, buf []int) []int { return buf }
+func (SpendNone) Spend(_ *SpendView, buf []int) []int { return buf }
 
 // SpendInOrder spends extra successes one effect at a time, each time on
 // the first effect of Order (effect names) that the Action allows, that is
@@ -311,7 +332,7 @@ type SpendInOrder struct {
 func (s SpendInOrder) Name() string { return s.Label }
 
 // Spend picks effects in order of preference.
-func (s SpendInOrder) Spend(v SpendView, buf []int) []int {
+func (s SpendInOrder) Spend(v *SpendView, buf []int) []int {
 	left, harm := v.Extra, v.Harm
 	for left > 0 {
 		picked := false
@@ -339,54 +360,53 @@ func (s SpendInOrder) Spend(v SpendView, buf []int) []int {
 	return buf
 }
 
-// spenders maps names to Spenders.
-var spenders = map[string]Spender{
-	"none": SpendNone{},
+// spenders are the shipped Spenders by name.
+var spenders = named.Registry[Spender]{Kind: "spender", Make: map[string]func() Spender{
+	"none": func() Spender { return SpendNone{} },
 	// heal_first: heal harm while any is held, then carry dice.
-	"heal_first": SpendInOrder{Label: "heal_first", Order: []string{"heal_harm", "bonus_die"}},
+	"heal_first": func() Spender {
+		return SpendInOrder{Label: "heal_first", Order: []string{"heal_harm", "bonus_die"}}
+	},
 	// bonus_dice: every extra success becomes a die on the next roll.
-	"bonus_dice": SpendInOrder{Label: "bonus_dice", Order: []string{"bonus_die"}},
-}
+	"bonus_dice": func() Spender { return SpendInOrder{Label: "bonus_dice", Order: []string{"bonus_die"}} },
+}}
 
-// SpenderByName returns a registered Spender; "" is "none".
+// SpenderByName returns a shipped Spender; "" is "none".
 func SpenderByName(name string) (Spender, error) {
 	if name == "" {
 		name = "none"
 	}
-	s, ok := spenders[name]
-	if !ok {
-		return nil, fmt.Errorf("actiontest: unknown spender %q (allowed: %s)", name, strings.Join(Spenders(), ", "))
+	s, err := spenders.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("actiontest: %w", err)
 	}
 	return s, nil
 }
 
-// Spenders returns the registered Spender names, sorted.
-func Spenders() []string {
-	out := make([]string, 0, len(spenders))
-	for n := range spenders {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+// Spenders returns the shipped Spenders' names, sorted.
+func Spenders() []string { return spenders.Names() }
 
 // SpendWith asks s how to spend at's unspent extra successes and buys
 // them (see Spend). A Spender's illegal choice is an error and changes
 // nothing.
-func (c *Character) SpendWith(at *Attempt, s Spender) error {
+func (c *Character) SpendWith(s Spender) error {
+	at := &c.State.Attempt
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
 	}
-	if at.Extra-at.Spent <= 0 {
+	if at.Extra > maxDice || at.Spent < 0 || at.Spent > at.Extra {
+		return fmt.Errorf("actiontest: %d of %d extra successes spent: the attempt is corrupt (see State.Check)", at.Spent, at.Extra)
+	}
+	if at.Extra-at.Spent == 0 {
 		return nil
 	}
-	if err := c.resolve(at); err != nil {
+	allowed, err := c.allowedFor(at.Test.Action)
+	if err != nil {
 		return err
 	}
-	v := SpendView{Extra: at.Extra - at.Spent, Allowed: c.allowed[at.act], Harm: harmHeld(&c.State),
+	c.spendSeen = SpendView{Extra: at.Extra - at.Spent, Allowed: allowed, Harm: harmHeld(&c.State),
 		Succeeded: at.Outcome.Succeeded, Rules: c.rules}
-	idx := s.Spend(v, c.spendBuf[:0])
-	c.spendBuf = idx[:0]
+	idx := s.Spend(&c.spendSeen, c.spendBuf[:0])
 	if err := c.spend(at, idx); err != nil {
 		return fmt.Errorf("spender %s: %w", s.Name(), err)
 	}

@@ -15,11 +15,11 @@ import (
 // it.
 func finished(t *testing.T, c *Character, tst Test, faces ...int) *Attempt {
 	t.Helper()
-	var at Attempt
-	if err := c.Play(dice.Scripted(faces...), tst, Never{}, &at); err != nil {
+	at := &c.State.Attempt
+	if err := c.Play(dice.Scripted(faces...), tst, Never{}); err != nil {
 		t.Fatal(err)
 	}
-	return &at
+	return at
 }
 
 func setHarm(t *testing.T, c *Character, phys, ment [3]int) {
@@ -36,14 +36,14 @@ func TestSpendEffects(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	setHarm(t, c, [3]int{1, 0, 0}, [3]int{})
 	var rec Recorder
-	c.Sink = &rec
+	c.Sink = rec.Record
 	// 4 + 2 bonus - 1 harm = 5 dice; 4 sixes against 2 required: 2 extra.
 	at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2, NoHarm: true}, 6, 6, 6, 6, 1)
 	if at.Extra != 2 {
 		t.Fatalf("extra = %d, want 2", at.Extra)
 	}
 	rec.Events = nil
-	if err := c.Spend(at, "heal_harm", "bonus_die"); err != nil {
+	if err := c.Spend("heal_harm", "bonus_die"); err != nil {
 		t.Fatal(err)
 	}
 	want := []Bought{{Effect: "heal_harm", Track: "physical", Row: "lesser"}, {Effect: "bonus_die"}}
@@ -61,7 +61,7 @@ func TestSpendEffects(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
 	// Nothing is left to spend.
-	if err := c.Spend(at, "help_ally"); !errors.Is(err, ErrExtra) {
+	if err := c.Spend("help_ally"); !errors.Is(err, ErrExtra) {
 		t.Errorf("third effect: %v, want ErrExtra", err)
 	}
 	// The record survives JSON.
@@ -77,7 +77,7 @@ func TestSpendEffects(t *testing.T) {
 		t.Errorf("JSON round trip (-want +got):\n%s", d)
 	}
 	// The next test carries the bought die and starts with nothing bought.
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, at); err != nil {
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Carried != 1 || at.Pool.Dice != 5 || at.Spent != 0 || len(at.Bought) != 0 {
@@ -108,7 +108,7 @@ func TestSpendRejected(t *testing.T) {
 	} {
 		at := finished(t, c, tc.test, tc.faces...)
 		before, atBefore := c.State.Clone(), *at
-		err := c.Spend(at, tc.effects...)
+		err := c.Spend(tc.effects...)
 		if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%s: Spend = %v, want %v saying %q", tc.name, err, tc.want, tc.msg)
 		}
@@ -121,15 +121,14 @@ func TestSpendRejected(t *testing.T) {
 	}
 	// The rally needs two extra successes and a Persuade or Command test.
 	at := finished(t, c, Test{Action: "Persuade", Position: Risky, Difficulty: 1, NoHarm: true}, 6, 6, 6, 1)
-	if err := c.Spend(at, "rally"); err != nil || at.Spent != 2 {
+	if err := c.Spend("rally"); err != nil || at.Spent != 2 {
 		t.Errorf("rally on Persuade: %v, spent %d", err, at.Spent)
 	}
 	// Only a finished test has extra successes to spend.
-	var rolled Attempt
-	if err := c.Begin(dice.Scripted(6, 6, 6, 6), prowl, &rolled); err != nil {
+	if err := c.Begin(dice.Scripted(6, 6, 6, 6), prowl); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Spend(&rolled, "bonus_die"); !errors.Is(err, ErrStage) {
+	if err := c.Spend("bonus_die"); !errors.Is(err, ErrStage) {
 		t.Errorf("spend before finish: %v, want ErrStage", err)
 	}
 }
@@ -159,7 +158,7 @@ func TestHealLowestHarm(t *testing.T) {
 		if at.Pushed || at.Extra < 1 {
 			t.Fatalf("pushed %v, extra %d", at.Pushed, at.Extra)
 		}
-		if err := c.Spend(at, "heal_harm"); err != nil {
+		if err := c.Spend("heal_harm"); err != nil {
 			t.Fatal(err)
 		}
 		if d := cmp.Diff(harmOf(tc.wantP, tc.wantM), c.State.Harm); d != "" {
@@ -173,7 +172,7 @@ func TestSpenders(t *testing.T) {
 	if d := cmp.Diff([]string{"bonus_dice", "heal_first", "none"}, Spenders()); d != "" {
 		t.Errorf("spenders (-want +got):\n%s", d)
 	}
-	if _, err := SpenderByName("hoard"); err == nil || !strings.Contains(err.Error(), "bonus_dice, heal_first, none") {
+	if _, err := SpenderByName("hoard"); err == nil || !strings.Contains(err.Error(), `"bonus_dice", "heal_first", "none"`) {
 		t.Errorf("unknown spender: %v", err)
 	}
 	for _, tc := range []struct {
@@ -195,7 +194,7 @@ func TestSpenders(t *testing.T) {
 		}
 		// 4 - 1 + 1 = 4 dice, all sixes: 3 extra.
 		at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Bonus: 1, NoHarm: true}, 6, 6, 6, 6)
-		if err := c.SpendWith(at, sp); err != nil {
+		if err := c.SpendWith(sp); err != nil {
 			t.Fatal(err)
 		}
 		if c.State.Bonus != tc.bonus || harmHeld(&c.State) != tc.harm || at.Spent != tc.spent || len(at.Bought) != tc.boughtLen {
@@ -209,14 +208,14 @@ func TestSpenders(t *testing.T) {
 type greedySpender struct{}
 
 func (greedySpender) Name() string { return "greedy" }
-func (greedySpender) Spend(v SpendView, buf []int) []int {
+func (greedySpender) Spend(v *SpendView, buf []int) []int {
 	return append(buf, 2, 2, 2, 2, 2, 2)
 }
 
 func TestIllegalSpender(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, 6, 6, 1, 1)
-	err := c.SpendWith(at, greedySpender{})
+	err := c.SpendWith(greedySpender{})
 	if !errors.Is(err, ErrExtra) || !strings.Contains(err.Error(), "greedy") || c.State.Bonus != 0 || at.Spent != 0 {
 		t.Errorf("greedy spender: %v, bonus %d, spent %d", err, c.State.Bonus, at.Spent)
 	}
@@ -234,14 +233,14 @@ func TestEffectsCheck(t *testing.T) {
 	} {
 		rl := DefaultRules()
 		f(&rl)
-		err := rl.Check()
+		err := rl.Validate()
 		if !errors.Is(err, ErrRules) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: Check = %v", name, err)
 		}
 	}
 	rl := DefaultRules()
 	rl.Effects = nil
-	if err := rl.Check(); err != nil {
+	if err := rl.Validate(); err != nil {
 		t.Errorf("rules without effects: %v", err)
 	}
 }

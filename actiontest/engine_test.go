@@ -34,10 +34,9 @@ var cmpAttempt = cmpopts.IgnoreUnexported(Attempt{})
 func TestAddingDiceExample(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[0][0] = 1 // one lesser harm: -1 die
-	c.HarmChanged()
 	r := dice.Scripted(6, 1, 2, 3, 4, 6, 6, 1, 1, 1, 1)
-	var at Attempt
-	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2}, &at); err != nil {
+	at := &c.State.Attempt
+	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2}); err != nil {
 		t.Fatal(err)
 	}
 	wantPool := Pool{Action: 2, Attribute: 2, Bonus: 2, Penalty: 1, Dice: 5}
@@ -47,10 +46,10 @@ func TestAddingDiceExample(t *testing.T) {
 	if at.Successes != 1 {
 		t.Errorf("first roll successes = %d, want 1", at.Successes)
 	}
-	if err := c.Push(r, &at, 0); err != nil {
+	if err := c.Push(r, "physical"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Err(); err != nil || r.Remaining() != 0 {
@@ -88,11 +87,11 @@ func TestExtraSuccesses(t *testing.T) {
 		{[]int{6, 6, 6, 1}, 3, BandSuccess, 0},
 	} {
 		c := newChar(t, DefaultRules())
-		var at Attempt
-		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: Risky, Difficulty: tc.difficulty, NoHarm: true}, &at); err != nil {
+		at := &c.State.Attempt
+		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: Risky, Difficulty: tc.difficulty, NoHarm: true}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(&at); err != nil {
+		if err := c.Finish(); err != nil {
 			t.Fatal(err)
 		}
 		if at.Band != tc.band || at.Extra != tc.extra {
@@ -127,11 +126,11 @@ func TestOutcomeTable(t *testing.T) {
 		{Desperate, []int{5, 2, 1, 1}, want{Worst, false, 0, harmOf([3]int{0, 0, 1}, [3]int{}), true}},
 	} {
 		c := newChar(t, DefaultRules())
-		var at Attempt
-		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}, &at); err != nil {
+		at := &c.State.Attempt
+		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(&at); err != nil {
+		if err := c.Finish(); err != nil {
 			t.Fatal(err)
 		}
 		lost := false
@@ -140,7 +139,7 @@ func TestOutcomeTable(t *testing.T) {
 		}
 		got := want{at.Outcome.Kind, at.Outcome.Succeeded, c.State.Bonus, c.State.Harm, lost}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
-			t.Errorf("%s %v (-want +got):\n%s", DefaultRules().Positions[tc.pos], tc.faces, d)
+			t.Errorf("position %d %v (-want +got):\n%s", tc.pos, tc.faces, d)
 		}
 	}
 }
@@ -148,18 +147,18 @@ func TestOutcomeTable(t *testing.T) {
 // "+1 to your next roll" is carried and spent by the next roll.
 func TestCarriedBonus(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
+	at := &c.State.Attempt
 	tst := Test{Action: "Prowl", Position: Controlled, Difficulty: 1}
-	if err := c.Begin(dice.Scripted(6, 1, 1, 1), tst, &at); err != nil {
+	if err := c.Begin(dice.Scripted(6, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if c.State.Bonus != 1 {
 		t.Fatalf("bonus = %d, want 1", c.State.Bonus)
 	}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), tst, &at); err != nil {
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Carried != 1 || at.Pool.Dice != 5 || c.State.Bonus != 0 {
@@ -171,7 +170,7 @@ func TestHarmOverflow(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	rows := []int{}
 	for range 6 {
-		row, err := c.TakeHarm(1, 0)
+		row, err := c.TakeHarm(1, "physical")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,14 +183,14 @@ func TestHarmOverflow(t *testing.T) {
 	if c.State.Critical[0] != 1 || !c.Incapacitated() || c.Penalty() != 6 {
 		t.Errorf("critical %d, incapacitated %v, penalty %d; want 1, true, 6", c.State.Critical[0], c.Incapacitated(), c.Penalty())
 	}
-	if row, _ := c.TakeHarm(2, 1); row != 1 {
+	if row, _ := c.TakeHarm(2, "mental"); row != 1 {
 		t.Errorf("level 2 on an empty track filled row %d, want 1", row)
 	}
-	if _, err := c.TakeHarm(4, 0); err == nil {
+	if _, err := c.TakeHarm(4, "physical"); err == nil {
 		t.Error("harm level 4 accepted")
 	}
-	if _, err := c.TakeHarm(1, 2); err == nil {
-		t.Error("harm track 2 accepted")
+	if _, err := c.TakeHarm(1, "astral"); err == nil {
+		t.Error("harm track \"astral\" accepted")
 	}
 }
 
@@ -199,9 +198,8 @@ func TestMinimumOneDie(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[0] = []int{2, 2, 0}
 	c.State.Harm[1] = []int{2, 2, 0}
-	c.HarmChanged()
-	var at Attempt
-	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &at); err != nil {
+	at := &c.State.Attempt
+	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Dice != 1 || at.Pool.Penalty != 12 || len(at.Dice) != 1 {
@@ -211,7 +209,7 @@ func TestMinimumOneDie(t *testing.T) {
 
 func TestHelpAndEquipment(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
+	at := &c.State.Attempt
 	faces := make([]int, 20)
 	for i := range faces {
 		faces[i] = 1
@@ -219,12 +217,13 @@ func TestHelpAndEquipment(t *testing.T) {
 	for _, tc := range []struct{ helpers, equip, help, dice int }{
 		{0, 0, 0, 4}, {1, 1, 1, 6}, {3, 0, 3, 7}, {5, 3, 3, 10},
 	} {
-		if err := c.Begin(dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: tc.helpers, Equipment: tc.equip}, &at); err != nil {
+		if err := c.Begin(dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: tc.helpers, Equipment: tc.equip}); err != nil {
 			t.Fatal(err)
 		}
 		if at.Pool.Help != tc.help || at.Pool.Dice != tc.dice {
 			t.Errorf("helpers %d equipment %d: help %d dice %d, want %d %d", tc.helpers, tc.equip, at.Pool.Help, at.Pool.Dice, tc.help, tc.dice)
 		}
+		c.State = c.FreshState() // abandon the roll: each case starts afresh
 	}
 }
 
@@ -245,13 +244,11 @@ func TestPushSpace(t *testing.T) {
 		rl.PushSpace = tc.rule
 		c := newChar(t, rl)
 		c.State.Harm[0] = tc.phys[:]
-		c.HarmChanged()
-		var at Attempt
 		r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
-		if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}, &at); err != nil {
+		if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil {
 			t.Fatal(err)
 		}
-		err := c.Push(r, &at, 0)
+		err := c.Push(r, "physical")
 		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, ErrNoSpace)) {
 			t.Errorf("%s %v: push error %v, want ok=%v", tc.rule, tc.phys, err, tc.ok)
 		}
@@ -261,18 +258,22 @@ func TestPushSpace(t *testing.T) {
 	}
 }
 
-// Every rejected step leaves the character's state and the attempt exactly
-// as they were.
+// Every rejected step leaves the character's state exactly as it was and
+// draws nothing from the Roller.
 func TestRejectedStepsChangeNothing(t *testing.T) {
 	base := Test{Action: "Prowl", Position: Risky, Difficulty: 1}
-	type step func(c *Character, at *Attempt) error
+	type step func(c *Character, r *dice.Roller) error
 	begin := func(tst Test) step {
-		return func(c *Character, at *Attempt) error { return c.Begin(dice.Scripted(6, 6, 6, 6, 6, 6, 6, 6), tst, at) }
+		return func(c *Character, r *dice.Roller) error { return c.Begin(r, tst) }
 	}
+	push := func(track string) step {
+		return func(c *Character, r *dice.Roller) error { return c.Push(r, track) }
+	}
+	finish := func(c *Character, _ *dice.Roller) error { return c.Finish() }
 	with := func(f func(*Test)) Test { x := base; f(&x); return x }
 	for _, tc := range []struct {
 		name  string
-		setup func(c *Character, at *Attempt)
+		setup func(c *Character)
 		step  step
 		is    error
 	}{
@@ -280,65 +281,74 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{name: "difficulty 0", step: begin(with(func(x *Test) { x.Difficulty = 0 }))},
 		{name: "negative helpers", step: begin(with(func(x *Test) { x.Helpers = -1 }))},
 		{name: "equipment 4", step: begin(with(func(x *Test) { x.Equipment = 4 }))},
-		{name: "position 3", step: begin(with(func(x *Test) { x.Position = 3 }))},
+		{name: "position 4", step: begin(with(func(x *Test) { x.Position = 4 }))},
+		{name: "position -1", step: begin(with(func(x *Test) { x.Position = -1 }))},
 		{name: "harm track", step: begin(with(func(x *Test) { x.HarmTrack = "spiritual" }))},
 		{name: "peril harm 4", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 4 }))},
-		{name: "flashback difficulty 4", step: begin(with(func(x *Test) { x.Flashback, x.Difficulty = true, 4 }))},
-		{name: "flashbacks used", setup: func(c *Character, _ *Attempt) { c.State.FlashbacksUsed = 1 },
+		{name: "peril harm below moderate", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 1 }))},
+		{name: "negative flashback difficulty", step: begin(with(func(x *Test) { x.Flashback, x.Difficulty = true, -1 }))},
+		{name: "flashbacks used", setup: func(c *Character) { c.State.FlashbacksUsed = 1 },
 			step: begin(with(func(x *Test) { x.Flashback = true })), is: ErrFlashbacks},
-		{name: "severe, peril, no help", setup: func(c *Character, _ *Attempt) { c.State.Harm[0][2] = 1; c.HarmChanged() },
+		{name: "severe, peril, no help", setup: func(c *Character) { c.State.Harm[0][2] = 1 },
 			step: begin(with(func(x *Test) { x.Peril = true })), is: ErrIncapacitated},
-		{name: "severe, no space", setup: func(c *Character, _ *Attempt) {
+		{name: "severe, no space", setup: func(c *Character) {
 			c.State.Harm = harmOf([3]int{2, 2, 1}, [3]int{2, 2, 1})
-			c.HarmChanged()
 		}, step: begin(base), is: ErrIncapacitated},
-		{name: "push twice", setup: func(c *Character, at *Attempt) {
+		{name: "begin over a roll in flight", setup: func(c *Character) {
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
+		}, step: begin(base), is: ErrInFlight},
+		{name: "flashback over a roll in flight", setup: func(c *Character) {
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
+		}, step: begin(with(func(x *Test) { x.Flashback = true })), is: ErrInFlight},
+		{name: "push twice", setup: func(c *Character) {
 			r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-			_ = c.Begin(r, base, at)
-			_ = c.Push(r, at, 0)
-		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1), at, 0) }, is: ErrPushTwice},
-		{name: "push without space", setup: func(c *Character, at *Attempt) {
+			_ = c.Begin(r, base)
+			_ = c.Push(r, "physical")
+		}, step: push("physical"), is: ErrPushTwice},
+		{name: "push without space", setup: func(c *Character) {
 			c.State.Harm[0] = []int{2, 2, 1}
-			c.HarmChanged()
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Helpers = 1 }), at)
-		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1, 1), at, 0) }, is: ErrNoSpace},
-		{name: "push a peril roll", setup: func(c *Character, at *Attempt) {
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), with(func(x *Test) { x.Peril = true }), at)
-		}, step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1), at, 0) }, is: ErrPerilPush},
-		{name: "push bad track", setup: func(c *Character, at *Attempt) { _ = c.Begin(dice.Scripted(1, 1, 1, 1), base, at) },
-			step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1, 1, 1, 1, 1, 1), at, 5) }},
-		{name: "push before roll", step: func(c *Character, at *Attempt) error { return c.Push(dice.Scripted(1), at, 0) }, is: ErrStage},
-		{name: "finish twice", setup: func(c *Character, at *Attempt) {
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base, at)
-			_ = c.Finish(at)
-		}, step: func(c *Character, at *Attempt) error { return c.Finish(at) }, is: ErrStage},
-		{name: "finish without the needed push", setup: func(c *Character, at *Attempt) {
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Helpers = 1 }))
+		}, step: push("physical"), is: ErrNoSpace},
+		{name: "push a peril roll", setup: func(c *Character) {
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), with(func(x *Test) { x.Peril = true }))
+		}, step: push("physical"), is: ErrPerilPush},
+		{name: "push bad track", setup: func(c *Character) { _ = c.Begin(dice.Scripted(1, 1, 1, 1), base) },
+			step: push("spiritual")},
+		{name: "push before roll", step: push("physical"), is: ErrStage},
+		{name: "finish twice", setup: func(c *Character) {
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
+			_ = c.Finish()
+		}, step: finish, is: ErrStage},
+		{name: "finish without the needed push", setup: func(c *Character) {
 			c.State.Harm[1][2] = 1
-			c.HarmChanged()
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base, at)
-		}, step: func(c *Character, at *Attempt) error { return c.Finish(at) }, is: ErrMustPush},
+			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
+		}, step: finish, is: ErrMustPush},
+		{name: "retry without a worse position", setup: func(c *Character) {
+			_ = c.Play(dice.Scripted(6, 1, 1, 1), base, Never{})
+		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base.Worse()) }, is: ErrStage},
+		{name: "retry at the wrong position", setup: func(c *Character) {
+			_ = c.Play(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Escalate = true }), Never{})
+		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base) }, is: ErrStage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newChar(t, DefaultRules())
-			var at Attempt
 			if tc.setup != nil {
-				tc.setup(c, &at)
+				tc.setup(c)
 			}
-			beforeState, beforeAt := c.State.Clone(), at
-			beforeAt.Dice = append([]int(nil), at.Dice...)
-			beforeAt.Rerolled = append([]int(nil), at.Rerolled...)
-			err := tc.step(c, &at)
+			before := c.State.Clone()
+			r := dice.Scripted(6, 6, 6, 6, 6, 6, 6, 6, 6, 6)
+			err := tc.step(c, r)
 			if err == nil {
 				t.Fatal("step accepted")
 			}
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("error %v, want %v", err, tc.is)
 			}
-			if d := cmp.Diff(beforeState, c.State); d != "" {
+			if d := cmp.Diff(before, c.State, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("state changed (-before +after):\n%s", d)
 			}
-			if d := cmp.Diff(beforeAt, at, cmpAttempt, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("attempt changed (-before +after):\n%s", d)
+			if r.Remaining() != 10 {
+				t.Errorf("the step drew %d dice", 10-r.Remaining())
 			}
 		})
 	}
@@ -384,12 +394,12 @@ func TestRulesCheck(t *testing.T) {
 	} {
 		rl := DefaultRules()
 		f(&rl)
-		if err := rl.Check(); !errors.Is(err, ErrRules) {
+		if err := rl.Validate(); !errors.Is(err, ErrRules) {
 			t.Errorf("%s: Check = %v", name, err)
 		}
 	}
 	rl := DefaultRules()
-	if err := rl.Check(); err != nil {
+	if err := rl.Validate(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -397,15 +407,15 @@ func TestRulesCheck(t *testing.T) {
 // Risk Peril: +3 dice, its price paid even on a success, and no push.
 func TestRiskPeril(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
+	at := &c.State.Attempt
 	r := dice.Scripted(6, 6, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true, PerilHarm: 2}, &at); err != nil {
+	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true, PerilHarm: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Peril != 3 || at.Pool.Dice != 7 {
 		t.Errorf("pool %+v, want 3 peril dice, 7 in all", at.Pool)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if !at.Outcome.Succeeded || c.State.Harm[0][1] != 1 {
@@ -417,47 +427,52 @@ func TestRiskPeril(t *testing.T) {
 func TestSevereHarm(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	c.State.Harm[0][2] = 1
-	c.HarmChanged()
-	var at Attempt
+	at := &c.State.Attempt
 	r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &at); err != nil {
+	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if !at.MustPush {
 		t.Fatal("must push not set")
 	}
-	if err := c.Play(dice.Scripted(1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}, &Attempt{}); err != nil {
+	if err := c.Push(r, "physical"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Play(dice.Scripted(1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
 		t.Fatalf("Never must still push when it is the only way to act: %v", err)
 	}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}, &at); err != nil || at.MustPush {
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil || at.MustPush {
 		t.Fatalf("helped: err %v, must push %v", err, at.MustPush)
 	}
 }
 
 func TestFlashback(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
+	at := &c.State.Flashback
 	fb := Test{Action: "Persuade", Position: Risky, Flashback: true}
-	if err := c.Begin(dice.Scripted(), fb, &at); err != nil {
+	if err := c.Begin(dice.Scripted(), fb); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if !at.Outcome.Succeeded || len(at.Dice) != 0 || c.State.Bonus != 1 || c.State.FlashbacksUsed != 1 {
 		t.Errorf("difficulty 0 flashback: succeeded %v, dice %v, bonus %d, used %d", at.Outcome.Succeeded, at.Dice, c.State.Bonus, c.State.FlashbacksUsed)
 	}
-	if err := c.Begin(dice.Scripted(6, 6, 6, 6, 6), fb, &at); !errors.Is(err, ErrFlashbacks) {
+	if err := c.Begin(dice.Scripted(6, 6, 6, 6, 6), fb); !errors.Is(err, ErrFlashbacks) {
 		t.Errorf("second flashback today: %v", err)
 	}
 	c.NewDay()
 	fb.Difficulty = 2
 	// Persuade 1 + Presence 3 + carried 1 = 5 dice; one six fails a
 	// difficulty-2 flashback: no bonus, and the carried die is spent.
-	if err := c.Begin(dice.Scripted(6, 1, 1, 1, 1), fb, &at); err != nil {
+	if err := c.Begin(dice.Scripted(6, 1, 1, 1, 1), fb); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Dice != 5 || at.Outcome.Succeeded || c.State.Bonus != 0 {
@@ -467,21 +482,21 @@ func TestFlashback(t *testing.T) {
 
 func TestWorsePosition(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
+	at := &c.State.Attempt
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst, &at); err != nil {
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if !at.Retry || at.NextPosition != Desperate || at.HarmTaken || at.Outcome.Consequences[0].Kind != WorsePosition {
 		t.Fatalf("risky failure with escalation: %+v", at)
 	}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst.Worse(), &at); err != nil {
+	if err := c.Retry(dice.Scripted(1, 1, 1, 1), tst.Worse()); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(&at); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if at.Retry || at.Outcome.Kind != Worst || c.State.Harm[0][2] != 1 {
@@ -490,8 +505,6 @@ func TestWorsePosition(t *testing.T) {
 }
 
 func TestOpposed(t *testing.T) {
-	c := newChar(t, DefaultRules())
-	d := newChar(t, DefaultRules())
 	var a, b Attempt
 	if _, err := Opposed(&a, &b); !errors.Is(err, ErrStage) {
 		t.Errorf("unrolled opposed test: %v", err)
@@ -504,13 +517,14 @@ func TestOpposed(t *testing.T) {
 		{[]int{6, 1, 1, 1}, []int{6, 1, 1, 1}, 0},
 		{[]int{1, 1, 1, 1}, []int{6, 1, 1, 1}, -1},
 	} {
-		if err := c.Begin(dice.Scripted(tc.fa...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &a); err != nil {
+		c, d := newChar(t, DefaultRules()), newChar(t, DefaultRules())
+		if err := c.Begin(dice.Scripted(tc.fa...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Begin(dice.Scripted(tc.fb...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &b); err != nil {
+		if err := d.Begin(dice.Scripted(tc.fb...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := Opposed(&a, &b); got != tc.want {
+		if got, _ := Opposed(&c.State.Attempt, &d.State.Attempt); got != tc.want {
 			t.Errorf("%v vs %v: %d, want %d", tc.fa, tc.fb, got, tc.want)
 		}
 	}
@@ -518,12 +532,12 @@ func TestOpposed(t *testing.T) {
 
 func TestStateJSON(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
+	at := &c.State.Attempt
 	r := dice.Scripted(1, 2, 3, 4, 1, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Persuade", Position: Desperate, Difficulty: 2}, &at); err != nil {
+	if err := c.Begin(r, Test{Action: "Persuade", Position: Desperate, Difficulty: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Push(r, &at, 1); err != nil {
+	if err := c.Push(r, "mental"); err != nil {
 		t.Fatal(err)
 	}
 	c.State.FlashbacksUsed, c.State.Bonus = 1, 2
@@ -542,25 +556,15 @@ func TestStateJSON(t *testing.T) {
 	if diff := cmp.Diff(c.State, d.State); diff != "" {
 		t.Errorf("state round trip (-want +got):\n%s", diff)
 	}
-	// The attempt in progress round-trips too and can be finished.
-	ab, err := json.Marshal(at)
-	if err != nil {
+	// The attempt in progress round-tripped with the state and can be
+	// finished.
+	if err := d.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	var at2 Attempt
-	if err := json.Unmarshal(ab, &at2); err != nil {
+	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(at, at2, cmpAttempt); diff != "" {
-		t.Errorf("attempt round trip (-want +got):\n%s", diff)
-	}
-	if err := d.Finish(&at2); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Finish(&at); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(at, at2, cmpAttempt); diff != "" {
+	if diff := cmp.Diff(c.State.Attempt, d.State.Attempt); diff != "" || !at.Pushed {
 		t.Errorf("restored attempt finishes differently (-want +got):\n%s", diff)
 	}
 	// Persuade is a Presence action: the worst outcome's severe harm lands
@@ -588,9 +592,8 @@ func TestStateJSON(t *testing.T) {
 func TestEvents(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	var rec Recorder
-	c.Sink = &rec
-	var at Attempt
-	if err := c.Play(dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{}, &at); err != nil {
+	c.Sink = rec.Record
+	if err := c.Play(dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -605,7 +608,7 @@ func TestEvents(t *testing.T) {
 }
 
 func TestPolicies(t *testing.T) {
-	names := Policies()
+	names := PolicyNames()
 	if d := cmp.Diff([]string{"always_when_failed", "cautious", "daring", "never", "threshold"}, names); d != "" {
 		t.Errorf("policies (-want +got):\n%s", d)
 	}
@@ -617,7 +620,7 @@ func TestPolicies(t *testing.T) {
 	if _, err := PolicyByName("yolo"); err == nil {
 		t.Error("unknown policy accepted")
 	}
-	v := View{Pool: 4, Required: 2, Successes: 2, PushTrack: 0}
+	v := View{Pool: 4, Required: 2, Successes: 2, PushTrack: "physical"}
 	for _, tc := range []struct {
 		p    Policy
 		v    View
@@ -625,13 +628,12 @@ func TestPolicies(t *testing.T) {
 	}{
 		{Never{}, v, false},
 		{WhenFailed{}, v, false},
-		{WhenFailed{}, View{Required: 2, Successes: 1, PushTrack: 1}, true},
-		{WhenFailed{}, View{Required: 2, Successes: 1, PushTrack: -1}, false},
+		{WhenFailed{}, View{Required: 2, Successes: 1, PushTrack: "mental"}, true},
 		{Threshold{Extra: 1, MaxPenalty: 1}, v, true},
-		{Threshold{Extra: 1, MaxPenalty: 1}, View{Required: 2, Successes: 2, Penalty: 2, PushTrack: 0}, false},
-		{Threshold{}, View{MustPush: true, Penalty: 9, PushTrack: 0}, true},
+		{Threshold{Extra: 1, MaxPenalty: 1}, View{Required: 2, Successes: 2, Penalty: 2, PushTrack: "physical"}, false},
+		{Threshold{}, View{MustPush: true, Penalty: 9, PushTrack: "physical"}, true},
 	} {
-		if got, _ := tc.p.Push(tc.v); got != tc.push {
+		if got, _ := tc.p.Push(&tc.v); got != tc.push {
 			t.Errorf("%s on %+v: push %v, want %v", tc.p.Name(), tc.v, got, tc.push)
 		}
 	}
@@ -640,14 +642,13 @@ func TestPolicies(t *testing.T) {
 // badPolicy pushes onto a track that does not exist.
 type badPolicy struct{}
 
-func (badPolicy) Name() string          { return "bad" }
-func (badPolicy) Peril(View) bool       { return false }
-func (badPolicy) Push(View) (bool, int) { return true, 7 }
+func (badPolicy) Name() string              { return "bad" }
+func (badPolicy) Peril(*View) bool          { return false }
+func (badPolicy) Push(*View) (bool, string) { return true, "astral" }
 
 func TestIllegalPolicyChoice(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	var at Attempt
-	if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}, &at); err == nil {
+	if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
 		t.Error("illegal push track accepted")
 	}
 	if _, err := c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
@@ -663,15 +664,15 @@ func TestWorsePositionInTable(t *testing.T) {
 		rl.Table[p][BandFailure] = Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{{Kind: WorsePosition}, {Kind: Harm, Level: 1}}}
 	}
 	c := newChar(t, rl)
-	var at Attempt
+	at := &c.State.Attempt
 	for _, tc := range []struct {
 		pos   Position
 		retry bool
 	}{{Controlled, true}, {Risky, true}, {Desperate, false}} {
-		if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}, &at); err != nil {
+		if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(&at); err != nil {
+		if err := c.Finish(); err != nil {
 			t.Fatal(err)
 		}
 		if at.Retry != tc.retry || (tc.retry && at.NextPosition != tc.pos+1) || !at.HarmTaken {

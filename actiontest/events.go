@@ -1,6 +1,10 @@
 package actiontest
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/internal/named"
+)
 
 // EventKind says what an Event reports.
 type EventKind int
@@ -29,29 +33,31 @@ const (
 	EvEffect
 )
 
-var eventNames = [...]string{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day", "effect"}
+var eventNames = named.Enum[EventKind]{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day", "effect"}
 
 // String returns the kind's name.
-func (k EventKind) String() string {
-	if k < 0 || int(k) >= len(eventNames) {
-		return fmt.Sprintf("event(%d)", int(k))
-	}
-	return eventNames[k]
-}
+func (k EventKind) String() string { return eventNames.String(k) }
 
-// Event is one thing that happened. Dice aliases the engine's buffer: copy
-// it to keep it past the call.
+// MarshalText writes the kind's name.
+func (k EventKind) MarshalText() ([]byte, error) { return eventNames.Marshal(k) }
+
+// UnmarshalText reads a kind name.
+func (k *EventKind) UnmarshalText(b []byte) error { return eventNames.Unmarshal(b, k) }
+
+// Event is one thing that happened; it writes as JSON and reads back the
+// same. Dice aliases the engine's buffer: copy it to keep it past the
+// call.
 type Event struct {
-	Kind      EventKind
-	Dice      []int
-	Pool      int
-	Successes int
-	Level     int
-	Row       int
-	Track     string
-	Outcome   Kind
-	Retry     bool
-	Effect    string
+	Kind      EventKind `json:"kind"`
+	Dice      []int     `json:"dice,omitempty"`
+	Pool      int       `json:"pool,omitempty"`
+	Successes int       `json:"successes,omitempty"`
+	Level     int       `json:"level,omitempty"`
+	Row       int       `json:"row,omitempty"`
+	Track     string    `json:"track,omitempty"`
+	Outcome   Kind      `json:"outcome,omitempty"`
+	Retry     bool      `json:"retry,omitempty"`
+	Effect    string    `json:"effect,omitempty"`
 }
 
 // String narrates the event in one line.
@@ -90,18 +96,14 @@ func (e Event) String() string {
 	return e.Kind.String()
 }
 
-// Sink receives events. A nil Sink on a Character costs nothing.
-type Sink interface {
-	Event(e Event)
-}
-
-// Recorder is a Sink that keeps every event, copying their dice.
+// Recorder keeps every event it hears, copying their dice: set a
+// character's Sink to its Record method.
 type Recorder struct {
 	Events []Event
 }
 
-// Event records e.
-func (r *Recorder) Event(e Event) {
+// Record records e.
+func (r *Recorder) Record(e Event) {
 	e.Dice = append([]int(nil), e.Dice...)
 	r.Events = append(r.Events, e)
 }

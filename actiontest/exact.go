@@ -80,11 +80,10 @@ type Chances struct {
 // choice by the policy on any possible roll is an error.
 func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 	sc := c.scratch()
-	var at Attempt
 	var ch Chances
 	succ := make([]float64, maxDice+1)
 	top := 0
-	err := sc.outcomes(t, p, &at, func(q float64, _ *State, a *Attempt) {
+	err := sc.outcomes(t, false, p, func(q float64, _ *State, a *Attempt) {
 		ch.Pool, ch.Peril = a.Pool.Dice, a.Test.Peril
 		succ[a.Successes] += q
 		top = max(top, a.Successes)
@@ -107,68 +106,98 @@ func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 	return ch, nil
 }
 
-// outcomes plays t every possible way: it takes the policy's peril choice,
-// begins, and for each first-roll success count asks the policy about a
-// push and finishes (for a push, once for each re-roll success count),
-// calling f with each branch's probability, the state it leaves and the
-// finished attempt. c's state is used as scratch and left changed.
-func (c *Character) outcomes(t Test, p Policy, at *Attempt, f func(q float64, st *State, a *Attempt)) error {
-	if t.PerilOffered && !t.Peril {
-		if err := c.plan(&t, at); err != nil {
-			return err
+// outcomes plays one roll of t every possible way, through the steps'
+// own checks and state changes: it takes the policy's peril choice,
+// begins (or, for retry, re-rolls the finished roll's action), and for
+// each first-roll success count asks the policy about a push and finishes
+// (for a push, once for each re-roll success count), calling f with each
+// branch's probability, the state it leaves and the finished attempt. The
+// dice recorded are one roll of each count (successes first). c's state
+// is used as scratch and left changed.
+func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st *State, a *Attempt)) error {
+	var (
+		pushed bool
+		s      subject
+		err    error
+	)
+	if retry {
+		if pushed, err = c.canRetry(&t); err == nil {
+			s, err = c.subjectOf(t.Action)
 		}
-		t.Peril = p.Peril(c.view(at))
+	} else {
+		s, err = c.canBegin(&t)
 	}
-	if err := c.plan(&t, at); err != nil {
+	if err != nil {
 		return err
 	}
-	c.start(at)
-	rl := c.rules
-	if t.Flashback && t.Difficulty == 0 {
-		at.Successes = 0
-		if err := c.Finish(at); err != nil {
+	if t.PerilOffered && !t.Peril {
+		pool, must, err := c.count(&t, s, pushed)
+		if err != nil {
 			return err
 		}
+		c.viewOf(&c.seen, &t, s, pool, must, pushed, 0, nil)
+		t.Peril = p.Peril(&c.seen)
+	}
+	pool, must, err := c.count(&t, s, pushed)
+	if err != nil {
+		return err
+	}
+	at := c.slot(&t)
+	if !c.start(at, &t, s, pool, must, pushed) {
+		c.finish(at, s)
 		f(1, &c.State, at)
 		return nil
 	}
+	rl := c.rules
 	base := c.State.Clone()
-	var pushed State
-	n, hit := at.Pool.Dice, rl.hitChance()
-	for s, ps := range binom(n, hit) {
+	var afterPush State
+	hit := rl.hitChance()
+	for first, ps := range binom(pool.Dice, hit) {
 		c.setFrom(&base)
-		at.clearResult()
-		at.Stage, at.Pushed, at.PushTrack, at.Kept, at.Successes = Rolled, false, "", 0, s
-		push, track := false, 0
-		if !t.Peril {
-			push, track = c.askPush(p, at)
+		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, first), first
+		c.viewOf(&c.seen, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+		push, track := false, ""
+		if c.seen.PushTrack != "" {
+			push, track = p.Push(&c.seen)
 		}
 		if !push {
 			if at.MustPush {
-				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, ErrMustPush)
+				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, ErrMustPush)
 			}
-			if err := c.Finish(at); err != nil {
-				return err
-			}
+			c.finish(at, s)
 			f(ps, &c.State, at)
 			continue
 		}
-		if err := c.CanPush(at, track); err != nil {
-			return fmt.Errorf("policy %s after %d successes: %w", p.Name(), s, err)
+		ti, err := rl.TrackIndex(track)
+		if err == nil {
+			err = c.canPush(at, ti)
 		}
-		c.payPush(at, track)
-		pushed.copyFrom(&c.State)
-		for k, pk := range binom(n-s+rl.PushDice, hit) {
-			c.setFrom(&pushed)
-			at.clearResult()
-			at.Stage, at.Successes = Rolled, s+k
-			if err := c.Finish(at); err != nil {
-				return err
-			}
+		if err != nil {
+			return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, err)
+		}
+		_, n := c.payPush(at, ti)
+		afterPush.copyFrom(&c.State)
+		for k, pk := range binom(n, hit) {
+			c.setFrom(&afterPush)
+			at.Rerolled, at.Successes = rl.faces(at.Rerolled[:0], n, k), first+k
+			c.finish(at, s)
 			f(ps*pk, &c.State, at)
 		}
 	}
 	return nil
+}
+
+// faces appends one roll of n dice with k successes to out: k success
+// faces, then faces that fail.
+func (rl *Rules) faces(out []int, n, k int) []int {
+	for i := range n {
+		f := 1
+		if i < k {
+			f = rl.SuccessFace
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // scratch returns a copy of c with its own state and no sink.
@@ -176,9 +205,6 @@ func (c *Character) scratch() *Character {
 	sc := *c
 	sc.Sink = nil
 	sc.State = c.State.Clone()
-	// Its own worked-out harm cost and scratch space: the copy's slices
-	// would share c's.
-	sc.free, sc.loaded, sc.ready, sc.spendBuf = nil, false, false, nil
 	return &sc
 }
 
@@ -209,7 +235,7 @@ func (rl *Rules) OpposedOdds(a, b int) (win, tie, lose float64, err error) {
 // position and difficulty by an unharmed character whose choices are made
 // by p (nil: Never): the position x outcome table for any pool.
 func (rl *Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances, error) {
-	if err := rl.Check(); err != nil {
+	if err := rl.Validate(); err != nil {
 		return Chances{}, err
 	}
 	if pool < max(rl.MinDice, 1) || pool > maxDice/4 {

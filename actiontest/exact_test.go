@@ -95,7 +95,7 @@ func TestChancesMatchSampled(t *testing.T) {
 		policy string
 	}
 	var cases []cfg
-	for _, pol := range Policies() {
+	for _, pol := range PolicyNames() {
 		for _, tst := range []Test{
 			{Action: "Prowl", Position: Risky, Difficulty: 1},
 			{Action: "Persuade", Position: Desperate, Difficulty: 2, Helpers: 2},
@@ -110,7 +110,6 @@ func TestChancesMatchSampled(t *testing.T) {
 		c := newChar(t, DefaultRules())
 		if tc.harm != nil {
 			c.State.Harm = tc.harm
-			c.HarmChanged()
 		}
 		p, _ := PolicyByName(tc.policy)
 		ch, err := c.Chances(tc.test, p)
@@ -122,10 +121,10 @@ func TestChancesMatchSampled(t *testing.T) {
 		obs := map[int]int64{}
 		var kinds [numKinds]int64
 		pushed := 0
-		var at Attempt
+		at := &c.State.Attempt
 		for range trials {
 			c.setFrom(&start)
-			if err := c.Play(r, tc.test, p, &at); err != nil {
+			if err := c.Play(r, tc.test, p); err != nil {
 				t.Fatalf("%s %+v: %v", tc.policy, tc.test, err)
 			}
 			obs[at.Successes]++
@@ -165,10 +164,10 @@ func TestChancesRejectWrongModel(t *testing.T) {
 	r := dice.NewSeeded(7)
 	obs := map[int]int64{}
 	start := c.State.Clone()
-	var at Attempt
+	at := &c.State.Attempt
 	for range 20000 {
 		c.setFrom(&start)
-		if err := c.Play(r, tst, Never{}, &at); err != nil {
+		if err := c.Play(r, tst, Never{}); err != nil {
 			t.Fatal(err)
 		}
 		obs[at.Successes]++
@@ -236,12 +235,13 @@ func TestOpposedOdds(t *testing.T) {
 	win, tie, lose, _ := rl.OpposedOdds(4, 3)
 	r := dice.NewSeeded(99)
 	obs := map[int]int64{}
-	var a, b Attempt
 	for range 30000 {
-		_ = c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}, &a)
-		_ = d.Begin(r, Test{Action: "Persuade", Position: Risky, Difficulty: 1}, &b)
-		o, _ := Opposed(&a, &b)
+		// Risky and no harm at stake: finishing changes neither state.
+		_ = c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true})
+		_ = d.Begin(r, Test{Action: "Persuade", Position: Risky, Difficulty: 1, NoHarm: true})
+		o, _ := Opposed(&c.State.Attempt, &d.State.Attempt)
 		obs[o]++
+		_, _ = c.Finish(), d.Finish()
 	}
 	fit, err := dice.ChiSquare(dice.Dist{Min: -1, P: []float64{lose, tie, win}}, obs)
 	if err != nil || fit.PValue < 1e-4 {

@@ -2,18 +2,20 @@ package actiontest
 
 import (
 	"fmt"
-	"sort"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Policy makes a character's choices in a test: whether to accept an offered
 // Risk Peril deal (asked before the roll, with Successes 0) and whether to
-// push the roll, paying harm on which track (asked after the roll). A
-// policy must be deterministic in its View: the exact odds ask it about
-// every possible roll.
+// push the roll, paying harm on which track (asked after the roll, only
+// when a push is possible: View.PushTrack names a track that may take the
+// harm). A policy must be deterministic in its View, which it must not
+// change: the exact odds ask it about every possible roll.
 type Policy interface {
 	Name() string
-	Peril(v View) bool
-	Push(v View) (push bool, track int)
+	Peril(v *View) bool
+	Push(v *View) (push bool, track string)
 }
 
 // Never never pushes and never risks peril, except that a character who can
@@ -24,10 +26,10 @@ type Never struct{}
 func (Never) Name() string { return "never" }
 
 // Peril declines.
-func (Never) Peril(View) bool { return false }
+func (Never) Peril(*View) bool { return false }
 
 // Push pushes only when it must.
-func (Never) Push(v View) (bool, int) { return v.MustPush && v.PushTrack >= 0, v.PushTrack }
+func (Never) Push(v *View) (bool, string) { return v.MustPush, v.PushTrack }
 
 // WhenFailed pushes every failed roll it can (on the natural harm track if
 // it has room) and never risks peril.
@@ -37,11 +39,11 @@ type WhenFailed struct{}
 func (WhenFailed) Name() string { return "always_when_failed" }
 
 // Peril declines.
-func (WhenFailed) Peril(View) bool { return false }
+func (WhenFailed) Peril(*View) bool { return false }
 
-// Push pushes a failed roll when there is room for the harm.
-func (WhenFailed) Push(v View) (bool, int) {
-	return (v.MustPush || v.Failed()) && v.PushTrack >= 0, v.PushTrack
+// Push pushes a failed roll.
+func (WhenFailed) Push(v *View) (bool, string) {
+	return v.MustPush || v.Failed(), v.PushTrack
 }
 
 // Threshold pushes while the roll has fewer than Required+Extra successes
@@ -59,48 +61,38 @@ func (t Threshold) Name() string {
 }
 
 // Peril accepts when the pool is short.
-func (t Threshold) Peril(v View) bool { return v.Pool < t.PerilBelow && !v.MustPush }
+func (t Threshold) Peril(v *View) bool { return v.Pool < t.PerilBelow && !v.MustPush }
 
 // Push pushes short rolls while the harm penalty is bearable.
-func (t Threshold) Push(v View) (bool, int) {
-	if v.PushTrack < 0 {
-		return false, -1
-	}
+func (t Threshold) Push(v *View) (bool, string) {
 	if v.MustPush {
 		return true, v.PushTrack
 	}
 	return v.Successes < v.Required+t.Extra && v.Penalty <= t.MaxPenalty, v.PushTrack
 }
 
-// registry maps scenario names to policies.
-var registry = map[string]Policy{
-	"never":              Never{},
-	"always_when_failed": WhenFailed{},
+// policies are the shipped policies by scenario name.
+var policies = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{
+	"never":              func() Policy { return Never{} },
+	"always_when_failed": func() Policy { return WhenFailed{} },
 	// threshold: chase a bonus success (push unless one above the
 	// requirement) until hurt for 2 or more dice; no peril.
-	"threshold": Threshold{Extra: 1, MaxPenalty: 1},
+	"threshold": func() Policy { return Threshold{Extra: 1, MaxPenalty: 1} },
 	// cautious: push only a failure, and only while unhurt.
-	"cautious": Threshold{Extra: 0, MaxPenalty: 0},
+	"cautious": func() Policy { return Threshold{Extra: 0, MaxPenalty: 0} },
 	// daring: risk peril on pools under 4 dice, push failures while the
 	// harm costs at most 2 dice.
-	"daring": Threshold{Extra: 0, MaxPenalty: 2, PerilBelow: 4},
-}
+	"daring": func() Policy { return Threshold{Extra: 0, MaxPenalty: 2, PerilBelow: 4} },
+}}
 
-// PolicyByName returns a registered policy.
+// PolicyByName returns a shipped policy.
 func PolicyByName(name string) (Policy, error) {
-	p, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("actiontest: unknown policy %q (allowed: %v)", name, Policies())
+	p, err := policies.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("actiontest: %w", err)
 	}
 	return p, nil
 }
 
-// Policies returns the registered policy names, sorted.
-func Policies() []string {
-	out := make([]string, 0, len(registry))
-	for n := range registry {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+// PolicyNames returns the shipped policies' names, sorted.
+func PolicyNames() []string { return policies.Names() }

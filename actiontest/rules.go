@@ -3,6 +3,8 @@ package actiontest
 import (
 	"errors"
 	"fmt"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Attribute is one of a character's five core ratings. Harm names the harm
@@ -55,15 +57,16 @@ const (
 	BandFailure
 )
 
-var bandNames = [...]string{"multiple", "success", "failure"}
+var bandNames = named.Enum[Band]{"multiple", "success", "failure"}
 
 // String returns "multiple", "success" or "failure".
-func (b Band) String() string {
-	if b < 0 || int(b) >= len(bandNames) {
-		return fmt.Sprintf("band(%d)", int(b))
-	}
-	return bandNames[b]
-}
+func (b Band) String() string { return bandNames.String(b) }
+
+// MarshalText writes the band's name.
+func (b Band) MarshalText() ([]byte, error) { return bandNames.Marshal(b) }
+
+// UnmarshalText reads a band name.
+func (b *Band) UnmarshalText(text []byte) error { return bandNames.Unmarshal(text, b) }
 
 // Kind is the headline of an outcome-table cell.
 type Kind int
@@ -79,40 +82,25 @@ const (
 	Badly
 	// Worst is "the worst outcome".
 	Worst
+	// Neither is an opposed roll's tie: "you have neither succeeded nor
+	// failed".
+	Neither
 	numKinds
 )
 
-var kindNames = [...]string{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome"}
+var kindNames = named.Enum[Kind]{"success_with_bonus", "success", "success_with_consequence", "things_go_badly", "worst_outcome", "neither"}
 
 // Kinds returns the outcome kind names in Kind order.
-func Kinds() []string { return append([]string(nil), kindNames[:]...) }
+func Kinds() []string { return append([]string(nil), kindNames...) }
 
 // String returns the kind's snake_case name.
-func (k Kind) String() string {
-	if k < 0 || k >= numKinds {
-		return fmt.Sprintf("kind(%d)", int(k))
-	}
-	return kindNames[k]
-}
+func (k Kind) String() string { return kindNames.String(k) }
 
 // MarshalText writes the kind's name.
-func (k Kind) MarshalText() ([]byte, error) {
-	if k < 0 || k >= numKinds {
-		return nil, fmt.Errorf("actiontest: unknown outcome kind %d", int(k))
-	}
-	return []byte(kindNames[k]), nil
-}
+func (k Kind) MarshalText() ([]byte, error) { return kindNames.Marshal(k) }
 
 // UnmarshalText reads a kind name.
-func (k *Kind) UnmarshalText(b []byte) error {
-	for i, n := range kindNames {
-		if n == string(b) {
-			*k = Kind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("actiontest: unknown outcome kind %q (allowed: %v)", b, kindNames)
-}
+func (k *Kind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b, k) }
 
 // Severity grades a consequence: minor, moderate or severe.
 type Severity string
@@ -156,19 +144,23 @@ type Outcome struct {
 	Consequences []Consequence `json:"consequences,omitempty"`
 }
 
-// Position is an index into Rules.Positions; a larger index is a worse
-// position. The default rules name 0, 1, 2 Controlled, Risky, Desperate.
+// Position is where a test stands: p names Rules.Positions[p-1], and a
+// larger p is a worse position. The zero Position is the rules'
+// DefaultPosition ("Usually, Risky is the default"), which a test begun
+// records resolved. The default rules name 1, 2, 3 Controlled, Risky,
+// Desperate.
 type Position int
 
 // The default positions.
 const (
-	Controlled Position = 0
-	Risky      Position = 1
-	Desperate  Position = 2
+	DefaultPosition Position = 0
+	Controlled      Position = 1
+	Risky           Position = 2
+	Desperate       Position = 3
 )
 
 // Rules holds every number and table of an action test. DefaultRules gives
-// the published values; designers may change any field, and Check says what
+// the published values; designers may change any field, and Validate says what
 // is wrong with a changed set. Each field's comment marks its default as
 // [text] (the rule text), [src] (the original game's material) or [ours]
 // (our ruling where both are silent).
@@ -193,8 +185,11 @@ type Rules struct {
 	MaxHelp  int `json:"max_help"`
 	// MaxEquipment is the largest equipment bonus, 3 [text].
 	MaxEquipment int `json:"max_equipment"`
-	// PerilDice is the bonus for risking peril, 3 [text].
-	PerilDice int `json:"peril_dice"`
+	// PerilDice is the bonus for risking peril, 3 [text]. MinPerilHarm is
+	// the least harm level a Risk Peril deal may cost when its price is
+	// harm: "Suffer Harm (Moderate or greater)", 2 [text].
+	PerilDice    int `json:"peril_dice"`
+	MinPerilHarm int `json:"min_peril_harm"`
 	// PushDice is the bonus on a push re-roll, 2 [text]; PushHarm the harm
 	// level a push costs, 1 [text].
 	PushDice int `json:"push_dice"`
@@ -202,12 +197,30 @@ type Rules struct {
 	// PushSpace is when a push is refused for lack of harm space: "track"
 	// by default [ours], "bottom_row" the stricter reading.
 	PushSpace SpaceRule `json:"push_space"`
-	// FlashbacksPerDay, 1 [text]; MaxFlashbackDifficulty, 3 [text];
-	// FlashbackBonus, the dice a successful flashback adds to the next test,
-	// 1 [ours] (the text says only that it may add dice).
-	FlashbacksPerDay       int `json:"flashbacks_per_day"`
-	MaxFlashbackDifficulty int `json:"max_flashback_difficulty"`
-	FlashbackBonus         int `json:"flashback_bonus"`
+	// RetryMayPush lets the re-roll after a Worse Position consequence be
+	// pushed though the action's first roll was: false, a push is "once
+	// per action" and the re-roll is the same action [text].
+	RetryMayPush bool `json:"retry_may_push,omitempty"`
+	// PushHarmShrinks makes the push's own harm cost the re-roll its
+	// penalty dice: false, the pool was counted before the roll and the
+	// re-roll is every non-six plus PushDice [ours].
+	PushHarmShrinks bool `json:"push_harm_shrinks,omitempty"`
+	// FlashbacksPerDay, 1 [text]; FlashbackBonus, the dice a successful
+	// flashback adds to the next test, 1 [ours] (the text says only that it
+	// may add dice). A flashback's difficulty is 0 or more, 3 "or more"
+	// being an elaborate one [text].
+	FlashbacksPerDay int `json:"flashbacks_per_day"`
+	FlashbackBonus   int `json:"flashback_bonus"`
+	// ZeroFlashbackRolls makes a flashback of difficulty 0 roll like any
+	// test (and, needing no success, never fail): false, it calls for no
+	// roll at all and succeeds [ours, from "sometimes a flashback won't
+	// call for a roll at all because of the Level of Difficulty"].
+	ZeroFlashbackRolls bool `json:"zero_flashback_rolls,omitempty"`
+	// MultipleOver is how many successes beyond the requirement make the
+	// "multiple successes" row of the outcome table: 1, any more than
+	// required [ours]; the text's "extra successes" are always the
+	// successes beyond the requirement.
+	MultipleOver int `json:"multiple_over"`
 	// HarmTracks are the harm types, Physical and Mental [src].
 	HarmTracks []string `json:"harm_tracks"`
 	// HarmRows are the rows of every track, lowest level first: Lesser
@@ -215,17 +228,34 @@ type Rules struct {
 	// slot, a Severe harm incapacitates [ours, as in Blades in the Dark].
 	HarmRows []HarmRow `json:"harm_rows"`
 	// Positions names the positions, best first: Controlled, Risky,
-	// Desperate [text].
-	Positions []string `json:"positions"`
+	// Desperate [text]. DefaultPosition is the position of a test that
+	// names none (Position 0): Risky [text].
+	Positions       []string `json:"positions"`
+	DefaultPosition Position `json:"default_position"`
 	// Table gives, for each position, the outcome of multiple successes, of
 	// exactly the required successes, and of a failure [text]. The
 	// consequence of a Desperate success, which the text leaves open, is a
 	// complication [ours]; harm levels follow minor/moderate/severe = 1/2/3
 	// [ours].
 	Table [][3]Outcome `json:"table"`
+	// Opposed gives the outcomes of an opposed roll ("Opposed Rolls"): the
+	// side with the most successes prevails and the other does not [text];
+	// a tie means neither succeeds nor fails [text], and against an NPC the
+	// Director may use a Consequence, by default a complication [ours].
+	// No harm follows by default [ours].
+	Opposed OpposedTable `json:"opposed"`
 	// Effects are what extra successes can buy, one success each [text]:
 	// see DefaultEffects for the defaults and their sources.
 	Effects []Effect `json:"effects,omitempty"`
+}
+
+// OpposedTable is the outcome of an opposed roll for the side that wins,
+// ties a player character, ties an NPC, or loses.
+type OpposedTable struct {
+	Win    Outcome `json:"win"`
+	Tie    Outcome `json:"tie"`
+	TieNPC Outcome `json:"tie_npc"`
+	Lose   Outcome `json:"lose"`
 }
 
 // DefaultRules returns the rules of Einfelst Wilds' "Action Tests" chapter
@@ -242,28 +272,36 @@ func DefaultRules() Rules {
 			{"Notice", "Intuition"}, {"Insight", "Intuition"}, {"Tinker", "Reason"},
 			{"Study", "Reason"}, {"Lore", "Reason"}, {"Persuade", "Presence"}, {"Command", "Presence"},
 		},
-		MaxRating:              5,
-		Sides:                  6,
-		SuccessFace:            6,
-		MinDice:                1,
-		HelpDice:               1,
-		MaxHelp:                3,
-		MaxEquipment:           3,
-		PerilDice:              3,
-		PushDice:               2,
-		PushHarm:               1,
-		PushSpace:              SpaceTrack,
-		FlashbacksPerDay:       1,
-		MaxFlashbackDifficulty: 3,
-		FlashbackBonus:         1,
-		HarmTracks:             []string{"physical", "mental"},
+		MaxRating:        5,
+		Sides:            6,
+		SuccessFace:      6,
+		MinDice:          1,
+		HelpDice:         1,
+		MaxHelp:          3,
+		MaxEquipment:     3,
+		PerilDice:        3,
+		PushDice:         2,
+		PushHarm:         1,
+		PushSpace:        SpaceTrack,
+		FlashbacksPerDay: 1,
+		FlashbackBonus:   1,
+		MultipleOver:     1,
+		MinPerilHarm:     2,
+		HarmTracks:       []string{"physical", "mental"},
 		HarmRows: []HarmRow{
 			{Name: "lesser", Slots: 2, Penalty: 1},
 			{Name: "moderate", Slots: 2, Penalty: 2},
 			{Name: "severe", Slots: 1, Incapacitates: true},
 		},
-		Positions: []string{"controlled", "risky", "desperate"},
-		Effects:   DefaultEffects(),
+		Positions:       []string{"controlled", "risky", "desperate"},
+		DefaultPosition: Risky,
+		Effects:         DefaultEffects(),
+		Opposed: OpposedTable{
+			Win:    Outcome{Kind: Success, Succeeded: true},
+			Tie:    Outcome{Kind: Neither},
+			TieNPC: Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}},
+			Lose:   Outcome{Kind: Badly},
+		},
 		Table: [][3]Outcome{
 			{ // Controlled
 				{Kind: SuccessBonus, Succeeded: true},
@@ -298,8 +336,8 @@ func rulesErr(format string, a ...any) error {
 // maxDice bounds every pool so buffers can be sized once.
 const maxDice = 256
 
-// Check reports the first problem with the rules, naming the field.
-func (rl *Rules) Check() error {
+// Validate reports the first problem with the rules, naming the field.
+func (rl *Rules) Validate() error {
 	if len(rl.Attributes) == 0 {
 		return rulesErr("attributes: need at least one")
 	}
@@ -351,16 +389,18 @@ func (rl *Rules) Check() error {
 		return rulesErr("max_equipment %d: must be 0..20", rl.MaxEquipment)
 	case rl.PerilDice < 0 || rl.PerilDice > 20:
 		return rulesErr("peril_dice %d: must be 0..20", rl.PerilDice)
+	case rl.MinPerilHarm < 1 || rl.MinPerilHarm > len(rl.HarmRows):
+		return rulesErr("min_peril_harm %d: must be a harm level 1..%d", rl.MinPerilHarm, len(rl.HarmRows))
 	case rl.PushDice < 0 || rl.PushDice > 20:
 		return rulesErr("push_dice %d: must be 0..20", rl.PushDice)
 	case rl.PushHarm < 1 || rl.PushHarm > len(rl.HarmRows):
 		return rulesErr("push_harm %d: must be a harm level 1..%d", rl.PushHarm, len(rl.HarmRows))
 	case rl.PushSpace != SpaceTrack && rl.PushSpace != SpaceBottomRow:
 		return rulesErr("push_space %q: must be %q or %q", rl.PushSpace, SpaceTrack, SpaceBottomRow)
-	case rl.FlashbacksPerDay < 0:
-		return rulesErr("flashbacks_per_day %d: must be >= 0", rl.FlashbacksPerDay)
-	case rl.MaxFlashbackDifficulty < 0:
-		return rulesErr("max_flashback_difficulty %d: must be >= 0", rl.MaxFlashbackDifficulty)
+	case rl.FlashbacksPerDay < 0 || rl.FlashbacksPerDay > 100:
+		return rulesErr("flashbacks_per_day %d: must be 0..100", rl.FlashbacksPerDay)
+	case rl.MultipleOver < 1 || rl.MultipleOver > 20:
+		return rulesErr("multiple_over %d: must be 1..20", rl.MultipleOver)
 	case rl.FlashbackBonus < 0 || rl.FlashbackBonus > 20:
 		return rulesErr("flashback_bonus %d: must be 0..20", rl.FlashbackBonus)
 	case len(rl.HarmRows) == 0 || len(rl.HarmRows) > 8:
@@ -369,6 +409,8 @@ func (rl *Rules) Check() error {
 		return rulesErr("positions: need at least one")
 	case len(rl.Table) != len(rl.Positions):
 		return rulesErr("table: has %d rows, need one per position (%d)", len(rl.Table), len(rl.Positions))
+	case rl.DefaultPosition < 1 || int(rl.DefaultPosition) > len(rl.Positions):
+		return rulesErr("default_position %d: must be a position 1..%d", rl.DefaultPosition, len(rl.Positions))
 	}
 	if err := checkEffects(rl); err != nil {
 		return err
@@ -393,6 +435,11 @@ func (rl *Rules) Check() error {
 			if err := checkOutcome(rl, &row[b]); err != nil {
 				return rulesErr("table[%d][%d] (%s, %s): %v", i, b, rl.Positions[i], Band(b), err)
 			}
+		}
+	}
+	for name, o := range map[string]*Outcome{"win": &rl.Opposed.Win, "tie": &rl.Opposed.Tie, "tie_npc": &rl.Opposed.TieNPC, "lose": &rl.Opposed.Lose} {
+		if err := checkOutcome(rl, o); err != nil {
+			return rulesErr("opposed.%s: %v", name, err)
 		}
 	}
 	return nil
@@ -423,6 +470,21 @@ func checkOutcome(rl *Rules, o *Outcome) error {
 		}
 	}
 	return nil
+}
+
+// Subject resolves what a test rolls ("Action Tests": a character may use
+// any Action, and for something no Action covers rolls the relevant
+// Attribute alone): the named Action and its Attribute, or, when name is
+// an Attribute, act -1 and that Attribute.
+func (rl *Rules) Subject(name string) (act, attr int, err error) {
+	if act, err = rl.ActionIndex(name); err == nil {
+		attr, err = rl.AttributeIndex(rl.Actions[act].Attribute)
+		return act, attr, err
+	}
+	if attr, err = rl.AttributeIndex(name); err == nil {
+		return -1, attr, nil
+	}
+	return 0, 0, fmt.Errorf("actiontest: %q is neither an Action (%v) nor an Attribute", name, rl.actionNames())
 }
 
 // ActionIndex returns the index of the named Action, or an error listing the
@@ -468,28 +530,42 @@ func (rl *Rules) TrackIndex(name string) (int, error) {
 	return 0, fmt.Errorf("actiontest: unknown harm track %q (allowed: %v)", name, rl.HarmTracks)
 }
 
+// position resolves p: the rules' DefaultPosition for 0, else p.
+func (rl *Rules) position(p Position) Position {
+	if p == DefaultPosition {
+		return rl.DefaultPosition
+	}
+	return p
+}
+
+// PositionName returns p's name ("" for a Position outside the rules).
+func (rl *Rules) PositionName(p Position) string {
+	p = rl.position(p)
+	if p < 1 || int(p) > len(rl.Positions) {
+		return ""
+	}
+	return rl.Positions[p-1]
+}
+
 // PositionIndex returns the Position with the given name.
 func (rl *Rules) PositionIndex(name string) (Position, error) {
 	for i, p := range rl.Positions {
 		if p == name {
-			return Position(i), nil
+			return Position(i + 1), nil
 		}
 	}
 	return 0, fmt.Errorf("actiontest: unknown position %q (allowed: %v)", name, rl.Positions)
 }
 
-// BandOf places successes against the required number: more is BandMultiple,
-// equal is BandSuccess, fewer is BandFailure [ours]. It is branch-free: a
-// roll's band is a coin toss the processor cannot predict.
-func BandOf(successes, required int) Band {
-	return Band(b2i(successes <= required) + b2i(successes < required))
-}
-
-// b2i is 1 for true, 0 for false; the compiler makes it a flag move, not a
-// branch.
-func b2i(b bool) int {
-	if b {
-		return 1
+// BandOf places successes against the required number: MultipleOver or
+// more beyond it is BandMultiple, at least the requirement BandSuccess,
+// fewer BandFailure [ours].
+func (rl *Rules) BandOf(successes, required int) Band {
+	switch {
+	case successes >= required+rl.MultipleOver:
+		return BandMultiple
+	case successes >= required:
+		return BandSuccess
 	}
-	return 0
+	return BandFailure
 }

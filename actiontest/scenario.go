@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
-	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -104,23 +105,35 @@ func DefaultScenario() Scenario {
 	}
 }
 
-// Category indices, in Categories order.
+// Category is how a pursuit ended; it writes as its name.
+type Category uint8
+
+// The categories, in Categories order.
 const (
-	catClean = iota
+	catClean Category = iota
 	catHurt
 	catLost
 	catOut
 	catStalled
 )
 
+var categoryNames = named.Enum[Category]{"clean", "hurt", "lost", "out", "stalled"}
+
+// String returns the category's name.
+func (c Category) String() string { return categoryNames.String(c) }
+
+// MarshalText writes the category's name.
+func (c Category) MarshalText() ([]byte, error) { return categoryNames.Marshal(c) }
+
+// UnmarshalText reads a category name.
+func (c *Category) UnmarshalText(b []byte) error { return categoryNames.Unmarshal(b, c) }
+
 // Categories returns "clean" (goal reached without harm), "hurt" (reached
 // after holding more harm than at the start after some test, even if extra
-// successes healed it since), "lost" (the opportunity was lost), "out" (a critical injury,
-// or Severe harm with no help and no room to push) and "stalled" (MaxTests
-// reached).
-func (s Scenario) Categories() []string {
-	return []string{"clean", "hurt", "lost", "out", "stalled"}
-}
+// successes healed it since), "lost" (the opportunity was lost), "out" (a
+// critical injury, or Severe harm with no help and no room to push) and
+// "stalled" (MaxTests reached).
+func (s Scenario) Categories() []string { return slices.Clone(categoryNames) }
 
 // Metric indices, in Metrics order.
 const (
@@ -201,8 +214,10 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 		return fail("peril_harm %d: allowed 0..%d", s.PerilHarm, len(rl.HarmRows))
 	case s.MaxTests < 1 || s.MaxTests > 100000:
 		return fail("max_tests %d: allowed 1..100000", s.MaxTests)
-	case s.FlashbackDifficulty < 0 || s.FlashbackDifficulty > rl.MaxFlashbackDifficulty:
-		return fail("flashback_difficulty %d: allowed 0..%d", s.FlashbackDifficulty, rl.MaxFlashbackDifficulty)
+	case s.FlashbackDifficulty < 0 || s.FlashbackDifficulty > 20:
+		return fail("flashback_difficulty %d: allowed 0..20", s.FlashbackDifficulty)
+	case s.PerilHarm != 0 && s.PerilHarm < rl.MinPerilHarm:
+		return fail("peril_harm %d: allowed 0 (a price that is not harm) or %d..%d (min_peril_harm)", s.PerilHarm, rl.MinPerilHarm, len(rl.HarmRows))
 	}
 	if _, err := PolicyByName(s.Policy); err != nil {
 		return fail("policy: %w", err)
@@ -226,152 +241,6 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 	return c, t, fb, nil
 }
 
-// Runner plays trials of a scenario. One Runner per goroutine.
-type Runner struct {
-	s     Scenario
-	c     *Character
-	start State
-	// startLoad is what the start state's harm costs.
-	startLoad loadSnap
-	test      Test
-	policy    Policy
-	// spender spends extra successes; nil when it is "none".
-	spender Spender
-	// plans[pos] is the test prepared at each position; fbPlan the
-	// flashback's.
-	plans  []Plan
-	fbPlan Plan
-	at, fb Attempt
-	err    error
-}
-
-// NewRunner validates the scenario and preallocates a Runner.
-func (s Scenario) NewRunner() (*Runner, error) {
-	c, t, fb, err := s.build()
-	if err != nil {
-		return nil, err
-	}
-	p, _ := PolicyByName(s.Policy)
-	rn := &Runner{s: s, c: c, start: c.State.Clone(), test: t, policy: p,
-		spender: s.spender(), plans: make([]Plan, len(c.rules.Positions))}
-	// Every test of a pursuit is the scenario's test at some position:
-	// check each once here.
-	for i := range rn.plans {
-		t.Position = Position(i)
-		if err := c.prepare(&t, &rn.plans[i]); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.prepare(&fb, &rn.fbPlan); err != nil {
-		return nil, err
-	}
-	rn.startLoad = c.snapLoad()
-	rn.at.Dice = make([]int, 0, maxDice)
-	rn.at.Rerolled = make([]int, 0, maxDice)
-	rn.fb.Dice = make([]int, 0, maxDice)
-	rn.fb.Rerolled = make([]int, 0, maxDice)
-	return rn, nil
-}
-
-// Err reports the first engine error a trial met (a policy's illegal
-// choice); such a trial is counted "out". Nil for the registered policies.
-func (rn *Runner) Err() error { return rn.err }
-
-// harmCount is the number of harms a state holds, criticals included.
-func harmCount(s *State) int {
-	n := 0
-	for t, rows := range s.Harm {
-		for _, k := range rows {
-			n += k
-		}
-		n += s.Critical[t]
-	}
-	return n
-}
-
-func critical(s *State) bool {
-	for _, k := range s.Critical {
-		if k > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// Trial plays one pursuit from the scenario's start and returns its
-// category, filling metrics (Metrics order; len(metrics) may be shorter).
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
-	var m [numMetrics]int
-	cat := rn.trial(r, &m)
-	copy(metrics, m[:])
-	return cat
-}
-
-func (rn *Runner) trial(r *dice.Roller, m *[numMetrics]int) int {
-	c, at := rn.c, &rn.at
-	c.setFromSnap(&rn.start, &rn.startLoad)
-	harm0 := harmCount(&c.State)
-	t := rn.test
-	progress := 0
-	// hurt says the character held more harm than at the start at some
-	// point after a test (or flashback), though a heal may since have
-	// cleared it, as the exact model counts it.
-	hurt := false
-	for m[metTests] < rn.s.MaxTests {
-		if err := c.play(r, &rn.plans[t.Position], rn.policy, at); err != nil {
-			if !errors.Is(err, ErrIncapacitated) && rn.err == nil {
-				rn.err = err
-			}
-			m[metHarm] = harmCount(&c.State) - harm0
-			return catOut
-		}
-		if rn.spender != nil {
-			if err := c.SpendWith(at, rn.spender); err != nil && rn.err == nil {
-				rn.err = err
-			}
-		}
-		m[metTests]++
-		m[metSuccesses] += at.Successes
-		if at.Pushed {
-			m[metPushes]++
-		}
-		if at.Test.Peril {
-			m[metPerils]++
-		}
-		m[metHarm] = harmCount(&c.State) - harm0
-		hurt = hurt || m[metHarm] > 0
-		cat, next, pos := rn.s.after(&c.State, at, progress, t.Position, rn.test.Position, hurt)
-		if cat >= 0 {
-			return cat
-		}
-		if at.Retry {
-			m[metEscalations]++
-			if rn.s.wantsFlashback(&c.State) {
-				err := c.play(r, &rn.fbPlan, rn.policy, &rn.fb)
-				switch {
-				case err == nil:
-					m[metFlashbacks]++
-					if rn.fb.Pushed {
-						m[metPushes]++
-					}
-					m[metHarm] = harmCount(&c.State) - harm0
-					hurt = hurt || m[metHarm] > 0
-					if critical(&c.State) {
-						return catOut
-					}
-				case !errors.Is(err, ErrIncapacitated):
-					if rn.err == nil {
-						rn.err = err
-					}
-					return catOut
-				}
-			}
-		}
-		progress, t.Position = next, pos
-	}
-	return catStalled
-}
-
 // spender returns the scenario's Spender, nil for one that never spends.
 func (s *Scenario) spender() Spender {
 	sp, err := SpenderByName(s.Spend)
@@ -384,32 +253,6 @@ func (s *Scenario) spender() Spender {
 // wantsFlashback says whether the scenario calls a flashback now.
 func (s *Scenario) wantsFlashback(st *State) bool {
 	return s.Flashback && st.FlashbacksUsed < s.Rules.FlashbacksPerDay
-}
-
-// after applies the pursuit's rules to a finished test: the category if the
-// pursuit ended (else -1), the progress and the next position.
-func (s *Scenario) after(st *State, at *Attempt, progress int, pos, start Position, hurt bool) (int, int, Position) {
-	if critical(st) {
-		return catOut, progress, pos
-	}
-	switch {
-	case at.Outcome.Succeeded:
-		progress += 1 + at.Extra - at.Spent
-		if progress >= s.Goal {
-			if hurt {
-				return catHurt, s.Goal, pos
-			}
-			return catClean, s.Goal, pos
-		}
-		if s.ResetPosition {
-			pos = start
-		}
-	case at.Retry:
-		pos = at.NextPosition
-	case hasKind(at.Outcome.Consequences, LostOpportunity):
-		return catLost, progress, pos
-	}
-	return -1, progress, pos
 }
 
 // maxHarmCells bounds tracks x rows for the exact model's compact state.
@@ -425,7 +268,10 @@ type node struct {
 	hurt     bool
 	end      int8
 	flash    int8
-	harm     [maxHarmCells]int8
+	// retry says the next test is the Worse Position retry of the last,
+	// pushed that the action was pushed already.
+	retry, pushed bool
+	harm          [maxHarmCells]int8
 }
 
 // Exact solves the pursuit as an absorbing Markov chain over (progress,
@@ -478,14 +324,24 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		}
 		sc.State.Bonus = int(n.bonus)
 		sc.State.FlashbacksUsed = int(n.flash)
+		if n.retry {
+			// What a retry reads of the roll before it.
+			last := t
+			last.Position = Position(n.pos) - 1
+			sc.State.Attempt = Attempt{Test: last, Stage: Finished, Retry: true,
+				NextPosition: Position(n.pos), ActionPushed: n.pushed}
+		}
 	}
 	var root node
 	root.pos = int8(t.Position)
 	encode(&start, &root)
 
 	var failure error
-	var at, fat Attempt
-	fbTest := fb
+	fail := func(err error) {
+		if failure == nil {
+			failure = err
+		}
+	}
 	next := func(n node, buf []markov.Step[node]) []markov.Step[node] {
 		if n.end != 0 {
 			return buf
@@ -494,51 +350,50 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		tt := t
 		tt.Position = Position(n.pos)
 		mark := len(buf)
-		err := sc.outcomes(tt, p, &at, func(q float64, st *State, a *Attempt) {
+		err := sc.outcomes(tt, n.retry, p, func(q float64, st *State, a *Attempt) {
 			if spender != nil {
-				if err := sc.SpendWith(a, spender); err != nil && failure == nil {
-					failure = err
+				if err := sc.SpendWith(spender); err != nil {
+					fail(err)
 				}
 			}
-			hurt := n.hurt || harmCount(st) > harm0
-			cat, prog, pos := s.after(st, a, int(n.progress), Position(n.pos), t.Position, hurt)
+			g := Pursuit{Progress: int(n.progress), Position: Position(n.pos), Hurt: n.hurt || harmCount(st) > harm0}
+			cat, ended := s.after(st, a, &g, t.Position)
+			pushed := a.Pushed || a.ActionPushed
 			emit := func(q float64, st *State) {
-				hurt := hurt || harmCount(st) > harm0
-				m := node{end: int8(cat + 1)} // ended states merge by category
+				var m node
 				switch {
-				case cat < 0 && critical(st): // a flashback's critical injury
-					m = node{end: catOut + 1}
-				case cat < 0:
+				case ended:
+					m.end = int8(cat + 1) // ended states merge by category
+				case critical(st): // a flashback's critical injury
+					m.end = int8(catOut + 1)
+				default:
 					encode(st, &m)
-					m.progress, m.pos, m.hurt = int8(prog), int8(pos), hurt
+					m.progress, m.pos, m.hurt = int8(g.Progress), int8(g.Position), g.Hurt || harmCount(st) > harm0
+					m.retry, m.pushed = g.Retry, g.Retry && pushed
 				}
 				buf = append(buf, markov.Step[node]{To: m, P: q})
 			}
-			if cat >= 0 || !a.Retry || !s.wantsFlashback(st) {
+			if ended || !g.Retry || !s.wantsFlashback(st) {
 				emit(q, st)
 				return
 			}
 			// The flashback after a worsening failure, every way it can go.
 			fc.setFrom(st)
 			fmark := len(buf)
-			err := fc.outcomes(fbTest, p, &fat, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
+			err := fc.outcomes(fb, false, p, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
 			switch {
 			case errors.Is(err, ErrIncapacitated): // cannot call it: go on without
 				emit(q, st)
 			case err != nil:
 				buf = buf[:fmark]
-				if failure == nil {
-					failure = err
-				}
+				fail(err)
 			}
 		})
 		switch {
 		case errors.Is(err, ErrIncapacitated):
 			return buf[:mark] // cannot act: absorbing, "out", no test
 		case err != nil:
-			if failure == nil {
-				failure = err
-			}
+			fail(err)
 			return buf[:mark]
 		}
 		return buf

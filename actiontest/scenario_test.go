@@ -53,7 +53,7 @@ func TestScenarioValidate(t *testing.T) {
 		"peril_harm":           func(s *Scenario) { s.PerilHarm = 5 },
 		"policy":               func(s *Scenario) { s.Policy = "yolo" },
 		"max_tests":            func(s *Scenario) { s.MaxTests = 0 },
-		"flashback_difficulty": func(s *Scenario) { s.FlashbackDifficulty = 4 },
+		"flashback_difficulty": func(s *Scenario) { s.FlashbackDifficulty = 21 },
 		"flashback_position":   func(s *Scenario) { s.FlashbackPosition = "comfy" },
 		"pool":                 func(s *Scenario) { s.Pool = -1 },
 		"director":             func(s *Scenario) { s.Director = "cruel" },
@@ -199,7 +199,7 @@ func sum(p []float64) float64 {
 func TestScenarioNoExact(t *testing.T) {
 	s := DefaultScenario()
 	s.Escalate = false
-	s.Rules.Table[Risky][BandFailure] = Outcome{Kind: Badly}
+	s.Rules.Table[Risky-1][BandFailure] = Outcome{Kind: Badly}
 	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("looping pursuit: Exact error %v", err)
 	}
@@ -224,7 +224,7 @@ func TestScenarioOut(t *testing.T) {
 	}
 	rn, _ := s.NewRunner()
 	m := make([]int, 7)
-	if c := rn.Trial(dice.NewSeeded(1), m); c != catOut || m[0] != 0 {
+	if c := rn.Trial(dice.NewSeeded(1), m); Category(c) != catOut || m[0] != 0 {
 		t.Errorf("trial: category %d tests %d", c, m[0])
 	}
 }

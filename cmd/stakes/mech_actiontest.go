@@ -53,13 +53,13 @@ func actiontestOdds(e *env, sc scenario, a oddsArgs) error {
 	}
 	var rows []row
 	for i, name := range s.Rules.Positions {
-		ch, err := s.Rules.Odds(pool, actiontest.Position(i), s.Difficulty, pol)
+		ch, err := s.Rules.Odds(pool, actiontest.Position(i+1), s.Difficulty, pol)
 		if err != nil {
 			return err
 		}
 		r := row{Position: name, Pool: ch.Pool, Succeeded: ch.Succeeded, Pushed: ch.Pushed, Kinds: map[string]float64{}}
-		for k, kn := range actiontest.Kinds() {
-			r.Kinds[kn] = ch.Kind[k]
+		for _, k := range tableKinds() {
+			r.Kinds[k.String()] = ch.Kind[k]
 		}
 		rows = append(rows, r)
 	}
@@ -76,14 +76,14 @@ func actiontestOdds(e *env, sc scenario, a oddsArgs) error {
 	}
 	fmt.Fprintf(e.stdout, "actiontest: one test of %d dice, difficulty %d, policy %s (exact)\n", pool, s.Difficulty, s.Policy)
 	fmt.Fprintf(e.stdout, "  %-11s %9s %7s", "position", "succeeds", "pushed")
-	for _, kn := range actiontest.Kinds() {
-		fmt.Fprintf(e.stdout, " %s", kn)
+	for _, k := range tableKinds() {
+		fmt.Fprintf(e.stdout, " %s", k)
 	}
 	fmt.Fprintln(e.stdout)
 	for _, r := range rows {
 		fmt.Fprintf(e.stdout, "  %-11s %9.4f %7.4f", r.Position, r.Succeeded, r.Pushed)
-		for _, kn := range actiontest.Kinds() {
-			fmt.Fprintf(e.stdout, " %*.4f", len(kn), r.Kinds[kn])
+		for _, k := range tableKinds() {
+			fmt.Fprintf(e.stdout, " %*.4f", len(k.String()), r.Kinds[k.String()])
 		}
 		fmt.Fprintln(e.stdout)
 	}
@@ -94,4 +94,16 @@ func actiontestOdds(e *env, sc scenario, a oddsArgs) error {
 	}
 	writeExact(e, sc, ex)
 	return nil
+}
+
+// tableKinds are the outcome kinds of the position x outcome table: every
+// kind but an opposed roll's tie, which one test never reads.
+func tableKinds() []actiontest.Kind {
+	var out []actiontest.Kind
+	for i := range actiontest.Kinds() {
+		if k := actiontest.Kind(i); k != actiontest.Neither {
+			out = append(out, k)
+		}
+	}
+	return out
 }

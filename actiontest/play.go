@@ -1,0 +1,182 @@
+package actiontest
+
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// View is what a Policy sees when it decides. Policies must treat it as
+// read-only.
+type View struct {
+	// Pool is the dice of the roll (before Risk Peril, when asked about it).
+	Pool int
+	// Required is the successes needed; Successes those rolled so far (0
+	// before the roll).
+	Required, Successes int
+	Position            Position
+	// Penalty is the dice the character's harm costs this roll.
+	Penalty int
+	// MustPush says the character can act only by pushing.
+	MustPush bool
+	// PushTrack is the natural harm track if a push may put its harm
+	// there, else another track it may, else "" (no push possible). It is
+	// worked out with the checks Push makes.
+	PushTrack string
+	// Rules are the rules in force (read-only).
+	Rules *Rules
+}
+
+// Failed reports whether the roll so far falls short.
+func (v *View) Failed() bool { return v.Successes < v.Required }
+
+// Play runs one whole action with a policy: it may accept an offered Risk
+// Peril, rolls, may push, and finishes; when the outcome asks for a Worse
+// Position retry it re-rolls at the worse position (offering the deal
+// again) until the action ends. A policy's illegal answer is an error,
+// and the state is then as the last legal step left it.
+func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
+	s, err := c.canBegin(&t)
+	if err != nil {
+		return err
+	}
+	if t.Opposed {
+		return fmt.Errorf("%w: an opposed roll is played with Begin, Push and FinishOpposed", ErrStage)
+	}
+	if err := c.beginWith(r, &t, s, false, p); err != nil {
+		return err
+	}
+	for {
+		if at := c.inFlight(); at != nil {
+			if err := c.resolveWith(r, at, s, p); err != nil {
+				return err
+			}
+			continue
+		}
+		if t.Flashback || !c.State.Attempt.Retry {
+			return nil
+		}
+		rt := c.retryTest()
+		pushed, err := c.canRetry(&rt)
+		if err != nil {
+			return err
+		}
+		if err := c.beginWith(r, &rt, s, pushed, p); err != nil {
+			return err
+		}
+	}
+}
+
+// retryTest is the test of the retry the finished roll asks for: the same
+// test at the worse position, its Risk Peril deal offered afresh.
+func (c *Character) retryTest() Test {
+	t := c.State.Attempt.Test
+	t.Position, t.Peril = c.State.Attempt.NextPosition, false
+	return t
+}
+
+// beginWith asks p about an offered Risk Peril deal and begins test t
+// (checked by canBegin or canRetry; pushed says the action was pushed
+// before a retry). On error nothing changes.
+func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
+	pool, must, err := c.count(t, s, pushed)
+	if err != nil {
+		return err
+	}
+	if t.PerilOffered && !t.Peril {
+		c.viewOf(&c.seen, t, s, pool, must, pushed, 0, nil)
+		if p.Peril(&c.seen) {
+			t.Peril = true
+			if pool, must, err = c.count(t, s, pushed); err != nil {
+				return err
+			}
+		}
+	}
+	c.roll(r, t, s, pool, must, pushed)
+	return nil
+}
+
+// resolveWith asks p whether to push the roll in flight and pushes it, or
+// finishes it. When no push is possible there is no choice to make, and p
+// is not asked. On error nothing changes.
+func (c *Character) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) error {
+	if attemptBar(at, c.rules) == noBar && c.testBar(&at.Test, at.ActionPushed) == noBar {
+		c.viewOf(&c.seen, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+	} else {
+		c.seen.PushTrack = "" // the roll cannot be pushed: nothing to ask
+	}
+	if c.seen.PushTrack != "" {
+		if push, track := p.Push(&c.seen); push {
+			if err := c.Push(r, track); err != nil {
+				return fmt.Errorf("policy %s: %w", p.Name(), err)
+			}
+			return nil
+		}
+	}
+	if at.MustPush && !at.Pushed {
+		return fmt.Errorf("policy %s: %w", p.Name(), ErrMustPush)
+	}
+	if at.Test.Opposed {
+		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
+	}
+	c.finish(at, s)
+	return nil
+}
+
+// view is the View of the roll at.
+func (c *Character) view(at *Attempt) View {
+	var v View
+	c.viewInto(&v, at)
+	return v
+}
+
+// viewInto fills v with the View of the roll at.
+func (c *Character) viewInto(v *View, at *Attempt) {
+	s, _ := c.subjectOf(at.Test.Action)
+	c.viewOf(v, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+}
+
+// viewOf fills v with the View of test t (checked), which rolls s, with
+// its pool counted and n successes rolled so far: at, the roll, or nil
+// before it. PushTrack comes from the checks Push makes: the roll's (when
+// at is given) and the test's, then the tracks' room.
+func (c *Character) viewOf(v *View, t *Test, s subject, pool Pool, must, pushed bool, n int, at *Attempt) {
+	*v = View{Pool: pool.Dice, Required: t.Difficulty, Successes: n,
+		Position: t.Position, Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
+	bar := c.testBar(t, pushed)
+	if at != nil && bar == noBar {
+		bar = attemptBar(at, c.rules)
+	}
+	if bar != noBar {
+		return
+	}
+	if tr := c.pushTrack(s.track); tr >= 0 {
+		v.PushTrack = c.rules.HarmTracks[tr]
+	}
+}
+
+// PushTrack returns the track a push of the roll in flight would put its
+// harm on by default — the Action's natural track if it has room, else
+// the first track that does — or "" when the roll cannot be pushed.
+func (c *Character) PushTrack() string {
+	at := c.inFlight()
+	if at == nil {
+		return ""
+	}
+	return c.view(at).PushTrack
+}
+
+// Opposed compares two rolled (or finished) attempts: +1 if a has more
+// successes, -1 if b has, 0 if equal (neither succeeds).
+func Opposed(a, b *Attempt) (int, error) {
+	if a.Stage == NotBegun || b.Stage == NotBegun {
+		return 0, fmt.Errorf("%w: both sides must roll before an opposed test is read", ErrStage)
+	}
+	switch {
+	case a.Successes > b.Successes:
+		return 1, nil
+	case a.Successes < b.Successes:
+		return -1, nil
+	}
+	return 0, nil
+}

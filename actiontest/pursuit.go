@@ -1,0 +1,404 @@
+package actiontest
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
+)
+
+// Pursuit is where a pursuit of a Scenario stands, beside the character's
+// State: the clock's progress, the position of the next test, whether that
+// test is the Worse Position retry of the last one, whether the day's
+// flashback is due, and the metrics so far. It saves as JSON with the
+// scenario and the state (see Runner.Save).
+type Pursuit struct {
+	Progress int      `json:"progress"`
+	Position Position `json:"position"`
+	// Retry says the next test is the retry of the last, at Position.
+	Retry bool `json:"retry,omitempty"`
+	// FlashbackDue says the flashback is called before the retry.
+	FlashbackDue bool `json:"flashback_due,omitempty"`
+	// Hurt says the character held more harm than StartHarm after some
+	// test.
+	Hurt      bool `json:"hurt,omitempty"`
+	StartHarm int  `json:"start_harm"`
+	// Metrics are the scenario's Metrics so far.
+	Metrics [numMetrics]int `json:"metrics"`
+	// Ended says the pursuit is over, in Category.
+	Ended    bool     `json:"ended,omitempty"`
+	Category Category `json:"category"`
+}
+
+// Runner plays pursuits of a scenario, a trial at a time or a step at a
+// time; every step is one of the character's steps, so a trial, a game
+// stepped by hand and the exact model play the same rules. One Runner per
+// goroutine.
+type Runner struct {
+	s  Scenario
+	c  *Character
+	st State // the scenario's starting state
+	// test is the pursuit's test at its starting position; fb the
+	// flashback's.
+	test, fb Test
+	policy   Policy
+	// sub is what the pursuit's tests roll (the flashback's Action is
+	// theirs), resolved once from the character's rules.
+	sub subject
+	// spender spends extra successes; nil when it is "none".
+	spender Spender
+	// Pursuit is where the pursuit in play stands.
+	Pursuit Pursuit
+	err     error
+}
+
+// NewRunner validates the scenario and preallocates a Runner, ready to
+// play a pursuit from its start.
+func (s Scenario) NewRunner() (*Runner, error) {
+	c, t, fb, err := s.build()
+	if err != nil {
+		return nil, err
+	}
+	p, _ := PolicyByName(s.Policy)
+	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
+	if rn.sub, err = c.subjectOf(t.Action); err != nil {
+		return nil, err
+	}
+	for _, at := range []*Attempt{&rn.st.Attempt, &rn.st.Flashback} {
+		at.Dice = make([]int, 0, maxDice)
+		at.Rerolled = make([]int, 0, maxDice)
+	}
+	rn.Reset()
+	return rn, nil
+}
+
+// Err reports the first engine error a trial met (a policy's illegal
+// choice); such a trial is counted "out". Nil for the shipped policies.
+func (rn *Runner) Err() error { return rn.err }
+
+// Character returns the character the pursuit is played with (its State
+// is the pursuit's).
+func (rn *Runner) Character() *Character { return rn.c }
+
+// Reset starts a new pursuit from the scenario's start.
+func (rn *Runner) Reset() {
+	rn.c.setFrom(&rn.st)
+	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: harmCount(&rn.c.State)}
+}
+
+// Done reports whether the pursuit has ended.
+func (rn *Runner) Done() bool { return rn.Pursuit.Ended }
+
+// Trial plays one pursuit from the scenario's start and returns its
+// category, filling metrics (Metrics order; len(metrics) may be shorter).
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+	rn.Reset()
+	for !rn.Pursuit.Ended {
+		if err := rn.Step(r, nil); err != nil {
+			if rn.err == nil {
+				rn.err = err
+			}
+			rn.end(catOut)
+		}
+	}
+	copy(metrics, rn.Pursuit.Metrics[:])
+	return int(rn.Pursuit.Category)
+}
+
+// Step takes the pursuit's next step with p making the choices (nil: the
+// scenario's policy): finish or push the roll in flight, begin the due
+// flashback, or begin the next test (a retry, or a new one) — or end the
+// pursuit when no test is left to take. A policy's illegal answer is an
+// error, and nothing changes. A Spender's illegal choice is reported once
+// the test it spends on is finished (and nothing is bought).
+func (rn *Runner) Step(r *dice.Roller, p Policy) error {
+	if p == nil {
+		p = rn.policy
+	}
+	g, c := &rn.Pursuit, rn.c
+	switch at := c.inFlight(); {
+	case g.Ended:
+		return fmt.Errorf("%w: the pursuit has ended (%s)", ErrStage, g.Category)
+	case at != nil:
+		return rn.resolve(r, at, p)
+	case g.FlashbackDue:
+		return rn.flashback(r, p)
+	case g.Metrics[metTests] >= rn.s.MaxTests:
+		rn.end(catStalled)
+		return nil
+	}
+	var err error
+	if g.Retry {
+		err = rn.retry(r, p)
+	} else {
+		t := rn.test
+		t.Position = g.Position
+		if err = c.canBeginAs(&t, rn.sub); err == nil {
+			err = rn.begin(r, &t, rn.sub, false, p)
+		}
+	}
+	if errors.Is(err, ErrIncapacitated) {
+		rn.end(catOut) // no help and no push: the character is out
+		return nil
+	}
+	return err
+}
+
+// begin begins test t (checked) with p's choice of a Risk Peril deal.
+func (rn *Runner) begin(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
+	if err := rn.c.beginWith(r, t, s, pushed, p); err != nil {
+		return err
+	}
+	if !t.Flashback {
+		rn.Pursuit.Retry = false
+	}
+	return nil
+}
+
+// retry begins the Worse Position retry of the finished test.
+func (rn *Runner) retry(r *dice.Roller, p Policy) error {
+	t := rn.c.retryTest()
+	pushed, err := rn.c.canRetry(&t)
+	if err != nil {
+		return err
+	}
+	return rn.begin(r, &t, rn.subjectOf(&t), pushed, p)
+}
+
+// subjectOf resolves what test t (checked) rolls: the pursuit's own
+// subject for its Action, which every test of a pursuit uses unless a
+// restored state says otherwise.
+func (rn *Runner) subjectOf(t *Test) subject {
+	if t.Action == rn.test.Action {
+		return rn.sub
+	}
+	s, _ := rn.c.subjectOf(t.Action)
+	return s
+}
+
+// flashback begins the due flashback; a character who cannot act goes on
+// without it.
+func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
+	if err := rn.c.canBeginAs(&rn.fb, rn.sub); err != nil {
+		return err
+	}
+	fb := rn.fb
+	switch err := rn.begin(r, &fb, rn.sub, false, p); {
+	case errors.Is(err, ErrIncapacitated):
+	case err != nil:
+		return err
+	}
+	rn.Pursuit.FlashbackDue = false
+	return nil
+}
+
+// resolve pushes or finishes the roll in flight as p chooses and, once
+// it is finished, moves the pursuit on.
+func (rn *Runner) resolve(r *dice.Roller, at *Attempt, p Policy) error {
+	c := rn.c
+	if err := c.resolveWith(r, at, rn.subjectOf(&at.Test), p); err != nil || at.Stage != Finished {
+		return err
+	}
+	if at == &c.State.Flashback {
+		rn.flashbackDone(at)
+		return nil
+	}
+	return rn.testDone(at)
+}
+
+// testDone spends a finished test's extra successes, counts it and applies
+// the pursuit's rules.
+func (rn *Runner) testDone(at *Attempt) error {
+	c, g, m := rn.c, &rn.Pursuit, &rn.Pursuit.Metrics
+	var err error
+	if rn.spender != nil {
+		err = c.SpendWith(rn.spender)
+	}
+	m[metTests]++
+	m[metSuccesses] += at.Successes
+	if at.Pushed {
+		m[metPushes]++
+	}
+	if at.Test.Peril {
+		m[metPerils]++
+	}
+	m[metHarm] = harmCount(&c.State) - g.StartHarm
+	g.Hurt = g.Hurt || m[metHarm] > 0
+	if cat, ended := rn.s.after(&c.State, at, g, rn.test.Position); ended {
+		rn.end(cat)
+		return err
+	}
+	if g.Retry {
+		m[metEscalations]++
+		g.FlashbackDue = rn.s.wantsFlashback(&c.State)
+	}
+	return err
+}
+
+// flashbackDone counts a finished flashback.
+func (rn *Runner) flashbackDone(at *Attempt) {
+	c, g, m := rn.c, &rn.Pursuit, &rn.Pursuit.Metrics
+	m[metFlashbacks]++
+	if at.Pushed {
+		m[metPushes]++
+	}
+	m[metHarm] = harmCount(&c.State) - g.StartHarm
+	g.Hurt = g.Hurt || m[metHarm] > 0
+	if critical(&c.State) {
+		rn.end(catOut)
+	}
+}
+
+// end ends the pursuit in category cat.
+func (rn *Runner) end(cat Category) {
+	g := &rn.Pursuit
+	g.Ended, g.Category, g.Retry, g.FlashbackDue = true, cat, false, false
+	g.Metrics[metHarm] = harmCount(&rn.c.State) - g.StartHarm
+}
+
+// after applies the pursuit's rules to a finished test: it says whether
+// the pursuit ended, and in which category, and moves g on — progress,
+// the next position (start after a success when ResetPosition), and
+// whether the next test is the Worse Position retry of this one.
+func (s *Scenario) after(st *State, at *Attempt, g *Pursuit, start Position) (Category, bool) {
+	g.Retry = false
+	if critical(st) {
+		return catOut, true
+	}
+	switch {
+	case at.Outcome.Succeeded:
+		g.Progress += 1 + at.Extra - at.Spent
+		if g.Progress >= s.Goal {
+			g.Progress = s.Goal
+			if g.Hurt {
+				return catHurt, true
+			}
+			return catClean, true
+		}
+		if s.ResetPosition {
+			g.Position = start
+		}
+	case at.Retry:
+		g.Position, g.Retry = at.NextPosition, true
+	case hasKind(at.Outcome.Consequences, LostOpportunity):
+		return catLost, true
+	}
+	return 0, false
+}
+
+// harmCount is the number of harms a state holds, criticals included.
+func harmCount(s *State) int {
+	n := 0
+	for t, rows := range s.Harm {
+		for _, k := range rows {
+			n += k
+		}
+		n += s.Critical[t]
+	}
+	return n
+}
+
+func critical(s *State) bool {
+	for _, k := range s.Critical {
+		if k > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SavedGame is a pursuit saved whole, as one value: the scenario, the
+// character's state and where the pursuit stands. With the Roller's saved
+// bytes it is all that is needed to play on (RestoreGame).
+type SavedGame struct {
+	Scenario Scenario `json:"scenario"`
+	State    State    `json:"state"`
+	Pursuit  Pursuit  `json:"pursuit"`
+}
+
+// Save returns the pursuit in play as one value. It shares the runner's
+// slices: encode it (or copy it) before the runner steps again.
+func (rn *Runner) Save() SavedGame {
+	return SavedGame{Scenario: rn.s, State: rn.c.State, Pursuit: rn.Pursuit}
+}
+
+// RestoreGame checks a saved pursuit whole — the scenario (Validate), the
+// state against its rules (State.Check), and the pursuit against both —
+// and returns a Runner ready to play it on.
+func RestoreGame(g SavedGame) (*Runner, error) {
+	rn, err := g.Scenario.NewRunner()
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	if err := rn.c.SetState(g.State); err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if err := rn.checkPursuit(&g.Pursuit); err != nil {
+		return nil, fmt.Errorf("pursuit: %w", err)
+	}
+	rn.Pursuit = g.Pursuit
+	return rn, nil
+}
+
+// Check validates a saved pursuit whole, as RestoreGame does.
+func (g *SavedGame) Check() error {
+	_, err := RestoreGame(*g)
+	return err
+}
+
+// maxMetric bounds a saved metric.
+const maxMetric = 1 << 30
+
+// checkPursuit says what is wrong with a saved pursuit g for the runner's
+// scenario and the character's (checked) state: its numbers must be in
+// range, and the step it is waiting for must be one the steps can take.
+func (rn *Runner) checkPursuit(g *Pursuit) error {
+	s, c := &rn.s, rn.c
+	switch {
+	case g.Progress < 0 || g.Progress > s.Goal || (g.Progress == s.Goal && !g.Ended):
+		return fmt.Errorf("progress %d, allowed 0..%d (the goal, once the pursuit has ended)", g.Progress, s.Goal)
+	case g.Position < 1 || int(g.Position) > len(c.rules.Positions):
+		return fmt.Errorf("position %d, allowed 1..%d", g.Position, len(c.rules.Positions))
+	case g.StartHarm < 0 || g.StartHarm > maxMetric:
+		return fmt.Errorf("start_harm %d, allowed 0..%d", g.StartHarm, maxMetric)
+	case g.Metrics[metTests] < 0 || g.Metrics[metTests] > s.MaxTests:
+		return fmt.Errorf("tests %d, allowed 0..%d (max_tests)", g.Metrics[metTests], s.MaxTests)
+	case !categoryNames.Valid(g.Category):
+		return fmt.Errorf("category %d, allowed %s", g.Category, named.Allowed(categoryNames))
+	}
+	for i, m := range g.Metrics {
+		if m < -maxMetric || m > maxMetric {
+			return fmt.Errorf("metrics[%d] = %d, allowed %d..%d", i, m, -maxMetric, maxMetric)
+		}
+	}
+	return rn.checkNext(g)
+}
+
+// checkNext says whether the step g waits for can be taken: a pursuit
+// that ended has nothing in flight; a roll in flight can be finished (or
+// pushed, when it must be); a retry follows a roll that asks for one; a
+// due flashback can be called.
+func (rn *Runner) checkNext(g *Pursuit) error {
+	c := rn.c
+	at := c.inFlight()
+	switch {
+	case g.Ended && (at != nil || g.Retry || g.FlashbackDue):
+		return fmt.Errorf("an ended pursuit has a roll in flight, a retry or a flashback due")
+	case at != nil && g.Retry != at.Test.Flashback:
+		return fmt.Errorf("a roll in flight with retry %v: only a flashback comes between a test and its retry", g.Retry)
+	case at != nil && g.FlashbackDue:
+		return fmt.Errorf("a flashback is due while a roll is in flight")
+	case at != nil && at.MustPush && !at.Pushed && c.pushBarOf(at, c.pushTrack(c.naturalTrack(&at.Test))) != noBar:
+		return fmt.Errorf("the roll in flight must be pushed and cannot be")
+	case g.FlashbackDue && (!g.Retry || !rn.s.wantsFlashback(&c.State)):
+		return fmt.Errorf("a flashback is due with retry %v and %d of %d used today", g.Retry, c.State.FlashbacksUsed, c.rules.FlashbacksPerDay)
+	}
+	if g.Retry {
+		t := c.retryTest()
+		if _, err := c.retryOf(&t); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,311 @@
+package actiontest
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/stakesrpg/stakes/internal/named"
+)
+
+// State is what changes about a character in play: harm, flashbacks used
+// today, dice carried to the next roll, and the action test in flight. It
+// saves and restores as JSON; Check validates a restored one against the
+// rules before any step reads it.
+type State struct {
+	// Harm[t][row] is how many slots of harm track t's row are filled, in
+	// Rules.HarmTracks and Rules.HarmRows order.
+	Harm [][]int `json:"harm"`
+	// Critical[t] counts critical injuries: harm that overflowed track t.
+	Critical []int `json:"critical"`
+	// FlashbacksUsed counts flashbacks since the last NewDay.
+	FlashbacksUsed int `json:"flashbacks_used"`
+	// Bonus is dice carried to the next roll (a Controlled success's +1, a
+	// successful flashback).
+	Bonus int `json:"bonus"`
+	// Attempt is the action's roll: in flight (stage "rolled"), the last
+	// one finished, or none yet (stage ""). A finished roll that asks for
+	// a Worse Position retry keeps the action going (see Character.Retry).
+	Attempt Attempt `json:"attempt"`
+	// Flashback is the last flashback test, or the one in flight. A
+	// flashback is called during an action ("Flashbacks"), so it has its
+	// own record beside the action's roll.
+	Flashback Attempt `json:"flashback"`
+}
+
+// Clone returns a deep copy.
+func (s State) Clone() State {
+	var out State
+	out.copyFrom(&s)
+	return out
+}
+
+// copyFrom overwrites s with src, reusing s's slices when they fit.
+func (s *State) copyFrom(src *State) {
+	if len(s.Harm) != len(src.Harm) {
+		s.Harm = make([][]int, len(src.Harm))
+	}
+	for i, h := range src.Harm {
+		if len(s.Harm[i]) != len(h) {
+			s.Harm[i] = make([]int, len(h))
+		}
+		copy(s.Harm[i], h)
+	}
+	if len(s.Critical) != len(src.Critical) {
+		s.Critical = make([]int, len(src.Critical))
+	}
+	copy(s.Critical, src.Critical)
+	s.FlashbacksUsed = src.FlashbacksUsed
+	s.Bonus = src.Bonus
+	s.Attempt.copyFrom(&src.Attempt)
+	s.Flashback.copyFrom(&src.Flashback)
+}
+
+// copyFrom overwrites at with a deep copy of src, reusing at's slices.
+func (at *Attempt) copyFrom(src *Attempt) {
+	dice, rerolled, bought, cons := at.Dice[:0], at.Rerolled[:0], at.Bought[:0], at.Outcome.Consequences[:0]
+	*at = *src
+	at.Dice = append(dice, src.Dice...)
+	at.Rerolled = append(rerolled, src.Rerolled...)
+	at.Bought = append(bought, src.Bought...)
+	at.Outcome.Consequences = append(cons, src.Outcome.Consequences...)
+}
+
+// maxCritical bounds the critical injuries a saved state may count.
+const maxCritical = 1 << 20
+
+// Check says what is wrong with s under rl (already valid): the harm
+// tracks' shape and slot counts, the counters, and both attempts whole.
+// A state that passes can be played on by every step.
+func (s *State) Check(rl *Rules) error {
+	if len(s.Harm) != len(rl.HarmTracks) || len(s.Critical) != len(rl.HarmTracks) {
+		return fmt.Errorf("actiontest: state has %d harm tracks and %d critical counts, rules have %d tracks",
+			len(s.Harm), len(s.Critical), len(rl.HarmTracks))
+	}
+	for t, rows := range s.Harm {
+		if len(rows) != len(rl.HarmRows) {
+			return fmt.Errorf("actiontest: state harm[%d] has %d rows, rules have %d", t, len(rows), len(rl.HarmRows))
+		}
+		for i, n := range rows {
+			if n < 0 || n > rl.HarmRows[i].Slots {
+				return fmt.Errorf("actiontest: state harm[%d][%d] = %d, allowed 0..%d", t, i, n, rl.HarmRows[i].Slots)
+			}
+		}
+		if s.Critical[t] < 0 || s.Critical[t] > maxCritical {
+			return fmt.Errorf("actiontest: state critical[%d] = %d, allowed 0..%d", t, s.Critical[t], maxCritical)
+		}
+	}
+	if s.FlashbacksUsed < 0 || s.FlashbacksUsed > rl.FlashbacksPerDay {
+		return fmt.Errorf("actiontest: state flashbacks_used %d, allowed 0..%d", s.FlashbacksUsed, rl.FlashbacksPerDay)
+	}
+	if s.Bonus < 0 || s.Bonus > maxDice/4 {
+		return fmt.Errorf("actiontest: state bonus %d, allowed 0..%d", s.Bonus, maxDice/4)
+	}
+	if err := s.Attempt.check(rl, false); err != nil {
+		return fmt.Errorf("actiontest: state attempt: %w", err)
+	}
+	if err := s.Flashback.check(rl, true); err != nil {
+		return fmt.Errorf("actiontest: state flashback: %w", err)
+	}
+	if s.Attempt.Stage == Rolled && s.Flashback.Stage == Rolled {
+		return fmt.Errorf("actiontest: state has both an action roll and a flashback in flight; one roll is in flight at a time")
+	}
+	return nil
+}
+
+// check says what is wrong with a saved attempt under rl: its test, its
+// pool, its dice and the result it records must agree with each other and
+// with the rules. flashback says which record it is.
+func (at *Attempt) check(rl *Rules, flashback bool) error {
+	if !stageNames.Valid(at.Stage) {
+		return fmt.Errorf("stage %d, allowed %s", at.Stage, named.Allowed(stageNames))
+	}
+	if at.Stage == NotBegun {
+		if len(at.Dice) != 0 || len(at.Rerolled) != 0 || at.Pushed || at.Successes != 0 || len(at.Bought) != 0 {
+			return fmt.Errorf("an attempt not begun records dice or a result")
+		}
+		return nil
+	}
+	if at.Test.Flashback != flashback {
+		return fmt.Errorf("test flashback %v, this record holds flashback %v", at.Test.Flashback, flashback)
+	}
+	if err := rl.checkTest(&at.Test); err != nil {
+		return fmt.Errorf("test: %w", err)
+	}
+	if at.Test.Position == DefaultPosition {
+		return fmt.Errorf("test: a begun test records its position resolved, not 0")
+	}
+	if err := at.checkDice(rl); err != nil {
+		return err
+	}
+	if at.Stage == Rolled {
+		if at.Required != 0 || at.Extra != 0 || at.Band != 0 || at.Retry || at.HarmTaken || at.Spent != 0 || len(at.Bought) != 0 {
+			return fmt.Errorf("a rolled, unfinished attempt records a result")
+		}
+		return nil
+	}
+	return at.checkResult(rl)
+}
+
+// checkDice checks the pool, the faces and the successes counted.
+func (at *Attempt) checkDice(rl *Rules) error {
+	p := &at.Pool
+	if p.Dice < 0 || p.Dice+rl.PushDice > maxDice {
+		return fmt.Errorf("pool of %d dice, allowed 0..%d", p.Dice, maxDice-rl.PushDice)
+	}
+	noRoll := at.Test.Flashback && at.Test.Difficulty == 0 && !rl.ZeroFlashbackRolls
+	want := p.Dice
+	if noRoll {
+		want = 0
+	}
+	if len(at.Dice) != want {
+		return fmt.Errorf("%d dice rolled, the pool has %d", len(at.Dice), want)
+	}
+	hits, err := countFaces(rl, at.Dice)
+	if err != nil {
+		return fmt.Errorf("dice: %w", err)
+	}
+	if !at.Pushed {
+		if at.Kept != 0 || len(at.Rerolled) != 0 || at.PushTrack != "" {
+			return fmt.Errorf("an attempt not pushed records a push")
+		}
+		if at.Successes != hits {
+			return fmt.Errorf("successes %d, the dice show %d", at.Successes, hits)
+		}
+		return nil
+	}
+	if _, err := rl.TrackIndex(at.PushTrack); err != nil {
+		return fmt.Errorf("push_track: %w", err)
+	}
+	if at.Kept != hits || len(at.Rerolled) != len(at.Dice)-hits+rl.PushDice {
+		return fmt.Errorf("push kept %d of %d successes and re-rolled %d dice, allowed %d", at.Kept, hits, len(at.Rerolled), len(at.Dice)-hits+rl.PushDice)
+	}
+	more, err := countFaces(rl, at.Rerolled)
+	if err != nil {
+		return fmt.Errorf("rerolled: %w", err)
+	}
+	if at.Successes != hits+more {
+		return fmt.Errorf("successes %d, the dice show %d", at.Successes, hits+more)
+	}
+	return nil
+}
+
+// countFaces counts the successes among faces, or says which face is not
+// a face of the rules' die.
+func countFaces(rl *Rules, faces []int) (int, error) {
+	n := 0
+	for i, f := range faces {
+		if f < 1 || f > rl.Sides {
+			return 0, fmt.Errorf("face %d at %d, allowed 1..%d", f, i, rl.Sides)
+		}
+		if f >= rl.SuccessFace {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// checkResult checks what Finish and Spend recorded on a finished attempt.
+func (at *Attempt) checkResult(rl *Rules) error {
+	t := &at.Test
+	switch {
+	case at.MustPush && !at.Pushed:
+		return fmt.Errorf("finished without the push it needed")
+	case !t.Opposed && at.Required != t.Difficulty:
+		return fmt.Errorf("required %d, the test's difficulty is %d", at.Required, t.Difficulty)
+	case t.Opposed && (at.Required < 1 || at.Required > maxDice+1 || at.Retry):
+		return fmt.Errorf("an opposed roll requires %d (1..%d, one more than the opponent's successes) and retries %v", at.Required, maxDice+1, at.Retry)
+	case at.Band != rl.BandOf(at.Successes, at.Required):
+		return fmt.Errorf("band %s, the roll's is %s", at.Band, rl.BandOf(at.Successes, at.Required))
+	case at.Extra != max(at.Successes-at.Required, 0):
+		return fmt.Errorf("extra %d, the roll has %d", at.Extra, max(at.Successes-at.Required, 0))
+	case at.Spent < 0 || at.Spent > at.Extra:
+		return fmt.Errorf("spent %d of %d extra successes", at.Spent, at.Extra)
+	case len(at.Bought) > at.Spent:
+		return fmt.Errorf("%d effects bought with %d successes", len(at.Bought), at.Spent)
+	case at.Retry && (at.NextPosition != t.Position+1 || int(at.NextPosition) > len(rl.Positions)):
+		return fmt.Errorf("retry at position %d after position %d of %d", at.NextPosition, t.Position, len(rl.Positions))
+	case at.HarmTaken && (at.HarmRow < -1 || at.HarmRow >= len(rl.HarmRows)):
+		return fmt.Errorf("harm row %d, allowed -1..%d", at.HarmRow, len(rl.HarmRows)-1)
+	}
+	if err := checkOutcome(rl, &at.Outcome); err != nil {
+		return fmt.Errorf("outcome: %w", err)
+	}
+	for i, b := range at.Bought {
+		if _, err := rl.EffectIndex(b.Effect); err != nil {
+			return fmt.Errorf("bought[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// Saved is a character as one saveable value: its rules, its sheet, its
+// Director (by name) and its state. Restore makes a Character of it.
+type Saved struct {
+	Rules    Rules  `json:"rules"`
+	Sheet    Sheet  `json:"sheet"`
+	Director string `json:"director"`
+	State    State  `json:"state"`
+}
+
+// Save returns the character as one saveable value (a deep copy). A
+// Director that is not registered by name (see DirectorByName) saves its
+// Name, which Restore then refuses.
+func (c *Character) Save() Saved {
+	return Saved{Rules: c.rules.clone(), Sheet: c.sheet.clone(), Director: c.director.Name(), State: c.State.Clone()}
+}
+
+// Restore checks a saved character whole — rules, sheet, Director, state —
+// and returns it ready to play on.
+func Restore(s Saved) (*Character, error) {
+	c, err := NewCharacter(s.Rules, s.Sheet)
+	if err != nil {
+		return nil, err
+	}
+	d, err := DirectorByName(s.Director)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.SetDirector(d); err != nil {
+		return nil, err
+	}
+	if err := c.SetState(s.State); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Check validates a saved character whole, as Restore does: the rules, the
+// sheet, the Director's name and the state against the rules.
+func (s *Saved) Check() error {
+	_, err := Restore(*s)
+	return err
+}
+
+// clone returns a copy of the sheet with its own maps.
+func (s Sheet) clone() Sheet {
+	out := s
+	out.Attributes, out.Actions = maps.Clone(s.Attributes), maps.Clone(s.Actions)
+	return out
+}
+
+// clone returns a deep copy of the rules.
+func (rl *Rules) clone() Rules {
+	out := *rl
+	out.Attributes = slices.Clone(rl.Attributes)
+	out.Actions = slices.Clone(rl.Actions)
+	out.HarmTracks = slices.Clone(rl.HarmTracks)
+	out.HarmRows = slices.Clone(rl.HarmRows)
+	out.Positions = slices.Clone(rl.Positions)
+	out.Table = slices.Clone(rl.Table)
+	for i := range out.Table {
+		for b := range out.Table[i] {
+			out.Table[i][b].Consequences = slices.Clone(out.Table[i][b].Consequences)
+		}
+	}
+	out.Effects = slices.Clone(rl.Effects)
+	for i := range out.Effects {
+		out.Effects[i].Actions = slices.Clone(out.Effects[i].Actions)
+	}
+	return out
+}
