@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -37,7 +36,7 @@ func benchTrial(b *testing.B, sc Scenario) {
 
 // begunBasic3v3 is basic3v3's action begun on its scene: the engine, the
 // scene and the two sides' picks.
-func begunBasic3v3(tb testing.TB) (*Engine, *Scene, []Pick, []Pick) {
+func begunBasic3v3(tb testing.TB) (*Engine, *State, []Pick, []Pick) {
 	tb.Helper()
 	sc := basic3v3()
 	bt, err := sc.build()
@@ -214,7 +213,7 @@ func TestRewindBasic(t *testing.T) {
 			t.Fatalf("round %d: the action did not move", i)
 		}
 		rewindBasic(s.Action)
-		if d := cmp.Diff(fresh, s.Action, cmpopts.EquateEmpty()); d != "" {
+		if d := diff(fresh, s.Action, cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("round %d: rewound action differs from a fresh one (-fresh +rewound):\n%s", i, d)
 		}
 	}
@@ -246,10 +245,6 @@ func BenchmarkBasicRoll3v3(b *testing.B) {
 }
 
 // poolDice is the ratings picks name in s.
-func poolDice(s *Scene, picks []Pick) []dice.Die {
-	ds := make([]dice.Die, len(picks))
-	for i, p := range picks {
-		ds[i] = s.dieOf(p)
-	}
-	return ds
+func poolDice(s *State, picks []Pick) []dice.Die {
+	return s.poolDice(picks, nil)
 }

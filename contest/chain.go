@@ -37,7 +37,7 @@ type xstate struct {
 // View the engine would give them.
 type chainModel struct {
 	e     Engine
-	sc    *Scene
+	sc    *State
 	b     *built
 	basic bool
 	all   bool
@@ -78,13 +78,13 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 			return markov.Answer{}, err
 		}
 		m.inter = &d
-		m.sc.Action.Planned = b.iChar
+		m.sc.Action.Planned = Ref(b.iChar)
 	}
 	for i, sd := range b.sides {
-		if sd.Aider < 0 {
+		if !sd.Aider.Set {
 			continue
 		}
-		if c, _ := m.e.cost(m.sc, sd.Aider, sd.AidPicks); c > 0 {
+		if c, _ := m.e.cost(m.sc, sd.Aider.Index, sd.AidPicks); c > 0 {
 			return markov.Answer{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
 		}
 		r1 := s.Rules
@@ -131,7 +131,7 @@ func (m *chainModel) mirror(st xstate) *Action {
 	a := m.sc.Action
 	for i := range 2 {
 		sd := &a.Sides[i]
-		sd.Gang = append(sd.Gang[:0], m.gangs[i][:st.gang[i]]...)
+		sd.Gang = append(sd.Gang[:0], m.gang(i, int(st.gang[i]))...)
 		sd.Rolled = st.rolled&(1<<i) != 0
 		sd.Aid = 0
 		if i == int(st.turn) {
@@ -141,6 +141,9 @@ func (m *chainModel) mirror(st xstate) *Action {
 			m.sc.Characters[c].PlotPoints = int(st.pp[i])
 		}
 		sd.Picks = append(append(sd.Picks[:0], sd.Base...), sd.Extra[:st.n[i]]...)
+		if sd.Char == TroublePool {
+			sd.Picks = sd.Picks[:0]
+		}
 	}
 	a.Stakes, a.Holder, a.Turn = int(st.stakes), int(st.holder), int(st.turn)
 	if st.open {
@@ -149,6 +152,16 @@ func (m *chainModel) mirror(st xstate) *Action {
 		a.Phase = PhaseTurn
 	}
 	return a
+}
+
+// gang returns the n dice of side i's gang left after raises knocked
+// the others off (the largest first, by Rules.MookOffLargest).
+func (m *chainModel) gang(i, n int) []dice.Die {
+	g := m.gangs[i]
+	if m.e.Rules.MookOffLargest {
+		return g[:n]
+	}
+	return g[len(g)-n:]
 }
 
 // joint returns P(total, ones) for dice ds, cached.
@@ -205,16 +218,16 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 	if sd.Char != TroublePool {
 		var v View
 		m.e.turnView(m.sc, t, &v)
-		n = p.Extras(v)
+		n = p.Extras(&v)
 		if n < 0 || n > v.Affordable {
 			return m.fail(fmt.Errorf("policy %s: %d extra dice: 0..%d affordable", p.Name(), n, v.Affordable))
 		}
 		var err error
-		if cost, err = m.e.cost(m.sc, sd.Char, m.e.plan(sd, n)); err != nil {
+		if cost, err = m.e.cost(m.sc, sd.Char, m.sc.plan(sd, n)); err != nil {
 			return m.fail(err)
 		}
 	}
-	ds := slices.Clone(m.sc.sideDice(sd, m.e.plan(sd, n), nil))
+	ds := slices.Clone(m.sc.sideDice(sd, m.sc.plan(sd, n), nil))
 	jt := m.joint(ds)
 	buys := sd.Char != TroublePool && !m.sc.Characters[sd.Char].GM
 	for total, row := range jt {
@@ -228,7 +241,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			y.rolled |= 1 << t
 			if buys && ones > 0 {
 				g := tb.gm()
-				k := g.BuyOnes(View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1})
+				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: m.e.troubleRoom(m.sc)})
 				if k < 0 || k > ones {
 					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s", g.Name(), k, ones))
 				}
@@ -262,10 +275,10 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 			v0 := int(y.v0)
 			y.v0 = 0
 			switch {
-			case v0 == total:
+			case v0 == total && m.e.Rules.AllRollTieReroll:
 				y.turn = 0
 				return y, false
-			case v0 > total:
+			case v0 >= total:
 				y.open, y.holder, y.stakes, y.turn = false, 0, int16(v0), 1
 			default:
 				y.open, y.holder, y.stakes, y.turn = false, 1, int16(total), 0
@@ -274,10 +287,11 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 		return y, true
 	}
 	h := int(y.holder)
-	if total > int(y.stakes) {
+	cf, hf := m.e.floors()
+	if m.e.beats(total, int(y.stakes)) {
 		mg := total - int(y.stakes)
 		if m.basic {
-			pushed := m.pushes(y, h, mg, 1)
+			pushed := m.pushes(y, h, mg, hf)
 			if mg >= X && !pushed {
 				return xstate{done: true, cat: 1}, false
 			}
@@ -292,7 +306,7 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 		return y, true
 	}
 	mg := int(y.stakes) - total
-	xo := mg >= X && !m.pushes(y, t, mg, 0)
+	xo := mg >= X && !m.pushes(y, t, mg, cf)
 	if m.basic {
 		if xo {
 			return xstate{done: true, cat: 3}, false
@@ -309,21 +323,16 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 // pushes reports whether losing side l (by margin mg, floor as in the
 // engine) would make a Final Push that saves it from Trauma.
 func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
-	X, B := m.e.Rules.Extraordinary, m.e.Rules.PushBonus
-	if mg < X || mg-B < floor {
+	if mg < m.e.Rules.Extraordinary {
 		return false
 	}
 	a := m.mirror(y)
-	if !m.sc.canPush(a, l) {
-		return false
-	}
-	a.Turn, a.Margin, a.PushFloor = l, mg, floor
-	if _, ok := m.e.pushNeed(m.sc, l); !ok {
+	if _, ok := m.e.pushReach(m.sc, l, mg, floor); !ok {
 		return false
 	}
 	sd := &a.Sides[l]
 	v := View{Kind: a.Kind, Side: l, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: mg, Target: -1}
-	return m.b.table.of(sd.Char).Push(v)
+	return m.b.table.of(sd.Char).Push(&v)
 }
 
 // fold appends, with weight w, what follows an escalating roll before the
@@ -335,7 +344,7 @@ func (m *chainModel) fold(y xstate, w float64, buf []markov.Step[xstate]) []mark
 		a := m.mirror(y)
 		ch := &m.sc.Characters[m.b.iChar]
 		v := View{Kind: a.Kind, Side: -1, Char: m.b.iChar, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
-		if ch.PlotPoints >= m.e.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(v) {
+		if ch.PlotPoints >= m.e.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(&v) {
 			y.inter = true
 			beat := m.inter.AtLeast(int(y.stakes) + 1)
 			if beat > 0 {
@@ -357,7 +366,7 @@ func (m *chainModel) goOn(y xstate) xstate {
 		sd := &a.Sides[t]
 		ch := &m.sc.Characters[sd.Char]
 		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: m.e.Rules.ContinueCost}
-		if !(ch.PlotPoints >= m.e.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(v)) {
+		if !(ch.PlotPoints >= m.e.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(&v)) {
 			return xstate{done: true, cat: int8(3 * len(a.Sides))}
 		}
 	}
@@ -374,7 +383,7 @@ func (m *chainModel) brawlRoll(st xstate, buf []markov.Step[xstate]) []markov.St
 	sd := &a.Sides[t]
 	picks := sd.Base
 	if st.rolled&(1<<t) != 0 {
-		picks = m.e.plan(sd, int(st.n[t]))
+		picks = m.sc.plan(sd, int(st.n[t]))
 	}
 	jt := m.joint(slices.Clone(m.sc.sideDice(sd, picks, nil)))
 	for total, row := range jt {
@@ -391,7 +400,7 @@ func (m *chainModel) brawlRoll(st xstate, buf []markov.Step[xstate]) []markov.St
 		} else {
 			w := int(st.holder)
 			tot := [2]int{int(st.v0), total}
-			if tot[1-w] > tot[w] {
+			if tot[1-w] > tot[w] || (tot[1-w] == tot[w] && !m.e.Rules.BrawlTieToHolder) {
 				w = 1 - w
 			}
 			y = xstate{done: true, cat: int8(3 * w)}
@@ -429,7 +438,7 @@ func (m *chainModel) giveIn(y xstate) xstate {
 	}
 	var v View
 	m.e.turnView(m.sc, t, &v)
-	if m.b.table.of(sd.Char).GiveIn(v) {
+	if m.b.table.of(sd.Char).GiveIn(&v) {
 		if m.basic {
 			return xstate{done: true, cat: 4}
 		}

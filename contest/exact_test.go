@@ -41,7 +41,7 @@ func aided(kind string, init int) Scenario {
 	sc := DefaultScenario()
 	sc.Kind, sc.Initiator = kind, init
 	sc.Cast[1].Policy = "default"
-	sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Robin", PlotPoints: 1, Traits: []Trait{
+	sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Robin", Traits: []Trait{
 		{Name: "Duty", Kind: Value, Die: dice.D6}, {Name: "Detective", Kind: Relationship, Die: dice.D8}}}})
 	sc.Sides[1].Aider, sc.Sides[1].AidPool = "Robin", []string{"Duty", "Detective"}
 	if init < 0 {
@@ -57,7 +57,7 @@ func interfered(det, vil string) Scenario {
 	sc := DefaultScenario()
 	sc.Cast[0].Policy, sc.Cast[1].Policy = det, vil
 	sc.Cast[0].PlotPoints, sc.Cast[1].PlotPoints = 2, 2
-	sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Cop", PlotPoints: 2, Traits: []Trait{
+	sc.Cast = append(sc.Cast, Member{Character: Character{Name: "Cop", PlotPoints: 1, Traits: []Trait{
 		{Name: "Law", Kind: Value, Die: dice.D8}, {Name: "Badge", Kind: Resource, Die: dice.D8}}}})
 	sc.Interferer, sc.InterferePool = "Cop", []string{"Law", "Badge"}
 	return sc

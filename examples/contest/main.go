@@ -66,7 +66,7 @@ func main() {
 	const n = 100000
 	won, xo := 0, 0
 	for range n {
-		if err := e.BasicRoll(r, sd, pd, &res); err != nil {
+		if err := e.BasicRoll(r, pd, sd, &res); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
