@@ -295,10 +295,13 @@ func NewEngine(r Rules) (*Engine, error) {
 	return &Engine{Rules: r}, nil
 }
 
+// onesOnly is the face set of 1s. It is never changed.
+var onesOnly = dice.Faces(1)
+
 // excl is the set of faces totals leave out: the 1s, by the rules.
 func (e *Engine) excl() dice.FaceSet {
 	if e.Rules.ExcludeOnes {
-		return dice.Faces(1)
+		return onesOnly
 	}
 	return dice.FaceSet{}
 }
@@ -515,11 +518,28 @@ func (s *State) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 		return append(dst, s.Trouble...)
 	}
 	for _, p := range picks {
-		if t, err := s.trait(p); err == nil {
-			dst = append(dst, t.Die)
+		if d, ok := s.die(p); ok {
+			dst = append(dst, d)
 		}
 	}
 	return append(dst, sd.Gang...)
+}
+
+// die returns the rating of the trait p names, and whether it names one.
+func (s *State) die(p Pick) (dice.Die, bool) {
+	if p.Owner == SceneOwner {
+		if p.Trait >= 0 && p.Trait < len(s.Aspects) {
+			return s.Aspects[p.Trait].Die, true
+		}
+		return dice.Gone, false
+	}
+	if p.Owner < 0 || p.Owner >= len(s.Characters) {
+		return dice.Gone, false
+	}
+	if ts := s.Characters[p.Owner].Traits; p.Trait >= 0 && p.Trait < len(ts) {
+		return ts[p.Trait].Die, true
+	}
+	return dice.Gone, false
 }
 
 // poolDice appends the ratings of picks to dst[:0].
@@ -549,15 +569,19 @@ func (e *Engine) phaseErr(a *Action, what string) error {
 	return fmt.Errorf("%w: cannot %s in phase %s", ErrPhase, what, a.Phase)
 }
 
-// action returns s's action when it is whole (Check's test of it) and in
-// one of the given phases, for the step named what.
+// action returns s's action when it is in one of the given phases, for
+// the step named what. Steps read a state Check has accepted (Play checks
+// first; a tool restoring a saved state calls Check) and changed only by
+// steps since; action makes the few checks that keep even a state changed
+// by hand from sending a step out of bounds: the sides, the turn and the
+// holder.
 func (e *Engine) action(s *State, what string, phases ...Phase) (*Action, error) {
 	a := s.Action
 	if a == nil || !slices.Contains(phases, a.Phase) {
 		return nil, e.phaseErr(a, what)
 	}
-	if err := s.checkAction(); err != nil {
-		return nil, err
+	if n := len(a.Sides); n < 2 || a.Turn < 0 || a.Turn >= n || a.Holder < -1 || a.Holder >= n {
+		return nil, fmt.Errorf("contest: action with %d sides, turn %d and holder %d: run Check on a restored state", n, a.Turn, a.Holder)
 	}
 	return a, nil
 }

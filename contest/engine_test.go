@@ -471,7 +471,7 @@ func TestBadInput(t *testing.T) {
 		{Name: "x", Kind: Value, Die: dice.D20},
 		{Name: "x", Kind: Value, Die: 7},
 		{Name: "", Kind: Value, Die: dice.D6},
-		{Name: "x", Kind: "hat", Die: dice.D6},
+		{Name: "x", Kind: 77, Die: dice.D6},
 		{Name: "x", Kind: Value, Die: dice.D6, Effect: StepUpLowest},
 		{Name: "x", Kind: Distinction, Die: dice.D6, Effect: 99},
 	} {

@@ -398,10 +398,9 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	if rn.basic {
 		kind = Basic
 	}
-	if err := e.Begin(s, kind, rn.b.sides, rn.b.init); err != nil {
-		rn.err = err
-		return -1
-	}
+	// Begin's checks passed on this very start state when the scenario
+	// was built: lay the action out as Begin does once they pass.
+	e.setup(s, kind, rn.b.sides, rn.b.init)
 	a := s.Action
 	if rn.b.iChar >= 0 {
 		a.Planned = Ref(rn.b.iChar)
@@ -427,10 +426,9 @@ func (rn *Runner) timedTrial(r *dice.Roller, metrics []int) int {
 	if s.Timed != nil {
 		s.Timed.Phase = TimedDone
 	}
-	if err := e.BeginTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper); err != nil {
-		rn.err = err
-		return -1
-	}
+	// BeginTimed's checks passed on this very start state when the
+	// scenario was built.
+	e.setupTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper)
 	if err := e.playTimed(s, r, &b.table); err != nil {
 		rn.err = err
 		return -1

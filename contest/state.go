@@ -95,7 +95,7 @@ func (s *State) Check() error {
 			return fmt.Errorf("aspects[%d]: %w", i, err)
 		}
 		if a.Kind != Aspect {
-			return fmt.Errorf("contest: aspects[%d] %q has kind %q: scene traits must be aspects", i, a.Name, a.Kind)
+			return fmt.Errorf("contest: aspects[%d] %q has kind %v: scene traits must be aspects", i, a.Name, a.Kind)
 		}
 	}
 	if len(s.Trouble) > maxDice {

@@ -49,16 +49,10 @@ func (e *Engine) onesOnOffer(s *State) (left, bought *int, c int, err error) {
 	timedFirst := t != nil && (t.Phase != TimedDone || a == nil)
 	switch {
 	case timedFirst:
-		if err := s.checkTimed(); err != nil {
-			return nil, nil, -1, err
-		}
 		if t.Ones > 0 {
 			return &t.Ones, &t.OnesBought, t.OnesChar, nil
 		}
 	case a != nil:
-		if err := s.checkAction(); err != nil {
-			return nil, nil, -1, err
-		}
 		if a.Ones > 0 && a.Sides[a.OnesSide].Char != TroublePool {
 			return &a.Ones, &a.Bought, a.Sides[a.OnesSide].Char, nil
 		}

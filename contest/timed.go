@@ -149,6 +149,13 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 			return fmt.Errorf("helper %d pool: %w", i, err)
 		}
 	}
+	e.setupTimed(s, actor, picks, beats, steps, helpers)
+	return nil
+}
+
+// setupTimed lays out a timed action BeginTimed has checked, reusing the
+// buffers of a finished one.
+func (e *Engine) setupTimed(s *State, actor int, picks []Pick, beats int, steps []TimedStep, helpers []Helper) {
 	t := s.Timed
 	if t == nil {
 		t = &Timed{}
@@ -160,18 +167,18 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 		t.Helpers[i].Out = false
 	}
 	s.Timed = t
-	return nil
 }
 
-// timed returns s's timed action when it is whole (Check's test of it)
-// and in one of the given phases, for the step named what.
+// timed returns s's timed action when it is in one of the given phases,
+// for the step named what. As with action, the state is one Check has
+// accepted; timed checks the step to take is there.
 func (e *Engine) timed(s *State, what string, phases ...TimedPhase) (*Timed, error) {
 	t := s.Timed
 	if t == nil || !slices.Contains(phases, t.Phase) {
 		return nil, e.timedErr(t, what)
 	}
-	if err := s.checkTimed(); err != nil {
-		return nil, err
+	if t.Step < 0 || t.Step >= len(t.Steps) && t.Phase != TimedChoose && t.Phase != TimedInflictPhase {
+		return nil, fmt.Errorf("contest: timed step %d of %d: run Check on a restored state", t.Step, len(t.Steps))
 	}
 	return t, nil
 }

@@ -7,30 +7,40 @@ import (
 	"github.com/stakesrpg/stakes/internal/named"
 )
 
-// Kind is what sort of trait a die rating belongs to.
-type Kind string
+// Kind is what sort of trait a die rating belongs to. It reads and writes
+// as its name; the zero Kind ("none") is no kind, and Check refuses it.
+type Kind uint8
 
-// The trait kinds of Scenes and Actions, "Managing Traits".
+// The trait kinds of Scenes and Actions, "Managing Traits". A character's
+// own kinds come first, Value to Resource.
 const (
-	Value        Kind = "value"
-	Relationship Kind = "relationship"
-	Distinction  Kind = "distinction"
-	Ability      Kind = "ability"
-	Resource     Kind = "resource"
-	Aspect       Kind = "aspect"       // a scene's trait, anyone may roll it
-	Complication Kind = "complication" // on a character; the opposition may roll it
-	Trauma       Kind = "trauma"       // like a Complication, from being Knocked Out
+	kindUnset    Kind = iota // the zero Kind: never valid
+	Value                    // "value"
+	Relationship             // "relationship"
+	Distinction              // "distinction"
+	Ability                  // "ability"
+	Resource                 // "resource"
+	Aspect                   // a scene's trait, anyone may roll it: "aspect"
+	Complication             // on a character; the opposition may roll it: "complication"
+	Trauma                   // like a Complication, from being Knocked Out: "trauma"
 )
+
+var kindNames = named.Enum[Kind]{"none", "value", "relationship", "distinction", "ability", "resource", "aspect", "complication", "trauma"}
+
+// String returns the kind's name.
+func (k Kind) String() string { return kindNames.String(k) }
+
+// MarshalText writes the kind's name.
+func (k Kind) MarshalText() ([]byte, error) { return kindNames.Marshal(k) }
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b, k) }
 
 // Own reports whether a character rolls traits of this kind as its own
 // (and may sacrifice them in a Final Push).
-func (k Kind) Own() bool {
-	// Plain comparisons, each a length test and a load or two; a switch
-	// over the names would search them with calls to compare strings.
-	return k == Value || k == Relationship || k == Distinction || k == Ability || k == Resource
-}
+func (k Kind) Own() bool { return k >= Value && k <= Resource }
 
-func (k Kind) valid() bool { return k.Own() || k == Aspect || k == Complication || k == Trauma }
+func (k Kind) valid() bool { return k >= Value && k <= Trauma }
 
 // Effect is what a Distinction may do to its owner's Complication Pool
 // before it is rolled ("Some Distinctions allow you to fiddle with the
@@ -124,7 +134,7 @@ func (t Trait) Check() error {
 		return fmt.Errorf("contest: a %s trait needs a name", t.Kind)
 	}
 	if !t.Kind.valid() {
-		return fmt.Errorf("contest: trait %q: kind %q unknown: use value, relationship, distinction, ability, resource, aspect, complication or trauma", t.Name, t.Kind)
+		return fmt.Errorf("contest: trait %q: kind %v unknown: use value, relationship, distinction, ability, resource, aspect, complication or trauma", t.Name, t.Kind)
 	}
 	if t.Die != dice.Gone {
 		if err := t.Die.CheckLadder(); err != nil {
