@@ -170,7 +170,7 @@ func TestEventsRoundTripJSON(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s", d)
 	}
 	var one struct{ Kind string }
-	must(t, json.Unmarshal(b[1:len(b)-1][:len(mustJSON(t, rec.Events[0]))], &one))
+	must(t, json.Unmarshal(b[1 : len(b)-1][:len(mustJSON(t, rec.Events[0]))], &one))
 	if one.Kind != rec.Events[0].Kind.String() || one.Kind == "" {
 		t.Errorf("kind %q", one.Kind)
 	}
