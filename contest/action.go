@@ -518,7 +518,7 @@ func (s *State) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 		return append(dst, s.Trouble...)
 	}
 	for _, p := range picks {
-		if d, ok := s.die(p); ok {
+		if d, ok := s.die(p); ok && d != dice.Gone {
 			dst = append(dst, d)
 		}
 	}

@@ -38,13 +38,13 @@ func (tb *Table) gm() Policy {
 const maxPlaySteps = 10000
 
 // Play checks s whole, then runs its action to its end asking tb's
-// policies at every choice, through the same steps a tool would take one
-// at a time; an illegal choice from a policy stops it with an error naming
-// the policy. After the action each side may buy back traits a Final Push
-// lowered, then the GM may turn its characters' Reflection Points into
-// Trouble.
+// policies at every choice, one step at a time through the same steps a
+// tool would take (Step takes one of them); an illegal choice from a
+// policy stops it with an error naming the policy. After the action each
+// side may buy back traits a Final Push lowered, then the GM may turn its
+// characters' Reflection Points into Trouble.
 func (e *Engine) Play(s *State, r *dice.Roller, tb *Table) error {
-	if err := s.Check(); err != nil {
+	if err := e.Check(s); err != nil {
 		return err
 	}
 	return e.play(s, r, tb)
@@ -53,18 +53,46 @@ func (e *Engine) Play(s *State, r *dice.Roller, tb *Table) error {
 // play is Play on a state known to be whole (a Runner's, which it built
 // itself from a validated scenario).
 func (e *Engine) play(s *State, r *dice.Roller, tb *Table) error {
-	a := s.Action
-	if a == nil {
-		return e.phaseErr(a, "play")
+	if s.Action == nil {
+		return e.phaseErr(nil, "play")
 	}
-	for n := 0; a.Phase != PhaseDone; n++ {
+	for n := 0; !actionOver(s.Action); n++ {
 		if n == maxPlaySteps {
 			return fmt.Errorf("contest: the action has not ended after %d steps", maxPlaySteps)
 		}
-		if err := e.decide(s, r, tb); err != nil {
+		if err := e.Step(s, r, tb); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// actionOver reports whether a has ended with nothing left to decide (the
+// GM has answered the last roll's 1s).
+func actionOver(a *Action) bool { return a.Phase == PhaseDone && a.Ones == 0 }
+
+// Step takes the next step of s's action, asking tb's policies: exactly one
+// of the engine's steps, so that a refused one changes nothing. The step
+// that ends the action also lets each side buy back lowered traits and the
+// GM cash its characters' Reflection Points.
+func (e *Engine) Step(s *State, r *dice.Roller, tb *Table) error {
+	a := s.Action
+	if a == nil || actionOver(a) {
+		return e.phaseErr(a, "take a step")
+	}
+	if err := e.decide(s, r, tb); err != nil {
+		return err
+	}
+	if actionOver(a) {
+		return e.afterAction(s, tb)
+	}
+	return nil
+}
+
+// afterAction lets each side buy back traits a Final Push lowered, then
+// the GM turn its characters' Reflection Points into Trouble.
+func (e *Engine) afterAction(s *State, tb *Table) error {
+	a := s.Action
 	for i := range a.Sides {
 		if err := e.rebuyAll(s, a.Sides[i].Char, tb); err != nil {
 			return err
@@ -107,9 +135,18 @@ func (e *Engine) rebuyAll(s *State, c int, tb *Table) error {
 	return nil
 }
 
-// decide takes one step of s's action by asking the policies.
+// decide takes one step of s's action by asking the policies: the GM's
+// answer to the 1s of the last roll first, then the step of the phase.
 func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
+	if a.Ones > 0 {
+		g := tb.gm()
+		s.buf.view = View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1, TroubleRoom: e.troubleRoom(s)}
+		if err := e.BuyOnes(s, g.BuyOnes(&s.buf.view)); err != nil {
+			return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
+		}
+		return nil
+	}
 	switch a.Phase {
 	case PhaseOpen, PhaseTurn:
 		return e.decideTurn(s, r, tb)
@@ -141,8 +178,8 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 }
 
 // decideTurn takes the step of the side to act: a planned interferer may
-// step in first, then the side's aider rolls (once), then the side Gives
-// In or rolls, and the GM may buy the 1s of that roll.
+// step in first; else the side's aider rolls (once); else the side Gives
+// In or rolls.
 func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
 	if ic, ok := a.Planned.Get(); ok && a.Phase == PhaseTurn && a.Escalated && !a.Interferer.Set {
@@ -150,13 +187,13 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		ch := &s.Characters[ic]
 		s.buf.view = View{Kind: a.Kind, Side: -1, Char: ic, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
 		v := &s.buf.view
-		if e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= e.Rules.InterfereCost && p.Interfere(v) {
+		cost, err := e.cost(s, ic, a.IPicks)
+		if err == nil && e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= cost+e.Rules.InterfereCost && p.Interfere(v) {
 			if err := e.Interfere(s, r, ic, a.IPicks); err != nil {
 				return fmt.Errorf("policy %s interfering: %w", p.Name(), err)
 			}
 			return nil
 		}
-		a.Escalated = false // asked once: the next escalation asks again
 	}
 	t := a.Turn
 	sd := &a.Sides[t]
@@ -164,6 +201,7 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		if err := e.Aid(s, r, t, c, sd.AidPicks); err != nil {
 			return fmt.Errorf("aid for side %d: %w", t, err)
 		}
+		return nil
 	}
 	p := tb.of(sd.Char)
 	v := &s.buf.view
@@ -188,13 +226,6 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 	}
 	if err := e.Roll(s, r, picks); err != nil {
 		return fmt.Errorf("policy %s rolling: %w", p.Name(), err)
-	}
-	if a.Ones > 0 {
-		g := tb.gm()
-		s.buf.view = View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1, TroubleRoom: e.troubleRoom(s)}
-		if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
-			return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
-		}
 	}
 	return nil
 }
@@ -285,7 +316,7 @@ func (e *Engine) decideInflict(s *State, r *dice.Roller, tb *Table) error {
 // the actor chooses at zero beats, and the GM picks where the out-of-time
 // Complication lands.
 func (e *Engine) PlayTimed(s *State, r *dice.Roller, tb *Table) error {
-	if err := s.Check(); err != nil {
+	if err := e.Check(s); err != nil {
 		return err
 	}
 	return e.playTimed(s, r, tb)
@@ -297,7 +328,7 @@ func (e *Engine) playTimed(s *State, r *dice.Roller, tb *Table) error {
 	if t == nil {
 		return e.timedErr(t, "play")
 	}
-	for n := 0; t.Phase != TimedDone; n++ {
+	for n := 0; t.Phase != TimedDone || t.Ones > 0; n++ {
 		if n == maxPlaySteps {
 			return fmt.Errorf("contest: the timed action has not ended after %d steps", maxPlaySteps)
 		}
@@ -308,23 +339,28 @@ func (e *Engine) playTimed(s *State, r *dice.Roller, tb *Table) error {
 	return nil
 }
 
-// decideTimed takes one step of s's timed action by asking the policies.
+// decideTimed takes one step of s's timed action by asking the
+// policies: the GM's answer to the last roll's 1s first, then in a gap the
+// first helper still able may try to buy time, then the next step.
 func (e *Engine) decideTimed(s *State, r *dice.Roller, tb *Table) error {
 	t := s.Timed
+	if t.Ones > 0 {
+		return e.timedOnes(s, tb)
+	}
 	s.buf.view = View{Side: -1, Char: t.Actor, Beats: t.Beats, StepsLeft: len(t.Steps) - t.Step, Target: -1,
 		PlotPoints: s.Characters[t.Actor].PlotPoints}
 	v := &s.buf.view
 	switch t.Phase {
 	case TimedGap:
-		if err := e.helpInGap(s, r, tb, v); err != nil {
-			return err
+		if h, p := e.helperFor(s, tb, v); p != nil {
+			if err := e.BuyTime(s, r, h); err != nil {
+				return fmt.Errorf("policy %s buying time: %w", p.Name(), err)
+			}
+			return nil
 		}
-		fallthrough
+		return e.TimedRoll(s, r, nil)
 	case TimedStepPhase:
-		if err := e.TimedRoll(s, r, nil); err != nil {
-			return err
-		}
-		return e.timedOnes(s, tb)
+		return e.TimedRoll(s, r, nil)
 	case TimedChoose:
 		return e.Choose(s, tb.of(t.Actor).Objective(v))
 	case TimedInflictPhase:
@@ -338,28 +374,24 @@ func (e *Engine) decideTimed(s *State, r *dice.Roller, tb *Table) error {
 	return fmt.Errorf("%w: no step to take in timed phase %s", ErrPhase, t.Phase)
 }
 
-// helpInGap lets the first helper still able try to buy time, if its
-// policy says so.
-func (e *Engine) helpInGap(s *State, r *dice.Roller, tb *Table, v *View) error {
+// helperFor returns the helper who tries to buy time in this gap, and its
+// policy: the first one still able, if its policy says so; nil if none.
+func (e *Engine) helperFor(s *State, tb *Table, v *View) (int, Policy) {
 	t := s.Timed
 	if t.Bought {
-		return nil
+		return -1, nil
 	}
 	for h := range t.Helpers {
 		hp := &t.Helpers[h]
 		if hp.Out || s.Characters[hp.Char].Out() {
 			continue
 		}
-		p := tb.of(hp.Char)
-		if !p.BuyTime(v) {
-			return nil
+		if p := tb.of(hp.Char); p.BuyTime(v) {
+			return h, p
 		}
-		if err := e.BuyTime(s, r, h); err != nil {
-			return fmt.Errorf("policy %s buying time: %w", p.Name(), err)
-		}
-		return e.timedOnes(s, tb)
+		return -1, nil
 	}
-	return nil
+	return -1, nil
 }
 
 // timedOnes asks the GM about the 1s of the timed action's last roll.

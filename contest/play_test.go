@@ -222,7 +222,7 @@ func TestRunnerShapes(t *testing.T) {
 	inter := DefaultScenario()
 	inter.Cast = three.Cast
 	inter.Interferer, inter.InterferePool = "Catwoman", []string{"Greed", "Whip"}
-	inter.Cast[2].PlotPoints = 3
+	inter.Cast[2].PlotPoints = 2 // and rules.start_plot_points on top
 	for name, sc := range map[string]Scenario{"three": three, "interfere": inter, "timed": timedScenario(), "basic": basic3v3()} {
 		rn, err := sc.NewRunner()
 		if err != nil {

@@ -24,6 +24,7 @@ func pushAt(t *testing.T, e *Engine, margin int) *State {
 	}
 	must(t, e.Roll(s, r, villainPool()))
 	must(t, e.Roll(s, r, heroPool()))
+	must(t, e.BuyOnes(s, 0)) // the GM's answer to the hero's 1s
 	if s.Action.Phase != PhasePush || s.Action.Margin != margin {
 		t.Fatalf("phase %s margin %d, want push at %d", s.Action.Phase, s.Action.Margin, margin)
 	}
@@ -162,6 +163,7 @@ func TestTroubleOffPolicy(t *testing.T) {
 		r := dice.Scripted(3, 1, 1, 5, 1, 4)
 		must(t, e.Roll(s, r, nil))
 		must(t, e.Roll(s, r, heroPool()))
+		must(t, e.BuyOnes(s, 0)) // the GM's answer to the hero's 1
 		before := s.Clone()
 		err := e.Play(s, r, &Table{Chars: []Policy{pickTrouble{k: k}}, GM: Frugal{}})
 		if err == nil || !strings.Contains(err.Error(), "Trouble Pool die") {

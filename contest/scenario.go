@@ -219,8 +219,10 @@ func (s Scenario) build() (*built, error) {
 					return nil, err
 				}
 				e := Engine{Rules: s.Rules}
-				if _, err := e.cost(&b.scene, c, ss.AidPicks); err != nil {
+				if cost, err := e.cost(&b.scene, c, ss.AidPicks); err != nil {
 					return nil, fmt.Errorf("%s.aid_pool: %w", field, err)
+				} else if cost > b.scene.Characters[c].PlotPoints {
+					return nil, fmt.Errorf("contest: %s.aid_pool costs %d Plot Points and %s has %d", field, cost, sd.Aider, b.scene.Characters[c].PlotPoints)
 				}
 			}
 			b.sides = append(b.sides, ss)
@@ -290,7 +292,11 @@ func (s Scenario) build() (*built, error) {
 		}
 		e := Engine{Rules: s.Rules}
 		b.beats, b.steps = t.Beats, t.Steps
-		if err := e.BeginTimed(b.scene.Clone(), b.actor, b.picks, t.Beats, t.Steps, b.helper); err != nil {
+		sc := b.scene.Clone()
+		if err := e.BeginTimed(sc, b.actor, b.picks, t.Beats, t.Steps, b.helper); err != nil {
+			return nil, fmt.Errorf("timed: %w", err)
+		}
+		if err := e.Check(sc); err != nil {
 			return nil, fmt.Errorf("timed: %w", err)
 		}
 	default:

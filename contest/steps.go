@@ -7,10 +7,11 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// BuyOnes is the GM buying n of the 1s of the last player character's roll
-// in the action under way (or, when none is, the last one): each gives
-// that character Rules.OnePlotPoints and adds a TroubleDie to the Trouble
-// Pool. The 1s can be bought until the next roll.
+// BuyOnes is the GM's answer to the 1s of the last player character's roll
+// in the action under way (or, when none is, the last one): it buys n of
+// them, each giving that character Rules.OnePlotPoints and adding a
+// TroubleDie to the Trouble Pool, and the rest go unbought (the GM answers
+// once a roll).
 func (e *Engine) BuyOnes(s *State, n int) error {
 	left, bought, c, err := e.onesOnOffer(s)
 	if err != nil {
@@ -26,6 +27,8 @@ func (e *Engine) BuyOnes(s *State, n int) error {
 	if room := e.troubleRoom(s); n > room {
 		return fmt.Errorf("contest: buying %d 1s: the Trouble Pool has room for %d more dice (rules.max_trouble %d)", n, room, e.Rules.MaxTrouble)
 	}
+	*left = 0 // answered: the rest go unbought
+	*bought += n
 	if n == 0 {
 		return nil
 	}
@@ -33,8 +36,6 @@ func (e *Engine) BuyOnes(s *State, n int) error {
 	for range n {
 		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
 	}
-	*left -= n
-	*bought += n
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
 		e.Sink(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
