@@ -194,28 +194,40 @@ func (e *Engine) turnView(s *State, t int, v *View) {
 	if sd.Rolled {
 		v.Price = e.Rules.GiveInPlotPoints
 	}
+	// The highest total a pool could make is the sum of its Keep largest
+	// sizes.
+	best := largestSizes{keep: min(e.Rules.Keep, len(largestSizes{}.top))}
 	s.buf.pool = s.sideDice(sd, sd.Base, s.buf.pool)
-	v.Best = sd.Aid + bestSizes(s.buf.pool, e.Rules.Keep)
-	s.buf.pool = s.sideDice(sd, s.plan(sd, v.Affordable), s.buf.pool)
-	v.BestAll = sd.Aid + bestSizes(s.buf.pool, e.Rules.Keep)
+	best.add(s.buf.pool...)
+	v.Best = sd.Aid + best.sum()
+	s.buf.pool = s.poolDice(sd.Extra[:v.Affordable], s.buf.pool)
+	best.add(s.buf.pool...)
+	v.BestAll = sd.Aid + best.sum()
 }
 
-// bestSizes is the sum of the keep largest sizes among ds: the highest
-// total they could roll.
-func bestSizes(ds []dice.Die, keep int) int {
-	var top [10]int // Rules.Keep is at most 10
-	keep = min(keep, len(top))
+// largestSizes keeps the keep largest die sizes it has been given.
+type largestSizes struct {
+	top  [10]int // Rules.Keep is at most 10
+	keep int
+}
+
+// add takes in sizes ds.
+func (l *largestSizes) add(ds ...dice.Die) {
 	for _, d := range ds {
 		x := int(d)
-		for i := range keep {
-			if x > top[i] {
-				top[i], x = x, top[i]
+		for i := range l.keep {
+			if x > l.top[i] {
+				l.top[i], x = x, l.top[i]
 			}
 		}
 	}
-	sum := 0
-	for _, x := range top[:keep] {
-		sum += x
+}
+
+// sum is the sum of the sizes kept.
+func (l *largestSizes) sum() int {
+	n := 0
+	for _, x := range l.top[:l.keep] {
+		n += x
 	}
-	return sum
+	return n
 }
