@@ -234,7 +234,7 @@ func BenchmarkBasicRoll3v3(b *testing.B) {
 	wins := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := e.BasicRoll(r, od, ad, &res); err != nil {
+		if err := e.BasicRoll(r, ad, od, &res); err != nil {
 			b.Fatal(err)
 		}
 		if res.Won {
