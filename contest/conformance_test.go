@@ -80,7 +80,7 @@ func (kit) Restore(state []byte) (simtest.Game, error) {
 
 func (g *game) Done() bool {
 	if t := g.sv.State.Timed; t != nil {
-		return t.Phase == TimedDone && t.Ones == 0
+		return timedOver(t)
 	}
 	return actionOver(g.sv.State.Action)
 }
@@ -91,7 +91,7 @@ func (g *game) Step(r *dice.Roller) ([]any, error) {
 	e.Sink = rec.Record
 	var err error
 	if g.sv.State.Timed != nil {
-		err = e.decideTimed(g.sv.State, r, &g.tb)
+		err = e.StepTimed(g.sv.State, r, &g.tb)
 	} else {
 		err = e.Step(g.sv.State, r, &g.tb)
 	}
@@ -114,7 +114,7 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 	}
 	var err error
 	if s.Timed != nil {
-		err = g.e.decideTimed(s, r, tb)
+		err = g.e.StepTimed(s, r, tb)
 	} else {
 		err = g.e.Step(s, r, tb)
 	}

@@ -79,8 +79,8 @@
 //     hears every event; a nil Sink builds none. An Engine holds only its
 //     Rules and Sink, so a copy may run on another goroutine with its own
 //     State.
-//   - Play and PlayTimed: loops over Engine.Step, which takes exactly one of
-//     those steps asking a Policy; PolicyByName and PolicyNames give the
+//   - Play and PlayTimed: loops over Engine.Step and Engine.StepTimed,
+//     which take exactly one of those steps asking a Policy; PolicyByName and PolicyNames give the
 //     shipped styles. A policy's illegal answer is an error, never fixed.
 //   - Legal-choice queries, from the code the steps validate with:
 //     GiveInCost, Affordable, PoolCost, PushNeed, PushOptions,

@@ -328,15 +328,28 @@ func (e *Engine) playTimed(s *State, r *dice.Roller, tb *Table) error {
 	if t == nil {
 		return e.timedErr(t, "play")
 	}
-	for n := 0; t.Phase != TimedDone || t.Ones > 0; n++ {
+	for n := 0; !timedOver(t); n++ {
 		if n == maxPlaySteps {
 			return fmt.Errorf("contest: the timed action has not ended after %d steps", maxPlaySteps)
 		}
-		if err := e.decideTimed(s, r, tb); err != nil {
+		if err := e.StepTimed(s, r, tb); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// timedOver reports whether t has ended with nothing left to decide.
+func timedOver(t *Timed) bool { return t.Phase == TimedDone && t.Ones == 0 }
+
+// StepTimed takes the next step of s's timed action, asking tb's
+// policies: exactly one of the engine's steps, so that a refused one
+// changes nothing.
+func (e *Engine) StepTimed(s *State, r *dice.Roller, tb *Table) error {
+	if t := s.Timed; t == nil || timedOver(t) {
+		return e.timedErr(t, "take a step")
+	}
+	return e.decideTimed(s, r, tb)
 }
 
 // decideTimed takes one step of s's timed action by asking the
