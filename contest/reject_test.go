@@ -60,6 +60,12 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{"begin over an action", func(e *Engine, s *State) error {
 			return e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0)
 		}},
+		{"take a Trouble die outside an inflict", func(e *Engine, s *State) error { return e.TakeTrouble(s, 0) }},
+		{"waive outside an inflict", func(e *Engine, s *State) error { return e.Waive(s) }},
+		{"inflict with an effect outside an inflict", func(e *Engine, s *State) error {
+			return e.Inflict(s, dice.Scripted(), -1, []Pick{{villain, mad}})
+		}},
+		{"push steps outside a push", func(e *Engine, s *State) error { return e.Push(s, []Pick{{hero, gordon}}) }},
 		{"step past d12", func(e *Engine, s *State) error { return s.Characters[villain].Step(chaos, 2) }},
 		{"step a missing trait", func(e *Engine, s *State) error { return s.Characters[villain].Step(9, -1) }},
 	} {
