@@ -473,8 +473,9 @@ func (e *Engine) cost(s *State, c int, picks []Pick) (int, error) {
 	}
 	hasValue, reused := false, 0
 	for i, p := range picks {
-		t, err := s.trait(p)
-		if err != nil {
+		t := s.traitAt(p)
+		if t == nil {
+			_, err := s.trait(p)
 			return 0, err
 		}
 		if err := s.usable(p, c, t); err != nil {
@@ -527,17 +528,8 @@ func (s *State) sideDice(sd *Side, picks []Pick, dst []dice.Die) []dice.Die {
 
 // die returns the rating of the trait p names, and whether it names one.
 func (s *State) die(p Pick) (dice.Die, bool) {
-	if p.Owner == SceneOwner {
-		if p.Trait >= 0 && p.Trait < len(s.Aspects) {
-			return s.Aspects[p.Trait].Die, true
-		}
-		return dice.Gone, false
-	}
-	if p.Owner < 0 || p.Owner >= len(s.Characters) {
-		return dice.Gone, false
-	}
-	if ts := s.Characters[p.Owner].Traits; p.Trait >= 0 && p.Trait < len(ts) {
-		return ts[p.Trait].Die, true
+	if t := s.traitAt(p); t != nil {
+		return t.Die, true
 	}
 	return dice.Gone, false
 }

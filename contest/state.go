@@ -132,22 +132,36 @@ func (s *State) char(i int) (*Character, error) {
 	return &s.Characters[i], nil
 }
 
-// trait returns the trait a pick names.
-func (s *State) trait(p Pick) (*Trait, error) {
+// traitAt returns the trait a pick names, or nil if it names none.
+func (s *State) traitAt(p Pick) *Trait {
 	if p.Owner == SceneOwner {
-		if p.Trait < 0 || p.Trait >= len(s.Aspects) {
-			return nil, fmt.Errorf("contest: no aspect %d (the scene has %d)", p.Trait, len(s.Aspects))
+		if p.Trait >= 0 && p.Trait < len(s.Aspects) {
+			return &s.Aspects[p.Trait]
 		}
-		return &s.Aspects[p.Trait], nil
+		return nil
+	}
+	if p.Owner < 0 || p.Owner >= len(s.Characters) {
+		return nil
+	}
+	if ts := s.Characters[p.Owner].Traits; p.Trait >= 0 && p.Trait < len(ts) {
+		return &ts[p.Trait]
+	}
+	return nil
+}
+
+// trait returns the trait a pick names, or an error saying why none.
+func (s *State) trait(p Pick) (*Trait, error) {
+	if t := s.traitAt(p); t != nil {
+		return t, nil
+	}
+	if p.Owner == SceneOwner {
+		return nil, fmt.Errorf("contest: no aspect %d (the scene has %d)", p.Trait, len(s.Aspects))
 	}
 	c, err := s.char(p.Owner)
 	if err != nil {
 		return nil, err
 	}
-	if p.Trait < 0 || p.Trait >= len(c.Traits) {
-		return nil, fmt.Errorf("contest: %s has no trait %d (it has %d)", c.Name, p.Trait, len(c.Traits))
-	}
-	return &c.Traits[p.Trait], nil
+	return nil, fmt.Errorf("contest: %s has no trait %d (it has %d)", c.Name, p.Trait, len(c.Traits))
 }
 
 // Pick names a trait for a pool of character owner's: a name alone is one
