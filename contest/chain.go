@@ -69,6 +69,11 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, err
 	}
 	m.all = m.sc.Action.AllRoll
+	for _, sd := range b.sides {
+		if sd.Char == TroublePool && !m.basic && b.table.gm().BuyOnes(&View{Ones: 1, TroubleRoom: 1}) > 0 {
+			return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool that contests; the chain keeps it fixed")
+		}
+	}
 	if b.iChar >= 0 {
 		if c, _ := m.e.cost(m.sc, b.iChar, b.iPicks); c > 0 {
 			return markov.Answer{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
@@ -346,7 +351,12 @@ func (m *chainModel) fold(y xstate, w float64, buf []markov.Step[xstate]) []mark
 		v := View{Kind: a.Kind, Side: -1, Char: m.b.iChar, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
 		if ch.PlotPoints >= m.e.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(&v) {
 			y.inter = true
-			beat := m.inter.AtLeast(int(y.stakes) + 1)
+			// The interference must beat the stakes, as a raise must.
+			least := int(y.stakes) + 1
+			if !m.e.Rules.TiesToHolder {
+				least = int(y.stakes)
+			}
+			beat := m.inter.AtLeast(least)
 			if beat > 0 {
 				buf = append(buf, markov.Step[xstate]{To: m.goOn(y), P: w * beat})
 			}

@@ -63,6 +63,30 @@ func interfered(det, vil string) Scenario {
 	return sc
 }
 
+// troubleContest: the Trouble Pool contests the detective
+// (rules.trouble_in_contests); the GM buys no 1s, which would grow it.
+func troubleContest() Scenario {
+	sc := frugalGM(DefaultScenario())
+	sc.Rules.TroubleInContests = true
+	sc.Sides[0] = SideSpec{Character: "trouble"}
+	return sc
+}
+
+// houseRules: the default contest with every ruling the chain reads
+// changed (ties beat the stakes, the smallest gang die goes, a tied
+// all-roll opening goes to the first side, the brawl tie to the
+// challenger) and an interferer, opening all at once.
+func houseRules() Scenario {
+	sc := interfered("stubborn", "stubborn")
+	sc.Initiator = -1
+	sc.Sides[0].Gang = []dice.Die{dice.D4, dice.D10}
+	sc.Rules.TiesToHolder = false
+	sc.Rules.MookOffLargest = false
+	sc.Rules.AllRollTieReroll = false
+	sc.Rules.BrawlTieToHolder = false
+	return sc
+}
+
 func frugalGM(sc Scenario) Scenario {
 	sc.GMPolicy = "frugal"
 	return sc
@@ -85,16 +109,23 @@ func TestExactMatchesSampling(t *testing.T) {
 		n = 10000
 	}
 	for name, sc := range map[string]Scenario{
-		"default":        DefaultScenario(),
-		"all roll":       threeWay(),
-		"basic trouble":  basicScenario("trouble"),
-		"basic villain":  basicScenario("villain"),
-		"timed":          frugalGM(timedScenario()),
-		"aided":          aided(KindContested, 0),
-		"aided all roll": aided(KindContested, -1),
-		"aided basic":    aided(KindBasic, 0),
-		"interfered":     interfered("default", "default"),
-		"brawls":         interfered("stubborn", "stubborn"),
+		"default":         DefaultScenario(),
+		"all roll":        threeWay(),
+		"basic trouble":   basicScenario("trouble"),
+		"basic villain":   basicScenario("villain"),
+		"timed":           frugalGM(timedScenario()),
+		"aided":           aided(KindContested, 0),
+		"aided all roll":  aided(KindContested, -1),
+		"aided basic":     aided(KindBasic, 0),
+		"interfered":      interfered("default", "default"),
+		"brawls":          interfered("stubborn", "stubborn"),
+		"trouble contest": troubleContest(),
+		"house rules":     houseRules(),
+		"timed house rules": func() Scenario {
+			sc := frugalGM(timedScenario())
+			sc.Rules.FailedLastStepCompletes, sc.Rules.TiesToHolder = false, false
+			return sc
+		}(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			ex, err := sc.Exact(context.Background())
@@ -171,7 +202,8 @@ func TestExactRefuses(t *testing.T) {
 	three.Sides = append(three.Sides, SideSpec{Character: "Robin", Pool: []string{"Duty"}})
 	keep3 := DefaultScenario()
 	keep3.Rules.Keep = 3
-	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "paid aid": aid, "paid interference": inter, "three sides": three, "keep 3": keep3} {
+	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "paid aid": aid, "paid interference": inter, "three sides": three, "keep 3": keep3,
+		"trouble contest with 1s bought": func() Scenario { sc := troubleContest(); sc.GMPolicy = ""; return sc }()} {
 		if err := sc.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
