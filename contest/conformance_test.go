@@ -163,9 +163,10 @@ func (illegal) Waive(*View) bool                       { return false }
 func (p illegal) Onto(_ *View, c *Character) int       { return len(c.Traits) + p.off }
 func (p illegal) TroubleOff(_ *View, t []dice.Die) int { return len(t) + p.off }
 
-// The conformance kit passes for each built-in scenario shape: the default
-// contest, a basic action against the Trouble Pool, an interfered and
-// aided contest, and a timed action.
+// The conformance kit passes for each scenario shape: the default
+// contest, a basic action against the Trouble Pool, an interfered and an
+// aided contest, a timed action, house rules, a contesting Trouble Pool
+// and an all-roll opening.
 func TestConformance(t *testing.T) {
 	for name, sc := range map[string]Scenario{
 		"contested": DefaultScenario(),
@@ -173,6 +174,9 @@ func TestConformance(t *testing.T) {
 		"interfere": interfered("default", "stubborn"),
 		"aided":     aided(KindContested, 0),
 		"timed":     timedScenario(),
+		"house":     houseRules(),
+		"trouble":   troubleContest(),
+		"all roll":  threeWay(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := simtest.TestMechanic(kit{sc}, simtest.Options{}); err != nil {
