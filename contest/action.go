@@ -277,37 +277,29 @@ type SideSetup struct {
 	Label    string     `json:"label,omitempty"`
 }
 
-// Engine runs actions on states under a set of Rules. Its steps validate
-// everything first and leave the state and the Roller untouched when they
-// fail. An Engine holds nothing but its Rules and Sink: copies of it may
-// run on other goroutines, each with its own State.
+// Engine runs the steps of actions on states, each under the state's own
+// Rules. Its steps validate everything first and leave the state and the
+// Roller untouched when they fail. An Engine holds nothing but its Sink:
+// the zero Engine is ready to use, and copies of it may run on other
+// goroutines, each with its own State.
 type Engine struct {
-	Rules Rules
 	// Sink hears every event; nil builds none.
 	Sink func(Event)
-}
-
-// NewEngine returns an Engine with the given rules, after checking them.
-func NewEngine(r Rules) (*Engine, error) {
-	if err := r.Validate(); err != nil {
-		return nil, err
-	}
-	return &Engine{Rules: r}, nil
 }
 
 // onesOnly is the face set of 1s. It is never changed.
 var onesOnly = dice.Faces(1)
 
 // excl is the set of faces totals leave out: the 1s, by the rules.
-func (e *Engine) excl() dice.FaceSet {
-	if e.Rules.ExcludeOnes {
+func (r *Rules) excl() dice.FaceSet {
+	if r.ExcludeOnes {
 		return onesOnly
 	}
 	return dice.FaceSet{}
 }
 
 // total reads faces the way the rules do: the Keep highest, 1s excluded.
-func (e *Engine) total(faces []int) int { return dice.SumHighest(faces, e.Rules.Keep, e.excl()) }
+func (r *Rules) total(faces []int) int { return dice.SumHighest(faces, r.Keep, r.excl()) }
 
 // countOnes counts the faces showing 1: the opportunities the GM may buy.
 func countOnes(faces []int) int { return len(faces) - dice.CountAtLeast(faces, 2) }
@@ -374,7 +366,7 @@ func (e *Engine) checkBegin(s *State, kind ActionKind, sides []SideSetup, initia
 func (e *Engine) checkSideSetup(s *State, kind ActionKind, sides []SideSetup, i int) error {
 	sd := sides[i]
 	if sd.Char == TroublePool {
-		if (kind == Contested && !e.Rules.TroubleInContests) || (kind == Basic && i != 0) {
+		if (kind == Contested && !s.Rules.TroubleInContests) || (kind == Basic && i != 0) {
 			return fmt.Errorf("contest: side %d: the Trouble Pool opposes only basic actions (rules.trouble_in_contests is off), as their opposition", i)
 		}
 		if len(s.Trouble) == 0 {
@@ -490,7 +482,7 @@ func (e *Engine) cost(s *State, c int, picks []Pick) (int, error) {
 		return 0, fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[c].Name)
 	}
 	distinct := len(picks) - reused
-	return reused*e.Rules.ReuseCost + max(0, distinct-e.Rules.FreeTraits)*e.Rules.ExtraDieCost, nil
+	return reused*s.Rules.ReuseCost + max(0, distinct-s.Rules.FreeTraits)*s.Rules.ExtraDieCost, nil
 }
 
 // usable returns an error unless character c may roll trait t (named by

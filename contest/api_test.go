@@ -136,14 +136,14 @@ func TestPicksByName(t *testing.T) {
 // BasicRoll and PBeat take the actor's pool first: a d12 pair against a
 // d4 wins nearly always, in both.
 func TestBasicRollAndPBeatTakeTheActorFirst(t *testing.T) {
-	e := mustEngine(t)
 	actor, stakes := []dice.Die{dice.D12, dice.D12}, []dice.Die{dice.D4}
-	p, err := PBeat(actor, stakes, 0, e.Rules)
+	rules := DefaultRules()
+	p, err := PBeat(actor, stakes, 0, rules)
 	must(t, err)
 	r, won := dice.NewSeeded(2), 0
 	var res BasicResult
 	for range 1000 {
-		must(t, e.BasicRoll(r, actor, stakes, &res))
+		must(t, rules.BasicRoll(r, actor, stakes, &res))
 		if res.Won {
 			won++
 		}

@@ -6,7 +6,7 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// BasicResult is what Engine.BasicRoll reports of a basic action rolled
+// BasicResult is what Rules.BasicRoll reports of a basic action rolled
 // between two bare pools. BasicRoll keeps the storage of the two face
 // slices from call to call, so a caller that passes the same BasicResult
 // each time allocates nothing once the slices are big enough.
@@ -37,8 +37,8 @@ type BasicResult struct {
 // errNoActorDice is BasicRoll's answer to an empty actor's pool.
 var errNoActorDice = errors.New("contest: the actor's pool is empty: a pool always holds one of the roller's Values")
 
-// BasicRoll rolls a basic action between two pools of trait dice with no
-// state behind it: the opposition rolls stakes first (an empty stakes
+// BasicRoll rolls a basic action between two pools of trait dice under
+// these rules, with no state behind it: the opposition rolls stakes first (an empty stakes
 // pool, such as an emptied Trouble Pool, sets stakes of 0), then the actor
 // rolls actor and must beat them ("Basic Actions"). The actor's pool comes
 // first, as in PBeat. It is the resolution alone, for a caller that keeps
@@ -50,7 +50,7 @@ var errNoActorDice = errors.New("contest: the actor's pool is empty: a pool alwa
 // Each die must be on the ladder d4..d12; an empty actor's pool or a die
 // off the ladder is an error, and then nothing is drawn and out is left as
 // it was.
-func (e *Engine) BasicRoll(r *dice.Roller, actor, stakes []dice.Die, out *BasicResult) error {
+func (rules *Rules) BasicRoll(r *dice.Roller, actor, stakes []dice.Die, out *BasicResult) error {
 	switch {
 	case r == nil:
 		return errors.New("contest: BasicRoll needs a Roller")
@@ -67,9 +67,9 @@ func (e *Engine) BasicRoll(r *dice.Roller, actor, stakes []dice.Die, out *BasicR
 	}
 	out.StakesFaces = r.RollDice(stakes, out.StakesFaces)
 	out.Faces = r.RollDice(actor, out.Faces)
-	out.Stakes, out.Total = e.total(out.StakesFaces), e.total(out.Faces)
+	out.Stakes, out.Total = rules.total(out.StakesFaces), rules.total(out.Faces)
 	out.Margin, out.Ones = out.Total-out.Stakes, countOnes(out.Faces)
-	out.Won = e.beats(out.Total, out.Stakes)
-	out.Extraordinary = out.Margin >= e.Rules.Extraordinary || -out.Margin >= e.Rules.Extraordinary
+	out.Won = rules.beats(out.Total, out.Stakes)
+	out.Extraordinary = out.Margin >= rules.Extraordinary || -out.Margin >= rules.Extraordinary
 	return nil
 }

@@ -36,8 +36,7 @@ func TestBasicRollOdds(t *testing.T) {
 	if math.Abs(margins.AtLeast(1)-pWin) > 1e-12 {
 		t.Fatalf("exact margins give P(win) %v, PBeat %v", margins.AtLeast(1), pWin)
 	}
-	e, err := NewEngine(rules)
-	must(t, err)
+	e := &rules
 	r := dice.NewSeeded(99)
 	var res BasicResult
 	const n = 200000
@@ -83,8 +82,7 @@ func TestBasicRollOdds(t *testing.T) {
 // TestBasicRollRejects: each bad argument is an error that says why, and
 // then nothing is drawn and the result is left as it was.
 func TestBasicRollRejects(t *testing.T) {
-	e, err := NewEngine(DefaultRules())
-	must(t, err)
+	e := ptr(DefaultRules())
 	ok := []dice.Die{dice.D8, dice.D6}
 	for _, c := range []struct {
 		name          string
@@ -145,8 +143,7 @@ func TestBasicRollRejects(t *testing.T) {
 // TestBasicRollScripted: a scripted Roller plays BasicRoll die by die, the
 // stakes first, so a worked example reads as the table would.
 func TestBasicRollScripted(t *testing.T) {
-	e, err := NewEngine(DefaultRules())
-	must(t, err)
+	e := ptr(DefaultRules())
 	stakes, pool := []dice.Die{dice.D10, dice.D8, dice.D6}, []dice.Die{dice.D8, dice.D6, dice.D10}
 	for _, c := range []struct {
 		faces  []int
@@ -184,8 +181,7 @@ func TestBasicRollScripted(t *testing.T) {
 // TestBasicRollAllocs: with a BasicResult reused, BasicRoll allocates
 // nothing, for pools of three dice and of nine.
 func TestBasicRollAllocs(t *testing.T) {
-	e, err := NewEngine(DefaultRules())
-	must(t, err)
+	e := ptr(DefaultRules())
 	r := dice.NewSeeded(3)
 	var res BasicResult
 	for _, c := range [][2][]dice.Die{

@@ -43,10 +43,7 @@ func begunBasic3v3(tb testing.TB) (*Engine, *State, []Pick, []Pick) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e, err := NewEngine(sc.Rules)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	e := &Engine{}
 	s := bt.scene.Clone()
 	if err := e.Begin(s, Basic, bt.sides, 0); err != nil {
 		tb.Fatal(err)
@@ -225,10 +222,7 @@ func TestRewindBasic(t *testing.T) {
 func BenchmarkBasicRoll3v3(b *testing.B) {
 	_, s, opp, act := begunBasic3v3(b)
 	od, ad := poolDice(s, opp), poolDice(s, act)
-	e, err := NewEngine(DefaultRules())
-	if err != nil {
-		b.Fatal(err)
-	}
+	e := ptr(DefaultRules())
 	r := dice.NewSeeded(1)
 	var res BasicResult
 	wins := 0

@@ -59,7 +59,7 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 	if s.Rules.Keep > 2 {
 		return markov.Answer{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
 	}
-	m := &chainModel{e: Engine{Rules: s.Rules}, b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}}
+	m := &chainModel{b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}}
 	m.sc = b.scene.Clone()
 	kind := Contested
 	if m.basic {
@@ -163,7 +163,7 @@ func (m *chainModel) mirror(st xstate) *Action {
 // the others off (the largest first, by Rules.MookOffLargest).
 func (m *chainModel) gang(i, n int) []dice.Die {
 	g := m.gangs[i]
-	if m.e.Rules.MookOffLargest {
+	if m.sc.Rules.MookOffLargest {
 		return g[:n]
 	}
 	return g[len(g)-n:]
@@ -175,7 +175,7 @@ func (m *chainModel) joint(ds []dice.Die) [][]float64 {
 	if d, ok := m.dists[k]; ok {
 		return d
 	}
-	d := jointTotalOnes(ds, m.e.Rules)
+	d := jointTotalOnes(ds, m.sc.Rules)
 	m.dists[k] = d
 	return d
 }
@@ -246,7 +246,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			y.rolled |= 1 << t
 			if buys && ones > 0 {
 				g := tb.gm()
-				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: m.e.troubleRoom(m.sc)})
+				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: m.sc.troubleRoom()})
 				if k < 0 || k > ones {
 					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s", g.Name(), k, ones))
 				}
@@ -268,7 +268,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 
 // after applies side t's roll of total to state y (already charged).
 func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
-	X := m.e.Rules.Extraordinary
+	X := m.sc.Rules.Extraordinary
 	if y.open {
 		switch {
 		case !m.all:
@@ -280,7 +280,7 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 			v0 := int(y.v0)
 			y.v0 = 0
 			switch {
-			case v0 == total && m.e.Rules.AllRollTieReroll:
+			case v0 == total && m.sc.Rules.AllRollTieReroll:
 				y.turn = 0
 				return y, false
 			case v0 >= total:
@@ -292,8 +292,8 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 		return y, true
 	}
 	h := int(y.holder)
-	cf, hf := m.e.floors()
-	if m.e.beats(total, int(y.stakes)) {
+	cf, hf := m.sc.Rules.floors()
+	if m.sc.Rules.beats(total, int(y.stakes)) {
 		mg := total - int(y.stakes)
 		if m.basic {
 			pushed := m.pushes(y, h, mg, hf)
@@ -302,9 +302,9 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 			}
 			return xstate{done: true, cat: 0}, false
 		}
-		off := m.e.Rules.MookOff
+		off := m.sc.Rules.MookOff
 		if mg >= X {
-			off = m.e.Rules.MookOffExtraordinary
+			off = m.sc.Rules.MookOffExtraordinary
 		}
 		y.gang[h] = int8(max(0, int(y.gang[h])-off))
 		y.holder, y.stakes, y.turn = int8(t), int16(total), int8(1-t)
@@ -328,7 +328,7 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 // pushes reports whether losing side l (by margin mg, floor as in the
 // engine) would make a Final Push that saves it from Trauma.
 func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
-	if mg < m.e.Rules.Extraordinary {
+	if mg < m.sc.Rules.Extraordinary {
 		return false
 	}
 	a := m.mirror(y)
@@ -349,11 +349,11 @@ func (m *chainModel) fold(y xstate, w float64, buf []markov.Step[xstate]) []mark
 		a := m.mirror(y)
 		ch := &m.sc.Characters[m.b.iChar]
 		v := View{Kind: a.Kind, Side: -1, Char: m.b.iChar, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
-		if ch.PlotPoints >= m.e.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(&v) {
+		if ch.PlotPoints >= m.sc.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(&v) {
 			y.inter = true
 			// The interference must beat the stakes, as a raise must.
 			least := int(y.stakes) + 1
-			if !m.e.Rules.TiesToHolder {
+			if !m.sc.Rules.TiesToHolder {
 				least = int(y.stakes)
 			}
 			beat := m.inter.AtLeast(least)
@@ -375,8 +375,8 @@ func (m *chainModel) goOn(y xstate) xstate {
 	for t := range a.Sides {
 		sd := &a.Sides[t]
 		ch := &m.sc.Characters[sd.Char]
-		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: m.e.Rules.ContinueCost}
-		if !(ch.PlotPoints >= m.e.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(&v)) {
+		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: m.sc.Rules.ContinueCost}
+		if !(ch.PlotPoints >= m.sc.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(&v)) {
 			return xstate{done: true, cat: int8(3 * len(a.Sides))}
 		}
 	}
@@ -410,7 +410,7 @@ func (m *chainModel) brawlRoll(st xstate, buf []markov.Step[xstate]) []markov.St
 		} else {
 			w := int(st.holder)
 			tot := [2]int{int(st.v0), total}
-			if tot[1-w] > tot[w] || (tot[1-w] == tot[w] && !m.e.Rules.BrawlTieToHolder) {
+			if tot[1-w] > tot[w] || (tot[1-w] == tot[w] && !m.sc.Rules.BrawlTieToHolder) {
 				w = 1 - w
 			}
 			y = xstate{done: true, cat: int8(3 * w)}

@@ -43,7 +43,7 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	e := Engine{Rules: s.Rules}
+	var e Engine
 	sc := &b.scene
 	if c, _ := e.cost(sc, b.actor, b.picks); c > 0 {
 		return markov.Answer{}, noExact("the actor's pool costs %d Plot Points a roll; the chain needs a free pool", c)
@@ -64,7 +64,7 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 			return markov.Answer{}, err
 		}
 	}
-	if b.table.gm().BuyOnes(&View{Side: -1, Char: -1, Ones: 1, Target: -1, TroubleRoom: e.troubleRoom(sc)}) > 0 {
+	if b.table.gm().BuyOnes(&View{Side: -1, Char: -1, Ones: 1, Target: -1, TroubleRoom: sc.troubleRoom()}) > 0 {
 		for _, st := range b.steps {
 			if len(st.Stakes) == 0 {
 				return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool a later step rolls; the chain keeps it fixed")

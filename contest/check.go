@@ -55,8 +55,8 @@ func (s *State) checkAction() error {
 			return fmt.Errorf("contest: action %s %d: must be 0..%d", v.name, v.v, maxCount)
 		}
 	}
-	if a.Ones > len(a.Sides[a.OnesSide].Faces) {
-		return fmt.Errorf("contest: action ones %d: side %d rolled %d dice", a.Ones, a.OnesSide, len(a.Sides[a.OnesSide].Faces))
+	if os := &a.Sides[a.OnesSide]; a.Ones > 0 && (a.Ones > len(os.Faces) || os.Char == TroublePool || s.Characters[os.Char].GM) {
+		return fmt.Errorf("contest: action ones %d: only a player character's side leaves 1s to buy, at most as many as it rolled (side %d rolled %d dice)", a.Ones, a.OnesSide, len(os.Faces))
 	}
 	if err := s.checkInterference(a); err != nil {
 		return err
@@ -75,10 +75,12 @@ func (s *State) checkAction() error {
 // checkSide validates side i of a.
 func (s *State) checkSide(a *Action, i int) error {
 	sd := &a.Sides[i]
-	if sd.Char != TroublePool {
-		if _, err := s.char(sd.Char); err != nil {
-			return err
+	if sd.Char == TroublePool {
+		if (a.Kind == Contested && !s.Rules.TroubleInContests) || (a.Kind == Basic && i != 0) || sd.Aider.Set {
+			return fmt.Errorf("contest: the Trouble Pool is a side only as a basic action's opposition (or in a contest under rules.trouble_in_contests), unaided")
 		}
+	} else if _, err := s.char(sd.Char); err != nil {
+		return err
 	}
 	for j := range i {
 		if a.Sides[j].Char == sd.Char {
@@ -205,21 +207,27 @@ func (s *State) checkPhase(a *Action) error {
 			in++
 		}
 	}
-	switch a.Phase {
+	if (a.End == endNone) != (a.Winner < 0) && a.End != EndStopped {
+		return fmt.Errorf("contest: action end %v with winner %d: an ended action has a winner (but a stopped one), one under way none", a.End, a.Winner)
+	}
+	if a.Phase == PhaseInflict && len(a.Harms) == 0 {
+		return fmt.Errorf("contest: phase inflict with no harm waiting")
+	}
+	phase := a.Phase
+	if phase == PhaseInflict && a.End == endNone {
+		phase = PhaseTurn // once the harms are dealt the turn passes on
+	}
+	switch phase {
 	case PhaseOpen, PhaseTurn:
 		if a.Sides[a.Turn].Out || in < 2 {
 			return fmt.Errorf("contest: phase %v with side %d to act: it must be in, and another side with it", a.Phase, a.Turn)
 		}
-		if a.Phase == PhaseTurn && (a.Holder < 0 || a.Holder == a.Turn || a.Sides[a.Holder].Out) {
+		if phase == PhaseTurn && (a.Holder < 0 || a.Holder == a.Turn || a.Sides[a.Holder].Out) {
 			return fmt.Errorf("contest: phase turn: the stakes holder %d must be a side still in other than side %d to act", a.Holder, a.Turn)
 		}
 	case PhasePush:
 		if a.Holder < 0 || a.Sides[a.Turn].Char == TroublePool || a.Margin < 1 || a.PushFloor > 1 {
 			return fmt.Errorf("contest: phase push: a character's side losing to a stakes holder by a margin, with a floor of 0 or 1")
-		}
-	case PhaseInflict:
-		if len(a.Harms) == 0 {
-			return fmt.Errorf("contest: phase inflict with no harm waiting")
 		}
 	case PhaseInterfere:
 		if a.Sides[0].Decided && a.Sides[1].Decided {
@@ -288,8 +296,10 @@ func (s *State) checkTimed() error {
 			return fmt.Errorf("contest: stakes face %d of a %v", f, t.SDice[k])
 		}
 	}
-	if _, err := s.char(t.OnesChar); err != nil && t.Ones > 0 {
-		return fmt.Errorf("timed ones: %w", err)
+	if t.Ones > 0 {
+		if c, err := s.char(t.OnesChar); err != nil || c.GM || t.Ones > maxDice {
+			return fmt.Errorf("contest: timed ones %d of character %d: only a player character's roll leaves 1s to buy", t.Ones, t.OnesChar)
+		}
 	}
 	for _, v := range [...]int{t.Rolls, t.Ones, t.OnesBought, t.Stakes, t.Total} {
 		if v < 0 || v > maxCount {

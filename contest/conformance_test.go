@@ -40,7 +40,7 @@ func (k kit) NewGame(*dice.Roller) (simtest.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &game{e: Engine{Rules: k.sc.Rules}, tb: b.table, sv: saved{Scenario: k.sc, State: b.scene.Clone()}}
+	g := &game{tb: b.table, sv: saved{Scenario: k.sc, State: b.scene.Clone()}}
 	s := g.sv.State
 	switch k.sc.Kind {
 	case KindTimed:
@@ -71,7 +71,7 @@ func (kit) Restore(state []byte) (simtest.Game, error) {
 	if sv.State == nil || (sv.State.Action == nil) == (sv.State.Timed == nil) {
 		return nil, errors.New("contest: a saved game holds one action or one timed action")
 	}
-	e := Engine{Rules: sv.Scenario.Rules}
+	var e Engine
 	if err := e.Check(sv.State); err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ const (
 
 func testScene() *State {
 	return &State{
+		Rules: DefaultRules(),
 		Characters: []Character{
 			{Name: "Hero", PlotPoints: 2, Traits: []Trait{
 				{Name: "Justice", Kind: Value, Die: dice.D8},
@@ -51,11 +52,7 @@ func side(c int, base []Pick) SideSetup { return SideSetup{Char: c, Base: base} 
 
 func mustEngine(t *testing.T) *Engine {
 	t.Helper()
-	e, err := NewEngine(DefaultRules())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return &Engine{}
 }
 
 func must(t *testing.T, err error) {
@@ -66,7 +63,7 @@ func must(t *testing.T, err error) {
 }
 
 func TestTotals(t *testing.T) {
-	e := mustEngine(t)
+	e := ptr(DefaultRules())
 	for _, c := range []struct {
 		faces []int
 		want  int
@@ -389,8 +386,8 @@ func TestComplicationPool(t *testing.T) {
 		{"kept only", []dice.Die{dice.D12, dice.D4, dice.D6}, []int{2, 3, 4}, false, true, []int{1, 1}, dice.D6},
 	} {
 		e := mustEngine(t)
-		e.Rules.ComplicationKeptOnly = c.kept
 		s := testScene()
+		s.Rules.ComplicationKeptOnly = c.kept
 		if c.vicious {
 			s.Characters[hero].Traits[detective].Effect = StepUpLowest
 		}
@@ -509,14 +506,14 @@ func TestBadInput(t *testing.T) {
 			t.Fatal("a rejected begin left an action")
 		}
 	}
-	bad := DefaultRules()
-	bad.Keep = 0
-	if _, err := NewEngine(bad); err == nil {
+	bad := testScene()
+	bad.Rules.Keep = 0
+	if err := bad.Check(); err == nil {
 		t.Error("keep 0 accepted")
 	}
-	bad = DefaultRules()
-	bad.TroubleDie = dice.D20
-	if _, err := NewEngine(bad); err == nil {
+	bad = testScene()
+	bad.Rules.TroubleDie = dice.D20
+	if _, err := NewState(bad.Rules, bad.Characters, nil); err == nil {
 		t.Error("trouble d20 accepted")
 	}
 	// Steps out of phase.

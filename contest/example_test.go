@@ -12,6 +12,7 @@ import (
 // example always reads the same.
 func Example() {
 	s := &contest.State{
+		Rules: contest.DefaultRules(),
 		Characters: []contest.Character{{Name: "Detective", PlotPoints: 1, Traits: []contest.Trait{
 			{Name: "Justice", Kind: contest.Value, Die: dice.D8},
 			{Name: "Gotham", Kind: contest.Relationship, Die: dice.D6},
@@ -19,7 +20,7 @@ func Example() {
 		}}},
 		Trouble: []dice.Die{dice.D6, dice.D6},
 	}
-	e, _ := contest.NewEngine(contest.DefaultRules())
+	var e contest.Engine
 	pool := []contest.Pick{{Owner: 0, Trait: 0}, {Owner: 0, Trait: 1}, {Owner: 0, Trait: 2}}
 	_ = e.Begin(s, contest.Basic, []contest.SideSetup{
 		{Char: contest.TroublePool},
@@ -113,7 +114,7 @@ func (n narrator) event(e contest.Event) {
 // rolls, falls far short, and makes a Final Push to escape Trauma; after
 // the contest it buys its Value back with the Reflection Point it earned.
 func ExampleEngine_Play() {
-	s := &contest.State{Characters: []contest.Character{
+	s := &contest.State{Rules: contest.DefaultRules(), Characters: []contest.Character{
 		{Name: "Detective", Traits: []contest.Trait{
 			{Name: "Justice", Kind: contest.Value, Die: dice.D8},
 			{Name: "Gotham", Kind: contest.Relationship, Die: dice.D6}}},
@@ -121,7 +122,7 @@ func ExampleEngine_Play() {
 			{Name: "Chaos", Kind: contest.Value, Die: dice.D10},
 			{Name: "Henchmen", Kind: contest.Relationship, Die: dice.D8}}},
 	}}
-	e, _ := contest.NewEngine(contest.DefaultRules())
+	var e contest.Engine
 	e.Sink = narrator{s}.event
 	det := []contest.Pick{{Owner: 0, Trait: 0}, {Owner: 0, Trait: 1}}
 	vil := []contest.Pick{{Owner: 1, Trait: 0}, {Owner: 1, Trait: 1}}
@@ -155,11 +156,11 @@ func ExampleEngine_Play() {
 // steps back with Reflection Points, one a step by default, never above the
 // rating it was lowered from.
 func ExampleEngine_Rebuy() {
-	s := &contest.State{Characters: []contest.Character{{Name: "Detective", Reflection: 2, Traits: []contest.Trait{
+	s := &contest.State{Rules: contest.DefaultRules(), Characters: []contest.Character{{Name: "Detective", Reflection: 2, Traits: []contest.Trait{
 		{Name: "Justice", Kind: contest.Value, Die: dice.D8},
 		{Name: "Gotham", Kind: contest.Relationship, Die: dice.D4, Original: dice.D8},
 	}}}}
-	e, _ := contest.NewEngine(contest.DefaultRules())
+	var e contest.Engine
 	fmt.Println(e.Rebuy(s, 0, 1, 3))
 	fmt.Println(e.Rebuy(s, 0, 1, 2), s.Characters[0].Traits[1].Die, "reflection", s.Characters[0].Reflection)
 	// Output:
@@ -170,14 +171,14 @@ func ExampleEngine_Rebuy() {
 // A basic action between two bare pools, as a chat bot might roll it: the
 // villain's d10 d8 d6 set the stakes and the detective's d8 d6 d10 must
 // beat them. The Roller is seeded, so the example always reads the same.
-func ExampleEngine_BasicRoll() {
-	e, _ := contest.NewEngine(contest.DefaultRules())
+func ExampleRules_BasicRoll() {
+	rules := contest.DefaultRules()
 	r := dice.NewSeeded(7)
 	villain := []dice.Die{dice.D10, dice.D8, dice.D6}
 	detective := []dice.Die{dice.D8, dice.D6, dice.D10}
 	var res contest.BasicResult // reused: its face slices are kept
 	for range 3 {
-		if err := e.BasicRoll(r, detective, villain, &res); err != nil {
+		if err := rules.BasicRoll(r, detective, villain, &res); err != nil {
 			fmt.Println(err)
 			return
 		}
@@ -185,7 +186,7 @@ func ExampleEngine_BasicRoll() {
 			res.StakesFaces, res.Stakes, res.Faces, res.Total, res.Won, res.Extraordinary, res.Ones)
 	}
 	// A d20 is not a trait die.
-	fmt.Println(e.BasicRoll(r, []dice.Die{dice.D20}, villain, &res))
+	fmt.Println(rules.BasicRoll(r, []dice.Die{dice.D20}, villain, &res))
 	// Output:
 	// stakes [8 7 3] = 15, roll [1 1 6] = 6: won false, Extraordinary true, 1s 2
 	// stakes [2 6 1] = 8, roll [3 5 5] = 10: won true, Extraordinary false, 1s 0

@@ -99,7 +99,7 @@ func (e *Engine) harmDone(a *Action) {
 	a.Harms = append(a.Harms[:0], a.Harms[1:]...)
 	if len(a.Harms) == 0 {
 		a.Phase = PhaseTurn
-		if a.Winner >= 0 || a.End == EndStopped {
+		if a.End != endNone {
 			a.Phase = PhaseDone
 		}
 	}
@@ -122,9 +122,9 @@ func (c *Character) findKind(name string, k Kind) int {
 func (e *Engine) ratePool(s *State, r *dice.Roller, sd *Side, use []Pick) dice.Die {
 	comp := s.buf.comp[:0]
 	switch {
-	case e.Rules.ComplicationKeptOnly:
-		comp = keptDice(sd.Dice, sd.Faces, e.Rules.Keep, e.excl(), comp)
-	case e.Rules.ExcludeOnes:
+	case s.Rules.ComplicationKeptOnly:
+		comp = keptDice(sd.Dice, sd.Faces, s.Rules.Keep, s.Rules.excl(), comp)
+	case s.Rules.ExcludeOnes:
 		comp = dropOnes(sd.Dice, sd.Faces, comp)
 	default:
 		comp = append(comp, sd.Dice...)
@@ -134,12 +134,12 @@ func (e *Engine) ratePool(s *State, r *dice.Roller, sd *Side, use []Pick) dice.D
 	}
 	s.buf.comp = comp
 	if len(comp) == 0 {
-		return e.Rules.EmptyComplication
+		return s.Rules.EmptyComplication
 	}
 	s.buf.faces = r.RollDice(comp, s.buf.faces)
 	best, size := 0, dice.Gone
 	for i, f := range s.buf.faces {
-		if f > best || (f == best && (comp[i] > size) == e.Rules.RateTiesLarger) {
+		if f > best || (f == best && (comp[i] > size) == s.Rules.RateTiesLarger) {
 			best, size = f, comp[i]
 		}
 	}
@@ -231,8 +231,8 @@ func keptDice(ds []dice.Die, faces []int, k int, excl dice.FaceSet, dst []dice.D
 // rating old (Gone for none): by default a larger die replaces it and any
 // other steps it up (Rules.AlwaysStepUp steps it up whatever the new die);
 // ok is false when it would pass d12. ("Winning an Action".)
-func (e *Engine) rating(old, nd dice.Die) (dice.Die, bool) {
-	if old == dice.Gone || (nd > old && !e.Rules.AlwaysStepUp) {
+func (r *Rules) rating(old, nd dice.Die) (dice.Die, bool) {
+	if old == dice.Gone || (nd > old && !r.AlwaysStepUp) {
 		return nd, true
 	}
 	return old.StepUp()
@@ -254,10 +254,10 @@ func (e *Engine) apply(s *State, c, idx int, name string, k Kind, nd dice.Die) {
 	if idx >= 0 {
 		old = ch.Traits[idx].Die
 	}
-	nr, ok := e.rating(old, nd)
+	nr, ok := s.Rules.rating(old, nd)
 	if !ok {
 		if k == Complication {
-			e.apply(s, c, ch.findKind(name, Trauma), name, Trauma, e.Rules.KnockoutTrauma)
+			e.apply(s, c, ch.findKind(name, Trauma), name, Trauma, s.Rules.KnockoutTrauma)
 			return
 		}
 		if !ch.OutOfStory {

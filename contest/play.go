@@ -104,7 +104,7 @@ func (e *Engine) afterAction(s *State, tb *Table) error {
 		if c < 0 || !s.Characters[c].GM || s.Characters[c].Reflection == 0 {
 			continue
 		}
-		s.buf.view = View{Kind: a.Kind, Side: i, Char: c, Reflection: s.Characters[c].Reflection, Target: -1, TroubleRoom: e.troubleRoom(s)}
+		s.buf.view = View{Kind: a.Kind, Side: i, Char: c, Reflection: s.Characters[c].Reflection, Target: -1, TroubleRoom: s.troubleRoom()}
 		v := &s.buf.view
 		if err := e.CashReflection(s, c, g.Cash(v)); err != nil {
 			return fmt.Errorf("policy %s cashing Reflection: %w", g.Name(), err)
@@ -120,9 +120,9 @@ func (e *Engine) rebuyAll(s *State, c int, tb *Table) error {
 		return nil
 	}
 	ch := &s.Characters[c]
-	for ch.Reflection >= e.Rules.RebuyCost && ch.lowered() {
+	for ch.Reflection >= s.Rules.RebuyCost && ch.lowered() {
 		p := tb.of(c)
-		s.buf.view = View{Side: -1, Char: c, Reflection: ch.Reflection, RebuyCost: e.Rules.RebuyCost, Target: -1}
+		s.buf.view = View{Side: -1, Char: c, Reflection: ch.Reflection, RebuyCost: s.Rules.RebuyCost, Target: -1}
 		v := &s.buf.view
 		i, n := p.Rebuy(v, ch)
 		if n == 0 {
@@ -141,7 +141,7 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
 	if a.Ones > 0 {
 		g := tb.gm()
-		s.buf.view = View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1, TroubleRoom: e.troubleRoom(s)}
+		s.buf.view = View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1, TroubleRoom: s.troubleRoom()}
 		if err := e.BuyOnes(s, g.BuyOnes(&s.buf.view)); err != nil {
 			return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
 		}
@@ -162,10 +162,10 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 			}
 			p := tb.of(sd.Char)
 			ch := &s.Characters[sd.Char]
-			s.buf.view = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: e.Rules.ContinueCost}
+			s.buf.view = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: s.Rules.ContinueCost}
 			v := &s.buf.view
 			// A side that cannot pay has no choice to make.
-			pay := ch.PlotPoints >= e.Rules.ContinueCost && p.Continue(v)
+			pay := ch.PlotPoints >= s.Rules.ContinueCost && p.Continue(v)
 			if err := e.Continue(s, t, pay); err != nil {
 				return fmt.Errorf("policy %s answering interference: %w", p.Name(), err)
 			}
@@ -188,7 +188,7 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		s.buf.view = View{Kind: a.Kind, Side: -1, Char: ic, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
 		v := &s.buf.view
 		cost, err := e.cost(s, ic, a.IPicks)
-		if err == nil && e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= cost+e.Rules.InterfereCost && p.Interfere(v) {
+		if err == nil && e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= cost+s.Rules.InterfereCost && p.Interfere(v) {
 			if err := e.Interfere(s, r, ic, a.IPicks); err != nil {
 				return fmt.Errorf("policy %s interfering: %w", p.Name(), err)
 			}
@@ -260,7 +260,7 @@ func (e *Engine) decidePush(s *State, tb *Table) error {
 				return fmt.Errorf("policy %s: Final Push step %d lowers %q, already gone", p.Name(), len(steps)+1, s.Characters[sd.Char].Traits[k].Name)
 			}
 			opts[i].Die, _ = opts[i].Die.StepDown()
-			v.Margin -= e.Rules.PushBonus
+			v.Margin -= s.Rules.PushBonus
 			steps = append(steps, Pick{sd.Char, k})
 		}
 		s.buf.steps = steps
@@ -414,7 +414,7 @@ func (e *Engine) timedOnes(s *State, tb *Table) error {
 		return nil
 	}
 	g := tb.gm()
-	s.buf.view = View{Side: -1, Char: -1, Ones: t.Ones, Target: -1, TroubleRoom: e.troubleRoom(s)}
+	s.buf.view = View{Side: -1, Char: -1, Ones: t.Ones, Target: -1, TroubleRoom: s.troubleRoom()}
 	v := &s.buf.view
 	if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
 		return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)

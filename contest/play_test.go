@@ -80,7 +80,7 @@ func TestPlayInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := Engine{Rules: sc.Rules}
+			var e Engine
 			r := dice.NewSeeded(uint64(len(pa)*31 + len(pb)))
 			for i := 0; i < trials; i++ {
 				s := b.scene.Clone()

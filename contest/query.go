@@ -35,10 +35,10 @@ func (e *Engine) GiveInCost(s *State) (GiveInCost, error) {
 	if !sd.Rolled {
 		return GiveInCost{Free: true}, nil
 	}
-	gc := GiveInCost{PlotPoints: e.Rules.GiveInPlotPoints}
+	gc := GiveInCost{PlotPoints: s.Rules.GiveInPlotPoints}
 	if sd.Char != TroublePool {
 		gc.CanPayPoints = s.Characters[sd.Char].PlotPoints >= gc.PlotPoints
-		gc.Complication = e.Rules.GiveInComplication
+		gc.Complication = s.Rules.GiveInComplication
 	}
 	return gc, nil
 }
@@ -131,7 +131,7 @@ func (e *Engine) PushOptions(s *State) ([]PushOption, error) {
 // floor, needs to get under the Extraordinary margin, and whether its
 // rolled traits can pay for them without the push winning.
 func (e *Engine) pushReach(s *State, t, m, floor int) (need int, ok bool) {
-	x, b := e.Rules.Extraordinary, e.Rules.PushBonus
+	x, b := s.Rules.Extraordinary, s.Rules.PushBonus
 	if m < x {
 		return 0, false
 	}
@@ -192,11 +192,11 @@ func (e *Engine) turnView(s *State, t int, v *View) {
 	v.PlotPoints = s.Characters[sd.Char].PlotPoints
 	v.Affordable = e.affordableExtras(s, sd)
 	if sd.Rolled {
-		v.Price = e.Rules.GiveInPlotPoints
+		v.Price = s.Rules.GiveInPlotPoints
 	}
 	// The highest total a pool could make is the sum of its Keep largest
 	// sizes.
-	best := largestSizes{keep: min(e.Rules.Keep, len(largestSizes{}.top))}
+	best := largestSizes{keep: min(s.Rules.Keep, len(largestSizes{}.top))}
 	s.buf.pool = s.sideDice(sd, sd.Base, s.buf.pool)
 	best.add(s.buf.pool...)
 	v.Best = sd.Aid + best.sum()

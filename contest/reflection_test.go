@@ -139,9 +139,9 @@ func TestTroubleOffPolicy(t *testing.T) {
 		if c.rules != nil {
 			c.rules(&rules)
 		}
-		e, err := NewEngine(rules)
-		must(t, err)
+		e := mustEngine(t)
 		s := testScene()
+		s.Rules = rules
 		s.Trouble = []dice.Die{dice.D6, dice.D8, dice.D4}
 		must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
 		// The Trouble Pool: 3, 1, 1 = 3.
@@ -217,11 +217,11 @@ func TestRebuy(t *testing.T) {
 		}
 	}
 	// Not enough points: two steps cost 6 at 3 a step.
-	dear := *e
-	dear.Rules.RebuyCost = 3
-	if err := dear.Rebuy(s, hero, justice, 2); err == nil || !strings.Contains(err.Error(), "costs 6") {
+	s.Rules.RebuyCost = 3
+	if err := e.Rebuy(s, hero, justice, 2); err == nil || !strings.Contains(err.Error(), "costs 6") {
 		t.Errorf("rebuy beyond the points: %v", err)
 	}
+	s.Rules.RebuyCost = 1
 	// Not while an action is under way.
 	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, []Pick{{hero, justice}})}, 0))
 	if err := e.Rebuy(s, hero, justice, 1); !errors.Is(err, ErrPhase) {

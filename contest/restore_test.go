@@ -210,7 +210,7 @@ func TestMutatedRestoredStatesNeverPanicOrHang(t *testing.T) {
 			} else if st.Timed != nil && st.Timed.Phase != TimedDone {
 				_ = e.PlayTimed(st, r, stubborn)
 			}
-			if len(st.Trouble) > e.Rules.MaxTrouble+maxDice {
+			if len(st.Trouble) > maxDice {
 				t.Fatalf("%s: a Trouble Pool of %d dice", b, len(st.Trouble))
 			}
 		})
@@ -233,8 +233,8 @@ func TestCashingHugeReflectionIsBoundedByMaxTrouble(t *testing.T) {
 	must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
 	// Villain 2+2, hero 8+6: the villain loses, and the GM cashes.
 	must(t, e.Play(s, dice.Scripted(2, 2, 2, 8, 6, 1, 1), &Table{GM: Stubborn{}}))
-	if len(s.Trouble) != e.Rules.MaxTrouble {
-		t.Errorf("trouble %d dice, want the bound %d", len(s.Trouble), e.Rules.MaxTrouble)
+	if len(s.Trouble) != s.Rules.MaxTrouble {
+		t.Errorf("trouble %d dice, want the bound %d", len(s.Trouble), s.Rules.MaxTrouble)
 	}
 	s.Characters[villain].Reflection = math.MaxInt32
 	if err := s.Check(); err == nil {
@@ -268,7 +268,7 @@ func TestRulesChangedAfterBeginApply(t *testing.T) {
 	e := mustEngine(t)
 	s := testScene()
 	must(t, e.Begin(s, Contested, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 0))
-	e.Rules.FreeTraits = 2 // the third trait now costs a Plot Point
+	s.Rules.FreeTraits = 2 // the third trait now costs a Plot Point
 	must(t, e.Roll(s, dice.Scripted(3, 3, 3), heroPool()))
 	if pp := s.Characters[hero].PlotPoints; pp != 1 {
 		t.Errorf("hero has %d Plot Points, want 1 (2 less the third trait)", pp)

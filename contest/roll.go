@@ -52,7 +52,7 @@ func (e *Engine) spend(s *State, t, c, cost int) {
 func (e *Engine) rolled(s *State, t int) {
 	a := s.Action
 	sd := &a.Sides[t]
-	sd.Total = e.total(sd.Faces) + sd.Aid
+	sd.Total = s.Rules.total(sd.Faces) + sd.Aid
 	sd.Aid = 0
 	sd.Rolled = true
 	a.Rolls++
@@ -93,7 +93,7 @@ func (e *Engine) opened(s *State, t int) {
 			tie = true
 		}
 	}
-	if tie && e.Rules.AllRollTieReroll {
+	if tie && s.Rules.AllRollTieReroll {
 		a.Turn = 0
 		return
 	}
@@ -111,14 +111,14 @@ func (e *Engine) setStakes(a *Action, t int) {
 
 // beats reports whether a total beats the stakes: strictly higher, a tie
 // going to the stakes holder (Rules.TiesToHolder).
-func (e *Engine) beats(total, stakes int) bool {
-	return total > stakes || (!e.Rules.TiesToHolder && total == stakes)
+func (r *Rules) beats(total, stakes int) bool {
+	return total > stakes || (!r.TiesToHolder && total == stakes)
 }
 
 // floors returns the least margin a Final Push may leave a losing
 // challenger and a losing holder: the margin at which each still loses.
-func (e *Engine) floors() (challenger, holder int) {
-	if e.Rules.TiesToHolder {
+func (r *Rules) floors() (challenger, holder int) {
+	if r.TiesToHolder {
 		return 0, 1
 	}
 	return 1, 0
@@ -128,8 +128,8 @@ func (e *Engine) floors() (challenger, holder int) {
 func (e *Engine) answer(s *State, t int) {
 	a := s.Action
 	sd := &a.Sides[t]
-	cf, hf := e.floors()
-	if !e.beats(sd.Total, a.Stakes) {
+	cf, hf := s.Rules.floors()
+	if !s.Rules.beats(sd.Total, a.Stakes) {
 		a.Escalated = false
 		if e.Sink != nil {
 			e.Sink(Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
@@ -146,11 +146,11 @@ func (e *Engine) answer(s *State, t int) {
 	}
 	// A raise whittles down the gang of the side that held the stakes
 	// ("Ganging Up").
-	off := e.Rules.MookOff
-	if m >= e.Rules.Extraordinary {
-		off = e.Rules.MookOffExtraordinary
+	off := s.Rules.MookOff
+	if m >= s.Rules.Extraordinary {
+		off = s.Rules.MookOffExtraordinary
 	}
-	e.mooksOff(a, h, off)
+	e.mooksOff(s, h, off)
 	a.Holder, a.Stakes, a.Escalated = t, sd.Total, true
 	a.Raises++
 	a.Turn = a.next(t)
@@ -161,11 +161,11 @@ func (e *Engine) answer(s *State, t int) {
 
 // mooksOff knocks up to n dice off side h's gang: the largest first, or
 // the smallest (Rules.MookOffLargest).
-func (e *Engine) mooksOff(a *Action, h, n int) {
-	hs := &a.Sides[h]
+func (e *Engine) mooksOff(s *State, h, n int) {
+	hs := &s.Action.Sides[h]
 	for ; n > 0 && len(hs.Gang) > 0; n-- {
 		var d dice.Die
-		if e.Rules.MookOffLargest {
+		if s.Rules.MookOffLargest {
 			d = hs.Gang[len(hs.Gang)-1]
 			hs.Gang = hs.Gang[:len(hs.Gang)-1]
 		} else {
@@ -202,13 +202,13 @@ func (e *Engine) settle(s *State, t, m int) {
 	}
 	sd := &a.Sides[t]
 	sd.Out = true
-	xo := m >= e.Rules.Extraordinary
+	xo := m >= s.Rules.Extraordinary
 	if sd.Char == TroublePool {
 		// Each die off the Trouble Pool is the winner's choice, made as
 		// the harm is dealt.
-		off := e.Rules.TroubleOffOnWin
+		off := s.Rules.TroubleOffOnWin
 		if xo {
-			off = e.Rules.TroubleOffOnExtraordinary
+			off = s.Rules.TroubleOffOnExtraordinary
 		}
 		for range off {
 			a.Harms = append(a.Harms, Harm{From: w, To: TroublePool})
@@ -259,12 +259,12 @@ func (e *Engine) afterLoss(s *State, t int, end End) {
 }
 
 func (e *Engine) reflect(s *State, c int) {
-	if e.Rules.ReflectionOnLoss == 0 {
+	if s.Rules.ReflectionOnLoss == 0 {
 		return
 	}
-	s.Characters[c].Reflection += e.Rules.ReflectionOnLoss
+	s.Characters[c].Reflection += s.Rules.ReflectionOnLoss
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvReflection, Side: -1, Char: c, Value: e.Rules.ReflectionOnLoss})
+		e.Sink(Event{Kind: EvReflection, Side: -1, Char: c, Value: s.Rules.ReflectionOnLoss})
 	}
 }
 
@@ -299,7 +299,7 @@ func (e *Engine) GiveIn(s *State, pay Payment) error {
 	case PayComplication:
 		a.Harms = append(a.Harms, Harm{From: h, To: sd.Char, Fixed: gc.Complication})
 	}
-	if e.Rules.AiderHarmedOnGiveIn {
+	if s.Rules.AiderHarmedOnGiveIn {
 		for _, c := range sd.Aiders {
 			a.Harms = append(a.Harms, Harm{From: h, To: c})
 		}
@@ -331,11 +331,11 @@ func (e *Engine) Push(s *State, steps []Pick) error {
 		return fmt.Errorf("contest: a Final Push of %d steps: at most %d", len(steps), maxPicks)
 	}
 	for i, p := range steps {
-		if m < e.Rules.Extraordinary {
-			return fmt.Errorf("contest: Final Push step %d: the side is losing by %d, less than %d: no Trauma to avoid", i+1, m, e.Rules.Extraordinary)
+		if m < s.Rules.Extraordinary {
+			return fmt.Errorf("contest: Final Push step %d: the side is losing by %d, less than %d: no Trauma to avoid", i+1, m, s.Rules.Extraordinary)
 		}
-		if m-e.Rules.PushBonus < a.PushFloor {
-			return fmt.Errorf("%w: step %d would bring the margin to %d", ErrPushWins, i+1, m-e.Rules.PushBonus)
+		if m-s.Rules.PushBonus < a.PushFloor {
+			return fmt.Errorf("%w: step %d would bring the margin to %d", ErrPushWins, i+1, m-s.Rules.PushBonus)
 		}
 		if p.Owner != sd.Char || !containsPick(sd.Picks, p) {
 			return fmt.Errorf("contest: Final Push step %d: only a trait of the character's own that it rolled may be lowered", i+1)
@@ -353,10 +353,10 @@ func (e *Engine) Push(s *State, steps []Pick) error {
 		if stepsLeft(tr.Die) < k {
 			return fmt.Errorf("contest: Final Push step %d: %q (%v) cannot be lowered %d times", i+1, tr.Name, tr.Die, k)
 		}
-		m -= e.Rules.PushBonus
+		m -= s.Rules.PushBonus
 	}
-	if len(steps) > 0 && m >= e.Rules.Extraordinary {
-		return fmt.Errorf("contest: a Final Push of %d steps leaves the side losing by %d, still %d or more: it avoids no Trauma; push further or not at all", len(steps), m, e.Rules.Extraordinary)
+	if len(steps) > 0 && m >= s.Rules.Extraordinary {
+		return fmt.Errorf("contest: a Final Push of %d steps leaves the side losing by %d, still %d or more: it avoids no Trauma; push further or not at all", len(steps), m, s.Rules.Extraordinary)
 	}
 	e.pushed(s, steps, m)
 	return nil
@@ -389,7 +389,7 @@ func (e *Engine) pushed(s *State, steps []Pick, m int) {
 	}
 	a.Pushes += len(steps)
 	if t != a.Holder {
-		sd.Total += len(steps) * e.Rules.PushBonus
+		sd.Total += len(steps) * s.Rules.PushBonus
 	}
 	e.settle(s, t, m)
 }

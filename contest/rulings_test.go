@@ -13,30 +13,33 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		set  func(*Rules)
-		play func(t *testing.T, e *Engine) any
+		play func(t *testing.T, e *Engine, rules Rules) any
 		def  any // the outcome under DefaultRules
 		alt  any // the outcome with set applied
 	}{
-		{"ties_to_holder", func(r *Rules) { r.TiesToHolder = false }, func(t *testing.T, e *Engine) any {
+		{"ties_to_holder", func(r *Rules) { r.TiesToHolder = false }, func(t *testing.T, e *Engine, rules Rules) any {
 			// Villain 5+3 = 8 stakes; the hero ties at 4+4.
 			s := testScene()
+			s.Rules = rules
 			must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
 			r := dice.Scripted(5, 3, 1, 4, 4, 1)
 			must(t, e.Roll(s, r, villainPool()))
 			must(t, e.Roll(s, r, heroPool()))
 			return s.Action.Winner
 		}, 0, 1},
-		{"rate_ties_larger", func(r *Rules) { r.RateTiesLarger = false }, func(t *testing.T, e *Engine) any {
+		{"rate_ties_larger", func(r *Rules) { r.RateTiesLarger = false }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			sd := &Side{Char: villain, Dice: []dice.Die{dice.D6, dice.D10}, Faces: []int{2, 2}}
 			return e.ratePool(s, dice.Scripted(5, 5), sd, nil)
 		}, dice.D10, dice.D6},
-		{"always_step_up", func(r *Rules) { r.AlwaysStepUp = true }, func(t *testing.T, e *Engine) any {
-			d, _ := e.rating(dice.D6, dice.D10)
+		{"always_step_up", func(r *Rules) { r.AlwaysStepUp = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			d, _ := rules.rating(dice.D6, dice.D10)
 			return d
 		}, dice.D10, dice.D8},
-		{"one_plot_points", func(r *Rules) { r.OnePlotPoints = 2 }, func(t *testing.T, e *Engine) any {
+		{"one_plot_points", func(r *Rules) { r.OnePlotPoints = 2 }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
 			r := dice.Scripted(5, 3, 1, 1, 4, 9)
 			must(t, e.Roll(s, r, villainPool()))
@@ -44,14 +47,16 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			must(t, e.BuyOnes(s, 1))
 			return s.Characters[hero].PlotPoints
 		}, 3, 4},
-		{"failed_last_step_completes", func(r *Rules) { r.FailedLastStepCompletes = false }, func(t *testing.T, e *Engine) any {
+		{"failed_last_step_completes", func(r *Rules) { r.FailedLastStepCompletes = false }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			must(t, e.BeginTimed(s, hero, heroPool(), 3, []TimedStep{{Stakes: []dice.Die{dice.D10}}}, nil))
 			must(t, e.TimedRoll(s, dice.Scripted(9, 2, 2, 2), nil)) // 9 against 4: failed, 2 beats lost
 			return []any{s.Timed.Phase, s.Timed.Step, s.Timed.Outcome}
 		}, []any{TimedDone, 1, TimedCompleted}, []any{TimedGap, 0, timedNoOutcome}},
-		{"aider_harmed_on_give_in", func(r *Rules) { r.AiderHarmedOnGiveIn = true }, func(t *testing.T, e *Engine) any {
+		{"aider_harmed_on_give_in", func(r *Rules) { r.AiderHarmedOnGiveIn = true }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			hs := side(hero, heroPool())
 			hs.Aider = Ref(sidekick)
 			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
@@ -61,8 +66,9 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			must(t, e.GiveIn(s, PayNothing))
 			return len(s.Action.Harms)
 		}, 0, 1},
-		{"mook_off_largest", func(r *Rules) { r.MookOffLargest = false }, func(t *testing.T, e *Engine) any {
+		{"mook_off_largest", func(r *Rules) { r.MookOffLargest = false }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			vs := side(villain, villainPool())
 			vs.Gang = []dice.Die{dice.D10, dice.D6}
 			must(t, e.Begin(s, Contested, []SideSetup{vs, side(hero, heroPool())}, 0))
@@ -71,39 +77,42 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			must(t, e.Roll(s, r, heroPool()))
 			return s.Action.Sides[0].Gang
 		}, []dice.Die{dice.D6}, []dice.Die{dice.D10}},
-		{"trouble_in_contests", func(r *Rules) { r.TroubleInContests = true }, func(t *testing.T, e *Engine) any {
+		{"trouble_in_contests", func(r *Rules) { r.TroubleInContests = true }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			return e.Begin(s, Contested, []SideSetup{{Char: TroublePool}, side(hero, heroPool())}, 0) == nil
 		}, false, true},
-		{"all_roll_tie_reroll", func(r *Rules) { r.AllRollTieReroll = false }, func(t *testing.T, e *Engine) any {
+		{"all_roll_tie_reroll", func(r *Rules) { r.AllRollTieReroll = false }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, -1))
 			r := dice.Scripted(5, 3, 1, 5, 3, 1)
 			must(t, e.Roll(s, r, villainPool()))
 			must(t, e.Roll(s, r, heroPool()))
 			return []any{s.Action.Phase, s.Action.Holder}
 		}, []any{PhaseOpen, -1}, []any{PhaseTurn, 0}},
-		{"brawl_tie_to_holder", func(r *Rules) { r.BrawlTieToHolder = false }, func(t *testing.T, e *Engine) any {
-			s := brawlReady(t, e)
+		{"brawl_tie_to_holder", func(r *Rules) { r.BrawlTieToHolder = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := brawlReady(t, e, rules)
 			// Villain 4+4, hero 4+4: a tie; the bystander rolls 1+1.
 			must(t, e.Brawl(s, dice.Scripted(4, 4, 1, 4, 4, 1, 1, 1)))
 			return s.Action.Winner
 		}, 0, 1},
-		{"max_trouble", func(r *Rules) { r.MaxTrouble = 2 }, func(t *testing.T, e *Engine) any {
+		{"max_trouble", func(r *Rules) { r.MaxTrouble = 2 }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
+			s.Rules = rules
 			s.Characters[villain].Reflection = 3
 			return e.CashReflection(s, villain, 1) == nil
 		}, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := mustEngine(t)
-			if got := c.play(t, e); !equalAny(got, c.def) {
+			if got := c.play(t, e, DefaultRules()); !equalAny(got, c.def) {
 				t.Errorf("default: %v, want %v", got, c.def)
 			}
-			e = mustEngine(t)
-			c.set(&e.Rules)
-			must(t, e.Rules.Validate())
-			if got := c.play(t, e); !equalAny(got, c.alt) {
+			rules := DefaultRules()
+			c.set(&rules)
+			must(t, rules.Validate())
+			if got := c.play(t, e, rules); !equalAny(got, c.alt) {
 				t.Errorf("changed: %v, want %v", got, c.alt)
 			}
 		})
@@ -115,9 +124,10 @@ func equalAny(a, b any) bool { return diff(a, b) == "" }
 // brawlReady is the test scene with a contest between the villain (holding
 // the stakes at 8) and the hero, interfered with by the bystander, both
 // sides having paid to go on.
-func brawlReady(t *testing.T, e *Engine) *State {
+func brawlReady(t *testing.T, e *Engine, rules Rules) *State {
 	t.Helper()
 	s := testScene()
+	s.Rules = rules
 	s.Characters[villain].PlotPoints = 2
 	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
 	must(t, e.Roll(s, dice.Scripted(5, 3, 1), villainPool()))

@@ -144,6 +144,8 @@ func (s Scenario) build() (*built, error) {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
 	b := &built{iChar: -1, init: s.Initiator}
+	b.scene.Rules = s.Rules
+	b.scene.Rules.TroubleStart = slices.Clone(s.Rules.TroubleStart)
 	if len(s.Cast) == 0 {
 		return nil, fmt.Errorf("contest: cast: a scenario needs characters")
 	}
@@ -200,7 +202,7 @@ func (s Scenario) build() (*built, error) {
 				if ss.Extra, err = b.resolve(field+".extra", ss.Char, sd.Extra); err != nil {
 					return nil, err
 				}
-				e := Engine{Rules: s.Rules}
+				var e Engine
 				if cost, err := e.cost(&b.scene, ss.Char, ss.Base); err != nil {
 					return nil, fmt.Errorf("%s.pool: %w", field, err)
 				} else if cost > 0 {
@@ -218,7 +220,7 @@ func (s Scenario) build() (*built, error) {
 				if ss.AidPicks, err = b.resolve(field+".aid_pool", c, sd.AidPool); err != nil {
 					return nil, err
 				}
-				e := Engine{Rules: s.Rules}
+				var e Engine
 				if cost, err := e.cost(&b.scene, c, ss.AidPicks); err != nil {
 					return nil, fmt.Errorf("%s.aid_pool: %w", field, err)
 				} else if cost > b.scene.Characters[c].PlotPoints {
@@ -239,7 +241,7 @@ func (s Scenario) build() (*built, error) {
 		if s.Kind == KindContested {
 			kind = Contested
 		}
-		e := Engine{Rules: s.Rules}
+		var e Engine
 		sc := b.scene.Clone()
 		if err := e.Begin(sc, kind, b.sides, s.Initiator); err != nil {
 			return nil, fmt.Errorf("sides: %w", err)
@@ -290,7 +292,7 @@ func (s Scenario) build() (*built, error) {
 			}
 			b.helper = append(b.helper, Helper{Char: c, Picks: ps})
 		}
-		e := Engine{Rules: s.Rules}
+		var e Engine
 		b.beats, b.steps = t.Beats, t.Steps
 		sc := b.scene.Clone()
 		if err := e.BeginTimed(sc, b.actor, b.picks, t.Beats, t.Steps, b.helper); err != nil {
@@ -380,8 +382,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	rn := &Runner{b: b, kind: s.Kind, e: Engine{Rules: s.Rules}, cats: len(s.Categories()), basic: s.Kind == KindBasic}
-	rn.e.Rules.TroubleStart = slices.Clone(s.Rules.TroubleStart)
+	rn := &Runner{b: b, kind: s.Kind, cats: len(s.Categories()), basic: s.Kind == KindBasic}
 	return rn, nil
 }
 

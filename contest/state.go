@@ -21,13 +21,16 @@ const (
 	maxPoints = 1000000 // Plot Points or Reflection Points one character holds
 )
 
-// State is everything that changes during a scene: the characters, the
-// scene's Aspects, the Trouble Pool, the GM's Plot Points, and the one
-// action (plain or timed) under way with its phase and whose turn it is.
-// It is plain data and saves and restores as JSON; Check validates a
-// restored one whole before any step reads it. A State's steps reuse
-// scratch space inside it, so give each goroutine its own (Clone).
+// State is the whole of a scene as one saveable value: the rules it is
+// played under, the characters, the scene's Aspects, the Trouble Pool, the
+// GM's Plot Points, and the one action (plain or timed) under way with its
+// phase and whose turn it is. It is plain data and saves and restores as
+// JSON; Check validates a restored one whole before any step reads it.
+// Steps read the Rules as they stand, so a designer may change them
+// between steps. A State's steps reuse scratch space inside it, so give
+// each goroutine its own (Clone).
 type State struct {
+	Rules        Rules       `json:"rules"`
 	Characters   []Character `json:"characters"`
 	Aspects      []Trait     `json:"aspects,omitempty"`
 	Trouble      []dice.Die  `json:"trouble"`
@@ -57,7 +60,9 @@ func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
+	r.TroubleStart = slices.Clone(r.TroubleStart)
 	s := &State{
+		Rules:      r,
 		Characters: make([]Character, len(chars)),
 		Aspects:    slices.Clone(aspects),
 		Trouble:    slices.Clone(r.TroubleStart),
@@ -79,6 +84,9 @@ func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
 // Pool, and the action or timed action under way, against every bound a
 // step relies on. A state that passes can be played to its end.
 func (s *State) Check() error {
+	if err := s.Rules.Validate(); err != nil {
+		return err
+	}
 	if len(s.Characters) > maxChars {
 		return fmt.Errorf("contest: %d characters: at most %d", len(s.Characters), maxChars)
 	}
@@ -217,6 +225,7 @@ func (s *State) Picks(owner int, names ...string) ([]Pick, error) {
 func (s *State) Clone() *State {
 	c := *s
 	c.buf = scratch{}
+	c.Rules.TroubleStart = slices.Clone(s.Rules.TroubleStart)
 	c.Characters = make([]Character, len(s.Characters))
 	for i, ch := range s.Characters {
 		ch.Traits = append([]Trait(nil), ch.Traits...)
@@ -246,6 +255,7 @@ func (s *State) Clone() *State {
 // copyFrom makes s a deep copy of src, reusing s's slices (no allocation
 // once capacities suffice). Only the parts a Runner resets are copied.
 func (s *State) copyFrom(src *State) {
+	s.Rules = src.Rules // its TroubleStart is only read
 	if cap(s.Characters) < len(src.Characters) {
 		s.Characters = make([]Character, len(src.Characters))
 	}

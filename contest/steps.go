@@ -24,21 +24,24 @@ func (e *Engine) BuyOnes(s *State, n int) error {
 	if n < 0 || n > have {
 		return fmt.Errorf("contest: buying %d 1s: the last roll has %d to buy", n, have)
 	}
-	if room := e.troubleRoom(s); n > room {
-		return fmt.Errorf("contest: buying %d 1s: the Trouble Pool has room for %d more dice (rules.max_trouble %d)", n, room, e.Rules.MaxTrouble)
+	if room := s.troubleRoom(); n > room {
+		return fmt.Errorf("contest: buying %d 1s: the Trouble Pool has room for %d more dice (rules.max_trouble %d)", n, room, s.Rules.MaxTrouble)
+	}
+	if n == 0 {
+		if left != nil {
+			*left = 0 // answered: none bought
+		}
+		return nil
 	}
 	*left = 0 // answered: the rest go unbought
 	*bought += n
-	if n == 0 {
-		return nil
-	}
-	s.Characters[c].PlotPoints = min(s.Characters[c].PlotPoints+n*e.Rules.OnePlotPoints, maxPoints)
+	s.Characters[c].PlotPoints = min(s.Characters[c].PlotPoints+n*s.Rules.OnePlotPoints, maxPoints)
 	for range n {
-		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
+		s.Trouble = append(s.Trouble, s.Rules.TroubleDie)
 	}
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
-		e.Sink(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: e.Rules.TroubleDie})
+		e.Sink(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: s.Rules.TroubleDie})
 	}
 	return nil
 }
@@ -64,8 +67,8 @@ func (e *Engine) onesOnOffer(s *State) (left, bought *int, c int, err error) {
 }
 
 // troubleRoom is how many dice the Trouble Pool may still grow by.
-func (e *Engine) troubleRoom(s *State) int {
-	return max(0, min(e.Rules.MaxTrouble, maxDice)-len(s.Trouble))
+func (s *State) troubleRoom() int {
+	return max(0, min(s.Rules.MaxTrouble, maxDice)-len(s.Trouble))
 }
 
 // CashReflection turns n of GM character c's Reflection Points into
@@ -77,23 +80,23 @@ func (e *Engine) CashReflection(s *State, c, n int) error {
 	if err != nil {
 		return err
 	}
-	switch room := e.troubleRoom(s); {
+	switch room := s.troubleRoom(); {
 	case !ch.GM:
 		return fmt.Errorf("contest: %s is not a GM character: only those turn Reflection Points into Trouble", ch.Name)
 	case n < 0 || n > ch.Reflection:
 		return fmt.Errorf("contest: cashing %d Reflection Points: %s has %d", n, ch.Name, ch.Reflection)
 	case n > room:
-		return fmt.Errorf("contest: cashing %d Reflection Points: the Trouble Pool has room for %d more dice (rules.max_trouble %d)", n, room, e.Rules.MaxTrouble)
+		return fmt.Errorf("contest: cashing %d Reflection Points: the Trouble Pool has room for %d more dice (rules.max_trouble %d)", n, room, s.Rules.MaxTrouble)
 	case n == 0:
 		return nil
 	}
 	ch.Reflection -= n
 	for range n {
-		s.Trouble = append(s.Trouble, e.Rules.TroubleDie)
+		s.Trouble = append(s.Trouble, s.Rules.TroubleDie)
 	}
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvReflection, Side: -1, Char: c, Value: -n})
-		e.Sink(Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: e.Rules.TroubleDie})
+		e.Sink(Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: s.Rules.TroubleDie})
 	}
 	return nil
 }
@@ -125,7 +128,7 @@ func (e *Engine) Rebuy(s *State, c, i, steps int) error {
 	if steps < 1 || steps > left {
 		return fmt.Errorf("contest: buying %s's %q back %d steps: it is %v, lowered from %v, so 1..%d", ch.Name, tr.Name, steps, tr.Die, tr.Original, left)
 	}
-	cost := steps * e.Rules.RebuyCost
+	cost := steps * s.Rules.RebuyCost
 	if cost > ch.Reflection {
 		return fmt.Errorf("contest: buying %s's %q back %d steps costs %d Reflection Points and %s has %d", ch.Name, tr.Name, steps, cost, ch.Name, ch.Reflection)
 	}
@@ -174,7 +177,7 @@ func (e *Engine) Aid(s *State, r *dice.Roller, t, c int, picks []Pick) error {
 	e.spend(s, t, c, cost)
 	s.buf.pool = s.poolDice(picks, s.buf.pool)
 	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
-	v := dice.SumHighest(s.buf.faces, 1, e.excl())
+	v := dice.SumHighest(s.buf.faces, 1, s.Rules.excl())
 	sd := &a.Sides[t]
 	sd.Aid += v
 	if !slices.Contains(sd.Aiders, c) {
@@ -203,22 +206,22 @@ func (e *Engine) Interfere(s *State, r *dice.Roller, c int, picks []Pick) error 
 	if err != nil {
 		return err
 	}
-	if cost+e.Rules.InterfereCost > ch.PlotPoints {
-		return fmt.Errorf("%w: interfering costs %d and this pool %d; %s has %d", ErrPlotPoints, e.Rules.InterfereCost, cost, ch.Name, ch.PlotPoints)
+	if cost+s.Rules.InterfereCost > ch.PlotPoints {
+		return fmt.Errorf("%w: interfering costs %d and this pool %d; %s has %d", ErrPlotPoints, s.Rules.InterfereCost, cost, ch.Name, ch.PlotPoints)
 	}
-	ch.PlotPoints -= e.Rules.InterfereCost
-	s.GMPlotPoints = min(s.GMPlotPoints+e.Rules.InterfereCost, maxPoints)
+	ch.PlotPoints -= s.Rules.InterfereCost
+	s.GMPlotPoints = min(s.GMPlotPoints+s.Rules.InterfereCost, maxPoints)
 	e.spend(s, -1, c, cost)
 	a.Interferer = Ref(c)
 	a.IPicks = append(a.IPicks[:0], picks...)
 	s.buf.pool = s.poolDice(picks, s.buf.pool)
 	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
-	a.ITotal = e.total(s.buf.faces)
+	a.ITotal = s.Rules.total(s.buf.faces)
 	a.Escalated = false
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvInterfered, Side: -1, Char: c, Value: a.ITotal, Dice: s.buf.pool, Faces: s.buf.faces})
 	}
-	if e.beats(a.ITotal, a.Stakes) {
+	if s.Rules.beats(a.ITotal, a.Stakes) {
 		a.Phase = PhaseInterfere
 	}
 	return nil
@@ -264,8 +267,8 @@ func (e *Engine) Continue(s *State, t int, pay bool) error {
 	if sd.Decided {
 		return fmt.Errorf("contest: side %d has already answered the interference", t)
 	}
-	if ch := &s.Characters[sd.Char]; pay && ch.PlotPoints < e.Rules.ContinueCost {
-		return fmt.Errorf("%w: going on costs %d and %s has %d", ErrPlotPoints, e.Rules.ContinueCost, ch.Name, ch.PlotPoints)
+	if ch := &s.Characters[sd.Char]; pay && ch.PlotPoints < s.Rules.ContinueCost {
+		return fmt.Errorf("%w: going on costs %d and %s has %d", ErrPlotPoints, s.Rules.ContinueCost, ch.Name, ch.PlotPoints)
 	}
 	sd.Decided, sd.Continue = true, pay
 	o := &a.Sides[1-t]
@@ -282,10 +285,10 @@ func (e *Engine) Continue(s *State, t int, pay bool) error {
 	ic := &s.Characters[a.Interferer.Index]
 	for i := range a.Sides {
 		c := a.Sides[i].Char
-		s.Characters[c].PlotPoints -= e.Rules.ContinueCost
-		ic.PlotPoints = min(ic.PlotPoints+e.Rules.ContinueCost, maxPoints)
+		s.Characters[c].PlotPoints -= s.Rules.ContinueCost
+		ic.PlotPoints = min(ic.PlotPoints+s.Rules.ContinueCost, maxPoints)
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvContinued, Side: i, Char: c, Value: e.Rules.ContinueCost})
+			e.Sink(Event{Kind: EvContinued, Side: i, Char: c, Value: s.Rules.ContinueCost})
 		}
 	}
 	a.Phase = PhaseBrawl
@@ -316,7 +319,7 @@ func (e *Engine) Brawl(s *State, r *dice.Roller) error {
 		}
 		sd.Dice = s.sideDice(sd, sd.Picks, sd.Dice)
 		sd.Faces = r.RollDice(sd.Dice, sd.Faces)
-		sd.Total = e.total(sd.Faces) + sd.Aid
+		sd.Total = s.Rules.total(sd.Faces) + sd.Aid
 		sd.Aid = 0
 		a.Rolls++
 		if e.Sink != nil {
@@ -325,13 +328,13 @@ func (e *Engine) Brawl(s *State, r *dice.Roller) error {
 	}
 	s.buf.pool = s.poolDice(a.IPicks, s.buf.pool)
 	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
-	a.ITotal = e.total(s.buf.faces)
+	a.ITotal = s.Rules.total(s.buf.faces)
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvInterfered, Side: -1, Char: a.Interferer.Index, Value: a.ITotal, Dice: s.buf.pool, Faces: s.buf.faces})
 	}
 	w := a.Holder
 	o := 1 - w
-	if a.Sides[o].Total > a.Sides[w].Total || (a.Sides[o].Total == a.Sides[w].Total && !e.Rules.BrawlTieToHolder) {
+	if a.Sides[o].Total > a.Sides[w].Total || (a.Sides[o].Total == a.Sides[w].Total && !s.Rules.BrawlTieToHolder) {
 		w = o
 	}
 	l := 1 - w

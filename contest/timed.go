@@ -204,7 +204,7 @@ func (e *Engine) stakesRoll(s *State, r *dice.Roller, t *Timed, st TimedStep) in
 	}
 	t.SFaces = r.RollDice(t.SDice, t.SFaces)
 	t.Ones = 0
-	v := e.total(t.SFaces)
+	v := s.Rules.total(t.SFaces)
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvStakes, Side: 0, Char: -1, Value: v, Dice: t.SDice, Faces: t.SFaces})
 	}
@@ -217,7 +217,7 @@ func (e *Engine) actorRoll(s *State, r *dice.Roller, c int, picks []Pick, cost i
 	e.spend(s, -1, c, cost)
 	s.buf.pool = s.poolDice(picks, s.buf.pool)
 	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
-	v := e.total(s.buf.faces)
+	v := s.Rules.total(s.buf.faces)
 	if t := s.Timed; !s.Characters[c].GM {
 		t.Ones, t.OnesChar = countOnes(s.buf.faces), c
 	}
@@ -248,13 +248,13 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 	t.Stakes = e.stakesRoll(s, r, t, t.Steps[t.Step])
 	t.Total = e.actorRoll(s, r, t.Actor, picks, cost)
 	t.Rolls++
-	beats := e.Rules.BeatsPerRoll
-	ok := e.beats(t.Total, t.Stakes)
+	beats := s.Rules.BeatsPerRoll
+	ok := s.Rules.beats(t.Total, t.Stakes)
 	switch {
-	case ok && t.Total-t.Stakes >= e.Rules.Extraordinary:
-		beats = e.Rules.BeatsOnExtraordinary
+	case ok && t.Total-t.Stakes >= s.Rules.Extraordinary:
+		beats = s.Rules.BeatsOnExtraordinary
 	case !ok:
-		beats += e.Rules.BeatsOnFailure
+		beats += s.Rules.BeatsOnFailure
 	}
 	t.Beats = max(t.Beats-beats, -maxBeats)
 	if e.Sink != nil {
@@ -262,7 +262,7 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 		e.Sink(Event{Kind: EvTimedStep, Side: -1, Char: t.Actor, Value: t.Step})
 	}
 	t.Step++
-	if !ok && !e.Rules.FailedLastStepCompletes && t.Step == len(t.Steps) {
+	if !ok && !s.Rules.FailedLastStepCompletes && t.Step == len(t.Steps) {
 		t.Step-- // the last obstacle still stands
 	}
 	t.Bought = false
@@ -309,13 +309,13 @@ func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
 	stakes := e.stakesRoll(s, r, t, t.Steps[t.Step])
 	v := e.actorRoll(s, r, hp.Char, hp.Picks, cost)
 	t.Bought = true
-	if !e.beats(v, stakes) {
+	if !s.Rules.beats(v, stakes) {
 		hp.Out = true
 		return nil
 	}
-	gain := e.Rules.BuyTime
-	if v-stakes >= e.Rules.Extraordinary {
-		gain = e.Rules.BuyTimeExtraordinary
+	gain := s.Rules.BuyTime
+	if v-stakes >= s.Rules.Extraordinary {
+		gain = s.Rules.BuyTimeExtraordinary
 	}
 	gain = max(0, min(gain, t.Start-t.Beats))
 	t.Beats += gain

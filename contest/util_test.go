@@ -14,3 +14,5 @@ func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 func diff(want, got any, opts ...cmp.Option) string {
 	return cmp.Diff(want, got, append(opts, cmpopts.IgnoreUnexported(State{}))...)
 }
+
+func ptr[T any](v T) *T { return &v }
