@@ -64,9 +64,10 @@
 //
 //   - Rules, DefaultRules and Rules.Validate: every number and ruling, each
 //     field marked [text], [src] or [ours] (below).
-//   - State: the characters, the scene's Aspects, the Trouble Pool and the
-//     one action (Action) or timed action (Timed) under way, with its phase
-//     and whose turn it is; plain data that saves and restores as JSON.
+//   - State: the Rules it is played under, the characters, the scene's
+//     Aspects, the Trouble Pool and the one action (Action) or timed action
+//     (Timed) under way, with its phase and whose turn it is; plain data
+//     that saves and restores as JSON.
 //     NewState starts an episode (Rules.StartPlotPoints, Rules.TroubleStart).
 //     State.Check validates a restored state whole, and Engine.Check adds
 //     that every pool Play will roll from it is one its character may
@@ -77,8 +78,8 @@
 //     and TimedInflict. Each checks everything first and changes neither the
 //     State nor the dice.Roller when it refuses. Engine.Sink, a func(Event),
 //     hears every event; a nil Sink builds none. An Engine holds only its
-//     Rules and Sink, so a copy may run on another goroutine with its own
-//     State.
+//     Sink (the zero Engine is ready), so a copy may run on another
+//     goroutine with its own State.
 //   - Play and PlayTimed: loops over Engine.Step and Engine.StepTimed,
 //     which take exactly one of those steps asking a Policy; PolicyByName and PolicyNames give the
 //     shipped styles. A policy's illegal answer is an error, never fixed.
@@ -96,7 +97,7 @@
 //     pools exactly.
 //
 // A caller that keeps no State can roll a basic action between two bare
-// pools with Engine.BasicRoll, the actor's pool first as in PBeat.
+// pools with Rules.BasicRoll, the actor's pool first as in PBeat.
 //
 // # Rulings where the text is silent
 //
