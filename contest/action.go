@@ -456,7 +456,7 @@ func (e *Engine) setup(s *State, kind ActionKind, sides []SideSetup, initiator i
 // traits other than Complications and Trauma, other characters' traits only
 // their Complications and Trauma, the scene's Aspects; a repeated trait
 // costs ReuseCost, and each different trait past FreeTraits ExtraDieCost.
-func (e *Engine) cost(s *State, c int, picks []Pick) (int, error) {
+func (s *State) cost(c int, picks []Pick) (int, error) {
 	if len(picks) == 0 {
 		return 0, fmt.Errorf("%w: the pool is empty", ErrNoValue)
 	}

@@ -75,7 +75,7 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 		}
 	}
 	if b.iChar >= 0 {
-		if c, _ := m.e.cost(m.sc, b.iChar, b.iPicks); c > 0 {
+		if c, _ := m.sc.cost(b.iChar, b.iPicks); c > 0 {
 			return markov.Answer{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
 		}
 		d, err := TotalDist(m.sc.sideDice(&Side{}, b.iPicks, nil), s.Rules)
@@ -89,7 +89,7 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 		if !sd.Aider.Set {
 			continue
 		}
-		if c, _ := m.e.cost(m.sc, sd.Aider.Index, sd.AidPicks); c > 0 {
+		if c, _ := m.sc.cost(sd.Aider.Index, sd.AidPicks); c > 0 {
 			return markov.Answer{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
 		}
 		r1 := s.Rules
@@ -228,7 +228,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			return m.fail(fmt.Errorf("policy %s: %d extra dice: 0..%d affordable", p.Name(), n, v.Affordable))
 		}
 		var err error
-		if cost, err = m.e.cost(m.sc, sd.Char, m.sc.plan(sd, n)); err != nil {
+		if cost, err = m.sc.cost(sd.Char, m.sc.plan(sd, n)); err != nil {
 			return m.fail(err)
 		}
 	}

@@ -43,9 +43,8 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	var e Engine
 	sc := &b.scene
-	if c, _ := e.cost(sc, b.actor, b.picks); c > 0 {
+	if c, _ := sc.cost(b.actor, b.picks); c > 0 {
 		return markov.Answer{}, noExact("the actor's pool costs %d Plot Points a roll; the chain needs a free pool", c)
 	}
 	if len(b.helper) > 32 {
@@ -57,7 +56,7 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 	}
 	helpers := make([]dice.Dist, len(b.helper))
 	for i, h := range b.helper {
-		if c, _ := e.cost(sc, h.Char, h.Picks); c > 0 {
+		if c, _ := sc.cost(h.Char, h.Picks); c > 0 {
 			return markov.Answer{}, noExact("helper %d's pool costs Plot Points; the chain needs free pools", i)
 		}
 		if helpers[i], err = TotalDist(sc.sideDice(&Side{}, h.Picks, nil), s.Rules); err != nil {

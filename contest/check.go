@@ -309,27 +309,24 @@ func (s *State) checkTimed() error {
 	return nil
 }
 
-// Check checks s whole under e's rules: State.Check, then that every pool
-// Play will roll from it is one its character may roll, for free where
-// it is the free part of a plan (a side's Base, a timed action's pools),
-// within the aider's Plot Points for an aid still to come. A state that
-// passes plays to its end under any legal policies.
-func (e *Engine) Check(s *State) error {
-	if err := s.Check(); err != nil {
-		return err
-	}
+// checkPools checks that every pool Play will roll from s is one its
+// character may roll under s.Rules: for free where it is the free part of
+// a plan (a side's Base, a timed action's pools), within the aider's Plot
+// Points for an aid still to come, so that a state that passes Check plays
+// to its end under any legal policies.
+func (s *State) checkPools() error {
 	if a := s.Action; a != nil && a.Phase != PhaseDone {
-		if err := e.checkActionPools(s, a); err != nil {
+		if err := s.checkActionPools(a); err != nil {
 			return err
 		}
 	}
 	if t := s.Timed; t != nil && t.Phase != TimedDone {
-		if err := e.checkFree(s, t.Actor, t.Picks, "timed pool"); err != nil {
+		if err := s.checkFree(t.Actor, t.Picks, "timed pool"); err != nil {
 			return err
 		}
 		for i, h := range t.Helpers {
 			if !h.Out {
-				if err := e.checkFree(s, h.Char, h.Picks, fmt.Sprintf("helpers[%d] pool", i)); err != nil {
+				if err := s.checkFree(h.Char, h.Picks, fmt.Sprintf("helpers[%d] pool", i)); err != nil {
 					return err
 				}
 			}
@@ -340,17 +337,17 @@ func (e *Engine) Check(s *State) error {
 
 // checkActionPools checks the pools a's sides, aiders and planned
 // interferer will roll.
-func (e *Engine) checkActionPools(s *State, a *Action) error {
+func (s *State) checkActionPools(a *Action) error {
 	for i := range a.Sides {
 		sd := &a.Sides[i]
 		if sd.Out || sd.Char == TroublePool {
 			continue
 		}
-		if err := e.checkFree(s, sd.Char, sd.Base, fmt.Sprintf("side %d base", i)); err != nil {
+		if err := s.checkFree(sd.Char, sd.Base, fmt.Sprintf("side %d base", i)); err != nil {
 			return err
 		}
 		if c, ok := sd.Aider.Get(); ok && len(sd.Aiders) == 0 {
-			cost, err := e.cost(s, c, sd.AidPicks)
+			cost, err := s.cost(c, sd.AidPicks)
 			if err == nil && cost > s.Characters[c].PlotPoints {
 				err = fmt.Errorf("%w: it costs %d", ErrPlotPoints, cost)
 			}
@@ -360,7 +357,7 @@ func (e *Engine) checkActionPools(s *State, a *Action) error {
 		}
 	}
 	if c, ok := a.Planned.Get(); ok && !a.Interferer.Set {
-		if _, err := e.cost(s, c, a.IPicks); err != nil {
+		if _, err := s.cost(c, a.IPicks); err != nil {
 			return fmt.Errorf("planned interferer's pool: %w", err)
 		}
 	}
@@ -368,8 +365,8 @@ func (e *Engine) checkActionPools(s *State, a *Action) error {
 }
 
 // checkFree returns an error unless character c may roll picks for free.
-func (e *Engine) checkFree(s *State, c int, picks []Pick, what string) error {
-	cost, err := e.cost(s, c, picks)
+func (s *State) checkFree(c int, picks []Pick, what string) error {
+	cost, err := s.cost(c, picks)
 	if err == nil && cost > 0 {
 		err = fmt.Errorf("contest: it costs %d Plot Points a roll: a planned pool holds only free picks", cost)
 	}

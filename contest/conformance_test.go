@@ -72,7 +72,7 @@ func (kit) Restore(state []byte) (simtest.Game, error) {
 		return nil, errors.New("contest: a saved game holds one action or one timed action")
 	}
 	var e Engine
-	if err := e.Check(sv.State); err != nil {
+	if err := sv.State.Check(); err != nil {
 		return nil, err
 	}
 	return &game{e: e, tb: b.table, sv: sv}, nil

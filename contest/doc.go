@@ -69,9 +69,9 @@
 //     (Timed) under way, with its phase and whose turn it is; plain data
 //     that saves and restores as JSON.
 //     NewState starts an episode (Rules.StartPlotPoints, Rules.TroubleStart).
-//     State.Check validates a restored state whole, and Engine.Check adds
-//     that every pool Play will roll from it is one its character may
-//     roll; steps read only states that passed.
+//     State.Check validates a restored state whole, down to every pool
+//     Play will roll from it being one its character may roll; steps read
+//     only states that passed.
 //   - Engine and its steps: Begin, Roll, GiveIn, Push, Inflict, TakeTrouble,
 //     Waive, Aid, Interfere, Continue, Brawl, BuyOnes, CashReflection,
 //     Rebuy, and for a timed action BeginTimed, TimedRoll, BuyTime, Choose

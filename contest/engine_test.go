@@ -432,7 +432,7 @@ func TestPoolBuilding(t *testing.T) {
 		{"no such trait", []Pick{{hero, 99}}, 0, errAny},
 		{"no such aspect", []Pick{{hero, justice}, {SceneOwner, 3}}, 0, errAny},
 	} {
-		got, err := e.cost(s, hero, c.picks)
+		got, err := s.cost(hero, c.picks)
 		switch {
 		case c.err == nil && err != nil:
 			t.Errorf("%s: %v", c.name, err)

@@ -44,7 +44,7 @@ const maxPlaySteps = 10000
 // side may buy back traits a Final Push lowered, then the GM may turn its
 // characters' Reflection Points into Trouble.
 func (e *Engine) Play(s *State, r *dice.Roller, tb *Table) error {
-	if err := e.Check(s); err != nil {
+	if err := s.Check(); err != nil {
 		return err
 	}
 	return e.play(s, r, tb)
@@ -187,7 +187,7 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		ch := &s.Characters[ic]
 		s.buf.view = View{Kind: a.Kind, Side: -1, Char: ic, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
 		v := &s.buf.view
-		cost, err := e.cost(s, ic, a.IPicks)
+		cost, err := s.cost(ic, a.IPicks)
 		if err == nil && e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= cost+s.Rules.InterfereCost && p.Interfere(v) {
 			if err := e.Interfere(s, r, ic, a.IPicks); err != nil {
 				return fmt.Errorf("policy %s interfering: %w", p.Name(), err)
@@ -316,7 +316,7 @@ func (e *Engine) decideInflict(s *State, r *dice.Roller, tb *Table) error {
 // the actor chooses at zero beats, and the GM picks where the out-of-time
 // Complication lands.
 func (e *Engine) PlayTimed(s *State, r *dice.Roller, tb *Table) error {
-	if err := e.Check(s); err != nil {
+	if err := s.Check(); err != nil {
 		return err
 	}
 	return e.playTimed(s, r, tb)

@@ -66,7 +66,7 @@ func (e *Engine) PoolCost(s *State, c int, picks []Pick) (int, error) {
 	if _, err := s.char(c); err != nil {
 		return 0, err
 	}
-	return e.cost(s, c, picks)
+	return s.cost(c, picks)
 }
 
 // Affordable returns how many of side Turn's planned extra picks
@@ -89,7 +89,7 @@ func (e *Engine) affordableExtras(s *State, sd *Side) int {
 	pp := s.Characters[sd.Char].PlotPoints
 	n := 0
 	for n < len(sd.Extra) {
-		cost, err := e.cost(s, sd.Char, s.plan(sd, n+1))
+		cost, err := s.cost(sd.Char, s.plan(sd, n+1))
 		if err != nil || cost > pp {
 			break
 		}

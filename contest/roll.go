@@ -19,7 +19,7 @@ func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
 	sd := &a.Sides[t]
 	cost := 0
 	if sd.Char != TroublePool {
-		if cost, err = e.cost(s, sd.Char, picks); err != nil {
+		if cost, err = s.cost(sd.Char, picks); err != nil {
 			return err
 		}
 		if ch := &s.Characters[sd.Char]; cost > ch.PlotPoints {

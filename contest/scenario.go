@@ -202,8 +202,7 @@ func (s Scenario) build() (*built, error) {
 				if ss.Extra, err = b.resolve(field+".extra", ss.Char, sd.Extra); err != nil {
 					return nil, err
 				}
-				var e Engine
-				if cost, err := e.cost(&b.scene, ss.Char, ss.Base); err != nil {
+				if cost, err := b.scene.cost(ss.Char, ss.Base); err != nil {
 					return nil, fmt.Errorf("%s.pool: %w", field, err)
 				} else if cost > 0 {
 					return nil, fmt.Errorf("contest: %s.pool costs %d Plot Points a roll (a repeated trait, or more than rules.free_traits %d): the pool holds the free picks; put the others in %s.extra", field, cost, s.Rules.FreeTraits, field)
@@ -220,8 +219,7 @@ func (s Scenario) build() (*built, error) {
 				if ss.AidPicks, err = b.resolve(field+".aid_pool", c, sd.AidPool); err != nil {
 					return nil, err
 				}
-				var e Engine
-				if cost, err := e.cost(&b.scene, c, ss.AidPicks); err != nil {
+				if cost, err := b.scene.cost(c, ss.AidPicks); err != nil {
 					return nil, fmt.Errorf("%s.aid_pool: %w", field, err)
 				} else if cost > b.scene.Characters[c].PlotPoints {
 					return nil, fmt.Errorf("contest: %s.aid_pool costs %d Plot Points and %s has %d", field, cost, sd.Aider, b.scene.Characters[c].PlotPoints)
@@ -261,7 +259,7 @@ func (s Scenario) build() (*built, error) {
 			if b.iPicks, err = b.resolve("interfere_pool", b.iChar, s.InterferePool); err != nil {
 				return nil, err
 			}
-			if _, err := e.cost(&b.scene, b.iChar, b.iPicks); err != nil {
+			if _, err := b.scene.cost(b.iChar, b.iPicks); err != nil {
 				return nil, fmt.Errorf("interfere_pool: %w", err)
 			}
 		} else if len(s.InterferePool) > 0 {
@@ -298,7 +296,7 @@ func (s Scenario) build() (*built, error) {
 		if err := e.BeginTimed(sc, b.actor, b.picks, t.Beats, t.Steps, b.helper); err != nil {
 			return nil, fmt.Errorf("timed: %w", err)
 		}
-		if err := e.Check(sc); err != nil {
+		if err := sc.Check(); err != nil {
 			return nil, fmt.Errorf("timed: %w", err)
 		}
 	default:

@@ -80,9 +80,11 @@ func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
 	return s, nil
 }
 
-// Check validates the whole state: the characters, aspects and Trouble
-// Pool, and the action or timed action under way, against every bound a
-// step relies on. A state that passes can be played to its end.
+// Check validates the whole state: its rules, the characters, aspects and
+// Trouble Pool, and the action or timed action under way, against every
+// bound a step relies on, and that every pool Play will roll from it is
+// one its character may roll. A state that passes plays to its end under
+// any legal policies.
 func (s *State) Check() error {
 	if err := s.Rules.Validate(); err != nil {
 		return err
@@ -130,7 +132,7 @@ func (s *State) Check() error {
 			return err
 		}
 	}
-	return nil
+	return s.checkPools()
 }
 
 func (s *State) char(i int) (*Character, error) {

@@ -202,7 +202,7 @@ func (e *Engine) Interfere(s *State, r *dice.Roller, c int, picks []Pick) error 
 		return err
 	}
 	ch := &s.Characters[c]
-	cost, err := e.cost(s, c, picks)
+	cost, err := s.cost(c, picks)
 	if err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 	if c.Out() {
 		return fmt.Errorf("contest: %s is out of the scene", c.Name)
 	}
-	if _, err := e.cost(s, actor, picks); err != nil {
+	if _, err := s.cost(actor, picks); err != nil {
 		return fmt.Errorf("actor pool: %w", err)
 	}
 	if beats < 1 || beats > maxBeats {
@@ -145,7 +145,7 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 		if h.Char == actor {
 			return fmt.Errorf("contest: helper %d is the actor", i)
 		}
-		if _, err := e.cost(s, h.Char, h.Picks); err != nil {
+		if _, err := s.cost(h.Char, h.Picks); err != nil {
 			return fmt.Errorf("helper %d pool: %w", i, err)
 		}
 	}
@@ -186,7 +186,7 @@ func (e *Engine) timed(s *State, what string, phases ...TimedPhase) (*Timed, err
 // affordable returns an error unless character c may roll picks and has
 // the Plot Points they cost; cost is that price.
 func (e *Engine) affordable(s *State, c int, picks []Pick) (cost int, err error) {
-	if cost, err = e.cost(s, c, picks); err != nil {
+	if cost, err = s.cost(c, picks); err != nil {
 		return 0, err
 	}
 	if ch := &s.Characters[c]; cost > ch.PlotPoints {
