@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -37,17 +36,14 @@ func benchTrial(b *testing.B, sc Scenario) {
 
 // begunBasic3v3 is basic3v3's action begun on its scene: the engine, the
 // scene and the two sides' picks.
-func begunBasic3v3(tb testing.TB) (*Engine, *Scene, []Pick, []Pick) {
+func begunBasic3v3(tb testing.TB) (*Engine, *State, []Pick, []Pick) {
 	tb.Helper()
 	sc := basic3v3()
 	bt, err := sc.build()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e, err := NewEngine(sc.Rules)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	e := &Engine{}
 	s := bt.scene.Clone()
 	if err := e.Begin(s, Basic, bt.sides, 0); err != nil {
 		tb.Fatal(err)
@@ -214,7 +210,7 @@ func TestRewindBasic(t *testing.T) {
 			t.Fatalf("round %d: the action did not move", i)
 		}
 		rewindBasic(s.Action)
-		if d := cmp.Diff(fresh, s.Action, cmpopts.EquateEmpty()); d != "" {
+		if d := diff(fresh, s.Action, cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("round %d: rewound action differs from a fresh one (-fresh +rewound):\n%s", i, d)
 		}
 	}
@@ -226,16 +222,13 @@ func TestRewindBasic(t *testing.T) {
 func BenchmarkBasicRoll3v3(b *testing.B) {
 	_, s, opp, act := begunBasic3v3(b)
 	od, ad := poolDice(s, opp), poolDice(s, act)
-	e, err := NewEngine(DefaultRules())
-	if err != nil {
-		b.Fatal(err)
-	}
+	e := ptr(DefaultRules())
 	r := dice.NewSeeded(1)
 	var res BasicResult
 	wins := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := e.BasicRoll(r, od, ad, &res); err != nil {
+		if err := e.BasicRoll(r, ad, od, &res); err != nil {
 			b.Fatal(err)
 		}
 		if res.Won {
@@ -246,10 +239,6 @@ func BenchmarkBasicRoll3v3(b *testing.B) {
 }
 
 // poolDice is the ratings picks name in s.
-func poolDice(s *Scene, picks []Pick) []dice.Die {
-	ds := make([]dice.Die, len(picks))
-	for i, p := range picks {
-		ds[i] = s.dieOf(p)
-	}
-	return ds
+func poolDice(s *State, picks []Pick) []dice.Die {
+	return s.poolDice(picks, nil)
 }

@@ -37,7 +37,7 @@ type xstate struct {
 // View the engine would give them.
 type chainModel struct {
 	e     Engine
-	sc    *Scene
+	sc    *State
 	b     *built
 	basic bool
 	all   bool
@@ -59,7 +59,7 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 	if s.Rules.Keep > 2 {
 		return markov.Answer{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
 	}
-	m := &chainModel{e: Engine{Rules: s.Rules}, b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}}
+	m := &chainModel{b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}}
 	m.sc = b.scene.Clone()
 	kind := Contested
 	if m.basic {
@@ -69,8 +69,13 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, err
 	}
 	m.all = m.sc.Action.AllRoll
+	for _, sd := range b.sides {
+		if sd.Char == TroublePool && !m.basic && b.table.gm().BuyOnes(&View{Ones: 1, TroubleRoom: 1}) > 0 {
+			return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool that contests; the chain keeps it fixed")
+		}
+	}
 	if b.iChar >= 0 {
-		if c, _ := m.e.cost(m.sc, b.iChar, b.iPicks); c > 0 {
+		if c, _ := m.sc.cost(b.iChar, b.iPicks); c > 0 {
 			return markov.Answer{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
 		}
 		d, err := TotalDist(m.sc.sideDice(&Side{}, b.iPicks, nil), s.Rules)
@@ -78,13 +83,13 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 			return markov.Answer{}, err
 		}
 		m.inter = &d
-		m.sc.Action.Planned = b.iChar
+		m.sc.Action.Planned = Ref(b.iChar)
 	}
 	for i, sd := range b.sides {
-		if sd.Aider < 0 {
+		if !sd.Aider.Set {
 			continue
 		}
-		if c, _ := m.e.cost(m.sc, sd.Aider, sd.AidPicks); c > 0 {
+		if c, _ := m.sc.cost(sd.Aider.Index, sd.AidPicks); c > 0 {
 			return markov.Answer{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
 		}
 		r1 := s.Rules
@@ -131,7 +136,7 @@ func (m *chainModel) mirror(st xstate) *Action {
 	a := m.sc.Action
 	for i := range 2 {
 		sd := &a.Sides[i]
-		sd.Gang = append(sd.Gang[:0], m.gangs[i][:st.gang[i]]...)
+		sd.Gang = append(sd.Gang[:0], m.gang(i, int(st.gang[i]))...)
 		sd.Rolled = st.rolled&(1<<i) != 0
 		sd.Aid = 0
 		if i == int(st.turn) {
@@ -141,6 +146,9 @@ func (m *chainModel) mirror(st xstate) *Action {
 			m.sc.Characters[c].PlotPoints = int(st.pp[i])
 		}
 		sd.Picks = append(append(sd.Picks[:0], sd.Base...), sd.Extra[:st.n[i]]...)
+		if sd.Char == TroublePool {
+			sd.Picks = sd.Picks[:0]
+		}
 	}
 	a.Stakes, a.Holder, a.Turn = int(st.stakes), int(st.holder), int(st.turn)
 	if st.open {
@@ -151,13 +159,23 @@ func (m *chainModel) mirror(st xstate) *Action {
 	return a
 }
 
+// gang returns the n dice of side i's gang left after raises knocked
+// the others off (the largest first, by Rules.MookOffLargest).
+func (m *chainModel) gang(i, n int) []dice.Die {
+	g := m.gangs[i]
+	if m.sc.Rules.MookOffLargest {
+		return g[:n]
+	}
+	return g[len(g)-n:]
+}
+
 // joint returns P(total, ones) for dice ds, cached.
 func (m *chainModel) joint(ds []dice.Die) [][]float64 {
 	k := fmt.Sprint(ds)
 	if d, ok := m.dists[k]; ok {
 		return d
 	}
-	d := jointTotalOnes(ds, m.e.Rules)
+	d := jointTotalOnes(ds, m.sc.Rules)
 	m.dists[k] = d
 	return d
 }
@@ -205,16 +223,16 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 	if sd.Char != TroublePool {
 		var v View
 		m.e.turnView(m.sc, t, &v)
-		n = p.Extras(v)
+		n = p.Extras(&v)
 		if n < 0 || n > v.Affordable {
 			return m.fail(fmt.Errorf("policy %s: %d extra dice: 0..%d affordable", p.Name(), n, v.Affordable))
 		}
 		var err error
-		if cost, err = m.e.cost(m.sc, sd.Char, m.e.plan(sd, n)); err != nil {
+		if cost, err = m.sc.cost(sd.Char, m.sc.plan(sd, n)); err != nil {
 			return m.fail(err)
 		}
 	}
-	ds := slices.Clone(m.sc.sideDice(sd, m.e.plan(sd, n), nil))
+	ds := slices.Clone(m.sc.sideDice(sd, m.sc.plan(sd, n), nil))
 	jt := m.joint(ds)
 	buys := sd.Char != TroublePool && !m.sc.Characters[sd.Char].GM
 	for total, row := range jt {
@@ -228,7 +246,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			y.rolled |= 1 << t
 			if buys && ones > 0 {
 				g := tb.gm()
-				k := g.BuyOnes(View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1})
+				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: m.sc.troubleRoom()})
 				if k < 0 || k > ones {
 					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s", g.Name(), k, ones))
 				}
@@ -250,7 +268,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 
 // after applies side t's roll of total to state y (already charged).
 func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
-	X := m.e.Rules.Extraordinary
+	X := m.sc.Rules.Extraordinary
 	if y.open {
 		switch {
 		case !m.all:
@@ -262,10 +280,10 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 			v0 := int(y.v0)
 			y.v0 = 0
 			switch {
-			case v0 == total:
+			case v0 == total && m.sc.Rules.AllRollTieReroll:
 				y.turn = 0
 				return y, false
-			case v0 > total:
+			case v0 >= total:
 				y.open, y.holder, y.stakes, y.turn = false, 0, int16(v0), 1
 			default:
 				y.open, y.holder, y.stakes, y.turn = false, 1, int16(total), 0
@@ -274,25 +292,26 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 		return y, true
 	}
 	h := int(y.holder)
-	if total > int(y.stakes) {
+	cf, hf := m.sc.Rules.floors()
+	if m.sc.Rules.beats(total, int(y.stakes)) {
 		mg := total - int(y.stakes)
 		if m.basic {
-			pushed := m.pushes(y, h, mg, 1)
+			pushed := m.pushes(y, h, mg, hf)
 			if mg >= X && !pushed {
 				return xstate{done: true, cat: 1}, false
 			}
 			return xstate{done: true, cat: 0}, false
 		}
-		off := m.e.Rules.MookOff
+		off := m.sc.Rules.MookOff
 		if mg >= X {
-			off = m.e.Rules.MookOffExtraordinary
+			off = m.sc.Rules.MookOffExtraordinary
 		}
 		y.gang[h] = int8(max(0, int(y.gang[h])-off))
 		y.holder, y.stakes, y.turn = int8(t), int16(total), int8(1-t)
 		return y, true
 	}
 	mg := int(y.stakes) - total
-	xo := mg >= X && !m.pushes(y, t, mg, 0)
+	xo := mg >= X && !m.pushes(y, t, mg, cf)
 	if m.basic {
 		if xo {
 			return xstate{done: true, cat: 3}, false
@@ -309,21 +328,16 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 // pushes reports whether losing side l (by margin mg, floor as in the
 // engine) would make a Final Push that saves it from Trauma.
 func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
-	X, B := m.e.Rules.Extraordinary, m.e.Rules.PushBonus
-	if mg < X || mg-B < floor {
+	if mg < m.sc.Rules.Extraordinary {
 		return false
 	}
 	a := m.mirror(y)
-	if !m.sc.canPush(a, l) {
-		return false
-	}
-	a.Turn, a.Margin, a.PushFloor = l, mg, floor
-	if _, ok := m.e.pushNeed(m.sc, l); !ok {
+	if _, ok := m.e.pushReach(m.sc, l, mg, floor); !ok {
 		return false
 	}
 	sd := &a.Sides[l]
 	v := View{Kind: a.Kind, Side: l, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: mg, Target: -1}
-	return m.b.table.of(sd.Char).Push(v)
+	return m.b.table.of(sd.Char).Push(&v)
 }
 
 // fold appends, with weight w, what follows an escalating roll before the
@@ -335,9 +349,14 @@ func (m *chainModel) fold(y xstate, w float64, buf []markov.Step[xstate]) []mark
 		a := m.mirror(y)
 		ch := &m.sc.Characters[m.b.iChar]
 		v := View{Kind: a.Kind, Side: -1, Char: m.b.iChar, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
-		if ch.PlotPoints >= m.e.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(v) {
+		if ch.PlotPoints >= m.sc.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(&v) {
 			y.inter = true
-			beat := m.inter.AtLeast(int(y.stakes) + 1)
+			// The interference must beat the stakes, as a raise must.
+			least := int(y.stakes) + 1
+			if !m.sc.Rules.TiesToHolder {
+				least = int(y.stakes)
+			}
+			beat := m.inter.AtLeast(least)
 			if beat > 0 {
 				buf = append(buf, markov.Step[xstate]{To: m.goOn(y), P: w * beat})
 			}
@@ -356,8 +375,8 @@ func (m *chainModel) goOn(y xstate) xstate {
 	for t := range a.Sides {
 		sd := &a.Sides[t]
 		ch := &m.sc.Characters[sd.Char]
-		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: m.e.Rules.ContinueCost}
-		if !(ch.PlotPoints >= m.e.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(v)) {
+		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: m.sc.Rules.ContinueCost}
+		if !(ch.PlotPoints >= m.sc.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(&v)) {
 			return xstate{done: true, cat: int8(3 * len(a.Sides))}
 		}
 	}
@@ -374,7 +393,7 @@ func (m *chainModel) brawlRoll(st xstate, buf []markov.Step[xstate]) []markov.St
 	sd := &a.Sides[t]
 	picks := sd.Base
 	if st.rolled&(1<<t) != 0 {
-		picks = m.e.plan(sd, int(st.n[t]))
+		picks = m.sc.plan(sd, int(st.n[t]))
 	}
 	jt := m.joint(slices.Clone(m.sc.sideDice(sd, picks, nil)))
 	for total, row := range jt {
@@ -391,7 +410,7 @@ func (m *chainModel) brawlRoll(st xstate, buf []markov.Step[xstate]) []markov.St
 		} else {
 			w := int(st.holder)
 			tot := [2]int{int(st.v0), total}
-			if tot[1-w] > tot[w] {
+			if tot[1-w] > tot[w] || (tot[1-w] == tot[w] && !m.sc.Rules.BrawlTieToHolder) {
 				w = 1 - w
 			}
 			y = xstate{done: true, cat: int8(3 * w)}
@@ -429,7 +448,7 @@ func (m *chainModel) giveIn(y xstate) xstate {
 	}
 	var v View
 	m.e.turnView(m.sc, t, &v)
-	if m.b.table.of(sd.Char).GiveIn(v) {
+	if m.b.table.of(sd.Char).GiveIn(&v) {
 		if m.basic {
 			return xstate{done: true, cat: 4}
 		}

@@ -10,7 +10,7 @@ import (
 
 // margins returns P(a - s >= x), P(0 < a - s < x) and P(a <= s) for
 // independent totals a and s.
-func margins(a, s dice.Dist, x int) (xo, win, lose float64) {
+func margins(a, s dice.Dist, x int, tieWins bool) (xo, win, lose float64) {
 	for i, pa := range a.P {
 		va := a.Min + i
 		for j, ps := range s.P {
@@ -18,7 +18,7 @@ func margins(a, s dice.Dist, x int) (xo, win, lose float64) {
 			switch d := va - (s.Min + j); {
 			case d >= x:
 				xo += q
-			case d > 0:
+			case d > 0 || (d == 0 && tieWins):
 				win += q
 			default:
 				lose += q
@@ -43,9 +43,8 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	e := Engine{Rules: s.Rules}
 	sc := &b.scene
-	if c, _ := e.cost(sc, b.actor, b.picks); c > 0 {
+	if c, _ := sc.cost(b.actor, b.picks); c > 0 {
 		return markov.Answer{}, noExact("the actor's pool costs %d Plot Points a roll; the chain needs a free pool", c)
 	}
 	if len(b.helper) > 32 {
@@ -57,14 +56,14 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 	}
 	helpers := make([]dice.Dist, len(b.helper))
 	for i, h := range b.helper {
-		if c, _ := e.cost(sc, h.Char, h.Picks); c > 0 {
+		if c, _ := sc.cost(h.Char, h.Picks); c > 0 {
 			return markov.Answer{}, noExact("helper %d's pool costs Plot Points; the chain needs free pools", i)
 		}
 		if helpers[i], err = TotalDist(sc.sideDice(&Side{}, h.Picks, nil), s.Rules); err != nil {
 			return markov.Answer{}, err
 		}
 	}
-	if b.table.gm().BuyOnes(View{Side: -1, Char: -1, Ones: 1, Target: -1}) > 0 {
+	if b.table.gm().BuyOnes(&View{Side: -1, Char: -1, Ones: 1, Target: -1, TroubleRoom: sc.troubleRoom()}) > 0 {
 		for _, st := range b.steps {
 			if len(st.Stakes) == 0 {
 				return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool a later step rolls; the chain keeps it fixed")
@@ -87,7 +86,7 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 	// roll appends the transitions of the actor rolling step st.step with
 	// probability w, from beats bt.
 	roll := func(st tstate, bt int, w float64, buf []markov.Step[tstate]) []markov.Step[tstate] {
-		xo, win, lose := margins(actor, stakes[st.step], R.Extraordinary)
+		xo, win, lose := margins(actor, stakes[st.step], R.Extraordinary, !R.TiesToHolder)
 		for k, q := range [3]float64{xo, win, lose} {
 			if q == 0 {
 				continue
@@ -101,6 +100,9 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 				cost += R.BeatsOnFailure
 			}
 			y := tstate{step: st.step + 1, beats: int16(bt - cost), out: st.out, gap: true}
+			if !ok && !R.FailedLastStepCompletes && int(y.step) == nsteps {
+				y.step-- // the last obstacle still stands
+			}
 			last := int(y.step) == nsteps
 			switch {
 			case y.beats < 0 || (y.beats == 0 && (!last || !ok)):
@@ -108,7 +110,7 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 			case last && y.beats == 0:
 				v := View{Side: -1, Char: b.actor, Beats: 0, StepsLeft: 0, Target: -1, PlotPoints: sc.Characters[b.actor].PlotPoints}
 				y = tstate{done: true, cat: 1}
-				if actorP.Objective(v) {
+				if actorP.Objective(&v) {
 					y.cat = 2
 				}
 			case last:
@@ -129,10 +131,10 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 				if st.out&(1<<h) != 0 || sc.Characters[b.helper[h].Char].Out() {
 					continue
 				}
-				if !b.table.of(b.helper[h].Char).BuyTime(v) {
+				if !b.table.of(b.helper[h].Char).BuyTime(&v) {
 					break
 				}
-				xo, win, lose := margins(helpers[h], stakes[st.step], R.Extraordinary)
+				xo, win, lose := margins(helpers[h], stakes[st.step], R.Extraordinary, !R.TiesToHolder)
 				g2 := max(0, min(R.BuyTimeExtraordinary, b.beats-bt))
 				g1 := max(0, min(R.BuyTime, b.beats-bt))
 				buf = roll(st, bt+g2, xo, buf)

@@ -5,6 +5,11 @@
 //
 // # Traits and pools
 //
+// The rules are those of "Scenes and Actions" in Gotham Reborn: its
+// sections "Managing Traits", "Basic Actions", "Contested Actions", "Timed
+// Actions", "Winning an Action", "Giving In", "Final Push", "Ganging Up",
+// "Aiding" and "Interfering" are cited by name below and in the code.
+//
 // Everything a character can roll is a Trait rated d4 to d12: its Values,
 // Relationships, Distinctions, Abilities and Resources, the scene's
 // Aspects, and the Complications and Trauma an opponent carries. Ratings
@@ -34,10 +39,12 @@
 // is Knocked Out and takes Trauma, unless it makes a Final Push: each of
 // its rolled traits it steps down adds five, but only to get under the
 // five-point line, never to win. A lowered trait stays lowered until its
-// owner buys the lost steps back with Reflection Points (Engine.Rebuy). The winner rates a Complication
-// by re-rolling its last pool without the dice that showed 1: the size of
-// the die that comes up highest is the rating. An existing Complication
-// takes a larger die or steps up; past d12 the character is Knocked Out
+// owner buys the lost steps back with Reflection Points (Engine.Rebuy).
+// The winner rates a Complication by re-rolling its last pool without the
+// dice that showed 1, after any Distinction effects it chooses (such as
+// Vicious, which steps up the lowest die): the size of the die that comes
+// up highest is the rating. An existing Complication takes a larger die or
+// steps up; past d12 the character is Knocked Out
 // with d6 Trauma, and Trauma past d12 takes it out of the story. A loser
 // who did not Give In earns a Reflection Point; the GM may turn a GM
 // character's Reflection Points into d6s for the Trouble Pool.
@@ -53,51 +60,86 @@
 //
 // # Using the package
 //
-// A Scene is plain data (JSON) holding characters, aspects, the Trouble
-// Pool and the action under way. An Engine applies the steps (Begin, Roll,
-// GiveIn, Push, Inflict, Aid, Interfere, Continue, Brawl, BuyOnes and the
-// timed-action steps); each checks everything before changing anything.
-// A caller that keeps no Scene can roll a basic action between two bare
-// pools with Engine.BasicRoll, which reads the same faces from the same
-// Roller state as the scene's two Roll steps.
-// Play and PlayTimed run an action to its end asking Policy values at each
-// choice. Scenario, Runner and Exact give designers simulated and exact
-// odds: TotalDist, PBeat and PBeatValue read pools exactly, and
-// Scenario.Exact solves a basic or two-sided contested action (gangs, aid,
-// interference, Plot Points, 1s bought and every policy included) or a
-// timed action as an absorbing Markov chain over the stakes, whose turn it
-// is and what the policies can see. Every number lives in Rules; the field
-// docs say which come from the text, which from the original game and
-// which are our rulings.
+// The package has the parts every rule package of stakes has:
+//
+//   - Rules, DefaultRules and Rules.Validate: every number and ruling, each
+//     field marked [text], [src] or [ours] (below).
+//   - State: the Rules it is played under, the characters, the scene's
+//     Aspects, the Trouble Pool and the one action (Action) or timed action
+//     (Timed) under way, with its phase and whose turn it is; plain data
+//     that saves and restores as JSON.
+//     NewState starts an episode (Rules.StartPlotPoints, Rules.TroubleStart).
+//     State.Check validates a restored state whole, down to every pool
+//     Play will roll from it being one its character may roll; steps read
+//     only states that passed.
+//   - Engine and its steps: Begin, Roll, GiveIn, Push, Inflict, TakeTrouble,
+//     Waive, Aid, Interfere, Continue, Brawl, BuyOnes, CashReflection,
+//     Rebuy, and for a timed action BeginTimed, TimedRoll, BuyTime, Choose
+//     and TimedInflict. Each checks everything first and changes neither the
+//     State nor the dice.Roller when it refuses. Engine.Sink, a func(Event),
+//     hears every event; a nil Sink builds none. An Engine holds only its
+//     Sink (the zero Engine is ready), so a copy may run on another
+//     goroutine with its own State.
+//   - Play and PlayTimed: loops over Engine.Step and Engine.StepTimed,
+//     which take exactly one of those steps asking a Policy; PolicyByName and PolicyNames give the
+//     shipped styles. A policy's illegal answer is an error, never fixed.
+//   - Legal-choice queries, from the code the steps validate with:
+//     GiveInCost, Affordable, PoolCost, PushNeed, PushOptions,
+//     EffectOptions, CanWaive; State.Pick and State.Picks name traits by
+//     name.
+//   - Scenario: the mechanic contract of sim (Validate, Categories,
+//     Metrics, NewRunner, Exact). A Runner's trial plays from the
+//     scenario's start through the same steps. Scenario.Exact solves a
+//     basic or two-sided contested action (gangs, free aid and
+//     interference, Plot Points, 1s bought and every policy included) or a
+//     timed action with free pools as an absorbing Markov chain, and answers
+//     markov.ErrNoExact otherwise. TotalDist, PBeat and PBeatValue read
+//     pools exactly.
+//
+// A caller that keeps no State can roll a basic action between two bare
+// pools with Rules.BasicRoll, the actor's pool first as in PBeat.
 //
 // # Rulings where the text is silent
 //
-// These are ours (Rules marks each number as from the text, the source or
-// us): three traits are free; a tie for the highest opening roll
-// means everyone rolls again; with more than two sides the turn passes
-// round the table and a side that fails is beaten by the holder and leaves;
-// the Trouble Pool only opposes basic actions and, when beaten, loses the
-// die its beater picks (Policy.TroubleOff; Sensible takes the largest); a
-// Plot Point paid to Give In goes to the stakes holder; a Final Push
-// lowers only the pusher's own traits that it rolled, one at a time as its
-// policy picks them (Policy.PushStep; Sensible lowers the smallest first
-// and a Value last), no more steps than needed, and a stakes holder
+// Each is a field of Rules; the text's own numbers are marked [text] there
+// and the original Smallville / Cortex Plus material's [src]. Ours [ours]:
+// three traits are free (FreeTraits); each player character starts an
+// episode with one Plot Point (StartPlotPoints); a tie for the highest
+// opening roll means everyone rolls again (AllRollTieReroll); with more
+// than two sides the turn passes round the table and a side that fails is
+// beaten by the holder and leaves; the Trouble Pool only opposes basic
+// actions (TroubleInContests) and, when beaten, loses the die its beater
+// picks (Policy.TroubleOff; Sensible takes the largest); a tie in the
+// Complication Pool's highest face goes to the larger die (RateTiesLarger),
+// and a new die lands on an existing rating by replacing a smaller one or
+// stepping it up (AlwaysStepUp off); a Plot Point paid to Give In goes to
+// the stakes holder; a Final Push is offered only when it can get the
+// loser under the Extraordinary margin, lowers only the pusher's own
+// traits that it rolled, one at a time as its policy picks them
+// (Policy.PushStep), no more steps than needed, and a stakes holder
 // pushing must still lose; a lowered trait remembers its rating
-// (Trait.Original) and buying back a step costs Rules.RebuyCost Reflection
-// Points (one), between actions, never above that rating, Play offering
-// each side's policy the chance (Policy.Rebuy) before the GM cashes; the Complication Pool is
-// the whole winning pool less its 1s (Rules.ComplicationKeptOnly keeps only
+// (Trait.Original) and buying back a step costs RebuyCost Reflection
+// Points, between actions, never above that rating; the Complication Pool
+// is the whole winning pool less its 1s (ComplicationKeptOnly keeps only
 // the two dice of the total), an empty one rates d4, and a Complication is
 // named after whoever inflicted it unless the policy piles it onto an
-// existing one; an aider's die adds to the side's next total, a 1 adding
-// nothing, and aiders share the harm when their side is beaten but not
-// when it Gives In; one interference a contest, between two sides only;
-// unless both pay nobody does; the brawl rerolls each side's last pool at
-// no cost, a tie going to the stakes holder, and deals Complications only;
-// the GM may buy each 1 of an action roll by a player character (not of
-// aid or interference); in a timed action a failed step still moves on,
-// finishing every step with beats left is full success, bought time never
-// exceeds the starting beats, a helper rolls against the next step's
-// stakes, and the out-of-time Complication is rated from the last stakes
-// roll.
+// existing one; a Distinction's effect (Effect) works only when the
+// Distinction was in the winning pool and its owner chooses it
+// (Policy.UseEffect); an aider's die adds to the side's next total, a 1
+// adding nothing, and aiders share the harm when their side is beaten but
+// not when it Gives In (AiderHarmedOnGiveIn); a raise knocks the largest
+// gang die off (MookOffLargest); one interference a contest, between two
+// characters only; unless both pay nobody does; the brawl rerolls each
+// side's last pool at no cost, a tie going to the stakes holder
+// (BrawlTieToHolder), and deals Complications only; the GM answers each
+// roll's 1s once, buying each for OnePlotPoints, only of an action roll by
+// a player character (not of aid or interference), and the Trouble Pool
+// never grows past MaxTrouble dice; the GM may waive the Complication of a
+// failed basic action, not Trauma (Waive); in a timed action a failed step
+// still moves on and finishing every step with beats left is full success
+// (FailedLastStepCompletes), bought time never exceeds the starting beats,
+// a helper rolls against the next step's stakes, and the out-of-time
+// Complication is rated from the last stakes roll. From the source [src]:
+// ties go to the stakes holder, so each raise must be strictly higher
+// (TiesToHolder).
 package contest

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -16,8 +15,9 @@ const (
 	chaos, henchmen, mad                      = 0, 1, 2
 )
 
-func testScene() *Scene {
-	return &Scene{
+func testScene() *State {
+	return &State{
+		Rules: DefaultRules(),
 		Characters: []Character{
 			{Name: "Hero", PlotPoints: 2, Traits: []Trait{
 				{Name: "Justice", Kind: Value, Die: dice.D8},
@@ -48,15 +48,11 @@ func testScene() *Scene {
 func heroPool() []Pick    { return []Pick{{hero, justice}, {hero, gordon}, {hero, detective}} }
 func villainPool() []Pick { return []Pick{{villain, chaos}, {villain, henchmen}, {villain, mad}} }
 
-func side(c int, base []Pick) SideSetup { return SideSetup{Char: c, Base: base, Aider: -1} }
+func side(c int, base []Pick) SideSetup { return SideSetup{Char: c, Base: base} }
 
 func mustEngine(t *testing.T) *Engine {
 	t.Helper()
-	e, err := NewEngine(DefaultRules())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return &Engine{}
 }
 
 func must(t *testing.T, err error) {
@@ -67,7 +63,7 @@ func must(t *testing.T, err error) {
 }
 
 func TestTotals(t *testing.T) {
-	e := mustEngine(t)
+	e := ptr(DefaultRules())
 	for _, c := range []struct {
 		faces []int
 		want  int
@@ -81,48 +77,12 @@ func TestTotals(t *testing.T) {
 	}
 }
 
-// TestReadMatchesTotal checks the one-pass reading a roll makes against
-// total and a plain count of 1s, for every roll of up to four d12s and
-// under house rules that take the general path.
-func TestReadMatchesTotal(t *testing.T) {
-	three := DefaultRules()
-	three.Keep = 3
-	keepOnes := DefaultRules()
-	keepOnes.ExcludeOnes = false
-	for _, r := range []Rules{DefaultRules(), three, keepOnes} {
-		e := &Engine{Rules: r}
-		faces := make([]int, 0, 4)
-		var walk func()
-		walk = func() {
-			tot, ones := e.read(faces)
-			n := 0
-			for _, f := range faces {
-				if f == 1 {
-					n++
-				}
-			}
-			if want := e.total(faces); tot != want || ones != n {
-				t.Fatalf("keep %d, exclude ones %v: read(%v) = %d, %d; want %d, %d", r.Keep, r.ExcludeOnes, faces, tot, ones, want, n)
-			}
-			if len(faces) == cap(faces) {
-				return
-			}
-			for f := 1; f <= 12; f++ {
-				faces = append(faces, f)
-				walk()
-				faces = faces[:len(faces)-1]
-			}
-		}
-		walk()
-	}
-}
-
 // A basic action against the Trouble Pool: the GM's 2d6 set the stakes, the
 // hero beats them and the Trouble Pool loses a die.
 func TestBasicWinAgainstTrouble(t *testing.T) {
 	e := mustEngine(t)
 	rec := &Recorder{}
-	e.Sink = rec
+	e.Sink = rec.Record
 	s := testScene()
 	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
 	r := dice.Scripted(4, 3, 5, 1, 4)
@@ -135,21 +95,25 @@ func TestBasicWinAgainstTrouble(t *testing.T) {
 	if a.Phase != PhaseInflict || a.Winner != 1 || a.End != EndBeaten {
 		t.Fatalf("phase %s winner %d end %s", a.Phase, a.Winner, a.End)
 	}
-	// The die off the Trouble Pool is the winner's pick; -1 is the largest.
+	// The die off the Trouble Pool is the winner's pick, taken with
+	// TakeTrouble: Inflict is for characters.
 	before := s.Clone()
-	for _, bad := range []int{2, -2} {
-		if err := e.Inflict(s, r, bad); err == nil {
+	for _, bad := range []int{2, -2, -1} {
+		if err := e.TakeTrouble(s, bad); err == nil {
 			t.Errorf("took Trouble die %d of 2", bad)
 		}
 	}
-	if d := cmp.Diff(before, s); d != "" {
+	if err := e.Inflict(s, r, -1, nil); err == nil {
+		t.Error("Inflict dealt a harm to the Trouble Pool")
+	}
+	if d := diff(before, s); d != "" {
 		t.Fatalf("a rejected pick changed the scene (-want +got):\n%s", d)
 	}
-	must(t, e.Inflict(s, r, -1))
+	must(t, e.TakeTrouble(s, 0))
 	if a.Phase != PhaseDone {
 		t.Fatalf("phase %s after the die came off", a.Phase)
 	}
-	if d := cmp.Diff([]dice.Die{dice.D6}, s.Trouble); d != "" {
+	if d := diff([]dice.Die{dice.D6}, s.Trouble); d != "" {
 		t.Errorf("trouble (-want +got):\n%s", d)
 	}
 	if a.Ones != 1 {
@@ -163,7 +127,7 @@ func TestBasicWinAgainstTrouble(t *testing.T) {
 		t.Error("bought a 1 twice")
 	}
 	want := []EventKind{EvRolled, EvStakes, EvRolled, EvWon, EvTrouble, EvBoughtOnes, EvTrouble}
-	if d := cmp.Diff(want, rec.Kinds()); d != "" {
+	if d := diff(want, rec.Kinds()); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
 	if err := r.Err(); err != nil || r.Remaining() != 0 {
@@ -185,10 +149,10 @@ func TestBasicTieLoses(t *testing.T) {
 	if s.Action.Phase != PhaseInflict || s.Action.Winner != 0 {
 		t.Fatalf("phase %s winner %d", s.Action.Phase, s.Action.Winner)
 	}
-	must(t, e.Inflict(s, r, -1))
+	must(t, e.Inflict(s, r, -1, nil))
 	h := s.Characters[hero]
 	want := Trait{Name: "trouble", Kind: Complication, Die: dice.D6}
-	if d := cmp.Diff(want, h.Traits[len(h.Traits)-1]); d != "" {
+	if d := diff(want, h.Traits[len(h.Traits)-1]); d != "" {
 		t.Errorf("complication (-want +got):\n%s", d)
 	}
 	if h.Reflection != 1 || s.Action.Phase != PhaseDone || s.Action.End != EndBeaten {
@@ -202,29 +166,21 @@ func TestBasicExtraordinaryKnocksOut(t *testing.T) {
 	s := testScene()
 	s.Characters[villain].Traits = s.Characters[villain].Traits[:1] // Chaos d10 alone: no Final Push below the floor
 	must(t, e.Begin(s, Basic, []SideSetup{side(villain, []Pick{{villain, chaos}}), side(hero, heroPool())}, 0))
-	// Villain rolls 3: stakes 3. Hero 8, 6, 10 = 18: wins by 15. The villain
-	// could push (15 -> 10 -> 5 -> 0 would win... floor 1 allows 2 steps,
-	// leaving 5: still Extraordinary) so the push phase is offered.
+	// Villain rolls 3: stakes 3. Hero 8, 6, 10 = 18: wins by 15. A Final
+	// Push of Chaos's two steps (d10 -> d6... gone) would leave 5, still
+	// Extraordinary, and a third would reach a tie, which wins for the
+	// holder: no push can save the villain, so none is offered.
 	r := dice.Scripted(3, 8, 6, 10)
 	must(t, e.Roll(s, r, []Pick{{villain, chaos}}))
 	must(t, e.Roll(s, r, heroPool()))
 	a := s.Action
-	if a.Phase != PhasePush || a.Turn != 0 || a.Margin != 15 || a.PushFloor != 1 {
-		t.Fatalf("phase %s turn %d margin %d floor %d", a.Phase, a.Turn, a.Margin, a.PushFloor)
-	}
-	before := s.Clone()
-	steps := []Pick{{villain, chaos}, {villain, chaos}, {villain, chaos}}
-	if err := e.Push(s, r, steps); !errors.Is(err, ErrPushWins) {
-		t.Errorf("a push to a tie (which wins for the holder): %v", err)
-	}
-	if d := cmp.Diff(before, s); d != "" {
-		t.Errorf("rejected push changed the scene (-want +got):\n%s", d)
+	if a.Phase != PhaseInflict || !a.Harms[0].Trauma {
+		t.Fatalf("phase %s harms %+v: want Trauma to inflict", a.Phase, a.Harms)
 	}
 	// Take the Trauma. The hero's Complication Pool: d8 d6 d10 roll 2, 7, 7:
 	// the tie in value goes to the larger die, d10.
 	r = dice.Scripted(2, 7, 7)
-	must(t, e.Push(s, r, nil))
-	must(t, e.Inflict(s, r, -1))
+	must(t, e.Inflict(s, r, -1, nil))
 	v := s.Characters[villain]
 	if !v.KnockedOut || v.Traits[len(v.Traits)-1] != (Trait{Name: "Hero", Kind: Trauma, Die: dice.D10}) {
 		t.Errorf("villain: %+v", v)
@@ -239,7 +195,7 @@ func TestBasicExtraordinaryKnocksOut(t *testing.T) {
 func TestFinalPush(t *testing.T) {
 	e := mustEngine(t)
 	rec := &Recorder{}
-	e.Sink = rec
+	e.Sink = rec.Record
 	s := testScene()
 	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
 	// Villain 10, 6, 3 = 16 sets the stakes; the hero rolls 2, 1, 3 = 5: 11 under.
@@ -260,18 +216,16 @@ func TestFinalPush(t *testing.T) {
 		{{villain, chaos}}, // not the hero's
 		{{hero, gordon}, {hero, gordon}, {hero, detective}}, // same, past the limit
 	} {
-		if err := e.Push(s, r, bad); err == nil {
+		if err := e.Push(s, bad); err == nil {
 			t.Errorf("push %v accepted", bad)
 		}
-		if d := cmp.Diff(before, s); d != "" {
+		if d := diff(before, s); d != "" {
 			t.Fatalf("rejected push %v changed the scene (-want +got):\n%s", bad, d)
 		}
 	}
 	tb := &Table{Chars: []Policy{hoarder{}}}
-	steps, err := e.pushPlan(s, 1, Sensible{})
-	must(t, err)
-	if d := cmp.Diff([]Pick{{hero, gordon}, {hero, gordon}}, steps); d != "" {
-		t.Errorf("push plan (-want +got):\n%s", d)
+	if need, ok, err := e.PushNeed(s); err != nil || need != 2 || !ok {
+		t.Errorf("PushNeed = %d, %v, %v; want 2 steps in reach", need, ok, err)
 	}
 	// The villain's Complication Pool d10 d6 d8 rolls 4, 6, 2: d6.
 	r = dice.Scripted(4, 6, 2)
@@ -302,7 +256,7 @@ func TestFinalPush(t *testing.T) {
 	if s.Action.Phase != PhaseInflict {
 		t.Errorf("4 under: phase %s, want inflict", s.Action.Phase)
 	}
-	if err := e.Push(s, r, []Pick{{hero, justice}}); !errors.Is(err, ErrPhase) {
+	if err := e.Push(s, []Pick{{hero, justice}}); !errors.Is(err, ErrPhase) {
 		t.Errorf("push at 4 under: %v", err)
 	}
 }
@@ -310,7 +264,7 @@ func TestFinalPush(t *testing.T) {
 // hoarder plays Sensible but never buys lowered traits back.
 type hoarder struct{ Sensible }
 
-func (hoarder) Rebuy(View, *Character) (int, int) { return -1, 0 }
+func (hoarder) Rebuy(*View, *Character) (int, int) { return -1, 0 }
 
 // Contested back and forth: raises must be strictly higher; giving in after
 // rolling costs a Plot Point to the holder or a d6 Complication.
@@ -340,7 +294,7 @@ func TestContestedGiveIn(t *testing.T) {
 		if err := e.GiveIn(s, PayNothing); !errors.Is(err, ErrPayRequired) {
 			t.Errorf("free give in after rolling: %v", err)
 		}
-		if d := cmp.Diff(before, s); d != "" {
+		if d := diff(before, s); d != "" {
 			t.Fatalf("rejected give in changed the scene (-want +got):\n%s", d)
 		}
 		must(t, e.GiveIn(s, c.pay))
@@ -348,7 +302,7 @@ func TestContestedGiveIn(t *testing.T) {
 			if a.Phase != PhaseInflict {
 				t.Fatalf("phase %s", a.Phase)
 			}
-			must(t, e.Inflict(s, dice.Scripted(), -1))
+			must(t, e.Inflict(s, dice.Scripted(), -1, nil))
 		}
 		h, v := s.Characters[hero], s.Characters[villain]
 		if h.PlotPoints != c.heroPP || v.PlotPoints != c.vilPP || h.Reflection != 0 {
@@ -432,14 +386,19 @@ func TestComplicationPool(t *testing.T) {
 		{"kept only", []dice.Die{dice.D12, dice.D4, dice.D6}, []int{2, 3, 4}, false, true, []int{1, 1}, dice.D6},
 	} {
 		e := mustEngine(t)
-		e.Rules.ComplicationKeptOnly = c.kept
 		s := testScene()
+		s.Rules.ComplicationKeptOnly = c.kept
 		if c.vicious {
 			s.Characters[hero].Traits[detective].Effect = StepUpLowest
 		}
 		sd := &Side{Char: hero, Dice: c.dice, Faces: c.faces}
 		r := dice.Scripted(c.script...)
-		if got := e.ratePool(s, r, sd); got != c.want {
+		var use []Pick
+		if c.vicious {
+			use = []Pick{{hero, detective}}
+			sd.Picks = use
+		}
+		if got := e.ratePool(s, r, sd, use); got != c.want {
 			t.Errorf("%s: rating %v, want %v", c.name, got, c.want)
 		}
 		if r.Err() != nil || r.Remaining() != 0 {
@@ -473,7 +432,7 @@ func TestPoolBuilding(t *testing.T) {
 		{"no such trait", []Pick{{hero, 99}}, 0, errAny},
 		{"no such aspect", []Pick{{hero, justice}, {SceneOwner, 3}}, 0, errAny},
 	} {
-		got, err := e.cost(s, hero, c.picks)
+		got, err := s.cost(hero, c.picks)
 		switch {
 		case c.err == nil && err != nil:
 			t.Errorf("%s: %v", c.name, err)
@@ -492,7 +451,7 @@ func TestPoolBuilding(t *testing.T) {
 	if err := e.Roll(s, r, six); !errors.Is(err, ErrPlotPoints) {
 		t.Errorf("unaffordable pool: %v", err)
 	}
-	if d := cmp.Diff(before, s); d != "" {
+	if d := diff(before, s); d != "" {
 		t.Fatalf("rejected roll changed the scene (-want +got):\n%s", d)
 	}
 	must(t, e.Roll(s, r, six[:5]))
@@ -509,9 +468,9 @@ func TestBadInput(t *testing.T) {
 		{Name: "x", Kind: Value, Die: dice.D20},
 		{Name: "x", Kind: Value, Die: 7},
 		{Name: "", Kind: Value, Die: dice.D6},
-		{Name: "x", Kind: "hat", Die: dice.D6},
+		{Name: "x", Kind: 77, Die: dice.D6},
 		{Name: "x", Kind: Value, Die: dice.D6, Effect: StepUpLowest},
-		{Name: "x", Kind: Distinction, Die: dice.D6, Effect: "explode"},
+		{Name: "x", Kind: Distinction, Die: dice.D6, Effect: 99},
 	} {
 		if err := tr.Check(); err == nil {
 			t.Errorf("trait %+v accepted", tr)
@@ -537,8 +496,8 @@ func TestBadInput(t *testing.T) {
 		{Contested, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 5},
 		{Contested + 1, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 0},
 		{kindNone, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 0},
-		{Contested, []SideSetup{side(hero, heroPool()), {Char: villain, Gang: []dice.Die{dice.D20}, Aider: -1}}, 0},
-		{Contested, []SideSetup{side(hero, heroPool()), {Char: villain, Aider: hero}}, 0},
+		{Contested, []SideSetup{side(hero, heroPool()), {Char: villain, Gang: []dice.Die{dice.D20}}}, 0},
+		{Contested, []SideSetup{side(hero, heroPool()), {Char: villain, Aider: Ref(hero)}}, 0},
 	} {
 		if err := e.Begin(s, c.kind, c.sides, c.init); err == nil {
 			t.Errorf("begin %s %+v accepted", c.kind, c.sides)
@@ -547,22 +506,22 @@ func TestBadInput(t *testing.T) {
 			t.Fatal("a rejected begin left an action")
 		}
 	}
-	bad := DefaultRules()
-	bad.Keep = 0
-	if _, err := NewEngine(bad); err == nil {
+	bad := testScene()
+	bad.Rules.Keep = 0
+	if err := bad.Check(); err == nil {
 		t.Error("keep 0 accepted")
 	}
-	bad = DefaultRules()
-	bad.TroubleDie = dice.D20
-	if _, err := NewEngine(bad); err == nil {
+	bad = testScene()
+	bad.Rules.TroubleDie = dice.D20
+	if _, err := NewState(bad.Rules, bad.Characters, nil); err == nil {
 		t.Error("trouble d20 accepted")
 	}
 	// Steps out of phase.
 	for name, f := range map[string]func() error{
 		"roll":      func() error { return e.Roll(s, dice.Scripted(), heroPool()) },
 		"give in":   func() error { return e.GiveIn(s, PayNothing) },
-		"push":      func() error { return e.Push(s, dice.Scripted(), nil) },
-		"inflict":   func() error { return e.Inflict(s, dice.Scripted(), -1) },
+		"push":      func() error { return e.Push(s, nil) },
+		"inflict":   func() error { return e.Inflict(s, dice.Scripted(), -1, nil) },
 		"continue":  func() error { return e.Continue(s, 0, true) },
 		"brawl":     func() error { return e.Brawl(s, dice.Scripted()) },
 		"buy ones":  func() error { return e.BuyOnes(s, 1) },
@@ -582,13 +541,13 @@ func TestBadInput(t *testing.T) {
 func TestGangingUp(t *testing.T) {
 	e := mustEngine(t)
 	rec := &Recorder{}
-	e.Sink = rec
+	e.Sink = rec.Record
 	s := testScene()
 	s.Characters = append(s.Characters, Character{Name: "Thug", GM: true, Traits: []Trait{{Name: "Thug", Kind: Value, Die: dice.D6}}})
 	thug := len(s.Characters) - 1
 	gang := []dice.Die{dice.D6, dice.D6, dice.D6, dice.D6, dice.D6}
 	tp := []Pick{{thug, 0}}
-	must(t, e.Begin(s, Contested, []SideSetup{{Char: thug, Gang: gang, Base: tp, Aider: -1}, side(hero, heroPool())}, 0))
+	must(t, e.Begin(s, Contested, []SideSetup{{Char: thug, Gang: gang, Base: tp}, side(hero, heroPool())}, 0))
 	r := dice.Scripted(
 		2, 3, 2, 4, 2, 2, // 6d6: 4+3 = 7
 		6, 5, 2, // hero 11: raise by 4, one thug off
@@ -624,7 +583,7 @@ func TestAid(t *testing.T) {
 	e := mustEngine(t)
 	s := testScene()
 	hs := side(hero, heroPool())
-	hs.Aider, hs.AidPicks = sidekick, []Pick{{sidekick, 0}, {sidekick, 1}}
+	hs.Aider, hs.AidPicks = Ref(sidekick), []Pick{{sidekick, 0}, {sidekick, 1}}
 	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
 	// Villain 10+8 = 18. Sidekick aids: d6 d8 show 4, 7 -> +7. Hero 5+4+7 = 16: fails by 2.
 	r := dice.Scripted(10, 2, 8, 4, 7, 5, 1, 4)
@@ -641,13 +600,13 @@ func TestAid(t *testing.T) {
 	if a.Sides[1].Total != 16 || a.Sides[1].Aid != 0 {
 		t.Fatalf("total %d aid left %d", a.Sides[1].Total, a.Sides[1].Aid)
 	}
-	if d := cmp.Diff([]Harm{{From: 0, To: hero}, {From: 0, To: sidekick}}, a.Harms); d != "" {
+	if d := diff([]Harm{{From: 0, To: hero}, {From: 0, To: sidekick}}, a.Harms); d != "" {
 		t.Errorf("harms (-want +got):\n%s", d)
 	}
 	// Villain's pool d10 d6 d8 (2 is no 1, so all three) for each harm.
 	r = dice.Scripted(9, 1, 1, 1, 1, 8)
-	must(t, e.Inflict(s, r, -1))
-	must(t, e.Inflict(s, r, -1))
+	must(t, e.Inflict(s, r, -1, nil))
+	must(t, e.Inflict(s, r, -1, nil))
 	sk := s.Characters[sidekick]
 	if got := sk.Traits[len(sk.Traits)-1]; got != (Trait{Name: "Villain", Kind: Complication, Die: dice.D8}) {
 		t.Errorf("sidekick's complication %+v", got)
@@ -660,7 +619,7 @@ func TestAid(t *testing.T) {
 // Interfering: a Plot Point to the GM; beating the stakes stops the
 // contest unless both sides pay to go on; then the three-way roll.
 func TestInterfere(t *testing.T) {
-	begin := func() (*Engine, *Scene, *dice.Roller) {
+	begin := func() (*Engine, *State, *dice.Roller) {
 		e := mustEngine(t)
 		s := testScene()
 		must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
@@ -704,7 +663,7 @@ func TestInterfere(t *testing.T) {
 	}
 	must(t, e.Brawl(s, dice.Scripted(10, 6, 2, 8, 6, 3, 5, 5)))
 	want := []Harm{{From: 0, To: hero}, {From: 0, To: bystander}, {From: 1, To: bystander}}
-	if d := cmp.Diff(want, s.Action.Harms); d != "" {
+	if d := diff(want, s.Action.Harms); d != "" {
 		t.Errorf("brawl harms (-want +got):\n%s", d)
 	}
 	must(t, e.Play(s, dice.NewSeeded(1), &Table{}))
@@ -739,7 +698,7 @@ func TestThreeSides(t *testing.T) {
 	}
 	// The hero fails by 3: out with a Complication; the sidekick is next.
 	must(t, e.Roll(s, dice.Scripted(3, 4, 2), heroPool()))
-	must(t, e.Inflict(s, dice.Scripted(1, 1, 1), -1))
+	must(t, e.Inflict(s, dice.Scripted(1, 1, 1), -1, nil))
 	if a.Phase != PhaseTurn || a.Turn != 2 || !a.Sides[1].Out {
 		t.Fatalf("phase %s turn %d", a.Phase, a.Turn)
 	}
@@ -856,22 +815,25 @@ func TestSceneJSON(t *testing.T) {
 	s := testScene()
 	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
 	must(t, e.Roll(s, dice.Scripted(5, 4, 2), villainPool()))
-	must(t, e.BeginTimed(s, hero, heroPool(), 3, []TimedStep{{}}, nil))
+	// One action at a time: no timed action begins beside this one.
+	if err := e.BeginTimed(s, hero, heroPool(), 3, []TimedStep{{}}, nil); !errors.Is(err, ErrPhase) {
+		t.Fatalf("a timed action began during a contest: %v", err)
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Scene
+	var back State
 	dec := json.NewDecoder(bytesReader(b))
 	dec.DisallowUnknownFields()
 	must(t, dec.Decode(&back))
-	if d := cmp.Diff(s, &back); d != "" {
+	if d := diff(s, &back); d != "" {
 		t.Fatalf("round trip (-want +got):\n%s", d)
 	}
 	r1, r2 := dice.NewSeeded(7), dice.NewSeeded(7)
 	must(t, e.Play(s, r1, &Table{}))
 	must(t, e.Play(&back, r2, &Table{}))
-	if d := cmp.Diff(s, &back); d != "" {
+	if d := diff(s, &back); d != "" {
 		t.Errorf("played on differently (-want +got):\n%s", d)
 	}
 }
@@ -904,7 +866,7 @@ func TestCashReflection(t *testing.T) {
 			t.Errorf("cash %d of character %d accepted", bad.n, bad.c)
 		}
 	}
-	if d := cmp.Diff(before, s); d != "" {
+	if d := diff(before, s); d != "" {
 		t.Errorf("rejected cash changed the scene (-want +got):\n%s", d)
 	}
 }

@@ -1,63 +1,78 @@
 package contest
 
-import "github.com/stakesrpg/stakes/dice"
+import (
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
+)
 
-// EventKind says what happened.
+// EventKind says what happened. It reads and writes as its name.
 type EventKind uint8
 
 // Event kinds, in rough order of a contest.
 const (
-	EvRolled       EventKind = iota + 1 // Side's character rolled Faces of Dice for Value (its total)
-	EvStakes                            // Side set the opening stakes to Value
-	EvRaised                            // Side raised the stakes to Value
-	EvFailed                            // Side failed to beat the stakes, short by Value
-	EvGaveIn                            // Side gave in; Value is the Plot Points paid (Die: the Complication taken)
-	EvAided                             // Char aided Side with a die showing Value
-	EvInterfered                        // Char interfered with a result of Value
-	EvStopped                           // the interference stopped the contest
-	EvContinued                         // Side paid Value Plot Points to go on despite interference
-	EvPushed                            // Side made a Final Push stepping Char's trait Name down to Die
-	EvMookOff                           // Side lost a gang die (Die)
-	EvComplication                      // Char took (or raised) Complication Name to Die
-	EvTrauma                            // Char took (or raised) Trauma Name to Die
-	EvKnockedOut                        // Char was Knocked Out
-	EvOutOfStory                        // Char's Trauma passed d12: out of the story
-	EvReflection                        // Char earned Value Reflection Points (spent, when negative)
-	EvPlotPoints                        // Char spent (negative) or got Value Plot Points
-	EvBoughtOnes                        // the GM bought Value 1s from Side
-	EvTrouble                           // the Trouble Pool changed by Value dice (Die added or removed)
-	EvBeats                             // a timed action's beats changed by Value
-	EvTimedStep                         // a timed action finished step Value
-	EvWon                               // Side won the action
-	EvRebought                          // Char bought trait Name back up to Die for Value Reflection Points
+	evNone         EventKind = iota // the zero kind: never sent
+	EvRolled                        // Side's character rolled Faces of Dice for Value (its total)
+	EvStakes                        // Side set the opening stakes to Value
+	EvRaised                        // Side raised the stakes to Value
+	EvFailed                        // Side failed to beat the stakes, short by Value
+	EvGaveIn                        // Side gave in; Value is the Plot Points paid
+	EvAided                         // Char aided Side with a die showing Value
+	EvInterfered                    // Char interfered with a result of Value
+	EvStopped                       // the interference stopped the contest
+	EvContinued                     // Side paid Value Plot Points to go on despite interference
+	EvPushed                        // Side made a Final Push stepping Char's trait Name down to Die
+	EvMookOff                       // Side lost a gang die (Die)
+	EvComplication                  // Char took (or raised) Complication Name to Die
+	EvTrauma                        // Char took (or raised) Trauma Name to Die
+	EvKnockedOut                    // Char was Knocked Out
+	EvOutOfStory                    // Char's Trauma passed d12: out of the story
+	EvReflection                    // Char earned Value Reflection Points (spent, when negative)
+	EvPlotPoints                    // Char spent (negative) or got Value Plot Points
+	EvBoughtOnes                    // the GM bought Value 1s from Char
+	EvTrouble                       // the Trouble Pool changed by Value dice (Die added or removed)
+	EvBeats                         // a timed action's beats changed by Value
+	EvTimedStep                     // a timed action finished step Value
+	EvWon                           // Side won the action
+	EvRebought                      // Char bought trait Name back up to Die for Value Reflection Points
+	EvWaived                        // the GM (Side) waived Char's Complication of a failed basic action
 )
+
+var eventKindNames = named.Enum[EventKind]{"none", "rolled", "stakes", "raised", "failed", "gave_in", "aided",
+	"interfered", "stopped", "continued", "pushed", "mook_off", "complication", "trauma", "knocked_out",
+	"out_of_story", "reflection", "plot_points", "bought_ones", "trouble", "beats", "timed_step", "won",
+	"rebought", "waived"}
+
+// String returns the kind's name.
+func (k EventKind) String() string { return eventKindNames.String(k) }
+
+// MarshalText writes the kind's name.
+func (k EventKind) MarshalText() ([]byte, error) { return eventKindNames.Marshal(k) }
+
+// UnmarshalText reads a kind's name.
+func (k *EventKind) UnmarshalText(b []byte) error { return eventKindNames.Unmarshal(b, k) }
 
 // Event is one thing that happened. Fields not used by a kind are zero;
 // Side and Char are -1 when they do not apply. Faces and Dice alias the
-// engine's buffers: copy them if you keep them past the call.
+// state's buffers: copy them if you keep them past the call.
 type Event struct {
-	Kind  EventKind
-	Side  int
-	Char  int
-	Value int
-	Die   dice.Die
-	Name  string
-	Dice  []dice.Die
-	Faces []int
+	Kind  EventKind  `json:"kind"`
+	Side  int        `json:"side"`
+	Char  int        `json:"char"`
+	Value int        `json:"value,omitempty"`
+	Die   dice.Die   `json:"die,omitempty"`
+	Name  string     `json:"name,omitempty"`
+	Dice  []dice.Die `json:"dice,omitempty"`
+	Faces []int      `json:"faces,omitempty"`
 }
 
-// Sink receives events. An Engine with a nil Sink builds no events at all.
-type Sink interface {
-	Event(Event)
-}
-
-// Recorder is a Sink that keeps every event (copying Faces and Dice).
+// Recorder keeps every event it hears (copying Faces and Dice); its
+// Record method is a Sink.
 type Recorder struct {
 	Events []Event
 }
 
-// Event implements Sink.
-func (r *Recorder) Event(e Event) {
+// Record keeps e.
+func (r *Recorder) Record(e Event) {
 	if e.Faces != nil {
 		e.Faces = append([]int(nil), e.Faces...)
 	}

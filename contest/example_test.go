@@ -11,7 +11,8 @@ import (
 // A basic action against the Trouble Pool, with the dice scripted so the
 // example always reads the same.
 func Example() {
-	s := &contest.Scene{
+	s := &contest.State{
+		Rules: contest.DefaultRules(),
 		Characters: []contest.Character{{Name: "Detective", PlotPoints: 1, Traits: []contest.Trait{
 			{Name: "Justice", Kind: contest.Value, Die: dice.D8},
 			{Name: "Gotham", Kind: contest.Relationship, Die: dice.D6},
@@ -19,16 +20,16 @@ func Example() {
 		}}},
 		Trouble: []dice.Die{dice.D6, dice.D6},
 	}
-	e, _ := contest.NewEngine(contest.DefaultRules())
+	var e contest.Engine
 	pool := []contest.Pick{{Owner: 0, Trait: 0}, {Owner: 0, Trait: 1}, {Owner: 0, Trait: 2}}
 	_ = e.Begin(s, contest.Basic, []contest.SideSetup{
-		{Char: contest.TroublePool, Aider: -1},
-		{Char: 0, Base: pool, Aider: -1},
+		{Char: contest.TroublePool},
+		{Char: 0, Base: pool},
 	}, 0)
 	r := dice.Scripted(4, 3, 5, 1, 9)
-	_ = e.Roll(s, r, nil)  // the Trouble Pool sets the stakes: 4 + 3
-	_ = e.Roll(s, r, pool) // the detective: 5 + 9, the 1 left out
-	_ = e.Inflict(s, r, 0) // the win takes a die (the first d6) off the Trouble Pool
+	_ = e.Roll(s, r, nil)   // the Trouble Pool sets the stakes: 4 + 3
+	_ = e.Roll(s, r, pool)  // the detective: 5 + 9, the 1 left out
+	_ = e.TakeTrouble(s, 0) // the win takes a die (the first d6) off the Trouble Pool
 	a := s.Action
 	fmt.Println("stakes", a.Stakes, "total", a.Sides[1].Total, "end", a.End)
 	fmt.Println("trouble left", s.Trouble, "1s the GM may buy", a.Ones)
@@ -73,17 +74,17 @@ func ExampleTotalDist() {
 
 // Policies are chosen by name in scenario files.
 func ExamplePolicyByName() {
-	fmt.Println(contest.Policies())
+	fmt.Println(contest.PolicyNames())
 	p, _ := contest.PolicyByName("stubborn")
-	fmt.Println(p.Name(), p.GiveIn(contest.View{Stakes: 30, BestAll: 10}))
+	fmt.Println(p.Name(), p.GiveIn(&contest.View{Stakes: 30, BestAll: 10}))
 	// Output:
 	// [cautious default frugal pile_on push_largest stubborn trouble_smallest]
 	// stubborn false
 }
 
-type narrator struct{ s *contest.Scene }
+type narrator struct{ s *contest.State }
 
-func (n narrator) Event(e contest.Event) {
+func (n narrator) event(e contest.Event) {
 	who := "the GM"
 	if e.Char >= 0 {
 		who = n.s.Characters[e.Char].Name
@@ -113,7 +114,7 @@ func (n narrator) Event(e contest.Event) {
 // rolls, falls far short, and makes a Final Push to escape Trauma; after
 // the contest it buys its Value back with the Reflection Point it earned.
 func ExampleEngine_Play() {
-	s := &contest.Scene{Characters: []contest.Character{
+	s := &contest.State{Rules: contest.DefaultRules(), Characters: []contest.Character{
 		{Name: "Detective", Traits: []contest.Trait{
 			{Name: "Justice", Kind: contest.Value, Die: dice.D8},
 			{Name: "Gotham", Kind: contest.Relationship, Die: dice.D6}}},
@@ -121,12 +122,12 @@ func ExampleEngine_Play() {
 			{Name: "Chaos", Kind: contest.Value, Die: dice.D10},
 			{Name: "Henchmen", Kind: contest.Relationship, Die: dice.D8}}},
 	}}
-	e, _ := contest.NewEngine(contest.DefaultRules())
-	e.Sink = narrator{s}
+	var e contest.Engine
+	e.Sink = narrator{s}.event
 	det := []contest.Pick{{Owner: 0, Trait: 0}, {Owner: 0, Trait: 1}}
 	vil := []contest.Pick{{Owner: 1, Trait: 0}, {Owner: 1, Trait: 1}}
 	_ = e.Begin(s, contest.Contested, []contest.SideSetup{
-		{Char: 1, Base: vil, Aider: -1}, {Char: 0, Base: det, Aider: -1}}, 0)
+		{Char: 1, Base: vil}, {Char: 0, Base: det}}, 0)
 	// Villain 6+3, detective 7+5, villain 10+8, detective 2+1; then the
 	// villain's Complication Pool (d10 d8) rolls 4 and 6.
 	r := dice.Scripted(6, 3, 7, 5, 10, 8, 2, 1, 4, 6)
@@ -155,11 +156,11 @@ func ExampleEngine_Play() {
 // steps back with Reflection Points, one a step by default, never above the
 // rating it was lowered from.
 func ExampleEngine_Rebuy() {
-	s := &contest.Scene{Characters: []contest.Character{{Name: "Detective", Reflection: 2, Traits: []contest.Trait{
+	s := &contest.State{Rules: contest.DefaultRules(), Characters: []contest.Character{{Name: "Detective", Reflection: 2, Traits: []contest.Trait{
 		{Name: "Justice", Kind: contest.Value, Die: dice.D8},
 		{Name: "Gotham", Kind: contest.Relationship, Die: dice.D4, Original: dice.D8},
 	}}}}
-	e, _ := contest.NewEngine(contest.DefaultRules())
+	var e contest.Engine
 	fmt.Println(e.Rebuy(s, 0, 1, 3))
 	fmt.Println(e.Rebuy(s, 0, 1, 2), s.Characters[0].Traits[1].Die, "reflection", s.Characters[0].Reflection)
 	// Output:
@@ -170,14 +171,14 @@ func ExampleEngine_Rebuy() {
 // A basic action between two bare pools, as a chat bot might roll it: the
 // villain's d10 d8 d6 set the stakes and the detective's d8 d6 d10 must
 // beat them. The Roller is seeded, so the example always reads the same.
-func ExampleEngine_BasicRoll() {
-	e, _ := contest.NewEngine(contest.DefaultRules())
+func ExampleRules_BasicRoll() {
+	rules := contest.DefaultRules()
 	r := dice.NewSeeded(7)
 	villain := []dice.Die{dice.D10, dice.D8, dice.D6}
 	detective := []dice.Die{dice.D8, dice.D6, dice.D10}
 	var res contest.BasicResult // reused: its face slices are kept
 	for range 3 {
-		if err := e.BasicRoll(r, villain, detective, &res); err != nil {
+		if err := rules.BasicRoll(r, detective, villain, &res); err != nil {
 			fmt.Println(err)
 			return
 		}
@@ -185,7 +186,7 @@ func ExampleEngine_BasicRoll() {
 			res.StakesFaces, res.Stakes, res.Faces, res.Total, res.Won, res.Extraordinary, res.Ones)
 	}
 	// A d20 is not a trait die.
-	fmt.Println(e.BasicRoll(r, villain, []dice.Die{dice.D20}, &res))
+	fmt.Println(rules.BasicRoll(r, []dice.Die{dice.D20}, villain, &res))
 	// Output:
 	// stakes [8 7 3] = 15, roll [1 1 6] = 6: won false, Extraordinary true, 1s 2
 	// stakes [2 6 1] = 8, roll [3 5 5] = 10: won true, Extraordinary false, 1s 0

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
 )
 
 func TestPolicyRegistry(t *testing.T) {
-	for _, n := range Policies() {
+	for _, n := range PolicyNames() {
 		p, err := PolicyByName(n)
 		if err != nil || p.Name() != n {
 			t.Errorf("%s: %v %v", n, p, err)
@@ -24,7 +23,7 @@ func TestPolicyRegistry(t *testing.T) {
 	if _, err := PolicyByName("berserk"); err == nil || !strings.Contains(err.Error(), "stubborn") {
 		t.Errorf("unknown policy: %v", err)
 	}
-	hopeless := View{Stakes: 20, Best: 10, BestAll: 12, Affordable: 1, PlotPoints: 1, Ones: 3, Margin: 9, Price: 1}
+	hopeless := View{Stakes: 20, Best: 10, BestAll: 12, Affordable: 1, PlotPoints: 1, Ones: 3, Margin: 9, Price: 1, TroubleRoom: 10}
 	for _, c := range []struct {
 		name         string
 		giveIn, push bool
@@ -38,23 +37,23 @@ func TestPolicyRegistry(t *testing.T) {
 		{"pile_on", true, true, 1, 1, PayPlotPoint},
 	} {
 		p, _ := PolicyByName(c.name)
-		got := []any{p.GiveIn(hopeless), p.Push(hopeless), p.Extras(hopeless), p.BuyOnes(hopeless), p.Pay(hopeless)}
+		got := []any{p.GiveIn(&hopeless), p.Push(&hopeless), p.Extras(&hopeless), p.BuyOnes(&hopeless), p.Pay(&hopeless)}
 		want := []any{c.giveIn, c.push, c.extras, c.buy, c.pay}
-		if d := cmp.Diff(want, got); d != "" {
+		if d := diff(want, got); d != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, d)
 		}
 	}
-	if got := (Sensible{}).Pay(View{PlotPoints: 1, Price: 2}); got != PayComplication {
+	if got := (Sensible{}).Pay(&View{PlotPoints: 1, Price: 2}); got != PayComplication {
 		t.Errorf("default pays %q with 1 Plot Point against a price of 2", got)
 	}
 	ch := &Character{Traits: []Trait{{Name: "a", Kind: Complication, Die: dice.D6}, {Name: "b", Kind: Complication, Die: dice.D10}, {Name: "c", Kind: Trauma, Die: dice.D4}}}
-	if got := (PileOn{}).Onto(View{}, ch); got != 1 {
+	if got := (PileOn{}).Onto(&View{}, ch); got != 1 {
 		t.Errorf("pile_on onto %d, want 1", got)
 	}
-	if got := (PileOn{}).Onto(View{Trauma: true}, ch); got != 2 {
+	if got := (PileOn{}).Onto(&View{Trauma: true}, ch); got != 2 {
 		t.Errorf("pile_on trauma onto %d, want 2", got)
 	}
-	if got := (Sensible{}).Onto(View{}, ch); got != -1 {
+	if got := (Sensible{}).Onto(&View{}, ch); got != -1 {
 		t.Errorf("default onto %d, want -1", got)
 	}
 }
@@ -68,27 +67,29 @@ func TestPlayInvariants(t *testing.T) {
 	if testing.Short() {
 		trials = 60
 	}
-	for _, pa := range Policies() {
-		for _, pb := range Policies() {
+	for _, pa := range PolicyNames() {
+		for _, pb := range PolicyNames() {
 			sc := DefaultScenario()
 			sc.Cast[0].Policy, sc.Cast[1].Policy, sc.GMPolicy = pa, pb, pb
 			sc.Cast = append(sc.Cast,
-				Member{Character: Character{Name: "Robin", PlotPoints: 2, Traits: []Trait{{Name: "Duty", Kind: Value, Die: dice.D6}}}, Policy: pa},
-				Member{Character: Character{Name: "Cop", PlotPoints: 2, Traits: []Trait{{Name: "Law", Kind: Value, Die: dice.D8}, {Name: "Badge", Kind: Resource, Die: dice.D8}}}, Policy: pb})
+				Member{Character: Character{Name: "Robin", PlotPoints: 1, Traits: []Trait{{Name: "Duty", Kind: Value, Die: dice.D6}}}, Policy: pa},
+				Member{Character: Character{Name: "Cop", PlotPoints: 1, Traits: []Trait{{Name: "Law", Kind: Value, Die: dice.D8}, {Name: "Badge", Kind: Resource, Die: dice.D8}}}, Policy: pb})
 			sc.Sides[1].Aider, sc.Sides[1].AidPool = "Robin", []string{"Duty"}
 			sc.Interferer, sc.InterferePool = "Cop", []string{"Law", "Badge"}
 			b, err := sc.build()
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := Engine{Rules: sc.Rules}
+			var e Engine
 			r := dice.NewSeeded(uint64(len(pa)*31 + len(pb)))
 			for i := 0; i < trials; i++ {
 				s := b.scene.Clone()
 				rec := &Recorder{}
-				e.Sink = rec
+				e.Sink = rec.Record
 				must(t, e.Begin(s, Contested, b.sides, b.init))
-				s.Action.Planned, s.Action.IPicks = b.iChar, b.iPicks
+				if b.iChar >= 0 {
+					s.Action.Planned, s.Action.IPicks = Ref(b.iChar), b.iPicks
+				}
 				before := pp(s)
 				if err := e.Play(s, r, &b.table); err != nil {
 					t.Fatalf("%s v %s: %v", pa, pb, err)
@@ -121,7 +122,7 @@ func TestPlayInvariants(t *testing.T) {
 	}
 }
 
-func pp(s *Scene) int {
+func pp(s *State) int {
 	n := s.GMPlotPoints
 	for _, c := range s.Characters {
 		n += c.PlotPoints
@@ -132,11 +133,11 @@ func pp(s *Scene) int {
 // A policy that returns an illegal choice gets an error, not a fix.
 type greedy struct{ Sensible }
 
-func (greedy) Name() string              { return "greedy" }
-func (greedy) Extras(View) int           { return 5 }
-func (greedy) GiveIn(View) bool          { return false }
-func (greedy) BuyOnes(View) int          { return 9 }
-func (greedy) Onto(View, *Character) int { return 0 }
+func (greedy) Name() string               { return "greedy" }
+func (greedy) Extras(*View) int           { return 5 }
+func (greedy) GiveIn(*View) bool          { return false }
+func (greedy) BuyOnes(*View) int          { return 9 }
+func (greedy) Onto(*View, *Character) int { return 0 }
 
 func TestIllegalPolicyChoice(t *testing.T) {
 	e := mustEngine(t)
@@ -215,13 +216,13 @@ func TestScenarioValidate(t *testing.T) {
 // interferer, a timed action; categories and metrics stay in range.
 func TestRunnerShapes(t *testing.T) {
 	three := DefaultScenario()
-	three.Cast = append(three.Cast, Member{Character: Character{Name: "Catwoman", PlotPoints: 1, Traits: []Trait{{Name: "Greed", Kind: Value, Die: dice.D10}, {Name: "Whip", Kind: Ability, Die: dice.D8}}}})
+	three.Cast = append(three.Cast, Member{Character: Character{Name: "Catwoman", Traits: []Trait{{Name: "Greed", Kind: Value, Die: dice.D10}, {Name: "Whip", Kind: Ability, Die: dice.D8}}}})
 	three.Sides = append(three.Sides, SideSpec{Character: "Catwoman", Pool: []string{"Greed", "Whip"}})
 	three.Initiator = -1
 	inter := DefaultScenario()
 	inter.Cast = three.Cast
 	inter.Interferer, inter.InterferePool = "Catwoman", []string{"Greed", "Whip"}
-	inter.Cast[2].PlotPoints = 3
+	inter.Cast[2].PlotPoints = 2 // and rules.start_plot_points on top
 	for name, sc := range map[string]Scenario{"three": three, "interfere": inter, "timed": timedScenario(), "basic": basic3v3()} {
 		rn, err := sc.NewRunner()
 		if err != nil {
@@ -269,7 +270,6 @@ func TestPlayChecksPlans(t *testing.T) {
 		{"gone", []Pick{{hero, justice}, {hero, gordon}}, nil, "gone"},
 		{"another's own trait", []Pick{{hero, justice}, {villain, chaos}}, nil, "only another character's complications"},
 		{"own complication", []Pick{{hero, justice}, {hero, 5}}, nil, "rolls only its values"},
-		{"extra is another's own trait", heroPool(), []Pick{{villain, chaos}}, "only another character's complications"},
 		{"base too dear", []Pick{{hero, justice}, {hero, gordon}, {hero, detective}, {hero, gadgets}, {hero, cave}, {hero, justice}, {hero, justice}}, nil, "Plot Points"},
 		{"fine", heroPool(), []Pick{{hero, gadgets}, {hero, justice}}, ""},
 	} {
@@ -293,7 +293,7 @@ func TestPlayChecksPlans(t *testing.T) {
 				if err != nil || want != nil {
 					t.Fatalf("Play: %v; Roll: %v", err, want)
 				}
-				if d := cmp.Diff(sr, s); d != "" {
+				if d := diff(sr, s); d != "" {
 					t.Errorf("Play's roll differs from Roll's (-Roll +Play):\n%s", d)
 				}
 				return
@@ -301,7 +301,7 @@ func TestPlayChecksPlans(t *testing.T) {
 			if err == nil || want == nil || !strings.Contains(err.Error(), want.Error()) || !strings.Contains(err.Error(), c.err) {
 				t.Fatalf("Play: %v; Roll: %v; want both to say %q", err, want, c.err)
 			}
-			if d := cmp.Diff(before, s); d != "" {
+			if d := diff(before, s); d != "" {
 				t.Errorf("a refused roll changed the scene (-before +after):\n%s", d)
 			}
 		})

@@ -14,7 +14,7 @@ import (
 // pushAt returns the test scene with the hero losing a contest to the
 // villain by margin 11 (villain 10+6 = 16 against the hero's 2+3 = 5, a
 // 1 left out) or 16 (villain 10+8 = 18 against 2), in the Final Push phase.
-func pushAt(t *testing.T, e *Engine, margin int) *Scene {
+func pushAt(t *testing.T, e *Engine, margin int) *State {
 	t.Helper()
 	s := testScene()
 	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
@@ -24,6 +24,7 @@ func pushAt(t *testing.T, e *Engine, margin int) *Scene {
 	}
 	must(t, e.Roll(s, r, villainPool()))
 	must(t, e.Roll(s, r, heroPool()))
+	must(t, e.BuyOnes(s, 0)) // the GM's answer to the hero's 1s
 	if s.Action.Phase != PhasePush || s.Action.Margin != margin {
 		t.Fatalf("phase %s margin %d, want push at %d", s.Action.Phase, s.Action.Margin, margin)
 	}
@@ -36,7 +37,7 @@ type pushOnly struct {
 	k int
 }
 
-func (p pushOnly) PushStep(View, []PushOption) int { return p.k }
+func (p pushOnly) PushStep(*View, []PushOption) int { return p.k }
 
 // Which rolled trait a Final Push lowers is the pusher's policy's choice:
 // Sensible gives up its smallest trait (a Value last), PushLargest its
@@ -56,13 +57,20 @@ func TestPushStepPolicy(t *testing.T) {
 		{pushOnly{k: justice}, []Pick{{hero, justice}, {hero, justice}}, [3]dice.Die{dice.D4, dice.D6, dice.D10}},
 	} {
 		s := pushAt(t, e, 11)
-		steps, err := e.pushPlan(s, 1, c.p)
-		must(t, err)
-		if d := cmp.Diff(c.want, steps); d != "" {
-			t.Errorf("%s: push plan (-want +got):\n%s", c.p.Name(), d)
-		}
+		rec := &Recorder{}
+		heard := *e
+		heard.Sink = rec.Record
 		// Villain's Complication Pool (d10 d6 d8) rolls 1, 1, 2.
-		must(t, e.Play(s, dice.Scripted(1, 1, 2), &Table{Chars: []Policy{c.p}}))
+		must(t, heard.Play(s, dice.Scripted(1, 1, 2), &Table{Chars: []Policy{c.p}}))
+		var steps []Pick
+		for _, ev := range rec.Events {
+			if ev.Kind == EvPushed {
+				steps = append(steps, Pick{ev.Char, s.Characters[ev.Char].Find(ev.Name)})
+			}
+		}
+		if d := diff(c.want, steps); d != "" {
+			t.Errorf("%s: push steps (-want +got):\n%s", c.p.Name(), d)
+		}
 		h := s.Characters[hero]
 		got := [3]dice.Die{h.Traits[justice].Die, h.Traits[gordon].Die, h.Traits[detective].Die}
 		if got != c.dies || h.KnockedOut || s.Action.Pushes != 2 {
@@ -94,7 +102,7 @@ func TestPushStepPolicy(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), "policy default") {
 			t.Errorf("push on trait %d at margin %d: %v", c.k, c.margin, err)
 		}
-		if d := cmp.Diff(before, s); d != "" {
+		if d := diff(before, s); d != "" {
 			t.Errorf("rejected push on %d changed the scene (-want +got):\n%s", c.k, d)
 		}
 	}
@@ -106,7 +114,7 @@ type pickTrouble struct {
 	k int
 }
 
-func (p pickTrouble) TroubleOff(View, []dice.Die) int { return p.k }
+func (p pickTrouble) TroubleOff(*View, []dice.Die) int { return p.k }
 
 // Which die a win takes off the Trouble Pool is the winner's choice:
 // Sensible the largest, TroubleSmallest the smallest; an Extraordinary win
@@ -131,15 +139,15 @@ func TestTroubleOffPolicy(t *testing.T) {
 		if c.rules != nil {
 			c.rules(&rules)
 		}
-		e, err := NewEngine(rules)
-		must(t, err)
+		e := mustEngine(t)
 		s := testScene()
+		s.Rules = rules
 		s.Trouble = []dice.Die{dice.D6, dice.D8, dice.D4}
 		must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
 		// The Trouble Pool: 3, 1, 1 = 3.
 		r := dice.Scripted(append([]int{3, 1, 1}, c.hero...)...)
 		must(t, e.Play(s, r, &Table{Chars: []Policy{c.p}, GM: Frugal{}}))
-		if d := cmp.Diff(c.want, s.Trouble, cmpEmpty); d != "" {
+		if d := diff(c.want, s.Trouble, cmpEmpty); d != "" {
 			t.Errorf("%s %v: trouble left (-want +got):\n%s", c.p.Name(), c.hero, d)
 		}
 		if s.Action.Phase != PhaseDone || s.Action.Winner != 1 {
@@ -155,12 +163,13 @@ func TestTroubleOffPolicy(t *testing.T) {
 		r := dice.Scripted(3, 1, 1, 5, 1, 4)
 		must(t, e.Roll(s, r, nil))
 		must(t, e.Roll(s, r, heroPool()))
+		must(t, e.BuyOnes(s, 0)) // the GM's answer to the hero's 1
 		before := s.Clone()
 		err := e.Play(s, r, &Table{Chars: []Policy{pickTrouble{k: k}}, GM: Frugal{}})
 		if err == nil || !strings.Contains(err.Error(), "Trouble Pool die") {
 			t.Errorf("Trouble die %d: %v", k, err)
 		}
-		if d := cmp.Diff(before, s); d != "" {
+		if d := diff(before, s); d != "" {
 			t.Errorf("rejected Trouble die %d changed the scene (-want +got):\n%s", k, d)
 		}
 	}
@@ -173,7 +182,7 @@ var cmpEmpty = cmp.Comparer(slices.Equal[[]dice.Die])
 // lowered returns the test scene with the hero's Justice (d8) pushed down
 // to d4 and Gordon (d6) gone, as two Final Pushes would leave them, and
 // four Reflection Points: enough for all four steps.
-func lowered() *Scene {
+func lowered() *State {
 	s := testScene()
 	h := &s.Characters[hero]
 	h.Traits[justice].Die, h.Traits[justice].Original = dice.D4, dice.D8
@@ -188,7 +197,7 @@ func lowered() *Scene {
 func TestRebuy(t *testing.T) {
 	e := mustEngine(t)
 	rec := &Recorder{}
-	e.Sink = rec
+	e.Sink = rec.Record
 	s := lowered()
 	before := s.Clone()
 	for _, c := range []struct {
@@ -208,11 +217,11 @@ func TestRebuy(t *testing.T) {
 		}
 	}
 	// Not enough points: two steps cost 6 at 3 a step.
-	dear := *e
-	dear.Rules.RebuyCost = 3
-	if err := dear.Rebuy(s, hero, justice, 2); err == nil || !strings.Contains(err.Error(), "costs 6") {
+	s.Rules.RebuyCost = 3
+	if err := e.Rebuy(s, hero, justice, 2); err == nil || !strings.Contains(err.Error(), "costs 6") {
 		t.Errorf("rebuy beyond the points: %v", err)
 	}
+	s.Rules.RebuyCost = 1
 	// Not while an action is under way.
 	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, []Pick{{hero, justice}})}, 0))
 	if err := e.Rebuy(s, hero, justice, 1); !errors.Is(err, ErrPhase) {
@@ -224,7 +233,7 @@ func TestRebuy(t *testing.T) {
 		t.Errorf("rebuy mid timed action: %v", err)
 	}
 	s.Timed = nil
-	if d := cmp.Diff(before, s); d != "" {
+	if d := diff(before, s); d != "" {
 		t.Fatalf("rejected rebuys changed the scene (-want +got):\n%s", d)
 	}
 	rec.Events = nil
@@ -236,7 +245,7 @@ func TestRebuy(t *testing.T) {
 	must(t, e.Rebuy(s, hero, justice, 1))
 	must(t, e.Rebuy(s, hero, gordon, 2))
 	want := testScene().Characters[hero].Traits
-	if d := cmp.Diff(want, h.Traits); d != "" || h.Reflection != 0 {
+	if d := diff(want, h.Traits); d != "" || h.Reflection != 0 {
 		t.Errorf("all bought back, reflection %d (-want +got):\n%s", h.Reflection, d)
 	}
 	if err := e.Rebuy(s, hero, justice, 1); err == nil {
@@ -244,7 +253,7 @@ func TestRebuy(t *testing.T) {
 	}
 	kinds := rec.Kinds()
 	wantKinds := []EventKind{EvReflection, EvRebought, EvReflection, EvRebought, EvReflection, EvRebought}
-	if d := cmp.Diff(wantKinds, kinds); d != "" {
+	if d := diff(wantKinds, kinds); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
 	if ev := rec.Events[1]; ev.Char != hero || ev.Name != "Justice" || ev.Die != dice.D6 || ev.Value != 1 || rec.Events[0].Value != -1 {
@@ -261,14 +270,14 @@ type rebuyWhat struct {
 	k, n int
 }
 
-func (p rebuyWhat) Rebuy(View, *Character) (int, int) { return p.k, p.n }
+func (p rebuyWhat) Rebuy(*View, *Character) (int, int) { return p.k, p.n }
 
 // After an action Play asks each side's policy which lowered traits to buy
 // back: Sensible its Values first while points last, Frugal nothing; an
 // illegal purchase is an error naming the policy.
 func TestPlayRebuys(t *testing.T) {
 	e := mustEngine(t)
-	play := func(p Policy) (*Scene, error) {
+	play := func(p Policy) (*State, error) {
 		s := lowered()
 		s.Characters[hero].Reflection = 3
 		must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, []Pick{{hero, justice}, {hero, detective}})}, 0))
@@ -287,7 +296,7 @@ func TestPlayRebuys(t *testing.T) {
 	must(t, err)
 	want := lowered().Characters[hero]
 	want.Reflection = 3
-	if d := cmp.Diff(want, s.Characters[hero]); d != "" {
+	if d := diff(want, s.Characters[hero]); d != "" {
 		t.Errorf("Frugal bought something back (-want +got):\n%s", d)
 	}
 	for _, p := range []rebuyWhat{{k: detective, n: 1}, {k: justice, n: 3}, {k: justice, n: -1}} {
@@ -306,9 +315,9 @@ func TestLoweredJSON(t *testing.T) {
 	if !strings.Contains(string(b), `"original":"d8"`) && !strings.Contains(string(b), `"original":8`) {
 		t.Errorf("no original in %s", b)
 	}
-	var back Scene
+	var back State
 	must(t, json.Unmarshal(b, &back))
-	if d := cmp.Diff(s, &back); d != "" {
+	if d := diff(s, &back); d != "" {
 		t.Errorf("round trip (-want +got):\n%s", d)
 	}
 	must(t, back.Check())
@@ -342,7 +351,7 @@ func TestLoweredJSON(t *testing.T) {
 func TestCashEvents(t *testing.T) {
 	e := mustEngine(t)
 	rec := &Recorder{}
-	e.Sink = rec
+	e.Sink = rec.Record
 	s := testScene()
 	s.Characters[villain].Reflection = 2
 	must(t, e.CashReflection(s, villain, 2))
@@ -350,7 +359,7 @@ func TestCashEvents(t *testing.T) {
 		{Kind: EvReflection, Side: -1, Char: villain, Value: -2},
 		{Kind: EvTrouble, Side: -1, Char: villain, Value: 2, Die: dice.D6},
 	}
-	if d := cmp.Diff(want, rec.Events); d != "" || len(s.Trouble) != 4 || s.Characters[villain].Reflection != 0 {
+	if d := diff(want, rec.Events); d != "" || len(s.Trouble) != 4 || s.Characters[villain].Reflection != 0 {
 		t.Errorf("trouble %v reflection %d; events (-want +got):\n%s", s.Trouble, s.Characters[villain].Reflection, d)
 	}
 }

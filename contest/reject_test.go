@@ -3,13 +3,12 @@ package contest
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
 )
 
 // Every rejected step leaves the scene exactly as it was.
 func TestRejectedStepsChangeNothing(t *testing.T) {
-	opened := func() (*Engine, *Scene) {
+	opened := func() (*Engine, *State) {
 		e := mustEngine(t)
 		s := testScene()
 		must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
@@ -23,46 +22,52 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 	bp := []Pick{{bystander, 0}, {bystander, 1}}
 	for _, c := range []struct {
 		name string
-		step func(e *Engine, s *Scene) error
+		step func(e *Engine, s *State) error
 	}{
-		{"roll without a value", func(e *Engine, s *Scene) error {
+		{"roll without a value", func(e *Engine, s *State) error {
 			return e.Roll(s, dice.Scripted(1, 1), []Pick{{hero, gordon}})
 		}},
-		{"roll reusing a trait unpaid", func(e *Engine, s *Scene) error {
+		{"roll reusing a trait unpaid", func(e *Engine, s *State) error {
 			return e.Roll(s, dice.Scripted(1, 1), []Pick{{hero, justice}, {hero, justice}, {hero, justice}, {hero, justice}})
 		}},
-		{"roll someone else's value", func(e *Engine, s *Scene) error {
+		{"roll someone else's value", func(e *Engine, s *State) error {
 			return e.Roll(s, dice.Scripted(1, 1), []Pick{{hero, justice}, {villain, chaos}})
 		}},
-		{"give in for free after rolling", func(e *Engine, s *Scene) error {
+		{"give in for free after rolling", func(e *Engine, s *State) error {
 			return e.GiveIn(s, PayNothing)
 		}},
-		{"unknown payment", func(e *Engine, s *Scene) error {
-			return e.GiveIn(s, "favour")
+		{"unknown payment", func(e *Engine, s *State) error {
+			return e.GiveIn(s, Payment(9))
 		}},
-		{"give in with points one lacks", func(e *Engine, s *Scene) error {
+		{"give in with points one lacks", func(e *Engine, s *State) error {
 			return e.GiveIn(s, PayPlotPoint)
 		}},
-		{"aid by a side", func(e *Engine, s *Scene) error { return e.Aid(s, dice.Scripted(3), 1, villain, villainPool()) }},
-		{"aid an unknown side", func(e *Engine, s *Scene) error { return e.Aid(s, dice.Scripted(3), 5, sidekick, nil) }},
-		{"aid with a bad pool", func(e *Engine, s *Scene) error {
+		{"aid by a side", func(e *Engine, s *State) error { return e.Aid(s, dice.Scripted(3), 1, villain, villainPool()) }},
+		{"aid an unknown side", func(e *Engine, s *State) error { return e.Aid(s, dice.Scripted(3), 5, sidekick, nil) }},
+		{"aid with a bad pool", func(e *Engine, s *State) error {
 			return e.Aid(s, dice.Scripted(3), 1, sidekick, []Pick{{sidekick, 1}})
 		}},
-		{"interfere without points", func(e *Engine, s *Scene) error {
+		{"interfere without points", func(e *Engine, s *State) error {
 			return e.Interfere(s, dice.Scripted(3, 3), sidekick, []Pick{{sidekick, 0}, {sidekick, 0}})
 		}},
-		{"interfere as a side", func(e *Engine, s *Scene) error { return e.Interfere(s, dice.Scripted(3, 3), villain, villainPool()) }},
-		{"interfere with no such character", func(e *Engine, s *Scene) error { return e.Interfere(s, dice.Scripted(3, 3), 42, bp) }},
-		{"continue before interference", func(e *Engine, s *Scene) error { return e.Continue(s, 0, true) }},
-		{"buy more 1s than rolled", func(e *Engine, s *Scene) error { return e.BuyOnes(s, 1) }},
-		{"buy negative 1s", func(e *Engine, s *Scene) error { return e.BuyOnes(s, -1) }},
-		{"push outside a push", func(e *Engine, s *Scene) error { return e.Push(s, dice.Scripted(), nil) }},
-		{"inflict with nothing to inflict", func(e *Engine, s *Scene) error { return e.Inflict(s, dice.Scripted(), -1) }},
-		{"begin over an action", func(e *Engine, s *Scene) error {
+		{"interfere as a side", func(e *Engine, s *State) error { return e.Interfere(s, dice.Scripted(3, 3), villain, villainPool()) }},
+		{"interfere with no such character", func(e *Engine, s *State) error { return e.Interfere(s, dice.Scripted(3, 3), 42, bp) }},
+		{"continue before interference", func(e *Engine, s *State) error { return e.Continue(s, 0, true) }},
+		{"buy more 1s than rolled", func(e *Engine, s *State) error { return e.BuyOnes(s, 1) }},
+		{"buy negative 1s", func(e *Engine, s *State) error { return e.BuyOnes(s, -1) }},
+		{"push outside a push", func(e *Engine, s *State) error { return e.Push(s, nil) }},
+		{"inflict with nothing to inflict", func(e *Engine, s *State) error { return e.Inflict(s, dice.Scripted(), -1, nil) }},
+		{"begin over an action", func(e *Engine, s *State) error {
 			return e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0)
 		}},
-		{"step past d12", func(e *Engine, s *Scene) error { return s.Characters[villain].Step(chaos, 2) }},
-		{"step a missing trait", func(e *Engine, s *Scene) error { return s.Characters[villain].Step(9, -1) }},
+		{"take a Trouble die outside an inflict", func(e *Engine, s *State) error { return e.TakeTrouble(s, 0) }},
+		{"waive outside an inflict", func(e *Engine, s *State) error { return e.Waive(s) }},
+		{"inflict with an effect outside an inflict", func(e *Engine, s *State) error {
+			return e.Inflict(s, dice.Scripted(), -1, []Pick{{villain, mad}})
+		}},
+		{"push steps outside a push", func(e *Engine, s *State) error { return e.Push(s, []Pick{{hero, gordon}}) }},
+		{"step past d12", func(e *Engine, s *State) error { return s.Characters[villain].Step(chaos, 2) }},
+		{"step a missing trait", func(e *Engine, s *State) error { return s.Characters[villain].Step(9, -1) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, s := opened()
@@ -70,7 +75,7 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 			if err := c.step(e, s); err == nil {
 				t.Fatal("accepted")
 			}
-			if d := cmp.Diff(before, s); d != "" {
+			if d := diff(before, s); d != "" {
 				t.Errorf("changed the scene (-want +got):\n%s", d)
 			}
 		})
@@ -82,7 +87,7 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 	if err := e.GiveIn(s, PayComplication); err == nil {
 		t.Error("paid to give in before rolling")
 	}
-	if d := cmp.Diff(before, s); d != "" {
+	if d := diff(before, s); d != "" {
 		t.Errorf("rejected give in changed the scene (-want +got):\n%s", d)
 	}
 	// An inflict onto a trait that is not a Complication.
@@ -91,11 +96,11 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 	must(t, e.Roll(s, dice.Scripted(2, 2, 2), heroPool()))
 	before = s.Clone()
 	for _, onto := range []int{justice, 99, -2} {
-		if err := e.Inflict(s, dice.Scripted(3, 3, 3), onto); err == nil {
+		if err := e.Inflict(s, dice.Scripted(3, 3, 3), onto, nil); err == nil {
 			t.Errorf("inflict onto %d accepted", onto)
 		}
 	}
-	if d := cmp.Diff(before, s); d != "" {
+	if d := diff(before, s); d != "" {
 		t.Errorf("rejected inflict changed the scene (-want +got):\n%s", d)
 	}
 	// Timed steps.
@@ -113,7 +118,7 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		if err := f(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
-		if d := cmp.Diff(before, s); d != "" {
+		if d := diff(before, s); d != "" {
 			t.Errorf("%s changed the scene (-want +got):\n%s", name, d)
 		}
 	}
@@ -122,7 +127,7 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 	if err := e.BuyTime(s, dice.Scripted(), 3); err == nil {
 		t.Error("buy time by a missing helper accepted")
 	}
-	if d := cmp.Diff(before, s); d != "" {
+	if d := diff(before, s); d != "" {
 		t.Errorf("rejected buy changed the scene (-want +got):\n%s", d)
 	}
 }

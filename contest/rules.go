@@ -40,7 +40,8 @@ type Rules struct {
 	// KnockoutTrauma is the Trauma a character gets when a Complication
 	// passes d12. [src: d6]
 	KnockoutTrauma dice.Die `json:"knockout_trauma"`
-	// TroubleStart is the Trouble Pool a scene starts with. [src: 2d6]
+	// TroubleStart is the Trouble Pool a scene starts with (NewState and a
+	// scenario without its own Trouble use it). [src: 2d6]
 	TroubleStart []dice.Die `json:"trouble_start"`
 	// TroubleDie is the die the GM adds to the Trouble Pool when buying a
 	// 1, and when turning a GM character's Reflection Point into trouble.
@@ -53,7 +54,8 @@ type Rules struct {
 	// Extraordinary win against the Trouble Pool. [ours: 1]
 	TroubleOffOnExtraordinary int `json:"trouble_off_on_extraordinary"`
 	// StartPlotPoints is each player character's Plot Points at the start
-	// of an episode. [ours: 1]
+	// of an episode: NewState and a scenario's Runner give them to every
+	// character the GM does not run. [ours: 1]
 	StartPlotPoints int `json:"start_plot_points"`
 	// ReflectionOnLoss is the Reflection Points a loser who did not Give
 	// In earns. [text: 1]
@@ -93,6 +95,47 @@ type Rules struct {
 	// EmptyComplication is the rating when the Complication Pool has no
 	// dice left (every die showed 1). [ours: d4]
 	EmptyComplication dice.Die `json:"empty_complication"`
+	// TiesToHolder: a total equal to the stakes does not beat them, so a
+	// tie goes to whoever holds the stakes (each raise must be strictly
+	// higher; in a basic action "ties go to the active party", the GM who
+	// set the stakes). Off, a tie beats the stakes. [src: on]
+	TiesToHolder bool `json:"ties_to_holder"`
+	// RateTiesLarger: when two dice of the Complication Pool tie for the
+	// highest face, the larger size is the rating; off, the smaller. [ours: on]
+	RateTiesLarger bool `json:"rate_ties_larger"`
+	// AlwaysStepUp: a Complication (or Trauma) landing on an existing one
+	// steps it up whatever the new die; off, a larger new die replaces
+	// the rating and a smaller or equal one steps it up. [ours: off]
+	AlwaysStepUp bool `json:"always_step_up"`
+	// OnePlotPoints is the Plot Points the GM gives a player for each 1
+	// it buys. [src: 1]
+	OnePlotPoints int `json:"one_plot_points"`
+	// FailedLastStepCompletes: a failed last step of a timed action still
+	// moves on, so with beats left the action is complete; off, the last
+	// obstacle must be beaten, tried again while beats last. [ours: on]
+	FailedLastStepCompletes bool `json:"failed_last_step_completes"`
+	// AiderHarmedOnGiveIn: an aider shares the Complication when the side
+	// it aided Gives In, as when it loses; off, only a loss harms aiders
+	// (the text: "If the side you Aid loses"). [ours: off]
+	AiderHarmedOnGiveIn bool `json:"aider_harmed_on_give_in"`
+	// MookOffLargest: a raise against a gang knocks off its largest die;
+	// off, its smallest. [ours: on]
+	MookOffLargest bool `json:"mook_off_largest"`
+	// TroubleInContests lets the Trouble Pool be a side of a contested
+	// action; off, it opposes basic actions only ("If there's no other
+	// character involved at all, the GM rolls the Trouble pool"). [ours: off]
+	TroubleInContests bool `json:"trouble_in_contests"`
+	// AllRollTieReroll: when every side rolls to open and several tie for
+	// the highest, everyone rolls again; off, the first of them (in side
+	// order) sets the stakes. [ours: on]
+	AllRollTieReroll bool `json:"all_roll_tie_reroll"`
+	// BrawlTieToHolder: a tie in the three-way roll after interference
+	// goes to the stakes holder; off, to the other side. [ours: on]
+	BrawlTieToHolder bool `json:"brawl_tie_to_holder"`
+	// MaxTrouble bounds the Trouble Pool: buying 1s and cashing
+	// Reflection Points never grow it past this many dice (at most 128).
+	// [ours: 100]
+	MaxTrouble int `json:"max_trouble"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.
@@ -125,6 +168,14 @@ func DefaultRules() Rules {
 		BuyTime:                   1,
 		BuyTimeExtraordinary:      2,
 		EmptyComplication:         dice.D4,
+		TiesToHolder:              true,
+		RateTiesLarger:            true,
+		OnePlotPoints:             1,
+		FailedLastStepCompletes:   true,
+		MookOffLargest:            true,
+		AllRollTieReroll:          true,
+		BrawlTieToHolder:          true,
+		MaxTrouble:                100,
 	}
 }
 
@@ -143,6 +194,7 @@ func (r Rules) Validate() error {
 		{"mook_off", r.MookOff}, {"mook_off_extraordinary", r.MookOffExtraordinary},
 		{"beats_on_failure", r.BeatsOnFailure}, {"beats_on_extraordinary", r.BeatsOnExtraordinary},
 		{"buy_time", r.BuyTime}, {"buy_time_extraordinary", r.BuyTimeExtraordinary},
+		{"one_plot_points", r.OnePlotPoints},
 	}
 	for _, f := range nonneg {
 		if f.v < 0 || f.v > 100 {
@@ -171,6 +223,9 @@ func (r Rules) Validate() error {
 		if err := f.d.CheckLadder(); err != nil {
 			return fmt.Errorf("contest: rules.%s: %w", f.name, err)
 		}
+	}
+	if r.MaxTrouble < 0 || r.MaxTrouble > maxDice {
+		return fmt.Errorf("contest: rules.max_trouble = %d: must be 0..%d", r.MaxTrouble, maxDice)
 	}
 	if len(r.TroubleStart) > 50 {
 		return fmt.Errorf("contest: rules.trouble_start has %d dice: at most 50", len(r.TroubleStart))

@@ -83,7 +83,7 @@ func DefaultScenario() Scenario {
 		Rules: DefaultRules(),
 		Kind:  KindContested,
 		Cast: []Member{
-			{Character: Character{Name: "Detective", PlotPoints: 1, Traits: []Trait{
+			{Character: Character{Name: "Detective", Traits: []Trait{
 				{Name: "Justice", Kind: Value, Die: dice.D8},
 				{Name: "Gotham", Kind: Relationship, Die: dice.D6},
 				{Name: "World's Greatest", Kind: Distinction, Die: dice.D10},
@@ -106,7 +106,7 @@ func DefaultScenario() Scenario {
 
 // built is a scenario resolved into engine terms.
 type built struct {
-	scene  Scene
+	scene  State
 	sides  []SideSetup
 	iPicks []Pick
 	iChar  int
@@ -119,6 +119,7 @@ type built struct {
 	table  Table
 }
 
+// member is the index of the cast member named name, or -1.
 func (s Scenario) member(name string) int {
 	for i := range s.Cast {
 		if s.Cast[i].Name == name {
@@ -128,42 +129,14 @@ func (s Scenario) member(name string) int {
 	return -1
 }
 
-func (s Scenario) picks(field string, owner int, names []string) ([]Pick, error) {
-	out := make([]Pick, 0, len(names))
-	for _, n := range names {
-		switch {
-		case strings.HasPrefix(n, "aspect:"):
-			a := strings.TrimPrefix(n, "aspect:")
-			i := -1
-			for k := range s.Aspects {
-				if s.Aspects[k].Name == a {
-					i = k
-				}
-			}
-			if i < 0 {
-				return nil, fmt.Errorf("contest: %s: no aspect %q", field, a)
-			}
-			out = append(out, Pick{SceneOwner, i})
-		case strings.Contains(n, ":"):
-			c, t, _ := strings.Cut(n, ":")
-			ci := s.member(c)
-			if ci < 0 {
-				return nil, fmt.Errorf("contest: %s: %q: no character %q", field, n, c)
-			}
-			ti := s.Cast[ci].Find(t)
-			if ti < 0 {
-				return nil, fmt.Errorf("contest: %s: %s has no trait %q", field, c, t)
-			}
-			out = append(out, Pick{ci, ti})
-		default:
-			ti := s.Cast[owner].Find(n)
-			if ti < 0 {
-				return nil, fmt.Errorf("contest: %s: %s has no trait %q", field, s.Cast[owner].Name, n)
-			}
-			out = append(out, Pick{owner, ti})
-		}
+// resolve resolves names (see SideSpec) into character owner's picks on
+// the scenario's start state, naming field in errors.
+func (b *built) resolve(field string, owner int, names []string) ([]Pick, error) {
+	ps, err := b.scene.Picks(owner, names...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
 	}
-	return out, nil
+	return ps, nil
 }
 
 func (s Scenario) build() (*built, error) {
@@ -171,6 +144,8 @@ func (s Scenario) build() (*built, error) {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
 	b := &built{iChar: -1, init: s.Initiator}
+	b.scene.Rules = s.Rules
+	b.scene.Rules.TroubleStart = slices.Clone(s.Rules.TroubleStart)
 	if len(s.Cast) == 0 {
 		return nil, fmt.Errorf("contest: cast: a scenario needs characters")
 	}
@@ -189,6 +164,11 @@ func (s Scenario) build() (*built, error) {
 		b.table.Chars[i] = p
 		c := m.Character
 		c.Traits = append(make([]Trait, 0, len(c.Traits)+16), c.Traits...)
+		if !c.GM {
+			// A player character starts the episode with
+			// Rules.StartPlotPoints, and the cast's plot_points on top.
+			c.PlotPoints += s.Rules.StartPlotPoints
+		}
 		b.scene.Characters = append(b.scene.Characters, c)
 	}
 	g, err := PolicyByName(s.GMPolicy)
@@ -211,34 +191,38 @@ func (s Scenario) build() (*built, error) {
 		}
 		for i, sd := range s.Sides {
 			field := fmt.Sprintf("sides[%d]", i)
-			ss := SideSetup{Char: TroublePool, Gang: sd.Gang, Aider: -1}
+			ss := SideSetup{Char: TroublePool, Gang: sd.Gang}
 			if sd.Character != "trouble" {
 				if ss.Char = s.member(sd.Character); ss.Char < 0 {
 					return nil, fmt.Errorf("contest: %s.character: no member %q", field, sd.Character)
 				}
-				if ss.Base, err = s.picks(field+".pool", ss.Char, sd.Pool); err != nil {
+				if ss.Base, err = b.resolve(field+".pool", ss.Char, sd.Pool); err != nil {
 					return nil, err
 				}
-				if ss.Extra, err = s.picks(field+".extra", ss.Char, sd.Extra); err != nil {
+				if ss.Extra, err = b.resolve(field+".extra", ss.Char, sd.Extra); err != nil {
 					return nil, err
 				}
-				e := Engine{Rules: s.Rules}
-				if _, err := e.cost(&b.scene, ss.Char, ss.Base); err != nil {
+				if cost, err := b.scene.cost(ss.Char, ss.Base); err != nil {
 					return nil, fmt.Errorf("%s.pool: %w", field, err)
+				} else if cost > 0 {
+					return nil, fmt.Errorf("contest: %s.pool costs %d Plot Points a roll (a repeated trait, or more than rules.free_traits %d): the pool holds the free picks; put the others in %s.extra", field, cost, s.Rules.FreeTraits, field)
 				}
 			} else if len(sd.Pool) > 0 || len(sd.Extra) > 0 {
 				return nil, fmt.Errorf("contest: %s: the Trouble Pool takes no pool", field)
 			}
 			if sd.Aider != "" {
-				if ss.Aider = s.member(sd.Aider); ss.Aider < 0 {
+				c := s.member(sd.Aider)
+				if c < 0 {
 					return nil, fmt.Errorf("contest: %s.aider: no member %q", field, sd.Aider)
 				}
-				if ss.AidPicks, err = s.picks(field+".aid_pool", ss.Aider, sd.AidPool); err != nil {
+				ss.Aider = Ref(c)
+				if ss.AidPicks, err = b.resolve(field+".aid_pool", c, sd.AidPool); err != nil {
 					return nil, err
 				}
-				e := Engine{Rules: s.Rules}
-				if _, err := e.cost(&b.scene, ss.Aider, ss.AidPicks); err != nil {
+				if cost, err := b.scene.cost(c, ss.AidPicks); err != nil {
 					return nil, fmt.Errorf("%s.aid_pool: %w", field, err)
+				} else if cost > b.scene.Characters[c].PlotPoints {
+					return nil, fmt.Errorf("contest: %s.aid_pool costs %d Plot Points and %s has %d", field, cost, sd.Aider, b.scene.Characters[c].PlotPoints)
 				}
 			}
 			b.sides = append(b.sides, ss)
@@ -255,7 +239,7 @@ func (s Scenario) build() (*built, error) {
 		if s.Kind == KindContested {
 			kind = Contested
 		}
-		e := Engine{Rules: s.Rules}
+		var e Engine
 		sc := b.scene.Clone()
 		if err := e.Begin(sc, kind, b.sides, s.Initiator); err != nil {
 			return nil, fmt.Errorf("sides: %w", err)
@@ -268,14 +252,14 @@ func (s Scenario) build() (*built, error) {
 				return nil, fmt.Errorf("contest: interferer: only a two-sided contest can be interfered with")
 			}
 			for _, sd := range b.sides {
-				if sd.Char == b.iChar || sd.Aider == b.iChar {
+				if sd.Char == b.iChar || sd.Aider.Is(b.iChar) {
 					return nil, fmt.Errorf("contest: interferer: %s is part of the contest", s.Interferer)
 				}
 			}
-			if b.iPicks, err = s.picks("interfere_pool", b.iChar, s.InterferePool); err != nil {
+			if b.iPicks, err = b.resolve("interfere_pool", b.iChar, s.InterferePool); err != nil {
 				return nil, err
 			}
-			if _, err := e.cost(&b.scene, b.iChar, b.iPicks); err != nil {
+			if _, err := b.scene.cost(b.iChar, b.iPicks); err != nil {
 				return nil, fmt.Errorf("interfere_pool: %w", err)
 			}
 		} else if len(s.InterferePool) > 0 {
@@ -292,7 +276,7 @@ func (s Scenario) build() (*built, error) {
 		if b.actor = s.member(t.Actor); b.actor < 0 {
 			return nil, fmt.Errorf("contest: timed.actor: no member %q", t.Actor)
 		}
-		if b.picks, err = s.picks("timed.pool", b.actor, t.Pool); err != nil {
+		if b.picks, err = b.resolve("timed.pool", b.actor, t.Pool); err != nil {
 			return nil, err
 		}
 		for i, h := range t.Helpers {
@@ -300,15 +284,19 @@ func (s Scenario) build() (*built, error) {
 			if c < 0 {
 				return nil, fmt.Errorf("contest: timed.helpers[%d]: no member %q", i, h.Character)
 			}
-			ps, err := s.picks(fmt.Sprintf("timed.helpers[%d].pool", i), c, h.Pool)
+			ps, err := b.resolve(fmt.Sprintf("timed.helpers[%d].pool", i), c, h.Pool)
 			if err != nil {
 				return nil, err
 			}
 			b.helper = append(b.helper, Helper{Char: c, Picks: ps})
 		}
-		e := Engine{Rules: s.Rules}
+		var e Engine
 		b.beats, b.steps = t.Beats, t.Steps
-		if err := e.BeginTimed(b.scene.Clone(), b.actor, b.picks, t.Beats, t.Steps, b.helper); err != nil {
+		sc := b.scene.Clone()
+		if err := e.BeginTimed(sc, b.actor, b.picks, t.Beats, t.Steps, b.helper); err != nil {
+			return nil, fmt.Errorf("timed: %w", err)
+		}
+		if err := sc.Check(); err != nil {
 			return nil, fmt.Errorf("timed: %w", err)
 		}
 	default:
@@ -370,22 +358,20 @@ func (s Scenario) Metrics() []string {
 	return []string{"rolls", "raises", "push_steps", "ones_bought", "knocked_out", "trouble"}
 }
 
-// Runner plays trials of one scenario; it owns its buffers, so use one per
+// Runner plays trials of one scenario; it owns its state, so use one per
 // goroutine.
 type Runner struct {
 	b     *built
 	kind  string
 	e     Engine
-	s     Scene
+	s     State
 	cats  int
 	basic bool
-	laid  bool  // a trial has laid the action out (see Engine.relay)
 	err   error // why the last failed trial failed
 }
 
 // Err reports why the last trial that returned -1 failed (a policy's
-// illegal choice, such as rolling a pool its character cannot pay for),
-// or nil.
+// illegal choice), or nil.
 func (rn *Runner) Err() error { return rn.err }
 
 // NewRunner validates the scenario and preallocates a Runner.
@@ -394,55 +380,21 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The gangs sorted once, in copies of their own, so that relay need
-	// not sort them.
-	for i := range b.sides {
-		b.sides[i].Gang = slices.Sorted(slices.Values(b.sides[i].Gang))
-	}
-	rn := &Runner{b: b, kind: s.Kind, e: Engine{Rules: s.Rules}, cats: len(s.Categories()), basic: s.Kind == KindBasic}
-	rn.e.Rules.TroubleStart = append([]dice.Die(nil), s.Rules.TroubleStart...)
-	rn.s.copyFrom(&b.scene)
+	rn := &Runner{b: b, kind: s.Kind, cats: len(s.Categories()), basic: s.Kind == KindBasic}
 	return rn, nil
 }
 
-// Trial plays one complete action from the scenario's start and returns its
-// category, filling metrics (aligned with Metrics; shorter slices get what
-// fits). It allocates nothing once warmed up. A trial the engine rejects
-// (a policy's illegal choice) returns -1.
+// Trial plays one complete action from the scenario's start through the
+// engine's steps (Begin, then Play's loop) and returns its category,
+// filling metrics (aligned with Metrics; shorter slices get what fits).
+// It allocates nothing once warmed up. A trial the engine rejects (a
+// policy's illegal choice) returns -1, and Err says why.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	s, e := &rn.s, &rn.e
-	s.resetFrom(&rn.b.scene)
+	s.copyFrom(&rn.b.scene)
 	clear(metrics)
 	if rn.kind == KindTimed {
-		t := rn.b
-		if s.Timed != nil {
-			s.Timed.Phase = TimedDone
-		}
-		if err := e.BeginTimed(s, t.actor, t.picks, t.beats, t.steps, t.helper); err != nil {
-			rn.err = err
-			return -1
-		}
-		if err := e.PlayTimed(s, r, &t.table); err != nil {
-			rn.err = err
-			return -1
-		}
-		tm := s.Timed
-		out := 0
-		for _, h := range tm.Helpers {
-			if h.Out {
-				out++
-			}
-		}
-		put(metrics, tm.Rolls, tm.Beats, out, len(s.Trouble))
-		switch tm.Outcome {
-		case TimedCompleted:
-			return 0
-		case TimedGetaway:
-			return 1
-		case TimedObjective:
-			return 2
-		}
-		return 3
+		return rn.timedTrial(r, metrics)
 	}
 	if s.Action != nil {
 		s.Action.Phase = PhaseDone
@@ -451,27 +403,15 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	if rn.basic {
 		kind = Basic
 	}
-	// NewRunner checked these sides on this very start scene, and the
-	// plans worked out for the first trial hold for every other. After
-	// the first trial, the action only needs laying out again.
-	if a := s.Action; rn.laid && a != nil && len(a.Sides) == len(rn.b.sides) {
-		e.relay(a, rn.b.sides, kind, rn.b.init)
-		// The same sides on the same scene and action: the plans the
-		// first trial worked out still hold (only the Runner plays its
-		// scene, and playing never changes a side's picks).
-		e.trustPlans = e.planFor == s && e.planAct == a && len(e.plans) == len(a.Sides)
-	} else {
-		e.setup(s, kind, rn.b.sides, rn.b.init)
-		rn.laid = true
-	}
+	// Begin's checks passed on this very start state when the scenario
+	// was built: lay the action out as Begin does once they pass.
+	e.setup(s, kind, rn.b.sides, rn.b.init)
 	a := s.Action
 	if rn.b.iChar >= 0 {
-		a.Planned = rn.b.iChar
+		a.Planned = Ref(rn.b.iChar)
 		a.IPicks = append(a.IPicks[:0], rn.b.iPicks...)
 	}
-	err := e.Play(s, r, &rn.b.table)
-	e.trustPlans = false
-	if err != nil {
+	if err := e.play(s, r, &rn.b.table); err != nil {
 		rn.err = err
 		return -1
 	}
@@ -481,14 +421,43 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 			ko++
 		}
 	}
-	if len(metrics) >= 6 {
-		metrics[0], metrics[1], metrics[2], metrics[3], metrics[4], metrics[5] = a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble)
-	} else {
-		put(metrics, a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble))
-	}
+	put(metrics, a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble))
 	return category(a, rn.basic, rn.cats)
 }
 
+// timedTrial is Trial for a timed scenario.
+func (rn *Runner) timedTrial(r *dice.Roller, metrics []int) int {
+	s, e, b := &rn.s, &rn.e, rn.b
+	if s.Timed != nil {
+		s.Timed.Phase = TimedDone
+	}
+	// BeginTimed's checks passed on this very start state when the
+	// scenario was built.
+	e.setupTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper)
+	if err := e.playTimed(s, r, &b.table); err != nil {
+		rn.err = err
+		return -1
+	}
+	tm := s.Timed
+	out := 0
+	for _, h := range tm.Helpers {
+		if h.Out {
+			out++
+		}
+	}
+	put(metrics, tm.Rolls, tm.Beats, out, len(s.Trouble))
+	switch tm.Outcome {
+	case TimedCompleted:
+		return 0
+	case TimedGetaway:
+		return 1
+	case TimedObjective:
+		return 2
+	}
+	return 3
+}
+
+// put copies vs into m, as many as fit.
 func put(m []int, vs ...int) {
 	copy(m, vs)
 }

@@ -2,8 +2,9 @@ package contest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -55,28 +56,24 @@ func TestScenarioJSON(t *testing.T) {
 	}
 }
 
-// A base pool that costs a Plot Point every roll fails once the points run
-// out; the runner says why instead of only returning -1.
-func TestRunnerErrSaysWhy(t *testing.T) {
-	s := DefaultScenario()
-	s.Aspects = []Trait{{Name: "Rain", Kind: Aspect, Die: dice.D8}}
-	s.Sides[1].Pool = append(s.Sides[1].Pool, "aspect:Rain") // a fourth trait: one Plot Point a roll
-	rn, err := s.NewRunner()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rn.Err() != nil {
-		t.Fatalf("fresh runner has error %v", rn.Err())
-	}
-	r := dice.NewSeeded(5)
-	m := make([]int, len(s.Metrics()))
-	for i := 0; i < 1000; i++ {
-		if c := rn.Trial(r, m); c < 0 {
-			if err := rn.Err(); err == nil || !errors.Is(err, ErrPlotPoints) {
-				t.Fatalf("trial %d failed with Err() = %v, want ErrPlotPoints", i, err)
+// A scenario whose pool costs Plot Points every roll (a trait named twice,
+// or one past the free ones) is refused when it is validated, saying why
+// and what to do, rather than failing trial after trial in a simulation.
+func TestScenarioPoolNamingATraitTwiceIsRefused(t *testing.T) {
+	for _, pool := range [][]string{
+		{"Justice", "Gotham", "Justice"},
+		{"Justice", "Gotham", "World's Greatest", "aspect:Rain"},
+	} {
+		s := DefaultScenario()
+		s.Aspects = []Trait{{Name: "Rain", Kind: Aspect, Die: dice.D8}}
+		s.Sides[1].Pool = pool
+		for _, err := range []error{s.Validate(), func() error { _, err := s.NewRunner(); return err }()} {
+			if err == nil || !strings.Contains(err.Error(), "sides[1].pool costs 1 Plot Points") || !strings.Contains(err.Error(), "extra") {
+				t.Errorf("pool %v: %v", pool, err)
 			}
-			return
+		}
+		if _, err := s.Exact(context.Background()); err == nil {
+			t.Errorf("pool %v: exact odds given", pool)
 		}
 	}
-	t.Fatal("no trial ran out of Plot Points")
 }

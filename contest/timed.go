@@ -2,32 +2,67 @@ package contest
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
-// TimedPhase is where a timed action stands.
-type TimedPhase string
+// Bounds on a timed action. [ours]
+const (
+	maxBeats   = 1000
+	maxSteps   = 100
+	maxHelpers = 32
+)
+
+// TimedPhase is where a timed action stands. It reads and writes as its
+// name; the zero TimedPhase ("none") is never valid.
+type TimedPhase uint8
 
 // Phases of a timed action ("Timed Actions").
 const (
-	TimedStepPhase    TimedPhase = "step"    // the actor rolls the next step
-	TimedGap          TimedPhase = "gap"     // between steps: one helper may buy time, then the next step
-	TimedChoose       TimedPhase = "choose"  // finished with zero beats: getaway or objective
-	TimedInflictPhase TimedPhase = "inflict" // out of time: the GM deals a Complication
-	TimedDone         TimedPhase = "done"
+	timedNone         TimedPhase = iota // the zero TimedPhase: never valid
+	TimedStepPhase                      // the actor rolls the next step: "step"
+	TimedGap                            // between steps: one helper may buy time, then the next step: "gap"
+	TimedChoose                         // finished with zero beats: getaway or objective: "choose"
+	TimedInflictPhase                   // out of time: the GM deals a Complication: "inflict"
+	TimedDone                           // "done"
 )
 
-// TimedOutcome is how a timed action ended.
-type TimedOutcome string
+var timedPhaseNames = named.Enum[TimedPhase]{"none", "step", "gap", "choose", "inflict", "done"}
+
+// String returns the phase's name.
+func (p TimedPhase) String() string { return timedPhaseNames.String(p) }
+
+// MarshalText writes the phase's name.
+func (p TimedPhase) MarshalText() ([]byte, error) { return timedPhaseNames.Marshal(p) }
+
+// UnmarshalText reads a phase's name.
+func (p *TimedPhase) UnmarshalText(b []byte) error { return timedPhaseNames.Unmarshal(b, p) }
+
+// TimedOutcome is how a timed action ended. It reads and writes as its
+// name; the zero TimedOutcome is "none", not ended.
+type TimedOutcome uint8
 
 // Outcomes of a timed action.
 const (
-	TimedCompleted TimedOutcome = "completed"   // every step done with beats left: objective and clean getaway
-	TimedGetaway   TimedOutcome = "getaway"     // done with zero beats, chose the clean getaway
-	TimedObjective TimedOutcome = "objective"   // done with zero beats, chose the objective
-	TimedOutOfTime TimedOutcome = "out_of_time" // ran out of beats: caught, objective missed, a Complication
+	timedNoOutcome TimedOutcome = iota // not ended: "none"
+	TimedCompleted                     // every step done with beats left: objective and clean getaway
+	TimedGetaway                       // done with zero beats, chose the clean getaway
+	TimedObjective                     // done with zero beats, chose the objective
+	TimedOutOfTime                     // ran out of beats: caught, objective missed, a Complication
 )
+
+var outcomeNames = named.Enum[TimedOutcome]{"none", "completed", "getaway", "objective", "out_of_time"}
+
+// String returns the outcome's name.
+func (o TimedOutcome) String() string { return outcomeNames.String(o) }
+
+// MarshalText writes the outcome's name.
+func (o TimedOutcome) MarshalText() ([]byte, error) { return outcomeNames.Marshal(o) }
+
+// UnmarshalText reads an outcome's name.
+func (o *TimedOutcome) UnmarshalText(b []byte) error { return outcomeNames.Unmarshal(b, o) }
 
 // TimedStep is one obstacle of a timed action: the GM's dice that set the
 // stakes, or the Trouble Pool when Stakes is empty.
@@ -56,7 +91,7 @@ type Timed struct {
 	Bought  bool         `json:"bought,omitempty"` // a helper tried this gap
 	Helpers []Helper     `json:"helpers,omitempty"`
 	Rolls   int          `json:"rolls"`
-	Outcome TimedOutcome `json:"outcome,omitempty"`
+	Outcome TimedOutcome `json:"outcome,omitzero"`
 	// The last stakes roll, the GM's Complication Pool when time runs out.
 	SDice  []dice.Die `json:"sdice,omitempty"`
 	SFaces []int      `json:"sfaces,omitempty"`
@@ -70,10 +105,14 @@ type Timed struct {
 }
 
 // BeginTimed starts a timed action: actor rolls picks against each step in
-// turn with beats on the clock; helpers may buy time between steps.
-func (e *Engine) BeginTimed(s *Scene, actor int, picks []Pick, beats int, steps []TimedStep, helpers []Helper) error {
+// turn with beats on the clock; helpers may buy time between steps. Only
+// one action, plain or timed, runs at a time.
+func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps []TimedStep, helpers []Helper) error {
 	if s.Timed != nil && s.Timed.Phase != TimedDone {
 		return fmt.Errorf("%w: a timed action is already under way (phase %s)", ErrPhase, s.Timed.Phase)
+	}
+	if s.Action != nil && s.Action.Phase != PhaseDone {
+		return fmt.Errorf("%w: an action is under way (phase %s): one action at a time", ErrPhase, s.Action.Phase)
 	}
 	c, err := s.char(actor)
 	if err != nil {
@@ -82,36 +121,41 @@ func (e *Engine) BeginTimed(s *Scene, actor int, picks []Pick, beats int, steps 
 	if c.Out() {
 		return fmt.Errorf("contest: %s is out of the scene", c.Name)
 	}
-	if _, err := e.cost(s, actor, picks); err != nil {
+	if _, err := s.cost(actor, picks); err != nil {
 		return fmt.Errorf("actor pool: %w", err)
 	}
-	if beats < 1 || beats > 1000 {
-		return fmt.Errorf("contest: %d beats: a timed action needs 1..1000", beats)
+	if beats < 1 || beats > maxBeats {
+		return fmt.Errorf("contest: %d beats: a timed action needs 1..%d", beats, maxBeats)
 	}
-	if len(steps) < 1 || len(steps) > 100 {
-		return fmt.Errorf("contest: %d steps: a timed action needs 1..100", len(steps))
+	if len(steps) < 1 || len(steps) > maxSteps {
+		return fmt.Errorf("contest: %d steps: a timed action needs 1..%d", len(steps), maxSteps)
 	}
 	for i, st := range steps {
 		if len(st.Stakes) == 0 && len(s.Trouble) == 0 {
 			return fmt.Errorf("contest: step %d rolls the Trouble Pool, which is empty", i)
 		}
-		if len(st.Stakes) > 50 {
-			return fmt.Errorf("contest: step %d has %d dice: at most 50", i, len(st.Stakes))
+		if err := checkDice("stakes", st.Stakes, maxDice); err != nil {
+			return fmt.Errorf("step %d: %w", i, err)
 		}
-		for j, d := range st.Stakes {
-			if err := d.CheckLadder(); err != nil {
-				return fmt.Errorf("contest: step %d die %d: %w", i, j, err)
-			}
-		}
+	}
+	if len(helpers) > maxHelpers {
+		return fmt.Errorf("contest: %d helpers: at most %d", len(helpers), maxHelpers)
 	}
 	for i, h := range helpers {
 		if h.Char == actor {
 			return fmt.Errorf("contest: helper %d is the actor", i)
 		}
-		if _, err := e.cost(s, h.Char, h.Picks); err != nil {
+		if _, err := s.cost(h.Char, h.Picks); err != nil {
 			return fmt.Errorf("helper %d pool: %w", i, err)
 		}
 	}
+	e.setupTimed(s, actor, picks, beats, steps, helpers)
+	return nil
+}
+
+// setupTimed lays out a timed action BeginTimed has checked, reusing the
+// buffers of a finished one.
+func (e *Engine) setupTimed(s *State, actor int, picks []Pick, beats int, steps []TimedStep, helpers []Helper) {
 	t := s.Timed
 	if t == nil {
 		t = &Timed{}
@@ -119,12 +163,40 @@ func (e *Engine) BeginTimed(s *Scene, actor int, picks []Pick, beats int, steps 
 	*t = Timed{Actor: actor, Start: beats, Beats: beats, Phase: TimedStepPhase,
 		Picks: append(t.Picks[:0], picks...), Steps: append(t.Steps[:0], steps...),
 		Helpers: append(t.Helpers[:0], helpers...), SDice: t.SDice[:0], SFaces: t.SFaces[:0]}
+	for i := range t.Helpers {
+		t.Helpers[i].Out = false
+	}
 	s.Timed = t
-	return nil
+}
+
+// timed returns s's timed action when it is in one of the given phases,
+// for the step named what. As with action, the state is one Check has
+// accepted; timed checks the step to take is there.
+func (e *Engine) timed(s *State, what string, phases ...TimedPhase) (*Timed, error) {
+	t := s.Timed
+	if t == nil || !slices.Contains(phases, t.Phase) {
+		return nil, e.timedErr(t, what)
+	}
+	if t.Step < 0 || t.Step >= len(t.Steps) && t.Phase != TimedChoose && t.Phase != TimedInflictPhase {
+		return nil, fmt.Errorf("contest: timed step %d of %d: run Check on a restored state", t.Step, len(t.Steps))
+	}
+	return t, nil
+}
+
+// affordable returns an error unless character c may roll picks and has
+// the Plot Points they cost; cost is that price.
+func (e *Engine) affordable(s *State, c int, picks []Pick) (cost int, err error) {
+	if cost, err = s.cost(c, picks); err != nil {
+		return 0, err
+	}
+	if ch := &s.Characters[c]; cost > ch.PlotPoints {
+		return 0, fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
+	}
+	return cost, nil
 }
 
 // stakesRoll rolls the GM's dice for step st into t.SDice/SFaces.
-func (e *Engine) stakesRoll(s *Scene, r *dice.Roller, t *Timed, st TimedStep) int {
+func (e *Engine) stakesRoll(s *State, r *dice.Roller, t *Timed, st TimedStep) int {
 	if len(st.Stakes) == 0 {
 		t.SDice = append(t.SDice[:0], s.Trouble...)
 	} else {
@@ -132,75 +204,67 @@ func (e *Engine) stakesRoll(s *Scene, r *dice.Roller, t *Timed, st TimedStep) in
 	}
 	t.SFaces = r.RollDice(t.SDice, t.SFaces)
 	t.Ones = 0
+	v := s.Rules.total(t.SFaces)
 	if e.Sink != nil {
-		e.Sink.Event(Event{Kind: EvStakes, Side: 0, Char: -1, Value: e.total(t.SFaces), Dice: t.SDice, Faces: t.SFaces})
+		e.Sink(Event{Kind: EvStakes, Side: 0, Char: -1, Value: v, Dice: t.SDice, Faces: t.SFaces})
 	}
-	return e.total(t.SFaces)
+	return v
 }
 
-// actorRoll rolls character c's picks (paying for them) and returns the total.
-func (e *Engine) actorRoll(s *Scene, r *dice.Roller, c int, picks []Pick) (int, error) {
-	cost, err := e.cost(s, c, picks)
-	if err != nil {
-		return 0, err
-	}
-	ch := &s.Characters[c]
-	if cost > ch.PlotPoints {
-		return 0, fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
-	}
-	ch.PlotPoints -= cost
-	if cost > 0 {
-		if e.Sink != nil {
-			e.Sink.Event(Event{Kind: EvPlotPoints, Side: -1, Char: c, Value: -cost})
-		}
-	}
-	e.faces = r.RollDice(e.pool, e.faces)
-	v := e.total(e.faces)
-	if t := s.Timed; t != nil && !ch.GM {
-		t.Ones, t.OnesChar = countOnes(e.faces), c
+// actorRoll rolls character c's picks, which cost cost (checked), and
+// returns the total.
+func (e *Engine) actorRoll(s *State, r *dice.Roller, c int, picks []Pick, cost int) int {
+	e.spend(s, -1, c, cost)
+	s.buf.pool = s.poolDice(picks, s.buf.pool)
+	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
+	v := s.Rules.total(s.buf.faces)
+	if t := s.Timed; !s.Characters[c].GM {
+		t.Ones, t.OnesChar = countOnes(s.buf.faces), c
 	}
 	if e.Sink != nil {
-		e.Sink.Event(Event{Kind: EvRolled, Side: 1, Char: c, Value: v, Dice: e.pool, Faces: e.faces})
+		e.Sink(Event{Kind: EvRolled, Side: 1, Char: c, Value: v, Dice: s.buf.pool, Faces: s.buf.faces})
 	}
-	return v, nil
+	return v
 }
 
 // TimedRoll plays the next step: the GM sets the stakes, the actor rolls
 // picks (nil: the planned pool). Each roll costs BeatsPerRoll, an
 // Extraordinary success BeatsOnExtraordinary instead, a failure
-// BeatsOnFailure more; either way the action moves on to the next step.
-func (e *Engine) TimedRoll(s *Scene, r *dice.Roller, picks []Pick) error {
-	t := s.Timed
-	if t == nil || (t.Phase != TimedStepPhase && t.Phase != TimedGap) {
-		return e.timedErr(t, "roll a step")
+// BeatsOnFailure more; either way the action moves on to the next step
+// (but a failed last step is tried again unless
+// Rules.FailedLastStepCompletes).
+func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
+	t, err := e.timed(s, "roll a step", TimedStepPhase, TimedGap)
+	if err != nil {
+		return err
 	}
 	if picks == nil {
 		picks = t.Picks
 	}
-	if c, err := e.cost(s, t.Actor, picks); err != nil {
+	cost, err := e.affordable(s, t.Actor, picks)
+	if err != nil {
 		return err
-	} else if c > s.Characters[t.Actor].PlotPoints {
-		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, c, s.Characters[t.Actor].Name, s.Characters[t.Actor].PlotPoints)
 	}
 	t.Stakes = e.stakesRoll(s, r, t, t.Steps[t.Step])
-	t.Total, _ = e.actorRoll(s, r, t.Actor, picks)
+	t.Total = e.actorRoll(s, r, t.Actor, picks, cost)
 	t.Rolls++
-	cost := e.Rules.BeatsPerRoll
-	ok := t.Total > t.Stakes
+	beats := s.Rules.BeatsPerRoll
+	ok := s.Rules.beats(t.Total, t.Stakes)
 	switch {
-	case ok && t.Total-t.Stakes >= e.Rules.Extraordinary:
-		cost = e.Rules.BeatsOnExtraordinary
+	case ok && t.Total-t.Stakes >= s.Rules.Extraordinary:
+		beats = s.Rules.BeatsOnExtraordinary
 	case !ok:
-		cost += e.Rules.BeatsOnFailure
+		beats += s.Rules.BeatsOnFailure
 	}
-	t.Beats -= cost
+	t.Beats = max(t.Beats-beats, -maxBeats)
 	if e.Sink != nil {
-		e.Sink.Event(Event{Kind: EvBeats, Side: -1, Char: t.Actor, Value: -cost})
-	}
-	if e.Sink != nil {
-		e.Sink.Event(Event{Kind: EvTimedStep, Side: -1, Char: t.Actor, Value: t.Step})
+		e.Sink(Event{Kind: EvBeats, Side: -1, Char: t.Actor, Value: -beats})
+		e.Sink(Event{Kind: EvTimedStep, Side: -1, Char: t.Actor, Value: t.Step})
 	}
 	t.Step++
+	if !ok && !s.Rules.FailedLastStepCompletes && t.Step == len(t.Steps) {
+		t.Step-- // the last obstacle still stands
+	}
 	t.Bought = false
 	last := t.Step == len(t.Steps)
 	switch {
@@ -220,10 +284,10 @@ func (e *Engine) TimedRoll(s *Scene, r *dice.Roller, picks []Pick) error {
 // steps: a basic action against the next step's stakes; success gives back
 // BuyTime beats (BuyTimeExtraordinary on an Extraordinary success), never
 // above the start; failure puts the helper out. One attempt per gap.
-func (e *Engine) BuyTime(s *Scene, r *dice.Roller, h int) error {
-	t := s.Timed
-	if t == nil || t.Phase != TimedGap {
-		return e.timedErr(t, "buy time (only between steps)")
+func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
+	t, err := e.timed(s, "buy time (only between steps)", TimedGap)
+	if err != nil {
+		return err
 	}
 	if t.Bought {
 		return fmt.Errorf("%w: only one attempt at buying time between steps", ErrPhase)
@@ -238,36 +302,35 @@ func (e *Engine) BuyTime(s *Scene, r *dice.Roller, h int) error {
 	if s.Characters[hp.Char].Out() {
 		return fmt.Errorf("contest: helper %d is out of the scene", h)
 	}
-	if c, err := e.cost(s, hp.Char, hp.Picks); err != nil {
+	cost, err := e.affordable(s, hp.Char, hp.Picks)
+	if err != nil {
 		return err
-	} else if c > s.Characters[hp.Char].PlotPoints {
-		return fmt.Errorf("%w: this pool costs %d", ErrPlotPoints, c)
 	}
 	stakes := e.stakesRoll(s, r, t, t.Steps[t.Step])
-	v, _ := e.actorRoll(s, r, hp.Char, hp.Picks)
+	v := e.actorRoll(s, r, hp.Char, hp.Picks, cost)
 	t.Bought = true
-	if v <= stakes {
+	if !s.Rules.beats(v, stakes) {
 		hp.Out = true
 		return nil
 	}
-	gain := e.Rules.BuyTime
-	if v-stakes >= e.Rules.Extraordinary {
-		gain = e.Rules.BuyTimeExtraordinary
+	gain := s.Rules.BuyTime
+	if v-stakes >= s.Rules.Extraordinary {
+		gain = s.Rules.BuyTimeExtraordinary
 	}
 	gain = max(0, min(gain, t.Start-t.Beats))
 	t.Beats += gain
 	if e.Sink != nil {
-		e.Sink.Event(Event{Kind: EvBeats, Side: -1, Char: hp.Char, Value: gain})
+		e.Sink(Event{Kind: EvBeats, Side: -1, Char: hp.Char, Value: gain})
 	}
 	return nil
 }
 
 // Choose settles a timed action finished with zero beats left: the
 // objective (true) or a clean getaway (false).
-func (e *Engine) Choose(s *Scene, objective bool) error {
-	t := s.Timed
-	if t == nil || t.Phase != TimedChoose {
-		return e.timedErr(t, "choose getaway or objective")
+func (e *Engine) Choose(s *State, objective bool) error {
+	t, err := e.timed(s, "choose getaway or objective", TimedChoose)
+	if err != nil {
+		return err
 	}
 	t.Outcome, t.Phase = TimedGetaway, TimedDone
 	if objective {
@@ -279,17 +342,17 @@ func (e *Engine) Choose(s *Scene, objective bool) error {
 // TimedInflict is the GM's Complication for running out of time, rated
 // from the last stakes roll; onto is as for Inflict, with "out of time" as
 // the new trait's name.
-func (e *Engine) TimedInflict(s *Scene, r *dice.Roller, onto int) error {
-	t := s.Timed
-	if t == nil || t.Phase != TimedInflictPhase {
-		return e.timedErr(t, "inflict the out-of-time Complication")
+func (e *Engine) TimedInflict(s *State, r *dice.Roller, onto int) error {
+	t, err := e.timed(s, "inflict the out-of-time Complication", TimedInflictPhase)
+	if err != nil {
+		return err
 	}
 	tc := &s.Characters[t.Actor]
 	if onto != -1 && (onto < 0 || onto >= len(tc.Traits) || tc.Traits[onto].Kind != Complication) {
 		return fmt.Errorf("contest: trait %d of %s is not a complication: pick one of its complications or -1 for a new one", onto, tc.Name)
 	}
 	sd := Side{Char: TroublePool, Dice: t.SDice, Faces: t.SFaces}
-	nd := e.ratePool(s, r, &sd)
+	nd := e.ratePool(s, r, &sd, nil)
 	const name = "out of time"
 	if onto == -1 {
 		onto = tc.findKind(name, Complication)

@@ -4,39 +4,109 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
-// Kind is what sort of trait a die rating belongs to.
-type Kind string
+// Kind is what sort of trait a die rating belongs to. It reads and writes
+// as its name; the zero Kind ("none") is no kind, and Check refuses it.
+type Kind uint8
 
-// The trait kinds of Scenes and Actions, "Managing Traits".
+// The trait kinds of Scenes and Actions, "Managing Traits". A character's
+// own kinds come first, Value to Resource.
 const (
-	Value        Kind = "value"
-	Relationship Kind = "relationship"
-	Distinction  Kind = "distinction"
-	Ability      Kind = "ability"
-	Resource     Kind = "resource"
-	Aspect       Kind = "aspect"       // a scene's trait, anyone may roll it
-	Complication Kind = "complication" // on a character; the opposition may roll it
-	Trauma       Kind = "trauma"       // like a Complication, from being Knocked Out
+	kindUnset    Kind = iota // the zero Kind: never valid
+	Value                    // "value"
+	Relationship             // "relationship"
+	Distinction              // "distinction"
+	Ability                  // "ability"
+	Resource                 // "resource"
+	Aspect                   // a scene's trait, anyone may roll it: "aspect"
+	Complication             // on a character; the opposition may roll it: "complication"
+	Trauma                   // like a Complication, from being Knocked Out: "trauma"
 )
+
+var kindNames = named.Enum[Kind]{"none", "value", "relationship", "distinction", "ability", "resource", "aspect", "complication", "trauma"}
+
+// String returns the kind's name.
+func (k Kind) String() string { return kindNames.String(k) }
+
+// MarshalText writes the kind's name.
+func (k Kind) MarshalText() ([]byte, error) { return kindNames.Marshal(k) }
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b, k) }
 
 // Own reports whether a character rolls traits of this kind as its own
 // (and may sacrifice them in a Final Push).
-func (k Kind) Own() bool {
-	// Plain comparisons, each a length test and a load or two; a switch
-	// over the names would search them with calls to compare strings.
-	return k == Value || k == Relationship || k == Distinction || k == Ability || k == Resource
-}
+func (k Kind) Own() bool { return k >= Value && k <= Resource }
 
-func (k Kind) valid() bool { return k.Own() || k == Aspect || k == Complication || k == Trauma }
+func (k Kind) valid() bool { return k >= Value && k <= Trauma }
 
-// Effects a Distinction may carry.
+// Effect is what a Distinction may do to its owner's Complication Pool
+// before it is rolled ("Some Distinctions allow you to fiddle with the
+// dice pool by stepping up or stepping back dice, or even adding or
+// removing dice"). It reads and writes as its name. The owner chooses
+// whether to use it each time (Policy.UseEffect), and only when the
+// Distinction was in the pool that won.
+type Effect uint8
+
+// Distinction effects.
 const (
-	// StepUpLowest steps up the lowest die of the Complication Pool before
-	// it is rolled (the text's Vicious).
-	StepUpLowest = "step_up_lowest"
+	EffectNone Effect = iota // no effect: "none"
+	// StepUpLowest steps up the lowest die of the Complication Pool (the
+	// text's Vicious): "step_up_lowest".
+	StepUpLowest
+	// StepBackHighest steps back the highest die (gone below d4): a
+	// merciful Distinction, "step_back_highest".
+	StepBackHighest
+	// AddDie adds a die of the Distinction's own rating: "add_die".
+	AddDie
+	// RemoveLowest removes the lowest die, never the last one:
+	// "remove_lowest".
+	RemoveLowest
 )
+
+var effectNames = named.Enum[Effect]{"none", "step_up_lowest", "step_back_highest", "add_die", "remove_lowest"}
+
+// String returns the effect's name.
+func (x Effect) String() string { return effectNames.String(x) }
+
+// MarshalText writes the effect's name.
+func (x Effect) MarshalText() ([]byte, error) { return effectNames.Marshal(x) }
+
+// UnmarshalText reads an effect's name.
+func (x *Effect) UnmarshalText(b []byte) error { return effectNames.Unmarshal(b, x) }
+
+// apply fiddles Complication Pool comp by the effect of a Distinction
+// rated d.
+func (x Effect) apply(comp []dice.Die, d dice.Die) []dice.Die {
+	lo, hi := 0, 0
+	for i, c := range comp {
+		if c < comp[lo] {
+			lo = i
+		}
+		if c > comp[hi] {
+			hi = i
+		}
+	}
+	switch {
+	case x == StepUpLowest && len(comp) > 0:
+		if up, ok := comp[lo].StepUp(); ok {
+			comp[lo] = up
+		}
+	case x == StepBackHighest && len(comp) > 0:
+		if down, _ := comp[hi].StepDown(); down != dice.Gone {
+			comp[hi] = down
+		} else {
+			comp = append(comp[:hi], comp[hi+1:]...)
+		}
+	case x == AddDie && len(comp) < maxDice:
+		comp = append(comp, d)
+	case x == RemoveLowest && len(comp) > 1:
+		comp = append(comp[:lo], comp[lo+1:]...)
+	}
+	return comp
+}
 
 // Trait is one rated trait. A trait stepped below d4 has Die dice.Gone and
 // can no longer be rolled; it keeps its place so references stay valid.
@@ -45,7 +115,7 @@ type Trait struct {
 	Kind Kind     `json:"kind"`
 	Die  dice.Die `json:"die"`
 	// Effect is an optional Distinction effect, such as StepUpLowest.
-	Effect string `json:"effect,omitempty"`
+	Effect Effect `json:"effect,omitzero"`
 	// Original is the rating a Final Push first lowered the trait from;
 	// zero (Gone) while it is not lowered. The lost steps stay lost until
 	// bought back with Reflection Points (Engine.Rebuy), and then Original
@@ -64,7 +134,7 @@ func (t Trait) Check() error {
 		return fmt.Errorf("contest: a %s trait needs a name", t.Kind)
 	}
 	if !t.Kind.valid() {
-		return fmt.Errorf("contest: trait %q: kind %q unknown: use value, relationship, distinction, ability, resource, aspect, complication or trauma", t.Name, t.Kind)
+		return fmt.Errorf("contest: trait %q: kind %v unknown: use value, relationship, distinction, ability, resource, aspect, complication or trauma", t.Name, t.Kind)
 	}
 	if t.Die != dice.Gone {
 		if err := t.Die.CheckLadder(); err != nil {
@@ -79,8 +149,11 @@ func (t Trait) Check() error {
 			return fmt.Errorf("contest: trait %q: original %v: only a character's own trait lowered below it (now %v) has one", t.Name, t.Original, t.Die)
 		}
 	}
-	if t.Effect != "" && (t.Effect != StepUpLowest || t.Kind != Distinction) {
-		return fmt.Errorf("contest: trait %q: effect %q: only a distinction may carry an effect, and the only one is %q", t.Name, t.Effect, StepUpLowest)
+	if !effectNames.Valid(t.Effect) {
+		return fmt.Errorf("contest: trait %q: effect %d unknown; allowed %s", t.Name, t.Effect, named.Allowed(effectNames))
+	}
+	if t.Effect != EffectNone && t.Kind != Distinction {
+		return fmt.Errorf("contest: trait %q: effect %v: only a distinction may carry an effect", t.Name, t.Effect)
 	}
 	return nil
 }
@@ -105,8 +178,8 @@ func (c *Character) Check() error {
 	if c.Name == "" {
 		return fmt.Errorf("contest: a character needs a name")
 	}
-	if len(c.Traits) > 200 {
-		return fmt.Errorf("contest: %s has %d traits: at most 200", c.Name, len(c.Traits))
+	if len(c.Traits) > maxTraits {
+		return fmt.Errorf("contest: %s has %d traits: at most %d", c.Name, len(c.Traits), maxTraits)
 	}
 	for _, t := range c.Traits {
 		if err := t.Check(); err != nil {
@@ -116,8 +189,8 @@ func (c *Character) Check() error {
 			return fmt.Errorf("contest: %s: trait %q: aspects belong to the scene, not a character", c.Name, t.Name)
 		}
 	}
-	if c.PlotPoints < 0 || c.Reflection < 0 {
-		return fmt.Errorf("contest: %s: plot points (%d) and reflection points (%d) must not be negative", c.Name, c.PlotPoints, c.Reflection)
+	if c.PlotPoints < 0 || c.Reflection < 0 || c.PlotPoints > maxPoints || c.Reflection > maxPoints {
+		return fmt.Errorf("contest: %s: plot points (%d) and reflection points (%d) must be 0..%d", c.Name, c.PlotPoints, c.Reflection, maxPoints)
 	}
 	return nil
 }
@@ -180,13 +253,3 @@ const SceneOwner = -1
 
 // TroublePool as a side's character: the side is the Trouble Pool.
 const TroublePool = -1
-
-// rating returns the new rating when a die of size nd lands on an existing
-// rating old (Gone for none): a larger die replaces it, otherwise it steps
-// up; ok is false when it would pass d12. ("Winning an Action".)
-func rating(old, nd dice.Die) (dice.Die, bool) {
-	if old == dice.Gone || nd > old {
-		return nd, true
-	}
-	return old.StepUp()
-}

@@ -49,13 +49,8 @@ func main() {
 	}
 
 	// The same odds sampled: a bot or a table tool rolls basic actions
-	// between bare pools with Engine.BasicRoll (seeded here, so the output
+	// between bare pools with Rules.BasicRoll (seeded here, so the output
 	// is the same every run).
-	e, err := contest.NewEngine(rules)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 	pool, stake := pools[2], stakes[3]
 	a, b := dist(pool), dist(stake) // these parse: dist has checked them
 	pp, _ := dice.ParsePool(pool)
@@ -66,7 +61,7 @@ func main() {
 	const n = 100000
 	won, xo := 0, 0
 	for range n {
-		if err := e.BasicRoll(r, sd, pd, &res); err != nil {
+		if err := rules.BasicRoll(r, pd, sd, &res); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -1,0 +1,199 @@
+package contest
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// A scenario's start state gives every player character
+// Rules.StartPlotPoints (with its cast plot_points on top) and the Trouble
+// Pool Rules.TroubleStart; GM characters keep their own points. So
+// --set rules.start_plot_points=5 changes the game.
+func TestScenarioStartAppliesStartPlotPointsAndTrouble(t *testing.T) {
+	sc := DefaultScenario()
+	sc.Rules.StartPlotPoints = 5
+	sc.Rules.TroubleStart = []dice.Die{dice.D8, dice.D8, dice.D8}
+	b, err := sc.build()
+	must(t, err)
+	if det, vil := b.scene.Characters[0].PlotPoints, b.scene.Characters[1].PlotPoints; det != 5 || vil != 1 {
+		t.Errorf("detective %d, villain %d Plot Points; want 5 and 1", det, vil)
+	}
+	if !equalAny(b.scene.Trouble, sc.Rules.TroubleStart) {
+		t.Errorf("trouble %v", b.scene.Trouble)
+	}
+	// The sampled outcome moves: with five points a stubborn detective
+	// buys Gadgets for every roll.
+	count := func(sc Scenario) []int {
+		sc.Cast[0].Policy = "stubborn"
+		rn, err := sc.NewRunner()
+		must(t, err)
+		r, n := dice.NewSeeded(1), make([]int, len(sc.Categories()))
+		for range 2000 {
+			n[rn.Trial(r, nil)]++
+		}
+		return n
+	}
+	if a, b := count(DefaultScenario()), count(sc); equalAny(a, b) {
+		t.Errorf("start_plot_points 5 changed nothing: %v", a)
+	}
+	s, err := NewState(sc.Rules, []Character{sc.Cast[0].Character, sc.Cast[1].Character}, nil)
+	must(t, err)
+	if s.Characters[0].PlotPoints != 5 || s.Characters[1].PlotPoints != 1 || len(s.Trouble) != 3 {
+		t.Errorf("NewState: %d and %d Plot Points, trouble %v", s.Characters[0].PlotPoints, s.Characters[1].PlotPoints, s.Trouble)
+	}
+}
+
+// Leaving a side's aider out means nobody aids, and an action's planned
+// interferer out means nobody interferes: the zero values are "none".
+func TestNoAiderAndNoInterfererAreTheZeroValue(t *testing.T) {
+	e := mustEngine(t)
+	rec := &Recorder{}
+	e.Sink = rec.Record
+	s := testScene()
+	must(t, e.Begin(s, Contested, []SideSetup{{Char: villain, Base: villainPool()}, {Char: hero, Base: heroPool()}}, 0))
+	if s.Action.Sides[1].Aider.Set || s.Action.Planned.Set || s.Action.Interferer.Set {
+		t.Fatalf("zero values name someone: %+v", s.Action)
+	}
+	must(t, e.Play(s, dice.NewSeeded(4), &Table{}))
+	for _, ev := range rec.Events {
+		if ev.Kind == EvAided || ev.Kind == EvInterfered {
+			t.Errorf("event %v with nobody planned", ev.Kind)
+		}
+	}
+	b, err := json.Marshal(SideSetup{Char: hero})
+	must(t, err)
+	var back SideSetup
+	must(t, json.Unmarshal(b, &back))
+	if back.Aider.Set || string(b) != `{"char":0}` {
+		t.Errorf("%s decodes to aider %+v", b, back.Aider)
+	}
+}
+
+// The legal-choice queries answer from the same checks the steps make.
+func TestLegalChoiceQueries(t *testing.T) {
+	e := mustEngine(t)
+	s := testScene()
+	hs := side(hero, heroPool())
+	hs.Extra = []Pick{{hero, gadgets}, {hero, cave}, {hero, justice}}
+	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
+	if _, err := e.GiveInCost(s); !errors.Is(err, ErrPhase) {
+		t.Errorf("GiveInCost before the stakes: %v", err)
+	}
+	must(t, e.Roll(s, dice.Scripted(5, 3, 1), villainPool()))
+	gc, err := e.GiveInCost(s)
+	must(t, err)
+	if !gc.Free {
+		t.Errorf("the hero has not rolled, yet Giving In costs %+v", gc)
+	}
+	// The hero holds 2 Plot Points: Gadgets and Cave (one each) it can
+	// buy, Justice again would be a third.
+	if n, err := e.Affordable(s); err != nil || n != 2 {
+		t.Errorf("Affordable = %d, %v; want 2", n, err)
+	}
+	if c, err := e.PoolCost(s, hero, append(heroPool(), Pick{hero, justice})); err != nil || c != 1 {
+		t.Errorf("PoolCost with Justice twice = %d, %v", c, err)
+	}
+	if _, err := e.PoolCost(s, hero, []Pick{{hero, gordon}}); !errors.Is(err, ErrNoValue) {
+		t.Errorf("PoolCost without a Value: %v", err)
+	}
+	must(t, e.Roll(s, dice.Scripted(5, 4, 2), heroPool())) // 9 raises
+	must(t, e.Roll(s, dice.Scripted(6, 4, 2), villainPool()))
+	gc, err = e.GiveInCost(s)
+	must(t, err)
+	if want := (GiveInCost{PlotPoints: 1, CanPayPoints: true, Complication: dice.D6}); gc != want {
+		t.Errorf("GiveInCost after rolling %+v, want %+v", gc, want)
+	}
+	if err := e.GiveIn(s, PayNothing); !errors.Is(err, ErrPayRequired) {
+		t.Errorf("free Give In after rolling: %v", err)
+	}
+	if e.CanWaive(s) {
+		t.Error("a contest's turn offers a waiver")
+	}
+}
+
+// Picks name traits by name: own, "aspect:", and another character's.
+func TestPicksByName(t *testing.T) {
+	s := testScene()
+	s.Characters[villain].Traits = append(s.Characters[villain].Traits, Trait{Name: "Scared", Kind: Complication, Die: dice.D6})
+	ps, err := s.Picks(hero, "Justice", "aspect:Rooftops", "Villain:Scared")
+	must(t, err)
+	if want := []Pick{{hero, justice}, {SceneOwner, 0}, {villain, 3}}; !equalAny(ps, want) {
+		t.Errorf("picks %v, want %v", ps, want)
+	}
+	for _, bad := range []string{"Nothing", "aspect:Sea", "Nobody:Scared", "Villain:Calm"} {
+		if _, err := s.Pick(hero, bad); err == nil {
+			t.Errorf("%q named a trait", bad)
+		}
+	}
+	if _, err := s.Pick(42, "Justice"); err == nil {
+		t.Error("character 42 picked a trait")
+	}
+}
+
+// BasicRoll and PBeat take the actor's pool first: a d12 pair against a
+// d4 wins nearly always, in both.
+func TestBasicRollAndPBeatTakeTheActorFirst(t *testing.T) {
+	actor, stakes := []dice.Die{dice.D12, dice.D12}, []dice.Die{dice.D4}
+	rules := DefaultRules()
+	p, err := PBeat(actor, stakes, 0, rules)
+	must(t, err)
+	r, won := dice.NewSeeded(2), 0
+	var res BasicResult
+	for range 1000 {
+		must(t, rules.BasicRoll(r, actor, stakes, &res))
+		if res.Won {
+			won++
+		}
+	}
+	if p < 0.95 || won < 900 {
+		t.Errorf("PBeat %v, BasicRoll won %d of 1000: the actor's pool is not first", p, won)
+	}
+}
+
+// Events write their kind as a name and survive a JSON round trip.
+func TestEventsRoundTripJSON(t *testing.T) {
+	e, s := midContest(t)
+	rec := &Recorder{}
+	e.Sink = rec.Record
+	must(t, e.Play(s, dice.NewSeeded(8), &Table{}))
+	if len(rec.Events) < 3 {
+		t.Fatalf("%d events", len(rec.Events))
+	}
+	b, err := json.Marshal(rec.Events)
+	must(t, err)
+	var back []Event
+	must(t, json.Unmarshal(b, &back))
+	if d := diff(rec.Events, back); d != "" {
+		t.Errorf("round trip (-want +got):\n%s", d)
+	}
+	var one struct{ Kind string }
+	must(t, json.Unmarshal(b[1 : len(b)-1][:len(mustJSON(t, rec.Events[0]))], &one))
+	if one.Kind != rec.Events[0].Kind.String() || one.Kind == "" {
+		t.Errorf("kind %q", one.Kind)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	must(t, err)
+	return b
+}
+
+// A nil Sink builds no event: a trial allocates nothing.
+func TestTrialsAllocateNothing(t *testing.T) {
+	for _, sc := range []Scenario{DefaultScenario(), basic3v3(), timedScenario()} {
+		rn, err := sc.NewRunner()
+		must(t, err)
+		r, m := dice.NewSeeded(1), make([]int, len(sc.Metrics()))
+		for range 100 {
+			rn.Trial(r, m)
+		}
+		if n := testing.AllocsPerRun(500, func() { rn.Trial(r, m) }); n != 0 {
+			t.Errorf("%s: %v allocations a trial", sc.Kind, n)
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package contest
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// The legal-choice queries: what the side to act may do now, for bots and
+// menus. Each is built from the same code the step it asks about
+// validates with.
+
+// GiveInCost is what Giving In costs the side to act ("Giving In").
+type GiveInCost struct {
+	// Free: the side has not rolled, so Giving In is free (PayNothing is
+	// then the only payment).
+	Free bool `json:"free"`
+	// PlotPoints is the price in Plot Points after rolling, to the
+	// opposition; CanPayPoints says whether the side holds them.
+	PlotPoints   int  `json:"plot_points"`
+	CanPayPoints bool `json:"can_pay_points"`
+	// Complication is the Complication it may take instead (Gone for the
+	// Trouble Pool, which can take none).
+	Complication dice.Die `json:"complication"`
+}
+
+// GiveInCost returns what Giving In costs side Turn now, in PhaseTurn.
+func (e *Engine) GiveInCost(s *State) (GiveInCost, error) {
+	a, err := e.action(s, "give in", PhaseTurn)
+	if err != nil {
+		return GiveInCost{}, err
+	}
+	sd := &a.Sides[a.Turn]
+	if !sd.Rolled {
+		return GiveInCost{Free: true}, nil
+	}
+	gc := GiveInCost{PlotPoints: s.Rules.GiveInPlotPoints}
+	if sd.Char != TroublePool {
+		gc.CanPayPoints = s.Characters[sd.Char].PlotPoints >= gc.PlotPoints
+		gc.Complication = s.Rules.GiveInComplication
+	}
+	return gc, nil
+}
+
+// Allows returns an error unless pay is a legal payment at this cost.
+func (gc GiveInCost) allows(pay Payment) error {
+	switch {
+	case !paymentNames.Valid(pay):
+		return fmt.Errorf("contest: payment %v: use plot_point or complication (or nothing before rolling)", pay)
+	case gc.Free && pay != PayNothing:
+		return fmt.Errorf("contest: payment %v: Giving In before rolling is free", pay)
+	case !gc.Free && pay == PayNothing:
+		return ErrPayRequired
+	case pay == PayPlotPoint && !gc.CanPayPoints:
+		return fmt.Errorf("%w: Giving In costs %d Plot Points", ErrPlotPoints, gc.PlotPoints)
+	case pay == PayComplication && gc.Complication == dice.Gone:
+		return errors.New("contest: the Trouble Pool cannot take a Complication to Give In")
+	}
+	return nil
+}
+
+// PoolCost returns the Plot Points character c's pool of picks costs, or
+// why it is not a pool c may roll ("Choosing Character Traits").
+func (e *Engine) PoolCost(s *State, c int, picks []Pick) (int, error) {
+	if _, err := s.char(c); err != nil {
+		return 0, err
+	}
+	return s.cost(c, picks)
+}
+
+// Affordable returns how many of side Turn's planned extra picks
+// (Side.Extra, in order) it can add to its planned pool (Side.Base) for
+// its coming roll: the most n for which Base + Extra[:n] is a pool it may
+// roll and holds the Plot Points for. The Trouble Pool buys none.
+func (e *Engine) Affordable(s *State) (int, error) {
+	a, err := e.action(s, "roll", PhaseOpen, PhaseTurn)
+	if err != nil {
+		return 0, err
+	}
+	return e.affordableExtras(s, &a.Sides[a.Turn]), nil
+}
+
+// affordableExtras is Affordable for side sd.
+func (e *Engine) affordableExtras(s *State, sd *Side) int {
+	if sd.Char == TroublePool {
+		return 0
+	}
+	pp := s.Characters[sd.Char].PlotPoints
+	n := 0
+	for n < len(sd.Extra) {
+		cost, err := s.cost(sd.Char, s.plan(sd, n+1))
+		if err != nil || cost > pp {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// plan returns side sd's planned pool with n extras, in scratch space.
+func (s *State) plan(sd *Side, n int) []Pick {
+	s.buf.picks = append(append(s.buf.picks[:0], sd.Base...), sd.Extra[:n]...)
+	return s.buf.picks
+}
+
+// PushNeed returns how many Final Push steps side Turn, in PhasePush,
+// needs to get under the Extraordinary margin, and whether its rolled
+// traits can pay for that many without winning ("Final Push").
+func (e *Engine) PushNeed(s *State) (need int, ok bool, err error) {
+	a, err := e.action(s, "make a Final Push", PhasePush)
+	if err != nil {
+		return 0, false, err
+	}
+	need, ok = e.pushReach(s, a.Turn, a.Margin, a.PushFloor)
+	return need, ok, nil
+}
+
+// PushOptions returns the traits side Turn, in PhasePush, may lower in a
+// Final Push: the distinct traits of its own it rolled, at their ratings
+// now.
+func (e *Engine) PushOptions(s *State) ([]PushOption, error) {
+	a, err := e.action(s, "make a Final Push", PhasePush)
+	if err != nil {
+		return nil, err
+	}
+	return pushOpts(s, &a.Sides[a.Turn], nil), nil
+}
+
+// pushReach is how many Final Push steps side t, losing by m with floor
+// floor, needs to get under the Extraordinary margin, and whether its
+// rolled traits can pay for them without the push winning.
+func (e *Engine) pushReach(s *State, t, m, floor int) (need int, ok bool) {
+	x, b := s.Rules.Extraordinary, s.Rules.PushBonus
+	if m < x {
+		return 0, false
+	}
+	need = (m-x)/b + 1
+	sd := &s.Action.Sides[t]
+	if m-need*b < floor || sd.Char == TroublePool {
+		return need, false
+	}
+	s.buf.opts = pushOpts(s, sd, s.buf.opts[:0])
+	have := 0
+	for _, o := range s.buf.opts {
+		have += stepsLeft(o.Die)
+	}
+	return need, have >= need
+}
+
+// pushOpts appends to dst the distinct traits of its own side sd rolled,
+// at their ratings now.
+func pushOpts(s *State, sd *Side, dst []PushOption) []PushOption {
+	ts := s.Characters[sd.Char].Traits
+outer:
+	for _, p := range sd.Picks {
+		if p.Owner != sd.Char || !ts[p.Trait].Kind.Own() {
+			continue
+		}
+		for _, o := range dst {
+			if o.Trait == p.Trait {
+				continue outer
+			}
+		}
+		dst = append(dst, PushOption{Trait: p.Trait, Kind: ts[p.Trait].Kind, Die: ts[p.Trait].Die})
+	}
+	return dst
+}
+
+// CanWaive reports whether the harm waiting, in PhaseInflict, is the
+// Complication of a failed basic action, which the GM may waive.
+func (e *Engine) CanWaive(s *State) bool {
+	a := s.Action
+	if a == nil || a.Phase != PhaseInflict || len(a.Harms) == 0 || a.Kind != Basic {
+		return false
+	}
+	h := a.Harms[0]
+	return h.From == 0 && h.To != TroublePool && h.To == a.Sides[1].Char && !h.Trauma && h.Fixed == dice.Gone
+}
+
+// turnView fills v with what side t sees before rolling or Giving In:
+// the stakes, its points, and the best totals its planned pool (with its
+// gang and any aid waiting) could make, without and with the extras it
+// can afford.
+func (e *Engine) turnView(s *State, t int, v *View) {
+	a := s.Action
+	sd := &a.Sides[t]
+	*v = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1}
+	if sd.Char == TroublePool {
+		return
+	}
+	v.PlotPoints = s.Characters[sd.Char].PlotPoints
+	v.Affordable = e.affordableExtras(s, sd)
+	if sd.Rolled {
+		v.Price = s.Rules.GiveInPlotPoints
+	}
+	// The highest total a pool could make is the sum of its Keep largest
+	// sizes.
+	best := largestSizes{keep: min(s.Rules.Keep, len(largestSizes{}.top))}
+	s.buf.pool = s.sideDice(sd, sd.Base, s.buf.pool)
+	best.add(s.buf.pool...)
+	v.Best = sd.Aid + best.sum()
+	s.buf.pool = s.poolDice(sd.Extra[:v.Affordable], s.buf.pool)
+	best.add(s.buf.pool...)
+	v.BestAll = sd.Aid + best.sum()
+}
+
+// largestSizes keeps the keep largest die sizes it has been given.
+type largestSizes struct {
+	top  [10]int // Rules.Keep is at most 10
+	keep int
+}
+
+// add takes in sizes ds.
+func (l *largestSizes) add(ds ...dice.Die) {
+	for _, d := range ds {
+		x := int(d)
+		for i := range l.keep {
+			if x > l.top[i] {
+				l.top[i], x = x, l.top[i]
+			}
+		}
+	}
+}
+
+// sum is the sum of the sizes kept.
+func (l *largestSizes) sum() int {
+	n := 0
+	for _, x := range l.top[:l.keep] {
+		n += x
+	}
+	return n
+}

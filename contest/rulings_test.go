@@ -1,0 +1,263 @@
+package contest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Each ruling is a setting: the default reproduces the shipped behaviour,
+// and changing it changes the outcome of the same dice.
+func TestRulingSettingsChangeOutcomes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Rules)
+		play func(t *testing.T, e *Engine, rules Rules) any
+		def  any // the outcome under DefaultRules
+		alt  any // the outcome with set applied
+	}{
+		{"ties_to_holder", func(r *Rules) { r.TiesToHolder = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			// Villain 5+3 = 8 stakes; the hero ties at 4+4.
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			r := dice.Scripted(5, 3, 1, 4, 4, 1)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, heroPool()))
+			return s.Action.Winner
+		}, 0, 1},
+		{"rate_ties_larger", func(r *Rules) { r.RateTiesLarger = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			sd := &Side{Char: villain, Dice: []dice.Die{dice.D6, dice.D10}, Faces: []int{2, 2}}
+			return e.ratePool(s, dice.Scripted(5, 5), sd, nil)
+		}, dice.D10, dice.D6},
+		{"always_step_up", func(r *Rules) { r.AlwaysStepUp = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			d, _ := rules.rating(dice.D6, dice.D10)
+			return d
+		}, dice.D10, dice.D8},
+		{"one_plot_points", func(r *Rules) { r.OnePlotPoints = 2 }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			r := dice.Scripted(5, 3, 1, 1, 4, 9)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, heroPool()))
+			must(t, e.BuyOnes(s, 1))
+			return s.Characters[hero].PlotPoints
+		}, 3, 4},
+		{"failed_last_step_completes", func(r *Rules) { r.FailedLastStepCompletes = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			must(t, e.BeginTimed(s, hero, heroPool(), 3, []TimedStep{{Stakes: []dice.Die{dice.D10}}}, nil))
+			must(t, e.TimedRoll(s, dice.Scripted(9, 2, 2, 2), nil)) // 9 against 4: failed, 2 beats lost
+			return []any{s.Timed.Phase, s.Timed.Step, s.Timed.Outcome}
+		}, []any{TimedDone, 1, TimedCompleted}, []any{TimedGap, 0, timedNoOutcome}},
+		{"aider_harmed_on_give_in", func(r *Rules) { r.AiderHarmedOnGiveIn = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			hs := side(hero, heroPool())
+			hs.Aider = Ref(sidekick)
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
+			r := dice.Scripted(5, 3, 1, 4)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Aid(s, r, 1, sidekick, []Pick{{sidekick, 0}}))
+			must(t, e.GiveIn(s, PayNothing))
+			return len(s.Action.Harms)
+		}, 0, 1},
+		{"mook_off_largest", func(r *Rules) { r.MookOffLargest = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			vs := side(villain, villainPool())
+			vs.Gang = []dice.Die{dice.D10, dice.D6}
+			must(t, e.Begin(s, Contested, []SideSetup{vs, side(hero, heroPool())}, 0))
+			r := dice.Scripted(2, 2, 2, 1, 1, 5, 1, 3) // villain 4 (the gang shows 1s); hero 8 raises by 4
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, heroPool()))
+			return s.Action.Sides[0].Gang
+		}, []dice.Die{dice.D6}, []dice.Die{dice.D10}},
+		{"trouble_in_contests", func(r *Rules) { r.TroubleInContests = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			return e.Begin(s, Contested, []SideSetup{{Char: TroublePool}, side(hero, heroPool())}, 0) == nil
+		}, false, true},
+		{"all_roll_tie_reroll", func(r *Rules) { r.AllRollTieReroll = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, -1))
+			r := dice.Scripted(5, 3, 1, 5, 3, 1)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, heroPool()))
+			return []any{s.Action.Phase, s.Action.Holder}
+		}, []any{PhaseOpen, -1}, []any{PhaseTurn, 0}},
+		{"brawl_tie_to_holder", func(r *Rules) { r.BrawlTieToHolder = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := brawlReady(t, e, rules)
+			// Villain 4+4, hero 4+4: a tie; the bystander rolls 1+1.
+			must(t, e.Brawl(s, dice.Scripted(4, 4, 1, 4, 4, 1, 1, 1)))
+			return s.Action.Winner
+		}, 0, 1},
+		{"max_trouble", func(r *Rules) { r.MaxTrouble = 2 }, func(t *testing.T, e *Engine, rules Rules) any {
+			s := testScene()
+			s.Rules = rules
+			s.Characters[villain].Reflection = 3
+			return e.CashReflection(s, villain, 1) == nil
+		}, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := mustEngine(t)
+			if got := c.play(t, e, DefaultRules()); !equalAny(got, c.def) {
+				t.Errorf("default: %v, want %v", got, c.def)
+			}
+			rules := DefaultRules()
+			c.set(&rules)
+			must(t, rules.Validate())
+			if got := c.play(t, e, rules); !equalAny(got, c.alt) {
+				t.Errorf("changed: %v, want %v", got, c.alt)
+			}
+		})
+	}
+}
+
+func equalAny(a, b any) bool { return diff(a, b) == "" }
+
+// brawlReady is the test scene with a contest between the villain (holding
+// the stakes at 8) and the hero, interfered with by the bystander, both
+// sides having paid to go on.
+func brawlReady(t *testing.T, e *Engine, rules Rules) *State {
+	t.Helper()
+	s := testScene()
+	s.Rules = rules
+	s.Characters[villain].PlotPoints = 2
+	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+	must(t, e.Roll(s, dice.Scripted(5, 3, 1), villainPool()))
+	must(t, e.Interfere(s, dice.Scripted(6, 6), bystander, []Pick{{bystander, 0}, {bystander, 1}}))
+	must(t, e.Continue(s, 0, true))
+	must(t, e.Continue(s, 1, true))
+	if s.Action.Phase != PhaseBrawl {
+		t.Fatalf("phase %s, want brawl", s.Action.Phase)
+	}
+	return s
+}
+
+// Distinction effects fiddle the Complication Pool only when the
+// Distinction was rolled in the winning pool and its owner chooses to use
+// it; each effect does what its name says.
+func TestDistinctionEffects(t *testing.T) {
+	for _, c := range []struct {
+		effect Effect
+		comp   []dice.Die
+		want   []dice.Die
+	}{
+		{StepUpLowest, []dice.Die{dice.D8, dice.D4, dice.D6}, []dice.Die{dice.D8, dice.D6, dice.D6}},
+		{StepBackHighest, []dice.Die{dice.D8, dice.D4}, []dice.Die{dice.D6, dice.D4}},
+		{StepBackHighest, []dice.Die{dice.D4}, []dice.Die{}},
+		{AddDie, []dice.Die{dice.D4}, []dice.Die{dice.D4, dice.D10}},
+		{RemoveLowest, []dice.Die{dice.D8, dice.D4}, []dice.Die{dice.D8}},
+		{RemoveLowest, []dice.Die{dice.D8}, []dice.Die{dice.D8}},
+	} {
+		if got := c.effect.apply(slices.Clone(c.comp), dice.D10); !slices.Equal(got, c.want) {
+			t.Errorf("%v on %v: %v, want %v", c.effect, c.comp, got, c.want)
+		}
+	}
+	// The hero's Detective (d10) carries Vicious. Rolled and used, the
+	// lowest die of the pool (Gordon's d6) steps up to d8 before the
+	// rating roll; not rolled, or not chosen, it does nothing.
+	for _, c := range []struct {
+		name  string
+		pool  []Pick
+		use   bool
+		faces []int // the hero's roll, then the Complication Pool's
+		want  dice.Die
+	}{
+		{"rolled and used", heroPool(), true, []int{5, 5, 5, 2, 8, 1}, dice.D8},
+		{"rolled, not used", heroPool(), false, []int{5, 5, 5, 2, 6, 1}, dice.D6},
+		{"not rolled", []Pick{{hero, justice}, {hero, gordon}}, true, []int{5, 5, 2, 6}, dice.D6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := mustEngine(t)
+			s := testScene()
+			s.Characters[hero].Traits[detective].Effect = StepUpLowest
+			must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, c.pool)}, 0))
+			r := dice.Scripted(append([]int{3, 3, 1}, c.faces...)...)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, c.pool))
+			opts, err := e.EffectOptions(s)
+			must(t, err)
+			var use []Pick
+			if c.use {
+				use = opts
+			}
+			if rolled := slices.Contains(c.pool, Pick{hero, detective}); rolled != (len(opts) == 1) {
+				t.Fatalf("effect options %v with the Distinction rolled %v", opts, rolled)
+			}
+			must(t, e.Inflict(s, r, -1, use))
+			v := s.Characters[villain]
+			if got := v.Traits[len(v.Traits)-1].Die; got != c.want {
+				t.Errorf("villain's Complication %v, want %v", got, c.want)
+			}
+			if err := e.Inflict(s, r, -1, []Pick{{hero, gordon}}); err == nil {
+				t.Error("an effect of a trait with none was accepted")
+			}
+		})
+	}
+}
+
+// The GM may waive the Complication of a failed basic action ("you may
+// take the Complication"), not Trauma nor a contest's harm.
+func TestGMWaivesABasicActionsComplication(t *testing.T) {
+	e := mustEngine(t)
+	s := testScene()
+	must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+	r := dice.Scripted(5, 3, 1, 4, 2, 1) // 8 against 6: failed by 2
+	must(t, e.Roll(s, r, villainPool()))
+	must(t, e.Roll(s, r, heroPool()))
+	if !e.CanWaive(s) {
+		t.Fatal("the failed basic action's Complication cannot be waived")
+	}
+	must(t, e.Waive(s))
+	if s.Action.Phase != PhaseDone || len(s.Characters[hero].Traits) != 5 {
+		t.Errorf("phase %s, hero's traits %v", s.Action.Phase, s.Characters[hero].Traits)
+	}
+	// A policy that waives: Play asks the GM character's policy.
+	s = testScene()
+	must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+	must(t, e.Play(s, dice.Scripted(5, 3, 1, 4, 2, 1), &Table{Chars: []Policy{nil, waiver{}}}))
+	if len(s.Characters[hero].Traits) != 5 {
+		t.Errorf("the waiving GM's hero took %v", s.Characters[hero].Traits[5:])
+	}
+	// Not in a contest.
+	s = testScene()
+	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+	must(t, e.Roll(s, dice.Scripted(5, 3, 1), villainPool()))
+	must(t, e.Roll(s, dice.Scripted(4, 2, 1), heroPool()))
+	if e.CanWaive(s) || e.Waive(s) == nil {
+		t.Error("a contest's Complication was waived")
+	}
+}
+
+type waiver struct{ Sensible }
+
+func (waiver) Waive(*View) bool { return true }
+
+// A Final Push whose steps leave the loser still losing by the
+// Extraordinary margin avoids no Trauma: it is refused, changing nothing.
+func TestFinalPushThatCannotAvoidTraumaIsRefused(t *testing.T) {
+	e := mustEngine(t)
+	s := pushAt(t, e, 11) // the hero loses by 11: two steps needed
+	before := s.Clone()
+	if err := e.Push(s, []Pick{{hero, gordon}}); err == nil {
+		t.Fatal("a one-step push from 11 down to 6 was accepted")
+	}
+	if d := diff(before, s); d != "" {
+		t.Errorf("the refused push changed the state:\n%s", d)
+	}
+	need, ok, err := e.PushNeed(s)
+	must(t, err)
+	opts, err := e.PushOptions(s)
+	must(t, err)
+	if need != 2 || !ok || len(opts) != 3 {
+		t.Errorf("PushNeed %d %v, options %v", need, ok, opts)
+	}
+	must(t, e.Push(s, []Pick{{hero, gordon}, {hero, detective}}))
+}

@@ -1,0 +1,277 @@
+package contest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Bounds on a State, so that no input, saved states included, makes a
+// step allocate without limit. [ours]
+const (
+	maxChars  = 100     // characters in a state
+	maxTraits = 200     // traits on one character
+	maxAspect = 100     // the scene's Aspects
+	maxSides  = 16      // sides of a contested action
+	maxPicks  = 50      // picks in one pool
+	maxGang   = 50      // extra opponents of one side
+	maxDice   = 128     // dice in one roll: picks, gang, or the Trouble Pool
+	maxPoints = 1000000 // Plot Points or Reflection Points one character holds
+)
+
+// State is the whole of a scene as one saveable value: the rules it is
+// played under, the characters, the scene's Aspects, the Trouble Pool, the
+// GM's Plot Points, and the one action (plain or timed) under way with its
+// phase and whose turn it is. It is plain data and saves and restores as
+// JSON; Check validates a restored one whole before any step reads it.
+// Steps read the Rules as they stand, so a designer may change them
+// between steps. A State's steps reuse scratch space inside it, so give
+// each goroutine its own (Clone).
+type State struct {
+	Rules        Rules       `json:"rules"`
+	Characters   []Character `json:"characters"`
+	Aspects      []Trait     `json:"aspects,omitempty"`
+	Trouble      []dice.Die  `json:"trouble"`
+	GMPlotPoints int         `json:"gm_plot_points"`
+	Action       *Action     `json:"action,omitempty"`
+	Timed        *Timed      `json:"timed,omitempty"`
+
+	buf scratch
+}
+
+// scratch is the space steps roll and rate dice in, kept between steps so
+// that a trial allocates nothing once warmed up. It is never saved.
+type scratch struct {
+	pool  []dice.Die
+	faces []int
+	comp  []dice.Die
+	picks []Pick
+	steps []Pick
+	opts  []PushOption
+	view  View // what a policy is shown: an interface call keeps it from the stack
+}
+
+// NewState returns a State of the given characters and Aspects at the start
+// of an episode, under rules r: each player character (not a GM one) holds
+// r.StartPlotPoints, and the Trouble Pool is r.TroubleStart.
+func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	r.TroubleStart = slices.Clone(r.TroubleStart)
+	s := &State{
+		Rules:      r,
+		Characters: make([]Character, len(chars)),
+		Aspects:    slices.Clone(aspects),
+		Trouble:    slices.Clone(r.TroubleStart),
+	}
+	for i, c := range chars {
+		c.Traits = slices.Clone(c.Traits)
+		if !c.GM {
+			c.PlotPoints = r.StartPlotPoints
+		}
+		s.Characters[i] = c
+	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Check validates the whole state: its rules, the characters, aspects and
+// Trouble Pool, and the action or timed action under way, against every
+// bound a step relies on, and that every pool Play will roll from it is
+// one its character may roll. A state that passes plays to its end under
+// any legal policies.
+func (s *State) Check() error {
+	if err := s.Rules.Validate(); err != nil {
+		return err
+	}
+	if len(s.Characters) > maxChars {
+		return fmt.Errorf("contest: %d characters: at most %d", len(s.Characters), maxChars)
+	}
+	for i := range s.Characters {
+		if err := s.Characters[i].Check(); err != nil {
+			return fmt.Errorf("characters[%d]: %w", i, err)
+		}
+	}
+	if len(s.Aspects) > maxAspect {
+		return fmt.Errorf("contest: %d aspects: at most %d", len(s.Aspects), maxAspect)
+	}
+	for i, a := range s.Aspects {
+		if err := a.Check(); err != nil {
+			return fmt.Errorf("aspects[%d]: %w", i, err)
+		}
+		if a.Kind != Aspect {
+			return fmt.Errorf("contest: aspects[%d] %q has kind %v: scene traits must be aspects", i, a.Name, a.Kind)
+		}
+	}
+	if len(s.Trouble) > maxDice {
+		return fmt.Errorf("contest: a Trouble Pool of %d dice: at most %d", len(s.Trouble), maxDice)
+	}
+	for i, d := range s.Trouble {
+		if err := d.CheckLadder(); err != nil {
+			return fmt.Errorf("contest: trouble[%d]: %w", i, err)
+		}
+	}
+	if s.GMPlotPoints < 0 || s.GMPlotPoints > maxPoints {
+		return fmt.Errorf("contest: gm_plot_points %d: must be 0..%d", s.GMPlotPoints, maxPoints)
+	}
+	if s.Action != nil && s.Action.Phase != PhaseDone && s.Timed != nil && s.Timed.Phase != TimedDone {
+		return fmt.Errorf("contest: an action (phase %s) and a timed action (phase %s) are both under way: one at a time", s.Action.Phase, s.Timed.Phase)
+	}
+	if s.Action != nil {
+		if err := s.checkAction(); err != nil {
+			return err
+		}
+	}
+	if s.Timed != nil {
+		if err := s.checkTimed(); err != nil {
+			return err
+		}
+	}
+	return s.checkPools()
+}
+
+func (s *State) char(i int) (*Character, error) {
+	if i < 0 || i >= len(s.Characters) {
+		return nil, fmt.Errorf("contest: no character %d (the state has %d)", i, len(s.Characters))
+	}
+	return &s.Characters[i], nil
+}
+
+// traitAt returns the trait a pick names, or nil if it names none.
+func (s *State) traitAt(p Pick) *Trait {
+	if p.Owner == SceneOwner {
+		if p.Trait >= 0 && p.Trait < len(s.Aspects) {
+			return &s.Aspects[p.Trait]
+		}
+		return nil
+	}
+	if p.Owner < 0 || p.Owner >= len(s.Characters) {
+		return nil
+	}
+	if ts := s.Characters[p.Owner].Traits; p.Trait >= 0 && p.Trait < len(ts) {
+		return &ts[p.Trait]
+	}
+	return nil
+}
+
+// trait returns the trait a pick names, or an error saying why none.
+func (s *State) trait(p Pick) (*Trait, error) {
+	if t := s.traitAt(p); t != nil {
+		return t, nil
+	}
+	if p.Owner == SceneOwner {
+		return nil, fmt.Errorf("contest: no aspect %d (the scene has %d)", p.Trait, len(s.Aspects))
+	}
+	c, err := s.char(p.Owner)
+	if err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("contest: %s has no trait %d (it has %d)", c.Name, p.Trait, len(c.Traits))
+}
+
+// Pick names a trait for a pool of character owner's: a name alone is one
+// of its own traits, "aspect:Name" one of the scene's Aspects, and
+// "Other:Name" another character's (its Complications and Trauma may join
+// a pool).
+func (s *State) Pick(owner int, name string) (Pick, error) {
+	c, err := s.char(owner)
+	if err != nil {
+		return Pick{}, err
+	}
+	switch {
+	case strings.HasPrefix(name, "aspect:"):
+		a := strings.TrimPrefix(name, "aspect:")
+		for k := range s.Aspects {
+			if s.Aspects[k].Name == a {
+				return Pick{SceneOwner, k}, nil
+			}
+		}
+		return Pick{}, fmt.Errorf("contest: no aspect %q", a)
+	case strings.Contains(name, ":"):
+		o, t, _ := strings.Cut(name, ":")
+		for i := range s.Characters {
+			if s.Characters[i].Name == o {
+				if ti := s.Characters[i].Find(t); ti >= 0 {
+					return Pick{i, ti}, nil
+				}
+				return Pick{}, fmt.Errorf("contest: %s has no trait %q", o, t)
+			}
+		}
+		return Pick{}, fmt.Errorf("contest: %q: no character %q", name, o)
+	}
+	if ti := c.Find(name); ti >= 0 {
+		return Pick{owner, ti}, nil
+	}
+	return Pick{}, fmt.Errorf("contest: %s has no trait %q", c.Name, name)
+}
+
+// Picks is Pick for each of names.
+func (s *State) Picks(owner int, names ...string) ([]Pick, error) {
+	out := make([]Pick, 0, len(names))
+	for _, n := range names {
+		p, err := s.Pick(owner, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Clone returns a deep copy of the state (with scratch space of its own).
+func (s *State) Clone() *State {
+	c := *s
+	c.buf = scratch{}
+	c.Rules.TroubleStart = slices.Clone(s.Rules.TroubleStart)
+	c.Characters = make([]Character, len(s.Characters))
+	for i, ch := range s.Characters {
+		ch.Traits = append([]Trait(nil), ch.Traits...)
+		c.Characters[i] = ch
+	}
+	c.Aspects = append([]Trait(nil), s.Aspects...)
+	c.Trouble = append([]dice.Die(nil), s.Trouble...)
+	if s.Action != nil {
+		c.Action = s.Action.clone()
+	}
+	if s.Timed != nil {
+		t := *s.Timed
+		t.Steps = append([]TimedStep(nil), s.Timed.Steps...)
+		for i := range t.Steps {
+			t.Steps[i].Stakes = append([]dice.Die(nil), t.Steps[i].Stakes...)
+		}
+		t.Picks = append([]Pick(nil), s.Timed.Picks...)
+		t.Helpers = append([]Helper(nil), s.Timed.Helpers...)
+		for i := range t.Helpers {
+			t.Helpers[i].Picks = append([]Pick(nil), t.Helpers[i].Picks...)
+		}
+		c.Timed = &t
+	}
+	return &c
+}
+
+// copyFrom makes s a deep copy of src, reusing s's slices (no allocation
+// once capacities suffice). Only the parts a Runner resets are copied.
+func (s *State) copyFrom(src *State) {
+	s.Rules = src.Rules // its TroubleStart is only read
+	if cap(s.Characters) < len(src.Characters) {
+		s.Characters = make([]Character, len(src.Characters))
+	}
+	s.Characters = s.Characters[:len(src.Characters)]
+	for i := range src.Characters {
+		tr := s.Characters[i].Traits
+		if need := len(src.Characters[i].Traits) + 16; cap(tr) < need {
+			// Room for the Complications and Trauma a trial may add.
+			tr = make([]Trait, 0, need)
+		}
+		s.Characters[i] = src.Characters[i]
+		s.Characters[i].Traits = append(tr[:0], src.Characters[i].Traits...)
+	}
+	s.Aspects = append(s.Aspects[:0], src.Aspects...)
+	s.Trouble = append(s.Trouble[:0], src.Trouble...)
+	s.GMPlotPoints = src.GMPlotPoints
+}
