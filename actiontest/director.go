@@ -160,7 +160,7 @@ func (c *Character) SetDirector(d Director) error {
 	for i := range rl.Table {
 		for b := range rl.Table[i] {
 			o := rl.Table[i][b]
-			v := DirectorView{Position: Position(i + 1), Band: Band(b), Table: &rl.Table[i][b], Rules: rl}
+			v := DirectorView{Position: Position(rl.Positions[i]), Band: Band(b), Table: &rl.Table[i][b], Rules: rl}
 			r := d.Rule(&v)
 			o.Severity, o.Consequences = r.Severity, r.Consequences
 			if err := checkOutcome(rl, &o); err != nil {

@@ -53,10 +53,10 @@ func TestDirectors(t *testing.T) {
 		}
 		got := want{at.Outcome.Consequences, c.State.Harm}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
-			t.Errorf("%s at position %d, %v (-want +got):\n%s", tc.director.Name(), tc.pos, tc.faces, d)
+			t.Errorf("%s at position %s, %v (-want +got):\n%s", tc.director.Name(), tc.pos, tc.faces, d)
 		}
 		if at.HarmTaken != (!tc.noHarm && hasKind(tc.want.cons, Harm)) {
-			t.Errorf("%s at position %d, %v: harm taken %v", tc.director.Name(), tc.pos, tc.faces, at.HarmTaken)
+			t.Errorf("%s at position %s, %v: harm taken %v", tc.director.Name(), tc.pos, tc.faces, at.HarmTaken)
 		}
 	}
 }

@@ -139,7 +139,7 @@ func TestOutcomeTable(t *testing.T) {
 		}
 		got := want{at.Outcome.Kind, at.Outcome.Succeeded, c.State.Bonus, c.State.Harm, lost}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
-			t.Errorf("position %d %v (-want +got):\n%s", tc.pos, tc.faces, d)
+			t.Errorf("position %s %v (-want +got):\n%s", tc.pos, tc.faces, d)
 		}
 	}
 }
@@ -281,8 +281,8 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{name: "difficulty 0", step: begin(with(func(x *Test) { x.Difficulty = 0 }))},
 		{name: "negative helpers", step: begin(with(func(x *Test) { x.Helpers = -1 }))},
 		{name: "equipment 4", step: begin(with(func(x *Test) { x.Equipment = 4 }))},
-		{name: "position 4", step: begin(with(func(x *Test) { x.Position = 4 }))},
-		{name: "position -1", step: begin(with(func(x *Test) { x.Position = -1 }))},
+		{name: "unknown position", step: begin(with(func(x *Test) { x.Position = "comfy" }))},
+		{name: "position by number", step: begin(with(func(x *Test) { x.Position = "2" }))},
 		{name: "harm track", step: begin(with(func(x *Test) { x.HarmTrack = "spiritual" }))},
 		{name: "peril harm 4", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 4 }))},
 		{name: "peril harm below moderate", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 1 }))},
@@ -325,7 +325,7 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		}, step: finish, is: ErrMustPush},
 		{name: "retry without a worse position", setup: func(c *Character) {
 			_ = c.Play(dice.Scripted(6, 1, 1, 1), base, Never{})
-		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base.Worse()) }, is: ErrStage},
+		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base.At(Desperate)) }, is: ErrStage},
 		{name: "retry at the wrong position", setup: func(c *Character) {
 			_ = c.Play(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Escalate = true }), Never{})
 		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base) }, is: ErrStage},
@@ -493,7 +493,7 @@ func TestWorsePosition(t *testing.T) {
 	if !at.Retry || at.NextPosition != Desperate || at.HarmTaken || at.Outcome.Consequences[0].Kind != WorsePosition {
 		t.Fatalf("risky failure with escalation: %+v", at)
 	}
-	if err := c.Retry(dice.Scripted(1, 1, 1, 1), tst.Worse()); err != nil {
+	if err := c.Retry(dice.Scripted(1, 1, 1, 1), tst.At(at.NextPosition)); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Finish(); err != nil {
@@ -666,17 +666,17 @@ func TestWorsePositionInTable(t *testing.T) {
 	c := newChar(t, rl)
 	at := &c.State.Attempt
 	for _, tc := range []struct {
-		pos   Position
-		retry bool
-	}{{Controlled, true}, {Risky, true}, {Desperate, false}} {
+		pos, next Position
+		retry     bool
+	}{{Controlled, Risky, true}, {Risky, Desperate, true}, {Desperate, "", false}} {
 		if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if err := c.Finish(); err != nil {
 			t.Fatal(err)
 		}
-		if at.Retry != tc.retry || (tc.retry && at.NextPosition != tc.pos+1) || !at.HarmTaken {
-			t.Errorf("position %d: retry %v next %d harm %v", tc.pos, at.Retry, at.NextPosition, at.HarmTaken)
+		if at.Retry != tc.retry || at.NextPosition != tc.next || !at.HarmTaken {
+			t.Errorf("position %s: retry %v next %q harm %v", tc.pos, at.Retry, at.NextPosition, at.HarmTaken)
 		}
 	}
 }

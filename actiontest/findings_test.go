@@ -105,7 +105,8 @@ func TestRestoredAttemptIsCheckedWhole(t *testing.T) {
 		"fewer dice than pool":       func(s *State) { s.Attempt.Dice = s.Attempt.Dice[:2] },
 		"pool too large":             func(s *State) { s.Attempt.Pool.Dice = 1 << 31 },
 		"unknown action":             func(s *State) { s.Attempt.Test.Action = "Juggle" },
-		"position 9":                 func(s *State) { s.Attempt.Test.Position = 9 },
+		"unknown position":           func(s *State) { s.Attempt.Test.Position = "comfy" },
+		"position unresolved":        func(s *State) { s.Attempt.Test.Position = "" },
 		"stage 7":                    func(s *State) { s.Attempt.Stage = 7 },
 		"push without re-roll":       func(s *State) { s.Attempt.Pushed, s.Attempt.PushTrack = true, "physical" },
 		"push record unpushed":       func(s *State) { s.Attempt.Kept = 1 },
@@ -183,7 +184,7 @@ func TestPushIsOncePerActionAcrossARetry(t *testing.T) {
 		if err := c.Finish(); err != nil || !c.State.Attempt.Retry {
 			t.Fatalf("escalated failure: %v, retry %v", err, c.State.Attempt.Retry)
 		}
-		if err := c.Retry(r, tst.Worse()); err != nil {
+		if err := c.Retry(r, tst.At(c.State.Attempt.NextPosition)); err != nil {
 			t.Fatal(err)
 		}
 		// The legal-choice query agrees with the step.
@@ -211,7 +212,7 @@ func TestEscalateMovesControlledToRisky(t *testing.T) {
 	}
 	at := &c.State.Attempt
 	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.State.Harm[0][0] != 0 {
-		t.Errorf("controlled failure with escalation: retry %v next %d harm %v", at.Retry, at.NextPosition, c.State.Harm)
+		t.Errorf("controlled failure with escalation: retry %v next %q harm %v", at.Retry, at.NextPosition, c.State.Harm)
 	}
 }
 
@@ -441,13 +442,15 @@ func TestZeroPositionIsTheDefault(t *testing.T) {
 			t.Fatal(err)
 		}
 		if at := &c.State.Attempt; at.Test.Position != tc.def || at.Outcome.Kind != tc.kind {
-			t.Errorf("default %d: recorded position %d, outcome %v", tc.def, at.Test.Position, at.Outcome.Kind)
+			t.Errorf("default %q: recorded position %q, outcome %v", tc.def, at.Test.Position, at.Outcome.Kind)
 		}
 	}
 	rl := DefaultRules()
-	rl.DefaultPosition = 4
-	if err := rl.Validate(); err == nil {
-		t.Error("default position 4 of 3 accepted")
+	for _, def := range []Position{"comfy", ""} {
+		rl.DefaultPosition = def
+		if err := rl.Validate(); err == nil {
+			t.Errorf("default position %q accepted", def)
+		}
 	}
 }
 
@@ -463,7 +466,7 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	if err := c.CanBegin(tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.CanRetry(tst.Worse()); !errors.Is(err, ErrStage) {
+	if err := c.CanRetry(tst.At(Desperate)); !errors.Is(err, ErrStage) {
 		t.Errorf("CanRetry before any roll: %v", err)
 	}
 	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
@@ -481,7 +484,7 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	if c.PushTrack() != "" || !errors.Is(c.CanPush("physical"), ErrStage) {
 		t.Errorf("push queries after Finish: %q %v", c.PushTrack(), c.CanPush("physical"))
 	}
-	if err := c.CanRetry(tst.Worse()); err != nil {
+	if err := c.CanRetry(tst.At(Desperate)); err != nil {
 		t.Errorf("CanRetry after an escalated failure: %v", err)
 	}
 	if err := c.CanRetry(tst); !errors.Is(err, ErrStage) {
@@ -532,7 +535,7 @@ func TestStepsDoNotAllocate(t *testing.T) {
 		_ = c.Push(r, "physical")
 		_ = c.Finish()
 		if c.State.Attempt.Retry {
-			_ = c.Retry(r, c.State.Attempt.Test.Worse())
+			_ = c.Retry(r, c.State.Attempt.Test.At(c.State.Attempt.NextPosition))
 			_ = c.Finish()
 		}
 		heal := func() {
@@ -577,9 +580,10 @@ func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
 	}
 	for name, edit := range map[string]func(*SavedGame){
 		"progress past the goal":   func(g *SavedGame) { g.Pursuit.Progress = 1 << 31 },
-		"position 0":               func(g *SavedGame) { g.Pursuit.Position = 0 },
+		"no position":              func(g *SavedGame) { g.Pursuit.Position = "" },
+		"unknown position":         func(g *SavedGame) { g.Pursuit.Position = "comfy" },
 		"tests past max_tests":     func(g *SavedGame) { g.Pursuit.Metrics[metTests] = 1 << 31 },
-		"retry without a roll":     func(g *SavedGame) { g.State.Attempt.Retry = false; g.State.Attempt.NextPosition = 0 },
+		"retry without a roll":     func(g *SavedGame) { g.State.Attempt.Retry = false; g.State.Attempt.NextPosition = "" },
 		"flashback due, none left": func(g *SavedGame) { g.Pursuit.FlashbackDue, g.State.FlashbacksUsed = true, 1 },
 		"ended with a retry":       func(g *SavedGame) { g.Pursuit.Ended = true },
 		"scenario goal 0":          func(g *SavedGame) { g.Scenario.Goal = 0 },

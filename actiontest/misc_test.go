@@ -33,8 +33,8 @@ func TestLookups(t *testing.T) {
 	if _, err := c.Rules().PositionIndex("comfy"); err == nil {
 		t.Error("unknown position found")
 	}
-	if p, err := c.Rules().PositionIndex("desperate"); err != nil || p != Desperate {
-		t.Errorf("desperate = %d %v", p, err)
+	if i, err := c.Rules().PositionIndex("desperate"); err != nil || i != 2 {
+		t.Errorf("desperate = %d %v", i, err)
 	}
 }
 

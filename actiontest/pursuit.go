@@ -358,8 +358,8 @@ func (rn *Runner) checkPursuit(g *Pursuit) error {
 	switch {
 	case g.Progress < 0 || g.Progress > s.Goal || (g.Progress == s.Goal && !g.Ended):
 		return fmt.Errorf("progress %d, allowed 0..%d (the goal, once the pursuit has ended)", g.Progress, s.Goal)
-	case g.Position < 1 || int(g.Position) > len(c.rules.Positions):
-		return fmt.Errorf("position %d, allowed 1..%d", g.Position, len(c.rules.Positions))
+	case c.rules.positionAt(g.Position) < 0:
+		return fmt.Errorf("position %q, allowed %s", g.Position, named.Allowed(c.rules.Positions))
 	case g.StartHarm < 0 || g.StartHarm > maxMetric:
 		return fmt.Errorf("start_harm %d, allowed 0..%d", g.StartHarm, maxMetric)
 	case g.Metrics[metTests] < 0 || g.Metrics[metTests] > s.MaxTests:

@@ -144,19 +144,20 @@ type Outcome struct {
 	Consequences []Consequence `json:"consequences,omitempty"`
 }
 
-// Position is where a test stands: p names Rules.Positions[p-1], and a
-// larger p is a worse position. The zero Position is the rules'
-// DefaultPosition ("Usually, Risky is the default"), which a test begun
-// records resolved. The default rules name 1, 2, 3 Controlled, Risky,
-// Desperate.
-type Position int
+// Position is where a test stands, by name: an entry of Rules.Positions,
+// which lists them best first, so a later entry is a worse position. The
+// zero Position, "", is the rules' DefaultPosition ("Usually, Risky is the
+// default"), which a test begun records resolved. A Position writes as its
+// name in JSON, and the steps and State.Check refuse a name the rules do
+// not list. The default rules name Controlled, Risky and Desperate.
+type Position string
 
 // The default positions.
 const (
-	DefaultPosition Position = 0
-	Controlled      Position = 1
-	Risky           Position = 2
-	Desperate       Position = 3
+	DefaultPosition Position = ""
+	Controlled      Position = "controlled"
+	Risky           Position = "risky"
+	Desperate       Position = "desperate"
 )
 
 // Rules holds every number and table of an action test. DefaultRules gives
@@ -229,7 +230,7 @@ type Rules struct {
 	HarmRows []HarmRow `json:"harm_rows"`
 	// Positions names the positions, best first: Controlled, Risky,
 	// Desperate [text]. DefaultPosition is the position of a test that
-	// names none (Position 0): Risky [text].
+	// names none (Position ""): Risky [text].
 	Positions       []string `json:"positions"`
 	DefaultPosition Position `json:"default_position"`
 	// Table gives, for each position, the outcome of multiple successes, of
@@ -409,8 +410,8 @@ func (rl *Rules) Validate() error {
 		return rulesErr("positions: need at least one")
 	case len(rl.Table) != len(rl.Positions):
 		return rulesErr("table: has %d rows, need one per position (%d)", len(rl.Table), len(rl.Positions))
-	case rl.DefaultPosition < 1 || int(rl.DefaultPosition) > len(rl.Positions):
-		return rulesErr("default_position %d: must be a position 1..%d", rl.DefaultPosition, len(rl.Positions))
+	case rl.positionAt(rl.DefaultPosition) < 0:
+		return rulesErr("default_position %q: must name a position (allowed: %s)", rl.DefaultPosition, named.Allowed(rl.Positions))
 	}
 	if err := checkEffects(rl); err != nil {
 		return err
@@ -530,7 +531,7 @@ func (rl *Rules) TrackIndex(name string) (int, error) {
 	return 0, fmt.Errorf("actiontest: unknown harm track %q (allowed: %v)", name, rl.HarmTracks)
 }
 
-// position resolves p: the rules' DefaultPosition for 0, else p.
+// position resolves p: the rules' DefaultPosition for "", else p.
 func (rl *Rules) position(p Position) Position {
 	if p == DefaultPosition {
 		return rl.DefaultPosition
@@ -538,23 +539,44 @@ func (rl *Rules) position(p Position) Position {
 	return p
 }
 
-// PositionName returns p's name ("" for a Position outside the rules).
-func (rl *Rules) PositionName(p Position) string {
-	p = rl.position(p)
-	if p < 1 || int(p) > len(rl.Positions) {
-		return ""
-	}
-	return rl.Positions[p-1]
-}
-
-// PositionIndex returns the Position with the given name.
-func (rl *Rules) PositionIndex(name string) (Position, error) {
-	for i, p := range rl.Positions {
-		if p == name {
-			return Position(i + 1), nil
+// positionAt returns the index of the position named p in Rules.Positions,
+// -1 when the rules list no such position ("" included).
+func (rl *Rules) positionAt(p Position) int {
+	for i, name := range rl.Positions {
+		if Position(name) == p {
+			return i
 		}
 	}
-	return 0, fmt.Errorf("actiontest: unknown position %q (allowed: %v)", name, rl.Positions)
+	return -1
+}
+
+// PositionIndex returns where p stands in Rules.Positions (0 the best), ""
+// meaning the rules' DefaultPosition, or an error listing the positions.
+func (rl *Rules) PositionIndex(p Position) (int, error) {
+	if i := rl.positionAt(rl.position(p)); i >= 0 {
+		return i, nil
+	}
+	return 0, rl.unknownPosition(p)
+}
+
+// unknownPosition says that p names no position of the rules.
+func (rl *Rules) unknownPosition(p Position) error {
+	return fmt.Errorf("actiontest: unknown position %q (allowed: %s, or \"\" for the default, %q)",
+		p, named.Allowed(rl.Positions), rl.DefaultPosition)
+}
+
+// Worse returns the position one worse than p ("" meaning the default),
+// as a Worse Position consequence sets it, or an error when p is the worst
+// position or names none.
+func (rl *Rules) Worse(p Position) (Position, error) {
+	i, err := rl.PositionIndex(p)
+	if err != nil {
+		return "", err
+	}
+	if i+1 >= len(rl.Positions) {
+		return "", fmt.Errorf("actiontest: %q is the worst position; none is worse", rl.position(p))
+	}
+	return Position(rl.Positions[i+1]), nil
 }
 
 // BandOf places successes against the required number: MultipleOver or

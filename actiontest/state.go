@@ -133,7 +133,7 @@ func (at *Attempt) check(rl *Rules, flashback bool) error {
 		return fmt.Errorf("test: %w", err)
 	}
 	if at.Test.Position == DefaultPosition {
-		return fmt.Errorf("test: a begun test records its position resolved, not 0")
+		return fmt.Errorf("test: a begun test records its position resolved, not \"\" (allowed: %s)", named.Allowed(rl.Positions))
 	}
 	if err := at.checkDice(rl); err != nil {
 		return err
@@ -223,10 +223,18 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		return fmt.Errorf("spent %d of %d extra successes", at.Spent, at.Extra)
 	case len(at.Bought) > at.Spent:
 		return fmt.Errorf("%d effects bought with %d successes", len(at.Bought), at.Spent)
-	case at.Retry && (at.NextPosition != t.Position+1 || int(at.NextPosition) > len(rl.Positions)):
-		return fmt.Errorf("retry at position %d after position %d of %d", at.NextPosition, t.Position, len(rl.Positions))
+	case !at.Retry && at.NextPosition != DefaultPosition:
+		return fmt.Errorf("next position %q without a retry", at.NextPosition)
+	case at.Retry && t.Flashback:
+		return fmt.Errorf("a flashback has no retry")
 	case at.HarmTaken && (at.HarmRow < -1 || at.HarmRow >= len(rl.HarmRows)):
 		return fmt.Errorf("harm row %d, allowed -1..%d", at.HarmRow, len(rl.HarmRows)-1)
+	}
+	if at.Retry {
+		if next, err := rl.Worse(t.Position); err != nil || at.NextPosition != next {
+			return fmt.Errorf("retry at position %q after position %q, allowed only the next worse position (positions, best first: %s)",
+				at.NextPosition, t.Position, named.Allowed(rl.Positions))
+		}
 	}
 	if err := checkOutcome(rl, &at.Outcome); err != nil {
 		return fmt.Errorf("outcome: %w", err)
