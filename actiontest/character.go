@@ -285,7 +285,11 @@ func (c *Character) TakeHarm(level int, track string) (row int, err error) {
 func (c *Character) takeHarm(level, t int) int {
 	row := c.addHarm(level, t)
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
+		e := Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Critical: row < 0}
+		if row >= 0 {
+			e.Row = c.rules.HarmRows[row].Name
+		}
+		c.emit(e)
 	}
 	return row
 }

@@ -257,7 +257,7 @@ func (c *Character) buy(at *Attempt, i int) {
 		t, row := c.lowestHarm(c.naturalTrack(&at.Test))
 		c.healed(t, row)
 		b.Track, b.Row = rl.HarmTracks[t], rl.HarmRows[row].Name
-		ev.Track, ev.Row = b.Track, row
+		ev.Track, ev.Row = b.Track, b.Row
 	case EffectBonus:
 		c.State.Bonus += e.Dice
 		ev.Pool = e.Dice

@@ -598,7 +598,7 @@ func TestEvents(t *testing.T) {
 	}
 	want := []string{
 		"roll 4 dice [1 2 3 4]: 0 successes",
-		"level 1 physical harm in row 1",
+		"level 1 physical harm in the lesser row",
 		"push (harm on physical): re-roll 6 dice [6 1 1 1 1 1]: 1 successes",
 		"1 successes of 1: success",
 	}

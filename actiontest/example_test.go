@@ -45,7 +45,7 @@ func Example() {
 	fmt.Println("extra successes:", at.Extra, "harm:", c.State.Harm)
 	// Output:
 	// roll 4 dice [3 1 5 2]: 0 successes
-	// level 1 physical harm in row 1
+	// level 1 physical harm in the lesser row
 	// push (harm on physical): re-roll 6 dice [6 4 2 6 1 3]: 2 successes
 	// 2 successes of 1: success_with_bonus
 	// extra successes: 1 harm: [[1 0 0] [0 0 0]]

@@ -76,8 +76,8 @@ func TestEventsAllKinds(t *testing.T) {
 	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if at.HarmRow != -1 || c.State.Critical[1] != 1 {
-		t.Errorf("harm row %d, mental criticals %d; want -1, 1", at.HarmRow, c.State.Critical[1])
+	if !at.HarmCritical || at.HarmRow != "" || c.State.Critical[1] != 1 {
+		t.Errorf("harm row %q critical %v, mental criticals %d; want a critical injury", at.HarmRow, at.HarmCritical, c.State.Critical[1])
 	}
 	c.NewDay()
 	if err := c.Begin(dice.Scripted(), Test{Action: "Persuade", Position: Risky, Flashback: true, Helpers: 1}); err != nil {

@@ -166,3 +166,108 @@ func TestUnknownPositionNameIsRefused(t *testing.T) {
 		t.Error("scenario flashback at an unknown position accepted")
 	}
 }
+
+// Harm rows are named in saved attempts and events, as the rules name
+// them; a critical injury is marked as one. An unknown row is refused.
+func TestHarmRowsReadAndWriteAsNames(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	var rec Recorder
+	c.Sink = rec.Record
+	// A Risky failure: a level 2 harm, in the moderate row.
+	if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+		t.Fatal(err)
+	}
+	at := &c.State.Attempt
+	if !at.HarmTaken || at.HarmRow != "moderate" || at.HarmCritical {
+		t.Fatalf("harm row %q critical %v, want moderate", at.HarmRow, at.HarmCritical)
+	}
+	b, err := json.Marshal(c.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"harm_row":"moderate"`) {
+		t.Errorf("saved attempt does not name its harm row:\n%s", b)
+	}
+	var harm *Event
+	for i := range rec.Events {
+		if rec.Events[i].Kind == EvHarm {
+			harm = &rec.Events[i]
+		}
+	}
+	if harm == nil || harm.Row != "moderate" || harm.Critical {
+		t.Fatalf("harm event %+v, want the moderate row", harm)
+	}
+	if eb, _ := json.Marshal(harm); !strings.Contains(string(eb), `"row":"moderate"`) {
+		t.Errorf("harm event JSON %s does not name its row", eb)
+	}
+	for name, edit := range map[string]func(*State){
+		"unknown row":        func(s *State) { s.Attempt.HarmRow = "grave" },
+		"row and critical":   func(s *State) { s.Attempt.HarmCritical = true },
+		"neither":            func(s *State) { s.Attempt.HarmRow = "" },
+		"row, no harm taken": func(s *State) { s.Attempt.HarmTaken = false },
+	} {
+		st := c.State.Clone()
+		edit(&st)
+		if err := st.Check(c.Rules()); err == nil {
+			t.Errorf("%s: saved state accepted", name)
+		}
+	}
+	// What a heal bought names its track and row.
+	c = newChar(t, DefaultRules())
+	c.State.Harm[0][0] = 1
+	if err := c.Play(dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Spend("heal_harm"); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.State.Attempt.Bought; len(got) != 1 || got[0].Track != "physical" || got[0].Row != "lesser" {
+		t.Fatalf("bought %+v, want a heal of physical lesser harm", got)
+	}
+	if err := c.State.Check(c.Rules()); err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(*Bought){
+		"bought unknown row":   func(b *Bought) { b.Row = "grave" },
+		"bought unknown track": func(b *Bought) { b.Track = "astral" },
+	} {
+		st := c.State.Clone()
+		edit(&st.Attempt.Bought[0])
+		if err := st.Check(c.Rules()); err == nil {
+			t.Errorf("%s: saved state accepted", name)
+		}
+	}
+	rl := DefaultRules()
+	rl.HarmRows[2].Name = "lesser"
+	if err := rl.Validate(); err == nil {
+		t.Error("two harm rows of one name accepted")
+	}
+}
+
+// A saved pursuit's metrics are keyed by name and read back the same; an
+// unknown or missing metric is refused.
+func TestPursuitMetricsReadAndWriteAsNames(t *testing.T) {
+	want := Tally{1, 2, 3, 4, 5, 6, 7}
+	b, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const written = `{"escalations":5,"flashbacks":7,"harm":3,"perils":6,"pushes":2,"successes":4,"tests":1}`
+	if string(b) != written {
+		t.Errorf("tally writes %s, want %s", b, written)
+	}
+	var got Tally
+	if err := json.Unmarshal(b, &got); err != nil || got != want {
+		t.Errorf("tally reads back %v (%v), want %v", got, err, want)
+	}
+	for _, bad := range []string{
+		`{"escalations":5,"flashbacks":7,"harm":3,"perils":6,"pushes":2,"successes":4,"tests":1,"wins":1}`,
+		`{"escalations":5,"flashbacks":7,"harm":3,"perils":6,"pushes":2,"successes":4}`,
+		`[1,2,3,4,5,6,7]`,
+	} {
+		var m Tally
+		if err := json.Unmarshal([]byte(bad), &m); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+}

@@ -25,7 +25,7 @@ type Pursuit struct {
 	Hurt      bool `json:"hurt,omitempty"`
 	StartHarm int  `json:"start_harm"`
 	// Metrics are the scenario's Metrics so far.
-	Metrics [numMetrics]int `json:"metrics"`
+	Metrics Tally `json:"metrics"`
 	// Ended says the pursuit is over, in Category.
 	Ended    bool     `json:"ended,omitempty"`
 	Category Category `json:"category"`

@@ -420,6 +420,9 @@ func (rl *Rules) Validate() error {
 		if r.Slots < 1 || r.Slots > 20 || r.Penalty < 0 || r.Penalty > 20 {
 			return rulesErr("harm_rows[%d]: slots %d must be 1..20 and penalty %d 0..20", i, r.Slots, r.Penalty)
 		}
+		if r.Name == "" || rl.rowAt(r.Name) != i {
+			return rulesErr("harm_rows[%d]: name %q is empty or repeated; saved harm names its row", i, r.Name)
+		}
 	}
 	for i, p := range rl.Positions {
 		if p == "" {
@@ -544,6 +547,16 @@ func (rl *Rules) position(p Position) Position {
 func (rl *Rules) positionAt(p Position) int {
 	for i, name := range rl.Positions {
 		if Position(name) == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// rowAt returns the index of the harm row named name, -1 if none.
+func (rl *Rules) rowAt(name string) int {
+	for i, r := range rl.HarmRows {
+		if r.Name == name {
 			return i
 		}
 	}

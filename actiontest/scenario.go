@@ -2,6 +2,7 @@ package actiontest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -154,8 +155,48 @@ const (
 // "escalations" (Worse Position re-rolls), "perils" (deals taken) and
 // "flashbacks". Pushes and harm include the flashbacks'; tests and
 // successes do not.
-func (s Scenario) Metrics() []string {
+func (s Scenario) Metrics() []string { return metricNames() }
+
+// metricNames names the metrics, in Metrics order.
+func metricNames() []string {
 	return []string{"tests", "pushes", "harm", "successes", "escalations", "perils", "flashbacks"}
+}
+
+// Tally is a pursuit's metrics so far, in Scenario.Metrics order. It
+// writes as a JSON object keyed by the metrics' names, and reads back only
+// an object naming every metric once.
+type Tally [numMetrics]int
+
+// MarshalJSON writes the tally as {"tests": n, "pushes": n, ...}.
+func (m Tally) MarshalJSON() ([]byte, error) {
+	out := make(map[string]int, numMetrics)
+	for i, name := range metricNames() {
+		out[name] = m[i]
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads a tally written by MarshalJSON, refusing an unknown
+// or missing metric.
+func (m *Tally) UnmarshalJSON(b []byte) error {
+	var in map[string]int
+	if err := json.Unmarshal(b, &in); err != nil {
+		return fmt.Errorf("actiontest: metrics: %w", err)
+	}
+	names := metricNames()
+	var t Tally
+	for name, n := range in {
+		i := slices.Index(names, name)
+		if i < 0 {
+			return fmt.Errorf("actiontest: metrics: unknown metric %.40q (allowed: %s)", name, named.Allowed(names))
+		}
+		t[i] = n
+	}
+	if len(in) != numMetrics {
+		return fmt.Errorf("actiontest: metrics: %d of %d named; each of %s is needed", len(in), numMetrics, named.Allowed(names))
+	}
+	*m = t
+	return nil
 }
 
 // Validate checks the scenario; errors name the offending field.

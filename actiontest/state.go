@@ -227,8 +227,12 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		return fmt.Errorf("next position %q without a retry", at.NextPosition)
 	case at.Retry && t.Flashback:
 		return fmt.Errorf("a flashback has no retry")
-	case at.HarmTaken && (at.HarmRow < -1 || at.HarmRow >= len(rl.HarmRows)):
-		return fmt.Errorf("harm row %d, allowed -1..%d", at.HarmRow, len(rl.HarmRows)-1)
+	case !at.HarmTaken && (at.HarmRow != "" || at.HarmCritical):
+		return fmt.Errorf("harm row %q or a critical injury recorded with no harm taken", at.HarmRow)
+	case at.HarmTaken && at.HarmCritical != (at.HarmRow == ""):
+		return fmt.Errorf("harm taken: name the row it filled (%s) or mark it critical, one of the two", rowNames(rl))
+	case at.HarmTaken && !at.HarmCritical && rl.rowAt(at.HarmRow) < 0:
+		return fmt.Errorf("harm row %q, allowed %s", at.HarmRow, rowNames(rl))
 	}
 	if at.Retry {
 		if next, err := rl.Worse(t.Position); err != nil || at.NextPosition != next {
@@ -243,8 +247,25 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		if _, err := rl.EffectIndex(b.Effect); err != nil {
 			return fmt.Errorf("bought[%d]: %w", i, err)
 		}
+		if b.Track != "" || b.Row != "" {
+			if _, err := rl.TrackIndex(b.Track); err != nil {
+				return fmt.Errorf("bought[%d]: %w", i, err)
+			}
+			if rl.rowAt(b.Row) < 0 {
+				return fmt.Errorf("bought[%d]: harm row %q, allowed %s", i, b.Row, rowNames(rl))
+			}
+		}
 	}
 	return nil
+}
+
+// rowNames lists the harm rows' names for an error message.
+func rowNames(rl *Rules) string {
+	names := make([]string, len(rl.HarmRows))
+	for i, r := range rl.HarmRows {
+		names[i] = r.Name
+	}
+	return named.Allowed(names)
 }
 
 // Saved is a character as one saveable value: its rules, its sheet, its

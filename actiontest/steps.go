@@ -532,8 +532,12 @@ func (c *Character) apply(at *Attempt, s subject, required int, o *Outcome, esca
 	if !escalate && !t.NoHarm {
 		for _, q := range o.Consequences {
 			if q.Kind == Harm {
-				at.HarmTaken = true
-				at.HarmRow = c.takeHarm(q.Level, c.harmTrackOf(t, s))
+				at.HarmTaken, at.HarmRow, at.HarmCritical = true, "", false
+				if row := c.takeHarm(q.Level, c.harmTrackOf(t, s)); row >= 0 {
+					at.HarmRow = rl.HarmRows[row].Name
+				} else {
+					at.HarmCritical = true
+				}
 			}
 		}
 	}

@@ -130,10 +130,12 @@ type Attempt struct {
 	// NextPosition.
 	Retry        bool     `json:"retry,omitempty"`
 	NextPosition Position `json:"next_position,omitempty"`
-	// HarmRow is the row the table's harm filled (-1 critical), when
-	// HarmTaken.
-	HarmTaken bool `json:"harm_taken,omitempty"`
-	HarmRow   int  `json:"harm_row,omitempty"`
+	// HarmTaken says the table's harm was taken: HarmRow names the row of
+	// Rules.HarmRows it filled, or HarmCritical says it overflowed the
+	// track into a critical injury.
+	HarmTaken    bool   `json:"harm_taken,omitempty"`
+	HarmRow      string `json:"harm_row,omitempty"`
+	HarmCritical bool   `json:"harm_critical,omitempty"`
 	// Spent is the extra successes spent on effects, Bought the effects
 	// (see Character.Spend).
 	Spent  int      `json:"spent,omitempty"`

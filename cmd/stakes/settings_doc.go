@@ -7,7 +7,7 @@ package main
 var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/actiontest.Attempt.ActionPushed":             "ActionPushed says an earlier roll of the same action, before a Worse Position retry, was pushed: a push is once per action (\"Pushing the Roll\"; see Rules.RetryMayPush).",
 	"github.com/stakesrpg/stakes/actiontest.Attempt.Dice":                     "Dice are the faces first rolled.",
-	"github.com/stakesrpg/stakes/actiontest.Attempt.HarmTaken":                "HarmRow is the row the table's harm filled (-1 critical), when HarmTaken.",
+	"github.com/stakesrpg/stakes/actiontest.Attempt.HarmTaken":                "HarmTaken says the table's harm was taken: HarmRow names the row of Rules.HarmRows it filled, or HarmCritical says it overflowed the track into a critical injury.",
 	"github.com/stakesrpg/stakes/actiontest.Attempt.MustPush":                 "MustPush says the character may act only by pushing (Severe harm and no help).",
 	"github.com/stakesrpg/stakes/actiontest.Attempt.Pool":                     "Pool is how many dice were rolled and why.",
 	"github.com/stakesrpg/stakes/actiontest.Attempt.Pushed":                   "Pushed says the roll was pushed: the Kept successes of Dice stayed, every other die was re-rolled with PushDice more dice into Rerolled, and a harm was paid on PushTrack.",
