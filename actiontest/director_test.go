@@ -78,8 +78,8 @@ func TestDirectorKeepsTheTable(t *testing.T) {
 			t.Errorf("director %q reports %q", name, c.Director().Name())
 		}
 		for i := range rl.Table {
-			for b := range rl.Table[i] {
-				o, p := c.table[i][b], rl.Table[i][b]
+			for b := BandMultiple; b <= BandFailure; b++ {
+				o, p := c.table[i][b], *rl.Table[i].Cell(b)
 				if o.Kind != p.Kind || o.Succeeded != p.Succeeded || o.NextBonus != p.NextBonus {
 					t.Errorf("%s changed cell %d/%d: %+v from %+v", name, i, b, o, p)
 				}

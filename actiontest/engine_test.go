@@ -386,11 +386,13 @@ func TestRulesCheck(t *testing.T) {
 		"rows":          func(r *Rules) { r.HarmRows = nil },
 		"row slots":     func(r *Rules) { r.HarmRows[0].Slots = 0 },
 		"table rows":    func(r *Rules) { r.Table = r.Table[:2] },
+		"table order":   func(r *Rules) { r.Table[0], r.Table[1] = r.Table[1], r.Table[0] },
+		"row position":  func(r *Rules) { r.Table[2].Position = "dire" },
 		"dup position":  func(r *Rules) { r.Positions[1] = "controlled" },
-		"severity":      func(r *Rules) { r.Table[0][0].Severity = "mild" },
-		"consequence":   func(r *Rules) { r.Table[0][0].Consequences = []Consequence{{Kind: "doom"}} },
-		"harm level":    func(r *Rules) { r.Table[0][0].Consequences = []Consequence{{Kind: Harm, Level: 4}} },
-		"kind":          func(r *Rules) { r.Table[0][0].Kind = 9 },
+		"severity":      func(r *Rules) { r.Table[0].Multiple.Severity = "mild" },
+		"consequence":   func(r *Rules) { r.Table[0].Multiple.Consequences = []Consequence{{Kind: "doom"}} },
+		"harm level":    func(r *Rules) { r.Table[0].Multiple.Consequences = []Consequence{{Kind: Harm, Level: 4}} },
+		"kind":          func(r *Rules) { r.Table[0].Multiple.Kind = 9 },
 	} {
 		rl := DefaultRules()
 		f(&rl)
@@ -661,7 +663,7 @@ func TestIllegalPolicyChoice(t *testing.T) {
 func TestWorsePositionInTable(t *testing.T) {
 	rl := DefaultRules()
 	for p := range rl.Table {
-		rl.Table[p][BandFailure] = Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{{Kind: WorsePosition}, {Kind: Harm, Level: 1}}}
+		rl.Table[p].Failure = Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{{Kind: WorsePosition}, {Kind: Harm, Level: 1}}}
 	}
 	c := newChar(t, rl)
 	at := &c.State.Attempt

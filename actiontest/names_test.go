@@ -16,6 +16,9 @@ import (
 func renamedRules() Rules {
 	rl := DefaultRules()
 	rl.Positions = []string{"safe", "edgy", "dire"}
+	for i, p := range rl.Positions {
+		rl.Table[i].Position = Position(p)
+	}
 	rl.DefaultPosition = "edgy"
 	return rl
 }
@@ -41,7 +44,7 @@ func TestPositionsReadAndWriteAsNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"default_position":"edgy"`, `"position":"edgy"`, `"next_position":"dire"`, `"positions":["safe","edgy","dire"]`} {
+	for _, want := range []string{`"default_position":"edgy"`, `"position":"edgy"`, `"next_position":"dire"`, `"positions":["safe","edgy","dire"]`, `"table":[{"position":"safe","multiple":`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("saved character lacks %s:\n%s", want, b)
 		}

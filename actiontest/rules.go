@@ -233,12 +233,12 @@ type Rules struct {
 	// names none (Position ""): Risky [text].
 	Positions       []string `json:"positions"`
 	DefaultPosition Position `json:"default_position"`
-	// Table gives, for each position, the outcome of multiple successes, of
-	// exactly the required successes, and of a failure [text]. The
-	// consequence of a Desperate success, which the text leaves open, is a
-	// complication [ours]; harm levels follow minor/moderate/severe = 1/2/3
-	// [ours].
-	Table [][3]Outcome `json:"table"`
+	// Table gives, for each position, in Positions order and naming it,
+	// the outcome of multiple successes, of exactly the required successes,
+	// and of a failure [text]. The consequence of a Desperate success,
+	// which the text leaves open, is a complication [ours]; harm levels
+	// follow minor/moderate/severe = 1/2/3 [ours].
+	Table []TableRow `json:"table"`
 	// Opposed gives the outcomes of an opposed roll ("Opposed Rolls"): the
 	// side with the most successes prevails and the other does not [text];
 	// a tie means neither succeeds nor fails [text], and against an NPC the
@@ -248,6 +248,29 @@ type Rules struct {
 	// Effects are what extra successes can buy, one success each [text]:
 	// see DefaultEffects for the defaults and their sources.
 	Effects []Effect `json:"effects,omitempty"`
+}
+
+// TableRow is one position's row of the outcome table ("Position and
+// Outcome"): what multiple successes, exactly the successes required, and
+// a failure bring at that position.
+type TableRow struct {
+	Position Position `json:"position"`
+	Multiple Outcome  `json:"multiple"`
+	Success  Outcome  `json:"success"`
+	Failure  Outcome  `json:"failure"`
+}
+
+// Cell returns the row's outcome for band b (nil for a band that is none).
+func (r *TableRow) Cell(b Band) *Outcome {
+	switch b {
+	case BandMultiple:
+		return &r.Multiple
+	case BandSuccess:
+		return &r.Success
+	case BandFailure:
+		return &r.Failure
+	}
+	return nil
 }
 
 // OpposedTable is the outcome of an opposed roll for the side that wins,
@@ -303,24 +326,24 @@ func DefaultRules() Rules {
 			TieNPC: Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}},
 			Lose:   Outcome{Kind: Badly},
 		},
-		Table: [][3]Outcome{
-			{ // Controlled
-				{Kind: SuccessBonus, Succeeded: true},
-				{Kind: SuccessBonus, Succeeded: true, NextBonus: 1},
-				{Kind: SuccessConsequence, Succeeded: true, Severity: Minor, Consequences: []Consequence{
+		Table: []TableRow{
+			{Position: Controlled,
+				Multiple: Outcome{Kind: SuccessBonus, Succeeded: true},
+				Success:  Outcome{Kind: SuccessBonus, Succeeded: true, NextBonus: 1},
+				Failure: Outcome{Kind: SuccessConsequence, Succeeded: true, Severity: Minor, Consequences: []Consequence{
 					{Kind: Complication}, {Kind: Harm, Level: 1}}},
 			},
-			{ // Risky
-				{Kind: SuccessBonus, Succeeded: true},
-				{Kind: Success, Succeeded: true},
-				{Kind: Badly, Severity: Moderate, Consequences: []Consequence{
+			{Position: Risky,
+				Multiple: Outcome{Kind: SuccessBonus, Succeeded: true},
+				Success:  Outcome{Kind: Success, Succeeded: true},
+				Failure: Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{
 					{Kind: Complication}, {Kind: Harm, Level: 2}, {Kind: LostOpportunity}}},
 			},
-			{ // Desperate
-				{Kind: Success, Succeeded: true},
-				{Kind: SuccessConsequence, Succeeded: true, Severity: Moderate, Consequences: []Consequence{
+			{Position: Desperate,
+				Multiple: Outcome{Kind: Success, Succeeded: true},
+				Success: Outcome{Kind: SuccessConsequence, Succeeded: true, Severity: Moderate, Consequences: []Consequence{
 					{Kind: Complication}}},
-				{Kind: Worst, Severity: Severe, Consequences: []Consequence{
+				Failure: Outcome{Kind: Worst, Severity: Severe, Consequences: []Consequence{
 					{Kind: Complication, Serious: true}, {Kind: Harm, Level: 3}, {Kind: LostOpportunity}}},
 			},
 		},
@@ -434,10 +457,14 @@ func (rl *Rules) Validate() error {
 			}
 		}
 	}
-	for i, row := range rl.Table {
-		for b := range row {
-			if err := checkOutcome(rl, &row[b]); err != nil {
-				return rulesErr("table[%d][%d] (%s, %s): %v", i, b, rl.Positions[i], Band(b), err)
+	for i := range rl.Table {
+		row := &rl.Table[i]
+		if row.Position != Position(rl.Positions[i]) {
+			return rulesErr("table[%d]: position %q, but positions[%d] is %q; the rows follow the positions' order", i, row.Position, i, rl.Positions[i])
+		}
+		for b := BandMultiple; b <= BandFailure; b++ {
+			if err := checkOutcome(rl, row.Cell(b)); err != nil {
+				return rulesErr("table[%d].%s (%s): %v", i, b, row.Position, err)
 			}
 		}
 	}

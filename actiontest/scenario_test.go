@@ -199,7 +199,7 @@ func sum(p []float64) float64 {
 func TestScenarioNoExact(t *testing.T) {
 	s := DefaultScenario()
 	s.Escalate = false
-	s.Rules.Table[1][BandFailure] = Outcome{Kind: Badly} // risky, the scenario's position
+	s.Rules.Table[1].Failure = Outcome{Kind: Badly} // risky, the scenario's position
 	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("looping pursuit: Exact error %v", err)
 	}

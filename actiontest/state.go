@@ -328,8 +328,9 @@ func (rl *Rules) clone() Rules {
 	out.Positions = slices.Clone(rl.Positions)
 	out.Table = slices.Clone(rl.Table)
 	for i := range out.Table {
-		for b := range out.Table[i] {
-			out.Table[i][b].Consequences = slices.Clone(out.Table[i][b].Consequences)
+		for b := BandMultiple; b <= BandFailure; b++ {
+			o := out.Table[i].Cell(b)
+			o.Consequences = slices.Clone(o.Consequences)
 		}
 	}
 	out.Effects = slices.Clone(rl.Effects)
