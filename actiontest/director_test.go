@@ -16,7 +16,7 @@ func TestDirectors(t *testing.T) {
 	none := harmOf([3]int{}, [3]int{})
 	type want struct {
 		cons []Consequence
-		harm [][]int
+		harm []TrackHarm
 	}
 	for _, tc := range []struct {
 		director Director

@@ -91,7 +91,7 @@ func TestChancesMatchSampled(t *testing.T) {
 	}
 	type cfg struct {
 		test   Test
-		harm   [][]int
+		harm   []TrackHarm
 		policy string
 	}
 	var cases []cfg

@@ -56,7 +56,7 @@ func TestRestoredAttemptWithAbsurdSuccessesIsRefused(t *testing.T) {
 	}
 	c.State.Attempt.Successes = -1 << 31
 	r := dice.Scripted(1, 1, 1, 1, 1, 1)
-	if err := c.Push(r, "physical"); err == nil || r.Remaining() != 6 || c.State.Harm[0][0] != 0 {
+	if err := c.Push(r, "physical"); err == nil || r.Remaining() != 6 || c.State.Harm[0].Rows[0] != 0 {
 		t.Errorf("push of a corrupt attempt: %v, %d dice drawn, harm %v", err, 6-r.Remaining(), c.State.Harm)
 	}
 }
@@ -116,7 +116,7 @@ func TestRestoredAttemptIsCheckedWhole(t *testing.T) {
 			s.Flashback = s.Attempt
 			s.Flashback.Test.Flashback = true
 		},
-		"critical 2^31": func(s *State) { s.Critical[0] = 1 << 31 },
+		"critical 2^31": func(s *State) { s.Harm[0].Critical = 1 << 31 },
 	} {
 		if err := restoreEdited(t, saved, edit); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -211,7 +211,7 @@ func TestEscalateMovesControlledToRisky(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := &c.State.Attempt
-	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.State.Harm[0][0] != 0 {
+	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.State.Harm[0].Rows[0] != 0 {
 		t.Errorf("controlled failure with escalation: retry %v next %q harm %v", at.Retry, at.NextPosition, c.State.Harm)
 	}
 }
@@ -225,7 +225,7 @@ func TestPerilHarmBelowModerateIsRefused(t *testing.T) {
 		t.Error("a lesser harm as the peril's price accepted")
 	}
 	tst.PerilHarm = 2
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err != nil || c.State.Harm[0][1] != 1 {
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err != nil || c.State.Harm[0].Rows[1] != 1 {
 		t.Errorf("a moderate harm as the price: %v, harm %v", err, c.State.Harm)
 	}
 	s := DefaultScenario()
@@ -262,7 +262,7 @@ func TestSavedCharacterKeepsItsDirector(t *testing.T) {
 		t.Errorf("restored director %q", c2.Director().Name())
 	}
 	// A Desperate success: harsh adds a moderate harm to the complication.
-	if err := c2.Finish(); err != nil || c2.State.Harm[0][1] != 1 {
+	if err := c2.Finish(); err != nil || c2.State.Harm[0].Rows[1] != 1 {
 		t.Errorf("restored finish: %v, harm %v", err, c2.State.Harm)
 	}
 	s.Director = "lenient"
@@ -355,7 +355,7 @@ func TestAttributeOnlyRoll(t *testing.T) {
 		t.Errorf("pool (-want +got):\n%s", d)
 	}
 	// Risky failure: moderate harm on Presence's mental track.
-	if c.State.Harm[1][1] != 1 || c.State.Harm[0][1] != 0 {
+	if c.State.Harm[1].Rows[1] != 1 || c.State.Harm[0].Rows[1] != 0 {
 		t.Errorf("harm %v, want a moderate mental harm", c.State.Harm)
 	}
 	if act, attr, name, err := c.Rating("Presence"); err != nil || act != 0 || attr != 3 || name != "Presence" {
@@ -539,7 +539,7 @@ func TestStepsDoNotAllocate(t *testing.T) {
 			_ = c.Finish()
 		}
 		heal := func() {
-			for c.State.Harm[0][0] > 0 {
+			for c.State.Harm[0].Rows[0] > 0 {
 				if err := c.Heal("physical", 1); err != nil {
 					t.Fatal(err)
 				}

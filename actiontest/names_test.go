@@ -217,7 +217,7 @@ func TestHarmRowsReadAndWriteAsNames(t *testing.T) {
 	}
 	// What a heal bought names its track and row.
 	c = newChar(t, DefaultRules())
-	c.State.Harm[0][0] = 1
+	c.State.Harm[0].Rows[0] = 1
 	if err := c.Play(dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
 		t.Fatal(err)
 	}
@@ -271,6 +271,43 @@ func TestPursuitMetricsReadAndWriteAsNames(t *testing.T) {
 		var m Tally
 		if err := json.Unmarshal([]byte(bad), &m); err == nil {
 			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+// A saved state names each harm track it holds harm on, in the rules'
+// order; a track out of order or unknown is refused with the tracks
+// allowed.
+func TestHarmTracksReadAndWriteAsNames(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	if _, err := c.TakeHarm(1, "mental"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(c.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `"harm":[{"track":"physical","rows":[0,0,0],"critical":0},{"track":"mental","rows":[1,0,0],"critical":0}]`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("saved state %s lacks %s", b, want)
+	}
+	var back State
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetState(back); err != nil || c.Penalty() != 1 {
+		t.Errorf("restored state: %v, penalty %d, want 1", err, c.Penalty())
+	}
+	for name, edit := range map[string]func(*State){
+		"tracks swapped": func(s *State) { s.Harm[0], s.Harm[1] = s.Harm[1], s.Harm[0] },
+		"unknown track":  func(s *State) { s.Harm[1].Track = "astral" },
+		"unnamed track":  func(s *State) { s.Harm[0].Track = "" },
+	} {
+		st := c.State.Clone()
+		edit(&st)
+		err := st.Check(c.Rules())
+		if err == nil || !strings.Contains(err.Error(), `"physical", "mental"`) {
+			t.Errorf("%s: %v, want a refusal naming the tracks", name, err)
 		}
 	}
 }

@@ -290,18 +290,18 @@ func (s *Scenario) after(st *State, at *Attempt, g *Pursuit, start Position) (Ca
 // harmCount is the number of harms a state holds, criticals included.
 func harmCount(s *State) int {
 	n := 0
-	for t, rows := range s.Harm {
-		for _, k := range rows {
+	for _, h := range s.Harm {
+		for _, k := range h.Rows {
 			n += k
 		}
-		n += s.Critical[t]
+		n += h.Critical
 	}
 	return n
 }
 
 func critical(s *State) bool {
-	for _, k := range s.Critical {
-		if k > 0 {
+	for _, h := range s.Harm {
+		if h.Critical > 0 {
 			return true
 		}
 	}

@@ -349,8 +349,8 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	start := c.State.Clone()
 	harm0 := harmCount(&start)
 	encode := func(st *State, n *node) {
-		for i, rows := range st.Harm {
-			for j, k := range rows {
+		for i, h := range st.Harm {
+			for j, k := range h.Rows {
 				n.harm[i*nr+j] = int8(k)
 			}
 		}
@@ -360,9 +360,9 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	sc, fc := c.scratch(), c.scratch()
 	decode := func(n node) {
 		sc.setFrom(&start)
-		for i, rows := range sc.State.Harm {
-			for j := range rows {
-				rows[j] = int(n.harm[i*nr+j])
+		for i, h := range sc.State.Harm {
+			for j := range h.Rows {
+				h.Rows[j] = int(n.harm[i*nr+j])
 			}
 		}
 		sc.State.Bonus = int(n.bonus)

@@ -13,11 +13,9 @@ import (
 // saves and restores as JSON; Check validates a restored one against the
 // rules before any step reads it.
 type State struct {
-	// Harm[t][row] is how many slots of harm track t's row are filled, in
-	// Rules.HarmTracks and Rules.HarmRows order.
-	Harm [][]int `json:"harm"`
-	// Critical[t] counts critical injuries: harm that overflowed track t.
-	Critical []int `json:"critical"`
+	// Harm is the harm on each track, one entry a track in
+	// Rules.HarmTracks order, each naming its track.
+	Harm []TrackHarm `json:"harm"`
 	// FlashbacksUsed counts flashbacks since the last NewDay.
 	FlashbacksUsed int `json:"flashbacks_used"`
 	// Bonus is dice carried to the next roll (a Controlled success's +1, a
@@ -33,6 +31,16 @@ type State struct {
 	Flashback Attempt `json:"flashback"`
 }
 
+// TrackHarm is the harm on one harm track ("Harm"): the track's name, how
+// many slots of each row are filled (Rows[i] for Rules.HarmRows[i], level
+// i+1: lesser, moderate, severe by default), and the critical injuries
+// harm past its top row has caused.
+type TrackHarm struct {
+	Track    string `json:"track"`
+	Rows     []int  `json:"rows"`
+	Critical int    `json:"critical"`
+}
+
 // Clone returns a deep copy.
 func (s State) Clone() State {
 	var out State
@@ -43,18 +51,16 @@ func (s State) Clone() State {
 // copyFrom overwrites s with src, reusing s's slices when they fit.
 func (s *State) copyFrom(src *State) {
 	if len(s.Harm) != len(src.Harm) {
-		s.Harm = make([][]int, len(src.Harm))
+		s.Harm = make([]TrackHarm, len(src.Harm))
 	}
 	for i, h := range src.Harm {
-		if len(s.Harm[i]) != len(h) {
-			s.Harm[i] = make([]int, len(h))
+		rows := s.Harm[i].Rows
+		if len(rows) != len(h.Rows) {
+			rows = make([]int, len(h.Rows))
 		}
-		copy(s.Harm[i], h)
+		copy(rows, h.Rows)
+		s.Harm[i] = TrackHarm{Track: h.Track, Rows: rows, Critical: h.Critical}
 	}
-	if len(s.Critical) != len(src.Critical) {
-		s.Critical = make([]int, len(src.Critical))
-	}
-	copy(s.Critical, src.Critical)
 	s.FlashbacksUsed = src.FlashbacksUsed
 	s.Bonus = src.Bonus
 	s.Attempt.copyFrom(&src.Attempt)
@@ -78,21 +84,25 @@ const maxCritical = 1 << 20
 // tracks' shape and slot counts, the counters, and both attempts whole.
 // A state that passes can be played on by every step.
 func (s *State) Check(rl *Rules) error {
-	if len(s.Harm) != len(rl.HarmTracks) || len(s.Critical) != len(rl.HarmTracks) {
-		return fmt.Errorf("actiontest: state has %d harm tracks and %d critical counts, rules have %d tracks",
-			len(s.Harm), len(s.Critical), len(rl.HarmTracks))
+	if len(s.Harm) != len(rl.HarmTracks) {
+		return fmt.Errorf("actiontest: state has %d harm tracks, rules have %d (%s)",
+			len(s.Harm), len(rl.HarmTracks), named.Allowed(rl.HarmTracks))
 	}
-	for t, rows := range s.Harm {
-		if len(rows) != len(rl.HarmRows) {
-			return fmt.Errorf("actiontest: state harm[%d] has %d rows, rules have %d", t, len(rows), len(rl.HarmRows))
+	for t, h := range s.Harm {
+		if h.Track != rl.HarmTracks[t] {
+			return fmt.Errorf("actiontest: state harm[%d] is track %.40q, the rules' track %d is %q (tracks in the rules' order: %s)",
+				t, h.Track, t, rl.HarmTracks[t], named.Allowed(rl.HarmTracks))
 		}
-		for i, n := range rows {
+		if len(h.Rows) != len(rl.HarmRows) {
+			return fmt.Errorf("actiontest: state %s harm has %d rows, rules have %d (%s)", h.Track, len(h.Rows), len(rl.HarmRows), rowNames(rl))
+		}
+		for i, n := range h.Rows {
 			if n < 0 || n > rl.HarmRows[i].Slots {
-				return fmt.Errorf("actiontest: state harm[%d][%d] = %d, allowed 0..%d", t, i, n, rl.HarmRows[i].Slots)
+				return fmt.Errorf("actiontest: state %s harm, %s row: %d, allowed 0..%d", h.Track, rl.HarmRows[i].Name, n, rl.HarmRows[i].Slots)
 			}
 		}
-		if s.Critical[t] < 0 || s.Critical[t] > maxCritical {
-			return fmt.Errorf("actiontest: state critical[%d] = %d, allowed 0..%d", t, s.Critical[t], maxCritical)
+		if h.Critical < 0 || h.Critical > maxCritical {
+			return fmt.Errorf("actiontest: state %s harm: %d critical injuries, allowed 0..%d", h.Track, h.Critical, maxCritical)
 		}
 	}
 	if s.FlashbacksUsed < 0 || s.FlashbacksUsed > rl.FlashbacksPerDay {
