@@ -112,9 +112,9 @@ func (c *Character) Rules() *Rules { return c.rules }
 
 // FreshState returns a state with no harm, no flashbacks used, no bonus.
 func (c *Character) FreshState() State {
-	s := State{Harm: make([][]int, len(c.rules.HarmTracks)), Critical: make([]int, len(c.rules.HarmTracks))}
-	for i := range s.Harm {
-		s.Harm[i] = make([]int, len(c.rules.HarmRows))
+	s := State{Harm: make([]TrackHarm, len(c.rules.HarmTracks))}
+	for i, name := range c.rules.HarmTracks {
+		s.Harm[i] = TrackHarm{Track: name, Rows: make([]int, len(c.rules.HarmRows))}
 	}
 	return s
 }
@@ -138,7 +138,7 @@ func (c *Character) setFrom(s *State) {
 
 // healed clears one harm from row of track t, which holds some.
 func (c *Character) healed(t, row int) {
-	c.State.Harm[t][row]--
+	c.State.Harm[t].Rows[row]--
 }
 
 // NewDay restores the day's flashbacks.
@@ -214,8 +214,8 @@ func (c *Character) Incapacitated() bool {
 // harmLoad is what the harm held costs: the dice, and whether it stops
 // the character acting unless helped or pushing.
 func (c *Character) harmLoad() (penalty int, incapacitated bool) {
-	for _, rows := range c.State.Harm {
-		for i, n := range rows {
+	for _, h := range c.State.Harm {
+		for i, n := range h.Rows {
 			if i < len(c.rules.HarmRows) && n > 0 {
 				penalty += n * c.rules.HarmRows[i].Penalty
 				incapacitated = incapacitated || c.rules.HarmRows[i].Incapacitates
@@ -238,7 +238,7 @@ func hasSpace(rl *Rules, s *State, t int) bool {
 	if t < 0 || t >= len(s.Harm) {
 		return false
 	}
-	rows := s.Harm[t]
+	rows := s.Harm[t].Rows
 	lo := rl.PushHarm - 1
 	if lo >= len(rows) {
 		return false
@@ -285,7 +285,11 @@ func (c *Character) TakeHarm(level int, track string) (row int, err error) {
 func (c *Character) takeHarm(level, t int) int {
 	row := c.addHarm(level, t)
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Row: row})
+		e := Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Critical: row < 0}
+		if row >= 0 {
+			e.Row = c.rules.HarmRows[row].Name
+		}
+		c.emit(e)
 	}
 	return row
 }
@@ -294,14 +298,14 @@ func (c *Character) takeHarm(level, t int) int {
 // and returns the row, or counts a critical injury and returns -1 ("Harm":
 // a full row passes harm up; past the top row it is a critical injury).
 func (c *Character) addHarm(level, t int) int {
-	rows := c.State.Harm[t]
+	rows := c.State.Harm[t].Rows
 	for i := level - 1; i < len(rows); i++ {
 		if rows[i] < c.rules.HarmRows[i].Slots {
 			rows[i]++
 			return i
 		}
 	}
-	c.State.Critical[t]++
+	c.State.Harm[t].Critical++
 	return -1
 }
 
@@ -315,7 +319,7 @@ func (c *Character) Heal(track string, level int) error {
 	if level < 1 || level > len(c.rules.HarmRows) {
 		return fmt.Errorf("actiontest: heal level %d, allowed 1..%d", level, len(c.rules.HarmRows))
 	}
-	if c.State.Harm[t][level-1] == 0 {
+	if c.State.Harm[t].Rows[level-1] == 0 {
 		return fmt.Errorf("actiontest: heal %s %s: no harm there", track, c.rules.HarmRows[level-1].Name)
 	}
 	c.healed(t, level-1)

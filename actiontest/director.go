@@ -158,9 +158,10 @@ func (c *Character) SetDirector(d Director) error {
 	rl := c.rules
 	table := make([][3]Outcome, len(rl.Table))
 	for i := range rl.Table {
-		for b := range rl.Table[i] {
-			o := rl.Table[i][b]
-			v := DirectorView{Position: Position(i + 1), Band: Band(b), Table: &rl.Table[i][b], Rules: rl}
+		for b := BandMultiple; b <= BandFailure; b++ {
+			cell := rl.Table[i].Cell(b)
+			o := *cell
+			v := DirectorView{Position: rl.Table[i].Position, Band: b, Table: cell, Rules: rl}
 			r := d.Rule(&v)
 			o.Severity, o.Consequences = r.Severity, r.Consequences
 			if err := checkOutcome(rl, &o); err != nil {

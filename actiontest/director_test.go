@@ -16,7 +16,7 @@ func TestDirectors(t *testing.T) {
 	none := harmOf([3]int{}, [3]int{})
 	type want struct {
 		cons []Consequence
-		harm [][]int
+		harm []TrackHarm
 	}
 	for _, tc := range []struct {
 		director Director
@@ -53,10 +53,10 @@ func TestDirectors(t *testing.T) {
 		}
 		got := want{at.Outcome.Consequences, c.State.Harm}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
-			t.Errorf("%s at position %d, %v (-want +got):\n%s", tc.director.Name(), tc.pos, tc.faces, d)
+			t.Errorf("%s at position %s, %v (-want +got):\n%s", tc.director.Name(), tc.pos, tc.faces, d)
 		}
 		if at.HarmTaken != (!tc.noHarm && hasKind(tc.want.cons, Harm)) {
-			t.Errorf("%s at position %d, %v: harm taken %v", tc.director.Name(), tc.pos, tc.faces, at.HarmTaken)
+			t.Errorf("%s at position %s, %v: harm taken %v", tc.director.Name(), tc.pos, tc.faces, at.HarmTaken)
 		}
 	}
 }
@@ -78,8 +78,8 @@ func TestDirectorKeepsTheTable(t *testing.T) {
 			t.Errorf("director %q reports %q", name, c.Director().Name())
 		}
 		for i := range rl.Table {
-			for b := range rl.Table[i] {
-				o, p := c.table[i][b], rl.Table[i][b]
+			for b := BandMultiple; b <= BandFailure; b++ {
+				o, p := c.table[i][b], *rl.Table[i].Cell(b)
 				if o.Kind != p.Kind || o.Succeeded != p.Succeeded || o.NextBonus != p.NextBonus {
 					t.Errorf("%s changed cell %d/%d: %+v from %+v", name, i, b, o, p)
 				}

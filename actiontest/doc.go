@@ -91,7 +91,13 @@
 //
 // A character saves as one value, [Saved] — rules, sheet, Director and
 // state — and [Restore] checks it whole ([State.Check]) before any step
-// reads it. A Sink, a func([Event]), hears every roll, push, harm and
+// reads it. Saved values name what they refer to, as the rules name it: a
+// [Position] is the name of one of Rules.Positions ("" the default), harm
+// sits on named tracks ([TrackHarm]) in named rows, each row of the
+// outcome table names its position and its columns, and outcome kinds,
+// bands, stages, effects and metrics write as names. The numbers left are
+// counts, dice faces and harm levels (Level 1 harm is the text's own
+// word); an unknown name is refused with the names allowed. A Sink, a func([Event]), hears every roll, push, harm and
 // outcome; a nil Sink builds no event. Events write as JSON and read back.
 //
 // There is one rules engine: a simulated trial, the exact odds and a test

@@ -237,8 +237,8 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 // harmHeld counts the harms on the tracks (critical injuries aside).
 func harmHeld(s *State) int {
 	n := 0
-	for _, rows := range s.Harm {
-		for _, k := range rows {
+	for _, h := range s.Harm {
+		for _, k := range h.Rows {
 			n += k
 		}
 	}
@@ -257,7 +257,7 @@ func (c *Character) buy(at *Attempt, i int) {
 		t, row := c.lowestHarm(c.naturalTrack(&at.Test))
 		c.healed(t, row)
 		b.Track, b.Row = rl.HarmTracks[t], rl.HarmRows[row].Name
-		ev.Track, ev.Row = b.Track, row
+		ev.Track, ev.Row = b.Track, b.Row
 	case EffectBonus:
 		c.State.Bonus += e.Dice
 		ev.Pool = e.Dice
@@ -273,11 +273,11 @@ func (c *Character) buy(at *Attempt, i int) {
 // hold some harm.
 func (c *Character) lowestHarm(natural int) (track, row int) {
 	for row := range c.rules.HarmRows {
-		if c.State.Harm[natural][row] > 0 {
+		if c.State.Harm[natural].Rows[row] > 0 {
 			return natural, row
 		}
-		for t, rows := range c.State.Harm {
-			if rows[row] > 0 {
+		for t, h := range c.State.Harm {
+			if h.Rows[row] > 0 {
 				return t, row
 			}
 		}

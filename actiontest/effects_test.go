@@ -54,7 +54,7 @@ func TestSpendEffects(t *testing.T) {
 		t.Errorf("spent %d, bonus %d, harm %d, penalty %d; want 2, 1, 0, 0", at.Spent, c.State.Bonus, harmHeld(&c.State), c.Penalty())
 	}
 	lines := []string{
-		"extra success: heal_harm (physical harm in row 1 cleared)",
+		"extra success: heal_harm (physical harm in the lesser row cleared)",
 		"extra success: bonus_die (+1 dice to the next roll)",
 	}
 	if d := cmp.Diff(lines, rec.Lines()); d != "" {

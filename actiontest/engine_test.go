@@ -25,7 +25,9 @@ func newChar(t *testing.T, rl Rules) *Character {
 }
 
 // harmOf builds a state harm table for the default two tracks.
-func harmOf(phys, ment [3]int) [][]int { return [][]int{phys[:], ment[:]} }
+func harmOf(phys, ment [3]int) []TrackHarm {
+	return []TrackHarm{{Track: "physical", Rows: phys[:]}, {Track: "mental", Rows: ment[:]}}
+}
 
 var cmpAttempt = cmpopts.IgnoreUnexported(Attempt{})
 
@@ -33,7 +35,7 @@ var cmpAttempt = cmpopts.IgnoreUnexported(Attempt{})
 // extra dice; one harm takes one away, three extra in all.
 func TestAddingDiceExample(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[0][0] = 1 // one lesser harm: -1 die
+	c.State.Harm[0].Rows[0] = 1 // one lesser harm: -1 die
 	r := dice.Scripted(6, 1, 2, 3, 4, 6, 6, 1, 1, 1, 1)
 	at := &c.State.Attempt
 	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2}); err != nil {
@@ -106,7 +108,7 @@ func TestOutcomeTable(t *testing.T) {
 		kind      Kind
 		succeeded bool
 		bonus     int
-		harm      [][]int
+		harm      []TrackHarm
 		lost      bool
 	}
 	none := harmOf([3]int{}, [3]int{})
@@ -139,7 +141,7 @@ func TestOutcomeTable(t *testing.T) {
 		}
 		got := want{at.Outcome.Kind, at.Outcome.Succeeded, c.State.Bonus, c.State.Harm, lost}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
-			t.Errorf("position %d %v (-want +got):\n%s", tc.pos, tc.faces, d)
+			t.Errorf("position %s %v (-want +got):\n%s", tc.pos, tc.faces, d)
 		}
 	}
 }
@@ -180,8 +182,8 @@ func TestHarmOverflow(t *testing.T) {
 	if d := cmp.Diff([]int{0, 0, 1, 1, 2, -1}, rows); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)
 	}
-	if c.State.Critical[0] != 1 || !c.Incapacitated() || c.Penalty() != 6 {
-		t.Errorf("critical %d, incapacitated %v, penalty %d; want 1, true, 6", c.State.Critical[0], c.Incapacitated(), c.Penalty())
+	if c.State.Harm[0].Critical != 1 || !c.Incapacitated() || c.Penalty() != 6 {
+		t.Errorf("critical %d, incapacitated %v, penalty %d; want 1, true, 6", c.State.Harm[0].Critical, c.Incapacitated(), c.Penalty())
 	}
 	if row, _ := c.TakeHarm(2, "mental"); row != 1 {
 		t.Errorf("level 2 on an empty track filled row %d, want 1", row)
@@ -196,8 +198,8 @@ func TestHarmOverflow(t *testing.T) {
 
 func TestMinimumOneDie(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[0] = []int{2, 2, 0}
-	c.State.Harm[1] = []int{2, 2, 0}
+	c.State.Harm[0].Rows = []int{2, 2, 0}
+	c.State.Harm[1].Rows = []int{2, 2, 0}
 	at := &c.State.Attempt
 	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
@@ -243,7 +245,7 @@ func TestPushSpace(t *testing.T) {
 		rl := DefaultRules()
 		rl.PushSpace = tc.rule
 		c := newChar(t, rl)
-		c.State.Harm[0] = tc.phys[:]
+		c.State.Harm[0].Rows = tc.phys[:]
 		r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
 		if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil {
 			t.Fatal(err)
@@ -252,7 +254,7 @@ func TestPushSpace(t *testing.T) {
 		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, ErrNoSpace)) {
 			t.Errorf("%s %v: push error %v, want ok=%v", tc.rule, tc.phys, err, tc.ok)
 		}
-		if d := cmp.Diff(tc.after[:], c.State.Harm[0]); d != "" {
+		if d := cmp.Diff(tc.after[:], c.State.Harm[0].Rows); d != "" {
 			t.Errorf("%s %v: harm after (-want +got):\n%s", tc.rule, tc.phys, d)
 		}
 	}
@@ -281,15 +283,15 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{name: "difficulty 0", step: begin(with(func(x *Test) { x.Difficulty = 0 }))},
 		{name: "negative helpers", step: begin(with(func(x *Test) { x.Helpers = -1 }))},
 		{name: "equipment 4", step: begin(with(func(x *Test) { x.Equipment = 4 }))},
-		{name: "position 4", step: begin(with(func(x *Test) { x.Position = 4 }))},
-		{name: "position -1", step: begin(with(func(x *Test) { x.Position = -1 }))},
+		{name: "unknown position", step: begin(with(func(x *Test) { x.Position = "comfy" }))},
+		{name: "position by number", step: begin(with(func(x *Test) { x.Position = "2" }))},
 		{name: "harm track", step: begin(with(func(x *Test) { x.HarmTrack = "spiritual" }))},
 		{name: "peril harm 4", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 4 }))},
 		{name: "peril harm below moderate", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 1 }))},
 		{name: "negative flashback difficulty", step: begin(with(func(x *Test) { x.Flashback, x.Difficulty = true, -1 }))},
 		{name: "flashbacks used", setup: func(c *Character) { c.State.FlashbacksUsed = 1 },
 			step: begin(with(func(x *Test) { x.Flashback = true })), is: ErrFlashbacks},
-		{name: "severe, peril, no help", setup: func(c *Character) { c.State.Harm[0][2] = 1 },
+		{name: "severe, peril, no help", setup: func(c *Character) { c.State.Harm[0].Rows[2] = 1 },
 			step: begin(with(func(x *Test) { x.Peril = true })), is: ErrIncapacitated},
 		{name: "severe, no space", setup: func(c *Character) {
 			c.State.Harm = harmOf([3]int{2, 2, 1}, [3]int{2, 2, 1})
@@ -306,7 +308,7 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 			_ = c.Push(r, "physical")
 		}, step: push("physical"), is: ErrPushTwice},
 		{name: "push without space", setup: func(c *Character) {
-			c.State.Harm[0] = []int{2, 2, 1}
+			c.State.Harm[0].Rows = []int{2, 2, 1}
 			_ = c.Begin(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Helpers = 1 }))
 		}, step: push("physical"), is: ErrNoSpace},
 		{name: "push a peril roll", setup: func(c *Character) {
@@ -320,12 +322,12 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 			_ = c.Finish()
 		}, step: finish, is: ErrStage},
 		{name: "finish without the needed push", setup: func(c *Character) {
-			c.State.Harm[1][2] = 1
+			c.State.Harm[1].Rows[2] = 1
 			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
 		}, step: finish, is: ErrMustPush},
 		{name: "retry without a worse position", setup: func(c *Character) {
 			_ = c.Play(dice.Scripted(6, 1, 1, 1), base, Never{})
-		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base.Worse()) }, is: ErrStage},
+		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base.At(Desperate)) }, is: ErrStage},
 		{name: "retry at the wrong position", setup: func(c *Character) {
 			_ = c.Play(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Escalate = true }), Never{})
 		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base) }, is: ErrStage},
@@ -386,11 +388,13 @@ func TestRulesCheck(t *testing.T) {
 		"rows":          func(r *Rules) { r.HarmRows = nil },
 		"row slots":     func(r *Rules) { r.HarmRows[0].Slots = 0 },
 		"table rows":    func(r *Rules) { r.Table = r.Table[:2] },
+		"table order":   func(r *Rules) { r.Table[0], r.Table[1] = r.Table[1], r.Table[0] },
+		"row position":  func(r *Rules) { r.Table[2].Position = "dire" },
 		"dup position":  func(r *Rules) { r.Positions[1] = "controlled" },
-		"severity":      func(r *Rules) { r.Table[0][0].Severity = "mild" },
-		"consequence":   func(r *Rules) { r.Table[0][0].Consequences = []Consequence{{Kind: "doom"}} },
-		"harm level":    func(r *Rules) { r.Table[0][0].Consequences = []Consequence{{Kind: Harm, Level: 4}} },
-		"kind":          func(r *Rules) { r.Table[0][0].Kind = 9 },
+		"severity":      func(r *Rules) { r.Table[0].Multiple.Severity = "mild" },
+		"consequence":   func(r *Rules) { r.Table[0].Multiple.Consequences = []Consequence{{Kind: "doom"}} },
+		"harm level":    func(r *Rules) { r.Table[0].Multiple.Consequences = []Consequence{{Kind: Harm, Level: 4}} },
+		"kind":          func(r *Rules) { r.Table[0].Multiple.Kind = 9 },
 	} {
 		rl := DefaultRules()
 		f(&rl)
@@ -418,15 +422,15 @@ func TestRiskPeril(t *testing.T) {
 	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if !at.Outcome.Succeeded || c.State.Harm[0][1] != 1 {
-		t.Errorf("succeeded %v, moderate physical harm %d; want true, 1", at.Outcome.Succeeded, c.State.Harm[0][1])
+	if !at.Outcome.Succeeded || c.State.Harm[0].Rows[1] != 1 {
+		t.Errorf("succeeded %v, moderate physical harm %d; want true, 1", at.Outcome.Succeeded, c.State.Harm[0].Rows[1])
 	}
 }
 
 // Severe harm: a character acts alone only by pushing; help lets them act.
 func TestSevereHarm(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[0][2] = 1
+	c.State.Harm[0].Rows[2] = 1
 	at := &c.State.Attempt
 	r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
 	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
@@ -493,13 +497,13 @@ func TestWorsePosition(t *testing.T) {
 	if !at.Retry || at.NextPosition != Desperate || at.HarmTaken || at.Outcome.Consequences[0].Kind != WorsePosition {
 		t.Fatalf("risky failure with escalation: %+v", at)
 	}
-	if err := c.Retry(dice.Scripted(1, 1, 1, 1), tst.Worse()); err != nil {
+	if err := c.Retry(dice.Scripted(1, 1, 1, 1), tst.At(at.NextPosition)); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if at.Retry || at.Outcome.Kind != Worst || c.State.Harm[0][2] != 1 {
+	if at.Retry || at.Outcome.Kind != Worst || c.State.Harm[0].Rows[2] != 1 {
 		t.Errorf("desperate failure cannot escalate: retry %v kind %v harm %v", at.Retry, at.Outcome.Kind, c.State.Harm)
 	}
 }
@@ -569,15 +573,17 @@ func TestStateJSON(t *testing.T) {
 	}
 	// Persuade is a Presence action: the worst outcome's severe harm lands
 	// on the mental track, beside the push's lesser mental harm.
-	if diff := cmp.Diff(c.State, d.State); diff != "" || d.State.Harm[1][2] != 1 || d.State.Harm[1][0] != 1 {
+	if diff := cmp.Diff(c.State, d.State); diff != "" || d.State.Harm[1].Rows[2] != 1 || d.State.Harm[1].Rows[0] != 1 {
 		t.Errorf("restored finish: harm %v, original %v", d.State.Harm, c.State.Harm)
 	}
 	for _, bad := range []State{
-		{Harm: [][]int{{0, 0, 0}}, Critical: []int{0}},
-		{Harm: harmOf([3]int{3, 0, 0}, [3]int{}), Critical: []int{0, 0}},
-		{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, -1}},
-		{Harm: harmOf([3]int{}, [3]int{}), Critical: []int{0, 0}, FlashbacksUsed: 2},
-		{Harm: [][]int{{0, 0}, {0, 0, 0}}, Critical: []int{0, 0}},
+		{Harm: harmOf([3]int{}, [3]int{})[:1]},
+		{Harm: harmOf([3]int{3, 0, 0}, [3]int{})},
+		{Harm: []TrackHarm{{Track: "physical", Rows: []int{0, 0, 0}}, {Track: "mental", Rows: []int{0, 0, 0}, Critical: -1}}},
+		{Harm: harmOf([3]int{}, [3]int{}), FlashbacksUsed: 2},
+		{Harm: []TrackHarm{{Track: "physical", Rows: []int{0, 0}}, {Track: "mental", Rows: []int{0, 0, 0}}}},
+		{Harm: []TrackHarm{{Track: "mental", Rows: []int{0, 0, 0}}, {Track: "physical", Rows: []int{0, 0, 0}}}},
+		{Harm: []TrackHarm{{Track: "physical", Rows: []int{0, 0, 0}}, {Track: "astral", Rows: []int{0, 0, 0}}}},
 	} {
 		before := d.State.Clone()
 		if err := d.SetState(bad); err == nil {
@@ -598,7 +604,7 @@ func TestEvents(t *testing.T) {
 	}
 	want := []string{
 		"roll 4 dice [1 2 3 4]: 0 successes",
-		"level 1 physical harm in row 1",
+		"level 1 physical harm in the lesser row",
 		"push (harm on physical): re-roll 6 dice [6 1 1 1 1 1]: 1 successes",
 		"1 successes of 1: success",
 	}
@@ -661,22 +667,22 @@ func TestIllegalPolicyChoice(t *testing.T) {
 func TestWorsePositionInTable(t *testing.T) {
 	rl := DefaultRules()
 	for p := range rl.Table {
-		rl.Table[p][BandFailure] = Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{{Kind: WorsePosition}, {Kind: Harm, Level: 1}}}
+		rl.Table[p].Failure = Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{{Kind: WorsePosition}, {Kind: Harm, Level: 1}}}
 	}
 	c := newChar(t, rl)
 	at := &c.State.Attempt
 	for _, tc := range []struct {
-		pos   Position
-		retry bool
-	}{{Controlled, true}, {Risky, true}, {Desperate, false}} {
+		pos, next Position
+		retry     bool
+	}{{Controlled, Risky, true}, {Risky, Desperate, true}, {Desperate, "", false}} {
 		if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if err := c.Finish(); err != nil {
 			t.Fatal(err)
 		}
-		if at.Retry != tc.retry || (tc.retry && at.NextPosition != tc.pos+1) || !at.HarmTaken {
-			t.Errorf("position %d: retry %v next %d harm %v", tc.pos, at.Retry, at.NextPosition, at.HarmTaken)
+		if at.Retry != tc.retry || at.NextPosition != tc.next || !at.HarmTaken {
+			t.Errorf("position %s: retry %v next %q harm %v", tc.pos, at.Retry, at.NextPosition, at.HarmTaken)
 		}
 	}
 }

@@ -19,7 +19,8 @@ const (
 	// EvPeril: a Risk Peril deal was made (Pool bonus dice, Level of harm
 	// cost, 0 if none).
 	EvPeril
-	// EvHarm: harm was taken (Track, Level, Row filled, -1 a critical injury).
+	// EvHarm: harm was taken (Track, Level, the Row filled or Critical: a
+	// critical injury).
 	EvHarm
 	// EvFlashback: a flashback was spent (Level is its difficulty).
 	EvFlashback
@@ -30,6 +31,9 @@ const (
 	EvNewDay
 	// EvEffect: extra successes bought an Effect (Effect; Track and Row of
 	// a heal's harm; Pool of a bonus's dice).
+	//
+	// Tracks and rows are named as Rules.HarmTracks and Rules.HarmRows name
+	// them.
 	EvEffect
 )
 
@@ -53,7 +57,8 @@ type Event struct {
 	Pool      int       `json:"pool,omitempty"`
 	Successes int       `json:"successes,omitempty"`
 	Level     int       `json:"level,omitempty"`
-	Row       int       `json:"row,omitempty"`
+	Row       string    `json:"row,omitempty"`
+	Critical  bool      `json:"critical,omitempty"`
 	Track     string    `json:"track,omitempty"`
 	Outcome   Kind      `json:"outcome,omitempty"`
 	Retry     bool      `json:"retry,omitempty"`
@@ -70,10 +75,10 @@ func (e Event) String() string {
 	case EvPeril:
 		return fmt.Sprintf("risk peril: +%d dice, harm level %d", e.Pool, e.Level)
 	case EvHarm:
-		if e.Row < 0 {
+		if e.Critical {
 			return fmt.Sprintf("level %d %s harm overflows: critical injury", e.Level, e.Track)
 		}
-		return fmt.Sprintf("level %d %s harm in row %d", e.Level, e.Track, e.Row+1)
+		return fmt.Sprintf("level %d %s harm in the %s row", e.Level, e.Track, e.Row)
 	case EvFlashback:
 		return fmt.Sprintf("flashback, difficulty %d", e.Level)
 	case EvOutcome:
@@ -87,7 +92,7 @@ func (e Event) String() string {
 	case EvEffect:
 		switch {
 		case e.Track != "":
-			return fmt.Sprintf("extra success: %s (%s harm in row %d cleared)", e.Effect, e.Track, e.Row+1)
+			return fmt.Sprintf("extra success: %s (%s harm in the %s row cleared)", e.Effect, e.Track, e.Row)
 		case e.Pool != 0:
 			return fmt.Sprintf("extra success: %s (+%d dice to the next roll)", e.Effect, e.Pool)
 		}

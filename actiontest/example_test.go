@@ -42,13 +42,13 @@ func Example() {
 	for _, line := range rec.Lines() {
 		fmt.Println(line)
 	}
-	fmt.Println("extra successes:", at.Extra, "harm:", c.State.Harm)
+	fmt.Println("extra successes:", at.Extra, "physical harm:", c.State.Harm[0].Rows)
 	// Output:
 	// roll 4 dice [3 1 5 2]: 0 successes
-	// level 1 physical harm in row 1
+	// level 1 physical harm in the lesser row
 	// push (harm on physical): re-roll 6 dice [6 4 2 6 1 3]: 2 successes
 	// 2 successes of 1: success_with_bonus
-	// extra successes: 1 harm: [[1 0 0] [0 0 0]]
+	// extra successes: 1 physical harm: [1 0 0]
 }
 
 // Exact odds of a challenging test from five dice, with and without pushing
@@ -159,12 +159,12 @@ func ExampleCharacter_Spend() {
 		return
 	}
 	fmt.Println("bought:", at.Bought)
-	fmt.Println("harm:", c.State.Harm, "dice carried:", c.State.Bonus)
+	fmt.Println("physical harm:", c.State.Harm[0].Rows, "dice carried:", c.State.Bonus)
 	fmt.Println(c.Spend("help_ally"))
 	// Output:
 	// extra successes: 2
 	// bought: [{heal_harm physical lesser} {bonus_die  }]
-	// harm: [[0 0 0] [0 0 0]] dice carried: 1
+	// physical harm: [0 0 0] dice carried: 1
 	// actiontest: not enough extra successes: the effects cost 1, 0 of 2 extra successes are left
 }
 
@@ -198,7 +198,7 @@ func ExampleCharacter_SetDirector() {
 				fmt.Println(err)
 				return
 			}
-			fmt.Printf("%-6s %v: %v, harm %v\n", name, faces, at.Outcome.Consequences, c.State.Harm[0])
+			fmt.Printf("%-6s %v: %v, harm %v\n", name, faces, at.Outcome.Consequences, c.State.Harm[0].Rows)
 		}
 	}
 	// Output:

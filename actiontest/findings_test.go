@@ -56,7 +56,7 @@ func TestRestoredAttemptWithAbsurdSuccessesIsRefused(t *testing.T) {
 	}
 	c.State.Attempt.Successes = -1 << 31
 	r := dice.Scripted(1, 1, 1, 1, 1, 1)
-	if err := c.Push(r, "physical"); err == nil || r.Remaining() != 6 || c.State.Harm[0][0] != 0 {
+	if err := c.Push(r, "physical"); err == nil || r.Remaining() != 6 || c.State.Harm[0].Rows[0] != 0 {
 		t.Errorf("push of a corrupt attempt: %v, %d dice drawn, harm %v", err, 6-r.Remaining(), c.State.Harm)
 	}
 }
@@ -105,7 +105,8 @@ func TestRestoredAttemptIsCheckedWhole(t *testing.T) {
 		"fewer dice than pool":       func(s *State) { s.Attempt.Dice = s.Attempt.Dice[:2] },
 		"pool too large":             func(s *State) { s.Attempt.Pool.Dice = 1 << 31 },
 		"unknown action":             func(s *State) { s.Attempt.Test.Action = "Juggle" },
-		"position 9":                 func(s *State) { s.Attempt.Test.Position = 9 },
+		"unknown position":           func(s *State) { s.Attempt.Test.Position = "comfy" },
+		"position unresolved":        func(s *State) { s.Attempt.Test.Position = "" },
 		"stage 7":                    func(s *State) { s.Attempt.Stage = 7 },
 		"push without re-roll":       func(s *State) { s.Attempt.Pushed, s.Attempt.PushTrack = true, "physical" },
 		"push record unpushed":       func(s *State) { s.Attempt.Kept = 1 },
@@ -115,7 +116,7 @@ func TestRestoredAttemptIsCheckedWhole(t *testing.T) {
 			s.Flashback = s.Attempt
 			s.Flashback.Test.Flashback = true
 		},
-		"critical 2^31": func(s *State) { s.Critical[0] = 1 << 31 },
+		"critical 2^31": func(s *State) { s.Harm[0].Critical = 1 << 31 },
 	} {
 		if err := restoreEdited(t, saved, edit); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -183,7 +184,7 @@ func TestPushIsOncePerActionAcrossARetry(t *testing.T) {
 		if err := c.Finish(); err != nil || !c.State.Attempt.Retry {
 			t.Fatalf("escalated failure: %v, retry %v", err, c.State.Attempt.Retry)
 		}
-		if err := c.Retry(r, tst.Worse()); err != nil {
+		if err := c.Retry(r, tst.At(c.State.Attempt.NextPosition)); err != nil {
 			t.Fatal(err)
 		}
 		// The legal-choice query agrees with the step.
@@ -210,8 +211,8 @@ func TestEscalateMovesControlledToRisky(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := &c.State.Attempt
-	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.State.Harm[0][0] != 0 {
-		t.Errorf("controlled failure with escalation: retry %v next %d harm %v", at.Retry, at.NextPosition, c.State.Harm)
+	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.State.Harm[0].Rows[0] != 0 {
+		t.Errorf("controlled failure with escalation: retry %v next %q harm %v", at.Retry, at.NextPosition, c.State.Harm)
 	}
 }
 
@@ -224,7 +225,7 @@ func TestPerilHarmBelowModerateIsRefused(t *testing.T) {
 		t.Error("a lesser harm as the peril's price accepted")
 	}
 	tst.PerilHarm = 2
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err != nil || c.State.Harm[0][1] != 1 {
+	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err != nil || c.State.Harm[0].Rows[1] != 1 {
 		t.Errorf("a moderate harm as the price: %v, harm %v", err, c.State.Harm)
 	}
 	s := DefaultScenario()
@@ -261,7 +262,7 @@ func TestSavedCharacterKeepsItsDirector(t *testing.T) {
 		t.Errorf("restored director %q", c2.Director().Name())
 	}
 	// A Desperate success: harsh adds a moderate harm to the complication.
-	if err := c2.Finish(); err != nil || c2.State.Harm[0][1] != 1 {
+	if err := c2.Finish(); err != nil || c2.State.Harm[0].Rows[1] != 1 {
 		t.Errorf("restored finish: %v, harm %v", err, c2.State.Harm)
 	}
 	s.Director = "lenient"
@@ -354,7 +355,7 @@ func TestAttributeOnlyRoll(t *testing.T) {
 		t.Errorf("pool (-want +got):\n%s", d)
 	}
 	// Risky failure: moderate harm on Presence's mental track.
-	if c.State.Harm[1][1] != 1 || c.State.Harm[0][1] != 0 {
+	if c.State.Harm[1].Rows[1] != 1 || c.State.Harm[0].Rows[1] != 0 {
 		t.Errorf("harm %v, want a moderate mental harm", c.State.Harm)
 	}
 	if act, attr, name, err := c.Rating("Presence"); err != nil || act != 0 || attr != 3 || name != "Presence" {
@@ -441,13 +442,15 @@ func TestZeroPositionIsTheDefault(t *testing.T) {
 			t.Fatal(err)
 		}
 		if at := &c.State.Attempt; at.Test.Position != tc.def || at.Outcome.Kind != tc.kind {
-			t.Errorf("default %d: recorded position %d, outcome %v", tc.def, at.Test.Position, at.Outcome.Kind)
+			t.Errorf("default %q: recorded position %q, outcome %v", tc.def, at.Test.Position, at.Outcome.Kind)
 		}
 	}
 	rl := DefaultRules()
-	rl.DefaultPosition = 4
-	if err := rl.Validate(); err == nil {
-		t.Error("default position 4 of 3 accepted")
+	for _, def := range []Position{"comfy", ""} {
+		rl.DefaultPosition = def
+		if err := rl.Validate(); err == nil {
+			t.Errorf("default position %q accepted", def)
+		}
 	}
 }
 
@@ -463,7 +466,7 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	if err := c.CanBegin(tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.CanRetry(tst.Worse()); !errors.Is(err, ErrStage) {
+	if err := c.CanRetry(tst.At(Desperate)); !errors.Is(err, ErrStage) {
 		t.Errorf("CanRetry before any roll: %v", err)
 	}
 	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
@@ -481,7 +484,7 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	if c.PushTrack() != "" || !errors.Is(c.CanPush("physical"), ErrStage) {
 		t.Errorf("push queries after Finish: %q %v", c.PushTrack(), c.CanPush("physical"))
 	}
-	if err := c.CanRetry(tst.Worse()); err != nil {
+	if err := c.CanRetry(tst.At(Desperate)); err != nil {
 		t.Errorf("CanRetry after an escalated failure: %v", err)
 	}
 	if err := c.CanRetry(tst); !errors.Is(err, ErrStage) {
@@ -532,11 +535,11 @@ func TestStepsDoNotAllocate(t *testing.T) {
 		_ = c.Push(r, "physical")
 		_ = c.Finish()
 		if c.State.Attempt.Retry {
-			_ = c.Retry(r, c.State.Attempt.Test.Worse())
+			_ = c.Retry(r, c.State.Attempt.Test.At(c.State.Attempt.NextPosition))
 			_ = c.Finish()
 		}
 		heal := func() {
-			for c.State.Harm[0][0] > 0 {
+			for c.State.Harm[0].Rows[0] > 0 {
 				if err := c.Heal("physical", 1); err != nil {
 					t.Fatal(err)
 				}
@@ -577,9 +580,10 @@ func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
 	}
 	for name, edit := range map[string]func(*SavedGame){
 		"progress past the goal":   func(g *SavedGame) { g.Pursuit.Progress = 1 << 31 },
-		"position 0":               func(g *SavedGame) { g.Pursuit.Position = 0 },
+		"no position":              func(g *SavedGame) { g.Pursuit.Position = "" },
+		"unknown position":         func(g *SavedGame) { g.Pursuit.Position = "comfy" },
 		"tests past max_tests":     func(g *SavedGame) { g.Pursuit.Metrics[metTests] = 1 << 31 },
-		"retry without a roll":     func(g *SavedGame) { g.State.Attempt.Retry = false; g.State.Attempt.NextPosition = 0 },
+		"retry without a roll":     func(g *SavedGame) { g.State.Attempt.Retry = false; g.State.Attempt.NextPosition = "" },
 		"flashback due, none left": func(g *SavedGame) { g.Pursuit.FlashbackDue, g.State.FlashbacksUsed = true, 1 },
 		"ended with a retry":       func(g *SavedGame) { g.Pursuit.Ended = true },
 		"scenario goal 0":          func(g *SavedGame) { g.Scenario.Goal = 0 },

@@ -33,14 +33,14 @@ func TestLookups(t *testing.T) {
 	if _, err := c.Rules().PositionIndex("comfy"); err == nil {
 		t.Error("unknown position found")
 	}
-	if p, err := c.Rules().PositionIndex("desperate"); err != nil || p != Desperate {
-		t.Errorf("desperate = %d %v", p, err)
+	if i, err := c.Rules().PositionIndex("desperate"); err != nil || i != 2 {
+		t.Errorf("desperate = %d %v", i, err)
 	}
 }
 
 func TestHealAndSpace(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[1] = []int{2, 2, 1}
+	c.State.Harm[1].Rows = []int{2, 2, 1}
 	if c.HasSpace("mental") || !c.HasSpace("physical") || c.HasSpace("astral") {
 		t.Errorf("space: mental %v physical %v astral %v", c.HasSpace("mental"), c.HasSpace("physical"), c.HasSpace("astral"))
 	}
@@ -64,7 +64,7 @@ func TestHealAndSpace(t *testing.T) {
 // Table harm lands on the named track, peril and flashbacks are narrated.
 func TestEventsAllKinds(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[1] = []int{2, 2, 1}
+	c.State.Harm[1].Rows = []int{2, 2, 1}
 	var rec Recorder
 	c.Sink = rec.Record
 	at := &c.State.Attempt
@@ -76,8 +76,8 @@ func TestEventsAllKinds(t *testing.T) {
 	if err := c.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if at.HarmRow != -1 || c.State.Critical[1] != 1 {
-		t.Errorf("harm row %d, mental criticals %d; want -1, 1", at.HarmRow, c.State.Critical[1])
+	if !at.HarmCritical || at.HarmRow != "" || c.State.Harm[1].Critical != 1 {
+		t.Errorf("harm row %q critical %v, mental criticals %d; want a critical injury", at.HarmRow, at.HarmCritical, c.State.Harm[1].Critical)
 	}
 	c.NewDay()
 	if err := c.Begin(dice.Scripted(), Test{Action: "Persuade", Position: Risky, Flashback: true, Helpers: 1}); err != nil {

@@ -14,7 +14,8 @@ type View struct {
 	// Required is the successes needed; Successes those rolled so far (0
 	// before the roll).
 	Required, Successes int
-	Position            Position
+	// Position is the roll's position, resolved: never "".
+	Position Position
 	// Penalty is the dice the character's harm costs this roll.
 	Penalty int
 	// MustPush says the character can act only by pushing.
@@ -142,7 +143,7 @@ func (c *Character) viewInto(v *View, at *Attempt) {
 // at is given) and the test's, then the tracks' room.
 func (c *Character) viewOf(v *View, t *Test, s subject, pool Pool, must, pushed bool, n int, at *Attempt) {
 	*v = View{Pool: pool.Dice, Required: t.Difficulty, Successes: n,
-		Position: t.Position, Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
+		Position: c.rules.position(t.Position), Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
 	bar := c.testBar(t, pushed)
 	if at != nil && bar == noBar {
 		bar = attemptBar(at, c.rules)

@@ -25,7 +25,7 @@ type Pursuit struct {
 	Hurt      bool `json:"hurt,omitempty"`
 	StartHarm int  `json:"start_harm"`
 	// Metrics are the scenario's Metrics so far.
-	Metrics [numMetrics]int `json:"metrics"`
+	Metrics Tally `json:"metrics"`
 	// Ended says the pursuit is over, in Category.
 	Ended    bool     `json:"ended,omitempty"`
 	Category Category `json:"category"`
@@ -290,18 +290,18 @@ func (s *Scenario) after(st *State, at *Attempt, g *Pursuit, start Position) (Ca
 // harmCount is the number of harms a state holds, criticals included.
 func harmCount(s *State) int {
 	n := 0
-	for t, rows := range s.Harm {
-		for _, k := range rows {
+	for _, h := range s.Harm {
+		for _, k := range h.Rows {
 			n += k
 		}
-		n += s.Critical[t]
+		n += h.Critical
 	}
 	return n
 }
 
 func critical(s *State) bool {
-	for _, k := range s.Critical {
-		if k > 0 {
+	for _, h := range s.Harm {
+		if h.Critical > 0 {
 			return true
 		}
 	}
@@ -358,8 +358,8 @@ func (rn *Runner) checkPursuit(g *Pursuit) error {
 	switch {
 	case g.Progress < 0 || g.Progress > s.Goal || (g.Progress == s.Goal && !g.Ended):
 		return fmt.Errorf("progress %d, allowed 0..%d (the goal, once the pursuit has ended)", g.Progress, s.Goal)
-	case g.Position < 1 || int(g.Position) > len(c.rules.Positions):
-		return fmt.Errorf("position %d, allowed 1..%d", g.Position, len(c.rules.Positions))
+	case c.rules.positionAt(g.Position) < 0:
+		return fmt.Errorf("position %q, allowed %s", g.Position, named.Allowed(c.rules.Positions))
 	case g.StartHarm < 0 || g.StartHarm > maxMetric:
 		return fmt.Errorf("start_harm %d, allowed 0..%d", g.StartHarm, maxMetric)
 	case g.Metrics[metTests] < 0 || g.Metrics[metTests] > s.MaxTests:

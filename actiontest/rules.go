@@ -144,19 +144,20 @@ type Outcome struct {
 	Consequences []Consequence `json:"consequences,omitempty"`
 }
 
-// Position is where a test stands: p names Rules.Positions[p-1], and a
-// larger p is a worse position. The zero Position is the rules'
-// DefaultPosition ("Usually, Risky is the default"), which a test begun
-// records resolved. The default rules name 1, 2, 3 Controlled, Risky,
-// Desperate.
-type Position int
+// Position is where a test stands, by name: an entry of Rules.Positions,
+// which lists them best first, so a later entry is a worse position. The
+// zero Position, "", is the rules' DefaultPosition ("Usually, Risky is the
+// default"), which a test begun records resolved. A Position writes as its
+// name in JSON, and the steps and State.Check refuse a name the rules do
+// not list. The default rules name Controlled, Risky and Desperate.
+type Position string
 
 // The default positions.
 const (
-	DefaultPosition Position = 0
-	Controlled      Position = 1
-	Risky           Position = 2
-	Desperate       Position = 3
+	DefaultPosition Position = ""
+	Controlled      Position = "controlled"
+	Risky           Position = "risky"
+	Desperate       Position = "desperate"
 )
 
 // Rules holds every number and table of an action test. DefaultRules gives
@@ -229,15 +230,15 @@ type Rules struct {
 	HarmRows []HarmRow `json:"harm_rows"`
 	// Positions names the positions, best first: Controlled, Risky,
 	// Desperate [text]. DefaultPosition is the position of a test that
-	// names none (Position 0): Risky [text].
+	// names none (Position ""): Risky [text].
 	Positions       []string `json:"positions"`
 	DefaultPosition Position `json:"default_position"`
-	// Table gives, for each position, the outcome of multiple successes, of
-	// exactly the required successes, and of a failure [text]. The
-	// consequence of a Desperate success, which the text leaves open, is a
-	// complication [ours]; harm levels follow minor/moderate/severe = 1/2/3
-	// [ours].
-	Table [][3]Outcome `json:"table"`
+	// Table gives, for each position, in Positions order and naming it,
+	// the outcome of multiple successes, of exactly the required successes,
+	// and of a failure [text]. The consequence of a Desperate success,
+	// which the text leaves open, is a complication [ours]; harm levels
+	// follow minor/moderate/severe = 1/2/3 [ours].
+	Table []TableRow `json:"table"`
 	// Opposed gives the outcomes of an opposed roll ("Opposed Rolls"): the
 	// side with the most successes prevails and the other does not [text];
 	// a tie means neither succeeds nor fails [text], and against an NPC the
@@ -247,6 +248,29 @@ type Rules struct {
 	// Effects are what extra successes can buy, one success each [text]:
 	// see DefaultEffects for the defaults and their sources.
 	Effects []Effect `json:"effects,omitempty"`
+}
+
+// TableRow is one position's row of the outcome table ("Position and
+// Outcome"): what multiple successes, exactly the successes required, and
+// a failure bring at that position.
+type TableRow struct {
+	Position Position `json:"position"`
+	Multiple Outcome  `json:"multiple"`
+	Success  Outcome  `json:"success"`
+	Failure  Outcome  `json:"failure"`
+}
+
+// Cell returns the row's outcome for band b (nil for a band that is none).
+func (r *TableRow) Cell(b Band) *Outcome {
+	switch b {
+	case BandMultiple:
+		return &r.Multiple
+	case BandSuccess:
+		return &r.Success
+	case BandFailure:
+		return &r.Failure
+	}
+	return nil
 }
 
 // OpposedTable is the outcome of an opposed roll for the side that wins,
@@ -302,24 +326,24 @@ func DefaultRules() Rules {
 			TieNPC: Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}},
 			Lose:   Outcome{Kind: Badly},
 		},
-		Table: [][3]Outcome{
-			{ // Controlled
-				{Kind: SuccessBonus, Succeeded: true},
-				{Kind: SuccessBonus, Succeeded: true, NextBonus: 1},
-				{Kind: SuccessConsequence, Succeeded: true, Severity: Minor, Consequences: []Consequence{
+		Table: []TableRow{
+			{Position: Controlled,
+				Multiple: Outcome{Kind: SuccessBonus, Succeeded: true},
+				Success:  Outcome{Kind: SuccessBonus, Succeeded: true, NextBonus: 1},
+				Failure: Outcome{Kind: SuccessConsequence, Succeeded: true, Severity: Minor, Consequences: []Consequence{
 					{Kind: Complication}, {Kind: Harm, Level: 1}}},
 			},
-			{ // Risky
-				{Kind: SuccessBonus, Succeeded: true},
-				{Kind: Success, Succeeded: true},
-				{Kind: Badly, Severity: Moderate, Consequences: []Consequence{
+			{Position: Risky,
+				Multiple: Outcome{Kind: SuccessBonus, Succeeded: true},
+				Success:  Outcome{Kind: Success, Succeeded: true},
+				Failure: Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{
 					{Kind: Complication}, {Kind: Harm, Level: 2}, {Kind: LostOpportunity}}},
 			},
-			{ // Desperate
-				{Kind: Success, Succeeded: true},
-				{Kind: SuccessConsequence, Succeeded: true, Severity: Moderate, Consequences: []Consequence{
+			{Position: Desperate,
+				Multiple: Outcome{Kind: Success, Succeeded: true},
+				Success: Outcome{Kind: SuccessConsequence, Succeeded: true, Severity: Moderate, Consequences: []Consequence{
 					{Kind: Complication}}},
-				{Kind: Worst, Severity: Severe, Consequences: []Consequence{
+				Failure: Outcome{Kind: Worst, Severity: Severe, Consequences: []Consequence{
 					{Kind: Complication, Serious: true}, {Kind: Harm, Level: 3}, {Kind: LostOpportunity}}},
 			},
 		},
@@ -409,8 +433,8 @@ func (rl *Rules) Validate() error {
 		return rulesErr("positions: need at least one")
 	case len(rl.Table) != len(rl.Positions):
 		return rulesErr("table: has %d rows, need one per position (%d)", len(rl.Table), len(rl.Positions))
-	case rl.DefaultPosition < 1 || int(rl.DefaultPosition) > len(rl.Positions):
-		return rulesErr("default_position %d: must be a position 1..%d", rl.DefaultPosition, len(rl.Positions))
+	case rl.positionAt(rl.DefaultPosition) < 0:
+		return rulesErr("default_position %q: must name a position (allowed: %s)", rl.DefaultPosition, named.Allowed(rl.Positions))
 	}
 	if err := checkEffects(rl); err != nil {
 		return err
@@ -418,6 +442,9 @@ func (rl *Rules) Validate() error {
 	for i, r := range rl.HarmRows {
 		if r.Slots < 1 || r.Slots > 20 || r.Penalty < 0 || r.Penalty > 20 {
 			return rulesErr("harm_rows[%d]: slots %d must be 1..20 and penalty %d 0..20", i, r.Slots, r.Penalty)
+		}
+		if r.Name == "" || rl.rowAt(r.Name) != i {
+			return rulesErr("harm_rows[%d]: name %q is empty or repeated; saved harm names its row", i, r.Name)
 		}
 	}
 	for i, p := range rl.Positions {
@@ -430,10 +457,14 @@ func (rl *Rules) Validate() error {
 			}
 		}
 	}
-	for i, row := range rl.Table {
-		for b := range row {
-			if err := checkOutcome(rl, &row[b]); err != nil {
-				return rulesErr("table[%d][%d] (%s, %s): %v", i, b, rl.Positions[i], Band(b), err)
+	for i := range rl.Table {
+		row := &rl.Table[i]
+		if row.Position != Position(rl.Positions[i]) {
+			return rulesErr("table[%d]: position %q, but positions[%d] is %q; the rows follow the positions' order", i, row.Position, i, rl.Positions[i])
+		}
+		for b := BandMultiple; b <= BandFailure; b++ {
+			if err := checkOutcome(rl, row.Cell(b)); err != nil {
+				return rulesErr("table[%d].%s (%s): %v", i, b, row.Position, err)
 			}
 		}
 	}
@@ -530,7 +561,7 @@ func (rl *Rules) TrackIndex(name string) (int, error) {
 	return 0, fmt.Errorf("actiontest: unknown harm track %q (allowed: %v)", name, rl.HarmTracks)
 }
 
-// position resolves p: the rules' DefaultPosition for 0, else p.
+// position resolves p: the rules' DefaultPosition for "", else p.
 func (rl *Rules) position(p Position) Position {
 	if p == DefaultPosition {
 		return rl.DefaultPosition
@@ -538,23 +569,54 @@ func (rl *Rules) position(p Position) Position {
 	return p
 }
 
-// PositionName returns p's name ("" for a Position outside the rules).
-func (rl *Rules) PositionName(p Position) string {
-	p = rl.position(p)
-	if p < 1 || int(p) > len(rl.Positions) {
-		return ""
-	}
-	return rl.Positions[p-1]
-}
-
-// PositionIndex returns the Position with the given name.
-func (rl *Rules) PositionIndex(name string) (Position, error) {
-	for i, p := range rl.Positions {
-		if p == name {
-			return Position(i + 1), nil
+// positionAt returns the index of the position named p in Rules.Positions,
+// -1 when the rules list no such position ("" included).
+func (rl *Rules) positionAt(p Position) int {
+	for i, name := range rl.Positions {
+		if Position(name) == p {
+			return i
 		}
 	}
-	return 0, fmt.Errorf("actiontest: unknown position %q (allowed: %v)", name, rl.Positions)
+	return -1
+}
+
+// rowAt returns the index of the harm row named name, -1 if none.
+func (rl *Rules) rowAt(name string) int {
+	for i, r := range rl.HarmRows {
+		if r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// PositionIndex returns where p stands in Rules.Positions (0 the best), ""
+// meaning the rules' DefaultPosition, or an error listing the positions.
+func (rl *Rules) PositionIndex(p Position) (int, error) {
+	if i := rl.positionAt(rl.position(p)); i >= 0 {
+		return i, nil
+	}
+	return 0, rl.unknownPosition(p)
+}
+
+// unknownPosition says that p names no position of the rules.
+func (rl *Rules) unknownPosition(p Position) error {
+	return fmt.Errorf("actiontest: unknown position %q (allowed: %s, or \"\" for the default, %q)",
+		p, named.Allowed(rl.Positions), rl.DefaultPosition)
+}
+
+// Worse returns the position one worse than p ("" meaning the default),
+// as a Worse Position consequence sets it, or an error when p is the worst
+// position or names none.
+func (rl *Rules) Worse(p Position) (Position, error) {
+	i, err := rl.PositionIndex(p)
+	if err != nil {
+		return "", err
+	}
+	if i+1 >= len(rl.Positions) {
+		return "", fmt.Errorf("actiontest: %q is the worst position; none is worse", rl.position(p))
+	}
+	return Position(rl.Positions[i+1]), nil
 }
 
 // BandOf places successes against the required number: MultipleOver or

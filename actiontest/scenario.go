@@ -2,6 +2,7 @@ package actiontest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -25,13 +26,14 @@ type Scenario struct {
 	// Character is the sheet; State the starting state (nil: unharmed).
 	Character Sheet  `json:"character"`
 	State     *State `json:"state,omitempty"`
-	// Action, Position (name), Difficulty, Helpers and Equipment describe
-	// every test of the pursuit.
-	Action     string `json:"action"`
-	Position   string `json:"position"`
-	Difficulty int    `json:"difficulty"`
-	Helpers    int    `json:"helpers"`
-	Equipment  int    `json:"equipment"`
+	// Action, Position, Difficulty, Helpers and Equipment describe every
+	// test of the pursuit; Position names one of Rules.Positions, ""
+	// meaning Rules.DefaultPosition.
+	Action     string   `json:"action"`
+	Position   Position `json:"position"`
+	Difficulty int      `json:"difficulty"`
+	Helpers    int      `json:"helpers"`
+	Equipment  int      `json:"equipment"`
 	// Pool, when above 0, replaces Action + Attribute as the base dice of
 	// every test (help, equipment, harm and the rest still count), so a
 	// designer can sweep pool sizes without editing the sheet.
@@ -50,13 +52,13 @@ type Scenario struct {
 	PerilHarm    int  `json:"peril_harm"`
 	// Flashback: after a failure that worsens the position, the character
 	// calls a flashback if one is left today — a test of the same Action at
-	// FlashbackPosition (a position name; "" means Position) with difficulty
+	// FlashbackPosition ("" means Position) with difficulty
 	// FlashbackDifficulty (0: no roll), whose success adds dice to the next
 	// test. Its harm counts; a lost opportunity in the past is ignored
 	// [ours].
-	Flashback           bool   `json:"flashback"`
-	FlashbackPosition   string `json:"flashback_position,omitempty"`
-	FlashbackDifficulty int    `json:"flashback_difficulty"`
+	Flashback           bool     `json:"flashback"`
+	FlashbackPosition   Position `json:"flashback_position,omitempty"`
+	FlashbackDifficulty int      `json:"flashback_difficulty"`
 	// Policy names the registered policy making the character's choices.
 	Policy string `json:"policy"`
 	// Director names the registered Director ruling on the outcome table's
@@ -153,8 +155,48 @@ const (
 // "escalations" (Worse Position re-rolls), "perils" (deals taken) and
 // "flashbacks". Pushes and harm include the flashbacks'; tests and
 // successes do not.
-func (s Scenario) Metrics() []string {
+func (s Scenario) Metrics() []string { return metricNames() }
+
+// metricNames names the metrics, in Metrics order.
+func metricNames() []string {
 	return []string{"tests", "pushes", "harm", "successes", "escalations", "perils", "flashbacks"}
+}
+
+// Tally is a pursuit's metrics so far, in Scenario.Metrics order. It
+// writes as a JSON object keyed by the metrics' names, and reads back only
+// an object naming every metric once.
+type Tally [numMetrics]int
+
+// MarshalJSON writes the tally as {"tests": n, "pushes": n, ...}.
+func (m Tally) MarshalJSON() ([]byte, error) {
+	out := make(map[string]int, numMetrics)
+	for i, name := range metricNames() {
+		out[name] = m[i]
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads a tally written by MarshalJSON, refusing an unknown
+// or missing metric.
+func (m *Tally) UnmarshalJSON(b []byte) error {
+	var in map[string]int
+	if err := json.Unmarshal(b, &in); err != nil {
+		return fmt.Errorf("actiontest: metrics: %w", err)
+	}
+	names := metricNames()
+	var t Tally
+	for name, n := range in {
+		i := slices.Index(names, name)
+		if i < 0 {
+			return fmt.Errorf("actiontest: metrics: unknown metric %.40q (allowed: %s)", name, named.Allowed(names))
+		}
+		t[i] = n
+	}
+	if len(in) != numMetrics {
+		return fmt.Errorf("actiontest: metrics: %d of %d named; each of %s is needed", len(in), numMetrics, named.Allowed(names))
+	}
+	*m = t
+	return nil
 }
 
 // Validate checks the scenario; errors name the offending field.
@@ -191,15 +233,15 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 		}
 		bonus = s.Pool - act - attr
 	}
-	pos, err := rl.PositionIndex(s.Position)
-	if err != nil {
+	if _, err := rl.PositionIndex(s.Position); err != nil {
 		return fail("position: %w", err)
 	}
-	fbPos := pos
-	if s.FlashbackPosition != "" {
-		if fbPos, err = rl.PositionIndex(s.FlashbackPosition); err != nil {
+	pos, fbPos := rl.position(s.Position), rl.position(s.Position)
+	if s.FlashbackPosition != DefaultPosition {
+		if _, err := rl.PositionIndex(s.FlashbackPosition); err != nil {
 			return fail("flashback_position: %w", err)
 		}
+		fbPos = s.FlashbackPosition
 	}
 	switch {
 	case s.Difficulty < 1 || s.Difficulty > 20:
@@ -258,8 +300,9 @@ func (s *Scenario) wantsFlashback(st *State) bool {
 // maxHarmCells bounds tracks x rows for the exact model's compact state.
 const maxHarmCells = 16
 
-// node is a state of the pursuit's Markov chain. end is 0 while the
-// pursuit goes on, else its category + 1; a node with end 0 and no
+// node is a state of the pursuit's Markov chain; pos is the index of its
+// position in Rules.Positions. end is 0 while the pursuit goes on, else its
+// category + 1; a node with end 0 and no
 // transitions is a character who cannot act ("out").
 type node struct {
 	progress int8
@@ -306,8 +349,8 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	start := c.State.Clone()
 	harm0 := harmCount(&start)
 	encode := func(st *State, n *node) {
-		for i, rows := range st.Harm {
-			for j, k := range rows {
+		for i, h := range st.Harm {
+			for j, k := range h.Rows {
 				n.harm[i*nr+j] = int8(k)
 			}
 		}
@@ -317,9 +360,9 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	sc, fc := c.scratch(), c.scratch()
 	decode := func(n node) {
 		sc.setFrom(&start)
-		for i, rows := range sc.State.Harm {
-			for j := range rows {
-				rows[j] = int(n.harm[i*nr+j])
+		for i, h := range sc.State.Harm {
+			for j := range h.Rows {
+				h.Rows[j] = int(n.harm[i*nr+j])
 			}
 		}
 		sc.State.Bonus = int(n.bonus)
@@ -327,13 +370,13 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		if n.retry {
 			// What a retry reads of the roll before it.
 			last := t
-			last.Position = Position(n.pos) - 1
+			last.Position = Position(rl.Positions[n.pos-1])
 			sc.State.Attempt = Attempt{Test: last, Stage: Finished, Retry: true,
-				NextPosition: Position(n.pos), ActionPushed: n.pushed}
+				NextPosition: Position(rl.Positions[n.pos]), ActionPushed: n.pushed}
 		}
 	}
 	var root node
-	root.pos = int8(t.Position)
+	root.pos = int8(rl.positionAt(t.Position))
 	encode(&start, &root)
 
 	var failure error
@@ -348,7 +391,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		}
 		decode(n)
 		tt := t
-		tt.Position = Position(n.pos)
+		tt.Position = Position(rl.Positions[n.pos])
 		mark := len(buf)
 		err := sc.outcomes(tt, n.retry, p, func(q float64, st *State, a *Attempt) {
 			if spender != nil {
@@ -356,7 +399,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 					fail(err)
 				}
 			}
-			g := Pursuit{Progress: int(n.progress), Position: Position(n.pos), Hurt: n.hurt || harmCount(st) > harm0}
+			g := Pursuit{Progress: int(n.progress), Position: tt.Position, Hurt: n.hurt || harmCount(st) > harm0}
 			cat, ended := s.after(st, a, &g, t.Position)
 			pushed := a.Pushed || a.ActionPushed
 			emit := func(q float64, st *State) {
@@ -368,7 +411,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 					m.end = int8(catOut + 1)
 				default:
 					encode(st, &m)
-					m.progress, m.pos, m.hurt = int8(g.Progress), int8(g.Position), g.Hurt || harmCount(st) > harm0
+					m.progress, m.pos, m.hurt = int8(g.Progress), int8(rl.positionAt(g.Position)), g.Hurt || harmCount(st) > harm0
 					m.retry, m.pushed = g.Retry, g.Retry && pushed
 				}
 				buf = append(buf, markov.Step[node]{To: m, P: q})

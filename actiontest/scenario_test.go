@@ -120,11 +120,11 @@ func TestScenarioExactMatchesRunner(t *testing.T) {
 		"when failed": func(s *Scenario) { s.Policy = "always_when_failed"; s.Difficulty = 2; s.Goal = 2 },
 		"no reset":    func(s *Scenario) { s.ResetPosition = false; s.Position = "controlled"; s.Policy = "cautious" },
 		"hurt start": func(s *Scenario) {
-			st := State{Harm: [][]int{{2, 1, 0}, {0, 0, 0}}, Critical: []int{0, 0}}
+			st := State{Harm: harmOf([3]int{2, 1, 0}, [3]int{})}
 			s.State = &st
 		},
 		"heal first": func(s *Scenario) {
-			st := State{Harm: [][]int{{2, 1, 0}, {0, 0, 0}}, Critical: []int{0, 0}}
+			st := State{Harm: harmOf([3]int{2, 1, 0}, [3]int{})}
 			s.State, s.Spend, s.Goal = &st, "heal_first", 3
 		},
 		"hurt then healed": func(s *Scenario) {
@@ -199,7 +199,7 @@ func sum(p []float64) float64 {
 func TestScenarioNoExact(t *testing.T) {
 	s := DefaultScenario()
 	s.Escalate = false
-	s.Rules.Table[Risky-1][BandFailure] = Outcome{Kind: Badly}
+	s.Rules.Table[1].Failure = Outcome{Kind: Badly} // risky, the scenario's position
 	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("looping pursuit: Exact error %v", err)
 	}
@@ -213,7 +213,7 @@ func TestScenarioNoExact(t *testing.T) {
 func TestScenarioOut(t *testing.T) {
 	// Severe on both tracks, every row full: no push possible, so out at once.
 	s := DefaultScenario()
-	s.State = &State{Harm: [][]int{{2, 2, 1}, {2, 2, 1}}, Critical: []int{0, 0}}
+	s.State = &State{Harm: harmOf([3]int{2, 2, 1}, [3]int{2, 2, 1})}
 	ex, err := s.Exact(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -13,11 +13,9 @@ import (
 // saves and restores as JSON; Check validates a restored one against the
 // rules before any step reads it.
 type State struct {
-	// Harm[t][row] is how many slots of harm track t's row are filled, in
-	// Rules.HarmTracks and Rules.HarmRows order.
-	Harm [][]int `json:"harm"`
-	// Critical[t] counts critical injuries: harm that overflowed track t.
-	Critical []int `json:"critical"`
+	// Harm is the harm on each track, one entry a track in
+	// Rules.HarmTracks order, each naming its track.
+	Harm []TrackHarm `json:"harm"`
 	// FlashbacksUsed counts flashbacks since the last NewDay.
 	FlashbacksUsed int `json:"flashbacks_used"`
 	// Bonus is dice carried to the next roll (a Controlled success's +1, a
@@ -33,6 +31,16 @@ type State struct {
 	Flashback Attempt `json:"flashback"`
 }
 
+// TrackHarm is the harm on one harm track ("Harm"): the track's name, how
+// many slots of each row are filled (Rows[i] for Rules.HarmRows[i], level
+// i+1: lesser, moderate, severe by default), and the critical injuries
+// harm past its top row has caused.
+type TrackHarm struct {
+	Track    string `json:"track"`
+	Rows     []int  `json:"rows"`
+	Critical int    `json:"critical"`
+}
+
 // Clone returns a deep copy.
 func (s State) Clone() State {
 	var out State
@@ -43,18 +51,16 @@ func (s State) Clone() State {
 // copyFrom overwrites s with src, reusing s's slices when they fit.
 func (s *State) copyFrom(src *State) {
 	if len(s.Harm) != len(src.Harm) {
-		s.Harm = make([][]int, len(src.Harm))
+		s.Harm = make([]TrackHarm, len(src.Harm))
 	}
 	for i, h := range src.Harm {
-		if len(s.Harm[i]) != len(h) {
-			s.Harm[i] = make([]int, len(h))
+		rows := s.Harm[i].Rows
+		if len(rows) != len(h.Rows) {
+			rows = make([]int, len(h.Rows))
 		}
-		copy(s.Harm[i], h)
+		copy(rows, h.Rows)
+		s.Harm[i] = TrackHarm{Track: h.Track, Rows: rows, Critical: h.Critical}
 	}
-	if len(s.Critical) != len(src.Critical) {
-		s.Critical = make([]int, len(src.Critical))
-	}
-	copy(s.Critical, src.Critical)
 	s.FlashbacksUsed = src.FlashbacksUsed
 	s.Bonus = src.Bonus
 	s.Attempt.copyFrom(&src.Attempt)
@@ -78,21 +84,25 @@ const maxCritical = 1 << 20
 // tracks' shape and slot counts, the counters, and both attempts whole.
 // A state that passes can be played on by every step.
 func (s *State) Check(rl *Rules) error {
-	if len(s.Harm) != len(rl.HarmTracks) || len(s.Critical) != len(rl.HarmTracks) {
-		return fmt.Errorf("actiontest: state has %d harm tracks and %d critical counts, rules have %d tracks",
-			len(s.Harm), len(s.Critical), len(rl.HarmTracks))
+	if len(s.Harm) != len(rl.HarmTracks) {
+		return fmt.Errorf("actiontest: state has %d harm tracks, rules have %d (%s)",
+			len(s.Harm), len(rl.HarmTracks), named.Allowed(rl.HarmTracks))
 	}
-	for t, rows := range s.Harm {
-		if len(rows) != len(rl.HarmRows) {
-			return fmt.Errorf("actiontest: state harm[%d] has %d rows, rules have %d", t, len(rows), len(rl.HarmRows))
+	for t, h := range s.Harm {
+		if h.Track != rl.HarmTracks[t] {
+			return fmt.Errorf("actiontest: state harm[%d] is track %.40q, the rules' track %d is %q (tracks in the rules' order: %s)",
+				t, h.Track, t, rl.HarmTracks[t], named.Allowed(rl.HarmTracks))
 		}
-		for i, n := range rows {
+		if len(h.Rows) != len(rl.HarmRows) {
+			return fmt.Errorf("actiontest: state %s harm has %d rows, rules have %d (%s)", h.Track, len(h.Rows), len(rl.HarmRows), rowNames(rl))
+		}
+		for i, n := range h.Rows {
 			if n < 0 || n > rl.HarmRows[i].Slots {
-				return fmt.Errorf("actiontest: state harm[%d][%d] = %d, allowed 0..%d", t, i, n, rl.HarmRows[i].Slots)
+				return fmt.Errorf("actiontest: state %s harm, %s row: %d, allowed 0..%d", h.Track, rl.HarmRows[i].Name, n, rl.HarmRows[i].Slots)
 			}
 		}
-		if s.Critical[t] < 0 || s.Critical[t] > maxCritical {
-			return fmt.Errorf("actiontest: state critical[%d] = %d, allowed 0..%d", t, s.Critical[t], maxCritical)
+		if h.Critical < 0 || h.Critical > maxCritical {
+			return fmt.Errorf("actiontest: state %s harm: %d critical injuries, allowed 0..%d", h.Track, h.Critical, maxCritical)
 		}
 	}
 	if s.FlashbacksUsed < 0 || s.FlashbacksUsed > rl.FlashbacksPerDay {
@@ -133,7 +143,7 @@ func (at *Attempt) check(rl *Rules, flashback bool) error {
 		return fmt.Errorf("test: %w", err)
 	}
 	if at.Test.Position == DefaultPosition {
-		return fmt.Errorf("test: a begun test records its position resolved, not 0")
+		return fmt.Errorf("test: a begun test records its position resolved, not \"\" (allowed: %s)", named.Allowed(rl.Positions))
 	}
 	if err := at.checkDice(rl); err != nil {
 		return err
@@ -223,10 +233,22 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		return fmt.Errorf("spent %d of %d extra successes", at.Spent, at.Extra)
 	case len(at.Bought) > at.Spent:
 		return fmt.Errorf("%d effects bought with %d successes", len(at.Bought), at.Spent)
-	case at.Retry && (at.NextPosition != t.Position+1 || int(at.NextPosition) > len(rl.Positions)):
-		return fmt.Errorf("retry at position %d after position %d of %d", at.NextPosition, t.Position, len(rl.Positions))
-	case at.HarmTaken && (at.HarmRow < -1 || at.HarmRow >= len(rl.HarmRows)):
-		return fmt.Errorf("harm row %d, allowed -1..%d", at.HarmRow, len(rl.HarmRows)-1)
+	case !at.Retry && at.NextPosition != DefaultPosition:
+		return fmt.Errorf("next position %q without a retry", at.NextPosition)
+	case at.Retry && t.Flashback:
+		return fmt.Errorf("a flashback has no retry")
+	case !at.HarmTaken && (at.HarmRow != "" || at.HarmCritical):
+		return fmt.Errorf("harm row %q or a critical injury recorded with no harm taken", at.HarmRow)
+	case at.HarmTaken && at.HarmCritical != (at.HarmRow == ""):
+		return fmt.Errorf("harm taken: name the row it filled (%s) or mark it critical, one of the two", rowNames(rl))
+	case at.HarmTaken && !at.HarmCritical && rl.rowAt(at.HarmRow) < 0:
+		return fmt.Errorf("harm row %q, allowed %s", at.HarmRow, rowNames(rl))
+	}
+	if at.Retry {
+		if next, err := rl.Worse(t.Position); err != nil || at.NextPosition != next {
+			return fmt.Errorf("retry at position %q after position %q, allowed only the next worse position (positions, best first: %s)",
+				at.NextPosition, t.Position, named.Allowed(rl.Positions))
+		}
 	}
 	if err := checkOutcome(rl, &at.Outcome); err != nil {
 		return fmt.Errorf("outcome: %w", err)
@@ -235,8 +257,25 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		if _, err := rl.EffectIndex(b.Effect); err != nil {
 			return fmt.Errorf("bought[%d]: %w", i, err)
 		}
+		if b.Track != "" || b.Row != "" {
+			if _, err := rl.TrackIndex(b.Track); err != nil {
+				return fmt.Errorf("bought[%d]: %w", i, err)
+			}
+			if rl.rowAt(b.Row) < 0 {
+				return fmt.Errorf("bought[%d]: harm row %q, allowed %s", i, b.Row, rowNames(rl))
+			}
+		}
 	}
 	return nil
+}
+
+// rowNames lists the harm rows' names for an error message.
+func rowNames(rl *Rules) string {
+	names := make([]string, len(rl.HarmRows))
+	for i, r := range rl.HarmRows {
+		names[i] = r.Name
+	}
+	return named.Allowed(names)
 }
 
 // Saved is a character as one saveable value: its rules, its sheet, its
@@ -299,8 +338,9 @@ func (rl *Rules) clone() Rules {
 	out.Positions = slices.Clone(rl.Positions)
 	out.Table = slices.Clone(rl.Table)
 	for i := range out.Table {
-		for b := range out.Table[i] {
-			out.Table[i][b].Consequences = slices.Clone(out.Table[i][b].Consequences)
+		for b := BandMultiple; b <= BandFailure; b++ {
+			o := out.Table[i].Cell(b)
+			o.Consequences = slices.Clone(o.Consequences)
 		}
 	}
 	out.Effects = slices.Clone(rl.Effects)

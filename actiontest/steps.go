@@ -31,9 +31,10 @@ func (rl *Rules) checkTest(t *Test) error {
 // checkFields says what is wrong with t's numbers and flags under the
 // rules (its Action's name aside).
 func (rl *Rules) checkFields(t *Test) error {
+	if t.Position != DefaultPosition && rl.positionAt(t.Position) < 0 {
+		return rl.unknownPosition(t.Position)
+	}
 	switch {
-	case t.Position < 0 || int(t.Position) > len(rl.Positions):
-		return fmt.Errorf("actiontest: position %d, allowed 1..%d (%v) or 0, the default", t.Position, len(rl.Positions), rl.Positions)
 	case t.Opposed && (t.Flashback || t.Escalate || t.Difficulty != 0):
 		return fmt.Errorf("actiontest: an opposed roll has difficulty 0 (not %d), no escalation and is no flashback; the opponent's successes decide it", t.Difficulty)
 	case t.Flashback && t.Difficulty < 0:
@@ -183,7 +184,7 @@ func (c *Character) canBeginAs(t *Test, s subject) error {
 // Position consequence set ("Worse Position": you haven't failed, but you
 // haven't succeeded yet; try again, re-rolling at the new, worse
 // position). t is the re-roll's test: the same Action and difficulty at
-// State.Attempt.NextPosition (Test.Worse of the last one, or changed as
+// State.Attempt.NextPosition (Test.At of the last one, or changed as
 // the table rules: help, equipment, a new Risk Peril deal). The re-roll
 // belongs to the same action, so a push made before it counts (see
 // Rules.RetryMayPush). On error nothing changes.
@@ -218,7 +219,7 @@ func (c *Character) retryOf(t *Test) (pushed bool, err error) {
 	case last.Stage != Finished || !last.Retry:
 		return false, fmt.Errorf("%w: a retry follows a finished roll whose outcome asks for one", ErrStage)
 	case t.Flashback || t.Action != last.Test.Action || t.Difficulty != last.Test.Difficulty || t.Position != last.NextPosition:
-		return false, fmt.Errorf("%w: the retry is %s at difficulty %d and position %d, not a flashback", ErrStage, last.Test.Action, last.Test.Difficulty, last.NextPosition)
+		return false, fmt.Errorf("%w: the retry is %s at difficulty %d and position %q, not a flashback", ErrStage, last.Test.Action, last.Test.Difficulty, last.NextPosition)
 	}
 	return last.Pushed || last.ActionPushed, c.rules.checkFields(t)
 }
@@ -490,16 +491,17 @@ func (c *Character) finishOpposed(at *Attempt, s subject, opponent int, npc bool
 // or written by the steps) from the position's row of the outcome table.
 func (c *Character) finish(at *Attempt, s subject) {
 	rl, t := c.rules, &at.Test
-	o := &c.table[t.Position-1][rl.BandOf(at.Successes, t.Difficulty)]
+	pos := rl.positionAt(t.Position)
+	o := &c.table[pos][rl.BandOf(at.Successes, t.Difficulty)]
 	// "Worse Position": a table that lists it, or a Director who answers
 	// a failed roll with it (Test.Escalate), asks for a re-roll one
 	// position worse; an escalated failure trades its consequences for
 	// the re-roll. A flashback has no retry [ours].
-	notWorst := int(t.Position) < len(rl.Positions) && !t.Flashback
+	notWorst := pos+1 < len(rl.Positions) && !t.Flashback
 	escalate := t.Escalate && at.Successes < t.Difficulty && notWorst
 	c.apply(at, s, t.Difficulty, o, escalate)
 	if at.Retry = escalate || (notWorst && hasKind(o.Consequences, WorsePosition)); at.Retry {
-		at.NextPosition = t.Position + 1
+		at.NextPosition = Position(rl.Positions[pos+1])
 	}
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
@@ -530,8 +532,12 @@ func (c *Character) apply(at *Attempt, s subject, required int, o *Outcome, esca
 	if !escalate && !t.NoHarm {
 		for _, q := range o.Consequences {
 			if q.Kind == Harm {
-				at.HarmTaken = true
-				at.HarmRow = c.takeHarm(q.Level, c.harmTrackOf(t, s))
+				at.HarmTaken, at.HarmRow, at.HarmCritical = true, "", false
+				if row := c.takeHarm(q.Level, c.harmTrackOf(t, s)); row >= 0 {
+					at.HarmRow = rl.HarmRows[row].Name
+				} else {
+					at.HarmCritical = true
+				}
 			}
 		}
 	}

@@ -8,8 +8,8 @@ type Test struct {
 	// alone: "you simply roll the number of dice indicated by the relevant
 	// Attribute" when no Action covers what is attempted [text].
 	Action string `json:"action"`
-	// Position is set by the Director; a worse position is a larger
-	// number, and 0 is the rules' default (Risky).
+	// Position is set by the Director: the name of one of
+	// Rules.Positions, "" meaning the rules' default (Risky).
 	Position Position `json:"position"`
 	// Difficulty is the successes required: normal 1, challenging 2,
 	// difficult 3; any n >= 1 is allowed. A flashback allows 0 (an
@@ -48,11 +48,11 @@ type Test struct {
 	Opposed bool `json:"opposed,omitempty"`
 }
 
-// Worse returns the test one position worse, as a re-roll after a Worse
-// Position consequence: the test must name its position (a begun test's
-// record does).
-func (t Test) Worse() Test {
-	t.Position++
+// At returns the test at position p: as the re-roll after a Worse
+// Position consequence, t.At(c.State.Attempt.NextPosition) (see
+// Rules.Worse).
+func (t Test) At(p Position) Test {
+	t.Position = p
 	return t
 }
 
@@ -130,10 +130,12 @@ type Attempt struct {
 	// NextPosition.
 	Retry        bool     `json:"retry,omitempty"`
 	NextPosition Position `json:"next_position,omitempty"`
-	// HarmRow is the row the table's harm filled (-1 critical), when
-	// HarmTaken.
-	HarmTaken bool `json:"harm_taken,omitempty"`
-	HarmRow   int  `json:"harm_row,omitempty"`
+	// HarmTaken says the table's harm was taken: HarmRow names the row of
+	// Rules.HarmRows it filled, or HarmCritical says it overflowed the
+	// track into a critical injury.
+	HarmTaken    bool   `json:"harm_taken,omitempty"`
+	HarmRow      string `json:"harm_row,omitempty"`
+	HarmCritical bool   `json:"harm_critical,omitempty"`
 	// Spent is the extra successes spent on effects, Bought the effects
 	// (see Character.Spend).
 	Spent  int      `json:"spent,omitempty"`

@@ -52,8 +52,8 @@ func actiontestOdds(e *env, sc scenario, a oddsArgs) error {
 		Kinds     map[string]float64 `json:"kinds"`
 	}
 	var rows []row
-	for i, name := range s.Rules.Positions {
-		ch, err := s.Rules.Odds(pool, actiontest.Position(i+1), s.Difficulty, pol)
+	for _, name := range s.Rules.Positions {
+		ch, err := s.Rules.Odds(pool, actiontest.Position(name), s.Difficulty, pol)
 		if err != nil {
 			return err
 		}
