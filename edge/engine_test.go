@@ -3,8 +3,6 @@ package edge
 import (
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -642,13 +640,13 @@ func (badPolicy) Act(v View, p int, a *Action) {
 }
 
 func TestPolicies(t *testing.T) {
-	if d := cmp.Diff([]string{"canny", "cautious", "reckless", "steady"}, Policies()); d != "" {
+	if d := cmp.Diff([]string{"canny", "cautious", "reckless", "steady"}, PolicyNames()); d != "" {
 		t.Errorf("policies (-want +got):\n%s", d)
 	}
 	if _, err := PolicyByName("timid"); err == nil || !strings.Contains(err.Error(), "steady") {
 		t.Errorf("unknown policy: %v", err)
 	}
-	if p, err := PolicyByName(""); err != nil || *p.(*Style) != registry["steady"] {
+	if p, err := PolicyByName(""); err != nil || p.(Style) != styles["steady"] {
 		t.Errorf("default policy: %v %v", p, err)
 	}
 	// A policy's illegal choice is refused, not fixed, and changes nothing.
@@ -736,149 +734,5 @@ func TestPolicyChoices(t *testing.T) {
 	cautious.React(in.View(), 1, &Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, dec}}}, r)
 	if d := cmp.Diff([]Use{{0, skill(t, in, "perception")}}, r.Checks); d != "" {
 		t.Errorf("reaction (-want +got):\n%s", d)
-	}
-}
-
-// eventsOf plays s to its end on NewSeeded(seed) and returns its events.
-// The first wrap parties have the registered policy name asked through the
-// Policy interface (viaInterface) instead of the engine's direct path.
-func eventsOf(t *testing.T, s Scenario, name string, seed uint64, wrap int) []Event {
-	t.Helper()
-	in, err := s.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p := range wrap {
-		if err := in.SetPolicy(p, viaInterface{registry[name]}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rec := &Recorder{}
-	in.SetSink(rec)
-	if _, err := in.Run(dice.NewSeeded(seed)); err != nil {
-		t.Fatal(err)
-	}
-	return rec.Events
-}
-
-// viaInterface hides a Style behind another type, so the engine must ask
-// it through the Policy interface instead of its direct path.
-type viaInterface struct{ Style }
-
-// TestStyleDirectCalls: the engine's direct calls to registered policies
-// decide exactly as the Policy interface does, for every registered policy.
-func TestStyleDirectCalls(t *testing.T) {
-	for _, name := range Policies() {
-		t.Run(name, func(t *testing.T) {
-			s := five()
-			s.Parties[1].Members[0].Size = 30 // a group, so Abandon is asked
-			s.Parties[0].Policy, s.Parties[1].Policy = name, name
-			s.Factors = []Factor{{After: 2, Every: 3, Skill: "endurance", DC: 12, Penalty: -1}}
-			direct, iface := eventsOf(t, s, name, 11, 0), eventsOf(t, s, name, 11, len(s.Parties))
-			if len(direct) < 20 {
-				t.Fatalf("only %d events", len(direct))
-			}
-			if d := cmp.Diff(iface, direct); d != "" {
-				t.Errorf("direct calls diverge from the interface (-interface +direct):\n%s", d)
-			}
-		})
-	}
-}
-
-// plainBest is the straightforward version of bestSkill: every candidate in
-// order, then the actor's skills not among them, the first best kept.
-func plainBest(in *Interaction, g int, cands []int, react bool, mask uint64, ignoreRep bool) (int, int) {
-	best, val := -1, 0
-	try := func(sk int) {
-		x := in.base(g, sk)
-		if react {
-			extra, ok := in.reactMod(sk, mask)
-			if !ok {
-				return
-			}
-			x += extra
-		}
-		if !ignoreRep {
-			x += in.repetition(g, sk)
-		}
-		if best < 0 || x > val {
-			best, val = sk, x
-		}
-	}
-	for _, sk := range cands {
-		try(sk)
-	}
-	if react {
-		for sk := range in.skills {
-			if mask&(1<<sk) != 0 && !slices.Contains(cands, sk) {
-				try(sk)
-			}
-		}
-	}
-	return best, val
-}
-
-// TestBestSkill: the policies' pruned, presorted search for a member's best
-// skill picks exactly what trying every candidate in order picks, over
-// random skill histories, penalties, group ranks and actor skills.
-func TestBestSkill(t *testing.T) {
-	s := five()
-	s.Parties[1].Members[2].Size = 30 // a group with a rank
-	s.Parties[0].Members[1].Skills["defense"] = 4
-	s.Parties[0].Members[3].Skills["stealth"] = 6
-	s.Parties[1].Members[4].Skills["endurance"] = 5
-	in, err := s.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	ns := len(in.skills)
-	checked, ties := 0, 0
-	for trial := range 3000 {
-		in.Reset()
-		st := &in.st
-		st.round = 7
-		for g := range in.names {
-			m := &st.mem[g]
-			m.penalty = -rng.IntN(3)
-			if rng.IntN(2) == 0 {
-				m.last, m.lastRound, m.streak = rng.IntN(ns), 7, 1+rng.IntN(4)
-			}
-			if in.size[g] > 1 && rng.IntN(2) == 0 {
-				m.abandoned, m.rank = true, max(m.rank-1, 0)
-			}
-			for sk := range ns {
-				st.uses[g*ns+sk] = int8(rng.IntN(4))
-			}
-		}
-		mask := uint64(0)
-		for range 1 + rng.IntN(3) {
-			mask |= 1 << rng.IntN(ns)
-		}
-		ignore := trial%5 == 0
-		for g := range in.names {
-			for _, react := range []bool{false, true} {
-				cands := in.actCand[g]
-				if react {
-					cands = in.reactCand[g]
-				}
-				wb, wv := plainBest(in, g, cands, react, mask, ignore)
-				gb, gv := in.bestSkill(g, react, mask, ignore)
-				if gb != wb || gv != wv {
-					t.Fatalf("trial %d member %s react %v: got skill %d (%+d), want %d (%+d)", trial, in.names[g], react, gb, gv, wb, wv)
-				}
-				checked++
-				// Count choices where another candidate ties the best.
-				for _, sk := range cands {
-					if sk != wb && in.base(g, sk)+in.repetition(g, sk) == wv && !react {
-						ties++
-						break
-					}
-				}
-			}
-		}
-	}
-	if ties < 100 {
-		t.Errorf("only %d of %d choices had a tie to break", ties, checked)
 	}
 }

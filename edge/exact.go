@@ -35,11 +35,11 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if len(in.factors) > 0 {
 		return markov.Answer{}, fmt.Errorf("%w: outside factors depend on the round number", markov.ErrNoExact)
 	}
-	dist, err := dice.SumOf(in.checkDice)
+	dist, err := dice.SumOf(in.rules.Check.Dice())
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
-	dist = dist.Shift(in.checkMod)
+	dist = dist.Shift(in.rules.Check.Modifier())
 	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
 	res := markov.Answer{P: make([]float64, x.nc)}
 	starts, err := x.starts()
@@ -169,7 +169,8 @@ func (x *exacter) encode(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(e))
 	}
 	ns := len(in.skills)
-	capN := func(n int) byte { return byte(min(n, in.repLen)) }
+	repLen := len(in.rules.Repetition)
+	capN := func(n int) byte { return byte(min(n, repLen)) }
 	for g := range in.names {
 		b = binary.AppendVarint(b, int64(st.mem[g].penalty))
 		b = append(b, byte(st.mem[g].rank))
@@ -178,7 +179,7 @@ func (x *exacter) encode(b []byte) []byte {
 		} else {
 			b = append(b, 0)
 		}
-		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
+		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
 		if st.mem[g].lastRound == st.round && st.mem[g].last >= 0 {
@@ -218,7 +219,7 @@ func (x *exacter) decode(k string) {
 		b = b[n:]
 		st.mem[g].rank, st.mem[g].abandoned = int(b[0]), b[1] == 1
 		b = b[2:]
-		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
+		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
 		st.mem[g].last, st.mem[g].streak, st.mem[g].lastRound = -1, 0, -1
@@ -269,7 +270,7 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 		for i := range ps {
 			v := x.odo[i]
 			p *= x.dist.P[v]
-			ps[i].score(int32(x.dist.Min + v))
+			ps[i].total = x.dist.Min + v + ps[i].mod
 		}
 		if p > 0 {
 			in.st.copyFrom(&in.saved)

@@ -22,6 +22,13 @@ const (
 	MaxEdge = 1000
 	// MaxModifier bounds every skill modifier and bonus.
 	MaxModifier = 1000
+	// MaxTypes is the most interaction types the rules may define.
+	MaxTypes = 64
+	// MaxFactors is the most outside factors one scenario may schedule.
+	MaxFactors = 32
+	// MaxRoundLimit bounds Rules.MaxRounds and the rounds outside factors
+	// are scheduled by.
+	MaxRoundLimit = 1_000_000
 )
 
 // Type describes one kind of dramatic interaction (a chase, a social
@@ -175,6 +182,15 @@ func (r Rules) Validate() error {
 	if r.Unpaired > 0 || r.Unpaired < -MaxModifier {
 		return fmt.Errorf("edge: rules.unpaired = %d: the unpaired modifier is 0 or negative", r.Unpaired)
 	}
+	if len(r.Opposed) > MaxSkills*MaxSkills/2 {
+		return fmt.Errorf("edge: rules.opposed has %d pairs: at most %d", len(r.Opposed), MaxSkills*MaxSkills/2)
+	}
+	if len(r.Types) > MaxTypes {
+		return fmt.Errorf("edge: rules.types has %d types: at most %d", len(r.Types), MaxTypes)
+	}
+	if len(r.Endurance) > MaxSkills {
+		return fmt.Errorf("edge: rules.endurance lists %d skills: at most %d", len(r.Endurance), MaxSkills)
+	}
 	for i, p := range r.Opposed {
 		if p[0] == "" || p[1] == "" || p[0] == p[1] {
 			return fmt.Errorf("edge: rules.opposed[%d] %q: a pair names two different skills", i, p)
@@ -193,6 +209,9 @@ func (r Rules) Validate() error {
 		if t.Seize == "" {
 			return fmt.Errorf("edge: rules.types[%q].seize is empty: name the skill used to seize the initiative", name)
 		}
+		if len(t.Skills) > MaxSkills || len(t.Safe) > MaxSkills {
+			return fmt.Errorf("edge: rules.types[%q] lists %d skills and %d safe ones: at most %d each", name, len(t.Skills), len(t.Safe), MaxSkills)
+		}
 		if slices.Contains(t.Skills, "") || slices.Contains(t.Safe, "") {
 			return fmt.Errorf("edge: rules.types[%q] lists an empty skill name", name)
 		}
@@ -208,8 +227,18 @@ func (r Rules) Validate() error {
 	if r.Progression[0] < 1 {
 		return fmt.Errorf("edge: rules.progression[0] = %d: values start at 1 or more", r.Progression[0])
 	}
-	if r.MaxRounds < 0 || r.MaxRounds > 1_000_000 {
-		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to 1000000", r.MaxRounds)
+	if r.MaxRounds < 0 || r.MaxRounds > MaxRoundLimit {
+		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to %d", r.MaxRounds, MaxRoundLimit)
 	}
 	return nil
+}
+
+// repetitionPenalty is the Can't Fool Me Twice penalty of a skill used n
+// times before: none the first time, then Repetition's steps in turn, its
+// last step for every later repetition.
+func (r *Rules) repetitionPenalty(n int) int {
+	if n <= 0 || len(r.Repetition) == 0 {
+		return 0
+	}
+	return r.Repetition[min(n, len(r.Repetition))-1]
 }

@@ -132,55 +132,12 @@ func (s Scenario) NewRunner() (*Runner, error) {
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	in := rn.in
 	in.Reset()
-	// When Step would only choose through Styles, make its calls here
-	// without its per-round checks: choose, or, when no Style concedes,
-	// the direct round itself.
-	styled, quiet := in.styled()
-	// Two lone members: their Styles, found once.
-	var lone [2]*Style
-	if styled && in.lone {
-		s0, ok0 := in.pol[0].(*Style)
-		s1, ok1 := in.pol[1].(*Style)
-		if ok0 && ok1 {
-			lone[0], lone[1] = s0, s1
-		}
-	}
 	for !in.st.outcome.Done() {
-		var err error
-		switch {
-		case !styled || !in.st.started:
-			err = in.Step(r)
-		case quiet && lone[0] != nil:
-			if ps, ok := in.loneRound(lone[0], lone[1]); ok {
-				if d := in.checkD; d > 0 && in.sink == nil {
-					// rollAll and settle for this round's two checks.
-					cm := int32(in.checkMod)
-					ps[0].score(int32(r.Roll(d)) + cm)
-					ps[1].score(int32(r.Roll(d)) + cm)
-					in.settleDuel(ps)
-				} else {
-					in.rollAll(r, ps)
-				}
-				in.timeUp()
-				continue
-			}
-			err = in.choose(r)
-		case quiet:
-			if ps, ok := in.styleRound(); ok {
-				in.rollAll(r, ps)
-				in.timeUp()
-				continue
-			}
-			err = in.choose(r)
-		default:
-			err = in.choose(r)
-		}
-		if err != nil {
+		if err := in.Step(r); err != nil {
 			if rn.Err == nil {
 				rn.Err = err
 			}
 			in.st.outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
-			break
 		}
 	}
 	st := &in.st
