@@ -3,7 +3,9 @@ package edge
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
+	"math/bits"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -180,15 +182,17 @@ type Interaction struct {
 
 	// Members are numbered across all parties, party by party.
 	parties   []party
-	memberOf  []int // member -> party
+	memberOf  []int  // member -> party
+	passive   []bool // member of a passive party
 	names     []string
 	size      []int
-	mods      []int   // member*skills+skill: skill, circumstance and party bonus
-	known     [][]int // skills each member lists
-	actCand   [][]int // skills each member may act with (known ones, or all legal)
-	reactCand [][]int // skills each member weighs first when reacting: known and safe ones
-	passSkill []int   // a passive member's one skill
-	groups    bool    // some member is a group with stragglers to abandon
+	mods      []int      // member*skills+skill: skill, circumstance and party bonus
+	known     [][]int    // skills each member lists
+	actCand   [][]int    // skills each member may act with (known ones, or all legal)
+	reactCand [][]int    // skills each member weighs first when reacting: known and safe ones
+	reactSet  []skillSet // the skills in reactCand
+	passSkill []int      // a passive member's one skill
+	groups    bool       // some member is a group with stragglers to abandon
 
 	pol       []Policy
 	sink      Sink
@@ -209,6 +213,17 @@ type skillSet uint64
 
 func (k skillSet) has(s int) bool { return k&(1<<uint(s)) != 0 }
 func (k *skillSet) add(s int)     { *k |= 1 << uint(s) }
+
+// all yields the skills of k in increasing order.
+func (k skillSet) all() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for ; k != 0; k &= k - 1 {
+			if !yield(bits.TrailingZeros64(uint64(k))) {
+				return
+			}
+		}
+	}
+}
 
 type factor struct {
 	Factor
@@ -533,6 +548,7 @@ func (in *Interaction) setMembers(s Scenario) {
 			g := len(in.names)
 			in.names = append(in.names, m.Name)
 			in.memberOf = append(in.memberOf, i)
+			in.passive = append(in.passive, p.Passive)
 			in.size = append(in.size, m.Size)
 			for sk := range ns {
 				in.mods[g*ns+sk] = m.Skills[in.skills[sk]] + s.Circumstances[in.skills[sk]] + p.Bonus
@@ -585,6 +601,11 @@ func (in *Interaction) setCandidates(g int, m Member) {
 		}
 	}
 	in.reactCand = append(in.reactCand, react)
+	var set skillSet
+	for _, sk := range react {
+		set.add(sk)
+	}
+	in.reactSet = append(in.reactSet, set)
 	best := in.seizeSkill
 	for _, sk := range known {
 		if m.Skills[in.skills[sk]] > m.Skills[in.skills[best]] {
@@ -642,7 +663,7 @@ func (in *Interaction) base(g, s int) int {
 // round: by the number of earlier uses, or for a safe skill by the length of
 // the run of consecutive rounds just before. Passive parties never pay it.
 func (in *Interaction) repetition(g, s int) int {
-	if in.parties[in.memberOf[g]].passive {
+	if in.passive[g] {
 		return 0
 	}
 	st := &in.st

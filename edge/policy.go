@@ -2,7 +2,6 @@ package edge
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/stakesrpg/stakes/internal/named"
 )
@@ -232,31 +231,31 @@ func (r *ranked) take(us []Use, k int) []Use {
 // member's candidates in order (actCand, or reactCand and then the actor's
 // other skills, always legal as the same skill), the first winning ties.
 // With ignoreRep the choice leaves the repetition penalty out, and so does
-// the modifier returned.
+// the modifier returned. The modifier is checkMod's.
 func (in *Interaction) bestSkill(g int, react bool, acted skillSet, ignoreRep bool) (int, int) {
+	cands, others := in.actCand[g], skillSet(0)
+	if react {
+		cands, others = in.reactCand[g], acted&^in.reactSet[g]
+	}
 	best, bestMod := -1, 0
-	try := func(sk int) {
-		mod, ok := in.checkMod(g, sk, !react, acted)
-		if ignoreRep {
-			mod -= in.repetition(g, sk)
+	weigh := func(sk int) {
+		extra, ok := in.pairing(sk, !react, acted)
+		if !ok {
+			return
 		}
-		if ok && (best < 0 || mod > bestMod) {
+		mod := in.base(g, sk) + extra
+		if !ignoreRep {
+			mod += in.repetition(g, sk)
+		}
+		if best < 0 || mod > bestMod {
 			best, bestMod = sk, mod
 		}
 	}
-	if !react {
-		for _, sk := range in.actCand[g] {
-			try(sk)
-		}
-		return best, bestMod
+	for _, sk := range cands {
+		weigh(sk)
 	}
-	for _, sk := range in.reactCand[g] {
-		try(sk)
-	}
-	for sk := range in.skills {
-		if acted.has(sk) && !slices.Contains(in.reactCand[g], sk) {
-			try(sk)
-		}
+	for sk := range others.all() {
+		weigh(sk)
 	}
 	return best, bestMod
 }
@@ -325,4 +324,3 @@ func (v View) ReactMod(p, m, s int, a *Action) (int, bool) {
 	}
 	return v.in.checkMod(g, s, false, acted)
 }
-

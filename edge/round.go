@@ -54,13 +54,13 @@ type Declaration struct {
 
 // participant is one check of a round.
 type participant struct {
-	party  int // the party checking
-	member int // its member, numbered across all parties
-	skill  int
-	mod    int // every modifier of the check
-	total  int // the roll plus mod, once rolled
-	staked bool // wagered an edge die (unset for seizing checks)
-	actor  bool // of the acting party
+	party   int // the party checking
+	member  int // its member, numbered across all parties
+	skill   int
+	mod     int  // every modifier of the check
+	total   int  // the roll plus mod, once rolled
+	staked  bool // wagered an edge die (unset for seizing checks)
+	actor   bool // of the acting party
 	passive bool // of a passive party
 }
 
@@ -320,18 +320,21 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 // whether the rules allow that check ("Wagering Edge Dice", "Can't Fool Me
 // Twice!"). Policies choose with it, and steps validate with it.
 func (in *Interaction) checkMod(g, s int, acting bool, acted skillSet) (int, bool) {
-	extra := 0
-	if acting {
-		if !in.actLegal(s) {
-			return 0, false
-		}
-	} else {
-		var ok bool
-		if extra, ok = in.reactMod(s, acted); !ok {
-			return 0, false
-		}
+	extra, ok := in.pairing(s, acting, acted)
+	if !ok {
+		return 0, false
 	}
 	return in.base(g, s) + in.repetition(g, s) + extra, true
+}
+
+// pairing returns the extra modifier of a wagered check with skill s and
+// whether the rules allow it: acting, any appropriate or safe skill;
+// reacting to an action using the skills in acted, see reactMod.
+func (in *Interaction) pairing(s int, acting bool, acted skillSet) (int, bool) {
+	if acting {
+		return 0, in.actLegal(s)
+	}
+	return in.reactMod(s, acted)
 }
 
 func (in *Interaction) pname(p int) string {
