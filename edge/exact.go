@@ -10,8 +10,14 @@ import (
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-// exactBudget bounds the check combinations enumerated per state.
-const exactBudget = 200_000
+// exactBudget bounds the check combinations enumerated per state, and
+// exactWork those enumerated in all: beyond them Exact answers
+// markov.ErrTooLarge (wrapped with markov.ErrNoExact) in about a second
+// instead of grinding.
+const (
+	exactBudget = 200_000
+	exactWork   = 4_000_000
+)
 
 // roundBase is the round number chain states are decoded at; only "used
 // in the round just played" matters, so any large value serves.
@@ -40,7 +46,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	dist = dist.Shift(in.rules.Check.Modifier())
-	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
+	x := &exacter{ctx: ctx, in: in, dist: dist, nc: 2*len(in.parties) + 1}
 	res := markov.Answer{P: make([]float64, x.nc)}
 	starts, err := x.starts()
 	if err != nil {
@@ -67,8 +73,11 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		if x.err != nil {
 			return markov.Answer{}, x.err
 		}
+		if ctx.Err() != nil {
+			return markov.Answer{}, ctx.Err()
+		}
 		if err != nil {
-			return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+			return markov.Answer{}, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
 		}
 		sol, err := chain.Solve()
 		if err != nil {
@@ -107,6 +116,8 @@ type start struct {
 }
 
 type exacter struct {
+	ctx   context.Context
+	work  int // check combinations enumerated so far
 	in    *Interaction
 	dist  dice.Dist
 	nc    int
@@ -254,9 +265,15 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 	for range ps {
 		total *= len(x.dist.P)
 		if total > exactBudget {
-			x.err = fmt.Errorf("%w: %d checks a round are too many to enumerate (at most %d combinations)", markov.ErrNoExact, len(ps), exactBudget)
+			x.err = fmt.Errorf("%w: %w: %d checks a round of %d results each are too many to enumerate (at most %d combinations)",
+				markov.ErrNoExact, markov.ErrTooLarge, len(ps), len(x.dist.P), exactBudget)
 			return out
 		}
+	}
+	if x.work += total; x.work > exactWork {
+		x.err = fmt.Errorf("%w: %w: more than %d combinations of checks to enumerate over the whole chain",
+			markov.ErrNoExact, markov.ErrTooLarge, exactWork)
+		return out
 	}
 	in.saved.copyFrom(&in.st)
 	if x.succ == nil {
@@ -265,7 +282,11 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 	clear(x.succ)
 	x.keys, x.probs = x.keys[:0], x.probs[:0]
 	x.odo = append(x.odo[:0], make([]int, len(ps))...)
-	for {
+	for n := 0; ; n++ {
+		if n%4096 == 0 && x.ctx.Err() != nil {
+			x.err = x.ctx.Err()
+			return out
+		}
 		p := 1.0
 		for i := range ps {
 			v := x.odo[i]

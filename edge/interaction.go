@@ -165,6 +165,7 @@ type party struct {
 // parties, policies) and its changing state, advanced by step functions.
 // Build one with Scenario.New. An Interaction is not safe for concurrent use.
 type Interaction struct {
+	scenario Scenario // a private copy, for saved states
 	rules    Rules
 	typ      Type
 	typeName string
@@ -301,7 +302,8 @@ func build(s Scenario) (*Interaction, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	in := &Interaction{rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
+	s = s.clone()
+	in := &Interaction{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
 	in.index(s)
 	if ns := len(in.skills); ns > MaxSkills {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)

@@ -143,6 +143,9 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 	if !st.started {
 		return nil, ErrNotStarted
 	}
+	if in.factorsDue() {
+		return nil, fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.round+1)
+	}
 	a := &d.Action
 	if err := in.checkTargets(a); err != nil {
 		return nil, err
@@ -345,8 +348,11 @@ func (in *Interaction) pname(p int) string {
 }
 
 // Play resolves one round with the given declaration ("Wagering Edge Dice",
-// "Resolving a Wager", "Multiple Parties"). An illegal declaration returns an
-// error and changes nothing.
+// "Resolving a Wager", "Multiple Parties") under the same rules as Step:
+// outside factors due must be made first (Factors), and the round limit
+// (Rules.MaxRounds) ends the interaction. Concessions are the caller's,
+// through Concede. An illegal declaration returns an error and changes
+// nothing.
 func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 	if d == nil {
 		return errors.New("edge: no declaration: give the round's action and reactions")
@@ -356,6 +362,7 @@ func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 		return err
 	}
 	in.rollAll(r, ps)
+	in.timeUp()
 	return nil
 }
 
@@ -684,10 +691,16 @@ func (in *Interaction) Outside(r *dice.Roller, f Factor) error {
 	if err := checkMod("outside factor dc", f.DC); err != nil {
 		return err
 	}
+	if len(f.Parties) > MaxParties {
+		return fmt.Errorf("edge: outside factor names %d parties: at most %d", len(f.Parties), MaxParties)
+	}
 	for _, n := range f.Parties {
 		if in.partyIndex(n) < 0 {
 			return fmt.Errorf("edge: outside factor names %q, which is not a party", n)
 		}
+	}
+	if in.factorsDue() && in.scheduled(f) {
+		return fmt.Errorf("edge: outside factor %s DC %d is scheduled before round %d: make it with Factors, which marks it made", f.Skill, f.DC, st.round+1)
 	}
 	for p := range in.parties {
 		if st.out[p] || (len(f.Parties) > 0 && !in.named(f.Parties, p)) {
@@ -696,6 +709,18 @@ func (in *Interaction) Outside(r *dice.Roller, f Factor) error {
 		in.outside(r, p, s, f.DC, f.Penalty)
 	}
 	return nil
+}
+
+// scheduled reports whether f is one of the scenario's outside factors
+// due before the next round.
+func (in *Interaction) scheduled(f Factor) bool {
+	for _, g := range in.factors {
+		if g.due(in.st.round+1) && g.After == f.After && g.Every == f.Every && g.Skill == f.Skill &&
+			g.DC == f.DC && g.Penalty == f.Penalty && slices.Equal(g.Parties, f.Parties) {
+			return true
+		}
+	}
+	return false
 }
 
 func (in *Interaction) named(names []string, p int) bool {
@@ -731,10 +756,12 @@ func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
 }
 
 // Step advances the interaction by one decision point using the parties'
-// policies: the starting checks if not yet made; otherwise any outside
-// factors due, each party's chance to surrender or walk away, and one
-// round. A policy's illegal choice returns an error naming it and leaves
-// the state unchanged.
+// policies: the starting checks if not yet made; else the outside factors
+// due before the next round, if any (groups about to check an
+// endurance-type skill may abandon their stragglers first); else each
+// party's chance to surrender or walk away, and one round. A policy's
+// illegal choice returns an error naming it and changes neither the state
+// nor the Roller.
 func (in *Interaction) Step(r *dice.Roller) error {
 	st := &in.st
 	if st.outcome.Done() {
@@ -748,22 +775,44 @@ func (in *Interaction) Step(r *dice.Roller) error {
 			return fmt.Errorf("edge: %s has no policy: use SetPolicy", in.pname(p))
 		}
 	}
-	next := st.round + 1
-	if st.factored < next && len(in.factors) > 0 {
-		// Outside factors change the state before the policies choose; a
-		// later refusal must undo them.
-		in.saved.copyFrom(st)
-		if err := in.applyFactors(r, next); err != nil {
-			st.copyFrom(&in.saved)
-			return err
-		}
-		if err := in.choose(r); err != nil {
-			st.copyFrom(&in.saved)
-			return err
-		}
+	if in.factorsDue() {
+		in.makeFactors(r, true)
 		return nil
 	}
 	return in.choose(r)
+}
+
+// factorsDue reports whether scheduled outside factors are due before the
+// next round and not yet made.
+func (in *Interaction) factorsDue() bool {
+	next := in.st.round + 1
+	if in.st.factored >= next {
+		return false
+	}
+	for _, f := range in.factors {
+		if f.due(next) {
+			return true
+		}
+	}
+	return false
+}
+
+// Factors makes the scheduled outside-factor checks due before the next
+// round ("Outside Factors"), as Step does; a round cannot be played while
+// they are due. A group that should abandon its stragglers before an
+// endurance-type check calls Abandon first.
+func (in *Interaction) Factors(r *dice.Roller) error {
+	st := &in.st
+	switch {
+	case st.outcome.Done():
+		return ErrOver
+	case !st.started:
+		return ErrNotStarted
+	case !in.factorsDue():
+		return fmt.Errorf("edge: no outside factors are due before round %d", st.round+1)
+	}
+	in.makeFactors(r, false)
+	return nil
 }
 
 // choose lets the policies concede or declare a round, and plays it.
@@ -870,10 +919,12 @@ func (in *Interaction) abandons(v View, d *Declaration) bool {
 	return shed
 }
 
-// applyFactors makes the outside-factor checks due before round next.
-func (in *Interaction) applyFactors(r *dice.Roller, next int) error {
+// makeFactors makes the outside-factor checks due before the next round,
+// first asking the policies (with ask) whether groups abandon their
+// stragglers before an endurance-type check.
+func (in *Interaction) makeFactors(r *dice.Roller, ask bool) {
 	st := &in.st
-	v := View{in}
+	next := st.round + 1
 	for _, f := range in.factors {
 		if !f.due(next) {
 			continue
@@ -882,20 +933,25 @@ func (in *Interaction) applyFactors(r *dice.Roller, next int) error {
 			if st.out[p] || !f.parties[p] {
 				continue
 			}
-			if in.endurance[f.skill] && !in.parties[p].passive {
-				for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-					if in.size[g] > 1 && !st.mem[g].abandoned && in.pol[p].Abandon(v, p, g-in.parties[p].lo) {
-						if err := in.Abandon(p, g-in.parties[p].lo); err != nil {
-							return err
-						}
-					}
-				}
+			if ask && in.endurance[f.skill] && !in.parties[p].passive {
+				in.askAbandon(p)
 			}
 			in.outside(r, p, f.skill, f.DC, f.Penalty)
 		}
 	}
 	st.factored = next
-	return nil
+}
+
+// askAbandon asks party p's policy, for each of its groups that still has
+// stragglers, whether it abandons them.
+func (in *Interaction) askAbandon(p int) {
+	v := View{in}
+	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
+		m := g - in.parties[p].lo
+		if in.size[g] > 1 && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, m) {
+			_ = in.Abandon(p, m) // legal: checked above
+		}
+	}
 }
 
 // Run steps with the policies until the interaction ends and returns the

@@ -3,6 +3,7 @@ package edge
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -142,6 +143,22 @@ func DefaultRules() Rules {
 		MultiTarget: true,
 		MaxRounds:   1000,
 	}
+}
+
+// clone returns a deep copy of r, which shares nothing with it (a
+// dice.Pool is an immutable value).
+func (r Rules) clone() Rules {
+	c := r
+	c.Repetition = slices.Clone(r.Repetition)
+	c.Opposed = slices.Clone(r.Opposed)
+	c.Types = maps.Clone(r.Types)
+	for name, t := range c.Types {
+		t.Skills, t.Safe = slices.Clone(t.Skills), slices.Clone(t.Safe)
+		c.Types[name] = t
+	}
+	c.Progression = slices.Clone(r.Progression)
+	c.Endurance = slices.Clone(r.Endurance)
+	return c
 }
 
 // GroupRank returns the modifier of a group of size members: the largest

@@ -1,7 +1,11 @@
 package edge
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -42,6 +46,38 @@ func DefaultScenario() Scenario {
 			}},
 		},
 	}
+}
+
+// clone returns a deep copy of s, which shares nothing with it.
+func (s Scenario) clone() Scenario {
+	c := s
+	c.Rules = s.Rules.clone()
+	c.Parties = slices.Clone(s.Parties)
+	for i := range c.Parties {
+		c.Parties[i].Members = slices.Clone(c.Parties[i].Members)
+		for j := range c.Parties[i].Members {
+			c.Parties[i].Members[j].Skills = maps.Clone(c.Parties[i].Members[j].Skills)
+		}
+	}
+	c.Circumstances = maps.Clone(s.Circumstances)
+	c.Factors = slices.Clone(s.Factors)
+	for i := range c.Factors {
+		c.Factors[i].Parties = slices.Clone(c.Factors[i].Parties)
+	}
+	return c
+}
+
+// equal reports whether s and o are the same scenario: they encode alike.
+func (s Scenario) equal(o Scenario) (bool, error) {
+	a, err := json.Marshal(s)
+	if err != nil {
+		return false, fmt.Errorf("edge: scenario: %w", err)
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return false, fmt.Errorf("edge: state.scenario: %w", err)
+	}
+	return bytes.Equal(a, b), nil
 }
 
 // Validate reports the first thing wrong with s; errors name the field.

@@ -1,14 +1,19 @@
 package edge
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 )
 
-// State is the changing part of an interaction, for saving and restoring
-// (as JSON) between steps. Skills and parties appear by name.
+// State is an interaction saved between steps: its scenario (rules, type,
+// parties, factors) and everything that changed in play, as plain data that
+// reads and writes as JSON. Restore plays on from it; skills and members
+// appear by name.
 type State struct {
+	// Scenario is the interaction's setup, the same for every state of it.
+	Scenario Scenario `json:"scenario"`
 	// Round is the number of rounds played.
 	Round int `json:"round"`
 	// Started is set once the starting checks are made.
@@ -56,10 +61,10 @@ type MemberState struct {
 	Abandoned bool `json:"abandoned,omitempty"`
 }
 
-// State returns a copy of the changing state.
+// State returns a copy of the interaction's state, its scenario included.
 func (in *Interaction) State() State {
 	st := &in.st
-	s := State{Round: st.round, Started: st.started, Initiative: st.initiative, Order: slices.Clone(st.order),
+	s := State{Scenario: in.scenario.clone(), Round: st.round, Started: st.started, Initiative: st.initiative, Order: slices.Clone(st.order),
 		Factored: st.factored, Outcome: st.outcome, Transfers: st.transfers, InitiativeChanges: st.changes}
 	if s.Order == nil {
 		s.Order = []int{}
@@ -88,9 +93,37 @@ func (in *Interaction) State() State {
 	return s
 }
 
+// Restore returns the interaction saved as s, with each party's
+// registered policy, after checking s whole (see State.Check).
+func Restore(s State) (*Interaction, error) {
+	in, err := s.Scenario.New()
+	if err != nil {
+		return nil, fmt.Errorf("edge: state.scenario: %w", err)
+	}
+	if err := in.SetState(s); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// Check reports the first thing wrong with a saved state: a scenario that
+// does not validate, or a changing part that does not fit it or is out of
+// bounds. A state that passes can be restored and played on.
+func (s *State) Check() error {
+	_, err := Restore(*s)
+	return err
+}
+
 // SetState restores a state saved from an interaction of the same
 // scenario. A state that does not fit returns an error and changes nothing.
 func (in *Interaction) SetState(s State) error {
+	same, err := in.scenario.equal(s.Scenario)
+	if err != nil {
+		return err
+	}
+	if !same {
+		return errors.New("edge: state.scenario is not this interaction's scenario: use Restore to play a saved state of another")
+	}
 	var d dyn
 	d.alloc(len(in.parties), len(in.names), len(in.skills))
 	if err := in.load(&d, s); err != nil {
