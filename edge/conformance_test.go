@@ -1,0 +1,169 @@
+package edge
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
+	"github.com/stakesrpg/stakes/sim/simtest"
+)
+
+// conformance hands the conformance kit a scenario of this package: the
+// text's car chase with a scheduled outside factor and a crowd, so that
+// every kind of step is taken.
+type conformance struct{ s Scenario }
+
+var _ simtest.Mechanic = conformance{}
+
+func newConformance() conformance {
+	s := DefaultScenario()
+	s.Parties[1].Members = append(s.Parties[1].Members, Member{Name: "bikers", Size: 12, Skills: map[string]int{"vehicles": 2}})
+	s.Factors = []Factor{{After: 2, Every: 4, Skill: "endurance", DC: 11, Penalty: -1}}
+	return conformance{s}
+}
+
+func (c conformance) Scenario() sim.Mechanic { return sim.Adapt[*Runner]("edge", &c.s) }
+
+func (c conformance) NewGame(*dice.Roller) (simtest.Game, error) {
+	in, err := c.s.New()
+	if err != nil {
+		return nil, err
+	}
+	return &game{in: in}, nil
+}
+
+func (conformance) Restore(state []byte) (simtest.Game, error) {
+	var st State
+	if err := json.Unmarshal(state, &st); err != nil {
+		return nil, err
+	}
+	in, err := Restore(st)
+	if err != nil {
+		return nil, err
+	}
+	return &game{in: in}, nil
+}
+
+// game is one interaction played step by step for the kit.
+type game struct {
+	in  *Interaction
+	rec Recorder
+}
+
+func (g *game) Done() bool { return g.in.Outcome().Done() }
+
+func (g *game) Step(r *dice.Roller) ([]any, error) {
+	g.rec.Events = g.rec.Events[:0]
+	g.in.SetSink(&g.rec)
+	defer g.in.SetSink(nil)
+	if err := g.in.Step(r); err != nil {
+		return nil, err
+	}
+	out := make([]any, len(g.rec.Events))
+	for i, e := range g.rec.Events {
+		out[i] = e
+	}
+	return out, nil
+}
+
+// StepIllegal plays the next round with every active party answering
+// through chaosPolicy, when the next step is a round (not the starting
+// checks or outside factors, which ask no choice that can be wrong).
+func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
+	in := g.in
+	if in.Outcome().Done() || !in.st.started || in.factorsDue() {
+		return false, nil
+	}
+	saved := append([]Policy(nil), in.pol...)
+	defer copy(in.pol, saved)
+	for p := range in.pol {
+		if !in.parties[p].passive {
+			in.pol[p] = chaosPolicy{how: chaos.IntN(5)}
+		}
+	}
+	return true, in.Step(r)
+}
+
+func (g *game) Save() ([]byte, error) { return json.Marshal(g.in.State()) }
+
+// chaosPolicy answers one of the round's choices illegally, in the way how
+// picks: an unknown concession, a target that is itself, a member that
+// does not exist, a skill that does not exist, or more dice than it holds.
+type chaosPolicy struct{ how int }
+
+func (c chaosPolicy) Concede(View, int) Concession {
+	if c.how == 0 {
+		return Concession(7)
+	}
+	return Continue
+}
+
+func (c chaosPolicy) Act(v View, p int, a *Action) {
+	Style{}.Act(v, p, a)
+	switch c.how {
+	case 1:
+		a.Targets = append(a.Targets[:0], p)
+	case 2:
+		a.Checks = append(a.Checks, Use{Member: 99})
+	case 3:
+		a.Checks[0].Skill = -1
+	case 4:
+		for range v.Edge(p) + 1 {
+			a.Checks = append(a.Checks, a.Checks[0])
+		}
+	}
+}
+
+func (c chaosPolicy) React(v View, p int, a *Action, r *Reaction) { Style{}.React(v, p, a, r) }
+func (c chaosPolicy) Seize(View, int) bool                        { return true }
+func (c chaosPolicy) Abandon(View, int, int) bool                 { return false }
+
+// TestConformance runs the kit's checks that this branch has: sim/simtest's
+// TestMechanic has not landed yet, so the adapter plays games step by step
+// through its own Save and Restore, and every illegal answer must be
+// refused without a trace.
+func TestConformance(t *testing.T) {
+	c := newConformance()
+	chaos := rand.New(rand.NewPCG(1, 2))
+	for seed := range uint64(10) {
+		r := dice.NewSeeded(seed)
+		g, err := c.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, illegal := 0, 0
+		for !g.Done() {
+			before, err := g.Save()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb := rollerBytes(t, r)
+			tried, err := g.StepIllegal(r, chaos)
+			if tried {
+				illegal++
+				after, _ := g.Save()
+				if err == nil || string(after) != string(before) || string(rb) != string(rollerBytes(t, r)) {
+					t.Fatalf("seed %d step %d: an illegal answer gave %v and changed the game or the Roller", seed, steps, err)
+				}
+			}
+			if _, err := g.Step(r); err != nil {
+				t.Fatal(err)
+			}
+			saved, err := g.Save()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, err = c.Restore(saved); err != nil {
+				t.Fatalf("seed %d step %d: %v", seed, steps, err)
+			}
+			if steps++; steps > 10_000 {
+				t.Fatal("game does not end")
+			}
+		}
+		if illegal == 0 {
+			t.Errorf("seed %d: no illegal answer tried", seed)
+		}
+	}
+}
