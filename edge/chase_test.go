@@ -46,8 +46,8 @@ func TestCarChase(t *testing.T) {
 	}
 	veh, ranged := skill(t, in, "vehicles"), skill(t, in, "ranged attack")
 	d := &Declaration{
-		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, veh}, {1, ranged}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}}}},
+		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: ranged}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}},
 	}
 	if err := in.Play(r, d); err != nil {
 		t.Fatal(err)

@@ -50,8 +50,8 @@ func TestRepetition(t *testing.T) {
 			}
 			veh := skill(t, in, "vehicles")
 			for _, name := range tc.skills {
-				d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, skill(t, in, name)}}},
-					Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}}}}}
+				d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, name)}}},
+					Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}
 				if err := in.Play(r, d); err != nil {
 					t.Fatal(err)
 				}
@@ -104,14 +104,14 @@ func TestReactionLegality(t *testing.T) {
 		if err := in.SetState(fresh); err != nil {
 			t.Fatal(err)
 		}
-		a := &Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, skill(t, in, tc.act)}}}
+		a := &Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, tc.act)}}}
 		mod, ok := v.ReactMod(1, 0, skill(t, in, tc.react), a)
 		if mod != tc.mod || ok != tc.ok {
 			t.Errorf("%s against %s: (%d, %v), want (%d, %v)", tc.react, tc.act, mod, ok, tc.mod, tc.ok)
 		}
 		before := in.State()
 		err := in.Play(dice.Scripted(10, 10), &Declaration{Action: *a,
-			Reactions: []Reaction{{Party: 1, Checks: []Use{{0, skill(t, in, tc.react)}}}}})
+			Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: skill(t, in, tc.react)}}}}})
 		if tc.ok {
 			if err != nil {
 				t.Errorf("%s against %s refused: %v", tc.react, tc.act, err)
@@ -236,8 +236,8 @@ func TestSeize(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "persuasion")
-	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, per}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}}, Seize: []int{2}}
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}, Seize: []int{2}}
 	if err := in.Play(r, d); err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestPassive(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "perception")
-	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, per}, {1, per}}}}
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}, {Member: 1, Skill: per}}}}
 	for range 2 {
 		if err := in.Play(r, d); err != nil {
 			t.Fatal(err)
@@ -291,7 +291,7 @@ func TestPassive(t *testing.T) {
 	if d := cmp.Diff([]int{4, 4, 4, 4}, bombMods); d != "" {
 		t.Errorf("passive modifiers (-want +got):\n%s", d)
 	}
-	bad := &Declaration{Action: d.Action, Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}}}
+	bad := &Declaration{Action: d.Action, Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}}
 	if err := in.Play(r, bad); err == nil || !strings.Contains(err.Error(), "passive") {
 		t.Errorf("a reaction for a passive party: %v", err)
 	}
@@ -319,7 +319,7 @@ func TestPassiveShortPool(t *testing.T) {
 	rec := &Recorder{}
 	in.SetSink(rec)
 	ath := skill(t, in, "athletics")
-	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, ath}, {1, ath}, {2, ath}}}}
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: ath}, {Member: 1, Skill: ath}, {Member: 2, Skill: ath}}}}
 	if err := in.Play(dice.Scripted(20, 20, 20, 1, 1), d); err != nil {
 		t.Fatal(err)
 	}
@@ -429,8 +429,8 @@ func TestBadDeclarations(t *testing.T) {
 	}
 	per := skill(t, in, "persuasion")
 	ok := func() *Declaration {
-		return &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, per}}},
-			Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}}}
+		return &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}}},
+			Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}}
 	}
 	tests := []struct {
 		name string
@@ -443,17 +443,17 @@ func TestBadDeclarations(t *testing.T) {
 		{"target out", func(d *Declaration) { d.Action.Targets = []int{2} }, "out of the interaction"},
 		{"target missing", func(d *Declaration) { d.Action.Targets = []int{7} }, "does not exist"},
 		{"target twice", func(d *Declaration) { d.Action.Targets = []int{1, 1} }, "targeted twice"},
-		{"wager more than held", func(d *Declaration) { d.Action.Checks = []Use{{0, per}, {1, per}} }, "holds 1"},
+		{"wager more than held", func(d *Declaration) { d.Action.Checks = []Use{{Member: 0, Skill: per}, {Member: 1, Skill: per}} }, "holds 1"},
 		{"no checks", func(d *Declaration) { d.Action.Checks = nil }, "at least one member"},
-		{"no such member", func(d *Declaration) { d.Action.Checks = []Use{{5, per}} }, "no member 5"},
-		{"no such skill", func(d *Declaration) { d.Action.Checks = []Use{{0, 99}} }, "does not exist"},
-		{"act with an unfit skill", func(d *Declaration) { d.Action.Checks = []Use{{0, skill(t, in, "stealth")}} }, "cannot act"},
-		{"illegal reaction", func(d *Declaration) { d.Reactions[0].Checks = []Use{{0, skill(t, in, "stealth")}} }, "cannot react"},
+		{"no such member", func(d *Declaration) { d.Action.Checks = []Use{{Member: 5, Skill: per}} }, "no member 5"},
+		{"no such skill", func(d *Declaration) { d.Action.Checks = []Use{{Member: 0, Skill: 99}} }, "does not exist"},
+		{"act with an unfit skill", func(d *Declaration) { d.Action.Checks = []Use{{Member: 0, Skill: skill(t, in, "stealth")}} }, "cannot act"},
+		{"illegal reaction", func(d *Declaration) { d.Reactions[0].Checks = []Use{{Member: 0, Skill: skill(t, in, "stealth")}} }, "cannot react"},
 		{"missing reaction", func(d *Declaration) { d.Reactions = nil }, "must react"},
 		{"untargeted reaction", func(d *Declaration) { d.Reactions[0].Party = 2 }, "was not targeted"},
 		{"double reaction", func(d *Declaration) { d.Reactions = append(d.Reactions, d.Reactions[0]) }, "reacts twice"},
 		{"member twice", func(d *Declaration) {
-			d.Reactions[0].Checks = []Use{{0, per}, {0, per}}
+			d.Reactions[0].Checks = []Use{{Member: 0, Skill: per}, {Member: 0, Skill: per}}
 		}, "checks twice"},
 		{"seize while targeted", func(d *Declaration) { d.Seize = []int{1} }, "cannot also seize"},
 		{"seize while out", func(d *Declaration) { d.Seize = []int{2} }, "out of the interaction"},
@@ -492,8 +492,8 @@ func TestMultiTargetOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "persuasion")
-	err = in.Play(dice.Scripted(1, 1, 1), &Declaration{Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{0, per}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}, {Party: 2, Checks: []Use{{0, per}}}}})
+	err = in.Play(dice.Scripted(1, 1, 1), &Declaration{Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{Member: 0, Skill: per}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}, {Party: 2, Checks: []Use{{Member: 0, Skill: per}}}}})
 	if err == nil || !strings.Contains(err.Error(), "multi_target") {
 		t.Errorf("two targets with multi_target off: %v", err)
 	}
@@ -636,7 +636,7 @@ type badPolicy struct{ Style }
 
 func (badPolicy) Act(v View, p int, a *Action) {
 	a.Targets = append(a.Targets, p)
-	a.Checks = append(a.Checks, Use{0, 0})
+	a.Checks = append(a.Checks, Use{Member: 0, Skill: 0})
 }
 
 func TestPolicies(t *testing.T) {
@@ -700,7 +700,7 @@ func TestPolicyChoices(t *testing.T) {
 		}
 		return a.Checks
 	}
-	if d := cmp.Diff([]Use{{0, dec}}, act("cautious")); d != "" {
+	if d := cmp.Diff([]Use{{Member: 0, Skill: dec}}, act("cautious")); d != "" {
 		t.Errorf("cautious (-want +got):\n%s", d)
 	}
 	// Reckless keeps its favourite skill: persuasion +5 though used 3 times.
@@ -731,8 +731,8 @@ func TestPolicyChoices(t *testing.T) {
 	// Reacting to deception: perception is neither same nor opposed but
 	// safe in a social; B reacts with it at no penalty.
 	r := &Reaction{Party: 1}
-	cautious.React(in.View(), 1, &Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, dec}}}, r)
-	if d := cmp.Diff([]Use{{0, skill(t, in, "perception")}}, r.Checks); d != "" {
+	cautious.React(in.View(), 1, &Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: dec}}}, r)
+	if d := cmp.Diff([]Use{{Member: 0, Skill: skill(t, in, "perception")}}, r.Checks); d != "" {
 		t.Errorf("reaction (-want +got):\n%s", d)
 	}
 }

@@ -143,10 +143,10 @@ func (x *exacter) starts() ([]start, error) {
 	in.Reset()
 	_, m0 := in.leader(0, in.startSkill)
 	_, m1 := in.leader(1, in.startSkill)
-	first := 0.0 // P(party 0 first): higher total, then higher modifier, then listed first
+	first := 0.0 // P(party 0 first): it ranks above party 1, or level, listed first
 	for a := x.dist.Min; a <= x.dist.Max(); a++ {
 		for b := x.dist.Min; b <= x.dist.Max(); b++ {
-			if a+m0 > b+m1 || (a+m0 == b+m1 && m0 >= m1) {
+			if !in.rules.outranks(b+m1, m1, a+m0, m0) {
 				first += x.dist.Prob(a) * x.dist.Prob(b)
 			}
 		}

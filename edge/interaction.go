@@ -696,11 +696,14 @@ func (in *Interaction) reactMod(s int, acted skillSet) (int, bool) {
 	return 0, false
 }
 
-// leader returns the member of p with the best base modifier on s (the
-// first on ties) and that modifier: the party's voice in starting and
-// seizing checks.
+// leader returns the member of p who makes its starting and seizing
+// checks with skill s, and its modifier: by Rules.PartyCheck, the member
+// with the best base modifier (the first on ties) or the first listed.
 func (in *Interaction) leader(p, s int) (int, int) {
 	best, mod := in.parties[p].lo, in.base(in.parties[p].lo, s)
+	if in.rules.PartyCheck == FirstMember {
+		return best, mod
+	}
 	for g := best + 1; g < in.parties[p].hi; g++ {
 		if m := in.base(g, s); m > mod {
 			best, mod = g, m

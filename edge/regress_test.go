@@ -50,8 +50,8 @@ func athletics(t *testing.T, in *Interaction) *Declaration {
 	t.Helper()
 	ath := skill(t, in, "athletics")
 	a := in.Initiative()
-	return &Declaration{Action: Action{Party: a, Targets: []int{1 - a}, Checks: []Use{{0, ath}}},
-		Reactions: []Reaction{{Party: 1 - a, Checks: []Use{{0, ath}}}}}
+	return &Declaration{Action: Action{Party: a, Targets: []int{1 - a}, Checks: []Use{{Member: 0, Skill: ath}}},
+		Reactions: []Reaction{{Party: 1 - a, Checks: []Use{{Member: 0, Skill: ath}}}}}
 }
 
 func TestPlayWithoutADeclarationIsRefused(t *testing.T) {
@@ -195,9 +195,11 @@ func TestExactStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-// TestExactAnswersUnchanged pins the exact answers the engine gave before
-// it was rebuilt on one rules engine (to 1e-12).
-func TestExactAnswersUnchanged(t *testing.T) {
+// TestExactAnswersPinned pins exact answers to 1e-12. The engine rebuilt
+// on one rules engine gave the old answers exactly; these differ from them
+// only by the initiative following Rules.TieBreak (a check that wins a die
+// on the modifier tie-break now also takes the initiative).
+func TestExactAnswersPinned(t *testing.T) {
 	rules := DefaultRules()
 	rules.Types["search"] = Type{Start: "perception", Seize: "perception", Skills: []string{"perception"}}
 	d6, err := dice.ParsePool("d6")
@@ -211,15 +213,15 @@ func TestExactAnswersUnchanged(t *testing.T) {
 		p    []float64
 		mean float64
 	}{
-		{"default", DefaultScenario(), []float64{0.2863516483355257, 0.7136483516644663, 0, 0, 0}, 22.220409929183084},
+		{"default", DefaultScenario(), []float64{0.28635866102560037, 0.7136413389743839, 0, 0, 0}, 22.217341960617357},
 		{"walk away", Scenario{Rules: DefaultRules(), Type: "social", Parties: []Party{
 			{Name: "diplomat", Policy: "cautious", Members: []Member{{Name: "d", Skills: map[string]int{"persuasion": 4, "perception": 2}}}},
 			{Name: "rival", Policy: "canny", Members: []Member{{Name: "r", Skills: map[string]int{"deception": 5, "insight": 3, "wits": 2}}}},
-		}}, []float64{0, 0, 0.5980689359414458, 0.40193106405855267, 0}, 1.9534158075821155},
+		}}, []float64{0, 0, 0.59800757335829746, 0.40199242664170109, 0}, 1.9533511050080479},
 		{"temptation", Scenario{Rules: DefaultRules(), Type: "temptation", Parties: []Party{
 			{Name: "hero", Policy: "canny", Members: []Member{{Name: "h", Skills: map[string]int{"willpower": 4, "insight": 2}}}},
 			{Name: "devil", Tempter: true, Policy: "reckless", BonusEdge: 2, Members: []Member{{Name: "d", Skills: map[string]int{"persuasion": 6, "deception": 5}}}},
-		}}, []float64{0.06824882124963404, 0.93175117875034, 0, 0, 0}, 23.717029099147442},
+		}}, []float64{0.068250654000723637, 0.9317493459992412, 0, 0, 0}, 23.70398507357762},
 		{"passive", Scenario{Rules: rules, Type: "search", Parties: []Party{
 			{Name: "squad", Policy: "steady", Members: []Member{{Name: "a", Skills: map[string]int{"perception": 3}}, {Name: "b", Skills: map[string]int{"perception": 1}}}},
 			{Name: "bombs", Passive: true, Members: []Member{{Name: "bomb", Skills: map[string]int{"stealth": 1}}}},

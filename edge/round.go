@@ -15,6 +15,10 @@ type Use struct {
 	Member int `json:"member"`
 	// Skill is the skill's index (Interaction.Skill).
 	Skill int `json:"skill"`
+	// Mod is a bonus (or, negative, a penalty) for this check alone, as
+	// circumstance dictates ("Resolving a Wager": a slick roof for the
+	// acrobatics check just declared); within ±MaxModifier.
+	Mod int `json:"mod,omitempty"`
 }
 
 // Action is what the party holding the initiative declares: whom it
@@ -65,14 +69,19 @@ type participant struct {
 }
 
 // outranks reports whether check a ranks above check b ("Resolving a
-// Wager"): the higher total; on equal totals, our ruling, the higher
-// modifier. Equal totals and modifiers rank level, and no die moves between
-// them.
-func outranks(a, b *participant) bool {
-	if a.total != b.total {
-		return a.total > b.total
+// Wager"): the higher total; on equal totals, by Rules.TieBreak, the higher
+// modifier. Checks that rank level move no die between them.
+func (in *Interaction) outranks(a, b *participant) bool {
+	return in.rules.outranks(a.total, a.mod, b.total, b.mod)
+}
+
+// outranks reports whether a check with total ta and modifier ma ranks
+// above one with tb and mb.
+func (r *Rules) outranks(ta, ma, tb, mb int) bool {
+	if ta != tb || r.TieBreak == Level {
+		return ta > tb
 	}
-	return a.mod > b.mod
+	return ma > mb
 }
 
 // ErrOver is returned by steps taken after the interaction has ended.
@@ -116,7 +125,7 @@ func (in *Interaction) Start(r *dice.Roller) error {
 			st.order = append(st.order, p)
 			for i > 0 {
 				q := st.order[i-1]
-				if totals[q] > totals[p] || (totals[q] == totals[p] && mods[q] >= mods[p]) {
+				if !in.rules.outranks(totals[p], mods[p], totals[q], mods[q]) {
 					break
 				}
 				st.order[i] = q
@@ -256,7 +265,11 @@ func (in *Interaction) matchReactions(a *Action, rs []Reaction) ([MaxParties]int
 // each with its best skill ("Passive Parties").
 func (in *Interaction) passiveStakes(ps []participant, n, t int) int {
 	pi := &in.parties[t]
-	for i := range min(in.nAct, in.st.edge[t]) {
+	stakes := in.nAct
+	if in.rules.PassiveStake == PerRound {
+		stakes = 1
+	}
+	for i := range min(stakes, in.st.edge[t]) {
 		g := pi.lo + i%(pi.hi-pi.lo)
 		s := in.passSkill[g]
 		ps[n] = participant{party: t, member: g, skill: s, mod: in.base(g, s), staked: true, passive: true}
@@ -304,6 +317,9 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 		if s < 0 || s >= len(in.skills) {
 			return n, 0, fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
 		}
+		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
+			return n, 0, fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
+		}
 		mod, ok := in.checkMod(g, s, acting, acted)
 		if !ok && acting {
 			return n, 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
@@ -312,7 +328,7 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 			return n, 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
 		}
 		used.add(s)
-		ps[n] = participant{party: p, member: g, skill: s, mod: mod, staked: true, actor: acting}
+		ps[n] = participant{party: p, member: g, skill: s, mod: mod + u.Mod, staked: true, actor: acting}
 		n++
 	}
 	return n, used, nil
@@ -384,6 +400,11 @@ func (in *Interaction) settle(ps []participant) {
 	}
 	moved, drained := in.exchange(ps, in.nAct, min(in.nStaked, len(ps)), round)
 	st.transfers += moved
+	if in.rules.FactorPenalty == NextRound {
+		for g := range st.mem {
+			st.mem[g].penalty = 0
+		}
+	}
 	for i := range ps {
 		if ps[i].staked && !ps[i].passive {
 			in.recordUse(&ps[i], round)
@@ -417,10 +438,9 @@ func (in *Interaction) recordUse(p *participant, round int) {
 }
 
 // highest returns the check with the highest single result of the round,
-// whose party takes the initiative ("Resolving a Wager"), or -1 when every
-// check is passive (passive parties never take it). On a tie between
-// parties the holder keeps the initiative, else the party earlier in the
-// order of action wins (our ruling).
+// ranked as in the exchange, whose party takes the initiative ("Resolving a
+// Wager"), or -1 when every check is passive (passive parties never take
+// it). Between level checks of two parties Rules.InitiativeTie decides.
 func (in *Interaction) highest(ps []participant) int {
 	best := -1
 	for i := range ps {
@@ -428,8 +448,8 @@ func (in *Interaction) highest(ps []participant) int {
 		if p.passive {
 			continue
 		}
-		if best < 0 || p.total > ps[best].total ||
-			(p.total == ps[best].total && p.party != ps[best].party && in.before(p.party, ps[best].party)) {
+		if best < 0 || in.outranks(p, &ps[best]) ||
+			(!in.outranks(&ps[best], p) && p.party != ps[best].party && in.before(p.party, ps[best].party)) {
 			best = i
 		}
 	}
@@ -449,7 +469,7 @@ func (in *Interaction) exchange(ps []participant, nA, nS, round int) (int, bool)
 		if i >= nA {
 			opposing = ps[:nA]
 		}
-		j := nextAbove(opposing, &ps[i])
+		j := in.nextAbove(opposing, &ps[i])
 		if j < 0 {
 			continue
 		}
@@ -467,10 +487,10 @@ func (in *Interaction) exchange(ps []participant, nA, nS, round int) (int, bool)
 
 // nextAbove returns the index of the lowest check in opposing that
 // outranks c (the first of level ones), or -1 when none does.
-func nextAbove(opposing []participant, c *participant) int {
+func (in *Interaction) nextAbove(opposing []participant, c *participant) int {
 	to := -1
 	for j := range opposing {
-		if outranks(&opposing[j], c) && (to < 0 || outranks(&opposing[to], &opposing[j])) {
+		if in.outranks(&opposing[j], c) && (to < 0 || in.outranks(&opposing[to], &opposing[j])) {
 			to = j
 		}
 	}
@@ -493,10 +513,10 @@ func (in *Interaction) emitTransfer(p, q *participant, round int) {
 }
 
 // before reports whether party p wins an initiative tie against q: the
-// holder first, then the order of action.
+// holder first (HolderKeeps), then the order of action.
 func (in *Interaction) before(p, q int) bool {
 	st := &in.st
-	if p == st.initiative || q == st.initiative {
+	if in.rules.InitiativeTie == HolderKeeps && (p == st.initiative || q == st.initiative) {
 		return p == st.initiative
 	}
 	for _, o := range st.order {
@@ -609,7 +629,7 @@ func (in *Interaction) Concede(p int, c Concession) error {
 		return nil
 	case Surrender:
 		to := st.initiative
-		if to == p || to < 0 || st.out[to] {
+		if in.rules.SurrenderTo == ToMostDice || to == p || to < 0 || st.out[to] {
 			to = -1
 			for _, q := range in.byOrder() {
 				if q != p && !st.out[q] && (to < 0 || st.edge[q] > st.edge[to]) {

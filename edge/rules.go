@@ -96,6 +96,29 @@ type Rules struct {
 	// every party walked away (the GM calls time), so simulations always
 	// end; 0 means no limit. Default 1000 [ours].
 	MaxRounds int `json:"max_rounds"`
+
+	// The rulings where the text is silent; each zero value is the
+	// default, and each is [ours].
+
+	// TieBreak ranks checks with equal totals, for the exchange, the
+	// initiative and the starting checks alike: the higher modifier ranks
+	// higher, equal modifiers rank level (ByModifier).
+	TieBreak TieBreak `json:"tie_break,omitempty"`
+	// InitiativeTie gives the initiative when the round's best checks of
+	// several parties rank level: the holder keeps it (HolderKeeps).
+	InitiativeTie InitiativeTie `json:"initiative_tie,omitempty"`
+	// PassiveStake is how many dice a targeted passive party stakes: one
+	// against each check made against it (PerCheck).
+	PassiveStake PassiveStake `json:"passive_stake,omitempty"`
+	// SurrenderTo is who receives a surrendering party's dice: the
+	// initiative holder (ToInitiative).
+	SurrenderTo SurrenderTo `json:"surrender_to,omitempty"`
+	// PartyCheck is which member makes a party's starting and seizing
+	// checks: its best (BestMember).
+	PartyCheck PartyCheck `json:"party_check,omitempty"`
+	// FactorPenalty is how long an outside factor's penalty lasts: the rest
+	// of the interaction (Lasting).
+	FactorPenalty FactorPenalty `json:"factor_penalty,omitempty"`
 }
 
 // DefaultRules returns the rules as the text gives them, with our rulings
@@ -243,6 +266,9 @@ func (r Rules) Validate() error {
 	}
 	if r.Progression[0] < 1 {
 		return fmt.Errorf("edge: rules.progression[0] = %d: values start at 1 or more", r.Progression[0])
+	}
+	if err := r.validRulings(); err != nil {
+		return err
 	}
 	if r.MaxRounds < 0 || r.MaxRounds > MaxRoundLimit {
 		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to %d", r.MaxRounds, MaxRoundLimit)

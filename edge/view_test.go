@@ -30,8 +30,8 @@ func TestCheckSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	veh := skill(t, in, "vehicles")
-	if err := in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, veh}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}}}}}); err != nil {
+	if err := in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	var totals []int
@@ -120,8 +120,8 @@ func TestDescribe(t *testing.T) {
 	must(in.Start(r))
 	must(in.Abandon(0, 0))
 	must(in.Outside(r, Factor{Skill: "endurance", DC: 10, Penalty: -1, Parties: []string{"court", "fop"}}))
-	must(in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, skill(t, in, "wits")}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, skill(t, in, "persuasion")}}}}, Seize: []int{2}}))
+	must(in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, "wits")}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: skill(t, in, "persuasion")}}}}, Seize: []int{2}}))
 	must(in.Concede(1, Surrender))
 	must(in.Concede(2, WalkAway))
 	var got []string

@@ -1,0 +1,257 @@
+package edge
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// duelOf is a social interaction of two one-member parties, A (persuasion
+// +5) and B (persuasion +3), under rules.
+func duelOf(rules Rules) Scenario {
+	return Scenario{Rules: rules, Type: "social", Parties: []Party{
+		one("A", map[string]int{"persuasion": 5, "perception": 4}),
+		one("B", map[string]int{"persuasion": 3, "perception": 1}),
+	}}
+}
+
+// persuade is a declaration of the holder of the initiative persuading the
+// other of two parties, who answers in kind.
+func persuade(t *testing.T, in *Interaction) *Declaration {
+	t.Helper()
+	per := skill(t, in, "persuasion")
+	a := in.Initiative()
+	return &Declaration{Action: Action{Party: a, Targets: []int{1 - a}, Checks: []Use{{Member: 0, Skill: per}}},
+		Reactions: []Reaction{{Party: 1 - a, Checks: []Use{{Member: 0, Skill: per}}}}}
+}
+
+// TestTieBreakSetting: B holds the initiative and both persuasion checks
+// total 15 (A 10+5, B 12+3). By modifier A ranks higher: it wins B's die
+// and, by the same ranking, the initiative (it used to win the die but not
+// the initiative). Level: nothing moves and B keeps the initiative.
+func TestTieBreakSetting(t *testing.T) {
+	tests := []struct {
+		tie        TieBreak
+		edge       []int
+		initiative int
+	}{
+		{ByModifier, []int{6, 4}, 0},
+		{Level, []int{5, 5}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.tie.String(), func(t *testing.T) {
+			rules := DefaultRules()
+			rules.TieBreak = tc.tie
+			in := started(t, duelOf(rules), 1, 20) // perception: A 5, B 21
+			if err := in.Play(dice.Scripted(12, 10), persuade(t, in)); err != nil {
+				t.Fatal(err)
+			}
+			if got := []int{in.Edge(0), in.Edge(1)}; !cmp.Equal(got, tc.edge) || in.Initiative() != tc.initiative {
+				t.Errorf("edge %v initiative %d, want %v and %d", got, in.Initiative(), tc.edge, tc.initiative)
+			}
+		})
+	}
+}
+
+// TestInitiativeTieSetting: B starts first in the order of action, A takes
+// the initiative in round 1; in round 2 the checks rank level (TieBreak
+// Level, both total 15). The holder A keeps it, or B, earlier in the
+// order, takes it.
+func TestInitiativeTieSetting(t *testing.T) {
+	for _, tc := range []struct {
+		tie  InitiativeTie
+		want int
+	}{{HolderKeeps, 0}, {EarlierInOrder, 1}} {
+		t.Run(tc.tie.String(), func(t *testing.T) {
+			rules := DefaultRules()
+			rules.TieBreak, rules.InitiativeTie = Level, tc.tie
+			in := started(t, duelOf(rules), 1, 20)
+			// Round 1: B 2+3 = 5, A 15+5 = 20.
+			if err := in.Play(dice.Scripted(2, 15), persuade(t, in)); err != nil || in.Initiative() != 0 {
+				t.Fatalf("round 1: %v, initiative %d", err, in.Initiative())
+			}
+			// Round 2: A 10+5 = 15, B 12+3 = 15.
+			if err := in.Play(dice.Scripted(10, 12), persuade(t, in)); err != nil {
+				t.Fatal(err)
+			}
+			if in.Initiative() != tc.want {
+				t.Errorf("initiative %d, want %d", in.Initiative(), tc.want)
+			}
+		})
+	}
+}
+
+// TestPassiveStakeSetting: two searchers check against a passive party
+// and both beat it; it loses a die per check, or one a round.
+func TestPassiveStakeSetting(t *testing.T) {
+	for _, tc := range []struct {
+		stake PassiveStake
+		want  []int
+	}{{PerCheck, []int{7, 3}}, {PerRound, []int{6, 4}}} {
+		t.Run(tc.stake.String(), func(t *testing.T) {
+			rules := DefaultRules()
+			rules.Types["search"] = Type{Start: "perception", Seize: "perception", Skills: []string{"perception"}}
+			rules.PassiveStake = tc.stake
+			in := started(t, Scenario{Rules: rules, Type: "search", Parties: []Party{
+				{Name: "squad", Members: []Member{{Name: "Ann", Skills: map[string]int{"perception": 3}}, {Name: "Ben", Skills: map[string]int{"perception": 3}}}},
+				{Name: "bombs", Passive: true, Members: []Member{{Name: "bomb", Skills: map[string]int{"stealth": 1}}}},
+			}}, 20)
+			per := skill(t, in, "perception")
+			d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}, {Member: 1, Skill: per}}}}
+			if err := in.Play(dice.Scripted(15, 15, 2, 2), d); err != nil {
+				t.Fatal(err)
+			}
+			if got := []int{in.Edge(0), in.Edge(1)}; !cmp.Equal(got, tc.want) {
+				t.Errorf("edge %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSurrenderToSetting: A holds the initiative with 5 dice, C holds 7;
+// B surrenders its 5.
+func TestSurrenderToSetting(t *testing.T) {
+	for _, tc := range []struct {
+		to   SurrenderTo
+		want []int
+	}{{ToInitiative, []int{10, 0, 7}}, {ToMostDice, []int{5, 0, 12}}} {
+		t.Run(tc.to.String(), func(t *testing.T) {
+			rules := DefaultRules()
+			rules.SurrenderTo = tc.to
+			s := Scenario{Rules: rules, Type: "social", Parties: []Party{one("A", nil), one("B", nil), {Name: "C", BonusEdge: 2, Members: []Member{{Name: "C"}}}}}
+			in := started(t, s, 20, 1, 1)
+			if err := in.Concede(1, Surrender); err != nil {
+				t.Fatal(err)
+			}
+			if got := []int{in.Edge(0), in.Edge(1), in.Edge(2)}; !cmp.Equal(got, tc.want) {
+				t.Errorf("edge %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPartyCheckSetting: a party of a weak first member (reflex +0) and a
+// strong second (+6) makes its starting check with one or the other.
+func TestPartyCheckSetting(t *testing.T) {
+	for _, tc := range []struct {
+		who    PartyCheck
+		member int
+		total  int
+	}{{BestMember, 1, 16}, {FirstMember, 0, 10}} {
+		t.Run(tc.who.String(), func(t *testing.T) {
+			rules := DefaultRules()
+			rules.PartyCheck = tc.who
+			in, err := Scenario{Rules: rules, Type: "chase", Parties: []Party{
+				{Name: "car", Members: []Member{{Name: "weak"}, {Name: "strong", Skills: map[string]int{"reflex": 6}}}},
+				one("bike", map[string]int{"reflex": 2}),
+			}}.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &Recorder{}
+			in.SetSink(rec)
+			if err := in.Start(dice.Scripted(10, 10)); err != nil {
+				t.Fatal(err)
+			}
+			e := rec.Of(EvStart)[0]
+			if e.Member != tc.member || e.Total != tc.total {
+				t.Errorf("starting check by member %d totalling %d, want %d and %d", e.Member, e.Total, tc.member, tc.total)
+			}
+		})
+	}
+}
+
+// TestFactorPenaltySetting: an outside factor nobody passes (DC 30, -1)
+// before round 1; after round 1 the penalty stands or is gone.
+func TestFactorPenaltySetting(t *testing.T) {
+	for _, tc := range []struct {
+		lasts FactorPenalty
+		after int
+	}{{Lasting, -1}, {NextRound, 0}} {
+		t.Run(tc.lasts.String(), func(t *testing.T) {
+			s := thiefChase(Factor{After: 0, Skill: "endurance", DC: 30, Penalty: -1})
+			s.Rules.FactorPenalty = tc.lasts
+			in := started(t, s, 20, 1)
+			if err := in.Factors(dice.Scripted(1, 1)); err != nil {
+				t.Fatal(err)
+			}
+			rec := &Recorder{}
+			in.SetSink(rec)
+			if err := in.Play(dice.Scripted(10, 10), athletics(t, in)); err != nil {
+				t.Fatal(err)
+			}
+			if mods := []int{rec.Of(EvCheck)[0].Mod, rec.Of(EvCheck)[1].Mod}; !cmp.Equal(mods, []int{4, 2}) {
+				t.Errorf("round 1 modifiers %v, want [4 2]: athletics less the penalty", mods)
+			}
+			if got := in.State().Parties[0].Members[0].Penalty; got != tc.after {
+				t.Errorf("penalty after round 1: %d, want %d", got, tc.after)
+			}
+		})
+	}
+}
+
+// TestCheckModifiers: a check's modifier adds the skill, the scenario's
+// circumstance for the skill, the party's bonus and the bonus or penalty
+// for that one check ("Resolving a Wager": a slick roof).
+func TestCheckModifiers(t *testing.T) {
+	s := Scenario{Rules: DefaultRules(), Type: "chase", Circumstances: map[string]int{"acrobatics": -2}, Parties: []Party{
+		{Name: "thief", Bonus: 1, Members: []Member{{Name: "thief", Skills: map[string]int{"acrobatics": 6}}}},
+		{Name: "guard", Members: []Member{{Name: "guard", Skills: map[string]int{"acrobatics": 2}}}},
+	}}
+	in := started(t, s, 20, 1)
+	rec := &Recorder{}
+	in.SetSink(rec)
+	acro := skill(t, in, "acrobatics")
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: acro, Mod: -3}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: acro, Mod: 2}}}}}
+	if err := in.Play(dice.Scripted(10, 10), d); err != nil {
+		t.Fatal(err)
+	}
+	var mods []int
+	for _, e := range rec.Of(EvCheck) {
+		mods = append(mods, e.Mod)
+	}
+	// Thief 6 - 2 + 1 - 3 = 2; guard 2 - 2 + 2 = 2.
+	if !cmp.Equal(mods, []int{2, 2}) {
+		t.Errorf("modifiers %v, want [2 2]", mods)
+	}
+	d.Action.Checks[0].Mod = MaxModifier + 1
+	if err := in.Play(dice.Scripted(10, 10), d); err == nil || !strings.Contains(err.Error(), "modifier for this check") {
+		t.Errorf("a per-check modifier beyond the bounds: %v", err)
+	}
+}
+
+// TestRulingsReadAsNames: the rulings write and read as names, and a
+// number that is no setting is refused.
+func TestRulingsReadAsNames(t *testing.T) {
+	r := DefaultRules()
+	r.TieBreak, r.InitiativeTie, r.PassiveStake = Level, EarlierInOrder, PerRound
+	r.SurrenderTo, r.PartyCheck, r.FactorPenalty = ToMostDice, FirstMember, NextRound
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{`"tie_break":"level"`, `"initiative_tie":"earlier_in_order"`, `"passive_stake":"per_round"`,
+		`"surrender_to":"most_dice"`, `"party_check":"first_member"`, `"factor_penalty":"next_round"`} {
+		if !strings.Contains(string(b), name) {
+			t.Errorf("rules JSON lacks %s", name)
+		}
+	}
+	var back Rules
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.TieBreak != Level || back.FactorPenalty != NextRound || back.Validate() != nil {
+		t.Errorf("rulings did not round-trip: %+v", back)
+	}
+	r.SurrenderTo = 9
+	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "surrender_to") {
+		t.Errorf("surrender_to 9: %v", err)
+	}
+	if err := json.Unmarshal([]byte(`{"tie_break":"coin"}`), &back); err == nil {
+		t.Error("an unknown tie_break name was read")
+	}
+}
