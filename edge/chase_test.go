@@ -32,7 +32,7 @@ func skill(t *testing.T, in *Interaction, name string) int {
 func TestCarChase(t *testing.T) {
 	in := carChase(t)
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Starting checks, opposed Reflex: Becky (+3) rolls 17 = 20, Joe (+4)
 	// rolls 10 = 14, so the lead car dictates the chase.
 	// The round: Becky Vehicles 15+6 = 21, Bob Ranged Attack 9+5 = 14, Joe

@@ -56,8 +56,8 @@ func (g *game) Done() bool { return g.in.Outcome().Done() }
 
 func (g *game) Step(r *dice.Roller) ([]any, error) {
 	g.rec.Events = g.rec.Events[:0]
-	g.in.SetSink(&g.rec)
-	defer g.in.SetSink(nil)
+	g.in.Sink = g.rec.Record
+	defer func() { g.in.Sink = nil }()
 	if err := g.in.Step(r); err != nil {
 		return nil, err
 	}
@@ -93,14 +93,14 @@ func (g *game) Save() ([]byte, error) { return json.Marshal(g.in.State()) }
 // does not exist, a skill that does not exist, or more dice than it holds.
 type chaosPolicy struct{ how int }
 
-func (c chaosPolicy) Concede(View, int) Concession {
+func (c chaosPolicy) Concede(*View, int) Concession {
 	if c.how == 0 {
 		return Concession(7)
 	}
 	return Continue
 }
 
-func (c chaosPolicy) Act(v View, p int, a *Action) {
+func (c chaosPolicy) Act(v *View, p int, a *Action) {
 	Style{}.Act(v, p, a)
 	switch c.how {
 	case 1:
@@ -116,9 +116,9 @@ func (c chaosPolicy) Act(v View, p int, a *Action) {
 	}
 }
 
-func (c chaosPolicy) React(v View, p int, a *Action, r *Reaction) { Style{}.React(v, p, a, r) }
-func (c chaosPolicy) Seize(View, int) bool                        { return true }
-func (c chaosPolicy) Abandon(View, int, int) bool                 { return false }
+func (c chaosPolicy) React(v *View, p int, a *Action, r *Reaction) { Style{}.React(v, p, a, r) }
+func (c chaosPolicy) Seize(*View, int) bool                        { return true }
+func (c chaosPolicy) Abandon(*View, int, int) bool                 { return false }
 
 // TestConformance runs the kit's checks that this branch has: sim/simtest's
 // TestMechanic has not landed yet, so the adapter plays games step by step

@@ -39,7 +39,7 @@ func TestRepetition(t *testing.T) {
 			b.BonusEdge = 10
 			in := chase(t, a, b)
 			rec := &Recorder{}
-			in.SetSink(rec)
+			in.Sink = rec.Record
 			faces := []int{20, 1}
 			for range tc.skills {
 				faces = append(faces, 20, 1)
@@ -160,7 +160,7 @@ func TestLargeParty(t *testing.T) {
 	// The GM's endurance check: the mob (2) rolls 5 = 7 and fails DC 10;
 	// the criminal rolls 9+3 = 12 and passes.
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	if err := in.Outside(dice.Scripted(9, 5), Factor{Skill: "endurance", DC: 10, Penalty: -2}); err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestScheduledFactors(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	r := dice.NewSeeded(3)
 	for range 6 {
 		if err := in.Step(r); err != nil || in.Outcome().Done() {
@@ -229,7 +229,7 @@ func TestScheduledFactors(t *testing.T) {
 func TestSeize(t *testing.T) {
 	in := social(t, one("A", map[string]int{"persuasion": 2}), one("B", nil), one("C", map[string]int{"wits": 3}))
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Start: A 20, B 1, C 1. A 10+2 vs B 5; C seizes with wits 19+3.
 	r := dice.Scripted(20, 1, 1, 10, 5, 19)
 	if err := in.Start(r); err != nil {
@@ -263,7 +263,7 @@ func TestPassive(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Squad 15+3, 5+3; bombs 10+4, 19+4; then again 12, 12 vs 1, 1.
 	r := dice.Scripted(1, 15, 5, 10, 19, 12, 12, 1, 1)
 	if err := in.Start(r); err != nil {
@@ -317,7 +317,7 @@ func TestPassiveShortPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	ath := skill(t, in, "athletics")
 	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: ath}, {Member: 1, Skill: ath}, {Member: 2, Skill: ath}}}}
 	if err := in.Play(dice.Scripted(20, 20, 20, 1, 1), d); err != nil {
@@ -592,8 +592,8 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	ra, rb := &Recorder{}, &Recorder{}
-	a.SetSink(ra)
-	b.SetSink(rb)
+	a.Sink = ra.Record
+	b.Sink = rb.Record
 	oa, errA := a.Run(dice.NewSeeded(5))
 	ob, errB := b.Run(dice.NewSeeded(5))
 	if errA != nil || errB != nil {
@@ -634,7 +634,7 @@ func TestStateRoundTrip(t *testing.T) {
 // badPolicy targets its own party.
 type badPolicy struct{ Style }
 
-func (badPolicy) Act(v View, p int, a *Action) {
+func (badPolicy) Act(v *View, p int, a *Action) {
 	a.Targets = append(a.Targets, p)
 	a.Checks = append(a.Checks, Use{Member: 0, Skill: 0})
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // End says how an interaction ended.
@@ -30,33 +31,11 @@ const (
 	TimeUp
 )
 
-var endNames = [...]string{"running", "ran_out", "surrendered", "walked_away", "time_up"}
+var endNames = named.Enum[End]{"running", "ran_out", "surrendered", "walked_away", "time_up"}
 
-// String returns the snake_case name of e.
-func (e End) String() string {
-	if e < 0 || int(e) >= len(endNames) {
-		return fmt.Sprintf("End(%d)", int(e))
-	}
-	return endNames[e]
-}
-
-// MarshalText writes e by name.
-func (e End) MarshalText() ([]byte, error) {
-	if e < 0 || int(e) >= len(endNames) {
-		return nil, fmt.Errorf("edge: unknown end %d", int(e))
-	}
-	return []byte(endNames[e]), nil
-}
-
-// UnmarshalText reads an end by name.
-func (e *End) UnmarshalText(b []byte) error {
-	i := slices.Index(endNames[:], string(b))
-	if i < 0 {
-		return fmt.Errorf("edge: unknown end %q: want one of %v", b, endNames)
-	}
-	*e = End(i)
-	return nil
-}
+func (e End) String() string                { return endNames.String(e) }
+func (e End) MarshalText() ([]byte, error)  { return endNames.Marshal(e) }
+func (e *End) UnmarshalText(b []byte) error { return endNames.Unmarshal(b, e) }
 
 // Outcome is how an interaction ended.
 type Outcome struct {
@@ -88,18 +67,11 @@ const (
 	WalkAway
 )
 
-// String returns the name of c.
-func (c Concession) String() string {
-	switch c {
-	case Continue:
-		return "continue"
-	case Surrender:
-		return "surrender"
-	case WalkAway:
-		return "walk_away"
-	}
-	return fmt.Sprintf("Concession(%d)", int(c))
-}
+var concessionNames = named.Enum[Concession]{"continue", "surrender", "walk_away"}
+
+func (c Concession) String() string                { return concessionNames.String(c) }
+func (c Concession) MarshalText() ([]byte, error)  { return concessionNames.Marshal(c) }
+func (c *Concession) UnmarshalText(b []byte) error { return concessionNames.Unmarshal(b, c) }
 
 // dyn is the changing part of an interaction; everything else is fixed at
 // setup. Member slices are indexed by global member number, uses by
@@ -195,8 +167,11 @@ type Interaction struct {
 	passSkill []int      // a passive member's one skill
 	groups    bool       // some member is a group with stragglers to abandon
 
+	// Sink hears every event; nil builds none.
+	Sink func(Event)
+
 	pol       []Policy
-	sink      Sink
+	view      View
 	st, start dyn
 	saved     dyn
 
@@ -243,7 +218,7 @@ const maxPenalty = 100 * MaxModifier
 type View struct{ in *Interaction }
 
 // View returns a read-only view of in.
-func (in *Interaction) View() View { return View{in} }
+func (in *Interaction) View() *View { return &in.view }
 
 // SetPolicy sets the policy that decides for party p in Step and Run.
 func (in *Interaction) SetPolicy(p int, pol Policy) error {
@@ -257,8 +232,6 @@ func (in *Interaction) SetPolicy(p int, pol Policy) error {
 	return nil
 }
 
-// SetSink sets where events go; nil turns them off (at no cost).
-func (in *Interaction) SetSink(s Sink) { in.sink = s }
 
 // Rules returns the interaction's rules.
 func (in *Interaction) Rules() Rules { return in.rules }
@@ -622,6 +595,7 @@ func (in *Interaction) setCandidates(g int, m Member) {
 // party and one seize check per party.
 func (in *Interaction) allocScratch() {
 	np, nm := len(in.parties), len(in.names)
+	in.view = View{in}
 	in.pol = make([]Policy, np)
 	in.parts = make([]participant, 0, nm*2+np*MaxMembers)
 	in.faces = make([]int, 0, in.rules.Check.Len())
@@ -716,10 +690,4 @@ func (in *Interaction) leader(p, s int) (int, int) {
 func (in *Interaction) roll(r *dice.Roller) int {
 	in.faces = in.rules.Check.Roll(r, in.faces)
 	return in.rules.Check.Total(in.faces)
-}
-
-func (in *Interaction) emit(e Event) {
-	if in.sink != nil {
-		in.sink.Event(e)
-	}
 }

@@ -13,18 +13,18 @@ import (
 // the round number); every registered policy is.
 type Policy interface {
 	// Concede is asked of every active party before each round.
-	Concede(v View, p int) Concession
+	Concede(v *View, p int) Concession
 	// Act fills a (Party already set, Targets and Checks empty) with the
 	// action of p, which holds the initiative.
-	Act(v View, p int, a *Action)
+	Act(v *View, p int, a *Action)
 	// React fills r (Party set, Checks empty) with p's answer to a.
-	React(v View, p int, a *Action, r *Reaction)
+	React(v *View, p int, a *Action, r *Reaction)
 	// Seize says whether p, not targeted this round, rolls to seize the
 	// initiative (it risks nothing).
-	Seize(v View, p int) bool
+	Seize(v *View, p int) bool
 	// Abandon says whether group member m of p abandons its stragglers
 	// before an endurance-type check.
-	Abandon(v View, p, m int) bool
+	Abandon(v *View, p, m int) bool
 }
 
 // Style is a configurable policy covering the choices the text gives a
@@ -112,7 +112,7 @@ func strongest(in *Interaction, p int) int {
 
 // Concede implements Policy: surrender at SurrenderAt dice or fewer, walk
 // away WalkLead dice ahead of every opponent where the type allows it.
-func (s Style) Concede(v View, p int) Concession {
+func (s Style) Concede(v *View, p int) Concession {
 	in := v.in
 	if s.SurrenderAt > 0 && in.st.edge[p] <= s.SurrenderAt {
 		return Surrender
@@ -126,7 +126,7 @@ func (s Style) Concede(v View, p int) Concession {
 // Act implements Policy: the opponent with fewest dice as the target (or
 // every opponent, with TargetAll where the rules allow it), and the best
 // members by their best legal skill.
-func (s Style) Act(v View, p int, a *Action) {
+func (s Style) Act(v *View, p int, a *Action) {
 	in := v.in
 	a.Targets = s.targets(in, p, a.Targets)
 	var rk ranked
@@ -162,7 +162,7 @@ func (s Style) targets(in *Interaction, p int, out []int) []int {
 }
 
 // React implements Policy: the best members by their best legal reaction.
-func (s Style) React(v View, p int, a *Action, r *Reaction) {
+func (s Style) React(v *View, p int, a *Action, r *Reaction) {
 	in := v.in
 	var acted skillSet
 	for _, u := range a.Checks {
@@ -180,10 +180,10 @@ func (s Style) React(v View, p int, a *Action, r *Reaction) {
 }
 
 // Seize implements Policy.
-func (s Style) Seize(View, int) bool { return !s.NoSeize }
+func (s Style) Seize(*View, int) bool { return !s.NoSeize }
 
 // Abandon implements Policy.
-func (s Style) Abandon(View, int, int) bool { return s.Shed }
+func (s Style) Abandon(*View, int, int) bool { return s.Shed }
 
 // count is how many members of p act or react this round: Wager (or
 // BehindWager while behind), every member for 0, and never more members
@@ -261,46 +261,46 @@ func (in *Interaction) bestSkill(g int, react bool, acted skillSet, ignoreRep bo
 }
 
 // Parties returns the number of parties.
-func (v View) Parties() int { return len(v.in.parties) }
+func (v *View) Parties() int { return len(v.in.parties) }
 
 // Name returns party p's name.
-func (v View) Name(p int) string { return v.in.parties[p].name }
+func (v *View) Name(p int) string { return v.in.parties[p].name }
 
 // Passive reports whether party p is passive.
-func (v View) Passive(p int) bool { return v.in.parties[p].passive }
+func (v *View) Passive(p int) bool { return v.in.parties[p].passive }
 
 // Members returns the number of members of party p.
-func (v View) Members(p int) int { return v.in.parties[p].hi - v.in.parties[p].lo }
+func (v *View) Members(p int) int { return v.in.parties[p].hi - v.in.parties[p].lo }
 
 // Edge returns the edge dice party p holds.
-func (v View) Edge(p int) int { return v.in.st.edge[p] }
+func (v *View) Edge(p int) int { return v.in.st.edge[p] }
 
 // Out reports whether party p is out.
-func (v View) Out(p int) bool { return v.in.st.out[p] }
+func (v *View) Out(p int) bool { return v.in.st.out[p] }
 
 // Initiative returns the party holding the initiative.
-func (v View) Initiative() int { return v.in.st.initiative }
+func (v *View) Initiative() int { return v.in.st.initiative }
 
 // Round returns the number of rounds played.
-func (v View) Round() int { return v.in.st.round }
+func (v *View) Round() int { return v.in.st.round }
 
 // Skills returns the number of skills; skills are numbered 0..Skills()-1.
-func (v View) Skills() int { return len(v.in.skills) }
+func (v *View) Skills() int { return len(v.in.skills) }
 
 // SkillName returns the name of skill s.
-func (v View) SkillName(s int) string { return v.in.SkillName(s) }
+func (v *View) SkillName(s int) string { return v.in.SkillName(s) }
 
 // Known returns the skills member m of party p lists. The slice is shared:
 // do not modify it.
-func (v View) Known(p, m int) []int { return v.in.known[v.in.parties[p].lo+m] }
+func (v *View) Known(p, m int) []int { return v.in.known[v.in.parties[p].lo+m] }
 
 // CanWalkAway reports whether this type of interaction allows walking away.
-func (v View) CanWalkAway() bool { return v.in.typ.WalkAway }
+func (v *View) CanWalkAway() bool { return v.in.typ.WalkAway }
 
 // ActMod returns the modifier member m of party p would have acting with
 // skill s this round, repetition penalty included, and whether acting with
 // s is legal.
-func (v View) ActMod(p, m, s int) (int, bool) {
+func (v *View) ActMod(p, m, s int) (int, bool) {
 	g := v.in.member(p, m)
 	if g < 0 || s < 0 || s >= len(v.in.skills) {
 		return 0, false
@@ -311,7 +311,7 @@ func (v View) ActMod(p, m, s int) (int, bool) {
 // ReactMod returns the modifier member m of party p would have reacting
 // with skill s to a, unpaired and repetition penalties included, and
 // whether that reaction is legal.
-func (v View) ReactMod(p, m, s int, a *Action) (int, bool) {
+func (v *View) ReactMod(p, m, s int, a *Action) (int, bool) {
 	g := v.in.member(p, m)
 	if g < 0 || s < 0 || s >= len(v.in.skills) {
 		return 0, false

@@ -256,7 +256,7 @@ func TestRestoreNeedsOnlyTheState(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want Recorder
-	whole.SetSink(&want)
+	whole.Sink = want.Record
 	if _, err := whole.Run(dice.NewSeeded(5)); err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestRestoreNeedsOnlyTheState(t *testing.T) {
 	var got Recorder
 	r := dice.NewSeeded(5)
 	for !in.Outcome().Done() {
-		in.SetSink(&got)
+		in.Sink = got.Record
 		if err := in.Step(r); err != nil {
 			t.Fatal(err)
 		}
@@ -340,5 +340,49 @@ func TestStepAfterFactorsWithIllegalPolicyDrawsNothing(t *testing.T) {
 	}
 	if d := cmp.Diff(before, in.State()); d != "" || !cmp.Equal(rb, rollerBytes(t, r)) {
 		t.Errorf("refused step changed the state or drew from the Roller:\n%s", d)
+	}
+}
+
+// TestEventsRoundTripThroughJSON: every event of a played interaction
+// writes with its kind, end and concession by name and reads back equal.
+func TestEventsRoundTripThroughJSON(t *testing.T) {
+	s := DefaultScenario()
+	s.Factors = []Factor{{After: 1, Every: 2, Skill: "endurance", DC: 12, Penalty: -1}}
+	in, err := s.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec Recorder
+	in.Sink = rec.Record
+	if _, err := in.Run(dice.NewSeeded(8)); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[EventKind]bool{}
+	for _, e := range rec.Events {
+		kinds[e.Kind] = true
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"kind":"`+e.Kind.String()+`"`) {
+			t.Errorf("%s does not name its kind", b)
+		}
+		var back Event
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if back != e {
+			t.Errorf("%s read back as %+v", b, back)
+		}
+	}
+	if len(kinds) < 6 {
+		t.Errorf("only %d kinds of events: %v", len(kinds), kinds)
+	}
+	if b, _ := json.Marshal(Event{Kind: EvEnd, End: WalkedAway}); !strings.Contains(string(b), `"end":"walked_away"`) {
+		t.Errorf("end written as %s", b)
+	}
+	var e Event
+	if err := json.Unmarshal([]byte(`{"kind":"explosion"}`), &e); err == nil {
+		t.Error("an unknown event kind was read")
 	}
 }

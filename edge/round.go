@@ -118,8 +118,10 @@ func (in *Interaction) Start(r *dice.Roller) error {
 			g, mod := in.leader(p, in.startSkill)
 			v := in.roll(r)
 			totals[p], mods[p] = v+mod, mod
-			in.emit(Event{Kind: EvStart, Round: 0, Party: p, Member: g - pi.lo, Skill: in.startSkill,
-				Roll: v, Mod: mod, Total: v + mod, To: -1, ToMember: -1})
+			if in.Sink != nil {
+				in.Sink(Event{Kind: EvStart, Round: 0, Party: p, Member: g - pi.lo, Skill: in.startSkill,
+					Roll: v, Mod: mod, Total: v + mod, To: -1, ToMember: -1})
+			}
 			// Insert p in order, descending.
 			i := len(st.order)
 			st.order = append(st.order, p)
@@ -136,7 +138,9 @@ func (in *Interaction) Start(r *dice.Roller) error {
 	}
 	st.started = true
 	st.initiative = st.order[0]
-	in.emit(Event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
+	if in.Sink != nil {
+		in.Sink(Event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
+	}
 	return nil
 }
 
@@ -395,7 +399,7 @@ func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 func (in *Interaction) settle(ps []participant) {
 	st := &in.st
 	round := st.round + 1
-	if in.sink != nil {
+	if in.Sink != nil {
 		in.emitChecks(ps, round)
 	}
 	moved, drained := in.exchange(ps, in.nAct, min(in.nStaked, len(ps)), round)
@@ -478,7 +482,7 @@ func (in *Interaction) exchange(ps []participant, nA, nS, round int) (int, bool)
 		edge[q.party]++
 		drained = drained || edge[p.party] == 0
 		moved++
-		if in.sink != nil {
+		if in.Sink != nil {
 			in.emitTransfer(p, q, round)
 		}
 	}
@@ -501,15 +505,19 @@ func (in *Interaction) nextAbove(opposing []participant, c *participant) int {
 func (in *Interaction) emitChecks(ps []participant, round int) {
 	for i := range ps {
 		p := &ps[i]
-		in.emit(Event{Kind: EvCheck, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
-			Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
+		if in.Sink != nil {
+			in.Sink(Event{Kind: EvCheck, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
+				Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
+		}
 	}
 }
 
 // emitTransfer reports a die passing from check p to check q.
 func (in *Interaction) emitTransfer(p, q *participant, round int) {
-	in.emit(Event{Kind: EvTransfer, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
-		Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
+	if in.Sink != nil {
+		in.Sink(Event{Kind: EvTransfer, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
+			Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
+	}
 }
 
 // before reports whether party p wins an initiative tie against q: the
@@ -531,8 +539,8 @@ func (in *Interaction) setInitiative(p int) {
 	if p != in.st.initiative {
 		in.st.initiative = p
 		in.st.changes++
-		if in.sink != nil {
-			in.emit(Event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+		if in.Sink != nil {
+			in.Sink(Event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 		}
 	}
 }
@@ -546,8 +554,8 @@ func (in *Interaction) eliminate() {
 	for p := range in.parties {
 		if !st.out[p] && st.edge[p] == 0 {
 			st.out[p] = true
-			if in.sink != nil {
-				in.emit(Event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+			if in.Sink != nil {
+				in.Sink(Event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 			}
 		}
 		if !st.out[p] {
@@ -600,8 +608,8 @@ func (in *Interaction) judge(e End, by int) Outcome {
 
 func (in *Interaction) finish(o Outcome) {
 	in.st.outcome = o
-	if in.sink != nil {
-		in.emit(Event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
+	if in.Sink != nil {
+		in.Sink(Event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
 	}
 }
 
@@ -641,7 +649,9 @@ func (in *Interaction) Concede(p int, c Concession) error {
 		st.edge[to] += n
 		st.edge[p] = 0
 		st.transfers += n
-		in.emit(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
+		if in.Sink != nil {
+			in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
+		}
 		in.eliminate()
 		if st.outcome.End == RanOut {
 			st.outcome.End = Surrendered
@@ -652,7 +662,9 @@ func (in *Interaction) Concede(p int, c Concession) error {
 		if !in.typ.WalkAway {
 			return fmt.Errorf("edge: %s cannot walk away: the GM does not allow it in a %s (rules.types[%q].walk_away)", in.pname(p), in.typeName, in.typeName)
 		}
-		in.emit(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
+		if in.Sink != nil {
+			in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
+		}
 		in.finish(in.judge(WalkedAway, p))
 		return nil
 	}
@@ -688,7 +700,9 @@ func (in *Interaction) Abandon(p, m int) error {
 	}
 	in.st.mem[g].abandoned = true
 	in.st.mem[g].rank = max(in.st.mem[g].rank-1, 0)
-	in.emit(Event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
+	if in.Sink != nil {
+		in.Sink(Event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
+	}
 	return nil
 }
 
@@ -770,8 +784,10 @@ func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
 			// Bounded so a check's modifier always fits the exchange's ranking.
 			in.st.mem[g].penalty = max(in.st.mem[g].penalty+pen, -maxPenalty)
 		}
-		in.emit(Event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
-			Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})
+		if in.Sink != nil {
+			in.Sink(Event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
+				Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})
+		}
 	}
 }
 
@@ -861,7 +877,7 @@ func (in *Interaction) timeUp() {
 // surrenders or walks away, and applies the first that does.
 func (in *Interaction) concessions() (bool, error) {
 	st := &in.st
-	v := View{in}
+	v := &in.view
 	for _, p := range st.order {
 		if st.out[p] {
 			continue
@@ -881,7 +897,7 @@ func (in *Interaction) concessions() (bool, error) {
 // round's checks.
 func (in *Interaction) declare() ([]participant, error) {
 	st := &in.st
-	v := View{in}
+	v := &in.view
 	d := &in.decl
 	a := &d.Action
 	a.Party = st.initiative
@@ -921,7 +937,7 @@ func (in *Interaction) declare() ([]participant, error) {
 
 // abandons asks each group about to make an endurance-type check whether
 // it abandons its stragglers first, and reports whether any did.
-func (in *Interaction) abandons(v View, d *Declaration) bool {
+func (in *Interaction) abandons(v *View, d *Declaration) bool {
 	shed := false
 	ask := func(p int, us []Use) {
 		for _, u := range us {
@@ -965,7 +981,7 @@ func (in *Interaction) makeFactors(r *dice.Roller, ask bool) {
 // askAbandon asks party p's policy, for each of its groups that still has
 // stragglers, whether it abandons them.
 func (in *Interaction) askAbandon(p int) {
-	v := View{in}
+	v := &in.view
 	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
 		m := g - in.parties[p].lo
 		if in.size[g] > 1 && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, m) {

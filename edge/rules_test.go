@@ -36,7 +36,7 @@ func TestFlirt(t *testing.T) {
 		one("Carl", map[string]int{"persuasion": 4, "perception": 3}),
 	)
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Perception to start: 18+2, 5+1, 10+3. Then Persuasion: the
 	// socialite 10+5 = 15, Alan 7+3 = 10, Carl 14+4 = 18.
 	r := dice.Scripted(18, 5, 10, 10, 7, 14)

@@ -152,7 +152,7 @@ func TestPartyCheckSetting(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec := &Recorder{}
-			in.SetSink(rec)
+			in.Sink = rec.Record
 			if err := in.Start(dice.Scripted(10, 10)); err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func TestFactorPenaltySetting(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec := &Recorder{}
-			in.SetSink(rec)
+			in.Sink = rec.Record
 			if err := in.Play(dice.Scripted(10, 10), athletics(t, in)); err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestCheckModifiers(t *testing.T) {
 	}}
 	in := started(t, s, 20, 1)
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	acro := skill(t, in, "acrobatics")
 	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: acro, Mod: -3}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: acro, Mod: 2}}}}}

@@ -22,7 +22,7 @@ func TestCheckSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Start: Becky 9+8+1+3 = 21, Joe 1+1+1+4 = 7. Round: Becky 2+2+1+6 = 11,
 	// Joe 10+10+1+7 = 28.
 	r := dice.Scripted(9, 8, 1, 1, 2, 2, 10, 10)
@@ -54,7 +54,7 @@ type spy struct {
 	seen []string
 }
 
-func (s *spy) Concede(v View, p int) Concession {
+func (s *spy) Concede(v *View, p int) Concession {
 	o := 1 - p
 	s.seen = append(s.seen, strings.Join([]string{
 		v.Name(p), v.Name(o), boolStr(v.Passive(o)), itoa(v.Members(p)), itoa(v.Edge(p)), boolStr(v.Out(o)),
@@ -109,7 +109,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	r := dice.Scripted(20, 1, 1, 20, 1, 5, 5)
 	must := func(err error) {
 		t.Helper()
