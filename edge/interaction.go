@@ -232,7 +232,6 @@ func (in *Interaction) SetPolicy(p int, pol Policy) error {
 	return nil
 }
 
-
 // Rules returns the interaction's rules.
 func (in *Interaction) Rules() Rules { return in.rules }
 
