@@ -89,9 +89,15 @@ type dyn struct {
 	mem        []memberDyn
 	transfers  int
 	changes    int
+	// pending is the action declared this round, awaiting the targets'
+	// reactions (Act, then React); inFlight says there is one.
+	inFlight bool
+	pending  Action
 }
 
 func (d *dyn) alloc(parties, members, skills int) {
+	d.pending.Targets = make([]int, 0, MaxParties)
+	d.pending.Checks = make([]Use, 0, MaxMembers)
 	d.order = make([]int, 0, parties)
 	d.edge = make([]int, parties)
 	d.out = make([]bool, parties)
@@ -110,10 +116,13 @@ func (d *dyn) copyFrom(s *dyn) {
 	copy(d.uses, s.uses)
 	copy(d.mem, s.mem)
 	d.transfers, d.changes = s.transfers, s.changes
+	d.inFlight = s.inFlight
+	d.pending.Party = s.pending.Party
+	d.pending.Targets = append(d.pending.Targets[:0], s.pending.Targets...)
+	d.pending.Checks = append(d.pending.Checks[:0], s.pending.Checks...)
 }
 
-// memberDyn is the changing state of one member, kept together so a check
-// touches one cache line.
+// memberDyn is the changing state of one member.
 type memberDyn struct {
 	last      int // skill last used, -1 for none
 	lastRound int // the round it was used in

@@ -87,6 +87,10 @@ func (r *Rules) outranks(ta, ma, tb, mb int) bool {
 // ErrOver is returned by steps taken after the interaction has ended.
 var ErrOver = errors.New("edge: the interaction is over")
 
+// ErrInFlight is returned by steps that need a round's start while an
+// action declared with Act awaits its reactions (React).
+var ErrInFlight = errors.New("edge: an action awaits its reactions: call React (or Step) first")
+
 // ErrNotStarted is returned by round steps before Start.
 var ErrNotStarted = errors.New("edge: the interaction has not started: call Start first")
 
@@ -160,15 +164,12 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 		return nil, fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.round+1)
 	}
 	a := &d.Action
-	if err := in.checkTargets(a); err != nil {
-		return nil, err
-	}
-	reaction, err := in.matchReactions(a, d.Reactions)
+	ps := in.parts[:cap(in.parts)]
+	n, acted, err := in.compileAction(ps, a)
 	if err != nil {
 		return nil, err
 	}
-	ps := in.parts[:cap(in.parts)]
-	n, acted, err := in.uses(ps, 0, a.Party, a.Checks, true, 0)
+	reaction, err := in.matchReactions(a, d.Reactions)
 	if err != nil {
 		return nil, err
 	}
@@ -201,6 +202,15 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 		n = in.seizeCheck(ps, n, p)
 	}
 	return ps[:n], nil
+}
+
+// compileAction checks the action a against the rules and the state and
+// writes its checks into ps, returning how many and the skills they use.
+func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet, error) {
+	if err := in.checkTargets(a); err != nil {
+		return 0, 0, err
+	}
+	return in.uses(ps, 0, a.Party, a.Checks, true, 0)
 }
 
 // checkTargets checks that the initiative holder acts, against one party
@@ -367,6 +377,73 @@ func (in *Interaction) pname(p int) string {
 	return fmt.Sprintf("%q", in.parties[p].name)
 }
 
+// Act declares the round's action ("Wagering Edge Dice"): the party
+// holding the initiative names its targets and its members' checks, each
+// wagering a die. Nothing is rolled: the action waits in the state for the
+// targets' reactions (React), so a saved game can wait for the reacting
+// player. An illegal action returns an error and changes nothing.
+func (in *Interaction) Act(a *Action) error {
+	st := &in.st
+	switch {
+	case a == nil:
+		return errors.New("edge: no action: give the acting party, its targets and its checks")
+	case st.outcome.Done():
+		return ErrOver
+	case !st.started:
+		return ErrNotStarted
+	case st.inFlight:
+		return ErrInFlight
+	case in.factorsDue():
+		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.round+1)
+	}
+	if _, _, err := in.compileAction(in.parts[:cap(in.parts)], a); err != nil {
+		return err
+	}
+	if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
+		return fmt.Errorf("edge: an action names at most %d targets and %d checks", MaxParties, MaxMembers)
+	}
+	st.inFlight = true
+	st.pending.Party = a.Party
+	st.pending.Targets = append(st.pending.Targets[:0], a.Targets...)
+	st.pending.Checks = append(st.pending.Checks[:0], a.Checks...)
+	return nil
+}
+
+// Pending returns a copy of the action awaiting its reactions, and whether
+// there is one.
+func (in *Interaction) Pending() (Action, bool) {
+	p := in.st.pending
+	return Action{Party: p.Party, Targets: slices.Clone(p.Targets), Checks: slices.Clone(p.Checks)}, in.st.inFlight
+}
+
+// React answers the pending action (Act) and resolves the round: one
+// reaction per targeted party that is not passive, and the untargeted
+// parties that roll to seize the initiative. An illegal answer returns an
+// error and changes neither the state nor the Roller.
+func (in *Interaction) React(r *dice.Roller, reactions []Reaction, seize []int) error {
+	st := &in.st
+	if !st.inFlight {
+		if st.outcome.Done() {
+			return ErrOver
+		}
+		return errors.New("edge: no action awaits reactions: call Act first")
+	}
+	d := Declaration{Action: st.pending, Reactions: reactions, Seize: seize}
+	ps, err := in.compile(&d)
+	if err != nil {
+		return err
+	}
+	in.resolve(r, ps)
+	return nil
+}
+
+// resolve rolls and settles a compiled round and applies the round limit.
+func (in *Interaction) resolve(r *dice.Roller, ps []participant) {
+	in.st.inFlight = false
+	in.rollAll(r, ps)
+	in.timeUp()
+}
+
 // Play resolves one round with the given declaration ("Wagering Edge Dice",
 // "Resolving a Wager", "Multiple Parties") under the same rules as Step:
 // outside factors due must be made first (Factors), and the round limit
@@ -377,12 +454,14 @@ func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 	if d == nil {
 		return errors.New("edge: no declaration: give the round's action and reactions")
 	}
+	if in.st.inFlight {
+		return ErrInFlight
+	}
 	ps, err := in.compile(d)
 	if err != nil {
 		return err
 	}
-	in.rollAll(r, ps)
-	in.timeUp()
+	in.resolve(r, ps)
 	return nil
 }
 
@@ -631,6 +710,8 @@ func (in *Interaction) Concede(p int, c Concession) error {
 		return fmt.Errorf("edge: %s is already out", in.pname(p))
 	case in.parties[p].passive && c != Continue:
 		return fmt.Errorf("edge: %s is passive and makes no choices", in.pname(p))
+	case st.inFlight && c != Continue:
+		return ErrInFlight
 	}
 	switch c {
 	case Continue:
@@ -851,17 +932,19 @@ func (in *Interaction) Factors(r *dice.Roller) error {
 	return nil
 }
 
-// choose lets the policies concede or declare a round, and plays it.
+// choose lets the policies concede or declare a round, and plays it; an
+// action declared by hand (Act) is answered by the targets' policies.
 func (in *Interaction) choose(r *dice.Roller) error {
-	if conceded, err := in.concessions(); err != nil || conceded {
-		return err
+	if !in.st.inFlight {
+		if conceded, err := in.concessions(); err != nil || conceded {
+			return err
+		}
 	}
 	ps, err := in.declare()
 	if err != nil {
 		return err
 	}
-	in.rollAll(r, ps)
-	in.timeUp()
+	in.resolve(r, ps)
 	return nil
 }
 
@@ -903,7 +986,12 @@ func (in *Interaction) declare() ([]participant, error) {
 	a.Party = st.initiative
 	a.Targets = a.Targets[:0]
 	a.Checks = a.Checks[:0]
-	in.pol[a.Party].Act(v, a.Party, a)
+	if st.inFlight {
+		a.Targets = append(a.Targets, st.pending.Targets...)
+		a.Checks = append(a.Checks, st.pending.Checks...)
+	} else {
+		in.pol[a.Party].Act(v, a.Party, a)
+	}
 	// Reactions are asked only of valid targets; compile catches the rest.
 	d.Reactions = d.Reactions[:0]
 	d.Seize = d.Seize[:0]

@@ -32,6 +32,9 @@ type State struct {
 	Transfers int `json:"transfers"`
 	// InitiativeChanges counts how often the initiative moved.
 	InitiativeChanges int `json:"initiative_changes"`
+	// Pending is the action declared this round (Act) that awaits the
+	// targets' reactions (React), if any.
+	Pending *Action `json:"pending,omitempty"`
 }
 
 // PartyState is one party's changing state.
@@ -68,6 +71,9 @@ func (in *Interaction) State() State {
 		Factored: st.factored, Outcome: st.outcome, Transfers: st.transfers, InitiativeChanges: st.changes}
 	if s.Order == nil {
 		s.Order = []int{}
+	}
+	if a, ok := in.Pending(); ok {
+		s.Pending = &a
 	}
 	ns := len(in.skills)
 	for p, pi := range in.parties {
@@ -129,7 +135,29 @@ func (in *Interaction) SetState(s State) error {
 	if err := in.load(&d, s); err != nil {
 		return err
 	}
+	in.saved.copyFrom(&in.st)
 	in.st.copyFrom(&d)
+	if err := in.checkPending(); err != nil {
+		in.st.copyFrom(&in.saved)
+		return err
+	}
+	return nil
+}
+
+// checkPending checks a restored pending action as Act would have.
+func (in *Interaction) checkPending() error {
+	st := &in.st
+	switch {
+	case !st.inFlight:
+		return nil
+	case !st.started || st.outcome.Done():
+		return errors.New("edge: state.pending: an action awaits reactions only while the interaction runs")
+	case in.factorsDue():
+		return errors.New("edge: state.pending: an action cannot await reactions while outside factors are due")
+	}
+	if _, _, err := in.compileAction(in.parts[:cap(in.parts)], &st.pending); err != nil {
+		return fmt.Errorf("edge: state.pending: %w", err)
+	}
 	return nil
 }
 
@@ -164,6 +192,15 @@ func (in *Interaction) load(d *dyn, s State) error {
 	}
 	d.order = append(d.order[:0], s.Order...)
 	d.initiative = s.Initiative
+	if a := s.Pending; a != nil {
+		if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
+			return fmt.Errorf("edge: state.pending names %d targets and %d checks: at most %d and %d", len(a.Targets), len(a.Checks), MaxParties, MaxMembers)
+		}
+		d.inFlight = true
+		d.pending.Party = a.Party
+		d.pending.Targets = append(d.pending.Targets[:0], a.Targets...)
+		d.pending.Checks = append(d.pending.Checks[:0], a.Checks...)
+	}
 	o := s.Outcome
 	if o.End < Running || o.End > TimeUp || o.Winner < -1 || o.Winner >= np || o.By < -1 || o.By >= np {
 		return fmt.Errorf("edge: state.outcome %+v is not a possible outcome", o)
