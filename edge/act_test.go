@@ -155,3 +155,46 @@ func TestRestoredStateWithIllegalPendingActionIsRefused(t *testing.T) {
 		t.Errorf("a legal pending action: %v", err)
 	}
 }
+
+// TestLegalReactions: against a deception in a social battle, the rival
+// may use deception itself (the same skill), insight (naturally opposed),
+// perception and wits (safe), and the other social skills at -1; stealth
+// (a skill of another type) is not open to it. Each listed choice is one
+// React accepts.
+func TestLegalReactions(t *testing.T) {
+	in := social(t, one("A", map[string]int{"deception": 5}), one("B", map[string]int{"insight": 3, "persuasion": 2}))
+	if err := in.Start(dice.Scripted(20, 1)); err != nil {
+		t.Fatal(err)
+	}
+	a := &Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, "deception")}}}
+	got := map[string]int{}
+	for _, c := range in.LegalReactions(1, 0, a) {
+		got[c.Name] = c.Mod
+	}
+	want := map[string]int{"deception": 0, "insight": 3, "perception": 0, "wits": 0,
+		"persuasion": 1, "intimidation": -1, "knowledge": -1, "performance": -1, "willpower": -1}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("legal reactions (-want +got):\n%s", d)
+	}
+	if err := in.Act(a); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range in.LegalReactions(1, 0, a) {
+		st := in.State()
+		if err := in.React(dice.Scripted(10, 10), []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: c.Skill}}}}, nil); err != nil {
+			t.Errorf("React with listed %s: %v", c.Name, err)
+		}
+		if err := in.SetState(st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := in.React(dice.Scripted(10, 10), []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: skill(t, in, "stealth")}}}}, nil); err == nil {
+		t.Error("stealth was accepted as a social reaction")
+	}
+	if acts := in.LegalActs(0, 0); len(acts) != 9 {
+		t.Errorf("%d legal social actions, want the 9 social skills: %v", len(acts), acts)
+	}
+	if in.LegalActs(0, 5) != nil || !cmp.Equal(in.LegalTargets(0), []int{1}) {
+		t.Error("legal choices of a member that does not exist, or targets")
+	}
+}

@@ -324,3 +324,58 @@ func (v *View) ReactMod(p, m, s int, a *Action) (int, bool) {
 	}
 	return v.in.checkMod(g, s, false, acted)
 }
+
+// Choice is one legal skill for a member's check, with the modifier the
+// check would have (repetition and pairing included).
+type Choice struct {
+	Skill int    `json:"skill"`
+	Name  string `json:"name"`
+	Mod   int    `json:"mod"`
+}
+
+// LegalActs lists the skills member m of party p may act with this round,
+// in skill order, with their modifiers: what Act accepts. It is empty for
+// a member that does not exist.
+func (in *Interaction) LegalActs(p, m int) []Choice {
+	return in.choices(p, m, true, 0)
+}
+
+// LegalReactions lists the skills member m of party p may answer the
+// action a with, in skill order, with their modifiers: what React accepts
+// ("Wagering Edge Dice": the same skill, a naturally opposed or a safe one,
+// or another appropriate one at rules.unpaired).
+func (in *Interaction) LegalReactions(p, m int, a *Action) []Choice {
+	var acted skillSet
+	for _, u := range a.Checks {
+		if u.Skill >= 0 && u.Skill < len(in.skills) {
+			acted.add(u.Skill)
+		}
+	}
+	return in.choices(p, m, false, acted)
+}
+
+func (in *Interaction) choices(p, m int, acting bool, acted skillSet) []Choice {
+	g := in.member(p, m)
+	if g < 0 {
+		return nil
+	}
+	var out []Choice
+	for s, name := range in.skills {
+		if mod, ok := in.checkMod(g, s, acting, acted); ok {
+			out = append(out, Choice{Skill: s, Name: name, Mod: mod})
+		}
+	}
+	return out
+}
+
+// LegalTargets lists the parties party p may target while it holds the
+// initiative: every other party still in.
+func (in *Interaction) LegalTargets(p int) []int {
+	var out []int
+	for q := range in.parties {
+		if q != p && !in.st.out[q] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
