@@ -14,16 +14,16 @@
 // Each round the party holding the initiative declares an action, a target
 // and the skill each of its involved members uses; every such member stakes
 // one die from the party pool. A check may carry a bonus or penalty of its
-// own, as circumstance dictates ("Resolving a Wager"). The target answers the same way, but its
-// skills are limited: the same skill, a naturally opposed one, a skill
-// that is safe in this kind of interaction, or another fitting skill at -1
-// ("Wagering Edge Dice"). Everyone rolls a check (d20 plus modifiers, a
-// setting in Rules). All checks are ranked; each staked die goes to the
-// opposing check with the next higher result, and a die moves at most once
-// a round, so dice just won are never at risk again. The highest single
-// result takes the initiative ("Resolving a Wager"). In the rule text's
-// car chase Joe (19) wins Bob's die (14) and loses his own to Becky (21),
-// and Becky's car keeps the lead.
+// own, as circumstance dictates ("Resolving a Wager"). The target answers
+// the same way, but its skills are limited: the same skill, a naturally
+// opposed one, a skill that is safe in this kind of interaction, or another
+// fitting skill at -1 ("Wagering Edge Dice"). Everyone rolls a check (d20
+// plus modifiers, a setting in Rules). All checks are ranked; each staked
+// die goes to the opposing check with the next higher result, and a die
+// moves at most once a round, so dice just won are never at risk again. The
+// highest single result takes the initiative ("Resolving a Wager"). In the
+// rule text's car chase Joe (19) wins Bob's die (14) and loses his own to
+// Becky (21), and Becky's car keeps the lead.
 //
 // Repeating a skill costs -1, then -2, then -3 for the rest of the
 // interaction; safe skills pay only when used in consecutive rounds
