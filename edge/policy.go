@@ -203,24 +203,27 @@ func (s Style) count(in *Interaction, p int) int {
 // ranked collects (member, skill) choices best first; ties keep member
 // order.
 type ranked struct {
-	c [MaxMembers]struct{ mod, member, skill int }
+	c [MaxMembers]struct {
+		mod           int32
+		member, skill uint8 // < MaxMembers, < MaxSkills
+	}
 	n int
 }
 
 func (r *ranked) add(m, sk, mod int) {
 	i := r.n
-	for i > 0 && r.c[i-1].mod < mod {
+	for i > 0 && int(r.c[i-1].mod) < mod {
 		r.c[i] = r.c[i-1]
 		i--
 	}
-	r.c[i].mod, r.c[i].member, r.c[i].skill = mod, m, sk
+	r.c[i].mod, r.c[i].member, r.c[i].skill = int32(mod), uint8(m), uint8(sk)
 	r.n++
 }
 
 // take appends the best k choices to us.
 func (r *ranked) take(us []Use, k int) []Use {
 	for i := range min(k, r.n) {
-		us = append(us, Use{Member: r.c[i].member, Skill: r.c[i].skill})
+		us = append(us, Use{Member: int(r.c[i].member), Skill: int(r.c[i].skill)})
 	}
 	return us
 }
@@ -231,33 +234,38 @@ func (r *ranked) take(us []Use, k int) []Use {
 // member's candidates in order (actCand, or reactCand and then the actor's
 // other skills, always legal as the same skill), the first winning ties.
 // With ignoreRep the choice leaves the repetition penalty out, and so does
-// the modifier returned. The modifier is checkMod's.
+// the modifier returned.
 func (in *Interaction) bestSkill(g int, react bool, acted skillSet, ignoreRep bool) (int, int) {
 	cands, others := in.actCand[g], skillSet(0)
 	if react {
 		cands, others = in.reactCand[g], acted&^in.reactSet[g]
 	}
 	best, bestMod := -1, 0
-	weigh := func(sk int) {
-		extra, ok := in.pairing(sk, !react, acted)
-		if !ok {
-			return
-		}
-		mod := in.base(g, sk) + extra
-		if !ignoreRep {
-			mod += in.repetition(g, sk)
-		}
-		if best < 0 || mod > bestMod {
+	for _, sk := range cands {
+		if mod, ok := in.choiceMod(g, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
 			best, bestMod = sk, mod
 		}
 	}
-	for _, sk := range cands {
-		weigh(sk)
-	}
 	for sk := range others.all() {
-		weigh(sk)
+		if mod, ok := in.choiceMod(g, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
+			best, bestMod = sk, mod
+		}
 	}
 	return best, bestMod
+}
+
+// choiceMod is checkMod as a policy weighs it: without the repetition
+// penalty when ignoreRep.
+func (in *Interaction) choiceMod(g, sk int, react bool, acted skillSet, ignoreRep bool) (int, bool) {
+	extra, ok := in.pairing(sk, !react, acted)
+	if !ok {
+		return 0, false
+	}
+	mod := in.base(g, sk) + extra
+	if !ignoreRep {
+		mod += in.repetition(g, sk)
+	}
+	return mod, true
 }
 
 // Parties returns the number of parties.

@@ -887,11 +887,6 @@ func (in *Interaction) Step(r *dice.Roller) error {
 	if !st.started {
 		return in.Start(r)
 	}
-	for p := range in.pol {
-		if in.pol[p] == nil && !in.parties[p].passive {
-			return fmt.Errorf("edge: %s has no policy: use SetPolicy", in.pname(p))
-		}
-	}
 	if in.factorsDue() {
 		in.makeFactors(r, true)
 		return nil
