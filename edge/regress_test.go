@@ -386,3 +386,59 @@ func TestEventsRoundTripThroughJSON(t *testing.T) {
 		t.Error("an unknown event kind was read")
 	}
 }
+
+// TestRestoredFinishedGameWithOutcomeDroppedIsRefused: a game at its end
+// whose saved outcome is dropped reads as running with one party left; the
+// state check refuses it (the kit's mutation check found it let through).
+func TestRestoredFinishedGameWithOutcomeDroppedIsRefused(t *testing.T) {
+	in, err := DefaultScenario().New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Run(dice.NewSeeded(1)); err != nil {
+		t.Fatal(err)
+	}
+	st := in.State()
+	if st.Outcome.End != RanOut && st.Outcome.End != Surrendered {
+		t.Fatalf("outcome %+v: want a party out of dice", st.Outcome)
+	}
+	st.Outcome = Outcome{}
+	if err := st.Check(); err == nil {
+		t.Error("a finished game with its outcome dropped was accepted")
+	}
+	st.Outcome = Outcome{Winner: -1, By: -1}
+	if err := st.Check(); err == nil || !strings.Contains(err.Error(), "ended") {
+		t.Errorf("running with one party holding dice: %v", err)
+	}
+}
+
+func TestRestoredRunningStateAtMaxRoundsIsRefused(t *testing.T) {
+	s := DefaultScenario()
+	s.Rules.MaxRounds = 3
+	in := started(t, s, 20, 1)
+	st := in.State()
+	st.Round = 3
+	if err := st.Check(); err == nil || !strings.Contains(err.Error(), "max_rounds") {
+		t.Errorf("a running state at round 3 of 3: %v", err)
+	}
+	st.Round = 2
+	if err := st.Check(); err != nil {
+		t.Errorf("round 2 of 3: %v", err)
+	}
+}
+
+// TestRestoredPenaltyOfManyFactorsIsAccepted: penalties from many failed
+// outside factors add up past one factor's bound; such a saved state
+// restores.
+func TestRestoredPenaltyOfManyFactorsIsAccepted(t *testing.T) {
+	in := started(t, thiefChase(), 20, 1)
+	st := in.State()
+	st.Parties[0].Members[0].Penalty = -5 * MaxModifier
+	if err := st.Check(); err != nil {
+		t.Errorf("penalty %d: %v", -5*MaxModifier, err)
+	}
+	st.Parties[0].Members[0].Penalty = 1
+	if err := st.Check(); err == nil {
+		t.Error("a positive penalty was accepted")
+	}
+}

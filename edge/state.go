@@ -205,6 +205,12 @@ func (in *Interaction) load(d *dyn, s State) error {
 	if o.End < Running || o.End > TimeUp || o.Winner < -1 || o.Winner >= np || o.By < -1 || o.By >= np {
 		return fmt.Errorf("edge: state.outcome %+v is not a possible outcome", o)
 	}
+	if !o.Done() && (o.Winner != -1 || o.By != -1 || o.Partial) {
+		return fmt.Errorf("edge: state.outcome %+v: a running interaction has winner and by -1", o)
+	}
+	if !o.Done() && in.rules.MaxRounds > 0 && s.Round >= in.rules.MaxRounds {
+		return fmt.Errorf("edge: state.round %d: a running interaction ends at rules.max_rounds %d", s.Round, in.rules.MaxRounds)
+	}
 	d.outcome = o
 	ns := len(in.skills)
 	for p, ps := range s.Parties {
@@ -239,8 +245,8 @@ func (in *Interaction) load(d *dyn, s State) error {
 			if ms.Streak < 0 || ms.Streak > 100 || ms.Rank < 0 || ms.Rank > len(in.rules.Progression) {
 				return fmt.Errorf("edge: %s: streak %d (0..100) or rank %d (0..%d) out of range", f, ms.Streak, ms.Rank, len(in.rules.Progression))
 			}
-			if err := checkMod(f+".penalty", ms.Penalty); err != nil {
-				return err
+			if ms.Penalty > 0 || ms.Penalty < -maxPenalty {
+				return fmt.Errorf("edge: %s.penalty = %d: outside-factor penalties sum to 0..%d", f, ms.Penalty, -maxPenalty)
 			}
 			if ms.Abandoned && in.size[g] <= 1 {
 				return fmt.Errorf("edge: %s abandoned stragglers but is not a group", f)
@@ -255,6 +261,31 @@ func (in *Interaction) load(d *dyn, s State) error {
 				d.uses[g*ns+s] = int8(n)
 			}
 		}
+	}
+	return in.checkRunning(d)
+}
+
+// checkRunning checks that a restored interaction still running is one the
+// steps would not already have ended: two parties or more hold dice, one
+// of them active, and the initiative is with one of them.
+func (in *Interaction) checkRunning(d *dyn) error {
+	if !d.started || d.outcome.Done() {
+		return nil
+	}
+	left, acting := 0, 0
+	for p := range in.parties {
+		if !d.out[p] {
+			left++
+			if !in.parties[p].passive {
+				acting++
+			}
+		}
+	}
+	if left < 2 || acting == 0 {
+		return fmt.Errorf("edge: state: running, but %d parties hold dice (%d of them active): the interaction has ended", left, acting)
+	}
+	if d.out[d.initiative] {
+		return fmt.Errorf("edge: state.initiative %d is out of the interaction", d.initiative)
 	}
 	return nil
 }
