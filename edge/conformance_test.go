@@ -16,15 +16,22 @@ type conformance struct{ s Scenario }
 var _ simtest.Mechanic = conformance{}
 
 // kitScenarios are the scenarios the kit checks: the text's car chase
-// with a crowd among the pursuers (exact answers exist), and the same with
-// a scheduled outside factor, so that every kind of step is taken.
+// with a crowd among the pursuers (exact answers exist), the same with a
+// scheduled outside factor, and a court of three where every party acts
+// in turn, so that every kind of step is taken.
 func kitScenarios() map[string]Scenario {
 	crowd := DefaultScenario()
 	crowd.Parties[1].Members = append(crowd.Parties[1].Members, Member{Name: "bikers", Size: 12, Skills: map[string]int{"vehicles": 2}})
 	factors := DefaultScenario()
 	factors.Parties = crowd.Parties
 	factors.Factors = []Factor{{After: 2, Every: 4, Skill: "endurance", DC: 11, Penalty: -1}}
-	return map[string]Scenario{"crowd": crowd, "factors": factors}
+	court := Scenario{Rules: DefaultRules(), Type: "social", Parties: []Party{
+		{Name: "duke", Policy: "canny", Members: []Member{{Name: "duke", Skills: map[string]int{"persuasion": 4, "wits": 2}}, {Name: "page", Skills: map[string]int{"insight": 1}}}},
+		{Name: "envoy", Policy: "cautious", Members: []Member{{Name: "envoy", Skills: map[string]int{"deception": 3, "perception": 2}}}},
+		{Name: "jester", Policy: "reckless", Members: []Member{{Name: "jester", Skills: map[string]int{"performance": 5}}}},
+	}}
+	court.Rules.Turns = EveryParty
+	return map[string]Scenario{"crowd": crowd, "factors": factors, "every party": court}
 }
 
 func (c conformance) Scenario() sim.Mechanic { return sim.Adapt[*Runner]("edge", &c.s) }
@@ -77,9 +84,13 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 	}
 	saved := append([]Policy(nil), in.pol...)
 	defer copy(in.pol, saved)
+	first := 0
+	if in.st.inFlight || in.midRound() {
+		first = 1 // concessions are asked only before a round
+	}
 	for p := range in.pol {
 		if !in.parties[p].passive {
-			in.pol[p] = chaosPolicy{how: chaos.IntN(5)}
+			in.pol[p] = chaosPolicy{how: first + chaos.IntN(5-first)}
 		}
 	}
 	return true, in.Step(r)

@@ -437,7 +437,7 @@ func TestBadDeclarations(t *testing.T) {
 		mod  func(d *Declaration)
 		want string
 	}{
-		{"not the initiative", func(d *Declaration) { d.Action.Party = 1 }, "holds the initiative"},
+		{"not the initiative", func(d *Declaration) { d.Action.Party = 1 }, "turn to act"},
 		{"no target", func(d *Declaration) { d.Action.Targets = nil }, "no target"},
 		{"target oneself", func(d *Declaration) { d.Action.Targets = []int{0} }, "targets itself"},
 		{"target out", func(d *Declaration) { d.Action.Targets = []int{2} }, "out of the interaction"},

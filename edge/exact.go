@@ -41,6 +41,9 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if len(in.factors) > 0 {
 		return markov.Answer{}, fmt.Errorf("%w: outside factors depend on the round number", markov.ErrNoExact)
 	}
+	if in.rules.Turns != HolderActs {
+		return markov.Answer{}, fmt.Errorf("%w: the chain covers rounds where only the initiative holder acts (rules.turns holder_acts)", markov.ErrNoExact)
+	}
 	dist, err := dice.SumOf(in.rules.Check.Dice())
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)

@@ -93,6 +93,11 @@ type dyn struct {
 	// reactions (Act, then React); inFlight says there is one.
 	inFlight bool
 	pending  Action
+	// With Rules.Turns EveryParty: the parties that took their turn this
+	// round, and the round's highest check so far (hasBest).
+	acted     []bool
+	roundBest participant
+	hasBest   bool
 }
 
 func (d *dyn) alloc(parties, members, skills int) {
@@ -101,6 +106,7 @@ func (d *dyn) alloc(parties, members, skills int) {
 	d.order = make([]int, 0, parties)
 	d.edge = make([]int, parties)
 	d.out = make([]bool, parties)
+	d.acted = make([]bool, parties)
 	d.uses = make([]int8, members*skills)
 	d.mem = make([]memberDyn, members)
 }
@@ -117,6 +123,8 @@ func (d *dyn) copyFrom(s *dyn) {
 	copy(d.mem, s.mem)
 	d.transfers, d.changes = s.transfers, s.changes
 	d.inFlight = s.inFlight
+	copy(d.acted, s.acted)
+	d.roundBest, d.hasBest = s.roundBest, s.hasBest
 	d.pending.Party = s.pending.Party
 	d.pending.Targets = append(d.pending.Targets[:0], s.pending.Targets...)
 	d.pending.Checks = append(d.pending.Checks[:0], s.pending.Checks...)

@@ -184,6 +184,9 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 		}
 	}
 	in.nStaked = n
+	if len(d.Seize) > 0 && in.rules.Turns == EveryParty {
+		return nil, errors.New("edge: every party acts in turn (rules.turns every_party): nobody seizes the initiative")
+	}
 	var seizing [MaxParties]bool
 	for _, p := range d.Seize {
 		switch {
@@ -217,8 +220,8 @@ func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet
 // still in (or several, where the rules allow it), each named once.
 func (in *Interaction) checkTargets(a *Action) error {
 	st := &in.st
-	if a.Party != st.initiative {
-		return fmt.Errorf("edge: action by party %d, but %s holds the initiative", a.Party, in.pname(st.initiative))
+	if actor := in.actor(); a.Party != actor {
+		return fmt.Errorf("edge: action by party %d, but it is %s's turn to act", a.Party, in.pname(actor))
 	}
 	if len(a.Targets) == 0 {
 		return fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
@@ -494,6 +497,15 @@ func (in *Interaction) settle(ps []participant) {
 		}
 	}
 	best := in.highest(ps)
+	if in.rules.Turns == EveryParty {
+		if drained {
+			in.eliminate()
+		}
+		if !st.outcome.Done() {
+			in.endTurn(ps, best)
+		}
+		return
+	}
 	st.round = round
 	if best >= 0 {
 		in.setInitiative(ps[best].party)
@@ -505,13 +517,59 @@ func (in *Interaction) settle(ps []participant) {
 	}
 }
 
+// endTurn closes a party's turn when every party acts (Rules.Turns
+// EveryParty), once the parties it drained are out: the turn's best check
+// competes for the round's, and after the last turn the round ends and its
+// best check's party takes the initiative.
+func (in *Interaction) endTurn(ps []participant, best int) {
+	st := &in.st
+	st.acted[ps[0].party] = true // the acting party's checks come first
+	if best >= 0 && (!st.hasBest || in.outranks(&ps[best], &st.roundBest) ||
+		(!in.outranks(&st.roundBest, &ps[best]) && in.before(ps[best].party, st.roundBest.party))) {
+		st.roundBest, st.hasBest = ps[best], true
+	}
+	if in.actor() >= 0 {
+		return
+	}
+	st.round++
+	if st.hasBest && !st.out[st.roundBest.party] {
+		// A party that went out since its best check cannot take the
+		// initiative: it stays where it is (our ruling).
+		in.setInitiative(st.roundBest.party)
+	}
+	clear(st.acted)
+	st.hasBest = false
+}
+
+// actor returns the party whose turn it is to act: the initiative holder;
+// with Rules.Turns EveryParty, each active party still in once a round,
+// the holder first and then the order of action (-1 when all have).
+func (in *Interaction) actor() int {
+	st := &in.st
+	if in.rules.Turns == HolderActs {
+		return st.initiative
+	}
+	if !st.acted[st.initiative] && !st.out[st.initiative] {
+		return st.initiative
+	}
+	for _, p := range st.order {
+		if !st.acted[p] && !st.out[p] {
+			return p
+		}
+	}
+	return -1
+}
+
 // recordUse counts a wagered check for Can't Fool Me Twice: the member's
 // run of rounds with the skill and, unless the skill is safe, its uses.
 func (in *Interaction) recordUse(p *participant, round int) {
 	m := &in.st.mem[p.member]
-	if m.last == p.skill && m.lastRound == in.st.round {
+	switch {
+	case m.last == p.skill && m.lastRound == round:
+		// Again this round (every party acting in turn): the run goes on.
+	case m.last == p.skill && m.lastRound == in.st.round:
 		m.streak = min(m.streak+1, maxCount)
-	} else {
+	default:
 		m.streak = 1
 	}
 	m.last, m.lastRound = p.skill, round
@@ -930,7 +988,7 @@ func (in *Interaction) Factors(r *dice.Roller) error {
 // choose lets the policies concede or declare a round, and plays it; an
 // action declared by hand (Act) is answered by the targets' policies.
 func (in *Interaction) choose(r *dice.Roller) error {
-	if !in.st.inFlight {
+	if !in.st.inFlight && !in.midRound() {
 		if conceded, err := in.concessions(); err != nil || conceded {
 			return err
 		}
@@ -942,6 +1000,10 @@ func (in *Interaction) choose(r *dice.Roller) error {
 	in.resolve(r, ps)
 	return nil
 }
+
+// midRound reports whether some party has taken its turn this round
+// (every party acting in turn).
+func (in *Interaction) midRound() bool { return slices.Contains(in.st.acted, true) }
 
 // timeUp ends the interaction once it has lasted rules.max_rounds.
 func (in *Interaction) timeUp() {
@@ -978,7 +1040,7 @@ func (in *Interaction) declare() ([]participant, error) {
 	v := &in.view
 	d := &in.decl
 	a := &d.Action
-	a.Party = st.initiative
+	a.Party = in.actor()
 	a.Targets = a.Targets[:0]
 	a.Checks = a.Checks[:0]
 	if st.inFlight {
@@ -1001,7 +1063,7 @@ func (in *Interaction) declare() ([]participant, error) {
 		in.pol[t].React(v, t, a, rc)
 	}
 	for _, p := range st.order {
-		if p != a.Party && !slices.Contains(a.Targets, p) && !st.out[p] && in.pol[p].Seize(v, p) {
+		if in.rules.Turns == HolderActs && p != a.Party && !slices.Contains(a.Targets, p) && !st.out[p] && in.pol[p].Seize(v, p) {
 			d.Seize = append(d.Seize, p)
 		}
 	}

@@ -119,6 +119,9 @@ type Rules struct {
 	// FactorPenalty is how long an outside factor's penalty lasts: the rest
 	// of the interaction (Lasting).
 	FactorPenalty FactorPenalty `json:"factor_penalty,omitempty"`
+	// Turns is who acts in a round: only the initiative holder
+	// (HolderActs), or every party in turn (EveryParty).
+	Turns Turns `json:"turns,omitempty"`
 }
 
 // DefaultRules returns the rules as the text gives them, with our rulings

@@ -120,6 +120,29 @@ func (f FactorPenalty) String() string                { return factorPenaltyName
 func (f FactorPenalty) MarshalText() ([]byte, error)  { return factorPenaltyNames.Marshal(f) }
 func (f *FactorPenalty) UnmarshalText(b []byte) error { return factorPenaltyNames.Unmarshal(b, f) }
 
+// Turns says who acts in a round when three or more parties take part (or
+// two, read the second way).
+type Turns int
+
+const (
+	// HolderActs: only the party holding the initiative acts; its targets
+	// react, and the other parties may roll to seize the initiative
+	// ("Multiple Parties"). The default [ours].
+	HolderActs Turns = iota
+	// EveryParty: every active party still in acts once a round, the
+	// initiative holder first and then the order of action, each turn an
+	// exchange of its own; the round's highest single result takes the
+	// initiative for the next ("the parties ... announce actions in the
+	// order of initiative"). Nobody needs to seize the initiative.
+	EveryParty
+)
+
+var turnsNames = named.Enum[Turns]{"holder_acts", "every_party"}
+
+func (t Turns) String() string                { return turnsNames.String(t) }
+func (t Turns) MarshalText() ([]byte, error)  { return turnsNames.Marshal(t) }
+func (t *Turns) UnmarshalText(b []byte) error { return turnsNames.Unmarshal(b, t) }
+
 // validRulings reports the first ruling of r that is not one of its
 // settings' values.
 func (r *Rules) validRulings() error {
@@ -136,6 +159,8 @@ func (r *Rules) validRulings() error {
 		return rulingErr("party_check", int(r.PartyCheck), partyCheckNames)
 	case !factorPenaltyNames.Valid(r.FactorPenalty):
 		return rulingErr("factor_penalty", int(r.FactorPenalty), factorPenaltyNames)
+	case !turnsNames.Valid(r.Turns):
+		return rulingErr("turns", int(r.Turns), turnsNames)
 	}
 	return nil
 }

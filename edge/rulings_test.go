@@ -1,12 +1,15 @@
 package edge
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // duelOf is a social interaction of two one-member parties, A (persuasion
@@ -253,5 +256,104 @@ func TestRulingsReadAsNames(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"tie_break":"coin"}`), &back); err == nil {
 		t.Error("an unknown tie_break name was read")
+	}
+}
+
+// TestTurnsSetting: three courtiers. With every party acting, each takes a
+// turn (A, then C, then B, the order of action) before the round ends, and
+// the round's highest single result, C's 23 in its own turn, takes the
+// initiative. Only the holder acting, the round ends after A's exchange.
+func TestTurnsSetting(t *testing.T) {
+	three := func(turns Turns) *Interaction {
+		rules := DefaultRules()
+		rules.Turns = turns
+		return started(t, Scenario{Rules: rules, Type: "social", Parties: []Party{
+			one("A", map[string]int{"persuasion": 3}), one("B", map[string]int{"persuasion": 2}), one("C", map[string]int{"persuasion": 4}),
+		}}, 20, 1, 10) // perception: A 20, B 1, C 10
+	}
+	decl := func(in *Interaction, actor, target int) *Declaration {
+		per := skill(t, in, "persuasion")
+		return &Declaration{Action: Action{Party: actor, Targets: []int{target}, Checks: []Use{{Member: 0, Skill: per}}},
+			Reactions: []Reaction{{Party: target, Checks: []Use{{Member: 0, Skill: per}}}}}
+	}
+	in := three(EveryParty)
+	turns := []struct {
+		actor, target int
+		faces         []int
+	}{
+		{0, 1, []int{15, 5}},  // A 18 beats B 7
+		{2, 0, []int{19, 12}}, // C 23 beats A 14 (persuasion again, -1)
+		{1, 2, []int{17, 2}},  // B 19 beats C 5
+	}
+	for i, tc := range turns {
+		if in.Round() != 0 {
+			t.Fatalf("turn %d: round %d, want 0 until every party has acted", i, in.Round())
+		}
+		wrong := decl(in, (tc.actor+1)%3, tc.actor)
+		if err := in.Play(dice.Scripted(tc.faces...), wrong); err == nil || !strings.Contains(err.Error(), "turn to act") {
+			t.Fatalf("turn %d: party %d acted out of turn: %v", i, wrong.Action.Party, err)
+		}
+		if err := in.Play(dice.Scripted(tc.faces...), decl(in, tc.actor, tc.target)); err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+	}
+	if in.Round() != 1 || in.Initiative() != 2 {
+		t.Errorf("after three turns: round %d, initiative %d; want 1 and C", in.Round(), in.Initiative())
+	}
+	if got := []int{in.Edge(0), in.Edge(1), in.Edge(2)}; !cmp.Equal(got, []int{5, 5, 5}) {
+		t.Errorf("edge %v, want [5 5 5]: each party won one die and lost one", got)
+	}
+	seize := decl(in, 2, 0)
+	seize.Seize = []int{1}
+	if err := in.Play(dice.Scripted(1, 1, 1), seize); err == nil || !strings.Contains(err.Error(), "nobody seizes") {
+		t.Errorf("seizing while every party acts: %v", err)
+	}
+
+	in = three(HolderActs)
+	if err := in.Play(dice.Scripted(15, 5), decl(in, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if in.Round() != 1 || in.Initiative() != 0 {
+		t.Errorf("holder acts: round %d, initiative %d; want 1 and A", in.Round(), in.Initiative())
+	}
+}
+
+// TestEveryPartyPlaysToItsEndAndRestoresMidRound: with the policies
+// choosing, every party acting in turn plays to an end, and a state saved
+// between two turns of a round restores and plays on alike.
+func TestEveryPartyPlaysToItsEndAndRestoresMidRound(t *testing.T) {
+	s := Scenario{Rules: DefaultRules(), Type: "social", Parties: []Party{
+		one("A", map[string]int{"persuasion": 3, "wits": 1}), one("B", map[string]int{"deception": 2}), one("C", map[string]int{"persuasion": 4}),
+	}}
+	s.Rules.Turns = EveryParty
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("Exact with every party acting: %v, want ErrNoExact", err)
+	}
+	in, err := s.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(6)
+	midRound := 0
+	for steps := 0; !in.Outcome().Done(); steps++ {
+		if steps > 10_000 {
+			t.Fatal("no end")
+		}
+		if err := in.Step(r); err != nil {
+			t.Fatal(err)
+		}
+		st := in.State()
+		if len(st.Acted) > 0 {
+			midRound++
+			if st.RoundBest == nil {
+				t.Fatal("mid-round state without the round's best check")
+			}
+		}
+		if in, err = Restore(st); err != nil {
+			t.Fatalf("step %d: %v", steps, err)
+		}
+	}
+	if midRound == 0 {
+		t.Error("no state was saved between two turns of a round")
 	}
 }

@@ -35,6 +35,20 @@ type State struct {
 	// Pending is the action declared this round (Act) that awaits the
 	// targets' reactions (React), if any.
 	Pending *Action `json:"pending,omitempty"`
+	// Acted lists the parties that took their turn this round, in
+	// listing order, when every party acts (Rules.Turns every_party).
+	Acted []int `json:"acted,omitempty"`
+	// RoundBest is the round's highest check so far, when every party
+	// acts and some has.
+	RoundBest *BestCheck `json:"round_best,omitempty"`
+}
+
+// BestCheck is the highest check of a round so far: its party, total and
+// modifier.
+type BestCheck struct {
+	Party int `json:"party"`
+	Total int `json:"total"`
+	Mod   int `json:"mod"`
 }
 
 // PartyState is one party's changing state.
@@ -74,6 +88,15 @@ func (in *Interaction) State() State {
 	}
 	if a, ok := in.Pending(); ok {
 		s.Pending = &a
+	}
+	for p, acted := range st.acted {
+		if acted {
+			s.Acted = append(s.Acted, p)
+		}
+	}
+	if st.hasBest {
+		b := st.roundBest
+		s.RoundBest = &BestCheck{Party: b.party, Total: b.total, Mod: b.mod}
 	}
 	ns := len(in.skills)
 	for p, pi := range in.parties {
@@ -144,9 +167,13 @@ func (in *Interaction) SetState(s State) error {
 	return nil
 }
 
-// checkPending checks a restored pending action as Act would have.
+// checkPending checks a restored pending action as Act would have, and
+// that a round where every party acts has a turn left.
 func (in *Interaction) checkPending() error {
 	st := &in.st
+	if st.started && !st.outcome.Done() && in.actor() < 0 {
+		return errors.New("edge: state.acted: every party has taken its turn, yet the round has not ended")
+	}
 	switch {
 	case !st.inFlight:
 		return nil
@@ -192,6 +219,9 @@ func (in *Interaction) load(d *dyn, s State) error {
 	}
 	d.order = append(d.order[:0], s.Order...)
 	d.initiative = s.Initiative
+	if err := in.loadTurns(d, s); err != nil {
+		return err
+	}
 	if a := s.Pending; a != nil {
 		if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
 			return fmt.Errorf("edge: state.pending names %d targets and %d checks: at most %d and %d", len(a.Targets), len(a.Checks), MaxParties, MaxMembers)
@@ -287,5 +317,34 @@ func (in *Interaction) checkRunning(d *dyn) error {
 	if d.out[d.initiative] {
 		return fmt.Errorf("edge: state.initiative %d is out of the interaction", d.initiative)
 	}
+	return nil
+}
+
+// loadTurns restores whose turns are taken this round, when every party
+// acts: each active party at most once, with the round's best check so far
+// exactly when some has.
+func (in *Interaction) loadTurns(d *dyn, s State) error {
+	if len(s.Acted) == 0 && s.RoundBest == nil {
+		return nil
+	}
+	if in.rules.Turns != EveryParty || !s.Started {
+		return errors.New("edge: state.acted and state.round_best belong to a started interaction where every party acts (rules.turns every_party)")
+	}
+	if len(s.Acted) == 0 || s.RoundBest == nil {
+		return errors.New("edge: state.acted and state.round_best go together: the round's best check is known once a party has acted")
+	}
+	for _, p := range s.Acted {
+		if p < 0 || p >= len(in.parties) || in.parties[p].passive || d.acted[p] {
+			return fmt.Errorf("edge: state.acted %v: active parties, each once", s.Acted)
+		}
+		d.acted[p] = true
+	}
+	b := s.RoundBest
+	bound := 10 * maxPenalty
+	if b.Party < 0 || b.Party >= len(in.parties) || in.parties[b.Party].passive ||
+		b.Total < -bound || b.Total > bound || b.Mod < -bound || b.Mod > bound {
+		return fmt.Errorf("edge: state.round_best %+v: an active party's check, within ±%d", *b, bound)
+	}
+	d.roundBest, d.hasBest = participant{party: b.Party, total: b.Total, mod: b.Mod}, true
 	return nil
 }
