@@ -357,3 +357,36 @@ func TestEveryPartyPlaysToItsEndAndRestoresMidRound(t *testing.T) {
 		t.Error("no state was saved between two turns of a round")
 	}
 }
+
+// TestRoundBestOfAPartyGoneOutLeavesTheInitiative: every party acting in
+// turn, B makes the round's best check (22) in A's turn and then runs out
+// of dice in its own; the initiative stays with A instead of passing to a
+// party that is out (the conformance kit found such a state refused).
+func TestRoundBestOfAPartyGoneOutLeavesTheInitiative(t *testing.T) {
+	rules := DefaultRules()
+	rules.Turns, rules.StartEdge = EveryParty, 1
+	in := started(t, Scenario{Rules: rules, Type: "social", Parties: []Party{
+		{Name: "A", BonusEdge: 4, Members: []Member{{Name: "A", Skills: map[string]int{"persuasion": 3}}}},
+		one("B", map[string]int{"persuasion": 2}),
+		{Name: "C", BonusEdge: 4, Members: []Member{{Name: "C", Skills: map[string]int{"persuasion": 4}}}},
+	}}, 20, 1, 10) // order A, C, B
+	per := skill(t, in, "persuasion")
+	for i, turn := range []struct{ actor, target, rollA, rollT int }{
+		{0, 1, 2, 20}, // A 5 against B 22: B wins A's die
+		{2, 1, 15, 2}, // C 19 against B 3: C wins B's die
+		{1, 2, 1, 10}, // B 1 against C 13: B loses its last die
+	} {
+		d := &Declaration{Action: Action{Party: turn.actor, Targets: []int{turn.target}, Checks: []Use{{Member: 0, Skill: per}}},
+			Reactions: []Reaction{{Party: turn.target, Checks: []Use{{Member: 0, Skill: per}}}}}
+		if err := in.Play(dice.Scripted(turn.rollA, turn.rollT), d); err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+	}
+	if in.Round() != 1 || in.Initiative() != 0 || in.Edge(1) != 0 {
+		t.Errorf("round %d, initiative %d, B's dice %d; want 1, A and 0", in.Round(), in.Initiative(), in.Edge(1))
+	}
+	st := in.State()
+	if err := st.Check(); err != nil {
+		t.Errorf("the state after the round fails its check: %v", err)
+	}
+}
