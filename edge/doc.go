@@ -65,14 +65,17 @@
 //     made by its member with the best modifier.
 //   - Rules.FactorPenalty [ours]: outside-factor penalties last the rest of
 //     the interaction.
+//   - Rules.Turns [ours]: only the initiative holder acts each round, its
+//     targets react and the others may try to seize ("Multiple Parties");
+//     the text also reads as every party acting in initiative order, which
+//     EveryParty plays: each active party takes a turn, an exchange of its
+//     own, and the round's highest single result takes the initiative.
 //
-// Our rulings beyond those: with several parties only the initiative holder
-// acts each round, its targets react and the others may try to seize (the
-// text can also be read as every party acting in turn, which is not built
-// yet); the targets of one action oppose the actor, not each other;
-// abandoning stragglers is done once and lasts; only wagered checks count
-// as uses for Can't Fool Me Twice (starting, seizing and outside checks do
-// not); and Rules.MaxRounds ends an endless interaction as a walk-away.
+// Our rulings beyond those: the targets of one action oppose the actor, not
+// each other; abandoning stragglers is done once and lasts; only wagered
+// checks count as uses for Can't Fool Me Twice (starting, seizing and
+// outside checks do not); and Rules.MaxRounds ends an endless interaction
+// as a walk-away.
 // Checks are a d20 plus modifiers and the repetition penalties are -1, -2,
 // -3 [src]; the other numbers are the text's.
 //
