@@ -198,3 +198,27 @@ func TestLegalReactions(t *testing.T) {
 		t.Error("legal choices of a member that does not exist, or targets")
 	}
 }
+
+// TestUseOfNamesMembersAndSkills: the text's car chase declared by names.
+func TestUseOfNamesMembersAndSkills(t *testing.T) {
+	in := carChase(t)
+	lead, ok := in.Party("lead car")
+	if !ok || lead != 0 {
+		t.Fatalf("Party(lead car) = %d, %v", lead, ok)
+	}
+	bob, err := in.UseOf(lead, "Bob", "ranged attack")
+	if err != nil || bob != (Use{Member: 1, Skill: skill(t, in, "ranged attack")}) {
+		t.Errorf("UseOf(Bob, ranged attack) = %+v, %v", bob, err)
+	}
+	for _, bad := range [][2]string{{"Bobby", "vehicles"}, {"Bob", "flying"}} {
+		if _, err := in.UseOf(lead, bad[0], bad[1]); err == nil {
+			t.Errorf("UseOf(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+	if _, err := in.UseOf(5, "Bob", "vehicles"); err == nil {
+		t.Error("UseOf a party that does not exist accepted")
+	}
+	if _, ok := in.Party("police"); ok {
+		t.Error("Party(police) found")
+	}
+}

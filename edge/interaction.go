@@ -707,3 +707,28 @@ func (in *Interaction) roll(r *dice.Roller) int {
 	in.faces = in.rules.Check.Roll(r, in.faces)
 	return in.rules.Check.Total(in.faces)
 }
+
+// Party returns the number of the party named name.
+func (in *Interaction) Party(name string) (int, bool) {
+	p := in.partyIndex(name)
+	return p, p >= 0
+}
+
+// UseOf returns the check of the member named member of party p with the
+// skill named skill, for an Action or a Reaction, so callers can name
+// members and skills instead of numbering them.
+func (in *Interaction) UseOf(p int, member, skill string) (Use, error) {
+	if p < 0 || p >= len(in.parties) {
+		return Use{}, fmt.Errorf("edge: party %d does not exist: parties are 0..%d", p, len(in.parties)-1)
+	}
+	s, ok := in.skillIdx[skill]
+	if !ok {
+		return Use{}, fmt.Errorf("edge: skill %q is not a skill of this interaction: want one of %s", skill, named.Allowed(in.skills))
+	}
+	pi := in.parties[p]
+	i := slices.Index(in.names[pi.lo:pi.hi], member)
+	if i < 0 {
+		return Use{}, fmt.Errorf("edge: %s has no member %q: want one of %s", in.pname(p), member, named.Allowed(in.names[pi.lo:pi.hi]))
+	}
+	return Use{Member: i, Skill: s}, nil
+}
