@@ -249,8 +249,8 @@ func (in *Interaction) SetPolicy(p int, pol Policy) error {
 	return nil
 }
 
-// Rules returns the interaction's rules.
-func (in *Interaction) Rules() Rules { return in.rules }
+// Rules returns a copy of the interaction's rules.
+func (in *Interaction) Rules() Rules { return in.rules.clone() }
 
 // Skill returns the index of a skill name, for Use.
 func (in *Interaction) Skill(name string) (int, bool) {

@@ -442,3 +442,20 @@ func TestRestoredPenaltyOfManyFactorsIsAccepted(t *testing.T) {
 		t.Error("a positive penalty was accepted")
 	}
 }
+
+// TestChangingReturnedRulesChangesNothing: the rules an interaction hands
+// out are a copy; changing them changes neither its play nor its saved
+// scenario.
+func TestChangingReturnedRulesChangesNothing(t *testing.T) {
+	in, err := DefaultScenario().New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := in.State()
+	r := in.Rules()
+	r.Types["chase"] = Type{Seize: "bogus"}
+	r.Repetition[0] = -9
+	if d := cmp.Diff(before, in.State()); d != "" {
+		t.Errorf("changing the returned rules changed the interaction:\n%s", d)
+	}
+}
