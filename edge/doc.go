@@ -91,7 +91,8 @@
 // changes neither the state nor the dice.Roller. Step takes the next step
 // with the parties' Policy values deciding, and Run steps to the end.
 // LegalActs, LegalReactions and LegalTargets list what a side may do now,
-// from the same checks the steps make.
+// from the same checks the steps make; Party and UseOf turn names into the
+// numbers an Action and a Reaction carry.
 //
 // State saves everything, the scenario included, as one JSON value (with
 // an action awaiting its reactions, if any); Restore plays on from it and
