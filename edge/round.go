@@ -531,6 +531,13 @@ func (in *Interaction) endTurn(ps []participant, best int) {
 	if in.actor() >= 0 {
 		return
 	}
+	in.endRound()
+}
+
+// endRound ends a round where every party acted in turn: the round's best
+// check's party takes the initiative.
+func (in *Interaction) endRound() {
+	st := &in.st
 	st.round++
 	if st.hasBest && !st.out[st.roundBest.party] {
 		// A party that went out since its best check cannot take the
@@ -795,6 +802,10 @@ func (in *Interaction) Concede(p int, c Concession) error {
 		if st.outcome.End == RanOut {
 			st.outcome.End = Surrendered
 			st.outcome.By = p
+		}
+		if !st.outcome.Done() && in.midRound() && in.actor() < 0 {
+			// The last party yet to act this round surrendered.
+			in.endRound()
 		}
 		return nil
 	case WalkAway:

@@ -390,3 +390,36 @@ func TestRoundBestOfAPartyGoneOutLeavesTheInitiative(t *testing.T) {
 		t.Errorf("the state after the round fails its check: %v", err)
 	}
 }
+
+// TestSurrenderOfTheLastPartyToActEndsTheRound: every party acting in
+// turn, A and C have acted when B, the last to act, surrenders; the round
+// ends there (it was left open with nobody to act, and the next step
+// failed).
+func TestSurrenderOfTheLastPartyToActEndsTheRound(t *testing.T) {
+	rules := DefaultRules()
+	rules.Turns = EveryParty
+	in := started(t, Scenario{Rules: rules, Type: "social", Parties: []Party{
+		one("A", map[string]int{"persuasion": 3}), one("B", map[string]int{"persuasion": 2}), one("C", map[string]int{"persuasion": 4}),
+	}}, 20, 1, 10) // order A, C, B
+	per := skill(t, in, "persuasion")
+	for _, turn := range [][2]int{{0, 2}, {2, 0}} {
+		d := &Declaration{Action: Action{Party: turn[0], Targets: []int{turn[1]}, Checks: []Use{{Member: 0, Skill: per}}},
+			Reactions: []Reaction{{Party: turn[1], Checks: []Use{{Member: 0, Skill: per}}}}}
+		if err := in.Play(dice.Scripted(10, 5), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := in.Concede(1, Surrender); err != nil {
+		t.Fatal(err)
+	}
+	if in.Round() != 1 {
+		t.Errorf("round %d after the last party to act surrendered, want 1", in.Round())
+	}
+	st := in.State()
+	if err := st.Check(); err != nil {
+		t.Errorf("the state fails its check: %v", err)
+	}
+	if err := in.Step(dice.NewSeeded(1)); err != nil {
+		t.Errorf("the next step: %v", err)
+	}
+}
