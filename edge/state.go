@@ -188,24 +188,47 @@ func (in *Interaction) checkPending() error {
 	return nil
 }
 
+// load checks a saved state against the interaction and its bounds and
+// writes it into d.
 func (in *Interaction) load(d *dyn, s State) error {
 	np := len(in.parties)
 	if len(s.Parties) != np {
 		return fmt.Errorf("edge: state has %d parties, the interaction %d", len(s.Parties), np)
 	}
+	steps := []func(*dyn, State) error{in.loadOrder, in.loadTurns, in.loadPending, in.loadOutcome}
+	for _, step := range steps {
+		if err := step(d, s); err != nil {
+			return err
+		}
+	}
+	for p, ps := range s.Parties {
+		if err := in.loadParty(d, p, ps); err != nil {
+			return err
+		}
+	}
+	return in.checkRunning(d)
+}
+
+// loadOrder restores the counts, the order of action and the initiative.
+func (in *Interaction) loadOrder(d *dyn, s State) error {
+	np := len(in.parties)
 	if s.Round < 0 || s.Transfers < 0 || s.InitiativeChanges < 0 || s.Factored < 0 {
 		return fmt.Errorf("edge: state: round %d, transfers %d, initiative_changes %d and factored %d must not be negative",
 			s.Round, s.Transfers, s.InitiativeChanges, s.Factored)
 	}
 	d.round, d.started, d.factored, d.transfers, d.changes = s.Round, s.Started, s.Factored, s.Transfers, s.InitiativeChanges
-	seen := make([]bool, np)
+	var seen [MaxParties]bool
 	for _, p := range s.Order {
 		if p < 0 || p >= np || seen[p] || in.parties[p].passive {
 			return fmt.Errorf("edge: state.order %v: each active party once", s.Order)
 		}
 		seen[p] = true
 	}
-	if s.Started {
+	if !s.Started {
+		if len(s.Order) != 0 || s.Initiative != -1 || s.Round != 0 {
+			return fmt.Errorf("edge: state: not started, so order must be empty, initiative -1 and round 0")
+		}
+	} else {
 		for p := range in.parties {
 			if !in.parties[p].passive && !seen[p] {
 				return fmt.Errorf("edge: state.order %v leaves out %s", s.Order, in.pname(p))
@@ -214,24 +237,32 @@ func (in *Interaction) load(d *dyn, s State) error {
 		if s.Initiative < 0 || s.Initiative >= np || in.parties[s.Initiative].passive {
 			return fmt.Errorf("edge: state.initiative %d: an active party", s.Initiative)
 		}
-	} else if len(s.Order) != 0 || s.Initiative != -1 || s.Round != 0 {
-		return fmt.Errorf("edge: state: not started, so order must be empty, initiative -1 and round 0")
 	}
 	d.order = append(d.order[:0], s.Order...)
 	d.initiative = s.Initiative
-	if err := in.loadTurns(d, s); err != nil {
-		return err
+	return nil
+}
+
+// loadPending restores the action awaiting its reactions, bounded here
+// and checked as Act checks one once the whole state is in (checkPending).
+func (in *Interaction) loadPending(d *dyn, s State) error {
+	a := s.Pending
+	if a == nil {
+		return nil
 	}
-	if a := s.Pending; a != nil {
-		if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
-			return fmt.Errorf("edge: state.pending names %d targets and %d checks: at most %d and %d", len(a.Targets), len(a.Checks), MaxParties, MaxMembers)
-		}
-		d.inFlight = true
-		d.pending.Party = a.Party
-		d.pending.Targets = append(d.pending.Targets[:0], a.Targets...)
-		d.pending.Checks = append(d.pending.Checks[:0], a.Checks...)
+	if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
+		return fmt.Errorf("edge: state.pending names %d targets and %d checks: at most %d and %d", len(a.Targets), len(a.Checks), MaxParties, MaxMembers)
 	}
-	o := s.Outcome
+	d.inFlight = true
+	d.pending.Party = a.Party
+	d.pending.Targets = append(d.pending.Targets[:0], a.Targets...)
+	d.pending.Checks = append(d.pending.Checks[:0], a.Checks...)
+	return nil
+}
+
+// loadOutcome restores how the interaction ended, if it has.
+func (in *Interaction) loadOutcome(d *dyn, s State) error {
+	o, np := s.Outcome, len(in.parties)
 	if o.End < Running || o.End > TimeUp || o.Winner < -1 || o.Winner >= np || o.By < -1 || o.By >= np {
 		return fmt.Errorf("edge: state.outcome %+v is not a possible outcome", o)
 	}
@@ -242,57 +273,68 @@ func (in *Interaction) load(d *dyn, s State) error {
 		return fmt.Errorf("edge: state.round %d: a running interaction ends at rules.max_rounds %d", s.Round, in.rules.MaxRounds)
 	}
 	d.outcome = o
-	ns := len(in.skills)
-	for p, ps := range s.Parties {
-		pi := in.parties[p]
-		if ps.Name != pi.name {
-			return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, ps.Name, pi.name)
-		}
-		if ps.Edge < 0 || ps.Edge > 2*MaxEdge*MaxParties {
-			return fmt.Errorf("edge: state.parties[%d].edge = %d: edge dice cannot be negative", p, ps.Edge)
-		}
-		if (ps.Edge == 0) != ps.Out {
-			return fmt.Errorf("edge: state.parties[%d]: edge %d with out %v: a party is out exactly when it holds no edge dice", p, ps.Edge, ps.Out)
-		}
-		d.edge[p], d.out[p] = ps.Edge, ps.Out
-		if len(ps.Members) != pi.hi-pi.lo {
-			return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
-		}
-		for m, ms := range ps.Members {
-			g := pi.lo + m
-			f := fmt.Sprintf("state.parties[%d].members[%d]", p, m)
-			if ms.Name != in.names[g] {
-				return fmt.Errorf("edge: %s is %q, the interaction's is %q", f, ms.Name, in.names[g])
-			}
-			d.mem[g].last = -1
-			if ms.Last != "" {
-				s, ok := in.skillIdx[ms.Last]
-				if !ok {
-					return fmt.Errorf("edge: %s.last %q is not a skill of this interaction", f, ms.Last)
-				}
-				d.mem[g].last = s
-			}
-			if ms.Streak < 0 || ms.Streak > 100 || ms.Rank < 0 || ms.Rank > len(in.rules.Progression) {
-				return fmt.Errorf("edge: %s: streak %d (0..100) or rank %d (0..%d) out of range", f, ms.Streak, ms.Rank, len(in.rules.Progression))
-			}
-			if ms.Penalty > 0 || ms.Penalty < -maxPenalty {
-				return fmt.Errorf("edge: %s.penalty = %d: outside-factor penalties sum to 0..%d", f, ms.Penalty, -maxPenalty)
-			}
-			if ms.Abandoned && in.size[g] <= 1 {
-				return fmt.Errorf("edge: %s abandoned stragglers but is not a group", f)
-			}
-			d.mem[g].lastRound, d.mem[g].streak, d.mem[g].penalty, d.mem[g].rank, d.mem[g].abandoned = ms.LastRound, ms.Streak, ms.Penalty, ms.Rank, ms.Abandoned
-			for _, k := range slices.Sorted(maps.Keys(ms.Uses)) {
-				s, ok := in.skillIdx[k]
-				n := ms.Uses[k]
-				if !ok || n < 0 || n > 100 {
-					return fmt.Errorf("edge: %s.uses[%q] = %d: a skill of this interaction, used 0..100 times", f, k, n)
-				}
-				d.uses[g*ns+s] = int8(n)
-			}
+	return nil
+}
+
+// loadParty restores party p's dice and its members.
+func (in *Interaction) loadParty(d *dyn, p int, ps PartyState) error {
+	pi := in.parties[p]
+	if ps.Name != pi.name {
+		return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, ps.Name, pi.name)
+	}
+	if ps.Edge < 0 || ps.Edge > 2*MaxEdge*MaxParties {
+		return fmt.Errorf("edge: state.parties[%d].edge = %d: 0..%d edge dice", p, ps.Edge, 2*MaxEdge*MaxParties)
+	}
+	if (ps.Edge == 0) != ps.Out {
+		return fmt.Errorf("edge: state.parties[%d]: edge %d with out %v: a party is out exactly when it holds no edge dice", p, ps.Edge, ps.Out)
+	}
+	d.edge[p], d.out[p] = ps.Edge, ps.Out
+	if len(ps.Members) != pi.hi-pi.lo {
+		return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
+	}
+	for m, ms := range ps.Members {
+		if err := in.loadMember(d, pi.lo+m, fmt.Sprintf("state.parties[%d].members[%d]", p, m), ms); err != nil {
+			return err
 		}
 	}
-	return in.checkRunning(d)
+	return nil
+}
+
+// loadMember restores member g's skill history, penalties and group rank;
+// field names it in errors.
+func (in *Interaction) loadMember(d *dyn, g int, field string, ms MemberState) error {
+	if ms.Name != in.names[g] {
+		return fmt.Errorf("edge: %s is %q, the interaction's is %q", field, ms.Name, in.names[g])
+	}
+	m := &d.mem[g]
+	m.last = -1
+	if ms.Last != "" {
+		s, ok := in.skillIdx[ms.Last]
+		if !ok {
+			return fmt.Errorf("edge: %s.last %q is not a skill of this interaction", field, ms.Last)
+		}
+		m.last = s
+	}
+	if ms.Streak < 0 || ms.Streak > maxCount || ms.Rank < 0 || ms.Rank > len(in.rules.Progression) {
+		return fmt.Errorf("edge: %s: streak %d (0..%d) or rank %d (0..%d) out of range", field, ms.Streak, maxCount, ms.Rank, len(in.rules.Progression))
+	}
+	if ms.Penalty > 0 || ms.Penalty < -maxPenalty {
+		return fmt.Errorf("edge: %s.penalty = %d: outside-factor penalties sum to 0..%d", field, ms.Penalty, -maxPenalty)
+	}
+	if ms.Abandoned && in.size[g] <= 1 {
+		return fmt.Errorf("edge: %s abandoned stragglers but is not a group", field)
+	}
+	m.lastRound, m.streak, m.penalty, m.rank, m.abandoned = ms.LastRound, ms.Streak, ms.Penalty, ms.Rank, ms.Abandoned
+	ns := len(in.skills)
+	for _, k := range slices.Sorted(maps.Keys(ms.Uses)) {
+		s, ok := in.skillIdx[k]
+		n := ms.Uses[k]
+		if !ok || n < 0 || n > maxCount {
+			return fmt.Errorf("edge: %s.uses[%q] = %d: a skill of this interaction, used 0..%d times", field, k, n, maxCount)
+		}
+		d.uses[g*ns+s] = int8(n)
+	}
+	return nil
 }
 
 // checkRunning checks that a restored interaction still running is one the
