@@ -782,31 +782,7 @@ func (in *Interaction) Concede(p int, c Concession) error {
 	case Continue:
 		return nil
 	case Surrender:
-		to := st.initiative
-		if in.rules.SurrenderTo == ToMostDice || to == p || to < 0 || st.out[to] {
-			to = -1
-			for _, q := range in.byOrder() {
-				if q != p && !st.out[q] && (to < 0 || st.edge[q] > st.edge[to]) {
-					to = q
-				}
-			}
-		}
-		n := st.edge[p]
-		st.edge[to] += n
-		st.edge[p] = 0
-		st.transfers += n
-		if in.Sink != nil {
-			in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
-		}
-		in.eliminate()
-		if st.outcome.End == RanOut {
-			st.outcome.End = Surrendered
-			st.outcome.By = p
-		}
-		if !st.outcome.Done() && in.midRound() && in.actor() < 0 {
-			// The last party yet to act this round surrendered.
-			in.endRound()
-		}
+		in.surrender(p)
 		return nil
 	case WalkAway:
 		if !in.typ.WalkAway {
@@ -819,6 +795,37 @@ func (in *Interaction) Concede(p int, c Concession) error {
 		return nil
 	}
 	return fmt.Errorf("edge: unknown concession %d: want continue, surrender or walk_away", int(c))
+}
+
+// surrender hands all of party p's dice over (Rules.SurrenderTo says to
+// whom) and takes it out of the interaction.
+func (in *Interaction) surrender(p int) {
+	st := &in.st
+	to := st.initiative
+	if in.rules.SurrenderTo == ToMostDice || to == p || to < 0 || st.out[to] {
+		to = -1
+		for _, q := range in.byOrder() {
+			if q != p && !st.out[q] && (to < 0 || st.edge[q] > st.edge[to]) {
+				to = q
+			}
+		}
+	}
+	n := st.edge[p]
+	st.edge[to] += n
+	st.edge[p] = 0
+	st.transfers += n
+	if in.Sink != nil {
+		in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
+	}
+	in.eliminate()
+	if st.outcome.End == RanOut {
+		st.outcome.End = Surrendered
+		st.outcome.By = p
+	}
+	if !st.outcome.Done() && in.midRound() && in.actor() < 0 {
+		// The last party yet to act this round surrendered.
+		in.endRound()
+	}
 }
 
 // byOrder lists every party: the order of action first, then the rest
