@@ -205,6 +205,17 @@ func (r Rules) GroupRank(size int) int {
 
 // Validate reports the first thing wrong with the rules, naming the field.
 func (r Rules) Validate() error {
+	for _, check := range []func() error{r.validNumbers, r.validPairs, r.validTypes, r.validProgression, r.validRulings} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validNumbers checks the check, the starting dice, the penalties and the
+// round limit.
+func (r *Rules) validNumbers() error {
 	if r.Check.Len() == 0 {
 		return errors.New("edge: rules.check: the check needs at least one die, such as d20")
 	}
@@ -225,56 +236,66 @@ func (r Rules) Validate() error {
 	if r.Unpaired > 0 || r.Unpaired < -MaxModifier {
 		return fmt.Errorf("edge: rules.unpaired = %d: the unpaired modifier is 0 or negative", r.Unpaired)
 	}
+	if r.MaxRounds < 0 || r.MaxRounds > MaxRoundLimit {
+		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to %d", r.MaxRounds, MaxRoundLimit)
+	}
+	return nil
+}
+
+// validPairs checks the naturally opposed pairs and the endurance skills.
+func (r *Rules) validPairs() error {
 	if len(r.Opposed) > MaxSkills*MaxSkills/2 {
 		return fmt.Errorf("edge: rules.opposed has %d pairs: at most %d", len(r.Opposed), MaxSkills*MaxSkills/2)
-	}
-	if len(r.Types) > MaxTypes {
-		return fmt.Errorf("edge: rules.types has %d types: at most %d", len(r.Types), MaxTypes)
-	}
-	if len(r.Endurance) > MaxSkills {
-		return fmt.Errorf("edge: rules.endurance lists %d skills: at most %d", len(r.Endurance), MaxSkills)
 	}
 	for i, p := range r.Opposed {
 		if p[0] == "" || p[1] == "" || p[0] == p[1] {
 			return fmt.Errorf("edge: rules.opposed[%d] %q: a pair names two different skills", i, p)
 		}
 	}
+	if len(r.Endurance) > MaxSkills {
+		return fmt.Errorf("edge: rules.endurance lists %d skills: at most %d", len(r.Endurance), MaxSkills)
+	}
+	return nil
+}
+
+// validTypes checks the interaction types, in name order.
+func (r *Rules) validTypes() error {
 	if len(r.Types) == 0 {
 		return errors.New("edge: rules.types is empty: define at least one interaction type, such as chase")
 	}
-	for name, t := range r.Types {
-		if name == "" {
+	if len(r.Types) > MaxTypes {
+		return fmt.Errorf("edge: rules.types has %d types: at most %d", len(r.Types), MaxTypes)
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Types)) {
+		t := r.Types[name]
+		switch {
+		case name == "":
 			return errors.New("edge: rules.types has an empty name")
-		}
-		if !t.TempterFirst && t.Start == "" {
+		case !t.TempterFirst && t.Start == "":
 			return fmt.Errorf("edge: rules.types[%q].start is empty: name the starting check's skill or set tempter_first", name)
-		}
-		if t.Seize == "" {
+		case t.Seize == "":
 			return fmt.Errorf("edge: rules.types[%q].seize is empty: name the skill used to seize the initiative", name)
-		}
-		if len(t.Skills) > MaxSkills || len(t.Safe) > MaxSkills {
+		case len(t.Skills) > MaxSkills || len(t.Safe) > MaxSkills:
 			return fmt.Errorf("edge: rules.types[%q] lists %d skills and %d safe ones: at most %d each", name, len(t.Skills), len(t.Safe), MaxSkills)
-		}
-		if slices.Contains(t.Skills, "") || slices.Contains(t.Safe, "") {
+		case slices.Contains(t.Skills, "") || slices.Contains(t.Safe, ""):
 			return fmt.Errorf("edge: rules.types[%q] lists an empty skill name", name)
 		}
 	}
+	return nil
+}
+
+// validProgression checks the Time and Value Progression column.
+func (r *Rules) validProgression() error {
 	if len(r.Progression) == 0 || len(r.Progression) > 100 {
 		return fmt.Errorf("edge: rules.progression has %d ranks: give 1..100 values", len(r.Progression))
+	}
+	if r.Progression[0] < 1 {
+		return fmt.Errorf("edge: rules.progression[0] = %d: values start at 1 or more", r.Progression[0])
 	}
 	for i := 1; i < len(r.Progression); i++ {
 		if r.Progression[i] <= r.Progression[i-1] {
 			return fmt.Errorf("edge: rules.progression[%d] = %d: values must increase", i, r.Progression[i])
 		}
-	}
-	if r.Progression[0] < 1 {
-		return fmt.Errorf("edge: rules.progression[0] = %d: values start at 1 or more", r.Progression[0])
-	}
-	if err := r.validRulings(); err != nil {
-		return err
-	}
-	if r.MaxRounds < 0 || r.MaxRounds > MaxRoundLimit {
-		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to %d", r.MaxRounds, MaxRoundLimit)
 	}
 	return nil
 }
