@@ -271,20 +271,39 @@ func (in *Interaction) choiceMod(g, sk int, react bool, acted skillSet, ignoreRe
 // Parties returns the number of parties.
 func (v *View) Parties() int { return len(v.in.parties) }
 
-// Name returns party p's name.
-func (v *View) Name(p int) string { return v.in.parties[p].name }
+// Name returns party p's name ("" for a party that does not exist; so
+// for every question below, a party or member out of range gets the zero
+// answer).
+func (v *View) Name(p int) string {
+	if !v.party(p) {
+		return ""
+	}
+	return v.in.parties[p].name
+}
+
+func (v *View) party(p int) bool { return p >= 0 && p < len(v.in.parties) }
 
 // Passive reports whether party p is passive.
-func (v *View) Passive(p int) bool { return v.in.parties[p].passive }
+func (v *View) Passive(p int) bool { return v.party(p) && v.in.parties[p].passive }
 
 // Members returns the number of members of party p.
-func (v *View) Members(p int) int { return v.in.parties[p].hi - v.in.parties[p].lo }
+func (v *View) Members(p int) int {
+	if !v.party(p) {
+		return 0
+	}
+	return v.in.parties[p].hi - v.in.parties[p].lo
+}
 
 // Edge returns the edge dice party p holds.
-func (v *View) Edge(p int) int { return v.in.st.edge[p] }
+func (v *View) Edge(p int) int {
+	if !v.party(p) {
+		return 0
+	}
+	return v.in.st.edge[p]
+}
 
 // Out reports whether party p is out.
-func (v *View) Out(p int) bool { return v.in.st.out[p] }
+func (v *View) Out(p int) bool { return v.party(p) && v.in.st.out[p] }
 
 // Initiative returns the party holding the initiative.
 func (v *View) Initiative() int { return v.in.st.initiative }
@@ -300,7 +319,13 @@ func (v *View) SkillName(s int) string { return v.in.SkillName(s) }
 
 // Known returns the skills member m of party p lists. The slice is shared:
 // do not modify it.
-func (v *View) Known(p, m int) []int { return v.in.known[v.in.parties[p].lo+m] }
+func (v *View) Known(p, m int) []int {
+	g := v.in.member(p, m)
+	if g < 0 {
+		return nil
+	}
+	return v.in.known[g]
+}
 
 // CanWalkAway reports whether this type of interaction allows walking away.
 func (v *View) CanWalkAway() bool { return v.in.typ.WalkAway }

@@ -459,3 +459,21 @@ func TestChangingReturnedRulesChangesNothing(t *testing.T) {
 		t.Errorf("changing the returned rules changed the interaction:\n%s", d)
 	}
 }
+
+// TestViewOutOfRangeGivesZeroAnswers: a policy asking its view about a
+// party or member that does not exist gets zero answers, not a panic.
+func TestViewOutOfRangeGivesZeroAnswers(t *testing.T) {
+	in, err := DefaultScenario().New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := in.View()
+	for _, p := range []int{-1, 2, 99} {
+		if v.Name(p) != "" || v.Passive(p) || v.Members(p) != 0 || v.Edge(p) != 0 || v.Out(p) || v.Known(p, 0) != nil {
+			t.Errorf("party %d: non-zero answers", p)
+		}
+	}
+	if v.Known(0, 5) != nil || v.Name(0) != "lead car" || v.Edge(1) != 6 {
+		t.Error("answers about real parties are wrong")
+	}
+}
