@@ -31,8 +31,8 @@ func duel2(b *testing.B) (*Interaction, *Declaration) {
 	ra, _ := in.Skill("ranged attack")
 	def, _ := in.Skill("defense")
 	return in, &Declaration{
-		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, veh}, {1, ra}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}, {1, def}}}},
+		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: ra}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: def}}}},
 	}
 }
 

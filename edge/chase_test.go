@@ -32,7 +32,7 @@ func skill(t *testing.T, in *Interaction, name string) int {
 func TestCarChase(t *testing.T) {
 	in := carChase(t)
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Starting checks, opposed Reflex: Becky (+3) rolls 17 = 20, Joe (+4)
 	// rolls 10 = 14, so the lead car dictates the chase.
 	// The round: Becky Vehicles 15+6 = 21, Bob Ranged Attack 9+5 = 14, Joe
@@ -46,8 +46,8 @@ func TestCarChase(t *testing.T) {
 	}
 	veh, ranged := skill(t, in, "vehicles"), skill(t, in, "ranged attack")
 	d := &Declaration{
-		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, veh}, {1, ranged}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}}}},
+		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: ranged}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}},
 	}
 	if err := in.Play(r, d); err != nil {
 		t.Fatal(err)

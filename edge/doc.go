@@ -13,16 +13,17 @@
 //
 // Each round the party holding the initiative declares an action, a target
 // and the skill each of its involved members uses; every such member stakes
-// one die from the party pool. The target answers the same way, but its
-// skills are limited: the same skill, a naturally opposed one, a skill
-// that is safe in this kind of interaction, or another fitting skill at -1
-// ("Wagering Edge Dice"). Everyone rolls a check (d20 plus modifiers, a
-// setting in Rules). All checks are ranked; each staked die goes to the
-// opposing check with the next higher result, and a die moves at most once
-// a round, so dice just won are never at risk again. The highest single
-// result takes the initiative ("Resolving a Wager"). In the rule text's
-// car chase Joe (19) wins Bob's die (14) and loses his own to Becky (21),
-// and Becky's car keeps the lead.
+// one die from the party pool. A check may carry a bonus or penalty of its
+// own, as circumstance dictates ("Resolving a Wager"). The target answers
+// the same way, but its skills are limited: the same skill, a naturally
+// opposed one, a skill that is safe in this kind of interaction, or another
+// fitting skill at -1 ("Wagering Edge Dice"). Everyone rolls a check (d20
+// plus modifiers, a setting in Rules). All checks are ranked; each staked
+// die goes to the opposing check with the next higher result, and a die
+// moves at most once a round, so dice just won are never at risk again. The
+// highest single result takes the initiative ("Resolving a Wager"). In the
+// rule text's car chase Joe (19) wins Bob's die (14) and loses his own to
+// Becky (21), and Becky's car keeps the lead.
 //
 // Repeating a skill costs -1, then -2, then -3 for the rest of the
 // interaction; safe skills pay only when used in consecutive rounds
@@ -41,37 +42,64 @@
 // where the GM allows, walk away, leaving the party with most dice a
 // partial winner ("Winning a Dramatic Interaction", "Walking Away").
 //
-// Where the text is silent the package follows the project's rulings:
-// exact ties go to the higher modifier and otherwise move nothing, the
-// initiative holder keeps the initiative on a tie, and so on. Rules
-// documents every default as [text] (the rule text), [src] (the published
-// game) or [ours].
+// # Rulings
 //
-// Our own rulings beyond those, each a choice a designer can see in the code:
-// with several parties only the initiative holder acts each round, the
-// others react or try to seize; a party's starting and seizing checks are
-// made by its member with the best modifier; the targets of one action
-// oppose the actor, not each other; a passive party's checks rotate through
-// its members, each with its best skill; a surrendering party's dice go to
-// the initiative holder (or, if it held the initiative, to the party with
-// most dice); abandoning stragglers is done once and lasts; outside-factor
-// penalties last the rest of the interaction; only wagered checks count as
-// uses for Can't Fool Me Twice (starting, seizing and outside checks do
-// not); and Rules.MaxRounds ends an
-// endless interaction as a walk-away.
+// Where the text is silent the package follows the project's rulings, each
+// a setting of Rules whose default is marked [ours]:
+//
+//   - Rules.TieBreak [ours]: checks with equal totals rank by their
+//     modifiers, and equal modifiers rank level, moving no die (never a
+//     reroll, so a round always ends). One ranking serves the exchange, the
+//     initiative and the starting checks, so a check that wins a die on
+//     the modifier also takes the initiative.
+//   - Rules.InitiativeTie [ours]: when the round's best checks of several
+//     parties rank level, the holder keeps the initiative; else the party
+//     earlier in the order of action takes it.
+//   - Rules.PassiveStake [ours]: a passive party stakes one die against
+//     each check made against it, its members taking turns with their best
+//     skill ("Passive Parties").
+//   - Rules.SurrenderTo [ours]: a surrendering party's dice go to the
+//     initiative holder (or, if it held the initiative, to the party with
+//     most dice).
+//   - Rules.PartyCheck [ours]: a party's starting and seizing checks are
+//     made by its member with the best modifier.
+//   - Rules.FactorPenalty [ours]: outside-factor penalties last the rest of
+//     the interaction.
+//   - Rules.Turns [ours]: only the initiative holder acts each round, its
+//     targets react and the others may try to seize ("Multiple Parties");
+//     the text also reads as every party acting in initiative order, which
+//     EveryParty plays: each active party takes a turn, an exchange of its
+//     own, and the round's highest single result takes the initiative.
+//
+// Our rulings beyond those: the targets of one action oppose the actor, not
+// each other; abandoning stragglers is done once and lasts; only wagered
+// checks count as uses for Can't Fool Me Twice (starting, seizing and
+// outside checks do not); and Rules.MaxRounds ends an endless interaction
+// as a walk-away.
+// Checks are a d20 plus modifiers and the repetition penalties are -1, -2,
+// -3 [src]; the other numbers are the text's.
 //
 // # Using it
 //
 // A Scenario (JSON) holds the Rules, the interaction Type, the Parties and
-// their policies by name. Scenario.New gives an Interaction: explicit state
-// driven by steps. Start makes the starting checks; Play resolves one
-// declared round; Concede, Abandon and Outside apply the other choices and
-// the GM's checks; Step does the next of these with the parties' Policy
-// values deciding, and Run steps to the end. State and SetState save and
-// restore the state as JSON; a Sink (such as a Recorder) receives events,
+// their policies by name. Scenario.New gives an Interaction, the engine,
+// whose steps each validate everything before they change anything: Start
+// makes the starting checks; Factors makes the outside factors due; Act
+// declares the round's action and React answers it and resolves the round
+// (Play does both at once); Concede, Abandon and Outside apply the other
+// choices and the GM's ad hoc checks. A refused step returns an error and
+// changes neither the state nor the dice.Roller. Step takes the next step
+// with the parties' Policy values deciding, and Run steps to the end.
+// LegalActs, LegalReactions and LegalTargets list what a side may do now,
+// from the same checks the steps make; Party and UseOf turn names into the
+// numbers an Action and a Reaction carry.
+//
+// State saves everything, the scenario included, as one JSON value (with
+// an action awaiting its reactions, if any); Restore plays on from it and
+// State.Check validates it whole. An Interaction's Sink hears every Event,
 // and Describe narrates them.
 //
-// For simulation a Runner plays whole trials without allocating, and
+// For simulation a Runner plays whole trials through the same steps, and
 // Scenario.Exact solves a two-party scenario exactly as an absorbing Markov
 // chain over edge dice, initiative and skill history.
 package edge

@@ -3,8 +3,6 @@ package edge
 import (
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -41,7 +39,7 @@ func TestRepetition(t *testing.T) {
 			b.BonusEdge = 10
 			in := chase(t, a, b)
 			rec := &Recorder{}
-			in.SetSink(rec)
+			in.Sink = rec.Record
 			faces := []int{20, 1}
 			for range tc.skills {
 				faces = append(faces, 20, 1)
@@ -52,8 +50,8 @@ func TestRepetition(t *testing.T) {
 			}
 			veh := skill(t, in, "vehicles")
 			for _, name := range tc.skills {
-				d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, skill(t, in, name)}}},
-					Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}}}}}
+				d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, name)}}},
+					Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}
 				if err := in.Play(r, d); err != nil {
 					t.Fatal(err)
 				}
@@ -106,14 +104,14 @@ func TestReactionLegality(t *testing.T) {
 		if err := in.SetState(fresh); err != nil {
 			t.Fatal(err)
 		}
-		a := &Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, skill(t, in, tc.act)}}}
+		a := &Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, tc.act)}}}
 		mod, ok := v.ReactMod(1, 0, skill(t, in, tc.react), a)
 		if mod != tc.mod || ok != tc.ok {
 			t.Errorf("%s against %s: (%d, %v), want (%d, %v)", tc.react, tc.act, mod, ok, tc.mod, tc.ok)
 		}
 		before := in.State()
 		err := in.Play(dice.Scripted(10, 10), &Declaration{Action: *a,
-			Reactions: []Reaction{{Party: 1, Checks: []Use{{0, skill(t, in, tc.react)}}}}})
+			Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: skill(t, in, tc.react)}}}}})
 		if tc.ok {
 			if err != nil {
 				t.Errorf("%s against %s refused: %v", tc.react, tc.act, err)
@@ -162,7 +160,7 @@ func TestLargeParty(t *testing.T) {
 	// The GM's endurance check: the mob (2) rolls 5 = 7 and fails DC 10;
 	// the criminal rolls 9+3 = 12 and passes.
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	if err := in.Outside(dice.Scripted(9, 5), Factor{Skill: "endurance", DC: 10, Penalty: -2}); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +201,7 @@ func TestScheduledFactors(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	r := dice.NewSeeded(3)
 	for range 6 {
 		if err := in.Step(r); err != nil || in.Outcome().Done() {
@@ -231,15 +229,15 @@ func TestScheduledFactors(t *testing.T) {
 func TestSeize(t *testing.T) {
 	in := social(t, one("A", map[string]int{"persuasion": 2}), one("B", nil), one("C", map[string]int{"wits": 3}))
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Start: A 20, B 1, C 1. A 10+2 vs B 5; C seizes with wits 19+3.
 	r := dice.Scripted(20, 1, 1, 10, 5, 19)
 	if err := in.Start(r); err != nil {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "persuasion")
-	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, per}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}}, Seize: []int{2}}
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}, Seize: []int{2}}
 	if err := in.Play(r, d); err != nil {
 		t.Fatal(err)
 	}
@@ -265,14 +263,14 @@ func TestPassive(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Squad 15+3, 5+3; bombs 10+4, 19+4; then again 12, 12 vs 1, 1.
 	r := dice.Scripted(1, 15, 5, 10, 19, 12, 12, 1, 1)
 	if err := in.Start(r); err != nil {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "perception")
-	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, per}, {1, per}}}}
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}, {Member: 1, Skill: per}}}}
 	for range 2 {
 		if err := in.Play(r, d); err != nil {
 			t.Fatal(err)
@@ -293,7 +291,7 @@ func TestPassive(t *testing.T) {
 	if d := cmp.Diff([]int{4, 4, 4, 4}, bombMods); d != "" {
 		t.Errorf("passive modifiers (-want +got):\n%s", d)
 	}
-	bad := &Declaration{Action: d.Action, Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}}}
+	bad := &Declaration{Action: d.Action, Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}}
 	if err := in.Play(r, bad); err == nil || !strings.Contains(err.Error(), "passive") {
 		t.Errorf("a reaction for a passive party: %v", err)
 	}
@@ -319,9 +317,9 @@ func TestPassiveShortPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	ath := skill(t, in, "athletics")
-	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, ath}, {1, ath}, {2, ath}}}}
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: ath}, {Member: 1, Skill: ath}, {Member: 2, Skill: ath}}}}
 	if err := in.Play(dice.Scripted(20, 20, 20, 1, 1), d); err != nil {
 		t.Fatal(err)
 	}
@@ -431,31 +429,31 @@ func TestBadDeclarations(t *testing.T) {
 	}
 	per := skill(t, in, "persuasion")
 	ok := func() *Declaration {
-		return &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, per}}},
-			Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}}}
+		return &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}}},
+			Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}}
 	}
 	tests := []struct {
 		name string
 		mod  func(d *Declaration)
 		want string
 	}{
-		{"not the initiative", func(d *Declaration) { d.Action.Party = 1 }, "holds the initiative"},
+		{"not the initiative", func(d *Declaration) { d.Action.Party = 1 }, "turn to act"},
 		{"no target", func(d *Declaration) { d.Action.Targets = nil }, "no target"},
 		{"target oneself", func(d *Declaration) { d.Action.Targets = []int{0} }, "targets itself"},
 		{"target out", func(d *Declaration) { d.Action.Targets = []int{2} }, "out of the interaction"},
 		{"target missing", func(d *Declaration) { d.Action.Targets = []int{7} }, "does not exist"},
 		{"target twice", func(d *Declaration) { d.Action.Targets = []int{1, 1} }, "targeted twice"},
-		{"wager more than held", func(d *Declaration) { d.Action.Checks = []Use{{0, per}, {1, per}} }, "holds 1"},
+		{"wager more than held", func(d *Declaration) { d.Action.Checks = []Use{{Member: 0, Skill: per}, {Member: 1, Skill: per}} }, "holds 1"},
 		{"no checks", func(d *Declaration) { d.Action.Checks = nil }, "at least one member"},
-		{"no such member", func(d *Declaration) { d.Action.Checks = []Use{{5, per}} }, "no member 5"},
-		{"no such skill", func(d *Declaration) { d.Action.Checks = []Use{{0, 99}} }, "does not exist"},
-		{"act with an unfit skill", func(d *Declaration) { d.Action.Checks = []Use{{0, skill(t, in, "stealth")}} }, "cannot act"},
-		{"illegal reaction", func(d *Declaration) { d.Reactions[0].Checks = []Use{{0, skill(t, in, "stealth")}} }, "cannot react"},
+		{"no such member", func(d *Declaration) { d.Action.Checks = []Use{{Member: 5, Skill: per}} }, "no member 5"},
+		{"no such skill", func(d *Declaration) { d.Action.Checks = []Use{{Member: 0, Skill: 99}} }, "does not exist"},
+		{"act with an unfit skill", func(d *Declaration) { d.Action.Checks = []Use{{Member: 0, Skill: skill(t, in, "stealth")}} }, "cannot act"},
+		{"illegal reaction", func(d *Declaration) { d.Reactions[0].Checks = []Use{{Member: 0, Skill: skill(t, in, "stealth")}} }, "cannot react"},
 		{"missing reaction", func(d *Declaration) { d.Reactions = nil }, "must react"},
 		{"untargeted reaction", func(d *Declaration) { d.Reactions[0].Party = 2 }, "was not targeted"},
 		{"double reaction", func(d *Declaration) { d.Reactions = append(d.Reactions, d.Reactions[0]) }, "reacts twice"},
 		{"member twice", func(d *Declaration) {
-			d.Reactions[0].Checks = []Use{{0, per}, {0, per}}
+			d.Reactions[0].Checks = []Use{{Member: 0, Skill: per}, {Member: 0, Skill: per}}
 		}, "checks twice"},
 		{"seize while targeted", func(d *Declaration) { d.Seize = []int{1} }, "cannot also seize"},
 		{"seize while out", func(d *Declaration) { d.Seize = []int{2} }, "out of the interaction"},
@@ -494,8 +492,8 @@ func TestMultiTargetOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "persuasion")
-	err = in.Play(dice.Scripted(1, 1, 1), &Declaration{Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{0, per}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}, {Party: 2, Checks: []Use{{0, per}}}}})
+	err = in.Play(dice.Scripted(1, 1, 1), &Declaration{Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{Member: 0, Skill: per}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}, {Party: 2, Checks: []Use{{Member: 0, Skill: per}}}}})
 	if err == nil || !strings.Contains(err.Error(), "multi_target") {
 		t.Errorf("two targets with multi_target off: %v", err)
 	}
@@ -594,8 +592,8 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	ra, rb := &Recorder{}, &Recorder{}
-	a.SetSink(ra)
-	b.SetSink(rb)
+	a.Sink = ra.Record
+	b.Sink = rb.Record
 	oa, errA := a.Run(dice.NewSeeded(5))
 	ob, errB := b.Run(dice.NewSeeded(5))
 	if errA != nil || errB != nil {
@@ -636,19 +634,19 @@ func TestStateRoundTrip(t *testing.T) {
 // badPolicy targets its own party.
 type badPolicy struct{ Style }
 
-func (badPolicy) Act(v View, p int, a *Action) {
+func (badPolicy) Act(v *View, p int, a *Action) {
 	a.Targets = append(a.Targets, p)
-	a.Checks = append(a.Checks, Use{0, 0})
+	a.Checks = append(a.Checks, Use{Member: 0, Skill: 0})
 }
 
 func TestPolicies(t *testing.T) {
-	if d := cmp.Diff([]string{"canny", "cautious", "reckless", "steady"}, Policies()); d != "" {
+	if d := cmp.Diff([]string{"canny", "cautious", "reckless", "steady"}, PolicyNames()); d != "" {
 		t.Errorf("policies (-want +got):\n%s", d)
 	}
 	if _, err := PolicyByName("timid"); err == nil || !strings.Contains(err.Error(), "steady") {
 		t.Errorf("unknown policy: %v", err)
 	}
-	if p, err := PolicyByName(""); err != nil || *p.(*Style) != registry["steady"] {
+	if p, err := PolicyByName(""); err != nil || p.(Style) != styles["steady"] {
 		t.Errorf("default policy: %v %v", p, err)
 	}
 	// A policy's illegal choice is refused, not fixed, and changes nothing.
@@ -702,7 +700,7 @@ func TestPolicyChoices(t *testing.T) {
 		}
 		return a.Checks
 	}
-	if d := cmp.Diff([]Use{{0, dec}}, act("cautious")); d != "" {
+	if d := cmp.Diff([]Use{{Member: 0, Skill: dec}}, act("cautious")); d != "" {
 		t.Errorf("cautious (-want +got):\n%s", d)
 	}
 	// Reckless keeps its favourite skill: persuasion +5 though used 3 times.
@@ -733,152 +731,8 @@ func TestPolicyChoices(t *testing.T) {
 	// Reacting to deception: perception is neither same nor opposed but
 	// safe in a social; B reacts with it at no penalty.
 	r := &Reaction{Party: 1}
-	cautious.React(in.View(), 1, &Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, dec}}}, r)
-	if d := cmp.Diff([]Use{{0, skill(t, in, "perception")}}, r.Checks); d != "" {
+	cautious.React(in.View(), 1, &Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: dec}}}, r)
+	if d := cmp.Diff([]Use{{Member: 0, Skill: skill(t, in, "perception")}}, r.Checks); d != "" {
 		t.Errorf("reaction (-want +got):\n%s", d)
-	}
-}
-
-// eventsOf plays s to its end on NewSeeded(seed) and returns its events.
-// The first wrap parties have the registered policy name asked through the
-// Policy interface (viaInterface) instead of the engine's direct path.
-func eventsOf(t *testing.T, s Scenario, name string, seed uint64, wrap int) []Event {
-	t.Helper()
-	in, err := s.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p := range wrap {
-		if err := in.SetPolicy(p, viaInterface{registry[name]}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rec := &Recorder{}
-	in.SetSink(rec)
-	if _, err := in.Run(dice.NewSeeded(seed)); err != nil {
-		t.Fatal(err)
-	}
-	return rec.Events
-}
-
-// viaInterface hides a Style behind another type, so the engine must ask
-// it through the Policy interface instead of its direct path.
-type viaInterface struct{ Style }
-
-// TestStyleDirectCalls: the engine's direct calls to registered policies
-// decide exactly as the Policy interface does, for every registered policy.
-func TestStyleDirectCalls(t *testing.T) {
-	for _, name := range Policies() {
-		t.Run(name, func(t *testing.T) {
-			s := five()
-			s.Parties[1].Members[0].Size = 30 // a group, so Abandon is asked
-			s.Parties[0].Policy, s.Parties[1].Policy = name, name
-			s.Factors = []Factor{{After: 2, Every: 3, Skill: "endurance", DC: 12, Penalty: -1}}
-			direct, iface := eventsOf(t, s, name, 11, 0), eventsOf(t, s, name, 11, len(s.Parties))
-			if len(direct) < 20 {
-				t.Fatalf("only %d events", len(direct))
-			}
-			if d := cmp.Diff(iface, direct); d != "" {
-				t.Errorf("direct calls diverge from the interface (-interface +direct):\n%s", d)
-			}
-		})
-	}
-}
-
-// plainBest is the straightforward version of bestSkill: every candidate in
-// order, then the actor's skills not among them, the first best kept.
-func plainBest(in *Interaction, g int, cands []int, react bool, mask uint64, ignoreRep bool) (int, int) {
-	best, val := -1, 0
-	try := func(sk int) {
-		x := in.base(g, sk)
-		if react {
-			extra, ok := in.reactMod(sk, mask)
-			if !ok {
-				return
-			}
-			x += extra
-		}
-		if !ignoreRep {
-			x += in.repetition(g, sk)
-		}
-		if best < 0 || x > val {
-			best, val = sk, x
-		}
-	}
-	for _, sk := range cands {
-		try(sk)
-	}
-	if react {
-		for sk := range in.skills {
-			if mask&(1<<sk) != 0 && !slices.Contains(cands, sk) {
-				try(sk)
-			}
-		}
-	}
-	return best, val
-}
-
-// TestBestSkill: the policies' pruned, presorted search for a member's best
-// skill picks exactly what trying every candidate in order picks, over
-// random skill histories, penalties, group ranks and actor skills.
-func TestBestSkill(t *testing.T) {
-	s := five()
-	s.Parties[1].Members[2].Size = 30 // a group with a rank
-	s.Parties[0].Members[1].Skills["defense"] = 4
-	s.Parties[0].Members[3].Skills["stealth"] = 6
-	s.Parties[1].Members[4].Skills["endurance"] = 5
-	in, err := s.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	ns := len(in.skills)
-	checked, ties := 0, 0
-	for trial := range 3000 {
-		in.Reset()
-		st := &in.st
-		st.round = 7
-		for g := range in.names {
-			m := &st.mem[g]
-			m.penalty = -rng.IntN(3)
-			if rng.IntN(2) == 0 {
-				m.last, m.lastRound, m.streak = rng.IntN(ns), 7, 1+rng.IntN(4)
-			}
-			if in.size[g] > 1 && rng.IntN(2) == 0 {
-				m.abandoned, m.rank = true, max(m.rank-1, 0)
-			}
-			for sk := range ns {
-				st.uses[g*ns+sk] = int8(rng.IntN(4))
-			}
-		}
-		mask := uint64(0)
-		for range 1 + rng.IntN(3) {
-			mask |= 1 << rng.IntN(ns)
-		}
-		ignore := trial%5 == 0
-		for g := range in.names {
-			for _, react := range []bool{false, true} {
-				cands := in.actCand[g]
-				if react {
-					cands = in.reactCand[g]
-				}
-				wb, wv := plainBest(in, g, cands, react, mask, ignore)
-				gb, gv := in.bestSkill(g, react, mask, ignore)
-				if gb != wb || gv != wv {
-					t.Fatalf("trial %d member %s react %v: got skill %d (%+d), want %d (%+d)", trial, in.names[g], react, gb, gv, wb, wv)
-				}
-				checked++
-				// Count choices where another candidate ties the best.
-				for _, sk := range cands {
-					if sk != wb && in.base(g, sk)+in.repetition(g, sk) == wv && !react {
-						ties++
-						break
-					}
-				}
-			}
-		}
-	}
-	if ties < 100 {
-		t.Errorf("only %d of %d choices had a tie to break", ties, checked)
 	}
 }

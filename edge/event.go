@@ -3,6 +3,8 @@ package edge
 import (
 	"fmt"
 	"strings"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // EventKind says what an Event reports.
@@ -32,52 +34,43 @@ const (
 	EvEnd
 )
 
-var kindNames = [...]string{"start", "initiative", "check", "transfer", "out", "concede", "abandon", "outside", "end"}
+var kindNames = named.Enum[EventKind]{"start", "initiative", "check", "transfer", "out", "concede", "abandon", "outside", "end"}
 
-// String returns the name of k.
-func (k EventKind) String() string {
-	if k < 0 || int(k) >= len(kindNames) {
-		return fmt.Sprintf("EventKind(%d)", int(k))
-	}
-	return kindNames[k]
-}
+func (k EventKind) String() string                { return kindNames.String(k) }
+func (k EventKind) MarshalText() ([]byte, error)  { return kindNames.Marshal(k) }
+func (k *EventKind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b, k) }
 
 // Event is one thing that happened. Parties and members are indices
 // (members within their party); -1 means none. Interaction.Describe turns an
 // event into a sentence.
 type Event struct {
-	Kind   EventKind // what happened
-	Round  int       // the round it happened in (0 before the first)
-	Party  int       // the party it concerns
-	Member int       // the member within Party, or -1
-	Skill  int       // the skill checked, or -1
-	Roll   int       // the check's dice before modifiers
-	Mod    int       // the check's total modifier
-	Total  int       // Roll + Mod
-	Staked bool      // the check wagered an edge die
-	Failed bool      // an outside-factor check failed
+	Kind   EventKind `json:"kind"`             // what happened
+	Round  int       `json:"round"`            // the round it happened in (0 before the first)
+	Party  int       `json:"party"`            // the party it concerns
+	Member int       `json:"member"`           // the member within Party, or -1
+	Skill  int       `json:"skill"`            // the skill checked, or -1
+	Roll   int       `json:"roll,omitempty"`   // the check's dice before modifiers
+	Mod    int       `json:"mod,omitempty"`    // the check's total modifier
+	Total  int       `json:"total,omitempty"`  // Roll + Mod
+	Staked bool      `json:"staked,omitempty"` // the check wagered an edge die
+	Failed bool      `json:"failed,omitempty"` // an outside-factor check failed
 	// To and ToMember receive dice in transfers and surrenders.
-	To       int
-	ToMember int
+	To       int `json:"to"`
+	ToMember int `json:"to_member"`
 	// Dice counts dice moved, or an outside factor's penalty.
-	Dice       int
-	Concession Concession // the choice of an EvConcede
-	End        End        // how an EvEnd ended
+	Dice       int        `json:"dice,omitempty"`
+	Concession Concession `json:"concession,omitempty"` // the choice of an EvConcede
+	End        End        `json:"end,omitempty"`        // how an EvEnd ended
 }
 
-// Sink receives events. Events are passed by value, so a nil sink costs
-// nothing and a recorder allocates only to grow its own list.
-type Sink interface {
-	Event(e Event)
-}
-
-// Recorder is a Sink that keeps every event in order.
+// Recorder keeps every event in order: set an Interaction's Sink to its
+// Record method.
 type Recorder struct {
 	Events []Event
 }
 
-// Event appends e.
-func (r *Recorder) Event(e Event) { r.Events = append(r.Events, e) }
+// Record appends e.
+func (r *Recorder) Record(e Event) { r.Events = append(r.Events, e) }
 
 // Of returns the recorded events of one kind.
 func (r *Recorder) Of(k EventKind) []Event {

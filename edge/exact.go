@@ -10,8 +10,14 @@ import (
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-// exactBudget bounds the check combinations enumerated per state.
-const exactBudget = 200_000
+// exactBudget bounds the check combinations enumerated per state, and
+// exactWork those enumerated in all: beyond them Exact answers
+// markov.ErrTooLarge (wrapped with markov.ErrNoExact) in about a second
+// instead of grinding.
+const (
+	exactBudget = 200_000
+	exactWork   = 4_000_000
+)
 
 // roundBase is the round number chain states are decoded at; only "used
 // in the round just played" matters, so any large value serves.
@@ -35,14 +41,17 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if len(in.factors) > 0 {
 		return markov.Answer{}, fmt.Errorf("%w: outside factors depend on the round number", markov.ErrNoExact)
 	}
-	dist, err := dice.SumOf(in.checkDice)
+	if in.rules.Turns != HolderActs {
+		return markov.Answer{}, fmt.Errorf("%w: the chain covers rounds where only the initiative holder acts (rules.turns holder_acts)", markov.ErrNoExact)
+	}
+	dist, err := dice.SumOf(in.rules.Check.Dice())
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
-	if dist, err = dist.Shift(in.checkMod); err != nil {
+	if dist, err = dist.Shift(in.rules.Check.Modifier()); err != nil {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
-	x := &exacter{in: in, dist: dist, nc: 2*len(in.parties) + 1}
+	x := &exacter{ctx: ctx, in: in, dist: dist, nc: 2*len(in.parties) + 1}
 	res := markov.Answer{P: make([]float64, x.nc)}
 	starts, err := x.starts()
 	if err != nil {
@@ -69,8 +78,11 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		if x.err != nil {
 			return markov.Answer{}, x.err
 		}
+		if ctx.Err() != nil {
+			return markov.Answer{}, ctx.Err()
+		}
 		if err != nil {
-			return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+			return markov.Answer{}, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
 		}
 		sol, err := chain.Solve()
 		if err != nil {
@@ -109,6 +121,8 @@ type start struct {
 }
 
 type exacter struct {
+	ctx   context.Context
+	work  int // check combinations enumerated so far
 	in    *Interaction
 	dist  dice.Dist
 	nc    int
@@ -134,10 +148,10 @@ func (x *exacter) starts() ([]start, error) {
 	in.Reset()
 	_, m0 := in.leader(0, in.startSkill)
 	_, m1 := in.leader(1, in.startSkill)
-	first := 0.0 // P(party 0 first): higher total, then higher modifier, then listed first
+	first := 0.0 // P(party 0 first): it ranks above party 1, or level, listed first
 	for a := x.dist.Min; a <= x.dist.Max(); a++ {
 		for b := x.dist.Min; b <= x.dist.Max(); b++ {
-			if a+m0 > b+m1 || (a+m0 == b+m1 && m0 >= m1) {
+			if !in.rules.outranks(b+m1, m1, a+m0, m0) {
 				first += x.dist.Prob(a) * x.dist.Prob(b)
 			}
 		}
@@ -171,7 +185,8 @@ func (x *exacter) encode(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(e))
 	}
 	ns := len(in.skills)
-	capN := func(n int) byte { return byte(min(n, in.repLen)) }
+	repLen := len(in.rules.Repetition)
+	capN := func(n int) byte { return byte(min(n, repLen)) }
 	for g := range in.names {
 		b = binary.AppendVarint(b, int64(st.mem[g].penalty))
 		b = append(b, byte(st.mem[g].rank))
@@ -180,7 +195,7 @@ func (x *exacter) encode(b []byte) []byte {
 		} else {
 			b = append(b, 0)
 		}
-		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
+		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
 		if st.mem[g].lastRound == st.round && st.mem[g].last >= 0 {
@@ -220,7 +235,7 @@ func (x *exacter) decode(k string) {
 		b = b[n:]
 		st.mem[g].rank, st.mem[g].abandoned = int(b[0]), b[1] == 1
 		b = b[2:]
-		if in.repLen == 0 || in.parties[in.memberOf[g]].passive {
+		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
 		st.mem[g].last, st.mem[g].streak, st.mem[g].lastRound = -1, 0, -1
@@ -255,9 +270,15 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 	for range ps {
 		total *= len(x.dist.P)
 		if total > exactBudget {
-			x.err = fmt.Errorf("%w: %d checks a round are too many to enumerate (at most %d combinations)", markov.ErrNoExact, len(ps), exactBudget)
+			x.err = fmt.Errorf("%w: %w: %d checks a round of %d results each are too many to enumerate (at most %d combinations)",
+				markov.ErrNoExact, markov.ErrTooLarge, len(ps), len(x.dist.P), exactBudget)
 			return out
 		}
+	}
+	if x.work += total; x.work > exactWork {
+		x.err = fmt.Errorf("%w: %w: more than %d combinations of checks to enumerate over the whole chain",
+			markov.ErrNoExact, markov.ErrTooLarge, exactWork)
+		return out
 	}
 	in.saved.copyFrom(&in.st)
 	if x.succ == nil {
@@ -266,12 +287,16 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 	clear(x.succ)
 	x.keys, x.probs = x.keys[:0], x.probs[:0]
 	x.odo = append(x.odo[:0], make([]int, len(ps))...)
-	for {
+	for n := 0; ; n++ {
+		if n%4096 == 0 && x.ctx.Err() != nil {
+			x.err = x.ctx.Err()
+			return out
+		}
 		p := 1.0
 		for i := range ps {
 			v := x.odo[i]
 			p *= x.dist.P[v]
-			ps[i].score(int32(x.dist.Min + v))
+			ps[i].total = x.dist.Min + v + ps[i].mod
 		}
 		if p > 0 {
 			in.st.copyFrom(&in.saved)

@@ -18,7 +18,7 @@ func ExampleInteraction_Play() {
 		return
 	}
 	rec := &edge.Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Reflex to start (Becky 17+3, Joe 10+4), then the round's checks.
 	r := dice.Scripted(17, 10, 15, 9, 12)
 	if err := in.Start(r); err != nil {

@@ -39,29 +39,31 @@ func FuzzScenario(f *testing.F) {
 	})
 }
 
-// FuzzState: no saved state makes SetState panic, and a state it accepts
-// can be played on without panicking.
+// FuzzState: no saved state makes Restore panic, and a state it accepts
+// (its check passed) plays on without any step refusing it.
 func FuzzState(f *testing.F) {
-	in, _ := DefaultScenario().New()
-	r := dice.NewSeeded(4)
-	for range 3 {
-		b, _ := json.Marshal(in.State())
-		f.Add(b)
-		_ = in.Step(r)
+	for _, s := range kitScenarios() {
+		in, _ := s.New()
+		r := dice.NewSeeded(4)
+		for range 4 {
+			b, _ := json.Marshal(in.State())
+			f.Add(b)
+			_ = in.Step(r)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var st State
 		if json.Unmarshal(data, &st) != nil {
 			return
 		}
-		in, _ := DefaultScenario().New()
-		if in.SetState(st) != nil {
+		in, err := Restore(st)
+		if err != nil {
 			return
 		}
 		r := dice.NewSeeded(2)
-		for i := 0; i < 20 && !in.Outcome().Done(); i++ {
-			if in.Step(r) != nil {
-				return
+		for i := 0; i < 200 && !in.Outcome().Done(); i++ {
+			if err := in.Step(r); err != nil {
+				t.Fatalf("step %d refused a restored state its check accepted: %v", i, err)
 			}
 		}
 	})

@@ -3,10 +3,13 @@ package edge
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
+	"math/bits"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // End says how an interaction ended.
@@ -28,33 +31,11 @@ const (
 	TimeUp
 )
 
-var endNames = [...]string{"running", "ran_out", "surrendered", "walked_away", "time_up"}
+var endNames = named.Enum[End]{"running", "ran_out", "surrendered", "walked_away", "time_up"}
 
-// String returns the snake_case name of e.
-func (e End) String() string {
-	if e < 0 || int(e) >= len(endNames) {
-		return fmt.Sprintf("End(%d)", int(e))
-	}
-	return endNames[e]
-}
-
-// MarshalText writes e by name.
-func (e End) MarshalText() ([]byte, error) {
-	if e < 0 || int(e) >= len(endNames) {
-		return nil, fmt.Errorf("edge: unknown end %d", int(e))
-	}
-	return []byte(endNames[e]), nil
-}
-
-// UnmarshalText reads an end by name.
-func (e *End) UnmarshalText(b []byte) error {
-	i := slices.Index(endNames[:], string(b))
-	if i < 0 {
-		return fmt.Errorf("edge: unknown end %q: want one of %v", b, endNames)
-	}
-	*e = End(i)
-	return nil
-}
+func (e End) String() string                { return endNames.String(e) }
+func (e End) MarshalText() ([]byte, error)  { return endNames.Marshal(e) }
+func (e *End) UnmarshalText(b []byte) error { return endNames.Unmarshal(b, e) }
 
 // Outcome is how an interaction ended.
 type Outcome struct {
@@ -86,18 +67,11 @@ const (
 	WalkAway
 )
 
-// String returns the name of c.
-func (c Concession) String() string {
-	switch c {
-	case Continue:
-		return "continue"
-	case Surrender:
-		return "surrender"
-	case WalkAway:
-		return "walk_away"
-	}
-	return fmt.Sprintf("Concession(%d)", int(c))
-}
+var concessionNames = named.Enum[Concession]{"continue", "surrender", "walk_away"}
+
+func (c Concession) String() string                { return concessionNames.String(c) }
+func (c Concession) MarshalText() ([]byte, error)  { return concessionNames.Marshal(c) }
+func (c *Concession) UnmarshalText(b []byte) error { return concessionNames.Unmarshal(b, c) }
 
 // dyn is the changing part of an interaction; everything else is fixed at
 // setup. Member slices are indexed by global member number, uses by
@@ -115,12 +89,24 @@ type dyn struct {
 	mem        []memberDyn
 	transfers  int
 	changes    int
+	// pending is the action declared this round, awaiting the targets'
+	// reactions (Act, then React); inFlight says there is one.
+	inFlight bool
+	pending  Action
+	// With Rules.Turns EveryParty: the parties that took their turn this
+	// round, and the round's highest check so far (hasBest).
+	acted     []bool
+	roundBest participant
+	hasBest   bool
 }
 
 func (d *dyn) alloc(parties, members, skills int) {
+	d.pending.Targets = make([]int, 0, MaxParties)
+	d.pending.Checks = make([]Use, 0, MaxMembers)
 	d.order = make([]int, 0, parties)
 	d.edge = make([]int, parties)
 	d.out = make([]bool, parties)
+	d.acted = make([]bool, parties)
 	d.uses = make([]int8, members*skills)
 	d.mem = make([]memberDyn, members)
 }
@@ -136,10 +122,15 @@ func (d *dyn) copyFrom(s *dyn) {
 	copy(d.uses, s.uses)
 	copy(d.mem, s.mem)
 	d.transfers, d.changes = s.transfers, s.changes
+	d.inFlight = s.inFlight
+	copy(d.acted, s.acted)
+	d.roundBest, d.hasBest = s.roundBest, s.hasBest
+	d.pending.Party = s.pending.Party
+	d.pending.Targets = append(d.pending.Targets[:0], s.pending.Targets...)
+	d.pending.Checks = append(d.pending.Checks[:0], s.pending.Checks...)
 }
 
-// memberDyn is the changing state of one member, kept together so a check
-// touches one cache line.
+// memberDyn is the changing state of one member.
 type memberDyn struct {
 	last      int // skill last used, -1 for none
 	lastRound int // the round it was used in
@@ -163,62 +154,68 @@ type party struct {
 // parties, policies) and its changing state, advanced by step functions.
 // Build one with Scenario.New. An Interaction is not safe for concurrent use.
 type Interaction struct {
+	scenario Scenario // a private copy, for saved states
 	rules    Rules
 	typ      Type
 	typeName string
 	factors  []factor
 
+	// Skills are numbered in the order the scenario first names them.
 	skills      []string
 	skillIdx    map[string]int
-	safe        []bool
-	appropriate []bool
-	endurance   []bool
-	opp         []uint64 // opp[s]: skills naturally opposed to s
-	startSkill  int      // -1 when the tempter goes first
+	safe        []bool     // safe in this type ("Can't Fool Me Twice!")
+	appropriate []bool     // appropriate to this type
+	endurance   []bool     // a group's modifier is a penalty ("Large Parties")
+	opposed     []skillSet // opposed[s]: the skills naturally opposed to s
+	startSkill  int        // -1 when the tempter goes first
 	seizeSkill  int
-	circ        []int
 
-	parties     []party
-	memberOf    []int // global member -> party
-	names       []string
-	mods        []int      // member*skills+skill
-	stat        []int      // mods plus circumstance and party bonus
-	passiveM    []bool     // member of a passive party
-	groups      bool       // some member is a group with stragglers to abandon
-	safeMask    uint64     // skills safe in this type
-	apprMask    uint64     // skills appropriate to this type
-	endMask     uint64     // endurance-type skills
-	repTab      [128]int32 // repTab[n]: penalty after n uses (0 for none); counts stop at 100
-	known       [][]int    // skills each member lists
-	actCand     [][]int    // skills each member may act with (known ones, or all legal)
-	reactCand   [][]int    // skills each member might react with, besides the actor's
-	actList     [][]cand   // actCand by descending static modifier
-	reactList   [][]cand   // reactCand by descending static modifier
-	reactSet    []uint64   // the skills in reactCand
-	passSkill   []int      // a passive member's one skill
-	size        []int
-	checkDice   []dice.Die
-	checkMod    int
-	checkD      int // sides when the check is a single die, else 0
-	batch       int // checks rolled from one IntN (d^batch <= 2^32), 0 for none
-	batchPow    [maxBatch + 1]int
-	batchC      uint64 // ceil(2^64 / checkD)
-	repLen      int
-	pol         []Policy
-	sink        Sink
-	st, start   dyn
-	saved       dyn
-	decl        Declaration
-	parts       []participant
-	nAct        int // checks of the acting party at the front of parts
-	nStaked     int // staked checks at the front of parts
-	faceBuf     []int
-	passiveMask uint32           // passive parties
-	duel        bool             // two parties, neither passive
-	lone        bool             // a duel of one member a side
-	reactOf     [MaxParties]int8 // reaction of each targeted party in that declaration
-	orderBuf    []int
-	rk          ranked // styleChecks' scratch
+	// Members are numbered across all parties, party by party.
+	parties   []party
+	memberOf  []int  // member -> party
+	passive   []bool // member of a passive party
+	names     []string
+	size      []int
+	mods      []int      // member*skills+skill: skill, circumstance and party bonus
+	known     [][]int    // skills each member lists
+	actCand   [][]int    // skills each member may act with (known ones, or all legal)
+	reactCand [][]int    // skills each member weighs first when reacting: known and safe ones
+	reactSet  []skillSet // the skills in reactCand
+	passSkill []int      // a passive member's one skill
+	groups    bool       // some member is a group with stragglers to abandon
+
+	// Sink hears every event; nil builds none.
+	Sink func(Event)
+
+	pol       []Policy
+	view      View
+	st, start dyn
+	saved     dyn
+
+	// Scratch for one round.
+	decl    Declaration
+	parts   []participant
+	nAct    int // checks of the acting party at the front of parts
+	nStaked int // staked checks at the front of parts
+	faces   []int
+	ordered []int
+}
+
+// skillSet is a set of the skills of one interaction (at most MaxSkills).
+type skillSet uint64
+
+func (k skillSet) has(s int) bool { return k&(1<<uint(s)) != 0 }
+func (k *skillSet) add(s int)     { *k |= 1 << uint(s) }
+
+// all yields the skills of k in increasing order.
+func (k skillSet) all() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for ; k != 0; k &= k - 1 {
+			if !yield(bits.TrailingZeros64(uint64(k))) {
+				return
+			}
+		}
+	}
 }
 
 type factor struct {
@@ -227,9 +224,9 @@ type factor struct {
 	parties []bool
 }
 
-// maxBatch bounds the checks rolled from one draw (a power of two less
-// one, for a mask).
-const maxBatch = 15
+// maxCount bounds the uses and streaks counted for Can't Fool Me Twice;
+// beyond the last penalty step more no longer matters.
+const maxCount = 100
 
 // maxPenalty bounds the outside-factor penalties a member accumulates.
 const maxPenalty = 100 * MaxModifier
@@ -238,7 +235,7 @@ const maxPenalty = 100 * MaxModifier
 type View struct{ in *Interaction }
 
 // View returns a read-only view of in.
-func (in *Interaction) View() View { return View{in} }
+func (in *Interaction) View() *View { return &in.view }
 
 // SetPolicy sets the policy that decides for party p in Step and Run.
 func (in *Interaction) SetPolicy(p int, pol Policy) error {
@@ -252,11 +249,8 @@ func (in *Interaction) SetPolicy(p int, pol Policy) error {
 	return nil
 }
 
-// SetSink sets where events go; nil turns them off (at no cost).
-func (in *Interaction) SetSink(s Sink) { in.sink = s }
-
-// Rules returns the interaction's rules.
-func (in *Interaction) Rules() Rules { return in.rules }
+// Rules returns a copy of the interaction's rules.
+func (in *Interaction) Rules() Rules { return in.rules.clone() }
 
 // Skill returns the index of a skill name, for Use.
 func (in *Interaction) Skill(name string) (int, bool) {
@@ -294,76 +288,79 @@ func (in *Interaction) Reset() { in.st.copyFrom(&in.start) }
 
 // build validates s and sets up an interaction (without policies).
 func build(s Scenario) (*Interaction, error) {
-	r := s.Rules
-	if err := r.Validate(); err != nil {
+	if err := s.check(); err != nil {
 		return nil, err
 	}
-	typ, ok := r.Types[s.Type]
-	if !ok {
-		return nil, fmt.Errorf("edge: type %q is not in rules.types: want one of %v", s.Type, slices.Sorted(maps.Keys(r.Types)))
+	s = s.clone()
+	in := &Interaction{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
+	in.index(s)
+	if ns := len(in.skills); ns > MaxSkills {
+		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
+	}
+	in.classify(s)
+	in.setMembers(s)
+	in.allocScratch()
+	return in, nil
+}
+
+// check reports the first thing wrong with s, naming the field.
+func (s Scenario) check() error {
+	r := s.Rules
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if _, ok := r.Types[s.Type]; !ok {
+		return fmt.Errorf("edge: type %q is not in rules.types: want one of %v", s.Type, slices.Sorted(maps.Keys(r.Types)))
 	}
 	if len(s.Parties) < 2 || len(s.Parties) > MaxParties {
-		return nil, fmt.Errorf("edge: parties: %d given; an interaction needs 2..%d parties", len(s.Parties), MaxParties)
+		return fmt.Errorf("edge: parties: %d given; an interaction needs 2..%d parties", len(s.Parties), MaxParties)
 	}
-	in := &Interaction{rules: r, typ: typ, typeName: s.Type, skillIdx: map[string]int{}}
-	add := func(name string) {
-		if _, ok := in.skillIdx[name]; !ok && name != "" {
-			in.skillIdx[name] = len(in.skills)
-			in.skills = append(in.skills, name)
+	if err := s.checkParties(); err != nil {
+		return err
+	}
+	if len(s.Circumstances) > MaxSkills {
+		return fmt.Errorf("edge: circumstances: %d skills, at most %d", len(s.Circumstances), MaxSkills)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Circumstances)) {
+		if err := checkMod("circumstances["+k+"]", s.Circumstances[k]); err != nil {
+			return err
 		}
 	}
-	add(typ.Start)
-	add(typ.Seize)
-	for _, k := range typ.Skills {
-		add(k)
+	if len(s.Factors) > MaxFactors {
+		return fmt.Errorf("edge: outside_factors: %d given, at most %d", len(s.Factors), MaxFactors)
 	}
-	for _, k := range typ.Safe {
-		add(k)
+	for i, f := range s.Factors {
+		if err := s.checkFactor(fmt.Sprintf("outside_factors[%d]", i), f); err != nil {
+			return err
+		}
 	}
-	for _, k := range r.Endurance {
-		add(k)
-	}
-	for _, pr := range r.Opposed {
-		add(pr[0])
-		add(pr[1])
-	}
+	return nil
+}
+
+// checkParties reports the first thing wrong with the parties.
+func (s Scenario) checkParties() error {
 	names := map[string]bool{}
 	slugs := map[string]string{}
 	active, tempters := 0, 0
 	for i, p := range s.Parties {
 		field := fmt.Sprintf("parties[%d]", i)
 		if p.Name == "" {
-			return nil, fmt.Errorf("edge: %s.name is empty: every party needs a name", field)
+			return fmt.Errorf("edge: %s.name is empty: every party needs a name", field)
 		}
 		if names[p.Name] {
-			return nil, fmt.Errorf("edge: %s.name %q is used twice: party names are unique", field, p.Name)
+			return fmt.Errorf("edge: %s.name %q is used twice: party names are unique", field, p.Name)
 		}
 		names[p.Name] = true
 		sl := slug(p.Name)
 		if sl == "" {
-			return nil, fmt.Errorf("edge: %s.name %q has no letters or digits", field, p.Name)
+			return fmt.Errorf("edge: %s.name %q has no letters or digits", field, p.Name)
 		}
 		if o, ok := slugs[sl]; ok {
-			return nil, fmt.Errorf("edge: %s.name %q reads the same as %q in outcome names", field, p.Name, o)
+			return fmt.Errorf("edge: %s.name %q reads the same as %q in outcome names", field, p.Name, o)
 		}
 		slugs[sl] = p.Name
-		if len(p.Members) == 0 {
-			return nil, fmt.Errorf("edge: %s (%q) has no members: a party needs 1..%d", field, p.Name, MaxMembers)
-		}
-		if len(p.Members) > MaxMembers {
-			return nil, fmt.Errorf("edge: %s (%q) has %d members: at most %d (make a crowd one member with a size)", field, p.Name, len(p.Members), MaxMembers)
-		}
-		if p.BonusEdge < 0 {
-			return nil, fmt.Errorf("edge: %s.bonus_edge = %d: edge dice cannot be negative (give the other side bonus dice instead)", field, p.BonusEdge)
-		}
-		if r.StartEdge+p.BonusEdge > MaxEdge {
-			return nil, fmt.Errorf("edge: %s.bonus_edge = %d: at most %d edge dice in all", field, p.BonusEdge, MaxEdge)
-		}
-		if err := checkMod(field+".bonus", p.Bonus); err != nil {
-			return nil, err
-		}
-		if p.Passive && p.Tempter {
-			return nil, fmt.Errorf("edge: %s (%q) is both passive and tempter: a passive party never acts", field, p.Name)
+		if err := s.checkParty(field, p); err != nil {
+			return err
 		}
 		if !p.Passive {
 			active++
@@ -371,67 +368,130 @@ func build(s Scenario) (*Interaction, error) {
 		if p.Tempter {
 			tempters++
 		}
-		for j, m := range p.Members {
-			mf := fmt.Sprintf("%s.members[%d]", field, j)
-			if m.Name == "" {
-				return nil, fmt.Errorf("edge: %s.name is empty", mf)
+	}
+	if active == 0 {
+		return errors.New("edge: parties: every party is passive; at least one must act")
+	}
+	if s.Rules.Types[s.Type].TempterFirst && tempters == 0 {
+		return fmt.Errorf("edge: type %q gives the tempter the first action but no party has tempter set", s.Type)
+	}
+	return nil
+}
+
+// checkParty reports the first thing wrong with one party and its members.
+func (s Scenario) checkParty(field string, p Party) error {
+	if len(p.Members) == 0 {
+		return fmt.Errorf("edge: %s (%q) has no members: a party needs 1..%d", field, p.Name, MaxMembers)
+	}
+	if len(p.Members) > MaxMembers {
+		return fmt.Errorf("edge: %s (%q) has %d members: at most %d (make a crowd one member with a size)", field, p.Name, len(p.Members), MaxMembers)
+	}
+	if p.BonusEdge < 0 {
+		return fmt.Errorf("edge: %s.bonus_edge = %d: edge dice cannot be negative (give the other side bonus dice instead)", field, p.BonusEdge)
+	}
+	if s.Rules.StartEdge+p.BonusEdge > MaxEdge {
+		return fmt.Errorf("edge: %s.bonus_edge = %d: at most %d edge dice in all", field, p.BonusEdge, MaxEdge)
+	}
+	if err := checkMod(field+".bonus", p.Bonus); err != nil {
+		return err
+	}
+	if p.Passive && p.Tempter {
+		return fmt.Errorf("edge: %s (%q) is both passive and tempter: a passive party never acts", field, p.Name)
+	}
+	for j, m := range p.Members {
+		mf := fmt.Sprintf("%s.members[%d]", field, j)
+		if m.Name == "" {
+			return fmt.Errorf("edge: %s.name is empty", mf)
+		}
+		if m.Size < 0 {
+			return fmt.Errorf("edge: %s.size = %d: a group's size is 0, 1 or more", mf, m.Size)
+		}
+		if len(m.Skills) > MaxSkills {
+			return fmt.Errorf("edge: %s.skills lists %d skills: at most %d", mf, len(m.Skills), MaxSkills)
+		}
+		for _, k := range slices.Sorted(maps.Keys(m.Skills)) {
+			if k == "" {
+				return fmt.Errorf("edge: %s.skills has an empty skill name", mf)
 			}
-			if m.Size < 0 {
-				return nil, fmt.Errorf("edge: %s.size = %d: a group's size is 0, 1 or more", mf, m.Size)
+			if err := checkMod(mf+".skills["+k+"]", m.Skills[k]); err != nil {
+				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkFactor reports the first thing wrong with one outside factor.
+func (s Scenario) checkFactor(field string, f Factor) error {
+	if f.Skill == "" {
+		return fmt.Errorf("edge: %s.skill is empty: name the skill the GM asks for", field)
+	}
+	if f.After < 0 || f.Every < 0 || f.After > MaxRoundLimit || f.Every > MaxRoundLimit {
+		return fmt.Errorf("edge: %s: after %d and every %d must be 0..%d", field, f.After, f.Every, MaxRoundLimit)
+	}
+	if f.Penalty > 0 || f.Penalty < -MaxModifier {
+		return fmt.Errorf("edge: %s.penalty = %d: a penalty is 0 or negative", field, f.Penalty)
+	}
+	if err := checkMod(field+".dc", f.DC); err != nil {
+		return err
+	}
+	if len(f.Parties) > MaxParties {
+		return fmt.Errorf("edge: %s.parties names %d parties: at most %d", field, len(f.Parties), MaxParties)
+	}
+	for _, n := range f.Parties {
+		if !slices.ContainsFunc(s.Parties, func(p Party) bool { return p.Name == n }) {
+			return fmt.Errorf("edge: %s.parties names %q, which is not a party", field, n)
+		}
+	}
+	return nil
+}
+
+// index numbers every skill the scenario names, in the order it first
+// names them: the type's, the rules', the members', the circumstances' and
+// the outside factors'.
+func (in *Interaction) index(s Scenario) {
+	in.skillIdx = map[string]int{}
+	add := func(name string) {
+		if _, ok := in.skillIdx[name]; !ok && name != "" {
+			in.skillIdx[name] = len(in.skills)
+			in.skills = append(in.skills, name)
+		}
+	}
+	typ, r := in.typ, s.Rules
+	add(typ.Start)
+	add(typ.Seize)
+	for _, lists := range [][]string{typ.Skills, typ.Safe, r.Endurance} {
+		for _, k := range lists {
+			add(k)
+		}
+	}
+	for _, pr := range r.Opposed {
+		add(pr[0])
+		add(pr[1])
+	}
+	for _, p := range s.Parties {
+		for _, m := range p.Members {
 			for _, k := range slices.Sorted(maps.Keys(m.Skills)) {
-				if k == "" {
-					return nil, fmt.Errorf("edge: %s.skills has an empty skill name", mf)
-				}
-				if err := checkMod(mf+".skills["+k+"]", m.Skills[k]); err != nil {
-					return nil, err
-				}
 				add(k)
 			}
 		}
 	}
-	if active == 0 {
-		return nil, errors.New("edge: parties: every party is passive; at least one must act")
-	}
-	if typ.TempterFirst && tempters == 0 {
-		return nil, fmt.Errorf("edge: type %q gives the tempter the first action but no party has tempter set", s.Type)
-	}
 	for _, k := range slices.Sorted(maps.Keys(s.Circumstances)) {
-		if err := checkMod("circumstances["+k+"]", s.Circumstances[k]); err != nil {
-			return nil, err
-		}
 		add(k)
 	}
-	for i, f := range s.Factors {
-		field := fmt.Sprintf("outside_factors[%d]", i)
-		if f.Skill == "" {
-			return nil, fmt.Errorf("edge: %s.skill is empty: name the skill the GM asks for", field)
-		}
-		if f.After < 0 || f.Every < 0 {
-			return nil, fmt.Errorf("edge: %s: after %d and every %d must not be negative", field, f.After, f.Every)
-		}
-		if f.Penalty > 0 || f.Penalty < -MaxModifier {
-			return nil, fmt.Errorf("edge: %s.penalty = %d: a penalty is 0 or negative", field, f.Penalty)
-		}
-		if err := checkMod(field+".dc", f.DC); err != nil {
-			return nil, err
-		}
-		for _, n := range f.Parties {
-			if !names[n] {
-				return nil, fmt.Errorf("edge: %s.parties names %q, which is not a party", field, n)
-			}
-		}
+	for _, f := range s.Factors {
 		add(f.Skill)
 	}
-	ns := len(in.skills)
-	if ns > MaxSkills {
-		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
-	}
+}
+
+// classify marks each skill safe, appropriate or endurance-type, pairs the
+// naturally opposed ones, and resolves the type's and factors' skills.
+func (in *Interaction) classify(s Scenario) {
+	ns, typ, r := len(in.skills), in.typ, s.Rules
 	in.safe = make([]bool, ns)
 	in.appropriate = make([]bool, ns)
 	in.endurance = make([]bool, ns)
-	in.opp = make([]uint64, ns)
-	in.circ = make([]int, ns)
+	in.opposed = make([]skillSet, ns)
 	for _, k := range typ.Safe {
 		in.safe[in.skillIdx[k]] = true
 	}
@@ -446,11 +506,8 @@ func build(s Scenario) (*Interaction, error) {
 	}
 	for _, pr := range r.Opposed {
 		a, b := in.skillIdx[pr[0]], in.skillIdx[pr[1]]
-		in.opp[a] |= 1 << b
-		in.opp[b] |= 1 << a
-	}
-	for k, v := range s.Circumstances {
-		in.circ[in.skillIdx[k]] = v
+		in.opposed[a].add(b)
+		in.opposed[b].add(a)
 	}
 	in.startSkill = -1
 	if !typ.TempterFirst {
@@ -464,9 +521,12 @@ func build(s Scenario) (*Interaction, error) {
 		}
 		in.factors = append(in.factors, ff)
 	}
+}
 
-	// Members, global numbering.
-	nm := 0
+// setMembers numbers the members across parties, works out each one's
+// modifiers and candidate skills, and sets the starting state.
+func (in *Interaction) setMembers(s Scenario) {
+	ns, nm := len(in.skills), 0
 	for _, p := range s.Parties {
 		nm += len(p.Members)
 	}
@@ -474,52 +534,19 @@ func build(s Scenario) (*Interaction, error) {
 	in.start.alloc(len(s.Parties), nm, ns)
 	for i, p := range s.Parties {
 		pi := party{name: p.Name, lo: len(in.names), bonus: p.Bonus, passive: p.Passive, tempter: p.Tempter,
-			start: r.StartEdge + p.BonusEdge}
+			start: s.Rules.StartEdge + p.BonusEdge}
 		for _, m := range p.Members {
 			g := len(in.names)
 			in.names = append(in.names, m.Name)
 			in.memberOf = append(in.memberOf, i)
+			in.passive = append(in.passive, p.Passive)
 			in.size = append(in.size, m.Size)
-			var known []int
-			for _, k := range slices.Sorted(maps.Keys(m.Skills)) {
-				s := in.skillIdx[k]
-				in.mods[g*ns+s] = m.Skills[k]
-				known = append(known, s)
+			for sk := range ns {
+				in.mods[g*ns+sk] = m.Skills[in.skills[sk]] + s.Circumstances[in.skills[sk]] + p.Bonus
 			}
-			slices.Sort(known)
-			in.known = append(in.known, known)
-			var act []int
-			for _, s := range known {
-				if in.appropriate[s] || in.safe[s] {
-					act = append(act, s)
-				}
-			}
-			if len(act) == 0 {
-				for s := range ns {
-					if in.appropriate[s] || in.safe[s] {
-						act = append(act, s)
-					}
-				}
-			}
-			in.actCand = append(in.actCand, act)
-			react := slices.Clone(known)
-			for s := range ns {
-				if in.safe[s] && !slices.Contains(react, s) {
-					react = append(react, s)
-				}
-			}
-			in.reactCand = append(in.reactCand, react)
-			best := in.seizeSkill
-			for _, s := range known {
-				if in.mods[g*ns+s] > in.mods[g*ns+best] {
-					best = s
-				}
-			}
-			in.passSkill = append(in.passSkill, best)
-			in.start.mem[g].rank = r.GroupRank(m.Size)
+			in.setCandidates(g, m)
+			in.start.mem[g] = memberDyn{last: -1, lastRound: -1, rank: s.Rules.GroupRank(m.Size)}
 			in.groups = in.groups || m.Size > 1
-			in.start.mem[g].last = -1
-			in.start.mem[g].lastRound = -1
 		}
 		pi.hi = len(in.names)
 		in.parties = append(in.parties, pi)
@@ -527,72 +554,68 @@ func build(s Scenario) (*Interaction, error) {
 	}
 	in.start.initiative = -1
 	in.start.outcome = Outcome{Winner: -1, By: -1}
-	in.stat = make([]int, len(in.mods))
-	for g := range in.names {
-		in.passiveM = append(in.passiveM, in.parties[in.memberOf[g]].passive)
-		if in.parties[in.memberOf[g]].passive {
-			in.passiveMask |= 1 << in.memberOf[g]
-		}
-		for s := range ns {
-			in.stat[g*ns+s] = in.mods[g*ns+s] + in.circ[s] + in.parties[in.memberOf[g]].bonus
-		}
-	}
-	for g := range in.names {
-		row := in.stat[g*ns : g*ns+ns]
-		in.actList = append(in.actList, byStat(in.actCand[g], row, in.safe))
-		in.reactList = append(in.reactList, byStat(in.reactCand[g], row, in.safe))
-		var set uint64
-		for _, s := range in.reactCand[g] {
-			set |= 1 << s
-		}
-		in.reactSet = append(in.reactSet, set)
-	}
 	in.st.alloc(len(s.Parties), nm, ns)
 	in.saved.alloc(len(s.Parties), nm, ns)
 	in.st.copyFrom(&in.start)
+}
 
-	in.checkDice = r.Check.Dice()
-	in.checkMod = r.Check.Modifier()
-	if len(in.checkDice) == 1 {
-		in.checkD = int(in.checkDice[0])
+// setCandidates lists the skills member g (m) weighs: the ones it knows
+// that suit the type for acting (every legal one if it knows none), the
+// ones it knows and the safe ones for reacting, and, for a passive member,
+// its one best skill.
+func (in *Interaction) setCandidates(g int, m Member) {
+	ns := len(in.skills)
+	var known []int
+	for _, k := range slices.Sorted(maps.Keys(m.Skills)) {
+		known = append(known, in.skillIdx[k])
 	}
-	if d := in.checkD; d >= 2 {
-		in.batchC = ^uint64(0)/uint64(d) + 1
-		in.batchPow[0] = 1
-		for in.batch < maxBatch && in.batchPow[in.batch]*d <= 1<<32 {
-			in.batchPow[in.batch+1] = in.batchPow[in.batch] * d
-			in.batch++
-		}
-	}
-	in.repLen = len(r.Repetition)
-	for n := 1; n < len(in.repTab); n++ {
-		if k := min(n, in.repLen); k > 0 {
-			in.repTab[n] = int32(r.Repetition[k-1])
-		}
-	}
-	for i := range ns {
-		bit := uint64(1) << i
-		if in.safe[i] {
-			in.safeMask |= bit
-		}
-		if in.appropriate[i] {
-			in.apprMask |= bit
-		}
-		if in.endurance[i] {
-			in.endMask |= bit
+	slices.Sort(known)
+	in.known = append(in.known, known)
+	var act []int
+	for _, sk := range known {
+		if in.actLegal(sk) {
+			act = append(act, sk)
 		}
 	}
-	in.pol = make([]Policy, len(s.Parties))
-	in.duel = len(s.Parties) == 2 && in.passiveMask == 0
-	in.lone = in.duel && len(in.names) == 2
+	if len(act) == 0 {
+		for sk := range ns {
+			if in.actLegal(sk) {
+				act = append(act, sk)
+			}
+		}
+	}
+	in.actCand = append(in.actCand, act)
+	react := slices.Clone(known)
+	for sk := range ns {
+		if in.safe[sk] && !slices.Contains(react, sk) {
+			react = append(react, sk)
+		}
+	}
+	in.reactCand = append(in.reactCand, react)
+	var set skillSet
+	for _, sk := range react {
+		set.add(sk)
+	}
+	in.reactSet = append(in.reactSet, set)
+	best := in.seizeSkill
+	for _, sk := range known {
+		if m.Skills[in.skills[sk]] > m.Skills[in.skills[best]] {
+			best = sk
+		}
+	}
+	in.passSkill = append(in.passSkill, best)
+}
 
-	// Scratch for one round: at most every member of every party checks,
-	// plus one passive check per actor check per passive party and one
-	// seize check per party.
-	maxParts := nm*2 + len(s.Parties)*MaxMembers
-	in.parts = make([]participant, 0, maxParts)
-	in.faceBuf = make([]int, 0, len(in.checkDice))
-	in.orderBuf = make([]int, 0, len(s.Parties))
+// allocScratch sizes the buffers of one round: at most every member of
+// every party checks, plus one passive check per actor check per passive
+// party and one seize check per party.
+func (in *Interaction) allocScratch() {
+	np, nm := len(in.parties), len(in.names)
+	in.view = View{in}
+	in.pol = make([]Policy, np)
+	in.parts = make([]participant, 0, nm*2+np*MaxMembers)
+	in.faces = make([]int, 0, in.rules.Check.Len())
+	in.ordered = make([]int, 0, np)
 	in.decl.Action.Targets = make([]int, 0, MaxParties)
 	in.decl.Action.Checks = make([]Use, 0, MaxMembers)
 	in.decl.Reactions = make([]Reaction, 0, MaxParties)
@@ -601,35 +624,6 @@ func build(s Scenario) (*Interaction, error) {
 	}
 	in.decl.Reactions = in.decl.Reactions[:0]
 	in.decl.Seize = make([]int, 0, MaxParties)
-	return in, nil
-}
-
-// cand is a candidate skill of a member with its static modifier and its
-// position among the member's candidates, in one ranking key: the
-// modifier times 256 plus 255 less the position, so a higher key is a
-// higher modifier or, equal, an earlier candidate.
-type cand struct {
-	key   int32
-	skill uint8
-	safe  bool // the skill is safe in this type
-}
-
-// tieSpan scales a modifier in a candidate's key (at most 256 candidates,
-// MaxSkills).
-const (
-	tieShift = 8
-	tieSpan  = 1 << tieShift
-)
-
-// byStat returns cands with their static modifiers in row as cand keys,
-// highest key first.
-func byStat(cands []int, row []int, safe []bool) []cand {
-	out := make([]cand, len(cands))
-	for i, s := range cands {
-		out[i] = cand{key: int32(row[s]*tieSpan + tieSpan - 1 - i), skill: uint8(s), safe: safe[s]}
-	}
-	slices.SortFunc(out, func(a, b cand) int { return int(b.key) - int(a.key) })
-	return out
 }
 
 // member converts a party-local member to a global one, or -1.
@@ -645,62 +639,61 @@ func (in *Interaction) member(p, m int) int {
 // group modifier ("Large Parties").
 func (in *Interaction) base(g, s int) int {
 	m := &in.st.mem[g]
-	mod := in.stat[g*len(in.skills)+s] + m.penalty
-	if r := m.rank; r > 0 {
-		if in.endMask&(1<<(uint(s)&63)) == 0 {
-			mod += r
-		} else if !m.abandoned {
-			mod -= r
-		}
+	mod := in.mods[g*len(in.skills)+s] + m.penalty
+	switch {
+	case m.rank == 0:
+	case !in.endurance[s]:
+		mod += m.rank
+	case !m.abandoned:
+		// A group is only as strong as its weakest member.
+		mod -= m.rank
 	}
 	return mod
 }
 
 // repetition is the Can't Fool Me Twice penalty for g using s in the next
 // round: by the number of earlier uses, or for a safe skill by the length of
-// the run of consecutive rounds just before.
+// the run of consecutive rounds just before. Passive parties never pay it.
 func (in *Interaction) repetition(g, s int) int {
-	if in.passiveM[g] {
+	if in.passive[g] {
 		return 0
 	}
-	return in.activeRep(g, s)
-}
-
-// activeRep is repetition for a member of an active party.
-func (in *Interaction) activeRep(g, s int) int {
 	st := &in.st
-	var n int
-	if in.safeMask&(1<<(uint(s)&63)) == 0 {
+	n := 0
+	if !in.safe[s] {
 		n = int(st.uses[g*len(in.skills)+s])
 	} else if m := &st.mem[g]; m.last == s && m.lastRound == st.round {
 		n = m.streak
 	}
-	return int(in.repTab[uint(n)&127])
+	return in.rules.repetitionPenalty(n)
 }
 
-// actLegal reports whether an acting member may use s.
-func (in *Interaction) actLegal(s int) bool { return (in.apprMask|in.safeMask)&(1<<(uint(s)&63)) != 0 }
+// actLegal reports whether an acting member may use s: an appropriate or a
+// safe skill.
+func (in *Interaction) actLegal(s int) bool { return in.appropriate[s] || in.safe[s] }
 
 // reactMod returns the extra modifier of reacting with s against an action
-// using the skills in mask, and whether that is legal ("Wagering Edge Dice"):
-// the same skill, a naturally opposed one or a safe one at no cost, another
-// appropriate skill at the Unpaired penalty.
-func (in *Interaction) reactMod(s int, mask uint64) (int, bool) {
-	bit := uint64(1) << (uint(s) & 63)
+// using the skills in acted, and whether that is legal ("Wagering Edge
+// Dice"): the same skill, a naturally opposed one or a safe one at no cost,
+// another appropriate skill at the Unpaired penalty.
+func (in *Interaction) reactMod(s int, acted skillSet) (int, bool) {
 	switch {
-	case (mask|in.safeMask)&bit != 0, in.opp[s]&mask != 0:
+	case acted.has(s), in.safe[s], in.opposed[s]&acted != 0:
 		return 0, true
-	case in.apprMask&bit != 0:
+	case in.appropriate[s]:
 		return in.rules.Unpaired, true
 	}
 	return 0, false
 }
 
-// leader returns the member of p with the best base modifier on s (the
-// first on ties) and that modifier: the party's voice in starting and
-// seizing checks.
+// leader returns the member of p who makes its starting and seizing
+// checks with skill s, and its modifier: by Rules.PartyCheck, the member
+// with the best base modifier (the first on ties) or the first listed.
 func (in *Interaction) leader(p, s int) (int, int) {
 	best, mod := in.parties[p].lo, in.base(in.parties[p].lo, s)
+	if in.rules.PartyCheck == FirstMember {
+		return best, mod
+	}
 	for g := best + 1; g < in.parties[p].hi; g++ {
 		if m := in.base(g, s); m > mod {
 			best, mod = g, m
@@ -709,17 +702,33 @@ func (in *Interaction) leader(p, s int) (int, int) {
 	return best, mod
 }
 
-// roll makes one check roll before modifiers.
+// roll makes one check roll before modifiers (Rules.Check, a d20).
 func (in *Interaction) roll(r *dice.Roller) int {
-	if in.checkD > 0 {
-		return r.Roll(in.checkD) + in.checkMod
-	}
-	in.faceBuf = r.RollDice(in.checkDice, in.faceBuf)
-	return dice.Sum(in.faceBuf) + in.checkMod
+	in.faces = in.rules.Check.Roll(r, in.faces)
+	return in.rules.Check.Total(in.faces)
 }
 
-func (in *Interaction) emit(e Event) {
-	if in.sink != nil {
-		in.sink.Event(e)
+// Party returns the number of the party named name.
+func (in *Interaction) Party(name string) (int, bool) {
+	p := in.partyIndex(name)
+	return p, p >= 0
+}
+
+// UseOf returns the check of the member named member of party p with the
+// skill named skill, for an Action or a Reaction, so callers can name
+// members and skills instead of numbering them.
+func (in *Interaction) UseOf(p int, member, skill string) (Use, error) {
+	if p < 0 || p >= len(in.parties) {
+		return Use{}, fmt.Errorf("edge: party %d does not exist: parties are 0..%d", p, len(in.parties)-1)
 	}
+	s, ok := in.skillIdx[skill]
+	if !ok {
+		return Use{}, fmt.Errorf("edge: skill %q is not a skill of this interaction: want one of %s", skill, named.Allowed(in.skills))
+	}
+	pi := in.parties[p]
+	i := slices.Index(in.names[pi.lo:pi.hi], member)
+	if i < 0 {
+		return Use{}, fmt.Errorf("edge: %s has no member %q: want one of %s", in.pname(p), member, named.Allowed(in.names[pi.lo:pi.hi]))
+	}
+	return Use{Member: i, Skill: s}, nil
 }

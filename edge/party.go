@@ -32,21 +32,21 @@ type Party struct {
 	// Bonus is a modifier on every check of the party, for favourable (or,
 	// negative, unfavourable) circumstances.
 	Bonus int `json:"bonus,omitempty"`
-	// Passive parties make no choices: they stake one die against each
-	// check made against them, never act, never take the initiative and
-	// never suffer repetition penalties ("Passive Parties").
+	// Passive parties make no choices: they stake dice against the checks
+	// made against them (Rules.PassiveStake), never act, never take the
+	// initiative and never suffer repetition penalties ("Passive Parties").
 	Passive bool `json:"passive,omitempty"`
 	// Tempter parties act first in interaction types with TempterFirst.
 	Tempter bool `json:"tempter,omitempty"`
 	// Policy names the registered policy that makes the party's choices
-	// (see Policies); empty means the default, "steady". Passive parties
+	// (see PolicyNames); empty means the default, "steady". Passive parties
 	// make no choices and ignore it.
 	Policy string `json:"policy,omitempty"`
 }
 
 // Factor is an outside factor ("Outside Factors"): a check the GM asks of
 // some parties between rounds, wagering nothing; each member who fails it
-// takes a penalty on every later check.
+// takes a penalty on later checks (Rules.FactorPenalty says how long).
 type Factor struct {
 	// After is the round after which the check is made first (>= 0; 0 is
 	// before the first round).

@@ -22,7 +22,7 @@ func randomScenario(r *dice.Roller) Scenario {
 	if typ.Start != "" {
 		pool = append(pool, typ.Start)
 	}
-	pols := Policies()
+	pols := PolicyNames()
 	n := 2 + r.IntN(3)
 	for p := range n {
 		pt := Party{Name: fmt.Sprintf("p%d", p), BonusEdge: r.IntN(4), Bonus: r.IntN(3) - 1, Policy: pols[r.IntN(len(pols))]}

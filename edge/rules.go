@@ -3,6 +3,7 @@ package edge
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -22,6 +23,13 @@ const (
 	MaxEdge = 1000
 	// MaxModifier bounds every skill modifier and bonus.
 	MaxModifier = 1000
+	// MaxTypes is the most interaction types the rules may define.
+	MaxTypes = 64
+	// MaxFactors is the most outside factors one scenario may schedule.
+	MaxFactors = 32
+	// MaxRoundLimit bounds Rules.MaxRounds and the rounds outside factors
+	// are scheduled by.
+	MaxRoundLimit = 1_000_000
 )
 
 // Type describes one kind of dramatic interaction (a chase, a social
@@ -88,6 +96,32 @@ type Rules struct {
 	// every party walked away (the GM calls time), so simulations always
 	// end; 0 means no limit. Default 1000 [ours].
 	MaxRounds int `json:"max_rounds"`
+
+	// The rulings where the text is silent; each zero value is the
+	// default, and each is [ours].
+
+	// TieBreak ranks checks with equal totals, for the exchange, the
+	// initiative and the starting checks alike: the higher modifier ranks
+	// higher, equal modifiers rank level (ByModifier).
+	TieBreak TieBreak `json:"tie_break,omitempty"`
+	// InitiativeTie gives the initiative when the round's best checks of
+	// several parties rank level: the holder keeps it (HolderKeeps).
+	InitiativeTie InitiativeTie `json:"initiative_tie,omitempty"`
+	// PassiveStake is how many dice a targeted passive party stakes: one
+	// against each check made against it (PerCheck).
+	PassiveStake PassiveStake `json:"passive_stake,omitempty"`
+	// SurrenderTo is who receives a surrendering party's dice: the
+	// initiative holder (ToInitiative).
+	SurrenderTo SurrenderTo `json:"surrender_to,omitempty"`
+	// PartyCheck is which member makes a party's starting and seizing
+	// checks: its best (BestMember).
+	PartyCheck PartyCheck `json:"party_check,omitempty"`
+	// FactorPenalty is how long an outside factor's penalty lasts: the rest
+	// of the interaction (Lasting).
+	FactorPenalty FactorPenalty `json:"factor_penalty,omitempty"`
+	// Turns is who acts in a round: only the initiative holder
+	// (HolderActs), or every party in turn (EveryParty).
+	Turns Turns `json:"turns,omitempty"`
 }
 
 // DefaultRules returns the rules as the text gives them, with our rulings
@@ -137,6 +171,22 @@ func DefaultRules() Rules {
 	}
 }
 
+// clone returns a deep copy of r, which shares nothing with it (a
+// dice.Pool is an immutable value).
+func (r Rules) clone() Rules {
+	c := r
+	c.Repetition = slices.Clone(r.Repetition)
+	c.Opposed = slices.Clone(r.Opposed)
+	c.Types = maps.Clone(r.Types)
+	for name, t := range c.Types {
+		t.Skills, t.Safe = slices.Clone(t.Skills), slices.Clone(t.Safe)
+		c.Types[name] = t
+	}
+	c.Progression = slices.Clone(r.Progression)
+	c.Endurance = slices.Clone(r.Endurance)
+	return c
+}
+
 // GroupRank returns the modifier of a group of size members: the largest
 // rank of the progression whose value is at most size ("Large Parties"). A
 // lone individual (size 0 or 1) has no modifier.
@@ -155,6 +205,17 @@ func (r Rules) GroupRank(size int) int {
 
 // Validate reports the first thing wrong with the rules, naming the field.
 func (r Rules) Validate() error {
+	for _, check := range []func() error{r.validNumbers, r.validPairs, r.validTypes, r.validProgression, r.validRulings} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validNumbers checks the check, the starting dice, the penalties and the
+// round limit.
+func (r *Rules) validNumbers() error {
 	if r.Check.Len() == 0 {
 		return errors.New("edge: rules.check: the check needs at least one die, such as d20")
 	}
@@ -175,41 +236,76 @@ func (r Rules) Validate() error {
 	if r.Unpaired > 0 || r.Unpaired < -MaxModifier {
 		return fmt.Errorf("edge: rules.unpaired = %d: the unpaired modifier is 0 or negative", r.Unpaired)
 	}
+	if r.MaxRounds < 0 || r.MaxRounds > MaxRoundLimit {
+		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to %d", r.MaxRounds, MaxRoundLimit)
+	}
+	return nil
+}
+
+// validPairs checks the naturally opposed pairs and the endurance skills.
+func (r *Rules) validPairs() error {
+	if len(r.Opposed) > MaxSkills*MaxSkills/2 {
+		return fmt.Errorf("edge: rules.opposed has %d pairs: at most %d", len(r.Opposed), MaxSkills*MaxSkills/2)
+	}
 	for i, p := range r.Opposed {
 		if p[0] == "" || p[1] == "" || p[0] == p[1] {
 			return fmt.Errorf("edge: rules.opposed[%d] %q: a pair names two different skills", i, p)
 		}
 	}
+	if len(r.Endurance) > MaxSkills {
+		return fmt.Errorf("edge: rules.endurance lists %d skills: at most %d", len(r.Endurance), MaxSkills)
+	}
+	return nil
+}
+
+// validTypes checks the interaction types, in name order.
+func (r *Rules) validTypes() error {
 	if len(r.Types) == 0 {
 		return errors.New("edge: rules.types is empty: define at least one interaction type, such as chase")
 	}
-	for name, t := range r.Types {
-		if name == "" {
+	if len(r.Types) > MaxTypes {
+		return fmt.Errorf("edge: rules.types has %d types: at most %d", len(r.Types), MaxTypes)
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Types)) {
+		t := r.Types[name]
+		switch {
+		case name == "":
 			return errors.New("edge: rules.types has an empty name")
-		}
-		if !t.TempterFirst && t.Start == "" {
+		case !t.TempterFirst && t.Start == "":
 			return fmt.Errorf("edge: rules.types[%q].start is empty: name the starting check's skill or set tempter_first", name)
-		}
-		if t.Seize == "" {
+		case t.Seize == "":
 			return fmt.Errorf("edge: rules.types[%q].seize is empty: name the skill used to seize the initiative", name)
-		}
-		if slices.Contains(t.Skills, "") || slices.Contains(t.Safe, "") {
+		case len(t.Skills) > MaxSkills || len(t.Safe) > MaxSkills:
+			return fmt.Errorf("edge: rules.types[%q] lists %d skills and %d safe ones: at most %d each", name, len(t.Skills), len(t.Safe), MaxSkills)
+		case slices.Contains(t.Skills, "") || slices.Contains(t.Safe, ""):
 			return fmt.Errorf("edge: rules.types[%q] lists an empty skill name", name)
 		}
 	}
+	return nil
+}
+
+// validProgression checks the Time and Value Progression column.
+func (r *Rules) validProgression() error {
 	if len(r.Progression) == 0 || len(r.Progression) > 100 {
 		return fmt.Errorf("edge: rules.progression has %d ranks: give 1..100 values", len(r.Progression))
+	}
+	if r.Progression[0] < 1 {
+		return fmt.Errorf("edge: rules.progression[0] = %d: values start at 1 or more", r.Progression[0])
 	}
 	for i := 1; i < len(r.Progression); i++ {
 		if r.Progression[i] <= r.Progression[i-1] {
 			return fmt.Errorf("edge: rules.progression[%d] = %d: values must increase", i, r.Progression[i])
 		}
 	}
-	if r.Progression[0] < 1 {
-		return fmt.Errorf("edge: rules.progression[0] = %d: values start at 1 or more", r.Progression[0])
-	}
-	if r.MaxRounds < 0 || r.MaxRounds > 1_000_000 {
-		return fmt.Errorf("edge: rules.max_rounds %d: 0 (no limit) to 1000000", r.MaxRounds)
-	}
 	return nil
+}
+
+// repetitionPenalty is the Can't Fool Me Twice penalty of a skill used n
+// times before: none the first time, then Repetition's steps in turn, its
+// last step for every later repetition.
+func (r *Rules) repetitionPenalty(n int) int {
+	if n <= 0 || len(r.Repetition) == 0 {
+		return 0
+	}
+	return r.Repetition[min(n, len(r.Repetition))-1]
 }

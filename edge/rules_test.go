@@ -36,7 +36,7 @@ func TestFlirt(t *testing.T) {
 		one("Carl", map[string]int{"persuasion": 4, "perception": 3}),
 	)
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Perception to start: 18+2, 5+1, 10+3. Then Persuasion: the
 	// socialite 10+5 = 15, Alan 7+3 = 10, Carl 14+4 = 18.
 	r := dice.Scripted(18, 5, 10, 10, 7, 14)
@@ -48,10 +48,10 @@ func TestFlirt(t *testing.T) {
 	}
 	per := skill(t, in, "persuasion")
 	d := &Declaration{
-		Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{0, per}}},
+		Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{Member: 0, Skill: per}}},
 		Reactions: []Reaction{
-			{Party: 1, Checks: []Use{{0, per}}},
-			{Party: 2, Checks: []Use{{0, per}}},
+			{Party: 1, Checks: []Use{{Member: 0, Skill: per}}},
+			{Party: 2, Checks: []Use{{Member: 0, Skill: per}}},
 		},
 	}
 	if err := in.Play(r, d); err != nil {
@@ -108,10 +108,10 @@ func TestExchange(t *testing.T) {
 			per := skill(t, in, "persuasion")
 			d := &Declaration{Action: Action{Party: 0, Targets: []int{1}}, Reactions: []Reaction{{Party: 1}}}
 			for m := range tc.nA {
-				d.Action.Checks = append(d.Action.Checks, Use{m, per})
+				d.Action.Checks = append(d.Action.Checks, Use{Member: m, Skill: per})
 			}
 			for m := range tc.nB {
-				d.Reactions[0].Checks = append(d.Reactions[0].Checks, Use{m, per})
+				d.Reactions[0].Checks = append(d.Reactions[0].Checks, Use{Member: m, Skill: per})
 			}
 			if err := in.Play(r, d); err != nil {
 				t.Fatal(err)
@@ -140,8 +140,8 @@ func TestTieByModifier(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "persuasion")
-	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, per}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, per}}}}}
+	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}}
 	if err := in.Play(r, d); err != nil {
 		t.Fatal(err)
 	}

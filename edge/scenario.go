@@ -1,7 +1,11 @@
 package edge
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -42,6 +46,38 @@ func DefaultScenario() Scenario {
 			}},
 		},
 	}
+}
+
+// clone returns a deep copy of s, which shares nothing with it.
+func (s Scenario) clone() Scenario {
+	c := s
+	c.Rules = s.Rules.clone()
+	c.Parties = slices.Clone(s.Parties)
+	for i := range c.Parties {
+		c.Parties[i].Members = slices.Clone(c.Parties[i].Members)
+		for j := range c.Parties[i].Members {
+			c.Parties[i].Members[j].Skills = maps.Clone(c.Parties[i].Members[j].Skills)
+		}
+	}
+	c.Circumstances = maps.Clone(s.Circumstances)
+	c.Factors = slices.Clone(s.Factors)
+	for i := range c.Factors {
+		c.Factors[i].Parties = slices.Clone(c.Factors[i].Parties)
+	}
+	return c
+}
+
+// equal reports whether s and o are the same scenario: they encode alike.
+func (s Scenario) equal(o Scenario) (bool, error) {
+	a, err := json.Marshal(s)
+	if err != nil {
+		return false, fmt.Errorf("edge: scenario: %w", err)
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return false, fmt.Errorf("edge: state.scenario: %w", err)
+	}
+	return bytes.Equal(a, b), nil
 }
 
 // Validate reports the first thing wrong with s; errors name the field.
@@ -132,55 +168,12 @@ func (s Scenario) NewRunner() (*Runner, error) {
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	in := rn.in
 	in.Reset()
-	// When Step would only choose through Styles, make its calls here
-	// without its per-round checks: choose, or, when no Style concedes,
-	// the direct round itself.
-	styled, quiet := in.styled()
-	// Two lone members: their Styles, found once.
-	var lone [2]*Style
-	if styled && in.lone {
-		s0, ok0 := in.pol[0].(*Style)
-		s1, ok1 := in.pol[1].(*Style)
-		if ok0 && ok1 {
-			lone[0], lone[1] = s0, s1
-		}
-	}
 	for !in.st.outcome.Done() {
-		var err error
-		switch {
-		case !styled || !in.st.started:
-			err = in.Step(r)
-		case quiet && lone[0] != nil:
-			if ps, ok := in.loneRound(lone[0], lone[1]); ok {
-				if d := in.checkD; d > 0 && in.sink == nil {
-					// rollAll and settle for this round's two checks.
-					cm := int32(in.checkMod)
-					ps[0].score(int32(r.Roll(d)) + cm)
-					ps[1].score(int32(r.Roll(d)) + cm)
-					in.settleDuel(ps)
-				} else {
-					in.rollAll(r, ps)
-				}
-				in.timeUp()
-				continue
-			}
-			err = in.choose(r)
-		case quiet:
-			if ps, ok := in.styleRound(); ok {
-				in.rollAll(r, ps)
-				in.timeUp()
-				continue
-			}
-			err = in.choose(r)
-		default:
-			err = in.choose(r)
-		}
-		if err != nil {
+		if err := in.Step(r); err != nil {
 			if rn.Err == nil {
 				rn.Err = err
 			}
 			in.st.outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
-			break
 		}
 	}
 	st := &in.st

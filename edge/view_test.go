@@ -22,7 +22,7 @@ func TestCheckSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	// Start: Becky 9+8+1+3 = 21, Joe 1+1+1+4 = 7. Round: Becky 2+2+1+6 = 11,
 	// Joe 10+10+1+7 = 28.
 	r := dice.Scripted(9, 8, 1, 1, 2, 2, 10, 10)
@@ -30,8 +30,8 @@ func TestCheckSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	veh := skill(t, in, "vehicles")
-	if err := in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, veh}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, veh}}}}}); err != nil {
+	if err := in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	var totals []int
@@ -54,7 +54,7 @@ type spy struct {
 	seen []string
 }
 
-func (s *spy) Concede(v View, p int) Concession {
+func (s *spy) Concede(v *View, p int) Concession {
 	o := 1 - p
 	s.seen = append(s.seen, strings.Join([]string{
 		v.Name(p), v.Name(o), boolStr(v.Passive(o)), itoa(v.Members(p)), itoa(v.Edge(p)), boolStr(v.Out(o)),
@@ -109,7 +109,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
-	in.SetSink(rec)
+	in.Sink = rec.Record
 	r := dice.Scripted(20, 1, 1, 20, 1, 5, 5)
 	must := func(err error) {
 		t.Helper()
@@ -120,8 +120,8 @@ func TestDescribe(t *testing.T) {
 	must(in.Start(r))
 	must(in.Abandon(0, 0))
 	must(in.Outside(r, Factor{Skill: "endurance", DC: 10, Penalty: -1, Parties: []string{"court", "fop"}}))
-	must(in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{0, skill(t, in, "wits")}}},
-		Reactions: []Reaction{{Party: 1, Checks: []Use{{0, skill(t, in, "persuasion")}}}}, Seize: []int{2}}))
+	must(in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, "wits")}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: skill(t, in, "persuasion")}}}}, Seize: []int{2}}))
 	must(in.Concede(1, Surrender))
 	must(in.Concede(2, WalkAway))
 	var got []string

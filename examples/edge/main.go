@@ -24,7 +24,7 @@ func main() {
 		os.Exit(1)
 	}
 	var rec edge.Recorder
-	in.SetSink(&rec)
+	in.Sink = rec.Record
 	out, err := in.Run(dice.NewSeeded(*seed))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
