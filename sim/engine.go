@@ -104,7 +104,7 @@ type engine[A any] struct {
 	moved   sync.Cond  // broadcast when a chunk finishes or is counted, or the run halts
 	next    int64      // the lowest chunk not yet handed out
 	end     int64      // chunks [lo, end) are counted into total
-	slots   []slot[A]  // chunk i, handed out and not yet counted, is slots[i % window]
+	slots   []slot[A]  // the handed-out chunks not yet counted (see slot)
 	free    []A        // empty accumulators ready for reuse
 	folding bool       // a worker is counting finished chunks (see fold)
 	halted  bool
@@ -132,15 +132,15 @@ type worker struct {
 }
 
 func newEngine[A any](p *plan[A], ctx context.Context) *engine[A] {
-	window := min(windowFor(len(p.runners)), p.cfg.hi-p.cfg.lo)
 	e := &engine[A]{
 		plan:    p,
 		ctx:     ctx,
-		window:  window,
+		window:  windowFor(len(p.runners)),
 		workers: make([]worker, len(p.runners)),
 		next:    p.cfg.lo,
 		end:     p.cfg.lo,
-		slots:   make([]slot[A], window),
+		// Chunks [end, min(end+window, hi)) are the most in flight at once.
+		slots: make([]slot[A], min(windowFor(len(p.runners)), p.cfg.hi-p.cfg.lo)),
 	}
 	e.moved.L = &e.mu
 	for k := range e.workers {
@@ -227,7 +227,7 @@ func (e *engine[A]) take(wk *worker) (chunk int64, a A, ok bool) {
 // worker runs it yet, marks it shared and sets *chunk to it.
 func (e *engine[A]) late(chunk *int64) bool {
 	for i := e.end; i < e.next; i++ {
-		s := &e.slots[i%e.window]
+		s := e.slot(i)
 		if !s.full {
 			if s.shared {
 				return false
@@ -239,6 +239,9 @@ func (e *engine[A]) late(chunk *int64) bool {
 	}
 	return false
 }
+
+// slot returns chunk i's slot; i must lie in [end, next).
+func (e *engine[A]) slot(i int64) *slot[A] { return &e.slots[i%int64(len(e.slots))] }
 
 func (e *engine[A]) emptyAcc() A {
 	if n := len(e.free); n > 0 {
@@ -257,11 +260,11 @@ func (e *engine[A]) hand(wk *worker, i int64, a A, finished bool, err error) {
 	switch {
 	case err != nil:
 		e.halt(StopCancelled, err)
-	case e.halted || !finished || i < e.end || e.slots[i%e.window].full:
+	case e.halted || !finished || i < e.end || e.slot(i).full:
 		e.reset(a)
 		e.free = append(e.free, a)
 	default:
-		s := &e.slots[i%e.window]
+		s := e.slot(i)
 		s.acc, s.full = a, true
 		if s.shared {
 			e.abandonChunk(i)
@@ -290,7 +293,7 @@ func (e *engine[A]) abandonChunk(i int64) {
 func (e *engine[A]) fold() {
 	e.folding = true
 	for !e.halted {
-		s := &e.slots[e.end%e.window]
+		s := e.slot(e.end)
 		if !s.full {
 			break
 		}
