@@ -172,7 +172,11 @@ func (e *engine[A]) work(wk *worker, run chunkFunc[A]) {
 			// A trial or the Progress callback called runtime.Goexit: the
 			// chunk will never be handed in, so nothing more can be counted.
 			e.mu.Lock()
-			e.halt(StopCancelled, fmt.Errorf("sim: a trial or the Progress callback ended its goroutine (runtime.Goexit) in chunk %d", wk.chunk))
+			if wk.chunk >= 0 {
+				e.halt(StopCancelled, fmt.Errorf("sim: a trial in chunk %d ended its goroutine (runtime.Goexit)", wk.chunk))
+			} else {
+				e.halt(StopCancelled, fmt.Errorf("sim: the Progress callback ended its goroutine (runtime.Goexit) after chunk %d", e.end))
+			}
 			e.mu.Unlock()
 		}
 	}()

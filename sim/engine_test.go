@@ -245,13 +245,14 @@ func TestGoexitEndsRun(t *testing.T) {
 		name string
 		spec Spec
 		opt  Options
+		want string
 	}{
-		{"trial", trialExits, Options{Trials: 1000, ChunkSize: 10, Workers: 2}},
-		{"progress", diceSpec(), progressExits},
+		{"trial", trialExits, Options{Trials: 1000, ChunkSize: 10, Workers: 2}, "a trial in chunk"},
+		{"progress", diceSpec(), progressExits, "the Progress callback ended its goroutine (runtime.Goexit) after chunk 9"},
 	} {
 		r, err := Run(context.Background(), tc.spec, tc.opt)
-		if r != nil || err == nil || !strings.Contains(err.Error(), "runtime.Goexit") {
-			t.Errorf("%s: got %v, %v; want an error naming runtime.Goexit", tc.name, r, err)
+		if r != nil || err == nil || !strings.Contains(err.Error(), "runtime.Goexit") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, %v; want an error naming runtime.Goexit and saying %q", tc.name, r, err, tc.want)
 		}
 	}
 }
