@@ -247,6 +247,8 @@ func (e *engine[A]) late(chunk *int64) bool {
 // slot returns chunk i's slot; i must lie in [end, next).
 func (e *engine[A]) slot(i int64) *slot[A] { return &e.slots[i%int64(len(e.slots))] }
 
+// emptyAcc returns an empty accumulator, reusing a free one if there is
+// one. Called with mu held.
 func (e *engine[A]) emptyAcc() A {
 	if n := len(e.free); n > 0 {
 		a := e.free[n-1]
