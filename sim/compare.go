@@ -206,8 +206,8 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		return nil, err
 	}
 	nw := cfg.workersFor()
-	// Each in-flight accumulator holds a categories x categories table.
-	if need := int64(2*nw+3) * int64(len(a.Categories)*len(a.Categories)) * 8; need > maxTableBytes {
+	// Each accumulator holds a categories x categories table.
+	if need := maxAccumulators(nw) * int64(len(a.Categories)*len(a.Categories)) * 8; need > maxTableBytes {
 		return nil, fmt.Errorf("%w: comparing %d categories on %d workers needs %d MiB of joint tables (limit %d MiB); use fewer workers",
 			ErrInvalid, len(a.Categories), nw, need>>20, maxTableBytes>>20)
 	}
@@ -257,7 +257,7 @@ func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] 
 	return func(chunk int64, n int, t *pairTally, stop *atomic.Bool) (bool, error) {
 		first := chunk * chunkSize
 		for i := range n {
-			if i%checkEvery == 0 && stop.Load() {
+			if stop.Load() {
 				return false, nil
 			}
 			k := first + int64(i)

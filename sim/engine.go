@@ -14,13 +14,10 @@ const (
 	StopCancelled = "cancelled" // the context was cancelled; the report is partial
 )
 
-// checkEvery is how many trials a worker runs between looks at the stop
-// flag: often enough that cancellation is prompt, rarely enough to cost
-// nothing.
-const checkEvery = 64
-
-// chunkFunc runs the n trials of one chunk into a (reset beforehand). It
-// returns finished=false if it saw stop and abandoned the chunk.
+// chunkFunc runs the n trials of one chunk into a (empty beforehand). It
+// looks at stop before every trial, so that even a run of slow trials
+// stops promptly, and returns finished=false, abandoning the chunk, once
+// stop is set.
 type chunkFunc[A any] func(chunk int64, n int, a A, stop *atomic.Bool) (finished bool, err error)
 
 // plan is one run of the chunk engine over accumulators of type A (a tally
@@ -37,137 +34,339 @@ type plan[A any] struct {
 	enough func(total A, trials int64) bool
 }
 
-type chunkResult[A any] struct {
-	chunk    int64
-	acc      A
-	finished bool
-	err      error
-}
+// windowFor is how many chunks, from the lowest one not yet counted, may
+// be handed out at once on this many workers. Chunks finish in any order
+// but are counted in order, so a chunk that finishes early waits, with its
+// accumulator, until the chunks before it are counted; the window bounds
+// how many wait. It is wide enough that a worker descheduled for a few
+// chunks' time does not fill it.
+func windowFor(workers int) int64 { return 4 * int64(workers) }
+
+// maxAccumulators is the most accumulators a run on this many workers ever
+// holds: one per chunk of the window, one more per worker (a worker
+// rerunning a late chunk holds its own), and the total.
+func maxAccumulators(workers int) int64 { return windowFor(workers) + int64(workers) + 1 }
 
 // execute runs the chunks [cfg.lo, cfg.hi) on len(runners) goroutines and
 // merges their accumulators into total strictly in chunk order, so that
 // total always covers a prefix [cfg.lo, end) of the range. It stops early on
-// cancellation (end is then whatever prefix was merged), on reaching the
-// precision target (checked after each merged chunk, so the stopping point
+// cancellation (end is then whatever prefix was counted), on reaching the
+// precision target (checked after each counted chunk, so the stopping point
 // does not depend on scheduling), or on the first error.
+//
+// No worker waits for another or for the count while fresh chunks remain
+// in the window; see engine.take for what a worker does when the window is
+// full. If the Progress callback panics, the workers are stopped and the
+// panic is raised again here, on the caller's goroutine.
 func (p *plan[A]) execute(ctx context.Context) (end int64, stop string, err error) {
-	cfg := p.cfg
-	// Enough accumulators that workers rarely wait for the merger; a worker
-	// takes one before it takes a chunk index, so the lowest unmerged chunk
-	// always has one and the merge can never deadlock.
-	nacc := int(min(int64(2*len(p.runners)+2), cfg.hi-cfg.lo))
-	free := make(chan A, nacc)
-	for range nacc {
-		free <- p.newAcc()
-	}
-	results := make(chan chunkResult[A], nacc)
-	quit := make(chan struct{})
-	var halt atomic.Bool
-	var next atomic.Int64
-	next.Store(cfg.lo)
-
+	e := newEngine(p, ctx)
 	var wg sync.WaitGroup
-	for _, run := range p.runners {
+	for w, run := range p.runners {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				var a A
-				select {
-				case a = <-free:
-				case <-quit:
-					return
-				}
-				if halt.Load() {
-					return
-				}
-				i := next.Add(1) - 1
-				if i >= cfg.hi {
-					return
-				}
-				n := int(cfg.trialsIn(i, i+1))
-				ok, err := guard(run, i, n, a, &halt)
-				results <- chunkResult[A]{i, a, ok, err}
-			}
+			e.work(&e.workers[w], run)
 		}()
 	}
+	finished := make(chan struct{})
 	go func() {
 		wg.Wait()
-		close(results)
+		close(finished)
 	}()
+	select {
+	case <-ctx.Done():
+		e.mu.Lock()
+		e.halt(StopCancelled, nil)
+		e.mu.Unlock()
+		<-finished
+	case <-finished:
+	}
+	if e.panicked {
+		panic(e.panicValue)
+	}
+	return e.result()
+}
 
-	end, stop = cfg.lo, StopDone
-	total := cfg.trialsIn(cfg.lo, cfg.hi)
-	var done int64
-	pending := make(map[int64]A)
-	stopped := false
-	halt1 := func(why string) {
-		if !stopped {
-			stopped, stop = true, why
-			halt.Store(true)
-			close(quit)
-		}
+// engine is the shared state of one execute call.
+type engine[A any] struct {
+	*plan[A]
+	ctx     context.Context
+	window  int64
+	workers []worker
+
+	// Counting: touched only by the worker that is folding (see fold), and
+	// read by execute once every worker has returned.
+	done       int64 // trials in the counted chunks [lo, end)
+	panicked   bool  // the Progress callback panicked with panicValue
+	panicValue any
+
+	mu      sync.Mutex // guards everything below
+	moved   sync.Cond  // broadcast when a chunk finishes or is counted, or the run halts
+	next    int64      // the lowest chunk not yet handed out
+	end     int64      // chunks [lo, end) are counted into total
+	slots   []slot[A]  // the handed-out chunks not yet counted (see slot)
+	free    []A        // empty accumulators ready for reuse
+	folding bool       // a worker is counting finished chunks (see fold)
+	halted  bool
+	stop    string
+	err     error
+}
+
+// slot is the engine's record of one handed-out chunk of the window.
+type slot[A any] struct {
+	acc    A    // the chunk's accumulator, once full
+	full   bool // the chunk finished and waits to be counted
+	shared bool // a second worker reruns it (see late)
+}
+
+// worker is the engine's record of one worker goroutine, padded so that
+// its flag shares no cache line with another worker's.
+type worker struct {
+	_ [64]byte
+	// abandon tells the worker to drop its chunk: the run halted, or
+	// another worker finished the chunk first. The worker looks at it
+	// before every trial.
+	abandon atomic.Bool
+	chunk   int64 // the chunk it runs, or -1; guarded by engine.mu
+	_       [64]byte
+}
+
+func newEngine[A any](p *plan[A], ctx context.Context) *engine[A] {
+	e := &engine[A]{
+		plan:    p,
+		ctx:     ctx,
+		window:  windowFor(len(p.runners)),
+		workers: make([]worker, len(p.runners)),
+		next:    p.cfg.lo,
+		end:     p.cfg.lo,
+		// Chunks [end, min(end+window, hi)) are the most in flight at once.
+		slots: make([]slot[A], min(windowFor(len(p.runners)), p.cfg.hi-p.cfg.lo)),
 	}
-	// If the caller's Progress callback panics, stop the workers before the
-	// panic leaves this frame.
+	e.moved.L = &e.mu
+	for k := range e.workers {
+		e.workers[k].chunk = -1
+	}
+	return e
+}
+
+// result is what execute returns once every worker has stopped.
+func (e *engine[A]) result() (end int64, stop string, err error) {
+	switch {
+	case e.err != nil:
+		return e.end, StopCancelled, e.err
+	case e.end == e.cfg.hi:
+		return e.end, StopDone, nil // every chunk counted, even if a cancel came last
+	case !e.halted:
+		// Cannot happen: workers only quit once every chunk is counted or the run halted.
+		return e.end, StopCancelled, fmt.Errorf("sim: internal error: run ended at chunk %d of %d", e.end, e.cfg.hi)
+	}
+	return e.end, e.stop, nil
+}
+
+// work is one worker goroutine: take a chunk, run it, hand it in, until
+// take says there is nothing left to do.
+func (e *engine[A]) work(wk *worker, run chunkFunc[A]) {
+	returned := false
 	defer func() {
-		if !stopped {
-			stopped = true
-			halt.Store(true)
-			close(quit)
+		if !returned {
+			// A trial or the Progress callback called runtime.Goexit: the
+			// chunk will never be handed in, so nothing more can be counted.
+			e.mu.Lock()
+			if wk.chunk >= 0 {
+				e.halt(StopCancelled, fmt.Errorf("sim: a trial in chunk %d ended its goroutine (runtime.Goexit)", wk.chunk))
+			} else {
+				e.halt(StopCancelled, fmt.Errorf("sim: the Progress callback ended its goroutine (runtime.Goexit) after chunk %d", e.end))
+			}
+			e.mu.Unlock()
 		}
 	}()
-	ctxDone := ctx.Done()
+	e.mu.Lock()
 	for {
-		select {
-		case <-ctxDone:
-			ctxDone = nil
-			halt1(StopCancelled)
-		case r, ok := <-results:
-			if !ok {
-				if err == nil && !stopped && end < cfg.hi {
-					// Cannot happen: workers only quit once every chunk is taken.
-					err = fmt.Errorf("sim: internal error: run ended at chunk %d of %d", end, cfg.hi)
-				}
-				return end, stop, err
+		i, a, ok := e.take(wk)
+		if !ok {
+			break
+		}
+		e.mu.Unlock()
+		finished, err := guard(run, i, int(e.cfg.trialsIn(i, i+1)), a, &wk.abandon)
+		e.mu.Lock()
+		e.hand(wk, i, a, finished, err)
+	}
+	e.mu.Unlock()
+	returned = true
+}
+
+// take gives worker wk its next chunk and an empty accumulator, or
+// ok=false when the worker should return: the run halted, or every chunk
+// is handed out and none is late. Called with mu held.
+//
+// A worker takes the next fresh chunk while the window allows. When the
+// window is full, the lowest unfinished chunk is late (its worker may be
+// descheduled), and the worker reruns that chunk rather than wait: the
+// chunk draws from its own stream, so either run gives the same
+// accumulator, and the first one handed in counts. Only when that chunk
+// already has a second runner, or is finished and being counted, does a
+// worker wait for the window to move.
+func (e *engine[A]) take(wk *worker) (chunk int64, a A, ok bool) {
+	for !e.halted {
+		fresh := e.next < e.cfg.hi
+		switch {
+		case fresh && e.next < e.end+e.window:
+			chunk = e.next
+			e.next++
+		case e.next >= e.end+e.window && e.late(&chunk):
+		case fresh:
+			e.moved.Wait()
+			continue
+		default:
+			return -1, a, false
+		}
+		wk.chunk = chunk
+		wk.abandon.Store(false)
+		return chunk, e.emptyAcc(), true
+	}
+	return -1, a, false
+}
+
+// late finds the lowest unfinished chunk of the window and, if no second
+// worker runs it yet, marks it shared and sets *chunk to it.
+func (e *engine[A]) late(chunk *int64) bool {
+	for i := e.end; i < e.next; i++ {
+		s := e.slot(i)
+		if !s.full {
+			if s.shared {
+				return false
 			}
-			if stopped {
-				continue // drain: nothing past the stop is counted
-			}
-			if r.err != nil {
-				err = r.err
-				halt1(StopCancelled)
-				continue
-			}
-			if !r.finished {
-				continue
-			}
-			pending[r.chunk] = r.acc
-			for {
-				a, ok := pending[end]
-				if !ok {
-					break
-				}
-				delete(pending, end)
-				if merr := p.merge(p.total, a); merr != nil {
-					err = merr
-					halt1(StopCancelled)
-					break
-				}
-				p.reset(a)
-				free <- a
-				done += cfg.trialsIn(end, end+1)
-				end++
-				if cfg.Progress != nil {
-					cfg.Progress(done, total)
-				}
-				if p.enough != nil && done >= MinPrecisionTrials && end < cfg.hi && p.enough(p.total, done) {
-					halt1(StopPrecision)
-					break
-				}
-			}
+			s.shared = true
+			*chunk = i
+			return true
 		}
 	}
+	return false
+}
+
+// slot returns chunk i's slot; i must lie in [end, next).
+func (e *engine[A]) slot(i int64) *slot[A] { return &e.slots[i%int64(len(e.slots))] }
+
+// emptyAcc returns an empty accumulator, reusing a free one if there is
+// one. Called with mu held.
+func (e *engine[A]) emptyAcc() A {
+	if n := len(e.free); n > 0 {
+		a := e.free[n-1]
+		e.free = e.free[:n-1]
+		return a
+	}
+	return e.newAcc()
+}
+
+// hand takes back chunk i from worker wk. A finished chunk waits in its
+// slot to be counted; an abandoned one, or one another worker handed in
+// first, is emptied for reuse. Called with mu held.
+func (e *engine[A]) hand(wk *worker, i int64, a A, finished bool, err error) {
+	wk.chunk = -1
+	switch {
+	case err != nil:
+		e.halt(StopCancelled, err)
+	case e.halted || !finished || i < e.end || e.slot(i).full:
+		e.reset(a)
+		e.free = append(e.free, a)
+	default:
+		s := e.slot(i)
+		s.acc, s.full = a, true
+		if s.shared {
+			e.abandonChunk(i)
+		}
+		if !e.folding {
+			e.fold()
+		}
+	}
+	e.moved.Broadcast()
+}
+
+// abandonChunk tells every worker still running chunk i to drop it.
+func (e *engine[A]) abandonChunk(i int64) {
+	for k := range e.workers {
+		if e.workers[k].chunk == i {
+			e.workers[k].abandon.Store(true)
+		}
+	}
+}
+
+// fold counts finished chunks into the total in chunk order, from end on,
+// for as long as the next one is there. It runs on the worker that handed
+// in the chunk the count was waiting for, and releases mu while it merges
+// and calls Progress, so the other workers hand in and take chunks
+// meanwhile. Called with mu held.
+func (e *engine[A]) fold() {
+	e.folding = true
+	for !e.halted {
+		s := e.slot(e.end)
+		if !s.full {
+			break
+		}
+		i, a := e.end, s.acc
+		e.mu.Unlock()
+		why, err := e.count(i, a)
+		e.reset(a)
+		e.mu.Lock()
+		*s = slot[A]{}
+		e.end++
+		e.free = append(e.free, a)
+		if why != "" || err != nil {
+			e.halt(why, err)
+		}
+		e.moved.Broadcast()
+	}
+	e.folding = false
+}
+
+// count merges chunk i, the next in order, into the total, reports
+// progress, and says whether the run stops here: why is StopPrecision or
+// StopCancelled, or "" to go on.
+func (e *engine[A]) count(i int64, a A) (why string, err error) {
+	if err := e.merge(e.total, a); err != nil {
+		return "", err
+	}
+	e.done += e.cfg.trialsIn(i, i+1)
+	if e.cfg.Progress != nil && !e.progress() {
+		return StopCancelled, nil
+	}
+	if i+1 == e.cfg.hi {
+		return "", nil
+	}
+	if e.enough != nil && e.done >= MinPrecisionTrials && e.enough(e.total, e.done) {
+		return StopPrecision, nil
+	}
+	if e.ctx.Err() != nil {
+		// Cancelled, perhaps by Progress itself: nothing after this chunk counts.
+		return StopCancelled, nil
+	}
+	return "", nil
+}
+
+// progress calls the Progress callback and reports whether it returned. If
+// it panicked, the value is kept for execute to raise again.
+func (e *engine[A]) progress() (returned bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.panicked, e.panicValue = true, v
+		}
+	}()
+	e.cfg.Progress(e.done, e.cfg.trialsIn(e.cfg.lo, e.cfg.hi))
+	return true
+}
+
+// halt stops the run: no chunk is handed out or counted after it, and every
+// worker drops its chunk before its next trial. The first reason and error
+// stand. Called with mu held.
+func (e *engine[A]) halt(why string, err error) {
+	if e.halted {
+		return
+	}
+	e.halted, e.stop, e.err = true, why, err
+	for k := range e.workers {
+		e.workers[k].abandon.Store(true)
+	}
+	e.moved.Broadcast()
 }
 
 // guard runs one chunk, turning a panic in the trial into an error so a

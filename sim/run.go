@@ -85,8 +85,8 @@ func (t *tally) precise(target float64) bool {
 // out of range, a metric value out of range, or panics stops the run with
 // an error.
 //
-// If ctx is cancelled, Run returns promptly (each worker finishes at most
-// 64 more trials, then abandons its chunk) with the prefix of chunks counted
+// If ctx is cancelled, Run returns promptly (each worker finishes the trial
+// it is playing, then abandons its chunk) with the prefix of chunks counted
 // so far, marked partial (Provenance.Stop is StopCancelled), and a nil
 // error. Resume it by running chunks from Provenance.ChunkHi on and merging.
 func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
@@ -160,7 +160,7 @@ func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
 		ms := o.Metrics[:len(hists)]
 		clear(ms)
 		for i := range n {
-			if i%checkEvery == 0 && stop.Load() {
+			if stop.Load() {
 				return false, nil
 			}
 			o.Category = 0

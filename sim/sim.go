@@ -33,8 +33,9 @@ const (
 	MaxMetricValue = 1<<31 - 1
 	// MaxSpan bounds the width (largest minus smallest value, plus one) of one
 	// metric's histogram; a trial whose values spread wider fails the run.
-	// A run keeps about 2*workers+3 histograms per metric, each 8 bytes per
-	// value of the span, and grows them only as far as the values reach.
+	// A run keeps at most 5*workers+1 histograms per metric (usually far
+	// fewer), each 8 bytes per value of the span, and grows them only as far
+	// as the values reach.
 	MaxSpan = 1 << 20
 	// MinPrecisionTrials is how many trials a run with Options.Precision set
 	// completes before it may stop early: a standard error estimated from
@@ -137,9 +138,11 @@ type Options struct {
 	// Generator names the generator: PCG ("pcg", default) or ChaCha8
 	// ("chacha8").
 	Generator string
-	// Progress, if set, is called from a single goroutine after each chunk
-	// is counted, with the trials counted so far and the trials planned for
-	// this run (its chunk range). Keep it cheap.
+	// Progress, if set, is called after each chunk is counted, in chunk
+	// order and never concurrently (on whichever worker goroutine counts
+	// the chunk), with the trials counted so far and the trials planned for
+	// this run (its chunk range). Keep it cheap. If it panics, the run stops
+	// and the panic is raised again on the goroutine that called Run.
 	Progress func(done, total int64)
 	// Precision, if > 0, stops the run at the first chunk boundary (after
 	// MinPrecisionTrials) where every reported 95% interval is narrower than
