@@ -13,6 +13,7 @@ func combatGame(t *testing.T) *Game {
 	}
 	g.State.Round = 1
 	stackCard(t, g, Line{First: Heroes}, [2]Act{Attack, Taunt})
+	g.State.Phase = Declaring // as after BeginRound's flip
 	return g
 }
 
@@ -62,6 +63,7 @@ func TestCardEffects(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(g, &pl)
 			}
+			declaring(g)
 			if err := g.Declare(fixed(), 0, []Play{pl}); err != nil {
 				t.Fatal(err)
 			}
@@ -97,6 +99,7 @@ func TestLeadershipMasterPlanRally(t *testing.T) {
 	b := give(t, g, 0, Hero, true)
 	// Leadership: two cards to player 1's pool, then refill to four.
 	r := fixed()
+	declaring(g)
 	err := g.Declare(r, 0, []Play{{Card: lead, Target: -1, Cards: [2]int{a, b}, N: 2, ToPlayer: 1, ToPool: true, Why: "rally to the captain"}})
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +113,7 @@ func TestLeadershipMasterPlanRally(t *testing.T) {
 	g.State.Round++
 	g.State.Players[0].Declared = false
 	mp := give(t, g, 0, MasterPlan, true)
+	declaring(g)
 	if err := g.Declare(r, 0, []Play{{Card: mp, Target: -1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +126,7 @@ func TestLeadershipMasterPlanRally(t *testing.T) {
 	// Rally: every hand refilled to four.
 	g.State.Players[0].Declared = false
 	rally := give(t, g, 0, Rally, true)
+	declaring(g)
 	if err := g.Declare(r, 0, []Play{{Card: rally, Target: -1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +146,7 @@ func TestSubplotsCampaignMartyrAndAwards(t *testing.T) {
 	camp := give(t, g, 0, Campaign, true)
 	give(t, g, 1, Drama, false)
 	give(t, g, 1, Drama, true)
+	declaring(g)
 	if err := g.Declare(fixed(), 0, []Play{{Card: camp, Target: -1, Cards: [2]int{rom}, N: 1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +186,7 @@ func TestSeizeInitiativeFlip(t *testing.T) {
 	g := combatGame(t)
 	id := give(t, g, 0, SeizeInitiative, true)
 	n := len(g.State.Stack)
+	declaring(g)
 	if err := g.Declare(fixed(), 0, []Play{{Card: id, Target: -1, Flip: true}}); err != nil {
 		t.Fatal(err)
 	}
@@ -195,6 +202,10 @@ func TestSeizeInitiativeFlip(t *testing.T) {
 		t.Fatal(err)
 	}
 	n = len(g2.State.Stack)
+	passive := mustPolicy(t, "passive")
+	if err := g2.PlayRound(fixed(), passive, passive); err != nil { // the rest of the round
+		t.Fatal(err)
+	}
 	if err := g2.BeginRound(fixed()); err != nil {
 		t.Fatal(err)
 	}
@@ -311,6 +322,7 @@ func TestPlayerSideErrors(t *testing.T) {
 		takeBack(g, 0, id)
 	}
 	// A Critical Moment: once per Act.
+	declaring(g)
 	if err := g.CriticalMoment(r, 0, []int{inHand}, []Play{{Card: inHand, Target: -1}, {Card: inPool, Target: -1}}); err != nil {
 		t.Fatal(err)
 	}

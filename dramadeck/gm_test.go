@@ -77,6 +77,7 @@ func TestLineEffects(t *testing.T) {
 
 	g.State.Line = Line{Hero: Setback, Villain: Break}
 	g.applyLine()
+	turnOf(g, 0)
 	if err := g.CheckChoice(0, Choice{Act: Attack, Target: 2}); err == nil {
 		t.Error("Setback side attacked")
 	}
@@ -85,7 +86,10 @@ func TestLineEffects(t *testing.T) {
 	}
 	// Break: a wounded villain who does no harm this round flees.
 	g.State.Villains[0].HP--
-	g.EndRound()
+	g.State.Queue = nil // everyone has acted
+	if err := g.EndRound(); err != nil {
+		t.Fatal(err)
+	}
 	if !g.State.Villains[0].Status.Fled || g.State.Outcome != HeroesWin {
 		t.Errorf("Break: fled %v outcome %v", g.State.Villains[0].Status.Fled, g.State.Outcome)
 	}
@@ -152,6 +156,7 @@ func TestApprovedActions(t *testing.T) {
 	hand := len(g.State.Players[0].Hand)
 	// Brick attacks (14): 3,3,3 hits; Boss defends (10): 6,6,6 fails; 2d+1 = 1+1+1 - DR 2 = 1.
 	r := fixed(3, 3, 3, 6, 6, 6, 1, 1)
+	turnOf(g, 0)
 	if err := g.Act(r, 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +180,7 @@ func TestApprovedActions(t *testing.T) {
 	pool := len(g.State.Players[1].Pool)
 	disc := len(g.State.Discard)
 	r = fixed(3, 3, 3, 6, 6, 6, 1, 1, 1)
+	turnOf(g, 2)
 	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, mustPolicy(t, "default")); err != nil {
 		t.Fatal(err)
 	}
@@ -184,6 +190,7 @@ func TestApprovedActions(t *testing.T) {
 	// Opponent Fails turns the villain's success into a failure.
 	hp := g.State.Heroes[1].HP
 	g.State.Heroes[1].Status.Fails = 1
+	turnOf(g, 2)
 	if err := g.Act(fixed(3, 3, 3, 6, 6, 6), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -199,10 +206,12 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	pol := mustPolicy(t, "passive")
 	var tr Trace
 	g.Sink = tr.Add
+	turnOf(g, 1)
 	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol); err != nil {
 		t.Fatal(err)
 	}
 	// Boss attacks Face in All-Out Defence: defence 10+2 = 12 rolled.
+	turnOf(g, 2)
 	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -215,6 +224,7 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	want(t, def, 12)
 	want(t, int(g.State.Heroes[1].Status.Posture), int(Defend))
 	// Face acts again: the posture ends.
+	turnOf(g, 1)
 	if err := g.Act(fixed(6, 6, 6), 1, Choice{Act: Attack, Target: 2}, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -222,6 +232,7 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	// Coup de Grace: 2d+1 = 6+6+1 = 13, +50% = 19, - DR 2 = 17.
 	g.State.Heroes[0].Status.Coup = 1
 	hp := g.State.Villains[0].HP
+	turnOf(g, 0)
 	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -266,6 +277,7 @@ func TestMarginTable(t *testing.T) {
 			g := combatGame(t)
 			faces := append(append([]int(nil), tt.actor...), tt.faces...)
 			r := fixed(faces...)
+			turnOf(g, 1)
 			if err := g.Act(r, 1, Choice{Act: tt.act, Target: 2}, mustPolicy(t, "passive")); err != nil {
 				t.Fatal(err)
 			}
@@ -283,11 +295,13 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g := combatGame(t)
 	g.inflict(2, Setback)
 	r := fixed()
+	turnOf(g, 2)
 	if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, pol); err != nil || r.Err() != nil {
 		t.Fatalf("%v %v", err, r.Err())
 	}
 	// Break: flees unless the next action harms; here it misses.
 	g.inflict(2, Break)
+	turnOf(g, 2)
 	if err := g.Act(fixed(6, 6, 6), 2, Choice{Act: Attack, Target: 0}, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -299,6 +313,7 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g.inflict(0, Unskilled)
 	var tr Trace
 	g.Sink = tr.Add
+	turnOf(g, 0)
 	if err := g.Act(fixed(4, 3, 3), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -309,6 +324,7 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g = combatGame(t)
 	g.State.Villains[0].HP--
 	g.State.Heroes[1].Influence.Level = 30
+	turnOf(g, 1)
 	if err := g.Act(fixed(1, 1, 1, 6, 6, 5), 1, Choice{Act: Taunt, Target: 2}, mustPolicy(t, "default")); err != nil {
 		t.Fatal(err)
 	}
@@ -325,9 +341,13 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 	_ = g.StartCombat(false)
 	g.State.Planned = 1
 	nextLine(g, Line{First: Villains, Villain: Setback})
+	r := dice.NewSeeded(4)
+	if err := g.BeginRound(r); err != nil {
+		t.Fatal(err)
+	}
 	g.State.Heroes[0].Status.Extra = 1 // as if Haste were declared
 	pol := mustPolicy(t, "passive")
-	if err := g.PlayRound(dice.NewSeeded(4), pol, pol); err != nil {
+	if err := g.PlayRound(r, pol, pol); err != nil {
 		t.Fatal(err)
 	}
 	got := countActions(&tr)
@@ -435,7 +455,7 @@ func TestStyleCriticalAndMove(t *testing.T) {
 			t.Errorf("case %d: %v in hand: poured %v, want %d cards", k, tc.hand, got, tc.want)
 		}
 		for _, id := range got {
-			if combatCard[g.Deck.Cards[id].Name] == 0 {
+			if !combatCard(g.Deck.Cards[id].Name) {
 				t.Errorf("case %d: poured %v", k, g.Deck.Cards[id].Name)
 			}
 		}

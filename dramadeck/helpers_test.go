@@ -126,3 +126,20 @@ func unkillable(s Scenario) Scenario {
 	}
 	return s
 }
+
+// declaring opens the declarations of a round on an encounter already
+// begun, as BeginRound would after its flip (for tests that set the
+// action stack by hand).
+func declaring(g *Game) {
+	g.State.Phase = Declaring
+	for p := range g.State.Players {
+		g.State.Players[p].Declared = false
+	}
+}
+
+// turnOf makes it character ci's turn to act, as though everyone before
+// it had acted.
+func turnOf(g *Game, ci int) {
+	g.State.Phase = Acting
+	g.State.Queue = append(g.State.Queue[:0], ci)
+}

@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -219,39 +220,72 @@ func (g *Game) declare(r *dice.Roller, p int, plays []Play) {
 	for _, pl := range plays {
 		g.apply(r, p, pl, true)
 	}
+	g.closeDeclarations()
 }
 
 func (g *Game) checkDeclare(p int, plays []Play, extra []int, critical bool) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
+	s := &g.State
 	switch {
-	case !g.State.Combat:
+	case !s.Combat:
 		return errors.New("declaring pool cards happens in combat; out of combat play from hand")
-	case g.State.Players[p].Declared:
+	case s.Phase != Declaring:
+		return fmt.Errorf("round %d is %v: cards are declared after the flip, before anyone acts", s.Round, s.Phase)
+	case !s.Heroes[p].Active():
+		return fmt.Errorf("player %d's hero is out of the fight", p)
+	case s.Players[p].Declared:
 		return fmt.Errorf("player %d already declared this round (all of a round's cards are declared together)", p)
-	case g.State.Confused && len(plays) > 0:
+	case s.Confused && len(plays) > 0:
 		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
 	}
 	for k, pl := range plays {
-		for _, o := range plays[:k] {
-			if o.Card == pl.Card {
-				return fmt.Errorf("card %d played twice", pl.Card)
-			}
-		}
 		if err := g.checkPlay(p, pl, true, extra); err != nil {
 			return err
 		}
 		if critical && g.target(p, pl) != g.target(p, plays[0]) {
 			return errors.New("a Critical Moment's cards must all affect a single character")
 		}
+		if err := checkUsedOnce(plays[:k], pl); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// CriticalMoment is the once-per-Act combat declaration: move any cards from
-// hand to pool and play them (with any pool cards) on one character.
-func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) error {
+// cardsUsed lists the cards play pl takes out of the player's hand or
+// pool, or names: the card itself, Leadership's cards passed, Campaign's
+// subplot.
+func cardsUsed(pl Play) []int {
+	switch {
+	case pl.N == 1:
+		return []int{pl.Card, pl.Cards[0]}
+	case pl.N == 2:
+		return []int{pl.Card, pl.Cards[0], pl.Cards[1]}
+	}
+	return []int{pl.Card}
+}
+
+// checkUsedOnce refuses play pl if it uses a card an earlier play of the
+// same declaration plays, passes or names.
+func checkUsedOnce(earlier []Play, pl Play) error {
+	for _, o := range earlier {
+		for _, a := range cardsUsed(pl) {
+			if slices.Contains(cardsUsed(o), a) {
+				return fmt.Errorf("card %d is used by two plays of one declaration (played, passed by Leadership or named by Campaign)", a)
+			}
+		}
+	}
+	return nil
+}
+
+// checkMoment checks the hand cards player p would pour into the pool
+// for a Critical Moment (none: no Critical Moment).
+func (g *Game) checkMoment(p int, move []int) error {
+	if len(move) == 0 {
+		return nil
+	}
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -270,9 +304,22 @@ func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) e
 			return errors.New("card Escape must be the first card played into the pool in an encounter")
 		}
 	}
+	return nil
+}
+
+// CriticalMoment is the once-per-Act combat declaration: move any cards from
+// hand to pool and play them (with any pool cards) on one character.
+func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) error {
+	if len(move) == 0 {
+		return errors.New("a Critical Moment moves at least one card from hand to pool")
+	}
+	if err := g.checkMoment(p, move); err != nil {
+		return err
+	}
 	if err := g.checkDeclare(p, plays, move, true); err != nil {
 		return err
 	}
+	pl := &g.State.Players[p]
 	for _, id := range move {
 		pl.Hand = remove(pl.Hand, indexOf(pl.Hand, id))
 		pl.Pool = append(pl.Pool, id)
@@ -473,13 +520,12 @@ func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
 	if err := g.checkPlayer(p); err != nil {
 		return Result{}, err
 	}
-	g.syncCriticals()
 	c := &g.State.Heroes[p]
 	if c.Status.Alert > 0 {
 		c.Status.Alert--
 		return Result{Skill: skill, Success: true}, nil
 	}
-	return g.successRoll(r, skill).result(), nil
+	return g.successRoll(r, skill), nil
 }
 
 // EndScene returns pool cards (not subplots) to hands, lets each player

@@ -2,7 +2,6 @@ package dramadeck
 
 import (
 	"fmt"
-	"math"
 )
 
 // Policy makes every choice the Drama Deck leaves to a player or the GM.
@@ -99,26 +98,8 @@ func PolicyByName(name string) (Policy, error) {
 func (s *Style) Name() string { return s.Label }
 
 // value ranks hand cards for moving to the pool (high first) and, reversed,
-// for discarding. It reads a table made from cardValue, since a switch over
-// card names compiles to a jump the processor mispredicts on every new card.
-func (s *Style) value(n Name) int {
-	if n >= numNames {
-		return cardValue(n, s.KeepDrama)
-	}
-	if s.KeepDrama {
-		return valueKeep[n]
-	}
-	return valueSpend[n]
-}
-
-// valueKeep and valueSpend are cardValue for every name, holding Drama
-// cards or not.
-var valueKeep, valueSpend = func() (k, sp [numNames]int) {
-	for n := range numNames {
-		k[n], sp[n] = cardValue(n, true), cardValue(n, false)
-	}
-	return k, sp
-}()
+// for discarding.
+func (s *Style) value(n Name) int { return cardValue(n, s.KeepDrama) }
 
 // cardValue is the ranking behind Style.value.
 func cardValue(n Name, keepDrama bool) int {
@@ -151,110 +132,70 @@ func cardValue(n Name, keepDrama bool) int {
 // Critical declares a Critical Moment once two combat cards (Action,
 // Adrenalin, Coup de Grace, Second Chance) are in hand.
 func (s *Style) Critical(g *Game, p int, buf []int) []int {
-	hand := g.State.Players[p].Hand
-	if !s.CriticalMoment || len(hand) < 2 || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
+	st := &g.State
+	hand := st.Players[p].Hand
+	if !s.CriticalMoment || st.Players[p].CriticalAct == st.Act || st.Confused {
 		return buf
 	}
-	// Count first, by table and without a branch: most hands hold fewer
-	// than two, and which cards they hold is the deal's.
 	n := 0
 	for _, id := range hand {
-		n += int(combatCard[g.Deck.Cards[id].Name])
+		if combatCard(g.Deck.Cards[id].Name) {
+			n++
+		}
 	}
 	if n < 2 {
-		return buf[:0]
+		return buf
 	}
 	for _, id := range hand {
-		if combatCard[g.Deck.Cards[id].Name] != 0 {
+		if combatCard(g.Deck.Cards[id].Name) {
 			buf = append(buf, id)
 		}
 	}
 	return buf
 }
 
-// combatCard is 1 for the cards Style.Critical pours into the pool (by
-// name; 256 entries, so a Name indexes it unchecked).
-var combatCard = func() (t [256]uint8) {
-	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance} {
-		t[n] = 1
+// combatCard reports the cards Style.Critical pours into the pool.
+func combatCard(n Name) bool {
+	switch n {
+	case Action, Adrenalin, CoupDeGrace, SecondChance:
+		return true
 	}
-	return t
-}()
+	return false
+}
 
 // Declare plays the pool cards that help this round: bonuses, re-rolls,
 // Haste, Supporter on a friend, Rally when a hand is short, Monologue or
 // Escape when badly hurt, Seize Initiative (flip when the line is bad).
+// moved are the hand cards a Critical Moment brings into the pool.
 func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	st := &g.State
 	if !s.PlayCards || st.Confused {
 		return buf
 	}
-	cards, pool := g.Deck.Cards, st.Players[p].Pool
-	// Most pools hold only cards that stay there (Willpower, Presence,
-	// subplots): a branch-free look through the table says so before the
-	// loop that decides on each.
-	play := uint8(0)
-	for _, id := range pool {
-		play |= declarable[cards[id].Name]
-	}
-	for _, id := range moved {
-		play |= declarable[cards[id].Name]
-	}
-	if play == 0 {
-		return buf
-	}
-	for k := range len(pool) + len(moved) {
-		id := 0
-		if k < len(pool) {
-			id = pool[k]
-		} else {
-			id = moved[k-len(pool)]
-		}
-		// Most cards stay in the pool (Willpower, Presence, subplots);
-		// the table says so without a look at the state.
-		n := cards[id].Name
-		if n >= numNames || declareKind[n] == declNever {
-			continue
-		}
-		pl := Play{Card: id, Target: -1}
-		if declareKind[n] == declCheck {
-			var ok bool
-			if pl, ok = s.declareCheck(g, p, pl, n, len(moved) > 0); !ok {
-				continue
+	for _, pile := range [2][]int{st.Players[p].Pool, moved} {
+		for _, id := range pile {
+			if id < 0 || id >= len(g.Deck.Cards) {
+				continue // not a card: the engine refuses such a move
+			}
+			if pl, ok := s.declareCard(g, p, id, len(moved) > 0); ok {
+				buf = append(buf, pl)
 			}
 		}
-		buf = append(buf, pl)
 	}
 	return buf
 }
 
-// declaresNothing reports that Critical and Declare both return nothing
-// for player p this round, as they do for most players in most rounds:
-// their quick refusals and table looks in one call, with no buffer (a
-// false answer leaves the question to them).
-func (s *Style) declaresNothing(g *Game, p int) bool {
-	st := &g.State
-	if st.Confused {
-		return true
+// declareCard decides whether to play pool card id this round, and how;
+// critical: a Critical Moment is under way.
+func (s *Style) declareCard(g *Game, p, id int, critical bool) (Play, bool) {
+	pl := Play{Card: id, Target: -1}
+	switch n := g.Deck.Cards[id].Name; n {
+	case Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea:
+		return pl, true
+	case Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative:
+		return s.declareCheck(g, p, pl, n, critical)
 	}
-	pl, cards := &st.Players[p], g.Deck.Cards
-	if s.PlayCards {
-		play := uint8(0)
-		for _, id := range pl.Pool {
-			play |= declarable[cards[id].Name]
-		}
-		if play != 0 {
-			return false
-		}
-	}
-	if s.CriticalMoment && len(pl.Hand) >= 2 && pl.CriticalAct != st.Act {
-		n := 0
-		for _, id := range pl.Hand {
-			n += int(combatCard[cards[id].Name])
-		}
-		return n < 2
-	}
-	return true
+	return pl, false
 }
 
 // declareCheck decides on a card whose play depends on the situation,
@@ -295,63 +236,21 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 	return pl, false
 }
 
-// How Style.Declare treats a card in the pool: never play it, always play
-// it, or look at the situation (declareKind by name; a table rather than a
-// switch, which compiles to a jump mispredicted on nearly every card).
-const (
-	declNever uint8 = iota
-	declAlways
-	declCheck
-)
-
-// declarable is 1 for a name Style.Declare may play (declareKind not
-// declNever), by name with 256 entries so a Name indexes it unchecked.
-var declarable = func() (t [256]uint8) {
-	for n := range numNames {
-		if declareKind[n] != declNever {
-			t[n] = 1
-		}
-	}
-	return t
-}()
-
-var declareKind = func() (k [numNames]uint8) {
-	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea} {
-		k[n] = declAlways
-	}
-	for _, n := range []Name{Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative} {
-		k[n] = declCheck
-	}
-	return k
-}()
-
 // Move picks the most valuable hand card for the pool (Escape only first).
 func (s *Style) Move(g *Game, p int) int {
 	if !s.PlayCards {
 		return -1
 	}
 	me := &g.State.Players[p]
-	vals, cards := &valueSpend, g.Deck.Cards
-	if s.KeepDrama {
-		vals = &valueKeep
-	}
-	// Escape counts for nothing once a card has gone to the pool (Pooled).
-	noEscape := me.Pooled > 0
 	best, bv := -1, 0
 	for _, id := range me.Hand {
-		n := cards[id].Name
-		v := 0
-		if n < numNames {
-			v = vals[n]
-		} else {
-			v = s.value(n)
+		n := g.Deck.Cards[id].Name
+		if n == Escape && me.Pooled > 0 {
+			continue // Escape may only be the first card into the pool
 		}
-		v &^= -int(b2u(n == Escape && noEscape))
-		// The best card so far selects by a mask, not a branch: which
-		// card wins depends on the deal.
-		m := -int(b2u(v > bv))
-		best ^= (best ^ id) & m
-		bv = max(bv, v)
+		if v := s.value(n); v > bv {
+			best, bv = id, v
+		}
 	}
 	if bv < 5 {
 		return -1
@@ -362,62 +261,30 @@ func (s *Style) Move(g *Game, p int) int {
 // Choose defends under Setback or when hurt past DefendBelow; otherwise it
 // attacks the weakest opponent, or uses an approved contest it is good at.
 func (s *Style) Choose(g *Game, ci int) Choice {
-	ch, _, _ := s.choose(g, ci)
-	return ch
-}
-
-// choose is Choose with the characters it picked: the actor (nil only for
-// no such character) and the target (nil for Defend).
-func (s *Style) choose(g *Game, ci int) (Choice, *Character, *Character) {
 	st := &g.State
-	nh := len(st.Heroes)
-	if uint(ci) >= uint(nh+len(st.Villains)) {
-		return Choice{Act: Defend}, nil, nil // no such character: the engine reports it
+	if g.checkChar(ci) != nil {
+		return Choice{Act: Defend} // no such character: the engine reports it
 	}
-	c, opp, off, side := (*Character)(nil), st.Villains, nh, Heroes
-	if ci < nh {
-		c = &st.Heroes[ci]
-	} else {
-		c, opp, off, side = &st.Villains[ci-nh], st.Heroes, 0, Villains
+	c, side := g.char(ci), g.side(ci)
+	opp, off := st.Villains, len(st.Heroes)
+	if side == Villains {
+		opp, off = st.Heroes, 0
 	}
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
-		return Choice{Act: Defend}, c, nil
+		return Choice{Act: Defend}
 	}
 	t := weakest(opp)
 	if t < 0 {
-		return Choice{Act: Defend}, c, nil
+		return Choice{Act: Defend}
 	}
 	ch := Choice{Act: Attack, Target: t + off}
 	if s.AllOut {
 		ch.Act = AllOutAttack
 	}
-	tc := &opp[t]
-	if a := s.contest(g, side, c, tc); a != NoAct {
+	if a := s.contest(g, side, c, &opp[t]); a != NoAct {
 		ch.Act = a
 	}
-	return ch, c, tc
-}
-
-// weakest is the index of the weakest active character of opp (the first
-// of equals), or -1 if none is active.
-func weakest(opp []Character) int {
-	// Who is weakest changes with every wound, so the comparison selects
-	// by a mask rather than a branch (which the compiler made of an if,
-	// and the processor mispredicted).
-	t, thp := -1, math.MaxInt
-	for i := range opp {
-		if x := &opp[i]; x.Active() {
-			hp := x.HP
-			m := -int(b2u(hp < thp)) // all ones when x is weaker
-			t ^= (t ^ i) & m
-			thp = min(thp, hp)
-		}
-	}
-	if t < 0 {
-		// None active, or every active one at math.MaxInt HP.
-		t = firstActive(opp)
-	}
-	return t
+	return ch
 }
 
 // contest is the approved contest c of side takes against tc instead of
@@ -455,44 +322,21 @@ func (s *Style) contestOf(a0, a1 Act, c, tc *Character) Act {
 	return NoAct
 }
 
-// firstActive returns the index of the first active character of cs, or -1.
-func firstActive(cs []Character) int {
-	for i := range cs {
-		if cs[i].Active() {
-			return i
-		}
-	}
-	return -1
-}
-
 // contestBetter: contest a is worth taking against t, four or more above
 // the resistance and no worse than the attack skill.
-// The skills are contestSkills' for a skilled actor, written out (no call,
-// no Unskilled test).
 func (s *Style) contestBetter(a Act, c, t *Character) bool {
-	var sk, resist int
-	switch a {
-	case Trick:
-		sk, resist = c.Trick.Level, t.IQ
-	case Test:
-		sk, resist = c.Will, t.Will
-	case Taunt:
-		sk, resist = c.Influence.Level, t.Will
-	case Intimidate:
-		sk, resist = c.Intimidation.Level, t.Will
-	default:
-		sk, resist = c.Maneuver.Level, t.Maneuver.Level
-	}
+	sk, resist, _ := contestSkills(a, c, t, false)
 	return sk-resist >= 4 && sk >= c.Attack.Level
 }
 
 // Spend spends Possibilities on every failure when SpendPossibilities.
 func (s *Style) Spend(g *Game, ci int, r Result) bool { return s.SpendPossibilities }
 
-// Strip removes the most valuable non-subplot card.
+// Strip removes the most valuable card that is not a subplot, or none
+// (-1) when the pool holds only subplots.
 func (s *Style) Strip(g *Game, target int) int {
 	pool := g.State.Players[target].Pool
-	best, bv := 0, -1
+	best, bv := -1, -1
 	for i, id := range pool {
 		n := g.Deck.Cards[id].Name
 		if n.Kind() == Subplot {
@@ -541,3 +385,15 @@ func (s *Style) Switch(v TaskView) bool { return v.Done > 0 || v.Alternate >= v.
 
 // LastDitch always makes the last-ditch effort.
 func (s *Style) LastDitch(v TaskView) bool { return true }
+
+// weakest is the index of the weakest active character of opp (the first
+// of equals), or -1 if none is active.
+func weakest(opp []Character) int {
+	t := -1
+	for i := range opp {
+		if opp[i].Active() && (t < 0 || opp[i].HP < opp[t].HP) {
+			t = i
+		}
+	}
+	return t
+}

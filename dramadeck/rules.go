@@ -114,9 +114,11 @@ func checkBands(name string, bs []Band) error {
 		if len(b.Target) > 2 || len(b.Actor) > 2 {
 			return fmt.Errorf("%s[%d]: at most two effects per side", name, i)
 		}
-		for _, e := range append(append([]Effect(nil), b.Target...), b.Actor...) {
-			if !e.marginResult() {
-				return fmt.Errorf("%s[%d]: %v is not a margin result (allowed: Stymied, Unskilled, Setback, Break, Up, Fatigued, Player's Call)", name, i, e)
+		for _, es := range [2][]Effect{b.Target, b.Actor} {
+			for _, e := range es {
+				if !e.marginResult() {
+					return fmt.Errorf("%s[%d]: %v is not a margin result (allowed: Stymied, Unskilled, Setback, Break, Up, Fatigued, Player's Call)", name, i, e)
+				}
 			}
 		}
 		if b.To < 0 {

@@ -173,7 +173,7 @@ func (rn *Runner) reset() {
 	}
 	copy(s.Heroes, rn.heroes)
 	copy(s.Villains, rn.villains)
-	*s = State{Act: 1, Scene: 1, Draw: s.Draw, Discard: s.Discard, Stack: s.Stack,
+	*s = State{Act: 1, Scene: 1, Draw: s.Draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
 		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains}
 }
 

@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -113,19 +114,8 @@ func (c Character) Fresh() Character {
 
 // Active reports whether the character can still act.
 func (c *Character) Active() bool {
-	// Or-ed as bytes rather than three tests: who is out changes with
-	// the fight, and the scans of a side call this for everyone.
 	st := &c.Status
-	return b2u(st.Out)|b2u(st.Fled)|b2u(st.Dead) == 0
-}
-
-// b2u is 1 for true, 0 for false (compiled without a branch).
-func b2u(b bool) uint8 {
-	var u uint8
-	if b {
-		u = 1
-	}
-	return u
+	return !st.Out && !st.Fled && !st.Dead
 }
 
 func (c *Character) check(field string) error {
@@ -215,11 +205,15 @@ func (o *Outcome) UnmarshalText(b []byte) error {
 // the Game's Deck; each is in exactly one of Draw, Discard, Stack, a Hand or
 // a Pool.
 type State struct {
-	Act      int  `json:"act"`
-	Scene    int  `json:"scene"`
-	Round    int  `json:"round"`
-	Combat   bool `json:"combat"`
-	Dramatic bool `json:"dramatic"` // read the D: line rather than S:
+	Act    int  `json:"act"`
+	Scene  int  `json:"scene"`
+	Round  int  `json:"round"`
+	Combat bool `json:"combat"`
+	// Phase is where the combat round stands; Queue the characters yet to
+	// take their action this round, in order (Turn).
+	Phase    Phase `json:"phase"`
+	Queue    []int `json:"queue"`
+	Dramatic bool  `json:"dramatic"` // read the D: line rather than S:
 
 	Draw    []int `json:"draw"`    // top is last
 	Discard []int `json:"discard"` // top is last
@@ -268,13 +262,8 @@ type Game struct {
 	// Sink, when non-nil, receives every event; nil costs nothing.
 	Sink func(Event)
 
-	jt       judgeTable // Rules.Criticals by 3d6 total (see successRoll)
-	kd       keptDice   // dice drawn ahead during PlayRound
-	order    [2][]int   // each side's acting order (see sideOrder)
-	speeds   [2][]int   // the speeds it was sorted by
-	orderOff [2]int     // and the index of the side's first character
-	moveBuf  []int      // scratch: Critical Moment moves
-	playBuf  []Play     // scratch: declarations
+	moveBuf []int  // scratch: Critical Moment moves
+	playBuf []Play // scratch: declarations
 }
 
 // Characters are addressed by one index: heroes 0..len(Heroes)-1 (hero i is
@@ -360,38 +349,16 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 		s.Villains[i] = villains[i].Fresh()
 	}
 	s.Act, s.Scene = 1, 1
-	g.order = [2][]int{make([]int, 0, len(heroes)), make([]int, 0, len(villains))}
-	g.speeds = [2][]int{make([]int, 0, len(heroes)), make([]int, 0, len(villains))}
+	s.Queue = make([]int, 0, 2*(len(heroes)+len(villains)))
 	g.moveBuf = make([]int, 0, n)
 	g.playBuf = make([]Play, 0, n)
-	g.syncCriticals()
 	return g, nil
 }
 
 // Shuffle shuffles the draw pile.
 func (g *Game) Shuffle(r *dice.Roller) {
-	// Roller.Shuffle's Fisher-Yates written out: the same draws and the
-	// same order, without a call to a swap function for every card.
 	d := g.State.Draw
-	if g.kd.log != nil && g.kd.on {
-		g.shuffleLogged(r)
-		return
-	}
-	for i := len(d) - 1; i > 0; i-- {
-		j := r.IntN(i + 1)
-		d[i], d[j] = d[j], d[i]
-	}
-}
-
-// shuffleLogged is Shuffle that logs each draw as the face a script would
-// give for it (see keptDice.log).
-func (g *Game) shuffleLogged(r *dice.Roller) {
-	d := g.State.Draw
-	for i := len(d) - 1; i > 0; i-- {
-		j := r.IntN(i + 1)
-		*g.kd.log = append(*g.kd.log, j+1)
-		d[i], d[j] = d[j], d[i]
-	}
+	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
 }
 
 // Where reports where card id is: "draw", "discard", "stack", "hand P" or
@@ -455,10 +422,5 @@ func indexOf(pile []int, id int) int {
 
 // remove deletes pile[i] keeping order.
 func remove(pile []int, i int) []int {
-	// Piles in play hold a few cards: a loop, not a call of memmove.
-	_ = pile[i] // an index out of range panics, as the copy did
-	for ; i+1 < len(pile); i++ {
-		pile[i] = pile[i+1]
-	}
-	return pile[:len(pile)-1]
+	return slices.Delete(pile, i, i+1)
 }

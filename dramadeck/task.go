@@ -160,7 +160,6 @@ func (g *Game) AttemptSteps(r *dice.Roller, ts *TaskState, bar Bar, from, k int,
 
 // taskStep is TaskStep after its checks; k > 0 fixes the steps attempted.
 func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k int) error {
-	g.syncCriticals()
 	steps := g.Rules.TaskSteps
 	avail := StepAvail(bar, ts.Done, steps)
 	v := ts.view(&g.Rules, avail)

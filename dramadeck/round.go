@@ -1,0 +1,314 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
+)
+
+// Phase is where a combat round stands (GM Side: each round the GM turns a
+// card, the players declare their cards, then the characters act).
+type Phase uint8
+
+// Phases of a round.
+const (
+	// Between is out of combat, or in combat between two rounds:
+	// BeginRound comes next.
+	Between Phase = iota
+	// Declaring: the card is turned; each player with a hero in the fight
+	// declares his round's cards (Declare, CriticalMoment) or none.
+	Declaring
+	// Acting: the characters act in turn (Turn, Act); EndRound closes the
+	// round once nobody is left to act.
+	Acting
+)
+
+var phaseNames = named.Enum[Phase]{"between", "declaring", "acting"}
+
+func (p Phase) String() string                { return phaseNames.String(p) }
+func (p Phase) MarshalText() ([]byte, error)  { return phaseNames.Marshal(p) }
+func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p) }
+
+// checkStep refuses a step while the rules are broken: a designer may
+// change Game.Rules between steps. BeginRound checks them for the whole
+// round (the steps inside a round read them as they stood at its start
+// and check the fields they index by); the task steps, Search and the
+// scene's steps check them each time.
+func (g *Game) checkStep() error {
+	if err := g.Rules.Validate(); err != nil {
+		return fmt.Errorf("rules changed since the last step: %w", err)
+	}
+	return nil
+}
+
+// BeginRound starts a combat round: per-round bonuses lapse, and the GM
+// turns a card onto the action stack (or keeps the current one after
+// Seize Initiative) and applies its line. The players then declare.
+func (g *Game) BeginRound(r *dice.Roller) error {
+	s := &g.State
+	if err := g.checkStep(); err != nil {
+		return err
+	}
+	switch {
+	case !s.Combat || s.Outcome != Ongoing:
+		return errors.New("no encounter in progress (call StartCombat)")
+	case s.Phase != Between:
+		return fmt.Errorf("round %d is still %v (EndRound closes it)", s.Round, s.Phase)
+	}
+	s.Round++
+	for p := range s.Players {
+		pl := &s.Players[p]
+		pl.Declared, pl.Moved, pl.MayMove = false, false, false
+	}
+	newRound(s.Heroes)
+	newRound(s.Villains)
+	g.clearFlags()
+	if s.Retain && len(s.Stack) > 0 {
+		s.Retain = false
+		s.Line = g.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
+	} else {
+		g.flip(r)
+	}
+	g.applyLine()
+	s.Phase = Declaring
+	g.closeDeclarations()
+	return nil
+}
+
+// newRound lapses the per-round bonuses of cs.
+func newRound(cs []Character) {
+	for i := range cs {
+		st := &cs[i].Status
+		st.RoundBonus, st.Up, st.Harmed, st.Extra = 0, 0, false, 0
+	}
+}
+
+// closeDeclarations ends the declarations once every player whose hero
+// is in the fight has declared (or the encounter is over), and sets the
+// acting order: the side the line names first, each side by decreasing
+// Speed (equal speeds in index order), twice over for a Flurry side (GM
+// Side, "Effects": all act normally, then all act again).
+func (g *Game) closeDeclarations() {
+	s := &g.State
+	if s.Phase != Declaring {
+		return
+	}
+	if s.Outcome == Ongoing {
+		for p := range s.Players {
+			if s.Heroes[p].Active() && !s.Players[p].Declared {
+				return
+			}
+		}
+	}
+	s.Phase = Acting
+	s.Queue = s.Queue[:0]
+	for _, side := range [2]Side{s.Line.First, s.Line.First.Other()} {
+		passes := 1
+		if s.Flurry[side] {
+			passes = 2
+		}
+		for range passes {
+			s.Queue = g.appendBySpeed(s.Queue, side)
+		}
+	}
+}
+
+// appendBySpeed appends side's characters in decreasing Speed, equal
+// speeds in index order.
+func (g *Game) appendBySpeed(q []int, side Side) []int {
+	lo, hi := 0, len(g.State.Heroes)
+	if side == Villains {
+		lo, hi = hi, hi+len(g.State.Villains)
+	}
+	start := len(q)
+	for ci := lo; ci < hi; ci++ {
+		// Insert ci after every character at least as fast.
+		k := len(q)
+		q = append(q, ci)
+		for ; k > start && g.char(q[k-1]).Speed < g.char(ci).Speed; k-- {
+			q[k] = q[k-1]
+		}
+		q[k] = ci
+	}
+	return q
+}
+
+// Turn returns the character whose action comes next, or -1 when nobody
+// may act (not in the Acting phase, the encounter over, a Monologue under
+// way, or everyone has acted). A hero owed a Haste action takes it first,
+// immediately (Immediate Effects: Haste); otherwise the first character
+// of the acting order still in the fight.
+func (g *Game) Turn() int {
+	s := &g.State
+	if s.Phase != Acting || s.Outcome != Ongoing || s.Monologue {
+		return -1
+	}
+	for p := range s.Heroes {
+		if s.Heroes[p].Status.Extra > 0 && s.Heroes[p].Active() {
+			return p
+		}
+	}
+	for _, ci := range s.Queue {
+		if g.char(ci).Active() {
+			return ci
+		}
+	}
+	return -1
+}
+
+// checkTurn reports why character ci may not act now, or nil.
+func (g *Game) checkTurn(ci int) error {
+	s := &g.State
+	if err := g.checkChar(ci); err != nil {
+		return err
+	}
+	switch {
+	case !s.Combat || s.Outcome != Ongoing:
+		return errors.New("no encounter in progress")
+	case !g.char(ci).Active():
+		return fmt.Errorf("character %d (%s) is out of the fight", ci, g.char(ci).Name)
+	case s.Phase != Acting:
+		return fmt.Errorf("round %d is %v: characters act once the declarations are made", s.Round, s.Phase)
+	case s.Monologue:
+		return errors.New("a Monologue is under way: nobody else may act this round")
+	}
+	if t := g.Turn(); t != ci {
+		if t < 0 {
+			return fmt.Errorf("every character has acted in round %d (EndRound)", s.Round)
+		}
+		return fmt.Errorf("it is character %d's turn, not %d's (one action each a round, in the line's order)", t, ci)
+	}
+	return nil
+}
+
+// takeTurn spends the turn of ci, which Turn named: a Haste action owed,
+// else its place in the acting order (and the places of those before it,
+// who are out of the fight).
+func (g *Game) takeTurn(ci int) {
+	s := &g.State
+	if ci < len(s.Heroes) && s.Heroes[ci].Status.Extra > 0 {
+		s.Heroes[ci].Status.Extra--
+		return
+	}
+	i := slices.Index(s.Queue, ci)
+	s.Queue = s.Queue[:copy(s.Queue, s.Queue[i+1:])]
+}
+
+// EndRound closes the round once nobody is left to act (or the encounter
+// is over): Break (characters of the broken side, normally the villains,
+// who took HP damage and did no harm this round flee or concede), then the
+// end of the encounter.
+func (g *Game) EndRound() error {
+	s := &g.State
+	switch {
+	case !s.Combat || s.Phase == Between:
+		return errors.New("no round under way (BeginRound starts one)")
+	case s.Outcome == Ongoing && s.Phase == Declaring:
+		return fmt.Errorf("round %d: the players are still declaring", s.Round)
+	case g.Turn() >= 0:
+		return fmt.Errorf("round %d: character %d has yet to act", s.Round, g.Turn())
+	}
+	if s.Flurry[Heroes] || s.Flurry[Villains] {
+		s.FlurryRounds++
+	}
+	if s.Break[Heroes] {
+		g.breakSide(s.Heroes, 0)
+	}
+	if s.Break[Villains] {
+		g.breakSide(s.Villains, len(s.Heroes))
+	}
+	s.Phase, s.Queue = Between, s.Queue[:0]
+	g.checkOutcome()
+	return nil
+}
+
+// PlayRound plays the rest of the current combat round (all of it, from
+// Between) with the same steps a table takes: BeginRound, each player's
+// declaration (a Critical Moment, his pool cards or none), each
+// character's action in turn with the offer to move a card to the pool,
+// and EndRound. A policy's illegal answer stops it with an error at the
+// step that refused it, which changed nothing: the round resumes from
+// there.
+func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+	if heroes == nil || gm == nil {
+		return errors.New("PlayRound needs a hero policy and a GM policy")
+	}
+	s := &g.State
+	if s.Phase == Between {
+		if err := g.BeginRound(r); err != nil {
+			return err
+		}
+	}
+	for p := range s.Players {
+		if s.Phase != Declaring {
+			break
+		}
+		if s.Heroes[p].Active() && !s.Players[p].Declared {
+			if err := g.declareBy(r, p, heroes); err != nil {
+				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+			}
+		}
+	}
+	for ci := g.Turn(); ci >= 0; ci = g.Turn() {
+		pol := heroes
+		if g.side(ci) == Villains {
+			pol = gm
+		}
+		if err := g.Act(r, ci, pol.Choose(g, ci), pol); err != nil {
+			return fmt.Errorf("policy %s: %w", pol.Name(), err)
+		}
+		if err := g.offerMove(ci, pol); err != nil {
+			return err
+		}
+	}
+	return g.EndRound()
+}
+
+// declareBy asks pol for player p's declaration: a Critical Moment, or
+// the pool cards he plays (perhaps none).
+func (g *Game) declareBy(r *dice.Roller, p int, pol Policy) error {
+	move := pol.Critical(g, p, g.moveBuf[:0])
+	if err := g.checkMoment(p, move); err != nil {
+		return err
+	}
+	plays := pol.Declare(g, p, g.playBuf[:0], move)
+	g.moveBuf, g.playBuf = move[:0], plays[:0] // keep what a policy grew
+	if len(move) > 0 {
+		return g.CriticalMoment(r, p, move, plays)
+	}
+	return g.Declare(r, p, plays)
+}
+
+// offerMove offers the player of character ci, if a hero who may, the
+// move of a card from hand to pool.
+func (g *Game) offerMove(ci int, pol Policy) error {
+	if ci < len(g.State.Heroes) && g.State.Players[ci].MayMove {
+		if id := pol.Move(g, ci); id >= 0 {
+			if err := g.MoveToPool(ci, id); err != nil {
+				return fmt.Errorf("policy %s: %w", pol.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// RunEncounter plays rounds until the encounter ends or maxRounds pass
+// (TimedOut). Call StartCombat first.
+func (g *Game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
+	if maxRounds < 1 {
+		return Ongoing, fmt.Errorf("max rounds %d, must be >= 1", maxRounds)
+	}
+	for g.State.Outcome == Ongoing {
+		if g.State.Round >= maxRounds && g.State.Phase == Between {
+			g.finish(TimedOut)
+			break
+		}
+		if err := g.PlayRound(r, heroes, gm); err != nil {
+			return Ongoing, err
+		}
+	}
+	return g.State.Outcome, nil
+}
