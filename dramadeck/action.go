@@ -118,7 +118,7 @@ func (g *Game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
 // askCall asks the actor's policy, before the roll, for the result of a
 // Player's Call should the contest reach it, and checks the answer.
 func (g *Game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
-	if !g.Rules.Margins.mayCall(ch.Act) {
+	if !g.State.Rules.Margins.mayCall(ch.Act) {
 		return NoEffect, nil
 	}
 	e := pol.Call(g, ci, ch.Target, ch.Act)
@@ -173,7 +173,7 @@ func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, 
 		success, harmed = g.contest(r, ci, c, t, ch, unskilled, call, pol)
 	}
 	if success && s.Outcome == Ongoing && len(s.Stack) > 0 {
-		card := &g.Deck.Cards[s.Stack[len(s.Stack)-1]]
+		card := &g.State.Deck.Cards[s.Stack[len(s.Stack)-1]]
 		if hero && card.Approves(ch.Act) {
 			g.drawTo(r, ci, EvDraw)
 		}

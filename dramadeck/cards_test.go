@@ -192,7 +192,7 @@ func TestSeizeInitiativeFlip(t *testing.T) {
 	}
 	want(t, len(g.State.Stack), n+1)
 	top := g.State.Stack[len(g.State.Stack)-1]
-	if g.State.Line != g.Deck.Cards[top].Standard {
+	if g.State.Line != g.State.Deck.Cards[top].Standard {
 		t.Errorf("line not read from the new card")
 	}
 	// Retain: the next round keeps the same card.
@@ -313,8 +313,8 @@ func TestPlayerSideErrors(t *testing.T) {
 	})
 	mustFail(t, g, "Supporter on self", func() error {
 		id := g.State.Players[0].Pool[0]
-		g.Deck.Cards[id].Name = Supporter
-		defer func() { g.Deck.Cards[id].Name = Adrenalin }()
+		g.State.Deck.Cards[id].Name = Supporter
+		defer func() { g.State.Deck.Cards[id].Name = Adrenalin }()
 		return g.Declare(r, 0, []Play{{Card: id, Target: -1}})
 	})
 	if id := give(t, g, 0, Glory, true); true {

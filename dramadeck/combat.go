@@ -66,7 +66,7 @@ func (g *Game) flip(r *dice.Roller) {
 		}
 	}
 	if len(s.Stack) > 0 {
-		s.Line = g.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
+		s.Line = g.State.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
 	}
 }
 
@@ -105,7 +105,7 @@ func (g *Game) applyLine() {
 		}
 		for ci := lo; ci < hi; ci++ {
 			c := g.char(ci)
-			if !c.Active() {
+			if !c.Active() && !(e == Inspiration && g.revives(c)) {
 				continue
 			}
 			switch e {
@@ -113,10 +113,11 @@ func (g *Game) applyLine() {
 				c.Status.Stunned = false
 				c.FP = c.MaxFP
 				c.HP = max(c.HP, c.MaxHP/2)
+				c.Status.Out = c.HP <= 0 // back in the fight if out of it (revives)
 			case Up:
 				c.Status.Up++
 			case Fatigued:
-				g.loseFP(ci, g.Rules.FatigueFP)
+				g.loseFP(ci, g.State.Rules.FatigueFP)
 			case Stymied:
 				c.Status.StymiedPoss = true
 			}
@@ -125,6 +126,12 @@ func (g *Game) applyLine() {
 			}
 		}
 	}
+}
+
+// revives reports whether Inspiration brings c back into the fight:
+// with Rules.InspirationRevives, one out of it (not fled, not dead).
+func (g *Game) revives(c *Character) bool {
+	return g.State.Rules.InspirationRevives && c.Status.Out && !c.Status.Fled && !c.Status.Dead
 }
 
 func (g *Game) loseFP(ci, n int) {
@@ -203,7 +210,7 @@ func (st *Status) takeBonus(kind RollKind, cardBonus int) (bonus int, stymied bo
 func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, base int, pol Policy) Result {
 	st := &c.Status
 	eff := base
-	bonus, stymied := st.takeBonus(kind, g.Rules.Bonus)
+	bonus, stymied := st.takeBonus(kind, g.State.Rules.Bonus)
 	if stymied && g.Sink != nil {
 		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
 	}
@@ -232,7 +239,7 @@ func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result,
 	st := &c.Status
 	if st.Luck > 0 {
 		st.Luck--
-		for i := 1; i < g.Rules.LuckRolls; i++ {
+		for i := 1; i < g.State.Rules.LuckRolls; i++ {
 			if x := g.successRoll(r, eff); Better(x, res) {
 				res = x
 			}
@@ -348,7 +355,7 @@ func (g *Game) broken(ci int, harmed bool) {
 func (g *Game) defense(t *Character) int {
 	def := t.Defense
 	if t.Status.Posture == Defend {
-		def += g.Rules.DefendBonus
+		def += g.State.Rules.DefendBonus
 	}
 	if t.FP*3 < t.MaxFP {
 		def /= 2
@@ -360,7 +367,7 @@ func (g *Game) defense(t *Character) int {
 func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
 	base := level(c.Attack, unskilled)
 	if ch.Act == AllOutAttack {
-		base += g.Rules.AllOutAttackBonus
+		base += g.State.Rules.AllOutAttackBonus
 		c.Status.Posture = AllOutAttack
 	}
 	res := g.skillRollOf(r, ci, c, Physical, base, pol)
@@ -387,7 +394,7 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	}
 	dmg := c.Damage.Add + r.SumN(c.Damage.Dice, 6)
 	if c.Status.Coup > 0 {
-		dmg += dmg * g.Rules.CoupPercent * c.Status.Coup / 100
+		dmg += dmg * g.State.Rules.CoupPercent * c.Status.Coup / 100
 		c.Status.Coup = 0
 	}
 	dmg = max(dmg-t.DR, 0)
@@ -423,7 +430,7 @@ func (g *Game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unski
 	if w != 0 {
 		return false, false
 	}
-	band, ok := g.Rules.Margins.Lookup(ch.Act, mov)
+	band, ok := g.State.Rules.Margins.Lookup(ch.Act, mov)
 	if !ok {
 		return true, false
 	}
@@ -459,7 +466,7 @@ func (g *Game) inflict(ci int, e Effect) {
 	case Up:
 		st.Up++
 	case Fatigued:
-		g.loseFP(ci, g.Rules.FatigueFP)
+		g.loseFP(ci, g.State.Rules.FatigueFP)
 	}
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})

@@ -241,9 +241,10 @@ func SampleTask(rules Rules, d *Deck, t Task, pol Policy, r *dice.Roller, trials
 		s.Players[0] = Player{Hand: s.Players[0].Hand[:0], Pool: s.Players[0].Pool[:0]}
 		s.Heroes[0] = hero.Fresh()
 		g.Shuffle(r)
-		ts := TaskState{Task: t}
+		s.Tasks = append(s.Tasks[:0], TaskState{Task: t})
+		ts := &s.Tasks[0]
 		for !ts.Finished && !ts.Failed {
-			if err := g.TaskRound(r, &ts, pol); err != nil {
+			if err := g.TaskRound(r, 0, pol); err != nil {
 				return TaskExact{}, err
 			}
 		}

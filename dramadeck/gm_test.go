@@ -19,7 +19,7 @@ func countActions(tr *Trace) map[int]int {
 // nextLine makes the top of the draw pile carry line l.
 func nextLine(g *Game, l Line) {
 	id := g.State.Draw[len(g.State.Draw)-1]
-	g.Deck.Cards[id].Standard = l
+	g.State.Deck.Cards[id].Standard = l
 }
 
 func TestFlurryGivesExtraActions(t *testing.T) {
@@ -413,7 +413,7 @@ func TestStyleDeclareByName(t *testing.T) {
 				g.State.Draw = g.State.Draw[1:]
 			} else {
 				for p := range g.State.Players {
-					for len(g.State.Players[p].Hand) < g.Rules.HandSize {
+					for len(g.State.Players[p].Hand) < g.State.Rules.HandSize {
 						g.State.Players[p].Hand = append(g.State.Players[p].Hand, g.State.Draw[0])
 						g.State.Draw = g.State.Draw[1:]
 					}
@@ -455,8 +455,8 @@ func TestStyleCriticalAndMove(t *testing.T) {
 			t.Errorf("case %d: %v in hand: poured %v, want %d cards", k, tc.hand, got, tc.want)
 		}
 		for _, id := range got {
-			if !combatCard(g.Deck.Cards[id].Name) {
-				t.Errorf("case %d: poured %v", k, g.Deck.Cards[id].Name)
+			if !combatCard(g.State.Deck.Cards[id].Name) {
+				t.Errorf("case %d: poured %v", k, g.State.Deck.Cards[id].Name)
 			}
 		}
 		g.State.Players[0].CriticalAct = g.State.Act

@@ -37,7 +37,7 @@ func (c *Criticals) Judge(roll, skill int) Result {
 // successRoll rolls 3d6 against effective skill under the game's
 // criticals (GURPS Basic Set, "Success Rolls").
 func (g *Game) successRoll(r *dice.Roller, skill int) Result {
-	return g.Rules.Criticals.SuccessRoll(r, skill)
+	return g.State.Rules.Criticals.SuccessRoll(r, skill)
 }
 
 // Roll3d6 rolls three six-sided dice and returns the total.

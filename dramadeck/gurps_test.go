@@ -112,7 +112,7 @@ func TestSuccessRollFollowsRules(t *testing.T) {
 	if res, err := g.Search(dice.Scripted(6, 6, 5), 0, 18); err != nil || res.Success {
 		t.Fatalf("17 at skill 18 under the GURPS limits: %+v, %v; want a failure", res, err)
 	}
-	g.Rules.Criticals.AlwaysFail = 19
+	g.State.Rules.Criticals.AlwaysFail = 19
 	if res, err := g.Search(dice.Scripted(6, 6, 5), 0, 18); err != nil || !res.Success {
 		t.Fatalf("17 at skill 18 with always_fail 19: %+v, %v; want a success", res, err)
 	}
@@ -131,7 +131,7 @@ func TestSuccessRollFollowsRules(t *testing.T) {
 	if got := g.State.Villains[0].HP; got != hp {
 		t.Fatalf("6 at attack 3 hit under the GURPS limits: HP %d -> %d", hp, got)
 	}
-	g.Rules.Criticals.AlwaysSucceed = 6
+	g.State.Rules.Criticals.AlwaysSucceed = 6
 	turnOf(g, 0)
 	if err := g.Act(dice.Scripted(2, 2, 2, 1, 6, 1, 1, 1), 0, Choice{Act: Attack, Target: 2}, &Style{}); err != nil {
 		t.Fatal(err)

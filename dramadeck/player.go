@@ -66,7 +66,7 @@ func (g *Game) drawTo(r *dice.Roller, p int, kind EventKind) bool {
 }
 
 func (g *Game) refill(r *dice.Roller, p int) {
-	for len(g.State.Players[p].Hand) < g.Rules.HandSize {
+	for len(g.State.Players[p].Hand) < g.State.Rules.HandSize {
 		if !g.drawTo(r, p, EvDraw) {
 			return
 		}
@@ -79,7 +79,7 @@ func (g *Game) EnterPlay(r *dice.Roller, p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	for range g.Rules.HandSize {
+	for range g.State.Rules.HandSize {
 		if !g.drawTo(r, p, EvDeal) {
 			break
 		}
@@ -119,7 +119,7 @@ func (g *Game) MoveToPool(p, id int) error {
 	if i < 0 {
 		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	}
-	if g.Deck.Cards[id].Name == Escape && pl.Pooled > 0 {
+	if g.State.Deck.Cards[id].Name == Escape && pl.Pooled > 0 {
 		return errors.New("card Escape must be the first card played into the pool in an encounter")
 	}
 	pl.Hand = remove(pl.Hand, i)
@@ -300,7 +300,7 @@ func (g *Game) checkMoment(p int, move []int) error {
 		if indexOf(move[:k], id) >= 0 {
 			return fmt.Errorf("card %d moved twice", id)
 		}
-		if g.Deck.Cards[id].Name == Escape && (pl.Pooled > 0 || k > 0) {
+		if g.State.Deck.Cards[id].Name == Escape && (pl.Pooled > 0 || k > 0) {
 			return errors.New("card Escape must be the first card played into the pool in an encounter")
 		}
 	}
@@ -345,8 +345,8 @@ func (g *Game) target(p int, pl Play) int {
 func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 	s := &g.State
 	me := &s.Players[p]
-	if pl.Card < 0 || pl.Card >= len(g.Deck.Cards) {
-		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.Deck.Cards)-1)
+	if pl.Card < 0 || pl.Card >= len(g.State.Deck.Cards) {
+		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.State.Deck.Cards)-1)
 	}
 	if fromPool {
 		if indexOf(me.Pool, pl.Card) < 0 && indexOf(extra, pl.Card) < 0 {
@@ -358,7 +358,7 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 	} else if indexOf(me.Hand, pl.Card) < 0 {
 		return fmt.Errorf("player %d does not hold card %d in hand", p, pl.Card)
 	}
-	n := g.Deck.Cards[pl.Card].Name
+	n := g.State.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
 	if t >= len(s.Heroes) {
 		return fmt.Errorf("%v: target %d is not a hero (heroes are 0..%d)", n, t, len(s.Heroes)-1)
@@ -390,8 +390,8 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 		if pl.ToPlayer == p {
 			return errors.New("card Leadership passes cards to another player")
 		}
-		if pl.N < 1 || pl.N > g.Rules.MaxLeadership {
-			return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.Rules.MaxLeadership, pl.N)
+		if pl.N < 1 || pl.N > g.State.Rules.MaxLeadership {
+			return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.State.Rules.MaxLeadership, pl.N)
 		}
 		if pl.Why == "" {
 			return errors.New("card Leadership requires an explanation (Why)")
@@ -407,7 +407,7 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 		}
 	case Campaign:
 		id := pl.Cards[0]
-		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.Deck.Cards[id].Name.Kind() != Subplot {
+		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.State.Deck.Cards[id].Name.Kind() != Subplot {
 			return errors.New("card Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
 		}
 		if indexOf(me.Permanent, id) >= 0 {
@@ -431,7 +431,7 @@ func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	if fromPool {
 		pile = &me.Pool
 	}
-	n := g.Deck.Cards[pl.Card].Name
+	n := g.State.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
 	*pile = remove(*pile, indexOf(*pile, pl.Card))
 	s.Discard = append(s.Discard, pl.Card)
@@ -440,7 +440,7 @@ func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 		g.emit(Event{Kind: EvPlay, Who: p, Target: t, Card: pl.Card})
 	}
 	c := &s.Heroes[t]
-	b := g.Rules.Bonus
+	b := g.State.Rules.Bonus
 	switch n {
 	case Action:
 		c.Status.RoundBonus += b
@@ -541,7 +541,7 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 		me := &s.Players[p]
 		keep := me.Pool[:0]
 		for _, id := range me.Pool {
-			if g.Deck.Cards[id].Name.Kind() == Subplot {
+			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
 				keep = append(keep, id)
 			} else {
 				me.Hand = append(me.Hand, id)
@@ -550,8 +550,8 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 		me.Pool = keep
 		// Over four: discard down to four. Exactly four (from the start):
 		// one may go.
-		over := len(me.Hand) > g.Rules.HandSize
-		for len(me.Hand) > g.Rules.HandSize || (!over && len(me.Hand) == g.Rules.HandSize) {
+		over := len(me.Hand) > g.State.Rules.HandSize
+		for len(me.Hand) > g.State.Rules.HandSize || (!over && len(me.Hand) == g.State.Rules.HandSize) {
 			must := over
 			i := pol.Discard(g, p, must)
 			if i < 0 && !must {
@@ -591,8 +591,8 @@ func (g *Game) EndAct() {
 	s := &g.State
 	for p := range s.Players {
 		for _, id := range s.Players[p].Pool {
-			if g.Deck.Cards[id].Name.Kind() == Subplot {
-				s.Heroes[p].Possibilities += g.Rules.SubplotAward
+			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
+				s.Heroes[p].Possibilities += g.State.Rules.SubplotAward
 			}
 		}
 	}
@@ -608,17 +608,17 @@ func (g *Game) EndAdventure() []int {
 	out := make([]int, len(s.Players))
 	for p := range s.Players {
 		me := &s.Players[p]
-		a := s.Glory * g.Rules.GloryAward
+		a := s.Glory * g.State.Rules.GloryAward
 		for _, pile := range [][]int{me.Hand, me.Pool} {
 			for _, id := range pile {
-				if g.Deck.Cards[id].Name == Drama {
-					a += g.Rules.DramaWorth
+				if g.State.Deck.Cards[id].Name == Drama {
+					a += g.State.Rules.DramaWorth
 				}
 			}
 		}
 		keep := me.Pool[:0]
 		for _, id := range me.Pool {
-			if g.Deck.Cards[id].Name.Kind() == Subplot {
+			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
 				s.Discard = append(s.Discard, id)
 			} else {
 				keep = append(keep, id)

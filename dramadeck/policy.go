@@ -36,6 +36,10 @@ type Policy interface {
 	Switch(v TaskView) bool
 	// LastDitch reports whether to make the last-ditch effort.
 	LastDitch(v TaskView) bool
+	// SideRoll reports whether to make the task's extra approved action,
+	// the roll that may draw a card, when the bar shows neither the next
+	// step nor a special case (the text: the player "may").
+	SideRoll(v TaskView) bool
 }
 
 // Style is the configurable Policy the registry's policies are built from.
@@ -139,7 +143,7 @@ func (s *Style) Critical(g *Game, p int, buf []int) []int {
 	}
 	n := 0
 	for _, id := range hand {
-		if combatCard(g.Deck.Cards[id].Name) {
+		if combatCard(g.State.Deck.Cards[id].Name) {
 			n++
 		}
 	}
@@ -147,7 +151,7 @@ func (s *Style) Critical(g *Game, p int, buf []int) []int {
 		return buf
 	}
 	for _, id := range hand {
-		if combatCard(g.Deck.Cards[id].Name) {
+		if combatCard(g.State.Deck.Cards[id].Name) {
 			buf = append(buf, id)
 		}
 	}
@@ -174,7 +178,7 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 	}
 	for _, pile := range [2][]int{st.Players[p].Pool, moved} {
 		for _, id := range pile {
-			if id < 0 || id >= len(g.Deck.Cards) {
+			if id < 0 || id >= len(g.State.Deck.Cards) {
 				continue // not a card: the engine refuses such a move
 			}
 			if pl, ok := s.declareCard(g, p, id, len(moved) > 0); ok {
@@ -189,7 +193,7 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 // critical: a Critical Moment is under way.
 func (s *Style) declareCard(g *Game, p, id int, critical bool) (Play, bool) {
 	pl := Play{Card: id, Target: -1}
-	switch n := g.Deck.Cards[id].Name; n {
+	switch n := g.State.Deck.Cards[id].Name; n {
 	case Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea:
 		return pl, true
 	case Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative:
@@ -221,7 +225,7 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 		return pl, len(st.Discard) > 0
 	case Rally:
 		for q := range st.Players {
-			if len(st.Players[q].Hand) < g.Rules.HandSize {
+			if len(st.Players[q].Hand) < g.State.Rules.HandSize {
 				return pl, true
 			}
 		}
@@ -244,7 +248,7 @@ func (s *Style) Move(g *Game, p int) int {
 	me := &g.State.Players[p]
 	best, bv := -1, 0
 	for _, id := range me.Hand {
-		n := g.Deck.Cards[id].Name
+		n := g.State.Deck.Cards[id].Name
 		if n == Escape && me.Pooled > 0 {
 			continue // Escape may only be the first card into the pool
 		}
@@ -304,7 +308,7 @@ func (s *Style) contests(g *Game, side Side) (a0, a1 Act) {
 	}
 	a0, a1 = st.Line.VillainAction, NoAct
 	if side == Heroes {
-		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
+		card := &g.State.Deck.Cards[st.Stack[len(st.Stack)-1]]
 		a0, a1 = card.Approved[0], card.Approved[1]
 	}
 	return a0, a1
@@ -338,7 +342,7 @@ func (s *Style) Strip(g *Game, target int) int {
 	pool := g.State.Players[target].Pool
 	best, bv := -1, -1
 	for i, id := range pool {
-		n := g.Deck.Cards[id].Name
+		n := g.State.Deck.Cards[id].Name
 		if n.Kind() == Subplot {
 			continue
 		}
@@ -362,7 +366,7 @@ func (s *Style) Discard(g *Game, p int, must bool) int {
 	hand := g.State.Players[p].Hand
 	worst, wv := -1, 1<<30
 	for i, id := range hand {
-		if v := s.value(g.Deck.Cards[id].Name); v < wv {
+		if v := s.value(g.State.Deck.Cards[id].Name); v < wv {
 			worst, wv = i, v
 		}
 	}
@@ -382,6 +386,10 @@ func (s *Style) Steps(v TaskView) int {
 
 // Switch changes skill when steps are done or the other skill is no worse.
 func (s *Style) Switch(v TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
+
+// SideRoll takes the extra approved action whenever PlayCards: the card
+// it may draw is worth having.
+func (s *Style) SideRoll(v TaskView) bool { return s.PlayCards }
 
 // LastDitch always makes the last-ditch effort.
 func (s *Style) LastDitch(v TaskView) bool { return true }

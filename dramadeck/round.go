@@ -38,7 +38,7 @@ func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p
 // and check the fields they index by); the task steps, Search and the
 // scene's steps check them each time.
 func (g *Game) checkStep() error {
-	if err := g.Rules.Validate(); err != nil {
+	if err := g.State.Rules.Validate(); err != nil {
 		return fmt.Errorf("rules changed since the last step: %w", err)
 	}
 	return nil
@@ -68,7 +68,7 @@ func (g *Game) BeginRound(r *dice.Roller) error {
 	g.clearFlags()
 	if s.Retain && len(s.Stack) > 0 {
 		s.Retain = false
-		s.Line = g.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
+		s.Line = g.State.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
 	} else {
 		g.flip(r)
 	}

@@ -161,7 +161,7 @@ func (rn *Runner) Game() *Game { return rn.g }
 func (rn *Runner) reset() {
 	g := rn.g
 	s := &g.State
-	n := len(g.Deck.Cards)
+	n := len(g.State.Deck.Cards)
 	s.Draw = s.Draw[:n]
 	for i := range s.Draw {
 		s.Draw[i] = i
@@ -173,8 +173,9 @@ func (rn *Runner) reset() {
 	}
 	copy(s.Heroes, rn.heroes)
 	copy(s.Villains, rn.villains)
-	*s = State{Act: 1, Scene: 1, Draw: s.Draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
-		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains}
+	*s = State{Rules: s.Rules, Deck: s.Deck, Act: 1, Scene: 1, MaxRounds: rn.s.MaxRounds,
+		Draw: s.Draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
+		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0]}
 }
 
 // Trial plays one encounter from the start and fills metrics (see

@@ -130,8 +130,14 @@ func (c *Character) check(field string) error {
 		return fmt.Errorf("%s.damage.dice: %d, must be 0..20", field, c.Damage.Dice)
 	case c.DR < 0:
 		return fmt.Errorf("%s.dr: must be >= 0", field)
-	case c.Possibilities < 0:
-		return fmt.Errorf("%s.possibilities: must be >= 0", field)
+	case c.MaxHP > maxTrack || c.MaxFP > maxTrack:
+		return fmt.Errorf("%s: max_hp and max_fp must be at most %d", field, maxTrack)
+	case c.HP < 0 || c.FP < 0:
+		return fmt.Errorf("%s: hp and fp must be >= 0 (0 reads as full)", field)
+	case c.Damage.Add < -maxCount || c.Damage.Add > maxCount || c.DR > maxCount:
+		return fmt.Errorf("%s: damage.add and dr must be within %d", field, maxCount)
+	case c.Possibilities < 0 || c.Possibilities > maxCount:
+		return fmt.Errorf("%s.possibilities: must be 0..%d", field, maxCount)
 	}
 	for _, s := range []struct {
 		n string
@@ -200,11 +206,19 @@ func (o *Outcome) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown outcome %q", b)
 }
 
-// State is the whole visible game: every pile, every character, the current
-// action stack card. It saves and restores as JSON. Cards are indices into
-// the Game's Deck; each is in exactly one of Draw, Discard, Stack, a Hand or
-// a Pool.
+// State is the whole game as one saveable value: the rules and the deck
+// it is played with, every pile, every character, the round's phase and
+// acting order, and the tasks under way. It saves and restores as JSON
+// (Game.Save, Restore); Check validates a restored state whole. Cards are
+// indices into Deck; each is in exactly one of Draw, Discard, Stack, a
+// Hand or a Pool.
 type State struct {
+	// Rules are the rules of play; a designer may change them between
+	// steps (BeginRound and the task and scene steps check them again).
+	Rules Rules `json:"rules"`
+	// Deck is the deck in play: piles hold indices into Deck.Cards.
+	Deck Deck `json:"deck"`
+
 	Act    int  `json:"act"`
 	Scene  int  `json:"scene"`
 	Round  int  `json:"round"`
@@ -241,7 +255,14 @@ type State struct {
 	Planned int `json:"planned,omitempty"`
 
 	Outcome Outcome `json:"outcome"`
-	Glory   int     `json:"glory"` // Glory cards played this adventure
+	// MaxRounds ends the encounter as TimedOut once that many rounds
+	// have passed (0: no limit).
+	MaxRounds int `json:"max_rounds,omitempty"`
+	Glory     int `json:"glory"` // Glory cards played this adventure
+
+	// Tasks are the Dramatic Skill Resolutions started (StartTask), in
+	// progress or over.
+	Tasks []TaskState `json:"tasks,omitempty"`
 
 	// Counters for reports.
 	Flips        int `json:"flips"`
@@ -250,14 +271,10 @@ type State struct {
 	CardsDrawn   int `json:"cards_drawn"`
 }
 
-// Game is a Drama Deck game: rules, deck, visible state and an optional
-// event sink. Every step function checks its input first and leaves State
-// unchanged when it returns an error.
+// Game is a Drama Deck game in play: its State and an optional event
+// sink. Every step function checks its input first and leaves State (and
+// the dice.Roller) unchanged when it returns an error.
 type Game struct {
-	// Rules may be changed between steps; a change takes effect from the
-	// next step call (PlayRound, Act, a task step, Search).
-	Rules Rules
-	Deck  *Deck
 	State State
 	// Sink, when non-nil, receives every event; nil costs nothing.
 	Sink func(Event)
@@ -326,7 +343,7 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 			return nil, err
 		}
 	}
-	g := &Game{Rules: rules, Deck: deck}
+	g := &Game{State: State{Rules: rules, Deck: *deck.Clone()}}
 	n := len(deck.Cards)
 	s := &g.State
 	s.Draw = make([]int, n)
@@ -387,29 +404,7 @@ func (g *Game) Where(id int) (string, error) {
 }
 
 // CheckCards verifies that every card of the deck is in exactly one place.
-func (g *Game) CheckCards() error {
-	n := len(g.Deck.Cards)
-	seen := make([]int, n)
-	s := &g.State
-	piles := [][]int{s.Draw, s.Discard, s.Stack}
-	for i := range s.Players {
-		piles = append(piles, s.Players[i].Hand, s.Players[i].Pool)
-	}
-	for _, p := range piles {
-		for _, c := range p {
-			if c < 0 || c >= n {
-				return fmt.Errorf("pile holds card %d, deck has 0..%d", c, n-1)
-			}
-			seen[c]++
-		}
-	}
-	for c, k := range seen {
-		if k != 1 {
-			return fmt.Errorf("card %d (%v) is in %d places", c, g.Deck.Cards[c].Name, k)
-		}
-	}
-	return nil
-}
+func (g *Game) CheckCards() error { return g.State.checkCards() }
 
 func indexOf(pile []int, id int) int {
 	for i, c := range pile {
