@@ -132,6 +132,19 @@ func (g *Game) MoveToPool(p, id int) error {
 	return nil
 }
 
+// DeclineMove is player p's choice to keep his hand this round when his
+// hero's action would let him move a card to the pool.
+func (g *Game) DeclineMove(p int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	if !g.State.Players[p].MayMove {
+		return fmt.Errorf("player %d has no move to the pool to decline", p)
+	}
+	g.State.Players[p].MayMove = false
+	return nil
+}
+
 // Trade swaps cards between players p and q: hand to hand out of combat,
 // pool to pool in combat, the same number each way.
 func (g *Game) Trade(p, q int, give, take []int) error {

@@ -225,34 +225,43 @@ func (g *Game) EndRound() error {
 	return nil
 }
 
-// PlayRound plays the rest of the current combat round (all of it, from
-// Between) with the same steps a table takes: BeginRound, each player's
-// declaration (a Critical Moment, his pool cards or none), each
-// character's action in turn with the offer to move a card to the pool,
-// and EndRound. A policy's illegal answer stops it with an error at the
-// step that refused it, which changed nothing: the round resumes from
-// there.
-func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+// Step takes the next step of the encounter, asking heroes (the players)
+// and gm (the GM and villains) for any choice it needs: StartCombat when
+// out of combat; between rounds BeginRound, or the end of the encounter
+// as TimedOut once State.MaxRounds rounds have passed; the next player's
+// declaration; a player's offer to move a card to the pool after his
+// hero's action; the next character's action; EndRound once everyone has
+// acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
+// and over. A refused step changes nothing.
+func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 	if heroes == nil || gm == nil {
-		return errors.New("PlayRound needs a hero policy and a GM policy")
+		return errors.New("a step needs a hero policy and a GM policy")
 	}
 	s := &g.State
-	if s.Phase == Between {
-		if err := g.BeginRound(r); err != nil {
-			return err
-		}
-	}
-	for p := range s.Players {
-		if s.Phase != Declaring {
-			break
-		}
-		if s.Heroes[p].Active() && !s.Players[p].Declared {
+	switch {
+	case g.Over():
+		return fmt.Errorf("the encounter is over (%v)", s.Outcome)
+	case !s.Combat:
+		return g.StartCombat(s.Dramatic)
+	case s.Phase == Between && s.MaxRounds > 0 && s.Round >= s.MaxRounds:
+		g.finish(TimedOut)
+		return nil
+	case s.Phase == Between:
+		return g.BeginRound(r)
+	case s.Phase == Declaring:
+		if p := g.nextDeclarer(); p >= 0 {
 			if err := g.declareBy(r, p, heroes); err != nil {
 				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
 			}
+			return nil
 		}
+		g.closeDeclarations()
+		return nil
 	}
-	for ci := g.Turn(); ci >= 0; ci = g.Turn() {
+	if p := g.moveOffered(); p >= 0 {
+		return g.offerMove(p, heroes)
+	}
+	if ci := g.Turn(); ci >= 0 {
 		pol := heroes
 		if g.side(ci) == Villains {
 			pol = gm
@@ -260,11 +269,61 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 		if err := g.Act(r, ci, pol.Choose(g, ci), pol); err != nil {
 			return fmt.Errorf("policy %s: %w", pol.Name(), err)
 		}
-		if err := g.offerMove(ci, pol); err != nil {
-			return err
-		}
+		return nil
 	}
 	return g.EndRound()
+}
+
+// Over reports whether the encounter has ended and its last round is
+// closed.
+func (g *Game) Over() bool { return g.State.Outcome != Ongoing && g.State.Phase == Between }
+
+// nextDeclarer is the first player yet to declare this round whose hero
+// is in the fight, or -1.
+func (g *Game) nextDeclarer() int {
+	s := &g.State
+	if s.Outcome != Ongoing {
+		return -1
+	}
+	for p := range s.Players {
+		if s.Heroes[p].Active() && !s.Players[p].Declared {
+			return p
+		}
+	}
+	return -1
+}
+
+// moveOffered is the first player who may move a card from hand to pool
+// now (his hero took a scene-moving action this round), or -1.
+func (g *Game) moveOffered() int {
+	s := &g.State
+	for p := range s.Players {
+		if s.Players[p].MayMove && !s.Players[p].Moved {
+			return p
+		}
+	}
+	return -1
+}
+
+// PlayRound plays the rest of the current combat round (all of it, from
+// Between) by Step: the flip, each player's declaration, each character's
+// action in turn with the offer to move a card to the pool, and the end
+// of the round. A policy's illegal answer stops it with an error at the
+// step that refused it, which changed nothing: the round resumes from
+// there.
+func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+	s := &g.State
+	if !s.Combat || g.Over() {
+		return errors.New("no encounter in progress (call StartCombat)")
+	}
+	for {
+		if err := g.Step(r, heroes, gm); err != nil {
+			return err
+		}
+		if s.Phase == Between {
+			return nil
+		}
+	}
 }
 
 // declareBy asks pol for player p's declaration: a Critical Moment, or
@@ -282,31 +341,28 @@ func (g *Game) declareBy(r *dice.Roller, p int, pol Policy) error {
 	return g.Declare(r, p, plays)
 }
 
-// offerMove offers the player of character ci, if a hero who may, the
-// move of a card from hand to pool.
-func (g *Game) offerMove(ci int, pol Policy) error {
-	if ci < len(g.State.Heroes) && g.State.Players[ci].MayMove {
-		if id := pol.Move(g, ci); id >= 0 {
-			if err := g.MoveToPool(ci, id); err != nil {
-				return fmt.Errorf("policy %s: %w", pol.Name(), err)
-			}
-		}
+// offerMove asks player p's policy for the card to move from hand to
+// pool (-1 for none) and moves it, or declines the move.
+func (g *Game) offerMove(p int, pol Policy) error {
+	id := pol.Move(g, p)
+	if id == -1 {
+		return g.DeclineMove(p)
+	}
+	if err := g.MoveToPool(p, id); err != nil {
+		return fmt.Errorf("policy %s: %w", pol.Name(), err)
 	}
 	return nil
 }
 
-// RunEncounter plays rounds until the encounter ends or maxRounds pass
-// (TimedOut). Call StartCombat first.
+// RunEncounter plays the encounter to its end by Step, ending it as
+// TimedOut after maxRounds rounds. Call StartCombat first.
 func (g *Game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
-	if maxRounds < 1 {
-		return Ongoing, fmt.Errorf("max rounds %d, must be >= 1", maxRounds)
+	if maxRounds < 1 || maxRounds > maxCount {
+		return Ongoing, fmt.Errorf("max rounds %d, must be 1..%d", maxRounds, maxCount)
 	}
-	for g.State.Outcome == Ongoing {
-		if g.State.Round >= maxRounds && g.State.Phase == Between {
-			g.finish(TimedOut)
-			break
-		}
-		if err := g.PlayRound(r, heroes, gm); err != nil {
+	g.State.MaxRounds = maxRounds
+	for !g.Over() {
+		if err := g.Step(r, heroes, gm); err != nil {
 			return Ongoing, err
 		}
 	}

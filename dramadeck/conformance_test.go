@@ -1,0 +1,148 @@
+package dramadeck
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
+	"github.com/stakesrpg/stakes/sim/simtest"
+)
+
+// conformance is the adapter the conformance kit plays: the built-in
+// scenario's encounter, step by step.
+type conformance struct{ s Scenario }
+
+func (m conformance) Scenario() sim.Mechanic {
+	s := m.s
+	return sim.Adapt[*Runner]("dramadeck", &s)
+}
+
+func (m conformance) NewGame(r *dice.Roller) (simtest.Game, error) {
+	g, err := m.s.NewGame(r)
+	if err != nil {
+		return nil, err
+	}
+	return m.wrap(g)
+}
+
+func (m conformance) Restore(state []byte) (simtest.Game, error) {
+	g, err := Restore(state)
+	if err != nil {
+		return nil, err
+	}
+	return m.wrap(g)
+}
+
+func (m conformance) wrap(g *Game) (simtest.Game, error) {
+	heroes, gm, err := m.s.Policies()
+	if err != nil {
+		return nil, err
+	}
+	return &stepGame{g: g, heroes: heroes, gm: gm}, nil
+}
+
+// stepGame is one encounter played by Game.Step.
+type stepGame struct {
+	g          *Game
+	heroes, gm Policy
+}
+
+func (sg *stepGame) Done() bool            { return sg.g.Over() }
+func (sg *stepGame) Save() ([]byte, error) { return sg.g.Save() }
+
+func (sg *stepGame) Step(r *dice.Roller) ([]any, error) {
+	var evs []any
+	sg.g.Sink = func(e Event) { evs = append(evs, e) }
+	defer func() { sg.g.Sink = nil }()
+	err := sg.g.Step(r, sg.heroes, sg.gm)
+	return evs, err
+}
+
+// StepIllegal answers the next step's choice illegally: a declaration of
+// a card not in the pool or a Critical Moment of cards not in hand, a move
+// to the pool of a card not in hand, an action on a friend or nobody, or
+// the GM stripping a pool card that is not there.
+func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
+	g := sg.g
+	s := &g.State
+	bad := &illegal{Style: Style{Label: "illegal"}, chaos: chaos}
+	heroes, gm := sg.heroes, sg.gm
+	switch {
+	case g.Over() || !s.Combat || s.Phase == Between:
+		return false, nil
+	case s.Phase == Declaring:
+		if g.nextDeclarer() < 0 {
+			return false, nil
+		}
+		bad.mode = chaos.IntN(2) // declare or Critical Moment
+		heroes = bad
+	case g.moveOffered() >= 0:
+		bad.mode = 2
+		heroes = bad
+	case g.Turn() < 0:
+		return false, nil
+	case g.side(g.Turn()) == Heroes:
+		bad.mode = 3
+		heroes = bad
+	default:
+		ci := g.Turn()
+		ch := sg.gm.Choose(g, ci)
+		bad.mode = 3
+		if _, ok := g.mayStrip(ci, ch); ok && chaos.IntN(2) == 0 {
+			bad.mode, bad.choice = 4, ch
+		}
+		gm = bad
+	}
+	return true, g.Step(r, heroes, gm)
+}
+
+// illegal is a policy answering one kind of choice illegally.
+type illegal struct {
+	Style
+	chaos  *rand.Rand
+	mode   int // 0 declare, 1 Critical Moment, 2 move, 3 action, 4 strip
+	choice Choice
+}
+
+func (b *illegal) notHeld(g *Game) int {
+	return []int{-1, len(g.State.Deck.Cards), 1 << 40, -7}[b.chaos.IntN(4)]
+}
+
+func (b *illegal) Critical(g *Game, p int, buf []int) []int {
+	if b.mode == 1 {
+		return append(buf, b.notHeld(g))
+	}
+	return buf
+}
+
+func (b *illegal) Declare(g *Game, p int, buf []Play, moved []int) []Play {
+	return append(buf, Play{Card: b.notHeld(g), Target: -1})
+}
+
+// Move answers a card not in hand (-1 would decline, which is legal).
+func (b *illegal) Move(g *Game, p int) int {
+	return []int{-7, len(g.State.Deck.Cards), 1 << 40, -2}[b.chaos.IntN(4)]
+}
+
+func (b *illegal) Choose(g *Game, ci int) Choice {
+	if b.mode == 4 {
+		return b.choice
+	}
+	n := len(g.State.Heroes) + len(g.State.Villains)
+	friend := 0
+	if g.side(ci) == Villains {
+		friend = len(g.State.Heroes)
+	}
+	return []Choice{{Act: Attack, Target: -1}, {Act: Attack, Target: n}, {Act: Trick, Target: friend}, {Act: Work}}[b.chaos.IntN(4)]
+}
+
+func (b *illegal) Strip(g *Game, target int) int {
+	return []int{-2, len(g.State.Players[target].Pool), 1 << 40}[b.chaos.IntN(3)]
+}
+
+func TestConformance(t *testing.T) {
+	if err := simtest.TestMechanic(conformance{DefaultScenario()}, simtest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
