@@ -33,6 +33,7 @@ func (g *Game) endCombat() {
 	s.Discard = append(s.Discard, s.Stack...)
 	s.Stack = s.Stack[:0]
 	s.Combat, s.Retain = false, false
+	s.Phase, s.Queue = Between, s.Queue[:0]
 	g.clearFlags()
 }
 

@@ -117,7 +117,7 @@ func (b *illegal) Critical(g *Game, p int, buf []int) []int {
 }
 
 func (b *illegal) Declare(g *Game, p int, buf []Play, moved []int) []Play {
-	return append(buf, Play{Card: b.notHeld(g), Target: -1})
+	return append(buf, Play{Card: b.notHeld(g)})
 }
 
 // Move answers a card not in hand (-1 would decline, which is legal).

@@ -32,7 +32,7 @@ func TestRandomStepsNeverCorrupt(t *testing.T) {
 		return pile[rnd.IntN(len(pile))]
 	}
 	play := func() Play {
-		return Play{Card: card(), Target: pick(-1, 4), Flip: rnd.IntN(2) == 0, Cards: [2]int{card(), card()},
+		return Play{Card: card(), Target: Aim(pick(-1, 4)), Flip: rnd.IntN(2) == 0, Cards: [2]int{card(), card()},
 			N: pick(0, 3), ToPlayer: pick(-1, 3), ToPool: rnd.IntN(2) == 0, Why: []string{"", "because"}[rnd.IntN(2)]}
 	}
 	ops := 0

@@ -98,7 +98,7 @@ func TestLineEffects(t *testing.T) {
 	id := give(t, g, 0, Action, true)
 	g.State.Line = Line{Hero: Confused}
 	g.applyLine()
-	mustFail(t, g, "Confused heroes activate a card", func() error { return g.Declare(fixed(), 0, []Play{{Card: id, Target: -1}}) })
+	mustFail(t, g, "Confused heroes activate a card", func() error { return g.Declare(fixed(), 0, []Play{{Card: id}}) })
 }
 
 // Up re-rolls a failure and cannot be cancelled; GM Stymied cancels the

@@ -12,9 +12,9 @@ import (
 // and how. Zero fields mean "the obvious choice" where one exists.
 type Play struct {
 	Card int `json:"card"` // card id (index in the Deck)
-	// Target is the character the card affects: a hero index, or -1 for
-	// the player's own hero. Supporter needs another hero.
-	Target int `json:"target"`
+	// Target is the hero the card affects: Self (the zero value), the
+	// player's own, or OnHero(i). Supporter needs another hero.
+	Target Aim `json:"target,omitempty"`
 	// Flip: Seize Initiative flips another card now instead of keeping
 	// the current one for an extra round.
 	Flip bool `json:"flip,omitempty"`
@@ -346,11 +346,22 @@ func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) e
 	return nil
 }
 
+// Aim is the hero a card affects: Self, the zero value, is the player's
+// own hero; OnHero(i) is hero i (written i+1).
+type Aim int
+
+// Self aims a card at the player's own hero.
+const Self Aim = 0
+
+// OnHero aims a card at hero i.
+func OnHero(i int) Aim { return Aim(i + 1) }
+
+// target is the hero index play pl of player p affects.
 func (g *Game) target(p int, pl Play) int {
-	if pl.Target < 0 {
+	if pl.Target == Self {
 		return p
 	}
-	return pl.Target
+	return int(pl.Target) - 1
 }
 
 // checkPlay validates one play by player p from the pool (fromPool) or
@@ -373,8 +384,8 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 	}
 	n := g.State.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
-	if t >= len(s.Heroes) {
-		return fmt.Errorf("%v: target %d is not a hero (heroes are 0..%d)", n, t, len(s.Heroes)-1)
+	if t < 0 || t >= len(s.Heroes) {
+		return fmt.Errorf("%v: target %d is not a hero (Self, or OnHero(0..%d))", n, pl.Target, len(s.Heroes)-1)
 	}
 	switch n {
 	case Escape, SeizeInitiative, Monologue:
@@ -549,39 +560,21 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 	if pol == nil {
 		return errors.New("EndScene needs a policy for discards")
 	}
+	if err := g.checkStep(); err != nil {
+		return err
+	}
 	s := &g.State
-	for p := range s.Players {
-		me := &s.Players[p]
-		keep := me.Pool[:0]
-		for _, id := range me.Pool {
-			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
-				keep = append(keep, id)
-			} else {
-				me.Hand = append(me.Hand, id)
-			}
-		}
-		me.Pool = keep
-		// Over four: discard down to four. Exactly four (from the start):
-		// one may go.
-		over := len(me.Hand) > g.State.Rules.HandSize
-		for len(me.Hand) > g.State.Rules.HandSize || (!over && len(me.Hand) == g.State.Rules.HandSize) {
-			must := over
-			i := pol.Discard(g, p, must)
-			if i < 0 && !must {
-				break
-			}
-			if i < 0 || i >= len(me.Hand) {
-				return fmt.Errorf("policy discard index %d: player %d must discard one of 0..%d", i, p, len(me.Hand)-1)
-			}
-			id := me.Hand[i]
-			me.Hand = remove(me.Hand, i)
-			s.Discard = append(s.Discard, id)
-			if g.Sink != nil {
-				g.emit(Event{Kind: EvDiscard, Who: p, Target: -1, Card: id})
-			}
-			if !must {
-				break
-			}
+	// The discards are the policy's: they are made on the hands as they
+	// will be, and undone if an answer is illegal, before anything else.
+	before := g.saveHands()
+	discards, err := g.endSceneDiscards(pol)
+	if err != nil {
+		g.restoreHands(before)
+		return err
+	}
+	for _, d := range discards {
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvDiscard, Who: d[0], Target: -1, Card: d[1]})
 		}
 	}
 	for p := range s.Players {
@@ -596,6 +589,70 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 	}
 	s.Scene++
 	return nil
+}
+
+// endSceneDiscards returns each player's pool cards other than subplots
+// to his hand, then discards by pol: down to the hand size, or one card
+// if he wishes at exactly that size. It returns the (player, card)
+// discards made.
+func (g *Game) endSceneDiscards(pol Policy) ([][2]int, error) {
+	s := &g.State
+	var discards [][2]int
+	for p := range s.Players {
+		me := &s.Players[p]
+		keep := me.Pool[:0]
+		for _, id := range me.Pool {
+			if s.Deck.Cards[id].Name.Kind() == Subplot {
+				keep = append(keep, id)
+			} else {
+				me.Hand = append(me.Hand, id)
+			}
+		}
+		me.Pool = keep
+		over := len(me.Hand) > s.Rules.HandSize
+		for len(me.Hand) > s.Rules.HandSize || (!over && len(me.Hand) == s.Rules.HandSize) {
+			i := pol.Discard(g, p, over)
+			if i == -1 && !over {
+				break
+			}
+			if i < 0 || i >= len(me.Hand) {
+				return nil, fmt.Errorf("policy %s: discard index %d, player %d discards one of 0..%d", pol.Name(), i, p, len(me.Hand)-1)
+			}
+			discards = append(discards, [2]int{p, me.Hand[i]})
+			s.Discard = append(s.Discard, me.Hand[i])
+			me.Hand = remove(me.Hand, i)
+			if !over {
+				break
+			}
+		}
+	}
+	return discards, nil
+}
+
+// hands is a copy of every player's hand and pool and the discard pile's
+// length, to undo a refused step.
+type hands struct {
+	hand, pool [][]int
+	discard    int
+}
+
+func (g *Game) saveHands() hands {
+	s := &g.State
+	h := hands{discard: len(s.Discard)}
+	for p := range s.Players {
+		h.hand = append(h.hand, slices.Clone(s.Players[p].Hand))
+		h.pool = append(h.pool, slices.Clone(s.Players[p].Pool))
+	}
+	return h
+}
+
+func (g *Game) restoreHands(h hands) {
+	s := &g.State
+	for p := range s.Players {
+		s.Players[p].Hand = append(s.Players[p].Hand[:0], h.hand[p]...)
+		s.Players[p].Pool = append(s.Players[p].Pool[:0], h.pool[p]...)
+	}
+	s.Discard = s.Discard[:h.discard]
 }
 
 // EndAct pays each subplot in play its Possibility (Subplot Cards) and

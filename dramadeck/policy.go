@@ -192,7 +192,7 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 // declareCard decides whether to play pool card id this round, and how;
 // critical: a Critical Moment is under way.
 func (s *Style) declareCard(g *Game, p, id int, critical bool) (Play, bool) {
-	pl := Play{Card: id, Target: -1}
+	pl := Play{Card: id}
 	switch n := g.State.Deck.Cards[id].Name; n {
 	case Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea:
 		return pl, true
@@ -217,7 +217,7 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 				t = h
 			}
 		}
-		pl.Target = t
+		pl.Target = OnHero(t)
 		return pl, t >= 0 && !critical
 	case Glory:
 		return pl, me.Status.Crit

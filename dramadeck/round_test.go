@@ -112,10 +112,10 @@ func TestSeizeInitiativeFlipKeepsDeclaredMonologue(t *testing.T) {
 	}
 	mono := give(t, g, 0, Monologue, true)
 	seize := give(t, g, 1, SeizeInitiative, true)
-	if err := g.Declare(fixed(), 0, []Play{{Card: mono, Target: -1}}); err != nil {
+	if err := g.Declare(fixed(), 0, []Play{{Card: mono}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Declare(fixed(), 1, []Play{{Card: seize, Target: -1, Flip: true}}); err != nil {
+	if err := g.Declare(fixed(), 1, []Play{{Card: seize, Flip: true}}); err != nil {
 		t.Fatal(err)
 	}
 	if !g.State.Monologue || g.Turn() != -1 {

@@ -1,0 +1,223 @@
+package dramadeck
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// mustFailRoller is mustFail that also wants the scripted Roller r
+// untouched: a refused step rolls nothing.
+func mustFailRoller(t *testing.T, g *Game, r *dice.Roller, what string, op func() error) {
+	t.Helper()
+	left := r.Remaining()
+	mustFail(t, g, what, op)
+	if r.Remaining() != left {
+		t.Errorf("%s: a refused step rolled %d dice", what, left-r.Remaining())
+	}
+}
+
+// A card passed by Leadership may not also be played, or passed again, in
+// the same declaration: it used to panic with the state half applied.
+func TestDeclareRefusesACardUsedTwiceByLeadership(t *testing.T) {
+	g := combatGame(t)
+	lead := give(t, g, 0, Leadership, true)
+	act := give(t, g, 0, Action, true)
+	pass := Play{Card: lead, Cards: [2]int{act}, N: 1, ToPlayer: 1, Why: "take this"}
+	mustFail(t, g, "pass and play one card", func() error {
+		return g.Declare(fixed(), 0, []Play{pass, {Card: act}})
+	})
+	mustFail(t, g, "play and pass one card", func() error {
+		return g.Declare(fixed(), 0, []Play{{Card: act}, pass})
+	})
+	if err := g.Declare(fixed(), 0, []Play{pass}); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{act}, g.State.Players[1].Hand[len(g.State.Players[1].Hand)-1:]); d != "" {
+		t.Errorf("Leadership's card (-want +got in player 1's hand):\n%s", d)
+	}
+}
+
+// badMoment is a custom policy whose Critical Moment names cards that are
+// not in the hand.
+type badMoment struct {
+	Style
+	ids []int
+}
+
+func (b *badMoment) Critical(g *Game, p int, buf []int) []int { return append(buf, b.ids...) }
+
+// A custom policy's Critical Moment of cards not in hand (999, -1) is an
+// error at the declaration, with nothing changed: it used to panic inside
+// the built-in Declare.
+func TestCriticalMomentOfCardsNotInHandIsRefused(t *testing.T) {
+	for _, ids := range [][]int{{999}, {-1}, {1 << 40}} {
+		g := combatGame(t)
+		bad := &badMoment{Style: Style{Label: "bad", PlayCards: true}, ids: ids}
+		r := fixed(1, 2, 3)
+		mustFailRoller(t, g, r, "Critical Moment of "+string(rune('0'+len(ids))), func() error {
+			return g.Step(r, bad, mustPolicy(t, "passive"))
+		})
+	}
+}
+
+// callOf answers every Player's Call with e.
+type callOf struct {
+	Style
+	e Effect
+}
+
+func (c *callOf) Call(g *Game, actor, target int, a Act) Effect { return c.e }
+
+// The actor's Player's Call is asked and checked before the contest is
+// rolled: an illegal answer used to be found after the roll, with the
+// waiting bonus spent and a critical success recorded.
+func TestPlayersCallAnswerIsCheckedBeforeTheRoll(t *testing.T) {
+	g := combatGame(t)
+	g.State.Heroes[1].Status.Next[Interpersonal] = 3 // a Presence waiting
+	turnOf(g, 1)
+	r := fixed(1, 1, 1, 6, 6, 5)
+	for _, e := range []Effect{PlayersCall, Flurry, Effect(99)} {
+		mustFailRoller(t, g, r, "Player's Call of "+e.String(), func() error {
+			return g.Act(r, 1, Choice{Act: Taunt, Target: 2}, &callOf{Style: Style{Label: "call"}, e: e})
+		})
+	}
+	if err := g.Act(r, 1, Choice{Act: Taunt, Target: 2}, &callOf{Style: Style{Label: "call"}, e: Setback}); err != nil {
+		t.Fatal(err)
+	}
+	// Influence 15 + 3 against Will 14: 3 against 16, won by 17: the call.
+	want(t, b2i(g.State.Villains[0].Status.LoseAction), 1)
+}
+
+// stripAt answers every strip with index i.
+type stripAt struct {
+	Style
+	i int
+}
+
+func (s *stripAt) Strip(g *Game, target int) int { return s.i }
+
+// The GM's choice of card to strip is asked and checked before the
+// villain's attack is rolled: an illegal answer used to be found after the
+// damage was dealt.
+func TestGMStripAnswerIsCheckedBeforeTheRoll(t *testing.T) {
+	g := combatGame(t)
+	g.State.Line.VillainAction = Attack
+	give(t, g, 1, Action, true)
+	turnOf(g, 2)
+	r := fixed(3, 3, 3, 6, 6, 6, 1, 1, 1)
+	for _, i := range []int{1, 7, -2} {
+		mustFailRoller(t, g, r, "strip index", func() error {
+			return g.Act(r, 2, Choice{Act: Attack, Target: 1}, &stripAt{Style: Style{Label: "strip"}, i: i})
+		})
+	}
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, &stripAt{Style: Style{Label: "strip"}, i: -1}); err != nil {
+		t.Fatal(err)
+	}
+	want(t, len(g.State.Players[1].Pool), 1) // -1: the GM strips nothing
+}
+
+// The shipped GM never strips a subplot (its doc says so): a pool of only
+// subplots loses nothing, a mixed pool its best other card.
+func TestDefaultGMDoesNotStripSubplots(t *testing.T) {
+	g := combatGame(t)
+	sp := mustPolicy(t, "default")
+	give(t, g, 1, Romance, true)
+	give(t, g, 1, Nemesis, true)
+	want(t, sp.Strip(g, 1), -1)
+	give(t, g, 1, Action, true)
+	want(t, sp.Strip(g, 1), 2)
+}
+
+// discardAt answers every discard with index i.
+type discardAt struct {
+	Style
+	i int
+}
+
+func (d *discardAt) Discard(g *Game, p int, must bool) int { return d.i }
+
+// EndScene asks for every discard before it changes anything: an illegal
+// index used to be found with the pools already back in the hands.
+func TestEndSceneRefusedDiscardChangesNothing(t *testing.T) {
+	g := combatGame(t)
+	for _, n := range []Name{Idea, Connection, Haste} {
+		give(t, g, 0, n, false)
+		give(t, g, 0, n, true)
+	}
+	r := fixed()
+	mustFailRoller(t, g, r, "discard index 99", func() error { return g.EndScene(r, &discardAt{Style: Style{Label: "d"}, i: 99}) })
+	mustFailRoller(t, g, r, "discard index -1 over the hand size", func() error {
+		return g.EndScene(r, &discardAt{Style: Style{Label: "d"}, i: -1})
+	})
+}
+
+// moveOf answers every offer to move a card to the pool with id.
+type moveOf struct {
+	Style
+	id int
+}
+
+func (m *moveOf) Move(g *Game, p int) int { return m.id }
+
+// Only -1 declines the move to the pool: -7 used to be taken as "none".
+func TestMoveAnswerOtherThanMinusOneIsAnError(t *testing.T) {
+	g := combatGame(t)
+	g.State.Players[0].MayMove = true
+	turnOf(g, 0)
+	mustFail(t, g, "move -7", func() error { return g.Step(fixed(), &moveOf{Style: Style{Label: "m"}, id: -7}, &Style{}) })
+	if err := g.Step(fixed(), &moveOf{Style: Style{Label: "m"}, id: -1}, &Style{}); err != nil {
+		t.Fatal(err)
+	}
+	want(t, b2i(g.State.Players[0].MayMove), 0)
+}
+
+// A play's zero value aims at the player's own hero, not hero 0.
+func TestZeroValuePlayAimsAtOwnHero(t *testing.T) {
+	g := combatGame(t)
+	id := give(t, g, 1, Action, true)
+	if err := g.Declare(fixed(), 1, []Play{{Card: id}}); err != nil {
+		t.Fatal(err)
+	}
+	want(t, g.State.Heroes[1].Status.RoundBonus, 3)
+	want(t, g.State.Heroes[0].Status.RoundBonus, 0)
+}
+
+// Inspiration restores "all characters on that side": those still in the
+// fight always, those out of it only with Rules.InspirationRevives.
+func TestInspirationRevivesIsASetting(t *testing.T) {
+	for _, revive := range []bool{false, true} {
+		g := combatGame(t)
+		g.State.Rules.InspirationRevives = revive
+		h := &g.State.Heroes[0]
+		h.HP, h.Status.Out = -2, true
+		g.State.Line = Line{Hero: Inspiration}
+		g.applyLine()
+		if h.Status.Out == revive || (h.HP == h.MaxHP/2) != revive {
+			t.Errorf("revive %v: out %v, HP %d", revive, h.Status.Out, h.HP)
+		}
+	}
+}
+
+// Events read back from JSON into the same values.
+func TestEventsReadBackFromJSON(t *testing.T) {
+	g, r := startedGame(t, 8)
+	var tr Trace
+	g.Sink = tr.Add
+	if err := g.PlayRound(r, mustPolicy(t, "default"), mustPolicy(t, "default")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(tr.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []Event
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(tr.Events, back); d != "" || len(back) == 0 {
+		t.Errorf("%d events (-written +read):\n%s", len(back), d)
+	}
+}
