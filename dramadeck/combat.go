@@ -188,11 +188,15 @@ func (g *Game) checkOutcome() {
 }
 
 // takeBonus spends the bonuses waiting for a roll of the given kind (the
-// round's, the next roll's of that kind, a Supporter's) and returns their
-// sum, less one card bonus (up to cardBonus) if the character was Stymied,
-// which it also spends; stymied says whether it was.
-func (st *Status) takeBonus(kind RollKind, cardBonus int) (bonus int, stymied bool) {
-	bonus = st.RoundBonus + st.Next[kind] + st.Support
+// round's Action bonus if the roll is an action, the next roll's of that
+// kind, a Supporter's) and returns their sum, less one card bonus (up to
+// cardBonus) if the character was Stymied, which it also spends; stymied
+// says whether it was.
+func (st *Status) takeBonus(kind RollKind, action bool, cardBonus int) (bonus int, stymied bool) {
+	bonus = st.Next[kind] + st.Support
+	if action {
+		bonus += st.RoundBonus
+	}
 	st.Next[kind], st.Support = 0, 0
 	if bonus > 0 && st.StymiedNext {
 		st.StymiedNext = false
@@ -211,7 +215,7 @@ func (st *Status) takeBonus(kind RollKind, cardBonus int) (bonus int, stymied bo
 func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, base int, pol Policy) Result {
 	st := &c.Status
 	eff := base
-	bonus, stymied := st.takeBonus(kind, g.State.Rules.Bonus)
+	bonus, stymied := st.takeBonus(kind, true, g.State.Rules.Bonus)
 	if stymied && g.Sink != nil {
 		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: Stymied})
 	}
@@ -227,6 +231,36 @@ func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, 
 		return res
 	}
 	return g.reroll(r, ci, c, eff, res, pol)
+}
+
+// resistRoll is character ti's defence or resistance against actor ci's
+// action, at skill base: with Rules.DefenceTakesCards the cards waiting on
+// ti's Status help it as they help any roll of its kind (Adrenalin,
+// Willpower, Presence, Supporter; Second Chance, Up, Drama and Hero
+// re-roll a failure), though not the round's Action bonus, which is for
+// actions, nor a Possibility, which its side's policy would spend.
+func (g *Game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int) Result {
+	if !g.State.Rules.DefenceTakesCards {
+		d := g.successRoll(r, base)
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvRoll, Who: ti, Target: ci, Card: -1, Roll: d.Roll, Value: base, Success: d.Success})
+		}
+		return d
+	}
+	t := g.char(ti)
+	bonus, stymied := t.Status.takeBonus(kind, false, g.State.Rules.Bonus)
+	if stymied && g.Sink != nil {
+		g.emit(Event{Kind: EvEffect, Who: -1, Target: ti, Card: -1, Effect: Stymied})
+	}
+	eff := base + bonus
+	d := g.successRoll(r, eff)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvRoll, Who: ti, Target: ci, Card: -1, Roll: d.Roll, Value: eff, Success: d.Success})
+	}
+	if d.Success {
+		return d
+	}
+	return g.reroll(r, ti, t, eff, d, nil)
 }
 
 // skillRoll is skillRollOf for character ci.
@@ -374,12 +408,7 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	res := g.skillRollOf(r, ci, c, Physical, base, pol)
 	hit := res.Success
 	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
-		def := g.defense(t)
-		d := g.successRoll(r, def)
-		if g.Sink != nil {
-			g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: def, Success: d.Success})
-		}
-		hit = !d.Success
+		hit = !g.resistRoll(r, ch.Target, ci, Physical, g.defense(t)).Success
 	}
 	// A hit that would reach the damage roll is a success; Opponent Fails
 	// turns it into a failure.
@@ -416,10 +445,7 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 func (g *Game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, call Effect, pol Policy) (success, harmed bool) {
 	sk, resist, kind := contestSkills(ch.Act, c, t, unskilled)
 	a := g.skillRollOf(r, ci, c, kind, sk, pol)
-	d := g.successRoll(r, resist)
-	if g.Sink != nil {
-		g.emit(Event{Kind: EvRoll, Who: ch.Target, Target: ci, Card: -1, Roll: d.Roll, Value: resist, Success: d.Success})
-	}
+	d := g.resistRoll(r, ch.Target, ci, kind, resist)
 	w, mov := QuickContest(a, d)
 	if w == 0 && t.Status.Fails > 0 {
 		t.Status.Fails--

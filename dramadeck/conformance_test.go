@@ -72,10 +72,15 @@ func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) 
 	case g.Over() || !s.Combat || s.Phase == Between:
 		return false, nil
 	case s.Phase == Declaring:
-		if g.nextDeclarer() < 0 {
+		p := g.nextDeclarer()
+		switch {
+		case p < 0:
 			return false, nil
+		case !s.Players[p].Traded:
+			bad.mode = 5 // a trade of cards not held
+		default:
+			bad.mode = chaos.IntN(2) // declare or Critical Moment
 		}
-		bad.mode = chaos.IntN(2) // declare or Critical Moment
 		heroes = bad
 	case g.moveOffered() >= 0:
 		bad.mode = 2
@@ -101,7 +106,7 @@ func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) 
 type illegal struct {
 	Style
 	chaos  *rand.Rand
-	mode   int // 0 declare, 1 Critical Moment, 2 move, 3 action, 4 strip
+	mode   int // 0 declare, 1 Critical Moment, 2 move, 3 action, 4 strip, 5 trade
 	choice Choice
 }
 
@@ -121,6 +126,13 @@ func (b *illegal) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 }
 
 // Move answers a card not in hand (-1 would decline, which is legal).
+// Trade offers a card not held, or trades with a player who is not there.
+func (b *illegal) Trade(g *Game, p int) Swap {
+	other := (p + 1) % len(g.State.Players)
+	return []Swap{{With: other, Give: b.notHeld(g), Take: b.notHeld(g)}, {With: p, Give: 0, Take: 0},
+		{With: len(g.State.Players), Give: 0, Take: 0}, {With: -5}}[b.chaos.IntN(4)]
+}
+
 func (b *illegal) Move(g *Game, p int) int {
 	return []int{-7, len(g.State.Deck.Cards), 1 << 40, -2}[b.chaos.IntN(4)]
 }

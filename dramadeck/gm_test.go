@@ -393,7 +393,7 @@ func TestIllegalPolicyChoice(t *testing.T) {
 // favourable, only those it always plays (and Seize Initiative, and
 // Supporter while a friend stands).
 func TestStyleDeclareByName(t *testing.T) {
-	always := map[Name]bool{Action: true, Adrenalin: true, CoupDeGrace: true, SecondChance: true,
+	always := map[Name]bool{Action: true, Adrenalin: true, Willpower: true, Presence: true, CoupDeGrace: true, SecondChance: true,
 		OpponentFails: true, Hero: true, Haste: true, Alertness: true, Connection: true, Idea: true,
 		SeizeInitiative: true, Supporter: true}
 	sometimes := map[Name]bool{Drama: true, Glory: true, MasterPlan: true, Rally: true, Monologue: true, Escape: true}
@@ -473,7 +473,8 @@ func TestStyleCriticalAndMove(t *testing.T) {
 		{[]Name{Willpower, Action, Escape}, 1, 1},
 		{[]Name{Action, CoupDeGrace}, 0, 0},
 		{[]Name{Glory, Willpower}, 0, 0},
-		{[]Name{Idea, Drama}, 0, -1},
+		{[]Name{Idea, Drama}, 0, 0},
+		{[]Name{Drama}, 0, -1},
 		{[]Name{Escape}, 1, -1},
 	} {
 		g := testGame(t)

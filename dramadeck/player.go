@@ -132,6 +132,14 @@ func (g *Game) MoveToPool(p, id int) error {
 	return nil
 }
 
+// Swap is a one-for-one trade of cards with player With (-1: none): Give
+// from the proposer, Take from With.
+type Swap struct {
+	With int `json:"with"`
+	Give int `json:"give"`
+	Take int `json:"take"`
+}
+
 // DeclineMove is player p's choice to keep his hand this round when his
 // hero's action would let him move a card to the pool.
 func (g *Game) DeclineMove(p int) error {

@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Policy makes every choice the Drama Deck leaves to a player or the GM.
@@ -36,6 +37,10 @@ type Policy interface {
 	Switch(v TaskView) bool
 	// LastDitch reports whether to make the last-ditch effort.
 	LastDitch(v TaskView) bool
+	// Trade proposes player p's one-for-one swap of pool cards with
+	// another player before he declares (in combat cards are traded
+	// between pools), or Swap{With: -1} for none.
+	Trade(g *Game, p int) Swap
 	// SideRoll reports whether to make the task's extra approved action,
 	// the roll that may draw a card, when the bar shows neither the next
 	// step nor a special case (the text: the player "may").
@@ -127,6 +132,8 @@ func cardValue(n Name, keepDrama bool) int {
 		return 9
 	case Glory, Monologue:
 		return 8
+	case Leadership, Campaign:
+		return 7
 	case Willpower, Presence:
 		return 6
 	}
@@ -181,7 +188,7 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 			if id < 0 || id >= len(g.State.Deck.Cards) {
 				continue // not a card: the engine refuses such a move
 			}
-			if pl, ok := s.declareCard(g, p, id, len(moved) > 0); ok {
+			if pl, ok := s.declareCard(g, p, id, len(moved) > 0); ok && checkUsedOnce(buf, pl) == nil {
 				buf = append(buf, pl)
 			}
 		}
@@ -194,12 +201,64 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 func (s *Style) declareCard(g *Game, p, id int, critical bool) (Play, bool) {
 	pl := Play{Card: id}
 	switch n := g.State.Deck.Cards[id].Name; n {
-	case Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea:
+	case Action, Adrenalin, Willpower, Presence, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste,
+		Alertness, Connection, Idea:
+		// Bonuses wait on the hero's Status for the roll they help.
 		return pl, true
 	case Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative:
 		return s.declareCheck(g, p, pl, n, critical)
+	case Leadership, Campaign, Martyr:
+		return s.declareSubplot(g, p, pl, n, critical)
 	}
 	return pl, false
+}
+
+// declareSubplot decides on Leadership (pass the best hand card to the
+// player shortest of cards, then refill), Campaign (make a subplot in
+// play permanent) and Martyr (a badly hurt hero on an outnumbered side
+// buys the victory with his life).
+func (s *Style) declareSubplot(g *Game, p int, pl Play, n Name, critical bool) (Play, bool) {
+	st := &g.State
+	me := &st.Players[p]
+	switch n {
+	case Leadership:
+		q, best := -1, -1
+		for o := range st.Players {
+			if o != p && st.Heroes[o].Active() && len(st.Players[o].Hand) < st.Rules.HandSize &&
+				(q < 0 || len(st.Players[o].Hand) < len(st.Players[q].Hand)) {
+				q = o
+			}
+		}
+		for _, id := range me.Hand {
+			if best < 0 || s.value(st.Deck.Cards[id].Name) > s.value(st.Deck.Cards[best].Name) {
+				best = id
+			}
+		}
+		pl.Cards, pl.N, pl.ToPlayer, pl.Why = [2]int{best}, 1, q, "you need it more than I do"
+		return pl, q >= 0 && best >= 0 && !critical
+	case Campaign:
+		for _, id := range me.Pool {
+			if st.Deck.Cards[id].Name.Kind() == Subplot && st.Deck.Cards[id].Name != Martyr && !slices.Contains(me.Permanent, id) {
+				pl.Cards, pl.N = [2]int{id}, 1
+				return pl, true
+			}
+		}
+	case Martyr:
+		hero := &st.Heroes[p]
+		return pl, hero.HP*3 < hero.MaxHP && countActive(st.Villains) > countActive(st.Heroes)
+	}
+	return pl, false
+}
+
+// countActive counts the characters of cs still in the fight.
+func countActive(cs []Character) int {
+	n := 0
+	for i := range cs {
+		if cs[i].Active() {
+			n++
+		}
+	}
+	return n
 }
 
 // declareCheck decides on a card whose play depends on the situation,
@@ -240,7 +299,9 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 	return pl, false
 }
 
-// Move picks the most valuable hand card for the pool (Escape only first).
+// Move picks the most valuable hand card for the pool (Escape only first),
+// any but a Drama card it keeps: Idea, Alertness and Connection too, whose
+// moment comes out of combat, since a pool card is played, not held.
 func (s *Style) Move(g *Game, p int) int {
 	if !s.PlayCards {
 		return -1
@@ -256,8 +317,8 @@ func (s *Style) Move(g *Game, p int) int {
 			best, bv = id, v
 		}
 	}
-	if bv < 5 {
-		return -1
+	if bv < 3 {
+		return -1 // only a Drama card kept for its worth
 	}
 	return best
 }
@@ -386,6 +447,56 @@ func (s *Style) Steps(v TaskView) int {
 
 // Switch changes skill when steps are done or the other skill is no worse.
 func (s *Style) Switch(v TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
+
+// Trade swaps a bonus card in p's pool that another hero would use better
+// (Adrenalin for the best attacker, Willpower for the best at Trick or
+// Will, Presence for the best at Influence or Intimidation) for one in
+// that hero's pool that p's hero would use best.
+func (s *Style) Trade(g *Game, p int) Swap {
+	st := &g.State
+	if !s.PlayCards {
+		return Swap{With: -1}
+	}
+	for _, give := range st.Players[p].Pool {
+		u := bestUser(g, st.Deck.Cards[give].Name)
+		if u < 0 || u == p {
+			continue
+		}
+		for _, take := range st.Players[u].Pool {
+			if bestUser(g, st.Deck.Cards[take].Name) == p {
+				return Swap{With: u, Give: give, Take: take}
+			}
+		}
+	}
+	return Swap{With: -1}
+}
+
+// bestUser is the active hero who rolls best with bonus card n, or -1
+// for a card that is not a bonus to one kind of roll.
+func bestUser(g *Game, n Name) int {
+	skill := func(c *Character) int {
+		switch n {
+		case Adrenalin:
+			return c.Attack.Level
+		case Willpower:
+			return max(c.Trick.Level, c.Will)
+		case Presence:
+			return max(c.Influence.Level, c.Intimidation.Level)
+		}
+		return 0
+	}
+	if n != Adrenalin && n != Willpower && n != Presence {
+		return -1
+	}
+	best := -1
+	for h := range g.State.Heroes {
+		c := &g.State.Heroes[h]
+		if c.Active() && (best < 0 || skill(c) > skill(&g.State.Heroes[best])) {
+			best = h
+		}
+	}
+	return best
+}
 
 // SideRoll takes the extra approved action whenever PlayCards: the card
 // it may draw is worth having.

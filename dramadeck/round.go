@@ -61,7 +61,7 @@ func (g *Game) BeginRound(r *dice.Roller) error {
 	s.Round++
 	for p := range s.Players {
 		pl := &s.Players[p]
-		pl.Declared, pl.Moved, pl.MayMove = false, false, false
+		pl.Declared, pl.Moved, pl.MayMove, pl.Traded = false, false, false, false
 	}
 	newRound(s.Heroes)
 	newRound(s.Villains)
@@ -249,6 +249,12 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 	case s.Phase == Between:
 		return g.BeginRound(r)
 	case s.Phase == Declaring:
+		if p := g.nextDeclarer(); p >= 0 && !s.Players[p].Traded {
+			if err := g.tradeBy(p, heroes); err != nil {
+				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+			}
+			return nil
+		}
 		if p := g.nextDeclarer(); p >= 0 {
 			if err := g.declareBy(r, p, heroes); err != nil {
 				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
@@ -324,6 +330,19 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 			return nil
 		}
 	}
+}
+
+// tradeBy asks pol for player p's trade before he declares, and makes it
+// (Trade) or declines it.
+func (g *Game) tradeBy(p int, pol Policy) error {
+	sw := pol.Trade(g, p)
+	if sw.With != -1 {
+		if err := g.Trade(p, sw.With, []int{sw.Give}, []int{sw.Take}); err != nil {
+			return err
+		}
+	}
+	g.State.Players[p].Traded = true
+	return nil
 }
 
 // declareBy asks pol for player p's declaration: a Critical Moment, or

@@ -174,6 +174,12 @@ type Rules struct {
 	// resolution that the roll draws one; false lets the player side win
 	// [ours].
 	TaskDrawsOutOfCombat bool `json:"task_draws_out_of_combat,omitempty"`
+	// DefenceTakesCards: the cards waiting on a character (Adrenalin,
+	// Willpower, Presence, Supporter, Second Chance, Up, Drama, Hero) help
+	// its active defence and its resistance in a contest, not only its
+	// actions (true) [ours]; false is the engine's earlier reading, where
+	// only the actor's rolls took them.
+	DefenceTakesCards bool `json:"defence_takes_cards"`
 	// InspirationRevives: Inspiration restores "all characters on that
 	// side", those already out of the fight included, who come back if
 	// their HP and FP are then above 0. False (the default, as before)
@@ -188,6 +194,7 @@ func DefaultRules() Rules {
 		DramaWorth: 3, GloryAward: 3, SubplotAward: 1, LuckRolls: 3, FatigueFP: 2,
 		MultiStep: -2, LastDitch: -4, TaskSteps: 4, Complication: 1,
 		DefendBonus: 2, AllOutAttackBonus: 4, Margins: DefaultMargins(), MaxLeadership: 2,
+		DefenceTakesCards: true,
 	}
 }
 

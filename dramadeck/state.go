@@ -165,10 +165,12 @@ type Player struct {
 	// must be the first).
 	Pooled int `json:"pooled,omitempty"`
 	// CriticalAct is the Act in which a Critical Moment was declared (0 = none).
-	CriticalAct int   `json:"critical_act,omitempty"`
-	Ideas       int   `json:"ideas,omitempty"`     // Idea cards played
-	Permanent   []int `json:"permanent,omitempty"` // subplots made permanent by Campaign
-	Award       int   `json:"award,omitempty"`     // Possibilities earned for the adventure's end
+	CriticalAct int `json:"critical_act,omitempty"`
+	// Traded: the player made (or declined) his trade this round.
+	Traded    bool  `json:"traded,omitempty"`
+	Ideas     int   `json:"ideas,omitempty"`     // Idea cards played
+	Permanent []int `json:"permanent,omitempty"` // subplots made permanent by Campaign
+	Award     int   `json:"award,omitempty"`     // Possibilities earned for the adventure's end
 }
 
 // Outcome of an encounter.

@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,6 +56,7 @@ func (b *badMoment) Critical(g *Game, p int, buf []int) []int { return append(bu
 func TestCriticalMomentOfCardsNotInHandIsRefused(t *testing.T) {
 	for _, ids := range [][]int{{999}, {-1}, {1 << 40}} {
 		g := combatGame(t)
+		g.State.Players[0].Traded = true // past the trade, at the declaration
 		bad := &badMoment{Style: Style{Label: "bad", PlayCards: true}, ids: ids}
 		r := fixed(1, 2, 3)
 		mustFailRoller(t, g, r, "Critical Moment of "+string(rune('0'+len(ids))), func() error {
@@ -220,4 +222,46 @@ func TestEventsReadBackFromJSON(t *testing.T) {
 	if d := cmp.Diff(tr.Events, back); d != "" || len(back) == 0 {
 		t.Errorf("%d events (-written +read):\n%s", len(back), d)
 	}
+}
+
+// Cards waiting on a character help its defence (Rules.DefenceTakesCards,
+// the default): Brick's Adrenalin (+3, defence 9 to 12) and Second Chance
+// turn a failed defence (13) into a success (3) and the Boss's hit into a
+// miss; without the setting the defence fails and the blow lands.
+func TestDefenceTakesCardsIsASetting(t *testing.T) {
+	for _, takes := range []bool{true, false} {
+		g := combatGame(t)
+		g.State.Rules.DefenceTakesCards = takes
+		h := &g.State.Heroes[0]
+		h.Status.Next[Physical], h.Status.Luck = 3, 1
+		hp := h.HP
+		turnOf(g, 2)
+		r := fixed(3, 3, 3, 5, 5, 3, 1, 1, 1, 6, 6, 6, 2, 2)
+		if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, mustPolicy(t, "passive")); err != nil {
+			t.Fatal(err)
+		}
+		if hit := h.HP < hp; hit == takes {
+			t.Errorf("defence takes cards %v: HP %d -> %d", takes, hp, h.HP)
+		}
+		if spent := h.Status.Next[Physical] == 0 && h.Status.Luck == 0; spent != takes {
+			t.Errorf("defence takes cards %v: Adrenalin %d, Second Chance %d left", takes, h.Status.Next[Physical], h.Status.Luck)
+		}
+	}
+}
+
+// Players trade pool cards one for one before declaring (The Player Side:
+// in combat cards are traded between pools): the default policy hands
+// each bonus card to the hero who rolls best with it.
+func TestPlayersTradeBonusCardsToTheirBestUser(t *testing.T) {
+	g := combatGame(t)
+	will := give(t, g, 0, Willpower, true)  // Face (Trick 15) uses it best
+	adren := give(t, g, 1, Adrenalin, true) // Brick (Attack 14) uses it best
+	if err := g.Step(fixed(), mustPolicy(t, "default"), mustPolicy(t, "default")); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(g.State.Players[0].Pool, adren) || !slices.Contains(g.State.Players[1].Pool, will) {
+		t.Errorf("pools after the trade: %v, %v", g.State.Players[0].Pool, g.State.Players[1].Pool)
+	}
+	want(t, b2i(g.State.Players[0].Traded), 1)
+	mustFail(t, g, "an unequal trade", func() error { return g.Trade(0, 1, []int{adren}, nil) })
 }
