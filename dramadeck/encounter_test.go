@@ -16,7 +16,7 @@ func TestCardsConserved(t *testing.T) {
 		n = 1000
 	}
 	s := DefaultScenario()
-	pols := Policies()
+	pols := PolicyNames()
 	r := dice.NewSeeded(7)
 	counts := make([]int, len(s.Categories()))
 	for i := 0; i < n; i++ {

@@ -87,6 +87,31 @@ func (g *Game) EnterPlay(r *dice.Roller, p int) error {
 	return nil
 }
 
+// AddPlayer seats a new player whose hero c enters play mid-adventure, and
+// deals him his hand (The Player Side: four cards when a new PC enters
+// play). It returns his player number, which is his hero's index; the
+// villains' character indices move up by one. In a round under way he
+// declares with the others if they are still declaring, and acts from the
+// next round.
+func (g *Game) AddPlayer(r *dice.Roller, c Character) (int, error) {
+	s := &g.State
+	if len(s.Heroes) >= MaxHeroes {
+		return -1, fmt.Errorf("%d heroes already, at most %d", len(s.Heroes), MaxHeroes)
+	}
+	p := len(s.Heroes)
+	if err := c.check(fmt.Sprintf("heroes[%d]", p)); err != nil {
+		return -1, err
+	}
+	for i, ci := range s.Queue {
+		if ci >= p {
+			s.Queue[i] = ci + 1 // villains are numbered after the heroes
+		}
+	}
+	s.Heroes = append(s.Heroes, c.Fresh())
+	s.Players = append(s.Players, Player{})
+	return p, g.EnterPlay(r, p)
+}
+
 // Draw gives player p one card from the deck (the reward for an approved
 // action or a Dramatic Skill Resolution side roll).
 func (g *Game) Draw(r *dice.Roller, p int) error {

@@ -1,8 +1,9 @@
 package dramadeck
 
 import (
-	"fmt"
 	"slices"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Policy makes every choice the Drama Deck leaves to a player or the GM.
@@ -71,37 +72,30 @@ type Style struct {
 	MultiStep bool
 }
 
-var registry = []Style{
-	{Label: "default", PlayCards: true, KeepDrama: true, CriticalMoment: true, SpendPossibilities: true, Contests: true, MultiStep: true, DefendBelow: 0},
-	{Label: "passive"},
-	{Label: "aggressive", PlayCards: true, CriticalMoment: true, SpendPossibilities: true, AllOut: true, MultiStep: true},
-	{Label: "cautious", PlayCards: true, KeepDrama: true, SpendPossibilities: true, DefendBelow: 34, Contests: true},
-}
+// styles are the shipped policies.
+var styles = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{
+	"default": func() Policy {
+		return &Style{Label: "default", PlayCards: true, KeepDrama: true, CriticalMoment: true, SpendPossibilities: true, Contests: true, MultiStep: true}
+	},
+	"passive": func() Policy { return &Style{Label: "passive"} },
+	"aggressive": func() Policy {
+		return &Style{Label: "aggressive", PlayCards: true, CriticalMoment: true, SpendPossibilities: true, AllOut: true, MultiStep: true}
+	},
+	"cautious": func() Policy {
+		return &Style{Label: "cautious", PlayCards: true, KeepDrama: true, SpendPossibilities: true, DefendBelow: 34, Contests: true}
+	},
+}}
 
-// Policies lists the registered policy names.
-func Policies() []string {
-	out := make([]string, len(registry))
-	for i, s := range registry {
-		out[i] = s.Label
-	}
-	return out
-}
+// PolicyNames lists the shipped policies' names, sorted.
+func PolicyNames() []string { return styles.Names() }
 
-// PolicyByName returns a registered policy: "default" (plays combat cards,
-// saves Drama, Critical Moment when it can, spends Possibilities, uses
-// approved contests it is good at, attempts task steps together),
+// PolicyByName returns a fresh shipped policy: "default" (plays its
+// cards, saves Drama, Critical Moment when it can, spends Possibilities,
+// uses approved contests it is good at, attempts task steps together),
 // "passive" (plays no cards, spends nothing, attacks, one step at a time),
-// "aggressive" (All-Out Attacks, plays everything) or "cautious" (defends
-// when hurt, one step at a time).
-func PolicyByName(name string) (Policy, error) {
-	for i := range registry {
-		if registry[i].Label == name {
-			s := registry[i]
-			return &s, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown policy %q (known: %v)", name, Policies())
-}
+// "aggressive" (All-Out Attacks, plays everything, Drama included) or
+// "cautious" (defends when hurt, one step at a time).
+func PolicyByName(name string) (Policy, error) { return styles.ByName(name) }
 
 // Name returns the registry name.
 func (s *Style) Name() string { return s.Label }

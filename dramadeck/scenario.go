@@ -21,7 +21,7 @@ type Scenario struct {
 	Heroes    []Character `json:"heroes"`
 	Villains  []Character `json:"villains"`
 	MaxRounds int         `json:"max_rounds"`
-	// HeroPolicy and GMPolicy name policies (Policies()).
+	// HeroPolicy and GMPolicy name shipped policies (PolicyNames).
 	HeroPolicy string `json:"hero_policy"`
 	GMPolicy   string `json:"gm_policy"`
 }
@@ -122,6 +122,10 @@ type Runner struct {
 	hp, gm   Policy
 	err      error
 }
+
+// MakeDeck returns the scenario's deck: the shipped default, or its
+// composition with GM faces generated from DeckSeed.
+func (s Scenario) MakeDeck() (*Deck, error) { return s.deck() }
 
 func (s Scenario) deck() (*Deck, error) {
 	if len(s.Deck) == 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Skill is a skill level and the default used when Unskilled strikes.
@@ -185,28 +186,15 @@ const (
 	TimedOut
 )
 
-var outcomeText = [...]string{"ongoing", "heroes_win", "villains_win", "escaped", "timed_out"}
+var outcomeNames = named.Enum[Outcome]{"ongoing", "heroes_win", "villains_win", "escaped", "timed_out"}
 
-func (o Outcome) String() string {
-	if int(o) < len(outcomeText) {
-		return outcomeText[o]
-	}
-	return fmt.Sprintf("Outcome(%d)", int(o))
-}
+func (o Outcome) String() string { return outcomeNames.String(o) }
 
 // MarshalText writes the outcome name.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+func (o Outcome) MarshalText() ([]byte, error) { return outcomeNames.Marshal(o) }
 
 // UnmarshalText reads an outcome name.
-func (o *Outcome) UnmarshalText(b []byte) error {
-	for i, s := range outcomeText {
-		if s == string(b) {
-			*o = Outcome(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown outcome %q", b)
-}
+func (o *Outcome) UnmarshalText(b []byte) error { return outcomeNames.Unmarshal(b, o) }
 
 // State is the whole game as one saveable value: the rules and the deck
 // it is played with, every pile, every character, the round's phase and

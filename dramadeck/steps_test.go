@@ -265,3 +265,27 @@ func TestPlayersTradeBonusCardsToTheirBestUser(t *testing.T) {
 	want(t, b2i(g.State.Players[0].Traded), 1)
 	mustFail(t, g, "an unequal trade", func() error { return g.Trade(0, 1, []int{adren}, nil) })
 }
+
+// A player joins mid-adventure: his hero enters play with a hand of four,
+// declares with the others, and the villains still to act keep their turns
+// under their new numbers.
+func TestAddPlayerMidRound(t *testing.T) {
+	g := roundGame(t, Line{First: Villains})
+	if err := g.BeginRound(fixed()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := g.AddPlayer(dice.NewSeeded(3), DefaultScenario().Heroes[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want(t, p, 2)
+	want(t, len(g.State.Players[p].Hand), 4)
+	declareNothing(t, g)
+	want(t, g.Turn(), 3) // the Boss, villain 0, now character 3
+	if err := g.State.Check(); err != nil {
+		t.Error(err)
+	}
+	if _, err := g.AddPlayer(fixed(), Character{Name: "nobody"}); err == nil {
+		t.Error("a hero with no HP joined")
+	}
+}
