@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -14,7 +15,10 @@ type Choice struct {
 }
 
 // StartCombat begins an encounter: combat time, round 0, no outcome yet.
-// Dramatic selects the D: line of the action stack rather than S:.
+// Dramatic selects the D: line of the action stack rather than S:. A
+// player holding Escape may put it into his pool now, as the encounter
+// begins, before its first round (Immediate Effects: Escape must be the
+// first card played into the pool when the encounter begins).
 func (g *Game) StartCombat(dramatic bool) error {
 	if g.State.Combat {
 		return errors.New("already in combat")
@@ -22,7 +26,9 @@ func (g *Game) StartCombat(dramatic bool) error {
 	s := &g.State
 	s.Combat, s.Dramatic, s.Round, s.Outcome = true, dramatic, 0, Ongoing
 	for p := range s.Players {
-		s.Players[p].Pooled = 0
+		pl := &s.Players[p]
+		pl.Pooled, pl.Moved = 0, false
+		pl.MayMove = slices.ContainsFunc(pl.Hand, func(id int) bool { return s.Deck.Cards[id].Name == Escape })
 	}
 	g.checkOutcome()
 	return nil

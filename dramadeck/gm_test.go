@@ -466,16 +466,18 @@ func TestStyleCriticalAndMove(t *testing.T) {
 	}
 	for k, tc := range []struct {
 		hand   []Name
+		round  int
 		pooled int
 		want   int // index in hand, or -1
 	}{
-		{[]Name{Willpower, Action, Escape}, 0, 2},
-		{[]Name{Willpower, Action, Escape}, 1, 1},
-		{[]Name{Action, CoupDeGrace}, 0, 0},
-		{[]Name{Glory, Willpower}, 0, 0},
-		{[]Name{Idea, Drama}, 0, 0},
-		{[]Name{Drama}, 0, -1},
-		{[]Name{Escape}, 1, -1},
+		{[]Name{Willpower, Action, Escape}, 0, 0, 2}, // Escape as the encounter begins
+		{[]Name{Willpower, Action, Escape}, 1, 0, 1}, // too late for Escape
+		{[]Name{Action}, 0, 0, -1},                   // as it begins, only Escape
+		{[]Name{Action, CoupDeGrace}, 1, 0, 0},
+		{[]Name{Glory, Willpower}, 1, 0, 0},
+		{[]Name{Idea, Drama}, 1, 0, 0},
+		{[]Name{Drama}, 1, 0, -1},
+		{[]Name{Escape}, 0, 1, -1},
 	} {
 		g := testGame(t)
 		if err := g.StartCombat(false); err != nil {
@@ -485,6 +487,7 @@ func TestStyleCriticalAndMove(t *testing.T) {
 		for _, n := range tc.hand {
 			ids = append(ids, give(t, g, 0, n, false))
 		}
+		g.State.Round = tc.round
 		g.State.Players[0].Pooled = tc.pooled
 		want := -1
 		if tc.want >= 0 {

@@ -125,8 +125,9 @@ func (g *Game) Draw(r *dice.Roller, p int) error {
 }
 
 // MoveToPool moves card id from player p's hand to pool: in combat, once
-// per round, after the hero took a scene-moving action. Escape may only be
-// the first card into the pool in an encounter.
+// per round, after the hero took a scene-moving action. Escape goes in
+// only as the first card of the encounter, as it begins (before its first
+// round), and then nothing else may.
 func (g *Game) MoveToPool(p, id int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
@@ -144,8 +145,11 @@ func (g *Game) MoveToPool(p, id int) error {
 	if i < 0 {
 		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	}
-	if g.State.Deck.Cards[id].Name == Escape && pl.Pooled > 0 {
-		return errors.New("card Escape must be the first card played into the pool in an encounter")
+	if !g.poolable(p, id) {
+		if g.State.Deck.Cards[id].Name == Escape {
+			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
+		}
+		return errors.New("as the encounter begins only Escape may go into the pool")
 	}
 	pl.Hand = remove(pl.Hand, i)
 	pl.Pool = append(pl.Pool, id)
@@ -155,6 +159,16 @@ func (g *Game) MoveToPool(p, id int) error {
 		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
 	}
 	return nil
+}
+
+// poolable reports whether card id may go into player p's pool at this
+// point of the encounter: Escape only as its first card, as it begins
+// (round 0); any other card only once it is under way.
+func (g *Game) poolable(p, id int) bool {
+	if g.State.Deck.Cards[id].Name == Escape {
+		return g.State.Round == 0 && g.State.Players[p].Pooled == 0
+	}
+	return g.State.Round > 0
 }
 
 // Swap is a one-for-one trade of cards with player With (-1: none): Give
@@ -346,8 +360,8 @@ func (g *Game) checkMoment(p int, move []int) error {
 		if indexOf(move[:k], id) >= 0 {
 			return fmt.Errorf("card %d moved twice", id)
 		}
-		if g.State.Deck.Cards[id].Name == Escape && (pl.Pooled > 0 || k > 0) {
-			return errors.New("card Escape must be the first card played into the pool in an encounter")
+		if g.State.Deck.Cards[id].Name == Escape {
+			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
 		}
 	}
 	return nil

@@ -303,11 +303,10 @@ func (s *Style) Move(g *Game, p int) int {
 	me := &g.State.Players[p]
 	best, bv := -1, 0
 	for _, id := range me.Hand {
-		n := g.State.Deck.Cards[id].Name
-		if n == Escape && me.Pooled > 0 {
-			continue // Escape may only be the first card into the pool
+		if !g.poolable(p, id) {
+			continue // Escape only as the encounter begins, nothing else then
 		}
-		if v := s.value(n); v > bv {
+		if v := s.value(g.State.Deck.Cards[id].Name); v > bv {
 			best, bv = id, v
 		}
 	}

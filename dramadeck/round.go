@@ -243,6 +243,9 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return fmt.Errorf("the encounter is over (%v)", s.Outcome)
 	case !s.Combat:
 		return g.StartCombat(s.Dramatic)
+	case g.moveOffered() >= 0:
+		// After a hero's action, or with Escape as the encounter begins.
+		return g.offerMove(g.moveOffered(), heroes)
 	case s.Phase == Between && s.MaxRounds > 0 && s.Round >= s.MaxRounds:
 		g.finish(TimedOut)
 		return nil
@@ -263,9 +266,6 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 		}
 		g.closeDeclarations()
 		return nil
-	}
-	if p := g.moveOffered(); p >= 0 {
-		return g.offerMove(p, heroes)
 	}
 	if ci := g.Turn(); ci >= 0 {
 		pol := heroes

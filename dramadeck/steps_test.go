@@ -289,3 +289,28 @@ func TestAddPlayerMidRound(t *testing.T) {
 		t.Error("a hero with no HP joined")
 	}
 }
+
+// Escape goes into the pool as the encounter begins, before its first
+// round (the text: the first card played into the pool when the
+// encounter begins), and at no other time.
+func TestEscapeGoesIntoThePoolAsTheEncounterBegins(t *testing.T) {
+	g := testGame(t)
+	esc := give(t, g, 0, Escape, false)
+	act := give(t, g, 0, Action, false)
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	mustFail(t, g, "another card as the encounter begins", func() error { return g.MoveToPool(0, act) })
+	pol := mustPolicy(t, "default")
+	if err := g.Step(fixed(), pol, pol); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(g.State.Players[0].Pool, esc) || g.State.Round != 0 {
+		t.Fatalf("round %d, pool %v: want Escape in the pool before round 1", g.State.Round, g.State.Players[0].Pool)
+	}
+	// Later in the encounter, Escape may not go in.
+	g2 := combatGame(t)
+	esc2 := give(t, g2, 0, Escape, false)
+	g2.State.Players[0].MayMove = true
+	mustFail(t, g2, "Escape in round 1", func() error { return g2.MoveToPool(0, esc2) })
+}
