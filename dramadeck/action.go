@@ -108,7 +108,7 @@ func (g *Game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
 	if !ok {
 		return -1, nil
 	}
-	i := pol.Strip(g, p)
+	i := pol.Strip(g.view(p))
 	if n := len(g.State.Players[p].Pool); i < -1 || i >= n {
 		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, n-1)
 	}
@@ -121,7 +121,7 @@ func (g *Game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
 	if !g.State.Rules.Margins.mayCall(ch.Act) {
 		return NoEffect, nil
 	}
-	e := pol.Call(g, ci, ch.Target, ch.Act)
+	e := pol.Call(g.view(ci), ch.Target, ch.Act)
 	if !e.marginResult() || e == PlayersCall {
 		return NoEffect, fmt.Errorf("policy %s: Player's Call gave %v (allowed: Stymied, Unskilled, Setback, Break, Fatigued, Up)", pol.Name(), e)
 	}

@@ -297,7 +297,7 @@ func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result,
 			cancellable = false
 		case st.CardPoss > 0:
 			st.CardPoss--
-		case c.Possibilities > 0 && pol != nil && pol.Spend(g, ci, res):
+		case c.Possibilities > 0 && pol != nil && pol.Spend(g.view(ci), res):
 			c.Possibilities--
 		default:
 			return res

@@ -92,7 +92,7 @@ func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) 
 		heroes = bad
 	default:
 		ci := g.Turn()
-		ch := sg.gm.Choose(g, ci)
+		ch := sg.gm.Choose(g.view(ci))
 		bad.mode = 3
 		if _, ok := g.mayStrip(ci, ch); ok && chaos.IntN(2) == 0 {
 			bad.mode, bad.choice = 4, ch
@@ -110,47 +110,47 @@ type illegal struct {
 	choice Choice
 }
 
-func (b *illegal) notHeld(g *Game) int {
-	return []int{-1, len(g.State.Deck.Cards), 1 << 40, -7}[b.chaos.IntN(4)]
+func (b *illegal) notHeld(st *State) int {
+	return []int{-1, len(st.Deck.Cards), 1 << 40, -7}[b.chaos.IntN(4)]
 }
 
-func (b *illegal) Critical(g *Game, p int, buf []int) []int {
+func (b *illegal) Critical(v *View, buf []int) []int {
 	if b.mode == 1 {
-		return append(buf, b.notHeld(g))
+		return append(buf, b.notHeld(v.State))
 	}
 	return buf
 }
 
-func (b *illegal) Declare(g *Game, p int, buf []Play, moved []int) []Play {
-	return append(buf, Play{Card: b.notHeld(g)})
+func (b *illegal) Declare(v *View, buf []Play, moved []int) []Play {
+	return append(buf, Play{Card: b.notHeld(v.State)})
+}
+
+// Trade offers a card not held, or trades with a player who is not there.
+func (b *illegal) Trade(v *View) Swap {
+	other := (v.Who + 1) % len(v.Players)
+	return []Swap{{With: other, Give: b.notHeld(v.State), Take: b.notHeld(v.State)}, {With: v.Who, Give: 0, Take: 0},
+		{With: len(v.Players), Give: 0, Take: 0}, {With: -5}}[b.chaos.IntN(4)]
 }
 
 // Move answers a card not in hand (-1 would decline, which is legal).
-// Trade offers a card not held, or trades with a player who is not there.
-func (b *illegal) Trade(g *Game, p int) Swap {
-	other := (p + 1) % len(g.State.Players)
-	return []Swap{{With: other, Give: b.notHeld(g), Take: b.notHeld(g)}, {With: p, Give: 0, Take: 0},
-		{With: len(g.State.Players), Give: 0, Take: 0}, {With: -5}}[b.chaos.IntN(4)]
+func (b *illegal) Move(v *View) int {
+	return []int{-7, len(v.Deck.Cards), 1 << 40, -2}[b.chaos.IntN(4)]
 }
 
-func (b *illegal) Move(g *Game, p int) int {
-	return []int{-7, len(g.State.Deck.Cards), 1 << 40, -2}[b.chaos.IntN(4)]
-}
-
-func (b *illegal) Choose(g *Game, ci int) Choice {
+func (b *illegal) Choose(v *View) Choice {
 	if b.mode == 4 {
 		return b.choice
 	}
-	n := len(g.State.Heroes) + len(g.State.Villains)
+	n := len(v.Heroes) + len(v.Villains)
 	friend := 0
-	if g.side(ci) == Villains {
-		friend = len(g.State.Heroes)
+	if v.side(v.Who) == Villains {
+		friend = len(v.Heroes)
 	}
 	return []Choice{{Act: Attack, Target: -1}, {Act: Attack, Target: n}, {Act: Trick, Target: friend}, {Act: Work}}[b.chaos.IntN(4)]
 }
 
-func (b *illegal) Strip(g *Game, target int) int {
-	return []int{-2, len(g.State.Players[target].Pool), 1 << 40}[b.chaos.IntN(3)]
+func (b *illegal) Strip(v *View) int {
+	return []int{-2, len(v.Players[v.Who].Pool), 1 << 40}[b.chaos.IntN(3)]
 }
 
 func TestConformance(t *testing.T) {

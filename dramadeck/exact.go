@@ -117,7 +117,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 			case r >= t.Rounds:
 				v := (&TaskState{Task: t, Done: done, Worse: worse, Round: r, Switched: sw}).view(&rules, 0)
 				pl := 0.0
-				if pol.LastDitch(v) {
+				if pol.LastDitch(&v) {
 					pl = cr.SuccessChance(lastDitch(&rules, t, done, worse, sw))
 				}
 				buf = append(buf, markov.Step[taskNode]{To: taskNode{round: r, end: 1, ditch: true}, P: p * pl})
@@ -135,7 +135,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 			v := ts.view(&rules, avail)
 			switch {
 			case avail > 0:
-				k := pol.Steps(v)
+				k := pol.Steps(&v)
 				if k < 1 || k > avail {
 					bad = fmt.Errorf("policy %s: %d steps at once, allowed 1..%d", pol.Name(), k, avail)
 					return buf[:0]
@@ -156,7 +156,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 				case Complication:
 					emit(s.done, s.worse+rules.Complication, s.sw, pb*(1-ps))
 				default:
-					if pol.Switch(v) {
+					if pol.Switch(&v) {
 						emit(s.done, s.worse, !s.sw, pb*(1-ps))
 					} else {
 						emit(0, s.worse, s.sw, pb*(1-ps))

@@ -372,8 +372,8 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 
 type friendlyFire struct{ Style }
 
-func (f *friendlyFire) Choose(g *Game, ci int) Choice {
-	return Choice{Act: Attack, Target: (ci + 1) % len(g.State.Heroes)}
+func (f *friendlyFire) Choose(v *View) Choice {
+	return Choice{Act: Attack, Target: (v.Who + 1) % len(v.Heroes)}
 }
 
 // A policy that picks an illegal action gets an error, not a silent fix.
@@ -419,7 +419,7 @@ func TestStyleDeclareByName(t *testing.T) {
 					}
 				}
 			}
-			plays := st.Declare(g, 0, nil, nil)
+			plays := st.Declare(g.view(0), nil, nil)
 			want := always[n] || (favourable && sometimes[n])
 			if got := len(plays) == 1 && plays[0].Card == id; got != want || len(plays) > 1 {
 				t.Errorf("favourable=%v: %v in the pool: declared %+v, want played=%v", favourable, n, plays, want)
@@ -450,7 +450,7 @@ func TestStyleCriticalAndMove(t *testing.T) {
 		for _, n := range tc.hand {
 			give(t, g, 0, n, false)
 		}
-		got := st.Critical(g, 0, nil)
+		got := st.Critical(g.view(0), nil)
 		if len(got) != tc.want {
 			t.Errorf("case %d: %v in hand: poured %v, want %d cards", k, tc.hand, got, tc.want)
 		}
@@ -460,7 +460,7 @@ func TestStyleCriticalAndMove(t *testing.T) {
 			}
 		}
 		g.State.Players[0].CriticalAct = g.State.Act
-		if got := st.Critical(g, 0, nil); len(got) != 0 {
+		if got := st.Critical(g.view(0), nil); len(got) != 0 {
 			t.Errorf("case %d: a second Critical Moment in the Act: %v", k, got)
 		}
 	}
@@ -493,7 +493,7 @@ func TestStyleCriticalAndMove(t *testing.T) {
 		if tc.want >= 0 {
 			want = ids[tc.want]
 		}
-		if got := st.Move(g, 0); got != want {
+		if got := st.Move(g.view(0)); got != want {
 			t.Errorf("case %d: %v in hand, pooled %d: moved %d, want %d", k, tc.hand, tc.pooled, got, want)
 		}
 	}

@@ -145,7 +145,7 @@ func (g *Game) MoveToPool(p, id int) error {
 	if i < 0 {
 		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	}
-	if !g.poolable(p, id) {
+	if !g.State.poolable(p, id) {
 		if g.State.Deck.Cards[id].Name == Escape {
 			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
 		}
@@ -164,11 +164,11 @@ func (g *Game) MoveToPool(p, id int) error {
 // poolable reports whether card id may go into player p's pool at this
 // point of the encounter: Escape only as its first card, as it begins
 // (round 0); any other card only once it is under way.
-func (g *Game) poolable(p, id int) bool {
-	if g.State.Deck.Cards[id].Name == Escape {
-		return g.State.Round == 0 && g.State.Players[p].Pooled == 0
+func (s *State) poolable(p, id int) bool {
+	if s.Deck.Cards[id].Name == Escape {
+		return s.Round == 0 && s.Players[p].Pooled == 0
 	}
-	return g.State.Round > 0
+	return s.Round > 0
 }
 
 // Swap is a one-for-one trade of cards with player With (-1: none): Give
@@ -658,7 +658,7 @@ func (g *Game) endSceneDiscards(pol Policy) ([][2]int, error) {
 		me.Pool = keep
 		over := len(me.Hand) > s.Rules.HandSize
 		for len(me.Hand) > s.Rules.HandSize || (!over && len(me.Hand) == s.Rules.HandSize) {
-			i := pol.Discard(g, p, over)
+			i := pol.Discard(g.view(p), over)
 			if i == -1 && !over {
 				break
 			}

@@ -6,6 +6,16 @@ import (
 	"github.com/stakesrpg/stakes/internal/named"
 )
 
+// View is what a policy is shown when asked for a decision: the whole
+// state, to read and never to change, and Who is asked: a player (his
+// hero is the character of the same number), a character (Choose, Spend,
+// Call), or the player whose pool the GM strips (Strip). The engine
+// refills one View for each question; a policy must not keep it.
+type View struct {
+	*State
+	Who int
+}
+
 // Policy makes every choice the Drama Deck leaves to a player or the GM.
 // The engine checks what a policy returns and fails with an error on an
 // illegal choice rather than fixing it.
@@ -13,39 +23,39 @@ type Policy interface {
 	Name() string
 	// Critical returns hand cards to move to the pool for a Critical
 	// Moment this round (appended to buf), or none.
-	Critical(g *Game, p int, buf []int) []int
-	// Declare appends the pool cards player p plays this round; moved are
-	// the cards a Critical Moment is bringing into the pool.
-	Declare(g *Game, p int, buf []Play, moved []int) []Play
-	// Move picks a hand card to move to the pool, or -1.
-	Move(g *Game, p int) int
-	// Choose picks character ci's action.
-	Choose(g *Game, ci int) Choice
-	// Spend reports whether ci spends a Possibility to re-roll failure r.
-	Spend(g *Game, ci int, r Result) bool
-	// Strip picks which card (index in the pool) the GM removes from
-	// player target's pool after a villain's approved success.
-	Strip(g *Game, target int) int
-	// Call picks the result of a Player's Call.
-	Call(g *Game, actor, target int, a Act) Effect
-	// Discard picks a hand index to discard at the end of a scene; when
-	// must is false (exactly four cards) -1 keeps them all.
-	Discard(g *Game, p int, must bool) int
-	// Steps picks how many task steps to attempt at once (1..v.Avail).
-	Steps(v TaskView) int
-	// Switch answers a Critical Problem: true switches to the other skill,
-	// false starts the task again.
-	Switch(v TaskView) bool
-	// LastDitch reports whether to make the last-ditch effort.
-	LastDitch(v TaskView) bool
-	// Trade proposes player p's one-for-one swap of pool cards with
+	Critical(v *View, buf []int) []int
+	// Declare appends the pool cards player v.Who plays this round; moved
+	// are the cards a Critical Moment is bringing into the pool.
+	Declare(v *View, buf []Play, moved []int) []Play
+	// Trade proposes player v.Who's one-for-one swap of pool cards with
 	// another player before he declares (in combat cards are traded
 	// between pools), or Swap{With: -1} for none.
-	Trade(g *Game, p int) Swap
+	Trade(v *View) Swap
+	// Move picks a hand card to move to the pool, or -1 for none.
+	Move(v *View) int
+	// Choose picks character v.Who's action.
+	Choose(v *View) Choice
+	// Spend reports whether v.Who spends a Possibility to re-roll failure r.
+	Spend(v *View, r Result) bool
+	// Strip picks which card (index in the pool) the GM removes from
+	// player v.Who's pool after a villain's approved success, or -1.
+	Strip(v *View) int
+	// Call picks the result of actor v.Who's Player's Call on target.
+	Call(v *View, target int, a Act) Effect
+	// Discard picks a hand index to discard at the end of a scene; when
+	// must is false (exactly four cards) -1 keeps them all.
+	Discard(v *View, must bool) int
+	// Steps picks how many task steps to attempt at once (1..v.Avail).
+	Steps(v *TaskView) int
+	// Switch answers a Critical Problem: true switches to the other skill,
+	// false starts the task again.
+	Switch(v *TaskView) bool
+	// LastDitch reports whether to make the last-ditch effort.
+	LastDitch(v *TaskView) bool
 	// SideRoll reports whether to make the task's extra approved action,
 	// the roll that may draw a card, when the bar shows neither the next
 	// step nor a special case (the text: the player "may").
-	SideRoll(v TaskView) bool
+	SideRoll(v *TaskView) bool
 }
 
 // Style is the configurable Policy the registry's policies are built from.
@@ -136,15 +146,16 @@ func cardValue(n Name, keepDrama bool) int {
 
 // Critical declares a Critical Moment once two combat cards (Action,
 // Adrenalin, Coup de Grace, Second Chance) are in hand.
-func (s *Style) Critical(g *Game, p int, buf []int) []int {
-	st := &g.State
+func (s *Style) Critical(v *View, buf []int) []int {
+	p := v.Who
+	st := v.State
 	hand := st.Players[p].Hand
 	if !s.CriticalMoment || st.Players[p].CriticalAct == st.Act || st.Confused {
 		return buf
 	}
 	n := 0
 	for _, id := range hand {
-		if combatCard(g.State.Deck.Cards[id].Name) {
+		if combatCard(st.Deck.Cards[id].Name) {
 			n++
 		}
 	}
@@ -152,7 +163,7 @@ func (s *Style) Critical(g *Game, p int, buf []int) []int {
 		return buf
 	}
 	for _, id := range hand {
-		if combatCard(g.State.Deck.Cards[id].Name) {
+		if combatCard(st.Deck.Cards[id].Name) {
 			buf = append(buf, id)
 		}
 	}
@@ -172,17 +183,18 @@ func combatCard(n Name) bool {
 // Haste, Supporter on a friend, Rally when a hand is short, Monologue or
 // Escape when badly hurt, Seize Initiative (flip when the line is bad).
 // moved are the hand cards a Critical Moment brings into the pool.
-func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
-	st := &g.State
+func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
+	p := v.Who
+	st := v.State
 	if !s.PlayCards || st.Confused {
 		return buf
 	}
 	for _, pile := range [2][]int{st.Players[p].Pool, moved} {
 		for _, id := range pile {
-			if id < 0 || id >= len(g.State.Deck.Cards) {
+			if id < 0 || id >= len(st.Deck.Cards) {
 				continue // not a card: the engine refuses such a move
 			}
-			if pl, ok := s.declareCard(g, p, id, len(moved) > 0); ok && checkUsedOnce(buf, pl) == nil {
+			if pl, ok := s.declareCard(st, p, id, len(moved) > 0); ok && checkUsedOnce(buf, pl) == nil {
 				buf = append(buf, pl)
 			}
 		}
@@ -192,17 +204,17 @@ func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
 
 // declareCard decides whether to play pool card id this round, and how;
 // critical: a Critical Moment is under way.
-func (s *Style) declareCard(g *Game, p, id int, critical bool) (Play, bool) {
+func (s *Style) declareCard(st *State, p, id int, critical bool) (Play, bool) {
 	pl := Play{Card: id}
-	switch n := g.State.Deck.Cards[id].Name; n {
+	switch n := st.Deck.Cards[id].Name; n {
 	case Action, Adrenalin, Willpower, Presence, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste,
 		Alertness, Connection, Idea:
 		// Bonuses wait on the hero's Status for the roll they help.
 		return pl, true
 	case Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative:
-		return s.declareCheck(g, p, pl, n, critical)
+		return s.declareCheck(st, p, pl, n, critical)
 	case Leadership, Campaign, Martyr:
-		return s.declareSubplot(g, p, pl, n, critical)
+		return s.declareSubplot(st, p, pl, n, critical)
 	}
 	return pl, false
 }
@@ -211,8 +223,7 @@ func (s *Style) declareCard(g *Game, p, id int, critical bool) (Play, bool) {
 // player shortest of cards, then refill), Campaign (make a subplot in
 // play permanent) and Martyr (a badly hurt hero on an outnumbered side
 // buys the victory with his life).
-func (s *Style) declareSubplot(g *Game, p int, pl Play, n Name, critical bool) (Play, bool) {
-	st := &g.State
+func (s *Style) declareSubplot(st *State, p int, pl Play, n Name, critical bool) (Play, bool) {
 	me := &st.Players[p]
 	switch n {
 	case Leadership:
@@ -257,8 +268,7 @@ func countActive(cs []Character) int {
 
 // declareCheck decides on a card whose play depends on the situation,
 // filling in its play; critical: a Critical Moment is under way.
-func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Play, bool) {
-	st := &g.State
+func (s *Style) declareCheck(st *State, p int, pl Play, n Name, critical bool) (Play, bool) {
 	me := &st.Heroes[p]
 	switch n {
 	case Drama:
@@ -278,7 +288,7 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 		return pl, len(st.Discard) > 0
 	case Rally:
 		for q := range st.Players {
-			if len(st.Players[q].Hand) < g.State.Rules.HandSize {
+			if len(st.Players[q].Hand) < st.Rules.HandSize {
 				return pl, true
 			}
 		}
@@ -296,18 +306,20 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 // Move picks the most valuable hand card for the pool (Escape only first),
 // any but a Drama card it keeps: Idea, Alertness and Connection too, whose
 // moment comes out of combat, since a pool card is played, not held.
-func (s *Style) Move(g *Game, p int) int {
+func (s *Style) Move(v *View) int {
+	p := v.Who
+	st := v.State
 	if !s.PlayCards {
 		return -1
 	}
-	me := &g.State.Players[p]
+	me := &st.Players[p]
 	best, bv := -1, 0
 	for _, id := range me.Hand {
-		if !g.poolable(p, id) {
+		if !st.poolable(p, id) {
 			continue // Escape only as the encounter begins, nothing else then
 		}
-		if v := s.value(g.State.Deck.Cards[id].Name); v > bv {
-			best, bv = id, v
+		if val := s.value(st.Deck.Cards[id].Name); val > bv {
+			best, bv = id, val
 		}
 	}
 	if bv < 3 {
@@ -318,12 +330,13 @@ func (s *Style) Move(g *Game, p int) int {
 
 // Choose defends under Setback or when hurt past DefendBelow; otherwise it
 // attacks the weakest opponent, or uses an approved contest it is good at.
-func (s *Style) Choose(g *Game, ci int) Choice {
-	st := &g.State
-	if g.checkChar(ci) != nil {
+func (s *Style) Choose(v *View) Choice {
+	ci := v.Who
+	st := v.State
+	if ci < 0 || ci >= len(st.Heroes)+len(st.Villains) {
 		return Choice{Act: Defend} // no such character: the engine reports it
 	}
-	c, side := g.char(ci), g.side(ci)
+	c, side := st.char(ci), st.side(ci)
 	opp, off := st.Villains, len(st.Heroes)
 	if side == Villains {
 		opp, off = st.Heroes, 0
@@ -339,7 +352,7 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 	if s.AllOut {
 		ch.Act = AllOutAttack
 	}
-	if a := s.contest(g, side, c, &opp[t]); a != NoAct {
+	if a := s.contest(st, side, c, &opp[t]); a != NoAct {
 		ch.Act = a
 	}
 	return ch
@@ -347,22 +360,21 @@ func (s *Style) Choose(g *Game, ci int) Choice {
 
 // contest is the approved contest c of side takes against tc instead of
 // an attack, or NoAct.
-func (s *Style) contest(g *Game, side Side, c, tc *Character) Act {
-	a0, a1 := s.contests(g, side)
+func (s *Style) contest(st *State, side Side, c, tc *Character) Act {
+	a0, a1 := s.contests(st, side)
 	return s.contestOf(a0, a1, c, tc)
 }
 
 // contests are the contests open to side, in order of preference, when
 // Contests (NoAct where none): for heroes the card's approved actions, for
 // villains the line's villain action. They change only with the card.
-func (s *Style) contests(g *Game, side Side) (a0, a1 Act) {
-	st := &g.State
+func (s *Style) contests(st *State, side Side) (a0, a1 Act) {
 	if !s.Contests || len(st.Stack) == 0 {
 		return NoAct, NoAct
 	}
 	a0, a1 = st.Line.VillainAction, NoAct
 	if side == Heroes {
-		card := &g.State.Deck.Cards[st.Stack[len(st.Stack)-1]]
+		card := &st.Deck.Cards[st.Stack[len(st.Stack)-1]]
 		a0, a1 = card.Approved[0], card.Approved[1]
 	}
 	return a0, a1
@@ -388,15 +400,17 @@ func (s *Style) contestBetter(a Act, c, t *Character) bool {
 }
 
 // Spend spends Possibilities on every failure when SpendPossibilities.
-func (s *Style) Spend(g *Game, ci int, r Result) bool { return s.SpendPossibilities }
+func (s *Style) Spend(v *View, r Result) bool { return s.SpendPossibilities }
 
 // Strip removes the most valuable card that is not a subplot, or none
 // (-1) when the pool holds only subplots.
-func (s *Style) Strip(g *Game, target int) int {
-	pool := g.State.Players[target].Pool
+func (s *Style) Strip(v *View) int {
+	target := v.Who
+	st := v.State
+	pool := st.Players[target].Pool
 	best, bv := -1, -1
 	for i, id := range pool {
-		n := g.State.Deck.Cards[id].Name
+		n := st.Deck.Cards[id].Name
 		if n.Kind() == Subplot {
 			continue
 		}
@@ -408,20 +422,22 @@ func (s *Style) Strip(g *Game, target int) int {
 }
 
 // Call breaks a wounded target, else sets it back.
-func (s *Style) Call(g *Game, actor, target int, a Act) Effect {
-	if t := g.char(target); t.HP < t.MaxHP {
+func (s *Style) Call(v *View, target int, a Act) Effect {
+	if t := v.char(target); t.HP < t.MaxHP {
 		return Break
 	}
 	return Setback
 }
 
 // Discard drops the least valuable card; at exactly four, only a weak one.
-func (s *Style) Discard(g *Game, p int, must bool) int {
-	hand := g.State.Players[p].Hand
+func (s *Style) Discard(v *View, must bool) int {
+	p := v.Who
+	st := v.State
+	hand := st.Players[p].Hand
 	worst, wv := -1, 1<<30
 	for i, id := range hand {
-		if v := s.value(g.State.Deck.Cards[id].Name); v < wv {
-			worst, wv = i, v
+		if val := s.value(st.Deck.Cards[id].Name); val < wv {
+			worst, wv = i, val
 		}
 	}
 	if !must && wv > 3 {
@@ -431,7 +447,7 @@ func (s *Style) Discard(g *Game, p int, must bool) int {
 }
 
 // Steps attempts every shown step with MultiStep, else one unless time is short.
-func (s *Style) Steps(v TaskView) int {
+func (s *Style) Steps(v *TaskView) int {
 	if s.MultiStep || v.RoundsLeft < v.Steps-v.Done {
 		return v.Avail
 	}
@@ -439,24 +455,25 @@ func (s *Style) Steps(v TaskView) int {
 }
 
 // Switch changes skill when steps are done or the other skill is no worse.
-func (s *Style) Switch(v TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
+func (s *Style) Switch(v *TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
 
 // Trade swaps a bonus card in p's pool that another hero would use better
 // (Adrenalin for the best attacker, Willpower for the best at Trick or
 // Will, Presence for the best at Influence or Intimidation) for one in
 // that hero's pool that p's hero would use best.
-func (s *Style) Trade(g *Game, p int) Swap {
-	st := &g.State
+func (s *Style) Trade(v *View) Swap {
+	p := v.Who
+	st := v.State
 	if !s.PlayCards {
 		return Swap{With: -1}
 	}
 	for _, give := range st.Players[p].Pool {
-		u := bestUser(g, st.Deck.Cards[give].Name)
+		u := bestUser(st, st.Deck.Cards[give].Name)
 		if u < 0 || u == p {
 			continue
 		}
 		for _, take := range st.Players[u].Pool {
-			if bestUser(g, st.Deck.Cards[take].Name) == p {
+			if bestUser(st, st.Deck.Cards[take].Name) == p {
 				return Swap{With: u, Give: give, Take: take}
 			}
 		}
@@ -466,7 +483,7 @@ func (s *Style) Trade(g *Game, p int) Swap {
 
 // bestUser is the active hero who rolls best with bonus card n, or -1
 // for a card that is not a bonus to one kind of roll.
-func bestUser(g *Game, n Name) int {
+func bestUser(st *State, n Name) int {
 	skill := func(c *Character) int {
 		switch n {
 		case Adrenalin:
@@ -482,9 +499,9 @@ func bestUser(g *Game, n Name) int {
 		return -1
 	}
 	best := -1
-	for h := range g.State.Heroes {
-		c := &g.State.Heroes[h]
-		if c.Active() && (best < 0 || skill(c) > skill(&g.State.Heroes[best])) {
+	for h := range st.Heroes {
+		c := &st.Heroes[h]
+		if c.Active() && (best < 0 || skill(c) > skill(&st.Heroes[best])) {
 			best = h
 		}
 	}
@@ -493,10 +510,10 @@ func bestUser(g *Game, n Name) int {
 
 // SideRoll takes the extra approved action whenever PlayCards: the card
 // it may draw is worth having.
-func (s *Style) SideRoll(v TaskView) bool { return s.PlayCards }
+func (s *Style) SideRoll(v *TaskView) bool { return s.PlayCards }
 
 // LastDitch always makes the last-ditch effort.
-func (s *Style) LastDitch(v TaskView) bool { return true }
+func (s *Style) LastDitch(v *TaskView) bool { return true }
 
 // weakest is the index of the weakest active character of opp (the first
 // of equals), or -1 if none is active.

@@ -272,7 +272,7 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 		if g.side(ci) == Villains {
 			pol = gm
 		}
-		if err := g.Act(r, ci, pol.Choose(g, ci), pol); err != nil {
+		if err := g.Act(r, ci, pol.Choose(g.view(ci)), pol); err != nil {
 			return fmt.Errorf("policy %s: %w", pol.Name(), err)
 		}
 		return nil
@@ -335,7 +335,7 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 // tradeBy asks pol for player p's trade before he declares, and makes it
 // (Trade) or declines it.
 func (g *Game) tradeBy(p int, pol Policy) error {
-	sw := pol.Trade(g, p)
+	sw := pol.Trade(g.view(p))
 	if sw.With != -1 {
 		if err := g.Trade(p, sw.With, []int{sw.Give}, []int{sw.Take}); err != nil {
 			return err
@@ -348,11 +348,11 @@ func (g *Game) tradeBy(p int, pol Policy) error {
 // declareBy asks pol for player p's declaration: a Critical Moment, or
 // the pool cards he plays (perhaps none).
 func (g *Game) declareBy(r *dice.Roller, p int, pol Policy) error {
-	move := pol.Critical(g, p, g.moveBuf[:0])
+	move := pol.Critical(g.view(p), g.moveBuf[:0])
 	if err := g.checkMoment(p, move); err != nil {
 		return err
 	}
-	plays := pol.Declare(g, p, g.playBuf[:0], move)
+	plays := pol.Declare(g.view(p), g.playBuf[:0], move)
 	g.moveBuf, g.playBuf = move[:0], plays[:0] // keep what a policy grew
 	if len(move) > 0 {
 		return g.CriticalMoment(r, p, move, plays)
@@ -363,7 +363,7 @@ func (g *Game) declareBy(r *dice.Roller, p int, pol Policy) error {
 // offerMove asks player p's policy for the card to move from hand to
 // pool (-1 for none) and moves it, or declines the move.
 func (g *Game) offerMove(p int, pol Policy) error {
-	id := pol.Move(g, p)
+	id := pol.Move(g.view(p))
 	if id == -1 {
 		return g.DeclineMove(p)
 	}

@@ -147,4 +147,4 @@ func TestPlayRoundResumesAfterRefusedAnswer(t *testing.T) {
 // badChoice attacks a fellow hero.
 type badChoice struct{ Style }
 
-func (b *badChoice) Choose(g *Game, ci int) Choice { return Choice{Act: Attack, Target: 1 - ci} }
+func (b *badChoice) Choose(v *View) Choice { return Choice{Act: Attack, Target: 1 - v.Who} }

@@ -271,15 +271,26 @@ type Game struct {
 
 	moveBuf []int  // scratch: Critical Moment moves
 	playBuf []Play // scratch: declarations
+	v       View   // what a policy is shown (see view)
+}
+
+// view shows the state to a policy asking about who (a player, or a
+// character): a View the engine refills for each question.
+func (g *Game) view(who int) *View {
+	g.v = View{State: &g.State, Who: who}
+	return &g.v
 }
 
 // Characters are addressed by one index: heroes 0..len(Heroes)-1 (hero i is
 // player i's character), then villains.
-func (g *Game) char(ci int) *Character {
-	if ci < len(g.State.Heroes) {
-		return &g.State.Heroes[ci]
+func (g *Game) char(ci int) *Character { return g.State.char(ci) }
+
+// char is character ci, heroes first, then villains.
+func (s *State) char(ci int) *Character {
+	if ci < len(s.Heroes) {
+		return &s.Heroes[ci]
 	}
-	return &g.State.Villains[ci-len(g.State.Heroes)]
+	return &s.Villains[ci-len(s.Heroes)]
 }
 
 // Char returns character ci (heroes first, then villains), or an error.
@@ -297,8 +308,11 @@ func (g *Game) checkChar(ci int) error {
 	return nil
 }
 
-func (g *Game) side(ci int) Side {
-	if ci < len(g.State.Heroes) {
+func (g *Game) side(ci int) Side { return g.State.side(ci) }
+
+// side is the side of character ci.
+func (s *State) side(ci int) Side {
+	if ci < len(s.Heroes) {
 		return Heroes
 	}
 	return Villains

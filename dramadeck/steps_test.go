@@ -48,7 +48,7 @@ type badMoment struct {
 	ids []int
 }
 
-func (b *badMoment) Critical(g *Game, p int, buf []int) []int { return append(buf, b.ids...) }
+func (b *badMoment) Critical(v *View, buf []int) []int { return append(buf, b.ids...) }
 
 // A custom policy's Critical Moment of cards not in hand (999, -1) is an
 // error at the declaration, with nothing changed: it used to panic inside
@@ -71,7 +71,7 @@ type callOf struct {
 	e Effect
 }
 
-func (c *callOf) Call(g *Game, actor, target int, a Act) Effect { return c.e }
+func (c *callOf) Call(v *View, target int, a Act) Effect { return c.e }
 
 // The actor's Player's Call is asked and checked before the contest is
 // rolled: an illegal answer used to be found after the roll, with the
@@ -99,7 +99,7 @@ type stripAt struct {
 	i int
 }
 
-func (s *stripAt) Strip(g *Game, target int) int { return s.i }
+func (s *stripAt) Strip(v *View) int { return s.i }
 
 // The GM's choice of card to strip is asked and checked before the
 // villain's attack is rolled: an illegal answer used to be found after the
@@ -128,9 +128,9 @@ func TestDefaultGMDoesNotStripSubplots(t *testing.T) {
 	sp := mustPolicy(t, "default")
 	give(t, g, 1, Romance, true)
 	give(t, g, 1, Nemesis, true)
-	want(t, sp.Strip(g, 1), -1)
+	want(t, sp.Strip(g.view(1)), -1)
 	give(t, g, 1, Action, true)
-	want(t, sp.Strip(g, 1), 2)
+	want(t, sp.Strip(g.view(1)), 2)
 }
 
 // discardAt answers every discard with index i.
@@ -139,7 +139,7 @@ type discardAt struct {
 	i int
 }
 
-func (d *discardAt) Discard(g *Game, p int, must bool) int { return d.i }
+func (d *discardAt) Discard(v *View, must bool) int { return d.i }
 
 // EndScene asks for every discard before it changes anything: an illegal
 // index used to be found with the pools already back in the hands.
@@ -162,7 +162,7 @@ type moveOf struct {
 	id int
 }
 
-func (m *moveOf) Move(g *Game, p int) int { return m.id }
+func (m *moveOf) Move(v *View) int { return m.id }
 
 // Only -1 declines the move to the pool: -7 used to be taken as "none".
 func TestMoveAnswerOtherThanMinusOneIsAnError(t *testing.T) {

@@ -231,13 +231,15 @@ func (g *Game) planTask(i int, bar Bar, k int, pol Policy) (taskPlan, error) {
 		if bar < numBars && StepAvail(bar, ts.Done, s.Rules.TaskSteps) != a {
 			continue
 		}
-		n := pol.Steps(ts.view(&s.Rules, a))
+		tv := ts.view(&s.Rules, a)
+		n := pol.Steps(&tv)
 		if n < 1 || n > a {
 			return taskPlan{}, fmt.Errorf("policy %s: %d steps at once, the bar allows 1..%d", pol.Name(), n, a)
 		}
 		plan.steps[a] = n
 	}
-	plan.side = g.sideRollOffered() && pol.SideRoll(ts.view(&s.Rules, 0))
+	tv := ts.view(&s.Rules, 0)
+	plan.side = g.sideRollOffered() && pol.SideRoll(&tv)
 	return plan, nil
 }
 
@@ -281,7 +283,7 @@ func (g *Game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error 
 		}
 	case plan.bar.Special():
 		if !g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success {
-			g.setback(ts, plan.bar, pol.Switch(v))
+			g.setback(ts, plan.bar, pol.Switch(&v))
 		}
 	case plan.side:
 		// Neither the step nor a special case: the extra approved
@@ -334,7 +336,7 @@ func (g *Game) endTask(r *dice.Roller, ts *TaskState, pol Policy) {
 	if ts.Done >= steps {
 		ts.Finished = true
 	} else if ts.Round >= ts.Task.Rounds {
-		if pol.LastDitch(ts.view(&s.Rules, 0)) {
+		if tv := ts.view(&s.Rules, 0); pol.LastDitch(&tv) {
 			res := g.taskRoll(r, ts, g.lastDitchSkill(ts), pol)
 			ts.LastDitch = true
 			if res.Success {

@@ -93,7 +93,7 @@ func TestTaskLastDitchAndSwitch(t *testing.T) {
 
 type badSteps struct{ Style }
 
-func (b *badSteps) Steps(v TaskView) int { return 3 }
+func (b *badSteps) Steps(v *TaskView) int { return 3 }
 
 func TestTaskErrors(t *testing.T) {
 	g, _ := taskGame(t)
