@@ -68,8 +68,11 @@ func (g *Game) Choices(ci int, buf []Choice) []Choice {
 // acting side's policy: it spends Possibilities, and its answers that the
 // action may need (the GM's card to strip, the actor's Player's Call) are
 // asked and checked before any die is rolled, so that a refused action
-// changes nothing.
-func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
+// changes nothing. other is the target's side's policy, which may spend a
+// Possibility on the defence or resistance and chooses whether a waiting
+// Opponent Fails cancels this success; nil spends none and lets the card
+// cancel the first.
+func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 	if pol == nil {
 		return errors.New("Act needs a policy")
 	}
@@ -85,7 +88,7 @@ func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol Policy) error {
 		return err
 	}
 	g.takeTurn(ci)
-	g.actOn(r, ci, ch, strip, call, pol)
+	g.actOn(r, ci, ch, strip, call, pol, other)
 	return nil
 }
 
@@ -142,7 +145,7 @@ func (m MarginTable) mayCall(a Act) bool {
 
 // actOn carries out a checked action: strip and call are the policy's
 // answers given in advance.
-func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, pol Policy) {
+func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, pol, other Policy) {
 	s := &g.State
 	c := g.char(ci)
 	var t *Character
@@ -168,9 +171,9 @@ func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, 
 		st.Posture = Defend
 		success = true // All-Out Defence is taken, not rolled [ours]
 	case Attack, AllOutAttack:
-		success, harmed = g.attack(r, ci, c, t, ch, unskilled, pol)
+		success, harmed = g.attack(r, ci, c, t, ch, unskilled, pol, other)
 	default:
-		success, harmed = g.contest(r, ci, c, t, ch, unskilled, call, pol)
+		success, harmed = g.contest(r, ci, c, t, ch, unskilled, call, pol, other)
 	}
 	if success && s.Outcome == Ongoing && len(s.Stack) > 0 {
 		card := &g.State.Deck.Cards[s.Stack[len(s.Stack)-1]]

@@ -236,7 +236,7 @@ func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, 
 		}
 		return res
 	}
-	return g.reroll(r, ci, c, eff, res, pol)
+	return g.reroll(r, ci, c, eff, res, pol, false)
 }
 
 // resistRoll is character ti's defence or resistance against actor ci's
@@ -244,8 +244,9 @@ func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, 
 // ti's Status help it as they help any roll of its kind (Adrenalin,
 // Willpower, Presence, Supporter; Second Chance, Up, Drama and Hero
 // re-roll a failure), though not the round's Action bonus, which is for
-// actions, nor a Possibility, which its side's policy would spend.
-func (g *Game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int) Result {
+// actions; a Possibility too if its side's policy other (nil: none)
+// spends one.
+func (g *Game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int, other Policy) Result {
 	if !g.State.Rules.DefenceTakesCards {
 		d := g.successRoll(r, base)
 		if g.Sink != nil {
@@ -266,7 +267,31 @@ func (g *Game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int) R
 	if d.Success {
 		return d
 	}
-	return g.reroll(r, ti, t, eff, d, nil)
+	return g.reroll(r, ti, t, eff, d, other, true)
+}
+
+// resisting is the view of character ci asked about a roll, marked as a
+// defence or resistance when it is one.
+func (g *Game) resisting(ci int, resisting bool) *View {
+	v := g.view(ci)
+	v.Resisting = resisting
+	return v
+}
+
+// opponentFails asks whether character ti spends a waiting Opponent Fails
+// on actor ci's success against it (Immediate Effects: one successful
+// action against the PC fails), and spends it: other is ti's side's
+// policy, which chooses the success; with none the card takes the first.
+func (g *Game) opponentFails(ti, ci int, a Act, other Policy) bool {
+	t := g.char(ti)
+	if t.Status.Fails == 0 || (other != nil && !other.Cancel(g.view(ti), ci, a)) {
+		return false
+	}
+	t.Status.Fails--
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvEffect, Who: ci, Target: ti, Card: -1, Effect: NoEffect, Value: int(OpponentFails)})
+	}
+	return true
 }
 
 // skillRoll is skillRollOf for character ci.
@@ -276,7 +301,7 @@ func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 
 // reroll is skillRollOf after a failure: Second Chance, then Up, Drama/Hero
 // and Possibilities, each re-rolling and keeping the better result.
-func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result, pol Policy) Result {
+func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result, pol Policy, resisting bool) Result {
 	st := &c.Status
 	if st.Luck > 0 {
 		st.Luck--
@@ -297,7 +322,7 @@ func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result,
 			cancellable = false
 		case st.CardPoss > 0:
 			st.CardPoss--
-		case c.Possibilities > 0 && pol != nil && pol.Spend(g.view(ci), res):
+		case c.Possibilities > 0 && pol != nil && pol.Spend(g.resisting(ci, resisting), res):
 			c.Possibilities--
 		default:
 			return res
@@ -405,7 +430,7 @@ func (g *Game) defense(t *Character) int {
 }
 
 // attack resolves an Attack or All-Out Attack by character ci (c) on t.
-func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol Policy) (success, harmed bool) {
+func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol, other Policy) (success, harmed bool) {
 	base := level(c.Attack, unskilled)
 	if ch.Act == AllOutAttack {
 		base += g.State.Rules.AllOutAttackBonus
@@ -414,16 +439,12 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	res := g.skillRollOf(r, ci, c, Physical, base, pol)
 	hit := res.Success
 	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
-		hit = !g.resistRoll(r, ch.Target, ci, Physical, g.defense(t)).Success
+		hit = !g.resistRoll(r, ch.Target, ci, Physical, g.defense(t), other).Success
 	}
 	// A hit that would reach the damage roll is a success; Opponent Fails
-	// turns it into a failure.
-	if hit && t.Status.Fails > 0 {
-		t.Status.Fails--
+	// may turn it into a failure.
+	if hit && g.opponentFails(ch.Target, ci, ch.Act, other) {
 		hit = false
-		if g.Sink != nil {
-			g.emit(Event{Kind: EvEffect, Who: ci, Target: ch.Target, Card: -1, Effect: NoEffect, Value: int(OpponentFails)})
-		}
 	}
 	if !hit {
 		return false, false
@@ -448,13 +469,12 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	return true, dmg > 0
 }
 
-func (g *Game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, call Effect, pol Policy) (success, harmed bool) {
+func (g *Game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, call Effect, pol, other Policy) (success, harmed bool) {
 	sk, resist, kind := contestSkills(ch.Act, c, t, unskilled)
 	a := g.skillRollOf(r, ci, c, kind, sk, pol)
-	d := g.resistRoll(r, ch.Target, ci, kind, resist)
+	d := g.resistRoll(r, ch.Target, ci, kind, resist, other)
 	w, mov := QuickContest(a, d)
-	if w == 0 && t.Status.Fails > 0 {
-		t.Status.Fails--
+	if w == 0 && g.opponentFails(ch.Target, ci, ch.Act, other) {
 		w = -1
 	}
 	if g.Sink != nil {

@@ -66,7 +66,7 @@ func TestRandomStepsNeverCorrupt(t *testing.T) {
 		case 4:
 			err = g.PlayFromHand(r, p, play())
 		case 5:
-			err = g.Act(r, pick(-1, 7), Choice{Act: Act(pick(0, 10)), Target: pick(-1, 7)}, pol)
+			err = g.Act(r, pick(-1, 7), Choice{Act: Act(pick(0, 10)), Target: pick(-1, 7)}, pol, nil)
 		case 6:
 			err = g.AttemptSteps(r, pick(-1, len(g.State.Tasks)), Bar(pick(0, 11)), pick(-1, 4), pick(0, 3), pol)
 		case 9:

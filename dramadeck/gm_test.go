@@ -157,7 +157,7 @@ func TestApprovedActions(t *testing.T) {
 	// Brick attacks (14): 3,3,3 hits; Boss defends (10): 6,6,6 fails; 2d+1 = 1+1+1 - DR 2 = 1.
 	r := fixed(3, 3, 3, 6, 6, 6, 1, 1)
 	turnOf(g, 0)
-	if err := g.Act(r, 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	if err := g.Act(r, 0, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, g.State.Villains[0].HP, g.State.Villains[0].MaxHP-1)
@@ -181,7 +181,7 @@ func TestApprovedActions(t *testing.T) {
 	disc := len(g.State.Discard)
 	r = fixed(3, 3, 3, 6, 6, 6, 1, 1, 1)
 	turnOf(g, 2)
-	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, mustPolicy(t, "default")); err != nil {
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, mustPolicy(t, "default"), nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, len(g.State.Players[1].Pool), pool-1)
@@ -191,7 +191,7 @@ func TestApprovedActions(t *testing.T) {
 	hp := g.State.Heroes[1].HP
 	g.State.Heroes[1].Status.Fails = 1
 	turnOf(g, 2)
-	if err := g.Act(fixed(3, 3, 3, 6, 6, 6), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6), 2, Choice{Act: Attack, Target: 1}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, g.State.Heroes[1].HP, hp)
@@ -207,12 +207,12 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	var tr Trace
 	g.Sink = tr.Add
 	turnOf(g, 1)
-	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol); err != nil {
+	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Boss attacks Face in All-Out Defence: defence 10+2 = 12 rolled.
 	turnOf(g, 2)
-	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 1}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	var def int
@@ -225,7 +225,7 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	want(t, int(g.State.Heroes[1].Status.Posture), int(Defend))
 	// Face acts again: the posture ends.
 	turnOf(g, 1)
-	if err := g.Act(fixed(6, 6, 6), 1, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	if err := g.Act(fixed(6, 6, 6), 1, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, int(g.State.Heroes[1].Status.Posture), int(NoAct))
@@ -233,7 +233,7 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	g.State.Heroes[0].Status.Coup = 1
 	hp := g.State.Villains[0].HP
 	turnOf(g, 0)
-	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 0, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, hp-g.State.Villains[0].HP, 17)
@@ -278,7 +278,7 @@ func TestMarginTable(t *testing.T) {
 			faces := append(append([]int(nil), tt.actor...), tt.faces...)
 			r := fixed(faces...)
 			turnOf(g, 1)
-			if err := g.Act(r, 1, Choice{Act: tt.act, Target: 2}, mustPolicy(t, "passive")); err != nil {
+			if err := g.Act(r, 1, Choice{Act: tt.act, Target: 2}, mustPolicy(t, "passive"), nil); err != nil {
 				t.Fatal(err)
 			}
 			if r.Err() != nil || r.Remaining() != 0 {
@@ -296,13 +296,13 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g.inflict(2, Setback)
 	r := fixed()
 	turnOf(g, 2)
-	if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, pol); err != nil || r.Err() != nil {
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, pol, nil); err != nil || r.Err() != nil {
 		t.Fatalf("%v %v", err, r.Err())
 	}
 	// Break: flees unless the next action harms; here it misses.
 	g.inflict(2, Break)
 	turnOf(g, 2)
-	if err := g.Act(fixed(6, 6, 6), 2, Choice{Act: Attack, Target: 0}, pol); err != nil {
+	if err := g.Act(fixed(6, 6, 6), 2, Choice{Act: Attack, Target: 0}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !g.State.Villains[0].Status.Fled {
@@ -314,7 +314,7 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	var tr Trace
 	g.Sink = tr.Add
 	turnOf(g, 0)
-	if err := g.Act(fixed(4, 3, 3), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	if err := g.Act(fixed(4, 3, 3), 0, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	if e := tr.Events[1]; e.Kind != EvRoll || e.Value != 9 || e.Success {
@@ -325,7 +325,7 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g.State.Villains[0].HP--
 	g.State.Heroes[1].Influence.Level = 30
 	turnOf(g, 1)
-	if err := g.Act(fixed(1, 1, 1, 6, 6, 5), 1, Choice{Act: Taunt, Target: 2}, mustPolicy(t, "default")); err != nil {
+	if err := g.Act(fixed(1, 1, 1, 6, 6, 5), 1, Choice{Act: Taunt, Target: 2}, mustPolicy(t, "default"), nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, b2i(g.State.Villains[0].Status.Broken), 1)

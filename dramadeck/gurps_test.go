@@ -125,7 +125,7 @@ func TestSuccessRollFollowsRules(t *testing.T) {
 	}
 	hp := g.State.Villains[0].HP
 	turnOf(g, 0)
-	if err := g.Act(dice.Scripted(2, 2, 2, 1, 1), 0, Choice{Act: Attack, Target: 2}, &Style{}); err != nil {
+	if err := g.Act(dice.Scripted(2, 2, 2, 1, 1), 0, Choice{Act: Attack, Target: 2}, &Style{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := g.State.Villains[0].HP; got != hp {
@@ -133,7 +133,7 @@ func TestSuccessRollFollowsRules(t *testing.T) {
 	}
 	g.State.Rules.Criticals.AlwaysSucceed = 6
 	turnOf(g, 0)
-	if err := g.Act(dice.Scripted(2, 2, 2, 1, 6, 1, 1, 1), 0, Choice{Act: Attack, Target: 2}, &Style{}); err != nil {
+	if err := g.Act(dice.Scripted(2, 2, 2, 1, 6, 1, 1, 1), 0, Choice{Act: Attack, Target: 2}, &Style{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := g.State.Villains[0].HP; got >= hp {

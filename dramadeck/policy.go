@@ -14,6 +14,9 @@ import (
 type View struct {
 	*State
 	Who int
+	// Resisting: Spend is asked about a defence or a resistance roll,
+	// not the character's own action.
+	Resisting bool
 }
 
 // Policy makes every choice the Drama Deck leaves to a player or the GM.
@@ -37,6 +40,9 @@ type Policy interface {
 	Choose(v *View) Choice
 	// Spend reports whether v.Who spends a Possibility to re-roll failure r.
 	Spend(v *View, r Result) bool
+	// Cancel reports whether character v.Who spends a waiting Opponent
+	// Fails on this success of actor's action a against him.
+	Cancel(v *View, actor int, a Act) bool
 	// Strip picks which card (index in the pool) the GM removes from
 	// player v.Who's pool after a villain's approved success, or -1.
 	Strip(v *View) int
@@ -68,8 +74,10 @@ type Style struct {
 	KeepDrama bool
 	// Critical: declare a Critical Moment once two combat cards are in hand.
 	CriticalMoment bool
-	// SpendPossibilities on failed rolls.
+	// SpendPossibilities on failed rolls of the character's actions, and
+	// with SpendOnDefence on failed defences and resistances too.
 	SpendPossibilities bool
+	SpendOnDefence     bool
 	// AllOut attacks in the All-Out Attack posture.
 	AllOut bool
 	// DefendBelow: Defend when own HP falls below this fraction (percent).
@@ -92,7 +100,7 @@ var styles = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Poli
 		return &Style{Label: "aggressive", PlayCards: true, CriticalMoment: true, SpendPossibilities: true, AllOut: true, MultiStep: true}
 	},
 	"cautious": func() Policy {
-		return &Style{Label: "cautious", PlayCards: true, KeepDrama: true, SpendPossibilities: true, DefendBelow: 34, Contests: true}
+		return &Style{Label: "cautious", PlayCards: true, KeepDrama: true, SpendPossibilities: true, SpendOnDefence: true, DefendBelow: 34, Contests: true}
 	},
 }}
 
@@ -104,7 +112,8 @@ func PolicyNames() []string { return styles.Names() }
 // uses approved contests it is good at, attempts task steps together),
 // "passive" (plays no cards, spends nothing, attacks, one step at a time),
 // "aggressive" (All-Out Attacks, plays everything, Drama included) or
-// "cautious" (defends when hurt, one step at a time).
+// "cautious" (defends when hurt, spends Possibilities on defence too, one
+// step at a time).
 func PolicyByName(name string) (Policy, error) { return styles.ByName(name) }
 
 // Name returns the registry name.
@@ -399,8 +408,19 @@ func (s *Style) contestBetter(a Act, c, t *Character) bool {
 	return sk-resist >= 4 && sk >= c.Attack.Level
 }
 
-// Spend spends Possibilities on every failure when SpendPossibilities.
-func (s *Style) Spend(v *View, r Result) bool { return s.SpendPossibilities }
+// Cancel spends Opponent Fails on any success that would hurt: every
+// attack that hits, every contest but a Maneuver won against a fresh
+// character.
+func (s *Style) Cancel(v *View, actor int, a Act) bool {
+	t := v.char(v.Who)
+	return a != Maneuver || t.FP*2 < t.MaxFP
+}
+
+// Spend spends Possibilities on every failure of an action when
+// SpendPossibilities, and of a defence or resistance when SpendOnDefence.
+func (s *Style) Spend(v *View, r Result) bool {
+	return s.SpendPossibilities && (!v.Resisting || s.SpendOnDefence)
+}
 
 // Strip removes the most valuable card that is not a subplot, or none
 // (-1) when the pool holds only subplots.

@@ -268,11 +268,11 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return nil
 	}
 	if ci := g.Turn(); ci >= 0 {
-		pol := heroes
+		pol, other := heroes, gm
 		if g.side(ci) == Villains {
-			pol = gm
+			pol, other = gm, heroes
 		}
-		if err := g.Act(r, ci, pol.Choose(g.view(ci)), pol); err != nil {
+		if err := g.Act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
 			return fmt.Errorf("policy %s: %w", pol.Name(), err)
 		}
 		return nil

@@ -57,7 +57,7 @@ func TestActingOrderFollowsLineSpeedAndFlurry(t *testing.T) {
 		var got []int
 		for ci := g.Turn(); ci >= 0; ci = g.Turn() {
 			got = append(got, ci)
-			if err := g.Act(fixed(), ci, Choice{Act: Defend}, mustPolicy(t, "passive")); err != nil {
+			if err := g.Act(fixed(), ci, Choice{Act: Defend}, mustPolicy(t, "passive"), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -76,13 +76,13 @@ func TestOneActionPerCharacterPerRoundInTurn(t *testing.T) {
 	if err := g.BeginRound(fixed()); err != nil {
 		t.Fatal(err)
 	}
-	mustFail(t, g, "act while declaring", func() error { return g.Act(fixed(), 1, Choice{Act: Defend}, pol) })
+	mustFail(t, g, "act while declaring", func() error { return g.Act(fixed(), 1, Choice{Act: Defend}, pol, nil) })
 	declareNothing(t, g)
-	mustFail(t, g, "act out of turn", func() error { return g.Act(fixed(), 0, Choice{Act: Defend}, pol) })
-	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol); err != nil {
+	mustFail(t, g, "act out of turn", func() error { return g.Act(fixed(), 0, Choice{Act: Defend}, pol, nil) })
+	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
-	mustFail(t, g, "act twice", func() error { return g.Act(fixed(), 1, Choice{Act: Defend}, pol) })
+	mustFail(t, g, "act twice", func() error { return g.Act(fixed(), 1, Choice{Act: Defend}, pol, nil) })
 	mustFail(t, g, "end the round with a character yet to act", g.EndRound)
 	mustFail(t, g, "declare after the declarations", func() error { return g.Declare(fixed(), 0, nil) })
 }

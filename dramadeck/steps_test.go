@@ -83,10 +83,10 @@ func TestPlayersCallAnswerIsCheckedBeforeTheRoll(t *testing.T) {
 	r := fixed(1, 1, 1, 6, 6, 5)
 	for _, e := range []Effect{PlayersCall, Flurry, Effect(99)} {
 		mustFailRoller(t, g, r, "Player's Call of "+e.String(), func() error {
-			return g.Act(r, 1, Choice{Act: Taunt, Target: 2}, &callOf{Style: Style{Label: "call"}, e: e})
+			return g.Act(r, 1, Choice{Act: Taunt, Target: 2}, &callOf{Style: Style{Label: "call"}, e: e}, nil)
 		})
 	}
-	if err := g.Act(r, 1, Choice{Act: Taunt, Target: 2}, &callOf{Style: Style{Label: "call"}, e: Setback}); err != nil {
+	if err := g.Act(r, 1, Choice{Act: Taunt, Target: 2}, &callOf{Style: Style{Label: "call"}, e: Setback}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Influence 15 + 3 against Will 14: 3 against 16, won by 17: the call.
@@ -112,10 +112,10 @@ func TestGMStripAnswerIsCheckedBeforeTheRoll(t *testing.T) {
 	r := fixed(3, 3, 3, 6, 6, 6, 1, 1, 1)
 	for _, i := range []int{1, 7, -2} {
 		mustFailRoller(t, g, r, "strip index", func() error {
-			return g.Act(r, 2, Choice{Act: Attack, Target: 1}, &stripAt{Style: Style{Label: "strip"}, i: i})
+			return g.Act(r, 2, Choice{Act: Attack, Target: 1}, &stripAt{Style: Style{Label: "strip"}, i: i}, nil)
 		})
 	}
-	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, &stripAt{Style: Style{Label: "strip"}, i: -1}); err != nil {
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, &stripAt{Style: Style{Label: "strip"}, i: -1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, len(g.State.Players[1].Pool), 1) // -1: the GM strips nothing
@@ -237,7 +237,7 @@ func TestDefenceTakesCardsIsASetting(t *testing.T) {
 		hp := h.HP
 		turnOf(g, 2)
 		r := fixed(3, 3, 3, 5, 5, 3, 1, 1, 1, 6, 6, 6, 2, 2)
-		if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, mustPolicy(t, "passive")); err != nil {
+		if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, mustPolicy(t, "passive"), nil); err != nil {
 			t.Fatal(err)
 		}
 		if hit := h.HP < hp; hit == takes {
@@ -313,4 +313,64 @@ func TestEscapeGoesIntoThePoolAsTheEncounterBegins(t *testing.T) {
 	esc2 := give(t, g2, 0, Escape, false)
 	g2.State.Players[0].MayMove = true
 	mustFail(t, g2, "Escape in round 1", func() error { return g2.MoveToPool(0, esc2) })
+}
+
+// cancelFrom spends Opponent Fails only on successes from round from on.
+type cancelFrom struct {
+	Style
+	from int
+}
+
+func (c *cancelFrom) Cancel(v *View, actor int, a Act) bool { return v.Round >= c.from }
+
+// Opponent Fails cancels the success its player chooses (the target's
+// side's policy is asked), not simply the first.
+func TestOpponentFailsChoosesTheSuccessItCancels(t *testing.T) {
+	g := combatGame(t)
+	g.State.Rules.DefenceTakesCards = false
+	h := &g.State.Heroes[0]
+	h.Status.Fails = 1
+	mine := &cancelFrom{Style: Style{Label: "mine"}, from: 2}
+	hp := h.HP
+	turnOf(g, 2)
+	// Boss hits (3,3,3), Brick's defence fails (6,6,6), 2d+2 = 1+1+2.
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 0}, mustPolicy(t, "passive"), mine); err != nil {
+		t.Fatal(err)
+	}
+	if h.HP >= hp || h.Status.Fails != 1 {
+		t.Fatalf("round 1: HP %d -> %d, Opponent Fails %d; want the blow to land, the card kept", hp, h.HP, h.Status.Fails)
+	}
+	hp = h.HP
+	g.State.Round = 2
+	turnOf(g, 2)
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 0}, mustPolicy(t, "passive"), mine); err != nil {
+		t.Fatal(err)
+	}
+	if h.HP != hp || h.Status.Fails != 0 {
+		t.Errorf("round 2: HP %d -> %d, Opponent Fails %d; want the blow cancelled", hp, h.HP, h.Status.Fails)
+	}
+}
+
+// A Possibility may save a failed defence when the defender's policy
+// spends one there: the cautious policy does, the default keeps them for
+// its own actions.
+func TestPossibilityOnDefenceIsThePolicysChoice(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		spent  bool
+	}{{"cautious", true}, {"default", false}} {
+		g := combatGame(t)
+		h := &g.State.Heroes[0]
+		h.Possibilities = 1
+		turnOf(g, 2)
+		// Boss hits (3,3,3); Brick's defence 9 fails (6,6,6); the
+		// Possibility re-rolls it (1,1,1), or the damage takes those.
+		r := fixed(3, 3, 3, 6, 6, 6, 1, 1, 1, 1, 1)
+		if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, mustPolicy(t, "passive"), mustPolicy(t, tc.policy)); err != nil {
+			t.Fatal(err)
+		}
+		if spent := h.Possibilities == 0; spent != tc.spent || (h.HP == h.MaxHP) != tc.spent {
+			t.Errorf("%s: Possibilities left %d, HP %d of %d", tc.policy, h.Possibilities, h.HP, h.MaxHP)
+		}
+	}
 }

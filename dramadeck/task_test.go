@@ -348,7 +348,7 @@ func TestTaskInCombatTakesTheHerosAction(t *testing.T) {
 	declareNothing(t, g)
 	for g.Turn() != 0 {
 		ci := g.Turn()
-		if err := g.Act(fixed(), ci, Choice{Act: Defend}, pol); err != nil {
+		if err := g.Act(fixed(), ci, Choice{Act: Defend}, pol, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
