@@ -243,7 +243,9 @@ func (g *Game) Trade(p, q int, give, take []int) error {
 }
 
 // PlayFromHand plays a card out of combat (The Player Side: out of combat,
-// cards are played from the hand and nothing is drawn).
+// cards are played from the hand and nothing is drawn). A subplot played
+// so comes into play: it goes to the pool, where it stays for the
+// adventure (Subplot Cards).
 func (g *Game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
@@ -311,6 +313,33 @@ func (g *Game) checkDeclare(p int, plays []Play, extra []int, critical bool) err
 			return err
 		}
 	}
+	return nil
+}
+
+// PlayHaste plays Haste from player p's pool while the characters act,
+// outside the declarations (Immediate Effects: Haste can be played during
+// someone else's action): his hero takes the extra action at once, next.
+func (g *Game) PlayHaste(r *dice.Roller, p, id int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	s := &g.State
+	switch {
+	case !s.Combat || s.Phase != Acting || s.Outcome != Ongoing:
+		return errors.New("Haste is played outside the declarations only while the characters act")
+	case s.Monologue:
+		return errors.New("a Monologue is under way: nobody else may act this round")
+	case s.Confused:
+		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
+	case !s.Heroes[p].Active():
+		return fmt.Errorf("player %d's hero is out of the fight", p)
+	case id < 0 || id >= len(s.Deck.Cards) || s.Deck.Cards[id].Name != Haste:
+		return fmt.Errorf("card %d is not a Haste card", id)
+	}
+	if err := g.checkPlay(p, Play{Card: id}, true, nil); err != nil {
+		return err
+	}
+	g.apply(r, p, Play{Card: id}, true)
 	return nil
 }
 
@@ -489,9 +518,21 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 			return errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
 		}
 	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
-		return fmt.Errorf("%v is a subplot: move it to the pool, where it stays and pays a Possibility each Act", n)
+		if fromPool {
+			return fmt.Errorf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", n)
+		}
 	}
 	return nil
+}
+
+// plainSubplot reports the subplots that only come into play (not
+// Campaign or Martyr, which act when played).
+func plainSubplot(n Name) bool {
+	switch n {
+	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
+		return true
+	}
+	return false
 }
 
 // apply carries out a checked play.
@@ -505,6 +546,14 @@ func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	n := g.State.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
 	*pile = remove(*pile, indexOf(*pile, pl.Card))
+	if plainSubplot(n) {
+		// A subplot comes into play: it stays in the pool.
+		me.Pool = append(me.Pool, pl.Card)
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: pl.Card})
+		}
+		return
+	}
 	s.Discard = append(s.Discard, pl.Card)
 	s.CardsPlayed++
 	if g.Sink != nil {

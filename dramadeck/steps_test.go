@@ -374,3 +374,40 @@ func TestPossibilityOnDefenceIsThePolicysChoice(t *testing.T) {
 		}
 	}
 }
+
+// Out of combat a subplot played from the hand comes into play: it goes to
+// the pool, stays through the scene's end and pays its Possibility at the
+// end of the Act.
+func TestSubplotEntersPlayOutOfCombat(t *testing.T) {
+	g := testGame(t)
+	rom := give(t, g, 0, Romance, false)
+	if err := g.PlayFromHand(fixed(), 0, Play{Card: rom}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(g.State.Players[0].Pool, rom) || slices.Contains(g.State.Discard, rom) {
+		t.Fatalf("pool %v: want the Romance in play", g.State.Players[0].Pool)
+	}
+	poss := g.State.Heroes[0].Possibilities
+	g.EndAct()
+	want(t, g.State.Heroes[0].Possibilities, poss+1)
+	mustFail(t, g, "a subplot played again", func() error { return g.PlayFromHand(fixed(), 0, Play{Card: rom}) })
+}
+
+// Haste may be played while others act, outside the declarations: the
+// hero's extra action comes next, before the rest of the acting order.
+func TestHasteDuringAnothersTurn(t *testing.T) {
+	g := roundGame(t, Line{First: Villains})
+	if err := g.BeginRound(fixed()); err != nil {
+		t.Fatal(err)
+	}
+	haste := give(t, g, 0, Haste, true)
+	mustFail(t, g, "Haste while declaring", func() error { return g.PlayHaste(fixed(), 0, haste) })
+	declareNothing(t, g)
+	want(t, g.Turn(), 2) // the Boss acts first
+	if err := g.PlayHaste(fixed(), 0, haste); err != nil {
+		t.Fatal(err)
+	}
+	want(t, g.Turn(), 0) // Brick's extra action, at once
+	act := give(t, g, 1, Action, true)
+	mustFail(t, g, "a card that is not Haste", func() error { return g.PlayHaste(fixed(), 1, act) })
+}
