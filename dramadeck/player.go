@@ -326,7 +326,7 @@ func (g *Game) PlayHaste(r *dice.Roller, p, id int) error {
 	s := &g.State
 	switch {
 	case !s.Combat || s.Phase != Acting || s.Outcome != Ongoing:
-		return errors.New("Haste is played outside the declarations only while the characters act")
+		return errors.New("card Haste is played outside the declarations only while the characters act")
 	case s.Monologue:
 		return errors.New("a Monologue is under way: nobody else may act this round")
 	case s.Confused:
