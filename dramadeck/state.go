@@ -269,9 +269,10 @@ type Game struct {
 	// Sink, when non-nil, receives every event; nil costs nothing.
 	Sink func(Event)
 
-	moveBuf []int  // scratch: Critical Moment moves
-	playBuf []Play // scratch: declarations
-	v       View   // what a policy is shown (see view)
+	moveBuf []int    // scratch: Critical Moment moves
+	playBuf []Play   // scratch: declarations
+	v       View     // what a policy is shown (see view)
+	tv      TaskView // what a policy is shown of a task (see taskView)
 }
 
 // view shows the state to a policy asking about who (a player, or a

@@ -72,6 +72,13 @@ func (ts *TaskState) view(rules *Rules, avail int) TaskView {
 	return v
 }
 
+// taskView shows task ts to a policy, avail steps on offer: a TaskView
+// the engine refills for each question.
+func (g *Game) taskView(ts *TaskState, avail int) *TaskView {
+	g.tv = ts.view(&g.State.Rules, avail)
+	return &g.tv
+}
+
 // StartTask begins a Dramatic Skill Resolution for player p's hero and
 // returns its index in State.Tasks.
 func (g *Game) StartTask(p int, t Task) (int, error) {
@@ -231,15 +238,13 @@ func (g *Game) planTask(i int, bar Bar, k int, pol Policy) (taskPlan, error) {
 		if bar < numBars && StepAvail(bar, ts.Done, s.Rules.TaskSteps) != a {
 			continue
 		}
-		tv := ts.view(&s.Rules, a)
-		n := pol.Steps(&tv)
+		n := pol.Steps(g.taskView(ts, a))
 		if n < 1 || n > a {
 			return taskPlan{}, fmt.Errorf("policy %s: %d steps at once, the bar allows 1..%d", pol.Name(), n, a)
 		}
 		plan.steps[a] = n
 	}
-	tv := ts.view(&s.Rules, 0)
-	plan.side = g.sideRollOffered() && pol.SideRoll(&tv)
+	plan.side = g.sideRollOffered() && pol.SideRoll(g.taskView(ts, 0))
 	return plan, nil
 }
 
@@ -283,7 +288,8 @@ func (g *Game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error 
 		}
 	case plan.bar.Special():
 		if !g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success {
-			g.setback(ts, plan.bar, pol.Switch(&v))
+			g.tv = v // as the round began, as the exact chain asks it
+			g.setback(ts, plan.bar, pol.Switch(&g.tv))
 		}
 	case plan.side:
 		// Neither the step nor a special case: the extra approved
@@ -336,7 +342,7 @@ func (g *Game) endTask(r *dice.Roller, ts *TaskState, pol Policy) {
 	if ts.Done >= steps {
 		ts.Finished = true
 	} else if ts.Round >= ts.Task.Rounds {
-		if tv := ts.view(&s.Rules, 0); pol.LastDitch(&tv) {
+		if pol.LastDitch(g.taskView(ts, 0)) {
 			res := g.taskRoll(r, ts, g.lastDitchSkill(ts), pol)
 			ts.LastDitch = true
 			if res.Success {
