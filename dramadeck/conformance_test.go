@@ -76,7 +76,7 @@ func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) 
 		switch {
 		case p < 0:
 			return false, nil
-		case !s.Players[p].Traded:
+		case !s.Players[p].Traded && chaos.IntN(2) == 0:
 			bad.mode = 5 // a trade of cards not held
 		default:
 			bad.mode = chaos.IntN(2) // declare or Critical Moment
@@ -127,6 +127,9 @@ func (b *illegal) Declare(v *View, buf []Play, moved []int) []Play {
 
 // Trade offers a card not held, or trades with a player who is not there.
 func (b *illegal) Trade(v *View) Swap {
+	if b.mode != 5 {
+		return Swap{With: -1} // on to the declaration
+	}
 	other := (v.Who + 1) % len(v.Players)
 	return []Swap{{With: other, Give: b.notHeld(v.State), Take: b.notHeld(v.State)}, {With: v.Who, Give: 0, Take: 0},
 		{With: len(v.Players), Give: 0, Take: 0}, {With: -5}}[b.chaos.IntN(4)]

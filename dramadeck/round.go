@@ -33,13 +33,30 @@ func (p Phase) MarshalText() ([]byte, error)  { return phaseNames.Marshal(p) }
 func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p) }
 
 // checkStep refuses a step while the rules are broken: a designer may
-// change Game.Rules between steps. BeginRound checks them for the whole
-// round (the steps inside a round read them as they stood at its start
-// and check the fields they index by); the task steps, Search and the
-// scene's steps check them each time.
+// change State.Rules between steps. The task and scene steps check them
+// whole; BeginRound checks, for the round, the numbers the steps index or
+// count by (checkPlayable), so that no change can make a step panic or
+// loop; State.Check checks them all.
 func (g *Game) checkStep() error {
 	if err := g.State.Rules.Validate(); err != nil {
 		return fmt.Errorf("rules changed since the last step: %w", err)
+	}
+	return nil
+}
+
+// checkPlayable reports a rule a step would index or count by out of its
+// range: the hand size, Second Chance's rolls, Leadership's cards, the
+// task's steps.
+func (r *Rules) checkPlayable() error {
+	switch {
+	case r.HandSize < 1 || r.HandSize > 20:
+		return fmt.Errorf("rules changed since the last step: hand_size %d, must be 1..20", r.HandSize)
+	case r.LuckRolls < 1 || r.LuckRolls > 10:
+		return fmt.Errorf("rules changed since the last step: luck_rolls %d, must be 1..10", r.LuckRolls)
+	case r.MaxLeadership < 1 || r.MaxLeadership > 2:
+		return fmt.Errorf("rules changed since the last step: max_leadership %d, must be 1..2", r.MaxLeadership)
+	case r.TaskSteps < 1 || r.TaskSteps > 4:
+		return fmt.Errorf("rules changed since the last step: task_steps %d, must be 1..4", r.TaskSteps)
 	}
 	return nil
 }
@@ -49,7 +66,7 @@ func (g *Game) checkStep() error {
 // Seize Initiative) and applies its line. The players then declare.
 func (g *Game) BeginRound(r *dice.Roller) error {
 	s := &g.State
-	if err := g.checkStep(); err != nil {
+	if err := s.Rules.checkPlayable(); err != nil {
 		return err
 	}
 	switch {
@@ -252,13 +269,15 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 	case s.Phase == Between:
 		return g.BeginRound(r)
 	case s.Phase == Declaring:
-		if p := g.nextDeclarer(); p >= 0 && !s.Players[p].Traded {
-			if err := g.tradeBy(p, heroes); err != nil {
-				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
-			}
-			return nil
-		}
 		if p := g.nextDeclarer(); p >= 0 {
+			// A player may trade before he declares: a trade is a step
+			// of its own; one who trades nothing declares at once.
+			if sw := g.tradeOffer(p, heroes); sw.With != -1 {
+				if err := g.trade(p, sw); err != nil {
+					return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+				}
+				return nil
+			}
 			if err := g.declareBy(r, p, heroes); err != nil {
 				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
 			}
@@ -332,14 +351,19 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 	}
 }
 
-// tradeBy asks pol for player p's trade before he declares, and makes it
-// (Trade) or declines it.
-func (g *Game) tradeBy(p int, pol Policy) error {
-	sw := pol.Trade(g.view(p))
-	if sw.With != -1 {
-		if err := g.Trade(p, sw.With, []int{sw.Give}, []int{sw.Take}); err != nil {
-			return err
-		}
+// tradeOffer is player p's trade before he declares, asked of pol once a
+// round (Swap{With: -1} for none, or once he has traded).
+func (g *Game) tradeOffer(p int, pol Policy) Swap {
+	if g.State.Players[p].Traded {
+		return Swap{With: -1}
+	}
+	return pol.Trade(g.view(p))
+}
+
+// trade makes player p's trade sw (Trade), his one for the round.
+func (g *Game) trade(p int, sw Swap) error {
+	if err := g.Trade(p, sw.With, []int{sw.Give}, []int{sw.Take}); err != nil {
+		return err
 	}
 	g.State.Players[p].Traded = true
 	return nil
