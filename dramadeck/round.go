@@ -33,16 +33,10 @@ func (p Phase) MarshalText() ([]byte, error)  { return phaseNames.Marshal(p) }
 func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p) }
 
 // checkStep refuses a step while the rules are broken: a designer may
-// change State.Rules between steps. The task and scene steps check them
-// whole; BeginRound checks, for the round, the numbers the steps index or
-// count by (checkPlayable), so that no change can make a step panic or
-// loop; State.Check checks them all.
-func (g *Game) checkStep() error {
-	if err := g.State.Rules.Validate(); err != nil {
-		return fmt.Errorf("rules changed since the last step: %w", err)
-	}
-	return nil
-}
+// change State.Rules between steps. Each step checks, for what it does,
+// the numbers the steps index or count by (checkPlayable), so that no
+// change can make one panic or loop; State.Check checks the rules whole.
+func (g *Game) checkStep() error { return g.State.Rules.checkPlayable() }
 
 // checkPlayable reports a rule a step would index or count by out of its
 // range: the hand size, Second Chance's rolls, Leadership's cards, the
@@ -66,7 +60,7 @@ func (r *Rules) checkPlayable() error {
 // Seize Initiative) and applies its line. The players then declare.
 func (g *Game) BeginRound(r *dice.Roller) error {
 	s := &g.State
-	if err := s.Rules.checkPlayable(); err != nil {
+	if err := g.checkStep(); err != nil {
 		return err
 	}
 	switch {
