@@ -235,6 +235,8 @@ func (s *State) checkTasks() error {
 			return fmt.Errorf("tasks[%d].done: %d, must be 0..%d", i, ts.Done, s.Rules.TaskSteps)
 		case ts.Round < 0 || ts.Round > ts.Task.Rounds:
 			return fmt.Errorf("tasks[%d].round: %d, must be 0..%d", i, ts.Round, ts.Task.Rounds)
+		case ts.Using < 0 || ts.Using >= ts.Task.skills():
+			return fmt.Errorf("tasks[%d].using: %d, must be 0..%d", i, ts.Using, ts.Task.skills()-1)
 		case ts.Worse < 0 || ts.Worse > maxCount || ts.Restarts < 0 || ts.Restarts > maxCount:
 			return fmt.Errorf("tasks[%d]: worse and restarts must be 0..%d", i, maxCount)
 		}

@@ -13,8 +13,11 @@ import (
 type Task struct {
 	Skill int `json:"skill"`
 	// Alternate is the different skill a Critical Problem lets the player
-	// switch to (the text asks the player to describe one).
+	// switch to (the text asks the player to describe one); Others are
+	// further skills later Critical Problems switch to, in turn, before
+	// coming back to Skill.
 	Alternate int      `json:"alternate"`
+	Others    []int    `json:"others,omitempty"`
 	Modifiers [4]int   `json:"modifiers"` // per step A..D
 	Rounds    int      `json:"rounds"`    // time limit
 	Kind      RollKind `json:"kind"`      // roll kind for card purposes
@@ -25,22 +28,47 @@ func (t *Task) Check() error {
 	switch {
 	case t.Rounds < 1 || t.Rounds > 100:
 		return fmt.Errorf("task.rounds: %d, must be 1..100", t.Rounds)
-	case t.Skill < -10 || t.Skill > 40 || t.Alternate < -10 || t.Alternate > 40:
-		return errors.New("task.skill/alternate: must be -10..40")
+	case len(t.Others) > maxOthers:
+		return fmt.Errorf("task.others: %d skills, at most %d", len(t.Others), maxOthers)
+	}
+	for i := range t.skills() {
+		if sk := t.skill(i); sk < -10 || sk > 40 {
+			return fmt.Errorf("task: skill %d of skill, alternate and others is %d, must be -10..40", i, sk)
+		}
+	}
+	switch {
 	case t.Kind > Interpersonal:
 		return fmt.Errorf("task.kind: %d, must be 0..2", t.Kind)
 	}
 	return nil
 }
 
+// maxOthers bounds a task's further skills.
+const maxOthers = 8
+
+// skills is how many skills the task may be worked with.
+func (t *Task) skills() int { return 2 + len(t.Others) }
+
+// skill is skill i of Skill, Alternate, Others.
+func (t *Task) skill(i int) int {
+	switch i {
+	case 0:
+		return t.Skill
+	case 1:
+		return t.Alternate
+	}
+	return t.Others[i-2]
+}
+
 // TaskState is a Dramatic Skill Resolution in progress.
 type TaskState struct {
-	Task     Task `json:"task"`
-	Player   int  `json:"player"`   // whose hero works on it
-	Done     int  `json:"done"`     // steps completed (next is A+Done)
-	Worse    int  `json:"worse"`    // Complication penalty so far
-	Round    int  `json:"round"`    // rounds used
-	Switched bool `json:"switched"` // working with the Alternate skill
+	Task   Task `json:"task"`
+	Player int  `json:"player"` // whose hero works on it
+	Done   int  `json:"done"`   // steps completed (next is A+Done)
+	Worse  int  `json:"worse"`  // Complication penalty so far
+	Round  int  `json:"round"`  // rounds used
+	// Using is the skill worked with: 0 Skill, 1 Alternate, 2 on Others.
+	Using    int  `json:"using,omitempty"`
 	Restarts int  `json:"restarts"`
 	Finished bool `json:"finished"`
 	Failed   bool `json:"failed"`
@@ -50,8 +78,8 @@ type TaskState struct {
 
 // TaskView is what a policy sees when deciding about a task.
 type TaskView struct {
-	Skill      int  // skill in use (Skill, or Alternate once switched)
-	Alternate  int  // the other skill
+	Skill      int  // skill in use (Skill, or another once switched)
+	Alternate  int  // the skill a switch would take up next
 	Modifier   int  // modifier of the next step, Complications included
 	Done       int  // steps completed
 	Steps      int  // steps in the task
@@ -61,11 +89,9 @@ type TaskView struct {
 }
 
 func (ts *TaskState) view(rules *Rules, avail int) TaskView {
-	v := TaskView{Skill: ts.Task.Skill, Alternate: ts.Task.Alternate, Done: ts.Done,
-		Steps: rules.TaskSteps, Avail: avail, RoundsLeft: ts.Task.Rounds - ts.Round, Switched: ts.Switched}
-	if ts.Switched {
-		v.Skill, v.Alternate = v.Alternate, v.Skill
-	}
+	t := &ts.Task
+	v := TaskView{Skill: t.skill(ts.Using), Alternate: t.skill((ts.Using + 1) % t.skills()), Done: ts.Done,
+		Steps: rules.TaskSteps, Avail: avail, RoundsLeft: t.Rounds - ts.Round, Switched: ts.Using != 0}
 	if ts.Done < rules.TaskSteps {
 		v.Modifier = ts.Task.Modifiers[ts.Done] - ts.Worse
 	}
@@ -325,7 +351,7 @@ func (g *Game) setback(ts *TaskState, bar Bar, sw bool) {
 		ts.Worse += g.State.Rules.Complication
 	case CriticalProblem:
 		if sw {
-			ts.Switched = !ts.Switched
+			ts.Using = (ts.Using + 1) % ts.Task.skills()
 		} else {
 			ts.Done = 0
 			ts.Restarts++
@@ -360,14 +386,11 @@ func (g *Game) endTask(r *dice.Roller, ts *TaskState, pol Policy) {
 // lastDitchSkill: the hardest remaining modifier, the multi-step penalty
 // for all remaining steps, and the extra -4.
 func (g *Game) lastDitchSkill(ts *TaskState) int {
-	return lastDitch(&g.State.Rules, ts.Task, ts.Done, ts.Worse, ts.Switched)
+	return lastDitch(&g.State.Rules, ts.Task, ts.Done, ts.Worse, ts.Using)
 }
 
-func lastDitch(rules *Rules, t Task, done, worse int, switched bool) int {
-	sk := t.Skill
-	if switched {
-		sk = t.Alternate
-	}
+func lastDitch(rules *Rules, t Task, done, worse, using int) int {
+	sk := t.skill(using)
 	hard := t.Modifiers[done]
 	for i := done; i < rules.TaskSteps; i++ {
 		hard = min(hard, t.Modifiers[i])

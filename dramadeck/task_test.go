@@ -59,7 +59,7 @@ func TestTaskSteps(t *testing.T) {
 		want(t, last, st.skill)
 	}
 	want(t, len(g.State.Players[0].Hand)+len(g.State.Players[0].Pool), 1) // the side roll drew a card (the default policy may pool it)
-	if !ts.Switched || !ts.Failed || !ts.LastDitch || ts.Finished {
+	if ts.Using != 1 || !ts.Failed || !ts.LastDitch || ts.Finished {
 		t.Errorf("want switched, failed after the last-ditch effort: %+v", ts)
 	}
 	// A Critical Problem with nothing done and a weaker alternate restarts.
@@ -67,7 +67,7 @@ func TestTaskSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.TaskStep(fixed(6, 6, 6), i2, CriticalProblem, careful); err != nil || g.State.Tasks[i2].Restarts != 1 || g.State.Tasks[i2].Switched {
+	if err := g.TaskStep(fixed(6, 6, 6), i2, CriticalProblem, careful); err != nil || g.State.Tasks[i2].Restarts != 1 || g.State.Tasks[i2].Using != 0 {
 		t.Errorf("restart: %+v %v", g.State.Tasks[i2], err)
 	}
 	mustFail(t, g, "task over", func() error { return g.TaskStep(fixed(), 0, BarA, bold) })
@@ -85,10 +85,10 @@ func TestTaskLastDitchAndSwitch(t *testing.T) {
 	if err := g.TaskStep(r, 0, CriticalProblem, mustPolicy(t, "default")); err != nil {
 		t.Fatal(err)
 	}
-	if !ts.Switched || !ts.Finished || !ts.LastDitch || r.Remaining() != 0 {
+	if ts.Using != 1 || !ts.Finished || !ts.LastDitch || r.Remaining() != 0 {
 		t.Errorf("%+v", ts)
 	}
-	want(t, g.lastDitchSkill(&TaskState{Task: ts.Task, Done: 1, Switched: true}), -1)
+	want(t, g.lastDitchSkill(&TaskState{Task: ts.Task, Done: 1, Using: 1}), -1)
 }
 
 type badSteps struct{ Style }
@@ -361,4 +361,30 @@ func TestTaskInCombatTakesTheHerosAction(t *testing.T) {
 		t.Errorf("lost action: %d dice used, round %d, done %d; want none, 1, 0", 6-r.Remaining(), ts.Round, ts.Done)
 	}
 	mustFail(t, g, "a second task round in the round", func() error { return g.TaskRound(fixed(), 0, pol) })
+}
+
+// A Critical Problem is not limited to one alternate skill: each switch
+// takes up the next of Alternate and Others, then Skill again (the text:
+// the player describes how a different skill can be used).
+func TestCriticalProblemSwitchesThroughEverySkill(t *testing.T) {
+	g := testGame(t)
+	i, err := g.StartTask(0, Task{Skill: 12, Alternate: 11, Others: []int{13}, Rounds: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &g.State.Tasks[i]
+	ts.Done = 1 // a step done: the default policy switches rather than restart
+	g.State.Heroes[0].Possibilities = 0
+	pol := mustPolicy(t, "default")
+	for k, want := range []int{11, 13, 12} {
+		if err := g.TaskStep(fixed(6, 6, 6), i, CriticalProblem, pol); err != nil {
+			t.Fatal(err)
+		}
+		if got := g.taskView(ts, 0).Skill; got != want {
+			t.Errorf("after Critical Problem %d: working at skill %d, want %d", k+1, got, want)
+		}
+	}
+	if _, err := g.StartTask(0, Task{Skill: 12, Alternate: 11, Others: make([]int, 9), Rounds: 9}); err == nil {
+		t.Error("a task with nine further skills started")
+	}
 }
