@@ -64,6 +64,36 @@ func (g *Game) Choices(ci int, buf []Choice) []Choice {
 	return buf
 }
 
+// Declarable appends to buf the plays player p could declare now, one
+// card at a time with its obvious choices (on his own hero, no cards
+// passed or named): the checks Declare makes. Leadership and Campaign,
+// which need their cards named, are left out.
+func (g *Game) Declarable(p int, buf []Play) []Play {
+	if g.checkDeclare(p, nil, nil, false) != nil {
+		return buf
+	}
+	for _, id := range g.State.Players[p].Pool {
+		if pl := (Play{Card: id}); g.checkPlay(p, pl, true, nil) == nil {
+			buf = append(buf, pl)
+		}
+	}
+	return buf
+}
+
+// Movable appends to buf the hand cards player p could move to the pool
+// now: the checks MoveToPool makes.
+func (g *Game) Movable(p int, buf []int) []int {
+	if g.checkPlayer(p) != nil {
+		return buf
+	}
+	for _, id := range g.State.Players[p].Hand {
+		if g.checkMove(p, id) == nil {
+			buf = append(buf, id)
+		}
+	}
+	return buf
+}
+
 // Act resolves character ci's action, taken on its turn (Turn). pol is the
 // acting side's policy: it spends Possibilities, and its answers that the
 // action may need (the GM's card to strip, the actor's Player's Call) are

@@ -132,6 +132,24 @@ func (g *Game) MoveToPool(p, id int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
+	if err := g.checkMove(p, id); err != nil {
+		return err
+	}
+	pl := &g.State.Players[p]
+	i := indexOf(pl.Hand, id)
+	pl.Hand = remove(pl.Hand, i)
+	pl.Pool = append(pl.Pool, id)
+	pl.Moved, pl.MayMove = true, false
+	pl.Pooled++
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+	}
+	return nil
+}
+
+// checkMove reports why player p may not move card id from hand to pool
+// now, or nil.
+func (g *Game) checkMove(p, id int) error {
 	pl := &g.State.Players[p]
 	switch {
 	case !g.State.Combat:
@@ -140,23 +158,13 @@ func (g *Game) MoveToPool(p, id int) error {
 		return fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
 	case !pl.MayMove:
 		return fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
-	}
-	i := indexOf(pl.Hand, id)
-	if i < 0 {
+	case indexOf(pl.Hand, id) < 0:
 		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
-	}
-	if !g.State.poolable(p, id) {
+	case !g.State.poolable(p, id):
 		if g.State.Deck.Cards[id].Name == Escape {
 			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
 		}
 		return errors.New("as the encounter begins only Escape may go into the pool")
-	}
-	pl.Hand = remove(pl.Hand, i)
-	pl.Pool = append(pl.Pool, id)
-	pl.Moved, pl.MayMove = true, false
-	pl.Pooled++
-	if g.Sink != nil {
-		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
 	}
 	return nil
 }

@@ -411,3 +411,39 @@ func TestHasteDuringAnothersTurn(t *testing.T) {
 	act := give(t, g, 1, Action, true)
 	mustFail(t, g, "a card that is not Haste", func() error { return g.PlayHaste(fixed(), 1, act) })
 }
+
+// The legal-choice queries agree with the steps: what Declarable lists
+// Declare accepts, what it leaves out Declare refuses; what Movable lists
+// MoveToPool accepts.
+func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
+	g := combatGame(t)
+	act := give(t, g, 0, Action, true)
+	glory := give(t, g, 0, Glory, true) // no critical success yet: refused
+	got := g.Declarable(0, nil)
+	if len(got) != 1 || got[0].Card != act {
+		t.Fatalf("declarable %+v, want the Action alone", got)
+	}
+	mustFail(t, g, "Glory left out", func() error { return g.Declare(fixed(), 0, []Play{{Card: glory}}) })
+	if err := g.Declare(fixed(), 0, got); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Declarable(0, nil); len(got) != 0 {
+		t.Errorf("after declaring: declarable %+v", got)
+	}
+	idea := give(t, g, 1, Idea, false)
+	if got := g.Movable(1, nil); len(got) != 0 {
+		t.Errorf("movable before any action: %v", got)
+	}
+	g.State.Players[1].MayMove = true
+	if got := g.Movable(1, nil); len(got) != 1 || got[0] != idea {
+		t.Errorf("movable %v, want the Idea", got)
+	}
+	for _, ci := range []int{0, 1, 2} {
+		turnOf(g, ci)
+		for _, ch := range g.Choices(ci, nil) {
+			if err := g.CheckChoice(ci, ch); err != nil {
+				t.Errorf("character %d: listed %+v refused: %v", ci, ch, err)
+			}
+		}
+	}
+}
