@@ -254,31 +254,19 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return fmt.Errorf("the encounter is over (%v)", s.Outcome)
 	case !s.Combat:
 		return g.StartCombat(s.Dramatic)
-	case g.moveOffered() >= 0:
+	}
+	if p := g.moveOffered(); p >= 0 {
 		// After a hero's action, or with Escape as the encounter begins.
-		return g.offerMove(g.moveOffered(), heroes)
+		return g.offerMove(p, heroes)
+	}
+	switch {
 	case s.Phase == Between && s.MaxRounds > 0 && s.Round >= s.MaxRounds:
 		g.finish(TimedOut)
 		return nil
 	case s.Phase == Between:
 		return g.BeginRound(r)
 	case s.Phase == Declaring:
-		if p := g.nextDeclarer(); p >= 0 {
-			// A player may trade before he declares: a trade is a step
-			// of its own; one who trades nothing declares at once.
-			if sw := g.tradeOffer(p, heroes); sw.With != -1 {
-				if err := g.trade(p, sw); err != nil {
-					return fmt.Errorf("policy %s: %w", heroes.Name(), err)
-				}
-				return nil
-			}
-			if err := g.declareBy(r, p, heroes); err != nil {
-				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
-			}
-			return nil
-		}
-		g.closeDeclarations()
-		return nil
+		return g.declaringStep(r, heroes)
 	}
 	if ci := g.Turn(); ci >= 0 {
 		pol, other := heroes, gm
@@ -291,6 +279,27 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return nil
 	}
 	return g.EndRound()
+}
+
+// declaringStep is Step while the players declare: the next player's
+// trade, if he makes one (a step of its own), else his declaration; once
+// all have declared, the close of the declarations.
+func (g *Game) declaringStep(r *dice.Roller, heroes Policy) error {
+	p := g.nextDeclarer()
+	if p < 0 {
+		g.closeDeclarations()
+		return nil
+	}
+	var err error
+	if sw := g.tradeOffer(p, heroes); sw.With != -1 {
+		err = g.trade(p, sw)
+	} else {
+		err = g.declareBy(r, p, heroes)
+	}
+	if err != nil {
+		return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+	}
+	return nil
 }
 
 // Over reports whether the encounter has ended and its last round is
