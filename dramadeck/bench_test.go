@@ -139,9 +139,9 @@ func BenchmarkTaskTenRounds(b *testing.B) {
 		pl := &g.State.Players[0]
 		g.State.Discard = append(g.State.Discard, pl.Hand...)
 		pl.Hand = pl.Hand[:0]
-		ts := TaskState{Task: task}
-		for !ts.Finished && !ts.Failed {
-			if err := g.TaskRound(r, &ts, pol); err != nil {
+		g.State.Tasks = append(g.State.Tasks[:0], TaskState{Task: task})
+		for ts := &g.State.Tasks[0]; !ts.Finished && !ts.Failed; {
+			if err := g.TaskRound(r, 0, pol); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Name is the player side of a card: what it does when played (Drama Deck,
@@ -108,8 +109,16 @@ func ParseName(s string) (Name, error) {
 	return NoName, fmt.Errorf("unknown card %q (known: %s)", s, strings.Join(nameText[1:], ", "))
 }
 
+// squash folds a name for lenient matching: lower case, without spaces,
+// underscores, hyphens or apostrophes.
 func squash(s string) string {
-	return strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "", "'", "").Replace(strings.TrimSpace(s)))
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '_', '-', '\'':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, strings.TrimSpace(s))
 }
 
 // MarshalText writes the card name.

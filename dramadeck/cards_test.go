@@ -13,6 +13,7 @@ func combatGame(t *testing.T) *Game {
 	}
 	g.State.Round = 1
 	stackCard(t, g, Line{First: Heroes}, [2]Act{Attack, Taunt})
+	g.State.Phase = Declaring // as after BeginRound's flip
 	return g
 }
 
@@ -28,7 +29,7 @@ func TestCardEffects(t *testing.T) {
 		{Adrenalin, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Next[Physical], 3) }},
 		{Willpower, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Next[Intellectual], 3) }},
 		{Presence, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Next[Interpersonal], 3) }},
-		{Supporter, func(g *Game, pl *Play) { pl.Target = 1 }, func(t *testing.T, g *Game) { want(t, g.State.Heroes[1].Status.Support, 3) }},
+		{Supporter, func(g *Game, pl *Play) { pl.Target = OnHero(1) }, func(t *testing.T, g *Game) { want(t, g.State.Heroes[1].Status.Support, 3) }},
 		{CoupDeGrace, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Coup, 1) }},
 		{Drama, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.CardPoss, 1) }},
 		{Hero, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.CardPoss, 1) }},
@@ -58,10 +59,11 @@ func TestCardEffects(t *testing.T) {
 		t.Run(tt.name.String(), func(t *testing.T) {
 			g := combatGame(t)
 			id := give(t, g, 0, tt.name, true)
-			pl := Play{Card: id, Target: -1}
+			pl := Play{Card: id}
 			if tt.setup != nil {
 				tt.setup(g, &pl)
 			}
+			declaring(g)
 			if err := g.Declare(fixed(), 0, []Play{pl}); err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +99,8 @@ func TestLeadershipMasterPlanRally(t *testing.T) {
 	b := give(t, g, 0, Hero, true)
 	// Leadership: two cards to player 1's pool, then refill to four.
 	r := fixed()
-	err := g.Declare(r, 0, []Play{{Card: lead, Target: -1, Cards: [2]int{a, b}, N: 2, ToPlayer: 1, ToPool: true, Why: "rally to the captain"}})
+	declaring(g)
+	err := g.Declare(r, 0, []Play{{Card: lead, Cards: [2]int{a, b}, N: 2, ToPlayer: 1, ToPool: true, Why: "rally to the captain"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +113,8 @@ func TestLeadershipMasterPlanRally(t *testing.T) {
 	g.State.Round++
 	g.State.Players[0].Declared = false
 	mp := give(t, g, 0, MasterPlan, true)
-	if err := g.Declare(r, 0, []Play{{Card: mp, Target: -1}}); err != nil {
+	declaring(g)
+	if err := g.Declare(r, 0, []Play{{Card: mp}}); err != nil {
 		t.Fatal(err)
 	}
 	if h := g.State.Players[0].Hand; h[len(h)-1] != lead {
@@ -122,7 +126,8 @@ func TestLeadershipMasterPlanRally(t *testing.T) {
 	// Rally: every hand refilled to four.
 	g.State.Players[0].Declared = false
 	rally := give(t, g, 0, Rally, true)
-	if err := g.Declare(r, 0, []Play{{Card: rally, Target: -1}}); err != nil {
+	declaring(g)
+	if err := g.Declare(r, 0, []Play{{Card: rally}}); err != nil {
 		t.Fatal(err)
 	}
 	for p := range g.State.Players {
@@ -141,7 +146,8 @@ func TestSubplotsCampaignMartyrAndAwards(t *testing.T) {
 	camp := give(t, g, 0, Campaign, true)
 	give(t, g, 1, Drama, false)
 	give(t, g, 1, Drama, true)
-	if err := g.Declare(fixed(), 0, []Play{{Card: camp, Target: -1, Cards: [2]int{rom}, N: 1}}); err != nil {
+	declaring(g)
+	if err := g.Declare(fixed(), 0, []Play{{Card: camp, Cards: [2]int{rom}, N: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{rom}, g.State.Players[0].Permanent); d != "" {
@@ -168,7 +174,7 @@ func TestSubplotsCampaignMartyrAndAwards(t *testing.T) {
 	// Martyr: victory at the cost of the PC's life.
 	g2 := combatGame(t)
 	m := give(t, g2, 1, Martyr, true)
-	if err := g2.Declare(fixed(), 1, []Play{{Card: m, Target: -1}}); err != nil {
+	if err := g2.Declare(fixed(), 1, []Play{{Card: m}}); err != nil {
 		t.Fatal(err)
 	}
 	if g2.State.Outcome != HeroesWin || !g2.State.Heroes[1].Status.Dead {
@@ -180,21 +186,26 @@ func TestSeizeInitiativeFlip(t *testing.T) {
 	g := combatGame(t)
 	id := give(t, g, 0, SeizeInitiative, true)
 	n := len(g.State.Stack)
-	if err := g.Declare(fixed(), 0, []Play{{Card: id, Target: -1, Flip: true}}); err != nil {
+	declaring(g)
+	if err := g.Declare(fixed(), 0, []Play{{Card: id, Flip: true}}); err != nil {
 		t.Fatal(err)
 	}
 	want(t, len(g.State.Stack), n+1)
 	top := g.State.Stack[len(g.State.Stack)-1]
-	if g.State.Line != g.Deck.Cards[top].Standard {
+	if g.State.Line != g.State.Deck.Cards[top].Standard {
 		t.Errorf("line not read from the new card")
 	}
 	// Retain: the next round keeps the same card.
 	g2 := combatGame(t)
 	id = give(t, g2, 0, SeizeInitiative, true)
-	if err := g2.Declare(fixed(), 0, []Play{{Card: id, Target: -1}}); err != nil {
+	if err := g2.Declare(fixed(), 0, []Play{{Card: id}}); err != nil {
 		t.Fatal(err)
 	}
 	n = len(g2.State.Stack)
+	passive := mustPolicy(t, "passive")
+	if err := g2.PlayRound(fixed(), passive, passive); err != nil { // the rest of the round
+		t.Fatal(err)
+	}
 	if err := g2.BeginRound(fixed()); err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +288,7 @@ func TestOutOfCombat(t *testing.T) {
 		t.Error("trade did not swap")
 	}
 	n := len(g.State.Draw)
-	if err := g.PlayFromHand(fixed(), 0, Play{Card: c, Target: -1}); err != nil {
+	if err := g.PlayFromHand(fixed(), 0, Play{Card: c}); err != nil {
 		t.Fatal(err)
 	}
 	want(t, len(g.State.Draw), n) // no draws out of combat
@@ -291,27 +302,28 @@ func TestPlayerSideErrors(t *testing.T) {
 	other := give(t, g, 1, Hero, true)
 	esc := give(t, g, 0, Escape, false)
 	r := fixed()
-	mustFail(t, g, "play a card not held", func() error { return g.Declare(r, 0, []Play{{Card: other, Target: -1}}) })
-	mustFail(t, g, "play from hand in combat", func() error { return g.Declare(r, 0, []Play{{Card: inHand, Target: -1}}) })
-	mustFail(t, g, "PlayFromHand in combat", func() error { return g.PlayFromHand(r, 0, Play{Card: inHand, Target: -1}) })
+	mustFail(t, g, "play a card not held", func() error { return g.Declare(r, 0, []Play{{Card: other}}) })
+	mustFail(t, g, "play from hand in combat", func() error { return g.Declare(r, 0, []Play{{Card: inHand}}) })
+	mustFail(t, g, "PlayFromHand in combat", func() error { return g.PlayFromHand(r, 0, Play{Card: inHand}) })
 	mustFail(t, g, "unequal trade", func() error { return g.Trade(0, 1, []int{inPool}, nil) })
 	mustFail(t, g, "trade hand card in combat", func() error { return g.Trade(0, 1, []int{inHand}, []int{other}) })
 	mustFail(t, g, "move without a scene-moving action", func() error { return g.MoveToPool(0, inHand) })
 	mustFail(t, g, "same card twice", func() error {
-		return g.Declare(r, 0, []Play{{Card: inPool, Target: -1}, {Card: inPool, Target: -1}})
+		return g.Declare(r, 0, []Play{{Card: inPool}, {Card: inPool}})
 	})
 	mustFail(t, g, "Supporter on self", func() error {
 		id := g.State.Players[0].Pool[0]
-		g.Deck.Cards[id].Name = Supporter
-		defer func() { g.Deck.Cards[id].Name = Adrenalin }()
-		return g.Declare(r, 0, []Play{{Card: id, Target: -1}})
+		g.State.Deck.Cards[id].Name = Supporter
+		defer func() { g.State.Deck.Cards[id].Name = Adrenalin }()
+		return g.Declare(r, 0, []Play{{Card: id}})
 	})
 	if id := give(t, g, 0, Glory, true); true {
-		mustFail(t, g, "Glory without a critical success", func() error { return g.Declare(r, 0, []Play{{Card: id, Target: -1}}) })
+		mustFail(t, g, "Glory without a critical success", func() error { return g.Declare(r, 0, []Play{{Card: id}}) })
 		takeBack(g, 0, id)
 	}
 	// A Critical Moment: once per Act.
-	if err := g.CriticalMoment(r, 0, []int{inHand}, []Play{{Card: inHand, Target: -1}, {Card: inPool, Target: -1}}); err != nil {
+	declaring(g)
+	if err := g.CriticalMoment(r, 0, []int{inHand}, []Play{{Card: inHand}, {Card: inPool}}); err != nil {
 		t.Fatal(err)
 	}
 	want(t, g.State.Heroes[0].Status.RoundBonus, 3)
@@ -325,7 +337,7 @@ func TestPlayerSideErrors(t *testing.T) {
 	g.State.Act++
 	a, b := give(t, g, 0, Adrenalin, true), give(t, g, 0, Supporter, true)
 	mustFail(t, g, "Critical Moment on two characters", func() error {
-		return g.CriticalMoment(r, 0, nil, []Play{{Card: a, Target: -1}, {Card: b, Target: 1}})
+		return g.CriticalMoment(r, 0, nil, []Play{{Card: a}, {Card: b, Target: OnHero(1)}})
 	})
 	takeBack(g, 0, a)
 	takeBack(g, 0, b)
@@ -334,18 +346,18 @@ func TestPlayerSideErrors(t *testing.T) {
 	g.State.Players[0].Pooled = 1
 	mustFail(t, g, "Escape not first", func() error { return g.MoveToPool(0, esc) })
 	g.State.Confused = true
-	mustFail(t, g, "Confused", func() error { return g.Declare(r, 1, []Play{{Card: other, Target: -1}}) })
+	mustFail(t, g, "Confused", func() error { return g.Declare(r, 1, []Play{{Card: other}}) })
 	g.State.Confused = false
 	if id := give(t, g, 1, Leadership, true); true {
-		mustFail(t, g, "Leadership without explanation", func() error { return g.Declare(r, 1, []Play{{Card: id, Target: -1, Cards: [2]int{other}, N: 1}}) })
+		mustFail(t, g, "Leadership without explanation", func() error { return g.Declare(r, 1, []Play{{Card: id, Cards: [2]int{other}, N: 1}}) })
 		takeBack(g, 1, id)
 	}
 	if id := give(t, g, 1, Romance, true); true {
-		mustFail(t, g, "subplot played", func() error { return g.Declare(r, 1, []Play{{Card: id, Target: -1}}) })
+		mustFail(t, g, "subplot played", func() error { return g.Declare(r, 1, []Play{{Card: id}}) })
 		takeBack(g, 1, id)
 	}
 	mustFail(t, g, "no such player", func() error { return g.Declare(r, 5, nil) })
-	mustFail(t, g, "no such card", func() error { return g.Declare(r, 1, []Play{{Card: 9999, Target: -1}}) })
+	mustFail(t, g, "no such card", func() error { return g.Declare(r, 1, []Play{{Card: 9999}}) })
 	if err := g.CheckCards(); err != nil {
 		t.Error(err)
 	}

@@ -261,10 +261,10 @@ func ParseDeck(rd io.Reader, seed uint64) (*Deck, error) {
 		if err != nil {
 			return nil, fmt.Errorf("deck line %d: %w", lineNo, err)
 		}
-		total += count
-		if total > MaxCards {
+		if count > MaxCards-total {
 			return nil, fmt.Errorf("deck line %d: more than %d cards", lineNo, MaxCards)
 		}
+		total += count
 		f := 2
 		if len(fields) > 1 {
 			f = 1

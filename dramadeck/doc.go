@@ -36,58 +36,83 @@
 //
 // # Players
 //
-// A player gets four cards when his character enters play (EnterPlay). Out
-// of combat he plays from his hand and draws nothing (PlayFromHand); hands
-// trade cards one for one (Trade). In combat, after each action that could
-// move the scene on, one card may go from hand to pool (MoveToPool);
-// abilities work only from the pool, pools trade one for one, and all of a
-// round's cards are declared at once (Declare). Once per Act a Critical
-// Moment pours any number of hand cards into the pool to act on one
-// character (CriticalMoment). At the end of a scene pool cards other than
-// subplots go back to the hand, the hand is cut to four (or one card may go
-// at exactly four) and refilled (EndScene); an empty draw pile is refilled
-// by shuffling the discards. Subplots pay a Possibility each Act (EndAct);
-// Drama held and Glory played pay at the adventure's end (EndAdventure).
+// A player gets four cards when his character enters play (EnterPlay; a
+// player joining mid-adventure: AddPlayer). Out of combat he plays from
+// his hand and draws nothing (PlayFromHand; a subplot so played comes into
+// play in his pool); hands trade cards one for one (Trade). In combat,
+// after each action that could move the scene on, one card may go from
+// hand to pool (MoveToPool, or DeclineMove); abilities work only from the
+// pool, pools trade one for one, and all of a round's cards are declared
+// at once (Declare). Escape goes into the pool only as the encounter
+// begins, as its first card. Haste alone may also be played while others
+// act (PlayHaste). Once per Act a Critical Moment pours any number of hand
+// cards into the pool to act on one character (CriticalMoment). At the
+// end of a scene pool cards other than subplots go back to the hand, the
+// hand is cut to four (or one card may go at exactly four) and refilled
+// (EndScene); an empty draw pile is refilled by shuffling the discards.
+// Subplots pay a Possibility each Act (EndAct); Drama held and Glory
+// played pay at the adventure's end (EndAdventure).
 //
 // Effects that wait for a moment (Second Chance on the next failed roll,
-// Opponent Fails on the next success against the character, Drama and Hero
-// as a Possibility on the next failure, Adrenalin and its kin on the next
-// roll of their kind) are recorded on the character's Status when declared
-// and spent when the moment comes. Spending a Possibility re-rolls a failed
-// roll and keeps the better result; this is our reading, as the text does
-// not define Possibilities for GURPS.
+// Opponent Fails on a success against the character that its player
+// chooses, Drama and Hero as a Possibility on the next failure, Adrenalin
+// and its kin on the next roll of their kind) are recorded on the
+// character's Status when declared and spent when the moment comes. With
+// Rules.DefenceTakesCards [ours] they help the character's defences and
+// resistances too. Spending a Possibility re-rolls a failed roll and keeps
+// the better result; this is our reading, as the text does not define
+// Possibilities for GURPS [ours].
 //
-// # The GM side
+// # The GM side and the round
 //
-// Each combat round the GM turns a card (BeginRound): its line says who acts
-// first and applies Flurry (a second pass for that side), Inspiration, Up,
-// Break, Confused, Fatigued, Setback or Stymied. A hero's success at an
-// approved action draws a card; a villain's success at the line's villain
-// action strips a card from the target's pool (Act). Trick, Test, Taunt,
-// Intimidate and Maneuver are Quick Contests whose margin of victory is
-// looked up in the margin table (Rules.Margins; the text's literal bands by
-// default). All-Out Defence and All-Out Attack last until the character
-// acts again. The combat model around the cards is deliberately small:
-// attack skill against one active defence, dice of damage less DR, HP and
-// FP tracks; PlayRound and RunEncounter play it to an end.
+// Each combat round has three phases, which State records (Phase, Queue)
+// and the steps enforce. BeginRound: the GM turns a card; its line says
+// who acts first and applies Flurry, Inspiration, Up, Break, Confused,
+// Fatigued, Setback or Stymied. Declaring: each player with a hero in the
+// fight may trade, then declares his round's cards (or none). Acting:
+// each character acts once (Turn, Act), the line's first side first, each
+// side by decreasing Speed, a Flurry side twice over; a Haste action owed
+// comes first; a Monologue stops all action. EndRound closes the round
+// (Break). A hero's success at an approved action draws a card; a
+// villain's success at the line's villain action lets the GM strip a card
+// from the target's pool. Trick, Test, Taunt, Intimidate and Maneuver are
+// Quick Contests whose margin of victory is looked up in the margin table
+// (Rules.Margins; the text's literal bands by default [text]/[ours]).
+// All-Out Defence and All-Out Attack last until the character acts again.
+// The combat model around the cards is deliberately small [ours]: attack
+// skill against one active defence, dice of damage less DR, HP and FP
+// tracks, a blow of more than half the HP stuns, FP at 0 takes a
+// character out.
 //
-// A Dramatic Skill Resolution (StartTask, TaskRound, TaskStep) works
-// through steps A to D in order, only when the turned card's skill bar shows
-// the next step (two adjacent steps may be tried together at -2 each), under
-// a time limit; special cases threaten a step, worsen the difficulty, or
-// force a change of skill or a restart; when neither step nor special case
-// shows, a roll may draw a card; when time runs out, one last-ditch roll
-// may still finish the task. TaskChance solves it exactly as a Markov chain.
+// A Dramatic Skill Resolution (StartTask, TaskRound, TaskStep,
+// AttemptSteps; the tasks live in State.Tasks) works through steps A to D
+// in order, only when the turned card's skill bar shows the next step (two
+// adjacent steps may be tried together at -2 each), under a time limit;
+// special cases threaten a step, worsen the difficulty, or force a change
+// of skill or a restart; when neither step nor special case shows, the
+// player may roll to draw a card (Policy.SideRoll; out of combat only with
+// Rules.TaskDrawsOutOfCombat [ours], as the player side draws nothing out
+// of combat); when time runs out, one last-ditch roll may still finish the
+// task. In combat, work on the task is the hero's action for the round.
+// TaskChance solves it exactly as a Markov chain.
 //
-// # Choices, state and scenarios
+// # State, steps and policies
 //
-// Every choice the text leaves open goes to a Policy (PolicyByName,
-// Policies). Game holds the Rules, the Deck and a State that saves and
-// restores as JSON; every step checks its input and leaves the State as it
-// was when it fails. An optional Sink receives Events (flips, plays,
-// rolls...). Scenario, Runner and Exact form the face the stakes CLI and
-// simulator use; encounters have no exact model (markov.ErrNoExact), but single
-// draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.
+// State is the whole game as one value: the Rules and the Deck it is
+// played with, every pile and character, the round's phase and acting
+// order, the tasks. Game.Save writes it as JSON; Restore reads it back
+// and refuses, through State.Check, anything a step could not play. Every
+// step validates first and changes neither the State nor the dice.Roller
+// when it refuses; a policy's answers a step needs are asked and checked
+// before any die is rolled. Step takes the next step of an encounter;
+// PlayRound, RunEncounter and the Runner's trials are Step repeated, so
+// there is one rules engine. Every choice the text leaves open goes to a
+// Policy, whose methods receive a *View of the state (PolicyByName,
+// PolicyNames); Choices lists the actions a character may take now, from
+// the checks Act makes. An optional Sink receives Events (flips, plays,
+// rolls...). Scenario and Runner form the face the stakes CLI and
+// simulator use; encounters have no exact model (markov.ErrNoExact), but
+// single draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.
 //
 // Sources of each default are marked in the documentation of Rules and
 // DefaultComposition: [text] the rule text, [src] the published games,

@@ -16,7 +16,7 @@ func TestCardsConserved(t *testing.T) {
 		n = 1000
 	}
 	s := DefaultScenario()
-	pols := Policies()
+	pols := PolicyNames()
 	r := dice.NewSeeded(7)
 	counts := make([]int, len(s.Categories()))
 	for i := 0; i < n; i++ {
@@ -73,7 +73,7 @@ func TestSideOrder(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
 		for _, side := range []Side{Heroes, Villains} {
-			if d := cmp.Diff(want(side), append([]int(nil), g.sideOrder(side)...)); d != "" {
+			if d := cmp.Diff(want(side), g.appendBySpeed(nil, side)); d != "" {
 				t.Errorf("%s, %v (-want +got):\n%s", what, side, d)
 			}
 		}

@@ -1,6 +1,10 @@
 package dramadeck
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/stakesrpg/stakes/internal/named"
+)
 
 // EventKind says what happened.
 type EventKind uint8
@@ -57,7 +61,12 @@ func (e Event) String() string {
 }
 
 // MarshalText writes the kind name.
-func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k EventKind) MarshalText() ([]byte, error) { return evNames.Marshal(k) }
+
+// UnmarshalText reads a kind name.
+func (k *EventKind) UnmarshalText(b []byte) error { return evNames.Unmarshal(b, k) }
+
+var evNames = named.Enum[EventKind](evText[:])
 
 // Trace is a recorder: pass t.Add as a Game's Sink.
 type Trace struct{ Events []Event }

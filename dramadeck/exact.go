@@ -74,14 +74,14 @@ func (e TaskExact) Within(n int) float64 {
 
 type taskNode struct {
 	done, worse, round int
-	sw                 bool
+	using              int  // the skill worked with (TaskState.Using)
 	end                int8 // 0 transient, 1 finished, 2 failed
 	ditch              bool
 }
 
 // TaskChance solves a Dramatic Skill Resolution exactly by an absorbing
 // Markov chain over (steps done, Complication penalty, rounds used, skill
-// switched), for a hero with no bonus cards and no Possibilities, when each
+// in use), for a hero with no bonus cards and no Possibilities, when each
 // round's skill bar is drawn independently with the probabilities bars
 // (Deck.BarOdds; a real deck draws without replacement, which this treats
 // as a reshuffle each round). pol makes the task decisions.
@@ -105,8 +105,8 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 		if s.end != 0 {
 			return buf
 		}
-		ts := TaskState{Task: t, Done: s.done, Worse: s.worse, Round: s.round, Switched: s.sw}
-		emit := func(done, worse int, sw bool, p float64) {
+		ts := TaskState{Task: t, Done: s.done, Worse: s.worse, Round: s.round, Using: s.using}
+		emit := func(done, worse, using int, p float64) {
 			if p == 0 {
 				return
 			}
@@ -115,15 +115,15 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 			case done >= steps:
 				buf = append(buf, markov.Step[taskNode]{To: taskNode{round: r, end: 1}, P: p})
 			case r >= t.Rounds:
-				v := (&TaskState{Task: t, Done: done, Worse: worse, Round: r, Switched: sw}).view(&rules, 0)
+				v := (&TaskState{Task: t, Done: done, Worse: worse, Round: r, Using: using}).view(&rules, 0)
 				pl := 0.0
-				if pol.LastDitch(v) {
-					pl = cr.SuccessChance(lastDitch(&rules, t, done, worse, sw))
+				if pol.LastDitch(&v) {
+					pl = cr.SuccessChance(lastDitch(&rules, t, done, worse, using))
 				}
 				buf = append(buf, markov.Step[taskNode]{To: taskNode{round: r, end: 1, ditch: true}, P: p * pl})
 				buf = append(buf, markov.Step[taskNode]{To: taskNode{end: 2}, P: p * (1 - pl)})
 			default:
-				buf = append(buf, markov.Step[taskNode]{To: taskNode{done: done, worse: worse, round: r, sw: sw}, P: p})
+				buf = append(buf, markov.Step[taskNode]{To: taskNode{done: done, worse: worse, round: r, using: using}, P: p})
 			}
 		}
 		for b, pb := range bars {
@@ -135,7 +135,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 			v := ts.view(&rules, avail)
 			switch {
 			case avail > 0:
-				k := pol.Steps(v)
+				k := pol.Steps(&v)
 				if k < 1 || k > avail {
 					bad = fmt.Errorf("policy %s: %d steps at once, allowed 1..%d", pol.Name(), k, avail)
 					return buf[:0]
@@ -143,27 +143,27 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 				reach := pb
 				for i := 0; i < k; i++ {
 					ps := cr.SuccessChance(v.Skill + t.Modifiers[s.done+i] - s.worse + rules.MultiStep*(k-1))
-					emit(s.done+i, s.worse, s.sw, reach*(1-ps))
+					emit(s.done+i, s.worse, s.using, reach*(1-ps))
 					reach *= ps
 				}
-				emit(s.done+k, s.worse, s.sw, reach)
+				emit(s.done+k, s.worse, s.using, reach)
 			case bar.Special():
 				ps := cr.SuccessChance(v.Skill + v.Modifier)
-				emit(s.done, s.worse, s.sw, pb*ps)
+				emit(s.done, s.worse, s.using, pb*ps)
 				switch bar {
 				case PossibleSetback:
-					emit(max(s.done-1, 0), s.worse, s.sw, pb*(1-ps))
+					emit(max(s.done-1, 0), s.worse, s.using, pb*(1-ps))
 				case Complication:
-					emit(s.done, s.worse+rules.Complication, s.sw, pb*(1-ps))
+					emit(s.done, s.worse+rules.Complication, s.using, pb*(1-ps))
 				default:
-					if pol.Switch(v) {
-						emit(s.done, s.worse, !s.sw, pb*(1-ps))
+					if pol.Switch(&v) {
+						emit(s.done, s.worse, (s.using+1)%t.skills(), pb*(1-ps))
 					} else {
-						emit(0, s.worse, s.sw, pb*(1-ps))
+						emit(0, s.worse, s.using, pb*(1-ps))
 					}
 				}
 			default:
-				emit(s.done, s.worse, s.sw, pb)
+				emit(s.done, s.worse, s.using, pb)
 			}
 		}
 		return buf
@@ -241,9 +241,10 @@ func SampleTask(rules Rules, d *Deck, t Task, pol Policy, r *dice.Roller, trials
 		s.Players[0] = Player{Hand: s.Players[0].Hand[:0], Pool: s.Players[0].Pool[:0]}
 		s.Heroes[0] = hero.Fresh()
 		g.Shuffle(r)
-		ts := TaskState{Task: t}
+		s.Tasks = append(s.Tasks[:0], TaskState{Task: t})
+		ts := &s.Tasks[0]
 		for !ts.Finished && !ts.Failed {
-			if err := g.TaskRound(r, &ts, pol); err != nil {
+			if err := g.TaskRound(r, 0, pol); err != nil {
 				return TaskExact{}, err
 			}
 		}

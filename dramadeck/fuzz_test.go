@@ -3,7 +3,6 @@ package dramadeck
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -33,7 +32,7 @@ func TestRandomStepsNeverCorrupt(t *testing.T) {
 		return pile[rnd.IntN(len(pile))]
 	}
 	play := func() Play {
-		return Play{Card: card(), Target: pick(-1, 4), Flip: rnd.IntN(2) == 0, Cards: [2]int{card(), card()},
+		return Play{Card: card(), Target: Aim(pick(-1, 4)), Flip: rnd.IntN(2) == 0, Cards: [2]int{card(), card()},
 			N: pick(0, 3), ToPlayer: pick(-1, 3), ToPool: rnd.IntN(2) == 0, Why: []string{"", "because"}[rnd.IntN(2)]}
 	}
 	ops := 0
@@ -55,7 +54,7 @@ func TestRandomStepsNeverCorrupt(t *testing.T) {
 		before := snapshot(t, g.State)
 		var err error
 		p := pick(-1, 3)
-		switch rnd.IntN(9) {
+		switch rnd.IntN(10) {
 		case 0:
 			err = g.Declare(r, p, []Play{play(), play()}[:pick(0, 2)])
 		case 1:
@@ -67,10 +66,11 @@ func TestRandomStepsNeverCorrupt(t *testing.T) {
 		case 4:
 			err = g.PlayFromHand(r, p, play())
 		case 5:
-			err = g.Act(r, pick(-1, 7), Choice{Act: Act(pick(0, 10)), Target: pick(-1, 7)}, pol)
+			err = g.Act(r, pick(-1, 7), Choice{Act: Act(pick(0, 10)), Target: pick(-1, 7)}, pol, nil)
 		case 6:
-			ts := TaskState{Task: Task{Skill: pick(-12, 20), Rounds: pick(0, 3)}, Player: p, Done: pick(0, 3)}
-			err = g.AttemptSteps(r, &ts, Bar(pick(0, 11)), pick(-1, 4), pick(0, 3), pol)
+			err = g.AttemptSteps(r, pick(-1, len(g.State.Tasks)), Bar(pick(0, 11)), pick(-1, 4), pick(0, 3), pol)
+		case 9:
+			_, err = g.StartTask(p, Task{Skill: pick(-12, 20), Rounds: pick(0, 3)})
 		case 7:
 			err = g.PlayRound(r, pol, pol)
 		case 8:
@@ -80,7 +80,7 @@ func TestRandomStepsNeverCorrupt(t *testing.T) {
 		}
 		ops++
 		if err != nil {
-			if d := cmp.Diff(before, snapshot(t, g.State)); d != "" {
+			if d := stateDiff(t, before, g.State); d != "" {
 				t.Fatalf("op %d: rejected (%v) but state changed (-before +after):\n%s", i, err, d)
 			}
 		}

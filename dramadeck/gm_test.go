@@ -19,7 +19,7 @@ func countActions(tr *Trace) map[int]int {
 // nextLine makes the top of the draw pile carry line l.
 func nextLine(g *Game, l Line) {
 	id := g.State.Draw[len(g.State.Draw)-1]
-	g.Deck.Cards[id].Standard = l
+	g.State.Deck.Cards[id].Standard = l
 }
 
 func TestFlurryGivesExtraActions(t *testing.T) {
@@ -77,6 +77,7 @@ func TestLineEffects(t *testing.T) {
 
 	g.State.Line = Line{Hero: Setback, Villain: Break}
 	g.applyLine()
+	turnOf(g, 0)
 	if err := g.CheckChoice(0, Choice{Act: Attack, Target: 2}); err == nil {
 		t.Error("Setback side attacked")
 	}
@@ -85,7 +86,10 @@ func TestLineEffects(t *testing.T) {
 	}
 	// Break: a wounded villain who does no harm this round flees.
 	g.State.Villains[0].HP--
-	g.EndRound()
+	g.State.Queue = nil // everyone has acted
+	if err := g.EndRound(); err != nil {
+		t.Fatal(err)
+	}
 	if !g.State.Villains[0].Status.Fled || g.State.Outcome != HeroesWin {
 		t.Errorf("Break: fled %v outcome %v", g.State.Villains[0].Status.Fled, g.State.Outcome)
 	}
@@ -94,7 +98,7 @@ func TestLineEffects(t *testing.T) {
 	id := give(t, g, 0, Action, true)
 	g.State.Line = Line{Hero: Confused}
 	g.applyLine()
-	mustFail(t, g, "Confused heroes activate a card", func() error { return g.Declare(fixed(), 0, []Play{{Card: id, Target: -1}}) })
+	mustFail(t, g, "Confused heroes activate a card", func() error { return g.Declare(fixed(), 0, []Play{{Card: id}}) })
 }
 
 // Up re-rolls a failure and cannot be cancelled; GM Stymied cancels the
@@ -152,7 +156,8 @@ func TestApprovedActions(t *testing.T) {
 	hand := len(g.State.Players[0].Hand)
 	// Brick attacks (14): 3,3,3 hits; Boss defends (10): 6,6,6 fails; 2d+1 = 1+1+1 - DR 2 = 1.
 	r := fixed(3, 3, 3, 6, 6, 6, 1, 1)
-	if err := g.Act(r, 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	turnOf(g, 0)
+	if err := g.Act(r, 0, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, g.State.Villains[0].HP, g.State.Villains[0].MaxHP-1)
@@ -175,7 +180,8 @@ func TestApprovedActions(t *testing.T) {
 	pool := len(g.State.Players[1].Pool)
 	disc := len(g.State.Discard)
 	r = fixed(3, 3, 3, 6, 6, 6, 1, 1, 1)
-	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, mustPolicy(t, "default")); err != nil {
+	turnOf(g, 2)
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, mustPolicy(t, "default"), nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, len(g.State.Players[1].Pool), pool-1)
@@ -184,7 +190,8 @@ func TestApprovedActions(t *testing.T) {
 	// Opponent Fails turns the villain's success into a failure.
 	hp := g.State.Heroes[1].HP
 	g.State.Heroes[1].Status.Fails = 1
-	if err := g.Act(fixed(3, 3, 3, 6, 6, 6), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
+	turnOf(g, 2)
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6), 2, Choice{Act: Attack, Target: 1}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, g.State.Heroes[1].HP, hp)
@@ -199,11 +206,13 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	pol := mustPolicy(t, "passive")
 	var tr Trace
 	g.Sink = tr.Add
-	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol); err != nil {
+	turnOf(g, 1)
+	if err := g.Act(fixed(), 1, Choice{Act: Defend}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Boss attacks Face in All-Out Defence: defence 10+2 = 12 rolled.
-	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 1}, pol); err != nil {
+	turnOf(g, 2)
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 1, 1), 2, Choice{Act: Attack, Target: 1}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	var def int
@@ -215,14 +224,16 @@ func TestPostureAndCoupDeGrace(t *testing.T) {
 	want(t, def, 12)
 	want(t, int(g.State.Heroes[1].Status.Posture), int(Defend))
 	// Face acts again: the posture ends.
-	if err := g.Act(fixed(6, 6, 6), 1, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	turnOf(g, 1)
+	if err := g.Act(fixed(6, 6, 6), 1, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, int(g.State.Heroes[1].Status.Posture), int(NoAct))
 	// Coup de Grace: 2d+1 = 6+6+1 = 13, +50% = 19, - DR 2 = 17.
 	g.State.Heroes[0].Status.Coup = 1
 	hp := g.State.Villains[0].HP
-	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	turnOf(g, 0)
+	if err := g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 0, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, hp-g.State.Villains[0].HP, 17)
@@ -266,7 +277,8 @@ func TestMarginTable(t *testing.T) {
 			g := combatGame(t)
 			faces := append(append([]int(nil), tt.actor...), tt.faces...)
 			r := fixed(faces...)
-			if err := g.Act(r, 1, Choice{Act: tt.act, Target: 2}, mustPolicy(t, "passive")); err != nil {
+			turnOf(g, 1)
+			if err := g.Act(r, 1, Choice{Act: tt.act, Target: 2}, mustPolicy(t, "passive"), nil); err != nil {
 				t.Fatal(err)
 			}
 			if r.Err() != nil || r.Remaining() != 0 {
@@ -283,12 +295,14 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g := combatGame(t)
 	g.inflict(2, Setback)
 	r := fixed()
-	if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, pol); err != nil || r.Err() != nil {
+	turnOf(g, 2)
+	if err := g.Act(r, 2, Choice{Act: Attack, Target: 0}, pol, nil); err != nil || r.Err() != nil {
 		t.Fatalf("%v %v", err, r.Err())
 	}
 	// Break: flees unless the next action harms; here it misses.
 	g.inflict(2, Break)
-	if err := g.Act(fixed(6, 6, 6), 2, Choice{Act: Attack, Target: 0}, pol); err != nil {
+	turnOf(g, 2)
+	if err := g.Act(fixed(6, 6, 6), 2, Choice{Act: Attack, Target: 0}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !g.State.Villains[0].Status.Fled {
@@ -299,7 +313,8 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g.inflict(0, Unskilled)
 	var tr Trace
 	g.Sink = tr.Add
-	if err := g.Act(fixed(4, 3, 3), 0, Choice{Act: Attack, Target: 2}, pol); err != nil {
+	turnOf(g, 0)
+	if err := g.Act(fixed(4, 3, 3), 0, Choice{Act: Attack, Target: 2}, pol, nil); err != nil {
 		t.Fatal(err)
 	}
 	if e := tr.Events[1]; e.Kind != EvRoll || e.Value != 9 || e.Success {
@@ -309,7 +324,8 @@ func TestMarginEffectsOnNextAction(t *testing.T) {
 	g = combatGame(t)
 	g.State.Villains[0].HP--
 	g.State.Heroes[1].Influence.Level = 30
-	if err := g.Act(fixed(1, 1, 1, 6, 6, 5), 1, Choice{Act: Taunt, Target: 2}, mustPolicy(t, "default")); err != nil {
+	turnOf(g, 1)
+	if err := g.Act(fixed(1, 1, 1, 6, 6, 5), 1, Choice{Act: Taunt, Target: 2}, mustPolicy(t, "default"), nil); err != nil {
 		t.Fatal(err)
 	}
 	want(t, b2i(g.State.Villains[0].Status.Broken), 1)
@@ -325,9 +341,13 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 	_ = g.StartCombat(false)
 	g.State.Planned = 1
 	nextLine(g, Line{First: Villains, Villain: Setback})
+	r := dice.NewSeeded(4)
+	if err := g.BeginRound(r); err != nil {
+		t.Fatal(err)
+	}
 	g.State.Heroes[0].Status.Extra = 1 // as if Haste were declared
 	pol := mustPolicy(t, "passive")
-	if err := g.PlayRound(dice.NewSeeded(4), pol, pol); err != nil {
+	if err := g.PlayRound(r, pol, pol); err != nil {
 		t.Fatal(err)
 	}
 	got := countActions(&tr)
@@ -352,8 +372,8 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 
 type friendlyFire struct{ Style }
 
-func (f *friendlyFire) Choose(g *Game, ci int) Choice {
-	return Choice{Act: Attack, Target: (ci + 1) % len(g.State.Heroes)}
+func (f *friendlyFire) Choose(v *View) Choice {
+	return Choice{Act: Attack, Target: (v.Who + 1) % len(v.Heroes)}
 }
 
 // A policy that picks an illegal action gets an error, not a silent fix.
@@ -373,7 +393,7 @@ func TestIllegalPolicyChoice(t *testing.T) {
 // favourable, only those it always plays (and Seize Initiative, and
 // Supporter while a friend stands).
 func TestStyleDeclareByName(t *testing.T) {
-	always := map[Name]bool{Action: true, Adrenalin: true, CoupDeGrace: true, SecondChance: true,
+	always := map[Name]bool{Action: true, Adrenalin: true, Willpower: true, Presence: true, CoupDeGrace: true, SecondChance: true,
 		OpponentFails: true, Hero: true, Haste: true, Alertness: true, Connection: true, Idea: true,
 		SeizeInitiative: true, Supporter: true}
 	sometimes := map[Name]bool{Drama: true, Glory: true, MasterPlan: true, Rally: true, Monologue: true, Escape: true}
@@ -393,13 +413,13 @@ func TestStyleDeclareByName(t *testing.T) {
 				g.State.Draw = g.State.Draw[1:]
 			} else {
 				for p := range g.State.Players {
-					for len(g.State.Players[p].Hand) < g.Rules.HandSize {
+					for len(g.State.Players[p].Hand) < g.State.Rules.HandSize {
 						g.State.Players[p].Hand = append(g.State.Players[p].Hand, g.State.Draw[0])
 						g.State.Draw = g.State.Draw[1:]
 					}
 				}
 			}
-			plays := st.Declare(g, 0, nil, nil)
+			plays := st.Declare(g.view(0), nil, nil)
 			want := always[n] || (favourable && sometimes[n])
 			if got := len(plays) == 1 && plays[0].Card == id; got != want || len(plays) > 1 {
 				t.Errorf("favourable=%v: %v in the pool: declared %+v, want played=%v", favourable, n, plays, want)
@@ -430,31 +450,34 @@ func TestStyleCriticalAndMove(t *testing.T) {
 		for _, n := range tc.hand {
 			give(t, g, 0, n, false)
 		}
-		got := st.Critical(g, 0, nil)
+		got := st.Critical(g.view(0), nil)
 		if len(got) != tc.want {
 			t.Errorf("case %d: %v in hand: poured %v, want %d cards", k, tc.hand, got, tc.want)
 		}
 		for _, id := range got {
-			if combatCard[g.Deck.Cards[id].Name] == 0 {
-				t.Errorf("case %d: poured %v", k, g.Deck.Cards[id].Name)
+			if !combatCard(g.State.Deck.Cards[id].Name) {
+				t.Errorf("case %d: poured %v", k, g.State.Deck.Cards[id].Name)
 			}
 		}
 		g.State.Players[0].CriticalAct = g.State.Act
-		if got := st.Critical(g, 0, nil); len(got) != 0 {
+		if got := st.Critical(g.view(0), nil); len(got) != 0 {
 			t.Errorf("case %d: a second Critical Moment in the Act: %v", k, got)
 		}
 	}
 	for k, tc := range []struct {
 		hand   []Name
+		round  int
 		pooled int
 		want   int // index in hand, or -1
 	}{
-		{[]Name{Willpower, Action, Escape}, 0, 2},
-		{[]Name{Willpower, Action, Escape}, 1, 1},
-		{[]Name{Action, CoupDeGrace}, 0, 0},
-		{[]Name{Glory, Willpower}, 0, 0},
-		{[]Name{Idea, Drama}, 0, -1},
-		{[]Name{Escape}, 1, -1},
+		{[]Name{Willpower, Action, Escape}, 0, 0, 2}, // Escape as the encounter begins
+		{[]Name{Willpower, Action, Escape}, 1, 0, 1}, // too late for Escape
+		{[]Name{Action}, 0, 0, -1},                   // as it begins, only Escape
+		{[]Name{Action, CoupDeGrace}, 1, 0, 0},
+		{[]Name{Glory, Willpower}, 1, 0, 0},
+		{[]Name{Idea, Drama}, 1, 0, 0},
+		{[]Name{Drama}, 1, 0, -1},
+		{[]Name{Escape}, 0, 1, -1},
 	} {
 		g := testGame(t)
 		if err := g.StartCombat(false); err != nil {
@@ -464,12 +487,13 @@ func TestStyleCriticalAndMove(t *testing.T) {
 		for _, n := range tc.hand {
 			ids = append(ids, give(t, g, 0, n, false))
 		}
+		g.State.Round = tc.round
 		g.State.Players[0].Pooled = tc.pooled
 		want := -1
 		if tc.want >= 0 {
 			want = ids[tc.want]
 		}
-		if got := st.Move(g, 0); got != want {
+		if got := st.Move(g.view(0)); got != want {
 			t.Errorf("case %d: %v in hand, pooled %d: moved %d, want %d", k, tc.hand, tc.pooled, got, want)
 		}
 	}

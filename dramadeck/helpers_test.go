@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -47,7 +48,7 @@ func testGame(t *testing.T) *Game {
 func give(t *testing.T, g *Game, p int, n Name, pool bool) int {
 	t.Helper()
 	for i, id := range g.State.Draw {
-		if g.Deck.Cards[id].Name == n {
+		if g.State.Deck.Cards[id].Name == n {
 			g.State.Draw = remove(g.State.Draw, i)
 			if pool {
 				g.State.Players[p].Pool = append(g.State.Players[p].Pool, id)
@@ -66,14 +67,14 @@ func stackCard(t *testing.T, g *Game, l Line, acts [2]Act) int {
 	t.Helper()
 	id := g.State.Draw[0]
 	g.State.Draw = remove(g.State.Draw, 0)
-	g.Deck.Cards[id].Standard = l
-	g.Deck.Cards[id].Approved = acts
+	g.State.Deck.Cards[id].Standard = l
+	g.State.Deck.Cards[id].Approved = acts
 	g.State.Stack = append(g.State.Stack, id)
 	g.State.Line = l
 	return id
 }
 
-func snapshot(t *testing.T, s State) State {
+func snapshot(t testing.TB, s State) State {
 	t.Helper()
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -96,9 +97,27 @@ func mustFail(t *testing.T, g *Game, what string, op func() error) {
 		return
 	}
 	t.Logf("%s: %v", what, err)
-	if d := cmp.Diff(before, snapshot(t, g.State)); d != "" {
+	if d := stateDiff(t, before, g.State); d != "" {
 		t.Errorf("%s: state changed on error (-before +after):\n%s", what, d)
 	}
+}
+
+// stateDiff is the difference between two states as saved, "" if none:
+// the JSON is compared first, the (slower) diff made only on a change.
+func stateDiff(t testing.TB, a, b State) string {
+	t.Helper()
+	ja, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(ja, jb) {
+		return ""
+	}
+	return cmp.Diff(a, b)
 }
 
 func fixed(faces ...int) *dice.Roller { return dice.Scripted(faces...) }
@@ -125,4 +144,21 @@ func unkillable(s Scenario) Scenario {
 		s.Villains[i].MaxHP, s.Villains[i].HP = 1e6, 1e6
 	}
 	return s
+}
+
+// declaring opens the declarations of a round on an encounter already
+// begun, as BeginRound would after its flip (for tests that set the
+// action stack by hand).
+func declaring(g *Game) {
+	g.State.Phase = Declaring
+	for p := range g.State.Players {
+		g.State.Players[p].Declared = false
+	}
+}
+
+// turnOf makes it character ci's turn to act, as though everyone before
+// it had acted.
+func turnOf(g *Game, ci int) {
+	g.State.Phase = Acting
+	g.State.Queue = append(g.State.Queue[:0], ci)
 }

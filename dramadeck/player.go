@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -11,9 +12,9 @@ import (
 // and how. Zero fields mean "the obvious choice" where one exists.
 type Play struct {
 	Card int `json:"card"` // card id (index in the Deck)
-	// Target is the character the card affects: a hero index, or -1 for
-	// the player's own hero. Supporter needs another hero.
-	Target int `json:"target"`
+	// Target is the hero the card affects: Self (the zero value), the
+	// player's own, or OnHero(i). Supporter needs another hero.
+	Target Aim `json:"target,omitempty"`
 	// Flip: Seize Initiative flips another card now instead of keeping
 	// the current one for an extra round.
 	Flip bool `json:"flip,omitempty"`
@@ -65,7 +66,7 @@ func (g *Game) drawTo(r *dice.Roller, p int, kind EventKind) bool {
 }
 
 func (g *Game) refill(r *dice.Roller, p int) {
-	for len(g.State.Players[p].Hand) < g.Rules.HandSize {
+	for len(g.State.Players[p].Hand) < g.State.Rules.HandSize {
 		if !g.drawTo(r, p, EvDraw) {
 			return
 		}
@@ -78,12 +79,37 @@ func (g *Game) EnterPlay(r *dice.Roller, p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	for range g.Rules.HandSize {
+	for range g.State.Rules.HandSize {
 		if !g.drawTo(r, p, EvDeal) {
 			break
 		}
 	}
 	return nil
+}
+
+// AddPlayer seats a new player whose hero c enters play mid-adventure, and
+// deals him his hand (The Player Side: four cards when a new PC enters
+// play). It returns his player number, which is his hero's index; the
+// villains' character indices move up by one. In a round under way he
+// declares with the others if they are still declaring, and acts from the
+// next round.
+func (g *Game) AddPlayer(r *dice.Roller, c Character) (int, error) {
+	s := &g.State
+	if len(s.Heroes) >= MaxHeroes {
+		return -1, fmt.Errorf("%d heroes already, at most %d", len(s.Heroes), MaxHeroes)
+	}
+	p := len(s.Heroes)
+	if err := c.check(fmt.Sprintf("heroes[%d]", p)); err != nil {
+		return -1, err
+	}
+	for i, ci := range s.Queue {
+		if ci >= p {
+			s.Queue[i] = ci + 1 // villains are numbered after the heroes
+		}
+	}
+	s.Heroes = append(s.Heroes, c.Fresh())
+	s.Players = append(s.Players, Player{})
+	return p, g.EnterPlay(r, p)
 }
 
 // Draw gives player p one card from the deck (the reward for an approved
@@ -99,12 +125,31 @@ func (g *Game) Draw(r *dice.Roller, p int) error {
 }
 
 // MoveToPool moves card id from player p's hand to pool: in combat, once
-// per round, after the hero took a scene-moving action. Escape may only be
-// the first card into the pool in an encounter.
+// per round, after the hero took a scene-moving action. Escape goes in
+// only as the first card of the encounter, as it begins (before its first
+// round), and then nothing else may.
 func (g *Game) MoveToPool(p, id int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
+	if err := g.checkMove(p, id); err != nil {
+		return err
+	}
+	pl := &g.State.Players[p]
+	i := indexOf(pl.Hand, id)
+	pl.Hand = remove(pl.Hand, i)
+	pl.Pool = append(pl.Pool, id)
+	pl.Moved, pl.MayMove = true, false
+	pl.Pooled++
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+	}
+	return nil
+}
+
+// checkMove reports why player p may not move card id from hand to pool
+// now, or nil.
+func (g *Game) checkMove(p, id int) error {
 	pl := &g.State.Players[p]
 	switch {
 	case !g.State.Combat:
@@ -113,21 +158,45 @@ func (g *Game) MoveToPool(p, id int) error {
 		return fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
 	case !pl.MayMove:
 		return fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
-	}
-	i := indexOf(pl.Hand, id)
-	if i < 0 {
+	case indexOf(pl.Hand, id) < 0:
 		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
+	case !g.State.poolable(p, id):
+		if g.State.Deck.Cards[id].Name == Escape {
+			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
+		}
+		return errors.New("as the encounter begins only Escape may go into the pool")
 	}
-	if g.Deck.Cards[id].Name == Escape && pl.Pooled > 0 {
-		return errors.New("card Escape must be the first card played into the pool in an encounter")
+	return nil
+}
+
+// poolable reports whether card id may go into player p's pool at this
+// point of the encounter: Escape only as its first card, as it begins
+// (round 0); any other card only once it is under way.
+func (s *State) poolable(p, id int) bool {
+	if s.Deck.Cards[id].Name == Escape {
+		return s.Round == 0 && s.Players[p].Pooled == 0
 	}
-	pl.Hand = remove(pl.Hand, i)
-	pl.Pool = append(pl.Pool, id)
-	pl.Moved, pl.MayMove = true, false
-	pl.Pooled++
-	if g.Sink != nil {
-		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
+	return s.Round > 0
+}
+
+// Swap is a one-for-one trade of cards with player With (-1: none): Give
+// from the proposer, Take from With.
+type Swap struct {
+	With int `json:"with"`
+	Give int `json:"give"`
+	Take int `json:"take"`
+}
+
+// DeclineMove is player p's choice to keep his hand this round when his
+// hero's action would let him move a card to the pool.
+func (g *Game) DeclineMove(p int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
 	}
+	if !g.State.Players[p].MayMove {
+		return fmt.Errorf("player %d has no move to the pool to decline", p)
+	}
+	g.State.Players[p].MayMove = false
 	return nil
 }
 
@@ -182,7 +251,9 @@ func (g *Game) Trade(p, q int, give, take []int) error {
 }
 
 // PlayFromHand plays a card out of combat (The Player Side: out of combat,
-// cards are played from the hand and nothing is drawn).
+// cards are played from the hand and nothing is drawn). A subplot played
+// so comes into play: it goes to the pool, where it stays for the
+// adventure (Subplot Cards).
 func (g *Game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
@@ -219,39 +290,99 @@ func (g *Game) declare(r *dice.Roller, p int, plays []Play) {
 	for _, pl := range plays {
 		g.apply(r, p, pl, true)
 	}
+	g.closeDeclarations()
 }
 
 func (g *Game) checkDeclare(p int, plays []Play, extra []int, critical bool) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
+	s := &g.State
 	switch {
-	case !g.State.Combat:
+	case !s.Combat:
 		return errors.New("declaring pool cards happens in combat; out of combat play from hand")
-	case g.State.Players[p].Declared:
+	case s.Phase != Declaring:
+		return fmt.Errorf("round %d is %v: cards are declared after the flip, before anyone acts", s.Round, s.Phase)
+	case !s.Heroes[p].Active():
+		return fmt.Errorf("player %d's hero is out of the fight", p)
+	case s.Players[p].Declared:
 		return fmt.Errorf("player %d already declared this round (all of a round's cards are declared together)", p)
-	case g.State.Confused && len(plays) > 0:
+	case s.Confused && len(plays) > 0:
 		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
 	}
 	for k, pl := range plays {
-		for _, o := range plays[:k] {
-			if o.Card == pl.Card {
-				return fmt.Errorf("card %d played twice", pl.Card)
-			}
-		}
 		if err := g.checkPlay(p, pl, true, extra); err != nil {
 			return err
 		}
 		if critical && g.target(p, pl) != g.target(p, plays[0]) {
 			return errors.New("a Critical Moment's cards must all affect a single character")
 		}
+		if err := checkUsedOnce(plays[:k], pl); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// CriticalMoment is the once-per-Act combat declaration: move any cards from
-// hand to pool and play them (with any pool cards) on one character.
-func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) error {
+// PlayHaste plays Haste from player p's pool while the characters act,
+// outside the declarations (Immediate Effects: Haste can be played during
+// someone else's action): his hero takes the extra action at once, next.
+func (g *Game) PlayHaste(r *dice.Roller, p, id int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	s := &g.State
+	switch {
+	case !s.Combat || s.Phase != Acting || s.Outcome != Ongoing:
+		return errors.New("card Haste is played outside the declarations only while the characters act")
+	case s.Monologue:
+		return errors.New("a Monologue is under way: nobody else may act this round")
+	case s.Confused:
+		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
+	case !s.Heroes[p].Active():
+		return fmt.Errorf("player %d's hero is out of the fight", p)
+	case id < 0 || id >= len(s.Deck.Cards) || s.Deck.Cards[id].Name != Haste:
+		return fmt.Errorf("card %d is not a Haste card", id)
+	}
+	if err := g.checkPlay(p, Play{Card: id}, true, nil); err != nil {
+		return err
+	}
+	g.apply(r, p, Play{Card: id}, true)
+	return nil
+}
+
+// cardsUsed lists the cards play pl takes out of the player's hand or
+// pool, or names: the card itself, Leadership's cards passed, Campaign's
+// subplot.
+func cardsUsed(pl Play) []int {
+	switch {
+	case pl.N == 1:
+		return []int{pl.Card, pl.Cards[0]}
+	case pl.N == 2:
+		return []int{pl.Card, pl.Cards[0], pl.Cards[1]}
+	}
+	return []int{pl.Card}
+}
+
+// checkUsedOnce refuses play pl if it uses a card an earlier play of the
+// same declaration plays, passes or names.
+func checkUsedOnce(earlier []Play, pl Play) error {
+	for _, o := range earlier {
+		for _, a := range cardsUsed(pl) {
+			if slices.Contains(cardsUsed(o), a) {
+				return fmt.Errorf("card %d is used by two plays of one declaration (played, passed by Leadership or named by Campaign)", a)
+			}
+		}
+	}
+	return nil
+}
+
+// checkMoment checks the hand cards player p would pour into the pool
+// for a Critical Moment (none: no Critical Moment).
+func (g *Game) checkMoment(p int, move []int) error {
+	if len(move) == 0 {
+		return nil
+	}
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -266,13 +397,26 @@ func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) e
 		if indexOf(move[:k], id) >= 0 {
 			return fmt.Errorf("card %d moved twice", id)
 		}
-		if g.Deck.Cards[id].Name == Escape && (pl.Pooled > 0 || k > 0) {
-			return errors.New("card Escape must be the first card played into the pool in an encounter")
+		if g.State.Deck.Cards[id].Name == Escape {
+			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
 		}
+	}
+	return nil
+}
+
+// CriticalMoment is the once-per-Act combat declaration: move any cards from
+// hand to pool and play them (with any pool cards) on one character.
+func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) error {
+	if len(move) == 0 {
+		return errors.New("a Critical Moment moves at least one card from hand to pool")
+	}
+	if err := g.checkMoment(p, move); err != nil {
+		return err
 	}
 	if err := g.checkDeclare(p, plays, move, true); err != nil {
 		return err
 	}
+	pl := &g.State.Players[p]
 	for _, id := range move {
 		pl.Hand = remove(pl.Hand, indexOf(pl.Hand, id))
 		pl.Pool = append(pl.Pool, id)
@@ -286,11 +430,22 @@ func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) e
 	return nil
 }
 
+// Aim is the hero a card affects: Self, the zero value, is the player's
+// own hero; OnHero(i) is hero i (written i+1).
+type Aim int
+
+// Self aims a card at the player's own hero.
+const Self Aim = 0
+
+// OnHero aims a card at hero i.
+func OnHero(i int) Aim { return Aim(i + 1) }
+
+// target is the hero index play pl of player p affects.
 func (g *Game) target(p int, pl Play) int {
-	if pl.Target < 0 {
+	if pl.Target == Self {
 		return p
 	}
-	return pl.Target
+	return int(pl.Target) - 1
 }
 
 // checkPlay validates one play by player p from the pool (fromPool) or
@@ -298,8 +453,8 @@ func (g *Game) target(p int, pl Play) int {
 func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 	s := &g.State
 	me := &s.Players[p]
-	if pl.Card < 0 || pl.Card >= len(g.Deck.Cards) {
-		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.Deck.Cards)-1)
+	if pl.Card < 0 || pl.Card >= len(g.State.Deck.Cards) {
+		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.State.Deck.Cards)-1)
 	}
 	if fromPool {
 		if indexOf(me.Pool, pl.Card) < 0 && indexOf(extra, pl.Card) < 0 {
@@ -311,10 +466,10 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 	} else if indexOf(me.Hand, pl.Card) < 0 {
 		return fmt.Errorf("player %d does not hold card %d in hand", p, pl.Card)
 	}
-	n := g.Deck.Cards[pl.Card].Name
+	n := g.State.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
-	if t >= len(s.Heroes) {
-		return fmt.Errorf("%v: target %d is not a hero (heroes are 0..%d)", n, t, len(s.Heroes)-1)
+	if t < 0 || t >= len(s.Heroes) {
+		return fmt.Errorf("%v: target %d is not a hero (Self, or OnHero(0..%d))", n, pl.Target, len(s.Heroes)-1)
 	}
 	switch n {
 	case Escape, SeizeInitiative, Monologue:
@@ -343,8 +498,8 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 		if pl.ToPlayer == p {
 			return errors.New("card Leadership passes cards to another player")
 		}
-		if pl.N < 1 || pl.N > g.Rules.MaxLeadership {
-			return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.Rules.MaxLeadership, pl.N)
+		if pl.N < 1 || pl.N > g.State.Rules.MaxLeadership {
+			return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.State.Rules.MaxLeadership, pl.N)
 		}
 		if pl.Why == "" {
 			return errors.New("card Leadership requires an explanation (Why)")
@@ -360,7 +515,7 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 		}
 	case Campaign:
 		id := pl.Cards[0]
-		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.Deck.Cards[id].Name.Kind() != Subplot {
+		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.State.Deck.Cards[id].Name.Kind() != Subplot {
 			return errors.New("card Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
 		}
 		if indexOf(me.Permanent, id) >= 0 {
@@ -371,9 +526,21 @@ func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 			return errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
 		}
 	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
-		return fmt.Errorf("%v is a subplot: move it to the pool, where it stays and pays a Possibility each Act", n)
+		if fromPool {
+			return fmt.Errorf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", n)
+		}
 	}
 	return nil
+}
+
+// plainSubplot reports the subplots that only come into play (not
+// Campaign or Martyr, which act when played).
+func plainSubplot(n Name) bool {
+	switch n {
+	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
+		return true
+	}
+	return false
 }
 
 // apply carries out a checked play.
@@ -384,16 +551,24 @@ func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	if fromPool {
 		pile = &me.Pool
 	}
-	n := g.Deck.Cards[pl.Card].Name
+	n := g.State.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
 	*pile = remove(*pile, indexOf(*pile, pl.Card))
+	if plainSubplot(n) {
+		// A subplot comes into play: it stays in the pool.
+		me.Pool = append(me.Pool, pl.Card)
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: pl.Card})
+		}
+		return
+	}
 	s.Discard = append(s.Discard, pl.Card)
 	s.CardsPlayed++
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvPlay, Who: p, Target: t, Card: pl.Card})
 	}
 	c := &s.Heroes[t]
-	b := g.Rules.Bonus
+	b := g.State.Rules.Bonus
 	switch n {
 	case Action:
 		c.Status.RoundBonus += b
@@ -473,13 +648,12 @@ func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
 	if err := g.checkPlayer(p); err != nil {
 		return Result{}, err
 	}
-	g.syncCriticals()
 	c := &g.State.Heroes[p]
 	if c.Status.Alert > 0 {
 		c.Status.Alert--
 		return Result{Skill: skill, Success: true}, nil
 	}
-	return g.successRoll(r, skill).result(), nil
+	return g.successRoll(r, skill), nil
 }
 
 // EndScene returns pool cards (not subplots) to hands, lets each player
@@ -490,39 +664,21 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 	if pol == nil {
 		return errors.New("EndScene needs a policy for discards")
 	}
+	if err := g.checkStep(); err != nil {
+		return err
+	}
 	s := &g.State
-	for p := range s.Players {
-		me := &s.Players[p]
-		keep := me.Pool[:0]
-		for _, id := range me.Pool {
-			if g.Deck.Cards[id].Name.Kind() == Subplot {
-				keep = append(keep, id)
-			} else {
-				me.Hand = append(me.Hand, id)
-			}
-		}
-		me.Pool = keep
-		// Over four: discard down to four. Exactly four (from the start):
-		// one may go.
-		over := len(me.Hand) > g.Rules.HandSize
-		for len(me.Hand) > g.Rules.HandSize || (!over && len(me.Hand) == g.Rules.HandSize) {
-			must := over
-			i := pol.Discard(g, p, must)
-			if i < 0 && !must {
-				break
-			}
-			if i < 0 || i >= len(me.Hand) {
-				return fmt.Errorf("policy discard index %d: player %d must discard one of 0..%d", i, p, len(me.Hand)-1)
-			}
-			id := me.Hand[i]
-			me.Hand = remove(me.Hand, i)
-			s.Discard = append(s.Discard, id)
-			if g.Sink != nil {
-				g.emit(Event{Kind: EvDiscard, Who: p, Target: -1, Card: id})
-			}
-			if !must {
-				break
-			}
+	// The discards are the policy's: they are made on the hands as they
+	// will be, and undone if an answer is illegal, before anything else.
+	before := g.saveHands()
+	discards, err := g.endSceneDiscards(pol)
+	if err != nil {
+		g.restoreHands(before)
+		return err
+	}
+	for _, d := range discards {
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvDiscard, Who: d[0], Target: -1, Card: d[1]})
 		}
 	}
 	for p := range s.Players {
@@ -539,14 +695,78 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 	return nil
 }
 
+// endSceneDiscards returns each player's pool cards other than subplots
+// to his hand, then discards by pol: down to the hand size, or one card
+// if he wishes at exactly that size. It returns the (player, card)
+// discards made.
+func (g *Game) endSceneDiscards(pol Policy) ([][2]int, error) {
+	s := &g.State
+	var discards [][2]int
+	for p := range s.Players {
+		me := &s.Players[p]
+		keep := me.Pool[:0]
+		for _, id := range me.Pool {
+			if s.Deck.Cards[id].Name.Kind() == Subplot {
+				keep = append(keep, id)
+			} else {
+				me.Hand = append(me.Hand, id)
+			}
+		}
+		me.Pool = keep
+		over := len(me.Hand) > s.Rules.HandSize
+		for len(me.Hand) > s.Rules.HandSize || (!over && len(me.Hand) == s.Rules.HandSize) {
+			i := pol.Discard(g.view(p), over)
+			if i == -1 && !over {
+				break
+			}
+			if i < 0 || i >= len(me.Hand) {
+				return nil, fmt.Errorf("policy %s: discard index %d, player %d discards one of 0..%d", pol.Name(), i, p, len(me.Hand)-1)
+			}
+			discards = append(discards, [2]int{p, me.Hand[i]})
+			s.Discard = append(s.Discard, me.Hand[i])
+			me.Hand = remove(me.Hand, i)
+			if !over {
+				break
+			}
+		}
+	}
+	return discards, nil
+}
+
+// hands is a copy of every player's hand and pool and the discard pile's
+// length, to undo a refused step.
+type hands struct {
+	hand, pool [][]int
+	discard    int
+}
+
+func (g *Game) saveHands() hands {
+	s := &g.State
+	h := hands{discard: len(s.Discard)}
+	for p := range s.Players {
+		h.hand = append(h.hand, slices.Clone(s.Players[p].Hand))
+		h.pool = append(h.pool, slices.Clone(s.Players[p].Pool))
+	}
+	return h
+}
+
+func (g *Game) restoreHands(h hands) {
+	s := &g.State
+	for p := range s.Players {
+		s.Players[p].Hand = append(s.Players[p].Hand[:0], h.hand[p]...)
+		s.Players[p].Pool = append(s.Players[p].Pool[:0], h.pool[p]...)
+	}
+	s.Discard = s.Discard[:h.discard]
+}
+
 // EndAct pays each subplot in play its Possibility (Subplot Cards) and
 // starts the next Act, which allows a new Critical Moment.
 func (g *Game) EndAct() {
 	s := &g.State
 	for p := range s.Players {
 		for _, id := range s.Players[p].Pool {
-			if g.Deck.Cards[id].Name.Kind() == Subplot {
-				s.Heroes[p].Possibilities += g.Rules.SubplotAward
+			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
+				s.Heroes[p].Possibilities += g.State.Rules.SubplotAward
 			}
 		}
 	}
@@ -562,17 +782,17 @@ func (g *Game) EndAdventure() []int {
 	out := make([]int, len(s.Players))
 	for p := range s.Players {
 		me := &s.Players[p]
-		a := s.Glory * g.Rules.GloryAward
+		a := s.Glory * g.State.Rules.GloryAward
 		for _, pile := range [][]int{me.Hand, me.Pool} {
 			for _, id := range pile {
-				if g.Deck.Cards[id].Name == Drama {
-					a += g.Rules.DramaWorth
+				if g.State.Deck.Cards[id].Name == Drama {
+					a += g.State.Rules.DramaWorth
 				}
 			}
 		}
 		keep := me.Pool[:0]
 		for _, id := range me.Pool {
-			if g.Deck.Cards[id].Name.Kind() == Subplot {
+			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
 				s.Discard = append(s.Discard, id)
 			} else {
 				keep = append(keep, id)

@@ -1,9 +1,23 @@
 package dramadeck
 
 import (
-	"fmt"
-	"math"
+	"slices"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
+
+// View is what a policy is shown when asked for a decision: the whole
+// state, to read and never to change, and Who is asked: a player (his
+// hero is the character of the same number), a character (Choose, Spend,
+// Call), or the player whose pool the GM strips (Strip). The engine
+// refills one View for each question; a policy must not keep it.
+type View struct {
+	*State
+	Who int
+	// Resisting: Spend is asked about a defence or a resistance roll,
+	// not the character's own action.
+	Resisting bool
+}
 
 // Policy makes every choice the Drama Deck leaves to a player or the GM.
 // The engine checks what a policy returns and fails with an error on an
@@ -12,31 +26,42 @@ type Policy interface {
 	Name() string
 	// Critical returns hand cards to move to the pool for a Critical
 	// Moment this round (appended to buf), or none.
-	Critical(g *Game, p int, buf []int) []int
-	// Declare appends the pool cards player p plays this round; moved are
-	// the cards a Critical Moment is bringing into the pool.
-	Declare(g *Game, p int, buf []Play, moved []int) []Play
-	// Move picks a hand card to move to the pool, or -1.
-	Move(g *Game, p int) int
-	// Choose picks character ci's action.
-	Choose(g *Game, ci int) Choice
-	// Spend reports whether ci spends a Possibility to re-roll failure r.
-	Spend(g *Game, ci int, r Result) bool
+	Critical(v *View, buf []int) []int
+	// Declare appends the pool cards player v.Who plays this round; moved
+	// are the cards a Critical Moment is bringing into the pool.
+	Declare(v *View, buf []Play, moved []int) []Play
+	// Trade proposes player v.Who's one-for-one swap of pool cards with
+	// another player before he declares (in combat cards are traded
+	// between pools), or Swap{With: -1} for none.
+	Trade(v *View) Swap
+	// Move picks a hand card to move to the pool, or -1 for none.
+	Move(v *View) int
+	// Choose picks character v.Who's action.
+	Choose(v *View) Choice
+	// Spend reports whether v.Who spends a Possibility to re-roll failure r.
+	Spend(v *View, r Result) bool
+	// Cancel reports whether character v.Who spends a waiting Opponent
+	// Fails on this success of actor's action a against him.
+	Cancel(v *View, actor int, a Act) bool
 	// Strip picks which card (index in the pool) the GM removes from
-	// player target's pool after a villain's approved success.
-	Strip(g *Game, target int) int
-	// Call picks the result of a Player's Call.
-	Call(g *Game, actor, target int, a Act) Effect
+	// player v.Who's pool after a villain's approved success, or -1.
+	Strip(v *View) int
+	// Call picks the result of actor v.Who's Player's Call on target.
+	Call(v *View, target int, a Act) Effect
 	// Discard picks a hand index to discard at the end of a scene; when
 	// must is false (exactly four cards) -1 keeps them all.
-	Discard(g *Game, p int, must bool) int
+	Discard(v *View, must bool) int
 	// Steps picks how many task steps to attempt at once (1..v.Avail).
-	Steps(v TaskView) int
+	Steps(v *TaskView) int
 	// Switch answers a Critical Problem: true switches to the other skill,
 	// false starts the task again.
-	Switch(v TaskView) bool
+	Switch(v *TaskView) bool
 	// LastDitch reports whether to make the last-ditch effort.
-	LastDitch(v TaskView) bool
+	LastDitch(v *TaskView) bool
+	// SideRoll reports whether to make the task's extra approved action,
+	// the roll that may draw a card, when the bar shows neither the next
+	// step nor a special case (the text: the player "may").
+	SideRoll(v *TaskView) bool
 }
 
 // Style is the configurable Policy the registry's policies are built from.
@@ -49,8 +74,10 @@ type Style struct {
 	KeepDrama bool
 	// Critical: declare a Critical Moment once two combat cards are in hand.
 	CriticalMoment bool
-	// SpendPossibilities on failed rolls.
+	// SpendPossibilities on failed rolls of the character's actions, and
+	// with SpendOnDefence on failed defences and resistances too.
 	SpendPossibilities bool
+	SpendOnDefence     bool
 	// AllOut attacks in the All-Out Attack posture.
 	AllOut bool
 	// DefendBelow: Defend when own HP falls below this fraction (percent).
@@ -63,62 +90,38 @@ type Style struct {
 	MultiStep bool
 }
 
-var registry = []Style{
-	{Label: "default", PlayCards: true, KeepDrama: true, CriticalMoment: true, SpendPossibilities: true, Contests: true, MultiStep: true, DefendBelow: 0},
-	{Label: "passive"},
-	{Label: "aggressive", PlayCards: true, CriticalMoment: true, SpendPossibilities: true, AllOut: true, MultiStep: true},
-	{Label: "cautious", PlayCards: true, KeepDrama: true, SpendPossibilities: true, DefendBelow: 34, Contests: true},
-}
+// styles are the shipped policies.
+var styles = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{
+	"default": func() Policy {
+		return &Style{Label: "default", PlayCards: true, KeepDrama: true, CriticalMoment: true, SpendPossibilities: true, Contests: true, MultiStep: true}
+	},
+	"passive": func() Policy { return &Style{Label: "passive"} },
+	"aggressive": func() Policy {
+		return &Style{Label: "aggressive", PlayCards: true, CriticalMoment: true, SpendPossibilities: true, AllOut: true, MultiStep: true}
+	},
+	"cautious": func() Policy {
+		return &Style{Label: "cautious", PlayCards: true, KeepDrama: true, SpendPossibilities: true, SpendOnDefence: true, DefendBelow: 34, Contests: true}
+	},
+}}
 
-// Policies lists the registered policy names.
-func Policies() []string {
-	out := make([]string, len(registry))
-	for i, s := range registry {
-		out[i] = s.Label
-	}
-	return out
-}
+// PolicyNames lists the shipped policies' names, sorted.
+func PolicyNames() []string { return styles.Names() }
 
-// PolicyByName returns a registered policy: "default" (plays combat cards,
-// saves Drama, Critical Moment when it can, spends Possibilities, uses
-// approved contests it is good at, attempts task steps together),
+// PolicyByName returns a fresh shipped policy: "default" (plays its
+// cards, saves Drama, Critical Moment when it can, spends Possibilities,
+// uses approved contests it is good at, attempts task steps together),
 // "passive" (plays no cards, spends nothing, attacks, one step at a time),
-// "aggressive" (All-Out Attacks, plays everything) or "cautious" (defends
-// when hurt, one step at a time).
-func PolicyByName(name string) (Policy, error) {
-	for i := range registry {
-		if registry[i].Label == name {
-			s := registry[i]
-			return &s, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown policy %q (known: %v)", name, Policies())
-}
+// "aggressive" (All-Out Attacks, plays everything, Drama included) or
+// "cautious" (defends when hurt, spends Possibilities on defence too, one
+// step at a time).
+func PolicyByName(name string) (Policy, error) { return styles.ByName(name) }
 
 // Name returns the registry name.
 func (s *Style) Name() string { return s.Label }
 
 // value ranks hand cards for moving to the pool (high first) and, reversed,
-// for discarding. It reads a table made from cardValue, since a switch over
-// card names compiles to a jump the processor mispredicts on every new card.
-func (s *Style) value(n Name) int {
-	if n >= numNames {
-		return cardValue(n, s.KeepDrama)
-	}
-	if s.KeepDrama {
-		return valueKeep[n]
-	}
-	return valueSpend[n]
-}
-
-// valueKeep and valueSpend are cardValue for every name, holding Drama
-// cards or not.
-var valueKeep, valueSpend = func() (k, sp [numNames]int) {
-	for n := range numNames {
-		k[n], sp[n] = cardValue(n, true), cardValue(n, false)
-	}
-	return k, sp
-}()
+// for discarding.
+func (s *Style) value(n Name) int { return cardValue(n, s.KeepDrama) }
 
 // cardValue is the ranking behind Style.value.
 func cardValue(n Name, keepDrama bool) int {
@@ -142,6 +145,8 @@ func cardValue(n Name, keepDrama bool) int {
 		return 9
 	case Glory, Monologue:
 		return 8
+	case Leadership, Campaign:
+		return 7
 	case Willpower, Presence:
 		return 6
 	}
@@ -150,117 +155,129 @@ func cardValue(n Name, keepDrama bool) int {
 
 // Critical declares a Critical Moment once two combat cards (Action,
 // Adrenalin, Coup de Grace, Second Chance) are in hand.
-func (s *Style) Critical(g *Game, p int, buf []int) []int {
-	hand := g.State.Players[p].Hand
-	if !s.CriticalMoment || len(hand) < 2 || g.State.Players[p].CriticalAct == g.State.Act || g.State.Confused {
+func (s *Style) Critical(v *View, buf []int) []int {
+	p := v.Who
+	st := v.State
+	hand := st.Players[p].Hand
+	if !s.CriticalMoment || st.Players[p].CriticalAct == st.Act || st.Confused {
 		return buf
 	}
-	// Count first, by table and without a branch: most hands hold fewer
-	// than two, and which cards they hold is the deal's.
 	n := 0
 	for _, id := range hand {
-		n += int(combatCard[g.Deck.Cards[id].Name])
+		if combatCard(st.Deck.Cards[id].Name) {
+			n++
+		}
 	}
 	if n < 2 {
-		return buf[:0]
+		return buf
 	}
 	for _, id := range hand {
-		if combatCard[g.Deck.Cards[id].Name] != 0 {
+		if combatCard(st.Deck.Cards[id].Name) {
 			buf = append(buf, id)
 		}
 	}
 	return buf
 }
 
-// combatCard is 1 for the cards Style.Critical pours into the pool (by
-// name; 256 entries, so a Name indexes it unchecked).
-var combatCard = func() (t [256]uint8) {
-	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance} {
-		t[n] = 1
+// combatCard reports the cards Style.Critical pours into the pool.
+func combatCard(n Name) bool {
+	switch n {
+	case Action, Adrenalin, CoupDeGrace, SecondChance:
+		return true
 	}
-	return t
-}()
+	return false
+}
 
 // Declare plays the pool cards that help this round: bonuses, re-rolls,
 // Haste, Supporter on a friend, Rally when a hand is short, Monologue or
 // Escape when badly hurt, Seize Initiative (flip when the line is bad).
-func (s *Style) Declare(g *Game, p int, buf []Play, moved []int) []Play {
-	st := &g.State
+// moved are the hand cards a Critical Moment brings into the pool.
+func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
+	p := v.Who
+	st := v.State
 	if !s.PlayCards || st.Confused {
 		return buf
 	}
-	cards, pool := g.Deck.Cards, st.Players[p].Pool
-	// Most pools hold only cards that stay there (Willpower, Presence,
-	// subplots): a branch-free look through the table says so before the
-	// loop that decides on each.
-	play := uint8(0)
-	for _, id := range pool {
-		play |= declarable[cards[id].Name]
-	}
-	for _, id := range moved {
-		play |= declarable[cards[id].Name]
-	}
-	if play == 0 {
-		return buf
-	}
-	for k := range len(pool) + len(moved) {
-		id := 0
-		if k < len(pool) {
-			id = pool[k]
-		} else {
-			id = moved[k-len(pool)]
-		}
-		// Most cards stay in the pool (Willpower, Presence, subplots);
-		// the table says so without a look at the state.
-		n := cards[id].Name
-		if n >= numNames || declareKind[n] == declNever {
-			continue
-		}
-		pl := Play{Card: id, Target: -1}
-		if declareKind[n] == declCheck {
-			var ok bool
-			if pl, ok = s.declareCheck(g, p, pl, n, len(moved) > 0); !ok {
-				continue
+	for _, pile := range [2][]int{st.Players[p].Pool, moved} {
+		for _, id := range pile {
+			if id < 0 || id >= len(st.Deck.Cards) {
+				continue // not a card: the engine refuses such a move
+			}
+			if pl, ok := s.declareCard(st, p, id, len(moved) > 0); ok && checkUsedOnce(buf, pl) == nil {
+				buf = append(buf, pl)
 			}
 		}
-		buf = append(buf, pl)
 	}
 	return buf
 }
 
-// declaresNothing reports that Critical and Declare both return nothing
-// for player p this round, as they do for most players in most rounds:
-// their quick refusals and table looks in one call, with no buffer (a
-// false answer leaves the question to them).
-func (s *Style) declaresNothing(g *Game, p int) bool {
-	st := &g.State
-	if st.Confused {
-		return true
+// declareCard decides whether to play pool card id this round, and how;
+// critical: a Critical Moment is under way.
+func (s *Style) declareCard(st *State, p, id int, critical bool) (Play, bool) {
+	pl := Play{Card: id}
+	switch n := st.Deck.Cards[id].Name; n {
+	case Action, Adrenalin, Willpower, Presence, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste,
+		Alertness, Connection, Idea:
+		// Bonuses wait on the hero's Status for the roll they help.
+		return pl, true
+	case Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative:
+		return s.declareCheck(st, p, pl, n, critical)
+	case Leadership, Campaign, Martyr:
+		return s.declareSubplot(st, p, pl, n, critical)
 	}
-	pl, cards := &st.Players[p], g.Deck.Cards
-	if s.PlayCards {
-		play := uint8(0)
-		for _, id := range pl.Pool {
-			play |= declarable[cards[id].Name]
+	return pl, false
+}
+
+// declareSubplot decides on Leadership (pass the best hand card to the
+// player shortest of cards, then refill), Campaign (make a subplot in
+// play permanent) and Martyr (a badly hurt hero on an outnumbered side
+// buys the victory with his life).
+func (s *Style) declareSubplot(st *State, p int, pl Play, n Name, critical bool) (Play, bool) {
+	me := &st.Players[p]
+	switch n {
+	case Leadership:
+		q, best := -1, -1
+		for o := range st.Players {
+			if o != p && st.Heroes[o].Active() && len(st.Players[o].Hand) < st.Rules.HandSize &&
+				(q < 0 || len(st.Players[o].Hand) < len(st.Players[q].Hand)) {
+				q = o
+			}
 		}
-		if play != 0 {
-			return false
+		for _, id := range me.Hand {
+			if best < 0 || s.value(st.Deck.Cards[id].Name) > s.value(st.Deck.Cards[best].Name) {
+				best = id
+			}
+		}
+		pl.Cards, pl.N, pl.ToPlayer, pl.Why = [2]int{best}, 1, q, "you need it more than I do"
+		return pl, q >= 0 && best >= 0 && !critical
+	case Campaign:
+		for _, id := range me.Pool {
+			if st.Deck.Cards[id].Name.Kind() == Subplot && st.Deck.Cards[id].Name != Martyr && !slices.Contains(me.Permanent, id) {
+				pl.Cards, pl.N = [2]int{id}, 1
+				return pl, true
+			}
+		}
+	case Martyr:
+		hero := &st.Heroes[p]
+		return pl, hero.HP*3 < hero.MaxHP && countActive(st.Villains) > countActive(st.Heroes)
+	}
+	return pl, false
+}
+
+// countActive counts the characters of cs still in the fight.
+func countActive(cs []Character) int {
+	n := 0
+	for i := range cs {
+		if cs[i].Active() {
+			n++
 		}
 	}
-	if s.CriticalMoment && len(pl.Hand) >= 2 && pl.CriticalAct != st.Act {
-		n := 0
-		for _, id := range pl.Hand {
-			n += int(combatCard[cards[id].Name])
-		}
-		return n < 2
-	}
-	return true
+	return n
 }
 
 // declareCheck decides on a card whose play depends on the situation,
 // filling in its play; critical: a Critical Moment is under way.
-func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Play, bool) {
-	st := &g.State
+func (s *Style) declareCheck(st *State, p int, pl Play, n Name, critical bool) (Play, bool) {
 	me := &st.Heroes[p]
 	switch n {
 	case Drama:
@@ -272,7 +289,7 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 				t = h
 			}
 		}
-		pl.Target = t
+		pl.Target = OnHero(t)
 		return pl, t >= 0 && !critical
 	case Glory:
 		return pl, me.Status.Crit
@@ -280,7 +297,7 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 		return pl, len(st.Discard) > 0
 	case Rally:
 		for q := range st.Players {
-			if len(st.Players[q].Hand) < g.Rules.HandSize {
+			if len(st.Players[q].Hand) < st.Rules.HandSize {
 				return pl, true
 			}
 		}
@@ -295,149 +312,78 @@ func (s *Style) declareCheck(g *Game, p int, pl Play, n Name, critical bool) (Pl
 	return pl, false
 }
 
-// How Style.Declare treats a card in the pool: never play it, always play
-// it, or look at the situation (declareKind by name; a table rather than a
-// switch, which compiles to a jump mispredicted on nearly every card).
-const (
-	declNever uint8 = iota
-	declAlways
-	declCheck
-)
-
-// declarable is 1 for a name Style.Declare may play (declareKind not
-// declNever), by name with 256 entries so a Name indexes it unchecked.
-var declarable = func() (t [256]uint8) {
-	for n := range numNames {
-		if declareKind[n] != declNever {
-			t[n] = 1
-		}
-	}
-	return t
-}()
-
-var declareKind = func() (k [numNames]uint8) {
-	for _, n := range []Name{Action, Adrenalin, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste, Alertness, Connection, Idea} {
-		k[n] = declAlways
-	}
-	for _, n := range []Name{Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative} {
-		k[n] = declCheck
-	}
-	return k
-}()
-
-// Move picks the most valuable hand card for the pool (Escape only first).
-func (s *Style) Move(g *Game, p int) int {
+// Move picks the most valuable hand card for the pool (Escape only first),
+// any but a Drama card it keeps: Idea, Alertness and Connection too, whose
+// moment comes out of combat, since a pool card is played, not held.
+func (s *Style) Move(v *View) int {
+	p := v.Who
+	st := v.State
 	if !s.PlayCards {
 		return -1
 	}
-	me := &g.State.Players[p]
-	vals, cards := &valueSpend, g.Deck.Cards
-	if s.KeepDrama {
-		vals = &valueKeep
-	}
-	// Escape counts for nothing once a card has gone to the pool (Pooled).
-	noEscape := me.Pooled > 0
+	me := &st.Players[p]
 	best, bv := -1, 0
 	for _, id := range me.Hand {
-		n := cards[id].Name
-		v := 0
-		if n < numNames {
-			v = vals[n]
-		} else {
-			v = s.value(n)
+		if !st.poolable(p, id) {
+			continue // Escape only as the encounter begins, nothing else then
 		}
-		v &^= -int(b2u(n == Escape && noEscape))
-		// The best card so far selects by a mask, not a branch: which
-		// card wins depends on the deal.
-		m := -int(b2u(v > bv))
-		best ^= (best ^ id) & m
-		bv = max(bv, v)
+		if val := s.value(st.Deck.Cards[id].Name); val > bv {
+			best, bv = id, val
+		}
 	}
-	if bv < 5 {
-		return -1
+	if bv < 3 {
+		return -1 // only a Drama card kept for its worth
 	}
 	return best
 }
 
 // Choose defends under Setback or when hurt past DefendBelow; otherwise it
 // attacks the weakest opponent, or uses an approved contest it is good at.
-func (s *Style) Choose(g *Game, ci int) Choice {
-	ch, _, _ := s.choose(g, ci)
-	return ch
-}
-
-// choose is Choose with the characters it picked: the actor (nil only for
-// no such character) and the target (nil for Defend).
-func (s *Style) choose(g *Game, ci int) (Choice, *Character, *Character) {
-	st := &g.State
-	nh := len(st.Heroes)
-	if uint(ci) >= uint(nh+len(st.Villains)) {
-		return Choice{Act: Defend}, nil, nil // no such character: the engine reports it
+func (s *Style) Choose(v *View) Choice {
+	ci := v.Who
+	st := v.State
+	if ci < 0 || ci >= len(st.Heroes)+len(st.Villains) {
+		return Choice{Act: Defend} // no such character: the engine reports it
 	}
-	c, opp, off, side := (*Character)(nil), st.Villains, nh, Heroes
-	if ci < nh {
-		c = &st.Heroes[ci]
-	} else {
-		c, opp, off, side = &st.Villains[ci-nh], st.Heroes, 0, Villains
+	c, side := st.char(ci), st.side(ci)
+	opp, off := st.Villains, len(st.Heroes)
+	if side == Villains {
+		opp, off = st.Heroes, 0
 	}
 	if st.Setback[side] || (s.DefendBelow > 0 && c.HP*100 < c.MaxHP*s.DefendBelow) {
-		return Choice{Act: Defend}, c, nil
+		return Choice{Act: Defend}
 	}
 	t := weakest(opp)
 	if t < 0 {
-		return Choice{Act: Defend}, c, nil
+		return Choice{Act: Defend}
 	}
 	ch := Choice{Act: Attack, Target: t + off}
 	if s.AllOut {
 		ch.Act = AllOutAttack
 	}
-	tc := &opp[t]
-	if a := s.contest(g, side, c, tc); a != NoAct {
+	if a := s.contest(st, side, c, &opp[t]); a != NoAct {
 		ch.Act = a
 	}
-	return ch, c, tc
-}
-
-// weakest is the index of the weakest active character of opp (the first
-// of equals), or -1 if none is active.
-func weakest(opp []Character) int {
-	// Who is weakest changes with every wound, so the comparison selects
-	// by a mask rather than a branch (which the compiler made of an if,
-	// and the processor mispredicted).
-	t, thp := -1, math.MaxInt
-	for i := range opp {
-		if x := &opp[i]; x.Active() {
-			hp := x.HP
-			m := -int(b2u(hp < thp)) // all ones when x is weaker
-			t ^= (t ^ i) & m
-			thp = min(thp, hp)
-		}
-	}
-	if t < 0 {
-		// None active, or every active one at math.MaxInt HP.
-		t = firstActive(opp)
-	}
-	return t
+	return ch
 }
 
 // contest is the approved contest c of side takes against tc instead of
 // an attack, or NoAct.
-func (s *Style) contest(g *Game, side Side, c, tc *Character) Act {
-	a0, a1 := s.contests(g, side)
+func (s *Style) contest(st *State, side Side, c, tc *Character) Act {
+	a0, a1 := s.contests(st, side)
 	return s.contestOf(a0, a1, c, tc)
 }
 
 // contests are the contests open to side, in order of preference, when
 // Contests (NoAct where none): for heroes the card's approved actions, for
 // villains the line's villain action. They change only with the card.
-func (s *Style) contests(g *Game, side Side) (a0, a1 Act) {
-	st := &g.State
+func (s *Style) contests(st *State, side Side) (a0, a1 Act) {
 	if !s.Contests || len(st.Stack) == 0 {
 		return NoAct, NoAct
 	}
 	a0, a1 = st.Line.VillainAction, NoAct
 	if side == Heroes {
-		card := &g.Deck.Cards[st.Stack[len(st.Stack)-1]]
+		card := &st.Deck.Cards[st.Stack[len(st.Stack)-1]]
 		a0, a1 = card.Approved[0], card.Approved[1]
 	}
 	return a0, a1
@@ -455,46 +401,36 @@ func (s *Style) contestOf(a0, a1 Act, c, tc *Character) Act {
 	return NoAct
 }
 
-// firstActive returns the index of the first active character of cs, or -1.
-func firstActive(cs []Character) int {
-	for i := range cs {
-		if cs[i].Active() {
-			return i
-		}
-	}
-	return -1
-}
-
 // contestBetter: contest a is worth taking against t, four or more above
 // the resistance and no worse than the attack skill.
-// The skills are contestSkills' for a skilled actor, written out (no call,
-// no Unskilled test).
 func (s *Style) contestBetter(a Act, c, t *Character) bool {
-	var sk, resist int
-	switch a {
-	case Trick:
-		sk, resist = c.Trick.Level, t.IQ
-	case Test:
-		sk, resist = c.Will, t.Will
-	case Taunt:
-		sk, resist = c.Influence.Level, t.Will
-	case Intimidate:
-		sk, resist = c.Intimidation.Level, t.Will
-	default:
-		sk, resist = c.Maneuver.Level, t.Maneuver.Level
-	}
+	sk, resist, _ := contestSkills(a, c, t, false)
 	return sk-resist >= 4 && sk >= c.Attack.Level
 }
 
-// Spend spends Possibilities on every failure when SpendPossibilities.
-func (s *Style) Spend(g *Game, ci int, r Result) bool { return s.SpendPossibilities }
+// Cancel spends Opponent Fails on any success that would hurt: every
+// attack that hits, every contest but a Maneuver won against a fresh
+// character.
+func (s *Style) Cancel(v *View, actor int, a Act) bool {
+	t := v.char(v.Who)
+	return a != Maneuver || t.FP*2 < t.MaxFP
+}
 
-// Strip removes the most valuable non-subplot card.
-func (s *Style) Strip(g *Game, target int) int {
-	pool := g.State.Players[target].Pool
-	best, bv := 0, -1
+// Spend spends Possibilities on every failure of an action when
+// SpendPossibilities, and of a defence or resistance when SpendOnDefence.
+func (s *Style) Spend(v *View, r Result) bool {
+	return s.SpendPossibilities && (!v.Resisting || s.SpendOnDefence)
+}
+
+// Strip removes the most valuable card that is not a subplot, or none
+// (-1) when the pool holds only subplots.
+func (s *Style) Strip(v *View) int {
+	target := v.Who
+	st := v.State
+	pool := st.Players[target].Pool
+	best, bv := -1, -1
 	for i, id := range pool {
-		n := g.Deck.Cards[id].Name
+		n := st.Deck.Cards[id].Name
 		if n.Kind() == Subplot {
 			continue
 		}
@@ -506,20 +442,22 @@ func (s *Style) Strip(g *Game, target int) int {
 }
 
 // Call breaks a wounded target, else sets it back.
-func (s *Style) Call(g *Game, actor, target int, a Act) Effect {
-	if t := g.char(target); t.HP < t.MaxHP {
+func (s *Style) Call(v *View, target int, a Act) Effect {
+	if t := v.char(target); t.HP < t.MaxHP {
 		return Break
 	}
 	return Setback
 }
 
 // Discard drops the least valuable card; at exactly four, only a weak one.
-func (s *Style) Discard(g *Game, p int, must bool) int {
-	hand := g.State.Players[p].Hand
+func (s *Style) Discard(v *View, must bool) int {
+	p := v.Who
+	st := v.State
+	hand := st.Players[p].Hand
 	worst, wv := -1, 1<<30
 	for i, id := range hand {
-		if v := s.value(g.Deck.Cards[id].Name); v < wv {
-			worst, wv = i, v
+		if val := s.value(st.Deck.Cards[id].Name); val < wv {
+			worst, wv = i, val
 		}
 	}
 	if !must && wv > 3 {
@@ -529,7 +467,7 @@ func (s *Style) Discard(g *Game, p int, must bool) int {
 }
 
 // Steps attempts every shown step with MultiStep, else one unless time is short.
-func (s *Style) Steps(v TaskView) int {
+func (s *Style) Steps(v *TaskView) int {
 	if s.MultiStep || v.RoundsLeft < v.Steps-v.Done {
 		return v.Avail
 	}
@@ -537,7 +475,74 @@ func (s *Style) Steps(v TaskView) int {
 }
 
 // Switch changes skill when steps are done or the other skill is no worse.
-func (s *Style) Switch(v TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
+func (s *Style) Switch(v *TaskView) bool { return v.Done > 0 || v.Alternate >= v.Skill }
+
+// Trade swaps a bonus card in p's pool that another hero would use better
+// (Adrenalin for the best attacker, Willpower for the best at Trick or
+// Will, Presence for the best at Influence or Intimidation) for one in
+// that hero's pool that p's hero would use best.
+func (s *Style) Trade(v *View) Swap {
+	p := v.Who
+	st := v.State
+	if !s.PlayCards {
+		return Swap{With: -1}
+	}
+	for _, give := range st.Players[p].Pool {
+		u := bestUser(st, st.Deck.Cards[give].Name)
+		if u < 0 || u == p {
+			continue
+		}
+		for _, take := range st.Players[u].Pool {
+			if bestUser(st, st.Deck.Cards[take].Name) == p {
+				return Swap{With: u, Give: give, Take: take}
+			}
+		}
+	}
+	return Swap{With: -1}
+}
+
+// bestUser is the active hero who rolls best with bonus card n, or -1
+// for a card that is not a bonus to one kind of roll.
+func bestUser(st *State, n Name) int {
+	skill := func(c *Character) int {
+		switch n {
+		case Adrenalin:
+			return c.Attack.Level
+		case Willpower:
+			return max(c.Trick.Level, c.Will)
+		case Presence:
+			return max(c.Influence.Level, c.Intimidation.Level)
+		}
+		return 0
+	}
+	if n != Adrenalin && n != Willpower && n != Presence {
+		return -1
+	}
+	best := -1
+	for h := range st.Heroes {
+		c := &st.Heroes[h]
+		if c.Active() && (best < 0 || skill(c) > skill(&st.Heroes[best])) {
+			best = h
+		}
+	}
+	return best
+}
+
+// SideRoll takes the extra approved action whenever PlayCards: the card
+// it may draw is worth having.
+func (s *Style) SideRoll(v *TaskView) bool { return s.PlayCards }
 
 // LastDitch always makes the last-ditch effort.
-func (s *Style) LastDitch(v TaskView) bool { return true }
+func (s *Style) LastDitch(v *TaskView) bool { return true }
+
+// weakest is the index of the weakest active character of opp (the first
+// of equals), or -1 if none is active.
+func weakest(opp []Character) int {
+	t := -1
+	for i := range opp {
+		if opp[i].Active() && (t < 0 || opp[i].HP < opp[t].HP) {
+			t = i
+		}
+	}
+	return t
+}

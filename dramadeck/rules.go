@@ -114,9 +114,11 @@ func checkBands(name string, bs []Band) error {
 		if len(b.Target) > 2 || len(b.Actor) > 2 {
 			return fmt.Errorf("%s[%d]: at most two effects per side", name, i)
 		}
-		for _, e := range append(append([]Effect(nil), b.Target...), b.Actor...) {
-			if !e.marginResult() {
-				return fmt.Errorf("%s[%d]: %v is not a margin result (allowed: Stymied, Unskilled, Setback, Break, Up, Fatigued, Player's Call)", name, i, e)
+		for _, es := range [2][]Effect{b.Target, b.Actor} {
+			for _, e := range es {
+				if !e.marginResult() {
+					return fmt.Errorf("%s[%d]: %v is not a margin result (allowed: Stymied, Unskilled, Setback, Break, Up, Fatigued, Player's Call)", name, i, e)
+				}
 			}
 		}
 		if b.To < 0 {
@@ -166,6 +168,23 @@ type Rules struct {
 	Margins MarginTable `json:"margins"`
 	// MaxLeadership: Leadership moves at most this many cards (2) [text].
 	MaxLeadership int `json:"max_leadership"`
+	// TaskDrawsOutOfCombat: a Dramatic Skill Resolution's extra approved
+	// action may draw a card out of combat too. The text's player side
+	// says no additional cards are drawn out of combat, its skill
+	// resolution that the roll draws one; false lets the player side win
+	// [ours].
+	TaskDrawsOutOfCombat bool `json:"task_draws_out_of_combat,omitempty"`
+	// DefenceTakesCards: the cards waiting on a character (Adrenalin,
+	// Willpower, Presence, Supporter, Second Chance, Up, Drama, Hero) help
+	// its active defence and its resistance in a contest, not only its
+	// actions (true) [ours]; false is the engine's earlier reading, where
+	// only the actor's rolls took them.
+	DefenceTakesCards bool `json:"defence_takes_cards"`
+	// InspirationRevives: Inspiration restores "all characters on that
+	// side", those already out of the fight included, who come back if
+	// their HP and FP are then above 0. False (the default, as before)
+	// restores only those still in the fight [ours].
+	InspirationRevives bool `json:"inspiration_revives,omitempty"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.
@@ -175,6 +194,7 @@ func DefaultRules() Rules {
 		DramaWorth: 3, GloryAward: 3, SubplotAward: 1, LuckRolls: 3, FatigueFP: 2,
 		MultiStep: -2, LastDitch: -4, TaskSteps: 4, Complication: 1,
 		DefendBonus: 2, AllOutAttackBonus: 4, Margins: DefaultMargins(), MaxLeadership: 2,
+		DefenceTakesCards: true,
 	}
 }
 
@@ -190,6 +210,12 @@ func (r Rules) Validate() error {
 		return errors.New("rules.criticals.crit_fail: must be 3..19")
 	case c.CritFailBy < 1:
 		return errors.New("rules.criticals.crit_fail_by: must be >= 1")
+	case c.AlwaysSucceed >= c.AlwaysFail:
+		return fmt.Errorf("rules.criticals: always_succeed %d must be below always_fail %d", c.AlwaysSucceed, c.AlwaysFail)
+	case c.CritSuccess < 3 || c.CritSuccess >= c.AlwaysFail:
+		return fmt.Errorf("rules.criticals.crit_success: %d, must be 3..%d (a critical success is a success, below always_fail)", c.CritSuccess, c.AlwaysFail-1)
+	case c.CritFail <= c.AlwaysSucceed:
+		return fmt.Errorf("rules.criticals.crit_fail: %d, must be above always_succeed %d (a critical failure is a failure)", c.CritFail, c.AlwaysSucceed)
 	case r.HandSize < 1 || r.HandSize > 20:
 		return fmt.Errorf("rules.hand_size: %d, must be 1..20", r.HandSize)
 	case r.Bonus < 0:
@@ -208,8 +234,14 @@ func (r Rules) Validate() error {
 		return fmt.Errorf("rules.task_steps: %d, must be 1..4 (the skill bar names steps A to D)", r.TaskSteps)
 	case r.Complication < 0:
 		return errors.New("rules.complication: must be >= 0")
-	case r.MaxLeadership < 1:
-		return errors.New("rules.max_leadership: must be >= 1")
+	case r.MaxLeadership < 1 || r.MaxLeadership > 2:
+		return fmt.Errorf("rules.max_leadership: %d, must be 1..2 (the text: one or two cards)", r.MaxLeadership)
+	case r.DefendBonus < 0 || r.AllOutAttackBonus < 0:
+		return errors.New("rules: defend_bonus and all_out_attack_bonus must be >= 0 (bonuses)")
+	case r.Bonus > maxCount || r.CoupPercent > maxCount || r.FatigueFP > maxCount || r.Complication > maxCount ||
+		r.DramaWorth > maxCount || r.GloryAward > maxCount || r.SubplotAward > maxCount ||
+		r.DefendBonus > maxCount || r.AllOutAttackBonus > maxCount || r.MultiStep < -maxCount || r.LastDitch < -maxCount:
+		return fmt.Errorf("rules: every number must be within %d", maxCount)
 	case r.DramaWorth < 0 || r.GloryAward < 0 || r.SubplotAward < 0:
 		return errors.New("rules: awards (drama_worth, glory_award, subplot_award) must be >= 0")
 	}

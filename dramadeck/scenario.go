@@ -21,7 +21,7 @@ type Scenario struct {
 	Heroes    []Character `json:"heroes"`
 	Villains  []Character `json:"villains"`
 	MaxRounds int         `json:"max_rounds"`
-	// HeroPolicy and GMPolicy name policies (Policies()).
+	// HeroPolicy and GMPolicy name shipped policies (PolicyNames).
 	HeroPolicy string `json:"hero_policy"`
 	GMPolicy   string `json:"gm_policy"`
 }
@@ -123,6 +123,10 @@ type Runner struct {
 	err      error
 }
 
+// MakeDeck returns the scenario's deck: the shipped default, or its
+// composition with GM faces generated from DeckSeed.
+func (s Scenario) MakeDeck() (*Deck, error) { return s.deck() }
+
 func (s Scenario) deck() (*Deck, error) {
 	if len(s.Deck) == 0 {
 		return DefaultDeck()
@@ -150,6 +154,48 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	return rn, nil
 }
 
+// begin starts the encounter of game g, at the scenario's start with
+// every card in the draw pile: the deck shuffled, each player dealt his
+// hand as his hero enters play, combat begun.
+func (s Scenario) begin(g *Game, r *dice.Roller) {
+	g.Shuffle(r)
+	for p := range g.State.Players {
+		_ = g.EnterPlay(r, p) // a player short of cards plays with fewer
+	}
+	_ = g.StartCombat(s.Dramatic) // a fresh game is out of combat
+	g.State.MaxRounds = s.MaxRounds
+}
+
+// NewGame starts a game of the scenario as a trial does (the deck
+// shuffled, the hands dealt, combat begun), for play by Step; Policies
+// returns the scenario's policies.
+func (s Scenario) NewGame(r *dice.Roller) (*Game, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	d, err := s.deck()
+	if err != nil {
+		return nil, err
+	}
+	g, err := NewGame(s.Rules, d, s.Heroes, s.Villains)
+	if err != nil {
+		return nil, err
+	}
+	s.begin(g, r)
+	return g, nil
+}
+
+// Policies returns the scenario's hero and GM policies.
+func (s Scenario) Policies() (heroes, gm Policy, err error) {
+	if heroes, err = PolicyByName(s.HeroPolicy); err != nil {
+		return nil, nil, fmt.Errorf("hero_policy: %w", err)
+	}
+	if gm, err = PolicyByName(s.GMPolicy); err != nil {
+		return nil, nil, fmt.Errorf("gm_policy: %w", err)
+	}
+	return heroes, gm, nil
+}
+
 // Err reports the first policy error met by Trial (which then counts the
 // trial as timed_out), or nil. The shipped policies make none.
 func (rn *Runner) Err() error { return rn.err }
@@ -161,7 +207,7 @@ func (rn *Runner) Game() *Game { return rn.g }
 func (rn *Runner) reset() {
 	g := rn.g
 	s := &g.State
-	n := len(g.Deck.Cards)
+	n := len(g.State.Deck.Cards)
 	s.Draw = s.Draw[:n]
 	for i := range s.Draw {
 		s.Draw[i] = i
@@ -173,8 +219,9 @@ func (rn *Runner) reset() {
 	}
 	copy(s.Heroes, rn.heroes)
 	copy(s.Villains, rn.villains)
-	*s = State{Act: 1, Scene: 1, Draw: s.Draw, Discard: s.Discard, Stack: s.Stack,
-		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains}
+	*s = State{Rules: s.Rules, Deck: s.Deck, Act: 1, Scene: 1, MaxRounds: rn.s.MaxRounds,
+		Draw: s.Draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
+		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0]}
 }
 
 // Trial plays one encounter from the start and fills metrics (see
@@ -183,11 +230,7 @@ func (rn *Runner) reset() {
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	rn.reset()
 	g := rn.g
-	g.Shuffle(r)
-	for p := range g.State.Players {
-		_ = g.EnterPlay(r, p)
-	}
-	_ = g.StartCombat(rn.s.Dramatic)
+	rn.s.begin(g, r)
 	o, err := g.RunEncounter(r, rn.hp, rn.gm, rn.s.MaxRounds)
 	if err != nil || o == Ongoing {
 		o = TimedOut

@@ -3,8 +3,10 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Skill is a skill level and the default used when Unskilled strikes.
@@ -113,19 +115,8 @@ func (c Character) Fresh() Character {
 
 // Active reports whether the character can still act.
 func (c *Character) Active() bool {
-	// Or-ed as bytes rather than three tests: who is out changes with
-	// the fight, and the scans of a side call this for everyone.
 	st := &c.Status
-	return b2u(st.Out)|b2u(st.Fled)|b2u(st.Dead) == 0
-}
-
-// b2u is 1 for true, 0 for false (compiled without a branch).
-func b2u(b bool) uint8 {
-	var u uint8
-	if b {
-		u = 1
-	}
-	return u
+	return !st.Out && !st.Fled && !st.Dead
 }
 
 func (c *Character) check(field string) error {
@@ -140,8 +131,14 @@ func (c *Character) check(field string) error {
 		return fmt.Errorf("%s.damage.dice: %d, must be 0..20", field, c.Damage.Dice)
 	case c.DR < 0:
 		return fmt.Errorf("%s.dr: must be >= 0", field)
-	case c.Possibilities < 0:
-		return fmt.Errorf("%s.possibilities: must be >= 0", field)
+	case c.MaxHP > maxTrack || c.MaxFP > maxTrack:
+		return fmt.Errorf("%s: max_hp and max_fp must be at most %d", field, maxTrack)
+	case c.HP < 0 || c.FP < 0:
+		return fmt.Errorf("%s: hp and fp must be >= 0 (0 reads as full)", field)
+	case c.Damage.Add < -maxCount || c.Damage.Add > maxCount || c.DR > maxCount:
+		return fmt.Errorf("%s: damage.add and dr must be within %d", field, maxCount)
+	case c.Possibilities < 0 || c.Possibilities > maxCount:
+		return fmt.Errorf("%s.possibilities: must be 0..%d", field, maxCount)
 	}
 	for _, s := range []struct {
 		n string
@@ -169,10 +166,12 @@ type Player struct {
 	// must be the first).
 	Pooled int `json:"pooled,omitempty"`
 	// CriticalAct is the Act in which a Critical Moment was declared (0 = none).
-	CriticalAct int   `json:"critical_act,omitempty"`
-	Ideas       int   `json:"ideas,omitempty"`     // Idea cards played
-	Permanent   []int `json:"permanent,omitempty"` // subplots made permanent by Campaign
-	Award       int   `json:"award,omitempty"`     // Possibilities earned for the adventure's end
+	CriticalAct int `json:"critical_act,omitempty"`
+	// Traded: the player made (or declined) his trade this round.
+	Traded    bool  `json:"traded,omitempty"`
+	Ideas     int   `json:"ideas,omitempty"`     // Idea cards played
+	Permanent []int `json:"permanent,omitempty"` // subplots made permanent by Campaign
+	Award     int   `json:"award,omitempty"`     // Possibilities earned for the adventure's end
 }
 
 // Outcome of an encounter.
@@ -187,39 +186,38 @@ const (
 	TimedOut
 )
 
-var outcomeText = [...]string{"ongoing", "heroes_win", "villains_win", "escaped", "timed_out"}
+var outcomeNames = named.Enum[Outcome]{"ongoing", "heroes_win", "villains_win", "escaped", "timed_out"}
 
-func (o Outcome) String() string {
-	if int(o) < len(outcomeText) {
-		return outcomeText[o]
-	}
-	return fmt.Sprintf("Outcome(%d)", int(o))
-}
+func (o Outcome) String() string { return outcomeNames.String(o) }
 
 // MarshalText writes the outcome name.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+func (o Outcome) MarshalText() ([]byte, error) { return outcomeNames.Marshal(o) }
 
 // UnmarshalText reads an outcome name.
-func (o *Outcome) UnmarshalText(b []byte) error {
-	for i, s := range outcomeText {
-		if s == string(b) {
-			*o = Outcome(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown outcome %q", b)
-}
+func (o *Outcome) UnmarshalText(b []byte) error { return outcomeNames.Unmarshal(b, o) }
 
-// State is the whole visible game: every pile, every character, the current
-// action stack card. It saves and restores as JSON. Cards are indices into
-// the Game's Deck; each is in exactly one of Draw, Discard, Stack, a Hand or
-// a Pool.
+// State is the whole game as one saveable value: the rules and the deck
+// it is played with, every pile, every character, the round's phase and
+// acting order, and the tasks under way. It saves and restores as JSON
+// (Game.Save, Restore); Check validates a restored state whole. Cards are
+// indices into Deck; each is in exactly one of Draw, Discard, Stack, a
+// Hand or a Pool.
 type State struct {
-	Act      int  `json:"act"`
-	Scene    int  `json:"scene"`
-	Round    int  `json:"round"`
-	Combat   bool `json:"combat"`
-	Dramatic bool `json:"dramatic"` // read the D: line rather than S:
+	// Rules are the rules of play; a designer may change them between
+	// steps (BeginRound and the task and scene steps check them again).
+	Rules Rules `json:"rules"`
+	// Deck is the deck in play: piles hold indices into Deck.Cards.
+	Deck Deck `json:"deck"`
+
+	Act    int  `json:"act"`
+	Scene  int  `json:"scene"`
+	Round  int  `json:"round"`
+	Combat bool `json:"combat"`
+	// Phase is where the combat round stands; Queue the characters yet to
+	// take their action this round, in order (Turn).
+	Phase    Phase `json:"phase"`
+	Queue    []int `json:"queue"`
+	Dramatic bool  `json:"dramatic"` // read the D: line rather than S:
 
 	Draw    []int `json:"draw"`    // top is last
 	Discard []int `json:"discard"` // top is last
@@ -247,7 +245,14 @@ type State struct {
 	Planned int `json:"planned,omitempty"`
 
 	Outcome Outcome `json:"outcome"`
-	Glory   int     `json:"glory"` // Glory cards played this adventure
+	// MaxRounds ends the encounter as TimedOut once that many rounds
+	// have passed (0: no limit).
+	MaxRounds int `json:"max_rounds,omitempty"`
+	Glory     int `json:"glory"` // Glory cards played this adventure
+
+	// Tasks are the Dramatic Skill Resolutions started (StartTask), in
+	// progress or over.
+	Tasks []TaskState `json:"tasks,omitempty"`
 
 	// Counters for reports.
 	Flips        int `json:"flips"`
@@ -256,34 +261,37 @@ type State struct {
 	CardsDrawn   int `json:"cards_drawn"`
 }
 
-// Game is a Drama Deck game: rules, deck, visible state and an optional
-// event sink. Every step function checks its input first and leaves State
-// unchanged when it returns an error.
+// Game is a Drama Deck game in play: its State and an optional event
+// sink. Every step function checks its input first and leaves State (and
+// the dice.Roller) unchanged when it returns an error.
 type Game struct {
-	// Rules may be changed between steps; a change takes effect from the
-	// next step call (PlayRound, Act, a task step, Search).
-	Rules Rules
-	Deck  *Deck
 	State State
 	// Sink, when non-nil, receives every event; nil costs nothing.
 	Sink func(Event)
 
-	jt       judgeTable // Rules.Criticals by 3d6 total (see successRoll)
-	kd       keptDice   // dice drawn ahead during PlayRound
-	order    [2][]int   // each side's acting order (see sideOrder)
-	speeds   [2][]int   // the speeds it was sorted by
-	orderOff [2]int     // and the index of the side's first character
-	moveBuf  []int      // scratch: Critical Moment moves
-	playBuf  []Play     // scratch: declarations
+	moveBuf []int    // scratch: Critical Moment moves
+	playBuf []Play   // scratch: declarations
+	v       View     // what a policy is shown (see view)
+	tv      TaskView // what a policy is shown of a task (see taskView)
+}
+
+// view shows the state to a policy asking about who (a player, or a
+// character): a View the engine refills for each question.
+func (g *Game) view(who int) *View {
+	g.v = View{State: &g.State, Who: who}
+	return &g.v
 }
 
 // Characters are addressed by one index: heroes 0..len(Heroes)-1 (hero i is
 // player i's character), then villains.
-func (g *Game) char(ci int) *Character {
-	if ci < len(g.State.Heroes) {
-		return &g.State.Heroes[ci]
+func (g *Game) char(ci int) *Character { return g.State.char(ci) }
+
+// char is character ci, heroes first, then villains.
+func (s *State) char(ci int) *Character {
+	if ci < len(s.Heroes) {
+		return &s.Heroes[ci]
 	}
-	return &g.State.Villains[ci-len(g.State.Heroes)]
+	return &s.Villains[ci-len(s.Heroes)]
 }
 
 // Char returns character ci (heroes first, then villains), or an error.
@@ -301,8 +309,11 @@ func (g *Game) checkChar(ci int) error {
 	return nil
 }
 
-func (g *Game) side(ci int) Side {
-	if ci < len(g.State.Heroes) {
+func (g *Game) side(ci int) Side { return g.State.side(ci) }
+
+// side is the side of character ci.
+func (s *State) side(ci int) Side {
+	if ci < len(s.Heroes) {
 		return Heroes
 	}
 	return Villains
@@ -337,7 +348,7 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 			return nil, err
 		}
 	}
-	g := &Game{Rules: rules, Deck: deck}
+	g := &Game{State: State{Rules: rules, Deck: *deck.Clone()}}
 	n := len(deck.Cards)
 	s := &g.State
 	s.Draw = make([]int, n)
@@ -360,38 +371,16 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 		s.Villains[i] = villains[i].Fresh()
 	}
 	s.Act, s.Scene = 1, 1
-	g.order = [2][]int{make([]int, 0, len(heroes)), make([]int, 0, len(villains))}
-	g.speeds = [2][]int{make([]int, 0, len(heroes)), make([]int, 0, len(villains))}
+	s.Queue = make([]int, 0, 2*(len(heroes)+len(villains)))
 	g.moveBuf = make([]int, 0, n)
 	g.playBuf = make([]Play, 0, n)
-	g.syncCriticals()
 	return g, nil
 }
 
 // Shuffle shuffles the draw pile.
 func (g *Game) Shuffle(r *dice.Roller) {
-	// Roller.Shuffle's Fisher-Yates written out: the same draws and the
-	// same order, without a call to a swap function for every card.
 	d := g.State.Draw
-	if g.kd.log != nil && g.kd.on {
-		g.shuffleLogged(r)
-		return
-	}
-	for i := len(d) - 1; i > 0; i-- {
-		j := r.IntN(i + 1)
-		d[i], d[j] = d[j], d[i]
-	}
-}
-
-// shuffleLogged is Shuffle that logs each draw as the face a script would
-// give for it (see keptDice.log).
-func (g *Game) shuffleLogged(r *dice.Roller) {
-	d := g.State.Draw
-	for i := len(d) - 1; i > 0; i-- {
-		j := r.IntN(i + 1)
-		*g.kd.log = append(*g.kd.log, j+1)
-		d[i], d[j] = d[j], d[i]
-	}
+	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
 }
 
 // Where reports where card id is: "draw", "discard", "stack", "hand P" or
@@ -420,29 +409,7 @@ func (g *Game) Where(id int) (string, error) {
 }
 
 // CheckCards verifies that every card of the deck is in exactly one place.
-func (g *Game) CheckCards() error {
-	n := len(g.Deck.Cards)
-	seen := make([]int, n)
-	s := &g.State
-	piles := [][]int{s.Draw, s.Discard, s.Stack}
-	for i := range s.Players {
-		piles = append(piles, s.Players[i].Hand, s.Players[i].Pool)
-	}
-	for _, p := range piles {
-		for _, c := range p {
-			if c < 0 || c >= n {
-				return fmt.Errorf("pile holds card %d, deck has 0..%d", c, n-1)
-			}
-			seen[c]++
-		}
-	}
-	for c, k := range seen {
-		if k != 1 {
-			return fmt.Errorf("card %d (%v) is in %d places", c, g.Deck.Cards[c].Name, k)
-		}
-	}
-	return nil
-}
+func (g *Game) CheckCards() error { return g.State.checkCards() }
 
 func indexOf(pile []int, id int) int {
 	for i, c := range pile {
@@ -455,10 +422,5 @@ func indexOf(pile []int, id int) int {
 
 // remove deletes pile[i] keeping order.
 func remove(pile []int, i int) []int {
-	// Piles in play hold a few cards: a loop, not a call of memmove.
-	_ = pile[i] // an index out of range panics, as the copy did
-	for ; i+1 < len(pile); i++ {
-		pile[i] = pile[i+1]
-	}
-	return pile[:len(pile)-1]
+	return slices.Delete(pile, i, i+1)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -196,6 +197,120 @@ func TestShuffleMatchesRoller(t *testing.T) {
 		g.Shuffle(dice.NewSeeded(seed))
 		if d := cmp.Diff(want, g.State.Draw); d != "" {
 			t.Fatalf("seed %d (-Roller.Shuffle +Game.Shuffle):\n%s", seed, d)
+		}
+	}
+}
+
+// savedGame is a game in the middle of a round, saved as JSON.
+func savedGame(t *testing.T) []byte {
+	t.Helper()
+	g := testGame(t)
+	deal(t, g, dice.NewSeeded(5), false)
+	if err := g.BeginRound(dice.NewSeeded(6)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.StartTask(0, Task{Skill: 12, Rounds: 3}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A saved game restores to the same game, rules, deck, phase and tasks
+// included.
+func TestSavedGameRestoresWhole(t *testing.T) {
+	b := savedGame(t)
+	g, err := Restore(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, err := g.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(b2) {
+		t.Error("a restored game saves differently")
+	}
+	if g.State.Phase != Declaring || len(g.State.Tasks) != 1 || len(g.State.Deck.Cards) == 0 {
+		t.Errorf("restored phase %v, %d tasks, %d cards", g.State.Phase, len(g.State.Tasks), len(g.State.Deck.Cards))
+	}
+}
+
+// Restored states that every card check passed but that the steps could
+// not play are refused whole by Restore (State.Check): each used to panic
+// or hang in a step.
+func TestRestoredBrokenStatesAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mutate func(s *State)
+	}{
+		{"more heroes than players (drawTo panicked)", func(s *State) {
+			s.Heroes = append(s.Heroes, s.Heroes[0])
+		}},
+		{"no heroes (Search panicked)", func(s *State) { s.Heroes, s.Players = nil, nil }},
+		{"damage dice 2^53 (a damage roll would never end)", func(s *State) { s.Heroes[0].Damage.Dice = 1 << 53 }},
+		{"a Haste debt of 2^53 actions", func(s *State) { s.Heroes[0].Status.Extra = 1 << 53 }},
+		{"rules with six task steps", func(s *State) { s.Rules.TaskSteps = 6 }},
+		{"a queue naming character 99", func(s *State) { s.Phase, s.Queue = Acting, []int{99} }},
+		{"acting out of combat", func(s *State) { s.Combat = false }},
+		{"a task for player 7", func(s *State) { s.Tasks[0].Player = 7 }},
+		{"a task past its steps", func(s *State) { s.Tasks[0].Done = 9 }},
+		{"a card in two places", func(s *State) { s.Discard = append(s.Discard, s.Draw[0]) }},
+		{"a card outside the deck", func(s *State) { s.Draw[0] = 999 }},
+		{"an empty deck", func(s *State) { s.Deck.Cards = nil }},
+		{"a card approving Work", func(s *State) { s.Deck.Cards[0].Approved[0] = Work }},
+		{"HP of -2^53", func(s *State) { s.Villains[0].HP = -1 << 53 }},
+		{"round 2^53", func(s *State) { s.Round = 1 << 53 }},
+	} {
+		var s State
+		if err := json.Unmarshal(savedGame(t), &s); err != nil {
+			t.Fatal(err)
+		}
+		tc.mutate(&s)
+		b, err := json.Marshal(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Restore(b); err == nil {
+			t.Errorf("%s: restored", tc.name)
+		} else {
+			t.Logf("%s: %v", tc.name, err)
+		}
+	}
+}
+
+// ParseDeck's card count cannot wrap: a second line of 2^63-1 cards is
+// refused, where the sum once wrapped below the limit and the process
+// ran out of memory.
+func TestParseDeckCountCannotWrap(t *testing.T) {
+	_, err := ParseDeck(strings.NewReader("2 Hero\n9223372036854775807 Drama\n"), 1)
+	if err == nil {
+		t.Fatal("a deck of 2^63+1 cards was read")
+	}
+	t.Log(err)
+}
+
+// Validate refuses criticals that contradict themselves and negative
+// posture bonuses.
+func TestValidateRefusesContradictoryRules(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mutate func(r *Rules)
+	}{
+		{"crit_success 17 (a critical success that always fails)", func(r *Rules) { r.Criticals.CritSuccess = 17 }},
+		{"crit_fail 4 (a critical failure that always succeeds)", func(r *Rules) { r.Criticals.CritFail = 4 }},
+		{"always_succeed 17, always_fail 17", func(r *Rules) { r.Criticals.AlwaysSucceed = 17 }},
+		{"negative defend bonus", func(r *Rules) { r.DefendBonus = -2 }},
+		{"negative all-out attack bonus", func(r *Rules) { r.AllOutAttackBonus = -1 }},
+		{"Leadership moving three cards", func(r *Rules) { r.MaxLeadership = 3 }},
+	} {
+		r := DefaultRules()
+		tc.mutate(&r)
+		if err := r.Validate(); err == nil {
+			t.Errorf("%s: accepted", tc.name)
 		}
 	}
 }

@@ -13,8 +13,11 @@ import (
 type Task struct {
 	Skill int `json:"skill"`
 	// Alternate is the different skill a Critical Problem lets the player
-	// switch to (the text asks the player to describe one).
+	// switch to (the text asks the player to describe one); Others are
+	// further skills later Critical Problems switch to, in turn, before
+	// coming back to Skill.
 	Alternate int      `json:"alternate"`
+	Others    []int    `json:"others,omitempty"`
 	Modifiers [4]int   `json:"modifiers"` // per step A..D
 	Rounds    int      `json:"rounds"`    // time limit
 	Kind      RollKind `json:"kind"`      // roll kind for card purposes
@@ -25,22 +28,47 @@ func (t *Task) Check() error {
 	switch {
 	case t.Rounds < 1 || t.Rounds > 100:
 		return fmt.Errorf("task.rounds: %d, must be 1..100", t.Rounds)
-	case t.Skill < -10 || t.Skill > 40 || t.Alternate < -10 || t.Alternate > 40:
-		return errors.New("task.skill/alternate: must be -10..40")
+	case len(t.Others) > maxOthers:
+		return fmt.Errorf("task.others: %d skills, at most %d", len(t.Others), maxOthers)
+	}
+	for i := range t.skills() {
+		if sk := t.skill(i); sk < -10 || sk > 40 {
+			return fmt.Errorf("task: skill %d of skill, alternate and others is %d, must be -10..40", i, sk)
+		}
+	}
+	switch {
 	case t.Kind > Interpersonal:
 		return fmt.Errorf("task.kind: %d, must be 0..2", t.Kind)
 	}
 	return nil
 }
 
+// maxOthers bounds a task's further skills.
+const maxOthers = 8
+
+// skills is how many skills the task may be worked with.
+func (t *Task) skills() int { return 2 + len(t.Others) }
+
+// skill is skill i of Skill, Alternate, Others.
+func (t *Task) skill(i int) int {
+	switch i {
+	case 0:
+		return t.Skill
+	case 1:
+		return t.Alternate
+	}
+	return t.Others[i-2]
+}
+
 // TaskState is a Dramatic Skill Resolution in progress.
 type TaskState struct {
-	Task     Task `json:"task"`
-	Player   int  `json:"player"`   // whose hero works on it
-	Done     int  `json:"done"`     // steps completed (next is A+Done)
-	Worse    int  `json:"worse"`    // Complication penalty so far
-	Round    int  `json:"round"`    // rounds used
-	Switched bool `json:"switched"` // working with the Alternate skill
+	Task   Task `json:"task"`
+	Player int  `json:"player"` // whose hero works on it
+	Done   int  `json:"done"`   // steps completed (next is A+Done)
+	Worse  int  `json:"worse"`  // Complication penalty so far
+	Round  int  `json:"round"`  // rounds used
+	// Using is the skill worked with: 0 Skill, 1 Alternate, 2 on Others.
+	Using    int  `json:"using,omitempty"`
 	Restarts int  `json:"restarts"`
 	Finished bool `json:"finished"`
 	Failed   bool `json:"failed"`
@@ -50,8 +78,8 @@ type TaskState struct {
 
 // TaskView is what a policy sees when deciding about a task.
 type TaskView struct {
-	Skill      int  // skill in use (Skill, or Alternate once switched)
-	Alternate  int  // the other skill
+	Skill      int  // skill in use (Skill, or another once switched)
+	Alternate  int  // the skill a switch would take up next
 	Modifier   int  // modifier of the next step, Complications included
 	Done       int  // steps completed
 	Steps      int  // steps in the task
@@ -61,26 +89,36 @@ type TaskView struct {
 }
 
 func (ts *TaskState) view(rules *Rules, avail int) TaskView {
-	v := TaskView{Skill: ts.Task.Skill, Alternate: ts.Task.Alternate, Done: ts.Done,
-		Steps: rules.TaskSteps, Avail: avail, RoundsLeft: ts.Task.Rounds - ts.Round, Switched: ts.Switched}
-	if ts.Switched {
-		v.Skill, v.Alternate = v.Alternate, v.Skill
-	}
+	t := &ts.Task
+	v := TaskView{Skill: t.skill(ts.Using), Alternate: t.skill((ts.Using + 1) % t.skills()), Done: ts.Done,
+		Steps: rules.TaskSteps, Avail: avail, RoundsLeft: t.Rounds - ts.Round, Switched: ts.Using != 0}
 	if ts.Done < rules.TaskSteps {
 		v.Modifier = ts.Task.Modifiers[ts.Done] - ts.Worse
 	}
 	return v
 }
 
-// StartTask begins a Dramatic Skill Resolution for player p's hero.
-func (g *Game) StartTask(p int, t Task) (TaskState, error) {
+// taskView shows task ts to a policy, avail steps on offer: a TaskView
+// the engine refills for each question.
+func (g *Game) taskView(ts *TaskState, avail int) *TaskView {
+	g.tv = ts.view(&g.State.Rules, avail)
+	return &g.tv
+}
+
+// StartTask begins a Dramatic Skill Resolution for player p's hero and
+// returns its index in State.Tasks.
+func (g *Game) StartTask(p int, t Task) (int, error) {
 	if err := g.checkPlayer(p); err != nil {
-		return TaskState{}, err
+		return -1, err
 	}
 	if err := t.Check(); err != nil {
-		return TaskState{}, err
+		return -1, err
 	}
-	return TaskState{Task: t, Player: p}, nil
+	if len(g.State.Tasks) >= maxTasks {
+		return -1, fmt.Errorf("%d tasks already started, at most %d", len(g.State.Tasks), maxTasks)
+	}
+	g.State.Tasks = append(g.State.Tasks, TaskState{Task: t, Player: p})
+	return len(g.State.Tasks) - 1, nil
 }
 
 // StepAvail reports how many steps bar lets a task attempt at once when
@@ -93,147 +131,245 @@ func StepAvail(bar Bar, done, steps int) int {
 	return min(first+n, steps) - done
 }
 
-// TaskRound plays one round of the task: out of combat the GM turns a new
-// card; in combat the round's action stack card is read. Then TaskStep.
-func (g *Game) TaskRound(r *dice.Roller, ts *TaskState, pol Policy) error {
-	if err := g.checkTask(ts, pol); err != nil {
+// TaskRound plays one round of task i: out of combat the GM turns a new
+// card; in combat the round's action stack card is read and the work
+// takes the hero's action, on his turn. Then TaskStep.
+func (g *Game) TaskRound(r *dice.Roller, i int, pol Policy) error {
+	if err := g.checkTask(i, pol); err != nil {
 		return err
 	}
-	if !g.State.Combat {
-		g.flip(r)
-	}
-	if len(g.State.Stack) == 0 {
+	s := &g.State
+	if s.Combat && len(s.Stack) == 0 {
 		return errors.New("no card on the action stack")
 	}
-	return g.taskStep(r, ts, g.Deck.Cards[g.State.Stack[len(g.State.Stack)-1]].Bar, pol, 0)
+	if !s.Combat && len(s.Draw) == 0 && len(s.Discard) == 0 {
+		return errors.New("no card left to turn for the task (draw pile and discards are empty)")
+	}
+	plan, err := g.planTask(i, numBars, 0, pol)
+	if err != nil {
+		return err
+	}
+	if !s.Combat {
+		g.flip(r)
+	}
+	plan.bar = s.Deck.Cards[s.Stack[len(s.Stack)-1]].Bar
+	return g.taskStep(r, i, plan, pol)
 }
 
-func (g *Game) checkTask(ts *TaskState, pol Policy) error {
-	switch {
-	case pol == nil:
+// checkTask reports why task i may not take a round now: the rules, the
+// task, and in combat the hero's turn.
+func (g *Game) checkTask(i int, pol Policy) error {
+	if pol == nil {
 		return errors.New("the task needs a policy")
+	}
+	if err := g.checkStep(); err != nil {
+		return err
+	}
+	s := &g.State
+	if i < 0 || i >= len(s.Tasks) {
+		return fmt.Errorf("task %d does not exist (have %d)", i, len(s.Tasks))
+	}
+	ts := &s.Tasks[i]
+	switch {
 	case ts.Finished || ts.Failed:
 		return errors.New("the task is over")
 	case ts.Round >= ts.Task.Rounds:
 		return errors.New("the time limit has expired (only the last-ditch effort remains)")
+	case ts.Done >= s.Rules.TaskSteps:
+		return fmt.Errorf("the task has done %d steps of %d", ts.Done, s.Rules.TaskSteps)
 	}
 	if err := g.checkPlayer(ts.Player); err != nil {
 		return err
 	}
-	return ts.Task.Check()
+	if err := ts.Task.Check(); err != nil {
+		return err
+	}
+	if s.Combat {
+		// In combat, working on the task is the hero's action for the
+		// round (Dramatic Skill Resolution: the skill use is an action).
+		return g.checkTurn(ts.Player)
+	}
+	return nil
 }
 
-// TaskStep plays one round of the task with the skill bar bar (a tool with
+// TaskStep plays one round of task i with the skill bar bar (a tool with
 // a physical deck may call it directly): attempt the next step(s) if shown
 // (-2 per extra step, on each roll, in order), else roll against a special
-// case, else take the extra approved action (a roll to draw a card). When
-// the time runs out the policy may make the last-ditch effort.
-func (g *Game) TaskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy) error {
-	if err := g.checkTask(ts, pol); err != nil {
+// case, else the extra approved action (a roll to draw a card, if the
+// policy takes it). When the time runs out the policy may make the
+// last-ditch effort.
+func (g *Game) TaskStep(r *dice.Roller, i int, bar Bar, pol Policy) error {
+	if err := g.checkTask(i, pol); err != nil {
 		return err
 	}
 	if bar >= numBars {
 		return fmt.Errorf("skill bar %d does not exist", bar)
 	}
-	return g.taskStep(r, ts, bar, pol, 0)
+	plan, err := g.planTask(i, bar, 0, pol)
+	if err != nil {
+		return err
+	}
+	return g.taskStep(r, i, plan, pol)
 }
 
 // AttemptSteps is TaskStep with the player naming the steps: k steps from
 // step from (0 for A). Attempting a step out of order (C before B), or steps
 // the bar does not show, is an error and changes nothing.
-func (g *Game) AttemptSteps(r *dice.Roller, ts *TaskState, bar Bar, from, k int, pol Policy) error {
-	if err := g.checkTask(ts, pol); err != nil {
+func (g *Game) AttemptSteps(r *dice.Roller, i int, bar Bar, from, k int, pol Policy) error {
+	if err := g.checkTask(i, pol); err != nil {
 		return err
+	}
+	ts := &g.State.Tasks[i]
+	if from != ts.Done {
+		return fmt.Errorf("step %c cannot be attempted: steps go in order and the next is %c", 'A'+rune(max(from, 0)), 'A'+rune(ts.Done))
 	}
 	if bar >= numBars {
 		return fmt.Errorf("skill bar %d does not exist", bar)
 	}
-	if from != ts.Done {
-		return fmt.Errorf("step %c cannot be attempted: steps go in order and the next is %c", 'A'+rune(from), 'A'+rune(ts.Done))
-	}
-	avail := StepAvail(bar, ts.Done, g.Rules.TaskSteps)
+	avail := StepAvail(bar, ts.Done, g.State.Rules.TaskSteps)
 	if k < 1 || k > avail {
 		return fmt.Errorf("the skill bar shows %v: %d step(s) from %c may be attempted, not %d", bar, avail, 'A'+rune(from), k)
 	}
-	return g.taskStep(r, ts, bar, pol, k)
+	plan, err := g.planTask(i, bar, k, pol)
+	if err != nil {
+		return err
+	}
+	plan.steps[avail] = k
+	return g.taskStep(r, i, plan, pol)
 }
 
-// taskStep is TaskStep after its checks; k > 0 fixes the steps attempted.
-func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k int) error {
-	g.syncCriticals()
-	steps := g.Rules.TaskSteps
-	avail := StepAvail(bar, ts.Done, steps)
-	v := ts.view(&g.Rules, avail)
-	if avail > 0 && k == 0 {
-		k = pol.Steps(v)
-		if k < 1 || k > avail {
-			return fmt.Errorf("policy %s: %d steps at once, the bar %v allows 1..%d", pol.Name(), k, bar, avail)
+// taskPlan is a task round decided before any die is rolled or card
+// turned: the bar (once known) and the policy's answers, checked.
+type taskPlan struct {
+	bar Bar
+	// steps[a] is how many steps to attempt when the bar lets a steps be
+	// tried at once (a bar shows one step or two).
+	steps [3]int
+	side  bool // take the extra approved action's roll
+}
+
+// planTask asks the policy what task i's round may need and checks the
+// answers: how many steps to attempt (k > 0: the player named them; for
+// a bar not yet turned, numBars, the answer for one step shown and for
+// two), and whether to take the side roll.
+func (g *Game) planTask(i int, bar Bar, k int, pol Policy) (taskPlan, error) {
+	s := &g.State
+	ts := &s.Tasks[i]
+	plan := taskPlan{bar: bar}
+	for a := 1; a <= 2; a++ {
+		if k > 0 {
+			plan.steps[a] = k
+			continue
+		}
+		if bar < numBars && StepAvail(bar, ts.Done, s.Rules.TaskSteps) != a {
+			continue
+		}
+		n := pol.Steps(g.taskView(ts, a))
+		if n < 1 || n > a {
+			return taskPlan{}, fmt.Errorf("policy %s: %d steps at once, the bar allows 1..%d", pol.Name(), n, a)
+		}
+		plan.steps[a] = n
+	}
+	plan.side = g.sideRollOffered() && pol.SideRoll(g.taskView(ts, 0))
+	return plan, nil
+}
+
+// sideRollOffered: the extra approved action of a task draws a card, which
+// out of combat only Rules.TaskDrawsOutOfCombat allows (The Player Side:
+// out of combat no additional cards are drawn).
+func (g *Game) sideRollOffered() bool {
+	return g.State.Combat || g.State.Rules.TaskDrawsOutOfCombat
+}
+
+// taskStep is a task round after its checks and the policy's answers.
+func (g *Game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error {
+	s := &g.State
+	ts := &s.Tasks[i]
+	steps := s.Rules.TaskSteps
+	avail := StepAvail(plan.bar, ts.Done, steps)
+	v := ts.view(&s.Rules, avail)
+	k := plan.steps[avail]
+	p := ts.Player
+	if s.Combat {
+		g.takeTurn(p)
+		st := &s.Heroes[p].Status
+		if st.Stunned || st.LoseAction {
+			// The action is lost: the round passes with no work done.
+			st.Stunned, st.LoseAction = false, false
+			ts.Round++
+			g.endTask(r, ts, pol)
+			g.afterAction(p, st, false)
+			return nil
 		}
 	}
 	ts.Round++
-	p, kind := ts.Player, ts.Task.Kind
 	switch {
 	case k > 0:
-		for i := 0; i < k; i++ {
-			eff := v.Skill + ts.Task.Modifiers[ts.Done] - ts.Worse + g.Rules.MultiStep*(k-1)
-			res := g.skillRollOf(r, p, g.char(p), kind, eff, pol)
-			if g.Sink != nil {
-				g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
-			}
-			if !res.Success {
+		for range k {
+			eff := v.Skill + ts.Task.Modifiers[ts.Done] - ts.Worse + s.Rules.MultiStep*(k-1)
+			if !g.taskRoll(r, ts, eff, pol).Success {
 				break
 			}
 			ts.Done++
 		}
-	case bar.Special():
-		res := g.skillRollOf(r, p, g.char(p), kind, v.Skill+v.Modifier, pol)
-		if g.Sink != nil {
-			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+	case plan.bar.Special():
+		if !g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success {
+			g.tv = v // as the round began, as the exact chain asks it
+			g.setback(ts, plan.bar, pol.Switch(&g.tv))
 		}
-		if !res.Success {
-			switch bar {
-			case PossibleSetback:
-				ts.Done = max(ts.Done-1, 0)
-			case Complication:
-				ts.Worse += g.Rules.Complication
-			case CriticalProblem:
-				if pol.Switch(v) {
-					ts.Switched = !ts.Switched
-				} else {
-					ts.Done = 0
-					ts.Restarts++
-				}
-			}
-		}
-	default:
-		// Neither the step nor a special case: the extra approved action.
-		res := g.skillRollOf(r, p, g.char(p), kind, v.Skill+v.Modifier, pol)
-		if g.Sink != nil {
-			g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
-		}
-		if res.Success && g.drawTo(r, p, EvDraw) {
-			if id := pol.Move(g, p); id >= 0 {
-				pl := &g.State.Players[p]
-				i := indexOf(pl.Hand, id)
-				if i < 0 {
-					return fmt.Errorf("policy %s: card %d to pool is not in player %d's hand", pol.Name(), id, p)
-				}
-				pl.Hand = remove(pl.Hand, i)
-				pl.Pool = append(pl.Pool, id)
-				if g.Sink != nil {
-					g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
-				}
-			}
+	case plan.side:
+		// Neither the step nor a special case: the extra approved
+		// action, a roll to draw a card (and, in combat, the move of one
+		// to the pool as after any approved action, through MoveToPool).
+		if g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success && g.drawTo(r, p, EvDraw) && s.Combat && !s.Players[p].Moved {
+			s.Players[p].MayMove = true
 		}
 	}
+	g.endTask(r, ts, pol)
+	if s.Combat {
+		g.afterAction(p, &s.Heroes[p].Status, false)
+	}
+	return nil
+}
+
+// taskRoll is one roll of the task at effective skill eff.
+func (g *Game) taskRoll(r *dice.Roller, ts *TaskState, eff int, pol Policy) Result {
+	res := g.skillRoll(r, ts.Player, ts.Task.Kind, eff, pol)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvTask, Who: ts.Player, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
+	}
+	return res
+}
+
+// setback is a failed special case's consequence; sw: the player
+// switches skills rather than start again after a Critical Problem.
+func (g *Game) setback(ts *TaskState, bar Bar, sw bool) {
+	switch bar {
+	case PossibleSetback:
+		ts.Done = max(ts.Done-1, 0)
+	case Complication:
+		ts.Worse += g.State.Rules.Complication
+	case CriticalProblem:
+		if sw {
+			ts.Using = (ts.Using + 1) % ts.Task.skills()
+		} else {
+			ts.Done = 0
+			ts.Restarts++
+		}
+	}
+}
+
+// endTask finishes the task when its steps are done, or when the time is
+// up after the last-ditch effort (if the policy makes it); out of combat
+// the turned cards then go to the discards.
+func (g *Game) endTask(r *dice.Roller, ts *TaskState, pol Policy) {
+	s := &g.State
+	steps := s.Rules.TaskSteps
 	if ts.Done >= steps {
 		ts.Finished = true
 	} else if ts.Round >= ts.Task.Rounds {
-		if pol.LastDitch(ts.view(&g.Rules, 0)) {
-			res := g.skillRollOf(r, p, g.char(p), kind, g.lastDitchSkill(ts), pol)
-			if g.Sink != nil {
-				g.emit(Event{Kind: EvTask, Who: p, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
-			}
+		if pol.LastDitch(g.taskView(ts, 0)) {
+			res := g.taskRoll(r, ts, g.lastDitchSkill(ts), pol)
 			ts.LastDitch = true
 			if res.Success {
 				ts.Done, ts.Finished = steps, true
@@ -241,24 +377,20 @@ func (g *Game) taskStep(r *dice.Roller, ts *TaskState, bar Bar, pol Policy, k in
 		}
 		ts.Failed = !ts.Finished
 	}
-	if (ts.Finished || ts.Failed) && !g.State.Combat {
-		g.State.Discard = append(g.State.Discard, g.State.Stack...)
-		g.State.Stack = g.State.Stack[:0]
+	if (ts.Finished || ts.Failed) && !s.Combat {
+		s.Discard = append(s.Discard, s.Stack...)
+		s.Stack = s.Stack[:0]
 	}
-	return nil
 }
 
 // lastDitchSkill: the hardest remaining modifier, the multi-step penalty
 // for all remaining steps, and the extra -4.
 func (g *Game) lastDitchSkill(ts *TaskState) int {
-	return lastDitch(&g.Rules, ts.Task, ts.Done, ts.Worse, ts.Switched)
+	return lastDitch(&g.State.Rules, ts.Task, ts.Done, ts.Worse, ts.Using)
 }
 
-func lastDitch(rules *Rules, t Task, done, worse int, switched bool) int {
-	sk := t.Skill
-	if switched {
-		sk = t.Alternate
-	}
+func lastDitch(rules *Rules, t Task, done, worse, using int) int {
+	sk := t.skill(using)
 	hard := t.Modifiers[done]
 	for i := done; i < rules.TaskSteps; i++ {
 		hard = min(hard, t.Modifiers[i])

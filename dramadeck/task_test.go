@@ -9,20 +9,22 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-func taskGame(t *testing.T) (*Game, TaskState) {
+// taskGame starts task 0, returned, for hero 0 out of combat.
+func taskGame(t *testing.T) (*Game, *TaskState) {
 	g := testGame(t)
 	g.State.Heroes[0].Possibilities = 0
-	ts, err := g.StartTask(0, Task{Skill: 12, Alternate: 10, Rounds: 6})
+	i, err := g.StartTask(0, Task{Skill: 12, Alternate: 10, Rounds: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g, ts
+	return g, &g.State.Tasks[i]
 }
 
 // Steps in order, pairs at -2 each, special cases and the side roll, scripted.
 func TestTaskSteps(t *testing.T) {
 	bold, careful := mustPolicy(t, "default"), mustPolicy(t, "passive")
 	g, ts := taskGame(t)
+	g.State.Rules.TaskDrawsOutOfCombat = true // the side roll draws, as section 2.3 has it
 	var tr Trace
 	g.Sink = tr.Add
 	steps := []struct {
@@ -42,7 +44,7 @@ func TestTaskSteps(t *testing.T) {
 	}
 	for i, st := range steps {
 		r := fixed(st.faces...)
-		if err := g.TaskStep(r, &ts, st.bar, st.pol); err != nil {
+		if err := g.TaskStep(r, 0, st.bar, st.pol); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if ts.Done != st.done || ts.Worse != st.worse || r.Remaining() != 0 {
@@ -57,15 +59,18 @@ func TestTaskSteps(t *testing.T) {
 		want(t, last, st.skill)
 	}
 	want(t, len(g.State.Players[0].Hand)+len(g.State.Players[0].Pool), 1) // the side roll drew a card (the default policy may pool it)
-	if !ts.Switched || !ts.Failed || !ts.LastDitch || ts.Finished {
+	if ts.Using != 1 || !ts.Failed || !ts.LastDitch || ts.Finished {
 		t.Errorf("want switched, failed after the last-ditch effort: %+v", ts)
 	}
 	// A Critical Problem with nothing done and a weaker alternate restarts.
-	ts2 := TaskState{Task: Task{Skill: 12, Alternate: 8, Rounds: 5}, Done: 0}
-	if err := g.TaskStep(fixed(6, 6, 6), &ts2, CriticalProblem, careful); err != nil || ts2.Restarts != 1 || ts2.Switched {
-		t.Errorf("restart: %+v %v", ts2, err)
+	i2, err := g.StartTask(0, Task{Skill: 12, Alternate: 8, Rounds: 5})
+	if err != nil {
+		t.Fatal(err)
 	}
-	mustFail(t, g, "task over", func() error { return g.TaskStep(fixed(), &ts, BarA, bold) })
+	if err := g.TaskStep(fixed(6, 6, 6), i2, CriticalProblem, careful); err != nil || g.State.Tasks[i2].Restarts != 1 || g.State.Tasks[i2].Using != 0 {
+		t.Errorf("restart: %+v %v", g.State.Tasks[i2], err)
+	}
+	mustFail(t, g, "task over", func() error { return g.TaskStep(fixed(), 0, BarA, bold) })
 }
 
 func TestTaskLastDitchAndSwitch(t *testing.T) {
@@ -77,30 +82,30 @@ func TestTaskLastDitchAndSwitch(t *testing.T) {
 	// (steps done > 0); the time runs out; last ditch: alternate 10 + hardest
 	// remaining -3, multi-step -2*2, -4 = -1: only a 3 or 4 succeeds.
 	r := fixed(6, 6, 6, 1, 1, 2)
-	if err := g.TaskStep(r, &ts, CriticalProblem, mustPolicy(t, "default")); err != nil {
+	if err := g.TaskStep(r, 0, CriticalProblem, mustPolicy(t, "default")); err != nil {
 		t.Fatal(err)
 	}
-	if !ts.Switched || !ts.Finished || !ts.LastDitch || r.Remaining() != 0 {
+	if ts.Using != 1 || !ts.Finished || !ts.LastDitch || r.Remaining() != 0 {
 		t.Errorf("%+v", ts)
 	}
-	want(t, g.lastDitchSkill(&TaskState{Task: ts.Task, Done: 1, Switched: true}), -1)
+	want(t, g.lastDitchSkill(&TaskState{Task: ts.Task, Done: 1, Using: 1}), -1)
 }
 
 type badSteps struct{ Style }
 
-func (b *badSteps) Steps(v TaskView) int { return 3 }
+func (b *badSteps) Steps(v *TaskView) int { return 3 }
 
 func TestTaskErrors(t *testing.T) {
-	g, ts := taskGame(t)
+	g, _ := taskGame(t)
 	// Step C before B: the bar C does not let a task with nothing done attempt C;
 	// a policy that asks for more steps than shown is an error.
 	if StepAvail(BarC, 0, 4) != 0 || StepAvail(BarCD, 1, 4) != 0 || StepAvail(BarBC, 1, 4) != 2 || StepAvail(BarCD, 3, 4) != 1 {
 		t.Error("StepAvail")
 	}
 	mustFail(t, g, "policy attempts more steps than shown", func() error {
-		return g.TaskStep(fixed(), &ts, BarAB, &badSteps{})
+		return g.TaskStep(fixed(), 0, BarAB, &badSteps{})
 	})
-	mustFail(t, g, "bad bar", func() error { return g.TaskStep(fixed(), &ts, Bar(99), mustPolicy(t, "default")) })
+	mustFail(t, g, "bad bar", func() error { return g.TaskStep(fixed(), 0, Bar(99), mustPolicy(t, "default")) })
 	if _, err := g.StartTask(0, Task{Skill: 12, Rounds: 0}); err == nil {
 		t.Error("zero rounds accepted")
 	}
@@ -137,7 +142,8 @@ func TestTaskChanceMatchesSampling(t *testing.T) {
 			n = 4000
 		}
 		for range n {
-			ts, _ := g.StartTask(0, task)
+			g.State.Tasks = append(g.State.Tasks[:0], TaskState{Task: task})
+			ts := &g.State.Tasks[0]
 			g.State.Players[0].Hand = g.State.Players[0].Hand[:0]
 			g.State.Players[0].Pool = g.State.Players[0].Pool[:0]
 			g.State.Draw = g.State.Draw[:0]
@@ -147,7 +153,7 @@ func TestTaskChanceMatchesSampling(t *testing.T) {
 			g.State.Discard = g.State.Discard[:0]
 			for !ts.Finished && !ts.Failed {
 				bar := d.Cards[r.IntN(len(d.Cards))].Bar
-				if err := g.TaskStep(r, &ts, bar, pol); err != nil {
+				if err := g.TaskStep(r, 0, bar, pol); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -262,11 +268,11 @@ func TestHypergeometric(t *testing.T) {
 func TestAttemptSteps(t *testing.T) {
 	g, ts := taskGame(t)
 	pol := mustPolicy(t, "passive")
-	mustFail(t, g, "step C before B", func() error { return g.AttemptSteps(fixed(), &ts, BarC, 2, 1, pol) })
-	mustFail(t, g, "steps not on the bar", func() error { return g.AttemptSteps(fixed(), &ts, BarB, 0, 1, pol) })
-	mustFail(t, g, "three steps on a pair", func() error { return g.AttemptSteps(fixed(), &ts, BarAB, 0, 3, pol) })
+	mustFail(t, g, "step C before B", func() error { return g.AttemptSteps(fixed(), 0, BarC, 2, 1, pol) })
+	mustFail(t, g, "steps not on the bar", func() error { return g.AttemptSteps(fixed(), 0, BarB, 0, 1, pol) })
+	mustFail(t, g, "three steps on a pair", func() error { return g.AttemptSteps(fixed(), 0, BarAB, 0, 3, pol) })
 	// A and B together at -2: 10 and 10 both succeed.
-	if err := g.AttemptSteps(fixed(3, 3, 4, 4, 3, 3), &ts, BarAB, 0, 2, pol); err != nil {
+	if err := g.AttemptSteps(fixed(3, 3, 4, 4, 3, 3), 0, BarAB, 0, 2, pol); err != nil {
 		t.Fatal(err)
 	}
 	want(t, ts.Done, 2)
@@ -282,5 +288,103 @@ func TestBarSteps(t *testing.T) {
 		if f, n := b.Steps(); f != w[0] || n != w[1] {
 			t.Errorf("%v.Steps() = %d, %d; want %d, %d", b, f, n, w[0], w[1])
 		}
+	}
+}
+
+// The side roll (the extra approved action when the bar shows neither the
+// next step nor a special case) is the player's to make ("may"), and out
+// of combat draws nothing unless Rules.TaskDrawsOutOfCombat (The Player
+// Side: out of combat no additional cards are drawn).
+func TestTaskSideRollIsOptionalAndDrawsNothingOutOfCombat(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		draws  bool // Rules.TaskDrawsOutOfCombat
+		rolls  int  // dice rolled
+		hand   int  // cards drawn
+	}{
+		{"default", false, 0, 0}, // out of combat: no roll offered
+		{"default", true, 3, 1},  // the setting: the roll draws
+		{"passive", true, 0, 0},  // the passive player declines
+	} {
+		g, ts := taskGame(t)
+		g.State.Rules.TaskDrawsOutOfCombat = tc.draws
+		r := fixed(1, 1, 1)
+		if err := g.TaskStep(r, 0, BarB, mustPolicy(t, tc.policy)); err != nil {
+			t.Fatal(err)
+		}
+		if used := 3 - r.Remaining(); used != tc.rolls || len(g.State.Players[0].Hand) != tc.hand || ts.Round != 1 {
+			t.Errorf("%+v: %d dice, %d cards drawn, round %d; want %d, %d, 1", tc, used, len(g.State.Players[0].Hand), ts.Round, tc.rolls, tc.hand)
+		}
+	}
+}
+
+// A design change of Rules between steps is checked by the next task
+// step: TaskSteps = 6 (the bar names steps A to D) is refused, not a panic.
+func TestRulesChangedBetweenStepsAreChecked(t *testing.T) {
+	g, _ := taskGame(t)
+	g.State.Rules.TaskSteps = 6
+	mustFail(t, g, "task step under 6 task steps", func() error { return g.TaskStep(fixed(), 0, BarD, mustPolicy(t, "default")) })
+	g.State.Rules.TaskSteps = 4
+	g.State.Rules.MaxLeadership = 3
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	mustFail(t, g, "a round under max_leadership 3", func() error { return g.BeginRound(fixed()) })
+}
+
+// In combat, work on a task is the hero's action: only on his turn, once
+// a round, and not at all under a Monologue; a lost action (Setback) is a
+// round of the task gone with no roll.
+func TestTaskInCombatTakesTheHerosAction(t *testing.T) {
+	g, ts := taskGame(t)
+	pol := mustPolicy(t, "default")
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	mustFail(t, g, "task before the round begins", func() error { return g.TaskRound(fixed(), 0, pol) })
+	if err := g.BeginRound(dice.NewSeeded(1)); err != nil {
+		t.Fatal(err)
+	}
+	declareNothing(t, g)
+	for g.Turn() != 0 {
+		ci := g.Turn()
+		if err := g.Act(fixed(), ci, Choice{Act: Defend}, pol, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.State.Heroes[0].Status.LoseAction = true
+	r := fixed(1, 1, 1, 1, 1, 1)
+	if err := g.TaskRound(r, 0, pol); err != nil {
+		t.Fatal(err)
+	}
+	if r.Remaining() != 6 || ts.Round != 1 || ts.Done != 0 {
+		t.Errorf("lost action: %d dice used, round %d, done %d; want none, 1, 0", 6-r.Remaining(), ts.Round, ts.Done)
+	}
+	mustFail(t, g, "a second task round in the round", func() error { return g.TaskRound(fixed(), 0, pol) })
+}
+
+// A Critical Problem is not limited to one alternate skill: each switch
+// takes up the next of Alternate and Others, then Skill again (the text:
+// the player describes how a different skill can be used).
+func TestCriticalProblemSwitchesThroughEverySkill(t *testing.T) {
+	g := testGame(t)
+	i, err := g.StartTask(0, Task{Skill: 12, Alternate: 11, Others: []int{13}, Rounds: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &g.State.Tasks[i]
+	ts.Done = 1 // a step done: the default policy switches rather than restart
+	g.State.Heroes[0].Possibilities = 0
+	pol := mustPolicy(t, "default")
+	for k, want := range []int{11, 13, 12} {
+		if err := g.TaskStep(fixed(6, 6, 6), i, CriticalProblem, pol); err != nil {
+			t.Fatal(err)
+		}
+		if got := g.taskView(ts, 0).Skill; got != want {
+			t.Errorf("after Critical Problem %d: working at skill %d, want %d", k+1, got, want)
+		}
+	}
+	if _, err := g.StartTask(0, Task{Skill: 12, Alternate: 11, Others: make([]int, 9), Rounds: 9}); err == nil {
+		t.Error("a task with nine further skills started")
 	}
 }

@@ -27,7 +27,8 @@ func init() {
 }
 
 // dramadeckOdds prints exact card odds for an opening hand and the exact
-// chance to finish a four-step Dramatic Skill Resolution by skill.
+// chance to finish a Dramatic Skill Resolution of the rules' steps by skill,
+// on the scenario's own deck.
 func dramadeckOdds(e *env, sc scenario, a oddsArgs) error {
 	s := *sc.ptr().(*dramadeck.Scenario)
 	comp := s.Deck
@@ -50,9 +51,9 @@ func dramadeckOdds(e *env, sc scenario, a oddsArgs) error {
 		}
 		cards = append(cards, cardRow{c.Name.String(), d.AtLeast(1)})
 	}
-	deck, err := dramadeck.DefaultDeck()
+	deck, err := s.MakeDeck() // the scenario's own deck, whose skill bars the task rolls against
 	if err != nil {
-		return err
+		return usageError{err.Error()}
 	}
 	pol, err := dramadeck.PolicyByName(s.HeroPolicy)
 	if err != nil {
@@ -75,7 +76,7 @@ func dramadeckOdds(e *env, sc scenario, a oddsArgs) error {
 	}
 	if a.json {
 		return writeJSON(e.stdout, map[string]any{"mechanic": "dramadeck", "hand_size": hand,
-			"cards": cards, "four_step_task_10_rounds": tasks})
+			"cards": cards, "task_steps": s.Rules.TaskSteps, "four_step_task_10_rounds": tasks})
 	}
 	fmt.Fprintf(e.stdout, "dramadeck: P(at least one in an opening hand of %d), exact (hypergeometric)\n", hand)
 	for i, c := range cards {
@@ -84,7 +85,7 @@ func dramadeckOdds(e *env, sc scenario, a oddsArgs) error {
 			fmt.Fprintln(e.stdout)
 		}
 	}
-	fmt.Fprintf(e.stdout, "\nFour-step Dramatic Skill Resolution, 10-round limit, policy %s (exact chain)\n", s.HeroPolicy)
+	fmt.Fprintf(e.stdout, "\n%d-step Dramatic Skill Resolution, 10-round limit, policy %s (exact chain)\n", s.Rules.TaskSteps, s.HeroPolicy)
 	fmt.Fprintf(e.stdout, "  %5s %10s %11s %16s\n", "skill", "within 6", "within 10", "with last ditch")
 	for _, t := range tasks {
 		fmt.Fprintf(e.stdout, "  %5d %10.4f %11.4f %16.4f\n", t.Skill, t.Within6, t.Within10, t.P)

@@ -1,0 +1,221 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// CheckChoice reports why character ci may not take choice ch now, or nil.
+// It is the check Act makes before anything happens.
+func (g *Game) CheckChoice(ci int, ch Choice) error {
+	if err := g.checkTurn(ci); err != nil {
+		return err
+	}
+	return g.checkChoice(ci, ch)
+}
+
+// checkChoice is CheckChoice without the turn: is ch an action ci could
+// take against its target.
+func (g *Game) checkChoice(ci int, ch Choice) error {
+	s := &g.State
+	switch ch.Act {
+	case Attack, AllOutAttack, Defend, Trick, Test, Taunt, Intimidate, Maneuver:
+	default:
+		return fmt.Errorf("%v is not a combat action (Attack, All-Out Attack, Defend, Trick, Test, Taunt, Intimidate, Maneuver)", ch.Act)
+	}
+	side := g.side(ci)
+	if harmful(ch.Act) && s.Setback[side] {
+		return fmt.Errorf("the %v suffer Setback: no action that would harm the opponents this round (Defend)", side)
+	}
+	if ch.Act == Defend {
+		return nil
+	}
+	if err := g.checkChar(ch.Target); err != nil {
+		return fmt.Errorf("target: %w", err)
+	}
+	if g.side(ch.Target) == side || !g.char(ch.Target).Active() {
+		return fmt.Errorf("target %d is not an active opponent", ch.Target)
+	}
+	return nil
+}
+
+// Choices appends to buf every choice character ci may take now: Defend,
+// and each action against each active opponent (none when it is not ci's
+// turn). It uses the checks Act makes.
+func (g *Game) Choices(ci int, buf []Choice) []Choice {
+	if g.checkTurn(ci) != nil {
+		return buf
+	}
+	if g.checkChoice(ci, Choice{Act: Defend}) == nil {
+		buf = append(buf, Choice{Act: Defend})
+	}
+	for a := Attack; a <= AllOutAttack; a++ {
+		if a == Defend {
+			continue
+		}
+		for t := range len(g.State.Heroes) + len(g.State.Villains) {
+			if ch := (Choice{Act: a, Target: t}); g.checkChoice(ci, ch) == nil {
+				buf = append(buf, ch)
+			}
+		}
+	}
+	return buf
+}
+
+// Declarable appends to buf the plays player p could declare now, one
+// card at a time with its obvious choices (on his own hero, no cards
+// passed or named): the checks Declare makes. Leadership and Campaign,
+// which need their cards named, are left out.
+func (g *Game) Declarable(p int, buf []Play) []Play {
+	if g.checkDeclare(p, nil, nil, false) != nil {
+		return buf
+	}
+	for _, id := range g.State.Players[p].Pool {
+		if pl := (Play{Card: id}); g.checkPlay(p, pl, true, nil) == nil {
+			buf = append(buf, pl)
+		}
+	}
+	return buf
+}
+
+// Movable appends to buf the hand cards player p could move to the pool
+// now: the checks MoveToPool makes.
+func (g *Game) Movable(p int, buf []int) []int {
+	if g.checkPlayer(p) != nil {
+		return buf
+	}
+	for _, id := range g.State.Players[p].Hand {
+		if g.checkMove(p, id) == nil {
+			buf = append(buf, id)
+		}
+	}
+	return buf
+}
+
+// Act resolves character ci's action, taken on its turn (Turn). pol is the
+// acting side's policy: it spends Possibilities, and its answers that the
+// action may need (the GM's card to strip, the actor's Player's Call) are
+// asked and checked before any die is rolled, so that a refused action
+// changes nothing. other is the target's side's policy, which may spend a
+// Possibility on the defence or resistance and chooses whether a waiting
+// Opponent Fails cancels this success; nil spends none and lets the card
+// cancel the first.
+func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
+	if pol == nil {
+		return errors.New("Act needs a policy")
+	}
+	if err := g.CheckChoice(ci, ch); err != nil {
+		return err
+	}
+	strip, err := g.askStrip(ci, ch, pol)
+	if err != nil {
+		return err
+	}
+	call, err := g.askCall(ci, ch, pol)
+	if err != nil {
+		return err
+	}
+	g.takeTurn(ci)
+	g.actOn(r, ci, ch, strip, call, pol, other)
+	return nil
+}
+
+// mayStrip reports whether a success of ci's action ch would let the GM
+// strip a card from the target's pool (GM Side: a villain's success at
+// the line's villain action), and which player's.
+func (g *Game) mayStrip(ci int, ch Choice) (int, bool) {
+	s := &g.State
+	if g.side(ci) != Villains || ch.Act == Defend || len(s.Stack) == 0 || s.Line.VillainAction != ch.Act.base() {
+		return 0, false
+	}
+	return ch.Target, ch.Target < len(s.Heroes) && len(s.Players[ch.Target].Pool) > 0
+}
+
+// askStrip asks the GM's policy, before the roll, which pool card a
+// success would strip (-1: none) and checks the answer. Nothing in the
+// action itself changes the target's pool.
+func (g *Game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
+	p, ok := g.mayStrip(ci, ch)
+	if !ok {
+		return -1, nil
+	}
+	i := pol.Strip(g.view(p))
+	if n := len(g.State.Players[p].Pool); i < -1 || i >= n {
+		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, n-1)
+	}
+	return i, nil
+}
+
+// askCall asks the actor's policy, before the roll, for the result of a
+// Player's Call should the contest reach it, and checks the answer.
+func (g *Game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
+	if !g.State.Rules.Margins.mayCall(ch.Act) {
+		return NoEffect, nil
+	}
+	e := pol.Call(g.view(ci), ch.Target, ch.Act)
+	if !e.marginResult() || e == PlayersCall {
+		return NoEffect, fmt.Errorf("policy %s: Player's Call gave %v (allowed: Stymied, Unskilled, Setback, Break, Fatigued, Up)", pol.Name(), e)
+	}
+	return e, nil
+}
+
+// mayCall reports whether some margin of a's column gives Player's Call.
+func (m MarginTable) mayCall(a Act) bool {
+	for _, b := range m.Column(a) {
+		for _, e := range b.Target {
+			if e == PlayersCall {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// actOn carries out a checked action: strip and call are the policy's
+// answers given in advance.
+func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, pol, other Policy) {
+	s := &g.State
+	c := g.char(ci)
+	var t *Character
+	if ch.Act != Defend {
+		t = g.char(ch.Target)
+	}
+	st := &c.Status
+	st.Posture = NoAct // a posture lasts until the character acts again
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvAction, Who: ci, Target: ch.Target, Card: -1, Act: ch.Act})
+	}
+	hero := ci < len(s.Heroes)
+	if st.Stunned || st.LoseAction {
+		st.Stunned, st.LoseAction = false, false
+		g.afterAction(ci, st, false)
+		return
+	}
+	unskilled := st.Unskilled
+	st.Unskilled = false
+	success, harmed := false, false
+	switch ch.Act {
+	case Defend:
+		st.Posture = Defend
+		success = true // All-Out Defence is taken, not rolled [ours]
+	case Attack, AllOutAttack:
+		success, harmed = g.attack(r, ci, c, t, ch, unskilled, pol, other)
+	default:
+		success, harmed = g.contest(r, ci, c, t, ch, unskilled, call, pol, other)
+	}
+	if success && s.Outcome == Ongoing && len(s.Stack) > 0 {
+		card := &g.State.Deck.Cards[s.Stack[len(s.Stack)-1]]
+		if hero && card.Approves(ch.Act) {
+			g.drawTo(r, ci, EvDraw)
+		}
+		if p, ok := g.mayStrip(ci, ch); ok {
+			g.strip(p, strip)
+		}
+	}
+	if hero && ch.Act != Defend && !s.Players[ci].Moved {
+		s.Players[ci].MayMove = true
+	}
+	g.afterAction(ci, st, harmed)
+}

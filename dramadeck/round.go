@@ -1,0 +1,416 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
+)
+
+// Phase is where a combat round stands (GM Side: each round the GM turns a
+// card, the players declare their cards, then the characters act).
+type Phase uint8
+
+// Phases of a round.
+const (
+	// Between is out of combat, or in combat between two rounds:
+	// BeginRound comes next.
+	Between Phase = iota
+	// Declaring: the card is turned; each player with a hero in the fight
+	// declares his round's cards (Declare, CriticalMoment) or none.
+	Declaring
+	// Acting: the characters act in turn (Turn, Act); EndRound closes the
+	// round once nobody is left to act.
+	Acting
+)
+
+var phaseNames = named.Enum[Phase]{"between", "declaring", "acting"}
+
+func (p Phase) String() string                { return phaseNames.String(p) }
+func (p Phase) MarshalText() ([]byte, error)  { return phaseNames.Marshal(p) }
+func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p) }
+
+// checkStep refuses a step while the rules are broken: a designer may
+// change State.Rules between steps. Each step checks, for what it does,
+// the numbers the steps index or count by (checkPlayable), so that no
+// change can make one panic or loop; State.Check checks the rules whole.
+func (g *Game) checkStep() error { return g.State.Rules.checkPlayable() }
+
+// checkPlayable reports a rule a step would index or count by out of its
+// range: the hand size, Second Chance's rolls, Leadership's cards, the
+// task's steps.
+func (r *Rules) checkPlayable() error {
+	switch {
+	case r.HandSize < 1 || r.HandSize > 20:
+		return fmt.Errorf("rules changed since the last step: hand_size %d, must be 1..20", r.HandSize)
+	case r.LuckRolls < 1 || r.LuckRolls > 10:
+		return fmt.Errorf("rules changed since the last step: luck_rolls %d, must be 1..10", r.LuckRolls)
+	case r.MaxLeadership < 1 || r.MaxLeadership > 2:
+		return fmt.Errorf("rules changed since the last step: max_leadership %d, must be 1..2", r.MaxLeadership)
+	case r.TaskSteps < 1 || r.TaskSteps > 4:
+		return fmt.Errorf("rules changed since the last step: task_steps %d, must be 1..4", r.TaskSteps)
+	}
+	return nil
+}
+
+// BeginRound starts a combat round: per-round bonuses lapse, and the GM
+// turns a card onto the action stack (or keeps the current one after
+// Seize Initiative) and applies its line. The players then declare.
+func (g *Game) BeginRound(r *dice.Roller) error {
+	s := &g.State
+	if err := g.checkStep(); err != nil {
+		return err
+	}
+	switch {
+	case !s.Combat || s.Outcome != Ongoing:
+		return errors.New("no encounter in progress (call StartCombat)")
+	case s.Phase != Between:
+		return fmt.Errorf("round %d is still %v (EndRound closes it)", s.Round, s.Phase)
+	}
+	s.Round++
+	for p := range s.Players {
+		pl := &s.Players[p]
+		pl.Declared, pl.Moved, pl.MayMove, pl.Traded = false, false, false, false
+	}
+	newRound(s.Heroes)
+	newRound(s.Villains)
+	g.clearFlags()
+	if s.Retain && len(s.Stack) > 0 {
+		s.Retain = false
+		s.Line = g.State.Deck.Cards[s.Stack[len(s.Stack)-1]].Line(s.Dramatic)
+	} else {
+		g.flip(r)
+	}
+	g.applyLine()
+	s.Phase = Declaring
+	g.closeDeclarations()
+	return nil
+}
+
+// newRound lapses the per-round bonuses of cs.
+func newRound(cs []Character) {
+	for i := range cs {
+		st := &cs[i].Status
+		st.RoundBonus, st.Up, st.Harmed, st.Extra = 0, 0, false, 0
+	}
+}
+
+// closeDeclarations ends the declarations once every player whose hero
+// is in the fight has declared (or the encounter is over), and sets the
+// acting order: the side the line names first, each side by decreasing
+// Speed (equal speeds in index order), twice over for a Flurry side (GM
+// Side, "Effects": all act normally, then all act again).
+func (g *Game) closeDeclarations() {
+	s := &g.State
+	if s.Phase != Declaring {
+		return
+	}
+	if s.Outcome == Ongoing {
+		for p := range s.Players {
+			if s.Heroes[p].Active() && !s.Players[p].Declared {
+				return
+			}
+		}
+	}
+	s.Phase = Acting
+	s.Queue = s.Queue[:0]
+	for _, side := range [2]Side{s.Line.First, s.Line.First.Other()} {
+		passes := 1
+		if s.Flurry[side] {
+			passes = 2
+		}
+		for range passes {
+			s.Queue = g.appendBySpeed(s.Queue, side)
+		}
+	}
+}
+
+// appendBySpeed appends side's characters in decreasing Speed, equal
+// speeds in index order.
+func (g *Game) appendBySpeed(q []int, side Side) []int {
+	lo, hi := 0, len(g.State.Heroes)
+	if side == Villains {
+		lo, hi = hi, hi+len(g.State.Villains)
+	}
+	start := len(q)
+	for ci := lo; ci < hi; ci++ {
+		// Insert ci after every character at least as fast.
+		k := len(q)
+		q = append(q, ci)
+		for ; k > start && g.char(q[k-1]).Speed < g.char(ci).Speed; k-- {
+			q[k] = q[k-1]
+		}
+		q[k] = ci
+	}
+	return q
+}
+
+// Turn returns the character whose action comes next, or -1 when nobody
+// may act (not in the Acting phase, the encounter over, a Monologue under
+// way, or everyone has acted). A hero owed a Haste action takes it first,
+// immediately (Immediate Effects: Haste); otherwise the first character
+// of the acting order still in the fight.
+func (g *Game) Turn() int {
+	s := &g.State
+	if s.Phase != Acting || s.Outcome != Ongoing || s.Monologue {
+		return -1
+	}
+	for p := range s.Heroes {
+		if s.Heroes[p].Status.Extra > 0 && s.Heroes[p].Active() {
+			return p
+		}
+	}
+	for _, ci := range s.Queue {
+		if g.char(ci).Active() {
+			return ci
+		}
+	}
+	return -1
+}
+
+// checkTurn reports why character ci may not act now, or nil.
+func (g *Game) checkTurn(ci int) error {
+	s := &g.State
+	if err := g.checkChar(ci); err != nil {
+		return err
+	}
+	switch {
+	case !s.Combat || s.Outcome != Ongoing:
+		return errors.New("no encounter in progress")
+	case !g.char(ci).Active():
+		return fmt.Errorf("character %d (%s) is out of the fight", ci, g.char(ci).Name)
+	case s.Phase != Acting:
+		return fmt.Errorf("round %d is %v: characters act once the declarations are made", s.Round, s.Phase)
+	case s.Monologue:
+		return errors.New("a Monologue is under way: nobody else may act this round")
+	}
+	if t := g.Turn(); t != ci {
+		if t < 0 {
+			return fmt.Errorf("every character has acted in round %d (EndRound)", s.Round)
+		}
+		return fmt.Errorf("it is character %d's turn, not %d's (one action each a round, in the line's order)", t, ci)
+	}
+	return nil
+}
+
+// takeTurn spends the turn of ci, which Turn named: a Haste action owed,
+// else its place in the acting order (and the places of those before it,
+// who are out of the fight).
+func (g *Game) takeTurn(ci int) {
+	s := &g.State
+	if ci < len(s.Heroes) && s.Heroes[ci].Status.Extra > 0 {
+		s.Heroes[ci].Status.Extra--
+		return
+	}
+	i := slices.Index(s.Queue, ci)
+	s.Queue = s.Queue[:copy(s.Queue, s.Queue[i+1:])]
+}
+
+// EndRound closes the round once nobody is left to act (or the encounter
+// is over): Break (characters of the broken side, normally the villains,
+// who took HP damage and did no harm this round flee or concede), then the
+// end of the encounter.
+func (g *Game) EndRound() error {
+	s := &g.State
+	switch {
+	case !s.Combat || s.Phase == Between:
+		return errors.New("no round under way (BeginRound starts one)")
+	case s.Outcome == Ongoing && s.Phase == Declaring:
+		return fmt.Errorf("round %d: the players are still declaring", s.Round)
+	case g.Turn() >= 0:
+		return fmt.Errorf("round %d: character %d has yet to act", s.Round, g.Turn())
+	}
+	if s.Flurry[Heroes] || s.Flurry[Villains] {
+		s.FlurryRounds++
+	}
+	if s.Break[Heroes] {
+		g.breakSide(s.Heroes, 0)
+	}
+	if s.Break[Villains] {
+		g.breakSide(s.Villains, len(s.Heroes))
+	}
+	s.Phase, s.Queue = Between, s.Queue[:0]
+	g.checkOutcome()
+	return nil
+}
+
+// Step takes the next step of the encounter, asking heroes (the players)
+// and gm (the GM and villains) for any choice it needs: StartCombat when
+// out of combat; between rounds BeginRound, or the end of the encounter
+// as TimedOut once State.MaxRounds rounds have passed; the next player's
+// declaration; a player's offer to move a card to the pool after his
+// hero's action; the next character's action; EndRound once everyone has
+// acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
+// and over. A refused step changes nothing.
+func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
+	if heroes == nil || gm == nil {
+		return errors.New("a step needs a hero policy and a GM policy")
+	}
+	s := &g.State
+	switch {
+	case g.Over():
+		return fmt.Errorf("the encounter is over (%v)", s.Outcome)
+	case !s.Combat:
+		return g.StartCombat(s.Dramatic)
+	}
+	if p := g.moveOffered(); p >= 0 {
+		// After a hero's action, or with Escape as the encounter begins.
+		return g.offerMove(p, heroes)
+	}
+	switch {
+	case s.Phase == Between && s.MaxRounds > 0 && s.Round >= s.MaxRounds:
+		g.finish(TimedOut)
+		return nil
+	case s.Phase == Between:
+		return g.BeginRound(r)
+	case s.Phase == Declaring:
+		return g.declaringStep(r, heroes)
+	}
+	if ci := g.Turn(); ci >= 0 {
+		pol, other := heroes, gm
+		if g.side(ci) == Villains {
+			pol, other = gm, heroes
+		}
+		if err := g.Act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
+			return fmt.Errorf("policy %s: %w", pol.Name(), err)
+		}
+		return nil
+	}
+	return g.EndRound()
+}
+
+// declaringStep is Step while the players declare: the next player's
+// trade, if he makes one (a step of its own), else his declaration; once
+// all have declared, the close of the declarations.
+func (g *Game) declaringStep(r *dice.Roller, heroes Policy) error {
+	p := g.nextDeclarer()
+	if p < 0 {
+		g.closeDeclarations()
+		return nil
+	}
+	var err error
+	if sw := g.tradeOffer(p, heroes); sw.With != -1 {
+		err = g.trade(p, sw)
+	} else {
+		err = g.declareBy(r, p, heroes)
+	}
+	if err != nil {
+		return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+	}
+	return nil
+}
+
+// Over reports whether the encounter has ended and its last round is
+// closed.
+func (g *Game) Over() bool { return g.State.Outcome != Ongoing && g.State.Phase == Between }
+
+// nextDeclarer is the first player yet to declare this round whose hero
+// is in the fight, or -1.
+func (g *Game) nextDeclarer() int {
+	s := &g.State
+	if s.Outcome != Ongoing {
+		return -1
+	}
+	for p := range s.Players {
+		if s.Heroes[p].Active() && !s.Players[p].Declared {
+			return p
+		}
+	}
+	return -1
+}
+
+// moveOffered is the first player who may move a card from hand to pool
+// now (his hero took a scene-moving action this round), or -1.
+func (g *Game) moveOffered() int {
+	s := &g.State
+	for p := range s.Players {
+		if s.Players[p].MayMove && !s.Players[p].Moved {
+			return p
+		}
+	}
+	return -1
+}
+
+// PlayRound plays the rest of the current combat round (all of it, from
+// Between) by Step: the flip, each player's declaration, each character's
+// action in turn with the offer to move a card to the pool, and the end
+// of the round. A policy's illegal answer stops it with an error at the
+// step that refused it, which changed nothing: the round resumes from
+// there.
+func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+	s := &g.State
+	if !s.Combat || g.Over() {
+		return errors.New("no encounter in progress (call StartCombat)")
+	}
+	for {
+		if err := g.Step(r, heroes, gm); err != nil {
+			return err
+		}
+		if s.Phase == Between {
+			return nil
+		}
+	}
+}
+
+// tradeOffer is player p's trade before he declares, asked of pol once a
+// round (Swap{With: -1} for none, or once he has traded).
+func (g *Game) tradeOffer(p int, pol Policy) Swap {
+	if g.State.Players[p].Traded {
+		return Swap{With: -1}
+	}
+	return pol.Trade(g.view(p))
+}
+
+// trade makes player p's trade sw (Trade), his one for the round.
+func (g *Game) trade(p int, sw Swap) error {
+	if err := g.Trade(p, sw.With, []int{sw.Give}, []int{sw.Take}); err != nil {
+		return err
+	}
+	g.State.Players[p].Traded = true
+	return nil
+}
+
+// declareBy asks pol for player p's declaration: a Critical Moment, or
+// the pool cards he plays (perhaps none).
+func (g *Game) declareBy(r *dice.Roller, p int, pol Policy) error {
+	move := pol.Critical(g.view(p), g.moveBuf[:0])
+	if err := g.checkMoment(p, move); err != nil {
+		return err
+	}
+	plays := pol.Declare(g.view(p), g.playBuf[:0], move)
+	g.moveBuf, g.playBuf = move[:0], plays[:0] // keep what a policy grew
+	if len(move) > 0 {
+		return g.CriticalMoment(r, p, move, plays)
+	}
+	return g.Declare(r, p, plays)
+}
+
+// offerMove asks player p's policy for the card to move from hand to
+// pool (-1 for none) and moves it, or declines the move.
+func (g *Game) offerMove(p int, pol Policy) error {
+	id := pol.Move(g.view(p))
+	if id == -1 {
+		return g.DeclineMove(p)
+	}
+	if err := g.MoveToPool(p, id); err != nil {
+		return fmt.Errorf("policy %s: %w", pol.Name(), err)
+	}
+	return nil
+}
+
+// RunEncounter plays the encounter to its end by Step, ending it as
+// TimedOut after maxRounds rounds. Call StartCombat first.
+func (g *Game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
+	if maxRounds < 1 || maxRounds > maxCount {
+		return Ongoing, fmt.Errorf("max rounds %d, must be 1..%d", maxRounds, maxCount)
+	}
+	g.State.MaxRounds = maxRounds
+	for !g.Over() {
+		if err := g.Step(r, heroes, gm); err != nil {
+			return Ongoing, err
+		}
+	}
+	return g.State.Outcome, nil
+}
