@@ -196,23 +196,10 @@ func shiftLine(err error, text []byte, start int) error {
 func stripComments(in []byte) ([]byte, error) {
 	out := make([]byte, len(in))
 	copy(out, in)
-	inStr, esc := false, false
 	for i := 0; i < len(out); i++ {
-		c := out[i]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch {
+		switch c := out[i]; {
 		case c == '"':
-			inStr = true
+			i = stringEnd(out, i)
 		case c == '/' && i+1 < len(out) && out[i+1] == '/':
 			for ; i < len(out) && out[i] != '\n'; i++ {
 				out[i] = ' '
@@ -235,25 +222,30 @@ func stripComments(in []byte) ([]byte, error) {
 	return out, nil
 }
 
+// stringEnd returns the index of the quote that closes the JSON string
+// opening at text[open] (or the last index, for a string never closed).
+func stringEnd(text []byte, open int) int {
+	esc := false
+	for i := open + 1; i < len(text); i++ {
+		switch c := text[i]; {
+		case esc:
+			esc = false
+		case c == '\\':
+			esc = true
+		case c == '"':
+			return i
+		}
+	}
+	return len(text) - 1
+}
+
 // dropTrailingCommas blanks out, in place, each comma outside strings that
 // only white space separates from a closing bracket or brace, as a person
 // editing a list by hand leaves behind.
 func dropTrailingCommas(text []byte) {
-	inStr, esc := false, false
 	comma := -1 // the last comma outside strings, while only space follows it
-	for i, c := range text {
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
 		case ' ', '\t', '\n', '\r':
 			continue
 		case ']', '}':
@@ -261,10 +253,10 @@ func dropTrailingCommas(text []byte) {
 				text[comma] = ' '
 			}
 		case '"':
-			inStr = true
+			i = stringEnd(text, i)
 		}
 		comma = -1
-		if c == ',' {
+		if text[i] == ',' {
 			comma = i
 		}
 	}
