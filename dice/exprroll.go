@@ -1,0 +1,307 @@
+package dice
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ExprResult is one roll of an expression: its total and every die rolled,
+// re-rolled faces and explosions included. Roll fills it, reusing its
+// buffers, so a result kept between rolls makes rolling allocate nothing.
+// It prints the way a chat bot shows a roll (String) and encodes as JSON
+// with the field names below.
+type ExprResult struct {
+	Expr  string      `json:"expr"`  // the expression, canonical
+	Total int         `json:"total"` // the value of the expression
+	Dice  []RolledDie `json:"dice"`  // every roll, term by term, die by die
+
+	expr  *Expr
+	terms []span   // terms[i]: the records of dice term i
+	keys  []dieKey // the dice of the term being rolled
+	faces []int    // faces of a plain group, rolled together
+}
+
+// RolledDie is one roll of one die. A die that re-rolls or explodes rolls
+// several times and has one record a roll, all with the same Term and Die.
+type RolledDie struct {
+	Term  int  `json:"term"`            // the dice term, from 0, in the order the expression prints
+	Die   int  `json:"die"`             // the die within its term, from 0, largest dice first
+	Sides int  `json:"sides"`           // its size (3 for a Fudge die)
+	Fudge bool `json:"fudge,omitempty"` // a Fudge die: faces -1, 0, +1
+	Face  int  `json:"face"`            // the face rolled
+	// Value is what the roll adds to its die: the face, one less for a
+	// penetrating extra roll, nothing for a re-rolled face.
+	Value    int  `json:"value"`
+	Rerolled bool `json:"rerolled,omitempty"` // rolled again: it counts nothing
+	Exploded bool `json:"exploded,omitempty"` // it set off another roll
+	Extra    bool `json:"extra,omitempty"`    // rolled by an explosion
+	Dropped  bool `json:"dropped,omitempty"`  // its die was dropped by a keep or drop
+	Success  bool `json:"success,omitempty"`  // counted as a success
+	Failure  bool `json:"failure,omitempty"`  // counted as a failure
+}
+
+type span struct{ from, to int }
+
+// dieKey is one die of a term while its term decides which dice it keeps.
+type dieKey struct {
+	total, weight int // the die's value, and its successes less failures
+	from, to      int // its records
+}
+
+// ErrNoRoller is returned by Roll for a nil or zero Roller.
+var ErrNoRoller = errors.New("dice: no Roller: make one with NewRoller, NewSeeded or Scripted")
+
+// Roll rolls the expression with r into res, replacing what res held, and
+// returns nil; it fails, changing nothing, only when r or res is nil or r
+// is the zero Roller. With res reused it allocates nothing once res has
+// grown to the expression's size.
+func (e *Expr) Roll(r *Roller, res *ExprResult) error {
+	if r == nil || r.src == nil && r.script == nil {
+		return ErrNoRoller
+	}
+	if res == nil {
+		return errors.New("dice: Roll needs an ExprResult to fill")
+	}
+	res.Expr, res.expr = e.text, e
+	res.Dice = res.Dice[:0]
+	if cap(res.terms) < len(e.terms) {
+		res.terms = make([]span, len(e.terms))
+	}
+	res.terms = res.terms[:len(e.terms)]
+	res.Total = e.eval(e.root, r, res)
+	return nil
+}
+
+// eval rolls n, left to right, and returns its value. Parsing bounded every
+// value, so no step overflows and no divisor is 0.
+func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
+	switch n.kind {
+	case numNode:
+		return n.num
+	case diceNode:
+		return e.rollTerm(n.term, r, res)
+	case negNode:
+		return -e.eval(n.left, r, res)
+	}
+	a := e.eval(n.left, r, res)
+	b := e.eval(n.right, r, res)
+	switch n.kind {
+	case addNode:
+		return a + b
+	case subNode:
+		return a - b
+	case mulNode:
+		return a * b
+	}
+	return a / b // rounds toward zero
+}
+
+// rollTerm rolls every die of t, decides which it keeps, and returns the
+// term's value: the sum of the kept dice, or their successes less failures.
+func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
+	from := len(res.Dice)
+	keys := res.keys[:0]
+	die := 0
+	for _, g := range t.groups {
+		if t.reroll.op == noCmp && t.explode == noExplode {
+			keys = e.rollPlain(t, g, die, r, res, keys)
+		} else {
+			for range g.n {
+				keys = append(keys, e.rollDie(t, int(g.die), die, r, res))
+				die++
+			}
+			continue
+		}
+		die += g.n
+	}
+	res.keys = keys
+	res.terms[t.index] = span{from, len(res.Dice)}
+	if k := t.kept(); k < len(keys) {
+		if t.keepsHighest() {
+			slices.SortStableFunc(keys, byTotalDown)
+		} else {
+			slices.SortStableFunc(keys, byTotalUp)
+		}
+		for _, d := range keys[k:] {
+			for i := d.from; i < d.to; i++ {
+				res.Dice[i].Dropped = true
+				res.Dice[i].Success, res.Dice[i].Failure = false, false
+			}
+		}
+		keys = keys[:k]
+	}
+	v := 0
+	for _, d := range keys {
+		if t.success.op != noCmp {
+			v += d.weight
+		} else {
+			v += d.total
+		}
+	}
+	return v
+}
+
+func byTotalDown(a, b dieKey) int { return b.total - a.total }
+func byTotalUp(a, b dieKey) int   { return a.total - b.total }
+
+// rollPlain rolls a group of dice with no re-roll or explosion, all from
+// the Roller's batched draws.
+func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResult, keys []dieKey) []dieKey {
+	s, off := int(g.die), t.offset()
+	res.faces = r.RollN(g.n, s, res.faces[:0])
+	for i, f := range res.faces {
+		v := f + off
+		rec := RolledDie{Term: t.index, Die: die + i, Sides: s, Fudge: t.fudge, Face: v, Value: v}
+		w := t.mark(&rec, v)
+		res.Dice = append(res.Dice, rec)
+		keys = append(keys, dieKey{total: v, weight: w, from: len(res.Dice) - 1, to: len(res.Dice)})
+	}
+	return keys
+}
+
+// mark flags rec as a success or failure on value v and returns its
+// weight: 1 for a success, -1 for a failure, 0 otherwise.
+func (t *diceTerm) mark(rec *RolledDie, v int) int {
+	switch {
+	case t.success.has(v):
+		rec.Success = true
+		return 1
+	case t.failure.has(v):
+		rec.Failure = true
+		return -1
+	}
+	return 0
+}
+
+// rollDie rolls one die of a term with re-rolls or explosions: its first
+// face is rolled again while it is on the re-roll point (at most depth
+// times, or once for ro), then each face on the explosion point adds
+// another roll (at most depth of them).
+func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult) dieKey {
+	off := t.offset()
+	from := len(res.Dice)
+	rec := RolledDie{Term: t.index, Die: die, Sides: s, Fudge: t.fudge}
+	face := r.Roll(s)
+	if t.reroll.op != noCmp {
+		limit := e.depth
+		if t.once {
+			limit = 1
+		}
+		for n := 0; n < limit && t.rerolls(face+off); n++ {
+			rr := rec
+			rr.Face, rr.Rerolled = face+off, true
+			res.Dice = append(res.Dice, rr)
+			face = r.Roll(s)
+		}
+	}
+	rec.Face, rec.Value = face+off, face+off
+	total, weight := rec.Value, 0
+	if t.explode == explode {
+		weight = t.mark(&rec, rec.Face) // "!": every roll counts on its own
+	}
+	res.Dice = append(res.Dice, rec)
+	for n := 0; n < e.depth && t.explodes(face, s); n++ {
+		res.Dice[len(res.Dice)-1].Exploded = true
+		face = r.Roll(s)
+		x := RolledDie{Term: t.index, Die: die, Sides: s, Face: face, Value: face, Extra: true}
+		if t.explode == penetrate {
+			x.Value--
+		}
+		if t.explode == explode {
+			weight += t.mark(&x, face)
+		}
+		total += x.Value
+		res.Dice = append(res.Dice, x)
+	}
+	if t.explode != explode {
+		// The die's value is compared once, on its last record.
+		weight = t.mark(&res.Dice[len(res.Dice)-1], total)
+	}
+	return dieKey{total: total, weight: weight, from: from, to: len(res.Dice)}
+}
+
+// String shows the roll as a chat bot does: each term's dice in brackets,
+// struck through when dropped (~~1~~), 6! for a face that exploded, 1r for
+// a face rolled again, a compounded die as one value with !!, * after a
+// success and _ after a failure; then the total:
+//
+//	4d6kh3+2: [6, 5, 3, ~~1~~] + 2 = 16
+func (res *ExprResult) String() string {
+	if res.expr == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(res.Expr)
+	b.WriteString(": ")
+	res.write(&b, res.expr.root, 0)
+	b.WriteString(" = ")
+	b.WriteString(strconv.Itoa(res.Total))
+	return b.String()
+}
+
+// write shows node n's part of the roll, with parentheses as in the
+// expression's canonical form.
+func (res *ExprResult) write(b *strings.Builder, n *node, prec int) {
+	p := n.prec()
+	if p < prec {
+		b.WriteByte('(')
+	}
+	switch n.kind {
+	case numNode:
+		b.WriteString(strconv.Itoa(n.num))
+	case diceNode:
+		res.writeTerm(b, n.term)
+	case negNode:
+		b.WriteByte('-')
+		res.write(b, n.left, 3)
+	default:
+		res.write(b, n.left, p)
+		b.WriteString(" " + n.opString() + " ")
+		res.write(b, n.right, p+1)
+	}
+	if p < prec {
+		b.WriteByte(')')
+	}
+}
+
+func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
+	sp := res.terms[t.index]
+	recs := res.Dice[sp.from:sp.to]
+	b.WriteByte('[')
+	for i := 0; i < len(recs); i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		d := recs[i]
+		v := d.Value
+		mark := ""
+		switch {
+		case d.Rerolled:
+			v, mark = d.Face, "r"
+		case t.explode == compound:
+			// The die's extra rolls add into one value.
+			for i+1 < len(recs) && recs[i+1].Extra {
+				i++
+				v += recs[i].Value
+				mark = "!!"
+			}
+			d = recs[i]
+		case d.Exploded:
+			mark = "!"
+		}
+		switch {
+		case d.Success:
+			mark += "*"
+		case d.Failure:
+			mark += "_"
+		}
+		s := strconv.Itoa(v) + mark
+		if d.Dropped {
+			s = "~~" + s + "~~"
+		}
+		b.WriteString(s)
+	}
+	b.WriteByte(']')
+}
