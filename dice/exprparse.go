@@ -36,6 +36,7 @@ func parseExpr(s string, depth int) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.skip()
 	if p.i < len(p.s) {
 		if p.s[p.i] == ')' {
 			return nil, p.fail(p.i, "')' closes no '('")
