@@ -354,3 +354,43 @@ func widest(n *node) int {
 	}
 	return w
 }
+
+// Keep and drop take the right dice, small pools and large: every kept die
+// is at least as good as every dropped one, of equal dice the later drops,
+// and the total is the kept dice's sum.
+func TestExprKeepChoosesRightDice(t *testing.T) {
+	for _, s := range []string{"4d6kh3", "4d6kl3", "5d6kh1", "5d6kl1", "20d6kh10", "20d6kl10", "20d6dh3", "20d6dl15", "30d4kh12", "30d4kl12"} {
+		e, err := ParseExpr(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		high := e.terms[0].keepsHighest()
+		r := NewSeeded(5)
+		var res ExprResult
+		for range 200 {
+			if err := e.Roll(r, &res); err != nil {
+				t.Fatal(err)
+			}
+			sum, kept := 0, 0
+			for i, a := range res.Dice {
+				if !a.Dropped {
+					sum += a.Value
+					kept++
+					continue
+				}
+				for j, b := range res.Dice {
+					worse := a.Face > b.Face || a.Face == b.Face && j > i
+					if !high {
+						worse = a.Face < b.Face || a.Face == b.Face && j > i
+					}
+					if !b.Dropped && worse {
+						t.Fatalf("%s: %v dropped die %d but kept die %d", s, res.String(), i, j)
+					}
+				}
+			}
+			if sum != res.Total || kept != e.terms[0].kept() {
+				t.Fatalf("%s: %s: kept %d dice summing to %d", s, res.String(), kept, sum)
+			}
+		}
+	}
+}

@@ -46,8 +46,9 @@ type span struct{ from, to int }
 
 // dieKey is one die of a term while its term decides which dice it keeps.
 type dieKey struct {
-	total, weight int // the die's value, and its successes less failures
-	from, to      int // its records
+	total, weight int  // the die's value, and its successes less failures
+	from, to      int  // its records
+	dropped       bool // dropped by a keep or drop
 }
 
 // ErrNoRoller is returned by Roll for a nil or zero Roller.
@@ -119,28 +120,68 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 	res.keys = keys
 	res.terms[t.index] = span{from, len(res.Dice)}
 	if k := t.kept(); k < len(keys) {
+		t.drop(keys, k)
+	}
+	v := 0
+	for _, d := range keys {
+		switch {
+		case d.dropped:
+			for i := d.from; i < d.to; i++ {
+				res.Dice[i].Dropped = true
+				res.Dice[i].Success, res.Dice[i].Failure = false, false
+			}
+		case t.success.op != noCmp:
+			v += d.weight
+		default:
+			v += d.total
+		}
+	}
+	return v
+}
+
+// drop marks all but k of the dice dropped: the lowest for keep highest
+// and drop lowest, the highest otherwise. Of equal dice the later is
+// dropped first, so the order of the dice decides ties the same way on
+// every roll.
+func (t *diceTerm) drop(keys []dieKey, k int) {
+	if n := len(keys); min(k, n-k) > 8 {
+		// Many dice on both sides: sort once.
 		if t.keepsHighest() {
 			slices.SortStableFunc(keys, byTotalDown)
 		} else {
 			slices.SortStableFunc(keys, byTotalUp)
 		}
-		for _, d := range keys[k:] {
-			for i := d.from; i < d.to; i++ {
-				res.Dice[i].Dropped = true
-				res.Dice[i].Success, res.Dice[i].Failure = false, false
+		for i := k; i < n; i++ {
+			keys[i].dropped = true
+		}
+		return
+	}
+	high := t.keepsHighest()
+	if k <= len(keys)-k {
+		// Pick the kept dice one by one; the rest drop.
+		for i := range keys {
+			keys[i].dropped = true
+		}
+		for range k {
+			best := -1
+			for i, d := range keys {
+				if d.dropped && (best < 0 || high && d.total > keys[best].total || !high && d.total < keys[best].total) {
+					best = i
+				}
+			}
+			keys[best].dropped = false
+		}
+		return
+	}
+	for range len(keys) - k {
+		worst := -1
+		for i, d := range keys {
+			if !d.dropped && (worst < 0 || high && d.total <= keys[worst].total || !high && d.total >= keys[worst].total) {
+				worst = i
 			}
 		}
-		keys = keys[:k]
+		keys[worst].dropped = true
 	}
-	v := 0
-	for _, d := range keys {
-		if t.success.op != noCmp {
-			v += d.weight
-		} else {
-			v += d.total
-		}
-	}
-	return v
 }
 
 func byTotalDown(a, b dieKey) int { return b.total - a.total }
