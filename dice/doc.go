@@ -153,11 +153,12 @@
 //	r, !         some re-roll or explode without     at most Depth (10) times;
 //	             bound, or to a fixed cap            the exact answer says how
 //	                                                 much chance the bound cuts off
-//	d12 d8 d6    Roll20: an error                    a mixed pool (as ParsePool)
+//	d12 d8 d6    most want + between the dice        a mixed pool (as ParsePool),
+//	                                                 so d12 d8 d6kh2 keeps 2 of 3
 //	4d6k3        Roll20: keep the highest 3;         keep the highest 3 (kh3)
 //	             Avrae: keep the dice showing 3
 //	4dF!         some allow                          an error: Fudge dice do not explode
-//	f without >= rpg-dice-roller allows              an error: give the success count first
+//	d6f1         rpg-dice-roller: count failures     an error: give the success count first
 //
 // # Exact distributions of expressions
 //
