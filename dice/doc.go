@@ -158,7 +158,6 @@
 //	4d6k3        Roll20: keep the highest 3;         keep the highest 3 (kh3)
 //	             Avrae: keep the dice showing 3
 //	4dF!         some allow                          an error: Fudge dice do not explode
-//	d6f1         rpg-dice-roller: count failures     an error: give the success count first
 //
 // # Exact distributions of expressions
 //
