@@ -103,23 +103,36 @@ func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
 // term's value: the sum of the kept dice, or their successes less failures.
 func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 	from := len(res.Dice)
+	plain := t.reroll.op == noCmp && t.explode == noExplode
 	keys := res.keys[:0]
 	die := 0
 	for _, g := range t.groups {
-		if t.reroll.op == noCmp && t.explode == noExplode {
-			keys = e.rollPlain(t, g, die, r, res, keys)
-		} else {
-			for range g.n {
-				keys = append(keys, e.rollDie(t, int(g.die), die, r, res))
-				die++
-			}
+		if plain {
+			e.rollPlain(t, g, die, r, res)
+			die += g.n
 			continue
 		}
-		die += g.n
+		for range g.n {
+			keys = append(keys, dieKey{})
+			e.rollDie(t, int(g.die), die, r, res, &keys[len(keys)-1])
+			die++
+		}
+	}
+	res.terms[t.index] = span{from, len(res.Dice)}
+	k := t.kept()
+	if plain {
+		if k == t.n {
+			return t.count(res.Dice[from:])
+		}
+		// One record a die.
+		keys = slices.Grow(keys, t.n)[:t.n]
+		for i := range keys {
+			d, rec := &keys[i], &res.Dice[from+i]
+			d.total, d.weight, d.from, d.to, d.dropped = rec.Value, weight(rec), from+i, from+i+1, false
+		}
 	}
 	res.keys = keys
-	res.terms[t.index] = span{from, len(res.Dice)}
-	if k := t.kept(); k < len(keys) {
+	if k < len(keys) {
 		t.drop(keys, k)
 	}
 	v := 0
@@ -137,6 +150,33 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 		}
 	}
 	return v
+}
+
+// count returns the value of plain dice all kept: their sum, or their
+// successes less failures.
+func (t *diceTerm) count(recs []RolledDie) int {
+	v := 0
+	if t.success.op != noCmp {
+		for i := range recs {
+			v += weight(&recs[i])
+		}
+		return v
+	}
+	for i := range recs {
+		v += recs[i].Value
+	}
+	return v
+}
+
+// weight is a record's success (1) or failure (-1), or 0.
+func weight(d *RolledDie) int {
+	switch {
+	case d.Success:
+		return 1
+	case d.Failure:
+		return -1
+	}
+	return 0
 }
 
 // drop marks all but k of the dice dropped: the lowest for keep highest
@@ -188,18 +228,23 @@ func byTotalDown(a, b dieKey) int { return b.total - a.total }
 func byTotalUp(a, b dieKey) int   { return a.total - b.total }
 
 // rollPlain rolls a group of dice with no re-roll or explosion, all from
-// the Roller's batched draws.
-func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResult, keys []dieKey) []dieKey {
+// the Roller's batched draws, one record a die.
+func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResult) {
 	s, off := int(g.die), t.offset()
 	res.faces = r.RollN(g.n, s, res.faces[:0])
+	from := len(res.Dice)
+	res.Dice = slices.Grow(res.Dice, g.n)[:from+g.n]
+	recs := res.Dice[from:]
+	counts := t.success.op != noCmp
 	for i, f := range res.faces {
 		v := f + off
-		rec := RolledDie{Term: t.index, Die: die + i, Sides: s, Fudge: t.fudge, Face: v, Value: v}
-		w := t.mark(&rec, v)
-		res.Dice = append(res.Dice, rec)
-		keys = append(keys, dieKey{total: v, weight: w, from: len(res.Dice) - 1, to: len(res.Dice)})
+		d := &recs[i]
+		*d = RolledDie{}
+		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, v, v
+		if counts {
+			t.mark(&recs[i], v)
+		}
 	}
-	return keys
 }
 
 // mark flags rec as a success or failure on value v and returns its
@@ -220,10 +265,9 @@ func (t *diceTerm) mark(rec *RolledDie, v int) int {
 // face is rolled again while it is on the re-roll point (at most depth
 // times, or once for ro), then each face on the explosion point adds
 // another roll (at most depth of them).
-func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult) dieKey {
+func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key *dieKey) {
 	off := t.offset()
 	from := len(res.Dice)
-	rec := RolledDie{Term: t.index, Die: die, Sides: s, Fudge: t.fudge}
 	face := r.Roll(s)
 	if t.reroll.op != noCmp {
 		limit := e.depth
@@ -231,36 +275,43 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult) dieK
 			limit = 1
 		}
 		for n := 0; n < limit && t.rerolls(face+off); n++ {
-			rr := rec
-			rr.Face, rr.Rerolled = face+off, true
-			res.Dice = append(res.Dice, rr)
+			res.record(t, s, die, face+off).Rerolled = true
 			face = r.Roll(s)
 		}
 	}
-	rec.Face, rec.Value = face+off, face+off
-	total, weight := rec.Value, 0
+	d := res.record(t, s, die, face+off)
+	d.Value = face + off
+	total, weight := d.Value, 0
 	if t.explode == explode {
-		weight = t.mark(&rec, rec.Face) // "!": every roll counts on its own
+		weight = t.mark(d, d.Face) // "!": every roll counts on its own
 	}
-	res.Dice = append(res.Dice, rec)
 	for n := 0; n < e.depth && t.explodes(face, s); n++ {
 		res.Dice[len(res.Dice)-1].Exploded = true
 		face = r.Roll(s)
-		x := RolledDie{Term: t.index, Die: die, Sides: s, Face: face, Value: face, Extra: true}
+		x := res.record(t, s, die, face)
+		x.Value, x.Extra = face, true
 		if t.explode == penetrate {
 			x.Value--
 		}
 		if t.explode == explode {
-			weight += t.mark(&x, face)
+			weight += t.mark(x, face)
 		}
 		total += x.Value
-		res.Dice = append(res.Dice, x)
 	}
 	if t.explode != explode {
 		// The die's value is compared once, on its last record.
 		weight = t.mark(&res.Dice[len(res.Dice)-1], total)
 	}
-	return dieKey{total: total, weight: weight, from: from, to: len(res.Dice)}
+	key.total, key.weight, key.from, key.to, key.dropped = total, weight, from, len(res.Dice), false
+}
+
+// record adds a record of a roll showing face on die number die of t, and
+// returns it to be filled in.
+func (res *ExprResult) record(t *diceTerm, s, die, face int) *RolledDie {
+	res.Dice = append(res.Dice, RolledDie{})
+	d := &res.Dice[len(res.Dice)-1]
+	d.Term, d.Die, d.Sides, d.Fudge, d.Face = t.index, die, s, t.fudge, face
+	return d
 }
 
 // String shows the roll as a chat bot does: each term's dice in brackets,
