@@ -172,14 +172,16 @@
 // the faces off the point) but for the reported q^(depth+1).
 //
 // Keep and drop over numbered pools, mixed or not, are KeepHighestOf and
-// KeepLowestOf; over dice of one size that re-roll, explode, are Fudge
-// dice or count successes, the same face-by-face sweep with binomial
-// counts runs over the die's own distribution. Sums of independent dice
-// and terms are convolutions, success counts binomials or convolutions,
-// a term times or divided by a number a map, and the product or quotient
-// of two random terms an enumeration over their outcomes, bounded by
-// MaxWork. Not built: keep or drop over dice of different sizes that also
-// re-roll, explode or count successes (d12 d8!kh1), and keep or drop with
-// successes counted on each roll of ! explosions (4d10! >=8kh2); Dist
-// returns an error wrapping ErrNoExactKeep for them, and they still roll.
+// KeepLowestOf. Over dice that re-roll, explode, are Fudge dice or count
+// successes, the same face-by-face sweep with binomial counts runs over
+// each size's own distribution, its state the number of dice of each size
+// kept so far, so it is cheap when few dice are kept (d12 d8 d6!kh2) and
+// bounded by MaxCells and MaxWork when many are. Sums of independent dice
+// and terms are convolutions, success counts binomials or convolutions, a
+// term times or divided by a number a map, and the product or quotient of
+// two random terms an enumeration over their outcomes, bounded by MaxWork.
+// Not built: keep or drop of dice that explode with ! and count successes
+// on each roll (4d10! >=8kh2), where a die's successes do not follow from
+// its total; Dist returns an error wrapping ErrNoExactKeep, and the
+// expression still rolls.
 package dice

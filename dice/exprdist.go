@@ -6,10 +6,11 @@ import (
 	"math"
 )
 
-// ErrNoExactKeep is wrapped by Dist for a keep or drop over dice of
-// different sizes that also re-roll, explode or count successes: their
-// exact distribution is not built (see the package documentation).
-var ErrNoExactKeep = errors.New("dice: no exact keep or drop over dice of different sizes that re-roll, explode or count successes")
+// ErrNoExactKeep is wrapped by Dist for a keep or drop of dice that
+// explode with ! and count successes on each roll: a die's successes then
+// do not follow from its value, and their exact distribution is not
+// built (see the package documentation).
+var ErrNoExactKeep = errors.New("dice: no exact keep or drop of dice whose every exploding roll counts successes")
 
 // Dist returns the exact distribution of the expression's value as Roll
 // rolls it, explosions and re-rolls stopped at the expression's depth, and
@@ -121,11 +122,14 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 	if d, ok, err := t.plainDist(k); ok {
 		return d, 1, err
 	}
-	if k < t.n && len(t.groups) > 1 {
-		return Dist{}, 0, fmt.Errorf("%w: %d dice of %d sizes", ErrNoExactKeep, t.n, len(t.groups))
+	if t.success.op != noCmp && t.explode == explode && k < t.n {
+		// A die's successes are not a function of its value when each
+		// roll of an explosion counts on its own.
+		return Dist{}, 0, fmt.Errorf("%w: %s", ErrNoExactKeep, "successes counted on each exploding roll")
 	}
 	whole := 1.0
 	total := Point(0)
+	var parts []keepPart
 	for _, g := range t.groups {
 		value, weight, stop, err := t.dieDist(int(g.die), depth)
 		if err != nil {
@@ -135,7 +139,8 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 		var d Dist
 		switch {
 		case k < t.n:
-			d, err = t.keepDist(value, g.n, k)
+			parts = append(parts, keepPart{g.n, value})
+			continue
 		case t.success.op != noCmp:
 			d, err = power(weight, g.n)
 		default:
@@ -143,6 +148,21 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 		}
 		if err == nil {
 			total, err = total.Add(d)
+		}
+		if err != nil {
+			return Dist{}, 0, err
+		}
+	}
+	if k < t.n {
+		var err error
+		if t.success.op == noCmp {
+			lo, hi := parts[0].d.Min, parts[0].d.Max()
+			for _, p := range parts {
+				lo, hi = min(lo, p.d.Min), max(hi, p.d.Max())
+			}
+			total, err = keepOf(parts, k, t.keepsHighest(), func(v int) int { return v }, lo, hi)
+		} else {
+			total, err = keepOf(parts, k, t.keepsHighest(), t.weightOf, -1, 1)
 		}
 		if err != nil {
 			return Dist{}, 0, err
@@ -191,20 +211,6 @@ func (t *diceTerm) weightOf(v int) int {
 		return -1
 	}
 	return 0
-}
-
-// keepDist returns the distribution of the kept dice's sum, or of their
-// successes less failures, for n dice of one size each with value.
-func (t *diceTerm) keepDist(value Dist, n, k int) (Dist, error) {
-	if t.success.op == noCmp {
-		return keepIID(value, n, k, t.keepsHighest(), func(v int) int { return v }, value.Min, value.Max())
-	}
-	if t.explode == explode {
-		// A die's successes are not a function of its value when each
-		// roll of an explosion counts on its own.
-		return Dist{}, fmt.Errorf("%w: keep or drop with successes counted on each exploding roll", ErrNoExactKeep)
-	}
-	return keepIID(value, n, k, t.keepsHighest(), t.weightOf, -1, 1)
 }
 
 // power returns the distribution of the sum of n independent copies of d,

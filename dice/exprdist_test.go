@@ -122,45 +122,72 @@ func TestExprTruncation(t *testing.T) {
 // Keep and drop over dice that are not plain numbered dice, checked by
 // brute force over every roll.
 func TestExprKeepBruteForce(t *testing.T) {
-	// Faces and their chances for one die of each kind.
+	// Values and their chances for one die of each kind.
 	fudge := map[int]float64{-1: 1.0 / 3, 0: 1.0 / 3, 1: 1.0 / 3}
 	d4 := map[int]float64{1: .25, 2: .25, 3: .25, 4: .25}
 	rerollOnce := map[int]float64{1: 1.0 / 36, 2: 7.0 / 36, 3: 7.0 / 36, 4: 7.0 / 36, 5: 7.0 / 36, 6: 7.0 / 36}
+	d6 := map[int]float64{1: 1.0 / 6, 2: 1.0 / 6, 3: 1.0 / 6, 4: 1.0 / 6, 5: 1.0 / 6, 6: 1.0 / 6}
+	// A d6 exploding at most once (depth 1): 6 then 1..6 more.
+	d6x := map[int]float64{1: 1.0 / 6, 2: 1.0 / 6, 3: 1.0 / 6, 4: 1.0 / 6, 5: 1.0 / 6,
+		7: 1.0 / 36, 8: 1.0 / 36, 9: 1.0 / 36, 10: 1.0 / 36, 11: 1.0 / 36, 12: 1.0 / 36}
+	d4x := map[int]float64{1: .25, 2: .25, 3: .25, 5: 1.0 / 16, 6: 1.0 / 16, 7: 1.0 / 16, 8: 1.0 / 16}
+	n := func(k int, d map[int]float64) []map[int]float64 {
+		var ds []map[int]float64
+		for range k {
+			ds = append(ds, d)
+		}
+		return ds
+	}
 	sum := func(v []int) int { return sumOf(v) }
 	tests := []struct {
-		expr string
-		die  map[int]float64
-		n    int
-		read func(sorted []int) int // faces sorted high to low
+		expr  string
+		depth int
+		dice  []map[int]float64
+		read  func(sorted []int) int // faces sorted high to low
 	}{
-		{"4dFkh2", fudge, 4, func(v []int) int { return sum(v[:2]) }},
-		{"4dFkl1", fudge, 4, func(v []int) int { return v[3] }},
-		{"5dFdh2", fudge, 5, func(v []int) int { return sum(v[2:]) }},
-		{"3d6ro1kh2", rerollOnce, 3, func(v []int) int { return sum(v[:2]) }},
-		{"3d6ro1kl2", rerollOnce, 3, func(v []int) int { return sum(v[1:]) }},
+		{"4dFkh2", 10, n(4, fudge), func(v []int) int { return sum(v[:2]) }},
+		{"4dFkl1", 10, n(4, fudge), func(v []int) int { return v[3] }},
+		{"5dFdh2", 10, n(5, fudge), func(v []int) int { return sum(v[2:]) }},
+		{"3d6ro1kh2", 10, n(3, rerollOnce), func(v []int) int { return sum(v[:2]) }},
+		{"3d6ro1kl2", 10, n(3, rerollOnce), func(v []int) int { return sum(v[1:]) }},
 		// Successes on 3+ less failures on 1, among the two highest.
-		{"4d4>=3f1kh2", d4, 4, func(v []int) int { return score(v[:2]) }},
-		{"4d4>=3f1dh3", d4, 4, func(v []int) int { return score(v[3:]) }},
-		{"3d4>=3f1", d4, 3, score},
+		{"4d4>=3f1kh2", 10, n(4, d4), func(v []int) int { return score(v[:2]) }},
+		{"4d4>=3f1dh3", 10, n(4, d4), func(v []int) int { return score(v[3:]) }},
+		{"3d4>=3f1", 10, n(3, d4), score},
+		// Mixed sizes; an explosion is every die's.
+		{"d6 d4 d4>=3f1kh2", 10, append(n(1, d6), n(2, d4)...), func(v []int) int { return score(v[:2]) }},
+		{"2d6 d4!kh2", 1, append(n(2, d6x), n(1, d4x)...), func(v []int) int { return sum(v[:2]) }},
+		{"d6 2d4!kl1", 1, append(n(1, d6x), n(2, d4x)...), func(v []int) int { return v[2] }},
+		{"2d6 2d4!dl1", 1, append(n(2, d6x), n(2, d4x)...), func(v []int) int { return sum(v[:3]) }},
 	}
 	for _, tt := range tests {
 		want := map[int]float64{}
-		faces := make([]int, tt.n)
+		faces := make([]int, len(tt.dice))
 		var rec func(i int, p float64)
 		rec = func(i int, p float64) {
-			if i == tt.n {
+			if i == len(tt.dice) {
 				s := append([]int(nil), faces...)
 				sortDown(s)
 				want[tt.read(s)] += p
 				return
 			}
-			for f, q := range tt.die {
+			for f, q := range tt.dice[i] {
 				faces[i] = f
 				rec(i+1, p*q)
 			}
 		}
 		rec(0, 1)
-		got, _ := exprDist(t, tt.expr)
+		e, err := ParseExpr(tt.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, err = e.WithDepth(tt.depth); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := e.Dist()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.expr, err)
+		}
 		assertDist(t, tt.expr, got, want)
 	}
 }
@@ -204,6 +231,7 @@ func TestExprSamplesMatchExact(t *testing.T) {
 		"4d6kh3", "2d20kl1", "4d6dh1", "5d6dl2", "10d10kh3", "d12 d8 d6kh2", "d12 d8 d6kl1",
 		"3d6!", "2d6!!", "2d6!p", "3d10!>=9", "d12 d8!", "2d4!<2",
 		"4d6r1", "4d6r<3kh3", "3d8ro1", "d10 d6r1", "3d6r1!kh2", "6d6!kh3", "4d6!!dl1",
+		"d12 d8!kh1", "d12 d8r1kl1", "d12 d8 d6>=5kh2", "d10 2d6!!dl1", "d8 d6 d4!p kh2",
 		"8d10>=7", "6d10>=8f1", "5d10! >=8f1", "5d6kh3>=5", "4dF>=1f-1", "d10!p<=2 =5",
 		"4dF", "4dFkh2", "d%", "(2d6+3)*2", "d20/d4", "-d20/3", "d6*d6", "d6-d6", "2d6 d4-1",
 	}
@@ -242,10 +270,9 @@ func TestExprDistRefuses(t *testing.T) {
 		expr string
 		want error
 	}{
-		{"d12 d8!kh1", ErrNoExactKeep},
-		{"d12 d8r1kl1", ErrNoExactKeep},
-		{"d12 d8>=5kh1", ErrNoExactKeep},
 		{"4d10! >=8kh2", ErrNoExactKeep},
+		{"d12 d8! >=5kh1", ErrNoExactKeep},
+		{"1000d1000 d999kh500", ErrTooLarge},
 		{"d1000000!", ErrTooLarge},
 		{"10000d1000", ErrTooLarge},
 		{"d1000000*d1000000", ErrTooLarge},

@@ -110,7 +110,7 @@ func TestOddsExprErrors(t *testing.T) {
 		{[]string{"odds", "xyz"}, 2, `unknown mechanic "xyz"`},
 		{[]string{"odds", "3d6", "vs"}, 2, "give EXPR vs EXPR"},
 		{[]string{"odds", "3d6", "--set", "x=1"}, 2, "a dice expression takes --json only"},
-		{[]string{"odds", "d12 d8!kh1"}, 1, "no exact keep or drop over dice of different sizes"},
+		{[]string{"odds", "4d10! >=8kh2"}, 1, "no exact keep or drop of dice whose every exploding roll counts successes"},
 		{[]string{"odds", "d1000000*d1000000"}, 1, "too large"},
 		{[]string{"roll", "4d6kh3", "--times", "0"}, 2, "--times 0"},
 		{[]string{"roll", "5000d6kh1", "--times", "201"}, 2, "at most 1000000"},
