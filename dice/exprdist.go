@@ -127,6 +127,11 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 		// roll of an explosion counts on its own.
 		return Dist{}, 0, fmt.Errorf("%w: %s", ErrNoExactKeep, "successes counted on each exploding roll")
 	}
+	if k < t.n {
+		if err := t.checkKeepParts(depth); err != nil {
+			return Dist{}, 0, err
+		}
+	}
 	whole := 1.0
 	total := Point(0)
 	var parts []keepPart
@@ -169,6 +174,22 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 		}
 	}
 	return total, whole, nil
+}
+
+// checkKeepParts bounds the distributions a keep holds at once, one for
+// each size of die, before any is built.
+func (t *diceTerm) checkKeepParts(depth int) error {
+	held := 0
+	for _, g := range t.groups {
+		span := int(g.die)
+		if t.explode != noExplode {
+			span = mulCapped(MaxOutcomes, span, depth+1)
+		}
+		if held += span; held > MaxOutcomes {
+			return fmt.Errorf("%w: keeping among %d sizes of dice holds more than %d outcomes", ErrTooLarge, len(t.groups), MaxOutcomes)
+		}
+	}
+	return nil
 }
 
 // plainDist answers the terms the package's pool constructors answer

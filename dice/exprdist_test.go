@@ -273,6 +273,7 @@ func TestExprDistRefuses(t *testing.T) {
 		{"4d10! >=8kh2", ErrNoExactKeep},
 		{"d12 d8! >=5kh1", ErrNoExactKeep},
 		{"1000d1000 d999kh500", ErrTooLarge},
+		{"d1000000 d999999 d999998 d999997 d999996 d999995 d999994 d999993 d999992 d999991 d999990 d999989 d999988 d999987 d999986 d999985 d999984 d999983r1kh1", ErrTooLarge},
 		{"d1000000!", ErrTooLarge},
 		{"10000d1000", ErrTooLarge},
 		{"d1000000*d1000000", ErrTooLarge},
