@@ -320,7 +320,7 @@ func FuzzParseExpr(f *testing.F) {
 		if err != nil || back.String() != e.String() {
 			t.Fatalf("%q prints %q, which reads back as %v, %v", s, e, back, err)
 		}
-		if e.Dice() > 40 || widest(e.root) > 1<<12 {
+		if e.Dice() > 12 || widest(e.root) > 1<<9 {
 			return // keep each run quick
 		}
 		d, _, err := e.Dist()
