@@ -110,7 +110,7 @@ func TestExprResultRecords(t *testing.T) {
 
 // A roll reuses the result and draws nothing more than its dice.
 func TestExprRollAllocatesNothing(t *testing.T) {
-	for _, s := range []string{"4d6kh3", "20d6", "8d10>=7", "3d6!", "10d10kh3", "(2d6+3)*2", "4dF", "d12 d8 d6kl2", "5d6r1!!dl1", "6d10! >=8f1"} {
+	for _, s := range []string{"4d6kh3", "20d6", "8d10>=7", "3d6!", "10d10kh3", "(2d6+3)*2", "4dF", "d12 d8 d6kl2", "5d6r1!!dl1", "6d10! >=8f1", "30d6kh15", "30d6kl12>3"} {
 		e, err := ParseExpr(s)
 		if err != nil {
 			t.Fatal(err)
@@ -141,6 +141,14 @@ func TestExprRollRefuses(t *testing.T) {
 	}
 	if s := (&ExprResult{}).String(); s != "" {
 		t.Errorf("an empty result prints %q", s)
+	}
+	for _, z := range []*Expr{nil, {}} {
+		if err := z.Roll(r, &res); err == nil || r.Remaining() != 3 {
+			t.Errorf("an empty expression rolled: %v", err)
+		}
+		if _, _, err := z.Dist(); err == nil {
+			t.Error("an empty expression has a distribution")
+		}
 	}
 }
 

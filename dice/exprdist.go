@@ -28,6 +28,9 @@ var ErrNoExactKeep = errors.New("dice: no exact keep or drop of dice whose every
 // step bounds its work before it allocates and fails past the limits with
 // an error wrapping ErrTooLarge.
 func (e *Expr) Dist() (d Dist, truncated float64, err error) {
+	if e == nil || e.root == nil {
+		return Dist{}, 0, errEmptyExpr
+	}
 	d, whole, err := e.root.dist(e.depth)
 	if err != nil {
 		return Dist{}, 0, err

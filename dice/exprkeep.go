@@ -37,7 +37,7 @@ func keepOf(parts []keepPart, k int, highest bool, w func(int) int, wlo, whi int
 	}
 	cur, nxt := make([]float64, cells), make([]float64, cells)
 	final := make([]float64, sums)
-	cur[0*sums-base] = 1
+	cur[-base] = 1 // state 0: no die kept yet, their sum 0
 	for step := range sw.hi - sw.lo + 1 {
 		v := sw.lo + step
 		if highest {

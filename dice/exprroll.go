@@ -51,14 +51,24 @@ type dieKey struct {
 	dropped       bool // dropped by a keep or drop
 }
 
+// errEmptyExpr is returned for an Expr that ParseExpr did not make.
+var errEmptyExpr = errors.New("dice: an empty expression: make one with ParseExpr")
+
 // ErrNoRoller is returned by Roll for a nil or zero Roller.
 var ErrNoRoller = errors.New("dice: no Roller: make one with NewRoller, NewSeeded or Scripted")
 
 // Roll rolls the expression with r into res, replacing what res held, and
-// returns nil; it fails, changing nothing, only when r or res is nil or r
-// is the zero Roller. With res reused it allocates nothing once res has
-// grown to the expression's size.
+// returns nil; it fails, changing nothing, only when r or res is nil, r is
+// the zero Roller or e was not made by ParseExpr. With res reused it
+// allocates nothing once res has grown to the expression's size.
+//
+// Dice roll left to right as the expression prints, each die's re-rolls
+// and explosions before the next die. A Fudge die rolls a d3 and reads 1,
+// 2, 3 as -1, 0, +1, so a scripted Roller gives it faces 1..3.
 func (e *Expr) Roll(r *Roller, res *ExprResult) error {
+	if e == nil || e.root == nil {
+		return errEmptyExpr
+	}
 	if r == nil || r.src == nil && r.script == nil {
 		return ErrNoRoller
 	}
