@@ -93,14 +93,15 @@
 //	form            meaning                                        example
 //	NdS, dS         N dice of S sides (2..1000000), summed         3d6, d20
 //	d%              a d100                                         d%, 2d%
-//	NdF, dF         Fudge dice: faces -1, 0, +1                    4dF
+//	NdF, dF         Fudge (FATE) dice: faces -1, 0, +1             4dF
 //	dice dice       a mixed pool: dice joined by spaces            d12 d8 d6
 //	khN, kN, klN    keep the N highest (kN is khN), the N lowest   4d6kh3, 2d20kl1
 //	dhN, dlN        drop the N highest, the N lowest               4d6dl1
-//	!               explode: each top face adds another roll      3d6!
+//	!               explode: a die's top face adds another roll   3d6!, d8 d6!
 //	!P              explode on a compare point P                   3d6!>=5, d10!9
 //	!!              compound: the extra rolls add into one value  d6!!
-//	!p              penetrate: each extra roll counts one less    d6!p
+//	!p              penetrate (HackMaster): each extra roll       d6!p
+//	                counts one less
 //	rP              re-roll while on P (up to the depth)           4d6r1, d10r<3
 //	roP             re-roll once on P                              4d6ro1
 //	P               count successes: dice on P                     8d10>=7
@@ -113,9 +114,10 @@
 // is the explosion's: 3d6!>=5 explodes on 5 and 6, while 3d6! >=5 (with a
 // space) explodes on 6 and counts the dice showing 5 or more. Modifiers
 // may come in any order, each once; they act in one order: re-roll, then
-// explode, then keep or drop, then count. A keep or drop of more dice than
-// the pool holds keeps them all, or none. "N" after kh, kl, dh and dl may be
-// left out for 1.
+// explode, then keep or drop, then count, and each acts on every die of
+// the pool (d8 d6! explodes the d8 on 8 and the d6 on 6). A keep or drop
+// of more dice than the pool holds keeps them all, or none. "N" after kh,
+// kl, dh and dl may be left out for 1.
 //
 // A die that re-rolls or explodes is still one die: keep and drop compare
 // dice by their totals (a 6 that exploded into a 4 is a 10), and a success
