@@ -142,6 +142,12 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 		}
 	}
 	res.keys = keys
+	return t.settle(res, keys, k)
+}
+
+// settle drops all but k of the term's dice, marks their records, and
+// returns the kept dice's sum, or their successes less failures.
+func (t *diceTerm) settle(res *ExprResult, keys []dieKey, k int) int {
 	if k < len(keys) {
 		t.drop(keys, k)
 	}
