@@ -3,6 +3,7 @@ package dice
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -399,6 +400,44 @@ func TestExprKeepChoosesRightDice(t *testing.T) {
 			if sum != res.Total || kept != e.terms[0].kept() {
 				t.Fatalf("%s: %s: kept %d dice summing to %d", s, res.String(), kept, sum)
 			}
+		}
+	}
+}
+
+// Plain dice (no re-roll, no explosion) roll from the Roller's batched
+// draws; given the same faces, they come out exactly as the general path,
+// one die at a time, would have rolled them.
+func TestExprPlainDiceMatchGeneralPath(t *testing.T) {
+	for i, s := range []string{"4d6kh3", "20d6", "8d10>=7f1", "d12 d8 d6kl2", "4dFkh2", "30d4dl10", "3d20>15kh2", "2d6 d4"} {
+		e, err := ParseExpr(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		term := e.terms[0]
+		r := NewSeeded(uint64(i))
+		var faces []int
+		for _, g := range term.groups {
+			for range g.n {
+				faces = append(faces, r.Roll(int(g.die)))
+			}
+		}
+		var plain ExprResult
+		if err := e.Roll(Scripted(faces...), &plain); err != nil {
+			t.Fatal(err)
+		}
+		general := ExprResult{terms: make([]span, len(e.terms))}
+		script := Scripted(faces...)
+		die := 0
+		for _, g := range term.groups {
+			for range g.n {
+				general.keys = append(general.keys, dieKey{})
+				e.rollDie(term, int(g.die), die, script, &general, &general.keys[len(general.keys)-1])
+				die++
+			}
+		}
+		total := term.settle(&general, general.keys, term.kept())
+		if total != plain.Total || !slices.Equal(general.Dice, plain.Dice) {
+			t.Errorf("%s on %v: plain %d %+v\ngeneral %d %+v", s, faces, plain.Total, plain.Dice, total, general.Dice)
 		}
 	}
 }
