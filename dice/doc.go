@@ -80,4 +80,110 @@
 // MaxWork (2^31 multiply-adds, a few seconds). 10000d6 summed, 10000d6
 // keep 3 and 100d6 keep lowest 3 fit; 100 d4096 keep 100 or the sum of
 // 10000 d1677 are refused at once.
+//
+// # Dice expressions
+//
+// ParseExpr reads the notation players type into chat bots and table
+// tools, rolls it with a caller's Roller (Expr.Roll, into a reusable
+// ExprResult that records every die) and gives its exact distribution
+// (Expr.Dist). Letters are case-insensitive; spaces may stand between
+// terms, operators and modifiers, but not inside a number or between a
+// modifier and its compare point.
+//
+//	form            meaning                                        example
+//	NdS, dS         N dice of S sides (2..1000000), summed         3d6, d20
+//	d%              a d100                                         d%, 2d%
+//	NdF, dF         Fudge (FATE) dice: faces -1, 0, +1             4dF
+//	dice dice       a mixed pool: dice joined by spaces            d12 d8 d6
+//	khN, kN, klN    keep the N highest (kN is khN), the N lowest   4d6kh3, 2d20kl1
+//	dhN, dlN        drop the N highest, the N lowest               4d6dl1
+//	!               explode: a die's top face adds another roll   3d6!, d8 d6!
+//	!P              explode on a compare point P                   3d6!>=5, d10!9
+//	!!              compound: the extra rolls add into one value  d6!!
+//	!p              penetrate (HackMaster): each extra roll       d6!p
+//	                counts one less
+//	rP              re-roll while on P (up to the depth)           4d6r1, d10r<3
+//	roP             re-roll once on P                              4d6ro1
+//	P               count successes: dice on P                     8d10>=7
+//	P fQ            successes less failures (dice on Q)            8d10>=7f1
+//	+ - * /         arithmetic; / rounds toward zero               (2d6+3)*2, d20/2
+//	N, -x, (x)      numbers, negation, parentheses                 -d4, 2*(d6+1)
+//
+// A compare point P is =N, >N, >=N, <N or <=N; after r, ro, f and the
+// explosions a bare N means =N. A point written right after an explosion
+// is the explosion's: 3d6!>=5 explodes on 5 and 6, while 3d6! >=5 (with a
+// space) explodes on 6 and counts the dice showing 5 or more. Modifiers
+// may come in any order, each once; they act in one order: re-roll, then
+// explode, then keep or drop, then count, and each acts on every die of
+// the pool (d8 d6! explodes the d8 on 8 and the d6 on 6). A keep or drop
+// of more dice than the pool holds keeps them all, or none. "N" after kh,
+// kl, dh and dl may be left out for 1.
+//
+// A die that re-rolls or explodes is still one die: keep and drop compare
+// dice by their totals (a 6 that exploded into a 4 is a 10), and a success
+// count compares a die's total too, except with ! (explode), where every
+// roll counts on its own, as in World of Darkness's ten-again (d10! >=8).
+// Re-rolling applies to a die's first roll, not to its extra rolls.
+//
+// String prints an expression canonically (dice largest first, modifiers
+// in the order above, d% as d100), and ParseExpr reads the canonical form
+// back to the same expression. Everything ParsePool reads means the same
+// as an expression and prints as the Pool prints: plain pools and numbers
+// joined by +, - or spaces fold into one pool and a modifier, so
+// "2d6 + d4 - 1" is "2d6 d4-1" and "1+2" is 3.
+//
+// Limits are checked while parsing, before any work: at most MaxExprLen
+// (1000) bytes, MaxNesting (32) parentheses and signs deep, MaxDice dice
+// in all, dice of 2..MaxSides sides, numbers and compare points within
+// ±MaxModifier, every value an expression or any part of it can take
+// within ±MaxValue (2^53), and no divisor that can be 0 (a divisor's
+// possible values, worked out from its parts, must not include 0: d6/(d6-1)
+// is refused). An exploding die makes at most Depth extra rolls and a die
+// re-rolls at most Depth times (DefaultDepth 10, up to MaxDepth 100 with
+// WithDepth), so a roll always ends. Explosions that would go on forever
+// (d6!>=1) and re-rolls that no face escapes (d6r<7) are errors.
+//
+// Where stakes differs from common bot conventions (Roll20, Avrae,
+// rpg-dice-roller):
+//
+//	form         common bots                         stakes
+//	4d6d1        Roll20: drop the lowest 1           an error: write 4d6dl1
+//	4d6!kh3      bots that list extra rolls as dice  keeps 3 dice, each by its
+//	             of their own may keep 3 rolls       total, extra rolls included
+//	3d6!>=5      explode on 5+ (same)                same; 3d6! >=5 counts 5+
+//	d20/3        some give decimals                  rounds toward zero: -7/2 is -3
+//	r, !         some re-roll or explode without     at most Depth (10) times;
+//	             bound, or to a fixed cap            the exact answer says how
+//	                                                 much chance the bound cuts off
+//	d12 d8 d6    most want + between the dice        a mixed pool (as ParsePool),
+//	                                                 so d12 d8 d6kh2 keeps 2 of 3
+//	4d6k3        Roll20: keep the highest 3;         keep the highest 3 (kh3)
+//	             Avrae: keep the dice showing 3
+//	4dF!         some allow                          an error: Fudge dice do not explode
+//
+// # Exact distributions of expressions
+//
+// Expr.Dist gives the distribution of exactly what Roll rolls, explosions
+// and re-rolls bounded at the expression's depth, and beside it the
+// truncated mass: the chance that a roll reaches a bound. The unbounded
+// game's P(X = x) differs from the answer by at most that much (about
+// 8e-9 for 3d6! at depth 10). Re-rolls with ro are exact mixtures and
+// never truncate; with r, a face off the re-roll point stands with
+// chance (1 + q + ... + q^depth)/S for a point covering q of the faces, so
+// at depth 10 the answer is the conditional distribution (uniform over
+// the faces off the point) but for the reported q^(depth+1).
+//
+// Keep and drop over numbered pools, mixed or not, are KeepHighestOf and
+// KeepLowestOf. Over dice that re-roll, explode, are Fudge dice or count
+// successes, the same face-by-face sweep with binomial counts runs over
+// each size's own distribution, its state the number of dice of each size
+// kept so far, so it is cheap when few dice are kept (d12 d8 d6!kh2) and
+// bounded by MaxCells and MaxWork when many are. Sums of independent dice
+// and terms are convolutions, success counts binomials or convolutions, a
+// term times or divided by a number a map, and the product or quotient of
+// two random terms an enumeration over their outcomes, bounded by MaxWork.
+// Not built: keep or drop of dice that explode with ! and count successes
+// on each roll (4d10! >=8kh2), where a die's successes do not follow from
+// its total; Dist returns an error wrapping ErrNoExactKeep, and the
+// expression still rolls.
 package dice

@@ -99,3 +99,42 @@ func ExampleDist_Greater() {
 	fmt.Printf("P(a > b) = %.4f, P(b > a) = %.4f\n", a.Greater(b), b.Greater(a))
 	// Output: P(a > b) = 0.5362, P(b > a) = 0.3941
 }
+
+func ExampleParseExpr() {
+	e, err := dice.ParseExpr("4D6 kh3 + 2")
+	fmt.Println(e, err)
+	_, err = dice.ParseExpr("4d6kx3")
+	fmt.Println(err)
+	// Output:
+	// 4d6kh3+2 <nil>
+	// dice: "4d6kx3": at 4: unknown modifier "kx": want kh, kl, dh, dl, !, !!, !p, r, ro, >=, >, =, <=, <, f
+}
+
+func ExampleExpr_Roll() {
+	// Scripted faces, as a table rolling real dice would type them in.
+	e, _ := dice.ParseExpr("4d6kh3")
+	var res dice.ExprResult
+	if err := e.Roll(dice.Scripted(6, 5, 3, 1), &res); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.String())
+	e, _ = dice.ParseExpr("3d6!")
+	_ = e.Roll(dice.Scripted(6, 6, 2, 3, 1), &res)
+	fmt.Println(res.String())
+	// Output:
+	// 4d6kh3: [6, 5, 3, ~~1~~] = 14
+	// 3d6!: [6!, 6!, 2, 3, 1] = 18
+}
+
+func ExampleExpr_Dist() {
+	e, _ := dice.ParseExpr("d6!")
+	d, truncated, err := e.Dist()
+	fmt.Printf("mean %.6f, P(8) = %.6f, truncated %.2g, %v\n", d.Mean(), d.Prob(8), truncated, err)
+	e, _ = dice.ParseExpr("8d10>=7")
+	d, _, _ = e.Dist()
+	fmt.Printf("successes: mean %.1f, P(at least 4) = %.4f\n", d.Mean(), d.AtLeast(4))
+	// Output:
+	// mean 4.200000, P(8) = 0.027778, truncated 2.8e-09, <nil>
+	// successes: mean 3.2, P(at least 4) = 0.4059
+}

@@ -21,8 +21,11 @@ const maxRolledDice = 1_000_000
 func cmdRoll(e *env, args []string) error {
 	fs := newFlags(e, "roll", "NOTATION [flags]",
 		"Rolls the dice and shows every die, the total and the two highest (1s excluded).\n"+
-			"Without --seed the seed is random and printed, so a roll can be repeated.",
-		`stakes roll 3d6`, `stakes roll "d12 d8 d6" --seed 7`, `stakes roll 4d6+2 --times 6 --json`)
+			"Dice expressions (4d6kh3, 3d6!, 8d10>=7, 4dF, (2d6+3)*2; see go doc dice) show\n"+
+			"each die as a chat bot does. Without --seed the seed is random and printed,\n"+
+			"so a roll can be repeated.",
+		`stakes roll 3d6`, `stakes roll "d12 d8 d6" --seed 7`, `stakes roll 4d6+2 --times 6 --json`,
+		`stakes roll 4d6kh3 --times 6`)
 	var seed uint64
 	var times int
 	var asJSON bool
@@ -39,12 +42,19 @@ func cmdRoll(e *env, args []string) error {
 	if times < 1 || times > 10000 {
 		return usagef("roll: --times %d: allowed 1..10000", times)
 	}
-	pool, err := dice.ParsePool(strings.Join(pos, " "))
+	// A plain pool rolls as it always has; anything else is an expression.
+	notation := strings.Join(pos, " ")
+	pool, err := dice.ParsePool(notation)
+	var expr *dice.Expr
+	count := pool.Len()
 	if err != nil {
-		return usageError{err.Error()}
+		if expr, err = dice.ParseExpr(notation); err != nil {
+			return usageError{err.Error()}
+		}
+		count = expr.Dice()
 	}
-	if n := int64(pool.Len()) * int64(times); n > maxRolledDice {
-		return usagef("roll: %d dice %d times is %d dice; at most %d in one command", pool.Len(), times, n, maxRolledDice)
+	if n := int64(count) * int64(times); n > maxRolledDice {
+		return usagef("roll: %d dice %d times is %d dice; at most %d in one command", count, times, n, maxRolledDice)
 	}
 	if seed == 0 {
 		var b [8]byte
@@ -54,6 +64,9 @@ func cmdRoll(e *env, args []string) error {
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	r := dice.NewSeeded(seed)
+	if expr != nil {
+		return rollExpr(e, expr, r, seed, times, asJSON)
+	}
 	type rollOut struct {
 		Faces      []int `json:"faces"`
 		Total      int   `json:"total"`
@@ -240,14 +253,16 @@ type oddsArgs struct {
 
 func cmdOdds(e *env, args []string) error {
 	var c common
-	fs := newFlags(e, "odds", "MECHANIC [flags]   |   stakes odds contest POOL vs STAKES",
+	fs := newFlags(e, "odds", "MECHANIC [flags]   |   stakes odds contest POOL vs STAKES   |   stakes odds EXPR [vs EXPR]",
 		"Exact answers, no sampling: the mechanic's own exact tables for the scenario\n"+
 			"(changed by --set or --file), and the scenario's exact outcome odds and rounds.\n"+
 			"For contest, POOL vs STAKES (STAKES a pool or a number) gives the chance to beat\n"+
-			"the stakes and to beat them by the Extraordinary margin.",
+			"the stakes and to beat them by the Extraordinary margin. A dice expression\n"+
+			"(3d6, 4d6kh3, 3d6!) gives its exact distribution; EXPR vs EXPR the chance\n"+
+			"that each side is higher and the distribution of the margin.",
 		`stakes odds actiontest --set pool=4 --set position=desperate`,
 		`stakes odds contest "d10 d8 d6" vs "d8 d8"`, `stakes odds contest "d12 d6" vs 9`,
-		`stakes odds edge --set rules.start_edge=6 --json`)
+		`stakes odds edge --set rules.start_edge=6 --json`, `stakes odds 4d6kh3`, `stakes odds 2d20kh1 vs d20+5`)
 	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -258,6 +273,9 @@ func cmdOdds(e *env, args []string) error {
 	}
 	if len(pos) < 1 {
 		return usagef("odds: name one mechanic (%s)", strings.Join(mechanicNames(), ", "))
+	}
+	if _, ok := registry[pos[0]]; !ok && looksLikeDice(pos[0]) {
+		return exprOdds(e, pos, &c)
 	}
 	sc, _, err := scenarioFor(pos[0], &c)
 	if err != nil {

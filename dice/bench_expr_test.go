@@ -1,0 +1,117 @@
+package dice
+
+import (
+	"slices"
+	"testing"
+)
+
+// The expressions of issue 23's speed targets: exact distributions, and
+// rolls beside a hand-written math/rand/v2 loop for the same expression.
+
+var benchExprs = []struct{ name, expr string }{
+	{"4d6kh3", "4d6kh3"},
+	{"20d6", "20d6"},
+	{"8d10>=7", "8d10>=7"},
+	{"3d6!", "3d6!"},
+	{"10d10kh3", "10d10kh3"},
+}
+
+func BenchmarkExprExact(b *testing.B) {
+	for _, bb := range benchExprs {
+		e, err := ParseExpr(bb.expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := e.Dist(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkExprRoll(b *testing.B) {
+	for _, bb := range benchExprs {
+		e, err := ParseExpr(bb.expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bb.name, func(b *testing.B) {
+			r := NewSeeded(1)
+			var res ExprResult
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				_ = e.Roll(r, &res)
+				s += res.Total
+			}
+			sink = s
+		})
+	}
+}
+
+// The same rolls as a user would write them with math/rand/v2.
+func BenchmarkExprRollNaive(b *testing.B) {
+	naive := map[string]func(r interface{ IntN(int) int }) int{
+		"4d6kh3": func(r interface{ IntN(int) int }) int {
+			s, lo := 0, 7
+			for range 4 {
+				f := r.IntN(6) + 1
+				s += f
+				lo = min(lo, f)
+			}
+			return s - lo
+		},
+		"20d6": func(r interface{ IntN(int) int }) int {
+			s := 0
+			for range 20 {
+				s += r.IntN(6) + 1
+			}
+			return s
+		},
+		"8d10>=7": func(r interface{ IntN(int) int }) int {
+			n := 0
+			for range 8 {
+				if r.IntN(10)+1 >= 7 {
+					n++
+				}
+			}
+			return n
+		},
+		"3d6!": func(r interface{ IntN(int) int }) int {
+			s := 0
+			for range 3 {
+				f := r.IntN(6) + 1
+				s += f
+				for extra := 0; f == 6 && extra < 10; extra++ {
+					f = r.IntN(6) + 1
+					s += f
+				}
+			}
+			return s
+		},
+		"10d10kh3": func(r interface{ IntN(int) int }) int {
+			var f [10]int
+			for i := range f {
+				f[i] = r.IntN(10) + 1
+			}
+			slices.Sort(f[:])
+			return f[7] + f[8] + f[9]
+		},
+	}
+	for _, bb := range benchExprs {
+		roll := naive[bb.name]
+		b.Run(bb.name, func(b *testing.B) {
+			r := naiveRand()
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += roll(r)
+			}
+			sink = s
+		})
+	}
+}

@@ -1,0 +1,340 @@
+package dice
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Limits on dice expressions, checked while parsing, before any roll or
+// exact construction: no expression a chat user types can exhaust memory
+// or run for long.
+const (
+	// MaxExprLen bounds the length of an expression, in bytes.
+	MaxExprLen = 1000
+	// MaxNesting bounds how deeply parentheses and unary minus signs nest.
+	MaxNesting = 32
+	// DefaultDepth is how many extra rolls an exploding die makes at most,
+	// and how many times a die re-rolls at most, unless WithDepth says
+	// otherwise.
+	DefaultDepth = 10
+	// MaxDepth bounds the depth WithDepth accepts.
+	MaxDepth = 100
+	// MaxValue bounds the absolute value of every number an expression can
+	// produce, its parts included, so that no arithmetic overflows (2^53:
+	// every such integer is exact in a float64 too).
+	MaxValue = 1 << 53
+)
+
+// Expr is a parsed dice expression, such as "4d6kh3+2", "8d10>=7" or
+// "(2d6+3)*2": a tree of dice terms, numbers and arithmetic. Expressions
+// are immutable once parsed and safe to share between goroutines; Roll
+// needs a Roller and an ExprResult of the caller's own.
+//
+// The package documentation gives the grammar.
+type Expr struct {
+	root  *node
+	depth int
+	dice  int // dice in all terms
+	terms []*diceTerm
+	text  string // canonical form
+}
+
+type nodeKind uint8
+
+const (
+	numNode nodeKind = iota
+	diceNode
+	negNode
+	addNode
+	subNode
+	mulNode
+	divNode
+)
+
+// node is one part of an expression. lo and hi bound its values (every
+// outcome lies in lo..hi); they are worked out when parsing, and keep every
+// intermediate result within ±MaxValue.
+type node struct {
+	kind        nodeKind
+	num         int
+	term        *diceTerm
+	left, right *node // right only for binary nodes, left for negNode
+	lo, hi      int
+}
+
+// keepKind says which dice a keep or drop modifier keeps.
+type keepKind uint8
+
+const (
+	keepAll keepKind = iota
+	keepHigh
+	keepLow
+	dropHigh
+	dropLow
+)
+
+// explodeKind is the kind of explosion of a dice term.
+type explodeKind uint8
+
+const (
+	noExplode explodeKind = iota
+	explode               // "!": every extra roll is a roll of its own
+	compound              // "!!": the extra rolls add into one value
+	penetrate             // "!p": every extra roll counts one less
+)
+
+// cmpOp is the operator of a compare point.
+type cmpOp uint8
+
+const (
+	noCmp cmpOp = iota
+	cmpEq
+	cmpGt
+	cmpGe
+	cmpLt
+	cmpLe
+)
+
+// compare is a compare point: "=5", ">=5", "<3". The zero value matches
+// nothing.
+type compare struct {
+	op cmpOp
+	n  int
+}
+
+// has reports whether v satisfies the compare point.
+func (c compare) has(v int) bool {
+	switch c.op {
+	case cmpEq:
+		return v == c.n
+	case cmpGt:
+		return v > c.n
+	case cmpGe:
+		return v >= c.n
+	case cmpLt:
+		return v < c.n
+	case cmpLe:
+		return v <= c.n
+	}
+	return false
+}
+
+func (c compare) String() string {
+	ops := [...]string{"", "=", ">", ">=", "<", "<="}
+	if c.op == noCmp {
+		return ""
+	}
+	return ops[c.op] + strconv.Itoa(c.n)
+}
+
+// point prints a compare point after r, ro, f or an explosion, where a
+// bare number means "equal to": "r1", "!5", "f<=2".
+func (c compare) point() string {
+	if c.op == cmpEq {
+		return strconv.Itoa(c.n)
+	}
+	return c.String()
+}
+
+// diceTerm is a pool of dice with its modifiers: "4d6kh3", "d12 d8 d6",
+// "3d6!", "8d10>=7f1", "4dF".
+type diceTerm struct {
+	groups []group // sizes largest first; a Fudge term holds one group of d3
+	fudge  bool    // the dice are Fudge dice: faces -1, 0, +1
+	n      int     // dice in the term
+	index  int     // the term's place in the expression, from 0
+
+	keep    keepKind
+	keepN   int
+	explode explodeKind
+	boom    compare // explodes on this point; none: on each die's top face
+	reroll  compare // re-rolls on this point; none: no re-roll
+	once    bool    // "ro": re-roll at most once
+	success compare // counts successes; none: the term sums its dice
+	failure compare // subtracts a failure for each die on this point
+}
+
+// offset is what a face of the term's dice reads as, less the face rolled:
+// a Fudge die rolls a d3 and reads it as -1, 0, +1.
+func (t *diceTerm) offset() int {
+	if t.fudge {
+		return -2
+	}
+	return 0
+}
+
+// kept returns how many dice the keep or drop modifier keeps.
+func (t *diceTerm) kept() int {
+	switch t.keep {
+	case keepHigh, keepLow:
+		return min(t.keepN, t.n)
+	case dropHigh, dropLow:
+		return max(t.n-t.keepN, 0)
+	}
+	return t.n
+}
+
+// keepsHighest reports whether the kept dice are the highest ones.
+func (t *diceTerm) keepsHighest() bool { return t.keep == keepHigh || t.keep == dropLow }
+
+// explodes reports whether a die of the term explodes on value v (a face
+// read as the term reads it).
+func (t *diceTerm) explodes(v int, sides int) bool {
+	if t.explode == noExplode {
+		return false
+	}
+	if t.boom.op == noCmp {
+		return v == sides
+	}
+	return t.boom.has(v)
+}
+
+// rerolls reports whether a first roll of v is rolled again.
+func (t *diceTerm) rerolls(v int) bool { return t.reroll.has(v) }
+
+// bare reports whether the term is a plain pool: dice summed, no
+// modifiers, as ParsePool reads them.
+func (t *diceTerm) bare() bool {
+	return t.keep == keepAll && t.explode == noExplode && t.reroll.op == noCmp && t.success.op == noCmp
+}
+
+// String returns the expression in canonical form: dice groups largest
+// first, modifiers in the order re-roll, explode, keep, success, failure,
+// no spaces but between the dice of a pool, and parentheses only where
+// they matter. ParseExpr reads it back to the same expression.
+func (e *Expr) String() string { return e.text }
+
+// Depth returns the most extra rolls an exploding die makes, and the most
+// re-rolls of one die (DefaultDepth unless set by WithDepth).
+func (e *Expr) Depth() int { return e.depth }
+
+// Dice returns how many dice the expression rolls, before any explosion or
+// re-roll.
+func (e *Expr) Dice() int { return e.dice }
+
+// MarshalText implements encoding.TextMarshaler: the canonical form.
+func (e *Expr) MarshalText() ([]byte, error) { return []byte(e.text), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler; on error e is
+// unchanged. The depth is DefaultDepth.
+func (e *Expr) UnmarshalText(text []byte) error {
+	f, err := ParseExpr(string(text))
+	if err != nil {
+		return err
+	}
+	*e = *f
+	return nil
+}
+
+// Set implements flag.Value, so an Expr can be a command-line flag.
+func (e *Expr) Set(s string) error { return e.UnmarshalText([]byte(s)) }
+
+// WithDepth returns the expression with explosions and re-rolls bounded at
+// depth (1..MaxDepth) instead: an exploding die makes at most depth extra
+// rolls and a die re-rolls at most depth times. Deeper bounds make the
+// exact answer's truncated mass smaller and its work larger.
+func (e *Expr) WithDepth(depth int) (*Expr, error) {
+	return parseExpr(e.text, depth)
+}
+
+// write prints n in canonical form, in parentheses if its precedence is
+// below prec (1: + and -, 2: * and /, 3: unary minus, 4: atoms).
+func (n *node) write(b *strings.Builder, prec int) {
+	p := n.prec()
+	if p < prec {
+		b.WriteByte('(')
+	}
+	switch n.kind {
+	case numNode:
+		b.WriteString(strconv.Itoa(n.num))
+	case diceNode:
+		n.term.write(b)
+	case negNode:
+		b.WriteByte('-')
+		n.left.write(b, 3)
+	default:
+		n.left.write(b, p)
+		b.WriteString(n.opString())
+		// The right operand of a left-associative operator takes
+		// parentheses at its own level: a-(b-c), a/(b*c).
+		n.right.write(b, p+1)
+	}
+	if p < prec {
+		b.WriteByte(')')
+	}
+}
+
+func (n *node) prec() int {
+	switch n.kind {
+	case addNode, subNode:
+		return 1
+	case mulNode, divNode:
+		return 2
+	case negNode:
+		return 3
+	case numNode:
+		if n.num < 0 {
+			return 3 // prints with a sign, as a unary minus would
+		}
+	}
+	return 4
+}
+
+func (n *node) opString() string {
+	switch n.kind {
+	case addNode:
+		return "+"
+	case subNode:
+		return "-"
+	case mulNode:
+		return "*"
+	}
+	return "/"
+}
+
+// write prints the term: its dice, then its modifiers in canonical order.
+func (t *diceTerm) write(b *strings.Builder) {
+	for i, g := range t.groups {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if g.n > 1 {
+			b.WriteString(strconv.Itoa(g.n))
+		}
+		if t.fudge {
+			b.WriteString("dF")
+		} else {
+			b.WriteByte('d')
+			b.WriteString(strconv.Itoa(int(g.die)))
+		}
+	}
+	if t.reroll.op != noCmp {
+		b.WriteString("r")
+		if t.once {
+			b.WriteString("o")
+		}
+		b.WriteString(t.reroll.point())
+	}
+	switch t.explode {
+	case explode:
+		b.WriteString("!")
+	case compound:
+		b.WriteString("!!")
+	case penetrate:
+		b.WriteString("!p")
+	}
+	b.WriteString(t.boom.point())
+	if t.explode != noExplode && t.boom.op == noCmp && t.keep == keepAll && t.success.op != noCmp {
+		// "3d6!>=5" would explode on 5 and 6; a space ends the explosion.
+		b.WriteByte(' ')
+	}
+	if t.keep != keepAll {
+		b.WriteString([...]string{"", "kh", "kl", "dh", "dl"}[t.keep])
+		b.WriteString(strconv.Itoa(t.keepN))
+	}
+	b.WriteString(t.success.String())
+	if t.failure.op != noCmp {
+		b.WriteString("f")
+		b.WriteString(t.failure.point())
+	}
+}

@@ -1,0 +1,412 @@
+package dice
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrNoExactKeep is wrapped by Dist for a keep or drop of dice that
+// explode with ! and count successes on each roll: a die's successes then
+// do not follow from its value, and their exact distribution is not
+// built (see the package documentation).
+var ErrNoExactKeep = errors.New("dice: no exact keep or drop of dice whose every exploding roll counts successes")
+
+// Dist returns the exact distribution of the expression's value as Roll
+// rolls it, explosions and re-rolls stopped at the expression's depth, and
+// truncated: the probability that a roll reaches that bound somewhere
+// (an exploding die's last allowed extra roll explodes again, or a
+// re-rolling die is still on its re-roll point after its last allowed
+// re-roll). Without the bound, only that much probability would move, so
+// each P(X = x) of the unbounded game differs from the answer by at most
+// truncated. An expression with no explosions and no r re-rolls gives 0.
+//
+// Keep and drop work face by face with binomial counts, never by
+// enumerating rolls; sums of independent terms are convolutions; a term
+// times or divided by a number is a map of outcomes; the product or
+// quotient of two random terms is enumerated over their outcomes. Every
+// step bounds its work before it allocates and fails past the limits with
+// an error wrapping ErrTooLarge.
+func (e *Expr) Dist() (d Dist, truncated float64, err error) {
+	if e == nil || e.root == nil {
+		return Dist{}, 0, errEmptyExpr
+	}
+	d, whole, err := e.root.dist(e.depth)
+	if err != nil {
+		return Dist{}, 0, err
+	}
+	return d, max(1-whole, 0), nil
+}
+
+// dist returns n's distribution and the probability that no depth bound
+// was reached in it.
+func (n *node) dist(depth int) (Dist, float64, error) {
+	switch n.kind {
+	case numNode:
+		return Point(n.num), 1, nil
+	case diceNode:
+		return n.term.dist(depth)
+	case negNode:
+		d, w, err := n.left.dist(depth)
+		return negate(d), w, err
+	}
+	a, wa, err := n.left.dist(depth)
+	if err != nil {
+		return Dist{}, 0, err
+	}
+	b, wb, err := n.right.dist(depth)
+	if err != nil {
+		return Dist{}, 0, err
+	}
+	var d Dist
+	switch n.kind {
+	case addNode:
+		d, err = a.Add(b)
+	case subNode:
+		d, err = a.Add(negate(b))
+	default:
+		d, err = combine(a, b, n.kind == mulNode)
+	}
+	return d, wa * wb, err
+}
+
+// negate returns the distribution of -X.
+func negate(d Dist) Dist {
+	p := make([]float64, len(d.P))
+	for i, q := range d.P {
+		p[len(p)-1-i] = q
+	}
+	return Dist{Min: -d.Max(), P: p}
+}
+
+// combine returns the distribution of X*Y or X/Y (rounded toward zero)
+// for independent X ~ a and Y ~ b, enumerating their outcomes. Parsing
+// bounded every product and refused divisors that can be 0.
+func combine(a, b Dist, mul bool) (Dist, error) {
+	op := func(x, y int) int {
+		if mul {
+			return x * y
+		}
+		return x / y
+	}
+	if w := mulCapped(MaxWork, len(a.P), len(b.P)); w > MaxWork {
+		return Dist{}, fmt.Errorf("%w: combining distributions of %d and %d outcomes takes more than %d steps", ErrTooLarge, len(a.P), len(b.P), MaxWork)
+	}
+	// Each operation is monotone in each argument for a fixed sign of
+	// the other, so the extremes lie at the corners.
+	lo, hi := math.MaxInt, math.MinInt
+	for _, x := range [2]int{a.Min, a.Max()} {
+		for _, y := range [2]int{b.Min, b.Max()} {
+			lo, hi = min(lo, op(x, y)), max(hi, op(x, y))
+		}
+	}
+	if hi-lo >= MaxOutcomes {
+		return Dist{}, fmt.Errorf("%w: a product or quotient spanning %d outcomes exceeds %d", ErrTooLarge, hi-lo+1, MaxOutcomes)
+	}
+	out := make([]float64, hi-lo+1)
+	for i, p := range a.P {
+		if p == 0 {
+			continue
+		}
+		for j, q := range b.P {
+			out[op(a.Min+i, b.Min+j)-lo] += p * q
+		}
+	}
+	return Dist{Min: lo, P: out}.trim(), nil
+}
+
+// dist returns the term's distribution and the probability that none of
+// its dice reached a depth bound.
+func (t *diceTerm) dist(depth int) (Dist, float64, error) {
+	k := t.kept()
+	if k == 0 {
+		return Point(0), 1, nil
+	}
+	if d, ok, err := t.plainDist(k); ok {
+		return d, 1, err
+	}
+	if t.success.op != noCmp && t.explode == explode && k < t.n {
+		// A die's successes are not a function of its value when each
+		// roll of an explosion counts on its own.
+		return Dist{}, 0, fmt.Errorf("%w: %s", ErrNoExactKeep, "successes counted on each exploding roll")
+	}
+	if k < t.n {
+		if err := t.checkKeepParts(depth); err != nil {
+			return Dist{}, 0, err
+		}
+	}
+	whole := 1.0
+	total := Point(0)
+	var parts []keepPart
+	for _, g := range t.groups {
+		value, weight, stop, err := t.dieDist(int(g.die), depth)
+		if err != nil {
+			return Dist{}, 0, err
+		}
+		whole *= math.Pow(1-stop, float64(g.n))
+		var d Dist
+		switch {
+		case k < t.n:
+			parts = append(parts, keepPart{g.n, value})
+			continue
+		case t.success.op != noCmp:
+			d, err = power(weight, g.n)
+		default:
+			d, err = power(value, g.n)
+		}
+		if err == nil {
+			total, err = total.Add(d)
+		}
+		if err != nil {
+			return Dist{}, 0, err
+		}
+	}
+	if k < t.n {
+		var err error
+		if t.success.op == noCmp {
+			lo, hi := parts[0].d.Min, parts[0].d.Max()
+			for _, p := range parts {
+				lo, hi = min(lo, p.d.Min), max(hi, p.d.Max())
+			}
+			total, err = keepOf(parts, k, t.keepsHighest(), func(v int) int { return v }, lo, hi)
+		} else {
+			total, err = keepOf(parts, k, t.keepsHighest(), t.weightOf, -1, 1)
+		}
+		if err != nil {
+			return Dist{}, 0, err
+		}
+	}
+	return total, whole, nil
+}
+
+// checkKeepParts bounds the distributions a keep holds at once, one for
+// each size of die, before any is built.
+func (t *diceTerm) checkKeepParts(depth int) error {
+	held := 0
+	for _, g := range t.groups {
+		span := int(g.die)
+		if t.explode != noExplode {
+			span = mulCapped(MaxOutcomes, span, depth+1)
+		}
+		if held += span; held > MaxOutcomes {
+			return fmt.Errorf("%w: keeping among %d sizes of dice holds more than %d outcomes", ErrTooLarge, len(t.groups), MaxOutcomes)
+		}
+	}
+	return nil
+}
+
+// plainDist answers the terms the package's pool constructors answer
+// directly: plain numbered dice summed, kept or counted as successes on
+// a point at or above a face. ok is false for every other term.
+func (t *diceTerm) plainDist(k int) (d Dist, ok bool, err error) {
+	if t.fudge || t.reroll.op != noCmp || t.explode != noExplode {
+		return Dist{}, false, nil
+	}
+	var ds []Die
+	for _, g := range t.groups {
+		for range g.n {
+			ds = append(ds, g.die)
+		}
+	}
+	switch {
+	case t.success.op == noCmp && k == t.n:
+		d, err = SumOf(ds)
+	case t.success.op == noCmp && t.keepsHighest():
+		d, err = KeepHighestOf(ds, k, FaceSet{})
+	case t.success.op == noCmp:
+		d, err = KeepLowestOf(ds, k, FaceSet{})
+	case k == t.n && t.failure.op == noCmp && t.success.op == cmpGe:
+		d, err = SuccessesOf(ds, t.success.n)
+	case k == t.n && t.failure.op == noCmp && t.success.op == cmpGt:
+		d, err = SuccessesOf(ds, t.success.n+1)
+	default:
+		return Dist{}, false, nil
+	}
+	return d, true, err
+}
+
+// weightOf returns a die's successes less failures for value v, when the
+// die is compared once.
+func (t *diceTerm) weightOf(v int) int {
+	switch {
+	case t.success.has(v):
+		return 1
+	case t.failure.has(v):
+		return -1
+	}
+	return 0
+}
+
+// power returns the distribution of the sum of n independent copies of d,
+// by repeated doubling.
+func power(d Dist, n int) (Dist, error) {
+	out := Point(0)
+	for n > 0 {
+		var err error
+		if n&1 == 1 {
+			if out, err = out.Add(d); err != nil {
+				return Dist{}, err
+			}
+		}
+		n >>= 1
+		if n > 0 {
+			if d, err = d.Add(d); err != nil {
+				return Dist{}, err
+			}
+		}
+	}
+	return out.trim(), nil
+}
+
+// dieDist returns, for one die of s sides in the term, the distributions
+// of its value and of its weight (successes less failures, when the term
+// counts them), and the probability that it reached a depth bound.
+func (t *diceTerm) dieDist(s, depth int) (value, weight Dist, stop float64, err error) {
+	off := t.offset()
+	first, stopReroll := t.firstFaces(s, depth)
+	face := func(f int) int { return f + off }
+	explodes := func(f int) bool { return t.explodes(f, s) }
+	stopExplode := 0.0
+	if t.explode == noExplode {
+		value = Dist{Min: 1 + off, P: first}.trim()
+	} else {
+		extra := face
+		if t.explode == penetrate {
+			extra = func(f int) int { return f - 1 }
+		}
+		value, stopExplode, err = chainDist(first, s, explodes, face, extra, depth)
+		if err != nil {
+			return Dist{}, Dist{}, 0, err
+		}
+	}
+	switch {
+	case t.success.op == noCmp:
+	case t.explode == explode:
+		// "!": every roll of the chain is compared on its own.
+		w := func(f int) int { return t.weightOf(f) }
+		weight, _, err = chainDist(first, s, explodes, w, w, depth)
+	default:
+		weight = mapDist(value, t.weightOf)
+	}
+	return value, weight, 1 - (1-stopReroll)*(1-stopExplode), err
+}
+
+// firstFaces returns the distribution of a die's first standing face
+// (faces 1..s) and the probability that it reached the re-roll bound.
+// With r, a face on the re-roll point is rolled again up to depth times,
+// and the last face stands whatever it shows; with ro, once. A face off
+// the point stands on the first roll or after any of the re-rolls:
+// (1 + q + ... + q^m)/s for a point covering q of the faces and m
+// re-rolls, and a face on it only when every roll was on it: q^m/s.
+func (t *diceTerm) firstFaces(s, depth int) ([]float64, float64) {
+	p := make([]float64, s)
+	if t.reroll.op == noCmp {
+		for i := range p {
+			p[i] = 1 / float64(s)
+		}
+		return p, 0
+	}
+	off := t.offset()
+	m := depth
+	if t.once {
+		m = 1
+	}
+	q := float64(t.reroll.count(1+off, s+off)) / float64(s)
+	stand := (1 - math.Pow(q, float64(m+1))) / (1 - q) / float64(s)
+	again := math.Pow(q, float64(m)) / float64(s)
+	for i := range p {
+		if t.rerolls(i + 1 + off) {
+			p[i] = again
+		} else {
+			p[i] = stand
+		}
+	}
+	if t.once {
+		return p, 0 // "ro" is once by the rule: nothing is cut off
+	}
+	return p, math.Pow(q, float64(m+1))
+}
+
+// chainDist returns the distribution of an exploding die's count: c0 of
+// its first face (distributed as first, faces 1..s), plus, while the last
+// face explodes, c1 of another uniform roll, at most depth of them; and
+// the probability that the last allowed roll exploded too, the mass the
+// bound cuts off. It works backwards from the last allowed roll, so the
+// cost is depth x exploding faces x outcomes.
+func chainDist(first []float64, s int, explodes func(int) bool, c0, c1 func(int) int, depth int) (Dist, float64, error) {
+	c0lo, c0hi, c1lo, c1hi := math.MaxInt, math.MinInt, math.MaxInt, math.MinInt
+	boom := 0
+	for f := 1; f <= s; f++ {
+		c0lo, c0hi = min(c0lo, c0(f)), max(c0hi, c0(f))
+		c1lo, c1hi = min(c1lo, c1(f)), max(c1hi, c1(f))
+		if explodes(f) {
+			boom++
+		}
+	}
+	// Every partial count lies in lo..hi.
+	lo := min(c0lo, 0) + depth*min(c1lo, 0)
+	hi := max(c0hi, 0) + depth*max(c1hi, 0)
+	size := hi - lo + 1
+	if size > MaxOutcomes {
+		return Dist{}, 0, fmt.Errorf("%w: an exploding d%d to depth %d spans more than %d outcomes", ErrTooLarge, s, depth, MaxOutcomes)
+	}
+	if w := mulCapped(MaxWork, depth, boom+1, size); w > MaxWork {
+		return Dist{}, 0, fmt.Errorf("%w: an exploding d%d to depth %d takes more than %d steps", ErrTooLarge, s, depth, MaxWork)
+	}
+	u := 1 / float64(s)
+	// tail: the count from the j-th extra roll on; the last allowed extra
+	// roll adds its own count and stops.
+	tail, next := make([]float64, size), make([]float64, size)
+	for f := 1; f <= s; f++ {
+		tail[c1(f)-lo] += u
+	}
+	for j := depth - 1; j >= 1; j-- {
+		clear(next)
+		for f := 1; f <= s; f++ {
+			if explodes(f) {
+				addShifted(next, tail, c1(f), u)
+			} else {
+				next[c1(f)-lo] += u
+			}
+		}
+		tail, next = next, tail
+	}
+	out := next
+	clear(out)
+	hit := 0.0
+	for f := 1; f <= s; f++ {
+		p := first[f-1]
+		if explodes(f) {
+			hit += p
+			addShifted(out, tail, c0(f), p)
+		} else {
+			out[c0(f)-lo] += p
+		}
+	}
+	stop := hit * math.Pow(float64(boom)/float64(s), float64(depth))
+	return Dist{Min: lo, P: out}.trim(), stop, nil
+}
+
+// addShifted adds p times src, moved up by k places, into dst: the
+// outcomes of src plus k. The caller keeps every moved entry in range.
+func addShifted(dst, src []float64, k int, p float64) {
+	for i, q := range src {
+		if q != 0 {
+			dst[i+k] += q * p
+		}
+	}
+}
+
+// mapDist returns the distribution of f(X) for X ~ d, f taking d's
+// outcomes to a small range.
+func mapDist(d Dist, f func(int) int) Dist {
+	lo, hi := math.MaxInt, math.MinInt
+	for i := range d.P {
+		lo, hi = min(lo, f(d.Min+i)), max(hi, f(d.Min+i))
+	}
+	out := make([]float64, hi-lo+1)
+	for i, p := range d.P {
+		out[f(d.Min+i)-lo] += p
+	}
+	return Dist{Min: lo, P: out}.trim()
+}

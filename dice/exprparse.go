@@ -1,0 +1,360 @@
+package dice
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// modifierList names every modifier, for errors.
+const modifierList = "kh, kl, dh, dl, !, !!, !p, r, ro, >=, >, =, <=, <, f"
+
+// ParseExpr reads a dice expression (see the package documentation for the
+// grammar and its limits). Letters are case-insensitive and spaces may
+// stand between terms, operators and modifiers. An error names the
+// position in s (from 1) and what is allowed there:
+//
+//	dice: "4d6kx3": at 4: unknown modifier "kx": want kh, kl, dh, dl, ...
+//
+// Explosions and re-rolls are bounded at DefaultDepth; see WithDepth.
+func ParseExpr(s string) (*Expr, error) { return parseExpr(s, DefaultDepth) }
+
+func parseExpr(s string, depth int) (*Expr, error) {
+	if depth < 1 || depth > MaxDepth {
+		return nil, fmt.Errorf("dice: depth %d: explosions and re-rolls may be bounded at 1..%d", depth, MaxDepth)
+	}
+	if len(s) > MaxExprLen {
+		return nil, fmt.Errorf("dice: an expression of %d bytes is too long: at most %d", len(s), MaxExprLen)
+	}
+	p := &parser{src: s, s: lowerASCII(s), depth: depth}
+	p.skip()
+	if p.i == len(p.s) {
+		return nil, ErrEmptyNotation
+	}
+	root, err := p.chain()
+	if err != nil {
+		return nil, err
+	}
+	p.skip()
+	if p.i < len(p.s) {
+		if p.s[p.i] == ')' {
+			return nil, p.fail(p.i, "')' closes no '('")
+		}
+		return nil, p.fail(p.i, "unexpected %q: want an operator (+, -, *, /)", p.s[p.i:p.i+1])
+	}
+	e := &Expr{root: root, depth: depth, dice: p.dice}
+	e.terms = numberTerms(root, nil)
+	var b strings.Builder
+	root.write(&b, 0)
+	e.text = b.String()
+	return e, nil
+}
+
+// numberTerms lists the dice terms in the order they print, numbering
+// them from 0.
+func numberTerms(n *node, ts []*diceTerm) []*diceTerm {
+	switch n.kind {
+	case diceNode:
+		n.term.index = len(ts)
+		return append(ts, n.term)
+	case negNode:
+		return numberTerms(n.left, ts)
+	case numNode:
+		return ts
+	}
+	return numberTerms(n.right, numberTerms(n.left, ts))
+}
+
+// lowerASCII lowers ASCII letters only, so every byte keeps its position.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
+type parser struct {
+	src   string // as given, for errors
+	s     string // lowered
+	i     int
+	depth int // explosion and re-roll bound
+	nest  int // parentheses and signs open
+	dice  int // dice so far
+}
+
+// fail returns an error at byte offset at (printed from 1).
+func (p *parser) fail(at int, format string, args ...any) error {
+	return fmt.Errorf("dice: %q: at %d: %s", p.src, at+1, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) skip() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+
+func (p *parser) peek() byte {
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// chain reads terms joined by + and -, and, as ParsePool does, plain pools
+// and numbers joined by spaces alone ("d12 d6", "3d6 4").
+func (p *parser) chain() (*node, error) {
+	p.skip()
+	begin := p.i
+	left, err := p.product()
+	if err != nil {
+		return nil, err
+	}
+	last := left
+	for {
+		start := p.i
+		p.skip()
+		c := p.peek()
+		kind := addNode
+		switch {
+		case c == '+':
+			p.i++
+		case c == '-':
+			kind = subNode
+			p.i++
+		case (isDigit(c) || c == 'd' || c == '(') && p.i > start:
+			// Juxtaposed terms add, as in ParsePool, when both are plain.
+			at := p.i
+			right, err := p.product()
+			if err != nil {
+				return nil, err
+			}
+			if !plain(last) || !plain(right) {
+				return nil, p.fail(at, "want an operator (+, -, *, /) between terms; only plain pools and numbers may stand side by side")
+			}
+			if left, err = p.binary(addNode, left, right, at); err != nil {
+				return nil, err
+			}
+			last = right
+			continue
+		default:
+			p.i = start
+			return p.fold(left, begin)
+		}
+		at := p.i - 1
+		right, err := p.product()
+		if err != nil {
+			return nil, err
+		}
+		if left, err = p.binary(kind, left, right, at); err != nil {
+			return nil, err
+		}
+		last = right
+	}
+}
+
+// plain reports whether n is a number or a plain pool.
+func plain(n *node) bool {
+	return n.kind == numNode || n.kind == diceNode && n.term.bare()
+}
+
+// product reads factors joined by * and /.
+func (p *parser) product() (*node, error) {
+	left, err := p.factor()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		start := p.i
+		p.skip()
+		c := p.peek()
+		if c != '*' && c != '/' {
+			p.i = start
+			return left, nil
+		}
+		at := p.i
+		p.i++
+		right, err := p.factor()
+		if err != nil {
+			return nil, err
+		}
+		kind := mulNode
+		if c == '/' {
+			kind = divNode
+		}
+		if left, err = p.binary(kind, left, right, at); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// factor reads a number, a pool, a parenthesised expression or a negated
+// factor.
+func (p *parser) factor() (*node, error) {
+	p.skip()
+	at := p.i
+	c := p.peek()
+	switch {
+	case c == '-' || c == '(':
+		if p.nest >= MaxNesting {
+			return nil, p.fail(at, "nested too deeply: at most %d parentheses and signs", MaxNesting)
+		}
+		p.nest++
+		defer func() { p.nest-- }()
+		p.i++
+		if c == '-' {
+			x, err := p.factor()
+			if err != nil {
+				return nil, err
+			}
+			if x.kind == numNode {
+				return &node{kind: numNode, num: -x.num, lo: -x.num, hi: -x.num}, nil
+			}
+			return &node{kind: negNode, left: x, lo: -x.hi, hi: -x.lo}, nil
+		}
+		x, err := p.chain()
+		if err != nil {
+			return nil, err
+		}
+		p.skip()
+		if p.peek() != ')' {
+			return nil, p.fail(p.i, "want ')' to close the '(' at %d", at+1)
+		}
+		p.i++
+		return x, nil
+	case isDigit(c):
+		j := p.i
+		for j < len(p.s) && isDigit(p.s[j]) {
+			j++
+		}
+		if j < len(p.s) && p.s[j] == 'd' {
+			return p.pool()
+		}
+		n, err := p.number(MaxModifier, "a number")
+		if err != nil {
+			return nil, err
+		}
+		return &node{kind: numNode, num: n, lo: n, hi: n}, nil
+	case c == 'd':
+		return p.pool()
+	case c == 0:
+		return nil, p.fail(at, "the expression ends too soon: want a number, dice such as 3d6, '(' or '-'")
+	}
+	return nil, p.fail(at, "unexpected %q: want a number, dice such as 3d6, '(' or '-'", p.s[at:at+1])
+}
+
+// number reads digits at p.i as a count of at most limit.
+func (p *parser) number(limit int, what string) (int, error) {
+	at := p.i
+	for p.i < len(p.s) && isDigit(p.s[p.i]) {
+		p.i++
+	}
+	if p.i == at {
+		return 0, p.fail(at, "want %s", what)
+	}
+	n, err := atoiLimited(p.s[at:p.i])
+	if err != nil || n > limit {
+		return 0, p.fail(at, "%s %s is too large: at most %d", what, p.s[at:p.i], limit)
+	}
+	return n, nil
+}
+
+// binary joins two parts, working out the bounds of the result and
+// refusing a divisor that can be 0 or values past ±MaxValue.
+func (p *parser) binary(kind nodeKind, a, b *node, at int) (*node, error) {
+	n := &node{kind: kind, left: a, right: b}
+	switch kind {
+	case addNode:
+		n.lo, n.hi = a.lo+b.lo, a.hi+b.hi
+	case subNode:
+		n.lo, n.hi = a.lo-b.hi, a.hi-b.lo
+	case mulNode, divNode:
+		if kind == divNode && b.lo <= 0 && b.hi >= 0 {
+			return nil, p.fail(at, "the divisor can be 0 (its values lie in %d..%d): divide by a term that cannot", b.lo, b.hi)
+		}
+		n.lo, n.hi = math.MaxInt, math.MinInt
+		for _, x := range [2]int{a.lo, a.hi} {
+			for _, y := range [2]int{b.lo, b.hi} {
+				if kind == mulNode && math.Abs(float64(x)*float64(y)) > MaxValue {
+					return nil, p.fail(at, "values could reach %g: at most ±%d", float64(x)*float64(y), MaxValue)
+				}
+				v := x * y
+				if kind == divNode {
+					v = x / y
+				}
+				n.lo, n.hi = min(n.lo, v), max(n.hi, v)
+			}
+		}
+	}
+	if n.lo < -MaxValue || n.hi > MaxValue {
+		return nil, p.fail(at, "values could reach %d..%d: at most ±%d", n.lo, n.hi, MaxValue)
+	}
+	return n, nil
+}
+
+// fold turns a sum of plain pools and numbers into one pool and a flat
+// modifier, as ParsePool reads it: "2d6 + d4 - 1" is "2d6 d4-1", and
+// "1+2" is 3. Any other sum is left as written.
+func (p *parser) fold(n *node, at int) (*node, error) {
+	var gs []group
+	fudge, sawDice, flat := false, false, 0
+	ok := true
+	var walk func(n *node, sign int)
+	walk = func(n *node, sign int) {
+		switch {
+		case !ok:
+		case n.kind == addNode || n.kind == subNode:
+			walk(n.left, sign)
+			if n.kind == subNode {
+				sign = -sign
+			}
+			walk(n.right, sign)
+		case n.kind == numNode:
+			flat += sign * n.num
+		case n.kind == diceNode && n.term.bare() && sign > 0 && (!sawDice || fudge == n.term.fudge):
+			sawDice, fudge = true, n.term.fudge
+			gs = append(gs, n.term.groups...)
+		default:
+			ok = false
+		}
+	}
+	walk(n, 1)
+	if !ok || n.kind != addNode && n.kind != subNode {
+		return n, nil
+	}
+	if flat > MaxModifier || flat < -MaxModifier {
+		return nil, p.fail(at, "the flat modifiers add up to %d: at most ±%d", flat, MaxModifier)
+	}
+	num := &node{kind: numNode, num: flat, lo: flat, hi: flat}
+	if !sawDice {
+		return num, nil
+	}
+	pool, err := p.termNode(&diceTerm{groups: mergeGroups(gs), fudge: fudge}, at)
+	if err != nil || flat == 0 {
+		return pool, err
+	}
+	if flat < 0 {
+		num.num, num.lo, num.hi = -flat, -flat, -flat
+		return p.binary(subNode, pool, num, at)
+	}
+	return p.binary(addNode, pool, num, at)
+}
+
+// mergeGroups sorts dice groups largest first and joins equal sizes.
+func mergeGroups(gs []group) []group {
+	slices.SortStableFunc(gs, func(a, b group) int { return int(b.die) - int(a.die) })
+	var out []group
+	for _, g := range gs {
+		if len(out) > 0 && out[len(out)-1].die == g.die {
+			out[len(out)-1].n += g.n
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
