@@ -400,7 +400,8 @@ func (c *State) rollSide(r *dice.Roller, i int) {
 		s.Bonus += r.Roll(int(c.Rules.AdvantageDie))
 	}
 	s.Crossed, s.Asked = 0, false
-	if len(s.Faces) > 0 {
+	// A side of one character speaks through it whatever it rolled.
+	if len(s.Members) > 1 && len(s.Faces) > 0 {
 		s.Speaker = s.Of[highAt(s.Faces)]
 	}
 	if c.sink != nil {
@@ -712,6 +713,11 @@ func (c *State) traceChallenge() {
 // interference moves to PhaseInterfere when a side may interfere with
 // the challenge just made.
 func (c *State) interference() {
+	// Only a side other than the challenger and the answerer may
+	// interfere.
+	if len(c.Sides) < 3 {
+		return
+	}
 	for k := range c.Sides {
 		if c.mayInterfere(k, c.Answerer) {
 			c.Phase = PhaseInterfere

@@ -263,7 +263,8 @@ func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 }
 
 // takeLoss spreads n sizes over s's dice in the given order, each die
-// giving at most what it has; byOne takes one size per die per pass.
+// giving at most what it has (so all the stat has, when that is fewer than
+// n: State.InjuryLimit); byOne takes one size per die per pass.
 func takeLoss(r *Rules, s Stat, n int, order []int, byOne bool) [MaxDice]int {
 	var sz [MaxDice]int
 	for n > 0 {
@@ -315,7 +316,7 @@ func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) 
 	}
 	s := c.Sides[loser].Members[m].Stats[k]
 	o, n := diceOrder(s, smallest)
-	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
+	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(&c.Rules, s, c.Rules.InjurySizes, o[:n], byOne)}
 }
 
 // Loss implements LossPolicy: the injury stat whose biggest die is
@@ -341,7 +342,7 @@ func (Deepest) Loss(v *View, loser, m int) Loss {
 	}
 	s := mem.Stats[best]
 	o, n := diceOrder(s, false)
-	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, best), o[:n], false)}
+	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(&c.Rules, s, c.Rules.InjurySizes, o[:n], false)}
 }
 
 // Loss implements LossPolicy.
