@@ -213,7 +213,7 @@ func (r *Rules) sizes(d dice.Die) int {
 }
 
 // statSizes returns how many sizes stat s can lose in all.
-func (r *Rules) statSizes(s Stat) int {
+func (r *Rules) statSizes(s *Stat) int {
 	t := 0
 	for _, d := range s {
 		t += r.sizes(d)
