@@ -194,8 +194,6 @@ type State struct {
 	// state, both lent for the length of one step (Engine.begin).
 	sink func(Event)
 	view View
-
-	losses [MaxMembers]Loss // scratch for Step
 }
 
 // ErrPhase is wrapped by errors for a step taken in the wrong phase.

@@ -270,14 +270,14 @@ func (c *State) askConsequence(policies []Policy) error {
 		}
 		return nil
 	}
+	var losses [MaxMembers]Loss
 	n := len(c.Sides[c.Answerer].Members)
 	for m := range n {
-		c.losses[m] = Loss{}
 		if !c.Sides[c.Answerer].Members[m].Out {
-			c.losses[m] = w.Loss(v, c.Answerer, m)
+			losses[m] = w.Loss(v, c.Answerer, m)
 		}
 	}
-	if err := c.injure(c.losses[:n]); err != nil {
+	if err := c.injure(losses[:n]); err != nil {
 		return fmt.Errorf("challenge: side %s's loss policy: %w", c.Sides[c.Challenger].Name, err)
 	}
 	return nil
