@@ -828,20 +828,28 @@ func (c *State) checkInjury(loser, m int, l *Loss, after *Stat) (int, error) {
 		return 0, fmt.Errorf("challenge: Injure: %s cannot lose from %q: exhaustion or injury takes from %v (the stats of %v)",
 			mem.Name, l.Stat, allowed, c.Rules.InjuryEndeavors)
 	}
-	want := c.InjuryLimit(loser, m, st)
-	if want == 0 && c.Rules.InjurySizes > 0 {
-		for k, ok := range mem.InjuryStats {
-			if ok && c.Rules.statSizes(&mem.Stats[k]) > 0 {
-				return 0, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
-			}
-		}
-	}
-	if got := l.Total(); got != want {
-		return 0, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
-	}
 	*after = mem.Stats[st]
 	if err := l.apply(&c.Rules, after); err != nil {
 		return 0, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
+	}
+	// The loss takes Rules.InjurySizes sizes, or all the stat has if
+	// fewer (InjuryLimit): with fewer, none may be left.
+	got := l.Total()
+	if got == c.Rules.InjurySizes {
+		return st, nil
+	}
+	if got > c.Rules.InjurySizes || c.Rules.statSizes(after) > 0 {
+		return 0, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d",
+			mem.Name, c.InjuryLimit(loser, m, st), l.Stat, mem.Stats[st], got)
+	}
+	if got > 0 {
+		return st, nil
+	}
+	// An empty stat is no choice while another injury stat has dice.
+	for k, ok := range mem.InjuryStats {
+		if ok && c.Rules.statSizes(&mem.Stats[k]) > 0 {
+			return 0, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
+		}
 	}
 	return st, nil
 }
