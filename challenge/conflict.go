@@ -376,9 +376,9 @@ func (c *State) roll(r *dice.Roller) error {
 		c.Exchanges++
 		c.rollSide(r, c.Answerer)
 		// A new comparison: only its two sides may cross a name off, and
-		// roll has cleared the answerer's mark.
-		c.Sides[c.Challenger].Crossed = 0
-		c.Sides[c.Challenger].Asked = false
+		// rollSide has cleared the answerer's mark.
+		ch := &c.Sides[c.Challenger]
+		ch.Crossed, ch.Asked = 0, false
 		c.Phase = PhaseAnswered
 		return nil
 	}
