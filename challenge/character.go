@@ -323,22 +323,22 @@ func (l Loss) Total() int {
 	return t
 }
 
-// apply returns s with the loss taken, or an error if a die would lose
-// more sizes than it has.
-func (l Loss) apply(r *Rules, s Stat) (Stat, error) {
+// apply takes the loss from s, or returns an error if a die would lose
+// more sizes than it has (s is then part-changed: apply to a copy).
+func (l *Loss) apply(r *Rules, s *Stat) error {
 	gone := false
 	for i, n := range l.Sizes {
 		if n < 0 {
-			return s, fmt.Errorf("challenge: loss of %d sizes from die %d of %s: sizes must be >= 0", n, i+1, l.Stat)
+			return fmt.Errorf("challenge: loss of %d sizes from die %d of %s: sizes must be >= 0", n, i+1, l.Stat)
 		}
 		if n == 0 {
 			continue
 		}
 		if i >= s.Len() {
-			return s, fmt.Errorf("challenge: loss from die %d of %s, which holds only %d dice (%v)", i+1, l.Stat, s.Len(), s)
+			return fmt.Errorf("challenge: loss from die %d of %s, which holds only %d dice (%v)", i+1, l.Stat, s.Len(), *s)
 		}
 		if n > r.sizes(s[i]) {
-			return s, fmt.Errorf("challenge: %d sizes from the %v of %s: a %v has only %d sizes to lose", n, s[i], l.Stat, s[i], r.sizes(s[i]))
+			return fmt.Errorf("challenge: %d sizes from the %v of %s: a %v has only %d sizes to lose", n, s[i], l.Stat, s[i], r.sizes(s[i]))
 		}
 		s[i], _ = s[i].Step(-n)
 		gone = gone || s[i] == dice.Gone
@@ -346,7 +346,7 @@ func (l Loss) apply(r *Rules, s Stat) (Stat, error) {
 	if gone {
 		s.compact()
 	}
-	return s, nil
+	return nil
 }
 
 // Lose takes the loss from the character's stat. On an error the
@@ -355,8 +355,8 @@ func (c *Character) Lose(r Rules, l Loss) error {
 	if r.statIndex(l.Stat) < 0 {
 		return fmt.Errorf("challenge: %s: unknown stat %q: allowed %v", c.Name, l.Stat, r.Stats)
 	}
-	s, err := l.apply(&r, c.Stats[l.Stat])
-	if err != nil {
+	s := c.Stats[l.Stat]
+	if err := l.apply(&r, &s); err != nil {
 		return fmt.Errorf("challenge: %s: %w", c.Name, err)
 	}
 	c.Stats[l.Stat] = s

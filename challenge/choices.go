@@ -84,9 +84,10 @@ func (c *State) Losses(m int) ([]Loss, error) {
 	// Keep those Injure takes: an empty stat is no choice while another
 	// injury stat has dice.
 	kept := out[:0]
-	for _, l := range out {
-		if _, _, err := c.checkInjury(c.Answerer, m, l); err == nil {
-			kept = append(kept, l)
+	for i := range out {
+		var after Stat
+		if _, err := c.checkInjury(c.Answerer, m, &out[i], &after); err == nil {
+			kept = append(kept, out[i])
 		}
 	}
 	return kept, nil

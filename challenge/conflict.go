@@ -194,8 +194,6 @@ type State struct {
 	// state, both lent for the length of one step (Engine.begin).
 	sink func(Event)
 	view View
-
-	losses [MaxMembers]Loss // scratch for Step
 }
 
 // ErrPhase is wrapped by errors for a step taken in the wrong phase.
@@ -378,9 +376,9 @@ func (c *State) roll(r *dice.Roller) error {
 		c.Exchanges++
 		c.rollSide(r, c.Answerer)
 		// A new comparison: only its two sides may cross a name off, and
-		// roll has cleared the answerer's mark.
-		c.Sides[c.Challenger].Crossed = 0
-		c.Sides[c.Challenger].Asked = false
+		// rollSide has cleared the answerer's mark.
+		ch := &c.Sides[c.Challenger]
+		ch.Crossed, ch.Asked = 0, false
 		c.Phase = PhaseAnswered
 		return nil
 	}
@@ -400,7 +398,8 @@ func (c *State) rollSide(r *dice.Roller, i int) {
 		s.Bonus += r.Roll(int(c.Rules.AdvantageDie))
 	}
 	s.Crossed, s.Asked = 0, false
-	if len(s.Faces) > 0 {
+	// A side of one character speaks through it whatever it rolled.
+	if len(s.Members) > 1 && len(s.Faces) > 0 {
 		s.Speaker = s.Of[highAt(s.Faces)]
 	}
 	if c.sink != nil {
@@ -712,6 +711,11 @@ func (c *State) traceChallenge() {
 // interference moves to PhaseInterfere when a side may interfere with
 // the challenge just made.
 func (c *State) interference() {
+	// Only a side other than the challenger and the answerer may
+	// interfere.
+	if len(c.Sides) < 3 {
+		return
+	}
 	for k := range c.Sides {
 		if c.mayInterfere(k, c.Answerer) {
 			c.Phase = PhaseInterfere
@@ -799,19 +803,19 @@ func (c *State) takeStance(hangIn bool) {
 // position st of member m of the losing side: Rules.InjurySizes, or all
 // the stat holds if less.
 func (c *State) InjuryLimit(loser, m, st int) int {
-	return min(c.Rules.InjurySizes, c.Rules.statSizes(c.Sides[loser].Members[m].Stats[st]))
+	return min(c.Rules.InjurySizes, c.Rules.statSizes(&c.Sides[loser].Members[m].Stats[st]))
 }
 
 // checkInjury validates a standard exhaustion-or-injury loss for member m
-// of the losing side and returns the member's stat position (-1 for an out
-// member) and the stat after the loss.
-func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
+// of the losing side, writes the stat as it will be after the loss into
+// after, and returns the member's stat position (-1 for an out member).
+func (c *State) checkInjury(loser, m int, l *Loss, after *Stat) (int, error) {
 	mem := &c.Sides[loser].Members[m]
 	if mem.Out {
 		if l.Total() != 0 {
-			return 0, Stat{}, fmt.Errorf("challenge: Injure: %s was out of the conflict and loses nothing", mem.Name)
+			return 0, fmt.Errorf("challenge: Injure: %s was out of the conflict and loses nothing", mem.Name)
 		}
-		return -1, Stat{}, nil
+		return -1, nil
 	}
 	st := c.Rules.statIndex(l.Stat)
 	if st < 0 || !mem.InjuryStats[st] {
@@ -821,25 +825,33 @@ func (c *State) checkInjury(loser, m int, l Loss) (int, Stat, error) {
 				allowed = append(allowed, c.Rules.Stats[k])
 			}
 		}
-		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s cannot lose from %q: exhaustion or injury takes from %v (the stats of %v)",
+		return 0, fmt.Errorf("challenge: Injure: %s cannot lose from %q: exhaustion or injury takes from %v (the stats of %v)",
 			mem.Name, l.Stat, allowed, c.Rules.InjuryEndeavors)
 	}
-	want := c.InjuryLimit(loser, m, st)
-	if want == 0 && c.Rules.InjurySizes > 0 {
-		for k, ok := range mem.InjuryStats {
-			if ok && c.Rules.statSizes(mem.Stats[k]) > 0 {
-				return 0, Stat{}, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
-			}
+	*after = mem.Stats[st]
+	if err := l.apply(&c.Rules, after); err != nil {
+		return 0, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
+	}
+	// The loss takes Rules.InjurySizes sizes, or all the stat has if
+	// fewer (InjuryLimit): with fewer, none may be left.
+	got := l.Total()
+	if got == c.Rules.InjurySizes {
+		return st, nil
+	}
+	if got > c.Rules.InjurySizes || c.Rules.statSizes(after) > 0 {
+		return 0, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d",
+			mem.Name, c.InjuryLimit(loser, m, st), l.Stat, mem.Stats[st], got)
+	}
+	if got > 0 {
+		return st, nil
+	}
+	// An empty stat is no choice while another injury stat has dice.
+	for k, ok := range mem.InjuryStats {
+		if ok && c.Rules.statSizes(&mem.Stats[k]) > 0 {
+			return 0, fmt.Errorf("challenge: Injure: %s's %s is empty; take from %s, which still has dice", mem.Name, l.Stat, c.Rules.Stats[k])
 		}
 	}
-	if got := l.Total(); got != want {
-		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s must lose %d sizes from %s (%v), not %d", mem.Name, want, l.Stat, mem.Stats[st], got)
-	}
-	after, err := l.apply(&c.Rules, mem.Stats[st])
-	if err != nil {
-		return 0, Stat{}, fmt.Errorf("challenge: Injure: %s: %w", mem.Name, err)
-	}
-	return st, after, nil
+	return st, nil
 }
 
 // injure is the step behind Engine.Injure.
@@ -854,21 +866,21 @@ func (c *State) injure(losses []Loss) error {
 	}
 	var sts [MaxMembers]int
 	var after [MaxMembers]Stat
-	for m, l := range losses {
-		st, a, err := c.checkInjury(an, m, l)
+	for m := range losses {
+		st, err := c.checkInjury(an, m, &losses[m], &after[m])
 		if err != nil {
 			return err
 		}
-		sts[m], after[m] = st, a
+		sts[m] = st
 	}
-	for m, l := range losses {
+	for m := range losses {
 		if sts[m] < 0 {
 			continue
 		}
 		mem[m].Stats[sts[m]] = after[m]
-		c.SizesLost += l.Total()
+		c.SizesLost += losses[m].Total()
 		if c.sink != nil {
-			l := l
+			l := losses[m]
 			c.emit(Event{Kind: EvLoss, Side: an, Other: c.Challenger, Member: m, Loss: &l})
 		}
 	}

@@ -212,12 +212,13 @@ func (c *State) step(r *dice.Roller, policies []Policy) error {
 // no choice to make (soleAnswerer), and names it or drops out.
 func (c *State) askTarget(policies []Policy) error {
 	ch := c.Challenger
-	t, sole := c.soleAnswerer()
-	if !sole {
-		t = policy(policies, ch).Target(&c.view, ch)
-		if t == Drop {
-			return c.drop()
-		}
+	if t, sole := c.soleAnswerer(); sole {
+		c.name(t)
+		return nil
+	}
+	t := policy(policies, ch).Target(&c.view, ch)
+	if t == Drop {
+		return c.drop()
 	}
 	if err := c.challenge(t); err != nil {
 		return fmt.Errorf("challenge: side %s's target policy: %w", c.Sides[ch].Name, err)
@@ -228,7 +229,8 @@ func (c *State) askTarget(policies []Policy) error {
 // soleAnswerer returns the side the current challenger must name, and
 // true, when it has no choice to make: exactly one other side is in, and
 // it is the challenger's declared target or the challenger declared none.
-// Otherwise Step asks the challenger's policy.
+// Step names it at once (it is a side Challenge accepts). Otherwise Step
+// asks the challenger's policy.
 func (c *State) soleAnswerer() (int, bool) {
 	ch, t, n := c.Challenger, -1, 0
 	for i := range c.Sides {
@@ -270,14 +272,14 @@ func (c *State) askConsequence(policies []Policy) error {
 		}
 		return nil
 	}
+	var losses [MaxMembers]Loss
 	n := len(c.Sides[c.Answerer].Members)
 	for m := range n {
-		c.losses[m] = Loss{}
 		if !c.Sides[c.Answerer].Members[m].Out {
-			c.losses[m] = w.Loss(v, c.Answerer, m)
+			losses[m] = w.Loss(v, c.Answerer, m)
 		}
 	}
-	if err := c.injure(c.losses[:n]); err != nil {
+	if err := c.injure(losses[:n]); err != nil {
 		return fmt.Errorf("challenge: side %s's loss policy: %w", c.Sides[c.Challenger].Name, err)
 	}
 	return nil

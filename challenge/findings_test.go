@@ -416,3 +416,44 @@ func TestStateEditedByHandIsRefusedNotIndexed(t *testing.T) {
 		})
 	}
 }
+
+// TestInjuryTakesAllAStatHasWhenShort: exhaustion or injury takes
+// Rules.InjurySizes sizes, or all the stat has when it has fewer; an empty
+// stat is a choice only when every injury stat is empty.
+func TestInjuryTakesAllAStatHasWhenShort(t *testing.T) {
+	gi, ui := 1, 2 // Grace and Guts in DefaultRules().Stats
+	for _, tc := range []struct {
+		name         string
+		grace, guts  Stat
+		gutsInjury   bool
+		loss         Loss
+		want         string // error text; "" for accepted
+		graceAfter   Stat
+		wantSizeLost int
+	}{
+		{"a d4 gives its one size", MustStat(dice.D4), Stat{}, false, Loss{Stat: Grace, Sizes: [MaxDice]int{1}}, "", Stat{}, 1},
+		{"a d4 cannot be spared", MustStat(dice.D4), Stat{}, false, Loss{Stat: Grace}, "must lose 1 sizes", MustStat(dice.D4), 0},
+		{"two sizes from a d6", MustStat(dice.D6), Stat{}, false, Loss{Stat: Grace, Sizes: [MaxDice]int{2}}, "", Stat{}, 2},
+		{"three sizes are too many", MustStat(dice.D8), Stat{}, false, Loss{Stat: Grace, Sizes: [MaxDice]int{3}}, "must lose 2 sizes", MustStat(dice.D8), 0},
+		{"empty with nothing else", Stat{}, MustStat(dice.D8), false, Loss{Stat: Grace}, "", Stat{}, 0},
+		{"empty while guts has dice", Stat{}, MustStat(dice.D8), true, Loss{Stat: Grace}, "take from guts", Stat{}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := doubledDuel(t, DefaultRules())
+			mem := &c.Sides[1].Members[0]
+			mem.Stats[gi], mem.Stats[ui] = tc.grace, tc.guts
+			mem.InjuryStats[ui] = tc.gutsInjury
+			err := Engine{}.Injure(c, []Loss{tc.loss})
+			if tc.want != "" {
+				wantErr(t, err, tc.want)
+				wantPhase(t, c, PhaseConsequence)
+			} else {
+				must(t, err)
+				wantPhase(t, c, PhaseDone)
+			}
+			if mem.Stats[gi] != tc.graceAfter || c.SizesLost != tc.wantSizeLost {
+				t.Errorf("grace %v, sizes lost %d; want %v, %d", mem.Stats[gi], c.SizesLost, tc.graceAfter, tc.wantSizeLost)
+			}
+		})
+	}
+}

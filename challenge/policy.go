@@ -249,7 +249,7 @@ func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 			continue
 		}
 		s := mem.Stats[k]
-		if c.Rules.statSizes(s) == 0 {
+		if c.Rules.statSizes(&s) == 0 {
 			if best < 0 {
 				best, bs = k, -1<<30
 			}
@@ -262,10 +262,10 @@ func injuryStat(c *State, loser, m int, score func(Stat) int) int {
 	return best
 }
 
-// takeLoss spreads n sizes over s's dice in the given order, each die
-// giving at most what it has; byOne takes one size per die per pass.
-func takeLoss(r *Rules, s Stat, n int, order []int, byOne bool) [MaxDice]int {
-	var sz [MaxDice]int
+// takeLoss spreads n sizes over s's dice in the given order into sz, each
+// die giving at most what it has (so all the stat has, when that is fewer
+// than n: State.InjuryLimit); byOne takes one size per die per pass.
+func takeLoss(r *Rules, s *Stat, n int, order []int, byOne bool, sz *[MaxDice]int) {
 	for n > 0 {
 		moved := false
 		for _, i := range order {
@@ -286,13 +286,11 @@ func takeLoss(r *Rules, s Stat, n int, order []int, byOne bool) [MaxDice]int {
 			break
 		}
 	}
-	return sz
 }
 
-// diceOrder returns the indexes of s's dice, biggest first (or smallest
-// first), in a fixed array.
-func diceOrder(s Stat, smallest bool) ([MaxDice]int, int) {
-	var o [MaxDice]int
+// diceOrder writes the indexes of s's dice into o, biggest first (or
+// smallest first), and returns how many there are.
+func diceOrder(s *Stat, smallest bool, o *[MaxDice]int) int {
 	n := s.Len()
 	for i := range n {
 		o[i] = i
@@ -305,7 +303,19 @@ func diceOrder(s Stat, smallest bool) ([MaxDice]int, int) {
 			}
 		}
 	}
-	return o, n
+	return n
+}
+
+// lossFrom is the loss of Rules.InjurySizes sizes from stat position k of
+// member m, taken from its dice in size order (biggest first, or smallest
+// first), whole dice or byOne size per die in turn.
+func lossFrom(c *State, loser, m, k int, smallest, byOne bool) Loss {
+	s := &c.Sides[loser].Members[m].Stats[k]
+	l := Loss{Stat: c.Rules.Stats[k]}
+	var o [MaxDice]int
+	n := diceOrder(s, smallest, &o)
+	takeLoss(&c.Rules, s, c.Rules.InjurySizes, o[:n], byOne, &l.Sizes)
+	return l
 }
 
 func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) Loss {
@@ -313,9 +323,7 @@ func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) 
 	if k < 0 {
 		return Loss{}
 	}
-	s := c.Sides[loser].Members[m].Stats[k]
-	o, n := diceOrder(s, smallest)
-	return Loss{Stat: c.Rules.Stats[k], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, k), o[:n], byOne)}
+	return lossFrom(c, loser, m, k, smallest, byOne)
 }
 
 // Loss implements LossPolicy: the injury stat whose biggest die is
@@ -331,7 +339,7 @@ func (Deepest) Loss(v *View, loser, m int) Loss {
 		}
 		// A stat with no size left to lose is the choice only when every
 		// injury stat is so.
-		top, sizes := slices.Max(mem.Stats[k][:]), c.Rules.statSizes(mem.Stats[k])
+		top, sizes := slices.Max(mem.Stats[k][:]), c.Rules.statSizes(&mem.Stats[k])
 		if best < 0 || sizes > 0 && (bestSizes == 0 || top > bestTop || top == bestTop && sizes > bestSizes) {
 			best, bestTop, bestSizes = k, top, sizes
 		}
@@ -339,9 +347,7 @@ func (Deepest) Loss(v *View, loser, m int) Loss {
 	if best < 0 {
 		return Loss{}
 	}
-	s := mem.Stats[best]
-	o, n := diceOrder(s, false)
-	return Loss{Stat: c.Rules.Stats[best], Sizes: takeLoss(&c.Rules, s, c.InjuryLimit(loser, m, best), o[:n], false)}
+	return lossFrom(c, loser, m, best, false, false)
 }
 
 // Loss implements LossPolicy.

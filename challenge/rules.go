@@ -213,9 +213,12 @@ func (r *Rules) sizes(d dice.Die) int {
 }
 
 // statSizes returns how many sizes stat s can lose in all.
-func (r *Rules) statSizes(s Stat) int {
+func (r *Rules) statSizes(s *Stat) int {
 	t := 0
 	for _, d := range s {
+		if d == dice.Gone {
+			break // a stat holds its dice first, then Gone
+		}
 		t += r.sizes(d)
 	}
 	return t

@@ -169,15 +169,16 @@ func Compare(a, b []int) int { return CompareBonus(a, 0, b, 0) }
 // CompareBonus is Compare with a bonus added to each roll's high die (an
 // advantage die is added straight to the high die). It allocates nothing.
 func CompareBonus(a []int, bonusA int, b []int, bonusB int) int {
-	// Walk both multisets from the top. va/vb is the current value, na/nb how
-	// many dice of it are still unmatched; a side with no dice reads 0.
+	// The high dice first, each with its bonus (one die carries it): they
+	// decide most comparisons. A roll with no dice reads 0.
+	if d := (Highest(a) + bonusA) - (Highest(b) + bonusB); d != 0 {
+		return sign(d)
+	}
+	// A tie: walk both multisets from the top, past the high dice. va/vb is
+	// the current value, na/nb how many dice of it are still unmatched.
 	const top = int(^uint(0) >> 1)
 	va, na := nextBelow(a, top)
 	vb, nb := nextBelow(b, top)
-	// The high dice first, each with its bonus (one die carries it).
-	if d := (va + bonusA) - (vb + bonusB); d != 0 {
-		return sign(d)
-	}
 	va, na = consume(a, va, na, 1)
 	vb, nb = consume(b, vb, nb, 1)
 	for na > 0 || nb > 0 {
