@@ -218,6 +218,12 @@ func (k skillSet) all() iter.Seq[int] {
 	}
 }
 
+// partySet is a set of the parties of one interaction (at most MaxParties).
+type partySet uint16
+
+func (k partySet) has(p int) bool { return k&(1<<uint(p)) != 0 }
+func (k *partySet) add(p int)     { *k |= 1 << uint(p) }
+
 type factor struct {
 	Factor
 	skill   int

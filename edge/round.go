@@ -165,11 +165,11 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 	}
 	a := &d.Action
 	ps := in.parts[:cap(in.parts)]
-	n, acted, err := in.compileAction(ps, a)
+	n, acted, targeted, err := in.compileAction(ps, a)
 	if err != nil {
 		return nil, err
 	}
-	reaction, err := in.matchReactions(a, d.Reactions)
+	reaction, err := in.matchReactions(a, targeted, d.Reactions)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 		switch {
 		case p < 0 || p >= len(in.parties):
 			return nil, fmt.Errorf("edge: seize by party %d, which does not exist", p)
-		case p == a.Party || slices.Contains(a.Targets, p):
+		case p == a.Party || targeted.has(p):
 			return nil, fmt.Errorf("edge: %s is in the exchange and cannot also seize the initiative", in.pname(p))
 		case in.parties[p].passive:
 			return nil, fmt.Errorf("edge: %s is passive and never takes the initiative", in.pname(p))
@@ -208,48 +208,52 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 }
 
 // compileAction checks the action a against the rules and the state and
-// writes its checks into ps, returning how many and the skills they use.
-func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet, error) {
-	if err := in.checkTargets(a); err != nil {
-		return 0, 0, err
+// writes its checks into ps, returning how many, the skills they use and
+// the parties targeted.
+func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet, partySet, error) {
+	targeted, err := in.checkTargets(a)
+	if err != nil {
+		return 0, 0, 0, err
 	}
-	return in.uses(ps, 0, a.Party, a.Checks, true, 0)
+	n, acted, err := in.uses(ps, 0, a.Party, a.Checks, true, 0)
+	return n, acted, targeted, err
 }
 
 // checkTargets checks that the initiative holder acts, against one party
-// still in (or several, where the rules allow it), each named once.
-func (in *Interaction) checkTargets(a *Action) error {
+// still in (or several, where the rules allow it), each named once, and
+// returns the parties targeted.
+func (in *Interaction) checkTargets(a *Action) (partySet, error) {
 	st := &in.st
 	if actor := in.actor(); a.Party != actor {
-		return fmt.Errorf("edge: action by party %d, but it is %s's turn to act", a.Party, in.pname(actor))
+		return 0, fmt.Errorf("edge: action by party %d, but it is %s's turn to act", a.Party, in.pname(actor))
 	}
 	if len(a.Targets) == 0 {
-		return fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
+		return 0, fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
 	}
 	if len(a.Targets) > 1 && !in.rules.MultiTarget {
-		return fmt.Errorf("edge: %s targets %d parties, but rules.multi_target is off: one target", in.pname(a.Party), len(a.Targets))
+		return 0, fmt.Errorf("edge: %s targets %d parties, but rules.multi_target is off: one target", in.pname(a.Party), len(a.Targets))
 	}
 	np := len(in.parties)
-	var targeted [MaxParties]bool
+	var targeted partySet
 	for _, t := range a.Targets {
 		switch {
 		case t < 0 || t >= np:
-			return fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, np-1)
+			return 0, fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, np-1)
 		case t == a.Party:
-			return fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
+			return 0, fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
 		case st.out[t]:
-			return fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
-		case targeted[t]:
-			return fmt.Errorf("edge: %s is targeted twice", in.pname(t))
+			return 0, fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
+		case targeted.has(t):
+			return 0, fmt.Errorf("edge: %s is targeted twice", in.pname(t))
 		}
-		targeted[t] = true
+		targeted.add(t)
 	}
-	return nil
+	return targeted, nil
 }
 
 // matchReactions checks that every target that is not passive reacts once
 // and nobody else does, and returns where each target's reaction is in rs.
-func (in *Interaction) matchReactions(a *Action, rs []Reaction) ([MaxParties]int, error) {
+func (in *Interaction) matchReactions(a *Action, targeted partySet, rs []Reaction) ([MaxParties]int, error) {
 	var reaction [MaxParties]int
 	for p := range reaction {
 		reaction[p] = -1
@@ -259,7 +263,7 @@ func (in *Interaction) matchReactions(a *Action, rs []Reaction) ([MaxParties]int
 		switch {
 		case p < 0 || p >= len(in.parties):
 			return reaction, fmt.Errorf("edge: reaction by party %d, which does not exist", p)
-		case !slices.Contains(a.Targets, p):
+		case !targeted.has(p):
 			return reaction, fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
 		case in.parties[p].passive:
 			return reaction, fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
@@ -399,7 +403,7 @@ func (in *Interaction) Act(a *Action) error {
 	case in.factorsDue():
 		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.round+1)
 	}
-	if _, _, err := in.compileAction(in.parts[:cap(in.parts)], a); err != nil {
+	if _, _, _, err := in.compileAction(in.parts[:cap(in.parts)], a); err != nil {
 		return err
 	}
 	if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {

@@ -182,7 +182,7 @@ func (in *Interaction) checkPending() error {
 	case in.factorsDue():
 		return errors.New("edge: state.pending: an action cannot await reactions while outside factors are due")
 	}
-	if _, _, err := in.compileAction(in.parts[:cap(in.parts)], &st.pending); err != nil {
+	if _, _, _, err := in.compileAction(in.parts[:cap(in.parts)], &st.pending); err != nil {
 		return fmt.Errorf("edge: state.pending: %w", err)
 	}
 	return nil
