@@ -31,8 +31,9 @@ func TestActionAwaitsReactionAcrossASave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(saved), `"pending":{"party":0,"targets":[1]`) {
-		t.Errorf("the saved state lacks the pending action: %s", saved)
+	wantSaved := `"pending":{"party":"lead car","targets":["pursuer"],"checks":[{"member":"Becky","skill":"vehicles"},{"member":"Bob","skill":"ranged attack"}]}`
+	if !strings.Contains(string(saved), wantSaved) {
+		t.Errorf("the saved state lacks the pending action by name %s: %s", wantSaved, saved)
 	}
 	var st State
 	if err := json.Unmarshal(saved, &st); err != nil {

@@ -95,7 +95,8 @@
 // numbers an Action and a Reaction carry.
 //
 // State saves everything, the scenario included, as one JSON value (with
-// an action awaiting its reactions, if any); Restore plays on from it and
+// an action awaiting its reactions, if any) that names every party, member
+// and skill, so nobody counts to read a save; Restore plays on from it and
 // State.Check validates it whole. An Interaction's Sink hears every Event,
 // and Describe narrates them.
 //

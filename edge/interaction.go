@@ -452,18 +452,28 @@ func (s Scenario) checkFactor(field string, f Factor) error {
 	return nil
 }
 
-// index numbers every skill the scenario names, in the order it first
-// names them: the type's, the rules', the members', the circumstances' and
-// the outside factors'.
+// index numbers every skill the scenario names (skillNames).
 func (in *Interaction) index(s Scenario) {
-	in.skillIdx = map[string]int{}
+	in.skills = skillNames(s)
+	in.skillIdx = make(map[string]int, len(in.skills))
+	for i, k := range in.skills {
+		in.skillIdx[k] = i
+	}
+}
+
+// skillNames lists every skill the scenario names, in the order it first
+// names them: the type's, the rules', the members', the circumstances' and
+// the outside factors'. A skill's number is its place in this list.
+func skillNames(s Scenario) []string {
+	var names []string
+	seen := map[string]bool{}
 	add := func(name string) {
-		if _, ok := in.skillIdx[name]; !ok && name != "" {
-			in.skillIdx[name] = len(in.skills)
-			in.skills = append(in.skills, name)
+		if !seen[name] && name != "" {
+			seen[name] = true
+			names = append(names, name)
 		}
 	}
-	typ, r := in.typ, s.Rules
+	typ, r := s.Rules.Types[s.Type], s.Rules
 	add(typ.Start)
 	add(typ.Seize)
 	for _, lists := range [][]string{typ.Skills, typ.Safe, r.Endurance} {
@@ -488,6 +498,7 @@ func (in *Interaction) index(s Scenario) {
 	for _, f := range s.Factors {
 		add(f.Skill)
 	}
+	return names
 }
 
 // classify marks each skill safe, appropriate or endurance-type, pairs the
