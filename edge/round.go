@@ -169,8 +169,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 	if err != nil {
 		return nil, err
 	}
-	reaction, err := in.matchReactions(a, targeted, d.Reactions)
-	if err != nil {
+	if err := in.matchReactions(a, targeted, d.Reactions); err != nil {
 		return nil, err
 	}
 	in.nAct = n
@@ -179,7 +178,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 			n = in.passiveStakes(ps, n, t)
 			continue
 		}
-		if n, _, err = in.uses(ps, n, t, d.Reactions[reaction[t]].Checks, false, acted); err != nil {
+		if n, _, err = in.uses(ps, n, t, reactionOf(d.Reactions, t), false, acted); err != nil {
 			return nil, err
 		}
 	}
@@ -252,32 +251,40 @@ func (in *Interaction) checkTargets(a *Action) (partySet, error) {
 }
 
 // matchReactions checks that every target that is not passive reacts once
-// and nobody else does, and returns where each target's reaction is in rs.
-func (in *Interaction) matchReactions(a *Action, targeted partySet, rs []Reaction) ([MaxParties]int, error) {
-	var reaction [MaxParties]int
-	for p := range reaction {
-		reaction[p] = -1
-	}
+// and nobody else does.
+func (in *Interaction) matchReactions(a *Action, targeted partySet, rs []Reaction) error {
+	var reacted partySet
 	for i := range rs {
 		p := rs[i].Party
 		switch {
 		case p < 0 || p >= len(in.parties):
-			return reaction, fmt.Errorf("edge: reaction by party %d, which does not exist", p)
+			return fmt.Errorf("edge: reaction by party %d, which does not exist", p)
 		case !targeted.has(p):
-			return reaction, fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
+			return fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
 		case in.parties[p].passive:
-			return reaction, fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
-		case reaction[p] >= 0:
-			return reaction, fmt.Errorf("edge: %s reacts twice", in.pname(p))
+			return fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
+		case reacted.has(p):
+			return fmt.Errorf("edge: %s reacts twice", in.pname(p))
 		}
-		reaction[p] = i
+		reacted.add(p)
 	}
 	for _, t := range a.Targets {
-		if reaction[t] < 0 && !in.parties[t].passive {
-			return reaction, fmt.Errorf("edge: %s was targeted and must react", in.pname(t))
+		if !reacted.has(t) && !in.parties[t].passive {
+			return fmt.Errorf("edge: %s was targeted and must react", in.pname(t))
 		}
 	}
-	return reaction, nil
+	return nil
+}
+
+// reactionOf returns the checks of party t's reaction in rs (matchReactions
+// has made sure there is exactly one).
+func reactionOf(rs []Reaction, t int) []Use {
+	for i := range rs {
+		if rs[i].Party == t {
+			return rs[i].Checks
+		}
+	}
+	return nil
 }
 
 // passiveStakes writes passive party t's checks into ps from n on and
@@ -349,7 +356,9 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 			return n, 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
 		}
 		used.add(s)
-		ps[n] = participant{party: p, member: g, skill: s, mod: mod + u.Mod, staked: true, actor: acting}
+		c := &ps[n]
+		c.party, c.member, c.skill, c.mod, c.total = p, g, s, mod+u.Mod, 0
+		c.staked, c.actor, c.passive = true, acting, false
 		n++
 	}
 	return n, used, nil
@@ -584,7 +593,7 @@ func (in *Interaction) recordUse(p *participant, round int) {
 		m.streak = 1
 	}
 	m.last, m.lastRound = p.skill, round
-	if u := &in.st.uses[p.member*len(in.skills)+p.skill]; !in.safe[p.skill] && *u < maxCount {
+	if u := &in.st.uses[p.member*len(in.skills)+p.skill]; !in.kind[p.skill].safe && *u < maxCount {
 		*u++
 	}
 }
@@ -1109,7 +1118,7 @@ func (in *Interaction) abandons(v *View, d *Declaration) bool {
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.endurance[u.Skill] && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, u.Member) {
+			if in.size[g] > 1 && in.kind[u.Skill].endurance && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, u.Member) {
 				_ = in.Abandon(p, u.Member) // legal: checked above
 				shed = true
 			}
@@ -1136,7 +1145,7 @@ func (in *Interaction) makeFactors(r *dice.Roller, ask bool) {
 			if st.out[p] || !f.parties[p] {
 				continue
 			}
-			if ask && in.endurance[f.skill] && !in.parties[p].passive {
+			if ask && in.kind[f.skill].endurance && !in.parties[p].passive {
 				in.askAbandon(p)
 			}
 			in.outside(r, p, f.skill, f.DC, f.Penalty)
