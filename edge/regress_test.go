@@ -326,7 +326,7 @@ func TestRestoredStateOfAnotherScenarioIsRefused(t *testing.T) {
 func TestStepAfterFactorsWithIllegalPolicyDrawsNothing(t *testing.T) {
 	in := started(t, thiefChase(Factor{After: 0, Skill: "endurance", DC: 12, Penalty: -1}), 20, 1)
 	for p := range 2 {
-		if err := in.SetPolicy(p, badPolicy{}); err != nil {
+		if err := in.SetPolicy(p, badPolicy{&Style{}}); err != nil {
 			t.Fatal(err)
 		}
 	}
