@@ -98,7 +98,7 @@
 // an action awaiting its reactions, if any) that names every party, member
 // and skill, so nobody counts to read a save; Restore plays on from it and
 // State.Check validates it whole. An Interaction's Sink hears every Event,
-// and Describe narrates them.
+// each naming its parties, members and skill, and Describe narrates them.
 //
 // For simulation a Runner plays whole trials through the same steps, and
 // Scenario.Exact solves a two-party scenario exactly as an absorbing Markov

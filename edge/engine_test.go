@@ -58,7 +58,7 @@ func TestRepetition(t *testing.T) {
 			}
 			var gotA, gotB []int
 			for _, e := range rec.Of(EvCheck) {
-				if e.Party == 0 {
+				if e.Party == "A" {
 					gotA = append(gotA, e.Mod)
 				} else {
 					gotB = append(gotB, e.Mod)
@@ -284,7 +284,7 @@ func TestPassive(t *testing.T) {
 	}
 	var bombMods []int
 	for _, e := range rec.Of(EvCheck) {
-		if e.Party == 1 {
+		if e.Party == "bombs" {
 			bombMods = append(bombMods, e.Mod)
 		}
 	}

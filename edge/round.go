@@ -123,7 +123,7 @@ func (in *Interaction) Start(r *dice.Roller) error {
 			v := in.roll(r)
 			totals[p], mods[p] = v+mod, mod
 			if in.Sink != nil {
-				in.Sink(Event{Kind: EvStart, Round: 0, Party: p, Member: g - pi.lo, Skill: in.startSkill,
+				in.emit(event{Kind: EvStart, Round: 0, Party: p, Member: g - pi.lo, Skill: in.startSkill,
 					Roll: v, Mod: mod, Total: v + mod, To: -1, ToMember: -1})
 			}
 			// Insert p in order, descending.
@@ -143,7 +143,7 @@ func (in *Interaction) Start(r *dice.Roller) error {
 	st.started = true
 	st.initiative = st.order[0]
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
+		in.emit(event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
 	}
 	return nil
 }
@@ -663,7 +663,7 @@ func (in *Interaction) emitChecks(ps []participant, round int) {
 	for i := range ps {
 		p := &ps[i]
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvCheck, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
+			in.emit(event{Kind: EvCheck, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
 				Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
 		}
 	}
@@ -672,7 +672,7 @@ func (in *Interaction) emitChecks(ps []participant, round int) {
 // emitTransfer reports a die passing from check p to check q.
 func (in *Interaction) emitTransfer(p, q *participant, round int) {
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvTransfer, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
+		in.emit(event{Kind: EvTransfer, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
 			Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
 	}
 }
@@ -697,7 +697,7 @@ func (in *Interaction) setInitiative(p int) {
 		in.st.initiative = p
 		in.st.changes++
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+			in.emit(event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 		}
 	}
 }
@@ -712,7 +712,7 @@ func (in *Interaction) eliminate() {
 		if !st.out[p] && st.edge[p] == 0 {
 			st.out[p] = true
 			if in.Sink != nil {
-				in.Sink(Event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+				in.emit(event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 			}
 		}
 		if !st.out[p] {
@@ -766,7 +766,7 @@ func (in *Interaction) judge(e End, by int) Outcome {
 func (in *Interaction) finish(o Outcome) {
 	in.st.outcome = o
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
+		in.emit(event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
 	}
 }
 
@@ -802,7 +802,7 @@ func (in *Interaction) Concede(p int, c Concession) error {
 			return fmt.Errorf("edge: %s cannot walk away: the GM does not allow it in a %s (rules.types[%q].walk_away)", in.pname(p), in.typeName, in.typeName)
 		}
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
+			in.emit(event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
 		}
 		in.finish(in.judge(WalkedAway, p))
 		return nil
@@ -828,7 +828,7 @@ func (in *Interaction) surrender(p int) {
 	st.edge[p] = 0
 	st.transfers += n
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
+		in.emit(event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
 	}
 	in.eliminate()
 	if st.outcome.End == RanOut {
@@ -871,7 +871,7 @@ func (in *Interaction) Abandon(p, m int) error {
 	in.st.mem[g].abandoned = true
 	in.st.mem[g].rank = max(in.st.mem[g].rank-1, 0)
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
+		in.emit(event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
 	}
 	return nil
 }
@@ -955,7 +955,7 @@ func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
 			in.st.mem[g].penalty = max(in.st.mem[g].penalty+pen, -maxPenalty)
 		}
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
+			in.emit(event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
 				Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
 )
 
 // TestSavedStateNamesPartiesMembersAndSkills: a save names the initiative,
@@ -97,5 +99,43 @@ func TestStateWithANumberOutOfRangeDoesNotSave(t *testing.T) {
 	st.Initiative = 7
 	if _, err := json.Marshal(st); err == nil || !strings.Contains(err.Error(), "state.initiative: party 7 does not exist") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestEventJSONNamesPartiesMembersAndSkills: the text's car chase round
+// logs its checks and transfers by name.
+func TestEventJSONNamesPartiesMembersAndSkills(t *testing.T) {
+	in, err := DefaultScenario().New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &Recorder{}
+	in.Sink = rec.Record
+	in.st.started, in.st.initiative = true, 0
+	in.st.order = append(in.st.order[:0], 0, 1)
+	veh, ranged := skill(t, in, "vehicles"), skill(t, in, "ranged attack")
+	d := &Declaration{
+		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: ranged}}},
+		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}},
+	}
+	if err := in.Play(dice.Scripted(15, 9, 12), d); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	for _, e := range rec.Events {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Write(b)
+		log.WriteByte('\n')
+	}
+	for _, want := range []string{
+		`{"kind":"check","round":1,"party":"lead car","member":"Bob","skill":"ranged attack","roll":9,"mod":5,"total":14,"staked":true}`,
+		`{"kind":"transfer","round":1,"party":"lead car","member":"Bob","to":"pursuer","to_member":"Joe","dice":1}`,
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log lacks %s:\n%s", want, log.String())
+		}
 	}
 }
