@@ -724,8 +724,8 @@ func (in *Interaction) leader(p, s int) (int, int) {
 
 // roll makes one check roll before modifiers (Rules.Check, a d20).
 func (in *Interaction) roll(r *dice.Roller) int {
-	in.faces = in.rules.Check.Roll(r, in.faces)
-	return in.rules.Check.Total(in.faces)
+	check := &in.rules.Check
+	return check.Total(check.Roll(r, in.faces))
 }
 
 // Party returns the number of the party named name.
