@@ -31,8 +31,9 @@ func TestActionAwaitsReactionAcrossASave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(saved), `"pending":{"party":0,"targets":[1]`) {
-		t.Errorf("the saved state lacks the pending action: %s", saved)
+	wantSaved := `"pending":{"party":"lead car","targets":["pursuer"],"checks":[{"member":"Becky","skill":"vehicles"},{"member":"Bob","skill":"ranged attack"}]}`
+	if !strings.Contains(string(saved), wantSaved) {
+		t.Errorf("the saved state lacks the pending action by name %s: %s", wantSaved, saved)
 	}
 	var st State
 	if err := json.Unmarshal(saved, &st); err != nil {
@@ -48,8 +49,8 @@ func TestActionAwaitsReactionAcrossASave(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Event{
-		{Kind: EvTransfer, Round: 1, Party: 0, Member: 1, Skill: -1, To: 1, ToMember: 0, Dice: 1},
-		{Kind: EvTransfer, Round: 1, Party: 1, Member: 0, Skill: -1, To: 0, ToMember: 0, Dice: 1},
+		{Kind: EvTransfer, Round: 1, Party: "lead car", Member: "Bob", To: "pursuer", ToMember: "Joe", Dice: 1},
+		{Kind: EvTransfer, Round: 1, Party: "pursuer", Member: "Joe", To: "lead car", ToMember: "Becky", Dice: 1},
 	}
 	if d := cmp.Diff(want, rec.Of(EvTransfer)); d != "" {
 		t.Errorf("transfers (-want +got):\n%s", d)
@@ -77,7 +78,7 @@ func TestStepAnswersAPendingAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	checks := rec.Of(EvCheck)
-	if len(checks) != 2 || checks[1].Party != 1 || checks[1].Skill != veh || checks[1].Total != 8 {
+	if len(checks) != 2 || checks[1].Party != "pursuer" || checks[1].Member != "Joe" || checks[1].Skill != "vehicles" || checks[1].Total != 8 {
 		t.Errorf("checks %+v, want Joe's vehicles 1+7 answering Becky", checks)
 	}
 	if in.Edge(0) != 6 || in.Edge(1) != 4 {

@@ -65,8 +65,8 @@ func TestCarChase(t *testing.T) {
 	// Bob surrenders one die to Joe; Joe gives his to the lead car
 	// (Becky); Becky keeps the initiative.
 	want := []Event{
-		{Kind: EvTransfer, Round: 1, Party: 0, Member: 1, Skill: -1, To: 1, ToMember: 0, Dice: 1},
-		{Kind: EvTransfer, Round: 1, Party: 1, Member: 0, Skill: -1, To: 0, ToMember: 0, Dice: 1},
+		{Kind: EvTransfer, Round: 1, Party: "lead car", Member: "Bob", To: "pursuer", ToMember: "Joe", Dice: 1},
+		{Kind: EvTransfer, Round: 1, Party: "pursuer", Member: "Joe", To: "lead car", ToMember: "Becky", Dice: 1},
 	}
 	if d := cmp.Diff(want, rec.Of(EvTransfer)); d != "" {
 		t.Errorf("transfers (-want +got):\n%s", d)

@@ -109,7 +109,7 @@ func (c chaosPolicy) Concede(*View, int) Concession {
 }
 
 func (c chaosPolicy) Act(v *View, p int, a *Action) {
-	Style{}.Act(v, p, a)
+	(&Style{}).Act(v, p, a)
 	switch c.how {
 	case 1:
 		a.Targets = append(a.Targets[:0], p)
@@ -124,7 +124,7 @@ func (c chaosPolicy) Act(v *View, p int, a *Action) {
 	}
 }
 
-func (c chaosPolicy) React(v *View, p int, a *Action, r *Reaction) { Style{}.React(v, p, a, r) }
+func (c chaosPolicy) React(v *View, p int, a *Action, r *Reaction) { (&Style{}).React(v, p, a, r) }
 func (c chaosPolicy) Seize(*View, int) bool                        { return true }
 func (c chaosPolicy) Abandon(*View, int, int) bool                 { return false }
 

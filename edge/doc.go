@@ -95,11 +95,32 @@
 // numbers an Action and a Reaction carry.
 //
 // State saves everything, the scenario included, as one JSON value (with
-// an action awaiting its reactions, if any); Restore plays on from it and
+// an action awaiting its reactions, if any) that names every party, member
+// and skill, so nobody counts to read a save; Restore plays on from it and
 // State.Check validates it whole. An Interaction's Sink hears every Event,
-// and Describe narrates them.
+// each naming its parties, members and skill, and Describe narrates them.
 //
 // For simulation a Runner plays whole trials through the same steps, and
 // Scenario.Exact solves a two-party scenario exactly as an absorbing Markov
 // chain over edge dice, initiative and skill history.
+//
+// # Not yet on the skeleton's shape
+//
+// The skeleton asks for a State that the steps work on directly (what is
+// saved is what is played) and an Engine holding only what is derived from
+// the built scenario, and the Sink. This package still has one Interaction
+// holding both: the scenario's derived tables (skill numbers and kinds,
+// members, modifiers, candidate skills) and a private changing state that
+// State and SetState convert to and from the exported State, checking it
+// on the way in. The steps are methods of Interaction, not of an Engine
+// taking a *State. The conversion is the only place the two meet, and
+// Restore, State.Check and the conformance kit's save-and-restore checks
+// go through it, so nothing is lost in it today; making State the working
+// value means the steps reading parties, members and skills through the
+// State's slices (or numbers resolved once per step), which is a rewrite of
+// every step and is left for a later change.
+//
+// Likewise an Action and a Reaction name members and skills by number
+// within the Go API (Party and UseOf turn names into those numbers); saved
+// states and events name them.
 package edge

@@ -58,7 +58,7 @@ func TestRepetition(t *testing.T) {
 			}
 			var gotA, gotB []int
 			for _, e := range rec.Of(EvCheck) {
-				if e.Party == 0 {
+				if e.Party == "A" {
 					gotA = append(gotA, e.Mod)
 				} else {
 					gotB = append(gotB, e.Mod)
@@ -284,7 +284,7 @@ func TestPassive(t *testing.T) {
 	}
 	var bombMods []int
 	for _, e := range rec.Of(EvCheck) {
-		if e.Party == 1 {
+		if e.Party == "bombs" {
 			bombMods = append(bombMods, e.Mod)
 		}
 	}
@@ -632,7 +632,7 @@ func TestStateRoundTrip(t *testing.T) {
 }
 
 // badPolicy targets its own party.
-type badPolicy struct{ Style }
+type badPolicy struct{ *Style }
 
 func (badPolicy) Act(v *View, p int, a *Action) {
 	a.Targets = append(a.Targets, p)
@@ -646,7 +646,7 @@ func TestPolicies(t *testing.T) {
 	if _, err := PolicyByName("timid"); err == nil || !strings.Contains(err.Error(), "steady") {
 		t.Errorf("unknown policy: %v", err)
 	}
-	if p, err := PolicyByName(""); err != nil || p.(Style) != styles["steady"] {
+	if p, err := PolicyByName(""); err != nil || *p.(*Style) != styles["steady"] {
 		t.Errorf("default policy: %v %v", p, err)
 	}
 	// A policy's illegal choice is refused, not fixed, and changes nothing.
@@ -658,7 +658,7 @@ func TestPolicies(t *testing.T) {
 	if err := in.Step(r); err != nil {
 		t.Fatal(err)
 	}
-	if err := in.SetPolicy(in.Initiative(), badPolicy{}); err != nil {
+	if err := in.SetPolicy(in.Initiative(), badPolicy{&Style{}}); err != nil {
 		t.Fatal(err)
 	}
 	before := in.State()

@@ -204,7 +204,7 @@ func (x *exacter) encode(b []byte) []byte {
 			b = append(b, 0, 0)
 		}
 		for s := range ns {
-			if !in.safe[s] {
+			if !in.kind[s].safe {
 				b = append(b, capN(int(st.uses[g*ns+s])))
 			}
 		}
@@ -244,7 +244,7 @@ func (x *exacter) decode(k string) {
 		}
 		b = b[2:]
 		for s := range ns {
-			if !in.safe[s] {
+			if !in.kind[s].safe {
 				st.uses[g*ns+s] = int8(b[0])
 				b = b[1:]
 			}

@@ -161,14 +161,11 @@ type Interaction struct {
 	factors  []factor
 
 	// Skills are numbered in the order the scenario first names them.
-	skills      []string
-	skillIdx    map[string]int
-	safe        []bool     // safe in this type ("Can't Fool Me Twice!")
-	appropriate []bool     // appropriate to this type
-	endurance   []bool     // a group's modifier is a penalty ("Large Parties")
-	opposed     []skillSet // opposed[s]: the skills naturally opposed to s
-	startSkill  int        // -1 when the tempter goes first
-	seizeSkill  int
+	skills     []string
+	skillIdx   map[string]int
+	kind       []skillKind // what the type and the rules make of each skill
+	startSkill int         // -1 when the tempter goes first
+	seizeSkill int
 
 	// Members are numbered across all parties, party by party.
 	parties   []party
@@ -201,6 +198,14 @@ type Interaction struct {
 	ordered []int
 }
 
+// skillKind is what an interaction's type and rules make of one skill.
+type skillKind struct {
+	safe        bool     // safe in this type ("Can't Fool Me Twice!")
+	appropriate bool     // appropriate to this type
+	endurance   bool     // a group's modifier is a penalty ("Large Parties")
+	opposed     skillSet // the skills naturally opposed to it
+}
+
 // skillSet is a set of the skills of one interaction (at most MaxSkills).
 type skillSet uint64
 
@@ -217,6 +222,12 @@ func (k skillSet) all() iter.Seq[int] {
 		}
 	}
 }
+
+// partySet is a set of the parties of one interaction (at most MaxParties).
+type partySet uint16
+
+func (k partySet) has(p int) bool { return k&(1<<uint(p)) != 0 }
+func (k *partySet) add(p int)     { *k |= 1 << uint(p) }
 
 type factor struct {
 	Factor
@@ -446,18 +457,28 @@ func (s Scenario) checkFactor(field string, f Factor) error {
 	return nil
 }
 
-// index numbers every skill the scenario names, in the order it first
-// names them: the type's, the rules', the members', the circumstances' and
-// the outside factors'.
+// index numbers every skill the scenario names (skillNames).
 func (in *Interaction) index(s Scenario) {
-	in.skillIdx = map[string]int{}
+	in.skills = skillNames(s)
+	in.skillIdx = make(map[string]int, len(in.skills))
+	for i, k := range in.skills {
+		in.skillIdx[k] = i
+	}
+}
+
+// skillNames lists every skill the scenario names, in the order it first
+// names them: the type's, the rules', the members', the circumstances' and
+// the outside factors'. A skill's number is its place in this list.
+func skillNames(s Scenario) []string {
+	var names []string
+	seen := map[string]bool{}
 	add := func(name string) {
-		if _, ok := in.skillIdx[name]; !ok && name != "" {
-			in.skillIdx[name] = len(in.skills)
-			in.skills = append(in.skills, name)
+		if !seen[name] && name != "" {
+			seen[name] = true
+			names = append(names, name)
 		}
 	}
-	typ, r := in.typ, s.Rules
+	typ, r := s.Rules.Types[s.Type], s.Rules
 	add(typ.Start)
 	add(typ.Seize)
 	for _, lists := range [][]string{typ.Skills, typ.Safe, r.Endurance} {
@@ -482,32 +503,30 @@ func (in *Interaction) index(s Scenario) {
 	for _, f := range s.Factors {
 		add(f.Skill)
 	}
+	return names
 }
 
 // classify marks each skill safe, appropriate or endurance-type, pairs the
 // naturally opposed ones, and resolves the type's and factors' skills.
 func (in *Interaction) classify(s Scenario) {
 	ns, typ, r := len(in.skills), in.typ, s.Rules
-	in.safe = make([]bool, ns)
-	in.appropriate = make([]bool, ns)
-	in.endurance = make([]bool, ns)
-	in.opposed = make([]skillSet, ns)
+	in.kind = make([]skillKind, ns)
 	for _, k := range typ.Safe {
-		in.safe[in.skillIdx[k]] = true
+		in.kind[in.skillIdx[k]].safe = true
 	}
-	for i := range in.appropriate {
-		in.appropriate[i] = len(typ.Skills) == 0
+	for i := range in.kind {
+		in.kind[i].appropriate = len(typ.Skills) == 0
 	}
 	for _, k := range typ.Skills {
-		in.appropriate[in.skillIdx[k]] = true
+		in.kind[in.skillIdx[k]].appropriate = true
 	}
 	for _, k := range r.Endurance {
-		in.endurance[in.skillIdx[k]] = true
+		in.kind[in.skillIdx[k]].endurance = true
 	}
 	for _, pr := range r.Opposed {
 		a, b := in.skillIdx[pr[0]], in.skillIdx[pr[1]]
-		in.opposed[a].add(b)
-		in.opposed[b].add(a)
+		in.kind[a].opposed.add(b)
+		in.kind[b].opposed.add(a)
 	}
 	in.startSkill = -1
 	if !typ.TempterFirst {
@@ -587,7 +606,7 @@ func (in *Interaction) setCandidates(g int, m Member) {
 	in.actCand = append(in.actCand, act)
 	react := slices.Clone(known)
 	for sk := range ns {
-		if in.safe[sk] && !slices.Contains(react, sk) {
+		if in.kind[sk].safe && !slices.Contains(react, sk) {
 			react = append(react, sk)
 		}
 	}
@@ -642,7 +661,7 @@ func (in *Interaction) base(g, s int) int {
 	mod := in.mods[g*len(in.skills)+s] + m.penalty
 	switch {
 	case m.rank == 0:
-	case !in.endurance[s]:
+	case !in.kind[s].endurance:
 		mod += m.rank
 	case !m.abandoned:
 		// A group is only as strong as its weakest member.
@@ -660,7 +679,7 @@ func (in *Interaction) repetition(g, s int) int {
 	}
 	st := &in.st
 	n := 0
-	if !in.safe[s] {
+	if !in.kind[s].safe {
 		n = int(st.uses[g*len(in.skills)+s])
 	} else if m := &st.mem[g]; m.last == s && m.lastRound == st.round {
 		n = m.streak
@@ -670,17 +689,18 @@ func (in *Interaction) repetition(g, s int) int {
 
 // actLegal reports whether an acting member may use s: an appropriate or a
 // safe skill.
-func (in *Interaction) actLegal(s int) bool { return in.appropriate[s] || in.safe[s] }
+func (in *Interaction) actLegal(s int) bool { return in.kind[s].appropriate || in.kind[s].safe }
 
 // reactMod returns the extra modifier of reacting with s against an action
 // using the skills in acted, and whether that is legal ("Wagering Edge
 // Dice"): the same skill, a naturally opposed one or a safe one at no cost,
 // another appropriate skill at the Unpaired penalty.
 func (in *Interaction) reactMod(s int, acted skillSet) (int, bool) {
+	k := &in.kind[s]
 	switch {
-	case acted.has(s), in.safe[s], in.opposed[s]&acted != 0:
+	case acted.has(s), k.safe, k.opposed&acted != 0:
 		return 0, true
-	case in.appropriate[s]:
+	case k.appropriate:
 		return in.rules.Unpaired, true
 	}
 	return 0, false
@@ -704,8 +724,8 @@ func (in *Interaction) leader(p, s int) (int, int) {
 
 // roll makes one check roll before modifiers (Rules.Check, a d20).
 func (in *Interaction) roll(r *dice.Roller) int {
-	in.faces = in.rules.Check.Roll(r, in.faces)
-	return in.rules.Check.Total(in.faces)
+	check := &in.rules.Check
+	return check.Total(check.Roll(r, in.faces))
 }
 
 // Party returns the number of the party named name.

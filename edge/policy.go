@@ -28,7 +28,7 @@ type Policy interface {
 }
 
 // Style is a configurable policy covering the choices the text gives a
-// party. The registered policies are Styles.
+// party; a *Style is a Policy. The registered policies are Styles.
 type Style struct {
 	// Wager is how many members act or react, each wagering a die; 0 is
 	// every member. Never more than the pool holds.
@@ -75,7 +75,7 @@ var policies = named.Registry[Policy]{Kind: "policy", Make: makers(styles)}
 func makers(styles map[string]Style) map[string]func() Policy {
 	out := map[string]func() Policy{}
 	for name, s := range styles {
-		out[name] = func() Policy { return s }
+		out[name] = func() Policy { c := s; return &c }
 	}
 	return out
 }
@@ -112,7 +112,7 @@ func strongest(in *Interaction, p int) int {
 
 // Concede implements Policy: surrender at SurrenderAt dice or fewer, walk
 // away WalkLead dice ahead of every opponent where the type allows it.
-func (s Style) Concede(v *View, p int) Concession {
+func (s *Style) Concede(v *View, p int) Concession {
 	in := v.in
 	if s.SurrenderAt > 0 && in.st.edge[p] <= s.SurrenderAt {
 		return Surrender
@@ -126,7 +126,7 @@ func (s Style) Concede(v *View, p int) Concession {
 // Act implements Policy: the opponent with fewest dice as the target (or
 // every opponent, with TargetAll where the rules allow it), and the best
 // members by their best legal skill.
-func (s Style) Act(v *View, p int, a *Action) {
+func (s *Style) Act(v *View, p int, a *Action) {
 	in := v.in
 	a.Targets = s.targets(in, p, a.Targets)
 	var rk ranked
@@ -139,7 +139,7 @@ func (s Style) Act(v *View, p int, a *Action) {
 }
 
 // targets appends the parties s's party p acts against.
-func (s Style) targets(in *Interaction, p int, out []int) []int {
+func (s *Style) targets(in *Interaction, p int, out []int) []int {
 	st := &in.st
 	if s.TargetAll && in.rules.MultiTarget {
 		for q := range in.parties {
@@ -162,7 +162,7 @@ func (s Style) targets(in *Interaction, p int, out []int) []int {
 }
 
 // React implements Policy: the best members by their best legal reaction.
-func (s Style) React(v *View, p int, a *Action, r *Reaction) {
+func (s *Style) React(v *View, p int, a *Action, r *Reaction) {
 	in := v.in
 	var acted skillSet
 	for _, u := range a.Checks {
@@ -180,15 +180,15 @@ func (s Style) React(v *View, p int, a *Action, r *Reaction) {
 }
 
 // Seize implements Policy.
-func (s Style) Seize(*View, int) bool { return !s.NoSeize }
+func (s *Style) Seize(*View, int) bool { return !s.NoSeize }
 
 // Abandon implements Policy.
-func (s Style) Abandon(*View, int, int) bool { return s.Shed }
+func (s *Style) Abandon(*View, int, int) bool { return s.Shed }
 
 // count is how many members of p act or react this round: Wager (or
 // BehindWager while behind), every member for 0, and never more members
 // than p has or dice than it holds.
-func (s Style) count(in *Interaction, p int) int {
+func (s *Style) count(in *Interaction, p int) int {
 	n := s.Wager
 	if s.BehindWager > 0 && in.st.edge[p] < strongest(in, p) {
 		n = s.BehindWager

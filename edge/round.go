@@ -123,7 +123,7 @@ func (in *Interaction) Start(r *dice.Roller) error {
 			v := in.roll(r)
 			totals[p], mods[p] = v+mod, mod
 			if in.Sink != nil {
-				in.Sink(Event{Kind: EvStart, Round: 0, Party: p, Member: g - pi.lo, Skill: in.startSkill,
+				in.emit(event{Kind: EvStart, Round: 0, Party: p, Member: g - pi.lo, Skill: in.startSkill,
 					Roll: v, Mod: mod, Total: v + mod, To: -1, ToMember: -1})
 			}
 			// Insert p in order, descending.
@@ -143,7 +143,7 @@ func (in *Interaction) Start(r *dice.Roller) error {
 	st.started = true
 	st.initiative = st.order[0]
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
+		in.emit(event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
 	}
 	return nil
 }
@@ -165,12 +165,11 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 	}
 	a := &d.Action
 	ps := in.parts[:cap(in.parts)]
-	n, acted, err := in.compileAction(ps, a)
+	n, acted, targeted, err := in.compileAction(ps, a)
 	if err != nil {
 		return nil, err
 	}
-	reaction, err := in.matchReactions(a, d.Reactions)
-	if err != nil {
+	if err := in.matchReactions(a, targeted, d.Reactions); err != nil {
 		return nil, err
 	}
 	in.nAct = n
@@ -179,7 +178,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 			n = in.passiveStakes(ps, n, t)
 			continue
 		}
-		if n, _, err = in.uses(ps, n, t, d.Reactions[reaction[t]].Checks, false, acted); err != nil {
+		if n, _, err = in.uses(ps, n, t, reactionOf(d.Reactions, t), false, acted); err != nil {
 			return nil, err
 		}
 	}
@@ -192,7 +191,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 		switch {
 		case p < 0 || p >= len(in.parties):
 			return nil, fmt.Errorf("edge: seize by party %d, which does not exist", p)
-		case p == a.Party || slices.Contains(a.Targets, p):
+		case p == a.Party || targeted.has(p):
 			return nil, fmt.Errorf("edge: %s is in the exchange and cannot also seize the initiative", in.pname(p))
 		case in.parties[p].passive:
 			return nil, fmt.Errorf("edge: %s is passive and never takes the initiative", in.pname(p))
@@ -208,72 +207,84 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 }
 
 // compileAction checks the action a against the rules and the state and
-// writes its checks into ps, returning how many and the skills they use.
-func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet, error) {
-	if err := in.checkTargets(a); err != nil {
-		return 0, 0, err
+// writes its checks into ps, returning how many, the skills they use and
+// the parties targeted.
+func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet, partySet, error) {
+	targeted, err := in.checkTargets(a)
+	if err != nil {
+		return 0, 0, 0, err
 	}
-	return in.uses(ps, 0, a.Party, a.Checks, true, 0)
+	n, acted, err := in.uses(ps, 0, a.Party, a.Checks, true, 0)
+	return n, acted, targeted, err
 }
 
 // checkTargets checks that the initiative holder acts, against one party
-// still in (or several, where the rules allow it), each named once.
-func (in *Interaction) checkTargets(a *Action) error {
+// still in (or several, where the rules allow it), each named once, and
+// returns the parties targeted.
+func (in *Interaction) checkTargets(a *Action) (partySet, error) {
 	st := &in.st
 	if actor := in.actor(); a.Party != actor {
-		return fmt.Errorf("edge: action by party %d, but it is %s's turn to act", a.Party, in.pname(actor))
+		return 0, fmt.Errorf("edge: action by party %d, but it is %s's turn to act", a.Party, in.pname(actor))
 	}
 	if len(a.Targets) == 0 {
-		return fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
+		return 0, fmt.Errorf("edge: %s's action names no target: name one party still in", in.pname(a.Party))
 	}
 	if len(a.Targets) > 1 && !in.rules.MultiTarget {
-		return fmt.Errorf("edge: %s targets %d parties, but rules.multi_target is off: one target", in.pname(a.Party), len(a.Targets))
+		return 0, fmt.Errorf("edge: %s targets %d parties, but rules.multi_target is off: one target", in.pname(a.Party), len(a.Targets))
 	}
 	np := len(in.parties)
-	var targeted [MaxParties]bool
+	var targeted partySet
 	for _, t := range a.Targets {
 		switch {
 		case t < 0 || t >= np:
-			return fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, np-1)
+			return 0, fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, np-1)
 		case t == a.Party:
-			return fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
+			return 0, fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
 		case st.out[t]:
-			return fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
-		case targeted[t]:
-			return fmt.Errorf("edge: %s is targeted twice", in.pname(t))
+			return 0, fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
+		case targeted.has(t):
+			return 0, fmt.Errorf("edge: %s is targeted twice", in.pname(t))
 		}
-		targeted[t] = true
+		targeted.add(t)
 	}
-	return nil
+	return targeted, nil
 }
 
 // matchReactions checks that every target that is not passive reacts once
-// and nobody else does, and returns where each target's reaction is in rs.
-func (in *Interaction) matchReactions(a *Action, rs []Reaction) ([MaxParties]int, error) {
-	var reaction [MaxParties]int
-	for p := range reaction {
-		reaction[p] = -1
-	}
+// and nobody else does.
+func (in *Interaction) matchReactions(a *Action, targeted partySet, rs []Reaction) error {
+	var reacted partySet
 	for i := range rs {
 		p := rs[i].Party
 		switch {
 		case p < 0 || p >= len(in.parties):
-			return reaction, fmt.Errorf("edge: reaction by party %d, which does not exist", p)
-		case !slices.Contains(a.Targets, p):
-			return reaction, fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
+			return fmt.Errorf("edge: reaction by party %d, which does not exist", p)
+		case !targeted.has(p):
+			return fmt.Errorf("edge: %s reacts but was not targeted", in.pname(p))
 		case in.parties[p].passive:
-			return reaction, fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
-		case reaction[p] >= 0:
-			return reaction, fmt.Errorf("edge: %s reacts twice", in.pname(p))
+			return fmt.Errorf("edge: %s is passive and reacts by itself: give no reaction for it", in.pname(p))
+		case reacted.has(p):
+			return fmt.Errorf("edge: %s reacts twice", in.pname(p))
 		}
-		reaction[p] = i
+		reacted.add(p)
 	}
 	for _, t := range a.Targets {
-		if reaction[t] < 0 && !in.parties[t].passive {
-			return reaction, fmt.Errorf("edge: %s was targeted and must react", in.pname(t))
+		if !reacted.has(t) && !in.parties[t].passive {
+			return fmt.Errorf("edge: %s was targeted and must react", in.pname(t))
 		}
 	}
-	return reaction, nil
+	return nil
+}
+
+// reactionOf returns the checks of party t's reaction in rs (matchReactions
+// has made sure there is exactly one).
+func reactionOf(rs []Reaction, t int) []Use {
+	for i := range rs {
+		if rs[i].Party == t {
+			return rs[i].Checks
+		}
+	}
+	return nil
 }
 
 // passiveStakes writes passive party t's checks into ps from n on and
@@ -345,7 +356,9 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 			return n, 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
 		}
 		used.add(s)
-		ps[n] = participant{party: p, member: g, skill: s, mod: mod + u.Mod, staked: true, actor: acting}
+		c := &ps[n]
+		c.party, c.member, c.skill, c.mod, c.total = p, g, s, mod+u.Mod, 0
+		c.staked, c.actor, c.passive = true, acting, false
 		n++
 	}
 	return n, used, nil
@@ -399,7 +412,7 @@ func (in *Interaction) Act(a *Action) error {
 	case in.factorsDue():
 		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.round+1)
 	}
-	if _, _, err := in.compileAction(in.parts[:cap(in.parts)], a); err != nil {
+	if _, _, _, err := in.compileAction(in.parts[:cap(in.parts)], a); err != nil {
 		return err
 	}
 	if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
@@ -580,7 +593,7 @@ func (in *Interaction) recordUse(p *participant, round int) {
 		m.streak = 1
 	}
 	m.last, m.lastRound = p.skill, round
-	if u := &in.st.uses[p.member*len(in.skills)+p.skill]; !in.safe[p.skill] && *u < maxCount {
+	if u := &in.st.uses[p.member*len(in.skills)+p.skill]; !in.kind[p.skill].safe && *u < maxCount {
 		*u++
 	}
 }
@@ -650,7 +663,7 @@ func (in *Interaction) emitChecks(ps []participant, round int) {
 	for i := range ps {
 		p := &ps[i]
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvCheck, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
+			in.emit(event{Kind: EvCheck, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
 				Skill: p.skill, Roll: p.total - p.mod, Mod: p.mod, Total: p.total, Staked: p.staked, To: -1, ToMember: -1})
 		}
 	}
@@ -659,7 +672,7 @@ func (in *Interaction) emitChecks(ps []participant, round int) {
 // emitTransfer reports a die passing from check p to check q.
 func (in *Interaction) emitTransfer(p, q *participant, round int) {
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvTransfer, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
+		in.emit(event{Kind: EvTransfer, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
 			Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
 	}
 }
@@ -684,7 +697,7 @@ func (in *Interaction) setInitiative(p int) {
 		in.st.initiative = p
 		in.st.changes++
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+			in.emit(event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 		}
 	}
 }
@@ -699,7 +712,7 @@ func (in *Interaction) eliminate() {
 		if !st.out[p] && st.edge[p] == 0 {
 			st.out[p] = true
 			if in.Sink != nil {
-				in.Sink(Event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+				in.emit(event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 			}
 		}
 		if !st.out[p] {
@@ -753,7 +766,7 @@ func (in *Interaction) judge(e End, by int) Outcome {
 func (in *Interaction) finish(o Outcome) {
 	in.st.outcome = o
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
+		in.emit(event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
 	}
 }
 
@@ -789,7 +802,7 @@ func (in *Interaction) Concede(p int, c Concession) error {
 			return fmt.Errorf("edge: %s cannot walk away: the GM does not allow it in a %s (rules.types[%q].walk_away)", in.pname(p), in.typeName, in.typeName)
 		}
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
+			in.emit(event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
 		}
 		in.finish(in.judge(WalkedAway, p))
 		return nil
@@ -815,7 +828,7 @@ func (in *Interaction) surrender(p int) {
 	st.edge[p] = 0
 	st.transfers += n
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
+		in.emit(event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
 	}
 	in.eliminate()
 	if st.outcome.End == RanOut {
@@ -858,7 +871,7 @@ func (in *Interaction) Abandon(p, m int) error {
 	in.st.mem[g].abandoned = true
 	in.st.mem[g].rank = max(in.st.mem[g].rank-1, 0)
 	if in.Sink != nil {
-		in.Sink(Event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
+		in.emit(event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
 	}
 	return nil
 }
@@ -942,7 +955,7 @@ func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
 			in.st.mem[g].penalty = max(in.st.mem[g].penalty+pen, -maxPenalty)
 		}
 		if in.Sink != nil {
-			in.Sink(Event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
+			in.emit(event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
 				Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})
 		}
 	}
@@ -1105,7 +1118,7 @@ func (in *Interaction) abandons(v *View, d *Declaration) bool {
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.endurance[u.Skill] && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, u.Member) {
+			if in.size[g] > 1 && in.kind[u.Skill].endurance && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, u.Member) {
 				_ = in.Abandon(p, u.Member) // legal: checked above
 				shed = true
 			}
@@ -1132,7 +1145,7 @@ func (in *Interaction) makeFactors(r *dice.Roller, ask bool) {
 			if st.out[p] || !f.parties[p] {
 				continue
 			}
-			if ask && in.endurance[f.skill] && !in.parties[p].passive {
+			if ask && in.kind[f.skill].endurance && !in.parties[p].passive {
 				in.askAbandon(p)
 			}
 			in.outside(r, p, f.skill, f.DC, f.Penalty)

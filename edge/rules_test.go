@@ -58,8 +58,8 @@ func TestFlirt(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Event{
-		{Kind: EvTransfer, Round: 1, Party: 0, Member: 0, Skill: -1, To: 2, ToMember: 0, Dice: 1},
-		{Kind: EvTransfer, Round: 1, Party: 1, Member: 0, Skill: -1, To: 0, ToMember: 0, Dice: 1},
+		{Kind: EvTransfer, Round: 1, Party: "socialite", Member: "socialite", To: "Carl", ToMember: "Carl", Dice: 1},
+		{Kind: EvTransfer, Round: 1, Party: "Alan", Member: "Alan", To: "socialite", ToMember: "socialite", Dice: 1},
 	}
 	if d := cmp.Diff(want, rec.Of(EvTransfer)); d != "" {
 		t.Errorf("transfers (-want +got):\n%s", d)

@@ -141,9 +141,9 @@ func TestSurrenderToSetting(t *testing.T) {
 func TestPartyCheckSetting(t *testing.T) {
 	for _, tc := range []struct {
 		who    PartyCheck
-		member int
+		member string
 		total  int
-	}{{BestMember, 1, 16}, {FirstMember, 0, 10}} {
+	}{{BestMember, "strong", 16}, {FirstMember, "weak", 10}} {
 		t.Run(tc.who.String(), func(t *testing.T) {
 			rules := DefaultRules()
 			rules.PartyCheck = tc.who
@@ -161,7 +161,7 @@ func TestPartyCheckSetting(t *testing.T) {
 			}
 			e := rec.Of(EvStart)[0]
 			if e.Member != tc.member || e.Total != tc.total {
-				t.Errorf("starting check by member %d totalling %d, want %d and %d", e.Member, e.Total, tc.member, tc.total)
+				t.Errorf("starting check by member %q totalling %d, want %q and %d", e.Member, e.Total, tc.member, tc.total)
 			}
 		})
 	}

@@ -9,8 +9,11 @@ import (
 
 // State is an interaction saved between steps: its scenario (rules, type,
 // parties, factors) and everything that changed in play, as plain data that
-// reads and writes as JSON. Restore plays on from it; skills and members
-// appear by name.
+// reads and writes as JSON. Restore plays on from it. In Go, parties,
+// members and skills are numbers (places in Scenario: parties and members
+// in listing order, skills in the order the scenario first names them); in
+// JSON every one of them is written by name, and a name the scenario lacks
+// is refused with the names allowed.
 type State struct {
 	// Scenario is the interaction's setup, the same for every state of it.
 	Scenario Scenario `json:"scenario"`
@@ -182,7 +185,7 @@ func (in *Interaction) checkPending() error {
 	case in.factorsDue():
 		return errors.New("edge: state.pending: an action cannot await reactions while outside factors are due")
 	}
-	if _, _, err := in.compileAction(in.parts[:cap(in.parts)], &st.pending); err != nil {
+	if _, _, _, err := in.compileAction(in.parts[:cap(in.parts)], &st.pending); err != nil {
 		return fmt.Errorf("edge: state.pending: %w", err)
 	}
 	return nil
