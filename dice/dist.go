@@ -208,7 +208,8 @@ func (d Dist) Add(e Dist) (Dist, error) {
 	if n > MaxOutcomes {
 		return Dist{}, fmt.Errorf("%w: a sum spanning %d outcomes exceeds %d", ErrTooLarge, n, MaxOutcomes)
 	}
-	if w := mulCapped(MaxWork, len(d.P), len(e.P)); w > MaxWork {
+	// Both lengths are below MaxOutcomes now, so their product is exact.
+	if w := len(d.P) * len(e.P); w > MaxWork {
 		return Dist{}, fmt.Errorf("%w: adding distributions of %d and %d outcomes takes more than %d steps", ErrTooLarge, len(d.P), len(e.P), MaxWork)
 	}
 	lo, ok1 := addInt(d.Min, e.Min)
