@@ -222,6 +222,9 @@ type Action struct {
 	// character's roll); OnesSide is the side that rolled them.
 	Ones     int `json:"ones,omitempty"`
 	OnesSide int `json:"ones_side,omitempty"`
+	// OnesChar, when set, names the aider or interferer whose roll left
+	// the 1s on offer instead (Rules.OnesOfEveryRoll).
+	OnesChar CharRef `json:"ones_char,omitzero"`
 	// Escalated: the last step was an escalating roll, so a character may
 	// Interfere now.
 	Escalated bool `json:"escalated,omitempty"`
@@ -229,8 +232,10 @@ type Action struct {
 	// so, rolling IPicks. Set it after Begin.
 	Planned CharRef `json:"planned,omitzero"`
 	// Interferer is the interfering character (once one has); IPicks its
-	// pool and ITotal its result.
+	// pool and ITotal its result; Interfered counts the interferences so
+	// far (Rules.Interferences bounds them).
 	Interferer CharRef `json:"interferer,omitzero"`
+	Interfered int     `json:"interfered,omitempty"`
 	IPicks     []Pick  `json:"ipicks,omitempty"`
 	ITotal     int     `json:"itotal,omitempty"`
 	Harms      []Harm  `json:"harms,omitempty"`

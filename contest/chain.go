@@ -74,7 +74,10 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 			return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool that contests; the chain keeps it fixed")
 		}
 	}
-	if b.iChar >= 0 {
+	if err := s.exactRulings(b); err != nil {
+		return markov.Answer{}, err
+	}
+	if b.iChar >= 0 && s.Rules.Interferences > 0 {
 		if c, _ := m.sc.cost(b.iChar, b.iPicks); c > 0 {
 			return markov.Answer{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
 		}
@@ -129,6 +132,28 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 	}
 	ex.Rounds = rounds
 	return ex, nil
+}
+
+// exactRulings refuses the rulings the chain does not follow: an aiding
+// die that lasts, more than one interference, and the GM buying the 1s of
+// aid and interference rolls. Every other ruling either is read by the
+// chain or cannot change a two-sided action's outcome: the turn order
+// past two sides, where a Give In's Plot Point goes (the action ends
+// there), the brawl's Trauma (it ends the action with the same winner).
+func (s Scenario) exactRulings(b *built) error {
+	aided := false
+	for _, sd := range b.sides {
+		aided = aided || sd.Aider.Set
+	}
+	switch {
+	case s.Rules.AidLasts && aided:
+		return noExact("rules.aid_lasts: the chain adds an aiding die to one total only")
+	case s.Rules.Interferences > 1 && b.iChar >= 0:
+		return noExact("rules.interferences %d: the chain follows one interference", s.Rules.Interferences)
+	case s.Rules.OnesOfEveryRoll && (aided || b.iChar >= 0) && b.table.gm().BuyOnes(&View{Ones: 1, TroubleRoom: 1}) > 0:
+		return noExact("rules.ones_of_every_roll: the GM buys the 1s of aid and interference rolls, which the chain does not follow")
+	}
+	return nil
 }
 
 // mirror makes the scratch action look like state st.

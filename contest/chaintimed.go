@@ -64,6 +64,9 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 		}
 	}
 	if b.table.gm().BuyOnes(&View{Side: -1, Char: -1, Ones: 1, Target: -1, TroubleRoom: sc.troubleRoom()}) > 0 {
+		if s.Rules.HelpersRollTrouble && len(b.helper) > 0 {
+			return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool helpers roll against (rules.helpers_roll_trouble); the chain keeps it fixed")
+		}
 		for _, st := range b.steps {
 			if len(st.Stakes) == 0 {
 				return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool a later step rolls; the chain keeps it fixed")
@@ -78,6 +81,19 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 		}
 		if stakes[i], err = TotalDist(ds, s.Rules); err != nil {
 			return markov.Answer{}, err
+		}
+	}
+	// A helper rolls against the step the actor faces next, or the
+	// Trouble Pool.
+	helperStakes := stakes
+	if s.Rules.HelpersRollTrouble && len(b.helper) > 0 {
+		trouble, err := TotalDist(sc.Trouble, s.Rules)
+		if err != nil {
+			return markov.Answer{}, err
+		}
+		helperStakes = make([]dice.Dist, len(stakes))
+		for i := range helperStakes {
+			helperStakes[i] = trouble
 		}
 	}
 	R := s.Rules
@@ -134,9 +150,9 @@ func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
 				if !b.table.of(b.helper[h].Char).BuyTime(&v) {
 					break
 				}
-				xo, win, lose := margins(helpers[h], stakes[st.step], R.Extraordinary, !R.TiesToHolder)
-				g2 := max(0, min(R.BuyTimeExtraordinary, b.beats-bt))
-				g1 := max(0, min(R.BuyTime, b.beats-bt))
+				xo, win, lose := margins(helpers[h], helperStakes[st.step], R.Extraordinary, !R.TiesToHolder)
+				g2 := max(0, min(R.BuyTimeExtraordinary, R.beatsCap(b.beats)-bt))
+				g1 := max(0, min(R.BuyTime, R.beatsCap(b.beats)-bt))
 				buf = roll(st, bt+g2, xo, buf)
 				buf = roll(st, bt+g1, win, buf)
 				st2 := st

@@ -50,12 +50,16 @@ func (s *State) checkAction() error {
 		name string
 		v    int
 	}{{"stakes", a.Stakes}, {"rolls", a.Rolls}, {"raises", a.Raises}, {"margin", a.Margin}, {"push_floor", a.PushFloor},
-		{"pushes", a.Pushes}, {"bought", a.Bought}, {"ones", a.Ones}, {"itotal", a.ITotal}} {
+		{"pushes", a.Pushes}, {"bought", a.Bought}, {"ones", a.Ones}, {"itotal", a.ITotal}, {"interfered", a.Interfered}} {
 		if v.v < 0 || v.v > maxCount {
 			return fmt.Errorf("contest: action %s %d: must be 0..%d", v.name, v.v, maxCount)
 		}
 	}
-	if os := &a.Sides[a.OnesSide]; a.Ones > 0 && (a.Ones > len(os.Faces) || os.Char == TroublePool || s.Characters[os.Char].GM) {
+	if c, ok := a.OnesChar.Get(); ok {
+		if ch, err := s.char(c); err != nil || ch.GM || a.Ones > maxDice {
+			return fmt.Errorf("contest: action ones %d of character %d: only a player character's roll leaves 1s to buy", a.Ones, c)
+		}
+	} else if os := &a.Sides[a.OnesSide]; a.Ones > 0 && (a.Ones > len(os.Faces) || os.Char == TroublePool || s.Characters[os.Char].GM) {
 		return fmt.Errorf("contest: action ones %d: only a player character's side leaves 1s to buy, at most as many as it rolled (side %d rolled %d dice)", a.Ones, a.OnesSide, len(os.Faces))
 	}
 	if err := s.checkInterference(a); err != nil {
@@ -173,6 +177,9 @@ func (s *State) checkInterference(a *Action) error {
 	if err := s.checkPicks(a.IPicks); err != nil {
 		return fmt.Errorf("interferer's pool: %w", err)
 	}
+	if a.Interferer.Set != (a.Interfered > 0) {
+		return fmt.Errorf("contest: interfered %d times with interferer %v: an interferer is named once someone has interfered", a.Interfered, a.Interferer.Set)
+	}
 	if a.Interferer.Set || a.Phase == PhaseInterfere || a.Phase == PhaseBrawl {
 		if len(a.Sides) != 2 || a.Sides[0].Char == TroublePool || a.Sides[1].Char == TroublePool || !a.Interferer.Set {
 			return fmt.Errorf("contest: interference needs an interferer and a contest between two characters")
@@ -260,8 +267,8 @@ func (s *State) checkTimed() error {
 	if err := s.checkPicks(t.Picks); err != nil {
 		return fmt.Errorf("timed pool: %w", err)
 	}
-	if t.Start < 1 || t.Start > maxBeats || t.Beats < -maxBeats || t.Beats > t.Start {
-		return fmt.Errorf("contest: timed start %d and beats %d: start 1..%d, beats at most start", t.Start, t.Beats, maxBeats)
+	if t.Start < 1 || t.Start > maxBeats || t.Beats < -maxBeats || t.Beats > s.Rules.beatsCap(t.Start) {
+		return fmt.Errorf("contest: timed start %d and beats %d: start 1..%d, beats at most %d (start, unless rules.buy_time_capped is off)", t.Start, t.Beats, maxBeats, s.Rules.beatsCap(t.Start))
 	}
 	if len(t.Steps) < 1 || len(t.Steps) > maxSteps || t.Step < 0 || t.Step > len(t.Steps) {
 		return fmt.Errorf("contest: timed step %d of %d: 1..%d steps", t.Step, len(t.Steps), maxSteps)
@@ -276,6 +283,9 @@ func (s *State) checkTimed() error {
 	}
 	if len(t.Helpers) > maxHelpers {
 		return fmt.Errorf("contest: %d helpers: at most %d", len(t.Helpers), maxHelpers)
+	}
+	if s.Rules.HelpersRollTrouble && len(s.Trouble) == 0 && t.Phase != TimedDone && slices.ContainsFunc(t.Helpers, func(h Helper) bool { return !h.Out }) {
+		return fmt.Errorf("contest: helpers roll against the Trouble Pool (rules.helpers_roll_trouble), which is empty")
 	}
 	for i, h := range t.Helpers {
 		if _, err := s.char(h.Char); err != nil {
@@ -356,7 +366,7 @@ func (s *State) checkActionPools(a *Action) error {
 			}
 		}
 	}
-	if c, ok := a.Planned.Get(); ok && !a.Interferer.Set {
+	if c, ok := a.Planned.Get(); ok && a.Interfered < s.Rules.Interferences {
 		if _, err := s.cost(c, a.IPicks); err != nil {
 			return fmt.Errorf("planned interferer's pool: %w", err)
 		}

@@ -165,8 +165,8 @@ func (p illegal) TroubleOff(_ *View, t []dice.Die) int { return len(t) + p.off }
 
 // The conformance kit passes for each scenario shape: the default
 // contest, a basic action against the Trouble Pool, an interfered and an
-// aided contest, a timed action, house rules, a contesting Trouble Pool
-// and an all-roll opening.
+// aided contest, a timed action, house rules (and the rulings the exact
+// chain refuses), a contesting Trouble Pool and an all-roll opening.
 func TestConformance(t *testing.T) {
 	for name, sc := range map[string]Scenario{
 		"contested": DefaultScenario(),
@@ -175,8 +175,23 @@ func TestConformance(t *testing.T) {
 		"aided":     aided(KindContested, 0),
 		"timed":     timedScenario(),
 		"house":     houseRules(),
-		"trouble":   troubleContest(),
-		"all roll":  threeWay(),
+		"house past the chain": func() Scenario {
+			sc := aided(KindContested, 0)
+			cop := interfered("default", "default")
+			sc.Cast = append(sc.Cast, cop.Cast[len(cop.Cast)-1])
+			sc.Cast[len(sc.Cast)-1].PlotPoints = 3
+			sc.Interferer, sc.InterferePool = cop.Interferer, cop.InterferePool
+			sc.Rules.AidLasts, sc.Rules.Interferences, sc.Rules.OnesOfEveryRoll = true, 3, true
+			return sc
+		}(),
+		"timed house": func() Scenario {
+			sc := timedScenario()
+			sc.Rules.BuyTimeCapped, sc.Rules.HelpersRollTrouble = false, true
+			sc.Rules.OutOfTimeComplication = dice.D10
+			return sc
+		}(),
+		"trouble":  troubleContest(),
+		"all roll": threeWay(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := simtest.TestMechanic(kit{sc}, simtest.Options{}); err != nil {

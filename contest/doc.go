@@ -106,14 +106,17 @@
 // three traits are free (FreeTraits); each player character starts an
 // episode with one Plot Point (StartPlotPoints); a tie for the highest
 // opening roll means everyone rolls again (AllRollTieReroll); with more
-// than two sides the turn passes round the table and a side that fails is
-// beaten by the holder and leaves; the Trouble Pool only opposes basic
+// than two sides the turn passes round the table from the raiser
+// (RaiseAnsweredByBeaten sends it first to the side whose stakes were just
+// beaten), and a side that fails is beaten by the holder and leaves (the
+// text's "you've come out on top" allows no other reading: a side that
+// stayed in after failing would let a contest run for ever); the Trouble Pool only opposes basic
 // actions (TroubleInContests) and, when beaten, loses the die its beater
 // picks (Policy.TroubleOff; Sensible takes the largest); a tie in the
 // Complication Pool's highest face goes to the larger die (RateTiesLarger),
 // and a new die lands on an existing rating by replacing a smaller one or
 // stepping it up (AlwaysStepUp off); a Plot Point paid to Give In goes to
-// the stakes holder; a Final Push is offered only when it can get the
+// the stakes holder (GiveInPointToHolder; off, to the GM); a Final Push is offered only when it can get the
 // loser under the Extraordinary margin, lowers only the pusher's own
 // traits that it rolled, one at a time as its policy picks them
 // (Policy.PushStep), no more steps than needed, and a stakes holder
@@ -125,21 +128,29 @@
 // named after whoever inflicted it unless the policy piles it onto an
 // existing one; a Distinction's effect (Effect) works only when the
 // Distinction was in the winning pool and its owner chooses it
-// (Policy.UseEffect); an aider's die adds to the side's next total, a 1
-// adding nothing, and aiders share the harm when their side is beaten but
-// not when it Gives In (AiderHarmedOnGiveIn); a raise knocks the largest
-// gang die off (MookOffLargest); one interference a contest, between two
-// characters only; unless both pay nobody does; the brawl rerolls each
-// side's last pool at no cost, a tie going to the stakes holder
-// (BrawlTieToHolder), and deals Complications only; the GM answers each
-// roll's 1s once, buying each for OnePlotPoints, only of an action roll by
-// a player character (not of aid or interference), and the Trouble Pool
-// never grows past MaxTrouble dice; the GM may waive the Complication of a
-// failed basic action, not Trauma (Waive); in a timed action a failed step
-// still moves on and finishing every step with beats left is full success
-// (FailedLastStepCompletes), bought time never exceeds the starting beats,
-// a helper rolls against the next step's stakes, and the out-of-time
-// Complication is rated from the last stakes roll. From the source [src]:
+// (Policy.UseEffect); an aider's die adds to the side's next total only
+// (AidLasts: to every one), a 1 adding nothing, and aiders share the harm
+// when their side is beaten but not when it Gives In
+// (AiderHarmedOnGiveIn); a raise knocks the largest gang die off
+// (MookOffLargest); one interference a contest (Interferences), between two
+// characters only as the text says; unless both pay nobody does; the brawl
+// rerolls each side's last pool at no cost, a tie going to the stakes
+// holder (BrawlTieToHolder), and deals Complications only (BrawlTrauma:
+// Trauma by the Extraordinary margin), with no Final Push; the GM answers
+// each roll's 1s once, buying each for OnePlotPoints, only of an action
+// roll by a player character, not of aid or interference
+// (OnesOfEveryRoll), and the Trouble Pool never grows past MaxTrouble
+// dice; the GM may waive the Complication of a failed basic action, not
+// Trauma (Waive); in a timed action a failed step still moves on and
+// finishing every step with beats left is full success
+// (FailedLastStepCompletes), bought time never exceeds the starting beats
+// (BuyTimeCapped), a helper rolls against the next step's stakes
+// (HelpersRollTrouble: against the Trouble Pool), and the out-of-time
+// Complication is rated from the last stakes roll (OutOfTimeComplication
+// fixes a rating instead). Scenario.Exact follows every one of these
+// settings or, for AidLasts, more than one interference,
+// OnesOfEveryRoll with aid or interference, and HelpersRollTrouble while
+// the GM buys 1s, answers markov.ErrNoExact naming it. From the source [src]:
 // ties go to the stakes holder, so each raise must be strictly higher
 // (TiesToHolder).
 package contest

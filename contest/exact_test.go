@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -75,7 +76,10 @@ func troubleContest() Scenario {
 // houseRules: the default contest with every ruling the chain reads
 // changed (ties beat the stakes, the smallest gang die goes, a tied
 // all-roll opening goes to the first side, the brawl tie to the
-// challenger) and an interferer, opening all at once.
+// challenger) and an interferer, opening all at once; and the rulings the
+// chain holds cannot change a two-sided contest's outcome changed too
+// (the raise answered by the beaten side, a Give In's point to the GM,
+// the brawl's Trauma).
 func houseRules() Scenario {
 	sc := interfered("stubborn", "stubborn")
 	sc.Initiator = -1
@@ -84,6 +88,9 @@ func houseRules() Scenario {
 	sc.Rules.MookOffLargest = false
 	sc.Rules.AllRollTieReroll = false
 	sc.Rules.BrawlTieToHolder = false
+	sc.Rules.RaiseAnsweredByBeaten = true
+	sc.Rules.GiveInPointToHolder = false
+	sc.Rules.BrawlTrauma = true
 	return sc
 }
 
@@ -124,6 +131,13 @@ func TestExactMatchesSampling(t *testing.T) {
 		"timed house rules": func() Scenario {
 			sc := frugalGM(timedScenario())
 			sc.Rules.FailedLastStepCompletes, sc.Rules.TiesToHolder = false, false
+			sc.Rules.BuyTimeCapped, sc.Rules.HelpersRollTrouble = false, true
+			sc.Rules.OutOfTimeComplication = dice.D8
+			return sc
+		}(),
+		"no interference": func() Scenario {
+			sc := interfered("stubborn", "stubborn")
+			sc.Rules.Interferences = 0
 			return sc
 		}(),
 	} {
@@ -209,6 +223,31 @@ func TestExactRefuses(t *testing.T) {
 		}
 		if _, err := sc.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 			t.Errorf("%s: %v, want markov.ErrNoExact", name, err)
+		}
+	}
+	// A ruling the chain does not follow is refused by name; with the
+	// default ruling the same scenario is solved.
+	for _, c := range []struct {
+		setting string
+		sc      Scenario
+		set     func(*Rules)
+	}{
+		{"rules.aid_lasts", aided(KindContested, 0), func(r *Rules) { r.AidLasts = true }},
+		{"rules.interferences", interfered("default", "default"), func(r *Rules) { r.Interferences = 2 }},
+		{"rules.ones_of_every_roll", aided(KindContested, 0), func(r *Rules) { r.OnesOfEveryRoll = true }},
+		{"rules.helpers_roll_trouble", func() Scenario {
+			sc := timedScenario() // the GM buys 1s; no step rolls the Trouble Pool
+			sc.Timed.Steps[2].Stakes = []dice.Die{dice.D6}
+			return sc
+		}(), func(r *Rules) { r.HelpersRollTrouble = true }},
+	} {
+		if _, err := c.sc.Exact(context.Background()); err != nil {
+			t.Errorf("%s at its default: %v", c.setting, err)
+		}
+		c.set(&c.sc.Rules)
+		_, err := c.sc.Exact(context.Background())
+		if !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), c.setting) {
+			t.Errorf("%s changed: %v, want markov.ErrNoExact naming it", c.setting, err)
 		}
 	}
 }

@@ -182,7 +182,7 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 // In or rolls.
 func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
-	if ic, ok := a.Planned.Get(); ok && a.Phase == PhaseTurn && a.Escalated && !a.Interferer.Set {
+	if ic, ok := a.Planned.Get(); ok && a.Phase == PhaseTurn && a.Escalated && a.Interfered < s.Rules.Interferences {
 		p := tb.of(ic)
 		ch := &s.Characters[ic]
 		s.buf.view = View{Kind: a.Kind, Side: -1, Char: ic, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}

@@ -88,10 +88,20 @@ func TestRestoredBrokenStatesAreRefused(t *testing.T) {
 		{"interfere with both decided", func(m map[string]any) {
 			action(m)["phase"] = "interfere"
 			action(m)["interferer"] = bystander
+			action(m)["interfered"] = 1
 			sideOf(m, 0)["decided"] = true
 			sideOf(m, 1)["decided"] = true
 		}, "both sides decided"},
 		{"interfere without an interferer", func(m map[string]any) { action(m)["phase"] = "interfere" }, "interferer"},
+		{"an interferer never counted", func(m map[string]any) { action(m)["interferer"] = bystander }, "interfered 0 times"},
+		{"ones of a GM character's aid", func(m map[string]any) {
+			action(m)["ones"] = 1
+			action(m)["ones_char"] = villain
+		}, "only a player character's roll"},
+		{"ones of no character", func(m map[string]any) {
+			action(m)["ones"] = 1
+			action(m)["ones_char"] = 99
+		}, "only a player character's roll"},
 		{"unsorted gang", func(m map[string]any) { sideOf(m, 0)["gang"] = []any{8, 6} }, "sorted"},
 		{"gang die off the ladder", func(m map[string]any) { sideOf(m, 0)["gang"] = []any{7} }, "ladder"},
 		{"stakes beyond bounds", func(m map[string]any) { action(m)["stakes"] = 1 << 53 }, "stakes"},

@@ -53,10 +53,12 @@ func (e *Engine) rolled(s *State, t int) {
 	a := s.Action
 	sd := &a.Sides[t]
 	sd.Total = s.Rules.total(sd.Faces) + sd.Aid
-	sd.Aid = 0
+	if !s.Rules.AidLasts {
+		sd.Aid = 0 // the aiding die counts on this total only
+	}
 	sd.Rolled = true
 	a.Rolls++
-	a.Ones = 0
+	a.Ones, a.OnesChar = 0, NoOne
 	if sd.Char != TroublePool && !s.Characters[sd.Char].GM {
 		a.Ones, a.OnesSide = countOnes(sd.Faces), t
 	}
@@ -154,6 +156,9 @@ func (e *Engine) answer(s *State, t int) {
 	a.Holder, a.Stakes, a.Escalated = t, sd.Total, true
 	a.Raises++
 	a.Turn = a.next(t)
+	if s.Rules.RaiseAnsweredByBeaten {
+		a.Turn = h // the side whose stakes were beaten answers first
+	}
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
 	}
@@ -270,7 +275,8 @@ func (e *Engine) reflect(s *State, c int) {
 
 // GiveIn is side Turn Giving In. Before it has rolled any dice it is free
 // (pay PayNothing); after, it costs a Plot Point to the stakes holder or a
-// d6 Complication ("Giving In"). It earns no Reflection Point.
+// d6 Complication ("Giving In"); the Plot Point goes to the GM instead
+// unless Rules.GiveInPointToHolder. It earns no Reflection Point.
 func (e *Engine) GiveIn(s *State, pay Payment) error {
 	a, err := e.action(s, "give in", PhaseTurn)
 	if err != nil {
@@ -291,10 +297,10 @@ func (e *Engine) GiveIn(s *State, pay Payment) error {
 	case PayPlotPoint:
 		paid = gc.PlotPoints
 		s.Characters[sd.Char].PlotPoints -= paid
-		if hc := a.Sides[h].Char; hc != TroublePool {
-			s.Characters[hc].PlotPoints += paid
+		if hc := a.Sides[h].Char; hc != TroublePool && s.Rules.GiveInPointToHolder {
+			s.Characters[hc].PlotPoints = min(s.Characters[hc].PlotPoints+paid, maxPoints)
 		} else {
-			s.GMPlotPoints += paid
+			s.GMPlotPoints = min(s.GMPlotPoints+paid, maxPoints)
 		}
 	case PayComplication:
 		a.Harms = append(a.Harms, Harm{From: h, To: sd.Char, Fixed: gc.Complication})

@@ -85,7 +85,7 @@ type Rules struct {
 	BeatsOnExtraordinary int `json:"beats_on_extraordinary"`
 	// BuyTime and BuyTimeExtraordinary are the beats a helper's success
 	// (or Extraordinary success) gives back, never above the starting
-	// count. [text: 1 and 2]
+	// count while BuyTimeCapped. [text: 1 and 2]
 	BuyTime              int `json:"buy_time"`
 	BuyTimeExtraordinary int `json:"buy_time_extraordinary"`
 	// ComplicationKeptOnly, when set, builds the Complication Pool from the
@@ -132,6 +132,53 @@ type Rules struct {
 	// BrawlTieToHolder: a tie in the three-way roll after interference
 	// goes to the stakes holder; off, to the other side. [ours: on]
 	BrawlTieToHolder bool `json:"brawl_tie_to_holder"`
+	// RaiseAnsweredByBeaten: with more than two sides, after a raise the
+	// side whose stakes were just beaten answers first (then the turn goes
+	// on round the table); off, the turn passes round the table from the
+	// raiser. A side that cannot beat the stakes is beaten by their holder
+	// and leaves either way ("you've come out on top"). With two sides
+	// both orders are the same. [ours: off]
+	RaiseAnsweredByBeaten bool `json:"raise_answered_by_beaten"`
+	// GiveInPointToHolder: the Plot Point paid to Give In goes to the side
+	// holding the stakes (the GM when the Trouble Pool holds them; "give
+	// the Plot Point to your opposition"); off, it goes to the GM whoever
+	// holds them. [ours: on]
+	GiveInPointToHolder bool `json:"give_in_point_to_holder"`
+	// AidLasts: an aider's die adds to every total its side rolls for the
+	// rest of the action; off, only to the side's next total ("She can add
+	// that die to her total"). [ours: off]
+	AidLasts bool `json:"aid_lasts"`
+	// Interferences is how many times a contest may be interfered with;
+	// an interference that beats the stakes stops the contest (or starts
+	// the brawl), so only interferences that failed leave room for the
+	// next. 0 forbids interfering. [ours: 1]
+	Interferences int `json:"interferences"`
+	// BrawlTrauma: the brawl after interference deals Trauma, not a
+	// Complication, to whoever it beats by the Extraordinary margin, as any
+	// other win; off, the brawl deals Complications only ("whoever has the
+	// highest result inflicts Complications on the other side"). The brawl
+	// offers no Final Push either way. [ours: off]
+	BrawlTrauma bool `json:"brawl_trauma"`
+	// OnesOfEveryRoll: the GM may buy the 1s of a player character's aid
+	// and interference rolls too; off, only those of an action roll (a
+	// side's roll, a timed action's step or a helper's attempt to buy
+	// time). [ours: off]
+	OnesOfEveryRoll bool `json:"ones_of_every_roll"`
+	// BuyTimeCapped: time bought back never takes the beats above the
+	// count the timed action started with ("give you back one of the beats
+	// you've lost"); off, bought time may exceed it (up to 1000 beats).
+	// [ours: on]
+	BuyTimeCapped bool `json:"buy_time_capped"`
+	// HelpersRollTrouble: a helper buying time rolls against the Trouble
+	// Pool ("If there's no other character involved at all, the GM rolls
+	// the Trouble pool"); off, against the dice of the step the actor
+	// faces next. [ours: off]
+	HelpersRollTrouble bool `json:"helpers_roll_trouble"`
+	// OutOfTimeComplication is the rating of the Complication for running
+	// out of time; Gone (the default, written 0) rates it from the GM's
+	// last stakes roll, as a win's Complication is rated from the winning
+	// pool. [ours: rated]
+	OutOfTimeComplication dice.Die `json:"out_of_time_complication,omitzero"`
 	// MaxTrouble bounds the Trouble Pool: buying 1s and cashing
 	// Reflection Points never grow it past this many dice (at most 128).
 	// [ours: 100]
@@ -175,6 +222,9 @@ func DefaultRules() Rules {
 		MookOffLargest:            true,
 		AllRollTieReroll:          true,
 		BrawlTieToHolder:          true,
+		GiveInPointToHolder:       true,
+		Interferences:             1,
+		BuyTimeCapped:             true,
 		MaxTrouble:                100,
 	}
 }
@@ -194,7 +244,7 @@ func (r Rules) Validate() error {
 		{"mook_off", r.MookOff}, {"mook_off_extraordinary", r.MookOffExtraordinary},
 		{"beats_on_failure", r.BeatsOnFailure}, {"beats_on_extraordinary", r.BeatsOnExtraordinary},
 		{"buy_time", r.BuyTime}, {"buy_time_extraordinary", r.BuyTimeExtraordinary},
-		{"one_plot_points", r.OnePlotPoints},
+		{"one_plot_points", r.OnePlotPoints}, {"interferences", r.Interferences},
 	}
 	for _, f := range nonneg {
 		if f.v < 0 || f.v > 100 {
@@ -222,6 +272,11 @@ func (r Rules) Validate() error {
 	} {
 		if err := f.d.CheckLadder(); err != nil {
 			return fmt.Errorf("contest: rules.%s: %w", f.name, err)
+		}
+	}
+	if d := r.OutOfTimeComplication; d != dice.Gone {
+		if err := d.CheckLadder(); err != nil {
+			return fmt.Errorf("contest: rules.out_of_time_complication: %w (or 0: rated from the last stakes roll)", err)
 		}
 	}
 	if r.MaxTrouble < 0 || r.MaxTrouble > maxDice {

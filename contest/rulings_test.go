@@ -2,6 +2,7 @@ package contest
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -97,6 +98,100 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			must(t, e.Brawl(s, dice.Scripted(4, 4, 1, 4, 4, 1, 1, 1)))
 			return s.Action.Winner
 		}, 0, 1},
+		{"raise_answered_by_beaten", func(r *Rules) { r.RaiseAnsweredByBeaten = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// Three sides: the villain sets 5, the hero raises to 9; who
+			// answers next, the sidekick round the table or the villain
+			// whose stakes were beaten?
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool()), side(sidekick, []Pick{{sidekick, 0}})}, 0))
+			r := dice.Scripted(3, 2, 1, 5, 4, 1)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, heroPool()))
+			return s.Action.Turn
+		}, 2, 0},
+		{"give_in_point_to_holder", func(r *Rules) { r.GiveInPointToHolder = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			// The villain sets 5, the hero raises to 9, the villain Gives
+			// In paying a Plot Point: to the hero, or to the GM.
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			r := dice.Scripted(3, 2, 1, 5, 4, 1)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, heroPool()))
+			must(t, e.GiveIn(s, PayPlotPoint))
+			return []int{s.Characters[hero].PlotPoints, s.GMPlotPoints}
+		}, []int{3, 0}, []int{2, 1}},
+		{"aid_lasts", func(r *Rules) { r.AidLasts = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// The sidekick's 4 helps the hero to 13 against 5; the villain
+			// raises to 14; the hero's 6+5 is 11, or 15 with the aid again.
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			r := dice.Scripted(3, 2, 1, 4, 5, 4, 1, 9, 5, 1, 6, 5, 1)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Aid(s, r, 1, sidekick, []Pick{{sidekick, 0}}))
+			must(t, e.Roll(s, r, heroPool()))
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Roll(s, r, heroPool()))
+			return []int{s.Action.Sides[1].Total, s.Action.Holder}
+		}, []int{11, 0}, []int{15, 1}},
+		{"interferences", func(r *Rules) { r.Interferences = 2 }, func(t *testing.T, e *Engine, rules Rules) any {
+			// The bystander's 4 fails to beat the villain's 8 and is
+			// ignored; after the hero's raise it tries again.
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			must(t, e.Roll(s, dice.Scripted(5, 3, 1), villainPool()))
+			must(t, e.Interfere(s, dice.Scripted(2, 2), bystander, []Pick{{bystander, 0}, {bystander, 1}}))
+			must(t, e.Roll(s, dice.Scripted(5, 4, 1), heroPool()))
+			err := e.Interfere(s, dice.Scripted(6, 6), bystander, []Pick{{bystander, 0}, {bystander, 1}})
+			return []any{err == nil, s.Action.Interfered}
+		}, []any{false, 1}, []any{true, 2}},
+		{"brawl_trauma", func(r *Rules) { r.BrawlTrauma = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// The villain's 14 beats the hero's 4 by 10 in the brawl.
+			s := brawlReady(t, e, rules)
+			must(t, e.Brawl(s, dice.Scripted(9, 5, 1, 2, 2, 1, 1, 1)))
+			return s.Action.Harms[0]
+		}, Harm{From: 0, To: hero}, Harm{From: 0, To: hero, Trauma: true}},
+		{"ones_of_every_roll", func(r *Rules) { r.OnesOfEveryRoll = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// The sidekick's aid die shows 1: may the GM buy it?
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			r := dice.Scripted(3, 2, 1, 1)
+			must(t, e.Roll(s, r, villainPool()))
+			must(t, e.Aid(s, r, 1, sidekick, []Pick{{sidekick, 0}}))
+			ones := s.Action.Ones
+			bought := e.BuyOnes(s, 1) == nil
+			return []any{ones, bought, s.Characters[sidekick].PlotPoints, len(s.Trouble)}
+		}, []any{0, false, 1, 2}, []any{1, true, 2, 3}},
+		{"buy_time_capped", func(r *Rules) { r.BuyTimeCapped = false }, func(t *testing.T, e *Engine, rules Rules) any {
+			// An Extraordinary first step costs no beat (3 of 3 left); the
+			// sidekick's 5 against 2 buys one more, past the start or not.
+			s := timedWithHelper(t, e, rules, 3)
+			must(t, e.TimedRoll(s, dice.Scripted(1, 8, 6, 1), nil))
+			must(t, e.BuyTime(s, dice.Scripted(2, 5), 0))
+			return s.Timed.Beats
+		}, 3, 4},
+		{"helpers_roll_trouble", func(r *Rules) { r.HelpersRollTrouble = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// The sidekick rolls 5 against the next step's d4 (3), or
+			// against the Trouble Pool's 2d6 (3+5).
+			s := timedWithHelper(t, e, rules, 3)
+			must(t, e.TimedRoll(s, dice.Scripted(1, 8, 6, 1), nil))
+			must(t, e.BuyTime(s, dice.Scripted(3, 5, 5), 0))
+			return []any{s.Timed.SDice, s.Timed.Helpers[0].Out}
+		}, []any{[]dice.Die{dice.D4}, false}, []any{[]dice.Die{dice.D6, dice.D6}, true}},
+		{"out_of_time_complication", func(r *Rules) { r.OutOfTimeComplication = dice.D12 }, func(t *testing.T, e *Engine, rules Rules) any {
+			// One beat; the hero's 0 fails the d4's 4: out of time. The
+			// d4 rates the Complication, or the rules fix it at d12.
+			s := timedWithHelper(t, e, rules, 1)
+			r := dice.Scripted(4, 1, 1, 1, 2)
+			must(t, e.TimedRoll(s, r, nil))
+			must(t, e.TimedInflict(s, r, -1))
+			h := s.Characters[hero]
+			return h.Traits[len(h.Traits)-1]
+		}, Trait{Name: "out of time", Kind: Complication, Die: dice.D4}, Trait{Name: "out of time", Kind: Complication, Die: dice.D12}},
 		{"max_trouble", func(r *Rules) { r.MaxTrouble = 2 }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
 			s.Rules = rules
@@ -137,6 +232,17 @@ func brawlReady(t *testing.T, e *Engine, rules Rules) *State {
 	if s.Action.Phase != PhaseBrawl {
 		t.Fatalf("phase %s, want brawl", s.Action.Phase)
 	}
+	return s
+}
+
+// timedWithHelper is the test scene with the hero starting a timed action
+// of two d4 steps with the given beats, the sidekick ready to buy time.
+func timedWithHelper(t *testing.T, e *Engine, rules Rules, beats int) *State {
+	t.Helper()
+	s := testScene()
+	s.Rules = rules
+	steps := []TimedStep{{Stakes: []dice.Die{dice.D4}}, {Stakes: []dice.Die{dice.D4}}}
+	must(t, e.BeginTimed(s, hero, heroPool(), beats, steps, []Helper{{Char: sidekick, Picks: []Pick{{sidekick, 0}}}}))
 	return s
 }
 
@@ -260,4 +366,63 @@ func TestFinalPushThatCannotAvoidTraumaIsRefused(t *testing.T) {
 		t.Errorf("PushNeed %d %v, options %v", need, ok, opts)
 	}
 	must(t, e.Push(s, []Pick{{hero, gordon}, {hero, detective}}))
+}
+
+// Rules.Validate names the field out of range, the new rulings' included.
+func TestRulesValidateNamesTheField(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		set   func(*Rules)
+	}{
+		{"interferences", func(r *Rules) { r.Interferences = -1 }},
+		{"interferences", func(r *Rules) { r.Interferences = 101 }},
+		{"out_of_time_complication", func(r *Rules) { r.OutOfTimeComplication = dice.D20 }},
+		{"out_of_time_complication", func(r *Rules) { r.OutOfTimeComplication = 7 }},
+		{"max_trouble", func(r *Rules) { r.MaxTrouble = maxDice + 1 }},
+		{"keep", func(r *Rules) { r.Keep = 0 }},
+	} {
+		r := DefaultRules()
+		c.set(&r)
+		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "rules."+c.field) {
+			t.Errorf("%s: %v, want an error naming rules.%s", c.field, err, c.field)
+		}
+	}
+	r := DefaultRules()
+	r.OutOfTimeComplication = dice.D4
+	must(t, r.Validate())
+}
+
+// Under rules.helpers_roll_trouble helpers need a Trouble Pool to roll
+// against: a timed action with helpers and none is refused, at BeginTimed
+// and in a restored state.
+func TestHelpersAgainstAnEmptyTroublePoolAreRefused(t *testing.T) {
+	e := mustEngine(t)
+	rules := DefaultRules()
+	rules.HelpersRollTrouble = true
+	s := testScene()
+	s.Rules = rules
+	s.Trouble = nil
+	steps := []TimedStep{{Stakes: []dice.Die{dice.D4}}}
+	helpers := []Helper{{Char: sidekick, Picks: []Pick{{sidekick, 0}}}}
+	if err := e.BeginTimed(s, hero, heroPool(), 3, steps, helpers); err == nil || !strings.Contains(err.Error(), "helpers_roll_trouble") {
+		t.Errorf("BeginTimed: %v", err)
+	}
+	s.Rules = DefaultRules()
+	must(t, e.BeginTimed(s, hero, heroPool(), 3, steps, helpers))
+	s.Rules = rules
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "helpers_roll_trouble") {
+		t.Errorf("Check: %v", err)
+	}
+	s.Timed.Phase = TimedGap
+	before := s.Clone()
+	r := dice.Scripted(3, 5)
+	if err := e.BuyTime(s, r, 0); err == nil {
+		t.Error("BuyTime against an empty Trouble Pool was accepted")
+	}
+	if d := diff(before, s); d != "" {
+		t.Errorf("the refused BuyTime changed the state:\n%s", d)
+	}
+	if f := r.Roll(6); f != 3 {
+		t.Errorf("the refused BuyTime rolled dice: the next face is %d, not the script's first", f)
+	}
 }

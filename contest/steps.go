@@ -57,6 +57,9 @@ func (e *Engine) onesOnOffer(s *State) (left, bought *int, c int, err error) {
 			return &t.Ones, &t.OnesBought, t.OnesChar, nil
 		}
 	case a != nil:
+		if c, ok := a.OnesChar.Get(); ok && a.Ones > 0 {
+			return &a.Ones, &a.Bought, c, nil // an aider's or interferer's 1s
+		}
 		if a.Ones > 0 && a.Sides[a.OnesSide].Char != TroublePool {
 			return &a.Ones, &a.Bought, a.Sides[a.OnesSide].Char, nil
 		}
@@ -178,6 +181,7 @@ func (e *Engine) Aid(s *State, r *dice.Roller, t, c int, picks []Pick) error {
 	s.buf.pool = s.poolDice(picks, s.buf.pool)
 	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
 	v := dice.SumHighest(s.buf.faces, 1, s.Rules.excl())
+	e.helperOnes(s, a, c)
 	sd := &a.Sides[t]
 	sd.Aid += v
 	if !slices.Contains(sd.Aiders, c) {
@@ -213,10 +217,12 @@ func (e *Engine) Interfere(s *State, r *dice.Roller, c int, picks []Pick) error 
 	s.GMPlotPoints = min(s.GMPlotPoints+s.Rules.InterfereCost, maxPoints)
 	e.spend(s, -1, c, cost)
 	a.Interferer = Ref(c)
+	a.Interfered++
 	a.IPicks = append(a.IPicks[:0], picks...)
 	s.buf.pool = s.poolDice(picks, s.buf.pool)
 	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
 	a.ITotal = s.Rules.total(s.buf.faces)
+	e.helperOnes(s, a, c)
 	a.Escalated = false
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvInterfered, Side: -1, Char: c, Value: a.ITotal, Dice: s.buf.pool, Faces: s.buf.faces})
@@ -227,6 +233,15 @@ func (e *Engine) Interfere(s *State, r *dice.Roller, c int, picks []Pick) error 
 	return nil
 }
 
+// helperOnes offers the GM the 1s character c just rolled to aid or
+// interfere, when Rules.OnesOfEveryRoll allows and c is a player
+// character; by default only an action roll's 1s are bought.
+func (e *Engine) helperOnes(s *State, a *Action, c int) {
+	if s.Rules.OnesOfEveryRoll && !s.Characters[c].GM {
+		a.Ones, a.OnesChar = countOnes(s.buf.faces), Ref(c)
+	}
+}
+
 // canInterfere returns an error unless character c may interfere now.
 func (e *Engine) canInterfere(s *State, a *Action, c int) error {
 	switch {
@@ -234,8 +249,8 @@ func (e *Engine) canInterfere(s *State, a *Action, c int) error {
 		return e.phaseErr(a, "interfere (only right after an escalating roll of a contest)")
 	case len(a.Sides) != 2 || a.Sides[0].Char == TroublePool || a.Sides[1].Char == TroublePool:
 		return fmt.Errorf("contest: interfering needs a contest between two characters")
-	case a.Interferer.Set:
-		return fmt.Errorf("contest: %s has already interfered", s.Characters[a.Interferer.Index].Name)
+	case a.Interfered >= s.Rules.Interferences:
+		return fmt.Errorf("contest: the contest has been interfered with %d times: rules.interferences allows %d", a.Interfered, s.Rules.Interferences)
 	}
 	ch, err := s.char(c)
 	if err != nil {
@@ -295,11 +310,18 @@ func (e *Engine) Continue(s *State, t int, pay bool) error {
 	return nil
 }
 
+// brawlTrauma reports whether a brawl result of won against lost deals
+// Trauma: only under Rules.BrawlTrauma, by the Extraordinary margin.
+func (r *Rules) brawlTrauma(won, lost int) bool {
+	return r.BrawlTrauma && won-lost >= r.Extraordinary
+}
+
 // Brawl is the three-way roll after both sides paid to go on: each rolls
 // its last pool again at no further cost (a side that has not rolled yet,
 // its planned pool), the interferer too. The higher side deals the other a
 // Complication (a tie going by Rules.BrawlTieToHolder); each side that
-// beats the interferer deals it one. Nobody may Give In.
+// beats the interferer deals it one. Nobody may Give In. Under
+// Rules.BrawlTrauma a win by the Extraordinary margin deals Trauma.
 func (e *Engine) Brawl(s *State, r *dice.Roller) error {
 	a, err := e.action(s, "brawl", PhaseBrawl)
 	if err != nil {
@@ -320,7 +342,9 @@ func (e *Engine) Brawl(s *State, r *dice.Roller) error {
 		sd.Dice = s.sideDice(sd, sd.Picks, sd.Dice)
 		sd.Faces = r.RollDice(sd.Dice, sd.Faces)
 		sd.Total = s.Rules.total(sd.Faces) + sd.Aid
-		sd.Aid = 0
+		if !s.Rules.AidLasts {
+			sd.Aid = 0
+		}
 		a.Rolls++
 		if e.Sink != nil {
 			e.Sink(Event{Kind: EvRolled, Side: i, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
@@ -339,14 +363,14 @@ func (e *Engine) Brawl(s *State, r *dice.Roller) error {
 	}
 	l := 1 - w
 	a.Sides[l].Out = true
-	a.Harms = append(a.Harms, Harm{From: w, To: a.Sides[l].Char})
+	a.Harms = append(a.Harms, Harm{From: w, To: a.Sides[l].Char, Trauma: s.Rules.brawlTrauma(a.Sides[w].Total, a.Sides[l].Total)})
 	e.reflect(s, a.Sides[l].Char)
 	for _, c := range a.Sides[l].Aiders {
 		a.Harms = append(a.Harms, Harm{From: w, To: c})
 	}
 	for i := range a.Sides {
 		if a.Sides[i].Total > a.ITotal {
-			a.Harms = append(a.Harms, Harm{From: i, To: a.Interferer.Index})
+			a.Harms = append(a.Harms, Harm{From: i, To: a.Interferer.Index, Trauma: s.Rules.brawlTrauma(a.Sides[i].Total, a.ITotal)})
 		}
 	}
 	a.Winner, a.End = w, EndBrawl

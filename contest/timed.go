@@ -141,6 +141,9 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 	if len(helpers) > maxHelpers {
 		return fmt.Errorf("contest: %d helpers: at most %d", len(helpers), maxHelpers)
 	}
+	if len(helpers) > 0 && s.Rules.HelpersRollTrouble && len(s.Trouble) == 0 {
+		return fmt.Errorf("contest: helpers roll against the Trouble Pool (rules.helpers_roll_trouble), which is empty")
+	}
 	for i, h := range helpers {
 		if h.Char == actor {
 			return fmt.Errorf("contest: helper %d is the actor", i)
@@ -281,9 +284,11 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 }
 
 // BuyTime is helper h (an index into Helpers) trying to buy time between
-// steps: a basic action against the next step's stakes; success gives back
-// BuyTime beats (BuyTimeExtraordinary on an Extraordinary success), never
-// above the start; failure puts the helper out. One attempt per gap.
+// steps: a basic action against the next step's stakes (or the Trouble
+// Pool, by Rules.HelpersRollTrouble); success gives back BuyTime beats
+// (BuyTimeExtraordinary on an Extraordinary success), never above the
+// start (by Rules.BuyTimeCapped); failure puts the helper out. One attempt
+// per gap.
 func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
 	t, err := e.timed(s, "buy time (only between steps)", TimedGap)
 	if err != nil {
@@ -306,7 +311,14 @@ func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
 	if err != nil {
 		return err
 	}
-	stakes := e.stakesRoll(s, r, t, t.Steps[t.Step])
+	st := t.Steps[t.Step]
+	if s.Rules.HelpersRollTrouble {
+		if len(s.Trouble) == 0 {
+			return fmt.Errorf("contest: helpers roll against the Trouble Pool (rules.helpers_roll_trouble), which is empty")
+		}
+		st = TimedStep{} // the Trouble Pool sets the stakes
+	}
+	stakes := e.stakesRoll(s, r, t, st)
 	v := e.actorRoll(s, r, hp.Char, hp.Picks, cost)
 	t.Bought = true
 	if !s.Rules.beats(v, stakes) {
@@ -317,12 +329,22 @@ func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
 	if v-stakes >= s.Rules.Extraordinary {
 		gain = s.Rules.BuyTimeExtraordinary
 	}
-	gain = max(0, min(gain, t.Start-t.Beats))
+	gain = max(0, min(gain, s.Rules.beatsCap(t.Start)-t.Beats))
 	t.Beats += gain
 	if e.Sink != nil {
 		e.Sink(Event{Kind: EvBeats, Side: -1, Char: hp.Char, Value: gain})
 	}
 	return nil
+}
+
+// beatsCap is the most beats buying time may bring a timed action that
+// started with start: the start itself (Rules.BuyTimeCapped), or the bound
+// on any timed action.
+func (r *Rules) beatsCap(start int) int {
+	if r.BuyTimeCapped {
+		return start
+	}
+	return maxBeats
 }
 
 // Choose settles a timed action finished with zero beats left: the
@@ -340,8 +362,8 @@ func (e *Engine) Choose(s *State, objective bool) error {
 }
 
 // TimedInflict is the GM's Complication for running out of time, rated
-// from the last stakes roll; onto is as for Inflict, with "out of time" as
-// the new trait's name.
+// from the last stakes roll (or Rules.OutOfTimeComplication when set);
+// onto is as for Inflict, with "out of time" as the new trait's name.
 func (e *Engine) TimedInflict(s *State, r *dice.Roller, onto int) error {
 	t, err := e.timed(s, "inflict the out-of-time Complication", TimedInflictPhase)
 	if err != nil {
@@ -351,8 +373,11 @@ func (e *Engine) TimedInflict(s *State, r *dice.Roller, onto int) error {
 	if onto != -1 && (onto < 0 || onto >= len(tc.Traits) || tc.Traits[onto].Kind != Complication) {
 		return fmt.Errorf("contest: trait %d of %s is not a complication: pick one of its complications or -1 for a new one", onto, tc.Name)
 	}
-	sd := Side{Char: TroublePool, Dice: t.SDice, Faces: t.SFaces}
-	nd := e.ratePool(s, r, &sd, nil)
+	nd := s.Rules.OutOfTimeComplication
+	if nd == dice.Gone {
+		sd := Side{Char: TroublePool, Dice: t.SDice, Faces: t.SFaces}
+		nd = e.ratePool(s, r, &sd, nil)
+	}
 	const name = "out of time"
 	if onto == -1 {
 		onto = tc.findKind(name, Complication)
