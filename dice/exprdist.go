@@ -183,8 +183,18 @@ func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
 		}
 		d, err = keepOf(parts, k, t.keepsHighest(), lo, hi, 1)
 	case t.explode == explode:
-		// A kept die adds the successes of its rolls, up to one a roll.
-		d, err = keepOf(parts, k, t.keepsHighest(), -(depth + 1), depth+1, 2*depth+3)
+		// A kept die adds the successes of its rolls, up to one a roll;
+		// the bounds of the work are those the dice can really reach.
+		alo, ahi, width := 0, 0, 1
+		for _, p := range parts {
+			for v := p.d.Min; v <= p.d.Max(); v++ {
+				if p.d.Prob(v) > 0 {
+					lo, q := p.adds(v)
+					alo, ahi, width = min(alo, lo), max(ahi, lo+len(q)-1), max(width, len(q))
+				}
+			}
+		}
+		d, err = keepOf(parts, k, t.keepsHighest(), alo, ahi, width)
 	default:
 		for i := range parts {
 			parts[i].adds = func(v int) (int, []float64) { return t.weightOf(v), one }
