@@ -359,7 +359,7 @@ func TestExprSamplesMatchExact(t *testing.T) {
 		"4d6kh3", "2d20kl1", "4d6dh1", "5d6dl2", "10d10kh3", "d12 d8 d6kh2", "d12 d8 d6kl1",
 		"3d6!", "2d6!!", "2d6!p", "3d10!>=9", "d12 d8!", "2d4!<2",
 		"4d6r1", "4d6r<3kh3", "3d8ro1", "d10 d6r1", "3d6r1!kh2", "6d6!kh3", "4d6!!dl1",
-		"d12 d8!kh1", "d12 d8r1kl1", "4d10! >=8kh2", "d12 d8! >=5kh1", "6d10! >=8f1kl3", "d10 2d6r1! >=5dl1", "d12 d8 d6>=5kh2", "d10 2d6!!dl1", "d8 d6 d4!p kh2",
+		"d12 d8!kh1", "d12 d8r1kl1", "4d10! >=8kh2", "d12 d8! >=5kh1", "6d10! >=8f1kl3", "12d10! >=8kh6", "d10 2d6r1! >=5dl1", "d12 d8 d6>=5kh2", "d10 2d6!!dl1", "d8 d6 d4!p kh2",
 		"8d10>=7", "6d10>=8f1", "5d10! >=8f1", "5d6kh3>=5", "4dF>=1f-1", "d10!p<=2 =5",
 		"4dF", "4dFkh2", "d%", "(2d6+3)*2", "d20/d4", "-d20/3", "d6*d6", "d6-d6", "2d6 d4-1",
 	}
@@ -399,6 +399,7 @@ func TestExprDistRefuses(t *testing.T) {
 		want error
 	}{
 		{"2d100000! >=5kh1", ErrTooLarge},
+		{"1000d6! >=5kl500", ErrTooLarge},
 		{"1000d1000 d999kh500", ErrTooLarge},
 		{"d1000000 d999999 d999998 d999997 d999996 d999995 d999994 d999993 d999992 d999991 d999990 d999989 d999988 d999987 d999986 d999985 d999984 d999983r1kh1", ErrTooLarge},
 		{"d1000000!", ErrTooLarge},
