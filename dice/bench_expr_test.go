@@ -115,3 +115,22 @@ func BenchmarkExprRollNaive(b *testing.B) {
 		})
 	}
 }
+
+// Exact keeps and drops over dice that re-roll, explode, are Fudge dice
+// or count successes: the face-by-face sweep of keepOf.
+func BenchmarkExprExactKeep(b *testing.B) {
+	for _, s := range []string{"d12 d8!kh1", "4d6r1kh3", "d12 d8 d6>=5kh2", "5dFkh2", "4d10! >=8kh2", "10d10! >=8f1kh5"} {
+		e, err := ParseExpr(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(s, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := e.Dist(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

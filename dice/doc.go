@@ -123,6 +123,10 @@
 // dice by their totals (a 6 that exploded into a 4 is a 10), and a success
 // count compares a die's total too, except with ! (explode), where every
 // roll counts on its own, as in World of Darkness's ten-again (d10! >=8).
+// A keep of such dice keeps dice, not rolls: 4d10! >=8kh2 keeps the two
+// dice with the highest totals and counts every roll of those two.
+// Of dice with equal totals the earlier one as the term prints (the
+// larger die) is kept, so d10 d6! >=5kh1 keeps the d10 on a tie.
 // Re-rolling applies to a die's first roll, not to its extra rolls.
 //
 // String prints an expression canonically (dice largest first, modifiers
@@ -150,6 +154,8 @@
 //	4d6d1        Roll20: drop the lowest 1           an error: write 4d6dl1
 //	4d6!kh3      bots that list extra rolls as dice  keeps 3 dice, each by its
 //	             of their own may keep 3 rolls       total, extra rolls included
+//	4d10! >=8kh2 the same split: 2 rolls, or 2 dice  the 2 dice of highest total,
+//	                                                 every roll of theirs counted
 //	3d6!>=5      explode on 5+ (same)                same; 3d6! >=5 counts 5+
 //	d20/3        some give decimals                  rounds toward zero: -7/2 is -3
 //	r, !         some re-roll or explode without     at most Depth (10) times;
@@ -178,12 +184,14 @@
 // successes, the same face-by-face sweep with binomial counts runs over
 // each size's own distribution, its state the number of dice of each size
 // kept so far, so it is cheap when few dice are kept (d12 d8 d6!kh2) and
-// bounded by MaxCells and MaxWork when many are. Sums of independent dice
-// and terms are convolutions, success counts binomials or convolutions, a
-// term times or divided by a number a map, and the product or quotient of
-// two random terms an enumeration over their outcomes, bounded by MaxWork.
-// Not built: keep or drop of dice that explode with ! and count successes
-// on each roll (4d10! >=8kh2), where a die's successes do not follow from
-// its total; Dist returns an error wrapping ErrNoExactKeep, and the
+// bounded by MaxCells and MaxWork when many are. Where every roll of an
+// exploding die counts (4d10! >=8kh2), a die's successes do not follow
+// from its total, so each size carries the joint distribution of a die's
+// total and its successes, and a kept die adds its successes given its
+// total. Sums of independent dice and terms are convolutions, success
+// counts binomials or convolutions, a term times or divided by a number a
+// map, and the product or quotient of two random terms an enumeration over
+// their outcomes, bounded by MaxWork. Past those bounds Dist returns an
+// error wrapping ErrTooLarge that says what was too large, and the
 // expression still rolls.
 package dice

@@ -1,16 +1,9 @@
 package dice
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
-
-// ErrNoExactKeep is wrapped by Dist for a keep or drop of dice that
-// explode with ! and count successes on each roll: a die's successes then
-// do not follow from its value, and their exact distribution is not
-// built (see the package documentation).
-var ErrNoExactKeep = errors.New("dice: no exact keep or drop of dice whose every exploding roll counts successes")
 
 // Dist returns the exact distribution of the expression's value as Roll
 // rolls it, explosions and re-rolls stopped at the expression's depth, and
@@ -125,19 +118,11 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 	if d, ok, err := t.plainDist(k); ok {
 		return d, 1, err
 	}
-	if t.success.op != noCmp && t.explode == explode && k < t.n {
-		// A die's successes are not a function of its value when each
-		// roll of an explosion counts on its own.
-		return Dist{}, 0, fmt.Errorf("%w: %s", ErrNoExactKeep, "successes counted on each exploding roll")
-	}
 	if k < t.n {
-		if err := t.checkKeepParts(depth); err != nil {
-			return Dist{}, 0, err
-		}
+		return t.keepDist(k, depth)
 	}
 	whole := 1.0
 	total := Point(0)
-	var parts []keepPart
 	for _, g := range t.groups {
 		value, weight, stop, err := t.dieDist(int(g.die), depth)
 		if err != nil {
@@ -145,13 +130,9 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 		}
 		whole *= math.Pow(1-stop, float64(g.n))
 		var d Dist
-		switch {
-		case k < t.n:
-			parts = append(parts, keepPart{g.n, value})
-			continue
-		case t.success.op != noCmp:
+		if t.success.op != noCmp {
 			d, err = power(weight, g.n)
-		default:
+		} else {
 			d, err = power(value, g.n)
 		}
 		if err == nil {
@@ -161,22 +142,116 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 			return Dist{}, 0, err
 		}
 	}
-	if k < t.n {
+	return total, whole, nil
+}
+
+// keepDist returns the distribution of a keep or drop of k dice of the
+// term, its dice compared by their values, and the probability that none
+// of its dice reached a depth bound.
+func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
+	if err := t.checkKeepParts(depth); err != nil {
+		return Dist{}, 0, err
+	}
+	whole := 1.0
+	parts := make([]keepPart, 0, len(t.groups))
+	lo, hi := math.MaxInt, math.MinInt
+	one := []float64{1}
+	for _, g := range t.groups {
+		var part keepPart
+		var stop float64
 		var err error
-		if t.success.op == noCmp {
-			lo, hi := parts[0].d.Min, parts[0].d.Max()
-			for _, p := range parts {
-				lo, hi = min(lo, p.d.Min), max(hi, p.d.Max())
-			}
-			total, err = keepOf(parts, k, t.keepsHighest(), func(v int) int { return v }, lo, hi)
+		if t.success.op != noCmp && t.explode == explode {
+			part, stop, err = t.jointPart(int(g.die), depth)
 		} else {
-			total, err = keepOf(parts, k, t.keepsHighest(), t.weightOf, -1, 1)
+			part.d, _, stop, err = t.dieDist(int(g.die), depth)
 		}
 		if err != nil {
 			return Dist{}, 0, err
 		}
+		part.n = g.n
+		whole *= math.Pow(1-stop, float64(g.n))
+		lo, hi = min(lo, part.d.Min), max(hi, part.d.Max())
+		parts = append(parts, part)
 	}
-	return total, whole, nil
+	var d Dist
+	var err error
+	switch {
+	case t.success.op == noCmp:
+		// A kept die adds its value.
+		for i := range parts {
+			parts[i].adds = func(v int) (int, []float64) { return v, one }
+		}
+		d, err = keepOf(parts, k, t.keepsHighest(), lo, hi, 1)
+	case t.explode == explode:
+		// A kept die adds the successes of its rolls, up to one a roll;
+		// the bounds of the work are those the dice can really reach.
+		alo, ahi, width := 0, 0, 1
+		for _, p := range parts {
+			for v := p.d.Min; v <= p.d.Max(); v++ {
+				if p.d.Prob(v) > 0 {
+					lo, q := p.adds(v)
+					alo, ahi, width = min(alo, lo), max(ahi, lo+len(q)-1), max(width, len(q))
+				}
+			}
+		}
+		d, err = keepOf(parts, k, t.keepsHighest(), alo, ahi, width)
+	default:
+		for i := range parts {
+			parts[i].adds = func(v int) (int, []float64) { return t.weightOf(v), one }
+		}
+		d, err = keepOf(parts, k, t.keepsHighest(), -1, 1, 1)
+	}
+	if err != nil {
+		return Dist{}, 0, err
+	}
+	return d, whole, nil
+}
+
+// jointPart returns the keep part of a die of s sides that explodes with
+// ! and counts successes on each roll, and the probability that it
+// reached a depth bound. Its value and its successes both add roll by
+// roll, so one exploding chain carries them together as the number
+// value*(2*depth+3) + successes: successes less failures lie within
+// ±(depth+1), less than half the multiplier, so each such number names
+// one pair, and the pairs of one value lie side by side.
+func (t *diceTerm) jointPart(s, depth int) (keepPart, float64, error) {
+	first, stopReroll := t.firstFaces(s, depth)
+	scale, half := 2*depth+3, depth+1
+	pair := func(f int) int { return f*scale + t.weightOf(f) }
+	explodes := func(f int) bool { return t.explodes(f, s) }
+	joint, stopExplode, err := chainDist(first, s, explodes, pair, pair, depth)
+	if err != nil {
+		return keepPart{}, 0, err
+	}
+	// Every value is at least 1, so every pair number is positive.
+	valueOf := func(c int) int { return (c + half) / scale }
+	lo, hi := valueOf(joint.Min), valueOf(joint.Max())
+	value := Dist{Min: lo, P: make([]float64, hi-lo+1)}
+	for i, p := range joint.P {
+		value.P[valueOf(joint.Min+i)-lo] += p
+	}
+	cond := make([]float64, scale)
+	adds := func(v int) (int, []float64) {
+		// The pairs of value v, from the fewest successes up.
+		from := max(v*scale-half-joint.Min, 0)
+		to := min(v*scale+half-joint.Min+1, len(joint.P))
+		row := joint.P[from:to]
+		a, b := 0, len(row)
+		for a < b && row[a] == 0 {
+			a++
+		}
+		for b > a && row[b-1] == 0 {
+			b--
+		}
+		pv := value.Prob(v)
+		out := cond[:b-a]
+		for i, p := range row[a:b] {
+			out[i] = p / pv
+		}
+		return joint.Min + from + a - v*scale, out
+	}
+	stop := 1 - (1-stopReroll)*(1-stopExplode)
+	return keepPart{d: value.trim(), adds: adds}, stop, nil
 }
 
 // checkKeepParts bounds the distributions a keep holds at once, one for
@@ -187,6 +262,10 @@ func (t *diceTerm) checkKeepParts(depth int) error {
 		span := int(g.die)
 		if t.explode != noExplode {
 			span = mulCapped(MaxOutcomes, span, depth+1)
+		}
+		if t.explode == explode && t.success.op != noCmp {
+			// Each value's successes are held beside it.
+			span = mulCapped(MaxOutcomes, span, 2*depth+3)
 		}
 		if held += span; held > MaxOutcomes {
 			return fmt.Errorf("%w: keeping among %d sizes of dice holds more than %d outcomes", ErrTooLarge, len(t.groups), MaxOutcomes)

@@ -192,6 +192,134 @@ func TestExprKeepBruteForce(t *testing.T) {
 	}
 }
 
+// Keep and drop over dice of ! that count successes on each roll (World
+// of Darkness's ten-again under a keep), checked by brute force over every
+// chain of rolls of every die: dice are kept by their totals, and of equal
+// totals the earlier die (the larger, as the term prints) is kept.
+func TestExprKeepEachRollBruteForce(t *testing.T) {
+	tests := []struct {
+		expr  string
+		depth int
+		sides []int // the dice in the order the term prints them
+		k     int
+		high  bool
+		score func(face int) int // a roll's success (1) or failure (-1)
+	}{
+		{"3d4! >=3kh2", 2, []int{4, 4, 4}, 2, true, func(f int) int { return b2i(f >= 3) }},
+		{"3d4! >=3f1kl2", 2, []int{4, 4, 4}, 2, false, func(f int) int { return b2i(f >= 3) - b2i(f == 1) }},
+		{"d4 2d3! >=3kh1", 2, []int{4, 3, 3}, 1, true, func(f int) int { return b2i(f >= 3) }},
+		{"d4 2d3! >=3dh1", 3, []int{4, 3, 3}, 2, false, func(f int) int { return b2i(f >= 3) }},
+		{"d4 d3!>=2 =2kh1", 2, []int{4, 3}, 1, true, func(f int) int { return b2i(f == 2) }},
+		{"2d4 d3r1! >=3f1dl1", 2, []int{4, 4, 3}, 2, true, func(f int) int { return b2i(f >= 3) - b2i(f == 1) }},
+	}
+	for _, tt := range tests {
+		e, err := ParseExpr(tt.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, err = e.WithDepth(tt.depth); err != nil {
+			t.Fatal(err)
+		}
+		want := map[int]float64{}
+		dice := make([][]rollChain, len(tt.sides))
+		for i, s := range tt.sides {
+			dice[i] = rollChains(e.terms[0], s, tt.depth, tt.score)
+		}
+		picked := make([]rollChain, len(dice))
+		var rec func(i int, p float64)
+		rec = func(i int, p float64) {
+			if i == len(dice) {
+				want[keepScore(picked, tt.k, tt.high)] += p
+				return
+			}
+			for _, c := range dice[i] {
+				picked[i] = c
+				rec(i+1, p*c.p)
+			}
+		}
+		rec(0, 1)
+		got, _, err := e.Dist()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.expr, err)
+		}
+		assertDist(t, tt.expr, got, want)
+	}
+}
+
+// rollChain is one way a die's rolls can go: its total, its successes less
+// failures, and its probability.
+type rollChain struct {
+	total, score int
+	p            float64
+}
+
+// rollChains lists every chain of rolls of a d(s) of term t to the depth:
+// its first face re-rolled as t says, then another roll while the last
+// explodes.
+func rollChains(t *diceTerm, s, depth int, score func(int) int) []rollChain {
+	var out []rollChain
+	var explode func(total, sc, n int, p float64)
+	explode = func(total, sc, n int, p float64) {
+		for f := 1; f <= s; f++ {
+			c := rollChain{total + f, sc + score(f), p / float64(s)}
+			if n < depth && t.explodes(f, s) {
+				explode(c.total, c.score, n+1, c.p)
+			} else {
+				out = append(out, c)
+			}
+		}
+	}
+	var first func(n int, p float64)
+	first = func(n int, p float64) {
+		for f := 1; f <= s; f++ {
+			q := p / float64(s)
+			limit := depth
+			if t.once {
+				limit = 1
+			}
+			switch {
+			case n < limit && t.rerolls(f):
+				first(n+1, q)
+			case t.explodes(f, s):
+				explode(f, score(f), 1, q)
+			default:
+				out = append(out, rollChain{f, score(f), q})
+			}
+		}
+	}
+	first(0, 1)
+	return out
+}
+
+// keepScore keeps k of the dice by total, the earlier of equal dice
+// first, and adds the kept dice's scores.
+func keepScore(dice []rollChain, k int, high bool) int {
+	order := make([]int, len(dice))
+	for i := range order {
+		order[i] = i
+	}
+	better := func(a, b rollChain) bool { return high && a.total > b.total || !high && a.total < b.total }
+	// A stable insertion sort: a later die passes an earlier one only
+	// when it is strictly better.
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && better(dice[order[j]], dice[order[j-1]]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	s := 0
+	for _, i := range order[:k] {
+		s += dice[i].score
+	}
+	return s
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func sumOf(v []int) int {
 	s := 0
 	for _, x := range v {
@@ -231,7 +359,7 @@ func TestExprSamplesMatchExact(t *testing.T) {
 		"4d6kh3", "2d20kl1", "4d6dh1", "5d6dl2", "10d10kh3", "d12 d8 d6kh2", "d12 d8 d6kl1",
 		"3d6!", "2d6!!", "2d6!p", "3d10!>=9", "d12 d8!", "2d4!<2",
 		"4d6r1", "4d6r<3kh3", "3d8ro1", "d10 d6r1", "3d6r1!kh2", "6d6!kh3", "4d6!!dl1",
-		"d12 d8!kh1", "d12 d8r1kl1", "d12 d8 d6>=5kh2", "d10 2d6!!dl1", "d8 d6 d4!p kh2",
+		"d12 d8!kh1", "d12 d8r1kl1", "4d10! >=8kh2", "d12 d8! >=5kh1", "6d10! >=8f1kl3", "12d10! >=8kh6", "d10 2d6r1! >=5dl1", "d12 d8 d6>=5kh2", "d10 2d6!!dl1", "d8 d6 d4!p kh2",
 		"8d10>=7", "6d10>=8f1", "5d10! >=8f1", "5d6kh3>=5", "4dF>=1f-1", "d10!p<=2 =5",
 		"4dF", "4dFkh2", "d%", "(2d6+3)*2", "d20/d4", "-d20/3", "d6*d6", "d6-d6", "2d6 d4-1",
 	}
@@ -270,8 +398,8 @@ func TestExprDistRefuses(t *testing.T) {
 		expr string
 		want error
 	}{
-		{"4d10! >=8kh2", ErrNoExactKeep},
-		{"d12 d8! >=5kh1", ErrNoExactKeep},
+		{"2d100000! >=5kh1", ErrTooLarge},
+		{"1000d6! >=5kl500", ErrTooLarge},
 		{"1000d1000 d999kh500", ErrTooLarge},
 		{"d1000000 d999999 d999998 d999997 d999996 d999995 d999994 d999993 d999992 d999991 d999990 d999989 d999988 d999987 d999986 d999985 d999984 d999983r1kh1", ErrTooLarge},
 		{"d1000000!", ErrTooLarge},

@@ -3,41 +3,51 @@ package dice
 import "fmt"
 
 // keepPart is one size of die in a keep or drop: n dice, each with value
-// distribution d.
+// distribution d, and adds(v): the distribution of what a kept die of this
+// size adds to the term when its value is v, as its least outcome and the
+// probabilities from there on, summing to 1. A die summed adds v itself; a
+// die counted once adds its success or failure on v; a die of ! that
+// counts each roll adds its rolls' successes, which its value does not
+// fix.
 type keepPart struct {
-	n int
-	d Dist
+	n    int
+	d    Dist
+	adds func(v int) (lo int, p []float64)
 }
 
-// keepOf returns the distribution of the sum of w(v) over the k highest
-// (or, with highest false, the k lowest) values v of independent dice,
-// parts[g].n of them distributed as parts[g].d; w takes values in
-// wlo..whi, and 1 <= k <= the number of dice.
+// keepOf returns the distribution of what the k highest (or, with highest
+// false, the k lowest) values of independent dice add, parts[g].n of them
+// distributed as parts[g]; what one die adds lies in alo..ahi and spreads
+// over at most width outcomes for one value; 1 <= k <= the number of dice.
+// Of dice showing the same value, those of the earlier parts are kept
+// first, as Roll keeps the earlier dice of a tie.
 //
 // It is KeepHighestOf's sweep for dice of any distributions: values are
-// visited from the best down, and a die not yet placed is distributed as
-// its own distribution conditioned on the values not yet visited, so the
-// number of each size showing the current value is binomial. Every die
-// placed so far is kept, so the state is how many of each size are kept
-// (fewer than k in all) and the sum of their w, and the cost is values x
-// states x sums x the ways fewer than k dice can show one value: never an
-// enumeration of rolls.
-func keepOf(parts []keepPart, k int, highest bool, w func(int) int, wlo, whi int) (Dist, error) {
+// visited from the best down and, within a value, sizes in order; a die
+// not yet placed is distributed as its own distribution conditioned on
+// the values not yet visited, so the number of a size showing the
+// current value is binomial. Every die placed so far is kept, so the
+// state is how many of each size are kept (fewer than k in all) and what
+// they add, and the cost is values x sizes x states x sums x the ways up
+// to k dice can show one value and add: never an enumeration of rolls.
+func keepOf(parts []keepPart, k int, highest bool, alo, ahi, width int) (Dist, error) {
 	sw := newSweep(parts, k, highest)
-	base := min(0, k*wlo)
-	sums := max(0, k*whi) - base + 1
+	base := min(0, k*alo)
+	sums := max(0, k*ahi) - base + 1
 	cells := mulCapped(MaxCells, sw.states, sums)
-	work := mulCapped(MaxWork, sw.hi-sw.lo+1, cells, sw.states)
+	spread := mulCapped(MaxWork, k+1, mulCapped(MaxWork, k, width-1)+1)
+	work := mulCapped(MaxWork, sw.hi-sw.lo+1, len(parts), cells, spread)
 	if cells > MaxCells || work > MaxWork {
 		return Dist{}, fmt.Errorf("%w: keep %d of %d dice of %d sizes over %d values takes more than %d cells or %d steps",
 			ErrTooLarge, k, sw.n, len(parts), sw.hi-sw.lo+1, MaxCells, MaxWork)
 	}
-	for range parts {
-		sw.heads = append(sw.heads, make([]float64, k))
+	sw.head = make([]float64, k)
+	for m := range k + 1 {
+		sw.pow = append(sw.pow, make([]float64, 0, m*(width-1)+1))
 	}
 	cur, nxt := make([]float64, cells), make([]float64, cells)
 	final := make([]float64, sums)
-	cur[-base] = 1 // state 0: no die kept yet, their sum 0
+	cur[-base] = 1 // state 0: no die kept yet, adding 0
 	for step := range sw.hi - sw.lo + 1 {
 		v := sw.lo + step
 		if highest {
@@ -46,31 +56,74 @@ func keepOf(parts []keepPart, k int, highest bool, w func(int) int, wlo, whi int
 		if !sw.visit(v) {
 			continue
 		}
-		wv := w(v)
-		clear(nxt)
-		for idx := range sw.states {
-			ways, rest, ok := sw.ways(idx)
-			if !ok {
+		for g := range parts {
+			if sw.chance[g] == 0 {
 				continue
 			}
-			need := k - sw.kept
-			row := cur[idx*sums : (idx+1)*sums]
-			for s, q := range row {
-				if q == 0 {
-					continue
-				}
-				for _, m := range ways {
-					nxt[m.to*sums+s+m.dice*wv] += q * m.p
-				}
-				if rest > 0 {
-					// need or more show v: the kept dice are complete.
-					final[s+need*wv] += q * rest
-				}
-			}
+			sw.place(g, v, cur, nxt, final, sums)
+			cur, nxt = nxt, cur
 		}
-		cur, nxt = nxt, cur
 	}
 	return Dist{Min: base, P: final}.trim(), nil
+}
+
+// place moves every state from cur into nxt, or into final once k dice
+// are kept, as the dice of size g not yet placed show value v or not: m
+// of them show it with binomial probability, and the m add the m-fold
+// sum of what one adds on v.
+func (sw *sweep) place(g, v int, cur, nxt, final []float64, sums int) {
+	lo := sw.powers(sw.parts[g].adds(v))
+	clear(nxt)
+	for idx := range sw.states {
+		kept, own := 0, idx/sw.stride[g]%sw.radix[g]
+		for h := range sw.parts {
+			kept += idx / sw.stride[h] % sw.radix[h]
+		}
+		if kept >= sw.k {
+			continue // no state: k dice kept are final
+		}
+		need := sw.k - kept
+		head := sw.head[:need]
+		clear(head)
+		binomialHead(sw.parts[g].n-own, sw.chance[g], need, head)
+		rest := 1.0
+		for _, p := range head {
+			rest -= p
+		}
+		row := cur[idx*sums : (idx+1)*sums]
+		for s, q := range row {
+			if q == 0 {
+				continue
+			}
+			for m, p := range head {
+				if p != 0 {
+					to := idx + m*sw.stride[g]
+					addShifted(nxt[to*sums:(to+1)*sums], sw.pow[m], s+m*lo, q*p)
+				}
+			}
+			if rest > 0 {
+				// need or more show v: the first need of them complete
+				// the kept dice.
+				addShifted(final, sw.pow[need], s+need*lo, q*rest)
+			}
+		}
+	}
+}
+
+// powers sets pow[m] to the distribution of the sum of m independent
+// draws from p (outcomes from lo), for m = 0..k, and returns lo.
+func (sw *sweep) powers(lo int, p []float64) int {
+	sw.pow[0] = append(sw.pow[0][:0], 1)
+	for m := 1; m <= sw.k; m++ {
+		prev := sw.pow[m-1]
+		out := sw.pow[m][:len(prev)+len(p)-1]
+		clear(out)
+		for i, a := range prev {
+			addShifted(out, p, i, a)
+		}
+		sw.pow[m] = out
+	}
+	return lo
 }
 
 // sweep is the working state of keepOf: the sizes, how much of each
@@ -86,16 +139,8 @@ type sweep struct {
 	states  int       // product of radix
 	rest    []float64 // rest[g]: P(a die of size g shows a value not yet visited)
 	chance  []float64 // chance[g]: P(a die not yet placed shows the current value)
-	heads   [][]float64
-	list    []way
-	kept    int // dice kept in the state ways last decoded
-}
-
-// way is one way for fewer dice than still needed to show the current
-// value: how many, the state it leads to, and its probability.
-type way struct {
-	dice, to int
-	p        float64
+	head    []float64 // binomial probabilities of 0..need-1 dice on the value
+	pow     [][]float64
 }
 
 func newSweep(parts []keepPart, k int, highest bool) *sweep {
@@ -136,44 +181,4 @@ func (sw *sweep) visit(v int) bool {
 		some = some || pv > 0
 	}
 	return some
-}
-
-// ways decodes state idx and lists the ways fewer dice than still needed
-// show the current value, with the probability that enough do (rest); ok
-// is false for an index that is no state (k or more dice kept).
-func (sw *sweep) ways(idx int) (ways []way, rest float64, ok bool) {
-	sw.kept = 0
-	for g := range sw.parts {
-		sw.kept += idx / sw.stride[g] % sw.radix[g]
-	}
-	if sw.kept >= sw.k {
-		return nil, 0, false
-	}
-	need := sw.k - sw.kept
-	for g, p := range sw.parts {
-		h := sw.heads[g][:need]
-		clear(h)
-		binomialHead(p.n-idx/sw.stride[g]%sw.radix[g], sw.chance[g], need, h)
-	}
-	sw.list = sw.list[:0]
-	sw.add(0, 0, idx, 1, need)
-	rest = 1
-	for _, m := range sw.list {
-		rest -= m.p
-	}
-	return sw.list, rest, true
-}
-
-// add lists the ways sizes g.. can show the current value with fewer than
-// need dice in all, given dice already from the sizes before g.
-func (sw *sweep) add(g, dice, to int, p float64, need int) {
-	if g == len(sw.parts) {
-		sw.list = append(sw.list, way{dice, to, p})
-		return
-	}
-	for m := 0; dice+m < need; m++ {
-		if q := sw.heads[g][m]; q != 0 {
-			sw.add(g+1, dice+m, to+m*sw.stride[g], p*q, need)
-		}
-	}
 }

@@ -262,8 +262,8 @@ func cmdOdds(e *env, args []string) error {
 			"that each side is higher and the distribution of the margin.",
 		`stakes odds actiontest --set pool=4 --set position=desperate`,
 		`stakes odds contest "d10 d8 d6" vs "d8 d8"`, `stakes odds contest "d12 d6" vs 9`,
-		`stakes odds edge --set rules.start_edge=6 --json`, `stakes odds 4d6kh3`, `stakes odds 2d20kh1 vs d20+5`)
-	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
+		`stakes odds edge --set rules.start_edge=6 --json`, `stakes odds 4d6kh3 --plot 4d6kh3.png`, `stakes odds 2d20kh1 vs d20+5`)
+	c.register(fs.FlagSet, 1, jsonFlag|plotFlag|setFlag|fileFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -276,6 +276,9 @@ func cmdOdds(e *env, args []string) error {
 	}
 	if _, ok := registry[pos[0]]; !ok && looksLikeDice(pos[0]) {
 		return exprOdds(e, pos, &c)
+	}
+	if c.plot != "" {
+		return usagef("odds %s: --plot draws a dice expression (stakes odds 3d6 --plot d.png); for a mechanic, stakes sim %s --plot FILE", clip(pos[0]), clip(pos[0]))
 	}
 	sc, _, err := scenarioFor(pos[0], &c)
 	if err != nil {

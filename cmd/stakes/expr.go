@@ -63,7 +63,7 @@ func exactSide(notation string) (exprSide, error) {
 // distribution of the margin.
 func exprOdds(e *env, pos []string, c *common) error {
 	if len(c.sets) > 0 || c.file != "" {
-		return usagef("odds %s: --set and --file are for mechanics; a dice expression takes --json only", strings.Join(pos, " "))
+		return usagef("odds %s: --set and --file are for mechanics; a dice expression takes --json and --plot only", strings.Join(pos, " "))
 	}
 	left, right, versus := pos, []string(nil), false
 	for i, p := range pos {
@@ -80,11 +80,21 @@ func exprOdds(e *env, pos []string, c *common) error {
 		return err
 	}
 	if !versus {
+		if c.plot != "" {
+			if err := plotExprDist(c.plot, a); err != nil {
+				return fmt.Errorf("--plot %s: %w", c.plot, err)
+			}
+		}
 		return writeExprDist(e, a, c.json)
 	}
 	b, err := exactSide(strings.Join(right, " "))
 	if err != nil {
 		return err
+	}
+	if c.plot != "" {
+		if err := plotExprVersus(c.plot, a, b); err != nil {
+			return fmt.Errorf("--plot %s: %w", c.plot, err)
+		}
 	}
 	return writeExprVersus(e, a, b, c.json)
 }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -109,8 +113,9 @@ func TestOddsExprErrors(t *testing.T) {
 		{[]string{"odds", "4d6kx3"}, 2, `at 4: unknown modifier "kx"`},
 		{[]string{"odds", "xyz"}, 2, `unknown mechanic "xyz"`},
 		{[]string{"odds", "3d6", "vs"}, 2, "give EXPR vs EXPR"},
-		{[]string{"odds", "3d6", "--set", "x=1"}, 2, "a dice expression takes --json only"},
-		{[]string{"odds", "4d10! >=8kh2"}, 1, "no exact keep or drop of dice whose every exploding roll counts successes"},
+		{[]string{"odds", "3d6", "--set", "x=1"}, 2, "a dice expression takes --json and --plot only"},
+		{[]string{"odds", "3d6", "--plot", "x.gif"}, 2, "must end in .png or .svg"},
+		{[]string{"odds", "3d6", "--plot", "/nonexistent-dir/x.png"}, 1, "--plot /nonexistent-dir/x.png"},
 		{[]string{"odds", "d1000000*d1000000"}, 1, "too large"},
 		{[]string{"roll", "4d6kh3", "--times", "0"}, 2, "--times 0"},
 		{[]string{"roll", "5000d6kh1", "--times", "201"}, 2, "at most 1000000"},
@@ -119,6 +124,77 @@ func TestOddsExprErrors(t *testing.T) {
 		code, _, errOut := stakes(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%q: exit %d, %q; want %d, %q", tt.args, code, errOut, tt.code, tt.want)
+		}
+	}
+}
+
+// World of Darkness's ten-again under a keep has an exact answer: the two
+// dice of highest total, every roll of theirs counted on 8+.
+func TestOddsExprKeepEachRoll(t *testing.T) {
+	code, out, errOut := stakes(t, "odds", "4d10! >=8kh2", "--json")
+	var got struct {
+		Truncated float64   `json:"truncated"`
+		Mean      float64   `json:"mean"`
+		Outcomes  []distRow `json:"outcomes"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil {
+		t.Fatalf("exit %d, %s\n%s", code, errOut, out)
+	}
+	total := 0.0
+	for _, r := range got.Outcomes {
+		total += r.P
+	}
+	// The kept dice are the two best, so they average more successes than
+	// two dice taken at random: 2 x 0.3/0.9 (a d10 of ten-again counts 8+
+	// on each roll, and rolls again on 10).
+	if got.Outcomes[0].Value != 0 || got.Truncated <= 0 || math.Abs(total-1) > 1e-9 || got.Mean <= 2*0.3/0.9 || got.Mean > 22 {
+		t.Errorf("odds 4d10! >=8kh2: %+v", got)
+	}
+}
+
+// odds EXPR --plot and odds A vs B --plot write a valid PNG or SVG.
+func TestOddsExprPlot(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		file string
+		args []string
+	}{
+		{"one.png", []string{"odds", "4d6kh3"}},
+		{"one.svg", []string{"odds", "3d6!"}},
+		{"vs.png", []string{"odds", "2d20kh1", "vs", "d20+5"}},
+		{"wide.png", []string{"odds", "d1000 d6"}},
+	}
+	for _, tt := range tests {
+		p := filepath.Join(dir, tt.file)
+		code, out, errOut := stakes(t, append(tt.args, "--plot", p)...)
+		if code != 0 || !strings.Contains(out, "exact") {
+			t.Fatalf("%q: exit %d, %s\n%s", tt.args, code, errOut, out)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(tt.file, ".svg") {
+			if !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("</svg>")) {
+				t.Errorf("%s: not an SVG document (%d bytes)", tt.file, len(b))
+			}
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("%s: %v", tt.file, err)
+			continue
+		}
+		if sz := img.Bounds().Size(); sz.X < 600 || sz.Y < 300 {
+			t.Errorf("%s: %v pixels", tt.file, sz)
+		}
+	}
+}
+
+func TestRoundStep(t *testing.T) {
+	for span, want := range map[int]int{0: 1, 10: 1, 11: 2, 20: 2, 25: 5, 50: 5, 51: 10, 1000: 100, 1001: 200} {
+		if got := roundStep(span); got != want {
+			t.Errorf("roundStep(%d) = %d, want %d", span, got, want)
 		}
 	}
 }

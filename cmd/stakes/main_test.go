@@ -35,7 +35,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"roll", "3d6", "--bogus"}, 2, "roll: unknown flag --bogus (see stakes roll --help)"},
 		{[]string{"sim", "edge", "--trails", "5"}, 2, "unknown flag --trails; did you mean --trials?"},
 		{[]string{"odds", "edge", "--trials", "5"}, 2, "odds: unknown flag --trials"},
-		{[]string{"odds", "edge", "--plot", "x.png"}, 2, "odds: unknown flag --plot"},
+		{[]string{"odds", "edge", "--plot", "x.png"}, 2, "odds edge: --plot draws a dice expression"},
 		{[]string{"run", "x.jsonc", "--file", "y"}, 2, "run: unknown flag --file"},
 		{[]string{"--set", "x=1"}, 2, "unknown flag --set"},
 		{[]string{"sim", "coin", "--trials", "1000000000001"}, 2, "--trials 1000000000001: allowed"},
