@@ -199,7 +199,10 @@ func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, 
 	switch ch.Act {
 	case Defend:
 		st.Posture = Defend
-		success = true // All-Out Defence is taken, not rolled [ours]
+		success = true // All-Out Defence is taken, not rolled (Rules.DefendRolls)
+		if g.State.Rules.DefendRolls {
+			success = g.skillRollOf(r, ci, c, Physical, c.Defense, pol).Success
+		}
 	case Attack, AllOutAttack:
 		success, harmed = g.attack(r, ci, c, t, ch, unskilled, pol, other)
 	default:

@@ -144,8 +144,8 @@ func (g *Game) revives(c *Character) bool {
 func (g *Game) loseFP(ci, n int) {
 	c := g.char(ci)
 	c.FP -= n
-	if c.FP <= 0 {
-		c.Status.Out = true // collapse [ours, simplified]
+	if c.FP <= g.State.Rules.CollapseFP {
+		c.Status.Out = true // collapse (Rules.CollapseFP)
 		g.checkOutcome()
 	}
 }
@@ -463,8 +463,8 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	case t.HP <= 0:
 		t.Status.Out = true
 		g.checkOutcome()
-	case dmg*2 > t.MaxHP:
-		t.Status.Stunned = true // a major wound stuns [ours, simplified]
+	case dmg*100 > t.MaxHP*g.State.Rules.StunPercent:
+		t.Status.Stunned = true // a major wound stuns (Rules.StunPercent)
 	}
 	return true, dmg > 0
 }

@@ -81,8 +81,13 @@
 // All-Out Defence and All-Out Attack last until the character acts again.
 // The combat model around the cards is deliberately small [ours]: attack
 // skill against one active defence, dice of damage less DR, HP and FP
-// tracks, a blow of more than half the HP stuns, FP at 0 takes a
-// character out.
+// tracks. Its rulings are settings: All-Out Defence is taken without a
+// roll (Rules.DefendRolls, [ours]); a blow of more than half the HP, the
+// GURPS major wound [src], stuns without the HT roll (Rules.StunPercent,
+// [ours]); FP at 0 takes a character out (Rules.CollapseFP, [ours]; GURPS
+// lets him go on below 0 at a risk not modelled). Card effects still
+// waiting at the end of a scene lapse with it (Rules.EffectsOutlastScene,
+// [ours]; the text is silent).
 //
 // A Dramatic Skill Resolution (StartTask, TaskRound, TaskStep,
 // AttemptSteps; the tasks live in State.Tasks) works through steps A to D

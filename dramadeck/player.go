@@ -659,7 +659,8 @@ func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
 // EndScene returns pool cards (not subplots) to hands, lets each player
 // discard down to the hand size (or one card at exactly that size), and
 // refills hands (The Player Side, end of a Scene). Combat ends; the action
-// stack goes to the discards; pending card effects lapse [ours].
+// stack goes to the discards; pending card effects lapse unless
+// Rules.EffectsOutlastScene [ours].
 func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 	if pol == nil {
 		return errors.New("EndScene needs a policy for discards")
@@ -689,7 +690,12 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 	g.endCombat()
 	for i := range s.Heroes {
 		st := &s.Heroes[i].Status
-		*st = Status{Out: st.Out, Fled: st.Fled, Dead: st.Dead, Alert: st.Alert, Connections: st.Connections}
+		keep := Status{Out: st.Out, Fled: st.Fled, Dead: st.Dead, Alert: st.Alert, Connections: st.Connections}
+		if s.Rules.EffectsOutlastScene {
+			keep.Next, keep.Support, keep.Coup = st.Next, st.Support, st.Coup
+			keep.CardPoss, keep.Luck, keep.Fails = st.CardPoss, st.Luck, st.Fails
+		}
+		*st = keep
 	}
 	s.Scene++
 	return nil

@@ -306,6 +306,10 @@ func TestValidateRefusesContradictoryRules(t *testing.T) {
 		{"negative defend bonus", func(r *Rules) { r.DefendBonus = -2 }},
 		{"negative all-out attack bonus", func(r *Rules) { r.AllOutAttackBonus = -1 }},
 		{"Leadership moving three cards", func(r *Rules) { r.MaxLeadership = 3 }},
+		{"stun_percent -1", func(r *Rules) { r.StunPercent = -1 }},
+		{"stun_percent 101", func(r *Rules) { r.StunPercent = 101 }},
+		{"collapse_fp 1 (out with FP left)", func(r *Rules) { r.CollapseFP = 1 }},
+		{"collapse_fp below the FP track", func(r *Rules) { r.CollapseFP = -maxTrack - 1 }},
 	} {
 		r := DefaultRules()
 		tc.mutate(&r)

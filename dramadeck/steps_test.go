@@ -447,3 +447,81 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 		}
 	}
 }
+
+// The combat model's rulings are settings, and each changes the outcome
+// of the same dice: a Defend rolled (Rules.DefendRolls) fails on 18 and
+// draws no card for the approved action; a blow of 12 of Brick's 14 HP
+// stuns at StunPercent 50, not at 100; Fatigued taking Brick to 0 FP puts
+// him out at CollapseFP 0, not at -5; Second Chance and Adrenalin waiting
+// at the end of a scene lapse unless EffectsOutlastScene.
+func TestCombatRulingsAreSettings(t *testing.T) {
+	passive := func(t *testing.T) Policy { return mustPolicy(t, "passive") }
+	tests := []struct {
+		name   string
+		rules  func(r *Rules)
+		play   func(t *testing.T, g *Game) error
+		differ func(g *Game) bool // true under the default rules
+	}{
+		{"defend_rolls", func(r *Rules) { r.DefendRolls = true },
+			func(t *testing.T, g *Game) error {
+				stackCard(t, g, Line{First: Heroes}, [2]Act{Defend, Attack})
+				turnOf(g, 0)
+				return g.Act(fixed(6, 6, 6), 0, Choice{Act: Defend, Target: 0}, passive(t), nil)
+			},
+			func(g *Game) bool { return len(g.State.Players[0].Hand) == 1 }},
+		{"stun_percent", func(r *Rules) { r.StunPercent = 100 },
+			func(t *testing.T, g *Game) error {
+				g.State.Rules.DefenceTakesCards = false
+				turnOf(g, 2)
+				// Boss hits (9), Brick's defence fails (18), 2d+2 = 12 less DR 2.
+				return g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 2, Choice{Act: Attack, Target: 0}, passive(t), nil)
+			},
+			func(g *Game) bool { return g.State.Heroes[0].HP == 2 && g.State.Heroes[0].Status.Stunned }},
+		{"collapse_fp", func(r *Rules) { r.CollapseFP = -5 },
+			func(t *testing.T, g *Game) error {
+				g.State.Heroes[0].FP = 2
+				g.State.Line = Line{Hero: Fatigued}
+				g.applyLine()
+				return nil
+			},
+			func(g *Game) bool { return g.State.Heroes[0].FP == 0 && g.State.Heroes[0].Status.Out }},
+		{"effects_outlast_scene", func(r *Rules) { r.EffectsOutlastScene = true },
+			func(t *testing.T, g *Game) error {
+				st := &g.State.Heroes[0].Status
+				st.Luck, st.Next[Physical], st.RoundBonus = 1, 3, 3
+				return g.EndScene(fixed(), passive(t))
+			},
+			func(g *Game) bool {
+				st := g.State.Heroes[0].Status
+				return st.Luck == 0 && st.Next[Physical] == 0 && st.RoundBonus == 0
+			}},
+	}
+	for _, tc := range tests {
+		for _, changed := range []bool{false, true} {
+			g := combatGame(t)
+			if changed {
+				tc.rules(&g.State.Rules)
+				if err := g.State.Rules.Validate(); err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+			}
+			if err := tc.play(t, g); err != nil {
+				t.Fatalf("%s changed %v: %v", tc.name, changed, err)
+			}
+			if got := tc.differ(g); got == changed {
+				t.Errorf("%s changed %v: the default's outcome %v", tc.name, changed, got)
+			}
+		}
+	}
+	// What outlasts the scene is the waiting cards, not the round's bonus.
+	g := combatGame(t)
+	g.State.Rules.EffectsOutlastScene = true
+	st := &g.State.Heroes[0].Status
+	st.Luck, st.Next[Physical], st.RoundBonus = 1, 3, 3
+	if err := g.EndScene(fixed(), mustPolicy(t, "passive")); err != nil {
+		t.Fatal(err)
+	}
+	if *st != (Status{Luck: 1, Next: [3]int{Physical: 3}}) {
+		t.Errorf("after the scene: %+v", *st)
+	}
+}
