@@ -131,6 +131,6 @@ func ExampleParseDeck() {
 	fmt.Println(err)
 	// Output:
 	// 48 20
-	// deck line 1: unknown card "Fireball" (known: Action, Adrenalin, Willpower, Presence, Coup de Grace, Drama, Escape, Glory, Haste, Hero, Idea, Leadership, Master Plan, Monologue, Opponent Fails, Second Chance, Seize Initiative, Supporter, Rally, Alertness, Connection, Campaign, Martyr, Mistaken Identity, Nemesis, Personal Stake, Romance, Suspicion, True Identity)
+	// deck line 1: unknown card "Fireball"; allowed "Action", "Adrenalin", "Willpower", "Presence", "Coup de Grace", "Drama", "Escape", "Glory" and 21 more
 	// deck line 1: bad count "0" (must be a whole number >= 1)
 }
