@@ -105,16 +105,20 @@
 //
 // State is the whole game as one value: the Rules and the Deck it is
 // played with, every pile and character, the round's phase and acting
-// order, the tasks. Game.Save writes it as JSON; Restore reads it back
-// and refuses, through State.Check, anything a step could not play. Every
-// step validates first and changes neither the State nor the dice.Roller
-// when it refuses; a policy's answers a step needs are asked and checked
-// before any die is rolled. Step takes the next step of an encounter;
+// order, the tasks (NewState; Scenario.NewState deals one as a trial
+// does). State.Save writes it as JSON; Restore reads it back and refuses,
+// through State.Check, anything a step could not play. The steps are the
+// methods of an Engine, which holds nothing but its Sink: copies of one
+// may play on other goroutines, each on its own State. Every step
+// validates first and changes neither the State nor the dice.Roller when
+// it refuses; a policy's answers a step needs are asked and checked
+// before any die is rolled. Engine.Step takes the next step of an encounter;
 // PlayRound, RunEncounter and the Runner's trials are Step repeated, so
 // there is one rules engine. Every choice the text leaves open goes to a
 // Policy, whose methods receive a *View of the state (PolicyByName,
 // PolicyNames); Choices lists the actions a character may take now, from
-// the checks Act makes. An optional Sink receives Events (flips, plays,
+// the checks Act makes (State.Choices, Declarable, Movable and Turn are
+// the queries). The Engine's optional Sink receives Events (flips, plays,
 // rolls...). Scenario and Runner form the face the stakes CLI and
 // simulator use; encounters have no exact model (markov.ErrNoExact), but
 // single draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.

@@ -11,7 +11,7 @@ import (
 
 // mustFailRoller is mustFail that also wants the scripted Roller r
 // untouched: a refused step rolls nothing.
-func mustFailRoller(t *testing.T, g *Game, r *dice.Roller, what string, op func() error) {
+func mustFailRoller(t *testing.T, g *game, r *dice.Roller, what string, op func() error) {
 	t.Helper()
 	left := r.Remaining()
 	mustFail(t, g, what, op)
@@ -459,39 +459,39 @@ func TestCombatRulingsAreSettings(t *testing.T) {
 	tests := []struct {
 		name   string
 		rules  func(r *Rules)
-		play   func(t *testing.T, g *Game) error
-		differ func(g *Game) bool // true under the default rules
+		play   func(t *testing.T, g *game) error
+		differ func(g *game) bool // true under the default rules
 	}{
 		{"defend_rolls", func(r *Rules) { r.DefendRolls = true },
-			func(t *testing.T, g *Game) error {
+			func(t *testing.T, g *game) error {
 				stackCard(t, g, Line{First: Heroes}, [2]Act{Defend, Attack})
 				turnOf(g, 0)
 				return g.Act(fixed(6, 6, 6), 0, Choice{Act: Defend, Target: 0}, passive(t), nil)
 			},
-			func(g *Game) bool { return len(g.State.Players[0].Hand) == 1 }},
+			func(g *game) bool { return len(g.State.Players[0].Hand) == 1 }},
 		{"stun_percent", func(r *Rules) { r.StunPercent = 100 },
-			func(t *testing.T, g *Game) error {
+			func(t *testing.T, g *game) error {
 				g.State.Rules.DefenceTakesCards = false
 				turnOf(g, 2)
 				// Boss hits (9), Brick's defence fails (18), 2d+2 = 12 less DR 2.
 				return g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 2, Choice{Act: Attack, Target: 0}, passive(t), nil)
 			},
-			func(g *Game) bool { return g.State.Heroes[0].HP == 2 && g.State.Heroes[0].Status.Stunned }},
+			func(g *game) bool { return g.State.Heroes[0].HP == 2 && g.State.Heroes[0].Status.Stunned }},
 		{"collapse_fp", func(r *Rules) { r.CollapseFP = -5 },
-			func(t *testing.T, g *Game) error {
+			func(t *testing.T, g *game) error {
 				g.State.Heroes[0].FP = 2
 				g.State.Line = Line{Hero: Fatigued}
 				g.applyLine()
 				return nil
 			},
-			func(g *Game) bool { return g.State.Heroes[0].FP == 0 && g.State.Heroes[0].Status.Out }},
+			func(g *game) bool { return g.State.Heroes[0].FP == 0 && g.State.Heroes[0].Status.Out }},
 		{"effects_outlast_scene", func(r *Rules) { r.EffectsOutlastScene = true },
-			func(t *testing.T, g *Game) error {
+			func(t *testing.T, g *game) error {
 				st := &g.State.Heroes[0].Status
 				st.Luck, st.Next[Physical], st.RoundBonus = 1, 3, 3
 				return g.EndScene(fixed(), passive(t))
 			},
-			func(g *Game) bool {
+			func(g *game) bool {
 				st := g.State.Heroes[0].Status
 				return st.Luck == 0 && st.Next[Physical] == 0 && st.RoundBonus == 0
 			}},

@@ -270,7 +270,7 @@ var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/dramadeck.Criticals.CritFail":                "CritFail: totals at or above it are critical failures (18).",
 	"github.com/stakesrpg/stakes/dramadeck.Criticals.CritFailBy":              "CritFailBy: a roll at least this far above effective skill is a critical failure (10).",
 	"github.com/stakesrpg/stakes/dramadeck.Criticals.CritSuccess":             "CritSuccess: totals at or below it are critical successes (4).",
-	"github.com/stakesrpg/stakes/dramadeck.Game.Sink":                         "Sink, when non-nil, receives every event; nil costs nothing.",
+	"github.com/stakesrpg/stakes/dramadeck.Engine.Sink":                       "Sink, when non-nil, receives every event; nil builds none.",
 	"github.com/stakesrpg/stakes/dramadeck.Play.Card":                         "card id (index in the Deck)",
 	"github.com/stakesrpg/stakes/dramadeck.Play.Cards":                        "Cards, N: Leadership's one or two cards (from the player's hand or pool); Campaign's subplot is Cards[0] with N = 1.",
 	"github.com/stakesrpg/stakes/dramadeck.Play.Flip":                         "Flip: Seize Initiative flips another card now instead of keeping the current one for an extra round.",
