@@ -92,7 +92,16 @@ func (g *game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 	if pol == nil {
 		return errors.New("Act needs a policy")
 	}
-	if err := g.CheckChoice(ci, ch); err != nil {
+	if err := g.checkTurn(ci); err != nil {
+		return err
+	}
+	return g.act(r, ci, ch, pol, other)
+}
+
+// act is Act for ci, whose turn it is (Turn named it): it checks the
+// choice, asks the policy's answers the action may need, and acts.
+func (g *game) act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
+	if err := g.checkChoice(ci, ch); err != nil {
 		return err
 	}
 	strip, err := g.askStrip(ci, ch, pol)

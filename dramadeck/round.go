@@ -257,7 +257,8 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 		if g.side(ci) == Villains {
 			pol, other = gm, heroes
 		}
-		if err := g.Act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
+		// Turn named ci: its turn needs no second check (Act's).
+		if err := g.act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
 			return fmt.Errorf("policy %s: %w", pol.Name(), err)
 		}
 		return nil
