@@ -32,7 +32,10 @@
 // rulings set (Generate), and shipped as the data file deck.txt, embedded in
 // the package (DefaultDeck). ParseDeck reads that format, or a bare
 // composition ("<count> <Name>" per line) whose GM faces it generates;
-// unknown names and bad counts are errors.
+// unknown names and bad counts are errors. A deck file reads card names
+// leniently (case, spaces, hyphens, underscores and apostrophes aside);
+// everywhere else (saved states, scenarios, events) cards, effects,
+// actions, skill bars and sides read and write as the names printed here.
 //
 // # Players
 //
