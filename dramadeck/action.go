@@ -7,9 +7,8 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// CheckChoice reports why character ci may not take choice ch now, or nil.
-// It is the check Act makes before anything happens.
-func (g *Game) CheckChoice(ci int, ch Choice) error {
+// CheckChoice is State.CheckChoice on g.State.
+func (g *game) CheckChoice(ci int, ch Choice) error {
 	if err := g.checkTurn(ci); err != nil {
 		return err
 	}
@@ -18,8 +17,8 @@ func (g *Game) CheckChoice(ci int, ch Choice) error {
 
 // checkChoice is CheckChoice without the turn: is ch an action ci could
 // take against its target.
-func (g *Game) checkChoice(ci int, ch Choice) error {
-	s := &g.State
+func (g *game) checkChoice(ci int, ch Choice) error {
+	s := g.State
 	switch ch.Act {
 	case Attack, AllOutAttack, Defend, Trick, Test, Taunt, Intimidate, Maneuver:
 	default:
@@ -41,10 +40,8 @@ func (g *Game) checkChoice(ci int, ch Choice) error {
 	return nil
 }
 
-// Choices appends to buf every choice character ci may take now: Defend,
-// and each action against each active opponent (none when it is not ci's
-// turn). It uses the checks Act makes.
-func (g *Game) Choices(ci int, buf []Choice) []Choice {
+// Choices is State.Choices on g.State.
+func (g *game) Choices(ci int, buf []Choice) []Choice {
 	if g.checkTurn(ci) != nil {
 		return buf
 	}
@@ -64,11 +61,8 @@ func (g *Game) Choices(ci int, buf []Choice) []Choice {
 	return buf
 }
 
-// Declarable appends to buf the plays player p could declare now, one
-// card at a time with its obvious choices (on his own hero, no cards
-// passed or named): the checks Declare makes. Leadership and Campaign,
-// which need their cards named, are left out.
-func (g *Game) Declarable(p int, buf []Play) []Play {
+// Declarable is State.Declarable on g.State.
+func (g *game) Declarable(p int, buf []Play) []Play {
 	if g.checkDeclare(p, nil, nil, false) != nil {
 		return buf
 	}
@@ -80,9 +74,8 @@ func (g *Game) Declarable(p int, buf []Play) []Play {
 	return buf
 }
 
-// Movable appends to buf the hand cards player p could move to the pool
-// now: the checks MoveToPool makes.
-func (g *Game) Movable(p int, buf []int) []int {
+// Movable is State.Movable on g.State.
+func (g *game) Movable(p int, buf []int) []int {
 	if g.checkPlayer(p) != nil {
 		return buf
 	}
@@ -94,19 +87,21 @@ func (g *Game) Movable(p int, buf []int) []int {
 	return buf
 }
 
-// Act resolves character ci's action, taken on its turn (Turn). pol is the
-// acting side's policy: it spends Possibilities, and its answers that the
-// action may need (the GM's card to strip, the actor's Player's Call) are
-// asked and checked before any die is rolled, so that a refused action
-// changes nothing. other is the target's side's policy, which may spend a
-// Possibility on the defence or resistance and chooses whether a waiting
-// Opponent Fails cancels this success; nil spends none and lets the card
-// cancel the first.
-func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
+// Act is Engine.Act on g.State.
+func (g *game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 	if pol == nil {
 		return errors.New("Act needs a policy")
 	}
-	if err := g.CheckChoice(ci, ch); err != nil {
+	if err := g.checkTurn(ci); err != nil {
+		return err
+	}
+	return g.act(r, ci, ch, pol, other)
+}
+
+// act is Act for ci, whose turn it is (Turn named it): it checks the
+// choice, asks the policy's answers the action may need, and acts.
+func (g *game) act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
+	if err := g.checkChoice(ci, ch); err != nil {
 		return err
 	}
 	strip, err := g.askStrip(ci, ch, pol)
@@ -125,8 +120,8 @@ func (g *Game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 // mayStrip reports whether a success of ci's action ch would let the GM
 // strip a card from the target's pool (GM Side: a villain's success at
 // the line's villain action), and which player's.
-func (g *Game) mayStrip(ci int, ch Choice) (int, bool) {
-	s := &g.State
+func (g *game) mayStrip(ci int, ch Choice) (int, bool) {
+	s := g.State
 	if g.side(ci) != Villains || ch.Act == Defend || len(s.Stack) == 0 || s.Line.VillainAction != ch.Act.base() {
 		return 0, false
 	}
@@ -136,7 +131,7 @@ func (g *Game) mayStrip(ci int, ch Choice) (int, bool) {
 // askStrip asks the GM's policy, before the roll, which pool card a
 // success would strip (-1: none) and checks the answer. Nothing in the
 // action itself changes the target's pool.
-func (g *Game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
+func (g *game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
 	p, ok := g.mayStrip(ci, ch)
 	if !ok {
 		return -1, nil
@@ -150,7 +145,7 @@ func (g *Game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
 
 // askCall asks the actor's policy, before the roll, for the result of a
 // Player's Call should the contest reach it, and checks the answer.
-func (g *Game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
+func (g *game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
 	if !g.State.Rules.Margins.mayCall(ch.Act) {
 		return NoEffect, nil
 	}
@@ -175,8 +170,8 @@ func (m MarginTable) mayCall(a Act) bool {
 
 // actOn carries out a checked action: strip and call are the policy's
 // answers given in advance.
-func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, pol, other Policy) {
-	s := &g.State
+func (g *game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, pol, other Policy) {
+	s := g.State
 	c := g.char(ci)
 	var t *Character
 	if ch.Act != Defend {
@@ -199,7 +194,10 @@ func (g *Game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, 
 	switch ch.Act {
 	case Defend:
 		st.Posture = Defend
-		success = true // All-Out Defence is taken, not rolled [ours]
+		success = true // All-Out Defence is taken, not rolled (Rules.DefendRolls)
+		if g.State.Rules.DefendRolls {
+			success = g.skillRollOf(r, ci, c, Physical, c.Defense, pol).Success
+		}
 	case Attack, AllOutAttack:
 		success, harmed = g.attack(r, ci, c, t, ch, unskilled, pol, other)
 	default:

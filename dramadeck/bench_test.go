@@ -49,13 +49,13 @@ func benchRound(b *testing.B, s Scenario) {
 		if err := g.StartCombat(false); err != nil {
 			b.Fatal(err)
 		}
-		copyState(&starts[i], &g.State)
+		copyState(&starts[i], g.State)
 	}
 	next := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		if g.State.Outcome != Ongoing || g.State.Round >= 20 {
-			copyState(&g.State, &starts[next%len(starts)])
+			copyState(g.State, &starts[next%len(starts)])
 			next++
 		}
 		if err := g.PlayRound(r, pol, pol); err != nil {
@@ -125,7 +125,7 @@ func naiveRound(b *testing.B, n int) {
 // each round flipping a card from the deck.
 func BenchmarkTaskTenRounds(b *testing.B) {
 	d, _ := DefaultDeck()
-	g, err := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
+	g, err := newGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
 	if err != nil {
 		b.Fatal(err)
 	}

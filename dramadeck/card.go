@@ -1,9 +1,7 @@
 package dramadeck
 
 import (
-	"fmt"
-	"strings"
-	"unicode"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Name is the player side of a card: what it does when played (Drama Deck,
@@ -46,7 +44,8 @@ const (
 	numNames
 )
 
-var nameText = [numNames]string{"", "Action", "Adrenalin", "Willpower", "Presence", "Coup de Grace",
+// nameNames are the card names as the text prints them; NoName is "-".
+var nameNames = named.Enum[Name]{"-", "Action", "Adrenalin", "Willpower", "Presence", "Coup de Grace",
 	"Drama", "Escape", "Glory", "Haste", "Hero", "Idea", "Leadership", "Master Plan", "Monologue",
 	"Opponent Fails", "Second Chance", "Seize Initiative", "Supporter", "Rally", "Alertness",
 	"Connection", "Campaign", "Martyr", "Mistaken Identity", "Nemesis", "Personal Stake", "Romance",
@@ -62,9 +61,15 @@ const (
 	Subplot
 )
 
-func (k Kind) String() string {
-	return [...]string{"immediate", "deferred", "subplot"}[min(int(k), 2)]
-}
+var kindNames = named.Enum[Kind]{"immediate", "deferred", "subplot"}
+
+func (k Kind) String() string { return kindNames.String(k) }
+
+// MarshalText writes the kind name.
+func (k Kind) MarshalText() ([]byte, error) { return kindNames.Marshal(k) }
+
+// UnmarshalText reads a kind name.
+func (k *Kind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b, k) }
 
 // Kind reports whether n is an immediate, deferred or subplot card.
 // Campaign is listed with the subplots but is played like an immediate card
@@ -82,12 +87,7 @@ func (n Name) Kind() Kind {
 // Valid reports whether n names a card.
 func (n Name) Valid() bool { return n > NoName && n < numNames }
 
-func (n Name) String() string {
-	if n < numNames {
-		return nameText[n]
-	}
-	return fmt.Sprintf("Name(%d)", int(n))
-}
+func (n Name) String() string { return nameNames.String(n) }
 
 // Names returns every card name in order.
 func Names() []Name {
@@ -98,45 +98,11 @@ func Names() []Name {
 	return out
 }
 
-// ParseName reads a card name, ignoring case and spaces.
-func ParseName(s string) (Name, error) {
-	k := squash(s)
-	for n := Action; n < numNames; n++ {
-		if squash(nameText[n]) == k {
-			return n, nil
-		}
-	}
-	return NoName, fmt.Errorf("unknown card %q (known: %s)", s, strings.Join(nameText[1:], ", "))
-}
+// MarshalText writes the card name as the text prints it ("-" for NoName).
+func (n Name) MarshalText() ([]byte, error) { return nameNames.Marshal(n) }
 
-// squash folds a name for lenient matching: lower case, without spaces,
-// underscores, hyphens or apostrophes.
-func squash(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '_', '-', '\'':
-			return -1
-		}
-		return unicode.ToLower(r)
-	}, strings.TrimSpace(s))
-}
-
-// MarshalText writes the card name.
-func (n Name) MarshalText() ([]byte, error) {
-	if !n.Valid() {
-		return nil, fmt.Errorf("invalid card name %d", int(n))
-	}
-	return []byte(n.String()), nil
-}
-
-// UnmarshalText reads a card name.
-func (n *Name) UnmarshalText(b []byte) error {
-	v, err := ParseName(string(b))
-	if err == nil {
-		*n = v
-	}
-	return err
-}
+// UnmarshalText reads a card name written by MarshalText.
+func (n *Name) UnmarshalText(b []byte) error { return nameNames.Unmarshal(b, n) }
 
 // Side is one side of a fight.
 type Side uint8
@@ -147,31 +113,18 @@ const (
 	Villains
 )
 
-func (s Side) String() string {
-	if s == Villains {
-		return "Villains"
-	}
-	return "Heroes"
-}
+var sideNames = named.Enum[Side]{"Heroes", "Villains"}
+
+func (s Side) String() string { return sideNames.String(s) }
 
 // Other returns the opposing side.
 func (s Side) Other() Side { return 1 - s }
 
 // MarshalText writes "Heroes" or "Villains".
-func (s Side) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Side) MarshalText() ([]byte, error) { return sideNames.Marshal(s) }
 
-// UnmarshalText reads "Heroes"/"H" or "Villains"/"V".
-func (s *Side) UnmarshalText(b []byte) error {
-	switch squash(string(b)) {
-	case "heroes", "h", "hero":
-		*s = Heroes
-	case "villains", "v", "villain":
-		*s = Villains
-	default:
-		return fmt.Errorf("unknown side %q (allowed: Heroes, Villains)", b)
-	}
-	return nil
-}
+// UnmarshalText reads "Heroes" or "Villains".
+func (s *Side) UnmarshalText(b []byte) error { return sideNames.Unmarshal(b, s) }
 
 // Effect is a GM-side effect (GM Side, "Effects") or a margin-table result
 // (GM Side, "Approved Actions").
@@ -193,15 +146,11 @@ const (
 	numEffects
 )
 
-var effectText = [numEffects]string{"-", "Flurry", "Inspiration", "Up", "Break", "Confused",
+// effectNames are the effects as the text prints them; NoEffect is "-".
+var effectNames = named.Enum[Effect]{"-", "Flurry", "Inspiration", "Up", "Break", "Confused",
 	"Fatigued", "Setback", "Stymied", "Unskilled", "Player's Call"}
 
-func (e Effect) String() string {
-	if e < numEffects {
-		return effectText[e]
-	}
-	return fmt.Sprintf("Effect(%d)", int(e))
-}
+func (e Effect) String() string { return effectNames.String(e) }
 
 func (e Effect) marginResult() bool {
 	switch e {
@@ -211,31 +160,11 @@ func (e Effect) marginResult() bool {
 	return false
 }
 
-// ParseEffect reads an effect name ("-" or "" is NoEffect).
-func ParseEffect(s string) (Effect, error) {
-	k := squash(s)
-	if k == "" || k == "-" || k == "none" {
-		return NoEffect, nil
-	}
-	for e := Flurry; e < numEffects; e++ {
-		if squash(effectText[e]) == k {
-			return e, nil
-		}
-	}
-	return NoEffect, fmt.Errorf("unknown effect %q (allowed: %s)", s, strings.Join(effectText[1:], ", "))
-}
+// MarshalText writes the effect name ("-" for NoEffect).
+func (e Effect) MarshalText() ([]byte, error) { return effectNames.Marshal(e) }
 
-// MarshalText writes the effect name.
-func (e Effect) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
-
-// UnmarshalText reads an effect name.
-func (e *Effect) UnmarshalText(b []byte) error {
-	v, err := ParseEffect(string(b))
-	if err == nil {
-		*e = v
-	}
-	return err
-}
+// UnmarshalText reads an effect name written by MarshalText.
+func (e *Effect) UnmarshalText(b []byte) error { return effectNames.Unmarshal(b, e) }
 
 // Act is an approved action (GM Side, "Approved Actions"), or one of the
 // other things a character can do in the combat model.
@@ -258,15 +187,11 @@ const (
 	numActs
 )
 
-var actText = [numActs]string{"-", "Attack", "Defend", "Trick", "Test", "Taunt", "Intimidate",
+// actNames are the actions as the text prints them; NoAct is "-".
+var actNames = named.Enum[Act]{"-", "Attack", "Defend", "Trick", "Test", "Taunt", "Intimidate",
 	"Maneuver", "All-Out Attack", "Work"}
 
-func (a Act) String() string {
-	if a < numActs {
-		return actText[a]
-	}
-	return fmt.Sprintf("Act(%d)", int(a))
-}
+func (a Act) String() string { return actNames.String(a) }
 
 // Approved reports whether a can be listed as an approved action.
 func (a Act) Approved() bool { return a >= Attack && a <= Maneuver }
@@ -282,31 +207,11 @@ func (a Act) base() Act {
 // Contest reports whether a is resolved as a Quick Contest on the margin table.
 func (a Act) Contest() bool { return a >= Trick && a <= Maneuver }
 
-// ParseAct reads an action name.
-func ParseAct(s string) (Act, error) {
-	k := squash(s)
-	if k == "" || k == "-" || k == "none" {
-		return NoAct, nil
-	}
-	for a := Attack; a < numActs; a++ {
-		if squash(actText[a]) == k {
-			return a, nil
-		}
-	}
-	return NoAct, fmt.Errorf("unknown action %q (allowed: %s)", s, strings.Join(actText[1:], ", "))
-}
+// MarshalText writes the action name ("-" for NoAct).
+func (a Act) MarshalText() ([]byte, error) { return actNames.Marshal(a) }
 
-// MarshalText writes the action name.
-func (a Act) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
-
-// UnmarshalText reads an action name.
-func (a *Act) UnmarshalText(b []byte) error {
-	v, err := ParseAct(string(b))
-	if err == nil {
-		*a = v
-	}
-	return err
-}
+// UnmarshalText reads an action name written by MarshalText.
+func (a *Act) UnmarshalText(b []byte) error { return actNames.Unmarshal(b, a) }
 
 // Bar is the skill bar in the centre of a card's GM side, used for Dramatic
 // Skill Resolution: a step, an adjacent pair of steps, or a special case.
@@ -327,14 +232,9 @@ const (
 	numBars
 )
 
-var barText = [numBars]string{"A", "B", "C", "D", "AB", "BC", "CD", "Possible Setback", "Complication", "Critical Problem"}
+var barNames = named.Enum[Bar]{"A", "B", "C", "D", "AB", "BC", "CD", "Possible Setback", "Complication", "Critical Problem"}
 
-func (b Bar) String() string {
-	if b < numBars {
-		return barText[b]
-	}
-	return fmt.Sprintf("Bar(%d)", int(b))
-}
+func (b Bar) String() string { return barNames.String(b) }
 
 // Special reports whether b is a special case rather than steps.
 func (b Bar) Special() bool { return b >= PossibleSetback && b < numBars }
@@ -364,28 +264,11 @@ func Bars() []Bar {
 	return out
 }
 
-// ParseBar reads a skill bar entry.
-func ParseBar(s string) (Bar, error) {
-	k := squash(s)
-	for b := BarA; b < numBars; b++ {
-		if squash(barText[b]) == k {
-			return b, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown skill bar %q (allowed: %s)", s, strings.Join(barText[:], ", "))
-}
-
 // MarshalText writes the bar entry.
-func (b Bar) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+func (b Bar) MarshalText() ([]byte, error) { return barNames.Marshal(b) }
 
-// UnmarshalText reads a bar entry.
-func (b *Bar) UnmarshalText(t []byte) error {
-	v, err := ParseBar(string(t))
-	if err == nil {
-		*b = v
-	}
-	return err
-}
+// UnmarshalText reads a bar entry written by MarshalText.
+func (b *Bar) UnmarshalText(t []byte) error { return barNames.Unmarshal(t, b) }
 
 // Line is a Standard (S:) or Dramatic (D:) line of the action stack: who
 // acts first and what happens to each side. An entry is an effect, or for

@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func combatGame(t *testing.T) *Game {
+func combatGame(t *testing.T) *game {
 	g := testGame(t)
 	if err := g.StartCombat(false); err != nil {
 		t.Fatal(err)
@@ -22,38 +22,38 @@ func combatGame(t *testing.T) *Game {
 func TestCardEffects(t *testing.T) {
 	tests := []struct {
 		name  Name
-		setup func(g *Game, pl *Play)
-		check func(t *testing.T, g *Game)
+		setup func(g *game, pl *Play)
+		check func(t *testing.T, g *game)
 	}{
-		{Action, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.RoundBonus, 3) }},
-		{Adrenalin, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Next[Physical], 3) }},
-		{Willpower, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Next[Intellectual], 3) }},
-		{Presence, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Next[Interpersonal], 3) }},
-		{Supporter, func(g *Game, pl *Play) { pl.Target = OnHero(1) }, func(t *testing.T, g *Game) { want(t, g.State.Heroes[1].Status.Support, 3) }},
-		{CoupDeGrace, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Coup, 1) }},
-		{Drama, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.CardPoss, 1) }},
-		{Hero, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.CardPoss, 1) }},
-		{Escape, nil, func(t *testing.T, g *Game) { want(t, int(g.State.Outcome), int(Escaped)) }},
-		{Glory, func(g *Game, pl *Play) { g.State.Heroes[0].Status.Crit = true }, func(t *testing.T, g *Game) { want(t, g.State.Glory, 1) }},
-		{Haste, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Extra, 1) }},
-		{Idea, nil, func(t *testing.T, g *Game) { want(t, g.State.Players[0].Ideas, 1) }},
-		{Monologue, nil, func(t *testing.T, g *Game) {
+		{Action, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.RoundBonus, 3) }},
+		{Adrenalin, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Next[Physical], 3) }},
+		{Willpower, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Next[Intellectual], 3) }},
+		{Presence, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Next[Interpersonal], 3) }},
+		{Supporter, func(g *game, pl *Play) { pl.Target = OnHero(1) }, func(t *testing.T, g *game) { want(t, g.State.Heroes[1].Status.Support, 3) }},
+		{CoupDeGrace, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Coup, 1) }},
+		{Drama, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.CardPoss, 1) }},
+		{Hero, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.CardPoss, 1) }},
+		{Escape, nil, func(t *testing.T, g *game) { want(t, int(g.State.Outcome), int(Escaped)) }},
+		{Glory, func(g *game, pl *Play) { g.State.Heroes[0].Status.Crit = true }, func(t *testing.T, g *game) { want(t, g.State.Glory, 1) }},
+		{Haste, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Extra, 1) }},
+		{Idea, nil, func(t *testing.T, g *game) { want(t, g.State.Players[0].Ideas, 1) }},
+		{Monologue, nil, func(t *testing.T, g *game) {
 			want(t, b2i(g.State.Monologue), 1)
 			if err := g.CheckChoice(2, Choice{Act: Attack, Target: 0}); err == nil {
 				t.Error("a villain acted during a Monologue")
 			}
 		}},
-		{OpponentFails, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Fails, 1) }},
-		{SecondChance, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Luck, 1) }},
-		{SeizeInitiative, nil, func(t *testing.T, g *Game) { want(t, b2i(g.State.Retain), 1) }},
-		{Alertness, nil, func(t *testing.T, g *Game) {
+		{OpponentFails, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Fails, 1) }},
+		{SecondChance, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Luck, 1) }},
+		{SeizeInitiative, nil, func(t *testing.T, g *game) { want(t, b2i(g.State.Retain), 1) }},
+		{Alertness, nil, func(t *testing.T, g *game) {
 			want(t, g.State.Heroes[0].Status.Alert, 1)
 			res, err := g.Search(fixed(), 0, 3)
 			if err != nil || !res.Success || g.State.Heroes[0].Status.Alert != 0 {
 				t.Errorf("Alertness search = %+v, %v; want automatic success", res, err)
 			}
 		}},
-		{Connection, nil, func(t *testing.T, g *Game) { want(t, g.State.Heroes[0].Status.Connections, 1) }},
+		{Connection, nil, func(t *testing.T, g *game) { want(t, g.State.Heroes[0].Status.Connections, 1) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name.String(), func(t *testing.T) {
@@ -248,7 +248,7 @@ func TestEndScene(t *testing.T) {
 
 func TestReshuffleWhenDrawRunsOut(t *testing.T) {
 	g := testGame(t)
-	s := &g.State
+	s := g.State
 	s.Discard = append(s.Discard, s.Draw[2:]...)
 	s.Draw = s.Draw[:2]
 	var tr Trace
@@ -363,7 +363,7 @@ func TestPlayerSideErrors(t *testing.T) {
 	}
 }
 
-func takeBack(g *Game, p, id int) {
+func takeBack(g *game, p, id int) {
 	pl := &g.State.Players[p]
 	if i := indexOf(pl.Pool, id); i >= 0 {
 		pl.Pool = remove(pl.Pool, i)

@@ -23,19 +23,19 @@ const (
 
 // Save returns the whole game as JSON: with the dice.Roller's saved bytes
 // (Roller.MarshalBinary), everything needed to play on.
-func (g *Game) Save() ([]byte, error) { return json.Marshal(&g.State) }
+func (s *State) Save() ([]byte, error) { return json.Marshal(s) }
 
 // Restore reads a game Save wrote and checks it whole (State.Check): a
 // state the rules cannot play is an error, never a later panic.
-func Restore(data []byte) (*Game, error) {
-	g := &Game{}
-	if err := json.Unmarshal(data, &g.State); err != nil {
+func Restore(data []byte) (*State, error) {
+	s := &State{}
+	if err := json.Unmarshal(data, s); err != nil {
 		return nil, fmt.Errorf("dramadeck: reading a saved game: %w", err)
 	}
-	if err := g.State.Check(); err != nil {
+	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("dramadeck: saved game refused: %w", err)
 	}
-	return g, nil
+	return s, nil
 }
 
 // Check validates the state whole, before any step reads it: the rules,

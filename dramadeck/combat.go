@@ -14,16 +14,12 @@ type Choice struct {
 	Target int `json:"target"`
 }
 
-// StartCombat begins an encounter: combat time, round 0, no outcome yet.
-// Dramatic selects the D: line of the action stack rather than S:. A
-// player holding Escape may put it into his pool now, as the encounter
-// begins, before its first round (Immediate Effects: Escape must be the
-// first card played into the pool when the encounter begins).
-func (g *Game) StartCombat(dramatic bool) error {
+// StartCombat is Engine.StartCombat on g.State.
+func (g *game) StartCombat(dramatic bool) error {
 	if g.State.Combat {
 		return errors.New("already in combat")
 	}
-	s := &g.State
+	s := g.State
 	s.Combat, s.Dramatic, s.Round, s.Outcome = true, dramatic, 0, Ongoing
 	for p := range s.Players {
 		pl := &s.Players[p]
@@ -34,8 +30,8 @@ func (g *Game) StartCombat(dramatic bool) error {
 	return nil
 }
 
-func (g *Game) endCombat() {
-	s := &g.State
+func (g *game) endCombat() {
+	s := g.State
 	s.Discard = append(s.Discard, s.Stack...)
 	s.Stack = s.Stack[:0]
 	s.Combat, s.Retain = false, false
@@ -43,8 +39,8 @@ func (g *Game) endCombat() {
 	g.clearFlags()
 }
 
-func (g *Game) clearFlags() {
-	s := &g.State
+func (g *game) clearFlags() {
+	s := g.State
 	s.Flurry, s.Setback, s.Break = [2]bool{}, [2]bool{}, [2]bool{}
 	s.Confused, s.Monologue = false, false
 	s.Line = Line{}
@@ -53,8 +49,8 @@ func (g *Game) clearFlags() {
 // flip turns the next card onto the action stack. When the draw pile and
 // discards are both empty the older action stack cards (all but the top)
 // are shuffled back [ours]; with no card at all the current card stays.
-func (g *Game) flip(r *dice.Roller) {
-	s := &g.State
+func (g *game) flip(r *dice.Roller) {
+	s := g.State
 	if len(s.Draw) == 0 && len(s.Discard) == 0 && len(s.Stack) > 1 {
 		top := s.Stack[len(s.Stack)-1]
 		s.Draw = append(s.Draw, s.Stack[:len(s.Stack)-1]...)
@@ -79,8 +75,8 @@ func (g *Game) flip(r *dice.Roller) {
 
 // applyLine sets the round's flags and applies the immediate effects of the
 // current line to each side (GM Side, "Effects").
-func (g *Game) applyLine() {
-	s := &g.State
+func (g *game) applyLine() {
+	s := g.State
 	for side := Heroes; side <= Villains; side++ {
 		e := s.Line.Effect(side)
 		switch e {
@@ -137,21 +133,21 @@ func (g *Game) applyLine() {
 
 // revives reports whether Inspiration brings c back into the fight:
 // with Rules.InspirationRevives, one out of it (not fled, not dead).
-func (g *Game) revives(c *Character) bool {
+func (g *game) revives(c *Character) bool {
 	return g.State.Rules.InspirationRevives && c.Status.Out && !c.Status.Fled && !c.Status.Dead
 }
 
-func (g *Game) loseFP(ci, n int) {
+func (g *game) loseFP(ci, n int) {
 	c := g.char(ci)
 	c.FP -= n
-	if c.FP <= 0 {
-		c.Status.Out = true // collapse [ours, simplified]
+	if c.FP <= g.State.Rules.CollapseFP {
+		c.Status.Out = true // collapse (Rules.CollapseFP)
 		g.checkOutcome()
 	}
 }
 
 // reflip is Seize Initiative's "flip another card immediately".
-func (g *Game) reflip(r *dice.Roller) {
+func (g *game) reflip(r *dice.Roller) {
 	// The new line replaces the old line's effects, not the round's
 	// declarations: a Monologue already declared still holds.
 	mono := g.State.Monologue
@@ -161,7 +157,7 @@ func (g *Game) reflip(r *dice.Roller) {
 	g.applyLine()
 }
 
-func (g *Game) finish(o Outcome) {
+func (g *game) finish(o Outcome) {
 	if g.State.Outcome == Ongoing {
 		g.State.Outcome = o
 		if g.Sink != nil {
@@ -180,8 +176,8 @@ func anyActive(cs []Character) bool {
 	return false
 }
 
-func (g *Game) checkOutcome() {
-	s := &g.State
+func (g *game) checkOutcome() {
+	s := g.State
 	if s.Outcome != Ongoing || !s.Combat {
 		return
 	}
@@ -218,7 +214,7 @@ func (st *Status) takeBonus(kind RollKind, action bool, cardBonus int) (bonus in
 // card; then Second Chance (best of LuckRolls), Up, Drama/Hero and
 // Possibilities (pol decides) re-roll a failure, keeping the better.
 // c is character ci (skillRoll looks it up).
-func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, base int, pol Policy) Result {
+func (g *game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, base int, pol Policy) Result {
 	st := &c.Status
 	eff := base
 	bonus, stymied := st.takeBonus(kind, true, g.State.Rules.Bonus)
@@ -246,7 +242,7 @@ func (g *Game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, 
 // re-roll a failure), though not the round's Action bonus, which is for
 // actions; a Possibility too if its side's policy other (nil: none)
 // spends one.
-func (g *Game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int, other Policy) Result {
+func (g *game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int, other Policy) Result {
 	if !g.State.Rules.DefenceTakesCards {
 		d := g.successRoll(r, base)
 		if g.Sink != nil {
@@ -272,7 +268,7 @@ func (g *Game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int, o
 
 // resisting is the view of character ci asked about a roll, marked as a
 // defence or resistance when it is one.
-func (g *Game) resisting(ci int, resisting bool) *View {
+func (g *game) resisting(ci int, resisting bool) *View {
 	v := g.view(ci)
 	v.Resisting = resisting
 	return v
@@ -282,7 +278,7 @@ func (g *Game) resisting(ci int, resisting bool) *View {
 // on actor ci's success against it (Immediate Effects: one successful
 // action against the PC fails), and spends it: other is ti's side's
 // policy, which chooses the success; with none the card takes the first.
-func (g *Game) opponentFails(ti, ci int, a Act, other Policy) bool {
+func (g *game) opponentFails(ti, ci int, a Act, other Policy) bool {
 	t := g.char(ti)
 	if t.Status.Fails == 0 || (other != nil && !other.Cancel(g.view(ti), ci, a)) {
 		return false
@@ -295,13 +291,13 @@ func (g *Game) opponentFails(ti, ci int, a Act, other Policy) bool {
 }
 
 // skillRoll is skillRollOf for character ci.
-func (g *Game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) Result {
+func (g *game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Policy) Result {
 	return g.skillRollOf(r, ci, g.char(ci), kind, base, pol)
 }
 
 // reroll is skillRollOf after a failure: Second Chance, then Up, Drama/Hero
 // and Possibilities, each re-rolling and keeping the better result.
-func (g *Game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result, pol Policy, resisting bool) Result {
+func (g *game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result, pol Policy, resisting bool) Result {
 	st := &c.Status
 	if st.Luck > 0 {
 		st.Luck--
@@ -380,11 +376,11 @@ func harmful(a Act) bool { return a != Defend }
 // strip is the GM's removal of pool card i (an index checked by
 // checkStrip) from player p's pool after a villain's success at the line's
 // villain action; i < 0 removes nothing.
-func (g *Game) strip(p, i int) {
+func (g *game) strip(p, i int) {
 	if i < 0 {
 		return
 	}
-	s := &g.State
+	s := g.State
 	id := s.Players[p].Pool[i]
 	s.Players[p].Pool = remove(s.Players[p].Pool, i)
 	s.Discard = append(s.Discard, id)
@@ -394,7 +390,7 @@ func (g *Game) strip(p, i int) {
 }
 
 // afterAction closes character ci's action; st is its Status.
-func (g *Game) afterAction(ci int, st *Status, harmed bool) {
+func (g *game) afterAction(ci int, st *Status, harmed bool) {
 	st.Harmed = st.Harmed || harmed
 	st.StymiedNext = false // lapses at the end of the next action
 	if st.Broken {
@@ -403,7 +399,7 @@ func (g *Game) afterAction(ci int, st *Status, harmed bool) {
 }
 
 // broken resolves the margin table's Break after character ci's action.
-func (g *Game) broken(ci int, harmed bool) {
+func (g *game) broken(ci int, harmed bool) {
 	st := &g.char(ci).Status
 	st.Broken = false
 	if !harmed {
@@ -418,7 +414,7 @@ func (g *Game) broken(ci int, harmed bool) {
 // defense is the skill t defends with against an attack: its Defense, the
 // Defend posture's bonus, halved below a third of its FP (GURPS: a tired
 // fighter's Dodge is halved).
-func (g *Game) defense(t *Character) int {
+func (g *game) defense(t *Character) int {
 	def := t.Defense
 	if t.Status.Posture == Defend {
 		def += g.State.Rules.DefendBonus
@@ -430,7 +426,7 @@ func (g *Game) defense(t *Character) int {
 }
 
 // attack resolves an Attack or All-Out Attack by character ci (c) on t.
-func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol, other Policy) (success, harmed bool) {
+func (g *game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, pol, other Policy) (success, harmed bool) {
 	base := level(c.Attack, unskilled)
 	if ch.Act == AllOutAttack {
 		base += g.State.Rules.AllOutAttackBonus
@@ -463,13 +459,13 @@ func (g *Game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	case t.HP <= 0:
 		t.Status.Out = true
 		g.checkOutcome()
-	case dmg*2 > t.MaxHP:
-		t.Status.Stunned = true // a major wound stuns [ours, simplified]
+	case dmg*100 > t.MaxHP*g.State.Rules.StunPercent:
+		t.Status.Stunned = true // a major wound stuns (Rules.StunPercent)
 	}
 	return true, dmg > 0
 }
 
-func (g *Game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, call Effect, pol, other Policy) (success, harmed bool) {
+func (g *game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unskilled bool, call Effect, pol, other Policy) (success, harmed bool) {
 	sk, resist, kind := contestSkills(ch.Act, c, t, unskilled)
 	a := g.skillRollOf(r, ci, c, kind, sk, pol)
 	d := g.resistRoll(r, ch.Target, ci, kind, resist, other)
@@ -505,7 +501,7 @@ func (g *Game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unski
 }
 
 // inflict applies a margin-table result to character ci.
-func (g *Game) inflict(ci int, e Effect) {
+func (g *game) inflict(ci int, e Effect) {
 	st := &g.char(ci).Status
 	switch e {
 	case Stymied:
@@ -528,7 +524,7 @@ func (g *Game) inflict(ci int, e Effect) {
 
 // breakSide: the side's characters (cs[i] is character off+i) who were
 // hurt and did no harm this round flee.
-func (g *Game) breakSide(cs []Character, off int) {
+func (g *game) breakSide(cs []Character, off int) {
 	for i := range cs {
 		c := &cs[i]
 		if c.Active() && c.HP < c.MaxHP && !c.Status.Harmed {

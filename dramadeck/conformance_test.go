@@ -19,43 +19,43 @@ func (m conformance) Scenario() sim.Mechanic {
 }
 
 func (m conformance) NewGame(r *dice.Roller) (simtest.Game, error) {
-	g, err := m.s.NewGame(r)
+	s, err := m.s.NewState(r)
 	if err != nil {
 		return nil, err
 	}
-	return m.wrap(g)
+	return m.wrap(s)
 }
 
 func (m conformance) Restore(state []byte) (simtest.Game, error) {
-	g, err := Restore(state)
+	s, err := Restore(state)
 	if err != nil {
 		return nil, err
 	}
-	return m.wrap(g)
+	return m.wrap(s)
 }
 
-func (m conformance) wrap(g *Game) (simtest.Game, error) {
+func (m conformance) wrap(s *State) (simtest.Game, error) {
 	heroes, gm, err := m.s.Policies()
 	if err != nil {
 		return nil, err
 	}
-	return &stepGame{g: g, heroes: heroes, gm: gm}, nil
+	return &stepGame{g: &game{State: s}, heroes: heroes, gm: gm}, nil
 }
 
-// stepGame is one encounter played by Game.Step.
+// stepGame is one encounter played by Engine.Step (g, a game over the
+// same State, answers the questions StepIllegal asks).
 type stepGame struct {
-	g          *Game
+	g          *game
 	heroes, gm Policy
 }
 
 func (sg *stepGame) Done() bool            { return sg.g.Over() }
-func (sg *stepGame) Save() ([]byte, error) { return sg.g.Save() }
+func (sg *stepGame) Save() ([]byte, error) { return sg.g.State.Save() }
 
 func (sg *stepGame) Step(r *dice.Roller) ([]any, error) {
 	var evs []any
-	sg.g.Sink = func(e Event) { evs = append(evs, e) }
-	defer func() { sg.g.Sink = nil }()
-	err := sg.g.Step(r, sg.heroes, sg.gm)
+	e := Engine{Sink: func(e Event) { evs = append(evs, e) }}
+	err := e.Step(sg.g.State, r, sg.heroes, sg.gm)
 	return evs, err
 }
 
@@ -65,7 +65,7 @@ func (sg *stepGame) Step(r *dice.Roller) ([]any, error) {
 // the GM stripping a pool card that is not there.
 func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 	g := sg.g
-	s := &g.State
+	s := g.State
 	bad := &illegal{Style: Style{Label: "illegal"}, chaos: chaos}
 	heroes, gm := sg.heroes, sg.gm
 	switch {

@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // MaxCards bounds the size of a deck read from a file.
@@ -257,7 +259,7 @@ func ParseDeck(rd io.Reader, seed uint64) (*Deck, error) {
 		if err != nil || count < 1 {
 			return nil, fmt.Errorf("deck line %d: bad count %q (must be a whole number >= 1)", lineNo, head[:sp])
 		}
-		name, err := ParseName(head[sp+1:])
+		name, err := readCardName(head[sp+1:])
 		if err != nil {
 			return nil, fmt.Errorf("deck line %d: %w", lineNo, err)
 		}
@@ -339,7 +341,7 @@ func parseGM(fields []string) (Card, error) {
 		return c, fmt.Errorf("Act: lists %d actions, want 1 or 2", len(acts))
 	}
 	for i, a := range acts {
-		v, e := ParseAct(a)
+		v, e := actNames.Parse(strings.TrimSpace(a))
 		if e != nil {
 			return c, fmt.Errorf("Act: %w", e)
 		}
@@ -355,7 +357,7 @@ func parseGM(fields []string) (Card, error) {
 	if err != nil {
 		return c, err
 	}
-	c.Bar, err = ParseBar(s)
+	c.Bar, err = barNames.Parse(s)
 	return c, err
 }
 
@@ -365,21 +367,21 @@ func parseLine(s string) (Line, error) {
 	if len(tok) < 3 || len(tok) > 4 {
 		return l, fmt.Errorf("line %q: want <first> <hero effect> <villain effect> [<villain action>]", s)
 	}
-	if err := l.First.UnmarshalText([]byte(tok[0])); err != nil {
-		return l, err
-	}
 	var err error
-	if l.Hero, err = ParseEffect(tok[1]); err != nil {
+	if l.First, err = sideNames.Parse(tok[0]); err != nil {
 		return l, err
 	}
-	if l.Villain, err = ParseEffect(tok[2]); err != nil {
+	if l.Hero, err = effectNames.Parse(tok[1]); err != nil {
+		return l, err
+	}
+	if l.Villain, err = effectNames.Parse(tok[2]); err != nil {
 		return l, err
 	}
 	if !l.Hero.gmEffect() || !l.Villain.gmEffect() {
 		return l, fmt.Errorf("line %q: line effects are Flurry, Inspiration, Up, Break, Confused, Fatigued, Setback, Stymied or -", s)
 	}
 	if len(tok) == 4 {
-		if l.VillainAction, err = ParseAct(tok[3]); err != nil {
+		if l.VillainAction, err = actNames.Parse(tok[3]); err != nil {
 			return l, err
 		}
 		if !l.VillainAction.Approved() {
@@ -387,6 +389,32 @@ func parseLine(s string) (Line, error) {
 		}
 	}
 	return l, nil
+}
+
+// readCardName reads a card name in a deck file leniently, as people
+// write them: case, spaces, underscores, hyphens and apostrophes aside
+// ("coup de grace", "Opponent_Fails"). Everything else in the file, and
+// every name in JSON, is read exactly as written.
+func readCardName(s string) (Name, error) {
+	k := squash(s)
+	for n := Action; n < numNames; n++ {
+		if squash(nameNames[n]) == k {
+			return n, nil
+		}
+	}
+	return NoName, fmt.Errorf("unknown card %q; allowed %s", s, named.Allowed(nameNames[1:]))
+}
+
+// squash folds a name for lenient matching: lower case, without spaces,
+// underscores, hyphens or apostrophes.
+func squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '_', '-', '\'':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, strings.TrimSpace(s))
 }
 
 func (e Effect) gmEffect() bool { return e <= Stymied }

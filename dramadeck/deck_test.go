@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,29 +122,70 @@ func TestParseDeckErrors(t *testing.T) {
 	}
 }
 
-func TestNamesRoundTrip(t *testing.T) {
-	for _, n := range Names() {
-		b, err := n.MarshalText()
+// roundTrip writes every value of an enum as text and reads it back,
+// and refuses the first value past the end and a lower-case name.
+func roundTrip[T interface {
+	~uint8
+	MarshalText() ([]byte, error)
+}](t *testing.T, n int, read func(*T, []byte) error) {
+	t.Helper()
+	for i := range n {
+		v := T(i)
+		b, err := v.MarshalText()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%T %d: %v", v, i, err)
 		}
-		var m Name
-		if err := m.UnmarshalText(b); err != nil || m != n {
-			t.Errorf("%v: %v %v", n, m, err)
+		var back T
+		if err := read(&back, b); err != nil || back != v {
+			t.Errorf("%T %d -> %q -> %d, %v", v, i, b, back, err)
 		}
-	}
-	for _, b := range Bars() {
-		v, err := ParseBar(b.String())
-		if err != nil || v != b {
-			t.Errorf("bar %v", b)
+		if s := fmt.Sprint(v); s != string(b) {
+			t.Errorf("%T %d: String %q, MarshalText %q", v, i, s, b)
 		}
-	}
-	for e := Flurry; e < numEffects; e++ {
-		v, err := ParseEffect(e.String())
-		if err != nil || v != e {
-			t.Errorf("effect %v", e)
+		if low := strings.ToLower(string(b)); low != string(b) {
+			if err := read(&back, []byte(low)); err == nil {
+				t.Errorf("%T: %q read as %v (names are read exactly as written)", v, low, back)
+			}
 		}
 	}
+	if _, err := T(n).MarshalText(); err == nil {
+		t.Errorf("%T %d past the end written", T(n), n)
+	}
+}
+
+// Every enum writes and reads its name one way (internal/named's Enum).
+func TestEnumsRoundTrip(t *testing.T) {
+	roundTrip(t, int(numNames), (*Name).UnmarshalText)
+	roundTrip(t, 3, (*Kind).UnmarshalText)
+	roundTrip(t, 2, (*Side).UnmarshalText)
+	roundTrip(t, int(numEffects), (*Effect).UnmarshalText)
+	roundTrip(t, int(numActs), (*Act).UnmarshalText)
+	roundTrip(t, int(numBars), (*Bar).UnmarshalText)
+}
+
+// A deck file names cards leniently (case, spaces, underscores, hyphens,
+// apostrophes aside), and "-" or a near miss is no card.
+func TestDeckFileReadsCardNamesLeniently(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Name
+	}{
+		{"coup de grace", CoupDeGrace}, {"Opponent_Fails", OpponentFails}, {" SECOND-CHANCE ", SecondChance},
+		{"Coup de Grace", CoupDeGrace}, {"-", NoName}, {"", NoName}, {"Heroes", NoName},
+	} {
+		got, err := readCardName(tc.in)
+		if got != tc.want || (err == nil) != (tc.want != NoName) {
+			t.Errorf("readCardName(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	d, err := ParseDeck(strings.NewReader("2 coup de grace\n1 opponent fails\n"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want(t, len(d.Cards), 3)
+}
+
+func TestNameKinds(t *testing.T) {
 	want(t, int(Alertness.Kind()), int(Deferred))
 	want(t, int(Romance.Kind()), int(Subplot))
 	want(t, int(Haste.Kind()), int(Immediate))

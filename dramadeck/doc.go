@@ -32,7 +32,10 @@
 // rulings set (Generate), and shipped as the data file deck.txt, embedded in
 // the package (DefaultDeck). ParseDeck reads that format, or a bare
 // composition ("<count> <Name>" per line) whose GM faces it generates;
-// unknown names and bad counts are errors.
+// unknown names and bad counts are errors. A deck file reads card names
+// leniently (case, spaces, hyphens, underscores and apostrophes aside);
+// everywhere else (saved states, scenarios, events) cards, effects,
+// actions, skill bars and sides read and write as the names printed here.
 //
 // # Players
 //
@@ -81,8 +84,13 @@
 // All-Out Defence and All-Out Attack last until the character acts again.
 // The combat model around the cards is deliberately small [ours]: attack
 // skill against one active defence, dice of damage less DR, HP and FP
-// tracks, a blow of more than half the HP stuns, FP at 0 takes a
-// character out.
+// tracks. Its rulings are settings: All-Out Defence is taken without a
+// roll (Rules.DefendRolls, [ours]); a blow of more than half the HP, the
+// GURPS major wound [src], stuns without the HT roll (Rules.StunPercent,
+// [ours]); FP at 0 takes a character out (Rules.CollapseFP, [ours]; GURPS
+// lets him go on below 0 at a risk not modelled). Card effects still
+// waiting at the end of a scene lapse with it (Rules.EffectsOutlastScene,
+// [ours]; the text is silent).
 //
 // A Dramatic Skill Resolution (StartTask, TaskRound, TaskStep,
 // AttemptSteps; the tasks live in State.Tasks) works through steps A to D
@@ -100,16 +108,20 @@
 //
 // State is the whole game as one value: the Rules and the Deck it is
 // played with, every pile and character, the round's phase and acting
-// order, the tasks. Game.Save writes it as JSON; Restore reads it back
-// and refuses, through State.Check, anything a step could not play. Every
-// step validates first and changes neither the State nor the dice.Roller
-// when it refuses; a policy's answers a step needs are asked and checked
-// before any die is rolled. Step takes the next step of an encounter;
+// order, the tasks (NewState; Scenario.NewState deals one as a trial
+// does). State.Save writes it as JSON; Restore reads it back and refuses,
+// through State.Check, anything a step could not play. The steps are the
+// methods of an Engine, which holds nothing but its Sink: copies of one
+// may play on other goroutines, each on its own State. Every step
+// validates first and changes neither the State nor the dice.Roller when
+// it refuses; a policy's answers a step needs are asked and checked
+// before any die is rolled. Engine.Step takes the next step of an encounter;
 // PlayRound, RunEncounter and the Runner's trials are Step repeated, so
 // there is one rules engine. Every choice the text leaves open goes to a
 // Policy, whose methods receive a *View of the state (PolicyByName,
 // PolicyNames); Choices lists the actions a character may take now, from
-// the checks Act makes. An optional Sink receives Events (flips, plays,
+// the checks Act makes (State.Choices, Declarable, Movable and Turn are
+// the queries). The Engine's optional Sink receives Events (flips, plays,
 // rolls...). Scenario and Runner form the face the stakes CLI and
 // simulator use; encounters have no exact model (markov.ErrNoExact), but
 // single draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.

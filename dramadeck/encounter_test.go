@@ -56,7 +56,7 @@ func TestCardsConserved(t *testing.T) {
 // size.
 func TestSideOrder(t *testing.T) {
 	g := testGame(t)
-	s := &g.State
+	s := g.State
 	nh := len(s.Heroes)
 	want := func(side Side) []int {
 		var o []int

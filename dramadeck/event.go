@@ -68,7 +68,7 @@ func (k *EventKind) UnmarshalText(b []byte) error { return evNames.Unmarshal(b, 
 
 var evNames = named.Enum[EventKind](evText[:])
 
-// Trace is a recorder: pass t.Add as a Game's Sink.
+// Trace is a recorder: pass t.Add as an Engine's Sink.
 type Trace struct{ Events []Event }
 
 // Add appends e.
@@ -77,7 +77,7 @@ func (t *Trace) Add(e Event) { t.Events = append(t.Events, e) }
 // emit sends e to the sink. Call sites test g.Sink != nil first, so that
 // with no sink no Event is even built (the compiler fills the struct before
 // an inlined call would test it).
-func (g *Game) emit(e Event) {
+func (g *game) emit(e Event) {
 	if g.Sink != nil {
 		e.Round = g.State.Round
 		g.Sink(e)

@@ -219,10 +219,11 @@ func SampleTask(rules Rules, d *Deck, t Task, pol Policy, r *dice.Roller, trials
 		return TaskExact{}, fmt.Errorf("trials %d, must be 1..1e8", trials)
 	}
 	hero := Character{Name: "worker", MaxHP: 10, MaxFP: 10}
-	g, err := NewGame(rules, d, []Character{hero}, nil)
+	st, err := NewState(rules, d, []Character{hero}, nil)
 	if err != nil {
 		return TaskExact{}, err
 	}
+	g := &game{State: st}
 	if err := t.Check(); err != nil {
 		return TaskExact{}, err
 	}
@@ -230,7 +231,7 @@ func SampleTask(rules Rules, d *Deck, t Task, pol Policy, r *dice.Roller, trials
 		return TaskExact{}, errors.New("SampleTask needs a policy")
 	}
 	e := TaskExact{ByRound: make([]float64, t.Rounds+1)}
-	s := &g.State
+	s := g.State
 	w := 1 / float64(trials)
 	for range trials {
 		s.Draw = s.Draw[:0]

@@ -77,27 +77,28 @@ func ExampleTaskChance() {
 
 // Playing an encounter step by step: a round at a time under the default
 // policies, with the state visible between rounds.
-func ExampleGame_PlayRound() {
-	s := dramadeck.DefaultScenario()
+func ExampleEngine_PlayRound() {
+	sc := dramadeck.DefaultScenario()
 	d, _ := dramadeck.DefaultDeck()
-	g, err := dramadeck.NewGame(s.Rules, d, s.Heroes, s.Villains)
+	s, err := dramadeck.NewState(sc.Rules, d, sc.Heroes, sc.Villains)
 	if err != nil {
 		panic(err)
 	}
+	var e dramadeck.Engine
 	r := dice.NewSeeded(2)
-	g.Shuffle(r)
-	for p := range g.State.Players {
-		_ = g.EnterPlay(r, p)
+	e.Shuffle(s, r)
+	for p := range s.Players {
+		_ = e.EnterPlay(s, r, p)
 	}
-	fmt.Println("hand sizes:", len(g.State.Players[0].Hand), len(g.State.Players[1].Hand), len(g.State.Players[2].Hand))
-	_ = g.StartCombat(false)
+	fmt.Println("hand sizes:", len(s.Players[0].Hand), len(s.Players[1].Hand), len(s.Players[2].Hand))
+	_ = e.StartCombat(s, false)
 	pol, _ := dramadeck.PolicyByName("default")
-	for g.State.Outcome == dramadeck.Ongoing && g.State.Round < 30 {
-		if err := g.PlayRound(r, pol, pol); err != nil {
+	for s.Outcome == dramadeck.Ongoing && s.Round < 30 {
+		if err := e.PlayRound(s, r, pol, pol); err != nil {
 			panic(err)
 		}
 	}
-	fmt.Println(g.CheckCards() == nil, g.State.Outcome != dramadeck.Ongoing)
+	fmt.Println(s.CheckCards() == nil, s.Outcome != dramadeck.Ongoing)
 	// Output:
 	// hand sizes: 4 4 4
 	// true true
@@ -131,6 +132,6 @@ func ExampleParseDeck() {
 	fmt.Println(err)
 	// Output:
 	// 48 20
-	// deck line 1: unknown card "Fireball" (known: Action, Adrenalin, Willpower, Presence, Coup de Grace, Drama, Escape, Glory, Haste, Hero, Idea, Leadership, Master Plan, Monologue, Opponent Fails, Second Chance, Seize Initiative, Supporter, Rally, Alertness, Connection, Campaign, Martyr, Mistaken Identity, Nemesis, Personal Stake, Romance, Suspicion, True Identity)
+	// deck line 1: unknown card "Fireball"; allowed "Action", "Adrenalin", "Willpower", "Presence", "Coup de Grace", "Drama", "Escape", "Glory" and 21 more
 	// deck line 1: bad count "0" (must be a whole number >= 1)
 }

@@ -17,7 +17,7 @@ func countActions(tr *Trace) map[int]int {
 }
 
 // nextLine makes the top of the draw pile carry line l.
-func nextLine(g *Game, l Line) {
+func nextLine(g *game, l Line) {
 	id := g.State.Draw[len(g.State.Draw)-1]
 	g.State.Deck.Cards[id].Standard = l
 }
@@ -244,31 +244,31 @@ func TestMarginTable(t *testing.T) {
 	tests := []struct {
 		act          Act
 		actor, faces []int // actor 3d6, then target 3d6
-		check        func(t *testing.T, g *Game)
+		check        func(t *testing.T, g *game)
 	}{
 		// Face Taunt 15 (Influence) vs Boss Will 14: 1,1,1 (margin 12) vs 6,6,5 (margin -3): MoV 15: Up/Setback.
-		{Taunt, []int{1, 1, 1}, []int{6, 6, 5}, func(t *testing.T, g *Game) {
+		{Taunt, []int{1, 1, 1}, []int{6, 6, 5}, func(t *testing.T, g *game) {
 			want(t, g.State.Heroes[1].Status.Up, 1)
 			want(t, b2i(g.State.Villains[0].Status.LoseAction), 1)
 		}},
 		// Intimidate 13 vs Will 14: 3,3,3 (4) vs 5,5,5 (-1): MoV 5: Unskilled.
-		{Intimidate, []int{3, 3, 3}, []int{5, 5, 5}, func(t *testing.T, g *Game) {
+		{Intimidate, []int{3, 3, 3}, []int{5, 5, 5}, func(t *testing.T, g *game) {
 			want(t, b2i(g.State.Villains[0].Status.Unskilled), 1)
 		}},
 		// Test Will 13 vs 14: 2,2,2 (7) vs 4,4,5 (1): MoV 6 -> Unskilled; vs 6,6,6 (-4): MoV 11 Setback.
-		{Test, []int{2, 2, 2}, []int{6, 6, 6}, func(t *testing.T, g *Game) {
+		{Test, []int{2, 2, 2}, []int{6, 6, 6}, func(t *testing.T, g *game) {
 			want(t, b2i(g.State.Villains[0].Status.LoseAction), 1)
 		}},
 		// Trick 15 vs IQ 12: 4,4,4 (3) vs 5,5,4 (-2): MoV 5: Unskilled.
-		{Trick, []int{4, 4, 4}, []int{5, 5, 4}, func(t *testing.T, g *Game) {
+		{Trick, []int{4, 4, 4}, []int{5, 5, 4}, func(t *testing.T, g *game) {
 			want(t, b2i(g.State.Villains[0].Status.Unskilled), 1)
 		}},
 		// Maneuver 12 vs 13: 3,4,3 (2) vs 4,4,4 (1): MoV 1: Fatigued.
-		{Maneuver, []int{3, 4, 3}, []int{4, 4, 4}, func(t *testing.T, g *Game) {
+		{Maneuver, []int{3, 4, 3}, []int{4, 4, 4}, func(t *testing.T, g *game) {
 			want(t, g.State.Villains[0].FP, g.State.Villains[0].MaxFP-2)
 		}},
 		// Intimidate 13 vs 14: 1,1,1 (10) vs 6,6,6 (-4): MoV 14... Setback; 18 is 17+ so use 6,6,5: -3 -> 13 Setback.
-		{Intimidate, []int{1, 1, 1}, []int{6, 6, 5}, func(t *testing.T, g *Game) {
+		{Intimidate, []int{1, 1, 1}, []int{6, 6, 5}, func(t *testing.T, g *game) {
 			want(t, b2i(g.State.Villains[0].Status.LoseAction), 1)
 		}},
 	}

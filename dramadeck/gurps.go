@@ -36,7 +36,7 @@ func (c *Criticals) Judge(roll, skill int) Result {
 
 // successRoll rolls 3d6 against effective skill under the game's
 // criticals (GURPS Basic Set, "Success Rolls").
-func (g *Game) successRoll(r *dice.Roller, skill int) Result {
+func (g *game) successRoll(r *dice.Roller, skill int) Result {
 	return g.State.Rules.Criticals.SuccessRoll(r, skill)
 }
 

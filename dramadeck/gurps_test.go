@@ -105,7 +105,7 @@ func TestSuccessRollSampled(t *testing.T) {
 	}
 }
 
-// TestSuccessRollFollowsRules: changing Game.Rules.Criticals mid-game takes
+// TestSuccessRollFollowsRules: changing State.Rules.Criticals mid-game takes
 // effect from the next step (the engine's table is rebuilt): Search here,
 // and an attack through Act.
 func TestSuccessRollFollowsRules(t *testing.T) {

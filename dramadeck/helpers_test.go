@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stakesrpg/stakes/dice"
 )
 
 // deal begins an encounter as a Runner's trial does: the deck shuffled,
 // every player's hand dealt into play, combat started.
-func deal(t testing.TB, g *Game, r *dice.Roller, dramatic bool) {
+func deal(t testing.TB, g *game, r *dice.Roller, dramatic bool) {
 	t.Helper()
 	g.Shuffle(r)
 	for p := range g.State.Players {
@@ -26,7 +27,7 @@ func deal(t testing.TB, g *Game, r *dice.Roller, dramatic bool) {
 
 // testGame: two heroes, one villain, a deck of two of every card with
 // generated GM sides; all cards in the draw pile in deck order.
-func testGame(t *testing.T) *Game {
+func testGame(t *testing.T) *game {
 	t.Helper()
 	var comp []Count
 	for _, n := range Names() {
@@ -37,7 +38,7 @@ func testGame(t *testing.T) *Game {
 		t.Fatal(err)
 	}
 	s := DefaultScenario()
-	g, err := NewGame(DefaultRules(), d, s.Heroes[:2], s.Villains[:1])
+	g, err := newGame(DefaultRules(), d, s.Heroes[:2], s.Villains[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func testGame(t *testing.T) *Game {
 }
 
 // give moves a card of name n from the draw pile to player p's hand or pool.
-func give(t *testing.T, g *Game, p int, n Name, pool bool) int {
+func give(t *testing.T, g *game, p int, n Name, pool bool) int {
 	t.Helper()
 	for i, id := range g.State.Draw {
 		if g.State.Deck.Cards[id].Name == n {
@@ -63,7 +64,7 @@ func give(t *testing.T, g *Game, p int, n Name, pool bool) int {
 }
 
 // stackCard puts a card with the given line on the action stack.
-func stackCard(t *testing.T, g *Game, l Line, acts [2]Act) int {
+func stackCard(t *testing.T, g *game, l Line, acts [2]Act) int {
 	t.Helper()
 	id := g.State.Draw[0]
 	g.State.Draw = remove(g.State.Draw, 0)
@@ -74,7 +75,7 @@ func stackCard(t *testing.T, g *Game, l Line, acts [2]Act) int {
 	return id
 }
 
-func snapshot(t testing.TB, s State) State {
+func snapshot(t testing.TB, s *State) State {
 	t.Helper()
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -88,7 +89,7 @@ func snapshot(t testing.TB, s State) State {
 }
 
 // mustFail runs op, wants an error, and checks the state did not change.
-func mustFail(t *testing.T, g *Game, what string, op func() error) {
+func mustFail(t *testing.T, g *game, what string, op func() error) {
 	t.Helper()
 	before := snapshot(t, g.State)
 	err := op()
@@ -104,7 +105,7 @@ func mustFail(t *testing.T, g *Game, what string, op func() error) {
 
 // stateDiff is the difference between two states as saved, "" if none:
 // the JSON is compared first, the (slower) diff made only on a change.
-func stateDiff(t testing.TB, a, b State) string {
+func stateDiff(t testing.TB, a State, b *State) string {
 	t.Helper()
 	ja, err := json.Marshal(a)
 	if err != nil {
@@ -117,7 +118,7 @@ func stateDiff(t testing.TB, a, b State) string {
 	if bytes.Equal(ja, jb) {
 		return ""
 	}
-	return cmp.Diff(a, b)
+	return cmp.Diff(a, *b, cmpopts.IgnoreUnexported(State{}))
 }
 
 func fixed(faces ...int) *dice.Roller { return dice.Scripted(faces...) }
@@ -149,7 +150,7 @@ func unkillable(s Scenario) Scenario {
 // declaring opens the declarations of a round on an encounter already
 // begun, as BeginRound would after its flip (for tests that set the
 // action stack by hand).
-func declaring(g *Game) {
+func declaring(g *game) {
 	g.State.Phase = Declaring
 	for p := range g.State.Players {
 		g.State.Players[p].Declared = false
@@ -158,7 +159,26 @@ func declaring(g *Game) {
 
 // turnOf makes it character ci's turn to act, as though everyone before
 // it had acted.
-func turnOf(g *Game, ci int) {
+func turnOf(g *game, ci int) {
 	g.State.Phase = Acting
 	g.State.Queue = append(g.State.Queue[:0], ci)
+}
+
+// newGame is NewState with a game over it, for tests that take the
+// steps by hand.
+func newGame(rules Rules, d *Deck, heroes, villains []Character) (*game, error) {
+	s, err := NewState(rules, d, heroes, villains)
+	if err != nil {
+		return nil, err
+	}
+	return &game{State: s}, nil
+}
+
+// restoreGame is Restore with a game over the state read.
+func restoreGame(b []byte) (*game, error) {
+	s, err := Restore(b)
+	if err != nil {
+		return nil, err
+	}
+	return &game{State: s}, nil
 }

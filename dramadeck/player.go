@@ -32,8 +32,8 @@ type Play struct {
 // draw takes the top card of the draw pile, first shuffling the discards
 // back in if it is empty (The Player Side: reshuffle when the pile runs
 // out). It reports false when no card is left anywhere.
-func (g *Game) draw(r *dice.Roller) (int, bool) {
-	s := &g.State
+func (g *game) draw(r *dice.Roller) (int, bool) {
+	s := g.State
 	if len(s.Draw) == 0 {
 		if len(s.Discard) == 0 {
 			return -1, false
@@ -51,7 +51,7 @@ func (g *Game) draw(r *dice.Roller) (int, bool) {
 }
 
 // drawTo draws one card into player p's hand.
-func (g *Game) drawTo(r *dice.Roller, p int, kind EventKind) bool {
+func (g *game) drawTo(r *dice.Roller, p int, kind EventKind) bool {
 	c, ok := g.draw(r)
 	if !ok {
 		return false
@@ -65,7 +65,7 @@ func (g *Game) drawTo(r *dice.Roller, p int, kind EventKind) bool {
 	return true
 }
 
-func (g *Game) refill(r *dice.Roller, p int) {
+func (g *game) refill(r *dice.Roller, p int) {
 	for len(g.State.Players[p].Hand) < g.State.Rules.HandSize {
 		if !g.drawTo(r, p, EvDraw) {
 			return
@@ -73,9 +73,8 @@ func (g *Game) refill(r *dice.Roller, p int) {
 	}
 }
 
-// EnterPlay deals a new PC's player their starting hand (The Player Side:
-// four cards when a PC enters play).
-func (g *Game) EnterPlay(r *dice.Roller, p int) error {
+// EnterPlay is Engine.EnterPlay on g.State.
+func (g *game) EnterPlay(r *dice.Roller, p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -87,14 +86,9 @@ func (g *Game) EnterPlay(r *dice.Roller, p int) error {
 	return nil
 }
 
-// AddPlayer seats a new player whose hero c enters play mid-adventure, and
-// deals him his hand (The Player Side: four cards when a new PC enters
-// play). It returns his player number, which is his hero's index; the
-// villains' character indices move up by one. In a round under way he
-// declares with the others if they are still declaring, and acts from the
-// next round.
-func (g *Game) AddPlayer(r *dice.Roller, c Character) (int, error) {
-	s := &g.State
+// AddPlayer is Engine.AddPlayer on g.State.
+func (g *game) AddPlayer(r *dice.Roller, c Character) (int, error) {
+	s := g.State
 	if len(s.Heroes) >= MaxHeroes {
 		return -1, fmt.Errorf("%d heroes already, at most %d", len(s.Heroes), MaxHeroes)
 	}
@@ -112,9 +106,8 @@ func (g *Game) AddPlayer(r *dice.Roller, c Character) (int, error) {
 	return p, g.EnterPlay(r, p)
 }
 
-// Draw gives player p one card from the deck (the reward for an approved
-// action or a Dramatic Skill Resolution side roll).
-func (g *Game) Draw(r *dice.Roller, p int) error {
+// Draw is Engine.Draw on g.State.
+func (g *game) Draw(r *dice.Roller, p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -124,11 +117,8 @@ func (g *Game) Draw(r *dice.Roller, p int) error {
 	return nil
 }
 
-// MoveToPool moves card id from player p's hand to pool: in combat, once
-// per round, after the hero took a scene-moving action. Escape goes in
-// only as the first card of the encounter, as it begins (before its first
-// round), and then nothing else may.
-func (g *Game) MoveToPool(p, id int) error {
+// MoveToPool is Engine.MoveToPool on g.State.
+func (g *game) MoveToPool(p, id int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -149,7 +139,7 @@ func (g *Game) MoveToPool(p, id int) error {
 
 // checkMove reports why player p may not move card id from hand to pool
 // now, or nil.
-func (g *Game) checkMove(p, id int) error {
+func (g *game) checkMove(p, id int) error {
 	pl := &g.State.Players[p]
 	switch {
 	case !g.State.Combat:
@@ -187,9 +177,8 @@ type Swap struct {
 	Take int `json:"take"`
 }
 
-// DeclineMove is player p's choice to keep his hand this round when his
-// hero's action would let him move a card to the pool.
-func (g *Game) DeclineMove(p int) error {
+// DeclineMove is Engine.DeclineMove on g.State.
+func (g *game) DeclineMove(p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -200,9 +189,8 @@ func (g *Game) DeclineMove(p int) error {
 	return nil
 }
 
-// Trade swaps cards between players p and q: hand to hand out of combat,
-// pool to pool in combat, the same number each way.
-func (g *Game) Trade(p, q int, give, take []int) error {
+// Trade is Engine.Trade on g.State.
+func (g *game) Trade(p, q int, give, take []int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -250,11 +238,8 @@ func (g *Game) Trade(p, q int, give, take []int) error {
 	return nil
 }
 
-// PlayFromHand plays a card out of combat (The Player Side: out of combat,
-// cards are played from the hand and nothing is drawn). A subplot played
-// so comes into play: it goes to the pool, where it stays for the
-// adventure (Subplot Cards).
-func (g *Game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
+// PlayFromHand is Engine.PlayFromHand on g.State.
+func (g *game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -268,16 +253,8 @@ func (g *Game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
 	return nil
 }
 
-// Declare plays, all at once, the cards player p activates from the pool
-// this round (The Player Side: all cards played in a round are declared
-// together). Each player declares at most once a round; a Confused side may
-// not activate pool cards. Every play is checked before any takes effect.
-//
-// Declarations come at the start of the round, after the flip [ours]:
-// cards whose moment comes later (Second Chance, Opponent Fails, Drama and
-// Hero, the next-roll bonuses) wait on the character's Status until it
-// does, and Haste's extra action is taken right after the declarations.
-func (g *Game) Declare(r *dice.Roller, p int, plays []Play) error {
+// Declare is Engine.Declare on g.State.
+func (g *game) Declare(r *dice.Roller, p int, plays []Play) error {
 	if err := g.checkDeclare(p, plays, nil, false); err != nil {
 		return err
 	}
@@ -285,7 +262,7 @@ func (g *Game) Declare(r *dice.Roller, p int, plays []Play) error {
 	return nil
 }
 
-func (g *Game) declare(r *dice.Roller, p int, plays []Play) {
+func (g *game) declare(r *dice.Roller, p int, plays []Play) {
 	g.State.Players[p].Declared = true
 	for _, pl := range plays {
 		g.apply(r, p, pl, true)
@@ -293,11 +270,11 @@ func (g *Game) declare(r *dice.Roller, p int, plays []Play) {
 	g.closeDeclarations()
 }
 
-func (g *Game) checkDeclare(p int, plays []Play, extra []int, critical bool) error {
+func (g *game) checkDeclare(p int, plays []Play, extra []int, critical bool) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	s := &g.State
+	s := g.State
 	switch {
 	case !s.Combat:
 		return errors.New("declaring pool cards happens in combat; out of combat play from hand")
@@ -324,14 +301,12 @@ func (g *Game) checkDeclare(p int, plays []Play, extra []int, critical bool) err
 	return nil
 }
 
-// PlayHaste plays Haste from player p's pool while the characters act,
-// outside the declarations (Immediate Effects: Haste can be played during
-// someone else's action): his hero takes the extra action at once, next.
-func (g *Game) PlayHaste(r *dice.Roller, p, id int) error {
+// PlayHaste is Engine.PlayHaste on g.State.
+func (g *game) PlayHaste(r *dice.Roller, p, id int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	s := &g.State
+	s := g.State
 	switch {
 	case !s.Combat || s.Phase != Acting || s.Outcome != Ongoing:
 		return errors.New("card Haste is played outside the declarations only while the characters act")
@@ -379,7 +354,7 @@ func checkUsedOnce(earlier []Play, pl Play) error {
 
 // checkMoment checks the hand cards player p would pour into the pool
 // for a Critical Moment (none: no Critical Moment).
-func (g *Game) checkMoment(p int, move []int) error {
+func (g *game) checkMoment(p int, move []int) error {
 	if len(move) == 0 {
 		return nil
 	}
@@ -404,9 +379,8 @@ func (g *Game) checkMoment(p int, move []int) error {
 	return nil
 }
 
-// CriticalMoment is the once-per-Act combat declaration: move any cards from
-// hand to pool and play them (with any pool cards) on one character.
-func (g *Game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) error {
+// CriticalMoment is Engine.CriticalMoment on g.State.
+func (g *game) CriticalMoment(r *dice.Roller, p int, move []int, plays []Play) error {
 	if len(move) == 0 {
 		return errors.New("a Critical Moment moves at least one card from hand to pool")
 	}
@@ -441,7 +415,7 @@ const Self Aim = 0
 func OnHero(i int) Aim { return Aim(i + 1) }
 
 // target is the hero index play pl of player p affects.
-func (g *Game) target(p int, pl Play) int {
+func (g *game) target(p int, pl Play) int {
 	if pl.Target == Self {
 		return p
 	}
@@ -450,8 +424,8 @@ func (g *Game) target(p int, pl Play) int {
 
 // checkPlay validates one play by player p from the pool (fromPool) or
 // hand; extra lists hand cards being moved to the pool at the same time.
-func (g *Game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
-	s := &g.State
+func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
+	s := g.State
 	me := &s.Players[p]
 	if pl.Card < 0 || pl.Card >= len(g.State.Deck.Cards) {
 		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.State.Deck.Cards)-1)
@@ -544,8 +518,8 @@ func plainSubplot(n Name) bool {
 }
 
 // apply carries out a checked play.
-func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
-	s := &g.State
+func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
+	s := g.State
 	me := &s.Players[p]
 	pile := &me.Hand
 	if fromPool {
@@ -642,9 +616,8 @@ func (g *Game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	}
 }
 
-// Search resolves finding something: Alertness gives an automatic success
-// (Deferred Effects); otherwise hero p rolls against skill.
-func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
+// Search is Engine.Search on g.State.
+func (g *game) Search(r *dice.Roller, p, skill int) (Result, error) {
 	if err := g.checkPlayer(p); err != nil {
 		return Result{}, err
 	}
@@ -656,18 +629,15 @@ func (g *Game) Search(r *dice.Roller, p, skill int) (Result, error) {
 	return g.successRoll(r, skill), nil
 }
 
-// EndScene returns pool cards (not subplots) to hands, lets each player
-// discard down to the hand size (or one card at exactly that size), and
-// refills hands (The Player Side, end of a Scene). Combat ends; the action
-// stack goes to the discards; pending card effects lapse [ours].
-func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
+// EndScene is Engine.EndScene on g.State.
+func (g *game) EndScene(r *dice.Roller, pol Policy) error {
 	if pol == nil {
 		return errors.New("EndScene needs a policy for discards")
 	}
 	if err := g.checkStep(); err != nil {
 		return err
 	}
-	s := &g.State
+	s := g.State
 	// The discards are the policy's: they are made on the hands as they
 	// will be, and undone if an answer is illegal, before anything else.
 	before := g.saveHands()
@@ -689,7 +659,12 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 	g.endCombat()
 	for i := range s.Heroes {
 		st := &s.Heroes[i].Status
-		*st = Status{Out: st.Out, Fled: st.Fled, Dead: st.Dead, Alert: st.Alert, Connections: st.Connections}
+		keep := Status{Out: st.Out, Fled: st.Fled, Dead: st.Dead, Alert: st.Alert, Connections: st.Connections}
+		if s.Rules.EffectsOutlastScene {
+			keep.Next, keep.Support, keep.Coup = st.Next, st.Support, st.Coup
+			keep.CardPoss, keep.Luck, keep.Fails = st.CardPoss, st.Luck, st.Fails
+		}
+		*st = keep
 	}
 	s.Scene++
 	return nil
@@ -699,8 +674,8 @@ func (g *Game) EndScene(r *dice.Roller, pol Policy) error {
 // to his hand, then discards by pol: down to the hand size, or one card
 // if he wishes at exactly that size. It returns the (player, card)
 // discards made.
-func (g *Game) endSceneDiscards(pol Policy) ([][2]int, error) {
-	s := &g.State
+func (g *game) endSceneDiscards(pol Policy) ([][2]int, error) {
+	s := g.State
 	var discards [][2]int
 	for p := range s.Players {
 		me := &s.Players[p]
@@ -740,8 +715,8 @@ type hands struct {
 	discard    int
 }
 
-func (g *Game) saveHands() hands {
-	s := &g.State
+func (g *game) saveHands() hands {
+	s := g.State
 	h := hands{discard: len(s.Discard)}
 	for p := range s.Players {
 		h.hand = append(h.hand, slices.Clone(s.Players[p].Hand))
@@ -750,8 +725,8 @@ func (g *Game) saveHands() hands {
 	return h
 }
 
-func (g *Game) restoreHands(h hands) {
-	s := &g.State
+func (g *game) restoreHands(h hands) {
+	s := g.State
 	for p := range s.Players {
 		s.Players[p].Hand = append(s.Players[p].Hand[:0], h.hand[p]...)
 		s.Players[p].Pool = append(s.Players[p].Pool[:0], h.pool[p]...)
@@ -759,10 +734,9 @@ func (g *Game) restoreHands(h hands) {
 	s.Discard = s.Discard[:h.discard]
 }
 
-// EndAct pays each subplot in play its Possibility (Subplot Cards) and
-// starts the next Act, which allows a new Critical Moment.
-func (g *Game) EndAct() {
-	s := &g.State
+// EndAct is Engine.EndAct on g.State.
+func (g *game) EndAct() {
+	s := g.State
 	for p := range s.Players {
 		for _, id := range s.Players[p].Pool {
 			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
@@ -773,12 +747,9 @@ func (g *Game) EndAct() {
 	s.Act++
 }
 
-// EndAdventure works out each player's Possibility award: Drama cards held
-// (hand or pool) are worth DramaWorth each and every Glory played gives
-// every character GloryAward. Subplots leave play (permanent ones stay
-// recorded in Permanent). It returns the awards by player.
-func (g *Game) EndAdventure() []int {
-	s := &g.State
+// EndAdventure is Engine.EndAdventure on g.State.
+func (g *game) EndAdventure() []int {
+	s := g.State
 	out := make([]int, len(s.Players))
 	for p := range s.Players {
 		me := &s.Players[p]

@@ -36,7 +36,7 @@ func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p
 // change State.Rules between steps. Each step checks, for what it does,
 // the numbers the steps index or count by (checkPlayable), so that no
 // change can make one panic or loop; State.Check checks the rules whole.
-func (g *Game) checkStep() error { return g.State.Rules.checkPlayable() }
+func (g *game) checkStep() error { return g.State.Rules.checkPlayable() }
 
 // checkPlayable reports a rule a step would index or count by out of its
 // range: the hand size, Second Chance's rolls, Leadership's cards, the
@@ -55,11 +55,9 @@ func (r *Rules) checkPlayable() error {
 	return nil
 }
 
-// BeginRound starts a combat round: per-round bonuses lapse, and the GM
-// turns a card onto the action stack (or keeps the current one after
-// Seize Initiative) and applies its line. The players then declare.
-func (g *Game) BeginRound(r *dice.Roller) error {
-	s := &g.State
+// BeginRound is Engine.BeginRound on g.State.
+func (g *game) BeginRound(r *dice.Roller) error {
+	s := g.State
 	if err := g.checkStep(); err != nil {
 		return err
 	}
@@ -102,8 +100,8 @@ func newRound(cs []Character) {
 // acting order: the side the line names first, each side by decreasing
 // Speed (equal speeds in index order), twice over for a Flurry side (GM
 // Side, "Effects": all act normally, then all act again).
-func (g *Game) closeDeclarations() {
-	s := &g.State
+func (g *game) closeDeclarations() {
+	s := g.State
 	if s.Phase != Declaring {
 		return
 	}
@@ -129,7 +127,7 @@ func (g *Game) closeDeclarations() {
 
 // appendBySpeed appends side's characters in decreasing Speed, equal
 // speeds in index order.
-func (g *Game) appendBySpeed(q []int, side Side) []int {
+func (g *game) appendBySpeed(q []int, side Side) []int {
 	lo, hi := 0, len(g.State.Heroes)
 	if side == Villains {
 		lo, hi = hi, hi+len(g.State.Villains)
@@ -147,13 +145,9 @@ func (g *Game) appendBySpeed(q []int, side Side) []int {
 	return q
 }
 
-// Turn returns the character whose action comes next, or -1 when nobody
-// may act (not in the Acting phase, the encounter over, a Monologue under
-// way, or everyone has acted). A hero owed a Haste action takes it first,
-// immediately (Immediate Effects: Haste); otherwise the first character
-// of the acting order still in the fight.
-func (g *Game) Turn() int {
-	s := &g.State
+// Turn is State.Turn on g.State.
+func (g *game) Turn() int {
+	s := g.State
 	if s.Phase != Acting || s.Outcome != Ongoing || s.Monologue {
 		return -1
 	}
@@ -171,8 +165,8 @@ func (g *Game) Turn() int {
 }
 
 // checkTurn reports why character ci may not act now, or nil.
-func (g *Game) checkTurn(ci int) error {
-	s := &g.State
+func (g *game) checkTurn(ci int) error {
+	s := g.State
 	if err := g.checkChar(ci); err != nil {
 		return err
 	}
@@ -198,8 +192,8 @@ func (g *Game) checkTurn(ci int) error {
 // takeTurn spends the turn of ci, which Turn named: a Haste action owed,
 // else its place in the acting order (and the places of those before it,
 // who are out of the fight).
-func (g *Game) takeTurn(ci int) {
-	s := &g.State
+func (g *game) takeTurn(ci int) {
+	s := g.State
 	if ci < len(s.Heroes) && s.Heroes[ci].Status.Extra > 0 {
 		s.Heroes[ci].Status.Extra--
 		return
@@ -208,12 +202,9 @@ func (g *Game) takeTurn(ci int) {
 	s.Queue = s.Queue[:copy(s.Queue, s.Queue[i+1:])]
 }
 
-// EndRound closes the round once nobody is left to act (or the encounter
-// is over): Break (characters of the broken side, normally the villains,
-// who took HP damage and did no harm this round flee or concede), then the
-// end of the encounter.
-func (g *Game) EndRound() error {
-	s := &g.State
+// EndRound is Engine.EndRound on g.State.
+func (g *game) EndRound() error {
+	s := g.State
 	switch {
 	case !s.Combat || s.Phase == Between:
 		return errors.New("no round under way (BeginRound starts one)")
@@ -236,19 +227,12 @@ func (g *Game) EndRound() error {
 	return nil
 }
 
-// Step takes the next step of the encounter, asking heroes (the players)
-// and gm (the GM and villains) for any choice it needs: StartCombat when
-// out of combat; between rounds BeginRound, or the end of the encounter
-// as TimedOut once State.MaxRounds rounds have passed; the next player's
-// declaration; a player's offer to move a card to the pool after his
-// hero's action; the next character's action; EndRound once everyone has
-// acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
-// and over. A refused step changes nothing.
-func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
+// Step is Engine.Step on g.State.
+func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 	if heroes == nil || gm == nil {
 		return errors.New("a step needs a hero policy and a GM policy")
 	}
-	s := &g.State
+	s := g.State
 	switch {
 	case g.Over():
 		return fmt.Errorf("the encounter is over (%v)", s.Outcome)
@@ -273,7 +257,8 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 		if g.side(ci) == Villains {
 			pol, other = gm, heroes
 		}
-		if err := g.Act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
+		// Turn named ci: its turn needs no second check (Act's).
+		if err := g.act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
 			return fmt.Errorf("policy %s: %w", pol.Name(), err)
 		}
 		return nil
@@ -284,7 +269,7 @@ func (g *Game) Step(r *dice.Roller, heroes, gm Policy) error {
 // declaringStep is Step while the players declare: the next player's
 // trade, if he makes one (a step of its own), else his declaration; once
 // all have declared, the close of the declarations.
-func (g *Game) declaringStep(r *dice.Roller, heroes Policy) error {
+func (g *game) declaringStep(r *dice.Roller, heroes Policy) error {
 	p := g.nextDeclarer()
 	if p < 0 {
 		g.closeDeclarations()
@@ -302,14 +287,13 @@ func (g *Game) declaringStep(r *dice.Roller, heroes Policy) error {
 	return nil
 }
 
-// Over reports whether the encounter has ended and its last round is
-// closed.
-func (g *Game) Over() bool { return g.State.Outcome != Ongoing && g.State.Phase == Between }
+// Over is State.Over on g.State.
+func (g *game) Over() bool { return g.State.Outcome != Ongoing && g.State.Phase == Between }
 
 // nextDeclarer is the first player yet to declare this round whose hero
 // is in the fight, or -1.
-func (g *Game) nextDeclarer() int {
-	s := &g.State
+func (g *game) nextDeclarer() int {
+	s := g.State
 	if s.Outcome != Ongoing {
 		return -1
 	}
@@ -323,8 +307,8 @@ func (g *Game) nextDeclarer() int {
 
 // moveOffered is the first player who may move a card from hand to pool
 // now (his hero took a scene-moving action this round), or -1.
-func (g *Game) moveOffered() int {
-	s := &g.State
+func (g *game) moveOffered() int {
+	s := g.State
 	for p := range s.Players {
 		if s.Players[p].MayMove && !s.Players[p].Moved {
 			return p
@@ -333,14 +317,9 @@ func (g *Game) moveOffered() int {
 	return -1
 }
 
-// PlayRound plays the rest of the current combat round (all of it, from
-// Between) by Step: the flip, each player's declaration, each character's
-// action in turn with the offer to move a card to the pool, and the end
-// of the round. A policy's illegal answer stops it with an error at the
-// step that refused it, which changed nothing: the round resumes from
-// there.
-func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
-	s := &g.State
+// PlayRound is Engine.PlayRound on g.State.
+func (g *game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+	s := g.State
 	if !s.Combat || g.Over() {
 		return errors.New("no encounter in progress (call StartCombat)")
 	}
@@ -356,7 +335,7 @@ func (g *Game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 
 // tradeOffer is player p's trade before he declares, asked of pol once a
 // round (Swap{With: -1} for none, or once he has traded).
-func (g *Game) tradeOffer(p int, pol Policy) Swap {
+func (g *game) tradeOffer(p int, pol Policy) Swap {
 	if g.State.Players[p].Traded {
 		return Swap{With: -1}
 	}
@@ -364,7 +343,7 @@ func (g *Game) tradeOffer(p int, pol Policy) Swap {
 }
 
 // trade makes player p's trade sw (Trade), his one for the round.
-func (g *Game) trade(p int, sw Swap) error {
+func (g *game) trade(p int, sw Swap) error {
 	if err := g.Trade(p, sw.With, []int{sw.Give}, []int{sw.Take}); err != nil {
 		return err
 	}
@@ -374,13 +353,13 @@ func (g *Game) trade(p int, sw Swap) error {
 
 // declareBy asks pol for player p's declaration: a Critical Moment, or
 // the pool cards he plays (perhaps none).
-func (g *Game) declareBy(r *dice.Roller, p int, pol Policy) error {
-	move := pol.Critical(g.view(p), g.moveBuf[:0])
+func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
+	move := pol.Critical(g.view(p), g.State.moveBuf[:0])
 	if err := g.checkMoment(p, move); err != nil {
 		return err
 	}
-	plays := pol.Declare(g.view(p), g.playBuf[:0], move)
-	g.moveBuf, g.playBuf = move[:0], plays[:0] // keep what a policy grew
+	plays := pol.Declare(g.view(p), g.State.playBuf[:0], move)
+	g.State.moveBuf, g.State.playBuf = move[:0], plays[:0] // keep what a policy grew
 	if len(move) > 0 {
 		return g.CriticalMoment(r, p, move, plays)
 	}
@@ -389,7 +368,7 @@ func (g *Game) declareBy(r *dice.Roller, p int, pol Policy) error {
 
 // offerMove asks player p's policy for the card to move from hand to
 // pool (-1 for none) and moves it, or declines the move.
-func (g *Game) offerMove(p int, pol Policy) error {
+func (g *game) offerMove(p int, pol Policy) error {
 	id := pol.Move(g.view(p))
 	if id == -1 {
 		return g.DeclineMove(p)
@@ -400,9 +379,8 @@ func (g *Game) offerMove(p int, pol Policy) error {
 	return nil
 }
 
-// RunEncounter plays the encounter to its end by Step, ending it as
-// TimedOut after maxRounds rounds. Call StartCombat first.
-func (g *Game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
+// RunEncounter is Engine.RunEncounter on g.State.
+func (g *game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
 	if maxRounds < 1 || maxRounds > maxCount {
 		return Ongoing, fmt.Errorf("max rounds %d, must be 1..%d", maxRounds, maxCount)
 	}

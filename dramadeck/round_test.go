@@ -9,7 +9,7 @@ import (
 
 // roundGame is testGame in combat with every character too tough to fall,
 // the next flip showing line l.
-func roundGame(t *testing.T, l Line) *Game {
+func roundGame(t *testing.T, l Line) *game {
 	t.Helper()
 	g := testGame(t)
 	for ci := range len(g.State.Heroes) + len(g.State.Villains) {
@@ -23,7 +23,7 @@ func roundGame(t *testing.T, l Line) *Game {
 }
 
 // declareNothing has every player declare no cards.
-func declareNothing(t *testing.T, g *Game) {
+func declareNothing(t *testing.T, g *game) {
 	t.Helper()
 	for p := range g.State.Players {
 		if err := g.Declare(fixed(), p, nil); err != nil {

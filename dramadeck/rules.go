@@ -185,6 +185,28 @@ type Rules struct {
 	// their HP and FP are then above 0. False (the default, as before)
 	// restores only those still in the fight [ours].
 	InspirationRevives bool `json:"inspiration_revives,omitempty"`
+	// DefendRolls: a Defend action (All-Out Defence) counts as a success,
+	// for the card an approved action draws, only on a success roll
+	// against the character's Defense; false (the default) takes it as a
+	// success without a roll [ours]. The posture is taken either way.
+	DefendRolls bool `json:"defend_rolls,omitempty"`
+	// StunPercent: a blow of more than this percent of the target's
+	// maximum HP stuns it, so that it loses its next action (50: GURPS's
+	// major wound, more than half the HP [src], stunning without the HT
+	// roll [ours, simplified]); 100: no blow stuns.
+	StunPercent int `json:"stun_percent"`
+	// CollapseFP: a character whose FP fall to it or below is out of the
+	// fight (0: FP at 0 takes a character out [ours, simplified]; GURPS
+	// lets a character go on below 0 FP, down to minus its FP, at a risk
+	// the simulation does not model).
+	CollapseFP int `json:"collapse_fp"`
+	// EffectsOutlastScene: card effects still waiting on a hero at the
+	// end of a scene (Adrenalin, Willpower, Presence, Supporter, Coup de
+	// Grace, Drama and Hero, Second Chance, Opponent Fails) wait on into
+	// the next scene; false (the default) lets them lapse with the scene
+	// [ours]. The text is silent; the round's bonuses, postures, Up and
+	// the GM's effects end with the combat either way.
+	EffectsOutlastScene bool `json:"effects_outlast_scene,omitempty"`
 }
 
 // DefaultRules returns the rules as the text and our rulings give them.
@@ -194,7 +216,7 @@ func DefaultRules() Rules {
 		DramaWorth: 3, GloryAward: 3, SubplotAward: 1, LuckRolls: 3, FatigueFP: 2,
 		MultiStep: -2, LastDitch: -4, TaskSteps: 4, Complication: 1,
 		DefendBonus: 2, AllOutAttackBonus: 4, Margins: DefaultMargins(), MaxLeadership: 2,
-		DefenceTakesCards: true,
+		DefenceTakesCards: true, StunPercent: 50,
 	}
 }
 
@@ -242,6 +264,10 @@ func (r Rules) Validate() error {
 		r.DramaWorth > maxCount || r.GloryAward > maxCount || r.SubplotAward > maxCount ||
 		r.DefendBonus > maxCount || r.AllOutAttackBonus > maxCount || r.MultiStep < -maxCount || r.LastDitch < -maxCount:
 		return fmt.Errorf("rules: every number must be within %d", maxCount)
+	case r.StunPercent < 0 || r.StunPercent > 100:
+		return fmt.Errorf("rules.stun_percent: %d, must be 0..100 (percent of the HP a blow must exceed to stun; 100: never)", r.StunPercent)
+	case r.CollapseFP < -maxTrack || r.CollapseFP > 0:
+		return fmt.Errorf("rules.collapse_fp: %d, must be -%d..0 (the FP at or below which a character is out)", r.CollapseFP, maxTrack)
 	case r.DramaWorth < 0 || r.GloryAward < 0 || r.SubplotAward < 0:
 		return errors.New("rules: awards (drama_worth, glory_award, subplot_award) must be >= 0")
 	}

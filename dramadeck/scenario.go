@@ -116,7 +116,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 // Runner plays trials of one scenario. One Runner per goroutine.
 type Runner struct {
 	s        Scenario
-	g        *Game
+	g        *game // the trials' state, played with no Sink
 	heroes   []Character
 	villains []Character
 	hp, gm   Policy
@@ -143,10 +143,11 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := NewGame(s.Rules, d, s.Heroes, s.Villains)
+	st, err := NewState(s.Rules, d, s.Heroes, s.Villains)
 	if err != nil {
 		return nil, err
 	}
+	g := &game{State: st}
 	hp, _ := PolicyByName(s.HeroPolicy)
 	gm, _ := PolicyByName(s.GMPolicy)
 	rn := &Runner{s: s, g: g, hp: hp, gm: gm,
@@ -157,7 +158,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // begin starts the encounter of game g, at the scenario's start with
 // every card in the draw pile: the deck shuffled, each player dealt his
 // hand as his hero enters play, combat begun.
-func (s Scenario) begin(g *Game, r *dice.Roller) {
+func (s Scenario) begin(g *game, r *dice.Roller) {
 	g.Shuffle(r)
 	for p := range g.State.Players {
 		_ = g.EnterPlay(r, p) // a player short of cards plays with fewer
@@ -166,10 +167,10 @@ func (s Scenario) begin(g *Game, r *dice.Roller) {
 	g.State.MaxRounds = s.MaxRounds
 }
 
-// NewGame starts a game of the scenario as a trial does (the deck
-// shuffled, the hands dealt, combat begun), for play by Step; Policies
-// returns the scenario's policies.
-func (s Scenario) NewGame(r *dice.Roller) (*Game, error) {
+// NewState starts a game of the scenario as a trial does (the deck
+// shuffled, the hands dealt, combat begun), for play by Engine.Step;
+// Policies returns the scenario's policies.
+func (s Scenario) NewState(r *dice.Roller) (*State, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -177,12 +178,12 @@ func (s Scenario) NewGame(r *dice.Roller) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := NewGame(s.Rules, d, s.Heroes, s.Villains)
+	st, err := NewState(s.Rules, d, s.Heroes, s.Villains)
 	if err != nil {
 		return nil, err
 	}
-	s.begin(g, r)
-	return g, nil
+	s.begin(&game{State: st}, r)
+	return st, nil
 }
 
 // Policies returns the scenario's hero and GM policies.
@@ -200,13 +201,13 @@ func (s Scenario) Policies() (heroes, gm Policy, err error) {
 // trial as timed_out), or nil. The shipped policies make none.
 func (rn *Runner) Err() error { return rn.err }
 
-// Game exposes the runner's game (its state after the last trial).
-func (rn *Runner) Game() *Game { return rn.g }
+// State exposes the runner's game (its state after the last trial).
+func (rn *Runner) State() *State { return rn.g.State }
 
 // reset puts the game at the scenario's start: all cards in the draw pile.
 func (rn *Runner) reset() {
 	g := rn.g
-	s := &g.State
+	s := g.State
 	n := len(g.State.Deck.Cards)
 	s.Draw = s.Draw[:n]
 	for i := range s.Draw {
@@ -221,7 +222,8 @@ func (rn *Runner) reset() {
 	copy(s.Villains, rn.villains)
 	*s = State{Rules: s.Rules, Deck: s.Deck, Act: 1, Scene: 1, MaxRounds: rn.s.MaxRounds,
 		Draw: s.Draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
-		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0]}
+		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0],
+		moveBuf: s.moveBuf, playBuf: s.playBuf}
 }
 
 // Trial plays one encounter from the start and fills metrics (see
@@ -238,7 +240,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 			rn.err = err
 		}
 	}
-	s := &g.State
+	s := g.State
 	hd, vd := 0, 0
 	for i := range s.Heroes {
 		if !s.Heroes[i].Active() {

@@ -17,7 +17,7 @@ func season(t *testing.T, policy string, n int) (played map[Name]int, trades int
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := rn.Game()
+	g := rn.g
 	played = map[Name]int{}
 	g.Sink = func(e Event) {
 		switch {

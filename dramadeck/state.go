@@ -199,7 +199,7 @@ func (o *Outcome) UnmarshalText(b []byte) error { return outcomeNames.Unmarshal(
 // State is the whole game as one saveable value: the rules and the deck
 // it is played with, every pile, every character, the round's phase and
 // acting order, and the tasks under way. It saves and restores as JSON
-// (Game.Save, Restore); Check validates a restored state whole. Cards are
+// (State.Save, Restore); Check validates a restored state whole. Cards are
 // indices into Deck; each is in exactly one of Draw, Discard, Stack, a
 // Hand or a Pool.
 type State struct {
@@ -259,32 +259,26 @@ type State struct {
 	FlurryRounds int `json:"flurry_rounds"`
 	CardsPlayed  int `json:"cards_played"`
 	CardsDrawn   int `json:"cards_drawn"`
-}
 
-// Game is a Drama Deck game in play: its State and an optional event
-// sink. Every step function checks its input first and leaves State (and
-// the dice.Roller) unchanged when it returns an error.
-type Game struct {
-	State State
-	// Sink, when non-nil, receives every event; nil costs nothing.
-	Sink func(Event)
-
-	moveBuf []int    // scratch: Critical Moment moves
-	playBuf []Play   // scratch: declarations
+	// What a step lends the policies it asks, refilled for each question
+	// and not saved: the views they are shown and the buffers their
+	// answers are written into (so that asking allocates nothing).
+	moveBuf []int    // Critical Moment moves
+	playBuf []Play   // declarations
 	v       View     // what a policy is shown (see view)
 	tv      TaskView // what a policy is shown of a task (see taskView)
 }
 
 // view shows the state to a policy asking about who (a player, or a
 // character): a View the engine refills for each question.
-func (g *Game) view(who int) *View {
-	g.v = View{State: &g.State, Who: who}
-	return &g.v
+func (g *game) view(who int) *View {
+	g.State.v = View{State: g.State, Who: who}
+	return &g.State.v
 }
 
 // Characters are addressed by one index: heroes 0..len(Heroes)-1 (hero i is
 // player i's character), then villains.
-func (g *Game) char(ci int) *Character { return g.State.char(ci) }
+func (g *game) char(ci int) *Character { return g.State.char(ci) }
 
 // char is character ci, heroes first, then villains.
 func (s *State) char(ci int) *Character {
@@ -294,22 +288,22 @@ func (s *State) char(ci int) *Character {
 	return &s.Villains[ci-len(s.Heroes)]
 }
 
-// Char returns character ci (heroes first, then villains), or an error.
-func (g *Game) Char(ci int) (*Character, error) {
+// Char is State.Char on g.State.
+func (g *game) Char(ci int) (*Character, error) {
 	if err := g.checkChar(ci); err != nil {
 		return nil, err
 	}
 	return g.char(ci), nil
 }
 
-func (g *Game) checkChar(ci int) error {
+func (g *game) checkChar(ci int) error {
 	if n := len(g.State.Heroes) + len(g.State.Villains); ci < 0 || ci >= n {
 		return fmt.Errorf("character %d does not exist (have 0..%d)", ci, n-1)
 	}
 	return nil
 }
 
-func (g *Game) side(ci int) Side { return g.State.side(ci) }
+func (g *game) side(ci int) Side { return g.State.side(ci) }
 
 // side is the side of character ci.
 func (s *State) side(ci int) Side {
@@ -319,16 +313,17 @@ func (s *State) side(ci int) Side {
 	return Villains
 }
 
-func (g *Game) checkPlayer(p int) error {
+func (g *game) checkPlayer(p int) error {
 	if p < 0 || p >= len(g.State.Players) {
 		return fmt.Errorf("player %d does not exist (have 0..%d)", p, len(g.State.Players)-1)
 	}
 	return nil
 }
 
-// NewGame seats one player per hero, puts the whole deck in the draw pile
-// in deck order (call Shuffle, then EnterPlay) and starts Act 1, Scene 1.
-func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, error) {
+// NewState seats one player per hero, puts the whole deck in the draw pile
+// in deck order (call Engine.Shuffle, then EnterPlay) and starts Act 1,
+// Scene 1.
+func NewState(rules Rules, deck *Deck, heroes, villains []Character) (*State, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
@@ -348,9 +343,8 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 			return nil, err
 		}
 	}
-	g := &Game{State: State{Rules: rules, Deck: *deck.Clone()}}
+	s := &State{Rules: rules, Deck: *deck.Clone()}
 	n := len(deck.Cards)
-	s := &g.State
 	s.Draw = make([]int, n)
 	for i := range s.Draw {
 		s.Draw[i] = i
@@ -372,20 +366,19 @@ func NewGame(rules Rules, deck *Deck, heroes, villains []Character) (*Game, erro
 	}
 	s.Act, s.Scene = 1, 1
 	s.Queue = make([]int, 0, 2*(len(heroes)+len(villains)))
-	g.moveBuf = make([]int, 0, n)
-	g.playBuf = make([]Play, 0, n)
-	return g, nil
+	s.moveBuf = make([]int, 0, n)
+	s.playBuf = make([]Play, 0, n)
+	return s, nil
 }
 
-// Shuffle shuffles the draw pile.
-func (g *Game) Shuffle(r *dice.Roller) {
+// Shuffle is Engine.Shuffle on g.State.
+func (g *game) Shuffle(r *dice.Roller) {
 	d := g.State.Draw
 	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
 }
 
-// Where reports where card id is: "draw", "discard", "stack", "hand P" or
-// "pool P", or an error if it is nowhere or in two places.
-func (g *Game) Where(id int) (string, error) {
+// Where is State.Where on g.State.
+func (g *game) Where(id int) (string, error) {
 	var at []string
 	look := func(name string, pile []int) {
 		for _, c := range pile {
@@ -394,7 +387,7 @@ func (g *Game) Where(id int) (string, error) {
 			}
 		}
 	}
-	s := &g.State
+	s := g.State
 	look("draw", s.Draw)
 	look("discard", s.Discard)
 	look("stack", s.Stack)
@@ -408,8 +401,8 @@ func (g *Game) Where(id int) (string, error) {
 	return at[0], nil
 }
 
-// CheckCards verifies that every card of the deck is in exactly one place.
-func (g *Game) CheckCards() error { return g.State.checkCards() }
+// CheckCards is State.CheckCards on g.State.
+func (g *game) CheckCards() error { return g.State.checkCards() }
 
 func indexOf(pile []int, id int) int {
 	for i, c := range pile {

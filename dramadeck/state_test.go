@@ -10,14 +10,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-func startedGame(t *testing.T, seed uint64) (*Game, *dice.Roller) {
+func startedGame(t *testing.T, seed uint64) (*game, *dice.Roller) {
 	s := DefaultScenario()
 	d, _ := DefaultDeck()
-	g, err := NewGame(s.Rules, d, s.Heroes, s.Villains)
+	g, err := newGame(s.Rules, d, s.Heroes, s.Villains)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,18 +47,18 @@ func TestStateJSONRoundTrip(t *testing.T) {
 	if err := dec.Decode(&st); err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(g.State, st); d != "" {
+	if d := cmp.Diff(*g.State, st, cmpopts.IgnoreUnexported(State{})); d != "" {
 		t.Fatalf("round trip (-want +got):\n%s", d)
 	}
 	h, _ := startedGame(t, 4)
-	h.State = st
+	h.State = &st
 	r1, r2 := dice.NewSeeded(77), dice.NewSeeded(77)
 	o1, err1 := g.RunEncounter(r1, pol, pol, 40)
 	o2, err2 := h.RunEncounter(r2, pol, pol, 40)
 	if err1 != nil || err2 != nil || o1 != o2 {
 		t.Fatalf("continuations differ: %v %v / %v %v", o1, err1, o2, err2)
 	}
-	if d := cmp.Diff(g.State, h.State); d != "" {
+	if d := cmp.Diff(g.State, h.State, cmpopts.IgnoreUnexported(State{})); d != "" {
 		t.Errorf("continued states differ (-saved +restored):\n%s", d)
 	}
 }
@@ -186,7 +187,7 @@ func TestFlurryRounds(t *testing.T) {
 	}
 }
 
-// TestShuffleMatchesRoller: Game.Shuffle gives the order dice's
+// TestShuffleMatchesRoller: Engine.Shuffle gives the order dice's
 // Roller.Shuffle gives from the same seed (the same Fisher-Yates draws).
 func TestShuffleMatchesRoller(t *testing.T) {
 	g := testGame(t)
@@ -196,7 +197,7 @@ func TestShuffleMatchesRoller(t *testing.T) {
 		r.Shuffle(len(want), func(i, j int) { want[i], want[j] = want[j], want[i] })
 		g.Shuffle(dice.NewSeeded(seed))
 		if d := cmp.Diff(want, g.State.Draw); d != "" {
-			t.Fatalf("seed %d (-Roller.Shuffle +Game.Shuffle):\n%s", seed, d)
+			t.Fatalf("seed %d (-Roller.Shuffle +Engine.Shuffle):\n%s", seed, d)
 		}
 	}
 }
@@ -212,7 +213,7 @@ func savedGame(t *testing.T) []byte {
 	if _, err := g.StartTask(0, Task{Skill: 12, Rounds: 3}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := g.Save()
+	b, err := g.State.Save()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,11 +224,11 @@ func savedGame(t *testing.T) []byte {
 // included.
 func TestSavedGameRestoresWhole(t *testing.T) {
 	b := savedGame(t)
-	g, err := Restore(b)
+	g, err := restoreGame(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2, err := g.Save()
+	b2, err := g.State.Save()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestRestoredBrokenStatesAreRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Restore(b); err == nil {
+		if _, err := restoreGame(b); err == nil {
 			t.Errorf("%s: restored", tc.name)
 		} else {
 			t.Logf("%s: %v", tc.name, err)
@@ -306,6 +307,10 @@ func TestValidateRefusesContradictoryRules(t *testing.T) {
 		{"negative defend bonus", func(r *Rules) { r.DefendBonus = -2 }},
 		{"negative all-out attack bonus", func(r *Rules) { r.AllOutAttackBonus = -1 }},
 		{"Leadership moving three cards", func(r *Rules) { r.MaxLeadership = 3 }},
+		{"stun_percent -1", func(r *Rules) { r.StunPercent = -1 }},
+		{"stun_percent 101", func(r *Rules) { r.StunPercent = 101 }},
+		{"collapse_fp 1 (out with FP left)", func(r *Rules) { r.CollapseFP = 1 }},
+		{"collapse_fp below the FP track", func(r *Rules) { r.CollapseFP = -maxTrack - 1 }},
 	} {
 		r := DefaultRules()
 		tc.mutate(&r)

@@ -11,7 +11,7 @@ import (
 
 // mustFailRoller is mustFail that also wants the scripted Roller r
 // untouched: a refused step rolls nothing.
-func mustFailRoller(t *testing.T, g *Game, r *dice.Roller, what string, op func() error) {
+func mustFailRoller(t *testing.T, g *game, r *dice.Roller, what string, op func() error) {
 	t.Helper()
 	left := r.Remaining()
 	mustFail(t, g, what, op)
@@ -445,5 +445,83 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 				t.Errorf("character %d: listed %+v refused: %v", ci, ch, err)
 			}
 		}
+	}
+}
+
+// The combat model's rulings are settings, and each changes the outcome
+// of the same dice: a Defend rolled (Rules.DefendRolls) fails on 18 and
+// draws no card for the approved action; a blow of 12 of Brick's 14 HP
+// stuns at StunPercent 50, not at 100; Fatigued taking Brick to 0 FP puts
+// him out at CollapseFP 0, not at -5; Second Chance and Adrenalin waiting
+// at the end of a scene lapse unless EffectsOutlastScene.
+func TestCombatRulingsAreSettings(t *testing.T) {
+	passive := func(t *testing.T) Policy { return mustPolicy(t, "passive") }
+	tests := []struct {
+		name   string
+		rules  func(r *Rules)
+		play   func(t *testing.T, g *game) error
+		differ func(g *game) bool // true under the default rules
+	}{
+		{"defend_rolls", func(r *Rules) { r.DefendRolls = true },
+			func(t *testing.T, g *game) error {
+				stackCard(t, g, Line{First: Heroes}, [2]Act{Defend, Attack})
+				turnOf(g, 0)
+				return g.Act(fixed(6, 6, 6), 0, Choice{Act: Defend, Target: 0}, passive(t), nil)
+			},
+			func(g *game) bool { return len(g.State.Players[0].Hand) == 1 }},
+		{"stun_percent", func(r *Rules) { r.StunPercent = 100 },
+			func(t *testing.T, g *game) error {
+				g.State.Rules.DefenceTakesCards = false
+				turnOf(g, 2)
+				// Boss hits (9), Brick's defence fails (18), 2d+2 = 12 less DR 2.
+				return g.Act(fixed(3, 3, 3, 6, 6, 6, 6, 6), 2, Choice{Act: Attack, Target: 0}, passive(t), nil)
+			},
+			func(g *game) bool { return g.State.Heroes[0].HP == 2 && g.State.Heroes[0].Status.Stunned }},
+		{"collapse_fp", func(r *Rules) { r.CollapseFP = -5 },
+			func(t *testing.T, g *game) error {
+				g.State.Heroes[0].FP = 2
+				g.State.Line = Line{Hero: Fatigued}
+				g.applyLine()
+				return nil
+			},
+			func(g *game) bool { return g.State.Heroes[0].FP == 0 && g.State.Heroes[0].Status.Out }},
+		{"effects_outlast_scene", func(r *Rules) { r.EffectsOutlastScene = true },
+			func(t *testing.T, g *game) error {
+				st := &g.State.Heroes[0].Status
+				st.Luck, st.Next[Physical], st.RoundBonus = 1, 3, 3
+				return g.EndScene(fixed(), passive(t))
+			},
+			func(g *game) bool {
+				st := g.State.Heroes[0].Status
+				return st.Luck == 0 && st.Next[Physical] == 0 && st.RoundBonus == 0
+			}},
+	}
+	for _, tc := range tests {
+		for _, changed := range []bool{false, true} {
+			g := combatGame(t)
+			if changed {
+				tc.rules(&g.State.Rules)
+				if err := g.State.Rules.Validate(); err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+			}
+			if err := tc.play(t, g); err != nil {
+				t.Fatalf("%s changed %v: %v", tc.name, changed, err)
+			}
+			if got := tc.differ(g); got == changed {
+				t.Errorf("%s changed %v: the default's outcome %v", tc.name, changed, got)
+			}
+		}
+	}
+	// What outlasts the scene is the waiting cards, not the round's bonus.
+	g := combatGame(t)
+	g.State.Rules.EffectsOutlastScene = true
+	st := &g.State.Heroes[0].Status
+	st.Luck, st.Next[Physical], st.RoundBonus = 1, 3, 3
+	if err := g.EndScene(fixed(), mustPolicy(t, "passive")); err != nil {
+		t.Fatal(err)
+	}
+	if *st != (Status{Luck: 1, Next: [3]int{Physical: 3}}) {
+		t.Errorf("after the scene: %+v", *st)
 	}
 }

@@ -100,14 +100,13 @@ func (ts *TaskState) view(rules *Rules, avail int) TaskView {
 
 // taskView shows task ts to a policy, avail steps on offer: a TaskView
 // the engine refills for each question.
-func (g *Game) taskView(ts *TaskState, avail int) *TaskView {
-	g.tv = ts.view(&g.State.Rules, avail)
-	return &g.tv
+func (g *game) taskView(ts *TaskState, avail int) *TaskView {
+	g.State.tv = ts.view(&g.State.Rules, avail)
+	return &g.State.tv
 }
 
-// StartTask begins a Dramatic Skill Resolution for player p's hero and
-// returns its index in State.Tasks.
-func (g *Game) StartTask(p int, t Task) (int, error) {
+// StartTask is Engine.StartTask on g.State.
+func (g *game) StartTask(p int, t Task) (int, error) {
 	if err := g.checkPlayer(p); err != nil {
 		return -1, err
 	}
@@ -131,14 +130,12 @@ func StepAvail(bar Bar, done, steps int) int {
 	return min(first+n, steps) - done
 }
 
-// TaskRound plays one round of task i: out of combat the GM turns a new
-// card; in combat the round's action stack card is read and the work
-// takes the hero's action, on his turn. Then TaskStep.
-func (g *Game) TaskRound(r *dice.Roller, i int, pol Policy) error {
+// TaskRound is Engine.TaskRound on g.State.
+func (g *game) TaskRound(r *dice.Roller, i int, pol Policy) error {
 	if err := g.checkTask(i, pol); err != nil {
 		return err
 	}
-	s := &g.State
+	s := g.State
 	if s.Combat && len(s.Stack) == 0 {
 		return errors.New("no card on the action stack")
 	}
@@ -158,14 +155,14 @@ func (g *Game) TaskRound(r *dice.Roller, i int, pol Policy) error {
 
 // checkTask reports why task i may not take a round now: the rules, the
 // task, and in combat the hero's turn.
-func (g *Game) checkTask(i int, pol Policy) error {
+func (g *game) checkTask(i int, pol Policy) error {
 	if pol == nil {
 		return errors.New("the task needs a policy")
 	}
 	if err := g.checkStep(); err != nil {
 		return err
 	}
-	s := &g.State
+	s := g.State
 	if i < 0 || i >= len(s.Tasks) {
 		return fmt.Errorf("task %d does not exist (have %d)", i, len(s.Tasks))
 	}
@@ -192,13 +189,8 @@ func (g *Game) checkTask(i int, pol Policy) error {
 	return nil
 }
 
-// TaskStep plays one round of task i with the skill bar bar (a tool with
-// a physical deck may call it directly): attempt the next step(s) if shown
-// (-2 per extra step, on each roll, in order), else roll against a special
-// case, else the extra approved action (a roll to draw a card, if the
-// policy takes it). When the time runs out the policy may make the
-// last-ditch effort.
-func (g *Game) TaskStep(r *dice.Roller, i int, bar Bar, pol Policy) error {
+// TaskStep is Engine.TaskStep on g.State.
+func (g *game) TaskStep(r *dice.Roller, i int, bar Bar, pol Policy) error {
 	if err := g.checkTask(i, pol); err != nil {
 		return err
 	}
@@ -212,10 +204,8 @@ func (g *Game) TaskStep(r *dice.Roller, i int, bar Bar, pol Policy) error {
 	return g.taskStep(r, i, plan, pol)
 }
 
-// AttemptSteps is TaskStep with the player naming the steps: k steps from
-// step from (0 for A). Attempting a step out of order (C before B), or steps
-// the bar does not show, is an error and changes nothing.
-func (g *Game) AttemptSteps(r *dice.Roller, i int, bar Bar, from, k int, pol Policy) error {
+// AttemptSteps is Engine.AttemptSteps on g.State.
+func (g *game) AttemptSteps(r *dice.Roller, i int, bar Bar, from, k int, pol Policy) error {
 	if err := g.checkTask(i, pol); err != nil {
 		return err
 	}
@@ -252,8 +242,8 @@ type taskPlan struct {
 // answers: how many steps to attempt (k > 0: the player named them; for
 // a bar not yet turned, numBars, the answer for one step shown and for
 // two), and whether to take the side roll.
-func (g *Game) planTask(i int, bar Bar, k int, pol Policy) (taskPlan, error) {
-	s := &g.State
+func (g *game) planTask(i int, bar Bar, k int, pol Policy) (taskPlan, error) {
+	s := g.State
 	ts := &s.Tasks[i]
 	plan := taskPlan{bar: bar}
 	for a := 1; a <= 2; a++ {
@@ -277,13 +267,13 @@ func (g *Game) planTask(i int, bar Bar, k int, pol Policy) (taskPlan, error) {
 // sideRollOffered: the extra approved action of a task draws a card, which
 // out of combat only Rules.TaskDrawsOutOfCombat allows (The Player Side:
 // out of combat no additional cards are drawn).
-func (g *Game) sideRollOffered() bool {
+func (g *game) sideRollOffered() bool {
 	return g.State.Combat || g.State.Rules.TaskDrawsOutOfCombat
 }
 
 // taskStep is a task round after its checks and the policy's answers.
-func (g *Game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error {
-	s := &g.State
+func (g *game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error {
+	s := g.State
 	ts := &s.Tasks[i]
 	steps := s.Rules.TaskSteps
 	avail := StepAvail(plan.bar, ts.Done, steps)
@@ -314,8 +304,8 @@ func (g *Game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error 
 		}
 	case plan.bar.Special():
 		if !g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success {
-			g.tv = v // as the round began, as the exact chain asks it
-			g.setback(ts, plan.bar, pol.Switch(&g.tv))
+			g.State.tv = v // as the round began, as the exact chain asks it
+			g.setback(ts, plan.bar, pol.Switch(&g.State.tv))
 		}
 	case plan.side:
 		// Neither the step nor a special case: the extra approved
@@ -333,7 +323,7 @@ func (g *Game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error 
 }
 
 // taskRoll is one roll of the task at effective skill eff.
-func (g *Game) taskRoll(r *dice.Roller, ts *TaskState, eff int, pol Policy) Result {
+func (g *game) taskRoll(r *dice.Roller, ts *TaskState, eff int, pol Policy) Result {
 	res := g.skillRoll(r, ts.Player, ts.Task.Kind, eff, pol)
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvTask, Who: ts.Player, Target: -1, Card: -1, Roll: res.Roll, Value: ts.Done, Success: res.Success})
@@ -343,7 +333,7 @@ func (g *Game) taskRoll(r *dice.Roller, ts *TaskState, eff int, pol Policy) Resu
 
 // setback is a failed special case's consequence; sw: the player
 // switches skills rather than start again after a Critical Problem.
-func (g *Game) setback(ts *TaskState, bar Bar, sw bool) {
+func (g *game) setback(ts *TaskState, bar Bar, sw bool) {
 	switch bar {
 	case PossibleSetback:
 		ts.Done = max(ts.Done-1, 0)
@@ -362,8 +352,8 @@ func (g *Game) setback(ts *TaskState, bar Bar, sw bool) {
 // endTask finishes the task when its steps are done, or when the time is
 // up after the last-ditch effort (if the policy makes it); out of combat
 // the turned cards then go to the discards.
-func (g *Game) endTask(r *dice.Roller, ts *TaskState, pol Policy) {
-	s := &g.State
+func (g *game) endTask(r *dice.Roller, ts *TaskState, pol Policy) {
+	s := g.State
 	steps := s.Rules.TaskSteps
 	if ts.Done >= steps {
 		ts.Finished = true
@@ -385,7 +375,7 @@ func (g *Game) endTask(r *dice.Roller, ts *TaskState, pol Policy) {
 
 // lastDitchSkill: the hardest remaining modifier, the multi-step penalty
 // for all remaining steps, and the extra -4.
-func (g *Game) lastDitchSkill(ts *TaskState) int {
+func (g *game) lastDitchSkill(ts *TaskState) int {
 	return lastDitch(&g.State.Rules, ts.Task, ts.Done, ts.Worse, ts.Using)
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // taskGame starts task 0, returned, for hero 0 out of combat.
-func taskGame(t *testing.T) (*Game, *TaskState) {
+func taskGame(t *testing.T) (*game, *TaskState) {
 	g := testGame(t)
 	g.State.Heroes[0].Possibilities = 0
 	i, err := g.StartTask(0, Task{Skill: 12, Alternate: 10, Rounds: 6})
@@ -131,7 +131,7 @@ func TestTaskChanceMatchesSampling(t *testing.T) {
 		p[0] = 1 - ex.P
 		p[task.Rounds+1] = ex.LastDitch
 		exact := dice.Dist{Min: 0, P: p}
-		g, err := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
+		g, err := newGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,10 +231,10 @@ func TestHypergeometric(t *testing.T) {
 	// Four-card hands dealt by the engine vs the exact count of Drama cards.
 	ex, _ := NameOdds(DefaultComposition(), Drama, 4)
 	r := dice.NewSeeded(5)
-	g, _ := NewGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
+	g, _ := newGame(DefaultRules(), d, DefaultScenario().Heroes[:1], nil)
 	obs := map[int]int64{}
 	for range 20000 {
-		s := &g.State
+		s := g.State
 		s.Draw = s.Draw[:0]
 		for i := range d.Cards {
 			s.Draw = append(s.Draw, i)

@@ -1,0 +1,281 @@
+package dramadeck
+
+import "github.com/stakesrpg/stakes/dice"
+
+// Engine takes the steps of an encounter on a State. It holds nothing but
+// its Sink: the zero Engine is ready to use, and copies of it may run on
+// other goroutines, each with its own State (what a step lends its
+// policies, the views and answer buffers, lives in the State it shows).
+type Engine struct {
+	// Sink, when non-nil, receives every event; nil builds none.
+	Sink func(Event)
+}
+
+// game is an Engine at work on one State for the length of a step: the
+// rules are its methods.
+type game struct {
+	State *State
+	Sink  func(Event)
+}
+
+// Act resolves character ci's action, taken on its turn (Turn). pol is the
+// acting side's policy: it spends Possibilities, and its answers that the
+// action may need (the GM's card to strip, the actor's Player's Call) are
+// asked and checked before any die is rolled, so that a refused action
+// changes nothing. other is the target's side's policy, which may spend a
+// Possibility on the defence or resistance and chooses whether a waiting
+// Opponent Fails cancels this success; nil spends none and lets the card
+// cancel the first.
+func (e Engine) Act(s *State, r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
+	return (&game{State: s, Sink: e.Sink}).Act(r, ci, ch, pol, other)
+}
+
+// StartCombat begins an encounter: combat time, round 0, no outcome yet.
+// Dramatic selects the D: line of the action stack rather than S:. A
+// player holding Escape may put it into his pool now, as the encounter
+// begins, before its first round (Immediate Effects: Escape must be the
+// first card played into the pool when the encounter begins).
+func (e Engine) StartCombat(s *State, dramatic bool) error {
+	return (&game{State: s, Sink: e.Sink}).StartCombat(dramatic)
+}
+
+// EnterPlay deals a new PC's player their starting hand (The Player Side:
+// four cards when a PC enters play).
+func (e Engine) EnterPlay(s *State, r *dice.Roller, p int) error {
+	return (&game{State: s, Sink: e.Sink}).EnterPlay(r, p)
+}
+
+// AddPlayer seats a new player whose hero c enters play mid-adventure, and
+// deals him his hand (The Player Side: four cards when a new PC enters
+// play). It returns his player number, which is his hero's index; the
+// villains' character indices move up by one. In a round under way he
+// declares with the others if they are still declaring, and acts from the
+// next round.
+func (e Engine) AddPlayer(s *State, r *dice.Roller, c Character) (int, error) {
+	return (&game{State: s, Sink: e.Sink}).AddPlayer(r, c)
+}
+
+// Draw gives player p one card from the deck (the reward for an approved
+// action or a Dramatic Skill Resolution side roll).
+func (e Engine) Draw(s *State, r *dice.Roller, p int) error {
+	return (&game{State: s, Sink: e.Sink}).Draw(r, p)
+}
+
+// MoveToPool moves card id from player p's hand to pool: in combat, once
+// per round, after the hero took a scene-moving action. Escape goes in
+// only as the first card of the encounter, as it begins (before its first
+// round), and then nothing else may.
+func (e Engine) MoveToPool(s *State, p, id int) error {
+	return (&game{State: s, Sink: e.Sink}).MoveToPool(p, id)
+}
+
+// DeclineMove is player p's choice to keep his hand this round when his
+// hero's action would let him move a card to the pool.
+func (e Engine) DeclineMove(s *State, p int) error {
+	return (&game{State: s, Sink: e.Sink}).DeclineMove(p)
+}
+
+// Trade swaps cards between players p and q: hand to hand out of combat,
+// pool to pool in combat, the same number each way.
+func (e Engine) Trade(s *State, p, q int, give, take []int) error {
+	return (&game{State: s, Sink: e.Sink}).Trade(p, q, give, take)
+}
+
+// PlayFromHand plays a card out of combat (The Player Side: out of combat,
+// cards are played from the hand and nothing is drawn). A subplot played
+// so comes into play: it goes to the pool, where it stays for the
+// adventure (Subplot Cards).
+func (e Engine) PlayFromHand(s *State, r *dice.Roller, p int, pl Play) error {
+	return (&game{State: s, Sink: e.Sink}).PlayFromHand(r, p, pl)
+}
+
+// Declare plays, all at once, the cards player p activates from the pool
+// this round (The Player Side: all cards played in a round are declared
+// together). Each player declares at most once a round; a Confused side may
+// not activate pool cards. Every play is checked before any takes effect.
+//
+// Declarations come at the start of the round, after the flip [ours]:
+// cards whose moment comes later (Second Chance, Opponent Fails, Drama and
+// Hero, the next-roll bonuses) wait on the character's Status until it
+// does, and Haste's extra action is taken right after the declarations.
+func (e Engine) Declare(s *State, r *dice.Roller, p int, plays []Play) error {
+	return (&game{State: s, Sink: e.Sink}).Declare(r, p, plays)
+}
+
+// PlayHaste plays Haste from player p's pool while the characters act,
+// outside the declarations (Immediate Effects: Haste can be played during
+// someone else's action): his hero takes the extra action at once, next.
+func (e Engine) PlayHaste(s *State, r *dice.Roller, p, id int) error {
+	return (&game{State: s, Sink: e.Sink}).PlayHaste(r, p, id)
+}
+
+// CriticalMoment is the once-per-Act combat declaration: move any cards from
+// hand to pool and play them (with any pool cards) on one character.
+func (e Engine) CriticalMoment(s *State, r *dice.Roller, p int, move []int, plays []Play) error {
+	return (&game{State: s, Sink: e.Sink}).CriticalMoment(r, p, move, plays)
+}
+
+// Search resolves finding something: Alertness gives an automatic success
+// (Deferred Effects); otherwise hero p rolls against skill.
+func (e Engine) Search(s *State, r *dice.Roller, p, skill int) (Result, error) {
+	return (&game{State: s, Sink: e.Sink}).Search(r, p, skill)
+}
+
+// EndScene returns pool cards (not subplots) to hands, lets each player
+// discard down to the hand size (or one card at exactly that size), and
+// refills hands (The Player Side, end of a Scene). Combat ends; the action
+// stack goes to the discards; pending card effects lapse unless
+// Rules.EffectsOutlastScene [ours].
+func (e Engine) EndScene(s *State, r *dice.Roller, pol Policy) error {
+	return (&game{State: s, Sink: e.Sink}).EndScene(r, pol)
+}
+
+// EndAct pays each subplot in play its Possibility (Subplot Cards) and
+// starts the next Act, which allows a new Critical Moment.
+func (e Engine) EndAct(s *State) {
+	(&game{State: s, Sink: e.Sink}).EndAct()
+}
+
+// EndAdventure works out each player's Possibility award: Drama cards held
+// (hand or pool) are worth DramaWorth each and every Glory played gives
+// every character GloryAward. Subplots leave play (permanent ones stay
+// recorded in Permanent). It returns the awards by player.
+func (e Engine) EndAdventure(s *State) []int {
+	return (&game{State: s, Sink: e.Sink}).EndAdventure()
+}
+
+// BeginRound starts a combat round: per-round bonuses lapse, and the GM
+// turns a card onto the action stack (or keeps the current one after
+// Seize Initiative) and applies its line. The players then declare.
+func (e Engine) BeginRound(s *State, r *dice.Roller) error {
+	return (&game{State: s, Sink: e.Sink}).BeginRound(r)
+}
+
+// EndRound closes the round once nobody is left to act (or the encounter
+// is over): Break (characters of the broken side, normally the villains,
+// who took HP damage and did no harm this round flee or concede), then the
+// end of the encounter.
+func (e Engine) EndRound(s *State) error {
+	return (&game{State: s, Sink: e.Sink}).EndRound()
+}
+
+// Step takes the next step of the encounter, asking heroes (the players)
+// and gm (the GM and villains) for any choice it needs: StartCombat when
+// out of combat; between rounds BeginRound, or the end of the encounter
+// as TimedOut once State.MaxRounds rounds have passed; the next player's
+// declaration; a player's offer to move a card to the pool after his
+// hero's action; the next character's action; EndRound once everyone has
+// acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
+// and over. A refused step changes nothing.
+func (e Engine) Step(s *State, r *dice.Roller, heroes, gm Policy) error {
+	return (&game{State: s, Sink: e.Sink}).Step(r, heroes, gm)
+}
+
+// PlayRound plays the rest of the current combat round (all of it, from
+// Between) by Step: the flip, each player's declaration, each character's
+// action in turn with the offer to move a card to the pool, and the end
+// of the round. A policy's illegal answer stops it with an error at the
+// step that refused it, which changed nothing: the round resumes from
+// there.
+func (e Engine) PlayRound(s *State, r *dice.Roller, heroes, gm Policy) error {
+	return (&game{State: s, Sink: e.Sink}).PlayRound(r, heroes, gm)
+}
+
+// RunEncounter plays the encounter to its end by Step, ending it as
+// TimedOut after maxRounds rounds. Call StartCombat first.
+func (e Engine) RunEncounter(s *State, r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
+	return (&game{State: s, Sink: e.Sink}).RunEncounter(r, heroes, gm, maxRounds)
+}
+
+// Shuffle shuffles the draw pile.
+func (e Engine) Shuffle(s *State, r *dice.Roller) {
+	(&game{State: s, Sink: e.Sink}).Shuffle(r)
+}
+
+// StartTask begins a Dramatic Skill Resolution for player p's hero and
+// returns its index in State.Tasks.
+func (e Engine) StartTask(s *State, p int, t Task) (int, error) {
+	return (&game{State: s, Sink: e.Sink}).StartTask(p, t)
+}
+
+// TaskRound plays one round of task i: out of combat the GM turns a new
+// card; in combat the round's action stack card is read and the work
+// takes the hero's action, on his turn. Then TaskStep.
+func (e Engine) TaskRound(s *State, r *dice.Roller, i int, pol Policy) error {
+	return (&game{State: s, Sink: e.Sink}).TaskRound(r, i, pol)
+}
+
+// TaskStep plays one round of task i with the skill bar bar (a tool with
+// a physical deck may call it directly): attempt the next step(s) if shown
+// (-2 per extra step, on each roll, in order), else roll against a special
+// case, else the extra approved action (a roll to draw a card, if the
+// policy takes it). When the time runs out the policy may make the
+// last-ditch effort.
+func (e Engine) TaskStep(s *State, r *dice.Roller, i int, bar Bar, pol Policy) error {
+	return (&game{State: s, Sink: e.Sink}).TaskStep(r, i, bar, pol)
+}
+
+// AttemptSteps is TaskStep with the player naming the steps: k steps from
+// step from (0 for A). Attempting a step out of order (C before B), or steps
+// the bar does not show, is an error and changes nothing.
+func (e Engine) AttemptSteps(s *State, r *dice.Roller, i int, bar Bar, from, k int, pol Policy) error {
+	return (&game{State: s, Sink: e.Sink}).AttemptSteps(r, i, bar, from, k, pol)
+}
+
+// CheckChoice reports why character ci may not take choice ch now, or nil.
+// It is the check Act makes before anything happens.
+func (s *State) CheckChoice(ci int, ch Choice) error {
+	return (&game{State: s}).CheckChoice(ci, ch)
+}
+
+// Choices appends to buf every choice character ci may take now: Defend,
+// and each action against each active opponent (none when it is not ci's
+// turn). It uses the checks Act makes.
+func (s *State) Choices(ci int, buf []Choice) []Choice {
+	return (&game{State: s}).Choices(ci, buf)
+}
+
+// Declarable appends to buf the plays player p could declare now, one
+// card at a time with its obvious choices (on his own hero, no cards
+// passed or named): the checks Declare makes. Leadership and Campaign,
+// which need their cards named, are left out.
+func (s *State) Declarable(p int, buf []Play) []Play {
+	return (&game{State: s}).Declarable(p, buf)
+}
+
+// Movable appends to buf the hand cards player p could move to the pool
+// now: the checks MoveToPool makes.
+func (s *State) Movable(p int, buf []int) []int {
+	return (&game{State: s}).Movable(p, buf)
+}
+
+// Turn returns the character whose action comes next, or -1 when nobody
+// may act (not in the Acting phase, the encounter over, a Monologue under
+// way, or everyone has acted). A hero owed a Haste action takes it first,
+// immediately (Immediate Effects: Haste); otherwise the first character
+// of the acting order still in the fight.
+func (s *State) Turn() int {
+	return (&game{State: s}).Turn()
+}
+
+// Over reports whether the encounter has ended and its last round is
+// closed.
+func (s *State) Over() bool {
+	return (&game{State: s}).Over()
+}
+
+// Char returns character ci (heroes first, then villains), or an error.
+func (s *State) Char(ci int) (*Character, error) {
+	return (&game{State: s}).Char(ci)
+}
+
+// Where reports where card id is: "draw", "discard", "stack", "hand P" or
+// "pool P", or an error if it is nowhere or in two places.
+func (s *State) Where(id int) (string, error) {
+	return (&game{State: s}).Where(id)
+}
+
+// CheckCards verifies that every card of the deck is in exactly one place.
+func (s *State) CheckCards() error {
+	return (&game{State: s}).CheckCards()
+}
