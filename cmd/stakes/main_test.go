@@ -237,7 +237,7 @@ func TestCompareAndSweep(t *testing.T) {
 		t.Fatalf("sweep: exit %d %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 7 || !strings.Contains(lines[0], "target") || !strings.Contains(lines[0], "sides") {
+	if len(lines) != 11 || !strings.HasPrefix(lines[4], "target  sides") {
 		t.Errorf("sweep table:\n%s", out)
 	}
 	code, out, _ = stakes(t, "sweep", "coin", "--trials", "2000", "--axis", "target=1..2", "--csv")

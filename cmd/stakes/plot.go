@@ -3,6 +3,11 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/stakesrpg/stakes/sim"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -57,4 +62,126 @@ func plotMetric(file string, r result) error {
 	}
 	p.Legend.Top = true
 	return p.Save(7*vg.Inch, 4*vg.Inch, file)
+}
+
+// plotSweep draws each chosen outcome's odds against the sweep's first
+// axis: sampled points with 95% intervals and the exact line. With one
+// axis the outcomes share a panel, one colour each; with a second axis
+// each outcome has its panel and each value of the second axis a colour.
+func plotSweep(file string, sr sweepResult, outcomes string) error {
+	first := sr.Cells[0].Report
+	cats, mets := names(first)
+	cols, err := chooseColumns(outcomes, cats, mets, sr.zeroEverywhere)
+	if err != nil {
+		return err
+	}
+	if len(cols.cats) == 0 {
+		return usagef("--plot: choose at least one outcome with --outcomes (metrics are not drawn)")
+	}
+	xAxis := sr.Axes[0]
+	xs, ticks := axisPositions(xAxis.Values)
+	var groups []sim.Axis // the second axis's values, one a line
+	if len(sr.Axes) == 2 {
+		groups = sr.Axes[1:]
+	}
+	hasExact := slices.ContainsFunc(sr.Exact, func(x cellExact) bool { return x.Exact != nil })
+	var panels []*panel
+	if groups == nil {
+		if len(cols.cats) > maxSeries {
+			return usagef("--plot: %d outcomes are more than one plot can tell apart (%d); choose with --outcomes", len(cols.cats), maxSeries)
+		}
+		pn := sweepPanel("", xAxis.Name, ticks)
+		for s, j := range cols.cats {
+			if err := addSweepSeries(pn, sr, xs, j, func(i int) bool { return true }, cats[j], colour(s)); err != nil {
+				return err
+			}
+		}
+		styleKey(&pn.legend, hasExact)
+		panels = append(panels, pn)
+	} else {
+		g := groups[0]
+		if len(g.Values) > maxSeries || len(cols.cats) > 6 {
+			return usagef("--plot: draws at most %d values of the second axis and 6 outcomes; narrow the axis or choose with --outcomes", maxSeries)
+		}
+		for _, j := range cols.cats {
+			pn := sweepPanel(cats[j], xAxis.Name, ticks)
+			for s, v := range g.Values {
+				in := func(i int) bool { return sr.Cells[i].Values[1] == v }
+				if err := addSweepSeries(pn, sr, xs, j, in, g.Name+" = "+v, colour(s)); err != nil {
+					return err
+				}
+			}
+			styleKey(&pn.legend, hasExact)
+			panels = append(panels, pn)
+		}
+	}
+	for _, pn := range panels {
+		margin(pn.p, xs, 0.03)
+	}
+	title := fmt.Sprintf("%s: %s\nodds against %s, %d trials a cell", sr.Mechanic, sr.Scenario, xAxis.Name, first.Provenance.Planned)
+	return saveFigure(file, title, panels)
+}
+
+func sweepPanel(title, xName string, ticks nameTicks) *panel {
+	pn := newPanel(title, xName, "probability")
+	if ticks != nil {
+		pn.p.X.Tick.Marker = ticks
+	} else {
+		pn.p.X.Tick.Marker = numberTicks{n: 12, whole: true}
+	}
+	pn.p.Y.Min = 0
+	return pn
+}
+
+// axisPositions places an axis's values on the x axis: at their values
+// when all are numbers, else at 0, 1, ... labelled with the values.
+func axisPositions(vals []string) ([]float64, nameTicks) {
+	xs := make([]float64, len(vals))
+	for i, v := range vals {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			for k := range xs {
+				xs[k] = float64(k)
+			}
+			return xs, nameTicks(vals)
+		}
+		xs[i] = f
+	}
+	return xs, nil
+}
+
+// addSweepSeries adds outcome j of the cells in(i) to the panel, in
+// colour c: sampled points, their intervals and the exact line.
+func addSweepSeries(pn *panel, sr sweepResult, axisXs []float64, j int, in func(int) bool, name string, c color.Color) error {
+	var xs, p, lo, hi, ex []float64
+	for i, cell := range sr.Cells {
+		if !in(i) {
+			continue
+		}
+		k := slices.Index(sr.Axes[0].Values, cell.Values[0])
+		cat := cell.Report.Categories[j]
+		xs = append(xs, axisXs[k])
+		p, lo, hi = append(p, cat.P), append(lo, cat.Lo), append(hi, cat.Hi)
+		v, ok := exactP(sr.exactAt(i), j)
+		if !ok {
+			v = math.NaN()
+		}
+		ex = append(ex, v)
+	}
+	pts, thumb, err := sampledPoints(xs, p, lo, hi, c)
+	if err != nil {
+		return err
+	}
+	pn.p.Add(pts...)
+	line, err := exactLine(xs, ex, c)
+	if err != nil {
+		return err
+	}
+	if line != nil {
+		pn.p.Add(line)
+		pn.legend.Add(name, line, thumb)
+	} else {
+		pn.legend.Add(name, thumb)
+	}
+	return nil
 }

@@ -67,10 +67,10 @@ const maxShardFile = 256 << 20
 // kinds of report it holds.
 type shardFile struct {
 	path  string
-	res   *result          // from sim or run
-	cmp   *sim.Comparison  // from compare
-	sweep *sim.SweepReport // from sweep
-	kind  string           // "sim", "compare" or "sweep"
+	res   *result         // from sim or run
+	cmp   *sim.Comparison // from compare
+	sweep *sweepResult    // from sweep
+	kind  string          // "sim", "compare" or "sweep"
 	raw   map[string]json.RawMessage
 }
 
@@ -104,7 +104,7 @@ func readShard(path string) (*shardFile, error) {
 		sf.kind, sf.cmp = "compare", new(sim.Comparison)
 		err = dec(sf.cmp)
 	case sf.raw["cells"] != nil:
-		sf.kind, sf.sweep = "sweep", new(sim.SweepReport)
+		sf.kind, sf.sweep = "sweep", new(sweepResult)
 		err = dec(sf.sweep)
 	default:
 		return nil, usagef("%s: not the --json report of sim, run, compare or sweep", path)
@@ -202,9 +202,16 @@ func mergeComparisons(e *env, c *common, parts []*shardFile) error {
 }
 
 func mergeSweeps(e *env, c *common, parts []*shardFile) error {
+	first := parts[0].sweep
 	sws := make([]*sim.SweepReport, len(parts))
 	for i, p := range parts {
-		sws[i] = p.sweep
+		if p.sweep.Mechanic != first.Mechanic || p.sweep.Scenario != first.Scenario {
+			return usagef("merge: %s is %s (%s), %s is %s (%s)", parts[0].path, first.Mechanic, first.Scenario, p.path, p.sweep.Mechanic, p.sweep.Scenario)
+		}
+		if p.sweep.SweepReport == nil {
+			return usagef("merge: %s holds no sweep", p.path)
+		}
+		sws[i] = p.sweep.SweepReport
 	}
 	sw, err := sim.MergeSweeps(sws...)
 	if err != nil {
@@ -215,5 +222,9 @@ func mergeSweeps(e *env, c *common, parts []*shardFile) error {
 		markMissing(sw.Cells[i].Report)
 		sw.Partial = sw.Partial || sw.Cells[i].Report.Provenance.Partial
 	}
-	return emitSweep(e, c, sw, len(sw.Cells))
+	// The exact answers depend on the scenario alone, so every shard
+	// carries the same ones.
+	out := *first
+	out.SweepReport = sw
+	return emitSweep(e, c, out, len(sw.Cells), "")
 }
