@@ -57,6 +57,14 @@ func lighter(c color.RGBA) color.RGBA {
 type panel struct {
 	p      *plot.Plot
 	legend plot.Legend
+	height vg.Length // panelHeight when 0
+}
+
+func (pn *panel) size() vg.Length {
+	if pn.height == 0 {
+		return panelHeight
+	}
+	return pn.height
 }
 
 // newPanel returns an empty panel with a light grid and ticks dense enough
@@ -86,7 +94,10 @@ func saveFigure(file, title string, panels []*panel) error {
 	titleStyle := text.Style{Font: font.From(plot.DefaultFont, vg.Points(13)),
 		XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
 	titleH := titleStyle.Rectangle(title).Size().Y + 2*figurePad
-	height := titleH + panelHeight*vg.Length(len(panels))
+	height := titleH
+	for _, pn := range panels {
+		height += pn.size()
+	}
 	format := strings.TrimPrefix(filepath.Ext(file), ".")
 	cw, err := draw.NewFormattedCanvas(figureWidth, height, format)
 	if err != nil {
@@ -103,16 +114,17 @@ func saveFigure(file, title string, panels []*panel) error {
 	if legendW > 0 {
 		legendW += 2 * figurePad
 	}
-	for i, pn := range panels {
-		top := height - titleH - panelHeight*vg.Length(i)
+	top := height - titleH
+	for _, pn := range panels {
 		c := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: figurePad, Y: top - panelHeight + figurePad},
+			Min: vg.Point{X: figurePad, Y: top - pn.size() + figurePad},
 			Max: vg.Point{X: figureWidth - figurePad, Y: top - figurePad}}}
 		pn.p.Draw(draw.Crop(c, 0, -legendW, 0, 0))
 		// The legend starts level with the top of the data area, below the
 		// panel's own title.
 		below := pn.p.Title.TextStyle.Rectangle(pn.p.Title.Text).Size().Y + pn.p.Title.Padding
 		pn.legend.Draw(draw.Crop(c, c.Size().X-legendW+figurePad, 0, 0, -below))
+		top -= pn.size()
 	}
 	f, err := os.Create(file)
 	if err != nil {

@@ -185,3 +185,300 @@ func addSweepSeries(pn *panel, sr sweepResult, axisXs []float64, j int, in func(
 	}
 	return nil
 }
+
+// plotComparison draws both sides of a comparison: the outcome odds of A
+// and B side by side with their intervals and exact marks, and the
+// distributions of the first metric (rounds) of A and B side by side.
+func plotComparison(file string, cr comparisonResult) error {
+	a, b := cr.A, cr.B
+	sides := []side{
+		{label: a.Name, rep: a, exact: cr.ExactA, color: colour(0)},
+		{label: b.Name, rep: b, exact: cr.ExactB, color: colour(1)},
+	}
+	panels := []*panel{outcomePanel(sides)}
+	if len(a.Metrics) > 0 {
+		panels = append(panels, distPanels(sides)...)
+	}
+	title := fmt.Sprintf("%s: %s against %s\n%d paired trials", cr.Mechanic, a.Name, b.Name, a.Trials)
+	return saveFigure(file, title, panels)
+}
+
+// side is one variant a figure draws: its sampled report (nil for exact
+// odds alone) and its exact answer (nil when there is none).
+type side struct {
+	label string
+	rep   *sim.Report
+	exact *exactView
+	color color.RGBA
+}
+
+// categories returns the side's outcome names.
+func (s side) categories() []string {
+	if s.rep != nil {
+		cats, _ := names(s.rep)
+		return cats
+	}
+	return s.exact.Categories
+}
+
+// outcomePanel draws the sides' outcome odds as horizontal bars, one row
+// an outcome and the sides' bars next to each other: sampled bars with
+// whiskers for their 95% intervals and the exact odds as a dark stroke
+// across each bar, or the exact odds as bars when nothing was sampled.
+// Outcomes that are zero on every side are left out.
+func outcomePanel(sides []side) *panel {
+	cats := sides[0].categories()
+	var shown []int
+	for j := range cats {
+		if slices.ContainsFunc(sides, func(s side) bool { return !zeroOutcome(s, j) }) {
+			shown = append(shown, j)
+		}
+	}
+	pn := newPanel("outcomes", "probability", "")
+	labels := make(nameTicks, len(shown))
+	width := 0.8 / float64(len(sides))
+	xmax := 0.0
+	for k, j := range shown {
+		labels[len(shown)-1-k] = cats[j]
+	}
+	pn.p.Y.Tick.Marker = labels
+	pn.p.Y.Padding = 0
+	pn.p.X.Min = 0
+	pn.height = max(2.2*vg.Inch, vg.Length(len(shown)*len(sides))*0.22*vg.Inch+1.2*vg.Inch)
+	for si, s := range sides {
+		b := &bars{width: width, offset: (float64(len(sides)-1)/2 - float64(si)) * width, horizontal: true}
+		m := &marks{bars: *b}
+		m.color = s.color
+		for k, j := range shown {
+			at := float64(len(shown) - 1 - k)
+			ex, hasEx := exactP(s.exact, j)
+			if !hasEx {
+				ex = math.NaN()
+			}
+			if s.rep != nil {
+				c := s.rep.Categories[j]
+				b.at, b.val = append(b.at, at), append(b.val, c.P)
+				b.lo, b.hi = append(b.lo, c.Lo), append(b.hi, c.Hi)
+				m.at, m.val = append(m.at, at), append(m.val, ex)
+			} else {
+				b.at, b.val = append(b.at, at), append(b.val, ex)
+			}
+		}
+		for i := range b.val {
+			xmax = max(xmax, b.val[i])
+			if b.hi != nil {
+				xmax = max(xmax, b.hi[i])
+			}
+		}
+		for _, v := range m.val {
+			if !math.IsNaN(v) {
+				xmax = max(xmax, v)
+			}
+		}
+		if s.rep != nil {
+			b.color = lighter(s.color)
+			pn.p.Add(b, m)
+			pn.legend.Add(s.label+" sampled", b)
+			if s.exact != nil {
+				pn.legend.Add(s.label+" exact", m)
+			}
+		} else {
+			b.color = s.color
+			pn.p.Add(b)
+			pn.legend.Add(s.label, b)
+		}
+	}
+	if sides[0].rep != nil {
+		pn.legend.Add("whiskers: 95% intervals")
+	}
+	// Room right of the longest bar for its whisker and exact stroke.
+	pn.p.X.Max = min(1, xmax*1.05+0.01)
+	return pn
+}
+
+// zeroOutcome reports whether outcome j never happened on side s and has
+// exact probability 0 or none.
+func zeroOutcome(s side, j int) bool {
+	if s.rep != nil && s.rep.Categories[j].Count > 0 {
+		return false
+	}
+	p, ok := exactP(s.exact, j)
+	return !ok || p == 0
+}
+
+// dist is a side's distribution of its first metric: P(value) from lo.
+type dist struct {
+	lo       int
+	sampled  []float64 // nil when nothing was sampled
+	exact    []float64 // P(value = lo+i); nil when there is none
+	name     string
+	complete bool
+}
+
+// distOf returns side s's distribution of its first metric, sampled and
+// exact (the exact answer's rounds, which is the first metric).
+func distOf(s side) dist {
+	d := dist{name: "rounds"}
+	if s.rep != nil {
+		m := s.rep.Metrics[0]
+		d.name, d.lo = m.Name, m.Hist.Min
+		n := float64(m.Hist.N())
+		for _, c := range m.Hist.Counts {
+			d.sampled = append(d.sampled, float64(c)/n)
+		}
+	}
+	if s.exact != nil && len(s.exact.Rounds) > 0 {
+		if s.rep == nil {
+			d.lo = 0
+		}
+		for v := d.lo; v < len(s.exact.Rounds); v++ {
+			d.exact = append(d.exact, s.exact.Rounds[max(v, 0)])
+		}
+	}
+	return d
+}
+
+// span returns the values lo..hi that hold all but the last 1% of the
+// distribution (sampled, or exact when nothing was sampled), so that a
+// long thin tail does not squeeze the bars where the mass is.
+func (d dist) span() (lo, hi int) {
+	ps := d.sampled
+	if ps == nil {
+		ps = d.exact
+	}
+	first, cum := -1, 0.0
+	for i, p := range ps {
+		if first < 0 && p > 0 {
+			first = i
+		}
+		cum += p
+		if cum >= 0.99 {
+			return d.lo + max(first, 0), d.lo + i
+		}
+	}
+	return d.lo + max(first, 0), d.lo + len(ps) - 1
+}
+
+// valueRange is a range lo..hi of values.
+type valueRange struct{ lo, hi int }
+
+// full returns the range of values with probability above 0 on any side.
+func (dist) full(sides []side) valueRange {
+	r := valueRange{lo: math.MaxInt, hi: math.MinInt}
+	for _, s := range sides {
+		d := distOf(s)
+		for _, ps := range [][]float64{d.sampled, d.exact} {
+			for i, p := range ps {
+				if p > 0 {
+					r.lo, r.hi = min(r.lo, d.lo+i), max(r.hi, d.lo+i)
+				}
+			}
+		}
+	}
+	return r
+}
+
+// beyond returns the mass above value hi.
+func (d dist) beyond(hi int) float64 {
+	ps := d.sampled
+	if ps == nil {
+		ps = d.exact
+	}
+	m := 0.0
+	for i := max(hi-d.lo+1, 0); i < len(ps); i++ {
+		m += ps[i]
+	}
+	return m
+}
+
+// distPanels draws the sides' distributions of their first metric as
+// vertical bars one a value: sampled bars with the exact probability as a
+// dark stroke across each, or the exact probabilities as bars when nothing
+// was sampled. Bars are narrower than a value's slot, so that neighbouring
+// values (the odd and even rounds of a mechanic whose rounds alternate)
+// stay apart. Few values put the sides' bars next to each other in one
+// panel; many give each side its own panel, on the same scales, so that
+// no bar gets too thin to see.
+func distPanels(sides []side) []*panel {
+	ds := make([]dist, len(sides))
+	lo, hi := math.MaxInt, 0
+	for i, s := range sides {
+		ds[i] = distOf(s)
+		l, h := ds[i].span()
+		lo, hi = min(lo, l), max(hi, h)
+	}
+	if full := ds[0].full(sides); full.hi-full.lo < 40 {
+		lo, hi = full.lo, full.hi
+	}
+	cut := 0.0
+	for _, d := range ds {
+		cut = max(cut, d.beyond(hi))
+	}
+	xLabel := ds[0].name
+	if cut > 0 {
+		xLabel += fmt.Sprintf(" (above %d not drawn: %.1f%% of trials or less)", hi, 100*cut)
+	}
+	title := ds[0].name + " distribution"
+	if len(sides) == 1 || (hi-lo+1)*len(sides) <= 60 {
+		pn := newPanel(title, xLabel, "probability")
+		for si, s := range sides {
+			width := 0.7 / float64(len(sides))
+			addDist(pn, s, ds[si], lo, hi, width, (float64(si)-float64(len(sides)-1)/2)*width)
+		}
+		pn.p.X.Min, pn.p.X.Max = float64(lo)-0.6, float64(hi)+0.6
+		pn.p.X.Tick.Marker = numberTicks{n: 15, whole: true}
+		return []*panel{pn}
+	}
+	var panels []*panel
+	top := 0.0
+	for si, s := range sides {
+		pn := newPanel(title+", "+s.label, xLabel, "probability")
+		top = max(top, addDist(pn, s, ds[si], lo, hi, 0.7, 0))
+		pn.p.X.Min, pn.p.X.Max = float64(lo)-0.6, float64(hi)+0.6
+		pn.p.X.Tick.Marker = numberTicks{n: 15, whole: true}
+		panels = append(panels, pn)
+	}
+	for _, pn := range panels {
+		pn.p.Y.Max = top * 1.05
+	}
+	return panels
+}
+
+// addDist adds side s's distribution d over lo..hi to the panel, bars of
+// the given width shifted by offset, and returns the highest bar or mark.
+func addDist(pn *panel, s side, d dist, lo, hi int, width, offset float64) float64 {
+	b := &bars{width: width, offset: offset}
+	m := &marks{bars: bars{width: width, offset: offset, color: s.color}}
+	top := 0.0
+	for v := lo; v <= hi; v++ {
+		i := v - d.lo
+		ex := math.NaN()
+		if i >= 0 && i < len(d.exact) {
+			ex = d.exact[i]
+			top = max(top, ex)
+		}
+		switch {
+		case d.sampled != nil && i >= 0 && i < len(d.sampled):
+			b.at, b.val = append(b.at, float64(v)), append(b.val, d.sampled[i])
+			m.at, m.val = append(m.at, float64(v)), append(m.val, ex)
+			top = max(top, d.sampled[i])
+		case d.sampled == nil && !math.IsNaN(ex):
+			b.at, b.val = append(b.at, float64(v)), append(b.val, ex)
+		case !math.IsNaN(ex):
+			m.at, m.val = append(m.at, float64(v)), append(m.val, ex)
+		}
+	}
+	if d.sampled != nil {
+		b.color = lighter(s.color)
+		pn.p.Add(b, m)
+		pn.legend.Add(s.label+" sampled", b)
+		if d.exact != nil {
+			pn.legend.Add(s.label+" exact", m)
+		}
+	} else {
+		b.color = s.color
+		pn.p.Add(b)
+		pn.legend.Add(s.label, b)
+	}
+	return top
+}

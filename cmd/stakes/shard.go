@@ -67,10 +67,10 @@ const maxShardFile = 256 << 20
 // kinds of report it holds.
 type shardFile struct {
 	path  string
-	res   *result         // from sim or run
-	cmp   *sim.Comparison // from compare
-	sweep *sweepResult    // from sweep
-	kind  string          // "sim", "compare" or "sweep"
+	res   *result           // from sim or run
+	cmp   *comparisonResult // from compare
+	sweep *sweepResult      // from sweep
+	kind  string            // "sim", "compare" or "sweep"
 	raw   map[string]json.RawMessage
 }
 
@@ -101,7 +101,7 @@ func readShard(path string) (*shardFile, error) {
 		sf.kind, sf.res = "sim", new(result)
 		err = dec(sf.res)
 	case sf.raw["diff"] != nil:
-		sf.kind, sf.cmp = "compare", new(sim.Comparison)
+		sf.kind, sf.cmp = "compare", new(comparisonResult)
 		err = dec(sf.cmp)
 	case sf.raw["cells"] != nil:
 		sf.kind, sf.sweep = "sweep", new(sweepResult)
@@ -186,9 +186,13 @@ func markMissing(r *sim.Report) {
 }
 
 func mergeComparisons(e *env, c *common, parts []*shardFile) error {
+	first := parts[0].cmp
 	cmps := make([]*sim.Comparison, len(parts))
 	for i, p := range parts {
-		cmps[i] = p.cmp
+		if p.cmp.Mechanic != first.Mechanic || p.cmp.Comparison == nil {
+			return usagef("merge: %s compares %s, %s compares %q", parts[0].path, first.Mechanic, p.path, p.cmp.Mechanic)
+		}
+		cmps[i] = p.cmp.Comparison
 	}
 	cmp, err := sim.MergeComparisons(cmps...)
 	if err != nil {
@@ -198,7 +202,11 @@ func mergeComparisons(e *env, c *common, parts []*shardFile) error {
 	stripRunEnv(cmp.B, c.zeroTime)
 	markMissing(cmp.A)
 	markMissing(cmp.B)
-	return emitComparison(e, c, cmp)
+	// The exact answers depend on the scenarios alone, so every shard
+	// carries the same ones.
+	out := *first
+	out.Comparison = cmp
+	return emitComparison(e, c, out)
 }
 
 func mergeSweeps(e *env, c *common, parts []*shardFile) error {
