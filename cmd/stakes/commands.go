@@ -164,7 +164,7 @@ func emit(e *env, c *common, res result) error {
 		writeText(e.stdout, res)
 	}
 	if c.plot != "" {
-		if err := plotMetric(c.plot, res); err != nil {
+		if err := plotResult(c.plot, res); err != nil {
 			return err
 		}
 	}
@@ -247,8 +247,9 @@ func cmdOdds(e *env, args []string) error {
 			"the stakes and to beat them by the Extraordinary margin.",
 		`stakes odds actiontest --set pool=4 --set position=desperate`,
 		`stakes odds contest "d10 d8 d6" vs "d8 d8"`, `stakes odds contest "d12 d6" vs 9`,
-		`stakes odds edge --set rules.start_edge=6 --json`)
-	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
+		`stakes odds edge --set rules.start_edge=6 --json`, `stakes odds challenge --plot challenge-odds.png`)
+	c.register(fs.FlagSet, 1, jsonFlag|plotFlag|setFlag|fileFlag)
+	fs.Lookup("plot").Usage = "also draw the scenario's exact outcome odds and rounds to `FILE` (.png or .svg)"
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -263,19 +264,29 @@ func cmdOdds(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if c.plot != "" && len(pos) > 1 {
+		return usagef("odds: --plot draws a scenario's exact odds; give the mechanic alone (with --set or --file)")
+	}
 	m := registry[pos[0]]
 	if m.odds != nil {
-		return m.odds(e, sc, oddsArgs{json: c.json, pos: pos[1:]})
+		if err := m.odds(e, sc, oddsArgs{json: c.json, pos: pos[1:]}); err != nil {
+			return err
+		}
+		return plotOdds(e, c.plot, sc)
 	}
 	ex, err := sc.exact(e.ctx)
 	if err != nil {
 		return err
 	}
 	if c.json {
-		return writeJSON(e.stdout, map[string]any{"mechanic": pos[0], "scenario": sc.describe(), "exact": ex})
+		err = writeJSON(e.stdout, map[string]any{"mechanic": pos[0], "scenario": sc.describe(), "exact": ex})
+	} else {
+		writeExact(e, sc, ex)
 	}
-	writeExact(e, sc, ex)
-	return nil
+	if err != nil {
+		return err
+	}
+	return plotOdds(e, c.plot, sc)
 }
 
 func writeExact(e *env, sc scenario, ex *exactView) {

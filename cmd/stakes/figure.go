@@ -93,6 +93,7 @@ func newPanel(title, xLabel, yLabel string) *panel {
 func saveFigure(file, title string, panels []*panel) error {
 	titleStyle := text.Style{Font: font.From(plot.DefaultFont, vg.Points(13)),
 		XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+	title = wrapTo(titleStyle, title, figureWidth-2*figurePad)
 	titleH := titleStyle.Rectangle(title).Size().Y + 2*figurePad
 	height := titleH
 	for _, pn := range panels {
@@ -355,4 +356,23 @@ func margin(p *plot.Plot, xs []float64, frac float64) {
 	lo, hi := slices.Min(xs), slices.Max(xs)
 	pad := max((hi-lo)*frac, 0.5)
 	p.X.Min, p.X.Max = lo-pad, hi+pad
+}
+
+// wrapTo breaks each line of s at spaces so that no line is wider than width
+// in the style.
+func wrapTo(sty text.Style, s string, width vg.Length) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		cur := ""
+		for _, word := range strings.Fields(line) {
+			next := strings.TrimSpace(cur + " " + word)
+			if cur != "" && sty.Width(next) > width {
+				out = append(out, cur)
+				next = word
+			}
+			cur = next
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }

@@ -74,7 +74,7 @@ func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
 		fs.BoolVar(&c.csv, "csv", false, "print CSV")
 	}
 	if groups&plotFlag != 0 {
-		fs.StringVar(&c.plot, "plot", "", "also draw the rounds distribution to `FILE` (.png or .svg)")
+		fs.StringVar(&c.plot, "plot", "", "also draw the outcome odds and the rounds distribution to `FILE` (.png or .svg)")
 	}
 	if groups&setFlag != 0 {
 		fs.Var(&c.sets, "set", "override a scenario setting: `key=value` (repeatable), e.g. rules.start_edge=6")

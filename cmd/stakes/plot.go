@@ -9,59 +9,24 @@ import (
 
 	"github.com/stakesrpg/stakes/sim"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
 
-// plotMetric draws a metric's sampled distribution as bars, with the exact
-// distribution as points where there is one, to a PNG or SVG file (by the
+// plotResult draws a simulated scenario: its outcome odds with their 95%
+// intervals and the distribution of its first metric (rounds), each with
+// the exact answer beside where there is one, to a PNG or SVG file (by the
 // file name's extension).
-func plotMetric(file string, r result) error {
+func plotResult(file string, r result) error {
 	rep := r.Report
-	if len(rep.Metrics) == 0 {
-		return fmt.Errorf("--plot: the %s scenario reports no metrics to draw", r.Mechanic)
-	}
-	m := rep.Metrics[0]
-	n := m.Hist.N()
-	if n == 0 {
+	if rep.Trials == 0 {
 		return fmt.Errorf("--plot: no trials to draw")
 	}
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: %s", r.Mechanic, r.Scenario)
-	p.X.Label.Text = m.Name
-	p.Y.Label.Text = "probability"
-	vals := make(plotter.Values, len(m.Hist.Counts))
-	for i, c := range m.Hist.Counts {
-		vals[i] = float64(c) / float64(n)
+	s := side{rep: rep, exact: r.Exact, color: colour(0)}
+	panels := []*panel{outcomePanel([]side{s})}
+	if len(rep.Metrics) > 0 {
+		panels = append(panels, distPanels([]side{s})...)
 	}
-	bars, err := plotter.NewBarChart(vals, vg.Points(8))
-	if err != nil {
-		return err
-	}
-	bars.XMin = float64(m.Hist.Min)
-	bars.Color = color.RGBA{R: 70, G: 110, B: 170, A: 255}
-	bars.LineStyle.Width = 0
-	p.Add(bars)
-	p.Legend.Add(fmt.Sprintf("sampled (%d trials)", n), bars)
-	if r.Exact != nil && len(r.Exact.Rounds) > 0 {
-		pts := make(plotter.XYs, 0, len(r.Exact.Rounds))
-		for v, q := range r.Exact.Rounds {
-			if v >= m.Hist.Min && v <= m.Hist.Max() {
-				pts = append(pts, plotter.XY{X: float64(v), Y: q})
-			}
-		}
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
-			return err
-		}
-		sc.Color = color.RGBA{R: 200, G: 60, B: 40, A: 255}
-		sc.Radius = vg.Points(3)
-		p.Add(sc)
-		p.Legend.Add("exact", sc)
-	}
-	p.Legend.Top = true
-	return p.Save(7*vg.Inch, 4*vg.Inch, file)
+	return saveFigure(file, fmt.Sprintf("%s: %s\n%d trials, seed %d", r.Mechanic, r.Scenario, rep.Trials, rep.Provenance.Seed), panels)
 }
 
 // plotSweep draws each chosen outcome's odds against the sweep's first
@@ -212,6 +177,14 @@ type side struct {
 	color color.RGBA
 }
 
+// name returns the legend text of the side's sampled or exact values.
+func (s side) name(what string) string {
+	if s.label == "" {
+		return what
+	}
+	return s.label + " " + what
+}
+
 // categories returns the side's outcome names.
 func (s side) categories() []string {
 	if s.rep != nil {
@@ -278,14 +251,14 @@ func outcomePanel(sides []side) *panel {
 		if s.rep != nil {
 			b.color = lighter(s.color)
 			pn.p.Add(b, m)
-			pn.legend.Add(s.label+" sampled", b)
+			pn.legend.Add(s.name("sampled"), b)
 			if s.exact != nil {
-				pn.legend.Add(s.label+" exact", m)
+				pn.legend.Add(s.name("exact"), m)
 			}
 		} else {
 			b.color = s.color
 			pn.p.Add(b)
-			pn.legend.Add(s.label, b)
+			pn.legend.Add(s.name("exact"), b)
 		}
 	}
 	if sides[0].rep != nil {
@@ -416,15 +389,19 @@ func distPanels(sides []side) []*panel {
 	}
 	xLabel := ds[0].name
 	if cut > 0 {
-		xLabel += fmt.Sprintf(" (above %d not drawn: %.1f%% of trials or less)", hi, 100*cut)
+		xLabel += fmt.Sprintf(" (above %d not drawn: %.1f%% or less)", hi, 100*cut)
 	}
 	title := ds[0].name + " distribution"
 	if len(sides) == 1 || (hi-lo+1)*len(sides) <= 60 {
 		pn := newPanel(title, xLabel, "probability")
+		top := 0.0
 		for si, s := range sides {
 			width := 0.7 / float64(len(sides))
-			addDist(pn, s, ds[si], lo, hi, width, (float64(si)-float64(len(sides)-1)/2)*width)
+			top = max(top, addDist(pn, s, ds[si], lo, hi, width, (float64(si)-float64(len(sides)-1)/2)*width))
 		}
+		// Room above the tallest bar, so that it and its exact stroke are
+		// drawn whole.
+		pn.p.Y.Max = top * 1.05
 		pn.p.X.Min, pn.p.X.Max = float64(lo)-0.6, float64(hi)+0.6
 		pn.p.X.Tick.Marker = numberTicks{n: 15, whole: true}
 		return []*panel{pn}
@@ -432,7 +409,7 @@ func distPanels(sides []side) []*panel {
 	var panels []*panel
 	top := 0.0
 	for si, s := range sides {
-		pn := newPanel(title+", "+s.label, xLabel, "probability")
+		pn := newPanel(title+", "+s.name(""), xLabel, "probability")
 		top = max(top, addDist(pn, s, ds[si], lo, hi, 0.7, 0))
 		pn.p.X.Min, pn.p.X.Max = float64(lo)-0.6, float64(hi)+0.6
 		pn.p.X.Tick.Marker = numberTicks{n: 15, whole: true}
@@ -471,14 +448,32 @@ func addDist(pn *panel, s side, d dist, lo, hi int, width, offset float64) float
 	if d.sampled != nil {
 		b.color = lighter(s.color)
 		pn.p.Add(b, m)
-		pn.legend.Add(s.label+" sampled", b)
+		pn.legend.Add(s.name("sampled"), b)
 		if d.exact != nil {
-			pn.legend.Add(s.label+" exact", m)
+			pn.legend.Add(s.name("exact"), m)
 		}
 	} else {
 		b.color = s.color
 		pn.p.Add(b)
-		pn.legend.Add(s.label, b)
+		pn.legend.Add(s.name("exact"), b)
 	}
 	return top
+}
+
+// plotOdds draws a scenario's exact answer to file, if file is set: the
+// outcome odds as bars and the distribution of rounds.
+func plotOdds(e *env, file string, sc scenario) error {
+	if file == "" {
+		return nil
+	}
+	ex, err := sc.exact(e.ctx)
+	if err != nil {
+		return fmt.Errorf("--plot: no exact answer to draw: %w", err)
+	}
+	s := side{exact: ex, color: colour(0)}
+	panels := []*panel{outcomePanel([]side{s})}
+	if len(ex.Rounds) > 0 {
+		panels = append(panels, distPanels([]side{s})...)
+	}
+	return saveFigure(file, fmt.Sprintf("%s: %s\nexact odds", sc.mechanic(), sc.describe()), panels)
 }
