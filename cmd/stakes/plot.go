@@ -57,11 +57,12 @@ func plotSweep(file string, sr sweepResult, outcomes string) error {
 		}
 		pn := sweepPanel("", xAxis.Name, ticks)
 		for s, j := range cols.cats {
-			if err := addSweepSeries(pn, sr, xs, j, func(i int) bool { return true }, cats[j], colour(s)); err != nil {
+			if err := addSweepSeries(pn, sr, xs, j, func(i int) bool { return true }, cats[j], colour(s), 0); err != nil {
 				return err
 			}
 		}
 		styleKey(&pn.legend, hasExact)
+		pn.p.Y.Max = highest(sr, cols.cats) * 1.05
 		panels = append(panels, pn)
 	} else {
 		g := groups[0]
@@ -72,11 +73,15 @@ func plotSweep(file string, sr sweepResult, outcomes string) error {
 			pn := sweepPanel(cats[j], xAxis.Name, ticks)
 			for s, v := range g.Values {
 				in := func(i int) bool { return sr.Cells[i].Values[1] == v }
-				if err := addSweepSeries(pn, sr, xs, j, in, g.Name+" = "+v, colour(s)); err != nil {
+				// Lines that coincide would hide each other's points: each
+				// line's points stand a little aside (the exact lines do not).
+				dodge := (float64(s) - float64(len(g.Values)-1)/2) * 0.01 * (slices.Max(xs) - slices.Min(xs))
+				if err := addSweepSeries(pn, sr, xs, j, in, g.Name+" = "+v, colour(s), dodge); err != nil {
 					return err
 				}
 			}
 			styleKey(&pn.legend, hasExact)
+			pn.p.Y.Max = highest(sr, []int{j}) * 1.05
 			panels = append(panels, pn)
 		}
 	}
@@ -85,6 +90,21 @@ func plotSweep(file string, sr sweepResult, outcomes string) error {
 	}
 	title := fmt.Sprintf("%s: %s\nodds against %s, %d trials a cell", sr.Mechanic, sr.Scenario, xAxis.Name, first.Provenance.Planned)
 	return saveFigure(file, title, panels)
+}
+
+// highest returns the largest interval end or exact value of the outcomes
+// over the cells, so that a panel's y axis leaves room above it.
+func highest(sr sweepResult, cats []int) float64 {
+	top := 0.0
+	for i, cell := range sr.Cells {
+		for _, j := range cats {
+			top = max(top, cell.Report.Categories[j].Hi)
+			if p, ok := exactP(sr.exactAt(i), j); ok {
+				top = max(top, p)
+			}
+		}
+	}
+	return top
 }
 
 func sweepPanel(title, xName string, ticks nameTicks) *panel {
@@ -116,8 +136,9 @@ func axisPositions(vals []string) ([]float64, nameTicks) {
 }
 
 // addSweepSeries adds outcome j of the cells in(i) to the panel, in
-// colour c: sampled points, their intervals and the exact line.
-func addSweepSeries(pn *panel, sr sweepResult, axisXs []float64, j int, in func(int) bool, name string, c color.Color) error {
+// colour c: sampled points (moved dodge along x), their intervals and the
+// exact line.
+func addSweepSeries(pn *panel, sr sweepResult, axisXs []float64, j int, in func(int) bool, name string, c color.Color, dodge float64) error {
 	var xs, p, lo, hi, ex []float64
 	for i, cell := range sr.Cells {
 		if !in(i) {
@@ -133,7 +154,11 @@ func addSweepSeries(pn *panel, sr sweepResult, axisXs []float64, j int, in func(
 		}
 		ex = append(ex, v)
 	}
-	pts, thumb, err := sampledPoints(xs, p, lo, hi, c)
+	moved := make([]float64, len(xs))
+	for i, x := range xs {
+		moved[i] = x + dodge
+	}
+	pts, thumb, err := sampledPoints(moved, p, lo, hi, c)
 	if err != nil {
 		return err
 	}
@@ -171,7 +196,8 @@ func plotComparison(file string, cr comparisonResult) error {
 // side is one variant a figure draws: its sampled report (nil for exact
 // odds alone) and its exact answer (nil when there is none).
 type side struct {
-	label string
+	label  string
+	metric string // the first metric's name, when rep is nil
 	rep   *sim.Report
 	exact *exactView
 	color color.RGBA
@@ -281,17 +307,16 @@ func zeroOutcome(s side, j int) bool {
 
 // dist is a side's distribution of its first metric: P(value) from lo.
 type dist struct {
-	lo       int
-	sampled  []float64 // nil when nothing was sampled
-	exact    []float64 // P(value = lo+i); nil when there is none
-	name     string
-	complete bool
+	lo      int
+	sampled []float64 // nil when nothing was sampled
+	exact   []float64 // P(value = lo+i); nil when there is none
+	name    string
 }
 
 // distOf returns side s's distribution of its first metric, sampled and
 // exact (the exact answer's rounds, which is the first metric).
 func distOf(s side) dist {
-	d := dist{name: "rounds"}
+	d := dist{name: s.metric}
 	if s.rep != nil {
 		m := s.rep.Metrics[0]
 		d.name, d.lo = m.Name, m.Hist.Min
@@ -470,7 +495,10 @@ func plotOdds(e *env, file string, sc scenario) error {
 	if err != nil {
 		return fmt.Errorf("--plot: no exact answer to draw: %w", err)
 	}
-	s := side{exact: ex, color: colour(0)}
+	s := side{exact: ex, metric: "rounds", color: colour(0)}
+	if spec, err := sc.spec(sc.mechanic()); err == nil && len(spec.Metrics) > 0 {
+		s.metric = spec.Metrics[0]
+	}
 	panels := []*panel{outcomePanel([]side{s})}
 	if len(ex.Rounds) > 0 {
 		panels = append(panels, distPanels([]side{s})...)
