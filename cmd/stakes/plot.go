@@ -198,9 +198,9 @@ func plotComparison(file string, cr comparisonResult) error {
 type side struct {
 	label  string
 	metric string // the first metric's name, when rep is nil
-	rep   *sim.Report
-	exact *exactView
-	color color.RGBA
+	rep    *sim.Report
+	exact  *exactView
+	color  color.RGBA
 }
 
 // name returns the legend text of the side's sampled or exact values.
