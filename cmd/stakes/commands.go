@@ -162,6 +162,11 @@ func emit(e *env, c *common, res result) error {
 		}
 	default:
 		writeText(e.stdout, res)
+		if c.explain {
+			fmt.Fprintln(e.stdout)
+			cats, mets := names(res.Report)
+			writeLegend(e.stdout, res.Mechanic, cats, mets)
+		}
 	}
 	if c.plot != "" {
 		if err := plotResult(c.plot, res); err != nil {
@@ -181,8 +186,9 @@ func cmdSim(e *env, args []string) error {
 			"Prints outcome odds with Wilson 95% intervals, metric means with standard errors,\n"+
 			"and the exact answer beside the sampled one where the mechanic has one.",
 		`stakes sim edge`, `stakes sim edge --set rules.start_edge=6 --trials 200000`,
-		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag)
+		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`,
+		`stakes sim dramadeck --explain`)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag|explainFlag)
 	mech, err := c.parseMechanic(fs, args, "sim")
 	if err != nil {
 		return err
@@ -205,7 +211,7 @@ func cmdRun(e *env, args []string) error {
 			"over its built-in scenario (see examples/scenarios). Seed and trials in the file are\n"+
 			"used unless --seed or --trials is given.",
 		`stakes run examples/scenarios/edge.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|shardFlag)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|shardFlag|explainFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -322,7 +328,8 @@ func writeExact(e *env, sc scenario, ex *exactView) {
 func cmdMechanics(e *env, args []string) error {
 	fs := newFlags(e, "mechanics", "[MECHANIC] [--json]",
 		"Without a name, lists the mechanics. With one, lists every setting of its built-in\n"+
-			"scenario: the key --set takes, the built-in value and what it means. With --json,\n"+
+			"scenario (the key --set takes, the built-in value and what it means), then what each\n"+
+			"outcome and metric of its reports means. With --json,\n"+
 			"prints the built-in scenario as JSON, the \"scenario\" of a scenario file.",
 		`stakes mechanics`, `stakes mechanics edge`, `stakes mechanics contest --json`)
 	var asJSON bool
@@ -346,6 +353,10 @@ func cmdMechanics(e *env, args []string) error {
 		return writeJSON(e.stdout, m.fresh().ptr())
 	}
 	writeSettings(e.stdout, m.name, settingsOf(m.fresh().ptr()))
+	if spec, err := m.fresh().spec(m.name); err == nil {
+		fmt.Fprintln(e.stdout)
+		writeLegend(e.stdout, m.name, spec.Categories, spec.Metrics)
+	}
 	return nil
 }
 
@@ -356,7 +367,7 @@ func cmdReport(e *env, args []string) error {
 	fs := newFlags(e, "", "[flags]",
 		"The balance report: each mechanic's built-in scenario, simulated, with exact odds beside.",
 		`stakes`, `stakes --trials 100000 --json`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|explainFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -411,6 +422,13 @@ func cmdReport(e *env, args []string) error {
 		for _, r := range results {
 			writeText(e.stdout, r)
 			fmt.Fprintln(e.stdout)
+		}
+		if c.explain {
+			for _, r := range results {
+				cats, mets := names(r.Report)
+				writeLegend(e.stdout, r.Mechanic, cats, mets)
+				fmt.Fprintln(e.stdout)
+			}
 		}
 	}
 	if len(results) > 0 && results[len(results)-1].Report.Provenance.Partial {
