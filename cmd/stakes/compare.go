@@ -17,10 +17,16 @@ import (
 // sim's comparison and each variant's exact answer where the mechanic has
 // one.
 //
-// JSON: mechanic, then sim's a, b and diff, then exact_a and exact_b (or
-// no_exact_a and no_exact_b saying why there is none).
+// JSON: mechanic, scenario, file, changed, then sim's a, b and diff, then
+// exact_a and exact_b (or no_exact_a and no_exact_b saying why there is
+// none).
 type comparisonResult struct {
 	Mechanic string `json:"mechanic"`
+	// Scenario describes the scenario both sides start from; File and
+	// Changed say where it came from and what --set changed on both.
+	Scenario string   `json:"scenario"`
+	File     string   `json:"file,omitempty"`
+	Changed  []string `json:"changed,omitempty"`
 	*sim.Comparison
 	ExactA   *exactView `json:"exact_a,omitempty"`
 	ExactB   *exactView `json:"exact_b,omitempty"`
@@ -61,6 +67,10 @@ func cmdCompare(e *env, args []string) error {
 		sp, err := sc.spec(label)
 		return sc, sp, err
 	}
+	base, _, err := scenarioFor(mech, &c)
+	if err != nil {
+		return err
+	}
 	scA, sa, err := mk(as)
 	if err != nil {
 		return err
@@ -83,7 +93,8 @@ func cmdCompare(e *env, args []string) error {
 	}
 	stripRunEnv(cmp.A, c.zeroTime)
 	stripRunEnv(cmp.B, c.zeroTime)
-	cr := comparisonResult{Mechanic: mech, Comparison: cmp}
+	cr := comparisonResult{Mechanic: mech, Scenario: base.describe(), File: c.file,
+		Changed: slices.Clone(c.sets), Comparison: cmp}
 	cr.ExactA, cr.NoExactA = exactOf(e, scA, cmp.A)
 	cr.ExactB, cr.NoExactB = exactOf(e, scB, cmp.B)
 	return emitComparison(e, &c, cr)
@@ -136,7 +147,9 @@ func writeComparison(w io.Writer, cr comparisonResult) {
 	if cmp.A.Provenance.Partial {
 		partial = fmt.Sprintf(" (PARTIAL: interrupted after %d of %d)", cmp.A.Trials, cmp.A.Provenance.Planned)
 	}
-	fmt.Fprintf(w, "%s\n%s\n  %d paired trials, seed %d, generator %s%s\n", cmp.A.Name, cmp.B.Name,
+	base := result{File: cr.File, Changed: cr.Changed}
+	fmt.Fprintf(w, "%s: %s\n  scenario: %s\n  %s\n  %s\n  %d paired trials, seed %d, generator %s%s\n",
+		cr.Mechanic, cr.Scenario, base.source(), cmp.A.Name, cmp.B.Name,
 		cmp.A.Trials, cmp.A.Provenance.Seed, cmp.A.Provenance.Generator, partial)
 	both := cr.ExactA != nil && cr.ExactB != nil
 	wd := nameWidth(cmp.A.Categories)

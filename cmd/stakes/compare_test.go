@@ -42,7 +42,7 @@ func TestCompareExactColumns(t *testing.T) {
 	for _, want := range []string{
 		"exact A  exact B  exact A-B",
 		"0.3333   0.3333    +0.0000",
-		"A: unchanged\nB: label=other\n",
+		"coin: race to 1 heads on d2\n  scenario: built-in\n  A: unchanged\n  B: label=other\n",
 		"+0.000  [+0.000, +0.000]        1.333    1.333     +0.000\n",
 		"verdict (B against A):",
 		"a_wins: no difference detectable at this many trials (the interval 0.0 to 0.0 points spans 0; exact +0.0)",

@@ -189,8 +189,8 @@ func mergeComparisons(e *env, c *common, parts []*shardFile) error {
 	first := parts[0].cmp
 	cmps := make([]*sim.Comparison, len(parts))
 	for i, p := range parts {
-		if p.cmp.Mechanic != first.Mechanic || p.cmp.Comparison == nil {
-			return usagef("merge: %s compares %s, %s compares %q", parts[0].path, first.Mechanic, p.path, p.cmp.Mechanic)
+		if p.cmp.Mechanic != first.Mechanic || p.cmp.Scenario != first.Scenario || p.cmp.Comparison == nil {
+			return usagef("merge: %s compares %s (%s), %s compares %s (%s)", parts[0].path, first.Mechanic, first.Scenario, p.path, p.cmp.Mechanic, p.cmp.Scenario)
 		}
 		cmps[i] = p.cmp.Comparison
 	}
