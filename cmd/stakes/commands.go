@@ -168,7 +168,8 @@ func emit(e *env, c *common, res result) error {
 			writeLegend(e.stdout, res.Mechanic, cats, mets)
 		}
 	}
-	if c.plot != "" {
+	// An interrupted run draws nothing: the user asked to stop.
+	if c.plot != "" && !res.Report.Provenance.Partial {
 		if err := plotResult(c.plot, res); err != nil {
 			return err
 		}

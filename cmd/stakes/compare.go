@@ -125,7 +125,7 @@ func emitComparison(e *env, c *common, cr comparisonResult) error {
 	default:
 		writeComparison(e.stdout, cr)
 	}
-	if err == nil && c.plot != "" {
+	if err == nil && c.plot != "" && !cr.A.Provenance.Partial {
 		err = plotComparison(c.plot, cr)
 	}
 	if err == nil && cr.A.Provenance.Partial {

@@ -54,7 +54,7 @@ func cmdSweep(e *env, args []string) error {
 		`stakes sweep actiontest --axis pool=2..4 --csv`)
 	c.register(fs.FlagSet, 20000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag)
 	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
-	fs.StringVar(&outcomes, "outcomes", "", "the outcomes (and metrics) the table and plot show: `a,b,...` (default: those not zero everywhere, and rounds)")
+	fs.StringVar(&outcomes, "outcomes", "", "the outcomes and metrics the table and plot show, by name: `a,b` (default: the outcomes not zero everywhere, and rounds)")
 	fs.Lookup("plot").Usage = "also draw the outcomes' odds against the first axis to `FILE` (.png or .svg)"
 	mech, err := c.parseMechanic(fs, args, "sweep")
 	if err != nil {
@@ -178,7 +178,7 @@ func emitSweep(e *env, c *common, sr sweepResult, cells int, outcomes string) er
 			fmt.Fprintf(e.stdout, "PARTIAL: %d of %d cells shown, the last one cut short\n", len(sr.Cells), cells)
 		}
 	}
-	if err == nil && c.plot != "" && len(sr.Cells) > 0 {
+	if err == nil && c.plot != "" && !sr.Partial && len(sr.Cells) > 0 {
 		err = plotSweep(c.plot, sr, outcomes)
 	}
 	if err == nil && sr.Partial {
