@@ -9,6 +9,7 @@ import (
 
 	"github.com/stakesrpg/stakes/sim"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -40,56 +41,108 @@ func plotSweep(file string, sr sweepResult, outcomes string) error {
 	if err != nil {
 		return err
 	}
-	if len(cols.cats) == 0 {
-		return usagef("--plot: choose at least one outcome with --outcomes (metrics are not drawn)")
+	if err := plotFits(len(cols.cats), sr.Axes); err != nil {
+		return err
 	}
-	xAxis := sr.Axes[0]
-	xs, ticks := axisPositions(xAxis.Values)
-	var groups []sim.Axis // the second axis's values, one a line
-	if len(sr.Axes) == 2 {
-		groups = sr.Axes[1:]
-	}
-	hasExact := slices.ContainsFunc(sr.Exact, func(x cellExact) bool { return x.Exact != nil })
+	x := sweepX(sr.Axes[0])
 	var panels []*panel
-	if groups == nil {
-		if len(cols.cats) > maxSeries {
-			return usagef("--plot: %d outcomes are more than one plot can tell apart (%d); choose with --outcomes", len(cols.cats), maxSeries)
-		}
-		pn := sweepPanel("", xAxis.Name, ticks)
-		for s, j := range cols.cats {
-			if err := addSweepSeries(pn, sr, xs, j, func(i int) bool { return true }, cats[j], colour(s), 0); err != nil {
-				return err
-			}
-		}
-		styleKey(&pn.legend, hasExact)
-		pn.p.Y.Max = highest(sr, cols.cats) * 1.05
-		panels = append(panels, pn)
+	if len(sr.Axes) == 1 {
+		panels, err = sweepOneAxis(sr, cols.cats, x)
 	} else {
-		g := groups[0]
-		if len(g.Values) > maxSeries || len(cols.cats) > 6 {
-			return usagef("--plot: draws at most %d values of the second axis and 6 outcomes; narrow the axis or choose with --outcomes", maxSeries)
-		}
-		for _, j := range cols.cats {
-			pn := sweepPanel(cats[j], xAxis.Name, ticks)
-			for s, v := range g.Values {
-				in := func(i int) bool { return sr.Cells[i].Values[1] == v }
-				// Lines that coincide would hide each other's points: each
-				// line's points stand a little aside (the exact lines do not).
-				dodge := (float64(s) - float64(len(g.Values)-1)/2) * 0.01 * (slices.Max(xs) - slices.Min(xs))
-				if err := addSweepSeries(pn, sr, xs, j, in, g.Name+" = "+v, colour(s), dodge); err != nil {
-					return err
-				}
-			}
-			styleKey(&pn.legend, hasExact)
-			pn.p.Y.Max = highest(sr, []int{j}) * 1.05
-			panels = append(panels, pn)
-		}
+		panels, err = sweepTwoAxes(sr, cols.cats, x)
 	}
-	for _, pn := range panels {
-		margin(pn.p, xs, 0.03)
+	if err != nil {
+		return err
 	}
-	title := fmt.Sprintf("%s: %s\nodds against %s, %d trials a cell", sr.Mechanic, sr.Scenario, xAxis.Name, first.Provenance.Planned)
+	title := fmt.Sprintf("%s: %s\nodds against %s, %d trials a cell", sr.Mechanic, sr.Scenario, x.name, first.Provenance.Planned)
 	return saveFigure(file, title, panels)
+}
+
+// plotFits says whether a sweep plot can tell its lines apart: at most
+// maxSeries outcomes on one axis; with two, at most maxSeries values of
+// the second and 6 outcomes (one panel each).
+func plotFits(outcomes int, axes []sim.Axis) error {
+	switch {
+	case outcomes == 0:
+		return usagef("--plot: choose at least one outcome with --outcomes (metrics are not drawn)")
+	case len(axes) > 2:
+		return usagef("sweep: --plot draws one or two axes; this sweep has %d", len(axes))
+	case len(axes) == 1 && outcomes > maxSeries:
+		return usagef("--plot: %d outcomes are more than one plot can tell apart (%d); choose with --outcomes", outcomes, maxSeries)
+	case len(axes) == 2 && (len(axes[1].Values) > maxSeries || outcomes > 6):
+		return usagef("--plot: draws at most %d values of the second axis and 6 outcomes; narrow the axis or choose with --outcomes", maxSeries)
+	}
+	return nil
+}
+
+// sweepAxis is the swept setting along a plot's x axis.
+type sweepAxis struct {
+	name  string
+	xs    []float64 // each value's position
+	ticks plot.Ticker
+}
+
+// sweepX places an axis's values on the x axis: at their values when all
+// are numbers (with whole-number ticks when all are whole), else at 0, 1,
+// ... labelled with the values.
+func sweepX(a sim.Axis) sweepAxis {
+	x := sweepAxis{name: a.Name, xs: make([]float64, len(a.Values))}
+	whole := true
+	for i, v := range a.Values {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			for k := range x.xs {
+				x.xs[k] = float64(k)
+			}
+			x.ticks = nameTicks(a.Values)
+			return x
+		}
+		x.xs[i] = f
+		whole = whole && f == math.Trunc(f)
+	}
+	x.ticks = numberTicks{n: 12, whole: whole}
+	return x
+}
+
+func sweepOneAxis(sr sweepResult, cats []int, x sweepAxis) ([]*panel, error) {
+	pn := sweepPanel("", x)
+	for s, j := range cats {
+		all := func(int) bool { return true }
+		if err := addSweepSeries(pn, sr, x.xs, j, all, sr.Cells[0].Report.Categories[j].Name, colour(s), 0); err != nil {
+			return nil, err
+		}
+	}
+	finishSweepPanel(pn, sr, cats, x)
+	return []*panel{pn}, nil
+}
+
+func sweepTwoAxes(sr sweepResult, cats []int, x sweepAxis) ([]*panel, error) {
+	g := sr.Axes[1]
+	var panels []*panel
+	for _, j := range cats {
+		pn := sweepPanel(sr.Cells[0].Report.Categories[j].Name, x)
+		for s, v := range g.Values {
+			in := func(i int) bool { return sr.Cells[i].Values[1] == v }
+			// Lines that coincide would hide each other's points: each
+			// line's points stand a little aside (the exact lines do not).
+			dodge := (float64(s) - float64(len(g.Values)-1)/2) * 0.01 * (slices.Max(x.xs) - slices.Min(x.xs))
+			if err := addSweepSeries(pn, sr, x.xs, j, in, g.Name+" = "+v, colour(s), dodge); err != nil {
+				return nil, err
+			}
+		}
+		finishSweepPanel(pn, sr, []int{j}, x)
+		panels = append(panels, pn)
+	}
+	return panels, nil
+}
+
+// finishSweepPanel adds the legend's key to the styles and leaves room
+// around the points: above the highest whisker, and at both ends.
+func finishSweepPanel(pn *panel, sr sweepResult, cats []int, x sweepAxis) {
+	hasExact := slices.ContainsFunc(sr.Exact, func(x cellExact) bool { return x.Exact != nil })
+	styleKey(&pn.legend, hasExact)
+	pn.p.Y.Max = highest(sr, cats) * 1.05
+	margin(pn.p, x.xs, 0.03)
 }
 
 // highest returns the largest interval end or exact value of the outcomes
@@ -107,32 +160,11 @@ func highest(sr sweepResult, cats []int) float64 {
 	return top
 }
 
-func sweepPanel(title, xName string, ticks nameTicks) *panel {
-	pn := newPanel(title, xName, "probability")
-	if ticks != nil {
-		pn.p.X.Tick.Marker = ticks
-	} else {
-		pn.p.X.Tick.Marker = numberTicks{n: 12, whole: true}
-	}
+func sweepPanel(title string, x sweepAxis) *panel {
+	pn := newPanel(title, x.name, "probability")
+	pn.p.X.Tick.Marker = x.ticks
 	pn.p.Y.Min = 0
 	return pn
-}
-
-// axisPositions places an axis's values on the x axis: at their values
-// when all are numbers, else at 0, 1, ... labelled with the values.
-func axisPositions(vals []string) ([]float64, nameTicks) {
-	xs := make([]float64, len(vals))
-	for i, v := range vals {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			for k := range xs {
-				xs[k] = float64(k)
-			}
-			return xs, nameTicks(vals)
-		}
-		xs[i] = f
-	}
-	return xs, nil
 }
 
 // addSweepSeries adds outcome j of the cells in(i) to the panel, in

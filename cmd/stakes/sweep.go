@@ -67,9 +67,7 @@ func cmdSweep(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.plot != "" && len(simAxes) > 2 {
-		return usagef("sweep: --plot draws one or two axes; this sweep has %d", len(simAxes))
-	}
+
 	// Check the base scenario, the chosen columns and every value before
 	// running anything.
 	base, label, err := scenarioFor(mech, &c)
@@ -80,8 +78,21 @@ func cmdSweep(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := chooseColumns(outcomes, spec.Categories, spec.Metrics, nil); err != nil {
+	cols, err := chooseColumns(outcomes, spec.Categories, spec.Metrics, nil)
+	if err != nil {
 		return err
+	}
+	if c.plot != "" {
+		// Whether the plot can tell its lines apart, as far as it is known
+		// before the run: without --outcomes, the outcomes drawn are those
+		// the run finds not zero, at least one.
+		n := len(cols.cats)
+		if outcomes == "" {
+			n = 1
+		}
+		if err := plotFits(n, simAxes); err != nil {
+			return err
+		}
 	}
 	build := func(cell sim.Cell) (sim.Spec, error) {
 		sc, label, err := cellScenario(mech, c, simAxes, cell)
