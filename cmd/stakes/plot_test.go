@@ -4,9 +4,12 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stakesrpg/stakes/sim"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -97,6 +100,29 @@ func TestWrapTo(t *testing.T) {
 	for _, l := range lines {
 		if sty.Width(l) > 6*vg.Inch {
 			t.Errorf("line wider than 6 inches: %q", l)
+		}
+	}
+}
+
+func TestSweepX(t *testing.T) {
+	tests := []struct {
+		vals  []string
+		xs    []float64
+		ticks string // "whole", "fractions" or "names"
+	}{
+		{[]string{"3", "4", "6"}, []float64{3, 4, 6}, "whole"},
+		{[]string{"0.5", "1", "1.5"}, []float64{0.5, 1, 1.5}, "fractions"},
+		{[]string{"never", "always"}, []float64{0, 1}, "names"},
+		{[]string{"1", "Inf"}, []float64{0, 1}, "names"},
+	}
+	for _, tt := range tests {
+		x := sweepX(sim.Axis{Name: "k", Values: tt.vals})
+		kind := "names"
+		if nt, ok := x.ticks.(numberTicks); ok {
+			kind = map[bool]string{true: "whole", false: "fractions"}[nt.whole]
+		}
+		if !slices.Equal(x.xs, tt.xs) || kind != tt.ticks || x.name != "k" {
+			t.Errorf("sweepX(%q) = %v %s, want %v %s", tt.vals, x.xs, kind, tt.xs, tt.ticks)
 		}
 	}
 }
