@@ -123,8 +123,11 @@ func cmdMerge(e *env, args []string) error {
 			"scenarios, seeds or trials, overlapping shards and gaps; a missing shard leaves the\n"+
 			"merge marked partial.",
 		`stakes merge shard-1.json shard-2.json shard-3.json`,
-		`stakes merge results/*.json --json > study.json`)
-	c.register(fs.FlagSet, 1, outFlags)
+		`stakes merge results/*.json --json > study.json`, `stakes merge sweep-*.json --plot sweep.png`)
+	var outcomes string
+	c.register(fs.FlagSet, 1, outFlags|plotFlag)
+	fs.Lookup("plot").Usage = "also draw the merged report to `FILE` (.png or .svg), as the command that ran the shards draws it"
+	fs.StringVar(&outcomes, "outcomes", "", "for a sweep, the outcomes and metrics the table and plot show: `a,b`")
 	fs.BoolVar(&c.zeroTime, "no-time", false, "omit the elapsed time (the sum of the shards')")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -147,13 +150,16 @@ func cmdMerge(e *env, args []string) error {
 		}
 		parts = append(parts, sf)
 	}
+	if outcomes != "" && parts[0].kind != "sweep" {
+		return usagef("merge: --outcomes chooses a sweep's columns; %s is a %s report", parts[0].path, parts[0].kind)
+	}
 	switch parts[0].kind {
 	case "sim":
 		return mergeResults(e, &c, parts)
 	case "compare":
 		return mergeComparisons(e, &c, parts)
 	}
-	return mergeSweeps(e, &c, parts)
+	return mergeSweeps(e, &c, parts, outcomes)
 }
 
 func mergeResults(e *env, c *common, parts []*shardFile) error {
@@ -209,7 +215,7 @@ func mergeComparisons(e *env, c *common, parts []*shardFile) error {
 	return emitComparison(e, c, out)
 }
 
-func mergeSweeps(e *env, c *common, parts []*shardFile) error {
+func mergeSweeps(e *env, c *common, parts []*shardFile, outcomes string) error {
 	first := parts[0].sweep
 	sws := make([]*sim.SweepReport, len(parts))
 	for i, p := range parts {
@@ -234,5 +240,5 @@ func mergeSweeps(e *env, c *common, parts []*shardFile) error {
 	// carries the same ones.
 	out := *first
 	out.SweepReport = sw
-	return emitSweep(e, c, out, len(sw.Cells), "")
+	return emitSweep(e, c, out, len(sw.Cells), outcomes)
 }
