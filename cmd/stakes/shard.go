@@ -123,7 +123,7 @@ func cmdMerge(e *env, args []string) error {
 			"scenarios, seeds or trials, overlapping shards and gaps; a missing shard leaves the\n"+
 			"merge marked partial.",
 		`stakes merge shard-1.json shard-2.json shard-3.json`,
-		`stakes merge results/*.json --json > study.json`, `stakes merge sweep-*.json --plot sweep.png`)
+		`stakes merge results/*.json --json > study.json`, `stakes merge shard-*.json --plot study.png`)
 	var outcomes string
 	c.register(fs.FlagSet, 1, outFlags|plotFlag)
 	fs.Lookup("plot").Usage = "also draw the merged report to `FILE` (.png or .svg), as the command that ran the shards draws it"
