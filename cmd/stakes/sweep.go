@@ -60,39 +60,9 @@ func cmdSweep(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(axes) == 0 {
-		return usagef("sweep: give at least one --axis, such as --axis rules.start_edge=3..8")
-	}
-	simAxes, cells, err := parseAxes(axes)
+	base, simAxes, cells, err := checkSweep(mech, &c, axes, outcomes)
 	if err != nil {
 		return err
-	}
-
-	// Check the base scenario, the chosen columns and every value before
-	// running anything.
-	base, label, err := scenarioFor(mech, &c)
-	if err != nil {
-		return err
-	}
-	spec, err := base.spec(label)
-	if err != nil {
-		return err
-	}
-	cols, err := chooseColumns(outcomes, spec.Categories, spec.Metrics, nil)
-	if err != nil {
-		return err
-	}
-	if c.plot != "" {
-		// Whether the plot can tell its lines apart, as far as it is known
-		// before the run: without --outcomes, the outcomes drawn are those
-		// the run finds not zero, at least one.
-		n := len(cols.cats)
-		if outcomes == "" {
-			n = 1
-		}
-		if err := plotFits(n, simAxes); err != nil {
-			return err
-		}
 	}
 	build := func(cell sim.Cell) (sim.Spec, error) {
 		sc, label, err := cellScenario(mech, c, simAxes, cell)
@@ -119,6 +89,44 @@ func cmdSweep(e *env, args []string) error {
 		Changed: append([]string(nil), c.sets...), SweepReport: rep}
 	sr.Exact = sweepExact(e, mech, c, rep)
 	return emitSweep(e, &c, sr, cells, outcomes)
+}
+
+// checkSweep checks a sweep before anything runs: the axes, the base
+// scenario, the chosen columns and whether --plot can draw them. It
+// returns the base scenario, the axes and the number of cells.
+func checkSweep(mech string, c *common, axes []string, outcomes string) (scenario, []sim.Axis, int, error) {
+	if len(axes) == 0 {
+		return nil, nil, 0, usagef("sweep: give at least one --axis, such as --axis rules.start_edge=3..8")
+	}
+	simAxes, cells, err := parseAxes(axes)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	base, label, err := scenarioFor(mech, c)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	spec, err := base.spec(label)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	cols, err := chooseColumns(outcomes, spec.Categories, spec.Metrics, nil)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if c.plot != "" {
+		// Whether the plot can tell its lines apart, as far as it is known
+		// before the run: without --outcomes, the outcomes drawn are those
+		// the run finds not zero, at least one.
+		n := len(cols.cats)
+		if outcomes == "" {
+			n = 1
+		}
+		if err := plotFits(n, simAxes); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return base, simAxes, cells, nil
 }
 
 // parseAxes reads the --axis flags and counts the cells of their grid.
