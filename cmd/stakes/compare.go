@@ -187,7 +187,7 @@ func writeComparison(w io.Writer, cr comparisonResult) {
 			d.Mean, fmt.Sprintf("[%+.3f, %+.3f]", d.Lo, d.Hi), ex)
 	}
 	if len(hidden) > 0 {
-		fmt.Fprintf(w, "  (%d outcomes never happened on either side and are hidden: %s)\n", len(hidden), listSome(hidden))
+		fmt.Fprintf(w, "  (hidden: %s that never happened on either side: %s)\n", count(len(hidden), "outcome"), listSome(hidden))
 	}
 	if !both {
 		fmt.Fprintf(w, "  exact: none for %s\n", noExactSides(cr))
@@ -204,16 +204,18 @@ func (cr comparisonResult) exactMeans(i int) (a, b float64, ok bool) {
 	return cr.ExactA.MeanRounds, cr.ExactB.MeanRounds, true
 }
 
-// noExactSides says which sides lack an exact answer, and why.
+// noExactSides says which sides lack an exact answer, and why (once when
+// the reason is the same).
 func noExactSides(cr comparisonResult) string {
-	var s []string
-	if cr.ExactA == nil {
-		s = append(s, "A ("+cr.NoExactA+")")
+	switch {
+	case cr.ExactA == nil && cr.ExactB == nil && cr.NoExactA == cr.NoExactB:
+		return "either side (" + cr.NoExactA + ")"
+	case cr.ExactA == nil && cr.ExactB == nil:
+		return "A (" + cr.NoExactA + ") or B (" + cr.NoExactB + ")"
+	case cr.ExactA == nil:
+		return "A (" + cr.NoExactA + ")"
 	}
-	if cr.ExactB == nil {
-		s = append(s, "B ("+cr.NoExactB+")")
-	}
-	return strings.Join(s, " and ")
+	return "B (" + cr.NoExactB + ")"
 }
 
 // writeVerdicts says in words what B does to each shown outcome and metric

@@ -306,18 +306,7 @@ func outcomePanel(sides []side) *panel {
 				xmax = max(xmax, v)
 			}
 		}
-		if s.rep != nil {
-			b.color = lighter(s.color)
-			pn.p.Add(b, m)
-			pn.legend.Add(s.name("sampled"), b)
-			if s.exact != nil {
-				pn.legend.Add(s.name("exact"), m)
-			}
-		} else {
-			b.color = s.color
-			pn.p.Add(b)
-			pn.legend.Add(s.name("exact"), b)
-		}
+		addBars(pn, s, b, m, s.rep != nil, s.exact != nil)
 	}
 	if sides[0].rep != nil {
 		pn.legend.Add("whiskers: 95% intervals")
@@ -502,18 +491,7 @@ func addDist(pn *panel, s side, d dist, lo, hi int, width, offset float64) float
 			m.at, m.val = append(m.at, float64(v)), append(m.val, ex)
 		}
 	}
-	if d.sampled != nil {
-		b.color = lighter(s.color)
-		pn.p.Add(b, m)
-		pn.legend.Add(s.name("sampled"), b)
-		if d.exact != nil {
-			pn.legend.Add(s.name("exact"), m)
-		}
-	} else {
-		b.color = s.color
-		pn.p.Add(b)
-		pn.legend.Add(s.name("exact"), b)
-	}
+	addBars(pn, s, b, m, d.sampled != nil, d.exact != nil)
 	return top
 }
 
@@ -536,4 +514,24 @@ func plotOdds(e *env, file string, sc scenario) error {
 		panels = append(panels, distPanels([]side{s})...)
 	}
 	return saveFigure(file, fmt.Sprintf("%s: %s\nexact odds", sc.mechanic(), sc.describe()), panels)
+}
+
+// addBars adds a side's bars to the panel and its legend: sampled bars,
+// lighter when the exact values are stroked across them, or the exact
+// values as bars when nothing was sampled.
+func addBars(pn *panel, s side, b *bars, m *marks, sampled, exact bool) {
+	b.color = s.color
+	switch {
+	case sampled && exact:
+		b.color = lighter(s.color)
+		pn.p.Add(b, m)
+		pn.legend.Add(s.name("sampled"), b)
+		pn.legend.Add(s.name("exact"), m)
+	case sampled:
+		pn.p.Add(b)
+		pn.legend.Add(s.name("sampled"), b)
+	default:
+		pn.p.Add(b)
+		pn.legend.Add(s.name("exact"), b)
+	}
 }

@@ -296,6 +296,14 @@ func chooseColumns(flag string, cats, mets []string, zero func(j int) bool) (col
 	return cols, nil
 }
 
+// count writes n things, "1 outcome" or "3 outcomes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
 // listSome names the first few names and how many there are in all.
 func listSome(names []string) string {
 	const few = 6
@@ -347,7 +355,7 @@ func writeSweepText(e *env, sr sweepResult, outcomes string) error {
 			}
 		}
 		if len(hidden) > 0 {
-			fmt.Fprintf(e.stdout, "  (%d outcomes are zero in every cell and hidden: %s)\n", len(hidden), listSome(hidden))
+			fmt.Fprintf(e.stdout, "  (hidden: %s zero in every cell: %s)\n", count(len(hidden), "outcome"), listSome(hidden))
 		}
 	}
 	return nil
