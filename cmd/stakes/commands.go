@@ -175,9 +175,15 @@ func emit(e *env, c *common, res result) error {
 		}
 	default:
 		writeText(e.stdout, res)
+		if c.explain {
+			fmt.Fprintln(e.stdout)
+			cats, mets := names(res.Report)
+			writeLegend(e.stdout, res.Mechanic, cats, mets)
+		}
 	}
-	if c.plot != "" {
-		if err := plotMetric(c.plot, res); err != nil {
+	// An interrupted run draws nothing: the user asked to stop.
+	if c.plot != "" && !res.Report.Provenance.Partial {
+		if err := plotResult(c.plot, res); err != nil {
 			return err
 		}
 	}
@@ -194,8 +200,9 @@ func cmdSim(e *env, args []string) error {
 			"Prints outcome odds with Wilson 95% intervals, metric means with standard errors,\n"+
 			"and the exact answer beside the sampled one where the mechanic has one.",
 		`stakes sim edge`, `stakes sim edge --set rules.start_edge=6 --trials 200000`,
-		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag)
+		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`,
+		`stakes sim dramadeck --explain`)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag|explainFlag)
 	mech, err := c.parseMechanic(fs, args, "sim")
 	if err != nil {
 		return err
@@ -218,7 +225,7 @@ func cmdRun(e *env, args []string) error {
 			"over its built-in scenario (see examples/scenarios). Seed and trials in the file are\n"+
 			"used unless --seed or --trials is given.",
 		`stakes run examples/scenarios/edge.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|shardFlag)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|shardFlag|explainFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -262,8 +269,10 @@ func cmdOdds(e *env, args []string) error {
 			"that each side is higher and the distribution of the margin.",
 		`stakes odds actiontest --set pool=4 --set position=desperate`,
 		`stakes odds contest "d10 d8 d6" vs "d8 d8"`, `stakes odds contest "d12 d6" vs 9`,
-		`stakes odds edge --set rules.start_edge=6 --json`, `stakes odds 4d6kh3 --plot 4d6kh3.png`, `stakes odds 2d20kh1 vs d20+5`)
+		`stakes odds edge --set rules.start_edge=6 --json`, `stakes odds challenge --plot challenge-odds.png`,
+		`stakes odds 4d6kh3 --plot 4d6kh3.png`, `stakes odds 2d20kh1 vs d20+5`)
 	c.register(fs.FlagSet, 1, jsonFlag|plotFlag|setFlag|fileFlag)
+	fs.Lookup("plot").Usage = "also draw the exact odds to `FILE` (.png or .svg): a scenario's outcome odds and rounds, or an expression's distribution"
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -277,26 +286,33 @@ func cmdOdds(e *env, args []string) error {
 	if _, ok := registry[pos[0]]; !ok && looksLikeDice(pos[0]) {
 		return exprOdds(e, pos, &c)
 	}
-	if c.plot != "" {
-		return usagef("odds %s: --plot draws a dice expression (stakes odds 3d6 --plot d.png); for a mechanic, stakes sim %s --plot FILE", clip(pos[0]), clip(pos[0]))
-	}
 	sc, _, err := scenarioFor(pos[0], &c)
 	if err != nil {
 		return err
 	}
+	if c.plot != "" && len(pos) > 1 {
+		return usagef("odds: --plot draws a scenario's exact odds; give the mechanic alone (with --set or --file)")
+	}
 	m := registry[pos[0]]
 	if m.odds != nil {
-		return m.odds(e, sc, oddsArgs{json: c.json, pos: pos[1:]})
+		if err := m.odds(e, sc, oddsArgs{json: c.json, pos: pos[1:]}); err != nil {
+			return err
+		}
+		return plotOdds(e, c.plot, sc)
 	}
 	ex, err := sc.exact(e.ctx)
 	if err != nil {
 		return err
 	}
 	if c.json {
-		return writeJSON(e.stdout, map[string]any{"mechanic": pos[0], "scenario": sc.describe(), "exact": ex})
+		err = writeJSON(e.stdout, map[string]any{"mechanic": pos[0], "scenario": sc.describe(), "exact": ex})
+	} else {
+		writeExact(e, sc, ex)
 	}
-	writeExact(e, sc, ex)
-	return nil
+	if err != nil {
+		return err
+	}
+	return plotOdds(e, c.plot, sc)
 }
 
 func writeExact(e *env, sc scenario, ex *exactView) {
@@ -329,232 +345,11 @@ func writeExact(e *env, sc scenario, ex *exactView) {
 	}
 }
 
-func cmdCompare(e *env, args []string) error {
-	var c common
-	var as, bs multi
-	fs := newFlags(e, "compare", "MECHANIC --a key=value ... --b key=value ... [flags]",
-		"Runs two variants of a scenario with common random numbers (trial i of A and of B\n"+
-			"see the same random stream) and reports each side and the paired difference A-B\n"+
-			"with its 95% interval. --set changes both; --a and --b change one side each.",
-		`stakes compare edge --a rules.start_edge=5 --b rules.start_edge=6`,
-		`stakes compare actiontest --a policy=never --b policy=always_when_failed --json`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|setFlag|fileFlag|shardFlag)
-	fs.Var(&as, "a", "a setting of variant A: `key=value` (repeatable)")
-	fs.Var(&bs, "b", "a setting of variant B: `key=value` (repeatable)")
-	mech, err := c.parseMechanic(fs, args, "compare")
-	if err != nil {
-		return err
-	}
-	if len(as) == 0 && len(bs) == 0 {
-		return usagef("compare: give at least one --a or --b setting, or the two variants are the same")
-	}
-	mk := func(extra multi) (scenario, sim.Spec, error) {
-		cc := c
-		cc.sets = append(append(multi{}, c.sets...), extra...)
-		sc, label, err := scenarioFor(mech, &cc)
-		if err != nil {
-			return nil, sim.Spec{}, err
-		}
-		sp, err := sc.spec(label)
-		return sc, sp, err
-	}
-	_, sa, err := mk(as)
-	if err != nil {
-		return err
-	}
-	_, sb, err := mk(bs)
-	if err != nil {
-		return err
-	}
-	sa.Name, sb.Name = "A: "+strings.Join(as, " "), "B: "+strings.Join(bs, " ")
-	p := newProgress(e, "compare")
-	opts, err := c.runOptions(p)
-	if err != nil {
-		p.finish()
-		return err
-	}
-	cmp, err := sim.Compare(e.ctx, sa, sb, opts)
-	p.finish()
-	if err != nil {
-		return err
-	}
-	stripRunEnv(cmp.A, c.zeroTime)
-	stripRunEnv(cmp.B, c.zeroTime)
-	return emitComparison(e, &c, cmp)
-}
-
-// emitComparison prints a comparison as --json, --csv or a table asked.
-func emitComparison(e *env, c *common, cmp *sim.Comparison) error {
-	var err error
-	switch {
-	case c.json:
-		err = writeJSON(e.stdout, cmp)
-	case c.csv:
-		err = cmp.WriteCSV(e.stdout)
-	default:
-		writeComparison(e, cmp)
-	}
-	if err == nil && cmp.A.Provenance.Partial {
-		err = errors.New("the comparison above is partial")
-	}
-	return err
-}
-
-func writeComparison(e *env, cmp *sim.Comparison) {
-	w := e.stdout
-	partial := ""
-	if cmp.A.Provenance.Partial {
-		partial = fmt.Sprintf(" (PARTIAL: interrupted after %d of %d)", cmp.A.Trials, cmp.A.Provenance.Planned)
-	}
-	fmt.Fprintf(w, "%s\n%s\n  %d paired trials, seed %d%s\n", cmp.A.Name, cmp.B.Name, cmp.A.Trials, cmp.A.Provenance.Seed, partial)
-	wd := nameWidth(cmp.A.Categories)
-	for _, m := range cmp.A.Metrics {
-		wd = max(wd, len(m.Name))
-	}
-	fmt.Fprintf(w, "  %-*s %8s %8s %9s  %s\n", wd, "outcome", "A", "B", "A-B", "95% interval of A-B")
-	for i, d := range cmp.Diff.Categories {
-		fmt.Fprintf(w, "  %-*s %8.4f %8.4f %+9.4f  [%+.4f, %+.4f]\n", wd, d.Name,
-			cmp.A.Categories[i].P, cmp.B.Categories[i].P, d.Diff, d.Lo, d.Hi)
-	}
-	for i, d := range cmp.Diff.Metrics {
-		fmt.Fprintf(w, "  %-*s %8.3f %8.3f %+9.3f  [%+.3f, %+.3f]\n", wd, d.Name,
-			cmp.A.Metrics[i].Mean, cmp.B.Metrics[i].Mean, d.Mean, d.Lo, d.Hi)
-	}
-}
-
-func cmdSweep(e *env, args []string) error {
-	var c common
-	var axes multi
-	fs := newFlags(e, "sweep", "MECHANIC --axis key=values ... [flags]",
-		"Runs one report per cell of a grid over scenario settings and prints a table.\n"+
-			"An axis is key=lo..hi (whole numbers) or key=v1,v2,v3 (any values).",
-		`stakes sweep edge --axis rules.start_edge=3..8`,
-		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --csv`)
-	c.register(fs.FlagSet, 20000, runFlags|outFlags|setFlag|fileFlag|shardFlag)
-	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
-	mech, err := c.parseMechanic(fs, args, "sweep")
-	if err != nil {
-		return err
-	}
-	if len(axes) == 0 {
-		return usagef("sweep: give at least one --axis, such as --axis rules.start_edge=3..8")
-	}
-	var simAxes []sim.Axis
-	cells := 1
-	for _, a := range axes {
-		ax, err := parseAxis(a)
-		if err != nil {
-			return err
-		}
-		cells *= len(ax.Values)
-		if cells > 10000 {
-			return usagef("sweep: more than 10000 cells; narrow the axes")
-		}
-		simAxes = append(simAxes, ax)
-	}
-	// Check the base scenario and every value before running anything.
-	if _, _, err := scenarioFor(mech, &c); err != nil {
-		return err
-	}
-	build := func(cell sim.Cell) (sim.Spec, error) {
-		cc := c
-		cc.sets = append(multi{}, c.sets...)
-		for _, ax := range simAxes {
-			cc.sets = append(cc.sets, ax.Name+"="+cell[ax.Name])
-		}
-		sc, label, err := scenarioFor(mech, &cc)
-		if err != nil {
-			return sim.Spec{}, err
-		}
-		return sc.spec(label)
-	}
-	p := newProgress(e, "sweep")
-	opts, err := c.runOptions(p)
-	if err != nil {
-		p.finish()
-		return err
-	}
-	rep, err := sim.Sweep(e.ctx, simAxes, build, opts)
-	p.finish()
-	if err != nil {
-		return err
-	}
-	for i := range rep.Cells {
-		stripRunEnv(rep.Cells[i].Report, c.zeroTime)
-	}
-	return emitSweep(e, &c, rep, cells)
-}
-
-// emitSweep prints a sweep of cells cells as --json, --csv or a table.
-func emitSweep(e *env, c *common, rep *sim.SweepReport, cells int) error {
-	var err error
-	switch {
-	case c.json:
-		err = writeJSON(e.stdout, rep)
-	case c.csv:
-		err = rep.WriteCSV(e.stdout)
-	default:
-		err = writeTable(e, rep.Header(), rep.Table())
-		if rep.Partial {
-			fmt.Fprintf(e.stdout, "PARTIAL: %d of %d cells shown, the last one cut short\n", len(rep.Cells), cells)
-		}
-	}
-	if err == nil && rep.Partial {
-		err = errors.New("the sweep above is partial")
-	}
-	return err
-}
-
-// parseAxis reads key=lo..hi or key=v1,v2.
-func parseAxis(s string) (sim.Axis, error) {
-	key, vals, ok := strings.Cut(s, "=")
-	if !ok || key == "" || vals == "" {
-		return sim.Axis{}, usagef("--axis %q: want key=lo..hi or key=v1,v2", s)
-	}
-	if lo, hi, ok := strings.Cut(vals, ".."); ok {
-		a, err1 := strconv.Atoi(lo)
-		b, err2 := strconv.Atoi(hi)
-		if err1 != nil || err2 != nil || b < a || b-a > 10000 {
-			return sim.Axis{}, usagef("--axis %q: lo..hi must be whole numbers with lo <= hi", s)
-		}
-		return sim.IntAxis(key, a, b), nil
-	}
-	return sim.Axis{Name: key, Values: strings.Split(vals, ",")}, nil
-}
-
-func writeTable(e *env, header []string, rows [][]string) error {
-	widths := make([]int, len(header))
-	for i, h := range header {
-		widths[i] = len(h)
-	}
-	for _, r := range rows {
-		for i, v := range r {
-			if i < len(widths) {
-				widths[i] = max(widths[i], len(v))
-			}
-		}
-	}
-	line := func(r []string) {
-		var b strings.Builder
-		for i, v := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			fmt.Fprintf(&b, "%-*s", widths[i], v)
-		}
-		fmt.Fprintln(e.stdout, strings.TrimRight(b.String(), " "))
-	}
-	line(header)
-	for _, r := range rows {
-		line(r)
-	}
-	return nil
-}
-
 func cmdMechanics(e *env, args []string) error {
 	fs := newFlags(e, "mechanics", "[MECHANIC] [--json]",
 		"Without a name, lists the mechanics. With one, lists every setting of its built-in\n"+
-			"scenario: the key --set takes, the built-in value and what it means. With --json,\n"+
+			"scenario (the key --set takes, the built-in value and what it means), then what each\n"+
+			"outcome and metric of its reports means. With --json,\n"+
 			"prints the built-in scenario as JSON, the \"scenario\" of a scenario file.",
 		`stakes mechanics`, `stakes mechanics edge`, `stakes mechanics contest --json`)
 	var asJSON bool
@@ -578,6 +373,10 @@ func cmdMechanics(e *env, args []string) error {
 		return writeJSON(e.stdout, m.fresh().ptr())
 	}
 	writeSettings(e.stdout, m.name, settingsOf(m.fresh().ptr()))
+	if spec, err := m.fresh().spec(m.name); err == nil {
+		fmt.Fprintln(e.stdout)
+		writeLegend(e.stdout, m.name, spec.Categories, spec.Metrics)
+	}
 	return nil
 }
 
@@ -588,7 +387,7 @@ func cmdReport(e *env, args []string) error {
 	fs := newFlags(e, "", "[flags]",
 		"The balance report: each mechanic's built-in scenario, simulated, with exact odds beside.",
 		`stakes`, `stakes --trials 100000 --json`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|explainFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -643,6 +442,13 @@ func cmdReport(e *env, args []string) error {
 		for _, r := range results {
 			writeText(e.stdout, r)
 			fmt.Fprintln(e.stdout)
+		}
+		if c.explain {
+			for _, r := range results {
+				cats, mets := names(r.Report)
+				writeLegend(e.stdout, r.Mechanic, cats, mets)
+				fmt.Fprintln(e.stdout)
+			}
 		}
 	}
 	if len(results) > 0 && results[len(results)-1].Report.Provenance.Partial {

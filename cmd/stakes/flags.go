@@ -24,6 +24,7 @@ type common struct {
 	sets      multi
 	file      string
 	shard     string
+	explain   bool
 	seedSet   bool
 	trialsSet bool
 }
@@ -54,6 +55,8 @@ const (
 	jsonFlag
 	// shardFlag is --shard K/N.
 	shardFlag
+	// explainFlag is --explain, a legend after the report.
+	explainFlag
 )
 
 func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
@@ -74,13 +77,16 @@ func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
 		fs.BoolVar(&c.csv, "csv", false, "print CSV")
 	}
 	if groups&plotFlag != 0 {
-		fs.StringVar(&c.plot, "plot", "", "also draw the distribution to `FILE` (.png or .svg)")
+		fs.StringVar(&c.plot, "plot", "", "also draw the outcome odds and the rounds distribution to `FILE` (.png or .svg)")
 	}
 	if groups&setFlag != 0 {
 		fs.Var(&c.sets, "set", "override a scenario setting: `key=value` (repeatable), e.g. rules.start_edge=6")
 	}
 	if groups&shardFlag != 0 {
 		fs.StringVar(&c.shard, "shard", "", "run part `K/N` of the study's chunks and print it as JSON, for stakes merge")
+	}
+	if groups&explainFlag != 0 {
+		fs.BoolVar(&c.explain, "explain", false, "after the report, say what each outcome and metric means")
 	}
 	if groups&fileFlag != 0 {
 		fs.StringVar(&c.file, "file", "", "start from the scenario in `FILE` instead of the built-in one")
@@ -98,6 +104,9 @@ func (c *common) check(fs *flags) error {
 	})
 	if c.json && c.csv {
 		return usagef("--json and --csv are exclusive: choose one")
+	}
+	if c.explain && (c.json || c.csv || c.shard != "") {
+		return usagef("--explain adds text to the table: drop --json, --csv and --shard (\"stakes mechanics NAME\" prints the same legend)")
 	}
 	if c.shard != "" {
 		if _, err := parseShard(c.shard); err != nil {

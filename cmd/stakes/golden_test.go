@@ -54,6 +54,8 @@ func TestGolden(t *testing.T) {
 		{"odds-dramadeck.txt", []string{"odds", "dramadeck"}},
 		{"compare-edge.txt", append([]string{"compare", "edge", "--a", "rules.start_edge=5", "--b", "rules.start_edge=6"}, fixed...)},
 		{"sweep-actiontest.csv", append([]string{"sweep", "actiontest", "--axis", "pool=2..4", "--csv"}, fixed...)},
+		{"sweep-edge.txt", append([]string{"sweep", "edge", "--axis", "rules.start_edge=4..6"}, fixed...)},
+		{"sweep-actiontest.txt", append([]string{"sweep", "actiontest", "--axis", "pool=2..3", "--axis", "difficulty=1,2"}, fixed...)},
 	}
 	for _, m := range reportOrder {
 		cases = append(cases,

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,15 +20,23 @@ func TestInterruptedCommandsSayPartialAndExit1(t *testing.T) {
 		args    []string
 		outWant string // in stdout, when the command prints a partial result
 	}{
-		{[]string{"sim", "edge", "--trials", "100000"}, "PARTIAL"},
-		{[]string{"compare", "edge", "--a", "rules.start_edge=6"}, "PARTIAL"},
-		{[]string{"sweep", "edge", "--axis", "rules.start_edge=3..5"}, "PARTIAL"},
-		{[]string{"odds", "edge"}, ""},
+		{[]string{"sim", "edge", "--trials", "100000", "--plot", "PLOT"}, "PARTIAL"},
+		{[]string{"compare", "edge", "--a", "rules.start_edge=6", "--plot", "PLOT"}, "PARTIAL"},
+		{[]string{"sweep", "edge", "--axis", "rules.start_edge=3..5", "--plot", "PLOT"}, "PARTIAL"},
+		{[]string{"odds", "edge", "--plot", "PLOT"}, ""},
 		{[]string{"roll", "3d6", "--times", "10"}, ""},
 		{[]string{"--trials", "100000"}, ""},
 	} {
+		// An interrupted command draws nothing.
+		plot := filepath.Join(t.TempDir(), "p.png")
+		if i := slices.Index(tc.args, "PLOT"); i >= 0 {
+			tc.args[i] = plot
+		}
 		var out, errb bytes.Buffer
 		code := run(ctx, tc.args, &out, &errb)
+		if _, err := os.Stat(plot); err == nil {
+			t.Errorf("%q: drew a plot after the interrupt", tc.args)
+		}
 		if code != 1 || !strings.Contains(errb.String(), "interrupted") {
 			t.Errorf("%q: exit %d, stderr %q; want exit 1 and interrupted", tc.args, code, errb.String())
 		}

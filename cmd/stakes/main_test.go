@@ -35,7 +35,8 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"roll", "3d6", "--bogus"}, 2, "roll: unknown flag --bogus (see stakes roll --help)"},
 		{[]string{"sim", "edge", "--trails", "5"}, 2, "unknown flag --trails; did you mean --trials?"},
 		{[]string{"odds", "edge", "--trials", "5"}, 2, "odds: unknown flag --trials"},
-		{[]string{"odds", "edge", "--plot", "x.png"}, 2, "odds edge: --plot draws a dice expression"},
+		{[]string{"odds", "edge", "--csv"}, 2, "odds: unknown flag --csv"},
+		{[]string{"odds", "contest", "d8", "vs", "d6", "--plot", "x.png"}, 2, "odds: --plot draws a scenario's exact odds"},
 		{[]string{"run", "x.jsonc", "--file", "y"}, 2, "run: unknown flag --file"},
 		{[]string{"--set", "x=1"}, 2, "unknown flag --set"},
 		{[]string{"sim", "coin", "--trials", "1000000000001"}, 2, "--trials 1000000000001: allowed"},
@@ -237,7 +238,7 @@ func TestCompareAndSweep(t *testing.T) {
 		t.Fatalf("sweep: exit %d %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 7 || !strings.Contains(lines[0], "target") || !strings.Contains(lines[0], "sides") {
+	if len(lines) != 11 || !strings.HasPrefix(lines[4], "target  sides") {
 		t.Errorf("sweep table:\n%s", out)
 	}
 	code, out, _ = stakes(t, "sweep", "coin", "--trials", "2000", "--axis", "target=1..2", "--csv")

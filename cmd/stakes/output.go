@@ -101,7 +101,7 @@ func writeOutcomes(w io.Writer, r result) {
 		fmt.Fprintf(w, "  %-*s %8.4f  [%.4f, %.4f]", wd, c.Name, c.P, c.Lo, c.Hi)
 		if r.Exact != nil && i < len(r.Exact.P) {
 			mark := ""
-			if ex < c.Lo || ex > c.Hi {
+			if outsideInterval(ex, c) {
 				mark = " (outside)"
 			}
 			fmt.Fprintf(w, " %8.4f%s", ex, mark)

@@ -67,10 +67,10 @@ const maxShardFile = 256 << 20
 // kinds of report it holds.
 type shardFile struct {
 	path  string
-	res   *result          // from sim or run
-	cmp   *sim.Comparison  // from compare
-	sweep *sim.SweepReport // from sweep
-	kind  string           // "sim", "compare" or "sweep"
+	res   *result           // from sim or run
+	cmp   *comparisonResult // from compare
+	sweep *sweepResult      // from sweep
+	kind  string            // "sim", "compare" or "sweep"
 	raw   map[string]json.RawMessage
 }
 
@@ -101,10 +101,10 @@ func readShard(path string) (*shardFile, error) {
 		sf.kind, sf.res = "sim", new(result)
 		err = dec(sf.res)
 	case sf.raw["diff"] != nil:
-		sf.kind, sf.cmp = "compare", new(sim.Comparison)
+		sf.kind, sf.cmp = "compare", new(comparisonResult)
 		err = dec(sf.cmp)
 	case sf.raw["cells"] != nil:
-		sf.kind, sf.sweep = "sweep", new(sim.SweepReport)
+		sf.kind, sf.sweep = "sweep", new(sweepResult)
 		err = dec(sf.sweep)
 	default:
 		return nil, usagef("%s: not the --json report of sim, run, compare or sweep", path)
@@ -123,8 +123,11 @@ func cmdMerge(e *env, args []string) error {
 			"scenarios, seeds or trials, overlapping shards and gaps; a missing shard leaves the\n"+
 			"merge marked partial.",
 		`stakes merge shard-1.json shard-2.json shard-3.json`,
-		`stakes merge results/*.json --json > study.json`)
-	c.register(fs.FlagSet, 1, outFlags)
+		`stakes merge results/*.json --json > study.json`, `stakes merge shard-*.json --plot study.png`)
+	var outcomes string
+	c.register(fs.FlagSet, 1, outFlags|plotFlag)
+	fs.Lookup("plot").Usage = "also draw the merged report to `FILE` (.png or .svg), as the command that ran the shards draws it"
+	fs.StringVar(&outcomes, "outcomes", "", "for a sweep, the outcomes and metrics the table and plot show: `a,b`")
 	fs.BoolVar(&c.zeroTime, "no-time", false, "omit the elapsed time (the sum of the shards')")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -147,13 +150,16 @@ func cmdMerge(e *env, args []string) error {
 		}
 		parts = append(parts, sf)
 	}
+	if outcomes != "" && parts[0].kind != "sweep" {
+		return usagef("merge: --outcomes chooses a sweep's columns; %s is a %s report", parts[0].path, parts[0].kind)
+	}
 	switch parts[0].kind {
 	case "sim":
 		return mergeResults(e, &c, parts)
 	case "compare":
 		return mergeComparisons(e, &c, parts)
 	}
-	return mergeSweeps(e, &c, parts)
+	return mergeSweeps(e, &c, parts, outcomes)
 }
 
 func mergeResults(e *env, c *common, parts []*shardFile) error {
@@ -186,9 +192,13 @@ func markMissing(r *sim.Report) {
 }
 
 func mergeComparisons(e *env, c *common, parts []*shardFile) error {
+	first := parts[0].cmp
 	cmps := make([]*sim.Comparison, len(parts))
 	for i, p := range parts {
-		cmps[i] = p.cmp
+		if p.cmp.Mechanic != first.Mechanic || p.cmp.Scenario != first.Scenario || p.cmp.Comparison == nil {
+			return usagef("merge: %s compares %s (%s), %s compares %s (%s)", parts[0].path, first.Mechanic, first.Scenario, p.path, p.cmp.Mechanic, p.cmp.Scenario)
+		}
+		cmps[i] = p.cmp.Comparison
 	}
 	cmp, err := sim.MergeComparisons(cmps...)
 	if err != nil {
@@ -198,13 +208,24 @@ func mergeComparisons(e *env, c *common, parts []*shardFile) error {
 	stripRunEnv(cmp.B, c.zeroTime)
 	markMissing(cmp.A)
 	markMissing(cmp.B)
-	return emitComparison(e, c, cmp)
+	// The exact answers depend on the scenarios alone, so every shard
+	// carries the same ones.
+	out := *first
+	out.Comparison = cmp
+	return emitComparison(e, c, out)
 }
 
-func mergeSweeps(e *env, c *common, parts []*shardFile) error {
+func mergeSweeps(e *env, c *common, parts []*shardFile, outcomes string) error {
+	first := parts[0].sweep
 	sws := make([]*sim.SweepReport, len(parts))
 	for i, p := range parts {
-		sws[i] = p.sweep
+		if p.sweep.Mechanic != first.Mechanic || p.sweep.Scenario != first.Scenario {
+			return usagef("merge: %s is %s (%s), %s is %s (%s)", parts[0].path, first.Mechanic, first.Scenario, p.path, p.sweep.Mechanic, p.sweep.Scenario)
+		}
+		if p.sweep.SweepReport == nil {
+			return usagef("merge: %s holds no sweep", p.path)
+		}
+		sws[i] = p.sweep.SweepReport
 	}
 	sw, err := sim.MergeSweeps(sws...)
 	if err != nil {
@@ -215,5 +236,9 @@ func mergeSweeps(e *env, c *common, parts []*shardFile) error {
 		markMissing(sw.Cells[i].Report)
 		sw.Partial = sw.Partial || sw.Cells[i].Report.Provenance.Partial
 	}
-	return emitSweep(e, c, sw, len(sw.Cells))
+	// The exact answers depend on the scenario alone, so every shard
+	// carries the same ones.
+	out := *first
+	out.SweepReport = sw
+	return emitSweep(e, c, out, len(sw.Cells), outcomes)
 }

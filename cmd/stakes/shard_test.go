@@ -106,3 +106,37 @@ func TestShardFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// A merged sweep prints and draws like the sweep that ran the shards, with
+// the columns --outcomes chooses.
+func TestMergeDrawsAndChoosesColumns(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for k := 1; k <= 2; k++ {
+		code, out, errOut := stakes(t, "sweep", "coin", "--trials", "10000", "--axis", "target=1..3", "--shard", fmt.Sprintf("%d/2", k))
+		if code != 0 {
+			t.Fatalf("shard %d: exit %d %s", k, code, errOut)
+		}
+		files = append(files, filepath.Join(dir, fmt.Sprintf("s%d.json", k)))
+		if err := os.WriteFile(files[k-1], []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plot := filepath.Join(dir, "m.png")
+	code, out, errOut := stakes(t, append([]string{"merge", "--outcomes", "tie", "--plot", plot}, files...)...)
+	if code != 0 || !strings.Contains(out, "target     tie   95% interval") || strings.Contains(out, "a_wins") {
+		t.Errorf("merge --outcomes tie: exit %d %s\n%s", code, errOut, out)
+	}
+	if st, err := os.Stat(plot); err != nil || st.Size() < 2000 {
+		t.Errorf("merge --plot: %v %v", err, st)
+	}
+	simFile := filepath.Join(dir, "sim.json")
+	_, out, _ = stakes(t, "sim", "coin", "--trials", "2000", "--shard", "1/1")
+	if err := os.WriteFile(simFile, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = stakes(t, "merge", "--outcomes", "tie", simFile)
+	if code != 2 || !strings.Contains(errOut, "--outcomes chooses a sweep's columns") {
+		t.Errorf("merge --outcomes of sim shards: exit %d %q", code, errOut)
+	}
+}
