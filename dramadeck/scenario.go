@@ -136,14 +136,7 @@ func (s Scenario) deck() (*Deck, error) {
 
 // NewRunner validates the scenario and preallocates everything a trial needs.
 func (s Scenario) NewRunner() (*Runner, error) {
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	d, err := s.deck()
-	if err != nil {
-		return nil, err
-	}
-	st, err := NewState(s.Rules, d, s.Heroes, s.Villains)
+	st, err := s.newState()
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +146,19 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	rn := &Runner{s: s, g: g, hp: hp, gm: gm,
 		heroes: append([]Character(nil), g.State.Heroes...), villains: append([]Character(nil), g.State.Villains...)}
 	return rn, nil
+}
+
+// newState validates the scenario and lays out its game before the deal:
+// the deck built, the heroes and villains placed.
+func (s Scenario) newState() (*State, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	d, err := s.deck()
+	if err != nil {
+		return nil, err
+	}
+	return NewState(s.Rules, d, s.Heroes, s.Villains)
 }
 
 // begin starts the encounter of game g, at the scenario's start with
@@ -171,14 +177,7 @@ func (s Scenario) begin(g *game, r *dice.Roller) {
 // shuffled, the hands dealt, combat begun), for play by Engine.Step;
 // Policies returns the scenario's policies.
 func (s Scenario) NewState(r *dice.Roller) (*State, error) {
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	d, err := s.deck()
-	if err != nil {
-		return nil, err
-	}
-	st, err := NewState(s.Rules, d, s.Heroes, s.Villains)
+	st, err := s.newState()
 	if err != nil {
 		return nil, err
 	}
