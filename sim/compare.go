@@ -152,8 +152,8 @@ func (t *pairTally) paired(cats, mets []string) Paired {
 	return p
 }
 
-func (t *pairTally) precise(target float64, cats, mets []string) bool {
-	if !t.a.precise(target) || !t.b.precise(target) {
+func (t *pairTally) precise(target, meanTarget float64, cats, mets []string) bool {
+	if !t.a.precise(target, meanTarget) || !t.b.precise(target, meanTarget) {
 		return false
 	}
 	p := t.paired(cats, mets)
@@ -162,8 +162,8 @@ func (t *pairTally) precise(target float64, cats, mets []string) bool {
 			return false
 		}
 	}
-	for _, m := range p.Metrics {
-		if z95*m.SE >= target {
+	for i, m := range p.Metrics {
+		if z95*m.SE >= meanLimit(target, meanTarget, t.a.hists[i].Mean(), t.b.hists[i].Mean()) {
 			return false
 		}
 	}
@@ -234,7 +234,9 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		total:   newPairTally(ncat, nmet),
 	}
 	if cfg.Precision > 0 {
-		p.enough = func(t *pairTally, _ int64) bool { return t.precise(cfg.Precision, a.Categories, a.Metrics) }
+		p.enough = func(t *pairTally, _ int64) bool {
+			return t.precise(cfg.Precision, cfg.MeanPrecision, a.Categories, a.Metrics)
+		}
 	}
 	start := time.Now()
 	end, stop, err := p.execute(ctx)

@@ -49,6 +49,9 @@ func (r *Report) csvRows() []csvRow {
 	prov("chunk_hi", itoa(p.ChunkHi))
 	prov("workers", strconv.Itoa(p.Workers))
 	prov("generator", p.Generator)
+	if p.MeanPrecision != 0 {
+		prov("mean_precision", ftoa(p.MeanPrecision))
+	}
 	if p.Precision != 0 {
 		prov("precision", ftoa(p.Precision))
 	}

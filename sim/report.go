@@ -54,11 +54,13 @@ type Provenance struct {
 	ChunkHi int64 `json:"chunk_hi"`
 	// Workers is how many goroutines ran (the most among merged parts). It
 	// never changes the numbers.
-	Workers   int               `json:"workers"`
-	Generator string            `json:"generator"`
-	Precision float64           `json:"precision,omitempty"` // Options.Precision
-	Settings  map[string]string `json:"settings"`            // Spec.Settings
-	Version   string            `json:"version"`             // the library Version
+	Workers   int     `json:"workers"`
+	Generator string  `json:"generator"`
+	Precision float64 `json:"precision,omitempty"` // Options.Precision
+	// MeanPrecision is Options.MeanPrecision (omitted when 0).
+	MeanPrecision float64           `json:"mean_precision,omitempty"`
+	Settings      map[string]string `json:"settings"` // Spec.Settings
+	Version       string            `json:"version"`  // the library Version
 	// Stop says why the run ended: StopDone, StopPrecision or
 	// StopCancelled.
 	Stop string `json:"stop"`
@@ -330,6 +332,8 @@ func sameStudy(a, b *Report) error {
 		return diff("version", pa.Version, pb.Version)
 	case pa.Precision != pb.Precision:
 		return diff("precision", pa.Precision, pb.Precision)
+	case pa.MeanPrecision != pb.MeanPrecision:
+		return diff("mean precision", pa.MeanPrecision, pb.MeanPrecision)
 	case !maps.Equal(pa.Settings, pb.Settings):
 		return diff("settings", pa.Settings, pb.Settings)
 	case !slices.EqualFunc(a.Categories, b.Categories, func(x, y Category) bool { return x.Name == y.Name }):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"sync/atomic"
 	"time"
 )
@@ -64,7 +65,7 @@ func (t *tally) record(o *Outcome) error {
 
 // precise reports whether every interval the tally's report would show is
 // narrower than ±target.
-func (t *tally) precise(target float64) bool {
+func (t *tally) precise(target, meanTarget float64) bool {
 	for _, c := range t.cats {
 		lo, hi := wilson(c, t.n)
 		if (hi-lo)/2 >= target {
@@ -72,11 +73,26 @@ func (t *tally) precise(target float64) bool {
 		}
 	}
 	for _, h := range t.hists {
-		if z95*h.SE() >= target {
+		if z95*h.SE() >= meanLimit(target, meanTarget, h.Mean()) {
 			return false
 		}
 	}
 	return true
+}
+
+// meanLimit is the half-width a metric's mean must fall below: target in
+// the metric's own units, or, with a relative meanTarget, that share of
+// the mean's magnitude (of at least 1, so a mean near 0 is not held to a
+// vanishing interval).
+func meanLimit(target, meanTarget float64, means ...float64) float64 {
+	if meanTarget <= 0 {
+		return target
+	}
+	m := 1.0
+	for _, x := range means {
+		m = max(m, math.Abs(x))
+	}
+	return meanTarget * m
 }
 
 // Run runs opt.Trials trials of spec (or the chunk range opt selects) and
@@ -120,7 +136,7 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 		total:   newTally(ncat, nmet),
 	}
 	if cfg.Precision > 0 {
-		p.enough = func(t *tally, _ int64) bool { return t.precise(cfg.Precision) }
+		p.enough = func(t *tally, _ int64) bool { return t.precise(cfg.Precision, cfg.MeanPrecision) }
 	}
 	start := time.Now()
 	end, stop, err := p.execute(ctx)
@@ -187,18 +203,19 @@ func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
 
 func provenance(settings map[string]string, cfg config, workers int, lo, hi int64, stop string) Provenance {
 	return Provenance{
-		Seed:      cfg.Seed,
-		Planned:   cfg.Trials,
-		ChunkSize: cfg.ChunkSize,
-		Chunks:    cfg.chunks,
-		ChunkLo:   lo,
-		ChunkHi:   hi,
-		Workers:   workers,
-		Generator: cfg.Generator,
-		Precision: cfg.Precision,
-		Settings:  maps.Clone(settings),
-		Version:   Version,
-		Stop:      stop,
-		Partial:   stop == StopCancelled,
+		Seed:          cfg.Seed,
+		Planned:       cfg.Trials,
+		ChunkSize:     cfg.ChunkSize,
+		Chunks:        cfg.chunks,
+		ChunkLo:       lo,
+		ChunkHi:       hi,
+		Workers:       workers,
+		Generator:     cfg.Generator,
+		Precision:     cfg.Precision,
+		MeanPrecision: cfg.MeanPrecision,
+		Settings:      maps.Clone(settings),
+		Version:       Version,
+		Stop:          stop,
+		Partial:       stop == StopCancelled,
 	}
 }

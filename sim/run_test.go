@@ -468,7 +468,7 @@ func TestPrecisionStops(t *testing.T) {
 		tl.cats = append(tl.cats, c.Count)
 	}
 	tl.hists = []Histogram{before.Metrics[0].Hist}
-	if tl.precise(opt.Precision) {
+	if tl.precise(opt.Precision, 0) {
 		t.Errorf("precision was already met at %d trials", before.Trials)
 	}
 	// Same stopping point for any number of workers.
@@ -566,5 +566,34 @@ func nearExact(t *testing.T, name string, p, exact float64, n int64) {
 	t.Helper()
 	if se := math.Sqrt(exact * (1 - exact) / float64(n)); math.Abs(p-exact) > 4*se {
 		t.Errorf("%s: sampled %v, exact %v (more than 4 SE = %v away)", name, p, exact, 4*se)
+	}
+}
+
+// TestMeanPrecisionIsRelative: with MeanPrecision set, Precision binds the
+// outcome probabilities alone, and a metric's half-width is held to a share
+// of its mean: a metric whose mean is about 3.5 stops with a half-width
+// under 0.035 at MeanPrecision 0.01 (an absolute 0.01 would need about ten
+// times the trials), and the provenance records the target.
+func TestMeanPrecisionIsRelative(t *testing.T) {
+	spec := diceSpec()
+	spec.Metrics = spec.Metrics[1:] // the highest die: mean about 3.5-4.5
+	opt := Options{Seed: 3, Trials: 10_000_000, ChunkSize: 1000, Precision: 0.02, MeanPrecision: 0.01, Workers: 1}
+	rel := mustRun(t, spec, opt)
+	if rel.Provenance.Stop != StopPrecision || rel.Provenance.MeanPrecision != 0.01 {
+		t.Fatalf("stop %q, mean precision %v", rel.Provenance.Stop, rel.Provenance.MeanPrecision)
+	}
+	m := rel.Metrics[0]
+	if hw := z95 * m.SE; hw >= 0.01*math.Abs(m.Mean) {
+		t.Errorf("half-width %v is not within 1%% of the mean %v", hw, m.Mean)
+	}
+	abs := opt
+	abs.MeanPrecision, abs.Precision = 0, 0.01
+	if a := mustRun(t, spec, abs); a.Trials <= rel.Trials {
+		t.Errorf("an absolute 0.01 stopped after %d trials, the relative 1%% after %d", a.Trials, rel.Trials)
+	}
+	bad := opt
+	bad.Precision = 0
+	if _, err := Run(context.Background(), spec, bad); err == nil {
+		t.Error("a mean precision without a precision was accepted")
 	}
 }

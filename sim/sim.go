@@ -151,6 +151,12 @@ type Options struct {
 	// are counted in index order, so the stopping point, and hence the
 	// report, is the same for any number of workers.
 	Precision float64
+	// MeanPrecision, if > 0 (with Precision), makes the metrics' target
+	// relative: a metric's 95% half-width must fall below MeanPrecision
+	// times the magnitude of its mean (taken as at least 1), so 0.01
+	// asks for means within about 1%. Precision then applies to the
+	// outcome probabilities alone.
+	MeanPrecision float64
 	// ChunkLo and ChunkHi select the chunks [ChunkLo, ChunkHi) to run, for
 	// sharding one study over several processes (merge the reports with
 	// Merge). ChunkHi 0 means "to the last chunk"; both 0 run everything.
@@ -202,6 +208,9 @@ func (o Options) resolve() (config, error) {
 	}
 	if !(o.Precision >= 0) || o.Precision > 1e300 {
 		return c, fmt.Errorf("%w: precision %v; allowed 0 (off) or a positive half-width", ErrInvalid, o.Precision)
+	}
+	if !(o.MeanPrecision >= 0) || o.MeanPrecision > 1e300 || (o.MeanPrecision > 0 && o.Precision == 0) {
+		return c, fmt.Errorf("%w: mean precision %v; allowed 0 (off) or a positive share, with Precision set", ErrInvalid, o.MeanPrecision)
 	}
 	c.chunkSize = int64(c.ChunkSize)
 	c.chunks = (o.Trials + c.chunkSize - 1) / c.chunkSize

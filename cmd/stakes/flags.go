@@ -64,7 +64,7 @@ func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
 		fs.Uint64Var(&c.seed, "seed", 1, "seed for the random streams (same seed, same numbers, any --workers)")
 		fs.Int64Var(&c.trials, "trials", defTrials, "Monte Carlo trials (the cap when --precision is set)")
 		fs.IntVar(&c.workers, "workers", 0, "worker goroutines (0 = one per CPU); never changes the numbers")
-		fs.Float64Var(&c.precision, "precision", 0, "stop once every 95% interval half-width is below this (0 = off)")
+		fs.Float64Var(&c.precision, "precision", 0, "stop once every outcome's 95% interval is within ±P and every mean's within ±P×mean (0.005: odds ±0.005, means ±0.5%; 0 = off)")
 		fs.StringVar(&c.generator, "generator", sim.PCG, "random generator: pcg or chacha8")
 		fs.BoolVar(&c.zeroTime, "no-time", false, "omit the elapsed time, the one field that differs between runs of the same seed")
 	} else {
@@ -138,7 +138,8 @@ func (c *common) check(fs *flags) error {
 // runOptions returns the options of a run: the flags, and this shard's
 // chunks with --shard.
 func (c *common) runOptions(p *progress) (sim.Options, error) {
-	o := sim.Options{Seed: c.seed, Trials: c.trials, Workers: c.workers, Generator: c.generator, Precision: c.precision}
+	o := sim.Options{Seed: c.seed, Trials: c.trials, Workers: c.workers, Generator: c.generator,
+		Precision: c.precision, MeanPrecision: c.precision}
 	if p != nil {
 		o.Progress = p.update
 	}

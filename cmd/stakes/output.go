@@ -43,6 +43,9 @@ func writeText(w io.Writer, r result) {
 		partial = ", PARTIAL"
 	}
 	fmt.Fprintf(w, "  %d trials, seed %d, generator %s%s\n", rep.Trials, rep.Provenance.Seed, rep.Provenance.Generator, partial)
+	if line := precisionLine(rep); line != "" {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	writeOutcomes(w, r)
 	for i, m := range rep.Metrics {
 		fmt.Fprintf(w, "  %s: mean %.3f (95%% half-width %.3f)", m.Name, m.Mean, 1.96*m.SE)
@@ -62,6 +65,25 @@ func writeText(w io.Writer, r result) {
 	if r.Exact == nil && r.NoExact != "" {
 		fmt.Fprintf(w, "  exact: none (%s)\n", r.NoExact)
 	}
+}
+
+// precisionLine says whether a run with a precision target reached it.
+func precisionLine(rep *sim.Report) string {
+	pv := rep.Provenance
+	if pv.Precision == 0 {
+		return ""
+	}
+	target := fmt.Sprintf("odds within ±%g", pv.Precision)
+	if pv.MeanPrecision > 0 {
+		target += fmt.Sprintf(", means within ±%g%%", 100*pv.MeanPrecision)
+	}
+	switch pv.Stop {
+	case sim.StopPrecision:
+		return fmt.Sprintf("precision target (%s): reached after %d trials", target, rep.Trials)
+	case sim.StopCancelled:
+		return fmt.Sprintf("precision target (%s): not reached before the interrupt", target)
+	}
+	return fmt.Sprintf("precision target (%s): NOT reached within the %d trials allowed; raise --trials", target, rep.Trials)
 }
 
 // source says where the scenario came from: built in or a file, and the

@@ -78,3 +78,17 @@ func TestHistogramRowsFollowTheDistribution(t *testing.T) {
 		t.Errorf("rows add up to %v sampled, %v exact:\n%s", sampled, ex, b.String())
 	}
 }
+
+// TestPrecisionTargetIsReportedReachedOrNot: --precision holds the odds to
+// an absolute and the means to a relative half-width, and the report says
+// whether the target was met.
+func TestPrecisionTargetIsReportedReachedOrNot(t *testing.T) {
+	_, out, _ := stakes(t, "sim", "coin", "--precision", "0.01", "--trials", "1000000")
+	if !strings.Contains(out, "precision target (odds within ±0.01, means within ±1%): reached after") {
+		t.Errorf("reached target not reported:\n%s", out)
+	}
+	_, out, _ = stakes(t, "sim", "coin", "--precision", "0.0001", "--trials", "2000")
+	if !strings.Contains(out, "NOT reached within the 2000 trials allowed") {
+		t.Errorf("missed target not reported:\n%s", out)
+	}
+}
