@@ -48,3 +48,27 @@ func TestInterruptedCommandsSayPartialAndExit1(t *testing.T) {
 		}
 	}
 }
+
+// TestCtrlCStopsAComputationThatCannotLook: a command stuck in work that
+// never looks at the context (here: never returns) still ends with exit 1
+// and one line once Ctrl-C comes, after the grace period, not when the
+// work would have finished.
+func TestCtrlCStopsAComputationThatCannotLook(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stuck := make(chan int) // a command that never finishes
+	var errb bytes.Buffer
+	got := make(chan int, 1)
+	go func() { got <- awaitOrInterrupt(ctx, func() {}, stuck, &errb) }()
+	cancel()
+	if code := <-got; code != 1 || errb.String() != "stakes: interrupted\n" {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+	// A command that stops on its own keeps its own exit code.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	finished := make(chan int, 1)
+	finished <- 0
+	cancel2()
+	if code := awaitOrInterrupt(ctx2, func() {}, finished, &errb); code != 0 {
+		t.Errorf("a finished command's code became %d", code)
+	}
+}

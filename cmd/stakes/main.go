@@ -25,13 +25,38 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, os.Args[1:], os.Stdout, os.Stderr) }()
+	os.Exit(awaitOrInterrupt(ctx, stop, done, os.Stderr))
+}
+
+// interruptGrace is how long a command may take, after Ctrl-C, to stop on
+// its own and mark what it printed as partial.
+const interruptGrace = 100 * time.Millisecond
+
+// awaitOrInterrupt returns the command's exit code, or, when Ctrl-C comes
+// and the command has not stopped within interruptGrace (a computation
+// that cannot look at the context between its steps, such as one large
+// matrix solve), says so and returns 1 without waiting for it.
+func awaitOrInterrupt(ctx context.Context, stop func(), done <-chan int, stderr io.Writer) int {
+	defer stop()
+	select {
+	case code := <-done:
+		return code
+	case <-ctx.Done():
+	}
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(interruptGrace):
+		fmt.Fprintln(stderr, "stakes: interrupted")
+		return 1
+	}
 }
 
 // usageError marks an error in how the command was called (exit status 2).
