@@ -223,9 +223,10 @@ func (rn *Runner) testDone(at *Attempt) error {
 	if at.Test.Peril {
 		m[metPerils]++
 	}
-	m[metHarm] = harmCount(&c.State) - g.StartHarm
+	held, out := harmTally(&c.State)
+	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
-	if cat, ended := rn.s.after(&c.State, at, g, rn.test.Position); ended {
+	if cat, ended := rn.s.after(out, at, g, rn.test.Position); ended {
 		rn.end(cat)
 		return err
 	}
@@ -243,9 +244,10 @@ func (rn *Runner) flashbackDone(at *Attempt) {
 	if at.Pushed {
 		m[metPushes]++
 	}
-	m[metHarm] = harmCount(&c.State) - g.StartHarm
+	held, out := harmTally(&c.State)
+	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
-	if critical(&c.State) {
+	if out {
 		rn.end(catOut)
 	}
 }
@@ -257,13 +259,14 @@ func (rn *Runner) end(cat Category) {
 	g.Metrics[metHarm] = harmCount(&rn.c.State) - g.StartHarm
 }
 
-// after applies the pursuit's rules to a finished test: it says whether
-// the pursuit ended, and in which category, and moves g on — progress,
+// after applies the pursuit's rules to a finished test, out saying the
+// character has taken a critical injury: it says whether the pursuit
+// ended, and in which category, and moves g on — progress,
 // the next position (start after a success when ResetPosition), and
 // whether the next test is the Worse Position retry of this one.
-func (s *Scenario) after(st *State, at *Attempt, g *Pursuit, start Position) (Category, bool) {
+func (s *Scenario) after(out bool, at *Attempt, g *Pursuit, start Position) (Category, bool) {
 	g.Retry = false
-	if critical(st) {
+	if out {
 		return catOut, true
 	}
 	switch {
@@ -289,14 +292,21 @@ func (s *Scenario) after(st *State, at *Attempt, g *Pursuit, start Position) (Ca
 
 // harmCount is the number of harms a state holds, criticals included.
 func harmCount(s *State) int {
-	n := 0
+	n, _ := harmTally(s)
+	return n
+}
+
+// harmTally is the number of harms a state holds, criticals included, and
+// whether any is a critical injury (which takes the character out).
+func harmTally(s *State) (n int, critical bool) {
 	for _, h := range s.Harm {
 		for _, k := range h.Rows {
 			n += k
 		}
 		n += h.Critical
+		critical = critical || h.Critical > 0
 	}
-	return n
+	return n, critical
 }
 
 func critical(s *State) bool {

@@ -241,9 +241,9 @@ func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool Pool, must, pu
 // what starting it costs: a flashback, the carried dice, a Risk Peril
 // deal's harm. It reports whether the test has dice to roll.
 func (c *Character) start(at *Attempt, t *Test, s subject, pool Pool, must, pushed bool) (roll bool) {
+	dice, rerolled, bought, cons := at.Dice[:0], at.Rerolled[:0], at.Bought[:0], at.Outcome.Consequences[:0]
 	*at = Attempt{Test: *t, Stage: Rolled, Pool: pool, MustPush: must, ActionPushed: pushed,
-		Dice: at.Dice[:0], Rerolled: at.Rerolled[:0], Bought: at.Bought[:0],
-		Outcome: Outcome{Consequences: at.Outcome.Consequences[:0]}}
+		Dice: dice, Rerolled: rerolled, Bought: bought, Outcome: Outcome{Consequences: cons}}
 	at.Test.Position = c.rules.position(t.Position)
 	if t.Flashback {
 		c.State.FlashbacksUsed++
