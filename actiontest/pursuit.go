@@ -39,6 +39,8 @@ type Runner struct {
 	s  Scenario
 	c  *Character
 	st State // the scenario's starting state
+	// startHarm is the harms st holds.
+	startHarm int
 	// test is the pursuit's test at its starting position; fb the
 	// flashback's.
 	test, fb Test
@@ -62,6 +64,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	}
 	p, _ := PolicyByName(s.Policy)
 	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
+	rn.startHarm = harmCount(&rn.st)
 	if rn.sub, err = c.subjectOf(t.Action); err != nil {
 		return nil, err
 	}
@@ -84,7 +87,7 @@ func (rn *Runner) Character() *Character { return rn.c }
 // Reset starts a new pursuit from the scenario's start.
 func (rn *Runner) Reset() {
 	rn.c.setFrom(&rn.st)
-	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: harmCount(&rn.c.State)}
+	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: rn.startHarm}
 }
 
 // Done reports whether the pursuit has ended.

@@ -137,7 +137,7 @@ func (c *Character) Begin(r *dice.Roller, t Test) error {
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, s, pool, must, false)
+	c.roll(r, &t, s, &pool, must, false)
 	return nil
 }
 
@@ -198,7 +198,7 @@ func (c *Character) Retry(r *dice.Roller, t Test) error {
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, s, pool, must, pushed)
+	c.roll(r, &t, s, &pool, must, pushed)
 	return nil
 }
 
@@ -226,7 +226,7 @@ func (c *Character) retryOf(t *Test) (pushed bool, err error) {
 
 // roll applies a checked, counted test: it records it, pays what starting
 // it costs and rolls.
-func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool Pool, must, pushed bool) {
+func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed bool) {
 	at := c.slot(t)
 	if !c.start(at, t, s, pool, must, pushed) {
 		return
@@ -240,9 +240,9 @@ func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool Pool, must, pu
 // start records a checked, counted test on at, marked rolled, and pays
 // what starting it costs: a flashback, the carried dice, a Risk Peril
 // deal's harm. It reports whether the test has dice to roll.
-func (c *Character) start(at *Attempt, t *Test, s subject, pool Pool, must, pushed bool) (roll bool) {
+func (c *Character) start(at *Attempt, t *Test, s subject, pool *Pool, must, pushed bool) (roll bool) {
 	dice, rerolled, bought, cons := at.Dice[:0], at.Rerolled[:0], at.Bought[:0], at.Outcome.Consequences[:0]
-	*at = Attempt{Test: *t, Stage: Rolled, Pool: pool, MustPush: must, ActionPushed: pushed,
+	*at = Attempt{Test: *t, Stage: Rolled, Pool: *pool, MustPush: must, ActionPushed: pushed,
 		Dice: dice, Rerolled: rerolled, Bought: bought, Outcome: Outcome{Consequences: cons}}
 	at.Test.Position = c.rules.position(t.Position)
 	if t.Flashback {
