@@ -131,14 +131,16 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 		return err
 	}
 	if t.PerilOffered && !t.Peril {
-		pool, must, err := c.count(&t, s, pushed)
+		var pool Pool
+		must, err := c.count(&pool, &t, s, pushed)
 		if err != nil {
 			return err
 		}
 		c.viewOf(&c.seen, &t, s, &pool, must, pushed, 0, nil)
 		t.Peril = p.Peril(&c.seen)
 	}
-	pool, must, err := c.count(&t, s, pushed)
+	var pool Pool
+	must, err := c.count(&pool, &t, s, pushed)
 	if err != nil {
 		return err
 	}

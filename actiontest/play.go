@@ -80,7 +80,8 @@ func (c *Character) retryTest() Test {
 // (checked by canBegin or canRetry; pushed says the action was pushed
 // before a retry). On error nothing changes.
 func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
-	pool, must, err := c.count(t, s, pushed)
+	var pool Pool
+	must, err := c.count(&pool, t, s, pushed)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p
 		c.viewOf(&c.seen, t, s, &pool, must, pushed, 0, nil)
 		if p.Peril(&c.seen) {
 			t.Peril = true
-			if pool, must, err = c.count(t, s, pushed); err != nil {
+			if must, err = c.count(&pool, t, s, pushed); err != nil {
 				return err
 			}
 		}
