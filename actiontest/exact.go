@@ -131,19 +131,21 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 		return err
 	}
 	if t.PerilOffered && !t.Peril {
-		pool, must, err := c.count(&t, s, pushed)
+		var pool Pool
+		must, err := c.count(&pool, &t, s, pushed)
 		if err != nil {
 			return err
 		}
-		c.viewOf(&c.seen, &t, s, pool, must, pushed, 0, nil)
+		c.viewOf(&c.seen, &t, s, &pool, must, pushed, 0, nil)
 		t.Peril = p.Peril(&c.seen)
 	}
-	pool, must, err := c.count(&t, s, pushed)
+	var pool Pool
+	must, err := c.count(&pool, &t, s, pushed)
 	if err != nil {
 		return err
 	}
 	at := c.slot(&t)
-	if !c.start(at, &t, s, pool, must, pushed) {
+	if !c.start(at, &t, s, &pool, must, pushed) {
 		c.finish(at, s)
 		f(1, &c.State, at)
 		return nil
@@ -155,7 +157,7 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 	for first, ps := range binom(pool.Dice, hit) {
 		c.setFrom(&base)
 		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, first), first
-		c.viewOf(&c.seen, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+		c.viewOf(&c.seen, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 		push, track := false, ""
 		if c.seen.PushTrack != "" {
 			push, track = p.Push(&c.seen)

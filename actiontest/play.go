@@ -80,20 +80,21 @@ func (c *Character) retryTest() Test {
 // (checked by canBegin or canRetry; pushed says the action was pushed
 // before a retry). On error nothing changes.
 func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
-	pool, must, err := c.count(t, s, pushed)
+	var pool Pool
+	must, err := c.count(&pool, t, s, pushed)
 	if err != nil {
 		return err
 	}
 	if t.PerilOffered && !t.Peril {
-		c.viewOf(&c.seen, t, s, pool, must, pushed, 0, nil)
+		c.viewOf(&c.seen, t, s, &pool, must, pushed, 0, nil)
 		if p.Peril(&c.seen) {
 			t.Peril = true
-			if pool, must, err = c.count(t, s, pushed); err != nil {
+			if must, err = c.count(&pool, t, s, pushed); err != nil {
 				return err
 			}
 		}
 	}
-	c.roll(r, t, s, pool, must, pushed)
+	c.roll(r, t, s, &pool, must, pushed)
 	return nil
 }
 
@@ -101,11 +102,9 @@ func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p
 // finishes it. When no push is possible there is no choice to make, and p
 // is not asked. On error nothing changes.
 func (c *Character) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) error {
-	if attemptBar(at, c.rules) == noBar && c.testBar(&at.Test, at.ActionPushed) == noBar {
-		c.viewOf(&c.seen, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
-	} else {
-		c.seen.PushTrack = "" // the roll cannot be pushed: nothing to ask
-	}
+	// The view names no PushTrack when the roll cannot be pushed: then
+	// there is nothing to ask.
+	c.viewOf(&c.seen, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 	if c.seen.PushTrack != "" {
 		if push, track := p.Push(&c.seen); push {
 			if err := c.Push(r, track); err != nil {
@@ -134,14 +133,14 @@ func (c *Character) view(at *Attempt) View {
 // viewInto fills v with the View of the roll at.
 func (c *Character) viewInto(v *View, at *Attempt) {
 	s, _ := c.subjectOf(at.Test.Action)
-	c.viewOf(v, &at.Test, s, at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+	c.viewOf(v, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 }
 
 // viewOf fills v with the View of test t (checked), which rolls s, with
 // its pool counted and n successes rolled so far: at, the roll, or nil
 // before it. PushTrack comes from the checks Push makes: the roll's (when
 // at is given) and the test's, then the tracks' room.
-func (c *Character) viewOf(v *View, t *Test, s subject, pool Pool, must, pushed bool, n int, at *Attempt) {
+func (c *Character) viewOf(v *View, t *Test, s subject, pool *Pool, must, pushed bool, n int, at *Attempt) {
 	*v = View{Pool: pool.Dice, Required: t.Difficulty, Successes: n,
 		Position: c.rules.position(t.Position), Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
 	bar := c.testBar(t, pushed)

@@ -39,6 +39,8 @@ type Runner struct {
 	s  Scenario
 	c  *Character
 	st State // the scenario's starting state
+	// startHarm is the harms st holds.
+	startHarm int
 	// test is the pursuit's test at its starting position; fb the
 	// flashback's.
 	test, fb Test
@@ -62,6 +64,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	}
 	p, _ := PolicyByName(s.Policy)
 	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
+	rn.startHarm = harmCount(&rn.st)
 	if rn.sub, err = c.subjectOf(t.Action); err != nil {
 		return nil, err
 	}
@@ -84,7 +87,7 @@ func (rn *Runner) Character() *Character { return rn.c }
 // Reset starts a new pursuit from the scenario's start.
 func (rn *Runner) Reset() {
 	rn.c.setFrom(&rn.st)
-	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: harmCount(&rn.c.State)}
+	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: rn.startHarm}
 }
 
 // Done reports whether the pursuit has ended.
@@ -223,9 +226,10 @@ func (rn *Runner) testDone(at *Attempt) error {
 	if at.Test.Peril {
 		m[metPerils]++
 	}
-	m[metHarm] = harmCount(&c.State) - g.StartHarm
+	held, out := harmTally(&c.State)
+	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
-	if cat, ended := rn.s.after(&c.State, at, g, rn.test.Position); ended {
+	if cat, ended := rn.s.after(out, at, g, rn.test.Position); ended {
 		rn.end(cat)
 		return err
 	}
@@ -243,9 +247,10 @@ func (rn *Runner) flashbackDone(at *Attempt) {
 	if at.Pushed {
 		m[metPushes]++
 	}
-	m[metHarm] = harmCount(&c.State) - g.StartHarm
+	held, out := harmTally(&c.State)
+	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
-	if critical(&c.State) {
+	if out {
 		rn.end(catOut)
 	}
 }
@@ -257,13 +262,14 @@ func (rn *Runner) end(cat Category) {
 	g.Metrics[metHarm] = harmCount(&rn.c.State) - g.StartHarm
 }
 
-// after applies the pursuit's rules to a finished test: it says whether
-// the pursuit ended, and in which category, and moves g on — progress,
+// after applies the pursuit's rules to a finished test, out saying the
+// character has taken a critical injury: it says whether the pursuit
+// ended, and in which category, and moves g on — progress,
 // the next position (start after a success when ResetPosition), and
 // whether the next test is the Worse Position retry of this one.
-func (s *Scenario) after(st *State, at *Attempt, g *Pursuit, start Position) (Category, bool) {
+func (s *Scenario) after(out bool, at *Attempt, g *Pursuit, start Position) (Category, bool) {
 	g.Retry = false
-	if critical(st) {
+	if out {
 		return catOut, true
 	}
 	switch {
@@ -289,14 +295,21 @@ func (s *Scenario) after(st *State, at *Attempt, g *Pursuit, start Position) (Ca
 
 // harmCount is the number of harms a state holds, criticals included.
 func harmCount(s *State) int {
-	n := 0
+	n, _ := harmTally(s)
+	return n
+}
+
+// harmTally is the number of harms a state holds, criticals included, and
+// whether any is a critical injury (which takes the character out).
+func harmTally(s *State) (n int, critical bool) {
 	for _, h := range s.Harm {
 		for _, k := range h.Rows {
 			n += k
 		}
 		n += h.Critical
+		critical = critical || h.Critical > 0
 	}
-	return n
+	return n, critical
 }
 
 func critical(s *State) bool {

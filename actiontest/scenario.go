@@ -399,8 +399,9 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 					fail(err)
 				}
 			}
-			g := Pursuit{Progress: int(n.progress), Position: tt.Position, Hurt: n.hurt || harmCount(st) > harm0}
-			cat, ended := s.after(st, a, &g, t.Position)
+			held, out := harmTally(st)
+			g := Pursuit{Progress: int(n.progress), Position: tt.Position, Hurt: n.hurt || held > harm0}
+			cat, ended := s.after(out, a, &g, t.Position)
 			pushed := a.Pushed || a.ActionPushed
 			emit := func(q float64, st *State) {
 				var m node

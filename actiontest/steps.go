@@ -61,39 +61,39 @@ func (rl *Rules) checkFields(t *Test) error {
 }
 
 // count checks t (already checked against the rules) against the
-// character's state — flashbacks left, pool size, Severe harm — and
-// returns its pool and whether the character may act only by pushing
-// ("Adding Dice and Altering the Outcome": every term is added together,
-// but at least MinDice dice are rolled). pushed says the action was
-// pushed before a Worse Position retry.
-func (c *Character) count(t *Test, s subject, pushed bool) (Pool, bool, error) {
+// character's state — flashbacks left, pool size, Severe harm — and fills
+// p with its pool ("Adding Dice and Altering the Outcome": every term is
+// added together, but at least MinDice dice are rolled). It returns
+// whether the character may act only by pushing. pushed says the action
+// was pushed before a Worse Position retry.
+func (c *Character) count(p *Pool, t *Test, s subject, pushed bool) (must bool, err error) {
 	rl := c.rules
 	pen, incap := c.harmLoad()
-	p := Pool{Action: s.action, Attribute: s.attribute, Equipment: t.Equipment, Bonus: t.Bonus,
+	*p = Pool{Action: s.action, Attribute: s.attribute, Equipment: t.Equipment, Bonus: t.Bonus,
 		Help: min(t.Helpers*rl.HelpDice, rl.MaxHelp), Carried: c.State.Bonus, Penalty: pen}
 	if t.Peril {
 		p.Peril = rl.PerilDice
 	}
 	p.Dice = max(p.Action+p.Attribute+p.Help+p.Equipment+p.Peril+p.Carried+p.Bonus-p.Penalty, rl.MinDice)
 	if t.Flashback && c.State.FlashbacksUsed >= rl.FlashbacksPerDay {
-		return Pool{}, false, fmt.Errorf("%w (%d of %d used)", ErrFlashbacks, c.State.FlashbacksUsed, rl.FlashbacksPerDay)
+		return false, fmt.Errorf("%w (%d of %d used)", ErrFlashbacks, c.State.FlashbacksUsed, rl.FlashbacksPerDay)
 	}
 	if p.Dice+rl.PushDice > maxDice {
-		return Pool{}, false, fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", p.Dice, maxDice)
+		return false, fmt.Errorf("actiontest: a pool of %d dice is too large (at most %d with a push)", p.Dice, maxDice)
 	}
 	// "Severe: cannot act unless helped or pushing" [ours, Blades-like].
 	if !incap || t.Helpers > 0 || c.noRoll(t) {
-		return p, false, nil
+		return false, nil
 	}
 	switch {
 	case t.Peril:
-		return Pool{}, false, fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
+		return false, fmt.Errorf("%w: risking peril forbids the push that would let the character act", ErrIncapacitated)
 	case pushed && !rl.RetryMayPush:
-		return Pool{}, false, fmt.Errorf("%w: the action was pushed already", ErrIncapacitated)
+		return false, fmt.Errorf("%w: the action was pushed already", ErrIncapacitated)
 	case c.pushTrack(s.track) < 0:
-		return Pool{}, false, fmt.Errorf("%w: no harm space left to push", ErrIncapacitated)
+		return false, fmt.Errorf("%w: no harm space left to push", ErrIncapacitated)
 	}
-	return p, true, nil
+	return true, nil
 }
 
 // noRoll says whether t is a flashback that rolls no dice: difficulty 0
@@ -133,11 +133,12 @@ func (c *Character) Begin(r *dice.Roller, t Test) error {
 	if err != nil {
 		return err
 	}
-	pool, must, err := c.count(&t, s, false)
+	var pool Pool
+	must, err := c.count(&pool, &t, s, false)
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, s, pool, must, false)
+	c.roll(r, &t, s, &pool, must, false)
 	return nil
 }
 
@@ -148,7 +149,8 @@ func (c *Character) CanBegin(t Test) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = c.count(&t, s, false)
+	var pool Pool
+	_, err = c.count(&pool, &t, s, false)
 	return err
 }
 
@@ -159,7 +161,8 @@ func (c *Character) CanRetry(t Test) error {
 		return err
 	}
 	s, _ := c.subjectOf(t.Action)
-	_, _, err = c.count(&t, s, pushed)
+	var pool Pool
+	_, err = c.count(&pool, &t, s, pushed)
 	return err
 }
 
@@ -194,11 +197,12 @@ func (c *Character) Retry(r *dice.Roller, t Test) error {
 		return err
 	}
 	s, _ := c.subjectOf(t.Action)
-	pool, must, err := c.count(&t, s, pushed)
+	var pool Pool
+	must, err := c.count(&pool, &t, s, pushed)
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, s, pool, must, pushed)
+	c.roll(r, &t, s, &pool, must, pushed)
 	return nil
 }
 
@@ -226,7 +230,7 @@ func (c *Character) retryOf(t *Test) (pushed bool, err error) {
 
 // roll applies a checked, counted test: it records it, pays what starting
 // it costs and rolls.
-func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool Pool, must, pushed bool) {
+func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed bool) {
 	at := c.slot(t)
 	if !c.start(at, t, s, pool, must, pushed) {
 		return
@@ -240,10 +244,10 @@ func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool Pool, must, pu
 // start records a checked, counted test on at, marked rolled, and pays
 // what starting it costs: a flashback, the carried dice, a Risk Peril
 // deal's harm. It reports whether the test has dice to roll.
-func (c *Character) start(at *Attempt, t *Test, s subject, pool Pool, must, pushed bool) (roll bool) {
-	*at = Attempt{Test: *t, Stage: Rolled, Pool: pool, MustPush: must, ActionPushed: pushed,
-		Dice: at.Dice[:0], Rerolled: at.Rerolled[:0], Bought: at.Bought[:0],
-		Outcome: Outcome{Consequences: at.Outcome.Consequences[:0]}}
+func (c *Character) start(at *Attempt, t *Test, s subject, pool *Pool, must, pushed bool) (roll bool) {
+	dice, rerolled, bought, cons := at.Dice[:0], at.Rerolled[:0], at.Bought[:0], at.Outcome.Consequences[:0]
+	*at = Attempt{Test: *t, Stage: Rolled, Pool: *pool, MustPush: must, ActionPushed: pushed,
+		Dice: dice, Rerolled: rerolled, Bought: bought, Outcome: Outcome{Consequences: cons}}
 	at.Test.Position = c.rules.position(t.Position)
 	if t.Flashback {
 		c.State.FlashbacksUsed++
