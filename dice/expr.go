@@ -240,6 +240,13 @@ func (e *Expr) WithDepth(depth int) (*Expr, error) {
 // write prints n in canonical form, in parentheses if its precedence is
 // below prec (1: + and -, 2: * and /, 3: unary minus, 4: atoms).
 func (n *node) write(b *strings.Builder, prec int) {
+	n.writeTree(b, prec, (*diceTerm).write, "")
+}
+
+// writeTree prints n as write does, each dice term by term and each binary
+// operator with sep on both sides: the expression's canonical form and a
+// roll's breakdown share this one walk.
+func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *strings.Builder), sep string) {
 	p := n.prec()
 	if p < prec {
 		b.WriteByte('(')
@@ -248,16 +255,16 @@ func (n *node) write(b *strings.Builder, prec int) {
 	case numNode:
 		b.WriteString(strconv.Itoa(n.num))
 	case diceNode:
-		n.term.write(b)
+		term(n.term, b)
 	case negNode:
 		b.WriteByte('-')
-		n.left.write(b, 3)
+		n.left.writeTree(b, 3, term, sep)
 	default:
-		n.left.write(b, p)
-		b.WriteString(n.opString())
+		n.left.writeTree(b, p, term, sep)
+		b.WriteString(sep + n.opString() + sep)
 		// The right operand of a left-associative operator takes
 		// parentheses at its own level: a-(b-c), a/(b*c).
-		n.right.write(b, p+1)
+		n.right.writeTree(b, p+1, term, sep)
 	}
 	if p < prec {
 		b.WriteByte(')')

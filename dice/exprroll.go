@@ -343,35 +343,10 @@ func (res *ExprResult) String() string {
 	var b strings.Builder
 	b.WriteString(res.Expr)
 	b.WriteString(": ")
-	res.write(&b, res.expr.root, 0)
+	res.expr.root.writeTree(&b, 0, func(t *diceTerm, b *strings.Builder) { res.writeTerm(b, t) }, " ")
 	b.WriteString(" = ")
 	b.WriteString(strconv.Itoa(res.Total))
 	return b.String()
-}
-
-// write shows node n's part of the roll, with parentheses as in the
-// expression's canonical form.
-func (res *ExprResult) write(b *strings.Builder, n *node, prec int) {
-	p := n.prec()
-	if p < prec {
-		b.WriteByte('(')
-	}
-	switch n.kind {
-	case numNode:
-		b.WriteString(strconv.Itoa(n.num))
-	case diceNode:
-		res.writeTerm(b, n.term)
-	case negNode:
-		b.WriteByte('-')
-		res.write(b, n.left, 3)
-	default:
-		res.write(b, n.left, p)
-		b.WriteString(" " + n.opString() + " ")
-		res.write(b, n.right, p+1)
-	}
-	if p < prec {
-		b.WriteByte(')')
-	}
 }
 
 func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
