@@ -133,12 +133,18 @@ func (c *Character) Begin(r *dice.Roller, t Test) error {
 	if err != nil {
 		return err
 	}
+	return c.countAndRoll(r, &t, s, false)
+}
+
+// countAndRoll counts t's pool and, if the count allows the roll, rolls it:
+// the last two steps of Begin and Retry. Nothing changes on an error.
+func (c *Character) countAndRoll(r *dice.Roller, t *Test, s subject, pushed bool) error {
 	var pool Pool
-	must, err := c.count(&pool, &t, s, false)
+	must, err := c.count(&pool, t, s, pushed)
 	if err != nil {
 		return err
 	}
-	c.roll(r, &t, s, &pool, must, false)
+	c.roll(r, t, s, &pool, must, pushed)
 	return nil
 }
 
@@ -197,13 +203,7 @@ func (c *Character) Retry(r *dice.Roller, t Test) error {
 		return err
 	}
 	s, _ := c.subjectOf(t.Action)
-	var pool Pool
-	must, err := c.count(&pool, &t, s, pushed)
-	if err != nil {
-		return err
-	}
-	c.roll(r, &t, s, &pool, must, pushed)
-	return nil
+	return c.countAndRoll(r, &t, s, pushed)
 }
 
 // canRetry says why t cannot be the re-roll now, or whether the action
