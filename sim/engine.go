@@ -119,16 +119,13 @@ type slot[A any] struct {
 	shared bool // a second worker reruns it (see late)
 }
 
-// worker is the engine's record of one worker goroutine, padded so that
-// its flag shares no cache line with another worker's.
+// worker is the engine's record of one worker goroutine.
 type worker struct {
-	_ [64]byte
 	// abandon tells the worker to drop its chunk: the run halted, or
 	// another worker finished the chunk first. The worker looks at it
 	// before every trial.
 	abandon atomic.Bool
 	chunk   int64 // the chunk it runs, or -1; guarded by engine.mu
-	_       [64]byte
 }
 
 func newEngine[A any](p *plan[A], ctx context.Context) *engine[A] {
