@@ -349,7 +349,11 @@ func (k situation) describe(l *adviceLine) string {
 			fmt.Fprintf(&b, " at %d to %d", l.lo, l.hi)
 		}
 	}
-	fmt.Fprintf(&b, ", %d Plot Points", k.pp)
+	if k.pp == 1 {
+		b.WriteString(", 1 Plot Point")
+	} else {
+		fmt.Fprintf(&b, ", %d Plot Points", k.pp)
+	}
 	if k.gang > 0 {
 		fmt.Fprintf(&b, ", %d gang dice against you", k.gang)
 	}

@@ -150,6 +150,6 @@ func ExampleScenario_Solve() {
 	}
 	// Output:
 	// Detective wins 0.3817 with best play, 0.0000 with the worst: decisions are worth 0.3817
-	// the other side holds the stakes at 0 to 17, 1 Plot Points, 2 gang dice against you: roll with 1 extra die
+	// the other side holds the stakes at 0 to 17, 1 Plot Point, 2 gang dice against you: roll with 1 extra die
 	// the other side holds the stakes at 5 to 17, 0 Plot Points, 1 gang dice against you: roll with 0 extra dice
 }

@@ -88,7 +88,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		found = append(found, st)
 	}
-	out := markov.Solved{Goal: goal, Side: side, Method: fmt.Sprintf("sampled: a hill-climb over the Style's %d settings "+
+	out := markov.Solved{Goal: goal, Side: side, Method: fmt.Sprintf("sampling: a hill-climb over the Style's %d settings "+
 		"from the best (and, for the worst play, the worst) shipped policy, %d trials a candidate on common random numbers; every value below "+
 		"measured again on %d fresh trials (95%% half-widths)", len(knobs), SearchTrials, CheckTrials)}
 	if out.Goal.Side == "" {

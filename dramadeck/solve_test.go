@@ -20,8 +20,7 @@ func TestSolveComparesStylesOnCommonTrials(t *testing.T) {
 	if err := sv.Check(); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%+v", sv)
-	if sv.Side != "heroes" || sv.Goal.Outcomes[0] != "heroes_win" || !strings.HasPrefix(sv.Method, "sampled") {
+	if sv.Side != "heroes" || sv.Goal.Outcomes[0] != "heroes_win" || !strings.HasPrefix(sv.Method, "sampling") {
 		t.Errorf("side %q goal %v method %q", sv.Side, sv.Goal, sv.Method)
 	}
 	if len(sv.Policies) != len(PolicyNames()) || len(sv.Advice) != len(knobs) {

@@ -25,7 +25,8 @@ func cmdSolve(e *env, args []string) error {
 			"One side decides (--side; the mechanic's first side by default); every other side\n"+
 			"plays the scenario's own policies. The goal is to end in one of the named outcomes\n"+
 			"(--goal; the deciding side's win by default).",
-		`stakes solve actiontest`, `stakes solve challenge --json`)
+		`stakes solve contest`, `stakes solve contest --side Detective --set cast.1.plot_points=3`,
+		`stakes solve dramadeck --json`)
 	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
 	fs.StringVar(&goal, "goal", "", "the outcomes the deciding side plays for, by name: `a,b` (default: the mechanic's)")
 	fs.StringVar(&side, "side", "", "who decides, by the mechanic's `NAME` for a side, party or character (default: the first)")
@@ -65,8 +66,9 @@ func writeSolved(e *env, r solveResult) {
 	w := e.stdout
 	fmt.Fprintf(w, "%s: %s\n", r.Mechanic, r.Scenario)
 	goal := strings.Join(r.Goal.Outcomes, " or ")
-	fmt.Fprintf(w, "goal: end in %s, decided by %s; %s\n\n", goal, r.Side, solvedHow(r.Solved))
+	fmt.Fprintf(w, "goal: end in %s, decided by %s\n%s\n\n", goal, r.Side, solvedHow(r.Solved))
 	var rows [][]string
+	var named []string // long names of the best and worst play, printed below the table
 	add := func(label string, v markov.PolicyValue) {
 		p := fmt.Sprintf("%.6f", v.Value)
 		if v.HalfWidth > 0 {
@@ -78,24 +80,39 @@ func writeSolved(e *env, r solveResult) {
 		}
 		rows = append(rows, []string{label, p, rounds})
 	}
-	add("best: "+r.Best.Name, r.Best)
+	side := func(label string, v markov.PolicyValue) {
+		if len(v.Name) > 24 {
+			named = append(named, fmt.Sprintf("%s play: %s", label, v.Name))
+			add(label, v)
+			return
+		}
+		add(label+": "+v.Name, v)
+	}
+	side("best", r.Best)
 	for _, v := range r.Policies {
 		add("policy "+v.Name, v)
 	}
-	add("worst: "+r.Worst.Name, r.Worst)
+	side("worst", r.Worst)
 	writeTable(e, []string{"play", "P(goal)", "mean rounds"}, rows)
+	for _, n := range named {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
 	fmt.Fprintf(w, "\nvalue of decisions (best - worst): %.4f, %.1f points of P(goal)\n", r.Gap, 100*r.Gap)
 	if len(r.Advice) == 0 {
 		fmt.Fprintf(w, "no decision changes the odds\n")
 		return
 	}
-	fmt.Fprintf(w, "\nbest play, most consequential first (gain: P(goal) over the worst choice there;\nreached: times a game comes to it under best play):\n")
+	fmt.Fprintf(w, "\nbest play, most consequential first (gain: P(goal) over the worst choice there;\nreached: times a game comes to it under best play, where the solver follows play):\n")
 	for _, a := range r.Advice {
 		line := fmt.Sprintf("  - %s: %s", a.When, a.Do)
 		if a.Else != "" {
 			line += " (" + a.Else + ")"
 		}
-		fmt.Fprintf(w, "%s; gain %.4f, reached %.3g\n", line, a.Gain, a.Reach)
+		line += fmt.Sprintf("; gain %.4f", a.Gain)
+		if a.Reach > 0 {
+			line += fmt.Sprintf(", reached %.3g", a.Reach)
+		}
+		fmt.Fprintln(w, line)
 	}
 }
 
@@ -104,5 +121,5 @@ func solvedHow(s markov.Solved) string {
 	if s.Method == "exact" {
 		return fmt.Sprintf("solved exactly over %d states and %d choices", s.States, s.Choices)
 	}
-	return s.Method
+	return "found by " + s.Method
 }

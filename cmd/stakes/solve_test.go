@@ -13,12 +13,12 @@ func TestSolvePrintsTheValueOfDecisions(t *testing.T) {
 	}
 	for _, want := range []string{
 		"coin: race to 1 heads on d2",
-		"goal: end in a_wins, decided by a; solved exactly over 5 states and 4 choices",
+		"goal: end in a_wins, decided by a\nsolved exactly over 5 states and 4 choices",
 		"best: optimal  0.400000",
 		"policy timid   0.307692",
 		"worst: worst   0.307692",
 		"value of decisions (best - worst): 0.0923, 9.2 points of P(goal)",
-		"  - holding 2 coins: stake 2 (stake 1: 0.3520); gain 0.0480, reached 1",
+		"  - holding 2 coins: stake 2 (stake 1: 0.3520); gain 0.0480, reached 1\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
