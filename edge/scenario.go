@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -67,27 +68,29 @@ func (s Scenario) clone() Scenario {
 	return c
 }
 
-// equal reports whether s and o are the same scenario: they encode alike.
-func (s Scenario) equal(o Scenario) (bool, error) {
+// same reports whether o is the same scenario as s: equal as Go values,
+// or encoding alike in JSON (an empty list and none are the same there).
+func (s *Scenario) same(o *Scenario) bool {
+	if reflect.DeepEqual(s, o) {
+		return true
+	}
 	a, err := json.Marshal(s)
 	if err != nil {
-		return false, fmt.Errorf("edge: scenario: %w", err)
+		return false
 	}
 	b, err := json.Marshal(o)
-	if err != nil {
-		return false, fmt.Errorf("edge: state.scenario: %w", err)
-	}
-	return bytes.Equal(a, b), nil
+	return err == nil && bytes.Equal(a, b)
 }
 
 // Validate reports the first thing wrong with s; errors name the field.
 func (s Scenario) Validate() error {
-	_, err := s.New()
+	_, err := s.NewEngine()
 	return err
 }
 
-// New builds an interaction from s with each party's registered policy.
-func (s Scenario) New() (*Interaction, error) {
+// NewEngine builds the engine of s with each party's registered policy;
+// its NewState is the interaction before Start.
+func (s Scenario) NewEngine() (*Engine, error) {
 	in, err := build(s)
 	if err != nil {
 		return nil, err
@@ -144,10 +147,10 @@ func (s Scenario) Metrics() []string {
 	return out
 }
 
-// Runner plays trials of one scenario. It is preallocated; give each
-// goroutine its own.
+// Runner plays trials of one scenario through the engine's steps. It is
+// preallocated; give each goroutine its own.
 type Runner struct {
-	in      *Interaction
+	in      *game // the engine lent to the Runner's own state
 	parties int
 	// Err is the first error a trial met (none with registered policies);
 	// such a trial counts as a draw.
@@ -156,31 +159,31 @@ type Runner struct {
 
 // NewRunner validates s and prepares a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
-	in, err := s.New()
+	e, err := s.NewEngine()
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{in: in, parties: len(s.Parties)}, nil
+	return &Runner{in: e.lend(e.NewState()), parties: len(s.Parties)}, nil
 }
 
 // Trial plays one complete interaction from the start, fills metrics (as
 // many as both it and Metrics have) and returns the outcome category.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	in := rn.in
-	in.Reset()
-	for !in.st.outcome.Done() {
-		if err := in.Step(r); err != nil {
+	in.s.resetTo(&in.initial)
+	for !in.s.Outcome.Done() {
+		if err := in.step(r); err != nil {
 			if rn.Err == nil {
 				rn.Err = err
 			}
-			in.st.outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
+			in.s.Outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
 		}
 	}
-	st := &in.st
-	vals := [3 + maxEdgeMetrics]int{st.round, st.transfers, st.changes}
+	st := in.s
+	vals := [3 + maxEdgeMetrics]int{st.Round, st.Transfers, st.InitiativeChanges}
 	for p := 0; p < rn.parties && p < maxEdgeMetrics; p++ {
-		vals[3+p] = st.edge[p]
+		vals[3+p] = st.Parties[p].Edge
 	}
 	copy(metrics, vals[:3+min(rn.parties, maxEdgeMetrics)])
-	return category(st.outcome, rn.parties)
+	return category(st.Outcome, rn.parties)
 }
