@@ -604,11 +604,11 @@ func (in *Engine) member(p, m int) int {
 	return in.parties[p].lo + m
 }
 
-// base is the modifier of global member g on skill s before repetition and
-// pairing: skill, circumstance, party bonus, outside-factor penalties and the
-// group modifier ("Large Parties").
-func (in *game) base(g, s int) int {
-	m := in.mem(g)
+// base is the modifier of member g (numbered across parties, in state m)
+// on skill s before repetition and pairing: skill, circumstance, party
+// bonus, outside-factor penalties and the group modifier ("Large
+// Parties").
+func (in *game) base(g int, m *MemberState, s int) int {
 	mod := in.mods[g*len(in.skills)+s] + m.Penalty
 	switch {
 	case m.Rank == 0:
@@ -621,14 +621,14 @@ func (in *game) base(g, s int) int {
 	return mod
 }
 
-// repetition is the Can't Fool Me Twice penalty for g using s in the next
-// round: by the number of earlier uses, or for a safe skill by the length of
-// the run of consecutive rounds just before. Passive parties never pay it.
-func (in *game) repetition(g, s int) int {
+// repetition is the Can't Fool Me Twice penalty for member g (in state m)
+// using s in the next round: by the number of earlier uses, or for a safe
+// skill by the length of the run of consecutive rounds just before.
+// Passive parties never pay it.
+func (in *game) repetition(g int, m *MemberState, s int) int {
 	if in.passive[g] {
 		return 0
 	}
-	m := in.mem(g)
 	n := 0
 	if !in.kind[s].safe {
 		n = m.Uses[s]
@@ -667,12 +667,13 @@ func (in *Engine) reactMod(s int, acted skillSet) (int, bool) {
 // checks with skill s, and its modifier: by Rules.PartyCheck, the member
 // with the best base modifier (the first on ties) or the first listed.
 func (in *game) leader(p, s int) (int, int) {
-	best, mod := in.parties[p].lo, in.base(in.parties[p].lo, s)
+	best := in.parties[p].lo
+	mod := in.base(best, in.mem(best), s)
 	if in.rules.PartyCheck == FirstMember {
 		return best, mod
 	}
 	for g := best + 1; g < in.parties[p].hi; g++ {
-		if m := in.base(g, s); m > mod {
+		if m := in.base(g, in.mem(g), s); m > mod {
 			best, mod = g, m
 		}
 	}

@@ -130,9 +130,10 @@ func (s *Style) Act(v *View, p int, a *Action) {
 	in := v.in
 	a.Targets = s.targets(in, p, a.Targets)
 	var rk ranked
-	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-		if best, mod := in.bestSkill(g, false, 0, s.IgnoreRepetition); best >= 0 {
-			rk.add(g-in.parties[p].lo, best, mod)
+	members, lo := in.s.Parties[p].Members, in.parties[p].lo
+	for m := range members {
+		if best, mod := in.bestSkill(lo+m, &members[m], false, 0, s.IgnoreRepetition); best >= 0 {
+			rk.add(m, best, mod)
 		}
 	}
 	a.Checks = rk.take(a.Checks, s.count(in, p))
@@ -166,9 +167,10 @@ func (s *Style) React(v *View, p int, a *Action, r *Reaction) {
 	in := v.in
 	acted := in.skillsOf(a)
 	var rk ranked
-	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-		if best, mod := in.bestSkill(g, true, acted, s.IgnoreRepetition); best >= 0 {
-			rk.add(g-in.parties[p].lo, best, mod)
+	members, lo := in.s.Parties[p].Members, in.parties[p].lo
+	for m := range members {
+		if best, mod := in.bestSkill(lo+m, &members[m], true, acted, s.IgnoreRepetition); best >= 0 {
+			rk.add(m, best, mod)
 		}
 	}
 	r.Checks = rk.take(r.Checks, s.count(in, p))
@@ -223,26 +225,26 @@ func (r *ranked) take(us []Use, k int) []Use {
 	return us
 }
 
-// bestSkill returns the skill that gives member g the highest modifier
+// bestSkill returns the skill that gives member g (in state m) the highest modifier
 // this round, acting or (react) reacting to an action using the skills in
 // acted, and that modifier; -1 when no skill is legal. It weighs the
 // member's candidates in order (actCand, or reactCand and then the actor's
 // other skills, always legal as the same skill), the first winning ties.
 // With ignoreRep the choice leaves the repetition penalty out, and so does
 // the modifier returned.
-func (in *game) bestSkill(g int, react bool, acted skillSet, ignoreRep bool) (int, int) {
+func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
 	cands, others := in.actCand[g], skillSet(0)
 	if react {
 		cands, others = in.reactCand[g], acted&^in.reactSet[g]
 	}
 	best, bestMod := -1, 0
 	for _, sk := range cands {
-		if mod, ok := in.choiceMod(g, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
+		if mod, ok := in.choiceMod(g, m, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
 			best, bestMod = sk, mod
 		}
 	}
 	for sk := range others.all() {
-		if mod, ok := in.choiceMod(g, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
+		if mod, ok := in.choiceMod(g, m, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
 			best, bestMod = sk, mod
 		}
 	}
@@ -251,14 +253,14 @@ func (in *game) bestSkill(g int, react bool, acted skillSet, ignoreRep bool) (in
 
 // choiceMod is checkMod as a policy weighs it: without the repetition
 // penalty when ignoreRep.
-func (in *game) choiceMod(g, sk int, react bool, acted skillSet, ignoreRep bool) (int, bool) {
+func (in *game) choiceMod(g int, m *MemberState, sk int, react bool, acted skillSet, ignoreRep bool) (int, bool) {
 	extra, ok := in.pairing(sk, !react, acted)
 	if !ok {
 		return 0, false
 	}
-	mod := in.base(g, sk) + extra
+	mod := in.base(g, m, sk) + extra
 	if !ignoreRep {
-		mod += in.repetition(g, sk)
+		mod += in.repetition(g, m, sk)
 	}
 	return mod, true
 }
@@ -333,7 +335,7 @@ func (v *View) ActMod(p, m, s int) (int, bool) {
 	if g < 0 || s < 0 || s >= len(v.in.skills) {
 		return 0, false
 	}
-	return v.in.checkMod(g, s, true, 0)
+	return v.in.checkMod(g, v.in.mem(g), s, true, 0)
 }
 
 // ReactMod returns the modifier member m of party p would have reacting
@@ -344,7 +346,7 @@ func (v *View) ReactMod(p, m, s int, a *Action) (int, bool) {
 	if g < 0 || s < 0 || s >= len(v.in.skills) {
 		return 0, false
 	}
-	return v.in.checkMod(g, s, false, v.in.skillsOf(a))
+	return v.in.checkMod(g, v.in.mem(g), s, false, v.in.skillsOf(a))
 }
 
 // Choice is one legal skill for a member's check, with the modifier the
@@ -397,7 +399,7 @@ func (in *game) choices(p, m int, acting bool, acted skillSet) []Choice {
 	}
 	var out []Choice
 	for s, name := range in.skills {
-		if mod, ok := in.checkMod(g, s, acting, acted); ok {
+		if mod, ok := in.checkMod(g, in.mem(g), s, acting, acted); ok {
 			out = append(out, Choice{Skill: s, Name: name, Mod: mod})
 		}
 	}

@@ -58,8 +58,9 @@ type Declaration struct {
 
 // participant is one check of a round.
 type participant struct {
-	party   int // the party checking
-	member  int // its member, numbered across all parties
+	party   int          // the party checking
+	member  int          // its member, numbered across all parties
+	state   *MemberState // the member's state
 	skill   int
 	mod     int  // every modifier of the check
 	total   int  // the roll plus mod, once rolled
@@ -300,7 +301,8 @@ func (in *game) passiveStakes(ps []participant, n, t int) int {
 	for i := range min(stakes, in.s.Parties[t].Edge) {
 		g := pi.lo + i%(pi.hi-pi.lo)
 		s := in.passSkill[g]
-		ps[n] = participant{party: t, member: g, skill: s, mod: in.base(g, s), staked: true, passive: true}
+		ms := in.mem(g)
+		ps[n] = participant{party: t, member: g, state: ms, skill: s, mod: in.base(g, ms, s), staked: true, passive: true}
 		n++
 	}
 	return n
@@ -310,7 +312,7 @@ func (in *game) passiveStakes(ps []participant, n, t int) int {
 // and returns n+1: its leader on the type's seize skill, wagering nothing.
 func (in *game) seizeCheck(ps []participant, n, p int) int {
 	g, mod := in.leader(p, in.seizeSkill)
-	ps[n] = participant{party: p, member: g, skill: in.seizeSkill, mod: mod}
+	ps[n] = participant{party: p, member: g, state: in.mem(g), skill: in.seizeSkill, mod: mod}
 	return n + 1
 }
 
@@ -348,7 +350,8 @@ func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted sk
 		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
 			return n, 0, fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
 		}
-		mod, ok := in.checkMod(g, s, acting, acted)
+		ms := &in.s.Parties[p].Members[m]
+		mod, ok := in.checkMod(g, ms, s, acting, acted)
 		if !ok && acting {
 			return n, 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
 		}
@@ -357,23 +360,23 @@ func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted sk
 		}
 		used.add(s)
 		c := &ps[n]
-		c.party, c.member, c.skill, c.mod, c.total = p, g, s, mod+u.Mod, 0
+		c.party, c.member, c.state, c.skill, c.mod, c.total = p, g, ms, s, mod+u.Mod, 0
 		c.staked, c.actor, c.passive = true, acting, false
 		n++
 	}
 	return n, used, nil
 }
 
-// checkMod returns the modifier of a wagered check of member g with skill
-// s, acting or reacting to an action using the skills in acted, and
+// checkMod returns the modifier of a wagered check of member g (in state
+// m) with skill s, acting or reacting to an action using the skills in acted, and
 // whether the rules allow that check ("Wagering Edge Dice", "Can't Fool Me
 // Twice!"). Policies choose with it, and steps validate with it.
-func (in *game) checkMod(g, s int, acting bool, acted skillSet) (int, bool) {
+func (in *game) checkMod(g int, m *MemberState, s int, acting bool, acted skillSet) (int, bool) {
 	extra, ok := in.pairing(s, acting, acted)
 	if !ok {
 		return 0, false
 	}
-	return in.base(g, s) + in.repetition(g, s) + extra, true
+	return in.base(g, m, s) + in.repetition(g, m, s) + extra, true
 }
 
 // pairing returns the extra modifier of a wagered check with skill s and
@@ -585,7 +588,7 @@ func (in *game) actor() int {
 // recordUse counts a wagered check for Can't Fool Me Twice: the member's
 // run of rounds with the skill and, unless the skill is safe, its uses.
 func (in *game) recordUse(p *participant, round int) {
-	m := in.mem(p.member)
+	m := p.state
 	switch {
 	case m.Last == p.skill && m.LastRound == round:
 		// Again this round (every party acting in turn): the run goes on.
@@ -951,12 +954,12 @@ func (in *Engine) partyIndex(name string) int {
 
 func (in *game) outside(r *dice.Roller, p, s, dc, pen int) {
 	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-		mod := in.base(g, s)
+		m := in.mem(g)
+		mod := in.base(g, m, s)
 		v := in.roll(r)
 		fail := v+mod < dc
 		if fail {
 			// Bounded so a check's modifier always fits the exchange's ranking.
-			m := in.mem(g)
 			m.Penalty = max(m.Penalty+pen, -maxPenalty)
 		}
 		if in.Sink != nil {
