@@ -225,44 +225,48 @@ func (r *ranked) take(us []Use, k int) []Use {
 	return us
 }
 
-// bestSkill returns the skill that gives member g (in state m) the highest modifier
-// this round, acting or (react) reacting to an action using the skills in
-// acted, and that modifier; -1 when no skill is legal. It weighs the
-// member's candidates in order (actCand, or reactCand and then the actor's
-// other skills, always legal as the same skill), the first winning ties.
-// With ignoreRep the choice leaves the repetition penalty out, and so does
-// the modifier returned.
+// bestSkill returns the skill that gives member g (in state m) the
+// highest modifier this round, acting or (react) reacting to an action
+// using the skills in acted, and that modifier; -1 when no skill is legal.
+// It weighs the member's candidates in order (actCand, or reactCand and
+// then the actor's other skills), the first winning ties. With ignoreRep
+// the choice leaves the repetition penalty out, and so does the modifier
+// returned.
 func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
-	cands, others := in.actCand[g], skillSet(0)
-	if react {
-		cands, others = in.reactCand[g], acted&^in.reactSet[g]
-	}
 	best, bestMod := -1, 0
-	for _, sk := range cands {
-		if mod, ok := in.choiceMod(g, m, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
-			best, bestMod = sk, mod
+	if !react {
+		// Every candidate for acting is legal, at no extra cost.
+		for _, sk := range in.actCand[g] {
+			if mod := in.weigh(g, m, sk, ignoreRep); best < 0 || mod > bestMod {
+				best, bestMod = sk, mod
+			}
+		}
+		return best, bestMod
+	}
+	for _, sk := range in.reactCand[g] {
+		if extra, ok := in.reactMod(sk, acted); ok {
+			if mod := in.weigh(g, m, sk, ignoreRep) + extra; best < 0 || mod > bestMod {
+				best, bestMod = sk, mod
+			}
 		}
 	}
-	for sk := range others.all() {
-		if mod, ok := in.choiceMod(g, m, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
+	// The actor's other skills are legal reactions as the same skill, at
+	// no extra cost.
+	for sk := range (acted &^ in.reactSet[g]).all() {
+		if mod := in.weigh(g, m, sk, ignoreRep); best < 0 || mod > bestMod {
 			best, bestMod = sk, mod
 		}
 	}
 	return best, bestMod
 }
 
-// choiceMod is checkMod as a policy weighs it: without the repetition
-// penalty when ignoreRep.
-func (in *game) choiceMod(g int, m *MemberState, sk int, react bool, acted skillSet, ignoreRep bool) (int, bool) {
-	extra, ok := in.pairing(sk, !react, acted)
-	if !ok {
-		return 0, false
+// weigh is member g's modifier on skill s as a policy weighs it before
+// pairing: the Can't Fool Me Twice penalty left out when ignoreRep.
+func (in *game) weigh(g int, m *MemberState, s int, ignoreRep bool) int {
+	if ignoreRep {
+		return in.base(g, m, s)
 	}
-	mod := in.base(g, m, sk) + extra
-	if !ignoreRep {
-		mod += in.repetition(g, m, sk)
-	}
-	return mod, true
+	return in.base(g, m, s) + in.repetition(g, m, s)
 }
 
 // Parties returns the number of parties.
