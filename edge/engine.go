@@ -147,6 +147,11 @@ type scratch struct {
 	nStaked int // staked checks at the front of parts
 	faces   []int
 	ordered []int
+	// The declaration's lists, at their largest.
+	targets, seize [MaxParties]int
+	checks         [MaxMembers]Use
+	reactions      [MaxParties]Reaction
+	reactionChecks [MaxParties][MaxMembers]Use
 }
 
 // skillKind is what an interaction's type and rules make of one skill.
@@ -585,14 +590,13 @@ func (in *Engine) newScratch() *scratch {
 	w.faces = make([]int, 0, in.rules.Check.Len())
 	w.ordered = make([]int, 0, np)
 	d := &w.decl
-	d.Action.Targets = make([]int, 0, MaxParties)
-	d.Action.Checks = make([]Use, 0, MaxMembers)
-	d.Reactions = make([]Reaction, 0, MaxParties)
-	for range MaxParties {
-		d.Reactions = append(d.Reactions, Reaction{Checks: make([]Use, 0, MaxMembers)})
+	d.Action.Targets = w.targets[:0]
+	d.Action.Checks = w.checks[:0]
+	for i := range w.reactions {
+		w.reactions[i].Checks = w.reactionChecks[i][:0]
 	}
-	d.Reactions = d.Reactions[:0]
-	d.Seize = make([]int, 0, MaxParties)
+	d.Reactions = w.reactions[:0]
+	d.Seize = w.seize[:0]
 	return w
 }
 

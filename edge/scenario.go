@@ -1,11 +1,8 @@
 package edge
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -68,18 +65,30 @@ func (s Scenario) clone() Scenario {
 	return c
 }
 
-// same reports whether o is the same scenario as s: equal as Go values,
-// or encoding alike in JSON (an empty list and none are the same there).
+// same reports whether o is the same scenario as s, field by field (an
+// empty list or map and none are the same, as in JSON).
 func (s *Scenario) same(o *Scenario) bool {
-	if reflect.DeepEqual(s, o) {
-		return true
-	}
-	a, err := json.Marshal(s)
-	if err != nil {
-		return false
-	}
-	b, err := json.Marshal(o)
-	return err == nil && bytes.Equal(a, b)
+	return s.Type == o.Type && s.Rules.same(&o.Rules) &&
+		slices.EqualFunc(s.Parties, o.Parties, Party.same) &&
+		maps.Equal(s.Circumstances, o.Circumstances) &&
+		slices.EqualFunc(s.Factors, o.Factors, Factor.same)
+}
+
+// same reports whether o is the same party as p.
+func (p Party) same(o Party) bool {
+	return p.Name == o.Name && p.BonusEdge == o.BonusEdge && p.Bonus == o.Bonus && p.Passive == o.Passive &&
+		p.Tempter == o.Tempter && p.Policy == o.Policy && slices.EqualFunc(p.Members, o.Members, Member.same)
+}
+
+// same reports whether o is the same member as m.
+func (m Member) same(o Member) bool {
+	return m.Name == o.Name && m.Size == o.Size && maps.Equal(m.Skills, o.Skills)
+}
+
+// same reports whether o is the same outside factor as f.
+func (f Factor) same(o Factor) bool {
+	return f.After == o.After && f.Every == o.Every && f.Skill == o.Skill && f.DC == o.DC &&
+		f.Penalty == o.Penalty && slices.Equal(f.Parties, o.Parties)
 }
 
 // Validate reports the first thing wrong with s; errors name the field.

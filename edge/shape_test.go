@@ -2,6 +2,8 @@ package edge
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -253,4 +255,109 @@ func TestSetPolicyChangesOnlyItsEngine(t *testing.T) {
 	if _, ok := c.pol[0].(*Style); !ok || *c.pol[0].(*Style) != styles["cautious"] {
 		t.Errorf("the copy's policy changed: %+v", c.pol[0])
 	}
+}
+
+// TestScenarioChangedInAnyFieldIsAnotherScenario: changing any one field
+// of a scenario, however deep (a rule, a type's skill list, a member's
+// skill, a factor's party), makes it another scenario to the engine's
+// check, so no field a step depends on can change unseen. The fields are
+// found by reflection, so a field added later is covered too.
+func TestScenarioChangedInAnyFieldIsAnotherScenario(t *testing.T) {
+	base := DefaultScenario()
+	base.Circumstances = map[string]int{"vehicles": 1}
+	base.Factors = []Factor{{After: 1, Every: 2, Skill: "endurance", DC: 10, Penalty: -1, Parties: []string{"pursuer"}}}
+	var paths []string
+	walk(reflect.ValueOf(&base).Elem(), "scenario", func(path string, change func(reflect.Value)) {
+		paths = append(paths, path)
+		c := base.clone()
+		change(reflect.ValueOf(&c).Elem())
+		if base.same(&c) {
+			t.Errorf("changing %s leaves the same scenario", path)
+		}
+		if !base.same(&base) {
+			t.Fatalf("a scenario is not the same as itself")
+		}
+	})
+	if len(paths) < 40 {
+		t.Errorf("only %d fields changed: %v", len(paths), paths)
+	}
+	// An empty list or map and none are the same, as in JSON.
+	c, d := base.clone(), base.clone()
+	c.Circumstances, d.Circumstances = nil, map[string]int{}
+	c.Factors[0].Parties, d.Factors[0].Parties = nil, []string{}
+	if !c.same(&d) || !d.same(&c) {
+		t.Error("an empty list or map is not the same as none")
+	}
+}
+
+// walk calls visit for every field reachable from v (through structs, the
+// first element of slices and every value of maps), with a function that
+// changes that field in a value of the same shape.
+func walk(v reflect.Value, path string, visit func(string, func(reflect.Value))) {
+	at := func(root reflect.Value) reflect.Value { return root }
+	walkAt(v, path, at, visit)
+}
+
+func walkAt(v reflect.Value, path string, at func(reflect.Value) reflect.Value, visit func(string, func(reflect.Value))) {
+	if v.Type() == reflect.TypeOf(dice.Pool{}) {
+		visit(path, func(root reflect.Value) {
+			d6, _ := dice.NewPool(dice.D6)
+			at(root).Set(reflect.ValueOf(d6))
+		})
+		return
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			i := i
+			walkAt(v.Field(i), path+"."+v.Type().Field(i).Name, func(root reflect.Value) reflect.Value { return at(root).Field(i) }, visit)
+		}
+	case reflect.Slice:
+		visit(path+"+", func(root reflect.Value) {
+			f := at(root)
+			f.Set(reflect.Append(f, reflect.Zero(f.Type().Elem())))
+		})
+		if v.Len() > 0 {
+			walkAt(v.Index(0), path+"[0]", func(root reflect.Value) reflect.Value { return at(root).Index(0) }, visit)
+		}
+	case reflect.Map:
+		visit(path+"+", func(root reflect.Value) {
+			f := at(root)
+			if f.IsNil() {
+				f.Set(reflect.MakeMap(f.Type()))
+			}
+			f.SetMapIndex(reflect.ValueOf("added"), reflect.Zero(f.Type().Elem()))
+		})
+		for _, k := range v.MapKeys() {
+			walkMapValue(v, k, path, at, visit)
+		}
+	case reflect.Int:
+		visit(path, func(root reflect.Value) { f := at(root); f.SetInt(f.Int() + 1) })
+	case reflect.String:
+		visit(path, func(root reflect.Value) { f := at(root); f.SetString(f.String() + "x") })
+	case reflect.Bool:
+		visit(path, func(root reflect.Value) { f := at(root); f.SetBool(!f.Bool()) })
+	case reflect.Array:
+		for i := range v.Len() {
+			walkAt(v.Index(i), fmt.Sprintf("%s[%d]", path, i), func(root reflect.Value) reflect.Value { return at(root).Index(i) }, visit)
+		}
+	default:
+		panic("walk: unhandled kind " + v.Kind().String() + " at " + path)
+	}
+}
+
+// walkMapValue visits the fields of map value m[k]: a map value cannot be
+// set in place, so a change copies it out, changes it and stores it back.
+func walkMapValue(m, k reflect.Value, path string, at func(reflect.Value) reflect.Value, visit func(string, func(reflect.Value))) {
+	elem := m.MapIndex(k)
+	self := func(v reflect.Value) reflect.Value { return v }
+	walkAt(elem, fmt.Sprintf("%s[%v]", path, k), self, func(p string, change func(reflect.Value)) {
+		visit(p, func(root reflect.Value) {
+			mm := at(root)
+			c := reflect.New(elem.Type()).Elem()
+			c.Set(mm.MapIndex(k))
+			change(c)
+			mm.SetMapIndex(k, c)
+		})
+	})
 }

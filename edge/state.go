@@ -139,7 +139,7 @@ func Restore(s *State) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("edge: state.scenario: %w", err)
 	}
-	if err := e.check(s); err != nil {
+	if err := e.lend(s).check(); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -160,19 +160,24 @@ func (e *Engine) Check(s *State) error {
 	if s == nil {
 		return errors.New("edge: no state: start one with NewState or Restore one")
 	}
-	if !e.scenario.same(&s.Scenario) {
-		return errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with Restore")
-	}
-	return e.check(s)
+	_, err := e.begin(s)
+	return err
 }
 
 // begin checks that s belongs to e and is whole, and sets e to work on s
 // for one step.
 func (e *Engine) begin(s *State) (*game, error) {
-	if err := e.Check(s); err != nil {
+	if s == nil {
+		return nil, errors.New("edge: no state: start one with NewState or Restore one")
+	}
+	if !e.scenario.same(&s.Scenario) {
+		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with Restore")
+	}
+	in := e.lend(s)
+	if err := in.check(); err != nil {
 		return nil, err
 	}
-	return e.lend(s), nil
+	return in, nil
 }
 
 // lend returns e at work on s with a working space of its own; a Runner
@@ -183,9 +188,10 @@ func (e *Engine) lend(s *State) *game {
 	return &w.g
 }
 
-// check checks s against the engine and its bounds, part by part, the
-// pending action last (as Act would have checked it).
-func (e *Engine) check(s *State) error {
+// check checks the state against the engine and its bounds, part by part,
+// the pending action last (as Act would have checked it).
+func (in *game) check() error {
+	e, s := in.Engine, in.s
 	np := len(e.parties)
 	if len(s.Parties) != np {
 		return fmt.Errorf("edge: state has %d parties, the interaction %d", len(s.Parties), np)
@@ -203,14 +209,14 @@ func (e *Engine) check(s *State) error {
 	if err := e.checkRunning(s); err != nil {
 		return err
 	}
-	return e.checkPending(s)
+	return in.checkPending()
 }
 
 // checkPending checks a restored pending action as Act would have, and
 // that a round where every party acts has a turn left; the rest of s is
 // checked already.
-func (e *Engine) checkPending(s *State) error {
-	in := e.lend(s)
+func (in *game) checkPending() error {
+	s := in.s
 	if s.Started && !s.Outcome.Done() && in.actor() < 0 {
 		return errors.New("edge: state.acted: every party has taken its turn, yet the round has not ended")
 	}
@@ -293,34 +299,34 @@ func (e *Engine) checkParty(p int, ps *PartyState) error {
 		return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
 	}
 	for m := range ps.Members {
-		if err := e.checkMember(pi.lo+m, fmt.Sprintf("state.parties[%d].members[%d]", p, m), &ps.Members[m]); err != nil {
-			return err
+		if err := e.checkMember(pi.lo+m, &ps.Members[m]); err != nil {
+			return fmt.Errorf("edge: state.parties[%d].members[%d]%w", p, m, err)
 		}
 	}
 	return nil
 }
 
 // checkMember checks member g's skill history, penalties and group rank;
-// field names it in errors.
-func (e *Engine) checkMember(g int, field string, ms *MemberState) error {
+// its errors go on from the member's field name (checkParty gives it).
+func (e *Engine) checkMember(g int, ms *MemberState) error {
 	ns := len(e.skills)
 	switch {
 	case ms.Name != e.names[g]:
-		return fmt.Errorf("edge: %s is %q, the interaction's is %q", field, ms.Name, e.names[g])
+		return fmt.Errorf(" is %q, the interaction's is %q", ms.Name, e.names[g])
 	case ms.Last < -1 || ms.Last >= ns:
-		return fmt.Errorf("edge: %s.last %d: a skill of this interaction (0..%d) or -1 for none", field, ms.Last, ns-1)
+		return fmt.Errorf(".last %d: a skill of this interaction (0..%d) or -1 for none", ms.Last, ns-1)
 	case ms.Streak < 0 || ms.Streak > maxCount || ms.Rank < 0 || ms.Rank > len(e.rules.Progression):
-		return fmt.Errorf("edge: %s: streak %d (0..%d) or rank %d (0..%d) out of range", field, ms.Streak, maxCount, ms.Rank, len(e.rules.Progression))
+		return fmt.Errorf(": streak %d (0..%d) or rank %d (0..%d) out of range", ms.Streak, maxCount, ms.Rank, len(e.rules.Progression))
 	case ms.Penalty > 0 || ms.Penalty < -maxPenalty:
-		return fmt.Errorf("edge: %s.penalty = %d: outside-factor penalties sum to 0..%d", field, ms.Penalty, -maxPenalty)
+		return fmt.Errorf(".penalty = %d: outside-factor penalties sum to 0..%d", ms.Penalty, -maxPenalty)
 	case ms.Abandoned && e.size[g] <= 1:
-		return fmt.Errorf("edge: %s abandoned stragglers but is not a group", field)
+		return errors.New(" abandoned stragglers but is not a group")
 	case len(ms.Uses) != ns:
-		return fmt.Errorf("edge: %s.uses has %d counts: one for each of the %d skills", field, len(ms.Uses), ns)
+		return fmt.Errorf(".uses has %d counts: one for each of the %d skills", len(ms.Uses), ns)
 	}
 	for s, n := range ms.Uses {
 		if n < 0 || n > maxCount || (n > 0 && e.kind[s].safe) {
-			return fmt.Errorf("edge: %s.uses[%q] = %d: 0..%d, and 0 for a skill safe here", field, e.skills[s], n, maxCount)
+			return fmt.Errorf(".uses[%q] = %d: 0..%d, and 0 for a skill safe here", e.skills[s], n, maxCount)
 		}
 	}
 	return nil
