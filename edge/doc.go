@@ -98,8 +98,9 @@
 // it and resolves the round (Play does both at once); Concede, Abandon and
 // Outside apply the other choices and the GM's ad hoc checks. Step takes
 // the next step with the parties' Policy values deciding, and Run steps to
-// the end. LegalActs, LegalReactions and LegalTargets list what a side may
-// do now, from the same checks the steps make.
+// the end, checking the State once before the first. LegalActs,
+// LegalReactions and LegalTargets list what a side may do now, from the
+// same checks the steps make.
 //
 // A State whose scenario is not the engine's (another scenario, or rules
 // changed since) is refused, never played by tables built for other rules:
@@ -122,8 +123,8 @@
 // simulated trial would otherwise look names up for each check. Saved
 // states and events name them.
 //
-// For simulation a Runner plays whole trials through the same steps (the
-// state it builds itself is checked once, not at every step), and
+// For simulation a Runner plays whole trials through the same steps, on a
+// State it builds itself and so does not check before every step, and
 // Scenario.Exact solves a two-party scenario exactly as an absorbing Markov
 // chain over edge dice, initiative and skill history.
 package edge

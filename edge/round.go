@@ -1305,7 +1305,9 @@ func (e *Engine) Step(s *State, r *dice.Roller) error {
 }
 
 // Run steps s with the policies until the interaction ends and returns
-// the outcome. s is checked once, before the first step.
+// the outcome. s is checked once, before the first step: the policies see
+// it through a read-only View, and neither they nor the Sink may change it
+// while Run plays.
 func (e *Engine) Run(s *State, r *dice.Roller) (Outcome, error) {
 	in, err := e.begin(s)
 	if err != nil {
