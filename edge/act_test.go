@@ -39,7 +39,7 @@ func TestActionAwaitsReactionAcrossASave(t *testing.T) {
 	if err := json.Unmarshal(saved, &st); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Restore(st)
+	back, err := restoreSession(st)
 	if err != nil {
 		t.Fatal(err)
 	}

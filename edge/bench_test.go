@@ -11,7 +11,7 @@ import (
 
 // duel2 is two parties of two members in a chase, started, each with
 // plenty of dice so rounds never end the interaction.
-func duel2(b *testing.B) (*Interaction, *Declaration) {
+func duel2(b *testing.B) (*session, *Declaration) {
 	s := Scenario{Rules: DefaultRules(), Type: "chase", Parties: []Party{
 		{Name: "lead", BonusEdge: 500, Members: []Member{
 			{Name: "Becky", Skills: map[string]int{"vehicles": 6, "reflex": 3}},
@@ -20,7 +20,7 @@ func duel2(b *testing.B) (*Interaction, *Declaration) {
 			{Name: "Joe", Skills: map[string]int{"vehicles": 7, "reflex": 4}},
 			{Name: "Vic", Skills: map[string]int{"ranged attack": 3, "defense": 4}}}},
 	}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,17 +40,15 @@ func duel2(b *testing.B) (*Interaction, *Declaration) {
 // validation, modifiers, four d20 checks, the exchange and the initiative.
 func BenchmarkRound(b *testing.B) {
 	in, d := duel2(b)
-	snap := &dyn{}
-	snap.alloc(len(in.parties), len(in.names), len(in.skills))
-	snap.copyFrom(&in.st)
+	snap := in.State()
 	r := dice.NewSeeded(1)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if i&255 == 0 {
-			in.st.copyFrom(snap) // keep the initiative where d expects it
+			in.s.resetTo(&snap) // keep the initiative where d expects it
 		}
-		if in.st.initiative != 0 {
-			in.st.initiative = 0
+		if in.s.Initiative != 0 {
+			in.s.Initiative = 0
 		}
 		if err := in.Play(r, d); err != nil {
 			b.Fatal(err)
@@ -65,14 +63,12 @@ func BenchmarkStep(b *testing.B) {
 	for p := range in.pol {
 		in.pol[p], _ = PolicyByName("steady")
 	}
-	snap := &dyn{}
-	snap.alloc(len(in.parties), len(in.names), len(in.skills))
-	snap.copyFrom(&in.st)
+	snap := in.State()
 	r := dice.NewSeeded(1)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if i&255 == 0 {
-			in.st.copyFrom(snap)
+			in.s.resetTo(&snap)
 		}
 		if err := in.Step(r); err != nil {
 			b.Fatal(err)

@@ -9,18 +9,18 @@ import (
 
 // carChase is the text's example: Becky drives the lead car, Bob shoots
 // from its window, Joe chases alone ("Resolving a Wager").
-func carChase(t *testing.T) *Interaction {
+func carChase(t *testing.T) *session {
 	t.Helper()
 	s := DefaultScenario()
 	s.Parties[1].BonusEdge = 0
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return in
 }
 
-func skill(t *testing.T, in *Interaction, name string) int {
+func skill(t *testing.T, in *session, name string) int {
 	t.Helper()
 	s, ok := in.Skill(name)
 	if !ok {

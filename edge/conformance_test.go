@@ -35,11 +35,11 @@ func kitScenarios() map[string]Scenario {
 func (c conformance) Scenario() sim.Mechanic { return sim.Adapt[*Runner]("edge", &c.s) }
 
 func (c conformance) NewGame(*dice.Roller) (simtest.Game, error) {
-	in, err := c.s.New()
+	in, err := newSession(c.s)
 	if err != nil {
 		return nil, err
 	}
-	return &game{in: in}, nil
+	return &kitGame{in: in}, nil
 }
 
 func (conformance) Restore(state []byte) (simtest.Game, error) {
@@ -47,22 +47,22 @@ func (conformance) Restore(state []byte) (simtest.Game, error) {
 	if err := json.Unmarshal(state, &st); err != nil {
 		return nil, err
 	}
-	in, err := Restore(st)
+	in, err := restoreSession(st)
 	if err != nil {
 		return nil, err
 	}
-	return &game{in: in}, nil
+	return &kitGame{in: in}, nil
 }
 
-// game is one interaction played step by step for the kit.
-type game struct {
-	in  *Interaction
+// kitGame is one interaction played step by step for the kit.
+type kitGame struct {
+	in  *session
 	rec Recorder
 }
 
-func (g *game) Done() bool { return g.in.Outcome().Done() }
+func (g *kitGame) Done() bool { return g.in.Outcome().Done() }
 
-func (g *game) Step(r *dice.Roller) ([]any, error) {
+func (g *kitGame) Step(r *dice.Roller) ([]any, error) {
 	g.rec.Events = g.rec.Events[:0]
 	g.in.Sink = g.rec.Record
 	defer func() { g.in.Sink = nil }()
@@ -75,26 +75,28 @@ func (g *game) Step(r *dice.Roller) ([]any, error) {
 // StepIllegal plays the next round with every active party answering
 // through chaosPolicy, when the next step is a round (not the starting
 // checks or outside factors, which ask no choice that can be wrong).
-func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
+func (g *kitGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 	in := g.in
-	if in.Outcome().Done() || !in.st.started || in.factorsDue() {
+	if in.Outcome().Done() || !in.s.Started || in.game().factorsDue() {
 		return false, nil
 	}
-	saved := append([]Policy(nil), in.pol...)
-	defer copy(in.pol, saved)
+	saved := in.pol
+	defer func() { in.pol = saved }()
 	first := 0
-	if in.st.inFlight || in.midRound() {
+	if in.s.Pending != nil || len(in.s.Acted) > 0 {
 		first = 1 // concessions are asked only before a round
 	}
-	for p := range in.pol {
+	for p := range in.parties {
 		if !in.parties[p].passive {
-			in.pol[p] = chaosPolicy{how: first + chaos.IntN(5-first)}
+			if err := in.SetPolicy(p, chaosPolicy{how: first + chaos.IntN(5-first)}); err != nil {
+				return false, err
+			}
 		}
 	}
 	return true, in.Step(r)
 }
 
-func (g *game) Save() ([]byte, error) { return json.Marshal(g.in.State()) }
+func (g *kitGame) Save() ([]byte, error) { return json.Marshal(g.in.s) }
 
 // chaosPolicy answers one of the round's choices illegally, in the way how
 // picks: an unknown concession, a target that is itself, a member that

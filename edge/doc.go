@@ -82,45 +82,49 @@
 // # Using it
 //
 // A Scenario (JSON) holds the Rules, the interaction Type, the Parties and
-// their policies by name. Scenario.New gives an Interaction, the engine,
-// whose steps each validate everything before they change anything: Start
-// makes the starting checks; Factors makes the outside factors due; Act
-// declares the round's action and React answers it and resolves the round
-// (Play does both at once); Concede, Abandon and Outside apply the other
-// choices and the GM's ad hoc checks. A refused step returns an error and
-// changes neither the state nor the dice.Roller. Step takes the next step
-// with the parties' Policy values deciding, and Run steps to the end.
-// LegalActs, LegalReactions and LegalTargets list what a side may do now,
-// from the same checks the steps make; Party and UseOf turn names into the
-// numbers an Action and a Reaction carry.
+// their policies by name. Scenario.NewEngine builds its Engine: what is
+// worked out once from the scenario (skills numbered and classified,
+// members numbered across parties, their modifiers and candidate skills),
+// the parties' policies and the Sink. Engine.NewState gives the State of a
+// new interaction: everything that changes, with the scenario it belongs
+// to, as plain exported data that the steps work on directly.
 //
-// State saves everything, the scenario included, as one JSON value (with
-// an action awaiting its reactions, if any) that names every party, member
-// and skill, so nobody counts to read a save; Restore plays on from it and
-// State.Check validates it whole. An Interaction's Sink hears every Event,
-// each naming its parties, members and skill, and Describe narrates them.
+// Every step takes the State (and the dice.Roller where it rolls), checks
+// first that the State belongs to the engine (its scenario, rules
+// included, is the engine's) and is whole (State.Check), then checks its
+// own input, and only then changes the State or rolls: a refused step
+// changes neither. Start makes the starting checks; Factors makes the
+// outside factors due; Act declares the round's action and React answers
+// it and resolves the round (Play does both at once); Concede, Abandon and
+// Outside apply the other choices and the GM's ad hoc checks. Step takes
+// the next step with the parties' Policy values deciding, and Run steps to
+// the end, checking the State once before the first. LegalActs,
+// LegalReactions and LegalTargets list what a side may do now, from the
+// same checks the steps make.
 //
-// For simulation a Runner plays whole trials through the same steps, and
+// A State whose scenario is not the engine's (another scenario, or rules
+// changed since) is refused, never played by tables built for other rules:
+// Restore builds the engine that plays it. An Engine never changes while it
+// plays (SetPolicy changes only the engine it is called on), so a copy of
+// it may serve another goroutine with its own State.
+//
+// A State reads and writes as one JSON value that names every party,
+// member and skill, so nobody counts to read a save: Restore plays on from
+// it, and what was saved is what is played. An Engine's Sink hears every
+// Event, each naming its parties, members and skill, and Describe narrates
+// them.
+//
+// In Go, an Action and a Reaction carry small numbers for members (their
+// place in the party) and skills (Engine.Skill), as the State does. We
+// chose numbers over names because a bot picks its checks from the
+// legal-choice queries, whose Choice carries both the number and the name,
+// so it never counts or spells; Engine.UseOf and Engine.Party turn names
+// into numbers for a caller that starts from names; and every round of a
+// simulated trial would otherwise look names up for each check. Saved
+// states and events name them.
+//
+// For simulation a Runner plays whole trials through the same steps, on a
+// State it builds itself and so does not check before every step, and
 // Scenario.Exact solves a two-party scenario exactly as an absorbing Markov
 // chain over edge dice, initiative and skill history.
-//
-// # Not yet on the skeleton's shape
-//
-// The skeleton asks for a State that the steps work on directly (what is
-// saved is what is played) and an Engine holding only what is derived from
-// the built scenario, and the Sink. This package still has one Interaction
-// holding both: the scenario's derived tables (skill numbers and kinds,
-// members, modifiers, candidate skills) and a private changing state that
-// State and SetState convert to and from the exported State, checking it
-// on the way in. The steps are methods of Interaction, not of an Engine
-// taking a *State. The conversion is the only place the two meet, and
-// Restore, State.Check and the conformance kit's save-and-restore checks
-// go through it, so nothing is lost in it today; making State the working
-// value means the steps reading parties, members and skills through the
-// State's slices (or numbers resolved once per step), which is a rewrite of
-// every step and is left for a later change.
-//
-// Likewise an Action and a Reaction name members and skills by number
-// within the Go API (Party and UseOf turn names into those numbers); saved
-// states and events name them.
 package edge

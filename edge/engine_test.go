@@ -10,9 +10,9 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-func chase(t *testing.T, parties ...Party) *Interaction {
+func chase(t *testing.T, parties ...Party) *session {
 	t.Helper()
-	in, err := Scenario{Rules: DefaultRules(), Type: "chase", Parties: parties}.New()
+	in, err := newSession(Scenario{Rules: DefaultRules(), Type: "chase", Parties: parties})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestScheduledFactors(t *testing.T) {
 		{Name: "thief", Members: []Member{{Name: "thief", Skills: map[string]int{"athletics": 5}}}},
 		{Name: "guards", Policy: "reckless", Members: []Member{{Name: "guards", Size: 10, Skills: map[string]int{"athletics": 1}}}},
 	}, Factors: []Factor{{After: 1, Every: 2, Skill: "endurance", DC: 30, Penalty: -1}}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestPassive(t *testing.T) {
 		{Name: "squad", Members: []Member{{Name: "Ann", Skills: map[string]int{"perception": 3}}, {Name: "Ben", Skills: map[string]int{"perception": 3}}}},
 		{Name: "bombs", Passive: true, BonusEdge: 1, Members: []Member{{Name: "bomb", Skills: map[string]int{"infiltration": 4}}}},
 	}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestPassiveShortPool(t *testing.T) {
 		{Name: "hunters", Members: []Member{{Name: "a"}, {Name: "b"}, {Name: "c"}}},
 		{Name: "maze", Passive: true, Members: []Member{{Name: "walls", Skills: map[string]int{"stealth": 2}}}},
 	}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,12 +335,12 @@ func TestPassiveShortPool(t *testing.T) {
 }
 
 func TestConcessions(t *testing.T) {
-	started := func(t *testing.T, typ string, edges ...int) *Interaction {
+	started := func(t *testing.T, typ string, edges ...int) *session {
 		var ps []Party
 		for i := range edges {
 			ps = append(ps, one(string(rune('A'+i)), nil))
 		}
-		in, err := Scenario{Rules: DefaultRules(), Type: typ, Parties: ps}.New()
+		in, err := newSession(Scenario{Rules: DefaultRules(), Type: typ, Parties: ps})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -484,7 +484,7 @@ func TestBadDeclarations(t *testing.T) {
 func TestMultiTargetOff(t *testing.T) {
 	rules := DefaultRules()
 	rules.MultiTarget = false
-	in, err := Scenario{Rules: rules, Type: "social", Parties: []Party{one("A", nil), one("B", nil), one("C", nil)}}.New()
+	in, err := newSession(Scenario{Rules: rules, Type: "social", Parties: []Party{one("A", nil), one("B", nil), one("C", nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,7 +545,7 @@ func TestTempterFirst(t *testing.T) {
 		one("hero", map[string]int{"willpower": 4}),
 		{Name: "devil", Tempter: true, Members: []Member{{Name: "devil", Skills: map[string]int{"persuasion": 6}}}},
 	}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -563,7 +563,7 @@ func TestTempterFirst(t *testing.T) {
 func TestStateRoundTrip(t *testing.T) {
 	s := DefaultScenario()
 	s.Factors = []Factor{{After: 2, Every: 3, Skill: "endurance", DC: 11, Penalty: -1}}
-	a, err := s.New()
+	a, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,7 +584,7 @@ func TestStateRoundTrip(t *testing.T) {
 	if d := cmp.Diff(a.State(), st); d != "" {
 		t.Fatalf("JSON round trip (-want +got):\n%s", d)
 	}
-	b, err := s.New()
+	b, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -608,11 +608,12 @@ func TestStateRoundTrip(t *testing.T) {
 	for _, bad := range []func(*State){
 		func(s *State) { s.Parties[0].Edge = -1 },
 		func(s *State) { s.Parties = s.Parties[:1] },
-		func(s *State) { s.Parties[0].Members[0].Last = "juggling" },
+		func(s *State) { s.Parties[0].Members[0].Last = 99 },
 		func(s *State) { s.Initiative = 5 },
 		func(s *State) { s.Order = []int{0, 0} },
 		func(s *State) { s.Parties[1].Name = "x" },
-		func(s *State) { s.Parties[0].Members[0].Uses = map[string]int{"vehicles": -1} },
+		func(s *State) { s.Parties[0].Members[0].Uses[0] = -1 },
+		func(s *State) { s.Parties[0].Members[0].Uses = s.Parties[0].Members[0].Uses[:1] },
 		// A party is out exactly when it holds no dice (settle relies on it).
 		func(s *State) { s.Parties[0].Edge, s.Parties[0].Out = 0, false },
 		func(s *State) { s.Parties[1].Edge, s.Parties[1].Out = 3, true },
@@ -650,7 +651,7 @@ func TestPolicies(t *testing.T) {
 		t.Errorf("default policy: %v %v", p, err)
 	}
 	// A policy's illegal choice is refused, not fixed, and changes nothing.
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -680,13 +681,13 @@ func TestPolicyChoices(t *testing.T) {
 		{Name: "A", Members: []Member{{Name: "A1", Skills: map[string]int{"persuasion": 5, "deception": 4}}, {Name: "A2", Skills: map[string]int{"persuasion": 1}}, {Name: "A3"}}},
 		one("B", map[string]int{"perception": 2}),
 	}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := in.State()
 	st.Started, st.Order, st.Initiative = true, []int{0, 1}, 0
-	st.Parties[0].Members[0].Uses = map[string]int{"persuasion": 3}
+	st.Parties[0].Members[0].Uses[skill(t, in, "persuasion")] = 3
 	if err := in.SetState(st); err != nil {
 		t.Fatal(err)
 	}

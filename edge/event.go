@@ -42,7 +42,7 @@ func (k *EventKind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b
 
 // Event is one thing that happened. Parties, members and skills are
 // named ("" for none), in Go as in JSON, so a log reads without counting.
-// Interaction.Describe turns an event into a sentence.
+// Describe turns an event into a sentence.
 type Event struct {
 	Kind   EventKind `json:"kind"`             // what happened
 	Round  int       `json:"round"`            // the round it happened in (0 before the first)
@@ -79,7 +79,7 @@ type event struct {
 }
 
 // emit names e's parties, members and skill and hands it to the Sink.
-func (in *Interaction) emit(e event) {
+func (in *Engine) emit(e event) {
 	out := Event{Kind: e.Kind, Round: e.Round, Party: in.partyName(e.Party), Member: in.memberName(e.Party, e.Member),
 		Roll: e.Roll, Mod: e.Mod, Total: e.Total, Staked: e.Staked, Failed: e.Failed,
 		To: in.partyName(e.To), ToMember: in.memberName(e.To, e.ToMember), Dice: e.Dice, Concession: e.Concession, End: e.End}
@@ -90,7 +90,7 @@ func (in *Interaction) emit(e event) {
 }
 
 // partyName is party p's name, "" for none.
-func (in *Interaction) partyName(p int) string {
+func (in *Engine) partyName(p int) string {
 	if p < 0 || p >= len(in.parties) {
 		return ""
 	}
@@ -98,14 +98,14 @@ func (in *Interaction) partyName(p int) string {
 }
 
 // memberName is the name of member m of party p, "" for none.
-func (in *Interaction) memberName(p, m int) string {
+func (in *Engine) memberName(p, m int) string {
 	if g := in.member(p, m); g >= 0 {
 		return in.names[g]
 	}
 	return ""
 }
 
-// Recorder keeps every event in order: set an Interaction's Sink to its
+// Recorder keeps every event in order: set an Engine's Sink to its
 // Record method.
 type Recorder struct {
 	Events []Event
@@ -135,7 +135,7 @@ func who(party, member string) string {
 }
 
 // Describe returns a one-line account of e.
-func (in *Interaction) Describe(e Event) string {
+func Describe(e Event) string {
 	party := fmt.Sprintf("%q", e.Party)
 	switch e.Kind {
 	case EvStart:

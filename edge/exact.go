@@ -31,10 +31,11 @@ const roundBase = 1 << 20
 // d20 checks). Scenarios outside the model return an error wrapping
 // markov.ErrNoExact.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
-	in, err := s.New()
+	e, err := s.NewEngine()
 	if err != nil {
 		return markov.Answer{}, err
 	}
+	in := e.lend(e.NewState())
 	if len(in.parties) != 2 {
 		return markov.Answer{}, fmt.Errorf("%w: the chain covers two parties, not %d", markov.ErrNoExact, len(in.parties))
 	}
@@ -62,14 +63,14 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		maxSteps = 100_000
 	}
 	for _, st := range starts {
-		in.Reset()
-		in.st.started = true
-		in.st.order = append(in.st.order[:0], st.order...)
-		in.st.initiative = st.order[0]
+		in.s.resetTo(&in.initial)
+		in.s.Started = true
+		in.s.Order = append(in.s.Order[:0], st.order...)
+		in.s.Initiative = st.order[0]
 		if conceded, err := in.concessions(); err != nil {
 			return markov.Answer{}, err
 		} else if conceded {
-			res.P[category(in.st.outcome, 2)] += st.p
+			res.P[category(in.s.Outcome, 2)] += st.p
 			res.Rounds = addAt(res.Rounds, 0, st.p)
 			continue
 		}
@@ -123,7 +124,8 @@ type start struct {
 type exacter struct {
 	ctx   context.Context
 	work  int // check combinations enumerated so far
-	in    *Interaction
+	in    *game
+	saved State // the state a round's outcomes are weighed from
 	dist  dice.Dist
 	nc    int
 	order []int
@@ -139,13 +141,13 @@ type exacter struct {
 func (x *exacter) starts() ([]start, error) {
 	in := x.in
 	if in.startSkill < 0 || in.parties[0].passive || in.parties[1].passive {
-		in.Reset()
-		if err := in.Start(dice.Scripted()); err != nil {
+		in.s.resetTo(&in.initial)
+		if err := in.starting(dice.Scripted()); err != nil {
 			return nil, err
 		}
-		return []start{{order: slices.Clone(in.st.order), p: 1}}, nil
+		return []start{{order: slices.Clone(in.s.Order), p: 1}}, nil
 	}
-	in.Reset()
+	in.s.resetTo(&in.initial)
 	_, m0 := in.leader(0, in.startSkill)
 	_, m1 := in.leader(1, in.startSkill)
 	first := 0.0 // P(party 0 first): it ranks above party 1, or level, listed first
@@ -176,21 +178,22 @@ func (x *exacter) key() string {
 
 func (x *exacter) encode(b []byte) []byte {
 	in := x.in
-	st := &in.st
-	if st.outcome.Done() {
-		return append(b, '#', byte(category(st.outcome, len(in.parties))))
+	st := in.s
+	if st.Outcome.Done() {
+		return append(b, '#', byte(category(st.Outcome, len(in.parties))))
 	}
-	b = append(b, '.', byte(st.initiative))
-	for _, e := range st.edge {
-		b = binary.AppendUvarint(b, uint64(e))
+	b = append(b, '.', byte(st.Initiative))
+	for p := range st.Parties {
+		b = binary.AppendUvarint(b, uint64(st.Parties[p].Edge))
 	}
 	ns := len(in.skills)
 	repLen := len(in.rules.Repetition)
 	capN := func(n int) byte { return byte(min(n, repLen)) }
 	for g := range in.names {
-		b = binary.AppendVarint(b, int64(st.mem[g].penalty))
-		b = append(b, byte(st.mem[g].rank))
-		if st.mem[g].abandoned {
+		m := in.mem(g)
+		b = binary.AppendVarint(b, int64(m.Penalty))
+		b = append(b, byte(m.Rank))
+		if m.Abandoned {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
@@ -198,14 +201,14 @@ func (x *exacter) encode(b []byte) []byte {
 		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
-		if st.mem[g].lastRound == st.round && st.mem[g].last >= 0 {
-			b = append(b, byte(st.mem[g].last+1), capN(st.mem[g].streak))
+		if m.LastRound == st.Round && m.Last >= 0 {
+			b = append(b, byte(m.Last+1), capN(m.Streak))
 		} else {
 			b = append(b, 0, 0)
 		}
 		for s := range ns {
 			if !in.kind[s].safe {
-				b = append(b, capN(int(st.uses[g*ns+s])))
+				b = append(b, capN(m.Uses[s]))
 			}
 		}
 	}
@@ -215,37 +218,38 @@ func (x *exacter) encode(b []byte) []byte {
 // decode sets x.in's state from a key made by encode (never a final one).
 func (x *exacter) decode(k string) {
 	in := x.in
-	st := &in.st
-	in.Reset()
-	st.started = true
-	st.round = roundBase
-	st.order = append(st.order[:0], x.order...)
+	st := in.s
+	st.resetTo(&in.initial)
+	st.Started = true
+	st.Round = roundBase
+	st.Order = append(st.Order[:0], x.order...)
 	b := []byte(k)
-	st.initiative = int(b[1])
+	st.Initiative = int(b[1])
 	b = b[2:]
-	for p := range st.edge {
+	for p := range st.Parties {
 		v, n := binary.Uvarint(b)
-		st.edge[p], st.out[p] = int(v), v == 0
+		st.Parties[p].Edge, st.Parties[p].Out = int(v), v == 0
 		b = b[n:]
 	}
 	ns := len(in.skills)
 	for g := range in.names {
+		m := in.mem(g)
 		v, n := binary.Varint(b)
-		st.mem[g].penalty = int(v)
+		m.Penalty = int(v)
 		b = b[n:]
-		st.mem[g].rank, st.mem[g].abandoned = int(b[0]), b[1] == 1
+		m.Rank, m.Abandoned = int(b[0]), b[1] == 1
 		b = b[2:]
 		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
 			continue
 		}
-		st.mem[g].last, st.mem[g].streak, st.mem[g].lastRound = -1, 0, -1
+		m.Last, m.Streak, m.LastRound = -1, 0, -1
 		if b[0] > 0 {
-			st.mem[g].last, st.mem[g].streak, st.mem[g].lastRound = int(b[0])-1, int(b[1]), roundBase
+			m.Last, m.Streak, m.LastRound = int(b[0])-1, int(b[1]), roundBase
 		}
 		b = b[2:]
 		for s := range ns {
 			if !in.kind[s].safe {
-				st.uses[g*ns+s] = int8(b[0])
+				m.Uses[s] = int(b[0])
 				b = b[1:]
 			}
 		}
@@ -280,7 +284,10 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 			markov.ErrNoExact, markov.ErrTooLarge, exactWork)
 		return out
 	}
-	in.saved.copyFrom(&in.st)
+	if x.saved.Parties == nil {
+		x.saved = in.s.Clone()
+	}
+	x.saved.resetTo(in.s)
 	if x.succ == nil {
 		x.succ = map[string]int{}
 	}
@@ -299,9 +306,9 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 			ps[i].total = x.dist.Min + v + ps[i].mod
 		}
 		if p > 0 {
-			in.st.copyFrom(&in.saved)
+			in.s.resetTo(&x.saved)
 			in.settle(ps)
-			if !in.st.outcome.Done() {
+			if !in.s.Outcome.Done() {
 				if _, err := in.concessions(); err != nil {
 					x.err = err
 					return out

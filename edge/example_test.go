@@ -10,24 +10,24 @@ import (
 
 // The rule text's car chase: Becky (Vehicles) and Bob (Ranged Attack) in
 // the lead car against Joe (Vehicles), with results 21, 14 and 19.
-func ExampleInteraction_Play() {
-	s := edge.DefaultScenario()
-	in, err := s.New()
+func ExampleEngine_Play() {
+	e, err := edge.DefaultScenario().NewEngine()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	s := e.NewState()
 	rec := &edge.Recorder{}
-	in.Sink = rec.Record
+	e.Sink = rec.Record
 	// Reflex to start (Becky 17+3, Joe 10+4), then the round's checks.
 	r := dice.Scripted(17, 10, 15, 9, 12)
-	if err := in.Start(r); err != nil {
+	if err := e.Start(s, r); err != nil {
 		fmt.Println(err)
 		return
 	}
-	veh, _ := in.Skill("vehicles")
-	shoot, _ := in.Skill("ranged attack")
-	err = in.Play(r, &edge.Declaration{
+	veh, _ := e.Skill("vehicles")
+	shoot, _ := e.Skill("ranged attack")
+	err = e.Play(s, r, &edge.Declaration{
 		Action:    edge.Action{Party: 0, Targets: []int{1}, Checks: []edge.Use{{Member: 0, Skill: veh}, {Member: 1, Skill: shoot}}},
 		Reactions: []edge.Reaction{{Party: 1, Checks: []edge.Use{{Member: 0, Skill: veh}}}},
 	})
@@ -35,10 +35,10 @@ func ExampleInteraction_Play() {
 		fmt.Println(err)
 		return
 	}
-	for _, e := range rec.Events {
-		fmt.Println(in.Describe(e))
+	for _, ev := range rec.Events {
+		fmt.Println(edge.Describe(ev))
 	}
-	fmt.Println("edge dice:", in.Edge(0), in.Edge(1))
+	fmt.Println("edge dice:", s.Parties[0].Edge, s.Parties[1].Edge)
 	// Output:
 	// start: Becky ("lead car") rolls reflex 17+3 = 20
 	// start: Joe ("pursuer") rolls reflex 10+4 = 14
@@ -74,17 +74,18 @@ func ExampleScenario_Exact() {
 }
 
 // A whole social battle decided by the policies, one step at a time.
-func ExampleInteraction_Run() {
+func ExampleEngine_Run() {
 	s := edge.Scenario{Rules: edge.DefaultRules(), Type: "social", Parties: []edge.Party{
 		{Name: "duchess", Policy: "canny", Members: []edge.Member{{Name: "Duchess", Skills: map[string]int{"persuasion": 6, "perception": 3}}}},
 		{Name: "upstart", Policy: "reckless", Members: []edge.Member{{Name: "Upstart", Skills: map[string]int{"deception": 5, "wits": 4}}}},
 	}}
-	in, err := s.New()
+	e, err := s.NewEngine()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	o, err := in.Run(dice.NewSeeded(42))
+	st := e.NewState()
+	o, err := e.Run(st, dice.NewSeeded(42))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -92,6 +93,6 @@ func ExampleInteraction_Run() {
 	// Neither policy surrenders, so the duchess walks away three dice
 	// ahead or one side runs out; either way somebody wins and every edge
 	// die is still in play.
-	fmt.Println(o.End == edge.WalkedAway || o.End == edge.RanOut, o.Winner >= 0, in.Edge(0)+in.Edge(1))
+	fmt.Println(o.End == edge.WalkedAway || o.End == edge.RanOut, o.Winner >= 0, st.Parties[0].Edge+st.Parties[1].Edge)
 	// Output: true true 10
 }

@@ -43,7 +43,7 @@ func FuzzScenario(f *testing.F) {
 // (its check passed) plays on without any step refusing it.
 func FuzzState(f *testing.F) {
 	for _, s := range kitScenarios() {
-		in, _ := s.New()
+		in, _ := newSession(s)
 		r := dice.NewSeeded(4)
 		for range 4 {
 			b, _ := json.Marshal(in.State())
@@ -56,7 +56,7 @@ func FuzzState(f *testing.F) {
 		if json.Unmarshal(data, &st) != nil {
 			return
 		}
-		in, err := Restore(st)
+		in, err := restoreSession(st)
 		if err != nil {
 			return
 		}

@@ -100,11 +100,11 @@ func PolicyByName(name string) (Policy, error) {
 }
 
 // strongest returns the most dice any other party still in holds.
-func strongest(in *Interaction, p int) int {
+func strongest(in *game, p int) int {
 	most := 0
 	for q := range in.parties {
-		if q != p && !in.st.out[q] {
-			most = max(most, in.st.edge[q])
+		if q != p && !in.s.Parties[q].Out {
+			most = max(most, in.s.Parties[q].Edge)
 		}
 	}
 	return most
@@ -114,10 +114,10 @@ func strongest(in *Interaction, p int) int {
 // away WalkLead dice ahead of every opponent where the type allows it.
 func (s *Style) Concede(v *View, p int) Concession {
 	in := v.in
-	if s.SurrenderAt > 0 && in.st.edge[p] <= s.SurrenderAt {
+	if s.SurrenderAt > 0 && in.s.Parties[p].Edge <= s.SurrenderAt {
 		return Surrender
 	}
-	if s.WalkLead > 0 && in.typ.WalkAway && in.st.edge[p]-strongest(in, p) >= s.WalkLead {
+	if s.WalkLead > 0 && in.typ.WalkAway && in.s.Parties[p].Edge-strongest(in, p) >= s.WalkLead {
 		return WalkAway
 	}
 	return Continue
@@ -130,20 +130,21 @@ func (s *Style) Act(v *View, p int, a *Action) {
 	in := v.in
 	a.Targets = s.targets(in, p, a.Targets)
 	var rk ranked
-	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-		if best, mod := in.bestSkill(g, false, 0, s.IgnoreRepetition); best >= 0 {
-			rk.add(g-in.parties[p].lo, best, mod)
+	members, lo := in.s.Parties[p].Members, in.parties[p].lo
+	for m := range members {
+		if best, mod := in.bestSkill(lo+m, &members[m], false, 0, s.IgnoreRepetition); best >= 0 {
+			rk.add(m, best, mod)
 		}
 	}
 	a.Checks = rk.take(a.Checks, s.count(in, p))
 }
 
 // targets appends the parties s's party p acts against.
-func (s *Style) targets(in *Interaction, p int, out []int) []int {
-	st := &in.st
+func (s *Style) targets(in *game, p int, out []int) []int {
+	st := in.s
 	if s.TargetAll && in.rules.MultiTarget {
 		for q := range in.parties {
-			if q != p && !st.out[q] {
+			if q != p && !st.Parties[q].Out {
 				out = append(out, q)
 			}
 		}
@@ -151,7 +152,7 @@ func (s *Style) targets(in *Interaction, p int, out []int) []int {
 	}
 	t := -1
 	for q := range in.parties {
-		if q != p && !st.out[q] && (t < 0 || st.edge[q] < st.edge[t]) {
+		if q != p && !st.Parties[q].Out && (t < 0 || st.Parties[q].Edge < st.Parties[t].Edge) {
 			t = q
 		}
 	}
@@ -164,16 +165,12 @@ func (s *Style) targets(in *Interaction, p int, out []int) []int {
 // React implements Policy: the best members by their best legal reaction.
 func (s *Style) React(v *View, p int, a *Action, r *Reaction) {
 	in := v.in
-	var acted skillSet
-	for _, u := range a.Checks {
-		if u.Skill >= 0 && u.Skill < len(in.skills) {
-			acted.add(u.Skill)
-		}
-	}
+	acted := in.skillsOf(a)
 	var rk ranked
-	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-		if best, mod := in.bestSkill(g, true, acted, s.IgnoreRepetition); best >= 0 {
-			rk.add(g-in.parties[p].lo, best, mod)
+	members, lo := in.s.Parties[p].Members, in.parties[p].lo
+	for m := range members {
+		if best, mod := in.bestSkill(lo+m, &members[m], true, acted, s.IgnoreRepetition); best >= 0 {
+			rk.add(m, best, mod)
 		}
 	}
 	r.Checks = rk.take(r.Checks, s.count(in, p))
@@ -188,16 +185,16 @@ func (s *Style) Abandon(*View, int, int) bool { return s.Shed }
 // count is how many members of p act or react this round: Wager (or
 // BehindWager while behind), every member for 0, and never more members
 // than p has or dice than it holds.
-func (s *Style) count(in *Interaction, p int) int {
+func (s *Style) count(in *game, p int) int {
 	n := s.Wager
-	if s.BehindWager > 0 && in.st.edge[p] < strongest(in, p) {
+	if s.BehindWager > 0 && in.s.Parties[p].Edge < strongest(in, p) {
 		n = s.BehindWager
 	}
 	members := in.parties[p].hi - in.parties[p].lo
 	if n <= 0 || n > members {
 		n = members
 	}
-	return min(n, in.st.edge[p])
+	return min(n, in.s.Parties[p].Edge)
 }
 
 // ranked collects (member, skill) choices best first; ties keep member
@@ -228,44 +225,48 @@ func (r *ranked) take(us []Use, k int) []Use {
 	return us
 }
 
-// bestSkill returns the skill that gives member g the highest modifier
-// this round, acting or (react) reacting to an action using the skills in
-// acted, and that modifier; -1 when no skill is legal. It weighs the
-// member's candidates in order (actCand, or reactCand and then the actor's
-// other skills, always legal as the same skill), the first winning ties.
-// With ignoreRep the choice leaves the repetition penalty out, and so does
-// the modifier returned.
-func (in *Interaction) bestSkill(g int, react bool, acted skillSet, ignoreRep bool) (int, int) {
-	cands, others := in.actCand[g], skillSet(0)
-	if react {
-		cands, others = in.reactCand[g], acted&^in.reactSet[g]
-	}
+// bestSkill returns the skill that gives member g (in state m) the
+// highest modifier this round, acting or (react) reacting to an action
+// using the skills in acted, and that modifier; -1 when no skill is legal.
+// It weighs the member's candidates in order (actCand, or reactCand and
+// then the actor's other skills), the first winning ties. With ignoreRep
+// the choice leaves the repetition penalty out, and so does the modifier
+// returned.
+func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
 	best, bestMod := -1, 0
-	for _, sk := range cands {
-		if mod, ok := in.choiceMod(g, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
-			best, bestMod = sk, mod
+	if !react {
+		// Every candidate for acting is legal, at no extra cost.
+		for _, sk := range in.actCand[g] {
+			if mod := in.weigh(g, m, sk, ignoreRep); best < 0 || mod > bestMod {
+				best, bestMod = sk, mod
+			}
+		}
+		return best, bestMod
+	}
+	for _, sk := range in.reactCand[g] {
+		if extra, ok := in.reactMod(sk, acted); ok {
+			if mod := in.weigh(g, m, sk, ignoreRep) + extra; best < 0 || mod > bestMod {
+				best, bestMod = sk, mod
+			}
 		}
 	}
-	for sk := range others.all() {
-		if mod, ok := in.choiceMod(g, sk, react, acted, ignoreRep); ok && (best < 0 || mod > bestMod) {
+	// The actor's other skills are legal reactions as the same skill, at
+	// no extra cost.
+	for sk := range (acted &^ in.reactSet[g]).all() {
+		if mod := in.weigh(g, m, sk, ignoreRep); best < 0 || mod > bestMod {
 			best, bestMod = sk, mod
 		}
 	}
 	return best, bestMod
 }
 
-// choiceMod is checkMod as a policy weighs it: without the repetition
-// penalty when ignoreRep.
-func (in *Interaction) choiceMod(g, sk int, react bool, acted skillSet, ignoreRep bool) (int, bool) {
-	extra, ok := in.pairing(sk, !react, acted)
-	if !ok {
-		return 0, false
+// weigh is member g's modifier on skill s as a policy weighs it before
+// pairing: the Can't Fool Me Twice penalty left out when ignoreRep.
+func (in *game) weigh(g int, m *MemberState, s int, ignoreRep bool) int {
+	if ignoreRep {
+		return in.base(g, m, s)
 	}
-	mod := in.base(g, sk) + extra
-	if !ignoreRep {
-		mod += in.repetition(g, sk)
-	}
-	return mod, true
+	return in.base(g, m, s) + in.repetition(g, m, s)
 }
 
 // Parties returns the number of parties.
@@ -299,17 +300,17 @@ func (v *View) Edge(p int) int {
 	if !v.party(p) {
 		return 0
 	}
-	return v.in.st.edge[p]
+	return v.in.s.Parties[p].Edge
 }
 
 // Out reports whether party p is out.
-func (v *View) Out(p int) bool { return v.party(p) && v.in.st.out[p] }
+func (v *View) Out(p int) bool { return v.party(p) && v.in.s.Parties[p].Out }
 
 // Initiative returns the party holding the initiative.
-func (v *View) Initiative() int { return v.in.st.initiative }
+func (v *View) Initiative() int { return v.in.s.Initiative }
 
 // Round returns the number of rounds played.
-func (v *View) Round() int { return v.in.st.round }
+func (v *View) Round() int { return v.in.s.Round }
 
 // Skills returns the number of skills; skills are numbered 0..Skills()-1.
 func (v *View) Skills() int { return len(v.in.skills) }
@@ -338,7 +339,7 @@ func (v *View) ActMod(p, m, s int) (int, bool) {
 	if g < 0 || s < 0 || s >= len(v.in.skills) {
 		return 0, false
 	}
-	return v.in.checkMod(g, s, true, 0)
+	return v.in.checkMod(g, v.in.mem(g), s, true, 0)
 }
 
 // ReactMod returns the modifier member m of party p would have reacting
@@ -349,13 +350,7 @@ func (v *View) ReactMod(p, m, s int, a *Action) (int, bool) {
 	if g < 0 || s < 0 || s >= len(v.in.skills) {
 		return 0, false
 	}
-	var acted skillSet
-	for _, u := range a.Checks {
-		if u.Skill >= 0 && u.Skill < len(v.in.skills) {
-			acted.add(u.Skill)
-		}
-	}
-	return v.in.checkMod(g, s, false, acted)
+	return v.in.checkMod(g, v.in.mem(g), s, false, v.in.skillsOf(a))
 }
 
 // Choice is one legal skill for a member's check, with the modifier the
@@ -366,49 +361,66 @@ type Choice struct {
 	Mod   int    `json:"mod"`
 }
 
-// LegalActs lists the skills member m of party p may act with this round,
-// in skill order, with their modifiers: what Act accepts. It is empty for
-// a member that does not exist.
-func (in *Interaction) LegalActs(p, m int) []Choice {
-	return in.choices(p, m, true, 0)
+// LegalActs lists the skills member m of party p may act with in s this
+// round, in skill order, with their modifiers: what Act accepts. It is
+// empty for a member that does not exist; a State that does not belong to
+// the engine gets an error.
+func (e *Engine) LegalActs(s *State, p, m int) ([]Choice, error) {
+	in, err := e.begin(s)
+	if err != nil {
+		return nil, err
+	}
+	return in.choices(p, m, true, 0), nil
 }
 
 // LegalReactions lists the skills member m of party p may answer the
-// action a with, in skill order, with their modifiers: what React accepts
-// ("Wagering Edge Dice": the same skill, a naturally opposed or a safe one,
-// or another appropriate one at rules.unpaired).
-func (in *Interaction) LegalReactions(p, m int, a *Action) []Choice {
+// action a with in s, in skill order, with their modifiers: what React
+// accepts ("Wagering Edge Dice": the same skill, a naturally opposed or a
+// safe one, or another appropriate one at rules.unpaired).
+func (e *Engine) LegalReactions(s *State, p, m int, a *Action) ([]Choice, error) {
+	in, err := e.begin(s)
+	if err != nil {
+		return nil, err
+	}
+	return in.choices(p, m, false, e.skillsOf(a)), nil
+}
+
+// skillsOf returns the skills a's checks use (those that exist).
+func (e *Engine) skillsOf(a *Action) skillSet {
 	var acted skillSet
 	for _, u := range a.Checks {
-		if u.Skill >= 0 && u.Skill < len(in.skills) {
+		if u.Skill >= 0 && u.Skill < len(e.skills) {
 			acted.add(u.Skill)
 		}
 	}
-	return in.choices(p, m, false, acted)
+	return acted
 }
 
-func (in *Interaction) choices(p, m int, acting bool, acted skillSet) []Choice {
+func (in *game) choices(p, m int, acting bool, acted skillSet) []Choice {
 	g := in.member(p, m)
 	if g < 0 {
 		return nil
 	}
 	var out []Choice
 	for s, name := range in.skills {
-		if mod, ok := in.checkMod(g, s, acting, acted); ok {
+		if mod, ok := in.checkMod(g, in.mem(g), s, acting, acted); ok {
 			out = append(out, Choice{Skill: s, Name: name, Mod: mod})
 		}
 	}
 	return out
 }
 
-// LegalTargets lists the parties party p may target while it holds the
-// initiative: every other party still in.
-func (in *Interaction) LegalTargets(p int) []int {
+// LegalTargets lists the parties party p may target in s while it holds
+// the initiative: every other party still in.
+func (e *Engine) LegalTargets(s *State, p int) ([]int, error) {
+	if err := e.Check(s); err != nil {
+		return nil, err
+	}
 	var out []int
-	for q := range in.parties {
-		if q != p && !in.st.out[q] {
+	for q := range e.parties {
+		if q != p && !s.Parties[q].Out {
 			out = append(out, q)
 		}
 	}
-	return out
+	return out, nil
 }

@@ -49,7 +49,7 @@ func randomScenario(r *dice.Roller) Scenario {
 // conservation sums a recorder's transfers per round.
 type conservation struct {
 	t     *testing.T
-	in    *Interaction
+	in    *session
 	total int
 }
 
@@ -58,20 +58,20 @@ func (c *conservation) check(when string) {
 	in := c.in
 	sum := 0
 	for p := range in.parties {
-		e := in.st.edge[p]
+		e := in.s.Parties[p].Edge
 		if e < 0 {
 			c.t.Fatalf("%s: %s holds %d edge dice", when, in.pname(p), e)
 		}
-		if in.st.out[p] != (e == 0) && !(in.st.outcome.Done() && e == 0) {
-			c.t.Fatalf("%s: %s out=%v with %d dice", when, in.pname(p), in.st.out[p], e)
+		if in.s.Parties[p].Out != (e == 0) && !(in.s.Outcome.Done() && e == 0) {
+			c.t.Fatalf("%s: %s out=%v with %d dice", when, in.pname(p), in.s.Parties[p].Out, e)
 		}
 		sum += e
 	}
 	if sum != c.total {
 		c.t.Fatalf("%s: %d edge dice in play, started with %d", when, sum, c.total)
 	}
-	if ini := in.st.initiative; in.st.started && !in.st.outcome.Done() && (in.parties[ini].passive || in.st.out[ini]) {
-		c.t.Fatalf("%s: initiative with %s (passive %v, out %v)", when, in.pname(ini), in.parties[ini].passive, in.st.out[ini])
+	if ini := in.s.Initiative; in.s.Started && !in.s.Outcome.Done() && (in.parties[ini].passive || in.s.Parties[ini].Out) {
+		c.t.Fatalf("%s: initiative with %s (passive %v, out %v)", when, in.pname(ini), in.parties[ini].passive, in.s.Parties[ini].Out)
 	}
 }
 
@@ -87,13 +87,13 @@ func TestConservation(t *testing.T) {
 	ends := map[End]int{}
 	for i := range scenarios {
 		s := randomScenario(gen)
-		in, err := s.New()
+		in, err := newSession(s)
 		if err != nil {
 			t.Fatalf("scenario %d: %v", i, err)
 		}
 		c := &conservation{t: t, in: in}
 		for p := range in.parties {
-			c.total += in.st.edge[p]
+			c.total += in.s.Parties[p].Edge
 		}
 		for range trials {
 			in.Reset()
@@ -106,8 +106,8 @@ func TestConservation(t *testing.T) {
 			o := in.Outcome()
 			ends[o.End]++
 			if (o.End == RanOut || o.End == Surrendered) && !o.Partial && o.Winner >= 0 {
-				if o.Winner < 0 || in.st.edge[o.Winner] != c.total {
-					t.Fatalf("scenario %d: %+v but the winner holds %d of %d", i, o, in.st.edge[max(o.Winner, 0)], c.total)
+				if o.Winner < 0 || in.s.Parties[o.Winner].Edge != c.total {
+					t.Fatalf("scenario %d: %+v but the winner holds %d of %d", i, o, in.s.Parties[max(o.Winner, 0)].Edge, c.total)
 				}
 			}
 		}

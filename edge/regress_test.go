@@ -24,9 +24,9 @@ func rollerBytes(t *testing.T, r *dice.Roller) []byte {
 }
 
 // started is s built and started with the given starting rolls.
-func started(t *testing.T, s Scenario, faces ...int) *Interaction {
+func started(t *testing.T, s Scenario, faces ...int) *session {
 	t.Helper()
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func thiefChase(factors ...Factor) Scenario {
 
 // athletics is the round's declaration: the holder of the initiative
 // against the other party, athletics both ways.
-func athletics(t *testing.T, in *Interaction) *Declaration {
+func athletics(t *testing.T, in *session) *Declaration {
 	t.Helper()
 	ath := skill(t, in, "athletics")
 	a := in.Initiative()
@@ -251,7 +251,7 @@ func TestExactAnswersPinned(t *testing.T) {
 func TestRestoreNeedsOnlyTheState(t *testing.T) {
 	s := DefaultScenario()
 	s.Factors = []Factor{{After: 2, Every: 3, Skill: "endurance", DC: 12, Penalty: -1}}
-	whole, err := s.New()
+	whole, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestRestoreNeedsOnlyTheState(t *testing.T) {
 	if _, err := whole.Run(dice.NewSeeded(5)); err != nil {
 		t.Fatal(err)
 	}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestRestoreNeedsOnlyTheState(t *testing.T) {
 		if err := st.Check(); err != nil {
 			t.Fatalf("round %d: the saved state fails its check: %v", in.Round(), err)
 		}
-		if in, err = Restore(st); err != nil {
+		if in, err = restoreSession(st); err != nil {
 			t.Fatal(err)
 		}
 		r = dice.NewSeeded(0)
@@ -300,7 +300,7 @@ func TestRestoreNeedsOnlyTheState(t *testing.T) {
 }
 
 func TestRestoredStateOfAnotherScenarioIsRefused(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +348,7 @@ func TestStepAfterFactorsWithIllegalPolicyDrawsNothing(t *testing.T) {
 func TestEventsRoundTripThroughJSON(t *testing.T) {
 	s := DefaultScenario()
 	s.Factors = []Factor{{After: 1, Every: 2, Skill: "endurance", DC: 12, Penalty: -1}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +395,7 @@ func TestEventsRoundTripThroughJSON(t *testing.T) {
 // whose saved outcome is dropped reads as running with one party left; the
 // state check refuses it (the kit's mutation check found it let through).
 func TestRestoredFinishedGameWithOutcomeDroppedIsRefused(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestRestoredPenaltyOfManyFactorsIsAccepted(t *testing.T) {
 // out are a copy; changing them changes neither its play nor its saved
 // scenario.
 func TestChangingReturnedRulesChangesNothing(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestChangingReturnedRulesChangesNothing(t *testing.T) {
 // TestViewOutOfRangeGivesZeroAnswers: a policy asking its view about a
 // party or member that does not exist gets zero answers, not a panic.
 func TestViewOutOfRangeGivesZeroAnswers(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}

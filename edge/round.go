@@ -9,11 +9,11 @@ import (
 )
 
 // Use is one member's check in a round: which member (numbered within its
-// party) and which skill (an index from Interaction.Skill).
+// party) and which skill (its number, Engine.Skill).
 type Use struct {
 	// Member is the member's index within its party.
 	Member int `json:"member"`
-	// Skill is the skill's index (Interaction.Skill).
+	// Skill is the skill's number (Engine.Skill).
 	Skill int `json:"skill"`
 	// Mod is a bonus (or, negative, a penalty) for this check alone, as
 	// circumstance dictates ("Resolving a Wager": a slick roof for the
@@ -58,8 +58,9 @@ type Declaration struct {
 
 // participant is one check of a round.
 type participant struct {
-	party   int // the party checking
-	member  int // its member, numbered across all parties
+	party   int          // the party checking
+	member  int          // its member, numbered across all parties
+	state   *MemberState // the member's state
 	skill   int
 	mod     int  // every modifier of the check
 	total   int  // the roll plus mod, once rolled
@@ -71,7 +72,7 @@ type participant struct {
 // outranks reports whether check a ranks above check b ("Resolving a
 // Wager"): the higher total; on equal totals, by Rules.TieBreak, the higher
 // modifier. Checks that rank level move no die between them.
-func (in *Interaction) outranks(a, b *participant) bool {
+func (in *game) outranks(a, b *participant) bool {
 	return in.rules.outranks(a.total, a.mod, b.total, b.mod)
 }
 
@@ -94,22 +95,22 @@ var ErrInFlight = errors.New("edge: an action awaits its reactions: call React (
 // ErrNotStarted is returned by round steps before Start.
 var ErrNotStarted = errors.New("edge: the interaction has not started: call Start first")
 
-// Start makes the starting checks and sets the order of action ("Beginning
+// starting makes the starting checks and sets the order of action ("Beginning
 // a Dramatic Interaction"): each active party's best member rolls the
 // type's starting skill, highest first (ties: the higher modifier, then the
 // party listed first); in a temptation the tempters go first, in listing
 // order. Passive parties never act and take no place in the order.
-func (in *Interaction) Start(r *dice.Roller) error {
-	st := &in.st
-	if st.started {
+func (in *game) starting(r *dice.Roller) error {
+	st := in.s
+	if st.Started {
 		return errors.New("edge: the interaction has already started")
 	}
-	st.order = st.order[:0]
+	st.Order = st.Order[:0]
 	if in.startSkill < 0 {
 		for pass := 0; pass < 2; pass++ {
 			for p, pi := range in.parties {
 				if !pi.passive && pi.tempter == (pass == 0) {
-					st.order = append(st.order, p)
+					st.Order = append(st.Order, p)
 				}
 			}
 		}
@@ -127,44 +128,44 @@ func (in *Interaction) Start(r *dice.Roller) error {
 					Roll: v, Mod: mod, Total: v + mod, To: -1, ToMember: -1})
 			}
 			// Insert p in order, descending.
-			i := len(st.order)
-			st.order = append(st.order, p)
+			i := len(st.Order)
+			st.Order = append(st.Order, p)
 			for i > 0 {
-				q := st.order[i-1]
+				q := st.Order[i-1]
 				if !in.rules.outranks(totals[p], mods[p], totals[q], mods[q]) {
 					break
 				}
-				st.order[i] = q
+				st.Order[i] = q
 				i--
 			}
-			st.order[i] = p
+			st.Order[i] = p
 		}
 	}
-	st.started = true
-	st.initiative = st.order[0]
+	st.Started = true
+	st.Initiative = st.Order[0]
 	if in.Sink != nil {
-		in.emit(event{Kind: EvInitiative, Party: st.initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
+		in.emit(event{Kind: EvInitiative, Party: st.Initiative, Member: -1, Skill: -1, To: -1, ToMember: -1})
 	}
 	return nil
 }
 
 // compile checks a declaration against the rules and the state and lists
-// its checks with their modifiers in in.parts, changing no state: the
+// its checks with their modifiers in in.w.parts, changing no state: the
 // actor's checks, then each target's staked checks in the order the action
 // names the targets, then the seizing checks. Dice are rolled in this order.
-func (in *Interaction) compile(d *Declaration) ([]participant, error) {
-	st := &in.st
-	if st.outcome.Done() {
+func (in *game) compile(d *Declaration) ([]participant, error) {
+	st := in.s
+	if st.Outcome.Done() {
 		return nil, ErrOver
 	}
-	if !st.started {
+	if !st.Started {
 		return nil, ErrNotStarted
 	}
 	if in.factorsDue() {
-		return nil, fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.round+1)
+		return nil, fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.Round+1)
 	}
 	a := &d.Action
-	ps := in.parts[:cap(in.parts)]
+	ps := in.w.parts[:cap(in.w.parts)]
 	n, acted, targeted, err := in.compileAction(ps, a)
 	if err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 	if err := in.matchReactions(a, targeted, d.Reactions); err != nil {
 		return nil, err
 	}
-	in.nAct = n
+	in.w.nAct = n
 	for _, t := range a.Targets {
 		if in.parties[t].passive {
 			n = in.passiveStakes(ps, n, t)
@@ -182,7 +183,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 			return nil, err
 		}
 	}
-	in.nStaked = n
+	in.w.nStaked = n
 	if len(d.Seize) > 0 && in.rules.Turns == EveryParty {
 		return nil, errors.New("edge: every party acts in turn (rules.turns every_party): nobody seizes the initiative")
 	}
@@ -195,7 +196,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 			return nil, fmt.Errorf("edge: %s is in the exchange and cannot also seize the initiative", in.pname(p))
 		case in.parties[p].passive:
 			return nil, fmt.Errorf("edge: %s is passive and never takes the initiative", in.pname(p))
-		case st.out[p]:
+		case st.Parties[p].Out:
 			return nil, fmt.Errorf("edge: %s is out of the interaction", in.pname(p))
 		case seizing[p]:
 			return nil, fmt.Errorf("edge: %s seizes twice", in.pname(p))
@@ -209,7 +210,7 @@ func (in *Interaction) compile(d *Declaration) ([]participant, error) {
 // compileAction checks the action a against the rules and the state and
 // writes its checks into ps, returning how many, the skills they use and
 // the parties targeted.
-func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet, partySet, error) {
+func (in *game) compileAction(ps []participant, a *Action) (int, skillSet, partySet, error) {
 	targeted, err := in.checkTargets(a)
 	if err != nil {
 		return 0, 0, 0, err
@@ -221,8 +222,8 @@ func (in *Interaction) compileAction(ps []participant, a *Action) (int, skillSet
 // checkTargets checks that the initiative holder acts, against one party
 // still in (or several, where the rules allow it), each named once, and
 // returns the parties targeted.
-func (in *Interaction) checkTargets(a *Action) (partySet, error) {
-	st := &in.st
+func (in *game) checkTargets(a *Action) (partySet, error) {
+	st := in.s
 	if actor := in.actor(); a.Party != actor {
 		return 0, fmt.Errorf("edge: action by party %d, but it is %s's turn to act", a.Party, in.pname(actor))
 	}
@@ -240,7 +241,7 @@ func (in *Interaction) checkTargets(a *Action) (partySet, error) {
 			return 0, fmt.Errorf("edge: target %d does not exist: parties are 0..%d", t, np-1)
 		case t == a.Party:
 			return 0, fmt.Errorf("edge: %s targets itself: target another party", in.pname(t))
-		case st.out[t]:
+		case st.Parties[t].Out:
 			return 0, fmt.Errorf("edge: %s is out of the interaction and cannot be targeted", in.pname(t))
 		case targeted.has(t):
 			return 0, fmt.Errorf("edge: %s is targeted twice", in.pname(t))
@@ -252,7 +253,7 @@ func (in *Interaction) checkTargets(a *Action) (partySet, error) {
 
 // matchReactions checks that every target that is not passive reacts once
 // and nobody else does.
-func (in *Interaction) matchReactions(a *Action, targeted partySet, rs []Reaction) error {
+func (in *game) matchReactions(a *Action, targeted partySet, rs []Reaction) error {
 	var reacted partySet
 	for i := range rs {
 		p := rs[i].Party
@@ -288,19 +289,20 @@ func reactionOf(rs []Reaction, t int) []Use {
 }
 
 // passiveStakes writes passive party t's checks into ps from n on and
-// returns the new end: it stakes one die against each of the in.nAct
+// returns the new end: it stakes one die against each of the in.w.nAct
 // checks of the actor, as far as its pool goes, its members taking turns,
 // each with its best skill ("Passive Parties").
-func (in *Interaction) passiveStakes(ps []participant, n, t int) int {
+func (in *game) passiveStakes(ps []participant, n, t int) int {
 	pi := &in.parties[t]
-	stakes := in.nAct
+	stakes := in.w.nAct
 	if in.rules.PassiveStake == PerRound {
 		stakes = 1
 	}
-	for i := range min(stakes, in.st.edge[t]) {
+	for i := range min(stakes, in.s.Parties[t].Edge) {
 		g := pi.lo + i%(pi.hi-pi.lo)
 		s := in.passSkill[g]
-		ps[n] = participant{party: t, member: g, skill: s, mod: in.base(g, s), staked: true, passive: true}
+		ms := in.mem(g)
+		ps[n] = participant{party: t, member: g, state: ms, skill: s, mod: in.base(g, ms, s), staked: true, passive: true}
 		n++
 	}
 	return n
@@ -308,9 +310,9 @@ func (in *Interaction) passiveStakes(ps []participant, n, t int) int {
 
 // seizeCheck writes party p's check to seize the initiative into ps at n
 // and returns n+1: its leader on the type's seize skill, wagering nothing.
-func (in *Interaction) seizeCheck(ps []participant, n, p int) int {
+func (in *game) seizeCheck(ps []participant, n, p int) int {
 	g, mod := in.leader(p, in.seizeSkill)
-	ps[n] = participant{party: p, member: g, skill: in.seizeSkill, mod: mod}
+	ps[n] = participant{party: p, member: g, state: in.mem(g), skill: in.seizeSkill, mod: mod}
 	return n + 1
 }
 
@@ -318,7 +320,7 @@ func (in *Interaction) seizeCheck(ps []participant, n, p int) int {
 // legal skills: any appropriate or safe one when acting, a legal reaction
 // to the skills in acted otherwise) and writes them with their modifiers
 // into ps from n on. It returns the new end and the skills used.
-func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, acted skillSet) (int, skillSet, error) {
+func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted skillSet) (int, skillSet, error) {
 	verb := "react"
 	if acting {
 		verb = "act"
@@ -326,7 +328,7 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 	if len(us) == 0 {
 		return n, 0, fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
 	}
-	if e := in.st.edge[p]; len(us) > e {
+	if e := in.s.Parties[p].Edge; len(us) > e {
 		return n, 0, fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
 	}
 	size := in.parties[p].hi - in.parties[p].lo
@@ -348,7 +350,8 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
 			return n, 0, fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
 		}
-		mod, ok := in.checkMod(g, s, acting, acted)
+		ms := &in.s.Parties[p].Members[m]
+		mod, ok := in.checkMod(g, ms, s, acting, acted)
 		if !ok && acting {
 			return n, 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
 		}
@@ -357,94 +360,90 @@ func (in *Interaction) uses(ps []participant, n, p int, us []Use, acting bool, a
 		}
 		used.add(s)
 		c := &ps[n]
-		c.party, c.member, c.skill, c.mod, c.total = p, g, s, mod+u.Mod, 0
+		c.party, c.member, c.state, c.skill, c.mod, c.total = p, g, ms, s, mod+u.Mod, 0
 		c.staked, c.actor, c.passive = true, acting, false
 		n++
 	}
 	return n, used, nil
 }
 
-// checkMod returns the modifier of a wagered check of member g with skill
-// s, acting or reacting to an action using the skills in acted, and
+// checkMod returns the modifier of a wagered check of member g (in state
+// m) with skill s, acting or reacting to an action using the skills in acted, and
 // whether the rules allow that check ("Wagering Edge Dice", "Can't Fool Me
 // Twice!"). Policies choose with it, and steps validate with it.
-func (in *Interaction) checkMod(g, s int, acting bool, acted skillSet) (int, bool) {
+func (in *game) checkMod(g int, m *MemberState, s int, acting bool, acted skillSet) (int, bool) {
 	extra, ok := in.pairing(s, acting, acted)
 	if !ok {
 		return 0, false
 	}
-	return in.base(g, s) + in.repetition(g, s) + extra, true
+	return in.base(g, m, s) + in.repetition(g, m, s) + extra, true
 }
 
 // pairing returns the extra modifier of a wagered check with skill s and
 // whether the rules allow it: acting, any appropriate or safe skill;
 // reacting to an action using the skills in acted, see reactMod.
-func (in *Interaction) pairing(s int, acting bool, acted skillSet) (int, bool) {
+func (in *game) pairing(s int, acting bool, acted skillSet) (int, bool) {
 	if acting {
 		return 0, in.actLegal(s)
 	}
 	return in.reactMod(s, acted)
 }
 
-func (in *Interaction) pname(p int) string {
+func (in *Engine) pname(p int) string {
 	if p < 0 || p >= len(in.parties) {
 		return fmt.Sprintf("party %d", p)
 	}
 	return fmt.Sprintf("%q", in.parties[p].name)
 }
 
-// Act declares the round's action ("Wagering Edge Dice"): the party
+// act declares the round's action ("Wagering Edge Dice"): the party
 // holding the initiative names its targets and its members' checks, each
 // wagering a die. Nothing is rolled: the action waits in the state for the
 // targets' reactions (React), so a saved game can wait for the reacting
 // player. An illegal action returns an error and changes nothing.
-func (in *Interaction) Act(a *Action) error {
-	st := &in.st
+func (in *game) act(a *Action) error {
+	st := in.s
 	switch {
 	case a == nil:
 		return errors.New("edge: no action: give the acting party, its targets and its checks")
-	case st.outcome.Done():
+	case st.Outcome.Done():
 		return ErrOver
-	case !st.started:
+	case !st.Started:
 		return ErrNotStarted
-	case st.inFlight:
+	case st.Pending != nil:
 		return ErrInFlight
 	case in.factorsDue():
-		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.round+1)
+		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.Round+1)
 	}
-	if _, _, _, err := in.compileAction(in.parts[:cap(in.parts)], a); err != nil {
+	if _, _, _, err := in.compileAction(in.w.parts[:cap(in.w.parts)], a); err != nil {
 		return err
 	}
 	if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
 		return fmt.Errorf("edge: an action names at most %d targets and %d checks", MaxParties, MaxMembers)
 	}
-	st.inFlight = true
-	st.pending.Party = a.Party
-	st.pending.Targets = append(st.pending.Targets[:0], a.Targets...)
-	st.pending.Checks = append(st.pending.Checks[:0], a.Checks...)
+	pending := a.clone()
+	st.Pending = &pending
 	return nil
 }
 
-// Pending returns a copy of the action awaiting its reactions, and whether
-// there is one.
-func (in *Interaction) Pending() (Action, bool) {
-	p := in.st.pending
-	return Action{Party: p.Party, Targets: slices.Clone(p.Targets), Checks: slices.Clone(p.Checks)}, in.st.inFlight
+// clone returns a copy of a that shares nothing with it.
+func (a *Action) clone() Action {
+	return Action{Party: a.Party, Targets: slices.Clone(a.Targets), Checks: slices.Clone(a.Checks)}
 }
 
-// React answers the pending action (Act) and resolves the round: one
+// react answers the pending action (Act) and resolves the round: one
 // reaction per targeted party that is not passive, and the untargeted
 // parties that roll to seize the initiative. An illegal answer returns an
 // error and changes neither the state nor the Roller.
-func (in *Interaction) React(r *dice.Roller, reactions []Reaction, seize []int) error {
-	st := &in.st
-	if !st.inFlight {
-		if st.outcome.Done() {
+func (in *game) react(r *dice.Roller, reactions []Reaction, seize []int) error {
+	st := in.s
+	if st.Pending == nil {
+		if st.Outcome.Done() {
 			return ErrOver
 		}
 		return errors.New("edge: no action awaits reactions: call Act first")
 	}
-	d := Declaration{Action: st.pending, Reactions: reactions, Seize: seize}
+	d := Declaration{Action: *st.Pending, Reactions: reactions, Seize: seize}
 	ps, err := in.compile(&d)
 	if err != nil {
 		return err
@@ -454,23 +453,23 @@ func (in *Interaction) React(r *dice.Roller, reactions []Reaction, seize []int) 
 }
 
 // resolve rolls and settles a compiled round and applies the round limit.
-func (in *Interaction) resolve(r *dice.Roller, ps []participant) {
-	in.st.inFlight = false
+func (in *game) resolve(r *dice.Roller, ps []participant) {
+	in.s.Pending = nil
 	in.rollAll(r, ps)
 	in.timeUp()
 }
 
-// Play resolves one round with the given declaration ("Wagering Edge Dice",
+// play resolves one round with the given declaration ("Wagering Edge Dice",
 // "Resolving a Wager", "Multiple Parties") under the same rules as Step:
 // outside factors due must be made first (Factors), and the round limit
 // (Rules.MaxRounds) ends the interaction. Concessions are the caller's,
 // through Concede. An illegal declaration returns an error and changes
 // nothing.
-func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
+func (in *game) play(r *dice.Roller, d *Declaration) error {
 	if d == nil {
 		return errors.New("edge: no declaration: give the round's action and reactions")
 	}
-	if in.st.inFlight {
+	if in.s.Pending != nil {
 		return ErrInFlight
 	}
 	ps, err := in.compile(d)
@@ -482,7 +481,7 @@ func (in *Interaction) Play(r *dice.Roller, d *Declaration) error {
 }
 
 // rollAll rolls every check of a prepared round and settles it.
-func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
+func (in *game) rollAll(r *dice.Roller, ps []participant) {
 	for i := range ps {
 		ps[i].total = in.roll(r) + ps[i].mod
 	}
@@ -491,17 +490,19 @@ func (in *Interaction) rollAll(r *dice.Roller, ps []participant) {
 
 // settle resolves a round of rolled checks: dice pass, usage is recorded,
 // the initiative moves and parties that ran out leave.
-func (in *Interaction) settle(ps []participant) {
-	st := &in.st
-	round := st.round + 1
+func (in *game) settle(ps []participant) {
+	st := in.s
+	round := st.Round + 1
 	if in.Sink != nil {
 		in.emitChecks(ps, round)
 	}
-	moved, drained := in.exchange(ps, in.nAct, min(in.nStaked, len(ps)), round)
-	st.transfers += moved
+	moved, drained := in.exchange(ps, in.w.nAct, min(in.w.nStaked, len(ps)), round)
+	st.Transfers += moved
 	if in.rules.FactorPenalty == NextRound {
-		for g := range st.mem {
-			st.mem[g].penalty = 0
+		for p := range st.Parties {
+			for m := range st.Parties[p].Members {
+				st.Parties[p].Members[m].Penalty = 0
+			}
 		}
 	}
 	for i := range ps {
@@ -514,18 +515,18 @@ func (in *Interaction) settle(ps []participant) {
 		if drained {
 			in.eliminate()
 		}
-		if !st.outcome.Done() {
+		if !st.Outcome.Done() {
 			in.endTurn(ps, best)
 		}
 		return
 	}
-	st.round = round
+	st.Round = round
 	if best >= 0 {
 		in.setInitiative(ps[best].party)
 	}
 	if drained {
 		// Only a party that lost its last die this round can leave: a
-		// party holds no dice exactly when it is out (SetState checks it).
+		// party holds no dice exactly when it is out (State.Check checks it).
 		in.eliminate()
 	}
 }
@@ -534,12 +535,16 @@ func (in *Interaction) settle(ps []participant) {
 // EveryParty), once the parties it drained are out: the turn's best check
 // competes for the round's, and after the last turn the round ends and its
 // best check's party takes the initiative.
-func (in *Interaction) endTurn(ps []participant, best int) {
-	st := &in.st
-	st.acted[ps[0].party] = true // the acting party's checks come first
-	if best >= 0 && (!st.hasBest || in.outranks(&ps[best], &st.roundBest) ||
-		(!in.outranks(&st.roundBest, &ps[best]) && in.before(ps[best].party, st.roundBest.party))) {
-		st.roundBest, st.hasBest = ps[best], true
+func (in *game) endTurn(ps []participant, best int) {
+	st := in.s
+	first := len(st.Acted) == 0
+	st.Acted = append(st.Acted, ps[0].party) // the acting party's checks come first
+	if best >= 0 {
+		b, rb := &ps[best], &st.RoundBest
+		if first || in.rules.outranks(b.total, b.mod, rb.Total, rb.Mod) ||
+			(!in.rules.outranks(rb.Total, rb.Mod, b.total, b.mod) && in.before(b.party, rb.Party)) {
+			*rb = BestCheck{Party: b.party, Total: b.total, Mod: b.mod}
+		}
 	}
 	if in.actor() >= 0 {
 		return
@@ -549,31 +554,31 @@ func (in *Interaction) endTurn(ps []participant, best int) {
 
 // endRound ends a round where every party acted in turn: the round's best
 // check's party takes the initiative.
-func (in *Interaction) endRound() {
-	st := &in.st
-	st.round++
-	if st.hasBest && !st.out[st.roundBest.party] {
+func (in *game) endRound() {
+	st := in.s
+	st.Round++
+	if len(st.Acted) > 0 && !st.Parties[st.RoundBest.Party].Out {
 		// A party that went out since its best check cannot take the
 		// initiative: it stays where it is (our ruling).
-		in.setInitiative(st.roundBest.party)
+		in.setInitiative(st.RoundBest.Party)
 	}
-	clear(st.acted)
-	st.hasBest = false
+	st.Acted = st.Acted[:0]
+	st.RoundBest = BestCheck{}
 }
 
 // actor returns the party whose turn it is to act: the initiative holder;
 // with Rules.Turns EveryParty, each active party still in once a round,
 // the holder first and then the order of action (-1 when all have).
-func (in *Interaction) actor() int {
-	st := &in.st
+func (in *game) actor() int {
+	st := in.s
 	if in.rules.Turns == HolderActs {
-		return st.initiative
+		return st.Initiative
 	}
-	if !st.acted[st.initiative] && !st.out[st.initiative] {
-		return st.initiative
+	if !slices.Contains(st.Acted, st.Initiative) && !st.Parties[st.Initiative].Out {
+		return st.Initiative
 	}
-	for _, p := range st.order {
-		if !st.acted[p] && !st.out[p] {
+	for _, p := range st.Order {
+		if !slices.Contains(st.Acted, p) && !st.Parties[p].Out {
 			return p
 		}
 	}
@@ -582,18 +587,18 @@ func (in *Interaction) actor() int {
 
 // recordUse counts a wagered check for Can't Fool Me Twice: the member's
 // run of rounds with the skill and, unless the skill is safe, its uses.
-func (in *Interaction) recordUse(p *participant, round int) {
-	m := &in.st.mem[p.member]
+func (in *game) recordUse(p *participant, round int) {
+	m := p.state
 	switch {
-	case m.last == p.skill && m.lastRound == round:
+	case m.Last == p.skill && m.LastRound == round:
 		// Again this round (every party acting in turn): the run goes on.
-	case m.last == p.skill && m.lastRound == in.st.round:
-		m.streak = min(m.streak+1, maxCount)
+	case m.Last == p.skill && m.LastRound == in.s.Round:
+		m.Streak = min(m.Streak+1, maxCount)
 	default:
-		m.streak = 1
+		m.Streak = 1
 	}
-	m.last, m.lastRound = p.skill, round
-	if u := &in.st.uses[p.member*len(in.skills)+p.skill]; !in.kind[p.skill].safe && *u < maxCount {
+	m.Last, m.LastRound = p.skill, round
+	if u := &m.Uses[p.skill]; !in.kind[p.skill].safe && *u < maxCount {
 		*u++
 	}
 }
@@ -602,7 +607,7 @@ func (in *Interaction) recordUse(p *participant, round int) {
 // ranked as in the exchange, whose party takes the initiative ("Resolving a
 // Wager"), or -1 when every check is passive (passive parties never take
 // it). Between level checks of two parties Rules.InitiativeTie decides.
-func (in *Interaction) highest(ps []participant) int {
+func (in *game) highest(ps []participant) int {
 	best := -1
 	for i := range ps {
 		p := &ps[i]
@@ -622,8 +627,8 @@ func (in *Interaction) highest(ps []participant) int {
 // the next higher rank, if any. Every move is decided from the checks
 // alone, so dice won this round are never at risk again. It returns how
 // many moved and whether a party lost its last die.
-func (in *Interaction) exchange(ps []participant, nA, nS, round int) (int, bool) {
-	edge := in.st.edge
+func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
+	parties := in.s.Parties
 	moved, drained := 0, false
 	for i := range nS {
 		opposing := ps[nA:nS]
@@ -635,9 +640,9 @@ func (in *Interaction) exchange(ps []participant, nA, nS, round int) (int, bool)
 			continue
 		}
 		p, q := &ps[i], &opposing[j]
-		edge[p.party]--
-		edge[q.party]++
-		drained = drained || edge[p.party] == 0
+		parties[p.party].Edge--
+		parties[q.party].Edge++
+		drained = drained || parties[p.party].Edge == 0
 		moved++
 		if in.Sink != nil {
 			in.emitTransfer(p, q, round)
@@ -648,7 +653,7 @@ func (in *Interaction) exchange(ps []participant, nA, nS, round int) (int, bool)
 
 // nextAbove returns the index of the lowest check in opposing that
 // outranks c (the first of level ones), or -1 when none does.
-func (in *Interaction) nextAbove(opposing []participant, c *participant) int {
+func (in *game) nextAbove(opposing []participant, c *participant) int {
 	to := -1
 	for j := range opposing {
 		if in.outranks(&opposing[j], c) && (to < 0 || in.outranks(&opposing[to], &opposing[j])) {
@@ -659,7 +664,7 @@ func (in *Interaction) nextAbove(opposing []participant, c *participant) int {
 }
 
 // emitChecks reports a round's checks.
-func (in *Interaction) emitChecks(ps []participant, round int) {
+func (in *game) emitChecks(ps []participant, round int) {
 	for i := range ps {
 		p := &ps[i]
 		if in.Sink != nil {
@@ -670,7 +675,7 @@ func (in *Interaction) emitChecks(ps []participant, round int) {
 }
 
 // emitTransfer reports a die passing from check p to check q.
-func (in *Interaction) emitTransfer(p, q *participant, round int) {
+func (in *game) emitTransfer(p, q *participant, round int) {
 	if in.Sink != nil {
 		in.emit(event{Kind: EvTransfer, Round: round, Party: p.party, Member: p.member - in.parties[p.party].lo,
 			Skill: -1, To: q.party, ToMember: q.member - in.parties[q.party].lo, Dice: 1})
@@ -679,12 +684,12 @@ func (in *Interaction) emitTransfer(p, q *participant, round int) {
 
 // before reports whether party p wins an initiative tie against q: the
 // holder first (HolderKeeps), then the order of action.
-func (in *Interaction) before(p, q int) bool {
-	st := &in.st
-	if in.rules.InitiativeTie == HolderKeeps && (p == st.initiative || q == st.initiative) {
-		return p == st.initiative
+func (in *game) before(p, q int) bool {
+	st := in.s
+	if in.rules.InitiativeTie == HolderKeeps && (p == st.Initiative || q == st.Initiative) {
+		return p == st.Initiative
 	}
-	for _, o := range st.order {
+	for _, o := range st.Order {
 		if o == p || o == q {
 			return o == p
 		}
@@ -692,12 +697,12 @@ func (in *Interaction) before(p, q int) bool {
 	return false
 }
 
-func (in *Interaction) setInitiative(p int) {
-	if p != in.st.initiative {
-		in.st.initiative = p
-		in.st.changes++
+func (in *game) setInitiative(p int) {
+	if p != in.s.Initiative {
+		in.s.Initiative = p
+		in.s.InitiativeChanges++
 		if in.Sink != nil {
-			in.emit(event{Kind: EvInitiative, Round: in.st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+			in.emit(event{Kind: EvInitiative, Round: in.s.Round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 		}
 	}
 }
@@ -705,17 +710,17 @@ func (in *Interaction) setInitiative(p int) {
 // eliminate marks parties without edge dice as out and ends the interaction
 // when only one party is left holding dice ("Winning a Dramatic
 // Interaction").
-func (in *Interaction) eliminate() {
-	st := &in.st
+func (in *game) eliminate() {
+	st := in.s
 	left, last, acting := 0, -1, 0
 	for p := range in.parties {
-		if !st.out[p] && st.edge[p] == 0 {
-			st.out[p] = true
+		if !st.Parties[p].Out && st.Parties[p].Edge == 0 {
+			st.Parties[p].Out = true
 			if in.Sink != nil {
-				in.emit(event{Kind: EvOut, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
+				in.emit(event{Kind: EvOut, Round: st.Round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1})
 			}
 		}
-		if !st.out[p] {
+		if !st.Parties[p].Out {
 			left++
 			last = p
 			if !in.parties[p].passive {
@@ -732,9 +737,9 @@ func (in *Interaction) eliminate() {
 		in.finish(in.judge(RanOut, -1))
 		return
 	}
-	if st.out[st.initiative] {
-		for _, p := range st.order {
-			if !st.out[p] {
+	if st.Parties[st.Initiative].Out {
+		for _, p := range st.Order {
+			if !st.Parties[p].Out {
 				in.setInitiative(p)
 				break
 			}
@@ -744,11 +749,12 @@ func (in *Interaction) eliminate() {
 
 // judge is the outcome of an interaction abandoned before anyone has all
 // the dice: the party with strictly the most dice wins partially.
-func (in *Interaction) judge(e End, by int) Outcome {
-	st := &in.st
+func (in *game) judge(e End, by int) Outcome {
+	st := in.s
 	o := Outcome{End: e, Winner: -1, By: by}
 	most, tied := -1, false
-	for p, n := range st.edge {
+	for p := range st.Parties {
+		n := st.Parties[p].Edge
 		switch {
 		case n > most:
 			most, o.Winner, tied = n, p, false
@@ -763,32 +769,32 @@ func (in *Interaction) judge(e End, by int) Outcome {
 	return o
 }
 
-func (in *Interaction) finish(o Outcome) {
-	in.st.outcome = o
+func (in *game) finish(o Outcome) {
+	in.s.Outcome = o
 	if in.Sink != nil {
-		in.emit(event{Kind: EvEnd, Round: in.st.round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
+		in.emit(event{Kind: EvEnd, Round: in.s.Round, Party: o.Winner, Member: -1, Skill: -1, To: o.By, ToMember: -1, End: o.End})
 	}
 }
 
-// Concede applies party p's choice before a round: Surrender hands all its
+// concede applies party p's choice before a round: Surrender hands all its
 // dice to the party holding the initiative (or, if p holds it, to the
 // party with most dice, earlier in the order on ties) and takes p out;
 // WalkAway ends the interaction with the party holding most dice as partial
 // winner, if the type allows it.
-func (in *Interaction) Concede(p int, c Concession) error {
-	st := &in.st
+func (in *game) concede(p int, c Concession) error {
+	st := in.s
 	switch {
-	case st.outcome.Done():
+	case st.Outcome.Done():
 		return ErrOver
-	case !st.started:
+	case !st.Started:
 		return ErrNotStarted
 	case p < 0 || p >= len(in.parties):
 		return fmt.Errorf("edge: party %d does not exist: parties are 0..%d", p, len(in.parties)-1)
-	case st.out[p]:
+	case st.Parties[p].Out:
 		return fmt.Errorf("edge: %s is already out", in.pname(p))
 	case in.parties[p].passive && c != Continue:
 		return fmt.Errorf("edge: %s is passive and makes no choices", in.pname(p))
-	case st.inFlight && c != Continue:
+	case st.Pending != nil && c != Continue:
 		return ErrInFlight
 	}
 	switch c {
@@ -802,7 +808,7 @@ func (in *Interaction) Concede(p int, c Concession) error {
 			return fmt.Errorf("edge: %s cannot walk away: the GM does not allow it in a %s (rules.types[%q].walk_away)", in.pname(p), in.typeName, in.typeName)
 		}
 		if in.Sink != nil {
-			in.emit(event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
+			in.emit(event{Kind: EvConcede, Round: st.Round, Party: p, Member: -1, Skill: -1, To: -1, ToMember: -1, Concession: WalkAway})
 		}
 		in.finish(in.judge(WalkedAway, p))
 		return nil
@@ -812,30 +818,30 @@ func (in *Interaction) Concede(p int, c Concession) error {
 
 // surrender hands all of party p's dice over (Rules.SurrenderTo says to
 // whom) and takes it out of the interaction.
-func (in *Interaction) surrender(p int) {
-	st := &in.st
-	to := st.initiative
-	if in.rules.SurrenderTo == ToMostDice || to == p || to < 0 || st.out[to] {
+func (in *game) surrender(p int) {
+	st := in.s
+	to := st.Initiative
+	if in.rules.SurrenderTo == ToMostDice || to == p || to < 0 || st.Parties[to].Out {
 		to = -1
 		for _, q := range in.byOrder() {
-			if q != p && !st.out[q] && (to < 0 || st.edge[q] > st.edge[to]) {
+			if q != p && !st.Parties[q].Out && (to < 0 || st.Parties[q].Edge > st.Parties[to].Edge) {
 				to = q
 			}
 		}
 	}
-	n := st.edge[p]
-	st.edge[to] += n
-	st.edge[p] = 0
-	st.transfers += n
+	n := st.Parties[p].Edge
+	st.Parties[to].Edge += n
+	st.Parties[p].Edge = 0
+	st.Transfers += n
 	if in.Sink != nil {
-		in.emit(event{Kind: EvConcede, Round: st.round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
+		in.emit(event{Kind: EvConcede, Round: st.Round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
 	}
 	in.eliminate()
-	if st.outcome.End == RanOut {
-		st.outcome.End = Surrendered
-		st.outcome.By = p
+	if st.Outcome.End == RanOut {
+		st.Outcome.End = Surrendered
+		st.Outcome.By = p
 	}
-	if !st.outcome.Done() && in.midRound() && in.actor() < 0 {
+	if !st.Outcome.Done() && in.midRound() && in.actor() < 0 {
 		// The last party yet to act this round surrendered.
 		in.endRound()
 	}
@@ -843,8 +849,8 @@ func (in *Interaction) surrender(p int) {
 
 // byOrder lists every party: the order of action first, then the rest
 // (passive parties) in listing order. It uses scratch space.
-func (in *Interaction) byOrder() []int {
-	out := append(in.ordered[:0], in.st.order...)
+func (in *game) byOrder() []int {
+	out := append(in.w.ordered[:0], in.s.Order...)
 	for p := range in.parties {
 		if in.parties[p].passive {
 			out = append(out, p)
@@ -853,36 +859,37 @@ func (in *Interaction) byOrder() []int {
 	return out
 }
 
-// Abandon has group member m of party p abandon its stragglers ("Large
+// abandon has group member m of party p abandon its stragglers ("Large
 // Parties"): from now on its modifier is one rank lower and it no longer
 // suffers that modifier as a penalty on endurance-type checks.
-func (in *Interaction) Abandon(p, m int) error {
+func (in *game) abandon(p, m int) error {
 	g := in.member(p, m)
 	switch {
-	case in.st.outcome.Done():
+	case in.s.Outcome.Done():
 		return ErrOver
 	case g < 0:
 		return fmt.Errorf("edge: party %d has no member %d", p, m)
 	case in.size[g] <= 1:
 		return fmt.Errorf("edge: %s is not a group (size %d) and has no stragglers", in.names[g], in.size[g])
-	case in.st.mem[g].abandoned:
+	case in.mem(g).Abandoned:
 		return fmt.Errorf("edge: %s has already abandoned its stragglers", in.names[g])
 	}
-	in.st.mem[g].abandoned = true
-	in.st.mem[g].rank = max(in.st.mem[g].rank-1, 0)
+	ms := in.mem(g)
+	ms.Abandoned = true
+	ms.Rank = max(ms.Rank-1, 0)
 	if in.Sink != nil {
-		in.emit(event{Kind: EvAbandon, Round: in.st.round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
+		in.emit(event{Kind: EvAbandon, Round: in.s.Round, Party: p, Member: m, Skill: -1, To: -1, ToMember: -1})
 	}
 	return nil
 }
 
-// Outside makes the GM's outside-factor check f between rounds ("Outside
+// outsideCheck makes the GM's outside-factor check f between rounds ("Outside
 // Factors"): every member of the parties it names (all parties still in
 // when it names none) rolls f.Skill against f.DC, wagering nothing; each who
 // fails takes f.Penalty on every later check.
-func (in *Interaction) Outside(r *dice.Roller, f Factor) error {
-	st := &in.st
-	if st.outcome.Done() {
+func (in *game) outsideCheck(r *dice.Roller, f Factor) error {
+	st := in.s
+	if st.Outcome.Done() {
 		return ErrOver
 	}
 	s, ok := in.skillIdx[f.Skill]
@@ -904,10 +911,10 @@ func (in *Interaction) Outside(r *dice.Roller, f Factor) error {
 		}
 	}
 	if in.factorsDue() && in.scheduled(f) {
-		return fmt.Errorf("edge: outside factor %s DC %d is scheduled before round %d: make it with Factors, which marks it made", f.Skill, f.DC, st.round+1)
+		return fmt.Errorf("edge: outside factor %s DC %d is scheduled before round %d: make it with Factors, which marks it made", f.Skill, f.DC, st.Round+1)
 	}
 	for p := range in.parties {
-		if st.out[p] || (len(f.Parties) > 0 && !in.named(f.Parties, p)) {
+		if st.Parties[p].Out || (len(f.Parties) > 0 && !in.named(f.Parties, p)) {
 			continue
 		}
 		in.outside(r, p, s, f.DC, f.Penalty)
@@ -917,9 +924,9 @@ func (in *Interaction) Outside(r *dice.Roller, f Factor) error {
 
 // scheduled reports whether f is one of the scenario's outside factors
 // due before the next round.
-func (in *Interaction) scheduled(f Factor) bool {
+func (in *game) scheduled(f Factor) bool {
 	for _, g := range in.factors {
-		if g.due(in.st.round+1) && g.After == f.After && g.Every == f.Every && g.Skill == f.Skill &&
+		if g.due(in.s.Round+1) && g.After == f.After && g.Every == f.Every && g.Skill == f.Skill &&
 			g.DC == f.DC && g.Penalty == f.Penalty && slices.Equal(g.Parties, f.Parties) {
 			return true
 		}
@@ -927,7 +934,7 @@ func (in *Interaction) scheduled(f Factor) bool {
 	return false
 }
 
-func (in *Interaction) named(names []string, p int) bool {
+func (in *Engine) named(names []string, p int) bool {
 	for _, n := range names {
 		if n == in.parties[p].name {
 			return true
@@ -936,7 +943,7 @@ func (in *Interaction) named(names []string, p int) bool {
 	return false
 }
 
-func (in *Interaction) partyIndex(name string) int {
+func (in *Engine) partyIndex(name string) int {
 	for p := range in.parties {
 		if in.parties[p].name == name {
 			return p
@@ -945,36 +952,37 @@ func (in *Interaction) partyIndex(name string) int {
 	return -1
 }
 
-func (in *Interaction) outside(r *dice.Roller, p, s, dc, pen int) {
+func (in *game) outside(r *dice.Roller, p, s, dc, pen int) {
 	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-		mod := in.base(g, s)
+		m := in.mem(g)
+		mod := in.base(g, m, s)
 		v := in.roll(r)
 		fail := v+mod < dc
 		if fail {
 			// Bounded so a check's modifier always fits the exchange's ranking.
-			in.st.mem[g].penalty = max(in.st.mem[g].penalty+pen, -maxPenalty)
+			m.Penalty = max(m.Penalty+pen, -maxPenalty)
 		}
 		if in.Sink != nil {
-			in.emit(event{Kind: EvOutside, Round: in.st.round, Party: p, Member: g - in.parties[p].lo, Skill: s,
+			in.emit(event{Kind: EvOutside, Round: in.s.Round, Party: p, Member: g - in.parties[p].lo, Skill: s,
 				Roll: v, Mod: mod, Total: v + mod, Failed: fail, Dice: pen, To: -1, ToMember: -1})
 		}
 	}
 }
 
-// Step advances the interaction by one decision point using the parties'
+// step advances the interaction by one decision point using the parties'
 // policies: the starting checks if not yet made; else the outside factors
 // due before the next round, if any (groups about to check an
 // endurance-type skill may abandon their stragglers first); else each
 // party's chance to surrender or walk away, and one round. A policy's
 // illegal choice returns an error naming it and changes neither the state
 // nor the Roller.
-func (in *Interaction) Step(r *dice.Roller) error {
-	st := &in.st
-	if st.outcome.Done() {
+func (in *game) step(r *dice.Roller) error {
+	st := in.s
+	if st.Outcome.Done() {
 		return ErrOver
 	}
-	if !st.started {
-		return in.Start(r)
+	if !st.Started {
+		return in.starting(r)
 	}
 	if in.factorsDue() {
 		in.makeFactors(r, true)
@@ -985,9 +993,9 @@ func (in *Interaction) Step(r *dice.Roller) error {
 
 // factorsDue reports whether scheduled outside factors are due before the
 // next round and not yet made.
-func (in *Interaction) factorsDue() bool {
-	next := in.st.round + 1
-	if in.st.factored >= next {
+func (in *game) factorsDue() bool {
+	next := in.s.Round + 1
+	if in.s.Factored >= next {
 		return false
 	}
 	for _, f := range in.factors {
@@ -998,19 +1006,19 @@ func (in *Interaction) factorsDue() bool {
 	return false
 }
 
-// Factors makes the scheduled outside-factor checks due before the next
+// factorsStep makes the scheduled outside-factor checks due before the next
 // round ("Outside Factors"), as Step does; a round cannot be played while
 // they are due. A group that should abandon its stragglers before an
 // endurance-type check calls Abandon first.
-func (in *Interaction) Factors(r *dice.Roller) error {
-	st := &in.st
+func (in *game) factorsStep(r *dice.Roller) error {
+	st := in.s
 	switch {
-	case st.outcome.Done():
+	case st.Outcome.Done():
 		return ErrOver
-	case !st.started:
+	case !st.Started:
 		return ErrNotStarted
 	case !in.factorsDue():
-		return fmt.Errorf("edge: no outside factors are due before round %d", st.round+1)
+		return fmt.Errorf("edge: no outside factors are due before round %d", st.Round+1)
 	}
 	in.makeFactors(r, false)
 	return nil
@@ -1018,8 +1026,8 @@ func (in *Interaction) Factors(r *dice.Roller) error {
 
 // choose lets the policies concede or declare a round, and plays it; an
 // action declared by hand (Act) is answered by the targets' policies.
-func (in *Interaction) choose(r *dice.Roller) error {
-	if !in.st.inFlight && !in.midRound() {
+func (in *game) choose(r *dice.Roller) error {
+	if in.s.Pending == nil && !in.midRound() {
 		if conceded, err := in.concessions(); err != nil || conceded {
 			return err
 		}
@@ -1034,27 +1042,27 @@ func (in *Interaction) choose(r *dice.Roller) error {
 
 // midRound reports whether some party has taken its turn this round
 // (every party acting in turn).
-func (in *Interaction) midRound() bool { return slices.Contains(in.st.acted, true) }
+func (in *game) midRound() bool { return len(in.s.Acted) > 0 }
 
 // timeUp ends the interaction once it has lasted rules.max_rounds.
-func (in *Interaction) timeUp() {
-	st := &in.st
-	if mr := in.rules.MaxRounds; mr > 0 && st.round >= mr && !st.outcome.Done() {
+func (in *game) timeUp() {
+	st := in.s
+	if mr := in.rules.MaxRounds; mr > 0 && st.Round >= mr && !st.Outcome.Done() {
 		in.finish(in.judge(TimeUp, -1))
 	}
 }
 
 // concessions asks each active party, in the order of action, whether it
 // surrenders or walks away, and applies the first that does.
-func (in *Interaction) concessions() (bool, error) {
-	st := &in.st
-	v := &in.view
-	for _, p := range st.order {
-		if st.out[p] {
+func (in *game) concessions() (bool, error) {
+	st := in.s
+	v := &in.w.view
+	for _, p := range st.Order {
+		if st.Parties[p].Out {
 			continue
 		}
 		if c := in.pol[p].Concede(v, p); c != Continue {
-			if err := in.Concede(p, c); err != nil {
+			if err := in.concede(p, c); err != nil {
 				return false, fmt.Errorf("edge: policy of %s: %w", in.pname(p), err)
 			}
 			return true, nil
@@ -1063,20 +1071,20 @@ func (in *Interaction) concessions() (bool, error) {
 	return false, nil
 }
 
-// declare fills in.decl from the policies, validates it, lets groups about
+// declare fills in.w.decl from the policies, validates it, lets groups about
 // to make endurance-type checks abandon their stragglers, and returns the
 // round's checks.
-func (in *Interaction) declare() ([]participant, error) {
-	st := &in.st
-	v := &in.view
-	d := &in.decl
+func (in *game) declare() ([]participant, error) {
+	st := in.s
+	v := &in.w.view
+	d := &in.w.decl
 	a := &d.Action
 	a.Party = in.actor()
 	a.Targets = a.Targets[:0]
 	a.Checks = a.Checks[:0]
-	if st.inFlight {
-		a.Targets = append(a.Targets, st.pending.Targets...)
-		a.Checks = append(a.Checks, st.pending.Checks...)
+	if st.Pending != nil {
+		a.Targets = append(a.Targets, st.Pending.Targets...)
+		a.Checks = append(a.Checks, st.Pending.Checks...)
 	} else {
 		in.pol[a.Party].Act(v, a.Party, a)
 	}
@@ -1084,7 +1092,7 @@ func (in *Interaction) declare() ([]participant, error) {
 	d.Reactions = d.Reactions[:0]
 	d.Seize = d.Seize[:0]
 	for _, t := range a.Targets {
-		if t < 0 || t >= len(in.parties) || t == a.Party || in.parties[t].passive || st.out[t] || len(d.Reactions) == cap(d.Reactions) {
+		if t < 0 || t >= len(in.parties) || t == a.Party || in.parties[t].passive || st.Parties[t].Out || len(d.Reactions) == cap(d.Reactions) {
 			continue
 		}
 		d.Reactions = d.Reactions[:len(d.Reactions)+1]
@@ -1093,8 +1101,8 @@ func (in *Interaction) declare() ([]participant, error) {
 		rc.Checks = rc.Checks[:0]
 		in.pol[t].React(v, t, a, rc)
 	}
-	for _, p := range st.order {
-		if in.rules.Turns == HolderActs && p != a.Party && !slices.Contains(a.Targets, p) && !st.out[p] && in.pol[p].Seize(v, p) {
+	for _, p := range st.Order {
+		if in.rules.Turns == HolderActs && p != a.Party && !slices.Contains(a.Targets, p) && !st.Parties[p].Out && in.pol[p].Seize(v, p) {
 			d.Seize = append(d.Seize, p)
 		}
 	}
@@ -1113,13 +1121,13 @@ func (in *Interaction) declare() ([]participant, error) {
 
 // abandons asks each group about to make an endurance-type check whether
 // it abandons its stragglers first, and reports whether any did.
-func (in *Interaction) abandons(v *View, d *Declaration) bool {
+func (in *game) abandons(v *View, d *Declaration) bool {
 	shed := false
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.kind[u.Skill].endurance && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, u.Member) {
-				_ = in.Abandon(p, u.Member) // legal: checked above
+			if in.size[g] > 1 && in.kind[u.Skill].endurance && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, u.Member) {
+				_ = in.abandon(p, u.Member) // legal: checked above
 				shed = true
 			}
 		}
@@ -1134,15 +1142,15 @@ func (in *Interaction) abandons(v *View, d *Declaration) bool {
 // makeFactors makes the outside-factor checks due before the next round,
 // first asking the policies (with ask) whether groups abandon their
 // stragglers before an endurance-type check.
-func (in *Interaction) makeFactors(r *dice.Roller, ask bool) {
-	st := &in.st
-	next := st.round + 1
+func (in *game) makeFactors(r *dice.Roller, ask bool) {
+	st := in.s
+	next := st.Round + 1
 	for _, f := range in.factors {
 		if !f.due(next) {
 			continue
 		}
 		for p := range in.parties {
-			if st.out[p] || !f.parties[p] {
+			if st.Parties[p].Out || !f.parties[p] {
 				continue
 			}
 			if ask && in.kind[f.skill].endurance && !in.parties[p].passive {
@@ -1151,28 +1159,159 @@ func (in *Interaction) makeFactors(r *dice.Roller, ask bool) {
 			in.outside(r, p, f.skill, f.DC, f.Penalty)
 		}
 	}
-	st.factored = next
+	st.Factored = next
 }
 
 // askAbandon asks party p's policy, for each of its groups that still has
 // stragglers, whether it abandons them.
-func (in *Interaction) askAbandon(p int) {
-	v := &in.view
+func (in *game) askAbandon(p int) {
+	v := &in.w.view
 	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
 		m := g - in.parties[p].lo
-		if in.size[g] > 1 && !in.st.mem[g].abandoned && in.pol[p].Abandon(v, p, m) {
-			_ = in.Abandon(p, m) // legal: checked above
+		if in.size[g] > 1 && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, m) {
+			_ = in.abandon(p, m) // legal: checked above
 		}
 	}
 }
 
-// Run steps with the policies until the interaction ends and returns the
+// run steps with the policies until the interaction ends and returns the
 // outcome.
-func (in *Interaction) Run(r *dice.Roller) (Outcome, error) {
-	for !in.st.outcome.Done() {
-		if err := in.Step(r); err != nil {
-			return in.st.outcome, err
+func (in *game) run(r *dice.Roller) (Outcome, error) {
+	for !in.s.Outcome.Done() {
+		if err := in.step(r); err != nil {
+			return in.s.Outcome, err
 		}
 	}
-	return in.st.outcome, nil
+	return in.s.Outcome, nil
+}
+
+// The steps a caller takes: each checks that s belongs to the engine and is
+// whole (Check), then the step checks its own input, and only then changes
+// s or rolls.
+
+// Start makes the starting checks and sets the order of action ("Beginning
+// a Dramatic Interaction"): each active party's best member rolls the
+// type's starting skill, highest first (ties by Rules.TieBreak, then the
+// party listed first); in a temptation the tempters go first, in listing
+// order. Passive parties never act and take no place in the order.
+func (e *Engine) Start(s *State, r *dice.Roller) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.starting(r)
+}
+
+// Factors makes the scheduled outside-factor checks due before the next
+// round ("Outside Factors"), as Step does; a round cannot be played while
+// they are due. A group that should abandon its stragglers before an
+// endurance-type check calls Abandon first.
+func (e *Engine) Factors(s *State, r *dice.Roller) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.factorsStep(r)
+}
+
+// Act declares the round's action ("Wagering Edge Dice"): the party whose
+// turn it is names its targets and its members' checks, each wagering a
+// die. Nothing is rolled: the action waits in s.Pending for the targets'
+// reactions (React), so a saved game can wait for the reacting player. An
+// illegal action returns an error and changes nothing.
+func (e *Engine) Act(s *State, a *Action) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.act(a)
+}
+
+// React answers the pending action (Act) and resolves the round: one
+// reaction per targeted party that is not passive, and the untargeted
+// parties that roll to seize the initiative. An illegal answer returns an
+// error and changes neither the state nor the Roller.
+func (e *Engine) React(s *State, r *dice.Roller, reactions []Reaction, seize []int) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.react(r, reactions, seize)
+}
+
+// Play resolves one round with the given declaration ("Wagering Edge
+// Dice", "Resolving a Wager", "Multiple Parties"), Act and React at once,
+// under the same rules as Step: outside factors due must be made first
+// (Factors), and the round limit (Rules.MaxRounds) ends the interaction.
+// Concessions are the caller's, through Concede. An illegal declaration
+// returns an error and changes nothing.
+func (e *Engine) Play(s *State, r *dice.Roller, d *Declaration) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.play(r, d)
+}
+
+// Concede applies party p's choice before a round: Surrender hands all its
+// dice over (Rules.SurrenderTo says to whom) and takes p out; WalkAway
+// ends the interaction with the party holding most dice as partial
+// winner, if the type allows it.
+func (e *Engine) Concede(s *State, p int, c Concession) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.concede(p, c)
+}
+
+// Abandon has group member m of party p abandon its stragglers ("Large
+// Parties"): from now on its modifier is one rank lower and it no longer
+// suffers that modifier as a penalty on endurance-type checks.
+func (e *Engine) Abandon(s *State, p, m int) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.abandon(p, m)
+}
+
+// Outside makes the GM's ad hoc outside-factor check f between rounds
+// ("Outside Factors"): every member of the parties it names (all parties
+// still in when it names none) rolls f.Skill against f.DC, wagering
+// nothing; each who fails takes f.Penalty on later checks. A factor the
+// scenario schedules is made with Factors, which marks it made.
+func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.outsideCheck(r, f)
+}
+
+// Step advances s by one decision point with the parties' policies: the
+// starting checks if not yet made; else the outside factors due before
+// the next round, if any (groups about to check an endurance-type skill
+// may abandon their stragglers first); else each party's chance to
+// surrender or walk away, and one round (or one party's turn, when every
+// party acts). A policy's illegal choice returns an error naming it and
+// changes neither the state nor the Roller.
+func (e *Engine) Step(s *State, r *dice.Roller) error {
+	in, err := e.begin(s)
+	if err != nil {
+		return err
+	}
+	return in.step(r)
+}
+
+// Run steps s with the policies until the interaction ends and returns
+// the outcome. s is checked once, before the first step: the policies see
+// it through a read-only View, and neither they nor the Sink may change it
+// while Run plays.
+func (e *Engine) Run(s *State, r *dice.Roller) (Outcome, error) {
+	in, err := e.begin(s)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return in.run(r)
 }

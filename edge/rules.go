@@ -309,3 +309,20 @@ func (r *Rules) repetitionPenalty(n int) int {
 	}
 	return r.Repetition[min(n, len(r.Repetition))-1]
 }
+
+// same reports whether o are the same rules as r, field by field (an
+// empty list or map and none are the same, as in JSON).
+func (r *Rules) same(o *Rules) bool {
+	return r.Check.Equal(o.Check) && r.StartEdge == o.StartEdge && slices.Equal(r.Repetition, o.Repetition) &&
+		r.Unpaired == o.Unpaired && slices.Equal(r.Opposed, o.Opposed) && maps.EqualFunc(r.Types, o.Types, Type.same) &&
+		slices.Equal(r.Progression, o.Progression) && slices.Equal(r.Endurance, o.Endurance) &&
+		r.MultiTarget == o.MultiTarget && r.MaxRounds == o.MaxRounds && r.TieBreak == o.TieBreak &&
+		r.InitiativeTie == o.InitiativeTie && r.PassiveStake == o.PassiveStake && r.SurrenderTo == o.SurrenderTo &&
+		r.PartyCheck == o.PartyCheck && r.FactorPenalty == o.FactorPenalty && r.Turns == o.Turns
+}
+
+// same reports whether o is the same interaction type as t.
+func (t Type) same(o Type) bool {
+	return t.Start == o.Start && t.TempterFirst == o.TempterFirst && t.Seize == o.Seize &&
+		slices.Equal(t.Skills, o.Skills) && slices.Equal(t.Safe, o.Safe) && t.WalkAway == o.WalkAway
+}

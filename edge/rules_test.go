@@ -12,10 +12,10 @@ import (
 
 // social builds a social interaction of one-member parties with the given
 // names and skills.
-func social(t *testing.T, parties ...Party) *Interaction {
+func social(t *testing.T, parties ...Party) *session {
 	t.Helper()
 	s := Scenario{Rules: DefaultRules(), Type: "social", Parties: parties}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,10 @@ package edge
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/stakesrpg/stakes/internal/named"
 )
@@ -18,13 +21,31 @@ type savedState struct {
 	Initiative        string       `json:"initiative,omitempty"`
 	Order             []string     `json:"order"`
 	Factored          int          `json:"factored,omitempty"`
-	Parties           []PartyState `json:"parties"`
+	Parties           []savedParty `json:"parties"`
 	Outcome           savedOutcome `json:"outcome"`
 	Transfers         int          `json:"transfers"`
 	InitiativeChanges int          `json:"initiative_changes"`
 	Pending           *savedAction `json:"pending,omitempty"`
 	Acted             []string     `json:"acted,omitempty"`
 	RoundBest         *savedBest   `json:"round_best,omitempty"`
+}
+
+type savedParty struct {
+	Name    string        `json:"name"`
+	Edge    int           `json:"edge"`
+	Out     bool          `json:"out,omitempty"`
+	Members []savedMember `json:"members"`
+}
+
+type savedMember struct {
+	Name      string         `json:"name"`
+	Uses      map[string]int `json:"uses,omitempty"`
+	Last      string         `json:"last,omitempty"`
+	LastRound int            `json:"last_round"`
+	Streak    int            `json:"streak,omitempty"`
+	Penalty   int            `json:"penalty,omitempty"`
+	Rank      int            `json:"rank,omitempty"`
+	Abandoned bool           `json:"abandoned,omitempty"`
 }
 
 type savedOutcome struct {
@@ -103,7 +124,7 @@ func (s State) MarshalJSON() ([]byte, error) {
 	nm := namerOf(s.Scenario)
 	party := func(field string, p int) (string, error) { return name(field, "party", nm.parties, p) }
 	j := savedState{Scenario: s.Scenario, Round: s.Round, Started: s.Started, Factored: s.Factored,
-		Parties: s.Parties, Transfers: s.Transfers, InitiativeChanges: s.InitiativeChanges, Order: []string{}}
+		Transfers: s.Transfers, InitiativeChanges: s.InitiativeChanges, Order: []string{}}
 	var err error
 	errs := func(e error) {
 		if err == nil {
@@ -122,11 +143,13 @@ func (s State) MarshalJSON() ([]byte, error) {
 	errs(e)
 	j.Outcome.By, e = party("state.outcome.by", s.Outcome.By)
 	errs(e)
-	if b := s.RoundBest; b != nil {
+	if b := s.RoundBest; len(s.Acted) > 0 {
 		j.RoundBest = &savedBest{Total: b.Total, Mod: b.Mod}
 		j.RoundBest.Party, e = party("state.round_best.party", b.Party)
 		errs(e)
 	}
+	j.Parties, e = nm.saveParties(s.Parties)
+	errs(e)
 	if a := s.Pending; a != nil {
 		j.Pending, e = nm.saveAction(a)
 		errs(e)
@@ -182,7 +205,7 @@ func (s *State) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	nm := namerOf(j.Scenario)
-	t := State{Scenario: j.Scenario, Round: j.Round, Started: j.Started, Factored: j.Factored, Parties: j.Parties,
+	t := State{Scenario: j.Scenario, Round: j.Round, Started: j.Started, Factored: j.Factored,
 		Transfers: j.Transfers, InitiativeChanges: j.InitiativeChanges}
 	var err error
 	if t.Initiative, err = index("state.initiative", "party", nm.parties, j.Initiative); err != nil {
@@ -204,11 +227,17 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	if t.Outcome.By, err = index("state.outcome.by", "party", nm.parties, j.Outcome.By); err != nil {
 		return err
 	}
+	if (j.RoundBest != nil) != (len(t.Acted) > 0) {
+		return errors.New("edge: state.acted and state.round_best go together: the round's best check is known once a party has acted")
+	}
 	if b := j.RoundBest; b != nil {
-		t.RoundBest = &BestCheck{Total: b.Total, Mod: b.Mod}
+		t.RoundBest = BestCheck{Total: b.Total, Mod: b.Mod}
 		if t.RoundBest.Party, err = index("state.round_best.party", "party", nm.parties, b.Party); err != nil {
 			return err
 		}
+	}
+	if t.Parties, err = nm.loadParties(j.Parties); err != nil {
+		return err
 	}
 	if j.Pending != nil {
 		if t.Pending, err = nm.loadAction(j.Pending); err != nil {
@@ -265,4 +294,67 @@ func (nm namer) loadAction(j *savedAction) (*Action, error) {
 		a.Checks = append(a.Checks, Use{Member: m, Skill: s, Mod: u.Mod})
 	}
 	return a, nil
+}
+
+// saveParties writes the parties' states with skills by name; a skill or
+// member count that does not fit the scenario is an error.
+func (nm namer) saveParties(ps []PartyState) ([]savedParty, error) {
+	out := make([]savedParty, 0, len(ps))
+	for p, ps := range ps {
+		sp := savedParty{Name: ps.Name, Edge: ps.Edge, Out: ps.Out, Members: []savedMember{}}
+		for m, ms := range ps.Members {
+			field := fmt.Sprintf("state.parties[%d].members[%d]", p, m)
+			sm := savedMember{Name: ms.Name, LastRound: ms.LastRound, Streak: ms.Streak, Penalty: ms.Penalty, Rank: ms.Rank, Abandoned: ms.Abandoned}
+			var err error
+			if sm.Last, err = name(field+".last", "skill", nm.skills, ms.Last); err != nil {
+				return nil, err
+			}
+			if len(ms.Uses) > len(nm.skills) {
+				return nil, fmt.Errorf("edge: %s.uses has %d counts: the scenario has %d skills", field, len(ms.Uses), len(nm.skills))
+			}
+			for s, n := range ms.Uses {
+				if n != 0 {
+					if sm.Uses == nil {
+						sm.Uses = map[string]int{}
+					}
+					sm.Uses[nm.skills[s]] = n
+				}
+			}
+			sp.Members = append(sp.Members, sm)
+		}
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+// loadParties reads the parties' states written by saveParties: every
+// skill named must be one of the scenario's. Counts are bounded by
+// State.Check.
+func (nm namer) loadParties(sps []savedParty) ([]PartyState, error) {
+	out := make([]PartyState, 0, len(sps))
+	for p, sp := range sps {
+		ps := PartyState{Name: sp.Name, Edge: sp.Edge, Out: sp.Out, Members: make([]MemberState, 0, len(sp.Members))}
+		for m, sm := range sp.Members {
+			field := fmt.Sprintf("state.parties[%d].members[%d]", p, m)
+			ms := MemberState{Name: sm.Name, LastRound: sm.LastRound, Streak: sm.Streak, Penalty: sm.Penalty, Rank: sm.Rank,
+				Abandoned: sm.Abandoned, Uses: make([]int, len(nm.skills))}
+			var err error
+			if ms.Last, err = index(field+".last", "skill", nm.skills, sm.Last); err != nil {
+				return nil, err
+			}
+			for _, k := range slices.Sorted(maps.Keys(sm.Uses)) {
+				s, err := index(field+".uses", "skill", nm.skills, k)
+				if err != nil {
+					return nil, err
+				}
+				if s < 0 {
+					return nil, fmt.Errorf("edge: %s.uses: an empty skill name: want one of %s", field, named.Allowed(nm.skills))
+				}
+				ms.Uses[s] = sm.Uses[k]
+			}
+			ps.Members = append(ps.Members, ms)
+		}
+		out = append(out, ps)
+	}
+	return out, nil
 }

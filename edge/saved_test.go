@@ -12,12 +12,12 @@ import (
 // the order of action and the pending action's parties, members and
 // skills, and reads back to the same State.
 func TestSavedStateNamesPartiesMembersAndSkills(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.st.started, in.st.initiative = true, 1
-	in.st.order = append(in.st.order[:0], 1, 0)
+	in.s.Started, in.s.Initiative = true, 1
+	in.s.Order = append(in.s.Order[:0], 1, 0)
 	ranged := skill(t, in, "ranged attack")
 	if err := in.Act(&Action{Party: 1, Targets: []int{0}, Checks: []Use{{Member: 0, Skill: ranged, Mod: -2}}}); err != nil {
 		t.Fatal(err)
@@ -55,12 +55,12 @@ func TestSavedStateNamesPartiesMembersAndSkills(t *testing.T) {
 // TestSavedStateWithAnUnknownNameIsRefused: a name that is not the
 // scenario's is refused, naming the field and the names allowed.
 func TestSavedStateWithAnUnknownNameIsRefused(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.st.started, in.st.initiative = true, 0
-	in.st.order = append(in.st.order[:0], 0, 1)
+	in.s.Started, in.s.Initiative = true, 0
+	in.s.Order = append(in.s.Order[:0], 0, 1)
 	if err := in.Act(&Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, "vehicles")}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestSavedStateWithAnUnknownNameIsRefused(t *testing.T) {
 // TestStateWithANumberOutOfRangeDoesNotSave: a State built by hand with a
 // party number its scenario lacks cannot be written by name.
 func TestStateWithANumberOutOfRangeDoesNotSave(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,14 +105,14 @@ func TestStateWithANumberOutOfRangeDoesNotSave(t *testing.T) {
 // TestEventJSONNamesPartiesMembersAndSkills: the text's car chase round
 // logs its checks and transfers by name.
 func TestEventJSONNamesPartiesMembersAndSkills(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := &Recorder{}
 	in.Sink = rec.Record
-	in.st.started, in.st.initiative = true, 0
-	in.st.order = append(in.st.order[:0], 0, 1)
+	in.s.Started, in.s.Initiative = true, 0
+	in.s.Order = append(in.s.Order[:0], 0, 1)
 	veh, ranged := skill(t, in, "vehicles"), skill(t, in, "ranged attack")
 	d := &Declaration{
 		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: ranged}}},

@@ -1,8 +1,6 @@
 package edge
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -67,27 +65,41 @@ func (s Scenario) clone() Scenario {
 	return c
 }
 
-// equal reports whether s and o are the same scenario: they encode alike.
-func (s Scenario) equal(o Scenario) (bool, error) {
-	a, err := json.Marshal(s)
-	if err != nil {
-		return false, fmt.Errorf("edge: scenario: %w", err)
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		return false, fmt.Errorf("edge: state.scenario: %w", err)
-	}
-	return bytes.Equal(a, b), nil
+// same reports whether o is the same scenario as s, field by field (an
+// empty list or map and none are the same, as in JSON).
+func (s *Scenario) same(o *Scenario) bool {
+	return s.Type == o.Type && s.Rules.same(&o.Rules) &&
+		slices.EqualFunc(s.Parties, o.Parties, Party.same) &&
+		maps.Equal(s.Circumstances, o.Circumstances) &&
+		slices.EqualFunc(s.Factors, o.Factors, Factor.same)
+}
+
+// same reports whether o is the same party as p.
+func (p Party) same(o Party) bool {
+	return p.Name == o.Name && p.BonusEdge == o.BonusEdge && p.Bonus == o.Bonus && p.Passive == o.Passive &&
+		p.Tempter == o.Tempter && p.Policy == o.Policy && slices.EqualFunc(p.Members, o.Members, Member.same)
+}
+
+// same reports whether o is the same member as m.
+func (m Member) same(o Member) bool {
+	return m.Name == o.Name && m.Size == o.Size && maps.Equal(m.Skills, o.Skills)
+}
+
+// same reports whether o is the same outside factor as f.
+func (f Factor) same(o Factor) bool {
+	return f.After == o.After && f.Every == o.Every && f.Skill == o.Skill && f.DC == o.DC &&
+		f.Penalty == o.Penalty && slices.Equal(f.Parties, o.Parties)
 }
 
 // Validate reports the first thing wrong with s; errors name the field.
 func (s Scenario) Validate() error {
-	_, err := s.New()
+	_, err := s.NewEngine()
 	return err
 }
 
-// New builds an interaction from s with each party's registered policy.
-func (s Scenario) New() (*Interaction, error) {
+// NewEngine builds the engine of s with each party's registered policy;
+// its NewState is the interaction before Start.
+func (s Scenario) NewEngine() (*Engine, error) {
 	in, err := build(s)
 	if err != nil {
 		return nil, err
@@ -144,10 +156,10 @@ func (s Scenario) Metrics() []string {
 	return out
 }
 
-// Runner plays trials of one scenario. It is preallocated; give each
-// goroutine its own.
+// Runner plays trials of one scenario through the engine's steps. It is
+// preallocated; give each goroutine its own.
 type Runner struct {
-	in      *Interaction
+	in      *game // the engine lent to the Runner's own state
 	parties int
 	// Err is the first error a trial met (none with registered policies);
 	// such a trial counts as a draw.
@@ -156,31 +168,31 @@ type Runner struct {
 
 // NewRunner validates s and prepares a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
-	in, err := s.New()
+	e, err := s.NewEngine()
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{in: in, parties: len(s.Parties)}, nil
+	return &Runner{in: e.lend(e.NewState()), parties: len(s.Parties)}, nil
 }
 
 // Trial plays one complete interaction from the start, fills metrics (as
 // many as both it and Metrics have) and returns the outcome category.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	in := rn.in
-	in.Reset()
-	for !in.st.outcome.Done() {
-		if err := in.Step(r); err != nil {
+	in.s.resetTo(&in.initial)
+	for !in.s.Outcome.Done() {
+		if err := in.step(r); err != nil {
 			if rn.Err == nil {
 				rn.Err = err
 			}
-			in.st.outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
+			in.s.Outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
 		}
 	}
-	st := &in.st
-	vals := [3 + maxEdgeMetrics]int{st.round, st.transfers, st.changes}
+	st := in.s
+	vals := [3 + maxEdgeMetrics]int{st.Round, st.Transfers, st.InitiativeChanges}
 	for p := 0; p < rn.parties && p < maxEdgeMetrics; p++ {
-		vals[3+p] = st.edge[p]
+		vals[3+p] = st.Parties[p].Edge
 	}
 	copy(metrics, vals[:3+min(rn.parties, maxEdgeMetrics)])
-	return category(st.outcome, rn.parties)
+	return category(st.Outcome, rn.parties)
 }

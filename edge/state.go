@@ -3,19 +3,22 @@ package edge
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 )
 
-// State is an interaction saved between steps: its scenario (rules, type,
-// parties, factors) and everything that changed in play, as plain data that
-// reads and writes as JSON. Restore plays on from it. In Go, parties,
-// members and skills are numbers (places in Scenario: parties and members
-// in listing order, skills in the order the scenario first names them); in
-// JSON every one of them is written by name, and a name the scenario lacks
-// is refused with the names allowed.
+// State is everything that changes in one interaction, with the scenario
+// it belongs to (rules, type, parties, factors): plain data that the steps
+// work on directly and that reads and writes as JSON, so what is saved is
+// what is played. Restore builds the Engine that plays on from it. In Go,
+// parties, members and skills are numbers (places in Scenario: parties and
+// members in listing order, skills in the order the scenario first names
+// them, Engine.Skill); in JSON every one of them is written by name, and a
+// name the scenario lacks is refused with the names allowed. A State
+// copied by value shares its slices with the original: Clone makes one
+// that shares nothing.
 type State struct {
-	// Scenario is the interaction's setup, the same for every state of it.
+	// Scenario is the interaction's setup, the same for every state of it;
+	// a step refuses a State whose Scenario is not its Engine's.
 	Scenario Scenario `json:"scenario"`
 	// Round is the number of rounds played.
 	Round int `json:"round"`
@@ -38,12 +41,12 @@ type State struct {
 	// Pending is the action declared this round (Act) that awaits the
 	// targets' reactions (React), if any.
 	Pending *Action `json:"pending,omitempty"`
-	// Acted lists the parties that took their turn this round, in
-	// listing order, when every party acts (Rules.Turns every_party).
+	// Acted lists the parties that took their turn this round, in the
+	// order they took it, when every party acts (Rules.Turns every_party).
 	Acted []int `json:"acted,omitempty"`
-	// RoundBest is the round's highest check so far, when every party
-	// acts and some has.
-	RoundBest *BestCheck `json:"round_best,omitempty"`
+	// RoundBest is the round's highest check so far while Acted is not
+	// empty (some party has taken its turn this round).
+	RoundBest BestCheck `json:"round_best"`
 }
 
 // BestCheck is the highest check of a round so far: its party, total and
@@ -66,13 +69,15 @@ type PartyState struct {
 // Fool Me Twice, outside-factor penalties and group rank.
 type MemberState struct {
 	Name string `json:"name"` // must match the member
-	// Uses counts earlier uses of each skill that is not safe here.
-	Uses map[string]int `json:"uses,omitempty"`
-	// Last is the skill last used, in round LastRound, the Streak-th round
-	// running.
-	Last      string `json:"last,omitempty"`
-	LastRound int    `json:"last_round"`
-	Streak    int    `json:"streak,omitempty"`
+	// Uses counts earlier uses of each skill that is not safe here, by
+	// skill number: one count for every skill of the scenario (JSON names
+	// the skills used).
+	Uses []int `json:"uses"`
+	// Last is the skill last used (-1 for none), in round LastRound, the
+	// Streak-th round running.
+	Last      int `json:"last"`
+	LastRound int `json:"last_round"`
+	Streak    int `json:"streak,omitempty"`
 	// Penalty sums the outside-factor penalties taken.
 	Penalty int `json:"penalty,omitempty"`
 	// Rank is a group's current rank; Abandoned, whether it has shed its
@@ -81,148 +86,167 @@ type MemberState struct {
 	Abandoned bool `json:"abandoned,omitempty"`
 }
 
-// State returns a copy of the interaction's state, its scenario included.
-func (in *Interaction) State() State {
-	st := &in.st
-	s := State{Scenario: in.scenario.clone(), Round: st.round, Started: st.started, Initiative: st.initiative, Order: slices.Clone(st.order),
-		Factored: st.factored, Outcome: st.outcome, Transfers: st.transfers, InitiativeChanges: st.changes}
-	if s.Order == nil {
-		s.Order = []int{}
+// Clone returns a deep copy of s, which shares nothing with it.
+func (s *State) Clone() State {
+	c := *s
+	c.Scenario = s.Scenario.clone()
+	c.Order = slices.Clone(s.Order)
+	c.Acted = slices.Clone(s.Acted)
+	if s.Pending != nil {
+		a := s.Pending.clone()
+		c.Pending = &a
 	}
-	if a, ok := in.Pending(); ok {
-		s.Pending = &a
-	}
-	for p, acted := range st.acted {
-		if acted {
-			s.Acted = append(s.Acted, p)
+	c.Parties = slices.Clone(s.Parties)
+	for p := range c.Parties {
+		ms := slices.Clone(c.Parties[p].Members)
+		for m := range ms {
+			ms[m].Uses = slices.Clone(ms[m].Uses)
 		}
+		c.Parties[p].Members = ms
 	}
-	if st.hasBest {
-		b := st.roundBest
-		s.RoundBest = &BestCheck{Party: b.party, Total: b.total, Mod: b.mod}
-	}
-	ns := len(in.skills)
-	for p, pi := range in.parties {
-		ps := PartyState{Name: pi.name, Edge: st.edge[p], Out: st.out[p]}
-		for g := pi.lo; g < pi.hi; g++ {
-			ms := MemberState{Name: in.names[g], LastRound: st.mem[g].lastRound, Streak: st.mem[g].streak,
-				Penalty: st.mem[g].penalty, Rank: st.mem[g].rank, Abandoned: st.mem[g].abandoned}
-			if st.mem[g].last >= 0 {
-				ms.Last = in.skills[st.mem[g].last]
-			}
-			for s := range ns {
-				if n := st.uses[g*ns+s]; n > 0 {
-					if ms.Uses == nil {
-						ms.Uses = map[string]int{}
-					}
-					ms.Uses[in.skills[s]] = int(n)
-				}
-			}
-			ps.Members = append(ps.Members, ms)
-		}
-		s.Parties = append(s.Parties, ps)
-	}
-	return s
+	return c
 }
 
-// Restore returns the interaction saved as s, with each party's
+// resetTo makes s's changing part equal to t's (a state of the same
+// engine) without allocating, sharing t's pending action (never changed in
+// place, only replaced): a Runner's trials start over this way.
+func (s *State) resetTo(t *State) {
+	s.Round, s.Started, s.Initiative, s.Factored = t.Round, t.Started, t.Initiative, t.Factored
+	s.Order = append(s.Order[:0], t.Order...)
+	s.Outcome, s.Transfers, s.InitiativeChanges = t.Outcome, t.Transfers, t.InitiativeChanges
+	s.Pending = t.Pending
+	s.Acted = append(s.Acted[:0], t.Acted...)
+	s.RoundBest = t.RoundBest
+	for p := range s.Parties {
+		sp, tp := &s.Parties[p], &t.Parties[p]
+		sp.Edge, sp.Out = tp.Edge, tp.Out
+		for m := range sp.Members {
+			uses := sp.Members[m].Uses
+			copy(uses, tp.Members[m].Uses)
+			sp.Members[m] = tp.Members[m]
+			sp.Members[m].Uses = uses
+		}
+	}
+}
+
+// Restore returns the engine that plays s on, with each party's
 // registered policy, after checking s whole (see State.Check).
-func Restore(s State) (*Interaction, error) {
-	in, err := s.Scenario.New()
+func Restore(s *State) (*Engine, error) {
+	if s == nil {
+		return nil, errors.New("edge: no state to restore")
+	}
+	e, err := s.Scenario.NewEngine()
 	if err != nil {
 		return nil, fmt.Errorf("edge: state.scenario: %w", err)
 	}
-	if err := in.SetState(s); err != nil {
+	if err := e.lend(s).check(); err != nil {
 		return nil, err
 	}
-	return in, nil
+	return e, nil
 }
 
 // Check reports the first thing wrong with a saved state: a scenario that
 // does not validate, or a changing part that does not fit it or is out of
 // bounds. A state that passes can be restored and played on.
 func (s *State) Check() error {
-	_, err := Restore(*s)
+	_, err := Restore(s)
 	return err
 }
 
-// SetState restores a state saved from an interaction of the same
-// scenario. A state that does not fit returns an error and changes nothing.
-func (in *Interaction) SetState(s State) error {
-	same, err := in.scenario.equal(s.Scenario)
-	if err != nil {
+// Check reports whether s belongs to this engine (its scenario is the
+// engine's, rules included) and is whole, as every step does first: a
+// state saved from an engine of the same scenario passes.
+func (e *Engine) Check(s *State) error {
+	if s == nil {
+		return errors.New("edge: no state: start one with NewState or Restore one")
+	}
+	_, err := e.begin(s)
+	return err
+}
+
+// begin checks that s belongs to e and is whole, and sets e to work on s
+// for one step.
+func (e *Engine) begin(s *State) (*game, error) {
+	if s == nil {
+		return nil, errors.New("edge: no state: start one with NewState or Restore one")
+	}
+	if !e.scenario.same(&s.Scenario) {
+		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with Restore")
+	}
+	in := e.lend(s)
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// lend returns e at work on s with a working space of its own; a Runner
+// keeps one for all its trials.
+func (e *Engine) lend(s *State) *game {
+	w := e.newScratch()
+	w.g = game{Engine: e, s: s, w: w}
+	return &w.g
+}
+
+// check checks the state against the engine and its bounds, part by part,
+// the pending action last (as Act would have checked it).
+func (in *game) check() error {
+	e, s := in.Engine, in.s
+	np := len(e.parties)
+	if len(s.Parties) != np {
+		return fmt.Errorf("edge: state has %d parties, the interaction %d", len(s.Parties), np)
+	}
+	for _, step := range []func(*State) error{e.checkOrder, e.checkTurns, e.checkOutcome} {
+		if err := step(s); err != nil {
+			return err
+		}
+	}
+	for p, ps := range s.Parties {
+		if err := e.checkParty(p, &ps); err != nil {
+			return err
+		}
+	}
+	if err := e.checkRunning(s); err != nil {
 		return err
 	}
-	if !same {
-		return errors.New("edge: state.scenario is not this interaction's scenario: use Restore to play a saved state of another")
-	}
-	var d dyn
-	d.alloc(len(in.parties), len(in.names), len(in.skills))
-	if err := in.load(&d, s); err != nil {
-		return err
-	}
-	in.saved.copyFrom(&in.st)
-	in.st.copyFrom(&d)
-	if err := in.checkPending(); err != nil {
-		in.st.copyFrom(&in.saved)
-		return err
-	}
-	return nil
+	return in.checkPending()
 }
 
 // checkPending checks a restored pending action as Act would have, and
-// that a round where every party acts has a turn left.
-func (in *Interaction) checkPending() error {
-	st := &in.st
-	if st.started && !st.outcome.Done() && in.actor() < 0 {
+// that a round where every party acts has a turn left; the rest of s is
+// checked already.
+func (in *game) checkPending() error {
+	s := in.s
+	if s.Started && !s.Outcome.Done() && in.actor() < 0 {
 		return errors.New("edge: state.acted: every party has taken its turn, yet the round has not ended")
 	}
+	a := s.Pending
 	switch {
-	case !st.inFlight:
+	case a == nil:
 		return nil
-	case !st.started || st.outcome.Done():
+	case !s.Started || s.Outcome.Done():
 		return errors.New("edge: state.pending: an action awaits reactions only while the interaction runs")
 	case in.factorsDue():
 		return errors.New("edge: state.pending: an action cannot await reactions while outside factors are due")
+	case len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers:
+		return fmt.Errorf("edge: state.pending names %d targets and %d checks: at most %d and %d", len(a.Targets), len(a.Checks), MaxParties, MaxMembers)
 	}
-	if _, _, _, err := in.compileAction(in.parts[:cap(in.parts)], &st.pending); err != nil {
+	if _, _, _, err := in.compileAction(in.w.parts[:cap(in.w.parts)], a); err != nil {
 		return fmt.Errorf("edge: state.pending: %w", err)
 	}
 	return nil
 }
 
-// load checks a saved state against the interaction and its bounds and
-// writes it into d.
-func (in *Interaction) load(d *dyn, s State) error {
-	np := len(in.parties)
-	if len(s.Parties) != np {
-		return fmt.Errorf("edge: state has %d parties, the interaction %d", len(s.Parties), np)
-	}
-	steps := []func(*dyn, State) error{in.loadOrder, in.loadTurns, in.loadPending, in.loadOutcome}
-	for _, step := range steps {
-		if err := step(d, s); err != nil {
-			return err
-		}
-	}
-	for p, ps := range s.Parties {
-		if err := in.loadParty(d, p, ps); err != nil {
-			return err
-		}
-	}
-	return in.checkRunning(d)
-}
-
-// loadOrder restores the counts, the order of action and the initiative.
-func (in *Interaction) loadOrder(d *dyn, s State) error {
-	np := len(in.parties)
+// checkOrder checks the counts, the order of action and the initiative.
+func (e *Engine) checkOrder(s *State) error {
+	np := len(e.parties)
 	if s.Round < 0 || s.Transfers < 0 || s.InitiativeChanges < 0 || s.Factored < 0 {
 		return fmt.Errorf("edge: state: round %d, transfers %d, initiative_changes %d and factored %d must not be negative",
 			s.Round, s.Transfers, s.InitiativeChanges, s.Factored)
 	}
-	d.round, d.started, d.factored, d.transfers, d.changes = s.Round, s.Started, s.Factored, s.Transfers, s.InitiativeChanges
 	var seen [MaxParties]bool
 	for _, p := range s.Order {
-		if p < 0 || p >= np || seen[p] || in.parties[p].passive {
+		if p < 0 || p >= np || seen[p] || e.parties[p].passive {
 			return fmt.Errorf("edge: state.order %v: each active party once", s.Order)
 		}
 		seen[p] = true
@@ -231,57 +255,37 @@ func (in *Interaction) loadOrder(d *dyn, s State) error {
 		if len(s.Order) != 0 || s.Initiative != -1 || s.Round != 0 {
 			return fmt.Errorf("edge: state: not started, so order must be empty, initiative -1 and round 0")
 		}
-	} else {
-		for p := range in.parties {
-			if !in.parties[p].passive && !seen[p] {
-				return fmt.Errorf("edge: state.order %v leaves out %s", s.Order, in.pname(p))
-			}
-		}
-		if s.Initiative < 0 || s.Initiative >= np || in.parties[s.Initiative].passive {
-			return fmt.Errorf("edge: state.initiative %d: an active party", s.Initiative)
-		}
-	}
-	d.order = append(d.order[:0], s.Order...)
-	d.initiative = s.Initiative
-	return nil
-}
-
-// loadPending restores the action awaiting its reactions, bounded here
-// and checked as Act checks one once the whole state is in (checkPending).
-func (in *Interaction) loadPending(d *dyn, s State) error {
-	a := s.Pending
-	if a == nil {
 		return nil
 	}
-	if len(a.Targets) > MaxParties || len(a.Checks) > MaxMembers {
-		return fmt.Errorf("edge: state.pending names %d targets and %d checks: at most %d and %d", len(a.Targets), len(a.Checks), MaxParties, MaxMembers)
+	for p := range e.parties {
+		if !e.parties[p].passive && !seen[p] {
+			return fmt.Errorf("edge: state.order %v leaves out %s", s.Order, e.pname(p))
+		}
 	}
-	d.inFlight = true
-	d.pending.Party = a.Party
-	d.pending.Targets = append(d.pending.Targets[:0], a.Targets...)
-	d.pending.Checks = append(d.pending.Checks[:0], a.Checks...)
+	if s.Initiative < 0 || s.Initiative >= np || e.parties[s.Initiative].passive {
+		return fmt.Errorf("edge: state.initiative %d: an active party", s.Initiative)
+	}
 	return nil
 }
 
-// loadOutcome restores how the interaction ended, if it has.
-func (in *Interaction) loadOutcome(d *dyn, s State) error {
-	o, np := s.Outcome, len(in.parties)
+// checkOutcome checks how the interaction ended, if it has.
+func (e *Engine) checkOutcome(s *State) error {
+	o, np := s.Outcome, len(e.parties)
 	if o.End < Running || o.End > TimeUp || o.Winner < -1 || o.Winner >= np || o.By < -1 || o.By >= np {
 		return fmt.Errorf("edge: state.outcome %+v is not a possible outcome", o)
 	}
 	if !o.Done() && (o.Winner != -1 || o.By != -1 || o.Partial) {
 		return fmt.Errorf("edge: state.outcome %+v: a running interaction has winner and by -1", o)
 	}
-	if !o.Done() && in.rules.MaxRounds > 0 && s.Round >= in.rules.MaxRounds {
-		return fmt.Errorf("edge: state.round %d: a running interaction ends at rules.max_rounds %d", s.Round, in.rules.MaxRounds)
+	if !o.Done() && e.rules.MaxRounds > 0 && s.Round >= e.rules.MaxRounds {
+		return fmt.Errorf("edge: state.round %d: a running interaction ends at rules.max_rounds %d", s.Round, e.rules.MaxRounds)
 	}
-	d.outcome = o
 	return nil
 }
 
-// loadParty restores party p's dice and its members.
-func (in *Interaction) loadParty(d *dyn, p int, ps PartyState) error {
-	pi := in.parties[p]
+// checkParty checks party p's dice and its members.
+func (e *Engine) checkParty(p int, ps *PartyState) error {
+	pi := e.parties[p]
 	if ps.Name != pi.name {
 		return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, ps.Name, pi.name)
 	}
@@ -291,67 +295,55 @@ func (in *Interaction) loadParty(d *dyn, p int, ps PartyState) error {
 	if (ps.Edge == 0) != ps.Out {
 		return fmt.Errorf("edge: state.parties[%d]: edge %d with out %v: a party is out exactly when it holds no edge dice", p, ps.Edge, ps.Out)
 	}
-	d.edge[p], d.out[p] = ps.Edge, ps.Out
 	if len(ps.Members) != pi.hi-pi.lo {
 		return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
 	}
-	for m, ms := range ps.Members {
-		if err := in.loadMember(d, pi.lo+m, fmt.Sprintf("state.parties[%d].members[%d]", p, m), ms); err != nil {
-			return err
+	for m := range ps.Members {
+		if err := e.checkMember(pi.lo+m, &ps.Members[m]); err != nil {
+			return fmt.Errorf("edge: state.parties[%d].members[%d]%w", p, m, err)
 		}
 	}
 	return nil
 }
 
-// loadMember restores member g's skill history, penalties and group rank;
-// field names it in errors.
-func (in *Interaction) loadMember(d *dyn, g int, field string, ms MemberState) error {
-	if ms.Name != in.names[g] {
-		return fmt.Errorf("edge: %s is %q, the interaction's is %q", field, ms.Name, in.names[g])
+// checkMember checks member g's skill history, penalties and group rank;
+// its errors go on from the member's field name (checkParty gives it).
+func (e *Engine) checkMember(g int, ms *MemberState) error {
+	ns := len(e.skills)
+	switch {
+	case ms.Name != e.names[g]:
+		return fmt.Errorf(" is %q, the interaction's is %q", ms.Name, e.names[g])
+	case ms.Last < -1 || ms.Last >= ns:
+		return fmt.Errorf(".last %d: a skill of this interaction (0..%d) or -1 for none", ms.Last, ns-1)
+	case ms.Streak < 0 || ms.Streak > maxCount || ms.Rank < 0 || ms.Rank > len(e.rules.Progression):
+		return fmt.Errorf(": streak %d (0..%d) or rank %d (0..%d) out of range", ms.Streak, maxCount, ms.Rank, len(e.rules.Progression))
+	case ms.Penalty > 0 || ms.Penalty < -maxPenalty:
+		return fmt.Errorf(".penalty = %d: outside-factor penalties sum to 0..%d", ms.Penalty, -maxPenalty)
+	case ms.Abandoned && e.size[g] <= 1:
+		return errors.New(" abandoned stragglers but is not a group")
+	case len(ms.Uses) != ns:
+		return fmt.Errorf(".uses has %d counts: one for each of the %d skills", len(ms.Uses), ns)
 	}
-	m := &d.mem[g]
-	m.last = -1
-	if ms.Last != "" {
-		s, ok := in.skillIdx[ms.Last]
-		if !ok {
-			return fmt.Errorf("edge: %s.last %q is not a skill of this interaction", field, ms.Last)
+	for s, n := range ms.Uses {
+		if n < 0 || n > maxCount || (n > 0 && e.kind[s].safe) {
+			return fmt.Errorf(".uses[%q] = %d: 0..%d, and 0 for a skill safe here", e.skills[s], n, maxCount)
 		}
-		m.last = s
-	}
-	if ms.Streak < 0 || ms.Streak > maxCount || ms.Rank < 0 || ms.Rank > len(in.rules.Progression) {
-		return fmt.Errorf("edge: %s: streak %d (0..%d) or rank %d (0..%d) out of range", field, ms.Streak, maxCount, ms.Rank, len(in.rules.Progression))
-	}
-	if ms.Penalty > 0 || ms.Penalty < -maxPenalty {
-		return fmt.Errorf("edge: %s.penalty = %d: outside-factor penalties sum to 0..%d", field, ms.Penalty, -maxPenalty)
-	}
-	if ms.Abandoned && in.size[g] <= 1 {
-		return fmt.Errorf("edge: %s abandoned stragglers but is not a group", field)
-	}
-	m.lastRound, m.streak, m.penalty, m.rank, m.abandoned = ms.LastRound, ms.Streak, ms.Penalty, ms.Rank, ms.Abandoned
-	ns := len(in.skills)
-	for _, k := range slices.Sorted(maps.Keys(ms.Uses)) {
-		s, ok := in.skillIdx[k]
-		n := ms.Uses[k]
-		if !ok || n < 0 || n > maxCount {
-			return fmt.Errorf("edge: %s.uses[%q] = %d: a skill of this interaction, used 0..%d times", field, k, n, maxCount)
-		}
-		d.uses[g*ns+s] = int8(n)
 	}
 	return nil
 }
 
-// checkRunning checks that a restored interaction still running is one the
-// steps would not already have ended: two parties or more hold dice, one
-// of them active, and the initiative is with one of them.
-func (in *Interaction) checkRunning(d *dyn) error {
-	if !d.started || d.outcome.Done() {
+// checkRunning checks that an interaction still running is one the steps
+// would not already have ended: two parties or more hold dice, one of them
+// active, and the initiative is with one of them.
+func (e *Engine) checkRunning(s *State) error {
+	if !s.Started || s.Outcome.Done() {
 		return nil
 	}
 	left, acting := 0, 0
-	for p := range in.parties {
-		if !d.out[p] {
+	for p := range e.parties {
+		if !s.Parties[p].Out {
 			left++
-			if !in.parties[p].passive {
+			if !e.parties[p].passive {
 				acting++
 			}
 		}
@@ -359,37 +351,34 @@ func (in *Interaction) checkRunning(d *dyn) error {
 	if left < 2 || acting == 0 {
 		return fmt.Errorf("edge: state: running, but %d parties hold dice (%d of them active): the interaction has ended", left, acting)
 	}
-	if d.out[d.initiative] {
-		return fmt.Errorf("edge: state.initiative %d is out of the interaction", d.initiative)
+	if s.Parties[s.Initiative].Out {
+		return fmt.Errorf("edge: state.initiative %d is out of the interaction", s.Initiative)
 	}
 	return nil
 }
 
-// loadTurns restores whose turns are taken this round, when every party
+// checkTurns checks whose turns are taken this round, when every party
 // acts: each active party at most once, with the round's best check so far
-// exactly when some has.
-func (in *Interaction) loadTurns(d *dyn, s State) error {
-	if len(s.Acted) == 0 && s.RoundBest == nil {
+// within bounds.
+func (e *Engine) checkTurns(s *State) error {
+	if len(s.Acted) == 0 {
 		return nil
 	}
-	if in.rules.Turns != EveryParty || !s.Started {
-		return errors.New("edge: state.acted and state.round_best belong to a started interaction where every party acts (rules.turns every_party)")
+	if e.rules.Turns != EveryParty || !s.Started {
+		return errors.New("edge: state.acted belongs to a started interaction where every party acts (rules.turns every_party)")
 	}
-	if len(s.Acted) == 0 || s.RoundBest == nil {
-		return errors.New("edge: state.acted and state.round_best go together: the round's best check is known once a party has acted")
-	}
+	var seen [MaxParties]bool
 	for _, p := range s.Acted {
-		if p < 0 || p >= len(in.parties) || in.parties[p].passive || d.acted[p] {
+		if p < 0 || p >= len(e.parties) || e.parties[p].passive || seen[p] {
 			return fmt.Errorf("edge: state.acted %v: active parties, each once", s.Acted)
 		}
-		d.acted[p] = true
+		seen[p] = true
 	}
 	b := s.RoundBest
 	bound := 10 * maxPenalty
-	if b.Party < 0 || b.Party >= len(in.parties) || in.parties[b.Party].passive ||
+	if b.Party < 0 || b.Party >= len(e.parties) || e.parties[b.Party].passive ||
 		b.Total < -bound || b.Total > bound || b.Mod < -bound || b.Mod > bound {
-		return fmt.Errorf("edge: state.round_best %+v: an active party's check, within ±%d", *b, bound)
+		return fmt.Errorf("edge: state.round_best %+v: an active party's check, within ±%d", b, bound)
 	}
-	d.roundBest, d.hasBest = participant{party: b.Party, total: b.Total, mod: b.Mod}, true
 	return nil
 }

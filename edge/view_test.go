@@ -17,7 +17,7 @@ func TestCheckSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Rules.Check = pool
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func boolStr(b bool) string {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestView(t *testing.T) {
-	in, err := DefaultScenario().New()
+	in, err := newSession(DefaultScenario())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestDescribe(t *testing.T) {
 		one("fop", map[string]int{"persuasion": 3}),
 		one("wit", map[string]int{"deception": 3}),
 	}}
-	in, err := s.New()
+	in, err := newSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,27 +18,28 @@ func main() {
 	seed := flag.Uint64("seed", 3, "seed for the dice")
 	flag.Parse()
 	sc := edge.DefaultScenario()
-	in, err := sc.New()
+	e, err := sc.NewEngine()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	var rec edge.Recorder
-	in.Sink = rec.Record
-	out, err := in.Run(dice.NewSeeded(*seed))
+	e.Sink = rec.Record
+	st := e.NewState()
+	out, err := e.Run(st, dice.NewSeeded(*seed))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	fmt.Printf("One chase (seed %d), event by event:\n", *seed)
-	for i, e := range rec.Events {
+	for i, ev := range rec.Events {
 		if i == 40 {
 			fmt.Printf("  ... %d more events\n", len(rec.Events)-40)
 			break
 		}
-		fmt.Println("  " + in.Describe(e))
+		fmt.Println("  " + edge.Describe(ev))
 	}
-	fmt.Printf("Result: %+v after %d rounds\n\n", out, in.Round())
+	fmt.Printf("Result: %+v after %d rounds\n\n", out, st.Round)
 
 	ex, err := sc.Exact(context.Background())
 	if err != nil {

@@ -73,73 +73,6 @@ func (c Concession) String() string                { return concessionNames.Stri
 func (c Concession) MarshalText() ([]byte, error)  { return concessionNames.Marshal(c) }
 func (c *Concession) UnmarshalText(b []byte) error { return concessionNames.Unmarshal(b, c) }
 
-// dyn is the changing part of an interaction; everything else is fixed at
-// setup. Member slices are indexed by global member number, uses by
-// member*skills+skill.
-type dyn struct {
-	round      int
-	started    bool
-	initiative int
-	factored   int // the round before which outside factors were last checked
-	order      []int
-	edge       []int
-	out        []bool
-	outcome    Outcome
-	uses       []int8
-	mem        []memberDyn
-	transfers  int
-	changes    int
-	// pending is the action declared this round, awaiting the targets'
-	// reactions (Act, then React); inFlight says there is one.
-	inFlight bool
-	pending  Action
-	// With Rules.Turns EveryParty: the parties that took their turn this
-	// round, and the round's highest check so far (hasBest).
-	acted     []bool
-	roundBest participant
-	hasBest   bool
-}
-
-func (d *dyn) alloc(parties, members, skills int) {
-	d.pending.Targets = make([]int, 0, MaxParties)
-	d.pending.Checks = make([]Use, 0, MaxMembers)
-	d.order = make([]int, 0, parties)
-	d.edge = make([]int, parties)
-	d.out = make([]bool, parties)
-	d.acted = make([]bool, parties)
-	d.uses = make([]int8, members*skills)
-	d.mem = make([]memberDyn, members)
-}
-
-// copyFrom makes d equal to s without allocating (both from alloc with the
-// same sizes).
-func (d *dyn) copyFrom(s *dyn) {
-	d.round, d.started, d.initiative, d.factored = s.round, s.started, s.initiative, s.factored
-	d.order = append(d.order[:0], s.order...)
-	copy(d.edge, s.edge)
-	copy(d.out, s.out)
-	d.outcome = s.outcome
-	copy(d.uses, s.uses)
-	copy(d.mem, s.mem)
-	d.transfers, d.changes = s.transfers, s.changes
-	d.inFlight = s.inFlight
-	copy(d.acted, s.acted)
-	d.roundBest, d.hasBest = s.roundBest, s.hasBest
-	d.pending.Party = s.pending.Party
-	d.pending.Targets = append(d.pending.Targets[:0], s.pending.Targets...)
-	d.pending.Checks = append(d.pending.Checks[:0], s.pending.Checks...)
-}
-
-// memberDyn is the changing state of one member.
-type memberDyn struct {
-	last      int // skill last used, -1 for none
-	lastRound int // the round it was used in
-	streak    int // rounds running it was used
-	penalty   int // outside-factor penalties
-	rank      int // group rank on the progression table
-	abandoned bool
-}
-
 // party is the fixed part of a party.
 type party struct {
 	name    string
@@ -150,11 +83,21 @@ type party struct {
 	start   int // starting edge dice
 }
 
-// Interaction is one dramatic interaction: the fixed setup (rules, type,
-// parties, policies) and its changing state, advanced by step functions.
-// Build one with Scenario.New. An Interaction is not safe for concurrent use.
-type Interaction struct {
-	scenario Scenario // a private copy, for saved states
+// Engine plays the rules of one Scenario on States of it. Build one with
+// Scenario.NewEngine: it holds what is worked out once from the scenario
+// (skills numbered and classified, members numbered across parties, their
+// modifiers and the skills each weighs), the parties' policies and the
+// Sink, and nothing that changes in play. Every step takes the State it
+// works on, and first checks that the State belongs to the engine's
+// scenario (rules included) and is whole (State.Check): a State of another
+// scenario, or one whose scenario was changed since, is refused rather than
+// played by tables that no longer fit it. An Engine copied by value may be
+// used from another goroutine with its own State.
+type Engine struct {
+	// Sink hears every event; nil builds none.
+	Sink func(Event)
+
+	scenario Scenario // a private copy, compared with each State's
 	rules    Rules
 	typ      Type
 	typeName string
@@ -181,21 +124,34 @@ type Interaction struct {
 	passSkill []int      // a passive member's one skill
 	groups    bool       // some member is a group with stragglers to abandon
 
-	// Sink hears every event; nil builds none.
-	Sink func(Event)
+	pol     []Policy
+	initial State // the state before Start
+}
 
-	pol       []Policy
-	view      View
-	st, start dyn
-	saved     dyn
+// game is an Engine at work on one State for the length of a step (or of
+// a Runner's trials): the rules are its methods.
+type game struct {
+	*Engine
+	s *State
+	w *scratch
+}
 
-	// Scratch for one round.
+// scratch is the working space of one State's rounds, rewritten before it
+// is read each round; it holds nothing of the game.
+type scratch struct {
+	g       game
+	view    View
 	decl    Declaration
 	parts   []participant
 	nAct    int // checks of the acting party at the front of parts
 	nStaked int // staked checks at the front of parts
 	faces   []int
 	ordered []int
+	// The declaration's lists, at their largest.
+	targets, seize [MaxParties]int
+	checks         [MaxMembers]Use
+	reactions      [MaxParties]Reaction
+	reactionChecks [MaxParties][MaxMembers]Use
 }
 
 // skillKind is what an interaction's type and rules make of one skill.
@@ -242,75 +198,74 @@ const maxCount = 100
 // maxPenalty bounds the outside-factor penalties a member accumulates.
 const maxPenalty = 100 * MaxModifier
 
-// View is a read-only look at an interaction, given to policies.
-type View struct{ in *Interaction }
+// View is a read-only look at a State under its Engine, given to
+// policies.
+type View struct{ in *game }
 
-// View returns a read-only view of in.
-func (in *Interaction) View() *View { return &in.view }
+// View returns a read-only view of s, for calling a policy by hand. A
+// State that does not belong to the engine gets an error.
+func (e *Engine) View(s *State) (*View, error) {
+	in, err := e.begin(s)
+	if err != nil {
+		return nil, err
+	}
+	return &in.w.view, nil
+}
 
-// SetPolicy sets the policy that decides for party p in Step and Run.
-func (in *Interaction) SetPolicy(p int, pol Policy) error {
-	if p < 0 || p >= len(in.parties) {
-		return fmt.Errorf("edge: party %d does not exist: there are %d", p, len(in.parties))
+// SetPolicy sets the policy that decides for party p in Step and Run. It
+// changes this Engine only, not copies made of it before.
+func (e *Engine) SetPolicy(p int, pol Policy) error {
+	if p < 0 || p >= len(e.parties) {
+		return fmt.Errorf("edge: party %d does not exist: there are %d", p, len(e.parties))
 	}
 	if pol == nil {
-		return fmt.Errorf("edge: nil policy for party %q", in.parties[p].name)
+		return fmt.Errorf("edge: nil policy for party %q", e.parties[p].name)
 	}
-	in.pol[p] = pol
+	e.pol = slices.Clone(e.pol)
+	e.pol[p] = pol
 	return nil
 }
 
-// Rules returns a copy of the interaction's rules.
-func (in *Interaction) Rules() Rules { return in.rules.clone() }
+// Rules returns a copy of the engine's rules.
+func (e *Engine) Rules() Rules { return e.rules.clone() }
 
-// Skill returns the index of a skill name, for Use.
-func (in *Interaction) Skill(name string) (int, bool) {
-	i, ok := in.skillIdx[name]
+// Scenario returns a copy of the engine's scenario.
+func (e *Engine) Scenario() Scenario { return e.scenario.clone() }
+
+// Skill returns the number of a skill name, for a Use.
+func (e *Engine) Skill(name string) (int, bool) {
+	i, ok := e.skillIdx[name]
 	return i, ok
 }
 
 // SkillName returns the name of skill s.
-func (in *Interaction) SkillName(s int) string {
-	if s < 0 || s >= len(in.skills) {
+func (e *Engine) SkillName(s int) string {
+	if s < 0 || s >= len(e.skills) {
 		return fmt.Sprintf("skill#%d", s)
 	}
-	return in.skills[s]
+	return e.skills[s]
 }
 
-// Outcome returns how the interaction ended (End is Running until it has).
-func (in *Interaction) Outcome() Outcome { return in.st.outcome }
-
-// Edge returns the edge dice party p holds.
-func (in *Interaction) Edge(p int) int {
-	if p < 0 || p >= len(in.parties) {
-		return 0
-	}
-	return in.st.edge[p]
+// NewState returns the state of a new interaction, before Start.
+func (e *Engine) NewState() *State {
+	s := e.initial.Clone()
+	return &s
 }
-
-// Initiative returns the party holding the initiative (-1 before Start).
-func (in *Interaction) Initiative() int { return in.st.initiative }
-
-// Round returns the number of rounds played.
-func (in *Interaction) Round() int { return in.st.round }
-
-// Reset returns the interaction to its state before Start.
-func (in *Interaction) Reset() { in.st.copyFrom(&in.start) }
 
 // build validates s and sets up an interaction (without policies).
-func build(s Scenario) (*Interaction, error) {
+func build(s Scenario) (*Engine, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	s = s.clone()
-	in := &Interaction{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
+	in := &Engine{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
 	in.index(s)
 	if ns := len(in.skills); ns > MaxSkills {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
 	}
 	in.classify(s)
 	in.setMembers(s)
-	in.allocScratch()
+	in.pol = make([]Policy, len(s.Parties))
 	return in, nil
 }
 
@@ -458,7 +413,7 @@ func (s Scenario) checkFactor(field string, f Factor) error {
 }
 
 // index numbers every skill the scenario names (skillNames).
-func (in *Interaction) index(s Scenario) {
+func (in *Engine) index(s Scenario) {
 	in.skills = skillNames(s)
 	in.skillIdx = make(map[string]int, len(in.skills))
 	for i, k := range in.skills {
@@ -508,7 +463,7 @@ func skillNames(s Scenario) []string {
 
 // classify marks each skill safe, appropriate or endurance-type, pairs the
 // naturally opposed ones, and resolves the type's and factors' skills.
-func (in *Interaction) classify(s Scenario) {
+func (in *Engine) classify(s Scenario) {
 	ns, typ, r := len(in.skills), in.typ, s.Rules
 	in.kind = make([]skillKind, ns)
 	for _, k := range typ.Safe {
@@ -544,16 +499,19 @@ func (in *Interaction) classify(s Scenario) {
 
 // setMembers numbers the members across parties, works out each one's
 // modifiers and candidate skills, and sets the starting state.
-func (in *Interaction) setMembers(s Scenario) {
+func (in *Engine) setMembers(s Scenario) {
 	ns, nm := len(in.skills), 0
 	for _, p := range s.Parties {
 		nm += len(p.Members)
 	}
 	in.mods = make([]int, nm*ns)
-	in.start.alloc(len(s.Parties), nm, ns)
+	st := &in.initial
+	st.Scenario, st.Initiative, st.Order = s, -1, []int{}
+	st.Outcome = Outcome{Winner: -1, By: -1}
 	for i, p := range s.Parties {
 		pi := party{name: p.Name, lo: len(in.names), bonus: p.Bonus, passive: p.Passive, tempter: p.Tempter,
 			start: s.Rules.StartEdge + p.BonusEdge}
+		ps := PartyState{Name: p.Name, Edge: pi.start}
 		for _, m := range p.Members {
 			g := len(in.names)
 			in.names = append(in.names, m.Name)
@@ -564,25 +522,21 @@ func (in *Interaction) setMembers(s Scenario) {
 				in.mods[g*ns+sk] = m.Skills[in.skills[sk]] + s.Circumstances[in.skills[sk]] + p.Bonus
 			}
 			in.setCandidates(g, m)
-			in.start.mem[g] = memberDyn{last: -1, lastRound: -1, rank: s.Rules.GroupRank(m.Size)}
+			ps.Members = append(ps.Members, MemberState{Name: m.Name, Uses: make([]int, ns), Last: -1, LastRound: -1,
+				Rank: s.Rules.GroupRank(m.Size)})
 			in.groups = in.groups || m.Size > 1
 		}
 		pi.hi = len(in.names)
 		in.parties = append(in.parties, pi)
-		in.start.edge[i] = pi.start
+		st.Parties = append(st.Parties, ps)
 	}
-	in.start.initiative = -1
-	in.start.outcome = Outcome{Winner: -1, By: -1}
-	in.st.alloc(len(s.Parties), nm, ns)
-	in.saved.alloc(len(s.Parties), nm, ns)
-	in.st.copyFrom(&in.start)
 }
 
 // setCandidates lists the skills member g (m) weighs: the ones it knows
 // that suit the type for acting (every legal one if it knows none), the
 // ones it knows and the safe ones for reacting, and, for a passive member,
 // its one best skill.
-func (in *Interaction) setCandidates(g int, m Member) {
+func (in *Engine) setCandidates(g int, m Member) {
 	ns := len(in.skills)
 	var known []int
 	for _, k := range slices.Sorted(maps.Keys(m.Skills)) {
@@ -625,77 +579,84 @@ func (in *Interaction) setCandidates(g int, m Member) {
 	in.passSkill = append(in.passSkill, best)
 }
 
-// allocScratch sizes the buffers of one round: at most every member of
-// every party checks, plus one passive check per actor check per passive
-// party and one seize check per party.
-func (in *Interaction) allocScratch() {
+// newScratch sizes the working space of one round: at most every member
+// of every party checks, plus one passive check per actor check per
+// passive party and one seize check per party.
+func (in *Engine) newScratch() *scratch {
 	np, nm := len(in.parties), len(in.names)
-	in.view = View{in}
-	in.pol = make([]Policy, np)
-	in.parts = make([]participant, 0, nm*2+np*MaxMembers)
-	in.faces = make([]int, 0, in.rules.Check.Len())
-	in.ordered = make([]int, 0, np)
-	in.decl.Action.Targets = make([]int, 0, MaxParties)
-	in.decl.Action.Checks = make([]Use, 0, MaxMembers)
-	in.decl.Reactions = make([]Reaction, 0, MaxParties)
-	for range MaxParties {
-		in.decl.Reactions = append(in.decl.Reactions, Reaction{Checks: make([]Use, 0, MaxMembers)})
+	w := &scratch{}
+	w.view.in = &w.g
+	w.parts = make([]participant, 0, nm*2+np*MaxMembers)
+	w.faces = make([]int, 0, in.rules.Check.Len())
+	w.ordered = make([]int, 0, np)
+	d := &w.decl
+	d.Action.Targets = w.targets[:0]
+	d.Action.Checks = w.checks[:0]
+	for i := range w.reactions {
+		w.reactions[i].Checks = w.reactionChecks[i][:0]
 	}
-	in.decl.Reactions = in.decl.Reactions[:0]
-	in.decl.Seize = make([]int, 0, MaxParties)
+	d.Reactions = w.reactions[:0]
+	d.Seize = w.seize[:0]
+	return w
 }
 
 // member converts a party-local member to a global one, or -1.
-func (in *Interaction) member(p, m int) int {
+func (in *Engine) member(p, m int) int {
 	if p < 0 || p >= len(in.parties) || m < 0 || m >= in.parties[p].hi-in.parties[p].lo {
 		return -1
 	}
 	return in.parties[p].lo + m
 }
 
-// base is the modifier of global member g on skill s before repetition and
-// pairing: skill, circumstance, party bonus, outside-factor penalties and the
-// group modifier ("Large Parties").
-func (in *Interaction) base(g, s int) int {
-	m := &in.st.mem[g]
-	mod := in.mods[g*len(in.skills)+s] + m.penalty
+// base is the modifier of member g (numbered across parties, in state m)
+// on skill s before repetition and pairing: skill, circumstance, party
+// bonus, outside-factor penalties and the group modifier ("Large
+// Parties").
+func (in *game) base(g int, m *MemberState, s int) int {
+	mod := in.mods[g*len(in.skills)+s] + m.Penalty
 	switch {
-	case m.rank == 0:
+	case m.Rank == 0:
 	case !in.kind[s].endurance:
-		mod += m.rank
-	case !m.abandoned:
+		mod += m.Rank
+	case !m.Abandoned:
 		// A group is only as strong as its weakest member.
-		mod -= m.rank
+		mod -= m.Rank
 	}
 	return mod
 }
 
-// repetition is the Can't Fool Me Twice penalty for g using s in the next
-// round: by the number of earlier uses, or for a safe skill by the length of
-// the run of consecutive rounds just before. Passive parties never pay it.
-func (in *Interaction) repetition(g, s int) int {
+// repetition is the Can't Fool Me Twice penalty for member g (in state m)
+// using s in the next round: by the number of earlier uses, or for a safe
+// skill by the length of the run of consecutive rounds just before.
+// Passive parties never pay it.
+func (in *game) repetition(g int, m *MemberState, s int) int {
 	if in.passive[g] {
 		return 0
 	}
-	st := &in.st
 	n := 0
 	if !in.kind[s].safe {
-		n = int(st.uses[g*len(in.skills)+s])
-	} else if m := &st.mem[g]; m.last == s && m.lastRound == st.round {
-		n = m.streak
+		n = m.Uses[s]
+	} else if m.Last == s && m.LastRound == in.s.Round {
+		n = m.Streak
 	}
 	return in.rules.repetitionPenalty(n)
 }
 
+// mem returns the state of member g (numbered across parties).
+func (in *game) mem(g int) *MemberState {
+	p := in.memberOf[g]
+	return &in.s.Parties[p].Members[g-in.parties[p].lo]
+}
+
 // actLegal reports whether an acting member may use s: an appropriate or a
 // safe skill.
-func (in *Interaction) actLegal(s int) bool { return in.kind[s].appropriate || in.kind[s].safe }
+func (in *Engine) actLegal(s int) bool { return in.kind[s].appropriate || in.kind[s].safe }
 
 // reactMod returns the extra modifier of reacting with s against an action
 // using the skills in acted, and whether that is legal ("Wagering Edge
 // Dice"): the same skill, a naturally opposed one or a safe one at no cost,
 // another appropriate skill at the Unpaired penalty.
-func (in *Interaction) reactMod(s int, acted skillSet) (int, bool) {
+func (in *Engine) reactMod(s int, acted skillSet) (int, bool) {
 	k := &in.kind[s]
 	switch {
 	case acted.has(s), k.safe, k.opposed&acted != 0:
@@ -709,13 +670,14 @@ func (in *Interaction) reactMod(s int, acted skillSet) (int, bool) {
 // leader returns the member of p who makes its starting and seizing
 // checks with skill s, and its modifier: by Rules.PartyCheck, the member
 // with the best base modifier (the first on ties) or the first listed.
-func (in *Interaction) leader(p, s int) (int, int) {
-	best, mod := in.parties[p].lo, in.base(in.parties[p].lo, s)
+func (in *game) leader(p, s int) (int, int) {
+	best := in.parties[p].lo
+	mod := in.base(best, in.mem(best), s)
 	if in.rules.PartyCheck == FirstMember {
 		return best, mod
 	}
 	for g := best + 1; g < in.parties[p].hi; g++ {
-		if m := in.base(g, s); m > mod {
+		if m := in.base(g, in.mem(g), s); m > mod {
 			best, mod = g, m
 		}
 	}
@@ -723,13 +685,13 @@ func (in *Interaction) leader(p, s int) (int, int) {
 }
 
 // roll makes one check roll before modifiers (Rules.Check, a d20).
-func (in *Interaction) roll(r *dice.Roller) int {
+func (in *game) roll(r *dice.Roller) int {
 	check := &in.rules.Check
-	return check.Total(check.Roll(r, in.faces))
+	return check.Total(check.Roll(r, in.w.faces))
 }
 
 // Party returns the number of the party named name.
-func (in *Interaction) Party(name string) (int, bool) {
+func (in *Engine) Party(name string) (int, bool) {
 	p := in.partyIndex(name)
 	return p, p >= 0
 }
@@ -737,7 +699,7 @@ func (in *Interaction) Party(name string) (int, bool) {
 // UseOf returns the check of the member named member of party p with the
 // skill named skill, for an Action or a Reaction, so callers can name
 // members and skills instead of numbering them.
-func (in *Interaction) UseOf(p int, member, skill string) (Use, error) {
+func (in *Engine) UseOf(p int, member, skill string) (Use, error) {
 	if p < 0 || p >= len(in.parties) {
 		return Use{}, fmt.Errorf("edge: party %d does not exist: parties are 0..%d", p, len(in.parties)-1)
 	}
