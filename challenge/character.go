@@ -315,7 +315,7 @@ type Loss struct {
 }
 
 // Total returns the number of sizes the loss takes.
-func (l Loss) Total() int {
+func (l *Loss) Total() int {
 	t := 0
 	for _, n := range l.Sizes {
 		t += n

@@ -194,6 +194,9 @@ type State struct {
 	// state, both lent for the length of one step (Engine.begin).
 	sink func(Event)
 	view View
+	// losses holds the winner's choice of loss for each member of the
+	// losing side while Step asks for them and Injure checks them.
+	losses [MaxMembers]Loss
 }
 
 // ErrPhase is wrapped by errors for a step taken in the wrong phase.

@@ -272,14 +272,14 @@ func (c *State) askConsequence(policies []Policy) error {
 		}
 		return nil
 	}
-	var losses [MaxMembers]Loss
-	n := len(c.Sides[c.Answerer].Members)
-	for m := range n {
+	losses := c.losses[:len(c.Sides[c.Answerer].Members)]
+	for m := range losses {
+		losses[m] = Loss{}
 		if !c.Sides[c.Answerer].Members[m].Out {
-			losses[m] = w.Loss(v, c.Answerer, m)
+			w.Loss(v, c.Answerer, m, &losses[m])
 		}
 	}
-	if err := c.injure(losses[:n]); err != nil {
+	if err := c.injure(losses); err != nil {
 		return fmt.Errorf("challenge: side %s's loss policy: %w", c.Sides[c.Challenger].Name, err)
 	}
 	return nil
