@@ -72,7 +72,7 @@ type (
 	lossOf   struct{ l Loss }
 )
 
-func (p targetAt) Target(*View, int) int   { return p.k }
+func (p targetAt) Target(*View, int) int         { return p.k }
 func (p lossOf) Loss(_ *View, _, _ int, l *Loss) { *l = p.l }
 
 // restyle changes one part of side i's Style.
