@@ -363,29 +363,40 @@ func (c *State) checkSide(i int, what string) error {
 func (c *State) roll(r *dice.Roller) error {
 	switch c.Phase {
 	case PhaseCast:
-		for i := range c.Sides {
-			if c.Sides[i].Status == StatusIn {
-				c.rollSide(r, i)
-			}
-		}
-		c.Phase = PhaseCastRolled
+		c.cast(r)
 		return nil
 	case PhaseAnswer:
-		if c.Exchanges >= c.Rules.MaxExchanges {
-			c.Stalemate = true
-			c.finish()
-			return nil
-		}
-		c.Exchanges++
-		c.rollSide(r, c.Answerer)
-		// A new comparison: only its two sides may cross a name off, and
-		// rollSide has cleared the answerer's mark.
-		ch := &c.Sides[c.Challenger]
-		ch.Crossed, ch.Asked = 0, false
-		c.Phase = PhaseAnswered
+		c.answer(r)
 		return nil
 	}
 	return c.phaseErr("Roll")
+}
+
+// cast is Roll in PhaseCast: every side still in casts.
+func (c *State) cast(r *dice.Roller) {
+	for i := range c.Sides {
+		if c.Sides[i].Status == StatusIn {
+			c.rollSide(r, i)
+		}
+	}
+	c.Phase = PhaseCastRolled
+}
+
+// answer is Roll in PhaseAnswer: the answerer re-rolls, unless
+// Rules.MaxExchanges answers have been rolled (a stalemate).
+func (c *State) answer(r *dice.Roller) {
+	if c.Exchanges >= c.Rules.MaxExchanges {
+		c.Stalemate = true
+		c.finish()
+		return
+	}
+	c.Exchanges++
+	c.rollSide(r, c.Answerer)
+	// A new comparison: only its two sides may cross a name off, and
+	// rollSide has cleared the answerer's mark.
+	ch := &c.Sides[c.Challenger]
+	ch.Crossed, ch.Asked = 0, false
+	c.Phase = PhaseAnswered
 }
 
 // roll rolls side i's dice, plus its advantage die when it carries one

@@ -183,29 +183,39 @@ func policy(policies []Policy, i int) Policy {
 	return policies[i]
 }
 
-// step is Step once policies holds one per side.
+// step is Step once policies holds one per side. The phase says which
+// step comes, so step takes it without asking it to check the phase again.
 func (c *State) step(r *dice.Roller, policies []Policy) error {
 	switch c.Phase {
-	case PhaseCast, PhaseAnswer:
-		return c.roll(r)
-	case PhaseAnswered, PhaseCastRolled:
+	case PhaseCast:
+		c.cast(r)
+	case PhaseAnswer:
+		c.answer(r)
+	case PhaseCastRolled, PhaseAnswered:
+		// Each side with a name to cross off is asked first.
 		if len(c.Owe) > 0 {
 			if i := c.toAsk(); i >= 0 {
 				return c.askCross(r, policies, i)
 			}
 		}
-		return c.resolve()
+		if c.Phase == PhaseCastRolled {
+			c.resolveCast()
+		} else {
+			c.resolveAnswer()
+		}
 	case PhaseChallenge:
 		return c.askTarget(policies)
 	case PhaseInterfere:
 		return c.askInterfere(policies)
 	case PhaseStance:
 		an := c.Answerer
-		return c.stance(policy(policies, an).HangIn(&c.view, an))
+		c.takeStance(policy(policies, an).HangIn(&c.view, an))
 	case PhaseConsequence:
 		return c.askConsequence(policies)
+	default:
+		return c.phaseErr("Step")
 	}
-	return c.phaseErr("Step")
+	return nil
 }
 
 // askTarget asks the challenger's policy for its answerer, unless it has
