@@ -956,7 +956,7 @@ func (m *Member) hasEndeavor(e string) error {
 }
 
 // settle is the step behind Engine.Settle.
-func (c *State) settle(s Settlement) error {
+func (c *State) settle(s *Settlement) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Settle")
 	}
@@ -1019,7 +1019,7 @@ func (c *State) settle(s Settlement) error {
 	for _, ch := range s.Changes {
 		c.SizesLost += ch.Lose.Total()
 	}
-	kept := s
+	kept := *s
 	kept.Changes = append([]Change(nil), s.Changes...)
 	kept.Remaps = append([]Remap(nil), s.Remaps...)
 	kept.Gains = append([]Gain(nil), s.Gains...)
@@ -1037,7 +1037,7 @@ func (c *State) settle(s Settlement) error {
 // can lose things from your character sheet as consequences, you can't
 // add things", but a loss may come with a gain ("your character loses
 // three Guts and gains a specialization").
-func (c *State) checkGainsPaid(s Settlement) error {
+func (c *State) checkGainsPaid(s *Settlement) error {
 	for m := range c.Sides[c.Answerer].Members {
 		gained, lost := 0, 0
 		for _, g := range s.Gains {

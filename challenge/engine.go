@@ -132,7 +132,7 @@ func (e Engine) Settle(s *State, st Settlement) error {
 		return err
 	}
 	defer s.unlend()
-	return s.settle(st)
+	return s.settle(&st)
 }
 
 // Step takes the next step, asking the sides' policies (policies[i] for
@@ -276,7 +276,7 @@ func (c *State) askInterfere(policies []Policy) error {
 func (c *State) askConsequence(policies []Policy) error {
 	w, l := policy(policies, c.Challenger), policy(policies, c.Answerer)
 	v := &c.view
-	if s, ok := w.Propose(v); ok && l.Accept(v, s) {
+	if s := w.Propose(v); s != nil && l.Accept(v, s) {
 		if err := c.settle(s); err != nil {
 			return fmt.Errorf("challenge: side %s's settlement: %w", c.Sides[c.Challenger].Name, err)
 		}

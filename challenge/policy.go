@@ -43,11 +43,12 @@ type InterferePolicy interface {
 }
 
 // Negotiator is the hook for negotiated consequences: the winner proposes
-// an outcome in place of exhaustion or injury and the loser accepts or
-// not. Either may fall back on the standard, so a settlement needs both.
+// an outcome in place of exhaustion or injury (nil proposes none) and the
+// loser accepts or not. Either may fall back on the standard, so a
+// settlement needs both.
 type Negotiator interface {
-	Propose(v *View) (Settlement, bool)
-	Accept(v *View, s Settlement) bool
+	Propose(v *View) *Settlement
+	Accept(v *View, s *Settlement) bool
 }
 
 // Policy makes every choice the rules give one side. Each method receives
@@ -70,10 +71,10 @@ type Policy interface {
 	// written into l (which arrives empty).
 	Loss(v *View, loser, m int, l *Loss)
 	// Propose: as winner, a negotiated outcome in place of exhaustion or
-	// injury, and whether to propose one.
-	Propose(v *View) (Settlement, bool)
+	// injury, or nil to propose none.
+	Propose(v *View) *Settlement
 	// Accept: as loser, whether to accept the winner's proposal.
-	Accept(v *View, s Settlement) bool
+	Accept(v *View, s *Settlement) bool
 }
 
 // Style is a Policy (as a *Style) made of one choice of each kind. Nil
@@ -129,15 +130,15 @@ func (s *Style) Loss(v *View, loser, m int, l *Loss) {
 }
 
 // Propose implements Policy with the Negotiator part.
-func (s *Style) Propose(v *View) (Settlement, bool) {
+func (s *Style) Propose(v *View) *Settlement {
 	if s == nil || s.Negotiator == nil {
-		return Settlement{}, false
+		return nil
 	}
 	return s.Negotiator.Propose(v)
 }
 
 // Accept implements Policy with the Negotiator part.
-func (s *Style) Accept(v *View, st Settlement) bool {
+func (s *Style) Accept(v *View, st *Settlement) bool {
 	return s != nil && s.Negotiator != nil && s.Negotiator.Accept(v, st)
 }
 
