@@ -139,22 +139,26 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	return rn, nil
 }
 
-// reset copies the starting state into the working conflict, reusing its
-// buffers.
+// reset restores what play changes to the starting state, reusing the
+// working conflict's buffers; the rules and the sides' make-up stay as
+// they are. (TestRunnerTrialsAreFresh holds every trial to a conflict
+// built afresh, and TestRunnerResetKnowsEveryField has a field added to
+// State, Side or Member placed here or among those play leaves alone.)
 func (rn *Runner) reset() {
 	c, s := &rn.c, rn.start
-	sides, owe, cons := c.Sides, c.Owe, c.Consequences
-	*c = *s
-	c.Sides, c.Owe, c.Consequences = sides, append(owe[:0], s.Owe...), cons[:0]
-	for i := range sides {
-		members, faces := sides[i].Members, sides[i].Faces
-		sides[i] = s.Sides[i]
+	c.Owe, c.Consequences = append(c.Owe[:0], s.Owe...), c.Consequences[:0]
+	c.Phase, c.Round, c.Exchanges, c.Recasts = s.Phase, s.Round, s.Exchanges, s.Recasts
+	c.Challenger, c.Answerer, c.Met, c.First = s.Challenger, s.Answerer, s.Met, s.First
+	c.CrossOffs, c.Owed, c.SizesLost = s.CrossOffs, s.Owed, s.SizesLost
+	c.Winner, c.Stalemate = s.Winner, s.Stalemate
+	for i := range c.Sides {
+		d, o := &c.Sides[i], &s.Sides[i]
 		// Of a member, play changes only the stats.
-		for m := range members {
-			members[m].Stats = s.Sides[i].Members[m].Stats
+		for m := range d.Members {
+			d.Members[m].Stats = o.Members[m].Stats
 		}
-		sides[i].Members = members
-		sides[i].Faces = append(faces[:0], s.Sides[i].Faces...)
+		d.Status, d.Faces, d.Bonus, d.Speaker = o.Status, append(d.Faces[:0], o.Faces...), o.Bonus, o.Speaker
+		d.Advantage, d.Next, d.Turned, d.Crossed, d.Asked = o.Advantage, o.Next, o.Turned, o.Crossed, o.Asked
 	}
 }
 
