@@ -776,7 +776,7 @@ func (c *State) drop() error {
 	}
 	i := c.Challenger
 	c.Sides[i].Status = StatusDropped
-	c.Consequences = append(c.Consequences, Consequence{Side: i, By: -1, Status: StatusDropped})
+	c.record(i, -1, StatusDropped)
 	if c.sink != nil {
 		c.note(EvDrop, i, -1)
 	}
@@ -806,7 +806,7 @@ func (c *State) takeStance(hangIn bool) {
 		return
 	}
 	c.Sides[an].Status = StatusGave
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: ch, Status: StatusGave})
+	c.record(an, ch, StatusGave)
 	if c.sink != nil {
 		c.note(EvGive, an, ch)
 	}
@@ -902,10 +902,19 @@ func (c *State) injure(losses []Loss) error {
 	return nil
 }
 
+// record adds to Consequences how side went out, and by whose win (-1:
+// none), and returns the record for any more it needs to say.
+func (c *State) record(side, by int, status Status) *Consequence {
+	c.Consequences = append(c.Consequences, Consequence{})
+	rec := &c.Consequences[len(c.Consequences)-1]
+	rec.Side, rec.By, rec.Status = side, by, status
+	return rec
+}
+
 // injured puts the answerer out, exhausted or injured.
 func (c *State) injured() {
 	an := c.Answerer
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
+	c.record(an, c.Challenger, StatusInjured)
 	c.Sides[an].Status = StatusInjured
 	c.afterExchangeOut()
 }
@@ -1023,7 +1032,8 @@ func (c *State) settle(s *Settlement) error {
 	kept.Changes = append([]Change(nil), s.Changes...)
 	kept.Remaps = append([]Remap(nil), s.Remaps...)
 	kept.Gains = append([]Gain(nil), s.Gains...)
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusSettled, Note: s.Note, Settlement: &kept})
+	rec := c.record(an, c.Challenger, StatusSettled)
+	rec.Note, rec.Settlement = s.Note, &kept
 	c.Sides[an].Status = StatusSettled
 	if c.sink != nil {
 		c.emit(Event{Kind: EvSettle, Side: an, Other: c.Challenger, Name: s.Note})
