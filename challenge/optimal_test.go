@@ -273,3 +273,21 @@ func BenchmarkSolve(b *testing.B) {
 		}
 	}
 }
+
+// TestExactRefusesANameThatGoesOnTheOweListAndIsCrossedOff checks that
+// Exact, which has no cross-offs, refuses a scenario whose weaker side goes
+// on the owe list after the first exchange and would cross its own name
+// off later in the same conflict (it was taken as exact), and still solves
+// it when that side never crosses off.
+func TestExactRefusesANameThatGoesOnTheOweListAndIsCrossedOff(t *testing.T) {
+	s := DefaultScenario()
+	s.Sides[0].Members[0].Endeavor = Defending // Guts d12 d4: 16 sides against Irin's 18
+	s.Sides[0].Play.CrossOff = "eager"
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "Althesa may go on the owe list") {
+		t.Errorf("Exact with Althesa crossing off her own name: %v", err)
+	}
+	s.Sides[0].Play.CrossOff = "never"
+	if _, err := s.Exact(context.Background()); err != nil {
+		t.Errorf("Exact with Althesa never crossing off: %v", err)
+	}
+}
