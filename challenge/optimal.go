@@ -59,7 +59,6 @@ type optimalModel struct {
 	in       [numEndings]bool // the goal's endings
 	policies []Policy
 	own      [2]bool // each side's stance under its own policy
-	model    *duelModel
 	process  *markov.Process[duelState]
 	// outs[k][adv] is one round from adv when the deciding side takes
 	// option k (hang in, give) whenever it must choose in it.
@@ -96,9 +95,10 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 	if m.goal, err = s.goalOf(goal, m.side); err != nil {
 		return nil, err
 	}
+	cats := s.Categories()
 	for _, o := range m.goal.Outcomes {
 		for e := range numEndings {
-			m.in[e] = m.in[e] || s.Categories()[e] == o
+			m.in[e] = m.in[e] || cats[e] == o
 		}
 	}
 	for i := range 2 {
@@ -109,13 +109,14 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 		}
 	}
 	m.own = stances(c, policies)
-	if m.model, err = newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice); err != nil {
+	model, err := newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice)
+	if err != nil {
 		return nil, err
 	}
 	for k := range 2 {
 		hang := m.own
 		hang[m.side] = k == 0
-		m.outs[k] = m.model.rounds(hang)
+		m.outs[k] = model.rounds(hang)
 	}
 	m.process, err = markov.ExploreProcess(ctx, roundStart(0), func(st duelState) []markov.Choice[duelState] {
 		if st.end >= 0 {
