@@ -8,7 +8,8 @@
 //     sizes and the d4-d12 step ladder, pools in dice notation, readings of
 //     rolled faces, and exact distributions. Start here.
 //   - sim/markov: an exact solver for absorbing Markov chains, on which rule
-//     packages build exact answers to multi-round mechanics.
+//     packages build exact answers to multi-round mechanics, and for Markov
+//     decision processes, on which they find the best and the worst play.
 //   - sim: Monte Carlo batches (deterministic for a seed on any number of
 //     cores, shardable, cancellable) with reports, comparisons and sweeps.
 //   - edge: dramatic interaction with edge dice wagered on opposed d20
@@ -51,7 +52,11 @@
 //     nil Sink builds none.
 //   - Scenario: the mechanic contract of sim (sim.Scenario): Validate,
 //     Categories, Metrics, NewRunner and Exact, whose answer is a
-//     markov.Answer or an error wrapping markov.ErrNoExact.
+//     markov.Answer or an error wrapping markov.ErrNoExact; and, where the
+//     mechanic can answer how much decisions matter, Solve (sim.Solver):
+//     the goal's odds under the best play, each shipped policy and the
+//     worst play, from a markov decision process over the exact model's
+//     own transitions, with Optimal returning a Policy that plays the plan.
 //
 // Enums read and write as names, and policy registries look up by name,
 // through one small internal package, so saved states and scenario files
@@ -66,10 +71,13 @@
 //  2. Give its Scenario the methods of sim.Scenario; its Runner's Trial
 //     plays one game from the scenario's start through Play, the same steps
 //     a game played by hand takes.
-//  3. Run the conformance kit, sim/simtest, from its tests: determinism on
+//  3. Where the exact model enumerates a policy's choices, let it enumerate
+//     every legal choice instead and give the Scenario a Solve (the stakes
+//     solve command then answers for it).
+//  4. Run the conformance kit, sim/simtest, from its tests: determinism on
 //     any number of workers, save and restore at every step, atomic steps,
 //     mutated saved states, sampled against exact, events through JSON.
-//  4. Register it with the command line: one call in cmd/stakes naming the
+//  5. Register it with the command line: one call in cmd/stakes naming the
 //     mechanic, a summary, and its built-in scenario adapted with
 //     sim.Adapt. Every command, the balance report included, then runs it.
 package stakes

@@ -46,70 +46,19 @@ type chainModel struct {
 	inter *dice.Dist    // the interferer's result, if there is one
 	dists map[string][][]float64
 	err   error
+	// decider is the side whose choices a decision process (Solve) makes,
+	// -1 when every side plays its policy (Exact). The decider buys extras
+	// dice, Gives In only as a choice of its state (never inside a step),
+	// and makes a Final Push when push says the outcome pushed is better.
+	decider int
+	extras  int
+	push    func(pushed, not int8) bool
 }
 
 func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
-	b, err := s.build()
+	m, start, err := s.chainModel()
 	if err != nil {
 		return markov.Answer{}, err
-	}
-	if len(b.sides) != 2 {
-		return markov.Answer{}, noExact("the chain covers two sides, not %d", len(b.sides))
-	}
-	if s.Rules.Keep > 2 {
-		return markov.Answer{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
-	}
-	m := &chainModel{b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}}
-	m.sc = b.scene.Clone()
-	kind := Contested
-	if m.basic {
-		kind = Basic
-	}
-	if err := m.e.Begin(m.sc, kind, b.sides, b.init); err != nil {
-		return markov.Answer{}, err
-	}
-	m.all = m.sc.Action.AllRoll
-	for _, sd := range b.sides {
-		if sd.Char == TroublePool && !m.basic && b.table.gm().BuyOnes(&View{Ones: 1, TroubleRoom: 1}) > 0 {
-			return markov.Answer{}, noExact("the GM buys 1s, growing the Trouble Pool that contests; the chain keeps it fixed")
-		}
-	}
-	if err := s.exactRulings(b); err != nil {
-		return markov.Answer{}, err
-	}
-	if b.iChar >= 0 && s.Rules.Interferences > 0 {
-		if c, _ := m.sc.cost(b.iChar, b.iPicks); c > 0 {
-			return markov.Answer{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
-		}
-		d, err := TotalDist(m.sc.sideDice(&Side{}, b.iPicks, nil), s.Rules)
-		if err != nil {
-			return markov.Answer{}, err
-		}
-		m.inter = &d
-		m.sc.Action.Planned = Ref(b.iChar)
-	}
-	for i, sd := range b.sides {
-		if !sd.Aider.Set {
-			continue
-		}
-		if c, _ := m.sc.cost(sd.Aider.Index, sd.AidPicks); c > 0 {
-			return markov.Answer{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
-		}
-		r1 := s.Rules
-		r1.Keep = 1
-		d, err := TotalDist(m.sc.sideDice(&Side{}, sd.AidPicks, nil), r1)
-		if err != nil {
-			return markov.Answer{}, err
-		}
-		m.aids[i] = &d
-	}
-	start := xstate{open: true, turn: int8(m.sc.Action.Turn), holder: -1}
-	for i := range 2 {
-		m.gangs[i] = slices.Clone(m.sc.Action.Sides[i].Gang)
-		start.gang[i] = int8(len(m.gangs[i]))
-		if c := b.sides[i].Char; c >= 0 {
-			start.pp[i] = int16(m.sc.Characters[c].PlotPoints)
-		}
 	}
 	chain, err := markov.Explore(ctx, start, m.next)
 	if m.err != nil {
@@ -132,6 +81,75 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 	}
 	ex.Rounds = rounds
 	return ex, nil
+}
+
+// chainModel lays out the exact chain of a two-sided action: the model and
+// its start state. It refuses (markov.ErrNoExact) what the chain does not
+// follow.
+func (s Scenario) chainModel() (*chainModel, xstate, error) {
+	b, err := s.build()
+	if err != nil {
+		return nil, xstate{}, err
+	}
+	if len(b.sides) != 2 {
+		return nil, xstate{}, noExact("the chain covers two sides, not %d", len(b.sides))
+	}
+	if s.Rules.Keep > 2 {
+		return nil, xstate{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
+	}
+	m := &chainModel{b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}, decider: -1}
+	m.sc = b.scene.Clone()
+	kind := Contested
+	if m.basic {
+		kind = Basic
+	}
+	if err := m.e.Begin(m.sc, kind, b.sides, b.init); err != nil {
+		return nil, xstate{}, err
+	}
+	m.all = m.sc.Action.AllRoll
+	for _, sd := range b.sides {
+		if sd.Char == TroublePool && !m.basic && b.table.gm().BuyOnes(&View{Ones: 1, TroubleRoom: 1}) > 0 {
+			return nil, xstate{}, noExact("the GM buys 1s, growing the Trouble Pool that contests; the chain keeps it fixed")
+		}
+	}
+	if err := s.exactRulings(b); err != nil {
+		return nil, xstate{}, err
+	}
+	if b.iChar >= 0 && s.Rules.Interferences > 0 {
+		if c, _ := m.sc.cost(b.iChar, b.iPicks); c > 0 {
+			return nil, xstate{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
+		}
+		d, err := TotalDist(m.sc.sideDice(&Side{}, b.iPicks, nil), s.Rules)
+		if err != nil {
+			return nil, xstate{}, err
+		}
+		m.inter = &d
+		m.sc.Action.Planned = Ref(b.iChar)
+	}
+	for i, sd := range b.sides {
+		if !sd.Aider.Set {
+			continue
+		}
+		if c, _ := m.sc.cost(sd.Aider.Index, sd.AidPicks); c > 0 {
+			return nil, xstate{}, noExact("side %d's aider pays %d Plot Points for its pool; the chain needs a free one", i, c)
+		}
+		r1 := s.Rules
+		r1.Keep = 1
+		d, err := TotalDist(m.sc.sideDice(&Side{}, sd.AidPicks, nil), r1)
+		if err != nil {
+			return nil, xstate{}, err
+		}
+		m.aids[i] = &d
+	}
+	start := xstate{open: true, turn: int8(m.sc.Action.Turn), holder: -1}
+	for i := range 2 {
+		m.gangs[i] = slices.Clone(m.sc.Action.Sides[i].Gang)
+		start.gang[i] = int8(len(m.gangs[i]))
+		if c := b.sides[i].Char; c >= 0 {
+			start.pp[i] = int16(m.sc.Characters[c].PlotPoints)
+		}
+	}
+	return m, start, nil
 }
 
 // exactRulings refuses the rulings the chain does not follow: an aiding
@@ -222,13 +240,19 @@ func (m *chainModel) next(st xstate, buf []markov.Step[xstate]) []markov.Step[xs
 	t := int(st.turn)
 	if d := m.aids[t]; d != nil && st.open && st.aided&(1<<t) == 0 {
 		// The opening roller's aider rolls first; no choice to give in
-		// comes between, so the aid is part of this roll's step.
+		// comes between, so the aid is part of this roll's step. A
+		// deciding side sees the aid before it buys its extras: the aid
+		// is then a step of its own.
 		for i, pa := range d.P {
 			if pa == 0 {
 				continue
 			}
 			y := st
 			y.aid, y.aided = int16(d.Min+i), st.aided|1<<t
+			if t == m.decider {
+				buf = append(buf, markov.Step[xstate]{To: y, P: pa})
+				continue
+			}
 			buf = m.roll(y, pa, buf)
 		}
 		return buf
@@ -249,6 +273,9 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 		var v View
 		m.e.turnView(m.sc, t, &v)
 		n = p.Extras(&v)
+		if t == m.decider {
+			n = m.extras
+		}
 		if n < 0 || n > v.Affordable {
 			return m.fail(fmt.Errorf("policy %s: %d extra dice: 0..%d affordable", p.Name(), n, v.Affordable))
 		}
@@ -321,7 +348,7 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 	if m.sc.Rules.beats(total, int(y.stakes)) {
 		mg := total - int(y.stakes)
 		if m.basic {
-			pushed := m.pushes(y, h, mg, hf)
+			pushed := m.pushes(y, h, mg, hf, 0, 1)
 			if mg >= X && !pushed {
 				return xstate{done: true, cat: 1}, false
 			}
@@ -336,29 +363,28 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 		return y, true
 	}
 	mg := int(y.stakes) - total
-	xo := mg >= X && !m.pushes(y, t, mg, cf)
+	lose := int8(3 * h) // the holder wins; a Final Push saves the loser from Trauma
 	if m.basic {
-		if xo {
-			return xstate{done: true, cat: 3}, false
-		}
-		return xstate{done: true, cat: 2}, false
+		lose = 2
 	}
-	c := 3 * h
-	if xo {
-		c++
+	if mg >= X && !m.pushes(y, t, mg, cf, lose, lose+1) {
+		lose++
 	}
-	return xstate{done: true, cat: int8(c)}, false
+	return xstate{done: true, cat: lose}, false
 }
 
 // pushes reports whether losing side l (by margin mg, floor as in the
 // engine) would make a Final Push that saves it from Trauma.
-func (m *chainModel) pushes(y xstate, l, mg, floor int) bool {
+func (m *chainModel) pushes(y xstate, l, mg, floor int, pushed, not int8) bool {
 	if mg < m.sc.Rules.Extraordinary {
 		return false
 	}
 	a := m.mirror(y)
 	if _, ok := m.e.pushReach(m.sc, l, mg, floor); !ok {
 		return false
+	}
+	if l == m.decider {
+		return m.push(pushed, not)
 	}
 	sd := &a.Sides[l]
 	v := View{Kind: a.Kind, Side: l, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: mg, Target: -1}
@@ -463,23 +489,29 @@ func (m *chainModel) aidGiveIn(y xstate, w float64, buf []markov.Step[xstate]) [
 	return append(buf, markov.Step[xstate]{To: m.giveIn(y), P: w})
 }
 
-// giveIn settles a Give In decided at state y.
+// giveIn settles a Give In decided at state y. The deciding side of a
+// decision process Gives In as a choice of state y instead.
 func (m *chainModel) giveIn(y xstate) xstate {
 	a := m.mirror(y)
 	t := int(y.turn)
 	sd := &a.Sides[t]
-	if sd.Char == TroublePool {
+	if sd.Char == TroublePool || t == m.decider {
 		return y
 	}
 	var v View
 	m.e.turnView(m.sc, t, &v)
 	if m.b.table.of(sd.Char).GiveIn(&v) {
-		if m.basic {
-			return xstate{done: true, cat: 4}
-		}
-		return xstate{done: true, cat: int8(3*int(y.holder) + 2)}
+		return m.gaveIn(y)
 	}
 	return y
+}
+
+// gaveIn is where a Give In at state y ends the action.
+func (m *chainModel) gaveIn(y xstate) xstate {
+	if m.basic {
+		return xstate{done: true, cat: 4}
+	}
+	return xstate{done: true, cat: int8(3*int(y.holder) + 2)}
 }
 
 // Exact returns the exact outcome distribution where the scenario fits the

@@ -45,6 +45,9 @@ type View struct {
 	Price int
 	// Beats left and steps left in a timed action.
 	Beats, StepsLeft int
+	// State is the whole state, to read and never to change, when a side
+	// is to Give In or roll (a solved plan reads it); nil elsewhere.
+	State *State
 }
 
 // Policy makes every choice the text leaves to someone. The same policy

@@ -185,7 +185,7 @@ func (e *Engine) CanWaive(s *State) bool {
 func (e *Engine) turnView(s *State, t int, v *View) {
 	a := s.Action
 	sd := &a.Sides[t]
-	*v = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1}
+	*v = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1, State: s}
 	if sd.Char == TroublePool {
 		return
 	}

@@ -102,3 +102,55 @@ func init() {
 		},
 	})
 }
+
+// Solve gives the coin race a decision for the CLI's solve tests: side a,
+// holding 2 of 4 coins, stakes 1 or 2 on a coin won with probability 0.4
+// until it holds 0 or 4 (gambler's ruin). Bold play wins 0.4; timid play
+// 1.25/4.0625.
+func (s coinScenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
+	if len(goal.Outcomes) > 0 && (len(goal.Outcomes) != 1 || goal.Outcomes[0] != "a_wins") {
+		return markov.Solved{}, fmt.Errorf("coin: goal %v: allowed a_wins", goal.Outcomes)
+	}
+	if goal.Side != "" && goal.Side != "a" {
+		return markov.Solved{}, fmt.Errorf("coin: side %q: allowed a", goal.Side)
+	}
+	p, err := markov.ExploreProcess(ctx, 2, func(i int) []markov.Choice[int] {
+		var cs []markov.Choice[int]
+		for b := 1; i > 0 && i < 4 && b <= min(i, 4-i); b++ {
+			cs = append(cs, markov.Choice[int]{Name: fmt.Sprintf("stake %d", b),
+				Steps: []markov.Step[int]{{To: i + b, P: 0.4}, {To: i - b, P: 0.6}}})
+		}
+		return cs
+	})
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	win := func(i int) float64 { return float64(i / 4) }
+	value := func(aim markov.Aim, name string) (markov.PolicyValue, *markov.Plan[int], error) {
+		pl, err := p.Solve(ctx, win, aim)
+		if err != nil {
+			return markov.PolicyValue{}, nil, err
+		}
+		return markov.PolicyValue{Name: name, Value: pl.Start()}, pl, nil
+	}
+	best, plan, err := value(markov.Maximize, "optimal")
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	worst, _, err := value(markov.Minimize, "worst")
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	ds, err := plan.Decisions(ctx)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	out := markov.Solved{Goal: markov.Goal{Outcomes: []string{"a_wins"}, Side: goal.Side}, Side: "a",
+		Method: "exact", States: p.Len(), Choices: p.Choices(), Best: best, Worst: worst,
+		Policies: []markov.PolicyValue{{Name: "timid", Value: 1.25 / 4.0625}}, Gap: best.Value - worst.Value}
+	for _, d := range ds {
+		out.Advice = append(out.Advice, markov.Advice{When: fmt.Sprintf("holding %d coins", d.State), Do: d.Choice,
+			Else: fmt.Sprintf("%s: %.4f", d.Options[0].Name, d.Options[0].Value), Gain: d.Stake / d.Visits, Reach: d.Visits})
+	}
+	return out, nil
+}

@@ -88,6 +88,7 @@ func commands() []command {
 	return []command{
 		{"roll", "roll dice in notation and show every die", cmdRoll},
 		{"odds", "exact answers for a mechanic", cmdOdds},
+		{"solve", "best and worst play for a goal: how much decisions matter", cmdSolve},
 		{"sim", "Monte Carlo of a mechanic's scenario", cmdSim},
 		{"compare", "two variants of a scenario with common random numbers", cmdCompare},
 		{"sweep", "a grid over scenario settings, one report per cell", cmdSweep},

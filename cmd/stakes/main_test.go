@@ -369,7 +369,7 @@ func TestHelpExamplesRun(t *testing.T) {
 			continue // a placeholder for the reader's own file
 		}
 		args = shellWords(t, args)
-		if len(args) > 0 && args[0] != "roll" && args[0] != "mechanics" && args[0] != "odds" && args[0] != "merge" {
+		if len(args) > 0 && args[0] != "roll" && args[0] != "mechanics" && args[0] != "odds" && args[0] != "merge" && args[0] != "solve" {
 			args = append(args, "--trials", "300")
 		}
 		if code, _, errOut := stakes(t, args...); code != 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/stakesrpg/stakes/sim"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // scenario is one mechanic's scenario behind a uniform face, so the
@@ -22,6 +23,9 @@ type scenario interface {
 	// exact returns the exact answer, or an error wrapping
 	// markov.ErrNoExact when the scenario is outside the exact model.
 	exact(ctx context.Context) (*exactView, error)
+	// solve returns how much decisions matter for goal, or an error
+	// wrapping markov.ErrNoExact when the mechanic has no solver.
+	solve(ctx context.Context, goal markov.Goal) (markov.Solved, error)
 }
 
 // adapted is a scenario over sim's mechanic contract, with the one-line
@@ -60,6 +64,10 @@ func (s *adapted) exact(ctx context.Context) (*exactView, error) {
 		return nil, err
 	}
 	return &exactView{Categories: s.m.Categories(), P: a.P, MeanRounds: a.MeanRounds, Rounds: a.Rounds}, nil
+}
+
+func (s *adapted) solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
+	return s.m.Solve(ctx, goal)
 }
 
 // mechanicInfo registers one mechanic.

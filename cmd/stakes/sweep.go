@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stakesrpg/stakes/sim"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // sweepResult is a sweep as the command prints and encodes it: sim's
@@ -25,6 +26,18 @@ type sweepResult struct {
 	Changed  []string `json:"changed,omitempty"`
 	*sim.SweepReport
 	Exact []cellExact `json:"exact"`
+	// Solve is each cell's value of decisions, with --solve.
+	Solve []cellSolve `json:"solve,omitempty"`
+}
+
+// cellSolve is one sweep cell's value of decisions: the goal's probability
+// under the best and the worst play, and the gap between them.
+type cellSolve struct {
+	Values  []string `json:"values"`
+	Best    float64  `json:"best"`
+	Worst   float64  `json:"worst"`
+	Gap     float64  `json:"gap"`
+	NoSolve string   `json:"no_solve,omitempty"`
 }
 
 // cellExact is one sweep cell's exact answer.
@@ -37,7 +50,8 @@ type cellExact struct {
 func cmdSweep(e *env, args []string) error {
 	var c common
 	var axes multi
-	var outcomes string
+	var outcomes, goal, side string
+	var solve bool
 	fs := newFlags(e, "sweep", "MECHANIC --axis key=values ... [flags]",
 		"Runs one report per cell of a grid over scenario settings and prints a table: the\n"+
 			"axis values, then for each outcome its sampled odds, their 95% interval and the\n"+
@@ -47,18 +61,30 @@ func cmdSweep(e *env, args []string) error {
 			"--csv and --json keep every number: CSV adds <outcome>_exact and exact_mean_rounds\n"+
 			"columns after sim's, JSON an \"exact\" list with one entry a cell.\n"+
 			"--plot draws the chosen outcomes' odds against the first axis: sampled points\n"+
-			"with their 95% intervals and the exact line; a second axis gives one line per value.",
+			"with their 95% intervals and the exact line; a second axis gives one line per value.\n"+
+			"--solve adds the value of decisions per cell (as stakes solve): the goal's odds\n"+
+			"under the best and the worst play, and the gap between them.",
 		`stakes sweep edge --axis rules.start_edge=3..8`,
 		`stakes sweep edge --axis rules.start_edge=3..8 --plot edge.png`,
 		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --outcomes clean,hurt,tests`,
-		`stakes sweep actiontest --axis pool=2..4 --csv`)
+		`stakes sweep actiontest --axis pool=2..4 --csv`,
+		`stakes sweep contest --axis cast.1.plot_points=0..3 --solve --side Detective`)
 	c.register(fs.FlagSet, 20000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag)
 	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
 	fs.StringVar(&outcomes, "outcomes", "", "the outcomes and metrics the table and plot show, by name: `a,b` (default: the outcomes not zero everywhere, and rounds)")
 	fs.Lookup("plot").Usage = "also draw the outcomes' odds against the first axis to `FILE` (.png or .svg)"
+	fs.BoolVar(&solve, "solve", false, "add each cell's value of decisions: best and worst play and their gap (see stakes solve)")
+	fs.StringVar(&goal, "goal", "", "with --solve, the outcomes the deciding side plays for: `a,b` (default: the mechanic's)")
+	fs.StringVar(&side, "side", "", "with --solve, who decides, by the mechanic's `NAME` (default: the first side)")
 	mech, err := c.parseMechanic(fs, args, "sweep")
 	if err != nil {
 		return err
+	}
+	if !solve && (goal != "" || side != "") {
+		return usagef("sweep: --goal and --side go with --solve")
+	}
+	if solve && c.shard != "" {
+		return usagef("sweep: --solve runs once over the whole sweep; leave out --shard")
 	}
 	base, simAxes, cells, err := checkSweep(mech, &c, axes, outcomes)
 	if err != nil {
@@ -88,6 +114,9 @@ func cmdSweep(e *env, args []string) error {
 	sr := sweepResult{Mechanic: mech, Scenario: base.describe(), File: c.file,
 		Changed: append([]string(nil), c.sets...), SweepReport: rep}
 	sr.Exact = sweepExact(e, mech, c, rep)
+	if solve {
+		sr.Solve = sweepSolve(e, mech, c, rep, goalOf(goal, side))
+	}
 	return emitSweep(e, &c, sr, cells, outcomes)
 }
 
@@ -182,6 +211,58 @@ func sweepExact(e *env, mech string, c common, rep *sim.SweepReport) []cellExact
 	return out
 }
 
+// sweepSolve computes every cell's value of decisions through the
+// scenario's Solve. An interrupted sweep computes none.
+func sweepSolve(e *env, mech string, c common, rep *sim.SweepReport, goal markov.Goal) []cellSolve {
+	out := make([]cellSolve, len(rep.Cells))
+	for i, cell := range rep.Cells {
+		out[i].Values = slices.Clone(cell.Values)
+		if rep.Partial || e.ctx.Err() != nil {
+			out[i].NoSolve = "not computed: the sweep was interrupted"
+			continue
+		}
+		cl := sim.Cell{}
+		for j, ax := range rep.Axes {
+			cl[ax.Name] = cell.Values[j]
+		}
+		sc, _, err := cellScenario(mech, c, rep.Axes, cl)
+		var sv markov.Solved
+		if err == nil {
+			sv, err = sc.solve(e.ctx, goal)
+		}
+		if err != nil {
+			out[i].NoSolve = err.Error()
+			continue
+		}
+		out[i].Best, out[i].Worst, out[i].Gap = sv.Best.Value, sv.Worst.Value, sv.Gap
+	}
+	return out
+}
+
+// writeSweepSolve prints the value of decisions of every cell.
+func writeSweepSolve(e *env, sr sweepResult) {
+	if len(sr.Solve) == 0 {
+		return
+	}
+	fmt.Fprintf(e.stdout, "\nvalue of decisions per cell (P(goal) under the best and the worst play, and the gap):\n")
+	var header []string
+	for _, a := range sr.Axes {
+		header = append(header, a.Name)
+	}
+	header = append(header, "best", "worst", "gap")
+	var rows [][]string
+	for _, c := range sr.Solve {
+		row := slices.Clone(c.Values)
+		if c.NoSolve != "" {
+			row = append(row, "-", "-", "- ("+clip(c.NoSolve)+")")
+		} else {
+			row = append(row, fmt.Sprintf("%.4f", c.Best), fmt.Sprintf("%.4f", c.Worst), fmt.Sprintf("%.4f", c.Gap))
+		}
+		rows = append(rows, row)
+	}
+	writeTable(e, header, rows)
+}
+
 // emitSweep prints a sweep of cells cells as --json, --csv or a table of
 // the chosen outcomes, and draws it with --plot.
 func emitSweep(e *env, c *common, sr sweepResult, cells int, outcomes string) error {
@@ -193,6 +274,9 @@ func emitSweep(e *env, c *common, sr sweepResult, cells int, outcomes string) er
 		err = writeSweepCSV(e, sr)
 	default:
 		err = writeSweepText(e, sr, outcomes)
+		if err == nil {
+			writeSweepSolve(e, sr)
+		}
 		if err == nil && sr.Partial {
 			fmt.Fprintf(e.stdout, "PARTIAL: %d of %d cells shown, the last one cut short\n", len(sr.Cells), cells)
 		}

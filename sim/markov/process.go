@@ -132,8 +132,8 @@ func (a Aim) String() string {
 	return "maximize"
 }
 
-// prefers reports whether value x is better than y for the aim.
-func (a Aim) prefers(x, y float64) bool {
+// Prefers reports whether value x is better than y for the aim.
+func (a Aim) Prefers(x, y float64) bool {
 	if a == Minimize {
 		return x < y
 	}
@@ -259,7 +259,7 @@ func (pl *Plan[S]) sweep() float64 {
 		}
 		best := pl.worth(p.options[i][0])
 		for _, o := range p.options[i][1:] {
-			if q := pl.worth(o); pl.aim.prefers(q, best) {
+			if q := pl.worth(o); pl.aim.Prefers(q, best) {
 				best = q
 			}
 		}
@@ -281,7 +281,7 @@ func (pl *Plan[S]) worth(o option) float64 {
 // good reports whether option o of a state is as good as that state's value,
 // within the tie tolerance.
 func (pl *Plan[S]) good(i int, o option) bool {
-	return math.Abs(pl.worth(o)-pl.value[i]) <= 8*pl.tie || pl.aim.prefers(pl.worth(o), pl.value[i])
+	return math.Abs(pl.worth(o)-pl.value[i]) <= 8*pl.tie || pl.aim.Prefers(pl.worth(o), pl.value[i])
 }
 
 // firstBest is the lowest-numbered option of state i as good as its best

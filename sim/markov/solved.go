@@ -1,5 +1,10 @@
 package markov
 
+import (
+	"fmt"
+	"math"
+)
+
 // Goal is what the deciding side of a scenario plays for: to end in one of
 // the named outcomes.
 type Goal struct {
@@ -63,4 +68,26 @@ type Advice struct {
 	// Reach is how often play comes to this situation (expected visits)
 	// under optimal play.
 	Reach float64 `json:"reach"`
+}
+
+// Check reports whether s is consistent: values are probabilities, the
+// best is at least and the worst at most every policy's value (to 1e-9,
+// beyond the half-width of sampled ones), and Gap is Best minus Worst.
+func (s Solved) Check() error {
+	all := append([]PolicyValue{s.Best, s.Worst}, s.Policies...)
+	for _, v := range all {
+		if !(v.Value >= -1e-12 && v.Value <= 1+1e-12) || !(v.HalfWidth >= 0) {
+			return fmt.Errorf("markov: %s's value %v (half-width %v) is not a probability", v.Name, v.Value, v.HalfWidth)
+		}
+	}
+	for _, v := range s.Policies {
+		slack := 1e-9 + v.HalfWidth + s.Best.HalfWidth + s.Worst.HalfWidth
+		if v.Value > s.Best.Value+slack || v.Value < s.Worst.Value-slack {
+			return fmt.Errorf("markov: %s's value %v lies outside best %v and worst %v", v.Name, v.Value, s.Best.Value, s.Worst.Value)
+		}
+	}
+	if math.Abs(s.Gap-(s.Best.Value-s.Worst.Value)) > 1e-12 {
+		return fmt.Errorf("markov: gap %v is not best %v minus worst %v", s.Gap, s.Best.Value, s.Worst.Value)
+	}
+	return nil
 }

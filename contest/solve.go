@@ -1,0 +1,476 @@
+package contest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// Optimal play. The exact chain of a two-sided action (chain.go) asks each
+// side's policy when to Give In, how many extra dice to buy and whether to
+// make a Final Push. A decision process leaves one side's choices open
+// instead: in every state where that side is to act it may Give In (once
+// the stakes are set) or roll with any number of the extra picks it can
+// afford, and the transitions of each choice are the chain's own. Solving
+// it gives the play that makes a goal most (or least) likely.
+//
+// A Final Push ends the action either way, so the best push is read off
+// the goal: push when the outcome pushed is the better one. Interference
+// (whether to step in, whether to go on) stays with the policies, and the
+// solver refuses a scenario with an interferer rather than mix the two.
+
+// Optimal is the best (or worst) play of one side of a scenario for a
+// goal, and its exact answer.
+type Optimal struct {
+	// Side is the deciding side's character name.
+	Side string
+	// Value is the goal's probability under this play; Answer the whole
+	// exact answer (P per category, MeanRounds: the rolls).
+	Value  float64
+	Answer markov.Answer
+	// States and Choices are the size of the solved decision process.
+	States, Choices int
+
+	scenario Scenario
+	plan     *markov.Plan[xstate]
+	model    *chainModel
+	aim      markov.Aim
+	reward   func(xstate) float64
+	base     Policy
+	decider  int
+}
+
+// Optimal solves the decision process of the scenario's two-sided action
+// for goal and aim (markov.Maximize for the best play, Minimize for the
+// worst). goal.Side names the deciding side's character ("" is the first
+// side's); goal.Outcomes are category names ("" : the side's wins).
+func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Kind == KindTimed {
+		return nil, noExact("the solver covers basic and contested actions; a timed action's choices stay with its policies")
+	}
+	if s.Interferer != "" {
+		return nil, noExact("the solver leaves interference to the policies; remove the interferer to solve")
+	}
+	m, start, err := s.chainModel()
+	if err != nil {
+		return nil, err
+	}
+	o := &Optimal{scenario: s, model: m, aim: aim}
+	if o.decider, o.Side, err = s.deciding(m, goal.Side); err != nil {
+		return nil, err
+	}
+	m.decider = o.decider
+	wins, err := s.goalCategories(goal.Outcomes, o.Side)
+	if err != nil {
+		return nil, err
+	}
+	o.reward = func(st xstate) float64 {
+		if st.done && slices.Contains(wins, int(st.cat)) {
+			return 1
+		}
+		return 0
+	}
+	m.push = func(pushed, not int8) bool {
+		a, b := o.reward(xstate{done: true, cat: pushed}), o.reward(xstate{done: true, cat: not})
+		return aim.Prefers(a, b)
+	}
+	o.base = m.b.table.of(m.b.sides[o.decider].Char)
+	return o, o.solve(ctx, start, len(s.Categories()))
+}
+
+// deciding returns the deciding side and its character's name: the side
+// of the character named side, or the first side that has a character.
+func (s Scenario) deciding(m *chainModel, side string) (int, string, error) {
+	var names []string
+	for i, sd := range m.b.sides {
+		if sd.Char == TroublePool {
+			continue
+		}
+		name := m.sc.Characters[sd.Char].Name
+		if side == "" || side == name {
+			return i, name, nil
+		}
+		names = append(names, name)
+	}
+	return 0, "", fmt.Errorf("contest: deciding side %q: allowed %s", side, named.Allowed(names))
+}
+
+// goalCategories returns the categories named, or the deciding side's
+// wins (every way) when none are.
+func (s Scenario) goalCategories(outcomes []string, side string) ([]int, error) {
+	cats := s.Categories()
+	if len(outcomes) == 0 {
+		prefix := label(side) + "_wins"
+		if s.Kind == KindBasic {
+			prefix = "success" // the actor's; "extraordinary" is added below
+		}
+		for k, c := range cats {
+			if strings.HasPrefix(c, prefix) || s.Kind == KindBasic && c == "extraordinary" {
+				outcomes = append(outcomes, cats[k])
+			}
+		}
+	}
+	var out []int
+	for _, o := range outcomes {
+		k := slices.Index(cats, o)
+		if k < 0 {
+			return nil, fmt.Errorf("contest: goal outcome %q: allowed %s", o, named.Allowed(cats))
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// solve explores the decision process from start, solves it for the aim
+// and reads the plan's chain as an exact answer.
+func (o *Optimal) solve(ctx context.Context, start xstate, categories int) error {
+	m := o.model
+	p, err := markov.ExploreProcess(ctx, start, m.choices)
+	if m.err != nil {
+		return m.err
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return noExact("%v", err)
+	}
+	o.States, o.Choices = p.Len(), p.Choices()
+	if o.plan, err = p.Solve(ctx, o.reward, o.aim); err != nil {
+		return err
+	}
+	chain, err := o.plan.Chain(ctx)
+	if err != nil {
+		return err
+	}
+	sol, err := chain.Solve()
+	if err != nil {
+		return fmt.Errorf("contest: solving the plan's chain: %w", err)
+	}
+	o.Answer = markov.Answer{P: make([]float64, categories)}
+	for st, q := range sol.Absorb {
+		o.Answer.P[st.cat] += q
+		o.Value += q * o.reward(st)
+	}
+	// Rolls are the steps of play, except a Give In and an aid rolled
+	// before the decider buys its extras, which the process makes steps
+	// of their own.
+	o.Answer.MeanRounds, err = chain.ExpectedReward(func(st xstate) float64 {
+		if _, name, ok := o.plan.Choice(st); ok && (name == giveInChoice || name == aidChoice) {
+			return 0
+		}
+		return 1
+	})
+	return err
+}
+
+// The names of the process's choices.
+const (
+	giveInChoice = "give in"
+	aidChoice    = "the aider rolls"
+)
+
+func rollChoice(n int) string {
+	if n == 1 {
+		return "roll with 1 extra die"
+	}
+	return fmt.Sprintf("roll with %d extra dice", n)
+}
+
+// choices are the options of state st: the decider's when it is to act,
+// else the chain's one step.
+func (m *chainModel) choices(st xstate) []markov.Choice[xstate] {
+	if st.done || m.err != nil {
+		return nil
+	}
+	t := int(st.turn)
+	if st.brawl > 0 || t != m.decider {
+		return []markov.Choice[xstate]{{Steps: m.next(st, nil)}}
+	}
+	if m.aids[t] != nil && st.open && st.aided&(1<<t) == 0 {
+		return []markov.Choice[xstate]{{Name: aidChoice, Steps: m.next(st, nil)}}
+	}
+	var cs []markov.Choice[xstate]
+	if !st.open {
+		cs = append(cs, markov.Choice[xstate]{Name: giveInChoice, Steps: []markov.Step[xstate]{{To: m.gaveIn(st), P: 1}}})
+	}
+	m.mirror(st)
+	var v View
+	m.e.turnView(m.sc, t, &v)
+	for n := 0; n <= v.Affordable; n++ {
+		m.extras = n
+		cs = append(cs, markov.Choice[xstate]{Name: rollChoice(n), Steps: m.next(st, nil)})
+	}
+	return cs
+}
+
+// Solve reports how much decisions matter in the scenario for goal: the
+// exact odds of the goal under the deciding side's best and worst play,
+// under each shipped policy in its place, and the best play's most
+// consequential decisions in words.
+func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
+	best, err := s.Optimal(ctx, goal, markov.Maximize)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	worst, err := s.Optimal(ctx, goal, markov.Minimize)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	wins, _ := s.goalCategories(goal.Outcomes, best.Side)
+	out := markov.Solved{Goal: markov.Goal{Side: best.Side}, Side: best.Side, Method: "exact",
+		States: best.States, Choices: best.Choices,
+		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
+		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer}}
+	for _, k := range wins {
+		out.Goal.Outcomes = append(out.Goal.Outcomes, s.Categories()[k])
+	}
+	for _, name := range PolicyNames() {
+		alt := s
+		alt.Cast = slices.Clone(s.Cast)
+		alt.Cast[s.member(best.Side)].Policy = name
+		a, err := alt.Exact(ctx)
+		if err != nil {
+			return markov.Solved{}, fmt.Errorf("contest: policy %s in %s's place: %w", name, best.Side, err)
+		}
+		v := 0.0
+		for _, k := range wins {
+			v += a.P[k]
+		}
+		out.Policies = append(out.Policies, markov.PolicyValue{Name: name, Value: v, Answer: a})
+	}
+	out.Gap = out.Best.Value - out.Worst.Value
+	out.Advice, err = best.advice(ctx)
+	return out, err
+}
+
+// maxAdvice bounds the lines of advice Solve gives.
+const maxAdvice = 12
+
+// situation is a group of the plan's decision states that read alike: the
+// same choice with the same holder, Plot Points, gang and aid, over a
+// range of stakes.
+type situation struct {
+	open, holding, aided bool
+	pp, gang             int
+	do                   string
+}
+
+// adviceLine gathers the decisions of one situation.
+type adviceLine struct {
+	lo, hi       int     // the stakes
+	reach        float64 // expected visits, summed
+	gain         float64 // best option minus worst, the largest
+	regret       float64 // visits times best minus next best, summed: how it ranks
+	next         string
+	nextV, bestV float64
+}
+
+// advice writes the plan's decisions in words, gathered by situation, the
+// ones where the next best choice would cost most first.
+func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
+	ds, err := o.plan.Decisions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lines := map[situation]*adviceLine{}
+	var order []situation
+	for _, d := range ds {
+		if d.Stake <= 1e-12 {
+			continue // every choice there is as good
+		}
+		st := d.State
+		k := situation{open: st.open, holding: int(st.holder) == o.decider, aided: st.aid > 0,
+			pp: int(st.pp[o.decider]), gang: int(st.gang[1-o.decider]), do: d.Choice}
+		l, ok := lines[k]
+		if !ok {
+			l = &adviceLine{lo: int(st.stakes), hi: int(st.stakes)}
+			lines[k] = l
+			order = append(order, k)
+		}
+		best, next, lo := o.rank(d)
+		l.lo, l.hi = min(l.lo, int(st.stakes)), max(l.hi, int(st.stakes))
+		l.reach += d.Visits
+		l.gain = max(l.gain, math.Abs(d.Options[best].Value-lo))
+		if r := d.Visits * (d.Options[best].Value - d.Options[next].Value); r >= l.regret {
+			l.regret, l.next, l.nextV, l.bestV = r, d.Options[next].Name, d.Options[next].Value, d.Options[best].Value
+		}
+	}
+	slices.SortStableFunc(order, func(a, b situation) int { return -cmpFloat(lines[a].regret, lines[b].regret) })
+	var out []markov.Advice
+	for _, k := range order[:min(len(order), maxAdvice)] {
+		l := lines[k]
+		out = append(out, markov.Advice{When: k.describe(l), Do: k.do,
+			Else: fmt.Sprintf("%s would give %.4f where this gives %.4f", l.next, l.nextV, l.bestV),
+			Gain: l.gain, Reach: l.reach})
+	}
+	return out, nil
+}
+
+// rank returns decision d's chosen option, the next best option and the
+// worst option's value, for the plan's aim.
+func (o *Optimal) rank(d markov.Decision[xstate]) (best, next int, worst float64) {
+	best = slices.IndexFunc(d.Options, func(x markov.Option) bool { return x.Name == d.Choice })
+	next, worst = -1, d.Options[best].Value
+	for k, x := range d.Options {
+		if o.aim.Prefers(worst, x.Value) {
+			worst = x.Value
+		}
+		if k != best && (next < 0 || o.aim.Prefers(x.Value, d.Options[next].Value)) {
+			next = k
+		}
+	}
+	return best, next, worst
+}
+
+// describe says what the deciding side sees in situation k.
+func (k situation) describe(l *adviceLine) string {
+	var b strings.Builder
+	switch {
+	case k.open:
+		b.WriteString("opening the action")
+	case k.holding:
+		b.WriteString("you hold the stakes")
+	default:
+		b.WriteString("the other side holds the stakes")
+	}
+	if !k.open {
+		if l.lo == l.hi {
+			fmt.Fprintf(&b, " at %d", l.lo)
+		} else {
+			fmt.Fprintf(&b, " at %d to %d", l.lo, l.hi)
+		}
+	}
+	if k.pp == 1 {
+		b.WriteString(", 1 Plot Point")
+	} else {
+		fmt.Fprintf(&b, ", %d Plot Points", k.pp)
+	}
+	if k.gang > 0 {
+		fmt.Fprintf(&b, ", %d gang dice against you", k.gang)
+	}
+	if k.aided {
+		b.WriteString(", an aid waiting")
+	}
+	return b.String()
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Policy returns a Policy that plays the solved side as the plan says
+// (Giving In, extra dice, the Final Push) and leaves every other choice to
+// the side's own policy in the scenario. Other sides keep their policies.
+func (o *Optimal) Policy() Policy { return &planned{o: o, Policy: o.base} }
+
+// NewRunner returns a Runner of the scenario in which the deciding side
+// plays the plan (Policy) and every other side its own policy: the
+// sampled odds of the plan, to set beside its exact Value.
+func (o *Optimal) NewRunner() (*Runner, error) {
+	rn, err := o.scenario.NewRunner()
+	if err != nil {
+		return nil, err
+	}
+	rn.b.table.Chars[o.model.b.sides[o.decider].Char] = o.Policy()
+	return rn, nil
+}
+
+// planned plays a solved plan. It reads the state the engine shows it
+// (View.State) as the plan's state; where the plan does not know the state
+// it follows the side's own policy.
+type planned struct {
+	o *Optimal
+	Policy
+}
+
+func (p *planned) Name() string { return "optimal" }
+
+// choice is the plan's choice where the deciding side sees v.
+func (p *planned) choice(v *View) (string, bool) {
+	if v.State == nil || v.State.Action == nil || v.Side != p.o.decider {
+		return "", false
+	}
+	_, name, ok := p.o.plan.Choice(p.o.model.stateOf(v.State))
+	return name, ok
+}
+
+func (p *planned) GiveIn(v *View) bool {
+	if name, ok := p.choice(v); ok {
+		return name == giveInChoice
+	}
+	return p.Policy.GiveIn(v)
+}
+
+func (p *planned) Extras(v *View) int {
+	if name, ok := p.choice(v); ok {
+		for n := 0; n <= v.Affordable; n++ {
+			if name == rollChoice(n) {
+				return n
+			}
+		}
+	}
+	return p.Policy.Extras(v)
+}
+
+// Push reads the goal: the loser's push decides between winning and
+// winning extraordinarily (a basic action's opposition) or between losing
+// and taking Trauma.
+func (p *planned) Push(v *View) bool {
+	if v.Side != p.o.decider {
+		return p.Policy.Push(v)
+	}
+	w := 1 - v.Side // the winner of a two-sided contest
+	pushed := int8(3 * w)
+	if p.o.model.basic {
+		pushed = 2 // the actor (side 1) failed
+		if v.Side == 0 {
+			pushed = 0 // the opposition was beaten
+		}
+	}
+	return p.o.model.push(pushed, pushed+1)
+}
+
+// stateOf is the chain's state of action s: the inverse of mirror.
+func (m *chainModel) stateOf(s *State) xstate {
+	a := s.Action
+	st := xstate{open: a.Phase == PhaseOpen, turn: int8(a.Turn), holder: int8(a.Holder), stakes: int16(a.Stakes)}
+	if st.open {
+		st.stakes = 0
+		if a.AllRoll && a.Turn == 1 {
+			st.v0 = int16(a.Sides[0].Total)
+		}
+	}
+	for i := range 2 {
+		sd := &a.Sides[i]
+		st.gang[i] = int8(len(sd.Gang))
+		if sd.Rolled {
+			st.rolled |= 1 << i
+			if sd.Char != TroublePool {
+				st.n[i] = int8(len(sd.Picks) - len(sd.Base))
+			}
+		}
+		if sd.Char >= 0 {
+			st.pp[i] = int16(s.Characters[sd.Char].PlotPoints)
+		}
+		if m.aids[i] != nil && len(sd.Aiders) > 0 {
+			st.aided |= 1 << i
+		}
+	}
+	st.aid = int16(a.Sides[a.Turn].Aid)
+	return st
+}

@@ -1,0 +1,155 @@
+package contest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// TestSolveBoundsEveryShippedPolicy: for each side of the built-in
+// scenario, the best play is at least and the worst at most every shipped
+// policy's exact value.
+func TestSolveBoundsEveryShippedPolicy(t *testing.T) {
+	s := DefaultScenario()
+	for _, side := range []string{"Villain", "Detective"} {
+		sv, err := s.Solve(context.Background(), markov.Goal{Side: side})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sv.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if sv.Side != side || len(sv.Policies) != len(PolicyNames()) || len(sv.Advice) == 0 || sv.Gap <= 0 {
+			t.Errorf("%s: side %q, %d policies, %d lines of advice, gap %v", side, sv.Side, len(sv.Policies), len(sv.Advice), sv.Gap)
+		}
+		for _, p := range sv.Policies {
+			if p.Value > sv.Best.Value+1e-12 || p.Value < sv.Worst.Value-1e-12 {
+				t.Errorf("%s: policy %s at %.15f outside [%.15f, %.15f]", side, p.Name, p.Value, sv.Worst.Value, sv.Best.Value)
+			}
+		}
+	}
+}
+
+// TestOptimalPolicySamplesItsExactValue plays the solved plan through the
+// engine's own Play and checks its win rate against the plan's exact value.
+func TestOptimalPolicySamplesItsExactValue(t *testing.T) {
+	s := DefaultScenario()
+	o, err := s.Optimal(context.Background(), markov.Goal{}, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn, err := o.NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 40000
+	r := dice.NewSeeded(7)
+	metrics := make([]int, len(s.Metrics()))
+	wins := 0
+	for range n {
+		c := rn.Trial(r, metrics)
+		if strings.HasPrefix(s.Categories()[c], "villain_wins") {
+			wins++
+		}
+	}
+	got := float64(wins) / n
+	half := 3.29 * math.Sqrt(o.Value*(1-o.Value)/n) // 99.9%
+	if math.Abs(got-o.Value) > half {
+		t.Errorf("optimal play won %.4f of %d trials; exact %.4f +- %.4f", got, n, o.Value, half)
+	}
+}
+
+// duel is two characters with one d4 each and nothing to spend: the only
+// choice is whether to Give In.
+func duel() Scenario {
+	s := DefaultScenario()
+	s.Cast = []Member{
+		{Character: Character{Name: "Ann", Traits: []Trait{{Name: "Grit", Kind: Value, Die: dice.D4}}}},
+		{Character: Character{Name: "Bea", Traits: []Trait{{Name: "Grit", Kind: Value, Die: dice.D4}}}},
+	}
+	s.Sides = []SideSpec{{Character: "Ann", Pool: []string{"Grit"}}, {Character: "Bea", Pool: []string{"Grit"}}}
+	s.Initiator = 0
+	return s
+}
+
+// TestSolveADuelByHand: a d4 reads 0 (a 1), 2, 3 or 4, each 1/4; Ann
+// opens, a raise must beat the stakes (a tie holds). Let W(s) be Ann's
+// chance holding s with Bea to roll and L(t) with Bea holding t and Ann to
+// roll: W(4) = 1, L(4) = 0, W(3) = 3/4, L(3) = 1/4 W(4) = 1/4,
+// W(2) = 2/4 + 1/4 L(3) = 9/16, L(2) = 1/4 (W(3) + W(4)) = 7/16,
+// W(0) = 1/4 + 1/4 (L(2) + L(3)) = 27/64. Never Giving In wins
+// (W(0) + W(2) + W(3) + W(4)) / 4 = 175/256; the worst play Gives In at
+// Ann's first turn, winning only when Bea's first roll fails: 10/16.
+func TestSolveADuelByHand(t *testing.T) {
+	s := duel()
+	ctx := context.Background()
+	goal := markov.Goal{Side: "Ann"}
+	best, err := s.Optimal(ctx, goal, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst, err := s.Optimal(ctx, goal, markov.Minimize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(best.Value-175.0/256) > 1e-12 || math.Abs(worst.Value-10.0/16) > 1e-12 {
+		t.Errorf("best %v worst %v; want 175/256 = %v and 10/16", best.Value, worst.Value, 175.0/256)
+	}
+}
+
+func TestSolveRefusesWhatItDoesNotModel(t *testing.T) {
+	ctx := context.Background()
+	s := duel()
+	for _, c := range []struct {
+		goal markov.Goal
+		want string
+	}{
+		{markov.Goal{Side: "Cid"}, `deciding side "Cid": allowed "Ann", "Bea"`},
+		{markov.Goal{Outcomes: []string{"ann_won"}}, `goal outcome "ann_won": allowed "ann_wins", "ann_wins_extraordinary"`},
+	} {
+		if _, err := s.Solve(ctx, c.goal); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.goal, err, c.want)
+		}
+	}
+	timed := timedScenario()
+	if _, err := timed.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("timed: %v, want ErrNoExact", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := DefaultScenario().Solve(cancelled, markov.Goal{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func BenchmarkSolve(b *testing.B) {
+	s := DefaultScenario()
+	for b.Loop() {
+		if _, err := s.Solve(context.Background(), markov.Goal{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func ExampleScenario_Solve() {
+	sv, err := DefaultScenario().Solve(context.Background(), markov.Goal{Side: "Detective"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s wins %.4f with best play, %.4f with the worst: decisions are worth %.4f\n",
+		sv.Side, sv.Best.Value, sv.Worst.Value, sv.Gap)
+	for _, a := range sv.Advice[:2] {
+		fmt.Printf("%s: %s\n", a.When, a.Do)
+	}
+	// Output:
+	// Detective wins 0.3817 with best play, 0.0000 with the worst: decisions are worth 0.3817
+	// the other side holds the stakes at 0 to 17, 1 Plot Point, 2 gang dice against you: roll with 1 extra die
+	// the other side holds the stakes at 5 to 17, 0 Plot Points, 1 gang dice against you: roll with 0 extra dice
+}
