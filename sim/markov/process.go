@@ -293,7 +293,7 @@ func (pl *Plan[S]) firstBest(i int) int {
 	opts := pl.p.options[i]
 	best := pl.worth(opts[0])
 	for _, o := range opts[1:] {
-		if q := pl.worth(o); pl.aim.prefers(q, best) {
+		if q := pl.worth(o); pl.aim.Prefers(q, best) {
 			best = q
 		}
 	}
