@@ -98,6 +98,7 @@ func TestSolveBoundsEveryShippedStance(t *testing.T) {
 	for _, g := range goals() {
 		sv, err := DefaultScenario().Solve(context.Background(), g)
 		must(t, err)
+		must(t, sv.Check())
 		// Three round states of two choices each, and the endings play
 		// can reach.
 		if len(sv.Policies) != len(stanceNames) || sv.Method != "exact" || sv.States < 5 || sv.Choices != 6 {
