@@ -315,7 +315,7 @@ type Loss struct {
 }
 
 // Total returns the number of sizes the loss takes.
-func (l Loss) Total() int {
+func (l *Loss) Total() int {
 	t := 0
 	for _, n := range l.Sizes {
 		t += n
@@ -324,9 +324,11 @@ func (l Loss) Total() int {
 }
 
 // apply takes the loss from s, or returns an error if a die would lose
-// more sizes than it has (s is then part-changed: apply to a copy).
+// more sizes than it has (s is then part-changed: apply to a copy). Sizes
+// index the dice the stat holds before the loss: a d4 that goes does not
+// move the dice after it.
 func (l *Loss) apply(r *Rules, s *Stat) error {
-	gone := false
+	gone, held := false, s.Len()
 	for i, n := range l.Sizes {
 		if n < 0 {
 			return fmt.Errorf("challenge: loss of %d sizes from die %d of %s: sizes must be >= 0", n, i+1, l.Stat)
@@ -334,8 +336,8 @@ func (l *Loss) apply(r *Rules, s *Stat) error {
 		if n == 0 {
 			continue
 		}
-		if i >= s.Len() {
-			return fmt.Errorf("challenge: loss from die %d of %s, which holds only %d dice (%v)", i+1, l.Stat, s.Len(), *s)
+		if i >= held {
+			return fmt.Errorf("challenge: loss from die %d of %s, which holds only %d dice (%v)", i+1, l.Stat, held, *s)
 		}
 		if n > r.sizes(s[i]) {
 			return fmt.Errorf("challenge: %d sizes from the %v of %s: a %v has only %d sizes to lose", n, s[i], l.Stat, s[i], r.sizes(s[i]))

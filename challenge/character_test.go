@@ -339,3 +339,16 @@ func TestEnumsWriteAsNames(t *testing.T) {
 		t.Error("Ending(9) wrote a name")
 	}
 }
+
+// TestLossTakingAD4BeforeAnotherDieIsAccepted checks that a loss's sizes
+// index the dice the stat held before it: the d4 listed first going does
+// not put the d6 after it out of reach (it was refused as "holds only 0
+// dice").
+func TestLossTakingAD4BeforeAnotherDieIsAccepted(t *testing.T) {
+	c := Standard("X", MustStat(dice.D4, dice.D6), MustStat(dice.D6, dice.D6), MustStat(dice.D8, dice.D6),
+		[5]string{Art, Grace, Guts, Guts, Art})
+	must(t, c.Lose(DefaultRules(), Loss{Stat: Art, Sizes: [MaxDice]int{1, 1}}))
+	if c.Stats[Art] != MustStat(dice.D4) {
+		t.Errorf("art after losing a size from each of d4 d6: %v, want d4", c.Stats[Art])
+	}
+}

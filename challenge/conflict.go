@@ -194,6 +194,9 @@ type State struct {
 	// state, both lent for the length of one step (Engine.begin).
 	sink func(Event)
 	view View
+	// losses holds the winner's choice of loss for each member of the
+	// losing side while Step asks for them and Injure checks them.
+	losses [MaxMembers]Loss
 }
 
 // ErrPhase is wrapped by errors for a step taken in the wrong phase.
@@ -360,29 +363,40 @@ func (c *State) checkSide(i int, what string) error {
 func (c *State) roll(r *dice.Roller) error {
 	switch c.Phase {
 	case PhaseCast:
-		for i := range c.Sides {
-			if c.Sides[i].Status == StatusIn {
-				c.rollSide(r, i)
-			}
-		}
-		c.Phase = PhaseCastRolled
+		c.cast(r)
 		return nil
 	case PhaseAnswer:
-		if c.Exchanges >= c.Rules.MaxExchanges {
-			c.Stalemate = true
-			c.finish()
-			return nil
-		}
-		c.Exchanges++
-		c.rollSide(r, c.Answerer)
-		// A new comparison: only its two sides may cross a name off, and
-		// rollSide has cleared the answerer's mark.
-		ch := &c.Sides[c.Challenger]
-		ch.Crossed, ch.Asked = 0, false
-		c.Phase = PhaseAnswered
+		c.answer(r)
 		return nil
 	}
 	return c.phaseErr("Roll")
+}
+
+// cast is Roll in PhaseCast: every side still in casts.
+func (c *State) cast(r *dice.Roller) {
+	for i := range c.Sides {
+		if c.Sides[i].Status == StatusIn {
+			c.rollSide(r, i)
+		}
+	}
+	c.Phase = PhaseCastRolled
+}
+
+// answer is Roll in PhaseAnswer: the answerer re-rolls, unless
+// Rules.MaxExchanges answers have been rolled (a stalemate).
+func (c *State) answer(r *dice.Roller) {
+	if c.Exchanges >= c.Rules.MaxExchanges {
+		c.Stalemate = true
+		c.finish()
+		return
+	}
+	c.Exchanges++
+	c.rollSide(r, c.Answerer)
+	// A new comparison: only its two sides may cross a name off, and
+	// rollSide has cleared the answerer's mark.
+	ch := &c.Sides[c.Challenger]
+	ch.Crossed, ch.Asked = 0, false
+	c.Phase = PhaseAnswered
 }
 
 // roll rolls side i's dice, plus its advantage die when it carries one
@@ -762,7 +776,7 @@ func (c *State) drop() error {
 	}
 	i := c.Challenger
 	c.Sides[i].Status = StatusDropped
-	c.Consequences = append(c.Consequences, Consequence{Side: i, By: -1, Status: StatusDropped})
+	c.record(i, -1, StatusDropped)
 	if c.sink != nil {
 		c.note(EvDrop, i, -1)
 	}
@@ -792,7 +806,7 @@ func (c *State) takeStance(hangIn bool) {
 		return
 	}
 	c.Sides[an].Status = StatusGave
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: ch, Status: StatusGave})
+	c.record(an, ch, StatusGave)
 	if c.sink != nil {
 		c.note(EvGive, an, ch)
 	}
@@ -888,10 +902,19 @@ func (c *State) injure(losses []Loss) error {
 	return nil
 }
 
+// record adds to Consequences how side went out, and by whose win (-1:
+// none), and returns the record for any more it needs to say.
+func (c *State) record(side, by int, status Status) *Consequence {
+	c.Consequences = append(c.Consequences, Consequence{})
+	rec := &c.Consequences[len(c.Consequences)-1]
+	rec.Side, rec.By, rec.Status = side, by, status
+	return rec
+}
+
 // injured puts the answerer out, exhausted or injured.
 func (c *State) injured() {
 	an := c.Answerer
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusInjured})
+	c.record(an, c.Challenger, StatusInjured)
 	c.Sides[an].Status = StatusInjured
 	c.afterExchangeOut()
 }
@@ -942,7 +965,7 @@ func (m *Member) hasEndeavor(e string) error {
 }
 
 // settle is the step behind Engine.Settle.
-func (c *State) settle(s Settlement) error {
+func (c *State) settle(s *Settlement) error {
 	if c.Phase != PhaseConsequence {
 		return c.phaseErr("Settle")
 	}
@@ -1005,11 +1028,12 @@ func (c *State) settle(s Settlement) error {
 	for _, ch := range s.Changes {
 		c.SizesLost += ch.Lose.Total()
 	}
-	kept := s
+	kept := *s
 	kept.Changes = append([]Change(nil), s.Changes...)
 	kept.Remaps = append([]Remap(nil), s.Remaps...)
 	kept.Gains = append([]Gain(nil), s.Gains...)
-	c.Consequences = append(c.Consequences, Consequence{Side: an, By: c.Challenger, Status: StatusSettled, Note: s.Note, Settlement: &kept})
+	rec := c.record(an, c.Challenger, StatusSettled)
+	rec.Note, rec.Settlement = s.Note, &kept
 	c.Sides[an].Status = StatusSettled
 	if c.sink != nil {
 		c.emit(Event{Kind: EvSettle, Side: an, Other: c.Challenger, Name: s.Note})
@@ -1023,7 +1047,7 @@ func (c *State) settle(s Settlement) error {
 // can lose things from your character sheet as consequences, you can't
 // add things", but a loss may come with a gain ("your character loses
 // three Guts and gains a specialization").
-func (c *State) checkGainsPaid(s Settlement) error {
+func (c *State) checkGainsPaid(s *Settlement) error {
 	for m := range c.Sides[c.Answerer].Members {
 		gained, lost := 0, 0
 		for _, g := range s.Gains {

@@ -575,7 +575,7 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 
 type badLoss struct{}
 
-func (badLoss) Loss(c *View, loser, m int) Loss { return Loss{Stat: Art, Sizes: [MaxDice]int{2}} }
+func (badLoss) Loss(c *View, loser, m int, l *Loss) { *l = Loss{Stat: Art, Sizes: [MaxDice]int{2}} }
 
 func TestChallengeOut(t *testing.T) {
 	mk := func(n string) Character {

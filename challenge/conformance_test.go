@@ -72,8 +72,8 @@ type (
 	lossOf   struct{ l Loss }
 )
 
-func (p targetAt) Target(*View, int) int   { return p.k }
-func (p lossOf) Loss(*View, int, int) Loss { return p.l }
+func (p targetAt) Target(*View, int) int         { return p.k }
+func (p lossOf) Loss(_ *View, _, _ int, l *Loss) { *l = p.l }
 
 // restyle changes one part of side i's Style.
 func restyle(policies []Policy, i int, change func(*Style)) {

@@ -67,6 +67,33 @@
 //   - Scenario is the mechanic contract of sim; ExchangeOdds and Duel give
 //     exact probabilities of one exchange and a whole two-sided conflict,
 //     and Scenario.Exact returns them as a markov.Answer.
+//   - Scenario.Optimal and Scenario.Solve find the best and the worst play
+//     for a goal (see below).
+//
+// # Optimal play
+//
+// With two sides and no owe-list names to cross off, the one choice that
+// changes how a conflict ends is the answerer's: hang in or give. (Which
+// die sizes an injury takes changes the sheet for later conflicts, not
+// this one; target and interference are no choices with two sides.) What
+// follows either choice does not hang on the dice showing: a hang-in
+// starts the next round with the challenger's advantage die, a give ends
+// the conflict. So Optimal solves Duel's chain over rounds as a decision
+// process, the deciding side choosing in each round, by who carries the
+// advantage die into it, whether to hang in or give whenever it must
+// choose there; the other side plays its own policy. The goal names
+// outcome categories (the deciding side's wins by default). Optimal
+// returns the plan's value, its exact Answer and a Policy that plays it
+// in Play or in a Runner (Runner.SetPolicy); Solve sets the best and the
+// worst play beside each shipped stance, with the gap between best and
+// worst and the plan's decisions in words. For the default scenario and
+// the goal "Althesa wins", hanging in always is best (0.3648) and giving
+// always worst (0.2988): a gap of 6.6 points. Play to stay unhurt and
+// giving becomes the best play. Scenarios in which a side may cross a
+// name off (one of its players' names on the list, or its own names going
+// on it after the first exchange because the other side's dice have more
+// sides) are outside the model: their decisions hang on the dice showing,
+// and the errors wrap markov.ErrNoExact.
 //
 // # Rulings
 //

@@ -132,7 +132,7 @@ func (e Engine) Settle(s *State, st Settlement) error {
 		return err
 	}
 	defer s.unlend()
-	return s.settle(st)
+	return s.settle(&st)
 }
 
 // Step takes the next step, asking the sides' policies (policies[i] for
@@ -183,29 +183,39 @@ func policy(policies []Policy, i int) Policy {
 	return policies[i]
 }
 
-// step is Step once policies holds one per side.
+// step is Step once policies holds one per side. The phase says which
+// step comes, so step takes it without asking it to check the phase again.
 func (c *State) step(r *dice.Roller, policies []Policy) error {
 	switch c.Phase {
-	case PhaseCast, PhaseAnswer:
-		return c.roll(r)
-	case PhaseAnswered, PhaseCastRolled:
+	case PhaseCast:
+		c.cast(r)
+	case PhaseAnswer:
+		c.answer(r)
+	case PhaseCastRolled, PhaseAnswered:
+		// Each side with a name to cross off is asked first.
 		if len(c.Owe) > 0 {
 			if i := c.toAsk(); i >= 0 {
 				return c.askCross(r, policies, i)
 			}
 		}
-		return c.resolve()
+		if c.Phase == PhaseCastRolled {
+			c.resolveCast()
+		} else {
+			c.resolveAnswer()
+		}
 	case PhaseChallenge:
 		return c.askTarget(policies)
 	case PhaseInterfere:
 		return c.askInterfere(policies)
 	case PhaseStance:
 		an := c.Answerer
-		return c.stance(policy(policies, an).HangIn(&c.view, an))
+		c.takeStance(policy(policies, an).HangIn(&c.view, an))
 	case PhaseConsequence:
 		return c.askConsequence(policies)
+	default:
+		return c.phaseErr("Step")
 	}
-	return c.phaseErr("Step")
+	return nil
 }
 
 // askTarget asks the challenger's policy for its answerer, unless it has
@@ -266,20 +276,20 @@ func (c *State) askInterfere(policies []Policy) error {
 func (c *State) askConsequence(policies []Policy) error {
 	w, l := policy(policies, c.Challenger), policy(policies, c.Answerer)
 	v := &c.view
-	if s, ok := w.Propose(v); ok && l.Accept(v, s) {
+	if s := w.Propose(v); s != nil && l.Accept(v, s) {
 		if err := c.settle(s); err != nil {
 			return fmt.Errorf("challenge: side %s's settlement: %w", c.Sides[c.Challenger].Name, err)
 		}
 		return nil
 	}
-	var losses [MaxMembers]Loss
-	n := len(c.Sides[c.Answerer].Members)
-	for m := range n {
+	losses := c.losses[:len(c.Sides[c.Answerer].Members)]
+	for m := range losses {
+		losses[m] = Loss{}
 		if !c.Sides[c.Answerer].Members[m].Out {
-			losses[m] = w.Loss(v, c.Answerer, m)
+			w.Loss(v, c.Answerer, m, &losses[m])
 		}
 	}
-	if err := c.injure(losses[:n]); err != nil {
+	if err := c.injure(losses); err != nil {
 		return fmt.Errorf("challenge: side %s's loss policy: %w", c.Sides[c.Challenger].Name, err)
 	}
 	return nil

@@ -290,37 +290,16 @@ type DuelOdds struct {
 // Rules.MaxExchanges, there only so a simulated conflict always ends, are
 // ignored: their effect is below 1e-30 for any real dice).
 func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
-	if err := exactRules(r); err != nil {
+	m, err := newDuelModel(r, a, b)
+	if err != nil {
 		return DuelOdds{}, err
 	}
-	var dists [2][2]readDist // [side][advantage]
-	for s, ds := range [2][]dice.Die{a, b} {
-		for adv := range 2 {
-			d, err := newReadDist(ds, advDie(r, adv == 1))
-			if err != nil {
-				return DuelOdds{}, err
-			}
-			dists[s][adv] = d
-		}
-	}
-	hang := [2]bool{hangA, hangB}
-	var outs [3]roundOut
-	for st := range 3 {
-		outs[st] = solveRound(r, dists[0][b2i(st == 1)], dists[1][b2i(st == 2)], hang)
-	}
-	type state struct{ adv, end int8 } // end -1: a round starting with adv
-	chain, err := markov.Explore(context.Background(), state{0, -1}, func(s state, buf []markov.Step[state]) []markov.Step[state] {
+	outs := m.rounds([2]bool{hangA, hangB})
+	chain, err := markov.Explore(context.Background(), roundStart(0), func(s duelState, buf []markov.Step[duelState]) []markov.Step[duelState] {
 		if s.end >= 0 {
 			return buf
 		}
-		o := &outs[s.adv]
-		for e, p := range o.end {
-			buf = append(buf, markov.Step[state]{To: state{-1, int8(e)}, P: p})
-		}
-		for n, p := range o.next {
-			buf = append(buf, markov.Step[state]{To: state{int8(n), -1}, P: p})
-		}
-		return buf
+		return outs[s.adv].steps(buf)
 	})
 	if err != nil {
 		return DuelOdds{}, err
@@ -341,11 +320,66 @@ func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
 	res.Rounds = dist
 	// Expected exchanges: each round played from a state earns that
 	// round's expected exchanges.
-	res.MeanExchanges, err = chain.ExpectedReward(func(s state) float64 { return outs[s.adv].exchanges })
+	res.MeanExchanges, err = chain.ExpectedReward(func(s duelState) float64 { return outs[s.adv].exchanges })
 	if err != nil {
 		return DuelOdds{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	return res, nil
+}
+
+// duelState is a state of Duel's chain over rounds: a round about to be
+// cast, with the advantage die carried by nobody (adv 0), side A (1) or
+// side B (2); or, once end >= 0, the conflict over with that Ending.
+type duelState struct{ adv, end int8 }
+
+func roundStart(adv int) duelState { return duelState{adv: int8(adv), end: -1} }
+
+func ended(e Ending) duelState { return duelState{adv: -1, end: int8(e)} }
+
+// duelModel is what Duel and Optimal need of two sides' dice: the exact
+// distribution of each side's reading, without and with an advantage die.
+type duelModel struct {
+	r     Rules
+	dists [2][2]readDist // [side][advantage]
+}
+
+func newDuelModel(r Rules, a, b []dice.Die) (*duelModel, error) {
+	if err := exactRules(r); err != nil {
+		return nil, err
+	}
+	m := &duelModel{r: r}
+	for s, ds := range [2][]dice.Die{a, b} {
+		for adv := range 2 {
+			d, err := newReadDist(ds, advDie(r, adv == 1))
+			if err != nil {
+				return nil, err
+			}
+			m.dists[s][adv] = d
+		}
+	}
+	return m, nil
+}
+
+// rounds solves one round from each starting state (advantage to nobody,
+// A or B) when side s hangs in (hang[s]) or gives whenever it must choose.
+func (m *duelModel) rounds(hang [2]bool) [3]roundOut {
+	var outs [3]roundOut
+	for st := range 3 {
+		outs[st] = solveRound(m.r, m.dists[0][b2i(st == 1)], m.dists[1][b2i(st == 2)], hang)
+	}
+	return outs
+}
+
+// steps appends the round's transitions: to each ending and to each next
+// round.
+func (o *roundOut) steps(buf []markov.Step[duelState]) []markov.Step[duelState] {
+	for e, p := range o.end {
+		buf = append(buf, markov.Step[duelState]{To: ended(Ending(e)), P: p})
+	}
+	for n, p := range o.next {
+		buf = append(buf, markov.Step[duelState]{To: roundStart(n), P: p})
+	}
+	return buf
 }
 
 func b2i(b bool) int {
@@ -408,6 +442,16 @@ func solveRound(r Rules, da, db readDist, hang [2]bool) roundOut {
 	return out
 }
 
+// carried is the next round's state after the answerer hangs in against
+// challenger c: c carries an advantage die, unless Rules.AdvantageDice is
+// 0 and nobody does.
+func carried(r Rules, c int) int {
+	if r.AdvantageDice == 0 {
+		return 0
+	}
+	return 1 + c
+}
+
 func (o *roundOut) add(p float64, v *roundOut) {
 	for e := range o.end {
 		o.end[e] += p * v.end[e]
@@ -436,7 +480,7 @@ func exchangeValue(r Rules, c int, s key, ans readDist, av []roundOut, hang [2]b
 		case df*k[0] <= s[0]:
 			v.end[AOutright+2*Ending(c)] += p
 		case hang[a]:
-			v.next[1+c] += p
+			v.next[carried(r, c)] += p
 		default:
 			v.end[AGiven+2*Ending(c)] += p
 		}

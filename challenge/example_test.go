@@ -6,6 +6,7 @@ import (
 
 	"github.com/stakesrpg/stakes/challenge"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // The text's example: Althesa (Art d10 d8) comes to kill Irin (Guts d12
@@ -129,4 +130,22 @@ func ExampleCharacter_Move() {
 	// Output:
 	// d8 d8 | d10 | d6 d6
 	// challenge: Ben: moving 3 sizes from a d6, which has 2
+}
+
+// Solve tells how much Althesa's choices matter when she plays to win: the
+// best play, the worst, their gap, and the decisions that matter most.
+func ExampleScenario_Solve() {
+	sv, err := challenge.DefaultScenario().Solve(context.Background(), markov.Goal{Side: "althesa"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s wins: best %.4f, worst %.4f, gap %.4f\n", sv.Side, sv.Best.Value, sv.Worst.Value, sv.Gap)
+	for _, a := range sv.Advice[:2] {
+		fmt.Printf("%s: %s (%s; gain %.4f)\n", a.When, a.Do, a.Else, a.Gain)
+	}
+	// Output:
+	// althesa wins: best 0.3648, worst 0.2988, gap 0.0660
+	// answering lower but more than half, irin carrying the advantage die: hang in (give: P(goal) 0.0690; gain 0.0665)
+	// answering lower but more than half, nobody carrying the advantage die: hang in (give: P(goal) 0.3101; gain 0.0547)
 }

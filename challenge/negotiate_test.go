@@ -12,16 +12,16 @@ import (
 // gains a specialization.
 type deafen struct{ accept bool }
 
-func (deafen) Propose(c *View) (Settlement, bool) {
-	return Settlement{
+func (deafen) Propose(c *View) *Settlement {
+	return &Settlement{
 		Note:    "deaf in one ear; left for dead",
 		Changes: []Change{{Member: 0, Lose: Loss{Stat: Guts, Sizes: [MaxDice]int{1}}}},
 		Remaps:  []Remap{{Member: 0, Endeavor: Defending, Stat: Grace}},
 		Gains:   []Gain{{Member: 0, Specialization: Specialization{Name: "one-eared", Endeavor: Enduring, Stat: Guts}}},
-	}, true
+	}
 }
 
-func (d deafen) Accept(*View, Settlement) bool { return d.accept }
+func (d deafen) Accept(*View, *Settlement) bool { return d.accept }
 
 func TestNegotiatedConsequences(t *testing.T) {
 	for _, accept := range []bool{true, false} {

@@ -21,9 +21,10 @@ type CrossPolicy interface {
 }
 
 // LossPolicy is the winner's choice of which die sizes member m of the
-// losing side loses to exhaustion or injury.
+// losing side loses to exhaustion or injury, written into l (which
+// arrives empty).
 type LossPolicy interface {
-	Loss(v *View, loser, m int) Loss
+	Loss(v *View, loser, m int, l *Loss)
 }
 
 // TargetPolicy is the current challenger's choice of answerer: a side
@@ -42,11 +43,12 @@ type InterferePolicy interface {
 }
 
 // Negotiator is the hook for negotiated consequences: the winner proposes
-// an outcome in place of exhaustion or injury and the loser accepts or
-// not. Either may fall back on the standard, so a settlement needs both.
+// an outcome in place of exhaustion or injury (nil proposes none) and the
+// loser accepts or not. Either may fall back on the standard, so a
+// settlement needs both.
 type Negotiator interface {
-	Propose(v *View) (Settlement, bool)
-	Accept(v *View, s Settlement) bool
+	Propose(v *View) *Settlement
+	Accept(v *View, s *Settlement) bool
 }
 
 // Policy makes every choice the rules give one side. Each method receives
@@ -65,13 +67,14 @@ type Policy interface {
 	// Interfere: whether the side, whose roll beats the named answerer's,
 	// answers instead.
 	Interfere(v *View, side int) bool
-	// Loss: as winner, the loss member m of the losing side takes.
-	Loss(v *View, loser, m int) Loss
+	// Loss: as winner, the loss member m of the losing side takes,
+	// written into l (which arrives empty).
+	Loss(v *View, loser, m int, l *Loss)
 	// Propose: as winner, a negotiated outcome in place of exhaustion or
-	// injury, and whether to propose one.
-	Propose(v *View) (Settlement, bool)
+	// injury, or nil to propose none.
+	Propose(v *View) *Settlement
 	// Accept: as loser, whether to accept the winner's proposal.
-	Accept(v *View, s Settlement) bool
+	Accept(v *View, s *Settlement) bool
 }
 
 // Style is a Policy (as a *Style) made of one choice of each kind. Nil
@@ -118,23 +121,24 @@ func (s *Style) Interfere(v *View, side int) bool {
 }
 
 // Loss implements Policy with the Losses part.
-func (s *Style) Loss(v *View, loser, m int) Loss {
+func (s *Style) Loss(v *View, loser, m int, l *Loss) {
 	if s == nil || s.Losses == nil {
-		return Deepest{}.Loss(v, loser, m)
+		Deepest{}.Loss(v, loser, m, l)
+		return
 	}
-	return s.Losses.Loss(v, loser, m)
+	s.Losses.Loss(v, loser, m, l)
 }
 
 // Propose implements Policy with the Negotiator part.
-func (s *Style) Propose(v *View) (Settlement, bool) {
+func (s *Style) Propose(v *View) *Settlement {
 	if s == nil || s.Negotiator == nil {
-		return Settlement{}, false
+		return nil
 	}
 	return s.Negotiator.Propose(v)
 }
 
 // Accept implements Policy with the Negotiator part.
-func (s *Style) Accept(v *View, st Settlement) bool {
+func (s *Style) Accept(v *View, st *Settlement) bool {
 	return s != nil && s.Negotiator != nil && s.Negotiator.Accept(v, st)
 }
 
@@ -306,30 +310,29 @@ func diceOrder(s *Stat, smallest bool, o *[MaxDice]int) int {
 	return n
 }
 
-// lossFrom is the loss of Rules.InjurySizes sizes from stat position k of
-// member m, taken from its dice in size order (biggest first, or smallest
-// first), whole dice or byOne size per die in turn.
-func lossFrom(c *State, loser, m, k int, smallest, byOne bool) Loss {
+// lossFrom writes into l the loss of Rules.InjurySizes sizes from stat
+// position k of member m, taken from its dice in size order (biggest
+// first, or smallest first), whole dice or byOne size per die in turn.
+func lossFrom(c *State, loser, m, k int, smallest, byOne bool, l *Loss) {
 	s := &c.Sides[loser].Members[m].Stats[k]
-	l := Loss{Stat: c.Rules.Stats[k]}
+	l.Stat = c.Rules.Stats[k]
 	var o [MaxDice]int
 	n := diceOrder(s, smallest, &o)
 	takeLoss(&c.Rules, s, c.Rules.InjurySizes, o[:n], byOne, &l.Sizes)
-	return l
 }
 
-func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool) Loss {
-	k := injuryStat(c, loser, m, score)
-	if k < 0 {
-		return Loss{}
+// lossBy writes into l the loss from the injury stat score picks (none
+// when every injury stat is empty).
+func lossBy(c *State, loser, m int, score func(Stat) int, smallest, byOne bool, l *Loss) {
+	if k := injuryStat(c, loser, m, score); k >= 0 {
+		lossFrom(c, loser, m, k, smallest, byOne, l)
 	}
-	return lossFrom(c, loser, m, k, smallest, byOne)
 }
 
 // Loss implements LossPolicy: the injury stat whose biggest die is
 // biggest (then the one with more sizes, then the earlier), biggest die
 // first.
-func (Deepest) Loss(v *View, loser, m int) Loss {
+func (Deepest) Loss(v *View, loser, m int, l *Loss) {
 	c := v.s
 	mem := &c.Sides[loser].Members[m]
 	best, bestTop, bestSizes := -1, dice.Gone, 0
@@ -344,20 +347,19 @@ func (Deepest) Loss(v *View, loser, m int) Loss {
 			best, bestTop, bestSizes = k, top, sizes
 		}
 	}
-	if best < 0 {
-		return Loss{}
+	if best >= 0 {
+		lossFrom(c, loser, m, best, false, false, l)
 	}
-	return lossFrom(c, loser, m, best, false, false)
 }
 
 // Loss implements LossPolicy.
-func (Spread) Loss(v *View, loser, m int) Loss {
-	return lossBy(v.s, loser, m, Stat.Sizes, false, true)
+func (Spread) Loss(v *View, loser, m int, l *Loss) {
+	lossBy(v.s, loser, m, Stat.Sizes, false, true, l)
 }
 
 // Loss implements LossPolicy.
-func (Finish) Loss(v *View, loser, m int) Loss {
-	return lossBy(v.s, loser, m, func(s Stat) int { return -s.Sizes() }, true, false)
+func (Finish) Loss(v *View, loser, m int, l *Loss) {
+	lossBy(v.s, loser, m, func(s Stat) int { return -s.Sizes() }, true, false, l)
 }
 
 // extreme returns the side in (other than self) with the lowest or highest

@@ -105,7 +105,8 @@ func TestPolicyChoices(t *testing.T) {
 		{Spread{}, Loss{Stat: Guts, Sizes: [MaxDice]int{1, 1}}},
 		{Finish{}, Loss{Stat: Grace, Sizes: [MaxDice]int{1, 1}}},
 	} {
-		if got := tc.p.Loss(&View{c}, 2, 0); got != tc.want {
+		var got Loss
+		if tc.p.Loss(&View{c}, 2, 0, &got); got != tc.want {
 			t.Errorf("%T: %+v, want %+v", tc.p, got, tc.want)
 		}
 	}

@@ -139,22 +139,26 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	return rn, nil
 }
 
-// reset copies the starting state into the working conflict, reusing its
-// buffers.
+// reset restores what play changes to the starting state, reusing the
+// working conflict's buffers; the rules and the sides' make-up stay as
+// they are. (TestRunnerTrialsAreFresh holds every trial to a conflict
+// built afresh, and TestRunnerResetKnowsEveryField has a field added to
+// State, Side or Member placed here or among those play leaves alone.)
 func (rn *Runner) reset() {
 	c, s := &rn.c, rn.start
-	sides, owe, cons := c.Sides, c.Owe, c.Consequences
-	*c = *s
-	c.Sides, c.Owe, c.Consequences = sides, append(owe[:0], s.Owe...), cons[:0]
-	for i := range sides {
-		members, faces := sides[i].Members, sides[i].Faces
-		sides[i] = s.Sides[i]
+	c.Owe, c.Consequences = append(c.Owe[:0], s.Owe...), c.Consequences[:0]
+	c.Phase, c.Round, c.Exchanges, c.Recasts = s.Phase, s.Round, s.Exchanges, s.Recasts
+	c.Challenger, c.Answerer, c.Met, c.First = s.Challenger, s.Answerer, s.Met, s.First
+	c.CrossOffs, c.Owed, c.SizesLost = s.CrossOffs, s.Owed, s.SizesLost
+	c.Winner, c.Stalemate = s.Winner, s.Stalemate
+	for i := range c.Sides {
+		d, o := &c.Sides[i], &s.Sides[i]
 		// Of a member, play changes only the stats.
-		for m := range members {
-			members[m].Stats = s.Sides[i].Members[m].Stats
+		for m := range d.Members {
+			d.Members[m].Stats = o.Members[m].Stats
 		}
-		sides[i].Members = members
-		sides[i].Faces = append(faces[:0], s.Sides[i].Faces...)
+		d.Status, d.Faces, d.Bonus, d.Speaker = o.Status, append(d.Faces[:0], o.Faces...), o.Bonus, o.Speaker
+		d.Advantage, d.Next, d.Turned, d.Crossed, d.Asked = o.Advantage, o.Next, o.Turned, o.Crossed, o.Asked
 	}
 }
 
@@ -206,7 +210,9 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 
 // Exact solves the scenario exactly when it fits the model of Duel: two
 // sides, at most 8 dice a side, and no owe-list names either side would
-// cross off. Otherwise the error wraps markov.ErrNoExact and says why.
+// cross off (none of its players' names on the list, nor its own names
+// going on it after the first exchange, unless its cross-off policy is
+// "never"). Otherwise the error wraps markov.ErrNoExact and says why.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	c, policies, err := s.build()
 	if err != nil {
@@ -215,33 +221,37 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if len(c.Sides) != 2 {
 		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
 	}
-	for i, sd := range s.Sides {
-		if sd.Play.CrossOff == "" || sd.Play.CrossOff == "never" {
-			continue
-		}
-		for _, d := range c.Owe {
-			for _, m := range c.Sides[i].Members {
-				if m.Player == d.Player {
-					return markov.Answer{}, fmt.Errorf("%w: side %s may cross %s off the owe list; use cross_off \"never\" or an empty owe list",
-						markov.ErrNoExact, c.Sides[i].Name, d.Name)
-				}
-			}
-		}
-	}
-	// The built-in stances depend only on the two sides' dice.
-	var hang [2]bool
 	for i := range 2 {
-		c.Challenger = 1 - i
-		hang[i] = policies[i].HangIn(&View{c}, i)
+		if why := s.crossing(c, i, false); why != "" {
+			return markov.Answer{}, fmt.Errorf("%w: %s", markov.ErrNoExact, why)
+		}
 	}
+	hang := stances(c, policies)
 	d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
 	if err != nil {
 		return markov.Answer{}, err
 	}
+	return duelAnswer(d), nil
+}
+
+// duelAnswer reads Duel's odds as a two-sided scenario's Answer, its
+// categories in Categories' order.
+func duelAnswer(d DuelOdds) markov.Answer {
 	return markov.Answer{
 		P:          []float64{d.P[AOutright], d.P[AGiven], d.P[BOutright], d.P[BGiven], 0},
 		MeanRounds: d.MeanRounds,
 		Rounds:     d.Rounds,
 		Means:      map[string]float64{"exchanges": d.MeanExchanges},
-	}, nil
+	}
+}
+
+// SetPolicy has side i play p in the Runner's trials instead of the
+// scenario's policy for it (an Optimal's Policy, say). A nil p plays the
+// defaults.
+func (rn *Runner) SetPolicy(i int, p Policy) error {
+	if i < 0 || i >= len(rn.policies) {
+		return fmt.Errorf("challenge: SetPolicy: side %d: the scenario has sides 0..%d", i, len(rn.policies)-1)
+	}
+	rn.policies[i] = p
+	return nil
 }

@@ -284,10 +284,21 @@ func (pl *Plan[S]) good(i int, o option) bool {
 	return math.Abs(pl.worth(o)-pl.value[i]) <= 8*pl.tie || pl.aim.Prefers(pl.worth(o), pl.value[i])
 }
 
-// firstBest is the lowest-numbered option of state i as good as its value.
+// firstBest is the lowest-numbered option of state i as good as its best
+// option, within the tie tolerance. (It compares with the best option's
+// worth rather than the state's value, which iteration leaves up to
+// Accuracy short of where it settles: an option that is the best by far
+// could otherwise miss the tolerance and lose to option 0.)
 func (pl *Plan[S]) firstBest(i int) int {
-	for k, o := range pl.p.options[i] {
-		if pl.good(i, o) {
+	opts := pl.p.options[i]
+	best := pl.worth(opts[0])
+	for _, o := range opts[1:] {
+		if q := pl.worth(o); pl.aim.Prefers(q, best) {
+			best = q
+		}
+	}
+	for k, o := range opts {
+		if math.Abs(pl.worth(o)-best) <= 8*pl.tie {
 			return k
 		}
 	}

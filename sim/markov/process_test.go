@@ -233,3 +233,39 @@ func BenchmarkSolveBetting(b *testing.B) {
 		}
 	}
 }
+
+// TestPlanChoosesTheBestOptionWhenIterationStopsShort checks the plan's
+// choice where value iteration stops just short of the value it settles
+// at: in state 0, "linger" returns to 0 with 0.9 and otherwise wins or
+// loses evenly (worth 1/2 at the fixed point); "settle" wins with 0.8.
+// Minimizing, linger is best by far, yet iteration from zero leaves the
+// state's value a little below linger's worth; the plan must still choose
+// linger (it once fell back on option 0, settle).
+func TestPlanChoosesTheBestOptionWhenIterationStopsShort(t *testing.T) {
+	ctx := context.Background()
+	p, err := ExploreProcess(ctx, 0, func(s int) []Choice[int] {
+		if s != 0 {
+			return nil
+		}
+		return []Choice[int]{
+			{Name: "settle", Steps: []Step[int]{{1, 0.8}, {2, 0.2}}},
+			{Name: "linger", Steps: []Step[int]{{0, 0.9}, {1, 0.05}, {2, 0.05}}},
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	won := func(s int) float64 {
+		if s == 1 {
+			return 1
+		}
+		return 0
+	}
+	worst, err := p.Solve(ctx, won, Minimize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, name, _ := worst.Choice(0); name != "linger" || math.Abs(worst.Start()-0.5) > 1e-12 {
+		t.Errorf("worst play: %q with value %v; want linger, 0.5", name, worst.Start())
+	}
+}

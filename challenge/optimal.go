@@ -1,0 +1,385 @@
+package challenge
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// Optimal play. In a two-sided conflict with no owe-list names to cross
+// off, the one choice that changes how a conflict ends is the answerer's
+// stance: hang in (the challenger carries an advantage die into the next
+// round) or give (out, without injury). The choice of which die sizes an
+// injury takes changes the sheet for later conflicts but not how this one
+// ends, and target and interference are no choices with two sides. So the
+// decision process is Duel's chain over rounds with the deciding side's
+// stance left open: in each round, by who carries the advantage die into
+// it, the side chooses to hang in or to give whenever it must choose in
+// that round. What follows either choice does not depend on the dice
+// showing when it is made (a hang-in starts the next round, a give ends the
+// conflict), so choosing once a round is choosing at every stance.
+
+// The deciding side's options in a round, in the order the process offers
+// them (ties go to the first).
+const (
+	optHangIn = "hang in"
+	optGive   = "give"
+)
+
+// Optimal is the best (or worst) play of a scenario for one side, solved
+// exactly.
+type Optimal struct {
+	// Goal is the goal solved for, its outcomes filled in when the goal
+	// left them out; Side the deciding side's name.
+	Goal markov.Goal
+	Side string
+	// Value is the goal's probability under this play.
+	Value float64
+	// Answer is the scenario's exact behaviour under this play, the
+	// other side playing its own policies.
+	Answer markov.Answer
+	// Policy plays the solved plan for the deciding side, and every choice
+	// the plan does not make as the scenario's policy for that side. Use
+	// it in Play or in a Runner (Runner.SetPolicy).
+	Policy Policy
+	// States and Choices are the size of the solved process.
+	States, Choices int
+
+	plan *markov.Plan[duelState]
+	side int
+}
+
+// optimalModel is a scenario's decision process before it is solved.
+type optimalModel struct {
+	s        Scenario
+	side     int // the deciding side
+	goal     markov.Goal
+	in       [numEndings]bool // the goal's endings
+	policies []Policy
+	own      [2]bool // each side's stance under its own policy
+	process  *markov.Process[duelState]
+	// outs[k][adv] is one round from adv when the deciding side takes
+	// option k (hang in, give) whenever it must choose in it.
+	outs [2][3]roundOut
+}
+
+// Optimal solves the scenario for goal: the play of the deciding side
+// (goal.Side names a side; "" is the first) that makes the goal most
+// likely (markov.Maximize) or least likely (markov.Minimize), the other
+// side playing its own policies. Goal outcomes are names of Categories;
+// none means the deciding side's wins (outright or given). The model is
+// Duel's: two sides and no owe-list names either may cross off; other
+// scenarios return an error wrapping markov.ErrNoExact that says why.
+func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
+	m, err := s.optimalModel(ctx, goal)
+	if err != nil {
+		return nil, err
+	}
+	return m.solve(ctx, aim)
+}
+
+func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalModel, error) {
+	c, policies, err := s.build()
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Sides) != 2 {
+		return nil, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
+	}
+	m := &optimalModel{s: s, policies: policies}
+	if m.side, err = s.sideNamed(goal.Side); err != nil {
+		return nil, err
+	}
+	if m.goal, err = s.goalOf(goal, m.side); err != nil {
+		return nil, err
+	}
+	cats := s.Categories()
+	for _, o := range m.goal.Outcomes {
+		for e := range numEndings {
+			m.in[e] = m.in[e] || cats[e] == o
+		}
+	}
+	for i := range 2 {
+		// The deciding side may cross off whatever it has, whatever its
+		// own policy says; the other side as its policy says.
+		if why := s.crossing(c, i, i == m.side); why != "" {
+			return nil, fmt.Errorf("%w: %s", markov.ErrNoExact, why)
+		}
+	}
+	m.own = stances(c, policies)
+	model, err := newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice)
+	if err != nil {
+		return nil, err
+	}
+	for k := range 2 {
+		hang := m.own
+		hang[m.side] = k == 0
+		m.outs[k] = model.rounds(hang)
+	}
+	m.process, err = markov.ExploreProcess(ctx, roundStart(0), func(st duelState) []markov.Choice[duelState] {
+		if st.end >= 0 {
+			return nil
+		}
+		return []markov.Choice[duelState]{
+			{Name: optHangIn, Steps: m.outs[0][st.adv].steps(nil)},
+			{Name: optGive, Steps: m.outs[1][st.adv].steps(nil)},
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// sideNamed returns the index of the side named name ("" is the first).
+func (s Scenario) sideNamed(name string) (int, error) {
+	if name == "" {
+		return 0, nil
+	}
+	names := make([]string, len(s.Sides))
+	for i, sd := range s.Sides {
+		if sd.Name == name {
+			return i, nil
+		}
+		names[i] = sd.Name
+	}
+	return 0, fmt.Errorf("challenge: goal side %q: allowed %s", name, named.Allowed(names))
+}
+
+// goalOf checks goal's outcomes against the scenario's categories, and
+// fills in the deciding side's wins when it names none.
+func (s Scenario) goalOf(goal markov.Goal, side int) (markov.Goal, error) {
+	cats := s.Categories()
+	out := markov.Goal{Side: s.Sides[side].Name}
+	if len(goal.Outcomes) == 0 {
+		name := s.Sides[side].Name
+		out.Outcomes = []string{name + "_outright", name + "_given"}
+		return out, nil
+	}
+	for _, o := range goal.Outcomes {
+		found := false
+		for _, c := range cats {
+			found = found || c == o
+		}
+		if !found {
+			return markov.Goal{}, fmt.Errorf("challenge: goal outcome %q: allowed %s", o, named.Allowed(cats))
+		}
+	}
+	out.Outcomes = append([]string(nil), goal.Outcomes...)
+	return out, nil
+}
+
+// crossing says why side i of a two-sided conflict might cross a name off
+// the owe list ("" when it never can): a name of one of its players on
+// the list as it stands, or a name that goes on the list after the first
+// exchange (a side whose opponent's dice outclass its own) and belongs to
+// one of its players. free: the side may cross off whatever it has;
+// otherwise only as its cross-off policy (never, or any other) allows.
+func (s Scenario) crossing(c *State, i int, free bool) string {
+	if !free {
+		if p := s.Sides[i].Play.CrossOff; p == "" || p == "never" {
+			return ""
+		}
+	}
+	mine := func(player string) bool {
+		for _, m := range c.Sides[i].Members {
+			if m.Player == player {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range c.Owe {
+		if mine(d.Player) {
+			return fmt.Sprintf("side %s may cross %s off the owe list; the exact model has no cross-offs (use cross_off \"never\" or an empty owe list)",
+				c.Sides[i].Name, d.Name)
+		}
+	}
+	for j := range 2 {
+		if !c.outclasses(c.Sides[1-j].TotalSides, c.Sides[j].TotalSides) {
+			continue
+		}
+		for _, m := range c.Sides[j].Members {
+			if mine(m.Player) {
+				return fmt.Sprintf("%s may go on the owe list and side %s may then cross it off; the exact model has no cross-offs (use cross_off \"never\")",
+					m.Name, c.Sides[i].Name)
+			}
+		}
+	}
+	return ""
+}
+
+// stances returns each side's stance under its policy. The shipped stances
+// depend only on the two sides' dice, so one question each tells.
+func stances(c *State, policies []Policy) [2]bool {
+	var hang [2]bool
+	for i := range 2 {
+		c.Challenger = 1 - i
+		hang[i] = policies[i].HangIn(&View{c}, i)
+	}
+	c.Challenger = -1
+	return hang
+}
+
+// solve solves the process for the aim and reads the plan's answer.
+func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, error) {
+	plan, err := m.process.Solve(ctx, m.reward, aim)
+	if err != nil {
+		return nil, err
+	}
+	chain, err := plan.Chain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := markov.AnswerOf(ctx, chain, len(m.s.Categories()), func(st duelState) int { return int(st.end) }, 100000)
+	if err != nil {
+		return nil, err
+	}
+	exchanges, err := chain.ExpectedReward(func(st duelState) float64 {
+		k, _, _ := plan.Choice(st)
+		return m.outs[k][st.adv].exchanges
+	})
+	if err != nil {
+		return nil, err
+	}
+	ans.Means = map[string]float64{"exchanges": exchanges}
+	side := m.s.Sides[m.side].Name
+	return &Optimal{
+		Goal: m.goal, Side: side, Value: plan.Start(), Answer: ans,
+		Policy: &planned{Policy: m.policies[m.side], side: m.side, plan: plan},
+		States: m.process.Len(), Choices: m.process.Choices(), plan: plan, side: m.side,
+	}, nil
+}
+
+func (m *optimalModel) reward(st duelState) float64 {
+	if st.end >= 0 && m.in[st.end] {
+		return 1
+	}
+	return 0
+}
+
+// planned is the Policy of an Optimal: the deciding side's stance read from
+// the plan, every other choice (and every other side's) as the side's own
+// policy.
+type planned struct {
+	Policy
+	side int
+	plan *markov.Plan[duelState]
+}
+
+// HangIn answers the stance as the plan chooses in this round: the round's
+// state is who carries the advantage die into it.
+func (p *planned) HangIn(v *View, side int) bool {
+	if side != p.side || v.Sides() != 2 {
+		return p.Policy.HangIn(v, side)
+	}
+	adv := 0
+	for i := range 2 {
+		if v.s.Sides[i].Advantage > 0 {
+			adv = 1 + i
+		}
+	}
+	k, _, ok := p.plan.Choice(roundStart(adv))
+	if !ok {
+		return p.Policy.HangIn(v, side)
+	}
+	return k == 0
+}
+
+// stanceNames are the shipped stances Solve compares: with two sides and
+// no cross-offs, the only part of a Style that changes how a conflict
+// ends.
+var stanceNames = []string{"hang_in", "give", "outclassed"}
+
+// Solve reports how much decisions matter for goal (see Optimal for the
+// goal and the deciding side): the goal's probability under the best play,
+// the worst play and each shipped stance of the deciding side, the gap
+// between best and worst, and the best play's decisions in words. Its
+// errors are Optimal's.
+func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
+	m, err := s.optimalModel(ctx, goal)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	best, err := m.solve(ctx, markov.Maximize)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	worst, err := m.solve(ctx, markov.Minimize)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	out := markov.Solved{
+		Goal: m.goal, Side: best.Side, Method: "exact", States: best.States, Choices: best.Choices,
+		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
+		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer},
+		Gap:   best.Value - worst.Value,
+	}
+	c, _, err := s.build()
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	for _, name := range stanceNames {
+		p, err := PolicyByName(KindStance + "/" + name)
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		hang := m.own
+		hang[m.side] = stances(c, []Policy{p, p})[m.side]
+		d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		ans := duelAnswer(d)
+		v := 0.0
+		for e := range numEndings {
+			if m.in[e] {
+				v += ans.P[e]
+			}
+		}
+		out.Policies = append(out.Policies, markov.PolicyValue{Name: KindStance + "/" + name, Value: v, Answer: ans})
+	}
+	if out.Advice, err = best.advice(ctx, s); err != nil {
+		return markov.Solved{}, err
+	}
+	return out, nil
+}
+
+// advice writes the plan's decisions that change the goal's value, most
+// consequential first: one a round state, by who carries the advantage
+// die.
+func (o *Optimal) advice(ctx context.Context, s Scenario) ([]markov.Advice, error) {
+	ds, err := o.plan.Decisions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []markov.Advice
+	for _, d := range ds {
+		if d.Stake <= 0 {
+			continue
+		}
+		var do, alt markov.Option
+		worst := d.Options[0].Value
+		for _, op := range d.Options {
+			if op.Name == d.Choice {
+				do = op
+			} else {
+				alt = op
+			}
+			worst = min(worst, op.Value)
+		}
+		who := "nobody"
+		if d.State.adv > 0 {
+			who = s.Sides[d.State.adv-1].Name
+		}
+		out = append(out, markov.Advice{
+			When: "answering lower but more than half, " + who + " carrying the advantage die",
+			Do:   do.Name,
+			Else: fmt.Sprintf("%s: P(goal) %.4f", alt.Name, alt.Value),
+			Gain: do.Value - worst, Reach: d.Visits,
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,294 @@
+package challenge
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// d4Duel is two characters of one d4 each (both act by asserting, Art d4),
+// sides "a" and "b", with Rules.AdvantageDice 0: a hang-in carries no
+// advantage die, so every round starts alike.
+func d4Duel() Scenario {
+	mk := func(name string) Character {
+		return Standard(name, MustStat(dice.D4), MustStat(dice.D6, dice.D6), MustStat(dice.D8, dice.D6),
+			[5]string{Art, Grace, Guts, Guts, Art})
+	}
+	r := DefaultRules()
+	r.AdvantageDice = 0
+	return Scenario{Rules: r, Sides: []ScenarioSide{
+		{Name: "a", Members: []Entry{{Character: mk("A"), Endeavor: Asserting}}},
+		{Name: "b", Members: []Entry{{Character: mk("B"), Endeavor: Asserting}}},
+	}}
+}
+
+// TestOptimalD4DuelByHand solves the d4 duel for side b, goal "b wins"
+// (b_outright or b_given), side a always hanging in, and checks the values
+// derived by hand.
+//
+// Best: giving loses the goal and hanging in only starts a new round, so b
+// hangs in, and the two sides play alike: by symmetry b wins 1/2.
+//
+// Worst: b gives whenever it may. Let R be b's chance at a round's start,
+// aS (bS) its chance when a (b) challenges with standing roll S. An answer
+// k to standing S blocks (k > S: the answerer challenges with k), ties
+// (k = S: new round), doubles (2k <= S: the challenger wins) or is over
+// half (b gives and loses; a hangs in: new round). Each k is 1/4:
+//
+//	a4 = R/4                     (k=4 tie; 1, 2 double; 3 over, b gives)
+//	a3 = b4/4 + R/4              (k=4 block, 3 tie; 1 double; 2 over, gives)
+//	a2 = (b3 + b4)/4 + R/4       (k=3, 4 block; 2 tie; 1 double)
+//	b4 = R/4 + 1/2 + R/4         (k=4 tie; 1, 2 double; 3 over, a hangs in)
+//	b3 = a4/4 + R/4 + 1/4 + R/4  (k=4 block, 3 tie, 1 double, 2 over)
+//	b2 = (a3 + a4)/4 + R/4 + 1/4 (k=3, 4 block; 2 tie; 1 double)
+//
+// A cast ties 4/16 of the time and is recast; of the 12 other casts the
+// higher roll challenges with 2 once, 3 twice and 4 three times, each side
+// alike: R = (a2 + 2a3 + 3a4 + b2 + 2b3 + 3b4)/12. Solving,
+// R = 174/445, a4 = 87/890, b4 = 619/890.
+func TestOptimalD4DuelByHand(t *testing.T) {
+	s := d4Duel()
+	ctx := context.Background()
+	goal := markov.Goal{Side: "b"}
+	for _, tc := range []struct {
+		aim  markov.Aim
+		want float64
+	}{{markov.Maximize, 0.5}, {markov.Minimize, 174.0 / 445}} {
+		o, err := s.Optimal(ctx, goal, tc.aim)
+		must(t, err)
+		if !near(o.Value, tc.want, 1e-12) {
+			t.Errorf("%v: value %.15f, by hand %.15f", tc.aim, o.Value, tc.want)
+		}
+		if got := o.Answer.P[2] + o.Answer.P[3]; !near(got, tc.want, 1e-12) {
+			t.Errorf("%v: the plan's answer gives b %.15f", tc.aim, got)
+		}
+		if o.Side != "b" || strings.Join(o.Goal.Outcomes, " ") != "b_outright b_given" {
+			t.Errorf("%v: side %q, goal %v", tc.aim, o.Side, o.Goal.Outcomes)
+		}
+	}
+	// The worst play is giving: Duel with b giving agrees with the hand.
+	d, err := Duel(s.Rules, []dice.Die{dice.D4}, []dice.Die{dice.D4}, true, false)
+	must(t, err)
+	if got := d.P[BOutright] + d.P[BGiven]; !near(got, 174.0/445, 1e-12) {
+		t.Errorf("Duel with b giving: %.15f", got)
+	}
+}
+
+// goals are goals of the default scenario worth solving: each side's win,
+// and Irin staying unhurt (giving is then as good as winning).
+func goals() []markov.Goal {
+	return []markov.Goal{
+		{},
+		{Side: "irin"},
+		{Side: "irin", Outcomes: []string{"althesa_given", "irin_outright", "irin_given"}},
+		{Side: "althesa", Outcomes: []string{"irin_given", "althesa_outright", "althesa_given"}},
+		{Side: "althesa", Outcomes: []string{"irin_outright"}},
+	}
+}
+
+// TestSolveBoundsEveryShippedStance checks that the best play is at least,
+// and the worst at most, every shipped stance's exact value, that the
+// values are those of their answers, and that the gap is best - worst.
+func TestSolveBoundsEveryShippedStance(t *testing.T) {
+	for _, g := range goals() {
+		sv, err := DefaultScenario().Solve(context.Background(), g)
+		must(t, err)
+		must(t, sv.Check())
+		// Three round states of two choices each, and the endings play
+		// can reach.
+		if len(sv.Policies) != len(stanceNames) || sv.Method != "exact" || sv.States < 5 || sv.Choices != 6 {
+			t.Fatalf("%v: %d policies, method %q, %d states, %d choices", g, len(sv.Policies), sv.Method, sv.States, sv.Choices)
+		}
+		for _, p := range sv.Policies {
+			if p.Value > sv.Best.Value+1e-12 || p.Value < sv.Worst.Value-1e-12 {
+				t.Errorf("%v: %s %.12f outside worst %.12f .. best %.12f", g, p.Name, p.Value, sv.Worst.Value, sv.Best.Value)
+			}
+		}
+		for _, pv := range append([]markov.PolicyValue{sv.Best, sv.Worst}, sv.Policies...) {
+			must(t, pv.Answer.Check(5))
+			v := 0.0
+			for _, o := range sv.Goal.Outcomes {
+				for i, c := range DefaultScenario().Categories() {
+					if c == o {
+						v += pv.Answer.P[i]
+					}
+				}
+			}
+			if !near(v, pv.Value, 1e-12) {
+				t.Errorf("%v: %s: value %.15f, its answer's %.15f", g, pv.Name, pv.Value, v)
+			}
+		}
+		if sv.Gap != sv.Best.Value-sv.Worst.Value || sv.Gap <= 0 {
+			t.Errorf("%v: gap %v", g, sv.Gap)
+		}
+	}
+}
+
+// TestSolveDefaultScenario reads the default scenario's solution: to win,
+// Althesa always hangs in (the shipped default, whose exact answer the
+// best play's is) and giving always is the worst; to stay unhurt, Irin
+// gives, far above hanging in.
+func TestSolveDefaultScenario(t *testing.T) {
+	ctx := context.Background()
+	s := DefaultScenario()
+	sv, err := s.Solve(ctx, markov.Goal{})
+	must(t, err)
+	ex, err := s.Exact(ctx)
+	must(t, err)
+	for i := range ex.P {
+		if !near(sv.Best.Answer.P[i], ex.P[i], 1e-12) {
+			t.Errorf("best play's P[%d] %.15f, Exact (hang in) %.15f", i, sv.Best.Answer.P[i], ex.P[i])
+		}
+	}
+	if !near(sv.Best.Answer.MeanRounds, ex.MeanRounds, 1e-9) || !near(sv.Best.Answer.Means["exchanges"], ex.Means["exchanges"], 1e-9) {
+		t.Errorf("best play's means %v %v, Exact's %v %v", sv.Best.Answer.MeanRounds, sv.Best.Answer.Means, ex.MeanRounds, ex.Means)
+	}
+	if sv.Side != "althesa" || !near(sv.Worst.Value, sv.Policies[1].Value, 1e-12) || sv.Policies[1].Name != "stance/give" {
+		t.Errorf("side %q, worst %v, give %+v", sv.Side, sv.Worst.Value, sv.Policies[1])
+	}
+	if len(sv.Advice) != 3 || sv.Advice[0].Do != optHangIn || !strings.Contains(sv.Advice[0].When, "irin carrying the advantage die") {
+		t.Errorf("advice %+v", sv.Advice)
+	}
+	unhurt, err := s.Solve(ctx, goals()[2])
+	must(t, err)
+	if !near(unhurt.Best.Value, unhurt.Policies[1].Value, 1e-12) || unhurt.Best.Value < unhurt.Policies[0].Value+0.2 || unhurt.Advice[0].Do != optGive {
+		t.Errorf("unhurt: best %v, give %v, advice %+v", unhurt.Best.Value, unhurt.Policies[1].Value, unhurt.Advice)
+	}
+}
+
+// TestOptimalPolicySampled plays the best and the worst play through the
+// Runner and checks that the sampled rate of the goal falls inside a
+// 99.9% interval of its exact value (fixed seed).
+func TestOptimalPolicySampled(t *testing.T) {
+	s := DefaultScenario()
+	goal := goals()[2] // Irin unhurt: the best play gives, the worst hangs in
+	in := map[int]bool{1: true, 2: true, 3: true}
+	for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+		o, err := s.Optimal(context.Background(), goal, aim)
+		must(t, err)
+		rn, err := s.NewRunner()
+		must(t, err)
+		must(t, rn.SetPolicy(1, o.Policy))
+		r := dice.NewSeeded(24)
+		const n = 40000
+		hits := 0
+		for range n {
+			hits += b2i(in[rn.Trial(r, nil)])
+		}
+		must(t, rn.Err())
+		got, half := float64(hits)/n, 3.29*math.Sqrt(o.Value*(1-o.Value)/n)
+		if math.Abs(got-o.Value) > half {
+			t.Errorf("%v: sampled %.4f, exact %.4f +- %.4f", aim, got, o.Value, half)
+		}
+	}
+}
+
+// TestOptimalRefuses checks the goals, sides and scenarios Optimal and
+// Solve refuse, and what they say.
+func TestOptimalRefuses(t *testing.T) {
+	ctx := context.Background()
+	three := threeWay()
+	owed := DefaultScenario()
+	owed.Owe = []Debt{{Name: "Althesa", Player: "Althesa"}}
+	unequal := DefaultScenario()
+	unequal.Sides[0].Members[0].Endeavor = Defending // Guts d12 d4: 16 sides against 18
+	for _, tc := range []struct {
+		name string
+		s    Scenario
+		goal markov.Goal
+		want string
+		is   error
+	}{
+		{"unknown outcome", DefaultScenario(), markov.Goal{Outcomes: []string{"althesa_wins"}}, `goal outcome "althesa_wins": allowed`, nil},
+		{"unknown side", DefaultScenario(), markov.Goal{Side: "mitch"}, `goal side "mitch": allowed "althesa", "irin"`, nil},
+		{"three sides", three, markov.Goal{}, "3 sides", markov.ErrNoExact},
+		{"a name to cross off", owed, markov.Goal{}, "may cross Althesa off", markov.ErrNoExact},
+		{"a name that goes on the list", unequal, markov.Goal{}, "Althesa may go on the owe list", markov.ErrNoExact},
+		{"bad rules", Scenario{Rules: Rules{}, Sides: DefaultScenario().Sides}, markov.Goal{}, "rules", nil},
+	} {
+		_, err := tc.s.Optimal(ctx, tc.goal, markov.Maximize)
+		_, err2 := tc.s.Solve(ctx, tc.goal)
+		for _, e := range []error{err, err2} {
+			if e == nil || !strings.Contains(e.Error(), tc.want) || tc.is != nil && !errors.Is(e, tc.is) {
+				t.Errorf("%s: %v; want %q", tc.name, e, tc.want)
+			}
+		}
+	}
+	// The stronger side of the unequal duel may decide: only Althesa's
+	// name can go on the list, and Althesa never crosses off.
+	unequal.Sides[0].Play.CrossOff = "never"
+	if _, err := unequal.Solve(ctx, markov.Goal{Side: "irin"}); err != nil {
+		t.Errorf("irin deciding the unequal duel: %v", err)
+	}
+	// A cancelled context stops the solve.
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := DefaultScenario().Solve(done, markov.Goal{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	rn, err := DefaultScenario().NewRunner()
+	must(t, err)
+	if err := rn.SetPolicy(2, nil); err == nil {
+		t.Error("SetPolicy accepted side 2 of two")
+	}
+}
+
+// TestExactWithoutAdvantageDice checks Rules.AdvantageDice 0 in the exact
+// model against the Runner: a hang-in then carries nothing.
+func TestExactWithoutAdvantageDice(t *testing.T) {
+	s := DefaultScenario()
+	s.Rules.AdvantageDice = 0
+	ex, err := s.Exact(context.Background())
+	must(t, err)
+	with, err := DefaultScenario().Exact(context.Background())
+	must(t, err)
+	if near(ex.P[0], with.P[0], 1e-3) {
+		t.Fatalf("no advantage dice changed nothing: %v", ex.P)
+	}
+	rn, err := s.NewRunner()
+	must(t, err)
+	r := dice.NewSeeded(7)
+	const n = 40000
+	wins := 0
+	for range n {
+		wins += b2i(rn.Trial(r, nil) == 0)
+	}
+	got, half := float64(wins)/n, 3.29*math.Sqrt(ex.P[0]*(1-ex.P[0])/n)
+	if math.Abs(got-ex.P[0]) > half {
+		t.Errorf("sampled %.4f, exact %.4f +- %.4f", got, ex.P[0], half)
+	}
+}
+
+// BenchmarkSolve times Solve on the default scenario.
+func BenchmarkSolve(b *testing.B) {
+	s := DefaultScenario()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Solve(context.Background(), markov.Goal{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestExactRefusesANameThatGoesOnTheOweListAndIsCrossedOff checks that
+// Exact, which has no cross-offs, refuses a scenario whose weaker side goes
+// on the owe list after the first exchange and would cross its own name
+// off later in the same conflict (it was taken as exact), and still solves
+// it when that side never crosses off.
+func TestExactRefusesANameThatGoesOnTheOweListAndIsCrossedOff(t *testing.T) {
+	s := DefaultScenario()
+	s.Sides[0].Members[0].Endeavor = Defending // Guts d12 d4: 16 sides against Irin's 18
+	s.Sides[0].Play.CrossOff = "eager"
+	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "Althesa may go on the owe list") {
+		t.Errorf("Exact with Althesa crossing off her own name: %v", err)
+	}
+	s.Sides[0].Play.CrossOff = "never"
+	if _, err := s.Exact(context.Background()); err != nil {
+		t.Errorf("Exact with Althesa never crossing off: %v", err)
+	}
+}
