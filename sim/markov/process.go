@@ -278,18 +278,10 @@ func (pl *Plan[S]) worth(o option) float64 {
 	return q
 }
 
-// good reports whether option o of a state is as good as that state's value,
-// within the tie tolerance.
-func (pl *Plan[S]) good(i int, o option) bool {
-	return math.Abs(pl.worth(o)-pl.value[i]) <= 8*pl.tie || pl.aim.Prefers(pl.worth(o), pl.value[i])
-}
-
-// firstBest is the lowest-numbered option of state i as good as its best
-// option, within the tie tolerance. (It compares with the best option's
-// worth rather than the state's value, which iteration leaves up to
-// Accuracy short of where it settles: an option that is the best by far
-// could otherwise miss the tolerance and lose to option 0.)
-func (pl *Plan[S]) firstBest(i int) int {
+// best is the worth of state i's best option. Value iteration leaves the
+// state's value up to Accuracy short of where it settles, so choices are
+// weighed against the best option's worth, not against the value.
+func (pl *Plan[S]) best(i int) float64 {
 	opts := pl.p.options[i]
 	best := pl.worth(opts[0])
 	for _, o := range opts[1:] {
@@ -297,8 +289,20 @@ func (pl *Plan[S]) firstBest(i int) int {
 			best = q
 		}
 	}
-	for k, o := range opts {
-		if math.Abs(pl.worth(o)-best) <= 8*pl.tie {
+	return best
+}
+
+// good reports whether option o is as good as the best option of its
+// state, whose worth is best, within the tie tolerance.
+func (pl *Plan[S]) good(o option, best float64) bool {
+	return math.Abs(pl.worth(o)-best) <= 8*pl.tie
+}
+
+// firstBest is the lowest-numbered option of state i as good as its best.
+func (pl *Plan[S]) firstBest(i int) int {
+	best := pl.best(i)
+	for k, o := range pl.p.options[i] {
+		if pl.good(o, best) {
 			return k
 		}
 	}
@@ -318,8 +322,9 @@ func (pl *Plan[S]) repair() {
 			if ends[i] || len(opts) < 2 {
 				continue
 			}
+			best := pl.best(i)
 			for k, o := range opts {
-				if k != pl.choice[i] && pl.good(i, o) && slices.ContainsFunc(o.out, func(e edge) bool { return ends[e.to] }) {
+				if k != pl.choice[i] && pl.good(o, best) && slices.ContainsFunc(o.out, func(e edge) bool { return ends[e.to] }) {
 					pl.choice[i], changed = k, true
 					break
 				}
