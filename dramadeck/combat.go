@@ -373,9 +373,9 @@ func contestSkills(a Act, c, t *Character, unskilled bool) (int, int, RollKind) 
 // harmful reports whether an act would harm the opponents (barred by Setback).
 func harmful(a Act) bool { return a != Defend }
 
-// strip is the GM's removal of pool card i (an index checked by
-// checkStrip) from player p's pool after a villain's success at the line's
-// villain action; i < 0 removes nothing.
+// strip is the GM's removal of pool card i (an index asked and checked
+// before the roll by askStrip) from player p's pool after a villain's
+// success at the line's villain action; i < 0 removes nothing.
 func (g *game) strip(p, i int) {
 	if i < 0 {
 		return

@@ -17,21 +17,18 @@ type Result struct {
 // succeed if roll <= skill, always on AlwaysSucceed or less, never on
 // AlwaysFail or more; criticals as in DefaultCriticals.
 func (c *Criticals) Judge(roll, skill int) Result {
-	r := Result{Roll: roll, Skill: skill, Margin: skill - roll}
-	switch {
-	case roll <= c.AlwaysSucceed:
-		r.Success = true
-	case roll >= c.AlwaysFail:
-		r.Success = false
-	default:
-		r.Success = roll <= skill
+	success := roll <= c.AlwaysSucceed || (roll < c.AlwaysFail && roll <= skill)
+	return Result{Roll: roll, Skill: skill, Margin: skill - roll, Success: success, Critical: c.critical(roll, skill, success)}
+}
+
+// critical reports whether a success, or a failure, of roll against
+// skill is critical (GURPS Basic Set, "Critical Success", "Critical
+// Failure").
+func (c *Criticals) critical(roll, skill int, success bool) bool {
+	if success {
+		return roll <= c.CritSuccess || (roll == 5 && skill >= c.Crit5At) || (roll == 6 && skill >= c.Crit6At)
 	}
-	if r.Success {
-		r.Critical = roll <= c.CritSuccess || (roll == 5 && skill >= c.Crit5At) || (roll == 6 && skill >= c.Crit6At)
-	} else {
-		r.Critical = roll >= c.CritFail || (roll == 17 && skill <= c.Crit17AtOrBelow) || roll-skill >= c.CritFailBy
-	}
-	return r
+	return roll >= c.CritFail || (roll == 17 && skill <= c.Crit17AtOrBelow) || roll-skill >= c.CritFailBy
 }
 
 // successRoll rolls 3d6 against effective skill under the game's

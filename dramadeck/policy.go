@@ -158,23 +158,17 @@ func cardValue(n Name, keepDrama bool) int {
 func (s *Style) Critical(v *View, buf []int) []int {
 	p := v.Who
 	st := v.State
-	hand := st.Players[p].Hand
 	if !s.CriticalMoment || st.Players[p].CriticalAct == st.Act || st.Confused {
 		return buf
 	}
-	n := 0
-	for _, id := range hand {
-		if combatCard(st.Deck.Cards[id].Name) {
-			n++
-		}
-	}
-	if n < 2 {
-		return buf
-	}
-	for _, id := range hand {
+	start := len(buf)
+	for _, id := range st.Players[p].Hand {
 		if combatCard(st.Deck.Cards[id].Name) {
 			buf = append(buf, id)
 		}
+	}
+	if len(buf)-start < 2 {
+		return buf[:start] // one combat card is not worth the Act's moment
 	}
 	return buf
 }

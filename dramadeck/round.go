@@ -102,15 +102,8 @@ func newRound(cs []Character) {
 // Side, "Effects": all act normally, then all act again).
 func (g *game) closeDeclarations() {
 	s := g.State
-	if s.Phase != Declaring {
+	if s.Phase != Declaring || g.nextDeclarer() >= 0 {
 		return
-	}
-	if s.Outcome == Ongoing {
-		for p := range s.Players {
-			if s.Heroes[p].Active() && !s.Players[p].Declared {
-				return
-			}
-		}
 	}
 	s.Phase = Acting
 	s.Queue = s.Queue[:0]
