@@ -116,7 +116,8 @@ func (e Engine) CriticalMoment(s *State, r *dice.Roller, p int, move []int, play
 }
 
 // Search resolves finding something: Alertness gives an automatic success
-// (Deferred Effects); otherwise hero p rolls against skill.
+// (Deferred Effects), with no dice rolled (Roll 0); otherwise hero p rolls
+// against skill.
 func (e Engine) Search(s *State, r *dice.Roller, p, skill int) (Result, error) {
 	return (&game{State: s, Sink: e.Sink}).Search(r, p, skill)
 }

@@ -132,7 +132,7 @@ func TestUpAndStymied(t *testing.T) {
 	h.Status = Status{RoundBonus: 3, Support: 3, StymiedNext: true}
 	h.Status.Next[Physical] = 3
 	res = g.skillRoll(fixed(5, 5, 6), 0, Physical, 10, pol)
-	if res.Roll+res.Margin != 16 || !res.Success || h.Status.Next[Physical] != 0 || h.Status.Support != 0 {
+	if res.Roll+res.Margin() != 16 || !res.Success || h.Status.Next[Physical] != 0 || h.Status.Support != 0 {
 		t.Errorf("bonuses: %+v %+v", res, h.Status)
 	}
 	// Possibilities: spent by the default policy, not by passive.

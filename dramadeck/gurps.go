@@ -4,21 +4,25 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// Result is one GURPS success roll: 3d6 against an effective skill.
+// Result is one GURPS success roll: 3d6 against an effective skill. Its
+// margin is worked out from the two (Margin), so it cannot disagree with
+// them.
 type Result struct {
 	Roll     int  `json:"roll"`     // the 3d6 total
 	Skill    int  `json:"skill"`    // effective skill rolled against
-	Margin   int  `json:"margin"`   // skill - roll: of success if >= 0, of failure if < 0
 	Success  bool `json:"success"`  // the roll succeeded
 	Critical bool `json:"critical"` // critical success (if Success) or failure
 }
+
+// Margin is skill - roll: the margin of success if >= 0, of failure if < 0.
+func (r Result) Margin() int { return r.Skill - r.Roll }
 
 // Judge reads a 3d6 total against effective skill by the GURPS limits:
 // succeed if roll <= skill, always on AlwaysSucceed or less, never on
 // AlwaysFail or more; criticals as in DefaultCriticals.
 func (c *Criticals) Judge(roll, skill int) Result {
 	success := roll <= c.AlwaysSucceed || (roll < c.AlwaysFail && roll <= skill)
-	return Result{Roll: roll, Skill: skill, Margin: skill - roll, Success: success, Critical: c.critical(roll, skill, success)}
+	return Result{Roll: roll, Skill: skill, Success: success, Critical: c.critical(roll, skill, success)}
 }
 
 // critical reports whether a success, or a failure, of roll against
@@ -49,7 +53,7 @@ func Better(a, b Result) bool {
 	if a.Success != b.Success {
 		return a.Success
 	}
-	return a.Margin > b.Margin
+	return a.Margin() > b.Margin()
 }
 
 // LuckRoll rolls n times (n >= 1) and keeps the best, "in the manner of
@@ -75,17 +79,17 @@ func QuickContest(a, b Result) (winner, mov int) {
 		winner = 0
 	case b.Success && !a.Success:
 		winner = 1
-	case a.Margin > b.Margin:
+	case a.Margin() > b.Margin():
 		winner = 0
-	case b.Margin > a.Margin:
+	case b.Margin() > a.Margin():
 		winner = 1
 	default:
 		return -1, 0
 	}
 	if winner == 0 {
-		mov = a.Margin - b.Margin
+		mov = a.Margin() - b.Margin()
 	} else {
-		mov = b.Margin - a.Margin
+		mov = b.Margin() - a.Margin()
 	}
 	return winner, max(mov, 0)
 }

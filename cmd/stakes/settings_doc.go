@@ -312,7 +312,6 @@ var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/dramadeck.Player.Pooled":                     "Pooled counts cards moved to pool since the encounter began (Escape must be the first).",
 	"github.com/stakesrpg/stakes/dramadeck.Player.Traded":                     "Traded: the player made (or declined) his trade this round.",
 	"github.com/stakesrpg/stakes/dramadeck.Result.Critical":                   "critical success (if Success) or failure",
-	"github.com/stakesrpg/stakes/dramadeck.Result.Margin":                     "skill - roll: of success if >= 0, of failure if < 0",
 	"github.com/stakesrpg/stakes/dramadeck.Result.Roll":                       "the 3d6 total",
 	"github.com/stakesrpg/stakes/dramadeck.Result.Skill":                      "effective skill rolled against",
 	"github.com/stakesrpg/stakes/dramadeck.Result.Success":                    "the roll succeeded",
