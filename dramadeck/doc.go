@@ -48,7 +48,10 @@
 // pool, pools trade one for one, and all of a round's cards are declared
 // at once (Declare). Escape goes into the pool only as the encounter
 // begins, as its first card. Haste alone may also be played while others
-// act (PlayHaste). Once per Act a Critical Moment pours any number of hand
+// act (PlayHaste): Step offers it as each character's action comes up
+// (Policy.Haste), and the shipped policies keep it out of the
+// declarations to play it as an opponent's action comes up, so that the
+// hero acts first. Once per Act a Critical Moment pours any number of hand
 // cards into the pool to act on one character (CriticalMoment). At the
 // end of a scene pool cards other than subplots go back to the hand, the
 // hand is cut to four (or one card may go at exactly four) and refilled

@@ -165,8 +165,9 @@ func (e Engine) EndRound(s *State) error {
 // out of combat; between rounds BeginRound, or the end of the encounter
 // as TimedOut once State.MaxRounds rounds have passed; the next player's
 // declaration; a player's offer to move a card to the pool after his
-// hero's action; the next character's action; EndRound once everyone has
-// acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
+// hero's action; as a character's action comes up, a Haste a player plays
+// from his pool (Policy.Haste, PlayHaste), else that action; EndRound
+// once everyone has acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
 // and over. A refused step changes nothing.
 func (e Engine) Step(s *State, r *dice.Roller, heroes, gm Policy) error {
 	return (&game{State: s, Sink: e.Sink}).Step(r, heroes, gm)

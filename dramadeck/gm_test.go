@@ -391,10 +391,11 @@ func TestIllegalPolicyChoice(t *testing.T) {
 // TestStyleDeclareByName: with every condition favourable, the default
 // style declares exactly the combat-useful cards of its pool; with none
 // favourable, only those it always plays (and Seize Initiative, and
-// Supporter while a friend stands).
+// Supporter while a friend stands). Haste is never declared: it waits in
+// the pool for an opponent's action (TestShippedPoliciesPlayHasteAsAnOpponentActs).
 func TestStyleDeclareByName(t *testing.T) {
 	always := map[Name]bool{Action: true, Adrenalin: true, Willpower: true, Presence: true, CoupDeGrace: true, SecondChance: true,
-		OpponentFails: true, Hero: true, Haste: true, Alertness: true, Connection: true, Idea: true,
+		OpponentFails: true, Hero: true, Alertness: true, Connection: true, Idea: true,
 		SeizeInitiative: true, Supporter: true}
 	sometimes := map[Name]bool{Drama: true, Glory: true, MasterPlan: true, Rally: true, Monologue: true, Escape: true}
 	for _, favourable := range []bool{true, false} {

@@ -303,6 +303,22 @@ func (g *game) checkDeclare(p int, plays []Play, extra []int, critical bool) err
 
 // PlayHaste is Engine.PlayHaste on g.State.
 func (g *game) PlayHaste(r *dice.Roller, p, id int) error {
+	if err := g.checkHasteNow(p); err != nil {
+		return err
+	}
+	if s := g.State; id < 0 || id >= len(s.Deck.Cards) || s.Deck.Cards[id].Name != Haste {
+		return fmt.Errorf("card %d is not a Haste card", id)
+	}
+	if err := g.checkPlay(p, Play{Card: id}, true, nil); err != nil {
+		return err
+	}
+	g.apply(r, p, Play{Card: id}, true)
+	return nil
+}
+
+// checkHasteNow reports why player p may not play Haste from his pool
+// now, while the characters act, whichever card he plays, or nil.
+func (g *game) checkHasteNow(p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -316,14 +332,16 @@ func (g *game) PlayHaste(r *dice.Roller, p, id int) error {
 		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
 	case !s.Heroes[p].Active():
 		return fmt.Errorf("player %d's hero is out of the fight", p)
-	case id < 0 || id >= len(s.Deck.Cards) || s.Deck.Cards[id].Name != Haste:
-		return fmt.Errorf("card %d is not a Haste card", id)
 	}
-	if err := g.checkPlay(p, Play{Card: id}, true, nil); err != nil {
-		return err
-	}
-	g.apply(r, p, Play{Card: id}, true)
 	return nil
+}
+
+// holdsHaste reports whether player p may play Haste now: he holds one in
+// his pool and the moment allows it (checkHasteNow).
+func (g *game) holdsHaste(p int) bool {
+	s := g.State
+	return slices.ContainsFunc(s.Players[p].Pool, func(id int) bool { return s.Deck.Cards[id].Name == Haste }) &&
+		g.checkHasteNow(p) == nil
 }
 
 // cardsUsed lists the cards play pl takes out of the player's hand or

@@ -246,6 +246,13 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return g.declaringStep(r, heroes)
 	}
 	if ci := g.Turn(); ci >= 0 {
+		if p, id := g.hasteOffer(ci, heroes); p >= 0 {
+			// A Haste played now is this step; ci's action waits.
+			if err := g.PlayHaste(r, p, id); err != nil {
+				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+			}
+			return nil
+		}
 		pol, other := heroes, gm
 		if g.side(ci) == Villains {
 			pol, other = gm, heroes
@@ -278,6 +285,22 @@ func (g *game) declaringStep(r *dice.Roller, heroes Policy) error {
 		return fmt.Errorf("policy %s: %w", heroes.Name(), err)
 	}
 	return nil
+}
+
+// hasteOffer asks each player who may play Haste from his pool now
+// (holdsHaste), in order, whether he plays it as character next's action
+// comes up (Immediate Effects: Haste can be played during someone else's
+// action). It returns the first who does and his answer, or -1, -1.
+func (g *game) hasteOffer(next int, pol Policy) (p, id int) {
+	for p := range g.State.Players {
+		if !g.holdsHaste(p) {
+			continue
+		}
+		if id := pol.Haste(g.view(p), next); id != -1 {
+			return p, id
+		}
+	}
+	return -1, -1
 }
 
 // Over is State.Over on g.State.
