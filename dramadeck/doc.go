@@ -113,7 +113,9 @@
 // played with, every pile and character, the round's phase and acting
 // order, the tasks (NewState; Scenario.NewState deals one as a trial
 // does). State.Save writes it as JSON; Restore reads it back and refuses,
-// through State.Check, anything a step could not play. The steps are the
+// through State.Check, anything a step could not play; a rule a save
+// lacks (one saved before the rule became a setting) reads its default,
+// not zero. The steps are the
 // methods of an Engine, which holds nothing but its Sink: copies of one
 // may play on other goroutines, each on its own State. Every step
 // validates first and changes neither the State nor the dice.Roller when
