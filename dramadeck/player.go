@@ -444,25 +444,39 @@ func (g *game) target(p int, pl Play) int {
 // hand; extra lists hand cards being moved to the pool at the same time.
 func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 	s := g.State
-	me := &s.Players[p]
-	if pl.Card < 0 || pl.Card >= len(g.State.Deck.Cards) {
-		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.State.Deck.Cards)-1)
+	if pl.Card < 0 || pl.Card >= len(s.Deck.Cards) {
+		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(s.Deck.Cards)-1)
 	}
-	if fromPool {
-		if indexOf(me.Pool, pl.Card) < 0 && indexOf(extra, pl.Card) < 0 {
-			if indexOf(me.Hand, pl.Card) >= 0 {
-				return fmt.Errorf("card %d is in player %d's hand; in combat abilities are played only from the pool", pl.Card, p)
-			}
-			return fmt.Errorf("player %d does not hold card %d in the pool", p, pl.Card)
-		}
-	} else if indexOf(me.Hand, pl.Card) < 0 {
-		return fmt.Errorf("player %d does not hold card %d in hand", p, pl.Card)
+	if err := g.checkHeld(p, pl.Card, fromPool, extra); err != nil {
+		return err
 	}
-	n := g.State.Deck.Cards[pl.Card].Name
-	t := g.target(p, pl)
-	if t < 0 || t >= len(s.Heroes) {
+	n := s.Deck.Cards[pl.Card].Name
+	if t := g.target(p, pl); t < 0 || t >= len(s.Heroes) {
 		return fmt.Errorf("%v: target %d is not a hero (Self, or OnHero(0..%d))", n, pl.Target, len(s.Heroes)-1)
 	}
+	return g.checkCard(p, pl, n, fromPool)
+}
+
+// checkHeld reports why player p does not hold card id where he plays it
+// from: his pool (or extra, the hand cards a Critical Moment is moving
+// there) when fromPool, else his hand.
+func (g *game) checkHeld(p, id int, fromPool bool, extra []int) error {
+	me := &g.State.Players[p]
+	switch {
+	case !fromPool && indexOf(me.Hand, id) < 0:
+		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
+	case !fromPool || indexOf(me.Pool, id) >= 0 || indexOf(extra, id) >= 0:
+		return nil
+	case indexOf(me.Hand, id) >= 0:
+		return fmt.Errorf("card %d is in player %d's hand; in combat abilities are played only from the pool", id, p)
+	}
+	return fmt.Errorf("player %d does not hold card %d in the pool", p, id)
+}
+
+// checkCard checks what card n asks of the moment and of play pl by
+// player p (sections 1.1 to 1.3 of the text).
+func (g *game) checkCard(p int, pl Play, n Name, fromPool bool) error {
+	s := g.State
 	switch n {
 	case Escape, SeizeInitiative, Monologue:
 		if !s.Combat {
@@ -476,7 +490,7 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 			return errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
 		}
 	case Supporter:
-		if t == p {
+		if g.target(p, pl) == p {
 			return errors.New("card Supporter assists another character: target a different hero")
 		}
 	case MasterPlan:
@@ -484,35 +498,9 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 			return errors.New("card Master Plan: the discard pile is empty")
 		}
 	case Leadership:
-		if err := g.checkPlayer(pl.ToPlayer); err != nil {
-			return fmt.Errorf("card Leadership: %w", err)
-		}
-		if pl.ToPlayer == p {
-			return errors.New("card Leadership passes cards to another player")
-		}
-		if pl.N < 1 || pl.N > g.State.Rules.MaxLeadership {
-			return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.State.Rules.MaxLeadership, pl.N)
-		}
-		if pl.Why == "" {
-			return errors.New("card Leadership requires an explanation (Why)")
-		}
-		for k := 0; k < pl.N; k++ {
-			id := pl.Cards[k]
-			if id == pl.Card || (k == 1 && id == pl.Cards[0]) {
-				return fmt.Errorf("card Leadership: card %d listed twice or is the Leadership card itself", id)
-			}
-			if indexOf(me.Hand, id) < 0 && indexOf(me.Pool, id) < 0 {
-				return fmt.Errorf("card Leadership: player %d holds no card %d in hand or pool", p, id)
-			}
-		}
+		return g.checkLeadership(p, pl)
 	case Campaign:
-		id := pl.Cards[0]
-		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.State.Deck.Cards[id].Name.Kind() != Subplot {
-			return errors.New("card Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
-		}
-		if indexOf(me.Permanent, id) >= 0 {
-			return fmt.Errorf("subplot card %d is already permanent", id)
-		}
+		return g.checkCampaign(p, pl)
 	case Martyr:
 		if !fromPool || !s.Combat {
 			return errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
@@ -521,6 +509,48 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 		if fromPool {
 			return fmt.Errorf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", n)
 		}
+	}
+	return nil
+}
+
+// checkLeadership checks Leadership's pass: one or two of player p's
+// other cards (hand or pool) to another player, with the explanation the
+// card requires.
+func (g *game) checkLeadership(p int, pl Play) error {
+	if err := g.checkPlayer(pl.ToPlayer); err != nil {
+		return fmt.Errorf("card Leadership: %w", err)
+	}
+	switch {
+	case pl.ToPlayer == p:
+		return errors.New("card Leadership passes cards to another player")
+	case pl.N < 1 || pl.N > g.State.Rules.MaxLeadership:
+		return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.State.Rules.MaxLeadership, pl.N)
+	case pl.Why == "":
+		return errors.New("card Leadership requires an explanation (Why)")
+	}
+	me := &g.State.Players[p]
+	for k := 0; k < pl.N; k++ {
+		id := pl.Cards[k]
+		if id == pl.Card || (k == 1 && id == pl.Cards[0]) {
+			return fmt.Errorf("card Leadership: card %d listed twice or is the Leadership card itself", id)
+		}
+		if indexOf(me.Hand, id) < 0 && indexOf(me.Pool, id) < 0 {
+			return fmt.Errorf("card Leadership: player %d holds no card %d in hand or pool", p, id)
+		}
+	}
+	return nil
+}
+
+// checkCampaign checks Campaign's subplot: one already in play in player
+// p's pool (Cards[0], N = 1), not yet permanent.
+func (g *game) checkCampaign(p int, pl Play) error {
+	me := &g.State.Players[p]
+	id := pl.Cards[0]
+	if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.State.Deck.Cards[id].Name.Kind() != Subplot {
+		return errors.New("card Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
+	}
+	if indexOf(me.Permanent, id) >= 0 {
+		return fmt.Errorf("subplot card %d is already permanent", id)
 	}
 	return nil
 }
@@ -535,7 +565,9 @@ func plainSubplot(n Name) bool {
 	return false
 }
 
-// apply carries out a checked play.
+// apply carries out a checked play: the card leaves the pile it is played
+// from; a subplot comes into play in the pool, any other card is
+// discarded and takes effect on its target hero or on the game.
 func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	s := g.State
 	me := &s.Players[p]
@@ -543,7 +575,7 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	if fromPool {
 		pile = &me.Pool
 	}
-	n := g.State.Deck.Cards[pl.Card].Name
+	n := s.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
 	*pile = remove(*pile, indexOf(*pile, pl.Card))
 	if plainSubplot(n) {
@@ -559,47 +591,62 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvPlay, Who: p, Target: t, Card: pl.Card})
 	}
-	c := &s.Heroes[t]
-	b := g.State.Rules.Bonus
+	if !g.State.Rules.boost(n, &s.Heroes[t].Status) {
+		g.applyToGame(r, p, pl, n)
+	}
+}
+
+// boost records on the target hero's Status a card that waits there for
+// its moment (a bonus, a re-roll, an extra action, a deferred effect),
+// and reports whether n is such a card.
+func (r *Rules) boost(n Name, st *Status) bool {
+	b := r.Bonus
 	switch n {
 	case Action:
-		c.Status.RoundBonus += b
+		st.RoundBonus += b
 	case Adrenalin:
-		c.Status.Next[Physical] += b
+		st.Next[Physical] += b
 	case Willpower:
-		c.Status.Next[Intellectual] += b
+		st.Next[Intellectual] += b
 	case Presence:
-		c.Status.Next[Interpersonal] += b
+		st.Next[Interpersonal] += b
 	case Supporter:
-		c.Status.Support += b
+		st.Support += b
 	case CoupDeGrace:
-		c.Status.Coup++
+		st.Coup++
 	case Drama, Hero:
-		c.Status.CardPoss++
+		st.CardPoss++
+	case Haste:
+		st.Extra++
+	case OpponentFails:
+		st.Fails++
+	case SecondChance:
+		st.Luck++
+	case Alertness:
+		st.Alert++
+	case Connection:
+		st.Connections++
+	default:
+		return false
+	}
+	return true
+}
+
+// applyToGame carries out a card played by player p that acts on the
+// game rather than waiting on a hero: the encounter's end, the round, the
+// piles, the players' cards, the adventure's awards.
+func (g *game) applyToGame(r *dice.Roller, p int, pl Play, n Name) {
+	s := g.State
+	me := &s.Players[p]
+	switch n {
 	case Escape:
 		g.finish(Escaped)
 	case Glory:
 		s.Glory++
-	case Haste:
-		c.Status.Extra++
 	case Idea:
 		me.Ideas++
 	case Leadership:
-		to := &s.Players[pl.ToPlayer]
-		for k := 0; k < pl.N; k++ {
-			id := pl.Cards[k]
-			if i := indexOf(me.Hand, id); i >= 0 {
-				me.Hand = remove(me.Hand, i)
-			} else {
-				me.Pool = remove(me.Pool, indexOf(me.Pool, id))
-			}
-			if pl.ToPool {
-				to.Pool = append(to.Pool, id)
-			} else {
-				to.Hand = append(to.Hand, id)
-			}
-		}
-		g.refill(r, p)
+		g.lead(r, p, pl)
 	case MasterPlan:
 		// Take the top discard from beneath the Master Plan just discarded.
 		top := len(s.Discard) - 2
@@ -608,10 +655,6 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 		me.Hand = append(me.Hand, id)
 	case Monologue:
 		s.Monologue = true
-	case OpponentFails:
-		c.Status.Fails++
-	case SecondChance:
-		c.Status.Luck++
 	case SeizeInitiative:
 		if pl.Flip {
 			g.reflip(r)
@@ -622,16 +665,32 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 		for q := range s.Players {
 			g.refill(r, q)
 		}
-	case Alertness:
-		c.Status.Alert++
-	case Connection:
-		c.Status.Connections++
 	case Campaign:
 		me.Permanent = append(me.Permanent, pl.Cards[0])
 	case Martyr:
 		s.Heroes[p].Status.Dead = true
 		g.finish(HeroesWin)
 	}
+}
+
+// lead passes Leadership's cards from player p's hand or pool to the
+// other player's hand or pool, then refills p's hand.
+func (g *game) lead(r *dice.Roller, p int, pl Play) {
+	me, to := &g.State.Players[p], &g.State.Players[pl.ToPlayer]
+	for k := 0; k < pl.N; k++ {
+		id := pl.Cards[k]
+		if i := indexOf(me.Hand, id); i >= 0 {
+			me.Hand = remove(me.Hand, i)
+		} else {
+			me.Pool = remove(me.Pool, indexOf(me.Pool, id))
+		}
+		if pl.ToPool {
+			to.Pool = append(to.Pool, id)
+		} else {
+			to.Hand = append(to.Hand, id)
+		}
+	}
+	g.refill(r, p)
 }
 
 // Search is Engine.Search on g.State.
