@@ -59,6 +59,14 @@
 // Subplots pay a Possibility each Act (EndAct); Drama held and Glory
 // played pay at the adventure's end (EndAdventure).
 //
+// A card is played as a Play, one declaration type for every card rather
+// than a type per card kind: a bot or a menu fills one value (the zero
+// value of each field is the obvious choice, so Play{Card: id} plays most
+// cards on the player's own hero), declarations are lists of one type,
+// and the engine validates each Play against the card it names,
+// refusing a field that card does not read (Play lists which cards read
+// which fields).
+//
 // Effects that wait for a moment (Second Chance on the next failed roll,
 // Opponent Fails on a success against the character that its player
 // chooses, Drama and Hero as a Possibility on the next failure, Adrenalin

@@ -9,7 +9,18 @@ import (
 )
 
 // Play is one card played: which card and, where the card asks, on whom
-// and how. Zero fields mean "the obvious choice" where one exists.
+// and how. It is the one declaration type for every card, so that a bot
+// or a menu fills one value and the engine validates it against the card
+// played. Zero fields mean "the obvious choice": Play{Card: id} plays
+// any card that needs nothing more on the player's own hero. A field the
+// card does not read must be left zero (the steps refuse it):
+//
+//   - Target: the cards that wait on a hero (Aimed: the bonuses,
+//     re-rolls, Haste, Opponent Fails, Drama, Hero, Supporter, Coup de
+//     Grace and the deferred cards);
+//   - Flip: Seize Initiative;
+//   - Cards, N: Leadership and Campaign;
+//   - ToPlayer, ToPool, Why: Leadership.
 type Play struct {
 	Card int `json:"card"` // card id (index in the Deck)
 	// Target is the hero the card affects: Self (the zero value), the
@@ -19,7 +30,8 @@ type Play struct {
 	// the current one for an extra round.
 	Flip bool `json:"flip,omitempty"`
 	// Cards, N: Leadership's one or two cards (from the player's hand or
-	// pool); Campaign's subplot is Cards[0] with N = 1.
+	// pool); Campaign's subplot is Cards[0] with N = 1. Cards past N
+	// stay 0.
 	Cards [2]int `json:"cards"`
 	N     int    `json:"n,omitempty"`
 	// ToPlayer, ToPool: where Leadership puts the cards.
@@ -451,10 +463,37 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 		return err
 	}
 	n := s.Deck.Cards[pl.Card].Name
+	if err := checkFields(n, pl); err != nil {
+		return err
+	}
 	if t := g.target(p, pl); t < 0 || t >= len(s.Heroes) {
 		return fmt.Errorf("%v: target %d is not a hero (Self, or OnHero(0..%d))", n, pl.Target, len(s.Heroes)-1)
 	}
 	return g.checkCard(p, pl, n, fromPool)
+}
+
+// checkFields refuses a field of pl that card n does not read (see
+// Play): one declaration type serves every card, so a field set where
+// the card would ignore it is a mistake to report, not to pass over.
+func checkFields(n Name, pl Play) error {
+	var field string
+	switch {
+	case pl.Target != Self && !n.Aimed():
+		field = "target"
+	case pl.Flip && n != SeizeInitiative:
+		field = "flip"
+	case n != Leadership && n != Campaign && (pl.N != 0 || pl.Cards != [2]int{}):
+		field = "cards and n"
+	case pl.N >= 0 && pl.N < 2 && pl.Cards[1] != 0:
+		field = "cards[1] (past n)"
+	case pl.N == 0 && pl.Cards[0] != 0:
+		field = "cards[0] (past n)"
+	case n != Leadership && (pl.ToPlayer != 0 || pl.ToPool || pl.Why != ""):
+		field = "to_player, to_pool and why"
+	default:
+		return nil
+	}
+	return fmt.Errorf("card %v does not read the play's %s: leave it zero", n, field)
 }
 
 // checkHeld reports why player p does not hold card id where he plays it

@@ -297,7 +297,7 @@ var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/dramadeck.Criticals.CritSuccess":             "CritSuccess: totals at or below it are critical successes (4).",
 	"github.com/stakesrpg/stakes/dramadeck.Engine.Sink":                       "Sink, when non-nil, receives every event; nil builds none.",
 	"github.com/stakesrpg/stakes/dramadeck.Play.Card":                         "card id (index in the Deck)",
-	"github.com/stakesrpg/stakes/dramadeck.Play.Cards":                        "Cards, N: Leadership's one or two cards (from the player's hand or pool); Campaign's subplot is Cards[0] with N = 1.",
+	"github.com/stakesrpg/stakes/dramadeck.Play.Cards":                        "Cards, N: Leadership's one or two cards (from the player's hand or pool); Campaign's subplot is Cards[0] with N = 1. Cards past N stay 0.",
 	"github.com/stakesrpg/stakes/dramadeck.Play.Flip":                         "Flip: Seize Initiative flips another card now instead of keeping the current one for an extra round.",
 	"github.com/stakesrpg/stakes/dramadeck.Play.Target":                       "Target is the hero the card affects: Self (the zero value), the player's own, or OnHero(i). Supporter needs another hero.",
 	"github.com/stakesrpg/stakes/dramadeck.Play.ToPlayer":                     "ToPlayer, ToPool: where Leadership puts the cards.",
