@@ -2,7 +2,6 @@ package dramadeck
 
 import (
 	"errors"
-	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -24,7 +23,7 @@ func (g *game) StartCombat(dramatic bool) error {
 	for p := range s.Players {
 		pl := &s.Players[p]
 		pl.Pooled, pl.Moved = 0, false
-		pl.MayMove = slices.ContainsFunc(pl.Hand, func(id int) bool { return s.Deck.Cards[id].Name == Escape })
+		pl.MayMove = s.holds(pl.Hand, Escape)
 	}
 	g.checkOutcome()
 	return nil

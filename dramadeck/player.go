@@ -348,12 +348,14 @@ func (g *game) checkHasteNow(p int) error {
 	return nil
 }
 
-// holdsHaste reports whether player p may play Haste now: he holds one in
-// his pool and the moment allows it (checkHasteNow).
-func (g *game) holdsHaste(p int) bool {
-	s := g.State
-	return slices.ContainsFunc(s.Players[p].Pool, func(id int) bool { return s.Deck.Cards[id].Name == Haste }) &&
-		g.checkHasteNow(p) == nil
+// holds reports whether pile holds a card named n.
+func (s *State) holds(pile []int, n Name) bool {
+	for _, id := range pile {
+		if s.Deck.Cards[id].Name == n {
+			return true
+		}
+	}
+	return false
 }
 
 // cardsUsed lists the cards play pl takes out of the player's hand or

@@ -287,17 +287,22 @@ func (g *game) declaringStep(r *dice.Roller, heroes Policy) error {
 	return nil
 }
 
-// hasteOffer asks each player who may play Haste from his pool now
-// (holdsHaste), in order, whether he plays it as character next's action
+// hasteOffer asks each player holding Haste in his pool whose hero is in
+// the fight, in order, whether he plays it as character next's action
 // comes up (Immediate Effects: Haste can be played during someone else's
-// action). It returns the first who does and his answer, or -1, -1.
+// action). It returns the first who does and his answer, or -1, -1. Step
+// asks while a character is to act, a moment PlayHaste allows unless
+// the heroes are Confused.
 func (g *game) hasteOffer(next int, pol Policy) (p, id int) {
-	for p := range g.State.Players {
-		if !g.holdsHaste(p) {
-			continue
-		}
-		if id := pol.Haste(g.view(p), next); id != -1 {
-			return p, id
+	s := g.State
+	if s.Confused {
+		return -1, -1
+	}
+	for p := range s.Players {
+		if s.holds(s.Players[p].Pool, Haste) && s.Heroes[p].Active() {
+			if id := pol.Haste(g.view(p), next); id != -1 {
+				return p, id
+			}
 		}
 	}
 	return -1, -1
