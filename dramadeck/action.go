@@ -80,7 +80,7 @@ func (g *game) Movable(p int, buf []int) []int {
 		return buf
 	}
 	for _, id := range g.State.Players[p].Hand {
-		if g.checkMove(p, id) == nil {
+		if _, err := g.checkMove(p, id); err == nil {
 			buf = append(buf, id)
 		}
 	}

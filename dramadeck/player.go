@@ -134,11 +134,11 @@ func (g *game) MoveToPool(p, id int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	if err := g.checkMove(p, id); err != nil {
+	i, err := g.checkMove(p, id)
+	if err != nil {
 		return err
 	}
 	pl := &g.State.Players[p]
-	i := indexOf(pl.Hand, id)
 	pl.Hand = remove(pl.Hand, i)
 	pl.Pool = append(pl.Pool, id)
 	pl.Moved, pl.MayMove = true, false
@@ -150,25 +150,26 @@ func (g *game) MoveToPool(p, id int) error {
 }
 
 // checkMove reports why player p may not move card id from hand to pool
-// now, or nil.
-func (g *game) checkMove(p, id int) error {
+// now, or nil and where in his hand the card is.
+func (g *game) checkMove(p, id int) (int, error) {
 	pl := &g.State.Players[p]
+	i := indexOf(pl.Hand, id)
 	switch {
 	case !g.State.Combat:
-		return errors.New("cards move to the pool only in combat")
+		return i, errors.New("cards move to the pool only in combat")
 	case pl.Moved:
-		return fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
+		return i, fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
 	case !pl.MayMove:
-		return fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
-	case indexOf(pl.Hand, id) < 0:
-		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
+		return i, fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
+	case i < 0:
+		return i, fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	case !g.State.poolable(p, id):
 		if g.State.Deck.Cards[id].Name == Escape {
-			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
+			return i, errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
 		}
-		return errors.New("as the encounter begins only Escape may go into the pool")
+		return i, errors.New("as the encounter begins only Escape may go into the pool")
 	}
-	return nil
+	return i, nil
 }
 
 // poolable reports whether card id may go into player p's pool at this
