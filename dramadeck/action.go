@@ -80,7 +80,7 @@ func (g *game) Movable(p int, buf []int) []int {
 		return buf
 	}
 	for _, id := range g.State.Players[p].Hand {
-		if g.checkMove(p, id) == nil {
+		if _, err := g.checkMove(p, id); err == nil {
 			buf = append(buf, id)
 		}
 	}
@@ -146,7 +146,7 @@ func (g *game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
 // askCall asks the actor's policy, before the roll, for the result of a
 // Player's Call should the contest reach it, and checks the answer.
 func (g *game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
-	if !g.State.Rules.Margins.mayCall(ch.Act) {
+	if !ch.Act.Contest() || !g.State.Rules.Margins.mayCall(ch.Act) {
 		return NoEffect, nil
 	}
 	e := pol.Call(g.view(ci), ch.Target, ch.Act)
@@ -157,7 +157,7 @@ func (g *game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
 }
 
 // mayCall reports whether some margin of a's column gives Player's Call.
-func (m MarginTable) mayCall(a Act) bool {
+func (m *MarginTable) mayCall(a Act) bool {
 	for _, b := range m.Column(a) {
 		for _, e := range b.Target {
 			if e == PlayersCall {
@@ -208,9 +208,7 @@ func (g *game) actOn(r *dice.Roller, ci int, ch Choice, strip int, call Effect, 
 		if hero && card.Approves(ch.Act) {
 			g.drawTo(r, ci, EvDraw)
 		}
-		if p, ok := g.mayStrip(ci, ch); ok {
-			g.strip(p, strip)
-		}
+		g.strip(ch.Target, strip) // asked before the roll (askStrip)
 	}
 	if hero && ch.Act != Defend && !s.Players[ci].Moved {
 		s.Players[ci].MayMove = true

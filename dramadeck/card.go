@@ -84,6 +84,19 @@ func (n Name) Kind() Kind {
 	return Immediate
 }
 
+// Aimed reports whether card n takes effect on a hero, Play.Target: the
+// cards whose effect waits on that hero's Status for its moment (Action,
+// Adrenalin, Willpower, Presence, Supporter, Coup de Grace, Drama, Hero,
+// Haste, Opponent Fails, Second Chance, Alertness, Connection).
+func (n Name) Aimed() bool {
+	switch n {
+	case Action, Adrenalin, Willpower, Presence, Supporter, CoupDeGrace, Drama, Hero,
+		Haste, OpponentFails, SecondChance, Alertness, Connection:
+		return true
+	}
+	return false
+}
+
 // Valid reports whether n names a card.
 func (n Name) Valid() bool { return n > NoName && n < numNames }
 

@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -401,5 +402,61 @@ func TestValueTable(t *testing.T) {
 	}
 	if keep.value(Drama) != 1 || spend.value(Drama) != 12 || keep.value(Escape) != 20 {
 		t.Errorf("Drama %d/%d, Escape %d: want 1/12, 20", keep.value(Drama), spend.value(Drama), keep.value(Escape))
+	}
+}
+
+// Play is one type for every card, validated against the card played: a
+// field the card does not read (Target off the cards that wait on a hero,
+// Flip off Seize Initiative, Cards and N off Leadership and Campaign or
+// past N, ToPlayer, ToPool and Why off Leadership) is refused, naming it,
+// and changes nothing.
+func TestPlayFieldsACardDoesNotReadAreRefused(t *testing.T) {
+	stray := []struct {
+		field string
+		set   func(*Play)
+		reads func(Name) bool
+	}{
+		{"target", func(pl *Play) { pl.Target = OnHero(1) }, Name.Aimed},
+		{"flip", func(pl *Play) { pl.Flip = true }, func(n Name) bool { return n == SeizeInitiative }},
+		{"cards", func(pl *Play) { pl.Cards[0] = 3 }, func(Name) bool { return false }}, // N is 0
+		{"n", func(pl *Play) { pl.N = 1 }, func(n Name) bool { return n == Leadership || n == Campaign }},
+		{"to_player", func(pl *Play) { pl.ToPlayer = 1 }, func(n Name) bool { return n == Leadership }},
+		{"to_pool", func(pl *Play) { pl.ToPool = true }, func(n Name) bool { return n == Leadership }},
+		{"why", func(pl *Play) { pl.Why = "because" }, func(n Name) bool { return n == Leadership }},
+	}
+	for _, n := range Names() {
+		for _, sf := range stray {
+			g := combatGame(t)
+			id := give(t, g, 0, n, true)
+			pl := Play{Card: id}
+			sf.set(&pl)
+			before, _ := g.State.Save()
+			err := g.Declare(fixed(), 0, []Play{pl})
+			refused := err != nil && strings.Contains(err.Error(), "does not read")
+			if refused == sf.reads(n) {
+				t.Errorf("%v with %s set: %v (the card reads it: %v)", n, sf.field, err, sf.reads(n))
+			}
+			if after, _ := g.State.Save(); refused && string(before) != string(after) {
+				t.Errorf("%v with %s set: refused, but the state changed", n, sf.field)
+			}
+		}
+	}
+	// Leadership's second card past N = 1.
+	g := combatGame(t)
+	lead, act := give(t, g, 0, Leadership, true), give(t, g, 0, Action, false)
+	pass := Play{Card: lead, Cards: [2]int{act, 7}, N: 1, ToPlayer: 1, Why: "take this"}
+	if err := g.Declare(fixed(), 0, []Play{pass}); err == nil || !strings.Contains(err.Error(), "past n") {
+		t.Errorf("Leadership with a card past N: %v", err)
+	}
+}
+
+// The cards a Play may aim (Name.Aimed) are exactly those whose effect
+// waits on the target hero's Status (Rules.boost).
+func TestAimedCardsAreTheCardsThatWaitOnAHero(t *testing.T) {
+	r := DefaultRules()
+	for _, n := range Names() {
+		if got := r.boost(n, &Status{}); got != n.Aimed() {
+			t.Errorf("%v: waits on a hero %v, Aimed %v", n, got, n.Aimed())
+		}
 	}
 }

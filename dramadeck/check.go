@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 )
 
 // Bounds a saved state must keep, so that no step can loop, overflow or
@@ -26,16 +28,48 @@ const (
 func (s *State) Save() ([]byte, error) { return json.Marshal(s) }
 
 // Restore reads a game Save wrote and checks it whole (State.Check): a
-// state the rules cannot play is an error, never a later panic.
+// state the rules cannot play is an error, never a later panic. A rule
+// whose key the save lacks, as a game saved before that rule became a
+// setting does, reads its default (DefaultRules): such a save plays on as
+// it was played, not with the rule at zero (stun_percent 0 would have
+// every blow stun).
 func Restore(data []byte) (*State, error) {
 	s := &State{}
 	if err := json.Unmarshal(data, s); err != nil {
 		return nil, fmt.Errorf("dramadeck: reading a saved game: %w", err)
 	}
+	var saved struct {
+		Rules map[string]json.RawMessage `json:"rules"`
+	}
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return nil, fmt.Errorf("dramadeck: reading a saved game's rules: %w", err)
+	}
+	takeDefaults(reflect.ValueOf(&s.Rules).Elem(), reflect.ValueOf(DefaultRules()), saved.Rules)
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("dramadeck: saved game refused: %w", err)
 	}
 	return s, nil
+}
+
+// takeDefaults sets each field of the struct v whose JSON key the saved
+// object lacks to the same field of def, and does the same inside each
+// struct field that is there (the criticals, the margin table). A key
+// written with omitempty is left out of a save when its value is zero,
+// so its absence means zero and the field is left as it is.
+func takeDefaults(v, def reflect.Value, saved map[string]json.RawMessage) {
+	for i := range v.NumField() {
+		key, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		raw, ok := saved[key]
+		switch {
+		case !ok && opts != "omitempty":
+			v.Field(i).Set(def.Field(i))
+		case ok && v.Field(i).Kind() == reflect.Struct:
+			var inner map[string]json.RawMessage
+			if json.Unmarshal(raw, &inner) == nil {
+				takeDefaults(v.Field(i), def.Field(i), inner)
+			}
+		}
+	}
 }
 
 // Check validates the state whole, before any step reads it: the rules,

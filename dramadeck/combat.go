@@ -2,7 +2,6 @@ package dramadeck
 
 import (
 	"errors"
-	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -24,7 +23,7 @@ func (g *game) StartCombat(dramatic bool) error {
 	for p := range s.Players {
 		pl := &s.Players[p]
 		pl.Pooled, pl.Moved = 0, false
-		pl.MayMove = slices.ContainsFunc(pl.Hand, func(id int) bool { return s.Deck.Cards[id].Name == Escape })
+		pl.MayMove = s.holds(pl.Hand, Escape)
 	}
 	g.checkOutcome()
 	return nil
@@ -373,9 +372,9 @@ func contestSkills(a Act, c, t *Character, unskilled bool) (int, int, RollKind) 
 // harmful reports whether an act would harm the opponents (barred by Setback).
 func harmful(a Act) bool { return a != Defend }
 
-// strip is the GM's removal of pool card i (an index checked by
-// checkStrip) from player p's pool after a villain's success at the line's
-// villain action; i < 0 removes nothing.
+// strip is the GM's removal of pool card i (an index asked and checked
+// before the roll by askStrip) from player p's pool after a villain's
+// success at the line's villain action; i < 0 removes nothing.
 func (g *game) strip(p, i int) {
 	if i < 0 {
 		return

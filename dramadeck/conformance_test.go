@@ -61,8 +61,9 @@ func (sg *stepGame) Step(r *dice.Roller) ([]any, error) {
 
 // StepIllegal answers the next step's choice illegally: a declaration of
 // a card not in the pool or a Critical Moment of cards not in hand, a move
-// to the pool of a card not in hand, an action on a friend or nobody, or
-// the GM stripping a pool card that is not there.
+// to the pool of a card not in hand, an action on a friend or nobody, the
+// GM stripping a pool card that is not there, or a Haste that is not in
+// the pool.
 func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 	g := sg.g
 	s := g.State
@@ -87,6 +88,9 @@ func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) 
 		heroes = bad
 	case g.Turn() < 0:
 		return false, nil
+	case hasteNext(g, sg.heroes):
+		bad.mode = 6
+		heroes = bad
 	case g.side(g.Turn()) == Heroes:
 		bad.mode = 3
 		heroes = bad
@@ -102,11 +106,18 @@ func (sg *stepGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) 
 	return true, g.Step(r, heroes, gm)
 }
 
+// hasteNext reports whether the next step plays Haste under pol (a
+// player holding it plays it as the next action comes up).
+func hasteNext(g *game, pol Policy) bool {
+	p, _ := g.hasteOffer(g.Turn(), pol)
+	return p >= 0
+}
+
 // illegal is a policy answering one kind of choice illegally.
 type illegal struct {
 	Style
 	chaos  *rand.Rand
-	mode   int // 0 declare, 1 Critical Moment, 2 move, 3 action, 4 strip, 5 trade
+	mode   int // 0 declare, 1 Critical Moment, 2 move, 3 action, 4 strip, 5 trade, 6 Haste
 	choice Choice
 }
 
@@ -150,6 +161,14 @@ func (b *illegal) Choose(v *View) Choice {
 		friend = len(v.Heroes)
 	}
 	return []Choice{{Act: Attack, Target: -1}, {Act: Attack, Target: n}, {Act: Trick, Target: friend}, {Act: Work}}[b.chaos.IntN(4)]
+}
+
+// Haste answers a card that is not a Haste in the pool.
+func (b *illegal) Haste(v *View, next int) int {
+	if b.mode != 6 {
+		return -1
+	}
+	return []int{-7, len(v.Deck.Cards), 1 << 40, -2}[b.chaos.IntN(4)] // -1 would play none, which is legal
 }
 
 func (b *illegal) Strip(v *View) int {

@@ -132,43 +132,55 @@ func Generate(comp []Count, seed uint64) (*Deck, error) {
 			d.Cards = append(d.Cards, Card{Name: c.Name})
 		}
 	}
+	std := generateLines(r, n, Heroes)
+	dra := generateLines(r, n, Villains)
+	bars := generateBars(r, n)
+	for k, i := range perm(r, n) {
+		c := &d.Cards[i]
+		c.Standard, c.Dramatic, c.Bar = std[i], dra[i], bars[i]
+		c.Approved = generateApproved(r, k >= n/2)
+	}
+	return d, nil
+}
+
+// generateLines makes n lines of the action stack, the majority side
+// first on 2/3 of them; a third carry an effect, alternating sides, and
+// the next sixth a villain approved action (Generate's proportions).
+func generateLines(r *dice.Roller, n int, majority Side) []Line {
 	third := (n + 1) / 3
-	firsts := func(majority Side) []Side {
-		s := make([]Side, n)
-		for i := range s {
-			s[i] = majority
-			if i >= n-third {
-				s[i] = majority.Other()
-			}
+	firsts := make([]Side, n)
+	for i := range firsts {
+		firsts[i] = majority
+		if i >= n-third {
+			firsts[i] = majority.Other()
 		}
-		r.Shuffle(n, func(i, j int) { s[i], s[j] = s[j], s[i] })
-		return s
+	}
+	r.Shuffle(n, func(i, j int) { firsts[i], firsts[j] = firsts[j], firsts[i] })
+	ls := make([]Line, n)
+	for i, f := range firsts {
+		ls[i].First = f
 	}
 	heroFX := []Effect{Flurry, Inspiration, Up, Confused, Fatigued, Setback, Stymied}
 	villainFX := []Effect{Flurry, Inspiration, Up, Break, Fatigued, Setback, Stymied}
-	lines := func(majority Side) []Line {
-		ls := make([]Line, n)
-		for i, f := range firsts(majority) {
-			ls[i].First = f
+	// Positions 0..third-1 of a shuffled order carry an effect; the next
+	// sixth carries a villain approved action.
+	sixth := (n + 3) / 6
+	for k, i := range perm(r, n) {
+		switch {
+		case k < third && k%2 == 0:
+			ls[i].Hero = heroFX[(k/2)%len(heroFX)]
+		case k < third:
+			ls[i].Villain = villainFX[(k/2)%len(villainFX)]
+		case k < third+sixth:
+			ls[i].VillainAction = Act(int(Attack) + (k-third)%int(Maneuver-Attack+1))
 		}
-		// Positions 0..third-1 of a shuffled order carry an effect; the next
-		// sixth carries a villain approved action.
-		order := perm(r, n)
-		sixth := (n + 3) / 6
-		for k, i := range order {
-			switch {
-			case k < third && k%2 == 0:
-				ls[i].Hero = heroFX[(k/2)%len(heroFX)]
-			case k < third:
-				ls[i].Villain = villainFX[(k/2)%len(villainFX)]
-			case k < third+sixth:
-				ls[i].VillainAction = Act(int(Attack) + (k-third)%int(Maneuver-Attack+1))
-			}
-		}
-		return ls
 	}
-	std := lines(Heroes)
-	dra := lines(Villains)
+	return ls
+}
+
+// generateBars makes n skill bars, 80% a step or adjacent pair and 20% a
+// special case, each kind in equal shares, shuffled.
+func generateBars(r *dice.Roller, n int) []Bar {
 	bars := make([]Bar, n)
 	steps := (n*4 + 2) / 5
 	for i := range bars {
@@ -179,22 +191,21 @@ func Generate(comp []Count, seed uint64) (*Deck, error) {
 		}
 	}
 	r.Shuffle(n, func(i, j int) { bars[i], bars[j] = bars[j], bars[i] })
-	ones := perm(r, n)
-	for k, i := range ones {
-		c := &d.Cards[i]
-		c.Standard, c.Dramatic, c.Bar = std[i], dra[i], bars[i]
-		c.Approved[0] = Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1))
-		if k >= n/2 {
-			for {
-				a := Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1))
-				if a != c.Approved[0] {
-					c.Approved[1] = a
-					break
-				}
-			}
+	return bars
+}
+
+// generateApproved draws a card's approved action, and with two a second,
+// different one.
+func generateApproved(r *dice.Roller, two bool) [2]Act {
+	var a [2]Act
+	a[0] = Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1))
+	for two {
+		if b := Act(int(Attack) + r.IntN(int(Maneuver-Attack)+1)); b != a[0] {
+			a[1] = b
+			break
 		}
 	}
-	return d, nil
+	return a
 }
 
 // perm is a uniform permutation of 0..n-1 drawn from the roller.
@@ -239,69 +250,96 @@ func DefaultDeck() (*Deck, error) {
 // than MaxCards cards, and mixing the two forms are errors naming the line.
 func ParseDeck(rd io.Reader, seed uint64) (*Deck, error) {
 	sc := bufio.NewScanner(rd)
-	var comp []Count
-	var cards []Card
-	form := 0 // 1 = full cards, 2 = composition
-	total, lineNo := 0, 0
-	for sc.Scan() {
-		lineNo++
+	var f deckFile
+	for lineNo := 1; sc.Scan(); lineNo++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		fields := strings.Split(text, "|")
-		head := strings.TrimSpace(fields[0])
-		sp := strings.IndexByte(head, ' ')
-		if sp < 0 {
-			return nil, fmt.Errorf("deck line %d: want \"<count> <card name>\", got %q", lineNo, head)
-		}
-		count, err := strconv.Atoi(head[:sp])
-		if err != nil || count < 1 {
-			return nil, fmt.Errorf("deck line %d: bad count %q (must be a whole number >= 1)", lineNo, head[:sp])
-		}
-		name, err := readCardName(head[sp+1:])
-		if err != nil {
+		if err := f.add(text); err != nil {
 			return nil, fmt.Errorf("deck line %d: %w", lineNo, err)
-		}
-		if count > MaxCards-total {
-			return nil, fmt.Errorf("deck line %d: more than %d cards", lineNo, MaxCards)
-		}
-		total += count
-		f := 2
-		if len(fields) > 1 {
-			f = 1
-		}
-		if form != 0 && form != f {
-			return nil, fmt.Errorf("deck line %d: mixes full card lines and composition lines", lineNo)
-		}
-		form = f
-		if f == 2 {
-			if i := slices.IndexFunc(comp, func(c Count) bool { return c.Name == name }); i >= 0 {
-				comp[i].Count += count
-			} else {
-				comp = append(comp, Count{name, count})
-			}
-			continue
-		}
-		c, err := parseGM(fields[1:])
-		if err != nil {
-			return nil, fmt.Errorf("deck line %d: %w", lineNo, err)
-		}
-		c.Name = name
-		for range count {
-			cards = append(cards, c)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("deck: reading: %w", err)
 	}
-	switch form {
+	switch f.form {
 	case 0:
 		return nil, errors.New("deck: no cards")
-	case 2:
-		return Generate(comp, seed)
+	case compositionLines:
+		return Generate(f.comp, seed)
 	}
-	return &Deck{Cards: cards}, nil
+	return &Deck{Cards: f.cards}, nil
+}
+
+// The two forms of a deck file's lines.
+const (
+	cardLines        = 1 // "<count> <Name> | S: ... | D: ... | Act: ... | Bar: ..."
+	compositionLines = 2 // "<count> <Name>"
+)
+
+// deckFile is a deck file read so far: its form (0 until a card line),
+// the cards counted, and the cards or the composition they make.
+type deckFile struct {
+	form  int
+	total int
+	cards []Card
+	comp  []Count
+}
+
+// add reads one card line of a deck file.
+func (f *deckFile) add(text string) error {
+	fields := strings.Split(text, "|")
+	count, name, err := parseCardHead(strings.TrimSpace(fields[0]))
+	if err != nil {
+		return err
+	}
+	if count > MaxCards-f.total {
+		return fmt.Errorf("more than %d cards", MaxCards)
+	}
+	f.total += count
+	form := compositionLines
+	if len(fields) > 1 {
+		form = cardLines
+	}
+	if f.form != 0 && f.form != form {
+		return errors.New("mixes full card lines and composition lines")
+	}
+	f.form = form
+	if form == compositionLines {
+		if i := slices.IndexFunc(f.comp, func(c Count) bool { return c.Name == name }); i >= 0 {
+			f.comp[i].Count += count
+		} else {
+			f.comp = append(f.comp, Count{name, count})
+		}
+		return nil
+	}
+	c, err := parseGM(fields[1:])
+	if err != nil {
+		return err
+	}
+	c.Name = name
+	for range count {
+		f.cards = append(f.cards, c)
+	}
+	return nil
+}
+
+// parseCardHead reads "<count> <Name>", the head of every card line.
+func parseCardHead(head string) (int, Name, error) {
+	sp := strings.IndexByte(head, ' ')
+	if sp < 0 {
+		return 0, NoName, fmt.Errorf("want \"<count> <card name>\", got %q", head)
+	}
+	count, err := strconv.Atoi(head[:sp])
+	if err != nil || count < 1 {
+		return 0, NoName, fmt.Errorf("bad count %q (must be a whole number >= 1)", head[:sp])
+	}
+	name, err := readCardName(head[sp+1:])
+	if err != nil {
+		return 0, NoName, err
+	}
+	return count, name, nil
 }
 
 func parseGM(fields []string) (Card, error) {

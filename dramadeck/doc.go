@@ -48,13 +48,24 @@
 // pool, pools trade one for one, and all of a round's cards are declared
 // at once (Declare). Escape goes into the pool only as the encounter
 // begins, as its first card. Haste alone may also be played while others
-// act (PlayHaste). Once per Act a Critical Moment pours any number of hand
+// act (PlayHaste): Step offers it as each character's action comes up
+// (Policy.Haste), and the shipped policies keep it out of the
+// declarations to play it as an opponent's action comes up, so that the
+// hero acts first. Once per Act a Critical Moment pours any number of hand
 // cards into the pool to act on one character (CriticalMoment). At the
 // end of a scene pool cards other than subplots go back to the hand, the
 // hand is cut to four (or one card may go at exactly four) and refilled
 // (EndScene); an empty draw pile is refilled by shuffling the discards.
 // Subplots pay a Possibility each Act (EndAct); Drama held and Glory
 // played pay at the adventure's end (EndAdventure).
+//
+// A card is played as a Play, one declaration type for every card rather
+// than a type per card kind: a bot or a menu fills one value (the zero
+// value of each field is the obvious choice, so Play{Card: id} plays most
+// cards on the player's own hero), declarations are lists of one type,
+// and the engine validates each Play against the card it names,
+// refusing a field that card does not read (Play lists which cards read
+// which fields).
 //
 // Effects that wait for a moment (Second Chance on the next failed roll,
 // Opponent Fails on a success against the character that its player
@@ -110,7 +121,9 @@
 // played with, every pile and character, the round's phase and acting
 // order, the tasks (NewState; Scenario.NewState deals one as a trial
 // does). State.Save writes it as JSON; Restore reads it back and refuses,
-// through State.Check, anything a step could not play. The steps are the
+// through State.Check, anything a step could not play; a rule a save
+// lacks (one saved before the rule became a setting) reads its default,
+// not zero. The steps are the
 // methods of an Engine, which holds nothing but its Sink: copies of one
 // may play on other goroutines, each on its own State. Every step
 // validates first and changes neither the State nor the dice.Roller when

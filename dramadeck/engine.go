@@ -116,7 +116,8 @@ func (e Engine) CriticalMoment(s *State, r *dice.Roller, p int, move []int, play
 }
 
 // Search resolves finding something: Alertness gives an automatic success
-// (Deferred Effects); otherwise hero p rolls against skill.
+// (Deferred Effects), with no dice rolled (Roll 0); otherwise hero p rolls
+// against skill.
 func (e Engine) Search(s *State, r *dice.Roller, p, skill int) (Result, error) {
 	return (&game{State: s, Sink: e.Sink}).Search(r, p, skill)
 }
@@ -164,8 +165,9 @@ func (e Engine) EndRound(s *State) error {
 // out of combat; between rounds BeginRound, or the end of the encounter
 // as TimedOut once State.MaxRounds rounds have passed; the next player's
 // declaration; a player's offer to move a card to the pool after his
-// hero's action; the next character's action; EndRound once everyone has
-// acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
+// hero's action; as a character's action comes up, a Haste a player plays
+// from his pool (Policy.Haste, PlayHaste), else that action; EndRound
+// once everyone has acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
 // and over. A refused step changes nothing.
 func (e Engine) Step(s *State, r *dice.Roller, heroes, gm Policy) error {
 	return (&game{State: s, Sink: e.Sink}).Step(r, heroes, gm)

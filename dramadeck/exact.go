@@ -98,79 +98,10 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 	if len(bars) != int(numBars) || pol == nil {
 		return TaskExact{}, fmt.Errorf("TaskChance needs %d bar probabilities and a policy", numBars)
 	}
-	cr := rules.Criticals
-	steps := rules.TaskSteps
-	var bad error
-	next := func(s taskNode, buf []markov.Step[taskNode]) []markov.Step[taskNode] {
-		if s.end != 0 {
-			return buf
-		}
-		ts := TaskState{Task: t, Done: s.done, Worse: s.worse, Round: s.round, Using: s.using}
-		emit := func(done, worse, using int, p float64) {
-			if p == 0 {
-				return
-			}
-			r := s.round + 1
-			switch {
-			case done >= steps:
-				buf = append(buf, markov.Step[taskNode]{To: taskNode{round: r, end: 1}, P: p})
-			case r >= t.Rounds:
-				v := (&TaskState{Task: t, Done: done, Worse: worse, Round: r, Using: using}).view(&rules, 0)
-				pl := 0.0
-				if pol.LastDitch(&v) {
-					pl = cr.SuccessChance(lastDitch(&rules, t, done, worse, using))
-				}
-				buf = append(buf, markov.Step[taskNode]{To: taskNode{round: r, end: 1, ditch: true}, P: p * pl})
-				buf = append(buf, markov.Step[taskNode]{To: taskNode{end: 2}, P: p * (1 - pl)})
-			default:
-				buf = append(buf, markov.Step[taskNode]{To: taskNode{done: done, worse: worse, round: r, using: using}, P: p})
-			}
-		}
-		for b, pb := range bars {
-			if pb == 0 {
-				continue
-			}
-			bar := Bar(b)
-			avail := StepAvail(bar, s.done, steps)
-			v := ts.view(&rules, avail)
-			switch {
-			case avail > 0:
-				k := pol.Steps(&v)
-				if k < 1 || k > avail {
-					bad = fmt.Errorf("policy %s: %d steps at once, allowed 1..%d", pol.Name(), k, avail)
-					return buf[:0]
-				}
-				reach := pb
-				for i := 0; i < k; i++ {
-					ps := cr.SuccessChance(v.Skill + t.Modifiers[s.done+i] - s.worse + rules.MultiStep*(k-1))
-					emit(s.done+i, s.worse, s.using, reach*(1-ps))
-					reach *= ps
-				}
-				emit(s.done+k, s.worse, s.using, reach)
-			case bar.Special():
-				ps := cr.SuccessChance(v.Skill + v.Modifier)
-				emit(s.done, s.worse, s.using, pb*ps)
-				switch bar {
-				case PossibleSetback:
-					emit(max(s.done-1, 0), s.worse, s.using, pb*(1-ps))
-				case Complication:
-					emit(s.done, s.worse+rules.Complication, s.using, pb*(1-ps))
-				default:
-					if pol.Switch(&v) {
-						emit(s.done, s.worse, (s.using+1)%t.skills(), pb*(1-ps))
-					} else {
-						emit(0, s.worse, s.using, pb*(1-ps))
-					}
-				}
-			default:
-				emit(s.done, s.worse, s.using, pb)
-			}
-		}
-		return buf
-	}
-	ch, err := markov.Explore(context.Background(), taskNode{}, next)
-	if bad != nil {
-		return TaskExact{}, bad
+	c := &taskChain{rules: rules, t: t, bars: bars, pol: pol}
+	ch, err := markov.Explore(context.Background(), taskNode{}, c.next)
+	if c.bad != nil {
+		return TaskExact{}, c.bad
 	}
 	if err != nil {
 		return TaskExact{}, err
@@ -179,8 +110,108 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 	if err != nil {
 		return TaskExact{}, err
 	}
+	return taskAnswer(t, sol.Absorb), nil
+}
+
+// taskChain is the chain TaskChance explores: a round turns a bar (with
+// its probability in bars) and plays it as TaskStep would, under rules,
+// for task t, with pol's decisions.
+type taskChain struct {
+	rules Rules
+	t     Task
+	bars  []float64
+	pol   Policy
+	bad   error // pol's first illegal answer
+}
+
+// next appends the rounds that may follow node s, bar by bar.
+func (c *taskChain) next(s taskNode, buf []markov.Step[taskNode]) []markov.Step[taskNode] {
+	if s.end != 0 {
+		return buf
+	}
+	ts := TaskState{Task: c.t, Done: s.done, Worse: s.worse, Round: s.round, Using: s.using}
+	for b, pb := range c.bars {
+		if pb == 0 {
+			continue
+		}
+		bar := Bar(b)
+		avail := StepAvail(bar, s.done, c.rules.TaskSteps)
+		v := ts.view(&c.rules, avail)
+		switch {
+		case avail > 0:
+			k := c.pol.Steps(&v)
+			if k < 1 || k > avail {
+				c.bad = fmt.Errorf("policy %s: %d steps at once, allowed 1..%d", c.pol.Name(), k, avail)
+				return buf[:0]
+			}
+			buf = c.attempt(s, &v, k, pb, buf)
+		case bar.Special():
+			buf = c.special(s, &v, bar, pb, buf)
+		default:
+			buf = c.emit(s, s.done, s.worse, s.using, pb, buf) // the round passes
+		}
+	}
+	return buf
+}
+
+// attempt appends the outcomes of k steps tried together (each at
+// MultiStep per extra step), in order: the first failure stops the rest.
+func (c *taskChain) attempt(s taskNode, v *TaskView, k int, pb float64, buf []markov.Step[taskNode]) []markov.Step[taskNode] {
+	reach := pb
+	for i := 0; i < k; i++ {
+		ps := c.rules.Criticals.SuccessChance(v.Skill + c.t.Modifiers[s.done+i] - s.worse + c.rules.MultiStep*(k-1))
+		buf = c.emit(s, s.done+i, s.worse, s.using, reach*(1-ps), buf)
+		reach *= ps
+	}
+	return c.emit(s, s.done+k, s.worse, s.using, reach, buf)
+}
+
+// special appends the outcomes of a roll against a special case: on a
+// failure Possible Setback loses a step, Complication worsens the
+// difficulty, and a Critical Problem switches skill or starts again, as
+// pol decides.
+func (c *taskChain) special(s taskNode, v *TaskView, bar Bar, pb float64, buf []markov.Step[taskNode]) []markov.Step[taskNode] {
+	ps := c.rules.Criticals.SuccessChance(v.Skill + v.Modifier)
+	buf = c.emit(s, s.done, s.worse, s.using, pb*ps, buf)
+	switch {
+	case bar == PossibleSetback:
+		return c.emit(s, max(s.done-1, 0), s.worse, s.using, pb*(1-ps), buf)
+	case bar == Complication:
+		return c.emit(s, s.done, s.worse+c.rules.Complication, s.using, pb*(1-ps), buf)
+	case c.pol.Switch(v):
+		return c.emit(s, s.done, s.worse, (s.using+1)%c.t.skills(), pb*(1-ps), buf)
+	}
+	return c.emit(s, 0, s.worse, s.using, pb*(1-ps), buf)
+}
+
+// emit appends the move, with probability p, from s to the end of its
+// round with done steps, penalty worse and skill using: finished once
+// every step is done; once time runs out, the last-ditch effort if pol
+// makes it (finished, or failed); else on to the next round.
+func (c *taskChain) emit(s taskNode, done, worse, using int, p float64, buf []markov.Step[taskNode]) []markov.Step[taskNode] {
+	if p == 0 {
+		return buf
+	}
+	r := s.round + 1
+	switch {
+	case done >= c.rules.TaskSteps:
+		return append(buf, markov.Step[taskNode]{To: taskNode{round: r, end: 1}, P: p})
+	case r >= c.t.Rounds:
+		v := (&TaskState{Task: c.t, Done: done, Worse: worse, Round: r, Using: using}).view(&c.rules, 0)
+		pl := 0.0
+		if c.pol.LastDitch(&v) {
+			pl = c.rules.Criticals.SuccessChance(lastDitch(&c.rules, c.t, done, worse, using))
+		}
+		buf = append(buf, markov.Step[taskNode]{To: taskNode{round: r, end: 1, ditch: true}, P: p * pl})
+		return append(buf, markov.Step[taskNode]{To: taskNode{end: 2}, P: p * (1 - pl)})
+	}
+	return append(buf, markov.Step[taskNode]{To: taskNode{done: done, worse: worse, round: r, using: using}, P: p})
+}
+
+// taskAnswer reads TaskExact off the chain's absorbing states.
+func taskAnswer(t Task, absorb map[taskNode]float64) TaskExact {
 	e := TaskExact{ByRound: make([]float64, t.Rounds+1)}
-	for s, p := range sol.Absorb {
+	for s, p := range absorb {
 		if s.end != 1 {
 			continue
 		}
@@ -191,7 +222,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 			e.ByRound[s.round] += p
 		}
 	}
-	return e, nil
+	return e
 }
 
 // NameOdds returns the exact distribution of how many cards named n turn

@@ -27,7 +27,7 @@ func ExampleCriticals_LuckRoll() {
 	c := dramadeck.DefaultCriticals()
 	r := dice.Scripted(6, 6, 5, 4, 4, 4, 2, 3, 4)
 	res := c.LuckRoll(r, 10, 3)
-	fmt.Println(res.Roll, res.Success, res.Margin)
+	fmt.Println(res.Roll, res.Success, res.Margin())
 	fmt.Printf("P(success) at 10: one roll %.3f, Luck %.3f\n", c.SuccessChance(10), c.LuckChance(10, 3))
 	// Output:
 	// 9 true 1

@@ -132,7 +132,7 @@ func TestUpAndStymied(t *testing.T) {
 	h.Status = Status{RoundBonus: 3, Support: 3, StymiedNext: true}
 	h.Status.Next[Physical] = 3
 	res = g.skillRoll(fixed(5, 5, 6), 0, Physical, 10, pol)
-	if res.Roll+res.Margin != 16 || !res.Success || h.Status.Next[Physical] != 0 || h.Status.Support != 0 {
+	if res.Roll+res.Margin() != 16 || !res.Success || h.Status.Next[Physical] != 0 || h.Status.Support != 0 {
 		t.Errorf("bonuses: %+v %+v", res, h.Status)
 	}
 	// Possibilities: spent by the default policy, not by passive.
@@ -391,10 +391,11 @@ func TestIllegalPolicyChoice(t *testing.T) {
 // TestStyleDeclareByName: with every condition favourable, the default
 // style declares exactly the combat-useful cards of its pool; with none
 // favourable, only those it always plays (and Seize Initiative, and
-// Supporter while a friend stands).
+// Supporter while a friend stands). Haste is never declared: it waits in
+// the pool for an opponent's action (TestShippedPoliciesPlayHasteAsAnOpponentActs).
 func TestStyleDeclareByName(t *testing.T) {
 	always := map[Name]bool{Action: true, Adrenalin: true, Willpower: true, Presence: true, CoupDeGrace: true, SecondChance: true,
-		OpponentFails: true, Hero: true, Haste: true, Alertness: true, Connection: true, Idea: true,
+		OpponentFails: true, Hero: true, Alertness: true, Connection: true, Idea: true,
 		SeizeInitiative: true, Supporter: true}
 	sometimes := map[Name]bool{Drama: true, Glory: true, MasterPlan: true, Rally: true, Monologue: true, Escape: true}
 	for _, favourable := range []bool{true, false} {

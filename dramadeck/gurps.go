@@ -4,34 +4,35 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// Result is one GURPS success roll: 3d6 against an effective skill.
+// Result is one GURPS success roll: 3d6 against an effective skill. Its
+// margin is worked out from the two (Margin), so it cannot disagree with
+// them.
 type Result struct {
 	Roll     int  `json:"roll"`     // the 3d6 total
 	Skill    int  `json:"skill"`    // effective skill rolled against
-	Margin   int  `json:"margin"`   // skill - roll: of success if >= 0, of failure if < 0
 	Success  bool `json:"success"`  // the roll succeeded
 	Critical bool `json:"critical"` // critical success (if Success) or failure
 }
+
+// Margin is skill - roll: the margin of success if >= 0, of failure if < 0.
+func (r Result) Margin() int { return r.Skill - r.Roll }
 
 // Judge reads a 3d6 total against effective skill by the GURPS limits:
 // succeed if roll <= skill, always on AlwaysSucceed or less, never on
 // AlwaysFail or more; criticals as in DefaultCriticals.
 func (c *Criticals) Judge(roll, skill int) Result {
-	r := Result{Roll: roll, Skill: skill, Margin: skill - roll}
-	switch {
-	case roll <= c.AlwaysSucceed:
-		r.Success = true
-	case roll >= c.AlwaysFail:
-		r.Success = false
-	default:
-		r.Success = roll <= skill
+	success := roll <= c.AlwaysSucceed || (roll < c.AlwaysFail && roll <= skill)
+	return Result{Roll: roll, Skill: skill, Success: success, Critical: c.critical(roll, skill, success)}
+}
+
+// critical reports whether a success, or a failure, of roll against
+// skill is critical (GURPS Basic Set, "Critical Success", "Critical
+// Failure").
+func (c *Criticals) critical(roll, skill int, success bool) bool {
+	if success {
+		return roll <= c.CritSuccess || (roll == 5 && skill >= c.Crit5At) || (roll == 6 && skill >= c.Crit6At)
 	}
-	if r.Success {
-		r.Critical = roll <= c.CritSuccess || (roll == 5 && skill >= c.Crit5At) || (roll == 6 && skill >= c.Crit6At)
-	} else {
-		r.Critical = roll >= c.CritFail || (roll == 17 && skill <= c.Crit17AtOrBelow) || roll-skill >= c.CritFailBy
-	}
-	return r
+	return roll >= c.CritFail || (roll == 17 && skill <= c.Crit17AtOrBelow) || roll-skill >= c.CritFailBy
 }
 
 // successRoll rolls 3d6 against effective skill under the game's
@@ -52,7 +53,7 @@ func Better(a, b Result) bool {
 	if a.Success != b.Success {
 		return a.Success
 	}
-	return a.Margin > b.Margin
+	return a.Margin() > b.Margin()
 }
 
 // LuckRoll rolls n times (n >= 1) and keeps the best, "in the manner of
@@ -78,17 +79,17 @@ func QuickContest(a, b Result) (winner, mov int) {
 		winner = 0
 	case b.Success && !a.Success:
 		winner = 1
-	case a.Margin > b.Margin:
+	case a.Margin() > b.Margin():
 		winner = 0
-	case b.Margin > a.Margin:
+	case b.Margin() > a.Margin():
 		winner = 1
 	default:
 		return -1, 0
 	}
 	if winner == 0 {
-		mov = a.Margin - b.Margin
+		mov = a.Margin() - b.Margin()
 	} else {
-		mov = b.Margin - a.Margin
+		mov = b.Margin() - a.Margin()
 	}
 	return winner, max(mov, 0)
 }

@@ -14,19 +14,19 @@ func TestJudge(t *testing.T) {
 		roll, skill int
 		want        Result
 	}{
-		{3, 3, Result{3, 3, 0, true, true}},
-		{4, 2, Result{4, 2, -2, true, true}},       // 3-4 always succeed
-		{5, 15, Result{5, 15, 10, true, true}},     // 5 crit at 15+
-		{5, 14, Result{5, 14, 9, true, false}},     //
-		{6, 16, Result{6, 16, 10, true, true}},     // 6 crit at 16+
-		{6, 15, Result{6, 15, 9, true, false}},     //
-		{10, 10, Result{10, 10, 0, true, false}},   //
-		{11, 10, Result{11, 10, -1, false, false}}, //
-		{17, 20, Result{17, 20, 3, false, false}},  // 17 always fails, not critical above 15
-		{17, 15, Result{17, 15, -2, false, true}},  // 17 crit fail at 15 or less
-		{18, 25, Result{18, 25, 7, false, true}},   // 18 always critical failure
-		{16, 6, Result{16, 6, -10, false, true}},   // fail by 10
-		{15, 6, Result{15, 6, -9, false, false}},   //
+		{3, 3, Result{3, 3, true, true}},
+		{4, 2, Result{4, 2, true, true}},       // 3-4 always succeed
+		{5, 15, Result{5, 15, true, true}},     // 5 crit at 15+
+		{5, 14, Result{5, 14, true, false}},    //
+		{6, 16, Result{6, 16, true, true}},     // 6 crit at 16+
+		{6, 15, Result{6, 15, true, false}},    //
+		{10, 10, Result{10, 10, true, false}},  //
+		{11, 10, Result{11, 10, false, false}}, //
+		{17, 20, Result{17, 20, false, false}}, // 17 always fails, not critical above 15
+		{17, 15, Result{17, 15, false, true}},  // 17 crit fail at 15 or less
+		{18, 25, Result{18, 25, false, true}},  // 18 always critical failure
+		{16, 6, Result{16, 6, false, true}},    // fail by 10
+		{15, 6, Result{15, 6, false, false}},   //
 	}
 	for _, tt := range tests {
 		if d := cmp.Diff(tt.want, c.Judge(tt.roll, tt.skill)); d != "" {

@@ -9,7 +9,18 @@ import (
 )
 
 // Play is one card played: which card and, where the card asks, on whom
-// and how. Zero fields mean "the obvious choice" where one exists.
+// and how. It is the one declaration type for every card, so that a bot
+// or a menu fills one value and the engine validates it against the card
+// played. Zero fields mean "the obvious choice": Play{Card: id} plays
+// any card that needs nothing more on the player's own hero. A field the
+// card does not read must be left zero (the steps refuse it):
+//
+//   - Target: the cards that wait on a hero (Aimed: the bonuses,
+//     re-rolls, Haste, Opponent Fails, Drama, Hero, Supporter, Coup de
+//     Grace and the deferred cards);
+//   - Flip: Seize Initiative;
+//   - Cards, N: Leadership and Campaign;
+//   - ToPlayer, ToPool, Why: Leadership.
 type Play struct {
 	Card int `json:"card"` // card id (index in the Deck)
 	// Target is the hero the card affects: Self (the zero value), the
@@ -19,7 +30,8 @@ type Play struct {
 	// the current one for an extra round.
 	Flip bool `json:"flip,omitempty"`
 	// Cards, N: Leadership's one or two cards (from the player's hand or
-	// pool); Campaign's subplot is Cards[0] with N = 1.
+	// pool); Campaign's subplot is Cards[0] with N = 1. Cards past N
+	// stay 0.
 	Cards [2]int `json:"cards"`
 	N     int    `json:"n,omitempty"`
 	// ToPlayer, ToPool: where Leadership puts the cards.
@@ -122,11 +134,11 @@ func (g *game) MoveToPool(p, id int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	if err := g.checkMove(p, id); err != nil {
+	i, err := g.checkMove(p, id)
+	if err != nil {
 		return err
 	}
 	pl := &g.State.Players[p]
-	i := indexOf(pl.Hand, id)
 	pl.Hand = remove(pl.Hand, i)
 	pl.Pool = append(pl.Pool, id)
 	pl.Moved, pl.MayMove = true, false
@@ -138,25 +150,26 @@ func (g *game) MoveToPool(p, id int) error {
 }
 
 // checkMove reports why player p may not move card id from hand to pool
-// now, or nil.
-func (g *game) checkMove(p, id int) error {
+// now, or nil and where in his hand the card is.
+func (g *game) checkMove(p, id int) (int, error) {
 	pl := &g.State.Players[p]
+	i := indexOf(pl.Hand, id)
 	switch {
 	case !g.State.Combat:
-		return errors.New("cards move to the pool only in combat")
+		return i, errors.New("cards move to the pool only in combat")
 	case pl.Moved:
-		return fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
+		return i, fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
 	case !pl.MayMove:
-		return fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
-	case indexOf(pl.Hand, id) < 0:
-		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
+		return i, fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
+	case i < 0:
+		return i, fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	case !g.State.poolable(p, id):
 		if g.State.Deck.Cards[id].Name == Escape {
-			return errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
+			return i, errors.New("card Escape must be the first card played into the pool, as the encounter begins (before its first round)")
 		}
-		return errors.New("as the encounter begins only Escape may go into the pool")
+		return i, errors.New("as the encounter begins only Escape may go into the pool")
 	}
-	return nil
+	return i, nil
 }
 
 // poolable reports whether card id may go into player p's pool at this
@@ -303,6 +316,22 @@ func (g *game) checkDeclare(p int, plays []Play, extra []int, critical bool) err
 
 // PlayHaste is Engine.PlayHaste on g.State.
 func (g *game) PlayHaste(r *dice.Roller, p, id int) error {
+	if err := g.checkHasteNow(p); err != nil {
+		return err
+	}
+	if s := g.State; id < 0 || id >= len(s.Deck.Cards) || s.Deck.Cards[id].Name != Haste {
+		return fmt.Errorf("card %d is not a Haste card", id)
+	}
+	if err := g.checkPlay(p, Play{Card: id}, true, nil); err != nil {
+		return err
+	}
+	g.apply(r, p, Play{Card: id}, true)
+	return nil
+}
+
+// checkHasteNow reports why player p may not play Haste from his pool
+// now, while the characters act, whichever card he plays, or nil.
+func (g *game) checkHasteNow(p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -316,14 +345,18 @@ func (g *game) PlayHaste(r *dice.Roller, p, id int) error {
 		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
 	case !s.Heroes[p].Active():
 		return fmt.Errorf("player %d's hero is out of the fight", p)
-	case id < 0 || id >= len(s.Deck.Cards) || s.Deck.Cards[id].Name != Haste:
-		return fmt.Errorf("card %d is not a Haste card", id)
 	}
-	if err := g.checkPlay(p, Play{Card: id}, true, nil); err != nil {
-		return err
-	}
-	g.apply(r, p, Play{Card: id}, true)
 	return nil
+}
+
+// holds reports whether pile holds a card named n.
+func (s *State) holds(pile []int, n Name) bool {
+	for _, id := range pile {
+		if s.Deck.Cards[id].Name == n {
+			return true
+		}
+	}
+	return false
 }
 
 // cardsUsed lists the cards play pl takes out of the player's hand or
@@ -426,25 +459,66 @@ func (g *game) target(p int, pl Play) int {
 // hand; extra lists hand cards being moved to the pool at the same time.
 func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 	s := g.State
-	me := &s.Players[p]
-	if pl.Card < 0 || pl.Card >= len(g.State.Deck.Cards) {
-		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(g.State.Deck.Cards)-1)
+	if pl.Card < 0 || pl.Card >= len(s.Deck.Cards) {
+		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(s.Deck.Cards)-1)
 	}
-	if fromPool {
-		if indexOf(me.Pool, pl.Card) < 0 && indexOf(extra, pl.Card) < 0 {
-			if indexOf(me.Hand, pl.Card) >= 0 {
-				return fmt.Errorf("card %d is in player %d's hand; in combat abilities are played only from the pool", pl.Card, p)
-			}
-			return fmt.Errorf("player %d does not hold card %d in the pool", p, pl.Card)
-		}
-	} else if indexOf(me.Hand, pl.Card) < 0 {
-		return fmt.Errorf("player %d does not hold card %d in hand", p, pl.Card)
+	if err := g.checkHeld(p, pl.Card, fromPool, extra); err != nil {
+		return err
 	}
-	n := g.State.Deck.Cards[pl.Card].Name
-	t := g.target(p, pl)
-	if t < 0 || t >= len(s.Heroes) {
+	n := s.Deck.Cards[pl.Card].Name
+	if err := checkFields(n, pl); err != nil {
+		return err
+	}
+	if t := g.target(p, pl); t < 0 || t >= len(s.Heroes) {
 		return fmt.Errorf("%v: target %d is not a hero (Self, or OnHero(0..%d))", n, pl.Target, len(s.Heroes)-1)
 	}
+	return g.checkCard(p, pl, n, fromPool)
+}
+
+// checkFields refuses a field of pl that card n does not read (see
+// Play): one declaration type serves every card, so a field set where
+// the card would ignore it is a mistake to report, not to pass over.
+func checkFields(n Name, pl Play) error {
+	var field string
+	switch {
+	case pl.Target != Self && !n.Aimed():
+		field = "target"
+	case pl.Flip && n != SeizeInitiative:
+		field = "flip"
+	case n != Leadership && n != Campaign && (pl.N != 0 || pl.Cards != [2]int{}):
+		field = "cards and n"
+	case pl.N >= 0 && pl.N < 2 && pl.Cards[1] != 0:
+		field = "cards[1] (past n)"
+	case pl.N == 0 && pl.Cards[0] != 0:
+		field = "cards[0] (past n)"
+	case n != Leadership && (pl.ToPlayer != 0 || pl.ToPool || pl.Why != ""):
+		field = "to_player, to_pool and why"
+	default:
+		return nil
+	}
+	return fmt.Errorf("card %v does not read the play's %s: leave it zero", n, field)
+}
+
+// checkHeld reports why player p does not hold card id where he plays it
+// from: his pool (or extra, the hand cards a Critical Moment is moving
+// there) when fromPool, else his hand.
+func (g *game) checkHeld(p, id int, fromPool bool, extra []int) error {
+	me := &g.State.Players[p]
+	switch {
+	case !fromPool && indexOf(me.Hand, id) < 0:
+		return fmt.Errorf("player %d does not hold card %d in hand", p, id)
+	case !fromPool || indexOf(me.Pool, id) >= 0 || indexOf(extra, id) >= 0:
+		return nil
+	case indexOf(me.Hand, id) >= 0:
+		return fmt.Errorf("card %d is in player %d's hand; in combat abilities are played only from the pool", id, p)
+	}
+	return fmt.Errorf("player %d does not hold card %d in the pool", p, id)
+}
+
+// checkCard checks what card n asks of the moment and of play pl by
+// player p (sections 1.1 to 1.3 of the text).
+func (g *game) checkCard(p int, pl Play, n Name, fromPool bool) error {
+	s := g.State
 	switch n {
 	case Escape, SeizeInitiative, Monologue:
 		if !s.Combat {
@@ -458,7 +532,7 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 			return errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
 		}
 	case Supporter:
-		if t == p {
+		if g.target(p, pl) == p {
 			return errors.New("card Supporter assists another character: target a different hero")
 		}
 	case MasterPlan:
@@ -466,35 +540,9 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 			return errors.New("card Master Plan: the discard pile is empty")
 		}
 	case Leadership:
-		if err := g.checkPlayer(pl.ToPlayer); err != nil {
-			return fmt.Errorf("card Leadership: %w", err)
-		}
-		if pl.ToPlayer == p {
-			return errors.New("card Leadership passes cards to another player")
-		}
-		if pl.N < 1 || pl.N > g.State.Rules.MaxLeadership {
-			return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.State.Rules.MaxLeadership, pl.N)
-		}
-		if pl.Why == "" {
-			return errors.New("card Leadership requires an explanation (Why)")
-		}
-		for k := 0; k < pl.N; k++ {
-			id := pl.Cards[k]
-			if id == pl.Card || (k == 1 && id == pl.Cards[0]) {
-				return fmt.Errorf("card Leadership: card %d listed twice or is the Leadership card itself", id)
-			}
-			if indexOf(me.Hand, id) < 0 && indexOf(me.Pool, id) < 0 {
-				return fmt.Errorf("card Leadership: player %d holds no card %d in hand or pool", p, id)
-			}
-		}
+		return g.checkLeadership(p, pl)
 	case Campaign:
-		id := pl.Cards[0]
-		if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.State.Deck.Cards[id].Name.Kind() != Subplot {
-			return errors.New("card Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
-		}
-		if indexOf(me.Permanent, id) >= 0 {
-			return fmt.Errorf("subplot card %d is already permanent", id)
-		}
+		return g.checkCampaign(p, pl)
 	case Martyr:
 		if !fromPool || !s.Combat {
 			return errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
@@ -503,6 +551,48 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 		if fromPool {
 			return fmt.Errorf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", n)
 		}
+	}
+	return nil
+}
+
+// checkLeadership checks Leadership's pass: one or two of player p's
+// other cards (hand or pool) to another player, with the explanation the
+// card requires.
+func (g *game) checkLeadership(p int, pl Play) error {
+	if err := g.checkPlayer(pl.ToPlayer); err != nil {
+		return fmt.Errorf("card Leadership: %w", err)
+	}
+	switch {
+	case pl.ToPlayer == p:
+		return errors.New("card Leadership passes cards to another player")
+	case pl.N < 1 || pl.N > g.State.Rules.MaxLeadership:
+		return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.State.Rules.MaxLeadership, pl.N)
+	case pl.Why == "":
+		return errors.New("card Leadership requires an explanation (Why)")
+	}
+	me := &g.State.Players[p]
+	for k := 0; k < pl.N; k++ {
+		id := pl.Cards[k]
+		if id == pl.Card || (k == 1 && id == pl.Cards[0]) {
+			return fmt.Errorf("card Leadership: card %d listed twice or is the Leadership card itself", id)
+		}
+		if indexOf(me.Hand, id) < 0 && indexOf(me.Pool, id) < 0 {
+			return fmt.Errorf("card Leadership: player %d holds no card %d in hand or pool", p, id)
+		}
+	}
+	return nil
+}
+
+// checkCampaign checks Campaign's subplot: one already in play in player
+// p's pool (Cards[0], N = 1), not yet permanent.
+func (g *game) checkCampaign(p int, pl Play) error {
+	me := &g.State.Players[p]
+	id := pl.Cards[0]
+	if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.State.Deck.Cards[id].Name.Kind() != Subplot {
+		return errors.New("card Campaign needs one subplot already in play in your pool (Cards[0], N=1)")
+	}
+	if indexOf(me.Permanent, id) >= 0 {
+		return fmt.Errorf("subplot card %d is already permanent", id)
 	}
 	return nil
 }
@@ -517,7 +607,9 @@ func plainSubplot(n Name) bool {
 	return false
 }
 
-// apply carries out a checked play.
+// apply carries out a checked play: the card leaves the pile it is played
+// from; a subplot comes into play in the pool, any other card is
+// discarded and takes effect on its target hero or on the game.
 func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	s := g.State
 	me := &s.Players[p]
@@ -525,7 +617,7 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	if fromPool {
 		pile = &me.Pool
 	}
-	n := g.State.Deck.Cards[pl.Card].Name
+	n := s.Deck.Cards[pl.Card].Name
 	t := g.target(p, pl)
 	*pile = remove(*pile, indexOf(*pile, pl.Card))
 	if plainSubplot(n) {
@@ -541,47 +633,62 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvPlay, Who: p, Target: t, Card: pl.Card})
 	}
-	c := &s.Heroes[t]
-	b := g.State.Rules.Bonus
+	if !g.State.Rules.boost(n, &s.Heroes[t].Status) {
+		g.applyToGame(r, p, pl, n)
+	}
+}
+
+// boost records on the target hero's Status a card that waits there for
+// its moment (a bonus, a re-roll, an extra action, a deferred effect),
+// and reports whether n is such a card.
+func (r *Rules) boost(n Name, st *Status) bool {
+	b := r.Bonus
 	switch n {
 	case Action:
-		c.Status.RoundBonus += b
+		st.RoundBonus += b
 	case Adrenalin:
-		c.Status.Next[Physical] += b
+		st.Next[Physical] += b
 	case Willpower:
-		c.Status.Next[Intellectual] += b
+		st.Next[Intellectual] += b
 	case Presence:
-		c.Status.Next[Interpersonal] += b
+		st.Next[Interpersonal] += b
 	case Supporter:
-		c.Status.Support += b
+		st.Support += b
 	case CoupDeGrace:
-		c.Status.Coup++
+		st.Coup++
 	case Drama, Hero:
-		c.Status.CardPoss++
+		st.CardPoss++
+	case Haste:
+		st.Extra++
+	case OpponentFails:
+		st.Fails++
+	case SecondChance:
+		st.Luck++
+	case Alertness:
+		st.Alert++
+	case Connection:
+		st.Connections++
+	default:
+		return false
+	}
+	return true
+}
+
+// applyToGame carries out a card played by player p that acts on the
+// game rather than waiting on a hero: the encounter's end, the round, the
+// piles, the players' cards, the adventure's awards.
+func (g *game) applyToGame(r *dice.Roller, p int, pl Play, n Name) {
+	s := g.State
+	me := &s.Players[p]
+	switch n {
 	case Escape:
 		g.finish(Escaped)
 	case Glory:
 		s.Glory++
-	case Haste:
-		c.Status.Extra++
 	case Idea:
 		me.Ideas++
 	case Leadership:
-		to := &s.Players[pl.ToPlayer]
-		for k := 0; k < pl.N; k++ {
-			id := pl.Cards[k]
-			if i := indexOf(me.Hand, id); i >= 0 {
-				me.Hand = remove(me.Hand, i)
-			} else {
-				me.Pool = remove(me.Pool, indexOf(me.Pool, id))
-			}
-			if pl.ToPool {
-				to.Pool = append(to.Pool, id)
-			} else {
-				to.Hand = append(to.Hand, id)
-			}
-		}
-		g.refill(r, p)
+		g.lead(r, p, pl)
 	case MasterPlan:
 		// Take the top discard from beneath the Master Plan just discarded.
 		top := len(s.Discard) - 2
@@ -590,10 +697,6 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 		me.Hand = append(me.Hand, id)
 	case Monologue:
 		s.Monologue = true
-	case OpponentFails:
-		c.Status.Fails++
-	case SecondChance:
-		c.Status.Luck++
 	case SeizeInitiative:
 		if pl.Flip {
 			g.reflip(r)
@@ -604,16 +707,32 @@ func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
 		for q := range s.Players {
 			g.refill(r, q)
 		}
-	case Alertness:
-		c.Status.Alert++
-	case Connection:
-		c.Status.Connections++
 	case Campaign:
 		me.Permanent = append(me.Permanent, pl.Cards[0])
 	case Martyr:
 		s.Heroes[p].Status.Dead = true
 		g.finish(HeroesWin)
 	}
+}
+
+// lead passes Leadership's cards from player p's hand or pool to the
+// other player's hand or pool, then refills p's hand.
+func (g *game) lead(r *dice.Roller, p int, pl Play) {
+	me, to := &g.State.Players[p], &g.State.Players[pl.ToPlayer]
+	for k := 0; k < pl.N; k++ {
+		id := pl.Cards[k]
+		if i := indexOf(me.Hand, id); i >= 0 {
+			me.Hand = remove(me.Hand, i)
+		} else {
+			me.Pool = remove(me.Pool, indexOf(me.Pool, id))
+		}
+		if pl.ToPool {
+			to.Pool = append(to.Pool, id)
+		} else {
+			to.Hand = append(to.Hand, id)
+		}
+	}
+	g.refill(r, p)
 }
 
 // Search is Engine.Search on g.State.

@@ -34,6 +34,11 @@ type Policy interface {
 	// another player before he declares (in combat cards are traded
 	// between pools), or Swap{With: -1} for none.
 	Trade(v *View) Swap
+	// Haste picks a Haste card in player v.Who's pool to play now, as
+	// character next's action comes up, or -1 for none: the hero takes
+	// his extra action at once, before next's (Immediate Effects: Haste
+	// can be played during someone else's action).
+	Haste(v *View, next int) int
 	// Move picks a hand card to move to the pool, or -1 for none.
 	Move(v *View) int
 	// Choose picks character v.Who's action.
@@ -158,23 +163,17 @@ func cardValue(n Name, keepDrama bool) int {
 func (s *Style) Critical(v *View, buf []int) []int {
 	p := v.Who
 	st := v.State
-	hand := st.Players[p].Hand
 	if !s.CriticalMoment || st.Players[p].CriticalAct == st.Act || st.Confused {
 		return buf
 	}
-	n := 0
-	for _, id := range hand {
-		if combatCard(st.Deck.Cards[id].Name) {
-			n++
-		}
-	}
-	if n < 2 {
-		return buf
-	}
-	for _, id := range hand {
+	start := len(buf)
+	for _, id := range st.Players[p].Hand {
 		if combatCard(st.Deck.Cards[id].Name) {
 			buf = append(buf, id)
 		}
+	}
+	if len(buf)-start < 2 {
+		return buf[:start] // one combat card is not worth the Act's moment
 	}
 	return buf
 }
@@ -189,7 +188,7 @@ func combatCard(n Name) bool {
 }
 
 // Declare plays the pool cards that help this round: bonuses, re-rolls,
-// Haste, Supporter on a friend, Rally when a hand is short, Monologue or
+// Supporter on a friend, Rally when a hand is short, Monologue or
 // Escape when badly hurt, Seize Initiative (flip when the line is bad).
 // moved are the hand cards a Critical Moment brings into the pool.
 func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
@@ -216,7 +215,7 @@ func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
 func (s *Style) declareCard(st *State, p, id int, critical bool) (Play, bool) {
 	pl := Play{Card: id}
 	switch n := st.Deck.Cards[id].Name; n {
-	case Action, Adrenalin, Willpower, Presence, CoupDeGrace, SecondChance, OpponentFails, Hero, Haste,
+	case Action, Adrenalin, Willpower, Presence, CoupDeGrace, SecondChance, OpponentFails, Hero,
 		Alertness, Connection, Idea:
 		// Bonuses wait on the hero's Status for the roll they help.
 		return pl, true
@@ -310,6 +309,21 @@ func (s *Style) declareCheck(st *State, p int, pl Play, n Name, critical bool) (
 		return pl, true
 	}
 	return pl, false
+}
+
+// Haste keeps Haste out of the declarations and plays it as an
+// opponent's action comes up: the hero acts first, perhaps taking that
+// opponent out before it can act.
+func (s *Style) Haste(v *View, next int) int {
+	if !s.PlayCards || v.side(next) == Heroes {
+		return -1
+	}
+	for _, id := range v.Players[v.Who].Pool {
+		if v.Deck.Cards[id].Name == Haste {
+			return id
+		}
+	}
+	return -1
 }
 
 // Move picks the most valuable hand card for the pool (Escape only first),

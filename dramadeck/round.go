@@ -102,15 +102,8 @@ func newRound(cs []Character) {
 // Side, "Effects": all act normally, then all act again).
 func (g *game) closeDeclarations() {
 	s := g.State
-	if s.Phase != Declaring {
+	if s.Phase != Declaring || g.nextDeclarer() >= 0 {
 		return
-	}
-	if s.Outcome == Ongoing {
-		for p := range s.Players {
-			if s.Heroes[p].Active() && !s.Players[p].Declared {
-				return
-			}
-		}
 	}
 	s.Phase = Acting
 	s.Queue = s.Queue[:0]
@@ -253,6 +246,13 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return g.declaringStep(r, heroes)
 	}
 	if ci := g.Turn(); ci >= 0 {
+		if p, id := g.hasteOffer(ci, heroes); p >= 0 {
+			// A Haste played now is this step; ci's action waits.
+			if err := g.PlayHaste(r, p, id); err != nil {
+				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+			}
+			return nil
+		}
 		pol, other := heroes, gm
 		if g.side(ci) == Villains {
 			pol, other = gm, heroes
@@ -285,6 +285,27 @@ func (g *game) declaringStep(r *dice.Roller, heroes Policy) error {
 		return fmt.Errorf("policy %s: %w", heroes.Name(), err)
 	}
 	return nil
+}
+
+// hasteOffer asks each player holding Haste in his pool whose hero is in
+// the fight, in order, whether he plays it as character next's action
+// comes up (Immediate Effects: Haste can be played during someone else's
+// action). It returns the first who does and his answer, or -1, -1. Step
+// asks while a character is to act, a moment PlayHaste allows unless
+// the heroes are Confused.
+func (g *game) hasteOffer(next int, pol Policy) (p, id int) {
+	s := g.State
+	if s.Confused {
+		return -1, -1
+	}
+	for p := range s.Players {
+		if s.holds(s.Players[p].Pool, Haste) && s.Heroes[p].Active() {
+			if id := pol.Haste(g.view(p), next); id != -1 {
+				return p, id
+			}
+		}
+	}
+	return -1, -1
 }
 
 // Over is State.Over on g.State.

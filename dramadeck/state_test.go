@@ -240,6 +240,52 @@ func TestSavedGameRestoresWhole(t *testing.T) {
 	}
 }
 
+// A game saved before a rule became a setting lacks its key: Restore
+// reads the rule's default, not zero (stun_percent 0 would have every
+// blow stun, defence_takes_cards false would take the cards off the
+// defences), inside the criticals and the margin table too. Keys that
+// are there keep their values, and a key left out because its value is
+// zero (omitempty) stays zero.
+func TestRestoredSaveMissingRuleKeysReadsTheirDefaults(t *testing.T) {
+	b := savedGame(t)
+	var tree map[string]any
+	if err := json.Unmarshal(b, &tree); err != nil {
+		t.Fatal(err)
+	}
+	rules := tree["rules"].(map[string]any)
+	delete(rules, "stun_percent")
+	delete(rules, "defence_takes_cards")
+	delete(rules, "hand_size")
+	delete(rules["criticals"].(map[string]any), "crit_fail")
+	delete(rules["margins"].(map[string]any), "maneuver")
+	rules["bonus"] = 5
+	rules["inspiration_revives"] = true
+	old, err := json.Marshal(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := restoreGame(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, def := g.State.Rules, DefaultRules()
+	want(t, got.StunPercent, 50)
+	want(t, b2i(got.DefenceTakesCards), 1)
+	want(t, got.HandSize, def.HandSize)
+	want(t, got.Criticals.CritFail, 18)
+	want(t, len(got.Margins.Maneuver), len(def.Margins.Maneuver))
+	want(t, got.Bonus, 5)
+	want(t, b2i(got.InspirationRevives), 1)
+	want(t, b2i(got.DefendRolls), 0) // omitted as false, read as false
+	// With every key there, nothing is defaulted: stun_percent 0 stays 0.
+	rules["stun_percent"] = 0
+	zero, _ := json.Marshal(tree)
+	if g, err = restoreGame(zero); err != nil {
+		t.Fatal(err)
+	}
+	want(t, g.State.Rules.StunPercent, 0)
+}
+
 // Restored states that every card check passed but that the steps could
 // not play are refused whole by Restore (State.Check): each used to panic
 // or hang in a step.

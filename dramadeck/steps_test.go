@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -411,6 +412,108 @@ func TestHasteDuringAnothersTurn(t *testing.T) {
 	act := give(t, g, 1, Action, true)
 	mustFail(t, g, "a card that is not Haste", func() error { return g.PlayHaste(fixed(), 1, act) })
 }
+
+// The shipped policies play Haste as the text times it (Immediate
+// Effects: Haste gives one additional action immediately, and can be
+// played during someone else's action): not declared with the round's
+// cards, but played from the pool as an opponent's action comes up, so
+// that the hero's extra action comes before it.
+func TestShippedPoliciesPlayHasteAsAnOpponentActs(t *testing.T) {
+	for _, name := range []string{"default", "aggressive", "cautious"} {
+		g := roundGame(t, Line{First: Heroes})
+		haste := give(t, g, 0, Haste, true)
+		var tr Trace
+		g.Sink = tr.Add
+		pol := mustPolicy(t, name)
+		r := dice.NewSeeded(1)
+		for g.State.Phase != Acting {
+			if err := g.Step(r, pol, pol); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if where, _ := g.Where(haste); where != "pool 0" {
+			t.Fatalf("%s: Haste declared with the round's cards (now in %s)", name, where)
+		}
+		for !g.Over() && g.State.Phase == Acting {
+			if err := g.Step(r, pol, pol); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Face (Speed 24) and Brick (22) act, then the villain's action
+		// comes up: Brick's Haste is played and he acts again first.
+		var order []int
+		played := -1
+		for _, e := range tr.Events {
+			switch {
+			case e.Kind == EvAction:
+				order = append(order, e.Who)
+			case e.Kind == EvPlay && e.Card == haste:
+				played = len(order)
+			}
+		}
+		if want := []int{1, 0, 0, 2}; !slices.Equal(order, want) || played != 2 {
+			t.Errorf("%s: actions %v, Haste played after %d of them; want %v, Haste after 2", name, order, played, want)
+		}
+	}
+	// The passive policy plays no cards: Haste stays in the pool.
+	g := roundGame(t, Line{First: Heroes})
+	haste := give(t, g, 0, Haste, true)
+	pol := mustPolicy(t, "passive")
+	if err := g.PlayRound(dice.NewSeeded(1), pol, pol); err != nil {
+		t.Fatal(err)
+	}
+	if where, _ := g.Where(haste); where != "pool 0" {
+		t.Errorf("passive: Haste went to %s", where)
+	}
+}
+
+// A policy's Haste answer that is not a Haste card in the player's pool
+// (-7, a Haste in hand, another card of the pool) is refused, and the
+// step changes nothing; -1 plays none and the action goes on.
+func TestIllegalHasteAnswerIsRefused(t *testing.T) {
+	for _, bad := range []string{"-7", "hand", "pool"} {
+		g := roundGame(t, Line{First: Villains})
+		give(t, g, 0, Haste, true)
+		act := give(t, g, 0, Action, true)
+		inHand := give(t, g, 0, Haste, false)
+		if err := g.BeginRound(fixed()); err != nil {
+			t.Fatal(err)
+		}
+		declareNothing(t, g)
+		id := map[string]int{"-7": -7, "hand": inHand, "pool": act}[bad]
+		before, _ := g.State.Save()
+		err := g.Step(fixed(), &hasteAnswer{Style: Style{Label: "bad"}, id: id}, mustPolicy(t, "passive"))
+		if err == nil {
+			t.Fatalf("%s: Haste answer %d accepted", bad, id)
+		}
+		after, _ := g.State.Save()
+		if !bytes.Equal(before, after) {
+			t.Errorf("%s: refused Haste changed the state", bad)
+		}
+	}
+	g := roundGame(t, Line{First: Villains})
+	give(t, g, 0, Haste, true)
+	if err := g.BeginRound(fixed()); err != nil {
+		t.Fatal(err)
+	}
+	declareNothing(t, g)
+	var tr Trace
+	g.Sink = tr.Add
+	if err := g.Step(dice.NewSeeded(1), &hasteAnswer{Style: Style{Label: "none"}, id: -1}, mustPolicy(t, "passive")); err != nil {
+		t.Fatal(err)
+	}
+	if got := countActions(&tr); got[2] != 1 {
+		t.Errorf("after Haste answered -1: actions %v, want the villain's", got)
+	}
+}
+
+// hasteAnswer answers every Haste offer with id.
+type hasteAnswer struct {
+	Style
+	id int
+}
+
+func (h *hasteAnswer) Haste(v *View, next int) int { return h.id }
 
 // The legal-choice queries agree with the steps: what Declarable lists
 // Declare accepts, what it leaves out Declare refuses; what Movable lists
