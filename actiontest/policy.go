@@ -6,19 +6,37 @@ import (
 	"github.com/stakesrpg/stakes/internal/named"
 )
 
-// Policy makes a character's choices in a test: whether to accept an offered
-// Risk Peril deal (asked before the roll, with Successes 0) and whether to
-// push the roll, paying harm on which track (asked after the roll, only
-// when a push is possible: View.PushTrack names a track that may take the
-// harm). A policy must be deterministic in its View, which it must not
-// change: the exact odds ask it about every possible roll.
+// Policy makes the player's choices for a character, the text's three:
+// whether to accept an offered Risk Peril deal (Peril, asked before the
+// roll, with Successes 0); whether to push the roll, paying harm on which
+// track (Push, asked after the roll, only when a push is possible:
+// View.PushTrack names a track that may take the harm); and which effects
+// to buy with a finished test's extra successes (Spend, asked only when
+// some are left: it appends indices into Rules.Effects to buf, which the
+// View's Extra, Allowed and Harm say what may be bought with). A policy
+// must be deterministic in its View, which it must not change: the exact
+// odds ask it about every possible roll.
 type Policy interface {
 	Name() string
 	Peril(v *View) bool
 	Push(v *View) (push bool, track string)
+	Spend(v *View, buf []int) []int
 }
 
-// Never never pushes and never risks peril, except that a character who can
+// Spending is Policy with its extra successes spent as Order says; Policy
+// makes every other choice.
+type Spending struct {
+	Policy
+	Order SpendOrder
+}
+
+// Name returns the policy's name and the order's label: "threshold+heal_first".
+func (p Spending) Name() string { return p.Policy.Name() + "+" + p.Order.Label }
+
+// Spend buys effects in Order's preference.
+func (p Spending) Spend(v *View, buf []int) []int { return p.Order.Choose(v, buf) }
+
+// Never never pushes, never risks peril and keeps its extra successes, except that a character who can
 // act only by pushing pushes.
 type Never struct{}
 
@@ -31,8 +49,11 @@ func (Never) Peril(*View) bool { return false }
 // Push pushes only when it must.
 func (Never) Push(v *View) (bool, string) { return v.MustPush, v.PushTrack }
 
+// Spend keeps every extra success.
+func (Never) Spend(_ *View, buf []int) []int { return buf }
+
 // WhenFailed pushes every failed roll it can (on the natural harm track if
-// it has room) and never risks peril.
+// it has room), never risks peril and keeps its extra successes.
 type WhenFailed struct{}
 
 // Name returns "always_when_failed".
@@ -46,9 +67,13 @@ func (WhenFailed) Push(v *View) (bool, string) {
 	return v.MustPush || v.Failed(), v.PushTrack
 }
 
+// Spend keeps every extra success.
+func (WhenFailed) Spend(_ *View, buf []int) []int { return buf }
+
 // Threshold pushes while the roll has fewer than Required+Extra successes
 // and the character's harm costs at most MaxPenalty dice, and accepts an
-// offered Risk Peril when the pool is below PerilBelow dice (0: never).
+// offered Risk Peril when the pool is below PerilBelow dice (0: never); it
+// keeps its extra successes.
 type Threshold struct {
 	Extra      int
 	MaxPenalty int
@@ -70,6 +95,9 @@ func (t Threshold) Push(v *View) (bool, string) {
 	}
 	return v.Successes < v.Required+t.Extra && v.Penalty <= t.MaxPenalty, v.PushTrack
 }
+
+// Spend keeps every extra success.
+func (Threshold) Spend(_ *View, buf []int) []int { return buf }
 
 // policies are the shipped policies by scenario name.
 var policies = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{

@@ -3,6 +3,7 @@ package actiontest
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/internal/named"
@@ -36,9 +37,11 @@ type Pursuit struct {
 // stepped by hand and the exact model play the same rules. One Runner per
 // goroutine.
 type Runner struct {
-	s  Scenario
-	c  *Character
-	st State // the scenario's starting state
+	s Scenario
+	// c is the pursuit's state at work, with its Director's table ruled
+	// once.
+	c  *game
+	st *State // the scenario's starting state
 	// startHarm is the harms st holds.
 	startHarm int
 	// test is the pursuit's test at its starting position; fb the
@@ -48,11 +51,12 @@ type Runner struct {
 	// sub is what the pursuit's tests roll (the flashback's Action is
 	// theirs), resolved once from the character's rules.
 	sub subject
-	// spender spends extra successes; nil when it is "none".
-	spender Spender
 	// Pursuit is where the pursuit in play stands.
 	Pursuit Pursuit
-	err     error
+	// Sink, when non-nil, hears every event of the runner's steps (and
+	// trials); nil builds none.
+	Sink func(Event)
+	err  error
 }
 
 // NewRunner validates the scenario and preallocates a Runner, ready to
@@ -62,9 +66,12 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, _ := PolicyByName(s.Policy)
-	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
-	rn.startHarm = harmCount(&rn.st)
+	p, err := s.policy()
+	if err != nil {
+		return nil, err
+	}
+	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p}
+	rn.startHarm = harmCount(rn.st)
 	if rn.sub, err = c.subjectOf(t.Action); err != nil {
 		return nil, err
 	}
@@ -80,13 +87,13 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // choice); such a trial is counted "out". Nil for the shipped policies.
 func (rn *Runner) Err() error { return rn.err }
 
-// Character returns the character the pursuit is played with (its State
-// is the pursuit's).
-func (rn *Runner) Character() *Character { return rn.c }
+// State returns the character's state in the pursuit (the runner's own:
+// read it, save it, but play it only through the runner).
+func (rn *Runner) State() *State { return rn.c.State }
 
 // Reset starts a new pursuit from the scenario's start.
 func (rn *Runner) Reset() {
-	rn.c.setFrom(&rn.st)
+	rn.c.State.copyPlay(rn.st)
 	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: rn.startHarm}
 }
 
@@ -113,13 +120,14 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 // scenario's policy): finish or push the roll in flight, begin the due
 // flashback, or begin the next test (a retry, or a new one) — or end the
 // pursuit when no test is left to take. A policy's illegal answer is an
-// error, and nothing changes. A Spender's illegal choice is reported once
+// error, and nothing changes. A policy's illegal spending is reported once
 // the test it spends on is finished (and nothing is bought).
 func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 	if p == nil {
 		p = rn.policy
 	}
 	g, c := &rn.Pursuit, rn.c
+	c.Sink = rn.Sink
 	switch at := c.inFlight(); {
 	case g.Ended:
 		return fmt.Errorf("%w: the pursuit has ended (%s)", ErrStage, g.Category)
@@ -207,17 +215,14 @@ func (rn *Runner) resolve(r *dice.Roller, at *Attempt, p Policy) error {
 		rn.flashbackDone(at)
 		return nil
 	}
-	return rn.testDone(at)
+	return rn.testDone(at, p)
 }
 
-// testDone spends a finished test's extra successes, counts it and applies
-// the pursuit's rules.
-func (rn *Runner) testDone(at *Attempt) error {
+// testDone has p spend a finished test's extra successes, counts it and
+// applies the pursuit's rules.
+func (rn *Runner) testDone(at *Attempt, p Policy) error {
 	c, g, m := rn.c, &rn.Pursuit, &rn.Pursuit.Metrics
-	var err error
-	if rn.spender != nil {
-		err = c.SpendWith(rn.spender)
-	}
+	err := c.SpendWith(p)
 	m[metTests]++
 	m[metSuccesses] += at.Successes
 	if at.Pushed {
@@ -226,7 +231,7 @@ func (rn *Runner) testDone(at *Attempt) error {
 	if at.Test.Peril {
 		m[metPerils]++
 	}
-	held, out := harmTally(&c.State)
+	held, out := harmTally(c.State)
 	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
 	if cat, ended := rn.s.after(out, at, g, rn.test.Position); ended {
@@ -235,7 +240,7 @@ func (rn *Runner) testDone(at *Attempt) error {
 	}
 	if g.Retry {
 		m[metEscalations]++
-		g.FlashbackDue = rn.s.wantsFlashback(&c.State)
+		g.FlashbackDue = rn.s.wantsFlashback(c.State)
 	}
 	return err
 }
@@ -247,7 +252,7 @@ func (rn *Runner) flashbackDone(at *Attempt) {
 	if at.Pushed {
 		m[metPushes]++
 	}
-	held, out := harmTally(&c.State)
+	held, out := harmTally(c.State)
 	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
 	if out {
@@ -259,7 +264,7 @@ func (rn *Runner) flashbackDone(at *Attempt) {
 func (rn *Runner) end(cat Category) {
 	g := &rn.Pursuit
 	g.Ended, g.Category, g.Retry, g.FlashbackDue = true, cat, false, false
-	g.Metrics[metHarm] = harmCount(&rn.c.State) - g.StartHarm
+	g.Metrics[metHarm] = harmCount(rn.c.State) - g.StartHarm
 }
 
 // after applies the pursuit's rules to a finished test, out saying the
@@ -333,7 +338,7 @@ type SavedGame struct {
 // Save returns the pursuit in play as one value. It shares the runner's
 // slices: encode it (or copy it) before the runner steps again.
 func (rn *Runner) Save() SavedGame {
-	return SavedGame{Scenario: rn.s, State: rn.c.State, Pursuit: rn.Pursuit}
+	return SavedGame{Scenario: rn.s, State: *rn.c.State, Pursuit: rn.Pursuit}
 }
 
 // RestoreGame checks a saved pursuit whole — the scenario (Validate), the
@@ -344,9 +349,10 @@ func RestoreGame(g SavedGame) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	if err := rn.c.SetState(g.State); err != nil {
+	if err := rn.checkState(&g.State); err != nil {
 		return nil, fmt.Errorf("state: %w", err)
 	}
+	rn.c.State.copyPlay(&g.State)
 	if err := rn.checkPursuit(&g.Pursuit); err != nil {
 		return nil, fmt.Errorf("pursuit: %w", err)
 	}
@@ -358,6 +364,24 @@ func RestoreGame(g SavedGame) (*Runner, error) {
 func (g *SavedGame) Check() error {
 	_, err := RestoreGame(*g)
 	return err
+}
+
+// checkState says what is wrong with a saved pursuit's state s: it must
+// pass Check and play by the scenario's rules, character and Director.
+func (rn *Runner) checkState(s *State) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	start := rn.c.State
+	switch {
+	case !reflect.DeepEqual(s.Rules, start.Rules):
+		return fmt.Errorf("its rules are not the scenario's")
+	case !reflect.DeepEqual(s.Sheet, start.Sheet):
+		return fmt.Errorf("its sheet is not the scenario's character")
+	case s.Director != start.Director:
+		return fmt.Errorf("director %.40q, the scenario's is %q", s.Director, start.Director)
+	}
+	return nil
 }
 
 // maxMetric bounds a saved metric.
@@ -404,7 +428,7 @@ func (rn *Runner) checkNext(g *Pursuit) error {
 		return fmt.Errorf("a flashback is due while a roll is in flight")
 	case at != nil && at.MustPush && !at.Pushed && c.pushBarOf(at, c.pushTrack(c.naturalTrack(&at.Test))) != noBar:
 		return fmt.Errorf("the roll in flight must be pushed and cannot be")
-	case g.FlashbackDue && (!g.Retry || !rn.s.wantsFlashback(&c.State)):
+	case g.FlashbackDue && (!g.Retry || !rn.s.wantsFlashback(c.State)):
 		return fmt.Errorf("a flashback is due with retry %v and %d of %d used today", g.Retry, c.State.FlashbacksUsed, c.rules.FlashbacksPerDay)
 	}
 	if g.Retry {
