@@ -48,10 +48,10 @@ func (c *game) ratings(name string) (action, attribute, attr int, err error) {
 	return s.action, s.attribute, s.attr, err
 }
 
-// subject is what a test of one name rolls: the Action's rating (0 for an
-// Attribute rolled alone), the Attribute's rating and index, and the harm
-// track it naturally risks.
-type subject struct{ action, attribute, attr, track int }
+// subject is what a test of one name rolls: the Action's index (-1 for
+// an Attribute rolled alone) and rating (0 then), the Attribute's rating
+// and index, and the harm track it naturally risks.
+type subject struct{ act, action, attribute, attr, track int }
 
 // subjectOf resolves the name a test rolls, from the rules and the sheet
 // (a name the sheet leaves out rates 0).
@@ -69,7 +69,7 @@ func (c *game) subjectOf(name string) (subject, error) {
 		return subject{}, err
 	}
 	a := &rl.Attributes[attr]
-	s := subject{attribute: sh.Attributes[a.Name], attr: attr, track: rl.trackAt(a.Harm)}
+	s := subject{act: act, attribute: sh.Attributes[a.Name], attr: attr, track: rl.trackAt(a.Harm)}
 	if act >= 0 {
 		s.action = sh.Actions[name]
 	}

@@ -45,10 +45,10 @@ type confGame struct {
 
 func newConfGame(rn *Runner) *confGame {
 	g := &confGame{rn: rn}
-	rn.Sink = func(e Event) {
+	rn.SetSink(func(e Event) {
 		e.Dice = append([]int(nil), e.Dice...)
 		g.evs = append(g.evs, e)
-	}
+	})
 	return g
 }
 

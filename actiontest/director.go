@@ -193,11 +193,13 @@ func (s *State) checkDirector() error {
 
 // cell is the outcome of band b at position index pos, as the state's
 // Director rules it: from the table a Runner worked out when its scenario
-// was built, or asked of the Director now.
-func (c *game) cell(pos int, b Band) Outcome {
+// was built, or asked of the Director now (into the state's lent
+// record).
+func (c *game) cell(pos int, b Band) *Outcome {
 	if c.table != nil {
-		return c.table[pos][b]
+		return &c.table[pos][b]
 	}
 	d, _ := DirectorByName(c.State.Director)
-	return ruling(c.rules, d, pos, b, &c.State.dv)
+	c.State.ruled = ruling(c.rules, d, pos, b, &c.State.dv)
+	return &c.State.ruled
 }

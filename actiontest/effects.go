@@ -96,21 +96,17 @@ func checkEffects(rl *Rules) error {
 	return nil
 }
 
-// allowedFor returns the bit set of the effects a test of name allows:
+// allowedBy returns the bit set of the effects a test rolling s allows:
 // those that name no Actions, and, for an Action, those that name it (an
 // Attribute rolled alone allows only the first).
-func (c *game) allowedFor(name string) (uint64, error) {
-	act, _, err := c.rules.Subject(name)
-	if err != nil {
-		return 0, err
-	}
+func (c *game) allowedBy(s subject) uint64 {
 	var out uint64
 	for i, e := range c.rules.Effects {
-		if len(e.Actions) == 0 || (act >= 0 && containsName(e.Actions, name)) {
+		if len(e.Actions) == 0 || (s.act >= 0 && containsName(e.Actions, c.rules.Actions[s.act].Name)) {
 			out |= 1 << i
 		}
 	}
-	return out, nil
+	return out
 }
 
 func containsName(names []string, n string) bool {
@@ -180,12 +176,21 @@ func (c *game) Spend(names ...string) error {
 		}
 		idx = append(idx, i)
 	}
-	return c.spend(&c.State.Attempt, idx)
+	at := &c.State.Attempt
+	if at.Stage != Finished {
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+	}
+	s, err := c.subjectOf(at.Test.Action)
+	if err != nil {
+		return err
+	}
+	return c.spend(at, idx, s)
 }
 
-// spend is Spend by effect index.
-func (c *game) spend(at *Attempt, idx []int) error {
-	if err := c.canSpend(at, idx); err != nil {
+// spend is Spend by effect index, on finished attempt at, whose test
+// rolls s.
+func (c *game) spend(at *Attempt, idx []int, s subject) error {
+	if err := c.canSpend(at, idx, c.allowedBy(s)); err != nil {
 		return err
 	}
 	for _, i := range idx {
@@ -194,16 +199,10 @@ func (c *game) spend(at *Attempt, idx []int) error {
 	return nil
 }
 
-// canSpend says why at cannot buy the effects idx, or nil.
-func (c *game) canSpend(at *Attempt, idx []int) error {
+// canSpend says why finished attempt at, whose Action allows the
+// effects allowed, cannot buy the effects idx, or nil.
+func (c *game) canSpend(at *Attempt, idx []int, allowed uint64) error {
 	rl := c.rules
-	if at.Stage != Finished {
-		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
-	}
-	allowed, err := c.allowedFor(at.Test.Action)
-	if err != nil {
-		return err
-	}
 	cost, heals := 0, 0
 	for _, i := range idx {
 		if i < 0 || i >= len(rl.Effects) {
@@ -349,6 +348,15 @@ func SpendOrders() []string { return spendOrders.Names() }
 // buys them (see Spend). A policy's illegal choice is an error and
 // changes nothing.
 func (c *game) SpendWith(p Policy) error {
+	s, err := c.subjectOf(c.State.Attempt.Test.Action)
+	if err != nil && c.State.Attempt.Stage == Finished {
+		return err
+	}
+	return c.spendWith(p, s)
+}
+
+// spendWith is SpendWith for an attempt whose test rolls s.
+func (c *game) spendWith(p Policy, s subject) error {
 	at := &c.State.Attempt
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
@@ -359,28 +367,20 @@ func (c *game) SpendWith(p Policy) error {
 	if at.Extra-at.Spent == 0 {
 		return nil
 	}
-	v, err := c.spendView(at)
-	if err != nil {
-		return err
-	}
+	allowed := c.allowedBy(s)
+	v := &c.State.v
+	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = at.Pool.Dice, at.Required, at.Successes, at.Pool.Penalty, false
+	v.Position, v.PushTrack, v.Rules = at.Test.Position, "", c.rules
+	v.Extra, v.Allowed, v.Harm, v.Succeeded = at.Extra-at.Spent, allowed, harmHeld(c.State), at.Outcome.Succeeded
 	idx := p.Spend(v, c.State.spendBuf[:0])
-	if err := c.spend(at, idx); err != nil {
+	if len(idx) == 0 {
+		return nil
+	}
+	if err := c.canSpend(at, idx, allowed); err != nil {
 		return fmt.Errorf("policy %s: %w", p.Name(), err)
 	}
-	return nil
-}
-
-// spendView shows a policy the finished attempt at's extra successes to
-// spend: how many are left, the effects its Action allows, the harm a
-// heal could clear.
-func (c *game) spendView(at *Attempt) (*View, error) {
-	allowed, err := c.allowedFor(at.Test.Action)
-	if err != nil {
-		return nil, err
+	for _, i := range idx {
+		c.buy(at, i)
 	}
-	s, _ := c.subjectOf(at.Test.Action)
-	v := &c.State.v
-	c.viewOf(v, &at.Test, s, &at.Pool, false, at.ActionPushed || at.Pushed, at.Successes, at)
-	v.Extra, v.Allowed, v.Harm, v.Succeeded = at.Extra-at.Spent, allowed, harmHeld(c.State), at.Outcome.Succeeded
-	return v, nil
+	return nil
 }

@@ -70,7 +70,7 @@ func (c *game) Play(r *dice.Roller, t Test, p Policy) error {
 			return nil
 		}
 		if !c.State.Attempt.Retry {
-			return c.SpendWith(p)
+			return c.spendWith(p, s)
 		}
 		rt := c.retryTest()
 		pushed, err := c.canRetry(&rt)
@@ -156,8 +156,9 @@ func (c *game) viewInto(v *View, at *Attempt) {
 // before it. PushTrack comes from the checks Push makes: the roll's (when
 // at is given) and the test's, then the tracks' room.
 func (c *game) viewOf(v *View, t *Test, s subject, pool *Pool, must, pushed bool, n int, at *Attempt) {
-	*v = View{Pool: pool.Dice, Required: t.Difficulty, Successes: n,
-		Position: c.rules.position(t.Position), Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
+	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = pool.Dice, t.Difficulty, n, pool.Penalty, must
+	v.Position, v.PushTrack, v.Rules = c.rules.position(t.Position), "", c.rules
+	v.Extra, v.Allowed, v.Harm, v.Succeeded = 0, 0, 0, false
 	bar := c.testBar(t, pushed)
 	if at != nil && bar == noBar {
 		bar = attemptBar(at, c.rules)

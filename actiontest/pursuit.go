@@ -38,10 +38,12 @@ type Pursuit struct {
 // goroutine.
 type Runner struct {
 	s Scenario
-	// c is the pursuit's state at work, with its Director's table ruled
-	// once.
-	c  *game
-	st *State // the scenario's starting state
+	// c is the pursuit's state at work (g, on state), with its
+	// Director's table ruled once.
+	c     *game
+	g     game
+	state State
+	st    *State // the scenario's starting state
 	// startHarm is the harms st holds.
 	startHarm int
 	// test is the pursuit's test at its starting position; fb the
@@ -53,11 +55,12 @@ type Runner struct {
 	sub subject
 	// Pursuit is where the pursuit in play stands.
 	Pursuit Pursuit
-	// Sink, when non-nil, hears every event of the runner's steps (and
-	// trials); nil builds none.
-	Sink func(Event)
-	err  error
+	err     error
 }
+
+// SetSink has sink hear every event of the runner's steps (and trials);
+// nil, the default, builds none.
+func (rn *Runner) SetSink(sink func(Event)) { rn.c.Sink = sink }
 
 // NewRunner validates the scenario and preallocates a Runner, ready to
 // play a pursuit from its start.
@@ -70,7 +73,11 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p}
+	rn := &Runner{s: s, st: c.State.Clone(), test: t, fb: fb, policy: p}
+	// The runner keeps its game and state beside it.
+	rn.state, rn.g = *c.State, *c
+	rn.g.State, rn.g.rules = &rn.state, &rn.state.Rules
+	rn.c = &rn.g
 	rn.startHarm = harmCount(rn.st)
 	if rn.sub, err = c.subjectOf(t.Action); err != nil {
 		return nil, err
@@ -127,7 +134,6 @@ func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 		p = rn.policy
 	}
 	g, c := &rn.Pursuit, rn.c
-	c.Sink = rn.Sink
 	switch at := c.inFlight(); {
 	case g.Ended:
 		return fmt.Errorf("%w: the pursuit has ended (%s)", ErrStage, g.Category)
@@ -222,7 +228,10 @@ func (rn *Runner) resolve(r *dice.Roller, at *Attempt, p Policy) error {
 // applies the pursuit's rules.
 func (rn *Runner) testDone(at *Attempt, p Policy) error {
 	c, g, m := rn.c, &rn.Pursuit, &rn.Pursuit.Metrics
-	err := c.SpendWith(p)
+	var err error
+	if at.Extra > at.Spent { // the policy is asked only with something to spend
+		err = c.spendWith(p, rn.subjectOf(&at.Test))
+	}
 	m[metTests]++
 	m[metSuccesses] += at.Successes
 	if at.Pushed {

@@ -48,6 +48,7 @@ type State struct {
 	// nothing).
 	v        View
 	dv       DirectorView
+	ruled    Outcome
 	spendBuf [16]int
 }
 

@@ -503,7 +503,7 @@ func (c *game) finish(at *Attempt, s subject) {
 	// the re-roll. A flashback has no retry [ours].
 	notWorst := pos+1 < len(rl.Positions) && !t.Flashback
 	escalate := t.Escalate && at.Successes < t.Difficulty && notWorst
-	c.apply(at, s, t.Difficulty, &o, escalate)
+	c.apply(at, s, t.Difficulty, o, escalate)
 	if at.Retry = escalate || (notWorst && hasKind(o.Consequences, WorsePosition)); at.Retry {
 		at.NextPosition = Position(rl.Positions[pos+1])
 	}
