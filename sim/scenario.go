@@ -52,6 +52,17 @@ type Mechanic interface {
 	// Exact validates the scenario and returns its exact answer, checked
 	// to hold one probability per category.
 	Exact(ctx context.Context) (markov.Answer, error)
+	// Solve validates the scenario and returns how much decisions matter
+	// in it for goal: the best, the worst and each shipped policy's value,
+	// checked (markov.Solved.Check). A scenario that is no Solver returns
+	// an error wrapping markov.ErrNoExact.
+	Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error)
+}
+
+// Solver is a Scenario that can find its best and worst play for a goal
+// (sim/markov's decision processes, or a search where those are too large).
+type Solver interface {
+	Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error)
 }
 
 // Adapt makes a Mechanic named name of the scenario s points to. Name the
@@ -106,4 +117,22 @@ func (a adapted[R, S]) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, fmt.Errorf("%s: exact answer: %w", a.name, err)
 	}
 	return ans, nil
+}
+
+func (a adapted[R, S]) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
+	if err := a.s.Validate(); err != nil {
+		return markov.Solved{}, err
+	}
+	sv, ok := any(a.s).(Solver)
+	if !ok {
+		return markov.Solved{}, fmt.Errorf("%w: %s has no solver for its decisions", markov.ErrNoExact, a.name)
+	}
+	out, err := sv.Solve(ctx, goal)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	if err := out.Check(); err != nil {
+		return markov.Solved{}, fmt.Errorf("%s: solve: %w", a.name, err)
+	}
+	return out, nil
 }

@@ -10,6 +10,14 @@
 // A chain is described by a start state and a transition function over any
 // comparable state type; Explore walks every state reachable from the start.
 // States with no outgoing transitions are absorbing.
+//
+// A decision process (Process, built by ExploreProcess) is a chain in which
+// some states offer choices, each leading on by its own transitions. Its
+// Solve finds the play that makes a goal most (or least) likely: value
+// iteration to within Accuracy, with a Plan giving the best choice and the
+// value of every choice in every state, the chain of play under the plan
+// (for an exact Answer), and the decisions that matter most. Goal, Solved
+// and Advice are what a mechanic's Solve reports to the CLI.
 package markov
 
 import (
@@ -33,14 +41,54 @@ const MaxStates = 5000
 
 // Chain is an explored absorbing Markov chain over states of type S.
 type Chain[S comparable] struct {
-	states []S
-	index  map[S]int
-	out    [][]edge // out[i]: transitions of state i; empty = absorbing
+	graph[S]
+	out [][]edge // out[i]: transitions of state i; empty = absorbing
 }
 
 type edge struct {
 	to int
 	p  float64
+}
+
+// graph numbers the states found so far, the start first.
+type graph[S comparable] struct {
+	states []S
+	index  map[S]int
+}
+
+func newGraph[S comparable](start S) graph[S] {
+	return graph[S]{states: []S{start}, index: map[S]int{start: 0}}
+}
+
+// edges checks the transitions out of state from (probabilities >= 0,
+// summing to 1 within 1e-9), numbers the states they reach for the first
+// time, and returns them as edges, leaving out those of probability 0.
+func (g *graph[S]) edges(from S, steps []Step[S]) ([]edge, error) {
+	total := 0.0
+	es := make([]edge, 0, len(steps))
+	for _, st := range steps {
+		if st.P < 0 || math.IsNaN(st.P) {
+			return nil, fmt.Errorf("markov: transition %v -> %v has probability %v", from, st.To, st.P)
+		}
+		total += st.P
+		if st.P == 0 {
+			continue
+		}
+		j, ok := g.index[st.To]
+		if !ok {
+			if len(g.states) >= MaxStates {
+				return nil, fmt.Errorf("%w: more than %d states reachable; narrow the chain", ErrTooLarge, MaxStates)
+			}
+			j = len(g.states)
+			g.index[st.To] = j
+			g.states = append(g.states, st.To)
+		}
+		es = append(es, edge{j, st.P})
+	}
+	if math.Abs(total-1) > 1e-9 {
+		return nil, fmt.Errorf("markov: transitions from %v sum to %v, not 1", from, total)
+	}
+	return es, nil
 }
 
 // Explore builds the chain reachable from start. next appends the outgoing
@@ -53,8 +101,7 @@ func Explore[S comparable](ctx context.Context, start S, next func(s S, buf []St
 	if next == nil {
 		return nil, errors.New("markov: nil transition function")
 	}
-	c := &Chain[S]{index: map[S]int{}}
-	c.add(start)
+	c := &Chain[S]{graph: newGraph(start)}
 	var buf []Step[S]
 	for i := 0; i < len(c.states); i++ {
 		if i%64 == 0 {
@@ -67,42 +114,20 @@ func Explore[S comparable](ctx context.Context, start S, next func(s S, buf []St
 			c.out = append(c.out, nil)
 			continue
 		}
-		total := 0.0
-		es := make([]edge, 0, len(buf))
-		for _, st := range buf {
-			if st.P < 0 || math.IsNaN(st.P) {
-				return nil, fmt.Errorf("markov: transition %v -> %v has probability %v", c.states[i], st.To, st.P)
-			}
-			total += st.P
-			if st.P == 0 {
-				continue
-			}
-			if _, ok := c.index[st.To]; !ok {
-				if len(c.states) >= MaxStates {
-					return nil, fmt.Errorf("%w: more than %d states reachable; narrow the chain", ErrTooLarge, MaxStates)
-				}
-				c.add(st.To)
-			}
-			es = append(es, edge{c.index[st.To], st.P})
-		}
-		if math.Abs(total-1) > 1e-9 {
-			return nil, fmt.Errorf("markov: transitions from %v sum to %v, not 1", c.states[i], total)
+		es, err := c.edges(c.states[i], buf)
+		if err != nil {
+			return nil, err
 		}
 		c.out = append(c.out, es)
 	}
 	return c, nil
 }
 
-func (c *Chain[S]) add(s S) {
-	c.index[s] = len(c.states)
-	c.states = append(c.states, s)
-}
-
 // Len returns the number of states explored.
-func (c *Chain[S]) Len() int { return len(c.states) }
+func (g *graph[S]) Len() int { return len(g.states) }
 
 // States returns the explored states in discovery order (the start first).
-func (c *Chain[S]) States() []S { return append([]S(nil), c.states...) }
+func (g *graph[S]) States() []S { return append([]S(nil), g.states...) }
 
 // Absorbing reports whether s is an explored absorbing state.
 func (c *Chain[S]) Absorbing(s S) bool {
