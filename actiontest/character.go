@@ -22,6 +22,9 @@ type game struct {
 	rules *Rules
 	Sink  func(Event)
 	table [][3]Outcome
+	// pursuit is the Runner's pursuit the steps play in, shown to the
+	// policy; nil outside one.
+	pursuit *Pursuit
 }
 
 // on returns the engine at work on s.

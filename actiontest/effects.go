@@ -371,6 +371,7 @@ func (c *game) spendWith(p Policy, s subject) error {
 	v := &c.State.v
 	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = at.Pool.Dice, at.Required, at.Successes, at.Pool.Penalty, false
 	v.Position, v.PushTrack, v.Rules = at.Test.Position, "", c.rules
+	v.State, v.Pursuit = c.State, c.pursuit
 	v.Extra, v.Allowed, v.Harm, v.Succeeded = at.Extra-at.Spent, allowed, harmHeld(c.State), at.Outcome.Succeeded
 	idx := p.Spend(v, c.State.spendBuf[:0])
 	if len(idx) == 0 {

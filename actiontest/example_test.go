@@ -7,6 +7,7 @@ import (
 
 	"github.com/stakesrpg/stakes/actiontest"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // A risky Prowl test, rolled with dice typed in by hand: no six, so the
@@ -202,4 +203,32 @@ func ExampleDirectorByName() {
 	// harsh  [1 2 3 4]: [{complication true 0} {harm false 3} {lost_opportunity false 0}], harm [0 0 1]
 	// gentle [6 2 3 4]: [{complication false 0}], harm [0 0 0]
 	// gentle [1 2 3 4]: [{complication true 0} {lost_opportunity false 0}], harm [0 0 0]
+}
+
+// How much the thief's decisions matter in the rooftop chase: the odds of
+// reaching the clock under the best play, the worst play and the gap
+// between them, and the two decisions with most riding on them.
+func ExampleScenario_Solve() {
+	s := actiontest.DefaultScenario()
+	sv, err := s.Solve(context.Background(), markov.Goal{Outcomes: []string{"clean", "hurt"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("best %.3f, worst %.3f, gap %.3f\n", sv.Best.Value, sv.Worst.Value, sv.Gap)
+	for _, p := range sv.Policies {
+		fmt.Printf("  %-18s %.3f\n", p.Name, p.Value)
+	}
+	for _, a := range sv.Advice[:2] {
+		fmt.Printf("%s: %s (gains %.3f)\n", a.When, a.Do, a.Gain)
+	}
+	// Output:
+	// best 0.773, worst 0.164, gap 0.609
+	//   always_when_failed 0.627
+	//   cautious           0.530
+	//   daring             0.618
+	//   never              0.441
+	//   threshold          0.490
+	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal (gains 0.179)
+	// a desperate roll 1 success short, unhurt: push (harm on physical) (gains 0.618)
 }

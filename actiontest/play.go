@@ -37,6 +37,12 @@ type View struct {
 	PushTrack string
 	// Rules are the rules in force (read-only).
 	Rules *Rules
+	// State is the character's state as the step found it (read-only):
+	// harm, flashbacks, carried dice, the roll in flight.
+	State *State
+	// Pursuit is where the scenario's pursuit stands when a Runner asks
+	// (read-only); nil outside a pursuit.
+	Pursuit *Pursuit
 }
 
 // Failed reports whether the roll so far falls short.
@@ -158,6 +164,7 @@ func (c *game) viewInto(v *View, at *Attempt) {
 func (c *game) viewOf(v *View, t *Test, s subject, pool *Pool, must, pushed bool, n int, at *Attempt) {
 	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = pool.Dice, t.Difficulty, n, pool.Penalty, must
 	v.Position, v.PushTrack, v.Rules = c.rules.position(t.Position), "", c.rules
+	v.State, v.Pursuit = c.State, c.pursuit
 	v.Extra, v.Allowed, v.Harm, v.Succeeded = 0, 0, 0, false
 	bar := c.testBar(t, pushed)
 	if at != nil && bar == noBar {

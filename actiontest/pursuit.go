@@ -77,6 +77,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	// The runner keeps its game and state beside it.
 	rn.state, rn.g = *c.State, *c
 	rn.g.State, rn.g.rules = &rn.state, &rn.state.Rules
+	rn.g.pursuit = &rn.Pursuit
 	rn.c = &rn.g
 	rn.startHarm = harmCount(rn.st)
 	if rn.sub, err = c.subjectOf(t.Action); err != nil {
