@@ -150,11 +150,11 @@ func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 	if g.Retry {
 		err = rn.retry(r, p)
 	} else {
+		// The scenario's test was checked when the runner was built, and
+		// the position with the pursuit; nothing is in flight.
 		t := rn.test
 		t.Position = g.Position
-		if err = c.canBeginAs(&t, rn.sub); err == nil {
-			err = rn.begin(r, &t, rn.sub, false, p)
-		}
+		err = rn.begin(r, &t, rn.sub, false, p)
 	}
 	if errors.Is(err, ErrIncapacitated) {
 		rn.end(catOut) // no help and no push: the character is out
@@ -176,12 +176,15 @@ func (rn *Runner) begin(r *dice.Roller, t *Test, s subject, pushed bool, p Polic
 
 // retry begins the Worse Position retry of the finished test.
 func (rn *Runner) retry(r *dice.Roller, p Policy) error {
-	t := rn.c.retryTest()
-	pushed, err := rn.c.canRetry(&t)
-	if err != nil {
-		return err
+	// The retry is the finished roll's own test at its next position
+	// (checked when the roll began, or with a restored state), so only
+	// the record's asking for it is checked again; nothing is in flight.
+	last := &rn.c.State.Attempt
+	if last.Stage != Finished || !last.Retry {
+		return fmt.Errorf("%w: a retry follows a finished roll whose outcome asks for one", ErrStage)
 	}
-	return rn.begin(r, &t, rn.subjectOf(&t), pushed, p)
+	t := rn.c.retryTest()
+	return rn.begin(r, &t, rn.subjectOf(&t), last.Pushed || last.ActionPushed, p)
 }
 
 // subjectOf resolves what test t (checked) rolls: the pursuit's own
@@ -196,11 +199,9 @@ func (rn *Runner) subjectOf(t *Test) subject {
 }
 
 // flashback begins the due flashback; a character who cannot act goes on
-// without it.
+// without it. The flashback test was checked when the runner was built,
+// and Step calls it with nothing in flight.
 func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
-	if err := rn.c.canBeginAs(&rn.fb, rn.sub); err != nil {
-		return err
-	}
 	fb := rn.fb
 	switch err := rn.begin(r, &fb, rn.sub, false, p); {
 	case errors.Is(err, ErrIncapacitated):

@@ -178,11 +178,11 @@ func (c *game) canBegin(t *Test) (subject, error) {
 	if err != nil {
 		return s, err
 	}
-	return s, c.canBeginAs(t, s)
+	return s, c.canBeginAs(t)
 }
 
-// canBeginAs is canBegin for a test whose name resolved to s.
-func (c *game) canBeginAs(t *Test, s subject) error {
+// canBeginAs is canBegin for a test whose name resolved.
+func (c *game) canBeginAs(t *Test) error {
 	if at := c.inFlight(); at != nil {
 		return fmt.Errorf("%w (a roll of %s, flashback %v)", ErrInFlight, at.Test.Action, at.Test.Flashback)
 	}
