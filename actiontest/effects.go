@@ -352,11 +352,12 @@ func (c *game) SpendWith(p Policy) error {
 	if err != nil && c.State.Attempt.Stage == Finished {
 		return err
 	}
-	return c.spendWith(p, s)
+	return c.spendWith(p, c.allowedBy(s))
 }
 
-// spendWith is SpendWith for an attempt whose test rolls s.
-func (c *game) spendWith(p Policy, s subject) error {
+// spendWith is SpendWith for an attempt whose test's Action allows the
+// effects allowed (allowedBy).
+func (c *game) spendWith(p Policy, allowed uint64) error {
 	at := &c.State.Attempt
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
@@ -367,7 +368,6 @@ func (c *game) spendWith(p Policy, s subject) error {
 	if at.Extra-at.Spent == 0 {
 		return nil
 	}
-	allowed := c.allowedBy(s)
 	v := &c.State.v
 	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = at.Pool.Dice, at.Required, at.Successes, at.Pool.Penalty, false
 	v.Position, v.PushTrack, v.Rules = at.Test.Position, "", c.rules

@@ -76,7 +76,7 @@ func (c *game) Play(r *dice.Roller, t Test, p Policy) error {
 			return nil
 		}
 		if !c.State.Attempt.Retry {
-			return c.spendWith(p, s)
+			return c.spendWith(p, c.allowedBy(s))
 		}
 		rt := c.retryTest()
 		pushed, err := c.canRetry(&rt)

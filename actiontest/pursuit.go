@@ -53,6 +53,8 @@ type Runner struct {
 	// sub is what the pursuit's tests roll (the flashback's Action is
 	// theirs), resolved once from the character's rules.
 	sub subject
+	// allowed are the effects the pursuit's Action allows (see allowedBy).
+	allowed uint64
 	// Pursuit is where the pursuit in play stands.
 	Pursuit Pursuit
 	err     error
@@ -83,6 +85,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if rn.sub, err = c.subjectOf(t.Action); err != nil {
 		return nil, err
 	}
+	rn.allowed = c.allowedBy(rn.sub)
 	for _, at := range []*Attempt{&rn.st.Attempt, &rn.st.Flashback} {
 		at.Dice = make([]int, 0, maxDice)
 		at.Rerolled = make([]int, 0, maxDice)
@@ -198,6 +201,15 @@ func (rn *Runner) subjectOf(t *Test) subject {
 	return s
 }
 
+// allowedFor is the effects test t's Action allows: the pursuit's own,
+// worked out once, unless a restored state says otherwise.
+func (rn *Runner) allowedFor(t *Test) uint64 {
+	if t.Action == rn.test.Action {
+		return rn.allowed
+	}
+	return rn.c.allowedBy(rn.subjectOf(t))
+}
+
 // flashback begins the due flashback; a character who cannot act goes on
 // without it. The flashback test was checked when the runner was built,
 // and Step calls it with nothing in flight.
@@ -232,7 +244,7 @@ func (rn *Runner) testDone(at *Attempt, p Policy) error {
 	c, g, m := rn.c, &rn.Pursuit, &rn.Pursuit.Metrics
 	var err error
 	if at.Extra > at.Spent { // the policy is asked only with something to spend
-		err = c.spendWith(p, rn.subjectOf(&at.Test))
+		err = c.spendWith(p, rn.allowedFor(&at.Test))
 	}
 	m[metTests]++
 	m[metSuccesses] += at.Successes
