@@ -100,9 +100,16 @@ type forced struct {
 	order SpendOrder
 }
 
-func (forced) Name() string                     { return "solver" }
-func (f forced) Peril(*View) bool               { return f.a.peril }
-func (f forced) Push(*View) (bool, string)      { return f.a.push, f.a.track }
+// Name returns "solver".
+func (forced) Name() string { return "solver" }
+
+// Peril answers as explored.
+func (f forced) Peril(*View) bool { return f.a.peril }
+
+// Push answers as explored.
+func (f forced) Push(*View) (bool, string) { return f.a.push, f.a.track }
+
+// Spend spends as the scenario does.
 func (f forced) Spend(v *View, buf []int) []int { return f.order.Choose(v, buf) }
 
 // model is a scenario's decision process under construction: a Runner
@@ -127,19 +134,8 @@ func (s *Scenario) newModel() (*model, error) {
 		return nil, err
 	}
 	rl := rn.c.rules
-	nt, nr := len(rl.HarmTracks), len(rl.HarmRows)
-	switch {
-	case nt*nr > maxHarmCells:
-		return nil, fmt.Errorf("%w: %d harm cells, the exact model holds %d", markov.ErrNoExact, nt*nr, maxHarmCells)
-	case s.Goal > 100 || len(rl.Positions) > 100 || rn.st.Bonus > 100 || rl.FlashbacksPerDay > 100:
-		return nil, fmt.Errorf("%w: goal, positions or carried bonus above 100", markov.ErrNoExact)
-	case critical(rn.st):
-		return nil, fmt.Errorf("%w: the character starts with a critical injury", markov.ErrNoExact)
-	}
-	for _, row := range rl.HarmRows {
-		if row.Slots > 100 {
-			return nil, fmt.Errorf("%w: harm rows above 100 slots", markov.ErrNoExact)
-		}
+	if err := s.exactBounds(rl, rn.st); err != nil {
+		return nil, err
 	}
 	order, _ := SpendOrderByName(s.Spend)
 	return &model{s: s, rn: rn, order: order, hit: rl.hitChance(),

@@ -193,6 +193,17 @@ func TestSolveRefusals(t *testing.T) {
 	}
 }
 
+// A pursuit whose decision process passes markov.MaxStates is refused,
+// saying so, before any plan is solved.
+func TestSolveOfTooLargeAPursuitIsRefused(t *testing.T) {
+	s := DefaultScenario()
+	s.Goal, s.Rules.HarmRows[0].Slots, s.Rules.HarmRows[1].Slots = 20, 4, 4
+	_, err := s.Solve(context.Background(), reach)
+	if !errors.Is(err, markov.ErrTooLarge) || !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("a 20-segment clock with 4-slot rows: %v, want ErrTooLarge", err)
+	}
+}
+
 // Each built-in scenario solved well under a second.
 func BenchmarkSolve(b *testing.B) {
 	s := DefaultScenario()

@@ -360,20 +360,10 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, err
 	}
 	rl := c.rules
-	nt, nr := len(rl.HarmTracks), len(rl.HarmRows)
-	switch {
-	case nt*nr > maxHarmCells:
-		return markov.Answer{}, fmt.Errorf("%w: %d harm cells, the exact model holds %d", markov.ErrNoExact, nt*nr, maxHarmCells)
-	case s.Goal > 100 || len(rl.Positions) > 100 || c.State.Bonus > 100 || rl.FlashbacksPerDay > 100:
-		return markov.Answer{}, fmt.Errorf("%w: goal, positions or carried bonus above 100", markov.ErrNoExact)
-	case critical(c.State):
-		return markov.Answer{}, fmt.Errorf("%w: the character starts with a critical injury", markov.ErrNoExact)
+	if err := s.exactBounds(rl, c.State); err != nil {
+		return markov.Answer{}, err
 	}
-	for _, row := range rl.HarmRows {
-		if row.Slots > 100 {
-			return markov.Answer{}, fmt.Errorf("%w: harm rows above 100 slots", markov.ErrNoExact)
-		}
-	}
+	nr := len(rl.HarmRows)
 	p, _ := s.policy()
 	start := c.State.playClone()
 	harm0 := harmCount(start)
@@ -500,6 +490,26 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	return ex, nil
+}
+
+// exactBounds says whether the pursuit from st under rl fits the exact
+// models' compact states (Exact's chain, Optimal's process), wrapping
+// markov.ErrNoExact when it does not.
+func (s *Scenario) exactBounds(rl *Rules, st *State) error {
+	switch {
+	case len(rl.HarmTracks)*len(rl.HarmRows) > maxHarmCells:
+		return fmt.Errorf("%w: %d harm cells, the exact model holds %d", markov.ErrNoExact, len(rl.HarmTracks)*len(rl.HarmRows), maxHarmCells)
+	case s.Goal > 100 || len(rl.Positions) > 100 || st.Bonus > 100 || rl.FlashbacksPerDay > 100:
+		return fmt.Errorf("%w: goal, positions or carried bonus above 100", markov.ErrNoExact)
+	case critical(st):
+		return fmt.Errorf("%w: the character starts with a critical injury", markov.ErrNoExact)
+	}
+	for _, row := range rl.HarmRows {
+		if row.Slots > 100 {
+			return fmt.Errorf("%w: harm rows above 100 slots", markov.ErrNoExact)
+		}
+	}
+	return nil
 }
 
 // longest returns the most tests a pursuit can take from root, or an error
