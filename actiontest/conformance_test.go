@@ -96,6 +96,7 @@ func (pushOn) Name() string                 { return "push_on" }
 func (pushOn) Peril(*View) bool             { return false }
 func (p pushOn) Push(*View) (bool, string)  { return true, p.track }
 func (pushOn) Spend(_ *View, b []int) []int { return b }
+func (pushOn) Flashback(*View) bool         { return true }
 
 // declines never pushes, not even a roll that must be pushed.
 type declines struct{}
@@ -104,6 +105,7 @@ func (declines) Name() string                 { return "declines" }
 func (declines) Peril(*View) bool             { return false }
 func (declines) Push(*View) (bool, string)    { return false, "" }
 func (declines) Spend(_ *View, b []int) []int { return b }
+func (declines) Flashback(*View) bool         { return true }
 
 func TestConformance(t *testing.T) {
 	if err := simtest.TestMechanic(conformance{DefaultScenario()}, simtest.Options{}); err != nil {

@@ -88,8 +88,9 @@
 // [State.CanBegin], [State.CanRetry], [State.CanPush] and
 // [State.PushTrack] answer what may be done now, from the same checks.
 // [Engine.Play] runs a whole action, retries included, through the same
-// steps with a [Policy] making the player's three choices — risk peril,
-// push, spend — each shown a read-only [View]; the shipped policies are
+// steps with a [Policy] making the player's choices — risk peril, push,
+// spend, and (in a scenario) call the flashback — each shown a read-only
+// [View]; the shipped policies are
 // found by [PolicyByName] and [PolicyNames], and [Spending] gives one a
 // way of spending ([SpendOrderByName]).
 //
@@ -143,17 +144,17 @@
 // [Scenario.Optimal] solves the pursuit as a decision process: in every
 // situation where the character chooses — take the Risk Peril deal
 // offered before a roll, push a roll (the action's or a flashback's) and
-// onto which track — it finds the choice that makes a goal (some of the
-// Categories) most likely, or least likely, and returns the odds with a
-// [Policy] that plays the plan in a Runner. The process is built by
-// playing the Runner's own steps from every situation, with every answer
-// the legal-choice queries allow and every count of successes the dice can
-// show. Calling the flashback stays the scenario's rule, and extra
-// successes are spent as the scenario says. [Scenario.Solve] sets the best
-// play beside the worst and each shipped policy's exact odds: the gap
-// between best and worst is how much decisions matter. In the rooftop
-// chase the thief reaches the clock with chance 0.773 playing best and
-// 0.164 playing worst (the shipped policies lie between, 0.441 to 0.627);
-// the decision with most riding on it is to decline the Risk Peril deal
-// before the first Risky test.
+// onto which track, call the day's flashback when the scenario offers it
+// or keep it for a later failure — it finds the choice that makes a goal
+// (some of the Categories) most likely, or least likely, and returns the
+// odds with a [Policy] that plays the plan in a Runner. The process is
+// built by playing the Runner's own steps from every situation, with
+// every answer the legal-choice queries allow and every count of
+// successes the dice can show. Extra successes are spent as the scenario
+// says. [Scenario.Solve] sets the best play beside the worst and each
+// shipped policy's exact odds: the gap between best and worst is how much
+// decisions matter. In the rooftop chase the thief reaches the clock with
+// chance 0.781 playing best and 0.163 playing worst (the shipped policies
+// lie between, 0.441 to 0.627); the decision with most riding on it is to
+// decline the Risk Peril deal before the first Risky test.
 package actiontest

@@ -667,6 +667,7 @@ func (badPolicy) Name() string                 { return "bad" }
 func (badPolicy) Peril(*View) bool             { return false }
 func (badPolicy) Push(*View) (bool, string)    { return true, "astral" }
 func (badPolicy) Spend(_ *View, b []int) []int { return b }
+func (badPolicy) Flashback(*View) bool         { return true }
 
 func TestIllegalPolicyChoice(t *testing.T) {
 	c := newChar(t, DefaultRules())

@@ -223,12 +223,12 @@ func ExampleScenario_Solve() {
 		fmt.Printf("%s: %s (gains %.3f)\n", a.When, a.Do, a.Gain)
 	}
 	// Output:
-	// best 0.773, worst 0.164, gap 0.609
+	// best 0.781, worst 0.163, gap 0.618
 	//   always_when_failed 0.627
 	//   cautious           0.530
 	//   daring             0.618
 	//   never              0.441
 	//   threshold          0.490
-	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal (gains 0.179)
-	// a desperate roll 1 success short, unhurt: push (harm on physical) (gains 0.618)
+	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal (gains 0.178)
+	// a desperate roll 1 success short, unhurt: push (harm on physical) (gains 0.556)
 }

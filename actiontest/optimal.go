@@ -19,10 +19,11 @@ import (
 // the dice. The model below is built by playing the Runner's own steps from
 // every situation, with every legal answer (found with the legal-choice
 // queries CanBegin, CanRetry and CanPush) and every count of successes the
-// dice can show, so it follows the same rules as a trial. Calling the
-// flashback stays the scenario's rule (Scenario.Flashback), and extra
-// successes are spent as the scenario says (Scenario.Spend); pushing a
-// flashback's roll is a choice like any other push.
+// dice can show, so it follows the same rules as a trial. Where the
+// scenario offers the day's flashback (Scenario.Flashback) the character
+// may call it or keep it for a later failure, and pushing a flashback's
+// roll is a choice like any other push; extra successes are spent as the
+// scenario says (Scenario.Spend).
 
 // situation is where a pursuit stands between two steps, as the decision
 // process sees it: the pursuit's progress, position, hurt and pending
@@ -78,19 +79,21 @@ func situationOf(st *State, g *Pursuit) situation {
 
 // The names of the choices, as a person reads them.
 const (
-	choiceTakePeril    = "take the Risk Peril deal"
-	choiceDeclinePeril = "decline the Risk Peril deal"
-	choiceRoll         = "roll"
-	choiceCannotAct    = "cannot act"
-	choiceFlashback    = "call the flashback"
-	choiceKeep         = "keep the roll"
-	choicePushOn       = "push (harm on "
+	choiceTakePeril     = "take the Risk Peril deal"
+	choiceDeclinePeril  = "decline the Risk Peril deal"
+	choiceRoll          = "roll"
+	choiceCannotAct     = "cannot act"
+	choiceFlashback     = "call the flashback"
+	choiceKeepFlashback = "keep the flashback for later"
+	choiceNoFlashback   = "cannot call the flashback"
+	choiceKeep          = "keep the roll"
+	choicePushOn        = "push (harm on "
 )
 
 // answer is what the solver answers the step it plays.
 type answer struct {
-	peril, push bool
-	track       string
+	peril, push, flashback bool
+	track                  string
 }
 
 // forced is the policy the solver plays the Runner's steps with: it gives
@@ -111,6 +114,9 @@ func (f forced) Push(*View) (bool, string) { return f.a.push, f.a.track }
 
 // Spend spends as the scenario does.
 func (f forced) Spend(v *View, buf []int) []int { return f.order.Choose(v, buf) }
+
+// Flashback answers as explored.
+func (f forced) Flashback(*View) bool { return f.a.flashback }
 
 // model is a scenario's decision process under construction: a Runner
 // whose state the situations are loaded into, and what exploring found.
@@ -207,7 +213,11 @@ func (m *model) choices(k situation) []markov.Choice[situation] {
 			}
 		}
 	case g.FlashbackDue:
-		opts = append(opts, option{choiceFlashback, answer{}})
+		if _, err := rn.c.callsFlashback(&rn.fb, rn.sub, forced{}); err != nil {
+			opts = append(opts, option{choiceNoFlashback, answer{}})
+			break
+		}
+		opts = append(opts, option{choiceKeepFlashback, answer{}}, option{choiceFlashback, answer{flashback: true}})
 	default:
 		for _, peril := range []bool{false, true} { // declining first, as keeping
 			if (peril && !rn.test.PerilOffered) || m.refused(peril) != nil {
@@ -428,8 +438,8 @@ func (s *Scenario) goalCategories(goal markov.Goal) (side string, in []bool, err
 // Optimal solves the scenario's pursuit as a decision process and returns
 // the play that makes goal most likely (aim markov.Maximize) or least
 // likely (markov.Minimize): whether to take each Risk Peril deal offered,
-// and whether to push each roll (the action's or a flashback's) and onto
-// which track. The character decides (goal.Side "" or its name); goal
+// whether to push each roll (the action's or a flashback's) and onto
+// which track, and whether to call the flashback when it is offered. The character decides (goal.Side "" or its name); goal
 // names outcomes among Categories. A scenario outside the exact model, or
 // too large, is an error wrapping markov.ErrNoExact (and
 // markov.ErrTooLarge when too large); ctx is honoured.
@@ -508,6 +518,13 @@ func (p planned) Push(v *View) (bool, string) {
 
 // Spend spends as the scenario does.
 func (p planned) Spend(v *View, buf []int) []int { return p.order.Choose(v, buf) }
+
+// Flashback calls the flashback where the plan does (and, outside the
+// plan, whenever it is offered).
+func (p planned) Flashback(v *View) bool {
+	c := p.choice(v)
+	return c == choiceFlashback || c == ""
+}
 
 // maxAdvice bounds the lines of advice Solve writes.
 const maxAdvice = 12

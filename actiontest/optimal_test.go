@@ -61,7 +61,7 @@ func TestOptimalBoundsEveryShippedPolicy(t *testing.T) {
 	variants := map[string]func(*Scenario){
 		"rooftop chase":       func(*Scenario) {},
 		"challenging":         func(s *Scenario) { s.Difficulty = 2 },
-		"heal first":          func(s *Scenario) { s.Spend = "heal_first" },
+		"heal first":          func(s *Scenario) { s.Spend, s.Goal = "heal_first", 3 },
 		"retries may push":    func(s *Scenario) { s.Rules.RetryMayPush = true },
 		"harsh, no reset":     func(s *Scenario) { s.Director, s.ResetPosition = "harsh", false },
 		"one test":            func(s *Scenario) { *s = oneTest() },
@@ -212,5 +212,59 @@ func BenchmarkSolve(b *testing.B) {
 		if _, err := s.Solve(context.Background(), reach); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// keepsFlashback plays as Never but never calls the flashback.
+type keepsFlashback struct{ Never }
+
+func (keepsFlashback) Flashback(*View) bool { return false }
+
+// Calling the flashback is the policy's choice: a Runner offers it after a
+// worsening failure and rolls it only when called, and the solver weighs
+// calling it against keeping it.
+func TestFlashbackIsThePolicysChoice(t *testing.T) {
+	s := DefaultScenario()
+	rn, err := s.NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(5)
+	count := func(p Policy) (offered, called int) {
+		for range 2000 {
+			rn.Reset()
+			for !rn.Done() {
+				due := rn.Pursuit.FlashbackDue
+				if err := rn.Step(r, p); err != nil {
+					t.Fatal(err)
+				}
+				if due {
+					offered++
+				}
+			}
+			called += rn.Pursuit.Metrics[metFlashbacks]
+		}
+		return offered, called
+	}
+	if offered, called := count(Never{}); offered == 0 || called != offered {
+		t.Errorf("never: offered %d, called %d; want every offer called", offered, called)
+	}
+	if offered, called := count(keepsFlashback{}); offered == 0 || called != 0 {
+		t.Errorf("keeps the flashback: offered %d, called %d; want none called", offered, called)
+	}
+	o, err := s.Optimal(context.Background(), reach, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weighed := false
+	ds, err := o.plan.Decisions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		weighed = weighed || (len(d.Options) == 2 && d.Options[0].Name == choiceKeepFlashback && d.Options[1].Name == choiceFlashback)
+	}
+	if !weighed {
+		t.Error("the solver never weighs calling the flashback against keeping it")
 	}
 }

@@ -89,6 +89,19 @@ func (c *game) Play(r *dice.Roller, t Test, p Policy) error {
 	}
 }
 
+// callsFlashback shows p the flashback test t (checked), which rolls s,
+// and returns whether p calls it now; an error says it cannot begin (a
+// character who cannot act, or no flashback left).
+func (c *game) callsFlashback(t *Test, s subject, p Policy) (bool, error) {
+	var pool Pool
+	must, err := c.count(&pool, t, s, false)
+	if err != nil {
+		return false, err
+	}
+	c.viewOf(&c.State.v, t, s, &pool, must, false, 0, nil)
+	return p.Flashback(&c.State.v), nil
+}
+
 // retryTest is the test of the retry the finished roll asks for: the same
 // test at the worse position, its Risk Peril deal offered afresh.
 func (c *game) retryTest() Test {

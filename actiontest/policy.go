@@ -6,21 +6,24 @@ import (
 	"github.com/stakesrpg/stakes/internal/named"
 )
 
-// Policy makes the player's choices for a character, the text's three:
+// Policy makes the player's choices for a character, the text's four:
 // whether to accept an offered Risk Peril deal (Peril, asked before the
 // roll, with Successes 0); whether to push the roll, paying harm on which
 // track (Push, asked after the roll, only when a push is possible:
-// View.PushTrack names a track that may take the harm); and which effects
-// to buy with a finished test's extra successes (Spend, asked only when
-// some are left: it appends indices into Rules.Effects to buf, which the
-// View's Extra, Allowed and Harm say what may be bought with). A policy
-// must be deterministic in its View, which it must not change: the exact
-// odds ask it about every possible roll.
+// View.PushTrack names a track that may take the harm); which effects to
+// buy with a finished test's extra successes (Spend, asked only when some
+// are left: it appends indices into Rules.Effects to buf, which the
+// View's Extra, Allowed and Harm say what may be bought with); and whether
+// to call the day's flashback now (Flashback, asked by a Runner when its
+// scenario offers one, shown the flashback's test). A policy must be
+// deterministic in its View, which it must not change: the exact odds ask
+// it about every possible roll.
 type Policy interface {
 	Name() string
 	Peril(v *View) bool
 	Push(v *View) (push bool, track string)
 	Spend(v *View, buf []int) []int
+	Flashback(v *View) bool
 }
 
 // Spending is Policy with its extra successes spent as Order says; Policy
@@ -52,6 +55,9 @@ func (Never) Push(v *View) (bool, string) { return v.MustPush, v.PushTrack }
 // Spend keeps every extra success.
 func (Never) Spend(_ *View, buf []int) []int { return buf }
 
+// Flashback calls the flashback whenever it is offered.
+func (Never) Flashback(*View) bool { return true }
+
 // WhenFailed pushes every failed roll it can (on the natural harm track if
 // it has room), never risks peril and keeps its extra successes.
 type WhenFailed struct{}
@@ -69,6 +75,9 @@ func (WhenFailed) Push(v *View) (bool, string) {
 
 // Spend keeps every extra success.
 func (WhenFailed) Spend(_ *View, buf []int) []int { return buf }
+
+// Flashback calls the flashback whenever it is offered.
+func (WhenFailed) Flashback(*View) bool { return true }
 
 // Threshold pushes while the roll has fewer than Required+Extra successes
 // and the character's harm costs at most MaxPenalty dice, and accepts an
@@ -98,6 +107,9 @@ func (t Threshold) Push(v *View) (bool, string) {
 
 // Spend keeps every extra success.
 func (Threshold) Spend(_ *View, buf []int) []int { return buf }
+
+// Flashback calls the flashback whenever it is offered.
+func (Threshold) Flashback(*View) bool { return true }
 
 // policies are the shipped policies by scenario name.
 var policies = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{

@@ -210,14 +210,17 @@ func (rn *Runner) allowedFor(t *Test) uint64 {
 	return rn.c.allowedBy(rn.subjectOf(t))
 }
 
-// flashback begins the due flashback; a character who cannot act goes on
-// without it. The flashback test was checked when the runner was built,
-// and Step calls it with nothing in flight.
+// flashback offers p the due flashback and begins it if p calls it; a
+// character who cannot act goes on without it. The flashback test was
+// checked when the runner was built, and Step calls it with nothing in
+// flight.
 func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
 	fb := rn.fb
-	switch err := rn.begin(r, &fb, rn.sub, false, p); {
-	case errors.Is(err, ErrIncapacitated):
-	case err != nil:
+	call, err := rn.c.callsFlashback(&fb, rn.sub, p)
+	if err == nil && call {
+		err = rn.begin(r, &fb, rn.sub, false, p)
+	}
+	if err != nil && !errors.Is(err, ErrIncapacitated) {
 		return err
 	}
 	rn.Pursuit.FlashbackDue = false

@@ -55,7 +55,8 @@ type Scenario struct {
 	PerilOffered bool `json:"peril_offered"`
 	PerilHarm    int  `json:"peril_harm"`
 	// Flashback: after a failure that worsens the position, the character
-	// calls a flashback if one is left today — a test of the same Action at
+	// is offered a flashback if one is left today (the policy decides;
+	// the shipped ones call it) — a test of the same Action at
 	// FlashbackPosition ("" means Position) with difficulty
 	// FlashbackDifficulty (0: no roll), whose success adds dice to the next
 	// test. Its harm counts; a lost opportunity in the past is ignored
@@ -365,6 +366,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	}
 	nr := len(rl.HarmRows)
 	p, _ := s.policy()
+	fsub, _ := c.subjectOf(fb.Action)
 	start := c.State.playClone()
 	harm0 := harmCount(start)
 	encode := func(st *State, n *node) {
@@ -438,10 +440,18 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 				emit(q, st)
 				return
 			}
-			// The flashback after a worsening failure, every way it can go.
+			// The flashback after a worsening failure, if the policy calls
+			// it, every way it can go.
 			fc.State.copyPlay(st)
 			fmark := len(buf)
-			err := fc.outcomes(fb, false, p, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
+			call, err := fc.callsFlashback(&fb, fsub, p)
+			switch {
+			case err == nil && !call:
+				emit(q, st)
+				return
+			case err == nil:
+				err = fc.outcomes(fb, false, p, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
+			}
 			switch {
 			case errors.Is(err, ErrIncapacitated): // cannot call it: go on without
 				emit(q, st)
