@@ -269,12 +269,18 @@ func (c *game) start(at *Attempt, t *Test, s subject, pool *Pool, must, pushed b
 // harmTrackOf is the track the table's harm lands on for t (checked),
 // which rolls s: its HarmTrack, or s's natural track.
 func (c *game) harmTrackOf(t *Test, s subject) int {
-	if t.HarmTrack != "" {
-		i, _ := c.rules.TrackIndex(t.HarmTrack)
-		return i
+	switch {
+	case t.HarmTrack != "":
+		return c.rules.trackAt(t.HarmTrack)
+	case s.track < 0:
+		s, _ = c.subjectOf(t.Action)
 	}
 	return s.track
 }
+
+// unresolved stands for the subject of a test finished by hand: what it
+// rolls is resolved only if the table's harm needs its natural track.
+func unresolved() subject { return subject{act: -1, track: -1} }
 
 // CanPush reports why the roll in flight may not be pushed now with the
 // push's harm on the named track, or nil. It is the check Push makes, for
@@ -445,8 +451,7 @@ func (c *game) Finish() error {
 	if at.Test.Opposed {
 		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
 	}
-	s, _ := c.subjectOf(at.Test.Action)
-	c.finish(at, s)
+	c.finish(at, unresolved())
 	return nil
 }
 
@@ -468,8 +473,7 @@ func (c *game) FinishOpposed(opponent int, npc bool) error {
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
 	}
-	s, _ := c.subjectOf(at.Test.Action)
-	c.finishOpposed(at, s, opponent, npc)
+	c.finishOpposed(at, unresolved(), opponent, npc)
 	return nil
 }
 
