@@ -13,8 +13,8 @@ var sinkInt int
 // benchSetup is the benchmarks' character, roller, test (Prowl 2 +
 // Dexterity 2, Risky, normal difficulty, no harm at stake so the state stays
 // put) and attempt.
-func benchSetup(b *testing.B) (*Character, *dice.Roller, Test, *Attempt) {
-	c, err := NewCharacter(DefaultRules(), testSheet)
+func benchSetup(b *testing.B) (*State, *dice.Roller, Test, *Attempt) {
+	c, err := NewState(DefaultRules(), testSheet)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -29,8 +29,8 @@ func BenchmarkTest(b *testing.B) {
 	c, r, t, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Begin(r, t)
-		_ = c.Finish()
+		_ = eng.Begin(c, r, t)
+		_ = eng.Finish(c)
 		sinkInt += int(at.Outcome.Kind)
 	}
 }
@@ -41,10 +41,10 @@ func BenchmarkTestPush(b *testing.B) {
 	c, r, t, at := benchSetup(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = c.Begin(r, t)
-		_ = c.Push(r, "physical")
-		_ = c.Finish()
-		_ = c.Heal("physical", 1)
+		_ = eng.Begin(c, r, t)
+		_ = eng.Push(c, r, "physical")
+		_ = eng.Finish(c)
+		_ = eng.Heal(c, "physical", 1)
 		sinkInt += int(at.Outcome.Kind)
 	}
 }

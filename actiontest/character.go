@@ -2,7 +2,6 @@ package actiontest
 
 import (
 	"fmt"
-	"sort"
 )
 
 // Sheet is a character as a designer writes it: ratings by name. Missing
@@ -13,144 +12,30 @@ type Sheet struct {
 	Actions    map[string]int `json:"actions"`
 }
 
-// Character is a rated character under a set of Rules, with its State: the
-// package's engine. The steps (Begin, Retry, Push, Finish, FinishOpposed,
-// Spend) change the State; a refused step returns an error and leaves the
-// State and the dice.Roller exactly as they were. A Character copied by
-// value and given its own State (SetState) may play in another goroutine.
-type Character struct {
+// game is an Engine at work on one State for the length of a step (or a
+// Runner's pursuit): the rules are its methods. rules is &State.Rules.
+// table, when not nil, is the outcome table as the State's Director rules
+// it, worked out once by a Runner when its scenario is built; nil rules
+// each cell when a test is finished.
+type game struct {
+	State *State
 	rules *Rules
-	sheet Sheet
-	Name  string
-	attr  []int // rating by attribute index
-	act   []int // rating by action index
-	harm  []int // natural harm track of each attribute
-	// subjects resolves every name a test may roll — each Action and each
-	// Attribute — worked out once from the character's own rules.
-	subjects map[string]subject
-
-	allowed []uint64 // bit i of allowed[a]: Action a allows Effects[i]
-	// spendBuf holds a Spender's choices; an array, so that a copied
-	// Character has its own.
-	spendBuf [16]int
-	director Director
-	table    [][3]Outcome // the outcome table as the Director rules it
-	// seen is the View a Policy is shown, kept here so that showing it
-	// costs nothing; a copied Character has its own.
-	seen View
-	// spendSeen is the SpendView a Spender is shown, likewise.
-	spendSeen SpendView
-
-	// State is the character's harm, flashbacks and carried dice.
-	State State
-	// Sink, when non-nil, hears an Event for everything that happens; nil
-	// builds none.
-	Sink func(Event)
+	Sink  func(Event)
+	table [][3]Outcome
+	// pursuit is the Runner's pursuit the steps play in, shown to the
+	// policy; nil outside one.
+	pursuit *Pursuit
 }
 
-// NewCharacter checks the rules and the sheet (unknown names, ratings
-// outside 0..MaxRating) and returns a character with no harm. The character
-// keeps its own copies of rl and s.
-func NewCharacter(rl Rules, s Sheet) (*Character, error) {
-	if err := rl.Validate(); err != nil {
-		return nil, err
-	}
-	rl = rl.clone()
-	c := &Character{rules: &rl, sheet: s.clone(), Name: s.Name,
-		attr: make([]int, len(rl.Attributes)), act: make([]int, len(rl.Actions)),
-		harm: make([]int, len(rl.Attributes))}
-	for _, name := range sortedKeys(s.Attributes) {
-		i, err := rl.AttributeIndex(name)
-		if err != nil {
-			return nil, fmt.Errorf("sheet attributes: %w", err)
-		}
-		if v := s.Attributes[name]; v < 0 || v > rl.MaxRating {
-			return nil, fmt.Errorf("sheet attributes: %s rated %d, allowed 0..%d", name, v, rl.MaxRating)
-		}
-		c.attr[i] = s.Attributes[name]
-	}
-	for _, name := range sortedKeys(s.Actions) {
-		i, err := rl.ActionIndex(name)
-		if err != nil {
-			return nil, fmt.Errorf("sheet actions: %w", err)
-		}
-		if v := s.Actions[name]; v < 0 || v > rl.MaxRating {
-			return nil, fmt.Errorf("sheet actions: %s rated %d, allowed 0..%d", name, v, rl.MaxRating)
-		}
-		c.act[i] = s.Actions[name]
-	}
-	for i, a := range rl.Attributes {
-		c.harm[i], _ = rl.TrackIndex(a.Harm)
-	}
-	c.subjects = make(map[string]subject, len(rl.Actions)+len(rl.Attributes))
-	for _, name := range rl.actionNames() {
-		act, attr, _ := rl.Subject(name)
-		c.subjects[name] = subject{action: c.act[act], attribute: c.attr[attr], attr: attr, track: c.harm[attr]}
-	}
-	for i, a := range rl.Attributes {
-		c.subjects[a.Name] = subject{attribute: c.attr[i], attr: i, track: c.harm[i]}
-	}
-	c.allowed = allowedEffects(c.rules)
-	if err := c.SetDirector(nil); err != nil {
-		return nil, err
-	}
-	c.State = c.FreshState()
-	return c, nil
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// Rules returns the character's rules (a shared pointer: do not modify).
-func (c *Character) Rules() *Rules { return c.rules }
-
-// FreshState returns a state with no harm, no flashbacks used, no bonus.
-func (c *Character) FreshState() State {
-	s := State{Harm: make([]TrackHarm, len(c.rules.HarmTracks))}
-	for i, name := range c.rules.HarmTracks {
-		s.Harm[i] = TrackHarm{Track: name, Rows: make([]int, len(c.rules.HarmRows))}
-	}
-	return s
-}
-
-// SetState checks s whole against the rules (State.Check) and installs a
-// copy of it, sharing nothing with s or with the state it replaces (so a
-// copied Character given its own state plays apart from the original); on
-// error the state is unchanged.
-func (c *Character) SetState(s State) error {
-	if err := s.Check(c.rules); err != nil {
-		return err
-	}
-	c.State = s.Clone()
-	return nil
-}
-
-// setFrom overwrites the state with a copy of s.
-func (c *Character) setFrom(s *State) {
-	c.State.copyFrom(s)
-}
-
-// healed clears one harm from row of track t, which holds some.
-func (c *Character) healed(t, row int) {
-	c.State.Harm[t].Rows[row]--
-}
-
-// NewDay restores the day's flashbacks.
-func (c *Character) NewDay() {
-	c.State.FlashbacksUsed = 0
-	c.emit(Event{Kind: EvNewDay})
+// on returns the engine at work on s.
+func (e Engine) on(s *State) *game {
+	return &game{State: s, rules: &s.Rules, Sink: e.Sink}
 }
 
 // Rating returns the named Action's rating, its Attribute's rating, and the
 // Attribute's name; for an Attribute's name (a roll no Action covers), 0,
 // the Attribute's rating and its name.
-func (c *Character) Rating(action string) (act, attr int, attribute string, err error) {
+func (c *game) Rating(action string) (act, attr int, attribute string, err error) {
 	act, attr, a, err := c.ratings(action)
 	if err != nil {
 		return 0, 0, "", err
@@ -161,59 +46,72 @@ func (c *Character) Rating(action string) (act, attr int, attribute string, err 
 // ratings returns what a test of name rolls: the Action's rating (0 for a
 // roll of an Attribute alone), the Attribute's rating, and the Attribute's
 // index.
-func (c *Character) ratings(name string) (action, attribute, attr int, err error) {
+func (c *game) ratings(name string) (action, attribute, attr int, err error) {
 	s, err := c.subjectOf(name)
 	return s.action, s.attribute, s.attr, err
 }
 
-// subject is what a test of one name rolls: the Action's rating (0 for an
-// Attribute rolled alone), the Attribute's rating and index, and the harm
-// track it naturally risks.
-type subject struct{ action, attribute, attr, track int }
+// subject is what a test of one name rolls: the Action's index (-1 for
+// an Attribute rolled alone) and rating (0 then), the Attribute's rating
+// and index, and the harm track it naturally risks.
+type subject struct{ act, action, attribute, attr, track int }
 
-// subjectOf resolves the name a test rolls.
-func (c *Character) subjectOf(name string) (subject, error) {
-	s, ok := c.subjects[name]
-	if !ok {
-		_, _, err := c.rules.Subject(name)
+// subjectOf resolves the name a test rolls, from the rules and the sheet
+// (a name the sheet leaves out rates 0).
+func (c *game) subjectOf(name string) (subject, error) {
+	rl, sh := c.rules, &c.State.Sheet
+	act := rl.actionAt(name)
+	attr := -1
+	if act >= 0 {
+		attr = rl.attributeAt(rl.Actions[act].Attribute)
+	} else {
+		attr = rl.attributeAt(name)
+	}
+	if attr < 0 {
+		_, _, err := rl.Subject(name)
 		return subject{}, err
+	}
+	a := &rl.Attributes[attr]
+	s := subject{act: act, attribute: sh.Attributes[a.Name], attr: attr, track: rl.trackAt(a.Harm)}
+	if act >= 0 {
+		s.action = sh.Actions[name]
 	}
 	return s, nil
 }
 
 // NaturalTrack returns the harm track an Action (or an Attribute rolled
 // alone) naturally risks.
-func (c *Character) NaturalTrack(action string) (string, error) {
-	_, _, a, err := c.ratings(action)
+func (c *game) NaturalTrack(action string) (string, error) {
+	s, err := c.subjectOf(action)
 	if err != nil {
 		return "", err
 	}
-	return c.rules.HarmTracks[c.harm[a]], nil
+	return c.rules.HarmTracks[s.track], nil
 }
 
 // naturalTrack is the track test t (checked) naturally risks.
-func (c *Character) naturalTrack(t *Test) int {
+func (c *game) naturalTrack(t *Test) int {
 	s, _ := c.subjectOf(t.Action)
 	return s.track
 }
 
 // Penalty returns the dice the character's harm costs: each filled slot
 // costs its row's Penalty.
-func (c *Character) Penalty() int {
+func (c *game) Penalty() int {
 	pen, _ := c.harmLoad()
 	return pen
 }
 
 // Incapacitated reports whether a filled incapacitating row (Severe harm)
 // stops the character acting unless helped or pushing.
-func (c *Character) Incapacitated() bool {
+func (c *game) Incapacitated() bool {
 	_, incap := c.harmLoad()
 	return incap
 }
 
 // harmLoad is what the harm held costs: the dice, and whether it stops
 // the character acting unless helped or pushing.
-func (c *Character) harmLoad() (penalty int, incapacitated bool) {
+func (c *game) harmLoad() (penalty int, incapacitated bool) {
 	for _, h := range c.State.Harm {
 		for i, n := range h.Rows {
 			if i < len(c.rules.HarmRows) && n > 0 {
@@ -229,9 +127,9 @@ func (c *Character) harmLoad() (penalty int, incapacitated bool) {
 // the rules' PushSpace reading: under "track", a free slot in its row or
 // any row above (the harm would not overflow the track); under
 // "bottom_row", a free slot in its own row.
-func (c *Character) HasSpace(track string) bool {
+func (c *game) HasSpace(track string) bool {
 	t, err := c.rules.TrackIndex(track)
-	return err == nil && hasSpace(c.rules, &c.State, t)
+	return err == nil && hasSpace(c.rules, c.State, t)
 }
 
 func hasSpace(rl *Rules, s *State, t int) bool {
@@ -256,12 +154,12 @@ func hasSpace(rl *Rules, s *State, t int) bool {
 
 // pushTrack returns the natural track if it has space, else the first track
 // with space, else -1.
-func (c *Character) pushTrack(natural int) int {
-	if hasSpace(c.rules, &c.State, natural) {
+func (c *game) pushTrack(natural int) int {
+	if hasSpace(c.rules, c.State, natural) {
 		return natural
 	}
 	for t := range c.State.Harm {
-		if hasSpace(c.rules, &c.State, t) {
+		if hasSpace(c.rules, c.State, t) {
 			return t
 		}
 	}
@@ -271,7 +169,7 @@ func (c *Character) pushTrack(natural int) int {
 // TakeHarm marks harm of the given level on the named track: a full row passes it up
 // a row, and harm past the top row is a critical injury. It returns the row
 // filled (-1 for a critical injury).
-func (c *Character) TakeHarm(level int, track string) (row int, err error) {
+func (c *game) TakeHarm(level int, track string) (row int, err error) {
 	if level < 1 || level > len(c.rules.HarmRows) {
 		return 0, fmt.Errorf("actiontest: harm level %d, allowed 1..%d", level, len(c.rules.HarmRows))
 	}
@@ -282,7 +180,7 @@ func (c *Character) TakeHarm(level int, track string) (row int, err error) {
 	return c.takeHarm(level, t), nil
 }
 
-func (c *Character) takeHarm(level, t int) int {
+func (c *game) takeHarm(level, t int) int {
 	row := c.addHarm(level, t)
 	if c.Sink != nil {
 		e := Event{Kind: EvHarm, Track: c.rules.HarmTracks[t], Level: level, Critical: row < 0}
@@ -297,7 +195,7 @@ func (c *Character) takeHarm(level, t int) int {
 // addHarm marks the harm in the lowest row from level up with a free slot
 // and returns the row, or counts a critical injury and returns -1 ("Harm":
 // a full row passes harm up; past the top row it is a critical injury).
-func (c *Character) addHarm(level, t int) int {
+func (c *game) addHarm(level, t int) int {
 	rows := c.State.Harm[t].Rows
 	for i := level - 1; i < len(rows); i++ {
 		if rows[i] < c.rules.HarmRows[i].Slots {
@@ -311,7 +209,7 @@ func (c *Character) addHarm(level, t int) int {
 
 // Heal clears one harm of the given level (1: the bottom row) on the named track (the Director may let a
 // surge of confidence heal a harm).
-func (c *Character) Heal(track string, level int) error {
+func (c *game) Heal(track string, level int) error {
 	t, err := c.rules.TrackIndex(track)
 	if err != nil {
 		return err
@@ -326,7 +224,18 @@ func (c *Character) Heal(track string, level int) error {
 	return nil
 }
 
-func (c *Character) emit(e Event) {
+// healed clears one harm from row of track t, which holds some.
+func (c *game) healed(t, row int) {
+	c.State.Harm[t].Rows[row]--
+}
+
+// NewDay restores the day's flashbacks.
+func (c *game) NewDay() {
+	c.State.FlashbacksUsed = 0
+	c.emit(Event{Kind: EvNewDay})
+}
+
+func (c *game) emit(e Event) {
 	if c.Sink != nil {
 		c.Sink(e)
 	}

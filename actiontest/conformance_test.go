@@ -11,7 +11,7 @@ import (
 )
 
 // conformance hands the built-in rooftop chase to the conformance kit: a
-// game is a pursuit played a step at a time by a Runner, saved as a
+// confGame is a pursuit played a step at a time by a Runner, saved as a
 // SavedGame.
 type conformance struct{ s Scenario }
 
@@ -22,7 +22,7 @@ func (m conformance) NewGame(*dice.Roller) (simtest.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newGame(rn), nil
+	return newConfGame(rn), nil
 }
 
 func (m conformance) Restore(state []byte) (simtest.Game, error) {
@@ -34,27 +34,27 @@ func (m conformance) Restore(state []byte) (simtest.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newGame(rn), nil
+	return newConfGame(rn), nil
 }
 
-// game is a Runner whose steps report their events.
-type game struct {
+// confGame is a Runner whose steps report their events.
+type confGame struct {
 	rn  *Runner
 	evs []Event
 }
 
-func newGame(rn *Runner) *game {
-	g := &game{rn: rn}
-	rn.Character().Sink = func(e Event) {
+func newConfGame(rn *Runner) *confGame {
+	g := &confGame{rn: rn}
+	rn.SetSink(func(e Event) {
 		e.Dice = append([]int(nil), e.Dice...)
 		g.evs = append(g.evs, e)
-	}
+	})
 	return g
 }
 
-func (g *game) Done() bool { return g.rn.Done() }
+func (g *confGame) Done() bool { return g.rn.Done() }
 
-func (g *game) Step(r *dice.Roller) ([]any, error) {
+func (g *confGame) Step(r *dice.Roller) ([]any, error) {
 	g.evs = g.evs[:0]
 	err := g.rn.Step(r, nil)
 	return simtest.Events(g.evs), err
@@ -62,13 +62,16 @@ func (g *game) Step(r *dice.Roller) ([]any, error) {
 
 // StepIllegal answers a push question with a track that does not exist,
 // or declines a push the roll needs.
-func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
-	c := g.rn.Character()
-	at := c.inFlight()
-	if at == nil || g.rn.Done() {
+func (g *confGame) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
+	c := g.rn.State()
+	v, ok := c.View()
+	if !ok || g.rn.Done() {
 		return false, nil
 	}
-	v := c.view(at)
+	at := &c.Attempt
+	if c.Flashback.Stage == Rolled {
+		at = &c.Flashback
+	}
 	var p Policy
 	switch {
 	case v.PushTrack != "" && chaos.IntN(2) == 0:
@@ -84,21 +87,25 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 	return true, g.rn.Step(r, p)
 }
 
-func (g *game) Save() ([]byte, error) { return json.Marshal(g.rn.Save()) }
+func (g *confGame) Save() ([]byte, error) { return json.Marshal(g.rn.Save()) }
 
 // pushOn always pushes, on the named track.
 type pushOn struct{ track string }
 
-func (pushOn) Name() string                { return "push_on" }
-func (pushOn) Peril(*View) bool            { return false }
-func (p pushOn) Push(*View) (bool, string) { return true, p.track }
+func (pushOn) Name() string                 { return "push_on" }
+func (pushOn) Peril(*View) bool             { return false }
+func (p pushOn) Push(*View) (bool, string)  { return true, p.track }
+func (pushOn) Spend(_ *View, b []int) []int { return b }
+func (pushOn) Flashback(*View) bool         { return true }
 
 // declines never pushes, not even a roll that must be pushed.
 type declines struct{}
 
-func (declines) Name() string              { return "declines" }
-func (declines) Peril(*View) bool          { return false }
-func (declines) Push(*View) (bool, string) { return false, "" }
+func (declines) Name() string                 { return "declines" }
+func (declines) Peril(*View) bool             { return false }
+func (declines) Push(*View) (bool, string)    { return false, "" }
+func (declines) Spend(_ *View, b []int) []int { return b }
+func (declines) Flashback(*View) bool         { return true }
 
 func TestConformance(t *testing.T) {
 	if err := simtest.TestMechanic(conformance{DefaultScenario()}, simtest.Options{}); err != nil {

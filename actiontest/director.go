@@ -28,12 +28,16 @@ type Ruling struct {
 
 // Director makes the Director's choice where the outcome table leaves one
 // ("Types of Consequences": the Director picks a complication, a lost
-// opportunity, a worse position or harm, and how bad). A Director must be
-// deterministic in its view, which it must not change: a character asks it once per table cell when
-// the Director is set (Character.SetDirector) and plays from the answers,
-// so it costs nothing per test. A worse position asked for by
-// Test.Escalate still replaces a failure's consequences whatever the
-// Director ruled.
+// opportunity, a worse position or harm, and how bad). It is the other
+// role at the table, beside the player's Policy: the player chooses
+// whether to risk peril, push and spend, the Director rules on what a roll
+// costs. A State names its Director (State.Director) among the shipped
+// ones (DirectorByName), so that a saved game keeps it; a step asks it
+// for the one cell a finished roll reads (a Runner asks it once per cell
+// when its scenario is built). A Director must be deterministic in its
+// view, which it must not change, and must not change the table's
+// consequences it is shown. A worse position asked for by Test.Escalate
+// still replaces a failure's consequences whatever the Director ruled.
 type Director interface {
 	Name() string
 	Rule(v *DirectorView) Ruling
@@ -46,9 +50,10 @@ type TableDirector struct{}
 // Name returns "table".
 func (TableDirector) Name() string { return "table" }
 
-// Rule returns the table's cell.
+// Rule returns the table's cell. Its consequences are the table's own
+// (clipped, so that a Director building on them appends to a copy).
 func (TableDirector) Rule(v *DirectorView) Ruling {
-	return Ruling{Severity: v.Table.Severity, Consequences: slices.Clone(v.Table.Consequences)}
+	return Ruling{Severity: v.Table.Severity, Consequences: slices.Clip(v.Table.Consequences)}
 }
 
 // HarshDirector deals harm whenever a cell has consequences at all: a cell
@@ -85,7 +90,7 @@ func (GentleDirector) Name() string { return "gentle" }
 func (GentleDirector) Rule(v *DirectorView) Ruling {
 	r := TableDirector{}.Rule(v)
 	serious, dropped := false, false
-	out := r.Consequences[:0]
+	var out []Consequence // r's consequences are the table's: build anew
 	for _, q := range r.Consequences {
 		if q.Kind == Harm {
 			dropped = true
@@ -144,33 +149,57 @@ func DirectorByName(name string) (Director, error) {
 // Directors returns the shipped Directors' names, sorted.
 func Directors() []string { return directors.Names() }
 
-// Director returns the character's Director.
-func (c *Character) Director() Director { return c.director }
+// ruling is the Director d's ruling on the cell of position i and band b
+// of the rules' outcome table, shown to d in v: the cell with d's
+// severity and consequences.
+func ruling(rl *Rules, d Director, i int, b Band, v *DirectorView) Outcome {
+	cell := rl.Table[i].Cell(b)
+	o := *cell
+	*v = DirectorView{Position: rl.Table[i].Position, Band: b, Table: cell, Rules: rl}
+	r := d.Rule(v)
+	o.Severity, o.Consequences = r.Severity, r.Consequences
+	return o
+}
 
-// SetDirector asks d for its ruling on every cell of the outcome table and
-// plays every later test from those rulings (nil: TableDirector). A ruling
-// the rules cannot carry out (an unknown consequence kind, a harm level
-// outside the rows) is an error and the Director is not changed.
-func (c *Character) SetDirector(d Director) error {
-	if d == nil {
-		d = TableDirector{}
-	}
-	rl := c.rules
+// ruledTable asks d for its ruling on every cell of the outcome table. A
+// ruling the rules cannot carry out (an unknown consequence kind, a harm
+// level outside the rows) is an error.
+func ruledTable(rl *Rules, d Director) ([][3]Outcome, error) {
 	table := make([][3]Outcome, len(rl.Table))
+	var v DirectorView
 	for i := range rl.Table {
 		for b := BandMultiple; b <= BandFailure; b++ {
-			cell := rl.Table[i].Cell(b)
-			o := *cell
-			v := DirectorView{Position: rl.Table[i].Position, Band: b, Table: cell, Rules: rl}
-			r := d.Rule(&v)
-			o.Severity, o.Consequences = r.Severity, r.Consequences
+			o := ruling(rl, d, i, b, &v)
 			if err := checkOutcome(rl, &o); err != nil {
-				return fmt.Errorf("actiontest: director %s on %s %s: %w", d.Name(), rl.Positions[i], Band(b), err)
+				return nil, fmt.Errorf("actiontest: director %s on %s %s: %w", d.Name(), rl.Positions[i], Band(b), err)
 			}
+			o.Consequences = slices.Clone(o.Consequences)
 			table[i][b] = o
 		}
 	}
-	c.director = d
-	c.table = table
-	return nil
+	return table, nil
+}
+
+// checkDirector says whether the state's Director is a shipped one whose
+// ruling on every cell the rules can carry out.
+func (s *State) checkDirector() error {
+	d, err := DirectorByName(s.Director)
+	if err != nil {
+		return err
+	}
+	_, err = ruledTable(&s.Rules, d)
+	return err
+}
+
+// cell is the outcome of band b at position index pos, as the state's
+// Director rules it: from the table a Runner worked out when its scenario
+// was built, or asked of the Director now (into the state's lent
+// record).
+func (c *game) cell(pos int, b Band) *Outcome {
+	if c.table != nil {
+		return &c.table[pos][b]
+	}
+	d, _ := DirectorByName(c.State.Director)
+	c.State.ruled = ruling(c.rules, d, pos, b, &c.State.dv)
+	return &c.State.ruled
 }

@@ -43,15 +43,13 @@ func TestDirectors(t *testing.T) {
 		{TableDirector{}, Desperate, []int{5, 2, 1, 1}, false, want{[]Consequence{{Kind: Complication, Serious: true}, {Kind: Harm, Level: 3}, {Kind: LostOpportunity}}, harmOf([3]int{0, 0, 1}, [3]int{})}},
 	} {
 		c := newChar(t, DefaultRules())
-		if err := c.SetDirector(tc.director); err != nil {
-			t.Fatal(err)
-		}
-		at := &c.State.Attempt
+		c.Director = tc.director.Name()
+		at := &c.Attempt
 		tst := Test{Action: "Prowl", Position: tc.pos, Difficulty: 1, NoHarm: tc.noHarm}
-		if err := c.Play(dice.Scripted(tc.faces...), tst, Never{}); err != nil {
+		if err := eng.Play(c, dice.Scripted(tc.faces...), tst, Never{}); err != nil {
 			t.Fatal(err)
 		}
-		got := want{at.Outcome.Consequences, c.State.Harm}
+		got := want{at.Outcome.Consequences, c.Harm}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
 			t.Errorf("%s at position %s, %v (-want +got):\n%s", tc.director.Name(), tc.pos, tc.faces, d)
 		}
@@ -62,7 +60,7 @@ func TestDirectors(t *testing.T) {
 }
 
 // The Director never changes who succeeded, the kind or the carried dice,
-// and the rules' own table is left alone.
+// and the rules' own table is left alone, however many tests it rules on.
 func TestDirectorKeepsTheTable(t *testing.T) {
 	rl := DefaultRules()
 	for _, name := range Directors() {
@@ -70,22 +68,31 @@ func TestDirectorKeepsTheTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if d.Name() != name {
+			t.Errorf("director %q reports %q", name, d.Name())
+		}
 		c := newChar(t, rl)
-		if err := c.SetDirector(d); err != nil {
+		c.Director = name
+		table, err := ruledTable(&c.Rules, d)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Director().Name() != name {
-			t.Errorf("director %q reports %q", name, c.Director().Name())
+		r := dice.NewSeeded(5)
+		for i := range 60 {
+			tst := Test{Action: "Persuade", Position: Position(rl.Positions[i%3]), Difficulty: 1 + i%2, NoHarm: true}
+			if err := eng.Play(c, r, tst, Never{}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for i := range rl.Table {
 			for b := BandMultiple; b <= BandFailure; b++ {
-				o, p := c.table[i][b], *rl.Table[i].Cell(b)
+				o, p := table[i][b], *rl.Table[i].Cell(b)
 				if o.Kind != p.Kind || o.Succeeded != p.Succeeded || o.NextBonus != p.NextBonus {
 					t.Errorf("%s changed cell %d/%d: %+v from %+v", name, i, b, o, p)
 				}
 			}
 		}
-		if d := cmp.Diff(DefaultRules().Table, c.Rules().Table); d != "" {
+		if d := cmp.Diff(DefaultRules().Table, c.Rules.Table); d != "" {
 			t.Errorf("%s changed the rules' table:\n%s", name, d)
 		}
 	}
@@ -100,16 +107,17 @@ func (badDirector) Rule(*DirectorView) Ruling {
 }
 
 func TestBadDirector(t *testing.T) {
-	c := newChar(t, DefaultRules())
-	err := c.SetDirector(badDirector{})
-	if err == nil || !strings.Contains(err.Error(), "harm level 9") {
-		t.Fatalf("SetDirector(bad) = %v, want an error about harm level 9", err)
-	}
-	if c.Director().Name() != "table" {
-		t.Errorf("a rejected director was installed: %s", c.Director().Name())
+	rl := DefaultRules()
+	if _, err := ruledTable(&rl, badDirector{}); err == nil || !strings.Contains(err.Error(), "harm level 9") {
+		t.Fatalf("ruling with a bad director = %v, want an error about harm level 9", err)
 	}
 	if _, err := DirectorByName("cruel"); err == nil || !strings.Contains(err.Error(), `"gentle", "harsh", "table"`) {
 		t.Errorf("DirectorByName(cruel) = %v, want the allowed names", err)
+	}
+	c := newChar(t, rl)
+	c.Director = "cruel"
+	if err := c.Check(); err == nil || !strings.Contains(err.Error(), `"gentle", "harsh", "table"`) {
+		t.Errorf("a state ruled by an unknown director: Check = %v, want the allowed names", err)
 	}
 }
 

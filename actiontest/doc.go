@@ -63,42 +63,54 @@
 //
 // # Playing a test
 //
-// A [Character] holds the ratings, its rules and its [State]: harm,
-// flashbacks used, carried dice, and the roll in flight with what it
-// recorded ([State.Attempt] for the action's roll, [State.Flashback] for a
-// flashback's). The steps play on that state, each checking everything
-// before it changes anything, so a refused step changes neither the state
-// nor the [dice.Roller]:
+// A [State] is a character in play as one saveable value: the rules, the
+// sheet (ratings by name), the Director ruling on the outcome table (by
+// name), harm, flashbacks used, carried dice, and the roll in flight with
+// what it recorded ([State.Attempt] for the action's roll,
+// [State.Flashback] for a flashback's). [NewState] makes one; [State.Save]
+// writes it as JSON and [Restore] reads it back, checking it whole
+// ([State.Check]) before any step reads it. An [Engine] — nothing but a
+// Sink, so the zero Engine is ready and copies run apart — takes the
+// steps on a *State, each checking everything before it changes anything,
+// so a refused step changes neither the state nor the [dice.Roller]:
 //
-//   - [Character.Begin] rolls a test (a roll already in flight must be
+//   - [Engine.Begin] rolls a test (a roll already in flight must be
 //     finished first: beginning again would be a free re-roll);
-//   - [Character.Push] pushes the roll in flight, its harm on a named track;
-//   - [Character.Finish] reads the table and applies it;
-//   - [Character.Retry] re-rolls the action at the worse position its
+//   - [Engine.Push] pushes the roll in flight, its harm on a named track;
+//   - [Engine.Finish] reads the table and applies it;
+//   - [Engine.Retry] re-rolls the action at the worse position its
 //     outcome asked for;
-//   - [Character.FinishOpposed] reads an opposed roll against the
+//   - [Engine.FinishOpposed] reads an opposed roll against the
 //     opponent's successes;
-//   - [Character.Spend] and [Character.SpendWith] buy effects with extra
-//     successes ([Rules.Effects]; [SpenderByName]).
+//   - [Engine.Spend] and [Engine.SpendWith] buy effects with extra
+//     successes ([Rules.Effects]).
 //
-// [Character.CanBegin], [Character.CanRetry], [Character.CanPush] and
-// [Character.PushTrack] answer what may be done now, from the same checks.
-// [Character.Play] runs a whole action, retries included, through the same
-// steps with a [Policy] making the choices; its methods see a read-only
-// [View], and the shipped ones are found by [PolicyByName] and
-// [PolicyNames]. A [Director] rules on the consequences the table leaves
-// open ([DirectorByName]: "table", "harsh", "gentle").
+// [State.CanBegin], [State.CanRetry], [State.CanPush] and
+// [State.PushTrack] answer what may be done now, from the same checks.
+// [Engine.Play] runs a whole action, retries included, through the same
+// steps with a [Policy] making the player's choices — risk peril, push,
+// spend, and (in a scenario) call the flashback — each shown a read-only
+// [View]; the shipped policies are
+// found by [PolicyByName] and [PolicyNames], and [Spending] gives one a
+// way of spending ([SpendOrderByName]).
 //
-// A character saves as one value, [Saved] — rules, sheet, Director and
-// state — and [Restore] checks it whole ([State.Check]) before any step
-// reads it. Saved values name what they refer to, as the rules name it: a
+// The Director is the other role at the table, and stays its own
+// interface, [Director], rather than a fourth method of Policy: the
+// player's choices are made during a test by whoever plays the character,
+// while the Director rules once per cell of the outcome table on what a
+// roll costs, whoever plays. A state names its Director among the shipped
+// ones ([DirectorByName]: "table", "harsh", "gentle") so that a saved game
+// keeps it.
+//
+// Saved values name what they refer to, as the rules name it: a
 // [Position] is the name of one of Rules.Positions ("" the default), harm
 // sits on named tracks ([TrackHarm]) in named rows, each row of the
 // outcome table names its position and its columns, and outcome kinds,
 // bands, stages, effects and metrics write as names. The numbers left are
 // counts, dice faces and harm levels (Level 1 harm is the text's own
-// word); an unknown name is refused with the names allowed. A Sink, a func([Event]), hears every roll, push, harm and
-// outcome; a nil Sink builds no event. Events write as JSON and read back.
+// word); an unknown name is refused with the names allowed. A Sink, a
+// func([Event]), hears every roll, push, harm and outcome; a nil Sink
+// builds no event. Events write as JSON and read back.
 //
 // There is one rules engine: a simulated trial, the exact odds and a test
 // played by hand go through these steps, and every die is rolled by the
@@ -111,7 +123,7 @@
 // and re-rolls the other n-s dice with two more, so the final count is s
 // plus a fresh Binomial(n-s+2, 1/6); summing over the first roll, with the
 // policy deciding for each s whether to push, gives the exact distribution
-// ([Rules.SuccessDist]). [Character.Chances] and [Rules.Odds] read it
+// ([Rules.SuccessDist]). [State.Chances] and [Rules.Odds] read it
 // through the outcome table by walking the same steps a real test takes,
 // and [Rules.OpposedOdds] compares two binomials.
 //
@@ -126,4 +138,23 @@
 // allocating; [Runner.Save] and [RestoreGame] save and restore a pursuit
 // in play, checked whole. [Scenario.Exact] solves the pursuit as an
 // absorbing Markov chain.
+//
+// # Optimal play
+//
+// [Scenario.Optimal] solves the pursuit as a decision process: in every
+// situation where the character chooses — take the Risk Peril deal
+// offered before a roll, push a roll (the action's or a flashback's) and
+// onto which track, call the day's flashback when the scenario offers it
+// or keep it for a later failure — it finds the choice that makes a goal
+// (some of the Categories) most likely, or least likely, and returns the
+// odds with a [Policy] that plays the plan in a Runner. The process is
+// built by playing the Runner's own steps from every situation, with
+// every answer the legal-choice queries allow and every count of
+// successes the dice can show. Extra successes are spent as the scenario
+// says. [Scenario.Solve] sets the best play beside the worst and each
+// shipped policy's exact odds: the gap between best and worst is how much
+// decisions matter. In the rooftop chase the thief reaches the clock with
+// chance 0.781 playing best and 0.163 playing worst (the shipped policies
+// lie between, 0.441 to 0.627); the decision with most riding on it is to
+// decline the Risk Peril deal before the first Risky test.
 package actiontest

@@ -96,38 +96,17 @@ func checkEffects(rl *Rules) error {
 	return nil
 }
 
-// allowedEffects returns, for each Action, the bit set of the effects it
-// allows.
-func allowedEffects(rl *Rules) []uint64 {
-	out := make([]uint64, len(rl.Actions))
-	for i, e := range rl.Effects {
-		for a, x := range rl.Actions {
-			if len(e.Actions) == 0 || containsName(e.Actions, x.Name) {
-				out[a] |= 1 << i
-			}
+// allowedBy returns the bit set of the effects a test rolling s allows:
+// those that name no Actions, and, for an Action, those that name it (an
+// Attribute rolled alone allows only the first).
+func (c *game) allowedBy(s subject) uint64 {
+	var out uint64
+	for i, e := range c.rules.Effects {
+		if len(e.Actions) == 0 || (s.act >= 0 && containsName(e.Actions, c.rules.Actions[s.act].Name)) {
+			out |= 1 << i
 		}
 	}
 	return out
-}
-
-// allowedFor returns the bit set of the effects a test of name allows: its
-// Action's, or, for an Attribute rolled alone, the effects every Action
-// allows (those that name no Actions).
-func (c *Character) allowedFor(name string) (uint64, error) {
-	act, _, err := c.rules.Subject(name)
-	if err != nil {
-		return 0, err
-	}
-	if act >= 0 {
-		return c.allowed[act], nil
-	}
-	var all uint64
-	for i, e := range c.rules.Effects {
-		if len(e.Actions) == 0 {
-			all |= 1 << i
-		}
-	}
-	return all, nil
 }
 
 func containsName(names []string, n string) bool {
@@ -137,6 +116,16 @@ func containsName(names []string, n string) bool {
 		}
 	}
 	return false
+}
+
+// effectAt returns the index of the named effect, -1 if none.
+func (rl *Rules) effectAt(name string) int {
+	for i, e := range rl.Effects {
+		if e.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // EffectIndex returns the index of the named effect, or an error listing
@@ -177,7 +166,7 @@ var (
 // at's Action, and a heal needs a harm to clear. Each effect is recorded in
 // at.Bought and, with a Sink, as an EvEffect event. On error nothing
 // changes.
-func (c *Character) Spend(names ...string) error {
+func (c *game) Spend(names ...string) error {
 	var buf [8]int
 	idx := buf[:0]
 	for _, n := range names {
@@ -187,12 +176,21 @@ func (c *Character) Spend(names ...string) error {
 		}
 		idx = append(idx, i)
 	}
-	return c.spend(&c.State.Attempt, idx)
+	at := &c.State.Attempt
+	if at.Stage != Finished {
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+	}
+	s, err := c.subjectOf(at.Test.Action)
+	if err != nil {
+		return err
+	}
+	return c.spend(at, idx, s)
 }
 
-// spend is Spend by effect index.
-func (c *Character) spend(at *Attempt, idx []int) error {
-	if err := c.canSpend(at, idx); err != nil {
+// spend is Spend by effect index, on finished attempt at, whose test
+// rolls s.
+func (c *game) spend(at *Attempt, idx []int, s subject) error {
+	if err := c.canSpend(at, idx, c.allowedBy(s)); err != nil {
 		return err
 	}
 	for _, i := range idx {
@@ -201,16 +199,10 @@ func (c *Character) spend(at *Attempt, idx []int) error {
 	return nil
 }
 
-// canSpend says why at cannot buy the effects idx, or nil.
-func (c *Character) canSpend(at *Attempt, idx []int) error {
+// canSpend says why finished attempt at, whose Action allows the
+// effects allowed, cannot buy the effects idx, or nil.
+func (c *game) canSpend(at *Attempt, idx []int, allowed uint64) error {
 	rl := c.rules
-	if at.Stage != Finished {
-		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
-	}
-	allowed, err := c.allowedFor(at.Test.Action)
-	if err != nil {
-		return err
-	}
 	cost, heals := 0, 0
 	for _, i := range idx {
 		if i < 0 || i >= len(rl.Effects) {
@@ -228,8 +220,8 @@ func (c *Character) canSpend(at *Attempt, idx []int) error {
 	if left := at.Extra - at.Spent; cost > left {
 		return fmt.Errorf("%w: the effects cost %d, %d of %d extra successes are left", ErrExtra, cost, left, at.Extra)
 	}
-	if heals > 0 && heals > harmHeld(&c.State) {
-		return fmt.Errorf("%w: %d heals bought, %d harms held", ErrNoHarm, heals, harmHeld(&c.State))
+	if heals > 0 && heals > harmHeld(c.State) {
+		return fmt.Errorf("%w: %d heals bought, %d harms held", ErrNoHarm, heals, harmHeld(c.State))
 	}
 	return nil
 }
@@ -246,7 +238,7 @@ func harmHeld(s *State) int {
 }
 
 // buy applies effect i, checked, to the state and records it on at.
-func (c *Character) buy(at *Attempt, i int) {
+func (c *game) buy(at *Attempt, i int) {
 	rl := c.rules
 	e := &rl.Effects[i]
 	at.Spent += e.Cost
@@ -271,7 +263,7 @@ func (c *Character) buy(at *Attempt, i int) {
 // lowestHarm returns the lowest row holding harm, on the natural track if
 // it has harm in that row, else the first track that does. The state must
 // hold some harm.
-func (c *Character) lowestHarm(natural int) (track, row int) {
+func (c *game) lowestHarm(natural int) (track, row int) {
 	for row := range c.rules.HarmRows {
 		if c.State.Harm[natural].Rows[row] > 0 {
 			return natural, row
@@ -285,60 +277,24 @@ func (c *Character) lowestHarm(natural int) (track, row int) {
 	return -1, -1
 }
 
-// SpendView is what a Spender sees when it decides how to spend extra
-// successes.
-type SpendView struct {
-	// Extra is the extra successes left to spend.
-	Extra int
-	// Allowed has bit i set when the Action allows Rules.Effects[i].
-	Allowed uint64
-	// Harm is how many harms the character holds (what heals can clear).
-	Harm int
-	// Succeeded says whether the test got what it was after.
-	Succeeded bool
-	// Rules are the rules in force (read-only).
-	Rules *Rules
-}
-
-// Spender decides how a character spends extra successes — the Director
-// having the final say, a Spender stands for the table's agreement. It
-// appends the indices of the effects to buy (into Rules.Effects) to buf.
-// It must be deterministic in its view, which it must not change.
-type Spender interface {
-	Name() string
-	Spend(v *SpendView, buf []int) []int
-}
-
-// SpendNone keeps every extra success (the extras only count toward a
-// scenario's progress).
-type SpendNone struct{}
-
-// Name returns "none".
-func (SpendNone) Name() string { return "none" }
-
-// Spend buys nothing.
-func (SpendNone) Spend(_ *SpendView, buf []int) []int { return buf }
-
-// SpendInOrder spends extra successes one effect at a time, each time on
-// the first effect of Order (effect names) that the Action allows, that is
-// affordable and that would do something (a heal needs harm to clear),
-// until none fits.
-type SpendInOrder struct {
+// SpendOrder is a way of spending extra successes: one effect at a time,
+// each time on the first effect of Order (effect names) that the Action
+// allows, that is affordable and that would do something (a heal needs
+// harm to clear), until none fits. An empty Order spends nothing. A
+// Policy spends so by carrying one (see Spending).
+type SpendOrder struct {
 	Label string
 	Order []string
 }
 
-// Name returns the label.
-func (s SpendInOrder) Name() string { return s.Label }
-
-// Spend picks effects in order of preference.
-func (s SpendInOrder) Spend(v *SpendView, buf []int) []int {
+// Choose appends the effects to buy, by index into Rules.Effects, to buf.
+func (s SpendOrder) Choose(v *View, buf []int) []int {
 	left, harm := v.Extra, v.Harm
 	for left > 0 {
 		picked := false
 		for _, name := range s.Order {
-			i, err := v.Rules.EffectIndex(name)
-			if err != nil || v.Allowed&(1<<i) == 0 {
+			i := v.Rules.effectAt(name)
+			if i < 0 || v.Allowed&(1<<i) == 0 {
 				continue
 			}
 			e := &v.Rules.Effects[i]
@@ -360,36 +316,48 @@ func (s SpendInOrder) Spend(v *SpendView, buf []int) []int {
 	return buf
 }
 
-// spenders are the shipped Spenders by name.
-var spenders = named.Registry[Spender]{Kind: "spender", Make: map[string]func() Spender{
-	"none": func() Spender { return SpendNone{} },
+// spendOrders are the shipped ways of spending by name.
+var spendOrders = named.Registry[SpendOrder]{Kind: "spending", Make: map[string]func() SpendOrder{
+	// none: keep every extra success (the extras only count toward a
+	// scenario's progress).
+	"none": func() SpendOrder { return SpendOrder{Label: "none"} },
 	// heal_first: heal harm while any is held, then carry dice.
-	"heal_first": func() Spender {
-		return SpendInOrder{Label: "heal_first", Order: []string{"heal_harm", "bonus_die"}}
+	"heal_first": func() SpendOrder {
+		return SpendOrder{Label: "heal_first", Order: []string{"heal_harm", "bonus_die"}}
 	},
 	// bonus_dice: every extra success becomes a die on the next roll.
-	"bonus_dice": func() Spender { return SpendInOrder{Label: "bonus_dice", Order: []string{"bonus_die"}} },
+	"bonus_dice": func() SpendOrder { return SpendOrder{Label: "bonus_dice", Order: []string{"bonus_die"}} },
 }}
 
-// SpenderByName returns a shipped Spender; "" is "none".
-func SpenderByName(name string) (Spender, error) {
+// SpendOrderByName returns a shipped way of spending; "" is "none".
+func SpendOrderByName(name string) (SpendOrder, error) {
 	if name == "" {
 		name = "none"
 	}
-	s, err := spenders.ByName(name)
+	s, err := spendOrders.ByName(name)
 	if err != nil {
-		return nil, fmt.Errorf("actiontest: %w", err)
+		return SpendOrder{}, fmt.Errorf("actiontest: %w", err)
 	}
 	return s, nil
 }
 
-// Spenders returns the shipped Spenders' names, sorted.
-func Spenders() []string { return spenders.Names() }
+// SpendOrders returns the shipped ways of spending's names, sorted.
+func SpendOrders() []string { return spendOrders.Names() }
 
-// SpendWith asks s how to spend at's unspent extra successes and buys
-// them (see Spend). A Spender's illegal choice is an error and changes
-// nothing.
-func (c *Character) SpendWith(s Spender) error {
+// SpendWith asks p how to spend the action's unspent extra successes and
+// buys them (see Spend). A policy's illegal choice is an error and
+// changes nothing.
+func (c *game) SpendWith(p Policy) error {
+	s, err := c.subjectOf(c.State.Attempt.Test.Action)
+	if err != nil && c.State.Attempt.Stage == Finished {
+		return err
+	}
+	return c.spendWith(p, c.allowedBy(s))
+}
+
+// spendWith is SpendWith for an attempt whose test's Action allows the
+// effects allowed (allowedBy).
+func (c *game) spendWith(p Policy, allowed uint64) error {
 	at := &c.State.Attempt
 	if at.Stage != Finished {
 		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
@@ -400,15 +368,20 @@ func (c *Character) SpendWith(s Spender) error {
 	if at.Extra-at.Spent == 0 {
 		return nil
 	}
-	allowed, err := c.allowedFor(at.Test.Action)
-	if err != nil {
-		return err
+	v := &c.State.v
+	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = at.Pool.Dice, at.Required, at.Successes, at.Pool.Penalty, false
+	v.Position, v.PushTrack, v.Rules = at.Test.Position, "", c.rules
+	v.State, v.Pursuit = c.State, c.pursuit
+	v.Extra, v.Allowed, v.Harm, v.Succeeded = at.Extra-at.Spent, allowed, harmHeld(c.State), at.Outcome.Succeeded
+	idx := p.Spend(v, c.State.spendBuf[:0])
+	if len(idx) == 0 {
+		return nil
 	}
-	c.spendSeen = SpendView{Extra: at.Extra - at.Spent, Allowed: allowed, Harm: harmHeld(&c.State),
-		Succeeded: at.Outcome.Succeeded, Rules: c.rules}
-	idx := s.Spend(&c.spendSeen, c.spendBuf[:0])
-	if err := c.spend(at, idx); err != nil {
-		return fmt.Errorf("spender %s: %w", s.Name(), err)
+	if err := c.canSpend(at, idx, allowed); err != nil {
+		return fmt.Errorf("policy %s: %w", p.Name(), err)
+	}
+	for _, i := range idx {
+		c.buy(at, i)
 	}
 	return nil
 }

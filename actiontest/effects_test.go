@@ -13,20 +13,19 @@ import (
 
 // finished plays a NoHarm test of Prowl on the scripted faces and finishes
 // it.
-func finished(t *testing.T, c *Character, tst Test, faces ...int) *Attempt {
+func finished(t *testing.T, c *State, tst Test, faces ...int) *Attempt {
 	t.Helper()
-	at := &c.State.Attempt
-	if err := c.Play(dice.Scripted(faces...), tst, Never{}); err != nil {
+	at := &c.Attempt
+	if err := eng.Play(c, dice.Scripted(faces...), tst, Never{}); err != nil {
 		t.Fatal(err)
 	}
 	return at
 }
 
-func setHarm(t *testing.T, c *Character, phys, ment [3]int) {
+func setHarm(t *testing.T, c *State, phys, ment [3]int) {
 	t.Helper()
-	s := c.State.Clone()
-	s.Harm = harmOf(phys, ment)
-	if err := c.SetState(s); err != nil {
+	c.Harm = harmOf(phys, ment)
+	if err := c.Check(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -36,22 +35,22 @@ func TestSpendEffects(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	setHarm(t, c, [3]int{1, 0, 0}, [3]int{})
 	var rec Recorder
-	c.Sink = rec.Record
+	eng := Engine{Sink: rec.Record}
 	// 4 + 2 bonus - 1 harm = 5 dice; 4 sixes against 2 required: 2 extra.
 	at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2, NoHarm: true}, 6, 6, 6, 6, 1)
 	if at.Extra != 2 {
 		t.Fatalf("extra = %d, want 2", at.Extra)
 	}
 	rec.Events = nil
-	if err := c.Spend("heal_harm", "bonus_die"); err != nil {
+	if err := eng.Spend(c, "heal_harm", "bonus_die"); err != nil {
 		t.Fatal(err)
 	}
 	want := []Bought{{Effect: "heal_harm", Track: "physical", Row: "lesser"}, {Effect: "bonus_die"}}
 	if d := cmp.Diff(want, at.Bought); d != "" {
 		t.Errorf("bought (-want +got):\n%s", d)
 	}
-	if at.Spent != 2 || c.State.Bonus != 1 || harmHeld(&c.State) != 0 || c.Penalty() != 0 {
-		t.Errorf("spent %d, bonus %d, harm %d, penalty %d; want 2, 1, 0, 0", at.Spent, c.State.Bonus, harmHeld(&c.State), c.Penalty())
+	if at.Spent != 2 || c.Bonus != 1 || harmHeld(c) != 0 || c.Penalty() != 0 {
+		t.Errorf("spent %d, bonus %d, harm %d, penalty %d; want 2, 1, 0, 0", at.Spent, c.Bonus, harmHeld(c), c.Penalty())
 	}
 	lines := []string{
 		"extra success: heal_harm (physical harm in the lesser row cleared)",
@@ -61,7 +60,7 @@ func TestSpendEffects(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
 	// Nothing is left to spend.
-	if err := c.Spend("help_ally"); !errors.Is(err, ErrExtra) {
+	if err := eng.Spend(c, "help_ally"); !errors.Is(err, ErrExtra) {
 		t.Errorf("third effect: %v, want ErrExtra", err)
 	}
 	// The record survives JSON.
@@ -77,7 +76,7 @@ func TestSpendEffects(t *testing.T) {
 		t.Errorf("JSON round trip (-want +got):\n%s", d)
 	}
 	// The next test carries the bought die and starts with nothing bought.
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Carried != 1 || at.Pool.Dice != 5 || at.Spent != 0 || len(at.Bought) != 0 {
@@ -107,12 +106,12 @@ func TestSpendRejected(t *testing.T) {
 		{"unknown", prowl, []int{6, 6, 1, 1}, []string{"fly"}, nil, "[help_ally heal_harm bonus_die rally]"},
 	} {
 		at := finished(t, c, tc.test, tc.faces...)
-		before, atBefore := c.State.Clone(), *at
-		err := c.Spend(tc.effects...)
+		before, atBefore := c.Clone(), *at
+		err := eng.Spend(c, tc.effects...)
 		if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%s: Spend = %v, want %v saying %q", tc.name, err, tc.want, tc.msg)
 		}
-		if d := cmp.Diff(before, c.State); d != "" {
+		if d := cmp.Diff(before, c, cmpState); d != "" {
 			t.Errorf("%s: state changed:\n%s", tc.name, d)
 		}
 		if d := cmp.Diff(&atBefore, at, cmpAttempt); d != "" {
@@ -121,14 +120,14 @@ func TestSpendRejected(t *testing.T) {
 	}
 	// The rally needs two extra successes and a Persuade or Command test.
 	at := finished(t, c, Test{Action: "Persuade", Position: Risky, Difficulty: 1, NoHarm: true}, 6, 6, 6, 1)
-	if err := c.Spend("rally"); err != nil || at.Spent != 2 {
+	if err := eng.Spend(c, "rally"); err != nil || at.Spent != 2 {
 		t.Errorf("rally on Persuade: %v, spent %d", err, at.Spent)
 	}
 	// Only a finished test has extra successes to spend.
-	if err := c.Begin(dice.Scripted(6, 6, 6, 6), prowl); err != nil {
+	if err := eng.Begin(c, dice.Scripted(6, 6, 6, 6), prowl); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Spend("bonus_die"); !errors.Is(err, ErrStage) {
+	if err := eng.Spend(c, "bonus_die"); !errors.Is(err, ErrStage) {
 		t.Errorf("spend before finish: %v, want ErrStage", err)
 	}
 }
@@ -158,22 +157,22 @@ func TestHealLowestHarm(t *testing.T) {
 		if at.Pushed || at.Extra < 1 {
 			t.Fatalf("pushed %v, extra %d", at.Pushed, at.Extra)
 		}
-		if err := c.Spend("heal_harm"); err != nil {
+		if err := eng.Spend(c, "heal_harm"); err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff(harmOf(tc.wantP, tc.wantM), c.State.Harm); d != "" {
+		if d := cmp.Diff(harmOf(tc.wantP, tc.wantM), c.Harm); d != "" {
 			t.Errorf("%s with %v/%v (-want +got):\n%s", tc.action, tc.phys, tc.ment, d)
 		}
 	}
 }
 
-// The shipped Spenders on the same roll.
-func TestSpenders(t *testing.T) {
-	if d := cmp.Diff([]string{"bonus_dice", "heal_first", "none"}, Spenders()); d != "" {
-		t.Errorf("spenders (-want +got):\n%s", d)
+// The shipped ways of spending on the same roll.
+func TestSpendOrders(t *testing.T) {
+	if d := cmp.Diff([]string{"bonus_dice", "heal_first", "none"}, SpendOrders()); d != "" {
+		t.Errorf("spend orders (-want +got):\n%s", d)
 	}
-	if _, err := SpenderByName("hoard"); err == nil || !strings.Contains(err.Error(), `"bonus_dice", "heal_first", "none"`) {
-		t.Errorf("unknown spender: %v", err)
+	if _, err := SpendOrderByName("hoard"); err == nil || !strings.Contains(err.Error(), `"bonus_dice", "heal_first", "none"`) {
+		t.Errorf("unknown spend order: %v", err)
 	}
 	for _, tc := range []struct {
 		name      string
@@ -188,36 +187,37 @@ func TestSpenders(t *testing.T) {
 	} {
 		c := newChar(t, DefaultRules())
 		setHarm(t, c, [3]int{}, [3]int{1, 0, 0}) // a mental harm: -1 die
-		sp, err := SpenderByName(tc.name)
+		order, err := SpendOrderByName(tc.name)
 		if err != nil {
 			t.Fatal(err)
 		}
+		sp := Spending{Policy: Never{}, Order: order}
 		// 4 - 1 + 1 = 4 dice, all sixes: 3 extra.
 		at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Bonus: 1, NoHarm: true}, 6, 6, 6, 6)
-		if err := c.SpendWith(sp); err != nil {
+		if err := eng.SpendWith(c, sp); err != nil {
 			t.Fatal(err)
 		}
-		if c.State.Bonus != tc.bonus || harmHeld(&c.State) != tc.harm || at.Spent != tc.spent || len(at.Bought) != tc.boughtLen {
+		if c.Bonus != tc.bonus || harmHeld(c) != tc.harm || at.Spent != tc.spent || len(at.Bought) != tc.boughtLen {
 			t.Errorf("%s: bonus %d harm %d spent %d bought %v; want %d %d %d %d", tc.name,
-				c.State.Bonus, harmHeld(&c.State), at.Spent, at.Bought, tc.bonus, tc.harm, tc.spent, tc.boughtLen)
+				c.Bonus, harmHeld(c), at.Spent, at.Bought, tc.bonus, tc.harm, tc.spent, tc.boughtLen)
 		}
 	}
 }
 
-// A Spender that chooses what the rules forbid is refused.
-type greedySpender struct{}
+// A policy that spends on what the rules forbid is refused.
+type greedySpender struct{ Never }
 
 func (greedySpender) Name() string { return "greedy" }
-func (greedySpender) Spend(v *SpendView, buf []int) []int {
+func (greedySpender) Spend(v *View, buf []int) []int {
 	return append(buf, 2, 2, 2, 2, 2, 2)
 }
 
-func TestIllegalSpender(t *testing.T) {
+func TestIllegalSpendingIsRefused(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, 6, 6, 1, 1)
-	err := c.SpendWith(greedySpender{})
-	if !errors.Is(err, ErrExtra) || !strings.Contains(err.Error(), "greedy") || c.State.Bonus != 0 || at.Spent != 0 {
-		t.Errorf("greedy spender: %v, bonus %d, spent %d", err, c.State.Bonus, at.Spent)
+	err := eng.SpendWith(c, greedySpender{})
+	if !errors.Is(err, ErrExtra) || !strings.Contains(err.Error(), "greedy") || c.Bonus != 0 || at.Spent != 0 {
+		t.Errorf("greedy spender: %v, bonus %d, spent %d", err, c.Bonus, at.Spent)
 	}
 }
 

@@ -15,13 +15,24 @@ var testSheet = Sheet{Name: "Vex",
 	Actions:    map[string]int{"Prowl": 2, "Persuade": 1},
 }
 
-func newChar(t *testing.T, rl Rules) *Character {
+func newChar(t *testing.T, rl Rules) *State {
 	t.Helper()
-	c, err := NewCharacter(rl, testSheet)
+	c, err := NewState(rl, testSheet)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// restart clears what s holds from play: no harm, no flashbacks used,
+// nothing carried or in flight.
+func restart(t *testing.T, s *State) {
+	t.Helper()
+	fresh, err := NewState(s.Rules, s.Sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.copyPlay(fresh)
 }
 
 // harmOf builds a state harm table for the default two tracks.
@@ -29,16 +40,23 @@ func harmOf(phys, ment [3]int) []TrackHarm {
 	return []TrackHarm{{Track: "physical", Rows: phys[:]}, {Track: "mental", Rows: ment[:]}}
 }
 
+// eng is the tests' Engine, hearing nothing; a test that listens makes
+// its own.
+var eng Engine
+
 var cmpAttempt = cmpopts.IgnoreUnexported(Attempt{})
+
+// cmpState compares states by what they save.
+var cmpState = cmpopts.IgnoreUnexported(State{})
 
 // The text's "Adding Dice" example: a +2 talent and a push's +2 are four
 // extra dice; one harm takes one away, three extra in all.
 func TestAddingDiceExample(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[0].Rows[0] = 1 // one lesser harm: -1 die
+	c.Harm[0].Rows[0] = 1 // one lesser harm: -1 die
 	r := dice.Scripted(6, 1, 2, 3, 4, 6, 6, 1, 1, 1, 1)
-	at := &c.State.Attempt
-	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2}); err != nil {
+	at := &c.Attempt
+	if err := eng.Begin(c, r, Test{Action: "Prowl", Position: Risky, Difficulty: 2, Bonus: 2}); err != nil {
 		t.Fatal(err)
 	}
 	wantPool := Pool{Action: 2, Attribute: 2, Bonus: 2, Penalty: 1, Dice: 5}
@@ -48,10 +66,10 @@ func TestAddingDiceExample(t *testing.T) {
 	if at.Successes != 1 {
 		t.Errorf("first roll successes = %d, want 1", at.Successes)
 	}
-	if err := c.Push(r, "physical"); err != nil {
+	if err := eng.Push(c, r, "physical"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Err(); err != nil || r.Remaining() != 0 {
@@ -69,7 +87,7 @@ func TestAddingDiceExample(t *testing.T) {
 			at.Successes, at.Band, at.Extra, at.Outcome.Kind)
 	}
 	// The push's level 1 harm found the lesser row with one free slot.
-	if d := cmp.Diff(harmOf([3]int{2, 0, 0}, [3]int{}), c.State.Harm); d != "" {
+	if d := cmp.Diff(harmOf([3]int{2, 0, 0}, [3]int{}), c.Harm); d != "" {
 		t.Errorf("harm (-want +got):\n%s", d)
 	}
 }
@@ -89,11 +107,11 @@ func TestExtraSuccesses(t *testing.T) {
 		{[]int{6, 6, 6, 1}, 3, BandSuccess, 0},
 	} {
 		c := newChar(t, DefaultRules())
-		at := &c.State.Attempt
-		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: Risky, Difficulty: tc.difficulty, NoHarm: true}); err != nil {
+		at := &c.Attempt
+		if err := eng.Begin(c, dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: Risky, Difficulty: tc.difficulty, NoHarm: true}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(); err != nil {
+		if err := eng.Finish(c); err != nil {
 			t.Fatal(err)
 		}
 		if at.Band != tc.band || at.Extra != tc.extra {
@@ -128,18 +146,18 @@ func TestOutcomeTable(t *testing.T) {
 		{Desperate, []int{5, 2, 1, 1}, want{Worst, false, 0, harmOf([3]int{0, 0, 1}, [3]int{}), true}},
 	} {
 		c := newChar(t, DefaultRules())
-		at := &c.State.Attempt
-		if err := c.Begin(dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
+		at := &c.Attempt
+		if err := eng.Begin(c, dice.Scripted(tc.faces...), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(); err != nil {
+		if err := eng.Finish(c); err != nil {
 			t.Fatal(err)
 		}
 		lost := false
 		for _, q := range at.Outcome.Consequences {
 			lost = lost || q.Kind == LostOpportunity
 		}
-		got := want{at.Outcome.Kind, at.Outcome.Succeeded, c.State.Bonus, c.State.Harm, lost}
+		got := want{at.Outcome.Kind, at.Outcome.Succeeded, c.Bonus, c.Harm, lost}
 		if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); d != "" {
 			t.Errorf("position %s %v (-want +got):\n%s", tc.pos, tc.faces, d)
 		}
@@ -149,22 +167,22 @@ func TestOutcomeTable(t *testing.T) {
 // "+1 to your next roll" is carried and spent by the next roll.
 func TestCarriedBonus(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	at := &c.State.Attempt
+	at := &c.Attempt
 	tst := Test{Action: "Prowl", Position: Controlled, Difficulty: 1}
-	if err := c.Begin(dice.Scripted(6, 1, 1, 1), tst); err != nil {
+	if err := eng.Begin(c, dice.Scripted(6, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if c.State.Bonus != 1 {
-		t.Fatalf("bonus = %d, want 1", c.State.Bonus)
+	if c.Bonus != 1 {
+		t.Fatalf("bonus = %d, want 1", c.Bonus)
 	}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1), tst); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
-	if at.Pool.Carried != 1 || at.Pool.Dice != 5 || c.State.Bonus != 0 {
-		t.Errorf("carried %d, dice %d, bonus left %d; want 1, 5, 0", at.Pool.Carried, at.Pool.Dice, c.State.Bonus)
+	if at.Pool.Carried != 1 || at.Pool.Dice != 5 || c.Bonus != 0 {
+		t.Errorf("carried %d, dice %d, bonus left %d; want 1, 5, 0", at.Pool.Carried, at.Pool.Dice, c.Bonus)
 	}
 }
 
@@ -172,7 +190,7 @@ func TestHarmOverflow(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	rows := []int{}
 	for range 6 {
-		row, err := c.TakeHarm(1, "physical")
+		row, err := eng.TakeHarm(c, 1, "physical")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,26 +200,26 @@ func TestHarmOverflow(t *testing.T) {
 	if d := cmp.Diff([]int{0, 0, 1, 1, 2, -1}, rows); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)
 	}
-	if c.State.Harm[0].Critical != 1 || !c.Incapacitated() || c.Penalty() != 6 {
-		t.Errorf("critical %d, incapacitated %v, penalty %d; want 1, true, 6", c.State.Harm[0].Critical, c.Incapacitated(), c.Penalty())
+	if c.Harm[0].Critical != 1 || !c.Incapacitated() || c.Penalty() != 6 {
+		t.Errorf("critical %d, incapacitated %v, penalty %d; want 1, true, 6", c.Harm[0].Critical, c.Incapacitated(), c.Penalty())
 	}
-	if row, _ := c.TakeHarm(2, "mental"); row != 1 {
+	if row, _ := eng.TakeHarm(c, 2, "mental"); row != 1 {
 		t.Errorf("level 2 on an empty track filled row %d, want 1", row)
 	}
-	if _, err := c.TakeHarm(4, "physical"); err == nil {
+	if _, err := eng.TakeHarm(c, 4, "physical"); err == nil {
 		t.Error("harm level 4 accepted")
 	}
-	if _, err := c.TakeHarm(1, "astral"); err == nil {
+	if _, err := eng.TakeHarm(c, 1, "astral"); err == nil {
 		t.Error("harm track \"astral\" accepted")
 	}
 }
 
 func TestMinimumOneDie(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[0].Rows = []int{2, 2, 0}
-	c.State.Harm[1].Rows = []int{2, 2, 0}
-	at := &c.State.Attempt
-	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+	c.Harm[0].Rows = []int{2, 2, 0}
+	c.Harm[1].Rows = []int{2, 2, 0}
+	at := &c.Attempt
+	if err := eng.Begin(c, dice.Scripted(6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Dice != 1 || at.Pool.Penalty != 12 || len(at.Dice) != 1 {
@@ -211,7 +229,7 @@ func TestMinimumOneDie(t *testing.T) {
 
 func TestHelpAndEquipment(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	at := &c.State.Attempt
+	at := &c.Attempt
 	faces := make([]int, 20)
 	for i := range faces {
 		faces[i] = 1
@@ -219,13 +237,13 @@ func TestHelpAndEquipment(t *testing.T) {
 	for _, tc := range []struct{ helpers, equip, help, dice int }{
 		{0, 0, 0, 4}, {1, 1, 1, 6}, {3, 0, 3, 7}, {5, 3, 3, 10},
 	} {
-		if err := c.Begin(dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: tc.helpers, Equipment: tc.equip}); err != nil {
+		if err := eng.Begin(c, dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: tc.helpers, Equipment: tc.equip}); err != nil {
 			t.Fatal(err)
 		}
 		if at.Pool.Help != tc.help || at.Pool.Dice != tc.dice {
 			t.Errorf("helpers %d equipment %d: help %d dice %d, want %d %d", tc.helpers, tc.equip, at.Pool.Help, at.Pool.Dice, tc.help, tc.dice)
 		}
-		c.State = c.FreshState() // abandon the roll: each case starts afresh
+		restart(t, c) // abandon the roll: each case starts afresh
 	}
 }
 
@@ -245,16 +263,16 @@ func TestPushSpace(t *testing.T) {
 		rl := DefaultRules()
 		rl.PushSpace = tc.rule
 		c := newChar(t, rl)
-		c.State.Harm[0].Rows = tc.phys[:]
+		c.Harm[0].Rows = tc.phys[:]
 		r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
-		if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil {
+		if err := eng.Begin(c, r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil {
 			t.Fatal(err)
 		}
-		err := c.Push(r, "physical")
+		err := eng.Push(c, r, "physical")
 		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, ErrNoSpace)) {
 			t.Errorf("%s %v: push error %v, want ok=%v", tc.rule, tc.phys, err, tc.ok)
 		}
-		if d := cmp.Diff(tc.after[:], c.State.Harm[0].Rows); d != "" {
+		if d := cmp.Diff(tc.after[:], c.Harm[0].Rows); d != "" {
 			t.Errorf("%s %v: harm after (-want +got):\n%s", tc.rule, tc.phys, d)
 		}
 	}
@@ -264,18 +282,18 @@ func TestPushSpace(t *testing.T) {
 // draws nothing from the Roller.
 func TestRejectedStepsChangeNothing(t *testing.T) {
 	base := Test{Action: "Prowl", Position: Risky, Difficulty: 1}
-	type step func(c *Character, r *dice.Roller) error
+	type step func(c *State, r *dice.Roller) error
 	begin := func(tst Test) step {
-		return func(c *Character, r *dice.Roller) error { return c.Begin(r, tst) }
+		return func(c *State, r *dice.Roller) error { return eng.Begin(c, r, tst) }
 	}
 	push := func(track string) step {
-		return func(c *Character, r *dice.Roller) error { return c.Push(r, track) }
+		return func(c *State, r *dice.Roller) error { return eng.Push(c, r, track) }
 	}
-	finish := func(c *Character, _ *dice.Roller) error { return c.Finish() }
+	finish := func(c *State, _ *dice.Roller) error { return eng.Finish(c) }
 	with := func(f func(*Test)) Test { x := base; f(&x); return x }
 	for _, tc := range []struct {
 		name  string
-		setup func(c *Character)
+		setup func(c *State)
 		step  step
 		is    error
 	}{
@@ -289,55 +307,55 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 		{name: "peril harm 4", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 4 }))},
 		{name: "peril harm below moderate", step: begin(with(func(x *Test) { x.Peril, x.PerilHarm = true, 1 }))},
 		{name: "negative flashback difficulty", step: begin(with(func(x *Test) { x.Flashback, x.Difficulty = true, -1 }))},
-		{name: "flashbacks used", setup: func(c *Character) { c.State.FlashbacksUsed = 1 },
+		{name: "flashbacks used", setup: func(c *State) { c.FlashbacksUsed = 1 },
 			step: begin(with(func(x *Test) { x.Flashback = true })), is: ErrFlashbacks},
-		{name: "severe, peril, no help", setup: func(c *Character) { c.State.Harm[0].Rows[2] = 1 },
+		{name: "severe, peril, no help", setup: func(c *State) { c.Harm[0].Rows[2] = 1 },
 			step: begin(with(func(x *Test) { x.Peril = true })), is: ErrIncapacitated},
-		{name: "severe, no space", setup: func(c *Character) {
-			c.State.Harm = harmOf([3]int{2, 2, 1}, [3]int{2, 2, 1})
+		{name: "severe, no space", setup: func(c *State) {
+			c.Harm = harmOf([3]int{2, 2, 1}, [3]int{2, 2, 1})
 		}, step: begin(base), is: ErrIncapacitated},
-		{name: "begin over a roll in flight", setup: func(c *Character) {
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
+		{name: "begin over a roll in flight", setup: func(c *State) {
+			_ = eng.Begin(c, dice.Scripted(1, 1, 1, 1), base)
 		}, step: begin(base), is: ErrInFlight},
-		{name: "flashback over a roll in flight", setup: func(c *Character) {
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
+		{name: "flashback over a roll in flight", setup: func(c *State) {
+			_ = eng.Begin(c, dice.Scripted(1, 1, 1, 1), base)
 		}, step: begin(with(func(x *Test) { x.Flashback = true })), is: ErrInFlight},
-		{name: "push twice", setup: func(c *Character) {
+		{name: "push twice", setup: func(c *State) {
 			r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-			_ = c.Begin(r, base)
-			_ = c.Push(r, "physical")
+			_ = eng.Begin(c, r, base)
+			_ = eng.Push(c, r, "physical")
 		}, step: push("physical"), is: ErrPushTwice},
-		{name: "push without space", setup: func(c *Character) {
-			c.State.Harm[0].Rows = []int{2, 2, 1}
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Helpers = 1 }))
+		{name: "push without space", setup: func(c *State) {
+			c.Harm[0].Rows = []int{2, 2, 1}
+			_ = eng.Begin(c, dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Helpers = 1 }))
 		}, step: push("physical"), is: ErrNoSpace},
-		{name: "push a peril roll", setup: func(c *Character) {
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), with(func(x *Test) { x.Peril = true }))
+		{name: "push a peril roll", setup: func(c *State) {
+			_ = eng.Begin(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1), with(func(x *Test) { x.Peril = true }))
 		}, step: push("physical"), is: ErrPerilPush},
-		{name: "push bad track", setup: func(c *Character) { _ = c.Begin(dice.Scripted(1, 1, 1, 1), base) },
+		{name: "push bad track", setup: func(c *State) { _ = eng.Begin(c, dice.Scripted(1, 1, 1, 1), base) },
 			step: push("spiritual")},
 		{name: "push before roll", step: push("physical"), is: ErrStage},
-		{name: "finish twice", setup: func(c *Character) {
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
-			_ = c.Finish()
+		{name: "finish twice", setup: func(c *State) {
+			_ = eng.Begin(c, dice.Scripted(1, 1, 1, 1), base)
+			_ = eng.Finish(c)
 		}, step: finish, is: ErrStage},
-		{name: "finish without the needed push", setup: func(c *Character) {
-			c.State.Harm[1].Rows[2] = 1
-			_ = c.Begin(dice.Scripted(1, 1, 1, 1), base)
+		{name: "finish without the needed push", setup: func(c *State) {
+			c.Harm[1].Rows[2] = 1
+			_ = eng.Begin(c, dice.Scripted(1, 1, 1, 1), base)
 		}, step: finish, is: ErrMustPush},
-		{name: "retry without a worse position", setup: func(c *Character) {
-			_ = c.Play(dice.Scripted(6, 1, 1, 1), base, Never{})
-		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base.At(Desperate)) }, is: ErrStage},
-		{name: "retry at the wrong position", setup: func(c *Character) {
-			_ = c.Play(dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Escalate = true }), Never{})
-		}, step: func(c *Character, r *dice.Roller) error { return c.Retry(r, base) }, is: ErrStage},
+		{name: "retry without a worse position", setup: func(c *State) {
+			_ = eng.Play(c, dice.Scripted(6, 1, 1, 1), base, Never{})
+		}, step: func(c *State, r *dice.Roller) error { return eng.Retry(c, r, base.At(Desperate)) }, is: ErrStage},
+		{name: "retry at the wrong position", setup: func(c *State) {
+			_ = eng.Play(c, dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Escalate = true }), Never{})
+		}, step: func(c *State, r *dice.Roller) error { return eng.Retry(c, r, base) }, is: ErrStage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newChar(t, DefaultRules())
 			if tc.setup != nil {
 				tc.setup(c)
 			}
-			before := c.State.Clone()
+			before := c.Clone()
 			r := dice.Scripted(6, 6, 6, 6, 6, 6, 6, 6, 6, 6)
 			err := tc.step(c, r)
 			if err == nil {
@@ -346,7 +364,7 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("error %v, want %v", err, tc.is)
 			}
-			if d := cmp.Diff(before, c.State, cmpopts.EquateEmpty()); d != "" {
+			if d := cmp.Diff(before, c, cmpState, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("state changed (-before +after):\n%s", d)
 			}
 			if r.Remaining() != 10 {
@@ -364,13 +382,13 @@ func TestBadSheets(t *testing.T) {
 		{Actions: map[string]int{"Juggle": 1}},
 		{Actions: map[string]int{"Prowl": 6}},
 	} {
-		if _, err := NewCharacter(DefaultRules(), s); err == nil {
+		if _, err := NewState(DefaultRules(), s); err == nil {
 			t.Errorf("sheet %+v accepted", s)
 		}
 	}
 	rl := DefaultRules()
 	rl.Actions[0].Attribute = "Luck"
-	if _, err := NewCharacter(rl, testSheet); !errors.Is(err, ErrRules) {
+	if _, err := NewState(rl, testSheet); !errors.Is(err, ErrRules) {
 		t.Errorf("action linked to an unknown attribute: %v", err)
 	}
 }
@@ -411,100 +429,100 @@ func TestRulesCheck(t *testing.T) {
 // Risk Peril: +3 dice, its price paid even on a success, and no push.
 func TestRiskPeril(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	at := &c.State.Attempt
+	at := &c.Attempt
 	r := dice.Scripted(6, 6, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true, PerilHarm: 2}); err != nil {
+	if err := eng.Begin(c, r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true, PerilHarm: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if at.Pool.Peril != 3 || at.Pool.Dice != 7 {
 		t.Errorf("pool %+v, want 3 peril dice, 7 in all", at.Pool)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if !at.Outcome.Succeeded || c.State.Harm[0].Rows[1] != 1 {
-		t.Errorf("succeeded %v, moderate physical harm %d; want true, 1", at.Outcome.Succeeded, c.State.Harm[0].Rows[1])
+	if !at.Outcome.Succeeded || c.Harm[0].Rows[1] != 1 {
+		t.Errorf("succeeded %v, moderate physical harm %d; want true, 1", at.Outcome.Succeeded, c.Harm[0].Rows[1])
 	}
 }
 
 // Severe harm: a character acts alone only by pushing; help lets them act.
 func TestSevereHarm(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[0].Rows[2] = 1
-	at := &c.State.Attempt
+	c.Harm[0].Rows[2] = 1
+	at := &c.Attempt
 	r := dice.Scripted(1, 1, 1, 1, 6, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+	if err := eng.Begin(c, r, Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if !at.MustPush {
 		t.Fatal("must push not set")
 	}
-	if err := c.Push(r, "physical"); err != nil {
+	if err := eng.Push(c, r, "physical"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Play(dice.Scripted(1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+	if err := eng.Play(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
 		t.Fatalf("Never must still push when it is the only way to act: %v", err)
 	}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil || at.MustPush {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil || at.MustPush {
 		t.Fatalf("helped: err %v, must push %v", err, at.MustPush)
 	}
 }
 
 func TestFlashback(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	at := &c.State.Flashback
+	at := &c.Flashback
 	fb := Test{Action: "Persuade", Position: Risky, Flashback: true}
-	if err := c.Begin(dice.Scripted(), fb); err != nil {
+	if err := eng.Begin(c, dice.Scripted(), fb); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if !at.Outcome.Succeeded || len(at.Dice) != 0 || c.State.Bonus != 1 || c.State.FlashbacksUsed != 1 {
-		t.Errorf("difficulty 0 flashback: succeeded %v, dice %v, bonus %d, used %d", at.Outcome.Succeeded, at.Dice, c.State.Bonus, c.State.FlashbacksUsed)
+	if !at.Outcome.Succeeded || len(at.Dice) != 0 || c.Bonus != 1 || c.FlashbacksUsed != 1 {
+		t.Errorf("difficulty 0 flashback: succeeded %v, dice %v, bonus %d, used %d", at.Outcome.Succeeded, at.Dice, c.Bonus, c.FlashbacksUsed)
 	}
-	if err := c.Begin(dice.Scripted(6, 6, 6, 6, 6), fb); !errors.Is(err, ErrFlashbacks) {
+	if err := eng.Begin(c, dice.Scripted(6, 6, 6, 6, 6), fb); !errors.Is(err, ErrFlashbacks) {
 		t.Errorf("second flashback today: %v", err)
 	}
-	c.NewDay()
+	eng.NewDay(c)
 	fb.Difficulty = 2
 	// Persuade 1 + Presence 3 + carried 1 = 5 dice; one six fails a
 	// difficulty-2 flashback: no bonus, and the carried die is spent.
-	if err := c.Begin(dice.Scripted(6, 1, 1, 1, 1), fb); err != nil {
+	if err := eng.Begin(c, dice.Scripted(6, 1, 1, 1, 1), fb); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if at.Pool.Dice != 5 || at.Outcome.Succeeded || c.State.Bonus != 0 {
-		t.Errorf("difficulty 2 flashback: dice %d, succeeded %v, bonus %d; want 5, false, 0", at.Pool.Dice, at.Outcome.Succeeded, c.State.Bonus)
+	if at.Pool.Dice != 5 || at.Outcome.Succeeded || c.Bonus != 0 {
+		t.Errorf("difficulty 2 flashback: dice %d, succeeded %v, bonus %d; want 5, false, 0", at.Pool.Dice, at.Outcome.Succeeded, c.Bonus)
 	}
 }
 
 func TestWorsePosition(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	at := &c.State.Attempt
+	at := &c.Attempt
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
 	if !at.Retry || at.NextPosition != Desperate || at.HarmTaken || at.Outcome.Consequences[0].Kind != WorsePosition {
 		t.Fatalf("risky failure with escalation: %+v", at)
 	}
-	if err := c.Retry(dice.Scripted(1, 1, 1, 1), tst.At(at.NextPosition)); err != nil {
+	if err := eng.Retry(c, dice.Scripted(1, 1, 1, 1), tst.At(at.NextPosition)); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if at.Retry || at.Outcome.Kind != Worst || c.State.Harm[0].Rows[2] != 1 {
-		t.Errorf("desperate failure cannot escalate: retry %v kind %v harm %v", at.Retry, at.Outcome.Kind, c.State.Harm)
+	if at.Retry || at.Outcome.Kind != Worst || c.Harm[0].Rows[2] != 1 {
+		t.Errorf("desperate failure cannot escalate: retry %v kind %v harm %v", at.Retry, at.Outcome.Kind, c.Harm)
 	}
 }
 
@@ -522,13 +540,13 @@ func TestOpposed(t *testing.T) {
 		{[]int{1, 1, 1, 1}, []int{6, 1, 1, 1}, -1},
 	} {
 		c, d := newChar(t, DefaultRules()), newChar(t, DefaultRules())
-		if err := c.Begin(dice.Scripted(tc.fa...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+		if err := eng.Begin(c, dice.Scripted(tc.fa...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Begin(dice.Scripted(tc.fb...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+		if err := eng.Begin(d, dice.Scripted(tc.fb...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := Opposed(&c.State.Attempt, &d.State.Attempt); got != tc.want {
+		if got, _ := Opposed(&c.Attempt, &d.Attempt); got != tc.want {
 			t.Errorf("%v vs %v: %d, want %d", tc.fa, tc.fb, got, tc.want)
 		}
 	}
@@ -536,45 +554,41 @@ func TestOpposed(t *testing.T) {
 
 func TestStateJSON(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	at := &c.State.Attempt
+	at := &c.Attempt
 	r := dice.Scripted(1, 2, 3, 4, 1, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Persuade", Position: Desperate, Difficulty: 2}); err != nil {
+	if err := eng.Begin(c, r, Test{Action: "Persuade", Position: Desperate, Difficulty: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Push(r, "mental"); err != nil {
+	if err := eng.Push(c, r, "mental"); err != nil {
 		t.Fatal(err)
 	}
-	c.State.FlashbacksUsed, c.State.Bonus = 1, 2
-	b, err := json.Marshal(c.State)
+	c.FlashbacksUsed, c.Bonus = 1, 2
+	b, err := c.Save()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s State
-	if err := json.Unmarshal(b, &s); err != nil {
+	d, err := Restore(b)
+	if err != nil {
 		t.Fatal(err)
 	}
-	d := newChar(t, DefaultRules())
-	if err := d.SetState(s); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(c.State, d.State); diff != "" {
+	if diff := cmp.Diff(c, d, cmpState); diff != "" {
 		t.Errorf("state round trip (-want +got):\n%s", diff)
 	}
 	// The attempt in progress round-tripped with the state and can be
 	// finished.
-	if err := d.Finish(); err != nil {
+	if err := eng.Finish(d); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(c.State.Attempt, d.State.Attempt); diff != "" || !at.Pushed {
+	if diff := cmp.Diff(c.Attempt, d.Attempt); diff != "" || !at.Pushed {
 		t.Errorf("restored attempt finishes differently (-want +got):\n%s", diff)
 	}
 	// Persuade is a Presence action: the worst outcome's severe harm lands
 	// on the mental track, beside the push's lesser mental harm.
-	if diff := cmp.Diff(c.State, d.State); diff != "" || d.State.Harm[1].Rows[2] != 1 || d.State.Harm[1].Rows[0] != 1 {
-		t.Errorf("restored finish: harm %v, original %v", d.State.Harm, c.State.Harm)
+	if diff := cmp.Diff(c, d, cmpState); diff != "" || d.Harm[1].Rows[2] != 1 || d.Harm[1].Rows[0] != 1 {
+		t.Errorf("restored finish: harm %v, original %v", d.Harm, c.Harm)
 	}
 	for _, bad := range []State{
 		{Harm: harmOf([3]int{}, [3]int{})[:1]},
@@ -585,12 +599,13 @@ func TestStateJSON(t *testing.T) {
 		{Harm: []TrackHarm{{Track: "mental", Rows: []int{0, 0, 0}}, {Track: "physical", Rows: []int{0, 0, 0}}}},
 		{Harm: []TrackHarm{{Track: "physical", Rows: []int{0, 0, 0}}, {Track: "astral", Rows: []int{0, 0, 0}}}},
 	} {
-		before := d.State.Clone()
-		if err := d.SetState(bad); err == nil {
-			t.Errorf("SetState(%+v) accepted", bad)
+		bad.Rules, bad.Sheet, bad.Director = d.Rules, d.Sheet, d.Director
+		b, err := json.Marshal(&bad)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if diff := cmp.Diff(before, d.State); diff != "" {
-			t.Errorf("rejected SetState changed the state:\n%s", diff)
+		if _, err := Restore(b); err == nil {
+			t.Errorf("Restore(%+v) accepted", bad.Harm)
 		}
 	}
 }
@@ -598,8 +613,8 @@ func TestStateJSON(t *testing.T) {
 func TestEvents(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	var rec Recorder
-	c.Sink = rec.Record
-	if err := c.Play(dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{}); err != nil {
+	eng := Engine{Sink: rec.Record}
+	if err := eng.Play(c, dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -648,13 +663,15 @@ func TestPolicies(t *testing.T) {
 // badPolicy pushes onto a track that does not exist.
 type badPolicy struct{}
 
-func (badPolicy) Name() string              { return "bad" }
-func (badPolicy) Peril(*View) bool          { return false }
-func (badPolicy) Push(*View) (bool, string) { return true, "astral" }
+func (badPolicy) Name() string                 { return "bad" }
+func (badPolicy) Peril(*View) bool             { return false }
+func (badPolicy) Push(*View) (bool, string)    { return true, "astral" }
+func (badPolicy) Spend(_ *View, b []int) []int { return b }
+func (badPolicy) Flashback(*View) bool         { return true }
 
 func TestIllegalPolicyChoice(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
+	if err := eng.Play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
 		t.Error("illegal push track accepted")
 	}
 	if _, err := c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
@@ -670,15 +687,15 @@ func TestWorsePositionInTable(t *testing.T) {
 		rl.Table[p].Failure = Outcome{Kind: Badly, Severity: Moderate, Consequences: []Consequence{{Kind: WorsePosition}, {Kind: Harm, Level: 1}}}
 	}
 	c := newChar(t, rl)
-	at := &c.State.Attempt
+	at := &c.Attempt
 	for _, tc := range []struct {
 		pos, next Position
 		retry     bool
 	}{{Controlled, Risky, true}, {Risky, Desperate, true}, {Desperate, "", false}} {
-		if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
+		if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: tc.pos, Difficulty: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(); err != nil {
+		if err := eng.Finish(c); err != nil {
 			t.Fatal(err)
 		}
 		if at.Retry != tc.retry || at.NextPosition != tc.next || !at.HarmTaken {

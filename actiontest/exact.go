@@ -76,9 +76,9 @@ type Chances struct {
 }
 
 // Chances returns the exact odds of t for the character as it stands, when
-// its choices are made by p. The character is not changed. An illegal
+// its choices are made by p. The state is not changed. An illegal
 // choice by the policy on any possible roll is an error.
-func (c *Character) Chances(t Test, p Policy) (Chances, error) {
+func (c *game) Chances(t Test, p Policy) (Chances, error) {
 	sc := c.scratch()
 	var ch Chances
 	succ := make([]float64, maxDice+1)
@@ -114,7 +114,7 @@ func (c *Character) Chances(t Test, p Policy) (Chances, error) {
 // branch's probability, the state it leaves and the finished attempt. The
 // dice recorded are one roll of each count (successes first). c's state
 // is used as scratch and left changed.
-func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st *State, a *Attempt)) error {
+func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *State, a *Attempt)) error {
 	var (
 		pushed bool
 		s      subject
@@ -136,8 +136,8 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 		if err != nil {
 			return err
 		}
-		c.viewOf(&c.seen, &t, s, &pool, must, pushed, 0, nil)
-		t.Peril = p.Peril(&c.seen)
+		c.viewOf(&c.State.v, &t, s, &pool, must, pushed, 0, nil)
+		t.Peril = p.Peril(&c.State.v)
 	}
 	var pool Pool
 	must, err := c.count(&pool, &t, s, pushed)
@@ -147,27 +147,27 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 	at := c.slot(&t)
 	if !c.start(at, &t, s, &pool, must, pushed) {
 		c.finish(at, s)
-		f(1, &c.State, at)
+		f(1, c.State, at)
 		return nil
 	}
 	rl := c.rules
-	base := c.State.Clone()
-	var afterPush State
+	base := c.State.playClone()
+	afterPush := c.State.playClone()
 	hit := rl.hitChance()
 	for first, ps := range binom(pool.Dice, hit) {
-		c.setFrom(&base)
+		c.State.copyPlay(base)
 		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, first), first
-		c.viewOf(&c.seen, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+		c.viewOf(&c.State.v, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 		push, track := false, ""
-		if c.seen.PushTrack != "" {
-			push, track = p.Push(&c.seen)
+		if c.State.v.PushTrack != "" {
+			push, track = p.Push(&c.State.v)
 		}
 		if !push {
 			if at.MustPush {
 				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, ErrMustPush)
 			}
 			c.finish(at, s)
-			f(ps, &c.State, at)
+			f(ps, c.State, at)
 			continue
 		}
 		ti, err := rl.TrackIndex(track)
@@ -178,12 +178,12 @@ func (c *Character) outcomes(t Test, retry bool, p Policy, f func(q float64, st 
 			return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, err)
 		}
 		_, n := c.payPush(at, ti)
-		afterPush.copyFrom(&c.State)
+		afterPush.copyPlay(c.State)
 		for k, pk := range binom(n, hit) {
-			c.setFrom(&afterPush)
+			c.State.copyPlay(afterPush)
 			at.Rerolled, at.Successes = rl.faces(at.Rerolled[:0], n, k), first+k
 			c.finish(at, s)
-			f(ps*pk, &c.State, at)
+			f(ps*pk, c.State, at)
 		}
 	}
 	return nil
@@ -203,11 +203,10 @@ func (rl *Rules) faces(out []int, n, k int) []int {
 }
 
 // scratch returns a copy of c with its own state and no sink.
-func (c *Character) scratch() *Character {
-	sc := *c
-	sc.Sink = nil
-	sc.State = c.State.Clone()
-	return &sc
+func (c *game) scratch() *game {
+	sc := &game{State: c.State.Clone(), table: c.table}
+	sc.rules = &sc.State.Rules
+	return sc
 }
 
 // OpposedOdds returns the exact chances that a pool of a dice rolls more
@@ -246,11 +245,11 @@ func (rl *Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances
 	if p == nil {
 		p = Never{}
 	}
-	c, err := NewCharacter(*rl, Sheet{})
+	s, err := NewState(*rl, Sheet{})
 	if err != nil {
 		return Chances{}, err
 	}
-	return c.Chances(Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool}, p)
+	return s.Chances(Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool}, p)
 }
 
 // OpposedOf returns the chances that a side whose final successes follow a

@@ -109,22 +109,22 @@ func TestChancesMatchSampled(t *testing.T) {
 	for i, tc := range cases {
 		c := newChar(t, DefaultRules())
 		if tc.harm != nil {
-			c.State.Harm = tc.harm
+			c.Harm = tc.harm
 		}
 		p, _ := PolicyByName(tc.policy)
 		ch, err := c.Chances(tc.test, p)
 		if err != nil {
 			t.Fatalf("%s %+v: %v", tc.policy, tc.test, err)
 		}
-		start := c.State.Clone()
+		start := c.Clone()
 		r := dice.NewSeeded(uint64(1000 + i))
 		obs := map[int]int64{}
 		var kinds [numKinds]int64
 		pushed := 0
-		at := &c.State.Attempt
+		at := &c.Attempt
 		for range trials {
-			c.setFrom(&start)
-			if err := c.Play(r, tc.test, p); err != nil {
+			c.copyPlay(start)
+			if err := eng.Play(c, r, tc.test, p); err != nil {
 				t.Fatalf("%s %+v: %v", tc.policy, tc.test, err)
 			}
 			obs[at.Successes]++
@@ -163,11 +163,11 @@ func TestChancesRejectWrongModel(t *testing.T) {
 	}
 	r := dice.NewSeeded(7)
 	obs := map[int]int64{}
-	start := c.State.Clone()
-	at := &c.State.Attempt
+	start := c.Clone()
+	at := &c.Attempt
 	for range 20000 {
-		c.setFrom(&start)
-		if err := c.Play(r, tst, Never{}); err != nil {
+		c.copyPlay(start)
+		if err := eng.Play(c, r, tst, Never{}); err != nil {
 			t.Fatal(err)
 		}
 		obs[at.Successes]++
@@ -231,17 +231,17 @@ func TestOpposedOdds(t *testing.T) {
 	}
 	// Sampled through the engine.
 	c := newChar(t, DefaultRules())
-	d, _ := NewCharacter(DefaultRules(), Sheet{Attributes: map[string]int{"Presence": 2}, Actions: map[string]int{"Persuade": 1}})
+	d, _ := NewState(DefaultRules(), Sheet{Attributes: map[string]int{"Presence": 2}, Actions: map[string]int{"Persuade": 1}})
 	win, tie, lose, _ := rl.OpposedOdds(4, 3)
 	r := dice.NewSeeded(99)
 	obs := map[int]int64{}
 	for range 30000 {
 		// Risky and no harm at stake: finishing changes neither state.
-		_ = c.Begin(r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true})
-		_ = d.Begin(r, Test{Action: "Persuade", Position: Risky, Difficulty: 1, NoHarm: true})
-		o, _ := Opposed(&c.State.Attempt, &d.State.Attempt)
+		_ = eng.Begin(c, r, Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true})
+		_ = eng.Begin(d, r, Test{Action: "Persuade", Position: Risky, Difficulty: 1, NoHarm: true})
+		o, _ := Opposed(&c.Attempt, &d.Attempt)
 		obs[o]++
-		_, _ = c.Finish(), d.Finish()
+		_, _ = eng.Finish(c), eng.Finish(d)
 	}
 	fit, err := dice.ChiSquare(dice.Dist{Min: -1, P: []float64{lose, tie, win}}, obs)
 	if err != nil || fit.PValue < 1e-4 {
@@ -332,7 +332,7 @@ func TestFlashbackChances(t *testing.T) {
 	if math.Abs(ch.Succeeded-d.AtLeast(2)) > 1e-12 {
 		t.Errorf("difficulty 2: succeeded %v, want %v", ch.Succeeded, d.AtLeast(2))
 	}
-	c.State.FlashbacksUsed = 1
+	c.FlashbacksUsed = 1
 	if _, err := c.Chances(Test{Action: "Persuade", Position: Risky, Flashback: true}, Never{}); err == nil {
 		t.Error("flashback odds with none left")
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/stakesrpg/stakes/actiontest"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // A risky Prowl test, rolled with dice typed in by hand: no six, so the
 // thief pushes, takes a lesser Physical harm and re-rolls the four misses
 // with two more dice.
 func Example() {
-	c, err := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+	c, err := actiontest.NewState(actiontest.DefaultRules(), actiontest.Sheet{
 		Name:       "Vex",
 		Attributes: map[string]int{"Dexterity": 2},
 		Actions:    map[string]int{"Prowl": 2},
@@ -23,26 +24,26 @@ func Example() {
 		return
 	}
 	var rec actiontest.Recorder
-	c.Sink = rec.Record
+	eng := actiontest.Engine{Sink: rec.Record}
 	r := dice.Scripted(3, 1, 5, 2 /* push: */, 6, 4, 2, 6, 1, 3)
-	at := &c.State.Attempt
+	at := &c.Attempt
 	t := actiontest.Test{Action: "Prowl", Position: actiontest.Risky, Difficulty: 1}
-	if err := c.Begin(r, t); err != nil {
+	if err := eng.Begin(c, r, t); err != nil {
 		fmt.Println(err)
 		return
 	}
-	if err := c.Push(r, "physical"); err != nil {
+	if err := eng.Push(c, r, "physical"); err != nil {
 		fmt.Println(err)
 		return
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, line := range rec.Lines() {
 		fmt.Println(line)
 	}
-	fmt.Println("extra successes:", at.Extra, "physical harm:", c.State.Harm[0].Rows)
+	fmt.Println("extra successes:", at.Extra, "physical harm:", c.Harm[0].Rows)
 	// Output:
 	// roll 4 dice [3 1 5 2]: 0 successes
 	// level 1 physical harm in the lesser row
@@ -53,8 +54,8 @@ func Example() {
 
 // Exact odds of a challenging test from five dice, with and without pushing
 // every failure.
-func ExampleCharacter_Chances() {
-	c, _ := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+func ExampleState_Chances() {
+	c, _ := actiontest.NewState(actiontest.DefaultRules(), actiontest.Sheet{
 		Attributes: map[string]int{"Presence": 3},
 		Actions:    map[string]int{"Persuade": 2},
 	})
@@ -134,8 +135,9 @@ func ExampleScenario_NewRunner() {
 
 // Three sixes against a normal test: two extra successes, spent on healing
 // the lesser harm the thief carries and on a die for the next roll.
-func ExampleCharacter_Spend() {
-	c, err := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+func ExampleEngine_Spend() {
+	var eng actiontest.Engine
+	c, err := actiontest.NewState(actiontest.DefaultRules(), actiontest.Sheet{
 		Attributes: map[string]int{"Dexterity": 2},
 		Actions:    map[string]int{"Prowl": 2},
 	})
@@ -143,24 +145,24 @@ func ExampleCharacter_Spend() {
 		fmt.Println(err)
 		return
 	}
-	if _, err := c.TakeHarm(1, "physical"); err != nil { // a lesser physical harm: -1 die
+	if _, err := eng.TakeHarm(c, 1, "physical"); err != nil { // a lesser physical harm: -1 die
 		fmt.Println(err)
 		return
 	}
-	at := &c.State.Attempt
+	at := &c.Attempt
 	t := actiontest.Test{Action: "Prowl", Position: actiontest.Risky, Difficulty: 1}
-	if err := c.Play(dice.Scripted(6, 6, 6), t, actiontest.Never{}); err != nil {
+	if err := eng.Play(c, dice.Scripted(6, 6, 6), t, actiontest.Never{}); err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("extra successes:", at.Extra)
-	if err := c.Spend("heal_harm", "bonus_die"); err != nil {
+	if err := eng.Spend(c, "heal_harm", "bonus_die"); err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("bought:", at.Bought)
-	fmt.Println("physical harm:", c.State.Harm[0].Rows, "dice carried:", c.State.Bonus)
-	fmt.Println(c.Spend("help_ally"))
+	fmt.Println("physical harm:", c.Harm[0].Rows, "dice carried:", c.Bonus)
+	fmt.Println(eng.Spend(c, "help_ally"))
 	// Output:
 	// extra successes: 2
 	// bought: [{heal_harm physical lesser} {bonus_die  }]
@@ -169,13 +171,14 @@ func ExampleCharacter_Spend() {
 }
 
 // Two Desperate rolls — one six (a success with a consequence) and none
-// (the worst outcome) — under each Director: "harsh" adds a moderate harm
-// to the success's complication, "gentle" turns the failure's severe harm
-// into part of its serious complication.
-func ExampleCharacter_SetDirector() {
+// (the worst outcome) — under each Director the state names: "harsh" adds
+// a moderate harm to the success's complication, "gentle" turns the
+// failure's severe harm into part of its serious complication.
+func ExampleDirectorByName() {
+	var eng actiontest.Engine
 	for _, name := range []string{"table", "harsh", "gentle"} {
 		for _, faces := range [][]int{{6, 2, 3, 4}, {1, 2, 3, 4}} {
-			c, err := actiontest.NewCharacter(actiontest.DefaultRules(), actiontest.Sheet{
+			c, err := actiontest.NewState(actiontest.DefaultRules(), actiontest.Sheet{
 				Attributes: map[string]int{"Dexterity": 2},
 				Actions:    map[string]int{"Prowl": 2},
 			})
@@ -183,22 +186,14 @@ func ExampleCharacter_SetDirector() {
 				fmt.Println(err)
 				return
 			}
-			d, err := actiontest.DirectorByName(name)
-			if err != nil {
-				fmt.Println(err)
-				return
-			}
-			if err := c.SetDirector(d); err != nil {
-				fmt.Println(err)
-				return
-			}
-			at := &c.State.Attempt
+			c.Director = name
+			at := &c.Attempt
 			t := actiontest.Test{Action: "Prowl", Position: actiontest.Desperate, Difficulty: 1}
-			if err := c.Play(dice.Scripted(faces...), t, actiontest.Never{}); err != nil {
+			if err := eng.Play(c, dice.Scripted(faces...), t, actiontest.Never{}); err != nil {
 				fmt.Println(err)
 				return
 			}
-			fmt.Printf("%-6s %v: %v, harm %v\n", name, faces, at.Outcome.Consequences, c.State.Harm[0].Rows)
+			fmt.Printf("%-6s %v: %v, harm %v\n", name, faces, at.Outcome.Consequences, c.Harm[0].Rows)
 		}
 	}
 	// Output:
@@ -208,4 +203,32 @@ func ExampleCharacter_SetDirector() {
 	// harsh  [1 2 3 4]: [{complication true 0} {harm false 3} {lost_opportunity false 0}], harm [0 0 1]
 	// gentle [6 2 3 4]: [{complication false 0}], harm [0 0 0]
 	// gentle [1 2 3 4]: [{complication true 0} {lost_opportunity false 0}], harm [0 0 0]
+}
+
+// How much the thief's decisions matter in the rooftop chase: the odds of
+// reaching the clock under the best play, the worst play and the gap
+// between them, and the two decisions with most riding on them.
+func ExampleScenario_Solve() {
+	s := actiontest.DefaultScenario()
+	sv, err := s.Solve(context.Background(), markov.Goal{Outcomes: []string{"clean", "hurt"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("best %.3f, worst %.3f, gap %.3f\n", sv.Best.Value, sv.Worst.Value, sv.Gap)
+	for _, p := range sv.Policies {
+		fmt.Printf("  %-18s %.3f\n", p.Name, p.Value)
+	}
+	for _, a := range sv.Advice[:2] {
+		fmt.Printf("%s: %s (gains %.3f)\n", a.When, a.Do, a.Gain)
+	}
+	// Output:
+	// best 0.781, worst 0.163, gap 0.618
+	//   always_when_failed 0.627
+	//   cautious           0.530
+	//   daring             0.618
+	//   never              0.441
+	//   threshold          0.490
+	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal (gains 0.178)
+	// a desperate roll 1 success short, unhurt: push (harm on physical) (gains 0.556)
 }

@@ -18,17 +18,18 @@ import (
 func rolledState(t *testing.T, faces ...int) []byte {
 	t.Helper()
 	c := newChar(t, DefaultRules())
-	if err := c.Begin(dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+	if err := eng.Begin(c, dice.Scripted(faces...), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(c.State)
+	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-// restoreEdited decodes a saved state, edits it and hands it to SetState.
+// restoreEdited decodes a saved state, edits it and checks it, as Restore
+// does.
 func restoreEdited(t *testing.T, saved []byte, edit func(*State)) error {
 	t.Helper()
 	var s State
@@ -36,7 +37,7 @@ func restoreEdited(t *testing.T, saved []byte, edit func(*State)) error {
 		t.Fatal(err)
 	}
 	edit(&s)
-	return newChar(t, DefaultRules()).SetState(s)
+	return s.Check()
 }
 
 // An attempt restored with successes -2^31 once made Push re-roll about
@@ -51,47 +52,50 @@ func TestRestoredAttemptWithAbsurdSuccessesIsRefused(t *testing.T) {
 		}
 	}
 	c := newChar(t, DefaultRules())
-	if err := c.Begin(dice.Scripted(6, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
+	if err := eng.Begin(c, dice.Scripted(6, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
-	c.State.Attempt.Successes = -1 << 31
+	c.Attempt.Successes = -1 << 31
 	r := dice.Scripted(1, 1, 1, 1, 1, 1)
-	if err := c.Push(r, "physical"); err == nil || r.Remaining() != 6 || c.State.Harm[0].Rows[0] != 0 {
-		t.Errorf("push of a corrupt attempt: %v, %d dice drawn, harm %v", err, 6-r.Remaining(), c.State.Harm)
+	if err := eng.Push(c, r, "physical"); err == nil || r.Remaining() != 6 || c.Harm[0].Rows[0] != 0 {
+		t.Errorf("push of a corrupt attempt: %v, %d dice drawn, harm %v", err, 6-r.Remaining(), c.Harm)
 	}
 }
 
 // An attempt restored with 2^31 extra successes once made SpendWith append
 // 2^31 effect indices; the state check refuses it, and SpendWith refuses
-// such an attempt set by hand without asking the Spender.
+// such an attempt set by hand without asking the policy.
 func TestRestoredAttemptWithAbsurdExtraIsRefused(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	if err := c.Play(dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, Never{}); err != nil {
+	if err := eng.Play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, Never{}); err != nil {
 		t.Fatal(err)
 	}
-	saved, _ := json.Marshal(c.State)
+	saved, _ := json.Marshal(c)
 	for _, n := range []int{-1, 2, 1 << 31} {
 		err := restoreEdited(t, saved, func(s *State) { s.Attempt.Extra = n })
 		if err == nil || !strings.Contains(err.Error(), "extra") {
 			t.Errorf("extra %d: %v, want a refusal naming the extra successes", n, err)
 		}
 	}
-	c.State.Attempt.Extra = 1 << 31
-	before := c.State.Clone()
-	if err := c.SpendWith(countingSpender{t}); err == nil {
+	c.Attempt.Extra = 1 << 31
+	before := c.Clone()
+	if err := eng.SpendWith(c, countingSpender{t: t}); err == nil {
 		t.Error("SpendWith accepted 2^31 extra successes")
 	}
-	if d := cmp.Diff(before, c.State); d != "" {
+	if d := cmp.Diff(before, c, cmpState); d != "" {
 		t.Errorf("refused SpendWith changed the state:\n%s", d)
 	}
 }
 
-// countingSpender fails the test if it is ever asked.
-type countingSpender struct{ t *testing.T }
+// countingSpender fails the test if it is ever asked to spend.
+type countingSpender struct {
+	Never
+	t *testing.T
+}
 
 func (countingSpender) Name() string { return "counting" }
-func (s countingSpender) Spend(*SpendView, []int) []int {
-	s.t.Error("the Spender was asked about a corrupt attempt")
+func (s countingSpender) Spend(*View, []int) []int {
+	s.t.Error("the policy was asked to spend on a corrupt attempt")
 	return nil
 }
 
@@ -136,12 +140,12 @@ func TestFlashbackOfDifficultyFourIsAllowed(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	// Persuade 1 + Presence 3: four dice, four sixes.
 	fb := Test{Action: "Persuade", Position: Risky, Difficulty: 4, Flashback: true}
-	if err := c.Play(dice.Scripted(6, 6, 6, 6), fb, Never{}); err != nil {
+	if err := eng.Play(c, dice.Scripted(6, 6, 6, 6), fb, Never{}); err != nil {
 		t.Fatal(err)
 	}
-	at := &c.State.Flashback
-	if !at.Outcome.Succeeded || at.Required != 4 || c.State.Bonus != 1 || c.State.FlashbacksUsed != 1 {
-		t.Errorf("difficulty 4 flashback: succeeded %v, required %d, bonus %d, used %d", at.Outcome.Succeeded, at.Required, c.State.Bonus, c.State.FlashbacksUsed)
+	at := &c.Flashback
+	if !at.Outcome.Succeeded || at.Required != 4 || c.Bonus != 1 || c.FlashbacksUsed != 1 {
+		t.Errorf("difficulty 4 flashback: succeeded %v, required %d, bonus %d, used %d", at.Outcome.Succeeded, at.Required, c.Bonus, c.FlashbacksUsed)
 	}
 }
 
@@ -150,18 +154,18 @@ func TestFlashbackOfDifficultyFourIsAllowed(t *testing.T) {
 func TestBeginOverARolledTestIsRefused(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
 	r := dice.Scripted(6, 6, 6, 6)
-	if err := c.Begin(r, tst); !errors.Is(err, ErrInFlight) || r.Remaining() != 4 {
+	if err := eng.Begin(c, r, tst); !errors.Is(err, ErrInFlight) || r.Remaining() != 4 {
 		t.Fatalf("second Begin: %v, %d dice drawn", err, 4-r.Remaining())
 	}
-	if err := c.Play(r, tst, Never{}); !errors.Is(err, ErrInFlight) {
+	if err := eng.Play(c, r, tst, Never{}); !errors.Is(err, ErrInFlight) {
 		t.Errorf("Play over a roll in flight: %v", err)
 	}
-	if err := c.Finish(); err != nil || c.State.Attempt.Outcome.Kind != Badly {
-		t.Errorf("the first roll finishes as rolled: %v, %v", err, c.State.Attempt.Outcome.Kind)
+	if err := eng.Finish(c); err != nil || c.Attempt.Outcome.Kind != Badly {
+		t.Errorf("the first roll finishes as rolled: %v, %v", err, c.Attempt.Outcome.Kind)
 	}
 }
 
@@ -175,23 +179,23 @@ func TestPushIsOncePerActionAcrossARetry(t *testing.T) {
 		c := newChar(t, rl)
 		tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
 		r := dice.Scripted(1, 1, 1, 1 /* push: */, 1, 1, 1, 1, 1, 1 /* retry: */, 1, 1, 1)
-		if err := c.Begin(r, tst); err != nil {
+		if err := eng.Begin(c, r, tst); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Push(r, "physical"); err != nil {
+		if err := eng.Push(c, r, "physical"); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(); err != nil || !c.State.Attempt.Retry {
-			t.Fatalf("escalated failure: %v, retry %v", err, c.State.Attempt.Retry)
+		if err := eng.Finish(c); err != nil || !c.Attempt.Retry {
+			t.Fatalf("escalated failure: %v, retry %v", err, c.Attempt.Retry)
 		}
-		if err := c.Retry(r, tst.At(c.State.Attempt.NextPosition)); err != nil {
+		if err := eng.Retry(c, r, tst.At(c.Attempt.NextPosition)); err != nil {
 			t.Fatal(err)
 		}
 		// The legal-choice query agrees with the step.
 		if got := c.PushTrack(); (got != "") != may {
 			t.Errorf("retry_may_push %v: PushTrack %q", may, got)
 		}
-		err := c.Push(dice.Scripted(1, 1, 1, 1, 1), "physical")
+		err := eng.Push(c, dice.Scripted(1, 1, 1, 1, 1), "physical")
 		if may != (err == nil) || (!may && !errors.Is(err, ErrPushTwice)) {
 			t.Errorf("retry_may_push %v: push of the retry: %v", may, err)
 		}
@@ -204,15 +208,15 @@ func TestPushIsOncePerActionAcrossARetry(t *testing.T) {
 func TestEscalateMovesControlledToRisky(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	tst := Test{Action: "Prowl", Position: Controlled, Difficulty: 1, Escalate: true}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	at := &c.State.Attempt
-	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.State.Harm[0].Rows[0] != 0 {
-		t.Errorf("controlled failure with escalation: retry %v next %q harm %v", at.Retry, at.NextPosition, c.State.Harm)
+	at := &c.Attempt
+	if !at.Retry || at.NextPosition != Risky || at.HarmTaken || c.Harm[0].Rows[0] != 0 {
+		t.Errorf("controlled failure with escalation: retry %v next %q harm %v", at.Retry, at.NextPosition, c.Harm)
 	}
 }
 
@@ -221,12 +225,12 @@ func TestEscalateMovesControlledToRisky(t *testing.T) {
 func TestPerilHarmBelowModerateIsRefused(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Peril: true, PerilHarm: 1}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err == nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err == nil {
 		t.Error("a lesser harm as the peril's price accepted")
 	}
 	tst.PerilHarm = 2
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err != nil || c.State.Harm[0].Rows[1] != 1 {
-		t.Errorf("a moderate harm as the price: %v, harm %v", err, c.State.Harm)
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1), tst); err != nil || c.Harm[0].Rows[1] != 1 {
+		t.Errorf("a moderate harm as the price: %v, harm %v", err, c.Harm)
 	}
 	s := DefaultScenario()
 	s.PerilHarm = 1
@@ -235,39 +239,36 @@ func TestPerilHarmBelowModerateIsRefused(t *testing.T) {
 	}
 }
 
-// A character saves as one value — rules, sheet, Director, state — and
-// the Director no longer reverts to the table's on restore.
-func TestSavedCharacterKeepsItsDirector(t *testing.T) {
+// A state saves as one value — rules, sheet, Director, harm, the test in
+// flight — and the Director no longer reverts to the table's on restore.
+func TestSavedStateKeepsItsDirector(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	d, _ := DirectorByName("harsh")
-	if err := c.SetDirector(d); err != nil {
+	c.Director = "harsh"
+	if err := c.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Begin(dice.Scripted(6, 2, 3, 4), Test{Action: "Prowl", Position: Desperate, Difficulty: 1}); err != nil {
+	if err := eng.Begin(c, dice.Scripted(6, 2, 3, 4), Test{Action: "Prowl", Position: Desperate, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(c.Save())
+	b, err := c.Save()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s Saved
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	c2, err := Restore(s)
+	c2, err := Restore(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c2.Director().Name() != "harsh" {
-		t.Errorf("restored director %q", c2.Director().Name())
+	if c2.Director != "harsh" {
+		t.Errorf("restored director %q", c2.Director)
 	}
 	// A Desperate success: harsh adds a moderate harm to the complication.
-	if err := c2.Finish(); err != nil || c2.State.Harm[0].Rows[1] != 1 {
-		t.Errorf("restored finish: %v, harm %v", err, c2.State.Harm)
+	if err := eng.Finish(c2); err != nil || c2.Harm[0].Rows[1] != 1 {
+		t.Errorf("restored finish: %v, harm %v", err, c2.Harm)
 	}
-	s.Director = "lenient"
-	if _, err := Restore(s); err == nil {
-		t.Error("an unknown director restored")
+	c2.Director = "lenient"
+	b, _ = c2.Save()
+	if _, err := Restore(b); err == nil || !strings.Contains(err.Error(), `"lenient"`) {
+		t.Errorf("an unknown director restored: %v", err)
 	}
 }
 
@@ -278,44 +279,44 @@ func TestRulingsAreSettings(t *testing.T) {
 		name  string
 		set   func(*Rules)
 		faces []int
-		check func(c *Character) string
+		check func(c *State) string
 	}{
 		{"zero_flashback_rolls", func(rl *Rules) { rl.ZeroFlashbackRolls = true }, []int{6, 6, 1, 1},
-			func(c *Character) string {
-				if err := c.Play(dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Flashback: true}, Never{}); err != nil {
+			func(c *State) string {
+				if err := eng.Play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Flashback: true}, Never{}); err != nil {
 					return err.Error()
 				}
-				if len(c.State.Flashback.Dice) != 4 || c.State.Flashback.Extra != 2 {
+				if len(c.Flashback.Dice) != 4 || c.Flashback.Extra != 2 {
 					return "a difficulty-0 flashback did not roll"
 				}
 				return ""
 			}},
 		{"push_harm_shrinks", func(rl *Rules) { rl.PushHarmShrinks = true }, nil,
-			func(c *Character) string {
+			func(c *State) string {
 				r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-				_ = c.Begin(r, tst)
-				_ = c.Push(r, "physical")
-				if n := len(c.State.Attempt.Rerolled); n != 5 { // 4 misses + 2 - 1 for the new lesser harm
+				_ = eng.Begin(c, r, tst)
+				_ = eng.Push(c, r, "physical")
+				if n := len(c.Attempt.Rerolled); n != 5 { // 4 misses + 2 - 1 for the new lesser harm
 					return fmt.Sprintf("re-rolled %d dice, want 5", n)
 				}
 				return ""
 			}},
 		{"multiple_over", func(rl *Rules) { rl.MultipleOver = 2 }, nil,
-			func(c *Character) string {
-				_ = c.Play(dice.Scripted(6, 6, 6, 1), tst, Never{})
-				if at := &c.State.Attempt; at.Band != BandSuccess || at.Extra != 1 {
+			func(c *State) string {
+				_ = eng.Play(c, dice.Scripted(6, 6, 6, 1), tst, Never{})
+				if at := &c.Attempt; at.Band != BandSuccess || at.Extra != 1 {
 					return "three sixes of two required: band " + at.Band.String()
 				}
 				return ""
 			}},
 		{"retry_may_push", func(rl *Rules) { rl.RetryMayPush = true }, nil,
-			func(c *Character) string {
+			func(c *State) string {
 				r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 				esc := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
-				if err := c.Play(r, esc, WhenFailed{}); err != nil {
+				if err := eng.Play(c, r, esc, WhenFailed{}); err != nil {
 					return err.Error()
 				}
-				if !c.State.Attempt.Pushed || c.State.Attempt.Test.Position != Desperate {
+				if !c.Attempt.Pushed || c.Attempt.Test.Position != Desperate {
 					return "the Desperate retry was not pushed"
 				}
 				return ""
@@ -347,21 +348,21 @@ func TestRulingsAreSettings(t *testing.T) {
 func TestAttributeOnlyRoll(t *testing.T) {
 	c := newChar(t, DefaultRules()) // Presence 3
 	tst := Test{Action: "Presence", Position: Risky, Difficulty: 1}
-	if err := c.Play(dice.Scripted(1, 1, 1), tst, Never{}); err != nil {
+	if err := eng.Play(c, dice.Scripted(1, 1, 1), tst, Never{}); err != nil {
 		t.Fatal(err)
 	}
-	at := &c.State.Attempt
+	at := &c.Attempt
 	if d := cmp.Diff(Pool{Attribute: 3, Dice: 3}, at.Pool); d != "" {
 		t.Errorf("pool (-want +got):\n%s", d)
 	}
 	// Risky failure: moderate harm on Presence's mental track.
-	if c.State.Harm[1].Rows[1] != 1 || c.State.Harm[0].Rows[1] != 0 {
-		t.Errorf("harm %v, want a moderate mental harm", c.State.Harm)
+	if c.Harm[1].Rows[1] != 1 || c.Harm[0].Rows[1] != 0 {
+		t.Errorf("harm %v, want a moderate mental harm", c.Harm)
 	}
 	if act, attr, name, err := c.Rating("Presence"); err != nil || act != 0 || attr != 3 || name != "Presence" {
 		t.Errorf("Rating(Presence) = %d %d %q %v", act, attr, name, err)
 	}
-	if err := c.Begin(dice.Scripted(6), Test{Action: "Luck", Position: Risky, Difficulty: 1}); err == nil {
+	if err := eng.Begin(c, dice.Scripted(6), Test{Action: "Luck", Position: Risky, Difficulty: 1}); err == nil {
 		t.Error("a name that is neither an Action nor an Attribute accepted")
 	}
 }
@@ -385,46 +386,46 @@ func TestOpposedRollIsAStep(t *testing.T) {
 		{[]int{1, 1, 1, 1}, 1, true, Outcome{Kind: Badly}, 0},
 	} {
 		c := newChar(t, DefaultRules())
-		if err := c.Begin(dice.Scripted(tc.faces...), opp); err != nil {
+		if err := eng.Begin(c, dice.Scripted(tc.faces...), opp); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Finish(); !errors.Is(err, ErrStage) {
+		if err := eng.Finish(c); !errors.Is(err, ErrStage) {
 			t.Errorf("Finish of an opposed roll: %v", err)
 		}
-		if err := c.FinishOpposed(tc.opponent, tc.npc); err != nil {
+		if err := eng.FinishOpposed(c, tc.opponent, tc.npc); err != nil {
 			t.Fatal(err)
 		}
-		at := &c.State.Attempt
+		at := &c.Attempt
 		if d := cmp.Diff(tc.want, at.Outcome); d != "" || at.Extra != tc.extra || at.Retry {
 			t.Errorf("%v against %d (npc %v): extra %d, outcome (-want +got):\n%s", tc.faces, tc.opponent, tc.npc, at.Extra, d)
 		}
-		if err := c.SetState(c.State.Clone()); err != nil {
+		if err := c.Clone().Check(); err != nil {
 			t.Errorf("a finished opposed roll does not restore: %v", err)
 		}
 	}
 	c := newChar(t, DefaultRules())
-	if err := c.Begin(dice.Scripted(6), Test{Action: "Prowl", Opposed: true, Difficulty: 1}); err == nil {
+	if err := eng.Begin(c, dice.Scripted(6), Test{Action: "Prowl", Opposed: true, Difficulty: 1}); err == nil {
 		t.Error("an opposed roll with a difficulty accepted")
 	}
-	if err := c.Play(dice.Scripted(6, 6, 6, 6), opp, Never{}); !errors.Is(err, ErrStage) {
+	if err := eng.Play(c, dice.Scripted(6, 6, 6, 6), opp, Never{}); !errors.Is(err, ErrStage) {
 		t.Errorf("Play of an opposed roll: %v", err)
 	}
-	if err := c.FinishOpposed(1, false); !errors.Is(err, ErrStage) {
+	if err := eng.FinishOpposed(c, 1, false); !errors.Is(err, ErrStage) {
 		t.Errorf("FinishOpposed with no roll: %v", err)
 	}
 	// A pushed opposed roll: the failure is pushed, then compared.
 	r := dice.Scripted(1, 1, 1, 1, 6, 6, 1, 1, 1, 1)
-	if err := c.Begin(r, opp); err != nil {
+	if err := eng.Begin(c, r, opp); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Push(r, "physical"); err != nil {
+	if err := eng.Push(c, r, "physical"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.FinishOpposed(-1, false); err == nil {
+	if err := eng.FinishOpposed(c, -1, false); err == nil {
 		t.Error("negative opponent successes accepted")
 	}
-	if err := c.FinishOpposed(1, false); err != nil || !c.State.Attempt.Outcome.Succeeded {
-		t.Errorf("pushed opposed roll: %v, %+v", err, c.State.Attempt.Outcome)
+	if err := eng.FinishOpposed(c, 1, false); err != nil || !c.Attempt.Outcome.Succeeded {
+		t.Errorf("pushed opposed roll: %v, %+v", err, c.Attempt.Outcome)
 	}
 }
 
@@ -438,10 +439,10 @@ func TestZeroPositionIsTheDefault(t *testing.T) {
 		rl := DefaultRules()
 		rl.DefaultPosition = tc.def
 		c := newChar(t, rl)
-		if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Difficulty: 1}, Never{}); err != nil {
+		if err := eng.Play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Difficulty: 1}, Never{}); err != nil {
 			t.Fatal(err)
 		}
-		if at := &c.State.Attempt; at.Test.Position != tc.def || at.Outcome.Kind != tc.kind {
+		if at := &c.Attempt; at.Test.Position != tc.def || at.Outcome.Kind != tc.kind {
 			t.Errorf("default %q: recorded position %q, outcome %v", tc.def, at.Test.Position, at.Outcome.Kind)
 		}
 	}
@@ -459,7 +460,7 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
 	for _, bad := range []Test{{Action: "Juggle", Difficulty: 1}, {Action: "Prowl", Difficulty: 0}, {Action: "Prowl", Difficulty: 1, Flashback: true, Helpers: -1}} {
-		if c.CanBegin(bad) == nil || c.Begin(dice.Scripted(1, 1, 1, 1), bad) == nil {
+		if c.CanBegin(bad) == nil || eng.Begin(c, dice.Scripted(1, 1, 1, 1), bad) == nil {
 			t.Errorf("%+v: CanBegin or Begin accepted it", bad)
 		}
 	}
@@ -469,7 +470,7 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	if err := c.CanRetry(tst.At(Desperate)); !errors.Is(err, ErrStage) {
 		t.Errorf("CanRetry before any roll: %v", err)
 	}
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), tst); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.CanBegin(tst); !errors.Is(err, ErrInFlight) {
@@ -478,7 +479,7 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	if c.PushTrack() != "physical" || c.CanPush("physical") != nil || c.CanPush("astral") == nil {
 		t.Errorf("push queries: track %q, physical %v, astral %v", c.PushTrack(), c.CanPush("physical"), c.CanPush("astral"))
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
 	if c.PushTrack() != "" || !errors.Is(c.CanPush("physical"), ErrStage) {
@@ -492,32 +493,29 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	}
 }
 
-// A Character copied by value and given its own state plays apart from
+// An Engine copied by value plays a state cloned from another apart from
 // the original, from another goroutine (run with -race).
-func TestCopiedCharacterPlaysApart(t *testing.T) {
+func TestEngineCopiesPlayClonedStatesApart(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	d := *c
-	if err := d.SetState(c.FreshState()); err != nil {
-		t.Fatal(err)
-	}
+	d := c.Clone()
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 2}
 	done := make(chan error)
-	play := func(x *Character, seed uint64) {
+	play := func(eng Engine, x *State, seed uint64) {
 		r := dice.NewSeeded(seed)
 		for range 200 {
-			if err := x.Play(r, tst, WhenFailed{}); err != nil && !errors.Is(err, ErrIncapacitated) {
+			if err := eng.Play(x, r, tst, WhenFailed{}); err != nil && !errors.Is(err, ErrIncapacitated) {
 				done <- err
 				return
 			}
-			if x.State.Attempt.Extra > 0 {
-				_ = x.SpendWith(SpendInOrder{Label: "bonus", Order: []string{"bonus_die"}})
+			if x.Attempt.Extra > 0 {
+				_ = eng.SpendWith(x, Spending{Never{}, SpendOrder{Label: "bonus", Order: []string{"bonus_die"}}})
 			}
-			_ = x.SetState(x.FreshState())
+			restart(t, x)
 		}
 		done <- nil
 	}
-	go play(c, 1)
-	go play(&d, 2)
+	go play(eng, c, 1)
+	go play(Engine{}, d, 2)
 	for range 2 {
 		if err := <-done; err != nil {
 			t.Error(err)
@@ -531,22 +529,22 @@ func TestStepsDoNotAllocate(t *testing.T) {
 	r := dice.NewSeeded(3)
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true, Escalate: true}
 	run := func() {
-		_ = c.Begin(r, tst)
-		_ = c.Push(r, "physical")
-		_ = c.Finish()
-		if c.State.Attempt.Retry {
-			_ = c.Retry(r, c.State.Attempt.Test.At(c.State.Attempt.NextPosition))
-			_ = c.Finish()
+		_ = eng.Begin(c, r, tst)
+		_ = eng.Push(c, r, "physical")
+		_ = eng.Finish(c)
+		if c.Attempt.Retry {
+			_ = eng.Retry(c, r, c.Attempt.Test.At(c.Attempt.NextPosition))
+			_ = eng.Finish(c)
 		}
 		heal := func() {
-			for c.State.Harm[0].Rows[0] > 0 {
-				if err := c.Heal("physical", 1); err != nil {
+			for c.Harm[0].Rows[0] > 0 {
+				if err := eng.Heal(c, "physical", 1); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 		heal()
-		if err := c.Play(r, tst, Threshold{Extra: 1, MaxPenalty: 9}); err != nil {
+		if err := eng.Play(c, r, tst, Threshold{Extra: 1, MaxPenalty: 9}); err != nil {
 			t.Fatal(err)
 		}
 		heal()
@@ -588,6 +586,9 @@ func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
 		"ended with a retry":       func(g *SavedGame) { g.Pursuit.Ended = true },
 		"scenario goal 0":          func(g *SavedGame) { g.Scenario.Goal = 0 },
 		"category 9":               func(g *SavedGame) { g.Pursuit.Category = 9 },
+		"state's own rules":        func(g *SavedGame) { g.State.Rules.PushDice = 3 },
+		"state's own sheet":        func(g *SavedGame) { g.State.Sheet.Actions = map[string]int{"Prowl": 5} },
+		"state's own director":     func(g *SavedGame) { g.State.Director = "harsh" },
 	} {
 		var g SavedGame
 		if err := json.Unmarshal(saved, &g); err != nil {
@@ -604,6 +605,44 @@ func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
 	}
 	if err := g.Check(); err != nil {
 		t.Errorf("the saved pursuit itself: %v", err)
+	}
+}
+
+// A scenario's starting state plays by the scenario's rules, character and
+// Director: one that brings its own is refused rather than silently
+// overridden, and its play (harm here) is what the pursuit starts from.
+func TestScenarioStartingStateWithItsOwnRulesIsRefused(t *testing.T) {
+	st, err := NewState(DefaultRules(), testSheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultScenario()
+	s.State = st
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "leave its rules, sheet and director empty") {
+		t.Errorf("a starting state with its own rules: %v", err)
+	}
+	s.State = &State{Harm: harmOf([3]int{1, 0, 0}, [3]int{})}
+	rn, err := s.NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rn.State().Harm[0].Rows[0]; got != 1 || rn.State().Penalty() != 1 || rn.State().Director != "table" {
+		t.Errorf("starting harm %d, penalty %d, director %q; want 1, 1, table", got, rn.State().Penalty(), rn.State().Director)
+	}
+}
+
+// Play ends an action by asking the policy to spend its extra successes,
+// the third of the player's choices.
+func TestPlaySpendsWithThePolicy(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	c.Harm[0].Rows[0] = 1
+	p := Spending{Policy: Never{}, Order: SpendOrder{Label: "heal", Order: []string{"heal_harm"}}}
+	// 4 - 1 = 3 dice, three sixes against 1: two extra, one heal bought.
+	if err := eng.Play(c, dice.Scripted(6, 6, 6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, p); err != nil {
+		t.Fatal(err)
+	}
+	if at := c.Attempt; at.Spent != 1 || len(at.Bought) != 1 || c.Harm[0].Rows[0] != 0 || p.Name() != "never+heal" {
+		t.Errorf("spent %d, bought %v, harm %v (policy %s); want one heal", at.Spent, at.Bought, c.Harm[0].Rows, p.Name())
 	}
 }
 

@@ -27,35 +27,35 @@ func TestLookups(t *testing.T) {
 	if _, err := c.NaturalTrack("Juggle"); err == nil {
 		t.Error("unknown action has a track")
 	}
-	if c.Rules().PerilDice != 3 {
-		t.Error("Rules() is not the character's rules")
+	if c.Rules.PerilDice != 3 {
+		t.Error("the state's rules are not the rules it was made with")
 	}
-	if _, err := c.Rules().PositionIndex("comfy"); err == nil {
+	if _, err := c.Rules.PositionIndex("comfy"); err == nil {
 		t.Error("unknown position found")
 	}
-	if i, err := c.Rules().PositionIndex("desperate"); err != nil || i != 2 {
+	if i, err := c.Rules.PositionIndex("desperate"); err != nil || i != 2 {
 		t.Errorf("desperate = %d %v", i, err)
 	}
 }
 
 func TestHealAndSpace(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[1].Rows = []int{2, 2, 1}
+	c.Harm[1].Rows = []int{2, 2, 1}
 	if c.HasSpace("mental") || !c.HasSpace("physical") || c.HasSpace("astral") {
 		t.Errorf("space: mental %v physical %v astral %v", c.HasSpace("mental"), c.HasSpace("physical"), c.HasSpace("astral"))
 	}
-	if err := c.Heal("mental", 3); err != nil || !c.HasSpace("mental") || c.Incapacitated() {
+	if err := eng.Heal(c, "mental", 3); err != nil || !c.HasSpace("mental") || c.Incapacitated() {
 		t.Errorf("heal severe: %v, space %v, incapacitated %v", err, c.HasSpace("mental"), c.Incapacitated())
 	}
 	for _, bad := range []struct {
 		track string
 		level int
 	}{{"mental", 3}, {"astral", 1}, {"physical", 4}, {"physical", 0}, {"physical", 1}} {
-		before := c.State.Clone()
-		if err := c.Heal(bad.track, bad.level); err == nil {
+		before := c.Clone()
+		if err := eng.Heal(c, bad.track, bad.level); err == nil {
 			t.Errorf("Heal(%q, %d) accepted", bad.track, bad.level)
 		}
-		if d := cmp.Diff(before, c.State); d != "" {
+		if d := cmp.Diff(before, c, cmpState); d != "" {
 			t.Errorf("rejected heal changed state:\n%s", d)
 		}
 	}
@@ -64,23 +64,23 @@ func TestHealAndSpace(t *testing.T) {
 // Table harm lands on the named track, peril and flashbacks are narrated.
 func TestEventsAllKinds(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	c.State.Harm[1].Rows = []int{2, 2, 1}
+	c.Harm[1].Rows = []int{2, 2, 1}
 	var rec Recorder
-	c.Sink = rec.Record
-	at := &c.State.Attempt
+	eng := Engine{Sink: rec.Record}
+	at := &c.Attempt
 	// Risky failure, harm on the full mental track: a critical injury.
-	if err := c.Begin(dice.Scripted(1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1,
+	if err := eng.Begin(c, dice.Scripted(1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1,
 		Peril: true, HarmTrack: "mental", Helpers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if !at.HarmCritical || at.HarmRow != "" || c.State.Harm[1].Critical != 1 {
-		t.Errorf("harm row %q critical %v, mental criticals %d; want a critical injury", at.HarmRow, at.HarmCritical, c.State.Harm[1].Critical)
+	if !at.HarmCritical || at.HarmRow != "" || c.Harm[1].Critical != 1 {
+		t.Errorf("harm row %q critical %v, mental criticals %d; want a critical injury", at.HarmRow, at.HarmCritical, c.Harm[1].Critical)
 	}
-	c.NewDay()
-	if err := c.Begin(dice.Scripted(), Test{Action: "Persuade", Position: Risky, Flashback: true, Helpers: 1}); err != nil {
+	eng.NewDay(c)
+	if err := eng.Begin(c, dice.Scripted(), Test{Action: "Persuade", Position: Risky, Flashback: true, Helpers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -97,7 +97,7 @@ func TestEventsAllKinds(t *testing.T) {
 	if EventKind(99).String() != "actiontest.EventKind(99)" || (Event{Kind: 99}).String() != "actiontest.EventKind(99)" {
 		t.Error("unknown event kind not named")
 	}
-	if err := c.Push(dice.Scripted(1), "physical"); err == nil {
+	if err := eng.Push(c, dice.Scripted(1), "physical"); err == nil {
 		t.Error("pushed a flashback with no roll")
 	}
 }
@@ -150,12 +150,12 @@ func TestRulesJSON(t *testing.T) {
 // A push records what it kept and why it re-rolled.
 func TestPushRecord(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	at := &c.State.Attempt
+	at := &c.Attempt
 	r := dice.Scripted(6, 2, 6, 1, 1, 1, 1, 1)
-	if err := c.Begin(r, Test{Action: "Persuade", Position: Risky, Difficulty: 3}); err != nil {
+	if err := eng.Begin(c, r, Test{Action: "Persuade", Position: Risky, Difficulty: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Push(r, "mental"); err != nil {
+	if err := eng.Push(c, r, "mental"); err != nil {
 		t.Fatal(err)
 	}
 	if !at.Pushed || at.Kept != 2 || at.PushTrack != "mental" || len(at.Rerolled) != 4 || at.Successes != 2 {

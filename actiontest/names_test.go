@@ -30,17 +30,17 @@ func TestPositionsReadAndWriteAsNames(t *testing.T) {
 	c := newChar(t, renamedRules())
 	// A failure at the default position, escalated: the attempt records
 	// the default resolved and the retry one position worse.
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Difficulty: 1, Escalate: true}); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Difficulty: 1, Escalate: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	at := &c.State.Attempt
+	at := &c.Attempt
 	if at.Test.Position != "edgy" || !at.Retry || at.NextPosition != "dire" {
 		t.Fatalf("recorded position %q, retry %v at %q; want edgy, a retry at dire", at.Test.Position, at.Retry, at.NextPosition)
 	}
-	b, err := json.Marshal(c.Save())
+	b, err := c.Save()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,23 +49,19 @@ func TestPositionsReadAndWriteAsNames(t *testing.T) {
 			t.Errorf("saved character lacks %s:\n%s", want, b)
 		}
 	}
-	var saved Saved
-	if err := json.Unmarshal(b, &saved); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Restore(saved)
+	back, err := Restore(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(c.State, back.State, cmpopts.EquateEmpty()); d != "" {
+	if d := cmp.Diff(c, back, cmpState, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("state after a round trip (-saved +restored):\n%s", d)
 	}
 	// The restored character plays the retry at the named position.
-	if err := back.Retry(dice.Scripted(6, 1, 1, 1), Test{Action: "Prowl", Position: "dire", Difficulty: 1}); err != nil {
+	if err := eng.Retry(back, dice.Scripted(6, 1, 1, 1), Test{Action: "Prowl", Position: "dire", Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := back.Finish(); err != nil || back.State.Attempt.Outcome.Kind != SuccessConsequence {
-		t.Errorf("retry at dire: %v, outcome %v, want %v", err, back.State.Attempt.Outcome.Kind, SuccessConsequence)
+	if err := eng.Finish(back); err != nil || back.Attempt.Outcome.Kind != SuccessConsequence {
+		t.Errorf("retry at dire: %v, outcome %v, want %v", err, back.Attempt.Outcome.Kind, SuccessConsequence)
 	}
 
 	// A scenario and a pursuit name their positions too; "" in a scenario
@@ -103,7 +99,7 @@ func TestUnknownPositionNameIsRefused(t *testing.T) {
 	c := newChar(t, renamedRules())
 	r := dice.Scripted(6, 6, 6, 6)
 	for _, p := range []Position{"risky", "Edgy", "2"} {
-		err := c.Begin(r, Test{Action: "Prowl", Position: p, Difficulty: 1})
+		err := eng.Begin(c, r, Test{Action: "Prowl", Position: p, Difficulty: 1})
 		if err == nil || !strings.Contains(err.Error(), allowed) {
 			t.Errorf("Begin at %q: %v, want a refusal naming %s", p, err, allowed)
 		}
@@ -111,8 +107,8 @@ func TestUnknownPositionNameIsRefused(t *testing.T) {
 			t.Errorf("CanBegin at %q accepted", p)
 		}
 	}
-	if r.Remaining() != 4 || c.State.Attempt.Stage != NotBegun {
-		t.Errorf("refused steps drew %d dice and left stage %q", 4-r.Remaining(), c.State.Attempt.Stage)
+	if r.Remaining() != 4 || c.Attempt.Stage != NotBegun {
+		t.Errorf("refused steps drew %d dice and left stage %q", 4-r.Remaining(), c.Attempt.Stage)
 	}
 
 	rl := renamedRules()
@@ -134,10 +130,10 @@ func TestUnknownPositionNameIsRefused(t *testing.T) {
 	}
 
 	// Saved states: an attempt's position, a retry's next position.
-	if err := c.Begin(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: "safe", Difficulty: 1, Escalate: true}); err != nil {
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: "safe", Difficulty: 1, Escalate: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Finish(); err != nil {
+	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
 	for name, edit := range map[string]func(*State){
@@ -146,9 +142,9 @@ func TestUnknownPositionNameIsRefused(t *testing.T) {
 		"next position not worse": func(s *State) { s.Attempt.NextPosition = "dire" },
 		"next position, no retry": func(s *State) { s.Attempt.Retry = false },
 	} {
-		st := c.State.Clone()
-		edit(&st)
-		if err := st.Check(c.Rules()); err == nil {
+		st := c.Clone()
+		edit(st)
+		if err := st.Check(); err == nil {
 			t.Errorf("%s: saved state accepted", name)
 		}
 	}
@@ -175,16 +171,16 @@ func TestUnknownPositionNameIsRefused(t *testing.T) {
 func TestHarmRowsReadAndWriteAsNames(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	var rec Recorder
-	c.Sink = rec.Record
+	eng := Engine{Sink: rec.Record}
 	// A Risky failure: a level 2 harm, in the moderate row.
-	if err := c.Play(dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+	if err := eng.Play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
 		t.Fatal(err)
 	}
-	at := &c.State.Attempt
+	at := &c.Attempt
 	if !at.HarmTaken || at.HarmRow != "moderate" || at.HarmCritical {
 		t.Fatalf("harm row %q critical %v, want moderate", at.HarmRow, at.HarmCritical)
 	}
-	b, err := json.Marshal(c.State)
+	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,34 +205,34 @@ func TestHarmRowsReadAndWriteAsNames(t *testing.T) {
 		"neither":            func(s *State) { s.Attempt.HarmRow = "" },
 		"row, no harm taken": func(s *State) { s.Attempt.HarmTaken = false },
 	} {
-		st := c.State.Clone()
-		edit(&st)
-		if err := st.Check(c.Rules()); err == nil {
+		st := c.Clone()
+		edit(st)
+		if err := st.Check(); err == nil {
 			t.Errorf("%s: saved state accepted", name)
 		}
 	}
 	// What a heal bought names its track and row.
 	c = newChar(t, DefaultRules())
-	c.State.Harm[0].Rows[0] = 1
-	if err := c.Play(dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+	c.Harm[0].Rows[0] = 1
+	if err := eng.Play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Spend("heal_harm"); err != nil {
+	if err := eng.Spend(c, "heal_harm"); err != nil {
 		t.Fatal(err)
 	}
-	if got := c.State.Attempt.Bought; len(got) != 1 || got[0].Track != "physical" || got[0].Row != "lesser" {
+	if got := c.Attempt.Bought; len(got) != 1 || got[0].Track != "physical" || got[0].Row != "lesser" {
 		t.Fatalf("bought %+v, want a heal of physical lesser harm", got)
 	}
-	if err := c.State.Check(c.Rules()); err != nil {
+	if err := c.Check(); err != nil {
 		t.Fatal(err)
 	}
 	for name, edit := range map[string]func(*Bought){
 		"bought unknown row":   func(b *Bought) { b.Row = "grave" },
 		"bought unknown track": func(b *Bought) { b.Track = "astral" },
 	} {
-		st := c.State.Clone()
+		st := c.Clone()
 		edit(&st.Attempt.Bought[0])
-		if err := st.Check(c.Rules()); err == nil {
+		if err := st.Check(); err == nil {
 			t.Errorf("%s: saved state accepted", name)
 		}
 	}
@@ -280,10 +276,10 @@ func TestPursuitMetricsReadAndWriteAsNames(t *testing.T) {
 // allowed.
 func TestHarmTracksReadAndWriteAsNames(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	if _, err := c.TakeHarm(1, "mental"); err != nil {
+	if _, err := eng.TakeHarm(c, 1, "mental"); err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(c.State)
+	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,21 +287,18 @@ func TestHarmTracksReadAndWriteAsNames(t *testing.T) {
 	if !strings.Contains(string(b), want) {
 		t.Errorf("saved state %s lacks %s", b, want)
 	}
-	var back State
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetState(back); err != nil || c.Penalty() != 1 {
-		t.Errorf("restored state: %v, penalty %d, want 1", err, c.Penalty())
+	back, err := Restore(b)
+	if err != nil || back.Penalty() != 1 {
+		t.Fatalf("restored state: %v, want a penalty of 1", err)
 	}
 	for name, edit := range map[string]func(*State){
 		"tracks swapped": func(s *State) { s.Harm[0], s.Harm[1] = s.Harm[1], s.Harm[0] },
 		"unknown track":  func(s *State) { s.Harm[1].Track = "astral" },
 		"unnamed track":  func(s *State) { s.Harm[0].Track = "" },
 	} {
-		st := c.State.Clone()
-		edit(&st)
-		err := st.Check(c.Rules())
+		st := c.Clone()
+		edit(st)
+		err := st.Check()
 		if err == nil || !strings.Contains(err.Error(), `"physical", "mental"`) {
 			t.Errorf("%s: %v, want a refusal naming the tracks", name, err)
 		}

@@ -20,12 +20,29 @@ type View struct {
 	Penalty int
 	// MustPush says the character can act only by pushing.
 	MustPush bool
+	// Extra is the extra successes left to spend, when Spend is asked.
+	Extra int
+	// Allowed has bit i set when the test's Action allows Rules.Effects[i]
+	// (when Spend is asked).
+	Allowed uint64
+	// Harm is how many harms the character holds (what heals can clear;
+	// when Spend is asked).
+	Harm int
+	// Succeeded says whether the finished test got what it was after
+	// (when Spend is asked).
+	Succeeded bool
 	// PushTrack is the natural harm track if a push may put its harm
 	// there, else another track it may, else "" (no push possible). It is
 	// worked out with the checks Push makes.
 	PushTrack string
 	// Rules are the rules in force (read-only).
 	Rules *Rules
+	// State is the character's state as the step found it (read-only):
+	// harm, flashbacks, carried dice, the roll in flight.
+	State *State
+	// Pursuit is where the scenario's pursuit stands when a Runner asks
+	// (read-only); nil outside a pursuit.
+	Pursuit *Pursuit
 }
 
 // Failed reports whether the roll so far falls short.
@@ -34,9 +51,10 @@ func (v *View) Failed() bool { return v.Successes < v.Required }
 // Play runs one whole action with a policy: it may accept an offered Risk
 // Peril, rolls, may push, and finishes; when the outcome asks for a Worse
 // Position retry it re-rolls at the worse position (offering the deal
-// again) until the action ends. A policy's illegal answer is an error,
+// again) until the action ends, and then the policy spends the extra
+// successes (a flashback's are not spent). A policy's illegal answer is an error,
 // and the state is then as the last legal step left it.
-func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
+func (c *game) Play(r *dice.Roller, t Test, p Policy) error {
 	s, err := c.canBegin(&t)
 	if err != nil {
 		return err
@@ -54,8 +72,11 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
 			}
 			continue
 		}
-		if t.Flashback || !c.State.Attempt.Retry {
+		if t.Flashback {
 			return nil
+		}
+		if !c.State.Attempt.Retry {
+			return c.spendWith(p, c.allowedBy(s))
 		}
 		rt := c.retryTest()
 		pushed, err := c.canRetry(&rt)
@@ -68,9 +89,22 @@ func (c *Character) Play(r *dice.Roller, t Test, p Policy) error {
 	}
 }
 
+// callsFlashback shows p the flashback test t (checked), which rolls s,
+// and returns whether p calls it now; an error says it cannot begin (a
+// character who cannot act, or no flashback left).
+func (c *game) callsFlashback(t *Test, s subject, p Policy) (bool, error) {
+	var pool Pool
+	must, err := c.count(&pool, t, s, false)
+	if err != nil {
+		return false, err
+	}
+	c.viewOf(&c.State.v, t, s, &pool, must, false, 0, nil)
+	return p.Flashback(&c.State.v), nil
+}
+
 // retryTest is the test of the retry the finished roll asks for: the same
 // test at the worse position, its Risk Peril deal offered afresh.
-func (c *Character) retryTest() Test {
+func (c *game) retryTest() Test {
 	t := c.State.Attempt.Test
 	t.Position, t.Peril = c.State.Attempt.NextPosition, false
 	return t
@@ -79,15 +113,15 @@ func (c *Character) retryTest() Test {
 // beginWith asks p about an offered Risk Peril deal and begins test t
 // (checked by canBegin or canRetry; pushed says the action was pushed
 // before a retry). On error nothing changes.
-func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
+func (c *game) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Policy) error {
 	var pool Pool
 	must, err := c.count(&pool, t, s, pushed)
 	if err != nil {
 		return err
 	}
 	if t.PerilOffered && !t.Peril {
-		c.viewOf(&c.seen, t, s, &pool, must, pushed, 0, nil)
-		if p.Peril(&c.seen) {
+		c.viewOf(&c.State.v, t, s, &pool, must, pushed, 0, nil)
+		if p.Peril(&c.State.v) {
 			t.Peril = true
 			if must, err = c.count(&pool, t, s, pushed); err != nil {
 				return err
@@ -101,12 +135,12 @@ func (c *Character) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p
 // resolveWith asks p whether to push the roll in flight and pushes it, or
 // finishes it. When no push is possible there is no choice to make, and p
 // is not asked. On error nothing changes.
-func (c *Character) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) error {
+func (c *game) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) error {
 	// The view names no PushTrack when the roll cannot be pushed: then
 	// there is nothing to ask.
-	c.viewOf(&c.seen, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
-	if c.seen.PushTrack != "" {
-		if push, track := p.Push(&c.seen); push {
+	c.viewOf(&c.State.v, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
+	if c.State.v.PushTrack != "" {
+		if push, track := p.Push(&c.State.v); push {
 			if err := c.Push(r, track); err != nil {
 				return fmt.Errorf("policy %s: %w", p.Name(), err)
 			}
@@ -124,14 +158,14 @@ func (c *Character) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy
 }
 
 // view is the View of the roll at.
-func (c *Character) view(at *Attempt) View {
+func (c *game) view(at *Attempt) View {
 	var v View
 	c.viewInto(&v, at)
 	return v
 }
 
 // viewInto fills v with the View of the roll at.
-func (c *Character) viewInto(v *View, at *Attempt) {
+func (c *game) viewInto(v *View, at *Attempt) {
 	s, _ := c.subjectOf(at.Test.Action)
 	c.viewOf(v, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 }
@@ -140,9 +174,11 @@ func (c *Character) viewInto(v *View, at *Attempt) {
 // its pool counted and n successes rolled so far: at, the roll, or nil
 // before it. PushTrack comes from the checks Push makes: the roll's (when
 // at is given) and the test's, then the tracks' room.
-func (c *Character) viewOf(v *View, t *Test, s subject, pool *Pool, must, pushed bool, n int, at *Attempt) {
-	*v = View{Pool: pool.Dice, Required: t.Difficulty, Successes: n,
-		Position: c.rules.position(t.Position), Penalty: pool.Penalty, MustPush: must, Rules: c.rules}
+func (c *game) viewOf(v *View, t *Test, s subject, pool *Pool, must, pushed bool, n int, at *Attempt) {
+	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = pool.Dice, t.Difficulty, n, pool.Penalty, must
+	v.Position, v.PushTrack, v.Rules = c.rules.position(t.Position), "", c.rules
+	v.State, v.Pursuit = c.State, c.pursuit
+	v.Extra, v.Allowed, v.Harm, v.Succeeded = 0, 0, 0, false
 	bar := c.testBar(t, pushed)
 	if at != nil && bar == noBar {
 		bar = attemptBar(at, c.rules)
@@ -158,7 +194,7 @@ func (c *Character) viewOf(v *View, t *Test, s subject, pool *Pool, must, pushed
 // PushTrack returns the track a push of the roll in flight would put its
 // harm on by default — the Action's natural track if it has room, else
 // the first track that does — or "" when the roll cannot be pushed.
-func (c *Character) PushTrack() string {
+func (c *game) PushTrack() string {
 	at := c.inFlight()
 	if at == nil {
 		return ""

@@ -6,19 +6,40 @@ import (
 	"github.com/stakesrpg/stakes/internal/named"
 )
 
-// Policy makes a character's choices in a test: whether to accept an offered
-// Risk Peril deal (asked before the roll, with Successes 0) and whether to
-// push the roll, paying harm on which track (asked after the roll, only
-// when a push is possible: View.PushTrack names a track that may take the
-// harm). A policy must be deterministic in its View, which it must not
-// change: the exact odds ask it about every possible roll.
+// Policy makes the player's choices for a character, the text's four:
+// whether to accept an offered Risk Peril deal (Peril, asked before the
+// roll, with Successes 0); whether to push the roll, paying harm on which
+// track (Push, asked after the roll, only when a push is possible:
+// View.PushTrack names a track that may take the harm); which effects to
+// buy with a finished test's extra successes (Spend, asked only when some
+// are left: it appends indices into Rules.Effects to buf, which the
+// View's Extra, Allowed and Harm say what may be bought with); and whether
+// to call the day's flashback now (Flashback, asked by a Runner when its
+// scenario offers one, shown the flashback's test). A policy must be
+// deterministic in its View, which it must not change: the exact odds ask
+// it about every possible roll.
 type Policy interface {
 	Name() string
 	Peril(v *View) bool
 	Push(v *View) (push bool, track string)
+	Spend(v *View, buf []int) []int
+	Flashback(v *View) bool
 }
 
-// Never never pushes and never risks peril, except that a character who can
+// Spending is Policy with its extra successes spent as Order says; Policy
+// makes every other choice.
+type Spending struct {
+	Policy
+	Order SpendOrder
+}
+
+// Name returns the policy's name and the order's label: "threshold+heal_first".
+func (p Spending) Name() string { return p.Policy.Name() + "+" + p.Order.Label }
+
+// Spend buys effects in Order's preference.
+func (p Spending) Spend(v *View, buf []int) []int { return p.Order.Choose(v, buf) }
+
+// Never never pushes, never risks peril and keeps its extra successes, except that a character who can
 // act only by pushing pushes.
 type Never struct{}
 
@@ -31,8 +52,14 @@ func (Never) Peril(*View) bool { return false }
 // Push pushes only when it must.
 func (Never) Push(v *View) (bool, string) { return v.MustPush, v.PushTrack }
 
+// Spend keeps every extra success.
+func (Never) Spend(_ *View, buf []int) []int { return buf }
+
+// Flashback calls the flashback whenever it is offered.
+func (Never) Flashback(*View) bool { return true }
+
 // WhenFailed pushes every failed roll it can (on the natural harm track if
-// it has room) and never risks peril.
+// it has room), never risks peril and keeps its extra successes.
 type WhenFailed struct{}
 
 // Name returns "always_when_failed".
@@ -46,9 +73,16 @@ func (WhenFailed) Push(v *View) (bool, string) {
 	return v.MustPush || v.Failed(), v.PushTrack
 }
 
+// Spend keeps every extra success.
+func (WhenFailed) Spend(_ *View, buf []int) []int { return buf }
+
+// Flashback calls the flashback whenever it is offered.
+func (WhenFailed) Flashback(*View) bool { return true }
+
 // Threshold pushes while the roll has fewer than Required+Extra successes
 // and the character's harm costs at most MaxPenalty dice, and accepts an
-// offered Risk Peril when the pool is below PerilBelow dice (0: never).
+// offered Risk Peril when the pool is below PerilBelow dice (0: never); it
+// keeps its extra successes.
 type Threshold struct {
 	Extra      int
 	MaxPenalty int
@@ -70,6 +104,12 @@ func (t Threshold) Push(v *View) (bool, string) {
 	}
 	return v.Successes < v.Required+t.Extra && v.Penalty <= t.MaxPenalty, v.PushTrack
 }
+
+// Spend keeps every extra success.
+func (Threshold) Spend(_ *View, buf []int) []int { return buf }
+
+// Flashback calls the flashback whenever it is offered.
+func (Threshold) Flashback(*View) bool { return true }
 
 // policies are the shipped policies by scenario name.
 var policies = named.Registry[Policy]{Kind: "policy", Make: map[string]func() Policy{

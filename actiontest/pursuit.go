@@ -3,6 +3,7 @@ package actiontest
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/internal/named"
@@ -36,9 +37,13 @@ type Pursuit struct {
 // stepped by hand and the exact model play the same rules. One Runner per
 // goroutine.
 type Runner struct {
-	s  Scenario
-	c  *Character
-	st State // the scenario's starting state
+	s Scenario
+	// c is the pursuit's state at work (g, on state), with its
+	// Director's table ruled once.
+	c     *game
+	g     game
+	state State
+	st    *State // the scenario's starting state
 	// startHarm is the harms st holds.
 	startHarm int
 	// test is the pursuit's test at its starting position; fb the
@@ -48,12 +53,16 @@ type Runner struct {
 	// sub is what the pursuit's tests roll (the flashback's Action is
 	// theirs), resolved once from the character's rules.
 	sub subject
-	// spender spends extra successes; nil when it is "none".
-	spender Spender
+	// allowed are the effects the pursuit's Action allows (see allowedBy).
+	allowed uint64
 	// Pursuit is where the pursuit in play stands.
 	Pursuit Pursuit
 	err     error
 }
+
+// SetSink has sink hear every event of the runner's steps (and trials);
+// nil, the default, builds none.
+func (rn *Runner) SetSink(sink func(Event)) { rn.c.Sink = sink }
 
 // NewRunner validates the scenario and preallocates a Runner, ready to
 // play a pursuit from its start.
@@ -62,12 +71,21 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, _ := PolicyByName(s.Policy)
-	rn := &Runner{s: s, c: c, st: c.State.Clone(), test: t, fb: fb, policy: p, spender: s.spender()}
-	rn.startHarm = harmCount(&rn.st)
+	p, err := s.policy()
+	if err != nil {
+		return nil, err
+	}
+	rn := &Runner{s: s, st: c.State.Clone(), test: t, fb: fb, policy: p}
+	// The runner keeps its game and state beside it.
+	rn.state, rn.g = *c.State, *c
+	rn.g.State, rn.g.rules = &rn.state, &rn.state.Rules
+	rn.g.pursuit = &rn.Pursuit
+	rn.c = &rn.g
+	rn.startHarm = harmCount(rn.st)
 	if rn.sub, err = c.subjectOf(t.Action); err != nil {
 		return nil, err
 	}
+	rn.allowed = c.allowedBy(rn.sub)
 	for _, at := range []*Attempt{&rn.st.Attempt, &rn.st.Flashback} {
 		at.Dice = make([]int, 0, maxDice)
 		at.Rerolled = make([]int, 0, maxDice)
@@ -80,13 +98,13 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // choice); such a trial is counted "out". Nil for the shipped policies.
 func (rn *Runner) Err() error { return rn.err }
 
-// Character returns the character the pursuit is played with (its State
-// is the pursuit's).
-func (rn *Runner) Character() *Character { return rn.c }
+// State returns the character's state in the pursuit (the runner's own:
+// read it, save it, but play it only through the runner).
+func (rn *Runner) State() *State { return rn.c.State }
 
 // Reset starts a new pursuit from the scenario's start.
 func (rn *Runner) Reset() {
-	rn.c.setFrom(&rn.st)
+	rn.c.State.copyPlay(rn.st)
 	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: rn.startHarm}
 }
 
@@ -113,7 +131,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 // scenario's policy): finish or push the roll in flight, begin the due
 // flashback, or begin the next test (a retry, or a new one) — or end the
 // pursuit when no test is left to take. A policy's illegal answer is an
-// error, and nothing changes. A Spender's illegal choice is reported once
+// error, and nothing changes. A policy's illegal spending is reported once
 // the test it spends on is finished (and nothing is bought).
 func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 	if p == nil {
@@ -135,11 +153,11 @@ func (rn *Runner) Step(r *dice.Roller, p Policy) error {
 	if g.Retry {
 		err = rn.retry(r, p)
 	} else {
+		// The scenario's test was checked when the runner was built, and
+		// the position with the pursuit; nothing is in flight.
 		t := rn.test
 		t.Position = g.Position
-		if err = c.canBeginAs(&t, rn.sub); err == nil {
-			err = rn.begin(r, &t, rn.sub, false, p)
-		}
+		err = rn.begin(r, &t, rn.sub, false, p)
 	}
 	if errors.Is(err, ErrIncapacitated) {
 		rn.end(catOut) // no help and no push: the character is out
@@ -161,12 +179,15 @@ func (rn *Runner) begin(r *dice.Roller, t *Test, s subject, pushed bool, p Polic
 
 // retry begins the Worse Position retry of the finished test.
 func (rn *Runner) retry(r *dice.Roller, p Policy) error {
-	t := rn.c.retryTest()
-	pushed, err := rn.c.canRetry(&t)
-	if err != nil {
-		return err
+	// The retry is the finished roll's own test at its next position
+	// (checked when the roll began, or with a restored state), so only
+	// the record's asking for it is checked again; nothing is in flight.
+	last := &rn.c.State.Attempt
+	if last.Stage != Finished || !last.Retry {
+		return fmt.Errorf("%w: a retry follows a finished roll whose outcome asks for one", ErrStage)
 	}
-	return rn.begin(r, &t, rn.subjectOf(&t), pushed, p)
+	t := rn.c.retryTest()
+	return rn.begin(r, &t, rn.subjectOf(&t), last.Pushed || last.ActionPushed, p)
 }
 
 // subjectOf resolves what test t (checked) rolls: the pursuit's own
@@ -180,16 +201,26 @@ func (rn *Runner) subjectOf(t *Test) subject {
 	return s
 }
 
-// flashback begins the due flashback; a character who cannot act goes on
-// without it.
-func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
-	if err := rn.c.canBeginAs(&rn.fb, rn.sub); err != nil {
-		return err
+// allowedFor is the effects test t's Action allows: the pursuit's own,
+// worked out once, unless a restored state says otherwise.
+func (rn *Runner) allowedFor(t *Test) uint64 {
+	if t.Action == rn.test.Action {
+		return rn.allowed
 	}
+	return rn.c.allowedBy(rn.subjectOf(t))
+}
+
+// flashback offers p the due flashback and begins it if p calls it; a
+// character who cannot act goes on without it. The flashback test was
+// checked when the runner was built, and Step calls it with nothing in
+// flight.
+func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
 	fb := rn.fb
-	switch err := rn.begin(r, &fb, rn.sub, false, p); {
-	case errors.Is(err, ErrIncapacitated):
-	case err != nil:
+	call, err := rn.c.callsFlashback(&fb, rn.sub, p)
+	if err == nil && call {
+		err = rn.begin(r, &fb, rn.sub, false, p)
+	}
+	if err != nil && !errors.Is(err, ErrIncapacitated) {
 		return err
 	}
 	rn.Pursuit.FlashbackDue = false
@@ -207,16 +238,16 @@ func (rn *Runner) resolve(r *dice.Roller, at *Attempt, p Policy) error {
 		rn.flashbackDone(at)
 		return nil
 	}
-	return rn.testDone(at)
+	return rn.testDone(at, p)
 }
 
-// testDone spends a finished test's extra successes, counts it and applies
-// the pursuit's rules.
-func (rn *Runner) testDone(at *Attempt) error {
+// testDone has p spend a finished test's extra successes, counts it and
+// applies the pursuit's rules.
+func (rn *Runner) testDone(at *Attempt, p Policy) error {
 	c, g, m := rn.c, &rn.Pursuit, &rn.Pursuit.Metrics
 	var err error
-	if rn.spender != nil {
-		err = c.SpendWith(rn.spender)
+	if at.Extra > at.Spent { // the policy is asked only with something to spend
+		err = c.spendWith(p, rn.allowedFor(&at.Test))
 	}
 	m[metTests]++
 	m[metSuccesses] += at.Successes
@@ -226,7 +257,7 @@ func (rn *Runner) testDone(at *Attempt) error {
 	if at.Test.Peril {
 		m[metPerils]++
 	}
-	held, out := harmTally(&c.State)
+	held, out := harmTally(c.State)
 	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
 	if cat, ended := rn.s.after(out, at, g, rn.test.Position); ended {
@@ -235,7 +266,7 @@ func (rn *Runner) testDone(at *Attempt) error {
 	}
 	if g.Retry {
 		m[metEscalations]++
-		g.FlashbackDue = rn.s.wantsFlashback(&c.State)
+		g.FlashbackDue = rn.s.wantsFlashback(c.State)
 	}
 	return err
 }
@@ -247,7 +278,7 @@ func (rn *Runner) flashbackDone(at *Attempt) {
 	if at.Pushed {
 		m[metPushes]++
 	}
-	held, out := harmTally(&c.State)
+	held, out := harmTally(c.State)
 	m[metHarm] = held - g.StartHarm
 	g.Hurt = g.Hurt || m[metHarm] > 0
 	if out {
@@ -259,7 +290,7 @@ func (rn *Runner) flashbackDone(at *Attempt) {
 func (rn *Runner) end(cat Category) {
 	g := &rn.Pursuit
 	g.Ended, g.Category, g.Retry, g.FlashbackDue = true, cat, false, false
-	g.Metrics[metHarm] = harmCount(&rn.c.State) - g.StartHarm
+	g.Metrics[metHarm] = harmCount(rn.c.State) - g.StartHarm
 }
 
 // after applies the pursuit's rules to a finished test, out saying the
@@ -333,7 +364,7 @@ type SavedGame struct {
 // Save returns the pursuit in play as one value. It shares the runner's
 // slices: encode it (or copy it) before the runner steps again.
 func (rn *Runner) Save() SavedGame {
-	return SavedGame{Scenario: rn.s, State: rn.c.State, Pursuit: rn.Pursuit}
+	return SavedGame{Scenario: rn.s, State: *rn.c.State, Pursuit: rn.Pursuit}
 }
 
 // RestoreGame checks a saved pursuit whole — the scenario (Validate), the
@@ -344,9 +375,10 @@ func RestoreGame(g SavedGame) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	if err := rn.c.SetState(g.State); err != nil {
+	if err := rn.checkState(&g.State); err != nil {
 		return nil, fmt.Errorf("state: %w", err)
 	}
+	rn.c.State.copyPlay(&g.State)
 	if err := rn.checkPursuit(&g.Pursuit); err != nil {
 		return nil, fmt.Errorf("pursuit: %w", err)
 	}
@@ -358,6 +390,24 @@ func RestoreGame(g SavedGame) (*Runner, error) {
 func (g *SavedGame) Check() error {
 	_, err := RestoreGame(*g)
 	return err
+}
+
+// checkState says what is wrong with a saved pursuit's state s: it must
+// pass Check and play by the scenario's rules, character and Director.
+func (rn *Runner) checkState(s *State) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	start := rn.c.State
+	switch {
+	case !reflect.DeepEqual(s.Rules, start.Rules):
+		return fmt.Errorf("its rules are not the scenario's")
+	case !reflect.DeepEqual(s.Sheet, start.Sheet):
+		return fmt.Errorf("its sheet is not the scenario's character")
+	case s.Director != start.Director:
+		return fmt.Errorf("director %.40q, the scenario's is %q", s.Director, start.Director)
+	}
+	return nil
 }
 
 // maxMetric bounds a saved metric.
@@ -404,7 +454,7 @@ func (rn *Runner) checkNext(g *Pursuit) error {
 		return fmt.Errorf("a flashback is due while a roll is in flight")
 	case at != nil && at.MustPush && !at.Pushed && c.pushBarOf(at, c.pushTrack(c.naturalTrack(&at.Test))) != noBar:
 		return fmt.Errorf("the roll in flight must be pushed and cannot be")
-	case g.FlashbackDue && (!g.Retry || !rn.s.wantsFlashback(&c.State)):
+	case g.FlashbackDue && (!g.Retry || !rn.s.wantsFlashback(c.State)):
 		return fmt.Errorf("a flashback is due with retry %v and %d of %d used today", g.Retry, c.State.FlashbacksUsed, c.rules.FlashbacksPerDay)
 	}
 	if g.Retry {

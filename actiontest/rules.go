@@ -580,6 +580,36 @@ func (rl *Rules) positionAt(p Position) int {
 	return -1
 }
 
+// actionAt returns the index of the Action named name, -1 if none.
+func (rl *Rules) actionAt(name string) int {
+	for i, a := range rl.Actions {
+		if a.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// attributeAt returns the index of the Attribute named name, -1 if none.
+func (rl *Rules) attributeAt(name string) int {
+	for i, a := range rl.Attributes {
+		if a.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// trackAt returns the index of the harm track named name, -1 if none.
+func (rl *Rules) trackAt(name string) int {
+	for i, t := range rl.HarmTracks {
+		if t == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // rowAt returns the index of the harm row named name, -1 if none.
 func (rl *Rules) rowAt(name string) int {
 	for i, r := range rl.HarmRows {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/stakesrpg/stakes/internal/named"
@@ -23,7 +24,10 @@ import (
 type Scenario struct {
 	Name  string `json:"name"`
 	Rules Rules  `json:"rules"`
-	// Character is the sheet; State the starting state (nil: unharmed).
+	// Character is the sheet. State is the starting state's play (nil:
+	// unharmed): its harm, flashbacks used, carried dice and attempts; its
+	// rules, sheet and Director are the scenario's, so those fields are
+	// left empty.
 	Character Sheet  `json:"character"`
 	State     *State `json:"state,omitempty"`
 	// Action, Position, Difficulty, Helpers and Equipment describe every
@@ -51,7 +55,8 @@ type Scenario struct {
 	PerilOffered bool `json:"peril_offered"`
 	PerilHarm    int  `json:"peril_harm"`
 	// Flashback: after a failure that worsens the position, the character
-	// calls a flashback if one is left today — a test of the same Action at
+	// is offered a flashback if one is left today (the policy decides;
+	// the shipped ones call it) — a test of the same Action at
 	// FlashbackPosition ("" means Position) with difficulty
 	// FlashbackDifficulty (0: no roll), whose success adds dice to the next
 	// test. Its harm counts; a lost opportunity in the past is ignored
@@ -66,10 +71,11 @@ type Scenario struct {
 	// (harm whenever a cell has consequences) or "gentle" (a complication
 	// instead of harm); see Directors.
 	Director string `json:"director,omitempty"`
-	// Spend names the registered Spender that spends each test's extra
-	// successes on effects (Rules.Effects) before the clock is filled:
-	// "none" (also ""), "heal_first" or "bonus_dice"; see Spenders. Only
-	// unspent extra successes fill segments. A flashback's extras are not
+	// Spend names the shipped way (SpendOrderByName) the scenario's policy
+	// spends each test's extra successes on effects (Rules.Effects) before
+	// the clock is filled: "none" (also ""), "heal_first" or "bonus_dice";
+	// see SpendOrders and Spending. Only unspent extra successes fill
+	// segments. A flashback's extras are not
 	// spent [ours].
 	Spend string `json:"spend,omitempty"`
 	// MaxTests stops a pursuit that has not ended ("stalled").
@@ -205,19 +211,33 @@ func (s Scenario) Validate() error {
 	return err
 }
 
-func (s Scenario) build() (*Character, Test, Test, error) {
-	fail := func(format string, a ...any) (*Character, Test, Test, error) {
+// build checks the scenario and returns its character at the start, with
+// the Director's ruled table, and the pursuit's test and flashback test.
+func (s Scenario) build() (*game, Test, Test, error) {
+	fail := func(format string, a ...any) (*game, Test, Test, error) {
 		return nil, Test{}, Test{}, fmt.Errorf(format, a...)
 	}
-	c, err := NewCharacter(s.Rules, s.Character)
+	st, err := NewState(s.Rules, s.Character)
 	if err != nil {
 		if errors.Is(err, ErrRules) {
 			return fail("rules: %w", err)
 		}
 		return fail("character: %w", err)
 	}
+	st.Director = s.Director
+	if st.Director == "" {
+		st.Director = "table"
+	}
+	d, err := DirectorByName(s.Director)
+	if err != nil {
+		return fail("director: %w", err)
+	}
+	c := Engine{}.on(st)
+	if c.table, err = ruledTable(c.rules, d); err != nil {
+		return fail("director: %w", err)
+	}
 	if s.State != nil {
-		if err := c.SetState(*s.State); err != nil {
+		if err := s.startFrom(st); err != nil {
 			return fail("state: %w", err)
 		}
 	}
@@ -264,15 +284,8 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 	if _, err := PolicyByName(s.Policy); err != nil {
 		return fail("policy: %w", err)
 	}
-	if _, err := SpenderByName(s.Spend); err != nil {
+	if _, err := SpendOrderByName(s.Spend); err != nil {
 		return fail("spend: %w", err)
-	}
-	d, err := DirectorByName(s.Director)
-	if err != nil {
-		return fail("director: %w", err)
-	}
-	if err := c.SetDirector(d); err != nil {
-		return fail("director: %w", err)
 	}
 	t := Test{Action: s.Action, Position: pos, Difficulty: s.Difficulty, Helpers: s.Helpers,
 		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate,
@@ -283,13 +296,31 @@ func (s Scenario) build() (*Character, Test, Test, error) {
 	return c, t, fb, nil
 }
 
-// spender returns the scenario's Spender, nil for one that never spends.
-func (s *Scenario) spender() Spender {
-	sp, err := SpenderByName(s.Spend)
-	if _, none := sp.(SpendNone); err != nil || none {
-		return nil
+// startFrom installs the play of the scenario's starting state on st, the
+// scenario's character, and checks the result whole.
+func (s *Scenario) startFrom(st *State) error {
+	start := s.State
+	if !reflect.ValueOf(start.Rules).IsZero() || !reflect.ValueOf(start.Sheet).IsZero() || start.Director != "" {
+		return fmt.Errorf("a scenario's starting state plays by the scenario's rules, character and director: leave its rules, sheet and director empty")
 	}
-	return sp
+	st.copyPlay(start)
+	return st.Check()
+}
+
+// policy returns the scenario's policy, spending as its Spend says.
+func (s *Scenario) policy() (Policy, error) {
+	p, err := PolicyByName(s.Policy)
+	if err != nil {
+		return nil, err
+	}
+	order, err := SpendOrderByName(s.Spend)
+	if err != nil {
+		return nil, err
+	}
+	if len(order.Order) == 0 {
+		return p, nil
+	}
+	return Spending{Policy: p, Order: order}, nil
 }
 
 // wantsFlashback says whether the scenario calls a flashback now.
@@ -330,24 +361,14 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, err
 	}
 	rl := c.rules
-	nt, nr := len(rl.HarmTracks), len(rl.HarmRows)
-	switch {
-	case nt*nr > maxHarmCells:
-		return markov.Answer{}, fmt.Errorf("%w: %d harm cells, the exact model holds %d", markov.ErrNoExact, nt*nr, maxHarmCells)
-	case s.Goal > 100 || len(rl.Positions) > 100 || c.State.Bonus > 100 || rl.FlashbacksPerDay > 100:
-		return markov.Answer{}, fmt.Errorf("%w: goal, positions or carried bonus above 100", markov.ErrNoExact)
-	case critical(&c.State):
-		return markov.Answer{}, fmt.Errorf("%w: the character starts with a critical injury", markov.ErrNoExact)
+	if err := s.exactBounds(rl, c.State); err != nil {
+		return markov.Answer{}, err
 	}
-	for _, row := range rl.HarmRows {
-		if row.Slots > 100 {
-			return markov.Answer{}, fmt.Errorf("%w: harm rows above 100 slots", markov.ErrNoExact)
-		}
-	}
-	p, _ := PolicyByName(s.Policy)
-	spender := s.spender()
-	start := c.State.Clone()
-	harm0 := harmCount(&start)
+	nr := len(rl.HarmRows)
+	p, _ := s.policy()
+	fsub, _ := c.subjectOf(fb.Action)
+	start := c.State.playClone()
+	harm0 := harmCount(start)
 	encode := func(st *State, n *node) {
 		for i, h := range st.Harm {
 			for j, k := range h.Rows {
@@ -359,7 +380,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	}
 	sc, fc := c.scratch(), c.scratch()
 	decode := func(n node) {
-		sc.setFrom(&start)
+		sc.State.copyPlay(start)
 		for i, h := range sc.State.Harm {
 			for j := range h.Rows {
 				h.Rows[j] = int(n.harm[i*nr+j])
@@ -377,7 +398,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	}
 	var root node
 	root.pos = int8(rl.positionAt(t.Position))
-	encode(&start, &root)
+	encode(start, &root)
 
 	var failure error
 	fail := func(err error) {
@@ -394,10 +415,8 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		tt.Position = Position(rl.Positions[n.pos])
 		mark := len(buf)
 		err := sc.outcomes(tt, n.retry, p, func(q float64, st *State, a *Attempt) {
-			if spender != nil {
-				if err := sc.SpendWith(spender); err != nil {
-					fail(err)
-				}
+			if err := sc.SpendWith(p); err != nil {
+				fail(err)
 			}
 			held, out := harmTally(st)
 			g := Pursuit{Progress: int(n.progress), Position: tt.Position, Hurt: n.hurt || held > harm0}
@@ -421,10 +440,18 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 				emit(q, st)
 				return
 			}
-			// The flashback after a worsening failure, every way it can go.
-			fc.setFrom(st)
+			// The flashback after a worsening failure, if the policy calls
+			// it, every way it can go.
+			fc.State.copyPlay(st)
 			fmark := len(buf)
-			err := fc.outcomes(fb, false, p, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
+			call, err := fc.callsFlashback(&fb, fsub, p)
+			switch {
+			case err == nil && !call:
+				emit(q, st)
+				return
+			case err == nil:
+				err = fc.outcomes(fb, false, p, func(fq float64, fst *State, _ *Attempt) { emit(q*fq, fst) })
+			}
 			switch {
 			case errors.Is(err, ErrIncapacitated): // cannot call it: go on without
 				emit(q, st)
@@ -473,6 +500,26 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	return ex, nil
+}
+
+// exactBounds says whether the pursuit from st under rl fits the exact
+// models' compact states (Exact's chain, Optimal's process), wrapping
+// markov.ErrNoExact when it does not.
+func (s *Scenario) exactBounds(rl *Rules, st *State) error {
+	switch {
+	case len(rl.HarmTracks)*len(rl.HarmRows) > maxHarmCells:
+		return fmt.Errorf("%w: %d harm cells, the exact model holds %d", markov.ErrNoExact, len(rl.HarmTracks)*len(rl.HarmRows), maxHarmCells)
+	case s.Goal > 100 || len(rl.Positions) > 100 || st.Bonus > 100 || rl.FlashbacksPerDay > 100:
+		return fmt.Errorf("%w: goal, positions or carried bonus above 100", markov.ErrNoExact)
+	case critical(st):
+		return fmt.Errorf("%w: the character starts with a critical injury", markov.ErrNoExact)
+	}
+	for _, row := range rl.HarmRows {
+		if row.Slots > 100 {
+			return fmt.Errorf("%w: harm rows above 100 slots", markov.ErrNoExact)
+		}
+	}
+	return nil
 }
 
 // longest returns the most tests a pursuit can take from root, or an error

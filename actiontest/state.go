@@ -1,18 +1,30 @@
 package actiontest
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 
 	"github.com/stakesrpg/stakes/internal/named"
 )
 
-// State is what changes about a character in play: harm, flashbacks used
-// today, dice carried to the next roll, and the action test in flight. It
-// saves and restores as JSON; Check validates a restored one against the
-// rules before any step reads it.
+// State is a character in play as one saveable value: the rules it plays
+// by, its sheet, the Director ruling on the outcome table (by name), and
+// what changes in play — harm, flashbacks used today, dice carried to the
+// next roll, and the action test in flight. It saves and restores as JSON
+// (Save, Restore); Check validates a restored (or hand-edited) state whole
+// before any step reads it. NewState makes a fresh one.
 type State struct {
+	// Rules are the rules of play. A state whose rules are edited is
+	// checked again (Check) before the next step.
+	Rules Rules `json:"rules"`
+	// Sheet is the character's ratings.
+	Sheet Sheet `json:"sheet"`
+	// Director names the shipped Director ruling on the outcome table's
+	// consequences ("" is "table"; see Directors).
+	Director string `json:"director"`
 	// Harm is the harm on each track, one entry a track in
 	// Rules.HarmTracks order, each naming its track.
 	Harm []TrackHarm `json:"harm"`
@@ -23,12 +35,88 @@ type State struct {
 	Bonus int `json:"bonus"`
 	// Attempt is the action's roll: in flight (stage "rolled"), the last
 	// one finished, or none yet (stage ""). A finished roll that asks for
-	// a Worse Position retry keeps the action going (see Character.Retry).
+	// a Worse Position retry keeps the action going (see Engine.Retry).
 	Attempt Attempt `json:"attempt"`
 	// Flashback is the last flashback test, or the one in flight. A
 	// flashback is called during an action ("Flashbacks"), so it has its
 	// own record beside the action's roll.
 	Flashback Attempt `json:"flashback"`
+
+	// What a step lends the policy and the Director it asks, refilled for
+	// each question and not saved: the views they are shown and the buffer
+	// the policy's spending is written into (so that asking allocates
+	// nothing).
+	v        View
+	dv       DirectorView
+	ruled    Outcome
+	spendBuf [16]int
+}
+
+// NewState checks the rules and the sheet (unknown names, ratings outside
+// 0..MaxRating) and returns a character with no harm, ruled by the
+// "table" Director. The state keeps its own copies of rl and sh.
+func NewState(rl Rules, sh Sheet) (*State, error) {
+	if err := rl.Validate(); err != nil {
+		return nil, err
+	}
+	if err := rl.checkSheet(&sh); err != nil {
+		return nil, err
+	}
+	s := &State{Rules: rl.clone(), Sheet: sh.clone(), Director: "table"}
+	s.Harm = make([]TrackHarm, len(rl.HarmTracks))
+	for i, name := range rl.HarmTracks {
+		s.Harm[i] = TrackHarm{Track: name, Rows: make([]int, len(rl.HarmRows))}
+	}
+	return s, nil
+}
+
+// checkSheet says what is wrong with a sheet under rl: a name that is no
+// Attribute or Action, or a rating outside 0..MaxRating.
+func (rl *Rules) checkSheet(s *Sheet) error {
+	for _, name := range sortedKeys(s.Attributes) {
+		if _, err := rl.AttributeIndex(name); err != nil {
+			return fmt.Errorf("sheet attributes: %w", err)
+		}
+		if v := s.Attributes[name]; v < 0 || v > rl.MaxRating {
+			return fmt.Errorf("sheet attributes: %s rated %d, allowed 0..%d", name, v, rl.MaxRating)
+		}
+	}
+	for _, name := range sortedKeys(s.Actions) {
+		if _, err := rl.ActionIndex(name); err != nil {
+			return fmt.Errorf("sheet actions: %w", err)
+		}
+		if v := s.Actions[name]; v < 0 || v > rl.MaxRating {
+			return fmt.Errorf("sheet actions: %s rated %d, allowed 0..%d", name, v, rl.MaxRating)
+		}
+	}
+	return nil
+}
+
+// sortedKeys returns m's keys, sorted.
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Save returns the state as JSON: with the dice.Roller's saved bytes
+// (Roller.MarshalBinary), everything needed to play on.
+func (s *State) Save() ([]byte, error) { return json.Marshal(s) }
+
+// Restore reads a state Save wrote and checks it whole (State.Check): a
+// state the rules cannot play is an error, never a later panic.
+func Restore(data []byte) (*State, error) {
+	s := &State{}
+	if err := json.Unmarshal(data, s); err != nil {
+		return nil, fmt.Errorf("actiontest: reading a saved state: %w", err)
+	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // TrackHarm is the harm on one harm track ("Harm"): the track's name, how
@@ -41,15 +129,25 @@ type TrackHarm struct {
 	Critical int    `json:"critical"`
 }
 
-// Clone returns a deep copy.
-func (s State) Clone() State {
-	var out State
-	out.copyFrom(&s)
+// Clone returns a deep copy, sharing nothing with s.
+func (s *State) Clone() *State {
+	out := &State{Rules: s.Rules.clone(), Sheet: s.Sheet.clone(), Director: s.Director}
+	out.copyPlay(s)
 	return out
 }
 
-// copyFrom overwrites s with src, reusing s's slices when they fit.
-func (s *State) copyFrom(src *State) {
+// playClone returns a copy of what changes in play (see copyPlay), with
+// no rules, sheet or Director: scratch for the exact odds.
+func (s *State) playClone() *State {
+	out := &State{}
+	out.copyPlay(s)
+	return out
+}
+
+// copyPlay overwrites what changes in play — harm, counters, the attempts
+// — with src's, reusing s's slices when they fit. The rules, the sheet and
+// the Director are left as they are.
+func (s *State) copyPlay(src *State) {
 	if len(s.Harm) != len(src.Harm) {
 		s.Harm = make([]TrackHarm, len(src.Harm))
 	}
@@ -80,10 +178,22 @@ func (at *Attempt) copyFrom(src *Attempt) {
 // maxCritical bounds the critical injuries a saved state may count.
 const maxCritical = 1 << 20
 
-// Check says what is wrong with s under rl (already valid): the harm
-// tracks' shape and slot counts, the counters, and both attempts whole.
-// A state that passes can be played on by every step.
-func (s *State) Check(rl *Rules) error {
+// Check validates the state whole, before any step reads it: the rules,
+// the sheet against them, the Director's name and its ruling on every
+// cell of the outcome table, the harm tracks' shape and slot counts, the
+// counters, and both attempts whole. A state that passes can be played on
+// by every step.
+func (s *State) Check() error {
+	rl := &s.Rules
+	if err := rl.Validate(); err != nil {
+		return err
+	}
+	if err := rl.checkSheet(&s.Sheet); err != nil {
+		return fmt.Errorf("actiontest: %w", err)
+	}
+	if err := s.checkDirector(); err != nil {
+		return err
+	}
 	if len(s.Harm) != len(rl.HarmTracks) {
 		return fmt.Errorf("actiontest: state has %d harm tracks, rules have %d (%s)",
 			len(s.Harm), len(rl.HarmTracks), named.Allowed(rl.HarmTracks))
@@ -276,49 +386,6 @@ func rowNames(rl *Rules) string {
 		names[i] = r.Name
 	}
 	return named.Allowed(names)
-}
-
-// Saved is a character as one saveable value: its rules, its sheet, its
-// Director (by name) and its state. Restore makes a Character of it.
-type Saved struct {
-	Rules    Rules  `json:"rules"`
-	Sheet    Sheet  `json:"sheet"`
-	Director string `json:"director"`
-	State    State  `json:"state"`
-}
-
-// Save returns the character as one saveable value (a deep copy). A
-// Director that is not registered by name (see DirectorByName) saves its
-// Name, which Restore then refuses.
-func (c *Character) Save() Saved {
-	return Saved{Rules: c.rules.clone(), Sheet: c.sheet.clone(), Director: c.director.Name(), State: c.State.Clone()}
-}
-
-// Restore checks a saved character whole — rules, sheet, Director, state —
-// and returns it ready to play on.
-func Restore(s Saved) (*Character, error) {
-	c, err := NewCharacter(s.Rules, s.Sheet)
-	if err != nil {
-		return nil, err
-	}
-	d, err := DirectorByName(s.Director)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.SetDirector(d); err != nil {
-		return nil, err
-	}
-	if err := c.SetState(s.State); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// Check validates a saved character whole, as Restore does: the rules, the
-// sheet, the Director's name and the state against the rules.
-func (s *Saved) Check() error {
-	_, err := Restore(*s)
-	return err
 }
 
 // clone returns a copy of the sheet with its own maps.

@@ -66,7 +66,7 @@ func (rl *Rules) checkFields(t *Test) error {
 // added together, but at least MinDice dice are rolled). It returns
 // whether the character may act only by pushing. pushed says the action
 // was pushed before a Worse Position retry.
-func (c *Character) count(p *Pool, t *Test, s subject, pushed bool) (must bool, err error) {
+func (c *game) count(p *Pool, t *Test, s subject, pushed bool) (must bool, err error) {
 	rl := c.rules
 	pen, incap := c.harmLoad()
 	*p = Pool{Action: s.action, Attribute: s.attribute, Equipment: t.Equipment, Bonus: t.Bonus,
@@ -98,13 +98,13 @@ func (c *Character) count(p *Pool, t *Test, s subject, pushed bool) (must bool, 
 
 // noRoll says whether t is a flashback that rolls no dice: difficulty 0
 // under the default ruling.
-func (c *Character) noRoll(t *Test) bool {
+func (c *game) noRoll(t *Test) bool {
 	return t.Flashback && t.Difficulty == 0 && !c.rules.ZeroFlashbackRolls
 }
 
 // inFlight returns the roll in flight, the action's or a flashback's, or
 // nil.
-func (c *Character) inFlight() *Attempt {
+func (c *game) inFlight() *Attempt {
 	switch {
 	case c.State.Attempt.Stage == Rolled:
 		return &c.State.Attempt
@@ -115,7 +115,7 @@ func (c *Character) inFlight() *Attempt {
 }
 
 // slot is the record a test of this kind is played into.
-func (c *Character) slot(t *Test) *Attempt {
+func (c *game) slot(t *Test) *Attempt {
 	if t.Flashback {
 		return &c.State.Flashback
 	}
@@ -128,7 +128,7 @@ func (c *Character) slot(t *Test) *Attempt {
 // (or State.Flashback). A flashback of difficulty 0 rolls nothing and will
 // succeed. A roll already in flight must be finished first (ErrInFlight):
 // beginning again would be a free re-roll. On error nothing changes.
-func (c *Character) Begin(r *dice.Roller, t Test) error {
+func (c *game) Begin(r *dice.Roller, t Test) error {
 	s, err := c.canBegin(&t)
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func (c *Character) Begin(r *dice.Roller, t Test) error {
 
 // countAndRoll counts t's pool and, if the count allows the roll, rolls it:
 // the last two steps of Begin and Retry. Nothing changes on an error.
-func (c *Character) countAndRoll(r *dice.Roller, t *Test, s subject, pushed bool) error {
+func (c *game) countAndRoll(r *dice.Roller, t *Test, s subject, pushed bool) error {
 	var pool Pool
 	must, err := c.count(&pool, t, s, pushed)
 	if err != nil {
@@ -150,7 +150,7 @@ func (c *Character) countAndRoll(r *dice.Roller, t *Test, s subject, pushed bool
 
 // CanBegin reports why Begin would refuse t now, or nil: the checks Begin
 // makes, for menus and bots, rolling nothing and changing nothing.
-func (c *Character) CanBegin(t Test) error {
+func (c *game) CanBegin(t Test) error {
 	s, err := c.canBegin(&t)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func (c *Character) CanBegin(t Test) error {
 }
 
 // CanRetry reports why Retry would refuse t now, or nil.
-func (c *Character) CanRetry(t Test) error {
+func (c *game) CanRetry(t Test) error {
 	pushed, err := c.canRetry(&t)
 	if err != nil {
 		return err
@@ -173,16 +173,16 @@ func (c *Character) CanRetry(t Test) error {
 }
 
 // canBegin says why no test can begin now, or what is wrong with t.
-func (c *Character) canBegin(t *Test) (subject, error) {
+func (c *game) canBegin(t *Test) (subject, error) {
 	s, err := c.subjectOf(t.Action)
 	if err != nil {
 		return s, err
 	}
-	return s, c.canBeginAs(t, s)
+	return s, c.canBeginAs(t)
 }
 
-// canBeginAs is canBegin for a test whose name resolved to s.
-func (c *Character) canBeginAs(t *Test, s subject) error {
+// canBeginAs is canBegin for a test whose name resolved.
+func (c *game) canBeginAs(t *Test) error {
 	if at := c.inFlight(); at != nil {
 		return fmt.Errorf("%w (a roll of %s, flashback %v)", ErrInFlight, at.Test.Action, at.Test.Flashback)
 	}
@@ -197,7 +197,7 @@ func (c *Character) canBeginAs(t *Test, s subject) error {
 // the table rules: help, equipment, a new Risk Peril deal). The re-roll
 // belongs to the same action, so a push made before it counts (see
 // Rules.RetryMayPush). On error nothing changes.
-func (c *Character) Retry(r *dice.Roller, t Test) error {
+func (c *game) Retry(r *dice.Roller, t Test) error {
 	pushed, err := c.canRetry(&t)
 	if err != nil {
 		return err
@@ -208,7 +208,7 @@ func (c *Character) Retry(r *dice.Roller, t Test) error {
 
 // canRetry says why t cannot be the re-roll now, or whether the action
 // was pushed already.
-func (c *Character) canRetry(t *Test) (pushed bool, err error) {
+func (c *game) canRetry(t *Test) (pushed bool, err error) {
 	if c.inFlight() != nil {
 		return false, fmt.Errorf("%w: a retry follows a finished roll", ErrInFlight)
 	}
@@ -217,7 +217,7 @@ func (c *Character) canRetry(t *Test) (pushed bool, err error) {
 
 // retryOf says why t cannot be the re-roll of the last roll (in flight or
 // not), or whether the action was pushed already.
-func (c *Character) retryOf(t *Test) (pushed bool, err error) {
+func (c *game) retryOf(t *Test) (pushed bool, err error) {
 	last := &c.State.Attempt
 	switch {
 	case last.Stage != Finished || !last.Retry:
@@ -230,7 +230,7 @@ func (c *Character) retryOf(t *Test) (pushed bool, err error) {
 
 // roll applies a checked, counted test: it records it, pays what starting
 // it costs and rolls.
-func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed bool) {
+func (c *game) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed bool) {
 	at := c.slot(t)
 	if !c.start(at, t, s, pool, must, pushed) {
 		return
@@ -244,7 +244,7 @@ func (c *Character) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, p
 // start records a checked, counted test on at, marked rolled, and pays
 // what starting it costs: a flashback, the carried dice, a Risk Peril
 // deal's harm. It reports whether the test has dice to roll.
-func (c *Character) start(at *Attempt, t *Test, s subject, pool *Pool, must, pushed bool) (roll bool) {
+func (c *game) start(at *Attempt, t *Test, s subject, pool *Pool, must, pushed bool) (roll bool) {
 	dice, rerolled, bought, cons := at.Dice[:0], at.Rerolled[:0], at.Bought[:0], at.Outcome.Consequences[:0]
 	*at = Attempt{Test: *t, Stage: Rolled, Pool: *pool, MustPush: must, ActionPushed: pushed,
 		Dice: dice, Rerolled: rerolled, Bought: bought, Outcome: Outcome{Consequences: cons}}
@@ -268,18 +268,24 @@ func (c *Character) start(at *Attempt, t *Test, s subject, pool *Pool, must, pus
 
 // harmTrackOf is the track the table's harm lands on for t (checked),
 // which rolls s: its HarmTrack, or s's natural track.
-func (c *Character) harmTrackOf(t *Test, s subject) int {
-	if t.HarmTrack != "" {
-		i, _ := c.rules.TrackIndex(t.HarmTrack)
-		return i
+func (c *game) harmTrackOf(t *Test, s subject) int {
+	switch {
+	case t.HarmTrack != "":
+		return c.rules.trackAt(t.HarmTrack)
+	case s.track < 0:
+		s, _ = c.subjectOf(t.Action)
 	}
 	return s.track
 }
 
+// unresolved stands for the subject of a test finished by hand: what it
+// rolls is resolved only if the table's harm needs its natural track.
+func unresolved() subject { return subject{act: -1, track: -1} }
+
 // CanPush reports why the roll in flight may not be pushed now with the
 // push's harm on the named track, or nil. It is the check Push makes, for
 // menus and bots.
-func (c *Character) CanPush(track string) error {
+func (c *game) CanPush(track string) error {
 	at := c.inFlight()
 	if at == nil {
 		return fmt.Errorf("%w: push needs a rolled, unfinished test", ErrStage)
@@ -308,7 +314,7 @@ const (
 
 // pushBarOf says whether attempt at may be pushed with its harm on track
 // t. It is the one rule behind Push, CanPush and the policies' View.
-func (c *Character) pushBarOf(at *Attempt, t int) pushBar {
+func (c *game) pushBarOf(at *Attempt, t int) pushBar {
 	if bar := attemptBar(at, c.rules); bar != noBar {
 		return bar
 	}
@@ -334,7 +340,7 @@ func attemptBar(at *Attempt, rl *Rules) pushBar {
 
 // testBar is the part of pushBarOf about the test: whether a roll of test
 // t, in an action pushed already or not, may be pushed at all.
-func (c *Character) testBar(t *Test, actionPushed bool) pushBar {
+func (c *game) testBar(t *Test, actionPushed bool) pushBar {
 	switch {
 	case actionPushed && !c.rules.RetryMayPush:
 		return barActionPushed
@@ -348,18 +354,18 @@ func (c *Character) testBar(t *Test, actionPushed bool) pushBar {
 
 // trackBar is the part of pushBarOf about the harm: track t must exist
 // and have room for the push's harm.
-func (c *Character) trackBar(t int) pushBar {
+func (c *game) trackBar(t int) pushBar {
 	switch {
 	case t < 0 || t >= len(c.rules.HarmTracks):
 		return barTrack
-	case !hasSpace(c.rules, &c.State, t):
+	case !hasSpace(c.rules, c.State, t):
 		return barSpace
 	}
 	return noBar
 }
 
 // canPush is CanPush for attempt at and track index t.
-func (c *Character) canPush(at *Attempt, t int) error {
+func (c *game) canPush(at *Attempt, t int) error {
 	rl := c.rules
 	switch c.pushBarOf(at, t) {
 	case barStage:
@@ -388,7 +394,7 @@ func (c *Character) canPush(at *Attempt, t int) error {
 // dice; the successes stay. It may follow a success, but only once per
 // action. By default the push's own harm does not shrink the re-roll
 // (Rules.PushHarmShrinks). On error nothing changes.
-func (c *Character) Push(r *dice.Roller, track string) error {
+func (c *game) Push(r *dice.Roller, track string) error {
 	at := c.inFlight()
 	if at == nil {
 		return fmt.Errorf("%w: push needs a rolled, unfinished test", ErrStage)
@@ -414,7 +420,7 @@ func (c *Character) Push(r *dice.Roller, track string) error {
 // successes kept and the dice to re-roll: every die that is not a
 // success, PushDice more, less what the new harm costs when the rules
 // say it shrinks the re-roll (but at least MinDice).
-func (c *Character) payPush(at *Attempt, t int) (kept, n int) {
+func (c *game) payPush(at *Attempt, t int) (kept, n int) {
 	rl := c.rules
 	at.Pushed = true
 	at.PushTrack = rl.HarmTracks[t]
@@ -434,7 +440,7 @@ func (c *Character) payPush(at *Attempt, t int) (kept, n int) {
 // and applies it: the table's harm, dice carried to the next roll, a
 // successful flashback's bonus, or a Worse Position retry. On error
 // nothing changes.
-func (c *Character) Finish() error {
+func (c *game) Finish() error {
 	at := c.inFlight()
 	if at == nil {
 		return fmt.Errorf("%w: finish needs a rolled, unfinished test", ErrStage)
@@ -445,8 +451,7 @@ func (c *Character) Finish() error {
 	if at.Test.Opposed {
 		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
 	}
-	s, _ := c.subjectOf(at.Test.Action)
-	c.finish(at, s)
+	c.finish(at, unresolved())
 	return nil
 }
 
@@ -456,7 +461,7 @@ func (c *Character) Finish() error {
 // may use a Consequence) and applies Rules.Opposed's outcome. Successes
 // beyond the opponent's plus one are extra successes [ours]. On error
 // nothing changes.
-func (c *Character) FinishOpposed(opponent int, npc bool) error {
+func (c *game) FinishOpposed(opponent int, npc bool) error {
 	at := c.inFlight()
 	switch {
 	case at == nil:
@@ -468,13 +473,12 @@ func (c *Character) FinishOpposed(opponent int, npc bool) error {
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
 	}
-	s, _ := c.subjectOf(at.Test.Action)
-	c.finishOpposed(at, s, opponent, npc)
+	c.finishOpposed(at, unresolved(), opponent, npc)
 	return nil
 }
 
 // finishOpposed applies an opposed roll's outcome.
-func (c *Character) finishOpposed(at *Attempt, s subject, opponent int, npc bool) {
+func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) {
 	op := &c.rules.Opposed
 	o := &op.Lose
 	switch {
@@ -493,10 +497,10 @@ func (c *Character) finishOpposed(at *Attempt, s subject, opponent int, npc bool
 
 // finish applies the outcome of a rolled attempt (checked by State.Check
 // or written by the steps) from the position's row of the outcome table.
-func (c *Character) finish(at *Attempt, s subject) {
+func (c *game) finish(at *Attempt, s subject) {
 	rl, t := c.rules, &at.Test
 	pos := rl.positionAt(t.Position)
-	o := &c.table[pos][rl.BandOf(at.Successes, t.Difficulty)]
+	o := c.cell(pos, rl.BandOf(at.Successes, t.Difficulty))
 	// "Worse Position": a table that lists it, or a Director who answers
 	// a failed roll with it (Test.Escalate), asks for a re-roll one
 	// position worse; an escalated failure trades its consequences for
@@ -516,7 +520,7 @@ func (c *Character) finish(at *Attempt, s subject) {
 // applies it: dice carried to the next roll, a successful flashback's
 // bonus, the outcome's harm — unless escalate trades the consequences
 // for a Worse Position retry.
-func (c *Character) apply(at *Attempt, s subject, required int, o *Outcome, escalate bool) {
+func (c *game) apply(at *Attempt, s subject, required int, o *Outcome, escalate bool) {
 	rl, t := c.rules, &at.Test
 	at.Stage, at.Required, at.Band = Finished, required, rl.BandOf(at.Successes, required)
 	at.Extra = max(at.Successes-required, 0)

@@ -37,13 +37,13 @@ type Test struct {
 	// Escalate says the Director answers a failure with Worse Position: the
 	// character re-rolls at the next worse position instead of suffering the
 	// failure's consequences (not at the worst position). The re-roll
-	// belongs to the same action (see Character.Retry).
+	// belongs to the same action (see Engine.Retry).
 	Escalate bool `json:"escalate,omitempty"`
-	// Flashback marks a flashback test (see Character.Begin).
+	// Flashback marks a flashback test (see Engine.Begin).
 	Flashback bool `json:"flashback,omitempty"`
 	// Opposed marks an opposed roll ("Opposed Rolls"): it has no
 	// difficulty (0) and is finished against the opponent's successes
-	// (Character.FinishOpposed), reading Rules.Opposed rather than the
+	// (Engine.FinishOpposed), reading Rules.Opposed rather than the
 	// position's row of the outcome table.
 	Opposed bool `json:"opposed,omitempty"`
 }
@@ -137,7 +137,7 @@ type Attempt struct {
 	HarmRow      string `json:"harm_row,omitempty"`
 	HarmCritical bool   `json:"harm_critical,omitempty"`
 	// Spent is the extra successes spent on effects, Bought the effects
-	// (see Character.Spend).
+	// (see Engine.Spend).
 	Spent  int      `json:"spent,omitempty"`
 	Bought []Bought `json:"bought,omitempty"`
 }
