@@ -410,15 +410,19 @@ type Optimal struct {
 	m    *model
 }
 
+// defaultGoal is what a goal naming no outcome plays for: the pursuit won,
+// hurt or not.
+var defaultGoal = []string{"clean", "hurt"}
+
 // goalCategories checks goal against the scenario: known outcome names
-// and the character (by its name, or "") deciding.
+// (none: defaultGoal) and the character (by its name, or "") deciding.
 func (s *Scenario) goalCategories(goal markov.Goal) (side string, in []bool, err error) {
 	if goal.Side != "" && goal.Side != s.Character.Name {
 		return "", nil, fmt.Errorf("actiontest: unknown side %.40q; the character decides (allowed: %s)",
 			goal.Side, named.Allowed([]string{"", s.Character.Name}))
 	}
 	if len(goal.Outcomes) == 0 {
-		return "", nil, fmt.Errorf("actiontest: a goal names at least one outcome (allowed: %s)", named.Allowed(categoryNames))
+		goal.Outcomes = defaultGoal
 	}
 	in = make([]bool, len(categoryNames))
 	for _, o := range goal.Outcomes {
@@ -556,6 +560,9 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
+	if len(goal.Outcomes) == 0 {
+		goal.Outcomes = defaultGoal
+	}
 	out := markov.Solved{Goal: goal, Side: side, Method: "exact", States: best.States, Choices: best.Choices,
 		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
 		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer}}
@@ -649,7 +656,9 @@ func (m *model) describe(k situation) string {
 	m.load(k)
 	st, rl := m.rn.c.State, m.rn.c.rules
 	harm := "unhurt"
-	if pen := st.Penalty(); pen > 0 {
+	if pen := st.Penalty(); pen == 1 {
+		harm = "harm costing 1 die"
+	} else if pen > 1 {
 		harm = fmt.Sprintf("harm costing %d dice", pen)
 	} else if harmHeld(st) > 0 {
 		harm = "harm that costs no dice"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,7 +166,6 @@ func TestSolveRefusals(t *testing.T) {
 		want string
 	}{
 		{markov.Goal{Outcomes: []string{"rich"}}, `"clean", "hurt", "lost", "out", "stalled"`},
-		{markov.Goal{}, "at least one outcome"},
 		{markov.Goal{Outcomes: []string{"clean"}, Side: "the quarry"}, `"", "Vex"`},
 	} {
 		if _, err := s.Solve(ctx, tc.goal); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -177,6 +177,11 @@ func TestSolveRefusals(t *testing.T) {
 	}
 	if _, err := s.Solve(ctx, markov.Goal{Outcomes: []string{"clean"}, Side: "Vex"}); err != nil {
 		t.Errorf("the character by name: %v", err)
+	}
+	// No outcome named plays for the pursuit won, hurt or not.
+	sv, err := s.Solve(ctx, markov.Goal{})
+	if want, _ := s.Solve(ctx, reach); err != nil || !slices.Equal(sv.Goal.Outcomes, []string{"clean", "hurt"}) || sv.Best.Value != want.Best.Value {
+		t.Errorf("default goal %v best %v (%v); want clean and hurt at %v", sv.Goal.Outcomes, sv.Best.Value, err, want.Best.Value)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()

@@ -25,8 +25,8 @@ func cmdSolve(e *env, args []string) error {
 			"One side decides (--side; the mechanic's first side by default); every other side\n"+
 			"plays the scenario's own policies. The goal is to end in one of the named outcomes\n"+
 			"(--goal; the deciding side's win by default).",
-		`stakes solve contest`, `stakes solve contest --side Detective --set cast.1.plot_points=3`,
-		`stakes solve dramadeck --json`)
+		`stakes solve actiontest`, `stakes solve actiontest --goal clean`, `stakes solve challenge --json`,
+		`stakes solve contest --side Detective --set cast.1.plot_points=3`, `stakes solve dramadeck`)
 	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
 	fs.StringVar(&goal, "goal", "", "the outcomes the deciding side plays for, by name: `a,b` (default: the mechanic's)")
 	fs.StringVar(&side, "side", "", "who decides, by the mechanic's `NAME` for a side, party or character (default: the first)")
@@ -106,7 +106,7 @@ func writeSolved(e *env, r solveResult) {
 	for _, a := range r.Advice {
 		line := fmt.Sprintf("  - %s: %s", a.When, a.Do)
 		if a.Else != "" {
-			line += " (" + a.Else + ")"
+			line += " [else " + a.Else + "]"
 		}
 		line += fmt.Sprintf("; gain %.4f", a.Gain)
 		if a.Reach > 0 {

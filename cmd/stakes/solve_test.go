@@ -18,7 +18,7 @@ func TestSolvePrintsTheValueOfDecisions(t *testing.T) {
 		"policy timid   0.307692",
 		"worst: worst   0.307692",
 		"value of decisions (best - worst): 0.0923, 9.2 points of P(goal)",
-		"  - holding 2 coins: stake 2 (stake 1: 0.3520); gain 0.0480, reached 1\n",
+		"  - holding 2 coins: stake 2 [else stake 1: 0.3520]; gain 0.0480, reached 1\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

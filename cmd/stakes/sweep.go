@@ -68,7 +68,7 @@ func cmdSweep(e *env, args []string) error {
 		`stakes sweep edge --axis rules.start_edge=3..8 --plot edge.png`,
 		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --outcomes clean,hurt,tests`,
 		`stakes sweep actiontest --axis pool=2..4 --csv`,
-		`stakes sweep contest --axis cast.1.plot_points=0..3 --solve --side Detective`)
+		`stakes sweep actiontest --axis pool=1..4 --solve`)
 	c.register(fs.FlagSet, 20000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag)
 	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
 	fs.StringVar(&outcomes, "outcomes", "", "the outcomes and metrics the table and plot show, by name: `a,b` (default: the outcomes not zero everywhere, and rounds)")
