@@ -216,17 +216,22 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		}
 		return nil
 	}
-	var picks []Pick
-	if sd.Char != TroublePool {
-		n := p.Extras(v)
-		if n < 0 || n > v.Affordable {
-			return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
-		}
-		picks = s.plan(sd, n)
+	if sd.Char == TroublePool {
+		e.roll(s, r, nil, nil, 0)
+		return nil
 	}
-	if err := e.Roll(s, r, picks); err != nil {
-		return fmt.Errorf("policy %s rolling: %w", p.Name(), err)
+	// The side rolls its planned pool with the extras its policy buys,
+	// priced when its view was (turnView).
+	n := p.Extras(v)
+	if n < 0 || n > v.Affordable {
+		return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
 	}
+	pl := &s.buf.plan
+	if n == 0 && pl.err != nil {
+		return fmt.Errorf("policy %s rolling: %w", p.Name(), pl.err)
+	}
+	k := len(sd.Base) + n
+	e.roll(s, r, pl.picks[:k], pl.dice[:k], pl.costs[n])
 	return nil
 }
 

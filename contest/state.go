@@ -50,6 +50,7 @@ type scratch struct {
 	picks []Pick
 	steps []Pick
 	opts  []PushOption
+	plan  planned
 	view  View // what a policy is shown: an interface call keeps it from the stack
 }
 
@@ -254,24 +255,31 @@ func (s *State) Clone() *State {
 	return &c
 }
 
-// copyFrom makes s a deep copy of src, reusing s's slices (no allocation
-// once capacities suffice). Only the parts a Runner resets are copied.
-func (s *State) copyFrom(src *State) {
-	s.Rules = src.Rules // its TroubleStart is only read
-	if cap(s.Characters) < len(src.Characters) {
-		s.Characters = make([]Character, len(src.Characters))
+// reset puts s back to start, reusing s's slices (no allocation once
+// capacities suffice). It copies only what playing an action changes: the
+// characters, the Trouble Pool, the GM's Plot Points and the action under
+// way (see Action.reset). The Rules and the scene's Aspects, which no step
+// changes, stay as they are: a Runner gives them to s once.
+func (s *State) reset(start *State) {
+	if cap(s.Characters) < len(start.Characters) {
+		s.Characters = make([]Character, len(start.Characters))
 	}
-	s.Characters = s.Characters[:len(src.Characters)]
-	for i := range src.Characters {
+	s.Characters = s.Characters[:len(start.Characters)]
+	for i := range start.Characters {
 		tr := s.Characters[i].Traits
-		if need := len(src.Characters[i].Traits) + 16; cap(tr) < need {
+		if need := len(start.Characters[i].Traits) + 16; cap(tr) < need {
 			// Room for the Complications and Trauma a trial may add.
 			tr = make([]Trait, 0, need)
 		}
-		s.Characters[i] = src.Characters[i]
-		s.Characters[i].Traits = append(tr[:0], src.Characters[i].Traits...)
+		s.Characters[i] = start.Characters[i]
+		s.Characters[i].Traits = append(tr[:0], start.Characters[i].Traits...)
 	}
-	s.Aspects = append(s.Aspects[:0], src.Aspects...)
-	s.Trouble = append(s.Trouble[:0], src.Trouble...)
-	s.GMPlotPoints = src.GMPlotPoints
+	s.Trouble = append(s.Trouble[:0], start.Trouble...)
+	s.GMPlotPoints = start.GMPlotPoints
+	if start.Action != nil {
+		if s.Action == nil {
+			s.Action = &Action{}
+		}
+		s.Action.reset(start.Action)
+	}
 }
