@@ -246,9 +246,8 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 	p := tb.of(sd.Char)
 	n, cost := 0, 0
 	if sd.Char != TroublePool {
-		var v View
-		m.e.turnView(m.sc, t, &v)
-		n = p.Extras(&v)
+		v := m.e.turnView(m.sc, t)
+		n = p.Extras(v)
 		if n < 0 || n > v.Affordable {
 			return m.fail(fmt.Errorf("policy %s: %d extra dice: 0..%d affordable", p.Name(), n, v.Affordable))
 		}
@@ -471,9 +470,7 @@ func (m *chainModel) giveIn(y xstate) xstate {
 	if sd.Char == TroublePool {
 		return y
 	}
-	var v View
-	m.e.turnView(m.sc, t, &v)
-	if m.b.table.of(sd.Char).GiveIn(&v) {
+	if m.b.table.of(sd.Char).GiveIn(m.e.turnView(m.sc, t)) {
 		if m.basic {
 			return xstate{done: true, cat: 4}
 		}

@@ -51,7 +51,7 @@ type scratch struct {
 	steps []Pick
 	opts  []PushOption
 	plan  planned
-	view  View // what a policy is shown: an interface call keeps it from the stack
+	view  View // what a policy is shown (State.view)
 }
 
 // NewState returns a State of the given characters and Aspects at the start
@@ -134,6 +134,13 @@ func (s *State) Check() error {
 		}
 	}
 	return s.checkPools()
+}
+
+// view returns the View a policy is shown next, cleared: the engine fills
+// in only the fields that matter for the question.
+func (s *State) view() *View {
+	s.buf.view = View{}
+	return &s.buf.view
 }
 
 func (s *State) char(i int) (*Character, error) {
