@@ -262,26 +262,26 @@ func (a *Action) clone() *Action {
 	return &c
 }
 
-// reset puts a back to start, reusing a's buffers. The planned pools
-// (Base, Extra, AidPicks) are start's own: no step changes them.
+// reset puts a, an action played from a copy of start, back to start,
+// reusing its buffers. It copies back only what play changes: a side's
+// character, label, aider and planned pools stay as they are.
 func (a *Action) reset(start *Action) {
 	sides, ipicks, harms := a.Sides, a.IPicks, a.Harms
 	*a = *start
+	a.Sides = sides
 	a.IPicks = append(ipicks[:0], start.IPicks...)
 	a.Harms = append(harms[:0], start.Harms...)
-	if cap(sides) < len(start.Sides) {
-		sides = make([]Side, len(start.Sides))
-	}
-	a.Sides = sides[:len(start.Sides)]
 	for i := range a.Sides {
 		sd, st := &a.Sides[i], &start.Sides[i]
-		gang, aiders, picks, ds, faces := sd.Gang, sd.Aiders, sd.Picks, sd.Dice, sd.Faces
-		*sd = *st
-		sd.Gang = append(gang[:0], st.Gang...)
-		sd.Aiders = append(aiders[:0], st.Aiders...)
-		sd.Picks = append(picks[:0], st.Picks...)
-		sd.Dice = append(ds[:0], st.Dice...)
-		sd.Faces = append(faces[:0], st.Faces...)
+		sd.Gang = append(sd.Gang[:0], st.Gang...)
+		sd.Aiders = append(sd.Aiders[:0], st.Aiders...)
+		sd.Aid = st.Aid
+		sd.Rolled, sd.Out, sd.GaveIn = st.Rolled, st.Out, st.GaveIn
+		sd.Continue, sd.Decided = st.Continue, st.Decided
+		sd.Picks = append(sd.Picks[:0], st.Picks...)
+		sd.Dice = append(sd.Dice[:0], st.Dice...)
+		sd.Faces = append(sd.Faces[:0], st.Faces...)
+		sd.Total = st.Total
 	}
 }
 

@@ -262,31 +262,21 @@ func (s *State) Clone() *State {
 	return &c
 }
 
-// reset puts s back to start, reusing s's slices (no allocation once
-// capacities suffice). It copies only what playing an action changes: the
-// characters, the Trouble Pool, the GM's Plot Points and the action under
-// way (see Action.reset). The Rules and the scene's Aspects, which no step
-// changes, stay as they are: a Runner gives them to s once.
+// reset puts s, a state played from a copy of start, back to start,
+// reusing its slices. It copies back only what playing an action changes:
+// the characters' traits, points and standing, the Trouble Pool, the GM's
+// Plot Points and the action (see Action.reset). The Rules, the scene's
+// Aspects and the characters' names stay as they are.
 func (s *State) reset(start *State) {
-	if cap(s.Characters) < len(start.Characters) {
-		s.Characters = make([]Character, len(start.Characters))
-	}
-	s.Characters = s.Characters[:len(start.Characters)]
-	for i := range start.Characters {
-		tr := s.Characters[i].Traits
-		if need := len(start.Characters[i].Traits) + 16; cap(tr) < need {
-			// Room for the Complications and Trauma a trial may add.
-			tr = make([]Trait, 0, need)
-		}
-		s.Characters[i] = start.Characters[i]
-		s.Characters[i].Traits = append(tr[:0], start.Characters[i].Traits...)
+	for i := range s.Characters {
+		c, sc := &s.Characters[i], &start.Characters[i]
+		c.Traits = append(c.Traits[:0], sc.Traits...)
+		c.PlotPoints, c.Reflection = sc.PlotPoints, sc.Reflection
+		c.KnockedOut, c.OutOfStory = sc.KnockedOut, sc.OutOfStory
 	}
 	s.Trouble = append(s.Trouble[:0], start.Trouble...)
 	s.GMPlotPoints = start.GMPlotPoints
 	if start.Action != nil {
-		if s.Action == nil {
-			s.Action = &Action{}
-		}
 		s.Action.reset(start.Action)
 	}
 }
