@@ -262,9 +262,10 @@ func (a *Action) clone() *Action {
 	return &c
 }
 
-// reset puts a, an action played from a copy of start, back to start,
-// reusing its buffers. It copies back only what play changes: a side's
-// character, label, aider and planned pools stay as they are.
+// reset puts a, an action played from a copy of start, back to start, an
+// action just begun, reusing a's buffers. It sets back only what play
+// changes: a side's character, label, aider and planned pools stay as they
+// are, and a side of an action just begun has no aiders and no roll yet.
 func (a *Action) reset(start *Action) {
 	sides, ipicks, harms := a.Sides, a.IPicks, a.Harms
 	*a = *start
@@ -274,14 +275,9 @@ func (a *Action) reset(start *Action) {
 	for i := range a.Sides {
 		sd, st := &a.Sides[i], &start.Sides[i]
 		sd.Gang = append(sd.Gang[:0], st.Gang...)
-		sd.Aiders = append(sd.Aiders[:0], st.Aiders...)
-		sd.Aid = st.Aid
-		sd.Rolled, sd.Out, sd.GaveIn = st.Rolled, st.Out, st.GaveIn
-		sd.Continue, sd.Decided = st.Continue, st.Decided
-		sd.Picks = append(sd.Picks[:0], st.Picks...)
-		sd.Dice = append(sd.Dice[:0], st.Dice...)
-		sd.Faces = append(sd.Faces[:0], st.Faces...)
-		sd.Total = st.Total
+		sd.Aiders, sd.Aid = sd.Aiders[:0], 0
+		sd.Rolled, sd.Out, sd.GaveIn, sd.Continue, sd.Decided = false, false, false, false, false
+		sd.Picks, sd.Dice, sd.Faces, sd.Total = sd.Picks[:0], sd.Dice[:0], sd.Faces[:0], 0
 	}
 }
 
