@@ -264,13 +264,18 @@ func (s *State) Clone() *State {
 
 // reset puts s, a state played from a copy of start, back to start,
 // reusing its slices. It copies back only what playing an action changes:
-// the characters' traits, points and standing, the Trouble Pool, the GM's
+// the characters' ratings, points and standing, the Trouble Pool, the GM's
 // Plot Points and the action (see Action.reset). The Rules, the scene's
-// Aspects and the characters' names stay as they are.
+// Aspects and the names of characters and their traits stay as they are.
 func (s *State) reset(start *State) {
 	for i := range s.Characters {
 		c, sc := &s.Characters[i], &start.Characters[i]
-		c.Traits = append(c.Traits[:0], sc.Traits...)
+		// Play adds Complications and Trauma after the traits a character
+		// starts with, and changes only the ratings of those.
+		c.Traits = c.Traits[:len(sc.Traits)]
+		for k := range c.Traits {
+			c.Traits[k].Die, c.Traits[k].Original = sc.Traits[k].Die, sc.Traits[k].Original
+		}
 		c.PlotPoints, c.Reflection = sc.PlotPoints, sc.Reflection
 		c.KnockedOut, c.OutOfStory = sc.KnockedOut, sc.OutOfStory
 	}
