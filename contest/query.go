@@ -245,7 +245,7 @@ func (e *Engine) turnView(s *State, t int) *View {
 	}
 	// The highest total a pool could make is the sum of its Keep largest
 	// sizes.
-	best := largestSizes{keep: min(s.Rules.Keep, len(largestSizes{}.top))}
+	best := largestSizes{keep: min(max(s.Rules.Keep, 0), len(largestSizes{}.top))}
 	nb := min(len(sd.Base), len(pl.dice))
 	best.add(pl.dice[:nb]...)
 	best.add(sd.Gang...)
@@ -255,7 +255,8 @@ func (e *Engine) turnView(s *State, t int) *View {
 	return v
 }
 
-// largestSizes keeps the keep largest die sizes it has been given.
+// largestSizes keeps the keep largest die sizes it has been given,
+// largest first.
 type largestSizes struct {
 	top  [10]int // Rules.Keep is at most 10
 	keep int
@@ -265,6 +266,9 @@ type largestSizes struct {
 func (l *largestSizes) add(ds ...dice.Die) {
 	for _, d := range ds {
 		x := int(d)
+		if l.keep == 0 || x <= l.top[l.keep-1] {
+			continue // the sizes kept, largest first, are all as large
+		}
 		for i := range l.keep {
 			if x > l.top[i] {
 				l.top[i], x = x, l.top[i]
