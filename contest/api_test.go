@@ -227,7 +227,8 @@ func TestTurnViewReadsThePlannedPool(t *testing.T) {
 			hs := SideSetup{Char: hero, Base: c.base, Extra: c.extra, Gang: c.gang}
 			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
 			s.Action.Sides[1].Aid = c.aid
-			v := e.turnView(s, 1)
+			var v View
+			e.turnView(s, 1, &v)
 			if v.Affordable != c.affordable || v.Best != c.best || v.BestAll != c.bestAll {
 				t.Errorf("affordable %d, best %d, best with extras %d; want %d, %d, %d", v.Affordable, v.Best, v.BestAll, c.affordable, c.best, c.bestAll)
 			}

@@ -246,8 +246,9 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 	p := tb.of(sd.Char)
 	n, cost := 0, 0
 	if sd.Char != TroublePool {
-		v := m.e.turnView(m.sc, t)
-		n = p.Extras(v)
+		var v View
+		m.e.turnView(m.sc, t, &v)
+		n = p.Extras(&v)
 		if n < 0 || n > v.Affordable {
 			return m.fail(fmt.Errorf("policy %s: %d extra dice: 0..%d affordable", p.Name(), n, v.Affordable))
 		}
@@ -470,7 +471,9 @@ func (m *chainModel) giveIn(y xstate) xstate {
 	if sd.Char == TroublePool {
 		return y
 	}
-	if m.b.table.of(sd.Char).GiveIn(m.e.turnView(m.sc, t)) {
+	var v View
+	m.e.turnView(m.sc, t, &v)
+	if m.b.table.of(sd.Char).GiveIn(&v) {
 		if m.basic {
 			return xstate{done: true, cat: 4}
 		}

@@ -211,7 +211,8 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		return nil
 	}
 	p := tb.of(sd.Char)
-	v := e.turnView(s, t)
+	v := &s.buf.view
+	e.turnView(s, t, v)
 	if a.Phase == PhaseTurn && sd.Char != TroublePool && p.GiveIn(v) {
 		pay := PayNothing
 		if sd.Rolled {

@@ -224,18 +224,18 @@ func (e *Engine) CanWaive(s *State) bool {
 	return h.From == 0 && h.To != TroublePool && h.To == a.Sides[1].Char && !h.Trauma && h.Fixed == dice.Gone
 }
 
-// turnView returns what side t sees before rolling or Giving In:
+// turnView fills v with what side t sees before rolling or Giving In:
 // the stakes, its points, and the best totals its planned pool (with its
 // gang and any aid waiting) could make, without and with the extras it
 // can afford.
-func (e *Engine) turnView(s *State, t int) *View {
+func (e *Engine) turnView(s *State, t int, v *View) {
 	a := s.Action
 	sd := &a.Sides[t]
-	v := s.view()
+	*v = View{}
 	v.Kind, v.Side, v.Char, v.Target = a.Kind, t, sd.Char, -1
 	v.Stakes, v.Holder, v.Rolled = a.Stakes, a.Holder, sd.Rolled
 	if sd.Char == TroublePool {
-		return v
+		return
 	}
 	v.PlotPoints = s.Characters[sd.Char].PlotPoints
 	pl := s.planPool(sd)
@@ -252,7 +252,6 @@ func (e *Engine) turnView(s *State, t int) *View {
 	v.Best = sd.Aid + best.sum()
 	best.add(pl.dice[nb : nb+v.Affordable]...)
 	v.BestAll = sd.Aid + best.sum()
-	return v
 }
 
 // largestSizes keeps the keep largest die sizes it has been given,
