@@ -89,10 +89,10 @@ func (e *Engine) affordableExtras(s *State, sd *Side) int {
 	return len(s.planPool(sd).costs) - 1
 }
 
-// planned is a side's planned pool priced for its coming roll in one walk
+// pricedPool is a side's planned pool priced for its coming roll in one walk
 // over its picks (State.planPool): the view of the side to act is read
 // from it, and Play's turn rolls from it.
-type planned struct {
+type pricedPool struct {
 	picks []Pick     // Base, then Extra
 	dice  []dice.Die // the ratings of picks, up to the first it may not roll
 	// costs[n] is what Base and the first n extras cost, for n from 0 to
@@ -104,7 +104,7 @@ type planned struct {
 // planPool prices side sd's planned pool (a character's) for its coming
 // roll, pick by pick: Base, then Extra in order for as long as each longer
 // pool is one the character may roll and pay for.
-func (s *State) planPool(sd *Side) *planned {
+func (s *State) planPool(sd *Side) *pricedPool {
 	pl := &s.buf.plan
 	pl.picks = append(append(pl.picks[:0], sd.Base...), sd.Extra...)
 	pl.dice, pl.costs, pl.err = pl.dice[:0], pl.costs[:0], nil

@@ -50,7 +50,7 @@ type scratch struct {
 	picks []Pick
 	steps []Pick
 	opts  []PushOption
-	plan  planned
+	plan  pricedPool
 	view  View // what a policy is shown (State.view)
 }
 
