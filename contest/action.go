@@ -262,6 +262,25 @@ func (a *Action) clone() *Action {
 	return &c
 }
 
+// reset puts a, an action played from a copy of start, back to start, an
+// action just begun, reusing a's buffers. It sets back only what play
+// changes: a side's character, label, aider and planned pools stay as they
+// are, and a side of an action just begun has no aiders and no roll yet.
+func (a *Action) reset(start *Action) {
+	sides, ipicks, harms := a.Sides, a.IPicks, a.Harms
+	*a = *start
+	a.Sides = sides
+	a.IPicks = append(ipicks[:0], start.IPicks...)
+	a.Harms = append(harms[:0], start.Harms...)
+	for i := range a.Sides {
+		sd, st := &a.Sides[i], &start.Sides[i]
+		sd.Gang = append(sd.Gang[:0], st.Gang...)
+		sd.Aiders, sd.Aid = sd.Aiders[:0], 0
+		sd.Rolled, sd.Out, sd.GaveIn, sd.Continue, sd.Decided = false, false, false, false, false
+		sd.Picks, sd.Dice, sd.Faces, sd.Total = sd.Picks[:0], sd.Dice[:0], sd.Faces[:0], 0
+	}
+}
+
 // Errors wrapped by rejected steps.
 var (
 	ErrPhase       = errors.New("contest: not allowed now")
@@ -457,37 +476,87 @@ func (e *Engine) setup(s *State, kind ActionKind, sides []SideSetup, initiator i
 }
 
 // cost returns the Plot Points a pool of picks costs for character c and
-// checks it ("Choosing Character Traits"): at least one of c's Values, own
-// traits other than Complications and Trauma, other characters' traits only
-// their Complications and Trauma, the scene's Aspects; a repeated trait
-// costs ReuseCost, and each different trait past FreeTraits ExtraDieCost.
+// checks it (see poolTally).
 func (s *State) cost(c int, picks []Pick) (int, error) {
-	if len(picks) == 0 {
-		return 0, fmt.Errorf("%w: the pool is empty", ErrNoValue)
-	}
 	if len(picks) > maxPicks {
 		return 0, fmt.Errorf("contest: a pool of %d picks: at most %d", len(picks), maxPicks)
 	}
-	hasValue, reused := false, 0
-	for i, p := range picks {
-		t := s.traitAt(p)
-		if t == nil {
-			_, err := s.trait(p)
+	pt := poolTally{c: c}
+	for range picks {
+		if _, err := s.take(&pt, picks); err != nil {
 			return 0, err
 		}
-		if err := s.usable(p, c, t); err != nil {
-			return 0, err
-		}
-		hasValue = hasValue || (p.Owner == c && t.Kind == Value)
-		if slices.Contains(picks[:i], p) {
-			reused++
-		}
 	}
-	if !hasValue {
-		return 0, fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[c].Name)
+	return s.tallied(&pt)
+}
+
+// price is cost, also appending the dice the picks roll to dst.
+func (s *State) price(c int, picks []Pick, dst []dice.Die) (int, []dice.Die, error) {
+	if len(picks) > maxPicks {
+		return 0, dst, fmt.Errorf("contest: a pool of %d picks: at most %d", len(picks), maxPicks)
 	}
-	distinct := len(picks) - reused
-	return reused*s.Rules.ReuseCost + max(0, distinct-s.Rules.FreeTraits)*s.Rules.ExtraDieCost, nil
+	pt := poolTally{c: c}
+	for range picks {
+		t, err := s.take(&pt, picks)
+		if err != nil {
+			return 0, dst, err
+		}
+		dst = append(dst, t.Die)
+	}
+	cost, err := s.tallied(&pt)
+	return cost, dst, err
+}
+
+// poolTally prices a pool pick by pick ("Choosing Character Traits"): it
+// holds at least one of character c's Values, its own traits other than
+// Complications and Trauma, other characters' traits only their
+// Complications and Trauma, the scene's Aspects; a repeated trait costs
+// ReuseCost, and each different trait past FreeTraits ExtraDieCost.
+type poolTally struct {
+	c        int  // the character whose pool it is
+	n        int  // how many picks are taken
+	reused   int  // how many of them repeat an earlier one
+	hasValue bool // whether one of them is one of c's Values
+}
+
+// take checks picks[pt.n], the next pick of the pool, and returns the
+// trait it names.
+func (s *State) take(pt *poolTally, picks []Pick) (*Trait, error) {
+	p := picks[pt.n]
+	t := s.traitAt(p)
+	if t == nil {
+		_, err := s.trait(p)
+		return nil, err
+	}
+	if err := s.usable(p, pt.c, t); err != nil {
+		return nil, err
+	}
+	pt.hasValue = pt.hasValue || (p.Owner == pt.c && t.Kind == Value)
+	if slices.Contains(picks[:pt.n], p) {
+		pt.reused++
+	}
+	pt.n++
+	return t, nil
+}
+
+// tallied returns what the picks taken cost, or why they are not a pool.
+func (s *State) tallied(pt *poolTally) (int, error) {
+	if pt.n == 0 {
+		return 0, fmt.Errorf("%w: the pool is empty", ErrNoValue)
+	}
+	if !pt.hasValue {
+		return 0, fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[pt.c].Name)
+	}
+	distinct := pt.n - pt.reused
+	return pt.reused*s.Rules.ReuseCost + max(0, distinct-s.Rules.FreeTraits)*s.Rules.ExtraDieCost, nil
+}
+
+// canPay returns an error unless character c holds cost Plot Points.
+func (s *State) canPay(c, cost int) error {
+	if ch := &s.Characters[c]; cost > ch.PlotPoints {
+		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
+	}
+	return nil
 }
 
 // usable returns an error unless character c may roll trait t (named by

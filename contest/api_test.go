@@ -197,3 +197,41 @@ func TestTrialsAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// The view of the side to act reads its planned pool: Affordable is how
+// many of its extras (in order) it may roll and pay for, Best the highest
+// total its free picks, gang and waiting aid could make, BestAll the same
+// with the affordable extras; under Keep 3 three dice count.
+func TestTurnViewReadsThePlannedPool(t *testing.T) {
+	all := []Pick{{hero, detective}, {hero, gadgets}, {hero, cave}}
+	for _, c := range []struct {
+		name                      string
+		base, extra               []Pick
+		gang                      []dice.Die
+		pp, keep, aid             int
+		affordable, best, bestAll int
+	}{
+		{"three free, two bought", []Pick{{hero, justice}, {hero, gordon}}, all, nil, 2, 2, 0, 3, 14, 18},
+		{"only the free extra", []Pick{{hero, justice}, {hero, gordon}}, all, nil, 0, 2, 0, 1, 14, 18},
+		{"a gang die", []Pick{{hero, justice}, {hero, gordon}}, all, []dice.Die{dice.D12}, 2, 2, 0, 3, 20, 22},
+		{"keep three", []Pick{{hero, justice}, {hero, gordon}}, all, nil, 2, 3, 0, 3, 14, 26},
+		{"aid waiting", []Pick{{hero, justice}, {hero, gordon}}, all, nil, 2, 2, 3, 3, 17, 21},
+		{"a repeat costs", []Pick{{hero, justice}, {hero, gordon}}, []Pick{{hero, justice}, {hero, detective}}, nil, 0, 2, 0, 0, 14, 14},
+		{"the Value among the extras", []Pick{{hero, gordon}}, []Pick{{hero, justice}}, nil, 0, 2, 0, 1, 6, 14},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var e Engine
+			s := testScene()
+			s.Rules.Keep = c.keep
+			s.Characters[hero].PlotPoints = c.pp
+			hs := SideSetup{Char: hero, Base: c.base, Extra: c.extra, Gang: c.gang}
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
+			s.Action.Sides[1].Aid = c.aid
+			var v View
+			e.turnView(s, 1, &v)
+			if v.Affordable != c.affordable || v.Best != c.best || v.BestAll != c.bestAll {
+				t.Errorf("affordable %d, best %d, best with extras %d; want %d, %d, %d", v.Affordable, v.Best, v.BestAll, c.affordable, c.best, c.bestAll)
+			}
+		})
+	}
+}

@@ -83,13 +83,17 @@
 //   - Play and PlayTimed: loops over Engine.Step and Engine.StepTimed,
 //     which take exactly one of those steps asking a Policy; PolicyByName and PolicyNames give the
 //     shipped styles. A policy's illegal answer is an error, never fixed.
+//     A side's turn checks and prices its planned pool once, in the walk
+//     its View (and the Affordable query) is read from, and rolls the pool
+//     its policy picks through the rest of Roll.
 //   - Legal-choice queries, from the code the steps validate with:
 //     GiveInCost, Affordable, PoolCost, PushNeed, PushOptions,
 //     EffectOptions, CanWaive; State.Pick and State.Picks name traits by
 //     name.
 //   - Scenario: the mechanic contract of sim (Validate, Categories,
-//     Metrics, NewRunner, Exact). A Runner's trial plays from the
-//     scenario's start through the same steps. Scenario.Exact solves a
+//     Metrics, NewRunner, Exact). A Runner begins the scenario's action
+//     once, when it is built; each trial starts from that state, set back
+//     where play changed it, and plays through the same steps. Scenario.Exact solves a
 //     basic or two-sided contested action (gangs, free aid and
 //     interference, Plot Points, 1s bought and every policy included) or a
 //     timed action with free pools as an absorbing Markov chain, and answers

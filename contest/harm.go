@@ -107,7 +107,7 @@ func (e *Engine) harmDone(a *Action) {
 
 func (c *Character) findKind(name string, k Kind) int {
 	for i := range c.Traits {
-		if t := &c.Traits[i]; t.Name == name && t.Kind == k {
+		if t := &c.Traits[i]; t.Kind == k && t.Name == name {
 			return i
 		}
 	}

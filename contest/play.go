@@ -104,8 +104,9 @@ func (e *Engine) afterAction(s *State, tb *Table) error {
 		if c < 0 || !s.Characters[c].GM || s.Characters[c].Reflection == 0 {
 			continue
 		}
-		s.buf.view = View{Kind: a.Kind, Side: i, Char: c, Reflection: s.Characters[c].Reflection, Target: -1, TroubleRoom: s.troubleRoom()}
-		v := &s.buf.view
+		v := s.view()
+		v.Kind, v.Side, v.Char, v.Target = a.Kind, i, c, -1
+		v.Reflection, v.TroubleRoom = s.Characters[c].Reflection, s.troubleRoom()
 		if err := e.CashReflection(s, c, g.Cash(v)); err != nil {
 			return fmt.Errorf("policy %s cashing Reflection: %w", g.Name(), err)
 		}
@@ -122,8 +123,9 @@ func (e *Engine) rebuyAll(s *State, c int, tb *Table) error {
 	ch := &s.Characters[c]
 	for ch.Reflection >= s.Rules.RebuyCost && ch.lowered() {
 		p := tb.of(c)
-		s.buf.view = View{Side: -1, Char: c, Reflection: ch.Reflection, RebuyCost: s.Rules.RebuyCost, Target: -1}
-		v := &s.buf.view
+		v := s.view()
+		v.Side, v.Char, v.Target = -1, c, -1
+		v.Reflection, v.RebuyCost = ch.Reflection, s.Rules.RebuyCost
 		i, n := p.Rebuy(v, ch)
 		if n == 0 {
 			return nil
@@ -141,8 +143,10 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
 	if a.Ones > 0 {
 		g := tb.gm()
-		s.buf.view = View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Ones: a.Ones, Target: -1, TroubleRoom: s.troubleRoom()}
-		if err := e.BuyOnes(s, g.BuyOnes(&s.buf.view)); err != nil {
+		v := s.view()
+		v.Kind, v.Side, v.Char, v.Target = a.Kind, a.OnesSide, -1, -1
+		v.Ones, v.TroubleRoom = a.Ones, s.troubleRoom()
+		if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
 			return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
 		}
 		return nil
@@ -162,8 +166,10 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 			}
 			p := tb.of(sd.Char)
 			ch := &s.Characters[sd.Char]
-			s.buf.view = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: s.Rules.ContinueCost}
-			v := &s.buf.view
+			v := s.view()
+			v.Kind, v.Side, v.Char, v.Target = a.Kind, t, sd.Char, -1
+			v.Stakes, v.Holder, v.Rolled = a.Stakes, a.Holder, sd.Rolled
+			v.PlotPoints, v.Price = ch.PlotPoints, s.Rules.ContinueCost
 			// A side that cannot pay has no choice to make.
 			pay := ch.PlotPoints >= s.Rules.ContinueCost && p.Continue(v)
 			if err := e.Continue(s, t, pay); err != nil {
@@ -185,8 +191,9 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 	if ic, ok := a.Planned.Get(); ok && a.Phase == PhaseTurn && a.Escalated && a.Interfered < s.Rules.Interferences {
 		p := tb.of(ic)
 		ch := &s.Characters[ic]
-		s.buf.view = View{Kind: a.Kind, Side: -1, Char: ic, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
-		v := &s.buf.view
+		v := s.view()
+		v.Kind, v.Side, v.Char, v.Target = a.Kind, -1, ic, -1
+		v.Stakes, v.Holder, v.PlotPoints = a.Stakes, a.Holder, ch.PlotPoints
 		cost, err := s.cost(ic, a.IPicks)
 		if err == nil && e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= cost+s.Rules.InterfereCost && p.Interfere(v) {
 			if err := e.Interfere(s, r, ic, a.IPicks); err != nil {
@@ -216,17 +223,22 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		}
 		return nil
 	}
-	var picks []Pick
-	if sd.Char != TroublePool {
-		n := p.Extras(v)
-		if n < 0 || n > v.Affordable {
-			return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
-		}
-		picks = s.plan(sd, n)
+	if sd.Char == TroublePool {
+		e.roll(s, r, nil, nil, 0)
+		return nil
 	}
-	if err := e.Roll(s, r, picks); err != nil {
-		return fmt.Errorf("policy %s rolling: %w", p.Name(), err)
+	// The side rolls its planned pool with the extras its policy buys,
+	// priced when its view was (turnView).
+	n := p.Extras(v)
+	if n < 0 || n > v.Affordable {
+		return fmt.Errorf("policy %s: %d extra dice: %s can afford 0..%d", p.Name(), n, s.Characters[sd.Char].Name, v.Affordable)
 	}
+	pl := &s.buf.plan
+	if n == 0 && pl.err != nil {
+		return fmt.Errorf("policy %s rolling: %w", p.Name(), pl.err)
+	}
+	k := len(sd.Base) + n
+	e.roll(s, r, pl.picks[:k], pl.dice[:k], pl.costs[n])
 	return nil
 }
 
@@ -237,8 +249,9 @@ func (e *Engine) decidePush(s *State, tb *Table) error {
 	t := a.Turn
 	sd := &a.Sides[t]
 	p := tb.of(sd.Char)
-	s.buf.view = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: a.Margin, Target: -1}
-	v := &s.buf.view
+	v := s.view()
+	v.Kind, v.Side, v.Char, v.Target = a.Kind, t, sd.Char, -1
+	v.Stakes, v.Holder, v.Rolled, v.Margin = a.Stakes, a.Holder, true, a.Margin
 	need, ok := e.pushReach(s, t, a.Margin, a.PushFloor)
 	var steps []Pick
 	if ok && p.Push(v) {
@@ -277,8 +290,9 @@ func (e *Engine) decideInflict(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
 	h := a.Harms[0]
 	p := tb.of(a.Sides[h.From].Char)
-	s.buf.view = View{Kind: a.Kind, Side: h.From, Char: a.Sides[h.From].Char, Target: h.To, Trauma: h.Trauma}
-	v := &s.buf.view
+	v := s.view()
+	v.Kind, v.Side, v.Char = a.Kind, h.From, a.Sides[h.From].Char
+	v.Target, v.Trauma = h.To, h.Trauma
 	if h.To == TroublePool {
 		k := -1
 		if len(s.Trouble) > 0 {
@@ -360,9 +374,9 @@ func (e *Engine) decideTimed(s *State, r *dice.Roller, tb *Table) error {
 	if t.Ones > 0 {
 		return e.timedOnes(s, tb)
 	}
-	s.buf.view = View{Side: -1, Char: t.Actor, Beats: t.Beats, StepsLeft: len(t.Steps) - t.Step, Target: -1,
-		PlotPoints: s.Characters[t.Actor].PlotPoints}
-	v := &s.buf.view
+	v := s.view()
+	v.Side, v.Char, v.Target = -1, t.Actor, -1
+	v.Beats, v.StepsLeft, v.PlotPoints = t.Beats, len(t.Steps)-t.Step, s.Characters[t.Actor].PlotPoints
 	switch t.Phase {
 	case TimedGap:
 		if h, p := e.helperFor(s, tb, v); p != nil {
@@ -414,8 +428,9 @@ func (e *Engine) timedOnes(s *State, tb *Table) error {
 		return nil
 	}
 	g := tb.gm()
-	s.buf.view = View{Side: -1, Char: -1, Ones: t.Ones, Target: -1, TroubleRoom: s.troubleRoom()}
-	v := &s.buf.view
+	v := s.view()
+	v.Side, v.Char, v.Target = -1, -1, -1
+	v.Ones, v.TroubleRoom = t.Ones, s.troubleRoom()
 	if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
 		return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
 	}

@@ -86,16 +86,62 @@ func (e *Engine) affordableExtras(s *State, sd *Side) int {
 	if sd.Char == TroublePool {
 		return 0
 	}
+	return len(s.planPool(sd).costs) - 1
+}
+
+// pricedPool is a side's planned pool priced for its coming roll in one walk
+// over its picks (State.planPool): the view of the side to act is read
+// from it, and Play's turn rolls from it.
+type pricedPool struct {
+	picks []Pick     // Base, then Extra
+	dice  []dice.Die // the ratings of picks, up to the first it may not roll
+	// costs[n] is what Base and the first n extras cost, for n from 0 to
+	// the extras the side may roll and pay for (Affordable).
+	costs []int
+	err   error // why Base alone may not be rolled now, or nil
+}
+
+// planPool prices side sd's planned pool (a character's) for its coming
+// roll, pick by pick: Base, then Extra in order for as long as each longer
+// pool is one the character may roll and pay for.
+func (s *State) planPool(sd *Side) *pricedPool {
+	pl := &s.buf.plan
+	pl.picks = append(append(pl.picks[:0], sd.Base...), sd.Extra...)
+	pl.dice, pl.costs, pl.err = pl.dice[:0], pl.costs[:0], nil
 	pp := s.Characters[sd.Char].PlotPoints
-	n := 0
-	for n < len(sd.Extra) {
-		cost, err := s.cost(sd.Char, s.plan(sd, n+1))
+	pt := poolTally{c: sd.Char}
+	if len(sd.Base) > maxPicks {
+		pl.err = fmt.Errorf("contest: a pool of %d picks: at most %d", len(sd.Base), maxPicks)
+	}
+	for pl.err == nil && pt.n < len(sd.Base) {
+		var t *Trait
+		if t, pl.err = s.take(&pt, pl.picks); pl.err == nil {
+			pl.dice = append(pl.dice, t.Die)
+		}
+	}
+	if pl.err != nil {
+		// A pick of Base it may not roll: no pool holding it may be rolled.
+		pl.costs = append(pl.costs, 0)
+		return pl
+	}
+	cost, err := s.tallied(&pt)
+	if err == nil {
+		err = s.canPay(sd.Char, cost)
+	}
+	pl.costs, pl.err = append(pl.costs, cost), err
+	for pt.n < len(pl.picks) && pt.n < maxPicks {
+		t, err := s.take(&pt, pl.picks)
+		if err != nil {
+			break
+		}
+		pl.dice = append(pl.dice, t.Die)
+		cost, err := s.tallied(&pt)
 		if err != nil || cost > pp {
 			break
 		}
-		n++
+		pl.costs = append(pl.costs, cost)
 	}
-	return n
+	return pl
 }
 
 // plan returns side sd's planned pool with n extras, in scratch space.
@@ -185,27 +231,31 @@ func (e *Engine) CanWaive(s *State) bool {
 func (e *Engine) turnView(s *State, t int, v *View) {
 	a := s.Action
 	sd := &a.Sides[t]
-	*v = View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, Target: -1, State: s}
+	*v = View{}
+	v.Kind, v.Side, v.Char, v.Target = a.Kind, t, sd.Char, -1
+	v.Stakes, v.Holder, v.Rolled, v.State = a.Stakes, a.Holder, sd.Rolled, s
 	if sd.Char == TroublePool {
 		return
 	}
 	v.PlotPoints = s.Characters[sd.Char].PlotPoints
-	v.Affordable = e.affordableExtras(s, sd)
+	pl := s.planPool(sd)
+	v.Affordable = len(pl.costs) - 1
 	if sd.Rolled {
 		v.Price = s.Rules.GiveInPlotPoints
 	}
 	// The highest total a pool could make is the sum of its Keep largest
 	// sizes.
-	best := largestSizes{keep: min(s.Rules.Keep, len(largestSizes{}.top))}
-	s.buf.pool = s.sideDice(sd, sd.Base, s.buf.pool)
-	best.add(s.buf.pool...)
+	best := largestSizes{keep: min(max(s.Rules.Keep, 0), len(largestSizes{}.top))}
+	nb := min(len(sd.Base), len(pl.dice))
+	best.add(pl.dice[:nb]...)
+	best.add(sd.Gang...)
 	v.Best = sd.Aid + best.sum()
-	s.buf.pool = s.poolDice(sd.Extra[:v.Affordable], s.buf.pool)
-	best.add(s.buf.pool...)
+	best.add(pl.dice[nb : nb+v.Affordable]...)
 	v.BestAll = sd.Aid + best.sum()
 }
 
-// largestSizes keeps the keep largest die sizes it has been given.
+// largestSizes keeps the keep largest die sizes it has been given,
+// largest first.
 type largestSizes struct {
 	top  [10]int // Rules.Keep is at most 10
 	keep int
@@ -215,6 +265,9 @@ type largestSizes struct {
 func (l *largestSizes) add(ds ...dice.Die) {
 	for _, d := range ds {
 		x := int(d)
+		if l.keep == 0 || x <= l.top[l.keep-1] {
+			continue // the sizes kept, largest first, are all as large
+		}
 		for i := range l.keep {
 			if x > l.top[i] {
 				l.top[i], x = x, l.top[i]

@@ -1,6 +1,8 @@
 package contest
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -129,5 +131,49 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 	}
 	if d := diff(before, s); d != "" {
 		t.Errorf("rejected buy changed the scene (-want +got):\n%s", d)
+	}
+}
+
+// A side's turn in Play rolls its planned pool priced in the walk its view
+// is read from; a Base it may not roll (edited in by hand, past Check) is
+// refused there with the error Roll gives for the same picks, and the
+// step changes neither the scene nor the dice.
+func TestPlayTurnRefusesABaseItMayNotRoll(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		base []Pick
+		want error
+	}{
+		{"without a value", []Pick{{hero, gordon}}, ErrNoValue},
+		{"a repeat it cannot pay for", []Pick{{hero, justice}, {hero, justice}}, ErrPlotPoints},
+		{"someone else's value", []Pick{{hero, justice}, {villain, chaos}}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := mustEngine(t)
+			s := testScene()
+			s.Characters[hero].PlotPoints = 0
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, c.base)}, 1))
+			roller := dice.NewSeeded(5)
+			r0, err := roller.MarshalBinary()
+			must(t, err)
+			before := s.Clone()
+			stepErr := e.Step(s, roller, &Table{})
+			rollErr := e.Roll(s, roller, c.base)
+			if stepErr == nil || rollErr == nil {
+				t.Fatalf("step: %v, roll: %v; want both refused", stepErr, rollErr)
+			}
+			if c.want != nil && (!errors.Is(stepErr, c.want) || !errors.Is(rollErr, c.want)) {
+				t.Errorf("step: %v, roll: %v; want %v", stepErr, rollErr, c.want)
+			}
+			if !strings.HasSuffix(stepErr.Error(), rollErr.Error()) {
+				t.Errorf("step says %q, Roll %q", stepErr, rollErr)
+			}
+			if d := diff(before, s); d != "" {
+				t.Errorf("changed the scene (-want +got):\n%s", d)
+			}
+			if r1, _ := roller.MarshalBinary(); string(r1) != string(r0) {
+				t.Error("rolled dice")
+			}
+		})
 	}
 }

@@ -15,26 +15,38 @@ func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
 	if err != nil {
 		return err
 	}
+	c := a.Sides[a.Turn].Char
+	if c == TroublePool {
+		e.roll(s, r, nil, nil, 0)
+		return nil
+	}
+	cost, ds, err := s.price(c, picks, s.buf.pool[:0])
+	s.buf.pool = ds
+	if err == nil {
+		err = s.canPay(c, cost)
+	}
+	if err != nil {
+		return err
+	}
+	e.roll(s, r, picks, ds, cost)
+	return nil
+}
+
+// roll is Roll once its picks are checked: ds are the dice they roll and
+// cost what they cost (the Trouble Pool rolls its own dice).
+func (e *Engine) roll(s *State, r *dice.Roller, picks []Pick, ds []dice.Die, cost int) {
+	a := s.Action
 	t := a.Turn
 	sd := &a.Sides[t]
-	cost := 0
-	if sd.Char != TroublePool {
-		if cost, err = s.cost(sd.Char, picks); err != nil {
-			return err
-		}
-		if ch := &s.Characters[sd.Char]; cost > ch.PlotPoints {
-			return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
-		}
-	}
-	e.spend(s, t, sd.Char, cost)
-	sd.Picks = append(sd.Picks[:0], picks...)
 	if sd.Char == TroublePool {
-		sd.Picks = sd.Picks[:0]
+		sd.Picks, sd.Dice = sd.Picks[:0], append(sd.Dice[:0], s.Trouble...)
+	} else {
+		e.spend(s, t, sd.Char, cost)
+		sd.Picks = append(sd.Picks[:0], picks...)
+		sd.Dice = append(append(sd.Dice[:0], ds...), sd.Gang...)
 	}
-	sd.Dice = s.sideDice(sd, sd.Picks, sd.Dice)
 	sd.Faces = r.RollDice(sd.Dice, sd.Faces)
 	e.rolled(s, t)
-	return nil
 }
 
 // spend has side t's character c pay cost Plot Points (checked).

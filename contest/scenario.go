@@ -106,7 +106,10 @@ func DefaultScenario() Scenario {
 
 // built is a scenario resolved into engine terms.
 type built struct {
-	scene  State
+	scene State
+	// start is scene with the scenario's action (or timed action) begun,
+	// where every trial starts.
+	start  *State
 	sides  []SideSetup
 	iPicks []Pick
 	iChar  int
@@ -262,9 +265,11 @@ func (s Scenario) build() (*built, error) {
 			if _, err := b.scene.cost(b.iChar, b.iPicks); err != nil {
 				return nil, fmt.Errorf("interfere_pool: %w", err)
 			}
+			sc.Action.Planned, sc.Action.IPicks = Ref(b.iChar), b.iPicks
 		} else if len(s.InterferePool) > 0 {
 			return nil, fmt.Errorf("contest: interfere_pool without an interferer")
 		}
+		b.start = sc
 	case KindTimed:
 		if s.Timed == nil {
 			return nil, fmt.Errorf("contest: timed: a timed scenario needs one")
@@ -299,6 +304,7 @@ func (s Scenario) build() (*built, error) {
 		if err := sc.Check(); err != nil {
 			return nil, fmt.Errorf("timed: %w", err)
 		}
+		b.start = sc
 	default:
 		return nil, fmt.Errorf("contest: kind %q: use %q, %q or %q", s.Kind, KindBasic, KindContested, KindTimed)
 	}
@@ -380,37 +386,26 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	rn := &Runner{b: b, kind: s.Kind, cats: len(s.Categories()), basic: s.Kind == KindBasic}
+	rn := &Runner{b: b, kind: s.Kind, s: *b.start.Clone(), cats: len(s.Categories()), basic: s.Kind == KindBasic}
 	return rn, nil
 }
 
-// Trial plays one complete action from the scenario's start through the
-// engine's steps (Begin, then Play's loop) and returns its category,
+// Trial plays one complete action from the scenario's start (its action
+// begun once, when the Runner was built) through Play's loop over the
+// engine's steps, and returns its category,
 // filling metrics (aligned with Metrics; shorter slices get what fits).
 // It allocates nothing once warmed up. A trial the engine rejects (a
 // policy's illegal choice) returns -1, and Err says why.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	s, e := &rn.s, &rn.e
-	s.copyFrom(&rn.b.scene)
 	clear(metrics)
 	if rn.kind == KindTimed {
 		return rn.timedTrial(r, metrics)
 	}
-	if s.Action != nil {
-		s.Action.Phase = PhaseDone
-	}
-	kind := Contested
-	if rn.basic {
-		kind = Basic
-	}
 	// Begin's checks passed on this very start state when the scenario
-	// was built: lay the action out as Begin does once they pass.
-	e.setup(s, kind, rn.b.sides, rn.b.init)
+	// was built, and it laid the action out then: a trial starts from it.
+	s.reset(rn.b.start)
 	a := s.Action
-	if rn.b.iChar >= 0 {
-		a.Planned = Ref(rn.b.iChar)
-		a.IPicks = append(a.IPicks[:0], rn.b.iPicks...)
-	}
 	if err := e.play(s, r, &rn.b.table); err != nil {
 		rn.err = err
 		return -1
@@ -428,6 +423,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 // timedTrial is Trial for a timed scenario.
 func (rn *Runner) timedTrial(r *dice.Roller, metrics []int) int {
 	s, e, b := &rn.s, &rn.e, rn.b
+	s.reset(&b.scene)
 	if s.Timed != nil {
 		s.Timed.Phase = TimedDone
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -75,5 +77,51 @@ func TestScenarioPoolNamingATraitTwiceIsRefused(t *testing.T) {
 		if _, err := s.Exact(context.Background()); err == nil {
 			t.Errorf("pool %v: exact odds given", pool)
 		}
+	}
+}
+
+// A Runner lays its scenario's action out once; each trial starts from
+// that state reset, so whatever the trials before it changed (Plot Points,
+// Complications, lowered traits, the Trouble Pool, knocked-off gang dice,
+// the action's phase and rolls), the reset state is the scene with the
+// action just begun, as Begin leaves it on a fresh copy of the scene.
+func TestTrialStartsFromTheActionJustBegun(t *testing.T) {
+	for name, sc := range map[string]Scenario{
+		"default":         DefaultScenario(),
+		"all roll":        threeWay(),
+		"basic trouble":   basicScenario("trouble"),
+		"aided":           aided(KindContested, 0),
+		"brawls":          interfered("stubborn", "stubborn"),
+		"trouble contest": troubleContest(),
+		"house rules":     houseRules(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			rn, err := sc.NewRunner()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := rn.b
+			want := b.scene.Clone()
+			kind := Contested
+			if sc.Kind == KindBasic {
+				kind = Basic
+			}
+			var e Engine
+			must(t, e.Begin(want, kind, b.sides, b.init))
+			if b.iChar >= 0 {
+				want.Action.Planned, want.Action.IPicks = Ref(b.iChar), b.iPicks
+			}
+			r := dice.NewSeeded(3)
+			m := make([]int, 8)
+			for i := range 300 {
+				if rn.Trial(r, m) < 0 {
+					t.Fatalf("trial %d: %v", i, rn.Err())
+				}
+				rn.s.reset(b.start)
+				if d := diff(want, &rn.s, cmpopts.EquateEmpty()); d != "" {
+					t.Fatalf("after trial %d the reset state differs from the begun action (-want +got):\n%s", i, d)
+				}
+			}
+		})
 	}
 }

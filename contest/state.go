@@ -50,7 +50,8 @@ type scratch struct {
 	picks []Pick
 	steps []Pick
 	opts  []PushOption
-	view  View // what a policy is shown: an interface call keeps it from the stack
+	plan  pricedPool
+	view  View // what a policy is shown (State.view)
 }
 
 // NewState returns a State of the given characters and Aspects at the start
@@ -133,6 +134,13 @@ func (s *State) Check() error {
 		}
 	}
 	return s.checkPools()
+}
+
+// view returns the View a policy is shown next, cleared: the engine fills
+// in only the fields that matter for the question.
+func (s *State) view() *View {
+	s.buf.view = View{}
+	return &s.buf.view
 }
 
 func (s *State) char(i int) (*Character, error) {
@@ -254,24 +262,26 @@ func (s *State) Clone() *State {
 	return &c
 }
 
-// copyFrom makes s a deep copy of src, reusing s's slices (no allocation
-// once capacities suffice). Only the parts a Runner resets are copied.
-func (s *State) copyFrom(src *State) {
-	s.Rules = src.Rules // its TroubleStart is only read
-	if cap(s.Characters) < len(src.Characters) {
-		s.Characters = make([]Character, len(src.Characters))
-	}
-	s.Characters = s.Characters[:len(src.Characters)]
-	for i := range src.Characters {
-		tr := s.Characters[i].Traits
-		if need := len(src.Characters[i].Traits) + 16; cap(tr) < need {
-			// Room for the Complications and Trauma a trial may add.
-			tr = make([]Trait, 0, need)
+// reset puts s, a state played from a copy of start, back to start,
+// reusing its slices. It copies back only what playing an action changes:
+// the characters' ratings, points and standing, the Trouble Pool, the GM's
+// Plot Points and the action (see Action.reset). The Rules, the scene's
+// Aspects and the names of characters and their traits stay as they are.
+func (s *State) reset(start *State) {
+	for i := range s.Characters {
+		c, sc := &s.Characters[i], &start.Characters[i]
+		// Play adds Complications and Trauma after the traits a character
+		// starts with, and changes only the ratings of those.
+		c.Traits = c.Traits[:len(sc.Traits)]
+		for k := range c.Traits {
+			c.Traits[k].Die, c.Traits[k].Original = sc.Traits[k].Die, sc.Traits[k].Original
 		}
-		s.Characters[i] = src.Characters[i]
-		s.Characters[i].Traits = append(tr[:0], src.Characters[i].Traits...)
+		c.PlotPoints, c.Reflection = sc.PlotPoints, sc.Reflection
+		c.KnockedOut, c.OutOfStory = sc.KnockedOut, sc.OutOfStory
 	}
-	s.Aspects = append(s.Aspects[:0], src.Aspects...)
-	s.Trouble = append(s.Trouble[:0], src.Trouble...)
-	s.GMPlotPoints = src.GMPlotPoints
+	s.Trouble = append(s.Trouble[:0], start.Trouble...)
+	s.GMPlotPoints = start.GMPlotPoints
+	if start.Action != nil {
+		s.Action.reset(start.Action)
+	}
 }

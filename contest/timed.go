@@ -189,11 +189,11 @@ func (e *Engine) timed(s *State, what string, phases ...TimedPhase) (*Timed, err
 // affordable returns an error unless character c may roll picks and has
 // the Plot Points they cost; cost is that price.
 func (e *Engine) affordable(s *State, c int, picks []Pick) (cost int, err error) {
-	if cost, err = s.cost(c, picks); err != nil {
-		return 0, err
+	if cost, err = s.cost(c, picks); err == nil {
+		err = s.canPay(c, cost)
 	}
-	if ch := &s.Characters[c]; cost > ch.PlotPoints {
-		return 0, fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
+	if err != nil {
+		return 0, err
 	}
 	return cost, nil
 }
