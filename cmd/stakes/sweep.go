@@ -190,23 +190,12 @@ func cellScenario(mech string, c common, axes []sim.Axis, cell sim.Cell) (scenar
 // Exact. An interrupted sweep computes none.
 func sweepExact(e *env, mech string, c common, rep *sim.SweepReport) []cellExact {
 	out := make([]cellExact, len(rep.Cells))
+	why := forCells(e, mech, c, rep, func(i int, sc scenario) (err error) {
+		out[i].Exact, err = sc.exact(e.ctx)
+		return err
+	})
 	for i, cell := range rep.Cells {
-		out[i].Values = slices.Clone(cell.Values)
-		if rep.Partial || e.ctx.Err() != nil {
-			out[i].NoExact = "not computed: the sweep was interrupted"
-			continue
-		}
-		cl := sim.Cell{}
-		for j, ax := range rep.Axes {
-			cl[ax.Name] = cell.Values[j]
-		}
-		sc, _, err := cellScenario(mech, c, rep.Axes, cl)
-		if err == nil {
-			out[i].Exact, err = sc.exact(e.ctx)
-		}
-		if err != nil {
-			out[i].NoExact = err.Error()
-		}
+		out[i].Values, out[i].NoExact = slices.Clone(cell.Values), why[i]
 	}
 	return out
 }
@@ -215,10 +204,25 @@ func sweepExact(e *env, mech string, c common, rep *sim.SweepReport) []cellExact
 // scenario's Solve. An interrupted sweep computes none.
 func sweepSolve(e *env, mech string, c common, rep *sim.SweepReport, goal markov.Goal) []cellSolve {
 	out := make([]cellSolve, len(rep.Cells))
+	why := forCells(e, mech, c, rep, func(i int, sc scenario) error {
+		sv, err := sc.solve(e.ctx, goal)
+		out[i].Best, out[i].Worst, out[i].Gap = sv.Best.Value, sv.Worst.Value, sv.Gap
+		return err
+	})
 	for i, cell := range rep.Cells {
-		out[i].Values = slices.Clone(cell.Values)
+		out[i].Values, out[i].NoSolve = slices.Clone(cell.Values), why[i]
+	}
+	return out
+}
+
+// forCells calls do with the scenario of each cell of a sweep, in order,
+// and returns why a cell has no answer: the sweep was interrupted (then do
+// is called for none), its scenario could not be made, or do failed.
+func forCells(e *env, mech string, c common, rep *sim.SweepReport, do func(i int, sc scenario) error) []string {
+	why := make([]string, len(rep.Cells))
+	for i, cell := range rep.Cells {
 		if rep.Partial || e.ctx.Err() != nil {
-			out[i].NoSolve = "not computed: the sweep was interrupted"
+			why[i] = "not computed: the sweep was interrupted"
 			continue
 		}
 		cl := sim.Cell{}
@@ -226,17 +230,14 @@ func sweepSolve(e *env, mech string, c common, rep *sim.SweepReport, goal markov
 			cl[ax.Name] = cell.Values[j]
 		}
 		sc, _, err := cellScenario(mech, c, rep.Axes, cl)
-		var sv markov.Solved
 		if err == nil {
-			sv, err = sc.solve(e.ctx, goal)
+			err = do(i, sc)
 		}
 		if err != nil {
-			out[i].NoSolve = err.Error()
-			continue
+			why[i] = err.Error()
 		}
-		out[i].Best, out[i].Worst, out[i].Gap = sv.Best.Value, sv.Worst.Value, sv.Gap
 	}
-	return out
+	return why
 }
 
 // writeSweepSolve prints the value of decisions of every cell.
