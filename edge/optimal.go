@@ -258,12 +258,14 @@ func (m *optimalModel) choices(k string) []markov.Choice[string] {
 		x.err = err
 		return nil
 	}
-	if !m.fix.asked || conceded {
-		name := ""
-		if m.fix.asked {
-			name = optContinue // the opponent concedes after the deciding party plays on
-		}
-		return []markov.Choice[string]{{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}}}
+	if !m.fix.asked {
+		// A party before the deciding one in the order conceded.
+		return []markov.Choice[string]{{Steps: []markov.Step[string]{{To: x.key(), P: 1}}}}
+	}
+	var playOn []markov.Choice[string]
+	if conceded {
+		// The opponent concedes once the deciding party plays on.
+		playOn = []markov.Choice[string]{{Name: optContinue, Steps: []markov.Step[string]{{To: x.key(), P: 1}}}}
 	}
 	var cs []markov.Choice[string]
 	var decls [][]Use
@@ -282,6 +284,10 @@ func (m *optimalModel) choices(k string) []markov.Choice[string] {
 		}
 		cs = append(cs, markov.Choice[string]{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}})
 		decls = append(decls, nil)
+	}
+	if playOn != nil {
+		m.decls[k] = append(decls, nil)
+		return append(cs, playOn...)
 	}
 	m.setOrder(k)
 	acting := in.actor() == m.side
