@@ -267,6 +267,21 @@ func (m *optimalModel) choices(k string) []markov.Choice[string] {
 		// The opponent concedes once the deciding party plays on.
 		playOn = []markov.Choice[string]{{Name: optContinue, Steps: []markov.Step[string]{{To: x.key(), P: 1}}}}
 	}
+	cs, decls := m.concessions(k)
+	if x.err != nil {
+		return nil
+	}
+	if playOn != nil {
+		m.decls[k] = append(decls, nil)
+		return append(cs, playOn...)
+	}
+	return m.rounds(k, cs, decls)
+}
+
+// concessions are the deciding party's options of conceding in state k,
+// with no checks each.
+func (m *optimalModel) concessions(k string) ([]markov.Choice[string], [][]Use) {
+	x, in := m.x, m.x.in
 	var cs []markov.Choice[string]
 	var decls [][]Use
 	for _, c := range []Concession{Surrender, WalkAway} {
@@ -276,7 +291,7 @@ func (m *optimalModel) choices(k string) []markov.Choice[string] {
 		m.setOrder(k)
 		if err := in.concede(m.side, c); err != nil {
 			x.err = err
-			return nil
+			return nil, nil
 		}
 		name := optSurrender
 		if c == WalkAway {
@@ -285,10 +300,14 @@ func (m *optimalModel) choices(k string) []markov.Choice[string] {
 		cs = append(cs, markov.Choice[string]{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}})
 		decls = append(decls, nil)
 	}
-	if playOn != nil {
-		m.decls[k] = append(decls, nil)
-		return append(cs, playOn...)
-	}
+	return cs, decls
+}
+
+// rounds appends to cs (and decls) the deciding party's options of
+// playing a round in state k, each with its checks, and records the
+// checks of every option of k.
+func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Use) []markov.Choice[string] {
+	x, in := m.x, m.x.in
 	m.setOrder(k)
 	acting := in.actor() == m.side
 	options := m.declarations()
@@ -517,6 +536,10 @@ func (pl *planned) React(v *View, p int, a *Action, r *Reaction) {
 		acted := v.in.skillsOf(a)
 		for _, u := range us {
 			g := v.in.member(p, u.Member)
+			if g < 0 {
+				ok = false
+				break
+			}
 			if _, legal := v.in.checkMod(g, v.in.mem(g), u.Skill, false, acted); !legal {
 				ok = false
 			}
