@@ -120,6 +120,6 @@ func ExampleScenario_Solve() {
 	// cautious 0.2864
 	// reckless 0.0038
 	// steady 0.0061
-	// pursuer holds the initiative, lead car 5 edge dice to pursuer 6: react with 1 die
-	// lead car holds the initiative, lead car 5 edge dice to pursuer 6: wager 1 die
+	// pursuer holds the initiative, lead car 5 edge dice to pursuer 6: react with 1 die: Becky with vehicles
+	// lead car holds the initiative, lead car 5 edge dice to pursuer 6: wager 1 die, most often Becky with vehicles
 }

@@ -693,6 +693,25 @@ type adviceLine struct {
 	regret       float64 // visits times best minus next best, summed: how it ranks
 	next         string
 	nextV, bestV float64
+	// chosen sums the visits of each full option chosen (members and
+	// skills), so the line can name the one played most.
+	chosen map[string]float64
+}
+
+// do names the line's choice: the full option where every state of the
+// line chooses it, else the kind of choice and the one played most.
+func (l *adviceLine) do(kind string) string {
+	most, visits := "", -1.0
+	for name, v := range l.chosen {
+		if v > visits || v == visits && name < most {
+			most, visits = name, v
+		}
+	}
+	if len(l.chosen) == 1 || most == kind {
+		return most
+	}
+	_, rest, _ := strings.Cut(most, ": ")
+	return kind + ", most often " + rest
 }
 
 // advice writes the plan's decisions in words, gathered by situation, the
@@ -716,12 +735,13 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			theirs: st.Parties[1-m.side].Edge, do: do}
 		l, ok := lines[k]
 		if !ok {
-			l = &adviceLine{}
+			l = &adviceLine{chosen: map[string]float64{}}
 			lines[k] = l
 			order = append(order, k)
 		}
 		best, next, worst := o.rank(d)
 		l.reach += d.Visits
+		l.chosen[d.Choice] += d.Visits
 		l.gain = max(l.gain, math.Abs(d.Options[best].Value-worst))
 		if r := d.Visits * math.Abs(d.Options[best].Value-d.Options[next].Value); r >= l.regret {
 			l.regret, l.next, l.nextV, l.bestV = r, d.Options[next].Name, d.Options[next].Value, d.Options[best].Value
@@ -731,7 +751,7 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 	var out []markov.Advice
 	for _, k := range order[:min(len(order), maxAdvice)] {
 		l := lines[k]
-		out = append(out, markov.Advice{When: k.describe(m.s, m.side), Do: k.do,
+		out = append(out, markov.Advice{When: k.describe(m.s, m.side), Do: l.do(k.do),
 			Else: fmt.Sprintf("%s would give %.4f where this gives %.4f", l.next, l.nextV, l.bestV),
 			Gain: l.gain, Reach: l.reach})
 	}

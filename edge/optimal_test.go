@@ -64,7 +64,7 @@ func TestOptimalDuelByHand(t *testing.T) {
 	walk := slices.IndexFunc(sv.Advice, func(a markov.Advice) bool {
 		return a.Do == "walk away" && strings.HasSuffix(a.When, "Ann 3 edge dice to Bo 1") && math.Abs(a.Gain-1) < 1e-12
 	})
-	if len(sv.Advice) != 4 || walk < 0 || sv.Advice[0].Do != "wager 1 die" {
+	if len(sv.Advice) != 4 || walk < 0 || sv.Advice[0].Do != "wager 1 die: Ann with persuasion" {
 		t.Errorf("advice %+v; want 4 lines, playing on level first, walking away 3 to 1", sv.Advice)
 	}
 	p := sv.Best.Answer.P
@@ -250,6 +250,15 @@ func TestOptimalRefuses(t *testing.T) {
 	invalid.Type = "joust"
 	if _, err := invalid.Solve(ctx, markov.Goal{}); err == nil || errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("an invalid scenario: %v, want its validation error", err)
+	}
+	// Varying among several skills that are not safe, the lead car's
+	// skill histories outgrow markov.MaxStates.
+	large := DefaultScenario()
+	large.Type = "social"
+	large.Parties = slices.Clone(large.Parties)
+	large.Parties[0].Members = []Member{{Name: "Becky", Skills: map[string]int{"persuasion": 4, "insight": 2, "wits": 1}}}
+	if _, err := large.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrTooLarge) || !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("too large: %v, want markov.ErrTooLarge and markov.ErrNoExact", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
