@@ -154,8 +154,9 @@
 // Can't Fool Me Twice, is left out, since offering each of a member's
 // legal skills (13 in a chase) makes the states of skill history explode
 // past markov.MaxStates. Abandoning stragglers and seizing the initiative
-// stay with the party's own policy, as does the round limit (Exact leaves
-// it out too). The goal's outcomes are Categories' names (by default the
+// stay with the party's own policy. The round limit is not modelled: as
+// Exact does, a solve whose play would reach rules.max_rounds (with
+// probability above 1e-9) is refused. The goal's outcomes are Categories' names (by default the
 // deciding party's wins, outright or partial).
 //
 // Optimal.Policy plays the plan: it reads the State a View shows as the

@@ -431,6 +431,17 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: solving the plan's chain: %v", markov.ErrNoExact, err)
 	}
+	if mr := m.x.in.rules.MaxRounds; mr > 0 {
+		// As Exact: play that outlasts the round limit is not modelled.
+		// A step of the chain is a round, a concession or the start.
+		_, rest, err := chain.StepDist(mr+2, 1e-10)
+		if err != nil {
+			return nil, err
+		}
+		if rest > 1e-9 {
+			return nil, fmt.Errorf("%w: under this play the interaction outlasts rules.max_rounds = %d with probability %.2g", markov.ErrNoExact, mr, rest)
+		}
+	}
 	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
 		States: m.process.Len(), Choices: m.process.Choices()}
 	o.Answer.P = make([]float64, len(m.in))

@@ -241,6 +241,11 @@ func TestOptimalRefuses(t *testing.T) {
 	passive.Parties[0].Passive = true
 	factors := duel()
 	factors.Factors = []Factor{{After: 1, Skill: "wits", DC: 10, Penalty: -1}}
+	short := duel()
+	short.Rules.MaxRounds = 3
+	if _, err := short.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "outlasts rules.max_rounds = 3") {
+		t.Errorf("round limit: %v, want markov.ErrNoExact saying play outlasts it", err)
+	}
 	for name, bad := range map[string]Scenario{"three parties": three, "every party acts": every, "passive decider": passive, "outside factors": factors} {
 		if _, err := bad.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
 			t.Errorf("%s: %v, want markov.ErrNoExact", name, err)
