@@ -24,7 +24,8 @@ import (
 // its members wager a die, each with which skill) and reacts to the action
 // its opponent's policy declares when it does not. Each option's
 // transitions are Exact's: the same declaration code, with the deciding
-// party's part fixed, and the same enumeration of every check result.
+// party's part fixed, and every check result weighed (by how the checks
+// rank, rankingsOf).
 
 // The deciding party's options for a round are bounded as the shipped
 // policies choose: it wagers n dice (1 up to its members and its dice),
@@ -234,7 +235,11 @@ func (f *fixed) React(_ *View, _ int, _ *Action, r *Reaction) {
 // in the order of action, then Exact's key.
 func (m *optimalModel) setOrder(k string) {
 	x := m.x
-	x.order = append(x.order[:0], int(k[1]), 1-int(k[1]))
+	first := int(k[1])
+	x.order = append(x.order[:0], first)
+	if !x.in.parties[1-first].passive {
+		x.order = append(x.order, 1-first)
+	}
 	x.tag = append(x.tag[:0], k[:2]...)
 	x.decode(k[2:])
 }
@@ -501,7 +506,7 @@ type planned struct {
 // state's key.
 func (pl *planned) choice(v *View, p int) (int, string, string, bool) {
 	in := v.in
-	if p != pl.o.m.side || len(in.parties) != 2 || !in.s.Started || in.s.Outcome.Done() || len(in.s.Order) != 2 {
+	if p != pl.o.m.side || len(in.parties) != 2 || !in.s.Started || in.s.Outcome.Done() || len(in.s.Order) == 0 {
 		return 0, "", "", false
 	}
 	x := exacter{in: in, tag: []byte{'r', byte(in.s.Order[0])}}

@@ -74,7 +74,7 @@ func TestOptimalDuelByHand(t *testing.T) {
 }
 
 // solveCases are small and built-in scenarios, each solved for every
-// party.
+// party that makes choices (a passive one makes none).
 func solveCases() map[string]Scenario {
 	social := DefaultScenario()
 	social.Type = "social"
@@ -82,7 +82,16 @@ func solveCases() map[string]Scenario {
 	social.Parties[0].Members = []Member{{Name: "Becky", Skills: map[string]int{"persuasion": 4, "perception": 3}}}
 	social.Parties[1].Members = []Member{{Name: "Joe", Skills: map[string]int{"deception": 3, "wits": 2}}}
 	social.Parties[1].Policy = "canny"
-	return map[string]Scenario{"duel": duel(), "chase": DefaultScenario(), "social": social}
+	bombs := duel()
+	bombs.Type = "chase"
+	bombs.Parties = slices.Clone(bombs.Parties)
+	bombs.Parties[0].Members = []Member{
+		{Name: "Ann", Skills: map[string]int{"infiltration": 3, "perception": 2}},
+		{Name: "Cy", Skills: map[string]int{"athletics": 1, "infiltration": 1}},
+	}
+	bombs.Parties[1] = Party{Name: "bombs", Passive: true, Members: []Member{{Name: "bombs", Skills: map[string]int{"stealth": 2}}}}
+	bombs.Rules.StartEdge = 3
+	return map[string]Scenario{"duel": duel(), "chase": DefaultScenario(), "social": social, "bombs": bombs}
 }
 
 // TestSolveBoundsEveryShippedPolicy: the best play is at least and the
@@ -91,6 +100,9 @@ func solveCases() map[string]Scenario {
 func TestSolveBoundsEveryShippedPolicy(t *testing.T) {
 	for name, s := range solveCases() {
 		for _, side := range s.Parties {
+			if side.Passive {
+				continue
+			}
 			sv, err := s.Solve(context.Background(), markov.Goal{Side: side.Name})
 			if err != nil {
 				t.Fatalf("%s, %s: %v", name, side.Name, err)
@@ -151,6 +163,9 @@ func TestOptimalPolicySampled(t *testing.T) {
 	}
 	for name, s := range solveCases() {
 		for _, side := range s.Parties {
+			if side.Passive {
+				continue
+			}
 			o, err := s.Optimal(context.Background(), markov.Goal{Side: side.Name}, markov.Maximize)
 			if err != nil {
 				t.Fatal(err)
