@@ -84,8 +84,10 @@ type optimalModel struct {
 	fix     *fixed // stands in for it while the process is explored
 	process *markov.Process[string]
 	// decls holds, by state, the deciding party's checks for each option
-	// (nil for a concession).
-	decls map[string][][]Use
+	// (nil for a concession); answers, where it reacts, the checks of the
+	// action its opponent's policy declares there.
+	decls   map[string][][]Use
+	answers map[string][]Use
 }
 
 // Optimal solves the scenario for goal: the play of the deciding party
@@ -109,7 +111,7 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 	if err != nil {
 		return nil, err
 	}
-	m := &optimalModel{s: s, x: x, decls: map[string][][]Use{}}
+	m := &optimalModel{s: s, x: x, decls: map[string][][]Use{}, answers: map[string][]Use{}}
 	if m.side, err = s.partyNamed(goal.Side); err != nil {
 		return nil, err
 	}
@@ -315,7 +317,10 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 	x, in := m.x, m.x.in
 	m.setOrder(k)
 	acting := in.actor() == m.side
-	options := m.declarations()
+	options, answered := m.declarations()
+	if !acting {
+		m.answers[k] = answered
+	}
 	if len(cs)+len(options) > markov.MaxChoices {
 		x.err = fmt.Errorf("%w: %w: %s has %d options in one round: at most %d",
 			markov.ErrNoExact, markov.ErrTooLarge, in.pname(m.side), len(cs)+len(options), markov.MaxChoices)
@@ -364,10 +369,11 @@ func (m *optimalModel) starts() []markov.Choice[string] {
 
 // declarations lists the deciding party's options for the round from the
 // state x.in holds: its action when it holds the initiative, else its
-// reaction to the action its opponent's policy declares: n dice, its n
-// best members by either rule (see above), no option twice. Each is legal
-// by the rules the step checks with (bestSkill weighs only legal skills).
-func (m *optimalModel) declarations() [][]Use {
+// reaction to the action its opponent's policy declares (answered): n
+// dice, its n best members by either rule (see above), no option twice.
+// Each is legal by the rules the step checks with (bestSkill weighs only
+// legal skills).
+func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 	in := m.x.in
 	p := m.side
 	acting := in.actor() == p
@@ -376,9 +382,8 @@ func (m *optimalModel) declarations() [][]Use {
 		var a Action
 		a.Party = in.actor()
 		in.pol[a.Party].Act(&in.w.view, a.Party, &a)
-		acted = in.skillsOf(&a)
+		acted, answered = in.skillsOf(&a), a.Checks
 	}
-	var out [][]Use
 	for _, ignoreRep := range []bool{false, true} {
 		var rk ranked
 		members, lo := in.s.Parties[p].Members, in.parties[p].lo
@@ -389,12 +394,12 @@ func (m *optimalModel) declarations() [][]Use {
 		}
 		for n := 1; n <= min(rk.n, in.s.Parties[p].Edge); n++ {
 			us := rk.take(nil, n)
-			if !slices.ContainsFunc(out, func(o []Use) bool { return slices.Equal(o, us) }) {
-				out = append(out, us)
+			if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
+				options = append(options, us)
 			}
 		}
 	}
-	return out
+	return options, answered
 }
 
 // describe names an option: "wager 2 dice: Becky with vehicles, Bob with
@@ -547,25 +552,13 @@ func (pl *planned) Act(v *View, p int, a *Action) {
 }
 
 func (pl *planned) React(v *View, p int, a *Action, r *Reaction) {
-	us, ok := pl.checks(v, p)
-	if ok {
-		acted := v.in.skillsOf(a)
-		for _, u := range us {
-			g := v.in.member(p, u.Member)
-			if g < 0 {
-				ok = false
-				break
-			}
-			if _, legal := v.in.checkMod(g, v.in.mem(g), u.Skill, false, acted); !legal {
-				ok = false
-			}
-		}
-	}
-	if !ok || v.in.actor() == p {
+	i, name, k, ok := pl.choice(v, p)
+	answered, known := pl.o.m.answers[k]
+	if !ok || !isRound(name) || !known || v.in.actor() == p || !slices.Equal(a.Checks, answered) {
 		pl.Policy.React(v, p, a, r)
 		return
 	}
-	r.Checks = append(r.Checks, us...)
+	r.Checks = append(r.Checks, pl.o.m.decls[k][i]...)
 }
 
 // ranking is one way the checks of a round can rank against each other
