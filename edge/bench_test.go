@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -221,4 +222,14 @@ func BenchmarkInteractionDefault(b *testing.B) { benchTrials(b, DefaultScenario(
 
 func BenchmarkInteractionDefaultNaive(b *testing.B) {
 	naiveTrials(b, [2]int{5, 6}, [2][]int{{6}, {7}}, [2]int{1, 0}, [2]int{1, 0})
+}
+
+// BenchmarkExact solves the built-in chase exactly under its policies.
+func BenchmarkExact(b *testing.B) {
+	s := DefaultScenario()
+	for b.Loop() {
+		if _, err := s.Exact(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -127,4 +127,47 @@
 // State it builds itself and so does not check before every step, and
 // Scenario.Exact solves a two-party scenario exactly as an absorbing Markov
 // chain over edge dice, initiative and skill history.
+//
+// # Optimal play
+//
+// Scenario.Optimal solves what Exact covers (two parties, no outside
+// factors, only the initiative holder acting; anything else answers an
+// error wrapping markov.ErrNoExact) as a decision process (sim/markov):
+// one party (Goal.Side, by name; the first by default) makes its own
+// choices and the other plays its policy. Its states are Exact's, at the
+// start of each round, with the order of action. There the deciding party,
+// asked in its place in the order, may surrender, walk away where the type
+// allows it, or play on; playing on it declares its action when it holds
+// the initiative, and otherwise its reaction to the action the opponent's
+// policy declares. Each option's round is Exact's own: the same
+// declaration and settling code, every check result weighed. Because
+// settling reads checks only by how they rank, the process settles one
+// round for each way the checks can rank rather than for each combination
+// of results (the same answers to rounding, many times faster).
+//
+// What is bounded: an option is how many dice to wager (1 up to the
+// party's members and dice), played by the party's best members each with
+// its best skill, best by the modifier this round (as steady, cautious and
+// canny choose) or by the plain modifier (as reckless does). So the process
+// contains every shipped policy's action and reaction, but not every legal
+// one: which of several weaker skills to use, to spare a better one from
+// Can't Fool Me Twice, is left out, since offering each of a member's
+// legal skills (13 in a chase) makes the states of skill history explode
+// past markov.MaxStates. Abandoning stragglers and seizing the initiative
+// stay with the party's own policy. The round limit is not modelled: as
+// Exact does, a solve whose play would reach rules.max_rounds (with
+// probability above 1e-9) is refused. The goal's outcomes are Categories' names (by default the
+// deciding party's wins, outright or partial).
+//
+// Optimal.Policy plays the plan: it reads the State a View shows as the
+// process's state, and falls back on the party's own policy where the plan
+// does not know it (Engine.SetPolicy for Play, Optimal.NewRunner for
+// trials). Scenario.Solve sets the best and the worst play beside each
+// shipped policy in the deciding party's place (exact), with the gap and
+// the decisions that matter most in words, grouped by the dice each side
+// holds and who holds the initiative. In the built-in chase the lead car
+// escapes with 0.3045 under best play (0 if it surrenders at once), against
+// 0.2864 for its own cautious policy: wagering a single die a round whether
+// acting or reacting, and never surrendering, is what matters (see
+// ExampleScenario_Solve).
 package edge

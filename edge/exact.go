@@ -31,28 +31,21 @@ const roundBase = 1 << 20
 // d20 checks). Scenarios outside the model return an error wrapping
 // markov.ErrNoExact.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
-	e, err := s.NewEngine()
+	return s.exact(ctx, false)
+}
+
+// exact is Exact; with ranked, each round's checks are weighed by how they
+// rank (rankingsOf): the same answer to rounding, in a fraction of the
+// time, within the decision process's larger bound on work.
+func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error) {
+	x, err := s.exacter(ctx)
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	in := e.lend(e.NewState())
-	if len(in.parties) != 2 {
-		return markov.Answer{}, fmt.Errorf("%w: the chain covers two parties, not %d", markov.ErrNoExact, len(in.parties))
+	if ranked {
+		x.rankings, x.maxWork = map[string][]ranking{}, optimalWork
 	}
-	if len(in.factors) > 0 {
-		return markov.Answer{}, fmt.Errorf("%w: outside factors depend on the round number", markov.ErrNoExact)
-	}
-	if in.rules.Turns != HolderActs {
-		return markov.Answer{}, fmt.Errorf("%w: the chain covers rounds where only the initiative holder acts (rules.turns holder_acts)", markov.ErrNoExact)
-	}
-	dist, err := dice.SumOf(in.rules.Check.Dice())
-	if err != nil {
-		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
-	}
-	if dist, err = dist.Shift(in.rules.Check.Modifier()); err != nil {
-		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
-	}
-	x := &exacter{ctx: ctx, in: in, dist: dist, nc: 2*len(in.parties) + 1}
+	in := x.in
 	res := markov.Answer{P: make([]float64, x.nc)}
 	starts, err := x.starts()
 	if err != nil {
@@ -122,19 +115,31 @@ type start struct {
 }
 
 type exacter struct {
-	ctx   context.Context
-	work  int // check combinations enumerated so far
-	in    *game
-	saved State // the state a round's outcomes are weighed from
-	dist  dice.Dist
-	nc    int
-	order []int
-	err   error
-	buf   []byte
-	succ  map[string]int
-	keys  []string
-	probs []float64
-	odo   []int
+	ctx     context.Context
+	work    int // check combinations enumerated so far
+	maxWork int // at most this many in all
+	// concede: a round's transitions include the parties' chance to
+	// concede after it (Exact); without it they stop before (the decision
+	// process makes conceding a state's choice).
+	concede bool
+	// tag goes before every key of a running interaction (the decision
+	// process writes its phase and order of action there).
+	tag []byte
+	// rankings, when not nil, caches the rankings of a round's checks by
+	// their modifiers (rankingsOf), and each round settles once per
+	// ranking instead of once per combination of results.
+	rankings map[string][]ranking
+	in       *game
+	saved    State // the state a round's outcomes are weighed from
+	dist     dice.Dist
+	nc       int
+	order    []int
+	err      error
+	buf      []byte
+	succ     map[string]int
+	keys     []string
+	probs    []float64
+	odo      []int
 }
 
 // starts returns the possible orders of action with their probabilities.
@@ -182,6 +187,7 @@ func (x *exacter) encode(b []byte) []byte {
 	if st.Outcome.Done() {
 		return append(b, '#', byte(category(st.Outcome, len(in.parties))))
 	}
+	b = append(b, x.tag...)
 	b = append(b, '.', byte(st.Initiative))
 	for p := range st.Parties {
 		b = binary.AppendUvarint(b, uint64(st.Parties[p].Edge))
@@ -270,6 +276,14 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 		x.err = err
 		return out
 	}
+	return x.round(ps, out)
+}
+
+// round appends the transitions of the round declared in ps, from the
+// state x.in holds: every combination of check results is weighed, each
+// followed by the parties' chance to concede when x.concede is set.
+func (x *exacter) round(ps []participant, out []markov.Step[string]) []markov.Step[string] {
+	in := x.in
 	total := 1
 	for range ps {
 		total *= len(x.dist.P)
@@ -279,9 +293,12 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 			return out
 		}
 	}
-	if x.work += total; x.work > exactWork {
+	if x.rankings != nil {
+		total = 0 // rankingsOf counts its work
+	}
+	if x.work += total; x.work > x.maxWork {
 		x.err = fmt.Errorf("%w: %w: more than %d combinations of checks to enumerate over the whole chain",
-			markov.ErrNoExact, markov.ErrTooLarge, exactWork)
+			markov.ErrNoExact, markov.ErrTooLarge, x.maxWork)
 		return out
 	}
 	if x.saved.Parties == nil {
@@ -293,11 +310,36 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 	}
 	clear(x.succ)
 	x.keys, x.probs = x.keys[:0], x.probs[:0]
+	if x.rankings != nil {
+		for _, rk := range x.rankingsOf(ps) {
+			if x.err != nil {
+				return out
+			}
+			x.work++
+			for i := range ps {
+				ps[i].total = x.dist.Min + rk.odo[i] + ps[i].mod
+			}
+			if !x.record(ps, rk.p) {
+				return out
+			}
+		}
+	} else if !x.each(ps) {
+		return out
+	}
+	for i, key := range x.keys {
+		out = append(out, markov.Step[string]{To: key, P: x.probs[i]})
+	}
+	return out
+}
+
+// each weighs every combination of check results of the round ps and
+// records where each leads (record); false when it stopped on an error.
+func (x *exacter) each(ps []participant) bool {
 	x.odo = append(x.odo[:0], make([]int, len(ps))...)
 	for n := 0; ; n++ {
 		if n%4096 == 0 && x.ctx.Err() != nil {
 			x.err = x.ctx.Err()
-			return out
+			return false
 		}
 		p := 1.0
 		for i := range ps {
@@ -305,40 +347,49 @@ func (x *exacter) next(k string, out []markov.Step[string]) []markov.Step[string
 			p *= x.dist.P[v]
 			ps[i].total = x.dist.Min + v + ps[i].mod
 		}
-		if p > 0 {
-			in.s.resetTo(&x.saved)
-			in.settle(ps)
-			if !in.s.Outcome.Done() {
-				if _, err := in.concessions(); err != nil {
-					x.err = err
-					return out
-				}
-			}
-			x.buf = x.encode(x.buf[:0])
-			i, ok := x.succ[string(x.buf)]
-			if !ok {
-				i = len(x.keys)
-				x.succ[string(x.buf)] = i
-				x.keys = append(x.keys, string(x.buf))
-				x.probs = append(x.probs, 0)
-			}
-			x.probs[i] += p
+		if p > 0 && !x.record(ps, p) {
+			return false
 		}
-		// Advance the odometer.
-		i := 0
-		for ; i < len(ps); i++ {
-			x.odo[i]++
-			if x.odo[i] < len(x.dist.P) {
-				break
-			}
-			x.odo[i] = 0
-		}
-		if i == len(ps) {
-			break
+		if !x.advance(len(ps)) {
+			return true
 		}
 	}
-	for i, key := range x.keys {
-		out = append(out, markov.Step[string]{To: key, P: x.probs[i]})
+}
+
+// advance moves the odometer of n check results on; false once it has
+// gone round.
+func (x *exacter) advance(n int) bool {
+	for i := range n {
+		x.odo[i]++
+		if x.odo[i] < len(x.dist.P) {
+			return true
+		}
+		x.odo[i] = 0
 	}
-	return out
+	return false
+}
+
+// record settles the round ps with its checks rolled, from the state
+// saved before it, and adds p to the state it leads to (after the
+// parties' chance to concede, when x.concede is set).
+func (x *exacter) record(ps []participant, p float64) bool {
+	in := x.in
+	in.s.resetTo(&x.saved)
+	in.settle(ps)
+	if x.concede && !in.s.Outcome.Done() {
+		if _, err := in.concessions(); err != nil {
+			x.err = err
+			return false
+		}
+	}
+	x.buf = x.encode(x.buf[:0])
+	i, ok := x.succ[string(x.buf)]
+	if !ok {
+		i = len(x.keys)
+		x.succ[string(x.buf)] = i
+		x.keys = append(x.keys, string(x.buf))
+		x.probs = append(x.probs, 0)
+	}
+	x.probs[i] += p
+	return true
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/edge"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // The rule text's car chase: Becky (Vehicles) and Bob (Ranged Attack) in
@@ -95,4 +96,30 @@ func ExampleEngine_Run() {
 	// die is still in play.
 	fmt.Println(o.End == edge.WalkedAway || o.End == edge.RanOut, o.Winner >= 0, st.Parties[0].Edge+st.Parties[1].Edge)
 	// Output: true true 10
+}
+
+// How much playing well matters for the lead car in the built-in chase:
+// its best and worst play, and the decisions that matter most.
+func ExampleScenario_Solve() {
+	sv, err := edge.DefaultScenario().Solve(context.Background(), markov.Goal{Side: "lead car"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s wins %.4f with best play, %.4f with the worst: decisions are worth %.4f\n",
+		sv.Side, sv.Best.Value, sv.Worst.Value, sv.Gap)
+	for _, p := range sv.Policies {
+		fmt.Printf("%s %.4f\n", p.Name, p.Value)
+	}
+	for _, a := range sv.Advice[:2] {
+		fmt.Printf("%s: %s\n", a.When, a.Do)
+	}
+	// Output:
+	// lead car wins 0.3045 with best play, 0.0000 with the worst: decisions are worth 0.3045
+	// canny 0.0241
+	// cautious 0.2864
+	// reckless 0.0038
+	// steady 0.0061
+	// pursuer holds the initiative, lead car 5 edge dice to pursuer 6: react with 1 die: Becky with vehicles
+	// lead car holds the initiative, lead car 5 edge dice to pursuer 6: wager 1 die, most often Becky with vehicles
 }

@@ -1,0 +1,800 @@
+package edge
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// Optimal play. Exact's chain asks each party's policy what to do; the
+// decision process leaves the deciding party's choices open instead. Its
+// states are Exact's own (edge dice, initiative, each member's skill
+// history) at the start of a round, before anyone concedes, tagged with the
+// order of action. In each, the deciding party, asked in its turn of the
+// order, may surrender, walk away where the type allows it, or play on;
+// playing on, it declares an action when it holds the initiative (which of
+// its members wager a die, each with which skill) and reacts to the action
+// its opponent's policy declares when it does not. Each option's
+// transitions are Exact's: the same declaration code, with the deciding
+// party's part fixed, and every check result weighed (by how the checks
+// rank, rankingsOf).
+
+// The deciding party's options for a round are bounded as the shipped
+// policies choose: it wagers n dice (1 up to its members and its dice),
+// played by its n best members, each with its best skill, where "best" is
+// by the modifier this round (steady, cautious, canny) or by the plain
+// modifier, Can't Fool Me Twice left out (reckless). Every member with any
+// legal skill (13 a member in a chase) would make the states of skill
+// history explode past markov.MaxStates.
+
+// optimalWork bounds the check combinations enumerated over a whole
+// decision process, as exactWork does for Exact's chain.
+const optimalWork = 20_000_000
+
+// The names of the deciding party's concessions in the process.
+const (
+	optSurrender = "surrender"
+	optWalkAway  = "walk away"
+	optContinue  = "play on" // only when the opponent concedes next
+)
+
+// Optimal is the best (or worst) play of one party of a scenario for a
+// goal, solved exactly.
+type Optimal struct {
+	// Goal is the goal solved for, its outcomes filled in when the goal
+	// left them out; Side the deciding party's name.
+	Goal markov.Goal
+	Side string
+	// Value is the goal's probability under this play.
+	Value float64
+	// Answer is the scenario's exact behaviour under this play, the other
+	// party playing its own policy (P per category and MeanRounds; the
+	// distribution of rounds is left out).
+	Answer markov.Answer
+	// Policy plays the solved plan for the deciding party (concessions,
+	// actions and reactions) and leaves its other choices (seizing,
+	// abandoning stragglers) and every other party to the scenario's
+	// policies. Use it in Play (Engine.SetPolicy) or in a Runner
+	// (Optimal.NewRunner).
+	Policy Policy
+	// States and Choices are the size of the solved process.
+	States, Choices int
+
+	m    *optimalModel
+	plan *markov.Plan[string]
+	aim  markov.Aim
+}
+
+// optimalModel is a scenario's decision process before it is solved.
+type optimalModel struct {
+	s       Scenario
+	x       *exacter
+	side    int // the deciding party
+	goal    markov.Goal
+	in      []bool // the goal's categories
+	base    Policy // the deciding party's own policy
+	fix     *fixed // stands in for it while the process is explored
+	process *markov.Process[string]
+	// decls holds, by state, the deciding party's checks for each option
+	// (nil for a concession); answers, where it reacts, the checks of the
+	// action its opponent's policy declares there.
+	decls   map[string][][]Use
+	answers map[string][]Use
+}
+
+// Optimal solves the scenario for goal: the play of the deciding party
+// (goal.Side names a party; "" is the first) that makes the goal most
+// likely (markov.Maximize) or least likely (markov.Minimize), the other
+// party playing its own policy. Goal outcomes are names of Categories;
+// none means the deciding party's wins, outright or partial. The model is
+// Exact's: two parties, no outside factors, only the initiative holder
+// acting; other scenarios return an error wrapping markov.ErrNoExact that
+// says why.
+func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
+	m, err := s.optimalModel(ctx, goal)
+	if err != nil {
+		return nil, err
+	}
+	return m.solve(ctx, aim)
+}
+
+func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalModel, error) {
+	x, err := s.exacter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := &optimalModel{s: s, x: x, decls: map[string][][]Use{}, answers: map[string][]Use{}}
+	if m.side, err = s.partyNamed(goal.Side); err != nil {
+		return nil, err
+	}
+	if x.in.parties[m.side].passive {
+		return nil, fmt.Errorf("%w: %s is passive and makes no choices", markov.ErrNoExact, x.in.pname(m.side))
+	}
+	if m.goal, err = s.goalOf(goal, m.side); err != nil {
+		return nil, err
+	}
+	cats := s.Categories()
+	m.in = make([]bool, len(cats))
+	for _, o := range m.goal.Outcomes {
+		m.in[slices.Index(cats, o)] = true
+	}
+	m.base = x.in.pol[m.side]
+	m.fix = &fixed{Policy: m.base}
+	x.in.pol[m.side] = m.fix
+	x.maxWork, x.concede, x.rankings = optimalWork, false, map[string][]ranking{}
+	m.process, err = markov.ExploreProcess(ctx, "s", m.choices)
+	if x.err != nil {
+		return nil, x.err
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
+	}
+	return m, nil
+}
+
+// partyNamed returns the index of the party named name ("" is the first).
+func (s Scenario) partyNamed(name string) (int, error) {
+	if name == "" {
+		return 0, nil
+	}
+	names := make([]string, len(s.Parties))
+	for i, p := range s.Parties {
+		if p.Name == name {
+			return i, nil
+		}
+		names[i] = p.Name
+	}
+	return 0, fmt.Errorf("edge: goal side %q: allowed %s", name, named.Allowed(names))
+}
+
+// goalOf checks goal's outcomes against the scenario's categories, and
+// fills in the deciding party's wins, outright and partial, when it names
+// none.
+func (s Scenario) goalOf(goal markov.Goal, side int) (markov.Goal, error) {
+	cats := s.Categories()
+	out := markov.Goal{Side: s.Parties[side].Name}
+	if len(goal.Outcomes) == 0 {
+		out.Outcomes = []string{cats[side], cats[len(s.Parties)+side]}
+		return out, nil
+	}
+	for _, o := range goal.Outcomes {
+		if !slices.Contains(cats, o) {
+			return markov.Goal{}, fmt.Errorf("edge: goal outcome %q: allowed %s", o, named.Allowed(cats))
+		}
+	}
+	out.Outcomes = slices.Clone(goal.Outcomes)
+	return out, nil
+}
+
+// exacter returns the exact model of s, checked to fit it: two parties,
+// no outside factors, only the initiative holder acting.
+func (s Scenario) exacter(ctx context.Context) (*exacter, error) {
+	e, err := s.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	in := e.lend(e.NewState())
+	if len(in.parties) != 2 {
+		return nil, fmt.Errorf("%w: the chain covers two parties, not %d", markov.ErrNoExact, len(in.parties))
+	}
+	if len(in.factors) > 0 {
+		return nil, fmt.Errorf("%w: outside factors depend on the round number", markov.ErrNoExact)
+	}
+	if in.rules.Turns != HolderActs {
+		return nil, fmt.Errorf("%w: the chain covers rounds where only the initiative holder acts (rules.turns holder_acts)", markov.ErrNoExact)
+	}
+	dist, err := dice.SumOf(in.rules.Check.Dice())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+	}
+	if dist, err = dist.Shift(in.rules.Check.Modifier()); err != nil {
+		return nil, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+	}
+	return &exacter{ctx: ctx, in: in, dist: dist, nc: 2*len(in.parties) + 1, maxWork: exactWork, concede: true}, nil
+}
+
+// fixed stands in for the deciding party's policy while the process is
+// explored: its concession and checks are the option being weighed; it
+// notes whether it was asked to concede.
+type fixed struct {
+	Policy
+	concession Concession
+	asked      bool
+	checks     []Use
+}
+
+func (f *fixed) Concede(*View, int) Concession {
+	f.asked = true
+	return f.concession
+}
+
+func (f *fixed) Act(v *View, p int, a *Action) {
+	in := v.in
+	for q := range in.parties {
+		if q != p && !in.s.Parties[q].Out {
+			a.Targets = append(a.Targets, q)
+		}
+	}
+	a.Checks = append(a.Checks, f.checks...)
+}
+
+func (f *fixed) React(_ *View, _ int, _ *Action, r *Reaction) {
+	r.Checks = append(r.Checks, f.checks...)
+}
+
+// setOrder decodes state k of the process into x.in: "r", the first party
+// in the order of action, then Exact's key.
+func (m *optimalModel) setOrder(k string) {
+	x := m.x
+	first := int(k[1])
+	x.order = append(x.order[:0], first)
+	if !x.in.parties[1-first].passive {
+		x.order = append(x.order, 1-first)
+	}
+	x.tag = append(x.tag[:0], k[:2]...)
+	x.decode(k[2:])
+}
+
+// choices are the options of state k of the process.
+func (m *optimalModel) choices(k string) []markov.Choice[string] {
+	x := m.x
+	if x.err != nil || k[0] == '#' {
+		return nil
+	}
+	if k == "s" {
+		return m.starts()
+	}
+	in := x.in
+	// Play on: the parties before the deciding one in the order, then it,
+	// then those after it, as Exact asks them.
+	m.setOrder(k)
+	m.fix.concession, m.fix.asked = Continue, false
+	conceded, err := in.concessions()
+	if err != nil {
+		x.err = err
+		return nil
+	}
+	if !m.fix.asked {
+		// A party before the deciding one in the order conceded.
+		return []markov.Choice[string]{{Steps: []markov.Step[string]{{To: x.key(), P: 1}}}}
+	}
+	var playOn []markov.Choice[string]
+	if conceded {
+		// The opponent concedes once the deciding party plays on.
+		playOn = []markov.Choice[string]{{Name: optContinue, Steps: []markov.Step[string]{{To: x.key(), P: 1}}}}
+	}
+	cs, decls := m.concessions(k)
+	if x.err != nil {
+		return nil
+	}
+	if playOn != nil {
+		m.decls[k] = append(decls, nil)
+		return append(cs, playOn...)
+	}
+	return m.rounds(k, cs, decls)
+}
+
+// concessions are the deciding party's options of conceding in state k,
+// with no checks each.
+func (m *optimalModel) concessions(k string) ([]markov.Choice[string], [][]Use) {
+	x, in := m.x, m.x.in
+	var cs []markov.Choice[string]
+	var decls [][]Use
+	for _, c := range []Concession{Surrender, WalkAway} {
+		if c == WalkAway && !in.typ.WalkAway {
+			continue
+		}
+		m.setOrder(k)
+		if err := in.concede(m.side, c); err != nil {
+			x.err = err
+			return nil, nil
+		}
+		name := optSurrender
+		if c == WalkAway {
+			name = optWalkAway
+		}
+		cs = append(cs, markov.Choice[string]{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}})
+		decls = append(decls, nil)
+	}
+	return cs, decls
+}
+
+// rounds appends to cs (and decls) the deciding party's options of
+// playing a round in state k, each with its checks, and records the
+// checks of every option of k.
+func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Use) []markov.Choice[string] {
+	x, in := m.x, m.x.in
+	m.setOrder(k)
+	acting := in.actor() == m.side
+	options, answered := m.declarations()
+	if !acting {
+		m.answers[k] = answered
+	}
+	if len(cs)+len(options) > markov.MaxChoices {
+		x.err = fmt.Errorf("%w: %w: %s has %d options in one round: at most %d",
+			markov.ErrNoExact, markov.ErrTooLarge, in.pname(m.side), len(cs)+len(options), markov.MaxChoices)
+		return nil
+	}
+	for _, us := range options {
+		m.setOrder(k)
+		m.fix.checks = us
+		ps, err := in.declare()
+		if err != nil {
+			x.err = err
+			return nil
+		}
+		steps := x.round(ps, nil)
+		if x.err != nil {
+			return nil
+		}
+		cs = append(cs, markov.Choice[string]{Name: m.describe(us, acting), Steps: steps})
+		decls = append(decls, us)
+	}
+	m.decls[k] = decls
+	return cs
+}
+
+// starts is the start of the process: the starting checks' orders of
+// action, each with its probability.
+func (m *optimalModel) starts() []markov.Choice[string] {
+	x := m.x
+	in := x.in
+	starts, err := x.starts()
+	if err != nil {
+		x.err = err
+		return nil
+	}
+	var steps []markov.Step[string]
+	for _, st := range starts {
+		in.s.resetTo(&in.initial)
+		in.s.Started = true
+		in.s.Order = append(in.s.Order[:0], st.order...)
+		in.s.Initiative = st.order[0]
+		x.tag = append(x.tag[:0], 'r', byte(st.order[0]))
+		steps = append(steps, markov.Step[string]{To: x.key(), P: st.p})
+	}
+	return []markov.Choice[string]{{Steps: steps}}
+}
+
+// declarations lists the deciding party's options for the round from the
+// state x.in holds: its action when it holds the initiative, else its
+// reaction to the action its opponent's policy declares (answered): n
+// dice, its n best members by either rule (see above), no option twice.
+// Each is legal by the rules the step checks with (bestSkill weighs only
+// legal skills).
+func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
+	in := m.x.in
+	p := m.side
+	acting := in.actor() == p
+	var acted skillSet
+	if !acting {
+		var a Action
+		a.Party = in.actor()
+		in.pol[a.Party].Act(&in.w.view, a.Party, &a)
+		acted, answered = in.skillsOf(&a), a.Checks
+	}
+	for _, ignoreRep := range []bool{false, true} {
+		var rk ranked
+		members, lo := in.s.Parties[p].Members, in.parties[p].lo
+		for mb := range members {
+			if best, mod := in.bestSkill(lo+mb, &members[mb], !acting, acted, ignoreRep); best >= 0 {
+				rk.add(mb, best, mod)
+			}
+		}
+		for n := 1; n <= min(rk.n, in.s.Parties[p].Edge); n++ {
+			us := rk.take(nil, n)
+			if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
+				options = append(options, us)
+			}
+		}
+	}
+	return options, answered
+}
+
+// describe names an option: "wager 2 dice: Becky with vehicles, Bob with
+// ranged attack" when acting, "react with 1 die: Joe with defense" when
+// reacting. Advice reads the part before the colon.
+func (m *optimalModel) describe(us []Use, acting bool) string {
+	in := m.x.in
+	var b strings.Builder
+	if acting {
+		b.WriteString("wager ")
+	} else {
+		b.WriteString("react with ")
+	}
+	if len(us) == 1 {
+		b.WriteString("1 die: ")
+	} else {
+		fmt.Fprintf(&b, "%d dice: ", len(us))
+	}
+	for i, u := range us {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s with %s", in.names[in.parties[m.side].lo+u.Member], in.skills[u.Skill])
+	}
+	return b.String()
+}
+
+// solve solves the process for the aim and reads the plan's answer.
+func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, error) {
+	plan, err := m.process.Solve(ctx, m.reward, aim)
+	if err != nil {
+		return nil, err
+	}
+	chain, err := plan.Chain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sol, err := chain.Solve()
+	if err != nil {
+		return nil, fmt.Errorf("%w: solving the plan's chain: %v", markov.ErrNoExact, err)
+	}
+	if mr := m.x.in.rules.MaxRounds; mr > 0 {
+		// As Exact: play that outlasts the round limit is not modelled.
+		// A step of the chain is a round, a concession or the start.
+		_, rest, err := chain.StepDist(mr+2, 1e-10)
+		if err != nil {
+			return nil, err
+		}
+		if rest > 1e-9 {
+			return nil, fmt.Errorf("%w: under this play the interaction outlasts rules.max_rounds = %d with probability %.2g", markov.ErrNoExact, mr, rest)
+		}
+	}
+	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
+		States: m.process.Len(), Choices: m.process.Choices()}
+	o.Answer.P = make([]float64, len(m.in))
+	for k, q := range sol.Absorb {
+		o.Answer.P[k[1]] += q
+	}
+	o.Value = plan.Start()
+	// A round is played where the plan declares one.
+	if o.Answer.MeanRounds, err = chain.ExpectedReward(func(k string) float64 {
+		if _, name, ok := plan.Choice(k); ok && isRound(name) {
+			return 1
+		}
+		return 0
+	}); err != nil {
+		return nil, err
+	}
+	o.Policy = &planned{Policy: m.base, o: o}
+	return o, nil
+}
+
+// isRound reports whether the process's option named name plays a round.
+func isRound(name string) bool {
+	return strings.HasPrefix(name, "wager ") || strings.HasPrefix(name, "react ")
+}
+
+func (m *optimalModel) reward(k string) float64 {
+	if k[0] == '#' && m.in[k[1]] {
+		return 1
+	}
+	return 0
+}
+
+// NewRunner returns a Runner of the scenario in which the deciding party
+// plays the plan (Policy) and the other its own policy: the sampled odds
+// of the plan, to set beside its exact Value.
+func (o *Optimal) NewRunner() (*Runner, error) {
+	e, err := o.m.s.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	if err := e.SetPolicy(o.m.side, o.Policy); err != nil {
+		return nil, err
+	}
+	return &Runner{in: e.lend(e.NewState()), parties: len(o.m.s.Parties)}, nil
+}
+
+// planned plays a solved plan for the deciding party: it reads the state
+// the View shows as the process's state. Where the plan does not know the
+// state, or the opponent's action is not the one the plan answers, it
+// follows the party's own policy.
+type planned struct {
+	Policy
+	o *Optimal
+}
+
+// choice is the plan's option where the deciding party p sees v, and the
+// state's key.
+func (pl *planned) choice(v *View, p int) (int, string, string, bool) {
+	in := v.in
+	if p != pl.o.m.side || len(in.parties) != 2 || !in.s.Started || in.s.Outcome.Done() || len(in.s.Order) == 0 {
+		return 0, "", "", false
+	}
+	x := exacter{in: in, tag: []byte{'r', byte(in.s.Order[0])}}
+	k := x.key()
+	i, name, ok := pl.o.plan.Choice(k)
+	return i, name, k, ok
+}
+
+func (pl *planned) Concede(v *View, p int) Concession {
+	_, name, _, ok := pl.choice(v, p)
+	switch {
+	case !ok:
+		return pl.Policy.Concede(v, p)
+	case name == optSurrender:
+		return Surrender
+	case name == optWalkAway:
+		return WalkAway
+	}
+	return Continue
+}
+
+// checks returns the plan's checks where p sees v, if it declares any.
+func (pl *planned) checks(v *View, p int) ([]Use, bool) {
+	i, name, k, ok := pl.choice(v, p)
+	if !ok || !isRound(name) {
+		return nil, false
+	}
+	return pl.o.m.decls[k][i], true
+}
+
+func (pl *planned) Act(v *View, p int, a *Action) {
+	us, ok := pl.checks(v, p)
+	if !ok || v.in.actor() != p {
+		pl.Policy.Act(v, p, a)
+		return
+	}
+	(&fixed{checks: us}).Act(v, p, a)
+}
+
+func (pl *planned) React(v *View, p int, a *Action, r *Reaction) {
+	i, name, k, ok := pl.choice(v, p)
+	answered, known := pl.o.m.answers[k]
+	if !ok || !isRound(name) || !known || v.in.actor() == p || !slices.Equal(a.Checks, answered) {
+		pl.Policy.React(v, p, a, r)
+		return
+	}
+	r.Checks = append(r.Checks, pl.o.m.decls[k][i]...)
+}
+
+// ranking is one way the checks of a round can rank against each other
+// (each pair: one above, the other above, or level): its probability, and
+// check results (places in the check's distribution) that rank so.
+type ranking struct {
+	p   float64
+	odo []int
+}
+
+// rankingsOf returns the rankings of the checks of round ps, by their
+// modifiers, every combination of results weighed as Exact weighs them.
+// Settling a round reads the checks only by how they rank (Rules.outranks:
+// the exchange, the initiative), so the rounds whose checks rank alike end
+// alike, and settling one of them stands for all.
+func (x *exacter) rankingsOf(ps []participant) []ranking {
+	var key []byte
+	for i := range ps {
+		key = binary.AppendVarint(key, int64(ps[i].mod))
+	}
+	if rs, ok := x.rankings[string(key)]; ok {
+		return rs
+	}
+	n := 1
+	for range ps {
+		n *= len(x.dist.P)
+	}
+	if x.work += n; x.work > x.maxWork {
+		x.err = fmt.Errorf("%w: %w: more than %d combinations of checks to enumerate over the whole process",
+			markov.ErrNoExact, markov.ErrTooLarge, x.maxWork)
+		return nil
+	}
+	var rs []ranking
+	idx := map[string]int{}
+	tot := make([]int, len(ps))
+	var sig []byte
+	x.odo = append(x.odo[:0], make([]int, len(ps))...)
+	for n := 0; ; n++ {
+		if n%4096 == 0 && x.ctx.Err() != nil {
+			x.err = x.ctx.Err()
+			return nil
+		}
+		p := 1.0
+		for i := range ps {
+			p *= x.dist.P[x.odo[i]]
+			tot[i] = x.dist.Min + x.odo[i] + ps[i].mod
+		}
+		if p > 0 {
+			sig = sig[:0]
+			for i := range ps {
+				for j := i + 1; j < len(ps); j++ {
+					c := byte(0)
+					switch {
+					case x.in.rules.outranks(tot[i], ps[i].mod, tot[j], ps[j].mod):
+						c = 1
+					case x.in.rules.outranks(tot[j], ps[j].mod, tot[i], ps[i].mod):
+						c = 2
+					}
+					sig = append(sig, c)
+				}
+			}
+			k, ok := idx[string(sig)]
+			if !ok {
+				k = len(rs)
+				idx[string(sig)] = k
+				rs = append(rs, ranking{odo: slices.Clone(x.odo)})
+			}
+			rs[k].p += p
+		}
+		if !x.advance(len(ps)) {
+			break
+		}
+	}
+	x.rankings[string(key)] = rs
+	return rs
+}
+
+// Solve reports how much decisions matter for goal (see Optimal for the
+// goal and the deciding party): the goal's probability under the best
+// play, the worst play and each shipped policy in the deciding party's
+// place (exact, the other party keeping its own), the gap between best
+// and worst, and the best play's most consequential decisions in words.
+// Its errors are Optimal's, and Exact's for a shipped policy.
+func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
+	m, err := s.optimalModel(ctx, goal)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	best, err := m.solve(ctx, markov.Maximize)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	worst, err := m.solve(ctx, markov.Minimize)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	out := markov.Solved{
+		Goal: m.goal, Side: best.Side, Method: "exact", States: best.States, Choices: best.Choices,
+		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
+		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer},
+		Gap:   best.Value - worst.Value,
+	}
+	for _, name := range PolicyNames() {
+		alt := s.clone()
+		alt.Parties[m.side].Policy = name
+		a, err := alt.exact(ctx, true)
+		if err != nil {
+			return markov.Solved{}, fmt.Errorf("edge: policy %s in %s's place: %w", name, best.Side, err)
+		}
+		v := 0.0
+		for k, in := range m.in {
+			if in {
+				v += a.P[k]
+			}
+		}
+		out.Policies = append(out.Policies, markov.PolicyValue{Name: name, Value: v, Answer: a})
+	}
+	if out.Advice, err = best.advice(ctx); err != nil {
+		return markov.Solved{}, err
+	}
+	return out, nil
+}
+
+// maxAdvice bounds the lines of advice Solve gives.
+const maxAdvice = 12
+
+// situation is a group of the plan's decision states that read alike: the
+// same kind of choice (surrender, walk away, wager or react with so many
+// dice) with the same edge dice on each side and the same party holding
+// the initiative; the skill histories differ.
+type situation struct {
+	holding      bool
+	mine, theirs int
+	do           string
+}
+
+// adviceLine gathers the decisions of one situation.
+type adviceLine struct {
+	reach        float64 // expected visits, summed
+	gain         float64 // best option minus worst, the largest
+	regret       float64 // visits times best minus next best, summed: how it ranks
+	next         string
+	nextV, bestV float64
+	// chosen sums the visits of each full option chosen (members and
+	// skills), so the line can name the one played most.
+	chosen map[string]float64
+}
+
+// do names the line's choice: the full option where every state of the
+// line chooses it, else the kind of choice and the one played most.
+func (l *adviceLine) do(kind string) string {
+	most, visits := "", -1.0
+	for name, v := range l.chosen {
+		if v > visits || v == visits && name < most {
+			most, visits = name, v
+		}
+	}
+	if len(l.chosen) == 1 || most == kind {
+		return most
+	}
+	_, rest, _ := strings.Cut(most, ": ")
+	return kind + ", most often " + rest
+}
+
+// advice writes the plan's decisions in words, gathered by situation, the
+// ones where the next best choice would cost most first.
+func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
+	ds, err := o.plan.Decisions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := o.m
+	lines := map[situation]*adviceLine{}
+	var order []situation
+	for _, d := range ds {
+		if d.Stake <= 1e-12 {
+			continue // every choice there is as good
+		}
+		m.setOrder(d.State)
+		st := m.x.in.s
+		do, _, _ := strings.Cut(d.Choice, ":")
+		k := situation{holding: st.Initiative == m.side, mine: st.Parties[m.side].Edge,
+			theirs: st.Parties[1-m.side].Edge, do: do}
+		l, ok := lines[k]
+		if !ok {
+			l = &adviceLine{chosen: map[string]float64{}}
+			lines[k] = l
+			order = append(order, k)
+		}
+		best, next, worst := o.rank(d)
+		l.reach += d.Visits
+		l.chosen[d.Choice] += d.Visits
+		l.gain = max(l.gain, math.Abs(d.Options[best].Value-worst))
+		if r := d.Visits * math.Abs(d.Options[best].Value-d.Options[next].Value); r >= l.regret {
+			l.regret, l.next, l.nextV, l.bestV = r, d.Options[next].Name, d.Options[next].Value, d.Options[best].Value
+		}
+	}
+	slices.SortStableFunc(order, func(a, b situation) int { return cmp.Compare(lines[b].regret, lines[a].regret) })
+	var out []markov.Advice
+	for _, k := range order[:min(len(order), maxAdvice)] {
+		l := lines[k]
+		out = append(out, markov.Advice{When: k.describe(m.s, m.side), Do: l.do(k.do),
+			Else: fmt.Sprintf("%s would give %.4f where this gives %.4f", l.next, l.nextV, l.bestV),
+			Gain: l.gain, Reach: l.reach})
+	}
+	return out, nil
+}
+
+// rank returns decision d's chosen option, the next best option and the
+// worst option's value, for the plan's aim.
+func (o *Optimal) rank(d markov.Decision[string]) (best, next int, worst float64) {
+	best = slices.IndexFunc(d.Options, func(x markov.Option) bool { return x.Name == d.Choice })
+	next, worst = -1, d.Options[best].Value
+	for k, x := range d.Options {
+		if o.aim.Prefers(worst, x.Value) {
+			worst = x.Value
+		}
+		if k != best && (next < 0 || o.aim.Prefers(x.Value, d.Options[next].Value)) {
+			next = k
+		}
+	}
+	return best, next, worst
+}
+
+// describe says what the deciding party sees in situation k.
+func (k situation) describe(s Scenario, side int) string {
+	who := s.Parties[1-side].Name
+	if k.holding {
+		who = s.Parties[side].Name
+	}
+	return fmt.Sprintf("%s holds the initiative, %s %s to %s %d", who, s.Parties[side].Name, edgeDice(k.mine), s.Parties[1-side].Name, k.theirs)
+}
+
+func edgeDice(n int) string {
+	if n == 1 {
+		return "1 edge die"
+	}
+	return fmt.Sprintf("%d edge dice", n)
+}

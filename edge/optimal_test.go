@@ -1,0 +1,299 @@
+package edge
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// duel is one character against one in a social battle, 2 edge dice each,
+// no repetition penalties and no skill better than another, so a round is
+// a fair coin: each side's check is a d20 and the lower one's die goes to
+// the higher; level checks move nothing and leave the initiative where it
+// is. The only decision that matters is when to walk away.
+func duel() Scenario {
+	s := Scenario{Rules: DefaultRules(), Type: "social", Parties: []Party{
+		{Name: "Ann", Members: []Member{{Name: "Ann", Skills: map[string]int{"persuasion": 0}}}},
+		{Name: "Bo", Members: []Member{{Name: "Bo", Skills: map[string]int{"persuasion": 0}}}},
+	}}
+	s.Rules.StartEdge = 2
+	s.Rules.Repetition = nil
+	return s
+}
+
+// TestOptimalDuelByHand solves the duel for Ann winning outright or in
+// part. A round moves a die to Ann with p = 19/40 (her d20 higher), to Bo
+// with q = 19/40, and nothing with r = 1/20. Let V(a) be Ann's chance
+// holding a of the 4 dice at the start of a round. Ahead 3 to 1 she walks
+// away, Bo holding fewer: a partial win, V(3) = 1. Level, walking away is
+// a draw (0), so she plays on: V(2) = p + q V(1) + r V(2). Behind 1 to 3,
+// walking away or surrendering loses: V(1) = p V(2) + r V(1). With
+// p/(1-r) = 1/2: V(1) = V(2)/2 and V(2) = 1/2 + V(2)/4, so V(2) = 2/3.
+// The worst play surrenders at once: 0. The shipped policies never walk
+// away while level, so each plays the fair walk to 1/2 at best: cautious
+// walks away 2 ahead (3 to 1, winning) but surrenders on its last die
+// (losing), 1/2; steady and reckless play to the end, 1/2 by symmetry;
+// canny walks away 3 ahead, which never comes before the end, 1/2.
+func TestOptimalDuelByHand(t *testing.T) {
+	ctx := context.Background()
+	sv, err := duel().Solve(ctx, markov.Goal{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sv.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(sv.Best.Value-2.0/3) > 1e-12 || math.Abs(sv.Worst.Value) > 1e-12 {
+		t.Errorf("best %.15f, worst %.15f; want 2/3 and 0", sv.Best.Value, sv.Worst.Value)
+	}
+	if want := []string{"ann_wins", "ann_partial"}; !slices.Equal(sv.Goal.Outcomes, want) || sv.Side != "Ann" {
+		t.Errorf("goal %+v, side %q; want Ann's %v", sv.Goal, sv.Side, want)
+	}
+	for _, p := range sv.Policies {
+		if math.Abs(p.Value-0.5) > 1e-12 {
+			t.Errorf("%s: %.15f, want 1/2", p.Name, p.Value)
+		}
+	}
+	// Playing on while level or behind, and walking away 3 to 1.
+	walk := slices.IndexFunc(sv.Advice, func(a markov.Advice) bool {
+		return a.Do == "walk away" && strings.HasSuffix(a.When, "Ann 3 edge dice to Bo 1") && math.Abs(a.Gain-1) < 1e-12
+	})
+	if len(sv.Advice) != 4 || walk < 0 || sv.Advice[0].Do != "wager 1 die: Ann with persuasion" {
+		t.Errorf("advice %+v; want 4 lines, playing on level first, walking away 3 to 1", sv.Advice)
+	}
+	p := sv.Best.Answer.P
+	if math.Abs(p[0]+p[2]-2.0/3) > 1e-12 || math.Abs(p[0]+p[1]+p[2]+p[3]+p[4]-1) > 1e-12 {
+		t.Errorf("best answer %v: Ann's wins should sum to 2/3 and all to 1", p)
+	}
+}
+
+// solveCases are small and built-in scenarios, each solved for every
+// party that makes choices (a passive one makes none).
+func solveCases() map[string]Scenario {
+	social := DefaultScenario()
+	social.Type = "social"
+	social.Parties = slices.Clone(social.Parties)
+	social.Parties[0].Members = []Member{{Name: "Becky", Skills: map[string]int{"persuasion": 4, "perception": 3}}}
+	social.Parties[1].Members = []Member{{Name: "Joe", Skills: map[string]int{"deception": 3, "wits": 2}}}
+	social.Parties[1].Policy = "canny"
+	bombs := duel()
+	bombs.Type = "chase"
+	bombs.Parties = slices.Clone(bombs.Parties)
+	bombs.Parties[0].Members = []Member{
+		{Name: "Ann", Skills: map[string]int{"infiltration": 3, "perception": 2}},
+		{Name: "Cy", Skills: map[string]int{"athletics": 1, "infiltration": 1}},
+	}
+	bombs.Parties[1] = Party{Name: "bombs", Passive: true, Members: []Member{{Name: "bombs", Skills: map[string]int{"stealth": 2}}}}
+	bombs.Rules.StartEdge = 3
+	return map[string]Scenario{"duel": duel(), "chase": DefaultScenario(), "social": social, "bombs": bombs}
+}
+
+// TestSolveBoundsEveryShippedPolicy: the best play is at least and the
+// worst at most every shipped policy's exact value, for each party of each
+// case, and the Solved is consistent.
+func TestSolveBoundsEveryShippedPolicy(t *testing.T) {
+	for name, s := range solveCases() {
+		for _, side := range s.Parties {
+			if side.Passive {
+				continue
+			}
+			sv, err := s.Solve(context.Background(), markov.Goal{Side: side.Name})
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, side.Name, err)
+			}
+			if err := sv.Check(); err != nil {
+				t.Errorf("%s, %s: %v", name, side.Name, err)
+			}
+			if sv.Side != side.Name || len(sv.Policies) != len(PolicyNames()) || len(sv.Advice) == 0 || len(sv.Advice) > maxAdvice {
+				t.Errorf("%s, %s: side %q, %d policies, %d lines of advice", name, side.Name, sv.Side, len(sv.Policies), len(sv.Advice))
+			}
+			for _, p := range sv.Policies {
+				if p.Value > sv.Best.Value+1e-12 || p.Value < sv.Worst.Value-1e-12 {
+					t.Errorf("%s, %s: policy %s at %.15f outside [%.15f, %.15f]", name, side.Name, p.Name, p.Value, sv.Worst.Value, sv.Best.Value)
+				}
+			}
+		}
+	}
+}
+
+// TestExactRankedMatchesExact: weighing a round's checks by how they rank
+// (as the decision process and Solve's shipped policies do) gives Exact's
+// answers to rounding, for every shipped policy in the first party's place.
+func TestExactRankedMatchesExact(t *testing.T) {
+	for name, s := range solveCases() {
+		for _, pol := range PolicyNames() {
+			alt := s.clone()
+			alt.Parties[0].Policy = pol
+			want, err := alt.Exact(context.Background())
+			if errors.Is(err, markov.ErrTooLarge) {
+				continue // Exact's own bound on work; the ranked one goes further
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := alt.exact(context.Background(), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range want.P {
+				if math.Abs(got.P[k]-want.P[k]) > 1e-12 {
+					t.Errorf("%s, %s: P[%d] ranked %.15f, Exact %.15f", name, pol, k, got.P[k], want.P[k])
+				}
+			}
+			if math.Abs(got.MeanRounds-want.MeanRounds) > 1e-9 {
+				t.Errorf("%s, %s: mean rounds ranked %v, Exact %v", name, pol, got.MeanRounds, want.MeanRounds)
+			}
+		}
+	}
+}
+
+// TestOptimalPolicySampled plays the optimal Policy in a Runner (fixed
+// seed) and checks that the sampled rate of the goal falls inside a 99.9%
+// interval of its exact value, for each party of the chase and the duel.
+func TestOptimalPolicySampled(t *testing.T) {
+	n := 20000
+	if raceOn {
+		n = 2000
+	}
+	for name, s := range solveCases() {
+		for _, side := range s.Parties {
+			if side.Passive {
+				continue
+			}
+			o, err := s.Optimal(context.Background(), markov.Goal{Side: side.Name}, markov.Maximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rn, err := o.NewRunner()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cats := s.Categories()
+			r := dice.NewSeeded(24)
+			hits := 0
+			for range n {
+				if slices.Contains(o.Goal.Outcomes, cats[rn.Trial(r, nil)]) {
+					hits++
+				}
+			}
+			if rn.Err != nil {
+				t.Fatalf("%s, %s: %v", name, side.Name, rn.Err)
+			}
+			got := float64(hits) / float64(n)
+			half := 3.29*math.Sqrt(o.Value*(1-o.Value)/float64(n)) + 1e-12
+			if math.Abs(got-o.Value) > half {
+				t.Errorf("%s, %s: optimal play reached the goal in %.4f of %d trials; exact %.4f +- %.4f", name, side.Name, got, n, o.Value, half)
+			}
+		}
+	}
+}
+
+// TestOptimalPolicyInPlay: the plan plays through an Engine's own steps
+// (SetPolicy, Run) and, ahead 3 to 1 in the duel, walks away.
+func TestOptimalPolicyInPlay(t *testing.T) {
+	s := duel()
+	o, err := s.Optimal(context.Background(), markov.Goal{}, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetPolicy(0, o.Policy); err != nil {
+		t.Fatal(err)
+	}
+	st := e.NewState()
+	if err := e.Start(st, dice.NewSeeded(1)); err != nil {
+		t.Fatal(err)
+	}
+	st.Parties[0].Edge, st.Parties[1].Edge, st.Initiative = 3, 1, 0
+	v, err := e.View(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := o.Policy.Concede(v, 0); c != WalkAway {
+		t.Errorf("ahead 3 to 1 the plan chose %v, want walk_away", c)
+	}
+	out, err := e.Run(st, dice.NewSeeded(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.End != WalkedAway || out.Winner != 0 || !out.Partial {
+		t.Errorf("outcome %+v: want Ann walking away a partial winner", out)
+	}
+}
+
+func TestOptimalRefuses(t *testing.T) {
+	ctx := context.Background()
+	s := duel()
+	for _, c := range []struct {
+		goal markov.Goal
+		want string
+	}{
+		{markov.Goal{Side: "Cid"}, `goal side "Cid": allowed "Ann", "Bo"`},
+		{markov.Goal{Outcomes: []string{"ann_won"}}, `goal outcome "ann_won": allowed "ann_wins", "bo_wins", "ann_partial", "bo_partial", "draw"`},
+	} {
+		if _, err := s.Solve(ctx, c.goal); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.goal, err, c.want)
+		}
+		if _, err := s.Optimal(ctx, c.goal, markov.Maximize); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Optimal %+v: %v, want %q", c.goal, err, c.want)
+		}
+	}
+	three := duel()
+	three.Parties = append(slices.Clone(three.Parties), Party{Name: "Cy", Members: []Member{{Name: "Cy"}}})
+	every := duel()
+	every.Rules.Turns = EveryParty
+	passive := duel()
+	passive.Parties = slices.Clone(passive.Parties)
+	passive.Parties[0].Passive = true
+	factors := duel()
+	factors.Factors = []Factor{{After: 1, Skill: "wits", DC: 10, Penalty: -1}}
+	short := duel()
+	short.Rules.MaxRounds = 3
+	if _, err := short.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "outlasts rules.max_rounds = 3") {
+		t.Errorf("round limit: %v, want markov.ErrNoExact saying play outlasts it", err)
+	}
+	for name, bad := range map[string]Scenario{"three parties": three, "every party acts": every, "passive decider": passive, "outside factors": factors} {
+		if _, err := bad.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
+			t.Errorf("%s: %v, want markov.ErrNoExact", name, err)
+		}
+	}
+	invalid := duel()
+	invalid.Type = "joust"
+	if _, err := invalid.Solve(ctx, markov.Goal{}); err == nil || errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("an invalid scenario: %v, want its validation error", err)
+	}
+	// Varying among several skills that are not safe, the two parties'
+	// skill histories outgrow markov.MaxStates.
+	large := DefaultScenario()
+	large.Type = "social"
+	large.Parties = slices.Clone(large.Parties)
+	large.Parties[0].Members = []Member{{Name: "Becky", Skills: map[string]int{"persuasion": 4, "insight": 2, "wits": 1}}}
+	large.Parties[1].Members = []Member{{Name: "Joe", Skills: map[string]int{"deception": 3, "perception": 3, "willpower": 2}}}
+	large.Parties[1].Policy = "canny"
+	if _, err := large.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrTooLarge) || !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("too large: %v, want markov.ErrTooLarge and markov.ErrNoExact", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := DefaultScenario().Solve(cancelled, markov.Goal{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
+
+func BenchmarkSolve(b *testing.B) {
+	s := DefaultScenario()
+	for b.Loop() {
+		if _, err := s.Solve(context.Background(), markov.Goal{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
