@@ -26,7 +26,8 @@ func cmdSolve(e *env, args []string) error {
 			"plays the scenario's own policies. The goal is to end in one of the named outcomes\n"+
 			"(--goal; the deciding side's win by default).",
 		`stakes solve actiontest`, `stakes solve actiontest --goal clean`, `stakes solve challenge --json`,
-		`stakes solve contest --side Detective --set cast.1.plot_points=3`, `stakes solve dramadeck`)
+		`stakes solve contest --side Detective --set cast.1.plot_points=3`, `stakes solve edge --side pursuer`,
+		`stakes solve dramadeck`)
 	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
 	fs.StringVar(&goal, "goal", "", "the outcomes the deciding side plays for, by name: `a,b` (default: the mechanic's)")
 	fs.StringVar(&side, "side", "", "who decides, by the mechanic's `NAME` for a side, party or character (default: the first)")
