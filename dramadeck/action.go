@@ -95,12 +95,14 @@ func (g *game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 	if err := g.checkTurn(ci); err != nil {
 		return err
 	}
-	return g.act(r, ci, ch, pol, other)
+	_, at := g.turn()
+	return g.act(r, ci, at, ch, pol, other)
 }
 
-// act is Act for ci, whose turn it is (Turn named it): it checks the
-// choice, asks the policy's answers the action may need, and acts.
-func (g *game) act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
+// act is Act for ci, whose turn it is (turn named it, coming from at): it
+// checks the choice, asks the policy's answers the action may need, and
+// acts.
+func (g *game) act(r *dice.Roller, ci, at int, ch Choice, pol, other Policy) error {
 	if err := g.checkChoice(ci, ch); err != nil {
 		return err
 	}
@@ -112,7 +114,7 @@ func (g *game) act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 	if err != nil {
 		return err
 	}
-	g.takeTurn(ci)
+	g.spendTurn(ci, at)
 	g.actOn(r, ci, ch, strip, call, pol, other)
 	return nil
 }

@@ -552,10 +552,10 @@ func (s *Style) LastDitch(v *TaskView) bool { return true }
 // weakest is the index of the weakest active character of opp (the first
 // of equals), or -1 if none is active.
 func weakest(opp []Character) int {
-	t := -1
+	t, hp := -1, 0
 	for i := range opp {
-		if opp[i].Active() && (t < 0 || opp[i].HP < opp[t].HP) {
-			t = i
+		if c := &opp[i]; c.Active() && (t < 0 || c.HP < hp) {
+			t, hp = i, c.HP
 		}
 	}
 	return t

@@ -140,21 +140,28 @@ func (g *game) appendBySpeed(q []int, side Side) []int {
 
 // Turn is State.Turn on g.State.
 func (g *game) Turn() int {
+	ci, _ := g.turn()
+	return ci
+}
+
+// turn is Turn, with where the turn comes from: at is -1 for a Haste
+// action owed, else ci's place in the acting order (Queue).
+func (g *game) turn() (ci, at int) {
 	s := g.State
 	if s.Phase != Acting || s.Outcome != Ongoing || s.Monologue {
-		return -1
+		return -1, -1
 	}
 	for p := range s.Heroes {
 		if s.Heroes[p].Status.Extra > 0 && s.Heroes[p].Active() {
-			return p
+			return p, -1
 		}
 	}
-	for _, ci := range s.Queue {
+	for i, ci := range s.Queue {
 		if g.char(ci).Active() {
-			return ci
+			return ci, i
 		}
 	}
-	return -1
+	return -1, -1
 }
 
 // checkTurn reports why character ci may not act now, or nil.
@@ -186,13 +193,21 @@ func (g *game) checkTurn(ci int) error {
 // else its place in the acting order (and the places of those before it,
 // who are out of the fight).
 func (g *game) takeTurn(ci int) {
+	if ci < len(g.State.Heroes) && g.State.Heroes[ci].Status.Extra > 0 {
+		g.spendTurn(ci, -1)
+	} else {
+		g.spendTurn(ci, slices.Index(g.State.Queue, ci))
+	}
+}
+
+// spendTurn spends the turn of ci that turn found at at.
+func (g *game) spendTurn(ci, at int) {
 	s := g.State
-	if ci < len(s.Heroes) && s.Heroes[ci].Status.Extra > 0 {
+	if at < 0 {
 		s.Heroes[ci].Status.Extra--
 		return
 	}
-	i := slices.Index(s.Queue, ci)
-	s.Queue = s.Queue[:copy(s.Queue, s.Queue[i+1:])]
+	s.Queue = s.Queue[:copy(s.Queue, s.Queue[at+1:])]
 }
 
 // EndRound is Engine.EndRound on g.State.
@@ -245,7 +260,7 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 	case s.Phase == Declaring:
 		return g.declaringStep(r, heroes)
 	}
-	if ci := g.Turn(); ci >= 0 {
+	if ci, at := g.turn(); ci >= 0 {
 		if p, id := g.hasteOffer(ci, heroes); p >= 0 {
 			// A Haste played now is this step; ci's action waits.
 			if err := g.PlayHaste(r, p, id); err != nil {
@@ -258,7 +273,7 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 			pol, other = gm, heroes
 		}
 		// Turn named ci: its turn needs no second check (Act's).
-		if err := g.act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
+		if err := g.act(r, ci, at, pol.Choose(g.view(ci)), pol, other); err != nil {
 			return fmt.Errorf("policy %s: %w", pol.Name(), err)
 		}
 		return nil
