@@ -97,9 +97,10 @@ func newRound(cs []Character) {
 
 // closeDeclarations ends the declarations once every player whose hero
 // is in the fight has declared (or the encounter is over), and sets the
-// acting order: the side the line names first, each side by decreasing
-// Speed (equal speeds in index order), twice over for a Flurry side (GM
-// Side, "Effects": all act normally, then all act again).
+// acting order of the characters in the fight: the side the line names
+// first, each side by decreasing Speed (equal speeds in index order),
+// twice over for a Flurry side (GM Side, "Effects": all act normally,
+// then all act again).
 func (g *game) closeDeclarations() {
 	s := g.State
 	if s.Phase != Declaring || g.nextDeclarer() >= 0 {
@@ -118,22 +119,25 @@ func (g *game) closeDeclarations() {
 	}
 }
 
-// appendBySpeed appends side's characters in decreasing Speed, equal
-// speeds in index order.
+// appendBySpeed appends side's characters in the fight in decreasing
+// Speed, equal speeds in index order.
 func (g *game) appendBySpeed(q []int, side Side) []int {
-	lo, hi := 0, len(g.State.Heroes)
+	cs, off := g.State.Heroes, 0
 	if side == Villains {
-		lo, hi = hi, hi+len(g.State.Villains)
+		cs, off = g.State.Villains, len(g.State.Heroes)
 	}
 	start := len(q)
-	for ci := lo; ci < hi; ci++ {
-		// Insert ci after every character at least as fast.
+	for i := range cs {
+		if !cs[i].Active() {
+			continue // out of the fight: no action to take
+		}
+		// Insert character off+i after every character at least as fast.
 		k := len(q)
-		q = append(q, ci)
-		for ; k > start && g.char(q[k-1]).Speed < g.char(ci).Speed; k-- {
+		q = append(q, off+i)
+		for ; k > start && cs[q[k-1]-off].Speed < cs[i].Speed; k-- {
 			q[k] = q[k-1]
 		}
-		q[k] = ci
+		q[k] = off + i
 	}
 	return q
 }
