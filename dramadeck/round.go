@@ -251,8 +251,12 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 	case !s.Combat:
 		return g.StartCombat(s.Dramatic)
 	}
+	if s.Phase == Declaring {
+		return g.declaringStep(r, heroes)
+	}
 	if p := g.moveOffered(); p >= 0 {
-		// After a hero's action, or with Escape as the encounter begins.
+		// After a hero's action, or with Escape as the encounter begins:
+		// never while the players declare (State.Check).
 		return g.offerMove(p, heroes)
 	}
 	switch {
@@ -261,8 +265,6 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return nil
 	case s.Phase == Between:
 		return g.BeginRound(r)
-	case s.Phase == Declaring:
-		return g.declaringStep(r, heroes)
 	}
 	if ci, at := g.turn(); ci >= 0 {
 		if p, id := g.hasteOffer(ci, heroes); p >= 0 {
