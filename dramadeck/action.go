@@ -67,7 +67,7 @@ func (g *game) Declarable(p int, buf []Play) []Play {
 		return buf
 	}
 	for _, id := range g.State.Players[p].Pool {
-		if pl := (Play{Card: id}); g.checkPlay(p, pl, true, nil) == nil {
+		if pl := (Play{Card: id}); g.checkPlay(p, &pl, true, nil) == nil {
 			buf = append(buf, pl)
 		}
 	}

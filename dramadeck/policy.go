@@ -202,7 +202,7 @@ func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
 			if id < 0 || id >= len(st.Deck.Cards) {
 				continue // not a card: the engine refuses such a move
 			}
-			if pl, ok := s.declareCard(st, p, id, len(moved) > 0); ok && checkUsedOnce(buf, pl) == nil {
+			if pl, ok := s.declareCard(st, p, id, len(moved) > 0); ok && checkUsedOnce(buf, &pl) == nil {
 				buf = append(buf, pl)
 			}
 		}
