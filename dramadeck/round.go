@@ -340,7 +340,7 @@ func (g *game) nextDeclarer() int {
 		return -1
 	}
 	for p := range s.Players {
-		if s.Heroes[p].Active() && !s.Players[p].Declared {
+		if !s.Players[p].Declared && s.Heroes[p].Active() {
 			return p
 		}
 	}

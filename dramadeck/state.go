@@ -3,7 +3,6 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/internal/named"
@@ -415,5 +414,5 @@ func indexOf(pile []int, id int) int {
 
 // remove deletes pile[i] keeping order.
 func remove(pile []int, i int) []int {
-	return slices.Delete(pile, i, i+1)
+	return append(pile[:i], pile[i+1:]...)
 }
