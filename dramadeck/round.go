@@ -107,16 +107,19 @@ func (g *game) closeDeclarations() {
 		return
 	}
 	s.Phase = Acting
-	s.Queue = s.Queue[:0]
-	for _, side := range [2]Side{s.Line.First, s.Line.First.Other()} {
-		passes := 1
-		if s.Flurry[side] {
-			passes = 2
-		}
-		for range passes {
-			s.Queue = g.appendBySpeed(s.Queue, side)
-		}
+	s.Queue = g.appendTurns(s.Queue[:0], s.Line.First)
+	s.Queue = g.appendTurns(s.Queue, s.Line.First.Other())
+}
+
+// appendTurns appends side's turns of the round: its characters by
+// Speed (appendBySpeed), then, for a Flurry side, the same again.
+func (g *game) appendTurns(q []int, side Side) []int {
+	start := len(q)
+	q = g.appendBySpeed(q, side)
+	if g.State.Flurry[side] {
+		q = append(q, q[start:]...)
 	}
+	return q
 }
 
 // appendBySpeed appends side's characters in the fight in decreasing
