@@ -372,8 +372,7 @@ func NewState(rules Rules, deck *Deck, heroes, villains []Character) (*State, er
 
 // Shuffle is Engine.Shuffle on g.State.
 func (g *game) Shuffle(r *dice.Roller) {
-	d := g.State.Draw
-	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	r.ShuffleInts(g.State.Draw)
 }
 
 // Where is State.Where on g.State.
