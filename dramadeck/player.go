@@ -297,7 +297,15 @@ func (g *game) checkDeclare(p int, plays []Play, extra []int, critical bool) err
 		return fmt.Errorf("player %d's hero is out of the fight", p)
 	case s.Players[p].Declared:
 		return fmt.Errorf("player %d already declared this round (all of a round's cards are declared together)", p)
-	case s.Confused && len(plays) > 0:
+	}
+	return g.checkPlays(p, plays, extra, critical)
+}
+
+// checkPlays checks the plays of player p's declaration, whose moment
+// has come (checkDeclare): no card while the heroes are Confused, each
+// play legal, every card used once; extra and critical as checkDeclare.
+func (g *game) checkPlays(p int, plays []Play, extra []int, critical bool) error {
+	if g.State.Confused && len(plays) > 0 {
 		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
 	}
 	for k := range plays {

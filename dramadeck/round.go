@@ -408,7 +408,12 @@ func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 	if len(move) > 0 {
 		return g.CriticalMoment(r, p, move, plays)
 	}
-	return g.Declare(r, p, plays)
+	// nextDeclarer named p: only his plays need checking.
+	if err := g.checkPlays(p, plays, nil, false); err != nil {
+		return err
+	}
+	g.declare(r, p, plays)
+	return nil
 }
 
 // offerMove asks player p's policy for the card to move from hand to
