@@ -138,6 +138,13 @@ func (g *game) MoveToPool(p, id int) error {
 	if err != nil {
 		return err
 	}
+	g.moveToPool(p, i, id)
+	return nil
+}
+
+// moveToPool moves card id, hand[i] of player p, to his pool: his move
+// of the round.
+func (g *game) moveToPool(p, i, id int) {
 	pl := &g.State.Players[p]
 	pl.Hand = remove(pl.Hand, i)
 	pl.Pool = append(pl.Pool, id)
@@ -146,21 +153,28 @@ func (g *game) MoveToPool(p, id int) error {
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
 	}
-	return nil
 }
 
 // checkMove reports why player p may not move card id from hand to pool
 // now, or nil and where in his hand the card is.
 func (g *game) checkMove(p, id int) (int, error) {
 	pl := &g.State.Players[p]
-	i := indexOf(pl.Hand, id)
 	switch {
 	case !g.State.Combat:
-		return i, errors.New("cards move to the pool only in combat")
+		return -1, errors.New("cards move to the pool only in combat")
 	case pl.Moved:
-		return i, fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
+		return -1, fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
 	case !pl.MayMove:
-		return i, fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
+		return -1, fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
+	}
+	return g.checkMoveCard(p, id)
+}
+
+// checkMoveCard is checkMove for a player offered a move (moveOffered):
+// does he hold card id in hand, and may it go into the pool now.
+func (g *game) checkMoveCard(p, id int) (int, error) {
+	i := indexOf(g.State.Players[p].Hand, id)
+	switch {
 	case i < 0:
 		return i, fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	case !g.State.poolable(p, id):

@@ -421,11 +421,15 @@ func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 func (g *game) offerMove(p int, pol Policy) error {
 	id := pol.Move(g.view(p))
 	if id == -1 {
-		return g.DeclineMove(p)
+		g.State.Players[p].MayMove = false // declined (DeclineMove)
+		return nil
 	}
-	if err := g.MoveToPool(p, id); err != nil {
+	// moveOffered named p: only the card needs checking.
+	i, err := g.checkMoveCard(p, id)
+	if err != nil {
 		return fmt.Errorf("policy %s: %w", pol.Name(), err)
 	}
+	g.moveToPool(p, i, id)
 	return nil
 }
 
