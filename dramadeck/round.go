@@ -228,6 +228,13 @@ func (g *game) EndRound() error {
 	case g.Turn() >= 0:
 		return fmt.Errorf("round %d: character %d has yet to act", s.Round, g.Turn())
 	}
+	g.endRound()
+	return nil
+}
+
+// endRound is EndRound once nobody is left to act.
+func (g *game) endRound() {
+	s := g.State
 	if s.Flurry[Heroes] || s.Flurry[Villains] {
 		s.FlurryRounds++
 	}
@@ -239,7 +246,6 @@ func (g *game) EndRound() error {
 	}
 	s.Phase, s.Queue = Between, s.Queue[:0]
 	g.checkOutcome()
-	return nil
 }
 
 // Step is Engine.Step on g.State.
@@ -287,7 +293,9 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 		}
 		return nil
 	}
-	return g.EndRound()
+	// Acting, and turn found nobody left to act.
+	g.endRound()
+	return nil
 }
 
 // declaringStep is Step while the players declare: the next player's
