@@ -250,9 +250,22 @@ func (g *game) endRound() {
 
 // Step is Engine.Step on g.State.
 func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
+	if err := checkPolicies(heroes, gm); err != nil {
+		return err
+	}
+	return g.step(r, heroes, gm)
+}
+
+// checkPolicies refuses a step without its two policies.
+func checkPolicies(heroes, gm Policy) error {
 	if heroes == nil || gm == nil {
 		return errors.New("a step needs a hero policy and a GM policy")
 	}
+	return nil
+}
+
+// step is Step with its policies checked (Play checks them once).
+func (g *game) step(r *dice.Roller, heroes, gm Policy) error {
 	s := g.State
 	switch {
 	case g.Over():
@@ -376,8 +389,11 @@ func (g *game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 	if !s.Combat || g.Over() {
 		return errors.New("no encounter in progress (call StartCombat)")
 	}
+	if err := checkPolicies(heroes, gm); err != nil {
+		return err
+	}
 	for {
-		if err := g.Step(r, heroes, gm); err != nil {
+		if err := g.step(r, heroes, gm); err != nil {
 			return err
 		}
 		if s.Phase == Between {
@@ -447,8 +463,11 @@ func (g *game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (O
 		return Ongoing, fmt.Errorf("max rounds %d, must be 1..%d", maxRounds, maxCount)
 	}
 	g.State.MaxRounds = maxRounds
+	if err := checkPolicies(heroes, gm); err != nil && !g.Over() {
+		return Ongoing, err
+	}
 	for !g.Over() {
-		if err := g.Step(r, heroes, gm); err != nil {
+		if err := g.step(r, heroes, gm); err != nil {
 			return Ongoing, err
 		}
 	}
