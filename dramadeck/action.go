@@ -67,7 +67,7 @@ func (g *game) Declarable(p int, buf []Play) []Play {
 		return buf
 	}
 	for _, id := range g.State.Players[p].Pool {
-		if pl := (Play{Card: id}); g.checkPlay(p, pl, true, nil) == nil {
+		if pl := (Play{Card: id}); g.checkPlay(p, &pl, true, nil) == nil {
 			buf = append(buf, pl)
 		}
 	}
@@ -95,24 +95,30 @@ func (g *game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 	if err := g.checkTurn(ci); err != nil {
 		return err
 	}
-	return g.act(r, ci, ch, pol, other)
+	_, at := g.turn()
+	return g.act(r, ci, at, ch, pol, other)
 }
 
-// act is Act for ci, whose turn it is (Turn named it): it checks the
-// choice, asks the policy's answers the action may need, and acts.
-func (g *game) act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
+// act is Act for ci, whose turn it is (turn named it, coming from at): it
+// checks the choice, asks the policy's answers the action may need, and
+// acts.
+func (g *game) act(r *dice.Roller, ci, at int, ch Choice, pol, other Policy) error {
 	if err := g.checkChoice(ci, ch); err != nil {
 		return err
 	}
-	strip, err := g.askStrip(ci, ch, pol)
-	if err != nil {
-		return err
+	strip, call := -1, NoEffect
+	var err error
+	if p, ok := g.mayStrip(ci, ch); ok {
+		if strip, err = g.askStrip(p, pol); err != nil {
+			return err
+		}
 	}
-	call, err := g.askCall(ci, ch, pol)
-	if err != nil {
-		return err
+	if g.mayCall(ch) {
+		if call, err = g.askCall(ci, ch, pol); err != nil {
+			return err
+		}
 	}
-	g.takeTurn(ci)
+	g.spendTurn(ci, at)
 	g.actOn(r, ci, ch, strip, call, pol, other)
 	return nil
 }
@@ -128,14 +134,10 @@ func (g *game) mayStrip(ci int, ch Choice) (int, bool) {
 	return ch.Target, ch.Target < len(s.Heroes) && len(s.Players[ch.Target].Pool) > 0
 }
 
-// askStrip asks the GM's policy, before the roll, which pool card a
-// success would strip (-1: none) and checks the answer. Nothing in the
-// action itself changes the target's pool.
-func (g *game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
-	p, ok := g.mayStrip(ci, ch)
-	if !ok {
-		return -1, nil
-	}
+// askStrip asks the GM's policy, before the roll, which card of player
+// p's pool a success would strip (-1: none; mayStrip names p) and checks
+// the answer. Nothing in the action itself changes the target's pool.
+func (g *game) askStrip(p int, pol Policy) (int, error) {
 	i := pol.Strip(g.view(p))
 	if n := len(g.State.Players[p].Pool); i < -1 || i >= n {
 		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, n-1)
@@ -143,12 +145,16 @@ func (g *game) askStrip(ci int, ch Choice, pol Policy) (int, error) {
 	return i, nil
 }
 
+// mayCall reports whether action ch is a contest that may reach a
+// Player's Call (a margin of its column gives one).
+func (g *game) mayCall(ch Choice) bool {
+	return ch.Act.Contest() && g.State.Rules.Margins.mayCall(ch.Act)
+}
+
 // askCall asks the actor's policy, before the roll, for the result of a
-// Player's Call should the contest reach it, and checks the answer.
+// Player's Call should the contest reach it (mayCall), and checks the
+// answer.
 func (g *game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
-	if !ch.Act.Contest() || !g.State.Rules.Margins.mayCall(ch.Act) {
-		return NoEffect, nil
-	}
 	e := pol.Call(g.view(ci), ch.Target, ch.Act)
 	if !e.marginResult() || e == PlayersCall {
 		return NoEffect, fmt.Errorf("policy %s: Player's Call gave %v (allowed: Stymied, Unskilled, Setback, Break, Fatigued, Up)", pol.Name(), e)

@@ -250,6 +250,11 @@ func (s *State) checkRound() error {
 			return fmt.Errorf("queue[%d]: character %d does not exist (have 0..%d)", i, ci, n-1)
 		}
 	}
+	for p := range s.Players {
+		if s.Phase == Declaring && s.Players[p].MayMove {
+			return fmt.Errorf("players[%d].may_move while the players declare: a move to the pool is offered after the hero's action or as the encounter begins, never during the declarations", p)
+		}
+	}
 	return nil
 }
 

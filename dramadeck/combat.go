@@ -231,6 +231,9 @@ func (g *game) skillRollOf(r *dice.Roller, ci int, c *Character, kind RollKind, 
 		}
 		return res
 	}
+	if !c.mayReroll() {
+		return res
+	}
 	return g.reroll(r, ci, c, eff, res, pol, false)
 }
 
@@ -259,7 +262,7 @@ func (g *game) resistRoll(r *dice.Roller, ti, ci int, kind RollKind, base int, o
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvRoll, Who: ti, Target: ci, Card: -1, Roll: d.Roll, Value: eff, Success: d.Success})
 	}
-	if d.Success {
+	if d.Success || !t.mayReroll() {
 		return d
 	}
 	return g.reroll(r, ti, t, eff, d, other, true)
@@ -273,13 +276,19 @@ func (g *game) resisting(ci int, resisting bool) *View {
 	return v
 }
 
-// opponentFails asks whether character ti spends a waiting Opponent Fails
-// on actor ci's success against it (Immediate Effects: one successful
-// action against the PC fails), and spends it: other is ti's side's
-// policy, which chooses the success; with none the card takes the first.
-func (g *game) opponentFails(ti, ci int, a Act, other Policy) bool {
-	t := g.char(ti)
-	if t.Status.Fails == 0 || (other != nil && !other.Cancel(g.view(ti), ci, a)) {
+// opponentFails asks whether character ti (t) spends a waiting Opponent
+// Fails on actor ci's success against it (Immediate Effects: one
+// successful action against the PC fails), and spends it: other is ti's
+// side's policy, which chooses the success; with none the card takes the
+// first.
+func (g *game) opponentFails(t *Character, ti, ci int, a Act, other Policy) bool {
+	return t.Status.Fails > 0 && g.spendFails(t, ti, ci, a, other)
+}
+
+// spendFails is opponentFails for a character with an Opponent Fails
+// waiting.
+func (g *game) spendFails(t *Character, ti, ci int, a Act, other Policy) bool {
+	if other != nil && !other.Cancel(g.view(ti), ci, a) {
 		return false
 	}
 	t.Status.Fails--
@@ -296,6 +305,17 @@ func (g *game) skillRoll(r *dice.Roller, ci int, kind RollKind, base int, pol Po
 
 // reroll is skillRollOf after a failure: Second Chance, then Up, Drama/Hero
 // and Possibilities, each re-rolling and keeping the better result.
+
+// mayReroll reports whether c holds anything to re-roll a failure with:
+// a Second Chance, an Up, a Drama or Hero card, a Possibility.
+func (c *Character) mayReroll() bool {
+	st := &c.Status
+	return st.Luck > 0 || st.Up > 0 || st.CardPoss > 0 || c.Possibilities > 0
+}
+
+// reroll is skillRollOf after a failure, for a character who may
+// re-roll it (mayReroll): Second Chance, then Up, Drama/Hero and
+// Possibilities, each re-rolling and keeping the better result.
 func (g *game) reroll(r *dice.Roller, ci int, c *Character, eff int, res Result, pol Policy, resisting bool) Result {
 	st := &c.Status
 	if st.Luck > 0 {
@@ -438,7 +458,7 @@ func (g *game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	}
 	// A hit that would reach the damage roll is a success; Opponent Fails
 	// may turn it into a failure.
-	if hit && g.opponentFails(ch.Target, ci, ch.Act, other) {
+	if hit && g.opponentFails(t, ch.Target, ci, ch.Act, other) {
 		hit = false
 	}
 	if !hit {
@@ -469,7 +489,7 @@ func (g *game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unski
 	a := g.skillRollOf(r, ci, c, kind, sk, pol)
 	d := g.resistRoll(r, ch.Target, ci, kind, resist, other)
 	w, mov := QuickContest(a, d)
-	if w == 0 && g.opponentFails(ch.Target, ci, ch.Act, other) {
+	if w == 0 && g.opponentFails(t, ch.Target, ci, ch.Act, other) {
 		w = -1
 	}
 	if g.Sink != nil {

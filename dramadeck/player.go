@@ -138,6 +138,13 @@ func (g *game) MoveToPool(p, id int) error {
 	if err != nil {
 		return err
 	}
+	g.moveToPool(p, i, id)
+	return nil
+}
+
+// moveToPool moves card id, hand[i] of player p, to his pool: his move
+// of the round.
+func (g *game) moveToPool(p, i, id int) {
 	pl := &g.State.Players[p]
 	pl.Hand = remove(pl.Hand, i)
 	pl.Pool = append(pl.Pool, id)
@@ -146,21 +153,28 @@ func (g *game) MoveToPool(p, id int) error {
 	if g.Sink != nil {
 		g.emit(Event{Kind: EvMove, Who: p, Target: -1, Card: id})
 	}
-	return nil
 }
 
 // checkMove reports why player p may not move card id from hand to pool
 // now, or nil and where in his hand the card is.
 func (g *game) checkMove(p, id int) (int, error) {
 	pl := &g.State.Players[p]
-	i := indexOf(pl.Hand, id)
 	switch {
 	case !g.State.Combat:
-		return i, errors.New("cards move to the pool only in combat")
+		return -1, errors.New("cards move to the pool only in combat")
 	case pl.Moved:
-		return i, fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
+		return -1, fmt.Errorf("player %d already moved a card to the pool this round (one per round)", p)
 	case !pl.MayMove:
-		return i, fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
+		return -1, fmt.Errorf("player %d's hero has not taken a scene-moving action this round", p)
+	}
+	return g.checkMoveCard(p, id)
+}
+
+// checkMoveCard is checkMove for a player offered a move (moveOffered):
+// does he hold card id in hand, and may it go into the pool now.
+func (g *game) checkMoveCard(p, id int) (int, error) {
+	i := indexOf(g.State.Players[p].Hand, id)
+	switch {
 	case i < 0:
 		return i, fmt.Errorf("player %d does not hold card %d in hand", p, id)
 	case !g.State.poolable(p, id):
@@ -259,10 +273,10 @@ func (g *game) PlayFromHand(r *dice.Roller, p int, pl Play) error {
 	if g.State.Combat {
 		return errors.New("in combat, card abilities are played only from the pool")
 	}
-	if err := g.checkPlay(p, pl, false, nil); err != nil {
+	if err := g.checkPlay(p, &pl, false, nil); err != nil {
 		return err
 	}
-	g.apply(r, p, pl, false)
+	g.apply(r, p, &pl, false)
 	return nil
 }
 
@@ -277,8 +291,8 @@ func (g *game) Declare(r *dice.Roller, p int, plays []Play) error {
 
 func (g *game) declare(r *dice.Roller, p int, plays []Play) {
 	g.State.Players[p].Declared = true
-	for _, pl := range plays {
-		g.apply(r, p, pl, true)
+	for k := range plays {
+		g.apply(r, p, &plays[k], true)
 	}
 	g.closeDeclarations()
 }
@@ -297,14 +311,23 @@ func (g *game) checkDeclare(p int, plays []Play, extra []int, critical bool) err
 		return fmt.Errorf("player %d's hero is out of the fight", p)
 	case s.Players[p].Declared:
 		return fmt.Errorf("player %d already declared this round (all of a round's cards are declared together)", p)
-	case s.Confused && len(plays) > 0:
+	}
+	return g.checkPlays(p, plays, extra, critical)
+}
+
+// checkPlays checks the plays of player p's declaration, whose moment
+// has come (checkDeclare): no card while the heroes are Confused, each
+// play legal, every card used once; extra and critical as checkDeclare.
+func (g *game) checkPlays(p int, plays []Play, extra []int, critical bool) error {
+	if g.State.Confused && len(plays) > 0 {
 		return errors.New("the heroes are Confused: no cards may be activated from pools this round")
 	}
-	for k, pl := range plays {
+	for k := range plays {
+		pl := &plays[k]
 		if err := g.checkPlay(p, pl, true, extra); err != nil {
 			return err
 		}
-		if critical && g.target(p, pl) != g.target(p, plays[0]) {
+		if critical && g.target(p, pl) != g.target(p, &plays[0]) {
 			return errors.New("a Critical Moment's cards must all affect a single character")
 		}
 		if err := checkUsedOnce(plays[:k], pl); err != nil {
@@ -322,10 +345,11 @@ func (g *game) PlayHaste(r *dice.Roller, p, id int) error {
 	if s := g.State; id < 0 || id >= len(s.Deck.Cards) || s.Deck.Cards[id].Name != Haste {
 		return fmt.Errorf("card %d is not a Haste card", id)
 	}
-	if err := g.checkPlay(p, Play{Card: id}, true, nil); err != nil {
+	pl := Play{Card: id}
+	if err := g.checkPlay(p, &pl, true, nil); err != nil {
 		return err
 	}
-	g.apply(r, p, Play{Card: id}, true)
+	g.apply(r, p, &pl, true)
 	return nil
 }
 
@@ -362,7 +386,7 @@ func (s *State) holds(pile []int, n Name) bool {
 // cardsUsed lists the cards play pl takes out of the player's hand or
 // pool, or names: the card itself, Leadership's cards passed, Campaign's
 // subplot.
-func cardsUsed(pl Play) []int {
+func cardsUsed(pl *Play) []int {
 	switch {
 	case pl.N == 1:
 		return []int{pl.Card, pl.Cards[0]}
@@ -374,10 +398,10 @@ func cardsUsed(pl Play) []int {
 
 // checkUsedOnce refuses play pl if it uses a card an earlier play of the
 // same declaration plays, passes or names.
-func checkUsedOnce(earlier []Play, pl Play) error {
-	for _, o := range earlier {
+func checkUsedOnce(earlier []Play, pl *Play) error {
+	for k := range earlier {
 		for _, a := range cardsUsed(pl) {
-			if slices.Contains(cardsUsed(o), a) {
+			if slices.Contains(cardsUsed(&earlier[k]), a) {
 				return fmt.Errorf("card %d is used by two plays of one declaration (played, passed by Leadership or named by Campaign)", a)
 			}
 		}
@@ -448,7 +472,7 @@ const Self Aim = 0
 func OnHero(i int) Aim { return Aim(i + 1) }
 
 // target is the hero index play pl of player p affects.
-func (g *game) target(p int, pl Play) int {
+func (g *game) target(p int, pl *Play) int {
 	if pl.Target == Self {
 		return p
 	}
@@ -457,7 +481,7 @@ func (g *game) target(p int, pl Play) int {
 
 // checkPlay validates one play by player p from the pool (fromPool) or
 // hand; extra lists hand cards being moved to the pool at the same time.
-func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
+func (g *game) checkPlay(p int, pl *Play, fromPool bool, extra []int) error {
 	s := g.State
 	if pl.Card < 0 || pl.Card >= len(s.Deck.Cards) {
 		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(s.Deck.Cards)-1)
@@ -478,7 +502,7 @@ func (g *game) checkPlay(p int, pl Play, fromPool bool, extra []int) error {
 // checkFields refuses a field of pl that card n does not read (see
 // Play): one declaration type serves every card, so a field set where
 // the card would ignore it is a mistake to report, not to pass over.
-func checkFields(n Name, pl Play) error {
+func checkFields(n Name, pl *Play) error {
 	var field string
 	switch {
 	case pl.Target != Self && !n.Aimed():
@@ -517,7 +541,7 @@ func (g *game) checkHeld(p, id int, fromPool bool, extra []int) error {
 
 // checkCard checks what card n asks of the moment and of play pl by
 // player p (sections 1.1 to 1.3 of the text).
-func (g *game) checkCard(p int, pl Play, n Name, fromPool bool) error {
+func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
 	s := g.State
 	switch n {
 	case Escape, SeizeInitiative, Monologue:
@@ -558,7 +582,7 @@ func (g *game) checkCard(p int, pl Play, n Name, fromPool bool) error {
 // checkLeadership checks Leadership's pass: one or two of player p's
 // other cards (hand or pool) to another player, with the explanation the
 // card requires.
-func (g *game) checkLeadership(p int, pl Play) error {
+func (g *game) checkLeadership(p int, pl *Play) error {
 	if err := g.checkPlayer(pl.ToPlayer); err != nil {
 		return fmt.Errorf("card Leadership: %w", err)
 	}
@@ -585,7 +609,7 @@ func (g *game) checkLeadership(p int, pl Play) error {
 
 // checkCampaign checks Campaign's subplot: one already in play in player
 // p's pool (Cards[0], N = 1), not yet permanent.
-func (g *game) checkCampaign(p int, pl Play) error {
+func (g *game) checkCampaign(p int, pl *Play) error {
 	me := &g.State.Players[p]
 	id := pl.Cards[0]
 	if pl.N != 1 || indexOf(me.Pool, id) < 0 || g.State.Deck.Cards[id].Name.Kind() != Subplot {
@@ -610,7 +634,7 @@ func plainSubplot(n Name) bool {
 // apply carries out a checked play: the card leaves the pile it is played
 // from; a subplot comes into play in the pool, any other card is
 // discarded and takes effect on its target hero or on the game.
-func (g *game) apply(r *dice.Roller, p int, pl Play, fromPool bool) {
+func (g *game) apply(r *dice.Roller, p int, pl *Play, fromPool bool) {
 	s := g.State
 	me := &s.Players[p]
 	pile := &me.Hand
@@ -677,7 +701,7 @@ func (r *Rules) boost(n Name, st *Status) bool {
 // applyToGame carries out a card played by player p that acts on the
 // game rather than waiting on a hero: the encounter's end, the round, the
 // piles, the players' cards, the adventure's awards.
-func (g *game) applyToGame(r *dice.Roller, p int, pl Play, n Name) {
+func (g *game) applyToGame(r *dice.Roller, p int, pl *Play, n Name) {
 	s := g.State
 	me := &s.Players[p]
 	switch n {
@@ -717,7 +741,7 @@ func (g *game) applyToGame(r *dice.Roller, p int, pl Play, n Name) {
 
 // lead passes Leadership's cards from player p's hand or pool to the
 // other player's hand or pool, then refills p's hand.
-func (g *game) lead(r *dice.Roller, p int, pl Play) {
+func (g *game) lead(r *dice.Roller, p int, pl *Play) {
 	me, to := &g.State.Players[p], &g.State.Players[pl.ToPlayer]
 	for k := 0; k < pl.N; k++ {
 		id := pl.Cards[k]

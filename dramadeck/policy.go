@@ -202,7 +202,7 @@ func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
 			if id < 0 || id >= len(st.Deck.Cards) {
 				continue // not a card: the engine refuses such a move
 			}
-			if pl, ok := s.declareCard(st, p, id, len(moved) > 0); ok && checkUsedOnce(buf, pl) == nil {
+			if pl := (Play{Card: id}); s.declareCard(st, p, &pl, len(moved) > 0) && checkUsedOnce(buf, &pl) == nil {
 				buf = append(buf, pl)
 			}
 		}
@@ -210,28 +210,27 @@ func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
 	return buf
 }
 
-// declareCard decides whether to play pool card id this round, and how;
-// critical: a Critical Moment is under way.
-func (s *Style) declareCard(st *State, p, id int, critical bool) (Play, bool) {
-	pl := Play{Card: id}
-	switch n := st.Deck.Cards[id].Name; n {
+// declareCard decides whether to play pool card pl.Card this round, and
+// how, filling in pl; critical: a Critical Moment is under way.
+func (s *Style) declareCard(st *State, p int, pl *Play, critical bool) bool {
+	switch n := st.Deck.Cards[pl.Card].Name; n {
 	case Action, Adrenalin, Willpower, Presence, CoupDeGrace, SecondChance, OpponentFails, Hero,
 		Alertness, Connection, Idea:
 		// Bonuses wait on the hero's Status for the roll they help.
-		return pl, true
+		return true
 	case Drama, Supporter, Glory, MasterPlan, Rally, Monologue, Escape, SeizeInitiative:
 		return s.declareCheck(st, p, pl, n, critical)
 	case Leadership, Campaign, Martyr:
 		return s.declareSubplot(st, p, pl, n, critical)
 	}
-	return pl, false
+	return false
 }
 
 // declareSubplot decides on Leadership (pass the best hand card to the
 // player shortest of cards, then refill), Campaign (make a subplot in
 // play permanent) and Martyr (a badly hurt hero on an outnumbered side
 // buys the victory with his life).
-func (s *Style) declareSubplot(st *State, p int, pl Play, n Name, critical bool) (Play, bool) {
+func (s *Style) declareSubplot(st *State, p int, pl *Play, n Name, critical bool) bool {
 	me := &st.Players[p]
 	switch n {
 	case Leadership:
@@ -248,19 +247,19 @@ func (s *Style) declareSubplot(st *State, p int, pl Play, n Name, critical bool)
 			}
 		}
 		pl.Cards, pl.N, pl.ToPlayer, pl.Why = [2]int{best}, 1, q, "you need it more than I do"
-		return pl, q >= 0 && best >= 0 && !critical
+		return q >= 0 && best >= 0 && !critical
 	case Campaign:
 		for _, id := range me.Pool {
 			if st.Deck.Cards[id].Name.Kind() == Subplot && st.Deck.Cards[id].Name != Martyr && !slices.Contains(me.Permanent, id) {
 				pl.Cards, pl.N = [2]int{id}, 1
-				return pl, true
+				return true
 			}
 		}
 	case Martyr:
 		hero := &st.Heroes[p]
-		return pl, hero.HP*3 < hero.MaxHP && countActive(st.Villains) > countActive(st.Heroes)
+		return hero.HP*3 < hero.MaxHP && countActive(st.Villains) > countActive(st.Heroes)
 	}
-	return pl, false
+	return false
 }
 
 // countActive counts the characters of cs still in the fight.
@@ -276,11 +275,11 @@ func countActive(cs []Character) int {
 
 // declareCheck decides on a card whose play depends on the situation,
 // filling in its play; critical: a Critical Moment is under way.
-func (s *Style) declareCheck(st *State, p int, pl Play, n Name, critical bool) (Play, bool) {
+func (s *Style) declareCheck(st *State, p int, pl *Play, n Name, critical bool) bool {
 	me := &st.Heroes[p]
 	switch n {
 	case Drama:
-		return pl, !s.KeepDrama
+		return !s.KeepDrama
 	case Supporter:
 		t := -1
 		for h := range st.Heroes {
@@ -289,26 +288,26 @@ func (s *Style) declareCheck(st *State, p int, pl Play, n Name, critical bool) (
 			}
 		}
 		pl.Target = OnHero(t)
-		return pl, t >= 0 && !critical
+		return t >= 0 && !critical
 	case Glory:
-		return pl, me.Status.Crit
+		return me.Status.Crit
 	case MasterPlan:
-		return pl, len(st.Discard) > 0
+		return len(st.Discard) > 0
 	case Rally:
 		for q := range st.Players {
 			if len(st.Players[q].Hand) < st.Rules.HandSize {
-				return pl, true
+				return true
 			}
 		}
-		return pl, false
+		return false
 	case Monologue, Escape:
-		return pl, me.HP*3 < me.MaxHP
+		return me.HP*3 < me.MaxHP
 	case SeizeInitiative:
 		good := st.Line.First == Heroes && st.Line.Hero != Setback && st.Line.Hero != Confused && st.Line.Hero != Fatigued
 		pl.Flip = !good
-		return pl, true
+		return true
 	}
-	return pl, false
+	return false
 }
 
 // Haste keeps Haste out of the declarations and plays it as an
@@ -552,10 +551,10 @@ func (s *Style) LastDitch(v *TaskView) bool { return true }
 // weakest is the index of the weakest active character of opp (the first
 // of equals), or -1 if none is active.
 func weakest(opp []Character) int {
-	t := -1
+	t, hp := -1, 0
 	for i := range opp {
-		if opp[i].Active() && (t < 0 || opp[i].HP < opp[t].HP) {
-			t = i
+		if c := &opp[i]; c.Active() && (t < 0 || c.HP < hp) {
+			t, hp = i, c.HP
 		}
 	}
 	return t

@@ -97,64 +97,78 @@ func newRound(cs []Character) {
 
 // closeDeclarations ends the declarations once every player whose hero
 // is in the fight has declared (or the encounter is over), and sets the
-// acting order: the side the line names first, each side by decreasing
-// Speed (equal speeds in index order), twice over for a Flurry side (GM
-// Side, "Effects": all act normally, then all act again).
+// acting order of the characters in the fight: the side the line names
+// first, each side by decreasing Speed (equal speeds in index order),
+// twice over for a Flurry side (GM Side, "Effects": all act normally,
+// then all act again).
 func (g *game) closeDeclarations() {
 	s := g.State
 	if s.Phase != Declaring || g.nextDeclarer() >= 0 {
 		return
 	}
 	s.Phase = Acting
-	s.Queue = s.Queue[:0]
-	for _, side := range [2]Side{s.Line.First, s.Line.First.Other()} {
-		passes := 1
-		if s.Flurry[side] {
-			passes = 2
-		}
-		for range passes {
-			s.Queue = g.appendBySpeed(s.Queue, side)
-		}
-	}
+	s.Queue = g.appendTurns(s.Queue[:0], s.Line.First)
+	s.Queue = g.appendTurns(s.Queue, s.Line.First.Other())
 }
 
-// appendBySpeed appends side's characters in decreasing Speed, equal
-// speeds in index order.
+// appendTurns appends side's turns of the round: its characters by
+// Speed (appendBySpeed), then, for a Flurry side, the same again.
+func (g *game) appendTurns(q []int, side Side) []int {
+	start := len(q)
+	q = g.appendBySpeed(q, side)
+	if g.State.Flurry[side] {
+		q = append(q, q[start:]...)
+	}
+	return q
+}
+
+// appendBySpeed appends side's characters in the fight in decreasing
+// Speed, equal speeds in index order.
 func (g *game) appendBySpeed(q []int, side Side) []int {
-	lo, hi := 0, len(g.State.Heroes)
+	cs, off := g.State.Heroes, 0
 	if side == Villains {
-		lo, hi = hi, hi+len(g.State.Villains)
+		cs, off = g.State.Villains, len(g.State.Heroes)
 	}
 	start := len(q)
-	for ci := lo; ci < hi; ci++ {
-		// Insert ci after every character at least as fast.
+	for i := range cs {
+		if !cs[i].Active() {
+			continue // out of the fight: no action to take
+		}
+		// Insert character off+i after every character at least as fast.
 		k := len(q)
-		q = append(q, ci)
-		for ; k > start && g.char(q[k-1]).Speed < g.char(ci).Speed; k-- {
+		q = append(q, off+i)
+		for ; k > start && cs[q[k-1]-off].Speed < cs[i].Speed; k-- {
 			q[k] = q[k-1]
 		}
-		q[k] = ci
+		q[k] = off + i
 	}
 	return q
 }
 
 // Turn is State.Turn on g.State.
 func (g *game) Turn() int {
+	ci, _ := g.turn()
+	return ci
+}
+
+// turn is Turn, with where the turn comes from: at is -1 for a Haste
+// action owed, else ci's place in the acting order (Queue).
+func (g *game) turn() (ci, at int) {
 	s := g.State
 	if s.Phase != Acting || s.Outcome != Ongoing || s.Monologue {
-		return -1
+		return -1, -1
 	}
 	for p := range s.Heroes {
 		if s.Heroes[p].Status.Extra > 0 && s.Heroes[p].Active() {
-			return p
+			return p, -1
 		}
 	}
-	for _, ci := range s.Queue {
+	for i, ci := range s.Queue {
 		if g.char(ci).Active() {
-			return ci
+			return ci, i
 		}
 	}
-	return -1
+	return -1, -1
 }
 
 // checkTurn reports why character ci may not act now, or nil.
@@ -186,13 +200,21 @@ func (g *game) checkTurn(ci int) error {
 // else its place in the acting order (and the places of those before it,
 // who are out of the fight).
 func (g *game) takeTurn(ci int) {
+	if ci < len(g.State.Heroes) && g.State.Heroes[ci].Status.Extra > 0 {
+		g.spendTurn(ci, -1)
+	} else {
+		g.spendTurn(ci, slices.Index(g.State.Queue, ci))
+	}
+}
+
+// spendTurn spends the turn of ci that turn found at at.
+func (g *game) spendTurn(ci, at int) {
 	s := g.State
-	if ci < len(s.Heroes) && s.Heroes[ci].Status.Extra > 0 {
+	if at < 0 {
 		s.Heroes[ci].Status.Extra--
 		return
 	}
-	i := slices.Index(s.Queue, ci)
-	s.Queue = s.Queue[:copy(s.Queue, s.Queue[i+1:])]
+	s.Queue = s.Queue[:copy(s.Queue, s.Queue[at+1:])]
 }
 
 // EndRound is Engine.EndRound on g.State.
@@ -206,6 +228,13 @@ func (g *game) EndRound() error {
 	case g.Turn() >= 0:
 		return fmt.Errorf("round %d: character %d has yet to act", s.Round, g.Turn())
 	}
+	g.endRound()
+	return nil
+}
+
+// endRound is EndRound once nobody is left to act.
+func (g *game) endRound() {
+	s := g.State
 	if s.Flurry[Heroes] || s.Flurry[Villains] {
 		s.FlurryRounds++
 	}
@@ -217,14 +246,26 @@ func (g *game) EndRound() error {
 	}
 	s.Phase, s.Queue = Between, s.Queue[:0]
 	g.checkOutcome()
-	return nil
 }
 
 // Step is Engine.Step on g.State.
 func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
+	if err := checkPolicies(heroes, gm); err != nil {
+		return err
+	}
+	return g.step(r, heroes, gm)
+}
+
+// checkPolicies refuses a step without its two policies.
+func checkPolicies(heroes, gm Policy) error {
 	if heroes == nil || gm == nil {
 		return errors.New("a step needs a hero policy and a GM policy")
 	}
+	return nil
+}
+
+// step is Step with its policies checked (Play checks them once).
+func (g *game) step(r *dice.Roller, heroes, gm Policy) error {
 	s := g.State
 	switch {
 	case g.Over():
@@ -232,8 +273,12 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 	case !s.Combat:
 		return g.StartCombat(s.Dramatic)
 	}
+	if s.Phase == Declaring {
+		return g.declaringStep(r, heroes)
+	}
 	if p := g.moveOffered(); p >= 0 {
-		// After a hero's action, or with Escape as the encounter begins.
+		// After a hero's action, or with Escape as the encounter begins:
+		// never while the players declare (State.Check).
 		return g.offerMove(p, heroes)
 	}
 	switch {
@@ -242,10 +287,8 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 		return nil
 	case s.Phase == Between:
 		return g.BeginRound(r)
-	case s.Phase == Declaring:
-		return g.declaringStep(r, heroes)
 	}
-	if ci := g.Turn(); ci >= 0 {
+	if ci, at := g.turn(); ci >= 0 {
 		if p, id := g.hasteOffer(ci, heroes); p >= 0 {
 			// A Haste played now is this step; ci's action waits.
 			if err := g.PlayHaste(r, p, id); err != nil {
@@ -258,12 +301,14 @@ func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
 			pol, other = gm, heroes
 		}
 		// Turn named ci: its turn needs no second check (Act's).
-		if err := g.act(r, ci, pol.Choose(g.view(ci)), pol, other); err != nil {
+		if err := g.act(r, ci, at, pol.Choose(g.view(ci)), pol, other); err != nil {
 			return fmt.Errorf("policy %s: %w", pol.Name(), err)
 		}
 		return nil
 	}
-	return g.EndRound()
+	// Acting, and turn found nobody left to act.
+	g.endRound()
+	return nil
 }
 
 // declaringStep is Step while the players declare: the next player's
@@ -319,7 +364,7 @@ func (g *game) nextDeclarer() int {
 		return -1
 	}
 	for p := range s.Players {
-		if s.Heroes[p].Active() && !s.Players[p].Declared {
+		if !s.Players[p].Declared && s.Heroes[p].Active() {
 			return p
 		}
 	}
@@ -344,8 +389,11 @@ func (g *game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
 	if !s.Combat || g.Over() {
 		return errors.New("no encounter in progress (call StartCombat)")
 	}
+	if err := checkPolicies(heroes, gm); err != nil {
+		return err
+	}
 	for {
-		if err := g.Step(r, heroes, gm); err != nil {
+		if err := g.step(r, heroes, gm); err != nil {
 			return err
 		}
 		if s.Phase == Between {
@@ -384,7 +432,12 @@ func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 	if len(move) > 0 {
 		return g.CriticalMoment(r, p, move, plays)
 	}
-	return g.Declare(r, p, plays)
+	// nextDeclarer named p: only his plays need checking.
+	if err := g.checkPlays(p, plays, nil, false); err != nil {
+		return err
+	}
+	g.declare(r, p, plays)
+	return nil
 }
 
 // offerMove asks player p's policy for the card to move from hand to
@@ -392,11 +445,15 @@ func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 func (g *game) offerMove(p int, pol Policy) error {
 	id := pol.Move(g.view(p))
 	if id == -1 {
-		return g.DeclineMove(p)
+		g.State.Players[p].MayMove = false // declined (DeclineMove)
+		return nil
 	}
-	if err := g.MoveToPool(p, id); err != nil {
+	// moveOffered named p: only the card needs checking.
+	i, err := g.checkMoveCard(p, id)
+	if err != nil {
 		return fmt.Errorf("policy %s: %w", pol.Name(), err)
 	}
+	g.moveToPool(p, i, id)
 	return nil
 }
 
@@ -406,8 +463,11 @@ func (g *game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (O
 		return Ongoing, fmt.Errorf("max rounds %d, must be 1..%d", maxRounds, maxCount)
 	}
 	g.State.MaxRounds = maxRounds
+	if err := checkPolicies(heroes, gm); err != nil && !g.Over() {
+		return Ongoing, err
+	}
 	for !g.Over() {
-		if err := g.Step(r, heroes, gm); err != nil {
+		if err := g.step(r, heroes, gm); err != nil {
 			return Ongoing, err
 		}
 	}

@@ -207,10 +207,9 @@ func (rn *Runner) State() *State { return rn.g.State }
 func (rn *Runner) reset() {
 	g := rn.g
 	s := g.State
-	n := len(g.State.Deck.Cards)
-	s.Draw = s.Draw[:n]
-	for i := range s.Draw {
-		s.Draw[i] = i
+	draw := s.Draw[:len(s.Deck.Cards)]
+	for i := range draw {
+		draw[i] = i
 	}
 	s.Discard, s.Stack = s.Discard[:0], s.Stack[:0]
 	for p := range s.Players {
@@ -220,7 +219,7 @@ func (rn *Runner) reset() {
 	copy(s.Heroes, rn.heroes)
 	copy(s.Villains, rn.villains)
 	*s = State{Rules: s.Rules, Deck: s.Deck, Act: 1, Scene: 1, MaxRounds: rn.s.MaxRounds,
-		Draw: s.Draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
+		Draw: draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
 		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0],
 		moveBuf: s.moveBuf, playBuf: s.playBuf}
 }

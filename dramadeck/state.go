@@ -3,7 +3,6 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/internal/named"
@@ -373,8 +372,7 @@ func NewState(rules Rules, deck *Deck, heroes, villains []Character) (*State, er
 
 // Shuffle is Engine.Shuffle on g.State.
 func (g *game) Shuffle(r *dice.Roller) {
-	d := g.State.Draw
-	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	r.ShuffleInts(g.State.Draw)
 }
 
 // Where is State.Where on g.State.
@@ -415,5 +413,5 @@ func indexOf(pile []int, id int) int {
 
 // remove deletes pile[i] keeping order.
 func remove(pile []int, i int) []int {
-	return slices.Delete(pile, i, i+1)
+	return append(pile[:i], pile[i+1:]...)
 }

@@ -303,6 +303,9 @@ func TestRestoredBrokenStatesAreRefused(t *testing.T) {
 		{"rules with six task steps", func(s *State) { s.Rules.TaskSteps = 6 }},
 		{"a queue naming character 99", func(s *State) { s.Phase, s.Queue = Acting, []int{99} }},
 		{"acting out of combat", func(s *State) { s.Combat = false }},
+		{"a move to the pool offered while the players declare (Step would take the declarations first)", func(s *State) {
+			s.Phase, s.Queue, s.Players[0].MayMove = Declaring, nil, true
+		}},
 		{"a task for player 7", func(s *State) { s.Tasks[0].Player = 7 }},
 		{"a task past its steps", func(s *State) { s.Tasks[0].Done = 9 }},
 		{"a card in two places", func(s *State) { s.Discard = append(s.Discard, s.Draw[0]) }},
