@@ -524,12 +524,8 @@ type poolTally struct {
 func (s *State) take(pt *poolTally, picks []Pick) (*Trait, error) {
 	p := picks[pt.n]
 	t := s.traitAt(p)
-	if t == nil {
-		_, err := s.trait(p)
-		return nil, err
-	}
-	if err := s.usable(p, pt.c, t); err != nil {
-		return nil, err
+	if t == nil || !mayRoll(p, pt.c, t) {
+		return nil, s.unusable(p, pt.c)
 	}
 	pt.hasValue = pt.hasValue || (p.Owner == pt.c && t.Kind == Value)
 	if slices.Contains(picks[:pt.n], p) {
@@ -559,10 +555,34 @@ func (s *State) canPay(c, cost int) error {
 	return nil
 }
 
+// mayRoll reports whether character c may roll trait t (named by pick p)
+// in its pool: not gone; c's own traits other than Complications and
+// Trauma; another character's Complications and Trauma; the scene's
+// Aspects. usable says why not.
+func mayRoll(p Pick, c int, t *Trait) bool {
+	switch {
+	case t.Die == dice.Gone:
+		return false
+	case p.Owner == SceneOwner:
+		return true
+	case p.Owner == c:
+		return t.Kind.Own()
+	}
+	return t.Kind == Complication || t.Kind == Trauma
+}
+
+// unusable returns why pick p is not one character c may roll: it names
+// no trait, or usable's reason.
+func (s *State) unusable(p Pick, c int) error {
+	t, err := s.trait(p)
+	if err != nil {
+		return err
+	}
+	return s.usable(p, c, t)
+}
+
 // usable returns an error unless character c may roll trait t (named by
-// pick p) in its pool: not gone; c's own traits other than Complications
-// and Trauma; another character's Complications and Trauma; the scene's
-// Aspects.
+// pick p) in its pool (see mayRoll).
 func (s *State) usable(p Pick, c int, t *Trait) error {
 	switch {
 	case t.Die == dice.Gone:

@@ -165,11 +165,12 @@ func effectOptions(s *State, a *Action, dst []Pick) []Pick {
 	if h.Fixed != dice.Gone || h.To == TroublePool || sd.Char == TroublePool {
 		return dst
 	}
+	ts := s.Characters[sd.Char].Traits
 	for i, p := range sd.Picks {
-		if p.Owner != sd.Char || containsPick(sd.Picks[:i], p) {
+		if p.Owner != sd.Char {
 			continue
 		}
-		if t := &s.Characters[p.Owner].Traits[p.Trait]; t.Kind == Distinction && t.Effect != EffectNone && t.Die != dice.Gone {
+		if t := &ts[p.Trait]; t.Kind == Distinction && t.Effect != EffectNone && t.Die != dice.Gone && !containsPick(sd.Picks[:i], p) {
 			dst = append(dst, p)
 		}
 	}
