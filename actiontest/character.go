@@ -112,11 +112,13 @@ func (c *game) Incapacitated() bool {
 // harmLoad is what the harm held costs: the dice, and whether it stops
 // the character acting unless helped or pushing.
 func (c *game) harmLoad() (penalty int, incapacitated bool) {
-	for _, h := range c.State.Harm {
-		for i, n := range h.Rows {
-			if i < len(c.rules.HarmRows) && n > 0 {
-				penalty += n * c.rules.HarmRows[i].Penalty
-				incapacitated = incapacitated || c.rules.HarmRows[i].Incapacitates
+	rows := c.rules.HarmRows
+	for t := range c.State.Harm {
+		held := c.State.Harm[t].Rows
+		for i := range min(len(held), len(rows)) {
+			if held[i] > 0 {
+				penalty += held[i] * rows[i].Penalty
+				incapacitated = incapacitated || rows[i].Incapacitates
 			}
 		}
 	}

@@ -333,7 +333,8 @@ func harmCount(s *State) int {
 // harmTally is the number of harms a state holds, criticals included, and
 // whether any is a critical injury (which takes the character out).
 func harmTally(s *State) (n int, critical bool) {
-	for _, h := range s.Harm {
+	for t := range s.Harm {
+		h := &s.Harm[t]
 		for _, k := range h.Rows {
 			n += k
 		}

@@ -246,8 +246,9 @@ func (c *game) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed
 // deal's harm. It reports whether the test has dice to roll.
 func (c *game) start(at *Attempt, t *Test, s subject, pool *Pool, must, pushed bool) (roll bool) {
 	dice, rerolled, bought, cons := at.Dice[:0], at.Rerolled[:0], at.Bought[:0], at.Outcome.Consequences[:0]
-	*at = Attempt{Test: *t, Stage: Rolled, Pool: *pool, MustPush: must, ActionPushed: pushed,
-		Dice: dice, Rerolled: rerolled, Bought: bought, Outcome: Outcome{Consequences: cons}}
+	*at = Attempt{}
+	at.Test, at.Stage, at.Pool, at.MustPush, at.ActionPushed = *t, Rolled, *pool, must, pushed
+	at.Dice, at.Rerolled, at.Bought, at.Outcome.Consequences = dice, rerolled, bought, cons
 	at.Test.Position = c.rules.position(t.Position)
 	if t.Flashback {
 		c.State.FlashbacksUsed++
