@@ -69,8 +69,8 @@ func (rl *Rules) checkFields(t *Test) error {
 func (c *game) count(p *Pool, t *Test, s subject, pushed bool) (must bool, err error) {
 	rl := c.rules
 	pen, incap := c.harmLoad()
-	*p = Pool{Action: s.action, Attribute: s.attribute, Equipment: t.Equipment, Bonus: t.Bonus,
-		Help: min(t.Helpers*rl.HelpDice, rl.MaxHelp), Carried: c.State.Bonus, Penalty: pen}
+	p.Action, p.Attribute, p.Equipment, p.Bonus = s.action, s.attribute, t.Equipment, t.Bonus
+	p.Help, p.Carried, p.Penalty, p.Peril = min(t.Helpers*rl.HelpDice, rl.MaxHelp), c.State.Bonus, pen, 0
 	if t.Peril {
 		p.Peril = rl.PerilDice
 	}
