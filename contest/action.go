@@ -482,8 +482,8 @@ func (s *State) cost(c int, picks []Pick) (int, error) {
 		return 0, fmt.Errorf("contest: a pool of %d picks: at most %d", len(picks), maxPicks)
 	}
 	pt := poolTally{c: c}
-	for range picks {
-		if _, err := s.take(&pt, picks); err != nil {
+	for i, p := range picks {
+		if _, err := s.take(&pt, p, slices.Contains(picks[:i], p)); err != nil {
 			return 0, err
 		}
 	}
@@ -496,8 +496,8 @@ func (s *State) price(c int, picks []Pick, dst []dice.Die) (int, []dice.Die, err
 		return 0, dst, fmt.Errorf("contest: a pool of %d picks: at most %d", len(picks), maxPicks)
 	}
 	pt := poolTally{c: c}
-	for range picks {
-		t, err := s.take(&pt, picks)
+	for i, p := range picks {
+		t, err := s.take(&pt, p, slices.Contains(picks[:i], p))
 		if err != nil {
 			return 0, dst, err
 		}
@@ -519,16 +519,15 @@ type poolTally struct {
 	hasValue bool // whether one of them is one of c's Values
 }
 
-// take checks picks[pt.n], the next pick of the pool, and returns the
-// trait it names.
-func (s *State) take(pt *poolTally, picks []Pick) (*Trait, error) {
-	p := picks[pt.n]
+// take checks p, the next pick of the pool (a repeat of one taken before
+// it if repeat), and returns the trait it names.
+func (s *State) take(pt *poolTally, p Pick, repeat bool) (*Trait, error) {
 	t := s.traitAt(p)
 	if t == nil || !mayRoll(p, pt.c, t) {
 		return nil, s.unusable(p, pt.c)
 	}
 	pt.hasValue = pt.hasValue || (p.Owner == pt.c && t.Kind == Value)
-	if slices.Contains(picks[:pt.n], p) {
+	if repeat {
 		pt.reused++
 	}
 	pt.n++
