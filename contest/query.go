@@ -264,14 +264,14 @@ type largestSizes struct {
 // add takes in sizes ds.
 func (l *largestSizes) add(ds ...dice.Die) {
 	for _, d := range ds {
+		// x goes in above every kept size smaller than it, the smallest
+		// kept size moving down a place (out, from the last place).
 		x := int(d)
-		if l.keep == 0 || x <= l.top[l.keep-1] {
-			continue // the sizes kept, largest first, are all as large
-		}
-		for i := range l.keep {
-			if x > l.top[i] {
-				l.top[i], x = x, l.top[i]
+		for i := l.keep - 1; i >= 0 && x > l.top[i]; i-- {
+			if i+1 < l.keep {
+				l.top[i+1] = l.top[i]
 			}
+			l.top[i] = x
 		}
 	}
 }
