@@ -534,24 +534,37 @@ func (s *State) take(pt *poolTally, p Pick, repeat bool) (*Trait, error) {
 	return t, nil
 }
 
-// tallied returns what the picks taken cost, or why they are not a pool.
+// tallied returns what the picks taken cost, or why they are not a pool
+// (an empty one holds no Value either).
 func (s *State) tallied(pt *poolTally) (int, error) {
-	if pt.n == 0 {
-		return 0, fmt.Errorf("%w: the pool is empty", ErrNoValue)
-	}
 	if !pt.hasValue {
-		return 0, fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[pt.c].Name)
+		return 0, s.noValue(pt)
 	}
 	distinct := pt.n - pt.reused
 	return pt.reused*s.Rules.ReuseCost + max(0, distinct-s.Rules.FreeTraits)*s.Rules.ExtraDieCost, nil
 }
 
+// noValue says why the picks taken, holding none of the character's
+// Values, are not a pool.
+func (s *State) noValue(pt *poolTally) error {
+	if pt.n == 0 {
+		return fmt.Errorf("%w: the pool is empty", ErrNoValue)
+	}
+	return fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[pt.c].Name)
+}
+
 // canPay returns an error unless character c holds cost Plot Points.
 func (s *State) canPay(c, cost int) error {
-	if ch := &s.Characters[c]; cost > ch.PlotPoints {
-		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
+	if cost > s.Characters[c].PlotPoints {
+		return s.cannotPay(c, cost)
 	}
 	return nil
+}
+
+// cannotPay says why character c cannot pay cost Plot Points.
+func (s *State) cannotPay(c, cost int) error {
+	ch := &s.Characters[c]
+	return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
 }
 
 // mayRoll reports whether character c may roll trait t (named by pick p)
