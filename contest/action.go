@@ -482,8 +482,8 @@ func (s *State) cost(c int, picks []Pick) (int, error) {
 		return 0, fmt.Errorf("contest: a pool of %d picks: at most %d", len(picks), maxPicks)
 	}
 	pt := poolTally{c: c}
-	for range picks {
-		if _, err := s.take(&pt, picks); err != nil {
+	for i, p := range picks {
+		if _, err := s.take(&pt, p, slices.Contains(picks[:i], p)); err != nil {
 			return 0, err
 		}
 	}
@@ -496,8 +496,8 @@ func (s *State) price(c int, picks []Pick, dst []dice.Die) (int, []dice.Die, err
 		return 0, dst, fmt.Errorf("contest: a pool of %d picks: at most %d", len(picks), maxPicks)
 	}
 	pt := poolTally{c: c}
-	for range picks {
-		t, err := s.take(&pt, picks)
+	for i, p := range picks {
+		t, err := s.take(&pt, p, slices.Contains(picks[:i], p))
 		if err != nil {
 			return 0, dst, err
 		}
@@ -519,40 +519,52 @@ type poolTally struct {
 	hasValue bool // whether one of them is one of c's Values
 }
 
-// take checks picks[pt.n], the next pick of the pool, and returns the
-// trait it names.
-func (s *State) take(pt *poolTally, picks []Pick) (*Trait, error) {
-	p := picks[pt.n]
+// take checks p, the next pick of the pool (a repeat of one taken before
+// it if repeat), and returns the trait it names.
+func (s *State) take(pt *poolTally, p Pick, repeat bool) (*Trait, error) {
 	t := s.traitAt(p)
 	if t == nil || !mayRoll(p, pt.c, t) {
 		return nil, s.unusable(p, pt.c)
 	}
 	pt.hasValue = pt.hasValue || (p.Owner == pt.c && t.Kind == Value)
-	if slices.Contains(picks[:pt.n], p) {
+	if repeat {
 		pt.reused++
 	}
 	pt.n++
 	return t, nil
 }
 
-// tallied returns what the picks taken cost, or why they are not a pool.
+// tallied returns what the picks taken cost, or why they are not a pool
+// (an empty one holds no Value either).
 func (s *State) tallied(pt *poolTally) (int, error) {
-	if pt.n == 0 {
-		return 0, fmt.Errorf("%w: the pool is empty", ErrNoValue)
-	}
 	if !pt.hasValue {
-		return 0, fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[pt.c].Name)
+		return 0, s.noValue(pt)
 	}
 	distinct := pt.n - pt.reused
 	return pt.reused*s.Rules.ReuseCost + max(0, distinct-s.Rules.FreeTraits)*s.Rules.ExtraDieCost, nil
 }
 
+// noValue says why the picks taken, holding none of the character's
+// Values, are not a pool.
+func (s *State) noValue(pt *poolTally) error {
+	if pt.n == 0 {
+		return fmt.Errorf("%w: the pool is empty", ErrNoValue)
+	}
+	return fmt.Errorf("%w (%s's pool has none)", ErrNoValue, s.Characters[pt.c].Name)
+}
+
 // canPay returns an error unless character c holds cost Plot Points.
 func (s *State) canPay(c, cost int) error {
-	if ch := &s.Characters[c]; cost > ch.PlotPoints {
-		return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
+	if cost > s.Characters[c].PlotPoints {
+		return s.cannotPay(c, cost)
 	}
 	return nil
+}
+
+// cannotPay says why character c cannot pay cost Plot Points.
+func (s *State) cannotPay(c, cost int) error {
+	ch := &s.Characters[c]
+	return fmt.Errorf("%w: this pool costs %d and %s has %d", ErrPlotPoints, cost, ch.Name, ch.PlotPoints)
 }
 
 // mayRoll reports whether character c may roll trait t (named by pick p)

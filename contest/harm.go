@@ -130,16 +130,17 @@ func (e *Engine) ratePool(s *State, r *dice.Roller, sd *Side, use []Pick) dice.D
 		comp = append(comp, sd.Dice...)
 	}
 	for _, p := range use {
-		comp = s.Characters[p.Owner].Traits[p.Trait].Effect.apply(comp, s.Characters[p.Owner].Traits[p.Trait].Die)
+		t := &s.Characters[p.Owner].Traits[p.Trait]
+		comp = t.Effect.apply(comp, t.Die)
 	}
 	s.buf.comp = comp
 	if len(comp) == 0 {
 		return s.Rules.EmptyComplication
 	}
 	s.buf.faces = r.RollDice(comp, s.buf.faces)
-	best, size := 0, dice.Gone
+	best, size, larger := 0, dice.Gone, s.Rules.RateTiesLarger
 	for i, f := range s.buf.faces {
-		if f > best || (f == best && (comp[i] > size) == s.Rules.RateTiesLarger) {
+		if f > best || (f == best && (comp[i] > size) == larger) {
 			best, size = f, comp[i]
 		}
 	}

@@ -224,7 +224,7 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		return nil
 	}
 	if sd.Char == TroublePool {
-		e.roll(s, r, nil, nil, 0)
+		e.roll(s, r, nil, nil, nil, 0)
 		return nil
 	}
 	// The side rolls its planned pool with the extras its policy buys,
@@ -237,8 +237,7 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 	if n == 0 && pl.err != nil {
 		return fmt.Errorf("policy %s rolling: %w", p.Name(), pl.err)
 	}
-	k := len(sd.Base) + n
-	e.roll(s, r, pl.picks[:k], pl.dice[:k], pl.costs[n])
+	e.roll(s, r, sd.Base, sd.Extra[:n], pl.dice[:len(sd.Base)+n], pl.costs[n])
 	return nil
 }
 

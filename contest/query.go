@@ -3,6 +3,7 @@ package contest
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -89,12 +90,11 @@ func (e *Engine) affordableExtras(s *State, sd *Side) int {
 	return len(s.planPool(sd).costs) - 1
 }
 
-// pricedPool is a side's planned pool priced for its coming roll in one walk
-// over its picks (State.planPool): the view of the side to act is read
-// from it, and Play's turn rolls from it.
+// pricedPool is a side's planned pool (Base, then Extra) priced for its
+// coming roll in one walk over its picks (State.planPool): the view of the
+// side to act is read from it, and Play's turn rolls from it.
 type pricedPool struct {
-	picks []Pick     // Base, then Extra
-	dice  []dice.Die // the ratings of picks, up to the first it may not roll
+	dice []dice.Die // the ratings of the picks, up to the first it may not roll
 	// costs[n] is what Base and the first n extras cost, for n from 0 to
 	// the extras the side may roll and pay for (Affordable).
 	costs []int
@@ -106,16 +106,16 @@ type pricedPool struct {
 // pool is one the character may roll and pay for.
 func (s *State) planPool(sd *Side) *pricedPool {
 	pl := &s.buf.plan
-	pl.picks = append(append(pl.picks[:0], sd.Base...), sd.Extra...)
 	pl.dice, pl.costs, pl.err = pl.dice[:0], pl.costs[:0], nil
 	pp := s.Characters[sd.Char].PlotPoints
 	pt := poolTally{c: sd.Char}
 	if len(sd.Base) > maxPicks {
 		pl.err = fmt.Errorf("contest: a pool of %d picks: at most %d", len(sd.Base), maxPicks)
 	}
-	for pl.err == nil && pt.n < len(sd.Base) {
+	for i := 0; pl.err == nil && i < len(sd.Base); i++ {
+		p := sd.Base[i]
 		var t *Trait
-		if t, pl.err = s.take(&pt, pl.picks); pl.err == nil {
+		if t, pl.err = s.take(&pt, p, slices.Contains(sd.Base[:i], p)); pl.err == nil {
 			pl.dice = append(pl.dice, t.Die)
 		}
 	}
@@ -129,8 +129,8 @@ func (s *State) planPool(sd *Side) *pricedPool {
 		err = s.canPay(sd.Char, cost)
 	}
 	pl.costs, pl.err = append(pl.costs, cost), err
-	for pt.n < len(pl.picks) && pt.n < maxPicks {
-		t, err := s.take(&pt, pl.picks)
+	for j, p := range sd.Extra[:min(len(sd.Extra), maxPicks-len(sd.Base))] {
+		t, err := s.take(&pt, p, slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:j], p))
 		if err != nil {
 			break
 		}
@@ -264,14 +264,14 @@ type largestSizes struct {
 // add takes in sizes ds.
 func (l *largestSizes) add(ds ...dice.Die) {
 	for _, d := range ds {
+		// x goes in above every kept size smaller than it, the smallest
+		// kept size moving down a place (out, from the last place).
 		x := int(d)
-		if l.keep == 0 || x <= l.top[l.keep-1] {
-			continue // the sizes kept, largest first, are all as large
-		}
-		for i := range l.keep {
-			if x > l.top[i] {
-				l.top[i], x = x, l.top[i]
+		for i := l.keep - 1; i >= 0 && x > l.top[i]; i-- {
+			if i+1 < l.keep {
+				l.top[i+1] = l.top[i]
 			}
+			l.top[i] = x
 		}
 	}
 }

@@ -17,7 +17,7 @@ func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
 	}
 	c := a.Sides[a.Turn].Char
 	if c == TroublePool {
-		e.roll(s, r, nil, nil, 0)
+		e.roll(s, r, nil, nil, nil, 0)
 		return nil
 	}
 	cost, ds, err := s.price(c, picks, s.buf.pool[:0])
@@ -28,13 +28,14 @@ func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
 	if err != nil {
 		return err
 	}
-	e.roll(s, r, picks, ds, cost)
+	e.roll(s, r, picks, nil, ds, cost)
 	return nil
 }
 
-// roll is Roll once its picks are checked: ds are the dice they roll and
-// cost what they cost (the Trouble Pool rolls its own dice).
-func (e *Engine) roll(s *State, r *dice.Roller, picks []Pick, ds []dice.Die, cost int) {
+// roll is Roll once its picks (picks, then more) are checked: ds are the
+// dice they roll and cost what they cost (the Trouble Pool rolls its own
+// dice).
+func (e *Engine) roll(s *State, r *dice.Roller, picks, more []Pick, ds []dice.Die, cost int) {
 	a := s.Action
 	t := a.Turn
 	sd := &a.Sides[t]
@@ -42,7 +43,7 @@ func (e *Engine) roll(s *State, r *dice.Roller, picks []Pick, ds []dice.Die, cos
 		sd.Picks, sd.Dice = sd.Picks[:0], append(sd.Dice[:0], s.Trouble...)
 	} else {
 		e.spend(s, t, sd.Char, cost)
-		sd.Picks = append(sd.Picks[:0], picks...)
+		sd.Picks = append(append(sd.Picks[:0], picks...), more...)
 		sd.Dice = append(append(sd.Dice[:0], ds...), sd.Gang...)
 	}
 	sd.Faces = r.RollDice(sd.Dice, sd.Faces)

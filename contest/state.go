@@ -272,10 +272,11 @@ func (s *State) reset(start *State) {
 		c, sc := &s.Characters[i], &start.Characters[i]
 		// Play adds Complications and Trauma after the traits a character
 		// starts with, and changes only the ratings of those.
-		c.Traits = c.Traits[:len(sc.Traits)]
-		for k := range c.Traits {
-			c.Traits[k].Die, c.Traits[k].Original = sc.Traits[k].Die, sc.Traits[k].Original
+		ts, st := c.Traits[:len(sc.Traits)], sc.Traits
+		for k := range st {
+			ts[k].Die, ts[k].Original = st[k].Die, st[k].Original
 		}
+		c.Traits = ts
 		c.PlotPoints, c.Reflection = sc.PlotPoints, sc.Reflection
 		c.KnockedOut, c.OutOfStory = sc.KnockedOut, sc.OutOfStory
 	}
