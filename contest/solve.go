@@ -1,6 +1,7 @@
 package contest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -296,7 +297,7 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			lines[k] = l
 			order = append(order, k)
 		}
-		best, next, lo := o.rank(d)
+		best, next, lo := d.Rank(o.aim)
 		l.lo, l.hi = min(l.lo, int(st.stakes)), max(l.hi, int(st.stakes))
 		l.reach += d.Visits
 		l.gain = max(l.gain, math.Abs(d.Options[best].Value-lo))
@@ -304,7 +305,7 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			l.regret, l.next, l.nextV, l.bestV = r, d.Options[next].Name, d.Options[next].Value, d.Options[best].Value
 		}
 	}
-	slices.SortStableFunc(order, func(a, b situation) int { return -cmpFloat(lines[a].regret, lines[b].regret) })
+	slices.SortStableFunc(order, func(a, b situation) int { return cmp.Compare(lines[b].regret, lines[a].regret) })
 	var out []markov.Advice
 	for _, k := range order[:min(len(order), maxAdvice)] {
 		l := lines[k]
@@ -313,22 +314,6 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			Gain: l.gain, Reach: l.reach})
 	}
 	return out, nil
-}
-
-// rank returns decision d's chosen option, the next best option and the
-// worst option's value, for the plan's aim.
-func (o *Optimal) rank(d markov.Decision[xstate]) (best, next int, worst float64) {
-	best = slices.IndexFunc(d.Options, func(x markov.Option) bool { return x.Name == d.Choice })
-	next, worst = -1, d.Options[best].Value
-	for k, x := range d.Options {
-		if o.aim.Prefers(worst, x.Value) {
-			worst = x.Value
-		}
-		if k != best && (next < 0 || o.aim.Prefers(x.Value, d.Options[next].Value)) {
-			next = k
-		}
-	}
-	return best, next, worst
 }
 
 // describe says what the deciding side sees in situation k.
@@ -361,16 +346,6 @@ func (k situation) describe(l *adviceLine) string {
 		b.WriteString(", an aid waiting")
 	}
 	return b.String()
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Policy returns a Policy that plays the solved side as the plan says

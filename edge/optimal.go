@@ -748,7 +748,7 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			lines[k] = l
 			order = append(order, k)
 		}
-		best, next, worst := o.rank(d)
+		best, next, worst := d.Rank(o.aim)
 		l.reach += d.Visits
 		l.chosen[d.Choice] += d.Visits
 		l.gain = max(l.gain, math.Abs(d.Options[best].Value-worst))
@@ -765,22 +765,6 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			Gain: l.gain, Reach: l.reach})
 	}
 	return out, nil
-}
-
-// rank returns decision d's chosen option, the next best option and the
-// worst option's value, for the plan's aim.
-func (o *Optimal) rank(d markov.Decision[string]) (best, next int, worst float64) {
-	best = slices.IndexFunc(d.Options, func(x markov.Option) bool { return x.Name == d.Choice })
-	next, worst = -1, d.Options[best].Value
-	for k, x := range d.Options {
-		if o.aim.Prefers(worst, x.Value) {
-			worst = x.Value
-		}
-		if k != best && (next < 0 || o.aim.Prefers(x.Value, d.Options[next].Value)) {
-			next = k
-		}
-	}
-	return best, next, worst
 }
 
 // describe says what the deciding party sees in situation k.

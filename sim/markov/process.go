@@ -437,6 +437,23 @@ type Decision[S comparable] struct {
 	Stake float64
 }
 
+// Rank returns, for aim, the index of d's chosen option, of the best
+// option besides it (-1 when there is none), and the worst option's
+// value: what a line of advice sets beside the choice.
+func (d Decision[S]) Rank(aim Aim) (chosen, next int, worst float64) {
+	chosen = slices.IndexFunc(d.Options, func(x Option) bool { return x.Name == d.Choice })
+	next, worst = -1, d.Options[chosen].Value
+	for k, x := range d.Options {
+		if aim.Prefers(worst, x.Value) {
+			worst = x.Value
+		}
+		if k != chosen && (next < 0 || aim.Prefers(x.Value, d.Options[next].Value)) {
+			next = k
+		}
+	}
+	return chosen, next, worst
+}
+
 // VisitTolerance is where Decisions stops following play: less than this
 // much probability is still unended.
 const VisitTolerance = 1e-12
