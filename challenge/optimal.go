@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/stakesrpg/stakes/internal/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -89,10 +88,13 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 		return nil, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
 	}
 	m := &optimalModel{s: s, policies: policies}
-	if m.side, err = s.sideNamed(goal.Side); err != nil {
-		return nil, err
+	names := make([]string, len(s.Sides))
+	for i, sd := range s.Sides {
+		names[i] = sd.Name
 	}
-	if m.goal, err = s.goalOf(goal, m.side); err != nil {
+	if m.side, m.goal, err = goal.Resolve("challenge", names, s.Categories(), func(i int) []string {
+		return []string{names[i] + "_outright", names[i] + "_given"}
+	}); err != nil {
 		return nil, err
 	}
 	cats := s.Categories()
@@ -131,44 +133,6 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 		return nil, err
 	}
 	return m, nil
-}
-
-// sideNamed returns the index of the side named name ("" is the first).
-func (s Scenario) sideNamed(name string) (int, error) {
-	if name == "" {
-		return 0, nil
-	}
-	names := make([]string, len(s.Sides))
-	for i, sd := range s.Sides {
-		if sd.Name == name {
-			return i, nil
-		}
-		names[i] = sd.Name
-	}
-	return 0, fmt.Errorf("challenge: goal side %q: allowed %s", name, named.Allowed(names))
-}
-
-// goalOf checks goal's outcomes against the scenario's categories, and
-// fills in the deciding side's wins when it names none.
-func (s Scenario) goalOf(goal markov.Goal, side int) (markov.Goal, error) {
-	cats := s.Categories()
-	out := markov.Goal{Side: s.Sides[side].Name}
-	if len(goal.Outcomes) == 0 {
-		name := s.Sides[side].Name
-		out.Outcomes = []string{name + "_outright", name + "_given"}
-		return out, nil
-	}
-	for _, o := range goal.Outcomes {
-		found := false
-		for _, c := range cats {
-			found = found || c == o
-		}
-		if !found {
-			return markov.Goal{}, fmt.Errorf("challenge: goal outcome %q: allowed %s", o, named.Allowed(cats))
-		}
-	}
-	out.Outcomes = append([]string(nil), goal.Outcomes...)
-	return out, nil
 }
 
 // crossing says why side i of a two-sided conflict might cross a name off

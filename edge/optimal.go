@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -112,16 +111,19 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 		return nil, err
 	}
 	m := &optimalModel{s: s, x: x, decls: map[string][][]Use{}, answers: map[string][]Use{}}
-	if m.side, err = s.partyNamed(goal.Side); err != nil {
+	names := make([]string, len(s.Parties))
+	for i, p := range s.Parties {
+		names[i] = p.Name
+	}
+	cats := s.Categories()
+	if m.side, m.goal, err = goal.Resolve("edge", names, cats, func(i int) []string {
+		return []string{cats[i], cats[len(names)+i]} // its wins, outright and partial
+	}); err != nil {
 		return nil, err
 	}
 	if x.in.parties[m.side].passive {
 		return nil, fmt.Errorf("%w: %s is passive and makes no choices", markov.ErrNoExact, x.in.pname(m.side))
 	}
-	if m.goal, err = s.goalOf(goal, m.side); err != nil {
-		return nil, err
-	}
-	cats := s.Categories()
 	m.in = make([]bool, len(cats))
 	for _, o := range m.goal.Outcomes {
 		m.in[slices.Index(cats, o)] = true
@@ -141,40 +143,6 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 		return nil, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
 	}
 	return m, nil
-}
-
-// partyNamed returns the index of the party named name ("" is the first).
-func (s Scenario) partyNamed(name string) (int, error) {
-	if name == "" {
-		return 0, nil
-	}
-	names := make([]string, len(s.Parties))
-	for i, p := range s.Parties {
-		if p.Name == name {
-			return i, nil
-		}
-		names[i] = p.Name
-	}
-	return 0, fmt.Errorf("edge: goal side %q: allowed %s", name, named.Allowed(names))
-}
-
-// goalOf checks goal's outcomes against the scenario's categories, and
-// fills in the deciding party's wins, outright and partial, when it names
-// none.
-func (s Scenario) goalOf(goal markov.Goal, side int) (markov.Goal, error) {
-	cats := s.Categories()
-	out := markov.Goal{Side: s.Parties[side].Name}
-	if len(goal.Outcomes) == 0 {
-		out.Outcomes = []string{cats[side], cats[len(s.Parties)+side]}
-		return out, nil
-	}
-	for _, o := range goal.Outcomes {
-		if !slices.Contains(cats, o) {
-			return markov.Goal{}, fmt.Errorf("edge: goal outcome %q: allowed %s", o, named.Allowed(cats))
-		}
-	}
-	out.Outcomes = slices.Clone(goal.Outcomes)
-	return out, nil
 }
 
 // exacter returns the exact model of s, checked to fit it: two parties,

@@ -269,3 +269,25 @@ func TestPlanChoosesTheBestOptionWhenIterationStopsShort(t *testing.T) {
 		t.Errorf("worst play: %q with value %v; want linger, 0.5", name, worst.Start())
 	}
 }
+
+func TestGoalResolve(t *testing.T) {
+	sides, cats := []string{"ann", "bea"}, []string{"ann_wins", "bea_wins", "draw"}
+	wins := func(i int) []string { return []string{cats[i]} }
+	if i, g, err := (Goal{}).Resolve("m", sides, cats, wins); err != nil || i != 0 || g.Side != "ann" || len(g.Outcomes) != 1 || g.Outcomes[0] != "ann_wins" {
+		t.Errorf("default goal: %d %+v %v", i, g, err)
+	}
+	if i, g, err := (Goal{Side: "bea", Outcomes: []string{"draw"}}).Resolve("m", sides, cats, wins); err != nil || i != 1 || g.Outcomes[0] != "draw" {
+		t.Errorf("bea plays for a draw: %d %+v %v", i, g, err)
+	}
+	for _, c := range []struct {
+		g    Goal
+		want string
+	}{
+		{Goal{Side: "cid"}, `m: goal side "cid": allowed "ann", "bea"`},
+		{Goal{Outcomes: []string{"won"}}, `m: goal outcome "won": allowed "ann_wins", "bea_wins", "draw"`},
+	} {
+		if _, _, err := c.g.Resolve("m", sides, cats, wins); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %q", c.g, err, c.want)
+		}
+	}
+}

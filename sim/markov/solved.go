@@ -3,6 +3,9 @@ package markov
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/stakesrpg/stakes/internal/named"
 )
 
 // Goal is what the deciding side of a scenario plays for: to end in one of
@@ -15,6 +18,31 @@ type Goal struct {
 	// names them); "" is the mechanic's default. Every other side plays the
 	// scenario's own policies.
 	Side string `json:"side,omitempty"`
+}
+
+// Resolve checks g against a scenario whose sides that may decide are
+// named sides and whose outcome categories are categories: Side names one
+// of sides ("" is the first) and each outcome a category. It returns the
+// deciding side's index and the goal filled in: Side by name, and the
+// outcomes wins(side) gives when g names none. Errors begin with mechanic
+// and list what is allowed.
+func (g Goal) Resolve(mechanic string, sides, categories []string, wins func(side int) []string) (int, Goal, error) {
+	side := 0
+	if g.Side != "" {
+		if side = slices.Index(sides, g.Side); side < 0 {
+			return 0, Goal{}, fmt.Errorf("%s: goal side %q: allowed %s", mechanic, g.Side, named.Allowed(sides))
+		}
+	}
+	out := Goal{Side: sides[side], Outcomes: slices.Clone(g.Outcomes)}
+	if len(out.Outcomes) == 0 {
+		out.Outcomes = wins(side)
+	}
+	for _, o := range out.Outcomes {
+		if !slices.Contains(categories, o) {
+			return 0, Goal{}, fmt.Errorf("%s: goal outcome %q: allowed %s", mechanic, o, named.Allowed(categories))
+		}
+	}
+	return side, out, nil
 }
 
 // Solved is how much decisions matter in one scenario: the goal's value
