@@ -563,10 +563,8 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if len(goal.Outcomes) == 0 {
 		goal.Outcomes = defaultGoal
 	}
-	out := markov.Solved{Goal: goal, Side: side, Method: "exact", States: best.States, Choices: best.Choices,
-		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
-		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer}}
-	out.Gap = out.Best.Value - out.Worst.Value
+	out := markov.ExactSolved(goal, side, best.States, best.Choices,
+		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
 	for _, name := range PolicyNames() {
 		ps := s
 		ps.Policy = name
@@ -574,13 +572,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		if err != nil {
 			return markov.Solved{}, fmt.Errorf("policy %s: %w", name, err)
 		}
-		v := 0.0
-		for c, p := range a.P {
-			if in[c] {
-				v += p
-			}
-		}
-		out.Policies = append(out.Policies, markov.PolicyValue{Name: name, Value: v, Answer: a})
+		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
 	if out.Advice, err = best.advice(ctx); err != nil {
 		return markov.Solved{}, err

@@ -275,12 +275,8 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	out := markov.Solved{
-		Goal: m.goal, Side: best.Side, Method: "exact", States: best.States, Choices: best.Choices,
-		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
-		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer},
-		Gap:   best.Value - worst.Value,
-	}
+	out := markov.ExactSolved(m.goal, best.Side, best.States, best.Choices,
+		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
 	c, _, err := s.build()
 	if err != nil {
 		return markov.Solved{}, err
@@ -296,14 +292,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		if err != nil {
 			return markov.Solved{}, err
 		}
-		ans := duelAnswer(d)
-		v := 0.0
-		for e := range numEndings {
-			if m.in[e] {
-				v += ans.P[e]
-			}
-		}
-		out.Policies = append(out.Policies, markov.PolicyValue{Name: KindStance + "/" + name, Value: v, Answer: ans})
+		out.Policies = append(out.Policies, markov.ValueOf(KindStance+"/"+name, duelAnswer(d), m.in[:]))
 	}
 	if out.Advice, err = best.advice(ctx, s); err != nil {
 		return markov.Solved{}, err

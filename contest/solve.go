@@ -227,13 +227,14 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		return markov.Solved{}, err
 	}
 	wins, _ := s.goalCategories(goal.Outcomes, best.Side)
-	out := markov.Solved{Goal: markov.Goal{Side: best.Side}, Side: best.Side, Method: "exact",
-		States: best.States, Choices: best.Choices,
-		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
-		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer}}
+	in := make([]bool, len(s.Categories()))
+	g := markov.Goal{Side: best.Side}
 	for _, k := range wins {
-		out.Goal.Outcomes = append(out.Goal.Outcomes, s.Categories()[k])
+		in[k] = true
+		g.Outcomes = append(g.Outcomes, s.Categories()[k])
 	}
+	out := markov.ExactSolved(g, best.Side, best.States, best.Choices,
+		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
 	for _, name := range PolicyNames() {
 		alt := s
 		alt.Cast = slices.Clone(s.Cast)
@@ -242,13 +243,8 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		if err != nil {
 			return markov.Solved{}, fmt.Errorf("contest: policy %s in %s's place: %w", name, best.Side, err)
 		}
-		v := 0.0
-		for _, k := range wins {
-			v += a.P[k]
-		}
-		out.Policies = append(out.Policies, markov.PolicyValue{Name: name, Value: v, Answer: a})
+		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
-	out.Gap = out.Best.Value - out.Worst.Value
 	out.Advice, err = best.advice(ctx)
 	return out, err
 }

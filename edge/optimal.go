@@ -623,12 +623,8 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	out := markov.Solved{
-		Goal: m.goal, Side: best.Side, Method: "exact", States: best.States, Choices: best.Choices,
-		Best:  markov.PolicyValue{Name: "optimal", Value: best.Value, Answer: best.Answer},
-		Worst: markov.PolicyValue{Name: "worst", Value: worst.Value, Answer: worst.Answer},
-		Gap:   best.Value - worst.Value,
-	}
+	out := markov.ExactSolved(m.goal, best.Side, best.States, best.Choices,
+		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
 	for _, name := range PolicyNames() {
 		alt := s.clone()
 		alt.Parties[m.side].Policy = name
@@ -636,13 +632,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		if err != nil {
 			return markov.Solved{}, fmt.Errorf("edge: policy %s in %s's place: %w", name, best.Side, err)
 		}
-		v := 0.0
-		for k, in := range m.in {
-			if in {
-				v += a.P[k]
-			}
-		}
-		out.Policies = append(out.Policies, markov.PolicyValue{Name: name, Value: v, Answer: a})
+		out.Policies = append(out.Policies, markov.ValueOf(name, a, m.in))
 	}
 	if out.Advice, err = best.advice(ctx); err != nil {
 		return markov.Solved{}, err

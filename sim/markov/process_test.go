@@ -291,3 +291,17 @@ func TestGoalResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestExactSolvedAndValueOf(t *testing.T) {
+	a := Answer{P: []float64{0.25, 0.5, 0.25}}
+	if v := ValueOf("p", a, []bool{true, false, true}); v.Name != "p" || v.Value != 0.5 || len(v.Answer.P) != 3 {
+		t.Errorf("ValueOf: %+v", v)
+	}
+	s := ExactSolved(Goal{Outcomes: []string{"x"}}, "ann", 5, 7, PolicyValue{Value: 0.75}, PolicyValue{Value: 0.25})
+	if s.Best.Name != "optimal" || s.Worst.Name != "worst" || s.Gap != 0.5 || s.Method != "exact" || s.States != 5 || s.Choices != 7 || s.Side != "ann" {
+		t.Errorf("ExactSolved: %+v", s)
+	}
+	if err := s.Check(); err != nil {
+		t.Error(err)
+	}
+}

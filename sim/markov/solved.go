@@ -84,6 +84,28 @@ type PolicyValue struct {
 	Answer Answer `json:"answer"`
 }
 
+// ExactSolved is the Solved of a decision process solved exactly for goal
+// by side (states and choices its size): best and worst play, named
+// "optimal" and "worst", and the gap between them. The caller adds each
+// shipped policy's value (ValueOf) and the advice.
+func ExactSolved(goal Goal, side string, states, choices int, best, worst PolicyValue) Solved {
+	best.Name, worst.Name = "optimal", "worst"
+	return Solved{Goal: goal, Side: side, Method: "exact", States: states, Choices: choices,
+		Best: best, Worst: worst, Gap: best.Value - worst.Value}
+}
+
+// ValueOf is the goal's value under an exact answer a: the probability of
+// the categories k with in[k].
+func ValueOf(name string, a Answer, in []bool) PolicyValue {
+	v := 0.0
+	for k, p := range a.P {
+		if k < len(in) && in[k] {
+			v += p
+		}
+	}
+	return PolicyValue{Name: name, Value: v, Answer: a}
+}
+
 // Advice is one line of optimal play in words.
 type Advice struct {
 	// When is the situation: "1 success short, Level 2 harm has room".
