@@ -3,6 +3,7 @@ package edge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -271,13 +272,19 @@ func TestOptimalRefuses(t *testing.T) {
 	if _, err := invalid.Solve(ctx, markov.Goal{}); err == nil || errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("an invalid scenario: %v, want its validation error", err)
 	}
-	// Varying among several skills that are not safe, the two parties'
-	// skill histories outgrow markov.MaxStates.
+	// Three members a side varying among skills that are not safe: five
+	// checks a round, too many results to enumerate.
 	large := DefaultScenario()
 	large.Type = "social"
 	large.Parties = slices.Clone(large.Parties)
-	large.Parties[0].Members = []Member{{Name: "Becky", Skills: map[string]int{"persuasion": 4, "insight": 2, "wits": 1}}}
-	large.Parties[1].Members = []Member{{Name: "Joe", Skills: map[string]int{"deception": 3, "perception": 3, "willpower": 2}}}
+	becky := Member{Name: "Becky", Skills: map[string]int{"persuasion": 4, "insight": 2, "wits": 1}}
+	joe := Member{Name: "Joe", Skills: map[string]int{"deception": 3, "perception": 3, "willpower": 2}}
+	large.Parties[0].Members = []Member{becky, becky, becky}
+	large.Parties[1].Members = []Member{joe, joe, joe}
+	for k := 1; k < 3; k++ {
+		large.Parties[0].Members[k].Name = fmt.Sprint("Becky ", k)
+		large.Parties[1].Members[k].Name = fmt.Sprint("Joe ", k)
+	}
 	large.Parties[1].Policy = "canny"
 	if _, err := large.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrTooLarge) || !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("too large: %v, want markov.ErrTooLarge and markov.ErrNoExact", err)

@@ -14,7 +14,9 @@ import (
 var ErrNoExact = errors.New("no exact answer for this scenario")
 
 // ErrTooLarge is wrapped by Explore's error when more than MaxStates
-// states are reachable: the chain is too large to solve exactly.
+// states are reachable (ExploreProcess's: MaxProcessStates or
+// MaxTransitions), and by a solve that would not settle within its bound:
+// the model is too large to solve exactly.
 var ErrTooLarge = errors.New("markov: chain too large")
 
 // Answer is the exact behaviour of a scenario, the value every mechanic's

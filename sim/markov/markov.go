@@ -39,6 +39,11 @@ type Step[S comparable] struct {
 // fails rather than exhausting memory (the exact solve is dense).
 const MaxStates = 5000
 
+// MaxProcessStates bounds the states ExploreProcess will visit. A process
+// is solved by sweeps over its transitions, never by a dense solve, so it
+// may be far larger than a chain; MaxTransitions bounds it too.
+const MaxProcessStates = 1 << 18
+
 // Chain is an explored absorbing Markov chain over states of type S.
 type Chain[S comparable] struct {
 	graph[S]
@@ -54,10 +59,11 @@ type edge struct {
 type graph[S comparable] struct {
 	states []S
 	index  map[S]int
+	limit  int // the most states it may number
 }
 
-func newGraph[S comparable](start S) graph[S] {
-	return graph[S]{states: []S{start}, index: map[S]int{start: 0}}
+func newGraph[S comparable](start S, limit int) graph[S] {
+	return graph[S]{states: []S{start}, index: map[S]int{start: 0}, limit: limit}
 }
 
 // edges checks the transitions out of state from (probabilities >= 0,
@@ -76,8 +82,8 @@ func (g *graph[S]) edges(from S, steps []Step[S]) ([]edge, error) {
 		}
 		j, ok := g.index[st.To]
 		if !ok {
-			if len(g.states) >= MaxStates {
-				return nil, fmt.Errorf("%w: more than %d states reachable; narrow the chain", ErrTooLarge, MaxStates)
+			if len(g.states) >= g.limit {
+				return nil, fmt.Errorf("%w: more than %d states reachable; narrow the chain", ErrTooLarge, g.limit)
 			}
 			j = len(g.states)
 			g.index[st.To] = j
@@ -101,7 +107,7 @@ func Explore[S comparable](ctx context.Context, start S, next func(s S, buf []St
 	if next == nil {
 		return nil, errors.New("markov: nil transition function")
 	}
-	c := &Chain[S]{graph: newGraph(start)}
+	c := &Chain[S]{graph: newGraph(start, MaxStates)}
 	var buf []Step[S]
 	for i := 0; i < len(c.states); i++ {
 		if i%64 == 0 {

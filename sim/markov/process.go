@@ -27,7 +27,7 @@ const MaxChoices = 256
 
 // MaxTransitions bounds the transitions a Process holds, summed over every
 // state and choice (transitions of one choice to the same state count once).
-const MaxTransitions = 1 << 21
+const MaxTransitions = 1 << 22
 
 // MaxSolveWork bounds the work of one Solve: transitions read, summed over
 // the sweeps of value iteration. A process that has not settled by then is
@@ -51,14 +51,14 @@ type option struct {
 // ExploreProcess builds the process reachable from start. choices returns
 // the options of s: none makes s absorbing, one is a plain chance step. A
 // choice's transitions to the same state add. Probabilities must be >= 0
-// and sum to 1 within 1e-9. More than MaxStates states, MaxChoices choices
+// and sum to 1 within 1e-9. More than MaxProcessStates states, MaxChoices choices
 // in a state or MaxTransitions transitions is an error wrapping
 // ErrTooLarge; a cancelled ctx stops the walk with ctx's error.
 func ExploreProcess[S comparable](ctx context.Context, start S, choices func(s S) []Choice[S]) (*Process[S], error) {
 	if choices == nil {
 		return nil, errors.New("markov: nil choice function")
 	}
-	p := &Process[S]{graph: newGraph(start)}
+	p := &Process[S]{graph: newGraph(start, MaxProcessStates)}
 	for i := 0; i < len(p.states); i++ {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {

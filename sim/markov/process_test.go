@@ -175,7 +175,7 @@ func TestProcessRefusesBadInput(t *testing.T) {
 		{"leads nowhere", nowhere, ctx, `choice "jump" of state 0 leads nowhere`, nil},
 		{"too many choices", many, ctx, "offers 257 choices", ErrTooLarge},
 		{"probabilities short of 1", short, ctx, "sum to 0.5", nil},
-		{"endless", grow, ctx, "more than 5000 states", ErrTooLarge},
+		{"endless", grow, ctx, "more than 262144 states", ErrTooLarge},
 		{"cancelled", grow, cancelled, "context canceled", context.Canceled},
 	} {
 		_, err := ExploreProcess(c.ctx, 0, c.f)
