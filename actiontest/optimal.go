@@ -307,35 +307,33 @@ func (m *model) step(r *dice.Roller, a answer) {
 // explore builds the scenario's decision process and checks that every
 // play of it ends within MaxTests tests (else the stalled category would
 // need the tests counted, which the situations leave out).
-func (m *model) explore(ctx context.Context) (*markov.Process[situation], []situation, error) {
+func (m *model) explore(ctx context.Context) (*markov.Process[situation], error) {
 	root := situationOf(m.rn.st, &Pursuit{Position: m.rn.test.Position})
 	proc, err := markov.ExploreProcess(ctx, root, m.choices)
 	if m.err != nil {
-		return nil, nil, m.err
+		return nil, m.err
 	}
 	if err != nil {
 		if errors.Is(err, markov.ErrTooLarge) {
-			return nil, nil, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
+			return nil, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
 		}
-		return nil, nil, err
+		return nil, err
 	}
-	order, depth, err := m.longest(root)
+	depth, err := m.longest(root)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if depth > m.s.MaxTests {
-		return nil, nil, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", markov.ErrNoExact, depth, m.s.MaxTests)
+		return nil, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", markov.ErrNoExact, depth, m.s.MaxTests)
 	}
-	return proc, order, nil
+	return proc, nil
 }
 
-// longest returns the situations in an order where every one comes
-// before those it leads to, and the most tests any play takes; a
-// situation play can return to is an error wrapping markov.ErrNoExact.
-func (m *model) longest(root situation) ([]situation, int, error) {
+// longest returns the most tests any play takes; a situation play can
+// return to is an error wrapping markov.ErrNoExact.
+func (m *model) longest(root situation) (int, error) {
 	const open, done = 1, 2
 	color, depth := map[situation]int{}, map[situation]int{}
-	var post []situation
 	var visit func(k situation) error
 	visit = func(k situation) error {
 		color[k] = open
@@ -357,39 +355,12 @@ func (m *model) longest(root situation) ([]situation, int, error) {
 			best++
 		}
 		color[k], depth[k] = done, best
-		post = append(post, k)
 		return nil
 	}
 	if err := visit(root); err != nil {
-		return nil, 0, err
+		return 0, err
 	}
-	slices.Reverse(post)
-	return post, depth[root], nil
-}
-
-// answerOf follows play under plan from the start, in order, and reads it
-// as an Answer: the chance of each category and the mean number of tests.
-func (m *model) answerOf(plan *markov.Plan[situation], order []situation) markov.Answer {
-	a := markov.Answer{P: make([]float64, len(categoryNames))}
-	mass := map[situation]float64{order[0]: 1}
-	for _, k := range order {
-		q := mass[k]
-		if q == 0 {
-			continue
-		}
-		if k.end != 0 {
-			a.P[k.end-1] += q
-			continue
-		}
-		if m.tests[k] {
-			a.MeanRounds += q
-		}
-		i, _, _ := plan.Choice(k)
-		for _, st := range m.trans[k][i].Steps {
-			mass[st.To] += q * st.P
-		}
-	}
-	return a
+	return depth[root], nil
 }
 
 // Optimal is the best (or worst) play of a scenario for a goal.
@@ -456,15 +427,15 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if err != nil {
 		return nil, err
 	}
-	proc, order, err := m.explore(ctx)
+	proc, err := m.explore(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return m.solve(ctx, proc, order, in, aim)
+	return m.solve(ctx, proc, in, aim)
 }
 
 // solve solves an explored process for the goal's categories in.
-func (m *model) solve(ctx context.Context, proc *markov.Process[situation], order []situation, in []bool, aim markov.Aim) (*Optimal, error) {
+func (m *model) solve(ctx context.Context, proc *markov.Process[situation], in []bool, aim markov.Aim) (*Optimal, error) {
 	plan, err := proc.Solve(ctx, func(k situation) float64 {
 		if k.end != 0 && in[k.end-1] {
 			return 1
@@ -474,7 +445,12 @@ func (m *model) solve(ctx context.Context, proc *markov.Process[situation], orde
 	if err != nil {
 		return nil, err
 	}
-	a := m.answerOf(plan, order)
+	// A round of an answer is a test: the situations where one begins.
+	a, err := plan.Answer(ctx, len(categoryNames), func(k situation) int { return int(k.end) - 1 },
+		func(k situation) bool { return m.tests[k] })
+	if err != nil {
+		return nil, err
+	}
 	name := "optimal"
 	if aim == markov.Minimize {
 		name = "worst"
@@ -548,15 +524,15 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	proc, order, err := m.explore(ctx)
+	proc, err := m.explore(ctx)
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	best, err := m.solve(ctx, proc, order, in, markov.Maximize)
+	best, err := m.solve(ctx, proc, in, markov.Maximize)
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	worst, err := m.solve(ctx, proc, order, in, markov.Minimize)
+	worst, err := m.solve(ctx, proc, in, markov.Minimize)
 	if err != nil {
 		return markov.Solved{}, err
 	}

@@ -53,6 +53,9 @@ func TestOptimalOneTestMatchesTheHandDerivedValue(t *testing.T) {
 	if want := math.Pow(5.0/6, 4) * (1 - math.Pow(5.0/6, 6)); math.Abs(best.Answer.P[catHurt]-want) > 1e-12 || best.Answer.MeanRounds != 1 {
 		t.Errorf("best play: hurt %.15f (by hand %.15f), mean tests %v", best.Answer.P[catHurt], want, best.Answer.MeanRounds)
 	}
+	if r := best.Answer.Rounds; len(r) != 2 || r[0] != 0 || math.Abs(r[1]-1) > 1e-15 {
+		t.Errorf("best play's tests: %v, want every play ending after one", r)
+	}
 }
 
 // The best play is at least, and the worst at most, every shipped
@@ -91,6 +94,15 @@ func TestOptimalBoundsEveryShippedPolicy(t *testing.T) {
 			}
 			if math.Abs(total-1) > 1e-12 || sv.Gap < 0 {
 				t.Errorf("%s %v: best answer sums to %v, gap %v", name, goal.Outcomes, total, sv.Gap)
+			}
+			// The plan's answer counts its tests as Exact does: the mean
+			// of its distribution is its mean.
+			mean := 0.0
+			for k, q := range sv.Best.Answer.Rounds {
+				mean += float64(k) * q
+			}
+			if math.Abs(mean-sv.Best.Answer.MeanRounds) > 1e-9 || sv.Best.Answer.Tail > markov.RoundsTolerance {
+				t.Errorf("%s %v: tests %v average %v, mean %v", name, goal.Outcomes, sv.Best.Answer.Rounds, mean, sv.Best.Answer.MeanRounds)
 			}
 		}
 	}

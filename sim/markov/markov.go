@@ -15,8 +15,11 @@
 // some states offer choices, each leading on by its own transitions. Its
 // Solve finds the play that makes a goal most (or least) likely: value
 // iteration to within Accuracy, with a Plan giving the best choice and the
-// value of every choice in every state, the chain of play under the plan
-// (for an exact Answer), and the decisions that matter most. Goal, Solved
+// value of every choice in every state, play under the plan read as an
+// exact Answer (Plan.Answer, rounds counted however many steps a round
+// takes; or the plan's Chain, for a small one), and the decisions that
+// matter most. A process may be far larger than a chain (MaxProcessStates
+// against MaxStates): it is solved by sweeps, never by a dense solve. Goal, Solved
 // and Advice are what a mechanic's Solve reports to the CLI.
 package markov
 
