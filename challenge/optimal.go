@@ -46,8 +46,9 @@ type Optimal struct {
 	// States and Choices are the size of the solved process.
 	States, Choices int
 
-	plan *markov.Plan[duelState]
-	side int
+	plan  *markov.Plan[duelState]
+	xplan *markov.Plan[xstate]
+	side  int
 }
 
 // optimalModel is a scenario's decision process before it is solved.
@@ -62,6 +63,11 @@ type optimalModel struct {
 	// outs[k][adv] is one round from adv when the deciding side takes
 	// option k (hang in, give) whenever it must choose in it.
 	outs [2][3]roundOut
+	// cross and crossing are the model with cross-offs and its process,
+	// for a scenario in which a side may cross a name off (then process
+	// is nil).
+	cross    *crossModel
+	crossing *markov.Process[xstate]
 }
 
 // Optimal solves the scenario for goal: the play of the deciding side
@@ -103,14 +109,14 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 			m.in[e] = m.in[e] || cats[e] == o
 		}
 	}
+	m.own = stances(c, policies)
 	for i := range 2 {
 		// The deciding side may cross off whatever it has, whatever its
 		// own policy says; the other side as its policy says.
-		if why := s.crossing(c, i, i == m.side); why != "" {
-			return nil, fmt.Errorf("%w: %s", markov.ErrNoExact, why)
+		if s.crossing(c, i, i == m.side) != "" {
+			return m.withCrossOffs(ctx, c)
 		}
 	}
-	m.own = stances(c, policies)
 	model, err := newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice)
 	if err != nil {
 		return nil, err
@@ -131,6 +137,19 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 	})
 	if err != nil {
 		return nil, err
+	}
+	return m, nil
+}
+
+// withCrossOffs builds the model with cross-offs, the deciding side's
+// cross-offs and stance left open.
+func (m *optimalModel) withCrossOffs(ctx context.Context, c *State) (*optimalModel, error) {
+	var err error
+	if m.cross, err = m.s.newCrossModel(c, m.policies, m.side); err != nil {
+		return nil, err
+	}
+	if m.crossing, err = m.cross.process(ctx); err != nil {
+		return nil, noExact(err)
 	}
 	return m, nil
 }
@@ -189,6 +208,9 @@ func stances(c *State, policies []Policy) [2]bool {
 
 // solve solves the process for the aim and reads the plan's answer.
 func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, error) {
+	if m.cross != nil {
+		return m.solveCross(ctx, aim)
+	}
 	plan, err := m.process.Solve(ctx, m.reward, aim)
 	if err != nil {
 		return nil, err
@@ -214,6 +236,32 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 		Goal: m.goal, Side: side, Value: plan.Start(), Answer: ans,
 		Policy: &planned{Policy: m.policies[m.side], side: m.side, plan: plan},
 		States: m.process.Len(), Choices: m.process.Choices(), plan: plan, side: m.side,
+	}, nil
+}
+
+// solveCross solves the model with cross-offs for the aim. The plan's
+// Answer is the scenario's model with its Policy playing the deciding
+// side: the policy as it plays in a Runner, asked in the states of play.
+func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal, error) {
+	plan, err := m.crossing.Solve(ctx, func(st xstate) float64 {
+		return float64(b2i(st.kind == xEnd && m.in[st.end]))
+	}, aim)
+	if err != nil {
+		return nil, err
+	}
+	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan}
+	c, policies, err := m.s.build()
+	if err != nil {
+		return nil, err
+	}
+	policies[m.side] = p
+	ans, err := m.s.crossExact(ctx, c, policies)
+	if err != nil {
+		return nil, err
+	}
+	return &Optimal{
+		Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans, Policy: p,
+		States: m.crossing.Len(), Choices: m.crossing.Choices(), xplan: plan, side: m.side,
 	}, nil
 }
 
@@ -277,6 +325,9 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	}
 	out := markov.ExactSolved(m.goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
+	if m.cross != nil {
+		return m.solvedCross(ctx, out, best)
+	}
 	c, _, err := s.build()
 	if err != nil {
 		return markov.Solved{}, err
@@ -295,6 +346,39 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		out.Policies = append(out.Policies, markov.ValueOf(KindStance+"/"+name, duelAnswer(d), m.in[:]))
 	}
 	if out.Advice, err = best.advice(ctx, s); err != nil {
+		return markov.Solved{}, err
+	}
+	return out, nil
+}
+
+// crossParts are the shipped parts Solve compares when a side may cross
+// names off: the stances and the cross-off parts, each a Style with the
+// defaults for every other kind (PolicyByName).
+var crossParts = []string{"stance/hang_in", "stance/give", "stance/outclassed", "cross_off/never", "cross_off/when_close", "cross_off/eager"}
+
+// solvedCross completes Solve's report for a scenario with cross-offs:
+// each shipped stance and cross-off part played by the deciding side,
+// solved exactly in the model with cross-offs, and the best play's
+// decisions in words.
+func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best *Optimal) (markov.Solved, error) {
+	for _, name := range crossParts {
+		p, err := PolicyByName(name)
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		c, policies, err := m.s.build()
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		policies[m.side] = p
+		a, err := m.s.crossExact(ctx, c, policies)
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		out.Policies = append(out.Policies, markov.ValueOf(name, a, m.in[:]))
+	}
+	var err error
+	if out.Advice, err = best.crossAdvice(ctx, m.s); err != nil {
 		return markov.Solved{}, err
 	}
 	return out, nil

@@ -222,8 +222,8 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
 	}
 	for i := range 2 {
-		if why := s.crossing(c, i, false); why != "" {
-			return markov.Answer{}, fmt.Errorf("%w: %s", markov.ErrNoExact, why)
+		if s.crossing(c, i, false) != "" {
+			return s.crossExact(ctx, c, policies)
 		}
 	}
 	hang := stances(c, policies)

@@ -1,0 +1,515 @@
+package challenge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/sim/markov"
+)
+
+// The exact model with cross-offs. A side may cross a name off the owe
+// list "whenever you're comparing dice with an opponent" and roll an
+// advantage die onto its roll at once; whether it does hangs on the two
+// rolls showing. So this model follows a two-sided conflict step by step,
+// as the Engine plays it: a cast with both rolls showing, the sides asked
+// in turn whether to cross a name off (at a cast side A then side B, at an
+// answer the answerer then the challenger), the comparison read, and the
+// standing roll of whoever challenges next. Its states hold what the
+// choices need: the rolls showing, each as the rules read it (the high die
+// with every advantage die added, then the other dice high to low), the
+// names each side may still cross off, and whether the pair's first
+// exchange has put names on the list yet.
+//
+// A side's policy answers from a State set up as the Engine's would be at
+// that point, its rolls showing as read (the high face carrying the
+// advantage dice, Bonus 0), so every choice of the policy is the one it
+// makes in play. The deciding side of an Optimal makes its cross-off and
+// stance choices in states of their own, left open to the solver.
+
+// Kinds of state of the model with cross-offs.
+const (
+	xCast     uint8 = iota // a cast about to be rolled (recast: not a new round)
+	xShown                 // both rolls showing, side ask's turn to cross a name off
+	xStanding              // the challenger's roll standing, the answerer about to roll
+	xStance                // the answerer, lower but over half, hangs in or gives
+	xEnd                   // the conflict over with Ending end
+)
+
+// xstate is a state of the model with cross-offs. Fields a kind does not
+// use are zero, so each situation is one state.
+type xstate struct {
+	kind uint8
+	// adv is who carries the advantage die this round: 0 nobody, 1+i side
+	// i. c is the challenger (-1 at a cast); ask the position in the
+	// order of asking of the side asked (xShown), crossed how many names
+	// it has crossed off at this comparison.
+	adv, c, ask, crossed int8
+	// met: the pair's first exchange has had its say on the owe list.
+	// recast: this cast is a recast within the round.
+	met, recast bool
+	end         int8
+	// names[i] is how many names on the owe list side i may cross off.
+	names [2]int16
+	// keys are the rolls showing, side A's and side B's (xShown); at
+	// xStanding only the challenger's.
+	keys [2]key
+}
+
+func xEnded(e Ending) xstate { return xstate{kind: xEnd, c: -1, end: int8(e)} }
+
+// crossModel is a two-sided scenario's model with cross-offs.
+type crossModel struct {
+	r        Rules
+	dists    [2][2]readDist // [side][advantage die]
+	deciding int            // the side whose choices are left open; -1: none
+	policies []Policy
+	owed     [2]int // names side i puts on the list when outclassed
+	// c is a State set up as the scenario's start, on which the sides'
+	// policies are asked; debt[i] is an owe-list entry side i may cross
+	// off.
+	c    *State
+	debt [2]Debt
+	err  error // the first illegal answer of a policy
+}
+
+// newCrossModel builds the model of a two-sided scenario, its sides'
+// policies answering for them except deciding's (-1: none).
+func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int) (*crossModel, error) {
+	if err := exactRules(s.Rules); err != nil {
+		return nil, err
+	}
+	m := &crossModel{r: s.Rules, deciding: deciding, policies: policies, c: c}
+	for i := range 2 {
+		for adv := range 2 {
+			d, err := newReadDist(c.Sides[i].Dice, advDie(s.Rules, adv == 1))
+			if err != nil {
+				return nil, err
+			}
+			m.dists[i][adv] = d
+		}
+		if p := playerOnBoth(c); p != "" {
+			return nil, fmt.Errorf("%w: player %s has characters on both sides; the exact model keeps each side's names apart", markov.ErrNoExact, p)
+		}
+		if c.outclasses(c.Sides[1-i].TotalSides, c.Sides[i].TotalSides) {
+			m.owed[i] = len(c.Sides[i].Members)
+		}
+		mem := c.Sides[i].Members[0]
+		m.debt[i] = Debt{Name: mem.Name, Player: mem.Player}
+	}
+	return m, nil
+}
+
+// playerOnBoth returns a player with characters on both sides of a
+// two-sided conflict, or "".
+func playerOnBoth(c *State) string {
+	for _, a := range c.Sides[0].Members {
+		for _, b := range c.Sides[1].Members {
+			if a.Player == b.Player {
+				return a.Player
+			}
+		}
+	}
+	return ""
+}
+
+// ownNames counts the owe-list entries side i may cross off: those of its
+// players' characters.
+func ownNames(c *State, i int) int {
+	n := 0
+	for _, d := range c.Owe {
+		for _, m := range c.Sides[i].Members {
+			if m.Player == d.Player {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// start is the model's first state: the first cast, with the owe list as
+// the scenario sets it.
+func (m *crossModel) start() xstate {
+	st := xstate{kind: xCast, c: -1}
+	for i := range 2 {
+		st.names[i] = int16(ownNames(m.c, i))
+	}
+	return st
+}
+
+// roundStart is the cast that begins a new round: the advantage die to
+// nobody (adv 0) or to side adv-1.
+func roundCast(from xstate, adv int) xstate {
+	return xstate{kind: xCast, c: -1, adv: int8(adv), met: from.met, names: from.names}
+}
+
+// order returns the side asked at position k of a comparison: at a cast
+// side A then side B, at an answer the answerer then the challenger (as
+// Step asks them).
+func (st *xstate) order(k int) int {
+	if st.c < 0 {
+		return k
+	}
+	if k == 0 {
+		return 1 - int(st.c)
+	}
+	return int(st.c)
+}
+
+// process explores the model as a decision process: the deciding side's
+// choices are its states' options; every other state has one.
+func (m *crossModel) process(ctx context.Context) (*markov.Process[xstate], error) {
+	p, err := markov.ExploreProcess(ctx, m.start(), func(st xstate) []markov.Choice[xstate] {
+		if m.err != nil {
+			return nil
+		}
+		switch st.kind {
+		case xEnd:
+			return nil
+		case xShown:
+			return []markov.Choice[xstate]{
+				{Name: optCross, Steps: m.crossed(st, 1, m.deciding, nil)},
+				{Name: optKeep, Steps: m.settle(st.passed(), 1, nil)},
+			}
+		case xStance:
+			return []markov.Choice[xstate]{
+				{Name: optHangIn, Steps: m.stance(st, true, 1, nil)},
+				{Name: optGive, Steps: m.stance(st, false, 1, nil)},
+			}
+		}
+		return []markov.Choice[xstate]{{Name: "roll", Steps: m.roll(st)}}
+	})
+	if m.err != nil {
+		return nil, m.err
+	}
+	return p, err
+}
+
+// Options of the deciding side at a comparison.
+const (
+	optCross = "cross a name off"
+	optKeep  = "keep the names"
+)
+
+// roll is what follows a cast (xCast) or an answer (xStanding): every
+// reading of the roll, each settled.
+func (m *crossModel) roll(st xstate) []markov.Step[xstate] {
+	var out []markov.Step[xstate]
+	if st.kind == xCast {
+		da, db := m.dists[0][b2i(st.adv == 1)], m.dists[1][b2i(st.adv == 2)]
+		for i, ka := range da.keys {
+			for j, kb := range db.keys {
+				sh := xstate{kind: xShown, c: -1, adv: st.adv, met: st.met, names: st.names, keys: [2]key{ka, kb}}
+				out = m.settle(sh, da.p[i]*db.p[j], out)
+			}
+		}
+		return out
+	}
+	a := 1 - int(st.c)
+	da := m.dists[a][b2i(int(st.adv) == 1+a)]
+	for j, k := range da.keys {
+		sh := st
+		sh.kind = xShown
+		sh.keys[a] = k
+		out = m.settle(sh, da.p[j], out)
+	}
+	return out
+}
+
+// passed is st once its asked side passes: the next side's turn.
+func (st xstate) passed() xstate {
+	st.ask++
+	st.crossed = 0
+	return st
+}
+
+// settle continues the comparison st shows with probability p: each side
+// yet to be asked in turn, then the comparison read. The deciding side's
+// turn is a state of its own; any other side's policy answers at once.
+func (m *crossModel) settle(st xstate, p float64, out []markov.Step[xstate]) []markov.Step[xstate] {
+	for ; st.ask < 2; st = st.passed() {
+		i := st.order(int(st.ask))
+		if st.names[i] == 0 || int(st.crossed) >= m.r.CrossOffsPerComparison {
+			continue
+		}
+		if i == m.deciding {
+			return append(out, markov.Step[xstate]{To: st, P: p})
+		}
+		if m.asks(st, i) {
+			return m.crossed(st, p, i, out)
+		}
+	}
+	return m.read(st, p, out)
+}
+
+// crossed is side i crossing a name off at comparison st: an advantage
+// die rolled onto its roll, each face settled on.
+func (m *crossModel) crossed(st xstate, p float64, i int, out []markov.Step[xstate]) []markov.Step[xstate] {
+	st.names[i]--
+	st.crossed++
+	faces := int(m.r.AdvantageDie)
+	for f := 1; f <= faces; f++ {
+		next := st
+		next.keys[i][0] += int16(f)
+		out = m.settle(next, p/float64(faces), out)
+	}
+	return out
+}
+
+// asks asks side i's policy whether it crosses a name off at comparison
+// st, on the model's State set up as the Engine's would be.
+func (m *crossModel) asks(st xstate, i int) bool {
+	c := m.c
+	m.show(st)
+	c.Sides[i].Crossed = int(st.crossed)
+	k := m.policies[i].CrossOff(&View{c}, i)
+	if k == -1 {
+		return false
+	}
+	if err := c.checkCross(i, k); err != nil && m.err == nil {
+		m.err = fmt.Errorf("challenge: side %s's cross-off policy: %w", c.Sides[i].Name, err)
+	}
+	return true
+}
+
+// show sets the model's State to comparison st: the phase, who challenges
+// and answers, the rolls showing, the advantage dice of the round and the
+// owe list's names the sides may cross off.
+func (m *crossModel) show(st xstate) {
+	c := m.c
+	c.Phase, c.Challenger, c.Answerer = PhaseCastRolled, -1, -1
+	if st.c >= 0 {
+		c.Phase, c.Challenger, c.Answerer = PhaseAnswered, int(st.c), 1-int(st.c)
+	}
+	c.First, c.Met = !st.met, 0
+	if st.met {
+		c.Met = pairBit(0, 1)
+	}
+	c.Owe = c.Owe[:0]
+	for i := range 2 {
+		s := &c.Sides[i]
+		s.Faces = s.Faces[:0]
+		for _, f := range st.keys[i][:len(s.Dice)] {
+			s.Faces = append(s.Faces, int(f))
+		}
+		s.Bonus, s.Crossed, s.Asked = 0, 0, false
+		s.Advantage = b2i(int(st.adv) == 1+i)
+		for range st.names[i] {
+			c.Owe = append(c.Owe, m.debt[i])
+		}
+	}
+}
+
+// read reads comparison st once every side has been asked: after a cast
+// the higher roll challenges (a true tie recasts); after an answer, a
+// higher answer blocks and stands, a true tie starts a new round, half or
+// less loses outright, and otherwise the answerer hangs in or gives. A
+// tie or an answer over half that is the pair's first exchange puts the
+// outclassed side's names on the owe list.
+func (m *crossModel) read(st xstate, p float64, out []markov.Step[xstate]) []markov.Step[xstate] {
+	step := func(to xstate) []markov.Step[xstate] { return append(out, markov.Step[xstate]{To: to, P: p}) }
+	if st.c < 0 {
+		c := 0
+		switch st.keys[0].cmp(st.keys[1]) {
+		case 0:
+			if m.r.RecastTies {
+				next := roundCast(st, int(st.adv))
+				next.recast = true
+				return step(next)
+			}
+		case -1:
+			c = 1
+		}
+		return step(standing(st, c, st.keys[c]))
+	}
+	c, a := int(st.c), 1-int(st.c)
+	switch d := st.keys[a].cmp(st.keys[c]); {
+	case d > 0:
+		return step(standing(st, a, st.keys[a]))
+	case d == 0:
+		return step(roundCast(m.owe(st), 0))
+	case int16(m.r.DoubleFactor)*st.keys[a][0] <= st.keys[c][0]:
+		return step(xEnded(AOutright + 2*Ending(c)))
+	case a == m.deciding:
+		return step(xstate{kind: xStance, c: int8(c), names: m.owe(st).names, met: true})
+	}
+	st = m.owe(st)
+	return m.stance(st, m.hangs(st, a), p, out)
+}
+
+// hangs asks side a's policy whether it hangs in after answering lower
+// than the challenge but more than half in st, on the model's State set
+// up as the Engine's would be.
+func (m *crossModel) hangs(st xstate, a int) bool {
+	m.show(st)
+	m.c.Phase = PhaseStance
+	return m.policies[a].HangIn(&View{m.c}, a)
+}
+
+// standing is the state of side c challenging with roll k in the round of
+// st.
+func standing(st xstate, c int, k key) xstate {
+	next := xstate{kind: xStanding, c: int8(c), adv: st.adv, met: st.met, names: st.names}
+	next.keys[c] = k
+	return next
+}
+
+// owe is st after its exchange, not a block, has had its say on the owe
+// list: at the pair's first, each side whose opponent's dice outclass its
+// own goes on it (an outright loss ends the conflict, so it is not asked).
+func (m *crossModel) owe(st xstate) xstate {
+	if !st.met {
+		st.met = true
+		for i := range 2 {
+			st.names[i] += int16(m.owed[i])
+		}
+	}
+	return st
+}
+
+// stance is the answerer hanging in (the challenger carries an advantage
+// die into the next round) or giving, after an answer over half in st
+// (its owe list settled).
+func (m *crossModel) stance(st xstate, hangIn bool, p float64, out []markov.Step[xstate]) []markov.Step[xstate] {
+	c := int(st.c)
+	if !hangIn {
+		return append(out, markov.Step[xstate]{To: xEnded(AGiven + 2*Ending(c)), P: p})
+	}
+	return append(out, markov.Step[xstate]{To: roundCast(st, carried(m.r, c)), P: p})
+}
+
+// crossAnswer solves the model under plan pl as an Answer in Categories'
+// order: its rounds (a round begins at a cast that is not a recast) and
+// the mean exchanges (an exchange begins at each answer rolled).
+func crossAnswer(ctx context.Context, pl *markov.Plan[xstate]) (markov.Answer, error) {
+	category := func(st xstate) int { return int(st.end) }
+	ans, err := pl.Answer(ctx, int(numEndings)+1, category, func(st xstate) bool { return st.kind == xCast && !st.recast })
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	ex, err := pl.Answer(ctx, int(numEndings)+1, category, func(st xstate) bool { return st.kind == xStanding })
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	// Every answer rolled begins a "round" of ex after the first, which
+	// runs from the cast to the first answer.
+	ans.Means = map[string]float64{"exchanges": ex.MeanRounds - 1}
+	return ans, nil
+}
+
+// crossExact is Exact for a scenario in which a side may cross names off:
+// the model with every side playing its own policies.
+func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy) (markov.Answer, error) {
+	m, err := s.newCrossModel(c, policies, -1)
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	p, err := m.process(ctx)
+	if err != nil {
+		return markov.Answer{}, noExact(err)
+	}
+	pl, err := p.Solve(ctx, func(xstate) float64 { return 0 }, markov.Maximize)
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	return crossAnswer(ctx, pl)
+}
+
+// noExact wraps a model too large to solve as markov.ErrNoExact, and
+// returns any other error as it is.
+func noExact(err error) error {
+	if errors.Is(err, markov.ErrTooLarge) {
+		return fmt.Errorf("%w: %w", markov.ErrNoExact, err)
+	}
+	return err
+}
+
+// shown reads side d's turn to cross a name off in a conflict being played
+// as the model's state: the comparison pending (a cast, or an answer and
+// who challenges), the advantage die of the round, the rolls showing as
+// read, the names each side may cross off and whether the pair's first
+// exchange has had its say on the owe list.
+func shown(c *State, d int) xstate {
+	st := xstate{kind: xShown, c: -1, ask: int8(d), crossed: int8(c.Sides[d].Crossed), met: c.Met&pairBit(0, 1) != 0}
+	if c.Phase == PhaseAnswered {
+		st.c = int8(c.Challenger)
+		st.ask = int8(b2i(d == c.Challenger))
+	}
+	for i := range 2 {
+		s := &c.Sides[i]
+		if s.Advantage > 0 {
+			st.adv = int8(1 + i)
+		}
+		st.names[i] = int16(ownNames(c, i))
+		st.keys[i] = readKey(s.Faces, s.Bonus)
+	}
+	return st
+}
+
+// readKey is a roll as the rules read it: faces high to low, the bonus
+// added to the high die.
+func readKey(faces []int, bonus int) key {
+	var k key
+	for _, f := range faces[:min(len(faces), keyLen)] {
+		// Insert f, keeping k high to low.
+		v := int16(min(f, 1000))
+		for j := range k {
+			if v > k[j] {
+				k[j], v = v, k[j]
+			}
+		}
+	}
+	k[0] += int16(min(max(bonus, 0), 1000))
+	return k
+}
+
+// crossPlanned is the Policy of an Optimal solved with cross-offs: the
+// deciding side's cross-offs and stance read from the plan, every other
+// choice (and every other side's) as the side's own policy.
+type crossPlanned struct {
+	Policy
+	side int
+	plan *markov.Plan[xstate]
+}
+
+// CrossOff crosses the first name the side may cross off when the plan
+// crosses one off in the comparison showing.
+func (p *crossPlanned) CrossOff(v *View, side int) int {
+	c := v.s
+	if side != p.side || len(c.Sides) != 2 {
+		return p.Policy.CrossOff(v, side)
+	}
+	k, name, ok := p.plan.Choice(shown(c, side))
+	if !ok {
+		return p.Policy.CrossOff(v, side)
+	}
+	if k != 0 || name != optCross {
+		return -1
+	}
+	return c.firstCrossable(side)
+}
+
+// HangIn hangs in or gives as the plan does with the names left.
+func (p *crossPlanned) HangIn(v *View, side int) bool {
+	c := v.s
+	if side != p.side || len(c.Sides) != 2 {
+		return p.Policy.HangIn(v, side)
+	}
+	st := xstate{kind: xStance, c: int8(c.Challenger), met: true}
+	for i := range 2 {
+		st.names[i] = int16(ownNames(c, i))
+	}
+	k, _, ok := p.plan.Choice(st)
+	if !ok {
+		return p.Policy.HangIn(v, side)
+	}
+	return k == 0
+}
+
+// crossAdvice writes the plan's decisions in words: its stance for each
+// count of names left, and how often it crosses a name off in each kind of
+// comparison it meets, by how the comparison stands.
+func (o *Optimal) crossAdvice(ctx context.Context, s Scenario) ([]markov.Advice, error) {
+	return nil, nil
+}
