@@ -65,6 +65,7 @@ type crossModel struct {
 	deciding int            // the side whose choices are left open; -1: none
 	policies []Policy
 	owed     [2]int // names side i puts on the list when outclassed
+	names    [2]int16 // names side i may cross off at the start
 	// c is a State set up as the scenario's start, on which the sides'
 	// policies are asked; debt[i] is an owe-list entry side i may cross
 	// off.
@@ -94,11 +95,16 @@ func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int) (*cro
 		if c.outclasses(c.Sides[1-i].TotalSides, c.Sides[i].TotalSides) {
 			m.owed[i] = len(c.Sides[i].Members)
 		}
+		m.names[i] = int16(min(ownNames(c, i), maxNames))
 		mem := c.Sides[i].Members[0]
 		m.debt[i] = Debt{Name: mem.Name, Player: mem.Player}
 	}
 	return m, nil
 }
+
+// maxNames bounds the names a side may cross off that the model counts:
+// a side that may cross off more is refused as too large long before.
+const maxNames = 1 << 12
 
 // playerOnBoth returns a player with characters on both sides of a
 // two-sided conflict, or "".
@@ -131,11 +137,7 @@ func ownNames(c *State, i int) int {
 // start is the model's first state: the first cast, with the owe list as
 // the scenario sets it.
 func (m *crossModel) start() xstate {
-	st := xstate{kind: xCast, c: -1}
-	for i := range 2 {
-		st.names[i] = int16(ownNames(m.c, i))
-	}
-	return st
+	return xstate{kind: xCast, c: -1, names: m.names}
 }
 
 // roundStart is the cast that begins a new round: the advantage die to
@@ -160,6 +162,10 @@ func (st *xstate) order(k int) int {
 // process explores the model as a decision process: the deciding side's
 // choices are its states' options; every other state has one.
 func (m *crossModel) process(ctx context.Context) (*markov.Process[xstate], error) {
+	// Each state's steps are built in the model's buffers, which
+	// ExploreProcess reads before it asks for the next state's.
+	var bufs [2][]markov.Step[xstate]
+	var choices [2]markov.Choice[xstate]
 	p, err := markov.ExploreProcess(ctx, m.start(), func(st xstate) []markov.Choice[xstate] {
 		if m.err != nil {
 			return nil
@@ -168,17 +174,21 @@ func (m *crossModel) process(ctx context.Context) (*markov.Process[xstate], erro
 		case xEnd:
 			return nil
 		case xShown:
-			return []markov.Choice[xstate]{
-				{Name: optCross, Steps: m.crossed(st, 1, m.deciding, nil)},
-				{Name: optKeep, Steps: m.settle(st.passed(), 1, nil)},
-			}
+			bufs[0] = m.crossed(st, 1, m.deciding, bufs[0][:0])
+			bufs[1] = m.settle(st.passed(), 1, bufs[1][:0])
+			choices[0] = markov.Choice[xstate]{Name: optCross, Steps: bufs[0]}
+			choices[1] = markov.Choice[xstate]{Name: optKeep, Steps: bufs[1]}
+			return choices[:]
 		case xStance:
-			return []markov.Choice[xstate]{
-				{Name: optHangIn, Steps: m.stance(st, true, 1, nil)},
-				{Name: optGive, Steps: m.stance(st, false, 1, nil)},
-			}
+			bufs[0] = m.stance(st, true, 1, bufs[0][:0])
+			bufs[1] = m.stance(st, false, 1, bufs[1][:0])
+			choices[0] = markov.Choice[xstate]{Name: optHangIn, Steps: bufs[0]}
+			choices[1] = markov.Choice[xstate]{Name: optGive, Steps: bufs[1]}
+			return choices[:]
 		}
-		return []markov.Choice[xstate]{{Name: "roll", Steps: m.roll(st)}}
+		bufs[0] = m.roll(st, bufs[0][:0])
+		choices[0] = markov.Choice[xstate]{Name: "roll", Steps: bufs[0]}
+		return choices[:1]
 	})
 	if m.err != nil {
 		return nil, m.err
@@ -192,10 +202,12 @@ const (
 	optKeep  = "keep the names"
 )
 
-// roll is what follows a cast (xCast) or an answer (xStanding): every
-// reading of the roll, each settled.
-func (m *crossModel) roll(st xstate) []markov.Step[xstate] {
-	var out []markov.Step[xstate]
+// roll appends what follows a cast (xCast) or an answer (xStanding) to
+// out: every reading of the roll, each settled. A cast that comes to a
+// true tie with nothing crossed off is recast as it was, so the cast's
+// steps are those of the casts that do not (the recasts' chance spread
+// over them): the same end, without the loop.
+func (m *crossModel) roll(st xstate, out []markov.Step[xstate]) []markov.Step[xstate] {
 	if st.kind == xCast {
 		da, db := m.dists[0][b2i(st.adv == 1)], m.dists[1][b2i(st.adv == 2)]
 		for i, ka := range da.keys {
@@ -204,7 +216,9 @@ func (m *crossModel) roll(st xstate) []markov.Step[xstate] {
 				out = m.settle(sh, da.p[i]*db.p[j], out)
 			}
 		}
-		return out
+		again := st
+		again.recast = true
+		return withoutLoop(out, again)
 	}
 	a := 1 - int(st.c)
 	da := m.dists[a][b2i(int(st.adv) == 1+a)]
@@ -213,6 +227,28 @@ func (m *crossModel) roll(st xstate) []markov.Step[xstate] {
 		sh.kind = xShown
 		sh.keys[a] = k
 		out = m.settle(sh, da.p[j], out)
+	}
+	return out
+}
+
+// withoutLoop removes the steps of out to state again and spreads their
+// chance over the others, in proportion: play that comes back to the same
+// situation until it leaves ends where it would have.
+func withoutLoop(out []markov.Step[xstate], again xstate) []markov.Step[xstate] {
+	loop, n := 0.0, 0
+	for _, st := range out {
+		if st.To == again {
+			loop += st.P
+			continue
+		}
+		out[n] = st
+		n++
+	}
+	out = out[:n]
+	if loop > 0 && loop < 1 {
+		for i := range out {
+			out[i].P /= 1 - loop
+		}
 	}
 	return out
 }
@@ -379,14 +415,15 @@ func (m *crossModel) stance(st xstate, hangIn bool, p float64, out []markov.Step
 	return append(out, markov.Step[xstate]{To: roundCast(st, carried(m.r, c)), P: p})
 }
 
-// crossAnswer solves the model under plan pl as an Answer in Categories'
-// order: its rounds (a round begins at a cast that is not a recast) and
-// the mean exchanges (an exchange begins at each answer rolled).
-func crossAnswer(ctx context.Context, pl *markov.Plan[xstate]) (markov.Answer, error) {
+// crossAnswer reads the model under plan pl as an Answer in Categories'
+// order, with its rounds (a round begins at a cast that is not a
+// recast) and, when exchanges is set, the mean exchanges (an exchange
+// begins at each answer rolled).
+func crossAnswer(ctx context.Context, pl *markov.Plan[xstate], exchanges bool) (markov.Answer, error) {
 	category := func(st xstate) int { return int(st.end) }
 	ans, err := pl.Answer(ctx, int(numEndings)+1, category, func(st xstate) bool { return st.kind == xCast && !st.recast })
-	if err != nil {
-		return markov.Answer{}, err
+	if err != nil || !exchanges {
+		return ans, err
 	}
 	ex, err := pl.Answer(ctx, int(numEndings)+1, category, func(st xstate) bool { return st.kind == xStanding })
 	if err != nil {
@@ -398,9 +435,10 @@ func crossAnswer(ctx context.Context, pl *markov.Plan[xstate]) (markov.Answer, e
 	return ans, nil
 }
 
-// crossExact is Exact for a scenario in which a side may cross names off:
-// the model with every side playing its own policies.
-func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy) (markov.Answer, error) {
+// crossExact solves a two-sided scenario in the model with cross-offs,
+// every side playing policies[i]: its Answer, with the mean exchanges
+// when exchanges is set.
+func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy, exchanges bool) (markov.Answer, error) {
 	m, err := s.newCrossModel(c, policies, -1)
 	if err != nil {
 		return markov.Answer{}, err
@@ -413,7 +451,7 @@ func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy) (
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	return crossAnswer(ctx, pl)
+	return crossAnswer(ctx, pl, exchanges)
 }
 
 // noExact wraps a model too large to solve as markov.ErrNoExact, and

@@ -28,7 +28,7 @@ func TestCrossModelWithoutNamesIsDuel(t *testing.T) {
 	s := DefaultScenario()
 	c, policies, err := s.build()
 	must(t, err)
-	got, err := s.crossExact(ctx, c, policies)
+	got, err := s.crossExact(ctx, c, policies, true)
 	must(t, err)
 	want, err := s.Exact(ctx)
 	must(t, err)

@@ -68,6 +68,9 @@ type optimalModel struct {
 	// is nil).
 	cross    *crossModel
 	crossing *markov.Process[xstate]
+	// exchanges: the plan's Answer in the model with cross-offs holds the
+	// mean exchanges (Optimal's does; Solve's leave it out).
+	exchanges bool
 }
 
 // Optimal solves the scenario for goal: the play of the deciding side
@@ -82,6 +85,7 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if err != nil {
 		return nil, err
 	}
+	m.exchanges = true
 	return m.solve(ctx, aim)
 }
 
@@ -255,7 +259,7 @@ func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal
 		return nil, err
 	}
 	policies[m.side] = p
-	ans, err := m.s.crossExact(ctx, c, policies)
+	ans, err := m.s.crossExact(ctx, c, policies, m.exchanges)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +375,7 @@ func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best 
 			return markov.Solved{}, err
 		}
 		policies[m.side] = p
-		a, err := m.s.crossExact(ctx, c, policies)
+		a, err := m.s.crossExact(ctx, c, policies, false)
 		if err != nil {
 			return markov.Solved{}, err
 		}

@@ -223,7 +223,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	}
 	for i := range 2 {
 		if s.crossing(c, i, false) != "" {
-			return s.crossExact(ctx, c, policies)
+			return s.crossExact(ctx, c, policies, true)
 		}
 	}
 	hang := stances(c, policies)
