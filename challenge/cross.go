@@ -64,7 +64,7 @@ type crossModel struct {
 	dists    [2][2]readDist // [side][advantage die]
 	deciding int            // the side whose choices are left open; -1: none
 	policies []Policy
-	owed     [2]int // names side i puts on the list when outclassed
+	owed     [2]int   // names side i puts on the list when outclassed
 	names    [2]int16 // names side i may cross off at the start
 	// c is a State set up as the scenario's start, on which the sides'
 	// policies are asked; debt[i] is an owe-list entry side i may cross
