@@ -63,6 +63,9 @@ type crossModel struct {
 	r        Rules
 	dists    [2][2]readDist // [side][advantage die]
 	deciding int            // the side whose choices are left open; -1: none
+	// plan, when set, makes the deciding side's choices as it does, so
+	// that the process has one choice in every state.
+	plan     *markov.Plan[xstate]
 	policies []Policy
 	owed     [2]int   // names side i puts on the list when outclassed
 	names    [2]int16 // names side i may cross off at the start
@@ -95,16 +98,20 @@ func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int) (*cro
 		if c.outclasses(c.Sides[1-i].TotalSides, c.Sides[i].TotalSides) {
 			m.owed[i] = len(c.Sides[i].Members)
 		}
-		m.names[i] = int16(min(ownNames(c, i), maxNames))
+		n := ownNames(c, i)
+		if n+m.owed[i] > maxNames {
+			return nil, fmt.Errorf("%w: side %s may cross off %d names; the exact model counts up to %d", markov.ErrNoExact, c.Sides[i].Name, n+m.owed[i], maxNames)
+		}
+		m.names[i] = int16(n)
 		mem := c.Sides[i].Members[0]
 		m.debt[i] = Debt{Name: mem.Name, Player: mem.Player}
 	}
 	return m, nil
 }
 
-// maxNames bounds the names a side may cross off that the model counts:
-// a side that may cross off more is refused as too large long before.
-const maxNames = 1 << 12
+// maxNames bounds the names a side may cross off in the exact model (each
+// one more multiplies its states).
+const maxNames = 64
 
 // playerOnBoth returns a player with characters on both sides of a
 // two-sided conflict, or "".
@@ -270,13 +277,47 @@ func (m *crossModel) settle(st xstate, p float64, out []markov.Step[xstate]) []m
 			continue
 		}
 		if i == m.deciding {
-			return append(out, markov.Step[xstate]{To: st, P: p})
+			st = st.last()
+			if m.plan == nil {
+				return append(out, markov.Step[xstate]{To: st, P: p})
+			}
 		}
-		if m.asks(st, i) {
+		if i == m.deciding && m.planned(st) || i != m.deciding && m.asks(st, i) {
 			return m.crossed(st, p, i, out)
 		}
 	}
 	return m.read(st, p, out)
+}
+
+// last is xShown state st, at side ask's turn, with the challenger's
+// standing roll kept only as far as what follows can tell, when no side is
+// asked after this one in the comparison (the answerer is asked first, the
+// challenger last): the answer then meets the standing roll once more,
+// and only its high die (with its advantage dice) and how its lower dice
+// compare with the answer's count. So the standing roll's lower dice
+// become the answer's, raised or lowered in the last place as they
+// compare: one state for every standing roll that plays alike.
+func (st xstate) last() xstate {
+	if st.c < 0 {
+		return st
+	}
+	c, a := int(st.c), 1-int(st.c)
+	if st.ask == 0 && st.names[c] > 0 {
+		return st
+	}
+	s, ans := &st.keys[c], st.keys[a]
+	var tail int16
+	for i := 1; i < keyLen && tail == 0; i++ {
+		switch {
+		case s[i] > ans[i]:
+			tail = 1
+		case s[i] < ans[i]:
+			tail = -1
+		}
+	}
+	copy(s[1:], ans[1:])
+	s[keyLen-1] += tail
+	return st
 }
 
 // crossed is side i crossing a name off at comparison st: an advantage
@@ -368,10 +409,21 @@ func (m *crossModel) read(st xstate, p float64, out []markov.Step[xstate]) []mar
 	case int16(m.r.DoubleFactor)*st.keys[a][0] <= st.keys[c][0]:
 		return step(xEnded(AOutright + 2*Ending(c)))
 	case a == m.deciding:
-		return step(xstate{kind: xStance, c: int8(c), names: m.owe(st).names, met: true})
+		at := xstate{kind: xStance, c: int8(c), names: m.owe(st).names, met: true}
+		if m.plan == nil {
+			return step(at)
+		}
+		return m.stance(at, m.planned(at), p, out)
 	}
 	st = m.owe(st)
 	return m.stance(st, m.hangs(st, a), p, out)
+}
+
+// planned is the plan's choice in a state of the deciding side: whether
+// it crosses a name off (xShown) or hangs in (xStance). Both are option 0.
+func (m *crossModel) planned(st xstate) bool {
+	k, _, ok := m.plan.Choice(st)
+	return ok && k == 0
 }
 
 // hangs asks side a's policy whether it hangs in after answering lower
@@ -443,6 +495,12 @@ func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy, e
 	if err != nil {
 		return markov.Answer{}, err
 	}
+	return m.answer(ctx, exchanges)
+}
+
+// answer explores the model, in which no choice is left open (the
+// deciding side, if any, following its plan), and reads it as an Answer.
+func (m *crossModel) answer(ctx context.Context, exchanges bool) (markov.Answer, error) {
 	p, err := m.process(ctx)
 	if err != nil {
 		return markov.Answer{}, noExact(err)
@@ -482,7 +540,7 @@ func shown(c *State, d int) xstate {
 		st.names[i] = int16(ownNames(c, i))
 		st.keys[i] = readKey(s.Faces, s.Bonus)
 	}
-	return st
+	return st.last()
 }
 
 // readKey is a roll as the rules read it: faces high to low, the bonus

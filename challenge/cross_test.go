@@ -10,16 +10,6 @@ import (
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-// oweScenario is the default scenario with both names on the owe list:
-// Althesa crosses hers off eagerly, Irin his when one advantage die could
-// change the comparison.
-func oweScenario() Scenario {
-	s := DefaultScenario()
-	s.Owe = []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}}
-	s.Sides[0].Play.CrossOff, s.Sides[1].Play.CrossOff = "eager", "when_close"
-	return s
-}
-
 // TestCrossModelWithoutNamesIsDuel solves the default scenario, which has
 // no names to cross off, in the model with cross-offs, and checks it
 // against Duel's chain over rounds to 1e-12.
@@ -139,13 +129,13 @@ func TestCrossExactSampled(t *testing.T) {
 	outclassed := DefaultScenario() // Guts d12 d4 (16 sides) against Irin's 18: her name goes on the list
 	outclassed.Sides[0].Members[0].Endeavor = Defending
 	outclassed.Sides[0].Play.CrossOff = "when_close"
-	helped := oweScenario()
+	helped := OweScenario()
 	helped.Sides[1].Play.Stance = "give"
 	helped.Owe = append(helped.Owe, Debt{Name: "Mitch", Player: "Irin"})
 	for i, tc := range []struct {
 		name string
 		s    Scenario
-	}{{"owe", oweScenario()}, {"goes on the list", outclassed}, {"two names, giving", helped}, {"d4 by hand", d4CrossDuel()}} {
+	}{{"owe", OweScenario()}, {"goes on the list", outclassed}, {"two names, giving", helped}, {"d4 by hand", d4CrossDuel()}} {
 		ex, err := tc.s.Exact(ctx)
 		must(t, err)
 		must(t, ex.Check(len(tc.s.Categories())))
@@ -173,7 +163,7 @@ func TestCrossExactSampled(t *testing.T) {
 // TestCrossExactRefuses checks the scenarios the model with cross-offs
 // leaves out.
 func TestCrossExactRefuses(t *testing.T) {
-	s := oweScenario()
+	s := OweScenario()
 	s.Sides[1].Members[0].Character.Player = "Althesa"
 	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("a player on both sides: %v", err)
@@ -186,7 +176,7 @@ func TestCrossExactRefuses(t *testing.T) {
 // stance and cross-off part's exact value, each value is that of its
 // answer, and the plan's value is its answer's.
 func TestSolveWithCrossOffsBoundsEveryShippedPart(t *testing.T) {
-	s := oweScenario()
+	s := OweScenario()
 	for _, g := range []markov.Goal{{}, {Side: "irin"}} {
 		sv, err := s.Solve(context.Background(), g)
 		must(t, err)
@@ -224,7 +214,7 @@ func TestSolveWithCrossOffsBoundsEveryShippedPart(t *testing.T) {
 // the owe scenario through the Runner: the sampled rate of the goal falls
 // inside the 99.9% interval of its exact value (fixed seed).
 func TestOptimalWithCrossOffsSampled(t *testing.T) {
-	s := oweScenario()
+	s := OweScenario()
 	for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
 		o, err := s.Optimal(context.Background(), markov.Goal{}, aim)
 		must(t, err)

@@ -244,8 +244,8 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 }
 
 // solveCross solves the model with cross-offs for the aim. The plan's
-// Answer is the scenario's model with its Policy playing the deciding
-// side: the policy as it plays in a Runner, asked in the states of play.
+// Answer is that of the model in which the deciding side follows the plan
+// (its Policy plays the same plan in a Runner).
 func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal, error) {
 	plan, err := m.crossing.Solve(ctx, func(st xstate) float64 {
 		return float64(b2i(st.kind == xEnd && m.in[st.end]))
@@ -253,16 +253,20 @@ func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal
 	if err != nil {
 		return nil, err
 	}
-	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan}
 	c, policies, err := m.s.build()
 	if err != nil {
 		return nil, err
 	}
-	policies[m.side] = p
-	ans, err := m.s.crossExact(ctx, c, policies, m.exchanges)
+	under, err := m.s.newCrossModel(c, policies, m.side)
 	if err != nil {
 		return nil, err
 	}
+	under.plan = plan
+	ans, err := under.answer(ctx, m.exchanges)
+	if err != nil {
+		return nil, err
+	}
+	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan}
 	return &Optimal{
 		Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans, Policy: p,
 		States: m.crossing.Len(), Choices: m.crossing.Choices(), xplan: plan, side: m.side,
@@ -365,10 +369,17 @@ var crossParts = []string{"stance/hang_in", "stance/give", "stance/outclassed", 
 // solved exactly in the model with cross-offs, and the best play's
 // decisions in words.
 func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best *Optimal) (markov.Solved, error) {
+	seen := map[Style]markov.Answer{}
 	for _, name := range crossParts {
 		p, err := PolicyByName(name)
 		if err != nil {
 			return markov.Solved{}, err
+		}
+		// Two names that make the same Style play alike: "stance/hang_in"
+		// and "cross_off/never" are both the defaults.
+		if a, ok := seen[*p.(*Style)]; ok {
+			out.Policies = append(out.Policies, markov.ValueOf(name, a, m.in[:]))
+			continue
 		}
 		c, policies, err := m.s.build()
 		if err != nil {
@@ -379,6 +390,7 @@ func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best 
 		if err != nil {
 			return markov.Solved{}, err
 		}
+		seen[*p.(*Style)] = a
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, m.in[:]))
 	}
 	var err error

@@ -193,7 +193,7 @@ func TestOptimalPolicySampled(t *testing.T) {
 func TestOptimalRefuses(t *testing.T) {
 	ctx := context.Background()
 	three := threeWay()
-	shared := oweScenario()
+	shared := OweScenario()
 	shared.Sides[1].Members[0].Character.Player = "Althesa"
 	for _, tc := range []struct {
 		name string
@@ -255,14 +255,21 @@ func TestExactWithoutAdvantageDice(t *testing.T) {
 	}
 }
 
-// BenchmarkSolve times Solve on the default scenario.
+// BenchmarkSolve times Solve on the default scenario, and on the owe
+// scenario, whose deciding side's cross-offs are solved too.
 func BenchmarkSolve(b *testing.B) {
-	s := DefaultScenario()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := s.Solve(context.Background(), markov.Goal{}); err != nil {
-			b.Fatal(err)
-		}
+	for _, s := range []struct {
+		name string
+		s    Scenario
+	}{{"default", DefaultScenario()}, {"owe", OweScenario()}} {
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.s.Solve(context.Background(), markov.Goal{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

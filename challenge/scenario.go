@@ -45,6 +45,18 @@ func DefaultScenario() Scenario {
 	}
 }
 
+// OweScenario is DefaultScenario with both names on the owe list, as
+// earlier conflicts left them: Althesa crosses hers off at the first
+// comparison she can, Irin his when one advantage die could change the
+// comparison (cross_off "eager" and "when_close"). Exact and Optimal
+// follow the cross-offs.
+func OweScenario() Scenario {
+	s := DefaultScenario()
+	s.Owe = []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}}
+	s.Sides[0].Play.CrossOff, s.Sides[1].Play.CrossOff = "eager", "when_close"
+	return s
+}
+
 // build validates the scenario and returns its starting conflict and
 // policies.
 func (s Scenario) build() (*State, []Policy, error) {
