@@ -1,9 +1,12 @@
 package challenge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/stakesrpg/stakes/sim/markov"
 )
@@ -181,10 +184,12 @@ func (m *crossModel) process(ctx context.Context) (*markov.Process[xstate], erro
 		case xEnd:
 			return nil
 		case xShown:
-			bufs[0] = m.crossed(st, 1, m.deciding, bufs[0][:0])
-			bufs[1] = m.settle(st.passed(), 1, bufs[1][:0])
-			choices[0] = markov.Choice[xstate]{Name: optCross, Steps: bufs[0]}
-			choices[1] = markov.Choice[xstate]{Name: optKeep, Steps: bufs[1]}
+			// Keeping the names comes first, so that where crossing one
+			// off changes nothing the plan keeps them.
+			bufs[0] = m.settle(st.passed(), 1, bufs[0][:0])
+			bufs[1] = m.crossed(st, 1, m.deciding, bufs[1][:0])
+			choices[0] = markov.Choice[xstate]{Name: optKeep, Steps: bufs[0]}
+			choices[1] = markov.Choice[xstate]{Name: optCross, Steps: bufs[1]}
 			return choices[:]
 		case xStance:
 			bufs[0] = m.stance(st, true, 1, bufs[0][:0])
@@ -420,10 +425,10 @@ func (m *crossModel) read(st xstate, p float64, out []markov.Step[xstate]) []mar
 }
 
 // planned is the plan's choice in a state of the deciding side: whether
-// it crosses a name off (xShown) or hangs in (xStance). Both are option 0.
+// it crosses a name off (xShown) or hangs in (xStance).
 func (m *crossModel) planned(st xstate) bool {
-	k, _, ok := m.plan.Choice(st)
-	return ok && k == 0
+	_, name, ok := m.plan.Choice(st)
+	return ok && (name == optCross || name == optHangIn)
 }
 
 // hangs asks side a's policy whether it hangs in after answering lower
@@ -576,11 +581,11 @@ func (p *crossPlanned) CrossOff(v *View, side int) int {
 	if side != p.side || len(c.Sides) != 2 {
 		return p.Policy.CrossOff(v, side)
 	}
-	k, name, ok := p.plan.Choice(shown(c, side))
+	_, name, ok := p.plan.Choice(shown(c, side))
 	if !ok {
 		return p.Policy.CrossOff(v, side)
 	}
-	if k != 0 || name != optCross {
+	if name != optCross {
 		return -1
 	}
 	return c.firstCrossable(side)
@@ -596,16 +601,101 @@ func (p *crossPlanned) HangIn(v *View, side int) bool {
 	for i := range 2 {
 		st.names[i] = int16(ownNames(c, i))
 	}
-	k, _, ok := p.plan.Choice(st)
+	_, name, ok := p.plan.Choice(st)
 	if !ok {
 		return p.Policy.HangIn(v, side)
 	}
-	return k == 0
+	return name == optHangIn
 }
 
-// crossAdvice writes the plan's decisions in words: its stance for each
-// count of names left, and how often it crosses a name off in each kind of
-// comparison it meets, by how the comparison stands.
+// crossAdvice writes the plan's decisions in words. Its cross-off
+// choices are as many as the rolls that may show, so they are told by
+// situation: whose turn to cross off it is (at a cast, answering,
+// challenging) and how the comparison stands before the name is crossed
+// off, with how often play comes there under the plan (Reach), the share
+// of those visits at which the plan crosses a name off and the mean gain
+// over the worse choice. Its stances are told one by one, by the names
+// each side has left.
 func (o *Optimal) crossAdvice(ctx context.Context, s Scenario) ([]markov.Advice, error) {
-	return nil, nil
+	ds, err := o.xplan.Decisions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type group struct {
+		when                 string
+		reach, cross, gained float64
+		stake                float64
+	}
+	var groups []*group
+	at := map[string]*group{}
+	var out []markov.Advice
+	for _, d := range ds {
+		if d.Stake <= 0 || math.IsInf(d.Visits, 1) {
+			continue
+		}
+		chosen, next, worst := d.Rank(o.xplan.Aim())
+		gain := math.Abs(d.Options[chosen].Value - worst)
+		if gain < 1e-9 {
+			continue
+		}
+		if d.State.kind == xStance {
+			out = append(out, markov.Advice{
+				When: fmt.Sprintf("answering lower but more than half, %s", namesLeft(s, d.State)),
+				Do:   d.Choice, Else: fmt.Sprintf("%s: P(goal) %.4f", d.Options[next].Name, d.Options[next].Value),
+				Gain: gain, Reach: d.Visits,
+			})
+			continue
+		}
+		when := crossSituation(d.State, o.side, s.Rules.DoubleFactor)
+		g := at[when]
+		if g == nil {
+			g = &group{when: when}
+			at[when] = g
+			groups = append(groups, g)
+		}
+		g.reach += d.Visits
+		g.stake += d.Stake
+		g.gained += d.Visits * gain
+		if d.Choice == optCross {
+			g.cross += d.Visits
+		}
+	}
+	slices.SortStableFunc(groups, func(a, b *group) int { return cmp.Compare(b.stake, a.stake) })
+	for _, g := range groups {
+		do := fmt.Sprintf("%s (%.0f%% of the time)", optCross, 100*g.cross/g.reach)
+		if g.cross < g.reach/2 {
+			do = fmt.Sprintf("%s (%.0f%% of the time)", optKeep, 100*(1-g.cross/g.reach))
+		}
+		out = append(out, markov.Advice{When: g.when, Do: do, Gain: g.gained / g.reach, Reach: g.reach})
+	}
+	slices.SortStableFunc(out, func(a, b markov.Advice) int { return cmp.Compare(b.Gain*b.Reach, a.Gain*a.Reach) })
+	return out, nil
+}
+
+// crossSituation says, for a cross-off choice of side d, whose turn it is
+// and how the comparison stands before the name is crossed off.
+func crossSituation(st xstate, d, double int) string {
+	o := 1 - d
+	if st.c < 0 {
+		return "at a cast, " + [3]string{"the casts truly tied", "your cast higher", "your cast lower"}[(3+st.keys[d].cmp(st.keys[o]))%3]
+	}
+	c, a := int(st.c), 1-int(st.c)
+	stands := "the answer lower but more than half"
+	switch d := st.keys[a].cmp(st.keys[c]); {
+	case d > 0:
+		stands = "the answer higher"
+	case d == 0:
+		stands = "a true tie"
+	case int16(double)*st.keys[a][0] <= st.keys[c][0]:
+		stands = "the answer half or less"
+	}
+	if d == a {
+		return "answering, " + stands
+	}
+	return "challenging, " + stands
+}
+
+// namesLeft says how many names each side may still cross off.
+func namesLeft(s Scenario, st xstate) string {
+	return fmt.Sprintf("names left to cross off: %s %d, %s %d", s.Sides[0].Name, st.names[0], s.Sides[1].Name, st.names[1])
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -221,6 +222,27 @@ func TestOptimalWithCrossOffsSampled(t *testing.T) {
 		got := sampledWithin(t, aim.String(), s, 0, o.Policy, o.Answer, 7)
 		if v := got[0] + got[1]; math.Abs(v-o.Value) > 3.29*math.Sqrt(o.Value*(1-o.Value)/40000) {
 			t.Errorf("%v: sampled %.4f, exact %.4f", aim, v, o.Value)
+		}
+	}
+}
+
+// TestSolveWithCrossOffsAdvice reads the owe scenario's best play for
+// Althesa's win in words: a line for each situation of her cross-offs and
+// for her stances, the most consequential first, each reached.
+func TestSolveWithCrossOffsAdvice(t *testing.T) {
+	sv, err := OweScenario().Solve(context.Background(), markov.Goal{})
+	must(t, err)
+	kinds := map[string]bool{}
+	for _, a := range sv.Advice {
+		t.Logf("%s: %s [%s] gain %.4f reach %.3g", a.When, a.Do, a.Else, a.Gain, a.Reach)
+		if a.Reach <= 0 || a.Gain < 0 {
+			t.Errorf("advice %+v", a)
+		}
+		kinds[strings.SplitN(a.When, ",", 2)[0]] = true
+	}
+	for _, k := range []string{"at a cast", "answering", "challenging", "answering lower but more than half"} {
+		if !kinds[k] {
+			t.Errorf("no advice %q among %v", k, kinds)
 		}
 	}
 }
