@@ -64,14 +64,19 @@ func xEnded(e Ending) xstate { return xstate{kind: xEnd, c: -1, end: int8(e)} }
 // crossModel is a two-sided scenario's model with cross-offs.
 type crossModel struct {
 	r        Rules
-	dists    [2][2]readDist // [side][advantage die]
-	deciding int            // the side whose choices are left open; -1: none
+	deciding int // the side whose choices are left open; -1: none
 	// plan, when set, makes the deciding side's choices as it does, so
 	// that the process has one choice in every state.
-	plan     *markov.Plan[xstate]
+	plan *markov.Plan[xstate]
+	// duel is the sides' dice for Duel's rounds, played once no name can
+	// be crossed off; rounds[2*hangA+hangB] its rounds under the stances
+	// (each solved when first needed).
+	duel     *duelModel
+	rounds   [4]*[3]roundOut
 	policies []Policy
 	owed     [2]int   // names side i puts on the list when outclassed
 	names    [2]int16 // names side i may cross off at the start
+	never    [2]bool  // side i never crosses a name off: it holds none
 	// c is a State set up as the scenario's start, on which the sides'
 	// policies are asked; debt[i] is an owe-list entry side i may cross
 	// off.
@@ -81,20 +86,20 @@ type crossModel struct {
 }
 
 // newCrossModel builds the model of a two-sided scenario, its sides'
-// policies answering for them except deciding's (-1: none).
-func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int) (*crossModel, error) {
+// policies answering for them except deciding's (-1: none). A side that
+// never crosses a name off (never[i]: its cross-off part is "never")
+// holds none in the model, so that once the other side has none left
+// either, the rest of the conflict is Duel's rounds.
+func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int, never [2]bool) (*crossModel, error) {
 	if err := exactRules(s.Rules); err != nil {
 		return nil, err
 	}
 	m := &crossModel{r: s.Rules, deciding: deciding, policies: policies, c: c}
+	var err error
+	if m.duel, err = newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice); err != nil {
+		return nil, err
+	}
 	for i := range 2 {
-		for adv := range 2 {
-			d, err := newReadDist(c.Sides[i].Dice, advDie(s.Rules, adv == 1))
-			if err != nil {
-				return nil, err
-			}
-			m.dists[i][adv] = d
-		}
 		if p := playerOnBoth(c); p != "" {
 			return nil, fmt.Errorf("%w: player %s has characters on both sides; the exact model keeps each side's names apart", markov.ErrNoExact, p)
 		}
@@ -102,6 +107,10 @@ func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int) (*cro
 			m.owed[i] = len(c.Sides[i].Members)
 		}
 		n := ownNames(c, i)
+		if never[i] && i != deciding {
+			n, m.owed[i] = 0, 0
+		}
+		m.never[i] = never[i] && i != deciding
 		if n+m.owed[i] > maxNames {
 			return nil, fmt.Errorf("%w: side %s may cross off %d names; the exact model counts up to %d", markov.ErrNoExact, c.Sides[i].Name, n+m.owed[i], maxNames)
 		}
@@ -147,13 +156,23 @@ func ownNames(c *State, i int) int {
 // start is the model's first state: the first cast, with the owe list as
 // the scenario sets it.
 func (m *crossModel) start() xstate {
-	return xstate{kind: xCast, c: -1, names: m.names}
+	return m.roundCast(xstate{names: m.names}, 0)
 }
 
-// roundStart is the cast that begins a new round: the advantage die to
-// nobody (adv 0) or to side adv-1.
-func roundCast(from xstate, adv int) xstate {
-	return xstate{kind: xCast, c: -1, adv: int8(adv), met: from.met, names: from.names}
+// roundCast is the cast that begins a new round after st: the advantage
+// die to nobody (adv 0) or to side adv-1. Once no side has a name to cross
+// off, nor can get one, the owe list is done with: such casts count as
+// met.
+func (m *crossModel) roundCast(st xstate, adv int) xstate {
+	next := xstate{kind: xCast, c: -1, adv: int8(adv), met: st.met, names: st.names}
+	next.met = next.met || next.names == [2]int16{} && m.owed == [2]int{}
+	return next
+}
+
+// spent reports whether cast st begins a round in which no name can be
+// crossed off: then the rest of the conflict is Duel's chain over rounds.
+func (m *crossModel) spent(st xstate) bool {
+	return st.kind == xCast && !st.recast && st.met && st.names == [2]int16{}
 }
 
 // order returns the side asked at position k of a comparison: at a cast
@@ -191,6 +210,20 @@ func (m *crossModel) process(ctx context.Context) (*markov.Process[xstate], erro
 			choices[0] = markov.Choice[xstate]{Name: optKeep, Steps: bufs[0]}
 			choices[1] = markov.Choice[xstate]{Name: optCross, Steps: bufs[1]}
 			return choices[:]
+		case xCast:
+			if !m.spent(st) {
+				break
+			}
+			if m.deciding < 0 || m.plan != nil {
+				bufs[0] = m.round(st, m.planned(st), bufs[0][:0])
+				choices[0] = markov.Choice[xstate]{Name: "round", Steps: bufs[0]}
+				return choices[:1]
+			}
+			bufs[0] = m.round(st, true, bufs[0][:0])
+			bufs[1] = m.round(st, false, bufs[1][:0])
+			choices[0] = markov.Choice[xstate]{Name: optHangIn, Steps: bufs[0]}
+			choices[1] = markov.Choice[xstate]{Name: optGive, Steps: bufs[1]}
+			return choices[:]
 		case xStance:
 			bufs[0] = m.stance(st, true, 1, bufs[0][:0])
 			bufs[1] = m.stance(st, false, 1, bufs[1][:0])
@@ -221,7 +254,7 @@ const (
 // over them): the same end, without the loop.
 func (m *crossModel) roll(st xstate, out []markov.Step[xstate]) []markov.Step[xstate] {
 	if st.kind == xCast {
-		da, db := m.dists[0][b2i(st.adv == 1)], m.dists[1][b2i(st.adv == 2)]
+		da, db := m.duel.dists[0][b2i(st.adv == 1)], m.duel.dists[1][b2i(st.adv == 2)]
 		for i, ka := range da.keys {
 			for j, kb := range db.keys {
 				sh := xstate{kind: xShown, c: -1, adv: st.adv, met: st.met, names: st.names, keys: [2]key{ka, kb}}
@@ -233,7 +266,7 @@ func (m *crossModel) roll(st xstate, out []markov.Step[xstate]) []markov.Step[xs
 		return withoutLoop(out, again)
 	}
 	a := 1 - int(st.c)
-	da := m.dists[a][b2i(int(st.adv) == 1+a)]
+	da := m.duel.dists[a][b2i(int(st.adv) == 1+a)]
 	for j, k := range da.keys {
 		sh := st
 		sh.kind = xShown
@@ -396,7 +429,7 @@ func (m *crossModel) read(st xstate, p float64, out []markov.Step[xstate]) []mar
 		switch st.keys[0].cmp(st.keys[1]) {
 		case 0:
 			if m.r.RecastTies {
-				next := roundCast(st, int(st.adv))
+				next := m.roundCast(st, int(st.adv))
 				next.recast = true
 				return step(next)
 			}
@@ -410,7 +443,7 @@ func (m *crossModel) read(st xstate, p float64, out []markov.Step[xstate]) []mar
 	case d > 0:
 		return step(standing(st, a, st.keys[a]))
 	case d == 0:
-		return step(roundCast(m.owe(st), 0))
+		return step(m.roundCast(m.owe(st), 0))
 	case int16(m.r.DoubleFactor)*st.keys[a][0] <= st.keys[c][0]:
 		return step(xEnded(AOutright + 2*Ending(c)))
 	case a == m.deciding:
@@ -418,17 +451,64 @@ func (m *crossModel) read(st xstate, p float64, out []markov.Step[xstate]) []mar
 		if m.plan == nil {
 			return step(at)
 		}
-		return m.stance(at, m.planned(at), p, out)
+		return m.stance(at, hangsAsPlanned(m.plan, at, int(st.adv)), p, out)
 	}
 	st = m.owe(st)
 	return m.stance(st, m.hangs(st, a), p, out)
 }
 
 // planned is the plan's choice in a state of the deciding side: whether
-// it crosses a name off (xShown) or hangs in (xStance).
+// it crosses a name off (xShown) or hangs in (xStance, or a round with no
+// names left, xCast); false without a plan.
 func (m *crossModel) planned(st xstate) bool {
+	if m.plan == nil {
+		return false
+	}
 	_, name, ok := m.plan.Choice(st)
 	return ok && (name == optCross || name == optHangIn)
+}
+
+// hangsAsPlanned is the stance plan pl takes at xStance state st in a
+// round whose advantage die is adv's: once no name is left to cross off,
+// its choice for the whole round where the plan has one (a round that
+// begins with none left), so that play, which cannot tell such a round
+// from one in which the last name went, stands as the model does.
+func hangsAsPlanned(pl *markov.Plan[xstate], st xstate, adv int) bool {
+	if st.names == [2]int16{} {
+		if _, name, ok := pl.Choice(xstate{kind: xCast, c: -1, adv: int8(adv), met: true}); ok {
+			return name == optHangIn
+		}
+	}
+	_, name, ok := pl.Choice(st)
+	return ok && name == optHangIn
+}
+
+// round appends the steps of a whole round from cast st once no name can
+// be crossed off, when the deciding side (if any) hangs in (hangIn) or
+// gives whenever it must choose in it and every other side as its policy
+// says: Duel's round, to an ending or the next round's cast.
+func (m *crossModel) round(st xstate, hangIn bool, out []markov.Step[xstate]) []markov.Step[xstate] {
+	var hang [2]bool
+	for a := range 2 {
+		if a == m.deciding {
+			hang[a] = hangIn
+			continue
+		}
+		hang[a] = m.hangs(xstate{kind: xStance, c: int8(1 - a), met: true}, a)
+	}
+	k := 2*b2i(hang[0]) + b2i(hang[1])
+	if m.rounds[k] == nil {
+		outs := m.duel.rounds(hang)
+		m.rounds[k] = &outs
+	}
+	o := &m.rounds[k][st.adv]
+	for e, p := range o.end {
+		out = append(out, markov.Step[xstate]{To: xEnded(Ending(e)), P: p})
+	}
+	for n, p := range o.next {
+		out = append(out, markov.Step[xstate]{To: m.roundCast(st, n), P: p})
+	}
+	return out
 }
 
 // hangs asks side a's policy whether it hangs in after answering lower
@@ -469,43 +549,29 @@ func (m *crossModel) stance(st xstate, hangIn bool, p float64, out []markov.Step
 	if !hangIn {
 		return append(out, markov.Step[xstate]{To: xEnded(AGiven + 2*Ending(c)), P: p})
 	}
-	return append(out, markov.Step[xstate]{To: roundCast(st, carried(m.r, c)), P: p})
+	return append(out, markov.Step[xstate]{To: m.roundCast(st, carried(m.r, c)), P: p})
 }
 
 // crossAnswer reads the model under plan pl as an Answer in Categories'
-// order, with its rounds (a round begins at a cast that is not a
-// recast) and, when exchanges is set, the mean exchanges (an exchange
-// begins at each answer rolled).
-func crossAnswer(ctx context.Context, pl *markov.Plan[xstate], exchanges bool) (markov.Answer, error) {
-	category := func(st xstate) int { return int(st.end) }
-	ans, err := pl.Answer(ctx, int(numEndings)+1, category, func(st xstate) bool { return st.kind == xCast && !st.recast })
-	if err != nil || !exchanges {
-		return ans, err
-	}
-	ex, err := pl.Answer(ctx, int(numEndings)+1, category, func(st xstate) bool { return st.kind == xStanding })
-	if err != nil {
-		return markov.Answer{}, err
-	}
-	// Every answer rolled begins a "round" of ex after the first, which
-	// runs from the cast to the first answer.
-	ans.Means = map[string]float64{"exchanges": ex.MeanRounds - 1}
-	return ans, nil
+// order, with its rounds: a round begins at a cast that is not a recast.
+func crossAnswer(ctx context.Context, pl *markov.Plan[xstate]) (markov.Answer, error) {
+	return pl.Answer(ctx, int(numEndings)+1, func(st xstate) int { return int(st.end) },
+		func(st xstate) bool { return st.kind == xCast && !st.recast })
 }
 
 // crossExact solves a two-sided scenario in the model with cross-offs,
-// every side playing policies[i]: its Answer, with the mean exchanges
-// when exchanges is set.
-func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy, exchanges bool) (markov.Answer, error) {
-	m, err := s.newCrossModel(c, policies, -1)
+// side i playing policies[i], which never crosses a name off if never[i].
+func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy, never [2]bool) (markov.Answer, error) {
+	m, err := s.newCrossModel(c, policies, -1, never)
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	return m.answer(ctx, exchanges)
+	return m.answer(ctx)
 }
 
 // answer explores the model, in which no choice is left open (the
 // deciding side, if any, following its plan), and reads it as an Answer.
-func (m *crossModel) answer(ctx context.Context, exchanges bool) (markov.Answer, error) {
+func (m *crossModel) answer(ctx context.Context) (markov.Answer, error) {
 	p, err := m.process(ctx)
 	if err != nil {
 		return markov.Answer{}, noExact(err)
@@ -514,8 +580,22 @@ func (m *crossModel) answer(ctx context.Context, exchanges bool) (markov.Answer,
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	return crossAnswer(ctx, pl, exchanges)
+	return crossAnswer(ctx, pl)
 }
+
+// nevers reports which sides of the scenario never cross a name off by
+// their policies: cross_off "never" (the default).
+func (s Scenario) nevers() [2]bool {
+	var never [2]bool
+	for i := range min(len(s.Sides), 2) {
+		never[i] = s.Sides[i].Play.neverCrosses()
+	}
+	return never
+}
+
+// neverCrosses reports whether the names choose the cross-off part that
+// never crosses a name off.
+func (n StyleNames) neverCrosses() bool { return n.CrossOff == "" || n.CrossOff == "never" }
 
 // noExact wraps a model too large to solve as markov.ErrNoExact, and
 // returns any other error as it is.
@@ -531,7 +611,7 @@ func noExact(err error) error {
 // who challenges), the advantage die of the round, the rolls showing as
 // read, the names each side may cross off and whether the pair's first
 // exchange has had its say on the owe list.
-func shown(c *State, d int) xstate {
+func shown(c *State, d int, never [2]bool) xstate {
 	st := xstate{kind: xShown, c: -1, ask: int8(d), crossed: int8(c.Sides[d].Crossed), met: c.Met&pairBit(0, 1) != 0}
 	if c.Phase == PhaseAnswered {
 		st.c = int8(c.Challenger)
@@ -542,7 +622,9 @@ func shown(c *State, d int) xstate {
 		if s.Advantage > 0 {
 			st.adv = int8(1 + i)
 		}
-		st.names[i] = int16(ownNames(c, i))
+		if !never[i] {
+			st.names[i] = int16(ownNames(c, i))
+		}
 		st.keys[i] = readKey(s.Faces, s.Bonus)
 	}
 	return st.last()
@@ -570,8 +652,9 @@ func readKey(faces []int, bonus int) key {
 // choice (and every other side's) as the side's own policy.
 type crossPlanned struct {
 	Policy
-	side int
-	plan *markov.Plan[xstate]
+	side  int
+	plan  *markov.Plan[xstate]
+	never [2]bool // the sides the model holds no names for
 }
 
 // CrossOff crosses the first name the side may cross off when the plan
@@ -581,7 +664,7 @@ func (p *crossPlanned) CrossOff(v *View, side int) int {
 	if side != p.side || len(c.Sides) != 2 {
 		return p.Policy.CrossOff(v, side)
 	}
-	_, name, ok := p.plan.Choice(shown(c, side))
+	_, name, ok := p.plan.Choice(shown(c, side, p.never))
 	if !ok {
 		return p.Policy.CrossOff(v, side)
 	}
@@ -598,14 +681,16 @@ func (p *crossPlanned) HangIn(v *View, side int) bool {
 		return p.Policy.HangIn(v, side)
 	}
 	st := xstate{kind: xStance, c: int8(c.Challenger), met: true}
+	adv := 0
 	for i := range 2 {
-		st.names[i] = int16(ownNames(c, i))
+		if !p.never[i] {
+			st.names[i] = int16(ownNames(c, i))
+		}
+		if c.Sides[i].Advantage > 0 {
+			adv = 1 + i
+		}
 	}
-	_, name, ok := p.plan.Choice(st)
-	if !ok {
-		return p.Policy.HangIn(v, side)
-	}
-	return name == optHangIn
+	return hangsAsPlanned(p.plan, st, adv)
 }
 
 // crossAdvice writes the plan's decisions in words. Its cross-off

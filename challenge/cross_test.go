@@ -11,29 +11,34 @@ import (
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-// TestCrossModelWithoutNamesIsDuel solves the default scenario, which has
-// no names to cross off, in the model with cross-offs, and checks it
-// against Duel's chain over rounds to 1e-12.
-func TestCrossModelWithoutNamesIsDuel(t *testing.T) {
+// TestCrossModelWithoutCrossOffsIsDuel solves, in the model with
+// cross-offs, the default scenario with Althesa's name on the owe list and
+// never crossed off (the model follows every comparison) and with no list
+// (the model plays Duel's rounds from the start), and checks both against
+// Duel's chain over rounds to 1e-12.
+func TestCrossModelWithoutCrossOffsIsDuel(t *testing.T) {
 	ctx := context.Background()
-	s := DefaultScenario()
-	c, policies, err := s.build()
+	want, err := DefaultScenario().Exact(ctx)
 	must(t, err)
-	got, err := s.crossExact(ctx, c, policies, true)
-	must(t, err)
-	want, err := s.Exact(ctx)
-	must(t, err)
-	for i := range want.P {
-		if !near(got.P[i], want.P[i], 1e-12) {
-			t.Errorf("P[%d] %.15f, Duel %.15f", i, got.P[i], want.P[i])
+	kept := DefaultScenario()
+	kept.Owe = []Debt{{Name: "Althesa", Player: "Althesa"}}
+	for _, s := range []Scenario{kept, DefaultScenario()} {
+		c, policies, err := s.build()
+		must(t, err)
+		got, err := s.crossExact(ctx, c, policies, [2]bool{})
+		must(t, err)
+		for i := range want.P {
+			if !near(got.P[i], want.P[i], 1e-12) {
+				t.Errorf("%d names: P[%d] %.15f, Duel %.15f", len(s.Owe), i, got.P[i], want.P[i])
+			}
 		}
-	}
-	if !near(got.MeanRounds, want.MeanRounds, 1e-9) || !near(got.Means["exchanges"], want.Means["exchanges"], 1e-9) {
-		t.Errorf("means %v %v, Duel %v %v", got.MeanRounds, got.Means, want.MeanRounds, want.Means)
-	}
-	for r := 1; r < 6; r++ {
-		if !near(got.Rounds[r], want.Rounds[r], 1e-12) {
-			t.Errorf("Rounds[%d] %.15f, Duel %.15f", r, got.Rounds[r], want.Rounds[r])
+		if !near(got.MeanRounds, want.MeanRounds, 1e-9) {
+			t.Errorf("%d names: mean rounds %v, Duel %v", len(s.Owe), got.MeanRounds, want.MeanRounds)
+		}
+		for r := 1; r < 6; r++ {
+			if !near(got.Rounds[r], want.Rounds[r], 1e-12) {
+				t.Errorf("%d names: Rounds[%d] %.15f, Duel %.15f", len(s.Owe), r, got.Rounds[r], want.Rounds[r])
+			}
 		}
 	}
 }
@@ -216,12 +221,14 @@ func TestSolveWithCrossOffsBoundsEveryShippedPart(t *testing.T) {
 // inside the 99.9% interval of its exact value (fixed seed).
 func TestOptimalWithCrossOffsSampled(t *testing.T) {
 	s := OweScenario()
-	for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
-		o, err := s.Optimal(context.Background(), markov.Goal{}, aim)
-		must(t, err)
-		got := sampledWithin(t, aim.String(), s, 0, o.Policy, o.Answer, 7)
-		if v := got[0] + got[1]; math.Abs(v-o.Value) > 3.29*math.Sqrt(o.Value*(1-o.Value)/40000) {
-			t.Errorf("%v: sampled %.4f, exact %.4f", aim, v, o.Value)
+	for side, g := range []markov.Goal{{}, {Side: "irin"}} {
+		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+			o, err := s.Optimal(context.Background(), g, aim)
+			must(t, err)
+			got := sampledWithin(t, g.Side+" "+aim.String(), s, side, o.Policy, o.Answer, uint64(7+side))
+			if v := got[2*side] + got[2*side+1]; math.Abs(v-o.Value) > 3.29*math.Sqrt(o.Value*(1-o.Value)/40000) {
+				t.Errorf("%s %v: sampled %.4f, exact %.4f", g.Side, aim, v, o.Value)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package challenge
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -68,9 +69,6 @@ type optimalModel struct {
 	// is nil).
 	cross    *crossModel
 	crossing *markov.Process[xstate]
-	// exchanges: the plan's Answer in the model with cross-offs holds the
-	// mean exchanges (Optimal's does; Solve's leave it out).
-	exchanges bool
 }
 
 // Optimal solves the scenario for goal: the play of the deciding side
@@ -85,7 +83,6 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if err != nil {
 		return nil, err
 	}
-	m.exchanges = true
 	return m.solve(ctx, aim)
 }
 
@@ -149,7 +146,7 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 // cross-offs and stance left open.
 func (m *optimalModel) withCrossOffs(ctx context.Context, c *State) (*optimalModel, error) {
 	var err error
-	if m.cross, err = m.s.newCrossModel(c, m.policies, m.side); err != nil {
+	if m.cross, err = m.s.newCrossModel(c, m.policies, m.side, m.s.nevers()); err != nil {
 		return nil, err
 	}
 	if m.crossing, err = m.cross.process(ctx); err != nil {
@@ -257,16 +254,16 @@ func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal
 	if err != nil {
 		return nil, err
 	}
-	under, err := m.s.newCrossModel(c, policies, m.side)
+	under, err := m.s.newCrossModel(c, policies, m.side, m.s.nevers())
 	if err != nil {
 		return nil, err
 	}
 	under.plan = plan
-	ans, err := under.answer(ctx, m.exchanges)
+	ans, err := under.answer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan}
+	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan, never: under.never}
 	return &Optimal{
 		Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans, Policy: p,
 		States: m.crossing.Len(), Choices: m.crossing.Choices(), xplan: plan, side: m.side,
@@ -360,38 +357,52 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 }
 
 // crossParts are the shipped parts Solve compares when a side may cross
-// names off: the stances and the cross-off parts, each a Style with the
-// defaults for every other kind (PolicyByName).
-var crossParts = []string{"stance/hang_in", "stance/give", "stance/outclassed", "cross_off/never", "cross_off/when_close", "cross_off/eager"}
+// names off: the stances and the cross-off parts, each with the defaults
+// for every other kind (as PolicyByName makes them).
+var crossParts = []struct {
+	name  string
+	names StyleNames
+}{
+	{"stance/hang_in", StyleNames{Stance: "hang_in"}},
+	{"stance/give", StyleNames{Stance: "give"}},
+	{"stance/outclassed", StyleNames{Stance: "outclassed"}},
+	{"cross_off/never", StyleNames{CrossOff: "never"}},
+	{"cross_off/when_close", StyleNames{CrossOff: "when_close"}},
+	{"cross_off/eager", StyleNames{CrossOff: "eager"}},
+}
 
 // solvedCross completes Solve's report for a scenario with cross-offs:
 // each shipped stance and cross-off part played by the deciding side,
 // solved exactly in the model with cross-offs, and the best play's
 // decisions in words.
 func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best *Optimal) (markov.Solved, error) {
-	seen := map[Style]markov.Answer{}
-	for _, name := range crossParts {
-		p, err := PolicyByName(name)
+	seen := map[StyleNames]markov.Answer{}
+	for _, part := range crossParts {
+		// Two names of the same parts play alike: "stance/hang_in" and
+		// "cross_off/never" are both the defaults.
+		key := part.names
+		key.Stance, key.CrossOff = cmp.Or(key.Stance, "hang_in"), cmp.Or(key.CrossOff, "never")
+		if a, ok := seen[key]; ok {
+			out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in[:]))
+			continue
+		}
+		style, err := part.names.Style()
 		if err != nil {
 			return markov.Solved{}, err
-		}
-		// Two names that make the same Style play alike: "stance/hang_in"
-		// and "cross_off/never" are both the defaults.
-		if a, ok := seen[*p.(*Style)]; ok {
-			out.Policies = append(out.Policies, markov.ValueOf(name, a, m.in[:]))
-			continue
 		}
 		c, policies, err := m.s.build()
 		if err != nil {
 			return markov.Solved{}, err
 		}
-		policies[m.side] = p
-		a, err := m.s.crossExact(ctx, c, policies, false)
+		policies[m.side] = &style
+		never := m.s.nevers()
+		never[m.side] = part.names.neverCrosses()
+		a, err := m.s.crossExact(ctx, c, policies, never)
 		if err != nil {
 			return markov.Solved{}, err
 		}
-		seen[*p.(*Style)] = a
-		out.Policies = append(out.Policies, markov.ValueOf(name, a, m.in[:]))
+		seen[key] = a
+		out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in[:]))
 	}
 	var err error
 	if out.Advice, err = best.crossAdvice(ctx, m.s); err != nil {

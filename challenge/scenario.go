@@ -235,7 +235,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	}
 	for i := range 2 {
 		if s.crossing(c, i, false) != "" {
-			return s.crossExact(ctx, c, policies, true)
+			return s.crossExact(ctx, c, policies, s.nevers())
 		}
 	}
 	hang := stances(c, policies)
