@@ -8,18 +8,23 @@ import (
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-// Optimal play. In a two-sided conflict with no owe-list names to cross
-// off, the one choice that changes how a conflict ends is the answerer's
-// stance: hang in (the challenger carries an advantage die into the next
-// round) or give (out, without injury). The choice of which die sizes an
-// injury takes changes the sheet for later conflicts but not how this one
-// ends, and target and interference are no choices with two sides. So the
-// decision process is Duel's chain over rounds with the deciding side's
-// stance left open: in each round, by who carries the advantage die into
-// it, the side chooses to hang in or to give whenever it must choose in
-// that round. What follows either choice does not depend on the dice
-// showing when it is made (a hang-in starts the next round, a give ends the
-// conflict), so choosing once a round is choosing at every stance.
+// Optimal play. In a two-sided conflict the choices that change how it
+// ends are the answerer's stance, hang in (the challenger carries an
+// advantage die into the next round) or give (out, without injury), and
+// each side's cross-offs. The choice of which die sizes an injury takes
+// changes the sheet for later conflicts but not how this one ends (it is
+// over once the sizes are taken), and target and interference are no
+// choices with two sides.
+//
+// With no names to cross off, the decision process is Duel's chain over
+// rounds with the deciding side's stance left open: in each round, by who
+// carries the advantage die into it, the side chooses to hang in or to
+// give whenever it must choose in that round. What follows either choice
+// does not depend on the dice showing when it is made (a hang-in starts
+// the next round, a give ends the conflict), so choosing once a round is
+// choosing at every stance. With names to cross off the process is the
+// model with cross-offs (cross.go), in which the deciding side chooses at
+// each comparison with both rolls showing.
 
 // The deciding side's options in a round, in the order the process offers
 // them (ties go to the first).
@@ -75,9 +80,11 @@ type optimalModel struct {
 // (goal.Side names a side; "" is the first) that makes the goal most
 // likely (markov.Maximize) or least likely (markov.Minimize), the other
 // side playing its own policies. Goal outcomes are names of Categories;
-// none means the deciding side's wins (outright or given). The model is
-// Duel's: two sides and no owe-list names either may cross off; other
-// scenarios return an error wrapping markov.ErrNoExact that says why.
+// none means the deciding side's wins (outright or given). The deciding
+// side's stances are left open, and, when it has names to cross off (or
+// may come to have), its cross-offs too. Two sides only: other scenarios,
+// and those the model with cross-offs leaves out (see the package doc),
+// return an error wrapping markov.ErrNoExact that says why.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
 	m, err := s.optimalModel(ctx, goal)
 	if err != nil {

@@ -220,11 +220,13 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	return cat
 }
 
-// Exact solves the scenario exactly when it fits the model of Duel: two
-// sides, at most 8 dice a side, and no owe-list names either side would
-// cross off (none of its players' names on the list, nor its own names
-// going on it after the first exchange, unless its cross-off policy is
-// "never"). Otherwise the error wraps markov.ErrNoExact and says why.
+// Exact solves a two-sided scenario exactly (at most 8 dice a side): by
+// Duel's chain over rounds when neither side would cross a name off (none
+// of its players' names on the list, nor its own going on it after the
+// first exchange, or its cross-off policy "never"), and otherwise by the
+// model with cross-offs, each side's policy asked at every comparison (see
+// the package doc; its Answer has no mean exchanges). Other scenarios
+// return an error wrapping markov.ErrNoExact that says why.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	c, policies, err := s.build()
 	if err != nil {
