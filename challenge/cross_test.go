@@ -138,10 +138,13 @@ func TestCrossExactSampled(t *testing.T) {
 	helped := OweScenario()
 	helped.Sides[1].Play.Stance = "give"
 	helped.Owe = append(helped.Owe, Debt{Name: "Mitch", Player: "Irin"})
+	twice := OweScenario() // three names for Althesa, two crossed off a comparison
+	twice.Rules.CrossOffsPerComparison = 2
+	twice.Owe = append(twice.Owe, Debt{Name: "Althesa", Player: "Althesa"}, Debt{Name: "Althesa", Player: "Althesa"})
 	for i, tc := range []struct {
 		name string
 		s    Scenario
-	}{{"owe", OweScenario()}, {"goes on the list", outclassed}, {"two names, giving", helped}, {"d4 by hand", d4CrossDuel()}} {
+	}{{"owe", OweScenario()}, {"goes on the list", outclassed}, {"two names, giving", helped}, {"two a comparison", twice}, {"d4 by hand", d4CrossDuel()}} {
 		ex, err := tc.s.Exact(ctx)
 		must(t, err)
 		must(t, ex.Check(len(tc.s.Categories())))
@@ -169,10 +172,48 @@ func TestCrossExactSampled(t *testing.T) {
 // TestCrossExactRefuses checks the scenarios the model with cross-offs
 // leaves out.
 func TestCrossExactRefuses(t *testing.T) {
-	s := OweScenario()
-	s.Sides[1].Members[0].Character.Player = "Althesa"
-	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) {
-		t.Errorf("a player on both sides: %v", err)
+	shared := OweScenario()
+	shared.Sides[1].Members[0].Character.Player = "Althesa"
+	many := OweScenario()
+	for range 64 {
+		many.Owe = append(many.Owe, Debt{Name: "Althesa", Player: "Althesa"})
+	}
+	for _, tc := range []struct {
+		name string
+		s    Scenario
+		want string
+	}{
+		{"a player on both sides", shared, "player Althesa has characters on both sides"},
+		{"too many names", many, "side althesa may cross off 65 names; the exact model counts up to 64"},
+	} {
+		_, err := tc.s.Exact(context.Background())
+		_, err2 := tc.s.Optimal(context.Background(), markov.Goal{}, markov.Maximize)
+		for _, e := range []error{err, err2} {
+			if !errors.Is(e, markov.ErrNoExact) || !strings.Contains(e.Error(), tc.want) {
+				t.Errorf("%s: %v; want %q", tc.name, e, tc.want)
+			}
+		}
+	}
+}
+
+// TestSolveANameThatGoesOnTheList solves for Althesa when her own name
+// goes on the owe list after the first exchange (her Guts d12 d4, 16
+// sides, against Irin's 18) and she may cross it off later in the same
+// conflict: her best play bounds every shipped part, and is worth more
+// than never crossing it off.
+func TestSolveANameThatGoesOnTheList(t *testing.T) {
+	s := DefaultScenario()
+	s.Sides[0].Members[0].Endeavor = Defending
+	sv, err := s.Solve(context.Background(), markov.Goal{})
+	must(t, err)
+	must(t, sv.Check())
+	for _, p := range sv.Policies {
+		if p.Value > sv.Best.Value+1e-12 || p.Value < sv.Worst.Value-1e-12 {
+			t.Errorf("%s %.12f outside worst %.12f .. best %.12f", p.Name, p.Value, sv.Worst.Value, sv.Best.Value)
+		}
+		if p.Name == "cross_off/never" && sv.Best.Value < p.Value+0.005 {
+			t.Errorf("best %.4f, never crossing off %.4f", sv.Best.Value, p.Value)
+		}
 	}
 }
 
