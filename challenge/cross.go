@@ -25,10 +25,17 @@ import (
 // exchange has put names on the list yet.
 //
 // A side's policy answers from a State set up as the Engine's would be at
-// that point, its rolls showing as read (the high face carrying the
-// advantage dice, Bonus 0), so every choice of the policy is the one it
-// makes in play. The deciding side of an Optimal makes its cross-off and
-// stance choices in states of their own, left open to the solver.
+// that point: the phase, who challenges and answers, the round's
+// advantage dice, the owe list's names the sides may cross off, and the
+// rolls showing as read (the high face carrying the advantage dice, Bonus
+// 0). A policy that reads the rolls as the rules do (View.Read and
+// View.Compare, as every shipped part does) chooses as it does in play;
+// one that reads the faces otherwise, or the round, is outside the model.
+// Once no name is left to cross off, a round is Duel's, and a stance is
+// asked once for the round with no rolls showing (the shipped stances read
+// the sides' dice, not their rolls). The deciding side of an Optimal makes
+// its cross-off and stance choices in states of their own, left open to
+// the solver.
 
 // Kinds of state of the model with cross-offs.
 const (
