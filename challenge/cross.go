@@ -167,14 +167,17 @@ func (m *crossModel) start() xstate {
 }
 
 // roundCast is the cast that begins a new round after st: the advantage
-// die to nobody (adv 0) or to side adv-1. Once no side has a name to cross
-// off, nor can get one, the owe list is done with: such casts count as
-// met.
+// die to nobody (adv 0) or to side adv-1. When the pair's first exchange
+// puts no name on the list (neither side's dice outclass the other's, as
+// in the text's match-up), the owe list's look is no matter: every state
+// counts as met.
 func (m *crossModel) roundCast(st xstate, adv int) xstate {
-	next := xstate{kind: xCast, c: -1, adv: int8(adv), met: st.met, names: st.names}
-	next.met = next.met || next.names == [2]int16{} && m.owed == [2]int{}
-	return next
+	return xstate{kind: xCast, c: -1, adv: int8(adv), met: st.met || m.owesNone(), names: st.names}
 }
+
+// owesNone reports whether the pair's first exchange puts no name on the
+// owe list that the model counts.
+func (m *crossModel) owesNone() bool { return m.owed == [2]int{} }
 
 // spent reports whether cast st begins a round in which no name can be
 // crossed off: then the rest of the conflict is Duel's chain over rounds.
@@ -618,8 +621,8 @@ func noExact(err error) error {
 // who challenges), the advantage die of the round, the rolls showing as
 // read, the names each side may cross off and whether the pair's first
 // exchange has had its say on the owe list.
-func shown(c *State, d int, never [2]bool) xstate {
-	st := xstate{kind: xShown, c: -1, ask: int8(d), crossed: int8(c.Sides[d].Crossed), met: c.Met&pairBit(0, 1) != 0}
+func (p *crossPlanned) shown(c *State, d int) xstate {
+	st := xstate{kind: xShown, c: -1, ask: int8(d), crossed: int8(c.Sides[d].Crossed), met: p.owesNone || c.Met&pairBit(0, 1) != 0}
 	if c.Phase == PhaseAnswered {
 		st.c = int8(c.Challenger)
 		st.ask = int8(b2i(d == c.Challenger))
@@ -629,7 +632,7 @@ func shown(c *State, d int, never [2]bool) xstate {
 		if s.Advantage > 0 {
 			st.adv = int8(1 + i)
 		}
-		if !never[i] {
+		if !p.never[i] {
 			st.names[i] = int16(ownNames(c, i))
 		}
 		st.keys[i] = readKey(s.Faces, s.Bonus)
@@ -659,9 +662,12 @@ func readKey(faces []int, bonus int) key {
 // choice (and every other side's) as the side's own policy.
 type crossPlanned struct {
 	Policy
-	side  int
-	plan  *markov.Plan[xstate]
-	never [2]bool // the sides the model holds no names for
+	side int
+	plan *markov.Plan[xstate]
+	// never and owesNone are the model's: the sides it holds no names
+	// for, and whether the first exchange puts none on the list.
+	never    [2]bool
+	owesNone bool
 }
 
 // CrossOff crosses the first name the side may cross off when the plan
@@ -671,7 +677,7 @@ func (p *crossPlanned) CrossOff(v *View, side int) int {
 	if side != p.side || len(c.Sides) != 2 {
 		return p.Policy.CrossOff(v, side)
 	}
-	_, name, ok := p.plan.Choice(shown(c, side, p.never))
+	_, name, ok := p.plan.Choice(p.shown(c, side))
 	if !ok {
 		return p.Policy.CrossOff(v, side)
 	}

@@ -119,7 +119,7 @@
 // both names on the owe list: Althesa crossing hers off eagerly wins
 // 0.3967, when close 0.4123, never 0.1886 (Irin crosses his off when
 // close); her best play wins 0.4922 and her worst 0.1410, a gap of 35
-// points, solved over 53,016 states. The best play keeps her name at a
+// points, solved over 42,805 states. The best play keeps her name at a
 // cast she already leads and when her answer already blocks, and crosses
 // it off when her answer is lower but over half (96% of the time) or half
 // or less (always): a comparison she would lose or have to hang in from.

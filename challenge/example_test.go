@@ -170,7 +170,7 @@ func ExampleOweScenario() {
 		}
 	}
 	// Output:
-	// althesa wins: best 0.4922, worst 0.1410, gap 0.3512 over 53016 states
+	// althesa wins: best 0.4922, worst 0.1410, gap 0.3512 over 42805 states
 	// stance/hang_in 0.1886
 	// stance/give 0.1415
 	// stance/outclassed 0.1886

@@ -270,7 +270,7 @@ func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal
 	if err != nil {
 		return nil, err
 	}
-	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan, never: under.never}
+	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan, never: under.never, owesNone: under.owesNone()}
 	return &Optimal{
 		Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans, Policy: p,
 		States: m.crossing.Len(), Choices: m.crossing.Choices(), xplan: plan, side: m.side,
