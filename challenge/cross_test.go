@@ -272,6 +272,12 @@ func TestOptimalWithCrossOffsSampled(t *testing.T) {
 			}
 		}
 	}
+	// Althesa's own name goes on the list after the first exchange.
+	outclassed := DefaultScenario()
+	outclassed.Sides[0].Members[0].Endeavor = Defending
+	o, err := outclassed.Optimal(context.Background(), markov.Goal{}, markov.Maximize)
+	must(t, err)
+	sampledWithin(t, "outclassed", outclassed, 0, o.Policy, o.Answer, 11)
 }
 
 // TestSolveWithCrossOffsAdvice reads the owe scenario's best play for
@@ -291,6 +297,51 @@ func TestSolveWithCrossOffsAdvice(t *testing.T) {
 	for _, k := range []string{"at a cast", "answering", "challenging", "answering lower but more than half"} {
 		if !kinds[k] {
 			t.Errorf("no advice %q among %v", k, kinds)
+		}
+	}
+}
+
+// missCounter is an Optimal's Policy that counts the choices of the
+// deciding side whose situation its plan does not hold (where the Policy
+// falls back on the side's own policy).
+type missCounter struct {
+	*crossPlanned
+	asked, missed int
+}
+
+func (m *missCounter) CrossOff(v *View, side int) int {
+	if side == m.side {
+		m.asked++
+		if _, _, ok := m.plan.Choice(m.shown(v.s, side)); !ok {
+			m.missed++
+		}
+	}
+	return m.crossPlanned.CrossOff(v, side)
+}
+
+// TestOptimalPolicyFindsEveryChoiceInItsPlan plays the Optimal's Policy
+// through the Engine and checks that every cross-off it is asked for is a
+// state of its plan: play and the model meet the same situations.
+func TestOptimalPolicyFindsEveryChoiceInItsPlan(t *testing.T) {
+	outclassed := DefaultScenario()
+	outclassed.Sides[0].Members[0].Endeavor = Defending
+	for _, tc := range []struct {
+		s    Scenario
+		side int
+	}{{OweScenario(), 0}, {OweScenario(), 1}, {outclassed, 0}} {
+		o, err := tc.s.Optimal(context.Background(), markov.Goal{Side: tc.s.Sides[tc.side].Name}, markov.Maximize)
+		must(t, err)
+		mc := &missCounter{crossPlanned: o.Policy.(*crossPlanned)}
+		rn, err := tc.s.NewRunner()
+		must(t, err)
+		must(t, rn.SetPolicy(tc.side, mc))
+		r := dice.NewSeeded(3)
+		for range 3000 {
+			rn.Trial(r, nil)
+		}
+		must(t, rn.Err())
+		if mc.asked < 1000 || mc.missed > 0 {
+			t.Errorf("side %d: %d of %d cross-off choices not in the plan", tc.side, mc.missed, mc.asked)
 		}
 	}
 }
