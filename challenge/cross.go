@@ -736,10 +736,19 @@ func (o *Optimal) crossAdvice(ctx context.Context, s Scenario) ([]markov.Advice,
 		if gain < 1e-9 {
 			continue
 		}
-		if d.State.kind == xStance {
+		if d.State.kind != xShown {
+			// A stance, asked as it comes or once for a round with no
+			// names left.
+			when := fmt.Sprintf("answering lower but more than half, %s", namesLeft(s, d.State))
+			if d.State.kind == xCast {
+				who := "nobody"
+				if d.State.adv > 0 {
+					who = s.Sides[d.State.adv-1].Name
+				}
+				when = "answering lower but more than half, no names left, " + who + " carrying the advantage die"
+			}
 			out = append(out, markov.Advice{
-				When: fmt.Sprintf("answering lower but more than half, %s", namesLeft(s, d.State)),
-				Do:   d.Choice, Else: fmt.Sprintf("%s: P(goal) %.4f", d.Options[next].Name, d.Options[next].Value),
+				When: when, Do: d.Choice, Else: fmt.Sprintf("%s: P(goal) %.4f", d.Options[next].Name, d.Options[next].Value),
 				Gain: gain, Reach: d.Visits,
 			})
 			continue

@@ -299,6 +299,13 @@ func TestSolveWithCrossOffsAdvice(t *testing.T) {
 			t.Errorf("no advice %q among %v", k, kinds)
 		}
 	}
+	// Each situation's reach is the visits of its states: a true tie at a
+	// cast is rare.
+	for _, a := range sv.Advice {
+		if strings.HasPrefix(a.When, "at a cast, the casts truly tied") && a.Reach > 0.05 {
+			t.Errorf("%s reached %v", a.When, a.Reach)
+		}
+	}
 }
 
 // missCounter is an Optimal's Policy that counts the choices of the
