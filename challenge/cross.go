@@ -106,6 +106,14 @@ func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int, never
 	if m.duel, err = newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice); err != nil {
 		return nil, err
 	}
+	// A cast lays out every pair of readings, each a step: bound them
+	// before any is built.
+	for adv := range 3 {
+		pairs := len(m.duel.dists[0][b2i(adv == 1)].keys) * len(m.duel.dists[1][b2i(adv == 2)].keys)
+		if pairs > maxCastPairs {
+			return nil, fmt.Errorf("%w: the two sides' rolls read %d ways together; the exact model with cross-offs takes up to %d", markov.ErrNoExact, pairs, maxCastPairs)
+		}
+	}
 	for i := range 2 {
 		if p := playerOnBoth(c); p != "" {
 			return nil, fmt.Errorf("%w: player %s has characters on both sides; the exact model keeps each side's names apart", markov.ErrNoExact, p)
@@ -127,6 +135,10 @@ func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int, never
 	}
 	return m, nil
 }
+
+// maxCastPairs bounds the pairs of readings one cast of the model with
+// cross-offs lays out (the default match-up's are about 20,000).
+const maxCastPairs = 1 << 20
 
 // maxNames bounds the names a side may cross off in the exact model (each
 // one more multiplies its states).

@@ -178,12 +178,23 @@ func TestCrossExactRefuses(t *testing.T) {
 	for range 64 {
 		many.Owe = append(many.Owe, Debt{Name: "Althesa", Player: "Althesa"})
 	}
+	// Each side helped by two more rolling as it does: six dice a side
+	// read too many ways together for a cast laid out pair by pair.
+	crowd := OweScenario()
+	for i := range 2 {
+		for _, name := range []string{"Mitch", "Ben"} {
+			h := crowd.Sides[i].Members[0]
+			h.Character.Name = name + crowd.Sides[i].Name
+			crowd.Sides[i].Members = append(crowd.Sides[i].Members, h)
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		s    Scenario
 		want string
 	}{
 		{"a player on both sides", shared, "player Althesa has characters on both sides"},
+		{"rolls too varied", crowd, "the exact model with cross-offs takes up to 1048576"},
 		{"too many names", many, "side althesa may cross off 65 names; the exact model counts up to 64"},
 	} {
 		_, err := tc.s.Exact(context.Background())
