@@ -128,7 +128,9 @@
 // interference and who may cross off at each comparison make the state
 // the whole table's rolls and turns; Exact and Optimal refuse them,
 // wrapping markov.ErrNoExact), a player with characters on both sides (a
-// name either may cross off), more than 64 names for one side, a side's
+// name either may cross off), more than 64 names for one side, sides
+// whose two rolls read more than 2^20 ways together, a process past
+// markov.MaxProcessStates, a side's
 // policy that reads more of a roll than the rules do (the high die with
 // its advantage dice and the dice below it) or the round number, and
 // Rules.ShortRollTies.
