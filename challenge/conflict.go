@@ -1351,7 +1351,10 @@ func (c *State) checkSaved(i int) error {
 		return fmt.Errorf("challenge: saved side %s: advantage %d, next %d, crossed %d: allowed 0..%d advantage dice and 0..%d names crossed off",
 			s.Name, s.Advantage, s.Next, s.Crossed, c.Rules.AdvantageDice, c.Rules.CrossOffsPerComparison)
 	}
-	bonusDice := c.Rules.AdvantageDice + c.Rules.CrossOffsPerComparison
+	// A standing roll carries the round's advantage dice, the names
+	// crossed off at the comparison that set it (a cast or an answer) and
+	// those crossed off at the comparison it now meets.
+	bonusDice := c.Rules.AdvantageDice + 2*c.Rules.CrossOffsPerComparison
 	if most := bonusDice * int(c.Rules.AdvantageDie); s.Bonus < 0 || s.Bonus > most {
 		return fmt.Errorf("challenge: saved side %s: bonus %d: allowed 0..%d (%d advantage dice and crossed-off names')", s.Name, s.Bonus, most, bonusDice)
 	}

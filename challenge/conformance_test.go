@@ -118,9 +118,7 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 // one where both sides cross names off the owe list, and on the
 // three-sided conflict with helpers and interference.
 func TestConformance(t *testing.T) {
-	owe := DefaultScenario()
-	owe.Owe = []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}}
-	owe.Sides[0].Play.CrossOff, owe.Sides[1].Play.CrossOff = "eager", "when_close"
+	owe := OweScenario()
 	for name, s := range map[string]Scenario{"default": DefaultScenario(), "owe": owe, "three_way": threeWay()} {
 		t.Run(name, func(t *testing.T) {
 			if err := simtest.TestMechanic(mechanic{s}, simtest.Options{}); err != nil {
@@ -135,9 +133,7 @@ func TestConformance(t *testing.T) {
 // illegally, and checks what the kit does not: that the illegal answers
 // are tried at cross-offs, choices of answerer and consequences alike.
 func TestConformanceAdapter(t *testing.T) {
-	owe := DefaultScenario()
-	owe.Owe = []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}}
-	owe.Sides[0].Play.CrossOff, owe.Sides[1].Play.CrossOff = "eager", "when_close"
+	owe := OweScenario()
 	chaos := rand.New(rand.NewPCG(1, 2))
 	for name, s := range map[string]Scenario{"default": DefaultScenario(), "owe": owe, "three_way": threeWay()} {
 		m := mechanic{s}

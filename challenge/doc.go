@@ -64,36 +64,76 @@
 //     refuse and fall back on exhaustion or injury. Campaign carries sheets
 //     and the owe list from one conflict to the next, and NextChapter adds
 //     to a sheet at a new chapter's setup.
-//   - Scenario is the mechanic contract of sim; ExchangeOdds and Duel give
-//     exact probabilities of one exchange and a whole two-sided conflict,
-//     and Scenario.Exact returns them as a markov.Answer.
+//   - Scenario is the mechanic contract of sim (DefaultScenario is the
+//     text's match-up, OweScenario the same with both names on the owe
+//     list); ExchangeOdds and Duel give exact probabilities of one exchange
+//     and a whole two-sided conflict, and Scenario.Exact returns a
+//     two-sided scenario's as a markov.Answer, cross-offs included.
 //   - Scenario.Optimal and Scenario.Solve find the best and the worst play
 //     for a goal (see below).
 //
 // # Optimal play
 //
-// With two sides and no owe-list names to cross off, the one choice that
-// changes how a conflict ends is the answerer's: hang in or give. (Which
-// die sizes an injury takes changes the sheet for later conflicts, not
-// this one; target and interference are no choices with two sides.) What
-// follows either choice does not hang on the dice showing: a hang-in
-// starts the next round with the challenger's advantage die, a give ends
-// the conflict. So Optimal solves Duel's chain over rounds as a decision
-// process, the deciding side choosing in each round, by who carries the
-// advantage die into it, whether to hang in or give whenever it must
-// choose there; the other side plays its own policy. The goal names
-// outcome categories (the deciding side's wins by default). Optimal
-// returns the plan's value, its exact Answer and a Policy that plays it
-// in Play or in a Runner (Runner.SetPolicy); Solve sets the best and the
-// worst play beside each shipped stance, with the gap between best and
-// worst and the plan's decisions in words. For the default scenario and
-// the goal "Althesa wins", hanging in always is best (0.3648) and giving
-// always worst (0.2988): a gap of 6.6 points. Play to stay unhurt and
-// giving becomes the best play. Scenarios in which a side may cross a
-// name off (one of its players' names on the list, or its own names going
-// on it after the first exchange because the other side's dice have more
-// sides) are outside the model: their decisions hang on the dice showing,
-// and the errors wrap markov.ErrNoExact.
+// Two choices change how a two-sided conflict ends: the answerer's, to
+// hang in or give, and each side's, to cross a name off the owe list at a
+// comparison. Which die sizes an injury takes changes the sheet for later
+// conflicts, not this one (the conflict is over once it is taken), and
+// target and interference are no choices with two sides; so the solver
+// leaves those to the side's own policy.
+//
+// Without names to cross off, what follows a stance does not hang on the
+// dice showing (a hang-in starts the next round with the challenger's
+// advantage die, a give ends the conflict), so Optimal solves Duel's chain
+// over rounds as a decision process: in each round, by who carries the
+// advantage die into it, the deciding side hangs in or gives whenever it
+// must choose there. A cross-off does hang on the dice showing, so with
+// names to cross off (a name of one of the side's players on the list, or
+// its own going on it after the pair's first exchange because the other
+// side's dice have more sides) the model follows the conflict as the
+// Engine plays it: each cast and each answer with both rolls showing, the
+// sides asked in turn whether to cross a name off (at a cast side A then
+// side B, at an answer the answerer then the challenger), the comparison
+// read, and the standing roll of whoever challenges next. Its states hold
+// the rolls as the rules read them (the high die with its advantage dice,
+// then the other dice), the names each side may still cross off and
+// whether the pair's first exchange has had its say on the owe list; once
+// no name is left to cross off, the rest is Duel's chain over rounds. The
+// other side's policy is asked on a State set up as play would have it
+// (its rolls showing as read: the high face carries the advantage dice), so
+// Exact follows every shipped cross-off part, and the deciding side's
+// cross-offs and stances are the solver's. Where the deciding side is the
+// last asked, the model keeps of the standing roll only what the answer
+// still meets: its high die and how its lower dice compare.
+//
+// The goal names outcome categories (the deciding side's wins by default).
+// Optimal returns the plan's value, its exact Answer (read with the plan's
+// walk of play, rounds included; the model with cross-offs gives no mean
+// exchanges) and a Policy that plays it in Play or in a Runner
+// (Runner.SetPolicy); Solve sets the best and the worst play beside each
+// shipped stance (and, with cross-offs, each shipped cross-off part), with
+// the gap between best and worst and the plan's decisions in words.
+//
+// For the default scenario and the goal "Althesa wins", hanging in always
+// is best (0.3648) and giving always worst (0.2988): a gap of 6.6 points.
+// Play to stay unhurt and giving becomes the best play. OweScenario puts
+// both names on the owe list: Althesa crossing hers off eagerly wins
+// 0.3967, when close 0.4123, never 0.1886 (Irin crosses his off when
+// close); her best play wins 0.4922 and her worst 0.1410, a gap of 35
+// points, solved over 42,805 states. The best play keeps her name at a
+// cast she already leads and when her answer already blocks, and crosses
+// it off when her answer is lower but over half (96% of the time) or half
+// or less (always): a comparison she would lose or have to hang in from.
+//
+// Out of the exact model: three or more sides (the order of challenges,
+// interference and who may cross off at each comparison make the state
+// the whole table's rolls and turns; Exact and Optimal refuse them,
+// wrapping markov.ErrNoExact), a player with characters on both sides (a
+// name either may cross off), more than 64 names for one side, sides
+// whose two rolls read more than 2^20 ways together, a process past
+// markov.MaxProcessStates, a side's
+// policy that reads more of a roll than the rules do (the high die with
+// its advantage dice and the dice below it) or the round number, and
+// Rules.ShortRollTies.
 //
 // # Rulings
 //

@@ -3,6 +3,7 @@ package challenge_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/stakesrpg/stakes/challenge"
 	"github.com/stakesrpg/stakes/dice"
@@ -148,4 +149,36 @@ func ExampleScenario_Solve() {
 	// althesa wins: best 0.3648, worst 0.2988, gap 0.0660
 	// answering lower but more than half, irin carrying the advantage die: hang in (give: P(goal) 0.0690; gain 0.0665)
 	// answering lower but more than half, nobody carrying the advantage die: hang in (give: P(goal) 0.3101; gain 0.0547)
+}
+
+// With both names on the owe list, Althesa's cross-off is hers to time:
+// Solve sets her best and worst play beside each shipped stance and
+// cross-off part, and tells her best play by situation.
+func ExampleOweScenario() {
+	sv, err := challenge.OweScenario().Solve(context.Background(), markov.Goal{Side: "althesa"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s wins: best %.4f, worst %.4f, gap %.4f over %d states\n", sv.Side, sv.Best.Value, sv.Worst.Value, sv.Gap, sv.States)
+	for _, p := range sv.Policies {
+		fmt.Printf("%s %.4f\n", p.Name, p.Value)
+	}
+	for _, a := range sv.Advice {
+		if strings.HasPrefix(a.When, "at a cast, your cast higher") || strings.HasPrefix(a.When, "answering, the answer") {
+			fmt.Printf("%s: %s\n", a.When, a.Do)
+		}
+	}
+	// Output:
+	// althesa wins: best 0.4922, worst 0.1410, gap 0.3512 over 42805 states
+	// stance/hang_in 0.1886
+	// stance/give 0.1415
+	// stance/outclassed 0.1886
+	// cross_off/never 0.1886
+	// cross_off/when_close 0.4123
+	// cross_off/eager 0.3967
+	// answering, the answer lower but more than half: cross a name off (96% of the time)
+	// at a cast, your cast higher: keep the names (100% of the time)
+	// answering, the answer half or less: cross a name off (100% of the time)
+	// answering, the answer higher: keep the names (100% of the time)
 }

@@ -269,7 +269,7 @@ func TestRestoredStateOutOfBoundsIsRefused(t *testing.T) {
 		{"challenger out", `"status":"in","dice":[10,8]`, `"status":"gave","dice":[10,8]`, "has 1 sides in"},
 		{"face above its die", `"faces":[7,5]`, `"faces":[7,9]`, "shows 9 on a d6"},
 		{"missing faces", `"faces":[7,5]`, `"faces":[7]`, "shows 1 faces for 2 dice"},
-		{"bonus beyond two advantage dice", `"faces":[7,5],"bonus":0`, `"faces":[7,5],"bonus":13`, "bonus 13: allowed 0..12"},
+		{"bonus beyond three advantage dice", `"faces":[7,5],"bonus":0`, `"faces":[7,5],"bonus":19`, "bonus 19: allowed 0..18"},
 		{"negative round", `"round":1`, `"round":-1`, "round out of range"},
 		{"exchanges past the limit", `"exchanges":1`, `"exchanges":10001`, "exchanges out of range"},
 		{"total sides", `"total_sides":18`, `"total_sides":99`, "total_sides 99"},
@@ -293,9 +293,17 @@ func TestRestoredStateOutOfBoundsIsRefused(t *testing.T) {
 }
 
 // TestEveryStateOfPlayPassesCheck: the states the steps make are the
-// states Check accepts, at every step of many games.
+// states Check accepts, at every step of many games. Among them, Althesa
+// holds many names and crosses one off at every comparison she can, so a
+// standing roll carries the round's advantage die, the name crossed off
+// at the cast that set it and the one crossed off at the answer it meets
+// (it was refused as a bonus beyond two dice).
 func TestEveryStateOfPlayPassesCheck(t *testing.T) {
-	for _, s := range []Scenario{DefaultScenario(), threeWay()} {
+	many := OweScenario()
+	for range 8 {
+		many.Owe = append(many.Owe, Debt{Name: "Althesa", Player: "Althesa"})
+	}
+	for _, s := range []Scenario{DefaultScenario(), threeWay(), many} {
 		for seed := range uint64(50) {
 			c, plays, err := s.build()
 			must(t, err)

@@ -1,24 +1,30 @@
 package challenge
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-// Optimal play. In a two-sided conflict with no owe-list names to cross
-// off, the one choice that changes how a conflict ends is the answerer's
-// stance: hang in (the challenger carries an advantage die into the next
-// round) or give (out, without injury). The choice of which die sizes an
-// injury takes changes the sheet for later conflicts but not how this one
-// ends, and target and interference are no choices with two sides. So the
-// decision process is Duel's chain over rounds with the deciding side's
-// stance left open: in each round, by who carries the advantage die into
-// it, the side chooses to hang in or to give whenever it must choose in
-// that round. What follows either choice does not depend on the dice
-// showing when it is made (a hang-in starts the next round, a give ends the
-// conflict), so choosing once a round is choosing at every stance.
+// Optimal play. In a two-sided conflict the choices that change how it
+// ends are the answerer's stance, hang in (the challenger carries an
+// advantage die into the next round) or give (out, without injury), and
+// each side's cross-offs. The choice of which die sizes an injury takes
+// changes the sheet for later conflicts but not how this one ends (it is
+// over once the sizes are taken), and target and interference are no
+// choices with two sides.
+//
+// With no names to cross off, the decision process is Duel's chain over
+// rounds with the deciding side's stance left open: in each round, by who
+// carries the advantage die into it, the side chooses to hang in or to
+// give whenever it must choose in that round. What follows either choice
+// does not depend on the dice showing when it is made (a hang-in starts
+// the next round, a give ends the conflict), so choosing once a round is
+// choosing at every stance. With names to cross off the process is the
+// model with cross-offs (cross.go), in which the deciding side chooses at
+// each comparison with both rolls showing.
 
 // The deciding side's options in a round, in the order the process offers
 // them (ties go to the first).
@@ -46,8 +52,9 @@ type Optimal struct {
 	// States and Choices are the size of the solved process.
 	States, Choices int
 
-	plan *markov.Plan[duelState]
-	side int
+	plan  *markov.Plan[duelState]
+	xplan *markov.Plan[xstate]
+	side  int
 }
 
 // optimalModel is a scenario's decision process before it is solved.
@@ -62,15 +69,22 @@ type optimalModel struct {
 	// outs[k][adv] is one round from adv when the deciding side takes
 	// option k (hang in, give) whenever it must choose in it.
 	outs [2][3]roundOut
+	// cross and crossing are the model with cross-offs and its process,
+	// for a scenario in which a side may cross a name off (then process
+	// is nil).
+	cross    *crossModel
+	crossing *markov.Process[xstate]
 }
 
 // Optimal solves the scenario for goal: the play of the deciding side
 // (goal.Side names a side; "" is the first) that makes the goal most
 // likely (markov.Maximize) or least likely (markov.Minimize), the other
 // side playing its own policies. Goal outcomes are names of Categories;
-// none means the deciding side's wins (outright or given). The model is
-// Duel's: two sides and no owe-list names either may cross off; other
-// scenarios return an error wrapping markov.ErrNoExact that says why.
+// none means the deciding side's wins (outright or given). The deciding
+// side's stances are left open, and, when it has names to cross off (or
+// may come to have), its cross-offs too. Two sides only: other scenarios,
+// and those the model with cross-offs leaves out (see the package doc),
+// return an error wrapping markov.ErrNoExact that says why.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
 	m, err := s.optimalModel(ctx, goal)
 	if err != nil {
@@ -103,14 +117,14 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 			m.in[e] = m.in[e] || cats[e] == o
 		}
 	}
+	m.own = stances(c, policies)
 	for i := range 2 {
 		// The deciding side may cross off whatever it has, whatever its
 		// own policy says; the other side as its policy says.
-		if why := s.crossing(c, i, i == m.side); why != "" {
-			return nil, fmt.Errorf("%w: %s", markov.ErrNoExact, why)
+		if s.crossing(c, i, i == m.side) != "" {
+			return m.withCrossOffs(ctx, c)
 		}
 	}
-	m.own = stances(c, policies)
 	model, err := newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice)
 	if err != nil {
 		return nil, err
@@ -131,6 +145,19 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 	})
 	if err != nil {
 		return nil, err
+	}
+	return m, nil
+}
+
+// withCrossOffs builds the model with cross-offs, the deciding side's
+// cross-offs and stance left open.
+func (m *optimalModel) withCrossOffs(ctx context.Context, c *State) (*optimalModel, error) {
+	var err error
+	if m.cross, err = m.s.newCrossModel(c, m.policies, m.side, m.s.nevers()); err != nil {
+		return nil, err
+	}
+	if m.crossing, err = m.cross.process(ctx); err != nil {
+		return nil, noExact(err)
 	}
 	return m, nil
 }
@@ -189,6 +216,9 @@ func stances(c *State, policies []Policy) [2]bool {
 
 // solve solves the process for the aim and reads the plan's answer.
 func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, error) {
+	if m.cross != nil {
+		return m.solveCross(ctx, aim)
+	}
 	plan, err := m.process.Solve(ctx, m.reward, aim)
 	if err != nil {
 		return nil, err
@@ -214,6 +244,36 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 		Goal: m.goal, Side: side, Value: plan.Start(), Answer: ans,
 		Policy: &planned{Policy: m.policies[m.side], side: m.side, plan: plan},
 		States: m.process.Len(), Choices: m.process.Choices(), plan: plan, side: m.side,
+	}, nil
+}
+
+// solveCross solves the model with cross-offs for the aim. The plan's
+// Answer is that of the model in which the deciding side follows the plan
+// (its Policy plays the same plan in a Runner).
+func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal, error) {
+	plan, err := m.crossing.Solve(ctx, func(st xstate) float64 {
+		return float64(b2i(st.kind == xEnd && m.in[st.end]))
+	}, aim)
+	if err != nil {
+		return nil, err
+	}
+	c, policies, err := m.s.build()
+	if err != nil {
+		return nil, err
+	}
+	under, err := m.s.newCrossModel(c, policies, m.side, m.s.nevers())
+	if err != nil {
+		return nil, err
+	}
+	under.plan = plan
+	ans, err := under.answer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan, never: under.never, owesNone: under.owesNone()}
+	return &Optimal{
+		Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans, Policy: p,
+		States: m.crossing.Len(), Choices: m.crossing.Choices(), xplan: plan, side: m.side,
 	}, nil
 }
 
@@ -277,6 +337,9 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	}
 	out := markov.ExactSolved(m.goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
+	if m.cross != nil {
+		return m.solvedCross(ctx, out, best)
+	}
 	c, _, err := s.build()
 	if err != nil {
 		return markov.Solved{}, err
@@ -295,6 +358,61 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		out.Policies = append(out.Policies, markov.ValueOf(KindStance+"/"+name, duelAnswer(d), m.in[:]))
 	}
 	if out.Advice, err = best.advice(ctx, s); err != nil {
+		return markov.Solved{}, err
+	}
+	return out, nil
+}
+
+// crossParts are the shipped parts Solve compares when a side may cross
+// names off: the stances and the cross-off parts, each with the defaults
+// for every other kind (as PolicyByName makes them).
+var crossParts = []struct {
+	name  string
+	names StyleNames
+}{
+	{"stance/hang_in", StyleNames{Stance: "hang_in"}},
+	{"stance/give", StyleNames{Stance: "give"}},
+	{"stance/outclassed", StyleNames{Stance: "outclassed"}},
+	{"cross_off/never", StyleNames{CrossOff: "never"}},
+	{"cross_off/when_close", StyleNames{CrossOff: "when_close"}},
+	{"cross_off/eager", StyleNames{CrossOff: "eager"}},
+}
+
+// solvedCross completes Solve's report for a scenario with cross-offs:
+// each shipped stance and cross-off part played by the deciding side,
+// solved exactly in the model with cross-offs, and the best play's
+// decisions in words.
+func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best *Optimal) (markov.Solved, error) {
+	seen := map[StyleNames]markov.Answer{}
+	for _, part := range crossParts {
+		// Two names of the same parts play alike: "stance/hang_in" and
+		// "cross_off/never" are both the defaults.
+		key := part.names
+		key.Stance, key.CrossOff = cmp.Or(key.Stance, "hang_in"), cmp.Or(key.CrossOff, "never")
+		if a, ok := seen[key]; ok {
+			out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in[:]))
+			continue
+		}
+		style, err := part.names.Style()
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		c, policies, err := m.s.build()
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		policies[m.side] = &style
+		never := m.s.nevers()
+		never[m.side] = part.names.neverCrosses()
+		a, err := m.s.crossExact(ctx, c, policies, never)
+		if err != nil {
+			return markov.Solved{}, err
+		}
+		seen[key] = a
+		out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in[:]))
+	}
+	var err error
+	if out.Advice, err = best.crossAdvice(ctx, m.s); err != nil {
 		return markov.Solved{}, err
 	}
 	return out, nil

@@ -45,6 +45,18 @@ func DefaultScenario() Scenario {
 	}
 }
 
+// OweScenario is DefaultScenario with both names on the owe list, as
+// earlier conflicts left them: Althesa crosses hers off at the first
+// comparison she can, Irin his when one advantage die could change the
+// comparison (cross_off "eager" and "when_close"). Exact and Optimal
+// follow the cross-offs.
+func OweScenario() Scenario {
+	s := DefaultScenario()
+	s.Owe = []Debt{{Name: "Althesa", Player: "Althesa"}, {Name: "Irin", Player: "Irin"}}
+	s.Sides[0].Play.CrossOff, s.Sides[1].Play.CrossOff = "eager", "when_close"
+	return s
+}
+
 // build validates the scenario and returns its starting conflict and
 // policies.
 func (s Scenario) build() (*State, []Policy, error) {
@@ -208,11 +220,13 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	return cat
 }
 
-// Exact solves the scenario exactly when it fits the model of Duel: two
-// sides, at most 8 dice a side, and no owe-list names either side would
-// cross off (none of its players' names on the list, nor its own names
-// going on it after the first exchange, unless its cross-off policy is
-// "never"). Otherwise the error wraps markov.ErrNoExact and says why.
+// Exact solves a two-sided scenario exactly (at most 8 dice a side): by
+// Duel's chain over rounds when neither side would cross a name off (none
+// of its players' names on the list, nor its own going on it after the
+// first exchange, or its cross-off policy "never"), and otherwise by the
+// model with cross-offs, each side's policy asked at every comparison (see
+// the package doc; its Answer has no mean exchanges). Other scenarios
+// return an error wrapping markov.ErrNoExact that says why.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	c, policies, err := s.build()
 	if err != nil {
@@ -222,8 +236,8 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
 	}
 	for i := range 2 {
-		if why := s.crossing(c, i, false); why != "" {
-			return markov.Answer{}, fmt.Errorf("%w: %s", markov.ErrNoExact, why)
+		if s.crossing(c, i, false) != "" {
+			return s.crossExact(ctx, c, policies, s.nevers())
 		}
 	}
 	hang := stances(c, policies)

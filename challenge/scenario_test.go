@@ -178,16 +178,24 @@ func TestThreeWayScenario(t *testing.T) {
 	}
 }
 
-func TestExactRefusesCrossOffs(t *testing.T) {
+// TestExactCountsCrossOffs checks that Exact follows a side crossing a
+// name off (Irin, eagerly): his chances rise over a list nobody crosses,
+// which Exact solves as Duel does. (TestCrossExactSampled holds such
+// answers to the Runner.)
+func TestExactCountsCrossOffs(t *testing.T) {
+	ctx := context.Background()
 	s := DefaultScenario()
 	s.Owe = []Debt{{Name: "Irin", Player: "Irin"}}
 	s.Sides[1].Play.CrossOff = "eager"
-	if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "cross Irin off") {
-		t.Errorf("Exact with cross-offs: %v", err)
-	}
+	crossing, err := s.Exact(ctx)
+	must(t, err)
 	s.Sides[1].Play.CrossOff = "never"
-	if _, err := s.Exact(context.Background()); err != nil {
-		t.Errorf("Exact with a list nobody crosses: %v", err)
+	kept, err := s.Exact(ctx)
+	must(t, err)
+	plain, err := DefaultScenario().Exact(ctx)
+	must(t, err)
+	if kept.P[2] != plain.P[2] || crossing.P[2] < kept.P[2]+0.01 {
+		t.Errorf("Irin outright: crossing off %.4f, keeping the name %.4f, no list %.4f", crossing.P[2], kept.P[2], plain.P[2])
 	}
 }
 
