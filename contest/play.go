@@ -145,7 +145,7 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 		g := tb.gm()
 		v := s.view()
 		v.Kind, v.Side, v.Char, v.Target = a.Kind, a.OnesSide, -1, -1
-		v.Ones, v.TroubleRoom = a.Ones, s.troubleRoom()
+		v.Ones, v.TroubleRoom, v.State = a.Ones, s.troubleRoom(), s
 		if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
 			return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
 		}
@@ -169,7 +169,7 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 			v := s.view()
 			v.Kind, v.Side, v.Char, v.Target = a.Kind, t, sd.Char, -1
 			v.Stakes, v.Holder, v.Rolled = a.Stakes, a.Holder, sd.Rolled
-			v.PlotPoints, v.Price = ch.PlotPoints, s.Rules.ContinueCost
+			v.PlotPoints, v.Price, v.State = ch.PlotPoints, s.Rules.ContinueCost, s
 			// A side that cannot pay has no choice to make.
 			pay := ch.PlotPoints >= s.Rules.ContinueCost && p.Continue(v)
 			if err := e.Continue(s, t, pay); err != nil {
@@ -193,7 +193,7 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		ch := &s.Characters[ic]
 		v := s.view()
 		v.Kind, v.Side, v.Char, v.Target = a.Kind, -1, ic, -1
-		v.Stakes, v.Holder, v.PlotPoints = a.Stakes, a.Holder, ch.PlotPoints
+		v.Stakes, v.Holder, v.PlotPoints, v.State = a.Stakes, a.Holder, ch.PlotPoints, s
 		cost, err := s.cost(ic, a.IPicks)
 		if err == nil && e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= cost+s.Rules.InterfereCost && p.Interfere(v) {
 			if err := e.Interfere(s, r, ic, a.IPicks); err != nil {
