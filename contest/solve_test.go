@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,4 +153,149 @@ func ExampleScenario_Solve() {
 	// Detective wins 0.3817 with best play, 0.0000 with the worst: decisions are worth 0.3817
 	// the other side holds the stakes at 0 to 17, 1 Plot Point, 2 gang dice against you: roll with 1 extra die
 	// the other side holds the stakes at 5 to 17, 0 Plot Points, 1 gang dice against you: roll with 0 extra dice
+}
+
+// solvedScenarios are the scenarios the solver tests run, with the sides
+// that decide in them.
+func solvedScenarios() []struct {
+	name  string
+	sc    Scenario
+	sides []string
+} {
+	return []struct {
+		name  string
+		sc    Scenario
+		sides []string
+	}{
+		{"default", DefaultScenario(), []string{"Villain", "Detective"}},
+		{"basic 3 v 3", basic3v3(), []string{"Villain", "Detective"}},
+		{"aided", aided(KindContested, 1), []string{"Villain", "Detective"}},
+		{"interfered", interfered("default", "default"), []string{"Cop", "Villain", "Detective"}},
+	}
+}
+
+// TestOptimalAnswerIsThePlansChain holds Optimal's Answer (Plan.Answer) to
+// the plan's chain solved densely: the same outcome probabilities, and the
+// same mean of rolls (no Give In, no aid rolled before the decider buys,
+// no choice in the middle of a step counted), to 1e-12; the rounds'
+// distribution has that mean.
+func TestOptimalAnswerIsThePlansChain(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range solvedScenarios() {
+		for _, side := range c.sides {
+			for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+				o, err := c.sc.Optimal(ctx, markov.Goal{Side: side}, aim)
+				if err != nil {
+					t.Fatalf("%s, %s: %v", c.name, side, err)
+				}
+				chain, err := o.plan.Chain(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sol, err := chain.Solve()
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := make([]float64, len(o.Answer.P))
+				for st, q := range sol.Absorb {
+					p[st.cat] += q
+				}
+				rolls, err := chain.ExpectedReward(func(st xstate) float64 {
+					if _, name, ok := o.plan.Choice(st); st.ask != askNone || ok && (name == giveInChoice || name == aidChoice) {
+						return 0
+					}
+					return 1
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				mean := 0.0
+				for k, q := range o.Answer.Rounds {
+					mean += float64(k) * q
+				}
+				for k := range p {
+					if math.Abs(p[k]-o.Answer.P[k]) > 1e-12 {
+						t.Errorf("%s, %s, %v: P[%d] %.15f, the chain's %.15f", c.name, side, aim, k, o.Answer.P[k], p[k])
+					}
+				}
+				if math.Abs(rolls-o.Answer.MeanRounds) > 1e-12 || math.Abs(mean-rolls) > 1e-9 {
+					t.Errorf("%s, %s, %v: mean rolls %.15f (rounds' mean %.15f), the chain's %.15f", c.name, side, aim, o.Answer.MeanRounds, mean, rolls)
+				}
+			}
+		}
+	}
+}
+
+// TestSolveLeavesEveryModelledChoiceToTheDecider: with an interferer, the
+// interferer, the GM's villain (who buys the detective's 1s) and the
+// detective (who answers an interference) each decide; the best play
+// bounds every shipped policy from above and the worst from below, and
+// each kind of choice is one the plan makes somewhere.
+func TestSolveLeavesEveryModelledChoiceToTheDecider(t *testing.T) {
+	ctx := context.Background()
+	sc := interfered("default", "default")
+	for side, want := range map[string]string{"Cop": interfereChoice, "Villain": "buy 1 of the 1s", "Detective": goOnChoice} {
+		sv, err := sc.Solve(ctx, markov.Goal{Side: side})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sv.Check(); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range sv.Policies {
+			if p.Value > sv.Best.Value+1e-12 || p.Value < sv.Worst.Value-1e-12 {
+				t.Errorf("%s: policy %s at %.15f outside [%.15f, %.15f]", side, p.Name, p.Value, sv.Worst.Value, sv.Best.Value)
+			}
+		}
+		o, err := sc.Optimal(ctx, markov.Goal{Side: side}, markov.Maximize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := o.plan.Decisions(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, d := range ds {
+			for _, op := range d.Options {
+				found = found || op.Name == want
+			}
+		}
+		if !found {
+			t.Errorf("%s: no decision offers %q", side, want)
+		}
+	}
+}
+
+// TestOptimalPolicySamplesItsExactValueDeciding plays the solved plan of
+// each new kind of decider through Play: its win rate falls inside the
+// 99.9% interval of its exact value.
+func TestOptimalPolicySamplesItsExactValueDeciding(t *testing.T) {
+	sc := interfered("default", "default")
+	for i, side := range []string{"Cop", "Villain", "Detective"} {
+		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+			o, err := sc.Optimal(context.Background(), markov.Goal{Side: side}, aim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rn, err := o.NewRunner()
+			if err != nil {
+				t.Fatal(err)
+			}
+			const n = 40000
+			r := dice.NewSeeded(uint64(11 + i))
+			metrics := make([]int, len(sc.Metrics()))
+			wins := 0
+			for range n {
+				if slices.Contains(o.wins, rn.Trial(r, metrics)) {
+					wins++
+				}
+			}
+			got := float64(wins) / n
+			half := 3.29*math.Sqrt(o.Value*(1-o.Value)/n) + 1e-9 // 99.9%
+			if math.Abs(got-o.Value) > half {
+				t.Errorf("%s, %v: the plan won %.4f of %d trials; exact %.4f +- %.4f", side, aim, got, n, o.Value, half)
+			}
+		}
+	}
 }
