@@ -375,7 +375,7 @@ func (e *Engine) decideTimed(s *State, r *dice.Roller, tb *Table) error {
 	}
 	v := s.view()
 	v.Side, v.Char, v.Target = -1, t.Actor, -1
-	v.Beats, v.StepsLeft, v.PlotPoints = t.Beats, len(t.Steps)-t.Step, s.Characters[t.Actor].PlotPoints
+	v.Beats, v.StepsLeft, v.PlotPoints, v.State = t.Beats, len(t.Steps)-t.Step, s.Characters[t.Actor].PlotPoints, s
 	switch t.Phase {
 	case TimedGap:
 		if h, p := e.helperFor(s, tb, v); p != nil {

@@ -43,6 +43,8 @@ type Optimal struct {
 	scenario Scenario
 	plan     *markov.Plan[xstate]
 	model    *chainModel
+	tplan    *markov.Plan[tstate] // a timed action's, with tmodel
+	tmodel   *timedChain
 	aim      markov.Aim
 	reward   func(xstate) float64
 	base     Policy
@@ -59,7 +61,7 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 		return nil, err
 	}
 	if s.Kind == KindTimed {
-		return nil, noExact("the solver covers basic and contested actions; a timed action's choices stay with its policies")
+		return s.optimalTimed(ctx, goal, aim)
 	}
 	m, start, err := s.chainModel()
 	if err != nil {
@@ -321,13 +323,22 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		alt := s
 		alt.Cast = slices.Clone(s.Cast)
 		alt.Cast[s.member(best.Side)].Policy = name
+		if s.Kind == KindTimed {
+			for _, h := range s.Timed.Helpers {
+				alt.Cast[s.member(h.Character)].Policy = name // they decide with the actor
+			}
+		}
 		a, err := alt.Exact(ctx)
 		if err != nil {
 			return markov.Solved{}, fmt.Errorf("contest: policy %s in %s's place: %w", name, best.Side, err)
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
-	out.Advice, err = best.advice(ctx)
+	if s.Kind == KindTimed {
+		out.Advice, err = best.timedAdvice(ctx)
+	} else {
+		out.Advice, err = best.advice(ctx)
+	}
 	return out, err
 }
 
@@ -452,6 +463,16 @@ func (o *Optimal) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.tmodel != nil {
+		// The actor's helpers decide with it, each keeping its own
+		// policy for the rest.
+		tb := &rn.b.table
+		for _, h := range o.tmodel.b.helper {
+			tb.Chars[h.Char] = &planned{o: o, Policy: tb.of(h.Char)}
+		}
+		tb.Chars[o.tmodel.b.actor] = o.Policy()
+		return rn, nil
+	}
 	rn.b.table.Chars[o.model.deciderChar()] = o.Policy()
 	return rn, nil
 }
@@ -468,7 +489,7 @@ func (p *planned) Name() string { return "optimal" }
 
 // choice is the plan's choice where the deciding side sees v.
 func (p *planned) choice(v *View) (string, bool) {
-	if v.State == nil || v.State.Action == nil || v.Side != p.o.decider {
+	if p.o.plan == nil || v.State == nil || v.State.Action == nil || v.Side != p.o.decider {
 		return "", false
 	}
 	_, name, ok := p.o.plan.Choice(p.o.model.stateOf(v.State))
@@ -496,7 +517,7 @@ func (p *planned) Extras(v *View) int {
 // BuyOnes follows the plan where the deciding GM buys the 1s of a roll
 // the chain follows (an action roll whose action goes on).
 func (p *planned) BuyOnes(v *View) int {
-	if a := actionOf(v); a != nil && p.o.model.gmDecides() && !a.OnesChar.Set && (a.Phase == PhaseOpen || a.Phase == PhaseTurn) {
+	if a := actionOf(v); a != nil && p.o.model != nil && p.o.model.gmDecides() && !a.OnesChar.Set && (a.Phase == PhaseOpen || a.Phase == PhaseTurn) {
 		st := p.o.model.stateOf(v.State)
 		st.ask, st.ones = askOnes, int8(min(a.Ones, maxDice))
 		if _, name, ok := p.o.plan.Choice(st); ok {
@@ -512,7 +533,7 @@ func (p *planned) BuyOnes(v *View) int {
 
 // Interfere follows the plan where the interferer decides.
 func (p *planned) Interfere(v *View) bool {
-	if a := actionOf(v); a != nil && p.o.decider == interferer {
+	if a := actionOf(v); a != nil && p.o.model != nil && p.o.decider == interferer {
 		st := p.o.model.stateOf(v.State)
 		st.ask = askInterfere
 		if _, name, ok := p.o.plan.Choice(st); ok {
@@ -525,7 +546,7 @@ func (p *planned) Interfere(v *View) bool {
 // Continue follows the plan where the deciding side answers an
 // interference that beat the stakes.
 func (p *planned) Continue(v *View) bool {
-	if a := actionOf(v); a != nil && v.Side == p.o.decider && a.Phase == PhaseInterfere {
+	if a := actionOf(v); a != nil && p.o.model != nil && v.Side == p.o.decider && a.Phase == PhaseInterfere {
 		st := p.o.model.stateOf(v.State)
 		st.ask = askGoOn
 		if _, name, ok := p.o.plan.Choice(st); ok {
@@ -537,7 +558,7 @@ func (p *planned) Continue(v *View) bool {
 
 // actionOf is the action under way that view v shows, or nil.
 func actionOf(v *View) *Action {
-	if v.State == nil {
+	if v.State == nil || v.State.Action == nil || v.State.Action.Phase == PhaseDone {
 		return nil
 	}
 	return v.State.Action
@@ -547,7 +568,7 @@ func actionOf(v *View) *Action {
 // winning extraordinarily (a basic action's opposition) or between losing
 // and taking Trauma.
 func (p *planned) Push(v *View) bool {
-	if v.Side != p.o.decider {
+	if p.o.model == nil || v.Side != p.o.decider {
 		return p.Policy.Push(v)
 	}
 	w := 1 - v.Side // the winner of a two-sided contest

@@ -118,9 +118,12 @@ func TestSolveRefusesWhatItDoesNotModel(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", c.goal, err, c.want)
 		}
 	}
-	timed := timedScenario()
+	timed := timedScenario() // the GM buys 1s, growing the Trouble Pool a step rolls
 	if _, err := timed.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
-		t.Errorf("timed: %v, want ErrNoExact", err)
+		t.Errorf("timed with 1s bought: %v, want ErrNoExact", err)
+	}
+	if _, err := frugalGM(timed).Solve(ctx, markov.Goal{Side: "Oracle"}); err == nil || !strings.Contains(err.Error(), `deciding side "Oracle"`) {
+		t.Errorf("timed, a helper deciding alone: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
@@ -129,11 +132,22 @@ func TestSolveRefusesWhatItDoesNotModel(t *testing.T) {
 	}
 }
 
+// BenchmarkSolve solves each built-in scenario shape (Solve: the best and
+// the worst play and every shipped policy's exact odds).
 func BenchmarkSolve(b *testing.B) {
-	s := DefaultScenario()
-	for b.Loop() {
-		if _, err := s.Solve(context.Background(), markov.Goal{}); err != nil {
-			b.Fatal(err)
+	for _, c := range append(solvedScenarios(), struct {
+		name  string
+		sc    Scenario
+		sides []string
+	}{"timed", frugalGM(timedScenario()), []string{"Detective"}}) {
+		for _, side := range c.sides {
+			b.Run(strings.ReplaceAll(c.name, " ", "_")+"/"+side, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := c.sc.Solve(context.Background(), markov.Goal{Side: side}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
@@ -188,41 +202,66 @@ func TestOptimalAnswerIsThePlansChain(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s, %s: %v", c.name, side, err)
 				}
-				chain, err := o.plan.Chain(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sol, err := chain.Solve()
-				if err != nil {
-					t.Fatal(err)
-				}
-				p := make([]float64, len(o.Answer.P))
-				for st, q := range sol.Absorb {
-					p[st.cat] += q
-				}
-				rolls, err := chain.ExpectedReward(func(st xstate) float64 {
-					if _, name, ok := o.plan.Choice(st); st.ask != askNone || ok && (name == giveInChoice || name == aidChoice) {
-						return 0
-					}
-					return 1
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				mean := 0.0
-				for k, q := range o.Answer.Rounds {
-					mean += float64(k) * q
-				}
-				for k := range p {
-					if math.Abs(p[k]-o.Answer.P[k]) > 1e-12 {
-						t.Errorf("%s, %s, %v: P[%d] %.15f, the chain's %.15f", c.name, side, aim, k, o.Answer.P[k], p[k])
-					}
-				}
-				if math.Abs(rolls-o.Answer.MeanRounds) > 1e-12 || math.Abs(mean-rolls) > 1e-9 {
-					t.Errorf("%s, %s, %v: mean rolls %.15f (rounds' mean %.15f), the chain's %.15f", c.name, side, aim, o.Answer.MeanRounds, mean, rolls)
-				}
+				checkPlanAnswer(t, fmt.Sprintf("%s, %s, %v", c.name, side, aim), o.plan, o.Answer,
+					func(st xstate) int { return int(st.cat) },
+					func(st xstate) bool {
+						_, name, ok := o.plan.Choice(st)
+						return st.ask == askNone && !(ok && (name == giveInChoice || name == aidChoice))
+					})
 			}
 		}
+	}
+	timed := frugalGM(timedScenario())
+	for _, goal := range []markov.Goal{{}, {Outcomes: []string{"objective"}}} {
+		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+			o, err := timed.Optimal(ctx, goal, aim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPlanAnswer(t, fmt.Sprintf("timed, %v, %v", goal.Outcomes, aim), o.tplan, o.Answer,
+				func(st tstate) int { return int(st.cat) }, func(st tstate) bool { return !st.choose })
+		}
+	}
+}
+
+// checkPlanAnswer holds answer, the plan's Answer, to the plan's chain
+// solved densely: P to 1e-12, and the mean of the steps from states that
+// rolls says are rolls, which the rounds' distribution has too.
+func checkPlanAnswer[S comparable](t *testing.T, name string, plan *markov.Plan[S], answer markov.Answer, cat func(S) int, rolls func(S) bool) {
+	t.Helper()
+	ctx := context.Background()
+	chain, err := plan.Chain(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := chain.Solve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]float64, len(answer.P))
+	for st, q := range sol.Absorb {
+		p[cat(st)] += q
+	}
+	mean, err := chain.ExpectedReward(func(st S) float64 {
+		if rolls(st) {
+			return 1
+		}
+		return 0
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := 0.0
+	for k, q := range answer.Rounds {
+		rounds += float64(k) * q
+	}
+	for k := range p {
+		if math.Abs(p[k]-answer.P[k]) > 1e-12 {
+			t.Errorf("%s: P[%d] %.15f, the chain's %.15f", name, k, answer.P[k], p[k])
+		}
+	}
+	if math.Abs(mean-answer.MeanRounds) > 1e-12 || math.Abs(rounds-mean) > 1e-9 {
+		t.Errorf("%s: mean rolls %.15f (the rounds' mean %.15f), the chain's %.15f", name, answer.MeanRounds, rounds, mean)
 	}
 }
 
@@ -295,6 +334,95 @@ func TestOptimalPolicySamplesItsExactValueDeciding(t *testing.T) {
 			half := 3.29*math.Sqrt(o.Value*(1-o.Value)/n) + 1e-9 // 99.9%
 			if math.Abs(got-o.Value) > half {
 				t.Errorf("%s, %v: the plan won %.4f of %d trials; exact %.4f +- %.4f", side, aim, got, n, o.Value, half)
+			}
+		}
+	}
+}
+
+// oneStep is a timed action of one step, a d4 against the actor's d4,
+// with one beat: a success by 1 to 4 spends it and leaves the choice
+// between objective and getaway; nobody helps.
+func oneStep() Scenario {
+	s := DefaultScenario()
+	s.Kind, s.Sides, s.GMPolicy = KindTimed, nil, "frugal"
+	s.Cast = []Member{{Character: Character{Name: "Ann", Traits: []Trait{{Name: "Grit", Kind: Value, Die: dice.D4}}}}}
+	s.Timed = &TimedSpec{Actor: "Ann", Pool: []string{"Grit"}, Beats: 1, Steps: []TimedStep{{Stakes: []dice.Die{dice.D4}}}}
+	return s
+}
+
+// TestSolveATimedChoiceByHand: a d4 reads 0, 2, 3 or 4, each 1/4, and a
+// tie holds, so Ann succeeds 6/16 = 3/8 of the time, never by 5: every
+// success leaves zero beats and the choice. Aiming at the objective, the
+// best play chooses it (3/8) and the worst the getaway (0); aiming at any
+// success, the choice cannot matter (3/8 both).
+func TestSolveATimedChoiceByHand(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		goal        markov.Goal
+		best, worst float64
+	}{
+		{markov.Goal{Outcomes: []string{"objective"}}, 3.0 / 8, 0},
+		{markov.Goal{Side: "Ann"}, 3.0 / 8, 3.0 / 8},
+	} {
+		best, err := oneStep().Optimal(ctx, c.goal, markov.Maximize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst, err := oneStep().Optimal(ctx, c.goal, markov.Minimize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(best.Value-c.best) > 1e-12 || math.Abs(worst.Value-c.worst) > 1e-12 {
+			t.Errorf("%v: best %v worst %v; want %v and %v", c.goal.Outcomes, best.Value, worst.Value, c.best, c.worst)
+		}
+	}
+}
+
+// TestSolveATimedAction: the actor's side decides whether Oracle buys
+// time and, at the end, objective or getaway; the best bounds every
+// shipped policy (played by the actor and its helper) from above and the
+// worst from below; the plans sample inside their exact values.
+func TestSolveATimedAction(t *testing.T) {
+	ctx := context.Background()
+	sc := frugalGM(timedScenario())
+	for i, goal := range []markov.Goal{{}, {Outcomes: []string{"objective"}}} {
+		sv, err := sc.Solve(ctx, goal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sv.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if sv.Side != "Detective" || len(sv.Policies) != len(PolicyNames()) || sv.Gap <= 0 || len(sv.Advice) == 0 {
+			t.Errorf("%v: side %q, %d policies, gap %v, %d lines of advice", goal.Outcomes, sv.Side, len(sv.Policies), sv.Gap, len(sv.Advice))
+		}
+		for _, p := range sv.Policies {
+			if p.Value > sv.Best.Value+1e-12 || p.Value < sv.Worst.Value-1e-12 {
+				t.Errorf("%v: policy %s at %.15f outside [%.15f, %.15f]", goal.Outcomes, p.Name, p.Value, sv.Worst.Value, sv.Best.Value)
+			}
+		}
+		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+			o, err := sc.Optimal(ctx, goal, aim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rn, err := o.NewRunner()
+			if err != nil {
+				t.Fatal(err)
+			}
+			const n = 40000
+			r := dice.NewSeeded(uint64(21 + i))
+			metrics := make([]int, len(sc.Metrics()))
+			wins := 0
+			for range n {
+				if slices.Contains(o.wins, rn.Trial(r, metrics)) {
+					wins++
+				}
+			}
+			got := float64(wins) / n
+			half := 3.29*math.Sqrt(o.Value*(1-o.Value)/n) + 1e-9 // 99.9%
+			if math.Abs(got-o.Value) > half {
+				t.Errorf("%v, %v: the plan won %.4f of %d trials; exact %.4f +- %.4f", goal.Outcomes, aim, got, n, o.Value, half)
 			}
 		}
 	}
