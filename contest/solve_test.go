@@ -307,11 +307,16 @@ func TestSolveLeavesEveryModelledChoiceToTheDecider(t *testing.T) {
 }
 
 // TestOptimalPolicySamplesItsExactValueDeciding plays the solved plan of
-// each new kind of decider through Play: its win rate falls inside the
+// each new kind of decider through Play (the interferer, the GM buying
+// 1s, a side answering an interference): its win rate falls inside the
 // 99.9% interval of its exact value.
 func TestOptimalPolicySamplesItsExactValueDeciding(t *testing.T) {
-	sc := interfered("default", "default")
-	for i, side := range []string{"Cop", "Villain", "Detective"} {
+	for i, c := range []struct {
+		sc   Scenario
+		side string
+	}{{interfered("default", "default"), "Cop"}, {interfered("default", "default"), "Villain"},
+		{interfered("default", "default"), "Detective"}} {
+		sc, side := c.sc, c.side
 		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
 			o, err := sc.Optimal(context.Background(), markov.Goal{Side: side}, aim)
 			if err != nil {
@@ -424,6 +429,45 @@ func TestSolveATimedAction(t *testing.T) {
 			if math.Abs(got-o.Value) > half {
 				t.Errorf("%v, %v: the plan won %.4f of %d trials; exact %.4f +- %.4f", goal.Outcomes, aim, got, n, o.Value, half)
 			}
+		}
+	}
+}
+
+// TestOptimalPolicyBuysTheOnesThePlanBuys: wherever the villain's plan
+// (its own policy buying one 1 a roll) buys a number of the detective's
+// 1s that matters, the plan's Policy,
+// shown that state through the engine's View, buys that many.
+func TestOptimalPolicyBuysTheOnesThePlanBuys(t *testing.T) {
+	ctx := context.Background()
+	sc := DefaultScenario()
+	sc.Cast[1].Policy = "default" // buys one 1 a roll
+	for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+		o, err := sc.Optimal(ctx, markov.Goal{Side: "Villain"}, aim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := o.plan.Decisions(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, m, seen := o.Policy(), o.model, 0
+		for _, d := range ds {
+			if d.State.ask != askOnes || d.Stake <= 1e-12 {
+				continue
+			}
+			seen++
+			st := d.State
+			st.ask, st.ones = askNone, 0
+			a := m.mirror(st)
+			a.Ones, a.OnesSide, a.OnesChar = int(d.State.ones), 1-a.Turn, NoOne
+			v := &View{Kind: a.Kind, Side: a.OnesSide, Char: -1, Target: -1, Ones: a.Ones, TroubleRoom: m.sc.troubleRoom(), State: m.sc}
+			if got := p.BuyOnes(v); buyChoice(got) != d.Choice {
+				t.Errorf("%v at %+v: the Policy buys %d, the plan says %q", aim, d.State, got, d.Choice)
+			}
+			a.Ones = 0
+		}
+		if seen == 0 && aim == markov.Maximize { // the worst play Gives In at once
+			t.Errorf("%v: no decision to buy 1s matters", aim)
 		}
 	}
 }
