@@ -160,7 +160,7 @@
 //
 // # Optimal play
 //
-// Scenario.Optimal solves a basic or two-sided contested action as a
+// Scenario.Optimal solves a basic, two-sided contested or timed action as a
 // decision process (sim/markov): one side (Goal.Side, by character name;
 // the first side by default) chooses at each of its turns whether to Give
 // In (once the stakes are set) or to roll with any number of the extra
@@ -178,8 +178,16 @@
 // the action has ended, and its outcome is the goal), the 1s of a roll that
 // ends the action, which traits a Final Push lowers (any that may be lowered
 // avoid the same Trauma), and every choice of the Trouble Pool's side
-// (it never Gives In, buys nothing and makes no Final Push). A timed action
-// answers markov.ErrNoExact. Optimal.Policy plays the plan (through
+// (it never Gives In, buys nothing and makes no Final Push). In a timed
+// action the actor's side decides (the actor, with its helpers): in each
+// gap whether the first helper still able tries to buy time (the one Play
+// asks), and, finished with zero beats left, between the objective and a
+// clean getaway; its goal is the action's successes by default. A timed
+// step asks for no Final Push and takes no die off the Trouble Pool; the
+// GM's 1s only give Plot Points, which the chain's free pools never spend
+// (and it refuses them where they would grow a Trouble Pool a later roll
+// reads); the Complication for running out of time comes once the action
+// has ended: these stay with the policies. Optimal.Policy plays the plan (through
 // View.State) in Play and in Optimal.NewRunner's trials; Optimal.Answer is
 // the plan's own (Plan.Answer), its rounds counted as Exact counts them:
 // the rolls. Scenario.Solve sets the best and the worst play beside each
