@@ -187,8 +187,9 @@
 // GM's 1s only give Plot Points, which the chain's free pools never spend
 // (and it refuses them where they would grow a Trouble Pool a later roll
 // reads); the Complication for running out of time comes once the action
-// has ended: these stay with the policies. Optimal.Policy plays the plan (through
-// View.State) in Play and in Optimal.NewRunner's trials; Optimal.Answer is
+// has ended: these stay with the policies. Optimal.Policy plays the plan
+// (through View.State) in Play and in Optimal.NewRunner's trials (in a
+// timed action NewRunner gives the plan to the helpers too); Optimal.Answer is
 // the plan's own (Plan.Answer), its rounds counted as Exact counts them:
 // the rolls. Scenario.Solve sets the best and the worst play beside each
 // shipped policy in the side's place. In the built-in scenario the

@@ -47,8 +47,8 @@ type View struct {
 	Beats, StepsLeft int
 	// State is the whole state, to read and never to change, when a side
 	// is to Give In or roll, the GM to buy an action roll's 1s, an
-	// interferer to step in or a side to answer an interference (a solved
-	// plan reads it); nil elsewhere.
+	// interferer to step in, a side to answer an interference, or a timed
+	// action's side to decide (a solved plan reads it); nil elsewhere.
 	State *State
 }
 
