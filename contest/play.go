@@ -142,14 +142,7 @@ func (e *Engine) rebuyAll(s *State, c int, tb *Table) error {
 func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
 	if a.Ones > 0 {
-		g := tb.gm()
-		v := s.view()
-		v.Kind, v.Side, v.Char, v.Target = a.Kind, a.OnesSide, -1, -1
-		v.Ones, v.TroubleRoom, v.State = a.Ones, s.troubleRoom(), s
-		if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
-			return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
-		}
-		return nil
+		return e.decideOnes(s, tb)
 	}
 	switch a.Phase {
 	case PhaseOpen, PhaseTurn:
@@ -181,6 +174,19 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 		return e.Brawl(s, r)
 	}
 	return fmt.Errorf("%w: no step to take in phase %s", ErrPhase, a.Phase)
+}
+
+// decideOnes asks the GM how many of the last roll's 1s to buy.
+func (e *Engine) decideOnes(s *State, tb *Table) error {
+	a := s.Action
+	g := tb.gm()
+	v := s.view()
+	v.Kind, v.Side, v.Char, v.Target = a.Kind, a.OnesSide, -1, -1
+	v.Ones, v.TroubleRoom, v.State = a.Ones, s.troubleRoom(), s
+	if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
+		return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
+	}
+	return nil
 }
 
 // decideTurn takes the step of the side to act: a planned interferer may

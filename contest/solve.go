@@ -350,6 +350,8 @@ const maxAdvice = 12
 // range of stakes.
 type situation struct {
 	open, holding, aided bool
+	outside              bool // the decider is the interferer
+	holder               int
 	pp, gang             int
 	ask                  int8
 	do                   string
@@ -379,7 +381,8 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			continue // every choice there is as good
 		}
 		st := d.State
-		k := situation{open: st.open, holding: int(st.holder) == o.decider, aided: st.aid > 0, ask: st.ask, do: d.Choice}
+		k := situation{open: st.open, holding: int(st.holder) == o.decider, aided: st.aid > 0, ask: st.ask, do: d.Choice,
+			outside: o.decider == interferer, holder: int(st.holder)}
 		if o.decider < 2 {
 			k.pp, k.gang = int(st.pp[o.decider]), int(st.gang[1-o.decider])
 		} else {
@@ -424,6 +427,8 @@ func (k situation) describe(l *adviceLine) string {
 	switch {
 	case k.open:
 		b.WriteString("opening the action")
+	case k.outside:
+		fmt.Fprintf(&b, "side %d holds the stakes", k.holder)
 	case k.holding:
 		b.WriteString("you hold the stakes")
 	default:
