@@ -284,3 +284,14 @@ func (l *largestSizes) sum() int {
 	}
 	return n
 }
+
+// OnesToBuy returns how many 1s the GM may buy now (BuyOnes accepts 0
+// up to it): the 1s of the last roll on offer, at most as many as the
+// Trouble Pool has room for.
+func (e *Engine) OnesToBuy(s *State) (int, error) {
+	left, _, _, err := e.onesOnOffer(s)
+	if err != nil || left == nil {
+		return 0, err
+	}
+	return min(*left, s.troubleRoom()), nil
+}

@@ -46,17 +46,6 @@ func (e *Engine) BuyOnes(s *State, n int) error {
 	return nil
 }
 
-// OnesToBuy returns how many 1s the GM may buy now (BuyOnes accepts 0
-// up to it): the 1s of the last roll on offer, at most as many as the
-// Trouble Pool has room for.
-func (e *Engine) OnesToBuy(s *State) (int, error) {
-	left, _, _, err := e.onesOnOffer(s)
-	if err != nil || left == nil {
-		return 0, err
-	}
-	return min(*left, s.troubleRoom()), nil
-}
-
 // onesOnOffer returns the counters of the 1s the GM may buy now, and the
 // character who rolled them; nil counters when there are none.
 func (e *Engine) onesOnOffer(s *State) (left, bought *int, c int, err error) {
