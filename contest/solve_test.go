@@ -471,3 +471,40 @@ func TestOptimalPolicyBuysTheOnesThePlanBuys(t *testing.T) {
 		}
 	}
 }
+
+// TestChainPaysOnePlotPointsPerOneBought: with rules.one_plot_points 3,
+// the detective's roll after the villain opens leaves him his Plot Points
+// less the extras' price, plus 3 when the GM (buying one 1 a roll) buys
+// one of his 1s, and nothing else.
+func TestChainPaysOnePlotPointsPerOneBought(t *testing.T) {
+	sc := DefaultScenario()
+	sc.Rules.OnePlotPoints = 3
+	m, start, err := sc.chainModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := start
+	st.open, st.turn, st.holder, st.stakes, st.rolled = false, 1, 0, 12, 1
+	sd := &m.sc.Action.Sides[1]
+	bought := 0
+	for _, s := range m.next(st, nil) {
+		y := s.To
+		if y.done {
+			continue
+		}
+		cost, err := m.sc.cost(sd.Char, m.sc.plan(sd, int(y.n[1])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch y.pp[1] - (st.pp[1] - int16(cost)) {
+		case 0:
+		case 3:
+			bought++
+		default:
+			t.Errorf("after the roll the detective holds %d Plot Points, from %d less %d", y.pp[1], st.pp[1], cost)
+		}
+	}
+	if bought == 0 {
+		t.Error("no roll of the detective's had a 1 bought")
+	}
+}
