@@ -260,7 +260,8 @@ func (e *Engine) decidePush(s *State, tb *Table) error {
 	need, ok := e.pushReach(s, t, a.Margin, a.PushFloor)
 	var steps []Pick
 	if ok && p.Push(v) {
-		opts := s.buf.opts // pushReach filled them
+		opts := pushOpts(s, sd, s.buf.opts[:0])
+		s.buf.opts = opts
 		steps = s.buf.steps[:0]
 		for len(steps) < need {
 			v.Pushes = len(steps)

@@ -186,12 +186,21 @@ func (e *Engine) pushReach(s *State, t, m, floor int) (need int, ok bool) {
 	if m-need*b < floor || sd.Char == TroublePool {
 		return need, false
 	}
-	s.buf.opts = pushOpts(s, sd, s.buf.opts[:0])
+	return need, pushSteps(s, sd) >= need
+}
+
+// pushSteps is how many Final Push steps the traits of its own side sd
+// rolled can pay for: each one, counted once, as many times as it can be
+// lowered before it is gone.
+func pushSteps(s *State, sd *Side) int {
+	ts := s.Characters[sd.Char].Traits
 	have := 0
-	for _, o := range s.buf.opts {
-		have += stepsLeft(o.Die)
+	for i, p := range sd.Picks {
+		if p.Owner == sd.Char && ts[p.Trait].Kind.Own() && !containsPick(sd.Picks[:i], p) {
+			have += stepsLeft(ts[p.Trait].Die)
+		}
 	}
-	return need, have >= need
+	return have
 }
 
 // pushOpts appends to dst the distinct traits of its own side sd rolled,
