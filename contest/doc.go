@@ -177,8 +177,11 @@
 // off a beaten Trouble Pool and where a Complication lands (both come once
 // the action has ended, and its outcome is the goal), the 1s of a roll that
 // ends the action, which traits a Final Push lowers (any that may be lowered
-// avoid the same Trauma), and every choice of the Trouble Pool's side
-// (it never Gives In, buys nothing and makes no Final Push). In a timed
+// avoid the same Trauma), and the Trouble Pool's side, which is no
+// deciding side: it never Gives In, buys no extras and makes no Final
+// Push, and the 1s the GM buys of a roll against it either come once the
+// action has ended (a basic action's roll is its last) or would grow a
+// Trouble Pool that contests, which the exact chain refuses. In a timed
 // action the actor's side decides (the actor, with its helpers): in each
 // gap whether the first helper still able tries to buy time (the one Play
 // asks), and, finished with zero beats left, between the objective and a
