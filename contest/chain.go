@@ -3,6 +3,7 @@ package contest
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -30,7 +31,24 @@ type xstate struct {
 	aided  uint8 // sides whose aider has rolled
 	inter  bool  // the interferer has stepped in
 	brawl  int8  // 1: the brawl awaits side 0's roll; 2: side 1's (v0 holds side 0's)
+	// ask is a choice of a decision process's deciding side waiting in
+	// the middle of a step (askOnes, askInterfere, askGoOn); ones the 1s
+	// of the last roll on offer, the roller being side 1-turn.
+	ask  int8
+	ones int8
 }
+
+// The choices of a deciding side that come in the middle of a chain step.
+const (
+	askNone      = iota
+	askOnes      // the GM, deciding, buys 0.. of the last roll's 1s
+	askInterfere // the interferer, deciding, steps in or stays out
+	askGoOn      // a side, deciding, pays to go on after an interference or stops
+)
+
+// interferer is the decider of a decision process in which the
+// interferer decides (it is no side of the action).
+const interferer = 2
 
 // chainModel holds what the chain's transition function needs: a scratch
 // scene whose action mirrors the state, so the policies see exactly the
@@ -296,16 +314,25 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			y.n[t] = int8(n)
 			y.pp[t] -= int16(cost)
 			y.rolled |= 1 << t
-			if buys && ones > 0 {
+			gmAsks := buys && ones > 0 && m.gmDecides()
+			if buys && ones > 0 && !gmAsks {
 				g := tb.gm()
 				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: m.sc.troubleRoom()})
 				if k < 0 || k > ones {
 					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s", g.Name(), k, ones))
 				}
-				y.pp[t] += int16(k)
+				y.pp[t] = m.bought(y.pp[t], k)
 			}
 			y.aid = 0
 			y, more := m.after(y, t, total+int(st.aid))
+			if gmAsks && !y.done {
+				// The deciding GM answers the 1s once the roll is
+				// answered; once the action has ended they change
+				// nothing the chain follows.
+				y.ask, y.ones = askOnes, int8(min(ones, maxDice))
+				buf = append(buf, markov.Step[xstate]{To: y, P: w * q})
+				continue
+			}
 			if !more {
 				buf = append(buf, markov.Step[xstate]{To: y, P: w * q})
 				continue
@@ -399,40 +426,94 @@ func (m *chainModel) fold(y xstate, w float64, buf []markov.Step[xstate]) []mark
 	if m.inter != nil && !y.inter && !m.basic {
 		a := m.mirror(y)
 		ch := &m.sc.Characters[m.b.iChar]
-		v := View{Kind: a.Kind, Side: -1, Char: m.b.iChar, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
-		if ch.PlotPoints >= m.sc.Rules.InterfereCost && m.b.table.of(m.b.iChar).Interfere(&v) {
-			y.inter = true
-			// The interference must beat the stakes, as a raise must.
-			least := int(y.stakes) + 1
-			if !m.sc.Rules.TiesToHolder {
-				least = int(y.stakes)
+		if ch.PlotPoints >= m.sc.Rules.InterfereCost {
+			if m.decider == interferer {
+				y.ask = askInterfere
+				return append(buf, markov.Step[xstate]{To: y, P: w})
 			}
-			beat := m.inter.AtLeast(least)
-			if beat > 0 {
-				buf = append(buf, markov.Step[xstate]{To: m.goOn(y), P: w * beat})
-			}
-			if w *= 1 - beat; w <= 0 {
-				return buf
+			v := View{Kind: a.Kind, Side: -1, Char: m.b.iChar, Stakes: a.Stakes, Holder: a.Holder, PlotPoints: ch.PlotPoints, Target: -1}
+			if m.b.table.of(m.b.iChar).Interfere(&v) {
+				return m.interfere(y, w, buf)
 			}
 		}
 	}
 	return m.aidGiveIn(y, w, buf)
 }
 
+// interfere appends, with weight w, the interferer stepping in at y: if
+// its result beats the stakes the sides answer (goOn), else play goes on.
+func (m *chainModel) interfere(y xstate, w float64, buf []markov.Step[xstate]) []markov.Step[xstate] {
+	y.inter = true
+	// The interference must beat the stakes, as a raise must.
+	least := int(y.stakes) + 1
+	if !m.sc.Rules.TiesToHolder {
+		least = int(y.stakes)
+	}
+	beat := m.inter.AtLeast(least)
+	if beat > 0 {
+		buf = append(buf, markov.Step[xstate]{To: m.goOn(y), P: w * beat})
+	}
+	if w *= 1 - beat; w <= 0 {
+		return buf
+	}
+	return m.aidGiveIn(y, w, buf)
+}
+
 // goOn settles the answers to an interference that beat the stakes: the
 // contest stops unless both sides pay to go on, and then comes the brawl.
+// A deciding side that may pay answers as a choice of its own (askGoOn)
+// once the other side goes on.
 func (m *chainModel) goOn(y xstate) xstate {
 	a := m.mirror(y)
+	asks := false
 	for t := range a.Sides {
 		sd := &a.Sides[t]
 		ch := &m.sc.Characters[sd.Char]
+		if ch.PlotPoints < m.sc.Rules.ContinueCost {
+			return m.stopped()
+		}
+		if t == m.decider {
+			asks = true
+			continue
+		}
 		v := View{Kind: a.Kind, Side: t, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: sd.Rolled, PlotPoints: ch.PlotPoints, Target: -1, Price: m.sc.Rules.ContinueCost}
-		if !(ch.PlotPoints >= m.sc.Rules.ContinueCost && m.b.table.of(sd.Char).Continue(&v)) {
-			return xstate{done: true, cat: int8(3 * len(a.Sides))}
+		if !m.b.table.of(sd.Char).Continue(&v) {
+			return m.stopped()
 		}
 	}
-	y.brawl, y.v0 = 1, 0
+	if asks {
+		y.ask = askGoOn
+		return y
+	}
+	return m.brawls(y)
+}
+
+// brawls is state y once both sides have paid to go on: the brawl.
+func (m *chainModel) brawls(y xstate) xstate {
+	y.brawl, y.v0, y.ask = 1, 0, askNone
 	return y
+}
+
+// stopped is where an interference that stopped the contest ends it.
+func (m *chainModel) stopped() xstate {
+	return xstate{done: true, cat: int8(3 * len(m.b.sides))}
+}
+
+// gmDecides reports whether the deciding side of a decision process is a
+// character of the GM's, whose choices include buying the 1s of the
+// players' rolls.
+func (m *chainModel) gmDecides() bool {
+	if m.decider < 0 || m.decider >= len(m.b.sides) {
+		return false
+	}
+	c := m.b.sides[m.decider].Char
+	return c != TroublePool && m.sc.Characters[c].GM
+}
+
+// bought is Plot Points pp once the GM has bought k 1s of the roll, each
+// for Rules.OnePlotPoints (within what the state holds).
+func (m *chainModel) bought(pp int16, k int) int16 {
+	return int16(min(int(pp)+k*m.sc.Rules.OnePlotPoints, maxPoints, math.MaxInt16))
 }
 
 // brawlRoll is one side's roll of the brawl: its last pool (its planned

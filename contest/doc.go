@@ -160,19 +160,45 @@
 //
 // # Optimal play
 //
-// Scenario.Optimal solves a basic or two-sided contested action as a
+// Scenario.Optimal solves a basic, two-sided contested or timed action as a
 // decision process (sim/markov): one side (Goal.Side, by character name;
 // the first side by default) chooses at each of its turns whether to Give
 // In (once the stakes are set) or to roll with any number of the extra
 // picks it can afford, every transition being the exact chain's own; it
 // makes a Final Push when the goal prefers the outcome pushed (the push
-// ends the action either way). Interference and the GM's 1s stay with the
-// policies; an interferer or a timed action answers markov.ErrNoExact.
-// Optimal.Policy plays the plan (through View.State) in Play and in
-// Optimal.NewRunner's trials. Scenario.Solve sets the best and the worst
-// play beside each shipped policy in the side's place. In the built-in
-// scenario the Detective wins 0.3817 with best play (0 if he Gives In at
-// once), the stubborn Villain's policy is already its best, and for the
+// ends the action either way). The choices that come in the middle of a
+// step are the decider's too, each a state of its own: a GM's character
+// deciding buys any number of a player's 1s Engine.OnesToBuy allows; the
+// interferer, named as the deciding side (its goal is "stopped" by
+// default), steps in or stays out after each escalating roll; a side
+// deciding pays to go on after an interference that beat the stakes, or
+// lets the contest stop. Left to the policies, because they cannot change
+// the goal's probability within the chain's state: which Trouble die comes
+// off a beaten Trouble Pool and where a Complication lands (both come once
+// the action has ended, and its outcome is the goal), the 1s of a roll that
+// ends the action, which traits a Final Push lowers (any that may be lowered
+// avoid the same Trauma), and the Trouble Pool's side, which is no
+// deciding side: it never Gives In, buys no extras and makes no Final
+// Push, and the 1s the GM buys of a roll against it either come once the
+// action has ended (a basic action's roll is its last) or would grow a
+// Trouble Pool that contests, which the exact chain refuses. In a timed
+// action the actor's side decides (the actor, with its helpers): in each
+// gap whether the first helper still able tries to buy time (the one Play
+// asks), and, finished with zero beats left, between the objective and a
+// clean getaway; its goal is the action's successes by default. A timed
+// step asks for no Final Push and takes no die off the Trouble Pool; the
+// GM's 1s only give Plot Points, which the chain's free pools never spend
+// (and it refuses them where they would grow a Trouble Pool a later roll
+// reads); the Complication for running out of time comes once the action
+// has ended: these stay with the policies. Optimal.Policy plays the plan
+// (through View.State) in Play and in Optimal.NewRunner's trials (in a
+// timed action NewRunner gives the plan to the helpers too); Optimal.Answer is
+// the plan's own (Plan.Answer), its rounds counted as Exact counts them:
+// the rolls. Scenario.Solve sets the best and the worst play beside each
+// shipped policy in the side's place. In the built-in scenario the
+// Detective wins 0.3817 with best play (0 if he Gives In at once); the
+// Villain wins 0.6657 at best against 0.6654 with its stubborn policy,
+// the difference being which of the Detective's 1s the GM buys; for the
 // Detective the decision that matters most is to buy the extra die while
 // he has a Plot Point and the Villain's gang stands: see ExampleScenario_Solve.
 package contest

@@ -142,14 +142,7 @@ func (e *Engine) rebuyAll(s *State, c int, tb *Table) error {
 func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 	a := s.Action
 	if a.Ones > 0 {
-		g := tb.gm()
-		v := s.view()
-		v.Kind, v.Side, v.Char, v.Target = a.Kind, a.OnesSide, -1, -1
-		v.Ones, v.TroubleRoom = a.Ones, s.troubleRoom()
-		if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
-			return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
-		}
-		return nil
+		return e.decideOnes(s, tb)
 	}
 	switch a.Phase {
 	case PhaseOpen, PhaseTurn:
@@ -169,7 +162,7 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 			v := s.view()
 			v.Kind, v.Side, v.Char, v.Target = a.Kind, t, sd.Char, -1
 			v.Stakes, v.Holder, v.Rolled = a.Stakes, a.Holder, sd.Rolled
-			v.PlotPoints, v.Price = ch.PlotPoints, s.Rules.ContinueCost
+			v.PlotPoints, v.Price, v.State = ch.PlotPoints, s.Rules.ContinueCost, s
 			// A side that cannot pay has no choice to make.
 			pay := ch.PlotPoints >= s.Rules.ContinueCost && p.Continue(v)
 			if err := e.Continue(s, t, pay); err != nil {
@@ -183,6 +176,19 @@ func (e *Engine) decide(s *State, r *dice.Roller, tb *Table) error {
 	return fmt.Errorf("%w: no step to take in phase %s", ErrPhase, a.Phase)
 }
 
+// decideOnes asks the GM how many of the last roll's 1s to buy.
+func (e *Engine) decideOnes(s *State, tb *Table) error {
+	a := s.Action
+	g := tb.gm()
+	v := s.view()
+	v.Kind, v.Side, v.Char, v.Target = a.Kind, a.OnesSide, -1, -1
+	v.Ones, v.TroubleRoom, v.State = a.Ones, s.troubleRoom(), s
+	if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
+		return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
+	}
+	return nil
+}
+
 // decideTurn takes the step of the side to act: a planned interferer may
 // step in first; else the side's aider rolls (once); else the side Gives
 // In or rolls.
@@ -193,7 +199,7 @@ func (e *Engine) decideTurn(s *State, r *dice.Roller, tb *Table) error {
 		ch := &s.Characters[ic]
 		v := s.view()
 		v.Kind, v.Side, v.Char, v.Target = a.Kind, -1, ic, -1
-		v.Stakes, v.Holder, v.PlotPoints = a.Stakes, a.Holder, ch.PlotPoints
+		v.Stakes, v.Holder, v.PlotPoints, v.State = a.Stakes, a.Holder, ch.PlotPoints, s
 		cost, err := s.cost(ic, a.IPicks)
 		if err == nil && e.canInterfere(s, a, ic) == nil && ch.PlotPoints >= cost+s.Rules.InterfereCost && p.Interfere(v) {
 			if err := e.Interfere(s, r, ic, a.IPicks); err != nil {
@@ -254,7 +260,8 @@ func (e *Engine) decidePush(s *State, tb *Table) error {
 	need, ok := e.pushReach(s, t, a.Margin, a.PushFloor)
 	var steps []Pick
 	if ok && p.Push(v) {
-		opts := s.buf.opts // pushReach filled them
+		opts := pushOpts(s, sd, s.buf.opts[:0])
+		s.buf.opts = opts
 		steps = s.buf.steps[:0]
 		for len(steps) < need {
 			v.Pushes = len(steps)
@@ -375,7 +382,7 @@ func (e *Engine) decideTimed(s *State, r *dice.Roller, tb *Table) error {
 	}
 	v := s.view()
 	v.Side, v.Char, v.Target = -1, t.Actor, -1
-	v.Beats, v.StepsLeft, v.PlotPoints = t.Beats, len(t.Steps)-t.Step, s.Characters[t.Actor].PlotPoints
+	v.Beats, v.StepsLeft, v.PlotPoints, v.State = t.Beats, len(t.Steps)-t.Step, s.Characters[t.Actor].PlotPoints, s
 	switch t.Phase {
 	case TimedGap:
 		if h, p := e.helperFor(s, tb, v); p != nil {

@@ -46,7 +46,9 @@ type View struct {
 	// Beats left and steps left in a timed action.
 	Beats, StepsLeft int
 	// State is the whole state, to read and never to change, when a side
-	// is to Give In or roll (a solved plan reads it); nil elsewhere.
+	// is to Give In or roll, the GM to buy an action roll's 1s, an
+	// interferer to step in, a side to answer an interference, or a timed
+	// action's side to decide (a solved plan reads it); nil elsewhere.
 	State *State
 }
 

@@ -186,12 +186,21 @@ func (e *Engine) pushReach(s *State, t, m, floor int) (need int, ok bool) {
 	if m-need*b < floor || sd.Char == TroublePool {
 		return need, false
 	}
-	s.buf.opts = pushOpts(s, sd, s.buf.opts[:0])
+	return need, pushSteps(s, sd) >= need
+}
+
+// pushSteps is how many Final Push steps the traits of its own side sd
+// rolled can pay for: each one, counted once, as many times as it can be
+// lowered before it is gone.
+func pushSteps(s *State, sd *Side) int {
+	ts := s.Characters[sd.Char].Traits
 	have := 0
-	for _, o := range s.buf.opts {
-		have += stepsLeft(o.Die)
+	for i, p := range sd.Picks {
+		if p.Owner == sd.Char && ts[p.Trait].Kind.Own() && !containsPick(sd.Picks[:i], p) {
+			have += stepsLeft(ts[p.Trait].Die)
+		}
 	}
-	return need, have >= need
+	return have
 }
 
 // pushOpts appends to dst the distinct traits of its own side sd rolled,
@@ -283,4 +292,15 @@ func (l *largestSizes) sum() int {
 		n += x
 	}
 	return n
+}
+
+// OnesToBuy returns how many 1s the GM may buy now (BuyOnes accepts 0
+// up to it): the 1s of the last roll on offer, at most as many as the
+// Trouble Pool has room for.
+func (e *Engine) OnesToBuy(s *State) (int, error) {
+	left, _, _, err := e.onesOnOffer(s)
+	if err != nil || left == nil {
+		return 0, err
+	}
+	return min(*left, s.troubleRoom()), nil
 }

@@ -21,9 +21,12 @@ import (
 // it gives the play that makes a goal most (or least) likely.
 //
 // A Final Push ends the action either way, so the best push is read off
-// the goal: push when the outcome pushed is the better one. Interference
-// (whether to step in, whether to go on) stays with the policies, and the
-// solver refuses a scenario with an interferer rather than mix the two.
+// the goal: push when the outcome pushed is the better one. The choices
+// that come in the middle of a step are states of their own: the GM,
+// deciding, buys any number of a player's 1s the engine allows
+// (Engine.OnesToBuy); the interferer, deciding, steps in or stays out
+// after each escalating roll; a side, deciding, pays to go on after an
+// interference or stops the contest.
 
 // Optimal is the best (or worst) play of one side of a scenario for a
 // goal, and its exact answer.
@@ -40,10 +43,13 @@ type Optimal struct {
 	scenario Scenario
 	plan     *markov.Plan[xstate]
 	model    *chainModel
+	tplan    *markov.Plan[tstate] // a timed action's, with tmodel
+	tmodel   *timedChain
 	aim      markov.Aim
 	reward   func(xstate) float64
 	base     Policy
 	decider  int
+	wins     []int // the goal's categories
 }
 
 // Optimal solves the decision process of the scenario's two-sided action
@@ -55,10 +61,7 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 		return nil, err
 	}
 	if s.Kind == KindTimed {
-		return nil, noExact("the solver covers basic and contested actions; a timed action's choices stay with its policies")
-	}
-	if s.Interferer != "" {
-		return nil, noExact("the solver leaves interference to the policies; remove the interferer to solve")
+		return s.optimalTimed(ctx, goal, aim)
 	}
 	m, start, err := s.chainModel()
 	if err != nil {
@@ -69,10 +72,15 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 		return nil, err
 	}
 	m.decider = o.decider
-	wins, err := s.goalCategories(goal.Outcomes, o.Side)
+	outcomes := goal.Outcomes
+	if o.decider == interferer && len(outcomes) == 0 {
+		outcomes = []string{"stopped"} // the interferer's aim
+	}
+	wins, err := s.goalCategories(outcomes, o.Side)
 	if err != nil {
 		return nil, err
 	}
+	o.wins = wins
 	o.reward = func(st xstate) float64 {
 		if st.done && slices.Contains(wins, int(st.cat)) {
 			return 1
@@ -83,12 +91,13 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 		a, b := o.reward(xstate{done: true, cat: pushed}), o.reward(xstate{done: true, cat: not})
 		return aim.Prefers(a, b)
 	}
-	o.base = m.b.table.of(m.b.sides[o.decider].Char)
+	o.base = m.b.table.of(m.deciderChar())
 	return o, o.solve(ctx, start, len(s.Categories()))
 }
 
 // deciding returns the deciding side and its character's name: the side
 // of the character named side, or the first side that has a character.
+// The interferer of a contest may decide too (side interferer).
 func (s Scenario) deciding(m *chainModel, side string) (int, string, error) {
 	var names []string
 	for i, sd := range m.b.sides {
@@ -98,6 +107,13 @@ func (s Scenario) deciding(m *chainModel, side string) (int, string, error) {
 		name := m.sc.Characters[sd.Char].Name
 		if side == "" || side == name {
 			return i, name, nil
+		}
+		names = append(names, name)
+	}
+	if m.inter != nil {
+		name := m.sc.Characters[m.b.iChar].Name
+		if side == name {
+			return interferer, name, nil
 		}
 		names = append(names, name)
 	}
@@ -148,36 +164,51 @@ func (o *Optimal) solve(ctx context.Context, start xstate, categories int) error
 	if o.plan, err = p.Solve(ctx, o.reward, o.aim); err != nil {
 		return err
 	}
-	chain, err := o.plan.Chain(ctx)
+	o.Answer, err = o.plan.Answer(ctx, categories, func(st xstate) int { return int(st.cat) }, o.rolls)
 	if err != nil {
 		return err
 	}
-	sol, err := chain.Solve()
-	if err != nil {
-		return fmt.Errorf("contest: solving the plan's chain: %w", err)
+	if _, name, _ := o.plan.Choice(start); name == aidChoice {
+		// The decider's aider rolls before its opening roll: the
+		// answer counts that step as the first round, and it is no
+		// roll of the action's.
+		o.Answer.Rounds = o.Answer.Rounds[1:]
+		o.Answer.MeanRounds--
 	}
-	o.Answer = markov.Answer{P: make([]float64, categories)}
-	for st, q := range sol.Absorb {
-		o.Answer.P[st.cat] += q
-		o.Value += q * o.reward(st)
+	for k, q := range o.Answer.P {
+		o.Value += q * o.reward(xstate{done: true, cat: int8(k)})
 	}
-	// Rolls are the steps of play, except a Give In and an aid rolled
-	// before the decider buys its extras, which the process makes steps
-	// of their own.
-	o.Answer.MeanRounds, err = chain.ExpectedReward(func(st xstate) float64 {
-		if _, name, ok := o.plan.Choice(st); ok && (name == giveInChoice || name == aidChoice) {
-			return 0
-		}
-		return 1
-	})
-	return err
+	return nil
+}
+
+// rolls reports whether the step the plan takes from st is a roll of the
+// action, as Exact counts rounds: not a Give In, nor the decider's aid
+// rolled before its extras are bought, nor a choice made in the middle of
+// a step.
+func (o *Optimal) rolls(st xstate) bool {
+	if st.ask != askNone {
+		return false
+	}
+	_, name, ok := o.plan.Choice(st)
+	return ok && name != giveInChoice && name != aidChoice
 }
 
 // The names of the process's choices.
 const (
-	giveInChoice = "give in"
-	aidChoice    = "the aider rolls"
+	giveInChoice    = "give in"
+	aidChoice       = "the aider rolls"
+	interfereChoice = "interfere"
+	stayOutChoice   = "stay out"
+	goOnChoice      = "pay to go on"
+	stopChoice      = "let the contest stop"
 )
+
+func buyChoice(k int) string {
+	if k == 1 {
+		return "buy 1 of the 1s"
+	}
+	return fmt.Sprintf("buy %d of the 1s", k)
+}
 
 func rollChoice(n int) string {
 	if n == 1 {
@@ -191,6 +222,9 @@ func rollChoice(n int) string {
 func (m *chainModel) choices(st xstate) []markov.Choice[xstate] {
 	if st.done || m.err != nil {
 		return nil
+	}
+	if st.ask != askNone {
+		return m.asked(st)
 	}
 	t := int(st.turn)
 	if st.brawl > 0 || t != m.decider {
@@ -213,6 +247,56 @@ func (m *chainModel) choices(st xstate) []markov.Choice[xstate] {
 	return cs
 }
 
+// asked are the options of a choice made in the middle of a step.
+func (m *chainModel) asked(st xstate) []markov.Choice[xstate] {
+	y := st
+	y.ask, y.ones = askNone, 0
+	switch st.ask {
+	case askOnes:
+		// Side 1-turn rolled the 1s; the GM buys as many as the engine
+		// allows, then play goes on as it would have.
+		a := m.mirror(y)
+		a.Ones, a.OnesSide, a.OnesChar = int(st.ones), 1-int(st.turn), NoOne
+		most, err := m.e.OnesToBuy(m.sc)
+		a.Ones = 0
+		if err != nil {
+			m.fail(err)
+			return nil
+		}
+		cs := make([]markov.Choice[xstate], 0, most+1)
+		for k := range most + 1 {
+			z := y
+			z.pp[1-st.turn] = m.bought(z.pp[1-st.turn], k)
+			steps := []markov.Step[xstate]{{To: z, P: 1}}
+			if !z.open {
+				steps = m.fold(z, 1, nil)
+			}
+			cs = append(cs, markov.Choice[xstate]{Name: buyChoice(k), Steps: steps})
+		}
+		return cs
+	case askInterfere:
+		return []markov.Choice[xstate]{
+			{Name: interfereChoice, Steps: m.interfere(y, 1, nil)},
+			{Name: stayOutChoice, Steps: m.aidGiveIn(y, 1, nil)},
+		}
+	case askGoOn:
+		return []markov.Choice[xstate]{
+			{Name: goOnChoice, Steps: []markov.Step[xstate]{{To: m.brawls(y), P: 1}}},
+			{Name: stopChoice, Steps: []markov.Step[xstate]{{To: m.stopped(), P: 1}}},
+		}
+	}
+	m.fail(fmt.Errorf("contest: chain state asks %d", st.ask))
+	return nil
+}
+
+// deciderChar is the deciding side's character (the interferer's).
+func (m *chainModel) deciderChar() int {
+	if m.decider == interferer {
+		return m.b.iChar
+	}
+	return m.b.sides[m.decider].Char
+}
+
 // Solve reports how much decisions matter in the scenario for goal: the
 // exact odds of the goal under the deciding side's best and worst play,
 // under each shipped policy in its place, and the best play's most
@@ -226,7 +310,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	wins, _ := s.goalCategories(goal.Outcomes, best.Side)
+	wins := best.wins
 	in := make([]bool, len(s.Categories()))
 	g := markov.Goal{Side: best.Side}
 	for _, k := range wins {
@@ -239,13 +323,22 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		alt := s
 		alt.Cast = slices.Clone(s.Cast)
 		alt.Cast[s.member(best.Side)].Policy = name
+		if s.Kind == KindTimed {
+			for _, h := range s.Timed.Helpers {
+				alt.Cast[s.member(h.Character)].Policy = name // they decide with the actor
+			}
+		}
 		a, err := alt.Exact(ctx)
 		if err != nil {
 			return markov.Solved{}, fmt.Errorf("contest: policy %s in %s's place: %w", name, best.Side, err)
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
-	out.Advice, err = best.advice(ctx)
+	if s.Kind == KindTimed {
+		out.Advice, err = best.timedAdvice(ctx)
+	} else {
+		out.Advice, err = best.advice(ctx)
+	}
 	return out, err
 }
 
@@ -257,7 +350,10 @@ const maxAdvice = 12
 // range of stakes.
 type situation struct {
 	open, holding, aided bool
+	outside              bool // the decider is the interferer
+	holder               int
 	pp, gang             int
+	ask                  int8
 	do                   string
 }
 
@@ -285,8 +381,13 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			continue // every choice there is as good
 		}
 		st := d.State
-		k := situation{open: st.open, holding: int(st.holder) == o.decider, aided: st.aid > 0,
-			pp: int(st.pp[o.decider]), gang: int(st.gang[1-o.decider]), do: d.Choice}
+		k := situation{open: st.open, holding: int(st.holder) == o.decider, aided: st.aid > 0, ask: st.ask, do: d.Choice,
+			outside: o.decider == interferer, holder: int(st.holder)}
+		if o.decider < 2 {
+			k.pp, k.gang = int(st.pp[o.decider]), int(st.gang[1-o.decider])
+		} else {
+			k.pp = int(o.model.sc.Characters[o.model.b.iChar].PlotPoints)
+		}
 		l, ok := lines[k]
 		if !ok {
 			l = &adviceLine{lo: int(st.stakes), hi: int(st.stakes)}
@@ -315,9 +416,19 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 // describe says what the deciding side sees in situation k.
 func (k situation) describe(l *adviceLine) string {
 	var b strings.Builder
+	switch k.ask {
+	case askOnes:
+		b.WriteString("the other side rolled 1s; ")
+	case askInterfere:
+		b.WriteString("the contest escalated; ")
+	case askGoOn:
+		b.WriteString("an interference beat the stakes; ")
+	}
 	switch {
 	case k.open:
 		b.WriteString("opening the action")
+	case k.outside:
+		fmt.Fprintf(&b, "side %d holds the stakes", k.holder)
 	case k.holding:
 		b.WriteString("you hold the stakes")
 	default:
@@ -357,7 +468,17 @@ func (o *Optimal) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	rn.b.table.Chars[o.model.b.sides[o.decider].Char] = o.Policy()
+	if o.tmodel != nil {
+		// The actor's helpers decide with it, each keeping its own
+		// policy for the rest.
+		tb := &rn.b.table
+		for _, h := range o.tmodel.b.helper {
+			tb.Chars[h.Char] = &planned{o: o, Policy: tb.of(h.Char)}
+		}
+		tb.Chars[o.tmodel.b.actor] = o.Policy()
+		return rn, nil
+	}
+	rn.b.table.Chars[o.model.deciderChar()] = o.Policy()
 	return rn, nil
 }
 
@@ -373,7 +494,7 @@ func (p *planned) Name() string { return "optimal" }
 
 // choice is the plan's choice where the deciding side sees v.
 func (p *planned) choice(v *View) (string, bool) {
-	if v.State == nil || v.State.Action == nil || v.Side != p.o.decider {
+	if p.o.plan == nil || v.State == nil || v.State.Action == nil || v.Side != p.o.decider {
 		return "", false
 	}
 	_, name, ok := p.o.plan.Choice(p.o.model.stateOf(v.State))
@@ -398,11 +519,61 @@ func (p *planned) Extras(v *View) int {
 	return p.Policy.Extras(v)
 }
 
+// BuyOnes follows the plan where the deciding GM buys the 1s of a roll
+// the chain follows (an action roll whose action goes on).
+func (p *planned) BuyOnes(v *View) int {
+	if a := actionOf(v); a != nil && p.o.model != nil && p.o.model.gmDecides() && !a.OnesChar.Set && (a.Phase == PhaseOpen || a.Phase == PhaseTurn) {
+		st := p.o.model.stateOf(v.State)
+		st.ask, st.ones = askOnes, int8(min(a.Ones, maxDice))
+		if _, name, ok := p.o.plan.Choice(st); ok {
+			for k := 0; k <= a.Ones; k++ {
+				if name == buyChoice(k) {
+					return k
+				}
+			}
+		}
+	}
+	return p.Policy.BuyOnes(v)
+}
+
+// Interfere follows the plan where the interferer decides.
+func (p *planned) Interfere(v *View) bool {
+	if a := actionOf(v); a != nil && p.o.model != nil && p.o.decider == interferer {
+		st := p.o.model.stateOf(v.State)
+		st.ask = askInterfere
+		if _, name, ok := p.o.plan.Choice(st); ok {
+			return name == interfereChoice
+		}
+	}
+	return p.Policy.Interfere(v)
+}
+
+// Continue follows the plan where the deciding side answers an
+// interference that beat the stakes.
+func (p *planned) Continue(v *View) bool {
+	if a := actionOf(v); a != nil && p.o.model != nil && v.Side == p.o.decider && a.Phase == PhaseInterfere {
+		st := p.o.model.stateOf(v.State)
+		st.ask = askGoOn
+		if _, name, ok := p.o.plan.Choice(st); ok {
+			return name == goOnChoice
+		}
+	}
+	return p.Policy.Continue(v)
+}
+
+// actionOf is the action under way that view v shows, or nil.
+func actionOf(v *View) *Action {
+	if v.State == nil || v.State.Action == nil || v.State.Action.Phase == PhaseDone {
+		return nil
+	}
+	return v.State.Action
+}
+
 // Push reads the goal: the loser's push decides between winning and
 // winning extraordinarily (a basic action's opposition) or between losing
 // and taking Trauma.
 func (p *planned) Push(v *View) bool {
-	if v.Side != p.o.decider {
+	if p.o.model == nil || v.Side != p.o.decider {
 		return p.Policy.Push(v)
 	}
 	w := 1 - v.Side // the winner of a two-sided contest
@@ -419,7 +590,7 @@ func (p *planned) Push(v *View) bool {
 // stateOf is the chain's state of action s: the inverse of mirror.
 func (m *chainModel) stateOf(s *State) xstate {
 	a := s.Action
-	st := xstate{open: a.Phase == PhaseOpen, turn: int8(a.Turn), holder: int8(a.Holder), stakes: int16(a.Stakes)}
+	st := xstate{open: a.Phase == PhaseOpen, turn: int8(a.Turn), holder: int8(a.Holder), stakes: int16(a.Stakes), inter: a.Interfered > 0}
 	if st.open {
 		st.stakes = 0
 		if a.AllRoll && a.Turn == 1 {

@@ -276,7 +276,7 @@ var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/contest.View.Rolled":                         "Rolled: the deciding side has rolled dice in this action.",
 	"github.com/stakesrpg/stakes/contest.View.Side":                           "Side and Char: the deciding side and character (-1 when not one).",
 	"github.com/stakesrpg/stakes/contest.View.Stakes":                         "Stakes is the result to beat; Holder the side holding it.",
-	"github.com/stakesrpg/stakes/contest.View.State":                          "State is the whole state, to read and never to change, when a side is to Give In or roll (a solved plan reads it); nil elsewhere.",
+	"github.com/stakesrpg/stakes/contest.View.State":                          "State is the whole state, to read and never to change, when a side is to Give In or roll, the GM to buy an action roll's 1s, an interferer to step in, a side to answer an interference, or a timed action's side to decide (a solved plan reads it); nil elsewhere.",
 	"github.com/stakesrpg/stakes/contest.View.StepsLeft":                      "Beats left and steps left in a timed action.",
 	"github.com/stakesrpg/stakes/contest.View.Target":                         "Target is the character a Complication is about to land on, and Trauma says it is Trauma.",
 	"github.com/stakesrpg/stakes/contest.View.TroubleRoom":                    "TroubleRoom is how many more dice the Trouble Pool may take (see Rules.MaxTrouble): what bounds buying 1s and cashing Reflection.",
