@@ -107,8 +107,9 @@ func (g *game) closeDeclarations() {
 		return
 	}
 	s.Phase = Acting
-	s.Queue = g.appendTurns(s.Queue[:0], s.Line.First)
+	s.Queue = g.appendTurns(s.turns[:0], s.Line.First)
 	s.Queue = g.appendTurns(s.Queue, s.Line.First.Other())
+	s.turns = s.Queue
 }
 
 // appendTurns appends side's turns of the round: its characters by
@@ -207,14 +208,15 @@ func (g *game) takeTurn(ci int) {
 	}
 }
 
-// spendTurn spends the turn of ci that turn found at at.
+// spendTurn spends the turn of ci that turn found at at: the acting
+// order goes on from the next place.
 func (g *game) spendTurn(ci, at int) {
 	s := g.State
 	if at < 0 {
 		s.Heroes[ci].Status.Extra--
 		return
 	}
-	s.Queue = s.Queue[:copy(s.Queue, s.Queue[at+1:])]
+	s.Queue = s.Queue[at+1:]
 }
 
 // EndRound is Engine.EndRound on g.State.

@@ -67,6 +67,40 @@ func TestActingOrderFollowsLineSpeedAndFlurry(t *testing.T) {
 	}
 }
 
+// Queue holds, in order, the characters yet to act this round: each turn
+// taken moves it on by one, and a game saved between two actions restores
+// to the same turns to come (a Flurry side's second pass included).
+func TestSavedQueueListsThoseYetToAct(t *testing.T) {
+	want := []int{2, 1, 0, 1, 0} // villains first, the heroes' Flurry twice
+	g := roundGame(t, Line{First: Villains, Hero: Flurry})
+	if err := g.BeginRound(fixed()); err != nil {
+		t.Fatal(err)
+	}
+	declareNothing(t, g)
+	for k := range want {
+		if !slices.Equal(g.State.Queue, want[k:]) {
+			t.Fatalf("after %d actions the queue is %v, want %v", k, g.State.Queue, want[k:])
+		}
+		b, err := g.State.Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := restoreGame(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(h.State.Queue, want[k:]) || h.Turn() != want[k] {
+			t.Fatalf("after %d actions the restored queue is %v, turn %d; want %v", k, h.State.Queue, h.Turn(), want[k:])
+		}
+		if err := g.Act(fixed(), want[k], Choice{Act: Defend}, mustPolicy(t, "passive"), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(g.State.Queue) != 0 || g.Turn() != -1 {
+		t.Errorf("after every action the queue is %v, turn %d; want empty, nobody", g.State.Queue, g.Turn())
+	}
+}
+
 // Each character acts once a round, in turn: a second action, or an
 // action out of turn or before the declarations close, is refused and
 // changes nothing.

@@ -221,7 +221,7 @@ func (rn *Runner) reset() {
 	*s = State{Rules: s.Rules, Deck: s.Deck, Act: 1, Scene: 1, MaxRounds: rn.s.MaxRounds,
 		Draw: draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
 		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0],
-		moveBuf: s.moveBuf, playBuf: s.playBuf}
+		turns: s.turns, moveBuf: s.moveBuf, playBuf: s.playBuf}
 }
 
 // Trial plays one encounter from the start and fills metrics (see

@@ -263,6 +263,7 @@ type State struct {
 	// and not saved: the views they are shown and the buffers their
 	// answers are written into (so that asking allocates nothing).
 	moveBuf []int    // Critical Moment moves
+	turns   []int    // the round's acting order as set; Queue is what is left of it
 	playBuf []Play   // declarations
 	v       View     // what a policy is shown (see view)
 	tv      TaskView // what a policy is shown of a task (see taskView)
@@ -364,7 +365,8 @@ func NewState(rules Rules, deck *Deck, heroes, villains []Character) (*State, er
 		s.Villains[i] = villains[i].Fresh()
 	}
 	s.Act, s.Scene = 1, 1
-	s.Queue = make([]int, 0, 2*(len(heroes)+len(villains)))
+	s.turns = make([]int, 0, 2*(len(heroes)+len(villains)))
+	s.Queue = s.turns
 	s.moveBuf = make([]int, 0, n)
 	s.playBuf = make([]Play, 0, n)
 	return s, nil
