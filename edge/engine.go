@@ -110,6 +110,10 @@ type Engine struct {
 	startSkill int         // -1 when the tempter goes first
 	seizeSkill int
 
+	// Rules.Check as checkDice dice of checkSides sides plus checkBonus;
+	// checkSides is 0 when its dice differ in size.
+	checkDice, checkSides, checkBonus int
+
 	// Members are numbered across all parties, party by party.
 	parties   []party
 	memberOf  []int  // member -> party
@@ -264,6 +268,9 @@ func build(s Scenario) (*Engine, error) {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
 	}
 	in.classify(s)
+	if c := s.Rules.Check; c.Die(0) == c.Die(c.Len()-1) {
+		in.checkDice, in.checkSides, in.checkBonus = c.Len(), c.Die(0).Sides(), c.Modifier()
+	}
 	in.setMembers(s)
 	in.pol = make([]Policy, len(s.Parties))
 	return in, nil
@@ -684,8 +691,13 @@ func (in *game) leader(p, s int) (int, int) {
 	return best, mod
 }
 
-// roll makes one check roll before modifiers (Rules.Check, a d20).
+// roll makes one check roll before modifiers (Rules.Check, a d20). A
+// check of dice of one size is totalled as it is rolled (dice.Roller.SumN:
+// the faces Pool.Roll would show, not written down).
 func (in *game) roll(r *dice.Roller) int {
+	if in.checkSides > 0 {
+		return r.SumN(in.checkDice, in.checkSides) + in.checkBonus
+	}
 	check := &in.rules.Check
 	return check.Total(check.Roll(r, in.w.faces))
 }
