@@ -153,17 +153,9 @@ func (in *game) starting(r *dice.Roller) error {
 // its checks with their modifiers in in.w.parts, changing no state: the
 // actor's checks, then each target's staked checks in the order the action
 // names the targets, then the seizing checks. Dice are rolled in this order.
+// Its callers have made sure a round may be played now (ready).
 func (in *game) compile(d *Declaration) ([]participant, error) {
 	st := in.s
-	if st.Outcome.Done() {
-		return nil, ErrOver
-	}
-	if !st.Started {
-		return nil, ErrNotStarted
-	}
-	if in.factorsDue() {
-		return nil, fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.Round+1)
-	}
 	a := &d.Action
 	ps := in.w.parts[:cap(in.w.parts)]
 	n, acted, targeted, err := in.compileAction(ps, a)
@@ -319,52 +311,74 @@ func (in *game) seizeCheck(ps []participant, n, p int) int {
 // uses validates one party's checks (1..its edge dice distinct members,
 // legal skills: any appropriate or safe one when acting, a legal reaction
 // to the skills in acted otherwise) and writes them with their modifiers
-// into ps from n on. It returns the new end and the skills used.
+// into ps from n on. It returns the new end and the skills used; the
+// reason for a refusal is written by usesError.
 func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted skillSet) (int, skillSet, error) {
+	members := in.s.Parties[p].Members
+	if len(us) == 0 || len(us) > in.s.Parties[p].Edge {
+		return n, 0, in.usesError(p, us, acting, acted)
+	}
+	lo := in.parties[p].lo
+	var seen [MaxMembers]bool
+	var used skillSet
+	for _, u := range us {
+		m, s := u.Member, u.Skill
+		if m < 0 || m >= len(members) || seen[m] || s < 0 || s >= len(in.skills) || u.Mod < -MaxModifier || u.Mod > MaxModifier {
+			return n, 0, in.usesError(p, us, acting, acted)
+		}
+		seen[m] = true
+		mod, ok := in.checkMod(lo+m, &members[m], s, acting, acted)
+		if !ok {
+			return n, 0, in.usesError(p, us, acting, acted)
+		}
+		used.add(s)
+		c := &ps[n]
+		c.party, c.member, c.state, c.skill, c.mod, c.total = p, lo+m, &members[m], s, mod+u.Mod, 0
+		c.staked, c.actor, c.passive = true, acting, false
+		n++
+	}
+	return n, used, nil
+}
+
+// usesError says why uses refuses party p's checks us.
+func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 	verb := "react"
 	if acting {
 		verb = "act"
 	}
 	if len(us) == 0 {
-		return n, 0, fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
+		return fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
 	}
 	if e := in.s.Parties[p].Edge; len(us) > e {
-		return n, 0, fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
+		return fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
 	}
 	size := in.parties[p].hi - in.parties[p].lo
 	var seen [MaxMembers]bool
-	var used skillSet
 	for _, u := range us {
 		m, s := u.Member, u.Skill
 		if m < 0 || m >= size {
-			return n, 0, fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), m, size-1)
+			return fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), m, size-1)
 		}
 		g := in.parties[p].lo + m
 		if seen[m] {
-			return n, 0, fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
+			return fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
 		}
 		seen[m] = true
 		if s < 0 || s >= len(in.skills) {
-			return n, 0, fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
+			return fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
 		}
 		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
-			return n, 0, fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
+			return fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
 		}
-		ms := &in.s.Parties[p].Members[m]
-		mod, ok := in.checkMod(g, ms, s, acting, acted)
-		if !ok && acting {
-			return n, 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
+		if _, ok := in.pairing(s, acting, acted); ok {
+			continue
 		}
-		if !ok {
-			return n, 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
+		if acting {
+			return fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
 		}
-		used.add(s)
-		c := &ps[n]
-		c.party, c.member, c.state, c.skill, c.mod, c.total = p, g, ms, s, mod+u.Mod, 0
-		c.staked, c.actor, c.passive = true, acting, false
-		n++
+		return fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
 	}
-	return n, used, nil
+	return errors.New("edge: checks refused") // not reached: uses refuses only what is found above
 }
 
 // checkMod returns the modifier of a wagered check of member g (in state
@@ -443,6 +457,9 @@ func (in *game) react(r *dice.Roller, reactions []Reaction, seize []int) error {
 		}
 		return errors.New("edge: no action awaits reactions: call Act first")
 	}
+	if err := in.ready(); err != nil {
+		return err
+	}
 	d := Declaration{Action: *st.Pending, Reactions: reactions, Seize: seize}
 	ps, err := in.compile(&d)
 	if err != nil {
@@ -471,6 +488,9 @@ func (in *game) play(r *dice.Roller, d *Declaration) error {
 	}
 	if in.s.Pending != nil {
 		return ErrInFlight
+	}
+	if err := in.ready(); err != nil {
+		return err
 	}
 	ps, err := in.compile(d)
 	if err != nil {
@@ -1102,7 +1122,10 @@ func (in *game) declare() ([]participant, error) {
 		in.pol[t].React(v, t, a, rc)
 	}
 	for _, p := range st.Order {
-		if in.rules.Turns == HolderActs && p != a.Party && !slices.Contains(a.Targets, p) && !st.Parties[p].Out && in.pol[p].Seize(v, p) {
+		if in.rules.Turns == EveryParty {
+			break // nobody seizes a turn
+		}
+		if p != a.Party && !slices.Contains(a.Targets, p) && !st.Parties[p].Out && in.pol[p].Seize(v, p) {
 			d.Seize = append(d.Seize, p)
 		}
 	}
@@ -1314,4 +1337,19 @@ func (e *Engine) Run(s *State, r *dice.Roller) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return in.run(r)
+}
+
+// ready checks that a round may be played now: the interaction has
+// started and is not over, and no outside factors are due before it.
+func (in *game) ready() error {
+	st := in.s
+	switch {
+	case st.Outcome.Done():
+		return ErrOver
+	case !st.Started:
+		return ErrNotStarted
+	case in.factorsDue():
+		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.Round+1)
+	}
+	return nil
 }
