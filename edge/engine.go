@@ -695,7 +695,10 @@ func (in *game) leader(p, s int) (int, int) {
 // check of dice of one size is totalled as it is rolled (dice.Roller.SumN:
 // the faces Pool.Roll would show, not written down).
 func (in *game) roll(r *dice.Roller) int {
-	if in.checkSides > 0 {
+	switch {
+	case in.checkDice == 1 && in.checkSides > 0:
+		return r.Roll(in.checkSides) + in.checkBonus
+	case in.checkSides > 0:
 		return r.SumN(in.checkDice, in.checkSides) + in.checkBonus
 	}
 	check := &in.rules.Check
