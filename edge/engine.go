@@ -133,9 +133,10 @@ type Engine struct {
 }
 
 // game is an Engine at work on one State for the length of a step (or of
-// a Runner's trials): the rules are its methods.
+// a Runner's trials): the rules are its methods. It holds a copy of the
+// Engine (which never changes in play; its lists are shared, not copied).
 type game struct {
-	*Engine
+	Engine
 	s *State
 	w *scratch
 }
