@@ -634,20 +634,25 @@ func (in *game) base(g int, m *MemberState, s int) int {
 }
 
 // repetition is the Can't Fool Me Twice penalty for member g (in state m)
-// using s in the next round: by the number of earlier uses, or for a safe
-// skill by the length of the run of consecutive rounds just before.
-// Passive parties never pay it.
+// using s in the next round. Passive parties never pay it.
 func (in *game) repetition(g int, m *MemberState, s int) int {
 	if in.passive[g] {
 		return 0
 	}
-	n := 0
-	if !in.kind[s].safe {
-		n = m.Uses[s]
-	} else if m.Last == s && m.LastRound == in.s.Round {
-		n = m.Streak
+	return in.rules.repetitionPenalty(in.repeats(m, s))
+}
+
+// repeats is how often member m has repeated s for Can't Fool Me Twice:
+// its earlier uses, or for a safe skill the length of its run of
+// consecutive rounds just before the next.
+func (in *game) repeats(m *MemberState, s int) int {
+	switch {
+	case !in.kind[s].safe:
+		return m.Uses[s]
+	case m.Last == s && m.LastRound == in.s.Round:
+		return m.Streak
 	}
-	return in.rules.repetitionPenalty(n)
+	return 0
 }
 
 // mem returns the state of member g (numbered across parties).

@@ -234,12 +234,13 @@ func (r *ranked) take(us []Use, k int) []Use {
 // returned.
 func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
 	best, bestMod := -1, 0
+	pays := !ignoreRep && !in.passive[g] // the repetition penalty (passive parties never pay it)
 	// weigh is the member's modifier on sk as the policy weighs it before
-	// pairing: the repetition penalty left out with ignoreRep.
+	// pairing.
 	weigh := func(sk, extra int) {
 		mod := in.base(g, m, sk) + extra
-		if !ignoreRep {
-			mod += in.repetition(g, m, sk)
+		if pays {
+			mod += in.rules.repetitionPenalty(in.repeats(m, sk))
 		}
 		if best < 0 || mod > bestMod {
 			best, bestMod = sk, mod

@@ -649,11 +649,12 @@ func (in *game) highest(ps []participant) int {
 // many moved and whether a party lost its last die.
 func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
 	parties := in.s.Parties
+	actor, targets := ps[:nA], ps[nA:nS]
 	moved, drained := 0, false
 	for i := range nS {
-		opposing := ps[nA:nS]
+		opposing := targets
 		if i >= nA {
-			opposing = ps[:nA]
+			opposing = actor
 		}
 		j := in.nextAbove(opposing, &ps[i])
 		if j < 0 {
