@@ -1092,9 +1092,10 @@ func (in *game) concessions() (bool, error) {
 	return false, nil
 }
 
-// declare fills in.w.decl from the policies, validates it, lets groups about
-// to make endurance-type checks abandon their stragglers, and returns the
-// round's checks.
+// declare fills in.w.decl from the policies, checking each answer as it
+// is given (the action, then each target's reaction, with the same checks
+// as compile and in its order), lets groups about to make endurance-type
+// checks abandon their stragglers, and returns the round's checks.
 func (in *game) declare() ([]participant, error) {
 	st := in.s
 	v := &in.w.view
@@ -1109,38 +1110,65 @@ func (in *game) declare() ([]participant, error) {
 	} else {
 		in.pol[a.Party].Act(v, a.Party, a)
 	}
-	// Reactions are asked only of valid targets; compile catches the rest.
+	ps := in.w.parts[:cap(in.w.parts)]
+	n, acted, _, err := in.compileAction(ps, a)
+	if err != nil {
+		return nil, illegalRound(err)
+	}
+	in.w.nAct = n
+	// The targets are distinct parties still in: one reaction each.
 	d.Reactions = d.Reactions[:0]
-	d.Seize = d.Seize[:0]
 	for _, t := range a.Targets {
-		if t < 0 || t >= len(in.parties) || t == a.Party || in.parties[t].passive || st.Parties[t].Out || len(d.Reactions) == cap(d.Reactions) {
+		if in.parties[t].passive {
+			n = in.passiveStakes(ps, n, t)
 			continue
 		}
 		d.Reactions = d.Reactions[:len(d.Reactions)+1]
 		rc := &d.Reactions[len(d.Reactions)-1]
-		rc.Party = t
-		rc.Checks = rc.Checks[:0]
+		rc.Party, rc.Checks = t, rc.Checks[:0]
 		in.pol[t].React(v, t, a, rc)
-	}
-	for _, p := range st.Order {
-		if in.rules.Turns == EveryParty {
-			break // nobody seizes a turn
+		if rc.Party != t {
+			return nil, illegalRound(fmt.Errorf("edge: %s's reaction is given as party %d's", in.pname(t), rc.Party))
 		}
-		if p != a.Party && !slices.Contains(a.Targets, p) && !st.Parties[p].Out && in.pol[p].Seize(v, p) {
-			d.Seize = append(d.Seize, p)
+		if n, _, err = in.uses(ps, n, t, rc.Checks, false, acted); err != nil {
+			return nil, illegalRound(err)
 		}
 	}
-	ps, err := in.compile(d)
-	if err != nil {
-		return nil, fmt.Errorf("edge: policies declared an illegal round: %w", err)
-	}
+	in.w.nStaked = n
+	ps = ps[:in.seizers(ps, n)]
 	if in.groups && in.abandons(v, d) {
 		// Abandoning changes the groups' modifiers; legality is unchanged.
 		if ps, err = in.compile(d); err != nil {
-			return nil, fmt.Errorf("edge: policies declared an illegal round: %w", err)
+			return nil, illegalRound(err)
 		}
 	}
 	return ps, nil
+}
+
+// seizers asks each party in the order of action that is neither acting
+// nor targeted whether it rolls to seize the initiative (nobody does when
+// every party acts in turn), lists it in in.w.decl.Seize and writes its
+// check into ps from n on; it returns the new end.
+func (in *game) seizers(ps []participant, n int) int {
+	st := in.s
+	d := &in.w.decl
+	d.Seize = d.Seize[:0]
+	if in.rules.Turns == EveryParty {
+		return n
+	}
+	for _, p := range st.Order {
+		if p != d.Action.Party && !slices.Contains(d.Action.Targets, p) && !st.Parties[p].Out && in.pol[p].Seize(&in.w.view, p) {
+			d.Seize = append(d.Seize, p)
+			n = in.seizeCheck(ps, n, p)
+		}
+	}
+	return n
+}
+
+// illegalRound is the error of a round the policies declared against the
+// rules.
+func illegalRound(err error) error {
+	return fmt.Errorf("edge: policies declared an illegal round: %w", err)
 }
 
 // abandons asks each group about to make an endurance-type check whether
