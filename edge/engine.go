@@ -97,7 +97,7 @@ type Engine struct {
 	// Sink hears every event; nil builds none.
 	Sink func(Event)
 
-	scenario Scenario // a private copy, compared with each State's
+	scenario *Scenario // a private copy, compared with each State's
 	rules    Rules
 	typ      Type
 	typeName string
@@ -129,7 +129,7 @@ type Engine struct {
 	groups    bool       // some member is a group with stragglers to abandon
 
 	pol     []Policy
-	initial State // the state before Start
+	initial *State // the state before Start
 }
 
 // game is an Engine at work on one State for the length of a step (or of
@@ -263,7 +263,7 @@ func build(s Scenario) (*Engine, error) {
 		return nil, err
 	}
 	s = s.clone()
-	in := &Engine{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
+	in := &Engine{scenario: &s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
 	in.index(s)
 	if ns := len(in.skills); ns > MaxSkills {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
@@ -513,7 +513,8 @@ func (in *Engine) setMembers(s Scenario) {
 		nm += len(p.Members)
 	}
 	in.mods = make([]int, nm*ns)
-	st := &in.initial
+	st := &State{}
+	in.initial = st
 	st.Scenario, st.Initiative, st.Order = s, -1, []int{}
 	st.Outcome = Outcome{Winner: -1, By: -1}
 	for i, p := range s.Parties {

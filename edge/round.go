@@ -1111,7 +1111,7 @@ func (in *game) declare() ([]participant, error) {
 		in.pol[a.Party].Act(v, a.Party, a)
 	}
 	ps := in.w.parts[:cap(in.w.parts)]
-	n, acted, _, err := in.compileAction(ps, a)
+	n, acted, targeted, err := in.compileAction(ps, a)
 	if err != nil {
 		return nil, illegalRound(err)
 	}
@@ -1135,7 +1135,7 @@ func (in *game) declare() ([]participant, error) {
 		}
 	}
 	in.w.nStaked = n
-	ps = ps[:in.seizers(ps, n)]
+	ps = ps[:in.seizers(ps, n, targeted)]
 	if in.groups && in.abandons(v, d) {
 		// Abandoning changes the groups' modifiers; legality is unchanged.
 		if ps, err = in.compile(d); err != nil {
@@ -1149,7 +1149,7 @@ func (in *game) declare() ([]participant, error) {
 // nor targeted whether it rolls to seize the initiative (nobody does when
 // every party acts in turn), lists it in in.w.decl.Seize and writes its
 // check into ps from n on; it returns the new end.
-func (in *game) seizers(ps []participant, n int) int {
+func (in *game) seizers(ps []participant, n int, targeted partySet) int {
 	st := in.s
 	d := &in.w.decl
 	d.Seize = d.Seize[:0]
@@ -1157,7 +1157,7 @@ func (in *game) seizers(ps []participant, n int) int {
 		return n
 	}
 	for _, p := range st.Order {
-		if p != d.Action.Party && !slices.Contains(d.Action.Targets, p) && !st.Parties[p].Out && in.pol[p].Seize(&in.w.view, p) {
+		if p != d.Action.Party && !targeted.has(p) && !st.Parties[p].Out && in.pol[p].Seize(&in.w.view, p) {
 			d.Seize = append(d.Seize, p)
 			n = in.seizeCheck(ps, n, p)
 		}
