@@ -97,7 +97,7 @@ type Engine struct {
 	// Sink hears every event; nil builds none.
 	Sink func(Event)
 
-	scenario *Scenario // a private copy, compared with each State's
+	scenario Scenario // a private copy, compared with each State's
 	rules    Rules
 	typ      Type
 	typeName string
@@ -129,14 +129,13 @@ type Engine struct {
 	groups    bool       // some member is a group with stragglers to abandon
 
 	pol     []Policy
-	initial *State // the state before Start
+	initial State // the state before Start
 }
 
 // game is an Engine at work on one State for the length of a step (or of
-// a Runner's trials): the rules are its methods. It holds a copy of the
-// Engine (which never changes in play; its lists are shared, not copied).
+// a Runner's trials): the rules are its methods.
 type game struct {
-	Engine
+	*Engine
 	s *State
 	w *scratch
 }
@@ -263,7 +262,7 @@ func build(s Scenario) (*Engine, error) {
 		return nil, err
 	}
 	s = s.clone()
-	in := &Engine{scenario: &s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
+	in := &Engine{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
 	in.index(s)
 	if ns := len(in.skills); ns > MaxSkills {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
@@ -513,8 +512,7 @@ func (in *Engine) setMembers(s Scenario) {
 		nm += len(p.Members)
 	}
 	in.mods = make([]int, nm*ns)
-	st := &State{}
-	in.initial = st
+	st := &in.initial
 	st.Scenario, st.Initiative, st.Order = s, -1, []int{}
 	st.Outcome = Outcome{Winner: -1, By: -1}
 	for i, p := range s.Parties {

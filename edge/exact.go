@@ -56,7 +56,7 @@ func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error)
 		maxSteps = 100_000
 	}
 	for _, st := range starts {
-		in.s.resetTo(in.initial)
+		in.s.resetTo(&in.initial)
 		in.s.Started = true
 		in.s.Order = append(in.s.Order[:0], st.order...)
 		in.s.Initiative = st.order[0]
@@ -146,13 +146,13 @@ type exacter struct {
 func (x *exacter) starts() ([]start, error) {
 	in := x.in
 	if in.startSkill < 0 || in.parties[0].passive || in.parties[1].passive {
-		in.s.resetTo(in.initial)
+		in.s.resetTo(&in.initial)
 		if err := in.starting(dice.Scripted()); err != nil {
 			return nil, err
 		}
 		return []start{{order: slices.Clone(in.s.Order), p: 1}}, nil
 	}
-	in.s.resetTo(in.initial)
+	in.s.resetTo(&in.initial)
 	_, m0 := in.leader(0, in.startSkill)
 	_, m1 := in.leader(1, in.startSkill)
 	first := 0.0 // P(party 0 first): it ranks above party 1, or level, listed first
@@ -225,7 +225,7 @@ func (x *exacter) encode(b []byte) []byte {
 func (x *exacter) decode(k string) {
 	in := x.in
 	st := in.s
-	st.resetTo(in.initial)
+	st.resetTo(&in.initial)
 	st.Started = true
 	st.Round = roundBase
 	st.Order = append(st.Order[:0], x.order...)

@@ -325,7 +325,7 @@ func (m *optimalModel) starts() []markov.Choice[string] {
 	}
 	var steps []markov.Step[string]
 	for _, st := range starts {
-		in.s.resetTo(in.initial)
+		in.s.resetTo(&in.initial)
 		in.s.Started = true
 		in.s.Order = append(in.s.Order[:0], st.order...)
 		in.s.Initiative = st.order[0]

@@ -179,7 +179,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 // many as both it and Metrics have) and returns the outcome category.
 func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	in := rn.in
-	in.s.resetTo(in.initial)
+	in.s.resetTo(&in.initial)
 	for !in.s.Outcome.Done() {
 		if err := in.step(r); err != nil {
 			if rn.Err == nil {

@@ -62,7 +62,7 @@ func (x *session) SetState(st State) error {
 }
 
 // Reset returns the session to its state before Start.
-func (x *session) Reset() { x.s.resetTo(x.initial) }
+func (x *session) Reset() { x.s.resetTo(&x.initial) }
 
 // game lends the engine to the session's state, for reading the rules'
 // internals.

@@ -184,14 +184,14 @@ func (e *Engine) begin(s *State) (*game, error) {
 // keeps one for all its trials.
 func (e *Engine) lend(s *State) *game {
 	w := e.newScratch()
-	w.g = game{Engine: *e, s: s, w: w}
+	w.g = game{Engine: e, s: s, w: w}
 	return &w.g
 }
 
 // check checks the state against the engine and its bounds, part by part,
 // the pending action last (as Act would have checked it).
 func (in *game) check() error {
-	e, s := &in.Engine, in.s
+	e, s := in.Engine, in.s
 	np := len(e.parties)
 	if len(s.Parties) != np {
 		return fmt.Errorf("edge: state has %d parties, the interaction %d", len(s.Parties), np)
