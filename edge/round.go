@@ -608,17 +608,19 @@ func (in *game) actor() int {
 // recordUse counts a wagered check for Can't Fool Me Twice: the member's
 // run of rounds with the skill and, unless the skill is safe, its uses.
 func (in *game) recordUse(p *participant, round int) {
-	m := p.state
+	m, s := p.state, p.skill
 	switch {
-	case m.Last == p.skill && m.LastRound == round:
+	case m.Last != s:
+		m.Streak = 1
+	case m.LastRound == round:
 		// Again this round (every party acting in turn): the run goes on.
-	case m.Last == p.skill && m.LastRound == in.s.Round:
+	case m.LastRound == round-1:
 		m.Streak = min(m.Streak+1, maxCount)
 	default:
 		m.Streak = 1
 	}
-	m.Last, m.LastRound = p.skill, round
-	if u := &m.Uses[p.skill]; !in.kind[p.skill].safe && *u < maxCount {
+	m.Last, m.LastRound = s, round
+	if u := &m.Uses[s]; !in.kind[s].safe && *u < maxCount {
 		*u++
 	}
 }
@@ -643,24 +645,28 @@ func (in *game) highest(ps []participant) int {
 }
 
 // exchange passes the dice of the staked checks ps[:nS], the actor's
-// ps[:nA] against the targets' ps[nA:nS]: each to the opposing check with
-// the next higher rank, if any. Every move is decided from the checks
-// alone, so dice won this round are never at risk again. It returns how
-// many moved and whether a party lost its last die.
+// ps[:nA] against the targets' ps[nA:nS]: each to the lowest opposing check
+// that outranks it (the first of level ones), if any. Every move is decided
+// from the checks alone, so dice won this round are never at risk again.
+// It returns how many moved and whether a party lost its last die.
 func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
 	parties := in.s.Parties
 	actor, targets := ps[:nA], ps[nA:nS]
 	moved, drained := 0, false
 	for i := range nS {
-		opposing := targets
+		p, opposing := &ps[i], targets
 		if i >= nA {
 			opposing = actor
 		}
-		j := in.nextAbove(opposing, &ps[i])
-		if j < 0 {
+		var q *participant
+		for j := range opposing {
+			if o := &opposing[j]; in.outranks(o, p) && (q == nil || in.outranks(q, o)) {
+				q = o
+			}
+		}
+		if q == nil {
 			continue
 		}
-		p, q := &ps[i], &opposing[j]
 		parties[p.party].Edge--
 		parties[q.party].Edge++
 		drained = drained || parties[p.party].Edge == 0
@@ -670,18 +676,6 @@ func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
 		}
 	}
 	return moved, drained
-}
-
-// nextAbove returns the index of the lowest check in opposing that
-// outranks c (the first of level ones), or -1 when none does.
-func (in *game) nextAbove(opposing []participant, c *participant) int {
-	to := -1
-	for j := range opposing {
-		if in.outranks(&opposing[j], c) && (to < 0 || in.outranks(&opposing[to], &opposing[j])) {
-			to = j
-		}
-	}
-	return to
 }
 
 // emitChecks reports a round's checks.
