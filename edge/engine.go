@@ -110,6 +110,10 @@ type Engine struct {
 	startSkill int         // -1 when the tempter goes first
 	seizeSkill int
 
+	// Rules.Check as checkDice dice of checkSides sides plus checkBonus;
+	// checkSides is 0 when its dice differ in size.
+	checkDice, checkSides, checkBonus int
+
 	// Members are numbered across all parties, party by party.
 	parties   []party
 	memberOf  []int  // member -> party
@@ -264,6 +268,9 @@ func build(s Scenario) (*Engine, error) {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
 	}
 	in.classify(s)
+	if c := s.Rules.Check; c.Die(0) == c.Die(c.Len()-1) {
+		in.checkDice, in.checkSides, in.checkBonus = c.Len(), c.Die(0).Sides(), c.Modifier()
+	}
 	in.setMembers(s)
 	in.pol = make([]Policy, len(s.Parties))
 	return in, nil
@@ -626,20 +633,25 @@ func (in *game) base(g int, m *MemberState, s int) int {
 }
 
 // repetition is the Can't Fool Me Twice penalty for member g (in state m)
-// using s in the next round: by the number of earlier uses, or for a safe
-// skill by the length of the run of consecutive rounds just before.
-// Passive parties never pay it.
+// using s in the next round. Passive parties never pay it.
 func (in *game) repetition(g int, m *MemberState, s int) int {
 	if in.passive[g] {
 		return 0
 	}
-	n := 0
-	if !in.kind[s].safe {
-		n = m.Uses[s]
-	} else if m.Last == s && m.LastRound == in.s.Round {
-		n = m.Streak
+	return in.rules.repetitionPenalty(in.repeats(m, s))
+}
+
+// repeats is how often member m has repeated s for Can't Fool Me Twice:
+// its earlier uses, or for a safe skill the length of its run of
+// consecutive rounds just before the next.
+func (in *game) repeats(m *MemberState, s int) int {
+	switch {
+	case !in.kind[s].safe:
+		return m.Uses[s]
+	case m.Last == s && m.LastRound == in.s.Round:
+		return m.Streak
 	}
-	return in.rules.repetitionPenalty(n)
+	return 0
 }
 
 // mem returns the state of member g (numbered across parties).
@@ -684,8 +696,16 @@ func (in *game) leader(p, s int) (int, int) {
 	return best, mod
 }
 
-// roll makes one check roll before modifiers (Rules.Check, a d20).
+// roll makes one check roll before modifiers (Rules.Check, a d20). A
+// check of dice of one size is totalled as it is rolled (dice.Roller.SumN:
+// the faces Pool.Roll would show, not written down).
 func (in *game) roll(r *dice.Roller) int {
+	switch {
+	case in.checkDice == 1 && in.checkSides > 0:
+		return r.Roll(in.checkSides) + in.checkBonus
+	case in.checkSides > 0:
+		return r.SumN(in.checkDice, in.checkSides) + in.checkBonus
+	}
 	check := &in.rules.Check
 	return check.Total(check.Roll(r, in.w.faces))
 }

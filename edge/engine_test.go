@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -735,5 +736,56 @@ func TestPolicyChoices(t *testing.T) {
 	cautious.React(in.View(), 1, &Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: dec}}}, r)
 	if d := cmp.Diff([]Use{{Member: 0, Skill: skill(t, in, "perception")}}, r.Checks); d != "" {
 		t.Errorf("reaction (-want +got):\n%s", d)
+	}
+}
+
+// swapPolicy reacts as the party after it (renaming its reaction) or, with
+// bad set, with a skill that does not exist.
+type swapPolicy struct {
+	*Style
+	bad bool
+}
+
+func (s swapPolicy) React(v *View, p int, a *Action, r *Reaction) {
+	s.Style.React(v, p, a, r)
+	if s.bad {
+		r.Checks[0].Skill = v.Skills()
+		return
+	}
+	r.Party = (p + 1) % v.Parties()
+}
+
+// TestPolicyReactionIsCheckedAsGiven: a reacting policy's answer is checked
+// as the step asks for it: one that renames the reacting party or uses a
+// skill that does not exist is refused, and the refused step changes
+// neither the state nor the Roller.
+func TestPolicyReactionIsCheckedAsGiven(t *testing.T) {
+	for _, c := range []struct {
+		bad  bool
+		want string
+	}{{false, "reaction is given as party"}, {true, "does not exist"}} {
+		in, err := newSession(DefaultScenario())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := dice.NewSeeded(1)
+		if err := in.Step(r); err != nil {
+			t.Fatal(err)
+		}
+		target := 1 - in.Initiative()
+		if err := in.SetPolicy(target, swapPolicy{&Style{}, c.bad}); err != nil {
+			t.Fatal(err)
+		}
+		before, draws := in.State(), rollerBytes(t, r)
+		err = in.Step(r)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "illegal round") {
+			t.Errorf("bad=%v: %v, want an illegal round: %q", c.bad, err, c.want)
+		}
+		if d := cmp.Diff(before, in.State()); d != "" {
+			t.Errorf("bad=%v: refused step changed the state:\n%s", c.bad, d)
+		}
+		if !bytes.Equal(rollerBytes(t, r), draws) {
+			t.Errorf("bad=%v: refused step rolled dice", c.bad)
+		}
 	}
 }

@@ -234,39 +234,36 @@ func (r *ranked) take(us []Use, k int) []Use {
 // returned.
 func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
 	best, bestMod := -1, 0
+	pays := !ignoreRep && !in.passive[g] // the repetition penalty (passive parties never pay it)
+	// weigh is the member's modifier on sk as the policy weighs it before
+	// pairing.
+	weigh := func(sk, extra int) {
+		mod := in.base(g, m, sk) + extra
+		if pays {
+			mod += in.rules.repetitionPenalty(in.repeats(m, sk))
+		}
+		if best < 0 || mod > bestMod {
+			best, bestMod = sk, mod
+		}
+	}
 	if !react {
 		// Every candidate for acting is legal, at no extra cost.
 		for _, sk := range in.actCand[g] {
-			if mod := in.weigh(g, m, sk, ignoreRep); best < 0 || mod > bestMod {
-				best, bestMod = sk, mod
-			}
+			weigh(sk, 0)
 		}
 		return best, bestMod
 	}
 	for _, sk := range in.reactCand[g] {
 		if extra, ok := in.reactMod(sk, acted); ok {
-			if mod := in.weigh(g, m, sk, ignoreRep) + extra; best < 0 || mod > bestMod {
-				best, bestMod = sk, mod
-			}
+			weigh(sk, extra)
 		}
 	}
 	// The actor's other skills are legal reactions as the same skill, at
 	// no extra cost.
 	for sk := range (acted &^ in.reactSet[g]).all() {
-		if mod := in.weigh(g, m, sk, ignoreRep); best < 0 || mod > bestMod {
-			best, bestMod = sk, mod
-		}
+		weigh(sk, 0)
 	}
 	return best, bestMod
-}
-
-// weigh is member g's modifier on skill s as a policy weighs it before
-// pairing: the Can't Fool Me Twice penalty left out when ignoreRep.
-func (in *game) weigh(g int, m *MemberState, s int, ignoreRep bool) int {
-	if ignoreRep {
-		return in.base(g, m, s)
-	}
-	return in.base(g, m, s) + in.repetition(g, m, s)
 }
 
 // Parties returns the number of parties.

@@ -153,17 +153,9 @@ func (in *game) starting(r *dice.Roller) error {
 // its checks with their modifiers in in.w.parts, changing no state: the
 // actor's checks, then each target's staked checks in the order the action
 // names the targets, then the seizing checks. Dice are rolled in this order.
+// Its callers have made sure a round may be played now (ready).
 func (in *game) compile(d *Declaration) ([]participant, error) {
 	st := in.s
-	if st.Outcome.Done() {
-		return nil, ErrOver
-	}
-	if !st.Started {
-		return nil, ErrNotStarted
-	}
-	if in.factorsDue() {
-		return nil, fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.Round+1)
-	}
 	a := &d.Action
 	ps := in.w.parts[:cap(in.w.parts)]
 	n, acted, targeted, err := in.compileAction(ps, a)
@@ -319,52 +311,74 @@ func (in *game) seizeCheck(ps []participant, n, p int) int {
 // uses validates one party's checks (1..its edge dice distinct members,
 // legal skills: any appropriate or safe one when acting, a legal reaction
 // to the skills in acted otherwise) and writes them with their modifiers
-// into ps from n on. It returns the new end and the skills used.
+// into ps from n on. It returns the new end and the skills used; the
+// reason for a refusal is written by usesError.
 func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted skillSet) (int, skillSet, error) {
+	members := in.s.Parties[p].Members
+	if len(us) == 0 || len(us) > in.s.Parties[p].Edge {
+		return n, 0, in.usesError(p, us, acting, acted)
+	}
+	lo := in.parties[p].lo
+	var seen [MaxMembers]bool
+	var used skillSet
+	for _, u := range us {
+		m, s := u.Member, u.Skill
+		if m < 0 || m >= len(members) || seen[m] || s < 0 || s >= len(in.skills) || u.Mod < -MaxModifier || u.Mod > MaxModifier {
+			return n, 0, in.usesError(p, us, acting, acted)
+		}
+		seen[m] = true
+		mod, ok := in.checkMod(lo+m, &members[m], s, acting, acted)
+		if !ok {
+			return n, 0, in.usesError(p, us, acting, acted)
+		}
+		used.add(s)
+		c := &ps[n]
+		c.party, c.member, c.state, c.skill, c.mod, c.total = p, lo+m, &members[m], s, mod+u.Mod, 0
+		c.staked, c.actor, c.passive = true, acting, false
+		n++
+	}
+	return n, used, nil
+}
+
+// usesError says why uses refuses party p's checks us.
+func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 	verb := "react"
 	if acting {
 		verb = "act"
 	}
 	if len(us) == 0 {
-		return n, 0, fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
+		return fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
 	}
 	if e := in.s.Parties[p].Edge; len(us) > e {
-		return n, 0, fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
+		return fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
 	}
 	size := in.parties[p].hi - in.parties[p].lo
 	var seen [MaxMembers]bool
-	var used skillSet
 	for _, u := range us {
 		m, s := u.Member, u.Skill
 		if m < 0 || m >= size {
-			return n, 0, fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), m, size-1)
+			return fmt.Errorf("edge: %s has no member %d: members are 0..%d", in.pname(p), m, size-1)
 		}
 		g := in.parties[p].lo + m
 		if seen[m] {
-			return n, 0, fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
+			return fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
 		}
 		seen[m] = true
 		if s < 0 || s >= len(in.skills) {
-			return n, 0, fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
+			return fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
 		}
 		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
-			return n, 0, fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
+			return fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
 		}
-		ms := &in.s.Parties[p].Members[m]
-		mod, ok := in.checkMod(g, ms, s, acting, acted)
-		if !ok && acting {
-			return n, 0, fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
+		if _, ok := in.pairing(s, acting, acted); ok {
+			continue
 		}
-		if !ok {
-			return n, 0, fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
+		if acting {
+			return fmt.Errorf("edge: %s cannot act with %s: not a skill of a %s (want one of %v)", in.names[g], in.skills[s], in.typeName, in.typ.Skills)
 		}
-		used.add(s)
-		c := &ps[n]
-		c.party, c.member, c.state, c.skill, c.mod, c.total = p, g, ms, s, mod+u.Mod, 0
-		c.staked, c.actor, c.passive = true, acting, false
-		n++
+		return fmt.Errorf("edge: %s cannot react with %s: a reaction uses the same skill, a naturally opposed one, a safe one or an appropriate one of a %s", in.names[g], in.skills[s], in.typeName)
 	}
-	return n, used, nil
+	return errors.New("edge: checks refused") // not reached: uses refuses only what is found above
 }
 
 // checkMod returns the modifier of a wagered check of member g (in state
@@ -443,6 +457,9 @@ func (in *game) react(r *dice.Roller, reactions []Reaction, seize []int) error {
 		}
 		return errors.New("edge: no action awaits reactions: call Act first")
 	}
+	if err := in.ready(); err != nil {
+		return err
+	}
 	d := Declaration{Action: *st.Pending, Reactions: reactions, Seize: seize}
 	ps, err := in.compile(&d)
 	if err != nil {
@@ -471,6 +488,9 @@ func (in *game) play(r *dice.Roller, d *Declaration) error {
 	}
 	if in.s.Pending != nil {
 		return ErrInFlight
+	}
+	if err := in.ready(); err != nil {
+		return err
 	}
 	ps, err := in.compile(d)
 	if err != nil {
@@ -588,17 +608,19 @@ func (in *game) actor() int {
 // recordUse counts a wagered check for Can't Fool Me Twice: the member's
 // run of rounds with the skill and, unless the skill is safe, its uses.
 func (in *game) recordUse(p *participant, round int) {
-	m := p.state
+	m, s := p.state, p.skill
 	switch {
-	case m.Last == p.skill && m.LastRound == round:
+	case m.Last != s:
+		m.Streak = 1
+	case m.LastRound == round:
 		// Again this round (every party acting in turn): the run goes on.
-	case m.Last == p.skill && m.LastRound == in.s.Round:
+	case m.LastRound == round-1:
 		m.Streak = min(m.Streak+1, maxCount)
 	default:
 		m.Streak = 1
 	}
-	m.Last, m.LastRound = p.skill, round
-	if u := &m.Uses[p.skill]; !in.kind[p.skill].safe && *u < maxCount {
+	m.Last, m.LastRound = s, round
+	if u := &m.Uses[s]; !in.kind[s].safe && *u < maxCount {
 		*u++
 	}
 }
@@ -623,23 +645,28 @@ func (in *game) highest(ps []participant) int {
 }
 
 // exchange passes the dice of the staked checks ps[:nS], the actor's
-// ps[:nA] against the targets' ps[nA:nS]: each to the opposing check with
-// the next higher rank, if any. Every move is decided from the checks
-// alone, so dice won this round are never at risk again. It returns how
-// many moved and whether a party lost its last die.
+// ps[:nA] against the targets' ps[nA:nS]: each to the lowest opposing check
+// that outranks it (the first of level ones), if any. Every move is decided
+// from the checks alone, so dice won this round are never at risk again.
+// It returns how many moved and whether a party lost its last die.
 func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
 	parties := in.s.Parties
+	actor, targets := ps[:nA], ps[nA:nS]
 	moved, drained := 0, false
 	for i := range nS {
-		opposing := ps[nA:nS]
+		p, opposing := &ps[i], targets
 		if i >= nA {
-			opposing = ps[:nA]
+			opposing = actor
 		}
-		j := in.nextAbove(opposing, &ps[i])
-		if j < 0 {
+		var q *participant
+		for j := range opposing {
+			if o := &opposing[j]; in.outranks(o, p) && (q == nil || in.outranks(q, o)) {
+				q = o
+			}
+		}
+		if q == nil {
 			continue
 		}
-		p, q := &ps[i], &opposing[j]
 		parties[p.party].Edge--
 		parties[q.party].Edge++
 		drained = drained || parties[p.party].Edge == 0
@@ -649,18 +676,6 @@ func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
 		}
 	}
 	return moved, drained
-}
-
-// nextAbove returns the index of the lowest check in opposing that
-// outranks c (the first of level ones), or -1 when none does.
-func (in *game) nextAbove(opposing []participant, c *participant) int {
-	to := -1
-	for j := range opposing {
-		if in.outranks(&opposing[j], c) && (to < 0 || in.outranks(&opposing[to], &opposing[j])) {
-			to = j
-		}
-	}
-	return to
 }
 
 // emitChecks reports a round's checks.
@@ -1071,9 +1086,10 @@ func (in *game) concessions() (bool, error) {
 	return false, nil
 }
 
-// declare fills in.w.decl from the policies, validates it, lets groups about
-// to make endurance-type checks abandon their stragglers, and returns the
-// round's checks.
+// declare fills in.w.decl from the policies, checking each answer as it
+// is given (the action, then each target's reaction, with the same checks
+// as compile and in its order), lets groups about to make endurance-type
+// checks abandon their stragglers, and returns the round's checks.
 func (in *game) declare() ([]participant, error) {
 	st := in.s
 	v := &in.w.view
@@ -1088,35 +1104,65 @@ func (in *game) declare() ([]participant, error) {
 	} else {
 		in.pol[a.Party].Act(v, a.Party, a)
 	}
-	// Reactions are asked only of valid targets; compile catches the rest.
+	ps := in.w.parts[:cap(in.w.parts)]
+	n, acted, targeted, err := in.compileAction(ps, a)
+	if err != nil {
+		return nil, illegalRound(err)
+	}
+	in.w.nAct = n
+	// The targets are distinct parties still in: one reaction each.
 	d.Reactions = d.Reactions[:0]
-	d.Seize = d.Seize[:0]
 	for _, t := range a.Targets {
-		if t < 0 || t >= len(in.parties) || t == a.Party || in.parties[t].passive || st.Parties[t].Out || len(d.Reactions) == cap(d.Reactions) {
+		if in.parties[t].passive {
+			n = in.passiveStakes(ps, n, t)
 			continue
 		}
 		d.Reactions = d.Reactions[:len(d.Reactions)+1]
 		rc := &d.Reactions[len(d.Reactions)-1]
-		rc.Party = t
-		rc.Checks = rc.Checks[:0]
+		rc.Party, rc.Checks = t, rc.Checks[:0]
 		in.pol[t].React(v, t, a, rc)
-	}
-	for _, p := range st.Order {
-		if in.rules.Turns == HolderActs && p != a.Party && !slices.Contains(a.Targets, p) && !st.Parties[p].Out && in.pol[p].Seize(v, p) {
-			d.Seize = append(d.Seize, p)
+		if rc.Party != t {
+			return nil, illegalRound(fmt.Errorf("edge: %s's reaction is given as party %d's", in.pname(t), rc.Party))
+		}
+		if n, _, err = in.uses(ps, n, t, rc.Checks, false, acted); err != nil {
+			return nil, illegalRound(err)
 		}
 	}
-	ps, err := in.compile(d)
-	if err != nil {
-		return nil, fmt.Errorf("edge: policies declared an illegal round: %w", err)
-	}
+	in.w.nStaked = n
+	ps = ps[:in.seizers(ps, n, targeted)]
 	if in.groups && in.abandons(v, d) {
 		// Abandoning changes the groups' modifiers; legality is unchanged.
 		if ps, err = in.compile(d); err != nil {
-			return nil, fmt.Errorf("edge: policies declared an illegal round: %w", err)
+			return nil, illegalRound(err)
 		}
 	}
 	return ps, nil
+}
+
+// seizers asks each party in the order of action that is neither acting
+// nor targeted whether it rolls to seize the initiative (nobody does when
+// every party acts in turn), lists it in in.w.decl.Seize and writes its
+// check into ps from n on; it returns the new end.
+func (in *game) seizers(ps []participant, n int, targeted partySet) int {
+	st := in.s
+	d := &in.w.decl
+	d.Seize = d.Seize[:0]
+	if in.rules.Turns == EveryParty {
+		return n
+	}
+	for _, p := range st.Order {
+		if p != d.Action.Party && !targeted.has(p) && !st.Parties[p].Out && in.pol[p].Seize(&in.w.view, p) {
+			d.Seize = append(d.Seize, p)
+			n = in.seizeCheck(ps, n, p)
+		}
+	}
+	return n
+}
+
+// illegalRound is the error of a round the policies declared against the
+// rules.
+func illegalRound(err error) error {
+	return fmt.Errorf("edge: policies declared an illegal round: %w", err)
 }
 
 // abandons asks each group about to make an endurance-type check whether
@@ -1314,4 +1360,19 @@ func (e *Engine) Run(s *State, r *dice.Roller) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return in.run(r)
+}
+
+// ready checks that a round may be played now: the interaction has
+// started and is not over, and no outside factors are due before it.
+func (in *game) ready() error {
+	st := in.s
+	switch {
+	case st.Outcome.Done():
+		return ErrOver
+	case !st.Started:
+		return ErrNotStarted
+	case in.factorsDue():
+		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.Round+1)
+	}
+	return nil
 }
