@@ -45,25 +45,30 @@ func TestOptimalPolicySamplesItsExactValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got, half := sampledWinRate(t, o, 7); math.Abs(got-o.Value) > half {
+		t.Errorf("optimal play won %.4f of 40000 trials; exact %.4f +- %.4f", got, o.Value, half)
+	}
+}
+
+// sampledWinRate plays o's plan in a Runner for 40,000 trials from seed
+// and returns how often it met o's goal and the 99.9% half-width of the
+// interval around o's exact value the rate should fall in.
+func sampledWinRate(t *testing.T, o *Optimal, seed uint64) (got, half float64) {
+	t.Helper()
 	rn, err := o.NewRunner()
 	if err != nil {
 		t.Fatal(err)
 	}
 	const n = 40000
-	r := dice.NewSeeded(7)
-	metrics := make([]int, len(s.Metrics()))
+	r := dice.NewSeeded(seed)
+	metrics := make([]int, len(o.scenario.Metrics()))
 	wins := 0
 	for range n {
-		c := rn.Trial(r, metrics)
-		if strings.HasPrefix(s.Categories()[c], "villain_wins") {
+		if slices.Contains(o.wins, rn.Trial(r, metrics)) {
 			wins++
 		}
 	}
-	got := float64(wins) / n
-	half := 3.29 * math.Sqrt(o.Value*(1-o.Value)/n) // 99.9%
-	if math.Abs(got-o.Value) > half {
-		t.Errorf("optimal play won %.4f of %d trials; exact %.4f +- %.4f", got, n, o.Value, half)
-	}
+	return float64(wins) / n, 3.29*math.Sqrt(o.Value*(1-o.Value)/n) + 1e-9
 }
 
 // duel is two characters with one d4 each and nothing to spend: the only
@@ -322,23 +327,8 @@ func TestOptimalPolicySamplesItsExactValueDeciding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rn, err := o.NewRunner()
-			if err != nil {
-				t.Fatal(err)
-			}
-			const n = 40000
-			r := dice.NewSeeded(uint64(11 + i))
-			metrics := make([]int, len(sc.Metrics()))
-			wins := 0
-			for range n {
-				if slices.Contains(o.wins, rn.Trial(r, metrics)) {
-					wins++
-				}
-			}
-			got := float64(wins) / n
-			half := 3.29*math.Sqrt(o.Value*(1-o.Value)/n) + 1e-9 // 99.9%
-			if math.Abs(got-o.Value) > half {
-				t.Errorf("%s, %v: the plan won %.4f of %d trials; exact %.4f +- %.4f", side, aim, got, n, o.Value, half)
+			if got, half := sampledWinRate(t, o, uint64(11+i)); math.Abs(got-o.Value) > half {
+				t.Errorf("%s, %v: the plan won %.4f of 40000 trials; exact %.4f +- %.4f", side, aim, got, o.Value, half)
 			}
 		}
 	}
@@ -411,23 +401,8 @@ func TestSolveATimedAction(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rn, err := o.NewRunner()
-			if err != nil {
-				t.Fatal(err)
-			}
-			const n = 40000
-			r := dice.NewSeeded(uint64(21 + i))
-			metrics := make([]int, len(sc.Metrics()))
-			wins := 0
-			for range n {
-				if slices.Contains(o.wins, rn.Trial(r, metrics)) {
-					wins++
-				}
-			}
-			got := float64(wins) / n
-			half := 3.29*math.Sqrt(o.Value*(1-o.Value)/n) + 1e-9 // 99.9%
-			if math.Abs(got-o.Value) > half {
-				t.Errorf("%v, %v: the plan won %.4f of %d trials; exact %.4f +- %.4f", goal.Outcomes, aim, got, n, o.Value, half)
+			if got, half := sampledWinRate(t, o, uint64(21+i)); math.Abs(got-o.Value) > half {
+				t.Errorf("%v, %v: the plan won %.4f of 40000 trials; exact %.4f +- %.4f", goal.Outcomes, aim, got, o.Value, half)
 			}
 		}
 	}
