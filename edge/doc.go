@@ -162,7 +162,9 @@
 // Optimal.Policy plays the plan: it reads the State a View shows as the
 // process's state, and falls back on the party's own policy where the plan
 // does not know it (Engine.SetPolicy for Play, Optimal.NewRunner for
-// trials). Scenario.Solve sets the best and the worst play beside each
+// trials). Optimal.Answer is play under the plan read round by round
+// (markov.Plan.Answer, no dense solve): the odds, the mean and the
+// distribution of rounds played, as Exact gives them for a policy. Scenario.Solve sets the best and the worst play beside each
 // shipped policy in the deciding party's place (exact), with the gap and
 // the decisions that matter most in words, grouped by the dice each side
 // holds and who holds the initiative. In the built-in chase the lead car

@@ -55,8 +55,8 @@ type Optimal struct {
 	// Value is the goal's probability under this play.
 	Value float64
 	// Answer is the scenario's exact behaviour under this play, the other
-	// party playing its own policy (P per category and MeanRounds; the
-	// distribution of rounds is left out).
+	// party playing its own policy: P per category, MeanRounds and the
+	// distribution of rounds played (to markov.RoundsTolerance, as Exact).
 	Answer markov.Answer
 	// Policy plays the solved plan for the deciding party (concessions,
 	// actions and reactions) and leaves its other choices (seizing,
@@ -401,43 +401,43 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 	if err != nil {
 		return nil, err
 	}
-	chain, err := plan.Chain(ctx)
-	if err != nil {
+	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
+		States: m.process.Len(), Choices: m.process.Choices(), Value: plan.Start()}
+	if o.Answer, err = m.answerOf(ctx, plan); err != nil {
 		return nil, err
-	}
-	sol, err := chain.Solve()
-	if err != nil {
-		return nil, fmt.Errorf("%w: solving the plan's chain: %v", markov.ErrNoExact, err)
 	}
 	if mr := m.x.in.rules.MaxRounds; mr > 0 {
 		// As Exact: play that outlasts the round limit is not modelled.
-		// A step of the chain is a round, a concession or the start.
-		_, rest, err := chain.StepDist(mr+2, 1e-10)
-		if err != nil {
-			return nil, err
+		rest := o.Answer.Tail
+		for _, q := range o.Answer.Rounds[min(mr+1, len(o.Answer.Rounds)):] {
+			rest += q
 		}
 		if rest > 1e-9 {
 			return nil, fmt.Errorf("%w: under this play the interaction outlasts rules.max_rounds = %d with probability %.2g", markov.ErrNoExact, mr, rest)
 		}
 	}
-	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
-		States: m.process.Len(), Choices: m.process.Choices()}
-	o.Answer.P = make([]float64, len(m.in))
-	for k, q := range sol.Absorb {
-		o.Answer.P[k[1]] += q
-	}
-	o.Value = plan.Start()
-	// A round is played where the plan declares one.
-	if o.Answer.MeanRounds, err = chain.ExpectedReward(func(k string) float64 {
-		if _, name, ok := plan.Choice(k); ok && isRound(name) {
-			return 1
-		}
-		return 0
-	}); err != nil {
-		return nil, err
-	}
 	o.Policy = &planned{Policy: m.base, o: o}
 	return o, nil
+}
+
+// answerOf reads play under plan as an Answer (Plan.Answer, without the
+// dense chain): a round is counted where the plan plays one, as Exact
+// counts rounds played (a concession before any round is 0 rounds).
+func (m *optimalModel) answerOf(ctx context.Context, plan *markov.Plan[string]) (markov.Answer, error) {
+	a, err := plan.Answer(ctx, len(m.in), func(k string) int { return int(k[1]) }, func(k string) bool {
+		_, name, ok := plan.Choice(k)
+		return ok && isRound(name)
+	})
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	// Plan.Answer counts the process's start (the opening checks, before
+	// any round) as a round begun; Exact does not.
+	if len(a.Rounds) > 0 {
+		a.Rounds = a.Rounds[1:]
+	}
+	a.MeanRounds--
+	return a, nil
 }
 
 // isRound reports whether the process's option named name plays a round.

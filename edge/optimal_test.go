@@ -304,3 +304,57 @@ func BenchmarkSolve(b *testing.B) {
 		}
 	}
 }
+
+// TestOptimalAnswerMatchesChain: the plan's answer read round by round
+// (Plan.Answer) matches the old dense reading of the plan's chain, P and
+// MeanRounds to 1e-12 (relative), and its distribution of rounds sums to 1 with the
+// same mean, on every solve case for both aims.
+func TestOptimalAnswerMatchesChain(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range solveCases() {
+		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+			o, err := s.Optimal(ctx, markov.Goal{}, aim)
+			if err != nil {
+				t.Fatalf("%s, %v: %v", name, aim, err)
+			}
+			chain, err := o.plan.Chain(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol, err := chain.Solve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := make([]float64, len(o.Answer.P))
+			for k, q := range sol.Absorb {
+				p[k[1]] += q
+			}
+			mean, err := chain.ExpectedReward(func(k string) float64 {
+				if _, n, ok := o.plan.Choice(k); ok && isRound(n) {
+					return 1
+				}
+				return 0
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range p {
+				if math.Abs(p[i]-o.Answer.P[i]) > 1e-12 {
+					t.Errorf("%s, %v: P[%d] %.15f, chain %.15f", name, aim, i, o.Answer.P[i], p[i])
+				}
+			}
+			// Relative: the mean is summed round by round, the rounds cut
+			// where less than markov.RoundsTolerance is unended.
+			if math.Abs(mean-o.Answer.MeanRounds) > 1e-12*mean {
+				t.Errorf("%s, %v: mean rounds %.15f, chain %.15f", name, aim, o.Answer.MeanRounds, mean)
+			}
+			sum, m := o.Answer.Tail, 0.0
+			for r, q := range o.Answer.Rounds {
+				sum, m = sum+q, m+float64(r)*q
+			}
+			if math.Abs(sum-1) > 1e-12 || math.Abs(m-mean) > 1e-9 || o.Answer.Check(len(p)) != nil {
+				t.Errorf("%s, %v: rounds sum to %.15f with mean %.15f; want 1 and %.15f", name, aim, sum, m, mean)
+			}
+		}
+	}
+}

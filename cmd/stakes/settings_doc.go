@@ -462,7 +462,7 @@ var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/edge.MemberState.Penalty":                    "Penalty sums the outside-factor penalties taken.",
 	"github.com/stakesrpg/stakes/edge.MemberState.Rank":                       "Rank is a group's current rank; Abandoned, whether it has shed its stragglers.",
 	"github.com/stakesrpg/stakes/edge.MemberState.Uses":                       "Uses counts earlier uses of each skill that is not safe here, by skill number: one count for every skill of the scenario (JSON names the skills used).",
-	"github.com/stakesrpg/stakes/edge.Optimal.Answer":                         "Answer is the scenario's exact behaviour under this play, the other party playing its own policy (P per category and MeanRounds; the distribution of rounds is left out).",
+	"github.com/stakesrpg/stakes/edge.Optimal.Answer":                         "Answer is the scenario's exact behaviour under this play, the other party playing its own policy: P per category, MeanRounds and the distribution of rounds played (to markov.RoundsTolerance, as Exact).",
 	"github.com/stakesrpg/stakes/edge.Optimal.Choices":                        "States and Choices are the size of the solved process.",
 	"github.com/stakesrpg/stakes/edge.Optimal.Goal":                           "Goal is the goal solved for, its outcomes filled in when the goal left them out; Side the deciding party's name.",
 	"github.com/stakesrpg/stakes/edge.Optimal.Policy":                         "Policy plays the solved plan for the deciding party (concessions, actions and reactions) and leaves its other choices (seizing, abandoning stragglers) and every other party to the scenario's policies. Use it in Play (Engine.SetPolicy) or in a Runner (Optimal.NewRunner).",
