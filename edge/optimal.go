@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -38,6 +39,19 @@ import (
 // decision process, as exactWork does for Exact's chain.
 const optimalWork = 20_000_000
 
+// everyOptions bounds the options weighed (a round settled for each) over
+// a whole process with the full set of options: past it the full set is
+// given up for the bounded one, early enough that a built-in scenario's
+// Solve stays under a second.
+const everyOptions = 1 << 15
+
+// The sets of options a process is solved over, as Optimal.Options and
+// Solved.Method ("exact: " and the set) name them.
+const (
+	OptionsEvery = "every legal skill"
+	OptionsBest  = "each member's best skills"
+)
+
 // The names of the deciding party's concessions in the process.
 const (
 	optSurrender = "surrender"
@@ -66,6 +80,10 @@ type Optimal struct {
 	Policy Policy
 	// States and Choices are the size of the solved process.
 	States, Choices int
+	// Options says which of the deciding party's options were solved
+	// over: OptionsEvery where that process fits the bounds, else
+	// OptionsBest (see the package doc, Optimal play).
+	Options string
 
 	m    *optimalModel
 	plan *markov.Plan[string]
@@ -82,6 +100,10 @@ type optimalModel struct {
 	base    Policy // the deciding party's own policy
 	fix     *fixed // stands in for it while the process is explored
 	process *markov.Process[string]
+	// every: the deciding party's options are the full set (every legal
+	// skill for every choice of members), not the bounded one.
+	every   bool
+	settled int // options weighed so far (each a round settled)
 	// decls holds, by state, the deciding party's checks for each option
 	// (nil for a concession); answers, where it reacts, the checks of the
 	// action its opponent's policy declares there.
@@ -98,19 +120,19 @@ type optimalModel struct {
 // acting; other scenarios return an error wrapping markov.ErrNoExact that
 // says why.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
-	m, err := s.optimalModel(ctx, goal)
+	m, err := s.decisionProcess(ctx, goal)
 	if err != nil {
 		return nil, err
 	}
 	return m.solve(ctx, aim)
 }
 
-func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalModel, error) {
+func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool) (*optimalModel, error) {
 	x, err := s.exacter(ctx)
 	if err != nil {
 		return nil, err
 	}
-	m := &optimalModel{s: s, x: x, decls: map[string][][]Use{}, answers: map[string][]Use{}}
+	m := &optimalModel{s: s, x: x, every: every, decls: map[string][][]Use{}, answers: map[string][]Use{}}
 	names := make([]string, len(s.Parties))
 	for i, p := range s.Parties {
 		names[i] = p.Name
@@ -143,6 +165,18 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 		return nil, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
 	}
 	return m, nil
+}
+
+// decisionProcess is the scenario's decision process over the full set of
+// options where it fits the bounds (markov.MaxProcessStates,
+// markov.MaxTransitions, markov.MaxChoices in a state, optimalWork), else
+// over the bounded set.
+func (s Scenario) decisionProcess(ctx context.Context, goal markov.Goal) (*optimalModel, error) {
+	m, err := s.optimalModel(ctx, goal, true)
+	if errors.Is(err, markov.ErrTooLarge) {
+		return s.optimalModel(ctx, goal, false)
+	}
+	return m, err
 }
 
 // exacter returns the exact model of s, checked to fit it: two parties,
@@ -294,6 +328,10 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 			markov.ErrNoExact, markov.ErrTooLarge, in.pname(m.side), len(cs)+len(options), markov.MaxChoices)
 		return nil
 	}
+	if m.settled += len(options); m.every && m.settled > everyOptions {
+		x.err = fmt.Errorf("%w: %w: every legal skill makes more than %d options to weigh", markov.ErrNoExact, markov.ErrTooLarge, everyOptions)
+		return nil
+	}
 	for _, us := range options {
 		m.setOrder(k)
 		m.fix.checks = us
@@ -337,10 +375,11 @@ func (m *optimalModel) starts() []markov.Choice[string] {
 
 // declarations lists the deciding party's options for the round from the
 // state x.in holds: its action when it holds the initiative, else its
-// reaction to the action its opponent's policy declares (answered): n
-// dice, its n best members by either rule (see above), no option twice.
-// Each is legal by the rules the step checks with (bestSkill weighs only
-// legal skills).
+// reaction to the action its opponent's policy declares (answered). The
+// bounded set is n dice, its n best members by either rule (see above);
+// the full set (m.every) adds every choice of members and, for each, every
+// skill the engine's legal-choice query allows it (choices, as LegalActs
+// and LegalReactions answer). No option is listed twice.
 func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 	in := m.x.in
 	p := m.side
@@ -352,6 +391,11 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 		in.pol[a.Party].Act(&in.w.view, a.Party, &a)
 		acted, answered = in.skillsOf(&a), a.Checks
 	}
+	add := func(us []Use) {
+		if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
+			options = append(options, us)
+		}
+	}
 	for _, ignoreRep := range []bool{false, true} {
 		var rk ranked
 		members, lo := in.s.Parties[p].Members, in.parties[p].lo
@@ -361,13 +405,46 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 			}
 		}
 		for n := 1; n <= min(rk.n, in.s.Parties[p].Edge); n++ {
-			us := rk.take(nil, n)
-			if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
-				options = append(options, us)
-			}
+			add(rk.take(nil, n))
 		}
 	}
+	if m.every {
+		legal := make([][]Choice, len(in.s.Parties[p].Members))
+		for mb := range legal {
+			legal[mb] = in.choices(p, mb, acting, acted)
+		}
+		m.everyOption(legal, in.s.Parties[p].Edge, add)
+	}
 	return options, answered
+}
+
+// everyOption calls add with every declaration of up to edge dice in which
+// each wagering member (in member order) uses one of its legal skills,
+// stopping once more than markov.MaxChoices have been made (the process
+// refuses so many in a state, and the full set with it).
+func (m *optimalModel) everyOption(legal [][]Choice, edge int, add func([]Use)) {
+	made := 0
+	var walk func(mb int, us []Use)
+	walk = func(mb int, us []Use) {
+		if made > markov.MaxChoices {
+			return
+		}
+		if mb == len(legal) {
+			if len(us) > 0 {
+				made++
+				add(slices.Clone(us))
+			}
+			return
+		}
+		walk(mb+1, us) // this member does not wager
+		if len(us) == edge {
+			return
+		}
+		for _, c := range legal[mb] {
+			walk(mb+1, append(us, Use{Member: mb, Skill: c.Skill}))
+		}
+	}
+	walk(0, nil)
 }
 
 // describe names an option: "wager 2 dice: Becky with vehicles, Bob with
@@ -402,7 +479,10 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 		return nil, err
 	}
 	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
-		States: m.process.Len(), Choices: m.process.Choices(), Value: plan.Start()}
+		States: m.process.Len(), Choices: m.process.Choices(), Value: plan.Start(), Options: OptionsBest}
+	if m.every {
+		o.Options = OptionsEvery
+	}
 	if o.Answer, err = m.answerOf(ctx, plan); err != nil {
 		return nil, err
 	}
@@ -611,7 +691,7 @@ func (x *exacter) rankingsOf(ps []participant) []ranking {
 // and worst, and the best play's most consequential decisions in words.
 // Its errors are Optimal's, and Exact's for a shipped policy.
 func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
-	m, err := s.optimalModel(ctx, goal)
+	m, err := s.decisionProcess(ctx, goal)
 	if err != nil {
 		return markov.Solved{}, err
 	}
@@ -625,6 +705,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	}
 	out := markov.ExactSolved(m.goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
+	out.Method += ": " + best.Options
 	for _, name := range PolicyNames() {
 		alt := s.clone()
 		alt.Parties[m.side].Policy = name
@@ -707,6 +788,9 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			order = append(order, k)
 		}
 		best, next, worst := d.Rank(o.aim)
+		if other := o.otherKind(d.Options, do); other >= 0 {
+			next = other
+		}
 		l.reach += d.Visits
 		l.chosen[d.Choice] += d.Visits
 		l.gain = max(l.gain, math.Abs(d.Options[best].Value-worst))
@@ -723,6 +807,21 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			Gain: l.gain, Reach: l.reach})
 	}
 	return out, nil
+}
+
+// otherKind returns the best of options whose kind of choice (the name
+// before the colon: surrender, walk away, wager or react with so many
+// dice) is not kind, -1 when there is none. Advice sets the choice beside
+// it: with every legal skill, the next best option is often the same kind
+// with another skill, worth as much, which says little.
+func (o *Optimal) otherKind(options []markov.Option, kind string) int {
+	k := -1
+	for i, x := range options {
+		if name, _, _ := strings.Cut(x.Name, ":"); name != kind && (k < 0 || o.aim.Prefers(x.Value, options[k].Value)) {
+			k = i
+		}
+	}
+	return k
 }
 
 // describe says what the deciding party sees in situation k.
