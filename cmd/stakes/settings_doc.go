@@ -465,6 +465,7 @@ var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/edge.Optimal.Answer":                         "Answer is the scenario's exact behaviour under this play, the other party playing its own policy: P per category, MeanRounds and the distribution of rounds played (to markov.RoundsTolerance, as Exact).",
 	"github.com/stakesrpg/stakes/edge.Optimal.Choices":                        "States and Choices are the size of the solved process.",
 	"github.com/stakesrpg/stakes/edge.Optimal.Goal":                           "Goal is the goal solved for, its outcomes filled in when the goal left them out; Side the deciding party's name.",
+	"github.com/stakesrpg/stakes/edge.Optimal.Options":                        "Options says which of the deciding party's options were solved over: OptionsEvery where that process fits the bounds, else OptionsBest (see the package doc, Optimal play).",
 	"github.com/stakesrpg/stakes/edge.Optimal.Policy":                         "Policy plays the solved plan for the deciding party (concessions, actions and reactions) and leaves its other choices (seizing, abandoning stragglers) and every other party to the scenario's policies. Use it in Play (Engine.SetPolicy) or in a Runner (Optimal.NewRunner).",
 	"github.com/stakesrpg/stakes/edge.Optimal.States":                         "States and Choices are the size of the solved process.",
 	"github.com/stakesrpg/stakes/edge.Optimal.Value":                          "Value is the goal's probability under this play.",
