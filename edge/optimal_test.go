@@ -92,7 +92,24 @@ func solveCases() map[string]Scenario {
 	}
 	bombs.Parties[1] = Party{Name: "bombs", Passive: true, Members: []Member{{Name: "bombs", Skills: map[string]int{"stealth": 2}}}}
 	bombs.Rules.StartEdge = 3
-	return map[string]Scenario{"duel": duel(), "chase": DefaultScenario(), "social": social, "bombs": bombs}
+	return map[string]Scenario{"duel": duel(), "chase": DefaultScenario(), "social": social, "bombs": bombs, "fool": fool()}
+}
+
+// fool is a social duel under Can't Fool Me Twice with two appropriate
+// skills and none naturally opposed: Ann persuasion +3 and deception +2
+// against Bo's persuasion +3, 2 edge dice each. Small enough to solve
+// over every legal skill.
+func fool() Scenario {
+	s := duel()
+	s.Rules = DefaultRules()
+	s.Rules.StartEdge = 2
+	s.Rules.Opposed = nil
+	s.Rules.Types["social"] = Type{Start: "persuasion", Seize: "persuasion", Skills: []string{"persuasion", "deception"}, WalkAway: true}
+	s.Parties = []Party{
+		{Name: "Ann", Members: []Member{{Name: "Ann", Skills: map[string]int{"persuasion": 3, "deception": 2}}}},
+		{Name: "Bo", Members: []Member{{Name: "Bo", Skills: map[string]int{"persuasion": 3}}}},
+	}
+	return s
 }
 
 // TestSolveBoundsEveryShippedPolicy: the best play is at least and the
@@ -355,6 +372,69 @@ func TestOptimalAnswerMatchesChain(t *testing.T) {
 			if math.Abs(sum-1) > 1e-12 || math.Abs(m-mean) > 1e-9 || o.Answer.Check(len(p)) != nil {
 				t.Errorf("%s, %v: rounds sum to %.15f with mean %.15f; want 1 and %.15f", name, aim, sum, m, mean)
 			}
+		}
+	}
+}
+
+// TestOptimalEveryLegalSkill: where the process over every legal skill
+// fits (fool), Optimal solves it and does strictly better than the
+// bounded set: Ann acting or reacting with deception while persuasion is
+// still fresh, keeping persuasion's repetition penalty for later, wins
+// 0.7075 where her best skill each round wins 0.6934. Where it does not
+// fit (the built-in chase: more than everyOptions options to weigh), the
+// bounded set is solved, and Solve says which.
+func TestOptimalEveryLegalSkill(t *testing.T) {
+	ctx := context.Background()
+	bounded, err := fool().optimalModel(ctx, markov.Goal{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := bounded.solve(ctx, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fool().Optimal(ctx, markov.Goal{}, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Options != OptionsEvery || ob.Options != OptionsBest {
+		t.Errorf("options %q and %q; want %q and %q", o.Options, ob.Options, OptionsEvery, OptionsBest)
+	}
+	if math.Abs(ob.Value-0.6933731468) > 1e-9 || math.Abs(o.Value-0.7074676058) > 1e-9 || o.States <= ob.States {
+		t.Errorf("every legal skill %.10f over %d states, best skills %.10f over %d; want 0.7074676058 above 0.6933731468",
+			o.Value, o.States, ob.Value, ob.States)
+	}
+	// Every option the full set offers is legal by the engine's own query
+	// (what LegalActs and LegalReactions answer, read on the process's
+	// state), at most one check a member and no more than Ann's dice.
+	for k, decls := range o.m.decls {
+		o.m.setOrder(k)
+		in := o.m.x.in
+		acting := in.actor() == 0
+		acted := in.skillsOf(&Action{Party: 1, Checks: o.m.answers[k]})
+		for _, us := range decls {
+			if len(us) > in.s.Parties[0].Edge || len(us) > 1 {
+				t.Fatalf("state %q: %+v wagers more than Ann can", k, us)
+			}
+			for _, u := range us {
+				legal := in.choices(0, u.Member, acting, acted)
+				if !slices.ContainsFunc(legal, func(c Choice) bool { return c.Skill == u.Skill }) {
+					t.Fatalf("state %q: %+v not among the legal %v", k, u, legal)
+				}
+			}
+		}
+	}
+	for name, c := range map[string]struct {
+		s    Scenario
+		want string
+	}{"fool": {fool(), "exact: " + OptionsEvery}, "bombs": {solveCases()["bombs"], "exact: " + OptionsEvery},
+		"chase": {DefaultScenario(), "exact: " + OptionsBest}, "social": {solveCases()["social"], "exact: " + OptionsBest}} {
+		sv, err := c.s.Solve(ctx, markov.Goal{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sv.Method != c.want {
+			t.Errorf("%s: method %q, want %q", name, sv.Method, c.want)
 		}
 	}
 }
