@@ -27,13 +27,16 @@ import (
 // party's part fixed, and every check result weighed (by how the checks
 // rank, rankingsOf).
 
-// The deciding party's options for a round are bounded as the shipped
-// policies choose: it wagers n dice (1 up to its members and its dice),
-// played by its n best members, each with its best skill, where "best" is
-// by the modifier this round (steady, cautious, canny) or by the plain
-// modifier, Can't Fool Me Twice left out (reckless). Every member with any
-// legal skill (13 a member in a chase) would make the states of skill
-// history explode past markov.MaxStates.
+// The deciding party's options for a round are one of two sets. The full
+// set (where it fits: everyOptions) is every choice of members, up to its
+// dice, each with every skill the engine's legal-choice query allows
+// (game.choices, as LegalActs and LegalReactions answer). The bounded set
+// is as the shipped policies choose: it wagers n dice (1 up to its members
+// and its dice), played by its n best members, each with its best skill,
+// where "best" is by the modifier this round (steady, cautious, canny) or
+// by the plain modifier, Can't Fool Me Twice left out (reckless). Every
+// legal skill multiplies the states of skill history (13 skills a member
+// in a chase), so the full set fits only small scenarios.
 
 // optimalWork bounds the check combinations enumerated over a whole
 // decision process, as exactWork does for Exact's chain.
