@@ -424,6 +424,42 @@ func TestOptimalEveryLegalSkill(t *testing.T) {
 			}
 		}
 	}
+	// With two members (the passive bombs' chase), every choice of
+	// members up to the dice held, each with each legal skill: the
+	// options in member order number the sum, over the choices of
+	// members, of the product of their legal skills.
+	bombs, err := solveCases()["bombs"].Optimal(ctx, markov.Goal{}, markov.Maximize)
+	if err != nil || bombs.Options != OptionsEvery {
+		t.Fatalf("bombs: %v, options %q", err, bombs.Options)
+	}
+	checked := 0
+	for k, decls := range bombs.m.decls {
+		if len(decls) == 0 || decls[len(decls)-1] == nil {
+			continue // conceding only
+		}
+		checked++
+		bombs.m.setOrder(k)
+		in := bombs.m.x.in
+		acting := in.actor() == 0
+		acted := in.skillsOf(&Action{Party: 1, Checks: bombs.m.answers[k]})
+		a, c := len(in.choices(0, 0, acting, acted)), len(in.choices(0, 1, acting, acted))
+		want := a + c
+		if in.s.Parties[0].Edge >= 2 {
+			want += a * c
+		}
+		got := 0
+		for _, us := range decls {
+			if len(us) > 0 && slices.IsSortedFunc(us, func(x, y Use) int { return x.Member - y.Member }) {
+				got++
+			}
+		}
+		if got != want || want < 2 {
+			t.Errorf("bombs state %q: %d options in member order, want %d (%d and %d legal skills)", k, got, want, a, c)
+		}
+	}
+	if checked == 0 {
+		t.Error("bombs: no state declares a round")
+	}
 	for name, c := range map[string]struct {
 		s    Scenario
 		want string
