@@ -145,25 +145,46 @@
 // round for each way the checks can rank rather than for each combination
 // of results (the same answers to rounding, many times faster).
 //
-// What is bounded: an option is how many dice to wager (1 up to the
-// party's members and dice), played by the party's best members each with
-// its best skill, best by the modifier this round (as steady, cautious and
-// canny choose) or by the plain modifier (as reckless does). So the process
-// contains every shipped policy's action and reaction, but not every legal
-// one: which of several weaker skills to use, to spare a better one from
-// Can't Fool Me Twice, is left out, since offering each of a member's
-// legal skills (13 in a chase) makes the states of skill history explode
-// past markov.MaxStates. Abandoning stragglers and seizing the initiative
-// stay with the party's own policy. The round limit is not modelled: as
+// Which options: where it fits, every legal declaration. The deciding
+// party may wager with any choice of its members, up to its edge dice,
+// each member with any skill the engine's legal-choice query allows it
+// (what LegalActs and LegalReactions answer: acting, an appropriate or a
+// safe skill; reacting, the same skill, a naturally opposed or safe one,
+// or another appropriate one at rules.unpaired). So it may use a weaker
+// skill now to spare a better one from Can't Fool Me Twice later. Skill
+// histories multiply the states, so this full set is solved only while
+// the process weighs at most 32,768 options in all and fits markov's
+// bounds; past that the process falls back on the bounded set: how many
+// dice to wager (1 up to the party's members and dice), played by its
+// best members each with its best skill, best by the modifier this round
+// (as steady, cautious and canny choose) or by the plain modifier (as
+// reckless does). The built-in scenarios take the bounded set (the
+// chase's lead car weighs 13,602 options even bounded). Either set
+// contains every shipped policy's action and reaction. Optimal.Options and
+// Solved.Method ("exact: every legal skill" or "exact: each member's best
+// skills") say which was solved. In a social duel with only persuasion
+// and deception appropriate, Ann at +3 and +2 against Bo's persuasion +3,
+// 2 edge dice each, every legal skill wins her 0.7075 where each round's
+// best skill wins 0.6934.
+//
+// Abandoning stragglers and seizing the initiative stay with the party's
+// own policy, not offered as options: with two parties the one without
+// the initiative is always the target, so seizing never arises; whether
+// to shed stragglers is asked as play goes, and the plan leaves it to the
+// party's style. The round limit is not modelled: as
 // Exact does, a solve whose play would reach rules.max_rounds (with
-// probability above 1e-9) is refused. The goal's outcomes are Categories' names (by default the
-// deciding party's wins, outright or partial).
+// probability above 1e-9) is refused. The goal's outcomes are
+// Categories' names (by default the deciding party's wins, outright or
+// partial).
 //
 // Optimal.Policy plays the plan: it reads the State a View shows as the
 // process's state, and falls back on the party's own policy where the plan
 // does not know it (Engine.SetPolicy for Play, Optimal.NewRunner for
-// trials). Scenario.Solve sets the best and the worst play beside each
-// shipped policy in the deciding party's place (exact), with the gap and
+// trials). Optimal.Answer is play under the plan read round by round
+// (markov.Plan.Answer, no dense solve): the odds, the mean and the
+// distribution of rounds played, as Exact gives them for a policy.
+// Scenario.Solve sets the best and the worst play beside each shipped
+// policy in the deciding party's place (exact), with the gap and
 // the decisions that matter most in words, grouped by the dice each side
 // holds and who holds the initiative. In the built-in chase the lead car
 // escapes with 0.3045 under best play (0 if it surrenders at once), against

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -26,17 +27,33 @@ import (
 // party's part fixed, and every check result weighed (by how the checks
 // rank, rankingsOf).
 
-// The deciding party's options for a round are bounded as the shipped
-// policies choose: it wagers n dice (1 up to its members and its dice),
-// played by its n best members, each with its best skill, where "best" is
-// by the modifier this round (steady, cautious, canny) or by the plain
-// modifier, Can't Fool Me Twice left out (reckless). Every member with any
-// legal skill (13 a member in a chase) would make the states of skill
-// history explode past markov.MaxStates.
+// The deciding party's options for a round are one of two sets. The full
+// set (where it fits: everyOptions) is every choice of members, up to its
+// dice, each with every skill the engine's legal-choice query allows
+// (game.choices, as LegalActs and LegalReactions answer). The bounded set
+// is as the shipped policies choose: it wagers n dice (1 up to its members
+// and its dice), played by its n best members, each with its best skill,
+// where "best" is by the modifier this round (steady, cautious, canny) or
+// by the plain modifier, Can't Fool Me Twice left out (reckless). Every
+// legal skill multiplies the states of skill history (13 skills a member
+// in a chase), so the full set fits only small scenarios.
 
 // optimalWork bounds the check combinations enumerated over a whole
 // decision process, as exactWork does for Exact's chain.
 const optimalWork = 20_000_000
+
+// everyOptions bounds the options weighed (a round settled for each) over
+// a whole process with the full set of options: past it the full set is
+// given up for the bounded one, early enough that a built-in scenario's
+// Solve stays under a second.
+const everyOptions = 1 << 15
+
+// The sets of options a process is solved over, as Optimal.Options and
+// Solved.Method ("exact: " and the set) name them.
+const (
+	OptionsEvery = "every legal skill"
+	OptionsBest  = "each member's best skills"
+)
 
 // The names of the deciding party's concessions in the process.
 const (
@@ -55,8 +72,8 @@ type Optimal struct {
 	// Value is the goal's probability under this play.
 	Value float64
 	// Answer is the scenario's exact behaviour under this play, the other
-	// party playing its own policy (P per category and MeanRounds; the
-	// distribution of rounds is left out).
+	// party playing its own policy: P per category, MeanRounds and the
+	// distribution of rounds played (to markov.RoundsTolerance, as Exact).
 	Answer markov.Answer
 	// Policy plays the solved plan for the deciding party (concessions,
 	// actions and reactions) and leaves its other choices (seizing,
@@ -66,6 +83,10 @@ type Optimal struct {
 	Policy Policy
 	// States and Choices are the size of the solved process.
 	States, Choices int
+	// Options says which of the deciding party's options were solved
+	// over: OptionsEvery where that process fits the bounds, else
+	// OptionsBest (see the package doc, Optimal play).
+	Options string
 
 	m    *optimalModel
 	plan *markov.Plan[string]
@@ -82,6 +103,10 @@ type optimalModel struct {
 	base    Policy // the deciding party's own policy
 	fix     *fixed // stands in for it while the process is explored
 	process *markov.Process[string]
+	// every: the deciding party's options are the full set (every legal
+	// skill for every choice of members), not the bounded one.
+	every   bool
+	settled int // options weighed so far (each a round settled)
 	// decls holds, by state, the deciding party's checks for each option
 	// (nil for a concession); answers, where it reacts, the checks of the
 	// action its opponent's policy declares there.
@@ -98,19 +123,19 @@ type optimalModel struct {
 // acting; other scenarios return an error wrapping markov.ErrNoExact that
 // says why.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
-	m, err := s.optimalModel(ctx, goal)
+	m, err := s.decisionProcess(ctx, goal)
 	if err != nil {
 		return nil, err
 	}
 	return m.solve(ctx, aim)
 }
 
-func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalModel, error) {
+func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool) (*optimalModel, error) {
 	x, err := s.exacter(ctx)
 	if err != nil {
 		return nil, err
 	}
-	m := &optimalModel{s: s, x: x, decls: map[string][][]Use{}, answers: map[string][]Use{}}
+	m := &optimalModel{s: s, x: x, every: every, decls: map[string][][]Use{}, answers: map[string][]Use{}}
 	names := make([]string, len(s.Parties))
 	for i, p := range s.Parties {
 		names[i] = p.Name
@@ -143,6 +168,27 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 		return nil, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
 	}
 	return m, nil
+}
+
+// decisionProcess is the scenario's decision process over the full set of
+// options where it fits the bounds (markov.MaxProcessStates,
+// markov.MaxTransitions, markov.MaxChoices in a state, everyOptions), else
+// over the bounded set. The bounded process is explored first: the full
+// set offers every bounded option in every state, so it weighs at least
+// as many options (8 to 90 times as many in the test scenarios, where a
+// member has more than one legal skill), and a bounded process already
+// past a quarter of everyOptions spares the attempt (the built-in chase's
+// lead car: 13,602).
+func (s Scenario) decisionProcess(ctx context.Context, goal markov.Goal) (*optimalModel, error) {
+	bounded, err := s.optimalModel(ctx, goal, false)
+	if err != nil || bounded.settled > everyOptions/4 {
+		return bounded, err
+	}
+	m, err := s.optimalModel(ctx, goal, true)
+	if errors.Is(err, markov.ErrTooLarge) {
+		return bounded, nil
+	}
+	return m, err
 }
 
 // exacter returns the exact model of s, checked to fit it: two parties,
@@ -294,6 +340,10 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 			markov.ErrNoExact, markov.ErrTooLarge, in.pname(m.side), len(cs)+len(options), markov.MaxChoices)
 		return nil
 	}
+	if m.settled += len(options); m.every && m.settled > everyOptions {
+		x.err = fmt.Errorf("%w: %w: every legal skill makes more than %d options to weigh", markov.ErrNoExact, markov.ErrTooLarge, everyOptions)
+		return nil
+	}
 	for _, us := range options {
 		m.setOrder(k)
 		m.fix.checks = us
@@ -337,10 +387,11 @@ func (m *optimalModel) starts() []markov.Choice[string] {
 
 // declarations lists the deciding party's options for the round from the
 // state x.in holds: its action when it holds the initiative, else its
-// reaction to the action its opponent's policy declares (answered): n
-// dice, its n best members by either rule (see above), no option twice.
-// Each is legal by the rules the step checks with (bestSkill weighs only
-// legal skills).
+// reaction to the action its opponent's policy declares (answered). The
+// bounded set is n dice, its n best members by either rule (see above);
+// the full set (m.every) adds every choice of members and, for each, every
+// skill the engine's legal-choice query allows it (choices, as LegalActs
+// and LegalReactions answer). No option is listed twice.
 func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 	in := m.x.in
 	p := m.side
@@ -352,6 +403,11 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 		in.pol[a.Party].Act(&in.w.view, a.Party, &a)
 		acted, answered = in.skillsOf(&a), a.Checks
 	}
+	add := func(us []Use) {
+		if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
+			options = append(options, us)
+		}
+	}
 	for _, ignoreRep := range []bool{false, true} {
 		var rk ranked
 		members, lo := in.s.Parties[p].Members, in.parties[p].lo
@@ -361,13 +417,46 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 			}
 		}
 		for n := 1; n <= min(rk.n, in.s.Parties[p].Edge); n++ {
-			us := rk.take(nil, n)
-			if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
-				options = append(options, us)
-			}
+			add(rk.take(nil, n))
 		}
 	}
+	if m.every {
+		legal := make([][]Choice, len(in.s.Parties[p].Members))
+		for mb := range legal {
+			legal[mb] = in.choices(p, mb, acting, acted)
+		}
+		m.everyOption(legal, in.s.Parties[p].Edge, add)
+	}
 	return options, answered
+}
+
+// everyOption calls add with every declaration of up to edge dice in which
+// each wagering member (in member order) uses one of its legal skills,
+// stopping once more than markov.MaxChoices have been made (the process
+// refuses so many in a state, and the full set with it).
+func (m *optimalModel) everyOption(legal [][]Choice, edge int, add func([]Use)) {
+	made := 0
+	var walk func(mb int, us []Use)
+	walk = func(mb int, us []Use) {
+		if made > markov.MaxChoices {
+			return
+		}
+		if mb == len(legal) {
+			if len(us) > 0 {
+				made++
+				add(slices.Clone(us))
+			}
+			return
+		}
+		walk(mb+1, us) // this member does not wager
+		if len(us) == edge {
+			return
+		}
+		for _, c := range legal[mb] {
+			walk(mb+1, append(us, Use{Member: mb, Skill: c.Skill}))
+		}
+	}
+	walk(0, nil)
 }
 
 // describe names an option: "wager 2 dice: Becky with vehicles, Bob with
@@ -401,43 +490,46 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 	if err != nil {
 		return nil, err
 	}
-	chain, err := plan.Chain(ctx)
-	if err != nil {
-		return nil, err
+	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
+		States: m.process.Len(), Choices: m.process.Choices(), Value: plan.Start(), Options: OptionsBest}
+	if m.every {
+		o.Options = OptionsEvery
 	}
-	sol, err := chain.Solve()
-	if err != nil {
-		return nil, fmt.Errorf("%w: solving the plan's chain: %v", markov.ErrNoExact, err)
+	if o.Answer, err = m.answerOf(ctx, plan); err != nil {
+		return nil, err
 	}
 	if mr := m.x.in.rules.MaxRounds; mr > 0 {
 		// As Exact: play that outlasts the round limit is not modelled.
-		// A step of the chain is a round, a concession or the start.
-		_, rest, err := chain.StepDist(mr+2, 1e-10)
-		if err != nil {
-			return nil, err
+		rest := o.Answer.Tail
+		for _, q := range o.Answer.Rounds[min(mr+1, len(o.Answer.Rounds)):] {
+			rest += q
 		}
 		if rest > 1e-9 {
 			return nil, fmt.Errorf("%w: under this play the interaction outlasts rules.max_rounds = %d with probability %.2g", markov.ErrNoExact, mr, rest)
 		}
 	}
-	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
-		States: m.process.Len(), Choices: m.process.Choices()}
-	o.Answer.P = make([]float64, len(m.in))
-	for k, q := range sol.Absorb {
-		o.Answer.P[k[1]] += q
-	}
-	o.Value = plan.Start()
-	// A round is played where the plan declares one.
-	if o.Answer.MeanRounds, err = chain.ExpectedReward(func(k string) float64 {
-		if _, name, ok := plan.Choice(k); ok && isRound(name) {
-			return 1
-		}
-		return 0
-	}); err != nil {
-		return nil, err
-	}
 	o.Policy = &planned{Policy: m.base, o: o}
 	return o, nil
+}
+
+// answerOf reads play under plan as an Answer (Plan.Answer, without the
+// dense chain): a round is counted where the plan plays one, as Exact
+// counts rounds played (a concession before any round is 0 rounds).
+func (m *optimalModel) answerOf(ctx context.Context, plan *markov.Plan[string]) (markov.Answer, error) {
+	a, err := plan.Answer(ctx, len(m.in), func(k string) int { return int(k[1]) }, func(k string) bool {
+		_, name, ok := plan.Choice(k)
+		return ok && isRound(name)
+	})
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	// Plan.Answer counts the process's start (the opening checks, before
+	// any round) as a round begun; Exact does not.
+	if len(a.Rounds) > 0 {
+		a.Rounds = a.Rounds[1:]
+	}
+	a.MeanRounds--
+	return a, nil
 }
 
 // isRound reports whether the process's option named name plays a round.
@@ -611,7 +703,7 @@ func (x *exacter) rankingsOf(ps []participant) []ranking {
 // and worst, and the best play's most consequential decisions in words.
 // Its errors are Optimal's, and Exact's for a shipped policy.
 func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
-	m, err := s.optimalModel(ctx, goal)
+	m, err := s.decisionProcess(ctx, goal)
 	if err != nil {
 		return markov.Solved{}, err
 	}
@@ -625,6 +717,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	}
 	out := markov.ExactSolved(m.goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
+	out.Method += ": " + best.Options
 	for _, name := range PolicyNames() {
 		alt := s.clone()
 		alt.Parties[m.side].Policy = name
@@ -707,6 +800,9 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			order = append(order, k)
 		}
 		best, next, worst := d.Rank(o.aim)
+		if other := o.otherKind(d.Options, do); other >= 0 {
+			next = other
+		}
 		l.reach += d.Visits
 		l.chosen[d.Choice] += d.Visits
 		l.gain = max(l.gain, math.Abs(d.Options[best].Value-worst))
@@ -723,6 +819,21 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 			Gain: l.gain, Reach: l.reach})
 	}
 	return out, nil
+}
+
+// otherKind returns the best of options whose kind of choice (the name
+// before the colon: surrender, walk away, wager or react with so many
+// dice) is not kind, -1 when there is none. Advice sets the choice beside
+// it: with every legal skill, the next best option is often the same kind
+// with another skill, worth as much, which says little.
+func (o *Optimal) otherKind(options []markov.Option, kind string) int {
+	k := -1
+	for i, x := range options {
+		if name, _, _ := strings.Cut(x.Name, ":"); name != kind && (k < 0 || o.aim.Prefers(x.Value, options[k].Value)) {
+			k = i
+		}
+	}
+	return k
 }
 
 // describe says what the deciding party sees in situation k.

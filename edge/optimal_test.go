@@ -92,7 +92,24 @@ func solveCases() map[string]Scenario {
 	}
 	bombs.Parties[1] = Party{Name: "bombs", Passive: true, Members: []Member{{Name: "bombs", Skills: map[string]int{"stealth": 2}}}}
 	bombs.Rules.StartEdge = 3
-	return map[string]Scenario{"duel": duel(), "chase": DefaultScenario(), "social": social, "bombs": bombs}
+	return map[string]Scenario{"duel": duel(), "chase": DefaultScenario(), "social": social, "bombs": bombs, "fool": fool()}
+}
+
+// fool is a social duel under Can't Fool Me Twice with two appropriate
+// skills and none naturally opposed: Ann persuasion +3 and deception +2
+// against Bo's persuasion +3, 2 edge dice each. Small enough to solve
+// over every legal skill.
+func fool() Scenario {
+	s := duel()
+	s.Rules = DefaultRules()
+	s.Rules.StartEdge = 2
+	s.Rules.Opposed = nil
+	s.Rules.Types["social"] = Type{Start: "persuasion", Seize: "persuasion", Skills: []string{"persuasion", "deception"}, WalkAway: true}
+	s.Parties = []Party{
+		{Name: "Ann", Members: []Member{{Name: "Ann", Skills: map[string]int{"persuasion": 3, "deception": 2}}}},
+		{Name: "Bo", Members: []Member{{Name: "Bo", Skills: map[string]int{"persuasion": 3}}}},
+	}
+	return s
 }
 
 // TestSolveBoundsEveryShippedPolicy: the best play is at least and the
@@ -301,6 +318,159 @@ func BenchmarkSolve(b *testing.B) {
 	for b.Loop() {
 		if _, err := s.Solve(context.Background(), markov.Goal{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestOptimalAnswerMatchesChain: the plan's answer read round by round
+// (Plan.Answer) matches the old dense reading of the plan's chain, P and
+// MeanRounds to 1e-12 (relative), and its distribution of rounds sums to 1 with the
+// same mean, on every solve case for both aims.
+func TestOptimalAnswerMatchesChain(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range solveCases() {
+		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+			o, err := s.Optimal(ctx, markov.Goal{}, aim)
+			if err != nil {
+				t.Fatalf("%s, %v: %v", name, aim, err)
+			}
+			chain, err := o.plan.Chain(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol, err := chain.Solve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := make([]float64, len(o.Answer.P))
+			for k, q := range sol.Absorb {
+				p[k[1]] += q
+			}
+			mean, err := chain.ExpectedReward(func(k string) float64 {
+				if _, n, ok := o.plan.Choice(k); ok && isRound(n) {
+					return 1
+				}
+				return 0
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range p {
+				if math.Abs(p[i]-o.Answer.P[i]) > 1e-12 {
+					t.Errorf("%s, %v: P[%d] %.15f, chain %.15f", name, aim, i, o.Answer.P[i], p[i])
+				}
+			}
+			// Relative: the mean is summed round by round, the rounds cut
+			// where less than markov.RoundsTolerance is unended.
+			if math.Abs(mean-o.Answer.MeanRounds) > 1e-12*mean {
+				t.Errorf("%s, %v: mean rounds %.15f, chain %.15f", name, aim, o.Answer.MeanRounds, mean)
+			}
+			sum, m := o.Answer.Tail, 0.0
+			for r, q := range o.Answer.Rounds {
+				sum, m = sum+q, m+float64(r)*q
+			}
+			if math.Abs(sum-1) > 1e-12 || math.Abs(m-mean) > 1e-9 || o.Answer.Check(len(p)) != nil {
+				t.Errorf("%s, %v: rounds sum to %.15f with mean %.15f; want 1 and %.15f", name, aim, sum, m, mean)
+			}
+		}
+	}
+}
+
+// TestOptimalEveryLegalSkill: where the process over every legal skill
+// fits (fool), Optimal solves it and does strictly better than the
+// bounded set: Ann acting or reacting with deception while persuasion is
+// still fresh, keeping persuasion's repetition penalty for later, wins
+// 0.7075 where her best skill each round wins 0.6934. Where it does not
+// fit (the built-in chase: more than everyOptions options to weigh), the
+// bounded set is solved, and Solve says which.
+func TestOptimalEveryLegalSkill(t *testing.T) {
+	ctx := context.Background()
+	bounded, err := fool().optimalModel(ctx, markov.Goal{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := bounded.solve(ctx, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fool().Optimal(ctx, markov.Goal{}, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Options != OptionsEvery || ob.Options != OptionsBest {
+		t.Errorf("options %q and %q; want %q and %q", o.Options, ob.Options, OptionsEvery, OptionsBest)
+	}
+	if math.Abs(ob.Value-0.6933731468) > 1e-9 || math.Abs(o.Value-0.7074676058) > 1e-9 || o.States <= ob.States {
+		t.Errorf("every legal skill %.10f over %d states, best skills %.10f over %d; want 0.7074676058 above 0.6933731468",
+			o.Value, o.States, ob.Value, ob.States)
+	}
+	// Every option the full set offers is legal by the engine's own query
+	// (what LegalActs and LegalReactions answer, read on the process's
+	// state), at most one check a member and no more than Ann's dice.
+	for k, decls := range o.m.decls {
+		o.m.setOrder(k)
+		in := o.m.x.in
+		acting := in.actor() == 0
+		acted := in.skillsOf(&Action{Party: 1, Checks: o.m.answers[k]})
+		for _, us := range decls {
+			if len(us) > in.s.Parties[0].Edge || len(us) > 1 {
+				t.Fatalf("state %q: %+v wagers more than Ann can", k, us)
+			}
+			for _, u := range us {
+				legal := in.choices(0, u.Member, acting, acted)
+				if !slices.ContainsFunc(legal, func(c Choice) bool { return c.Skill == u.Skill }) {
+					t.Fatalf("state %q: %+v not among the legal %v", k, u, legal)
+				}
+			}
+		}
+	}
+	// With two members (the passive bombs' chase), every choice of
+	// members up to the dice held, each with each legal skill: the
+	// options in member order number the sum, over the choices of
+	// members, of the product of their legal skills.
+	bombs, err := solveCases()["bombs"].Optimal(ctx, markov.Goal{}, markov.Maximize)
+	if err != nil || bombs.Options != OptionsEvery {
+		t.Fatalf("bombs: %v, options %q", err, bombs.Options)
+	}
+	checked := 0
+	for k, decls := range bombs.m.decls {
+		if len(decls) == 0 || decls[len(decls)-1] == nil {
+			continue // conceding only
+		}
+		checked++
+		bombs.m.setOrder(k)
+		in := bombs.m.x.in
+		acting := in.actor() == 0
+		acted := in.skillsOf(&Action{Party: 1, Checks: bombs.m.answers[k]})
+		a, c := len(in.choices(0, 0, acting, acted)), len(in.choices(0, 1, acting, acted))
+		want := a + c
+		if in.s.Parties[0].Edge >= 2 {
+			want += a * c
+		}
+		got := 0
+		for _, us := range decls {
+			if len(us) > 0 && slices.IsSortedFunc(us, func(x, y Use) int { return x.Member - y.Member }) {
+				got++
+			}
+		}
+		if got != want || want < 2 {
+			t.Errorf("bombs state %q: %d options in member order, want %d (%d and %d legal skills)", k, got, want, a, c)
+		}
+	}
+	if checked == 0 {
+		t.Error("bombs: no state declares a round")
+	}
+	for name, c := range map[string]struct {
+		s    Scenario
+		want string
+	}{"fool": {fool(), "exact: " + OptionsEvery}, "bombs": {solveCases()["bombs"], "exact: " + OptionsEvery},
+		"chase": {DefaultScenario(), "exact: " + OptionsBest}, "social": {solveCases()["social"], "exact: " + OptionsBest}} {
+		sv, err := c.s.Solve(ctx, markov.Goal{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sv.Method != c.want {
+			t.Errorf("%s: method %q, want %q", name, sv.Method, c.want)
 		}
 	}
 }

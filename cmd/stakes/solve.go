@@ -122,5 +122,8 @@ func solvedHow(s markov.Solved) string {
 	if s.Method == "exact" {
 		return fmt.Sprintf("solved exactly over %d states and %d choices", s.States, s.Choices)
 	}
+	if over, ok := strings.CutPrefix(s.Method, "exact: "); ok {
+		return fmt.Sprintf("solved exactly over %d states and %d choices (options: %s)", s.States, s.Choices, over)
+	}
 	return "found by " + s.Method
 }
