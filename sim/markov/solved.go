@@ -54,7 +54,10 @@ type Solved struct {
 	// Side is who decided, as the mechanic names it.
 	Side string `json:"side"`
 	// Method says how the values were found: "exact" for a solved decision
-	// process, or how a search was made where the state space is too large.
+	// process, "exact: " and what the options were where a mechanic solves
+	// over a chosen set of them (edge: "every legal skill" or "each
+	// member's best skills"), or how a search was made where the state
+	// space is too large.
 	Method string `json:"method"`
 	// States and Choices are the size of the solved process (states, and
 	// choices summed over them).
