@@ -365,17 +365,15 @@ func (m *model) longest(root situation) (int, error) {
 
 // Optimal is the best (or worst) play of a scenario for a goal.
 type Optimal struct {
-	// Answer is the exact answer under this play; Value the goal's
-	// probability.
-	Answer markov.Answer
-	Value  float64
+	// Optimum: the goal, the character's name, the value, the exact
+	// answer under this play (its rounds are the tests) and the size of
+	// the solved process.
+	markov.Optimum
 	// Policy plays the plan: in a Runner's pursuit of the scenario (whose
 	// View carries the State and the Pursuit) it answers as the plan
 	// does; asked outside one it declines the deal and pushes only when it
 	// must. It spends as the scenario does.
 	Policy Policy
-	// States and Choices are the size of the solved decision process.
-	States, Choices int
 
 	plan *markov.Plan[situation]
 	m    *model
@@ -386,28 +384,30 @@ type Optimal struct {
 var defaultGoal = []string{"clean", "hurt"}
 
 // goalCategories checks goal against the scenario: known outcome names
-// (none: defaultGoal) and the character (by its name, or "") deciding.
-func (s *Scenario) goalCategories(goal markov.Goal) (side string, in []bool, err error) {
+// (none: defaultGoal) and the character (by its name, or "") deciding. It
+// returns the goal filled in (its outcomes, the deciding side's name) and
+// the categories it is met in.
+func (s *Scenario) goalCategories(goal markov.Goal) (markov.Goal, []bool, error) {
 	if goal.Side != "" && goal.Side != s.Character.Name {
-		return "", nil, fmt.Errorf("actiontest: unknown side %.40q; the character decides (allowed: %s)",
+		return goal, nil, fmt.Errorf("actiontest: unknown side %.40q; the character decides (allowed: %s)",
 			goal.Side, named.Allowed([]string{"", s.Character.Name}))
 	}
 	if len(goal.Outcomes) == 0 {
 		goal.Outcomes = defaultGoal
 	}
-	in = make([]bool, len(categoryNames))
+	in := make([]bool, len(categoryNames))
 	for _, o := range goal.Outcomes {
 		c, err := categoryNames.Parse(o)
 		if err != nil {
-			return "", nil, fmt.Errorf("actiontest: goal: %w", err)
+			return goal, nil, fmt.Errorf("actiontest: goal: %w", err)
 		}
 		in[c] = true
 	}
-	side = s.Character.Name
-	if side == "" {
-		side = "character"
+	goal.Side = s.Character.Name
+	if goal.Side == "" {
+		goal.Side = "character"
 	}
-	return side, in, nil
+	return goal, in, nil
 }
 
 // Optimal solves the scenario's pursuit as a decision process and returns
@@ -419,7 +419,7 @@ func (s *Scenario) goalCategories(goal markov.Goal) (side string, in []bool, err
 // too large, is an error wrapping markov.ErrNoExact (and
 // markov.ErrTooLarge when too large); ctx is honoured.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
-	_, in, err := s.goalCategories(goal)
+	goal, in, err := s.goalCategories(goal)
 	if err != nil {
 		return nil, err
 	}
@@ -431,11 +431,11 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if err != nil {
 		return nil, err
 	}
-	return m.solve(ctx, proc, in, aim)
+	return m.solve(ctx, proc, goal, in, aim)
 }
 
 // solve solves an explored process for the goal's categories in.
-func (m *model) solve(ctx context.Context, proc *markov.Process[situation], in []bool, aim markov.Aim) (*Optimal, error) {
+func (m *model) solve(ctx context.Context, proc *markov.Process[situation], goal markov.Goal, in []bool, aim markov.Aim) (*Optimal, error) {
 	plan, err := proc.Solve(ctx, func(k situation) float64 {
 		if k.end != 0 && in[k.end-1] {
 			return 1
@@ -456,8 +456,8 @@ func (m *model) solve(ctx context.Context, proc *markov.Process[situation], in [
 		name = "worst"
 	}
 	pol := planned{name: name, plan: plan, order: m.order}
-	return &Optimal{Answer: a, Value: plan.Start(), Policy: pol, States: proc.Len(), Choices: proc.Choices(),
-		plan: plan, m: m}, nil
+	return &Optimal{Optimum: markov.Optimum{Goal: goal, Side: goal.Side, Value: plan.Start(), Answer: a,
+		States: proc.Len(), Choices: proc.Choices()}, Policy: pol, plan: plan, m: m}, nil
 }
 
 // planned plays a solved plan: it reads the situation from the View's
@@ -516,7 +516,7 @@ const maxAdvice = 12
 // worst, and the best play's decisions in words, most consequential first
 // (situations alike grouped into one line). Bounded as Optimal is.
 func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
-	side, in, err := s.goalCategories(goal)
+	goal, in, err := s.goalCategories(goal)
 	if err != nil {
 		return markov.Solved{}, err
 	}
@@ -528,18 +528,15 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	best, err := m.solve(ctx, proc, in, markov.Maximize)
+	best, err := m.solve(ctx, proc, goal, in, markov.Maximize)
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	worst, err := m.solve(ctx, proc, in, markov.Minimize)
+	worst, err := m.solve(ctx, proc, goal, in, markov.Minimize)
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	if len(goal.Outcomes) == 0 {
-		goal.Outcomes = defaultGoal
-	}
-	out := markov.ExactSolved(goal, side, best.States, best.Choices,
+	out := markov.ExactSolved(goal, goal.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
 	for _, name := range PolicyNames() {
 		ps := s

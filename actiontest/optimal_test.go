@@ -41,6 +41,9 @@ func TestOptimalOneTestMatchesTheHandDerivedValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if g := best.Goal; g.Side != s.Character.Name || best.Side != g.Side || !slices.Equal(g.Outcomes, []string{"clean", "hurt"}) {
+		t.Errorf("solved goal %+v for %q; want the character's clean or hurt", g, best.Side)
+	}
 	if want := 1 - math.Pow(5.0/6, 10); math.Abs(best.Value-want) > 1e-12 {
 		t.Errorf("best %.15f, by hand %.15f", best.Value, want)
 	}

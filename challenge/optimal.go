@@ -36,21 +36,13 @@ const (
 // Optimal is the best (or worst) play of a scenario for one side, solved
 // exactly.
 type Optimal struct {
-	// Goal is the goal solved for, its outcomes filled in when the goal
-	// left them out; Side the deciding side's name.
-	Goal markov.Goal
-	Side string
-	// Value is the goal's probability under this play.
-	Value float64
-	// Answer is the scenario's exact behaviour under this play, the
-	// other side playing its own policies.
-	Answer markov.Answer
+	// Optimum: the goal, the deciding side's name, the value, the exact
+	// answer under this play and the size of the solved process.
+	markov.Optimum
 	// Policy plays the solved plan for the deciding side, and every choice
 	// the plan does not make as the scenario's policy for that side. Use
 	// it in Play or in a Runner (Runner.SetPolicy).
 	Policy Policy
-	// States and Choices are the size of the solved process.
-	States, Choices int
 
 	plan  *markov.Plan[duelState]
 	xplan *markov.Plan[xstate]
@@ -241,9 +233,9 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 	ans.Means = map[string]float64{"exchanges": exchanges}
 	side := m.s.Sides[m.side].Name
 	return &Optimal{
-		Goal: m.goal, Side: side, Value: plan.Start(), Answer: ans,
-		Policy: &planned{Policy: m.policies[m.side], side: m.side, plan: plan},
-		States: m.process.Len(), Choices: m.process.Choices(), plan: plan, side: m.side,
+		Optimum: markov.Optimum{Goal: m.goal, Side: side, Value: plan.Start(), Answer: ans,
+			States: m.process.Len(), Choices: m.process.Choices()},
+		Policy: &planned{Policy: m.policies[m.side], side: m.side, plan: plan}, plan: plan, side: m.side,
 	}, nil
 }
 
@@ -272,8 +264,9 @@ func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal
 	}
 	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan, never: under.never, owesNone: under.owesNone()}
 	return &Optimal{
-		Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans, Policy: p,
-		States: m.crossing.Len(), Choices: m.crossing.Choices(), xplan: plan, side: m.side,
+		Optimum: markov.Optimum{Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans,
+			States: m.crossing.Len(), Choices: m.crossing.Choices()},
+		Policy: p, xplan: plan, side: m.side,
 	}, nil
 }
 

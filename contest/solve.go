@@ -31,14 +31,10 @@ import (
 // Optimal is the best (or worst) play of one side of a scenario for a
 // goal, and its exact answer.
 type Optimal struct {
-	// Side is the deciding side's character name.
-	Side string
-	// Value is the goal's probability under this play; Answer the whole
-	// exact answer (P per category, MeanRounds: the rolls).
-	Value  float64
-	Answer markov.Answer
-	// States and Choices are the size of the solved decision process.
-	States, Choices int
+	// Optimum: the goal, the deciding side's character name, the value,
+	// the exact answer under this play (its rounds are the rolls, as
+	// Exact counts them) and the size of the solved process.
+	markov.Optimum
 
 	scenario Scenario
 	plan     *markov.Plan[xstate]
@@ -81,6 +77,7 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 		return nil, err
 	}
 	o.wins = wins
+	o.Goal = markov.Goal{Outcomes: s.categoryNames(wins), Side: o.Side}
 	o.reward = func(st xstate) float64 {
 		if st.done && slices.Contains(wins, int(st.cat)) {
 			return 1
@@ -615,4 +612,14 @@ func (m *chainModel) stateOf(s *State) xstate {
 	}
 	st.aid = int16(a.Sides[a.Turn].Aid)
 	return st
+}
+
+// categoryNames names the outcome categories numbered cats.
+func (s Scenario) categoryNames(cats []int) []string {
+	all := s.Categories()
+	names := make([]string, len(cats))
+	for i, c := range cats {
+		names[i] = all[c]
+	}
+	return names
 }

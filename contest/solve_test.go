@@ -45,6 +45,10 @@ func TestOptimalPolicySamplesItsExactValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := []string{"villain_wins", "villain_wins_extraordinary", "villain_wins_give_in"}; o.Side != "Villain" ||
+		o.Goal.Side != "Villain" || !slices.Equal(o.Goal.Outcomes, want) {
+		t.Errorf("solved for %s, goal %+v; want Villain, %v", o.Side, o.Goal, want)
+	}
 	if got, half := sampledWinRate(t, o, 7); math.Abs(got-o.Value) > half {
 		t.Errorf("optimal play won %.4f of 40000 trials; exact %.4f +- %.4f", got, o.Value, half)
 	}

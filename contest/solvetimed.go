@@ -35,7 +35,8 @@ func (s Scenario) optimalTimed(ctx context.Context, goal markov.Goal, aim markov
 		return nil, err
 	}
 	m.decides = true
-	o := &Optimal{scenario: s, tmodel: m, aim: aim, Side: m.sc.Characters[m.b.actor].Name}
+	o := &Optimal{scenario: s, tmodel: m, aim: aim}
+	o.Side = m.sc.Characters[m.b.actor].Name
 	if goal.Side != "" && goal.Side != o.Side {
 		return nil, fmt.Errorf("contest: deciding side %q: a timed action's side is its actor's (its helpers decide with it): allowed %s", goal.Side, named.Allowed([]string{o.Side}))
 	}
@@ -46,6 +47,7 @@ func (s Scenario) optimalTimed(ctx context.Context, goal markov.Goal, aim markov
 	if o.wins, err = s.goalCategories(outcomes, o.Side); err != nil {
 		return nil, err
 	}
+	o.Goal = markov.Goal{Outcomes: s.categoryNames(o.wins), Side: o.Side}
 	o.base = m.b.table.of(m.b.actor)
 	reward := func(st tstate) float64 {
 		if st.done && slices.Contains(o.wins, int(st.cat)) {

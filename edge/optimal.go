@@ -65,24 +65,15 @@ const (
 // Optimal is the best (or worst) play of one party of a scenario for a
 // goal, solved exactly.
 type Optimal struct {
-	// Goal is the goal solved for, its outcomes filled in when the goal
-	// left them out; Side the deciding party's name.
-	Goal markov.Goal
-	Side string
-	// Value is the goal's probability under this play.
-	Value float64
-	// Answer is the scenario's exact behaviour under this play, the other
-	// party playing its own policy: P per category, MeanRounds and the
-	// distribution of rounds played (to markov.RoundsTolerance, as Exact).
-	Answer markov.Answer
+	// Optimum: the goal, the deciding party's name, the value, the exact
+	// answer under this play and the size of the solved process.
+	markov.Optimum
 	// Policy plays the solved plan for the deciding party (concessions,
 	// actions and reactions) and leaves its other choices (seizing,
 	// abandoning stragglers) and every other party to the scenario's
 	// policies. Use it in Play (Engine.SetPolicy) or in a Runner
 	// (Optimal.NewRunner).
 	Policy Policy
-	// States and Choices are the size of the solved process.
-	States, Choices int
 	// Options says which of the deciding party's options were solved
 	// over: OptionsEvery where that process fits the bounds, else
 	// OptionsBest (see the package doc, Optimal play).
@@ -490,8 +481,8 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 	if err != nil {
 		return nil, err
 	}
-	o := &Optimal{Goal: m.goal, Side: m.s.Parties[m.side].Name, m: m, plan: plan, aim: aim,
-		States: m.process.Len(), Choices: m.process.Choices(), Value: plan.Start(), Options: OptionsBest}
+	o := &Optimal{Optimum: markov.Optimum{Goal: m.goal, Side: m.s.Parties[m.side].Name, Value: plan.Start(),
+		States: m.process.Len(), Choices: m.process.Choices()}, m: m, plan: plan, aim: aim, Options: OptionsBest}
 	if m.every {
 		o.Options = OptionsEvery
 	}

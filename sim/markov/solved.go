@@ -76,6 +76,25 @@ type Solved struct {
 	Advice []Advice `json:"advice,omitempty"`
 }
 
+// Optimum is what every mechanic's Optimal holds beside its Policy: one
+// side's best (or worst) play of a scenario for a goal, solved exactly.
+type Optimum struct {
+	// Goal is the goal solved for, its outcomes filled in when the goal
+	// left them out; Side the deciding side's name, as the mechanic names
+	// it.
+	Goal Goal
+	Side string
+	// Value is the goal's probability under this play.
+	Value float64
+	// Answer is the scenario's exact behaviour under this play, every
+	// other side playing its own policies: P per category, MeanRounds and
+	// the distribution of Rounds, counted as the mechanic's Exact counts
+	// them.
+	Answer Answer
+	// States and Choices are the size of the solved decision process.
+	States, Choices int
+}
+
 // PolicyValue is the goal's value under one way of playing.
 type PolicyValue struct {
 	Name string `json:"name"`
