@@ -417,13 +417,13 @@ func (in *Engine) pname(p int) string {
 // player. An illegal action returns an error and changes nothing.
 func (in *game) act(a *Action) error {
 	st := in.s
-	switch {
-	case a == nil:
+	if a == nil {
 		return errors.New("edge: no action: give the acting party, its targets and its checks")
-	case st.Outcome.Done():
-		return ErrOver
-	case !st.Started:
-		return ErrNotStarted
+	}
+	if err := in.underWay(); err != nil {
+		return err
+	}
+	switch {
 	case st.Pending != nil:
 		return ErrInFlight
 	case in.factorsDue():
@@ -798,11 +798,10 @@ func (in *game) finish(o Outcome) {
 // winner, if the type allows it.
 func (in *game) concede(p int, c Concession) error {
 	st := in.s
+	if err := in.underWay(); err != nil {
+		return err
+	}
 	switch {
-	case st.Outcome.Done():
-		return ErrOver
-	case !st.Started:
-		return ErrNotStarted
 	case p < 0 || p >= len(in.parties):
 		return fmt.Errorf("edge: party %d does not exist: parties are 0..%d", p, len(in.parties)-1)
 	case st.Parties[p].Out:
@@ -1026,14 +1025,11 @@ func (in *game) factorsDue() bool {
 // they are due. A group that should abandon its stragglers before an
 // endurance-type check calls Abandon first.
 func (in *game) factorsStep(r *dice.Roller) error {
-	st := in.s
-	switch {
-	case st.Outcome.Done():
-		return ErrOver
-	case !st.Started:
-		return ErrNotStarted
-	case !in.factorsDue():
-		return fmt.Errorf("edge: no outside factors are due before round %d", st.Round+1)
+	if err := in.underWay(); err != nil {
+		return err
+	}
+	if !in.factorsDue() {
+		return fmt.Errorf("edge: no outside factors are due before round %d", in.s.Round+1)
 	}
 	in.makeFactors(r, false)
 	return nil
@@ -1365,14 +1361,23 @@ func (e *Engine) Run(s *State, r *dice.Roller) (Outcome, error) {
 // ready checks that a round may be played now: the interaction has
 // started and is not over, and no outside factors are due before it.
 func (in *game) ready() error {
-	st := in.s
+	if err := in.underWay(); err != nil {
+		return err
+	}
+	if in.factorsDue() {
+		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", in.s.Round+1)
+	}
+	return nil
+}
+
+// underWay checks that the interaction has started and is not over: no
+// step plays before the start or after the end.
+func (in *game) underWay() error {
 	switch {
-	case st.Outcome.Done():
+	case in.s.Outcome.Done():
 		return ErrOver
-	case !st.Started:
+	case !in.s.Started:
 		return ErrNotStarted
-	case in.factorsDue():
-		return fmt.Errorf("edge: outside factors are due before round %d: make them first (Factors)", st.Round+1)
 	}
 	return nil
 }
