@@ -307,14 +307,11 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	wins := best.wins
 	in := make([]bool, len(s.Categories()))
-	g := markov.Goal{Side: best.Side}
-	for _, k := range wins {
+	for _, k := range best.wins {
 		in[k] = true
-		g.Outcomes = append(g.Outcomes, s.Categories()[k])
 	}
-	out := markov.ExactSolved(g, best.Side, best.States, best.Choices,
+	out := markov.ExactSolved(best.Goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
 	for _, name := range PolicyNames() {
 		alt := s
