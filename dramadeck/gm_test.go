@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -497,5 +498,88 @@ func TestStyleCriticalAndMove(t *testing.T) {
 		if got := st.Move(g.view(0)); got != want {
 			t.Errorf("case %d: %v in hand, pooled %d: moved %d, want %d", k, tc.hand, tc.pooled, got, want)
 		}
+	}
+}
+
+// TestStyleTakesAContestOnlyWhenItOutclasses: the default policy takes an
+// approved contest instead of its attack on the weakest opponent when it
+// is four or more above the resistance and no worse than the attack
+// skill; a character who outclasses nobody (outclasses) keeps attacking,
+// whatever the card approves.
+func TestStyleTakesAContestOnlyWhenItOutclasses(t *testing.T) {
+	s := DefaultScenario()
+	d, err := DefaultDeck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := newGame(DefaultRules(), d, s.Heroes, s.Villains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	pol := mustPolicy(t, "default")
+	// Every villain is at full HP: the weakest is Thug 1 (11 HP, the
+	// first of equals), character 4; Face (11 HP) is the heroes' weakest.
+	for k, tc := range []struct {
+		ci   int
+		line Line
+		acts [2]Act
+		want Choice
+	}{
+		// Face: Trick 15 against Thug 1's IQ 9, and 15 >= his Attack 12.
+		{1, Line{}, [2]Act{Trick, Attack}, Choice{Act: Trick, Target: 4}},
+		// Face prefers the card's first contest worth taking.
+		{1, Line{}, [2]Act{Taunt, Trick}, Choice{Act: Taunt, Target: 4}},
+		// Brick: Trick 10 against IQ 9 is not four above.
+		{0, Line{}, [2]Act{Trick, NoAct}, Choice{Act: Attack, Target: 4}},
+		// Brick: Intimidation 14 against Will 10, and 14 >= Attack 14.
+		{0, Line{}, [2]Act{Intimidate, NoAct}, Choice{Act: Intimidate, Target: 4}},
+		// Ace: Maneuver 15 against 11, but Test (Will 11 against 10) is not.
+		{2, Line{}, [2]Act{Test, Maneuver}, Choice{Act: Maneuver, Target: 4}},
+		// Thug 1 against Face: his best, 12, is not four above Face's
+		// weakest resistance (Maneuver 12): he attacks whatever the line.
+		{4, Line{VillainAction: Intimidate}, [2]Act{}, Choice{Act: Attack, Target: 1}},
+		{4, Line{VillainAction: Maneuver}, [2]Act{}, Choice{Act: Attack, Target: 1}},
+		// The Boss too: Will 14 against Face's 13.
+		{3, Line{VillainAction: Test}, [2]Act{}, Choice{Act: Attack, Target: 1}},
+	} {
+		stackCard(t, g, tc.line, tc.acts)
+		if got := pol.Choose(g.view(tc.ci)); got != tc.want {
+			t.Errorf("case %d: character %d chose %+v, want %+v", k, tc.ci, got, tc.want)
+		}
+	}
+	if outclasses(&g.State.Villains[1], &g.State.Heroes[1]) || !outclasses(&g.State.Heroes[1], &g.State.Villains[1]) {
+		t.Error("Thug 1 outclasses Face, or Face does not outclass Thug 1")
+	}
+}
+
+// TestOutclassesIsNeededForEveryContestWorthTaking: over characters of
+// every skill from 6 to 18 (a fixed seed), a contest worth taking
+// (contestBetter) is never missed by outclasses.
+func TestOutclassesIsNeededForEveryContestWorthTaking(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 1))
+	sk := func() int { return 6 + rng.IntN(13) }
+	char := func() Character {
+		return Character{Attack: Skill{Level: sk()}, IQ: sk(), Will: sk(), Trick: Skill{Level: sk()},
+			Influence: Skill{Level: sk()}, Intimidation: Skill{Level: sk()}, Maneuver: Skill{Level: sk()}}
+	}
+	st := &Style{Contests: true}
+	worth := 0
+	for range 20000 {
+		c, tc := char(), char()
+		for a := range numActs {
+			if !a.Contest() || !st.contestBetter(a, &c, &tc) {
+				continue
+			}
+			worth++
+			if !outclasses(&c, &tc) {
+				t.Fatalf("%v is worth taking for %+v against %+v, but outclasses says no", a, c, tc)
+			}
+		}
+	}
+	if worth == 0 {
+		t.Fatal("no contest was ever worth taking: the sweep tests nothing")
 	}
 }

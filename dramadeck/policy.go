@@ -381,10 +381,24 @@ func (s *Style) Choose(v *View) Choice {
 }
 
 // contest is the approved contest c of side takes against tc instead of
-// an attack, or NoAct.
+// an attack, or NoAct. The card's contests are weighed only when c
+// outclasses tc at some contest (outclasses): most characters never do,
+// and then no contest the card approves is worth taking.
 func (s *Style) contest(st *State, side Side, c, tc *Character) Act {
+	if !outclasses(c, tc) {
+		return NoAct
+	}
 	a0, a1 := s.contests(st, side)
 	return s.contestOf(a0, a1, c, tc)
+}
+
+// outclasses reports whether c's best contest skill (Trick, Will,
+// Influence, Intimidation, Maneuver) is four or more above t's weakest
+// resistance (IQ, Will, Maneuver): the least a contest worth taking
+// needs (contestBetter), whichever contest it is.
+func outclasses(c, t *Character) bool {
+	best := max(c.Trick.Level, c.Will, c.Influence.Level, c.Intimidation.Level, c.Maneuver.Level)
+	return best-min(t.IQ, t.Will, t.Maneuver.Level) >= 4
 }
 
 // contests are the contests open to side, in order of preference, when
