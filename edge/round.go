@@ -620,7 +620,7 @@ func (in *game) recordUse(p *participant, round int) {
 		m.Streak = 1
 	}
 	m.Last, m.LastRound = s, round
-	if u := &m.Uses[s]; !in.kind[s].safe && *u < maxCount {
+	if u := &m.Uses[s]; !in.safe.has(s) && *u < maxCount {
 		*u++
 	}
 }
@@ -1168,7 +1168,7 @@ func (in *game) abandons(v *View, d *Declaration) bool {
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.kind[u.Skill].endurance && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, u.Member) {
+			if in.size[g] > 1 && in.endurance.has(u.Skill) && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, u.Member) {
 				_ = in.abandon(p, u.Member) // legal: checked above
 				shed = true
 			}
@@ -1195,7 +1195,7 @@ func (in *game) makeFactors(r *dice.Roller, ask bool) {
 			if st.Parties[p].Out || !f.parties[p] {
 				continue
 			}
-			if ask && in.kind[f.skill].endurance && !in.parties[p].passive {
+			if ask && in.endurance.has(f.skill) && !in.parties[p].passive {
 				in.askAbandon(p)
 			}
 			in.outside(r, p, f.skill, f.DC, f.Penalty)
