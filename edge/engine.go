@@ -639,20 +639,27 @@ func (in *game) repetition(g int, m *MemberState, s int) int {
 	if in.passive[g] {
 		return 0
 	}
-	return in.repPen[in.repeats(m, s)]
+	return in.repPen[repeats(m, s, in.runOf(m))]
+}
+
+// runOf returns the safe skill member m used in the round just played, whose
+// run of consecutive rounds the next round may go on, or -1.
+func (in *game) runOf(m *MemberState) int {
+	if m.LastRound == in.s.Round && m.Last >= 0 && in.safe.has(m.Last) {
+		return m.Last
+	}
+	return -1
 }
 
 // repeats is how often member m has repeated s for Can't Fool Me Twice:
-// its earlier uses, or for a safe skill the length of its run of
-// consecutive rounds just before the next.
-func (in *game) repeats(m *MemberState, s int) int {
-	switch {
-	case !in.safe.has(s):
-		return m.Uses[s]
-	case m.Last == s && m.LastRound == in.s.Round:
-		return m.Streak
+// its earlier uses (never counted for a safe skill), or for the safe skill
+// of its run (runOf) the length of that run.
+func repeats(m *MemberState, s, run int) int {
+	n := m.Uses[s]
+	if s == run {
+		n = m.Streak
 	}
-	return 0
+	return n
 }
 
 // mem returns the state of member g (numbered across parties).
