@@ -237,8 +237,7 @@ func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ign
 	best, bestMod := -1, math.MinInt
 	pays := !ignoreRep && !in.passive[g] // the repetition penalty (passive parties never pay it)
 	run := in.runOf(m)
-	// weigh is the member's modifier on sk as the policy weighs it before
-	// pairing.
+	// weigh weighs sk, whose pairing costs extra, against the best so far.
 	weigh := func(sk, extra int) {
 		mod := in.base(g, m, sk) + extra
 		if pays {
