@@ -1137,13 +1137,14 @@ func (in *game) declare() ([]participant, error) {
 
 // seizers asks each party in the order of action that is neither acting
 // nor targeted whether it rolls to seize the initiative (nobody does when
-// every party acts in turn), lists it in in.w.decl.Seize and writes its
-// check into ps from n on; it returns the new end.
+// every party acts in turn, nor when the actor and its targets are every
+// party), lists it in in.w.decl.Seize and writes its check into ps from n
+// on; it returns the new end.
 func (in *game) seizers(ps []participant, n int, targeted partySet) int {
 	st := in.s
 	d := &in.w.decl
 	d.Seize = d.Seize[:0]
-	if in.rules.Turns == EveryParty {
+	if in.rules.Turns == EveryParty || 1+len(d.Action.Targets) == len(in.parties) {
 		return n
 	}
 	for _, p := range st.Order {
