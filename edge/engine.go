@@ -106,9 +106,15 @@ type Engine struct {
 	// Skills are numbered in the order the scenario first names them.
 	skills     []string
 	skillIdx   map[string]int
-	kind       []skillKind // what the type and the rules make of each skill
-	startSkill int         // -1 when the tempter goes first
+	startSkill int // -1 when the tempter goes first
 	seizeSkill int
+	// What the type and the rules make of each skill: safe in this type
+	// ("Can't Fool Me Twice!"), appropriate to it, endurance-type (a
+	// group's modifier is a penalty, "Large Parties"), and the skills
+	// naturally opposed to each.
+	safe, appropriate, endurance skillSet
+	opposed                      []skillSet
+	repPen                       []int // the Can't Fool Me Twice penalty by repeats, 0..maxCount
 
 	// Rules.Check as checkDice dice of checkSides sides plus checkBonus;
 	// checkSides is 0 when its dice differ in size.
@@ -156,14 +162,6 @@ type scratch struct {
 	checks         [MaxMembers]Use
 	reactions      [MaxParties]Reaction
 	reactionChecks [MaxParties][MaxMembers]Use
-}
-
-// skillKind is what an interaction's type and rules make of one skill.
-type skillKind struct {
-	safe        bool     // safe in this type ("Can't Fool Me Twice!")
-	appropriate bool     // appropriate to this type
-	endurance   bool     // a group's modifier is a penalty ("Large Parties")
-	opposed     skillSet // the skills naturally opposed to it
 }
 
 // skillSet is a set of the skills of one interaction (at most MaxSkills).
@@ -472,23 +470,26 @@ func skillNames(s Scenario) []string {
 // naturally opposed ones, and resolves the type's and factors' skills.
 func (in *Engine) classify(s Scenario) {
 	ns, typ, r := len(in.skills), in.typ, s.Rules
-	in.kind = make([]skillKind, ns)
+	in.opposed = make([]skillSet, ns)
 	for _, k := range typ.Safe {
-		in.kind[in.skillIdx[k]].safe = true
+		in.safe.add(in.skillIdx[k])
 	}
-	for i := range in.kind {
-		in.kind[i].appropriate = len(typ.Skills) == 0
-	}
-	for _, k := range typ.Skills {
-		in.kind[in.skillIdx[k]].appropriate = true
+	for sk := range ns {
+		if len(typ.Skills) == 0 || slices.Contains(typ.Skills, in.skills[sk]) {
+			in.appropriate.add(sk)
+		}
 	}
 	for _, k := range r.Endurance {
-		in.kind[in.skillIdx[k]].endurance = true
+		in.endurance.add(in.skillIdx[k])
 	}
 	for _, pr := range r.Opposed {
 		a, b := in.skillIdx[pr[0]], in.skillIdx[pr[1]]
-		in.kind[a].opposed.add(b)
-		in.kind[b].opposed.add(a)
+		in.opposed[a].add(b)
+		in.opposed[b].add(a)
+	}
+	in.repPen = make([]int, maxCount+1)
+	for n := range in.repPen {
+		in.repPen[n] = r.repetitionPenalty(n)
 	}
 	in.startSkill = -1
 	if !typ.TempterFirst {
@@ -567,7 +568,7 @@ func (in *Engine) setCandidates(g int, m Member) {
 	in.actCand = append(in.actCand, act)
 	react := slices.Clone(known)
 	for sk := range ns {
-		if in.kind[sk].safe && !slices.Contains(react, sk) {
+		if in.safe.has(sk) && !slices.Contains(react, sk) {
 			react = append(react, sk)
 		}
 	}
@@ -623,7 +624,7 @@ func (in *game) base(g int, m *MemberState, s int) int {
 	mod := in.mods[g*len(in.skills)+s] + m.Penalty
 	switch {
 	case m.Rank == 0:
-	case !in.kind[s].endurance:
+	case !in.endurance.has(s):
 		mod += m.Rank
 	case !m.Abandoned:
 		// A group is only as strong as its weakest member.
@@ -638,20 +639,27 @@ func (in *game) repetition(g int, m *MemberState, s int) int {
 	if in.passive[g] {
 		return 0
 	}
-	return in.rules.repetitionPenalty(in.repeats(m, s))
+	return in.repPen[repeats(m, s, in.runOf(m))]
+}
+
+// runOf returns the safe skill member m used in the round just played, whose
+// run of consecutive rounds the next round may go on, or -1.
+func (in *game) runOf(m *MemberState) int {
+	if m.LastRound == in.s.Round && m.Last >= 0 && in.safe.has(m.Last) {
+		return m.Last
+	}
+	return -1
 }
 
 // repeats is how often member m has repeated s for Can't Fool Me Twice:
-// its earlier uses, or for a safe skill the length of its run of
-// consecutive rounds just before the next.
-func (in *game) repeats(m *MemberState, s int) int {
-	switch {
-	case !in.kind[s].safe:
-		return m.Uses[s]
-	case m.Last == s && m.LastRound == in.s.Round:
-		return m.Streak
+// its earlier uses (never counted for a safe skill), or for the safe skill
+// of its run (runOf) the length of that run.
+func repeats(m *MemberState, s, run int) int {
+	n := m.Uses[s]
+	if s == run {
+		n = m.Streak
 	}
-	return 0
+	return n
 }
 
 // mem returns the state of member g (numbered across parties).
@@ -662,18 +670,17 @@ func (in *game) mem(g int) *MemberState {
 
 // actLegal reports whether an acting member may use s: an appropriate or a
 // safe skill.
-func (in *Engine) actLegal(s int) bool { return in.kind[s].appropriate || in.kind[s].safe }
+func (in *Engine) actLegal(s int) bool { return in.appropriate.has(s) || in.safe.has(s) }
 
 // reactMod returns the extra modifier of reacting with s against an action
 // using the skills in acted, and whether that is legal ("Wagering Edge
 // Dice"): the same skill, a naturally opposed one or a safe one at no cost,
 // another appropriate skill at the Unpaired penalty.
 func (in *Engine) reactMod(s int, acted skillSet) (int, bool) {
-	k := &in.kind[s]
 	switch {
-	case acted.has(s), k.safe, k.opposed&acted != 0:
+	case acted.has(s), in.safe.has(s), in.opposed[s]&acted != 0:
 		return 0, true
-	case k.appropriate:
+	case in.appropriate.has(s):
 		return in.rules.Unpaired, true
 	}
 	return 0, false

@@ -213,7 +213,7 @@ func (x *exacter) encode(b []byte) []byte {
 			b = append(b, 0, 0)
 		}
 		for s := range ns {
-			if !in.kind[s].safe {
+			if !in.safe.has(s) {
 				b = append(b, capN(m.Uses[s]))
 			}
 		}
@@ -254,7 +254,7 @@ func (x *exacter) decode(k string) {
 		}
 		b = b[2:]
 		for s := range ns {
-			if !in.kind[s].safe {
+			if !in.safe.has(s) {
 				m.Uses[s] = int(b[0])
 				b = b[1:]
 			}

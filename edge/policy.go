@@ -2,6 +2,7 @@ package edge
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/stakesrpg/stakes/internal/named"
 )
@@ -233,16 +234,16 @@ func (r *ranked) take(us []Use, k int) []Use {
 // the choice leaves the repetition penalty out, and so does the modifier
 // returned.
 func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
-	best, bestMod := -1, 0
+	best, bestMod := -1, math.MinInt
 	pays := !ignoreRep && !in.passive[g] // the repetition penalty (passive parties never pay it)
-	// weigh is the member's modifier on sk as the policy weighs it before
-	// pairing.
+	run := in.runOf(m)
+	// weigh weighs sk, whose pairing costs extra, against the best so far.
 	weigh := func(sk, extra int) {
 		mod := in.base(g, m, sk) + extra
 		if pays {
-			mod += in.rules.repetitionPenalty(in.repeats(m, sk))
+			mod += in.repPen[repeats(m, sk, run)]
 		}
-		if best < 0 || mod > bestMod {
+		if mod > bestMod {
 			best, bestMod = sk, mod
 		}
 	}

@@ -620,7 +620,7 @@ func (in *game) recordUse(p *participant, round int) {
 		m.Streak = 1
 	}
 	m.Last, m.LastRound = s, round
-	if u := &m.Uses[s]; !in.kind[s].safe && *u < maxCount {
+	if u := &m.Uses[s]; !in.safe.has(s) && *u < maxCount {
 		*u++
 	}
 }
@@ -1137,13 +1137,14 @@ func (in *game) declare() ([]participant, error) {
 
 // seizers asks each party in the order of action that is neither acting
 // nor targeted whether it rolls to seize the initiative (nobody does when
-// every party acts in turn), lists it in in.w.decl.Seize and writes its
-// check into ps from n on; it returns the new end.
+// every party acts in turn, nor when the actor and its targets are every
+// party), lists it in in.w.decl.Seize and writes its check into ps from n
+// on; it returns the new end.
 func (in *game) seizers(ps []participant, n int, targeted partySet) int {
 	st := in.s
 	d := &in.w.decl
 	d.Seize = d.Seize[:0]
-	if in.rules.Turns == EveryParty {
+	if in.rules.Turns == EveryParty || 1+len(d.Action.Targets) == len(in.parties) {
 		return n
 	}
 	for _, p := range st.Order {
@@ -1168,7 +1169,7 @@ func (in *game) abandons(v *View, d *Declaration) bool {
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.kind[u.Skill].endurance && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, u.Member) {
+			if in.size[g] > 1 && in.endurance.has(u.Skill) && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, u.Member) {
 				_ = in.abandon(p, u.Member) // legal: checked above
 				shed = true
 			}
@@ -1195,7 +1196,7 @@ func (in *game) makeFactors(r *dice.Roller, ask bool) {
 			if st.Parties[p].Out || !f.parties[p] {
 				continue
 			}
-			if ask && in.kind[f.skill].endurance && !in.parties[p].passive {
+			if ask && in.endurance.has(f.skill) && !in.parties[p].passive {
 				in.askAbandon(p)
 			}
 			in.outside(r, p, f.skill, f.DC, f.Penalty)

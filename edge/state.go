@@ -325,7 +325,7 @@ func (e *Engine) checkMember(g int, ms *MemberState) error {
 		return fmt.Errorf(".uses has %d counts: one for each of the %d skills", len(ms.Uses), ns)
 	}
 	for s, n := range ms.Uses {
-		if n < 0 || n > maxCount || (n > 0 && e.kind[s].safe) {
+		if n < 0 || n > maxCount || (n > 0 && e.safe.has(s)) {
 			return fmt.Errorf(".uses[%q] = %d: 0..%d, and 0 for a skill safe here", e.skills[s], n, maxCount)
 		}
 	}
