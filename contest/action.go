@@ -528,12 +528,18 @@ func (s *State) take(pt *poolTally, p Pick, repeat bool) *Trait {
 	if t == nil || !mayRoll(p, pt.c, t) {
 		return nil
 	}
+	pt.add(p, t, repeat)
+	return t
+}
+
+// add counts p, a pick naming trait t that the character may roll (a
+// repeat of one taken before it if repeat).
+func (pt *poolTally) add(p Pick, t *Trait, repeat bool) {
 	pt.hasValue = pt.hasValue || (p.Owner == pt.c && t.Kind == Value)
 	if repeat {
 		pt.reused++
 	}
 	pt.n++
-	return t
 }
 
 // tallied returns what the picks taken cost, or why they are not a pool
