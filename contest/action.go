@@ -483,8 +483,8 @@ func (s *State) cost(c int, picks []Pick) (int, error) {
 	}
 	pt := poolTally{c: c}
 	for i, p := range picks {
-		if _, err := s.take(&pt, p, slices.Contains(picks[:i], p)); err != nil {
-			return 0, err
+		if s.take(&pt, p, slices.Contains(picks[:i], p)) == nil {
+			return 0, s.unusable(p, c)
 		}
 	}
 	return s.tallied(&pt)
@@ -497,9 +497,9 @@ func (s *State) price(c int, picks []Pick, dst []dice.Die) (int, []dice.Die, err
 	}
 	pt := poolTally{c: c}
 	for i, p := range picks {
-		t, err := s.take(&pt, p, slices.Contains(picks[:i], p))
-		if err != nil {
-			return 0, dst, err
+		t := s.take(&pt, p, slices.Contains(picks[:i], p))
+		if t == nil {
+			return 0, dst, s.unusable(p, c)
 		}
 		dst = append(dst, t.Die)
 	}
@@ -519,19 +519,27 @@ type poolTally struct {
 	hasValue bool // whether one of them is one of c's Values
 }
 
-// take checks p, the next pick of the pool (a repeat of one taken before
-// it if repeat), and returns the trait it names.
-func (s *State) take(pt *poolTally, p Pick, repeat bool) (*Trait, error) {
+// take adds p, the next pick of the pool (a repeat of one taken before it
+// if repeat), to the tally and returns the trait it names; nil, taking
+// nothing, when it is not a trait the character may roll (unusable says
+// why).
+func (s *State) take(pt *poolTally, p Pick, repeat bool) *Trait {
 	t := s.traitAt(p)
 	if t == nil || !mayRoll(p, pt.c, t) {
-		return nil, s.unusable(p, pt.c)
+		return nil
 	}
+	pt.add(p, t, repeat)
+	return t
+}
+
+// add counts p, a pick naming trait t that the character may roll (a
+// repeat of one taken before it if repeat).
+func (pt *poolTally) add(p Pick, t *Trait, repeat bool) {
 	pt.hasValue = pt.hasValue || (p.Owner == pt.c && t.Kind == Value)
 	if repeat {
 		pt.reused++
 	}
 	pt.n++
-	return t, nil
 }
 
 // tallied returns what the picks taken cost, or why they are not a pool
@@ -540,8 +548,14 @@ func (s *State) tallied(pt *poolTally) (int, error) {
 	if !pt.hasValue {
 		return 0, s.noValue(pt)
 	}
+	return pt.cost(&s.Rules), nil
+}
+
+// cost is what the picks taken cost under rules r: ReuseCost for each
+// repeat, ExtraDieCost for each different trait past FreeTraits.
+func (pt *poolTally) cost(r *Rules) int {
 	distinct := pt.n - pt.reused
-	return pt.reused*s.Rules.ReuseCost + max(0, distinct-s.Rules.FreeTraits)*s.Rules.ExtraDieCost, nil
+	return pt.reused*r.ReuseCost + max(0, distinct-r.FreeTraits)*r.ExtraDieCost
 }
 
 // noValue says why the picks taken, holding none of the character's

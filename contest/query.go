@@ -111,32 +111,34 @@ func (s *State) planPool(sd *Side) *pricedPool {
 	pt := poolTally{c: sd.Char}
 	if len(sd.Base) > maxPicks {
 		pl.err = fmt.Errorf("contest: a pool of %d picks: at most %d", len(sd.Base), maxPicks)
-	}
-	for i := 0; pl.err == nil && i < len(sd.Base); i++ {
-		p := sd.Base[i]
-		var t *Trait
-		if t, pl.err = s.take(&pt, p, slices.Contains(sd.Base[:i], p)); pl.err == nil {
-			pl.dice = append(pl.dice, t.Die)
-		}
-	}
-	if pl.err != nil {
-		// A pick of Base it may not roll: no pool holding it may be rolled.
 		pl.costs = append(pl.costs, 0)
 		return pl
 	}
+	for i, p := range sd.Base {
+		t := s.traitAt(p)
+		if t == nil || !mayRoll(p, sd.Char, t) {
+			// A pick of Base it may not roll: no pool holding it may be
+			// rolled.
+			pl.err, pl.costs = s.unusable(p, sd.Char), append(pl.costs, 0)
+			return pl
+		}
+		pt.add(p, t, slices.Contains(sd.Base[:i], p))
+		pl.dice = append(pl.dice, t.Die)
+	}
 	cost, err := s.tallied(&pt)
-	if err == nil {
-		err = s.canPay(sd.Char, cost)
+	if err == nil && cost > pp {
+		err = s.cannotPay(sd.Char, cost)
 	}
 	pl.costs, pl.err = append(pl.costs, cost), err
 	for j, p := range sd.Extra[:min(len(sd.Extra), maxPicks-len(sd.Base))] {
-		t, err := s.take(&pt, p, slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:j], p))
-		if err != nil {
+		t := s.traitAt(p)
+		if t == nil || !mayRoll(p, sd.Char, t) {
 			break
 		}
+		pt.add(p, t, slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:j], p))
 		pl.dice = append(pl.dice, t.Die)
-		cost, err := s.tallied(&pt)
-		if err != nil || cost > pp {
+		cost := pt.cost(&s.Rules)
+		if !pt.hasValue || cost > pp {
 			break
 		}
 		pl.costs = append(pl.costs, cost)
