@@ -115,27 +115,25 @@ func (s *State) planPool(sd *Side) *pricedPool {
 		return pl
 	}
 	for i, p := range sd.Base {
-		t := s.traitAt(p)
-		if t == nil || !mayRoll(p, sd.Char, t) {
+		t := s.take(&pt, p, slices.Contains(sd.Base[:i], p))
+		if t == nil {
 			// A pick of Base it may not roll: no pool holding it may be
 			// rolled.
 			pl.err, pl.costs = s.unusable(p, sd.Char), append(pl.costs, 0)
 			return pl
 		}
-		pt.add(p, t, slices.Contains(sd.Base[:i], p))
 		pl.dice = append(pl.dice, t.Die)
 	}
 	cost, err := s.tallied(&pt)
-	if err == nil && cost > pp {
-		err = s.cannotPay(sd.Char, cost)
+	if err == nil {
+		err = s.canPay(sd.Char, cost)
 	}
 	pl.costs, pl.err = append(pl.costs, cost), err
 	for j, p := range sd.Extra[:min(len(sd.Extra), maxPicks-len(sd.Base))] {
-		t := s.traitAt(p)
-		if t == nil || !mayRoll(p, sd.Char, t) {
+		t := s.take(&pt, p, slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:j], p))
+		if t == nil {
 			break
 		}
-		pt.add(p, t, slices.Contains(sd.Base, p) || slices.Contains(sd.Extra[:j], p))
 		pl.dice = append(pl.dice, t.Die)
 		cost := pt.cost(&s.Rules)
 		if !pt.hasValue || cost > pp {
