@@ -641,6 +641,21 @@ func (badPolicy) Act(v *View, p int, a *Action) {
 	a.Checks = append(a.Checks, Use{Member: 0, Skill: 0})
 }
 
+// defaultStarted is the built-in chase after its first step (the
+// starting checks), with the Roller that rolled them, seeded 1.
+func defaultStarted(t *testing.T) (*session, *dice.Roller) {
+	t.Helper()
+	in, err := newSession(DefaultScenario())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(1)
+	if err := in.Step(r); err != nil {
+		t.Fatal(err)
+	}
+	return in, r
+}
+
 func TestPolicies(t *testing.T) {
 	if d := cmp.Diff([]string{"canny", "cautious", "reckless", "steady"}, PolicyNames()); d != "" {
 		t.Errorf("policies (-want +got):\n%s", d)
@@ -652,14 +667,7 @@ func TestPolicies(t *testing.T) {
 		t.Errorf("default policy: %v %v", p, err)
 	}
 	// A policy's illegal choice is refused, not fixed, and changes nothing.
-	in, err := newSession(DefaultScenario())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := dice.NewSeeded(1)
-	if err := in.Step(r); err != nil {
-		t.Fatal(err)
-	}
+	in, r := defaultStarted(t)
 	if err := in.SetPolicy(in.Initiative(), badPolicy{&Style{}}); err != nil {
 		t.Fatal(err)
 	}
@@ -764,20 +772,13 @@ func TestPolicyReactionIsCheckedAsGiven(t *testing.T) {
 		bad  bool
 		want string
 	}{{false, "reaction is given as party"}, {true, "does not exist"}} {
-		in, err := newSession(DefaultScenario())
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := dice.NewSeeded(1)
-		if err := in.Step(r); err != nil {
-			t.Fatal(err)
-		}
+		in, r := defaultStarted(t)
 		target := 1 - in.Initiative()
 		if err := in.SetPolicy(target, swapPolicy{&Style{}, c.bad}); err != nil {
 			t.Fatal(err)
 		}
 		before, draws := in.State(), rollerBytes(t, r)
-		err = in.Step(r)
+		err := in.Step(r)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "illegal round") {
 			t.Errorf("bad=%v: %v, want an illegal round: %q", c.bad, err, c.want)
 		}
