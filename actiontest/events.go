@@ -3,7 +3,7 @@ package actiontest
 import (
 	"fmt"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // EventKind says what an Event reports.

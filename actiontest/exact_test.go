@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 )
 
 // faces6 calls f with every sequence of n d6 faces and its probability.
@@ -133,7 +134,7 @@ func TestChancesMatchSampled(t *testing.T) {
 				pushed++
 			}
 		}
-		fit, err := dice.ChiSquare(ch.Successes, obs)
+		fit, err := gof.ChiSquare(ch.Successes, obs)
 		if err != nil || fit.PValue < 1e-4 {
 			t.Errorf("%s %+v: successes fit p=%v err=%v", tc.policy, tc.test, fit.PValue, err)
 		}
@@ -142,7 +143,7 @@ func TestChancesMatchSampled(t *testing.T) {
 		for k, n := range kinds {
 			kobs[k] = n
 		}
-		if fit, err := dice.ChiSquare(kd, kobs); err != nil || fit.PValue < 1e-4 {
+		if fit, err := gof.ChiSquare(kd, kobs); err != nil || fit.PValue < 1e-4 {
 			t.Errorf("%s %+v: kinds fit p=%v err=%v", tc.policy, tc.test, fit.PValue, err)
 		}
 		se := math.Sqrt(ch.Pushed*(1-ch.Pushed)/float64(trials)) + 1e-9
@@ -172,7 +173,7 @@ func TestChancesRejectWrongModel(t *testing.T) {
 		}
 		obs[at.Successes]++
 	}
-	if fit, _ := dice.ChiSquare(ch.Successes, obs); fit.PValue > 1e-6 {
+	if fit, _ := gof.ChiSquare(ch.Successes, obs); fit.PValue > 1e-6 {
 		t.Errorf("unpushed rolls fit the pushed model: p=%v", fit.PValue)
 	}
 }
@@ -243,7 +244,7 @@ func TestOpposedOdds(t *testing.T) {
 		obs[o]++
 		_, _ = eng.Finish(c), eng.Finish(d)
 	}
-	fit, err := dice.ChiSquare(dice.Dist{Min: -1, P: []float64{lose, tie, win}}, obs)
+	fit, err := gof.ChiSquare(dice.Dist{Min: -1, P: []float64{lose, tie, win}}, obs)
 	if err != nil || fit.PValue < 1e-4 {
 		t.Errorf("opposed 4 vs 3: p=%v err=%v obs=%v", fit.PValue, err, obs)
 	}

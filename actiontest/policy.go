@@ -3,7 +3,7 @@ package actiontest
 import (
 	"fmt"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Policy makes the player's choices for a character, the text's four:

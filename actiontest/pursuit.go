@@ -6,7 +6,7 @@ import (
 	"reflect"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Pursuit is where a pursuit of a Scenario stands, beside the character's

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -165,11 +166,11 @@ func TestScenarioExactMatchesRunner(t *testing.T) {
 		if rn.Err() != nil {
 			t.Fatalf("%s: %v", name, rn.Err())
 		}
-		fit, err := dice.ChiSquare(dice.Dist{P: ex.P}, cats)
+		fit, err := gof.ChiSquare(dice.Dist{P: ex.P}, cats)
 		if err != nil || fit.PValue < 1e-4 {
 			t.Errorf("%s: categories p=%v err=%v; exact %v, sampled %v", name, fit.PValue, err, ex.P, cats)
 		}
-		fit, err = dice.ChiSquare(dice.Dist{P: ex.Rounds}, rounds)
+		fit, err = gof.ChiSquare(dice.Dist{P: ex.Rounds}, rounds)
 		if err != nil || fit.PValue < 1e-4 {
 			t.Errorf("%s: tests taken p=%v err=%v", name, fit.PValue, err)
 		}

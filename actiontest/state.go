@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // State is a character in play as one saveable value: the rules it plays

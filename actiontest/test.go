@@ -1,6 +1,6 @@
 package actiontest
 
-import "github.com/stakesrpg/stakes/internal/named"
+import "github.com/stakesrpg/stakes/named"
 
 // Test is what the table decides before an action test is rolled.
 type Test struct {

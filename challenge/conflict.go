@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Phase is where a conflict stands: which step comes next.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 )
 
 // bruteExchange enumerates every face of both rolls and classifies them
@@ -191,12 +192,12 @@ func TestDuelMatchesEngine(t *testing.T) {
 				rounds[c.Round]++
 				exch += float64(c.Exchanges)
 			}
-			fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.P[:]}, ends)
+			fit, err := gof.ChiSquare(dice.Dist{Min: 0, P: ex.P[:]}, ends)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("endings %v vs %v: p=%v err %v", ends, ex.P, fit.PValue, err)
 			}
 			rd := dice.Dist{Min: 1, P: ex.Rounds[1:]}
-			fit, err = dice.ChiSquare(rd, rounds)
+			fit, err = gof.ChiSquare(rd, rounds)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("rounds: p=%v err %v", fit.PValue, err)
 			}
@@ -207,7 +208,7 @@ func TestDuelMatchesEngine(t *testing.T) {
 			// The test can fail: a skewed distribution is rejected.
 			skew := ex.P
 			skew[0], skew[2] = skew[0]+0.02, skew[2]-0.02
-			if fit, _ := dice.ChiSquare(dice.Dist{Min: 0, P: skew[:]}, ends); fit.PValue > 1e-4 {
+			if fit, _ := gof.ChiSquare(dice.Dist{Min: 0, P: skew[:]}, ends); fit.PValue > 1e-4 {
 				t.Errorf("a 2-point skew was not rejected: p=%v", fit.PValue)
 			}
 		})

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // StancePolicy decides, for an answerer whose answer is lower than the

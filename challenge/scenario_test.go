@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -101,11 +102,11 @@ func TestRunnerMatchesExact(t *testing.T) {
 				}
 			}
 			must(t, rn.Err())
-			fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
+			fit, err := gof.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("categories %v vs %v: p=%v %v", cats, ex.P, fit.PValue, err)
 			}
-			fit, err = dice.ChiSquare(dice.Dist{Min: 1, P: ex.Rounds[1:]}, rounds)
+			fit, err = gof.ChiSquare(dice.Dist{Min: 1, P: ex.Rounds[1:]}, rounds)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("rounds: p=%v %v", fit.PValue, err)
 			}

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // ActionKind is the kind of an Action. It reads and writes as its name.

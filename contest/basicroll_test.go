@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 )
 
 // TestBasicRollOdds holds BasicRoll's margins to the exact distribution the
@@ -52,7 +53,7 @@ func TestBasicRollOdds(t *testing.T) {
 			xos++
 		}
 	}
-	if fit, err := dice.ChiSquare(margins, seen); err != nil || fit.PValue < 1e-4 {
+	if fit, err := gof.ChiSquare(margins, seen); err != nil || fit.PValue < 1e-4 {
 		t.Errorf("margins %v: chi-square p = %v (%v)", seen, fit.PValue, err)
 	}
 	for _, c := range []struct {
@@ -74,7 +75,7 @@ func TestBasicRollOdds(t *testing.T) {
 	}
 	wrong[hi] -= 0.03
 	wrong[hi+1] += 0.03
-	if fit, _ := dice.ChiSquare(dice.Dist{Min: lo, P: wrong}, seen); fit.PValue > 1e-4 {
+	if fit, _ := gof.ChiSquare(dice.Dist{Min: lo, P: wrong}, seen); fit.PValue > 1e-4 {
 		t.Errorf("a margin distribution 3 points off passed (p = %v)", fit.PValue)
 	}
 }

@@ -2,7 +2,7 @@ package contest
 
 import (
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // EventKind says what happened. It reads and writes as its name.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -170,11 +171,11 @@ func TestExactMatchesSampling(t *testing.T) {
 				rounds[m[0]]++
 				total += m[0]
 			}
-			fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
+			fit, err := gof.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("%s: categories %v vs exact %v: p = %v (%v)", name, cats, ex.P, fit.PValue, err)
 			}
-			fit, err = dice.ChiSquare(dice.Dist{Min: 0, P: ex.Rounds}, rounds)
+			fit, err = gof.ChiSquare(dice.Dist{Min: 0, P: ex.Rounds}, rounds)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("%s: rounds %v vs exact %v: p = %v (%v)", name, rounds, ex.Rounds, fit.PValue, err)
 			}
@@ -194,7 +195,7 @@ func TestExactMatchesSampling(t *testing.T) {
 			lo := (hi + 1) % len(wrong)
 			wrong[hi] -= 0.03
 			wrong[lo] += 0.03
-			if fit, _ := dice.ChiSquare(dice.Dist{Min: 0, P: wrong}, cats); fit.PValue > 1e-4 {
+			if fit, _ := gof.ChiSquare(dice.Dist{Min: 0, P: wrong}, cats); fit.PValue > 1e-4 {
 				t.Errorf("%s: a distribution 3 points off passed (p = %v)", name, fit.PValue)
 			}
 		})

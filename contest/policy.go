@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // View is what a policy sees when asked for a decision. The engine fills

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Kind is what sort of trait a die rating belongs to. It reads and writes

@@ -1,7 +1,7 @@
 package dramadeck
 
 import (
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Name is the player side of a card: what it does when played (Drama Deck,

@@ -13,7 +13,7 @@ import (
 	"unicode"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // MaxCards bounds the size of a deck read from a file.

@@ -3,7 +3,7 @@ package dramadeck
 import (
 	"fmt"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // EventKind says what happened.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 )
 
 func TestJudge(t *testing.T) {
@@ -93,14 +94,14 @@ func TestSuccessRollSampled(t *testing.T) {
 	for range 50000 {
 		obs[Roll3d6(r)]++
 	}
-	fit, err := dice.ChiSquare(Dist3d6(), obs)
+	fit, err := gof.ChiSquare(Dist3d6(), obs)
 	if err != nil || fit.PValue < 1e-4 {
 		t.Errorf("3d6 fit %+v, %v", fit, err)
 	}
 	// The test can fail: a 2d6+3 model is rejected.
 	wrong, _ := dice.SumOf([]dice.Die{dice.D6, dice.D6})
 	wrong, _ = wrong.Shift(3)
-	if fit, _ := dice.ChiSquare(wrong, obs); fit.PValue > 1e-4 {
+	if fit, _ := gof.ChiSquare(wrong, obs); fit.PValue > 1e-4 {
 		t.Errorf("wrong model accepted: %+v", fit)
 	}
 }

@@ -3,7 +3,7 @@ package dramadeck
 import (
 	"slices"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // View is what a policy is shown when asked for a decision: the whole

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Phase is where a combat round stands (GM Side: each round the GM turns a

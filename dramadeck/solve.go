@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Skill is a skill level and the default used when Unskilled strikes.

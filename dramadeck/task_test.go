@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 )
 
 // taskGame starts task 0, returned, for hero 0 out of combat.
@@ -166,7 +167,7 @@ func TestTaskChanceMatchesSampling(t *testing.T) {
 				obs[ts.Round]++
 			}
 		}
-		fit, err := dice.ChiSquare(exact, obs)
+		fit, err := gof.ChiSquare(exact, obs)
 		if err != nil || fit.PValue < 1e-4 {
 			t.Errorf("%s: sampled vs exact %+v %v (exact P=%.4f)", name, fit, err, ex.P)
 		}
@@ -177,7 +178,7 @@ func TestTaskChanceMatchesSampling(t *testing.T) {
 		p2 := make([]float64, task.Rounds+2)
 		copy(p2, ex2.ByRound)
 		p2[0], p2[task.Rounds+1] = 1-ex2.P, ex2.LastDitch
-		if fit, _ := dice.ChiSquare(dice.Dist{P: p2}, obs); fit.PValue > 1e-4 {
+		if fit, _ := gof.ChiSquare(dice.Dist{P: p2}, obs); fit.PValue > 1e-4 {
 			t.Errorf("%s: wrong chain accepted %+v", name, fit)
 		}
 	}
@@ -252,12 +253,12 @@ func TestHypergeometric(t *testing.T) {
 		}
 		obs[k]++
 	}
-	if fit, err := dice.ChiSquare(ex, obs); err != nil || fit.PValue < 1e-4 {
+	if fit, err := gof.ChiSquare(ex, obs); err != nil || fit.PValue < 1e-4 {
 		t.Errorf("sampled hands %+v %v", fit, err)
 	}
 	// It can fail: the odds for Adrenalin (16 cards) are rejected.
 	wrong, _ := NameOdds(DefaultComposition(), Adrenalin, 4)
-	if fit, _ := dice.ChiSquare(wrong, obs); fit.PValue > 1e-4 {
+	if fit, _ := gof.ChiSquare(wrong, obs); fit.PValue > 1e-4 {
 		t.Errorf("wrong odds accepted %+v", fit)
 	}
 	if _, err := Hypergeometric(5, 6, 1); err == nil {

@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // End says how an interaction ended.

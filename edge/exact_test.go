@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -57,7 +58,7 @@ func TestExactMatchesRunner(t *testing.T) {
 	if math.Abs(mean-ex.MeanRounds) > 0.05*ex.MeanRounds {
 		t.Errorf("mean rounds sampled %.3f, exact %.3f", mean, ex.MeanRounds)
 	}
-	fit, err := dice.ChiSquare(dice.Dist{Min: 0, P: ex.Rounds}, rounds)
+	fit, err := gof.ChiSquare(dice.Dist{Min: 0, P: ex.Rounds}, rounds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestExactMatchesRunner(t *testing.T) {
 		t.Errorf("rounds distribution: chi-square p = %g", fit.PValue)
 	}
 	// The test can fail: a distribution shifted by one round is rejected.
-	bad, err := dice.ChiSquare(dice.Dist{Min: 1, P: ex.Rounds}, rounds)
+	bad, err := gof.ChiSquare(dice.Dist{Min: 1, P: ex.Rounds}, rounds)
 	if err == nil && bad.PValue > 1e-4 {
 		t.Errorf("a shifted rounds distribution passed: p = %g", bad.PValue)
 	}
@@ -150,7 +151,7 @@ func TestExactConcessions(t *testing.T) {
 			if nonzero < 2 {
 				t.Errorf("only %d outcomes possible: %v", nonzero, ex.P)
 			}
-			fit, err := dice.ChiSquare(dice.Dist{P: ex.Rounds}, rounds)
+			fit, err := gof.ChiSquare(dice.Dist{P: ex.Rounds}, rounds)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("rounds: %v, p = %g", err, fit.PValue)
 			}

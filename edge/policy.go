@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Policy makes one party's choices. The engine asks it through a View and

@@ -3,7 +3,7 @@ package edge
 import (
 	"fmt"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // The rulings where the text is silent, each a setting of Rules whose zero

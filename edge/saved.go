@@ -7,7 +7,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // savedState is State as JSON writes it: parties, members and skills by

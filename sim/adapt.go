@@ -8,10 +8,12 @@ import (
 
 // Runner is the trial face every rule package exposes: play one complete
 // trial from the scenario's start, fill metrics (one slot per metric name),
-// and return the outcome category's index. A Runner is used by one
+// and return the outcome category's index, or the error that stopped the
+// trial (a policy's illegal answer, a nil Roller): a trial that failed has
+// no outcome, and sim stops the run with its error. A Runner is used by one
 // goroutine at a time.
 type Runner interface {
-	Trial(r *dice.Roller, metrics []int) (category int)
+	Trial(r *dice.Roller, metrics []int) (category int, err error)
 }
 
 // FromRunner adapts a rule package's runner constructor (for example a
@@ -29,8 +31,9 @@ func FromRunner[R Runner](newRunner func() (R, error), metrics int) func() (Tria
 		if err != nil {
 			return nil, err
 		}
-		return func(r *dice.Roller, o *Outcome) {
-			o.Category = rn.Trial(r, o.Metrics[:metrics])
+		return func(r *dice.Roller, o *Outcome) (err error) {
+			o.Category, err = rn.Trial(r, o.Metrics[:metrics])
+			return err
 		}, nil
 	}
 }

@@ -265,10 +265,14 @@ func pairChunks(ta, tb Trial, s *stream, chunkSize int64) chunkFunc[*pairTally] 
 			k := first + int64(i)
 			s.reseed(k)
 			*oa = Outcome{}
-			ta(&s.roller, oa)
+			if err := ta(&s.roller, oa); err != nil {
+				return false, fmt.Errorf("trial %d of chunk %d, variant A: %w", i, chunk, err)
+			}
 			s.rewind()
 			*ob = Outcome{}
-			tb(&s.roller, ob)
+			if err := tb(&s.roller, ob); err != nil {
+				return false, fmt.Errorf("trial %d of chunk %d, variant B: %w", i, chunk, err)
+			}
 			if err := t.record(oa, ob); err != nil {
 				return false, fmt.Errorf("trial %d of chunk %d: %w", i, chunk, err)
 			}

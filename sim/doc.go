@@ -64,5 +64,5 @@
 // Exact answers for multi-round mechanics come from the absorbing Markov
 // chain solver in sim/markov, which rule packages use directly. A report's
 // histograms check against an exact distribution with Histogram.Fit
-// (Pearson's chi-square via dice.ChiSquare).
+// (Pearson's chi-square via gof.ChiSquare).
 package sim

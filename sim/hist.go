@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 )
 
 // Histogram counts integer values: Counts[i] is how many times the value
@@ -144,7 +145,7 @@ func (h Histogram) SE() float64 {
 }
 
 // Observed returns the counts as a map from value to count (values never
-// seen are left out), the form dice.ChiSquare takes.
+// seen are left out), the form gof.ChiSquare takes.
 func (h Histogram) Observed() map[int]int64 {
 	m := make(map[int]int64)
 	for i, c := range h.Counts {
@@ -156,11 +157,11 @@ func (h Histogram) Observed() map[int]int64 {
 }
 
 // Fit checks the sampled distribution against the exact distribution d
-// with Pearson's chi-square test (dice.ChiSquare: sparse outcomes pooled so
+// with Pearson's chi-square test (gof.ChiSquare: sparse outcomes pooled so
 // each cell expects at least 5). A value d gives no probability fails the
 // fit with an error. Use it at a fixed seed, so the check is deterministic.
-func (h Histogram) Fit(d dice.Dist) (dice.Fit, error) {
-	return dice.ChiSquare(d, h.Observed())
+func (h Histogram) Fit(d dice.Dist) (gof.Fit, error) {
+	return gof.ChiSquare(d, h.Observed())
 }
 
 // Add counts one occurrence of v. Values must lie within ±MaxMetricValue

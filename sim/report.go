@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 )
 
 // z95 is the standard normal quantile for a two-sided 95% interval.
@@ -362,15 +363,15 @@ func metricNames(ms []Metric) []string {
 
 // FitCategories checks the category counts against exact probabilities p
 // (aligned with Categories, as a rule package's Exact().P is) with
-// Pearson's chi-square test via dice.ChiSquare. A category p gives no
+// Pearson's chi-square test via gof.ChiSquare. A category p gives no
 // probability but that was observed fails the fit with an error.
-func (r *Report) FitCategories(p []float64) (dice.Fit, error) {
+func (r *Report) FitCategories(p []float64) (gof.Fit, error) {
 	if len(p) != len(r.Categories) {
-		return dice.Fit{}, fmt.Errorf("%w: %d probabilities for %d categories", ErrInvalid, len(p), len(r.Categories))
+		return gof.Fit{}, fmt.Errorf("%w: %d probabilities for %d categories", ErrInvalid, len(p), len(r.Categories))
 	}
 	obs := make(map[int]int64, len(p))
 	for i, c := range r.Categories {
 		obs[i] = c.Count
 	}
-	return dice.ChiSquare(dice.Dist{Min: 0, P: p}, obs)
+	return gof.ChiSquare(dice.Dist{Min: 0, P: p}, obs)
 }

@@ -180,7 +180,9 @@ func runChunks(trial Trial, s *stream) chunkFunc[*tally] {
 				return false, nil
 			}
 			o.Category = 0
-			trial(r, o)
+			if err := trial(r, o); err != nil {
+				return false, fmt.Errorf("trial %d of chunk %d: %w", i, chunk, err)
+			}
 			c := o.Category
 			if uint(c) >= uint(len(cats)) {
 				return false, fmt.Errorf("trial %d of chunk %d: category %d is out of range 0..%d", i, chunk, c, len(cats)-1)

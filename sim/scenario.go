@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -23,6 +24,10 @@ import (
 //   - Exact returns the exact answer, or an error wrapping
 //     markov.ErrNoExact that says why the scenario is outside the exact
 //     model. It stops with ctx's error when ctx is cancelled.
+//   - Start and Restore (Starter) make games of the scenario to play step
+//     by step through the Game contract.
+//   - Describe (Describer) says what the mechanic, the scenario as set and
+//     each outcome and metric mean, for the faces to show.
 //
 // A Scenario is plain data that encodes to JSON: the command line reads
 // scenario files and --set flags into it.
@@ -32,6 +37,8 @@ type Scenario[R Runner] interface {
 	Metrics() []string
 	NewRunner() (R, error)
 	Exact(ctx context.Context) (markov.Answer, error)
+	Starter
+	Describer
 }
 
 // Mechanic is a Scenario with its runner type put away, so that callers
@@ -57,6 +64,12 @@ type Mechanic interface {
 	// checked (markov.Solved.Check). A scenario that is no Solver returns
 	// an error wrapping markov.ErrNoExact.
 	Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error)
+	// Start validates the scenario and begins a game of it.
+	Start(r *dice.Roller) (Game, error)
+	// Restore reads back a game that Game.Save wrote, checked whole.
+	Restore(saved []byte) (Game, error)
+	// Describe says what the mechanic and its outcomes and metrics mean.
+	Describe() Description
 }
 
 // Solver is a Scenario that can find its best and worst play for a goal
@@ -136,3 +149,14 @@ func (a adapted[R, S]) Solve(ctx context.Context, goal markov.Goal) (markov.Solv
 	}
 	return out, nil
 }
+
+func (a adapted[R, S]) Start(r *dice.Roller) (Game, error) {
+	if err := a.s.Validate(); err != nil {
+		return nil, err
+	}
+	return a.s.Start(r)
+}
+
+func (a adapted[R, S]) Restore(saved []byte) (Game, error) { return a.s.Restore(saved) }
+
+func (a adapted[R, S]) Describe() Description { return a.s.Describe() }

@@ -60,8 +60,10 @@ type Outcome struct {
 // Trial plays one complete trial with r and fills o. The runner zeroes o
 // before each call. A Trial may keep scratch state between calls (it is
 // never called concurrently), but must not carry game state from one trial
-// to the next: every trial starts from the same situation.
-type Trial func(r *dice.Roller, o *Outcome)
+// to the next: every trial starts from the same situation. A trial that
+// cannot be played to its end returns the error that stopped it, and the
+// run stops with it, naming the chunk and the trial.
+type Trial func(r *dice.Roller, o *Outcome) error
 
 // Spec describes what to simulate: the trial, the names of its outcome
 // categories and metrics, and the settings that produced it (for

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/stakesrpg/stakes/internal/named"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Goal is what the deciding side of a scenario plays for: to end in one of

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/dice/gof"
 	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
@@ -136,7 +137,7 @@ func categoryTable(rep *sim.Report, p []float64) string {
 	return strings.TrimSuffix(b.String(), "; ")
 }
 
-func fitString(fit dice.Fit, err error) string {
+func fitString(fit gof.Fit, err error) string {
 	if err != nil {
 		return err.Error()
 	}

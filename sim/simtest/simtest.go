@@ -58,7 +58,7 @@
 //  5. exact: where Exact answers (an error wrapping markov.ErrNoExact
 //     skips the check; any other error fails it), Options.Trials trials at
 //     Options.Seed must fit its category probabilities by a chi-square
-//     test (dice.ChiSquare, sparse cells pooled) with a p-value of at least
+//     test (gof.ChiSquare, sparse cells pooled) with a p-value of at least
 //     1e-4. Where the answer gives the rounds, metric 0 must fit them too:
 //     its mean within 5 standard errors of MeanRounds, its histogram
 //     against Rounds by the same chi-square test. The seed is fixed, so the
