@@ -27,40 +27,57 @@
 //
 // # One skeleton
 //
-// Every rule package has the same parts with the same names, so a reader
-// who knows one knows where everything is in the other four:
+// Every rule package has the same parts with the same names, and each name
+// means the same thing in all five, so a reader who knows one package knows
+// the other four:
+//
+//	name                          meaning in every rule package
+//	Rules, DefaultRules           every number, table and ruling of the text, each a documented setting
+//	Rules.Validate                whether the rules are playable, with the reason when not
+//	State                         everything that changes during play; plain data, JSON as is
+//	State.Check                   validates a restored state whole, against bounds, before any step reads it
+//	State.Done                    whether the game in the state has ended
+//	NewEngine                     validates the rules (and cast) once and prepares what every step needs
+//	Engine.Policies               the policies that answer the text's choices: the one way they reach the engine
+//	Engine.Sink                   a func(Event) that hears every event; nil builds none
+//	Engine.Step                   one step under Engine.Policies: validates everything, then applies
+//	Engine.Play                   Step until State.Done: plays the game to its end
+//	Engine.<query>                legal-choice queries (what may this side do now), from the code the steps validate with
+//	Policy, PolicyByName, PolicyNames
+//	                              the text's choices as one interface; shipped styles by name
+//	Event, Event.String           one JSON-tagged event type; String narrates it as a sentence
+//	Scenario, DefaultScenario     a whole study as data: rules, cast, policies
+//	Scenario.Start, .Restore      begin a game, or read a saved one back checked whole (sim.Game)
+//	Scenario.NewRunner, Runner.Trial
+//	                              one trial from the start; Trial returns its category or the error that stopped it
+//	Scenario.Exact                the exact answer (sim/markov), or an error wrapping markov.ErrNoExact
+//	Scenario.Solve                best, worst and each policy's value of a goal (where the mechanic has one)
+//	Scenario.Describe             the mechanic, the scenario as set, and what each outcome and metric means
+//	Game                          the package's game in progress: sim.Game over an Engine and a State
+//
+// Where a rule text names a part of play (edge's round, actiontest's action
+// test), a step keeps that word as its own name; Play always means the
+// whole game. Every step returns dice.ErrNilRoller for a nil Roller.
+//
+// The parts, more fully:
 //
 //   - doc.go: the mechanic in our words, the game and section cited, and
 //     each ruling marked as the text's, the source game's or ours.
-//   - Rules, DefaultRules and Rules.Validate: every number, table and
-//     ruling, each a documented setting.
-//   - State: everything that changes during play, plain exported data that
-//     saves to JSON as one value with the rules, phase and turn it needs to
-//     resume; State.Check validates a restored state whole before any step
-//     reads it.
 //   - Engine and its steps: one step for each point where the rules have
 //     something happen or someone choose. A step validates everything, then
 //     applies; a refused step returns an error and changes neither the
 //     State nor the dice.Roller.
-//   - Play: a loop over those same steps that asks a Policy, one interface
-//     whose methods receive a pointer to a read-only view; shipped styles
-//     are looked up with PolicyByName (and listed by PolicyNames).
-//   - Legal-choice queries: what a side may do now, for bots and menus,
-//     from the same code the steps validate with.
-//   - Event: one JSON-tagged struct per package whose Kind writes as a
-//     name; the Engine's Sink field, a func(Event), hears every event, and a
-//     nil Sink builds none.
-//   - Scenario: the mechanic contract of sim (sim.Scenario): Validate,
-//     Categories, Metrics, NewRunner and Exact, whose answer is a
-//     markov.Answer or an error wrapping markov.ErrNoExact; and, where the
-//     mechanic can answer how much decisions matter, Solve (sim.Solver):
-//     the goal's odds under the best play, each shipped policy and the
-//     worst play, from a markov decision process over the exact model's
-//     own transitions, with Optimal returning a Policy that plays the plan.
+//   - Policy: one interface whose methods receive a pointer to a read-only
+//     view; an illegal answer is an error, never silently fixed.
+//   - Scenario: the mechanic contract of sim (sim.Scenario), which also
+//     makes games through the game contract (sim.Game): code that knows no
+//     rule package starts, steps, saves, restores, narrates and scores any
+//     game through it, and the conformance kit (sim/simtest) checks every
+//     mechanic through it alone.
 //
 // Enums read and write as names, and policy registries look up by name,
-// through one small internal package, so saved states and scenario files
-// read alike in every package.
+// through one small public package, named, so saved states and scenario
+// files read alike in every package, ours or another module's.
 //
 // # Adding a sixth mechanic
 //

@@ -53,6 +53,11 @@ type script struct {
 // ErrNilSource is returned by NewRoller when it is given no Source.
 var ErrNilSource = errors.New("dice: nil Source (pass a generator such as rand.NewPCG(seed1, seed2))")
 
+// ErrNilRoller is the error every step of every rule package returns when
+// it is handed a nil *Roller: a step that may roll needs the caller's
+// Roller, and never rolls from one of its own.
+var ErrNilRoller = errors.New("dice: nil *Roller (make one with dice.NewRoller over your generator)")
+
 // NewRoller returns a Roller that draws from src.
 func NewRoller(src Source) (*Roller, error) {
 	if src == nil {
