@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+
 	"github.com/stakesrpg/stakes/dice"
 )
 
@@ -82,6 +84,13 @@ type Description struct {
 	Title string `json:"title"`
 	// Terms say what each outcome category and metric means.
 	Terms []Term `json:"terms"`
+	// Docs holds the doc comment of each field of the scenario's types,
+	// keyed by import path, type and field
+	// ("github.com/stakesrpg/stakes/edge.Rules.StartEdge"): the faces walk
+	// the scenario and explain each setting with its field's doc. The
+	// command github.com/stakesrpg/stakes/cmd/settingsdoc generates the
+	// map from a package's source (run it with go generate).
+	Docs map[string]string `json:"-"`
 }
 
 // Term says what one outcome or metric means. Names often carry a party's
@@ -96,4 +105,25 @@ type Term struct {
 // Describer is a scenario that describes itself.
 type Describer interface {
 	Describe() Description
+}
+
+// Table is a titled table of exact figures a mechanic offers beside its
+// exact answer: one exchange's odds each way, a card's chance to be in an
+// opening hand, a pool's totals against a number. Each cell of a row is a
+// string, an int or a float64 (a probability or a mean); Rows line up with
+// Columns.
+type Table struct {
+	Title   string   `json:"title"`
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// Tabler is a scenario that answers questions of its own with exact
+// tables ("stakes odds NAME ARGS..."). args are the words a designer typed
+// after the mechanic's name, none for the scenario's own tables; words it
+// cannot read are an error wrapping ErrInvalid that says what it takes.
+// Tables stops with ctx's error when ctx ends, and bounds its work before
+// it allocates.
+type Tabler interface {
+	Tables(ctx context.Context, args []string) ([]Table, error)
 }
