@@ -22,8 +22,12 @@
 //     peril (Einfelst Wilds action tests).
 //   - contest: Cortex-style pools totalling their two highest dice (Gotham
 //     Reborn, Scenes and Actions).
-//   - cmd/stakes: the command line designers run; examples: runnable
-//     programs, one per mechanic.
+//   - named: enums read and written as names, policy registries by name.
+//   - workbench: the designer's face as a package: every command of the
+//     command line over any mechanic handed to it.
+//   - cmd/stakes: the command line designers run, a main naming our five
+//     mechanics; examples: runnable programs, one per mechanic, and a sixth
+//     mechanic written from outside (examples/pbta).
 //
 // # One skeleton
 //
@@ -81,20 +85,33 @@
 //
 // # Adding a sixth mechanic
 //
-//  1. Write the package on the skeleton above. It imports dice (all dice go
-//     through a *dice.Roller: dice is the only package that turns random
-//     words into faces) and sim/markov for its exact answer, never sim's
-//     runner or another rule package.
-//  2. Give its Scenario the methods of sim.Scenario; its Runner's Trial
-//     plays one game from the scenario's start through Play, the same steps
-//     a game played by hand takes.
-//  3. Where the exact model enumerates a policy's choices, let it enumerate
-//     every legal choice instead and give the Scenario a Solve (the stakes
-//     solve command then answers for it).
-//  4. Run the conformance kit, sim/simtest, from its tests: determinism on
-//     any number of workers, save and restore at every step, atomic steps,
-//     mutated saved states, sampled against exact, events through JSON.
-//  5. Register it with the command line: one call in cmd/stakes naming the
-//     mechanic, a summary, and its built-in scenario adapted with
-//     sim.Adapt. Every command, the balance report included, then runs it.
+// A mechanic is one package on the skeleton above, in this repository or
+// in another module: it needs only exported API (dice, sim, sim/markov,
+// named, sim/simtest for its tests). examples/pbta is one, written as an
+// outside programmer would.
+//
+//  1. Write the package on the skeleton. It rolls every die through the
+//     caller's *dice.Roller (dice is the only package that turns random
+//     words into faces) and imports sim's contracts and sim/markov for its
+//     exact answer, never another rule package.
+//  2. Give its Scenario the methods of sim.Scenario: Validate, Categories,
+//     Metrics, NewRunner (a Runner whose Trial plays one game through the
+//     same steps a game played by hand takes), Exact, Start and Restore
+//     (its Game satisfies sim.Game), and Describe (summary, title, what
+//     each outcome and metric means, and its setting docs, generated with
+//     "//go:generate go run github.com/stakesrpg/stakes/cmd/settingsdoc").
+//     Where it can answer how much decisions matter, a Solve (sim.Solver);
+//     where it has exact tables of its own, a Tables (sim.Tabler).
+//  3. Run the conformance kit from its tests, one call per scenario shape:
+//     simtest.TestMechanic(sim.Adapt[*Runner]("name", &scenario), simtest.Options{}).
+//  4. Name it in a main beside ours, and every command of the designer's
+//     face (the balance report, sim, odds, compare, sweep, solve, merge,
+//     mechanics) runs it, described in its own words:
+//
+//	workbench.Main(
+//		workbench.Of[*edge.Runner]("edge", edge.DefaultScenario),
+//		workbench.Of[*mine.Runner]("mine", mine.DefaultScenario),
+//	)
+//
+// In this repository the main is cmd/stakes/main.go: one line more there.
 package stakes

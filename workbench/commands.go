@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -172,6 +173,9 @@ func emit(e *env, c *common, res result) error {
 		}
 	case c.csv:
 		if err := res.Report.WriteCSV(e.stdout); err != nil {
+			return err
+		}
+		if err := writeExactCSV(e.stdout, res.Exact, res.NoExact); err != nil {
 			return err
 		}
 	default:
@@ -483,6 +487,9 @@ func cmdReport(e *env, args []string) error {
 			writeText(e.stdout, r)
 			fmt.Fprintln(e.stdout)
 		}
+		if !c.explain {
+			fmt.Fprintf(e.stdout, "What each outcome and metric above means: stakes --explain; every setting of a mechanic and its meaning: stakes mechanics NAME.\n")
+		}
 		if c.explain {
 			for _, r := range results {
 				cats, mets := names(r.Report)
@@ -525,4 +532,38 @@ func writeSimTable(e *env, t sim.Table) {
 		}
 	}
 	writeTable(e, t.Columns, rows)
+}
+
+// writeExactCSV adds the exact answer to sim's CSV, in its columns: a row
+// of kind "exact" per outcome (p), one for the mean rounds (mean), one of
+// kind "exact_rounds" per round count (value k, p, at_most), or one row
+// "no_exact" saying why there is none.
+func writeExactCSV(w io.Writer, ex *exactView, why string) error {
+	cw := csv.NewWriter(w)
+	row := func(kind, name, value, p, mean, atMost string) {
+		_ = cw.Write([]string{kind, name, value, "", p, "", "", mean, "", atMost})
+	}
+	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	switch {
+	case ex == nil && why != "":
+		row("no_exact", "reason", oneLine(why), "", "", "")
+	case ex != nil:
+		for i, name := range ex.Categories {
+			if i < len(ex.P) {
+				row("exact", name, "", ftoa(ex.P[i]), "", "")
+			}
+		}
+		if ex.MeanRounds != 0 {
+			row("exact", "mean_rounds", "", "", ftoa(ex.MeanRounds), "")
+		}
+		cum := 0.0
+		for k, p := range ex.Rounds {
+			cum += p
+			if p > 0 {
+				row("exact_rounds", "rounds", strconv.Itoa(k), ftoa(p), "", ftoa(cum))
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

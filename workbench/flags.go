@@ -275,6 +275,11 @@ func (c *common) parseMechanic(fs *flags, args []string, cmd string) (string, er
 	if err := c.check(fs); err != nil {
 		return "", err
 	}
+	for _, set := range c.sets {
+		if !strings.Contains(set, "=") && len(pos) > 1 {
+			return "", usagef("%s: --set %s %s: write a setting as one word, key=value: --set %s=%s", cmd, clip(set), clip(pos[1]), clip(set), clip(pos[1]))
+		}
+	}
 	if len(pos) != 1 {
 		return "", usagef("%s: name one mechanic (%s)", cmd, strings.Join(mechanicNames(fs.e.mechs), ", "))
 	}

@@ -47,13 +47,21 @@ func writeText(w io.Writer, r result) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 	writeOutcomes(w, r)
+	var constant []string
 	for i, m := range rep.Metrics {
+		if i > 0 && m.Min == m.Max {
+			constant = append(constant, fmt.Sprintf("%s %d", m.Name, m.Min))
+			continue
+		}
 		fmt.Fprintf(w, "  %s: mean %.3f (95%% half-width %.3f)", m.Name, m.Mean, 1.96*m.SE)
 		if i == 0 && r.Exact != nil && r.Exact.MeanRounds != 0 {
 			fmt.Fprintf(w, ", exact %.3f", r.Exact.MeanRounds)
 		}
 		fmt.Fprintf(w, "; half of trials %d or less, nine in ten %d or less; range %d..%d\n",
 			m.Hist.Quantile(0.5), m.Hist.Quantile(0.9), m.Min, m.Max)
+	}
+	if len(constant) > 0 {
+		fmt.Fprintf(w, "  the same in every trial: %s\n", strings.Join(constant, ", "))
 	}
 	if len(rep.Metrics) > 0 {
 		var exact []float64

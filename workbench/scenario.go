@@ -155,7 +155,7 @@ func strictDecode(data []byte, v any) error {
 		if key == "" {
 			key = "(top level)"
 		}
-		return &lineError{lineAt(data, int(typ.Offset)), fmt.Sprintf("key %q: a %s cannot be a %v", key, typ.Value, typ.Type)}
+		return &lineError{lineAt(data, int(typ.Offset)), fmt.Sprintf("key %q takes %s, not %s", key, typeWords(typ.Type), valueWords(typ.Value))}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		key := strings.TrimPrefix(err.Error(), "json: unknown field ")
 		return &lineError{lineOfKey(data, int(dec.InputOffset()), key), "unknown key " + key}
@@ -289,6 +289,9 @@ func applySets(sc scenario, sets []string) error {
 		}
 	}
 	if err := replaceWith(sc, tree); err != nil {
+		if key, hint, ok := unknownKey(sc, sets); ok {
+			return usagef("--set %s: unknown key%s (stakes mechanics %s lists every key)", clip(key), hint, sc.mechanic())
+		}
 		var le *lineError
 		if errors.As(err, &le) {
 			return usagef("--set: %s", le.msg)

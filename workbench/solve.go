@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/sim/markov"
@@ -39,7 +40,11 @@ func cmdSolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sv, err := sc.solve(e.ctx, goalOf(goal, side))
+	g := goalOf(goal, side)
+	if err := checkOutcomes("--goal", g.Outcomes, sc.sim().Categories()); err != nil {
+		return err
+	}
+	sv, err := sc.solve(e.ctx, g)
 	if err != nil {
 		return err
 	}
@@ -126,4 +131,20 @@ func solvedHow(s markov.Solved) string {
 		return fmt.Sprintf("solved exactly over %d states and %d choices (options: %s)", s.States, s.Choices, over)
 	}
 	return "found by " + s.Method
+}
+
+// checkOutcomes refuses outcome names the scenario does not have, naming
+// the nearest one and the ones it has.
+func checkOutcomes(flag string, names, cats []string) error {
+	for _, n := range names {
+		if slices.Contains(cats, n) {
+			continue
+		}
+		hint := ""
+		if near := nearest(n, cats); near != "" {
+			hint = fmt.Sprintf("; did you mean %s?", near)
+		}
+		return usagef("%s %s: the scenario has no outcome %q%s (its outcomes: %s)", flag, clip(n), clip(n), hint, listSome(cats))
+	}
+	return nil
 }

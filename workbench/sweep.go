@@ -432,6 +432,9 @@ func writeSweepText(e *env, sr sweepResult, outcomes string) error {
 		fmt.Fprintf(e.stdout, "  * exact value outside the sampled 95%% interval (%d of %d; about 1 in 20 is expected)\n",
 			outside, len(sr.Cells)*len(cols.cats))
 	}
+	if hasExact || len(sr.Exact) > 0 {
+		writeNoExactReasons(e, sr)
+	}
 	if outcomes == "" {
 		var hidden []string
 		for j := range cats {
@@ -614,6 +617,11 @@ func parseAxis(s string) (sim.Axis, error) {
 		}
 		return sim.IntAxis(key, a, b), nil
 	}
+	if !strings.Contains(vals, ",") {
+		if hint := rangeHint(vals); hint != "" {
+			return sim.Axis{}, usagef("--axis %q: %q is one value%s, or list values as a,b,c", clip(s), clip(vals), hint)
+		}
+	}
 	return sim.Axis{Name: key, Values: strings.Split(vals, ",")}, nil
 }
 
@@ -622,4 +630,23 @@ func parseAxis(s string) (sim.Axis, error) {
 func outsideInterval(p float64, c sim.Category) bool {
 	const slack = 1e-9
 	return p < c.Lo-slack || p > c.Hi+slack
+}
+
+// writeNoExactReasons says, once per distinct reason, why cells show "-"
+// for the exact odds, and which cells.
+func writeNoExactReasons(e *env, sr sweepResult) {
+	var reasons []string
+	cells := map[string][]string{}
+	for _, x := range sr.Exact {
+		if x.Exact != nil || x.NoExact == "" {
+			continue
+		}
+		if _, ok := cells[x.NoExact]; !ok {
+			reasons = append(reasons, x.NoExact)
+		}
+		cells[x.NoExact] = append(cells[x.NoExact], strings.Join(x.Values, ","))
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(e.stdout, "  - no exact answer for %s (%s): %s\n", count(len(cells[why]), "cell"), listSome(cells[why]), oneLine(why))
+	}
 }
