@@ -106,7 +106,9 @@
 //     simtest.TestMechanic(sim.Adapt[*Runner]("name", &scenario), simtest.Options{}).
 //  4. Name it in a main beside ours, and every command of the designer's
 //     face (the balance report, sim, odds, compare, sweep, solve, merge,
-//     mechanics) runs it, described in its own words:
+//     mechanics) runs it, described in its own words.
+//
+// The main of step 4:
 //
 //	workbench.Main(
 //		workbench.Of[*edge.Runner]("edge", edge.DefaultScenario),
