@@ -26,6 +26,7 @@
 //	stakes sweep MECHANIC ...     a grid over settings, as a table
 //	stakes run FILE               a scenario file
 //	stakes merge FILE...          shards combined into one report
+//	stakes play MECHANIC [flags]  sample games, narrated step by step
 //	stakes mechanics [MECHANIC]   the mechanics and their settings
 //
 // Every command takes --help. Exit status is 0 on success, 2 on a usage
@@ -134,6 +135,7 @@ func commands() []command {
 		{"roll", "roll dice in notation and show every die", cmdRoll},
 		{"odds", "exact answers for a mechanic", cmdOdds},
 		{"solve", "best and worst play for a goal: how much decisions matter", cmdSolve},
+		{"play", "sample games of a scenario, narrated step by step", cmdPlay},
 		{"sim", "Monte Carlo of a mechanic's scenario", cmdSim},
 		{"compare", "two variants of a scenario with common random numbers", cmdCompare},
 		{"sweep", "a grid over scenario settings, one report per cell", cmdSweep},
