@@ -32,6 +32,9 @@ type comparisonResult struct {
 	ExactB   *exactView `json:"exact_b,omitempty"`
 	NoExactA string     `json:"no_exact_a,omitempty"`
 	NoExactB string     `json:"no_exact_b,omitempty"`
+	// Verdicts say in words what B does to each outcome that happened on
+	// either side and to each metric, against A.
+	Verdicts []string `json:"verdicts"`
 }
 
 func cmdCompare(e *env, args []string) error {
@@ -119,6 +122,7 @@ func emitComparison(e *env, c *common, cr comparisonResult) error {
 	var err error
 	switch {
 	case c.json:
+		cr.Verdicts = verdicts(cr, hiddenOutcomes(cr))
 		err = writeJSON(e.stdout, cr)
 	case c.csv:
 		err = cr.WriteCSV(e.stdout)
@@ -164,13 +168,12 @@ func writeComparison(w io.Writer, cr comparisonResult) {
 		head += fmt.Sprintf(" %8s %8s %10s", "exact A", "exact B", "exact A-B")
 	}
 	line("%s", head)
-	var hidden []string
+	hidden := hiddenOutcomes(cr)
 	for i, d := range cmp.Diff.Categories {
-		a, b, ok := cr.exactDiff(i)
-		if cmp.A.Categories[i].Count == 0 && cmp.B.Categories[i].Count == 0 && (!ok || a == 0 && b == 0) {
-			hidden = append(hidden, d.Name)
+		if slices.Contains(hidden, d.Name) {
 			continue
 		}
+		a, b, ok := cr.exactDiff(i)
 		ex := ""
 		if both && ok {
 			ex = fmt.Sprintf(" %8.4f %8.4f %+10.4f", a, b, a-b)
@@ -223,6 +226,15 @@ func noExactSides(cr comparisonResult) string {
 // difference where both sides have one.
 func writeVerdicts(w io.Writer, cr comparisonResult, hidden []string) {
 	fmt.Fprintln(w, "  verdict (B against A):")
+	for _, v := range verdicts(cr, hidden) {
+		fmt.Fprintf(w, "    %s\n", v)
+	}
+}
+
+// verdicts are the sentences of writeVerdicts, one per shown outcome and
+// metric.
+func verdicts(cr comparisonResult, hidden []string) []string {
+	var out []string
 	d := cr.Diff
 	for i, c := range d.Categories {
 		if slices.Contains(hidden, c.Name) {
@@ -233,15 +245,16 @@ func writeVerdicts(w io.Writer, cr comparisonResult, hidden []string) {
 			exact = (b - a) * 100
 		}
 		// B - A is the negated A - B; probabilities read as percentage points.
-		fmt.Fprintf(w, "    %s\n", verdict(c.Name, -c.Diff*100, -c.Hi*100, -c.Lo*100, exact, "points", 1))
+		out = append(out, verdict(c.Name, -c.Diff*100, -c.Hi*100, -c.Lo*100, exact, "points", 1))
 	}
 	for i, m := range d.Metrics {
 		exact := math.NaN()
 		if a, b, ok := cr.exactMeans(i); ok {
 			exact = b - a
 		}
-		fmt.Fprintf(w, "    %s\n", verdict("mean "+m.Name, -m.Mean, -m.Hi, -m.Lo, exact, "", 2))
+		out = append(out, verdict("mean "+m.Name, -m.Mean, -m.Hi, -m.Lo, exact, "", 2))
 	}
+	return out
 }
 
 // verdict says how B changes a quantity by diff (B - A) with 95% interval
@@ -331,4 +344,17 @@ func variantName(side string, sets []string) string {
 		return side + ": unchanged"
 	}
 	return side + ": " + strings.Join(sets, " ")
+}
+
+// hiddenOutcomes are the outcomes that happened on neither side and have
+// no exact chance on either: the tables leave them out and count them.
+func hiddenOutcomes(cr comparisonResult) []string {
+	var hidden []string
+	for i, d := range cr.Diff.Categories {
+		a, b, ok := cr.exactDiff(i)
+		if cr.A.Categories[i].Count == 0 && cr.B.Categories[i].Count == 0 && (!ok || a == 0 && b == 0) {
+			hidden = append(hidden, d.Name)
+		}
+	}
+	return hidden
 }
