@@ -23,7 +23,11 @@ func rollExpr(e *env, expr *dice.Expr, r *dice.Roller, seed uint64, times int, a
 		rolls = append(rolls, res)
 	}
 	if asJSON {
-		return writeJSON(e.stdout, map[string]any{"expr": expr.String(), "seed": seed, "rolls": rolls})
+		shown := make([]string, len(rolls))
+		for i, res := range rolls {
+			shown[i] = res.String()
+		}
+		return writeJSON(e.stdout, map[string]any{"expr": expr.String(), "seed": seed, "rolls": rolls, "shown": shown})
 	}
 	fmt.Fprintf(e.stdout, "%s (seed %d)\n", expr, seed)
 	for _, res := range rolls {

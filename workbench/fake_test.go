@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"context"
+	"io"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -267,4 +268,10 @@ func (s coinScenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solve
 			Else: fmt.Sprintf("%s: %.4f", d.Options[0].Name, d.Options[0].Value), Gain: d.Stake / d.Visits, Reach: d.Visits})
 	}
 	return out, nil
+}
+
+// testEnv is an environment over the test mechanics, for tests of the
+// commands' parts.
+func testEnv() *env {
+	return &env{ctx: context.Background(), stdout: io.Discard, stderr: io.Discard, mechs: testMechanics}
 }

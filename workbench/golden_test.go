@@ -81,7 +81,7 @@ func TestGolden(t *testing.T) {
 
 // Every example scenario file runs.
 func TestExampleScenarioFiles(t *testing.T) {
-	files, err := filepath.Glob("../../examples/scenarios/*.jsonc")
+	files, err := filepath.Glob("../examples/scenarios/*.jsonc")
 	if err != nil || len(files) < 5 {
 		t.Fatalf("example scenarios: %v %v", files, err)
 	}

@@ -109,7 +109,7 @@ func TestFileIsAMergePatch(t *testing.T) {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lf, err := e.loadScenarioFile(p)
+	lf, err := testEnv().loadScenarioFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestFileIsAMergePatch(t *testing.T) {
 // sycophants leave perception out, so they have none (not the built-in
 // Bob's 3), and the court's odds are the library's for that scenario.
 func TestShippedEdgeFileMatchesTheLibrary(t *testing.T) {
-	lf, err := e.loadScenarioFile("../../examples/scenarios/edge.jsonc")
+	lf, err := testEnv().loadScenarioFile("../examples/scenarios/edge.jsonc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestShippedEdgeFileMatchesTheLibrary(t *testing.T) {
 		t.Errorf("the sycophants have perception %d; the file gives them none", syc.Skills["perception"])
 	}
 	want := edge.DefaultScenario()
-	raw, err := os.ReadFile("../../examples/scenarios/edge.jsonc")
+	raw, err := os.ReadFile("../examples/scenarios/edge.jsonc")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,14 +31,18 @@ type progress struct {
 	last  time.Time
 	drawn bool
 	label string
+	hook  func(done, total int64)
 }
 
 func newProgress(e *env, label string) *progress {
-	return &progress{w: e.stderr, on: e.terminal, start: time.Now(), label: label}
+	return &progress{w: e.stderr, on: e.terminal, start: time.Now(), label: label, hook: e.onProgress}
 }
 
 // update is a sim.Options.Progress callback.
 func (p *progress) update(done, total int64) {
+	if p.hook != nil {
+		p.hook(done, total)
+	}
 	if !p.on || total <= 0 {
 		return
 	}

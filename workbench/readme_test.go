@@ -15,7 +15,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the README's examples")
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

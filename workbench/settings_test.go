@@ -1,43 +1,11 @@
 package workbench
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/stakesrpg/stakes/internal/fielddoc"
 )
-
-// TestSettingsDocIsCurrent: settings_doc.go holds exactly the doc comments
-// the rule packages have now.
-func TestSettingsDocIsCurrent(t *testing.T) {
-	src, err := os.ReadFile("mechanics.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pkgs []string
-	for _, l := range strings.Split(string(src), "\n") {
-		if rest, ok := strings.CutPrefix(l, "//go:generate go run ./internal/gensettings "); ok {
-			pkgs = strings.Fields(rest)
-		}
-	}
-	if len(pkgs) == 0 {
-		t.Fatal("no go:generate line for gensettings in mechanics.go")
-	}
-	want, err := fielddoc.Generate("../..", "github.com/stakesrpg/stakes", "main", pkgs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("settings_doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("settings_doc.go is out of date: run go generate ./cmd/stakes")
-	}
-}
 
 // TestMechanicsListsEverySetting: every key of every built-in scenario,
 // fields left out of its JSON when empty included, is listed with its

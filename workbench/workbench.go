@@ -28,6 +28,7 @@
 //	stakes merge FILE...          shards combined into one report
 //	stakes play MECHANIC [flags]  sample games, narrated step by step
 //	stakes mechanics [MECHANIC]   the mechanics and their settings
+//	stakes serve                  the same, as a local web page
 //
 // Every command takes --help. Exit status is 0 on success, 2 on a usage
 // error and 1 on a runtime error; errors go to stderr on one line.
@@ -118,6 +119,9 @@ var errHelp = errors.New("help shown")
 // terminal (for the progress bar).
 type env struct {
 	mechs    []Mechanic // in the order the balance report runs them
+	// onProgress, when set, hears the progress of long runs (the page's
+	// live progress), whether or not stderr is a terminal.
+	onProgress func(done, total int64)
 	ctx      context.Context
 	stdout   io.Writer
 	stderr   io.Writer
@@ -140,6 +144,7 @@ func commands() []command {
 		{"compare", "two variants of a scenario with common random numbers", cmdCompare},
 		{"sweep", "a grid over scenario settings, one report per cell", cmdSweep},
 		{"run", "run a scenario file", cmdRun},
+		{"serve", "the workbench: a local web page for every question the command line answers", cmdServe},
 		{"merge", "combine the reports of shards (--shard K/N) into one", cmdMerge},
 		{"mechanics", "list the mechanics and print a scenario's settings", cmdMechanics},
 	}

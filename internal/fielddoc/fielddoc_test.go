@@ -1,7 +1,9 @@
 package fielddoc
 
 import (
+	"bytes"
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 )
@@ -49,6 +51,36 @@ type inner struct {
 	for k, v := range want {
 		if docs[k] != v {
 			t.Errorf("%s = %q, want %q", k, docs[k], v)
+		}
+	}
+}
+
+// TestEverySettingsDocIsCurrent: every settings_doc.go in the module holds
+// exactly the doc comments its package has now (go generate rewrites it).
+func TestEverySettingsDocIsCurrent(t *testing.T) {
+	const root, module = "../..", "github.com/stakesrpg/stakes"
+	files, err := filepath.Glob(filepath.Join(root, "*", "settings_doc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join(root, "*", "*", "*", "settings_doc.go"))
+	for _, f := range append(files, more...) {
+		dir := filepath.Dir(f)
+		rel, _ := filepath.Rel(root, dir)
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(dir)
+		if i := bytes.Index(got, []byte("\npackage ")); i >= 0 {
+			name = strings.Fields(string(got[i+len("\npackage "):]))[0]
+		}
+		want, err := Generate(dir, module+"/"+filepath.ToSlash(rel), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is out of date: run go generate ./%s", f, rel)
 		}
 	}
 }
