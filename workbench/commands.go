@@ -192,6 +192,11 @@ func emit(e *env, c *common, res result) error {
 			return err
 		}
 	}
+	if c.html != "" && !res.Report.Provenance.Partial {
+		if err := writeHTMLFile(e, c.html, res, "stakes "+strings.Join(quoteArgs(e.args), " ")); err != nil {
+			return err
+		}
+	}
 	if res.Report.Provenance.Partial {
 		return errors.New("the report above is partial")
 	}
@@ -207,7 +212,7 @@ func cmdSim(e *env, args []string) error {
 		`stakes sim edge`, `stakes sim edge --set rules.start_edge=6 --trials 200000`,
 		`stakes sim contest --json --seed 7`, `stakes sim challenge --plot rounds.png`,
 		`stakes sim dramadeck --explain`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag|explainFlag)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|fileFlag|shardFlag|explainFlag|htmlFlag)
 	mech, err := c.parseMechanic(fs, args, "sim")
 	if err != nil {
 		return err
@@ -230,7 +235,7 @@ func cmdRun(e *env, args []string) error {
 			"over its built-in scenario (see examples/scenarios). Seed and trials in the file are\n"+
 			"used unless --seed or --trials is given.",
 		`stakes run examples/scenarios/edge.jsonc`, `stakes run my.jsonc --json --trials 1000000`)
-	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|shardFlag|explainFlag)
+	c.register(fs.FlagSet, 100000, runFlags|outFlags|plotFlag|setFlag|shardFlag|explainFlag|htmlFlag)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

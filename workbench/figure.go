@@ -1,8 +1,10 @@
 package workbench
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -91,6 +93,16 @@ func newPanel(title, xLabel, yLabel string) *panel {
 // saveFigure writes the panels under the title to file, as PNG or SVG by
 // the file name's extension.
 func saveFigure(file, title string, panels []*panel) error {
+	var buf bytes.Buffer
+	if err := writeFigure(&buf, strings.TrimPrefix(filepath.Ext(file), "."), title, panels); err != nil {
+		return fmt.Errorf("--plot %s: %v", file, err)
+	}
+	return os.WriteFile(file, buf.Bytes(), 0o644)
+}
+
+// writeFigure draws the titled panels one above the other in format (png
+// or svg) to w.
+func writeFigure(w io.Writer, format, title string, panels []*panel) error {
 	titleStyle := text.Style{Font: font.From(plot.DefaultFont, vg.Points(13)),
 		XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
 	title = wrapTo(titleStyle, title, figureWidth-2*figurePad)
@@ -99,10 +111,9 @@ func saveFigure(file, title string, panels []*panel) error {
 	for _, pn := range panels {
 		height += pn.size()
 	}
-	format := strings.TrimPrefix(filepath.Ext(file), ".")
 	cw, err := draw.NewFormattedCanvas(figureWidth, height, format)
 	if err != nil {
-		return fmt.Errorf("--plot %s: %v", file, err)
+		return err
 	}
 	dc := draw.New(cw)
 	dc.SetColor(color.White)
@@ -127,15 +138,8 @@ func saveFigure(file, title string, panels []*panel) error {
 		pn.legend.Draw(draw.Crop(c, c.Size().X-legendW+figurePad, 0, 0, -below))
 		top -= pn.size()
 	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if _, err := cw.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	_, err = cw.WriteTo(w)
+	return err
 }
 
 // numberTicks marks about n labelled ticks at 1, 2 or 5 times a power of

@@ -22,6 +22,7 @@ type common struct {
 	generator string
 	zeroTime  bool
 	sets      multi
+	html      string
 	file      string
 	shard     string
 	explain   bool
@@ -57,6 +58,8 @@ const (
 	shardFlag
 	// explainFlag is --explain, a legend after the report.
 	explainFlag
+	// htmlFlag is --html FILE, the study as one self-contained page.
+	htmlFlag
 )
 
 func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
@@ -84,6 +87,9 @@ func (c *common) register(fs *flag.FlagSet, defTrials int64, groups flagGroup) {
 	}
 	if groups&shardFlag != 0 {
 		fs.StringVar(&c.shard, "shard", "", "run part `K/N` of the study's chunks and print it as JSON, for stakes merge")
+	}
+	if groups&htmlFlag != 0 {
+		fs.StringVar(&c.html, "html", "", "also write the study as one self-contained HTML page to `FILE` (tables and figure inline)")
 	}
 	if groups&explainFlag != 0 {
 		fs.BoolVar(&c.explain, "explain", false, "after the report, say what each outcome and metric means")

@@ -18,16 +18,25 @@ import (
 // the exact answer beside where there is one, to a PNG or SVG file (by the
 // file name's extension).
 func plotResult(file string, r result) error {
+	title, panels, err := resultFigure(r)
+	if err != nil {
+		return err
+	}
+	return saveFigure(file, title, panels)
+}
+
+// resultFigure is the title and panels of plotResult's figure.
+func resultFigure(r result) (string, []*panel, error) {
 	rep := r.Report
 	if rep.Trials == 0 {
-		return fmt.Errorf("--plot: no trials to draw")
+		return "", nil, fmt.Errorf("--plot: no trials to draw")
 	}
 	s := side{rep: rep, exact: r.Exact, color: colour(0)}
 	panels := []*panel{outcomePanel([]side{s})}
 	if len(rep.Metrics) > 0 {
 		panels = append(panels, distPanels([]side{s})...)
 	}
-	return saveFigure(file, fmt.Sprintf("%s: %s\n%d trials, seed %d", r.Mechanic, r.Scenario, rep.Trials, rep.Provenance.Seed), panels)
+	return fmt.Sprintf("%s: %s\n%d trials, seed %d", r.Mechanic, r.Scenario, rep.Trials, rep.Provenance.Seed), panels, nil
 }
 
 // plotSweep draws each chosen outcome's odds against the sweep's first

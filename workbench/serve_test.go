@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -97,9 +98,9 @@ func TestServeRunAnswersAsTheCommandLine(t *testing.T) {
 		t.Errorf("command %q", a.Command)
 	}
 	for _, tc := range []struct {
-		args       []string
-		status     int
-		err, flag  string
+		args      []string
+		status    int
+		err, flag string
 	}{
 		{[]string{"sim", "coin", "--set", "target=abc"}, 400, "target", "--set"},
 		{[]string{"sim", "coin", "--set", "targt=3"}, 400, "did you mean target?", "--set"},
@@ -168,5 +169,30 @@ func TestServeStopEndsARunWithItsPartialReport(t *testing.T) {
 	var res result
 	if err := json.Unmarshal(last.Result, &res); err != nil || !res.Report.Provenance.Partial || !strings.Contains(last.Error, "partial") {
 		t.Errorf("last answer %v %+v", err, last)
+	}
+}
+
+// TestSimHTMLIsOneSelfContainedPage: --html writes the study as one page
+// with its tables and figure inline, no script and nothing to fetch.
+func TestSimHTMLIsOneSelfContainedPage(t *testing.T) {
+	file := t.TempDir() + "/report.html"
+	var out, errb bytes.Buffer
+	if rc := Run(context.Background(), []string{"sim", "coin", "--trials", "2000", "--html", file}, &out, &errb, coin); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	page, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!doctype html>", "race to 1 heads on d2", "<td>a_wins</td>", "side a reached the target first",
+		"<svg", "stakes sim coin --trials 2000 --html", "<style>"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	for _, banned := range []string{"<script", "src=\"http", "href=\"http", "<?xml"} {
+		if bytes.Contains(page, []byte(banned)) {
+			t.Errorf("the report holds %q: not self-contained", banned)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
 )
 
 // TestMechanicsListsEverySetting: every key of every built-in scenario,

@@ -118,14 +118,15 @@ var errHelp = errors.New("help shown")
 // env is what a subcommand runs with: its streams, and whether stderr is a
 // terminal (for the progress bar).
 type env struct {
-	mechs    []Mechanic // in the order the balance report runs them
+	mechs []Mechanic // in the order the balance report runs them
+	args  []string   // the command line, for reports that show it
 	// onProgress, when set, hears the progress of long runs (the page's
 	// live progress), whether or not stderr is a terminal.
 	onProgress func(done, total int64)
-	ctx      context.Context
-	stdout   io.Writer
-	stderr   io.Writer
-	terminal bool
+	ctx        context.Context
+	stdout     io.Writer
+	stderr     io.Writer
+	terminal   bool
 }
 
 type command struct {
@@ -198,6 +199,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, mechs ...
 
 // runCommand runs the command args[0] with the rest of args.
 func runCommand(e *env, args []string) error {
+	e.args = args
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(e, args[1:])
