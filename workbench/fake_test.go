@@ -2,10 +2,10 @@ package workbench
 
 import (
 	"context"
-	"io"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/stakesrpg/stakes/actiontest"
 	"github.com/stakesrpg/stakes/challenge"
