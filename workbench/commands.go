@@ -322,7 +322,7 @@ func mechanicOdds(e *env, sc scenario, args []string, asJSON bool) error {
 		}
 		t, err := tabler.Tables(e.ctx, args)
 		if errors.Is(err, sim.ErrInvalid) {
-			return usageError{fmt.Sprintf("odds %s: %v", sc.mechanic(), err)}
+			return usageError{fmt.Sprintf("odds %s: %s", sc.mechanic(), strings.TrimPrefix(err.Error(), sim.ErrInvalid.Error()+": "))}
 		}
 		if err != nil {
 			return err

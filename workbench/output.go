@@ -139,7 +139,7 @@ func writeOutcomes(w io.Writer, r result) {
 		fmt.Fprintln(w)
 	}
 	if len(hidden) > 0 {
-		fmt.Fprintf(w, "  (%d never happened and are hidden: %s)\n", len(hidden), strings.Join(hidden, ", "))
+		fmt.Fprintf(w, "  (%s never happened and %s hidden: %s)\n", count(len(hidden), "outcome"), isAre(len(hidden)), strings.Join(hidden, ", "))
 	}
 }
 
@@ -259,4 +259,12 @@ func nameWidth(cs []sim.Category) int {
 		w = max(w, len(c.Name))
 	}
 	return w
+}
+
+// isAre agrees a verb with a count.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }

@@ -20,7 +20,7 @@ func TestReportNamesItsSourceAndHidesImpossibleRows(t *testing.T) {
 	for _, want := range []string{
 		"scenario: built-in, changed: rules.start_edge=4",
 		"2000 trials, seed 1, generator chacha8",
-		"(3 never happened and are hidden: lead_car_partial, pursuer_partial, draw)",
+		"(3 outcomes never happened and are hidden: lead_car_partial, pursuer_partial, draw)",
 		"95% half-width",
 		"half of trials",
 	} {

@@ -78,7 +78,7 @@ func (w *settingWalk) walk(v reflect.Value, path, doc string) {
 			if !ok {
 				continue
 			}
-			fdoc := w.docs[t.PkgPath()+"."+t.Name()+"."+f.Name]
+			fdoc := designerDoc(w.docs[t.PkgPath()+"."+t.Name()+"."+f.Name], f.Name, name)
 			if f.Anonymous && f.Tag.Get("json") == "" && !leaf(f.Type) {
 				// encoding/json lifts an embedded struct's fields into this one.
 				w.walk(v.Field(i), path, fdoc)
@@ -152,4 +152,14 @@ func wrap(text string, width int) []string {
 		lines = append(lines, cur.String())
 	}
 	return lines
+}
+
+// designerDoc reads a field's doc comment in a designer's words: Go doc
+// comments begin with the field's Go name ("StartEdge is how many..."),
+// which a designer knows by its key ("start_edge is how many...").
+func designerDoc(doc, goName, key string) string {
+	if rest, ok := strings.CutPrefix(doc, goName+" "); ok {
+		return key + " " + rest
+	}
+	return doc
 }

@@ -429,7 +429,7 @@ func writeSweepText(e *env, sr sweepResult, outcomes string) error {
 	header, rows, outside := sweepRows(sr, cols, hasExact)
 	writeTable(e, header, rows)
 	if outside > 0 {
-		fmt.Fprintf(e.stdout, "  * exact value outside the sampled 95%% interval (%d of %d; about 1 in 20 is expected)\n",
+		fmt.Fprintf(e.stdout, "  * exact value outside the sampled 95%% interval (%d of %d; about 1 in 20 is expected, and since every cell plays the same random streams, misses tend to come together)\n",
 			outside, len(sr.Cells)*len(cols.cats))
 	}
 	if hasExact || len(sr.Exact) > 0 {
