@@ -167,7 +167,7 @@ func (g *raceGame) Outcome(metrics []int) (int, error) {
 	return g.s.Winner - 1, nil
 }
 
-func (g *raceGame) Save() ([]byte, error)      { return json.Marshal(g.s) }
+func (g *raceGame) Save() ([]byte, error)       { return json.Marshal(g.s) }
 func (g *raceGame) Listen(sink func(sim.Event)) { g.sink = sink }
 func (g *raceGame) Intercept(sim.Chooser)       {}
 
