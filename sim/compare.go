@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -212,27 +213,26 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		return nil, fmt.Errorf("%w: comparing %d categories on %d workers needs %d MiB of joint tables (limit %d MiB); use fewer workers",
 			ErrInvalid, len(a.Categories), nw, need>>20, maxTableBytes>>20)
 	}
-	runners := make([]chunkFunc[*pairTally], nw)
 	base := mix64(mix64(cfg.Seed))
-	for w := range runners {
-		ta, err := newTrial(a)
-		if err != nil {
-			return nil, err
-		}
-		tb, err := newTrial(b)
-		if err != nil {
-			return nil, err
-		}
-		runners[w] = pairChunks(ta, tb, newStream(cfg.Generator, base), cfg.chunkSize)
-	}
 	ncat, nmet := len(a.Categories), len(a.Metrics)
 	p := &plan[*pairTally]{
 		cfg:     cfg,
-		runners: runners,
-		newAcc:  func() *pairTally { return newPairTally(ncat, nmet) },
-		reset:   (*pairTally).reset,
-		merge:   (*pairTally).merge,
-		total:   newPairTally(ncat, nmet),
+		workers: nw,
+		start: func(int) (chunkFunc[*pairTally], error) {
+			ta, err := newTrial(a)
+			if err != nil {
+				return nil, err
+			}
+			tb, err := newTrial(b)
+			if err != nil {
+				return nil, err
+			}
+			return pairChunks(ta, tb, newStream(cfg.Generator, base), cfg.chunkSize), nil
+		},
+		newAcc: func() *pairTally { return newPairTally(ncat, nmet) },
+		reset:  (*pairTally).reset,
+		merge:  (*pairTally).merge,
+		total:  newPairTally(ncat, nmet),
 	}
 	if cfg.Precision > 0 {
 		p.enough = func(t *pairTally, _ int64) bool {
@@ -241,6 +241,9 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 	}
 	start := time.Now()
 	end, stop, err := p.execute(ctx)
+	if se := (*startError)(nil); errors.As(err, &se) {
+		return nil, se.err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sim: compare %s vs %s: %w", a.Name, b.Name, err)
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -123,29 +124,31 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 		return nil, err
 	}
 	nw := cfg.workersFor()
-	runners := make([]chunkFunc[*tally], nw)
 	base := mix64(cfg.Seed)
-	for w := range runners {
-		trial, err := newTrial(spec)
-		if err != nil {
-			return nil, err
-		}
-		runners[w] = runChunks(trial, newStream(cfg.Generator, base))
-	}
 	ncat, nmet := len(spec.Categories), len(spec.Metrics)
 	p := &plan[*tally]{
 		cfg:     cfg,
-		runners: runners,
-		newAcc:  func() *tally { return newTally(ncat, nmet) },
-		reset:   (*tally).reset,
-		merge:   (*tally).merge,
-		total:   newTally(ncat, nmet),
+		workers: nw,
+		start: func(int) (chunkFunc[*tally], error) {
+			trial, err := newTrial(spec)
+			if err != nil {
+				return nil, err
+			}
+			return runChunks(trial, newStream(cfg.Generator, base)), nil
+		},
+		newAcc: func() *tally { return newTally(ncat, nmet) },
+		reset:  (*tally).reset,
+		merge:  (*tally).merge,
+		total:  newTally(ncat, nmet),
 	}
 	if cfg.Precision > 0 {
 		p.enough = func(t *tally, _ int64) bool { return t.precise(cfg.Precision, cfg.MeanPrecision) }
 	}
 	start := time.Now()
 	end, stop, err := p.execute(ctx)
+	if se := (*startError)(nil); errors.As(err, &se) {
+		return nil, se.err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sim: %s: %w", spec.Name, err)
 	}

@@ -76,8 +76,11 @@ type Spec struct {
 	Categories []string
 	// Metrics names the integer metrics (at most MaxMetrics).
 	Metrics []string
-	// New is called once per worker goroutine, before any trial runs, and
-	// returns a Trial with its own scratch state.
+	// New is called once per worker, on the worker's own goroutine (so
+	// the scratch it allocates lies apart from the other workers'), one
+	// call at a time, before any trial runs, and returns a Trial with its
+	// own scratch state. An error or a panic in New stops the run before
+	// any trial.
 	New func() (Trial, error)
 	// Settings records the settings that produced the run (rules, policies,
 	// sides); it is copied into the report's provenance.
