@@ -198,10 +198,10 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		return nil, err
 	}
 	if !slices.Equal(a.Categories, b.Categories) {
-		return nil, fmt.Errorf("%w: variants %q and %q must have the same categories in the same order: %q vs %q", ErrInvalid, a.Name, b.Name, a.Categories, b.Categories)
+		return nil, fmt.Errorf("%w: variants %s and %s must have the same categories in the same order: %s vs %s", ErrInvalid, brief(a.Name), brief(b.Name), brief(a.Categories), brief(b.Categories))
 	}
 	if !slices.Equal(a.Metrics, b.Metrics) {
-		return nil, fmt.Errorf("%w: variants %q and %q must have the same metrics in the same order: %q vs %q", ErrInvalid, a.Name, b.Name, a.Metrics, b.Metrics)
+		return nil, fmt.Errorf("%w: variants %s and %s must have the same metrics in the same order: %s vs %s", ErrInvalid, brief(a.Name), brief(b.Name), brief(a.Metrics), brief(b.Metrics))
 	}
 	cfg, err := opt.resolve()
 	if err != nil {
@@ -245,7 +245,7 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		return nil, se.err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sim: compare %s vs %s: %w", a.Name, b.Name, err)
+		return nil, fmt.Errorf("sim: compare %s vs %s: %w", clipped(a.Name), clipped(b.Name), err)
 	}
 	elapsed := time.Since(start)
 	c := &Comparison{
@@ -344,10 +344,10 @@ func MergeComparisons(parts ...*Comparison) (*Comparison, error) {
 		}
 		for k, m := range d.Metrics {
 			if m.Hist.N() != d.Trials {
-				return nil, fmt.Errorf("%w: comparison %d: difference of %q counts %d trials, not %d", ErrInvalid, i, m.Name, m.Hist.N(), d.Trials)
+				return nil, fmt.Errorf("%w: comparison %d: difference of %s counts %d trials, not %d", ErrInvalid, i, brief(m.Name), m.Hist.N(), d.Trials)
 			}
 			if err := total.diff[k].Merge(m.Hist); err != nil {
-				return nil, fmt.Errorf("%w: comparison %d: difference of %q: %v", ErrInvalid, i, m.Name, err)
+				return nil, fmt.Errorf("%w: comparison %d: difference of %s: %v", ErrInvalid, i, brief(m.Name), err)
 			}
 		}
 	}

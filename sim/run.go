@@ -150,7 +150,7 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 		return nil, se.err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sim: %s: %w", spec.Name, err)
+		return nil, fmt.Errorf("sim: %s: %w", clipped(spec.Name), err)
 	}
 	rep := newReport(spec.Name, spec.Categories, spec.Metrics, p.total, provenance(spec.Settings, cfg, nw, cfg.lo, end, stop))
 	rep.Elapsed = time.Since(start)
@@ -160,10 +160,10 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 func newTrial(spec Spec) (Trial, error) {
 	trial, err := spec.New()
 	if err != nil {
-		return nil, fmt.Errorf("sim: %s: New: %w", spec.Name, err)
+		return nil, fmt.Errorf("sim: %s: New: %w", clipped(spec.Name), err)
 	}
 	if trial == nil {
-		return nil, fmt.Errorf("%w: spec %q: New returned a nil Trial", ErrInvalid, spec.Name)
+		return nil, fmt.Errorf("%w: spec %s: New returned a nil Trial", ErrInvalid, brief(spec.Name))
 	}
 	return trial, nil
 }

@@ -112,7 +112,7 @@ func ChunkSource(generator string, seed uint64, chunk int64) (dice.Source, error
 		generator = PCG
 	case ChaCha8:
 	default:
-		return nil, fmt.Errorf("%w: unknown generator %q; allowed %q or %q", ErrInvalid, generator, PCG, ChaCha8)
+		return nil, fmt.Errorf("%w: unknown generator %s; allowed %q or %q", ErrInvalid, brief(generator), PCG, ChaCha8)
 	}
 	if chunk < 0 {
 		return nil, fmt.Errorf("%w: chunk %d; chunks are numbered from 0", ErrInvalid, chunk)

@@ -127,7 +127,7 @@ func TestSweepStopsWithTheTrialsError(t *testing.T) {
 	if sr != nil {
 		t.Error("a failed sweep gave a result")
 	}
-	wantTrialError(t, "sweep", err, "sweep cell [reckless]: sim: reckless: trial 4 of chunk 0: ")
+	wantTrialError(t, "sweep", err, `sweep cell ["reckless"]: sim: reckless: trial 4 of chunk 0: `)
 }
 
 // goroutineID reads the running goroutine's number from its stack header.
