@@ -11,15 +11,16 @@
 // package-level generator and nothing is seeded from the clock: the same
 // Source state gives the same rolls. A Roller serves one goroutine.
 //
-// Draws are exact. A die of s sides uses Lemire's multiply-and-reject
-// method, so every face has probability exactly 1/s; several dice may share
-// one 64-bit draw (21 d6, 12 d20) because multiplying through a batch of
-// sizes is the same method over the product of the sizes. For the size
-// rolled last the Roller keeps the unused part of its draw and takes later
-// dice from it, one multiply a die. SumN totals such dice without writing
-// them out (a 3d6 check), and RollCount rolls them and counts successes in
-// one pass; a Pool of mixed sizes knows from when it was made whether one
-// draw holds it all.
+// Draws are exact. Every face, IntN and shuffle comes from one bounded
+// draw, Lemire's multiply-and-reject method (as math/rand/v2's uint64n;
+// roller.go explains it once), so every face has probability exactly 1/s.
+// Several dice may share one 64-bit draw (21 d6, 12 d20) because
+// multiplying through a batch of sizes is the same method over the
+// product of the sizes. For the size rolled last the Roller keeps the
+// unused part of its draw and takes later dice from it, one multiply a
+// die. SumN totals such dice without writing them out (a 3d6 check), and
+// RollCount rolls them and counts successes in one pass; a Pool of mixed
+// sizes knows from when it was made whether one draw holds it all.
 //
 // Scripted returns a Roller that plays back given faces, for worked examples,
 // tests, and tools where people roll physical dice and type the results in.
@@ -69,9 +70,10 @@
 // d4..d12 take well under a millisecond. Binomial (successes in n trials)
 // and Hypergeometric (marked cards in a hand drawn without replacement)
 // are the counting distributions the rule packages need; rule packages
-// take them from here rather than computing their own. ChiSquare tests
-// sampled counts against a Dist, which the rule packages use to check
-// their samplers.
+// take them from here rather than computing their own. Package dice/gof
+// tests sampled counts against a Dist (Pearson's chi-square), as the rule
+// packages check their samplers; it lives apart so that dice links no
+// statistics library.
 //
 // Every exact constructor bounds its memory and work before it allocates
 // and returns an error wrapping ErrTooLarge, saying what was too large,
