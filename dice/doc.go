@@ -97,19 +97,67 @@
 //	d%              a d100                                         d%, 2d%
 //	NdF, dF         Fudge (FATE) dice: faces -1, 0, +1             4dF
 //	dice dice       a mixed pool: dice joined by spaces            d12 d8 d6
+//	(pool)mods      a pool of plain dice kept as a whole           (2d6+2d8)kh2
 //	khN, kN, klN    keep the N highest (kN is khN), the N lowest   4d6kh3, 2d20kl1
 //	dhN, dlN        drop the N highest, the N lowest               4d6dl1
+//	phN, plN        Avrae's drops: dhN, dlN                        4d6pl1
+//	kP, pP          keep, drop the dice on a compare point P       4d6k>3, 4d6p<2
 //	!               explode: a die's top face adds another roll   3d6!, d8 d6!
-//	!P              explode on a compare point P                   3d6!>=5, d10!9
+//	!P, eP          explode on a compare point P                   3d6!>=5, d10!9, d6e6
 //	!!              compound: the extra rolls add into one value  d6!!
 //	!p              penetrate (HackMaster): each extra roll       d6!p
 //	                counts one less
-//	rP              re-roll while on P (up to the depth)           4d6r1, d10r<3
+//	raP             re-roll and add: a die on P adds one roll      d20ra20
+//	rP, rrP         re-roll while on P (up to the depth); several  4d6r1, 2d8r1r3
+//	                points re-roll on any of them
 //	roP             re-roll once on P                              4d6ro1
+//	miN, maN        a roll below N reads N, above N reads N        4d6mi2, 4d6ma5
+//	(min, max)
 //	P               count successes: dice on P                     8d10>=7
 //	P fQ            successes less failures (dice on Q)            8d10>=7f1
+//	s, sa, sd       sort marks (Roll20): no change in odds         4d6sd
+//	csP, cfP        critical marks (Roll20): no change in odds     d20cs>=19
+//	[label]         a label, kept in the breakdown                 2d6[fire]+d4[cold]
+//	x P y           a whole check: 1 if it holds, else 0           d20+5>=15
+//	x tiers a,b     the tier of x: 0 up to a, 1 up to b, then 2    2d6+1 tiers 6,9
 //	+ - * /         arithmetic; / rounds toward zero               (2d6+3)*2, d20/2
+//	floor(x/y)      a division rounded down, up                    floor(d20/3)
+//	ceil(x/y)
 //	N, -x, (x)      numbers, negation, parentheses                 -d4, 2*(d6+1)
+//	# text          a comment, kept in the breakdown               d20+5 # to hit
+//
+// Parser reads an expression in a Dialect: Stakes (the default, what
+// ParseExpr reads), Roll20 or Avrae. They differ only where the
+// references do: > and < (inclusive in Roll20, strict elsewhere), a bare
+// number after k (Avrae: the dice showing it), dN (Roll20's drop lowest;
+// an error elsewhere that names the form to write), and a comparison right
+// after a pool (Avrae: a whole check; elsewhere a success count). The
+// Dialect type's documentation holds the table of these readings; the
+// canonical form spells every reading out and reads the same in every
+// dialect, and the breakdown of a roll starts with it. These forms, in
+// the dialect that reads each, and their canonical prints, each checked
+// against an enumeration of every roll:
+//
+//	dialect  text               canonical
+//	roll20   4d6k3              4d6kh3
+//	avrae    4d6k3              4d6k=3
+//	roll20   4d6d1              4d6dl1
+//	avrae    4d6ph1             4d6dh1
+//	avrae    4d4p1              4d4p=1
+//	roll20   2d6!>4             2d6!>=4
+//	avrae    2d6e6              2d6!6
+//	avrae    3d6rr1             3d6r1
+//	roll20   2d6r<2             2d6r<=2
+//	roll20   5d6>5              5d6>=5
+//	avrae    3d6>=10            (3d6)>=10
+//	roll20   d20+5>15           d20+5>=15
+//	roll20   d20cs>19cf1        d20cs>=19cf=1
+//
+// A modifier that can never act is an error that says why: d6!>=7 never
+// explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
+// write (3d6)>=10 for the total), floor(3d6) rounds nothing. Min and max
+// do not combine with explosions (a clamped die's top face is ambiguous),
+// nor does a keep by selector with ! counting every roll.
 //
 // A compare point P is =N, >N, >=N, <N or <=N; after r, ro, f and the
 // explosions a bare N means =N. A point written right after an explosion
@@ -150,30 +198,35 @@
 // (d6!>=1) and re-rolls that no face escapes (d6r<7) are errors.
 //
 // Where stakes differs from common bot conventions (Roll20, Avrae,
-// rpg-dice-roller):
+// rpg-dice-roller) whatever the dialect:
 //
 //	form         common bots                         stakes
-//	4d6d1        Roll20: drop the lowest 1           an error: write 4d6dl1
 //	4d6!kh3      bots that list extra rolls as dice  keeps 3 dice, each by its
 //	             of their own may keep 3 rolls       total, extra rolls included
 //	4d10! >=8kh2 the same split: 2 rolls, or 2 dice  the 2 dice of highest total,
 //	                                                 every roll of theirs counted
 //	3d6!>=5      explode on 5+ (same)                same; 3d6! >=5 counts 5+
-//	d20/3        some give decimals                  rounds toward zero: -7/2 is -3
+//	d20/3        some give decimals                  rounds toward zero: -7/2 is -3;
+//	                                                 floor() and ceil() round down, up
 //	r, !         some re-roll or explode without     at most Depth (10) times;
 //	             bound, or to a fixed cap            the exact answer says how
 //	                                                 much chance the bound cuts off
 //	d12 d8 d6    most want + between the dice        a mixed pool (as ParsePool),
 //	                                                 so d12 d8 d6kh2 keeps 2 of 3
-//	4d6k3        Roll20: keep the highest 3;         keep the highest 3 (kh3)
-//	             Avrae: keep the dice showing 3
+//	d20ra20      Avrae may add at most one die       each die on the point adds one
+//	             of a set                            roll of its own
 //	4dF!         some allow                          an error: Fudge dice do not explode
 //
 // # Exact distributions of expressions
 //
 // Expr.Dist gives the distribution of exactly what Roll rolls, explosions
 // and re-rolls bounded at the expression's depth, and beside it the
-// truncated mass: the chance that a roll reaches a bound. The unbounded
+// truncated mass: the chance that a roll reaches a bound. No outcome is
+// dropped for being unlikely: every probability down to float64's least
+// normal number (2.2e-308) keeps its relative precision, and the
+// truncated mass is carried as itself, never as one less its complement
+// (tested against exact rationals: 3d6!!kh2 rolls 132 with chance
+// 2.28e-17, d100! cuts off 1e-22, d6!! at depth 100 cuts off 6^-101). The unbounded
 // game's P(X = x) differs from the answer by at most that much (about
 // 8e-9 for 3d6! at depth 10). Re-rolls with ro are exact mixtures and
 // never truncate; with r, a face off the re-roll point stands with

@@ -32,11 +32,13 @@ const (
 //
 // The package documentation gives the grammar.
 type Expr struct {
-	root  *node
-	depth int
-	dice  int // dice in all terms
-	terms []*diceTerm
-	text  string // canonical form
+	root    *node
+	depth   int
+	dice    int // dice in all terms
+	terms   []*diceTerm
+	text    string // canonical form
+	comment string // the text after #, kept for the breakdown
+	dialect Dialect
 }
 
 type nodeKind uint8
@@ -49,6 +51,16 @@ const (
 	subNode
 	mulNode
 	divNode
+	cmpNode   // a whole check: left op right, 1 if it holds, else 0
+	tiersNode // the tier of left: how many of cuts it is above
+)
+
+// Rounding of a division: / rounds toward zero; floor() and ceil() round
+// down and up.
+const (
+	roundZero uint8 = iota
+	roundFloor
+	roundCeil
 )
 
 // node is one part of an expression. lo and hi bound its values (every
@@ -60,6 +72,23 @@ type node struct {
 	term        *diceTerm
 	left, right *node // right only for binary nodes, left for negNode
 	lo, hi      int
+	op          cmpOp // cmpNode: the comparison
+	cuts        []int // tiersNode: the tiers' upper bounds, rising
+	round       uint8 // divNode: roundZero, roundFloor or roundCeil
+}
+
+// divide returns a / b rounded as the node says (b != 0).
+func (n *node) divide(a, b int) int {
+	q := a / b
+	if r := a % b; r != 0 {
+		switch {
+		case n.round == roundFloor && (r < 0) != (b < 0):
+			q--
+		case n.round == roundCeil && (r < 0) == (b < 0):
+			q++
+		}
+	}
+	return q
 }
 
 // keepKind says which dice a keep or drop modifier keeps.
@@ -71,6 +100,8 @@ const (
 	keepLow
 	dropHigh
 	dropLow
+	keepMatch // keep the dice on a compare point (Avrae's k>3, k3)
+	dropMatch // drop the dice on a compare point (Avrae's p<3, p1)
 )
 
 // explodeKind is the kind of explosion of a dice term.
@@ -119,12 +150,14 @@ func (c compare) has(v int) bool {
 	return false
 }
 
+// cmpText spells each operator.
+var cmpText = [...]string{"", "=", ">", ">=", "<", "<="}
+
 func (c compare) String() string {
-	ops := [...]string{"", "=", ">", ">=", "<", "<="}
 	if c.op == noCmp {
 		return ""
 	}
-	return ops[c.op] + strconv.Itoa(c.n)
+	return cmpText[c.op] + strconv.Itoa(c.n)
 }
 
 // point prints a compare point after r, ro, f or an explosion, where a
@@ -144,14 +177,21 @@ type diceTerm struct {
 	n      int     // dice in the term
 	index  int     // the term's place in the expression, from 0
 
-	keep    keepKind
-	keepN   int
-	explode explodeKind
-	boom    compare // explodes on this point; none: on each die's top face
-	reroll  compare // re-rolls on this point; none: no re-roll
-	once    bool    // "ro": re-roll at most once
-	success compare // counts successes; none: the term sums its dice
-	failure compare // subtracts a failure for each die on this point
+	keep           keepKind
+	keepN          int
+	keepAt         compare // keepMatch, dropMatch: the dice kept or dropped
+	explode        explodeKind
+	boom           compare   // explodes on this point; none: on each die's top face
+	once1          bool      // "ra": a die explodes at most once (re-roll and add)
+	reroll         []compare // re-rolls on any of these points; none: no re-roll
+	once           bool      // "ro": re-roll at most once
+	minV, maxV     int       // "mi", "ma": a roll reads at least minV, at most maxV
+	hasMin, hasMax bool      // whether mi and ma were given
+	success        compare   // counts successes; none: the term sums its dice
+	failure        compare   // subtracts a failure for each die on this point
+	label          string    // a label, [fire], kept in the breakdown
+	sorted         bool      // a sort mark was given
+	marks          string    // sort and crit marks, canonical ("sd", "cs>=19"): they change no odds
 }
 
 // offset is what a face of the term's dice reads as, less the face rolled:
@@ -166,6 +206,8 @@ func (t *diceTerm) offset() int {
 // kept returns how many dice the keep or drop modifier keeps.
 func (t *diceTerm) kept() int {
 	switch t.keep {
+	case keepMatch, dropMatch:
+		return t.n // each die is kept or not by its value (see matchKept)
 	case keepHigh, keepLow:
 		return min(t.keepN, t.n)
 	case dropHigh, dropLow:
@@ -189,13 +231,42 @@ func (t *diceTerm) explodes(v int, sides int) bool {
 	return t.boom.has(v)
 }
 
-// rerolls reports whether a first roll of v is rolled again.
-func (t *diceTerm) rerolls(v int) bool { return t.reroll.has(v) }
+// rerolls reports whether a first roll of value v is rolled again.
+func (t *diceTerm) rerolls(v int) bool {
+	for _, c := range t.reroll {
+		if c.has(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// read returns the value a roll showing face reads as: the face, less 2
+// for a Fudge die, held within mi and ma.
+func (t *diceTerm) read(face int) int {
+	v := face + t.offset()
+	if t.hasMin {
+		v = max(v, t.minV)
+	}
+	if t.hasMax {
+		v = min(v, t.maxV)
+	}
+	return v
+}
+
+// limit returns how many extra rolls an exploding die of the term makes
+// at most, at the expression's depth.
+func (t *diceTerm) limit(depth int) int {
+	if t.once1 {
+		return 1
+	}
+	return depth
+}
 
 // bare reports whether the term is a plain pool: dice summed, no
 // modifiers, as ParsePool reads them.
 func (t *diceTerm) bare() bool {
-	return t.keep == keepAll && t.explode == noExplode && t.reroll.op == noCmp && t.success.op == noCmp
+	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == ""
 }
 
 // String returns the expression in canonical form: dice groups largest
@@ -234,7 +305,7 @@ func (e *Expr) Set(s string) error { return e.UnmarshalText([]byte(s)) }
 // rolls and a die re-rolls at most depth times. Deeper bounds make the
 // exact answer's truncated mass smaller and its work larger.
 func (e *Expr) WithDepth(depth int) (*Expr, error) {
-	return parseExpr(e.text, depth)
+	return parseExpr(e.text, depth, Stakes) // the canonical form reads the same in every dialect
 }
 
 // write prints n in canonical form, in parentheses if its precedence is
@@ -259,6 +330,34 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 	case negNode:
 		b.WriteByte('-')
 		n.left.writeTree(b, 3, term, sep)
+	case cmpNode:
+		lp := 1
+		if n.left.kind == diceNode {
+			// A comparison right after a pool would count successes.
+			lp = 5
+		}
+		n.left.writeTree(b, lp, term, sep)
+		b.WriteString(sep + cmpText[n.op] + sep)
+		n.right.writeTree(b, 1, term, sep)
+	case tiersNode:
+		n.left.writeTree(b, 1, term, sep)
+		b.WriteString(" tiers ")
+		for i, c := range n.cuts {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(c))
+		}
+	case divNode:
+		if n.round != roundZero {
+			b.WriteString([...]string{"", "floor(", "ceil("}[n.round])
+			n.left.writeTree(b, 2, term, sep)
+			b.WriteString(sep + "/" + sep)
+			n.right.writeTree(b, 3, term, sep)
+			b.WriteByte(')')
+			break
+		}
+		fallthrough
 	default:
 		n.left.writeTree(b, p, term, sep)
 		b.WriteString(sep + n.opString() + sep)
@@ -273,9 +372,16 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 
 func (n *node) prec() int {
 	switch n.kind {
+	case cmpNode, tiersNode:
+		return 0
+	case divNode:
+		if n.round != roundZero {
+			return 4 // floor(...) and ceil(...) are atoms
+		}
+		return 2
 	case addNode, subNode:
 		return 1
-	case mulNode, divNode:
+	case mulNode:
 		return 2
 	case negNode:
 		return 3
@@ -315,19 +421,27 @@ func (t *diceTerm) write(b *strings.Builder) {
 			b.WriteString(strconv.Itoa(int(g.die)))
 		}
 	}
-	if t.reroll.op != noCmp {
+	for _, c := range t.reroll {
 		b.WriteString("r")
 		if t.once {
 			b.WriteString("o")
 		}
-		b.WriteString(t.reroll.point())
+		b.WriteString(c.point())
 	}
-	switch t.explode {
-	case explode:
+	if t.hasMin {
+		b.WriteString("mi" + strconv.Itoa(t.minV))
+	}
+	if t.hasMax {
+		b.WriteString("ma" + strconv.Itoa(t.maxV))
+	}
+	switch {
+	case t.once1:
+		b.WriteString("ra")
+	case t.explode == explode:
 		b.WriteString("!")
-	case compound:
+	case t.explode == compound:
 		b.WriteString("!!")
-	case penetrate:
+	case t.explode == penetrate:
 		b.WriteString("!p")
 	}
 	b.WriteString(t.boom.point())
@@ -335,7 +449,13 @@ func (t *diceTerm) write(b *strings.Builder) {
 		// "3d6!>=5" would explode on 5 and 6; a space ends the explosion.
 		b.WriteByte(' ')
 	}
-	if t.keep != keepAll {
+	switch t.keep {
+	case keepAll:
+	case keepMatch:
+		b.WriteString("k" + t.keepAt.String())
+	case dropMatch:
+		b.WriteString("p" + t.keepAt.String())
+	default:
 		b.WriteString([...]string{"", "kh", "kl", "dh", "dl"}[t.keep])
 		b.WriteString(strconv.Itoa(t.keepN))
 	}
@@ -343,5 +463,9 @@ func (t *diceTerm) write(b *strings.Builder) {
 	if t.failure.op != noCmp {
 		b.WriteString("f")
 		b.WriteString(t.failure.point())
+	}
+	b.WriteString(t.marks)
+	if t.label != "" {
+		b.WriteString("[" + t.label + "]")
 	}
 }

@@ -313,13 +313,6 @@ func keepScore(dice []rollChain, k int, high bool) int {
 	return s
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func sumOf(v []int) int {
 	s := 0
 	for _, x := range v {

@@ -95,6 +95,8 @@ func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
 		return e.rollTerm(n.term, r, res)
 	case negNode:
 		return -e.eval(n.left, r, res)
+	case tiersNode:
+		return tierOf(n.cuts, e.eval(n.left, r, res))
 	}
 	a := e.eval(n.left, r, res)
 	b := e.eval(n.right, r, res)
@@ -105,15 +107,33 @@ func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
 		return a - b
 	case mulNode:
 		return a * b
+	case cmpNode:
+		return b2i(compare{op: n.op, n: b}.has(a))
 	}
-	return a / b // rounds toward zero
+	return n.divide(a, b) // toward zero, or as floor() or ceil() says
+}
+
+// tierOf returns how many of the rising cuts v is above.
+func tierOf(cuts []int, v int) int {
+	t := 0
+	for t < len(cuts) && v > cuts[t] {
+		t++
+	}
+	return t
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rollTerm rolls every die of t, decides which it keeps, and returns the
 // term's value: the sum of the kept dice, or their successes less failures.
 func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 	from := len(res.Dice)
-	plain := t.reroll.op == noCmp && t.explode == noExplode
+	plain := len(t.reroll) == 0 && t.explode == noExplode
 	keys := res.keys[:0]
 	die := 0
 	for _, g := range t.groups {
@@ -130,8 +150,9 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 	}
 	res.terms[t.index] = span{from, len(res.Dice)}
 	k := t.kept()
+	match := t.keep == keepMatch || t.keep == dropMatch
 	if plain {
-		if k == t.n {
+		if k == t.n && !match {
 			return t.count(res.Dice[from:])
 		}
 		// One record a die.
@@ -148,7 +169,12 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 // settle drops all but k of the term's dice, marks their records, and
 // returns the kept dice's sum, or their successes less failures.
 func (t *diceTerm) settle(res *ExprResult, keys []dieKey, k int) int {
-	if k < len(keys) {
+	switch {
+	case t.keep == keepMatch || t.keep == dropMatch:
+		for i := range keys {
+			keys[i].dropped = t.keepAt.has(keys[i].total) != (t.keep == keepMatch)
+		}
+	case k < len(keys):
 		t.drop(keys, k)
 	}
 	v := 0
@@ -253,10 +279,10 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 	recs := res.Dice[from:]
 	counts := t.success.op != noCmp
 	for i, f := range res.faces {
-		v := f + off
+		v := t.read(f)
 		d := &recs[i]
 		*d = RolledDie{}
-		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, v, v
+		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, f+off, v
 		if counts {
 			t.mark(&recs[i], v)
 		}
@@ -285,23 +311,23 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 	off := t.offset()
 	from := len(res.Dice)
 	face := r.Roll(s)
-	if t.reroll.op != noCmp {
+	if len(t.reroll) > 0 {
 		limit := e.depth
 		if t.once {
 			limit = 1
 		}
-		for n := 0; n < limit && t.rerolls(face+off); n++ {
+		for n := 0; n < limit && t.rerolls(t.read(face)); n++ {
 			res.record(t, s, die, face+off).Rerolled = true
 			face = r.Roll(s)
 		}
 	}
 	d := res.record(t, s, die, face+off)
-	d.Value = face + off
+	d.Value = t.read(face)
 	total, weight := d.Value, 0
 	if t.explode == explode {
 		weight = t.mark(d, d.Face) // "!": every roll counts on its own
 	}
-	for n := 0; n < e.depth && t.explodes(face, s); n++ {
+	for n := 0; n < t.limit(e.depth) && t.explodes(face, s); n++ {
 		res.Dice[len(res.Dice)-1].Exploded = true
 		face = r.Roll(s)
 		x := res.record(t, s, die, face)
@@ -333,19 +359,29 @@ func (res *ExprResult) record(t *diceTerm, s, die, face int) *RolledDie {
 // String shows the roll as a chat bot does: each term's dice in brackets,
 // struck through when dropped (~~1~~), 6! for a face that exploded, 1r for
 // a face rolled again, a compounded die as one value with !!, * after a
-// success and _ after a failure; then the total:
+// success and _ after a failure, a term's label after its dice; then the
+// total, a whole check as 1 or 0, and the comment:
 //
 //	4d6kh3+2: [6, 5, 3, ~~1~~] + 2 = 16
+//	d20+5>=15 # to hit: [12] + 5 >= 15 = 1 # to hit
 func (res *ExprResult) String() string {
 	if res.expr == nil {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(res.Expr)
+	e := res.expr
+	text := e.text
+	if e.comment != "" {
+		text = text[:len(text)-len(e.comment)-3] // less " # " and the comment
+	}
+	b.WriteString(text)
 	b.WriteString(": ")
-	res.expr.root.writeTree(&b, 0, func(t *diceTerm, b *strings.Builder) { res.writeTerm(b, t) }, " ")
+	e.root.writeTree(&b, 0, func(t *diceTerm, b *strings.Builder) { res.writeTerm(b, t) }, " ")
 	b.WriteString(" = ")
 	b.WriteString(strconv.Itoa(res.Total))
+	if e.comment != "" {
+		b.WriteString(" # " + e.comment)
+	}
 	return b.String()
 }
 
@@ -387,4 +423,7 @@ func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
 		b.WriteString(s)
 	}
 	b.WriteByte(']')
+	if t.label != "" {
+		b.WriteString("[" + t.label + "]")
+	}
 }

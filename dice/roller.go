@@ -48,6 +48,7 @@ type script struct {
 	faces []int
 	next  int
 	err   *scriptError
+	sizes *[]int // when set, the size of every die asked for, in order (tests enumerate rolls with it)
 }
 
 // ErrNilSource is returned by NewRoller when it is given no Source.
@@ -122,6 +123,9 @@ func (e *scriptError) Error() string {
 }
 
 func (s *script) take(sides int) int {
+	if s.sizes != nil {
+		*s.sizes = append(*s.sizes, sides)
+	}
 	if s.next >= len(s.faces) {
 		if s.err == nil {
 			s.err = &scriptError{ranOut: true, number: len(s.faces)}
