@@ -134,3 +134,45 @@ func BenchmarkExprExactKeep(b *testing.B) {
 		})
 	}
 }
+
+// Total: the same rolls as BenchmarkExprRoll, the total only (issue 39:
+// as fast as the naive loop beside it).
+func BenchmarkExprTotal(b *testing.B) {
+	for _, bb := range benchExprs {
+		e, err := ParseExpr(bb.expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bb.name, func(b *testing.B) {
+			r := NewSeeded(1)
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				v, _ := e.Total(r)
+				s += v
+			}
+			sink = s
+		})
+	}
+}
+
+// A bot's whole job: the text as typed, parsed (found in a Cache) and
+// rolled for its total.
+func BenchmarkCacheRoll(b *testing.B) {
+	for _, bb := range benchExprs {
+		var c Cache
+		b.Run(bb.name, func(b *testing.B) {
+			r := NewSeeded(1)
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				v, err := c.Roll(r, bb.expr)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s += v
+			}
+			sink = s
+		})
+	}
+}

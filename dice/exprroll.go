@@ -99,7 +99,11 @@ func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
 		return tierOf(n.cuts, e.eval(n.left, r, res))
 	}
 	a := e.eval(n.left, r, res)
-	b := e.eval(n.right, r, res)
+	return n.apply(a, e.eval(n.right, r, res))
+}
+
+// apply returns the value of binary node n on its operands' values a, b.
+func (n *node) apply(a, b int) int {
 	switch n.kind {
 	case addNode:
 		return a + b

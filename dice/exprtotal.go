@@ -1,0 +1,224 @@
+package dice
+
+import "sync"
+
+// Total rolls the expression with r and returns its value, recording no
+// dice: it takes the same dice from the same draws as Roll, so from the
+// same Roller state it returns Roll's Total, and it allocates nothing. It
+// is the call for a simulation or a bot that shows only the total; Roll
+// is the call that shows the dice. It fails only for a nil or zero Roller
+// or an Expr that ParseExpr did not make.
+//
+// Plain dice summed are totalled straight from the Roller (SumN), and
+// every other term rolls its dice into a buffer on the stack; a keep or
+// drop over more than 64 dice that re-roll or explode borrows a buffer
+// kept between calls.
+func (e *Expr) Total(r *Roller) (int, error) {
+	if e == nil || e.root == nil {
+		return 0, errEmptyExpr
+	}
+	if r == nil || r.src == nil && r.script == nil {
+		return 0, ErrNoRoller
+	}
+	return e.total(e.root, r), nil
+}
+
+func (e *Expr) total(n *node, r *Roller) int {
+	switch n.kind {
+	case numNode:
+		return n.num
+	case diceNode:
+		return e.termTotal(n.term, r)
+	case negNode:
+		return -e.total(n.left, r)
+	case tiersNode:
+		return tierOf(n.cuts, e.total(n.left, r))
+	}
+	a := e.total(n.left, r)
+	return n.apply(a, e.total(n.right, r))
+}
+
+// stackDice is how many dice of one term Total keeps on the stack.
+const stackDice = 64
+
+// termTotal is rollTerm without records.
+func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
+	plain := len(t.reroll) == 0 && t.explode == noExplode
+	if plain && t.keep == keepAll && t.success.op == noCmp && !t.hasMin && !t.hasMax {
+		// Plain dice summed: SumN totals the faces RollN would roll.
+		v := 0
+		for _, g := range t.groups {
+			v += r.SumN(g.n, int(g.die)) + g.n*t.offset()
+		}
+		return v
+	}
+	ranked := t.keep != keepAll && t.keep != keepMatch && t.keep != dropMatch
+	if ranked && t.n > stackDice {
+		return e.termTotalPooled(t, r)
+	}
+	var keys [stackDice]dieKey
+	var faces [stackDice]int
+	v, kept := 0, keys[:0]
+	for _, g := range t.groups {
+		s := int(g.die)
+		if !plain {
+			for range g.n {
+				total, weight := e.dieTotal(t, s, r)
+				if ranked {
+					kept = append(kept, dieKey{total: total, weight: weight})
+					continue
+				}
+				v += t.take(total, weight)
+			}
+			continue
+		}
+		// Faces as RollN rolls them, in runs that fit the buffer (see
+		// sumN for why whole draws give the same faces).
+		k := stackDice
+		if s <= 256 && r.script == nil {
+			if g.n > batchSize[s] {
+				r.left = 0
+			}
+			k = batchSize[s]
+		}
+		for n := g.n; n > 0; {
+			m := min(n, k)
+			for _, f := range r.RollN(m, s, faces[:0]) {
+				x := t.read(f)
+				if ranked {
+					kept = append(kept, dieKey{total: x, weight: t.weightOf(x)})
+					continue
+				}
+				v += t.take(x, t.weightOf(x))
+			}
+			n -= m
+		}
+	}
+	if ranked {
+		if k := t.kept(); k < len(kept) {
+			t.drop(kept, k)
+		}
+		for _, d := range kept {
+			if !d.dropped {
+				v += t.counted(d.total, d.weight)
+			}
+		}
+	}
+	return v
+}
+
+// take returns what one die of value total and weight adds to a term
+// that keeps every die or keeps by selector (a die off it adds nothing).
+func (t *diceTerm) take(total, weight int) int {
+	if (t.keep == keepMatch || t.keep == dropMatch) && t.keepAt.has(total) != (t.keep == keepMatch) {
+		return 0
+	}
+	return t.counted(total, weight)
+}
+
+// counted is what a kept die adds: its value, or its weight when the term
+// counts successes.
+func (t *diceTerm) counted(total, weight int) int {
+	if t.success.op != noCmp {
+		return weight
+	}
+	return total
+}
+
+// dieTotal is rollDie without records: the die's value and its weight.
+func (e *Expr) dieTotal(t *diceTerm, s int, r *Roller) (total, weight int) {
+	face := r.Roll(s)
+	if len(t.reroll) > 0 {
+		limit := e.depth
+		if t.once {
+			limit = 1
+		}
+		for n := 0; n < limit && t.rerolls(t.read(face)); n++ {
+			face = r.Roll(s)
+		}
+	}
+	total = t.read(face)
+	if t.explode == explode {
+		weight = t.weightOf(face) // "!": every roll counts on its own
+	}
+	for n := 0; n < t.limit(e.depth) && t.explodes(face, s); n++ {
+		face = r.Roll(s)
+		x := face
+		if t.explode == penetrate {
+			x--
+		}
+		if t.explode == explode {
+			weight += t.weightOf(face)
+		}
+		total += x
+	}
+	if t.explode != explode {
+		weight = t.weightOf(total)
+	}
+	return total, weight
+}
+
+// scratch lends Total an ExprResult for terms too large for the stack.
+var scratch = sync.Pool{New: func() any { return new(ExprResult) }}
+
+// termTotalPooled rolls a large ranked term with records, into a
+// borrowed result: the same draws, and no allocation once the pool holds
+// a result of the term's size.
+func (e *Expr) termTotalPooled(t *diceTerm, r *Roller) int {
+	res := scratch.Get().(*ExprResult)
+	res.Dice = res.Dice[:0]
+	if cap(res.terms) < len(e.terms) {
+		res.terms = make([]span, len(e.terms))
+	}
+	res.terms = res.terms[:len(e.terms)]
+	v := e.rollTerm(t, r, res)
+	scratch.Put(res)
+	return v
+}
+
+// Cache parses expressions once and keeps them, so a bot that rolls the
+// same few texts again and again parses each once: Roll of a text seen
+// before looks it up and rolls it, allocating nothing. It holds at most
+// CacheSize expressions and forgets them all when full. A Cache is safe
+// for concurrent use; its zero value reads as ParseExpr does, and Parser
+// sets the dialect and depth before first use.
+type Cache struct {
+	Parser Parser
+
+	mu sync.Mutex
+	m  map[string]*Expr
+}
+
+// CacheSize bounds how many expressions a Cache holds.
+const CacheSize = 1024
+
+// Parse returns the expression s reads as, parsing it only if the cache
+// does not hold it. Errors are not kept.
+func (c *Cache) Parse(s string) (*Expr, error) {
+	c.mu.Lock()
+	e, ok := c.m[s]
+	c.mu.Unlock()
+	if ok {
+		return e, nil
+	}
+	e, err := c.Parser.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= CacheSize {
+		c.m = make(map[string]*Expr)
+	}
+	c.m[s] = e
+	c.mu.Unlock()
+	return e, nil
+}
+
+// Roll parses s (or finds it) and returns its Total rolled with r.
+func (c *Cache) Roll(r *Roller, s string) (int, error) {
+	e, err := c.Parse(s)
+	if err != nil {
+		return 0, err
+	}
+	return e.Total(r)
+}
