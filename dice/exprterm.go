@@ -161,12 +161,6 @@ func (p *parser) unknown(at int) error {
 	return p.fail(at, "unknown modifier %q: want %s", p.word(at), modifierList)
 }
 
-// atPoint reports whether a compare point starts at p.i.
-func (p *parser) atPoint() bool {
-	c := p.peek()
-	return c == '=' || c == '<' || c == '>' || isDigit(c) || c == '-' && p.i+1 < len(p.s) && isDigit(p.s[p.i+1])
-}
-
 // keepMod reads a keep or drop: kh N, kl N, k N, dh N, dl N (N defaults
 // to 1), Avrae's drops ph N and pl N, and the selectors k P and p P that
 // keep or drop the dice on a compare point P (k>3, p<2, k=6). A bare
