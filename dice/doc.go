@@ -151,7 +151,7 @@
 //	roll20   5d6>5              5d6>=5
 //	avrae    3d6>=10            (3d6)>=10
 //	roll20   d20+5>15           d20+5>=15
-//	roll20   d20cs>19cf1        d20cs>=19cf=1
+//	roll20   d20cs>19cf1        d20cs>=19cf1
 //
 // A modifier that can never act is an error that says why: d6!>=7 never
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to

@@ -53,6 +53,7 @@ const (
 	divNode
 	cmpNode   // a whole check: left op right, 1 if it holds, else 0
 	tiersNode // the tier of left: how many of cuts it is above
+	groupNode // a group, {a, b}: kids kept, dropped or counted by total (term holds the modifiers)
 )
 
 // Rounding of a division: / rounds toward zero; floor() and ceil() round
@@ -75,6 +76,7 @@ type node struct {
 	op          cmpOp // cmpNode: the comparison
 	cuts        []int // tiersNode: the tiers' upper bounds, rising
 	round       uint8 // divNode: roundZero, roundFloor or roundCeil
+	kids        []*node // groupNode: the group's expressions
 }
 
 // divide returns a / b rounded as the node says (b != 0).
@@ -339,6 +341,16 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 		n.left.writeTree(b, lp, term, sep)
 		b.WriteString(sep + cmpText[n.op] + sep)
 		n.right.writeTree(b, 1, term, sep)
+	case groupNode:
+		b.WriteByte('{')
+		for i, k := range n.kids {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			k.writeTree(b, 0, term, sep)
+		}
+		b.WriteByte('}')
+		n.term.write(b) // its modifiers: a group's term holds no dice
 	case tiersNode:
 		n.left.writeTree(b, 1, term, sep)
 		b.WriteString(" tiers ")

@@ -327,7 +327,8 @@ func FuzzParseExpr(f *testing.F) {
 		"(2d6+3)*2", "d20/d4", "3d6r1!!dl1", "2d6!p<3 >4", "4dFro-1", "--d6*-2", "2d6 + d4 - 1", "4d6kx3", "d6/(d6-1)",
 		"4d6d1", "4d6k3", "4d6k>3", "4d6p<3", "4d6ph1", "3d6>=10", "d20+5>=15", "(d20+5>=15)*2", "2d6+1 tiers 6,9",
 		"floor(d20/3)", "ceil(-d20/d4)", "2d8r1r3", "4d6rr1", "d20ra20", "4d6e6", "4d6mi2ma5", "4d6min2", "4d6sdcs>=5cf1",
-		"2d6[fire]+d4[cold] # hit", "(2d6+2d8)kh2", "3d6!>4", "d6!!>=8", "d6ro7"} {
+		"2d6[fire]+d4[cold] # hit", "(2d6+2d8)kh2", "3d6!>4", "d6!!>=8", "d6ro7",
+		"{4d6+3d8}k4", "{3d6, 4d4+1}kh1", "{3d20+5}>21", "(1d20, 1d20)kh1", "{d6, d8, 2}dl1>=3f1", "{d6,d6}k>3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -386,8 +387,11 @@ func widest(n *node) int {
 	if n.right != nil {
 		w = max(w, widest(n.right))
 	}
-	if n.term != nil {
+	if n.term != nil && len(n.term.groups) > 0 {
 		w = max(w, int(n.term.groups[0].die)*(DefaultDepth+1))
+	}
+	for _, k := range n.kids {
+		w = max(w, widest(k))
 	}
 	return w
 }

@@ -44,6 +44,8 @@ func (n *node) dist(depth int) (Dist, float64, error) {
 	case negNode:
 		d, w, err := n.left.dist(depth)
 		return negate(d), w, err
+	case groupNode:
+		return n.groupDist(depth)
 	case tiersNode:
 		d, w, err := n.left.dist(depth)
 		if err != nil {
@@ -549,4 +551,64 @@ func mapDist(d Dist, f func(int) int) Dist {
 		out[f(d.Min+i)-lo] += p
 	}
 	return Dist{Min: lo, P: out}.trim()
+}
+
+// groupDist returns the distribution of a group's value: its expressions
+// are independent (each rolls its own dice), so a keep or drop of them is
+// keepOf over their distributions, one part each, and a count or a keep
+// by selector maps each and adds them.
+func (n *node) groupDist(depth int) (Dist, float64, error) {
+	t := n.term
+	cut := 0.0
+	parts := make([]keepPart, len(n.kids))
+	lo, hi := math.MaxInt, math.MinInt
+	for i, k := range n.kids {
+		d, c, err := k.dist(depth)
+		if err != nil {
+			return Dist{}, 0, err
+		}
+		cut = either(cut, c)
+		parts[i] = keepPart{n: 1, d: d}
+		lo, hi = min(lo, d.Min), max(hi, d.Max())
+	}
+	k := t.kept()
+	counts := t.success.op != noCmp
+	match := t.keep == keepMatch || t.keep == dropMatch
+	if k == 0 {
+		return Point(0), cut, nil
+	}
+	if k < len(parts) && !match {
+		one := []float64{1}
+		for i := range parts {
+			parts[i].adds = func(v int) (int, []float64) {
+				if counts {
+					return t.weightOf(v), one
+				}
+				return v, one
+			}
+		}
+		alo, ahi := lo, hi
+		if counts {
+			alo, ahi = -1, 1
+		}
+		d, err := keepOf(parts, k, t.keepsHighest(), alo, ahi, 1)
+		return d, cut, err
+	}
+	total := Point(0)
+	for _, part := range parts {
+		d := mapDist(part.d, func(v int) int {
+			if match && t.keepAt.has(v) != (t.keep == keepMatch) {
+				return 0
+			}
+			if counts {
+				return t.weightOf(v)
+			}
+			return v
+		})
+		var err error
+		if total, err = total.Add(d); err != nil {
+			return Dist{}, 0, err
+		}
+	}
+	return total, cut, nil
 }

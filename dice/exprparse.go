@@ -70,6 +70,11 @@ func numberTerms(n *node, ts []*diceTerm) []*diceTerm {
 		return numberTerms(n.left, ts)
 	case numNode:
 		return ts
+	case groupNode:
+		for _, k := range n.kids {
+			ts = numberTerms(k, ts)
+		}
+		return ts
 	}
 	return numberTerms(n.right, numberTerms(n.left, ts))
 }
@@ -234,11 +239,27 @@ func (p *parser) factor() (*node, error) {
 			return nil, err
 		}
 		p.skip()
+		if p.peek() == ',' {
+			// Avrae's set, (1d20, 1d20): a group.
+			return p.groupOf(x, at, ')')
+		}
 		if p.peek() != ')' {
 			return nil, p.fail(p.i, "want ')' to close the '(' at %d", at+1)
 		}
 		p.i++
 		return p.wholePool(x, at)
+	case c == '{':
+		if p.nest >= MaxNesting {
+			return nil, p.fail(at, "nested too deeply: at most %d parentheses and signs", MaxNesting)
+		}
+		p.nest++
+		defer func() { p.nest-- }()
+		p.i++
+		x, err := p.chain()
+		if err != nil {
+			return nil, err
+		}
+		return p.groupOf(x, at, '}')
 	case isDigit(c):
 		j := p.i
 		for j < len(p.s) && isDigit(p.s[j]) {

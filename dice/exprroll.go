@@ -20,6 +20,7 @@ type ExprResult struct {
 	expr  *Expr
 	terms []span   // terms[i]: the records of dice term i
 	keys  []dieKey // the dice of the term being rolled
+	kids  []dieKey // the expressions of the groups being rolled, a stack
 	faces []int    // faces of a plain group, rolled together
 }
 
@@ -97,6 +98,8 @@ func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
 		return -e.eval(n.left, r, res)
 	case tiersNode:
 		return tierOf(n.cuts, e.eval(n.left, r, res))
+	case groupNode:
+		return e.rollGroup(n, r, res)
 	}
 	a := e.eval(n.left, r, res)
 	return n.apply(a, e.eval(n.right, r, res))
@@ -430,4 +433,20 @@ func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
 	if t.label != "" {
 		b.WriteString("[" + t.label + "]")
 	}
+}
+
+// rollGroup rolls a group's expressions in order, then keeps, drops or
+// counts them by their totals as a term does its dice; the dice of an
+// expression dropped are marked dropped.
+func (e *Expr) rollGroup(n *node, r *Roller, res *ExprResult) int {
+	t := n.term
+	base := len(res.kids)
+	for _, k := range n.kids {
+		from := len(res.Dice)
+		v := e.eval(k, r, res)
+		res.kids = append(res.kids, dieKey{total: v, weight: t.weightOf(v), from: from, to: len(res.Dice)})
+	}
+	v := t.settle(res, res.kids[base:], t.kept())
+	res.kids = res.kids[:base]
+	return v
 }

@@ -2,6 +2,7 @@ package dice
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -372,7 +373,7 @@ func (p *parser) markMod(t *diceTerm, at int) error {
 		if err != nil {
 			return err
 		}
-		t.marks += w + c.String()
+		t.marks += w + c.point()
 		return nil
 	}
 	return p.unknown(at)
@@ -637,4 +638,93 @@ func (c compare) interval() (a, b int) {
 		return math.MinInt, c.n
 	}
 	return 1, 0
+}
+
+// groupOf reads the rest of a group after its first expression x, up to
+// close: more expressions after commas, then modifiers. Roll20's group of
+// one pool of plain dice, {4d6+3d8}k4, is that pool kept as a whole;
+// otherwise the group keeps, drops or counts its expressions by their
+// totals: {3d6, 4d4+1}kh1 is the higher total, {3d20+5}>21 a success or
+// not, (1d20, 1d20)kh1 Avrae's advantage.
+func (p *parser) groupOf(x *node, at int, close byte) (*node, error) {
+	kids := []*node{x}
+	for {
+		p.skip()
+		c := p.peek()
+		if c == close {
+			p.i++
+			break
+		}
+		if c != ',' {
+			return nil, p.fail(p.i, "want ',' or '%c' to close the '%c' at %d", close, p.s[at], at+1)
+		}
+		p.i++
+		if len(kids) == 256 {
+			return nil, p.fail(at, "more than 256 expressions in one group")
+		}
+		k, err := p.chain()
+		if err != nil {
+			return nil, err
+		}
+		kids = append(kids, k)
+	}
+	if len(kids) == 1 && close == '}' && x.kind == diceNode && x.term.bare() {
+		return p.wholePool(x, at)
+	}
+	t := &diceTerm{n: len(kids)}
+	if err := p.modifiers(t); err != nil {
+		return nil, err
+	}
+	if len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax {
+		return nil, p.fail(at, "a group keeps, drops and counts its expressions; re-rolls, explosions, mi and ma act on dice: put them on the dice inside")
+	}
+	n := &node{kind: groupNode, kids: kids, term: t}
+	if err := p.groupBounds(n, at); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// groupBounds checks a group's modifiers against its expressions' values
+// and works out the bounds of the group's value.
+func (p *parser) groupBounds(n *node, at int) error {
+	t := n.term
+	lo, hi := math.MaxInt, math.MinInt
+	los, his := make([]int, len(n.kids)), make([]int, len(n.kids))
+	for i, k := range n.kids {
+		lo, hi = min(lo, k.lo), max(hi, k.hi)
+		los[i], his[i] = k.lo, k.hi
+	}
+	for _, x := range []struct {
+		c    compare
+		what string
+	}{{t.success, "success count"}, {t.failure, "failure count"}, {t.keepAt, "selector"}} {
+		if x.c.op != noCmp && x.c.count(lo, hi) == 0 {
+			return p.fail(at, "the group's %s %v never acts: its expressions' totals lie in %d..%d", x.what, x.c, lo, hi)
+		}
+	}
+	k := t.kept()
+	slices.Sort(los)
+	slices.SortFunc(his, func(a, b int) int { return b - a })
+	switch {
+	case t.success.op != noCmp:
+		n.lo, n.hi = 0, k
+		if t.failure.op != noCmp {
+			n.lo = -k
+		}
+	case t.keep == keepMatch || t.keep == dropMatch:
+		for i := range los {
+			n.lo, n.hi = n.lo+min(los[i], 0), n.hi+max(his[i], 0)
+		}
+	default:
+		// Any k of the expressions: at least the k least lows, at most
+		// the k greatest highs.
+		for i := range k {
+			n.lo, n.hi = n.lo+los[i], n.hi+his[i]
+		}
+	}
+	if n.lo < -MaxValue || n.hi > MaxValue {
+		return p.fail(at, "values could reach %d..%d: at most ±%d", n.lo, n.hi, MaxValue)
+	}
+	return nil
 }

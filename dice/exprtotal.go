@@ -33,6 +33,8 @@ func (e *Expr) total(n *node, r *Roller) int {
 		return -e.total(n.left, r)
 	case tiersNode:
 		return tierOf(n.cuts, e.total(n.left, r))
+	case groupNode:
+		return e.groupTotal(n, r)
 	}
 	a := e.total(n.left, r)
 	return n.apply(a, e.total(n.right, r))
@@ -221,4 +223,42 @@ func (c *Cache) Roll(r *Roller, s string) (int, error) {
 		return 0, err
 	}
 	return e.Total(r)
+}
+
+// groupTotal is rollGroup without records.
+func (e *Expr) groupTotal(n *node, r *Roller) int {
+	t := n.term
+	if len(n.kids) > stackDice {
+		res := scratch.Get().(*ExprResult)
+		res.Dice, res.kids = res.Dice[:0], res.kids[:0]
+		if cap(res.terms) < len(e.terms) {
+			res.terms = make([]span, len(e.terms))
+		}
+		res.terms = res.terms[:len(e.terms)]
+		v := e.rollGroup(n, r, res)
+		scratch.Put(res)
+		return v
+	}
+	var keys [stackDice]dieKey
+	kept := keys[:0]
+	for _, k := range n.kids {
+		v := e.total(k, r)
+		kept = append(kept, dieKey{total: v, weight: t.weightOf(v)})
+	}
+	v := 0
+	switch {
+	case t.keep == keepMatch || t.keep == dropMatch:
+		for _, d := range kept {
+			v += t.take(d.total, d.weight)
+		}
+		return v
+	case t.kept() < len(kept):
+		t.drop(kept, t.kept())
+	}
+	for _, d := range kept {
+		if !d.dropped {
+			v += t.counted(d.total, d.weight)
+		}
+	}
+	return v
 }
