@@ -73,9 +73,9 @@ type node struct {
 	term        *diceTerm
 	left, right *node // right only for binary nodes, left for negNode
 	lo, hi      int
-	op          cmpOp // cmpNode: the comparison
-	cuts        []int // tiersNode: the tiers' upper bounds, rising
-	round       uint8 // divNode: roundZero, roundFloor or roundCeil
+	op          cmpOp   // cmpNode: the comparison
+	cuts        []int   // tiersNode: the tiers' upper bounds, rising
+	round       uint8   // divNode: roundZero, roundFloor or roundCeil
 	kids        []*node // groupNode: the group's expressions
 }
 
