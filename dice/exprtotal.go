@@ -40,8 +40,13 @@ func (e *Expr) total(n *node, r *Roller) int {
 	return n.apply(a, e.total(n.right, r))
 }
 
-// stackDice is how many dice of one term Total keeps on the stack.
-const stackDice = 64
+// stackDice is how many dice of a keep or drop Total ranks on the
+// stack; chunk is how many faces it rolls into its buffer at once (the
+// most one draw holds).
+const (
+	stackDice = 16
+	chunk     = 24
+)
 
 // termTotal is rollTerm without records.
 func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
@@ -54,59 +59,97 @@ func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
 		}
 		return v
 	}
-	ranked := t.keep != keepAll && t.keep != keepMatch && t.keep != dropMatch
-	if ranked && t.n > stackDice {
+	if t.keep == keepAll || t.keep == keepMatch || t.keep == dropMatch {
+		// Each die adds or not on its own: no die is held.
+		v := 0
+		for _, g := range t.groups {
+			s := int(g.die)
+			if !plain {
+				for range g.n {
+					v += t.take(e.dieTotal(t, s, r))
+				}
+				continue
+			}
+			var buf [chunk]int
+			for run := newRuns(r, g.n, s); ; {
+				faces := run.next(buf[:])
+				if faces == nil {
+					break
+				}
+				for _, f := range faces {
+					x := t.read(f)
+					v += t.take(x, t.weightOf(x))
+				}
+			}
+		}
+		return v
+	}
+	if t.n > stackDice {
 		return e.termTotalPooled(t, r)
 	}
+	return e.rankedTotal(t, r, plain)
+}
+
+// rankedTotal is termTotal for a keep or drop of the highest or lowest,
+// at most stackDice dice: every die is held, then all but the kept drop.
+func (e *Expr) rankedTotal(t *diceTerm, r *Roller, plain bool) int {
 	var keys [stackDice]dieKey
-	var faces [stackDice]int
-	v, kept := 0, keys[:0]
+	kept := keys[:0]
 	for _, g := range t.groups {
 		s := int(g.die)
 		if !plain {
 			for range g.n {
 				total, weight := e.dieTotal(t, s, r)
-				if ranked {
-					kept = append(kept, dieKey{total: total, weight: weight})
-					continue
-				}
-				v += t.take(total, weight)
+				kept = append(kept, dieKey{total: total, weight: weight})
 			}
 			continue
 		}
-		// Faces as RollN rolls them, in runs that fit the buffer (see
-		// sumN for why whole draws give the same faces).
-		k := stackDice
-		if s <= 256 && r.script == nil {
-			if g.n > batchSize[s] {
-				r.left = 0
-			}
-			k = batchSize[s]
-		}
-		for n := g.n; n > 0; {
-			m := min(n, k)
-			for _, f := range r.RollN(m, s, faces[:0]) {
-				x := t.read(f)
-				if ranked {
-					kept = append(kept, dieKey{total: x, weight: t.weightOf(x)})
-					continue
-				}
-				v += t.take(x, t.weightOf(x))
-			}
-			n -= m
+		var buf [stackDice]int
+		for _, f := range r.RollN(g.n, s, buf[:0]) {
+			x := t.read(f)
+			kept = append(kept, dieKey{total: x, weight: t.weightOf(x)})
 		}
 	}
-	if ranked {
-		if k := t.kept(); k < len(kept) {
-			t.drop(kept, k)
-		}
-		for _, d := range kept {
-			if !d.dropped {
-				v += t.counted(d.total, d.weight)
-			}
+	if k := t.kept(); k < len(kept) {
+		t.drop(kept, k)
+	}
+	v := 0
+	for _, d := range kept {
+		if !d.dropped {
+			v += t.counted(d.total, d.weight)
 		}
 	}
 	return v
+}
+
+// runs rolls n dice of s sides, the faces RollN(n, s) would roll, in
+// runs that fit a buffer at least chunk long: a roll longer than one
+// draw holds is taken in whole draws, as RollN and SumN take it.
+type runs struct {
+	r       *Roller
+	n, s, k int
+}
+
+func newRuns(r *Roller, n, s int) runs {
+	k := chunk
+	if s <= 256 && r.script == nil {
+		if n > batchSize[s] {
+			r.left = 0
+		}
+		k = batchSize[s]
+	}
+	return runs{r: r, n: n, s: s, k: k}
+}
+
+// next rolls the next run into buf and returns it; nil when all are
+// rolled.
+func (u *runs) next(buf []int) []int {
+	if u.n <= 0 {
+		return nil
+	}
+	m := min(u.n, u.k)
+	u.n -= m
+	return u.r.RollN(m, u.s, buf[:0])
 }
 
 // take returns what one die of value total and weight adds to a term
