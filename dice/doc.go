@@ -95,9 +95,13 @@
 //	form            meaning                                        example
 //	NdS, dS         N dice of S sides (2..1000000), summed         3d6, d20
 //	d%              a d100                                         d%, 2d%
-//	NdF, dF         Fudge (FATE) dice: faces -1, 0, +1             4dF
+//	NdF, dF         Fudge (FATE) dice: faces -1, 0, +1             4dF, 4dF.2
+//	dF.1            a Fudge die of one -1, four 0s and one +1       4dF.1
+//	d{a,b,...}      a die of custom faces, each equally likely     d{1,1,2,3}, 10d{0,0,1,2}
 //	dice dice       a mixed pool: dice joined by spaces            d12 d8 d6
-//	(pool)mods      a pool of plain dice kept as a whole           (2d6+2d8)kh2
+//	(pool)mods      a pool of plain dice kept as a whole           (2d6+2d8)kh2, {4d6+3d8}k4
+//	{x, y}mods      a group: keep, drop or count successes over    {3d6, 4d4+1}kh1, {3d20+5}>=21
+//	(x, y)mods      its expressions' totals (Avrae's set)          (1d20, 1d20)kh1
 //	khN, kN, klN    keep the N highest (kN is khN), the N lowest   4d6kh3, 2d20kl1
 //	dhN, dlN        drop the N highest, the N lowest               4d6dl1
 //	phN, plN        Avrae's drops: dhN, dlN                        4d6pl1
@@ -114,6 +118,8 @@
 //	miN, maN        a roll below N reads N, above N reads N        4d6mi2, 4d6ma5
 //	(min, max)
 //	P               count successes: dice on P                     8d10>=7
+//	P P2 ...        a die counts one more success for each         10d10>=8>=10
+//	                further point it meets (10s count twice)
 //	P fQ            successes less failures (dice on Q)            8d10>=7f1
 //	s, sa, sd       sort marks (Roll20): no change in odds         4d6sd
 //	csP, cfP        critical marks (Roll20): no change in odds     d20cs>=19
@@ -152,6 +158,11 @@
 //	avrae    3d6>=10            (3d6)>=10
 //	roll20   d20+5>15           d20+5>=15
 //	roll20   d20cs>19cf1        d20cs>=19cf1
+//
+// A group's expressions roll in order, each with its own dice; a group
+// takes keep, drop, selectors, success and failure counts, and no
+// re-rolls, explosions or mi, ma (put them on the dice inside). Custom
+// faces and Fudge dice do not explode.
 //
 // A modifier that can never act is an error that says why: d6!>=7 never
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to

@@ -176,6 +176,7 @@ func (c compare) point() string {
 type diceTerm struct {
 	groups []group // sizes largest first; a Fudge term holds one group of d3
 	fudge  bool    // the dice are Fudge dice: faces -1, 0, +1
+	faces  []int   // custom faces, d{1,1,2,3}: a die of len(faces) sides reads faces[f-1]
 	n      int     // dice in the term
 	index  int     // the term's place in the expression, from 0
 
@@ -190,6 +191,7 @@ type diceTerm struct {
 	minV, maxV     int       // "mi", "ma": a roll reads at least minV, at most maxV
 	hasMin, hasMax bool      // whether mi and ma were given
 	success        compare   // counts successes; none: the term sums its dice
+	more           []compare // further success points: a die counts one more for each it meets
 	failure        compare   // subtracts a failure for each die on this point
 	label          string    // a label, [fire], kept in the breakdown
 	sorted         bool      // a sort mark was given
@@ -246,7 +248,7 @@ func (t *diceTerm) rerolls(v int) bool {
 // read returns the value a roll showing face reads as: the face, less 2
 // for a Fudge die, held within mi and ma.
 func (t *diceTerm) read(face int) int {
-	v := face + t.offset()
+	v := t.shown(face)
 	if t.hasMin {
 		v = max(v, t.minV)
 	}
@@ -254,6 +256,28 @@ func (t *diceTerm) read(face int) int {
 		v = min(v, t.maxV)
 	}
 	return v
+}
+
+// shown returns the number on a rolled face: the face, less 2 for a
+// Fudge die, or the custom face.
+func (t *diceTerm) shown(face int) int {
+	if t.faces != nil {
+		return t.faces[face-1]
+	}
+	return face + t.offset()
+}
+
+// span returns the least and greatest values a roll of a die of s sides
+// reads.
+func (t *diceTerm) span(s int) (lo, hi int) {
+	if t.faces == nil {
+		return t.read(1), t.read(s)
+	}
+	lo, hi = t.read(1), t.read(1)
+	for f := 2; f <= s; f++ {
+		lo, hi = min(lo, t.read(f)), max(hi, t.read(f))
+	}
+	return lo, hi
 }
 
 // limit returns how many extra rolls an exploding die of the term makes
@@ -268,7 +292,7 @@ func (t *diceTerm) limit(depth int) int {
 // bare reports whether the term is a plain pool: dice summed, no
 // modifiers, as ParsePool reads them.
 func (t *diceTerm) bare() bool {
-	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == ""
+	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == "" && t.faces == nil
 }
 
 // String returns the expression in canonical form: dice groups largest
@@ -426,9 +450,19 @@ func (t *diceTerm) write(b *strings.Builder) {
 		if g.n > 1 {
 			b.WriteString(strconv.Itoa(g.n))
 		}
-		if t.fudge {
+		switch {
+		case t.faces != nil:
+			b.WriteString("d{")
+			for i, f := range t.faces {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Itoa(f))
+			}
+			b.WriteByte('}')
+		case t.fudge:
 			b.WriteString("dF")
-		} else {
+		default:
 			b.WriteByte('d')
 			b.WriteString(strconv.Itoa(int(g.die)))
 		}
@@ -472,6 +506,9 @@ func (t *diceTerm) write(b *strings.Builder) {
 		b.WriteString(strconv.Itoa(t.keepN))
 	}
 	b.WriteString(t.success.String())
+	for _, c := range t.more {
+		b.WriteString(c.String())
+	}
 	if t.failure.op != noCmp {
 		b.WriteString("f")
 		b.WriteString(t.failure.point())

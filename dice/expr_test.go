@@ -268,7 +268,12 @@ func TestExprErrors(t *testing.T) {
 		{"4d6kh1kl1", "at 7: a second keep or drop"},
 		{"d6!!!", "at 5: a second explosion"},
 		{"d6r1r1r1r1r1r1r1r1r2", "more than 8 re-roll points"},
-		{"d6>3>4", "at 5: a second success count"},
+		{"d6>3>4>5>1>2>0>3>4>2", "more than 8 success points"},
+		{"d6>3f1>4", "a success point after the failure count"},
+		{"d{1}", "two faces or more"},
+		{"d{1,2", "want ',' or '}'"},
+		{"2d{1,2} d6", "cannot share a pool with custom dice"},
+		{"d{1,2}!", "custom faces do not explode"},
 		{"d6f1", "at 3: f counts failures against successes"},
 		{"d6>3f1f2", "at 7: a second failure count"},
 		{"d6r", "at 4: want a compare point for a re-roll"},
@@ -328,7 +333,8 @@ func FuzzParseExpr(f *testing.F) {
 		"4d6d1", "4d6k3", "4d6k>3", "4d6p<3", "4d6ph1", "3d6>=10", "d20+5>=15", "(d20+5>=15)*2", "2d6+1 tiers 6,9",
 		"floor(d20/3)", "ceil(-d20/d4)", "2d8r1r3", "4d6rr1", "d20ra20", "4d6e6", "4d6mi2ma5", "4d6min2", "4d6sdcs>=5cf1",
 		"2d6[fire]+d4[cold] # hit", "(2d6+2d8)kh2", "3d6!>4", "d6!!>=8", "d6ro7",
-		"{4d6+3d8}k4", "{3d6, 4d4+1}kh1", "{3d20+5}>21", "(1d20, 1d20)kh1", "{d6, d8, 2}dl1>=3f1", "{d6,d6}k>3"} {
+		"{4d6+3d8}k4", "{3d6, 4d4+1}kh1", "{3d20+5}>21", "(1d20, 1d20)kh1", "{d6, d8, 2}dl1>=3f1", "{d6,d6}k>3",
+		"4d{0,0,1,2}", "3dF.1", "2dF.2", "5d10>=8>=10", "4d{1,1,2,3}kh2r1", "d{-1,5}mi0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -229,7 +229,7 @@ func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
 		for i := range parts {
 			parts[i].adds = func(v int) (int, []float64) { return t.weightOf(v), one }
 		}
-		d, err = keepOf(parts, k, t.keepsHighest(), -1, 1, 1)
+		d, err = keepOf(parts, k, t.keepsHighest(), -1, 1+len(t.more), 1)
 	}
 	if err != nil {
 		return Dist{}, 0, err
@@ -246,7 +246,8 @@ func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
 // one pair, and the pairs of one value lie side by side.
 func (t *diceTerm) jointPart(s, depth int) (keepPart, float64, error) {
 	first, stopReroll := t.firstFaces(s, depth)
-	scale, half := 2*depth+3, depth+1
+	half := (1 + len(t.more)) * (t.limit(depth) + 1) // the most successes a chain counts
+	scale := 2*half + 1
 	pair := func(f int) int { return f*scale + t.weightOf(f) }
 	explodes := func(f int) bool { return t.explodes(f, s) }
 	joint, stopExplode, err := chainDist(first, s, explodes, pair, pair, t.limit(depth))
@@ -311,7 +312,7 @@ func (t *diceTerm) checkKeepParts(depth int) error {
 // directly: plain numbered dice summed, kept or counted as successes on
 // a point at or above a face. ok is false for every other term.
 func (t *diceTerm) plainDist(k int) (d Dist, ok bool, err error) {
-	if t.fudge || len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax || t.keep == keepMatch || t.keep == dropMatch {
+	if t.fudge || t.faces != nil || len(t.more) > 0 || len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax || t.keep == keepMatch || t.keep == dropMatch {
 		return Dist{}, false, nil
 	}
 	var ds []Die
@@ -340,13 +341,19 @@ func (t *diceTerm) plainDist(k int) (d Dist, ok bool, err error) {
 // weightOf returns a die's successes less failures for value v, when the
 // die is compared once.
 func (t *diceTerm) weightOf(v int) int {
-	switch {
-	case t.success.has(v):
-		return 1
-	case t.failure.has(v):
+	w := 0
+	if t.success.has(v) {
+		w = 1
+	}
+	for _, c := range t.more {
+		if c.has(v) {
+			w++
+		}
+	}
+	if w == 0 && t.failure.has(v) {
 		return -1
 	}
-	return 0
+	return w
 }
 
 // power returns the distribution of the sum of n independent copies of d,
@@ -380,7 +387,7 @@ func (t *diceTerm) dieDist(s, depth int) (value, weight Dist, stop float64, err 
 	explodes := func(f int) bool { return t.explodes(f, s) }
 	stopExplode := 0.0
 	switch {
-	case t.explode == noExplode && (t.hasMin || t.hasMax):
+	case t.explode == noExplode && (t.hasMin || t.hasMax || t.faces != nil):
 		value = mapDist(Dist{Min: 1, P: first}, t.read)
 	case t.explode == noExplode:
 		value = Dist{Min: 1 + off, P: first}.trim()
@@ -589,7 +596,7 @@ func (n *node) groupDist(depth int) (Dist, float64, error) {
 		}
 		alo, ahi := lo, hi
 		if counts {
-			alo, ahi = -1, 1
+			alo, ahi = -1, 1+len(t.more)
 		}
 		d, err := keepOf(parts, k, t.keepsHighest(), alo, ahi, 1)
 		return d, cut, err

@@ -40,7 +40,10 @@ type RolledDie struct {
 	Extra    bool `json:"extra,omitempty"`    // rolled by an explosion
 	Dropped  bool `json:"dropped,omitempty"`  // its die was dropped by a keep or drop
 	Success  bool `json:"success,omitempty"`  // counted as a success
-	Failure  bool `json:"failure,omitempty"`  // counted as a failure
+	// Successes is how many successes the roll counts when it meets
+	// several success points (10d10>=8>=10: a 10 counts 2); else 0.
+	Successes int  `json:"successes,omitempty"`
+	Failure   bool `json:"failure,omitempty"` // counted as a failure
 }
 
 type span struct{ from, to int }
@@ -190,7 +193,7 @@ func (t *diceTerm) settle(res *ExprResult, keys []dieKey, k int) int {
 		case d.dropped:
 			for i := d.from; i < d.to; i++ {
 				res.Dice[i].Dropped = true
-				res.Dice[i].Success, res.Dice[i].Failure = false, false
+				res.Dice[i].Success, res.Dice[i].Failure, res.Dice[i].Successes = false, false, 0
 			}
 		case t.success.op != noCmp:
 			v += d.weight
@@ -217,9 +220,11 @@ func (t *diceTerm) count(recs []RolledDie) int {
 	return v
 }
 
-// weight is a record's success (1) or failure (-1), or 0.
+// weight is a record's successes, -1 for a failure, or 0.
 func weight(d *RolledDie) int {
 	switch {
+	case d.Successes > 0:
+		return d.Successes
 	case d.Success:
 		return 1
 	case d.Failure:
@@ -279,7 +284,7 @@ func byTotalUp(a, b dieKey) int   { return a.total - b.total }
 // rollPlain rolls a group of dice with no re-roll or explosion, all from
 // the Roller's batched draws, one record a die.
 func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResult) {
-	s, off := int(g.die), t.offset()
+	s := int(g.die)
 	res.faces = r.RollN(g.n, s, res.faces[:0])
 	from := len(res.Dice)
 	res.Dice = slices.Grow(res.Dice, g.n)[:from+g.n]
@@ -289,7 +294,7 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 		v := t.read(f)
 		d := &recs[i]
 		*d = RolledDie{}
-		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, f+off, v
+		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, t.shown(f), v
 		if counts {
 			t.mark(&recs[i], v)
 		}
@@ -299,15 +304,12 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 // mark flags rec as a success or failure on value v and returns its
 // weight: 1 for a success, -1 for a failure, 0 otherwise.
 func (t *diceTerm) mark(rec *RolledDie, v int) int {
-	switch {
-	case t.success.has(v):
-		rec.Success = true
-		return 1
-	case t.failure.has(v):
-		rec.Failure = true
-		return -1
+	w := t.weightOf(v)
+	rec.Success, rec.Failure = w > 0, w < 0
+	if w > 1 {
+		rec.Successes = w
 	}
-	return 0
+	return w
 }
 
 // rollDie rolls one die of a term with re-rolls or explosions: its first
@@ -315,7 +317,6 @@ func (t *diceTerm) mark(rec *RolledDie, v int) int {
 // times, or once for ro), then each face on the explosion point adds
 // another roll (at most depth of them).
 func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key *dieKey) {
-	off := t.offset()
 	from := len(res.Dice)
 	face := r.Roll(s)
 	if len(t.reroll) > 0 {
@@ -324,11 +325,11 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 			limit = 1
 		}
 		for n := 0; n < limit && t.rerolls(t.read(face)); n++ {
-			res.record(t, s, die, face+off).Rerolled = true
+			res.record(t, s, die, t.shown(face)).Rerolled = true
 			face = r.Roll(s)
 		}
 	}
-	d := res.record(t, s, die, face+off)
+	d := res.record(t, s, die, t.shown(face))
 	d.Value = t.read(face)
 	total, weight := d.Value, 0
 	if t.explode == explode {
@@ -419,7 +420,7 @@ func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
 		}
 		switch {
 		case d.Success:
-			mark += "*"
+			mark += strings.Repeat("*", max(d.Successes, 1))
 		case d.Failure:
 			mark += "_"
 		}

@@ -14,14 +14,17 @@ func (p *parser) pool() (*node, error) {
 	var gs []group
 	for {
 		gat := p.i
-		g, fudge, err := p.group()
+		g, fudge, faces, err := p.group()
 		if err != nil {
 			return nil, err
 		}
-		if len(gs) > 0 && fudge != t.fudge {
+		switch {
+		case len(gs) > 0 && fudge != t.fudge:
 			return nil, p.fail(gat, "Fudge dice and numbered dice cannot share a pool: add them, as in 4dF+d6")
+		case len(gs) > 0 && !slices.Equal(faces, t.faces):
+			return nil, p.fail(gat, "dice of other faces cannot share a pool with custom dice: add them, as in 2d{1,1,2}+d6")
 		}
-		t.fudge = fudge
+		t.fudge, t.faces = fudge, faces
 		gs = append(gs, g)
 		j := p.i
 		for j < len(p.s) && (p.s[j] == ' ' || p.s[j] == '\t') {
@@ -48,25 +51,27 @@ func groupAt(s string, j int) bool {
 		return false
 	}
 	c := s[j+1]
-	return isDigit(c) || c == '%' || c == 'f'
+	return isDigit(c) || c == '%' || c == 'f' || c == '{'
 }
 
-// group reads NdS, dS, Nd% or NdF at p.i, which holds a digit or 'd'.
-func (p *parser) group() (group, bool, error) {
+// group reads NdS, dS, Nd%, NdF (dF.2, and dF.1, rpg-dice-roller's
+// Fudge die of one -1 and one +1) or a die of custom faces, d{1,1,2,3},
+// at p.i, which holds a digit or 'd'.
+func (p *parser) group() (g group, fudge bool, faces []int, err error) {
 	at := p.i
 	count := 1
 	if isDigit(p.peek()) {
 		n, err := p.number(MaxDice, "a count of dice")
 		if err != nil {
-			return group{}, false, err
+			return group{}, false, nil, err
 		}
 		if n < 1 {
-			return group{}, false, p.fail(at, "%dd: the count must be at least 1", n)
+			return group{}, false, nil, p.fail(at, "%dd: the count must be at least 1", n)
 		}
 		count = n
 	}
 	p.i++ // the 'd'
-	sides, fudge := 0, false
+	sides := 0
 	switch c := p.peek(); {
 	case c == '%':
 		sides = 100
@@ -74,24 +79,71 @@ func (p *parser) group() (group, bool, error) {
 	case c == 'f':
 		sides, fudge = 3, true
 		p.i++
+		if strings.HasPrefix(p.s[p.i:], ".2") {
+			p.i += 2
+		} else if strings.HasPrefix(p.s[p.i:], ".1") {
+			p.i += 2
+			sides, fudge, faces = 6, false, []int{-1, 0, 0, 0, 0, 1}
+		}
+	case c == '{':
+		if faces, err = p.faces(); err != nil {
+			return group{}, false, nil, err
+		}
+		sides = len(faces)
 	case isDigit(c):
 		sat := p.i
 		n, err := p.number(MaxSides, "a number of sides")
 		if err != nil {
-			return group{}, false, err
+			return group{}, false, nil, err
 		}
 		if n < 2 {
-			return group{}, false, p.fail(sat, "d%d: sides must be 2..%d", n, MaxSides)
+			return group{}, false, nil, p.fail(sat, "d%d: sides must be 2..%d", n, MaxSides)
 		}
 		sides = n
 	default:
-		return group{}, false, p.fail(p.i, "'d' must be followed by the number of sides (as in d6), %% or F")
+		return group{}, false, nil, p.fail(p.i, "'d' must be followed by the number of sides (as in d6), %%, F or faces in braces (d{1,1,2})")
 	}
 	if p.dice+count > MaxDice {
-		return group{}, false, p.fail(at, "more than %d dice in one expression", MaxDice)
+		return group{}, false, nil, p.fail(at, "more than %d dice in one expression", MaxDice)
 	}
 	p.dice += count
-	return group{Die(sides), count}, fudge, nil
+	return group{Die(sides), count}, fudge, faces, nil
+}
+
+// faces reads a custom die's faces, {1,1,2,3}: at least two numbers
+// within ±MaxModifier, each face equally likely.
+func (p *parser) faces() ([]int, error) {
+	at := p.i
+	p.i++ // the '{'
+	var faces []int
+	for {
+		p.skip()
+		neg := p.peek() == '-'
+		if neg {
+			p.i++
+		}
+		n, err := p.number(MaxModifier, "a face")
+		if err != nil {
+			return nil, err
+		}
+		if neg {
+			n = -n
+		}
+		faces = append(faces, n)
+		p.skip()
+		if p.peek() == '}' {
+			p.i++
+			break
+		}
+		if p.peek() != ',' {
+			return nil, p.fail(p.i, "want ',' or '}' to close the faces at %d", at+1)
+		}
+		p.i++
+	}
+	if len(faces) < 2 {
+		return nil, p.fail(at, "a die of custom faces needs two faces or more")
+	}
+	return faces, nil
 }
 
 // modifiers reads the modifiers after a pool's dice, in any order, each
@@ -128,10 +180,19 @@ func (p *parser) modifiers(t *diceTerm) error {
 			p.i = start
 			return nil
 		case c == '>' || c == '<' || c == '=':
-			if t.success.op != noCmp {
-				return p.fail(at, "a second success count: a pool counts successes once")
+			var c compare
+			c, err = p.comparePoint("a success count")
+			switch {
+			case t.success.op == noCmp:
+				t.success = c
+			case t.failure.op != noCmp:
+				return p.fail(at, "a success point after the failure count: give every success point first")
+			case len(t.more) == 7:
+				return p.fail(at, "more than 8 success points")
+			default:
+				// Each further point a die meets counts one more success.
+				t.more = append(t.more, c)
 			}
-			t.success, err = p.comparePoint("a success count")
 		case c == 'f':
 			err = p.failureMod(t, at)
 		case c == 't' && p.word(at) == "tiers":
@@ -240,8 +301,8 @@ func (p *parser) explodeMod(t *diceTerm, at int) error {
 	if t.explode != noExplode {
 		return p.fail(at, "a second explosion: a pool explodes one way")
 	}
-	if t.fudge {
-		return p.fail(at, "Fudge dice do not explode")
+	if err := p.noExplosion(t, at); err != nil {
+		return err
 	}
 	p.i++
 	t.explode = explode
@@ -266,8 +327,8 @@ func (p *parser) avraeExplode(t *diceTerm, at int) error {
 	if t.explode != noExplode {
 		return p.fail(at, "a second explosion: a pool explodes one way")
 	}
-	if t.fudge {
-		return p.fail(at, "Fudge dice do not explode")
+	if err := p.noExplosion(t, at); err != nil {
+		return err
 	}
 	p.i = at + 1
 	var err error
@@ -287,8 +348,8 @@ func (p *parser) rerollMod(t *diceTerm, at int) error {
 		if t.explode != noExplode {
 			return p.fail(at, "ra adds a roll as an explosion does: a pool explodes one way")
 		}
-		if t.fudge {
-			return p.fail(at, "Fudge dice do not explode or add rolls")
+		if err := p.noExplosion(t, at); err != nil {
+			return err
 		}
 		p.i = at + 2
 		var err error
@@ -495,7 +556,7 @@ func (p *parser) termNode(t *diceTerm, at int) (*node, error) {
 	}
 	// The largest die bounds every die's value.
 	top := int(t.groups[0].die)
-	lo, hi := t.read(1), t.read(top)
+	lo, hi := t.span(top)
 	limit := t.limit(p.depth)
 	switch t.explode {
 	case explode, compound:
@@ -504,9 +565,9 @@ func (p *parser) termNode(t *diceTerm, at int) (*node, error) {
 		hi = top + limit*(top-1)
 	}
 	if t.success.op != noCmp {
-		rolls := 1
+		rolls := 1 + len(t.more) // a die meeting every point
 		if t.explode == explode {
-			rolls = limit + 1 // each roll of the chain counts
+			rolls *= limit + 1 // each roll of the chain counts
 		}
 		lo, hi = 0, rolls
 		if t.failure.op != noCmp {
@@ -532,21 +593,14 @@ func (p *parser) checkActs(t *diceTerm, at int) error {
 	if (t.keep == keepMatch || t.keep == dropMatch) && t.success.op != noCmp && t.explode == explode {
 		return p.fail(at, "a keep or drop by selector with successes counted on every exploded roll is not read here: count with !! or without the selector")
 	}
-	off := t.offset()
 	for _, g := range t.groups {
 		s := int(g.die)
-		lo, hi := 1+off, s+off // the faces
-		if t.hasMin {
-			if t.minV <= lo {
-				return p.fail(at, "mi%d never acts: no %v rolls below %d", t.minV, g.die, lo)
-			}
-			lo = min(t.minV, hi)
+		flo, fhi := t.rawSpan(s)
+		if t.hasMin && t.minV <= flo {
+			return p.fail(at, "mi%d never acts: no %v rolls below %d", t.minV, g.die, flo)
 		}
-		if t.hasMax {
-			if t.maxV >= s+off {
-				return p.fail(at, "ma%d never acts: no %v rolls above %d", t.maxV, g.die, s+off)
-			}
-			hi = max(t.maxV, lo)
+		if t.hasMax && t.maxV >= fhi {
+			return p.fail(at, "ma%d never acts: no %v rolls above %d", t.maxV, g.die, fhi)
 		}
 		if t.explode != noExplode && t.boom.op != noCmp {
 			switch t.boom.count(1, s) {
@@ -557,11 +611,11 @@ func (p *parser) checkActs(t *diceTerm, at int) error {
 			}
 		}
 		for _, c := range t.reroll {
-			if c.count(lo, hi) == 0 {
+			if t.facesOn(s, []compare{c}) == 0 {
 				return p.fail(at, "r%v never acts: no roll of a %v reads %v", c.point(), g.die, c)
 			}
 		}
-		if len(t.reroll) > 0 && coversAll(t.reroll, lo, hi) {
+		if len(t.reroll) > 0 && t.facesOn(s, t.reroll) == s {
 			return p.fail(at, "the re-roll points cover every face of a %v: no face would stand", g.die)
 		}
 	}
@@ -575,7 +629,7 @@ func (p *parser) checkCounts(t *diceTerm, at int) error {
 	lo, hi := math.MaxInt, math.MinInt
 	for _, g := range t.groups {
 		s := int(g.die)
-		a, b := t.read(1), t.read(s)
+		a, b := t.span(s)
 		switch t.explode {
 		case compound:
 			b = s * (t.limit(p.depth) + 1)
@@ -587,10 +641,15 @@ func (p *parser) checkCounts(t *diceTerm, at int) error {
 	if t.explode == compound || t.explode == penetrate {
 		lo = t.read(1) // totals fill lo..hi but for gaps the count ignores
 	}
-	for _, x := range []struct {
+	type point struct {
 		c    compare
 		what string
-	}{{t.success, "success count"}, {t.failure, "failure count"}, {t.keepAt, "selector"}} {
+	}
+	points := []point{{t.success, "success count"}, {t.failure, "failure count"}, {t.keepAt, "selector"}}
+	for _, c := range t.more {
+		points = append(points, point{c, "success count"})
+	}
+	for _, x := range points {
 		if x.c.op != noCmp && x.c.count(lo, hi) == 0 {
 			hint := ""
 			if x.what == "success count" {
@@ -708,7 +767,7 @@ func (p *parser) groupBounds(n *node, at int) error {
 	slices.SortFunc(his, func(a, b int) int { return b - a })
 	switch {
 	case t.success.op != noCmp:
-		n.lo, n.hi = 0, k
+		n.lo, n.hi = 0, k*(1+len(t.more))
 		if t.failure.op != noCmp {
 			n.lo = -k
 		}
@@ -725,6 +784,53 @@ func (p *parser) groupBounds(n *node, at int) error {
 	}
 	if n.lo < -MaxValue || n.hi > MaxValue {
 		return p.fail(at, "values could reach %d..%d: at most ±%d", n.lo, n.hi, MaxValue)
+	}
+	return nil
+}
+
+// rawSpan returns the least and greatest numbers on a die of s sides'
+// faces, before mi and ma.
+func (t *diceTerm) rawSpan(s int) (lo, hi int) {
+	if t.faces == nil {
+		return t.shown(1), t.shown(s)
+	}
+	return slices.Min(t.faces), slices.Max(t.faces)
+}
+
+// facesOn returns how many faces of a die of s sides read a value on one
+// of the points: for numbered dice by intervals, the values read being
+// the integers of a span; for custom faces one by one.
+func (t *diceTerm) facesOn(s int, cs []compare) int {
+	if t.faces != nil {
+		n := 0
+		for f := 1; f <= s; f++ {
+			for _, c := range cs {
+				if c.has(t.read(f)) {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	lo, hi := t.span(s)
+	switch {
+	case len(cs) == 1 && cs[0].count(lo, hi) == 0:
+		return 0
+	case coversAll(cs, lo, hi):
+		return s
+	}
+	return 1 // some, not all: the callers ask no more
+}
+
+// noExplosion refuses an explosion of Fudge dice and custom faces, which
+// have no top face to explode on.
+func (p *parser) noExplosion(t *diceTerm, at int) error {
+	switch {
+	case t.fudge:
+		return p.fail(at, "Fudge dice do not explode")
+	case t.faces != nil:
+		return p.fail(at, "custom faces do not explode")
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ const (
 // termTotal is rollTerm without records.
 func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
 	plain := len(t.reroll) == 0 && t.explode == noExplode
-	if plain && t.keep == keepAll && t.success.op == noCmp && !t.hasMin && !t.hasMax {
+	if plain && t.keep == keepAll && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.faces == nil {
 		// Plain dice summed: SumN totals the faces RollN would roll.
 		v := 0
 		for _, g := range t.groups {
