@@ -194,6 +194,8 @@ type diceTerm struct {
 	more           []compare // further success points: a die counts one more for each it meets
 	failure        compare   // subtracts a failure for each die on this point
 	label          string    // a label, [fire], kept in the breakdown
+	path           totalPath // how Total rolls the term, worked out once when parsed
+	countAt        int       // pathCount: the least face that succeeds
 	sorted         bool      // a sort mark was given
 	marks          string    // sort and crit marks, canonical ("sd", "cs>=19"): they change no odds
 }

@@ -578,6 +578,7 @@ func (p *parser) termNode(t *diceTerm, at int) (*node, error) {
 		lo, hi = min(lo, 0), max(hi, 0) // a die not kept adds 0
 	}
 	k := t.kept()
+	t.path, t.countAt = t.totalPath()
 	return &node{kind: diceNode, term: t, lo: k * lo, hi: k * hi}, nil
 }
 

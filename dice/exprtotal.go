@@ -48,66 +48,101 @@ const (
 	chunk     = 24
 )
 
+// totalPath is how Total rolls a term: the cheapest way that takes the
+// same draws as Roll.
+type totalPath uint8
+
+const (
+	pathEach   totalPath = iota // die by die, each adding on its own
+	pathSum                     // plain dice summed: SumN
+	pathCount                   // plain numbered dice counted on one point at or above a face: RollCount
+	pathRanked                  // a keep or drop of the highest or lowest, dice held
+)
+
+// totalPath works out the term's path, and for pathCount the least face
+// that succeeds.
+func (t *diceTerm) totalPath() (totalPath, int) {
+	plain := len(t.reroll) == 0 && t.explode == noExplode && !t.hasMin && !t.hasMax && t.faces == nil
+	switch {
+	case t.keep != keepAll && t.keep != keepMatch && t.keep != dropMatch:
+		return pathRanked, 0
+	case plain && t.keep == keepAll && t.success.op == noCmp:
+		return pathSum, 0
+	case plain && t.keep == keepAll && !t.fudge && t.failure.op == noCmp && len(t.more) == 0 && t.success.op == cmpGe:
+		return pathCount, max(t.success.n, 1)
+	case plain && t.keep == keepAll && !t.fudge && t.failure.op == noCmp && len(t.more) == 0 && t.success.op == cmpGt:
+		return pathCount, max(t.success.n+1, 1)
+	}
+	return pathEach, 0
+}
+
 // termTotal is rollTerm without records.
 func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
-	plain := len(t.reroll) == 0 && t.explode == noExplode
-	if plain && t.keep == keepAll && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.faces == nil {
-		// Plain dice summed: SumN totals the faces RollN would roll.
+	switch t.path {
+	case pathSum:
+		// SumN totals the faces RollN would roll.
 		v := 0
 		for _, g := range t.groups {
 			v += r.SumN(g.n, int(g.die)) + g.n*t.offset()
 		}
 		return v
-	}
-	if t.keep == keepAll || t.keep == keepMatch || t.keep == dropMatch {
-		// Each die adds or not on its own: no die is held.
+	case pathCount:
+		// RollCount rolls the faces RollN would roll, in runs of a draw.
 		v := 0
+		var buf [chunk]int
 		for _, g := range t.groups {
-			s := int(g.die)
-			if !plain {
-				for range g.n {
-					v += t.take(e.dieTotal(t, s, r))
-				}
-				continue
-			}
-			var buf [chunk]int
-			for run := newRuns(r, g.n, s); ; {
-				faces := run.next(buf[:])
-				if faces == nil {
-					break
-				}
-				for _, f := range faces {
-					x := t.read(f)
-					v += t.take(x, t.weightOf(x))
-				}
+			for run := newRuns(r, g.n, int(g.die)); run.n > 0; {
+				m := min(run.n, run.k)
+				run.n -= m
+				_, c := r.RollCount(m, run.s, t.countAt, buf[:0])
+				v += c
 			}
 		}
 		return v
+	case pathRanked:
+		if t.n > stackDice {
+			return e.termTotalPooled(t, r)
+		}
+		return e.rankedTotal(t, r)
 	}
-	if t.n > stackDice {
-		return e.termTotalPooled(t, r)
-	}
-	return e.rankedTotal(t, r, plain)
-}
-
-// rankedTotal is termTotal for a keep or drop of the highest or lowest,
-// at most stackDice dice: every die is held, then all but the kept drop.
-func (e *Expr) rankedTotal(t *diceTerm, r *Roller, plain bool) int {
-	var keys [stackDice]dieKey
-	kept := keys[:0]
+	// Each die adds or not on its own: no die is held.
+	v := 0
+	plain := len(t.reroll) == 0 && t.explode == noExplode
 	for _, g := range t.groups {
 		s := int(g.die)
 		if !plain {
 			for range g.n {
-				total, weight := e.dieTotal(t, s, r)
-				kept = append(kept, dieKey{total: total, weight: weight})
+				v += t.take(e.dieTotal(t, s, r))
 			}
 			continue
 		}
-		var buf [stackDice]int
-		for _, f := range r.RollN(g.n, s, buf[:0]) {
-			x := t.read(f)
-			kept = append(kept, dieKey{total: x, weight: t.weightOf(x)})
+		var buf [chunk]int
+		for run := newRuns(r, g.n, s); ; {
+			faces := run.next(buf[:])
+			if faces == nil {
+				break
+			}
+			for _, f := range faces {
+				x := t.read(f)
+				v += t.take(x, t.weightOf(x))
+			}
+		}
+	}
+	return v
+}
+
+// rankedTotal is termTotal for a keep or drop of the highest or lowest,
+// at most stackDice dice: every die is held, then all but the kept drop.
+func (e *Expr) rankedTotal(t *diceTerm, r *Roller) int {
+	if len(t.reroll) == 0 && t.explode == noExplode {
+		return t.plainRanked(r)
+	}
+	var keys [stackDice]dieKey
+	kept := keys[:0]
+	for _, g := range t.groups {
+		for range g.n {
+			total, weight := e.dieTotal(t, int(g.die), r)
+			kept = append(kept, dieKey{total: total, weight: weight})
 		}
 	}
 	if k := t.kept(); k < len(kept) {
@@ -118,6 +153,61 @@ func (e *Expr) rankedTotal(t *diceTerm, r *Roller, plain bool) int {
 		if !d.dropped {
 			v += t.counted(d.total, d.weight)
 		}
+	}
+	return v
+}
+
+// plainRanked is rankedTotal for dice that neither re-roll nor explode:
+// a die's weight follows from its value, so which of equal dice is kept
+// changes nothing, and the values are sorted and the kept end summed.
+func (t *diceTerm) plainRanked(r *Roller) int {
+	var buf [stackDice]int
+	n := 0
+	for _, g := range t.groups {
+		faces := r.RollN(g.n, int(g.die), buf[n:n])
+		if t.fudge || t.faces != nil || t.hasMin || t.hasMax {
+			for i, f := range faces {
+				faces[i] = t.read(f)
+			}
+		}
+		n += len(faces)
+	}
+	vals := buf[:n]
+	k := t.kept()
+	high := t.keepsHighest()
+	if t.success.op == noCmp && n-k <= k {
+		// Few dropped: the sum less the dropped, found one by one.
+		v := 0
+		for _, x := range vals {
+			v += x
+		}
+		for range n - k {
+			w := 0
+			for i, x := range vals {
+				if high && x < vals[w] || !high && x > vals[w] {
+					w = i
+				}
+			}
+			v -= vals[w]
+			vals[w] = vals[len(vals)-1]
+			vals = vals[:len(vals)-1]
+		}
+		return v
+	}
+	// Insertion sort, rising: at most stackDice values.
+	for i := 1; i < len(vals); i++ {
+		for j := i; j > 0 && vals[j] < vals[j-1]; j-- {
+			vals[j], vals[j-1] = vals[j-1], vals[j]
+		}
+	}
+	if high {
+		vals = vals[len(vals)-k:]
+	} else {
+		vals = vals[:k]
+	}
+	v := 0
+	for _, x := range vals {
+		v += t.counted(x, t.weightOf(x))
 	}
 	return v
 }
@@ -183,21 +273,26 @@ func (e *Expr) dieTotal(t *diceTerm, s int, r *Roller) (total, weight int) {
 		}
 	}
 	total = t.read(face)
-	if t.explode == explode {
-		weight = t.weightOf(face) // "!": every roll counts on its own
+	counts := t.success.op != noCmp
+	each := counts && t.explode == explode // "!": every roll counts on its own
+	if each {
+		weight = t.weightOf(face)
 	}
-	for n := 0; n < t.limit(e.depth) && t.explodes(face, s); n++ {
-		face = r.Roll(s)
-		x := face
-		if t.explode == penetrate {
-			x--
+	if t.explode != noExplode {
+		limit := t.limit(e.depth)
+		for n := 0; n < limit && t.explodes(face, s); n++ {
+			face = r.Roll(s)
+			x := face
+			if t.explode == penetrate {
+				x--
+			}
+			if each {
+				weight += t.weightOf(face)
+			}
+			total += x
 		}
-		if t.explode == explode {
-			weight += t.weightOf(face)
-		}
-		total += x
 	}
-	if t.explode != explode {
+	if counts && !each {
 		weight = t.weightOf(total)
 	}
 	return total, weight
