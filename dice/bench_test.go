@@ -288,3 +288,42 @@ func BenchmarkExactBinomial1000(b *testing.B) {
 		}
 	}
 }
+
+// The draws a trial makes outside the batched small dice: a deck of 52
+// shuffled (IntN, as dramadeck deals), a d1000 (one bounded draw each),
+// and a mixed pool RollDice takes through its general loop.
+func BenchmarkShuffle52(b *testing.B) {
+	r := NewSeeded(1)
+	deck := make([]int, 52)
+	for i := range deck {
+		deck[i] = i
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r.ShuffleInts(deck)
+	}
+	sink = deck[0]
+}
+
+func BenchmarkD1000(b *testing.B) {
+	r := NewSeeded(1)
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		s += r.Roll(1000)
+	}
+	sink = s
+}
+
+func BenchmarkRollDiceMixed12(b *testing.B) {
+	r := NewSeeded(1)
+	ds := []Die{D20, D12, D12, D10, D10, D8, D8, D8, D6, D6, D4, 300}
+	buf := make([]int, 0, len(ds))
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		buf = r.RollDice(ds, buf)
+		s += buf[0]
+	}
+	sink = s
+}

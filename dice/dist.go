@@ -508,10 +508,9 @@ func KeepHighestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 						continue
 					}
 					need := k - j
-					tail := 1.0
+					tail := binomialRest(r, pv, need, pmf)
 					for m := 0; m < need && m <= r; m++ {
 						pm := pmf[m]
-						tail -= pm
 						if pm == 0 {
 							continue
 						}
@@ -581,4 +580,40 @@ func binomialHead(n int, p float64, k int, pmf []float64) {
 		pmf[m] = pm
 		pm *= float64(n-m) / float64(m+1) * p / q
 	}
+}
+
+// binomialRest returns P(Binomial(n, p) >= k), given pmf[m] for m < k as
+// binomialHead fills it. Where the head holds nearly all the mass, one
+// less the head would round a tail below 1e-16 away (three exploding
+// dice all at their bound: 2.3e-17), so the tail is summed term by term
+// instead, from pmf[k-1] on, until the terms no longer change the sum;
+// the terms fall geometrically there (the head's mass means the mode lies
+// below k), and at most 64 are taken.
+func binomialRest(n int, p float64, k int, pmf []float64) float64 {
+	if k > n {
+		return 0
+	}
+	rest := 1.0
+	for m := 0; m < k; m++ {
+		rest -= pmf[m]
+	}
+	if rest > 1e-3 || p <= 0 || p >= 1 || k == 0 {
+		return max(rest, 0)
+	}
+	q := 1 - p
+	var term float64
+	if k == 1 {
+		term = -math.Expm1(float64(n) * math.Log1p(-p)) // P(X >= 1) outright
+		return term
+	}
+	term = pmf[k-1] * float64(n-k+1) / float64(k) * p / q // P(X = k)
+	sum := 0.0
+	for m := k; m <= n && m < k+64; m++ {
+		sum += term
+		if term <= sum*1e-18 {
+			break
+		}
+		term *= float64(n-m) / float64(m+1) * p / q
+	}
+	return sum
 }

@@ -11,15 +11,16 @@
 // package-level generator and nothing is seeded from the clock: the same
 // Source state gives the same rolls. A Roller serves one goroutine.
 //
-// Draws are exact. A die of s sides uses Lemire's multiply-and-reject
-// method, so every face has probability exactly 1/s; several dice may share
-// one 64-bit draw (21 d6, 12 d20) because multiplying through a batch of
-// sizes is the same method over the product of the sizes. For the size
-// rolled last the Roller keeps the unused part of its draw and takes later
-// dice from it, one multiply a die. SumN totals such dice without writing
-// them out (a 3d6 check), and RollCount rolls them and counts successes in
-// one pass; a Pool of mixed sizes knows from when it was made whether one
-// draw holds it all.
+// Draws are exact. Every face, IntN and shuffle comes from one bounded
+// draw, Lemire's multiply-and-reject method (as math/rand/v2's uint64n;
+// roller.go explains it once), so every face has probability exactly 1/s.
+// Several dice may share one 64-bit draw (21 d6, 12 d20) because
+// multiplying through a batch of sizes is the same method over the
+// product of the sizes. For the size rolled last the Roller keeps the
+// unused part of its draw and takes later dice from it, one multiply a
+// die. SumN totals such dice without writing them out (a 3d6 check), and
+// RollCount rolls them and counts successes in one pass; a Pool of mixed
+// sizes knows from when it was made whether one draw holds it all.
 //
 // Scripted returns a Roller that plays back given faces, for worked examples,
 // tests, and tools where people roll physical dice and type the results in.
@@ -69,9 +70,10 @@
 // d4..d12 take well under a millisecond. Binomial (successes in n trials)
 // and Hypergeometric (marked cards in a hand drawn without replacement)
 // are the counting distributions the rule packages need; rule packages
-// take them from here rather than computing their own. ChiSquare tests
-// sampled counts against a Dist, which the rule packages use to check
-// their samplers.
+// take them from here rather than computing their own. Package dice/gof
+// tests sampled counts against a Dist (Pearson's chi-square), as the rule
+// packages check their samplers; it lives apart so that dice links no
+// statistics library.
 //
 // Every exact constructor bounds its memory and work before it allocates
 // and returns an error wrapping ErrTooLarge, saying what was too large,
@@ -93,21 +95,80 @@
 //	form            meaning                                        example
 //	NdS, dS         N dice of S sides (2..1000000), summed         3d6, d20
 //	d%              a d100                                         d%, 2d%
-//	NdF, dF         Fudge (FATE) dice: faces -1, 0, +1             4dF
+//	NdF, dF         Fudge (FATE) dice: faces -1, 0, +1             4dF, 4dF.2
+//	dF.1            a Fudge die of one -1, four 0s and one +1       4dF.1
+//	d{a,b,...}      a die of custom faces, each equally likely     d{1,1,2,3}, 10d{0,0,1,2}
 //	dice dice       a mixed pool: dice joined by spaces            d12 d8 d6
+//	(pool)mods      a pool of plain dice kept as a whole           (2d6+2d8)kh2, {4d6+3d8}k4
+//	{x, y}mods      a group: keep, drop or count successes over    {3d6, 4d4+1}kh1, {3d20+5}>=21
+//	(x, y)mods      its expressions' totals (Avrae's set)          (1d20, 1d20)kh1
 //	khN, kN, klN    keep the N highest (kN is khN), the N lowest   4d6kh3, 2d20kl1
 //	dhN, dlN        drop the N highest, the N lowest               4d6dl1
+//	phN, plN        Avrae's drops: dhN, dlN                        4d6pl1
+//	kP, pP          keep, drop the dice on a compare point P       4d6k>3, 4d6p<2
 //	!               explode: a die's top face adds another roll   3d6!, d8 d6!
-//	!P              explode on a compare point P                   3d6!>=5, d10!9
+//	!P, eP          explode on a compare point P                   3d6!>=5, d10!9, d6e6
 //	!!              compound: the extra rolls add into one value  d6!!
 //	!p              penetrate (HackMaster): each extra roll       d6!p
 //	                counts one less
-//	rP              re-roll while on P (up to the depth)           4d6r1, d10r<3
+//	raP             re-roll and add: a die on P adds one roll      d20ra20
+//	rP, rrP         re-roll while on P (up to the depth); several  4d6r1, 2d8r1r3
+//	                points re-roll on any of them
 //	roP             re-roll once on P                              4d6ro1
+//	miN, maN        a roll below N reads N, above N reads N        4d6mi2, 4d6ma5
+//	(min, max)
 //	P               count successes: dice on P                     8d10>=7
+//	P P2 ...        a die counts one more success for each         10d10>=8>=10
+//	                further point it meets (10s count twice)
 //	P fQ            successes less failures (dice on Q)            8d10>=7f1
+//	s, sa, sd       sort marks (Roll20): no change in odds         4d6sd
+//	csP, cfP        critical marks (Roll20): no change in odds     d20cs>=19
+//	[label]         a label, kept in the breakdown                 2d6[fire]+d4[cold]
+//	x P y           a whole check: 1 if it holds, else 0           d20+5>=15
+//	x tiers a,b     the tier of x: 0 up to a, 1 up to b, then 2    2d6+1 tiers 6,9
 //	+ - * /         arithmetic; / rounds toward zero               (2d6+3)*2, d20/2
+//	floor(x/y)      a division rounded down, up                    floor(d20/3)
+//	ceil(x/y)
 //	N, -x, (x)      numbers, negation, parentheses                 -d4, 2*(d6+1)
+//	# text          a comment, kept in the breakdown               d20+5 # to hit
+//
+// Parser reads an expression in a Dialect: Stakes (the default, what
+// ParseExpr reads), Roll20 or Avrae. They differ only where the
+// references do: > and < (inclusive in Roll20, strict elsewhere), a bare
+// number after k (Avrae: the dice showing it), dN (Roll20's drop lowest;
+// an error elsewhere that names the form to write), and a comparison right
+// after a pool (Avrae: a whole check; elsewhere a success count). The
+// Dialect type's documentation holds the table of these readings; the
+// canonical form spells every reading out and reads the same in every
+// dialect, and the breakdown of a roll starts with it. These forms, in
+// the dialect that reads each, and their canonical prints, each checked
+// against an enumeration of every roll:
+//
+//	dialect  text               canonical
+//	roll20   4d6k3              4d6kh3
+//	avrae    4d6k3              4d6k=3
+//	roll20   4d6d1              4d6dl1
+//	avrae    4d6ph1             4d6dh1
+//	avrae    4d4p1              4d4p=1
+//	roll20   2d6!>4             2d6!>=4
+//	avrae    2d6e6              2d6!6
+//	avrae    3d6rr1             3d6r1
+//	roll20   2d6r<2             2d6r<=2
+//	roll20   5d6>5              5d6>=5
+//	avrae    3d6>=10            (3d6)>=10
+//	roll20   d20+5>15           d20+5>=15
+//	roll20   d20cs>19cf1        d20cs>=19cf1
+//
+// A group's expressions roll in order, each with its own dice; a group
+// takes keep, drop, selectors, success and failure counts, and no
+// re-rolls, explosions or mi, ma (put them on the dice inside). Custom
+// faces and Fudge dice do not explode.
+//
+// A modifier that can never act is an error that says why: d6!>=7 never
+// explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
+// write (3d6)>=10 for the total), floor(3d6) rounds nothing. Min and max
+// do not combine with explosions (a clamped die's top face is ambiguous),
+// nor does a keep by selector with ! counting every roll.
 //
 // A compare point P is =N, >N, >=N, <N or <=N; after r, ro, f and the
 // explosions a bare N means =N. A point written right after an explosion
@@ -148,30 +209,35 @@
 // (d6!>=1) and re-rolls that no face escapes (d6r<7) are errors.
 //
 // Where stakes differs from common bot conventions (Roll20, Avrae,
-// rpg-dice-roller):
+// rpg-dice-roller) whatever the dialect:
 //
 //	form         common bots                         stakes
-//	4d6d1        Roll20: drop the lowest 1           an error: write 4d6dl1
 //	4d6!kh3      bots that list extra rolls as dice  keeps 3 dice, each by its
 //	             of their own may keep 3 rolls       total, extra rolls included
 //	4d10! >=8kh2 the same split: 2 rolls, or 2 dice  the 2 dice of highest total,
 //	                                                 every roll of theirs counted
 //	3d6!>=5      explode on 5+ (same)                same; 3d6! >=5 counts 5+
-//	d20/3        some give decimals                  rounds toward zero: -7/2 is -3
+//	d20/3        some give decimals                  rounds toward zero: -7/2 is -3;
+//	                                                 floor() and ceil() round down, up
 //	r, !         some re-roll or explode without     at most Depth (10) times;
 //	             bound, or to a fixed cap            the exact answer says how
 //	                                                 much chance the bound cuts off
 //	d12 d8 d6    most want + between the dice        a mixed pool (as ParsePool),
 //	                                                 so d12 d8 d6kh2 keeps 2 of 3
-//	4d6k3        Roll20: keep the highest 3;         keep the highest 3 (kh3)
-//	             Avrae: keep the dice showing 3
+//	d20ra20      Avrae may add at most one die       each die on the point adds one
+//	             of a set                            roll of its own
 //	4dF!         some allow                          an error: Fudge dice do not explode
 //
 // # Exact distributions of expressions
 //
 // Expr.Dist gives the distribution of exactly what Roll rolls, explosions
 // and re-rolls bounded at the expression's depth, and beside it the
-// truncated mass: the chance that a roll reaches a bound. The unbounded
+// truncated mass: the chance that a roll reaches a bound. No outcome is
+// dropped for being unlikely: every probability down to float64's least
+// normal number (2.2e-308) keeps its relative precision, and the
+// truncated mass is carried as itself, never as one less its complement
+// (tested against exact rationals: 3d6!!kh2 rolls 132 with chance
+// 2.28e-17, d100! cuts off 1e-22, d6!! at depth 100 cuts off 6^-101). The unbounded
 // game's P(X = x) differs from the answer by at most that much (about
 // 8e-9 for 3d6! at depth 10). Re-rolls with ro are exact mixtures and
 // never truncate; with r, a face off the re-roll point stands with

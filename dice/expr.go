@@ -32,11 +32,13 @@ const (
 //
 // The package documentation gives the grammar.
 type Expr struct {
-	root  *node
-	depth int
-	dice  int // dice in all terms
-	terms []*diceTerm
-	text  string // canonical form
+	root    *node
+	depth   int
+	dice    int // dice in all terms
+	terms   []*diceTerm
+	text    string // canonical form
+	comment string // the text after #, kept for the breakdown
+	dialect Dialect
 }
 
 type nodeKind uint8
@@ -49,6 +51,17 @@ const (
 	subNode
 	mulNode
 	divNode
+	cmpNode   // a whole check: left op right, 1 if it holds, else 0
+	tiersNode // the tier of left: how many of cuts it is above
+	groupNode // a group, {a, b}: kids kept, dropped or counted by total (term holds the modifiers)
+)
+
+// Rounding of a division: / rounds toward zero; floor() and ceil() round
+// down and up.
+const (
+	roundZero uint8 = iota
+	roundFloor
+	roundCeil
 )
 
 // node is one part of an expression. lo and hi bound its values (every
@@ -60,6 +73,24 @@ type node struct {
 	term        *diceTerm
 	left, right *node // right only for binary nodes, left for negNode
 	lo, hi      int
+	op          cmpOp   // cmpNode: the comparison
+	cuts        []int   // tiersNode: the tiers' upper bounds, rising
+	round       uint8   // divNode: roundZero, roundFloor or roundCeil
+	kids        []*node // groupNode: the group's expressions
+}
+
+// divide returns a / b rounded as the node says (b != 0).
+func (n *node) divide(a, b int) int {
+	q := a / b
+	if r := a % b; r != 0 {
+		switch {
+		case n.round == roundFloor && (r < 0) != (b < 0):
+			q--
+		case n.round == roundCeil && (r < 0) == (b < 0):
+			q++
+		}
+	}
+	return q
 }
 
 // keepKind says which dice a keep or drop modifier keeps.
@@ -71,6 +102,8 @@ const (
 	keepLow
 	dropHigh
 	dropLow
+	keepMatch // keep the dice on a compare point (Avrae's k>3, k3)
+	dropMatch // drop the dice on a compare point (Avrae's p<3, p1)
 )
 
 // explodeKind is the kind of explosion of a dice term.
@@ -119,12 +152,14 @@ func (c compare) has(v int) bool {
 	return false
 }
 
+// cmpText spells each operator.
+var cmpText = [...]string{"", "=", ">", ">=", "<", "<="}
+
 func (c compare) String() string {
-	ops := [...]string{"", "=", ">", ">=", "<", "<="}
 	if c.op == noCmp {
 		return ""
 	}
-	return ops[c.op] + strconv.Itoa(c.n)
+	return cmpText[c.op] + strconv.Itoa(c.n)
 }
 
 // point prints a compare point after r, ro, f or an explosion, where a
@@ -141,17 +176,28 @@ func (c compare) point() string {
 type diceTerm struct {
 	groups []group // sizes largest first; a Fudge term holds one group of d3
 	fudge  bool    // the dice are Fudge dice: faces -1, 0, +1
+	faces  []int   // custom faces, d{1,1,2,3}: a die of len(faces) sides reads faces[f-1]
 	n      int     // dice in the term
 	index  int     // the term's place in the expression, from 0
 
-	keep    keepKind
-	keepN   int
-	explode explodeKind
-	boom    compare // explodes on this point; none: on each die's top face
-	reroll  compare // re-rolls on this point; none: no re-roll
-	once    bool    // "ro": re-roll at most once
-	success compare // counts successes; none: the term sums its dice
-	failure compare // subtracts a failure for each die on this point
+	keep           keepKind
+	keepN          int
+	keepAt         compare // keepMatch, dropMatch: the dice kept or dropped
+	explode        explodeKind
+	boom           compare   // explodes on this point; none: on each die's top face
+	once1          bool      // "ra": a die explodes at most once (re-roll and add)
+	reroll         []compare // re-rolls on any of these points; none: no re-roll
+	once           bool      // "ro": re-roll at most once
+	minV, maxV     int       // "mi", "ma": a roll reads at least minV, at most maxV
+	hasMin, hasMax bool      // whether mi and ma were given
+	success        compare   // counts successes; none: the term sums its dice
+	more           []compare // further success points: a die counts one more for each it meets
+	failure        compare   // subtracts a failure for each die on this point
+	label          string    // a label, [fire], kept in the breakdown
+	path           totalPath // how Total rolls the term, worked out once when parsed
+	countAt        int       // pathCount: the least face that succeeds
+	sorted         bool      // a sort mark was given
+	marks          string    // sort and crit marks, canonical ("sd", "cs>=19"): they change no odds
 }
 
 // offset is what a face of the term's dice reads as, less the face rolled:
@@ -166,6 +212,8 @@ func (t *diceTerm) offset() int {
 // kept returns how many dice the keep or drop modifier keeps.
 func (t *diceTerm) kept() int {
 	switch t.keep {
+	case keepMatch, dropMatch:
+		return t.n // each die is kept or not by its value (see matchKept)
 	case keepHigh, keepLow:
 		return min(t.keepN, t.n)
 	case dropHigh, dropLow:
@@ -189,13 +237,64 @@ func (t *diceTerm) explodes(v int, sides int) bool {
 	return t.boom.has(v)
 }
 
-// rerolls reports whether a first roll of v is rolled again.
-func (t *diceTerm) rerolls(v int) bool { return t.reroll.has(v) }
+// rerolls reports whether a first roll of value v is rolled again.
+func (t *diceTerm) rerolls(v int) bool {
+	for _, c := range t.reroll {
+		if c.has(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// read returns the value a roll showing face reads as: the face, less 2
+// for a Fudge die, held within mi and ma.
+func (t *diceTerm) read(face int) int {
+	v := t.shown(face)
+	if t.hasMin {
+		v = max(v, t.minV)
+	}
+	if t.hasMax {
+		v = min(v, t.maxV)
+	}
+	return v
+}
+
+// shown returns the number on a rolled face: the face, less 2 for a
+// Fudge die, or the custom face.
+func (t *diceTerm) shown(face int) int {
+	if t.faces != nil {
+		return t.faces[face-1]
+	}
+	return face + t.offset()
+}
+
+// span returns the least and greatest values a roll of a die of s sides
+// reads.
+func (t *diceTerm) span(s int) (lo, hi int) {
+	if t.faces == nil {
+		return t.read(1), t.read(s)
+	}
+	lo, hi = t.read(1), t.read(1)
+	for f := 2; f <= s; f++ {
+		lo, hi = min(lo, t.read(f)), max(hi, t.read(f))
+	}
+	return lo, hi
+}
+
+// limit returns how many extra rolls an exploding die of the term makes
+// at most, at the expression's depth.
+func (t *diceTerm) limit(depth int) int {
+	if t.once1 {
+		return 1
+	}
+	return depth
+}
 
 // bare reports whether the term is a plain pool: dice summed, no
 // modifiers, as ParsePool reads them.
 func (t *diceTerm) bare() bool {
-	return t.keep == keepAll && t.explode == noExplode && t.reroll.op == noCmp && t.success.op == noCmp
+	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == "" && t.faces == nil
 }
 
 // String returns the expression in canonical form: dice groups largest
@@ -234,7 +333,7 @@ func (e *Expr) Set(s string) error { return e.UnmarshalText([]byte(s)) }
 // rolls and a die re-rolls at most depth times. Deeper bounds make the
 // exact answer's truncated mass smaller and its work larger.
 func (e *Expr) WithDepth(depth int) (*Expr, error) {
-	return parseExpr(e.text, depth)
+	return parseExpr(e.text, depth, Stakes) // the canonical form reads the same in every dialect
 }
 
 // write prints n in canonical form, in parentheses if its precedence is
@@ -259,6 +358,44 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 	case negNode:
 		b.WriteByte('-')
 		n.left.writeTree(b, 3, term, sep)
+	case cmpNode:
+		lp := 1
+		if n.left.kind == diceNode {
+			// A comparison right after a pool would count successes.
+			lp = 5
+		}
+		n.left.writeTree(b, lp, term, sep)
+		b.WriteString(sep + cmpText[n.op] + sep)
+		n.right.writeTree(b, 1, term, sep)
+	case groupNode:
+		b.WriteByte('{')
+		for i, k := range n.kids {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			k.writeTree(b, 0, term, sep)
+		}
+		b.WriteByte('}')
+		n.term.write(b) // its modifiers: a group's term holds no dice
+	case tiersNode:
+		n.left.writeTree(b, 1, term, sep)
+		b.WriteString(" tiers ")
+		for i, c := range n.cuts {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(c))
+		}
+	case divNode:
+		if n.round != roundZero {
+			b.WriteString([...]string{"", "floor(", "ceil("}[n.round])
+			n.left.writeTree(b, 2, term, sep)
+			b.WriteString(sep + "/" + sep)
+			n.right.writeTree(b, 3, term, sep)
+			b.WriteByte(')')
+			break
+		}
+		fallthrough
 	default:
 		n.left.writeTree(b, p, term, sep)
 		b.WriteString(sep + n.opString() + sep)
@@ -273,9 +410,16 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 
 func (n *node) prec() int {
 	switch n.kind {
+	case cmpNode, tiersNode:
+		return 0
+	case divNode:
+		if n.round != roundZero {
+			return 4 // floor(...) and ceil(...) are atoms
+		}
+		return 2
 	case addNode, subNode:
 		return 1
-	case mulNode, divNode:
+	case mulNode:
 		return 2
 	case negNode:
 		return 3
@@ -308,26 +452,44 @@ func (t *diceTerm) write(b *strings.Builder) {
 		if g.n > 1 {
 			b.WriteString(strconv.Itoa(g.n))
 		}
-		if t.fudge {
+		switch {
+		case t.faces != nil:
+			b.WriteString("d{")
+			for i, f := range t.faces {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Itoa(f))
+			}
+			b.WriteByte('}')
+		case t.fudge:
 			b.WriteString("dF")
-		} else {
+		default:
 			b.WriteByte('d')
 			b.WriteString(strconv.Itoa(int(g.die)))
 		}
 	}
-	if t.reroll.op != noCmp {
+	for _, c := range t.reroll {
 		b.WriteString("r")
 		if t.once {
 			b.WriteString("o")
 		}
-		b.WriteString(t.reroll.point())
+		b.WriteString(c.point())
 	}
-	switch t.explode {
-	case explode:
+	if t.hasMin {
+		b.WriteString("mi" + strconv.Itoa(t.minV))
+	}
+	if t.hasMax {
+		b.WriteString("ma" + strconv.Itoa(t.maxV))
+	}
+	switch {
+	case t.once1:
+		b.WriteString("ra")
+	case t.explode == explode:
 		b.WriteString("!")
-	case compound:
+	case t.explode == compound:
 		b.WriteString("!!")
-	case penetrate:
+	case t.explode == penetrate:
 		b.WriteString("!p")
 	}
 	b.WriteString(t.boom.point())
@@ -335,13 +497,26 @@ func (t *diceTerm) write(b *strings.Builder) {
 		// "3d6!>=5" would explode on 5 and 6; a space ends the explosion.
 		b.WriteByte(' ')
 	}
-	if t.keep != keepAll {
+	switch t.keep {
+	case keepAll:
+	case keepMatch:
+		b.WriteString("k" + t.keepAt.String())
+	case dropMatch:
+		b.WriteString("p" + t.keepAt.String())
+	default:
 		b.WriteString([...]string{"", "kh", "kl", "dh", "dl"}[t.keep])
 		b.WriteString(strconv.Itoa(t.keepN))
 	}
 	b.WriteString(t.success.String())
+	for _, c := range t.more {
+		b.WriteString(c.String())
+	}
 	if t.failure.op != noCmp {
 		b.WriteString("f")
 		b.WriteString(t.failure.point())
+	}
+	b.WriteString(t.marks)
+	if t.label != "" {
+		b.WriteString("[" + t.label + "]")
 	}
 }

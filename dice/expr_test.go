@@ -188,7 +188,7 @@ func TestExprCanonical(t *testing.T) {
 		{"4d6 ro<2", "4d6ro<2"},
 		{"4dFr-1", "4dFr-1"},
 		{"d12 d8 d6 kh2", "d12 d8 d6kh2"},
-		{"2d6!!>8", "2d6!!>8"},
+		{"2d6!!>5", "2d6!!>5"},
 		{"2d6!p<3", "2d6!p<3"},
 	}
 	for _, tt := range tests {
@@ -240,7 +240,7 @@ func TestExprReadsPools(t *testing.T) {
 func TestExprErrors(t *testing.T) {
 	deep := strings.Repeat("(", MaxNesting+1) + "d6" + strings.Repeat(")", MaxNesting+1)
 	tests := []struct{ in, want string }{
-		{"4d6kx3", `"4d6kx3": at 4: unknown modifier "kx": want kh, kl, dh, dl, !, !!, !p, r, ro, >=, >, =, <=, <, f`},
+		{"4d6kx3", `"4d6kx3": at 4: unknown modifier "kx": want kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]`},
 		{"d6x", `at 3: unknown modifier "x"`},
 		{"3d", "at 3: 'd' must be followed by the number of sides"},
 		{"0d6", "at 1: 0d: the count must be at least 1"},
@@ -251,11 +251,29 @@ func TestExprErrors(t *testing.T) {
 		{"4dF d6", "at 5: Fudge dice and numbered dice cannot share a pool"},
 		{"4dF!", "at 4: Fudge dice do not explode"},
 		{"d6!<=6", "explodes on every face of a d6"},
-		{"d6r<7", "re-rolls every face of a d6"},
+		{"d6r<7", "the re-roll points cover every face of a d6"},
+		{"d6r<2r>=2", "the re-roll points cover every face of a d6"},
+		{"d6!!>=8", "the explosion on >=8 never acts"},
+		{"d6!>=7", "the explosion on >=7 never acts"},
+		{"d6r>6", "r>6 never acts"},
+		{"d6ro7", "r7 never acts"},
+		{"3d6>=10", "the success count >=10 never acts: the dice read 1..6: to compare the total"},
+		{"3d6>=5f7", "the failure count =7 never acts"},
+		{"d6mi1", "mi1 never acts"},
+		{"d6ma6", "ma6 never acts"},
+		{"4d6k>6", "the selector >6 never acts"},
+		{"d6r1ro2", "a pool re-rolls one way"},
+		{"d6mi2!", "do not combine with explosions"},
+		{"p3d6", "unexpected"},
 		{"4d6kh1kl1", "at 7: a second keep or drop"},
 		{"d6!!!", "at 5: a second explosion"},
-		{"d6r1r2", "at 5: a second re-roll"},
-		{"d6>3>4", "at 5: a second success count"},
+		{"d6r1r1r1r1r1r1r1r1r2", "more than 8 re-roll points"},
+		{"d6>3>4>5>1>2>0>3>4>2", "more than 8 success points"},
+		{"d6>3f1>4", "a success point after the failure count"},
+		{"d{1}", "two faces or more"},
+		{"d{1,2", "want ',' or '}'"},
+		{"2d{1,2} d6", "cannot share a pool with custom dice"},
+		{"d{1,2}!", "custom faces do not explode"},
 		{"d6f1", "at 3: f counts failures against successes"},
 		{"d6>3f1f2", "at 7: a second failure count"},
 		{"d6r", "at 4: want a compare point for a re-roll"},
@@ -274,7 +292,7 @@ func TestExprErrors(t *testing.T) {
 		{"1234567890", "at 1: a number 1234567890 is too large"},
 		{"2*3 4", "at 5: want an operator (+, -, *, /) between terms"},
 		{"d12 d8kh1 d6", "at 11: want an operator"},
-		{"4d6d1", "at 4: unexpected \"d\": want an operator"},
+		{"4d6d1", "at 4: \"d1\" drops the lowest dice only in the Roll20 dialect: write dl1"},
 		{strings.Repeat("d6+", 400) + "1", "an expression of 1201 bytes is too long: at most 1000"},
 		{"   ", "empty notation"},
 	}
@@ -311,10 +329,27 @@ func TestExprText(t *testing.T) {
 
 func FuzzParseExpr(f *testing.F) {
 	for _, s := range []string{"4d6kh3", "2d20kl1", "3d6!", "8d10>=7f1", "4dF", "d%", "d12 d8 d6kh2",
-		"(2d6+3)*2", "d20/d4", "3d6r1!!dl1", "2d6!p<3 >4", "4dFro-1", "--d6*-2", "2d6 + d4 - 1", "4d6kx3", "d6/(d6-1)"} {
+		"(2d6+3)*2", "d20/d4", "3d6r1!!dl1", "2d6!p<3 >4", "4dFro-1", "--d6*-2", "2d6 + d4 - 1", "4d6kx3", "d6/(d6-1)",
+		"4d6d1", "4d6k3", "4d6k>3", "4d6p<3", "4d6ph1", "3d6>=10", "d20+5>=15", "(d20+5>=15)*2", "2d6+1 tiers 6,9",
+		"floor(d20/3)", "ceil(-d20/d4)", "2d8r1r3", "4d6rr1", "d20ra20", "4d6e6", "4d6mi2ma5", "4d6min2", "4d6sdcs>=5cf1",
+		"2d6[fire]+d4[cold] # hit", "(2d6+2d8)kh2", "3d6!>4", "d6!!>=8", "d6ro7",
+		"{4d6+3d8}k4", "{3d6, 4d4+1}kh1", "{3d20+5}>21", "(1d20, 1d20)kh1", "{d6, d8, 2}dl1>=3f1", "{d6,d6}k>3",
+		"4d{0,0,1,2}", "3dF.1", "2dF.2", "5d10>=8>=10", "4d{1,1,2,3}kh2r1", "d{-1,5}mi0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		// Every dialect's reading prints a canonical form that reads back
+		// the same in the default dialect.
+		for _, d := range []Dialect{Roll20, Avrae} {
+			e, err := Parser{Dialect: d}.Parse(s)
+			if err != nil {
+				continue
+			}
+			back, err := ParseExpr(e.String())
+			if err != nil || back.String() != e.String() {
+				t.Fatalf("%v reads %q as %q, which reads back as %v, %v", d, s, e, back, err)
+			}
+		}
 		if p, err := ParsePool(s); err == nil && len(s) <= MaxExprLen {
 			e, err := ParseExpr(s)
 			if err != nil || e.String() != p.String() {
@@ -358,8 +393,11 @@ func widest(n *node) int {
 	if n.right != nil {
 		w = max(w, widest(n.right))
 	}
-	if n.term != nil {
+	if n.term != nil && len(n.term.groups) > 0 {
 		w = max(w, int(n.term.groups[0].die)*(DefaultDepth+1))
+	}
+	for _, k := range n.kids {
+		w = max(w, widest(k))
 	}
 	return w
 }

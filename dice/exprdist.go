@@ -24,24 +24,34 @@ func (e *Expr) Dist() (d Dist, truncated float64, err error) {
 	if e == nil || e.root == nil {
 		return Dist{}, 0, errEmptyExpr
 	}
-	d, whole, err := e.root.dist(e.depth)
+	d, cut, err := e.root.dist(e.depth)
 	if err != nil {
 		return Dist{}, 0, err
 	}
-	return d, max(1-whole, 0), nil
+	return d, cut, nil
 }
 
-// dist returns n's distribution and the probability that no depth bound
-// was reached in it.
+// dist returns n's distribution and the probability that a depth bound
+// was reached in it. The chance is carried as itself, never as one less
+// the chance of no bound, so that a chance far below 1e-16 (d100! cuts
+// off 1e-22) is not lost to rounding.
 func (n *node) dist(depth int) (Dist, float64, error) {
 	switch n.kind {
 	case numNode:
-		return Point(n.num), 1, nil
+		return Point(n.num), 0, nil
 	case diceNode:
 		return n.term.dist(depth)
 	case negNode:
 		d, w, err := n.left.dist(depth)
 		return negate(d), w, err
+	case groupNode:
+		return n.groupDist(depth)
+	case tiersNode:
+		d, w, err := n.left.dist(depth)
+		if err != nil {
+			return Dist{}, 0, err
+		}
+		return mapDist(d, func(v int) int { return tierOf(n.cuts, v) }), w, nil
 	}
 	a, wa, err := n.left.dist(depth)
 	if err != nil {
@@ -57,10 +67,30 @@ func (n *node) dist(depth int) (Dist, float64, error) {
 		d, err = a.Add(b)
 	case subNode:
 		d, err = a.Add(negate(b))
+	case cmpNode:
+		// left - right against 0: one convolution, then a map.
+		if d, err = a.Add(negate(b)); err == nil {
+			c := compare{op: n.op}
+			d = mapDist(d, func(v int) int { return b2i(c.has(v)) })
+		}
 	default:
-		d, err = combine(a, b, n.kind == mulNode)
+		d, err = combine(a, b, n)
 	}
-	return d, wa * wb, err
+	return d, either(wa, wb), err
+}
+
+// either returns the chance that at least one of two independent events
+// of chances a and b happens, without cancellation for tiny chances.
+func either(a, b float64) float64 { return a + b - a*b }
+
+// anyOf returns the chance that at least one of n independent events of
+// chance p happens: 1-(1-p)^n, as -expm1(n log1p(-p)) so that tiny
+// chances keep their digits.
+func anyOf(p float64, n int) float64 {
+	if p >= 1 {
+		return 1
+	}
+	return -math.Expm1(float64(n) * math.Log1p(-p))
 }
 
 // negate returns the distribution of -X.
@@ -72,15 +102,15 @@ func negate(d Dist) Dist {
 	return Dist{Min: -d.Max(), P: p}
 }
 
-// combine returns the distribution of X*Y or X/Y (rounded toward zero)
+// combine returns the distribution of X*Y or X/Y (rounded as n says)
 // for independent X ~ a and Y ~ b, enumerating their outcomes. Parsing
 // bounded every product and refused divisors that can be 0.
-func combine(a, b Dist, mul bool) (Dist, error) {
+func combine(a, b Dist, n *node) (Dist, error) {
 	op := func(x, y int) int {
-		if mul {
+		if n.kind == mulNode {
 			return x * y
 		}
-		return x / y
+		return n.divide(x, y)
 	}
 	if w := mulCapped(MaxWork, len(a.P), len(b.P)); w > MaxWork {
 		return Dist{}, fmt.Errorf("%w: combining distributions of %d and %d outcomes takes more than %d steps", ErrTooLarge, len(a.P), len(b.P), MaxWork)
@@ -113,22 +143,22 @@ func combine(a, b Dist, mul bool) (Dist, error) {
 func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 	k := t.kept()
 	if k == 0 {
-		return Point(0), 1, nil
+		return Point(0), 0, nil
 	}
 	if d, ok, err := t.plainDist(k); ok {
-		return d, 1, err
+		return d, 0, err
 	}
 	if k < t.n {
 		return t.keepDist(k, depth)
 	}
-	whole := 1.0
+	cut := 0.0
 	total := Point(0)
 	for _, g := range t.groups {
 		value, weight, stop, err := t.dieDist(int(g.die), depth)
 		if err != nil {
 			return Dist{}, 0, err
 		}
-		whole *= math.Pow(1-stop, float64(g.n))
+		cut = either(cut, anyOf(stop, g.n))
 		var d Dist
 		if t.success.op != noCmp {
 			d, err = power(weight, g.n)
@@ -142,7 +172,7 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 			return Dist{}, 0, err
 		}
 	}
-	return total, whole, nil
+	return total, cut, nil
 }
 
 // keepDist returns the distribution of a keep or drop of k dice of the
@@ -152,7 +182,7 @@ func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
 	if err := t.checkKeepParts(depth); err != nil {
 		return Dist{}, 0, err
 	}
-	whole := 1.0
+	cut := 0.0
 	parts := make([]keepPart, 0, len(t.groups))
 	lo, hi := math.MaxInt, math.MinInt
 	one := []float64{1}
@@ -169,7 +199,7 @@ func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
 			return Dist{}, 0, err
 		}
 		part.n = g.n
-		whole *= math.Pow(1-stop, float64(g.n))
+		cut = either(cut, anyOf(stop, g.n))
 		lo, hi = min(lo, part.d.Min), max(hi, part.d.Max())
 		parts = append(parts, part)
 	}
@@ -199,12 +229,12 @@ func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
 		for i := range parts {
 			parts[i].adds = func(v int) (int, []float64) { return t.weightOf(v), one }
 		}
-		d, err = keepOf(parts, k, t.keepsHighest(), -1, 1, 1)
+		d, err = keepOf(parts, k, t.keepsHighest(), -1, 1+len(t.more), 1)
 	}
 	if err != nil {
 		return Dist{}, 0, err
 	}
-	return d, whole, nil
+	return d, cut, nil
 }
 
 // jointPart returns the keep part of a die of s sides that explodes with
@@ -216,10 +246,14 @@ func (t *diceTerm) keepDist(k, depth int) (Dist, float64, error) {
 // one pair, and the pairs of one value lie side by side.
 func (t *diceTerm) jointPart(s, depth int) (keepPart, float64, error) {
 	first, stopReroll := t.firstFaces(s, depth)
-	scale, half := 2*depth+3, depth+1
+	half := (1 + len(t.more)) * (t.limit(depth) + 1) // the most successes a chain counts
+	scale := 2*half + 1
 	pair := func(f int) int { return f*scale + t.weightOf(f) }
 	explodes := func(f int) bool { return t.explodes(f, s) }
-	joint, stopExplode, err := chainDist(first, s, explodes, pair, pair, depth)
+	joint, stopExplode, err := chainDist(first, s, explodes, pair, pair, t.limit(depth))
+	if t.once1 {
+		stopExplode = 0
+	}
 	if err != nil {
 		return keepPart{}, 0, err
 	}
@@ -250,7 +284,7 @@ func (t *diceTerm) jointPart(s, depth int) (keepPart, float64, error) {
 		}
 		return joint.Min + from + a - v*scale, out
 	}
-	stop := 1 - (1-stopReroll)*(1-stopExplode)
+	stop := either(stopReroll, stopExplode)
 	return keepPart{d: value.trim(), adds: adds}, stop, nil
 }
 
@@ -278,7 +312,7 @@ func (t *diceTerm) checkKeepParts(depth int) error {
 // directly: plain numbered dice summed, kept or counted as successes on
 // a point at or above a face. ok is false for every other term.
 func (t *diceTerm) plainDist(k int) (d Dist, ok bool, err error) {
-	if t.fudge || t.reroll.op != noCmp || t.explode != noExplode {
+	if t.fudge || t.faces != nil || len(t.more) > 0 || len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax || t.keep == keepMatch || t.keep == dropMatch {
 		return Dist{}, false, nil
 	}
 	var ds []Die
@@ -307,13 +341,19 @@ func (t *diceTerm) plainDist(k int) (d Dist, ok bool, err error) {
 // weightOf returns a die's successes less failures for value v, when the
 // die is compared once.
 func (t *diceTerm) weightOf(v int) int {
-	switch {
-	case t.success.has(v):
-		return 1
-	case t.failure.has(v):
+	w := 0
+	if t.success.has(v) {
+		w = 1
+	}
+	for _, c := range t.more {
+		if c.has(v) {
+			w++
+		}
+	}
+	if w == 0 && t.failure.has(v) {
 		return -1
 	}
-	return 0
+	return w
 }
 
 // power returns the distribution of the sum of n independent copies of d,
@@ -346,16 +386,22 @@ func (t *diceTerm) dieDist(s, depth int) (value, weight Dist, stop float64, err 
 	face := func(f int) int { return f + off }
 	explodes := func(f int) bool { return t.explodes(f, s) }
 	stopExplode := 0.0
-	if t.explode == noExplode {
+	switch {
+	case t.explode == noExplode && (t.hasMin || t.hasMax || t.faces != nil):
+		value = mapDist(Dist{Min: 1, P: first}, t.read)
+	case t.explode == noExplode:
 		value = Dist{Min: 1 + off, P: first}.trim()
-	} else {
+	default:
 		extra := face
 		if t.explode == penetrate {
 			extra = func(f int) int { return f - 1 }
 		}
-		value, stopExplode, err = chainDist(first, s, explodes, face, extra, depth)
+		value, stopExplode, err = chainDist(first, s, explodes, face, extra, t.limit(depth))
 		if err != nil {
 			return Dist{}, Dist{}, 0, err
+		}
+		if t.once1 {
+			stopExplode = 0 // "ra" adds one roll by the rule: nothing is cut off
 		}
 	}
 	switch {
@@ -363,11 +409,30 @@ func (t *diceTerm) dieDist(s, depth int) (value, weight Dist, stop float64, err 
 	case t.explode == explode:
 		// "!": every roll of the chain is compared on its own.
 		w := func(f int) int { return t.weightOf(f) }
-		weight, _, err = chainDist(first, s, explodes, w, w, depth)
+		weight, _, err = chainDist(first, s, explodes, w, w, t.limit(depth))
 	default:
 		weight = mapDist(value, t.weightOf)
 	}
-	return value, weight, 1 - (1-stopReroll)*(1-stopExplode), err
+	if t.keep == keepMatch || t.keep == dropMatch {
+		// A die off the selector adds nothing; the weight is a function
+		// of the value here (checkActs refuses !'s per-roll counts).
+		kept := func(v int) bool { return t.keepAt.has(v) == (t.keep == keepMatch) }
+		if t.success.op != noCmp {
+			weight = mapDist(value, func(v int) int {
+				if kept(v) {
+					return t.weightOf(v)
+				}
+				return 0
+			})
+		}
+		value = mapDist(value, func(v int) int {
+			if kept(v) {
+				return v
+			}
+			return 0
+		})
+	}
+	return value, weight, either(stopReroll, stopExplode), err
 }
 
 // firstFaces returns the distribution of a die's first standing face
@@ -379,22 +444,27 @@ func (t *diceTerm) dieDist(s, depth int) (value, weight Dist, stop float64, err 
 // re-rolls, and a face on it only when every roll was on it: q^m/s.
 func (t *diceTerm) firstFaces(s, depth int) ([]float64, float64) {
 	p := make([]float64, s)
-	if t.reroll.op == noCmp {
+	if len(t.reroll) == 0 {
 		for i := range p {
 			p[i] = 1 / float64(s)
 		}
 		return p, 0
 	}
-	off := t.offset()
 	m := depth
 	if t.once {
 		m = 1
 	}
-	q := float64(t.reroll.count(1+off, s+off)) / float64(s)
+	on := 0
+	for f := 1; f <= s; f++ {
+		if t.rerolls(t.read(f)) {
+			on++
+		}
+	}
+	q := float64(on) / float64(s)
 	stand := (1 - math.Pow(q, float64(m+1))) / (1 - q) / float64(s)
 	again := math.Pow(q, float64(m)) / float64(s)
 	for i := range p {
-		if t.rerolls(i + 1 + off) {
+		if t.rerolls(t.read(i + 1)) {
 			p[i] = again
 		} else {
 			p[i] = stand
@@ -488,4 +558,64 @@ func mapDist(d Dist, f func(int) int) Dist {
 		out[f(d.Min+i)-lo] += p
 	}
 	return Dist{Min: lo, P: out}.trim()
+}
+
+// groupDist returns the distribution of a group's value: its expressions
+// are independent (each rolls its own dice), so a keep or drop of them is
+// keepOf over their distributions, one part each, and a count or a keep
+// by selector maps each and adds them.
+func (n *node) groupDist(depth int) (Dist, float64, error) {
+	t := n.term
+	cut := 0.0
+	parts := make([]keepPart, len(n.kids))
+	lo, hi := math.MaxInt, math.MinInt
+	for i, k := range n.kids {
+		d, c, err := k.dist(depth)
+		if err != nil {
+			return Dist{}, 0, err
+		}
+		cut = either(cut, c)
+		parts[i] = keepPart{n: 1, d: d}
+		lo, hi = min(lo, d.Min), max(hi, d.Max())
+	}
+	k := t.kept()
+	counts := t.success.op != noCmp
+	match := t.keep == keepMatch || t.keep == dropMatch
+	if k == 0 {
+		return Point(0), cut, nil
+	}
+	if k < len(parts) && !match {
+		one := []float64{1}
+		for i := range parts {
+			parts[i].adds = func(v int) (int, []float64) {
+				if counts {
+					return t.weightOf(v), one
+				}
+				return v, one
+			}
+		}
+		alo, ahi := lo, hi
+		if counts {
+			alo, ahi = -1, 1+len(t.more)
+		}
+		d, err := keepOf(parts, k, t.keepsHighest(), alo, ahi, 1)
+		return d, cut, err
+	}
+	total := Point(0)
+	for _, part := range parts {
+		d := mapDist(part.d, func(v int) int {
+			if match && t.keepAt.has(v) != (t.keep == keepMatch) {
+				return 0
+			}
+			if counts {
+				return t.weightOf(v)
+			}
+			return v
+		})
+		var err error
+		if total, err = total.Add(d); err != nil {
+			return Dist{}, 0, err
+		}
+	}
+	return total, cut, nil
 }

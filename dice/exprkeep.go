@@ -86,10 +86,7 @@ func (sw *sweep) place(g, v int, cur, nxt, final []float64, sums int) {
 		head := sw.head[:need]
 		clear(head)
 		binomialHead(sw.parts[g].n-own, sw.chance[g], need, head)
-		rest := 1.0
-		for _, p := range head {
-			rest -= p
-		}
+		rest := binomialRest(sw.parts[g].n-own, sw.chance[g], need, head)
 		row := cur[idx*sums : (idx+1)*sums]
 		for s, q := range row {
 			if q == 0 {

@@ -8,7 +8,7 @@ import (
 )
 
 // modifierList names every modifier, for errors.
-const modifierList = "kh, kl, dh, dl, !, !!, !p, r, ro, >=, >, =, <=, <, f"
+const modifierList = "kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]"
 
 // ParseExpr reads a dice expression (see the package documentation for the
 // grammar and its limits). Letters are case-insensitive and spaces may
@@ -18,21 +18,26 @@ const modifierList = "kh, kl, dh, dl, !, !!, !p, r, ro, >=, >, =, <=, <, f"
 //	dice: "4d6kx3": at 4: unknown modifier "kx": want kh, kl, dh, dl, ...
 //
 // Explosions and re-rolls are bounded at DefaultDepth; see WithDepth.
-func ParseExpr(s string) (*Expr, error) { return parseExpr(s, DefaultDepth) }
+func ParseExpr(s string) (*Expr, error) { return parseExpr(s, DefaultDepth, Stakes) }
 
-func parseExpr(s string, depth int) (*Expr, error) {
+func parseExpr(s string, depth int, dialect Dialect) (*Expr, error) {
 	if depth < 1 || depth > MaxDepth {
 		return nil, fmt.Errorf("dice: depth %d: explosions and re-rolls may be bounded at 1..%d", depth, MaxDepth)
 	}
 	if len(s) > MaxExprLen {
 		return nil, fmt.Errorf("dice: an expression of %d bytes is too long: at most %d", len(s), MaxExprLen)
 	}
-	p := &parser{src: s, s: lowerASCII(s), depth: depth}
+	comment := ""
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		// A comment runs to the end; it is kept for the breakdown.
+		s, comment = s[:i], strings.TrimSpace(s[i+1:])
+	}
+	p := &parser{src: s, s: lowerASCII(s), depth: depth, dialect: dialect}
 	p.skip()
 	if p.i == len(p.s) {
 		return nil, ErrEmptyNotation
 	}
-	root, err := p.chain()
+	root, err := p.check()
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +48,13 @@ func parseExpr(s string, depth int) (*Expr, error) {
 		}
 		return nil, p.fail(p.i, "unexpected %q: want an operator (+, -, *, /)", p.s[p.i:p.i+1])
 	}
-	e := &Expr{root: root, depth: depth, dice: p.dice}
+	e := &Expr{root: root, depth: depth, dice: p.dice, comment: comment, dialect: dialect}
 	e.terms = numberTerms(root, nil)
 	var b strings.Builder
 	root.write(&b, 0)
+	if comment != "" {
+		b.WriteString(" # " + comment)
+	}
 	e.text = b.String()
 	return e, nil
 }
@@ -58,9 +66,14 @@ func numberTerms(n *node, ts []*diceTerm) []*diceTerm {
 	case diceNode:
 		n.term.index = len(ts)
 		return append(ts, n.term)
-	case negNode:
+	case negNode, tiersNode:
 		return numberTerms(n.left, ts)
 	case numNode:
+		return ts
+	case groupNode:
+		for _, k := range n.kids {
+			ts = numberTerms(k, ts)
+		}
 		return ts
 	}
 	return numberTerms(n.right, numberTerms(n.left, ts))
@@ -78,12 +91,13 @@ func lowerASCII(s string) string {
 }
 
 type parser struct {
-	src   string // as given, for errors
-	s     string // lowered
-	i     int
-	depth int // explosion and re-roll bound
-	nest  int // parentheses and signs open
-	dice  int // dice so far
+	src     string // as given, for errors
+	s       string // lowered
+	i       int
+	depth   int // explosion and re-roll bound
+	dialect Dialect
+	nest    int // parentheses and signs open
+	dice    int // dice so far
 }
 
 // fail returns an error at byte offset at (printed from 1).
@@ -215,18 +229,37 @@ func (p *parser) factor() (*node, error) {
 			if x.kind == numNode {
 				return &node{kind: numNode, num: -x.num, lo: -x.num, hi: -x.num}, nil
 			}
+			if x.kind == cmpNode || x.kind == tiersNode {
+				return nil, p.fail(at, "a check or tiers cannot be negated")
+			}
 			return &node{kind: negNode, left: x, lo: -x.hi, hi: -x.lo}, nil
 		}
-		x, err := p.chain()
+		x, err := p.check()
 		if err != nil {
 			return nil, err
 		}
 		p.skip()
+		if p.peek() == ',' {
+			// Avrae's set, (1d20, 1d20): a group.
+			return p.groupOf(x, at, ')')
+		}
 		if p.peek() != ')' {
 			return nil, p.fail(p.i, "want ')' to close the '(' at %d", at+1)
 		}
 		p.i++
-		return x, nil
+		return p.wholePool(x, at)
+	case c == '{':
+		if p.nest >= MaxNesting {
+			return nil, p.fail(at, "nested too deeply: at most %d parentheses and signs", MaxNesting)
+		}
+		p.nest++
+		defer func() { p.nest-- }()
+		p.i++
+		x, err := p.chain()
+		if err != nil {
+			return nil, err
+		}
+		return p.groupOf(x, at, '}')
 	case isDigit(c):
 		j := p.i
 		for j < len(p.s) && isDigit(p.s[j]) {
@@ -242,6 +275,8 @@ func (p *parser) factor() (*node, error) {
 		return &node{kind: numNode, num: n, lo: n, hi: n}, nil
 	case c == 'd':
 		return p.pool()
+	case c == 'f' || c == 'c':
+		return p.rounding(at)
 	case c == 0:
 		return nil, p.fail(at, "the expression ends too soon: want a number, dice such as 3d6, '(' or '-'")
 	}
@@ -357,4 +392,122 @@ func mergeGroups(gs []group) []group {
 		out = append(out, g)
 	}
 	return out
+}
+
+// check reads a whole expression, then, optionally, a whole check against
+// another ("d20+5>=15": 1 if it holds, else 0) or tiers ("2d6+1 tiers
+// 6,9": 0 for 6 or less, 1 for 7..9, 2 for 10 or more).
+func (p *parser) check() (*node, error) {
+	left, err := p.chain()
+	if err != nil {
+		return nil, err
+	}
+	start := p.i
+	p.skip()
+	at := p.i
+	if op := p.compareOp(); op != noCmp {
+		right, err := p.chain()
+		if err != nil {
+			return nil, err
+		}
+		n := &node{kind: cmpNode, op: op, left: left, right: right, lo: 0, hi: 1}
+		if always, never := n.settled(); always || never {
+			return nil, p.fail(at, "the check %s never changes: the two sides span %d..%d and %d..%d", cmpText[op], left.lo, left.hi, right.lo, right.hi)
+		}
+		return n, nil
+	}
+	if p.word(at) == "tiers" {
+		p.i = at + len("tiers")
+		return p.tiers(left, at)
+	}
+	p.i = start
+	return left, nil
+}
+
+// settled reports whether a check holds on every outcome its sides'
+// bounds allow, or on none.
+func (n *node) settled() (always, never bool) {
+	lo, hi := n.left.lo-n.right.hi, n.left.hi-n.right.lo // left - right
+	c := compare{op: n.op}
+	k := c.count(lo, hi)
+	return k == hi-lo+1, k == 0
+}
+
+// tiers reads the cuts after "tiers": numbers, rising, joined by commas.
+func (p *parser) tiers(left *node, at int) (*node, error) {
+	var cuts []int
+	for {
+		p.skip()
+		neg := p.peek() == '-'
+		if neg {
+			p.i++
+		}
+		n, err := p.number(MaxModifier, "a tier's upper bound")
+		if err != nil {
+			return nil, err
+		}
+		if neg {
+			n = -n
+		}
+		if len(cuts) > 0 && n <= cuts[len(cuts)-1] {
+			return nil, p.fail(at, "tiers' bounds must rise: %d after %d", n, cuts[len(cuts)-1])
+		}
+		if len(cuts) == 100 {
+			return nil, p.fail(at, "more than 100 tiers")
+		}
+		cuts = append(cuts, n)
+		p.skip()
+		if p.peek() != ',' {
+			break
+		}
+		p.i++
+	}
+	if cuts[0] >= left.hi || cuts[len(cuts)-1] < left.lo {
+		return nil, p.fail(at, "the tiers never change: the value spans %d..%d", left.lo, left.hi)
+	}
+	return &node{kind: tiersNode, left: left, cuts: cuts, lo: 0, hi: len(cuts)}, nil
+}
+
+// rounding reads floor(a/b) or ceil(a/b): a division rounded down or up
+// rather than toward zero.
+func (p *parser) rounding(at int) (*node, error) {
+	w := p.word(at)
+	mode := map[string]uint8{"floor": roundFloor, "ceil": roundCeil}[w]
+	if mode == roundZero || at+len(w) >= len(p.s) || p.s[at+len(w)] != '(' {
+		return nil, p.fail(at, "unexpected %q: want a number, dice such as 3d6, '(', '-', floor( or ceil(", w)
+	}
+	p.i = at + len(w)
+	x, err := p.factor() // the parenthesised argument
+	if err != nil {
+		return nil, err
+	}
+	if x.kind != divNode || x.round != roundZero {
+		return nil, p.fail(at, "%s(...) never acts on a whole number: it rounds one division, as in %s(d20/3)", w, w)
+	}
+	x.round = mode
+	x.lo, x.hi = math.MaxInt, math.MinInt
+	for _, a := range [2]int{x.left.lo, x.left.hi} {
+		for _, b := range [2]int{x.right.lo, x.right.hi} {
+			v := x.divide(a, b)
+			x.lo, x.hi = min(x.lo, v), max(x.hi, v)
+		}
+	}
+	return x, nil
+}
+
+// wholePool reads modifiers written right after a parenthesised pool of
+// plain dice: (2d6+2d8)kh2 keeps the 2 highest of the four dice, a mixed
+// pool kept as a whole, as d8 d8 d6 d6kh2 does.
+func (p *parser) wholePool(x *node, at int) (*node, error) {
+	c := p.peek()
+	if !(c == '!' || c == '[' || c >= 'a' && c <= 'z' && c != 't') {
+		return x, nil
+	}
+	if x.kind != diceNode || !x.term.bare() {
+		return nil, p.fail(p.i, "modifiers after ')' act on a pool of plain dice with no number added, as in (2d6+2d8)kh2")
+	}
+	if err := p.modifiers(x.term); err != nil {
+		return nil, err
+	}
+	return p.termNode(x.term, at)
 }

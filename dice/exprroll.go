@@ -20,6 +20,7 @@ type ExprResult struct {
 	expr  *Expr
 	terms []span   // terms[i]: the records of dice term i
 	keys  []dieKey // the dice of the term being rolled
+	kids  []dieKey // the expressions of the groups being rolled, a stack
 	faces []int    // faces of a plain group, rolled together
 }
 
@@ -39,7 +40,10 @@ type RolledDie struct {
 	Extra    bool `json:"extra,omitempty"`    // rolled by an explosion
 	Dropped  bool `json:"dropped,omitempty"`  // its die was dropped by a keep or drop
 	Success  bool `json:"success,omitempty"`  // counted as a success
-	Failure  bool `json:"failure,omitempty"`  // counted as a failure
+	// Successes is how many successes the roll counts when it meets
+	// several success points (10d10>=8>=10: a 10 counts 2); else 0.
+	Successes int  `json:"successes,omitempty"`
+	Failure   bool `json:"failure,omitempty"` // counted as a failure
 }
 
 type span struct{ from, to int }
@@ -95,9 +99,17 @@ func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
 		return e.rollTerm(n.term, r, res)
 	case negNode:
 		return -e.eval(n.left, r, res)
+	case tiersNode:
+		return tierOf(n.cuts, e.eval(n.left, r, res))
+	case groupNode:
+		return e.rollGroup(n, r, res)
 	}
 	a := e.eval(n.left, r, res)
-	b := e.eval(n.right, r, res)
+	return n.apply(a, e.eval(n.right, r, res))
+}
+
+// apply returns the value of binary node n on its operands' values a, b.
+func (n *node) apply(a, b int) int {
 	switch n.kind {
 	case addNode:
 		return a + b
@@ -105,15 +117,33 @@ func (e *Expr) eval(n *node, r *Roller, res *ExprResult) int {
 		return a - b
 	case mulNode:
 		return a * b
+	case cmpNode:
+		return b2i(compare{op: n.op, n: b}.has(a))
 	}
-	return a / b // rounds toward zero
+	return n.divide(a, b) // toward zero, or as floor() or ceil() says
+}
+
+// tierOf returns how many of the rising cuts v is above.
+func tierOf(cuts []int, v int) int {
+	t := 0
+	for t < len(cuts) && v > cuts[t] {
+		t++
+	}
+	return t
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rollTerm rolls every die of t, decides which it keeps, and returns the
 // term's value: the sum of the kept dice, or their successes less failures.
 func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 	from := len(res.Dice)
-	plain := t.reroll.op == noCmp && t.explode == noExplode
+	plain := len(t.reroll) == 0 && t.explode == noExplode
 	keys := res.keys[:0]
 	die := 0
 	for _, g := range t.groups {
@@ -130,8 +160,9 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 	}
 	res.terms[t.index] = span{from, len(res.Dice)}
 	k := t.kept()
+	match := t.keep == keepMatch || t.keep == dropMatch
 	if plain {
-		if k == t.n {
+		if k == t.n && !match {
 			return t.count(res.Dice[from:])
 		}
 		// One record a die.
@@ -148,7 +179,12 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 // settle drops all but k of the term's dice, marks their records, and
 // returns the kept dice's sum, or their successes less failures.
 func (t *diceTerm) settle(res *ExprResult, keys []dieKey, k int) int {
-	if k < len(keys) {
+	switch {
+	case t.keep == keepMatch || t.keep == dropMatch:
+		for i := range keys {
+			keys[i].dropped = t.keepAt.has(keys[i].total) != (t.keep == keepMatch)
+		}
+	case k < len(keys):
 		t.drop(keys, k)
 	}
 	v := 0
@@ -157,7 +193,7 @@ func (t *diceTerm) settle(res *ExprResult, keys []dieKey, k int) int {
 		case d.dropped:
 			for i := d.from; i < d.to; i++ {
 				res.Dice[i].Dropped = true
-				res.Dice[i].Success, res.Dice[i].Failure = false, false
+				res.Dice[i].Success, res.Dice[i].Failure, res.Dice[i].Successes = false, false, 0
 			}
 		case t.success.op != noCmp:
 			v += d.weight
@@ -184,9 +220,11 @@ func (t *diceTerm) count(recs []RolledDie) int {
 	return v
 }
 
-// weight is a record's success (1) or failure (-1), or 0.
+// weight is a record's successes, -1 for a failure, or 0.
 func weight(d *RolledDie) int {
 	switch {
+	case d.Successes > 0:
+		return d.Successes
 	case d.Success:
 		return 1
 	case d.Failure:
@@ -246,17 +284,17 @@ func byTotalUp(a, b dieKey) int   { return a.total - b.total }
 // rollPlain rolls a group of dice with no re-roll or explosion, all from
 // the Roller's batched draws, one record a die.
 func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResult) {
-	s, off := int(g.die), t.offset()
+	s := int(g.die)
 	res.faces = r.RollN(g.n, s, res.faces[:0])
 	from := len(res.Dice)
 	res.Dice = slices.Grow(res.Dice, g.n)[:from+g.n]
 	recs := res.Dice[from:]
 	counts := t.success.op != noCmp
 	for i, f := range res.faces {
-		v := f + off
+		v := t.read(f)
 		d := &recs[i]
 		*d = RolledDie{}
-		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, v, v
+		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, t.shown(f), v
 		if counts {
 			t.mark(&recs[i], v)
 		}
@@ -266,15 +304,12 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 // mark flags rec as a success or failure on value v and returns its
 // weight: 1 for a success, -1 for a failure, 0 otherwise.
 func (t *diceTerm) mark(rec *RolledDie, v int) int {
-	switch {
-	case t.success.has(v):
-		rec.Success = true
-		return 1
-	case t.failure.has(v):
-		rec.Failure = true
-		return -1
+	w := t.weightOf(v)
+	rec.Success, rec.Failure = w > 0, w < 0
+	if w > 1 {
+		rec.Successes = w
 	}
-	return 0
+	return w
 }
 
 // rollDie rolls one die of a term with re-rolls or explosions: its first
@@ -282,26 +317,25 @@ func (t *diceTerm) mark(rec *RolledDie, v int) int {
 // times, or once for ro), then each face on the explosion point adds
 // another roll (at most depth of them).
 func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key *dieKey) {
-	off := t.offset()
 	from := len(res.Dice)
 	face := r.Roll(s)
-	if t.reroll.op != noCmp {
+	if len(t.reroll) > 0 {
 		limit := e.depth
 		if t.once {
 			limit = 1
 		}
-		for n := 0; n < limit && t.rerolls(face+off); n++ {
-			res.record(t, s, die, face+off).Rerolled = true
+		for n := 0; n < limit && t.rerolls(t.read(face)); n++ {
+			res.record(t, s, die, t.shown(face)).Rerolled = true
 			face = r.Roll(s)
 		}
 	}
-	d := res.record(t, s, die, face+off)
-	d.Value = face + off
+	d := res.record(t, s, die, t.shown(face))
+	d.Value = t.read(face)
 	total, weight := d.Value, 0
 	if t.explode == explode {
 		weight = t.mark(d, d.Face) // "!": every roll counts on its own
 	}
-	for n := 0; n < e.depth && t.explodes(face, s); n++ {
+	for n := 0; n < t.limit(e.depth) && t.explodes(face, s); n++ {
 		res.Dice[len(res.Dice)-1].Exploded = true
 		face = r.Roll(s)
 		x := res.record(t, s, die, face)
@@ -333,19 +367,29 @@ func (res *ExprResult) record(t *diceTerm, s, die, face int) *RolledDie {
 // String shows the roll as a chat bot does: each term's dice in brackets,
 // struck through when dropped (~~1~~), 6! for a face that exploded, 1r for
 // a face rolled again, a compounded die as one value with !!, * after a
-// success and _ after a failure; then the total:
+// success and _ after a failure, a term's label after its dice; then the
+// total, a whole check as 1 or 0, and the comment:
 //
 //	4d6kh3+2: [6, 5, 3, ~~1~~] + 2 = 16
+//	d20+5>=15 # to hit: [12] + 5 >= 15 = 1 # to hit
 func (res *ExprResult) String() string {
 	if res.expr == nil {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(res.Expr)
+	e := res.expr
+	text := e.text
+	if e.comment != "" {
+		text = text[:len(text)-len(e.comment)-3] // less " # " and the comment
+	}
+	b.WriteString(text)
 	b.WriteString(": ")
-	res.expr.root.writeTree(&b, 0, func(t *diceTerm, b *strings.Builder) { res.writeTerm(b, t) }, " ")
+	e.root.writeTree(&b, 0, func(t *diceTerm, b *strings.Builder) { res.writeTerm(b, t) }, " ")
 	b.WriteString(" = ")
 	b.WriteString(strconv.Itoa(res.Total))
+	if e.comment != "" {
+		b.WriteString(" # " + e.comment)
+	}
 	return b.String()
 }
 
@@ -376,7 +420,7 @@ func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
 		}
 		switch {
 		case d.Success:
-			mark += "*"
+			mark += strings.Repeat("*", max(d.Successes, 1))
 		case d.Failure:
 			mark += "_"
 		}
@@ -387,4 +431,23 @@ func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
 		b.WriteString(s)
 	}
 	b.WriteByte(']')
+	if t.label != "" {
+		b.WriteString("[" + t.label + "]")
+	}
+}
+
+// rollGroup rolls a group's expressions in order, then keeps, drops or
+// counts them by their totals as a term does its dice; the dice of an
+// expression dropped are marked dropped.
+func (e *Expr) rollGroup(n *node, r *Roller, res *ExprResult) int {
+	t := n.term
+	base := len(res.kids)
+	for _, k := range n.kids {
+		from := len(res.Dice)
+		v := e.eval(k, r, res)
+		res.kids = append(res.kids, dieKey{total: v, weight: t.weightOf(v), from: from, to: len(res.Dice)})
+	}
+	v := t.settle(res, res.kids[base:], t.kept())
+	res.kids = res.kids[:base]
+	return v
 }

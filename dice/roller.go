@@ -48,6 +48,7 @@ type script struct {
 	faces []int
 	next  int
 	err   *scriptError
+	sizes *[]int // when set, the size of every die asked for, in order (tests enumerate rolls with it)
 }
 
 // ErrNilSource is returned by NewRoller when it is given no Source.
@@ -122,6 +123,9 @@ func (e *scriptError) Error() string {
 }
 
 func (s *script) take(sides int) int {
+	if s.sizes != nil {
+		*s.sizes = append(*s.sizes, sides)
+	}
 	if s.next >= len(s.faces) {
 		if s.err == nil {
 			s.err = &scriptError{ranOut: true, number: len(s.faces)}
@@ -148,14 +152,53 @@ func (r *Roller) Uint64() uint64 {
 	return r.next()
 }
 
-// below returns a uniform value in [0, n) for n >= 1, by Lemire's nearly
-// divisionless method: exact, with a division only on the rare path.
-func (r *Roller) below(n uint64) uint64 {
-	hi, lo := bits.Mul64(r.next(), n)
-	if lo < n {
-		return r.belowFrom(n, hi, lo)
+// uint64n is the Roller's one bounded draw: every face, every IntN and
+// every batch of dice comes from it. It returns a word x from the Source
+// accepted for the range [0, n), n >= 1, and v = floor(x*n / 2^64), which
+// is then exactly uniform on [0, n).
+//
+// This is Lemire's nearly divisionless method ("Fast Random Integer
+// Generation in an Interval", 2019), as math/rand/v2's uint64n. The 2^64
+// words x map onto [0, n) by v = floor(x*n / 2^64); the words giving one v
+// are those whose product x*n falls in [v*2^64, (v+1)*2^64), and counted
+// by the low word of that product they are the residues l = x*n mod 2^64
+// in steps of n, so each v has floor(2^64/n) or one more of them. Rejecting
+// the words whose low product is below t = 2^64 mod n takes exactly one
+// word from each v that has the extra one, leaving floor(2^64/n) words a
+// value: every v equally likely. Since t < n, a low product of n or more
+// is accepted without working t out, so the division (t is -n % n in
+// 64-bit arithmetic) is paid only on the rare draw whose low product is
+// below n, a chance of n/2^64.
+//
+// The accepted x serves callers that take several faces from one draw:
+// for n the product of the dice sizes s_1 s_2 ... s_k, v is uniform on
+// [0, n), so its mixed-radix digits (the faces less one) are independent
+// and uniform, and digit i is the top word of (x s_1 ... s_i mod 2^64)
+// times s_(i+1) (see chain and digits), one multiply a die.
+func (r *Roller) uint64n(n uint64) (x, v uint64) {
+	// The Source is called here rather than through next, so that a
+	// PCG's step is inlined into the draw.
+	if r.pcg != nil {
+		x = r.pcg.Uint64()
+	} else {
+		x = r.src.Uint64()
 	}
-	return hi
+	v, lo := bits.Mul64(x, n)
+	if lo < n {
+		return r.uint64nSlow(n, x, v, lo)
+	}
+	return x, v
+}
+
+// uint64nSlow finishes uint64n for a first word x whose low product lo
+// is below n: it redraws while lo is below the threshold 2^64 mod n.
+func (r *Roller) uint64nSlow(n, x, v, lo uint64) (uint64, uint64) {
+	t := -n % n
+	for lo < t {
+		x = r.next()
+		v, lo = bits.Mul64(x, n)
+	}
+	return x, v
 }
 
 // IntN returns a uniform value in [0, n). It returns 0 when n <= 0, rather
@@ -165,19 +208,8 @@ func (r *Roller) IntN(n int) int {
 	if n <= 1 || r.script != nil {
 		return r.intNSlow(n)
 	}
-	// Lemire's method as in below: one draw and one multiply, with a
-	// division only when the draw may fall in the rejected sliver.
-	var x uint64
-	if r.pcg != nil {
-		x = r.pcg.Uint64()
-	} else {
-		x = r.src.Uint64()
-	}
-	hi, lo := bits.Mul64(x, uint64(n))
-	if lo < uint64(n) {
-		return int(r.belowFrom(uint64(n), hi, lo))
-	}
-	return int(hi)
+	_, v := r.uint64n(uint64(n))
+	return int(v)
 }
 
 func (r *Roller) intNSlow(n int) int {
@@ -185,16 +217,6 @@ func (r *Roller) intNSlow(n int) int {
 		return 0
 	}
 	return r.script.take(n) - 1
-}
-
-// belowFrom finishes below for a first draw whose product with n was
-// hi:lo, lo < n: it redraws while lo falls under the rejection threshold.
-func (r *Roller) belowFrom(n, hi, lo uint64) uint64 {
-	thresh := -n % n
-	for lo < thresh {
-		hi, lo = bits.Mul64(r.next(), n)
-	}
-	return hi
 }
 
 // Shuffle permutes n elements uniformly (Fisher-Yates), calling swap to
@@ -229,7 +251,8 @@ func (r *Roller) rollSlow(sides int) int {
 		return r.script.take(sides)
 	}
 	if sides > 256 {
-		return int(r.below(uint64(sides))) + 1
+		_, v := r.uint64n(uint64(sides))
+		return int(v) + 1
 	}
 	r.refill(sides)
 	r.left--
@@ -256,21 +279,11 @@ func (r *Roller) refill(sides int) {
 	r.word, r.left, r.wordSides = r.accepted(powers[sides][k]), k, sides
 }
 
-// accepted returns a draw x that Lemire's method accepts for the range
-// [0, p): x*p mod 2^64 is not below 2^64 mod p. The mixed-radix digits of
-// floor(x p / 2^64) are then exactly uniform, whichever of them are used.
+// accepted returns a draw accepted for the range [0, p) (see uint64n),
+// whose digits give the faces of dice whose sizes multiply to p.
 func (r *Roller) accepted(p uint64) uint64 {
-	for {
-		var x uint64
-		if r.pcg != nil {
-			x = r.pcg.Uint64()
-		} else {
-			x = r.src.Uint64()
-		}
-		if lo := x * p; lo >= p || lo >= -p%p {
-			return x
-		}
-	}
+	x, _ := r.uint64n(p)
+	return x
 }
 
 // digits writes len(dst) faces of a d(s) taken from the kept draw word
@@ -405,47 +418,49 @@ func (r *Roller) rollDiceSlow(ds []Die, out []int) []int {
 }
 
 // rollDice is RollDice's general loop, for a Source and an out of
-// len(ds).
+// len(ds): it takes consecutive dice into one draw while the product of
+// their sizes stays within batchLimit, draws once for that product, and
+// reads the faces as its digits.
 func (r *Roller) rollDice(ds []Die, out []int) []int {
 	i := 0
 	for i < len(ds) {
-	redraw:
-		x := r.next()
-		c := uint64(1) // product of the sizes taken so far in this draw
-		j := i
+		c, j := uint64(1), i // c: the product of the sizes of ds[i:j]
 		for ; j < len(ds); j++ {
 			d := ds[j]
 			if uint(d-2) > MaxSides-2 {
 				// Not a valid die: below d2 shows 1, as a one-sided
 				// die would; a larger one is rolled on its own below.
 				if d < 2 {
-					out[j] = 1
 					continue
 				}
 				break
 			}
-			s := uint64(d)
 			// Sizes are below 2^20, so while c <= 2^36 the product stays
 			// within the 2^56 limit without checking.
 			if c > 1<<36 {
-				if hi, lo := bits.Mul64(c, s); hi != 0 || lo > batchLimit {
+				if hi, lo := bits.Mul64(c, uint64(d)); hi != 0 || lo > batchLimit {
 					break
 				}
 			}
-			f, _ := bits.Mul64(x*c, s)
-			out[j] = int(f) + 1
-			c *= s
+			c *= uint64(d)
 		}
 		if j == i {
 			// A die too large to share a draw.
-			out[i] = int(r.below(uint64(ds[i]))) + 1
+			_, v := r.uint64n(uint64(ds[i]))
+			out[i] = int(v) + 1
 			i++
 			continue
 		}
-		if lo := x * c; lo < c && lo < -c%c {
-			goto redraw
+		x := r.accepted(c)
+		for ; i < j; i++ {
+			if ds[i] < 2 {
+				out[i] = 1
+				continue
+			}
+			var f uint64
+			f, x = bits.Mul64(x, uint64(ds[i]))
+			out[i] = int(f) + 1
 		}
-		i = j
 	}
 	return out
 }
@@ -526,7 +541,8 @@ func (r *Roller) rollN(n, sides int, out []int) []int {
 		return out
 	case sides > 256:
 		for i := range out {
-			out[i] = int(r.below(uint64(sides))) + 1
+			_, v := r.uint64n(uint64(sides))
+			out[i] = int(v) + 1
 		}
 		return out
 	case n <= r.left && sides == r.wordSides:
