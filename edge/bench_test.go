@@ -51,7 +51,7 @@ func BenchmarkRound(b *testing.B) {
 		if in.s.Initiative != 0 {
 			in.s.Initiative = 0
 		}
-		if err := in.Play(r, d); err != nil {
+		if err := in.Round(r, d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -61,8 +61,8 @@ func BenchmarkRound(b *testing.B) {
 // members, skills, targets and reactions.
 func BenchmarkStep(b *testing.B) {
 	in, _ := duel2(b)
-	for p := range in.pol {
-		in.pol[p], _ = PolicyByName("steady")
+	for p := range in.Policies {
+		in.Policies[p], _ = PolicyByName("steady")
 	}
 	snap := in.State()
 	r := dice.NewSeeded(1)
@@ -161,7 +161,9 @@ func benchTrials(b *testing.B, s Scenario) {
 	rounds := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		rn.Trial(r, metrics)
+		if _, err := rn.Trial(r, metrics); err != nil {
+			b.Fatal(err)
+		}
 		rounds += metrics[0]
 	}
 	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/op")

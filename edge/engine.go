@@ -96,6 +96,12 @@ type party struct {
 type Engine struct {
 	// Sink hears every event; nil builds none.
 	Sink func(Event)
+	// Policies answer the text's choices for Step and Play, one for each
+	// party in listing order: the one way policies reach the engine.
+	// NewEngine fills it with the parties' registered policies; put another
+	// in a party's place to play it (assign a new slice to leave copies of
+	// the Engine made before alone).
+	Policies []Policy
 
 	scenario Scenario // a private copy, compared with each State's
 	rules    Rules
@@ -134,7 +140,6 @@ type Engine struct {
 	passSkill []int      // a passive member's one skill
 	groups    bool       // some member is a group with stragglers to abandon
 
-	pol     []Policy
 	initial State // the state before Start
 }
 
@@ -214,20 +219,6 @@ func (e *Engine) View(s *State) (*View, error) {
 	return &in.w.view, nil
 }
 
-// SetPolicy sets the policy that decides for party p in Step and Run. It
-// changes this Engine only, not copies made of it before.
-func (e *Engine) SetPolicy(p int, pol Policy) error {
-	if p < 0 || p >= len(e.parties) {
-		return fmt.Errorf("edge: party %d does not exist: there are %d", p, len(e.parties))
-	}
-	if pol == nil {
-		return fmt.Errorf("edge: nil policy for party %q", e.parties[p].name)
-	}
-	e.pol = slices.Clone(e.pol)
-	e.pol[p] = pol
-	return nil
-}
-
 // Rules returns a copy of the engine's rules.
 func (e *Engine) Rules() Rules { return e.rules.clone() }
 
@@ -270,7 +261,7 @@ func build(s Scenario) (*Engine, error) {
 		in.checkDice, in.checkSides, in.checkBonus = c.Len(), c.Die(0).Sides(), c.Modifier()
 	}
 	in.setMembers(s)
-	in.pol = make([]Policy, len(s.Parties))
+	in.Policies = make([]Policy, len(s.Parties))
 	return in, nil
 }
 

@@ -71,7 +71,7 @@ type Optimal struct {
 	// Policy plays the solved plan for the deciding party (concessions,
 	// actions and reactions) and leaves its other choices (seizing,
 	// abandoning stragglers) and every other party to the scenario's
-	// policies. Use it in Play (Engine.SetPolicy) or in a Runner
+	// policies. Use it in Play (in its party's place in Engine.Policies) or in a Runner
 	// (Optimal.NewRunner).
 	Policy Policy
 	// Options says which of the deciding party's options were solved
@@ -144,9 +144,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	for _, o := range m.goal.Outcomes {
 		m.in[slices.Index(cats, o)] = true
 	}
-	m.base = x.in.pol[m.side]
+	m.base = x.in.Policies[m.side]
 	m.fix = &fixed{Policy: m.base}
-	x.in.pol[m.side] = m.fix
+	x.in.Policies[m.side] = m.fix
 	x.maxWork, x.concede, x.rankings = optimalWork, false, map[string][]ranking{}
 	m.process, err = markov.ExploreProcess(ctx, "s", m.choices)
 	if x.err != nil {
@@ -391,7 +391,7 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 	if !acting {
 		var a Action
 		a.Party = in.actor()
-		in.pol[a.Party].Act(&in.w.view, a.Party, &a)
+		in.Policies[a.Party].Act(&in.w.view, a.Party, &a)
 		acted, answered = in.skillsOf(&a), a.Checks
 	}
 	add := func(us []Use) {
@@ -543,9 +543,7 @@ func (o *Optimal) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.SetPolicy(o.m.side, o.Policy); err != nil {
-		return nil, err
-	}
+	e.Policies[o.m.side] = o.Policy
 	return &Runner{in: e.lend(e.NewState()), parties: len(o.m.s.Parties)}, nil
 }
 

@@ -1072,7 +1072,7 @@ func (in *game) concessions() (bool, error) {
 		if st.Parties[p].Out {
 			continue
 		}
-		if c := in.pol[p].Concede(v, p); c != Continue {
+		if c := in.Policies[p].Concede(v, p); c != Continue {
 			if err := in.concede(p, c); err != nil {
 				return false, fmt.Errorf("edge: policy of %s: %w", in.pname(p), err)
 			}
@@ -1098,7 +1098,7 @@ func (in *game) declare() ([]participant, error) {
 		a.Targets = append(a.Targets, st.Pending.Targets...)
 		a.Checks = append(a.Checks, st.Pending.Checks...)
 	} else {
-		in.pol[a.Party].Act(v, a.Party, a)
+		in.Policies[a.Party].Act(v, a.Party, a)
 	}
 	ps := in.w.parts[:cap(in.w.parts)]
 	n, acted, targeted, err := in.compileAction(ps, a)
@@ -1116,7 +1116,7 @@ func (in *game) declare() ([]participant, error) {
 		d.Reactions = d.Reactions[:len(d.Reactions)+1]
 		rc := &d.Reactions[len(d.Reactions)-1]
 		rc.Party, rc.Checks = t, rc.Checks[:0]
-		in.pol[t].React(v, t, a, rc)
+		in.Policies[t].React(v, t, a, rc)
 		if rc.Party != t {
 			return nil, illegalRound(fmt.Errorf("edge: %s's reaction is given as party %d's", in.pname(t), rc.Party))
 		}
@@ -1148,7 +1148,7 @@ func (in *game) seizers(ps []participant, n int, targeted partySet) int {
 		return n
 	}
 	for _, p := range st.Order {
-		if p != d.Action.Party && !targeted.has(p) && !st.Parties[p].Out && in.pol[p].Seize(&in.w.view, p) {
+		if p != d.Action.Party && !targeted.has(p) && !st.Parties[p].Out && in.Policies[p].Seize(&in.w.view, p) {
 			d.Seize = append(d.Seize, p)
 			n = in.seizeCheck(ps, n, p)
 		}
@@ -1169,7 +1169,7 @@ func (in *game) abandons(v *View, d *Declaration) bool {
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.endurance.has(u.Skill) && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, u.Member) {
+			if in.size[g] > 1 && in.endurance.has(u.Skill) && !in.mem(g).Abandoned && in.Policies[p].Abandon(v, p, u.Member) {
 				_ = in.abandon(p, u.Member) // legal: checked above
 				shed = true
 			}
@@ -1211,26 +1211,30 @@ func (in *game) askAbandon(p int) {
 	v := &in.w.view
 	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
 		m := g - in.parties[p].lo
-		if in.size[g] > 1 && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, m) {
+		if in.size[g] > 1 && !in.mem(g).Abandoned && in.Policies[p].Abandon(v, p, m) {
 			_ = in.abandon(p, m) // legal: checked above
 		}
 	}
 }
 
-// run steps with the policies until the interaction ends and returns the
-// outcome.
-func (in *game) run(r *dice.Roller) (Outcome, error) {
+// run steps with the policies until the interaction ends.
+func (in *game) run(r *dice.Roller) error {
 	for !in.s.Outcome.Done() {
 		if err := in.step(r); err != nil {
-			return in.s.Outcome, err
+			return err
 		}
 	}
-	return in.s.Outcome, nil
+	return nil
 }
 
 // The steps a caller takes: each checks that s belongs to the engine and is
 // whole (Check), then the step checks its own input, and only then changes
-// s or rolls.
+// s or rolls. A step that rolls refuses a nil Roller (dice.ErrNilRoller).
+
+// noRoller is the error of a step handed no Roller.
+func noRoller(step string) error {
+	return fmt.Errorf("edge: %s: %w", step, dice.ErrNilRoller)
+}
 
 // Start makes the starting checks and sets the order of action ("Beginning
 // a Dramatic Interaction"): each active party's best member rolls the
@@ -1238,6 +1242,9 @@ func (in *game) run(r *dice.Roller) (Outcome, error) {
 // party listed first); in a temptation the tempters go first, in listing
 // order. Passive parties never act and take no place in the order.
 func (e *Engine) Start(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Start")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
@@ -1247,14 +1254,29 @@ func (e *Engine) Start(s *State, r *dice.Roller) error {
 
 // Factors makes the scheduled outside-factor checks due before the next
 // round ("Outside Factors"), as Step does; a round cannot be played while
-// they are due. A group that should abandon its stragglers before an
-// endurance-type check calls Abandon first.
+// they are due (FactorsDue says when they are). A group that should
+// abandon its stragglers before an endurance-type check calls Abandon
+// first.
 func (e *Engine) Factors(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Factors")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
 	}
 	return in.factorsStep(r)
+}
+
+// FactorsDue reports whether scheduled outside factors are due before the
+// next round and not yet made ("Outside Factors"): while they are, Act and
+// Round refuse and Factors (or Step) makes them.
+func (e *Engine) FactorsDue(s *State) (bool, error) {
+	in, err := e.begin(s)
+	if err != nil {
+		return false, err
+	}
+	return in.underWay() == nil && in.factorsDue(), nil
 }
 
 // Act declares the round's action ("Wagering Edge Dice"): the party whose
@@ -1275,6 +1297,9 @@ func (e *Engine) Act(s *State, a *Action) error {
 // parties that roll to seize the initiative. An illegal answer returns an
 // error and changes neither the state nor the Roller.
 func (e *Engine) React(s *State, r *dice.Roller, reactions []Reaction, seize []int) error {
+	if r == nil {
+		return noRoller("React")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
@@ -1282,13 +1307,16 @@ func (e *Engine) React(s *State, r *dice.Roller, reactions []Reaction, seize []i
 	return in.react(r, reactions, seize)
 }
 
-// Play resolves one round with the given declaration ("Wagering Edge
+// Round resolves one round with the given declaration ("Wagering Edge
 // Dice", "Resolving a Wager", "Multiple Parties"), Act and React at once,
 // under the same rules as Step: outside factors due must be made first
 // (Factors), and the round limit (Rules.MaxRounds) ends the interaction.
 // Concessions are the caller's, through Concede. An illegal declaration
 // returns an error and changes nothing.
-func (e *Engine) Play(s *State, r *dice.Roller, d *Declaration) error {
+func (e *Engine) Round(s *State, r *dice.Roller, d *Declaration) error {
+	if r == nil {
+		return noRoller("Round")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
@@ -1325,6 +1353,9 @@ func (e *Engine) Abandon(s *State, p, m int) error {
 // nothing; each who fails takes f.Penalty on later checks. A factor the
 // scenario schedules is made with Factors, which marks it made.
 func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
+	if r == nil {
+		return noRoller("Outside")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
@@ -1332,7 +1363,7 @@ func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
 	return in.outsideCheck(r, f)
 }
 
-// Step advances s by one decision point with the parties' policies: the
+// Step advances s by one decision point under Engine.Policies: the
 // starting checks if not yet made; else the outside factors due before
 // the next round, if any (groups about to check an endurance-type skill
 // may abandon their stragglers first); else each party's chance to
@@ -1340,6 +1371,12 @@ func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
 // party acts). A policy's illegal choice returns an error naming it and
 // changes neither the state nor the Roller.
 func (e *Engine) Step(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Step")
+	}
+	if err := e.checkPolicies(); err != nil {
+		return err
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
@@ -1347,16 +1384,37 @@ func (e *Engine) Step(s *State, r *dice.Roller) error {
 	return in.step(r)
 }
 
-// Run steps s with the policies until the interaction ends and returns
-// the outcome. s is checked once, before the first step: the policies see
-// it through a read-only View, and neither they nor the Sink may change it
-// while Run plays.
-func (e *Engine) Run(s *State, r *dice.Roller) (Outcome, error) {
+// Play steps s under Engine.Policies until the interaction ends
+// (State.Done); s.Outcome says how it ended. s is checked once, before the
+// first step: the policies see it through a read-only View, and neither
+// they nor the Sink may change it while Play plays. A step that fails
+// stops Play with its error, the state as that step found it.
+func (e *Engine) Play(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Play")
+	}
+	if err := e.checkPolicies(); err != nil {
+		return err
+	}
 	in, err := e.begin(s)
 	if err != nil {
-		return Outcome{}, err
+		return err
 	}
 	return in.run(r)
+}
+
+// checkPolicies checks that Engine.Policies holds one policy for each
+// party.
+func (e *Engine) checkPolicies() error {
+	if len(e.Policies) != len(e.parties) {
+		return fmt.Errorf("edge: Engine.Policies holds %d policies for %d parties: one a party", len(e.Policies), len(e.parties))
+	}
+	for p, pol := range e.Policies {
+		if pol == nil {
+			return fmt.Errorf("edge: Engine.Policies[%d] (%s) is nil", p, e.pname(p))
+		}
+	}
+	return nil
 }
 
 // ready checks that a round may be played now: the interaction has

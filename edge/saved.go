@@ -197,11 +197,12 @@ func (nm namer) saveAction(a *Action) (*savedAction, error) {
 	return j, nil
 }
 
-// UnmarshalJSON reads a state written by MarshalJSON: every name must be
-// one of its scenario's parties, members or skills.
+// UnmarshalJSON reads a state written by MarshalJSON, strictly: a field
+// no State has is refused, and every name must be one of its scenario's
+// parties, members or skills.
 func (s *State) UnmarshalJSON(b []byte) error {
 	var j savedState
-	if err := json.Unmarshal(b, &j); err != nil {
+	if err := strictJSON(b, &j); err != nil {
 		return err
 	}
 	nm := namerOf(j.Scenario)

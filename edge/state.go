@@ -9,7 +9,8 @@ import (
 // State is everything that changes in one interaction, with the scenario
 // it belongs to (rules, type, parties, factors): plain data that the steps
 // work on directly and that reads and writes as JSON, so what is saved is
-// what is played. Restore builds the Engine that plays on from it. In Go,
+// what is played. Its Scenario.NewEngine builds the Engine that plays on
+// from it. In Go,
 // parties, members and skills are numbers (places in Scenario: parties and
 // members in listing order, skills in the order the scenario first names
 // them, Engine.Skill); in JSON every one of them is written by name, and a
@@ -129,36 +130,30 @@ func (s *State) resetTo(t *State) {
 	}
 }
 
-// Restore returns the engine that plays s on, with each party's
-// registered policy, after checking s whole (see State.Check).
-func Restore(s *State) (*Engine, error) {
+// Check reports the first thing wrong with a saved state: a scenario that
+// does not validate, or a changing part that does not fit it or is out of
+// bounds. A state that passes can be played on by its scenario's engine
+// (Scenario.NewEngine).
+func (s *State) Check() error {
 	if s == nil {
-		return nil, errors.New("edge: no state to restore")
+		return errors.New("edge: no state")
 	}
 	e, err := s.Scenario.NewEngine()
 	if err != nil {
-		return nil, fmt.Errorf("edge: state.scenario: %w", err)
+		return fmt.Errorf("edge: state.scenario: %w", err)
 	}
-	if err := e.lend(s).check(); err != nil {
-		return nil, err
-	}
-	return e, nil
+	return e.lend(s).check()
 }
 
-// Check reports the first thing wrong with a saved state: a scenario that
-// does not validate, or a changing part that does not fit it or is out of
-// bounds. A state that passes can be restored and played on.
-func (s *State) Check() error {
-	_, err := Restore(s)
-	return err
-}
+// Done reports whether the interaction has ended (State.Outcome says how).
+func (s *State) Done() bool { return s.Outcome.Done() }
 
 // Check reports whether s belongs to this engine (its scenario is the
 // engine's, rules included) and is whole, as every step does first: a
 // state saved from an engine of the same scenario passes.
 func (e *Engine) Check(s *State) error {
 	if s == nil {
-		return errors.New("edge: no state: start one with NewState or Restore one")
+		return errors.New("edge: no state: start one with NewState")
 	}
 	_, err := e.begin(s)
 	return err
@@ -168,10 +163,10 @@ func (e *Engine) Check(s *State) error {
 // for one step.
 func (e *Engine) begin(s *State) (*game, error) {
 	if s == nil {
-		return nil, errors.New("edge: no state: start one with NewState or Restore one")
+		return nil, errors.New("edge: no state: start one with NewState")
 	}
 	if !e.scenario.same(&s.Scenario) {
-		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with Restore")
+		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with its Scenario.NewEngine")
 	}
 	in := e.lend(s)
 	if err := in.check(); err != nil {
