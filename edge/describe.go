@@ -25,13 +25,13 @@ var terms = []sim.Term{
 // Describe says what the mechanic is, the scenario as it is set now (its
 // type, starting dice, and each party with its members, policy, bonus dice
 // and whether it is passive) and what each outcome and metric means.
-func (s *Scenario) Describe() sim.Description {
+func (s Scenario) Describe() sim.Description {
 	return sim.Description{Summary: summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...)}
 }
 
 // title is the scenario in one line: "chase, 5 edge dice each: lead car
 // (Becky, Bob; cautious) vs pursuer (Joe; reckless, +1 edge)".
-func (s *Scenario) title() string {
+func (s Scenario) title() string {
 	parts := make([]string, 0, len(s.Parties))
 	for _, p := range s.Parties {
 		names := make([]string, 0, len(p.Members))

@@ -518,13 +518,6 @@ func (in *game) settle(ps []participant) {
 	}
 	moved, drained := in.exchange(ps, in.w.nAct, min(in.w.nStaked, len(ps)), round)
 	st.Transfers += moved
-	if in.rules.FactorPenalty == NextRound {
-		for p := range st.Parties {
-			for m := range st.Parties[p].Members {
-				st.Parties[p].Members[m].Penalty = 0
-			}
-		}
-	}
 	for i := range ps {
 		if ps[i].staked && !ps[i].passive {
 			in.recordUse(&ps[i], round)
@@ -533,7 +526,7 @@ func (in *game) settle(ps []participant) {
 	best := in.highest(ps)
 	if in.rules.Turns == EveryParty {
 		if drained {
-			in.eliminate()
+			in.eliminate(-1)
 		}
 		if !st.Outcome.Done() {
 			in.endTurn(ps, best)
@@ -541,13 +534,14 @@ func (in *game) settle(ps []participant) {
 		return
 	}
 	st.Round = round
+	in.penaltiesServed()
 	if best >= 0 {
 		in.setInitiative(ps[best].party)
 	}
 	if drained {
 		// Only a party that lost its last die this round can leave: a
 		// party holds no dice exactly when it is out (State.Check checks it).
-		in.eliminate()
+		in.eliminate(-1)
 	}
 }
 
@@ -577,6 +571,7 @@ func (in *game) endTurn(ps []participant, best int) {
 func (in *game) endRound() {
 	st := in.s
 	st.Round++
+	in.penaltiesServed()
 	if len(st.Acted) > 0 && !st.Parties[st.RoundBest.Party].Out {
 		// A party that went out since its best check cannot take the
 		// initiative: it stays where it is (our ruling).
@@ -584,6 +579,21 @@ func (in *game) endRound() {
 	}
 	st.Acted = st.Acted[:0]
 	st.RoundBest = BestCheck{}
+}
+
+// penaltiesServed clears the outside-factor penalties once a round has
+// been played, when they last the next round only (Rules.FactorPenalty
+// NextRound): with every party acting in turn, after the round's last
+// turn, so a member acting late in the round still carries it.
+func (in *game) penaltiesServed() {
+	if in.rules.FactorPenalty != NextRound {
+		return
+	}
+	for p := range in.s.Parties {
+		for m := range in.s.Parties[p].Members {
+			in.s.Parties[p].Members[m].Penalty = 0
+		}
+	}
 }
 
 // actor returns the party whose turn it is to act: the initiative holder;
@@ -725,7 +735,10 @@ func (in *game) setInitiative(p int) {
 // eliminate marks parties without edge dice as out and ends the interaction
 // when only one party is left holding dice ("Winning a Dramatic
 // Interaction").
-func (in *game) eliminate() {
+//
+// by is the party whose surrender emptied its pool, or -1: an interaction
+// it leaves with one party holding dice ends as Surrendered, by it.
+func (in *game) eliminate(by int) {
 	st := in.s
 	left, last, acting := 0, -1, 0
 	for p := range in.parties {
@@ -744,12 +757,19 @@ func (in *game) eliminate() {
 		}
 	}
 	switch {
+	case left <= 1 && by >= 0:
+		in.finish(Outcome{End: Surrendered, Winner: last, By: by})
+		return
 	case left <= 1:
 		in.finish(Outcome{End: RanOut, Winner: last, By: -1})
 		return
 	case acting == 0:
 		// Only passive parties hold dice: nobody can act any more.
-		in.finish(in.judge(RanOut, -1))
+		o := in.judge(RanOut, -1)
+		if by >= 0 {
+			o.End, o.By = Surrendered, by
+		}
+		in.finish(o)
 		return
 	}
 	if st.Parties[st.Initiative].Out {
@@ -850,11 +870,7 @@ func (in *game) surrender(p int) {
 	if in.Sink != nil {
 		in.emit(event{Kind: EvConcede, Round: st.Round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
 	}
-	in.eliminate()
-	if st.Outcome.End == RanOut {
-		st.Outcome.End = Surrendered
-		st.Outcome.By = p
-	}
+	in.eliminate(p)
 	if !st.Outcome.Done() && in.midRound() && in.actor() < 0 {
 		// The last party yet to act this round surrendered.
 		in.endRound()

@@ -1,0 +1,104 @@
+package edge
+
+import (
+	"testing"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// TestNextRoundPenaltyLastsTheWholeRoundWhenEveryPartyActs: every party
+// acting in turn under factor_penalty next_round, a member penalised
+// before round 1 who acts in the round's second turn still carries the
+// penalty; it is gone once the round has ended.
+func TestNextRoundPenaltyLastsTheWholeRoundWhenEveryPartyActs(t *testing.T) {
+	rules := DefaultRules()
+	rules.Turns, rules.FactorPenalty = EveryParty, NextRound
+	s := Scenario{Rules: rules, Type: "social", Parties: []Party{
+		one("A", map[string]int{"persuasion": 3}), one("B", map[string]int{"persuasion": 2}), one("C", map[string]int{"persuasion": 4}),
+	}, Factors: []Factor{{After: 0, Skill: "willpower", DC: 30, Penalty: -2, Parties: []string{"C"}}}}
+	in := started(t, s, 20, 1, 10) // order A, C, B
+	if err := in.Factors(dice.Scripted(1)); err != nil {
+		t.Fatal(err)
+	}
+	per := skill(t, in, "persuasion")
+	rec := &Recorder{}
+	in.Sink = rec.Record
+	for _, turn := range [][2]int{{0, 1}, {2, 1}, {1, 0}} {
+		d := &Declaration{Action: Action{Party: turn[0], Targets: []int{turn[1]}, Checks: []Use{{Member: 0, Skill: per}}},
+			Reactions: []Reaction{{Party: turn[1], Checks: []Use{{Member: 0, Skill: per}}}}}
+		if err := in.Round(dice.Scripted(10, 5), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// C's check in the second turn: persuasion 4 less the penalty 2.
+	if c := rec.Of(EvCheck)[2]; c.Member != "C" || c.Mod != 2 {
+		t.Errorf("C's check in its turn: %+v, want modifier +2 (4 - 2)", c)
+	}
+	if in.Played() != 1 || in.s.Parties[2].Members[0].Penalty != 0 {
+		t.Errorf("after round %d C's penalty is %d, want gone after round 1", in.Played(), in.s.Parties[2].Members[0].Penalty)
+	}
+}
+
+// TestSurrenderEndsAsSurrenderedNamingTheParty: the end event of a
+// surrender says surrendered and names the party that conceded, as the
+// saved outcome does.
+func TestSurrenderEndsAsSurrenderedNamingTheParty(t *testing.T) {
+	in := started(t, thiefChase(), 20, 1)
+	rec := &Recorder{}
+	in.Sink = rec.Record
+	if err := in.Concede(1, Surrender); err != nil {
+		t.Fatal(err)
+	}
+	ends := rec.Of(EvEnd)
+	if len(ends) != 1 || ends[0].End != Surrendered || ends[0].To != "guard" || ends[0].Party != "thief" {
+		t.Fatalf("end events %+v, want one: surrendered by the guard, the thief winning", ends)
+	}
+	if o := in.Outcome(); o.End != Surrendered || o.By != 1 || o.Winner != 0 {
+		t.Errorf("outcome %+v", o)
+	}
+	if got, want := ends[0].String(), "The interaction ends after 0 rounds: guard surrendered, and thief wins."; got != want {
+		t.Errorf("narration %q, want %q", got, want)
+	}
+}
+
+// TestFactorsDueTellsABotWhenOutsideFactorsAreDue: FactorsDue is true
+// exactly while the scheduled factors wait to be made, and false before
+// the start and after they are made.
+func TestFactorsDueTellsABotWhenOutsideFactorsAreDue(t *testing.T) {
+	in, err := newSession(thiefChase(Factor{After: 1, Every: 2, Skill: "endurance", DC: 10, Penalty: -1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := func() bool {
+		t.Helper()
+		d, err := in.FactorsDue(in.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if due() {
+		t.Error("due before the start")
+	}
+	if err := in.Start(dice.Scripted(20, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if due() {
+		t.Error("due before round 1, scheduled after round 1")
+	}
+	if err := in.Round(dice.Scripted(10, 10), athletics(t, in)); err != nil {
+		t.Fatal(err)
+	}
+	if !due() {
+		t.Fatal("not due before round 2")
+	}
+	if err := in.Act(&athletics(t, in).Action); err == nil {
+		t.Error("an action while factors are due")
+	}
+	if err := in.Factors(dice.Scripted(10, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if due() {
+		t.Error("still due once made")
+	}
+}
