@@ -71,6 +71,12 @@
 //     EveryParty plays: each active party takes a turn, an exchange of its
 //     own, and the round's highest single result takes the initiative.
 //
+//   - Rules.WagerBeyondPool [ours]: off, a party wagers at most the dice
+//     it holds, one a member; on, every involved member wagers, and a die
+//     the party no longer holds is not paid.
+//   - Rules.LoneRank [ours]: off, a lone individual has no group modifier;
+//     on, the progression table is read for it as a group of one.
+//
 // Our rulings beyond those: the targets of one action oppose the actor, not
 // each other; abandoning stragglers is done once and lasts; only wagered
 // checks count as uses for Can't Fool Me Twice (starting, seizing and

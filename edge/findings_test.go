@@ -102,3 +102,49 @@ func TestFactorsDueTellsABotWhenOutsideFactorsAreDue(t *testing.T) {
 		t.Error("still due once made")
 	}
 }
+
+// TestWagerBeyondPoolSetting: by default a party with one die left cannot
+// wager two members; with rules.wager_beyond_pool it can, and a die it no
+// longer holds is not paid.
+func TestWagerBeyondPoolSetting(t *testing.T) {
+	for _, beyond := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.StartEdge, rules.WagerBeyondPool = 1, beyond
+		s := Scenario{Rules: rules, Type: "chase", Parties: []Party{
+			{Name: "car", BonusEdge: 0, Members: []Member{{Name: "Ann", Skills: map[string]int{"vehicles": 2}}, {Name: "Bea", Skills: map[string]int{"vehicles": 1}}}},
+			{Name: "cop", BonusEdge: 3, Members: []Member{{Name: "Cy", Skills: map[string]int{"vehicles": 3}}}},
+		}}
+		in := started(t, s, 20, 1)
+		veh := skill(t, in, "vehicles")
+		d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: veh}}},
+			Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}
+		// Ann 3, Bea 2, Cy 20: both of the car's checks lose to Cy's.
+		err := in.Round(dice.Scripted(1, 1, 17), d)
+		if !beyond {
+			if err == nil {
+				t.Error("two dice wagered from a pool of one")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Edge(0) != 0 || in.Edge(1) != 5 || in.s.Transfers != 1 || in.Outcome().Winner != 1 {
+			t.Errorf("edge %d/%d, transfers %d, outcome %+v: want the car's one die paid and the cop winning",
+				in.Edge(0), in.Edge(1), in.s.Transfers, in.Outcome())
+		}
+	}
+}
+
+// TestLoneRankSetting: a lone individual has no group modifier by
+// default, and rank 1 (+1) when rules.lone_rank reads the table for it.
+func TestLoneRankSetting(t *testing.T) {
+	r := DefaultRules()
+	if r.GroupRank(1) != 0 || r.GroupRank(0) != 0 || r.GroupRank(25) != 5 {
+		t.Errorf("default ranks %d %d %d, want 0 0 5", r.GroupRank(0), r.GroupRank(1), r.GroupRank(25))
+	}
+	r.LoneRank = true
+	if r.GroupRank(1) != 1 || r.GroupRank(0) != 1 || r.GroupRank(25) != 5 {
+		t.Errorf("lone_rank ranks %d %d %d, want 1 1 5", r.GroupRank(0), r.GroupRank(1), r.GroupRank(25))
+	}
+}

@@ -137,6 +137,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	}); err != nil {
 		return nil, err
 	}
+	if x.in.rules.WagerBeyondPool {
+		return nil, fmt.Errorf("%w: the options solved over wager at most the dice a party holds (rules.wager_beyond_pool is on)", markov.ErrNoExact)
+	}
 	if x.in.parties[m.side].passive {
 		return nil, fmt.Errorf("%w: %s is passive and makes no choices", markov.ErrNoExact, x.in.pname(m.side))
 	}

@@ -315,7 +315,7 @@ func (in *game) seizeCheck(ps []participant, n, p int) int {
 // reason for a refusal is written by usesError.
 func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted skillSet) (int, skillSet, error) {
 	members := in.s.Parties[p].Members
-	if len(us) == 0 || len(us) > in.s.Parties[p].Edge {
+	if len(us) == 0 || (len(us) > in.s.Parties[p].Edge && !in.rules.WagerBeyondPool) {
 		return n, 0, in.usesError(p, us, acting, acted)
 	}
 	lo := in.parties[p].lo
@@ -349,7 +349,7 @@ func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 	if len(us) == 0 {
 		return fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
 	}
-	if e := in.s.Parties[p].Edge; len(us) > e {
+	if e := in.s.Parties[p].Edge; len(us) > e && !in.rules.WagerBeyondPool {
 		return fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
 	}
 	size := in.parties[p].hi - in.parties[p].lo
@@ -674,7 +674,9 @@ func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
 				q = o
 			}
 		}
-		if q == nil {
+		if q == nil || parties[p.party].Edge == 0 {
+			// Nothing outranks it, or (rules.wager_beyond_pool) its party
+			// has no die left to pay.
 			continue
 		}
 		parties[p.party].Edge--

@@ -122,6 +122,17 @@ type Rules struct {
 	// Turns is who acts in a round: only the initiative holder
 	// (HolderActs), or every party in turn (EveryParty).
 	Turns Turns `json:"turns,omitempty"`
+	// WagerBeyondPool lets a party wager one die for each involved member
+	// even beyond the dice it holds; a die it no longer holds when it
+	// loses is not paid. Off by default: a party wagers at most the dice
+	// it holds (the text's "wager a single Edge Die from the party's
+	// pool").
+	WagerBeyondPool bool `json:"wager_beyond_pool,omitempty"`
+	// LoneRank reads the Time and Value Progression table for a lone
+	// individual too (size 0 or 1: rank 1, +1 where the first value is 1).
+	// Off by default: a lone individual has no modifier, the table being
+	// for groups ("Large Parties").
+	LoneRank bool `json:"lone_rank,omitempty"`
 }
 
 // DefaultRules returns the rules as the text gives them, with our rulings
@@ -189,10 +200,14 @@ func (r Rules) clone() Rules {
 
 // GroupRank returns the modifier of a group of size members: the largest
 // rank of the progression whose value is at most size ("Large Parties"). A
-// lone individual (size 0 or 1) has no modifier.
+// lone individual (size 0 or 1) has no modifier unless Rules.LoneRank reads
+// the table for it as size 1.
 func (r Rules) GroupRank(size int) int {
 	if size <= 1 {
-		return 0
+		if !r.LoneRank {
+			return 0
+		}
+		size = 1
 	}
 	rank := 0
 	for i, v := range r.Progression {
@@ -318,7 +333,8 @@ func (r *Rules) same(o *Rules) bool {
 		slices.Equal(r.Progression, o.Progression) && slices.Equal(r.Endurance, o.Endurance) &&
 		r.MultiTarget == o.MultiTarget && r.MaxRounds == o.MaxRounds && r.TieBreak == o.TieBreak &&
 		r.InitiativeTie == o.InitiativeTie && r.PassiveStake == o.PassiveStake && r.SurrenderTo == o.SurrenderTo &&
-		r.PartyCheck == o.PartyCheck && r.FactorPenalty == o.FactorPenalty && r.Turns == o.Turns
+		r.PartyCheck == o.PartyCheck && r.FactorPenalty == o.FactorPenalty && r.Turns == o.Turns &&
+		r.WagerBeyondPool == o.WagerBeyondPool && r.LoneRank == o.LoneRank
 }
 
 // same reports whether o is the same interaction type as t.
