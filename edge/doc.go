@@ -142,7 +142,8 @@
 // a Chooser set the step puts the State and the Roller back as they were.
 //
 // In Go, an Action and a Reaction carry small numbers for members (their
-// place in the party) and skills (Engine.Skill), as the State does. We
+// place in the party) and skills (Engine.Skill, from 1: skill 0 is none, so an empty Use
+// is refused), as the State does. We
 // chose numbers over names because a bot picks its checks from the
 // legal-choice queries, whose Choice carries both the number and the name,
 // so it never counts or spells; Engine.UseOf and Engine.Party turn names

@@ -169,17 +169,23 @@ type scratch struct {
 	reactionChecks [MaxParties][MaxMembers]Use
 }
 
-// skillSet is a set of the skills of one interaction (at most MaxSkills).
+// skillSet is a set of the skills of one interaction (at most MaxSkills,
+// numbered from 1: skill s is bit s-1, and skill 0, none, is never in a
+// set).
 type skillSet uint64
 
-func (k skillSet) has(s int) bool { return k&(1<<uint(s)) != 0 }
-func (k *skillSet) add(s int)     { *k |= 1 << uint(s) }
+func (k skillSet) has(s int) bool { return s > 0 && k&(1<<uint(s-1)) != 0 }
+func (k *skillSet) add(s int) {
+	if s > 0 {
+		*k |= 1 << uint(s-1)
+	}
+}
 
 // all yields the skills of k in increasing order.
 func (k skillSet) all() iter.Seq[int] {
 	return func(yield func(int) bool) {
 		for ; k != 0; k &= k - 1 {
-			if !yield(bits.TrailingZeros64(uint64(k))) {
+			if !yield(bits.TrailingZeros64(uint64(k)) + 1) {
 				return
 			}
 		}
@@ -233,7 +239,7 @@ func (e *Engine) Skill(name string) (int, bool) {
 
 // SkillName returns the name of skill s.
 func (e *Engine) SkillName(s int) string {
-	if s < 0 || s >= len(e.skills) {
+	if s < 1 || s >= len(e.skills) {
 		return fmt.Sprintf("skill#%d", s)
 	}
 	return e.skills[s]
@@ -253,7 +259,7 @@ func build(s Scenario) (*Engine, error) {
 	s = s.clone()
 	in := &Engine{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
 	in.index(s)
-	if ns := len(in.skills); ns > MaxSkills {
+	if ns := len(in.skills) - 1; ns > MaxSkills {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
 	}
 	in.classify(s)
@@ -419,9 +425,10 @@ func (in *Engine) index(s Scenario) {
 
 // skillNames lists every skill the scenario names, in the order it first
 // names them: the type's, the rules', the members', the circumstances' and
-// the outside factors'. A skill's number is its place in this list.
+// the outside factors'. A skill's number is its place in this list, which
+// begins with "", skill 0: no skill, so that a Use left empty names none.
 func skillNames(s Scenario) []string {
-	var names []string
+	names := []string{""}
 	seen := map[string]bool{}
 	add := func(name string) {
 		if !seen[name] && name != "" {
@@ -465,7 +472,7 @@ func (in *Engine) classify(s Scenario) {
 	for _, k := range typ.Safe {
 		in.safe.add(in.skillIdx[k])
 	}
-	for sk := range ns {
+	for sk := 1; sk < ns; sk++ {
 		if len(typ.Skills) == 0 || slices.Contains(typ.Skills, in.skills[sk]) {
 			in.appropriate.add(sk)
 		}
@@ -550,7 +557,7 @@ func (in *Engine) setCandidates(g int, m Member) {
 		}
 	}
 	if len(act) == 0 {
-		for sk := range ns {
+		for sk := 1; sk < ns; sk++ {
 			if in.actLegal(sk) {
 				act = append(act, sk)
 			}
@@ -558,7 +565,7 @@ func (in *Engine) setCandidates(g int, m Member) {
 	}
 	in.actCand = append(in.actCand, act)
 	react := slices.Clone(known)
-	for sk := range ns {
+	for sk := 1; sk < ns; sk++ {
 		if in.safe.has(sk) && !slices.Contains(react, sk) {
 			react = append(react, sk)
 		}

@@ -760,7 +760,7 @@ type swapPolicy struct {
 func (s swapPolicy) React(v *View, p int, a *Action, r *Reaction) {
 	s.Style.React(v, p, a, r)
 	if s.bad {
-		r.Checks[0].Skill = v.Skills()
+		r.Checks[0].Skill = v.Skills() + 1
 		return
 	}
 	r.Party = (p + 1) % v.Parties()

@@ -212,7 +212,7 @@ func (x *exacter) encode(b []byte) []byte {
 		} else {
 			b = append(b, 0, 0)
 		}
-		for s := range ns {
+		for s := 1; s < ns; s++ {
 			if !in.safe.has(s) {
 				b = append(b, capN(m.Uses[s]))
 			}
@@ -253,7 +253,7 @@ func (x *exacter) decode(k string) {
 			m.Last, m.Streak, m.LastRound = int(b[0])-1, int(b[1]), roundBase
 		}
 		b = b[2:]
-		for s := range ns {
+		for s := 1; s < ns; s++ {
 			if !in.safe.has(s) {
 				m.Uses[s] = int(b[0])
 				b = b[1:]

@@ -1,7 +1,11 @@
 package edge
 
 import (
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -146,5 +150,38 @@ func TestLoneRankSetting(t *testing.T) {
 	r.LoneRank = true
 	if r.GroupRank(1) != 1 || r.GroupRank(0) != 1 || r.GroupRank(25) != 5 {
 		t.Errorf("lone_rank ranks %d %d %d, want 1 1 5", r.GroupRank(0), r.GroupRank(1), r.GroupRank(25))
+	}
+}
+
+// TestEmptyUseNamesNoSkillAndIsRefused: a Use left empty names skill 0,
+// none, and an action or reaction with it is refused with the reason,
+// changing nothing.
+func TestEmptyUseNamesNoSkillAndIsRefused(t *testing.T) {
+	in := started(t, thiefChase(), 20, 1)
+	ath := skill(t, in, "athletics")
+	if ath == 0 {
+		t.Fatal("a skill numbered 0")
+	}
+	before := in.State()
+	for name, d := range map[string]*Declaration{
+		"action": {Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{}}},
+			Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: ath}}}}},
+		"reaction": {Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: ath}}},
+			Reactions: []Reaction{{Party: 1, Checks: []Use{{}}}}},
+	} {
+		if err := in.Round(dice.Scripted(10, 10), d); err == nil || !strings.Contains(err.Error(), "names no skill") {
+			t.Errorf("an empty Use in the %s: %v", name, err)
+		}
+		if name == "action" {
+			if err := in.Act(&d.Action); err == nil {
+				t.Error("Act took an empty Use")
+			}
+		}
+	}
+	if d := cmp.Diff(before, in.State()); d != "" {
+		t.Errorf("refused rounds changed the state:\n%s", d)
+	}
+	if cs := in.LegalActs(0, 0); slices.ContainsFunc(cs, func(c Choice) bool { return c.Skill == 0 }) {
+		t.Errorf("skill 0 among the legal acts: %+v", cs)
 	}
 }

@@ -310,8 +310,9 @@ func (v *View) Initiative() int { return v.in.s.Initiative }
 // Round returns the number of rounds played.
 func (v *View) Round() int { return v.in.s.Round }
 
-// Skills returns the number of skills; skills are numbered 0..Skills()-1.
-func (v *View) Skills() int { return len(v.in.skills) }
+// Skills returns the number of skills; skills are numbered 1..Skills()
+// (0 is none).
+func (v *View) Skills() int { return len(v.in.skills) - 1 }
 
 // SkillName returns the name of skill s.
 func (v *View) SkillName(s int) string { return v.in.SkillName(s) }
@@ -387,7 +388,7 @@ func (e *Engine) LegalReactions(s *State, p, m int, a *Action) ([]Choice, error)
 func (e *Engine) skillsOf(a *Action) skillSet {
 	var acted skillSet
 	for _, u := range a.Checks {
-		if u.Skill >= 0 && u.Skill < len(e.skills) {
+		if u.Skill > 0 && u.Skill < len(e.skills) {
 			acted.add(u.Skill)
 		}
 	}
@@ -400,7 +401,8 @@ func (in *game) choices(p, m int, acting bool, acted skillSet) []Choice {
 		return nil
 	}
 	var out []Choice
-	for s, name := range in.skills {
+	for s, name := range in.skills[1:] {
+		s++
 		if mod, ok := in.checkMod(g, in.mem(g), s, acting, acted); ok {
 			out = append(out, Choice{Skill: s, Name: name, Mod: mod})
 		}

@@ -13,7 +13,8 @@ import (
 type Use struct {
 	// Member is the member's index within its party.
 	Member int `json:"member"`
-	// Skill is the skill's number (Engine.Skill).
+	// Skill is the skill's number (Engine.Skill), from 1; 0 names no
+	// skill, so an empty Use is refused rather than read as a skill.
 	Skill int `json:"skill"`
 	// Mod is a bonus (or, negative, a penalty) for this check alone, as
 	// circumstance dictates ("Resolving a Wager": a slick roof for the
@@ -323,7 +324,7 @@ func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted sk
 	var used skillSet
 	for _, u := range us {
 		m, s := u.Member, u.Skill
-		if m < 0 || m >= len(members) || seen[m] || s < 0 || s >= len(in.skills) || u.Mod < -MaxModifier || u.Mod > MaxModifier {
+		if m < 0 || m >= len(members) || seen[m] || s < 1 || s >= len(in.skills) || u.Mod < -MaxModifier || u.Mod > MaxModifier {
 			return n, 0, in.usesError(p, us, acting, acted)
 		}
 		seen[m] = true
@@ -364,8 +365,11 @@ func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 			return fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
 		}
 		seen[m] = true
+		if s == 0 {
+			return fmt.Errorf("edge: %s's check names no skill (skill 0 is none): number one with Engine.Skill", in.names[g])
+		}
 		if s < 0 || s >= len(in.skills) {
-			return fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
+			return fmt.Errorf("edge: skill %d does not exist: skills are 1..%d", s, len(in.skills)-1)
 		}
 		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
 			return fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)

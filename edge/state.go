@@ -12,8 +12,8 @@ import (
 // what is played. Its Scenario.NewEngine builds the Engine that plays on
 // from it. In Go,
 // parties, members and skills are numbers (places in Scenario: parties and
-// members in listing order, skills in the order the scenario first names
-// them, Engine.Skill); in JSON every one of them is written by name, and a
+// members in listing order, skills from 1 in the order the scenario first
+// names them, Engine.Skill); in JSON every one of them is written by name, and a
 // name the scenario lacks is refused with the names allowed. A State
 // copied by value shares its slices with the original: Clone makes one
 // that shares nothing.
@@ -308,8 +308,8 @@ func (e *Engine) checkMember(g int, ms *MemberState) error {
 	switch {
 	case ms.Name != e.names[g]:
 		return fmt.Errorf(" is %q, the interaction's is %q", ms.Name, e.names[g])
-	case ms.Last < -1 || ms.Last >= ns:
-		return fmt.Errorf(".last %d: a skill of this interaction (0..%d) or -1 for none", ms.Last, ns-1)
+	case ms.Last < -1 || ms.Last == 0 || ms.Last >= ns:
+		return fmt.Errorf(".last %d: a skill of this interaction (1..%d) or -1 for none", ms.Last, ns-1)
 	case ms.Streak < 0 || ms.Streak > maxCount || ms.Rank < 0 || ms.Rank > len(e.rules.Progression):
 		return fmt.Errorf(": streak %d (0..%d) or rank %d (0..%d) out of range", ms.Streak, maxCount, ms.Rank, len(e.rules.Progression))
 	case ms.Penalty > 0 || ms.Penalty < -maxPenalty:
@@ -320,7 +320,7 @@ func (e *Engine) checkMember(g int, ms *MemberState) error {
 		return fmt.Errorf(".uses has %d counts: one for each of the %d skills", len(ms.Uses), ns)
 	}
 	for s, n := range ms.Uses {
-		if n < 0 || n > maxCount || (n > 0 && e.safe.has(s)) {
+		if n < 0 || n > maxCount || (n > 0 && (s == 0 || e.safe.has(s))) {
 			return fmt.Errorf(".uses[%q] = %d: 0..%d, and 0 for a skill safe here", e.skills[s], n, maxCount)
 		}
 	}
