@@ -70,7 +70,6 @@
 //     the text also reads as every party acting in initiative order, which
 //     EveryParty plays: each active party takes a turn, an exchange of its
 //     own, and the round's highest single result takes the initiative.
-//
 //   - Rules.WagerBeyondPool [ours]: off, a party wagers at most the dice
 //     it holds, one a member; on, every involved member wagers, and a die
 //     the party no longer holds is not paid.
@@ -142,9 +141,9 @@
 // a Chooser set the step puts the State and the Roller back as they were.
 //
 // In Go, an Action and a Reaction carry small numbers for members (their
-// place in the party) and skills (Engine.Skill, from 1: skill 0 is none, so an empty Use
-// is refused), as the State does. We
-// chose numbers over names because a bot picks its checks from the
+// place in the party) and skills (Engine.Skill, from 1: skill 0 is none,
+// so an empty Use is refused), as the State does. We chose numbers over
+// names because a bot picks its checks from the
 // legal-choice queries, whose Choice carries both the number and the name,
 // so it never counts or spells; Engine.UseOf and Engine.Party turn names
 // into numbers for a caller that starts from names; and every round of a
