@@ -75,6 +75,10 @@
 //     the party no longer holds is not paid.
 //   - Rules.LoneRank [ours]: off, a lone individual has no group modifier;
 //     on, the progression table is read for it as a group of one.
+//   - Rules.OnceARound [ours]: off, with every party acting in turn a
+//     character acts in its party's turn and may react in the others'; on,
+//     the text's "Each character may act once in each round" read
+//     strictly: one wagered check a round, acting or reacting.
 //
 // Our rulings beyond those: the targets of one action oppose the actor, not
 // each other; abandoning stragglers is done once and lasts; only wagered

@@ -121,6 +121,7 @@ type Engine struct {
 	safe, appropriate, endurance skillSet
 	opposed                      []skillSet
 	repPen                       []int // the Can't Fool Me Twice penalty by repeats, 0..maxCount
+	once                         bool  // a character checks once a round (Rules.OnceARound, every party acting)
 
 	// Rules.Check as checkDice dice of checkSides sides plus checkBonus;
 	// checkSides is 0 when its dice differ in size.
@@ -485,6 +486,7 @@ func (in *Engine) classify(s Scenario) {
 		in.opposed[a].add(b)
 		in.opposed[b].add(a)
 	}
+	in.once = r.OnceARound && r.Turns == EveryParty
 	in.repPen = make([]int, maxCount+1)
 	for n := range in.repPen {
 		in.repPen[n] = r.repetitionPenalty(n)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stakesrpg/stakes/sim"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -183,5 +184,69 @@ func TestEmptyUseNamesNoSkillAndIsRefused(t *testing.T) {
 	}
 	if cs := in.LegalActs(0, 0); slices.ContainsFunc(cs, func(c Choice) bool { return c.Skill == 0 }) {
 		t.Errorf("skill 0 among the legal acts: %+v", cs)
+	}
+}
+
+// TestOnceARoundLetsACharacterCheckOnceARound: every party acting in turn,
+// by default C reacts in A's turn and acts again in its own; with
+// rules.once_a_round C, having reacted, cannot act, its party passes its
+// turn, and a policy-played round never checks a character twice.
+func TestOnceARoundLetsACharacterCheckOnceARound(t *testing.T) {
+	for _, once := range []bool{false, true} {
+		rules := DefaultRules()
+		rules.Turns, rules.OnceARound = EveryParty, once
+		s := Scenario{Rules: rules, Type: "social", Parties: []Party{
+			one("A", map[string]int{"persuasion": 3}), one("B", map[string]int{"persuasion": 2}), one("C", map[string]int{"persuasion": 4}),
+		}}
+		in := started(t, s, 20, 1, 10) // order A, C, B
+		per := skill(t, in, "persuasion")
+		turn := func(actor, target int) error {
+			return in.Round(dice.Scripted(10, 5), &Declaration{Action: Action{Party: actor, Targets: []int{target}, Checks: []Use{{Member: 0, Skill: per}}},
+				Reactions: []Reaction{{Party: target, Checks: []Use{{Member: 0, Skill: per}}}}})
+		}
+		if err := turn(0, 2); err != nil { // A acts, C reacts
+			t.Fatal(err)
+		}
+		err := turn(2, 1) // C's turn
+		if !once {
+			if err != nil {
+				t.Errorf("default: C acting after reacting: %v", err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "turn to act") {
+			t.Errorf("once_a_round: C acting after reacting: %v, want its turn passed", err)
+		}
+		// B's turn: it targets A, who has checked already and stakes
+		// nothing; the round then ends.
+		if err := in.Round(dice.Scripted(10), &Declaration{Action: Action{Party: 1, Targets: []int{0}, Checks: []Use{{Member: 0, Skill: per}}},
+			Reactions: []Reaction{{Party: 0}}}); err != nil {
+			t.Fatal(err)
+		}
+		if in.Played() != 1 || in.s.Transfers != 1 {
+			t.Errorf("round %d, transfers %d: want round 1 over with only C's win over A", in.Played(), in.s.Transfers)
+		}
+		// Under the policies no character checks twice in a round.
+		g := startGame(t, s)
+		var seen map[string]int
+		round := -1
+		g.Listen(func(e sim.Event) {
+			ev := e.(Event)
+			if ev.Kind != EvCheck || !ev.Staked {
+				return
+			}
+			if ev.Round != round {
+				round, seen = ev.Round, map[string]int{}
+			}
+			if seen[ev.Member]++; seen[ev.Member] > 1 {
+				t.Fatalf("round %d: %s checks twice", ev.Round, ev.Member)
+			}
+		})
+		r := dice.NewSeeded(2)
+		for !g.Done() {
+			if err := g.Step(r); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

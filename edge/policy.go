@@ -235,6 +235,9 @@ func (r *ranked) take(us []Use, k int) []Use {
 // returned.
 func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
 	best, bestMod := -1, math.MinInt
+	if in.checked(m) {
+		return best, bestMod
+	}
 	pays := !ignoreRep && !in.passive[g] // the repetition penalty (passive parties never pay it)
 	run := in.runOf(m)
 	// weigh weighs sk, whose pairing costs extra, against the best so far.

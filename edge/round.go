@@ -316,6 +316,11 @@ func (in *game) seizeCheck(ps []participant, n, p int) int {
 // reason for a refusal is written by usesError.
 func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted skillSet) (int, skillSet, error) {
 	members := in.s.Parties[p].Members
+	if len(us) == 0 && !acting && !in.fresh(p) {
+		// Everyone of the target has checked this round (Rules.OnceARound):
+		// it stakes nothing.
+		return n, 0, nil
+	}
 	if len(us) == 0 || (len(us) > in.s.Parties[p].Edge && !in.rules.WagerBeyondPool) {
 		return n, 0, in.usesError(p, us, acting, acted)
 	}
@@ -374,6 +379,9 @@ func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
 			return fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
 		}
+		if in.checked(&in.s.Parties[p].Members[m]) {
+			return fmt.Errorf("edge: %s (%s) has made its one check this round (rules.once_a_round): each character acts once in each round", in.names[g], in.pname(p))
+		}
 		if _, ok := in.pairing(s, acting, acted); ok {
 			continue
 		}
@@ -391,10 +399,28 @@ func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 // Twice!"). Policies choose with it, and steps validate with it.
 func (in *game) checkMod(g int, m *MemberState, s int, acting bool, acted skillSet) (int, bool) {
 	extra, ok := in.pairing(s, acting, acted)
-	if !ok {
+	if !ok || in.checked(m) {
 		return 0, false
 	}
 	return in.base(g, m, s) + in.repetition(g, m, s) + extra, true
+}
+
+// checked reports whether member m has made its one check of the round in
+// progress (Rules.OnceARound).
+func (in *game) checked(m *MemberState) bool { return in.once && m.LastRound > in.s.Round }
+
+// fresh reports whether some member of party p may still check this round
+// (always, unless Rules.OnceARound).
+func (in *game) fresh(p int) bool {
+	if !in.once {
+		return true
+	}
+	for m := range in.s.Parties[p].Members {
+		if !in.checked(&in.s.Parties[p].Members[m]) {
+			return true
+		}
+	}
+	return false
 }
 
 // pairing returns the extra modifier of a wagered check with skill s and
@@ -608,11 +634,11 @@ func (in *game) actor() int {
 	if in.rules.Turns == HolderActs {
 		return st.Initiative
 	}
-	if !slices.Contains(st.Acted, st.Initiative) && !st.Parties[st.Initiative].Out {
+	if !slices.Contains(st.Acted, st.Initiative) && !st.Parties[st.Initiative].Out && in.fresh(st.Initiative) {
 		return st.Initiative
 	}
 	for _, p := range st.Order {
-		if !slices.Contains(st.Acted, p) && !st.Parties[p].Out {
+		if !slices.Contains(st.Acted, p) && !st.Parties[p].Out && in.fresh(p) {
 			return p
 		}
 	}

@@ -133,6 +133,13 @@ type Rules struct {
 	// Off by default: a lone individual has no modifier, the table being
 	// for groups ("Large Parties").
 	LoneRank bool `json:"lone_rank,omitempty"`
+	// OnceARound, when every party acts in turn (Turns EveryParty), lets a
+	// character make one wagered check a round, acting or reacting ("Each
+	// character may act once in each round"): a party with nobody left to
+	// check passes its turn, and a targeted party with nobody left stakes
+	// nothing. Off by default [ours]: a character acts once, in its party's
+	// turn, and may also react in the others' turns.
+	OnceARound bool `json:"once_a_round,omitempty"`
 }
 
 // DefaultRules returns the rules as the text gives them, with our rulings
@@ -334,7 +341,7 @@ func (r *Rules) same(o *Rules) bool {
 		r.MultiTarget == o.MultiTarget && r.MaxRounds == o.MaxRounds && r.TieBreak == o.TieBreak &&
 		r.InitiativeTie == o.InitiativeTie && r.PassiveStake == o.PassiveStake && r.SurrenderTo == o.SurrenderTo &&
 		r.PartyCheck == o.PartyCheck && r.FactorPenalty == o.FactorPenalty && r.Turns == o.Turns &&
-		r.WagerBeyondPool == o.WagerBeyondPool && r.LoneRank == o.LoneRank
+		r.WagerBeyondPool == o.WagerBeyondPool && r.LoneRank == o.LoneRank && r.OnceARound == o.OnceARound
 }
 
 // same reports whether o is the same interaction type as t.

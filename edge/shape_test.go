@@ -363,7 +363,8 @@ func walkMapValue(m, k reflect.Value, path string, at func(reflect.Value) reflec
 // kitScenarios are the scenarios the conformance kit checks: the text's
 // car chase (exact answers exist), the same with a crowd among the
 // pursuers and a scheduled outside factor, and a court of three where
-// every party acts in turn, so that every kind of step is taken.
+// every party acts in turn, so that every kind of step is taken (and the
+// same court where a character checks once a round).
 func kitScenarios() map[string]Scenario {
 	factors := DefaultScenario()
 	factors.Parties[1].Members = append(factors.Parties[1].Members, Member{Name: "bikers", Size: 12, Skills: map[string]int{"vehicles": 2}})
@@ -374,5 +375,7 @@ func kitScenarios() map[string]Scenario {
 		{Name: "jester", Policy: "reckless", Members: []Member{{Name: "jester", Skills: map[string]int{"performance": 5}}}},
 	}}
 	court.Rules.Turns = EveryParty
-	return map[string]Scenario{"chase": DefaultScenario(), "crowd and factors": factors, "every party": court}
+	once := court.clone()
+	once.Rules.OnceARound = true
+	return map[string]Scenario{"chase": DefaultScenario(), "crowd and factors": factors, "every party": court, "every party, once a round": once}
 }
