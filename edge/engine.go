@@ -278,8 +278,11 @@ func (s Scenario) check() error {
 	if err := r.Validate(); err != nil {
 		return err
 	}
+	if err := checkName("type", s.Type); err != nil {
+		return err
+	}
 	if _, ok := r.Types[s.Type]; !ok {
-		return fmt.Errorf("edge: type %q is not in rules.types: want one of %v", s.Type, slices.Sorted(maps.Keys(r.Types)))
+		return fmt.Errorf("edge: type %q is not in rules.types: want one of %s", s.Type, named.Allowed(slices.Sorted(maps.Keys(r.Types))))
 	}
 	if len(s.Parties) < 2 || len(s.Parties) > MaxParties {
 		return fmt.Errorf("edge: parties: %d given; an interaction needs 2..%d parties", len(s.Parties), MaxParties)
@@ -291,6 +294,9 @@ func (s Scenario) check() error {
 		return fmt.Errorf("edge: circumstances: %d skills, at most %d", len(s.Circumstances), MaxSkills)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Circumstances)) {
+		if err := checkName("circumstances name", k); err != nil {
+			return err
+		}
 		if err := checkMod("circumstances["+k+"]", s.Circumstances[k]); err != nil {
 			return err
 		}
@@ -313,6 +319,12 @@ func (s Scenario) checkParties() error {
 	active, tempters := 0, 0
 	for i, p := range s.Parties {
 		field := fmt.Sprintf("parties[%d]", i)
+		if err := checkName(field+".name", p.Name); err != nil {
+			return err
+		}
+		if err := checkName(field+".policy", p.Policy); err != nil {
+			return err
+		}
 		if p.Name == "" {
 			return fmt.Errorf("edge: %s.name is empty: every party needs a name", field)
 		}
@@ -358,6 +370,9 @@ func (s Scenario) checkParty(field string, p Party) error {
 	if p.BonusEdge < 0 {
 		return fmt.Errorf("edge: %s.bonus_edge = %d: edge dice cannot be negative (give the other side bonus dice instead)", field, p.BonusEdge)
 	}
+	if p.BonusEdge > MaxEdge-s.Rules.StartEdge { // rules.start_edge is 1..MaxEdge
+		return fmt.Errorf("edge: %s.bonus_edge = %d: at most %d edge dice in all", field, p.BonusEdge, MaxEdge)
+	}
 	if s.Rules.StartEdge+p.BonusEdge > MaxEdge {
 		return fmt.Errorf("edge: %s.bonus_edge = %d: at most %d edge dice in all", field, p.BonusEdge, MaxEdge)
 	}
@@ -369,6 +384,9 @@ func (s Scenario) checkParty(field string, p Party) error {
 	}
 	for j, m := range p.Members {
 		mf := fmt.Sprintf("%s.members[%d]", field, j)
+		if err := checkName(mf+".name", m.Name); err != nil {
+			return err
+		}
 		if m.Name == "" {
 			return fmt.Errorf("edge: %s.name is empty", mf)
 		}
@@ -379,6 +397,9 @@ func (s Scenario) checkParty(field string, p Party) error {
 			return fmt.Errorf("edge: %s.skills lists %d skills: at most %d", mf, len(m.Skills), MaxSkills)
 		}
 		for _, k := range slices.Sorted(maps.Keys(m.Skills)) {
+			if err := checkName(mf+".skills name", k); err != nil {
+				return err
+			}
 			if k == "" {
 				return fmt.Errorf("edge: %s.skills has an empty skill name", mf)
 			}
@@ -395,6 +416,9 @@ func (s Scenario) checkFactor(field string, f Factor) error {
 	if f.Skill == "" {
 		return fmt.Errorf("edge: %s.skill is empty: name the skill the GM asks for", field)
 	}
+	if err := checkName(field+".skill", f.Skill); err != nil {
+		return err
+	}
 	if f.After < 0 || f.Every < 0 || f.After > MaxRoundLimit || f.Every > MaxRoundLimit {
 		return fmt.Errorf("edge: %s: after %d and every %d must be 0..%d", field, f.After, f.Every, MaxRoundLimit)
 	}
@@ -406,6 +430,9 @@ func (s Scenario) checkFactor(field string, f Factor) error {
 	}
 	if len(f.Parties) > MaxParties {
 		return fmt.Errorf("edge: %s.parties names %d parties: at most %d", field, len(f.Parties), MaxParties)
+	}
+	if err := checkNames(field+".parties", f.Parties); err != nil {
+		return err
 	}
 	for _, n := range f.Parties {
 		if !slices.ContainsFunc(s.Parties, func(p Party) bool { return p.Name == n }) {
@@ -732,12 +759,12 @@ func (in *Engine) UseOf(p int, member, skill string) (Use, error) {
 	}
 	s, ok := in.skillIdx[skill]
 	if !ok {
-		return Use{}, fmt.Errorf("edge: skill %q is not a skill of this interaction: want one of %s", skill, named.Allowed(in.skills))
+		return Use{}, fmt.Errorf("edge: skill %q is not a skill of this interaction: want one of %s", clip(skill), named.Allowed(in.skills[1:]))
 	}
 	pi := in.parties[p]
 	i := slices.Index(in.names[pi.lo:pi.hi], member)
 	if i < 0 {
-		return Use{}, fmt.Errorf("edge: %s has no member %q: want one of %s", in.pname(p), member, named.Allowed(in.names[pi.lo:pi.hi]))
+		return Use{}, fmt.Errorf("edge: %s has no member %q: want one of %s", in.pname(p), clip(member), named.Allowed(in.names[pi.lo:pi.hi]))
 	}
 	return Use{Member: i, Skill: s}, nil
 }

@@ -126,6 +126,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	if err != nil {
 		return nil, err
 	}
+	if total := x.in.parties[0].start + x.in.parties[1].start; total > maxSolveEdge {
+		return nil, fmt.Errorf("%w: %w: %d edge dice in all; best and worst play are solved for at most %d", markov.ErrNoExact, markov.ErrTooLarge, total, maxSolveEdge)
+	}
 	m := &optimalModel{s: s, x: x, every: every, decls: map[string][][]Use{}, answers: map[string][]Use{}}
 	names := make([]string, len(s.Parties))
 	for i, p := range s.Parties {
@@ -185,9 +188,23 @@ func (s Scenario) decisionProcess(ctx context.Context, goal markov.Goal) (*optim
 	return m, err
 }
 
+// maxExactEdge and maxSolveEdge bound the edge dice in all (both parties'
+// starting pools) of a scenario Exact answers and Optimal and Solve solve:
+// the states and the rounds a game lasts grow with them, and past these
+// the work runs to many seconds (and, at the default rules.max_rounds,
+// the play would outlast the round limit anyway). Such a scenario is
+// refused at once, before any work, with markov.ErrTooLarge.
+const (
+	maxExactEdge = 100
+	maxSolveEdge = 22
+)
+
 // exacter returns the exact model of s, checked to fit it: two parties,
 // no outside factors, only the initiative holder acting.
 func (s Scenario) exacter(ctx context.Context) (*exacter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	e, err := s.NewEngine()
 	if err != nil {
 		return nil, err
@@ -201,6 +218,9 @@ func (s Scenario) exacter(ctx context.Context) (*exacter, error) {
 	}
 	if in.rules.Turns != HolderActs {
 		return nil, fmt.Errorf("%w: the chain covers rounds where only the initiative holder acts (rules.turns holder_acts)", markov.ErrNoExact)
+	}
+	if total := in.parties[0].start + in.parties[1].start; total > maxExactEdge {
+		return nil, fmt.Errorf("%w: %w: %d edge dice in all; the exact answer covers at most %d", markov.ErrNoExact, markov.ErrTooLarge, total, maxExactEdge)
 	}
 	dist, err := dice.SumOf(in.rules.Check.Dice())
 	if err != nil {

@@ -956,7 +956,7 @@ func (in *game) outsideCheck(r *dice.Roller, f Factor) error {
 	}
 	s, ok := in.skillIdx[f.Skill]
 	if !ok {
-		return fmt.Errorf("edge: outside factor skill %q is not a skill of this interaction", f.Skill)
+		return fmt.Errorf("edge: outside factor skill %q is not a skill of this interaction", clip(f.Skill))
 	}
 	if f.Penalty > 0 || f.Penalty < -MaxModifier {
 		return fmt.Errorf("edge: outside factor penalty %d: a penalty is 0 or negative", f.Penalty)
@@ -969,7 +969,7 @@ func (in *game) outsideCheck(r *dice.Roller, f Factor) error {
 	}
 	for _, n := range f.Parties {
 		if in.partyIndex(n) < 0 {
-			return fmt.Errorf("edge: outside factor names %q, which is not a party", n)
+			return fmt.Errorf("edge: outside factor names %q, which is not a party", clip(n))
 		}
 	}
 	if in.factorsDue() && in.scheduled(f) {

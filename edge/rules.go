@@ -30,6 +30,9 @@ const (
 	// MaxRoundLimit bounds Rules.MaxRounds and the rounds outside factors
 	// are scheduled by.
 	MaxRoundLimit = 1_000_000
+	// MaxName bounds the bytes of every name: parties, members, skills,
+	// types and policies.
+	MaxName = 64
 )
 
 // Type describes one kind of dramatic interaction (a chase, a social
@@ -270,12 +273,18 @@ func (r *Rules) validPairs() error {
 		return fmt.Errorf("edge: rules.opposed has %d pairs: at most %d", len(r.Opposed), MaxSkills*MaxSkills/2)
 	}
 	for i, p := range r.Opposed {
+		if err := checkNames(fmt.Sprintf("rules.opposed[%d]", i), p[:]); err != nil {
+			return err
+		}
 		if p[0] == "" || p[1] == "" || p[0] == p[1] {
 			return fmt.Errorf("edge: rules.opposed[%d] %q: a pair names two different skills", i, p)
 		}
 	}
 	if len(r.Endurance) > MaxSkills {
 		return fmt.Errorf("edge: rules.endurance lists %d skills: at most %d", len(r.Endurance), MaxSkills)
+	}
+	if err := checkNames("rules.endurance", r.Endurance); err != nil {
+		return err
 	}
 	return nil
 }
@@ -290,6 +299,15 @@ func (r *Rules) validTypes() error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Types)) {
 		t := r.Types[name]
+		if err := checkName("rules.types name", name); err != nil {
+			return err
+		}
+		for _, err := range []error{checkName("rules.types["+name+"].start", t.Start), checkName("rules.types["+name+"].seize", t.Seize),
+			checkNames("rules.types["+name+"].skills", t.Skills), checkNames("rules.types["+name+"].safe", t.Safe)} {
+			if err != nil {
+				return err
+			}
+		}
 		switch {
 		case name == "":
 			return errors.New("edge: rules.types has an empty name")

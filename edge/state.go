@@ -197,7 +197,7 @@ func (in *game) check() error {
 		}
 	}
 	for p, ps := range s.Parties {
-		if err := e.checkParty(p, &ps); err != nil {
+		if err := e.checkParty(p, &ps, s.Round); err != nil {
 			return err
 		}
 	}
@@ -232,17 +232,26 @@ func (in *game) checkPending() error {
 	return nil
 }
 
+// maxCounter bounds the counts a restored State may hold (rounds played,
+// dice moved, initiative changes), far beyond any game played, so that no
+// step can push one past the largest int.
+const maxCounter = 1 << 48
+
 // checkOrder checks the counts, the order of action and the initiative.
 func (e *Engine) checkOrder(s *State) error {
 	np := len(e.parties)
-	if s.Round < 0 || s.Transfers < 0 || s.InitiativeChanges < 0 || s.Factored < 0 {
-		return fmt.Errorf("edge: state: round %d, transfers %d, initiative_changes %d and factored %d must not be negative",
-			s.Round, s.Transfers, s.InitiativeChanges, s.Factored)
+	if s.Round < 0 || s.Transfers < 0 || s.InitiativeChanges < 0 || s.Factored < 0 ||
+		s.Round > maxCounter || s.Transfers > maxCounter || s.InitiativeChanges > maxCounter || s.Factored > s.Round+1 {
+		return fmt.Errorf("edge: state: round %d, transfers %d, initiative_changes %d and factored %d: counts are 0..%d, factored at most round+1",
+			s.Round, s.Transfers, s.InitiativeChanges, s.Factored, maxCounter)
+	}
+	if len(s.Order) > np {
+		return fmt.Errorf("edge: state.order lists %d parties: the interaction has %d", len(s.Order), np)
 	}
 	var seen [MaxParties]bool
-	for _, p := range s.Order {
+	for i, p := range s.Order {
 		if p < 0 || p >= np || seen[p] || e.parties[p].passive {
-			return fmt.Errorf("edge: state.order %v: each active party once", s.Order)
+			return fmt.Errorf("edge: state.order[%d] = %d: each active party once", i, p)
 		}
 		seen[p] = true
 	}
@@ -254,7 +263,7 @@ func (e *Engine) checkOrder(s *State) error {
 	}
 	for p := range e.parties {
 		if !e.parties[p].passive && !seen[p] {
-			return fmt.Errorf("edge: state.order %v leaves out %s", s.Order, e.pname(p))
+			return fmt.Errorf("edge: state.order leaves out %s", e.pname(p))
 		}
 	}
 	if s.Initiative < 0 || s.Initiative >= np || e.parties[s.Initiative].passive {
@@ -279,10 +288,10 @@ func (e *Engine) checkOutcome(s *State) error {
 }
 
 // checkParty checks party p's dice and its members.
-func (e *Engine) checkParty(p int, ps *PartyState) error {
+func (e *Engine) checkParty(p int, ps *PartyState, round int) error {
 	pi := e.parties[p]
 	if ps.Name != pi.name {
-		return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, ps.Name, pi.name)
+		return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, clip(ps.Name), pi.name)
 	}
 	if ps.Edge < 0 || ps.Edge > 2*MaxEdge*MaxParties {
 		return fmt.Errorf("edge: state.parties[%d].edge = %d: 0..%d edge dice", p, ps.Edge, 2*MaxEdge*MaxParties)
@@ -294,20 +303,23 @@ func (e *Engine) checkParty(p int, ps *PartyState) error {
 		return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
 	}
 	for m := range ps.Members {
-		if err := e.checkMember(pi.lo+m, &ps.Members[m]); err != nil {
+		if err := e.checkMember(pi.lo+m, &ps.Members[m], round); err != nil {
 			return fmt.Errorf("edge: state.parties[%d].members[%d]%w", p, m, err)
 		}
 	}
 	return nil
 }
 
-// checkMember checks member g's skill history, penalties and group rank;
-// its errors go on from the member's field name (checkParty gives it).
-func (e *Engine) checkMember(g int, ms *MemberState) error {
+// checkMember checks member g's skill history, penalties and group rank
+// after round rounds; its errors go on from the member's field name
+// (checkParty gives it).
+func (e *Engine) checkMember(g int, ms *MemberState, round int) error {
 	ns := len(e.skills)
 	switch {
+	case ms.LastRound < -1 || ms.LastRound > round+1:
+		return fmt.Errorf(".last_round %d: -1 (never) up to the round in progress, %d", ms.LastRound, round+1)
 	case ms.Name != e.names[g]:
-		return fmt.Errorf(" is %q, the interaction's is %q", ms.Name, e.names[g])
+		return fmt.Errorf(" is %q, the interaction's is %q", clip(ms.Name), e.names[g])
 	case ms.Last < -1 || ms.Last == 0 || ms.Last >= ns:
 		return fmt.Errorf(".last %d: a skill of this interaction (1..%d) or -1 for none", ms.Last, ns-1)
 	case ms.Streak < 0 || ms.Streak > maxCount || ms.Rank < 0 || ms.Rank > len(e.rules.Progression):
@@ -362,10 +374,13 @@ func (e *Engine) checkTurns(s *State) error {
 	if e.rules.Turns != EveryParty || !s.Started {
 		return errors.New("edge: state.acted belongs to a started interaction where every party acts (rules.turns every_party)")
 	}
+	if len(s.Acted) > len(e.parties) {
+		return fmt.Errorf("edge: state.acted lists %d parties: the interaction has %d", len(s.Acted), len(e.parties))
+	}
 	var seen [MaxParties]bool
-	for _, p := range s.Acted {
+	for i, p := range s.Acted {
 		if p < 0 || p >= len(e.parties) || e.parties[p].passive || seen[p] {
-			return fmt.Errorf("edge: state.acted %v: active parties, each once", s.Acted)
+			return fmt.Errorf("edge: state.acted[%d] = %d: active parties, each once", i, p)
 		}
 		seen[p] = true
 	}
