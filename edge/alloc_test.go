@@ -27,6 +27,20 @@ func TestNoAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(50, func() { _, _ = rn5.Trial(r, metrics) }); n != 0 {
 		t.Errorf("5v5 Trial allocates %v times", n)
 	}
+	// A hand-played step of a Game (no Listen, no Intercept) allocates
+	// nothing either.
+	g := startGame(t, DefaultScenario())
+	step := func() {
+		if g.Done() {
+			g.in.s.resetTo(&g.in.initial)
+		}
+		if err := g.Step(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := testing.AllocsPerRun(500, step); n != 0 {
+		t.Errorf("Game.Step allocates %v times", n)
+	}
 }
 
 // TestTrialMetrics: the metrics add up.

@@ -149,7 +149,9 @@ func TestExactAndSolveHonourTheirContext(t *testing.T) {
 			cancelled := time.Now()
 			cancel()
 			err := <-done
-			if d := time.Since(cancelled); d > time.Second {
+			d := time.Since(cancelled)
+			t.Logf("%s cancelled after %v: returned in %v", c.name, after, d)
+			if d > time.Second {
 				t.Errorf("%s cancelled after %v returned %v later", c.name, after, d)
 			}
 			if err != nil && !errors.Is(err, context.Canceled) {
