@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/named"
@@ -142,6 +143,9 @@ type Engine struct {
 	groups    bool       // some member is a group with stragglers to abandon
 
 	initial State // the state before Start
+	// scratches holds working spaces for steps taken by hand (begin,
+	// release); copies of the engine share it.
+	scratches *sync.Pool
 }
 
 // game is an Engine at work on one State for the length of a step (or of
@@ -269,6 +273,7 @@ func build(s Scenario) (*Engine, error) {
 	}
 	in.setMembers(s)
 	in.Policies = make([]Policy, len(s.Parties))
+	in.scratches = &sync.Pool{New: func() any { return in.newScratch() }}
 	return in, nil
 }
 

@@ -57,9 +57,11 @@ func (Scenario) Restore(saved []byte) (sim.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("edge: state.scenario: %w", err)
 	}
-	if _, err := e.begin(&st); err != nil {
+	in, err := e.begin(&st)
+	if err != nil {
 		return nil, err
 	}
+	e.release(in)
 	return newGame(e, &st), nil
 }
 

@@ -372,6 +372,7 @@ func (e *Engine) LegalActs(s *State, p, m int) ([]Choice, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer e.release(in)
 	return in.choices(p, m, true, 0), nil
 }
 
@@ -384,6 +385,7 @@ func (e *Engine) LegalReactions(s *State, p, m int, a *Action) ([]Choice, error)
 	if err != nil {
 		return nil, err
 	}
+	defer e.release(in)
 	return in.choices(p, m, false, e.skillsOf(a)), nil
 }
 

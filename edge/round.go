@@ -1297,6 +1297,7 @@ func (e *Engine) Start(s *State, r *dice.Roller) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.starting(r)
 }
 
@@ -1313,6 +1314,7 @@ func (e *Engine) Factors(s *State, r *dice.Roller) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.factorsStep(r)
 }
 
@@ -1324,6 +1326,7 @@ func (e *Engine) FactorsDue(s *State) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	defer e.release(in)
 	return in.underWay() == nil && in.factorsDue(), nil
 }
 
@@ -1337,6 +1340,7 @@ func (e *Engine) Act(s *State, a *Action) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.act(a)
 }
 
@@ -1352,6 +1356,7 @@ func (e *Engine) React(s *State, r *dice.Roller, reactions []Reaction, seize []i
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.react(r, reactions, seize)
 }
 
@@ -1369,6 +1374,7 @@ func (e *Engine) Round(s *State, r *dice.Roller, d *Declaration) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.play(r, d)
 }
 
@@ -1381,6 +1387,7 @@ func (e *Engine) Concede(s *State, p int, c Concession) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.concede(p, c)
 }
 
@@ -1392,6 +1399,7 @@ func (e *Engine) Abandon(s *State, p, m int) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.abandon(p, m)
 }
 
@@ -1408,6 +1416,7 @@ func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.outsideCheck(r, f)
 }
 
@@ -1429,6 +1438,7 @@ func (e *Engine) Step(s *State, r *dice.Roller) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.step(r)
 }
 
@@ -1448,6 +1458,7 @@ func (e *Engine) Play(s *State, r *dice.Roller) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.run(r)
 }
 

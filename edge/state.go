@@ -155,7 +155,8 @@ func (e *Engine) Check(s *State) error {
 	if s == nil {
 		return errors.New("edge: no state: start one with NewState")
 	}
-	_, err := e.begin(s)
+	in, err := e.begin(s)
+	e.release(in)
 	return err
 }
 
@@ -168,11 +169,35 @@ func (e *Engine) begin(s *State) (*game, error) {
 	if !e.scenario.same(&s.Scenario) {
 		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with its Scenario.NewEngine")
 	}
-	in := e.lend(s)
+	in := e.borrow(s)
 	if err := in.check(); err != nil {
+		e.release(in)
 		return nil, err
 	}
 	return in, nil
+}
+
+// borrow returns e at work on s with a working space from the engine's
+// pool (shared by its copies, safe for concurrent use), so that a step by
+// hand allocates nothing; release gives it back.
+func (e *Engine) borrow(s *State) *game {
+	if e.scratches == nil {
+		return e.lend(s)
+	}
+	w := e.scratches.Get().(*scratch)
+	w.g = game{Engine: e, s: s, w: w}
+	return &w.g
+}
+
+// release gives the working space of in (from begin) back to the pool;
+// in is not used again.
+func (e *Engine) release(in *game) {
+	if in == nil || e.scratches == nil {
+		return
+	}
+	w := in.w // in is &w.g
+	w.g = game{}
+	e.scratches.Put(w)
 }
 
 // lend returns e at work on s with a working space of its own; a Runner
