@@ -161,6 +161,11 @@
 //
 // # Optimal play
 //
+// Exact answers scenarios of at most 100 edge dice in all, and Optimal and
+// Solve at most 22; larger pools are refused at once with
+// markov.ErrTooLarge (their work would run to minutes, and at the default
+// round limit the play would outlast it anyway).
+//
 // Scenario.Optimal solves what Exact covers (two parties, no outside
 // factors, only the initiative holder acting; anything else answers an
 // error wrapping markov.ErrNoExact) as a decision process (sim/markov):
@@ -210,8 +215,8 @@
 //
 // Optimal.Policy plays the plan: it reads the State a View shows as the
 // process's state, and falls back on the party's own policy where the plan
-// does not know it (Engine.SetPolicy for Play, Optimal.NewRunner for
-// trials). Optimal.Answer is play under the plan read round by round
+// does not know it (put it in its party's place in Engine.Policies for
+// Play; Optimal.NewRunner for trials). Optimal.Answer is play under the plan read round by round
 // (markov.Plan.Answer, no dense solve): the odds, the mean and the
 // distribution of rounds played, as Exact gives them for a policy.
 // Scenario.Solve sets the best and the worst play beside each shipped

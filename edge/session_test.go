@@ -72,10 +72,6 @@ func (x *session) SetState(st State) error {
 // Reset returns the session to its state before Start.
 func (x *session) Reset() { x.s.resetTo(&x.initial) }
 
-// game lends the engine to the session's state, for reading the rules'
-// internals.
-func (x *session) game() *game { return x.lend(x.s) }
-
 func (x *session) View() *View {
 	v, err := x.Engine.View(x.s)
 	if err != nil {
