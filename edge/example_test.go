@@ -6,6 +6,7 @@ import (
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/edge"
+	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -122,4 +123,43 @@ func ExampleScenario_Solve() {
 	// steady 0.0061
 	// pursuer holds the initiative, lead car 5 edge dice to pursuer 6: react with 1 die: Becky with vehicles
 	// lead car holds the initiative, lead car 5 edge dice to pursuer 6: wager 1 die, most often Becky with vehicles
+}
+
+// A game played through the game contract, as code that knows no rule
+// package plays it: started, stepped to its end hearing every event, and
+// scored as a trial is.
+func ExampleScenario_Start() {
+	s := edge.DefaultScenario()
+	g, err := s.Start(dice.NewSeeded(3))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	events := 0
+	g.Listen(func(e sim.Event) {
+		if events < 4 {
+			fmt.Println(e)
+		}
+		events++
+	})
+	r := dice.NewSeeded(3)
+	for !g.Done() {
+		if err := g.Step(r); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	metrics := make([]int, len(s.Metrics()))
+	c, err := g.Outcome(metrics)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Categories()[c], "after", metrics[0], "rounds")
+	// Output:
+	// Before the first round, Becky (lead car) rolls reflex for the order of action: 4 + 3 = 7.
+	// Before the first round, Joe (pursuer) rolls reflex for the order of action: 3 + 4 = 7.
+	// Pursuer acts first.
+	// Round 1: Joe (pursuer) wagers an edge die on vehicles: 15 + 7 = 22.
+	// lead_car_wins after 12 rounds
 }
