@@ -55,8 +55,8 @@ func TestActionAwaitsReactionAcrossASave(t *testing.T) {
 	if d := cmp.Diff(want, rec.Of(EvTransfer)); d != "" {
 		t.Errorf("transfers (-want +got):\n%s", d)
 	}
-	if _, ok := back.Pending(); ok || back.Initiative() != 0 || back.Round() != 1 {
-		t.Errorf("after the round: pending %v, initiative %d, round %d", ok, back.Initiative(), back.Round())
+	if _, ok := back.Pending(); ok || back.Initiative() != 0 || back.Played() != 1 {
+		t.Errorf("after the round: pending %v, initiative %d, round %d", ok, back.Initiative(), back.Played())
 	}
 }
 
@@ -106,7 +106,7 @@ func TestStepsRefusedWhileAnActionAwaitsReactions(t *testing.T) {
 	before, rb := in.State(), rollerBytes(t, r)
 	refused := map[string]error{
 		"act again":      in.Act(act),
-		"play":           in.Play(r, &Declaration{Action: *act, Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}),
+		"play":           in.Round(r, &Declaration{Action: *act, Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}),
 		"surrender":      in.Concede(1, Surrender),
 		"no reaction":    in.React(r, nil, nil),
 		"illegal skill":  in.React(r, []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: def + 100}}}}, nil),

@@ -51,7 +51,7 @@ func BenchmarkRound(b *testing.B) {
 		if in.s.Initiative != 0 {
 			in.s.Initiative = 0
 		}
-		if err := in.Play(r, d); err != nil {
+		if err := in.Round(r, d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -61,8 +61,8 @@ func BenchmarkRound(b *testing.B) {
 // members, skills, targets and reactions.
 func BenchmarkStep(b *testing.B) {
 	in, _ := duel2(b)
-	for p := range in.pol {
-		in.pol[p], _ = PolicyByName("steady")
+	for p := range in.Policies {
+		in.Policies[p], _ = PolicyByName("steady")
 	}
 	snap := in.State()
 	r := dice.NewSeeded(1)
@@ -158,14 +158,32 @@ func benchTrials(b *testing.B, s Scenario) {
 	}
 	r := dice.NewSeeded(1)
 	metrics := make([]int, 8)
-	rounds := 0
+	rounds, steps := 0, 0
+	rn.in.Sink = nil
 	b.ReportAllocs()
 	for b.Loop() {
-		rn.Trial(r, metrics)
+		if _, err := rn.Trial(r, metrics); err != nil {
+			b.Fatal(err)
+		}
 		rounds += metrics[0]
+	}
+	b.StopTimer()
+	// The steps of as many trials again (the same ones, replayed), to
+	// give a trial's share of a step.
+	r = dice.NewSeeded(1)
+	for range b.N {
+		in := rn.in
+		in.s.resetTo(&in.initial)
+		for !in.s.Done() {
+			if err := in.step(r); err != nil {
+				b.Fatal(err)
+			}
+			steps++
+		}
 	}
 	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/op")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(rounds, 1)), "ns/round")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
 }
 
 // naiveTrials plays naive interactions of two parties starting with start
@@ -232,4 +250,27 @@ func BenchmarkExact(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkStepGame plays the built-in chase by hand, one Game.Step at a
+// time (the state checked once, when the game was made), starting over
+// when it ends: ns/step is a hand-played step's cost, to set beside a
+// trial's share, BenchmarkInteractionDefault's ns/step.
+func BenchmarkStepGame(b *testing.B) {
+	sg, err := DefaultScenario().Start(dice.NewSeeded(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := sg.(*Game)
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.Done() {
+			g.in.s.resetTo(&g.in.initial)
+		}
+		if err := g.Step(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/step")
 }

@@ -49,7 +49,7 @@ func TestCarChase(t *testing.T) {
 		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: ranged}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}},
 	}
-	if err := in.Play(r, d); err != nil {
+	if err := in.Round(r, d); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Err(); err != nil || r.Remaining() != 0 {
@@ -75,7 +75,7 @@ func TestCarChase(t *testing.T) {
 		t.Errorf("after the round: edge %d/%d, initiative %d; want 5/5 and the lead car", in.Edge(0), in.Edge(1), in.Initiative())
 	}
 	for _, e := range rec.Events {
-		if in.Describe(e) == "" {
+		if e.String() == "" {
 			t.Errorf("no description for %+v", e)
 		}
 	}

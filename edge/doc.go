@@ -70,6 +70,15 @@
 //     the text also reads as every party acting in initiative order, which
 //     EveryParty plays: each active party takes a turn, an exchange of its
 //     own, and the round's highest single result takes the initiative.
+//   - Rules.WagerBeyondPool [ours]: off, a party wagers at most the dice
+//     it holds, one a member; on, every involved member wagers, and a die
+//     the party no longer holds is not paid.
+//   - Rules.LoneRank [ours]: off, a lone individual has no group modifier;
+//     on, the progression table is read for it as a group of one.
+//   - Rules.OnceARound [ours]: off, with every party acting in turn a
+//     character acts in its party's turn and may react in the others'; on,
+//     the text's "Each character may act once in each round" read
+//     strictly: one wagered check a round, acting or reacting.
 //
 // Our rulings beyond those: the targets of one action oppose the actor, not
 // each other; abandoning stragglers is done once and lasts; only wagered
@@ -89,34 +98,56 @@
 // new interaction: everything that changes, with the scenario it belongs
 // to, as plain exported data that the steps work on directly.
 //
-// Every step takes the State (and the dice.Roller where it rolls), checks
-// first that the State belongs to the engine (its scenario, rules
-// included, is the engine's) and is whole (State.Check), then checks its
-// own input, and only then changes the State or rolls: a refused step
-// changes neither. Start makes the starting checks; Factors makes the
-// outside factors due; Act declares the round's action and React answers
-// it and resolves the round (Play does both at once); Concede, Abandon and
-// Outside apply the other choices and the GM's ad hoc checks. Step takes
-// the next step with the parties' Policy values deciding, and Run steps to
-// the end, checking the State once before the first. LegalActs,
-// LegalReactions and LegalTargets list what a side may do now, from the
-// same checks the steps make.
+// Every step takes the State (and the dice.Roller where it rolls; a nil
+// Roller is dice.ErrNilRoller), checks first that the State belongs to the
+// engine (its scenario, rules included, is the engine's) and is whole
+// (State.Check), then checks its own input, and only then changes the
+// State or rolls: a refused step changes neither. Start makes the starting
+// checks; Factors makes the outside factors due (FactorsDue says when);
+// Act declares the round's action and React answers it and resolves the
+// round (Round does both at once); Concede, Abandon and Outside apply the
+// other choices and the GM's ad hoc checks. Step takes the next step with
+// Engine.Policies deciding (one Policy a party, the only way policies
+// reach the engine), and Play steps to the end (State.Done), checking the
+// State once before the first. LegalActs, LegalReactions and LegalTargets
+// list what a side may do now, from the same checks the steps make.
 //
 // A State whose scenario is not the engine's (another scenario, or rules
 // changed since) is refused, never played by tables built for other rules:
-// Restore builds the engine that plays it. An Engine never changes while it
-// plays (SetPolicy changes only the engine it is called on), so a copy of
-// it may serve another goroutine with its own State.
+// its own Scenario.NewEngine builds the engine that plays it. An Engine
+// never changes while it plays, so a copy of it may serve another
+// goroutine with its own State (give the copy a Policies slice of its own
+// before changing one).
 //
 // A State reads and writes as one JSON value that names every party,
-// member and skill, so nobody counts to read a save: Restore plays on from
-// it, and what was saved is what is played. An Engine's Sink hears every
-// Event, each naming its parties, members and skill, and Describe narrates
-// them.
+// member and skill, so nobody counts to read a save, and what was saved is
+// what is played. An Engine's Sink hears every Event, each naming its
+// parties, members and skill, and Event.String narrates it as a sentence.
+//
+// # The game contract
+//
+// Scenario.Start and Scenario.Restore make a *Game (as a sim.Game): one
+// interaction under the scenario's policies, stepped with Game.Step, saved
+// as its State's JSON (Game.Save) and read back strictly and checked whole
+// by Scenario.Restore. Game.Intercept puts a sim.Chooser between the
+// policies and the steps; it is handed a Question (the View asked from,
+// the party asked, for Abandon the member and for React the action) and
+// each answer, and returns the answer the step takes, of the same type:
+//
+//	question   asked of                               answer type
+//	Concede    each active party before a round        Concession
+//	Act        the party whose turn it is              Action
+//	React      each targeted party that is not passive Reaction
+//	Seize      each untargeted party (one actor only)  bool
+//	Abandon    a group before an endurance-type check  bool
+//
+// An answer of another type, or an illegal one, fails the step, and with
+// a Chooser set the step puts the State and the Roller back as they were.
 //
 // In Go, an Action and a Reaction carry small numbers for members (their
-// place in the party) and skills (Engine.Skill), as the State does. We
-// chose numbers over names because a bot picks its checks from the
+// place in the party) and skills (Engine.Skill, from 1: skill 0 is none,
+// so an empty Use is refused), as the State does. We chose numbers over
+// names because a bot picks its checks from the
 // legal-choice queries, whose Choice carries both the number and the name,
 // so it never counts or spells; Engine.UseOf and Engine.Party turn names
 // into numbers for a caller that starts from names; and every round of a
@@ -129,6 +160,11 @@
 // chain over edge dice, initiative and skill history.
 //
 // # Optimal play
+//
+// Exact answers scenarios of at most 100 edge dice in all, and Optimal and
+// Solve at most 22; larger pools are refused at once with
+// markov.ErrTooLarge (their work would run to minutes, and at the default
+// round limit the play would outlast it anyway).
 //
 // Scenario.Optimal solves what Exact covers (two parties, no outside
 // factors, only the initiative holder acting; anything else answers an
@@ -179,8 +215,8 @@
 //
 // Optimal.Policy plays the plan: it reads the State a View shows as the
 // process's state, and falls back on the party's own policy where the plan
-// does not know it (Engine.SetPolicy for Play, Optimal.NewRunner for
-// trials). Optimal.Answer is play under the plan read round by round
+// does not know it (put it in its party's place in Engine.Policies for
+// Play; Optimal.NewRunner for trials). Optimal.Answer is play under the plan read round by round
 // (markov.Plan.Answer, no dense solve): the odds, the mean and the
 // distribution of rounds played, as Exact gives them for a policy.
 // Scenario.Solve sets the best and the worst play beside each shipped

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/named"
@@ -96,6 +97,12 @@ type party struct {
 type Engine struct {
 	// Sink hears every event; nil builds none.
 	Sink func(Event)
+	// Policies answer the text's choices for Step and Play, one for each
+	// party in listing order: the one way policies reach the engine.
+	// NewEngine fills it with the parties' registered policies; put another
+	// in a party's place to play it (assign a new slice to leave copies of
+	// the Engine made before alone).
+	Policies []Policy
 
 	scenario Scenario // a private copy, compared with each State's
 	rules    Rules
@@ -115,6 +122,7 @@ type Engine struct {
 	safe, appropriate, endurance skillSet
 	opposed                      []skillSet
 	repPen                       []int // the Can't Fool Me Twice penalty by repeats, 0..maxCount
+	once                         bool  // a character checks once a round (Rules.OnceARound, every party acting)
 
 	// Rules.Check as checkDice dice of checkSides sides plus checkBonus;
 	// checkSides is 0 when its dice differ in size.
@@ -134,8 +142,10 @@ type Engine struct {
 	passSkill []int      // a passive member's one skill
 	groups    bool       // some member is a group with stragglers to abandon
 
-	pol     []Policy
 	initial State // the state before Start
+	// scratches holds working spaces for steps taken by hand (begin,
+	// release); copies of the engine share it.
+	scratches *sync.Pool
 }
 
 // game is an Engine at work on one State for the length of a step (or of
@@ -164,17 +174,23 @@ type scratch struct {
 	reactionChecks [MaxParties][MaxMembers]Use
 }
 
-// skillSet is a set of the skills of one interaction (at most MaxSkills).
+// skillSet is a set of the skills of one interaction (at most MaxSkills,
+// numbered from 1: skill s is bit s-1, and skill 0, none, is never in a
+// set).
 type skillSet uint64
 
-func (k skillSet) has(s int) bool { return k&(1<<uint(s)) != 0 }
-func (k *skillSet) add(s int)     { *k |= 1 << uint(s) }
+func (k skillSet) has(s int) bool { return s > 0 && k&(1<<uint(s-1)) != 0 }
+func (k *skillSet) add(s int) {
+	if s > 0 {
+		*k |= 1 << uint(s-1)
+	}
+}
 
 // all yields the skills of k in increasing order.
 func (k skillSet) all() iter.Seq[int] {
 	return func(yield func(int) bool) {
 		for ; k != 0; k &= k - 1 {
-			if !yield(bits.TrailingZeros64(uint64(k))) {
+			if !yield(bits.TrailingZeros64(uint64(k)) + 1) {
 				return
 			}
 		}
@@ -214,20 +230,6 @@ func (e *Engine) View(s *State) (*View, error) {
 	return &in.w.view, nil
 }
 
-// SetPolicy sets the policy that decides for party p in Step and Run. It
-// changes this Engine only, not copies made of it before.
-func (e *Engine) SetPolicy(p int, pol Policy) error {
-	if p < 0 || p >= len(e.parties) {
-		return fmt.Errorf("edge: party %d does not exist: there are %d", p, len(e.parties))
-	}
-	if pol == nil {
-		return fmt.Errorf("edge: nil policy for party %q", e.parties[p].name)
-	}
-	e.pol = slices.Clone(e.pol)
-	e.pol[p] = pol
-	return nil
-}
-
 // Rules returns a copy of the engine's rules.
 func (e *Engine) Rules() Rules { return e.rules.clone() }
 
@@ -242,7 +244,7 @@ func (e *Engine) Skill(name string) (int, bool) {
 
 // SkillName returns the name of skill s.
 func (e *Engine) SkillName(s int) string {
-	if s < 0 || s >= len(e.skills) {
+	if s < 1 || s >= len(e.skills) {
 		return fmt.Sprintf("skill#%d", s)
 	}
 	return e.skills[s]
@@ -262,7 +264,7 @@ func build(s Scenario) (*Engine, error) {
 	s = s.clone()
 	in := &Engine{scenario: s, rules: s.Rules, typ: s.Rules.Types[s.Type], typeName: s.Type}
 	in.index(s)
-	if ns := len(in.skills); ns > MaxSkills {
+	if ns := len(in.skills) - 1; ns > MaxSkills {
 		return nil, fmt.Errorf("edge: %d distinct skills: at most %d", ns, MaxSkills)
 	}
 	in.classify(s)
@@ -270,7 +272,8 @@ func build(s Scenario) (*Engine, error) {
 		in.checkDice, in.checkSides, in.checkBonus = c.Len(), c.Die(0).Sides(), c.Modifier()
 	}
 	in.setMembers(s)
-	in.pol = make([]Policy, len(s.Parties))
+	in.Policies = make([]Policy, len(s.Parties))
+	in.scratches = &sync.Pool{New: func() any { return in.newScratch() }}
 	return in, nil
 }
 
@@ -280,8 +283,11 @@ func (s Scenario) check() error {
 	if err := r.Validate(); err != nil {
 		return err
 	}
+	if err := checkName("type", s.Type); err != nil {
+		return err
+	}
 	if _, ok := r.Types[s.Type]; !ok {
-		return fmt.Errorf("edge: type %q is not in rules.types: want one of %v", s.Type, slices.Sorted(maps.Keys(r.Types)))
+		return fmt.Errorf("edge: type %q is not in rules.types: want one of %s", s.Type, named.Allowed(slices.Sorted(maps.Keys(r.Types))))
 	}
 	if len(s.Parties) < 2 || len(s.Parties) > MaxParties {
 		return fmt.Errorf("edge: parties: %d given; an interaction needs 2..%d parties", len(s.Parties), MaxParties)
@@ -293,6 +299,9 @@ func (s Scenario) check() error {
 		return fmt.Errorf("edge: circumstances: %d skills, at most %d", len(s.Circumstances), MaxSkills)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Circumstances)) {
+		if err := checkName("circumstances name", k); err != nil {
+			return err
+		}
 		if err := checkMod("circumstances["+k+"]", s.Circumstances[k]); err != nil {
 			return err
 		}
@@ -315,6 +324,12 @@ func (s Scenario) checkParties() error {
 	active, tempters := 0, 0
 	for i, p := range s.Parties {
 		field := fmt.Sprintf("parties[%d]", i)
+		if err := checkName(field+".name", p.Name); err != nil {
+			return err
+		}
+		if err := checkName(field+".policy", p.Policy); err != nil {
+			return err
+		}
 		if p.Name == "" {
 			return fmt.Errorf("edge: %s.name is empty: every party needs a name", field)
 		}
@@ -360,6 +375,9 @@ func (s Scenario) checkParty(field string, p Party) error {
 	if p.BonusEdge < 0 {
 		return fmt.Errorf("edge: %s.bonus_edge = %d: edge dice cannot be negative (give the other side bonus dice instead)", field, p.BonusEdge)
 	}
+	if p.BonusEdge > MaxEdge-s.Rules.StartEdge { // rules.start_edge is 1..MaxEdge
+		return fmt.Errorf("edge: %s.bonus_edge = %d: at most %d edge dice in all", field, p.BonusEdge, MaxEdge)
+	}
 	if s.Rules.StartEdge+p.BonusEdge > MaxEdge {
 		return fmt.Errorf("edge: %s.bonus_edge = %d: at most %d edge dice in all", field, p.BonusEdge, MaxEdge)
 	}
@@ -371,6 +389,9 @@ func (s Scenario) checkParty(field string, p Party) error {
 	}
 	for j, m := range p.Members {
 		mf := fmt.Sprintf("%s.members[%d]", field, j)
+		if err := checkName(mf+".name", m.Name); err != nil {
+			return err
+		}
 		if m.Name == "" {
 			return fmt.Errorf("edge: %s.name is empty", mf)
 		}
@@ -381,6 +402,9 @@ func (s Scenario) checkParty(field string, p Party) error {
 			return fmt.Errorf("edge: %s.skills lists %d skills: at most %d", mf, len(m.Skills), MaxSkills)
 		}
 		for _, k := range slices.Sorted(maps.Keys(m.Skills)) {
+			if err := checkName(mf+".skills name", k); err != nil {
+				return err
+			}
 			if k == "" {
 				return fmt.Errorf("edge: %s.skills has an empty skill name", mf)
 			}
@@ -397,6 +421,9 @@ func (s Scenario) checkFactor(field string, f Factor) error {
 	if f.Skill == "" {
 		return fmt.Errorf("edge: %s.skill is empty: name the skill the GM asks for", field)
 	}
+	if err := checkName(field+".skill", f.Skill); err != nil {
+		return err
+	}
 	if f.After < 0 || f.Every < 0 || f.After > MaxRoundLimit || f.Every > MaxRoundLimit {
 		return fmt.Errorf("edge: %s: after %d and every %d must be 0..%d", field, f.After, f.Every, MaxRoundLimit)
 	}
@@ -408,6 +435,9 @@ func (s Scenario) checkFactor(field string, f Factor) error {
 	}
 	if len(f.Parties) > MaxParties {
 		return fmt.Errorf("edge: %s.parties names %d parties: at most %d", field, len(f.Parties), MaxParties)
+	}
+	if err := checkNames(field+".parties", f.Parties); err != nil {
+		return err
 	}
 	for _, n := range f.Parties {
 		if !slices.ContainsFunc(s.Parties, func(p Party) bool { return p.Name == n }) {
@@ -428,9 +458,10 @@ func (in *Engine) index(s Scenario) {
 
 // skillNames lists every skill the scenario names, in the order it first
 // names them: the type's, the rules', the members', the circumstances' and
-// the outside factors'. A skill's number is its place in this list.
+// the outside factors'. A skill's number is its place in this list, which
+// begins with "", skill 0: no skill, so that a Use left empty names none.
 func skillNames(s Scenario) []string {
-	var names []string
+	names := []string{""}
 	seen := map[string]bool{}
 	add := func(name string) {
 		if !seen[name] && name != "" {
@@ -474,7 +505,7 @@ func (in *Engine) classify(s Scenario) {
 	for _, k := range typ.Safe {
 		in.safe.add(in.skillIdx[k])
 	}
-	for sk := range ns {
+	for sk := 1; sk < ns; sk++ {
 		if len(typ.Skills) == 0 || slices.Contains(typ.Skills, in.skills[sk]) {
 			in.appropriate.add(sk)
 		}
@@ -487,6 +518,7 @@ func (in *Engine) classify(s Scenario) {
 		in.opposed[a].add(b)
 		in.opposed[b].add(a)
 	}
+	in.once = r.OnceARound && r.Turns == EveryParty
 	in.repPen = make([]int, maxCount+1)
 	for n := range in.repPen {
 		in.repPen[n] = r.repetitionPenalty(n)
@@ -559,7 +591,7 @@ func (in *Engine) setCandidates(g int, m Member) {
 		}
 	}
 	if len(act) == 0 {
-		for sk := range ns {
+		for sk := 1; sk < ns; sk++ {
 			if in.actLegal(sk) {
 				act = append(act, sk)
 			}
@@ -567,7 +599,7 @@ func (in *Engine) setCandidates(g int, m Member) {
 	}
 	in.actCand = append(in.actCand, act)
 	react := slices.Clone(known)
-	for sk := range ns {
+	for sk := 1; sk < ns; sk++ {
 		if in.safe.has(sk) && !slices.Contains(react, sk) {
 			react = append(react, sk)
 		}
@@ -732,12 +764,12 @@ func (in *Engine) UseOf(p int, member, skill string) (Use, error) {
 	}
 	s, ok := in.skillIdx[skill]
 	if !ok {
-		return Use{}, fmt.Errorf("edge: skill %q is not a skill of this interaction: want one of %s", skill, named.Allowed(in.skills))
+		return Use{}, fmt.Errorf("edge: skill %q is not a skill of this interaction: want one of %s", clip(skill), named.Allowed(in.skills[1:]))
 	}
 	pi := in.parties[p]
 	i := slices.Index(in.names[pi.lo:pi.hi], member)
 	if i < 0 {
-		return Use{}, fmt.Errorf("edge: %s has no member %q: want one of %s", in.pname(p), member, named.Allowed(in.names[pi.lo:pi.hi]))
+		return Use{}, fmt.Errorf("edge: %s has no member %q: want one of %s", in.pname(p), clip(member), named.Allowed(in.names[pi.lo:pi.hi]))
 	}
 	return Use{Member: i, Skill: s}, nil
 }

@@ -53,7 +53,7 @@ func TestRepetition(t *testing.T) {
 			for _, name := range tc.skills {
 				d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, name)}}},
 					Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}
-				if err := in.Play(r, d); err != nil {
+				if err := in.Round(r, d); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -111,7 +111,7 @@ func TestReactionLegality(t *testing.T) {
 			t.Errorf("%s against %s: (%d, %v), want (%d, %v)", tc.react, tc.act, mod, ok, tc.mod, tc.ok)
 		}
 		before := in.State()
-		err := in.Play(dice.Scripted(10, 10), &Declaration{Action: *a,
+		err := in.Round(dice.Scripted(10, 10), &Declaration{Action: *a,
 			Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: skill(t, in, tc.react)}}}}})
 		if tc.ok {
 			if err != nil {
@@ -239,7 +239,7 @@ func TestSeize(t *testing.T) {
 	per := skill(t, in, "persuasion")
 	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}, Seize: []int{2}}
-	if err := in.Play(r, d); err != nil {
+	if err := in.Round(r, d); err != nil {
 		t.Fatal(err)
 	}
 	if got := []int{in.Edge(0), in.Edge(1), in.Edge(2), in.Initiative()}; !cmp.Equal(got, []int{6, 4, 5, 2}) {
@@ -273,7 +273,7 @@ func TestPassive(t *testing.T) {
 	per := skill(t, in, "perception")
 	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}, {Member: 1, Skill: per}}}}
 	for range 2 {
-		if err := in.Play(r, d); err != nil {
+		if err := in.Round(r, d); err != nil {
 			t.Fatal(err)
 		}
 		if in.Initiative() != 0 {
@@ -293,7 +293,7 @@ func TestPassive(t *testing.T) {
 		t.Errorf("passive modifiers (-want +got):\n%s", d)
 	}
 	bad := &Declaration{Action: d.Action, Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}}
-	if err := in.Play(r, bad); err == nil || !strings.Contains(err.Error(), "passive") {
+	if err := in.Round(r, bad); err == nil || !strings.Contains(err.Error(), "passive") {
 		t.Errorf("a reaction for a passive party: %v", err)
 	}
 	if err := in.Concede(1, Surrender); err == nil {
@@ -321,7 +321,7 @@ func TestPassiveShortPool(t *testing.T) {
 	in.Sink = rec.Record
 	ath := skill(t, in, "athletics")
 	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: ath}, {Member: 1, Skill: ath}, {Member: 2, Skill: ath}}}}
-	if err := in.Play(dice.Scripted(20, 20, 20, 1, 1), d); err != nil {
+	if err := in.Round(dice.Scripted(20, 20, 20, 1, 1), d); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(rec.Of(EvCheck)); n != 5 {
@@ -330,7 +330,7 @@ func TestPassiveShortPool(t *testing.T) {
 	if o := in.Outcome(); o.End != RanOut || o.Winner != 0 || in.Edge(0) != 10 {
 		t.Errorf("outcome %+v, edge %d; want the hunters to win with all 10", o, in.Edge(0))
 	}
-	if err := in.Play(dice.Scripted(1), d); !errors.Is(err, ErrOver) {
+	if err := in.Round(dice.Scripted(1), d); !errors.Is(err, ErrOver) {
 		t.Errorf("play after the end: %v", err)
 	}
 }
@@ -413,7 +413,7 @@ func TestBadDeclarations(t *testing.T) {
 	in := social(t,
 		Party{Name: "A", Members: []Member{{Name: "A1", Skills: map[string]int{"persuasion": 2}}, {Name: "A2"}}},
 		one("B", nil), one("C", nil))
-	if err := in.Play(dice.Scripted(1), &Declaration{}); !errors.Is(err, ErrNotStarted) {
+	if err := in.Round(dice.Scripted(1), &Declaration{}); !errors.Is(err, ErrNotStarted) {
 		t.Errorf("before Start: %v", err)
 	}
 	if err := in.Concede(0, Surrender); !errors.Is(err, ErrNotStarted) {
@@ -465,7 +465,7 @@ func TestBadDeclarations(t *testing.T) {
 			d := ok()
 			tc.mod(d)
 			r := dice.Scripted(10, 10, 10)
-			err := in.Play(r, d)
+			err := in.Round(r, d)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -477,7 +477,7 @@ func TestBadDeclarations(t *testing.T) {
 			}
 		})
 	}
-	if err := in.Play(dice.Scripted(10, 10), ok()); err != nil {
+	if err := in.Round(dice.Scripted(10, 10), ok()); err != nil {
 		t.Errorf("the legal round: %v", err)
 	}
 }
@@ -493,7 +493,7 @@ func TestMultiTargetOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := skill(t, in, "persuasion")
-	err = in.Play(dice.Scripted(1, 1, 1), &Declaration{Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{Member: 0, Skill: per}}},
+	err = in.Round(dice.Scripted(1, 1, 1), &Declaration{Action: Action{Party: 0, Targets: []int{1, 2}, Checks: []Use{{Member: 0, Skill: per}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}, {Party: 2, Checks: []Use{{Member: 0, Skill: per}}}}})
 	if err == nil || !strings.Contains(err.Error(), "multi_target") {
 		t.Errorf("two targets with multi_target off: %v", err)
@@ -595,8 +595,8 @@ func TestStateRoundTrip(t *testing.T) {
 	ra, rb := &Recorder{}, &Recorder{}
 	a.Sink = ra.Record
 	b.Sink = rb.Record
-	oa, errA := a.Run(dice.NewSeeded(5))
-	ob, errB := b.Run(dice.NewSeeded(5))
+	oa, errA := a.Play(dice.NewSeeded(5))
+	ob, errB := b.Play(dice.NewSeeded(5))
 	if errA != nil || errB != nil {
 		t.Fatal(errA, errB)
 	}
@@ -668,9 +668,7 @@ func TestPolicies(t *testing.T) {
 	}
 	// A policy's illegal choice is refused, not fixed, and changes nothing.
 	in, r := defaultStarted(t)
-	if err := in.SetPolicy(in.Initiative(), badPolicy{&Style{}}); err != nil {
-		t.Fatal(err)
-	}
+	in.Policies[in.Initiative()] = badPolicy{&Style{}}
 	before := in.State()
 	if err := in.Step(r); err == nil || !strings.Contains(err.Error(), "targets itself") {
 		t.Errorf("illegal policy choice: %v", err)
@@ -678,8 +676,13 @@ func TestPolicies(t *testing.T) {
 	if d := cmp.Diff(before, in.State()); d != "" {
 		t.Errorf("refused step changed the state:\n%s", d)
 	}
-	if err := in.SetPolicy(0, nil); err == nil {
-		t.Error("nil policy accepted")
+	in.Policies[0] = nil
+	if err := in.Step(r); err == nil || !strings.Contains(err.Error(), "Policies[0]") {
+		t.Errorf("a nil policy: %v", err)
+	}
+	in.Policies = in.Policies[:1]
+	if _, err := in.Play(r); err == nil || !strings.Contains(err.Error(), "1 policies for 2 parties") {
+		t.Errorf("one policy for two parties: %v", err)
 	}
 }
 
@@ -757,7 +760,7 @@ type swapPolicy struct {
 func (s swapPolicy) React(v *View, p int, a *Action, r *Reaction) {
 	s.Style.React(v, p, a, r)
 	if s.bad {
-		r.Checks[0].Skill = v.Skills()
+		r.Checks[0].Skill = v.Skills() + 1
 		return
 	}
 	r.Party = (p + 1) % v.Parties()
@@ -774,9 +777,7 @@ func TestPolicyReactionIsCheckedAsGiven(t *testing.T) {
 	}{{false, "reaction is given as party"}, {true, "does not exist"}} {
 		in, r := defaultStarted(t)
 		target := 1 - in.Initiative()
-		if err := in.SetPolicy(target, swapPolicy{&Style{}, c.bad}); err != nil {
-			t.Fatal(err)
-		}
+		in.Policies[target] = swapPolicy{&Style{}, c.bad}
 		before, draws := in.State(), rollerBytes(t, r)
 		err := in.Step(r)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "illegal round") {

@@ -3,6 +3,8 @@ package edge
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stakesrpg/stakes/named"
 )
@@ -42,7 +44,7 @@ func (k *EventKind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b
 
 // Event is one thing that happened. Parties, members and skills are
 // named ("" for none), in Go as in JSON, so a log reads without counting.
-// Describe turns an event into a sentence.
+// String narrates an event as a sentence.
 type Event struct {
 	Kind   EventKind `json:"kind"`             // what happened
 	Round  int       `json:"round"`            // the round it happened in (0 before the first)
@@ -125,58 +127,111 @@ func (r *Recorder) Of(k EventKind) []Event {
 	return out
 }
 
-// who names a member as "Becky", or a party as "lead car" (quoted) when no
-// member is named.
+// who names a member with its party, as "Becky (lead car)", or the party
+// alone when no member is named.
 func who(party, member string) string {
-	if member != "" {
-		return member
+	if member == "" || member == party {
+		return party
 	}
-	return fmt.Sprintf("%q", party)
+	return member + " (" + party + ")"
 }
 
-// Describe returns a one-line account of e.
-func Describe(e Event) string {
-	party := fmt.Sprintf("%q", e.Party)
+// someDice counts n edge dice in words: "an edge die", "3 edge dice".
+func someDice(n int) string {
+	if n == 1 {
+		return "an edge die"
+	}
+	return edgeDice(n)
+}
+
+// check writes a check's roll as "13 + 6 = 19".
+func check(roll, mod, total int) string {
+	if mod < 0 {
+		return fmt.Sprintf("%d - %d = %d", roll, -mod, total)
+	}
+	return fmt.Sprintf("%d + %d = %d", roll, mod, total)
+}
+
+// String narrates e as one sentence a player understands: who did what,
+// with which skill and numbers, and what came of it.
+func (e Event) String() string {
+	s := e.sentence()
+	if r, n := utf8.DecodeRuneInString(s); unicode.IsLower(r) {
+		return string(unicode.ToUpper(r)) + s[n:]
+	}
+	return s
+}
+
+// sentence is String before its first letter is made a capital.
+func (e Event) sentence() string {
+	when := fmt.Sprintf("Round %d: ", e.Round)
+	if e.Round == 0 {
+		when = "Before the first round, "
+	}
 	switch e.Kind {
 	case EvStart:
-		return fmt.Sprintf("start: %s (%s) rolls %s %d%+d = %d", who(e.Party, e.Member), party, e.Skill, e.Roll, e.Mod, e.Total)
+		return fmt.Sprintf("%s%s rolls %s for the order of action: %s.", when, who(e.Party, e.Member), e.Skill, check(e.Roll, e.Mod, e.Total))
 	case EvInitiative:
-		return fmt.Sprintf("round %d: %s has the initiative", e.Round, party)
-	case EvCheck:
-		what := "wagers a die on"
-		if !e.Staked {
-			what = "tries to seize the initiative with"
+		if e.Round == 0 {
+			return fmt.Sprintf("%s acts first.", e.Party)
 		}
-		return fmt.Sprintf("round %d: %s %s %s: %d%+d = %d", e.Round, who(e.Party, e.Member), what, e.Skill, e.Roll, e.Mod, e.Total)
+		return fmt.Sprintf("%s%s has the highest check of the round and takes the initiative.", when, e.Party)
+	case EvCheck:
+		if !e.Staked {
+			return fmt.Sprintf("%s%s rolls %s to seize the initiative, risking nothing: %s.", when, who(e.Party, e.Member), e.Skill, check(e.Roll, e.Mod, e.Total))
+		}
+		return fmt.Sprintf("%s%s wagers an edge die on %s: %s.", when, who(e.Party, e.Member), e.Skill, check(e.Roll, e.Mod, e.Total))
 	case EvTransfer:
-		return fmt.Sprintf("round %d: %s gives %d edge die to %s", e.Round, who(e.Party, e.Member), e.Dice, who(e.To, e.ToMember))
+		return fmt.Sprintf("%s%s loses %s to %s, who rolled higher.", when, who(e.Party, e.Member), someDice(e.Dice), who(e.To, e.ToMember))
 	case EvOut:
-		return fmt.Sprintf("round %d: %s is out of edge dice", e.Round, party)
+		return fmt.Sprintf("%s%s has no edge dice left and is out.", when, e.Party)
 	case EvConcede:
 		if e.Concession == Surrender {
-			return fmt.Sprintf("round %d: %s surrenders %d edge dice to %q", e.Round, party, e.Dice, e.To)
+			return fmt.Sprintf("%s%s surrenders, handing %s to %s.", when, e.Party, someDice(e.Dice), e.To)
 		}
-		return fmt.Sprintf("round %d: %s walks away", e.Round, party)
+		return fmt.Sprintf("%s%s walks away from the interaction.", when, e.Party)
 	case EvAbandon:
-		return fmt.Sprintf("round %d: %s abandons its stragglers", e.Round, who(e.Party, e.Member))
+		return fmt.Sprintf("%s%s abandons its stragglers: one rank less, but no longer slowed on endurance checks.", when, who(e.Party, e.Member))
 	case EvOutside:
 		res := "passes"
 		if e.Failed {
-			res = fmt.Sprintf("fails (%+d from now on)", e.Dice)
+			res = fmt.Sprintf("fails: %d on every later check", e.Dice)
 		}
-		return fmt.Sprintf("after round %d: %s checks %s: %d%+d = %d, %s", e.Round, who(e.Party, e.Member), e.Skill, e.Roll, e.Mod, e.Total, res)
+		after := fmt.Sprintf("After round %d", e.Round)
+		if e.Round == 0 {
+			after = "Before the first round"
+		}
+		return fmt.Sprintf("%s, an outside factor: %s rolls %s, %s, and %s.", after, who(e.Party, e.Member), e.Skill, check(e.Roll, e.Mod, e.Total), res)
 	case EvEnd:
-		var b strings.Builder
-		fmt.Fprintf(&b, "end after %d rounds (%s): ", e.Round, e.End)
-		if e.Party == "" {
-			b.WriteString("nobody wins")
-		} else {
-			fmt.Fprintf(&b, "%s wins", party)
-			if e.End == WalkedAway || e.End == TimeUp {
-				b.WriteString(", but not outright")
-			}
-		}
-		return b.String()
+		return e.ending()
 	}
-	return fmt.Sprintf("%+v", e)
+	return fmt.Sprintf("Round %d: %s.", e.Round, e.Kind)
+}
+
+// ending narrates an EvEnd: how the interaction ended and who won.
+func (e Event) ending() string {
+	var b strings.Builder
+	rounds := "rounds"
+	if e.Round == 1 {
+		rounds = "round"
+	}
+	fmt.Fprintf(&b, "The interaction ends after %d %s: ", e.Round, rounds)
+	switch e.End {
+	case RanOut:
+		fmt.Fprintf(&b, "%s wins, every other party having run out of edge dice.", e.Party)
+		return b.String()
+	case Surrendered:
+		fmt.Fprintf(&b, "%s surrendered, and %s wins.", e.To, e.Party)
+		return b.String()
+	case WalkedAway:
+		fmt.Fprintf(&b, "%s walked away, and ", e.To)
+	case TimeUp:
+		b.WriteString("the round limit is reached, and ")
+	}
+	if e.Party == "" {
+		b.WriteString("no party holds more edge dice than every other, so nobody wins.")
+	} else {
+		fmt.Fprintf(&b, "%s, holding the most edge dice, wins, though not outright.", e.Party)
+	}
+	return b.String()
 }

@@ -78,16 +78,24 @@ func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error)
 		if err != nil {
 			return markov.Answer{}, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
 		}
-		sol, err := chain.Solve()
-		if err != nil {
-			return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+		if n := chain.Len(); n > maxDense {
+			return markov.Answer{}, fmt.Errorf("%w: %w: %d states, a dense solve of at most %d", markov.ErrNoExact, markov.ErrTooLarge, n, maxDense)
 		}
+		// The round limit is checked first: it reads the chain sparsely,
+		// where the solve is dense and could only be thrown away.
 		dist, rest, err := chain.StepDist(maxSteps, 1e-13)
 		if err != nil {
 			return markov.Answer{}, err
 		}
 		if in.rules.MaxRounds > 0 && rest > 1e-9 {
 			return markov.Answer{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g", markov.ErrNoExact, in.rules.MaxRounds, rest)
+		}
+		if err := ctx.Err(); err != nil {
+			return markov.Answer{}, err
+		}
+		sol, err := solve(chain)
+		if err != nil {
+			return markov.Answer{}, err
 		}
 		for k, p := range sol.Absorb {
 			c := int(k[1])
@@ -99,6 +107,20 @@ func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error)
 		}
 	}
 	return res, nil
+}
+
+// maxDense bounds the transient states of a chain Exact solves (densely,
+// in sim/markov, without a context): about a tenth of a second of work.
+// A larger chain is refused before the solve with markov.ErrTooLarge.
+const maxDense = 1200
+
+// solve solves chain (at most maxDense states).
+func solve(chain *markov.Chain[string]) (markov.Solution[string], error) {
+	sol, err := chain.Solve()
+	if err != nil {
+		return sol, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+	}
+	return sol, nil
 }
 
 func addAt(xs []float64, i int, p float64) []float64 {
@@ -212,7 +234,7 @@ func (x *exacter) encode(b []byte) []byte {
 		} else {
 			b = append(b, 0, 0)
 		}
-		for s := range ns {
+		for s := 1; s < ns; s++ {
 			if !in.safe.has(s) {
 				b = append(b, capN(m.Uses[s]))
 			}
@@ -253,7 +275,7 @@ func (x *exacter) decode(k string) {
 			m.Last, m.Streak, m.LastRound = int(b[0])-1, int(b[1]), roundBase
 		}
 		b = b[2:]
-		for s := range ns {
+		for s := 1; s < ns; s++ {
 			if !in.safe.has(s) {
 				m.Uses[s] = int(b[0])
 				b = b[1:]

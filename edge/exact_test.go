@@ -39,13 +39,13 @@ func TestExactMatchesRunner(t *testing.T) {
 	metrics := make([]int, len(s.Metrics()))
 	total := 0
 	for range n {
-		c := rn.Trial(r, metrics)
+		c, err := rn.Trial(r, metrics)
+		if err != nil {
+			t.Fatal(err)
+		}
 		counts[c]++
 		rounds[metrics[0]]++
 		total += metrics[0]
-	}
-	if rn.Err != nil {
-		t.Fatal(rn.Err)
 	}
 	for c, p := range ex.P {
 		got := float64(counts[c]) / float64(n)
@@ -134,7 +134,11 @@ func TestExactConcessions(t *testing.T) {
 			rounds := map[int]int64{}
 			metrics := make([]int, 8)
 			for range n {
-				counts[rn.Trial(r, metrics)]++
+				c, err := rn.Trial(r, metrics)
+				if err != nil {
+					t.Fatal(err)
+				}
+				counts[c]++
 				rounds[metrics[0]]++
 			}
 			nonzero := 0

@@ -6,12 +6,13 @@ import (
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/edge"
+	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // The rule text's car chase: Becky (Vehicles) and Bob (Ranged Attack) in
 // the lead car against Joe (Vehicles), with results 21, 14 and 19.
-func ExampleEngine_Play() {
+func ExampleEngine_Round() {
 	e, err := edge.DefaultScenario().NewEngine()
 	if err != nil {
 		fmt.Println(err)
@@ -28,7 +29,7 @@ func ExampleEngine_Play() {
 	}
 	veh, _ := e.Skill("vehicles")
 	shoot, _ := e.Skill("ranged attack")
-	err = e.Play(s, r, &edge.Declaration{
+	err = e.Round(s, r, &edge.Declaration{
 		Action:    edge.Action{Party: 0, Targets: []int{1}, Checks: []edge.Use{{Member: 0, Skill: veh}, {Member: 1, Skill: shoot}}},
 		Reactions: []edge.Reaction{{Party: 1, Checks: []edge.Use{{Member: 0, Skill: veh}}}},
 	})
@@ -37,18 +38,18 @@ func ExampleEngine_Play() {
 		return
 	}
 	for _, ev := range rec.Events {
-		fmt.Println(edge.Describe(ev))
+		fmt.Println(ev.String())
 	}
 	fmt.Println("edge dice:", s.Parties[0].Edge, s.Parties[1].Edge)
 	// Output:
-	// start: Becky ("lead car") rolls reflex 17+3 = 20
-	// start: Joe ("pursuer") rolls reflex 10+4 = 14
-	// round 0: "lead car" has the initiative
-	// round 1: Becky wagers a die on vehicles: 15+6 = 21
-	// round 1: Bob wagers a die on ranged attack: 9+5 = 14
-	// round 1: Joe wagers a die on vehicles: 12+7 = 19
-	// round 1: Bob gives 1 edge die to Joe
-	// round 1: Joe gives 1 edge die to Becky
+	// Before the first round, Becky (lead car) rolls reflex for the order of action: 17 + 3 = 20.
+	// Before the first round, Joe (pursuer) rolls reflex for the order of action: 10 + 4 = 14.
+	// Lead car acts first.
+	// Round 1: Becky (lead car) wagers an edge die on vehicles: 15 + 6 = 21.
+	// Round 1: Bob (lead car) wagers an edge die on ranged attack: 9 + 5 = 14.
+	// Round 1: Joe (pursuer) wagers an edge die on vehicles: 12 + 7 = 19.
+	// Round 1: Bob (lead car) loses an edge die to Joe (pursuer), who rolled higher.
+	// Round 1: Joe (pursuer) loses an edge die to Becky (lead car), who rolled higher.
 	// edge dice: 5 6
 }
 
@@ -74,8 +75,8 @@ func ExampleScenario_Exact() {
 	// mean rounds 22.2
 }
 
-// A whole social battle decided by the policies, one step at a time.
-func ExampleEngine_Run() {
+// A whole social battle decided by the policies.
+func ExampleEngine_Play() {
 	s := edge.Scenario{Rules: edge.DefaultRules(), Type: "social", Parties: []edge.Party{
 		{Name: "duchess", Policy: "canny", Members: []edge.Member{{Name: "Duchess", Skills: map[string]int{"persuasion": 6, "perception": 3}}}},
 		{Name: "upstart", Policy: "reckless", Members: []edge.Member{{Name: "Upstart", Skills: map[string]int{"deception": 5, "wits": 4}}}},
@@ -86,11 +87,11 @@ func ExampleEngine_Run() {
 		return
 	}
 	st := e.NewState()
-	o, err := e.Run(st, dice.NewSeeded(42))
-	if err != nil {
+	if err := e.Play(st, dice.NewSeeded(42)); err != nil {
 		fmt.Println(err)
 		return
 	}
+	o := st.Outcome
 	// Neither policy surrenders, so the duchess walks away three dice
 	// ahead or one side runs out; either way somebody wins and every edge
 	// die is still in play.
@@ -122,4 +123,43 @@ func ExampleScenario_Solve() {
 	// steady 0.0061
 	// pursuer holds the initiative, lead car 5 edge dice to pursuer 6: react with 1 die: Becky with vehicles
 	// lead car holds the initiative, lead car 5 edge dice to pursuer 6: wager 1 die, most often Becky with vehicles
+}
+
+// A game played through the game contract, as code that knows no rule
+// package plays it: started, stepped to its end hearing every event, and
+// scored as a trial is.
+func ExampleScenario_Start() {
+	s := edge.DefaultScenario()
+	g, err := s.Start(dice.NewSeeded(3))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	events := 0
+	g.Listen(func(e sim.Event) {
+		if events < 4 {
+			fmt.Println(e)
+		}
+		events++
+	})
+	r := dice.NewSeeded(3)
+	for !g.Done() {
+		if err := g.Step(r); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	metrics := make([]int, len(s.Metrics()))
+	c, err := g.Outcome(metrics)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Categories()[c], "after", metrics[0], "rounds")
+	// Output:
+	// Before the first round, Becky (lead car) rolls reflex for the order of action: 4 + 3 = 7.
+	// Before the first round, Joe (pursuer) rolls reflex for the order of action: 3 + 4 = 7.
+	// Pursuer acts first.
+	// Round 1: Joe (pursuer) wagers an edge die on vehicles: 15 + 7 = 22.
+	// lead_car_wins after 12 rounds
 }

@@ -32,9 +32,8 @@ func FuzzScenario(f *testing.F) {
 			return
 		}
 		metrics := make([]int, 8)
-		rn.Trial(dice.NewSeeded(1), metrics)
-		if rn.Err != nil {
-			t.Fatalf("a valid scenario failed: %v", rn.Err)
+		if _, err := rn.Trial(dice.NewSeeded(1), metrics); err != nil {
+			t.Fatalf("a valid scenario failed: %v", err)
 		}
 	})
 }

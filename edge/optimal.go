@@ -71,7 +71,7 @@ type Optimal struct {
 	// Policy plays the solved plan for the deciding party (concessions,
 	// actions and reactions) and leaves its other choices (seizing,
 	// abandoning stragglers) and every other party to the scenario's
-	// policies. Use it in Play (Engine.SetPolicy) or in a Runner
+	// policies. Use it in Play (in its party's place in Engine.Policies) or in a Runner
 	// (Optimal.NewRunner).
 	Policy Policy
 	// Options says which of the deciding party's options were solved
@@ -126,6 +126,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	if err != nil {
 		return nil, err
 	}
+	if total := x.in.parties[0].start + x.in.parties[1].start; total > maxSolveEdge {
+		return nil, fmt.Errorf("%w: %w: %d edge dice in all; best and worst play are solved for at most %d", markov.ErrNoExact, markov.ErrTooLarge, total, maxSolveEdge)
+	}
 	m := &optimalModel{s: s, x: x, every: every, decls: map[string][][]Use{}, answers: map[string][]Use{}}
 	names := make([]string, len(s.Parties))
 	for i, p := range s.Parties {
@@ -137,6 +140,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	}); err != nil {
 		return nil, err
 	}
+	if x.in.rules.WagerBeyondPool {
+		return nil, fmt.Errorf("%w: the options solved over wager at most the dice a party holds (rules.wager_beyond_pool is on)", markov.ErrNoExact)
+	}
 	if x.in.parties[m.side].passive {
 		return nil, fmt.Errorf("%w: %s is passive and makes no choices", markov.ErrNoExact, x.in.pname(m.side))
 	}
@@ -144,9 +150,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	for _, o := range m.goal.Outcomes {
 		m.in[slices.Index(cats, o)] = true
 	}
-	m.base = x.in.pol[m.side]
+	m.base = x.in.Policies[m.side]
 	m.fix = &fixed{Policy: m.base}
-	x.in.pol[m.side] = m.fix
+	x.in.Policies[m.side] = m.fix
 	x.maxWork, x.concede, x.rankings = optimalWork, false, map[string][]ranking{}
 	m.process, err = markov.ExploreProcess(ctx, "s", m.choices)
 	if x.err != nil {
@@ -182,9 +188,23 @@ func (s Scenario) decisionProcess(ctx context.Context, goal markov.Goal) (*optim
 	return m, err
 }
 
+// maxExactEdge and maxSolveEdge bound the edge dice in all (both parties'
+// starting pools) of a scenario Exact answers and Optimal and Solve solve:
+// the states and the rounds a game lasts grow with them, and past these
+// the work runs to many seconds (and, at the default rules.max_rounds,
+// the play would outlast the round limit anyway). Such a scenario is
+// refused at once, before any work, with markov.ErrTooLarge.
+const (
+	maxExactEdge = 100
+	maxSolveEdge = 22
+)
+
 // exacter returns the exact model of s, checked to fit it: two parties,
 // no outside factors, only the initiative holder acting.
 func (s Scenario) exacter(ctx context.Context) (*exacter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	e, err := s.NewEngine()
 	if err != nil {
 		return nil, err
@@ -198,6 +218,9 @@ func (s Scenario) exacter(ctx context.Context) (*exacter, error) {
 	}
 	if in.rules.Turns != HolderActs {
 		return nil, fmt.Errorf("%w: the chain covers rounds where only the initiative holder acts (rules.turns holder_acts)", markov.ErrNoExact)
+	}
+	if total := in.parties[0].start + in.parties[1].start; total > maxExactEdge {
+		return nil, fmt.Errorf("%w: %w: %d edge dice in all; the exact answer covers at most %d", markov.ErrNoExact, markov.ErrTooLarge, total, maxExactEdge)
 	}
 	dist, err := dice.SumOf(in.rules.Check.Dice())
 	if err != nil {
@@ -391,7 +414,7 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 	if !acting {
 		var a Action
 		a.Party = in.actor()
-		in.pol[a.Party].Act(&in.w.view, a.Party, &a)
+		in.Policies[a.Party].Act(&in.w.view, a.Party, &a)
 		acted, answered = in.skillsOf(&a), a.Checks
 	}
 	add := func(us []Use) {
@@ -543,9 +566,7 @@ func (o *Optimal) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.SetPolicy(o.m.side, o.Policy); err != nil {
-		return nil, err
-	}
+	e.Policies[o.m.side] = o.Policy
 	return &Runner{in: e.lend(e.NewState()), parties: len(o.m.s.Parties)}, nil
 }
 

@@ -196,12 +196,13 @@ func TestOptimalPolicySampled(t *testing.T) {
 			r := dice.NewSeeded(24)
 			hits := 0
 			for range n {
-				if slices.Contains(o.Goal.Outcomes, cats[rn.Trial(r, nil)]) {
+				c, err := rn.Trial(r, nil)
+				if err != nil {
+					t.Fatalf("%s, %s: %v", name, side.Name, err)
+				}
+				if slices.Contains(o.Goal.Outcomes, cats[c]) {
 					hits++
 				}
-			}
-			if rn.Err != nil {
-				t.Fatalf("%s, %s: %v", name, side.Name, rn.Err)
 			}
 			got := float64(hits) / float64(n)
 			half := 3.29*math.Sqrt(o.Value*(1-o.Value)/float64(n)) + 1e-12
@@ -213,7 +214,7 @@ func TestOptimalPolicySampled(t *testing.T) {
 }
 
 // TestOptimalPolicyInPlay: the plan plays through an Engine's own steps
-// (SetPolicy, Run) and, ahead 3 to 1 in the duel, walks away.
+// (Engine.Policies, Play) and, ahead 3 to 1 in the duel, walks away.
 func TestOptimalPolicyInPlay(t *testing.T) {
 	s := duel()
 	o, err := s.Optimal(context.Background(), markov.Goal{}, markov.Maximize)
@@ -224,9 +225,7 @@ func TestOptimalPolicyInPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.SetPolicy(0, o.Policy); err != nil {
-		t.Fatal(err)
-	}
+	e.Policies[0] = o.Policy
 	st := e.NewState()
 	if err := e.Start(st, dice.NewSeeded(1)); err != nil {
 		t.Fatal(err)
@@ -239,10 +238,10 @@ func TestOptimalPolicyInPlay(t *testing.T) {
 	if c := o.Policy.Concede(v, 0); c != WalkAway {
 		t.Errorf("ahead 3 to 1 the plan chose %v, want walk_away", c)
 	}
-	out, err := e.Run(st, dice.NewSeeded(2))
-	if err != nil {
+	if err := e.Play(st, dice.NewSeeded(2)); err != nil {
 		t.Fatal(err)
 	}
+	out := st.Outcome
 	if out.End != WalkedAway || out.Winner != 0 || !out.Partial {
 		t.Errorf("outcome %+v: want Ann walking away a partial winner", out)
 	}

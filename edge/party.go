@@ -77,6 +77,24 @@ func (f Factor) due(next int) bool {
 	return f.Every > 0 && (done-f.After)%f.Every == 0
 }
 
+// checkName refuses a name longer than MaxName bytes, quoting its start.
+func checkName(field, name string) error {
+	if len(name) > MaxName {
+		return fmt.Errorf("edge: %s is %d bytes long (%q...): names are at most %d bytes", field, len(name), name[:24], MaxName)
+	}
+	return nil
+}
+
+// checkNames refuses the first name of names longer than MaxName bytes.
+func checkNames(field string, names []string) error {
+	for i, n := range names {
+		if err := checkName(fmt.Sprintf("%s[%d]", field, i), n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func checkMod(field string, v int) error {
 	if v > MaxModifier || v < -MaxModifier {
 		return fmt.Errorf("edge: %s = %d: modifiers are within ±%d", field, v, MaxModifier)

@@ -235,6 +235,9 @@ func (r *ranked) take(us []Use, k int) []Use {
 // returned.
 func (in *game) bestSkill(g int, m *MemberState, react bool, acted skillSet, ignoreRep bool) (int, int) {
 	best, bestMod := -1, math.MinInt
+	if in.checked(m) {
+		return best, bestMod
+	}
 	pays := !ignoreRep && !in.passive[g] // the repetition penalty (passive parties never pay it)
 	run := in.runOf(m)
 	// weigh weighs sk, whose pairing costs extra, against the best so far.
@@ -310,8 +313,9 @@ func (v *View) Initiative() int { return v.in.s.Initiative }
 // Round returns the number of rounds played.
 func (v *View) Round() int { return v.in.s.Round }
 
-// Skills returns the number of skills; skills are numbered 0..Skills()-1.
-func (v *View) Skills() int { return len(v.in.skills) }
+// Skills returns the number of skills; skills are numbered 1..Skills()
+// (0 is none).
+func (v *View) Skills() int { return len(v.in.skills) - 1 }
 
 // SkillName returns the name of skill s.
 func (v *View) SkillName(s int) string { return v.in.SkillName(s) }
@@ -368,6 +372,7 @@ func (e *Engine) LegalActs(s *State, p, m int) ([]Choice, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer e.release(in)
 	return in.choices(p, m, true, 0), nil
 }
 
@@ -380,6 +385,7 @@ func (e *Engine) LegalReactions(s *State, p, m int, a *Action) ([]Choice, error)
 	if err != nil {
 		return nil, err
 	}
+	defer e.release(in)
 	return in.choices(p, m, false, e.skillsOf(a)), nil
 }
 
@@ -387,7 +393,7 @@ func (e *Engine) LegalReactions(s *State, p, m int, a *Action) ([]Choice, error)
 func (e *Engine) skillsOf(a *Action) skillSet {
 	var acted skillSet
 	for _, u := range a.Checks {
-		if u.Skill >= 0 && u.Skill < len(e.skills) {
+		if u.Skill > 0 && u.Skill < len(e.skills) {
 			acted.add(u.Skill)
 		}
 	}
@@ -400,7 +406,8 @@ func (in *game) choices(p, m int, acting bool, acted skillSet) []Choice {
 		return nil
 	}
 	var out []Choice
-	for s, name := range in.skills {
+	for s, name := range in.skills[1:] {
+		s++
 		if mod, ok := in.checkMod(g, in.mem(g), s, acting, acted); ok {
 			out = append(out, Choice{Skill: s, Name: name, Mod: mod})
 		}

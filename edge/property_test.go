@@ -101,7 +101,7 @@ func TestConservation(t *testing.T) {
 				if err := in.Step(r); err != nil {
 					t.Fatalf("scenario %d step %d: %v", i, steps, err)
 				}
-				c.check(fmt.Sprintf("scenario %d round %d", i, in.Round()))
+				c.check(fmt.Sprintf("scenario %d round %d", i, in.Played()))
 			}
 			o := in.Outcome()
 			ends[o.End]++

@@ -59,7 +59,7 @@ func TestPlayWithoutADeclarationIsRefused(t *testing.T) {
 	before := in.State()
 	r := dice.NewSeeded(1)
 	rb := rollerBytes(t, r)
-	if err := in.Play(r, nil); err == nil || !strings.Contains(err.Error(), "no declaration") {
+	if err := in.Round(r, nil); err == nil || !strings.Contains(err.Error(), "no declaration") {
 		t.Errorf("Play(r, nil) = %v, want a refusal", err)
 	}
 	if d := cmp.Diff(before, in.State()); d != "" {
@@ -107,12 +107,12 @@ func TestScheduledFactorMadeByHandIsNotAppliedTwice(t *testing.T) {
 // schedule as Step does: while a factor is due it refuses the round.
 func TestHandPlayedRoundWaitsForDueFactors(t *testing.T) {
 	in := started(t, thiefChase(Factor{After: 1, Skill: "endurance", DC: 30, Penalty: -1}), 20, 1)
-	if err := in.Play(dice.Scripted(10, 10), athletics(t, in)); err != nil {
+	if err := in.Round(dice.Scripted(10, 10), athletics(t, in)); err != nil {
 		t.Fatalf("round 1 (no factor due yet): %v", err)
 	}
 	r := dice.NewSeeded(3)
 	before, rb := in.State(), rollerBytes(t, r)
-	if err := in.Play(r, athletics(t, in)); err == nil || !strings.Contains(err.Error(), "outside factors are due") {
+	if err := in.Round(r, athletics(t, in)); err == nil || !strings.Contains(err.Error(), "outside factors are due") {
 		t.Fatalf("round 2 with a factor due = %v, want a refusal", err)
 	}
 	if d := cmp.Diff(before, in.State()); d != "" || !cmp.Equal(rb, rollerBytes(t, r)) {
@@ -121,7 +121,7 @@ func TestHandPlayedRoundWaitsForDueFactors(t *testing.T) {
 	if err := in.Factors(r); err != nil {
 		t.Fatal(err)
 	}
-	if err := in.Play(r, athletics(t, in)); err != nil {
+	if err := in.Round(r, athletics(t, in)); err != nil {
 		t.Errorf("round 2 after the factor: %v", err)
 	}
 }
@@ -135,7 +135,7 @@ func TestHandPlayedRoundsHonourMaxRounds(t *testing.T) {
 	// Two level rounds (10+5 against 12+3: equal totals and the thief's
 	// higher modifier moves one die each round).
 	for round := 1; round <= 2; round++ {
-		if err := in.Play(dice.Scripted(10, 12), athletics(t, in)); err != nil {
+		if err := in.Round(dice.Scripted(10, 12), athletics(t, in)); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
 	}
@@ -143,7 +143,7 @@ func TestHandPlayedRoundsHonourMaxRounds(t *testing.T) {
 	if o.End != TimeUp || o.Winner != 0 || !o.Partial {
 		t.Errorf("after max_rounds: %+v, want time_up with the thief (7 dice to 3) a partial winner", o)
 	}
-	if err := in.Play(dice.Scripted(10, 12), athletics(t, in)); !errors.Is(err, ErrOver) {
+	if err := in.Round(dice.Scripted(10, 12), athletics(t, in)); !errors.Is(err, ErrOver) {
 		t.Errorf("a third round: %v, want ErrOver", err)
 	}
 }
@@ -257,7 +257,7 @@ func TestRestoreNeedsOnlyTheState(t *testing.T) {
 	}
 	var want Recorder
 	whole.Sink = want.Record
-	if _, err := whole.Run(dice.NewSeeded(5)); err != nil {
+	if _, err := whole.Play(dice.NewSeeded(5)); err != nil {
 		t.Fatal(err)
 	}
 	in, err := newSession(s)
@@ -281,7 +281,7 @@ func TestRestoreNeedsOnlyTheState(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := st.Check(); err != nil {
-			t.Fatalf("round %d: the saved state fails its check: %v", in.Round(), err)
+			t.Fatalf("round %d: the saved state fails its check: %v", in.Played(), err)
 		}
 		if in, err = restoreSession(st); err != nil {
 			t.Fatal(err)
@@ -326,9 +326,7 @@ func TestRestoredStateOfAnotherScenarioIsRefused(t *testing.T) {
 func TestStepAfterFactorsWithIllegalPolicyDrawsNothing(t *testing.T) {
 	in := started(t, thiefChase(Factor{After: 0, Skill: "endurance", DC: 12, Penalty: -1}), 20, 1)
 	for p := range 2 {
-		if err := in.SetPolicy(p, badPolicy{&Style{}}); err != nil {
-			t.Fatal(err)
-		}
+		in.Policies[p] = badPolicy{&Style{}}
 	}
 	r := dice.NewSeeded(4)
 	if err := in.Step(r); err != nil {
@@ -354,7 +352,7 @@ func TestEventsRoundTripThroughJSON(t *testing.T) {
 	}
 	var rec Recorder
 	in.Sink = rec.Record
-	if _, err := in.Run(dice.NewSeeded(8)); err != nil {
+	if _, err := in.Play(dice.NewSeeded(8)); err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[EventKind]bool{}
@@ -399,7 +397,7 @@ func TestRestoredFinishedGameWithOutcomeDroppedIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.Run(dice.NewSeeded(1)); err != nil {
+	if _, err := in.Play(dice.NewSeeded(1)); err != nil {
 		t.Fatal(err)
 	}
 	st := in.State()

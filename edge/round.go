@@ -13,7 +13,8 @@ import (
 type Use struct {
 	// Member is the member's index within its party.
 	Member int `json:"member"`
-	// Skill is the skill's number (Engine.Skill).
+	// Skill is the skill's number (Engine.Skill), from 1; 0 names no
+	// skill, so an empty Use is refused rather than read as a skill.
 	Skill int `json:"skill"`
 	// Mod is a bonus (or, negative, a penalty) for this check alone, as
 	// circumstance dictates ("Resolving a Wager": a slick roof for the
@@ -315,7 +316,12 @@ func (in *game) seizeCheck(ps []participant, n, p int) int {
 // reason for a refusal is written by usesError.
 func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted skillSet) (int, skillSet, error) {
 	members := in.s.Parties[p].Members
-	if len(us) == 0 || len(us) > in.s.Parties[p].Edge {
+	if len(us) == 0 && !acting && !in.fresh(p) {
+		// Everyone of the target has checked this round (Rules.OnceARound):
+		// it stakes nothing.
+		return n, 0, nil
+	}
+	if len(us) == 0 || (len(us) > in.s.Parties[p].Edge && !in.rules.WagerBeyondPool) {
 		return n, 0, in.usesError(p, us, acting, acted)
 	}
 	lo := in.parties[p].lo
@@ -323,7 +329,7 @@ func (in *game) uses(ps []participant, n, p int, us []Use, acting bool, acted sk
 	var used skillSet
 	for _, u := range us {
 		m, s := u.Member, u.Skill
-		if m < 0 || m >= len(members) || seen[m] || s < 0 || s >= len(in.skills) || u.Mod < -MaxModifier || u.Mod > MaxModifier {
+		if m < 0 || m >= len(members) || seen[m] || s < 1 || s >= len(in.skills) || u.Mod < -MaxModifier || u.Mod > MaxModifier {
 			return n, 0, in.usesError(p, us, acting, acted)
 		}
 		seen[m] = true
@@ -349,7 +355,7 @@ func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 	if len(us) == 0 {
 		return fmt.Errorf("edge: %s must %s with at least one member", in.pname(p), verb)
 	}
-	if e := in.s.Parties[p].Edge; len(us) > e {
+	if e := in.s.Parties[p].Edge; len(us) > e && !in.rules.WagerBeyondPool {
 		return fmt.Errorf("edge: %s wagers %d edge dice but holds %d: one member per die", in.pname(p), len(us), e)
 	}
 	size := in.parties[p].hi - in.parties[p].lo
@@ -364,11 +370,17 @@ func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 			return fmt.Errorf("edge: %s (%s) checks twice in one round: each character acts once", in.names[g], in.pname(p))
 		}
 		seen[m] = true
+		if s == 0 {
+			return fmt.Errorf("edge: %s's check names no skill (skill 0 is none): number one with Engine.Skill", in.names[g])
+		}
 		if s < 0 || s >= len(in.skills) {
-			return fmt.Errorf("edge: skill %d does not exist: skills are 0..%d", s, len(in.skills)-1)
+			return fmt.Errorf("edge: skill %d does not exist: skills are 1..%d", s, len(in.skills)-1)
 		}
 		if u.Mod < -MaxModifier || u.Mod > MaxModifier {
 			return fmt.Errorf("edge: %s's modifier for this check is %d: within ±%d", in.names[g], u.Mod, MaxModifier)
+		}
+		if in.checked(&in.s.Parties[p].Members[m]) {
+			return fmt.Errorf("edge: %s (%s) has made its one check this round (rules.once_a_round): each character acts once in each round", in.names[g], in.pname(p))
 		}
 		if _, ok := in.pairing(s, acting, acted); ok {
 			continue
@@ -387,10 +399,28 @@ func (in *game) usesError(p int, us []Use, acting bool, acted skillSet) error {
 // Twice!"). Policies choose with it, and steps validate with it.
 func (in *game) checkMod(g int, m *MemberState, s int, acting bool, acted skillSet) (int, bool) {
 	extra, ok := in.pairing(s, acting, acted)
-	if !ok {
+	if !ok || in.checked(m) {
 		return 0, false
 	}
 	return in.base(g, m, s) + in.repetition(g, m, s) + extra, true
+}
+
+// checked reports whether member m has made its one check of the round in
+// progress (Rules.OnceARound).
+func (in *game) checked(m *MemberState) bool { return in.once && m.LastRound > in.s.Round }
+
+// fresh reports whether some member of party p may still check this round
+// (always, unless Rules.OnceARound).
+func (in *game) fresh(p int) bool {
+	if !in.once {
+		return true
+	}
+	for m := range in.s.Parties[p].Members {
+		if !in.checked(&in.s.Parties[p].Members[m]) {
+			return true
+		}
+	}
+	return false
 }
 
 // pairing returns the extra modifier of a wagered check with skill s and
@@ -518,13 +548,6 @@ func (in *game) settle(ps []participant) {
 	}
 	moved, drained := in.exchange(ps, in.w.nAct, min(in.w.nStaked, len(ps)), round)
 	st.Transfers += moved
-	if in.rules.FactorPenalty == NextRound {
-		for p := range st.Parties {
-			for m := range st.Parties[p].Members {
-				st.Parties[p].Members[m].Penalty = 0
-			}
-		}
-	}
 	for i := range ps {
 		if ps[i].staked && !ps[i].passive {
 			in.recordUse(&ps[i], round)
@@ -533,7 +556,7 @@ func (in *game) settle(ps []participant) {
 	best := in.highest(ps)
 	if in.rules.Turns == EveryParty {
 		if drained {
-			in.eliminate()
+			in.eliminate(-1)
 		}
 		if !st.Outcome.Done() {
 			in.endTurn(ps, best)
@@ -541,13 +564,14 @@ func (in *game) settle(ps []participant) {
 		return
 	}
 	st.Round = round
+	in.penaltiesServed()
 	if best >= 0 {
 		in.setInitiative(ps[best].party)
 	}
 	if drained {
 		// Only a party that lost its last die this round can leave: a
 		// party holds no dice exactly when it is out (State.Check checks it).
-		in.eliminate()
+		in.eliminate(-1)
 	}
 }
 
@@ -577,6 +601,7 @@ func (in *game) endTurn(ps []participant, best int) {
 func (in *game) endRound() {
 	st := in.s
 	st.Round++
+	in.penaltiesServed()
 	if len(st.Acted) > 0 && !st.Parties[st.RoundBest.Party].Out {
 		// A party that went out since its best check cannot take the
 		// initiative: it stays where it is (our ruling).
@@ -584,6 +609,21 @@ func (in *game) endRound() {
 	}
 	st.Acted = st.Acted[:0]
 	st.RoundBest = BestCheck{}
+}
+
+// penaltiesServed clears the outside-factor penalties once a round has
+// been played, when they last the next round only (Rules.FactorPenalty
+// NextRound): with every party acting in turn, after the round's last
+// turn, so a member acting late in the round still carries it.
+func (in *game) penaltiesServed() {
+	if in.rules.FactorPenalty != NextRound {
+		return
+	}
+	for p := range in.s.Parties {
+		for m := range in.s.Parties[p].Members {
+			in.s.Parties[p].Members[m].Penalty = 0
+		}
+	}
 }
 
 // actor returns the party whose turn it is to act: the initiative holder;
@@ -594,11 +634,11 @@ func (in *game) actor() int {
 	if in.rules.Turns == HolderActs {
 		return st.Initiative
 	}
-	if !slices.Contains(st.Acted, st.Initiative) && !st.Parties[st.Initiative].Out {
+	if !slices.Contains(st.Acted, st.Initiative) && !st.Parties[st.Initiative].Out && in.fresh(st.Initiative) {
 		return st.Initiative
 	}
 	for _, p := range st.Order {
-		if !slices.Contains(st.Acted, p) && !st.Parties[p].Out {
+		if !slices.Contains(st.Acted, p) && !st.Parties[p].Out && in.fresh(p) {
 			return p
 		}
 	}
@@ -664,7 +704,9 @@ func (in *game) exchange(ps []participant, nA, nS, round int) (int, bool) {
 				q = o
 			}
 		}
-		if q == nil {
+		if q == nil || parties[p.party].Edge == 0 {
+			// Nothing outranks it, or (rules.wager_beyond_pool) its party
+			// has no die left to pay.
 			continue
 		}
 		parties[p.party].Edge--
@@ -725,7 +767,10 @@ func (in *game) setInitiative(p int) {
 // eliminate marks parties without edge dice as out and ends the interaction
 // when only one party is left holding dice ("Winning a Dramatic
 // Interaction").
-func (in *game) eliminate() {
+//
+// by is the party whose surrender emptied its pool, or -1: an interaction
+// it leaves with one party holding dice ends as Surrendered, by it.
+func (in *game) eliminate(by int) {
 	st := in.s
 	left, last, acting := 0, -1, 0
 	for p := range in.parties {
@@ -744,12 +789,19 @@ func (in *game) eliminate() {
 		}
 	}
 	switch {
+	case left <= 1 && by >= 0:
+		in.finish(Outcome{End: Surrendered, Winner: last, By: by})
+		return
 	case left <= 1:
 		in.finish(Outcome{End: RanOut, Winner: last, By: -1})
 		return
 	case acting == 0:
 		// Only passive parties hold dice: nobody can act any more.
-		in.finish(in.judge(RanOut, -1))
+		o := in.judge(RanOut, -1)
+		if by >= 0 {
+			o.End, o.By = Surrendered, by
+		}
+		in.finish(o)
 		return
 	}
 	if st.Parties[st.Initiative].Out {
@@ -850,11 +902,7 @@ func (in *game) surrender(p int) {
 	if in.Sink != nil {
 		in.emit(event{Kind: EvConcede, Round: st.Round, Party: p, Member: -1, Skill: -1, To: to, ToMember: -1, Dice: n, Concession: Surrender})
 	}
-	in.eliminate()
-	if st.Outcome.End == RanOut {
-		st.Outcome.End = Surrendered
-		st.Outcome.By = p
-	}
+	in.eliminate(p)
 	if !st.Outcome.Done() && in.midRound() && in.actor() < 0 {
 		// The last party yet to act this round surrendered.
 		in.endRound()
@@ -908,7 +956,7 @@ func (in *game) outsideCheck(r *dice.Roller, f Factor) error {
 	}
 	s, ok := in.skillIdx[f.Skill]
 	if !ok {
-		return fmt.Errorf("edge: outside factor skill %q is not a skill of this interaction", f.Skill)
+		return fmt.Errorf("edge: outside factor skill %q is not a skill of this interaction", clip(f.Skill))
 	}
 	if f.Penalty > 0 || f.Penalty < -MaxModifier {
 		return fmt.Errorf("edge: outside factor penalty %d: a penalty is 0 or negative", f.Penalty)
@@ -921,7 +969,7 @@ func (in *game) outsideCheck(r *dice.Roller, f Factor) error {
 	}
 	for _, n := range f.Parties {
 		if in.partyIndex(n) < 0 {
-			return fmt.Errorf("edge: outside factor names %q, which is not a party", n)
+			return fmt.Errorf("edge: outside factor names %q, which is not a party", clip(n))
 		}
 	}
 	if in.factorsDue() && in.scheduled(f) {
@@ -1072,7 +1120,7 @@ func (in *game) concessions() (bool, error) {
 		if st.Parties[p].Out {
 			continue
 		}
-		if c := in.pol[p].Concede(v, p); c != Continue {
+		if c := in.Policies[p].Concede(v, p); c != Continue {
 			if err := in.concede(p, c); err != nil {
 				return false, fmt.Errorf("edge: policy of %s: %w", in.pname(p), err)
 			}
@@ -1098,7 +1146,7 @@ func (in *game) declare() ([]participant, error) {
 		a.Targets = append(a.Targets, st.Pending.Targets...)
 		a.Checks = append(a.Checks, st.Pending.Checks...)
 	} else {
-		in.pol[a.Party].Act(v, a.Party, a)
+		in.Policies[a.Party].Act(v, a.Party, a)
 	}
 	ps := in.w.parts[:cap(in.w.parts)]
 	n, acted, targeted, err := in.compileAction(ps, a)
@@ -1116,7 +1164,7 @@ func (in *game) declare() ([]participant, error) {
 		d.Reactions = d.Reactions[:len(d.Reactions)+1]
 		rc := &d.Reactions[len(d.Reactions)-1]
 		rc.Party, rc.Checks = t, rc.Checks[:0]
-		in.pol[t].React(v, t, a, rc)
+		in.Policies[t].React(v, t, a, rc)
 		if rc.Party != t {
 			return nil, illegalRound(fmt.Errorf("edge: %s's reaction is given as party %d's", in.pname(t), rc.Party))
 		}
@@ -1148,7 +1196,7 @@ func (in *game) seizers(ps []participant, n int, targeted partySet) int {
 		return n
 	}
 	for _, p := range st.Order {
-		if p != d.Action.Party && !targeted.has(p) && !st.Parties[p].Out && in.pol[p].Seize(&in.w.view, p) {
+		if p != d.Action.Party && !targeted.has(p) && !st.Parties[p].Out && in.Policies[p].Seize(&in.w.view, p) {
 			d.Seize = append(d.Seize, p)
 			n = in.seizeCheck(ps, n, p)
 		}
@@ -1169,7 +1217,7 @@ func (in *game) abandons(v *View, d *Declaration) bool {
 	ask := func(p int, us []Use) {
 		for _, u := range us {
 			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.endurance.has(u.Skill) && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, u.Member) {
+			if in.size[g] > 1 && in.endurance.has(u.Skill) && !in.mem(g).Abandoned && in.Policies[p].Abandon(v, p, u.Member) {
 				_ = in.abandon(p, u.Member) // legal: checked above
 				shed = true
 			}
@@ -1211,26 +1259,30 @@ func (in *game) askAbandon(p int) {
 	v := &in.w.view
 	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
 		m := g - in.parties[p].lo
-		if in.size[g] > 1 && !in.mem(g).Abandoned && in.pol[p].Abandon(v, p, m) {
+		if in.size[g] > 1 && !in.mem(g).Abandoned && in.Policies[p].Abandon(v, p, m) {
 			_ = in.abandon(p, m) // legal: checked above
 		}
 	}
 }
 
-// run steps with the policies until the interaction ends and returns the
-// outcome.
-func (in *game) run(r *dice.Roller) (Outcome, error) {
+// run steps with the policies until the interaction ends.
+func (in *game) run(r *dice.Roller) error {
 	for !in.s.Outcome.Done() {
 		if err := in.step(r); err != nil {
-			return in.s.Outcome, err
+			return err
 		}
 	}
-	return in.s.Outcome, nil
+	return nil
 }
 
 // The steps a caller takes: each checks that s belongs to the engine and is
 // whole (Check), then the step checks its own input, and only then changes
-// s or rolls.
+// s or rolls. A step that rolls refuses a nil Roller (dice.ErrNilRoller).
+
+// noRoller is the error of a step handed no Roller.
+func noRoller(step string) error {
+	return fmt.Errorf("edge: %s: %w", step, dice.ErrNilRoller)
+}
 
 // Start makes the starting checks and sets the order of action ("Beginning
 // a Dramatic Interaction"): each active party's best member rolls the
@@ -1238,23 +1290,44 @@ func (in *game) run(r *dice.Roller) (Outcome, error) {
 // party listed first); in a temptation the tempters go first, in listing
 // order. Passive parties never act and take no place in the order.
 func (e *Engine) Start(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Start")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.starting(r)
 }
 
 // Factors makes the scheduled outside-factor checks due before the next
 // round ("Outside Factors"), as Step does; a round cannot be played while
-// they are due. A group that should abandon its stragglers before an
-// endurance-type check calls Abandon first.
+// they are due (FactorsDue says when they are). A group that should
+// abandon its stragglers before an endurance-type check calls Abandon
+// first.
 func (e *Engine) Factors(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Factors")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.factorsStep(r)
+}
+
+// FactorsDue reports whether scheduled outside factors are due before the
+// next round and not yet made ("Outside Factors"): while they are, Act and
+// Round refuse and Factors (or Step) makes them.
+func (e *Engine) FactorsDue(s *State) (bool, error) {
+	in, err := e.begin(s)
+	if err != nil {
+		return false, err
+	}
+	defer e.release(in)
+	return in.underWay() == nil && in.factorsDue(), nil
 }
 
 // Act declares the round's action ("Wagering Edge Dice"): the party whose
@@ -1267,6 +1340,7 @@ func (e *Engine) Act(s *State, a *Action) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.act(a)
 }
 
@@ -1275,24 +1349,32 @@ func (e *Engine) Act(s *State, a *Action) error {
 // parties that roll to seize the initiative. An illegal answer returns an
 // error and changes neither the state nor the Roller.
 func (e *Engine) React(s *State, r *dice.Roller, reactions []Reaction, seize []int) error {
+	if r == nil {
+		return noRoller("React")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.react(r, reactions, seize)
 }
 
-// Play resolves one round with the given declaration ("Wagering Edge
+// Round resolves one round with the given declaration ("Wagering Edge
 // Dice", "Resolving a Wager", "Multiple Parties"), Act and React at once,
 // under the same rules as Step: outside factors due must be made first
 // (Factors), and the round limit (Rules.MaxRounds) ends the interaction.
 // Concessions are the caller's, through Concede. An illegal declaration
 // returns an error and changes nothing.
-func (e *Engine) Play(s *State, r *dice.Roller, d *Declaration) error {
+func (e *Engine) Round(s *State, r *dice.Roller, d *Declaration) error {
+	if r == nil {
+		return noRoller("Round")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.play(r, d)
 }
 
@@ -1305,6 +1387,7 @@ func (e *Engine) Concede(s *State, p int, c Concession) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.concede(p, c)
 }
 
@@ -1316,6 +1399,7 @@ func (e *Engine) Abandon(s *State, p, m int) error {
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.abandon(p, m)
 }
 
@@ -1325,14 +1409,18 @@ func (e *Engine) Abandon(s *State, p, m int) error {
 // nothing; each who fails takes f.Penalty on later checks. A factor the
 // scenario schedules is made with Factors, which marks it made.
 func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
+	if r == nil {
+		return noRoller("Outside")
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.outsideCheck(r, f)
 }
 
-// Step advances s by one decision point with the parties' policies: the
+// Step advances s by one decision point under Engine.Policies: the
 // starting checks if not yet made; else the outside factors due before
 // the next round, if any (groups about to check an endurance-type skill
 // may abandon their stragglers first); else each party's chance to
@@ -1340,23 +1428,52 @@ func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
 // party acts). A policy's illegal choice returns an error naming it and
 // changes neither the state nor the Roller.
 func (e *Engine) Step(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Step")
+	}
+	if err := e.checkPolicies(); err != nil {
+		return err
+	}
 	in, err := e.begin(s)
 	if err != nil {
 		return err
 	}
+	defer e.release(in)
 	return in.step(r)
 }
 
-// Run steps s with the policies until the interaction ends and returns
-// the outcome. s is checked once, before the first step: the policies see
-// it through a read-only View, and neither they nor the Sink may change it
-// while Run plays.
-func (e *Engine) Run(s *State, r *dice.Roller) (Outcome, error) {
+// Play steps s under Engine.Policies until the interaction ends
+// (State.Done); s.Outcome says how it ended. s is checked once, before the
+// first step: the policies see it through a read-only View, and neither
+// they nor the Sink may change it while Play plays. A step that fails
+// stops Play with its error, the state as that step found it.
+func (e *Engine) Play(s *State, r *dice.Roller) error {
+	if r == nil {
+		return noRoller("Play")
+	}
+	if err := e.checkPolicies(); err != nil {
+		return err
+	}
 	in, err := e.begin(s)
 	if err != nil {
-		return Outcome{}, err
+		return err
 	}
+	defer e.release(in)
 	return in.run(r)
+}
+
+// checkPolicies checks that Engine.Policies holds one policy for each
+// party.
+func (e *Engine) checkPolicies() error {
+	if len(e.Policies) != len(e.parties) {
+		return fmt.Errorf("edge: Engine.Policies holds %d policies for %d parties: one a party", len(e.Policies), len(e.parties))
+	}
+	for p, pol := range e.Policies {
+		if pol == nil {
+			return fmt.Errorf("edge: Engine.Policies[%d] (%s) is nil", p, e.pname(p))
+		}
+	}
+	return nil
 }
 
 // ready checks that a round may be played now: the interaction has

@@ -30,6 +30,9 @@ const (
 	// MaxRoundLimit bounds Rules.MaxRounds and the rounds outside factors
 	// are scheduled by.
 	MaxRoundLimit = 1_000_000
+	// MaxName bounds the bytes of every name: parties, members, skills,
+	// types and policies.
+	MaxName = 64
 )
 
 // Type describes one kind of dramatic interaction (a chase, a social
@@ -122,6 +125,24 @@ type Rules struct {
 	// Turns is who acts in a round: only the initiative holder
 	// (HolderActs), or every party in turn (EveryParty).
 	Turns Turns `json:"turns,omitempty"`
+	// WagerBeyondPool lets a party wager one die for each involved member
+	// even beyond the dice it holds; a die it no longer holds when it
+	// loses is not paid. Off by default: a party wagers at most the dice
+	// it holds (the text's "wager a single Edge Die from the party's
+	// pool").
+	WagerBeyondPool bool `json:"wager_beyond_pool,omitempty"`
+	// LoneRank reads the Time and Value Progression table for a lone
+	// individual too (size 0 or 1: rank 1, +1 where the first value is 1).
+	// Off by default: a lone individual has no modifier, the table being
+	// for groups ("Large Parties").
+	LoneRank bool `json:"lone_rank,omitempty"`
+	// OnceARound, when every party acts in turn (Turns EveryParty), lets a
+	// character make one wagered check a round, acting or reacting ("Each
+	// character may act once in each round"): a party with nobody left to
+	// check passes its turn, and a targeted party with nobody left stakes
+	// nothing. Off by default [ours]: a character acts once, in its party's
+	// turn, and may also react in the others' turns.
+	OnceARound bool `json:"once_a_round,omitempty"`
 }
 
 // DefaultRules returns the rules as the text gives them, with our rulings
@@ -189,10 +210,14 @@ func (r Rules) clone() Rules {
 
 // GroupRank returns the modifier of a group of size members: the largest
 // rank of the progression whose value is at most size ("Large Parties"). A
-// lone individual (size 0 or 1) has no modifier.
+// lone individual (size 0 or 1) has no modifier unless Rules.LoneRank reads
+// the table for it as size 1.
 func (r Rules) GroupRank(size int) int {
 	if size <= 1 {
-		return 0
+		if !r.LoneRank {
+			return 0
+		}
+		size = 1
 	}
 	rank := 0
 	for i, v := range r.Progression {
@@ -248,12 +273,18 @@ func (r *Rules) validPairs() error {
 		return fmt.Errorf("edge: rules.opposed has %d pairs: at most %d", len(r.Opposed), MaxSkills*MaxSkills/2)
 	}
 	for i, p := range r.Opposed {
+		if err := checkNames(fmt.Sprintf("rules.opposed[%d]", i), p[:]); err != nil {
+			return err
+		}
 		if p[0] == "" || p[1] == "" || p[0] == p[1] {
 			return fmt.Errorf("edge: rules.opposed[%d] %q: a pair names two different skills", i, p)
 		}
 	}
 	if len(r.Endurance) > MaxSkills {
 		return fmt.Errorf("edge: rules.endurance lists %d skills: at most %d", len(r.Endurance), MaxSkills)
+	}
+	if err := checkNames("rules.endurance", r.Endurance); err != nil {
+		return err
 	}
 	return nil
 }
@@ -268,6 +299,15 @@ func (r *Rules) validTypes() error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Types)) {
 		t := r.Types[name]
+		if err := checkName("rules.types name", name); err != nil {
+			return err
+		}
+		for _, err := range []error{checkName("rules.types["+name+"].start", t.Start), checkName("rules.types["+name+"].seize", t.Seize),
+			checkNames("rules.types["+name+"].skills", t.Skills), checkNames("rules.types["+name+"].safe", t.Safe)} {
+			if err != nil {
+				return err
+			}
+		}
 		switch {
 		case name == "":
 			return errors.New("edge: rules.types has an empty name")
@@ -318,7 +358,8 @@ func (r *Rules) same(o *Rules) bool {
 		slices.Equal(r.Progression, o.Progression) && slices.Equal(r.Endurance, o.Endurance) &&
 		r.MultiTarget == o.MultiTarget && r.MaxRounds == o.MaxRounds && r.TieBreak == o.TieBreak &&
 		r.InitiativeTie == o.InitiativeTie && r.PassiveStake == o.PassiveStake && r.SurrenderTo == o.SurrenderTo &&
-		r.PartyCheck == o.PartyCheck && r.FactorPenalty == o.FactorPenalty && r.Turns == o.Turns
+		r.PartyCheck == o.PartyCheck && r.FactorPenalty == o.FactorPenalty && r.Turns == o.Turns &&
+		r.WagerBeyondPool == o.WagerBeyondPool && r.LoneRank == o.LoneRank && r.OnceARound == o.OnceARound
 }
 
 // same reports whether o is the same interaction type as t.

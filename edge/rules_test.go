@@ -54,7 +54,7 @@ func TestFlirt(t *testing.T) {
 			{Party: 2, Checks: []Use{{Member: 0, Skill: per}}},
 		},
 	}
-	if err := in.Play(r, d); err != nil {
+	if err := in.Round(r, d); err != nil {
 		t.Fatal(err)
 	}
 	want := []Event{
@@ -113,7 +113,7 @@ func TestExchange(t *testing.T) {
 			for m := range tc.nB {
 				d.Reactions[0].Checks = append(d.Reactions[0].Checks, Use{Member: m, Skill: per})
 			}
-			if err := in.Play(r, d); err != nil {
+			if err := in.Round(r, d); err != nil {
 				t.Fatal(err)
 			}
 			if r.Remaining() != 0 || r.Err() != nil {
@@ -142,7 +142,7 @@ func TestTieByModifier(t *testing.T) {
 	per := skill(t, in, "persuasion")
 	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: per}}}}}
-	if err := in.Play(r, d); err != nil {
+	if err := in.Round(r, d); err != nil {
 		t.Fatal(err)
 	}
 	if in.Edge(0) != 6 || in.Edge(1) != 4 {

@@ -49,7 +49,7 @@ func TestTieBreakSetting(t *testing.T) {
 			rules := DefaultRules()
 			rules.TieBreak = tc.tie
 			in := started(t, duelOf(rules), 1, 20) // perception: A 5, B 21
-			if err := in.Play(dice.Scripted(12, 10), persuade(t, in)); err != nil {
+			if err := in.Round(dice.Scripted(12, 10), persuade(t, in)); err != nil {
 				t.Fatal(err)
 			}
 			if got := []int{in.Edge(0), in.Edge(1)}; !cmp.Equal(got, tc.edge) || in.Initiative() != tc.initiative {
@@ -73,11 +73,11 @@ func TestInitiativeTieSetting(t *testing.T) {
 			rules.TieBreak, rules.InitiativeTie = Level, tc.tie
 			in := started(t, duelOf(rules), 1, 20)
 			// Round 1: B 2+3 = 5, A 15+5 = 20.
-			if err := in.Play(dice.Scripted(2, 15), persuade(t, in)); err != nil || in.Initiative() != 0 {
+			if err := in.Round(dice.Scripted(2, 15), persuade(t, in)); err != nil || in.Initiative() != 0 {
 				t.Fatalf("round 1: %v, initiative %d", err, in.Initiative())
 			}
 			// Round 2: A 10+5 = 15, B 12+3 = 15.
-			if err := in.Play(dice.Scripted(10, 12), persuade(t, in)); err != nil {
+			if err := in.Round(dice.Scripted(10, 12), persuade(t, in)); err != nil {
 				t.Fatal(err)
 			}
 			if in.Initiative() != tc.want {
@@ -104,7 +104,7 @@ func TestPassiveStakeSetting(t *testing.T) {
 			}}, 20)
 			per := skill(t, in, "perception")
 			d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: per}, {Member: 1, Skill: per}}}}
-			if err := in.Play(dice.Scripted(15, 15, 2, 2), d); err != nil {
+			if err := in.Round(dice.Scripted(15, 15, 2, 2), d); err != nil {
 				t.Fatal(err)
 			}
 			if got := []int{in.Edge(0), in.Edge(1)}; !cmp.Equal(got, tc.want) {
@@ -183,7 +183,7 @@ func TestFactorPenaltySetting(t *testing.T) {
 			}
 			rec := &Recorder{}
 			in.Sink = rec.Record
-			if err := in.Play(dice.Scripted(10, 10), athletics(t, in)); err != nil {
+			if err := in.Round(dice.Scripted(10, 10), athletics(t, in)); err != nil {
 				t.Fatal(err)
 			}
 			if mods := []int{rec.Of(EvCheck)[0].Mod, rec.Of(EvCheck)[1].Mod}; !cmp.Equal(mods, []int{4, 2}) {
@@ -210,7 +210,7 @@ func TestCheckModifiers(t *testing.T) {
 	acro := skill(t, in, "acrobatics")
 	d := &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: acro, Mod: -3}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: acro, Mod: 2}}}}}
-	if err := in.Play(dice.Scripted(10, 10), d); err != nil {
+	if err := in.Round(dice.Scripted(10, 10), d); err != nil {
 		t.Fatal(err)
 	}
 	var mods []int
@@ -222,7 +222,7 @@ func TestCheckModifiers(t *testing.T) {
 		t.Errorf("modifiers %v, want [2 2]", mods)
 	}
 	d.Action.Checks[0].Mod = MaxModifier + 1
-	if err := in.Play(dice.Scripted(10, 10), d); err == nil || !strings.Contains(err.Error(), "modifier for this check") {
+	if err := in.Round(dice.Scripted(10, 10), d); err == nil || !strings.Contains(err.Error(), "modifier for this check") {
 		t.Errorf("a per-check modifier beyond the bounds: %v", err)
 	}
 }
@@ -286,35 +286,35 @@ func TestTurnsSetting(t *testing.T) {
 		{1, 2, []int{17, 2}},  // B 19 beats C 5
 	}
 	for i, tc := range turns {
-		if in.Round() != 0 {
-			t.Fatalf("turn %d: round %d, want 0 until every party has acted", i, in.Round())
+		if in.Played() != 0 {
+			t.Fatalf("turn %d: round %d, want 0 until every party has acted", i, in.Played())
 		}
 		wrong := decl(in, (tc.actor+1)%3, tc.actor)
-		if err := in.Play(dice.Scripted(tc.faces...), wrong); err == nil || !strings.Contains(err.Error(), "turn to act") {
+		if err := in.Round(dice.Scripted(tc.faces...), wrong); err == nil || !strings.Contains(err.Error(), "turn to act") {
 			t.Fatalf("turn %d: party %d acted out of turn: %v", i, wrong.Action.Party, err)
 		}
-		if err := in.Play(dice.Scripted(tc.faces...), decl(in, tc.actor, tc.target)); err != nil {
+		if err := in.Round(dice.Scripted(tc.faces...), decl(in, tc.actor, tc.target)); err != nil {
 			t.Fatalf("turn %d: %v", i, err)
 		}
 	}
-	if in.Round() != 1 || in.Initiative() != 2 {
-		t.Errorf("after three turns: round %d, initiative %d; want 1 and C", in.Round(), in.Initiative())
+	if in.Played() != 1 || in.Initiative() != 2 {
+		t.Errorf("after three turns: round %d, initiative %d; want 1 and C", in.Played(), in.Initiative())
 	}
 	if got := []int{in.Edge(0), in.Edge(1), in.Edge(2)}; !cmp.Equal(got, []int{5, 5, 5}) {
 		t.Errorf("edge %v, want [5 5 5]: each party won one die and lost one", got)
 	}
 	seize := decl(in, 2, 0)
 	seize.Seize = []int{1}
-	if err := in.Play(dice.Scripted(1, 1, 1), seize); err == nil || !strings.Contains(err.Error(), "nobody seizes") {
+	if err := in.Round(dice.Scripted(1, 1, 1), seize); err == nil || !strings.Contains(err.Error(), "nobody seizes") {
 		t.Errorf("seizing while every party acts: %v", err)
 	}
 
 	in = three(HolderActs)
-	if err := in.Play(dice.Scripted(15, 5), decl(in, 0, 1)); err != nil {
+	if err := in.Round(dice.Scripted(15, 5), decl(in, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
-	if in.Round() != 1 || in.Initiative() != 0 {
-		t.Errorf("holder acts: round %d, initiative %d; want 1 and A", in.Round(), in.Initiative())
+	if in.Played() != 1 || in.Initiative() != 0 {
+		t.Errorf("holder acts: round %d, initiative %d; want 1 and A", in.Played(), in.Initiative())
 	}
 }
 
@@ -378,12 +378,12 @@ func TestRoundBestOfAPartyGoneOutLeavesTheInitiative(t *testing.T) {
 	} {
 		d := &Declaration{Action: Action{Party: turn.actor, Targets: []int{turn.target}, Checks: []Use{{Member: 0, Skill: per}}},
 			Reactions: []Reaction{{Party: turn.target, Checks: []Use{{Member: 0, Skill: per}}}}}
-		if err := in.Play(dice.Scripted(turn.rollA, turn.rollT), d); err != nil {
+		if err := in.Round(dice.Scripted(turn.rollA, turn.rollT), d); err != nil {
 			t.Fatalf("turn %d: %v", i, err)
 		}
 	}
-	if in.Round() != 1 || in.Initiative() != 0 || in.Edge(1) != 0 {
-		t.Errorf("round %d, initiative %d, B's dice %d; want 1, A and 0", in.Round(), in.Initiative(), in.Edge(1))
+	if in.Played() != 1 || in.Initiative() != 0 || in.Edge(1) != 0 {
+		t.Errorf("round %d, initiative %d, B's dice %d; want 1, A and 0", in.Played(), in.Initiative(), in.Edge(1))
 	}
 	st := in.State()
 	if err := st.Check(); err != nil {
@@ -405,15 +405,15 @@ func TestSurrenderOfTheLastPartyToActEndsTheRound(t *testing.T) {
 	for _, turn := range [][2]int{{0, 2}, {2, 0}} {
 		d := &Declaration{Action: Action{Party: turn[0], Targets: []int{turn[1]}, Checks: []Use{{Member: 0, Skill: per}}},
 			Reactions: []Reaction{{Party: turn[1], Checks: []Use{{Member: 0, Skill: per}}}}}
-		if err := in.Play(dice.Scripted(10, 5), d); err != nil {
+		if err := in.Round(dice.Scripted(10, 5), d); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := in.Concede(1, Surrender); err != nil {
 		t.Fatal(err)
 	}
-	if in.Round() != 1 {
-		t.Errorf("round %d after the last party to act surrendered, want 1", in.Round())
+	if in.Played() != 1 {
+		t.Errorf("round %d after the last party to act surrendered, want 1", in.Played())
 	}
 	st := in.State()
 	if err := st.Check(); err != nil {

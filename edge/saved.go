@@ -116,7 +116,18 @@ func index(field, what string, names []string, n string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("edge: %s: %s %q does not exist: want one of %s", field, what, n, named.Allowed(names))
+	if len(names) > 0 && names[0] == "" {
+		names = names[1:] // skill 0 is none, never a name to give
+	}
+	return 0, fmt.Errorf("edge: %s: %s %q does not exist: want one of %s", field, what, clip(n), named.Allowed(names))
+}
+
+// clip shortens a name quoted back in an error to at most MaxName bytes.
+func clip(n string) string {
+	if len(n) > MaxName {
+		return n[:MaxName] + "..."
+	}
+	return n
 }
 
 // MarshalJSON writes s with parties, members and skills by name.
@@ -197,11 +208,12 @@ func (nm namer) saveAction(a *Action) (*savedAction, error) {
 	return j, nil
 }
 
-// UnmarshalJSON reads a state written by MarshalJSON: every name must be
-// one of its scenario's parties, members or skills.
+// UnmarshalJSON reads a state written by MarshalJSON, strictly: a field
+// no State has is refused, and every name must be one of its scenario's
+// parties, members or skills.
 func (s *State) UnmarshalJSON(b []byte) error {
 	var j savedState
-	if err := json.Unmarshal(b, &j); err != nil {
+	if err := strictJSON(b, &j); err != nil {
 		return err
 	}
 	nm := namerOf(j.Scenario)
@@ -282,11 +294,11 @@ func (nm namer) loadAction(j *savedAction) (*Action, error) {
 		field := "state.pending.checks"
 		m, err := index(field, "member", nm.members[p], u.Member)
 		if err != nil || m < 0 {
-			return nil, fmt.Errorf("edge: %s: %q has no member %q: want one of %s", field, j.Party, u.Member, named.Allowed(nm.members[p]))
+			return nil, fmt.Errorf("edge: %s: %q has no member %q: want one of %s", field, clip(j.Party), clip(u.Member), named.Allowed(nm.members[p]))
 		}
 		s, err := index(field, "skill", nm.skills, u.Skill)
 		if err == nil && s < 0 {
-			err = fmt.Errorf("edge: %s: an empty skill name: want one of %s", field, named.Allowed(nm.skills))
+			err = fmt.Errorf("edge: %s: an empty skill name: want one of %s", field, named.Allowed(nm.skills[1:]))
 		}
 		if err != nil {
 			return nil, err
@@ -348,7 +360,7 @@ func (nm namer) loadParties(sps []savedParty) ([]PartyState, error) {
 					return nil, err
 				}
 				if s < 0 {
-					return nil, fmt.Errorf("edge: %s.uses: an empty skill name: want one of %s", field, named.Allowed(nm.skills))
+					return nil, fmt.Errorf("edge: %s.uses: an empty skill name: want one of %s", field, named.Allowed(nm.skills[1:]))
 				}
 				ms.Uses[s] = sm.Uses[k]
 			}

@@ -118,7 +118,7 @@ func TestEventJSONNamesPartiesMembersAndSkills(t *testing.T) {
 		Action:    Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}, {Member: 1, Skill: ranged}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}},
 	}
-	if err := in.Play(dice.Scripted(15, 9, 12), d); err != nil {
+	if err := in.Round(dice.Scripted(15, 9, 12), d); err != nil {
 		t.Fatal(err)
 	}
 	var log strings.Builder

@@ -109,7 +109,7 @@ func (s Scenario) NewEngine() (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("edge: parties[%d].policy: %w", i, err)
 		}
-		in.pol[i] = pol
+		in.Policies[i] = pol
 	}
 	return in, nil
 }
@@ -161,9 +161,6 @@ func (s Scenario) Metrics() []string {
 type Runner struct {
 	in      *game // the engine lent to the Runner's own state
 	parties int
-	// Err is the first error a trial met (none with registered policies);
-	// such a trial counts as a draw.
-	Err error
 }
 
 // NewRunner validates s and prepares a Runner.
@@ -175,24 +172,38 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	return &Runner{in: e.lend(e.NewState()), parties: len(s.Parties)}, nil
 }
 
-// Trial plays one complete interaction from the start, fills metrics (as
-// many as both it and Metrics have) and returns the outcome category.
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+// Trial plays one complete interaction from the start under the
+// scenario's policies, fills metrics (as many as both it and Metrics have)
+// and returns the outcome category. A trial stopped by an error (a
+// policy's illegal answer, a nil Roller) returns that error and -1: it has
+// no outcome.
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
+	if r == nil {
+		return -1, noRoller("Trial")
+	}
 	in := rn.in
 	in.s.resetTo(&in.initial)
 	for !in.s.Outcome.Done() {
 		if err := in.step(r); err != nil {
-			if rn.Err == nil {
-				rn.Err = err
-			}
-			in.s.Outcome = Outcome{End: TimeUp, Winner: -1, By: -1}
+			return -1, err
 		}
 	}
-	st := in.s
+	rn.metrics(metrics)
+	return category(in.s.Outcome, rn.parties), nil
+}
+
+// metrics writes the finished trial's metrics (as Metrics names them).
+func (rn *Runner) metrics(metrics []int) {
+	writeMetrics(rn.in.s, rn.parties, metrics)
+}
+
+// writeMetrics writes the metrics of finished state st of an interaction
+// of parties parties: rounds, transfers, initiative changes and the first
+// parties' edge dice.
+func writeMetrics(st *State, parties int, metrics []int) {
 	vals := [3 + maxEdgeMetrics]int{st.Round, st.Transfers, st.InitiativeChanges}
-	for p := 0; p < rn.parties && p < maxEdgeMetrics; p++ {
+	for p := 0; p < parties && p < maxEdgeMetrics; p++ {
 		vals[3+p] = st.Parties[p].Edge
 	}
-	copy(metrics, vals[:3+min(rn.parties, maxEdgeMetrics)])
-	return category(st.Outcome, rn.parties)
+	copy(metrics, vals[:3+min(parties, maxEdgeMetrics)])
 }

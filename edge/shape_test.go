@@ -36,7 +36,7 @@ func runEvents(t *testing.T, e *Engine, s *State, seed uint64) []Event {
 	rec := &Recorder{}
 	e.Sink = rec.Record
 	defer func() { e.Sink = nil }()
-	if _, err := e.Run(s, dice.NewSeeded(seed)); err != nil {
+	if err := e.Play(s, dice.NewSeeded(seed)); err != nil {
 		t.Fatal(err)
 	}
 	return rec.Events
@@ -70,7 +70,7 @@ func TestStateSavedAndRestoredIntoTheSameEnginePlaysOn(t *testing.T) {
 
 // TestStepGivenAStateOfAnotherScenarioIsRefused: every step and query of
 // an engine refuses a state of another scenario, changing nothing, and
-// Restore builds the engine that plays it.
+// the state's own Scenario.NewEngine builds the engine that plays it.
 func TestStepGivenAStateOfAnotherScenarioIsRefused(t *testing.T) {
 	e, _ := played(t, 0)
 	other := DefaultScenario()
@@ -90,12 +90,12 @@ func TestStepGivenAStateOfAnotherScenarioIsRefused(t *testing.T) {
 		Reactions: []Reaction{{Party: 1 - s.Initiative, Checks: []Use{{Skill: veh}}}}}
 	steps := map[string]func() error{
 		"Step":    func() error { return e.Step(s, r) },
-		"Play":    func() error { return e.Play(s, r, d) },
+		"Round":   func() error { return e.Round(s, r, d) },
 		"Act":     func() error { return e.Act(s, &d.Action) },
 		"Concede": func() error { return e.Concede(s, 0, Surrender) },
 		"Abandon": func() error { return e.Abandon(s, 0, 0) },
 		"Outside": func() error { return e.Outside(s, r, Factor{Skill: "reflex", DC: 30, Penalty: -1}) },
-		"Run":     func() error { _, err := e.Run(s, r); return err },
+		"Play":    func() error { return e.Play(s, r) },
 		"LegalActs": func() error {
 			_, err := e.LegalActs(s, 0, 0)
 			return err
@@ -113,7 +113,7 @@ func TestStepGivenAStateOfAnotherScenarioIsRefused(t *testing.T) {
 			t.Errorf("refused %s changed the state or the roller:\n%s", name, d)
 		}
 	}
-	re, err := Restore(s)
+	re, err := s.Scenario.NewEngine()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,8 +124,8 @@ func TestStepGivenAStateOfAnotherScenarioIsRefused(t *testing.T) {
 
 // TestRulesChangedBetweenStepsAreRefused: a state whose rules (or any part
 // of its scenario) changed since its engine was built is refused, not
-// played by the engine's tables for the old rules; Restore builds the
-// engine of the new rules, which plays them.
+// played by the engine's tables for the old rules; Scenario.NewEngine
+// builds the engine of the new rules, which plays them.
 func TestRulesChangedBetweenStepsAreRefused(t *testing.T) {
 	for name, change := range map[string]func(*Scenario){
 		"unpaired penalty": func(sc *Scenario) { sc.Rules.Unpaired = -3 },
@@ -146,7 +146,7 @@ func TestRulesChangedBetweenStepsAreRefused(t *testing.T) {
 			if d := cmp.Diff(before, *s); d != "" || *r != roller {
 				t.Errorf("refused step changed the state or the roller:\n%s", d)
 			}
-			ne, err := Restore(s)
+			ne, err := s.Scenario.NewEngine()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func TestRulesChangedBetweenStepsArePlayed(t *testing.T) {
 		t.Errorf("acrobatics +2 unpaired at -1: %+d", m)
 	}
 	s.Scenario.Rules.Unpaired = -4
-	ne, err := Restore(s)
+	ne, err := s.Scenario.NewEngine()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,11 +213,10 @@ func TestEngineCopiedByValueServesGoroutines(t *testing.T) {
 	want := make([]Outcome, 8)
 	for i := range want {
 		s := e.NewState()
-		o, err := e.Run(s, dice.NewSeeded(uint64(i)))
-		if err != nil {
+		if err := e.Play(s, dice.NewSeeded(uint64(i))); err != nil {
 			t.Fatal(err)
 		}
-		want[i] = o
+		want[i] = s.Outcome
 	}
 	got := make([]Outcome, 8)
 	errs := make([]error, 8)
@@ -229,7 +228,8 @@ func TestEngineCopiedByValueServesGoroutines(t *testing.T) {
 			defer wg.Done()
 			for range 20 {
 				s := c.NewState()
-				got[i], errs[i] = c.Run(s, dice.NewSeeded(uint64(i)))
+				errs[i] = c.Play(s, dice.NewSeeded(uint64(i)))
+				got[i] = s.Outcome
 			}
 		}()
 	}
@@ -244,16 +244,14 @@ func TestEngineCopiedByValueServesGoroutines(t *testing.T) {
 	}
 }
 
-// TestSetPolicyChangesOnlyItsEngine: a copy made before SetPolicy keeps
-// the policies it had.
-func TestSetPolicyChangesOnlyItsEngine(t *testing.T) {
+// TestPoliciesAssignedAnewChangeOnlyTheirEngine: a copy made before its
+// Policies were replaced keeps the policies it had.
+func TestPoliciesAssignedAnewChangeOnlyTheirEngine(t *testing.T) {
 	e, _ := played(t, 0)
 	c := *e
-	if err := e.SetPolicy(0, &Style{NoSeize: true, Wager: 2}); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.pol[0].(*Style); !ok || *c.pol[0].(*Style) != styles["cautious"] {
-		t.Errorf("the copy's policy changed: %+v", c.pol[0])
+	e.Policies = []Policy{&Style{NoSeize: true, Wager: 2}, e.Policies[1]}
+	if _, ok := c.Policies[0].(*Style); !ok || *c.Policies[0].(*Style) != styles["cautious"] {
+		t.Errorf("the copy's policy changed: %+v", c.Policies[0])
 	}
 }
 
@@ -360,4 +358,24 @@ func walkMapValue(m, k reflect.Value, path string, at func(reflect.Value) reflec
 			mm.SetMapIndex(k, c)
 		})
 	})
+}
+
+// kitScenarios are the scenarios the conformance kit checks: the text's
+// car chase (exact answers exist), the same with a crowd among the
+// pursuers and a scheduled outside factor, and a court of three where
+// every party acts in turn, so that every kind of step is taken (and the
+// same court where a character checks once a round).
+func kitScenarios() map[string]Scenario {
+	factors := DefaultScenario()
+	factors.Parties[1].Members = append(factors.Parties[1].Members, Member{Name: "bikers", Size: 12, Skills: map[string]int{"vehicles": 2}})
+	factors.Factors = []Factor{{After: 2, Every: 4, Skill: "endurance", DC: 11, Penalty: -1}}
+	court := Scenario{Rules: DefaultRules(), Type: "social", Parties: []Party{
+		{Name: "duke", Policy: "canny", Members: []Member{{Name: "duke", Skills: map[string]int{"persuasion": 4, "wits": 2}}, {Name: "page", Skills: map[string]int{"insight": 1}}}},
+		{Name: "envoy", Policy: "cautious", Members: []Member{{Name: "envoy", Skills: map[string]int{"deception": 3, "perception": 2}}}},
+		{Name: "jester", Policy: "reckless", Members: []Member{{Name: "jester", Skills: map[string]int{"performance": 5}}}},
+	}}
+	court.Rules.Turns = EveryParty
+	once := court.clone()
+	once.Rules.OnceARound = true
+	return map[string]Scenario{"chase": DefaultScenario(), "crowd and factors": factors, "every party": court, "every party, once a round": once}
 }

@@ -9,10 +9,11 @@ import (
 // State is everything that changes in one interaction, with the scenario
 // it belongs to (rules, type, parties, factors): plain data that the steps
 // work on directly and that reads and writes as JSON, so what is saved is
-// what is played. Restore builds the Engine that plays on from it. In Go,
+// what is played. Its Scenario.NewEngine builds the Engine that plays on
+// from it. In Go,
 // parties, members and skills are numbers (places in Scenario: parties and
-// members in listing order, skills in the order the scenario first names
-// them, Engine.Skill); in JSON every one of them is written by name, and a
+// members in listing order, skills from 1 in the order the scenario first
+// names them, Engine.Skill); in JSON every one of them is written by name, and a
 // name the scenario lacks is refused with the names allowed. A State
 // copied by value shares its slices with the original: Clone makes one
 // that shares nothing.
@@ -129,38 +130,33 @@ func (s *State) resetTo(t *State) {
 	}
 }
 
-// Restore returns the engine that plays s on, with each party's
-// registered policy, after checking s whole (see State.Check).
-func Restore(s *State) (*Engine, error) {
+// Check reports the first thing wrong with a saved state: a scenario that
+// does not validate, or a changing part that does not fit it or is out of
+// bounds. A state that passes can be played on by its scenario's engine
+// (Scenario.NewEngine).
+func (s *State) Check() error {
 	if s == nil {
-		return nil, errors.New("edge: no state to restore")
+		return errors.New("edge: no state")
 	}
 	e, err := s.Scenario.NewEngine()
 	if err != nil {
-		return nil, fmt.Errorf("edge: state.scenario: %w", err)
+		return fmt.Errorf("edge: state.scenario: %w", err)
 	}
-	if err := e.lend(s).check(); err != nil {
-		return nil, err
-	}
-	return e, nil
+	return e.lend(s).check()
 }
 
-// Check reports the first thing wrong with a saved state: a scenario that
-// does not validate, or a changing part that does not fit it or is out of
-// bounds. A state that passes can be restored and played on.
-func (s *State) Check() error {
-	_, err := Restore(s)
-	return err
-}
+// Done reports whether the interaction has ended (State.Outcome says how).
+func (s *State) Done() bool { return s.Outcome.Done() }
 
 // Check reports whether s belongs to this engine (its scenario is the
 // engine's, rules included) and is whole, as every step does first: a
 // state saved from an engine of the same scenario passes.
 func (e *Engine) Check(s *State) error {
 	if s == nil {
-		return errors.New("edge: no state: start one with NewState or Restore one")
+		return errors.New("edge: no state: start one with NewState")
 	}
-	_, err := e.begin(s)
+	in, err := e.begin(s)
+	e.release(in)
 	return err
 }
 
@@ -168,16 +164,40 @@ func (e *Engine) Check(s *State) error {
 // for one step.
 func (e *Engine) begin(s *State) (*game, error) {
 	if s == nil {
-		return nil, errors.New("edge: no state: start one with NewState or Restore one")
+		return nil, errors.New("edge: no state: start one with NewState")
 	}
 	if !e.scenario.same(&s.Scenario) {
-		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with Restore")
+		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with its Scenario.NewEngine")
 	}
-	in := e.lend(s)
+	in := e.borrow(s)
 	if err := in.check(); err != nil {
+		e.release(in)
 		return nil, err
 	}
 	return in, nil
+}
+
+// borrow returns e at work on s with a working space from the engine's
+// pool (shared by its copies, safe for concurrent use), so that a step by
+// hand allocates nothing; release gives it back.
+func (e *Engine) borrow(s *State) *game {
+	if e.scratches == nil {
+		return e.lend(s)
+	}
+	w := e.scratches.Get().(*scratch)
+	w.g = game{Engine: e, s: s, w: w}
+	return &w.g
+}
+
+// release gives the working space of in (from begin) back to the pool;
+// in is not used again.
+func (e *Engine) release(in *game) {
+	if in == nil || e.scratches == nil {
+		return
+	}
+	w := in.w // in is &w.g
+	w.g = game{}
+	e.scratches.Put(w)
 }
 
 // lend returns e at work on s with a working space of its own; a Runner
@@ -202,7 +222,7 @@ func (in *game) check() error {
 		}
 	}
 	for p, ps := range s.Parties {
-		if err := e.checkParty(p, &ps); err != nil {
+		if err := e.checkParty(p, &ps, s.Round); err != nil {
 			return err
 		}
 	}
@@ -237,17 +257,26 @@ func (in *game) checkPending() error {
 	return nil
 }
 
+// maxCounter bounds the counts a restored State may hold (rounds played,
+// dice moved, initiative changes), far beyond any game played, so that no
+// step can push one past the largest int.
+const maxCounter = 1 << 48
+
 // checkOrder checks the counts, the order of action and the initiative.
 func (e *Engine) checkOrder(s *State) error {
 	np := len(e.parties)
-	if s.Round < 0 || s.Transfers < 0 || s.InitiativeChanges < 0 || s.Factored < 0 {
-		return fmt.Errorf("edge: state: round %d, transfers %d, initiative_changes %d and factored %d must not be negative",
-			s.Round, s.Transfers, s.InitiativeChanges, s.Factored)
+	if s.Round < 0 || s.Transfers < 0 || s.InitiativeChanges < 0 || s.Factored < 0 ||
+		s.Round > maxCounter || s.Transfers > maxCounter || s.InitiativeChanges > maxCounter || s.Factored > s.Round+1 {
+		return fmt.Errorf("edge: state: round %d, transfers %d, initiative_changes %d and factored %d: counts are 0..%d, factored at most round+1",
+			s.Round, s.Transfers, s.InitiativeChanges, s.Factored, maxCounter)
+	}
+	if len(s.Order) > np {
+		return fmt.Errorf("edge: state.order lists %d parties: the interaction has %d", len(s.Order), np)
 	}
 	var seen [MaxParties]bool
-	for _, p := range s.Order {
+	for i, p := range s.Order {
 		if p < 0 || p >= np || seen[p] || e.parties[p].passive {
-			return fmt.Errorf("edge: state.order %v: each active party once", s.Order)
+			return fmt.Errorf("edge: state.order[%d] = %d: each active party once", i, p)
 		}
 		seen[p] = true
 	}
@@ -259,7 +288,7 @@ func (e *Engine) checkOrder(s *State) error {
 	}
 	for p := range e.parties {
 		if !e.parties[p].passive && !seen[p] {
-			return fmt.Errorf("edge: state.order %v leaves out %s", s.Order, e.pname(p))
+			return fmt.Errorf("edge: state.order leaves out %s", e.pname(p))
 		}
 	}
 	if s.Initiative < 0 || s.Initiative >= np || e.parties[s.Initiative].passive {
@@ -284,10 +313,10 @@ func (e *Engine) checkOutcome(s *State) error {
 }
 
 // checkParty checks party p's dice and its members.
-func (e *Engine) checkParty(p int, ps *PartyState) error {
+func (e *Engine) checkParty(p int, ps *PartyState, round int) error {
 	pi := e.parties[p]
 	if ps.Name != pi.name {
-		return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, ps.Name, pi.name)
+		return fmt.Errorf("edge: state.parties[%d] is %q, the interaction's is %q", p, clip(ps.Name), pi.name)
 	}
 	if ps.Edge < 0 || ps.Edge > 2*MaxEdge*MaxParties {
 		return fmt.Errorf("edge: state.parties[%d].edge = %d: 0..%d edge dice", p, ps.Edge, 2*MaxEdge*MaxParties)
@@ -299,22 +328,25 @@ func (e *Engine) checkParty(p int, ps *PartyState) error {
 		return fmt.Errorf("edge: state.parties[%d] has %d members, the party %d", p, len(ps.Members), pi.hi-pi.lo)
 	}
 	for m := range ps.Members {
-		if err := e.checkMember(pi.lo+m, &ps.Members[m]); err != nil {
+		if err := e.checkMember(pi.lo+m, &ps.Members[m], round); err != nil {
 			return fmt.Errorf("edge: state.parties[%d].members[%d]%w", p, m, err)
 		}
 	}
 	return nil
 }
 
-// checkMember checks member g's skill history, penalties and group rank;
-// its errors go on from the member's field name (checkParty gives it).
-func (e *Engine) checkMember(g int, ms *MemberState) error {
+// checkMember checks member g's skill history, penalties and group rank
+// after round rounds; its errors go on from the member's field name
+// (checkParty gives it).
+func (e *Engine) checkMember(g int, ms *MemberState, round int) error {
 	ns := len(e.skills)
 	switch {
+	case ms.LastRound < -1 || ms.LastRound > round+1:
+		return fmt.Errorf(".last_round %d: -1 (never) up to the round in progress, %d", ms.LastRound, round+1)
 	case ms.Name != e.names[g]:
-		return fmt.Errorf(" is %q, the interaction's is %q", ms.Name, e.names[g])
-	case ms.Last < -1 || ms.Last >= ns:
-		return fmt.Errorf(".last %d: a skill of this interaction (0..%d) or -1 for none", ms.Last, ns-1)
+		return fmt.Errorf(" is %q, the interaction's is %q", clip(ms.Name), e.names[g])
+	case ms.Last < -1 || ms.Last == 0 || ms.Last >= ns:
+		return fmt.Errorf(".last %d: a skill of this interaction (1..%d) or -1 for none", ms.Last, ns-1)
 	case ms.Streak < 0 || ms.Streak > maxCount || ms.Rank < 0 || ms.Rank > len(e.rules.Progression):
 		return fmt.Errorf(": streak %d (0..%d) or rank %d (0..%d) out of range", ms.Streak, maxCount, ms.Rank, len(e.rules.Progression))
 	case ms.Penalty > 0 || ms.Penalty < -maxPenalty:
@@ -325,7 +357,7 @@ func (e *Engine) checkMember(g int, ms *MemberState) error {
 		return fmt.Errorf(".uses has %d counts: one for each of the %d skills", len(ms.Uses), ns)
 	}
 	for s, n := range ms.Uses {
-		if n < 0 || n > maxCount || (n > 0 && e.safe.has(s)) {
+		if n < 0 || n > maxCount || (n > 0 && (s == 0 || e.safe.has(s))) {
 			return fmt.Errorf(".uses[%q] = %d: 0..%d, and 0 for a skill safe here", e.skills[s], n, maxCount)
 		}
 	}
@@ -367,10 +399,13 @@ func (e *Engine) checkTurns(s *State) error {
 	if e.rules.Turns != EveryParty || !s.Started {
 		return errors.New("edge: state.acted belongs to a started interaction where every party acts (rules.turns every_party)")
 	}
+	if len(s.Acted) > len(e.parties) {
+		return fmt.Errorf("edge: state.acted lists %d parties: the interaction has %d", len(s.Acted), len(e.parties))
+	}
 	var seen [MaxParties]bool
-	for _, p := range s.Acted {
+	for i, p := range s.Acted {
 		if p < 0 || p >= len(e.parties) || e.parties[p].passive || seen[p] {
-			return fmt.Errorf("edge: state.acted %v: active parties, each once", s.Acted)
+			return fmt.Errorf("edge: state.acted[%d] = %d: active parties, each once", i, p)
 		}
 		seen[p] = true
 	}

@@ -30,7 +30,7 @@ func TestCheckSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	veh := skill(t, in, "vehicles")
-	if err := in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}}},
+	if err := in.Round(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: veh}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: veh}}}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +79,7 @@ func TestView(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := &spy{}
-	if err := in.SetPolicy(1, sp); err != nil {
-		t.Fatal(err)
-	}
+	in.Policies[1] = sp
 	r := dice.Scripted(20, 1, 20, 1)
 	for range 2 {
 		if err := in.Step(r); err != nil {
@@ -97,8 +95,9 @@ func TestView(t *testing.T) {
 	}
 }
 
-// TestDescribe narrates every kind of event.
-func TestDescribe(t *testing.T) {
+// TestEventStringNarratesEveryKind: every kind of event reads as a
+// sentence naming who did what, with which skill and numbers.
+func TestEventStringNarratesEveryKind(t *testing.T) {
 	s := Scenario{Rules: DefaultRules(), Type: "social", Parties: []Party{
 		{Name: "court", Members: []Member{{Name: "courtiers", Size: 30, Skills: map[string]int{"wits": 2, "endurance": 1}}}},
 		one("fop", map[string]int{"persuasion": 3}),
@@ -120,31 +119,31 @@ func TestDescribe(t *testing.T) {
 	must(in.Start(r))
 	must(in.Abandon(0, 0))
 	must(in.Outside(r, Factor{Skill: "endurance", DC: 10, Penalty: -1, Parties: []string{"court", "fop"}}))
-	must(in.Play(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, "wits")}}},
+	must(in.Round(r, &Declaration{Action: Action{Party: 0, Targets: []int{1}, Checks: []Use{{Member: 0, Skill: skill(t, in, "wits")}}},
 		Reactions: []Reaction{{Party: 1, Checks: []Use{{Member: 0, Skill: skill(t, in, "persuasion")}}}}, Seize: []int{2}}))
 	must(in.Concede(1, Surrender))
 	must(in.Concede(2, WalkAway))
 	var got []string
 	for _, e := range rec.Events {
-		got = append(got, in.Describe(e))
+		got = append(got, e.String())
 	}
 	want := []string{
-		`start: courtiers ("court") rolls perception 20+5 = 25`,
-		`start: fop ("fop") rolls perception 1+0 = 1`,
-		`start: wit ("wit") rolls perception 1+0 = 1`,
-		`round 0: "court" has the initiative`,
-		`round 0: courtiers abandons its stragglers`,
-		`after round 0: courtiers checks endurance: 20+1 = 21, passes`,
-		`after round 0: fop checks endurance: 1+0 = 1, fails (-1 from now on)`,
-		`round 1: courtiers wagers a die on wits: 5+6 = 11`,
+		"Before the first round, courtiers (court) rolls perception for the order of action: 20 + 5 = 25.",
+		"Before the first round, fop rolls perception for the order of action: 1 + 0 = 1.",
+		"Before the first round, wit rolls perception for the order of action: 1 + 0 = 1.",
+		"Court acts first.",
+		"Before the first round, courtiers (court) abandons its stragglers: one rank less, but no longer slowed on endurance checks.",
+		"Before the first round, an outside factor: courtiers (court) rolls endurance, 20 + 1 = 21, and passes.",
+		"Before the first round, an outside factor: fop rolls endurance, 1 + 0 = 1, and fails: -1 on every later check.",
+		"Round 1: courtiers (court) wagers an edge die on wits: 5 + 6 = 11.",
 		// persuasion 3, the failed endurance check -1, unpaired against wits -1.
-		`round 1: fop wagers a die on persuasion: 5+1 = 6`,
-		`round 1: wit tries to seize the initiative with wits: 1+0 = 1`,
-		`round 1: fop gives 1 edge die to courtiers`,
-		`round 1: "fop" surrenders 4 edge dice to "court"`,
-		`round 1: "fop" is out of edge dice`,
-		`round 1: "wit" walks away`,
-		`end after 1 rounds (walked_away): "court" wins, but not outright`,
+		"Round 1: fop wagers an edge die on persuasion: 5 + 1 = 6.",
+		"Round 1: wit rolls wits to seize the initiative, risking nothing: 1 + 0 = 1.",
+		"Round 1: fop loses an edge die to courtiers (court), who rolled higher.",
+		"Round 1: fop surrenders, handing 4 edge dice to court.",
+		"Round 1: fop has no edge dice left and is out.",
+		"Round 1: wit walks away from the interaction.",
+		"The interaction ends after 1 round: wit walked away, and court, holding the most edge dice, wins, though not outright.",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("narration (-want +got):\n%s", d)

@@ -26,8 +26,7 @@ func main() {
 	var rec edge.Recorder
 	e.Sink = rec.Record
 	st := e.NewState()
-	out, err := e.Run(st, dice.NewSeeded(*seed))
-	if err != nil {
+	if err := e.Play(st, dice.NewSeeded(*seed)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -37,9 +36,9 @@ func main() {
 			fmt.Printf("  ... %d more events\n", len(rec.Events)-40)
 			break
 		}
-		fmt.Println("  " + edge.Describe(ev))
+		fmt.Println("  " + ev.String())
 	}
-	fmt.Printf("Result: %+v after %d rounds\n\n", out, st.Round)
+	fmt.Printf("Result: %+v after %d rounds\n\n", st.Outcome, st.Round)
 
 	ex, err := sc.Exact(context.Background())
 	if err != nil {
