@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/named"
@@ -334,9 +335,38 @@ func (c *State) note(k EventKind, side, other int) {
 	c.emit(Event{Kind: k, Side: side, Other: other})
 }
 
+// emit hands e to the sink with the round, the exchange and the names
+// of its sides (and of the member it concerns) filled in, so that it
+// narrates without the State.
 func (c *State) emit(e Event) {
 	e.Round, e.Exchange = c.Round, c.Exchanges
+	e.Who, e.Whom = c.label(e.Side), c.label(e.Other)
+	if (e.Kind == EvRoll || e.Kind == EvLoss) && e.Side >= 0 && e.Side < len(c.Sides) {
+		if ms := c.Sides[e.Side].Members; e.Member >= 0 && e.Member < len(ms) && len(ms) > 1 {
+			e.Name = ms[e.Member].Name
+		}
+	}
 	c.sink(e)
+}
+
+// label names side i as a player would: its characters' names ("Althesa",
+// "Althesa and Bran"); "" for no side.
+func (c *State) label(i int) string {
+	if i < 0 || i >= len(c.Sides) {
+		return ""
+	}
+	ms := c.Sides[i].Members
+	switch len(ms) {
+	case 0:
+		return c.Sides[i].Name
+	case 1:
+		return ms[0].Name
+	}
+	names := make([]string, len(ms))
+	for m := range ms {
+		names[m] = ms[m].Name
+	}
+	return strings.Join(names[:len(ms)-1], ", ") + " and " + names[len(ms)-1]
 }
 
 func (c *State) phaseErr(step string) error {

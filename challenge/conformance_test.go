@@ -60,7 +60,7 @@ func (g *game) Done() bool { return g.c.Done() }
 func (g *game) Step(r *dice.Roller) ([]any, error) {
 	g.events = nil
 	eng := Engine{Sink: func(e Event) { g.events = append(g.events, e) }}
-	err := eng.Step(g.c, r, g.plays)
+	err := eng.with(g.plays).Step(g.c, r)
 	return g.events, err
 }
 
@@ -111,7 +111,7 @@ func (g *game) StepIllegal(r *dice.Roller, chaos *rand.Rand) (bool, error) {
 	default:
 		return false, nil
 	}
-	return true, Engine{}.Step(c, r, plays)
+	return true, Engine{Policies: plays}.Step(c, r)
 }
 
 // TestConformance runs the conformance kit on the default scenario, on

@@ -41,18 +41,18 @@ func TestPolicyChoices(t *testing.T) {
 	}
 	// Before the challenge is made, a bot can preview who may interfere
 	// with each answerer it might name.
-	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+	if got := (Engine{}).Interferers(c, 2); !slices.Equal(got, []int{1}) {
 		t.Errorf("interferers with c, previewed: %v, want [1]", got)
 	}
-	if got := c.Interferers(1); len(got) != 0 {
+	if got := (Engine{}).Interferers(c, 1); len(got) != 0 {
 		t.Errorf("interferers with b, previewed: %v, want none", got)
 	}
-	if got := c.Answerers(); !slices.Equal(got, []int{1, 2}) {
+	if got := (Engine{}).Answerers(c); !slices.Equal(got, []int{1, 2}) {
 		t.Errorf("answerers: %v, want [1 2]", got)
 	}
 	must(t, Engine{}.Challenge(c, 2))
 	wantPhase(t, c, PhaseInterfere)
-	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+	if got := (Engine{}).Interferers(c, 2); !slices.Equal(got, []int{1}) {
 		t.Errorf("interferers with c: %v, want [1]", got)
 	}
 	if !(Meddle{}).Interfere(&View{c}, 1) || (Aloof{}).Interfere(&View{c}, 1) || !(Guard{}).Interfere(&View{c}, 1) {

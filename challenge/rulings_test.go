@@ -74,7 +74,7 @@ func TestOweOnEqualSidesSetting(t *testing.T) {
 		c.Rules = rules
 		r := dice.Scripted(8, 3, 4, 2, 7, 5)
 		for c.Phase != PhaseStance {
-			must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+			must(t, Engine{Policies: make([]Policy, 2)}.Step(c, r))
 		}
 		want := 0
 		if equal {
@@ -191,7 +191,7 @@ func TestEmptyStatReadsZeroSetting(t *testing.T) {
 	must(t, err)
 	r := dice.Scripted(2, 1)
 	for c.Phase != PhaseConsequence {
-		must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+		must(t, Engine{Policies: make([]Policy, 2)}.Step(c, r))
 	}
 	if c.Challenger != 1 || c.Answerer != 0 || c.Sides[0].Read() != 0 {
 		t.Errorf("challenger %d answerer %d, Pip reads %d: want Althesa's 2 to double Pip's 0", c.Challenger, c.Answerer, c.Sides[0].Read())
@@ -208,7 +208,7 @@ func TestD4StaysSetting(t *testing.T) {
 		rules := DefaultRules()
 		rules.D4Stays = stays
 		c := doubledDuel(t, rules)
-		got, err := c.Losses(0)
+		got, err := Engine{}.Losses(c, 0)
 		must(t, err)
 		want := []Loss{{Stat: Grace, Sizes: [MaxDice]int{1, 1}}, {Stat: Grace, Sizes: [MaxDice]int{2, 0}}}
 		if stays {
@@ -220,7 +220,7 @@ func TestD4StaysSetting(t *testing.T) {
 			t.Errorf("d4_stays %v: losses %v, want %v", stays, got, want)
 		}
 		// Finish takes from the smallest die first.
-		must(t, Engine{}.Play(c, dice.NewSeeded(1), []Policy{&Style{Losses: Finish{}}, &Style{}}))
+		must(t, Engine{Policies: []Policy{&Style{Losses: Finish{}}, &Style{}}}.Play(c, dice.NewSeeded(1)))
 		after := map[bool]Stat{false: MustStat(dice.D8), true: MustStat(dice.D6, dice.D4)}[stays]
 		if s := c.Sides[1].Members[0].Stats[1]; s != after {
 			t.Errorf("d4_stays %v: Grace %v after the finishing loss, want %v", stays, s, after)
