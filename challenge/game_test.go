@@ -283,3 +283,37 @@ func TestRestoreRefusesWhatNoGameWrote(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeHasATermForEveryOutcomeAndMetric, and a title that names
+// each character and changes with the settings.
+func TestDescribeHasATermForEveryOutcomeAndMetric(t *testing.T) {
+	for name, s := range shapes() {
+		d := s.Describe()
+		if d.Summary == "" || !strings.Contains(d.Summary, "Art, Grace & Guts") {
+			t.Errorf("%s: summary %q", name, d.Summary)
+		}
+		for _, key := range append(s.Categories(), s.Metrics()...) {
+			found := false
+			for _, term := range d.Terms {
+				found = found || term.Key == key || strings.HasPrefix(term.Key, "*") && strings.HasSuffix(key, term.Key[1:])
+			}
+			if !found {
+				t.Errorf("%s: no term for %q", name, key)
+			}
+		}
+		for _, sd := range s.Sides {
+			if !strings.Contains(d.Title, sd.Members[0].Character.Name) {
+				t.Errorf("%s: title %q does not name %s", name, d.Title, sd.Members[0].Character.Name)
+			}
+		}
+	}
+	s := DefaultScenario()
+	before := s.Describe().Title
+	if before != "Althesa (warrior_priestessing: d10 d8) vs Irin (defending: d12 d6)" {
+		t.Errorf("title %q", before)
+	}
+	s.Sides[1].Play.Stance = "give"
+	if after := s.Describe().Title; after == before || !strings.Contains(after, "stance give") {
+		t.Errorf("title %q after Irin's stance became give", after)
+	}
+}
