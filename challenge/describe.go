@@ -31,8 +31,8 @@ func (s Scenario) Describe() sim.Description {
 	return sim.Description{Summary: Summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...)}
 }
 
-// title is the scenario in one line: "Althesa (warrior_priestessing: d10
-// d8; hang_in) vs Irin (defending: d12 d6; hang_in)".
+// title is the scenario in one line: "Althesa (warrior priestessing: d10
+// d8) vs Irin (defending myself: d12 d6) [stance give]".
 func (s Scenario) title() string {
 	var b strings.Builder
 	for i, sd := range s.Sides {
@@ -43,7 +43,7 @@ func (s Scenario) title() string {
 			if m > 0 {
 				b.WriteString(" + ")
 			}
-			fmt.Fprintf(&b, "%s (%s: %s)", e.Character.Name, e.Endeavor, entryDice(e))
+			fmt.Fprintf(&b, "%s (%s: %s)", e.Character.Name, strings.ReplaceAll(e.Endeavor, "_", " "), entryDice(e))
 		}
 		if p := sd.Play.String(); p != "" {
 			fmt.Fprintf(&b, " [%s]", p)

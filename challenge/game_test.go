@@ -309,7 +309,7 @@ func TestDescribeHasATermForEveryOutcomeAndMetric(t *testing.T) {
 	}
 	s := DefaultScenario()
 	before := s.Describe().Title
-	if before != "Althesa (warrior_priestessing: d10 d8) vs Irin (defending: d12 d6)" {
+	if before != "Althesa (warrior priestessing: d10 d8) vs Irin (defending myself: d12 d6)" {
 		t.Errorf("title %q", before)
 	}
 	s.Sides[1].Play.Stance = "give"
