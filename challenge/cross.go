@@ -114,6 +114,9 @@ func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int, never
 			return nil, fmt.Errorf("%w: the two sides' rolls read %d ways together; the exact model with cross-offs takes up to %d", markov.ErrNoExact, pairs, maxCastPairs)
 		}
 	}
+	if err := m.duel.checkBounds(); err != nil {
+		return nil, err
+	}
 	for i := range 2 {
 		if p := playerOnBoth(c); p != "" {
 			return nil, fmt.Errorf("%w: player %s has characters on both sides; the exact model keeps each side's names apart", markov.ErrNoExact, p)

@@ -156,8 +156,13 @@
 // whose two rolls read more than 2^20 ways together, a process past
 // markov.MaxProcessStates, a side's
 // policy that reads more of a roll than the rules do (the high die with
-// its advantage dice and the dice below it) or the round number, and
-// Rules.ShortRollTies.
+// its advantage dice and the dice below it) or the round number,
+// Rules.ShortRollTies, a Rules.MaxExchanges the conflict may reach with a
+// chance over 1e-12 (a Chernoff bound on the exchanges, taken as if both
+// sides hung in), and, with cross-offs, a Rules.MaxRecasts whose last
+// recast ties with a chance over 1e-15. Without cross-offs, Exact follows
+// MaxRecasts exactly: after the last recast the earlier-listed side
+// challenges, as in play.
 //
 // # Rulings
 //

@@ -2,12 +2,16 @@ package challenge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // crossAt is a cross-off policy that always answers k.
@@ -463,5 +467,74 @@ func TestInjuryTakesAllAStatHasWhenShort(t *testing.T) {
 				t.Errorf("grace %v, sizes lost %d; want %v, %d", mem.Stats[gi], c.SizesLost, tc.graceAfter, tc.wantSizeLost)
 			}
 		})
+	}
+}
+
+// TestExactModelsMaxRecasts: Exact follows the Engine's limit on recasts
+// (after the last, the earlier-listed side challenges): with none, the
+// answer is that of RecastTies off, and it matches a sample; the model
+// with cross-offs refuses a limit that matters.
+func TestExactModelsMaxRecasts(t *testing.T) {
+	s := DefaultScenario()
+	s.Rules.MaxRecasts = 0
+	got, err := s.Exact(context.Background())
+	must(t, err)
+	off := DefaultScenario()
+	off.Rules.RecastTies = false
+	want, err := off.Exact(context.Background())
+	must(t, err)
+	if math.Abs(got.P[0]-want.P[0]) > 1e-12 || math.Abs(got.P[0]-0.36721426940133134) > 1e-12 {
+		t.Errorf("max_recasts 0: P(althesa_outright) %.15g; RecastTies off %.15g; want 0.367214269401331", got.P[0], want.P[0])
+	}
+	rn, err := s.NewRunner()
+	must(t, err)
+	r, n, wins := dice.NewSeeded(35), 100_000, 0
+	for range n {
+		wins += b2i(trial(t, rn, r, nil) == 0)
+	}
+	if p, sd := float64(wins)/float64(n), math.Sqrt(got.P[0]*(1-got.P[0])/float64(n)); math.Abs(p-got.P[0]) > 4*sd {
+		t.Errorf("sampled %.4f, exact %.4f", p, got.P[0])
+	}
+	// The default limit changes nothing at 1e-12.
+	def, err := DefaultScenario().Exact(context.Background())
+	must(t, err)
+	if math.Abs(def.P[0]-0.36477541232123106) > 1e-12 {
+		t.Errorf("default P(althesa_outright) %.15g", def.P[0])
+	}
+	owe := OweScenario()
+	owe.Rules.MaxRecasts = 3
+	if _, err := owe.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "max_recasts = 3") {
+		t.Errorf("owe scenario, max_recasts 3: %v", err)
+	}
+}
+
+// TestExactAndSolveRefuseWhenMaxExchangesMatters: a limit of exchanges a
+// conflict may well reach (one: a stalemate 78% of the time) is refused by
+// Exact and Solve alike, with the reason; the default limit is not.
+func TestExactAndSolveRefuseWhenMaxExchangesMatters(t *testing.T) {
+	for name, s := range map[string]Scenario{"default": DefaultScenario(), "owe": OweScenario()} {
+		for _, n := range []int{1, 20, 100} {
+			s.Rules.MaxExchanges = n
+			if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "max_exchanges") {
+				t.Errorf("%s, max_exchanges %d: Exact: %v", name, n, err)
+			}
+			if _, err := s.Solve(context.Background(), markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
+				t.Errorf("%s, max_exchanges %d: Solve: %v", name, n, err)
+			}
+		}
+		s.Rules.MaxExchanges = 1
+		rn, err := s.NewRunner()
+		must(t, err)
+		stalemates := 0
+		for seed := range uint64(1000) {
+			stalemates += b2i(s.Categories()[trial(t, rn, dice.NewSeeded(seed), nil)] == "stalemate")
+		}
+		if stalemates < 500 {
+			t.Errorf("%s: %d stalemates in 1000 with max_exchanges 1: the refusal guards nothing", name, stalemates)
+		}
+		s.Rules.MaxExchanges = DefaultRules().MaxExchanges
+		if _, err := s.Exact(context.Background()); err != nil {
+			t.Errorf("%s, default max_exchanges: %v", name, err)
+		}
 	}
 }
