@@ -145,7 +145,7 @@ func TestAlthesaAndIrinPolicies(t *testing.T) {
 		{"spread", MustStat(dice.D10, dice.D8), Spread{}, MustStat(dice.D8), nil, 0},
 		{"finish", MustStat(dice.D10, dice.D8), Finish{}, MustStat(dice.D8), nil, 0},
 		{"bigger dice owe", MustStat(dice.D12, dice.D8), Deepest{}, MustStat(dice.D6, dice.D4),
-			[]Debt{{Name: "Irin", Player: "Irin"}}, 0},
+			[]Debt{{Name: "Irin", Player: "Irin", Fresh: true}}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -292,7 +292,7 @@ func TestHelpers(t *testing.T) {
 	}
 	// The helper side's 32 sides beat Althesa's 18 and she was not doubled:
 	// Althesa owes.
-	if d := cmp.Diff([]Debt{{Name: "Althesa", Player: "Althesa"}}, c.Owe); d != "" {
+	if d := cmp.Diff([]Debt{{Name: "Althesa", Player: "Althesa", Fresh: true}}, c.Owe); d != "" {
 		t.Errorf("owe (-want +got):\n%s", d)
 	}
 }

@@ -187,9 +187,14 @@
 //     (EmptyStatReadsZero true keeps it in, reading 0).
 //   - [ours] the owe list follows the text, not its example, which compares
 //     18 sides with 18: a name goes on only when the opponent's dice have
-//     strictly more sides (OweOnEqualSides true follows the example). It
+//     strictly more sides (OweOnEqualSides true follows the example: with
+//     sides equal in total, the side that answered the first exchange
+//     goes on, Irin and not Althesa). It
 //     compares a side's dice in total, helpers included, and looks at the
 //     first exchange between each pair of sides.
+//   - [ours] a name put on the owe list may be crossed off at the next
+//     comparison of the same conflict: the text sets no wait
+//     (OweWaitsForNextConflict true keeps it for a later conflict).
 //   - [ours] one name crossed off per side per comparison
 //     (CrossOffsPerComparison), its die added to the roll it is rolled for.
 //   - [ours] advantage dice do not stack (AdvantageDice 1).

@@ -185,7 +185,7 @@ func (s Scenario) crossing(c *State, i int, free bool) string {
 		}
 	}
 	for j := range 2 {
-		if !c.outclasses(c.Sides[1-j].TotalSides, c.Sides[j].TotalSides) {
+		if c.Rules.OweWaitsForNextConflict || !c.outclasses(c.Sides[1-j].TotalSides, c.Sides[j].TotalSides, true) {
 			continue
 		}
 		for _, m := range c.Sides[j].Members {

@@ -111,3 +111,23 @@ func TestPolicyChoices(t *testing.T) {
 		}
 	}
 }
+
+// TestViewAnswersForAnySideWithoutPanic: a policy asking the View about a
+// side that does not exist gets no side, a zero read and no comparison,
+// never a panic.
+func TestViewAnswersForAnySideWithoutPanic(t *testing.T) {
+	g, err := DefaultScenario().Start(dice.NewSeeded(0))
+	must(t, err)
+	v := &View{s: g.(*Game).State()}
+	for _, i := range []int{-1, 2, 1 << 40} {
+		if sd, ok := v.Side(i); ok || sd.Name != "" {
+			t.Errorf("Side(%d) = %q, %v", i, sd.Name, ok)
+		}
+		if v.Read(i) != 0 || v.Compare(i, 0) != 0 || v.Compare(0, i) != 0 || v.In(i) {
+			t.Errorf("side %d: read %d, compare %d", i, v.Read(i), v.Compare(i, 0))
+		}
+	}
+	if sd, ok := v.Side(1); !ok || sd.Name != "irin" {
+		t.Errorf("Side(1) = %q, %v", sd.Name, ok)
+	}
+}
