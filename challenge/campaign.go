@@ -173,7 +173,7 @@ func (cp *Campaign) Finish(c *State) error {
 			ch.Specializations = append(append([]Specialization(nil), ch.Specializations...), e.g.Specialization)
 		}
 	}
-	cp.Owe = append([]Debt{}, c.Owe...)
+	cp.Owe = fromEarlier(c.Owe)
 	return nil
 }
 

@@ -113,27 +113,43 @@ func (s Stat) text() []byte {
 func (s Stat) MarshalText() ([]byte, error) { return s.text(), nil }
 
 // UnmarshalText reads dice notation such as "d12 d6" or "2d6"; "" or "-" is
-// an empty stat. Sizes must be d4..d12 and modifiers are not allowed.
+// an empty stat. Sizes must be d4..d12 and modifiers are not allowed. The
+// dice keep the order they are written in, term by term, so a stat reads
+// back as it was written ("d4 d6" stays d4 then d6: a Loss names dice by
+// position).
 func (s *Stat) UnmarshalText(b []byte) error {
 	t := strings.TrimSpace(string(b))
 	if t == "" || t == "-" {
 		*s = Stat{}
 		return nil
 	}
-	p, err := dice.ParsePool(t)
-	if err != nil {
-		return fmt.Errorf("challenge: stat %q: %w", t, err)
+	if len(t) > maxStatText {
+		return fmt.Errorf("challenge: stat of %d bytes: a stat holds at most %d dice", len(t), MaxDice)
 	}
-	if p.Modifier() != 0 {
-		return fmt.Errorf("challenge: stat %q: a stat holds dice only, no modifier", t)
+	var ds []dice.Die
+	for _, term := range strings.Fields(t) {
+		p, err := dice.ParsePool(term)
+		if err != nil {
+			return fmt.Errorf("challenge: stat %q: %w", t, err)
+		}
+		if p.Modifier() != 0 {
+			return fmt.Errorf("challenge: stat %q: a stat holds dice only, no modifier", t)
+		}
+		if ds = append(ds, p.Dice()...); len(ds) > MaxDice {
+			break // NewStat says how many a stat holds
+		}
 	}
-	v, err := NewStat(p.Dice()...)
+	v, err := NewStat(ds...)
 	if err != nil {
 		return fmt.Errorf("challenge: stat %q: %w", t, err)
 	}
 	*s = v
 	return nil
 }
+
+// maxStatText bounds a stat's notation before it is read: MaxDice terms
+// of a count and a size each, with room to spare.
+const maxStatText = 16 * MaxDice
 
 // compact moves Gone dice to the end, keeping the order of the others.
 func (s *Stat) compact() {

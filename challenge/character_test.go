@@ -3,11 +3,13 @@ package challenge
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func wantErr(t *testing.T, err error, want string) {
@@ -311,9 +313,37 @@ func TestEventText(t *testing.T) {
 	wantErr(t, p.UnmarshalText([]byte("nap")), `unknown challenge.Phase "nap"; allowed "cast"`)
 	var s Status
 	wantErr(t, s.UnmarshalText([]byte("nap")), `unknown challenge.Status "nap"; allowed "in"`)
-	e := Event{Kind: EvRoll, Side: 1, Other: -1, Faces: []int{6, 2}, Bonus: 3, Value: 9}
-	if got := e.String(); got != "r0 x0 roll side=1 faces=[6 2]+3 read=9 speaker=0" {
-		t.Errorf("%q", got)
+}
+
+// TestEventsNarrateAsSentences plays the default scenario on scripted
+// dice and reads its events as a player would: the characters by name,
+// the dice, and what the rules made of them.
+func TestEventsNarrateAsSentences(t *testing.T) {
+	g, err := DefaultScenario().Start(dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1))
+	must(t, err)
+	var got []string
+	g.Listen(func(e sim.Event) { got = append(got, e.String()) })
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
+	for !g.Done() {
+		must(t, g.Step(r))
+	}
+	want := []string{
+		"Althesa rolls 8 and 3, reading 8.",
+		"Irin rolls 4 and 2, reading 4.",
+		"Althesa challenges Irin.",
+		"Irin rolls 7 and 5, reading 7.",
+		"Irin hangs in: Althesa rolls an advantage die through the next round.",
+		"Round 2 begins.",
+		"Althesa rolls 9 and 4, plus 6 on the advantage die, reading 15.",
+		"Irin rolls 11 and 3, reading 11.",
+		"Althesa challenges Irin.",
+		"Irin rolls 6 and 1, reading 6.",
+		"Irin's answer is half Althesa's roll or less: Althesa wins outright.",
+		"Irin loses 2 die sizes of grace to Althesa, exhausted or injured.",
+		"The conflict is over: Althesa wins.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("narration:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -350,5 +380,21 @@ func TestLossTakingAD4BeforeAnotherDieIsAccepted(t *testing.T) {
 	must(t, c.Lose(DefaultRules(), Loss{Stat: Art, Sizes: [MaxDice]int{1, 1}}))
 	if c.Stats[Art] != MustStat(dice.D4) {
 		t.Errorf("art after losing a size from each of d4 d6: %v, want d4", c.Stats[Art])
+	}
+}
+
+// TestEveryEventKindNarrates: each kind reads as a sentence naming its
+// sides, never a fallback or a formatting error.
+func TestEveryEventKindNarrates(t *testing.T) {
+	for k := EvRound; k <= EvEnd; k++ {
+		e := Event{Kind: k, Side: 0, Other: 1, Who: "Althesa", Whom: "Irin", Name: "Bran", Faces: []int{5, 2}, Value: 5,
+			Loss: &Loss{Stat: "guts", Sizes: [MaxDice]int{1, 1}}}
+		got := e.String()
+		if !strings.HasSuffix(got, ".") || strings.Contains(got, "%!") || strings.HasPrefix(got, "Event") {
+			t.Errorf("%v: %q", k, got)
+		}
+		if k != EvRound && k != EvOwe && !strings.Contains(got, "Althesa") && !strings.Contains(got, "Bran") {
+			t.Errorf("%v: %q names nobody", k, got)
+		}
 	}
 }

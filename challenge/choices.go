@@ -4,13 +4,56 @@ import "fmt"
 
 // Legal-choice queries: what a side may do now, for bots and menus. Each
 // is built from the same checks the steps validate with, so a choice they
-// list is one the step takes.
+// list is one the step takes. A State whose turn does not hold together
+// (edited by hand since its last Check) has no legal choices.
 
 // Answerers returns the sides the current challenger may name as its
 // answerer (PhaseChallenge): every other side still in. Empty outside
 // PhaseChallenge, or when no one is left to answer (the challenger can
 // only drop out).
-func (c *State) Answerers() []int {
+func (Engine) Answerers(s *State) []int {
+	if s.checkTurn() != nil {
+		return nil
+	}
+	return s.answerers()
+}
+
+// Interferers returns the sides that may interfere, and answer instead,
+// when the current challenger names answerer. In PhaseChallenge it
+// previews any answerer the challenger might name; in PhaseInterfere it
+// lists those who may interfere with the answerer named (answerer must be
+// that side). Empty in other phases.
+func (Engine) Interferers(s *State, answerer int) []int {
+	if s.checkTurn() != nil {
+		return nil
+	}
+	return s.interferers(answerer)
+}
+
+// Crossables returns the owe-list entries side i may cross off now: a
+// comparison is pending, the side is in it and has not crossed one off in
+// it yet, and the entry is a character of one of the side's players.
+func (Engine) Crossables(s *State, i int) []int {
+	if s.checkTurn() != nil {
+		return nil
+	}
+	return s.crossables(i)
+}
+
+// Losses returns every loss exhaustion or injury may take from member m of
+// the losing side (PhaseConsequence): for each of its injury stats, every
+// way to spread the sizes Injure asks over that stat's dice. The winner
+// picks one per member and passes them to Injure. Empty for a member who
+// was out; an error outside PhaseConsequence or for no such member.
+func (Engine) Losses(s *State, m int) ([]Loss, error) {
+	if err := s.checkTurn(); err != nil {
+		return nil, err
+	}
+	return s.lossChoices(m)
+}
+
+// answerers is Engine.Answerers once the turn is checked.
+func (c *State) answerers() []int {
 	var out []int
 	if c.Phase != PhaseChallenge {
 		return out
@@ -23,12 +66,8 @@ func (c *State) Answerers() []int {
 	return out
 }
 
-// Interferers returns the sides that may interfere, and answer instead,
-// when the current challenger names answerer. In PhaseChallenge it
-// previews any answerer the challenger might name; in PhaseInterfere it
-// lists those who may interfere with the answerer named (answerer must be
-// that side). Empty in other phases.
-func (c *State) Interferers(answerer int) []int {
+// interferers is Engine.Interferers once the turn is checked.
+func (c *State) interferers(answerer int) []int {
 	var out []int
 	switch {
 	case c.Phase == PhaseChallenge && c.canAnswer(answerer) == nil:
@@ -44,10 +83,8 @@ func (c *State) Interferers(answerer int) []int {
 	return out
 }
 
-// Crossables returns the owe-list entries side i may cross off now: a
-// comparison is pending, the side is in it and has not crossed one off in
-// it yet, and the entry is a character of one of the side's players.
-func (c *State) Crossables(i int) []int {
+// crossables is Engine.Crossables once the turn is checked.
+func (c *State) crossables(i int) []int {
 	var out []int
 	for k := range c.Owe {
 		if c.crossBar(i, k) == barNone {
@@ -57,12 +94,8 @@ func (c *State) Crossables(i int) []int {
 	return out
 }
 
-// Losses returns every loss exhaustion or injury may take from member m of
-// the losing side (PhaseConsequence): for each of its injury stats, every
-// way to spread the sizes Injure asks over that stat's dice. The winner
-// picks one per member and passes them to Injure. Empty for a member who
-// was out, or outside PhaseConsequence.
-func (c *State) Losses(m int) ([]Loss, error) {
+// lossChoices is Engine.Losses once the turn is checked.
+func (c *State) lossChoices(m int) ([]Loss, error) {
 	if c.Phase != PhaseConsequence {
 		return nil, c.phaseErr("Losses")
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/named"
@@ -68,6 +69,19 @@ func (s *Status) UnmarshalText(b []byte) error { return statusNames.Unmarshal(b,
 type Debt struct {
 	Name   string `json:"name"`
 	Player string `json:"player"`
+	// Fresh: the name went on the list in this conflict (see
+	// Rules.OweWaitsForNextConflict).
+	Fresh bool `json:"fresh,omitempty"`
+}
+
+// fromEarlier copies an owe list carried in from earlier conflicts: no
+// entry is fresh.
+func fromEarlier(owe []Debt) []Debt {
+	out := make([]Debt, len(owe))
+	for i, d := range owe {
+		out[i] = Debt{Name: d.Name, Player: d.Player}
+	}
+	return out
 }
 
 // Entry is one character entering a conflict: the sheet, the endeavor it
@@ -215,7 +229,7 @@ func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 		return nil, fmt.Errorf("challenge: %d sides: a conflict needs 2..%d", len(parties), MaxSides)
 	}
 	c := &State{Rules: r, Challenger: -1, Answerer: -1, Winner: -1, Round: 1,
-		Owe: append([]Debt{}, owe...), Consequences: []Consequence{}}
+		Owe: fromEarlier(owe), Consequences: []Consequence{}}
 	// Every specialization name held by each side, for vulnerability.
 	held := make([]map[string]bool, len(parties))
 	for i, p := range parties {
@@ -334,9 +348,38 @@ func (c *State) note(k EventKind, side, other int) {
 	c.emit(Event{Kind: k, Side: side, Other: other})
 }
 
+// emit hands e to the sink with the round, the exchange and the names
+// of its sides (and of the member it concerns) filled in, so that it
+// narrates without the State.
 func (c *State) emit(e Event) {
 	e.Round, e.Exchange = c.Round, c.Exchanges
+	e.Who, e.Whom = c.label(e.Side), c.label(e.Other)
+	if (e.Kind == EvRoll || e.Kind == EvLoss) && e.Side >= 0 && e.Side < len(c.Sides) {
+		if ms := c.Sides[e.Side].Members; e.Member >= 0 && e.Member < len(ms) && len(ms) > 1 {
+			e.Name = ms[e.Member].Name
+		}
+	}
 	c.sink(e)
+}
+
+// label names side i as a player would: its characters' names ("Althesa",
+// "Althesa and Bran"); "" for no side.
+func (c *State) label(i int) string {
+	if i < 0 || i >= len(c.Sides) {
+		return ""
+	}
+	ms := c.Sides[i].Members
+	switch len(ms) {
+	case 0:
+		return c.Sides[i].Name
+	case 1:
+		return ms[0].Name
+	}
+	names := make([]string, len(ms))
+	for m := range ms {
+		names[m] = ms[m].Name
+	}
+	return strings.Join(names[:len(ms)-1], ", ") + " and " + names[len(ms)-1]
 }
 
 func (c *State) phaseErr(step string) error {
@@ -441,6 +484,7 @@ const (
 	barCrossed
 	barEntry
 	barPlayer
+	barFresh
 )
 
 func (c *State) crossBar(i, k int) int {
@@ -455,6 +499,8 @@ func (c *State) crossBar(i, k int) int {
 		return barCrossed
 	case k < 0 || k >= len(c.Owe):
 		return barEntry
+	case c.Owe[k].Fresh && c.Rules.OweWaitsForNextConflict:
+		return barFresh
 	}
 	for m := range c.Sides[i].Members {
 		if c.Sides[i].Members[m].Player == c.Owe[k].Player {
@@ -479,6 +525,8 @@ func (c *State) checkCross(i, k int) error {
 			c.Sides[i].Name, c.Sides[i].Crossed, c.Rules.CrossOffsPerComparison)
 	case barEntry:
 		return fmt.Errorf("challenge: CrossOff: owe entry %d does not exist: the list has %d", k, len(c.Owe))
+	case barFresh:
+		return fmt.Errorf("challenge: CrossOff: %s went on the owe list in this conflict: rules.owe_waits_for_next_conflict keeps it for a later one", c.Owe[k].Name)
 	}
 	return fmt.Errorf("challenge: CrossOff: %s on the owe list belongs to player %q, not to side %s", c.Owe[k].Name, c.Owe[k].Player, c.Sides[i].Name)
 }
@@ -1081,25 +1129,28 @@ func (c *State) oweFirst(doubled bool) {
 	c.Met |= pairBit(ch, an)
 	c.First = false
 	a, b := c.Sides[ch].TotalSides, c.Sides[an].TotalSides
-	if c.outclasses(b, a) {
+	if c.outclasses(b, a, false) {
 		c.addOwe(ch)
 	}
-	if c.outclasses(a, b) && !doubled {
+	if c.outclasses(a, b, true) && !doubled {
 		c.addOwe(an)
 	}
 }
 
 // outclasses reports whether dice of theirs sides in total put a side
-// whose dice have own sides on the owe list: strictly more, or as many
-// too with Rules.OweOnEqualSides.
-func (c *State) outclasses(theirs, own int) bool {
-	return theirs > own || c.Rules.OweOnEqualSides && theirs == own
+// whose dice have own sides on the owe list: strictly more; or, with
+// Rules.OweOnEqualSides, as many when the side answered the pair's first
+// exchange (the text's example: Althesa's d10 d8 and Irin's d12 d6 have
+// 18 sides each, and only Irin, who answered, goes on: "because my dice
+// are better than yours and I didn't double you out the gate").
+func (c *State) outclasses(theirs, own int, answered bool) bool {
+	return theirs > own || c.Rules.OweOnEqualSides && answered && theirs == own
 }
 
 func (c *State) addOwe(i int) {
 	for m := range c.Sides[i].Members {
 		mem := &c.Sides[i].Members[m]
-		c.Owe = append(c.Owe, Debt{Name: mem.Name, Player: mem.Player})
+		c.Owe = append(c.Owe, Debt{Name: mem.Name, Player: mem.Player, Fresh: true})
 		c.Owed++
 		if c.sink != nil {
 			c.emit(Event{Kind: EvOwe, Side: i, Other: -1, Member: m, Name: mem.Name})

@@ -145,7 +145,7 @@ func TestAlthesaAndIrinPolicies(t *testing.T) {
 		{"spread", MustStat(dice.D10, dice.D8), Spread{}, MustStat(dice.D8), nil, 0},
 		{"finish", MustStat(dice.D10, dice.D8), Finish{}, MustStat(dice.D8), nil, 0},
 		{"bigger dice owe", MustStat(dice.D12, dice.D8), Deepest{}, MustStat(dice.D6, dice.D4),
-			[]Debt{{Name: "Irin", Player: "Irin"}}, 0},
+			[]Debt{{Name: "Irin", Player: "Irin", Fresh: true}}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,7 +153,7 @@ func TestAlthesaAndIrinPolicies(t *testing.T) {
 			a.Stats[Art] = tc.art
 			c := duel(t, a, irin(), "warrior_priestessing", Defending)
 			r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-			must(t, Engine{}.Play(c, r, []Policy{&Style{Losses: tc.loss}, &Style{}}))
+			must(t, Engine{Policies: []Policy{&Style{Losses: tc.loss}, &Style{}}}.Play(c, r))
 			if c.Winner != tc.winners || c.Sides[1].Status != StatusInjured {
 				t.Fatalf("winner %d status %v", c.Winner, c.Sides[1].Status)
 			}
@@ -189,7 +189,7 @@ func TestEveryOutcome(t *testing.T) {
 		6, 1, 2, 2, // round 3: Mara 6 1 challenges Corvin 2 2
 		3, 1, // Corvin answers 3 1: 2 x 3 <= 6, Mara wins outright
 	)
-	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{}}))
+	must(t, eng.with([]Policy{&Style{}, &Style{}}).Play(c, r))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d faces left, err %v", r.Remaining(), r.Err())
 	}
@@ -218,7 +218,7 @@ func TestEveryOutcome(t *testing.T) {
 func TestGive(t *testing.T) {
 	c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 	r := dice.Scripted(8, 3, 4, 2, 7, 5)
-	must(t, Engine{}.Play(c, r, []Policy{&Style{}, &Style{Stance: Give{}}}))
+	must(t, Engine{Policies: []Policy{&Style{}, &Style{Stance: Give{}}}}.Play(c, r))
 	if c.Winner != 0 || c.Sides[1].Status != StatusGave {
 		t.Fatalf("winner %d, Irin %v", c.Winner, c.Sides[1].Status)
 	}
@@ -248,7 +248,7 @@ func TestReadingTies(t *testing.T) {
 			c := duel(t, a, b, Asserting, Asserting)
 			r := dice.Scripted(tc.faces...)
 			for c.Phase != PhaseChallenge {
-				must(t, Engine{}.Step(c, r, []Policy{&Style{}, &Style{}}))
+				must(t, Engine{Policies: []Policy{&Style{}, &Style{}}}.Step(c, r))
 			}
 			if c.Challenger != tc.winner || (c.Recasts > 0) != tc.recast {
 				t.Errorf("challenger %d recasts %d", c.Challenger, c.Recasts)
@@ -276,7 +276,7 @@ func TestHelpers(t *testing.T) {
 	r := dice.Scripted(9, 2, 3, 2, 7, 1,
 		// Althesa challenges; the pair answers 2 1 1 1: doubled.
 		2, 1, 1, 1)
-	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{}}))
+	must(t, eng.with([]Policy{&Style{}, &Style{}}).Play(c, r))
 	if c.Winner != 0 {
 		t.Fatalf("winner %d", c.Winner)
 	}
@@ -292,7 +292,7 @@ func TestHelpers(t *testing.T) {
 	}
 	// The helper side's 32 sides beat Althesa's 18 and she was not doubled:
 	// Althesa owes.
-	if d := cmp.Diff([]Debt{{Name: "Althesa", Player: "Althesa"}}, c.Owe); d != "" {
+	if d := cmp.Diff([]Debt{{Name: "Althesa", Player: "Althesa", Fresh: true}}, c.Owe); d != "" {
 		t.Errorf("owe (-want +got):\n%s", d)
 	}
 }
@@ -353,7 +353,7 @@ func TestThreeSides(t *testing.T) {
 		// I am out; mitch's turn: his target (me) is gone; he drops, you win.
 	)
 	plays := []Policy{&Style{}, &Style{}, &Style{}}
-	must(t, eng.Play(c, r, plays))
+	must(t, eng.with(plays).Play(c, r))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d left, %v", r.Remaining(), r.Err())
 	}
@@ -388,7 +388,7 @@ func TestInterfereAndTurncoat(t *testing.T) {
 		6, 3, // c challenges a; a answers 6 3 > 2 1: blocks and challenges
 		1, 1, // c answers 1 1 against 6: doubled, c is out; a wins
 	)
-	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{Interference: Guard{}}, &Style{}}))
+	must(t, eng.with([]Policy{&Style{}, &Style{Interference: Guard{}}, &Style{}}).Play(c, r))
 	want := []EventKind{EvRoll, EvRoll, EvRoll, EvChallenge, EvInterfere, EvRoll, EvDouble, EvLoss,
 		EvChallenge, EvRoll, EvBlock, EvRoll, EvDouble, EvLoss, EvEnd}
 	if d := cmp.Diff(want, log.Kinds()); d != "" {
@@ -412,7 +412,7 @@ func TestInterfereAndTurncoat(t *testing.T) {
 		1, 1, // c doubled, out
 		1, 1, // b's turn: target c gone; turncoat challenges a, who answers 1 1 against 5: doubled
 	)
-	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{Targets: Turncoat{}}, &Style{}}))
+	must(t, eng.with([]Policy{&Style{}, &Style{Targets: Turncoat{}}, &Style{}}).Play(c, r))
 	if c.Winner != 1 || c.Sides[0].Status != StatusInjured {
 		t.Errorf("winner %d, a %v; want b, a injured", c.Winner, c.Sides[0].Status)
 	}
@@ -436,7 +436,7 @@ func TestOweAcrossConflicts(t *testing.T) {
 	c, err := cp.Start(sides...)
 	must(t, err)
 	r := dice.Scripted(2, 1, 9, 1, 6, 1 /* round 2 */, 1, 1, 10, 3, 5 /* adv */, 2, 1)
-	must(t, Engine{}.Play(c, r, []Policy{&Style{}, &Style{}}))
+	must(t, Engine{Policies: []Policy{&Style{}, &Style{}}}.Play(c, r))
 	must(t, cp.Finish(c))
 	if d := cmp.Diff([]Debt{{Name: "Pip", Player: "ann"}}, cp.Owe); d != "" {
 		t.Fatalf("owe after conflict 1 (-want +got):\n%s", d)
@@ -453,7 +453,7 @@ func TestOweAcrossConflicts(t *testing.T) {
 	eng := Engine{Sink: log.Record}
 	r = dice.Scripted(4, 1, 9, 2, 6 /* Pip's cross-off die: 4+6 = 10 > 9 */, 8, 4, /* Brute answers 8 vs 10: hangs in */
 		/* round 2 */ 8, 1, 5 /* adv */, 1, 1, 1 /* Pip crosses off again: 8+5+1 = 14 */, 1, 1 /* Brute doubled */)
-	must(t, eng.Play(c, r, []Policy{&Style{Cross: Eager{}}, &Style{}}))
+	must(t, eng.with([]Policy{&Style{Cross: Eager{}}, &Style{}}).Play(c, r))
 	must(t, cp.Finish(c))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d left, %v", r.Remaining(), r.Err())
@@ -501,7 +501,7 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 		c.Owe = []Debt{{Name: "Irin", Player: "Irin"}}
 		r := dice.Scripted(faces...)
 		for c.Phase != phase {
-			must(t, Engine{}.Step(c, r, []Policy{&Style{}, &Style{}}))
+			must(t, Engine{Policies: []Policy{&Style{}, &Style{}}}.Step(c, r))
 		}
 		return c
 	}
@@ -527,7 +527,7 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 			{"challenge nobody", func(c *State) error { return Engine{}.Challenge(c, 7) }, "does not exist"},
 			{"roll", func(c *State) error { return Engine{}.Roll(c, r) }, "not allowed"},
 			{"interfere", func(c *State) error { return Engine{}.Interfere(c, 1) }, "not allowed"},
-			{"bad plays", func(c *State) error { return Engine{}.Step(c, r, []Policy{&Style{}}) }, "1 policies for 2 sides"},
+			{"bad plays", func(c *State) error { return Engine{Policies: []Policy{&Style{}}}.Step(c, r) }, "1 policies for 2 sides"},
 		}},
 		{PhaseConsequence, []int{8, 3, 4, 2, 1, 1}, []step{
 			{"loss from guts", func(c *State) error {
@@ -547,7 +547,7 @@ func TestRejectedStepsLeaveStateUnchanged(t *testing.T) {
 				return Engine{}.Settle(c, Settlement{Changes: []Change{{Member: 3}}})
 			}, "members 0..0"},
 			{"loss policy illegal", func(c *State) error {
-				return Engine{}.Step(c, r, []Policy{&Style{Losses: badLoss{}}, &Style{}})
+				return Engine{Policies: []Policy{&Style{Losses: badLoss{}}, &Style{}}}.Step(c, r)
 			}, "loss policy"},
 		}},
 	}
@@ -592,7 +592,7 @@ func TestChallengeOut(t *testing.T) {
 	r := dice.Scripted(6, 1, 5, 1, 1, 1, 1, 1)
 	pl := []Policy{&Style{Targets: Weakest{}}, &Style{}, &Style{}}
 	for c.Sides[2].Status == StatusIn {
-		must(t, Engine{}.Step(c, r, pl))
+		must(t, Engine{Policies: pl}.Step(c, r))
 	}
 	wantPhase(t, c, PhaseChallenge)
 	before := snapshot(t, c)
@@ -620,7 +620,7 @@ func TestConflictJSONRoundTrip(t *testing.T) {
 			t.Fatalf("round trip (-want +got):\n%s", d)
 		}
 		c = &back
-		must(t, Engine{}.Step(c, r, []Policy{&Style{}, &Style{}}))
+		must(t, Engine{Policies: []Policy{&Style{}, &Style{}}}.Step(c, r))
 	}
 	if c.Winner != 0 {
 		t.Errorf("winner %d", c.Winner)
@@ -686,7 +686,7 @@ func TestScriptedRollsOneDieAtATime(t *testing.T) {
 		t.Fatalf("cast shows %v, want [[7 2] [11 5]]", got)
 	}
 	must(t, Engine{}.Resolve(c)) // Irin's 11 beats Althesa's 7: Irin challenges
-	must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+	must(t, Engine{Policies: make([]Policy, 2)}.Step(c, r))
 	if c.Phase != PhaseAnswer || c.Answerer != 0 {
 		t.Fatalf("phase %v answerer %d, want Althesa to answer", c.Phase, c.Answerer)
 	}
@@ -694,4 +694,10 @@ func TestScriptedRollsOneDieAtATime(t *testing.T) {
 	if got := c.Sides[0].Faces; !cmp.Equal(got, []int{1, 1}) || r.Err() == nil {
 		t.Fatalf("after the script ran out: faces %v, roller error %v; want [1 1] and an error", got, r.Err())
 	}
+}
+
+// with is e playing policies.
+func (e Engine) with(policies []Policy) Engine {
+	e.Policies = policies
+	return e
 }

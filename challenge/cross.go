@@ -81,9 +81,12 @@ type crossModel struct {
 	duel     *duelModel
 	rounds   [4]*[3]roundOut
 	policies []Policy
-	owed     [2]int   // names side i puts on the list when outclassed
-	names    [2]int16 // names side i may cross off at the start
-	never    [2]bool  // side i never crosses a name off: it holds none
+	owed     [2]int // names side i puts on the list when outclassed
+	// owedAnswering: names side i puts on the list only when it answers
+	// the first exchange (Rules.OweOnEqualSides, sides equal in total).
+	owedAnswering [2]int
+	names         [2]int16 // names side i may cross off at the start
+	never         [2]bool  // side i never crosses a name off: it holds none
 	// c is a State set up as the scenario's start, on which the sides'
 	// policies are asked; debt[i] is an owe-list entry side i may cross
 	// off.
@@ -114,20 +117,28 @@ func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int, never
 			return nil, fmt.Errorf("%w: the two sides' rolls read %d ways together; the exact model with cross-offs takes up to %d", markov.ErrNoExact, pairs, maxCastPairs)
 		}
 	}
+	if err := m.duel.checkBounds(); err != nil {
+		return nil, err
+	}
 	for i := range 2 {
 		if p := playerOnBoth(c); p != "" {
 			return nil, fmt.Errorf("%w: player %s has characters on both sides; the exact model keeps each side's names apart", markov.ErrNoExact, p)
 		}
-		if c.outclasses(c.Sides[1-i].TotalSides, c.Sides[i].TotalSides) {
+		if c.outclasses(c.Sides[1-i].TotalSides, c.Sides[i].TotalSides, false) {
 			m.owed[i] = len(c.Sides[i].Members)
+		} else if c.outclasses(c.Sides[1-i].TotalSides, c.Sides[i].TotalSides, true) {
+			m.owedAnswering[i] = len(c.Sides[i].Members)
+		}
+		if s.Rules.OweWaitsForNextConflict {
+			m.owed[i], m.owedAnswering[i] = 0, 0 // not to be crossed off in this conflict
 		}
 		n := ownNames(c, i)
 		if never[i] && i != deciding {
-			n, m.owed[i] = 0, 0
+			n, m.owed[i], m.owedAnswering[i] = 0, 0, 0
 		}
 		m.never[i] = never[i] && i != deciding
-		if n+m.owed[i] > maxNames {
-			return nil, fmt.Errorf("%w: side %s may cross off %d names; the exact model counts up to %d", markov.ErrNoExact, c.Sides[i].Name, n+m.owed[i], maxNames)
+		if n+m.owed[i]+m.owedAnswering[i] > maxNames {
+			return nil, fmt.Errorf("%w: side %s may cross off %d names; the exact model counts up to %d", markov.ErrNoExact, c.Sides[i].Name, n+m.owed[i]+m.owedAnswering[i], maxNames)
 		}
 		m.names[i] = int16(n)
 		mem := c.Sides[i].Members[0]
@@ -189,7 +200,7 @@ func (m *crossModel) roundCast(st xstate, adv int) xstate {
 
 // owesNone reports whether the pair's first exchange puts no name on the
 // owe list that the model counts.
-func (m *crossModel) owesNone() bool { return m.owed == [2]int{} }
+func (m *crossModel) owesNone() bool { return m.owed == [2]int{} && m.owedAnswering == [2]int{} }
 
 // spent reports whether cast st begins a round in which no name can be
 // crossed off: then the rest of the conflict is Duel's chain over rounds.
@@ -558,6 +569,9 @@ func (m *crossModel) owe(st xstate) xstate {
 		st.met = true
 		for i := range 2 {
 			st.names[i] += int16(m.owed[i])
+			if i != int(st.c) {
+				st.names[i] += int16(m.owedAnswering[i])
+			}
 		}
 	}
 	return st

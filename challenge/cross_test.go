@@ -106,11 +106,10 @@ func sampledWithin(t *testing.T, name string, s Scenario, side int, p Policy, ex
 	rounds, rounds2 := 0.0, 0.0
 	m := make([]int, len(s.Metrics()))
 	for range n {
-		counts[rn.Trial(r, m)]++
+		counts[trial(t, rn, r, m)]++
 		rounds += float64(m[0])
 		rounds2 += float64(m[0] * m[0])
 	}
-	must(t, rn.Err())
 	for k, pk := range exact.P {
 		got, half := counts[k]/n, 3.29*math.Sqrt(pk*(1-pk)/n)
 		if math.Abs(got-pk) > half+1e-12 {
@@ -355,9 +354,8 @@ func TestOptimalPolicyFindsEveryChoiceInItsPlan(t *testing.T) {
 		must(t, rn.SetPolicy(tc.side, mc))
 		r := dice.NewSeeded(3)
 		for range 3000 {
-			rn.Trial(r, nil)
+			trial(t, rn, r, nil)
 		}
-		must(t, rn.Err())
 		if mc.asked < 1000 || mc.missed > 0 {
 			t.Errorf("side %d: %d of %d cross-off choices not in the plan", tc.side, mc.missed, mc.asked)
 		}

@@ -49,16 +49,19 @@
 //     exported data that saves and restores as JSON, checked whole by
 //     Check when a save is decoded.
 //   - Engine takes the steps: Roll, CrossOff, Resolve, Challenge,
-//     Interfere, Drop, Stance, Injure and Settle by hand, or Step and Play
-//     asking one Policy per side. A step checks everything first; a refused
-//     step changes neither the State nor the dice.Roller. Its Sink hears
-//     every Event; a nil Sink builds none.
+//     Interfere, Drop, Stance, Injure and Settle by hand, or Step (one step)
+//     and Play (to the end) asking Engine.Policies, one Policy per side,
+//     the only way policies reach the engine. A step checks everything
+//     first; a refused step changes neither the State nor the dice.Roller,
+//     and a nil Roller is dice.ErrNilRoller. Its Sink hears every Event,
+//     whose String narrates it; a nil Sink builds none.
 //   - Policy is every choice the rules give a side, asked with a read-only
 //     View. Style builds one from a part of each kind (stance, cross-off,
 //     loss, target, interference, negotiation); PolicyByName and
 //     PolicyNames look the shipped parts up by "kind/name".
-//   - Legal-choice queries (State.Answerers, Interferers, Crossables,
-//     Losses) say what a side may do now, from the checks the steps use.
+//   - Legal-choice queries (Engine.Answerers, Interferers, Crossables,
+//     Losses, each taking the *State) say what a side may do now, from the
+//     checks the steps use.
 //   - A negotiated outcome (Settlement) may take or move die sizes, tie an
 //     endeavor to another stat, or give a specialization; either side may
 //     refuse and fall back on exhaustion or injury. Campaign carries sheets
@@ -71,6 +74,27 @@
 //     two-sided scenario's as a markov.Answer, cross-offs included.
 //   - Scenario.Optimal and Scenario.Solve find the best and the worst play
 //     for a goal (see below).
+//   - Scenario.Start and Scenario.Restore make a Game, this package's
+//     sim.Game: a conflict played step by step under the scenario's
+//     policies, saved as JSON (the scenario and the State) and restored
+//     strictly and checked whole. Scenario.Describe says what the
+//     scenario and each outcome and metric mean.
+//
+// # Questions a Chooser sees
+//
+// Game.Intercept sets a sim.Chooser that sees each answer a side's policy
+// gives, with the *View it was asked from, and returns the answer the step
+// takes, of the same type (any other type is an illegal answer: the step
+// is refused and changes nothing):
+//
+//	question (phase)                           method     answer type
+//	hang in or give (stance)                   HangIn     bool (true: hang in)
+//	cross a name off (cast_rolled, answered)   CrossOff   int (owe-list index; -1: none)
+//	name an answerer (challenge)               Target     int (side index; Drop: drop out)
+//	interfere instead (interfere)              Interfere  bool
+//	each member's loss (consequence)           Loss       Loss
+//	propose a settlement (consequence)         Propose    *Settlement (nil: none)
+//	accept it, as loser (consequence)          Accept     bool
 //
 // # Optimal play
 //
@@ -132,8 +156,13 @@
 // whose two rolls read more than 2^20 ways together, a process past
 // markov.MaxProcessStates, a side's
 // policy that reads more of a roll than the rules do (the high die with
-// its advantage dice and the dice below it) or the round number, and
-// Rules.ShortRollTies.
+// its advantage dice and the dice below it) or the round number,
+// Rules.ShortRollTies, a Rules.MaxExchanges the conflict may reach with a
+// chance over 1e-12 (a Chernoff bound on the exchanges, taken as if both
+// sides hung in), and, with cross-offs, a Rules.MaxRecasts whose last
+// recast ties with a chance over 1e-15. Without cross-offs, Exact follows
+// MaxRecasts exactly: after the last recast the earlier-listed side
+// challenges, as in play.
 //
 // # Rulings
 //
@@ -158,9 +187,14 @@
 //     (EmptyStatReadsZero true keeps it in, reading 0).
 //   - [ours] the owe list follows the text, not its example, which compares
 //     18 sides with 18: a name goes on only when the opponent's dice have
-//     strictly more sides (OweOnEqualSides true follows the example). It
+//     strictly more sides (OweOnEqualSides true follows the example: with
+//     sides equal in total, the side that answered the first exchange
+//     goes on, Irin and not Althesa). It
 //     compares a side's dice in total, helpers included, and looks at the
 //     first exchange between each pair of sides.
+//   - [ours] a name put on the owe list may be crossed off at the next
+//     comparison of the same conflict: the text sets no wait
+//     (OweWaitsForNextConflict true keeps it for a later conflict).
 //   - [ours] one name crossed off per side per comparison
 //     (CrossOffsPerComparison), its die added to the roll it is rolled for.
 //   - [ours] advantage dice do not stack (AdvantageDice 1).

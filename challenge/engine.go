@@ -10,6 +10,11 @@ import (
 // Engine, or copies of it, may drive any number of States, each from one
 // goroutine at a time.
 type Engine struct {
+	// Policies answer the rules' choices in Step and Play, one per side
+	// (Policies[i] for side i; a nil entry plays the default Style). They
+	// reach the engine only here. An empty Policies plays every side by
+	// the defaults; any other length than the conflict's sides is refused.
+	Policies []Policy
 	// Sink, when set, hears every event a step produces. Nil builds none.
 	Sink func(Event)
 }
@@ -35,6 +40,9 @@ func (s *State) unlend() { s.sink, s.view.s = nil, nil }
 // rolls its advantage dice with its dice. Once Rules.MaxExchanges answers
 // have been rolled, the conflict ends as a stalemate instead.
 func (e Engine) Roll(s *State, r *dice.Roller) error {
+	if r == nil {
+		return nilRoller("Roll")
+	}
 	if err := e.begin(s); err != nil {
 		return err
 	}
@@ -48,6 +56,9 @@ func (e Engine) Roll(s *State, r *dice.Roller) error {
 // (PhaseAnswered) the two sides comparing, each up to
 // Rules.CrossOffsPerComparison names.
 func (e Engine) CrossOff(s *State, r *dice.Roller, i, k int) error {
+	if r == nil {
+		return nilRoller("CrossOff")
+	}
 	if err := e.begin(s); err != nil {
 		return err
 	}
@@ -135,49 +146,55 @@ func (e Engine) Settle(s *State, st Settlement) error {
 	return s.settle(&st)
 }
 
-// Step takes the next step, asking the sides' policies (policies[i] for
-// side i; a nil entry plays the default Style) for any choice it needs: a
-// roll, one side's choice whether to cross a name off the owe list, the
-// resolution of a comparison, a choice of answerer, interference, stance,
-// or consequence. An illegal answer is returned as an error and changes
-// neither the state nor the Roller.
-func (e Engine) Step(s *State, r *dice.Roller, policies []Policy) error {
-	if len(policies) != len(s.Sides) {
-		return s.policiesErr(policies)
-	}
-	if err := e.begin(s); err != nil {
+// Step takes the next step, asking the sides' Policies for any choice it
+// needs: a roll, one side's choice whether to cross a name off the owe
+// list, the resolution of a comparison, a choice of answerer,
+// interference, stance, or consequence. An illegal answer is returned as
+// an error and changes neither the state nor the Roller.
+func (e Engine) Step(s *State, r *dice.Roller) error {
+	if err := e.ready(s, r, "Step"); err != nil {
 		return err
 	}
 	defer s.unlend()
-	return s.step(r, policies)
+	return s.step(r, e.Policies)
 }
 
-// Play plays the conflict to its end with the sides' policies: Step over
-// and over.
-func (e Engine) Play(s *State, r *dice.Roller, policies []Policy) error {
-	if len(policies) != len(s.Sides) {
-		return s.policiesErr(policies)
-	}
-	if err := e.begin(s); err != nil {
+// Play plays the conflict to its end under the sides' Policies: Step over
+// and over until State.Done.
+func (e Engine) Play(s *State, r *dice.Roller) error {
+	if err := e.ready(s, r, "Play"); err != nil {
 		return err
 	}
 	defer s.unlend()
 	for s.Phase != PhaseDone {
-		if err := s.step(r, policies); err != nil {
+		if err := s.step(r, e.Policies); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (c *State) policiesErr(policies []Policy) error {
-	return fmt.Errorf("challenge: %d policies for %d sides: give one per side", len(policies), len(c.Sides))
+// ready is begin for Step and Play: a Roller to roll with and one policy
+// per side (or none, for the defaults) come first.
+func (e Engine) ready(s *State, r *dice.Roller, step string) error {
+	if r == nil {
+		return nilRoller(step)
+	}
+	if len(e.Policies) != 0 && len(e.Policies) != len(s.Sides) {
+		return fmt.Errorf("challenge: %d policies for %d sides: give one per side, or none for the defaults",
+			len(e.Policies), len(s.Sides))
+	}
+	return e.begin(s)
 }
 
-// policy is side i's policy; a nil one plays the defaults, as a nil
-// *Style.
+func nilRoller(step string) error {
+	return fmt.Errorf("challenge: %s: %w", step, dice.ErrNilRoller)
+}
+
+// policy is side i's policy; a nil one, or none at all, plays the
+// defaults, as a nil *Style.
 func policy(policies []Policy, i int) Policy {
-	if policies[i] == nil {
+	if len(policies) == 0 || policies[i] == nil {
 		return (*Style)(nil)
 	}
 	return policies[i]

@@ -43,14 +43,20 @@ func (k EventKind) MarshalText() ([]byte, error) { return eventNames.Marshal(k) 
 func (k *EventKind) UnmarshalText(b []byte) error { return eventNames.Unmarshal(b, k) }
 
 // Event is one thing that happened in a conflict. Side and Other are side
-// indexes (-1 when unused). An event owns its Faces and Loss: a sink may
-// keep it.
+// indexes (-1 when unused), Who and Whom their names as players know them
+// (the characters', joined with "and" for a side with helpers). Name is
+// the name crossed off (EvCrossOff) or put on the owe list (EvOwe), the
+// settlement's note (EvSettle), and for a side of several characters the
+// one whose die speaks (EvRoll) or who takes the loss (EvLoss). An event
+// owns its Faces and Loss: a sink may keep it.
 type Event struct {
 	Kind     EventKind `json:"kind"`
 	Round    int       `json:"round"`
 	Exchange int       `json:"exchange"`
 	Side     int       `json:"side"`
 	Other    int       `json:"other"`
+	Who      string    `json:"who,omitempty"`
+	Whom     string    `json:"whom,omitempty"`
 	Member   int       `json:"member"`
 	Faces    []int     `json:"faces,omitempty"`
 	Bonus    int       `json:"bonus,omitempty"`
@@ -59,25 +65,96 @@ type Event struct {
 	Loss     *Loss     `json:"loss,omitempty"`
 }
 
-// String renders the event on one line for logs and tests.
+// String narrates the event as a sentence a player understands.
 func (e Event) String() string {
+	who, whom := e.Who, e.Whom
+	switch e.Kind {
+	case EvRound:
+		return fmt.Sprintf("Round %d begins.", e.Round)
+	case EvRoll:
+		return e.rolled()
+	case EvRecast:
+		return fmt.Sprintf("%s and %s tie at the top of the cast, die for die: everyone casts again.", who, whom)
+	case EvCrossOff:
+		return fmt.Sprintf("%s crosses %s off the owe list and rolls %d on an advantage die.", who, e.Name, e.Value)
+	case EvChallenge:
+		return fmt.Sprintf("%s challenges %s.", who, whom)
+	case EvInterfere:
+		return fmt.Sprintf("%s interferes and answers %s's challenge instead.", who, whom)
+	case EvBlock:
+		return fmt.Sprintf("%s's answer beats %s's roll: %s blocks and now challenges.", who, whom, who)
+	case EvTie:
+		return fmt.Sprintf("%s's answer ties %s's roll die for die: blocked, and nobody gains an advantage.", who, whom)
+	case EvHangIn:
+		return fmt.Sprintf("%s hangs in: %s rolls an advantage die through the next round.", who, whom)
+	case EvGive:
+		return fmt.Sprintf("%s gives: out of the conflict, unhurt, and %s has the better of it.", who, whom)
+	case EvDouble:
+		return fmt.Sprintf("%s's answer is half %s's roll or less: %s wins outright.", who, whom, whom)
+	case EvLoss:
+		return e.lost()
+	case EvSettle:
+		if e.Name == "" {
+			return fmt.Sprintf("%s accepts the outcome %s proposes in place of injury.", who, whom)
+		}
+		return fmt.Sprintf("%s accepts the outcome %s proposes in place of injury: %s.", who, whom, e.Name)
+	case EvDrop:
+		return fmt.Sprintf("%s drops out of the conflict.", who)
+	case EvOwe:
+		return fmt.Sprintf("%s goes on the owe list, facing more dice than %s's own and not doubled in the first exchange.", e.Name, who)
+	case EvEnd:
+		if e.Side < 0 {
+			return fmt.Sprintf("The conflict ends after %d exchanges with nobody the winner.", e.Exchange)
+		}
+		return fmt.Sprintf("The conflict is over: %s wins.", who)
+	}
+	return fmt.Sprintf("Event %v.", e.Kind)
+}
+
+// rolled narrates an EvRoll: "Althesa rolls 8 and 3, plus 4 on the
+// advantage die, reading 12."
+func (e Event) rolled() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "r%d x%d %v side=%d", e.Round, e.Exchange, e.Kind, e.Side)
-	if e.Other >= 0 {
-		fmt.Fprintf(&b, " other=%d", e.Other)
-	}
-	if e.Faces != nil {
-		fmt.Fprintf(&b, " faces=%v+%d read=%d speaker=%d", e.Faces, e.Bonus, e.Value, e.Member)
-	} else if e.Value != 0 {
-		fmt.Fprintf(&b, " value=%d", e.Value)
-	}
+	b.WriteString(e.Who)
 	if e.Name != "" {
-		fmt.Fprintf(&b, " name=%q", e.Name)
+		fmt.Fprintf(&b, " (%s's die speaking)", e.Name)
 	}
-	if e.Loss != nil {
-		fmt.Fprintf(&b, " member=%d loss=%s%v", e.Member, e.Loss.Stat, e.Loss.Sizes)
+	b.WriteString(" rolls ")
+	for i, f := range e.Faces {
+		switch {
+		case i == 0:
+		case i == len(e.Faces)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, f)
 	}
+	if len(e.Faces) == 0 {
+		b.WriteString("no dice")
+	}
+	if e.Bonus != 0 {
+		fmt.Fprintf(&b, ", plus %d on the advantage die", e.Bonus)
+	}
+	fmt.Fprintf(&b, ", reading %d.", e.Value)
 	return b.String()
+}
+
+// lost narrates an EvLoss: "Irin loses 2 sizes of Grace to Althesa."
+func (e Event) lost() string {
+	who := e.Who
+	if e.Name != "" {
+		who = e.Name
+	}
+	if e.Loss == nil {
+		return fmt.Sprintf("%s loses nothing to %s.", who, e.Whom)
+	}
+	n := e.Loss.Total()
+	unit := "sizes"
+	if n == 1 {
+		unit = "size"
+	}
+	return fmt.Sprintf("%s loses %d die %s of %s to %s, exhausted or injured.", who, n, unit, e.Loss.Stat, e.Whom)
 }
 
 // Log records events; its Record method is an Engine Sink.

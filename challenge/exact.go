@@ -3,6 +3,7 @@ package challenge
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -286,12 +287,18 @@ type DuelOdds struct {
 // round the roles swap only on strictly higher answers, so each round is
 // solved exactly by working down from the highest readings.
 //
-// True ties on the cast are recast without limit (Rules.MaxRecasts and
-// Rules.MaxExchanges, there only so a simulated conflict always ends, are
-// ignored: their effect is below 1e-30 for any real dice).
+// True ties on the cast are recast at most Rules.MaxRecasts times a
+// round, the earlier-listed side (A) challenging after the last, as the
+// Engine plays it. A conflict that could outlast Rules.MaxExchanges
+// answers with a chance above 1e-12 (a stalemate the chain over rounds
+// cannot see) is refused with an error wrapping markov.ErrNoExact; below
+// that, its stalemate is left out.
 func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
 	m, err := newDuelModel(r, a, b)
 	if err != nil {
+		return DuelOdds{}, err
+	}
+	if err := m.checkExchanges([2]bool{hangA, hangB}); err != nil {
 		return DuelOdds{}, err
 	}
 	outs := m.rounds([2]bool{hangA, hangB})
@@ -365,7 +372,7 @@ func newDuelModel(r Rules, a, b []dice.Die) (*duelModel, error) {
 func (m *duelModel) rounds(hang [2]bool) [3]roundOut {
 	var outs [3]roundOut
 	for st := range 3 {
-		outs[st] = solveRound(m.r, m.dists[0][b2i(st == 1)], m.dists[1][b2i(st == 2)], hang)
+		outs[st] = solveRound(m.r, m.dists[0][b2i(st == 1)], m.dists[1][b2i(st == 2)], hang, 1)
 	}
 	return outs
 }
@@ -392,8 +399,10 @@ func b2i(b bool) int {
 // solveRound works out one round between rolls distributed as da and db
 // (each with this round's advantage folded in). vals[s][i] is what
 // follows when side s challenges with standing roll keys[i] and the other
-// side answers.
-func solveRound(r Rules, da, db readDist, hang [2]bool) roundOut {
+// side answers. Each exchange weighs what follows it by z: with z = 1 the
+// round's chances, with z > 1 their generating function in the number of
+// exchanges (checkExchanges).
+func solveRound(r Rules, da, db readDist, hang [2]bool, z float64) roundOut {
 	ds := [2]readDist{da, db}
 	vals := [2][]roundOut{make([]roundOut, len(da.keys)), make([]roundOut, len(db.keys))}
 	// Walk all keys of both sides from the highest down, so that every
@@ -409,10 +418,14 @@ func solveRound(r Rules, da, db readDist, hang [2]bool) roundOut {
 			j--
 		}
 		vals[s][k] = exchangeValue(r, s, ds[s].keys[k], ds[1-s], vals[1-s], hang)
+		if z != 1 {
+			vals[s][k].scale(z)
+		}
 	}
-	// The cast: the higher roll challenges; true ties recast (or, with
-	// RecastTies off, A challenges).
-	var out roundOut
+	// The cast: the higher roll challenges; a true tie is recast, at most
+	// Rules.MaxRecasts times a round, and A challenges after the last (or
+	// at once, with RecastTies off).
+	var out, tied roundOut
 	tie := 0.0
 	for i, ka := range da.keys {
 		for j, kb := range db.keys {
@@ -422,24 +435,36 @@ func solveRound(r Rules, da, db readDist, hang [2]bool) roundOut {
 				out.add(p, &vals[0][i])
 			case c < 0:
 				out.add(p, &vals[1][j])
-			case r.RecastTies:
-				tie += p
 			default:
-				out.add(p, &vals[0][i])
+				tie += p
+				tied.add(p, &vals[0][i])
 			}
 		}
 	}
-	if tie > 0 {
-		f := 1 / (1 - tie)
-		for e := range out.end {
-			out.end[e] *= f
+	if r.RecastTies && tie > 0 {
+		// Casts 0..MaxRecasts untied count tie^k each; the last cast
+		// tied, tie^MaxRecasts times, leaves A challenging.
+		last := math.Pow(tie, float64(r.MaxRecasts))
+		f := float64(r.MaxRecasts + 1)
+		if tie < 1 {
+			f = (1 - last*tie) / (1 - tie)
 		}
-		for n := range out.next {
-			out.next[n] *= f
-		}
-		out.exchanges *= f
+		out.scale(f)
+		tied.scale(last)
 	}
+	out.add(1, &tied)
 	return out
+}
+
+// scale multiplies every chance of the round's future by f.
+func (o *roundOut) scale(f float64) {
+	for e := range o.end {
+		o.end[e] *= f
+	}
+	for n := range o.next {
+		o.next[n] *= f
+	}
+	o.exchanges *= f
 }
 
 // carried is the next round's state after the answerer hangs in against
@@ -486,4 +511,100 @@ func exchangeValue(r Rules, c int, s key, ans readDist, av []roundOut, hang [2]b
 		}
 	}
 	return v
+}
+
+// maxStalemate is the largest chance of a stalemate (Rules.MaxExchanges
+// run out) an exact answer may leave out.
+const maxStalemate = 1e-12
+
+// checkExchanges refuses, wrapping markov.ErrNoExact, a duel that could
+// outlast Rules.MaxExchanges answers with a chance above maxStalemate:
+// the chain over rounds counts rounds, not answers. The chance is bounded
+// by Chernoff's inequality, P(X > n) <= E[z^X] / z^(n+1) for any z > 1,
+// where X is the number of exchanges and E[z^X] its generating function,
+// solved over rounds (solveRound with z) for a few z, the least bound
+// kept. Hanging in never ends a conflict sooner than giving, so a duel
+// both hang in through bounds every stance.
+func (m *duelModel) checkExchanges(hang [2]bool) error {
+	n := m.r.MaxExchanges
+	best := 1.0
+	for z := 1 + 1.0/1024; z < 4; z = 1 + 2*(z-1) {
+		var outs [3]roundOut
+		for st := range 3 {
+			outs[st] = solveRound(m.r, m.dists[0][b2i(st == 1)], m.dists[1][b2i(st == 2)], hang, z)
+		}
+		g, ok := generating(&outs)
+		if !ok {
+			break // E[z^X] diverges for this z and every larger one
+		}
+		if best = min(best, math.Exp(math.Log(g)-float64(n+1)*math.Log(z))); best <= maxStalemate {
+			return nil
+		}
+	}
+	if best > maxStalemate {
+		return fmt.Errorf("%w: the conflict may outlast rules.max_exchanges = %d (a stalemate the exact model leaves out) with a chance up to %.2g; raise it",
+			markov.ErrNoExact, n, best)
+	}
+	return nil
+}
+
+// generating solves G(s) = end(s) + sum over n of next(s, n) G(n) for
+// the round states s by iteration from 0 (the weighted chances grow to
+// E[z^X] from each state), and returns G at a conflict's start, or false
+// when it does not settle (E[z^X] is infinite).
+func generating(outs *[3]roundOut) (float64, bool) {
+	var g [3]float64
+	for range 10_000 {
+		var next [3]float64
+		for s := range 3 {
+			v := 0.0
+			for _, p := range outs[s].end {
+				v += p
+			}
+			for n, p := range outs[s].next {
+				v += p * g[n]
+			}
+			next[s] = v
+		}
+		if next[0] > 1e300 || math.IsNaN(next[0]) {
+			return 0, false
+		}
+		if math.Abs(next[0]-g[0]) <= 1e-13*next[0] && math.Abs(next[1]-g[1]) <= 1e-13*next[1] && math.Abs(next[2]-g[2]) <= 1e-13*next[2] {
+			return next[0], true
+		}
+		g = next
+	}
+	return 0, false
+}
+
+// maxRecastLeft is the largest chance the model with cross-offs, which
+// recasts a tied cast without limit, may leave out per round for the
+// Engine's limit of Rules.MaxRecasts.
+const maxRecastLeft = 1e-15
+
+// checkBounds refuses, wrapping markov.ErrNoExact, a conflict the model
+// with cross-offs cannot answer within its bounds: one whose cast ties
+// MaxRecasts+1 times running with a chance over maxRecastLeft (that model
+// recasts without limit), or that could outlast Rules.MaxExchanges. The
+// exchanges are bounded as in a duel both sides hang in through
+// (checkExchanges): a name crossed off adds a die to one comparison, once.
+func (m *duelModel) checkBounds() error {
+	if m.r.RecastTies {
+		for adv := range 3 {
+			da, db := m.dists[0][b2i(adv == 1)], m.dists[1][b2i(adv == 2)]
+			tie := 0.0
+			for i, ka := range da.keys {
+				for j, kb := range db.keys {
+					if ka.cmp(kb) == 0 {
+						tie += da.p[i] * db.p[j]
+					}
+				}
+			}
+			if left := math.Pow(tie, float64(m.r.MaxRecasts+1)); left > maxRecastLeft {
+				return fmt.Errorf("%w: %d casts in a row tie with a chance of %.2g (rules.max_recasts = %d), and the exact model with cross-offs recasts without limit; raise it",
+					markov.ErrNoExact, m.r.MaxRecasts+1, left, m.r.MaxRecasts)
+			}
+		}
+	}
+	return m.checkExchanges([2]bool{true, true})
 }

@@ -181,7 +181,7 @@ func TestDuelMatchesEngine(t *testing.T) {
 					c.Sides[i].Members = append([]Member(nil), start.Sides[i].Members...)
 					c.Sides[i].Faces = make([]int, 0, 2)
 				}
-				if err := (Engine{}).Play(&c, rng, plays); err != nil {
+				if err := (Engine{Policies: plays}).Play(&c, rng); err != nil {
 					t.Fatal(err)
 				}
 				e := 2 * c.Winner

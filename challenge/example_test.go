@@ -40,7 +40,7 @@ func Example() {
 		}
 	}}
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-	if err := eng.Play(c, r, make([]challenge.Policy, 2)); err != nil {
+	if err := eng.Play(c, r); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -99,7 +99,12 @@ func ExampleScenario() {
 	wins := make([]int, len(s.Categories()))
 	m := make([]int, len(s.Metrics()))
 	for range 10000 {
-		wins[rn.Trial(r, m)]++
+		cat, err := rn.Trial(r, m)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		wins[cat]++
 	}
 	ex, _ := s.Exact(context.Background())
 	for i, c := range s.Categories()[:4] {

@@ -2,12 +2,16 @@ package challenge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // crossAt is a cross-off policy that always answers k.
@@ -49,7 +53,7 @@ func oweDuel(t *testing.T, r *dice.Roller) *State {
 	must(t, err)
 	pass := []Policy{&Style{Cross: crossAt{-1}}, &Style{Cross: crossAt{-1}}}
 	for c.Phase != PhaseAnswered {
-		must(t, Engine{}.Step(c, r, pass))
+		must(t, Engine{Policies: pass}.Step(c, r))
 	}
 	if c.Challenger != 0 || c.Answerer != 1 || !cmp.Equal(c.Sides[1].Faces, []int{7, 5}) {
 		t.Fatalf("challenger %d answerer %d faces %v: want Althesa challenging and Irin's 7 5", c.Challenger, c.Answerer, c.Sides[1].Faces)
@@ -66,12 +70,12 @@ func TestIllegalCrossOffLeavesEarlierSideCrossOffAsItsOwnStep(t *testing.T) {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 3)
 	c := oweDuel(t, r)
 	plays := []Policy{&Style{Cross: crossAt{1}}, &Style{Cross: crossAt{1}}}
-	must(t, Engine{}.Step(c, r, plays)) // Irin crosses himself off and rolls a 3
+	must(t, Engine{Policies: plays}.Step(c, r)) // Irin crosses himself off and rolls a 3
 	if c.CrossOffs != 1 || c.Sides[1].Bonus != 3 || len(c.Owe) != 1 || c.Owe[0].Name != "Althesa" {
 		t.Fatalf("after Irin's cross-off: %d cross-offs, bonus %d, owe %v", c.CrossOffs, c.Sides[1].Bonus, c.Owe)
 	}
 	// Althesa answers entry 1, which no longer exists.
-	wantRefused(t, c, r, "owe entry 1 does not exist", func() error { return Engine{}.Step(c, r, plays) })
+	wantRefused(t, c, r, "owe entry 1 does not exist", func() error { return Engine{Policies: plays}.Step(c, r) })
 }
 
 // TestCrossOffAnswerBelowMinusOneIsRefused: only -1 means "none"; any
@@ -80,7 +84,7 @@ func TestCrossOffAnswerBelowMinusOneIsRefused(t *testing.T) {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5)
 	c := oweDuel(t, r)
 	wantRefused(t, c, r, "answered -5: give an owe-list index 0..1 or -1 for none", func() error {
-		return Engine{}.Step(c, r, []Policy{&Style{}, &Style{Cross: crossAt{-5}}})
+		return Engine{Policies: []Policy{&Style{}, &Style{Cross: crossAt{-5}}}}.Step(c, r)
 	})
 }
 
@@ -106,7 +110,7 @@ func doubledDuel(t *testing.T, rules Rules) *State {
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
 	plays := make([]Policy, 2)
 	for c.Phase != PhaseConsequence {
-		must(t, Engine{}.Step(c, r, plays))
+		must(t, Engine{Policies: plays}.Step(c, r))
 	}
 	return c
 }
@@ -147,7 +151,7 @@ func TestNoInjurySizesEndsConflictWithoutLoss(t *testing.T) {
 			m := make([]int, len(s.Metrics()))
 			outright := 0
 			for range 2000 {
-				cat := rn.Trial(r, m)
+				cat := trial(t, rn, r, m)
 				if m[2] != 0 {
 					t.Fatalf("sizes lost %d with InjurySizes 0", m[2])
 				}
@@ -155,8 +159,8 @@ func TestNoInjurySizesEndsConflictWithoutLoss(t *testing.T) {
 					outright++
 				}
 			}
-			if rn.Err() != nil || outright == 0 {
-				t.Fatalf("error %v, %d outright wins", rn.Err(), outright)
+			if outright == 0 {
+				t.Fatal("no outright wins")
 			}
 		})
 	}
@@ -176,7 +180,7 @@ func TestMaxExchangesEndsInStalemate(t *testing.T) {
 	// the new round's cast (9 4 + advantage 6 against 11 3) has Althesa
 	// challenge again, and the second answer is the stalemate.
 	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3)
-	must(t, Engine{}.Play(c, r, make([]Policy, 2)))
+	must(t, Engine{Policies: make([]Policy, 2)}.Play(c, r))
 	if !c.Stalemate || c.Winner != -1 || c.Exchanges != 1 || c.Round != 2 {
 		t.Fatalf("stalemate %v winner %d exchanges %d round %d: want a stalemate after one exchange, in round 2",
 			c.Stalemate, c.Winner, c.Exchanges, c.Round)
@@ -187,7 +191,7 @@ func TestMaxExchangesEndsInStalemate(t *testing.T) {
 	must(t, err)
 	cats := map[string]int{}
 	for range 500 {
-		cats[s.Categories()[rn.Trial(dice.NewSeeded(uint64(len(cats))), nil)]]++
+		cats[s.Categories()[trial(t, rn, dice.NewSeeded(uint64(len(cats))), nil)]]++
 	}
 	if cats["stalemate"] == 0 {
 		t.Errorf("no stalemate in 500 trials with MaxExchanges 1: %v", cats)
@@ -220,7 +224,7 @@ func TestRecastRulings(t *testing.T) {
 			must(t, err)
 			r := dice.Scripted(tc.faces...)
 			for c.Phase != PhaseChallenge {
-				must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+				must(t, Engine{Policies: make([]Policy, 2)}.Step(c, r))
 			}
 			if c.Recasts != tc.recasts || c.Challenger != tc.challenger {
 				t.Fatalf("recasts %d challenger %d, want %d and %d", c.Recasts, c.Challenger, tc.recasts, tc.challenger)
@@ -309,7 +313,7 @@ func TestEveryStateOfPlayPassesCheck(t *testing.T) {
 			must(t, err)
 			r := dice.NewSeeded(seed)
 			for !c.Done() {
-				must(t, Engine{}.Step(c, r, plays))
+				must(t, Engine{Policies: plays}.Step(c, r))
 				if err := c.Check(); err != nil {
 					t.Fatalf("seed %d, phase %v: %v\n%s", seed, c.Phase, err, snapshot(t, c))
 				}
@@ -323,7 +327,7 @@ func TestEveryStateOfPlayPassesCheck(t *testing.T) {
 // and Injure takes each of them.
 func TestLegalLossesAreTheLossesInjureTakes(t *testing.T) {
 	c := doubledDuel(t, DefaultRules())
-	got, err := c.Losses(0)
+	got, err := Engine{}.Losses(c, 0)
 	must(t, err)
 	want := []Loss{{Stat: Grace, Sizes: [MaxDice]int{1, 1}}, {Stat: Grace, Sizes: [MaxDice]int{2, 0}}}
 	if d := cmp.Diff(want, got); d != "" {
@@ -337,7 +341,7 @@ func TestLegalLossesAreTheLossesInjureTakes(t *testing.T) {
 			t.Errorf("%v leaves Grace %v, want %v", l, s, after[k])
 		}
 	}
-	_, err = c.Losses(1)
+	_, err = Engine{}.Losses(c, 1)
 	wantErr(t, err, "member 1: side irin has members 0..0")
 }
 
@@ -345,7 +349,7 @@ func TestLegalLossesAreTheLossesInjureTakes(t *testing.T) {
 // cross off only its own player's names.
 func TestCrossablesListTheLegalCrossOffs(t *testing.T) {
 	c := oweDuel(t, dice.Scripted(8, 3, 4, 2, 7, 5))
-	if a, i := c.Crossables(0), c.Crossables(1); !cmp.Equal(a, []int{0}) || !cmp.Equal(i, []int{1}) {
+	if a, i := (Engine{}).Crossables(c, 0), (Engine{}).Crossables(c, 1); !cmp.Equal(a, []int{0}) || !cmp.Equal(i, []int{1}) {
 		t.Errorf("crossables: Althesa %v, Irin %v; want [0] and [1]", a, i)
 	}
 }
@@ -419,8 +423,8 @@ func TestStateEditedByHandIsRefusedNotIndexed(t *testing.T) {
 			c := duel(t, althesa(), irin(), "warrior_priestessing", Defending)
 			must(t, Engine{}.Roll(c, dice.Scripted(8, 3, 4, 2)))
 			tc.edit(c)
-			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Step(c, r, make([]Policy, 2)) })
-			wantRefused(t, c, r, tc.want, func() error { return Engine{}.Play(c, r, make([]Policy, 2)) })
+			wantRefused(t, c, r, tc.want, func() error { return Engine{Policies: make([]Policy, 2)}.Step(c, r) })
+			wantRefused(t, c, r, tc.want, func() error { return Engine{Policies: make([]Policy, 2)}.Play(c, r) })
 		})
 	}
 }
@@ -463,5 +467,74 @@ func TestInjuryTakesAllAStatHasWhenShort(t *testing.T) {
 				t.Errorf("grace %v, sizes lost %d; want %v, %d", mem.Stats[gi], c.SizesLost, tc.graceAfter, tc.wantSizeLost)
 			}
 		})
+	}
+}
+
+// TestExactModelsMaxRecasts: Exact follows the Engine's limit on recasts
+// (after the last, the earlier-listed side challenges): with none, the
+// answer is that of RecastTies off, and it matches a sample; the model
+// with cross-offs refuses a limit that matters.
+func TestExactModelsMaxRecasts(t *testing.T) {
+	s := DefaultScenario()
+	s.Rules.MaxRecasts = 0
+	got, err := s.Exact(context.Background())
+	must(t, err)
+	off := DefaultScenario()
+	off.Rules.RecastTies = false
+	want, err := off.Exact(context.Background())
+	must(t, err)
+	if math.Abs(got.P[0]-want.P[0]) > 1e-12 || math.Abs(got.P[0]-0.36721426940133134) > 1e-12 {
+		t.Errorf("max_recasts 0: P(althesa_outright) %.15g; RecastTies off %.15g; want 0.367214269401331", got.P[0], want.P[0])
+	}
+	rn, err := s.NewRunner()
+	must(t, err)
+	r, n, wins := dice.NewSeeded(35), 100_000, 0
+	for range n {
+		wins += b2i(trial(t, rn, r, nil) == 0)
+	}
+	if p, sd := float64(wins)/float64(n), math.Sqrt(got.P[0]*(1-got.P[0])/float64(n)); math.Abs(p-got.P[0]) > 4*sd {
+		t.Errorf("sampled %.4f, exact %.4f", p, got.P[0])
+	}
+	// The default limit changes nothing at 1e-12.
+	def, err := DefaultScenario().Exact(context.Background())
+	must(t, err)
+	if math.Abs(def.P[0]-0.36477541232123106) > 1e-12 {
+		t.Errorf("default P(althesa_outright) %.15g", def.P[0])
+	}
+	owe := OweScenario()
+	owe.Rules.MaxRecasts = 3
+	if _, err := owe.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "max_recasts = 3") {
+		t.Errorf("owe scenario, max_recasts 3: %v", err)
+	}
+}
+
+// TestExactAndSolveRefuseWhenMaxExchangesMatters: a limit of exchanges a
+// conflict may well reach (one: a stalemate 78% of the time) is refused by
+// Exact and Solve alike, with the reason; the default limit is not.
+func TestExactAndSolveRefuseWhenMaxExchangesMatters(t *testing.T) {
+	for name, s := range map[string]Scenario{"default": DefaultScenario(), "owe": OweScenario()} {
+		for _, n := range []int{1, 20, 100} {
+			s.Rules.MaxExchanges = n
+			if _, err := s.Exact(context.Background()); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "max_exchanges") {
+				t.Errorf("%s, max_exchanges %d: Exact: %v", name, n, err)
+			}
+			if _, err := s.Solve(context.Background(), markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
+				t.Errorf("%s, max_exchanges %d: Solve: %v", name, n, err)
+			}
+		}
+		s.Rules.MaxExchanges = 1
+		rn, err := s.NewRunner()
+		must(t, err)
+		stalemates := 0
+		for seed := range uint64(1000) {
+			stalemates += b2i(s.Categories()[trial(t, rn, dice.NewSeeded(seed), nil)] == "stalemate")
+		}
+		if stalemates < 500 {
+			t.Errorf("%s: %d stalemates in 1000 with max_exchanges 1: the refusal guards nothing", name, stalemates)
+		}
+		s.Rules.MaxExchanges = DefaultRules().MaxExchanges
+		if _, err := s.Exact(context.Background()); err != nil {
+			t.Errorf("%s, default max_exchanges: %v", name, err)
+		}
 	}
 }

@@ -31,7 +31,7 @@ func TestNegotiatedConsequences(t *testing.T) {
 			Enlist{Name: "irin", Members: []Role{{Character: "Irin", Endeavor: Defending}}})
 		must(t, err)
 		r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
-		must(t, Engine{}.Play(c, r, []Policy{&Style{Negotiator: deafen{}}, &Style{Negotiator: deafen{accept: accept}}}))
+		must(t, Engine{Policies: []Policy{&Style{Negotiator: deafen{}}, &Style{Negotiator: deafen{accept: accept}}}}.Play(c, r))
 		shared := cp.Characters[1].Endeavors // a saved copy of the sheet may share it
 		must(t, cp.Finish(c))
 		irin := cp.Characters[1]
@@ -83,7 +83,7 @@ func TestAdvantageLastsTheRound(t *testing.T) {
 		5, 1, 3, 3, 6, // Althesa 5 1; Irin 3 3 + 6 = 9 challenges
 		2, 1, // Althesa 2 1 against 9: doubled
 	)
-	must(t, eng.Play(c, r, []Policy{&Style{}, &Style{}}))
+	must(t, eng.with([]Policy{&Style{}, &Style{}}).Play(c, r))
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("script: %d left, %v", r.Remaining(), r.Err())
 	}

@@ -121,6 +121,10 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 	if err != nil {
 		return nil, err
 	}
+	// The deciding side's play is open: both hanging in is the longest.
+	if err := model.checkExchanges([2]bool{true, true}); err != nil {
+		return nil, err
+	}
 	for k := range 2 {
 		hang := m.own
 		hang[m.side] = k == 0
@@ -181,7 +185,7 @@ func (s Scenario) crossing(c *State, i int, free bool) string {
 		}
 	}
 	for j := range 2 {
-		if !c.outclasses(c.Sides[1-j].TotalSides, c.Sides[j].TotalSides) {
+		if c.Rules.OweWaitsForNextConflict || !c.outclasses(c.Sides[1-j].TotalSides, c.Sides[j].TotalSides, true) {
 			continue
 		}
 		for _, m := range c.Sides[j].Members {

@@ -41,18 +41,18 @@ func TestPolicyChoices(t *testing.T) {
 	}
 	// Before the challenge is made, a bot can preview who may interfere
 	// with each answerer it might name.
-	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+	if got := (Engine{}).Interferers(c, 2); !slices.Equal(got, []int{1}) {
 		t.Errorf("interferers with c, previewed: %v, want [1]", got)
 	}
-	if got := c.Interferers(1); len(got) != 0 {
+	if got := (Engine{}).Interferers(c, 1); len(got) != 0 {
 		t.Errorf("interferers with b, previewed: %v, want none", got)
 	}
-	if got := c.Answerers(); !slices.Equal(got, []int{1, 2}) {
+	if got := (Engine{}).Answerers(c); !slices.Equal(got, []int{1, 2}) {
 		t.Errorf("answerers: %v, want [1 2]", got)
 	}
 	must(t, Engine{}.Challenge(c, 2))
 	wantPhase(t, c, PhaseInterfere)
-	if got := c.Interferers(2); !slices.Equal(got, []int{1}) {
+	if got := (Engine{}).Interferers(c, 2); !slices.Equal(got, []int{1}) {
 		t.Errorf("interferers with c: %v, want [1]", got)
 	}
 	if !(Meddle{}).Interfere(&View{c}, 1) || (Aloof{}).Interfere(&View{c}, 1) || !(Guard{}).Interfere(&View{c}, 1) {
@@ -109,5 +109,25 @@ func TestPolicyChoices(t *testing.T) {
 		if tc.p.Loss(&View{c}, 2, 0, &got); got != tc.want {
 			t.Errorf("%T: %+v, want %+v", tc.p, got, tc.want)
 		}
+	}
+}
+
+// TestViewAnswersForAnySideWithoutPanic: a policy asking the View about a
+// side that does not exist gets no side, a zero read and no comparison,
+// never a panic.
+func TestViewAnswersForAnySideWithoutPanic(t *testing.T) {
+	g, err := DefaultScenario().Start(dice.NewSeeded(0))
+	must(t, err)
+	v := &View{s: g.(*Game).State()}
+	for _, i := range []int{-1, 2, 1 << 40} {
+		if sd, ok := v.Side(i); ok || sd.Name != "" {
+			t.Errorf("Side(%d) = %q, %v", i, sd.Name, ok)
+		}
+		if v.Read(i) != 0 || v.Compare(i, 0) != 0 || v.Compare(0, i) != 0 || v.In(i) {
+			t.Errorf("side %d: read %d, compare %d", i, v.Read(i), v.Compare(i, 0))
+		}
+	}
+	if sd, ok := v.Side(1); !ok || sd.Name != "irin" {
+		t.Errorf("Side(1) = %q, %v", sd.Name, ok)
 	}
 }

@@ -76,11 +76,20 @@ type Rules struct {
 	// and an extra die wins a tie. The exact answers need false.
 	ShortRollTies bool `json:"short_roll_ties,omitempty"`
 	// OweOnEqualSides: a name goes on the owe list also when the
-	// opponent's dice have as many sides in total as its own. [ours]
-	// false: only strictly more, the text's rule over its own example
-	// (where Althesa's 18 sides against Irin's 18 still put Irin on the
-	// list); true follows the example.
+	// opponent's dice have as many sides in total as its own and the
+	// side answered the pair's first exchange without being doubled.
+	// [ours] false: only strictly more, the text's rule over its own
+	// example; true follows the example, where Althesa's 18 sides against
+	// Irin's 18 put Irin, who answered, on the list, and not Althesa.
 	OweOnEqualSides bool `json:"owe_on_equal_sides,omitempty"`
+	// OweWaitsForNextConflict: a name put on the owe list during a
+	// conflict may be crossed off only in a later one. [ours] false: the
+	// text sets no wait ("whenever you're comparing dice with an
+	// opponent"), so it may be crossed off at the next comparison of the
+	// same conflict, which nearly doubles a d4's odds against a d6 under
+	// best play (0.153 to 0.287); true keeps the list for "the long-term
+	// game".
+	OweWaitsForNextConflict bool `json:"owe_waits_for_next_conflict,omitempty"`
 	// CrossOffsPerComparison is how many names one side may cross off the
 	// owe list at one comparison, each rolling an advantage die. [ours] 1.
 	CrossOffsPerComparison int `json:"cross_offs_per_comparison"`

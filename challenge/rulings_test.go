@@ -3,9 +3,13 @@ package challenge
 import (
 	"context"
 	"errors"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
@@ -62,11 +66,11 @@ func TestShortRollTiesSetting(t *testing.T) {
 	}
 }
 
-// TestOweOnEqualSidesSetting: in the text's example Althesa's d10 d8 and
+// TestOweOnEqualSidesPutsOnlyTheAnswererOnTheList: in the text's example Althesa's d10 d8 and
 // Irin's d12 d6 both have 18 sides. By the text's rule nobody goes on the
-// owe list; following its example (Rules.OweOnEqualSides) Irin does, and
-// by the same reading so does Althesa.
-func TestOweOnEqualSidesSetting(t *testing.T) {
+// owe list; following its example (Rules.OweOnEqualSides) Irin, who
+// answered the first exchange, does, and Althesa does not.
+func TestOweOnEqualSidesPutsOnlyTheAnswererOnTheList(t *testing.T) {
 	for _, equal := range []bool{false, true} {
 		rules := DefaultRules()
 		rules.OweOnEqualSides = equal
@@ -74,14 +78,14 @@ func TestOweOnEqualSidesSetting(t *testing.T) {
 		c.Rules = rules
 		r := dice.Scripted(8, 3, 4, 2, 7, 5)
 		for c.Phase != PhaseStance {
-			must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+			must(t, Engine{Policies: make([]Policy, 2)}.Step(c, r))
 		}
-		want := 0
+		var want []Debt
 		if equal {
-			want = 2
+			want = []Debt{{Name: "Irin", Player: "Irin", Fresh: true}}
 		}
-		if c.Owed != want || len(c.Owe) != want {
-			t.Errorf("owe_on_equal_sides %v: %d owed %v, want %d", equal, c.Owed, c.Owe, want)
+		if c.Owed != len(want) || !cmp.Equal(c.Owe, want, cmpopts.EquateEmpty()) {
+			t.Errorf("owe_on_equal_sides %v: %d owed %v, want %v", equal, c.Owed, c.Owe, want)
 		}
 	}
 }
@@ -191,7 +195,7 @@ func TestEmptyStatReadsZeroSetting(t *testing.T) {
 	must(t, err)
 	r := dice.Scripted(2, 1)
 	for c.Phase != PhaseConsequence {
-		must(t, Engine{}.Step(c, r, make([]Policy, 2)))
+		must(t, Engine{Policies: make([]Policy, 2)}.Step(c, r))
 	}
 	if c.Challenger != 1 || c.Answerer != 0 || c.Sides[0].Read() != 0 {
 		t.Errorf("challenger %d answerer %d, Pip reads %d: want Althesa's 2 to double Pip's 0", c.Challenger, c.Answerer, c.Sides[0].Read())
@@ -208,7 +212,7 @@ func TestD4StaysSetting(t *testing.T) {
 		rules := DefaultRules()
 		rules.D4Stays = stays
 		c := doubledDuel(t, rules)
-		got, err := c.Losses(0)
+		got, err := Engine{}.Losses(c, 0)
 		must(t, err)
 		want := []Loss{{Stat: Grace, Sizes: [MaxDice]int{1, 1}}, {Stat: Grace, Sizes: [MaxDice]int{2, 0}}}
 		if stays {
@@ -220,10 +224,104 @@ func TestD4StaysSetting(t *testing.T) {
 			t.Errorf("d4_stays %v: losses %v, want %v", stays, got, want)
 		}
 		// Finish takes from the smallest die first.
-		must(t, Engine{}.Play(c, dice.NewSeeded(1), []Policy{&Style{Losses: Finish{}}, &Style{}}))
+		must(t, Engine{Policies: []Policy{&Style{Losses: Finish{}}, &Style{}}}.Play(c, dice.NewSeeded(1)))
 		after := map[bool]Stat{false: MustStat(dice.D8), true: MustStat(dice.D6, dice.D4)}[stays]
 		if s := c.Sides[1].Members[0].Stats[1]; s != after {
 			t.Errorf("d4_stays %v: Grace %v after the finishing loss, want %v", stays, s, after)
 		}
+	}
+}
+
+// TestExactFollowsOweOnEqualSides: with the example's reading, the side
+// that answers the first exchange of two equal sides goes on the owe list
+// and may cross itself off later; Exact follows it, as a sample does.
+func TestExactFollowsOweOnEqualSides(t *testing.T) {
+	s := DefaultScenario()
+	s.Rules.OweOnEqualSides = true
+	s.Sides[0].Play.CrossOff, s.Sides[1].Play.CrossOff = "eager", "eager"
+	got, err := s.Exact(context.Background())
+	must(t, err)
+	plain, err := DefaultScenario().Exact(context.Background())
+	must(t, err)
+	if math.Abs(got.P[0]-plain.P[0]) < 1e-3 {
+		t.Errorf("P(althesa_outright) %.4f with the owe list as without: the setting changed nothing", got.P[0])
+	}
+	rn, err := s.NewRunner()
+	must(t, err)
+	r, n := dice.NewSeeded(36), 100_000
+	counts := make([]int, len(s.Categories()))
+	m := make([]int, len(s.Metrics()))
+	owed := 0
+	for range n {
+		counts[trial(t, rn, r, m)]++
+		owed += m[4]
+	}
+	for k, p := range got.P {
+		if q, sd := float64(counts[k])/float64(n), math.Sqrt(p*(1-p)/float64(n)); math.Abs(q-p) > 4*sd+1e-9 {
+			t.Errorf("%s: sampled %.4f, exact %.4f", s.Categories()[k], q, p)
+		}
+	}
+	if owed == 0 || owed > n {
+		t.Errorf("%d names owed in %d conflicts: want at most one each, and some", owed, n)
+	}
+}
+
+// TestOweWaitsForNextConflictSetting: Althesa defending with Guts d12 d4
+// (16 sides) against Irin's d12 d6 (18) goes on the owe list after the
+// first exchange. By default she may cross her name off at the next
+// comparison of the same conflict, and best play gains by it; with
+// Rules.OweWaitsForNextConflict the name waits for a later conflict: the
+// step refuses it, the cross-off parts pass, and her best play is that of
+// never crossing off.
+func TestOweWaitsForNextConflictSetting(t *testing.T) {
+	s := DefaultScenario()
+	s.Sides[0].Members[0].Endeavor = Defending
+	s.Sides[0].Play.CrossOff = "eager"
+	var best [2]float64
+	for _, wait := range []bool{false, true} {
+		s.Rules.OweWaitsForNextConflict = wait
+		g, err := s.Start(dice.NewSeeded(0))
+		must(t, err)
+		c := g.(*Game).State()
+		// Casts 8 3 against 4 2: Althesa challenges; Irin answers 7 5, over
+		// half: Irin hangs in; her name goes on (his dice have more sides).
+		r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1, 2, 2, 2, 2)
+		for c.Owed == 0 {
+			must(t, g.Step(r))
+		}
+		for c.Phase != PhaseCastRolled {
+			must(t, g.Step(r))
+		}
+		k := slices.IndexFunc(c.Owe, func(d Debt) bool { return d.Name == "Althesa" })
+		if k < 0 || !c.Owe[k].Fresh {
+			t.Fatalf("owe list %v: Althesa's name not fresh on it", c.Owe)
+		}
+		err = Engine{}.CrossOff(c, r, 0, k)
+		if wait {
+			wantErr(t, err, "went on the owe list in this conflict")
+			if got := (Engine{}).Crossables(c, 0); len(got) != 0 {
+				t.Errorf("crossables %v while the name waits", got)
+			}
+		} else {
+			must(t, err)
+		}
+		sv, err := s.Solve(context.Background(), markov.Goal{})
+		must(t, err)
+		best[b2i(wait)] = sv.Best.Value
+		for _, p := range sv.Policies {
+			if wait && strings.HasPrefix(p.Name, "cross_off/") {
+				t.Errorf("wait: Solve weighs %s, with no name to cross off", p.Name)
+			}
+		}
+	}
+	if best[0] < best[1]+0.005 {
+		t.Errorf("Althesa's best play: %.4f crossing her fresh name off, %.4f waiting", best[0], best[1])
+	}
+	// A name carried in from an earlier conflict is never fresh.
+	c, err := NewState(DefaultRules(), []Party{{Name: "a", Members: []Entry{{Character: althesa(), Endeavor: Defending}}},
+		{Name: "i", Members: []Entry{{Character: irin(), Endeavor: Defending}}}}, []Debt{{Name: "Althesa", Player: "Althesa", Fresh: true}})
+	must(t, err)
+	if c.Owe[0].Fresh {
+		t.Error("a name from an earlier conflict came in fresh")
 	}
 }

@@ -117,15 +117,13 @@ func (s Scenario) Metrics() []string {
 	return []string{"rounds", "exchanges", "sizes_lost", "cross_offs", "owed"}
 }
 
-// Runner policies one scenario's conflict over and over without allocating.
+// Runner plays one scenario's conflict over and over without allocating.
 // One Runner per goroutine.
 type Runner struct {
-	start    *State
-	c        State
-	policies []Policy
-	per      int // categories per side
-	stalem   int
-	err      error
+	start *State
+	c     State
+	eng   Engine
+	per   int // categories per side
 }
 
 // NewRunner validates the scenario and preallocates a Runner.
@@ -134,11 +132,7 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	rn := &Runner{start: start, policies: policies, per: 2}
-	if len(s.Sides) > 2 {
-		rn.per = 3
-	}
-	rn.stalem = rn.per * len(s.Sides)
+	rn := &Runner{start: start, eng: Engine{Policies: policies}, per: perSide(len(s.Sides))}
 	rn.c = *start
 	rn.c.Sides = make([]Side, len(start.Sides))
 	for i := range start.Sides {
@@ -149,6 +143,14 @@ func (s Scenario) NewRunner() (*Runner, error) {
 	rn.c.Owe = make([]Debt, 0, len(start.Owe)+64)
 	rn.c.Consequences = make([]Consequence, 0, MaxSides)
 	return rn, nil
+}
+
+// perSide is how many outcome categories each side has (Categories).
+func perSide(sides int) int {
+	if sides > 2 {
+		return 3
+	}
+	return 2
 }
 
 // reset restores what play changes to the starting state, reusing the
@@ -174,22 +176,27 @@ func (rn *Runner) reset() {
 	}
 }
 
-// Err returns the first error a trial met (an illegal policy choice), if
-// any; such a trial is counted as a stalemate.
-func (rn *Runner) Err() error { return rn.err }
-
-// Trial policies one whole conflict from the scenario's start and returns its
-// category; metrics (if long enough) gets each metric's value.
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+// Trial plays one whole conflict from the scenario's start and returns
+// its category; metrics (if long enough) gets each metric's value. A
+// trial stopped by an error (a policy's illegal answer, a nil Roller)
+// returns it, and no category.
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
+	if r == nil {
+		return -1, nilRoller("Trial")
+	}
 	rn.reset()
-	c := &rn.c
-	cat := rn.stalem
-	if err := (Engine{}).Play(c, r, rn.policies); err != nil {
-		if rn.err == nil {
-			rn.err = err
-		}
-	} else if c.Winner >= 0 && len(c.Consequences) > 0 {
-		cat = c.Winner * rn.per
+	if err := rn.eng.Play(&rn.c, r); err != nil {
+		return -1, err
+	}
+	return outcome(&rn.c, rn.per, metrics), nil
+}
+
+// outcome is the category of a finished conflict (Categories' order,
+// per categories to a side), with metrics written into metrics.
+func outcome(c *State, per int, metrics []int) int {
+	cat := per * len(c.Sides) // stalemate
+	if c.Winner >= 0 && len(c.Consequences) > 0 {
+		cat = c.Winner * per
 		switch c.Consequences[len(c.Consequences)-1].Status {
 		case StatusGave:
 			cat++
@@ -202,21 +209,8 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 		metrics[0], metrics[1], metrics[2], metrics[3], metrics[4] = c.Round, c.Exchanges, c.SizesLost, c.CrossOffs, c.Owed
 		return cat
 	}
-	if len(metrics) > 0 {
-		metrics[0] = c.Round
-	}
-	if len(metrics) > 1 {
-		metrics[1] = c.Exchanges
-	}
-	if len(metrics) > 2 {
-		metrics[2] = c.SizesLost
-	}
-	if len(metrics) > 3 {
-		metrics[3] = c.CrossOffs
-	}
-	if len(metrics) > 4 {
-		metrics[4] = c.Owed
-	}
+	vals := [...]int{c.Round, c.Exchanges, c.SizesLost, c.CrossOffs, c.Owed}
+	copy(metrics, vals[:])
 	return cat
 }
 
@@ -263,9 +257,9 @@ func duelAnswer(d DuelOdds) markov.Answer {
 // scenario's policy for it (an Optimal's Policy, say). A nil p plays the
 // defaults.
 func (rn *Runner) SetPolicy(i int, p Policy) error {
-	if i < 0 || i >= len(rn.policies) {
-		return fmt.Errorf("challenge: SetPolicy: side %d: the scenario has sides 0..%d", i, len(rn.policies)-1)
+	if i < 0 || i >= len(rn.eng.Policies) {
+		return fmt.Errorf("challenge: SetPolicy: side %d: the scenario has sides 0..%d", i, len(rn.eng.Policies)-1)
 	}
-	rn.policies[i] = p
+	rn.eng.Policies[i] = p
 	return nil
 }

@@ -94,14 +94,13 @@ func TestRunnerMatchesExact(t *testing.T) {
 			m := make([]int, len(s.Metrics()))
 			ex1 := 0.0
 			for range trials {
-				cats[rn.Trial(r, m)]++
+				cats[trial(t, rn, r, m)]++
 				rounds[m[0]]++
 				ex1 += float64(m[1])
 				if m[2] != 0 && m[2] != 2 {
 					t.Fatalf("sizes lost %d: standard injury takes 2", m[2])
 				}
 			}
-			must(t, rn.Err())
 			fit, err := gof.ChiSquare(dice.Dist{Min: 0, P: ex.P}, cats)
 			if err != nil || fit.PValue < 1e-4 {
 				t.Errorf("categories %v vs %v: p=%v %v", cats, ex.P, fit.PValue, err)
@@ -123,7 +122,7 @@ func TestRunnerNoAllocs(t *testing.T) {
 		must(t, err)
 		r := dice.NewSeeded(1)
 		m := make([]int, 5)
-		if n := testing.AllocsPerRun(2000, func() { rn.Trial(r, m) }); n != 0 {
+		if n := testing.AllocsPerRun(2000, func() { trial(t, rn, r, m) }); n != 0 {
 			t.Errorf("%v: %v allocs per trial", s.Categories(), n)
 		}
 	}
@@ -160,10 +159,9 @@ func TestThreeWayScenario(t *testing.T) {
 	m := make([]int, 5)
 	crossed := 0
 	for range 20000 {
-		counts[rn.Trial(r, m)]++
+		counts[trial(t, rn, r, m)]++
 		crossed += m[3]
 	}
-	must(t, rn.Err())
 	// Every side wins sometimes; crossing off happens.
 	for i, side := range s.Sides {
 		n := counts[3*i] + counts[3*i+1] + counts[3*i+2]
@@ -211,10 +209,10 @@ func TestRunnerTrialsAreFresh(t *testing.T) {
 		m := make([]int, 5)
 		injured := 0
 		for k := range 1000 {
-			rn.Trial(r1, m)
+			trial(t, rn, r1, m)
 			c, plays, err := s.build()
 			must(t, err)
-			must(t, Engine{}.Play(c, r2, plays))
+			must(t, Engine{Policies: plays}.Play(c, r2))
 			if got, want := snapshot(t, &rn.c), snapshot(t, c); got != want {
 				t.Fatalf("%v trial %d:\nrunner %s\nfresh  %s", s.Categories(), k, got, want)
 			}
@@ -253,4 +251,14 @@ func TestRunnerResetKnowsEveryField(t *testing.T) {
 			t.Errorf("%s has fields %v; reset knows %v", typ.Name(), got, want)
 		}
 	}
+}
+
+// trial plays one trial of rn and fails t if it stops with an error.
+func trial(t testing.TB, rn *Runner, r *dice.Roller, metrics []int) int {
+	t.Helper()
+	cat, err := rn.Trial(r, metrics)
+	if err != nil {
+		t.Fatalf("trial: %v", err)
+	}
+	return cat
 }

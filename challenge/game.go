@@ -1,0 +1,291 @@
+package challenge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
+)
+
+// MaxSave is the size of the largest saved game Scenario.Restore reads.
+const MaxSave = 1 << 20
+
+// Game is one conflict of a Scenario in progress, played step by step
+// under the scenario's policies: the sim.Game of this package. Scenario
+// Start and Restore make one. A Game is used by one goroutine at a time.
+type Game struct {
+	sc    Scenario
+	s     *State
+	eng   Engine
+	plays []Policy // the scenario's policies, one per side
+	per   int      // categories per side
+
+	// With a Chooser set, every policy answer goes through it (asked) and
+	// a step that fails is undone from a snapshot.
+	choose sim.Chooser
+	asked  []Policy
+	bad    error // a Chooser's answer of the wrong type, in the step now
+}
+
+var _ sim.Game = (*Game)(nil)
+
+// Start begins a conflict of the scenario at its start, every side still
+// to cast. It rolls nothing, but like every step it needs a Roller.
+func (s Scenario) Start(r *dice.Roller) (sim.Game, error) {
+	if r == nil {
+		return nil, nilRoller("Start")
+	}
+	c, plays, err := s.build()
+	if err != nil {
+		return nil, err
+	}
+	return newGame(s, c, plays), nil
+}
+
+func newGame(sc Scenario, c *State, plays []Policy) *Game {
+	g := &Game{sc: sc, s: c, plays: plays, per: perSide(len(c.Sides))}
+	g.eng.Policies = plays
+	return g
+}
+
+// State returns the conflict as it stands. Change it only through an
+// Engine's steps (or Step), and Check it after editing it by hand.
+func (g *Game) State() *State { return g.s }
+
+// Scenario returns the scenario the game plays.
+func (g *Game) Scenario() Scenario { return g.sc }
+
+// Policies returns the scenario's policies the game plays, one per side.
+func (g *Game) Policies() []Policy { return slices.Clone(g.plays) }
+
+// Done reports whether the conflict is over.
+func (g *Game) Done() bool { return g.s.Done() }
+
+// Step takes the conflict's next step under the scenario's policies (and
+// the Chooser, if one is set). A refused step changes neither the game nor
+// r.
+func (g *Game) Step(r *dice.Roller) error {
+	if r == nil {
+		return nilRoller("Step")
+	}
+	if g.s.Done() {
+		return fmt.Errorf("%w: Step: the conflict is over", ErrPhase)
+	}
+	if g.choose == nil {
+		return g.eng.Step(g.s, r)
+	}
+	before := g.s.clone()
+	rb, err := r.MarshalBinary()
+	if err != nil {
+		return fmt.Errorf("challenge: Step: saving the Roller: %w", err)
+	}
+	g.bad = nil
+	err = g.eng.Step(g.s, r)
+	if err == nil {
+		err = g.bad
+	}
+	if err != nil {
+		*g.s = *before
+		if uerr := r.UnmarshalBinary(rb); uerr != nil {
+			return errors.Join(err, uerr)
+		}
+	}
+	g.bad = nil
+	return err
+}
+
+// Outcome reports how the finished conflict ended, as a Runner counts a
+// trial: the index of its category in the scenario's Categories, and its
+// metrics (Metrics' order) written into metrics.
+func (g *Game) Outcome(metrics []int) (int, error) {
+	if !g.s.Done() {
+		return -1, fmt.Errorf("%w: Outcome: the conflict is still going (phase %v)", ErrPhase, g.s.Phase)
+	}
+	return outcome(g.s, g.per, metrics), nil
+}
+
+// Listen has sink hear every event from now on; nil hears none.
+func (g *Game) Listen(sink func(sim.Event)) {
+	if sink == nil {
+		g.eng.Sink = nil
+		return
+	}
+	g.eng.Sink = func(e Event) { sink(e) }
+}
+
+// Intercept has c see every policy answer before the step takes it (see
+// the package doc for the questions and the type of each answer); nil
+// leaves the scenario's policies alone.
+func (g *Game) Intercept(c sim.Chooser) {
+	g.choose = c
+	if c == nil {
+		g.eng.Policies = g.plays
+		return
+	}
+	g.asked = make([]Policy, len(g.plays))
+	for i, p := range g.plays {
+		if p == nil {
+			p = (*Style)(nil)
+		}
+		g.asked[i] = &chosen{p: p, g: g}
+	}
+	g.eng.Policies = g.asked
+}
+
+// saved is a saved game: the scenario and the conflict as it stands.
+type saved struct {
+	Scenario Scenario        `json:"scenario"`
+	State    json.RawMessage `json:"state"`
+}
+
+// Save returns the game as JSON: the scenario (rules, sides, policies by
+// name) and the conflict's State. Scenario.Restore reads it back.
+func (g *Game) Save() ([]byte, error) {
+	st, err := json.Marshal(g.s)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(saved{Scenario: g.sc, State: st})
+}
+
+// Restore reads a game Save wrote, strictly (an unknown field is an
+// error; at most MaxSave bytes), checks it whole (State.Check, and the
+// conflict's rules and sides must be the saved scenario's) and returns it
+// ready to play on under the saved scenario's policies. The receiver's own
+// settings play no part: the save carries its scenario.
+func (Scenario) Restore(data []byte) (sim.Game, error) {
+	if len(data) > MaxSave {
+		return nil, fmt.Errorf("challenge: Restore: %d bytes: a saved game is at most %d", len(data), MaxSave)
+	}
+	var sv saved
+	if err := strict(data, &sv); err != nil {
+		return nil, fmt.Errorf("challenge: Restore: %w", err)
+	}
+	_, plays, err := sv.Scenario.build()
+	if err != nil {
+		return nil, fmt.Errorf("challenge: Restore: %w", err)
+	}
+	type plain State // decoded without State.UnmarshalJSON, which is not strict
+	var st plain
+	if err := strict(sv.State, &st); err != nil {
+		return nil, fmt.Errorf("challenge: Restore: state: %w", err)
+	}
+	c := (*State)(&st)
+	if err := c.Check(); err != nil {
+		return nil, fmt.Errorf("challenge: Restore: %w", err)
+	}
+	if err := sv.Scenario.owns(c); err != nil {
+		return nil, fmt.Errorf("challenge: Restore: %w", err)
+	}
+	return newGame(sv.Scenario, c, plays), nil
+}
+
+// strict decodes one JSON value into v, refusing unknown fields and
+// anything after the value.
+func strict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("data after the saved game")
+	}
+	return nil
+}
+
+// owns checks that conflict c is one of this scenario: the same rules,
+// and the same sides by name in the same order.
+func (s Scenario) owns(c *State) error {
+	a, err := json.Marshal(s.Rules)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(c.Rules)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(a, b) {
+		return errors.New("the conflict's rules are not the scenario's")
+	}
+	if len(c.Sides) != len(s.Sides) {
+		return fmt.Errorf("the conflict has %d sides, the scenario %d", len(c.Sides), len(s.Sides))
+	}
+	for i := range c.Sides {
+		if c.Sides[i].Name != s.Sides[i].Name {
+			return fmt.Errorf("side %d is %q in the conflict, %q in the scenario", i, c.Sides[i].Name, s.Sides[i].Name)
+		}
+	}
+	return nil
+}
+
+// clone is a copy of the conflict sharing nothing play changes: the
+// snapshot a step with a Chooser is undone from.
+func (c *State) clone() *State {
+	d := *c
+	d.Sides = slices.Clone(c.Sides)
+	for i := range d.Sides {
+		d.Sides[i].Members = slices.Clone(c.Sides[i].Members)
+		d.Sides[i].Faces = slices.Clone(c.Sides[i].Faces)
+	}
+	d.Owe = slices.Clone(c.Owe)
+	d.Consequences = slices.Clone(c.Consequences)
+	return &d
+}
+
+// chosen is a side's policy with the game's Chooser between it and the
+// step: each answer goes to the Chooser with the View it was asked from,
+// and the Chooser's answer is the one the step takes. An answer of
+// another type is an illegal answer: the step is refused (Game.Step
+// undoes it).
+type chosen struct {
+	p Policy
+	g *Game
+}
+
+// choose puts answer a to the Chooser and returns its answer as a T, or
+// a with the step marked refused.
+func choose[T any](d *chosen, v *View, question string, a T) T {
+	ans := d.g.choose(v, a)
+	got, ok := ans.(T)
+	if !ok {
+		if d.g.bad == nil {
+			d.g.bad = fmt.Errorf("challenge: the chooser answered %s with a %T: want a %T", question, ans, a)
+		}
+		return a
+	}
+	return got
+}
+
+func (d *chosen) HangIn(v *View, side int) bool {
+	return choose(d, v, "the stance (hang in?)", d.p.HangIn(v, side))
+}
+
+func (d *chosen) CrossOff(v *View, side int) int {
+	return choose(d, v, "the cross-off (owe-list index or -1)", d.p.CrossOff(v, side))
+}
+
+func (d *chosen) Target(v *View, challenger int) int {
+	return choose(d, v, "the target (side index or Drop)", d.p.Target(v, challenger))
+}
+
+func (d *chosen) Interfere(v *View, side int) bool {
+	return choose(d, v, "the interference (interfere?)", d.p.Interfere(v, side))
+}
+
+func (d *chosen) Loss(v *View, loser, m int, l *Loss) {
+	d.p.Loss(v, loser, m, l)
+	*l = choose(d, v, "the loss", *l)
+}
+
+func (d *chosen) Propose(v *View) *Settlement {
+	return choose(d, v, "the proposal (*Settlement or nil)", d.p.Propose(v))
+}
+
+func (d *chosen) Accept(v *View, s *Settlement) bool {
+	return choose(d, v, "the acceptance (accept?)", d.p.Accept(v, s))
+}
