@@ -303,10 +303,15 @@ type SideSetup struct {
 
 // Engine runs the steps of actions on states, each under the state's own
 // Rules. Its steps validate everything first and leave the state and the
-// Roller untouched when they fail. An Engine holds nothing but its Sink:
-// the zero Engine is ready to use, and copies of it may run on other
-// goroutines, each with its own State.
+// Roller untouched when they fail. An Engine holds only its Policies and
+// its Sink: the zero Engine is ready to use (every character and the GM
+// playing Sensible), and copies of it may run on other goroutines, each
+// with its own State.
 type Engine struct {
+	// Policies answer every choice Step and Play ask about: the one way
+	// policies reach the engine. The named steps (Roll, GiveIn, ...) take
+	// their choices as arguments and ask nobody.
+	Policies Table
 	// Sink hears every event; nil builds none.
 	Sink func(Event)
 }

@@ -32,7 +32,7 @@ func TestScenarioStartAppliesStartPlotPointsAndTrouble(t *testing.T) {
 		must(t, err)
 		r, n := dice.NewSeeded(1), make([]int, len(sc.Categories()))
 		for range 2000 {
-			n[rn.Trial(r, nil)]++
+			n[trial(t, rn, r, nil)]++
 		}
 		return n
 	}
@@ -57,7 +57,7 @@ func TestNoAiderAndNoInterfererAreTheZeroValue(t *testing.T) {
 	if s.Action.Sides[1].Aider.Set || s.Action.Planned.Set || s.Action.Interferer.Set {
 		t.Fatalf("zero values name someone: %+v", s.Action)
 	}
-	must(t, e.Play(s, dice.NewSeeded(4), &Table{}))
+	must(t, playWith(e, s, dice.NewSeeded(4), &Table{}))
 	for _, ev := range rec.Events {
 		if ev.Kind == EvAided || ev.Kind == EvInterfered {
 			t.Errorf("event %v with nobody planned", ev.Kind)
@@ -158,7 +158,7 @@ func TestEventsRoundTripJSON(t *testing.T) {
 	e, s := midContest(t)
 	rec := &Recorder{}
 	e.Sink = rec.Record
-	must(t, e.Play(s, dice.NewSeeded(8), &Table{}))
+	must(t, playWith(e, s, dice.NewSeeded(8), &Table{}))
 	if len(rec.Events) < 3 {
 		t.Fatalf("%d events", len(rec.Events))
 	}

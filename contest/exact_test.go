@@ -163,7 +163,7 @@ func TestExactMatchesSampling(t *testing.T) {
 			cats, rounds := map[int]int64{}, map[int]int64{}
 			total := 0
 			for i := 0; i < n; i++ {
-				c := rn.Trial(r, m)
+				c := trial(t, rn, r, m)
 				if c < 0 {
 					t.Fatalf("%s: trial rejected", name)
 				}

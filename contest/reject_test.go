@@ -157,7 +157,7 @@ func TestPlayTurnRefusesABaseItMayNotRoll(t *testing.T) {
 			r0, err := roller.MarshalBinary()
 			must(t, err)
 			before := s.Clone()
-			stepErr := e.Step(s, roller, &Table{})
+			stepErr := stepWith(e, s, roller, &Table{})
 			rollErr := e.Roll(s, roller, c.base)
 			if stepErr == nil || rollErr == nil {
 				t.Fatalf("step: %v, roll: %v; want both refused", stepErr, rollErr)

@@ -11,6 +11,9 @@ import (
 // repeated traits are spent from the character first ("Plot Points must be
 // spent and the pool must be completely built before the dice are rolled").
 func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
+	if r == nil {
+		return fmt.Errorf("contest: roll: %w", dice.ErrNilRoller)
+	}
 	a, err := e.action(s, "roll", PhaseOpen, PhaseTurn)
 	if err != nil {
 		return err
@@ -57,7 +60,7 @@ func (e *Engine) spend(s *State, t, c, cost int) {
 	}
 	s.Characters[c].PlotPoints -= cost
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
+		e.emit(s, Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
 	}
 }
 
@@ -76,7 +79,7 @@ func (e *Engine) rolled(s *State, t int) {
 		a.Ones, a.OnesSide = countOnes(sd.Faces), t
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvRolled, Side: t, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+		e.emit(s, Event{Kind: EvRolled, Side: t, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
 	}
 	if a.Phase == PhaseOpen {
 		e.opened(s, t)
@@ -89,7 +92,7 @@ func (e *Engine) rolled(s *State, t int) {
 func (e *Engine) opened(s *State, t int) {
 	a := s.Action
 	if !a.AllRoll {
-		e.setStakes(a, t)
+		e.setStakes(s, a, t)
 		return
 	}
 	if t+1 < len(a.Sides) {
@@ -112,15 +115,15 @@ func (e *Engine) opened(s *State, t int) {
 		a.Turn = 0
 		return
 	}
-	e.setStakes(a, who)
+	e.setStakes(s, a, who)
 }
 
 // setStakes has side t's last total set the stakes.
-func (e *Engine) setStakes(a *Action, t int) {
+func (e *Engine) setStakes(s *State, a *Action, t int) {
 	a.Holder, a.Stakes, a.Phase, a.Escalated = t, a.Sides[t].Total, PhaseTurn, true
 	a.Turn = a.next(t)
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvStakes, Side: t, Char: a.Sides[t].Char, Value: a.Stakes})
+		e.emit(s, Event{Kind: EvStakes, Side: t, Char: a.Sides[t].Char, Value: a.Stakes})
 	}
 }
 
@@ -147,7 +150,7 @@ func (e *Engine) answer(s *State, t int) {
 	if !s.Rules.beats(sd.Total, a.Stakes) {
 		a.Escalated = false
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
+			e.emit(s, Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
 		}
 		e.lose(s, t, a.Stakes-sd.Total, cf)
 		return
@@ -173,7 +176,7 @@ func (e *Engine) answer(s *State, t int) {
 		a.Turn = h // the side whose stakes were beaten answers first
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
+		e.emit(s, Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
 	}
 }
 
@@ -191,7 +194,7 @@ func (e *Engine) mooksOff(s *State, h, n int) {
 			hs.Gang = append(hs.Gang[:0], hs.Gang[1:]...)
 		}
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvMookOff, Side: h, Char: hs.Char, Die: d})
+			e.emit(s, Event{Kind: EvMookOff, Side: h, Char: hs.Char, Die: d})
 		}
 	}
 }
@@ -258,7 +261,7 @@ func (e *Engine) afterLoss(s *State, t int, end End) {
 	if in <= 1 {
 		a.Winner, a.End = last, end
 		if e.Sink != nil && last >= 0 {
-			e.Sink(Event{Kind: EvWon, Side: last, Char: a.Sides[last].Char})
+			e.emit(s, Event{Kind: EvWon, Side: last, Char: a.Sides[last].Char})
 		}
 	} else {
 		a.Turn = a.next(t)
@@ -282,7 +285,7 @@ func (e *Engine) reflect(s *State, c int) {
 	}
 	s.Characters[c].Reflection += s.Rules.ReflectionOnLoss
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvReflection, Side: -1, Char: c, Value: s.Rules.ReflectionOnLoss})
+		e.emit(s, Event{Kind: EvReflection, Side: -1, Char: c, Value: s.Rules.ReflectionOnLoss})
 	}
 }
 
@@ -326,7 +329,7 @@ func (e *Engine) GiveIn(s *State, pay Payment) error {
 	sd.Out, sd.GaveIn = true, true
 	a.Escalated = false
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvGaveIn, Side: t, Char: sd.Char, Value: paid})
+		e.emit(s, Event{Kind: EvGaveIn, Side: t, Char: sd.Char, Value: paid})
 	}
 	e.afterLoss(s, t, EndGaveIn)
 	return nil
@@ -403,7 +406,7 @@ func (e *Engine) pushed(s *State, steps []Pick, m int) {
 		}
 		tr.Die, _ = tr.Die.StepDown()
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: tr.Name, Die: tr.Die})
+			e.emit(s, Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: tr.Name, Die: tr.Die})
 		}
 	}
 	a.Pushes += len(steps)

@@ -328,7 +328,7 @@ func TestGMWaivesABasicActionsComplication(t *testing.T) {
 	// A policy that waives: Play asks the GM character's policy.
 	s = testScene()
 	must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
-	must(t, e.Play(s, dice.Scripted(5, 3, 1, 4, 2, 1), &Table{Chars: []Policy{nil, waiver{}}}))
+	must(t, playWith(e, s, dice.Scripted(5, 3, 1, 4, 2, 1), &Table{Chars: []Policy{nil, waiver{}}}))
 	if len(s.Characters[hero].Traits) != 5 {
 		t.Errorf("the waiving GM's hero took %v", s.Characters[hero].Traits[5:])
 	}

@@ -373,12 +373,7 @@ type Runner struct {
 	s     State
 	cats  int
 	basic bool
-	err   error // why the last failed trial failed
 }
-
-// Err reports why the last trial that returned -1 failed (a policy's
-// illegal choice), or nil.
-func (rn *Runner) Err() error { return rn.err }
 
 // NewRunner validates the scenario and preallocates a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
@@ -387,29 +382,67 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	rn := &Runner{b: b, kind: s.Kind, s: *b.start.Clone(), cats: len(s.Categories()), basic: s.Kind == KindBasic}
+	rn.e.Policies = b.table
 	return rn, nil
 }
 
 // Trial plays one complete action from the scenario's start (its action
 // begun once, when the Runner was built) through Play's loop over the
-// engine's steps, and returns its category,
-// filling metrics (aligned with Metrics; shorter slices get what fits).
-// It allocates nothing once warmed up. A trial the engine rejects (a
-// policy's illegal choice) returns -1, and Err says why.
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+// engine's steps, and returns its category, filling metrics (aligned with
+// Metrics; shorter slices get what fits). It allocates nothing once warmed
+// up. A trial the engine stops (a policy's illegal answer, a nil r)
+// returns that error and no category.
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
 	s, e := &rn.s, &rn.e
 	clear(metrics)
+	if r == nil {
+		return 0, fmt.Errorf("contest: trial: %w", dice.ErrNilRoller)
+	}
 	if rn.kind == KindTimed {
-		return rn.timedTrial(r, metrics)
+		// BeginTimed's checks passed on this very start state when the
+		// scenario was built.
+		b := rn.b
+		s.reset(&b.scene)
+		if s.Timed != nil {
+			s.Timed.Phase = TimedDone
+		}
+		e.setupTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper)
+	} else {
+		// Begin's checks passed on this very start state when the
+		// scenario was built, and it laid the action out then: a trial
+		// starts from it.
+		s.reset(rn.b.start)
 	}
-	// Begin's checks passed on this very start state when the scenario
-	// was built, and it laid the action out then: a trial starts from it.
-	s.reset(rn.b.start)
+	if err := e.play(s, r); err != nil {
+		return 0, err
+	}
+	return outcome(s, rn.basic, rn.cats, metrics), nil
+}
+
+// outcome reads the category and metrics of s, whose action (or timed
+// action) has ended, as Scenario.Categories and Scenario.Metrics name
+// them; basic says the scenario is a basic action, ncat how many
+// categories it has.
+func outcome(s *State, basic bool, ncat int, metrics []int) int {
+	if tm := s.Timed; tm != nil {
+		out := 0
+		for _, h := range tm.Helpers {
+			if h.Out {
+				out++
+			}
+		}
+		put(metrics, tm.Rolls, tm.Beats, out, len(s.Trouble))
+		switch tm.Outcome {
+		case TimedCompleted:
+			return 0
+		case TimedGetaway:
+			return 1
+		case TimedObjective:
+			return 2
+		}
+		return 3
+	}
 	a := s.Action
-	if err := e.play(s, r, &rn.b.table); err != nil {
-		rn.err = err
-		return -1
-	}
 	ko := 0
 	for i := range s.Characters {
 		if s.Characters[i].KnockedOut {
@@ -417,40 +450,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 		}
 	}
 	put(metrics, a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble))
-	return category(a, rn.basic, rn.cats)
-}
-
-// timedTrial is Trial for a timed scenario.
-func (rn *Runner) timedTrial(r *dice.Roller, metrics []int) int {
-	s, e, b := &rn.s, &rn.e, rn.b
-	s.reset(&b.scene)
-	if s.Timed != nil {
-		s.Timed.Phase = TimedDone
-	}
-	// BeginTimed's checks passed on this very start state when the
-	// scenario was built.
-	e.setupTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper)
-	if err := e.playTimed(s, r, &b.table); err != nil {
-		rn.err = err
-		return -1
-	}
-	tm := s.Timed
-	out := 0
-	for _, h := range tm.Helpers {
-		if h.Out {
-			out++
-		}
-	}
-	put(metrics, tm.Rolls, tm.Beats, out, len(s.Trouble))
-	switch tm.Outcome {
-	case TimedCompleted:
-		return 0
-	case TimedGetaway:
-		return 1
-	case TimedObjective:
-		return 2
-	}
-	return 3
+	return category(a, basic, ncat)
 }
 
 // put copies vs into m, as many as fit.

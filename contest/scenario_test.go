@@ -25,7 +25,7 @@ func TestDefaultScenarioRuns(t *testing.T) {
 	m := make([]int, len(sc.Metrics()))
 	counts := make([]int, len(sc.Categories()))
 	for i := 0; i < 2000; i++ {
-		c := rn.Trial(r, m)
+		c := trial(t, rn, r, m)
 		if c < 0 {
 			t.Fatal("trial rejected")
 		}
@@ -114,8 +114,8 @@ func TestTrialStartsFromTheActionJustBegun(t *testing.T) {
 			r := dice.NewSeeded(3)
 			m := make([]int, 8)
 			for i := range 300 {
-				if rn.Trial(r, m) < 0 {
-					t.Fatalf("trial %d: %v", i, rn.Err())
+				if _, err := rn.Trial(r, m); err != nil {
+					t.Fatalf("trial %d: %v", i, err)
 				}
 				rn.s.reset(b.start)
 				if d := diff(want, &rn.s, cmpopts.EquateEmpty()); d != "" {
@@ -123,5 +123,33 @@ func TestTrialStartsFromTheActionJustBegun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// shapes are the scenario shapes the package's tests run whole: the
+// default contest, a basic action against the Trouble Pool, an interfered
+// and an aided contest, a timed action, house rules (and the rulings the
+// exact chain refuses), a contesting Trouble Pool and an all-roll opening.
+func shapes() map[string]Scenario {
+	past := aided(KindContested, 0)
+	cop := interfered("default", "default")
+	past.Cast = append(past.Cast, cop.Cast[len(cop.Cast)-1])
+	past.Cast[len(past.Cast)-1].PlotPoints = 3
+	past.Interferer, past.InterferePool = cop.Interferer, cop.InterferePool
+	past.Rules.AidLasts, past.Rules.Interferences, past.Rules.OnesOfEveryRoll = true, 3, true
+	timedHouse := timedScenario()
+	timedHouse.Rules.BuyTimeCapped, timedHouse.Rules.HelpersRollTrouble = false, true
+	timedHouse.Rules.OutOfTimeComplication = dice.D10
+	return map[string]Scenario{
+		"contested":            DefaultScenario(),
+		"basic":                basicScenario("trouble"),
+		"interfere":            interfered("default", "stubborn"),
+		"aided":                aided(KindContested, 0),
+		"timed":                timedScenario(),
+		"house":                houseRules(),
+		"house past the chain": past,
+		"timed house":          timedHouse,
+		"trouble":              troubleContest(),
+		"all roll":             threeWay(),
 	}
 }

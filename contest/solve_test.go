@@ -68,7 +68,7 @@ func sampledWinRate(t *testing.T, o *Optimal, seed uint64) (got, half float64) {
 	metrics := make([]int, len(o.scenario.Metrics()))
 	wins := 0
 	for range n {
-		if slices.Contains(o.wins, rn.Trial(r, metrics)) {
+		if slices.Contains(o.wins, trial(t, rn, r, metrics)) {
 			wins++
 		}
 	}
