@@ -1,5 +1,3 @@
-//go:build simkit
-
 package contest
 
 import (

@@ -316,3 +316,20 @@ func hasTerm(terms []sim.Term, name string) bool {
 }
 
 var _ sim.Game = (*Game)(nil)
+
+// A clone shares no buffer with its state: the timed action's stakes dice
+// and faces, which the next step rolls into, are the clone's own (a Game's
+// atomic step puts the state back from a clone).
+func TestCloneOfATimedActionSharesNoDice(t *testing.T) {
+	g := start(t, timedScenario())
+	must(t, g.Step(dice.NewSeeded(4)))
+	s := g.State()
+	if len(s.Timed.SDice) == 0 || len(s.Timed.SFaces) == 0 {
+		t.Fatal("no stakes rolled")
+	}
+	c := s.Clone()
+	c.Timed.SDice[0], c.Timed.SFaces[0] = dice.D12, 99
+	if s.Timed.SDice[0] == dice.D12 || s.Timed.SFaces[0] == 99 {
+		t.Errorf("the clone shares the stakes dice or faces: %v %v", s.Timed.SDice, s.Timed.SFaces)
+	}
+}

@@ -253,6 +253,8 @@ func (s *State) Clone() *State {
 			t.Steps[i].Stakes = append([]dice.Die(nil), t.Steps[i].Stakes...)
 		}
 		t.Picks = append([]Pick(nil), s.Timed.Picks...)
+		t.SDice = slices.Clone(s.Timed.SDice)
+		t.SFaces = slices.Clone(s.Timed.SFaces)
 		t.Helpers = append([]Helper(nil), s.Timed.Helpers...)
 		for i := range t.Helpers {
 			t.Helpers[i].Picks = append([]Pick(nil), t.Helpers[i].Picks...)
