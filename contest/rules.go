@@ -53,9 +53,10 @@ type Rules struct {
 	// TroubleOffOnExtraordinary replaces TroubleOffOnWin for an
 	// Extraordinary win against the Trouble Pool. [ours: 1]
 	TroubleOffOnExtraordinary int `json:"trouble_off_on_extraordinary"`
-	// StartPlotPoints is each player character's Plot Points at the start
-	// of an episode: NewState and a scenario's Runner give them to every
-	// character the GM does not run. [ours: 1]
+	// StartPlotPoints is what each player character gets at the start of
+	// an episode, on top of the Plot Points its sheet holds: NewState and a
+	// Scenario's start give them to every character the GM does not run.
+	// [ours: 1]
 	StartPlotPoints int `json:"start_plot_points"`
 	// ReflectionOnLoss is the Reflection Points a loser who did not Give
 	// In earns. [text: 1]

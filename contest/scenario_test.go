@@ -153,3 +153,27 @@ func shapes() map[string]Scenario {
 		"all roll":             threeWay(),
 	}
 }
+
+// Plot Points mean one thing: what a character holds. A player character
+// starts an episode with Rules.StartPlotPoints on top of its sheet's, in
+// NewState as in a Scenario's start, and Describe shows what it plays with.
+func TestPlotPointsOneMeaning(t *testing.T) {
+	sc := DefaultScenario()
+	sc.Cast[0].PlotPoints = 2 // the Detective's sheet
+	g, err := sc.Start(dice.NewSeeded(0))
+	must(t, err)
+	st := g.(*Game).State()
+	s, err := NewState(sc.Rules, []Character{sc.Cast[0].Character, sc.Cast[1].Character}, nil)
+	must(t, err)
+	for name, got := range map[string][2]int{
+		"Start":    {st.Characters[0].PlotPoints, st.Characters[1].PlotPoints},
+		"NewState": {s.Characters[0].PlotPoints, s.Characters[1].PlotPoints},
+	} {
+		if got != [2]int{3, 1} {
+			t.Errorf("%s: Detective %d, Villain %d Plot Points; want 3 (2 + rules.start_plot_points) and 1 (a GM character's own)", name, got[0], got[1])
+		}
+	}
+	if title := sc.Describe().Title; !strings.Contains(title, "Detective [3 PP") || !strings.Contains(title, "Villain [1 PP") {
+		t.Errorf("title %q", title)
+	}
+}

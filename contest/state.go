@@ -55,8 +55,9 @@ type scratch struct {
 }
 
 // NewState returns a State of the given characters and Aspects at the start
-// of an episode, under rules r: each player character (not a GM one) holds
-// r.StartPlotPoints, and the Trouble Pool is r.TroubleStart.
+// of an episode, under rules r: each player character (not a GM one) gets
+// r.StartPlotPoints on top of the Plot Points its sheet holds (the same
+// rule as a Scenario's start), and the Trouble Pool is r.TroubleStart.
 func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -70,8 +71,8 @@ func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
 	}
 	for i, c := range chars {
 		c.Traits = slices.Clone(c.Traits)
-		if !c.GM {
-			c.PlotPoints = r.StartPlotPoints
+		if !c.GM && c.PlotPoints >= 0 && c.PlotPoints <= maxPoints {
+			c.PlotPoints += r.StartPlotPoints
 		}
 		s.Characters[i] = c
 	}

@@ -166,11 +166,14 @@ type Character struct {
 	GM bool `json:"gm,omitempty"`
 	// Traits holds the sheet (values, relationships, distinctions,
 	// abilities, resources) and the Complications and Trauma it carries.
-	Traits     []Trait `json:"traits"`
-	PlotPoints int     `json:"plot_points"`
-	Reflection int     `json:"reflection"`
-	KnockedOut bool    `json:"knocked_out,omitempty"`
-	OutOfStory bool    `json:"out_of_story,omitempty"`
+	Traits []Trait `json:"traits"`
+	// PlotPoints are the Plot Points the character holds. At the start of
+	// an episode (NewState, a Scenario's start) a player character gets
+	// Rules.StartPlotPoints on top of these.
+	PlotPoints int  `json:"plot_points"`
+	Reflection int  `json:"reflection"`
+	KnockedOut bool `json:"knocked_out,omitempty"`
+	OutOfStory bool `json:"out_of_story,omitempty"`
 }
 
 // Check validates the sheet.
