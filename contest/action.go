@@ -387,6 +387,26 @@ func (e *Engine) checkBegin(s *State, kind ActionKind, sides []SideSetup, initia
 				}
 			}
 		}
+		if err := s.checkPlanned(sd, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPlanned checks side i's planned pools by the rule State.Check
+// holds every state to, so that an action Begin accepts can be saved,
+// restored and played: a character's Base is a pool of free picks holding
+// one of its Values (the extras it pays for are Extra), and an aider's
+// pool is one it may roll and holds the Plot Points for.
+func (s *State) checkPlanned(sd SideSetup, i int) error {
+	if sd.Char != TroublePool {
+		if err := s.checkFree(sd.Char, sd.Base, fmt.Sprintf("side %d base", i)); err != nil {
+			return err
+		}
+	}
+	if c, ok := sd.Aider.Get(); ok {
+		return s.checkAid(c, sd.AidPicks, i)
 	}
 	return nil
 }

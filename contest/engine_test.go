@@ -3,6 +3,7 @@ package contest
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -241,7 +242,10 @@ func TestFinalPush(t *testing.T) {
 		t.Errorf("end %s pushes %d total %d reflection %d", a.End, a.Pushes, a.Sides[1].Total, h.Reflection)
 	}
 	// Gordon is gone: the hero can no longer roll it.
-	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
+	if err := e.Begin(s.Clone(), Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0); err == nil || !strings.Contains(err.Error(), "gone") {
+		t.Errorf("Begin planned a trait stepped below d4: %v", err)
+	}
+	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, []Pick{{hero, justice}, {hero, detective}})}, 0))
 	r = dice.Scripted(3, 3)
 	must(t, e.Roll(s, r, nil))
 	if err := e.Roll(s, r, heroPool()); err == nil {

@@ -282,7 +282,13 @@ func TestPlayChecksPlans(t *testing.T) {
 			}
 			hs := side(hero, c.base)
 			hs.Extra = c.extra
-			must(t, e.Begin(s, Contested, []SideSetup{hs, side(villain, villainPool())}, 0))
+			// Begin refuses a plan Check would refuse; edited in by hand
+			// past Begin, Play still refuses it.
+			if err := e.Begin(s.Clone(), Contested, []SideSetup{hs, side(villain, villainPool())}, 0); (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Begin: %v; want an error saying %q", err, c.err)
+			}
+			must(t, e.Begin(s, Contested, []SideSetup{side(hero, []Pick{{hero, justice}}), side(villain, villainPool())}, 0))
+			s.Action.Sides[0].Base, s.Action.Sides[0].Extra = c.base, c.extra
 			before := s.Clone()
 			// Rolling the same plan by hand must agree with Play's first
 			// step (the stubborn hero opens with every extra it can buy).

@@ -6,10 +6,12 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// Roll is side Turn rolling the given picks (ignored for the Trouble Pool):
-// it opens the stakes, raises them, or fails to. Plot Points for extra or
-// repeated traits are spent from the character first ("Plot Points must be
-// spent and the pool must be completely built before the dice are rolled").
+// Roll is side Turn rolling the given picks (ignored for the Trouble Pool;
+// nil: the side's planned pool, Side.Base, as TimedRoll's nil is the
+// timed action's): it opens the stakes, raises them, or fails to. Plot
+// Points for extra or repeated traits are spent from the character first
+// ("Plot Points must be spent and the pool must be completely built before
+// the dice are rolled").
 func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
 	if r == nil {
 		return fmt.Errorf("contest: roll: %w", dice.ErrNilRoller)
@@ -22,6 +24,9 @@ func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
 	if c == TroublePool {
 		e.roll(s, r, nil, nil, nil, 0)
 		return nil
+	}
+	if picks == nil {
+		picks = a.Sides[a.Turn].Base
 	}
 	cost, ds, err := s.price(c, picks, s.buf.pool[:0])
 	s.buf.pool = ds

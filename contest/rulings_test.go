@@ -59,7 +59,7 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			s := testScene()
 			s.Rules = rules
 			hs := side(hero, heroPool())
-			hs.Aider = Ref(sidekick)
+			hs.Aider, hs.AidPicks = Ref(sidekick), []Pick{{sidekick, 0}}
 			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
 			r := dice.Scripted(5, 3, 1, 4)
 			must(t, e.Roll(s, r, villainPool()))

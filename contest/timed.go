@@ -121,8 +121,10 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 	if c.Out() {
 		return fmt.Errorf("contest: %s is out of the scene", c.Name)
 	}
-	if _, err := s.cost(actor, picks); err != nil {
-		return fmt.Errorf("actor pool: %w", err)
+	// The planned pools are free picks holding a Value, the rule
+	// State.Check holds a timed action to.
+	if err := s.checkFree(actor, picks, "actor pool"); err != nil {
+		return err
 	}
 	if beats < 1 || beats > maxBeats {
 		return fmt.Errorf("contest: %d beats: a timed action needs 1..%d", beats, maxBeats)
@@ -148,8 +150,11 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 		if h.Char == actor {
 			return fmt.Errorf("contest: helper %d is the actor", i)
 		}
-		if _, err := s.cost(h.Char, h.Picks); err != nil {
-			return fmt.Errorf("helper %d pool: %w", i, err)
+		if _, err := s.char(h.Char); err != nil {
+			return fmt.Errorf("helper %d: %w", i, err)
+		}
+		if err := s.checkFree(h.Char, h.Picks, fmt.Sprintf("helper %d pool", i)); err != nil {
+			return err
 		}
 	}
 	e.setupTimed(s, actor, picks, beats, steps, helpers)
