@@ -367,6 +367,9 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 			default:
 				y.open, y.holder, y.stakes, y.turn = false, 1, int16(total), 0
 			}
+			if m.sc.Rules.AllRollGiveInFree {
+				y.rolled = 1 << y.holder // the other may Give In right away, free
+			}
 		}
 		return y, true
 	}

@@ -120,6 +120,13 @@ func (e *Engine) opened(s *State, t int) {
 		a.Turn = 0
 		return
 	}
+	if s.Rules.AllRollGiveInFree {
+		// The others may Give In right away, as if they had never
+		// picked up dice.
+		for i := range a.Sides {
+			a.Sides[i].Rolled = i == who
+		}
+	}
 	e.setStakes(s, a, who)
 }
 
@@ -141,6 +148,9 @@ func (r *Rules) beats(total, stakes int) bool {
 // floors returns the least margin a Final Push may leave a losing
 // challenger and a losing holder: the margin at which each still loses.
 func (r *Rules) floors() (challenger, holder int) {
+	if r.PushTieLoses {
+		return 0, 0 // a tie reached by pushing loses all the same
+	}
 	if r.TiesToHolder {
 		return 0, 1
 	}

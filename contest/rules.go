@@ -130,6 +130,19 @@ type Rules struct {
 	// the highest, everyone rolls again; off, the first of them (in side
 	// order) sets the stakes. [ours: on]
 	AllRollTieReroll bool `json:"all_roll_tie_reroll"`
+	// AllRollGiveInFree: after an opening where every side rolled, the
+	// sides that did not set the stakes may Give In "right away"
+	// ("Contested Actions") for free, their opening roll not yet
+	// committing them; off, that roll is dice picked up, and Giving In
+	// costs as after any roll ("Giving In"). [ours: off]
+	AllRollGiveInFree bool `json:"all_roll_give_in_free"`
+	// PushTieLoses: a Final Push that brings the pusher level with the
+	// other side still loses (a push "can never win an Action"), so a
+	// stakes holder beaten by exactly a multiple of PushBonus (the GM's
+	// character beaten by exactly 5 in a basic action) may push to the
+	// tie and take a Complication; off, a push may not reach a total that
+	// would win the tie, and such a holder takes the Trauma. [ours: off]
+	PushTieLoses bool `json:"push_tie_loses"`
 	// BrawlTieToHolder: a tie in the three-way roll after interference
 	// goes to the stakes holder; off, to the other side. [ours: on]
 	BrawlTieToHolder bool `json:"brawl_tie_to_holder"`
