@@ -179,7 +179,17 @@
 // fixes a rating instead). Scenario.Exact follows every one of these
 // settings or, for AidLasts, more than one interference,
 // OnesOfEveryRoll with aid or interference, and HelpersRollTrouble while
-// the GM buys 1s, answers markov.ErrNoExact naming it. From the source [src]:
+// the GM buys 1s, answers markov.ErrNoExact naming it. After an opening
+// where every side rolled, the others' opening roll commits them, so
+// Giving In "right away" costs as after any roll (AllRollGiveInFree makes
+// it free); a Final Push may not bring a stakes holder level, since the
+// tie would win (PushTieLoses lets it push to the tie and lose all the
+// same, so the GM's character beaten by exactly 5 in a basic action may
+// push). Stated rulings, not settings: a failed step of a timed action
+// costs beats and deals no Complication (the Complication comes when time
+// runs out), and an aider's die adds to its side's total but never joins
+// the Complication Pool, which is the side's own last pool. From the
+// source [src]:
 // ties go to the stakes holder, so each raise must be strictly higher
 // (TiesToHolder).
 //
