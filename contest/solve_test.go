@@ -458,7 +458,7 @@ func TestOptimalPolicyBuysTheOnesThePlanBuys(t *testing.T) {
 func TestChainPaysOnePlotPointsPerOneBought(t *testing.T) {
 	sc := DefaultScenario()
 	sc.Rules.OnePlotPoints = 3
-	m, start, err := sc.chainModel()
+	m, start, err := sc.chainModel(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
