@@ -48,8 +48,8 @@ func TestExactAndSolveHonourTheirDeadline(t *testing.T) {
 			err := run(ctx)
 			late := time.Since(start) - d
 			cancel()
-			if err == nil && name == "timed Solve" {
-				continue // small enough to finish in time
+			if err == nil && late <= 0 {
+				continue // finished in time
 			}
 			if !errors.Is(err, context.DeadlineExceeded) || late > time.Second {
 				t.Errorf("%s under a %v deadline: %v, returned %v after it", name, d, err, late)
