@@ -1,8 +1,11 @@
 package contest
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,5 +82,35 @@ func TestExactCachesAPoolByItsDice(t *testing.T) {
 	b := m.joint([]dice.Die{dice.D12, dice.D6, dice.D6})
 	if len(m.dists) != 1 || &a[0] != &b[0] {
 		t.Errorf("%d entries for one pool", len(m.dists))
+	}
+}
+
+// Names and lists past their bounds are refused with an error of a few
+// hundred bytes at most, whatever they hold: a megabyte name in the cast,
+// in a side, in a pool, on a trait of a saved state; a million sides.
+func TestOversizedInputRefusedBriefly(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	cases := map[string]func(*Scenario){
+		"cast name":  func(sc *Scenario) { sc.Cast[0].Name = huge },
+		"side name":  func(sc *Scenario) { sc.Sides[0].Character = huge },
+		"pool name":  func(sc *Scenario) { sc.Sides[0].Pool[0] = huge },
+		"trait name": func(sc *Scenario) { sc.Cast[1].Traits[0].Name = huge },
+		"kind":       func(sc *Scenario) { sc.Kind = huge },
+		"sides":      func(sc *Scenario) { sc.Sides = make([]SideSpec, 1e6) },
+		"pool":       func(sc *Scenario) { sc.Sides[0].Extra = make([]string, 1e6) },
+	}
+	for name, set := range cases {
+		sc := DefaultScenario()
+		set(&sc)
+		err := sc.Validate()
+		if err == nil || len(err.Error()) > 300 {
+			t.Errorf("%s: %d bytes of error: %.300v", name, len(fmt.Sprint(err)), err)
+		}
+	}
+	saved, err := start(t, DefaultScenario()).Save()
+	must(t, err)
+	big := bytes.Replace(saved, []byte(`"name":"Gadgets"`), []byte(`"name":"`+strings.Repeat("g", 1<<16)+`"`), 1)
+	if _, err := DefaultScenario().Restore(big); err == nil || len(err.Error()) > 300 {
+		t.Errorf("a saved state with a 64 KiB trait name: %.300v", err)
 	}
 }

@@ -146,6 +146,9 @@ func (s Scenario) build() (*built, error) {
 	if err := s.Rules.Validate(); err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
+	if err := s.bounds(); err != nil {
+		return nil, err
+	}
 	b := &built{iChar: -1, init: s.Initiator}
 	b.scene.Rules = s.Rules
 	b.scene.Rules.TroubleStart = slices.Clone(s.Rules.TroubleStart)
@@ -155,10 +158,10 @@ func (s Scenario) build() (*built, error) {
 	b.table.Chars = make([]Policy, len(s.Cast))
 	for i, m := range s.Cast {
 		if s.member(m.Name) != i {
-			return nil, fmt.Errorf("contest: cast[%d]: the name %q is used twice", i, m.Name)
+			return nil, fmt.Errorf("contest: cast[%d]: the name %q is used twice", i, clip(m.Name))
 		}
 		if strings.Contains(m.Name, ":") || m.Name == "trouble" {
-			return nil, fmt.Errorf("contest: cast[%d]: the name %q may not contain ':' or be \"trouble\"", i, m.Name)
+			return nil, fmt.Errorf("contest: cast[%d]: the name %q may not contain ':' or be \"trouble\"", i, clip(m.Name))
 		}
 		p, err := PolicyByName(m.Policy)
 		if err != nil {
@@ -197,7 +200,7 @@ func (s Scenario) build() (*built, error) {
 			ss := SideSetup{Char: TroublePool, Gang: sd.Gang}
 			if sd.Character != "trouble" {
 				if ss.Char = s.member(sd.Character); ss.Char < 0 {
-					return nil, fmt.Errorf("contest: %s.character: no member %q", field, sd.Character)
+					return nil, fmt.Errorf("contest: %s.character: no member %q", field, clip(sd.Character))
 				}
 				if ss.Base, err = b.resolve(field+".pool", ss.Char, sd.Pool); err != nil {
 					return nil, err
@@ -216,7 +219,7 @@ func (s Scenario) build() (*built, error) {
 			if sd.Aider != "" {
 				c := s.member(sd.Aider)
 				if c < 0 {
-					return nil, fmt.Errorf("contest: %s.aider: no member %q", field, sd.Aider)
+					return nil, fmt.Errorf("contest: %s.aider: no member %q", field, clip(sd.Aider))
 				}
 				ss.Aider = Ref(c)
 				if ss.AidPicks, err = b.resolve(field+".aid_pool", c, sd.AidPool); err != nil {
@@ -234,7 +237,7 @@ func (s Scenario) build() (*built, error) {
 		for i, sd := range s.Sides {
 			l := label(sd.Character)
 			if j, ok := seen[l]; ok {
-				return nil, fmt.Errorf("contest: sides[%d]: %q and sides[%d] share the category label %q", i, sd.Character, j, l)
+				return nil, fmt.Errorf("contest: sides[%d]: %q and sides[%d] share the category label %q", i, clip(sd.Character), j, l)
 			}
 			seen[l] = i
 		}
@@ -249,7 +252,7 @@ func (s Scenario) build() (*built, error) {
 		}
 		if s.Interferer != "" {
 			if b.iChar = s.member(s.Interferer); b.iChar < 0 {
-				return nil, fmt.Errorf("contest: interferer: no member %q", s.Interferer)
+				return nil, fmt.Errorf("contest: interferer: no member %q", clip(s.Interferer))
 			}
 			if s.Kind != KindContested || len(s.Sides) != 2 {
 				return nil, fmt.Errorf("contest: interferer: only a two-sided contest can be interfered with")
@@ -279,7 +282,7 @@ func (s Scenario) build() (*built, error) {
 		}
 		t := s.Timed
 		if b.actor = s.member(t.Actor); b.actor < 0 {
-			return nil, fmt.Errorf("contest: timed.actor: no member %q", t.Actor)
+			return nil, fmt.Errorf("contest: timed.actor: no member %q", clip(t.Actor))
 		}
 		if b.picks, err = b.resolve("timed.pool", b.actor, t.Pool); err != nil {
 			return nil, err
@@ -287,7 +290,7 @@ func (s Scenario) build() (*built, error) {
 		for i, h := range t.Helpers {
 			c := s.member(h.Character)
 			if c < 0 {
-				return nil, fmt.Errorf("contest: timed.helpers[%d]: no member %q", i, h.Character)
+				return nil, fmt.Errorf("contest: timed.helpers[%d]: no member %q", i, clip(h.Character))
 			}
 			ps, err := b.resolve(fmt.Sprintf("timed.helpers[%d].pool", i), c, h.Pool)
 			if err != nil {
@@ -306,9 +309,36 @@ func (s Scenario) build() (*built, error) {
 		}
 		b.start = sc
 	default:
-		return nil, fmt.Errorf("contest: kind %q: use %q, %q or %q", s.Kind, KindBasic, KindContested, KindTimed)
+		return nil, fmt.Errorf("contest: kind %q: use %q, %q or %q", clip(s.Kind), KindBasic, KindContested, KindTimed)
 	}
 	return b, nil
+}
+
+// bounds refuses a scenario whose lists are past what any state may hold,
+// before anything is built from them.
+func (s Scenario) bounds() error {
+	if len(s.Cast) > maxChars || len(s.Sides) > maxSides || len(s.Aspects) > maxAspect {
+		return fmt.Errorf("contest: %d cast members, %d sides, %d aspects: at most %d, %d and %d", len(s.Cast), len(s.Sides), len(s.Aspects), maxChars, maxSides, maxAspect)
+	}
+	pools := [][]string{s.InterferePool}
+	for _, sd := range s.Sides {
+		pools = append(pools, sd.Pool, sd.Extra, sd.AidPool)
+	}
+	if t := s.Timed; t != nil {
+		if len(t.Helpers) > maxHelpers || len(t.Steps) > maxSteps {
+			return fmt.Errorf("contest: timed: %d helpers, %d steps: at most %d and %d", len(t.Helpers), len(t.Steps), maxHelpers, maxSteps)
+		}
+		pools = append(pools, t.Pool)
+		for _, h := range t.Helpers {
+			pools = append(pools, h.Pool)
+		}
+	}
+	for _, p := range pools {
+		if len(p) > maxPicks {
+			return fmt.Errorf("contest: a pool of %d picks: at most %d", len(p), maxPicks)
+		}
+	}
+	return nil
 }
 
 // Validate checks the scenario; errors name the offending field.

@@ -19,6 +19,7 @@ const (
 	maxGang   = 50      // extra opponents of one side
 	maxDice   = 128     // dice in one roll: picks, gang, or the Trouble Pool
 	maxPoints = 1000000 // Plot Points or Reflection Points one character holds
+	maxName   = 100     // bytes in the name of a character or trait
 )
 
 // State is the whole of a scene as one saveable value: the rules it is
@@ -200,7 +201,7 @@ func (s *State) Pick(owner int, name string) (Pick, error) {
 				return Pick{SceneOwner, k}, nil
 			}
 		}
-		return Pick{}, fmt.Errorf("contest: no aspect %q", a)
+		return Pick{}, fmt.Errorf("contest: no aspect %q", clip(a))
 	case strings.Contains(name, ":"):
 		o, t, _ := strings.Cut(name, ":")
 		for i := range s.Characters {
@@ -208,15 +209,15 @@ func (s *State) Pick(owner int, name string) (Pick, error) {
 				if ti := s.Characters[i].Find(t); ti >= 0 {
 					return Pick{i, ti}, nil
 				}
-				return Pick{}, fmt.Errorf("contest: %s has no trait %q", o, t)
+				return Pick{}, fmt.Errorf("contest: %s has no trait %q", clip(o), clip(t))
 			}
 		}
-		return Pick{}, fmt.Errorf("contest: %q: no character %q", name, o)
+		return Pick{}, fmt.Errorf("contest: %q: no character %q", clip(name), clip(o))
 	}
 	if ti := c.Find(name); ti >= 0 {
 		return Pick{owner, ti}, nil
 	}
-	return Pick{}, fmt.Errorf("contest: %s has no trait %q", c.Name, name)
+	return Pick{}, fmt.Errorf("contest: %s has no trait %q", c.Name, clip(name))
 }
 
 // Picks is Pick for each of names.
