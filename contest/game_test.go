@@ -333,3 +333,18 @@ func TestCloneOfATimedActionSharesNoDice(t *testing.T) {
 		t.Errorf("the clone shares the stakes dice or faces: %v %v", s.Timed.SDice, s.Timed.SFaces)
 	}
 }
+
+// A hand-played step allocates nothing once the game's buffers have grown,
+// in every scenario shape.
+func TestStepAllocatesNothing(t *testing.T) {
+	for name, sc := range shapes() {
+		st := newStepper(t, sc)
+		r := dice.NewSeeded(7)
+		for range 200 {
+			st.step(t, r)
+		}
+		if n := testing.AllocsPerRun(500, func() { st.step(t, r) }); n != 0 {
+			t.Errorf("%s: %v allocations a step", name, n)
+		}
+	}
+}
