@@ -56,6 +56,9 @@ func (s Scenario) title() string {
 	if s.Interferer != "" {
 		out += fmt.Sprintf("; %s may interfere (%s)", s.who(s.Interferer), strings.Join(s.InterferePool, "+"))
 	}
+	if s.GMPolicy != "" && s.GMPolicy != "default" {
+		out += "; the GM plays " + s.GMPolicy
+	}
 	return out
 }
 
