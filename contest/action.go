@@ -303,10 +303,15 @@ type SideSetup struct {
 
 // Engine runs the steps of actions on states, each under the state's own
 // Rules. Its steps validate everything first and leave the state and the
-// Roller untouched when they fail. An Engine holds nothing but its Sink:
-// the zero Engine is ready to use, and copies of it may run on other
-// goroutines, each with its own State.
+// Roller untouched when they fail. An Engine holds only its Policies and
+// its Sink: the zero Engine is ready to use (every character and the GM
+// playing Sensible), and copies of it may run on other goroutines, each
+// with its own State.
 type Engine struct {
+	// Policies answer every choice Step and Play ask about: the one way
+	// policies reach the engine. The named steps (Roll, GiveIn, ...) take
+	// their choices as arguments and ask nobody.
+	Policies Table
 	// Sink hears every event; nil builds none.
 	Sink func(Event)
 }
@@ -382,6 +387,26 @@ func (e *Engine) checkBegin(s *State, kind ActionKind, sides []SideSetup, initia
 				}
 			}
 		}
+		if err := s.checkPlanned(sd, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPlanned checks side i's planned pools by the rule State.Check
+// holds every state to, so that an action Begin accepts can be saved,
+// restored and played: a character's Base is a pool of free picks holding
+// one of its Values (the extras it pays for are Extra), and an aider's
+// pool is one it may roll and holds the Plot Points for.
+func (s *State) checkPlanned(sd SideSetup, i int) error {
+	if sd.Char != TroublePool {
+		if err := s.checkFree(sd.Char, sd.Base, fmt.Sprintf("side %d base", i)); err != nil {
+			return err
+		}
+	}
+	if c, ok := sd.Aider.Get(); ok {
+		return s.checkAid(c, sd.AidPicks, i)
 	}
 	return nil
 }

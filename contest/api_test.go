@@ -3,6 +3,7 @@ package contest
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -32,7 +33,7 @@ func TestScenarioStartAppliesStartPlotPointsAndTrouble(t *testing.T) {
 		must(t, err)
 		r, n := dice.NewSeeded(1), make([]int, len(sc.Categories()))
 		for range 2000 {
-			n[rn.Trial(r, nil)]++
+			n[trial(t, rn, r, nil)]++
 		}
 		return n
 	}
@@ -57,7 +58,7 @@ func TestNoAiderAndNoInterfererAreTheZeroValue(t *testing.T) {
 	if s.Action.Sides[1].Aider.Set || s.Action.Planned.Set || s.Action.Interferer.Set {
 		t.Fatalf("zero values name someone: %+v", s.Action)
 	}
-	must(t, e.Play(s, dice.NewSeeded(4), &Table{}))
+	must(t, playWith(e, s, dice.NewSeeded(4), &Table{}))
 	for _, ev := range rec.Events {
 		if ev.Kind == EvAided || ev.Kind == EvInterfered {
 			t.Errorf("event %v with nobody planned", ev.Kind)
@@ -158,7 +159,7 @@ func TestEventsRoundTripJSON(t *testing.T) {
 	e, s := midContest(t)
 	rec := &Recorder{}
 	e.Sink = rec.Record
-	must(t, e.Play(s, dice.NewSeeded(8), &Table{}))
+	must(t, playWith(e, s, dice.NewSeeded(8), &Table{}))
 	if len(rec.Events) < 3 {
 		t.Fatalf("%d events", len(rec.Events))
 	}
@@ -217,7 +218,6 @@ func TestTurnViewReadsThePlannedPool(t *testing.T) {
 		{"keep three", []Pick{{hero, justice}, {hero, gordon}}, all, nil, 2, 3, 0, 3, 14, 26},
 		{"aid waiting", []Pick{{hero, justice}, {hero, gordon}}, all, nil, 2, 2, 3, 3, 17, 21},
 		{"a repeat costs", []Pick{{hero, justice}, {hero, gordon}}, []Pick{{hero, justice}, {hero, detective}}, nil, 0, 2, 0, 0, 14, 14},
-		{"the Value among the extras", []Pick{{hero, gordon}}, []Pick{{hero, justice}}, nil, 0, 2, 0, 1, 6, 14},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var e Engine
@@ -233,5 +233,93 @@ func TestTurnViewReadsThePlannedPool(t *testing.T) {
 				t.Errorf("affordable %d, best %d, best with extras %d; want %d, %d, %d", v.Affordable, v.Best, v.BestAll, c.affordable, c.best, c.bestAll)
 			}
 		})
+	}
+}
+
+// One rule for a planned pool in Begin, BeginTimed, Check, Affordable and
+// PoolCost: over random plans, Begin accepts exactly the plans whose Base
+// PoolCost prices at 0 (a pool holding a Value) and whose aid pool the
+// aider can pay for; every state Begin makes passes Check; and Affordable
+// is the most extras n for which PoolCost accepts Base + Extra[:n] at a
+// price the side holds. BeginTimed accepts the pools Check does.
+func TestPlannedPoolsOneRule(t *testing.T) {
+	r := dice.NewSeeded(35)
+	picks := func(c, n int) []Pick {
+		out := make([]Pick, n)
+		for i := range out {
+			out[i] = Pick{c, r.IntN(5)}
+			if c == villain {
+				out[i].Trait = r.IntN(3)
+			}
+		}
+		return out
+	}
+	begun := 0
+	for i := range 3000 {
+		var e Engine
+		s := testScene()
+		s.Characters[hero].PlotPoints = r.IntN(4)
+		hs := SideSetup{Char: hero, Base: picks(hero, r.IntN(5)), Extra: picks(hero, r.IntN(4))}
+		if r.IntN(4) == 0 {
+			hs.Aider, hs.AidPicks = Ref(sidekick), []Pick{{sidekick, 0}, {sidekick, 1}}
+		}
+		cost, costErr := e.PoolCost(s, hero, hs.Base)
+		err := e.Begin(s, Contested, []SideSetup{hs, side(villain, villainPool())}, 0)
+		if (err == nil) != (costErr == nil && cost == 0) {
+			t.Fatalf("plan %d %+v: Begin %v, PoolCost %d %v", i, hs, err, cost, costErr)
+		}
+		if err != nil {
+			continue
+		}
+		begun++
+		if err := s.Check(); err != nil {
+			t.Fatalf("plan %d %+v: Begin accepted a state Check refuses: %v", i, hs, err)
+		}
+		want := 0
+		for n := 1; n <= len(hs.Extra); n++ {
+			c, err := e.PoolCost(s, hero, append(slices.Clone(hs.Base), hs.Extra[:n]...))
+			if err != nil || c > s.Characters[hero].PlotPoints {
+				break
+			}
+			want = n
+		}
+		if got, err := e.Affordable(s); err != nil || got != want {
+			t.Fatalf("plan %d %+v: Affordable %d %v, PoolCost says %d", i, hs, got, err, want)
+		}
+		ts := testScene()
+		tp := picks(hero, 1+r.IntN(4))
+		terr := e.BeginTimed(ts, hero, tp, 3, []TimedStep{{Stakes: []dice.Die{dice.D6}}}, nil)
+		if cost, err := e.PoolCost(ts, hero, tp); (terr == nil) != (err == nil && cost == 0) {
+			t.Fatalf("timed plan %v: BeginTimed %v, PoolCost %d %v", tp, terr, cost, err)
+		}
+		if terr == nil {
+			must(t, ts.Check())
+		}
+	}
+	if begun < 300 {
+		t.Errorf("only %d of 3000 plans begun", begun)
+	}
+}
+
+// Roll with nil picks rolls the side's planned pool, as TimedRoll with nil
+// rolls the timed action's; an empty pool is no pool.
+func TestRollNilRollsThePlannedPool(t *testing.T) {
+	var e Engine
+	s := testScene()
+	must(t, e.Begin(s, Contested, []SideSetup{side(hero, heroPool()), side(villain, villainPool())}, 0))
+	must(t, e.Roll(s, dice.Scripted(5, 4, 3), nil))
+	if got := s.Action.Sides[0].Picks; !slices.Equal(got, heroPool()) {
+		t.Errorf("rolled %v, want the planned %v", got, heroPool())
+	}
+	if err := e.Roll(s, dice.Scripted(5, 4, 3), []Pick{}); !errors.Is(err, ErrNoValue) {
+		t.Errorf("an empty pool: %v", err)
+	}
+	ts := testScene()
+	must(t, e.BeginTimed(ts, hero, heroPool(), 3, []TimedStep{{Stakes: []dice.Die{dice.D6}}}, nil))
+	rec := &Recorder{}
+	e.Sink = rec.Record
+	must(t, e.TimedRoll(ts, dice.Scripted(2, 5, 4, 3), nil))
+	if i := slices.IndexFunc(rec.Events, func(ev Event) bool { return ev.Kind == EvRolled }); i < 0 || len(rec.Events[i].Dice) != 3 {
+		t.Errorf("the timed roll rolled %v", rec.Events)
 	}
 }

@@ -2,6 +2,7 @@ package contest
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -53,7 +54,7 @@ var errNoActorDice = errors.New("contest: the actor's pool is empty: a pool alwa
 func (rules *Rules) BasicRoll(r *dice.Roller, actor, stakes []dice.Die, out *BasicResult) error {
 	switch {
 	case r == nil:
-		return errors.New("contest: BasicRoll needs a Roller")
+		return fmt.Errorf("contest: basic roll: %w", dice.ErrNilRoller)
 	case out == nil:
 		return errors.New("contest: BasicRoll needs a BasicResult to fill")
 	case len(actor) == 0:

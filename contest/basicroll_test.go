@@ -93,7 +93,7 @@ func TestBasicRollRejects(t *testing.T) {
 		want          string
 		wantWrapsDice bool
 	}{
-		{name: "no roller", nilRoller: true, stakes: ok, pool: ok, want: "needs a Roller"},
+		{name: "no roller", nilRoller: true, stakes: ok, pool: ok, want: "nil *Roller"},
 		{name: "no result", nilOut: true, stakes: ok, pool: ok, want: "needs a BasicResult"},
 		{name: "empty pool", stakes: ok, pool: nil, want: "actor's pool is empty"},
 		{name: "empty pool, bad stakes", stakes: []dice.Die{7}, pool: []dice.Die{}, want: "actor's pool is empty"},

@@ -242,3 +242,69 @@ func BenchmarkBasicRoll3v3(b *testing.B) {
 func poolDice(s *State, picks []Pick) []dice.Die {
 	return s.poolDice(picks, nil)
 }
+
+// stepper plays games of sc one Game.Step at a time; restart starts the
+// game over where a trial starts, reusing its buffers as a trial does.
+type stepper struct {
+	bt *built
+	g  *Game
+}
+
+func newStepper(tb testing.TB, sc Scenario) *stepper {
+	tb.Helper()
+	bt, err := sc.build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := sc.Start(dice.NewSeeded(0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &stepper{bt: bt, g: g.(*Game)}
+}
+
+func (st *stepper) restart() {
+	s, b := st.g.s, st.bt
+	if s.Timed == nil {
+		s.reset(b.start)
+		return
+	}
+	s.reset(&b.scene)
+	s.Timed.Phase = TimedDone
+	st.g.e.setupTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper)
+}
+
+// step takes the game's next step, starting it over first when it has
+// ended; it reports whether a new game began.
+func (st *stepper) step(tb testing.TB, r *dice.Roller) bool {
+	fresh := st.g.Done()
+	if fresh {
+		st.restart()
+	}
+	if err := st.g.Step(r); err != nil {
+		tb.Fatal(err)
+	}
+	return fresh
+}
+
+// benchStep times one hand-played step (Game.Step under the scenario's
+// policies) and reports the steps a game takes, so that a step's cost can
+// be set beside a trial's share of it (the trial's ns/op over steps/game).
+func benchStep(b *testing.B, sc Scenario) {
+	st := newStepper(b, sc)
+	r := dice.NewSeeded(1)
+	games, steps := 1, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if st.step(b, r) {
+			games++
+		}
+		steps++
+	}
+	b.ReportMetric(float64(steps)/float64(games), "steps/game")
+}
+
+func BenchmarkStepContested(b *testing.B)    { benchStep(b, DefaultScenario()) }
+func BenchmarkStepBasic3v3(b *testing.B)     { benchStep(b, basic3v3()) }
+func BenchmarkStepTimed(b *testing.B)        { benchStep(b, timedScenario()) }
+func BenchmarkStepContested3v3(b *testing.B) { benchStep(b, contested3v3()) }

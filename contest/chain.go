@@ -62,8 +62,14 @@ type chainModel struct {
 	gangs [2][]dice.Die
 	aids  [2]*dice.Dist // the aiding die of each aided side
 	inter *dice.Dist    // the interferer's result, if there is one
-	dists map[string][][]float64
-	err   error
+	dists map[poolKey][][]float64
+	// distBytes is what the cached distributions hold, bounded by
+	// maxDistBytes before each is made.
+	distBytes int
+	// ctx stops the model: every transition and every distribution it
+	// makes checks it first, so a cancel is seen within one state's work.
+	ctx context.Context
+	err error
 	// decider is the side whose choices a decision process (Solve) makes,
 	// -1 when every side plays its policy (Exact). The decider buys extras
 	// dice, Gives In only as a choice of its state (never inside a step),
@@ -74,7 +80,7 @@ type chainModel struct {
 }
 
 func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
-	m, start, err := s.chainModel()
+	m, start, err := s.chainModel(ctx)
 	if err != nil {
 		return markov.Answer{}, err
 	}
@@ -83,30 +89,29 @@ func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
 		return markov.Answer{}, m.err
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return markov.Answer{}, ctx.Err()
+		}
 		return markov.Answer{}, noExact("%v", err)
 	}
-	sol, err := chain.Solve()
+	// One absorbing state a category (xstate{done, cat}), so the sums
+	// are the same bits on every call.
+	ex, err := markov.AnswerOf(ctx, chain, len(s.Categories()), func(st xstate) int { return int(st.cat) }, 1000)
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("contest: solving the chain: %w", err)
 	}
-	ex := markov.Answer{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
-	for st, p := range sol.Absorb {
-		ex.P[st.cat] += p
-	}
-	rounds, _, err := chain.StepDist(1000, 1e-13)
-	if err != nil {
-		return markov.Answer{}, err
-	}
-	ex.Rounds = rounds
 	return ex, nil
 }
 
 // chainModel lays out the exact chain of a two-sided action: the model and
 // its start state. It refuses (markov.ErrNoExact) what the chain does not
 // follow.
-func (s Scenario) chainModel() (*chainModel, xstate, error) {
+func (s Scenario) chainModel(ctx context.Context) (*chainModel, xstate, error) {
 	b, err := s.build()
 	if err != nil {
+		return nil, xstate{}, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, xstate{}, err
 	}
 	if len(b.sides) != 2 {
@@ -115,7 +120,7 @@ func (s Scenario) chainModel() (*chainModel, xstate, error) {
 	if s.Rules.Keep > 2 {
 		return nil, xstate{}, noExact("the chain reads totals of at most 2 dice, not %d", s.Rules.Keep)
 	}
-	m := &chainModel{b: b, basic: s.Kind == KindBasic, dists: map[string][][]float64{}, decider: -1}
+	m := &chainModel{b: b, basic: s.Kind == KindBasic, dists: map[poolKey][][]float64{}, decider: -1, ctx: ctx}
 	m.sc = b.scene.Clone()
 	kind := Contested
 	if m.basic {
@@ -232,14 +237,36 @@ func (m *chainModel) gang(i, n int) []dice.Die {
 
 // joint returns P(total, ones) for dice ds, cached.
 func (m *chainModel) joint(ds []dice.Die) [][]float64 {
-	k := fmt.Sprint(ds)
+	var k poolKey
+	top := 0
+	for _, d := range ds {
+		k[d/2]++ // ladder sizes only: d4..d12 (Check)
+		top = max(top, int(d))
+	}
 	if d, ok := m.dists[k]; ok {
 		return d
+	}
+	if err := m.ctx.Err(); err != nil {
+		m.fail(err)
+		return nil
+	}
+	if m.distBytes += (2*top + 1) * (len(ds) + 1) * 8; m.distBytes > maxDistBytes {
+		m.fail(noExact("the pools' distributions would need more than %d MiB: too many different pools (gangs, extras) or pools too large", maxDistBytes>>20))
+		return nil
 	}
 	d := jointTotalOnes(ds, m.sc.Rules)
 	m.dists[k] = d
 	return d
 }
+
+// poolKey names a pool by how many dice of each size it holds (indexed by
+// size/2): its total's distribution depends on nothing else.
+type poolKey [7]uint16
+
+// maxDistBytes bounds the memory the exact chain's pool distributions
+// take: far above any pool a table rolls, and a scenario past it is
+// refused before it allocates. [ours]
+const maxDistBytes = 64 << 20
 
 func (m *chainModel) fail(err error) []markov.Step[xstate] {
 	if m.err == nil {
@@ -251,6 +278,9 @@ func (m *chainModel) fail(err error) []markov.Step[xstate] {
 func (m *chainModel) next(st xstate, buf []markov.Step[xstate]) []markov.Step[xstate] {
 	if st.done || m.err != nil {
 		return buf
+	}
+	if err := m.ctx.Err(); err != nil {
+		return m.fail(err)
 	}
 	if st.brawl > 0 {
 		return m.brawlRoll(st, buf)
@@ -366,6 +396,9 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 				y.open, y.holder, y.stakes, y.turn = false, 0, int16(v0), 1
 			default:
 				y.open, y.holder, y.stakes, y.turn = false, 1, int16(total), 0
+			}
+			if m.sc.Rules.AllRollGiveInFree {
+				y.rolled = 1 << y.holder // the other may Give In right away, free
 			}
 		}
 		return y, true

@@ -56,7 +56,7 @@ type timedChain struct {
 // timedModel lays out the chain of the scenario's timed action and its
 // start state. It refuses (markov.ErrNoExact) what the chain does not
 // follow.
-func (s Scenario) timedModel() (*timedChain, tstate, error) {
+func (s Scenario) timedModel(ctx context.Context) (*timedChain, tstate, error) {
 	b, err := s.build()
 	if err != nil {
 		return nil, tstate{}, err
@@ -93,6 +93,9 @@ func (s Scenario) timedModel() (*timedChain, tstate, error) {
 	}
 	m.stakes = make([]dice.Dist, len(b.steps))
 	for i, st := range b.steps {
+		if err := ctx.Err(); err != nil {
+			return nil, tstate{}, err
+		}
 		ds := st.Stakes
 		if len(ds) == 0 {
 			ds = sc.Trouble
@@ -118,24 +121,24 @@ func (s Scenario) timedModel() (*timedChain, tstate, error) {
 }
 
 func (s Scenario) exactTimed(ctx context.Context) (markov.Answer, error) {
-	m, start, err := s.timedModel()
+	m, start, err := s.timedModel(ctx)
 	if err != nil {
 		return markov.Answer{}, err
 	}
 	chain, err := markov.Explore(ctx, start, m.next)
 	if err != nil {
+		if ctx.Err() != nil {
+			return markov.Answer{}, ctx.Err()
+		}
 		return markov.Answer{}, noExact("%v", err)
 	}
-	sol, err := chain.Solve()
+	// One absorbing state an outcome, so the sums are the same bits on
+	// every call.
+	ex, err := markov.AnswerOf(ctx, chain, 4, func(st tstate) int { return int(st.cat) }, 1000)
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("contest: solving the timed chain: %w", err)
 	}
-	ex := markov.Answer{P: make([]float64, 4), MeanRounds: sol.ExpectedSteps}
-	for st, p := range sol.Absorb {
-		ex.P[st.cat] += p
-	}
-	ex.Rounds, _, err = chain.StepDist(1000, 1e-13)
-	return ex, err
+	return ex, nil
 }
 
 // view is what the actor's side sees at state st, beats bt.

@@ -357,12 +357,8 @@ func (s *State) checkActionPools(a *Action) error {
 			return err
 		}
 		if c, ok := sd.Aider.Get(); ok && len(sd.Aiders) == 0 {
-			cost, err := s.cost(c, sd.AidPicks)
-			if err == nil && cost > s.Characters[c].PlotPoints {
-				err = fmt.Errorf("%w: it costs %d", ErrPlotPoints, cost)
-			}
-			if err != nil {
-				return fmt.Errorf("side %d aid pool: %w", i, err)
+			if err := s.checkAid(c, sd.AidPicks, i); err != nil {
+				return err
 			}
 		}
 	}
@@ -370,6 +366,19 @@ func (s *State) checkActionPools(a *Action) error {
 		if _, err := s.cost(c, a.IPicks); err != nil {
 			return fmt.Errorf("planned interferer's pool: %w", err)
 		}
+	}
+	return nil
+}
+
+// checkAid returns an error unless aider c may roll picks for side i and
+// holds the Plot Points they cost.
+func (s *State) checkAid(c int, picks []Pick, i int) error {
+	cost, err := s.cost(c, picks)
+	if err == nil && cost > s.Characters[c].PlotPoints {
+		err = fmt.Errorf("%w: it costs %d", ErrPlotPoints, cost)
+	}
+	if err != nil {
+		return fmt.Errorf("side %d aid pool: %w", i, err)
 	}
 	return nil
 }

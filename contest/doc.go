@@ -68,7 +68,8 @@
 //     Aspects, the Trouble Pool and the one action (Action) or timed action
 //     (Timed) under way, with its phase and whose turn it is; plain data
 //     that saves and restores as JSON.
-//     NewState starts an episode (Rules.StartPlotPoints, Rules.TroubleStart).
+//     NewState starts an episode (Rules.StartPlotPoints, Rules.TroubleStart;
+//     see Plot Points below).
 //     State.Check validates a restored state whole, down to every pool
 //     Play will roll from it being one its character may roll; steps read
 //     only states that passed.
@@ -76,29 +77,53 @@
 //     Waive, Aid, Interfere, Continue, Brawl, BuyOnes, CashReflection,
 //     Rebuy, and for a timed action BeginTimed, TimedRoll, BuyTime, Choose
 //     and TimedInflict. Each checks everything first and changes neither the
-//     State nor the dice.Roller when it refuses. Engine.Sink, a func(Event),
-//     hears every event; a nil Sink builds none. An Engine holds only its
-//     Sink (the zero Engine is ready), so a copy may run on another
-//     goroutine with its own State.
-//   - Play and PlayTimed: loops over Engine.Step and Engine.StepTimed,
-//     which take exactly one of those steps asking a Policy; PolicyByName and PolicyNames give the
+//     State nor the dice.Roller when it refuses; each that rolls returns
+//     dice.ErrNilRoller for a nil Roller. Engine.Sink, a func(Event),
+//     hears every event; a nil Sink builds none. Engine.Policies (a Table:
+//     a Policy per character and the GM's) answers every choice Step and
+//     Play ask; the zero Engine is ready (everyone Sensible), and a copy
+//     may run on another goroutine with its own State.
+//   - Engine.Step takes exactly one of those steps, asking the policies,
+//     on whichever action is under way in the State (a basic or contested
+//     Action, or a Timed action); Engine.Play checks the State whole and
+//     steps until State.Done. PolicyByName and PolicyNames give the
 //     shipped styles. A policy's illegal answer is an error, never fixed.
 //     A side's turn checks and prices its planned pool once, in the walk
 //     its View (and the Affordable query) is read from, and rolls the pool
 //     its policy picks through the rest of Roll.
-//   - Legal-choice queries, from the code the steps validate with:
-//     GiveInCost, Affordable, PoolCost, PushNeed, PushOptions,
-//     EffectOptions, CanWaive; State.Pick and State.Picks name traits by
-//     name.
+//   - Legal-choice queries, Engine methods taking the *State, from the
+//     code the steps validate with: GiveInCost, Affordable, PoolCost,
+//     PushNeed, PushOptions, EffectOptions, CanWaive; State.Pick and
+//     State.Picks name traits by name.
+//   - Event: one JSON-tagged type; Event.String narrates it as a sentence
+//     naming the characters (Who, SideName).
 //   - Scenario: the mechanic contract of sim (Validate, Categories,
-//     Metrics, NewRunner, Exact). A Runner begins the scenario's action
-//     once, when it is built; each trial starts from that state, set back
-//     where play changed it, and plays through the same steps. Scenario.Exact solves a
-//     basic or two-sided contested action (gangs, free aid and
-//     interference, Plot Points, 1s bought and every policy included) or a
-//     timed action with free pools as an absorbing Markov chain, and answers
-//     markov.ErrNoExact otherwise. TotalDist, PBeat and PBeatValue read
-//     pools exactly.
+//     Metrics, NewRunner, Exact, Start, Restore, Describe). A Runner begins
+//     the scenario's action once, when it is built; each trial starts from
+//     that state, set back where play changed it, plays through the same
+//     steps, and returns its category or the error that stopped it.
+//     Scenario.Exact solves a basic or two-sided contested action (gangs,
+//     free aid and interference, Plot Points, 1s bought and every policy
+//     included) or a timed action with free pools as an absorbing Markov
+//     chain, and answers markov.ErrNoExact otherwise. TotalDist, PBeat and
+//     PBeatValue read pools exactly.
+//   - Game: a game in progress (sim.Game), made by Scenario.Start and
+//     Scenario.Restore; it saves as JSON of the scenario and the state,
+//     and Restore reads that back strictly and checks it whole and against
+//     its scenario. Game.Intercept sets a sim.Chooser that is handed each
+//     policy answer with the *View it was asked from; a step with a Chooser
+//     set is atomic (the state and Roller are put back when it fails). The
+//     questions, by Policy method, and the type of each answer: GiveIn,
+//     Push, Waive, Continue, Interfere, BuyTime, Objective and UseEffect a
+//     bool; Pay a Payment; Extras, BuyOnes, Cash, Onto, PushStep and
+//     TroubleOff an int; Rebuy a RebuyChoice. An answer of another type is
+//     refused as illegal.
+//
+// Plot Points have one meaning: Character.PlotPoints is what the character
+// holds. At the start of an episode (NewState, and a Scenario's start) a
+// player character gets Rules.StartPlotPoints on top of what its sheet
+// holds; a GM character gets none. Scenario.Describe shows each cast
+// member's Plot Points as it starts to play.
 //
 // A caller that keeps no State can roll a basic action between two bare
 // pools with Rules.BasicRoll, the actor's pool first as in PBeat.
@@ -154,7 +179,17 @@
 // fixes a rating instead). Scenario.Exact follows every one of these
 // settings or, for AidLasts, more than one interference,
 // OnesOfEveryRoll with aid or interference, and HelpersRollTrouble while
-// the GM buys 1s, answers markov.ErrNoExact naming it. From the source [src]:
+// the GM buys 1s, answers markov.ErrNoExact naming it. After an opening
+// where every side rolled, the others' opening roll commits them, so
+// Giving In "right away" costs as after any roll (AllRollGiveInFree makes
+// it free); a Final Push may not bring a stakes holder level, since the
+// tie would win (PushTieLoses lets it push to the tie and lose all the
+// same, so the GM's character beaten by exactly 5 in a basic action may
+// push). Stated rulings, not settings: a failed step of a timed action
+// costs beats and deals no Complication (the Complication comes when time
+// runs out), and an aider's die adds to its side's total but never joins
+// the Complication Pool, which is the side's own last pool. From the
+// source [src]:
 // ties go to the stakes holder, so each raise must be strictly higher
 // (TiesToHolder).
 //

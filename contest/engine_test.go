@@ -3,6 +3,7 @@ package contest
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -229,7 +230,7 @@ func TestFinalPush(t *testing.T) {
 	}
 	// The villain's Complication Pool d10 d6 d8 rolls 4, 6, 2: d6.
 	r = dice.Scripted(4, 6, 2)
-	must(t, e.Play(s, r, tb))
+	must(t, playWith(e, s, r, tb))
 	h := s.Characters[hero]
 	if h.Traits[gordon].Die != dice.Gone || h.KnockedOut {
 		t.Errorf("Gordon %v knocked out %v", h.Traits[gordon].Die, h.KnockedOut)
@@ -241,7 +242,10 @@ func TestFinalPush(t *testing.T) {
 		t.Errorf("end %s pushes %d total %d reflection %d", a.End, a.Pushes, a.Sides[1].Total, h.Reflection)
 	}
 	// Gordon is gone: the hero can no longer roll it.
-	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
+	if err := e.Begin(s.Clone(), Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0); err == nil || !strings.Contains(err.Error(), "gone") {
+		t.Errorf("Begin planned a trait stepped below d4: %v", err)
+	}
+	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, []Pick{{hero, justice}, {hero, detective}})}, 0))
 	r = dice.Scripted(3, 3)
 	must(t, e.Roll(s, r, nil))
 	if err := e.Roll(s, r, heroPool()); err == nil {
@@ -666,7 +670,7 @@ func TestInterfere(t *testing.T) {
 	if d := diff(want, s.Action.Harms); d != "" {
 		t.Errorf("brawl harms (-want +got):\n%s", d)
 	}
-	must(t, e.Play(s, dice.NewSeeded(1), &Table{}))
+	must(t, playWith(e, s, dice.NewSeeded(1), &Table{}))
 	if s.Action.End != EndBrawl || s.Action.Winner != 0 || s.Characters[hero].Reflection != 1 {
 		t.Errorf("brawl end %s winner %d", s.Action.End, s.Action.Winner)
 	}
@@ -705,7 +709,7 @@ func TestThreeSides(t *testing.T) {
 	// The sidekick raises to 13; the villain fails; sidekick wins.
 	must(t, e.Roll(s, dice.Scripted(6, 7), sk))
 	must(t, e.Roll(s, dice.Scripted(2, 2, 2), villainPool()))
-	must(t, e.Play(s, dice.NewSeeded(3), &Table{}))
+	must(t, playWith(e, s, dice.NewSeeded(3), &Table{}))
 	if a.Winner != 2 || a.Phase != PhaseDone {
 		t.Errorf("winner %d phase %s", a.Winner, a.Phase)
 	}
@@ -777,7 +781,7 @@ func TestTimed(t *testing.T) {
 	if s.Timed.Phase != TimedInflictPhase || s.Timed.Outcome != TimedOutOfTime {
 		t.Fatalf("phase %s outcome %s", s.Timed.Phase, s.Timed.Outcome)
 	}
-	must(t, e.PlayTimed(s, dice.Scripted(4, 2), &Table{}))
+	must(t, playWith(e, s, dice.Scripted(4, 2), &Table{}))
 	h := s.Characters[hero]
 	if got := h.Traits[len(h.Traits)-1]; got != (Trait{Name: "out of time", Kind: Complication, Die: dice.D6}) {
 		t.Errorf("out of time complication %+v", got)
@@ -831,8 +835,8 @@ func TestSceneJSON(t *testing.T) {
 		t.Fatalf("round trip (-want +got):\n%s", d)
 	}
 	r1, r2 := dice.NewSeeded(7), dice.NewSeeded(7)
-	must(t, e.Play(s, r1, &Table{}))
-	must(t, e.Play(&back, r2, &Table{}))
+	must(t, playWith(e, s, r1, &Table{}))
+	must(t, playWith(e, &back, r2, &Table{}))
 	if d := diff(s, &back); d != "" {
 		t.Errorf("played on differently (-want +got):\n%s", d)
 	}
@@ -852,7 +856,7 @@ func TestCashReflection(t *testing.T) {
 		// Villain 2+2 = 4, hero 5+3 = 8: the villain loses by 4 and earns
 		// a Reflection Point; its Complication Pool rolls 2, 2, 2.
 		gm, _ := PolicyByName(c.gm)
-		must(t, e.Play(s, dice.Scripted(2, 2, 2, 5, 2, 3, 2, 2, 2), &Table{GM: gm, Chars: []Policy{nil, Frugal{}}}))
+		must(t, playWith(e, s, dice.Scripted(2, 2, 2, 5, 2, 3, 2, 2, 2), &Table{GM: gm, Chars: []Policy{nil, Frugal{}}}))
 		if len(s.Trouble) != c.trouble || s.Characters[villain].Reflection != c.refl {
 			t.Errorf("%s: trouble %v reflection %d", c.gm, s.Trouble, s.Characters[villain].Reflection)
 		}

@@ -63,6 +63,11 @@ type Event struct {
 	Name  string     `json:"name,omitempty"`
 	Dice  []dice.Die `json:"dice,omitempty"`
 	Faces []int      `json:"faces,omitempty"`
+	// Who is Char's name and SideName the name of Side's character (or
+	// label), filled in by the engine so that String can narrate the
+	// event on its own.
+	Who      string `json:"who,omitempty"`
+	SideName string `json:"side_name,omitempty"`
 }
 
 // Recorder keeps every event it hears (copying Faces and Dice); its
@@ -72,15 +77,7 @@ type Recorder struct {
 }
 
 // Record keeps e.
-func (r *Recorder) Record(e Event) {
-	if e.Faces != nil {
-		e.Faces = append([]int(nil), e.Faces...)
-	}
-	if e.Dice != nil {
-		e.Dice = append([]dice.Die(nil), e.Dice...)
-	}
-	r.Events = append(r.Events, e)
-}
+func (r *Recorder) Record(e Event) { r.Events = append(r.Events, e.own()) }
 
 // Kinds returns the kinds of the recorded events, in order.
 func (r *Recorder) Kinds() []EventKind {

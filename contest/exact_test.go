@@ -136,6 +136,16 @@ func TestExactMatchesSampling(t *testing.T) {
 			sc.Rules.OutOfTimeComplication = dice.D8
 			return sc
 		}(),
+		"all roll, giving in right away free": func() Scenario {
+			sc := aided(KindContested, -1)
+			sc.Rules.AllRollGiveInFree = true
+			return sc
+		}(),
+		"basic villain, a push may tie": func() Scenario {
+			sc := basicScenario("villain")
+			sc.Rules.PushTieLoses = true
+			return sc
+		}(),
 		"no interference": func() Scenario {
 			sc := interfered("stubborn", "stubborn")
 			sc.Rules.Interferences = 0
@@ -163,7 +173,7 @@ func TestExactMatchesSampling(t *testing.T) {
 			cats, rounds := map[int]int64{}, map[int]int64{}
 			total := 0
 			for i := 0; i < n; i++ {
-				c := rn.Trial(r, m)
+				c := trial(t, rn, r, m)
 				if c < 0 {
 					t.Fatalf("%s: trial rejected", name)
 				}

@@ -82,33 +82,6 @@ func ExamplePolicyByName() {
 	// stubborn false
 }
 
-type narrator struct{ s *contest.State }
-
-func (n narrator) event(e contest.Event) {
-	who := "the GM"
-	if e.Char >= 0 {
-		who = n.s.Characters[e.Char].Name
-	}
-	switch e.Kind {
-	case contest.EvRolled:
-		fmt.Println(who, "rolls", e.Faces, "for", e.Value)
-	case contest.EvStakes, contest.EvRaised:
-		fmt.Println(who, "holds the stakes at", e.Value)
-	case contest.EvFailed:
-		fmt.Println(who, "falls short by", e.Value)
-	case contest.EvPushed:
-		fmt.Println(who, "makes a Final Push: ", e.Name, "drops to", e.Die)
-	case contest.EvComplication:
-		fmt.Println(who, "takes Complication", e.Name, e.Die)
-	case contest.EvReflection:
-		if e.Value > 0 {
-			fmt.Println(who, "earns a Reflection Point")
-		}
-	case contest.EvRebought:
-		fmt.Println(who, "spends", e.Value, "Reflection to buy", e.Name, "back to", e.Die)
-	}
-}
-
 // A contest played to its end by policies, narrated from its events. A
 // default detective would Give In facing 18 (its best is 14); a stubborn one
 // rolls, falls far short, and makes a Final Push to escape Trauma; after
@@ -122,8 +95,9 @@ func ExampleEngine_Play() {
 			{Name: "Chaos", Kind: contest.Value, Die: dice.D10},
 			{Name: "Henchmen", Kind: contest.Relationship, Die: dice.D8}}},
 	}}
-	var e contest.Engine
-	e.Sink = narrator{s}.event
+	stubborn, _ := contest.PolicyByName("stubborn")
+	e := contest.Engine{Policies: contest.Table{Chars: []contest.Policy{stubborn}}}
+	e.Sink = func(ev contest.Event) { fmt.Println(ev) }
 	det := []contest.Pick{{Owner: 0, Trait: 0}, {Owner: 0, Trait: 1}}
 	vil := []contest.Pick{{Owner: 1, Trait: 0}, {Owner: 1, Trait: 1}}
 	_ = e.Begin(s, contest.Contested, []contest.SideSetup{
@@ -131,25 +105,28 @@ func ExampleEngine_Play() {
 	// Villain 6+3, detective 7+5, villain 10+8, detective 2+1; then the
 	// villain's Complication Pool (d10 d8) rolls 4 and 6.
 	r := dice.Scripted(6, 3, 7, 5, 10, 8, 2, 1, 4, 6)
-	stubborn, _ := contest.PolicyByName("stubborn")
-	if err := e.Play(s, r, &contest.Table{Chars: []contest.Policy{stubborn}}); err != nil {
+	if err := e.Play(s, r); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
-	// Villain rolls [6 3] for 9
-	// Villain holds the stakes at 9
-	// Detective rolls [7 5] for 12
-	// Detective holds the stakes at 12
-	// Villain rolls [10 8] for 18
-	// Villain holds the stakes at 18
-	// Detective rolls [2 1] for 2
-	// Detective falls short by 16
-	// Detective makes a Final Push:  Gotham drops to d4
-	// Detective makes a Final Push:  Gotham drops to gone
-	// Detective makes a Final Push:  Justice drops to d6
-	// Detective earns a Reflection Point
-	// Detective takes Complication Villain d8
-	// Detective spends 1 Reflection to buy Justice back to d8
+	// Villain rolled d10 d8 (6, 3) for a total of 9.
+	// Villain set the stakes at 9.
+	// Detective rolled d8 d6 (7, 5) for a total of 12.
+	// Detective raised the stakes to 12.
+	// Villain rolled d10 d8 (10, 8) for a total of 18.
+	// Villain raised the stakes to 18.
+	// Detective rolled d8 d6 (2, 1) for a total of 2.
+	// Detective failed to beat the stakes, 16 short, and is beaten.
+	// The GM bought a 1 Detective rolled, giving Detective a Plot Point.
+	// The Trouble Pool grew by a d6.
+	// Detective made a Final Push, stepping Gotham down to d4.
+	// Detective made a Final Push, giving up Gotham for good.
+	// Detective made a Final Push, stepping Justice down to d6.
+	// Detective earned 1 Reflection Point for losing without giving in.
+	// Villain won the action.
+	// Detective now has the Complication "Villain" at d8.
+	// Detective spent 1 Reflection Point.
+	// Detective bought Justice back up to d8 for 1 Reflection Point.
 }
 
 // A trait a Final Push lowered stays lowered until its owner buys the lost

@@ -15,6 +15,9 @@ import (
 // (nil: none); each must be one of EffectOptions. A harm to the Trouble
 // Pool is dealt by TakeTrouble instead.
 func (e *Engine) Inflict(s *State, r *dice.Roller, onto int, use []Pick) error {
+	if r == nil {
+		return fmt.Errorf("contest: inflict: %w", dice.ErrNilRoller)
+	}
 	a, err := e.action(s, "inflict a Complication", PhaseInflict)
 	if err != nil {
 		return err
@@ -69,7 +72,7 @@ func (e *Engine) TakeTrouble(s *State, k int) error {
 		d := s.Trouble[k]
 		s.Trouble = append(s.Trouble[:k], s.Trouble[k+1:]...)
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
+			e.emit(s, Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
 		}
 	}
 	e.harmDone(a)
@@ -88,7 +91,7 @@ func (e *Engine) Waive(s *State) error {
 		return fmt.Errorf("%w: only the Complication of a failed basic action may be waived", ErrPhase)
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvWaived, Side: a.Harms[0].From, Char: a.Harms[0].To})
+		e.emit(s, Event{Kind: EvWaived, Side: a.Harms[0].From, Char: a.Harms[0].To})
 	}
 	e.harmDone(a)
 	return nil
@@ -249,7 +252,7 @@ func (e *Engine) apply(s *State, c, idx int, name string, k Kind, nd dice.Die) {
 	if k == Trauma && !ch.KnockedOut {
 		ch.KnockedOut = true
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvKnockedOut, Side: -1, Char: c})
+			e.emit(s, Event{Kind: EvKnockedOut, Side: -1, Char: c})
 		}
 	}
 	old := dice.Gone
@@ -265,7 +268,7 @@ func (e *Engine) apply(s *State, c, idx int, name string, k Kind, nd dice.Die) {
 		if !ch.OutOfStory {
 			ch.OutOfStory = true
 			if e.Sink != nil {
-				e.Sink(Event{Kind: EvOutOfStory, Side: -1, Char: c})
+				e.emit(s, Event{Kind: EvOutOfStory, Side: -1, Char: c})
 			}
 		}
 		return
@@ -291,7 +294,7 @@ func (e *Engine) apply(s *State, c, idx int, name string, k Kind, nd dice.Die) {
 		ek = EvTrauma
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: ek, Side: -1, Char: c, Name: ch.Traits[idx].Name, Die: nr})
+		e.emit(s, Event{Kind: ek, Side: -1, Char: c, Name: ch.Traits[idx].Name, Die: nr})
 	}
 }
 

@@ -37,53 +37,89 @@ func (tb *Table) gm() Policy {
 // run forever. [ours]
 const maxPlaySteps = 10000
 
-// Play checks s whole, then runs its action to its end asking tb's
-// policies at every choice, one step at a time through the same steps a
-// tool would take (Step takes one of them); an illegal choice from a
-// policy stops it with an error naming the policy. After the action each
-// side may buy back traits a Final Push lowered, then the GM may turn its
-// characters' Reflection Points into Trouble.
-func (e *Engine) Play(s *State, r *dice.Roller, tb *Table) error {
+// Play checks s whole, then plays the action under way in it (a basic or
+// contested Action, or a Timed action: the state says which) to its end
+// under e.Policies, one Step at a time, the same steps a tool would take;
+// an illegal answer from a policy stops it with an error naming the
+// policy. After an Action each side may buy back traits a Final Push
+// lowered, then the GM may turn its characters' Reflection Points into
+// Trouble. A nil r is dice.ErrNilRoller.
+func (e *Engine) Play(s *State, r *dice.Roller) error {
+	if r == nil {
+		return fmt.Errorf("contest: play: %w", dice.ErrNilRoller)
+	}
 	if err := s.Check(); err != nil {
 		return err
 	}
-	return e.play(s, r, tb)
+	return e.play(s, r)
 }
 
 // play is Play on a state known to be whole (a Runner's, which it built
 // itself from a validated scenario).
-func (e *Engine) play(s *State, r *dice.Roller, tb *Table) error {
-	if s.Action == nil {
-		return e.phaseErr(nil, "play")
+func (e *Engine) play(s *State, r *dice.Roller) error {
+	if s.Done() {
+		return e.doneErr(s, "play")
 	}
-	for n := 0; !actionOver(s.Action); n++ {
+	for n := 0; !s.Done(); n++ {
 		if n == maxPlaySteps {
 			return fmt.Errorf("contest: the action has not ended after %d steps", maxPlaySteps)
 		}
-		if err := e.Step(s, r, tb); err != nil {
+		if err := e.step(s, r); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// Done reports whether nothing is left to play in s: no Action or Timed
+// action is under way, or the one under way has ended with nothing left
+// to decide (the GM has answered its last roll's 1s).
+func (s *State) Done() bool { return !s.timedLive() && !s.actionLive() }
+
+// actionLive reports whether s's Action still has a step to take.
+func (s *State) actionLive() bool { return s.Action != nil && !actionOver(s.Action) }
+
+// timedLive reports whether s's Timed action still has a step to take.
+func (s *State) timedLive() bool { return s.Timed != nil && !timedOver(s.Timed) }
+
+// doneErr says why a step cannot be taken on a state with nothing left to
+// play.
+func (e *Engine) doneErr(s *State, what string) error {
+	if s.Action == nil && s.Timed == nil {
+		return fmt.Errorf("%w: cannot %s: no action is under way (Begin or BeginTimed one)", ErrPhase, what)
+	}
+	return fmt.Errorf("%w: cannot %s: the action has ended", ErrPhase, what)
+}
+
 // actionOver reports whether a has ended with nothing left to decide (the
 // GM has answered the last roll's 1s).
 func actionOver(a *Action) bool { return a.Phase == PhaseDone && a.Ones == 0 }
 
-// Step takes the next step of s's action, asking tb's policies: exactly one
-// of the engine's steps, so that a refused one changes nothing. The step
-// that ends the action also lets each side buy back lowered traits and the
-// GM cash its characters' Reflection Points.
-func (e *Engine) Step(s *State, r *dice.Roller, tb *Table) error {
-	a := s.Action
-	if a == nil || actionOver(a) {
-		return e.phaseErr(a, "take a step")
+// Step takes the next step of the action under way in s (its Timed action
+// if one is, else its Action), asking e.Policies: exactly one of the
+// engine's steps, so that a refused one changes nothing. The step that
+// ends an Action also lets each side buy back lowered traits and the GM
+// cash its characters' Reflection Points. A nil r is dice.ErrNilRoller.
+func (e *Engine) Step(s *State, r *dice.Roller) error {
+	if r == nil {
+		return fmt.Errorf("contest: step: %w", dice.ErrNilRoller)
+	}
+	return e.step(s, r)
+}
+
+// step is Step once r is known.
+func (e *Engine) step(s *State, r *dice.Roller) error {
+	tb := &e.Policies
+	switch {
+	case s.timedLive():
+		return e.decideTimed(s, r, tb)
+	case !s.actionLive():
+		return e.doneErr(s, "take a step")
 	}
 	if err := e.decide(s, r, tb); err != nil {
 		return err
 	}
-	if actionOver(a) {
+	if actionOver(s.Action) {
 		return e.afterAction(s, tb)
 	}
 	return nil
@@ -330,47 +366,8 @@ func (e *Engine) decideInflict(s *State, r *dice.Roller, tb *Table) error {
 	return nil
 }
 
-// PlayTimed checks s whole, then runs its timed action to its end with
-// tb's policies: the actor rolls its planned pool each step, the first
-// helper still able tries to buy time in a gap when its policy says so,
-// the actor chooses at zero beats, and the GM picks where the out-of-time
-// Complication lands.
-func (e *Engine) PlayTimed(s *State, r *dice.Roller, tb *Table) error {
-	if err := s.Check(); err != nil {
-		return err
-	}
-	return e.playTimed(s, r, tb)
-}
-
-// playTimed is PlayTimed on a state known to be whole.
-func (e *Engine) playTimed(s *State, r *dice.Roller, tb *Table) error {
-	t := s.Timed
-	if t == nil {
-		return e.timedErr(t, "play")
-	}
-	for n := 0; !timedOver(t); n++ {
-		if n == maxPlaySteps {
-			return fmt.Errorf("contest: the timed action has not ended after %d steps", maxPlaySteps)
-		}
-		if err := e.StepTimed(s, r, tb); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // timedOver reports whether t has ended with nothing left to decide.
 func timedOver(t *Timed) bool { return t.Phase == TimedDone && t.Ones == 0 }
-
-// StepTimed takes the next step of s's timed action, asking tb's
-// policies: exactly one of the engine's steps, so that a refused one
-// changes nothing.
-func (e *Engine) StepTimed(s *State, r *dice.Roller, tb *Table) error {
-	if t := s.Timed; t == nil || timedOver(t) {
-		return e.timedErr(t, "take a step")
-	}
-	return e.decideTimed(s, r, tb)
-}
 
 // decideTimed takes one step of s's timed action by asking the
 // policies: the GM's answer to the last roll's 1s first, then in a gap the

@@ -91,7 +91,7 @@ func TestPlayInvariants(t *testing.T) {
 					s.Action.Planned, s.Action.IPicks = Ref(b.iChar), b.iPicks
 				}
 				before := pp(s)
-				if err := e.Play(s, r, &b.table); err != nil {
+				if err := playWith(&e, s, r, &b.table); err != nil {
 					t.Fatalf("%s v %s: %v", pa, pb, err)
 				}
 				delta := 0
@@ -145,19 +145,19 @@ func TestIllegalPolicyChoice(t *testing.T) {
 	hs := side(hero, heroPool())
 	hs.Extra = []Pick{{hero, gadgets}}
 	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 1))
-	if err := e.Play(s, dice.NewSeeded(1), &Table{Chars: []Policy{greedy{}}}); err == nil || !strings.Contains(err.Error(), "greedy") {
+	if err := playWith(e, s, dice.NewSeeded(1), &Table{Chars: []Policy{greedy{}}}); err == nil || !strings.Contains(err.Error(), "greedy") {
 		t.Errorf("greedy extras: %v", err)
 	}
 	// Buying more 1s than rolled.
 	s = testScene()
 	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
-	if err := e.Play(s, dice.Scripted(3, 3, 1, 4, 5), &Table{GM: greedy{}}); err == nil || !strings.Contains(err.Error(), "1s") {
+	if err := playWith(e, s, dice.Scripted(3, 3, 1, 4, 5), &Table{GM: greedy{}}); err == nil || !strings.Contains(err.Error(), "1s") {
 		t.Errorf("greedy GM: %v", err)
 	}
 	// Landing a Complication on a trait that is not one.
 	s = testScene()
 	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
-	if err := e.Play(s, dice.Scripted(6, 6, 2, 2, 2, 3, 3), &Table{GM: greedy{}}); err == nil || !strings.Contains(err.Error(), "not a complication") {
+	if err := playWith(e, s, dice.Scripted(6, 6, 2, 2, 2, 3, 3), &Table{GM: greedy{}}); err == nil || !strings.Contains(err.Error(), "not a complication") {
 		t.Errorf("greedy onto: %v", err)
 	}
 }
@@ -236,7 +236,7 @@ func TestRunnerShapes(t *testing.T) {
 		m := make([]int, len(sc.Metrics()))
 		r := dice.NewSeeded(9)
 		for i := 0; i < 3000; i++ {
-			c := rn.Trial(r, m)
+			c := trial(t, rn, r, m)
 			if c < 0 || c >= len(cats) {
 				t.Fatalf("%s: category %d", name, c)
 			}
@@ -282,7 +282,13 @@ func TestPlayChecksPlans(t *testing.T) {
 			}
 			hs := side(hero, c.base)
 			hs.Extra = c.extra
-			must(t, e.Begin(s, Contested, []SideSetup{hs, side(villain, villainPool())}, 0))
+			// Begin refuses a plan Check would refuse; edited in by hand
+			// past Begin, Play still refuses it.
+			if err := e.Begin(s.Clone(), Contested, []SideSetup{hs, side(villain, villainPool())}, 0); (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Begin: %v; want an error saying %q", err, c.err)
+			}
+			must(t, e.Begin(s, Contested, []SideSetup{side(hero, []Pick{{hero, justice}}), side(villain, villainPool())}, 0))
+			s.Action.Sides[0].Base, s.Action.Sides[0].Extra = c.base, c.extra
 			before := s.Clone()
 			// Rolling the same plan by hand must agree with Play's first
 			// step (the stubborn hero opens with every extra it can buy).

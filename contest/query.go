@@ -73,7 +73,10 @@ func (e *Engine) PoolCost(s *State, c int, picks []Pick) (int, error) {
 // Affordable returns how many of side Turn's planned extra picks
 // (Side.Extra, in order) it can add to its planned pool (Side.Base) for
 // its coming roll: the most n for which Base + Extra[:n] is a pool it may
-// roll and holds the Plot Points for. The Trouble Pool buys none.
+// roll (PoolCost accepts it) and holds the Plot Points for. Base is free
+// and holds a Value (Begin and Check refuse any other plan), so each
+// longer pool costs at least as much as the one before. The Trouble Pool
+// buys none.
 func (e *Engine) Affordable(s *State) (int, error) {
 	a, err := e.action(s, "roll", PhaseOpen, PhaseTurn)
 	if err != nil {

@@ -61,7 +61,7 @@ func TestPushStepPolicy(t *testing.T) {
 		heard := *e
 		heard.Sink = rec.Record
 		// Villain's Complication Pool (d10 d6 d8) rolls 1, 1, 2.
-		must(t, heard.Play(s, dice.Scripted(1, 1, 2), &Table{Chars: []Policy{c.p}}))
+		must(t, playWith(&heard, s, dice.Scripted(1, 1, 2), &Table{Chars: []Policy{c.p}}))
 		var steps []Pick
 		for _, ev := range rec.Events {
 			if ev.Kind == EvPushed {
@@ -98,7 +98,7 @@ func TestPushStepPolicy(t *testing.T) {
 	} {
 		s := pushAt(t, e, c.margin)
 		before := s.Clone()
-		err := e.Play(s, dice.Scripted(1, 1, 2), &Table{Chars: []Policy{pushOnly{k: c.k}}})
+		err := playWith(e, s, dice.Scripted(1, 1, 2), &Table{Chars: []Policy{pushOnly{k: c.k}}})
 		if err == nil || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), "policy default") {
 			t.Errorf("push on trait %d at margin %d: %v", c.k, c.margin, err)
 		}
@@ -146,7 +146,7 @@ func TestTroubleOffPolicy(t *testing.T) {
 		must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, heroPool())}, 0))
 		// The Trouble Pool: 3, 1, 1 = 3.
 		r := dice.Scripted(append([]int{3, 1, 1}, c.hero...)...)
-		must(t, e.Play(s, r, &Table{Chars: []Policy{c.p}, GM: Frugal{}}))
+		must(t, playWith(e, s, r, &Table{Chars: []Policy{c.p}, GM: Frugal{}}))
 		if d := diff(c.want, s.Trouble, cmpEmpty); d != "" {
 			t.Errorf("%s %v: trouble left (-want +got):\n%s", c.p.Name(), c.hero, d)
 		}
@@ -165,7 +165,7 @@ func TestTroubleOffPolicy(t *testing.T) {
 		must(t, e.Roll(s, r, heroPool()))
 		must(t, e.BuyOnes(s, 0)) // the GM's answer to the hero's 1
 		before := s.Clone()
-		err := e.Play(s, r, &Table{Chars: []Policy{pickTrouble{k: k}}, GM: Frugal{}})
+		err := playWith(e, s, r, &Table{Chars: []Policy{pickTrouble{k: k}}, GM: Frugal{}})
 		if err == nil || !strings.Contains(err.Error(), "Trouble Pool die") {
 			t.Errorf("Trouble die %d: %v", k, err)
 		}
@@ -282,7 +282,7 @@ func TestPlayRebuys(t *testing.T) {
 		s.Characters[hero].Reflection = 3
 		must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, []Pick{{hero, justice}, {hero, detective}})}, 0))
 		// Trouble 3+3 = 6, hero 4+9 = 13: Extraordinary, a die off.
-		return s, e.Play(s, dice.Scripted(3, 3, 4, 9), &Table{Chars: []Policy{p}, GM: Frugal{}})
+		return s, playWith(e, s, dice.Scripted(3, 3, 4, 9), &Table{Chars: []Policy{p}, GM: Frugal{}})
 	}
 	s, err := play(Sensible{})
 	must(t, err)
@@ -356,8 +356,8 @@ func TestCashEvents(t *testing.T) {
 	s.Characters[villain].Reflection = 2
 	must(t, e.CashReflection(s, villain, 2))
 	want := []Event{
-		{Kind: EvReflection, Side: -1, Char: villain, Value: -2},
-		{Kind: EvTrouble, Side: -1, Char: villain, Value: 2, Die: dice.D6},
+		{Kind: EvReflection, Side: -1, Char: villain, Value: -2, Who: "Villain"},
+		{Kind: EvTrouble, Side: -1, Char: villain, Value: 2, Die: dice.D6, Who: "Villain"},
 	}
 	if d := diff(want, rec.Events); d != "" || len(s.Trouble) != 4 || s.Characters[villain].Reflection != 0 {
 		t.Errorf("trouble %v reflection %d; events (-want +got):\n%s", s.Trouble, s.Characters[villain].Reflection, d)

@@ -152,12 +152,16 @@ func TestPlayTurnRefusesABaseItMayNotRoll(t *testing.T) {
 			e := mustEngine(t)
 			s := testScene()
 			s.Characters[hero].PlotPoints = 0
-			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, c.base)}, 1))
+			if err := e.Begin(s.Clone(), Contested, []SideSetup{side(villain, villainPool()), side(hero, c.base)}, 1); err == nil {
+				t.Error("Begin accepted the plan")
+			}
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 1))
+			s.Action.Sides[1].Base = c.base
 			roller := dice.NewSeeded(5)
 			r0, err := roller.MarshalBinary()
 			must(t, err)
 			before := s.Clone()
-			stepErr := e.Step(s, roller, &Table{})
+			stepErr := stepWith(e, s, roller, &Table{})
 			rollErr := e.Roll(s, roller, c.base)
 			if stepErr == nil || rollErr == nil {
 				t.Fatalf("step: %v, roll: %v; want both refused", stepErr, rollErr)

@@ -141,8 +141,8 @@ func TestRestoredStatePlaysOnAsTheOriginal(t *testing.T) {
 	back, err := restore(edit(t, s, func(map[string]any) {}))
 	must(t, err)
 	r1, r2 := dice.NewSeeded(3), dice.NewSeeded(3)
-	must(t, e.Play(s, r1, &Table{}))
-	must(t, e.Play(back, r2, &Table{}))
+	must(t, playWith(e, s, r1, &Table{}))
+	must(t, playWith(e, back, r2, &Table{}))
 	if d := diff(s, back); d != "" {
 		t.Errorf("played on differently (-original +restored):\n%s", d)
 	}
@@ -216,9 +216,9 @@ func TestMutatedRestoredStatesNeverPanicOrHang(t *testing.T) {
 			played++
 			r := dice.NewSeeded(uint64(tried))
 			if st.Action != nil && st.Action.Phase != PhaseDone {
-				_ = e.Play(st, r, stubborn)
+				_ = playWith(e, st, r, stubborn)
 			} else if st.Timed != nil && st.Timed.Phase != TimedDone {
-				_ = e.PlayTimed(st, r, stubborn)
+				_ = playWith(e, st, r, stubborn)
 			}
 			if len(st.Trouble) > maxDice {
 				t.Fatalf("%s: a Trouble Pool of %d dice", b, len(st.Trouble))
@@ -242,7 +242,7 @@ func TestCashingHugeReflectionIsBoundedByMaxTrouble(t *testing.T) {
 	}
 	must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
 	// Villain 2+2, hero 8+6: the villain loses, and the GM cashes.
-	must(t, e.Play(s, dice.Scripted(2, 2, 2, 8, 6, 1, 1), &Table{GM: Stubborn{}}))
+	must(t, playWith(e, s, dice.Scripted(2, 2, 2, 8, 6, 1, 1), &Table{GM: Stubborn{}}))
 	if len(s.Trouble) != s.Rules.MaxTrouble {
 		t.Errorf("trouble %d dice, want the bound %d", len(s.Trouble), s.Rules.MaxTrouble)
 	}
@@ -310,7 +310,7 @@ func TestEngineCopiesPlayOnTheirOwnGoroutines(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if err := own.Play(s, r, &Table{}); err != nil {
+				if err := playWith(&own, s, r, &Table{}); err != nil {
 					t.Error(err)
 					return
 				}

@@ -6,11 +6,16 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// Roll is side Turn rolling the given picks (ignored for the Trouble Pool):
-// it opens the stakes, raises them, or fails to. Plot Points for extra or
-// repeated traits are spent from the character first ("Plot Points must be
-// spent and the pool must be completely built before the dice are rolled").
+// Roll is side Turn rolling the given picks (ignored for the Trouble Pool;
+// nil: the side's planned pool, Side.Base, as TimedRoll's nil is the
+// timed action's): it opens the stakes, raises them, or fails to. Plot
+// Points for extra or repeated traits are spent from the character first
+// ("Plot Points must be spent and the pool must be completely built before
+// the dice are rolled").
 func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
+	if r == nil {
+		return fmt.Errorf("contest: roll: %w", dice.ErrNilRoller)
+	}
 	a, err := e.action(s, "roll", PhaseOpen, PhaseTurn)
 	if err != nil {
 		return err
@@ -19,6 +24,9 @@ func (e *Engine) Roll(s *State, r *dice.Roller, picks []Pick) error {
 	if c == TroublePool {
 		e.roll(s, r, nil, nil, nil, 0)
 		return nil
+	}
+	if picks == nil {
+		picks = a.Sides[a.Turn].Base
 	}
 	cost, ds, err := s.price(c, picks, s.buf.pool[:0])
 	s.buf.pool = ds
@@ -57,7 +65,7 @@ func (e *Engine) spend(s *State, t, c, cost int) {
 	}
 	s.Characters[c].PlotPoints -= cost
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
+		e.emit(s, Event{Kind: EvPlotPoints, Side: t, Char: c, Value: -cost})
 	}
 }
 
@@ -76,7 +84,7 @@ func (e *Engine) rolled(s *State, t int) {
 		a.Ones, a.OnesSide = countOnes(sd.Faces), t
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvRolled, Side: t, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+		e.emit(s, Event{Kind: EvRolled, Side: t, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
 	}
 	if a.Phase == PhaseOpen {
 		e.opened(s, t)
@@ -89,7 +97,7 @@ func (e *Engine) rolled(s *State, t int) {
 func (e *Engine) opened(s *State, t int) {
 	a := s.Action
 	if !a.AllRoll {
-		e.setStakes(a, t)
+		e.setStakes(s, a, t)
 		return
 	}
 	if t+1 < len(a.Sides) {
@@ -112,15 +120,22 @@ func (e *Engine) opened(s *State, t int) {
 		a.Turn = 0
 		return
 	}
-	e.setStakes(a, who)
+	if s.Rules.AllRollGiveInFree {
+		// The others may Give In right away, as if they had never
+		// picked up dice.
+		for i := range a.Sides {
+			a.Sides[i].Rolled = i == who
+		}
+	}
+	e.setStakes(s, a, who)
 }
 
 // setStakes has side t's last total set the stakes.
-func (e *Engine) setStakes(a *Action, t int) {
+func (e *Engine) setStakes(s *State, a *Action, t int) {
 	a.Holder, a.Stakes, a.Phase, a.Escalated = t, a.Sides[t].Total, PhaseTurn, true
 	a.Turn = a.next(t)
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvStakes, Side: t, Char: a.Sides[t].Char, Value: a.Stakes})
+		e.emit(s, Event{Kind: EvStakes, Side: t, Char: a.Sides[t].Char, Value: a.Stakes})
 	}
 }
 
@@ -133,6 +148,9 @@ func (r *Rules) beats(total, stakes int) bool {
 // floors returns the least margin a Final Push may leave a losing
 // challenger and a losing holder: the margin at which each still loses.
 func (r *Rules) floors() (challenger, holder int) {
+	if r.PushTieLoses {
+		return 0, 0 // a tie reached by pushing loses all the same
+	}
 	if r.TiesToHolder {
 		return 0, 1
 	}
@@ -147,7 +165,7 @@ func (e *Engine) answer(s *State, t int) {
 	if !s.Rules.beats(sd.Total, a.Stakes) {
 		a.Escalated = false
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
+			e.emit(s, Event{Kind: EvFailed, Side: t, Char: sd.Char, Value: a.Stakes - sd.Total})
 		}
 		e.lose(s, t, a.Stakes-sd.Total, cf)
 		return
@@ -173,7 +191,7 @@ func (e *Engine) answer(s *State, t int) {
 		a.Turn = h // the side whose stakes were beaten answers first
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
+		e.emit(s, Event{Kind: EvRaised, Side: t, Char: sd.Char, Value: sd.Total})
 	}
 }
 
@@ -191,7 +209,7 @@ func (e *Engine) mooksOff(s *State, h, n int) {
 			hs.Gang = append(hs.Gang[:0], hs.Gang[1:]...)
 		}
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvMookOff, Side: h, Char: hs.Char, Die: d})
+			e.emit(s, Event{Kind: EvMookOff, Side: h, Char: hs.Char, Die: d})
 		}
 	}
 }
@@ -258,7 +276,7 @@ func (e *Engine) afterLoss(s *State, t int, end End) {
 	if in <= 1 {
 		a.Winner, a.End = last, end
 		if e.Sink != nil && last >= 0 {
-			e.Sink(Event{Kind: EvWon, Side: last, Char: a.Sides[last].Char})
+			e.emit(s, Event{Kind: EvWon, Side: last, Char: a.Sides[last].Char})
 		}
 	} else {
 		a.Turn = a.next(t)
@@ -282,7 +300,7 @@ func (e *Engine) reflect(s *State, c int) {
 	}
 	s.Characters[c].Reflection += s.Rules.ReflectionOnLoss
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvReflection, Side: -1, Char: c, Value: s.Rules.ReflectionOnLoss})
+		e.emit(s, Event{Kind: EvReflection, Side: -1, Char: c, Value: s.Rules.ReflectionOnLoss})
 	}
 }
 
@@ -326,7 +344,7 @@ func (e *Engine) GiveIn(s *State, pay Payment) error {
 	sd.Out, sd.GaveIn = true, true
 	a.Escalated = false
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvGaveIn, Side: t, Char: sd.Char, Value: paid})
+		e.emit(s, Event{Kind: EvGaveIn, Side: t, Char: sd.Char, Value: paid})
 	}
 	e.afterLoss(s, t, EndGaveIn)
 	return nil
@@ -403,7 +421,7 @@ func (e *Engine) pushed(s *State, steps []Pick, m int) {
 		}
 		tr.Die, _ = tr.Die.StepDown()
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: tr.Name, Die: tr.Die})
+			e.emit(s, Event{Kind: EvPushed, Side: t, Char: p.Owner, Name: tr.Name, Die: tr.Die})
 		}
 	}
 	a.Pushes += len(steps)

@@ -53,9 +53,10 @@ type Rules struct {
 	// TroubleOffOnExtraordinary replaces TroubleOffOnWin for an
 	// Extraordinary win against the Trouble Pool. [ours: 1]
 	TroubleOffOnExtraordinary int `json:"trouble_off_on_extraordinary"`
-	// StartPlotPoints is each player character's Plot Points at the start
-	// of an episode: NewState and a scenario's Runner give them to every
-	// character the GM does not run. [ours: 1]
+	// StartPlotPoints is what each player character gets at the start of
+	// an episode, on top of the Plot Points its sheet holds: NewState and a
+	// Scenario's start give them to every character the GM does not run.
+	// [ours: 1]
 	StartPlotPoints int `json:"start_plot_points"`
 	// ReflectionOnLoss is the Reflection Points a loser who did not Give
 	// In earns. [text: 1]
@@ -129,6 +130,19 @@ type Rules struct {
 	// the highest, everyone rolls again; off, the first of them (in side
 	// order) sets the stakes. [ours: on]
 	AllRollTieReroll bool `json:"all_roll_tie_reroll"`
+	// AllRollGiveInFree: after an opening where every side rolled, the
+	// sides that did not set the stakes may Give In "right away"
+	// ("Contested Actions") for free, their opening roll not yet
+	// committing them; off, that roll is dice picked up, and Giving In
+	// costs as after any roll ("Giving In"). [ours: off]
+	AllRollGiveInFree bool `json:"all_roll_give_in_free"`
+	// PushTieLoses: a Final Push that brings the pusher level with the
+	// other side still loses (a push "can never win an Action"), so a
+	// stakes holder beaten by exactly a multiple of PushBonus (the GM's
+	// character beaten by exactly 5 in a basic action) may push to the
+	// tie and take a Complication; off, a push may not reach a total that
+	// would win the tie, and such a holder takes the Trauma. [ours: off]
+	PushTieLoses bool `json:"push_tie_loses"`
 	// BrawlTieToHolder: a tie in the three-way roll after interference
 	// goes to the stakes holder; off, to the other side. [ours: on]
 	BrawlTieToHolder bool `json:"brawl_tie_to_holder"`

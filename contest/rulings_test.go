@@ -28,6 +28,34 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			must(t, e.Roll(s, r, heroPool()))
 			return s.Action.Winner
 		}, 0, 1},
+		{"all_roll_give_in_free", func(r *Rules) { r.AllRollGiveInFree = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// Both roll to open: the villain 5+3 = 8, the hero 8+3 = 11
+			// sets the stakes; may the villain Give In right away for free?
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, -1))
+			r := dice.Scripted(5, 3, 1, 8, 3, 1)
+			must(t, e.Roll(s, r, nil))
+			must(t, e.Roll(s, r, nil))
+			gc, err := e.GiveInCost(s)
+			must(t, err)
+			return []any{s.Action.Holder, s.Action.Turn, gc.Free}
+		}, []any{1, 0, false}, []any{1, 0, true}},
+		{"push_tie_loses", func(r *Rules) { r.PushTieLoses = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// The villain sets the stakes at 5+3 = 8 and the hero beats
+			// them by exactly 5 (9+4 = 13): a push of +5 ties.
+			s := testScene()
+			s.Rules = rules
+			must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+			r := dice.Scripted(5, 3, 1, 8, 5, 1)
+			must(t, e.Roll(s, r, nil))
+			must(t, e.Roll(s, r, nil))
+			phase := s.Action.Phase
+			if phase == PhasePush {
+				must(t, e.Push(s, []Pick{{villain, chaos}}))
+			}
+			return []any{phase, s.Action.Winner, s.Action.Harms[0].Trauma}
+		}, []any{PhaseInflict, 1, true}, []any{PhasePush, 1, false}},
 		{"rate_ties_larger", func(r *Rules) { r.RateTiesLarger = false }, func(t *testing.T, e *Engine, rules Rules) any {
 			s := testScene()
 			s.Rules = rules
@@ -59,7 +87,7 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			s := testScene()
 			s.Rules = rules
 			hs := side(hero, heroPool())
-			hs.Aider = Ref(sidekick)
+			hs.Aider, hs.AidPicks = Ref(sidekick), []Pick{{sidekick, 0}}
 			must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
 			r := dice.Scripted(5, 3, 1, 4)
 			must(t, e.Roll(s, r, villainPool()))
@@ -328,7 +356,7 @@ func TestGMWaivesABasicActionsComplication(t *testing.T) {
 	// A policy that waives: Play asks the GM character's policy.
 	s = testScene()
 	must(t, e.Begin(s, Basic, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
-	must(t, e.Play(s, dice.Scripted(5, 3, 1, 4, 2, 1), &Table{Chars: []Policy{nil, waiver{}}}))
+	must(t, playWith(e, s, dice.Scripted(5, 3, 1, 4, 2, 1), &Table{Chars: []Policy{nil, waiver{}}}))
 	if len(s.Characters[hero].Traits) != 5 {
 		t.Errorf("the waiving GM's hero took %v", s.Characters[hero].Traits[5:])
 	}
@@ -424,5 +452,48 @@ func TestHelpersAgainstAnEmptyTroublePoolAreRefused(t *testing.T) {
 	}
 	if f := r.Roll(6); f != 3 {
 		t.Errorf("the refused BuyTime rolled dice: the next face is %d, not the script's first", f)
+	}
+}
+
+// Stated ruling [ours]: a failed step of a timed action costs beats and
+// deals no Complication ("Timed Actions" charges only time for it; the
+// Complication comes when time runs out).
+func TestTimedStepDealsNoComplication(t *testing.T) {
+	e := mustEngine(t)
+	s := testScene()
+	steps := []TimedStep{{Stakes: []dice.Die{dice.D10}}, {Stakes: []dice.Die{dice.D10}}}
+	must(t, e.BeginTimed(s, hero, heroPool(), 5, steps, nil))
+	traits := len(s.Characters[hero].Traits)
+	// Stakes 9 on the d10; the hero's 2, 2, 2 make 4: failed.
+	must(t, e.TimedRoll(s, dice.Scripted(9, 2, 2, 2), nil))
+	if got := len(s.Characters[hero].Traits); got != traits || s.Timed.Phase != TimedGap || s.Timed.Beats != 3 {
+		t.Errorf("after a failed step: %d traits (had %d), phase %s, %d beats; want no Complication, the gap, 3 beats", got, traits, s.Timed.Phase, s.Timed.Beats)
+	}
+}
+
+// Stated ruling [ours]: an aider's die adds to the side's total but not
+// to its Complication Pool, which is the side's own last pool less its 1s
+// ("Aiding" gives the die to the total; "Winning an Action" rerolls "your
+// last dice pool").
+func TestAidersDieStaysOutOfTheComplicationPool(t *testing.T) {
+	e := mustEngine(t)
+	s := testScene()
+	hs := side(hero, heroPool())
+	hs.Aider, hs.AidPicks = Ref(sidekick), []Pick{{sidekick, 0}, {sidekick, 1}}
+	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), hs}, 0))
+	must(t, e.Roll(s, dice.Scripted(2, 2, 2), nil))                  // the villain sets 4
+	must(t, e.Aid(s, dice.Scripted(6, 8), 1, sidekick, hs.AidPicks)) // the sidekick's d8 shows 8
+	must(t, e.Roll(s, dice.Scripted(2, 2, 2), nil))                  // the hero: 4 + 8 = 12
+	must(t, e.Roll(s, dice.Scripted(5, 5, 5), nil))                  // the villain's 10 fails by 2
+	if a := s.Action; a.Phase != PhaseInflict || a.Harms[0].To != villain || a.Harms[0].Trauma {
+		t.Fatalf("phase %s, harms %+v", a.Phase, a.Harms)
+	}
+	// The hero's d8 d6 d10 roll 3, 4, 2: the d6 is highest. With the
+	// sidekick's d8 in the pool a fourth die would be rolled.
+	r := dice.Scripted(3, 4, 2)
+	must(t, e.Inflict(s, r, -1, nil))
+	v := s.Characters[villain]
+	if got := v.Traits[len(v.Traits)-1]; got.Die != dice.D6 || r.Remaining() != 0 {
+		t.Errorf("complication %+v, %d scripted faces left", got, r.Remaining())
 	}
 }

@@ -146,6 +146,9 @@ func (s Scenario) build() (*built, error) {
 	if err := s.Rules.Validate(); err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
+	if err := s.bounds(); err != nil {
+		return nil, err
+	}
 	b := &built{iChar: -1, init: s.Initiator}
 	b.scene.Rules = s.Rules
 	b.scene.Rules.TroubleStart = slices.Clone(s.Rules.TroubleStart)
@@ -155,10 +158,10 @@ func (s Scenario) build() (*built, error) {
 	b.table.Chars = make([]Policy, len(s.Cast))
 	for i, m := range s.Cast {
 		if s.member(m.Name) != i {
-			return nil, fmt.Errorf("contest: cast[%d]: the name %q is used twice", i, m.Name)
+			return nil, fmt.Errorf("contest: cast[%d]: the name %q is used twice", i, clip(m.Name))
 		}
 		if strings.Contains(m.Name, ":") || m.Name == "trouble" {
-			return nil, fmt.Errorf("contest: cast[%d]: the name %q may not contain ':' or be \"trouble\"", i, m.Name)
+			return nil, fmt.Errorf("contest: cast[%d]: the name %q may not contain ':' or be \"trouble\"", i, clip(m.Name))
 		}
 		p, err := PolicyByName(m.Policy)
 		if err != nil {
@@ -197,7 +200,7 @@ func (s Scenario) build() (*built, error) {
 			ss := SideSetup{Char: TroublePool, Gang: sd.Gang}
 			if sd.Character != "trouble" {
 				if ss.Char = s.member(sd.Character); ss.Char < 0 {
-					return nil, fmt.Errorf("contest: %s.character: no member %q", field, sd.Character)
+					return nil, fmt.Errorf("contest: %s.character: no member %q", field, clip(sd.Character))
 				}
 				if ss.Base, err = b.resolve(field+".pool", ss.Char, sd.Pool); err != nil {
 					return nil, err
@@ -216,7 +219,7 @@ func (s Scenario) build() (*built, error) {
 			if sd.Aider != "" {
 				c := s.member(sd.Aider)
 				if c < 0 {
-					return nil, fmt.Errorf("contest: %s.aider: no member %q", field, sd.Aider)
+					return nil, fmt.Errorf("contest: %s.aider: no member %q", field, clip(sd.Aider))
 				}
 				ss.Aider = Ref(c)
 				if ss.AidPicks, err = b.resolve(field+".aid_pool", c, sd.AidPool); err != nil {
@@ -234,7 +237,7 @@ func (s Scenario) build() (*built, error) {
 		for i, sd := range s.Sides {
 			l := label(sd.Character)
 			if j, ok := seen[l]; ok {
-				return nil, fmt.Errorf("contest: sides[%d]: %q and sides[%d] share the category label %q", i, sd.Character, j, l)
+				return nil, fmt.Errorf("contest: sides[%d]: %q and sides[%d] share the category label %q", i, clip(sd.Character), j, l)
 			}
 			seen[l] = i
 		}
@@ -249,7 +252,7 @@ func (s Scenario) build() (*built, error) {
 		}
 		if s.Interferer != "" {
 			if b.iChar = s.member(s.Interferer); b.iChar < 0 {
-				return nil, fmt.Errorf("contest: interferer: no member %q", s.Interferer)
+				return nil, fmt.Errorf("contest: interferer: no member %q", clip(s.Interferer))
 			}
 			if s.Kind != KindContested || len(s.Sides) != 2 {
 				return nil, fmt.Errorf("contest: interferer: only a two-sided contest can be interfered with")
@@ -279,7 +282,7 @@ func (s Scenario) build() (*built, error) {
 		}
 		t := s.Timed
 		if b.actor = s.member(t.Actor); b.actor < 0 {
-			return nil, fmt.Errorf("contest: timed.actor: no member %q", t.Actor)
+			return nil, fmt.Errorf("contest: timed.actor: no member %q", clip(t.Actor))
 		}
 		if b.picks, err = b.resolve("timed.pool", b.actor, t.Pool); err != nil {
 			return nil, err
@@ -287,7 +290,7 @@ func (s Scenario) build() (*built, error) {
 		for i, h := range t.Helpers {
 			c := s.member(h.Character)
 			if c < 0 {
-				return nil, fmt.Errorf("contest: timed.helpers[%d]: no member %q", i, h.Character)
+				return nil, fmt.Errorf("contest: timed.helpers[%d]: no member %q", i, clip(h.Character))
 			}
 			ps, err := b.resolve(fmt.Sprintf("timed.helpers[%d].pool", i), c, h.Pool)
 			if err != nil {
@@ -306,9 +309,36 @@ func (s Scenario) build() (*built, error) {
 		}
 		b.start = sc
 	default:
-		return nil, fmt.Errorf("contest: kind %q: use %q, %q or %q", s.Kind, KindBasic, KindContested, KindTimed)
+		return nil, fmt.Errorf("contest: kind %q: use %q, %q or %q", clip(s.Kind), KindBasic, KindContested, KindTimed)
 	}
 	return b, nil
+}
+
+// bounds refuses a scenario whose lists are past what any state may hold,
+// before anything is built from them.
+func (s Scenario) bounds() error {
+	if len(s.Cast) > maxChars || len(s.Sides) > maxSides || len(s.Aspects) > maxAspect {
+		return fmt.Errorf("contest: %d cast members, %d sides, %d aspects: at most %d, %d and %d", len(s.Cast), len(s.Sides), len(s.Aspects), maxChars, maxSides, maxAspect)
+	}
+	pools := [][]string{s.InterferePool}
+	for _, sd := range s.Sides {
+		pools = append(pools, sd.Pool, sd.Extra, sd.AidPool)
+	}
+	if t := s.Timed; t != nil {
+		if len(t.Helpers) > maxHelpers || len(t.Steps) > maxSteps {
+			return fmt.Errorf("contest: timed: %d helpers, %d steps: at most %d and %d", len(t.Helpers), len(t.Steps), maxHelpers, maxSteps)
+		}
+		pools = append(pools, t.Pool)
+		for _, h := range t.Helpers {
+			pools = append(pools, h.Pool)
+		}
+	}
+	for _, p := range pools {
+		if len(p) > maxPicks {
+			return fmt.Errorf("contest: a pool of %d picks: at most %d", len(p), maxPicks)
+		}
+	}
+	return nil
 }
 
 // Validate checks the scenario; errors name the offending field.
@@ -373,12 +403,7 @@ type Runner struct {
 	s     State
 	cats  int
 	basic bool
-	err   error // why the last failed trial failed
 }
-
-// Err reports why the last trial that returned -1 failed (a policy's
-// illegal choice), or nil.
-func (rn *Runner) Err() error { return rn.err }
 
 // NewRunner validates the scenario and preallocates a Runner.
 func (s Scenario) NewRunner() (*Runner, error) {
@@ -387,29 +412,67 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	rn := &Runner{b: b, kind: s.Kind, s: *b.start.Clone(), cats: len(s.Categories()), basic: s.Kind == KindBasic}
+	rn.e.Policies = b.table
 	return rn, nil
 }
 
 // Trial plays one complete action from the scenario's start (its action
 // begun once, when the Runner was built) through Play's loop over the
-// engine's steps, and returns its category,
-// filling metrics (aligned with Metrics; shorter slices get what fits).
-// It allocates nothing once warmed up. A trial the engine rejects (a
-// policy's illegal choice) returns -1, and Err says why.
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+// engine's steps, and returns its category, filling metrics (aligned with
+// Metrics; shorter slices get what fits). It allocates nothing once warmed
+// up. A trial the engine stops (a policy's illegal answer, a nil r)
+// returns that error and no category.
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
 	s, e := &rn.s, &rn.e
 	clear(metrics)
+	if r == nil {
+		return 0, fmt.Errorf("contest: trial: %w", dice.ErrNilRoller)
+	}
 	if rn.kind == KindTimed {
-		return rn.timedTrial(r, metrics)
+		// BeginTimed's checks passed on this very start state when the
+		// scenario was built.
+		b := rn.b
+		s.reset(&b.scene)
+		if s.Timed != nil {
+			s.Timed.Phase = TimedDone
+		}
+		e.setupTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper)
+	} else {
+		// Begin's checks passed on this very start state when the
+		// scenario was built, and it laid the action out then: a trial
+		// starts from it.
+		s.reset(rn.b.start)
 	}
-	// Begin's checks passed on this very start state when the scenario
-	// was built, and it laid the action out then: a trial starts from it.
-	s.reset(rn.b.start)
+	if err := e.play(s, r); err != nil {
+		return 0, err
+	}
+	return outcome(s, rn.basic, rn.cats, metrics), nil
+}
+
+// outcome reads the category and metrics of s, whose action (or timed
+// action) has ended, as Scenario.Categories and Scenario.Metrics name
+// them; basic says the scenario is a basic action, ncat how many
+// categories it has.
+func outcome(s *State, basic bool, ncat int, metrics []int) int {
+	if tm := s.Timed; tm != nil {
+		out := 0
+		for _, h := range tm.Helpers {
+			if h.Out {
+				out++
+			}
+		}
+		put(metrics, tm.Rolls, tm.Beats, out, len(s.Trouble))
+		switch tm.Outcome {
+		case TimedCompleted:
+			return 0
+		case TimedGetaway:
+			return 1
+		case TimedObjective:
+			return 2
+		}
+		return 3
+	}
 	a := s.Action
-	if err := e.play(s, r, &rn.b.table); err != nil {
-		rn.err = err
-		return -1
-	}
 	ko := 0
 	for i := range s.Characters {
 		if s.Characters[i].KnockedOut {
@@ -417,40 +480,7 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 		}
 	}
 	put(metrics, a.Rolls, a.Raises, a.Pushes, a.Bought, ko, len(s.Trouble))
-	return category(a, rn.basic, rn.cats)
-}
-
-// timedTrial is Trial for a timed scenario.
-func (rn *Runner) timedTrial(r *dice.Roller, metrics []int) int {
-	s, e, b := &rn.s, &rn.e, rn.b
-	s.reset(&b.scene)
-	if s.Timed != nil {
-		s.Timed.Phase = TimedDone
-	}
-	// BeginTimed's checks passed on this very start state when the
-	// scenario was built.
-	e.setupTimed(s, b.actor, b.picks, b.beats, b.steps, b.helper)
-	if err := e.playTimed(s, r, &b.table); err != nil {
-		rn.err = err
-		return -1
-	}
-	tm := s.Timed
-	out := 0
-	for _, h := range tm.Helpers {
-		if h.Out {
-			out++
-		}
-	}
-	put(metrics, tm.Rolls, tm.Beats, out, len(s.Trouble))
-	switch tm.Outcome {
-	case TimedCompleted:
-		return 0
-	case TimedGetaway:
-		return 1
-	case TimedObjective:
-		return 2
-	}
-	return 3
+	return category(a, basic, ncat)
 }
 
 // put copies vs into m, as many as fit.

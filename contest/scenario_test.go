@@ -25,7 +25,7 @@ func TestDefaultScenarioRuns(t *testing.T) {
 	m := make([]int, len(sc.Metrics()))
 	counts := make([]int, len(sc.Categories()))
 	for i := 0; i < 2000; i++ {
-		c := rn.Trial(r, m)
+		c := trial(t, rn, r, m)
 		if c < 0 {
 			t.Fatal("trial rejected")
 		}
@@ -114,8 +114,8 @@ func TestTrialStartsFromTheActionJustBegun(t *testing.T) {
 			r := dice.NewSeeded(3)
 			m := make([]int, 8)
 			for i := range 300 {
-				if rn.Trial(r, m) < 0 {
-					t.Fatalf("trial %d: %v", i, rn.Err())
+				if _, err := rn.Trial(r, m); err != nil {
+					t.Fatalf("trial %d: %v", i, err)
 				}
 				rn.s.reset(b.start)
 				if d := diff(want, &rn.s, cmpopts.EquateEmpty()); d != "" {
@@ -123,5 +123,57 @@ func TestTrialStartsFromTheActionJustBegun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// shapes are the scenario shapes the package's tests run whole: the
+// default contest, a basic action against the Trouble Pool, an interfered
+// and an aided contest, a timed action, house rules (and the rulings the
+// exact chain refuses), a contesting Trouble Pool and an all-roll opening.
+func shapes() map[string]Scenario {
+	past := aided(KindContested, 0)
+	cop := interfered("default", "default")
+	past.Cast = append(past.Cast, cop.Cast[len(cop.Cast)-1])
+	past.Cast[len(past.Cast)-1].PlotPoints = 3
+	past.Interferer, past.InterferePool = cop.Interferer, cop.InterferePool
+	past.Rules.AidLasts, past.Rules.Interferences, past.Rules.OnesOfEveryRoll = true, 3, true
+	timedHouse := timedScenario()
+	timedHouse.Rules.BuyTimeCapped, timedHouse.Rules.HelpersRollTrouble = false, true
+	timedHouse.Rules.OutOfTimeComplication = dice.D10
+	return map[string]Scenario{
+		"contested":            DefaultScenario(),
+		"basic":                basicScenario("trouble"),
+		"interfere":            interfered("default", "stubborn"),
+		"aided":                aided(KindContested, 0),
+		"timed":                timedScenario(),
+		"house":                houseRules(),
+		"house past the chain": past,
+		"timed house":          timedHouse,
+		"trouble":              troubleContest(),
+		"all roll":             threeWay(),
+	}
+}
+
+// Plot Points mean one thing: what a character holds. A player character
+// starts an episode with Rules.StartPlotPoints on top of its sheet's, in
+// NewState as in a Scenario's start, and Describe shows what it plays with.
+func TestPlotPointsOneMeaning(t *testing.T) {
+	sc := DefaultScenario()
+	sc.Cast[0].PlotPoints = 2 // the Detective's sheet
+	g, err := sc.Start(dice.NewSeeded(0))
+	must(t, err)
+	st := g.(*Game).State()
+	s, err := NewState(sc.Rules, []Character{sc.Cast[0].Character, sc.Cast[1].Character}, nil)
+	must(t, err)
+	for name, got := range map[string][2]int{
+		"Start":    {st.Characters[0].PlotPoints, st.Characters[1].PlotPoints},
+		"NewState": {s.Characters[0].PlotPoints, s.Characters[1].PlotPoints},
+	} {
+		if got != [2]int{3, 1} {
+			t.Errorf("%s: Detective %d, Villain %d Plot Points; want 3 (2 + rules.start_plot_points) and 1 (a GM character's own)", name, got[0], got[1])
+		}
+	}
+	if title := sc.Describe().Title; !strings.Contains(title, "Detective [3 PP") || !strings.Contains(title, "Villain [1 PP") {
+		t.Errorf("title %q", title)
 	}
 }

@@ -59,7 +59,7 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if s.Kind == KindTimed {
 		return s.optimalTimed(ctx, goal, aim)
 	}
-	m, start, err := s.chainModel()
+	m, start, err := s.chainModel(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -218,6 +218,10 @@ func rollChoice(n int) string {
 // else the chain's one step.
 func (m *chainModel) choices(st xstate) []markov.Choice[xstate] {
 	if st.done || m.err != nil {
+		return nil
+	}
+	if err := m.ctx.Err(); err != nil {
+		m.fail(err)
 		return nil
 	}
 	if st.ask != askNone {

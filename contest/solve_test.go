@@ -68,7 +68,7 @@ func sampledWinRate(t *testing.T, o *Optimal, seed uint64) (got, half float64) {
 	metrics := make([]int, len(o.scenario.Metrics()))
 	wins := 0
 	for range n {
-		if slices.Contains(o.wins, rn.Trial(r, metrics)) {
+		if slices.Contains(o.wins, trial(t, rn, r, metrics)) {
 			wins++
 		}
 	}
@@ -458,7 +458,7 @@ func TestOptimalPolicyBuysTheOnesThePlanBuys(t *testing.T) {
 func TestChainPaysOnePlotPointsPerOneBought(t *testing.T) {
 	sc := DefaultScenario()
 	sc.Rules.OnePlotPoints = 3
-	m, start, err := sc.chainModel()
+	m, start, err := sc.chainModel(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

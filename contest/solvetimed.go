@@ -30,7 +30,7 @@ func buyTimeChoice(name string) string { return name + " buys time" }
 // decide with it. goal.Outcomes default to the action's successes
 // (completed, getaway, objective).
 func (s Scenario) optimalTimed(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
-	m, start, err := s.timedModel()
+	m, start, err := s.timedModel(ctx)
 	if err != nil {
 		return nil, err
 	}

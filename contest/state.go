@@ -19,6 +19,7 @@ const (
 	maxGang   = 50      // extra opponents of one side
 	maxDice   = 128     // dice in one roll: picks, gang, or the Trouble Pool
 	maxPoints = 1000000 // Plot Points or Reflection Points one character holds
+	maxName   = 100     // bytes in the name of a character or trait
 )
 
 // State is the whole of a scene as one saveable value: the rules it is
@@ -55,8 +56,9 @@ type scratch struct {
 }
 
 // NewState returns a State of the given characters and Aspects at the start
-// of an episode, under rules r: each player character (not a GM one) holds
-// r.StartPlotPoints, and the Trouble Pool is r.TroubleStart.
+// of an episode, under rules r: each player character (not a GM one) gets
+// r.StartPlotPoints on top of the Plot Points its sheet holds (the same
+// rule as a Scenario's start), and the Trouble Pool is r.TroubleStart.
 func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -70,8 +72,8 @@ func NewState(r Rules, chars []Character, aspects []Trait) (*State, error) {
 	}
 	for i, c := range chars {
 		c.Traits = slices.Clone(c.Traits)
-		if !c.GM {
-			c.PlotPoints = r.StartPlotPoints
+		if !c.GM && c.PlotPoints >= 0 && c.PlotPoints <= maxPoints {
+			c.PlotPoints += r.StartPlotPoints
 		}
 		s.Characters[i] = c
 	}
@@ -199,7 +201,7 @@ func (s *State) Pick(owner int, name string) (Pick, error) {
 				return Pick{SceneOwner, k}, nil
 			}
 		}
-		return Pick{}, fmt.Errorf("contest: no aspect %q", a)
+		return Pick{}, fmt.Errorf("contest: no aspect %q", clip(a))
 	case strings.Contains(name, ":"):
 		o, t, _ := strings.Cut(name, ":")
 		for i := range s.Characters {
@@ -207,15 +209,15 @@ func (s *State) Pick(owner int, name string) (Pick, error) {
 				if ti := s.Characters[i].Find(t); ti >= 0 {
 					return Pick{i, ti}, nil
 				}
-				return Pick{}, fmt.Errorf("contest: %s has no trait %q", o, t)
+				return Pick{}, fmt.Errorf("contest: %s has no trait %q", clip(o), clip(t))
 			}
 		}
-		return Pick{}, fmt.Errorf("contest: %q: no character %q", name, o)
+		return Pick{}, fmt.Errorf("contest: %q: no character %q", clip(name), clip(o))
 	}
 	if ti := c.Find(name); ti >= 0 {
 		return Pick{owner, ti}, nil
 	}
-	return Pick{}, fmt.Errorf("contest: %s has no trait %q", c.Name, name)
+	return Pick{}, fmt.Errorf("contest: %s has no trait %q", c.Name, clip(name))
 }
 
 // Picks is Pick for each of names.
@@ -253,6 +255,8 @@ func (s *State) Clone() *State {
 			t.Steps[i].Stakes = append([]dice.Die(nil), t.Steps[i].Stakes...)
 		}
 		t.Picks = append([]Pick(nil), s.Timed.Picks...)
+		t.SDice = slices.Clone(s.Timed.SDice)
+		t.SFaces = slices.Clone(s.Timed.SFaces)
 		t.Helpers = append([]Helper(nil), s.Timed.Helpers...)
 		for i := range t.Helpers {
 			t.Helpers[i].Picks = append([]Pick(nil), t.Helpers[i].Picks...)

@@ -40,8 +40,8 @@ func (e *Engine) BuyOnes(s *State, n int) error {
 		s.Trouble = append(s.Trouble, s.Rules.TroubleDie)
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
-		e.Sink(Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: s.Rules.TroubleDie})
+		e.emit(s, Event{Kind: EvBoughtOnes, Side: -1, Char: c, Value: n})
+		e.emit(s, Event{Kind: EvTrouble, Side: -1, Char: -1, Value: n, Die: s.Rules.TroubleDie})
 	}
 	return nil
 }
@@ -98,8 +98,8 @@ func (e *Engine) CashReflection(s *State, c, n int) error {
 		s.Trouble = append(s.Trouble, s.Rules.TroubleDie)
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvReflection, Side: -1, Char: c, Value: -n})
-		e.Sink(Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: s.Rules.TroubleDie})
+		e.emit(s, Event{Kind: EvReflection, Side: -1, Char: c, Value: -n})
+		e.emit(s, Event{Kind: EvTrouble, Side: -1, Char: c, Value: n, Die: s.Rules.TroubleDie})
 	}
 	return nil
 }
@@ -141,8 +141,8 @@ func (e *Engine) Rebuy(s *State, c, i, steps int) error {
 		tr.Original = dice.Gone
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvReflection, Side: -1, Char: c, Value: -cost})
-		e.Sink(Event{Kind: EvRebought, Side: -1, Char: c, Name: tr.Name, Die: tr.Die, Value: cost})
+		e.emit(s, Event{Kind: EvReflection, Side: -1, Char: c, Value: -cost})
+		e.emit(s, Event{Kind: EvRebought, Side: -1, Char: c, Name: tr.Name, Die: tr.Die, Value: cost})
 	}
 	return nil
 }
@@ -151,6 +151,9 @@ func (e *Engine) Rebuy(s *State, c, i, steps int) error {
 // (1s excluded) is added to the side's next total ("Aiding"). If the side
 // loses, c takes a Complication too.
 func (e *Engine) Aid(s *State, r *dice.Roller, t, c int, picks []Pick) error {
+	if r == nil {
+		return fmt.Errorf("contest: aid: %w", dice.ErrNilRoller)
+	}
 	a, err := e.action(s, "aid", PhaseOpen, PhaseTurn)
 	if err != nil {
 		return err
@@ -188,7 +191,7 @@ func (e *Engine) Aid(s *State, r *dice.Roller, t, c int, picks []Pick) error {
 		sd.Aiders = append(sd.Aiders, c)
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvAided, Side: t, Char: c, Value: v, Dice: s.buf.pool, Faces: s.buf.faces})
+		e.emit(s, Event{Kind: EvAided, Side: t, Char: c, Value: v, Dice: s.buf.pool, Faces: s.buf.faces})
 	}
 	return nil
 }
@@ -198,6 +201,9 @@ func (e *Engine) Aid(s *State, r *dice.Roller, t, c int, picks []Pick) error {
 // rolls. If the result beats the stakes the contest stops, unless both
 // sides pay to go on ("Interfering").
 func (e *Engine) Interfere(s *State, r *dice.Roller, c int, picks []Pick) error {
+	if r == nil {
+		return fmt.Errorf("contest: interfere: %w", dice.ErrNilRoller)
+	}
 	a, err := e.action(s, "interfere (only right after an escalating roll of a contest)", PhaseTurn)
 	if err != nil {
 		return err
@@ -225,7 +231,7 @@ func (e *Engine) Interfere(s *State, r *dice.Roller, c int, picks []Pick) error 
 	e.helperOnes(s, a, c)
 	a.Escalated = false
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvInterfered, Side: -1, Char: c, Value: a.ITotal, Dice: s.buf.pool, Faces: s.buf.faces})
+		e.emit(s, Event{Kind: EvInterfered, Side: -1, Char: c, Value: a.ITotal, Dice: s.buf.pool, Faces: s.buf.faces})
 	}
 	if s.Rules.beats(a.ITotal, a.Stakes) {
 		a.Phase = PhaseInterfere
@@ -293,7 +299,7 @@ func (e *Engine) Continue(s *State, t int, pay bool) error {
 	if !(sd.Continue && o.Continue) {
 		a.Phase, a.End = PhaseDone, EndStopped
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvStopped, Side: -1, Char: a.Interferer.Index})
+			e.emit(s, Event{Kind: EvStopped, Side: -1, Char: a.Interferer.Index})
 		}
 		return nil
 	}
@@ -303,7 +309,7 @@ func (e *Engine) Continue(s *State, t int, pay bool) error {
 		s.Characters[c].PlotPoints -= s.Rules.ContinueCost
 		ic.PlotPoints = min(ic.PlotPoints+s.Rules.ContinueCost, maxPoints)
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvContinued, Side: i, Char: c, Value: s.Rules.ContinueCost})
+			e.emit(s, Event{Kind: EvContinued, Side: i, Char: c, Value: s.Rules.ContinueCost})
 		}
 	}
 	a.Phase = PhaseBrawl
@@ -323,6 +329,9 @@ func (r *Rules) brawlTrauma(won, lost int) bool {
 // beats the interferer deals it one. Nobody may Give In. Under
 // Rules.BrawlTrauma a win by the Extraordinary margin deals Trauma.
 func (e *Engine) Brawl(s *State, r *dice.Roller) error {
+	if r == nil {
+		return fmt.Errorf("contest: brawl: %w", dice.ErrNilRoller)
+	}
 	a, err := e.action(s, "brawl", PhaseBrawl)
 	if err != nil {
 		return err
@@ -347,14 +356,14 @@ func (e *Engine) Brawl(s *State, r *dice.Roller) error {
 		}
 		a.Rolls++
 		if e.Sink != nil {
-			e.Sink(Event{Kind: EvRolled, Side: i, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
+			e.emit(s, Event{Kind: EvRolled, Side: i, Char: sd.Char, Value: sd.Total, Dice: sd.Dice, Faces: sd.Faces})
 		}
 	}
 	s.buf.pool = s.poolDice(a.IPicks, s.buf.pool)
 	s.buf.faces = r.RollDice(s.buf.pool, s.buf.faces)
 	a.ITotal = s.Rules.total(s.buf.faces)
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvInterfered, Side: -1, Char: a.Interferer.Index, Value: a.ITotal, Dice: s.buf.pool, Faces: s.buf.faces})
+		e.emit(s, Event{Kind: EvInterfered, Side: -1, Char: a.Interferer.Index, Value: a.ITotal, Dice: s.buf.pool, Faces: s.buf.faces})
 	}
 	w := a.Holder
 	o := 1 - w
@@ -375,7 +384,7 @@ func (e *Engine) Brawl(s *State, r *dice.Roller) error {
 	}
 	a.Winner, a.End = w, EndBrawl
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvWon, Side: w, Char: a.Sides[w].Char})
+		e.emit(s, Event{Kind: EvWon, Side: w, Char: a.Sides[w].Char})
 	}
 	a.Phase = PhaseInflict
 	return nil

@@ -121,8 +121,10 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 	if c.Out() {
 		return fmt.Errorf("contest: %s is out of the scene", c.Name)
 	}
-	if _, err := s.cost(actor, picks); err != nil {
-		return fmt.Errorf("actor pool: %w", err)
+	// The planned pools are free picks holding a Value, the rule
+	// State.Check holds a timed action to.
+	if err := s.checkFree(actor, picks, "actor pool"); err != nil {
+		return err
 	}
 	if beats < 1 || beats > maxBeats {
 		return fmt.Errorf("contest: %d beats: a timed action needs 1..%d", beats, maxBeats)
@@ -148,8 +150,11 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 		if h.Char == actor {
 			return fmt.Errorf("contest: helper %d is the actor", i)
 		}
-		if _, err := s.cost(h.Char, h.Picks); err != nil {
-			return fmt.Errorf("helper %d pool: %w", i, err)
+		if _, err := s.char(h.Char); err != nil {
+			return fmt.Errorf("helper %d: %w", i, err)
+		}
+		if err := s.checkFree(h.Char, h.Picks, fmt.Sprintf("helper %d pool", i)); err != nil {
+			return err
 		}
 	}
 	e.setupTimed(s, actor, picks, beats, steps, helpers)
@@ -209,7 +214,7 @@ func (e *Engine) stakesRoll(s *State, r *dice.Roller, t *Timed, st TimedStep) in
 	t.Ones = 0
 	v := s.Rules.total(t.SFaces)
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvStakes, Side: 0, Char: -1, Value: v, Dice: t.SDice, Faces: t.SFaces})
+		e.emit(s, Event{Kind: EvStakes, Side: 0, Char: -1, Value: v, Dice: t.SDice, Faces: t.SFaces})
 	}
 	return v
 }
@@ -225,7 +230,7 @@ func (e *Engine) actorRoll(s *State, r *dice.Roller, c int, picks []Pick, cost i
 		t.Ones, t.OnesChar = countOnes(s.buf.faces), c
 	}
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvRolled, Side: 1, Char: c, Value: v, Dice: s.buf.pool, Faces: s.buf.faces})
+		e.emit(s, Event{Kind: EvRolled, Side: 1, Char: c, Value: v, Dice: s.buf.pool, Faces: s.buf.faces})
 	}
 	return v
 }
@@ -237,6 +242,9 @@ func (e *Engine) actorRoll(s *State, r *dice.Roller, c int, picks []Pick, cost i
 // (but a failed last step is tried again unless
 // Rules.FailedLastStepCompletes).
 func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
+	if r == nil {
+		return fmt.Errorf("contest: timed roll: %w", dice.ErrNilRoller)
+	}
 	t, err := e.timed(s, "roll a step", TimedStepPhase, TimedGap)
 	if err != nil {
 		return err
@@ -261,8 +269,8 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 	}
 	t.Beats = max(t.Beats-beats, -maxBeats)
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvBeats, Side: -1, Char: t.Actor, Value: -beats})
-		e.Sink(Event{Kind: EvTimedStep, Side: -1, Char: t.Actor, Value: t.Step})
+		e.emit(s, Event{Kind: EvBeats, Side: -1, Char: t.Actor, Value: -beats})
+		e.emit(s, Event{Kind: EvTimedStep, Side: -1, Char: t.Actor, Value: t.Step})
 	}
 	t.Step++
 	if !ok && !s.Rules.FailedLastStepCompletes && t.Step == len(t.Steps) {
@@ -290,6 +298,9 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 // start (by Rules.BuyTimeCapped); failure puts the helper out. One attempt
 // per gap.
 func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
+	if r == nil {
+		return fmt.Errorf("contest: buy time: %w", dice.ErrNilRoller)
+	}
 	t, err := e.timed(s, "buy time (only between steps)", TimedGap)
 	if err != nil {
 		return err
@@ -332,7 +343,7 @@ func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
 	gain = max(0, min(gain, s.Rules.beatsCap(t.Start)-t.Beats))
 	t.Beats += gain
 	if e.Sink != nil {
-		e.Sink(Event{Kind: EvBeats, Side: -1, Char: hp.Char, Value: gain})
+		e.emit(s, Event{Kind: EvBeats, Side: -1, Char: hp.Char, Value: gain})
 	}
 	return nil
 }
@@ -365,6 +376,9 @@ func (e *Engine) Choose(s *State, objective bool) error {
 // from the last stakes roll (or Rules.OutOfTimeComplication when set);
 // onto is as for Inflict, with "out of time" as the new trait's name.
 func (e *Engine) TimedInflict(s *State, r *dice.Roller, onto int) error {
+	if r == nil {
+		return fmt.Errorf("contest: timed inflict: %w", dice.ErrNilRoller)
+	}
 	t, err := e.timed(s, "inflict the out-of-time Complication", TimedInflictPhase)
 	if err != nil {
 		return err

@@ -133,6 +133,9 @@ func (t Trait) Check() error {
 	if t.Name == "" {
 		return fmt.Errorf("contest: a %s trait needs a name", t.Kind)
 	}
+	if len(t.Name) > maxName {
+		return fmt.Errorf("contest: trait %q: a name of %d bytes: at most %d", clip(t.Name), len(t.Name), maxName)
+	}
 	if !t.Kind.valid() {
 		return fmt.Errorf("contest: trait %q: kind %v unknown: use value, relationship, distinction, ability, resource, aspect, complication or trauma", t.Name, t.Kind)
 	}
@@ -166,17 +169,23 @@ type Character struct {
 	GM bool `json:"gm,omitempty"`
 	// Traits holds the sheet (values, relationships, distinctions,
 	// abilities, resources) and the Complications and Trauma it carries.
-	Traits     []Trait `json:"traits"`
-	PlotPoints int     `json:"plot_points"`
-	Reflection int     `json:"reflection"`
-	KnockedOut bool    `json:"knocked_out,omitempty"`
-	OutOfStory bool    `json:"out_of_story,omitempty"`
+	Traits []Trait `json:"traits"`
+	// PlotPoints are the Plot Points the character holds. At the start of
+	// an episode (NewState, a Scenario's start) a player character gets
+	// Rules.StartPlotPoints on top of these.
+	PlotPoints int  `json:"plot_points"`
+	Reflection int  `json:"reflection"`
+	KnockedOut bool `json:"knocked_out,omitempty"`
+	OutOfStory bool `json:"out_of_story,omitempty"`
 }
 
 // Check validates the sheet.
 func (c *Character) Check() error {
 	if c.Name == "" {
 		return fmt.Errorf("contest: a character needs a name")
+	}
+	if len(c.Name) > maxName {
+		return fmt.Errorf("contest: character %q: a name of %d bytes: at most %d", clip(c.Name), len(c.Name), maxName)
 	}
 	if len(c.Traits) > maxTraits {
 		return fmt.Errorf("contest: %s has %d traits: at most %d", c.Name, len(c.Traits), maxTraits)
@@ -253,3 +262,12 @@ const SceneOwner = -1
 
 // TroublePool as a side's character: the side is the Trouble Pool.
 const TroublePool = -1
+
+// clip shortens a name quoted back in an error to 40 bytes, so that an
+// error stays a line whatever it was handed.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}

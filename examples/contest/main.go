@@ -2,7 +2,9 @@
 // and Actions): the chance that a pool, totalling its two highest dice
 // with 1s excluded, beats the stakes a GM's pool sets, and beats them by
 // the Extraordinary margin; then it rolls one matchup 100,000 times through
-// Engine.BasicRoll, the way a table tool would, beside its exact odds.
+// Rules.BasicRoll, the way a table tool would, beside its exact odds; and
+// last it narrates one game of the built-in contest, played step by step
+// through the game contract (Scenario.Start, Game.Step), as a bot would.
 //
 //	go run ./examples/contest
 package main
@@ -13,6 +15,7 @@ import (
 
 	"github.com/stakesrpg/stakes/contest"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func main() {
@@ -74,4 +77,32 @@ func main() {
 	}
 	fmt.Printf("\n%s against %s, %d rolls through BasicRoll: won %.3f (exact %.3f), Extraordinary %.3f (exact %.3f)\n",
 		pool, stake, n, float64(won)/n, a.Greater(b), float64(xo)/n, a.BeatsBy(b, rules.Extraordinary))
+
+	narrate()
+}
+
+// narrate plays one game of the built-in scenario, a step at a time,
+// printing each event as its sentence and then how the game ended.
+func narrate() {
+	sc := contest.DefaultScenario()
+	r := dice.NewSeeded(3)
+	g, err := sc.Start(r)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("\n%s\n", sc.Describe().Title)
+	g.Listen(func(e sim.Event) { fmt.Println(" ", e) })
+	for !g.Done() {
+		if err := g.Step(r); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	cat, err := g.Outcome(nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println("outcome:", sc.Categories()[cat])
 }
