@@ -22,6 +22,11 @@ type game struct {
 	rules *Rules
 	Sink  func(Event)
 	table [][3]Outcome
+	// director rules each cell when table is nil: the Engine's, or
+	// (nil) the shipped one the State names.
+	director Director
+	// player answers the player's choices: the Engine's policy.
+	player Policy
 	// pursuit is the Runner's pursuit the steps play in, shown to the
 	// policy; nil outside one.
 	pursuit *Pursuit
@@ -29,7 +34,7 @@ type game struct {
 
 // on returns the engine at work on s.
 func (e Engine) on(s *State) *game {
-	return &game{State: s, rules: &s.Rules, Sink: e.Sink}
+	return &game{State: s, rules: &s.Rules, Sink: e.Sink, director: e.Policies.Director, player: e.player()}
 }
 
 // Rating returns the named Action's rating, its Attribute's rating, and the
@@ -237,8 +242,10 @@ func (c *game) NewDay() {
 	c.emit(Event{Kind: EvNewDay})
 }
 
+// emit hands e, told of the character, to the Sink.
 func (c *game) emit(e Event) {
 	if c.Sink != nil {
+		e.Who = c.State.Sheet.Name
 		c.Sink(e)
 	}
 }

@@ -140,7 +140,7 @@ func (rl *Rules) EffectIndex(name string) (int, error) {
 	for i, e := range rl.Effects {
 		names[i] = e.Name
 	}
-	return 0, fmt.Errorf("actiontest: unknown effect %q (allowed: %v)", name, names)
+	return 0, fmt.Errorf("actiontest: unknown effect %.40q (allowed: %s)", name, named.Allowed(names))
 }
 
 // Bought is one effect bought with extra successes, as the Attempt records
@@ -167,6 +167,9 @@ var (
 // at.Bought and, with a Sink, as an EvEffect event. On error nothing
 // changes.
 func (c *game) Spend(names ...string) error {
+	if len(names) > maxDice {
+		return fmt.Errorf("actiontest: %d effects named, at most %d", len(names), maxDice)
+	}
 	var buf [8]int
 	idx := buf[:0]
 	for _, n := range names {
@@ -344,15 +347,63 @@ func SpendOrderByName(name string) (SpendOrder, error) {
 // SpendOrders returns the shipped ways of spending's names, sorted.
 func SpendOrders() []string { return spendOrders.Names() }
 
-// SpendWith asks p how to spend the action's unspent extra successes and
-// buys them (see Spend). A policy's illegal choice is an error and
-// changes nothing.
+// SpendExtra asks the game's player how to spend the action's unspent
+// extra successes and buys them (see Spend). A policy's illegal choice is
+// an error and changes nothing.
+func (c *game) SpendExtra() error { return c.SpendWith(c.player) }
+
+// SpendWith is SpendExtra asking p.
 func (c *game) SpendWith(p Policy) error {
 	s, err := c.subjectOf(c.State.Attempt.Test.Action)
 	if err != nil && c.State.Attempt.Stage == Finished {
 		return err
 	}
 	return c.spendWith(p, c.allowedBy(s))
+}
+
+// buyable lists the effects the finished action's unspent extra
+// successes can buy now, one at a time (Engine.Buyable).
+func (c *game) buyable() []string {
+	at := &c.State.Attempt
+	if at.Stage != Finished {
+		return nil
+	}
+	s, err := c.subjectOf(at.Test.Action)
+	if err != nil {
+		return nil
+	}
+	allowed := c.allowedBy(s)
+	var out []string
+	for i := range c.rules.Effects {
+		if c.canSpend(at, []int{i}, allowed) == nil {
+			out = append(out, c.rules.Effects[i].Name)
+		}
+	}
+	return out
+}
+
+// canSpendNames says why Spend would refuse the named effects now.
+func (c *game) canSpendNames(names []string) error {
+	if len(names) > maxDice {
+		return fmt.Errorf("actiontest: %d effects named, at most %d", len(names), maxDice)
+	}
+	idx := make([]int, 0, len(names))
+	for _, n := range names {
+		i, err := c.rules.EffectIndex(n)
+		if err != nil {
+			return err
+		}
+		idx = append(idx, i)
+	}
+	at := &c.State.Attempt
+	if at.Stage != Finished {
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+	}
+	s, err := c.subjectOf(at.Test.Action)
+	if err != nil {
+		return err
+	}
+	return c.canSpend(at, idx, c.allowedBy(s))
 }
 
 // spendWith is SpendWith for an attempt whose test's Action allows the

@@ -146,7 +146,9 @@ func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *Stat
 	}
 	at := c.slot(&t)
 	if !c.start(at, &t, s, &pool, must, pushed) {
-		c.finish(at, s)
+		if err := c.finish(at, s); err != nil {
+			return err
+		}
 		f(1, c.State, at)
 		return nil
 	}
@@ -166,7 +168,9 @@ func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *Stat
 			if at.MustPush {
 				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, ErrMustPush)
 			}
-			c.finish(at, s)
+			if err := c.finish(at, s); err != nil {
+				return err
+			}
 			f(ps, c.State, at)
 			continue
 		}
@@ -182,7 +186,9 @@ func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *Stat
 		for k, pk := range binom(n, hit) {
 			c.State.copyPlay(afterPush)
 			at.Rerolled, at.Successes = rl.faces(at.Rerolled[:0], n, k), first+k
-			c.finish(at, s)
+			if err := c.finish(at, s); err != nil {
+				return err
+			}
 			f(ps*pk, c.State, at)
 		}
 	}
@@ -249,7 +255,7 @@ func (rl *Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances
 	if err != nil {
 		return Chances{}, err
 	}
-	return s.Chances(Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool}, p)
+	return Engine{Policies: Table{Player: p}}.Chances(s, Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool})
 }
 
 // OpposedOf returns the chances that a side whose final successes follow a

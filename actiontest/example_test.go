@@ -45,16 +45,16 @@ func Example() {
 	}
 	fmt.Println("extra successes:", at.Extra, "physical harm:", c.Harm[0].Rows)
 	// Output:
-	// roll 4 dice [3 1 5 2]: 0 successes
-	// level 1 physical harm in the lesser row
-	// push (harm on physical): re-roll 6 dice [6 4 2 6 1 3]: 2 successes
-	// 2 successes of 1: success_with_bonus
+	// Vex rolls 4 dice for Prowl at a risky position: 3 1 5 2, 0 successes.
+	// Vex takes level 1 physical harm, marked in the lesser row.
+	// Vex pushes the roll, paying with physical harm, and re-rolls 6 dice: 6 4 2 6 1 3, 2 successes in all.
+	// Vex has 2 successes of the 1 needed: success with bonus.
 	// extra successes: 1 physical harm: [1 0 0]
 }
 
 // Exact odds of a challenging test from five dice, with and without pushing
 // every failure.
-func ExampleState_Chances() {
+func ExampleEngine_Chances() {
 	c, _ := actiontest.NewState(actiontest.DefaultRules(), actiontest.Sheet{
 		Attributes: map[string]int{"Presence": 3},
 		Actions:    map[string]int{"Persuade": 2},
@@ -62,7 +62,7 @@ func ExampleState_Chances() {
 	t := actiontest.Test{Action: "Persuade", Position: actiontest.Desperate, Difficulty: 2}
 	for _, name := range []string{"never", "always_when_failed"} {
 		p, _ := actiontest.PolicyByName(name)
-		ch, _ := c.Chances(t, p)
+		ch, _ := actiontest.Engine{Policies: actiontest.Table{Player: p}}.Chances(c, t)
 		fmt.Printf("%-18s succeed %.4f  worst outcome %.4f  pushed %.4f\n",
 			name, ch.Succeeded, ch.Kind[actiontest.Worst], ch.Pushed)
 	}
@@ -117,7 +117,12 @@ func ExampleScenario_NewRunner() {
 	tests := 0
 	const trials = 10000
 	for range trials {
-		counts[rn.Trial(r, metrics)]++
+		c, err := rn.Trial(r, metrics)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		counts[c]++
 		tests += metrics[0]
 	}
 	ex, _ := s.Exact(context.Background())
@@ -151,7 +156,7 @@ func ExampleEngine_Spend() {
 	}
 	at := &c.Attempt
 	t := actiontest.Test{Action: "Prowl", Position: actiontest.Risky, Difficulty: 1}
-	if err := eng.Play(c, dice.Scripted(6, 6, 6), t, actiontest.Never{}); err != nil {
+	if err := eng.ActionTest(c, dice.Scripted(6, 6, 6), t); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -189,7 +194,7 @@ func ExampleDirectorByName() {
 			c.Director = name
 			at := &c.Attempt
 			t := actiontest.Test{Action: "Prowl", Position: actiontest.Desperate, Difficulty: 1}
-			if err := eng.Play(c, dice.Scripted(faces...), t, actiontest.Never{}); err != nil {
+			if err := eng.ActionTest(c, dice.Scripted(faces...), t); err != nil {
 				fmt.Println(err)
 				return
 			}

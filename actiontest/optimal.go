@@ -153,7 +153,7 @@ func (s *Scenario) newModel() (*model, error) {
 // reads — the finished roll a retry follows, the roll in flight.
 func (m *model) load(k situation) {
 	rn := m.rn
-	rn.Reset()
+	rn.reset()
 	st, rl, g := rn.c.State, rn.c.rules, &rn.Pursuit
 	nr := len(rl.HarmRows)
 	for i, h := range st.Harm {
@@ -199,7 +199,7 @@ func (m *model) choices(k situation) []markov.Choice[situation] {
 	var opts []option
 	m.load(k)
 	rn := m.rn
-	st, g := rn.c.State, &rn.Pursuit
+	g := &rn.Pursuit
 	switch at := rn.c.inFlight(); {
 	case at != nil:
 		// Keeping comes first, so that where pushing gains nothing the
@@ -208,7 +208,7 @@ func (m *model) choices(k situation) []markov.Choice[situation] {
 			opts = append(opts, option{choiceKeep, answer{}})
 		}
 		for _, tr := range rn.c.rules.HarmTracks {
-			if st.CanPush(tr) == nil {
+			if rn.c.CanPush(tr) == nil {
 				opts = append(opts, option{choicePushOn + tr + ")", answer{push: true, track: tr}})
 			}
 		}
@@ -252,11 +252,11 @@ func (m *model) refused(peril bool) error {
 	if rn.Pursuit.Retry {
 		t := rn.c.retryTest()
 		t.Peril = peril
-		return rn.c.State.CanRetry(t)
+		return rn.c.CanRetry(t)
 	}
 	t := rn.test
 	t.Position, t.Peril = rn.Pursuit.Position, peril
-	return rn.c.State.CanBegin(t)
+	return rn.c.CanBegin(t)
 }
 
 // play takes the runner's next step from situation k with answer a, every
@@ -288,16 +288,16 @@ func (m *model) play(k situation, a answer) []markov.Step[situation] {
 // flight that offers no choice (one that cannot be pushed, or was).
 func (m *model) step(r *dice.Roller, a answer) {
 	rn := m.rn
-	if err := rn.Step(r, forced{a, m.order}); err != nil {
+	if err := rn.step(r, forced{a, m.order}); err != nil {
 		m.err = errors.Join(m.err, err)
 		return
 	}
 	for !rn.Pursuit.Ended {
 		at := rn.c.inFlight()
-		if at == nil || (at.MustPush && !at.Pushed) || rn.c.State.PushTrack() != "" {
+		if at == nil || (at.MustPush && !at.Pushed) || rn.c.PushTrack() != "" {
 			return
 		}
-		if err := rn.Step(dice.Scripted(), forced{order: m.order}); err != nil {
+		if err := rn.step(dice.Scripted(), forced{order: m.order}); err != nil {
 			m.err = errors.Join(m.err, err)
 			return
 		}

@@ -71,6 +71,10 @@ type Scenario struct {
 	// (harm whenever a cell has consequences) or "gentle" (a complication
 	// instead of harm); see Directors.
 	Director string `json:"director,omitempty"`
+	// Directors are Directors of the caller's own that Director may name
+	// (by their Name), besides the shipped ones; JSON does not carry them,
+	// so a saved game is restored through a Scenario holding them.
+	Directors []Director `json:"-"`
 	// Spend names the shipped way (SpendOrderByName) the scenario's policy
 	// spends each test's extra successes on effects (Rules.Effects) before
 	// the clock is filled: "none" (also ""), "heal_first" or "bonus_dice";
@@ -228,11 +232,13 @@ func (s Scenario) build() (*game, Test, Test, error) {
 	if st.Director == "" {
 		st.Director = "table"
 	}
-	d, err := DirectorByName(s.Director)
+	d, err := directorOf(s.Director, s.Directors)
 	if err != nil {
 		return fail("director: %w", err)
 	}
+	st.Director = d.Name()
 	c := Engine{}.on(st)
+	c.director = d
 	if c.table, err = ruledTable(c.rules, d); err != nil {
 		return fail("director: %w", err)
 	}

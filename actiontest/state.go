@@ -1,7 +1,6 @@
 package actiontest
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -50,6 +49,9 @@ type State struct {
 	dv       DirectorView
 	ruled    Outcome
 	spendBuf [16]int
+	// undo keeps the play before a step whose last question may be
+	// refused (Engine.Step's spending), made on first use.
+	undo *State
 }
 
 // NewState checks the rules and the sheet (unknown names, ratings outside
@@ -100,23 +102,6 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// Save returns the state as JSON: with the dice.Roller's saved bytes
-// (Roller.MarshalBinary), everything needed to play on.
-func (s *State) Save() ([]byte, error) { return json.Marshal(s) }
-
-// Restore reads a state Save wrote and checks it whole (State.Check): a
-// state the rules cannot play is an error, never a later panic.
-func Restore(data []byte) (*State, error) {
-	s := &State{}
-	if err := json.Unmarshal(data, s); err != nil {
-		return nil, fmt.Errorf("actiontest: reading a saved state: %w", err)
-	}
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 // TrackHarm is the harm on one harm track ("Harm"): the track's name, how
@@ -183,7 +168,11 @@ const maxCritical = 1 << 20
 // cell of the outcome table, the harm tracks' shape and slot counts, the
 // counters, and both attempts whole. A state that passes can be played on
 // by every step.
-func (s *State) Check() error {
+func (s *State) Check() error { return s.check(nil) }
+
+// check is Check with d, when not nil, the Director the state must name
+// (a scenario's own); nil looks the state's Director up among the shipped.
+func (s *State) check(d Director) error {
 	rl := &s.Rules
 	if err := rl.Validate(); err != nil {
 		return err
@@ -191,7 +180,7 @@ func (s *State) Check() error {
 	if err := rl.checkSheet(&s.Sheet); err != nil {
 		return fmt.Errorf("actiontest: %w", err)
 	}
-	if err := s.checkDirector(); err != nil {
+	if err := s.checkDirector(d); err != nil {
 		return err
 	}
 	if len(s.Harm) != len(rl.HarmTracks) {

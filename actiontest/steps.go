@@ -237,7 +237,7 @@ func (c *game) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed
 	}
 	at.Dice, at.Successes = r.RollCount(pool.Dice, c.rules.Sides, c.rules.SuccessFace, at.Dice[:0])
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice})
+		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice, Action: t.Action, Position: at.Test.Position})
 	}
 }
 
@@ -452,8 +452,7 @@ func (c *game) Finish() error {
 	if at.Test.Opposed {
 		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
 	}
-	c.finish(at, unresolved())
-	return nil
+	return c.finish(at, unresolved())
 }
 
 // FinishOpposed reads the opposed roll in flight against the opponent's
@@ -474,12 +473,11 @@ func (c *game) FinishOpposed(opponent int, npc bool) error {
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
 	}
-	c.finishOpposed(at, unresolved(), opponent, npc)
-	return nil
+	return c.finishOpposed(at, unresolved(), opponent, npc)
 }
 
 // finishOpposed applies an opposed roll's outcome.
-func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) {
+func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) error {
 	op := &c.rules.Opposed
 	o := &op.Lose
 	switch {
@@ -492,16 +490,20 @@ func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) {
 	}
 	c.apply(at, s, opponent+1, o, false)
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind})
+		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Opponent: opponent, Opposed: true})
 	}
+	return nil
 }
 
 // finish applies the outcome of a rolled attempt (checked by State.Check
 // or written by the steps) from the position's row of the outcome table.
-func (c *game) finish(at *Attempt, s subject) {
+func (c *game) finish(at *Attempt, s subject) error {
 	rl, t := c.rules, &at.Test
 	pos := rl.positionAt(t.Position)
-	o := c.cell(pos, rl.BandOf(at.Successes, t.Difficulty))
+	o, err := c.cell(pos, rl.BandOf(at.Successes, t.Difficulty))
+	if err != nil {
+		return err
+	}
 	// "Worse Position": a table that lists it, or a Director who answers
 	// a failed roll with it (Test.Escalate), asks for a re-roll one
 	// position worse; an escalated failure trades its consequences for
@@ -513,8 +515,9 @@ func (c *game) finish(at *Attempt, s subject) {
 		at.NextPosition = Position(rl.Positions[pos+1])
 	}
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
+		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry, Position: at.NextPosition})
 	}
+	return nil
 }
 
 // apply records outcome o of a roll that needed required successes and
@@ -531,7 +534,9 @@ func (c *game) apply(at *Attempt, s subject, required int, o *Outcome, escalate 
 	at.Outcome = *o
 	at.Outcome.Consequences = append(cons, o.Consequences...)
 	if escalate {
-		at.Outcome.Succeeded, at.Outcome.NextBonus = false, 0
+		// "You haven't failed, but you haven't succeeded yet": whatever
+		// the cell said, the action goes on undecided [ours].
+		at.Outcome.Kind, at.Outcome.Succeeded, at.Outcome.NextBonus, at.Outcome.Severity = Neither, false, 0, NoSeverity
 		at.Outcome.Consequences = append(cons, Consequence{Kind: WorsePosition})
 	}
 	c.State.Bonus = min(c.State.Bonus+o.NextBonus, maxDice/4)
