@@ -10,6 +10,9 @@ type Sheet struct {
 	Name       string         `json:"name,omitempty"`
 	Attributes map[string]int `json:"attributes"`
 	Actions    map[string]int `json:"actions"`
+	// Equipment names the items the character carries, for tests that
+	// require one (Test.Requires).
+	Equipment []string `json:"equipment,omitempty"`
 }
 
 // game is an Engine at work on one State for the length of a step (or a

@@ -52,5 +52,12 @@ func (s Scenario) title() string {
 	}
 	t := fmt.Sprintf("%.60s: %.40s rolls %.40s with %s at %.40s, difficulty %d, goal %d, policy %.40s, director %.40s",
 		s.Name, who, s.Action, pool, pos, s.Difficulty, s.Goal, s.Policy, director)
+	if s.Opponent > 0 {
+		opp := "an NPC"
+		if s.OpponentPC {
+			opp = "a player character"
+		}
+		t += fmt.Sprintf(", opposed by %s rolling %d dice", opp, s.Opponent)
+	}
 	return t
 }

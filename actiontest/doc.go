@@ -58,8 +58,18 @@
 //   - Rules.PushSpace, "track" [ours]: no room for a push's harm means the
 //     harm would overflow the whole track.
 //   - Rules.DefaultPosition, Risky [text]; Rules.MinPerilHarm, Moderate
-//     [text]; Rules.Opposed, the outcomes of an opposed roll, a tie against
-//     an NPC bringing a complication [ours].
+//     [text].
+//   - Rules.Opposed, the outcomes of an opposed roll: the most successes
+//     prevail [text]; a tie between player characters is neither side's
+//     [text]; a tie against an NPC is "You get what you want, but
+//     something goes wrong", a success with a complication [text]; a loss
+//     loses the opportunity [ours].
+//   - A Worse Position retry the Director asks for instead of a failure's
+//     consequences (Test.Escalate) records the outcome as neither won nor
+//     lost (Kind neither, not succeeded): "You haven't failed, but you
+//     haven't succeeded yet" [text], whatever the cell said [ours].
+//   - Test.Requires, equipment the action needs, refuses a test whose
+//     sheet does not carry it (Sheet.Equipment) [text].
 //
 // # Playing a test
 //

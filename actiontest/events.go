@@ -37,9 +37,12 @@ const (
 	// Tracks and rows are named as Rules.HarmTracks and Rules.HarmRows name
 	// them.
 	EvEffect
+	// EvOpponent: the opponent of an opposed roll rolled (Dice, Pool
+	// dice, Successes; NPC).
+	EvOpponent
 )
 
-var eventNames = named.Enum[EventKind]{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day", "effect"}
+var eventNames = named.Enum[EventKind]{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day", "effect", "opponent"}
 
 // String returns the kind's name.
 func (k EventKind) String() string { return eventNames.String(k) }
@@ -73,6 +76,7 @@ type Event struct {
 	// Opponent's successes.
 	Opposed  bool `json:"opposed,omitempty"`
 	Opponent int  `json:"opponent,omitempty"`
+	NPC      bool `json:"npc,omitempty"`
 }
 
 // String narrates the event as a sentence a player understands.
@@ -100,6 +104,12 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s calls a flashback of difficulty %d.", who, e.Level)
 	case EvOutcome:
 		return e.outcome(who)
+	case EvOpponent:
+		opp := "The opponent"
+		if e.NPC {
+			opp = "The opposing NPC"
+		}
+		return fmt.Sprintf("%s rolls %s against %s: %s, %s.", opp, count(e.Pool, "die", "dice"), who, faces(e.Dice), count(e.Successes, "success", "successes"))
 	case EvNewDay:
 		return fmt.Sprintf("A new day begins: %s has the day's flashbacks again.", who)
 	case EvEffect:

@@ -152,13 +152,39 @@ func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *Stat
 		f(1, c.State, at)
 		return nil
 	}
-	rl := c.rules
 	base := c.State.playClone()
 	afterPush := c.State.playClone()
+	hit := c.rules.hitChance()
+	// An opposed roll's opponent rolls beside the character: every count
+	// of the opponent's successes, with its chance.
+	opp := []float64{1}
+	if t.Opposed && t.Opponent > 0 {
+		opp = binom(t.Opponent, hit)
+	}
+	for o, po := range opp {
+		if po == 0 {
+			continue
+		}
+		base.Attempt.Opponent = o
+		if err := c.rolls(&t, base, afterPush, s, p, po, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rolls plays the begun roll of test t (base, the state after its start)
+// every way the character's dice can fall, the branches' chances
+// scaled by q.
+func (c *game) rolls(t *Test, base, afterPush *State, s subject, p Policy, q float64, f func(q float64, st *State, a *Attempt)) error {
+	rl := c.rules
 	hit := rl.hitChance()
-	for first, ps := range binom(pool.Dice, hit) {
+	at := c.slot(t)
+	n0 := at.Pool.Dice
+	for first, ps := range binom(n0, hit) {
+		ps *= q
 		c.State.copyPlay(base)
-		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, first), first
+		at.Dice, at.Successes = rl.faces(at.Dice[:0], n0, first), first
 		c.viewOf(&c.State.v, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 		push, track := false, ""
 		if c.State.v.PushTrack != "" {

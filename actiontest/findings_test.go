@@ -368,8 +368,8 @@ func TestAttributeOnlyRoll(t *testing.T) {
 }
 
 // "Opposed Rolls": each side rolls (and may push), the most successes
-// prevail, a tie means neither succeeds nor fails, and against an NPC the
-// Director's consequence (a complication by default) follows a tie.
+// prevail, a tie means neither succeeds nor fails, and against an NPC a
+// tie gets what you want, but something goes wrong.
 func TestOpposedRollIsAStep(t *testing.T) {
 	opp := Test{Action: "Prowl", Position: Risky, Opposed: true}
 	for _, tc := range []struct {
@@ -382,8 +382,8 @@ func TestOpposedRollIsAStep(t *testing.T) {
 		{[]int{6, 6, 1, 1}, 1, false, Outcome{Kind: Success, Succeeded: true}, 0},
 		{[]int{6, 6, 6, 1}, 1, true, Outcome{Kind: Success, Succeeded: true}, 1},
 		{[]int{6, 1, 1, 1}, 1, false, Outcome{Kind: Neither}, 0},
-		{[]int{6, 1, 1, 1}, 1, true, Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}}, 0},
-		{[]int{1, 1, 1, 1}, 1, true, Outcome{Kind: Badly}, 0},
+		{[]int{6, 1, 1, 1}, 1, true, Outcome{Kind: SuccessConsequence, Succeeded: true, Consequences: []Consequence{{Kind: Complication}}}, 0},
+		{[]int{1, 1, 1, 1}, 1, true, Outcome{Kind: Badly, Consequences: []Consequence{{Kind: LostOpportunity}}}, 0},
 	} {
 		c := newChar(t, DefaultRules())
 		if err := eng.Begin(c, dice.Scripted(tc.faces...), opp); err != nil {

@@ -135,6 +135,9 @@ type model struct {
 // newModel validates the scenario for the decision process: within the
 // exact model's bounds (as Exact).
 func (s *Scenario) newModel() (*model, error) {
+	if s.Opponent > 0 {
+		return nil, fmt.Errorf("%w: the solver does not model an opposed pursuit's opponent (Exact does)", markov.ErrNoExact)
+	}
 	rn, err := s.NewRunner()
 	if err != nil {
 		return nil, err

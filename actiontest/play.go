@@ -55,8 +55,8 @@ func (c *game) actionTest(r *dice.Roller, t Test) error {
 	if err != nil {
 		return err
 	}
-	if t.Opposed {
-		return fmt.Errorf("%w: an opposed roll is played with Begin, Push and FinishOpposed", ErrStage)
+	if t.Opposed && t.Opponent == 0 {
+		return fmt.Errorf("%w: an opposed roll against successes rolled elsewhere is played with Begin, Push and FinishOpposed", ErrStage)
 	}
 	if err := c.beginWith(r, &t, s, false, c.player); err != nil {
 		return err
@@ -179,9 +179,6 @@ func (c *game) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) err
 	}
 	if at.MustPush && !at.Pushed {
 		return fmt.Errorf("policy %s: %w", p.Name(), ErrMustPush)
-	}
-	if at.Test.Opposed {
-		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
 	}
 	return c.finish(at, s)
 }

@@ -241,9 +241,11 @@ type Rules struct {
 	Table []TableRow `json:"table"`
 	// Opposed gives the outcomes of an opposed roll ("Opposed Rolls"): the
 	// side with the most successes prevails and the other does not [text];
-	// a tie means neither succeeds nor fails [text], and against an NPC the
-	// Director may use a Consequence, by default a complication [ours].
-	// No harm follows by default [ours].
+	// a tie between player characters means neither succeeds nor fails
+	// [text]; a tie against an NPC is "You get what you want, but something
+	// goes wrong": a success with a complication [text]. A loss loses the
+	// opportunity: the other side prevailed [ours]. No harm follows by
+	// default [ours].
 	Opposed OpposedTable `json:"opposed"`
 	// Effects are what extra successes can buy, one success each [text]:
 	// see DefaultEffects for the defaults and their sources.
@@ -323,8 +325,8 @@ func DefaultRules() Rules {
 		Opposed: OpposedTable{
 			Win:    Outcome{Kind: Success, Succeeded: true},
 			Tie:    Outcome{Kind: Neither},
-			TieNPC: Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}},
-			Lose:   Outcome{Kind: Badly},
+			TieNPC: Outcome{Kind: SuccessConsequence, Succeeded: true, Consequences: []Consequence{{Kind: Complication}}},
+			Lose:   Outcome{Kind: Badly, Consequences: []Consequence{{Kind: LostOpportunity}}},
 		},
 		Table: []TableRow{
 			{Position: Controlled,
@@ -359,6 +361,15 @@ func rulesErr(format string, a ...any) error {
 
 // maxDice bounds every pool so buffers can be sized once.
 const maxDice = 256
+
+// maxList bounds every list of the rules and the sheet (attributes,
+// actions, tracks, positions, equipment, an effect's actions), and
+// maxName every name in them, so that a rules value read from a file
+// costs little to check and its errors stay short.
+const (
+	maxList = 200
+	maxName = 64
+)
 
 // Validate reports the first problem with the rules, naming the field.
 func (rl *Rules) Validate() error {

@@ -38,6 +38,10 @@ type Scenario struct {
 	Difficulty int      `json:"difficulty"`
 	Helpers    int      `json:"helpers"`
 	Equipment  int      `json:"equipment"`
+	// Requires names equipment every test of the pursuit needs ("specific
+	// equipment may be required to perform an Action"); the character must
+	// carry it (Character.Equipment) [text].
+	Requires string `json:"requires,omitempty"`
 	// Pool, when above 0, replaces Action + Attribute as the base dice of
 	// every test (help, equipment, harm and the rest still count), so a
 	// designer can sweep pool sizes without editing the sheet.
@@ -82,6 +86,16 @@ type Scenario struct {
 	// segments. A flashback's extras are not
 	// spent [ours].
 	Spend string `json:"spend,omitempty"`
+	// Opponent, when above 0, makes every test of the pursuit an opposed
+	// roll ("Opposed Rolls") against an opponent rolling that many dice:
+	// the most successes prevail, read through Rules.Opposed (a win fills
+	// the clock like a success; a tie against an NPC is a success with a
+	// complication; a loss as Rules.Opposed.Lose says). An opposed roll
+	// has no difficulty and no Worse Position, so Difficulty, Escalate and
+	// the flashback are not read. OpponentPC says the opponent is a player
+	// character (a tie is then neither side's; false: an NPC).
+	Opponent   int  `json:"opponent,omitempty"`
+	OpponentPC bool `json:"opponent_pc,omitempty"`
 	// MaxTests stops a pursuit that has not ended ("stalled").
 	MaxTests int `json:"max_tests"`
 }
@@ -282,6 +296,8 @@ func (s Scenario) build() (*game, Test, Test, error) {
 		return fail("peril_harm %d: allowed 0..%d", s.PerilHarm, len(rl.HarmRows))
 	case s.MaxTests < 1 || s.MaxTests > 100000:
 		return fail("max_tests %d: allowed 1..100000", s.MaxTests)
+	case s.Opponent < 0 || s.Opponent > maxDice/8:
+		return fail("opponent %d: allowed 0..%d (0: no opponent)", s.Opponent, maxDice/8)
 	case s.FlashbackDifficulty < 0 || s.FlashbackDifficulty > 20:
 		return fail("flashback_difficulty %d: allowed 0..20", s.FlashbackDifficulty)
 	case s.PerilHarm != 0 && s.PerilHarm < rl.MinPerilHarm:
@@ -295,10 +311,16 @@ func (s Scenario) build() (*game, Test, Test, error) {
 	}
 	t := Test{Action: s.Action, Position: pos, Difficulty: s.Difficulty, Helpers: s.Helpers,
 		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate,
-		Bonus: bonus}
+		Bonus: bonus, Requires: s.Requires}
+	if err := c.equipped(&t); err != nil {
+		return fail("requires: %w", err)
+	}
 	fb := t
 	fb.Flashback, fb.Position, fb.Difficulty = true, fbPos, s.FlashbackDifficulty
 	fb.PerilOffered, fb.PerilHarm, fb.Escalate = false, 0, false
+	if s.Opponent > 0 {
+		t.Opposed, t.Opponent, t.NPC, t.Difficulty, t.Escalate = true, s.Opponent, !s.OpponentPC, 0, false
+	}
 	return c, t, fb, nil
 }
 

@@ -75,6 +75,20 @@ func NewState(rl Rules, sh Sheet) (*State, error) {
 // checkSheet says what is wrong with a sheet under rl: a name that is no
 // Attribute or Action, or a rating outside 0..MaxRating.
 func (rl *Rules) checkSheet(s *Sheet) error {
+	switch {
+	case len(s.Name) > maxName:
+		return fmt.Errorf("sheet name of %d bytes, at most %d", len(s.Name), maxName)
+	case len(s.Attributes) > len(rl.Attributes) || len(s.Actions) > len(rl.Actions):
+		return fmt.Errorf("sheet rates %d attributes and %d actions; the rules have %d and %d",
+			len(s.Attributes), len(s.Actions), len(rl.Attributes), len(rl.Actions))
+	case len(s.Equipment) > maxList:
+		return fmt.Errorf("sheet equipment: %d items, at most %d", len(s.Equipment), maxList)
+	}
+	for i, e := range s.Equipment {
+		if e == "" || len(e) > maxName {
+			return fmt.Errorf("sheet equipment[%d]: a name of 1..%d bytes, not %d", i, maxName, len(e))
+		}
+	}
 	for _, name := range sortedKeys(s.Attributes) {
 		if _, err := rl.AttributeIndex(name); err != nil {
 			return fmt.Errorf("sheet attributes: %w", err)
@@ -247,6 +261,9 @@ func (at *Attempt) check(rl *Rules, flashback bool) error {
 	if err := at.checkDice(rl); err != nil {
 		return err
 	}
+	if at.Opponent < 0 || at.Opponent > at.Test.Opponent {
+		return fmt.Errorf("opponent's successes %d, allowed 0..%d (the opponent's pool)", at.Opponent, at.Test.Opponent)
+	}
 	if at.Stage == Rolled {
 		if at.Required != 0 || at.Extra != 0 || at.Band != 0 || at.Retry || at.HarmTaken || at.Spent != 0 || len(at.Bought) != 0 {
 			return fmt.Errorf("a rolled, unfinished attempt records a result")
@@ -324,6 +341,8 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		return fmt.Errorf("required %d, the test's difficulty is %d", at.Required, t.Difficulty)
 	case t.Opposed && (at.Required < 1 || at.Required > maxDice+1 || at.Retry):
 		return fmt.Errorf("an opposed roll requires %d (1..%d, one more than the opponent's successes) and retries %v", at.Required, maxDice+1, at.Retry)
+	case t.Opposed && t.Opponent > 0 && at.Required != at.Opponent+1:
+		return fmt.Errorf("an opposed roll requires %d, one more than the opponent's %d successes", at.Required, at.Opponent)
 	case at.Band != rl.BandOf(at.Successes, at.Required):
 		return fmt.Errorf("band %s, the roll's is %s", at.Band, rl.BandOf(at.Successes, at.Required))
 	case at.Extra != max(at.Successes-at.Required, 0):
@@ -381,6 +400,7 @@ func rowNames(rl *Rules) string {
 func (s Sheet) clone() Sheet {
 	out := s
 	out.Attributes, out.Actions = maps.Clone(s.Attributes), maps.Clone(s.Actions)
+	out.Equipment = slices.Clone(s.Equipment)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Sentinel errors for rejected steps; the returned errors wrap them and say
@@ -18,6 +19,7 @@ var (
 	ErrIncapacitated = errors.New("actiontest: cannot act with severe harm unless helped or pushing")
 	ErrFlashbacks    = errors.New("actiontest: no flashbacks left today")
 	ErrMustPush      = errors.New("actiontest: this roll must be pushed before it is finished")
+	ErrEquipment     = errors.New("actiontest: the action needs equipment the character does not carry")
 )
 
 // checkTest says what is wrong with t under the rules.
@@ -37,6 +39,10 @@ func (rl *Rules) checkFields(t *Test) error {
 	switch {
 	case t.Opposed && (t.Flashback || t.Escalate || t.Difficulty != 0):
 		return fmt.Errorf("actiontest: an opposed roll has difficulty 0 (not %d), no escalation and is no flashback; the opponent's successes decide it", t.Difficulty)
+	case t.Opponent < 0 || t.Opponent > maxDice/4 || (!t.Opposed && (t.Opponent != 0 || t.NPC)):
+		return fmt.Errorf("actiontest: opponent pool %d (npc %v): allowed 0..%d, and only on an opposed roll", t.Opponent, t.NPC, maxDice/4)
+	case len(t.Requires) > maxName:
+		return fmt.Errorf("actiontest: required equipment name of %d bytes, at most %d", len(t.Requires), maxName)
 	case t.Flashback && t.Difficulty < 0:
 		return fmt.Errorf("actiontest: flashback difficulty %d, must be >= 0 (0 or 1 ordinary, 2 complex, 3 or more elaborate)", t.Difficulty)
 	case !t.Flashback && !t.Opposed && t.Difficulty < 1:
@@ -186,7 +192,18 @@ func (c *game) canBeginAs(t *Test) error {
 	if at := c.inFlight(); at != nil {
 		return fmt.Errorf("%w (a roll of %s, flashback %v)", ErrInFlight, at.Test.Action, at.Test.Flashback)
 	}
-	return c.rules.checkFields(t)
+	if err := c.rules.checkFields(t); err != nil {
+		return err
+	}
+	return c.equipped(t)
+}
+
+// equipped says whether the character carries the equipment t requires.
+func (c *game) equipped(t *Test) error {
+	if t.Requires == "" || containsName(c.State.Sheet.Equipment, t.Requires) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s needs %.40q (carried: %s)", ErrEquipment, t.Action, t.Requires, named.Allowed(c.State.Sheet.Equipment))
 }
 
 // Retry re-rolls the action at the worse position its last roll's Worse
@@ -238,6 +255,16 @@ func (c *game) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed
 	at.Dice, at.Successes = r.RollCount(pool.Dice, c.rules.Sides, c.rules.SuccessFace, at.Dice[:0])
 	if c.Sink != nil {
 		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice, Action: t.Action, Position: at.Test.Position})
+	}
+	if t.Opposed && t.Opponent > 0 {
+		// "You and your opponent each make a roll": the opponent's dice
+		// pass through the re-roll buffer, empty until a push.
+		var opp []int
+		opp, at.Opponent = r.RollCount(t.Opponent, c.rules.Sides, c.rules.SuccessFace, at.Rerolled[:0])
+		if c.Sink != nil {
+			c.emit(Event{Kind: EvOpponent, Dice: opp, Successes: at.Opponent, Pool: t.Opponent, NPC: t.NPC})
+		}
+		at.Rerolled = opp[:0]
 	}
 }
 
@@ -449,9 +476,6 @@ func (c *game) Finish() error {
 	if at.MustPush && !at.Pushed {
 		return ErrMustPush
 	}
-	if at.Test.Opposed {
-		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
-	}
 	return c.finish(at, unresolved())
 }
 
@@ -468,6 +492,8 @@ func (c *game) FinishOpposed(opponent int, npc bool) error {
 		return fmt.Errorf("%w: finish needs a rolled, unfinished test", ErrStage)
 	case !at.Test.Opposed:
 		return fmt.Errorf("%w: the roll in flight is not opposed (Finish reads it)", ErrStage)
+	case at.Test.Opponent > 0:
+		return fmt.Errorf("%w: the engine rolled this opposed roll's opponent (Finish reads it)", ErrStage)
 	case opponent < 0 || opponent > maxDice:
 		return fmt.Errorf("actiontest: opponent's successes %d, allowed 0..%d", opponent, maxDice)
 	case at.MustPush && !at.Pushed:
@@ -499,6 +525,12 @@ func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) err
 // or written by the steps) from the position's row of the outcome table.
 func (c *game) finish(at *Attempt, s subject) error {
 	rl, t := c.rules, &at.Test
+	if t.Opposed {
+		if t.Opponent == 0 {
+			return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
+		}
+		return c.finishOpposed(at, s, at.Opponent, t.NPC)
+	}
 	pos := rl.positionAt(t.Position)
 	o, err := c.cell(pos, rl.BandOf(at.Successes, t.Difficulty))
 	if err != nil {
