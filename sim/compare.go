@@ -184,7 +184,8 @@ func (t *pairTally) precise(target, meanTarget float64, cats, mets []string) boo
 //
 // Options mean what they mean for Run; a Precision target applies to every
 // interval of A, B and the difference. Bad input is an ErrInvalid error
-// and nothing runs.
+// and nothing runs. A trial of either variant that fails stops the
+// comparison as it stops Run, its error naming the variant too.
 func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context (use context.Background())", ErrInvalid)

@@ -6,9 +6,22 @@
 //
 // sim knows no rule package. A Spec names the outcome categories and
 // integer metrics and supplies a Trial, a function that plays one complete
-// situation with a *dice.Roller and fills an Outcome. Rule packages expose
-// a runner with a Trial(roller, metrics) method; FromRunner turns its
+// situation with a *dice.Roller and fills an Outcome, or returns the error
+// that stopped it. Rule packages expose a runner with a
+// Trial(roller, metrics) (category, error) method; FromRunner turns its
 // constructor into a Spec's New.
+//
+// # One contract for every mechanic
+//
+// A rule package's Scenario satisfies Scenario: it validates, names its
+// outcomes and metrics, makes runners, answers exactly, describes itself,
+// and starts and restores games. A game in progress is a Game: code that
+// knows no rule package steps it under the scenario's policies (or a
+// Chooser standing in front of them), saves and restores it, hears its
+// events as sentences and reads how it ended. Adapt puts the runner type
+// away, so scenarios of several mechanics sit side by side as Mechanics;
+// the conformance kit, sim/simtest, checks any Mechanic through that
+// contract alone.
 //
 // # Reproducible in parallel
 //
@@ -45,10 +58,15 @@
 // Invalid options or specs (no trials, negative workers, a nil New, a
 // negative precision, an unknown generator, a chunk range outside the run,
 // more than MaxTrials trials, too many categories or metrics) give an error
-// wrapping ErrInvalid before anything runs. A trial that reports a
-// category out of range, a metric value beyond MaxMetricValue or spreading
-// wider than MaxSpan, or that panics, ends the run with an error naming the
-// chunk and trial.
+// wrapping ErrInvalid before anything runs.
+//
+// A trial that cannot be played to its end returns the error that stopped
+// it (a policy's illegal answer, a nil Roller), never a plausible outcome:
+// Run, Compare and Sweep then stop with that error, naming the spec, the
+// chunk and the trial (and the variant or the cell), and wrapping it so
+// that errors.Is and errors.As reach it. A trial that reports a category
+// out of range, a metric value beyond MaxMetricValue or spreading wider
+// than MaxSpan, or that panics, stops the run the same way.
 //
 // # Comparing and sweeping
 //
@@ -62,7 +80,10 @@
 // # Exact answers
 //
 // Exact answers for multi-round mechanics come from the absorbing Markov
-// chain solver in sim/markov, which rule packages use directly. A report's
+// chain solver in sim/markov, which rule packages use directly. Its
+// answers have the same bits on every call (a sum over a chain's end
+// states runs in the chain's state order, markov.Solution.All), which the
+// conformance kit checks. A report's
 // histograms check against an exact distribution with Histogram.Fit
 // (Pearson's chi-square via gof.ChiSquare).
 package sim

@@ -97,9 +97,15 @@ func meanLimit(target, meanTarget float64, means ...float64) float64 {
 
 // Run runs opt.Trials trials of spec (or the chunk range opt selects) and
 // reports. Bad input is an error wrapping ErrInvalid, returned before any
-// trial runs; so is an error from spec.New. A trial that returns a category
-// out of range, a metric value out of range, or panics stops the run with
-// an error.
+// trial runs; so is an error from spec.New.
+//
+// A trial that fails (returns an error, reports a category or a metric
+// value out of range, or panics) stops the run with no report and an error
+// naming the spec, the chunk and the trial in it, both counted from 0
+// ("sim: contest: trial 36 of chunk 2: ..."): rerun that chunk alone with
+// ChunkSource to see it again. A trial's own error is wrapped, so
+// errors.Is and errors.As reach it. When trials fail on several workers
+// at once, the error is the first one handed in.
 //
 // If ctx is cancelled, Run returns promptly (each worker finishes the trial
 // it is playing, then abandons its chunk) with the prefix of chunks counted

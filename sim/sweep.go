@@ -72,7 +72,8 @@ type SweepCell struct {
 // form one table (see WriteCSV).
 //
 // All cells are built and checked before any trial runs. Progress, if set,
-// counts trials across the whole sweep.
+// counts trials across the whole sweep. A trial that fails stops the sweep
+// as it stops Run, its error naming the cell too.
 func Sweep(ctx context.Context, axes []Axis, build func(Cell) (Spec, error), opt Options) (*SweepReport, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context (use context.Background())", ErrInvalid)
