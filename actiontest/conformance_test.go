@@ -1,5 +1,3 @@
-//go:build simkit
-
 package actiontest
 
 import (
@@ -12,7 +10,7 @@ import (
 // TestConformance hands the kit each built-in shape: the rooftop chase,
 // and the same chase under the opposed mode.
 func TestConformance(t *testing.T) {
-	for name, sc := range map[string]Scenario{"rooftop": DefaultScenario()} {
+	for name, sc := range map[string]Scenario{"rooftop": DefaultScenario(), "opposed": opposedChase()} {
 		t.Run(name, func(t *testing.T) {
 			if err := simtest.TestMechanic(sim.Adapt[*Runner]("actiontest", &sc), simtest.Options{}); err != nil {
 				t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim"
@@ -175,14 +176,17 @@ func (g *Game) Save() ([]byte, error) {
 }
 
 // Listen sets the function that hears every event from now on; nil hears
-// none (and no event is built). An Event's Dice are the game's buffer:
-// copy them to keep them.
+// none (and no event is built). Each Event is the listener's to keep (its
+// Dice are a copy).
 func (g *Game) Listen(sink func(sim.Event)) {
 	if sink == nil {
 		g.rn.c.Sink = nil
 		return
 	}
-	g.rn.c.Sink = func(e Event) { sink(e) }
+	g.rn.c.Sink = func(e Event) {
+		e.Dice = slices.Clone(e.Dice)
+		sink(e)
+	}
 }
 
 // Intercept sets a Chooser that sees every answer the player's policy
