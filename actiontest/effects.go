@@ -69,20 +69,20 @@ func checkEffects(rl *Rules) error {
 		}
 		for j := range i {
 			if rl.Effects[j].Name == e.Name {
-				return rulesErr("effects[%d]: name %q repeated", i, e.Name)
+				return rulesErr("effects[%d]: name %.40q repeated", i, e.Name)
 			}
 		}
 		switch e.Kind {
 		case EffectHelp, EffectHeal, EffectNarrative:
 			if e.Dice != 0 {
-				return rulesErr("effects[%d] (%s): dice %d, only a %q effect carries dice", i, e.Name, e.Dice, EffectBonus)
+				return rulesErr("effects[%d] (%s): dice %d, only a %.40q effect carries dice", i, e.Name, e.Dice, EffectBonus)
 			}
 		case EffectBonus:
 			if e.Dice < 1 || e.Dice > 20 {
 				return rulesErr("effects[%d] (%s): dice %d, must be 1..20", i, e.Name, e.Dice)
 			}
 		default:
-			return rulesErr("effects[%d] (%s): unknown kind %q (allowed: help, heal, bonus, narrative)", i, e.Name, e.Kind)
+			return rulesErr("effects[%d] (%s): unknown kind %.40q (allowed: help, heal, bonus, narrative)", i, e.Name, e.Kind)
 		}
 		if e.Cost < 1 || e.Cost > 20 {
 			return rulesErr("effects[%d] (%s): cost %d, must be 1..20", i, e.Name, e.Cost)
@@ -181,7 +181,7 @@ func (c *game) Spend(names ...string) error {
 	}
 	at := &c.State.Attempt
 	if at.Stage != Finished {
-		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %.40q)", ErrStage, at.Stage.String())
 	}
 	s, err := c.subjectOf(at.Test.Action)
 	if err != nil {
@@ -206,6 +206,9 @@ func (c *game) spend(at *Attempt, idx []int, s subject) error {
 // effects allowed, cannot buy the effects idx, or nil.
 func (c *game) canSpend(at *Attempt, idx []int, allowed uint64) error {
 	rl := c.rules
+	if len(idx) > maxDice {
+		return fmt.Errorf("actiontest: %d effects chosen, at most %d", len(idx), maxDice)
+	}
 	cost, heals := 0, 0
 	for _, i := range idx {
 		if i < 0 || i >= len(rl.Effects) {
@@ -213,7 +216,7 @@ func (c *game) canSpend(at *Attempt, idx []int, allowed uint64) error {
 		}
 		e := &rl.Effects[i]
 		if allowed&(1<<i) == 0 {
-			return fmt.Errorf("%w: %s does not allow %s (allowed by %v)", ErrNotAllowed, at.Test.Action, e.Name, e.Actions)
+			return fmt.Errorf("%w: %s does not allow %s (allowed by %s)", ErrNotAllowed, at.Test.Action, e.Name, named.Allowed(e.Actions))
 		}
 		cost += e.Cost
 		if e.Kind == EffectHeal {
@@ -397,7 +400,7 @@ func (c *game) canSpendNames(names []string) error {
 	}
 	at := &c.State.Attempt
 	if at.Stage != Finished {
-		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %.40q)", ErrStage, at.Stage.String())
 	}
 	s, err := c.subjectOf(at.Test.Action)
 	if err != nil {
@@ -411,7 +414,7 @@ func (c *game) canSpendNames(names []string) error {
 func (c *game) spendWith(p Policy, allowed uint64) error {
 	at := &c.State.Attempt
 	if at.Stage != Finished {
-		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %.40q)", ErrStage, at.Stage.String())
 	}
 	if at.Extra > maxDice || at.Spent < 0 || at.Spent > at.Extra {
 		return fmt.Errorf("actiontest: %d of %d extra successes spent: the attempt is corrupt (see State.Check)", at.Spent, at.Extra)

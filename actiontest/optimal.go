@@ -426,6 +426,12 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if err != nil {
 		return nil, err
 	}
+	// The chain of the scenario's own play is far smaller than the whole
+	// process and as long: a pursuit it finds too long, or looping, rules
+	// out the process before it is built.
+	if _, err := s.Exact(ctx); err != nil && !errors.Is(err, markov.ErrTooLarge) {
+		return nil, err
+	}
 	m, err := s.newModel()
 	if err != nil {
 		return nil, err
@@ -521,6 +527,11 @@ const maxAdvice = 12
 func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
 	goal, in, err := s.goalCategories(goal)
 	if err != nil {
+		return markov.Solved{}, err
+	}
+	// Solve reports the scenario's own policy's exact odds: when they
+	// cannot be had, nothing else is built.
+	if _, err := s.Exact(ctx); err != nil {
 		return markov.Solved{}, err
 	}
 	m, err := s.newModel()

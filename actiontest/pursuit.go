@@ -349,7 +349,7 @@ func (rn *Runner) checkState(s *State) error {
 	case !reflect.DeepEqual(s.Sheet, start.Sheet):
 		return fmt.Errorf("its sheet is not the scenario's character")
 	case s.Director != start.Director:
-		return fmt.Errorf("director %.40q, the scenario's is %q", s.Director, start.Director)
+		return fmt.Errorf("director %.40q, the scenario's is %.40q", s.Director, start.Director)
 	}
 	return nil
 }
@@ -366,7 +366,7 @@ func (rn *Runner) checkPursuit(g *Pursuit) error {
 	case g.Progress < 0 || g.Progress > s.Goal || (g.Progress == s.Goal && !g.Ended):
 		return fmt.Errorf("progress %d, allowed 0..%d (the goal, once the pursuit has ended)", g.Progress, s.Goal)
 	case c.rules.positionAt(g.Position) < 0:
-		return fmt.Errorf("position %q, allowed %s", g.Position, named.Allowed(c.rules.Positions))
+		return fmt.Errorf("position %.40q, allowed %s", g.Position, named.Allowed(c.rules.Positions))
 	case g.StartHarm < 0 || g.StartHarm > maxMetric:
 		return fmt.Errorf("start_harm %d, allowed 0..%d", g.StartHarm, maxMetric)
 	case g.Metrics[metTests] < 0 || g.Metrics[metTests] > s.MaxTests:

@@ -498,32 +498,24 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return buf
 	}
 	chain, err := markov.Explore(ctx, root, next)
-	if err != nil {
-		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+	switch {
+	case errors.Is(err, markov.ErrTooLarge):
+		return markov.Answer{}, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
+	case err != nil:
+		return markov.Answer{}, err
 	}
 	if failure != nil {
 		return markov.Answer{}, failure
 	}
-	depth, err := longest(root, next)
+	end, err := walk(ctx, root, next)
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	if depth > s.MaxTests {
-		return markov.Answer{}, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", markov.ErrNoExact, depth, s.MaxTests)
+	if end.depth > s.MaxTests {
+		return markov.Answer{}, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", markov.ErrNoExact, end.depth, s.MaxTests)
 	}
-	sol, err := chain.Solve()
-	if err != nil {
-		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
-	}
-	ex := markov.Answer{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
-	for st, q := range sol.Absorb {
-		if st.end == 0 {
-			ex.P[catOut] += q
-		} else {
-			ex.P[st.end-1] += q
-		}
-	}
-	ex.Rounds, _, err = chain.StepDist(depth+1, 1e-300)
+	ex := markov.Answer{P: end.p[:], MeanRounds: end.mean}
+	ex.Rounds, _, err = chain.StepDist(end.depth+1, 1e-300)
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
@@ -550,35 +542,64 @@ func (s *Scenario) exactBounds(rl *Rules, st *State) error {
 	return nil
 }
 
-// longest returns the most tests a pursuit can take from root, or an error
-// wrapping markov.ErrNoExact if a state can repeat.
-func longest(root node, next func(node, []markov.Step[node]) []markov.Step[node]) (int, error) {
-	const (
-		open = 1
-		done = 2
-	)
-	color := map[node]int{}
-	depth := map[node]int{}
-	var visit func(n node) error
-	visit = func(n node) error {
-		color[n] = open
-		best := 0
-		for _, st := range next(n, nil) {
-			switch color[st.To] {
-			case open:
-				return fmt.Errorf("%w: the rules let a pursuit return to an earlier state, so only max_tests ends it", markov.ErrNoExact)
-			case 0:
-				if err := visit(st.To); err != nil {
-					return err
-				}
-			}
-			best = max(best, 1+depth[st.To])
+// ending is where a pursuit goes from one state of the chain: the chance
+// of ending in each category, the tests it takes on average, and the most
+// it can take.
+type ending struct {
+	p     [numCategories]float64
+	mean  float64
+	depth int
+}
+
+// numCategories counts the categories.
+const numCategories = int(catStalled) + 1
+
+// walk solves the pursuit's chain from root by a depth-first walk: a
+// pursuit that cannot return to a state it left is a chain without
+// cycles, whose chances and means add up from its ends back to root, in
+// the transitions' order (so every call gives the same bits). A state the
+// walk meets again before leaving it is a cycle: only max_tests would end
+// such a pursuit, and the error wraps markov.ErrNoExact. The walk stops
+// with ctx's error when ctx is done.
+func walk(ctx context.Context, root node, next func(node, []markov.Step[node]) []markov.Step[node]) (*ending, error) {
+	memo, open := map[node]*ending{}, map[node]bool{}
+	var visit func(n node) (*ending, error)
+	visit = func(n node) (*ending, error) {
+		if r, ok := memo[n]; ok {
+			return r, nil
 		}
-		color[n], depth[n] = done, best
-		return nil
+		if open[n] {
+			return nil, fmt.Errorf("%w: the rules let a pursuit return to an earlier state, so only max_tests ends it", markov.ErrNoExact)
+		}
+		if len(memo)%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		open[n] = true
+		steps := next(n, nil)
+		r := &ending{}
+		if len(steps) == 0 { // an end, or a character who cannot act: out
+			cat := catOut
+			if n.end != 0 {
+				cat = Category(n.end - 1)
+			}
+			r.p[cat] = 1
+		}
+		for _, st := range steps {
+			to, err := visit(st.To)
+			if err != nil {
+				return nil, err
+			}
+			for i, q := range to.p {
+				r.p[i] += st.P * q
+			}
+			r.mean += st.P * (1 + to.mean)
+			r.depth = max(r.depth, 1+to.depth)
+		}
+		delete(open, n)
+		memo[n] = r
+		return r, nil
 	}
-	if err := visit(root); err != nil {
-		return 0, err
-	}
-	return depth[root], nil
+	return visit(root)
 }

@@ -203,7 +203,7 @@ func (s *State) check(d Director) error {
 	}
 	for t, h := range s.Harm {
 		if h.Track != rl.HarmTracks[t] {
-			return fmt.Errorf("actiontest: state harm[%d] is track %.40q, the rules' track %d is %q (tracks in the rules' order: %s)",
+			return fmt.Errorf("actiontest: state harm[%d] is track %.40q, the rules' track %d is %.40q (tracks in the rules' order: %s)",
 				t, h.Track, t, rl.HarmTracks[t], named.Allowed(rl.HarmTracks))
 		}
 		if len(h.Rows) != len(rl.HarmRows) {
@@ -352,19 +352,19 @@ func (at *Attempt) checkResult(rl *Rules) error {
 	case len(at.Bought) > at.Spent:
 		return fmt.Errorf("%d effects bought with %d successes", len(at.Bought), at.Spent)
 	case !at.Retry && at.NextPosition != DefaultPosition:
-		return fmt.Errorf("next position %q without a retry", at.NextPosition)
+		return fmt.Errorf("next position %.40q without a retry", at.NextPosition)
 	case at.Retry && t.Flashback:
 		return fmt.Errorf("a flashback has no retry")
 	case !at.HarmTaken && (at.HarmRow != "" || at.HarmCritical):
-		return fmt.Errorf("harm row %q or a critical injury recorded with no harm taken", at.HarmRow)
+		return fmt.Errorf("harm row %.40q or a critical injury recorded with no harm taken", at.HarmRow)
 	case at.HarmTaken && at.HarmCritical != (at.HarmRow == ""):
 		return fmt.Errorf("harm taken: name the row it filled (%s) or mark it critical, one of the two", rowNames(rl))
 	case at.HarmTaken && !at.HarmCritical && rl.rowAt(at.HarmRow) < 0:
-		return fmt.Errorf("harm row %q, allowed %s", at.HarmRow, rowNames(rl))
+		return fmt.Errorf("harm row %.40q, allowed %s", at.HarmRow, rowNames(rl))
 	}
 	if at.Retry {
 		if next, err := rl.Worse(t.Position); err != nil || at.NextPosition != next {
-			return fmt.Errorf("retry at position %q after position %q, allowed only the next worse position (positions, best first: %s)",
+			return fmt.Errorf("retry at position %.40q after position %.40q, allowed only the next worse position (positions, best first: %s)",
 				at.NextPosition, t.Position, named.Allowed(rl.Positions))
 		}
 	}
@@ -380,7 +380,7 @@ func (at *Attempt) checkResult(rl *Rules) error {
 				return fmt.Errorf("bought[%d]: %w", i, err)
 			}
 			if rl.rowAt(b.Row) < 0 {
-				return fmt.Errorf("bought[%d]: harm row %q, allowed %s", i, b.Row, rowNames(rl))
+				return fmt.Errorf("bought[%d]: harm row %.40q, allowed %s", i, b.Row, rowNames(rl))
 			}
 		}
 	}

@@ -240,7 +240,7 @@ func (c *game) retryOf(t *Test) (pushed bool, err error) {
 	case last.Stage != Finished || !last.Retry:
 		return false, fmt.Errorf("%w: a retry follows a finished roll whose outcome asks for one", ErrStage)
 	case t.Flashback || t.Action != last.Test.Action || t.Difficulty != last.Test.Difficulty || t.Position != last.NextPosition:
-		return false, fmt.Errorf("%w: the retry is %s at difficulty %d and position %q, not a flashback", ErrStage, last.Test.Action, last.Test.Difficulty, last.NextPosition)
+		return false, fmt.Errorf("%w: the retry is %s at difficulty %d and position %.40q, not a flashback", ErrStage, last.Test.Action, last.Test.Difficulty, last.NextPosition)
 	}
 	return last.Pushed || last.ActionPushed, c.rules.checkFields(t)
 }
@@ -397,7 +397,7 @@ func (c *game) canPush(at *Attempt, t int) error {
 	rl := c.rules
 	switch c.pushBarOf(at, t) {
 	case barStage:
-		return fmt.Errorf("%w: push needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
+		return fmt.Errorf("%w: push needs a rolled, unfinished test (stage %.40q)", ErrStage, at.Stage.String())
 	case barPushed:
 		return ErrPushTwice
 	case barActionPushed:
@@ -407,9 +407,9 @@ func (c *game) canPush(at *Attempt, t int) error {
 	case barNoRoll:
 		return fmt.Errorf("%w: a flashback of difficulty 0 has no roll to push", ErrStage)
 	case barTrack:
-		return fmt.Errorf("actiontest: push harm track %d, allowed 0..%d (%v)", t, len(rl.HarmTracks)-1, rl.HarmTracks)
+		return fmt.Errorf("actiontest: push harm track %d, allowed 0..%d (%s)", t, len(rl.HarmTracks)-1, named.Allowed(rl.HarmTracks))
 	case barSpace:
-		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %q)", ErrNoSpace, rl.HarmTracks[t], rl.PushHarm, rl.PushSpace)
+		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %.40q)", ErrNoSpace, rl.HarmTracks[t], rl.PushHarm, rl.PushSpace)
 	case barCorrupt:
 		return fmt.Errorf("actiontest: %d successes of %d dice cannot be pushed (the state is corrupt)", at.Successes, len(at.Dice))
 	}
