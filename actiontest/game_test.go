@@ -220,22 +220,104 @@ func TestGameInterceptRefusesWrongAnswersAtomically(t *testing.T) {
 // Describe names every category and metric of the default scenario with
 // a Term, and its title follows the settings.
 func TestDescribeHasATermForEveryName(t *testing.T) {
-	s := DefaultScenario()
-	d := s.Describe()
-	have := map[string]bool{}
-	for _, term := range d.Terms {
-		have[term.Key] = true
-	}
-	for _, name := range append(s.Categories(), s.Metrics()...) {
-		if !have[name] {
-			t.Errorf("no term for %q", name)
+	for _, sc := range []Scenario{DefaultScenario(), opposedChase()} {
+		have := map[string]bool{}
+		for _, term := range sc.Describe().Terms {
+			have[term.Key] = true
+		}
+		for _, name := range append(sc.Categories(), sc.Metrics()...) {
+			if !have[name] {
+				t.Errorf("%s: no term for %q", sc.Name, name)
+			}
 		}
 	}
+	if title := opposedChase().Describe().Title; !strings.Contains(title, "opposed by an NPC rolling 3 dice") {
+		t.Errorf("opposed title %q", title)
+	}
+	s := DefaultScenario()
+	d := s.Describe()
 	if d.Summary == "" || !strings.Contains(d.Title, "Vex") {
 		t.Errorf("summary %q, title %q", d.Summary, d.Title)
 	}
 	s.Policy, s.Goal = "daring", 6
 	if t2 := s.Describe().Title; t2 == d.Title || !strings.Contains(t2, "daring") || !strings.Contains(t2, "goal 6") {
 		t.Errorf("title did not follow the settings: %q", t2)
+	}
+}
+
+// A step played by hand allocates nothing: the Game's, and the Engine's
+// on a bare State (after its first spending, which makes the state's undo
+// record once).
+func TestHandStepsAllocateNothing(t *testing.T) {
+	g, err := DefaultScenario().NewGame()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(2)
+	if a := testing.AllocsPerRun(2000, func() {
+		if g.Done() {
+			g.rn.reset()
+		}
+		if err := g.Step(r); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("Game.Step allocates %v a step", a)
+	}
+	c := newChar(t, DefaultRules())
+	e := Engine{Policies: Table{Player: Spending{WhenFailed{}, SpendOrder{Label: "bonus", Order: []string{"bonus_die"}}}}}
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}
+	step := func() {
+		if c.Done() {
+			c.Harm[0].Rows[0], c.Bonus = 0, 0
+			if err := e.Begin(c, r, tst); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		if err := e.Step(c, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 200 {
+		step()
+	}
+	if a := testing.AllocsPerRun(2000, step); a != 0 {
+		t.Errorf("Engine.Step allocates %v a step", a)
+	}
+}
+
+// Saving and restoring at every step gives the same bytes under every
+// shipped policy, way of spending and Director.
+func TestSavesRoundTripUnderEveryShippedMix(t *testing.T) {
+	for _, pol := range PolicyNames() {
+		for _, spend := range SpendOrders() {
+			for _, dir := range Directors() {
+				s := DefaultScenario()
+				s.Policy, s.Spend, s.Director = pol, spend, dir
+				g, err := s.NewGame()
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := dice.NewSeeded(uint64(len(pol) + 7*len(spend) + 31*len(dir)))
+				for !g.Done() {
+					saved, err := g.Save()
+					if err != nil {
+						t.Fatal(err)
+					}
+					back, err := s.RestoreGame(saved)
+					if err != nil {
+						t.Fatalf("%s/%s/%s: %v", pol, spend, dir, err)
+					}
+					if again, _ := back.Save(); !bytes.Equal(saved, again) {
+						t.Fatalf("%s/%s/%s: save(restore(save)) differs", pol, spend, dir)
+					}
+					if err := back.Step(r); err != nil {
+						t.Fatal(err)
+					}
+					g = back
+				}
+			}
+		}
 	}
 }

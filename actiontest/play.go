@@ -100,7 +100,9 @@ func (c *game) step(r *dice.Roller) error {
 // spending is illegal: the step then changes nothing.
 func (c *game) resolveAndSpend(r *dice.Roller, at *Attempt, s subject, p Policy) error {
 	action := at == &c.State.Attempt
-	if action {
+	// Only a roll already past its requirement can finish with extra
+	// successes to spend in this step (a push is a step of its own).
+	if action && at.Successes > at.Test.Difficulty {
 		if c.State.undo == nil {
 			c.State.undo = &State{}
 		}
@@ -110,6 +112,9 @@ func (c *game) resolveAndSpend(r *dice.Roller, at *Attempt, s subject, p Policy)
 		return err
 	}
 	if !action || at.Stage != Finished || at.Retry {
+		return nil
+	}
+	if at.Extra == 0 {
 		return nil
 	}
 	if err := c.spendWith(p, c.allowedBy(s)); err != nil {

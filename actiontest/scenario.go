@@ -284,6 +284,8 @@ func (s Scenario) build() (*game, Test, Test, error) {
 		fbPos = s.FlashbackPosition
 	}
 	switch {
+	case len(s.Name) > 4*maxName:
+		return fail("name of %d bytes: at most %d", len(s.Name), 4*maxName)
 	case s.Difficulty < 1 || s.Difficulty > 20:
 		return fail("difficulty %d: allowed 1..20", s.Difficulty)
 	case s.Helpers < 0 || s.Helpers > 20:
