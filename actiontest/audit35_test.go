@@ -114,7 +114,7 @@ func TestDirectorOfYourOwnNeedsNoGlobal(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.NewGame()
+	g, err := s.newGame()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func BenchmarkScenarioExact(b *testing.B) {
 // pursuit started again when it ends; steps/trial says how many steps a
 // pursuit takes, so ns/op x steps/trial compares with BenchmarkTrial.
 func BenchmarkStepGame(b *testing.B) {
-	g, err := DefaultScenario().NewGame()
+	g, err := DefaultScenario().newGame()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -143,7 +143,7 @@
 // and re-rolls the other n-s dice with two more, so the final count is s
 // plus a fresh Binomial(n-s+2, 1/6); summing over the first roll, with the
 // policy deciding for each s whether to push, gives the exact distribution
-// ([Rules.SuccessDist]). [State.Chances] and [Rules.Odds] read it
+// ([Rules.SuccessDist]). [Engine.Chances] and [Rules.Odds] read it
 // through the outcome table by walking the same steps a real test takes,
 // and [Rules.OpposedOdds] compares two binomials.
 //

@@ -648,7 +648,7 @@ func TestEvents(t *testing.T) {
 		"Vex rolls 4 dice for Prowl at a risky position: 1 2 3 4, 0 successes.",
 		"Vex takes level 1 physical harm, marked in the lesser row.",
 		"Vex pushes the roll, paying with physical harm, and re-rolls 6 dice: 6 1 1 1 1 1, 1 success in all.",
-		"Vex has 1 success of the 1 needed: success.",
+		"Vex has 1 success of the 1 needed: a success.",
 	}
 	if d := cmp.Diff(want, rec.Lines()); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)

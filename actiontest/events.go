@@ -77,6 +77,8 @@ type Event struct {
 	Opposed  bool `json:"opposed,omitempty"`
 	Opponent int  `json:"opponent,omitempty"`
 	NPC      bool `json:"npc,omitempty"`
+	// Flashback marks a flashback's roll.
+	Flashback bool `json:"flashback,omitempty"`
 }
 
 // String narrates the event as a sentence a player understands.
@@ -87,7 +89,11 @@ func (e Event) String() string {
 	}
 	switch e.Kind {
 	case EvRoll:
-		return fmt.Sprintf("%s rolls %s for %s at a %s position: %s, %s.", who, count(e.Pool, "die", "dice"), e.Action, e.Position, faces(e.Dice), count(e.Successes, "success", "successes"))
+		what := e.Action
+		if e.Flashback {
+			what = "a flashback of " + e.Action
+		}
+		return fmt.Sprintf("%s rolls %s for %s at a %s position: %s, %s.", who, count(e.Pool, "die", "dice"), what, e.Position, faces(e.Dice), count(e.Successes, "success", "successes"))
 	case EvPush:
 		return fmt.Sprintf("%s pushes the roll, paying with %s harm, and re-rolls %s: %s, %s in all.", who, e.Track, count(e.Pool, "die", "dice"), faces(e.Dice), count(e.Successes, "success", "successes"))
 	case EvPeril:
@@ -126,14 +132,31 @@ func (e Event) String() string {
 
 // outcome narrates an EvOutcome.
 func (e Event) outcome(who string) string {
-	if e.Opposed {
-		return fmt.Sprintf("%s has %s against the opponent's %d: %s.", who, count(e.Successes, "success", "successes"), e.Opponent, words(e.Outcome.String()))
+	got := count(e.Successes, "success", "successes")
+	switch {
+	case e.Opposed:
+		return fmt.Sprintf("%s has %s against the opponent's %d: %s.", who, got, e.Opponent, kindPhrase(e.Outcome))
+	case e.Retry:
+		return fmt.Sprintf("%s has %s of the %d needed, and the position worsens to %s: not failed, not yet succeeded, %s tries again.", who, got, e.Level, e.Position, who)
 	}
-	s := fmt.Sprintf("%s has %s of the %d needed: %s", who, count(e.Successes, "success", "successes"), e.Level, words(e.Outcome.String()))
-	if e.Retry {
-		s += fmt.Sprintf("; the position worsens to %s and %s tries again", e.Position, who)
+	return fmt.Sprintf("%s has %s of the %d needed: %s.", who, got, e.Level, kindPhrase(e.Outcome))
+}
+
+// kindPhrase reads an outcome kind as the table says it.
+func kindPhrase(k Kind) string {
+	switch k {
+	case SuccessBonus:
+		return "a success with a bonus"
+	case Success:
+		return "a success"
+	case SuccessConsequence:
+		return "a success with a consequence"
+	case Worst:
+		return "the worst outcome"
+	case Neither:
+		return "neither success nor failure"
 	}
-	return s + "."
+	return words(k.String())
 }
 
 // count writes n with its noun: "1 die", "3 dice".

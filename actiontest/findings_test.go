@@ -558,7 +558,7 @@ func TestStepsDoNotAllocate(t *testing.T) {
 // A saved pursuit is checked whole: the scenario, the state and where the
 // pursuit stands must agree, so every restored game can play to its end.
 func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
-	game, err := DefaultScenario().NewGame()
+	game, err := DefaultScenario().newGame()
 	if err != nil {
 		t.Fatal(err)
 	}

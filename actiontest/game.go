@@ -13,7 +13,8 @@ import (
 
 // Game is a pursuit of a Scenario in progress, a step at a time: the
 // sim.Game contract over the character's State and the Pursuit. Scenario
-// Start and Restore make one. Its steps are the Runner's, so a game played
+// Start and Restore make one (a *Game, as a sim.Game: assert it for the
+// typed accessors). Its steps are the Runner's, so a game played
 // by hand, a trial and the exact odds play the same rules. A Game is used
 // by one goroutine at a time.
 type Game struct {
@@ -48,12 +49,11 @@ func (s Scenario) Start(r *dice.Roller) (sim.Game, error) {
 	if r == nil {
 		return nil, dice.ErrNilRoller
 	}
-	return s.NewGame()
+	return s.newGame()
 }
 
-// NewGame validates the scenario and returns a pursuit at its start, as
-// the *Game that Start returns as a sim.Game.
-func (s Scenario) NewGame() (*Game, error) {
+// newGame validates the scenario and returns a pursuit at its start.
+func (s Scenario) newGame() (*Game, error) {
 	rn, err := s.NewRunner()
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func (s Scenario) NewGame() (*Game, error) {
 // the scenario's character and Director, and the pursuit against both.
 // The scenario's Directors (which JSON does not carry) are s's.
 func (s Scenario) Restore(saved []byte) (sim.Game, error) {
-	g, err := s.RestoreGame(saved)
+	g, err := s.restoreGame(saved)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func (s Scenario) Restore(saved []byte) (sim.Game, error) {
 }
 
 // RestoreGame is Restore returning the *Game.
-func (s Scenario) RestoreGame(saved []byte) (*Game, error) {
+func (s Scenario) restoreGame(saved []byte) (*Game, error) {
 	if len(saved) > maxSave {
 		return nil, fmt.Errorf("actiontest: a saved game of %d bytes, at most %d", len(saved), maxSave)
 	}

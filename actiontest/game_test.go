@@ -65,7 +65,7 @@ func TestGameOutcomeIsTheTrials(t *testing.T) {
 
 // A game still going has no outcome.
 func TestGameOutcomeBeforeTheEndIsAnError(t *testing.T) {
-	g, err := DefaultScenario().NewGame()
+	g, err := DefaultScenario().newGame()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestGameOutcomeBeforeTheEndIsAnError(t *testing.T) {
 // are refused with a short message.
 func TestGameRestoreIsStrict(t *testing.T) {
 	s := DefaultScenario()
-	g, _ := s.NewGame()
+	g, _ := s.newGame()
 	saved, _ := g.Save()
 	for name, b := range map[string][]byte{
 		"unknown field": bytes.Replace(saved, []byte(`"pursuit":{`), []byte(`"pursuit":{"bogus":1,`), 1),
@@ -102,7 +102,7 @@ func TestNilRollerIsAnErrorInEveryStep(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1}
 	rn, _ := DefaultScenario().NewRunner()
-	g, _ := DefaultScenario().NewGame()
+	g, _ := DefaultScenario().newGame()
 	for name, step := range map[string]func() error{
 		"ActionTest": func() error { return eng.ActionTest(c, nil, tst) },
 		"Begin":      func() error { return eng.Begin(c, nil, tst) },
@@ -189,7 +189,7 @@ func TestGameInterceptRefusesWrongAnswersAtomically(t *testing.T) {
 			return a
 		},
 	} {
-		g, _ := s.NewGame()
+		g, _ := s.newGame()
 		r := dice.NewSeeded(5)
 		refused := false
 		for i := 0; i < 200 && !g.Done() && !refused; i++ {
@@ -249,7 +249,7 @@ func TestDescribeHasATermForEveryName(t *testing.T) {
 // on a bare State (after its first spending, which makes the state's undo
 // record once).
 func TestHandStepsAllocateNothing(t *testing.T) {
-	g, err := DefaultScenario().NewGame()
+	g, err := DefaultScenario().newGame()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestSavesRoundTripUnderEveryShippedMix(t *testing.T) {
 			for _, dir := range Directors() {
 				s := DefaultScenario()
 				s.Policy, s.Spend, s.Director = pol, spend, dir
-				g, err := s.NewGame()
+				g, err := s.newGame()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -305,7 +305,7 @@ func TestSavesRoundTripUnderEveryShippedMix(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					back, err := s.RestoreGame(saved)
+					back, err := s.restoreGame(saved)
 					if err != nil {
 						t.Fatalf("%s/%s/%s: %v", pol, spend, dir, err)
 					}

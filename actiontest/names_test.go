@@ -69,7 +69,7 @@ func TestPositionsReadAndWriteAsNames(t *testing.T) {
 	s := DefaultScenario()
 	s.Rules = renamedRules()
 	s.Position, s.FlashbackPosition = "", "safe"
-	game, err := s.NewGame()
+	game, err := s.newGame()
 	if err != nil {
 		t.Fatal(err)
 	}

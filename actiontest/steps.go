@@ -254,7 +254,7 @@ func (c *game) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed
 	}
 	at.Dice, at.Successes = r.RollCount(pool.Dice, c.rules.Sides, c.rules.SuccessFace, at.Dice[:0])
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice, Action: t.Action, Position: at.Test.Position})
+		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice, Action: t.Action, Position: at.Test.Position, Flashback: t.Flashback})
 	}
 	if t.Opposed && t.Opponent > 0 {
 		// "You and your opponent each make a roll": the opponent's dice
