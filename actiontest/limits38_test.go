@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stakesrpg/stakes/dice"
+
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -140,6 +142,35 @@ func TestExactGivesTheSameBitsEveryCall(t *testing.T) {
 			if math.Float64bits(first.MeanRounds) != math.Float64bits(again.MeanRounds) {
 				t.Fatalf("%s: mean %v then %v", s.Name, first.MeanRounds, again.MeanRounds)
 			}
+		}
+	}
+}
+
+// State.Check bounds every count a step adds to, so that no sum in a
+// check or a step wraps: a pool of 2^63-6 dice (which once passed "pool +
+// push dice <= 256" by wrapping) and pool terms near 2^63 are refused.
+func TestCheckRefusesCountsThatWouldWrap(t *testing.T) {
+	for name, edit := range map[string]func(*State){
+		"pool dice":    func(c *State) { c.Attempt.Pool.Dice = math.MaxInt - 5 },
+		"pool penalty": func(c *State) { c.Attempt.Pool.Penalty = math.MaxInt },
+		"pool help":    func(c *State) { c.Attempt.Pool.Help = math.MinInt },
+		"critical":     func(c *State) { c.Harm[0].Critical = math.MaxInt },
+		"bonus":        func(c *State) { c.Bonus = math.MaxInt },
+		"opponent":     func(c *State) { c.Attempt.Opponent = math.MaxInt },
+		"successes":    func(c *State) { c.Attempt.Successes = math.MaxInt },
+		"flashbacks":   func(c *State) { c.FlashbacksUsed = math.MinInt },
+		"spent":        func(c *State) { c.Attempt.Spent = math.MaxInt },
+	} {
+		c := newChar(t, DefaultRules())
+		if err := eng.Begin(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := eng.Finish(c); err != nil {
+			t.Fatal(err)
+		}
+		edit(c)
+		if err := c.Check(); err == nil {
+			t.Errorf("%s: accepted", name)
 		}
 	}
 }

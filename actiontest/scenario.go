@@ -70,10 +70,10 @@ type Scenario struct {
 	FlashbackDifficulty int      `json:"flashback_difficulty"`
 	// Policy names the registered policy making the character's choices.
 	Policy string `json:"policy"`
-	// Director names the registered Director ruling on the outcome table's
-	// consequences: "table" (as the table lists them; also ""), "harsh"
-	// (harm whenever a cell has consequences) or "gentle" (a complication
-	// instead of harm); see Directors.
+	// Director names the Director ruling on the outcome table's
+	// consequences: one of Directors, or a shipped one: "table" (as the
+	// table lists them; also ""), "harsh" (harm whenever a cell has
+	// consequences) or "gentle" (a complication instead of harm).
 	Director string `json:"director,omitempty"`
 	// Directors are Directors of the caller's own that Director may name
 	// (by their Name), besides the shipped ones; JSON does not carry them,

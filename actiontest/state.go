@@ -276,8 +276,13 @@ func (at *Attempt) check(rl *Rules, flashback bool) error {
 // checkDice checks the pool, the faces and the successes counted.
 func (at *Attempt) checkDice(rl *Rules) error {
 	p := &at.Pool
-	if p.Dice < 0 || p.Dice+rl.PushDice > maxDice {
+	if p.Dice < 0 || p.Dice > maxDice-rl.PushDice {
 		return fmt.Errorf("pool of %d dice, allowed 0..%d", p.Dice, maxDice-rl.PushDice)
+	}
+	for _, n := range [...]int{p.Action, p.Attribute, p.Help, p.Equipment, p.Peril, p.Carried, p.Bonus, p.Penalty} {
+		if n < -maxDice || n > maxDice {
+			return fmt.Errorf("a pool term of %d dice, allowed %d..%d", n, -maxDice, maxDice)
+		}
 	}
 	noRoll := at.Test.Flashback && at.Test.Difficulty == 0 && !rl.ZeroFlashbackRolls
 	want := p.Dice
