@@ -97,7 +97,8 @@ func BenchmarkTrial(b *testing.B) {
 	m := make([]int, 6)
 	b.ReportAllocs()
 	for b.Loop() {
-		sinkInt += rn.Trial(r, m)
+		c, _ := rn.Trial(r, m)
+		sinkInt += c
 	}
 }
 
@@ -106,6 +107,52 @@ func BenchmarkScenarioExact(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := s.Exact(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// One step of the default pursuit played by hand through the Game, the
+// pursuit started again when it ends; steps/trial says how many steps a
+// pursuit takes, so ns/op x steps/trial compares with BenchmarkTrial.
+func BenchmarkStepGame(b *testing.B) {
+	g, err := DefaultScenario().newGame()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := dice.NewSeeded(1)
+	steps, trials := 0, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.Done() {
+			g.rn.reset()
+			trials++
+		}
+		if err := g.Step(r); err != nil {
+			b.Fatal(err)
+		}
+		steps++
+	}
+	if trials > 0 {
+		b.ReportMetric(float64(steps)/float64(trials), "steps/trial")
+	}
+}
+
+// One step of an action test played by hand on a bare State under an
+// Engine: begin a Risky Prowl, then step (push or finish) until done.
+func BenchmarkStepEngine(b *testing.B) {
+	c, r, t, _ := benchSetup(b)
+	e := Engine{Policies: Table{Player: WhenFailed{}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if c.Done() {
+			c.Harm[0].Rows[0] = 0 // the push's harm, healed so the state stays put
+			if err := e.Begin(c, r, t); err != nil {
+				b.Fatal(err)
+			}
+			continue
+		}
+		if err := e.Step(c, r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,6 +10,9 @@ type Sheet struct {
 	Name       string         `json:"name,omitempty"`
 	Attributes map[string]int `json:"attributes"`
 	Actions    map[string]int `json:"actions"`
+	// Equipment names the items the character carries, for tests that
+	// require one (Test.Requires).
+	Equipment []string `json:"equipment,omitempty"`
 }
 
 // game is an Engine at work on one State for the length of a step (or a
@@ -22,6 +25,11 @@ type game struct {
 	rules *Rules
 	Sink  func(Event)
 	table [][3]Outcome
+	// director rules each cell when table is nil: the Engine's, or
+	// (nil) the shipped one the State names.
+	director Director
+	// player answers the player's choices: the Engine's policy.
+	player Policy
 	// pursuit is the Runner's pursuit the steps play in, shown to the
 	// policy; nil outside one.
 	pursuit *Pursuit
@@ -29,7 +37,7 @@ type game struct {
 
 // on returns the engine at work on s.
 func (e Engine) on(s *State) *game {
-	return &game{State: s, rules: &s.Rules, Sink: e.Sink}
+	return &game{State: s, rules: &s.Rules, Sink: e.Sink, director: e.Policies.Director, player: e.player()}
 }
 
 // Rating returns the named Action's rating, its Attribute's rating, and the
@@ -237,8 +245,10 @@ func (c *game) NewDay() {
 	c.emit(Event{Kind: EvNewDay})
 }
 
+// emit hands e, told of the character, to the Sink.
 func (c *game) emit(e Event) {
 	if c.Sink != nil {
+		e.Who = c.State.Sheet.Name
 		c.Sink(e)
 	}
 }

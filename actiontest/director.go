@@ -141,7 +141,7 @@ func DirectorByName(name string) (Director, error) {
 	}
 	d, err := directors.ByName(name)
 	if err != nil {
-		return nil, fmt.Errorf("actiontest: %w", err)
+		return nil, fmt.Errorf("actiontest: %w", clipErr(err))
 	}
 	return d, nil
 }
@@ -180,26 +180,55 @@ func ruledTable(rl *Rules, d Director) ([][3]Outcome, error) {
 	return table, nil
 }
 
-// checkDirector says whether the state's Director is a shipped one whose
-// ruling on every cell the rules can carry out.
-func (s *State) checkDirector() error {
-	d, err := DirectorByName(s.Director)
-	if err != nil {
-		return err
+// checkDirector says whether the state's Director is d (when not nil) or
+// a shipped one, whose ruling on every cell the rules can carry out.
+func (s *State) checkDirector(d Director) error {
+	if d == nil {
+		var err error
+		if d, err = DirectorByName(s.Director); err != nil {
+			return err
+		}
+	} else if s.Director != d.Name() {
+		return fmt.Errorf("actiontest: director %.40q, the scenario's is %.40q", s.Director, d.Name())
 	}
-	_, err = ruledTable(&s.Rules, d)
+	_, err := ruledTable(&s.Rules, d)
 	return err
 }
 
-// cell is the outcome of band b at position index pos, as the state's
-// Director rules it: from the table a Runner worked out when its scenario
-// was built, or asked of the Director now (into the state's lent
-// record).
-func (c *game) cell(pos int, b Band) *Outcome {
-	if c.table != nil {
-		return &c.table[pos][b]
+// directorOf returns the Director named name: one of extra (a
+// scenario's own, found by Name) or else a shipped one; "" is "table".
+func directorOf(name string, extra []Director) (Director, error) {
+	for _, d := range extra {
+		if d != nil && d.Name() == name && name != "" {
+			return d, nil
+		}
 	}
-	d, _ := DirectorByName(c.State.Director)
+	d, err := DirectorByName(name)
+	if err != nil && len(extra) > 0 {
+		return nil, fmt.Errorf("%w, nor among the scenario's %d Directors", err, len(extra))
+	}
+	return d, err
+}
+
+// cell is the outcome of band b at position index pos, as the Director
+// rules it: from the table a Runner worked out when its scenario was
+// built, or asked of the Director now (the game's, else the one the state
+// names) into the state's lent record. A ruling the rules cannot carry
+// out is an error.
+func (c *game) cell(pos int, b Band) (*Outcome, error) {
+	if c.table != nil {
+		return &c.table[pos][b], nil
+	}
+	d := c.director
+	if d == nil {
+		var err error
+		if d, err = DirectorByName(c.State.Director); err != nil {
+			return nil, err
+		}
+	}
 	c.State.ruled = ruling(c.rules, d, pos, b, &c.State.dv)
-	return &c.State.ruled
+	if err := checkOutcome(c.rules, &c.State.ruled); err != nil {
+		return nil, fmt.Errorf("actiontest: director %.40s on %s %s: %w", d.Name(), c.rules.Positions[pos], b, err)
+	}
+	return &c.State.ruled, nil
 }

@@ -46,7 +46,7 @@ func TestDirectors(t *testing.T) {
 		c.Director = tc.director.Name()
 		at := &c.Attempt
 		tst := Test{Action: "Prowl", Position: tc.pos, Difficulty: 1, NoHarm: tc.noHarm}
-		if err := eng.Play(c, dice.Scripted(tc.faces...), tst, Never{}); err != nil {
+		if err := play(c, dice.Scripted(tc.faces...), tst, Never{}); err != nil {
 			t.Fatal(err)
 		}
 		got := want{at.Outcome.Consequences, c.Harm}
@@ -80,7 +80,7 @@ func TestDirectorKeepsTheTable(t *testing.T) {
 		r := dice.NewSeeded(5)
 		for i := range 60 {
 			tst := Test{Action: "Persuade", Position: Position(rl.Positions[i%3]), Difficulty: 1 + i%2, NoHarm: true}
-			if err := eng.Play(c, r, tst, Never{}); err != nil {
+			if err := play(c, r, tst, Never{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -58,49 +58,66 @@
 //   - Rules.PushSpace, "track" [ours]: no room for a push's harm means the
 //     harm would overflow the whole track.
 //   - Rules.DefaultPosition, Risky [text]; Rules.MinPerilHarm, Moderate
-//     [text]; Rules.Opposed, the outcomes of an opposed roll, a tie against
-//     an NPC bringing a complication [ours].
+//     [text].
+//   - Rules.Opposed, the outcomes of an opposed roll: the most successes
+//     prevail [text]; a tie between player characters is neither side's
+//     [text]; a tie against an NPC is "You get what you want, but
+//     something goes wrong", a success with a complication [text]; a loss
+//     loses the opportunity [ours].
+//   - A Worse Position retry the Director asks for instead of a failure's
+//     consequences (Test.Escalate) records the outcome as neither won nor
+//     lost (Kind neither, not succeeded): "You haven't failed, but you
+//     haven't succeeded yet" [text], whatever the cell said [ours].
+//   - Test.Requires, equipment the action needs, refuses a test whose
+//     sheet does not carry it (Sheet.Equipment) [text].
 //
 // # Playing a test
 //
-// A [State] is a character in play as one saveable value: the rules, the
-// sheet (ratings by name), the Director ruling on the outcome table (by
-// name), harm, flashbacks used, carried dice, and the roll in flight with
-// what it recorded ([State.Attempt] for the action's roll,
-// [State.Flashback] for a flashback's). [NewState] makes one; [State.Save]
-// writes it as JSON and [Restore] reads it back, checking it whole
-// ([State.Check]) before any step reads it. An [Engine] — nothing but a
-// Sink, so the zero Engine is ready and copies run apart — takes the
-// steps on a *State, each checking everything before it changes anything,
-// so a refused step changes neither the state nor the [dice.Roller]:
+// A [State] is a character in play as one saveable value (plain JSON):
+// the rules, the sheet (ratings by name), the shipped Director it names,
+// harm, flashbacks used, carried dice, and the roll in flight with what it
+// recorded ([State.Attempt] for the action's roll, [State.Flashback] for a
+// flashback's). [NewState] makes one; [State.Check] validates one read
+// back (or edited by hand) whole before any step reads it. An [Engine]
+// holds its [Engine.Policies], a [Table] of the player's [Policy] and the
+// [Director] (the one way either reaches the steps), and a Sink; the zero
+// Engine is ready (Never playing, the state's Director ruling). Its steps
+// take a *State, each checking everything before it changes anything, so
+// a refused step changes neither the state nor the [dice.Roller], and
+// each refuses a nil Roller with dice.ErrNilRoller:
 //
+//   - [Engine.ActionTest] plays one whole action test, the text's word:
+//     begin, push or not, read the table, retry at a worse position,
+//     spend the extra successes, every choice asked of the policies;
+//   - [Engine.Step] takes the next step of the action under way (push or
+//     finish the roll in flight, roll a Worse Position retry), and
+//     [Engine.Play] steps until [State.Done];
 //   - [Engine.Begin] rolls a test (a roll already in flight must be
 //     finished first: beginning again would be a free re-roll);
 //   - [Engine.Push] pushes the roll in flight, its harm on a named track;
 //   - [Engine.Finish] reads the table and applies it;
 //   - [Engine.Retry] re-rolls the action at the worse position its
-//     outcome asked for;
+//     outcome asked for, [Engine.RetryTest] giving the retry's test;
 //   - [Engine.FinishOpposed] reads an opposed roll against the
 //     opponent's successes;
-//   - [Engine.Spend] and [Engine.SpendWith] buy effects with extra
+//   - [Engine.Spend] and [Engine.SpendExtra] buy effects with extra
 //     successes ([Rules.Effects]).
 //
-// [State.CanBegin], [State.CanRetry], [State.CanPush] and
-// [State.PushTrack] answer what may be done now, from the same checks.
-// [Engine.Play] runs a whole action, retries included, through the same
-// steps with a [Policy] making the player's choices — risk peril, push,
-// spend, and (in a scenario) call the flashback — each shown a read-only
-// [View]; the shipped policies are
-// found by [PolicyByName] and [PolicyNames], and [Spending] gives one a
-// way of spending ([SpendOrderByName]).
+// The legal-choice queries [Engine.CanBegin], [Engine.CanRetry],
+// [Engine.CanPush], [Engine.PushTrack], [Engine.Buyable] and
+// [Engine.CanSpend] answer what may be done now, from the same checks.
+// The player's choices — risk peril, push, spend, and (in a scenario)
+// call the flashback — are a [Policy] shown a read-only [View]; the
+// shipped policies are found by [PolicyByName] and [PolicyNames], and
+// [Spending] gives one a way of spending ([SpendOrderByName]).
 //
-// The Director is the other role at the table, and stays its own
-// interface, [Director], rather than a fourth method of Policy: the
-// player's choices are made during a test by whoever plays the character,
-// while the Director rules once per cell of the outcome table on what a
-// roll costs, whoever plays. A state names its Director among the shipped
-// ones ([DirectorByName]: "table", "harsh", "gentle") so that a saved game
-// keeps it.
+// The Director is the other role at the table, its own interface
+// [Director] rather than a fourth method of Policy: the player chooses
+// during a test, the Director rules on what a roll costs. A state names a
+// shipped one ([DirectorByName]: "table", "harsh", "gentle") so that a
+// saved state keeps it; a Director of your own goes in
+// Engine.Policies.Director, or in a Scenario's Directors, named by the
+// scenario's Director: no registry, no global.
 //
 // Saved values name what they refer to, as the rules name it: a
 // [Position] is the name of one of Rules.Positions ("" the default), harm
@@ -108,9 +125,12 @@
 // outcome table names its position and its columns, and outcome kinds,
 // bands, stages, effects and metrics write as names. The numbers left are
 // counts, dice faces and harm levels (Level 1 harm is the text's own
-// word); an unknown name is refused with the names allowed. A Sink, a
-// func([Event]), hears every roll, push, harm and outcome; a nil Sink
-// builds no event. Events write as JSON and read back.
+// word); an unknown name is refused with a few of the names allowed. A
+// Sink, a func([Event]), hears every roll, push, harm and outcome; a nil
+// Sink builds no event. Events write as JSON and read back, and
+// [Event.String] narrates each as a sentence ("Vex pushes the roll, paying
+// with physical harm, and re-rolls 6 dice: 6 4 2 6 1 3, 2 successes in
+// all.").
 //
 // There is one rules engine: a simulated trial, the exact odds and a test
 // played by hand go through these steps, and every die is rolled by the
@@ -123,7 +143,7 @@
 // and re-rolls the other n-s dice with two more, so the final count is s
 // plus a fresh Binomial(n-s+2, 1/6); summing over the first roll, with the
 // policy deciding for each s whether to push, gives the exact distribution
-// ([Rules.SuccessDist]). [State.Chances] and [Rules.Odds] read it
+// ([Rules.SuccessDist]). [Engine.Chances] and [Rules.Odds] read it
 // through the outcome table by walking the same steps a real test takes,
 // and [Rules.OpposedOdds] compares two binomials.
 //
@@ -133,11 +153,27 @@
 // progress clock — over repeated tests, each success filling a segment (and
 // one more per extra success not spent on effects), each failure either
 // worsening the position for another try or losing the chance, with harm
-// accumulating from the table, pushes and peril. A [Runner] plays a pursuit
-// a step at a time ([Runner.Step]) or a trial at a time, without
-// allocating; [Runner.Save] and [RestoreGame] save and restore a pursuit
-// in play, checked whole. [Scenario.Exact] solves the pursuit as an
-// absorbing Markov chain.
+// accumulating from the table, pushes and peril. [Scenario.NewRunner]
+// makes a [Runner] whose Trial plays a pursuit without allocating;
+// [Scenario.Start] and [Scenario.Restore] make a [Game], the sim.Game
+// contract: a pursuit a step at a time, saved as JSON (scenario, state and
+// [Pursuit]) and read back strictly and checked whole. [Scenario.Exact]
+// solves the pursuit as an absorbing Markov chain, and
+// [Scenario.Describe] says what its outcomes and metrics mean.
+//
+// A Game's Chooser ([Game.Intercept]) is handed each answer of the
+// player's policy with the *[View] it was asked from, and returns the
+// answer the step takes, of the same type:
+//
+//	question    when                                   answer type
+//	peril       before a roll whose test offers a deal  bool (take the deal)
+//	push        after a roll that can be pushed         PushAnswer{Push, Track}
+//	spend       after a test with extra successes       []int (indices into Rules.Effects)
+//	flashback   after a failure that worsened the       bool (call it now)
+//	            position, with one left today
+//
+// An answer of another type, or an illegal one, refuses the step, and the
+// game and the Roller are then as they were.
 //
 // # Optimal play
 //

@@ -69,20 +69,20 @@ func checkEffects(rl *Rules) error {
 		}
 		for j := range i {
 			if rl.Effects[j].Name == e.Name {
-				return rulesErr("effects[%d]: name %q repeated", i, e.Name)
+				return rulesErr("effects[%d]: name %.40q repeated", i, e.Name)
 			}
 		}
 		switch e.Kind {
 		case EffectHelp, EffectHeal, EffectNarrative:
 			if e.Dice != 0 {
-				return rulesErr("effects[%d] (%s): dice %d, only a %q effect carries dice", i, e.Name, e.Dice, EffectBonus)
+				return rulesErr("effects[%d] (%s): dice %d, only a %.40q effect carries dice", i, e.Name, e.Dice, EffectBonus)
 			}
 		case EffectBonus:
 			if e.Dice < 1 || e.Dice > 20 {
 				return rulesErr("effects[%d] (%s): dice %d, must be 1..20", i, e.Name, e.Dice)
 			}
 		default:
-			return rulesErr("effects[%d] (%s): unknown kind %q (allowed: help, heal, bonus, narrative)", i, e.Name, e.Kind)
+			return rulesErr("effects[%d] (%s): unknown kind %.40q (allowed: help, heal, bonus, narrative)", i, e.Name, e.Kind)
 		}
 		if e.Cost < 1 || e.Cost > 20 {
 			return rulesErr("effects[%d] (%s): cost %d, must be 1..20", i, e.Name, e.Cost)
@@ -140,7 +140,7 @@ func (rl *Rules) EffectIndex(name string) (int, error) {
 	for i, e := range rl.Effects {
 		names[i] = e.Name
 	}
-	return 0, fmt.Errorf("actiontest: unknown effect %q (allowed: %v)", name, names)
+	return 0, fmt.Errorf("actiontest: unknown effect %.40q (allowed: %s)", name, named.Allowed(names))
 }
 
 // Bought is one effect bought with extra successes, as the Attempt records
@@ -167,6 +167,9 @@ var (
 // at.Bought and, with a Sink, as an EvEffect event. On error nothing
 // changes.
 func (c *game) Spend(names ...string) error {
+	if len(names) > maxDice {
+		return fmt.Errorf("actiontest: %d effects named, at most %d", len(names), maxDice)
+	}
 	var buf [8]int
 	idx := buf[:0]
 	for _, n := range names {
@@ -178,7 +181,7 @@ func (c *game) Spend(names ...string) error {
 	}
 	at := &c.State.Attempt
 	if at.Stage != Finished {
-		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %.40q)", ErrStage, at.Stage.String())
 	}
 	s, err := c.subjectOf(at.Test.Action)
 	if err != nil {
@@ -203,6 +206,9 @@ func (c *game) spend(at *Attempt, idx []int, s subject) error {
 // effects allowed, cannot buy the effects idx, or nil.
 func (c *game) canSpend(at *Attempt, idx []int, allowed uint64) error {
 	rl := c.rules
+	if len(idx) > maxDice {
+		return fmt.Errorf("actiontest: %d effects chosen, at most %d", len(idx), maxDice)
+	}
 	cost, heals := 0, 0
 	for _, i := range idx {
 		if i < 0 || i >= len(rl.Effects) {
@@ -210,7 +216,7 @@ func (c *game) canSpend(at *Attempt, idx []int, allowed uint64) error {
 		}
 		e := &rl.Effects[i]
 		if allowed&(1<<i) == 0 {
-			return fmt.Errorf("%w: %s does not allow %s (allowed by %v)", ErrNotAllowed, at.Test.Action, e.Name, e.Actions)
+			return fmt.Errorf("%w: %s does not allow %s (allowed by %s)", ErrNotAllowed, at.Test.Action, e.Name, named.Allowed(e.Actions))
 		}
 		cost += e.Cost
 		if e.Kind == EffectHeal {
@@ -344,9 +350,12 @@ func SpendOrderByName(name string) (SpendOrder, error) {
 // SpendOrders returns the shipped ways of spending's names, sorted.
 func SpendOrders() []string { return spendOrders.Names() }
 
-// SpendWith asks p how to spend the action's unspent extra successes and
-// buys them (see Spend). A policy's illegal choice is an error and
-// changes nothing.
+// SpendExtra asks the game's player how to spend the action's unspent
+// extra successes and buys them (see Spend). A policy's illegal choice is
+// an error and changes nothing.
+func (c *game) SpendExtra() error { return c.SpendWith(c.player) }
+
+// SpendWith is SpendExtra asking p.
 func (c *game) SpendWith(p Policy) error {
 	s, err := c.subjectOf(c.State.Attempt.Test.Action)
 	if err != nil && c.State.Attempt.Stage == Finished {
@@ -355,12 +364,57 @@ func (c *game) SpendWith(p Policy) error {
 	return c.spendWith(p, c.allowedBy(s))
 }
 
+// buyable lists the effects the finished action's unspent extra
+// successes can buy now, one at a time (Engine.Buyable).
+func (c *game) buyable() []string {
+	at := &c.State.Attempt
+	if at.Stage != Finished {
+		return nil
+	}
+	s, err := c.subjectOf(at.Test.Action)
+	if err != nil {
+		return nil
+	}
+	allowed := c.allowedBy(s)
+	var out []string
+	for i := range c.rules.Effects {
+		if c.canSpend(at, []int{i}, allowed) == nil {
+			out = append(out, c.rules.Effects[i].Name)
+		}
+	}
+	return out
+}
+
+// canSpendNames says why Spend would refuse the named effects now.
+func (c *game) canSpendNames(names []string) error {
+	if len(names) > maxDice {
+		return fmt.Errorf("actiontest: %d effects named, at most %d", len(names), maxDice)
+	}
+	idx := make([]int, 0, len(names))
+	for _, n := range names {
+		i, err := c.rules.EffectIndex(n)
+		if err != nil {
+			return err
+		}
+		idx = append(idx, i)
+	}
+	at := &c.State.Attempt
+	if at.Stage != Finished {
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %.40q)", ErrStage, at.Stage.String())
+	}
+	s, err := c.subjectOf(at.Test.Action)
+	if err != nil {
+		return err
+	}
+	return c.canSpend(at, idx, c.allowedBy(s))
+}
+
 // spendWith is SpendWith for an attempt whose test's Action allows the
 // effects allowed (allowedBy).
 func (c *game) spendWith(p Policy, allowed uint64) error {
 	at := &c.State.Attempt
 	if at.Stage != Finished {
-		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %q)", ErrStage, at.Stage.String())
+		return fmt.Errorf("%w: extra successes are spent on a finished test (stage %.40q)", ErrStage, at.Stage.String())
 	}
 	if at.Extra > maxDice || at.Spent < 0 || at.Spent > at.Extra {
 		return fmt.Errorf("actiontest: %d of %d extra successes spent: the attempt is corrupt (see State.Check)", at.Spent, at.Extra)

@@ -16,7 +16,7 @@ import (
 func finished(t *testing.T, c *State, tst Test, faces ...int) *Attempt {
 	t.Helper()
 	at := &c.Attempt
-	if err := eng.Play(c, dice.Scripted(faces...), tst, Never{}); err != nil {
+	if err := play(c, dice.Scripted(faces...), tst, Never{}); err != nil {
 		t.Fatal(err)
 	}
 	return at
@@ -53,8 +53,8 @@ func TestSpendEffects(t *testing.T) {
 		t.Errorf("spent %d, bonus %d, harm %d, penalty %d; want 2, 1, 0, 0", at.Spent, c.Bonus, harmHeld(c), c.Penalty())
 	}
 	lines := []string{
-		"extra success: heal_harm (physical harm in the lesser row cleared)",
-		"extra success: bonus_die (+1 dice to the next roll)",
+		"Vex spends an extra success on heal harm, clearing a physical harm from the lesser row.",
+		"Vex spends an extra success on bonus die: 1 die more on the next roll.",
 	}
 	if d := cmp.Diff(lines, rec.Lines()); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
@@ -103,7 +103,7 @@ func TestSpendRejected(t *testing.T) {
 		{"overspend", prowl, []int{6, 6, 6, 1}, []string{"bonus_die", "help_ally", "bonus_die"}, ErrExtra, "cost 3, 2 of 2"},
 		{"not allowed", prowl, []int{6, 6, 6, 1}, []string{"rally"}, ErrNotAllowed, "Prowl does not allow rally"},
 		{"no harm", prowl, []int{6, 6, 1, 1}, []string{"heal_harm"}, ErrNoHarm, "1 heals bought, 0 harms"},
-		{"unknown", prowl, []int{6, 6, 1, 1}, []string{"fly"}, nil, "[help_ally heal_harm bonus_die rally]"},
+		{"unknown", prowl, []int{6, 6, 1, 1}, []string{"fly"}, nil, `"help_ally", "heal_harm", "bonus_die", "rally"`},
 	} {
 		at := finished(t, c, tc.test, tc.faces...)
 		before, atBefore := c.Clone(), *at
@@ -194,7 +194,7 @@ func TestSpendOrders(t *testing.T) {
 		sp := Spending{Policy: Never{}, Order: order}
 		// 4 - 1 + 1 = 4 dice, all sixes: 3 extra.
 		at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Bonus: 1, NoHarm: true}, 6, 6, 6, 6)
-		if err := eng.SpendWith(c, sp); err != nil {
+		if err := spendWith(c, sp); err != nil {
 			t.Fatal(err)
 		}
 		if c.Bonus != tc.bonus || harmHeld(c) != tc.harm || at.Spent != tc.spent || len(at.Bought) != tc.boughtLen {
@@ -215,7 +215,7 @@ func (greedySpender) Spend(v *View, buf []int) []int {
 func TestIllegalSpendingIsRefused(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	at := finished(t, c, Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, 6, 6, 1, 1)
-	err := eng.SpendWith(c, greedySpender{})
+	err := spendWith(c, greedySpender{})
 	if !errors.Is(err, ErrExtra) || !strings.Contains(err.Error(), "greedy") || c.Bonus != 0 || at.Spent != 0 {
 		t.Errorf("greedy spender: %v, bonus %d, spent %d", err, c.Bonus, at.Spent)
 	}
@@ -265,10 +265,9 @@ func TestScenarioSpend(t *testing.T) {
 		r := dice.NewSeeded(9)
 		m := make([]int, numMetrics)
 		for range 200 {
-			rn.Trial(r, m)
-		}
-		if rn.Err() != nil {
-			t.Fatalf("%s: %v", sp, rn.Err())
+			if _, err := rn.Trial(r, m); err != nil {
+				t.Fatalf("%s: %v", sp, err)
+			}
 		}
 	}
 	if !(mean["bonus_dice"] > mean["none"]+0.01) {

@@ -44,6 +44,33 @@ func harmOf(phys, ment [3]int) []TrackHarm {
 // its own.
 var eng Engine
 
+// restoreState reads a state as JSON and checks it whole.
+func restoreState(b []byte) (*State, error) {
+	s := &State{}
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, err
+	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// play plays one whole action test with p making the player's choices.
+func play(s *State, r *dice.Roller, t Test, p Policy) error {
+	return Engine{Policies: Table{Player: p}}.ActionTest(s, r, t)
+}
+
+// spendWith has p spend the finished action's extra successes.
+func spendWith(s *State, p Policy) error {
+	return Engine{Policies: Table{Player: p}}.SpendExtra(s)
+}
+
+// chances is the exact odds of t for s with p choosing.
+func chances(s *State, t Test, p Policy) (Chances, error) {
+	return Engine{Policies: Table{Player: p}}.Chances(s, t)
+}
+
 var cmpAttempt = cmpopts.IgnoreUnexported(Attempt{})
 
 // cmpState compares states by what they save.
@@ -344,10 +371,10 @@ func TestRejectedStepsChangeNothing(t *testing.T) {
 			_ = eng.Begin(c, dice.Scripted(1, 1, 1, 1), base)
 		}, step: finish, is: ErrMustPush},
 		{name: "retry without a worse position", setup: func(c *State) {
-			_ = eng.Play(c, dice.Scripted(6, 1, 1, 1), base, Never{})
+			_ = play(c, dice.Scripted(6, 1, 1, 1), base, Never{})
 		}, step: func(c *State, r *dice.Roller) error { return eng.Retry(c, r, base.At(Desperate)) }, is: ErrStage},
 		{name: "retry at the wrong position", setup: func(c *State) {
-			_ = eng.Play(c, dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Escalate = true }), Never{})
+			_ = play(c, dice.Scripted(1, 1, 1, 1), with(func(x *Test) { x.Escalate = true }), Never{})
 		}, step: func(c *State, r *dice.Roller) error { return eng.Retry(c, r, base) }, is: ErrStage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -463,7 +490,7 @@ func TestSevereHarm(t *testing.T) {
 	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if err := eng.Play(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+	if err := play(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
 		t.Fatalf("Never must still push when it is the only way to act: %v", err)
 	}
 	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, Helpers: 1}); err != nil || at.MustPush {
@@ -563,11 +590,11 @@ func TestStateJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.FlashbacksUsed, c.Bonus = 1, 2
-	b, err := c.Save()
+	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Restore(b)
+	d, err := restoreState(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -604,8 +631,8 @@ func TestStateJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Restore(b); err == nil {
-			t.Errorf("Restore(%+v) accepted", bad.Harm)
+		if _, err := restoreState(b); err == nil {
+			t.Errorf("restoreState(%+v) accepted", bad.Harm)
 		}
 	}
 }
@@ -613,15 +640,15 @@ func TestStateJSON(t *testing.T) {
 func TestEvents(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	var rec Recorder
-	eng := Engine{Sink: rec.Record}
-	if err := eng.Play(c, dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{}); err != nil {
+	e := Engine{Sink: rec.Record, Policies: Table{Player: WhenFailed{}}}
+	if err := e.ActionTest(c, dice.Scripted(1, 2, 3, 4, 6, 1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
-		"roll 4 dice [1 2 3 4]: 0 successes",
-		"level 1 physical harm in the lesser row",
-		"push (harm on physical): re-roll 6 dice [6 1 1 1 1 1]: 1 successes",
-		"1 successes of 1: success",
+		"Vex rolls 4 dice for Prowl at a risky position: 1 2 3 4, 0 successes.",
+		"Vex takes level 1 physical harm, marked in the lesser row.",
+		"Vex pushes the roll, paying with physical harm, and re-rolls 6 dice: 6 1 1 1 1 1, 1 success in all.",
+		"Vex has 1 success of the 1 needed: a success.",
 	}
 	if d := cmp.Diff(want, rec.Lines()); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
@@ -671,10 +698,10 @@ func (badPolicy) Flashback(*View) bool         { return true }
 
 func TestIllegalPolicyChoice(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	if err := eng.Play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
+	if err := play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
 		t.Error("illegal push track accepted")
 	}
-	if _, err := c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
+	if _, err := chances(c, Test{Action: "Prowl", Position: Risky, Difficulty: 1}, badPolicy{}); err == nil {
 		t.Error("Chances accepted an illegal push track")
 	}
 }

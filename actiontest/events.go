@@ -2,6 +2,8 @@ package actiontest
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/stakesrpg/stakes/named"
 )
@@ -35,9 +37,12 @@ const (
 	// Tracks and rows are named as Rules.HarmTracks and Rules.HarmRows name
 	// them.
 	EvEffect
+	// EvOpponent: the opponent of an opposed roll rolled (Dice, Pool
+	// dice, Successes; NPC).
+	EvOpponent
 )
 
-var eventNames = named.Enum[EventKind]{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day", "effect"}
+var eventNames = named.Enum[EventKind]{"roll", "push", "peril", "harm", "flashback", "outcome", "new_day", "effect", "opponent"}
 
 // String returns the kind's name.
 func (k EventKind) String() string { return eventNames.String(k) }
@@ -50,9 +55,13 @@ func (k *EventKind) UnmarshalText(b []byte) error { return eventNames.Unmarshal(
 
 // Event is one thing that happened; it writes as JSON and reads back the
 // same. Dice aliases the engine's buffer: copy it to keep it past the
-// call.
+// call. Who is the character's name (Sheet.Name), Action what the test
+// rolls and Position where it stands.
 type Event struct {
 	Kind      EventKind `json:"kind"`
+	Who       string    `json:"who,omitempty"`
+	Action    string    `json:"action,omitempty"`
+	Position  Position  `json:"position,omitempty"`
 	Dice      []int     `json:"dice,omitempty"`
 	Pool      int       `json:"pool,omitempty"`
 	Successes int       `json:"successes,omitempty"`
@@ -63,43 +72,119 @@ type Event struct {
 	Outcome   Kind      `json:"outcome,omitempty"`
 	Retry     bool      `json:"retry,omitempty"`
 	Effect    string    `json:"effect,omitempty"`
+	// Opposed marks an opposed roll's outcome, read against the
+	// Opponent's successes.
+	Opposed  bool `json:"opposed,omitempty"`
+	Opponent int  `json:"opponent,omitempty"`
+	NPC      bool `json:"npc,omitempty"`
+	// Flashback marks a flashback's roll.
+	Flashback bool `json:"flashback,omitempty"`
 }
 
-// String narrates the event in one line.
+// String narrates the event as a sentence a player understands.
 func (e Event) String() string {
+	who := e.Who
+	if who == "" {
+		who = "The character"
+	}
 	switch e.Kind {
 	case EvRoll:
-		return fmt.Sprintf("roll %d dice %v: %d successes", e.Pool, e.Dice, e.Successes)
+		what := e.Action
+		if e.Flashback {
+			what = "a flashback of " + e.Action
+		}
+		return fmt.Sprintf("%s rolls %s for %s at a %s position: %s, %s.", who, count(e.Pool, "die", "dice"), what, e.Position, faces(e.Dice), count(e.Successes, "success", "successes"))
 	case EvPush:
-		return fmt.Sprintf("push (harm on %s): re-roll %d dice %v: %d successes", e.Track, e.Pool, e.Dice, e.Successes)
+		return fmt.Sprintf("%s pushes the roll, paying with %s harm, and re-rolls %s: %s, %s in all.", who, e.Track, count(e.Pool, "die", "dice"), faces(e.Dice), count(e.Successes, "success", "successes"))
 	case EvPeril:
-		return fmt.Sprintf("risk peril: +%d dice, harm level %d", e.Pool, e.Level)
+		if e.Level == 0 {
+			return fmt.Sprintf("%s risks peril for %s more, a price paid whatever happens.", who, count(e.Pool, "die", "dice"))
+		}
+		return fmt.Sprintf("%s risks peril for %s more, at the price of a level %d harm.", who, count(e.Pool, "die", "dice"), e.Level)
 	case EvHarm:
 		if e.Critical {
-			return fmt.Sprintf("level %d %s harm overflows: critical injury", e.Level, e.Track)
+			return fmt.Sprintf("%s takes level %d %s harm, but the track is full: a critical injury.", who, e.Level, e.Track)
 		}
-		return fmt.Sprintf("level %d %s harm in the %s row", e.Level, e.Track, e.Row)
+		return fmt.Sprintf("%s takes level %d %s harm, marked in the %s row.", who, e.Level, e.Track, e.Row)
 	case EvFlashback:
-		return fmt.Sprintf("flashback, difficulty %d", e.Level)
+		return fmt.Sprintf("%s calls a flashback of difficulty %d.", who, e.Level)
 	case EvOutcome:
-		s := fmt.Sprintf("%d successes of %d: %s", e.Successes, e.Level, e.Outcome)
-		if e.Retry {
-			s += ", worse position: re-roll"
+		return e.outcome(who)
+	case EvOpponent:
+		opp := "The opponent"
+		if e.NPC {
+			opp = "The opposing NPC"
 		}
-		return s
+		return fmt.Sprintf("%s rolls %s against %s: %s, %s.", opp, count(e.Pool, "die", "dice"), who, faces(e.Dice), count(e.Successes, "success", "successes"))
 	case EvNewDay:
-		return "new day"
+		return fmt.Sprintf("A new day begins: %s has the day's flashbacks again.", who)
 	case EvEffect:
 		switch {
 		case e.Track != "":
-			return fmt.Sprintf("extra success: %s (%s harm in the %s row cleared)", e.Effect, e.Track, e.Row)
+			return fmt.Sprintf("%s spends an extra success on %s, clearing a %s harm from the %s row.", who, words(e.Effect), e.Track, e.Row)
 		case e.Pool != 0:
-			return fmt.Sprintf("extra success: %s (+%d dice to the next roll)", e.Effect, e.Pool)
+			return fmt.Sprintf("%s spends an extra success on %s: %s more on the next roll.", who, words(e.Effect), count(e.Pool, "die", "dice"))
 		}
-		return "extra success: " + e.Effect
+		return fmt.Sprintf("%s spends an extra success on %s.", who, words(e.Effect))
 	}
-	return e.Kind.String()
+	return fmt.Sprintf("%s: %s.", who, e.Kind)
 }
+
+// outcome narrates an EvOutcome.
+func (e Event) outcome(who string) string {
+	got := count(e.Successes, "success", "successes")
+	switch {
+	case e.Opposed:
+		return fmt.Sprintf("%s has %s against the opponent's %d: %s.", who, got, e.Opponent, kindPhrase(e.Outcome))
+	case e.Retry:
+		return fmt.Sprintf("%s has %s of the %d needed, and the position worsens to %s: not failed, not yet succeeded, %s tries again.", who, got, e.Level, e.Position, who)
+	}
+	return fmt.Sprintf("%s has %s of the %d needed: %s.", who, got, e.Level, kindPhrase(e.Outcome))
+}
+
+// kindPhrase reads an outcome kind as the table says it.
+func kindPhrase(k Kind) string {
+	switch k {
+	case SuccessBonus:
+		return "a success with a bonus"
+	case Success:
+		return "a success"
+	case SuccessConsequence:
+		return "a success with a consequence"
+	case Worst:
+		return "the worst outcome"
+	case Neither:
+		return "neither success nor failure"
+	}
+	return words(k.String())
+}
+
+// count writes n with its noun: "1 die", "3 dice".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// faces writes dice faces as "6 3 1", or "no dice".
+func faces(d []int) string {
+	if len(d) == 0 {
+		return "no dice"
+	}
+	b := make([]byte, 0, 3*len(d))
+	for i, f := range d {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(f), 10)
+	}
+	return string(b)
+}
+
+// words turns a snake_case name into words: "success_with_bonus" reads
+// "success with bonus".
+func words(name string) string { return strings.ReplaceAll(name, "_", " ") }
 
 // Recorder keeps every event it hears, copying their dice: set a
 // character's Sink to its Record method.

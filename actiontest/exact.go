@@ -146,17 +146,45 @@ func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *Stat
 	}
 	at := c.slot(&t)
 	if !c.start(at, &t, s, &pool, must, pushed) {
-		c.finish(at, s)
+		if err := c.finish(at, s); err != nil {
+			return err
+		}
 		f(1, c.State, at)
 		return nil
 	}
-	rl := c.rules
 	base := c.State.playClone()
 	afterPush := c.State.playClone()
+	hit := c.rules.hitChance()
+	// An opposed roll's opponent rolls beside the character: every count
+	// of the opponent's successes, with its chance.
+	opp := []float64{1}
+	if t.Opposed && t.Opponent > 0 {
+		opp = binom(t.Opponent, hit)
+	}
+	for o, po := range opp {
+		if po == 0 {
+			continue
+		}
+		base.Attempt.Opponent = o
+		if err := c.rolls(&t, base, afterPush, s, p, po, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rolls plays the begun roll of test t (base, the state after its start)
+// every way the character's dice can fall, the branches' chances
+// scaled by q.
+func (c *game) rolls(t *Test, base, afterPush *State, s subject, p Policy, q float64, f func(q float64, st *State, a *Attempt)) error {
+	rl := c.rules
 	hit := rl.hitChance()
-	for first, ps := range binom(pool.Dice, hit) {
+	at := c.slot(t)
+	n0 := at.Pool.Dice
+	for first, ps := range binom(n0, hit) {
+		ps *= q
 		c.State.copyPlay(base)
-		at.Dice, at.Successes = rl.faces(at.Dice[:0], pool.Dice, first), first
+		at.Dice, at.Successes = rl.faces(at.Dice[:0], n0, first), first
 		c.viewOf(&c.State.v, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 		push, track := false, ""
 		if c.State.v.PushTrack != "" {
@@ -166,7 +194,9 @@ func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *Stat
 			if at.MustPush {
 				return fmt.Errorf("policy %s after %d successes: %w", p.Name(), first, ErrMustPush)
 			}
-			c.finish(at, s)
+			if err := c.finish(at, s); err != nil {
+				return err
+			}
 			f(ps, c.State, at)
 			continue
 		}
@@ -182,7 +212,9 @@ func (c *game) outcomes(t Test, retry bool, p Policy, f func(q float64, st *Stat
 		for k, pk := range binom(n, hit) {
 			c.State.copyPlay(afterPush)
 			at.Rerolled, at.Successes = rl.faces(at.Rerolled[:0], n, k), first+k
-			c.finish(at, s)
+			if err := c.finish(at, s); err != nil {
+				return err
+			}
 			f(ps*pk, c.State, at)
 		}
 	}
@@ -249,7 +281,7 @@ func (rl *Rules) Odds(pool int, pos Position, difficulty int, p Policy) (Chances
 	if err != nil {
 		return Chances{}, err
 	}
-	return s.Chances(Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool}, p)
+	return Engine{Policies: Table{Player: p}}.Chances(s, Test{Action: rl.Actions[0].Name, Position: pos, Difficulty: difficulty, Bonus: pool})
 }
 
 // OpposedOf returns the chances that a side whose final successes follow a

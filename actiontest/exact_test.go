@@ -113,7 +113,7 @@ func TestChancesMatchSampled(t *testing.T) {
 			c.Harm = tc.harm
 		}
 		p, _ := PolicyByName(tc.policy)
-		ch, err := c.Chances(tc.test, p)
+		ch, err := chances(c, tc.test, p)
 		if err != nil {
 			t.Fatalf("%s %+v: %v", tc.policy, tc.test, err)
 		}
@@ -125,7 +125,7 @@ func TestChancesMatchSampled(t *testing.T) {
 		at := &c.Attempt
 		for range trials {
 			c.copyPlay(start)
-			if err := eng.Play(c, r, tc.test, p); err != nil {
+			if err := play(c, r, tc.test, p); err != nil {
 				t.Fatalf("%s %+v: %v", tc.policy, tc.test, err)
 			}
 			obs[at.Successes]++
@@ -158,7 +158,7 @@ func TestChancesMatchSampled(t *testing.T) {
 func TestChancesRejectWrongModel(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1}
-	ch, err := c.Chances(tst, WhenFailed{})
+	ch, err := chances(c, tst, WhenFailed{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestChancesRejectWrongModel(t *testing.T) {
 	at := &c.Attempt
 	for range 20000 {
 		c.copyPlay(start)
-		if err := eng.Play(c, r, tst, Never{}); err != nil {
+		if err := play(c, r, tst, Never{}); err != nil {
 			t.Fatal(err)
 		}
 		obs[at.Successes]++
@@ -181,7 +181,7 @@ func TestChancesRejectWrongModel(t *testing.T) {
 func TestChancesClosedForm(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	// Prowl 2 + Dexterity 2 = 4 dice, risky, normal: success iff a six.
-	ch, err := c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{})
+	ch, err := chances(c, Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,17 +191,17 @@ func TestChancesClosedForm(t *testing.T) {
 	}
 	// Always pushing a failure: fail only if the first 4 and the 6 re-rolled
 	// dice all miss.
-	ch, _ = c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{})
+	ch, _ = chances(c, Test{Action: "Prowl", Position: Risky, Difficulty: 1}, WhenFailed{})
 	if want := math.Pow(5.0/6, 10); math.Abs(ch.Band[BandFailure]-want) > 1e-12 || math.Abs(ch.Pushed-q) > 1e-12 {
 		t.Errorf("pushed: failure %v pushed %v, want %v %v", ch.Band[BandFailure], ch.Pushed, want, q)
 	}
 	// Escalation: a risky failure becomes a retry.
-	ch, _ = c.Chances(Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}, Never{})
+	ch, _ = chances(c, Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}, Never{})
 	if math.Abs(ch.Retry-q) > 1e-12 {
 		t.Errorf("retry %v, want %v", ch.Retry, q)
 	}
 	// Risk peril taken by the daring policy: 7 dice, no push.
-	ch, _ = c.Chances(Test{Action: "Persuade", Position: Risky, Difficulty: 1, PerilOffered: true}, Threshold{PerilBelow: 5})
+	ch, _ = chances(c, Test{Action: "Persuade", Position: Risky, Difficulty: 1, PerilOffered: true}, Threshold{PerilBelow: 5})
 	if !ch.Peril || ch.Pool != 7 || ch.Pushed != 0 {
 		t.Errorf("peril: %+v", ch)
 	}
@@ -323,18 +323,18 @@ func TestOpposedOf(t *testing.T) {
 // like any other.
 func TestFlashbackChances(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	ch, err := c.Chances(Test{Action: "Persuade", Position: Risky, Flashback: true}, Never{})
+	ch, err := chances(c, Test{Action: "Persuade", Position: Risky, Flashback: true}, Never{})
 	if err != nil || ch.Succeeded != 1 || ch.Pool != 4 {
 		t.Errorf("difficulty 0: %+v %v", ch, err)
 	}
-	ch, _ = c.Chances(Test{Action: "Persuade", Position: Risky, Flashback: true, Difficulty: 2}, Never{})
+	ch, _ = chances(c, Test{Action: "Persuade", Position: Risky, Flashback: true, Difficulty: 2}, Never{})
 	rl := DefaultRules()
 	d, _ := rl.SuccessDist(4, nil)
 	if math.Abs(ch.Succeeded-d.AtLeast(2)) > 1e-12 {
 		t.Errorf("difficulty 2: succeeded %v, want %v", ch.Succeeded, d.AtLeast(2))
 	}
 	c.FlashbacksUsed = 1
-	if _, err := c.Chances(Test{Action: "Persuade", Position: Risky, Flashback: true}, Never{}); err == nil {
+	if _, err := chances(c, Test{Action: "Persuade", Position: Risky, Flashback: true}, Never{}); err == nil {
 		t.Error("flashback odds with none left")
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stakesrpg/stakes/actiontest"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -45,16 +46,16 @@ func Example() {
 	}
 	fmt.Println("extra successes:", at.Extra, "physical harm:", c.Harm[0].Rows)
 	// Output:
-	// roll 4 dice [3 1 5 2]: 0 successes
-	// level 1 physical harm in the lesser row
-	// push (harm on physical): re-roll 6 dice [6 4 2 6 1 3]: 2 successes
-	// 2 successes of 1: success_with_bonus
+	// Vex rolls 4 dice for Prowl at a risky position: 3 1 5 2, 0 successes.
+	// Vex takes level 1 physical harm, marked in the lesser row.
+	// Vex pushes the roll, paying with physical harm, and re-rolls 6 dice: 6 4 2 6 1 3, 2 successes in all.
+	// Vex has 2 successes of the 1 needed: a success with a bonus.
 	// extra successes: 1 physical harm: [1 0 0]
 }
 
 // Exact odds of a challenging test from five dice, with and without pushing
 // every failure.
-func ExampleState_Chances() {
+func ExampleEngine_Chances() {
 	c, _ := actiontest.NewState(actiontest.DefaultRules(), actiontest.Sheet{
 		Attributes: map[string]int{"Presence": 3},
 		Actions:    map[string]int{"Persuade": 2},
@@ -62,7 +63,7 @@ func ExampleState_Chances() {
 	t := actiontest.Test{Action: "Persuade", Position: actiontest.Desperate, Difficulty: 2}
 	for _, name := range []string{"never", "always_when_failed"} {
 		p, _ := actiontest.PolicyByName(name)
-		ch, _ := c.Chances(t, p)
+		ch, _ := actiontest.Engine{Policies: actiontest.Table{Player: p}}.Chances(c, t)
 		fmt.Printf("%-18s succeed %.4f  worst outcome %.4f  pushed %.4f\n",
 			name, ch.Succeeded, ch.Kind[actiontest.Worst], ch.Pushed)
 	}
@@ -117,7 +118,12 @@ func ExampleScenario_NewRunner() {
 	tests := 0
 	const trials = 10000
 	for range trials {
-		counts[rn.Trial(r, metrics)]++
+		c, err := rn.Trial(r, metrics)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		counts[c]++
 		tests += metrics[0]
 	}
 	ex, _ := s.Exact(context.Background())
@@ -151,7 +157,7 @@ func ExampleEngine_Spend() {
 	}
 	at := &c.Attempt
 	t := actiontest.Test{Action: "Prowl", Position: actiontest.Risky, Difficulty: 1}
-	if err := eng.Play(c, dice.Scripted(6, 6, 6), t, actiontest.Never{}); err != nil {
+	if err := eng.ActionTest(c, dice.Scripted(6, 6, 6), t); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -189,7 +195,7 @@ func ExampleDirectorByName() {
 			c.Director = name
 			at := &c.Attempt
 			t := actiontest.Test{Action: "Prowl", Position: actiontest.Desperate, Difficulty: 1}
-			if err := eng.Play(c, dice.Scripted(faces...), t, actiontest.Never{}); err != nil {
+			if err := eng.ActionTest(c, dice.Scripted(faces...), t); err != nil {
 				fmt.Println(err)
 				return
 			}
@@ -231,4 +237,46 @@ func ExampleScenario_Solve() {
 	//   threshold          0.490
 	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal (gains 0.178)
 	// a desperate roll 1 success short, unhurt: push (harm on physical) (gains 0.556)
+}
+
+// A rooftop chase played a step at a time through the game contract, each
+// event narrated as it happens.
+func ExampleScenario_Start() {
+	s := actiontest.DefaultScenario()
+	r := dice.NewSeeded(12)
+	g, err := s.Start(r)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g.Listen(func(e sim.Event) { fmt.Println(e) })
+	for !g.Done() {
+		if err := g.Step(r); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	cat, _ := g.Outcome(nil)
+	fmt.Println("outcome:", s.Categories()[cat], "after", g.(*actiontest.Game).Pursuit().Metrics[0], "tests")
+	// Output:
+	// Vex rolls 4 dice for Prowl at a risky position: 4 4 4 1, 0 successes.
+	// Vex takes level 1 physical harm, marked in the lesser row.
+	// Vex pushes the roll, paying with physical harm, and re-rolls 6 dice: 2 4 1 1 2 1, 0 successes in all.
+	// Vex has 0 successes of the 1 needed, and the position worsens to desperate: not failed, not yet succeeded, Vex tries again.
+	// Vex calls a flashback of difficulty 1.
+	// Vex rolls 3 dice for a flashback of Prowl at a controlled position: 3 2 3, 0 successes.
+	// Vex takes level 1 physical harm, marked in the lesser row.
+	// Vex pushes the roll, paying with physical harm, and re-rolls 5 dice: 6 3 4 6 4, 2 successes in all.
+	// Vex has 2 successes of the 1 needed: a success with a bonus.
+	// Vex rolls 3 dice for Prowl at a desperate position: 5 6 6, 2 successes.
+	// Vex has 2 successes of the 1 needed: a success.
+	// Vex rolls 2 dice for Prowl at a risky position: 3 3, 0 successes.
+	// Vex has 0 successes of the 1 needed, and the position worsens to desperate: not failed, not yet succeeded, Vex tries again.
+	// Vex rolls 2 dice for Prowl at a desperate position: 6 1, 1 success.
+	// Vex has 1 success of the 1 needed: a success with a consequence.
+	// Vex rolls 2 dice for Prowl at a risky position: 3 3, 0 successes.
+	// Vex has 0 successes of the 1 needed, and the position worsens to desperate: not failed, not yet succeeded, Vex tries again.
+	// Vex rolls 2 dice for Prowl at a desperate position: 1 6, 1 success.
+	// Vex has 1 success of the 1 needed: a success with a consequence.
+	// outcome: hurt after 6 tests
 }

@@ -67,7 +67,7 @@ func TestRestoredAttemptWithAbsurdSuccessesIsRefused(t *testing.T) {
 // such an attempt set by hand without asking the policy.
 func TestRestoredAttemptWithAbsurdExtraIsRefused(t *testing.T) {
 	c := newChar(t, DefaultRules())
-	if err := eng.Play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, Never{}); err != nil {
+	if err := play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1, NoHarm: true}, Never{}); err != nil {
 		t.Fatal(err)
 	}
 	saved, _ := json.Marshal(c)
@@ -79,7 +79,7 @@ func TestRestoredAttemptWithAbsurdExtraIsRefused(t *testing.T) {
 	}
 	c.Attempt.Extra = 1 << 31
 	before := c.Clone()
-	if err := eng.SpendWith(c, countingSpender{t: t}); err == nil {
+	if err := spendWith(c, countingSpender{t: t}); err == nil {
 		t.Error("SpendWith accepted 2^31 extra successes")
 	}
 	if d := cmp.Diff(before, c, cmpState); d != "" {
@@ -140,7 +140,7 @@ func TestFlashbackOfDifficultyFourIsAllowed(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	// Persuade 1 + Presence 3: four dice, four sixes.
 	fb := Test{Action: "Persuade", Position: Risky, Difficulty: 4, Flashback: true}
-	if err := eng.Play(c, dice.Scripted(6, 6, 6, 6), fb, Never{}); err != nil {
+	if err := play(c, dice.Scripted(6, 6, 6, 6), fb, Never{}); err != nil {
 		t.Fatal(err)
 	}
 	at := &c.Flashback
@@ -161,7 +161,7 @@ func TestBeginOverARolledTestIsRefused(t *testing.T) {
 	if err := eng.Begin(c, r, tst); !errors.Is(err, ErrInFlight) || r.Remaining() != 4 {
 		t.Fatalf("second Begin: %v, %d dice drawn", err, 4-r.Remaining())
 	}
-	if err := eng.Play(c, r, tst, Never{}); !errors.Is(err, ErrInFlight) {
+	if err := play(c, r, tst, Never{}); !errors.Is(err, ErrInFlight) {
 		t.Errorf("Play over a roll in flight: %v", err)
 	}
 	if err := eng.Finish(c); err != nil || c.Attempt.Outcome.Kind != Badly {
@@ -192,7 +192,7 @@ func TestPushIsOncePerActionAcrossARetry(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The legal-choice query agrees with the step.
-		if got := c.PushTrack(); (got != "") != may {
+		if got := eng.PushTrack(c); (got != "") != may {
 			t.Errorf("retry_may_push %v: PushTrack %q", may, got)
 		}
 		err := eng.Push(c, dice.Scripted(1, 1, 1, 1, 1), "physical")
@@ -250,11 +250,11 @@ func TestSavedStateKeepsItsDirector(t *testing.T) {
 	if err := eng.Begin(c, dice.Scripted(6, 2, 3, 4), Test{Action: "Prowl", Position: Desperate, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := c.Save()
+	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := Restore(b)
+	c2, err := restoreState(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +266,8 @@ func TestSavedStateKeepsItsDirector(t *testing.T) {
 		t.Errorf("restored finish: %v, harm %v", err, c2.Harm)
 	}
 	c2.Director = "lenient"
-	b, _ = c2.Save()
-	if _, err := Restore(b); err == nil || !strings.Contains(err.Error(), `"lenient"`) {
+	b, _ = json.Marshal(c2)
+	if _, err := restoreState(b); err == nil || !strings.Contains(err.Error(), `"lenient"`) {
 		t.Errorf("an unknown director restored: %v", err)
 	}
 }
@@ -283,7 +283,7 @@ func TestRulingsAreSettings(t *testing.T) {
 	}{
 		{"zero_flashback_rolls", func(rl *Rules) { rl.ZeroFlashbackRolls = true }, []int{6, 6, 1, 1},
 			func(c *State) string {
-				if err := eng.Play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Flashback: true}, Never{}); err != nil {
+				if err := play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Flashback: true}, Never{}); err != nil {
 					return err.Error()
 				}
 				if len(c.Flashback.Dice) != 4 || c.Flashback.Extra != 2 {
@@ -303,7 +303,7 @@ func TestRulingsAreSettings(t *testing.T) {
 			}},
 		{"multiple_over", func(rl *Rules) { rl.MultipleOver = 2 }, nil,
 			func(c *State) string {
-				_ = eng.Play(c, dice.Scripted(6, 6, 6, 1), tst, Never{})
+				_ = play(c, dice.Scripted(6, 6, 6, 1), tst, Never{})
 				if at := &c.Attempt; at.Band != BandSuccess || at.Extra != 1 {
 					return "three sixes of two required: band " + at.Band.String()
 				}
@@ -313,7 +313,7 @@ func TestRulingsAreSettings(t *testing.T) {
 			func(c *State) string {
 				r := dice.Scripted(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 				esc := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
-				if err := eng.Play(c, r, esc, WhenFailed{}); err != nil {
+				if err := play(c, r, esc, WhenFailed{}); err != nil {
 					return err.Error()
 				}
 				if !c.Attempt.Pushed || c.Attempt.Test.Position != Desperate {
@@ -348,7 +348,7 @@ func TestRulingsAreSettings(t *testing.T) {
 func TestAttributeOnlyRoll(t *testing.T) {
 	c := newChar(t, DefaultRules()) // Presence 3
 	tst := Test{Action: "Presence", Position: Risky, Difficulty: 1}
-	if err := eng.Play(c, dice.Scripted(1, 1, 1), tst, Never{}); err != nil {
+	if err := play(c, dice.Scripted(1, 1, 1), tst, Never{}); err != nil {
 		t.Fatal(err)
 	}
 	at := &c.Attempt
@@ -368,8 +368,8 @@ func TestAttributeOnlyRoll(t *testing.T) {
 }
 
 // "Opposed Rolls": each side rolls (and may push), the most successes
-// prevail, a tie means neither succeeds nor fails, and against an NPC the
-// Director's consequence (a complication by default) follows a tie.
+// prevail, a tie means neither succeeds nor fails, and against an NPC a
+// tie gets what you want, but something goes wrong.
 func TestOpposedRollIsAStep(t *testing.T) {
 	opp := Test{Action: "Prowl", Position: Risky, Opposed: true}
 	for _, tc := range []struct {
@@ -382,8 +382,8 @@ func TestOpposedRollIsAStep(t *testing.T) {
 		{[]int{6, 6, 1, 1}, 1, false, Outcome{Kind: Success, Succeeded: true}, 0},
 		{[]int{6, 6, 6, 1}, 1, true, Outcome{Kind: Success, Succeeded: true}, 1},
 		{[]int{6, 1, 1, 1}, 1, false, Outcome{Kind: Neither}, 0},
-		{[]int{6, 1, 1, 1}, 1, true, Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}}, 0},
-		{[]int{1, 1, 1, 1}, 1, true, Outcome{Kind: Badly}, 0},
+		{[]int{6, 1, 1, 1}, 1, true, Outcome{Kind: SuccessConsequence, Succeeded: true, Consequences: []Consequence{{Kind: Complication}}}, 0},
+		{[]int{1, 1, 1, 1}, 1, true, Outcome{Kind: Badly, Consequences: []Consequence{{Kind: LostOpportunity}}}, 0},
 	} {
 		c := newChar(t, DefaultRules())
 		if err := eng.Begin(c, dice.Scripted(tc.faces...), opp); err != nil {
@@ -407,7 +407,7 @@ func TestOpposedRollIsAStep(t *testing.T) {
 	if err := eng.Begin(c, dice.Scripted(6), Test{Action: "Prowl", Opposed: true, Difficulty: 1}); err == nil {
 		t.Error("an opposed roll with a difficulty accepted")
 	}
-	if err := eng.Play(c, dice.Scripted(6, 6, 6, 6), opp, Never{}); !errors.Is(err, ErrStage) {
+	if err := play(c, dice.Scripted(6, 6, 6, 6), opp, Never{}); !errors.Is(err, ErrStage) {
 		t.Errorf("Play of an opposed roll: %v", err)
 	}
 	if err := eng.FinishOpposed(c, 1, false); !errors.Is(err, ErrStage) {
@@ -439,7 +439,7 @@ func TestZeroPositionIsTheDefault(t *testing.T) {
 		rl := DefaultRules()
 		rl.DefaultPosition = tc.def
 		c := newChar(t, rl)
-		if err := eng.Play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Difficulty: 1}, Never{}); err != nil {
+		if err := play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Difficulty: 1}, Never{}); err != nil {
 			t.Fatal(err)
 		}
 		if at := &c.Attempt; at.Test.Position != tc.def || at.Outcome.Kind != tc.kind {
@@ -460,35 +460,35 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 	c := newChar(t, DefaultRules())
 	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true}
 	for _, bad := range []Test{{Action: "Juggle", Difficulty: 1}, {Action: "Prowl", Difficulty: 0}, {Action: "Prowl", Difficulty: 1, Flashback: true, Helpers: -1}} {
-		if c.CanBegin(bad) == nil || eng.Begin(c, dice.Scripted(1, 1, 1, 1), bad) == nil {
+		if eng.CanBegin(c, bad) == nil || eng.Begin(c, dice.Scripted(1, 1, 1, 1), bad) == nil {
 			t.Errorf("%+v: CanBegin or Begin accepted it", bad)
 		}
 	}
-	if err := c.CanBegin(tst); err != nil {
+	if err := eng.CanBegin(c, tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.CanRetry(tst.At(Desperate)); !errors.Is(err, ErrStage) {
+	if err := eng.CanRetry(c, tst.At(Desperate)); !errors.Is(err, ErrStage) {
 		t.Errorf("CanRetry before any roll: %v", err)
 	}
 	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), tst); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.CanBegin(tst); !errors.Is(err, ErrInFlight) {
+	if err := eng.CanBegin(c, tst); !errors.Is(err, ErrInFlight) {
 		t.Errorf("CanBegin with a roll in flight: %v", err)
 	}
-	if c.PushTrack() != "physical" || c.CanPush("physical") != nil || c.CanPush("astral") == nil {
-		t.Errorf("push queries: track %q, physical %v, astral %v", c.PushTrack(), c.CanPush("physical"), c.CanPush("astral"))
+	if eng.PushTrack(c) != "physical" || eng.CanPush(c, "physical") != nil || eng.CanPush(c, "astral") == nil {
+		t.Errorf("push queries: track %q, physical %v, astral %v", eng.PushTrack(c), eng.CanPush(c, "physical"), eng.CanPush(c, "astral"))
 	}
 	if err := eng.Finish(c); err != nil {
 		t.Fatal(err)
 	}
-	if c.PushTrack() != "" || !errors.Is(c.CanPush("physical"), ErrStage) {
-		t.Errorf("push queries after Finish: %q %v", c.PushTrack(), c.CanPush("physical"))
+	if eng.PushTrack(c) != "" || !errors.Is(eng.CanPush(c, "physical"), ErrStage) {
+		t.Errorf("push queries after Finish: %q %v", eng.PushTrack(c), eng.CanPush(c, "physical"))
 	}
-	if err := c.CanRetry(tst.At(Desperate)); err != nil {
+	if err := eng.CanRetry(c, tst.At(Desperate)); err != nil {
 		t.Errorf("CanRetry after an escalated failure: %v", err)
 	}
-	if err := c.CanRetry(tst); !errors.Is(err, ErrStage) {
+	if err := eng.CanRetry(c, tst); !errors.Is(err, ErrStage) {
 		t.Errorf("CanRetry at the same position: %v", err)
 	}
 }
@@ -503,12 +503,12 @@ func TestEngineCopiesPlayClonedStatesApart(t *testing.T) {
 	play := func(eng Engine, x *State, seed uint64) {
 		r := dice.NewSeeded(seed)
 		for range 200 {
-			if err := eng.Play(x, r, tst, WhenFailed{}); err != nil && !errors.Is(err, ErrIncapacitated) {
+			if err := play(x, r, tst, WhenFailed{}); err != nil && !errors.Is(err, ErrIncapacitated) {
 				done <- err
 				return
 			}
 			if x.Attempt.Extra > 0 {
-				_ = eng.SpendWith(x, Spending{Never{}, SpendOrder{Label: "bonus", Order: []string{"bonus_die"}}})
+				_ = spendWith(x, Spending{Never{}, SpendOrder{Label: "bonus", Order: []string{"bonus_die"}}})
 			}
 			restart(t, x)
 		}
@@ -544,7 +544,7 @@ func TestStepsDoNotAllocate(t *testing.T) {
 			}
 		}
 		heal()
-		if err := eng.Play(c, r, tst, Threshold{Extra: 1, MaxPenalty: 9}); err != nil {
+		if err := play(c, r, tst, Threshold{Extra: 1, MaxPenalty: 9}); err != nil {
 			t.Fatal(err)
 		}
 		heal()
@@ -558,52 +558,60 @@ func TestStepsDoNotAllocate(t *testing.T) {
 // A saved pursuit is checked whole: the scenario, the state and where the
 // pursuit stands must agree, so every restored game can play to its end.
 func TestRestoredPursuitIsCheckedWhole(t *testing.T) {
-	rn, err := DefaultScenario().NewRunner()
+	game, err := DefaultScenario().newGame()
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := dice.NewSeeded(7)
 	// Play until a retry is pending, so every field has something to say.
-	for !rn.Pursuit.Retry && !rn.Done() {
-		if err := rn.Step(r, nil); err != nil {
+	for !game.rn.Pursuit.Retry && !game.Done() {
+		if err := game.Step(r); err != nil {
 			t.Fatal(err)
 		}
-		if rn.Done() {
-			rn.Reset()
+		if game.Done() {
+			game.rn.reset()
 		}
 	}
-	saved, err := json.Marshal(rn.Save())
+	saved, err := game.Save()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, edit := range map[string]func(*SavedGame){
-		"progress past the goal":   func(g *SavedGame) { g.Pursuit.Progress = 1 << 31 },
-		"no position":              func(g *SavedGame) { g.Pursuit.Position = "" },
-		"unknown position":         func(g *SavedGame) { g.Pursuit.Position = "comfy" },
-		"tests past max_tests":     func(g *SavedGame) { g.Pursuit.Metrics[metTests] = 1 << 31 },
-		"retry without a roll":     func(g *SavedGame) { g.State.Attempt.Retry = false; g.State.Attempt.NextPosition = "" },
-		"flashback due, none left": func(g *SavedGame) { g.Pursuit.FlashbackDue, g.State.FlashbacksUsed = true, 1 },
-		"ended with a retry":       func(g *SavedGame) { g.Pursuit.Ended = true },
-		"scenario goal 0":          func(g *SavedGame) { g.Scenario.Goal = 0 },
-		"category 9":               func(g *SavedGame) { g.Pursuit.Category = 9 },
-		"state's own rules":        func(g *SavedGame) { g.State.Rules.PushDice = 3 },
-		"state's own sheet":        func(g *SavedGame) { g.State.Sheet.Actions = map[string]int{"Prowl": 5} },
-		"state's own director":     func(g *SavedGame) { g.State.Director = "harsh" },
+	check := func(g *savedGame) error {
+		b, err := json.Marshal(g)
+		if err != nil {
+			return err
+		}
+		_, err = DefaultScenario().Restore(b)
+		return err
+	}
+	for name, edit := range map[string]func(*savedGame){
+		"progress past the goal":   func(g *savedGame) { g.Pursuit.Progress = 1 << 31 },
+		"no position":              func(g *savedGame) { g.Pursuit.Position = "" },
+		"unknown position":         func(g *savedGame) { g.Pursuit.Position = "comfy" },
+		"tests past max_tests":     func(g *savedGame) { g.Pursuit.Metrics[metTests] = 1 << 31 },
+		"retry without a roll":     func(g *savedGame) { g.State.Attempt.Retry = false; g.State.Attempt.NextPosition = "" },
+		"flashback due, none left": func(g *savedGame) { g.Pursuit.FlashbackDue, g.State.FlashbacksUsed = true, 1 },
+		"ended with a retry":       func(g *savedGame) { g.Pursuit.Ended = true },
+		"scenario goal 0":          func(g *savedGame) { g.Scenario.Goal = 0 },
+		"category 9":               func(g *savedGame) { g.Pursuit.Category = 9 },
+		"state's own rules":        func(g *savedGame) { g.State.Rules.PushDice = 3 },
+		"state's own sheet":        func(g *savedGame) { g.State.Sheet.Actions = map[string]int{"Prowl": 5} },
+		"state's own director":     func(g *savedGame) { g.State.Director = "harsh" },
 	} {
-		var g SavedGame
+		var g savedGame
 		if err := json.Unmarshal(saved, &g); err != nil {
 			t.Fatal(err)
 		}
 		edit(&g)
-		if err := g.Check(); err == nil {
+		if err := check(&g); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	var g SavedGame
+	var g savedGame
 	if err := json.Unmarshal(saved, &g); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Check(); err != nil {
+	if err := check(&g); err != nil {
 		t.Errorf("the saved pursuit itself: %v", err)
 	}
 }
@@ -626,8 +634,8 @@ func TestScenarioStartingStateWithItsOwnRulesIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rn.State().Harm[0].Rows[0]; got != 1 || rn.State().Penalty() != 1 || rn.State().Director != "table" {
-		t.Errorf("starting harm %d, penalty %d, director %q; want 1, 1, table", got, rn.State().Penalty(), rn.State().Director)
+	if got := rn.c.State.Harm[0].Rows[0]; got != 1 || rn.c.State.Penalty() != 1 || rn.c.State.Director != "table" {
+		t.Errorf("starting harm %d, penalty %d, director %q; want 1, 1, table", got, rn.c.State.Penalty(), rn.c.State.Director)
 	}
 }
 
@@ -638,7 +646,7 @@ func TestPlaySpendsWithThePolicy(t *testing.T) {
 	c.Harm[0].Rows[0] = 1
 	p := Spending{Policy: Never{}, Order: SpendOrder{Label: "heal", Order: []string{"heal_harm"}}}
 	// 4 - 1 = 3 dice, three sixes against 1: two extra, one heal bought.
-	if err := eng.Play(c, dice.Scripted(6, 6, 6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, p); err != nil {
+	if err := play(c, dice.Scripted(6, 6, 6), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, p); err != nil {
 		t.Fatal(err)
 	}
 	if at := c.Attempt; at.Spent != 1 || len(at.Bought) != 1 || c.Harm[0].Rows[0] != 0 || p.Name() != "never+heal" {

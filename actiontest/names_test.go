@@ -40,7 +40,7 @@ func TestPositionsReadAndWriteAsNames(t *testing.T) {
 	if at.Test.Position != "edgy" || !at.Retry || at.NextPosition != "dire" {
 		t.Fatalf("recorded position %q, retry %v at %q; want edgy, a retry at dire", at.Test.Position, at.Retry, at.NextPosition)
 	}
-	b, err := c.Save()
+	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestPositionsReadAndWriteAsNames(t *testing.T) {
 			t.Errorf("saved character lacks %s:\n%s", want, b)
 		}
 	}
-	back, err := Restore(b)
+	back, err := restoreState(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,25 +69,21 @@ func TestPositionsReadAndWriteAsNames(t *testing.T) {
 	s := DefaultScenario()
 	s.Rules = renamedRules()
 	s.Position, s.FlashbackPosition = "", "safe"
-	rn, err := s.NewRunner()
+	game, err := s.newGame()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rn.Pursuit.Position != "edgy" {
-		t.Errorf("pursuit starts at %q, want the default edgy", rn.Pursuit.Position)
+	if game.Pursuit().Position != "edgy" {
+		t.Errorf("pursuit starts at %q, want the default edgy", game.Pursuit().Position)
 	}
-	b, err = json.Marshal(rn.Save())
+	b, err = game.Save()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `"pursuit":{"progress":0,"position":"edgy"`) {
 		t.Errorf("saved pursuit does not name its position:\n%s", b)
 	}
-	var g SavedGame
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.Check(); err != nil {
+	if _, err := s.Restore(b); err != nil {
 		t.Errorf("saved pursuit: %v", err)
 	}
 }
@@ -103,7 +99,7 @@ func TestUnknownPositionNameIsRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), allowed) {
 			t.Errorf("Begin at %q: %v, want a refusal naming %s", p, err, allowed)
 		}
-		if err := c.CanBegin(Test{Action: "Prowl", Position: p, Difficulty: 1}); err == nil {
+		if err := eng.CanBegin(c, Test{Action: "Prowl", Position: p, Difficulty: 1}); err == nil {
 			t.Errorf("CanBegin at %q accepted", p)
 		}
 	}
@@ -173,7 +169,7 @@ func TestHarmRowsReadAndWriteAsNames(t *testing.T) {
 	var rec Recorder
 	eng := Engine{Sink: rec.Record}
 	// A Risky failure: a level 2 harm, in the moderate row.
-	if err := eng.Play(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+	if err := eng.ActionTest(c, dice.Scripted(1, 1, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}); err != nil {
 		t.Fatal(err)
 	}
 	at := &c.Attempt
@@ -214,7 +210,7 @@ func TestHarmRowsReadAndWriteAsNames(t *testing.T) {
 	// What a heal bought names its track and row.
 	c = newChar(t, DefaultRules())
 	c.Harm[0].Rows[0] = 1
-	if err := eng.Play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
+	if err := play(c, dice.Scripted(6, 6, 1, 1), Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Never{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := eng.Spend(c, "heal_harm"); err != nil {
@@ -287,7 +283,7 @@ func TestHarmTracksReadAndWriteAsNames(t *testing.T) {
 	if !strings.Contains(string(b), want) {
 		t.Errorf("saved state %s lacks %s", b, want)
 	}
-	back, err := Restore(b)
+	back, err := restoreState(b)
 	if err != nil || back.Penalty() != 1 {
 		t.Fatalf("restored state: %v, want a penalty of 1", err)
 	}

@@ -135,6 +135,9 @@ type model struct {
 // newModel validates the scenario for the decision process: within the
 // exact model's bounds (as Exact).
 func (s *Scenario) newModel() (*model, error) {
+	if s.Opponent > 0 {
+		return nil, fmt.Errorf("%w: the solver does not model an opposed pursuit's opponent (Exact does)", markov.ErrNoExact)
+	}
 	rn, err := s.NewRunner()
 	if err != nil {
 		return nil, err
@@ -153,7 +156,7 @@ func (s *Scenario) newModel() (*model, error) {
 // reads — the finished roll a retry follows, the roll in flight.
 func (m *model) load(k situation) {
 	rn := m.rn
-	rn.Reset()
+	rn.reset()
 	st, rl, g := rn.c.State, rn.c.rules, &rn.Pursuit
 	nr := len(rl.HarmRows)
 	for i, h := range st.Harm {
@@ -199,7 +202,7 @@ func (m *model) choices(k situation) []markov.Choice[situation] {
 	var opts []option
 	m.load(k)
 	rn := m.rn
-	st, g := rn.c.State, &rn.Pursuit
+	g := &rn.Pursuit
 	switch at := rn.c.inFlight(); {
 	case at != nil:
 		// Keeping comes first, so that where pushing gains nothing the
@@ -208,7 +211,7 @@ func (m *model) choices(k situation) []markov.Choice[situation] {
 			opts = append(opts, option{choiceKeep, answer{}})
 		}
 		for _, tr := range rn.c.rules.HarmTracks {
-			if st.CanPush(tr) == nil {
+			if rn.c.CanPush(tr) == nil {
 				opts = append(opts, option{choicePushOn + tr + ")", answer{push: true, track: tr}})
 			}
 		}
@@ -252,11 +255,11 @@ func (m *model) refused(peril bool) error {
 	if rn.Pursuit.Retry {
 		t := rn.c.retryTest()
 		t.Peril = peril
-		return rn.c.State.CanRetry(t)
+		return rn.c.CanRetry(t)
 	}
 	t := rn.test
 	t.Position, t.Peril = rn.Pursuit.Position, peril
-	return rn.c.State.CanBegin(t)
+	return rn.c.CanBegin(t)
 }
 
 // play takes the runner's next step from situation k with answer a, every
@@ -288,16 +291,16 @@ func (m *model) play(k situation, a answer) []markov.Step[situation] {
 // flight that offers no choice (one that cannot be pushed, or was).
 func (m *model) step(r *dice.Roller, a answer) {
 	rn := m.rn
-	if err := rn.Step(r, forced{a, m.order}); err != nil {
+	if err := rn.step(r, forced{a, m.order}); err != nil {
 		m.err = errors.Join(m.err, err)
 		return
 	}
 	for !rn.Pursuit.Ended {
 		at := rn.c.inFlight()
-		if at == nil || (at.MustPush && !at.Pushed) || rn.c.State.PushTrack() != "" {
+		if at == nil || (at.MustPush && !at.Pushed) || rn.c.PushTrack() != "" {
 			return
 		}
-		if err := rn.Step(dice.Scripted(), forced{order: m.order}); err != nil {
+		if err := rn.step(dice.Scripted(), forced{order: m.order}); err != nil {
 			m.err = errors.Join(m.err, err)
 			return
 		}
@@ -423,6 +426,12 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if err != nil {
 		return nil, err
 	}
+	// The chain of the scenario's own play is far smaller than the whole
+	// process and as long: a pursuit it finds too long, or looping, rules
+	// out the process before it is built.
+	if _, err := s.Exact(ctx); err != nil && !errors.Is(err, markov.ErrTooLarge) {
+		return nil, err
+	}
 	m, err := s.newModel()
 	if err != nil {
 		return nil, err
@@ -518,6 +527,11 @@ const maxAdvice = 12
 func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
 	goal, in, err := s.goalCategories(goal)
 	if err != nil {
+		return markov.Solved{}, err
+	}
+	// Solve reports the scenario's own policy's exact odds: when they
+	// cannot be had, nothing else is built.
+	if _, err := s.Exact(ctx); err != nil {
 		return markov.Solved{}, err
 	}
 	m, err := s.newModel()

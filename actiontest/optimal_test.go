@@ -127,9 +127,9 @@ func TestOptimalPolicySampledMatchesItsExactValue(t *testing.T) {
 	const trials = 40000
 	hits := 0
 	for range trials {
-		rn.Reset()
-		for !rn.Done() {
-			if err := rn.Step(r, o.Policy); err != nil {
+		rn.reset()
+		for !rn.Pursuit.Ended {
+			if err := rn.step(r, o.Policy); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -256,10 +256,10 @@ func TestFlashbackIsThePolicysChoice(t *testing.T) {
 	r := dice.NewSeeded(5)
 	count := func(p Policy) (offered, called int) {
 		for range 2000 {
-			rn.Reset()
-			for !rn.Done() {
+			rn.reset()
+			for !rn.Pursuit.Ended {
 				due := rn.Pursuit.FlashbackDue
-				if err := rn.Step(r, p); err != nil {
+				if err := rn.step(r, p); err != nil {
 					t.Fatal(err)
 				}
 				if due {

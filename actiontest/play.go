@@ -48,45 +48,80 @@ type View struct {
 // Failed reports whether the roll so far falls short.
 func (v *View) Failed() bool { return v.Successes < v.Required }
 
-// Play runs one whole action with a policy: it may accept an offered Risk
-// Peril, rolls, may push, and finishes; when the outcome asks for a Worse
-// Position retry it re-rolls at the worse position (offering the deal
-// again) until the action ends, and then the policy spends the extra
-// successes (a flashback's are not spent). A policy's illegal answer is an error,
-// and the state is then as the last legal step left it.
-func (c *game) Play(r *dice.Roller, t Test, p Policy) error {
+// actionTest begins t under the game's player and steps until the
+// action ends (Engine.ActionTest).
+func (c *game) actionTest(r *dice.Roller, t Test) error {
 	s, err := c.canBegin(&t)
 	if err != nil {
 		return err
 	}
-	if t.Opposed {
-		return fmt.Errorf("%w: an opposed roll is played with Begin, Push and FinishOpposed", ErrStage)
+	if t.Opposed && t.Opponent == 0 {
+		return fmt.Errorf("%w: an opposed roll against successes rolled elsewhere is played with Begin, Push and FinishOpposed", ErrStage)
 	}
-	if err := c.beginWith(r, &t, s, false, p); err != nil {
+	if err := c.beginWith(r, &t, s, false, c.player); err != nil {
 		return err
 	}
-	for {
-		if at := c.inFlight(); at != nil {
-			if err := c.resolveWith(r, at, s, p); err != nil {
-				return err
-			}
-			continue
+	for !c.State.Done() {
+		if err := c.step(r); err != nil {
+			return err
 		}
-		if t.Flashback {
-			return nil
+	}
+	return nil
+}
+
+// step takes the next step of the action under way under the game's
+// player (Engine.Step): push or finish the roll in flight, spending a
+// finished action's extra successes, or roll the Worse Position retry.
+func (c *game) step(r *dice.Roller) error {
+	p := c.player
+	if at := c.inFlight(); at != nil {
+		s, err := c.subjectOf(at.Test.Action)
+		if err != nil {
+			return err
 		}
-		if !c.State.Attempt.Retry {
-			return c.spendWith(p, c.allowedBy(s))
-		}
+		return c.resolveAndSpend(r, at, s, p)
+	}
+	if c.State.Attempt.Stage == Finished && c.State.Attempt.Retry {
 		rt := c.retryTest()
 		pushed, err := c.canRetry(&rt)
 		if err != nil {
 			return err
 		}
-		if err := c.beginWith(r, &rt, s, pushed, p); err != nil {
-			return err
-		}
+		s, _ := c.subjectOf(rt.Action)
+		return c.beginWith(r, &rt, s, pushed, p)
 	}
+	return fmt.Errorf("%w: no action is under way (begin one with ActionTest or Begin)", ErrStage)
+}
+
+// resolveAndSpend pushes or finishes the roll in flight as p chooses and,
+// when that finishes the action, has p spend its extra successes. The
+// spending is asked after the roll is read, so the state is kept first
+// (into the state's own undo record, made once) and put back when p's
+// spending is illegal: the step then changes nothing.
+func (c *game) resolveAndSpend(r *dice.Roller, at *Attempt, s subject, p Policy) error {
+	action := at == &c.State.Attempt
+	// Only a roll already past its requirement can finish with extra
+	// successes to spend in this step (a push is a step of its own).
+	if action && at.Successes > at.Test.Difficulty {
+		if c.State.undo == nil {
+			c.State.undo = &State{}
+		}
+		c.State.undo.copyPlay(c.State)
+	}
+	if err := c.resolveWith(r, at, s, p); err != nil {
+		return err
+	}
+	if !action || at.Stage != Finished || at.Retry {
+		return nil
+	}
+	if at.Extra == 0 {
+		return nil
+	}
+	if err := c.spendWith(p, c.allowedBy(s)); err != nil {
+		c.State.copyPlay(c.State.undo)
+		return err
+	}
+	return nil
 }
 
 // callsFlashback shows p the flashback test t (checked), which rolls s,
@@ -150,11 +185,7 @@ func (c *game) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) err
 	if at.MustPush && !at.Pushed {
 		return fmt.Errorf("policy %s: %w", p.Name(), ErrMustPush)
 	}
-	if at.Test.Opposed {
-		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
-	}
-	c.finish(at, s)
-	return nil
+	return c.finish(at, s)
 }
 
 // view is the View of the roll at.

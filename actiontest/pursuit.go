@@ -13,7 +13,7 @@ import (
 // State: the clock's progress, the position of the next test, whether that
 // test is the Worse Position retry of the last one, whether the day's
 // flashback is due, and the metrics so far. It saves as JSON with the
-// scenario and the state (see Runner.Save).
+// scenario and the state (see Game.Save).
 type Pursuit struct {
 	Progress int      `json:"progress"`
 	Position Position `json:"position"`
@@ -32,10 +32,10 @@ type Pursuit struct {
 	Category Category `json:"category"`
 }
 
-// Runner plays pursuits of a scenario, a trial at a time or a step at a
-// time; every step is one of the character's steps, so a trial, a game
-// stepped by hand and the exact model play the same rules. One Runner per
-// goroutine.
+// Runner plays pursuits of a scenario a trial at a time (a Game plays one
+// a step at a time over a Runner); every step is one of the character's
+// steps, so a trial, a game stepped by hand and the exact model play the
+// same rules. One Runner per goroutine.
 type Runner struct {
 	s Scenario
 	// c is the pursuit's state at work (g, on state), with its
@@ -57,15 +57,10 @@ type Runner struct {
 	allowed uint64
 	// Pursuit is where the pursuit in play stands.
 	Pursuit Pursuit
-	err     error
 }
 
-// SetSink has sink hear every event of the runner's steps (and trials);
-// nil, the default, builds none.
-func (rn *Runner) SetSink(sink func(Event)) { rn.c.Sink = sink }
-
 // NewRunner validates the scenario and preallocates a Runner, ready to
-// play a pursuit from its start.
+// play pursuits from its start.
 func (s Scenario) NewRunner() (*Runner, error) {
 	c, t, fb, err := s.build()
 	if err != nil {
@@ -90,53 +85,41 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		at.Dice = make([]int, 0, maxDice)
 		at.Rerolled = make([]int, 0, maxDice)
 	}
-	rn.Reset()
+	rn.reset()
 	return rn, nil
 }
 
-// Err reports the first engine error a trial met (a policy's illegal
-// choice); such a trial is counted "out". Nil for the shipped policies.
-func (rn *Runner) Err() error { return rn.err }
-
-// State returns the character's state in the pursuit (the runner's own:
-// read it, save it, but play it only through the runner).
-func (rn *Runner) State() *State { return rn.c.State }
-
-// Reset starts a new pursuit from the scenario's start.
-func (rn *Runner) Reset() {
+// reset starts a new pursuit from the scenario's start.
+func (rn *Runner) reset() {
 	rn.c.State.copyPlay(rn.st)
 	rn.Pursuit = Pursuit{Position: rn.test.Position, StartHarm: rn.startHarm}
 }
 
-// Done reports whether the pursuit has ended.
-func (rn *Runner) Done() bool { return rn.Pursuit.Ended }
-
 // Trial plays one pursuit from the scenario's start and returns its
-// category, filling metrics (Metrics order; len(metrics) may be shorter).
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
-	rn.Reset()
+// category, filling metrics (Metrics order; len(metrics) may be shorter),
+// or the error that stopped it (a nil Roller, a policy's illegal answer):
+// a trial that failed has no category.
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
+	if r == nil {
+		return -1, dice.ErrNilRoller
+	}
+	rn.reset()
 	for !rn.Pursuit.Ended {
-		if err := rn.Step(r, nil); err != nil {
-			if rn.err == nil {
-				rn.err = err
-			}
-			rn.end(catOut)
+		if err := rn.step(r, rn.policy); err != nil {
+			return -1, err
 		}
 	}
 	copy(metrics, rn.Pursuit.Metrics[:])
-	return int(rn.Pursuit.Category)
+	return int(rn.Pursuit.Category), nil
 }
 
-// Step takes the pursuit's next step with p making the choices (nil: the
-// scenario's policy): finish or push the roll in flight, begin the due
-// flashback, or begin the next test (a retry, or a new one) — or end the
-// pursuit when no test is left to take. A policy's illegal answer is an
-// error, and nothing changes. A policy's illegal spending is reported once
-// the test it spends on is finished (and nothing is bought).
-func (rn *Runner) Step(r *dice.Roller, p Policy) error {
-	if p == nil {
-		p = rn.policy
-	}
+// step takes the pursuit's next step with p making the choices: finish or
+// push the roll in flight, begin the due flashback, or begin the next test
+// (a retry, or a new one) — or end the pursuit when no test is left to
+// take. A policy's illegal push or peril answer is an error, and nothing
+// changes; its illegal spending is reported once the test it spends on is
+// finished (and nothing is bought): Game.Step puts such a step back.
+func (rn *Runner) step(r *dice.Roller, p Policy) error {
 	g, c := &rn.Pursuit, rn.c
 	switch at := c.inFlight(); {
 	case g.Ended:
@@ -353,50 +336,10 @@ func critical(s *State) bool {
 	return false
 }
 
-// SavedGame is a pursuit saved whole, as one value: the scenario, the
-// character's state and where the pursuit stands. With the Roller's saved
-// bytes it is all that is needed to play on (RestoreGame).
-type SavedGame struct {
-	Scenario Scenario `json:"scenario"`
-	State    State    `json:"state"`
-	Pursuit  Pursuit  `json:"pursuit"`
-}
-
-// Save returns the pursuit in play as one value. It shares the runner's
-// slices: encode it (or copy it) before the runner steps again.
-func (rn *Runner) Save() SavedGame {
-	return SavedGame{Scenario: rn.s, State: *rn.c.State, Pursuit: rn.Pursuit}
-}
-
-// RestoreGame checks a saved pursuit whole — the scenario (Validate), the
-// state against its rules (State.Check), and the pursuit against both —
-// and returns a Runner ready to play it on.
-func RestoreGame(g SavedGame) (*Runner, error) {
-	rn, err := g.Scenario.NewRunner()
-	if err != nil {
-		return nil, fmt.Errorf("scenario: %w", err)
-	}
-	if err := rn.checkState(&g.State); err != nil {
-		return nil, fmt.Errorf("state: %w", err)
-	}
-	rn.c.State.copyPlay(&g.State)
-	if err := rn.checkPursuit(&g.Pursuit); err != nil {
-		return nil, fmt.Errorf("pursuit: %w", err)
-	}
-	rn.Pursuit = g.Pursuit
-	return rn, nil
-}
-
-// Check validates a saved pursuit whole, as RestoreGame does.
-func (g *SavedGame) Check() error {
-	_, err := RestoreGame(*g)
-	return err
-}
-
 // checkState says what is wrong with a saved pursuit's state s: it must
 // pass Check and play by the scenario's rules, character and Director.
 func (rn *Runner) checkState(s *State) error {
-	if err := s.Check(); err != nil {
+	if err := s.check(rn.c.director); err != nil {
 		return err
 	}
 	start := rn.c.State
@@ -406,7 +349,7 @@ func (rn *Runner) checkState(s *State) error {
 	case !reflect.DeepEqual(s.Sheet, start.Sheet):
 		return fmt.Errorf("its sheet is not the scenario's character")
 	case s.Director != start.Director:
-		return fmt.Errorf("director %.40q, the scenario's is %q", s.Director, start.Director)
+		return fmt.Errorf("director %.40q, the scenario's is %.40q", s.Director, start.Director)
 	}
 	return nil
 }
@@ -423,7 +366,7 @@ func (rn *Runner) checkPursuit(g *Pursuit) error {
 	case g.Progress < 0 || g.Progress > s.Goal || (g.Progress == s.Goal && !g.Ended):
 		return fmt.Errorf("progress %d, allowed 0..%d (the goal, once the pursuit has ended)", g.Progress, s.Goal)
 	case c.rules.positionAt(g.Position) < 0:
-		return fmt.Errorf("position %q, allowed %s", g.Position, named.Allowed(c.rules.Positions))
+		return fmt.Errorf("position %.40q, allowed %s", g.Position, named.Allowed(c.rules.Positions))
 	case g.StartHarm < 0 || g.StartHarm > maxMetric:
 		return fmt.Errorf("start_harm %d, allowed 0..%d", g.StartHarm, maxMetric)
 	case g.Metrics[metTests] < 0 || g.Metrics[metTests] > s.MaxTests:

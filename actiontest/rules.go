@@ -241,9 +241,11 @@ type Rules struct {
 	Table []TableRow `json:"table"`
 	// Opposed gives the outcomes of an opposed roll ("Opposed Rolls"): the
 	// side with the most successes prevails and the other does not [text];
-	// a tie means neither succeeds nor fails [text], and against an NPC the
-	// Director may use a Consequence, by default a complication [ours].
-	// No harm follows by default [ours].
+	// a tie between player characters means neither succeeds nor fails
+	// [text]; a tie against an NPC is "You get what you want, but something
+	// goes wrong": a success with a complication [text]. A loss loses the
+	// opportunity: the other side prevailed [ours]. No harm follows by
+	// default [ours].
 	Opposed OpposedTable `json:"opposed"`
 	// Effects are what extra successes can buy, one success each [text]:
 	// see DefaultEffects for the defaults and their sources.
@@ -323,8 +325,8 @@ func DefaultRules() Rules {
 		Opposed: OpposedTable{
 			Win:    Outcome{Kind: Success, Succeeded: true},
 			Tie:    Outcome{Kind: Neither},
-			TieNPC: Outcome{Kind: Neither, Consequences: []Consequence{{Kind: Complication}}},
-			Lose:   Outcome{Kind: Badly},
+			TieNPC: Outcome{Kind: SuccessConsequence, Succeeded: true, Consequences: []Consequence{{Kind: Complication}}},
+			Lose:   Outcome{Kind: Badly, Consequences: []Consequence{{Kind: LostOpportunity}}},
 		},
 		Table: []TableRow{
 			{Position: Controlled,
@@ -360,8 +362,20 @@ func rulesErr(format string, a ...any) error {
 // maxDice bounds every pool so buffers can be sized once.
 const maxDice = 256
 
+// maxList bounds every list of the rules and the sheet (attributes,
+// actions, tracks, positions, equipment, an effect's actions), and
+// maxName every name in them, so that a rules value read from a file
+// costs little to check and its errors stay short.
+const (
+	maxList = 200
+	maxName = 64
+)
+
 // Validate reports the first problem with the rules, naming the field.
 func (rl *Rules) Validate() error {
+	if err := rl.checkSizes(); err != nil {
+		return err
+	}
 	if len(rl.Attributes) == 0 {
 		return rulesErr("attributes: need at least one")
 	}
@@ -371,17 +385,17 @@ func (rl *Rules) Validate() error {
 	seen := map[string]bool{}
 	for i, t := range rl.HarmTracks {
 		if t == "" || seen[t] {
-			return rulesErr("harm_tracks[%d]: %q is empty or repeated", i, t)
+			return rulesErr("harm_tracks[%d]: %.40q is empty or repeated", i, t)
 		}
 		seen[t] = true
 	}
 	seenA := map[string]bool{}
 	for i, a := range rl.Attributes {
 		if a.Name == "" || seenA[a.Name] {
-			return rulesErr("attributes[%d]: name %q is empty or repeated", i, a.Name)
+			return rulesErr("attributes[%d]: name %.40q is empty or repeated", i, a.Name)
 		}
 		if !seen[a.Harm] {
-			return rulesErr("attributes[%d].harm: %q is not a harm track (have %v)", i, a.Harm, rl.HarmTracks)
+			return rulesErr("attributes[%d].harm: %.40q is not a harm track (allowed: %s)", i, a.Harm, named.Allowed(rl.HarmTracks))
 		}
 		seenA[a.Name] = true
 	}
@@ -391,10 +405,10 @@ func (rl *Rules) Validate() error {
 	seenX := map[string]bool{}
 	for i, x := range rl.Actions {
 		if x.Name == "" || seenX[x.Name] || seenA[x.Name] {
-			return rulesErr("actions[%d]: name %q is empty, repeated or also an attribute", i, x.Name)
+			return rulesErr("actions[%d]: name %.40q is empty, repeated or also an attribute", i, x.Name)
 		}
 		if !seenA[x.Attribute] {
-			return rulesErr("actions[%d].attribute: %q is not an attribute", i, x.Attribute)
+			return rulesErr("actions[%d].attribute: %.40q is not an attribute", i, x.Attribute)
 		}
 		seenX[x.Name] = true
 	}
@@ -420,7 +434,7 @@ func (rl *Rules) Validate() error {
 	case rl.PushHarm < 1 || rl.PushHarm > len(rl.HarmRows):
 		return rulesErr("push_harm %d: must be a harm level 1..%d", rl.PushHarm, len(rl.HarmRows))
 	case rl.PushSpace != SpaceTrack && rl.PushSpace != SpaceBottomRow:
-		return rulesErr("push_space %q: must be %q or %q", rl.PushSpace, SpaceTrack, SpaceBottomRow)
+		return rulesErr("push_space %.40q: must be %.40q or %.40q", rl.PushSpace, SpaceTrack, SpaceBottomRow)
 	case rl.FlashbacksPerDay < 0 || rl.FlashbacksPerDay > 100:
 		return rulesErr("flashbacks_per_day %d: must be 0..100", rl.FlashbacksPerDay)
 	case rl.MultipleOver < 1 || rl.MultipleOver > 20:
@@ -434,7 +448,7 @@ func (rl *Rules) Validate() error {
 	case len(rl.Table) != len(rl.Positions):
 		return rulesErr("table: has %d rows, need one per position (%d)", len(rl.Table), len(rl.Positions))
 	case rl.positionAt(rl.DefaultPosition) < 0:
-		return rulesErr("default_position %q: must name a position (allowed: %s)", rl.DefaultPosition, named.Allowed(rl.Positions))
+		return rulesErr("default_position %.40q: must name a position (allowed: %s)", rl.DefaultPosition, named.Allowed(rl.Positions))
 	}
 	if err := checkEffects(rl); err != nil {
 		return err
@@ -444,7 +458,7 @@ func (rl *Rules) Validate() error {
 			return rulesErr("harm_rows[%d]: slots %d must be 1..20 and penalty %d 0..20", i, r.Slots, r.Penalty)
 		}
 		if r.Name == "" || rl.rowAt(r.Name) != i {
-			return rulesErr("harm_rows[%d]: name %q is empty or repeated; saved harm names its row", i, r.Name)
+			return rulesErr("harm_rows[%d]: name %.40q is empty or repeated; saved harm names its row", i, r.Name)
 		}
 	}
 	for i, p := range rl.Positions {
@@ -453,14 +467,14 @@ func (rl *Rules) Validate() error {
 		}
 		for j := range i {
 			if rl.Positions[j] == p {
-				return rulesErr("positions[%d]: %q repeated", i, p)
+				return rulesErr("positions[%d]: %.40q repeated", i, p)
 			}
 		}
 	}
 	for i := range rl.Table {
 		row := &rl.Table[i]
 		if row.Position != Position(rl.Positions[i]) {
-			return rulesErr("table[%d]: position %q, but positions[%d] is %q; the rows follow the positions' order", i, row.Position, i, rl.Positions[i])
+			return rulesErr("table[%d]: position %.40q, but positions[%d] is %.40q; the rows follow the positions' order", i, row.Position, i, rl.Positions[i])
 		}
 		for b := BandMultiple; b <= BandFailure; b++ {
 			if err := checkOutcome(rl, row.Cell(b)); err != nil {
@@ -476,8 +490,60 @@ func (rl *Rules) Validate() error {
 	return nil
 }
 
+// checkSizes bounds every list of the rules and every name in them, before
+// anything walks them (see maxList and maxName).
+func (rl *Rules) checkSizes() error {
+	for field, n := range map[string]int{"attributes": len(rl.Attributes), "actions": len(rl.Actions),
+		"harm_tracks": len(rl.HarmTracks), "positions": len(rl.Positions), "table": len(rl.Table)} {
+		if n > maxList {
+			return rulesErr("%s: %d entries, at most %d", field, n, maxList)
+		}
+	}
+	names := make([]string, 0, 2*len(rl.Attributes)+2*len(rl.Actions)+len(rl.HarmTracks)+len(rl.Positions)+len(rl.HarmRows)+len(rl.Effects))
+	for _, a := range rl.Attributes {
+		names = append(names, a.Name, a.Harm)
+	}
+	for _, a := range rl.Actions {
+		names = append(names, a.Name, a.Attribute)
+	}
+	for _, r := range rl.HarmRows {
+		names = append(names, r.Name)
+	}
+	for _, e := range rl.Effects {
+		names = append(names, e.Name)
+		if len(e.Actions) > maxList {
+			return rulesErr("effects (%.40s): %d actions, at most %d", e.Name, len(e.Actions), maxList)
+		}
+	}
+	names = append(append(names, rl.HarmTracks...), rl.Positions...)
+	for _, n := range names {
+		if len(n) > maxName {
+			return rulesErr("a name of %d bytes (%.40q...), at most %d", len(n), n, maxName)
+		}
+	}
+	for i := range rl.Table {
+		for b := BandMultiple; b <= BandFailure; b++ {
+			if n := len(rl.Table[i].Cell(b).Consequences); n > maxConsequences {
+				return rulesErr("table[%d].%s: %d consequences, at most %d", i, b, n, maxConsequences)
+			}
+		}
+	}
+	for _, o := range []*Outcome{&rl.Opposed.Win, &rl.Opposed.Tie, &rl.Opposed.TieNPC, &rl.Opposed.Lose} {
+		if len(o.Consequences) > maxConsequences {
+			return rulesErr("opposed: %d consequences, at most %d", len(o.Consequences), maxConsequences)
+		}
+	}
+	return nil
+}
+
+// maxConsequences bounds the consequences of one outcome.
+const maxConsequences = 16
+
 // checkOutcome says what is wrong with one outcome-table cell.
 func checkOutcome(rl *Rules, o *Outcome) error {
+	if len(o.Consequences) > maxConsequences {
+		return fmt.Errorf("%d consequences, at most %d", len(o.Consequences), maxConsequences)
+	}
 	if o.Kind < 0 || o.Kind >= numKinds {
 		return fmt.Errorf("unknown kind %d", int(o.Kind))
 	}
@@ -487,7 +553,7 @@ func checkOutcome(rl *Rules, o *Outcome) error {
 	switch o.Severity {
 	case NoSeverity, Minor, Moderate, Severe:
 	default:
-		return fmt.Errorf("severity %q (allowed: minor, moderate, severe or empty)", o.Severity)
+		return fmt.Errorf("severity %.40q (allowed: minor, moderate, severe or empty)", o.Severity)
 	}
 	for k, c := range o.Consequences {
 		switch c.Kind {
@@ -497,7 +563,7 @@ func checkOutcome(rl *Rules, o *Outcome) error {
 				return fmt.Errorf("consequences[%d]: harm level %d must be 1..%d", k, c.Level, len(rl.HarmRows))
 			}
 		default:
-			return fmt.Errorf("consequences[%d]: unknown kind %q (allowed: complication, lost_opportunity, worse_position, harm)", k, c.Kind)
+			return fmt.Errorf("consequences[%d]: unknown kind %.40q (allowed: complication, lost_opportunity, worse_position, harm)", k, c.Kind)
 		}
 	}
 	return nil
@@ -515,7 +581,7 @@ func (rl *Rules) Subject(name string) (act, attr int, err error) {
 	if attr, err = rl.AttributeIndex(name); err == nil {
 		return -1, attr, nil
 	}
-	return 0, 0, fmt.Errorf("actiontest: %q is neither an Action (%v) nor an Attribute", name, rl.actionNames())
+	return 0, 0, fmt.Errorf("actiontest: %.40q is neither an Action (%s) nor an Attribute", name, named.Allowed(rl.actionNames()))
 }
 
 // ActionIndex returns the index of the named Action, or an error listing the
@@ -526,7 +592,7 @@ func (rl *Rules) ActionIndex(name string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("actiontest: unknown action %q (allowed: %v)", name, rl.actionNames())
+	return 0, fmt.Errorf("actiontest: unknown action %.40q (allowed: %s)", name, named.Allowed(rl.actionNames()))
 }
 
 func (rl *Rules) actionNames() []string {
@@ -548,7 +614,7 @@ func (rl *Rules) AttributeIndex(name string) (int, error) {
 	for i, a := range rl.Attributes {
 		names[i] = a.Name
 	}
-	return 0, fmt.Errorf("actiontest: unknown attribute %q (allowed: %v)", name, names)
+	return 0, fmt.Errorf("actiontest: unknown attribute %.40q (allowed: %s)", name, named.Allowed(names))
 }
 
 // TrackIndex returns the index of the named harm track.
@@ -558,7 +624,7 @@ func (rl *Rules) TrackIndex(name string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("actiontest: unknown harm track %q (allowed: %v)", name, rl.HarmTracks)
+	return 0, fmt.Errorf("actiontest: unknown harm track %.40q (allowed: %s)", name, named.Allowed(rl.HarmTracks))
 }
 
 // position resolves p: the rules' DefaultPosition for "", else p.
@@ -631,7 +697,7 @@ func (rl *Rules) PositionIndex(p Position) (int, error) {
 
 // unknownPosition says that p names no position of the rules.
 func (rl *Rules) unknownPosition(p Position) error {
-	return fmt.Errorf("actiontest: unknown position %q (allowed: %s, or \"\" for the default, %q)",
+	return fmt.Errorf("actiontest: unknown position %.40q (allowed: %s, or \"\" for the default, %.40q)",
 		p, named.Allowed(rl.Positions), rl.DefaultPosition)
 }
 
@@ -644,7 +710,7 @@ func (rl *Rules) Worse(p Position) (Position, error) {
 		return "", err
 	}
 	if i+1 >= len(rl.Positions) {
-		return "", fmt.Errorf("actiontest: %q is the worst position; none is worse", rl.position(p))
+		return "", fmt.Errorf("actiontest: %.40q is the worst position; none is worse", rl.position(p))
 	}
 	return Position(rl.Positions[i+1]), nil
 }

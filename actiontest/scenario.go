@@ -38,6 +38,10 @@ type Scenario struct {
 	Difficulty int      `json:"difficulty"`
 	Helpers    int      `json:"helpers"`
 	Equipment  int      `json:"equipment"`
+	// Requires names equipment every test of the pursuit needs ("specific
+	// equipment may be required to perform an Action"); the character must
+	// carry it (Character.Equipment) [text].
+	Requires string `json:"requires,omitempty"`
 	// Pool, when above 0, replaces Action + Attribute as the base dice of
 	// every test (help, equipment, harm and the rest still count), so a
 	// designer can sweep pool sizes without editing the sheet.
@@ -66,11 +70,15 @@ type Scenario struct {
 	FlashbackDifficulty int      `json:"flashback_difficulty"`
 	// Policy names the registered policy making the character's choices.
 	Policy string `json:"policy"`
-	// Director names the registered Director ruling on the outcome table's
-	// consequences: "table" (as the table lists them; also ""), "harsh"
-	// (harm whenever a cell has consequences) or "gentle" (a complication
-	// instead of harm); see Directors.
+	// Director names the Director ruling on the outcome table's
+	// consequences: one of Directors, or a shipped one: "table" (as the
+	// table lists them; also ""), "harsh" (harm whenever a cell has
+	// consequences) or "gentle" (a complication instead of harm).
 	Director string `json:"director,omitempty"`
+	// Directors are Directors of the caller's own that Director may name
+	// (by their Name), besides the shipped ones; JSON does not carry them,
+	// so a saved game is restored through a Scenario holding them.
+	Directors []Director `json:"-"`
 	// Spend names the shipped way (SpendOrderByName) the scenario's policy
 	// spends each test's extra successes on effects (Rules.Effects) before
 	// the clock is filled: "none" (also ""), "heal_first" or "bonus_dice";
@@ -78,6 +86,16 @@ type Scenario struct {
 	// segments. A flashback's extras are not
 	// spent [ours].
 	Spend string `json:"spend,omitempty"`
+	// Opponent, when above 0, makes every test of the pursuit an opposed
+	// roll ("Opposed Rolls") against an opponent rolling that many dice:
+	// the most successes prevail, read through Rules.Opposed (a win fills
+	// the clock like a success; a tie against an NPC is a success with a
+	// complication; a loss as Rules.Opposed.Lose says). An opposed roll
+	// has no difficulty and no Worse Position, so Difficulty, Escalate and
+	// the flashback are not read. OpponentPC says the opponent is a player
+	// character (a tie is then neither side's; false: an NPC).
+	Opponent   int  `json:"opponent,omitempty"`
+	OpponentPC bool `json:"opponent_pc,omitempty"`
 	// MaxTests stops a pursuit that has not ended ("stalled").
 	MaxTests int `json:"max_tests"`
 }
@@ -228,11 +246,13 @@ func (s Scenario) build() (*game, Test, Test, error) {
 	if st.Director == "" {
 		st.Director = "table"
 	}
-	d, err := DirectorByName(s.Director)
+	d, err := directorOf(s.Director, s.Directors)
 	if err != nil {
 		return fail("director: %w", err)
 	}
+	st.Director = d.Name()
 	c := Engine{}.on(st)
+	c.director = d
 	if c.table, err = ruledTable(c.rules, d); err != nil {
 		return fail("director: %w", err)
 	}
@@ -264,6 +284,8 @@ func (s Scenario) build() (*game, Test, Test, error) {
 		fbPos = s.FlashbackPosition
 	}
 	switch {
+	case len(s.Name) > 4*maxName:
+		return fail("name of %d bytes: at most %d", len(s.Name), 4*maxName)
 	case s.Difficulty < 1 || s.Difficulty > 20:
 		return fail("difficulty %d: allowed 1..20", s.Difficulty)
 	case s.Helpers < 0 || s.Helpers > 20:
@@ -276,6 +298,8 @@ func (s Scenario) build() (*game, Test, Test, error) {
 		return fail("peril_harm %d: allowed 0..%d", s.PerilHarm, len(rl.HarmRows))
 	case s.MaxTests < 1 || s.MaxTests > 100000:
 		return fail("max_tests %d: allowed 1..100000", s.MaxTests)
+	case s.Opponent < 0 || s.Opponent > maxDice/8:
+		return fail("opponent %d: allowed 0..%d (0: no opponent)", s.Opponent, maxDice/8)
 	case s.FlashbackDifficulty < 0 || s.FlashbackDifficulty > 20:
 		return fail("flashback_difficulty %d: allowed 0..20", s.FlashbackDifficulty)
 	case s.PerilHarm != 0 && s.PerilHarm < rl.MinPerilHarm:
@@ -289,10 +313,16 @@ func (s Scenario) build() (*game, Test, Test, error) {
 	}
 	t := Test{Action: s.Action, Position: pos, Difficulty: s.Difficulty, Helpers: s.Helpers,
 		Equipment: s.Equipment, PerilOffered: s.PerilOffered, PerilHarm: s.PerilHarm, Escalate: s.Escalate,
-		Bonus: bonus}
+		Bonus: bonus, Requires: s.Requires}
+	if err := c.equipped(&t); err != nil {
+		return fail("requires: %w", err)
+	}
 	fb := t
 	fb.Flashback, fb.Position, fb.Difficulty = true, fbPos, s.FlashbackDifficulty
 	fb.PerilOffered, fb.PerilHarm, fb.Escalate = false, 0, false
+	if s.Opponent > 0 {
+		t.Opposed, t.Opponent, t.NPC, t.Difficulty, t.Escalate = true, s.Opponent, !s.OpponentPC, 0, false
+	}
 	return c, t, fb, nil
 }
 
@@ -470,32 +500,24 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		return buf
 	}
 	chain, err := markov.Explore(ctx, root, next)
-	if err != nil {
-		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
+	switch {
+	case errors.Is(err, markov.ErrTooLarge):
+		return markov.Answer{}, fmt.Errorf("%w: %w", markov.ErrNoExact, err)
+	case err != nil:
+		return markov.Answer{}, err
 	}
 	if failure != nil {
 		return markov.Answer{}, failure
 	}
-	depth, err := longest(root, next)
+	end, err := walk(ctx, root, next)
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	if depth > s.MaxTests {
-		return markov.Answer{}, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", markov.ErrNoExact, depth, s.MaxTests)
+	if end.depth > s.MaxTests {
+		return markov.Answer{}, fmt.Errorf("%w: a pursuit can take %d tests, more than max_tests %d", markov.ErrNoExact, end.depth, s.MaxTests)
 	}
-	sol, err := chain.Solve()
-	if err != nil {
-		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
-	}
-	ex := markov.Answer{P: make([]float64, len(s.Categories())), MeanRounds: sol.ExpectedSteps}
-	for st, q := range sol.Absorb {
-		if st.end == 0 {
-			ex.P[catOut] += q
-		} else {
-			ex.P[st.end-1] += q
-		}
-	}
-	ex.Rounds, _, err = chain.StepDist(depth+1, 1e-300)
+	ex := markov.Answer{P: end.p[:], MeanRounds: end.mean}
+	ex.Rounds, _, err = chain.StepDist(end.depth+1, 1e-300)
 	if err != nil {
 		return markov.Answer{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
@@ -522,35 +544,64 @@ func (s *Scenario) exactBounds(rl *Rules, st *State) error {
 	return nil
 }
 
-// longest returns the most tests a pursuit can take from root, or an error
-// wrapping markov.ErrNoExact if a state can repeat.
-func longest(root node, next func(node, []markov.Step[node]) []markov.Step[node]) (int, error) {
-	const (
-		open = 1
-		done = 2
-	)
-	color := map[node]int{}
-	depth := map[node]int{}
-	var visit func(n node) error
-	visit = func(n node) error {
-		color[n] = open
-		best := 0
-		for _, st := range next(n, nil) {
-			switch color[st.To] {
-			case open:
-				return fmt.Errorf("%w: the rules let a pursuit return to an earlier state, so only max_tests ends it", markov.ErrNoExact)
-			case 0:
-				if err := visit(st.To); err != nil {
-					return err
-				}
-			}
-			best = max(best, 1+depth[st.To])
+// ending is where a pursuit goes from one state of the chain: the chance
+// of ending in each category, the tests it takes on average, and the most
+// it can take.
+type ending struct {
+	p     [numCategories]float64
+	mean  float64
+	depth int
+}
+
+// numCategories counts the categories.
+const numCategories = int(catStalled) + 1
+
+// walk solves the pursuit's chain from root by a depth-first walk: a
+// pursuit that cannot return to a state it left is a chain without
+// cycles, whose chances and means add up from its ends back to root, in
+// the transitions' order (so every call gives the same bits). A state the
+// walk meets again before leaving it is a cycle: only max_tests would end
+// such a pursuit, and the error wraps markov.ErrNoExact. The walk stops
+// with ctx's error when ctx is done.
+func walk(ctx context.Context, root node, next func(node, []markov.Step[node]) []markov.Step[node]) (*ending, error) {
+	memo, open := map[node]*ending{}, map[node]bool{}
+	var visit func(n node) (*ending, error)
+	visit = func(n node) (*ending, error) {
+		if r, ok := memo[n]; ok {
+			return r, nil
 		}
-		color[n], depth[n] = done, best
-		return nil
+		if open[n] {
+			return nil, fmt.Errorf("%w: the rules let a pursuit return to an earlier state, so only max_tests ends it", markov.ErrNoExact)
+		}
+		if len(memo)%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		open[n] = true
+		steps := next(n, nil)
+		r := &ending{}
+		if len(steps) == 0 { // an end, or a character who cannot act: out
+			cat := catOut
+			if n.end != 0 {
+				cat = Category(n.end - 1)
+			}
+			r.p[cat] = 1
+		}
+		for _, st := range steps {
+			to, err := visit(st.To)
+			if err != nil {
+				return nil, err
+			}
+			for i, q := range to.p {
+				r.p[i] += st.P * q
+			}
+			r.mean += st.P * (1 + to.mean)
+			r.depth = max(r.depth, 1+to.depth)
+		}
+		delete(open, n)
+		memo[n] = r
+		return r, nil
 	}
-	if err := visit(root); err != nil {
-		return 0, err
-	}
-	return depth[root], nil
+	return visit(root)
 }

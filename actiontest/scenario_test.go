@@ -158,13 +158,13 @@ func TestScenarioExactMatchesRunner(t *testing.T) {
 		m := make([]int, len(s.Metrics()))
 		total := 0
 		for range trials {
-			c := rn.Trial(r, m)
+			c, err := rn.Trial(r, m)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
 			cats[c]++
 			rounds[m[0]]++
 			total += m[0]
-		}
-		if rn.Err() != nil {
-			t.Fatalf("%s: %v", name, rn.Err())
 		}
 		fit, err := gof.ChiSquare(dice.Dist{P: ex.P}, cats)
 		if err != nil || fit.PValue < 1e-4 {
@@ -225,7 +225,7 @@ func TestScenarioOut(t *testing.T) {
 	}
 	rn, _ := s.NewRunner()
 	m := make([]int, 7)
-	if c := rn.Trial(dice.NewSeeded(1), m); Category(c) != catOut || m[0] != 0 {
+	if c, err := rn.Trial(dice.NewSeeded(1), m); err != nil || Category(c) != catOut || m[0] != 0 {
 		t.Errorf("trial: category %d tests %d", c, m[0])
 	}
 }
@@ -263,8 +263,8 @@ func TestScenarioTrialScripted(t *testing.T) {
 	}
 	r := dice.Scripted(1, 1, 1, 1 /* flashback */, 6, 1, 1, 1 /* desperate */, 6, 1, 1, 1, 1, 1)
 	m := make([]int, len(s.Metrics()))
-	cat := rn.Trial(r, m)
-	if r.Err() != nil || r.Remaining() != 0 {
+	cat, err := rn.Trial(r, m)
+	if err != nil || r.Err() != nil || r.Remaining() != 0 {
 		t.Fatalf("script: %v, %d left", r.Err(), r.Remaining())
 	}
 	if s.Categories()[cat] != "clean" {

@@ -1,7 +1,6 @@
 package actiontest
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -50,6 +49,9 @@ type State struct {
 	dv       DirectorView
 	ruled    Outcome
 	spendBuf [16]int
+	// undo keeps the play before a step whose last question may be
+	// refused (Engine.Step's spending), made on first use.
+	undo *State
 }
 
 // NewState checks the rules and the sheet (unknown names, ratings outside
@@ -73,6 +75,20 @@ func NewState(rl Rules, sh Sheet) (*State, error) {
 // checkSheet says what is wrong with a sheet under rl: a name that is no
 // Attribute or Action, or a rating outside 0..MaxRating.
 func (rl *Rules) checkSheet(s *Sheet) error {
+	switch {
+	case len(s.Name) > maxName:
+		return fmt.Errorf("sheet name of %d bytes, at most %d", len(s.Name), maxName)
+	case len(s.Attributes) > len(rl.Attributes) || len(s.Actions) > len(rl.Actions):
+		return fmt.Errorf("sheet rates %d attributes and %d actions; the rules have %d and %d",
+			len(s.Attributes), len(s.Actions), len(rl.Attributes), len(rl.Actions))
+	case len(s.Equipment) > maxList:
+		return fmt.Errorf("sheet equipment: %d items, at most %d", len(s.Equipment), maxList)
+	}
+	for i, e := range s.Equipment {
+		if e == "" || len(e) > maxName {
+			return fmt.Errorf("sheet equipment[%d]: a name of 1..%d bytes, not %d", i, maxName, len(e))
+		}
+	}
 	for _, name := range sortedKeys(s.Attributes) {
 		if _, err := rl.AttributeIndex(name); err != nil {
 			return fmt.Errorf("sheet attributes: %w", err)
@@ -100,23 +116,6 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// Save returns the state as JSON: with the dice.Roller's saved bytes
-// (Roller.MarshalBinary), everything needed to play on.
-func (s *State) Save() ([]byte, error) { return json.Marshal(s) }
-
-// Restore reads a state Save wrote and checks it whole (State.Check): a
-// state the rules cannot play is an error, never a later panic.
-func Restore(data []byte) (*State, error) {
-	s := &State{}
-	if err := json.Unmarshal(data, s); err != nil {
-		return nil, fmt.Errorf("actiontest: reading a saved state: %w", err)
-	}
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 // TrackHarm is the harm on one harm track ("Harm"): the track's name, how
@@ -183,7 +182,11 @@ const maxCritical = 1 << 20
 // cell of the outcome table, the harm tracks' shape and slot counts, the
 // counters, and both attempts whole. A state that passes can be played on
 // by every step.
-func (s *State) Check() error {
+func (s *State) Check() error { return s.check(nil) }
+
+// check is Check with d, when not nil, the Director the state must name
+// (a scenario's own); nil looks the state's Director up among the shipped.
+func (s *State) check(d Director) error {
 	rl := &s.Rules
 	if err := rl.Validate(); err != nil {
 		return err
@@ -191,7 +194,7 @@ func (s *State) Check() error {
 	if err := rl.checkSheet(&s.Sheet); err != nil {
 		return fmt.Errorf("actiontest: %w", err)
 	}
-	if err := s.checkDirector(); err != nil {
+	if err := s.checkDirector(d); err != nil {
 		return err
 	}
 	if len(s.Harm) != len(rl.HarmTracks) {
@@ -200,7 +203,7 @@ func (s *State) Check() error {
 	}
 	for t, h := range s.Harm {
 		if h.Track != rl.HarmTracks[t] {
-			return fmt.Errorf("actiontest: state harm[%d] is track %.40q, the rules' track %d is %q (tracks in the rules' order: %s)",
+			return fmt.Errorf("actiontest: state harm[%d] is track %.40q, the rules' track %d is %.40q (tracks in the rules' order: %s)",
 				t, h.Track, t, rl.HarmTracks[t], named.Allowed(rl.HarmTracks))
 		}
 		if len(h.Rows) != len(rl.HarmRows) {
@@ -258,6 +261,9 @@ func (at *Attempt) check(rl *Rules, flashback bool) error {
 	if err := at.checkDice(rl); err != nil {
 		return err
 	}
+	if at.Opponent < 0 || at.Opponent > at.Test.Opponent {
+		return fmt.Errorf("opponent's successes %d, allowed 0..%d (the opponent's pool)", at.Opponent, at.Test.Opponent)
+	}
 	if at.Stage == Rolled {
 		if at.Required != 0 || at.Extra != 0 || at.Band != 0 || at.Retry || at.HarmTaken || at.Spent != 0 || len(at.Bought) != 0 {
 			return fmt.Errorf("a rolled, unfinished attempt records a result")
@@ -270,8 +276,13 @@ func (at *Attempt) check(rl *Rules, flashback bool) error {
 // checkDice checks the pool, the faces and the successes counted.
 func (at *Attempt) checkDice(rl *Rules) error {
 	p := &at.Pool
-	if p.Dice < 0 || p.Dice+rl.PushDice > maxDice {
+	if p.Dice < 0 || p.Dice > maxDice-rl.PushDice {
 		return fmt.Errorf("pool of %d dice, allowed 0..%d", p.Dice, maxDice-rl.PushDice)
+	}
+	for _, n := range [...]int{p.Action, p.Attribute, p.Help, p.Equipment, p.Peril, p.Carried, p.Bonus, p.Penalty} {
+		if n < -maxDice || n > maxDice {
+			return fmt.Errorf("a pool term of %d dice, allowed %d..%d", n, -maxDice, maxDice)
+		}
 	}
 	noRoll := at.Test.Flashback && at.Test.Difficulty == 0 && !rl.ZeroFlashbackRolls
 	want := p.Dice
@@ -335,6 +346,8 @@ func (at *Attempt) checkResult(rl *Rules) error {
 		return fmt.Errorf("required %d, the test's difficulty is %d", at.Required, t.Difficulty)
 	case t.Opposed && (at.Required < 1 || at.Required > maxDice+1 || at.Retry):
 		return fmt.Errorf("an opposed roll requires %d (1..%d, one more than the opponent's successes) and retries %v", at.Required, maxDice+1, at.Retry)
+	case t.Opposed && t.Opponent > 0 && at.Required != at.Opponent+1:
+		return fmt.Errorf("an opposed roll requires %d, one more than the opponent's %d successes", at.Required, at.Opponent)
 	case at.Band != rl.BandOf(at.Successes, at.Required):
 		return fmt.Errorf("band %s, the roll's is %s", at.Band, rl.BandOf(at.Successes, at.Required))
 	case at.Extra != max(at.Successes-at.Required, 0):
@@ -344,19 +357,19 @@ func (at *Attempt) checkResult(rl *Rules) error {
 	case len(at.Bought) > at.Spent:
 		return fmt.Errorf("%d effects bought with %d successes", len(at.Bought), at.Spent)
 	case !at.Retry && at.NextPosition != DefaultPosition:
-		return fmt.Errorf("next position %q without a retry", at.NextPosition)
+		return fmt.Errorf("next position %.40q without a retry", at.NextPosition)
 	case at.Retry && t.Flashback:
 		return fmt.Errorf("a flashback has no retry")
 	case !at.HarmTaken && (at.HarmRow != "" || at.HarmCritical):
-		return fmt.Errorf("harm row %q or a critical injury recorded with no harm taken", at.HarmRow)
+		return fmt.Errorf("harm row %.40q or a critical injury recorded with no harm taken", at.HarmRow)
 	case at.HarmTaken && at.HarmCritical != (at.HarmRow == ""):
 		return fmt.Errorf("harm taken: name the row it filled (%s) or mark it critical, one of the two", rowNames(rl))
 	case at.HarmTaken && !at.HarmCritical && rl.rowAt(at.HarmRow) < 0:
-		return fmt.Errorf("harm row %q, allowed %s", at.HarmRow, rowNames(rl))
+		return fmt.Errorf("harm row %.40q, allowed %s", at.HarmRow, rowNames(rl))
 	}
 	if at.Retry {
 		if next, err := rl.Worse(t.Position); err != nil || at.NextPosition != next {
-			return fmt.Errorf("retry at position %q after position %q, allowed only the next worse position (positions, best first: %s)",
+			return fmt.Errorf("retry at position %.40q after position %.40q, allowed only the next worse position (positions, best first: %s)",
 				at.NextPosition, t.Position, named.Allowed(rl.Positions))
 		}
 	}
@@ -372,7 +385,7 @@ func (at *Attempt) checkResult(rl *Rules) error {
 				return fmt.Errorf("bought[%d]: %w", i, err)
 			}
 			if rl.rowAt(b.Row) < 0 {
-				return fmt.Errorf("bought[%d]: harm row %q, allowed %s", i, b.Row, rowNames(rl))
+				return fmt.Errorf("bought[%d]: harm row %.40q, allowed %s", i, b.Row, rowNames(rl))
 			}
 		}
 	}
@@ -392,6 +405,7 @@ func rowNames(rl *Rules) string {
 func (s Sheet) clone() Sheet {
 	out := s
 	out.Attributes, out.Actions = maps.Clone(s.Attributes), maps.Clone(s.Actions)
+	out.Equipment = slices.Clone(s.Equipment)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/named"
 )
 
 // Sentinel errors for rejected steps; the returned errors wrap them and say
@@ -18,6 +19,7 @@ var (
 	ErrIncapacitated = errors.New("actiontest: cannot act with severe harm unless helped or pushing")
 	ErrFlashbacks    = errors.New("actiontest: no flashbacks left today")
 	ErrMustPush      = errors.New("actiontest: this roll must be pushed before it is finished")
+	ErrEquipment     = errors.New("actiontest: the action needs equipment the character does not carry")
 )
 
 // checkTest says what is wrong with t under the rules.
@@ -37,6 +39,10 @@ func (rl *Rules) checkFields(t *Test) error {
 	switch {
 	case t.Opposed && (t.Flashback || t.Escalate || t.Difficulty != 0):
 		return fmt.Errorf("actiontest: an opposed roll has difficulty 0 (not %d), no escalation and is no flashback; the opponent's successes decide it", t.Difficulty)
+	case t.Opponent < 0 || t.Opponent > maxDice/4 || (!t.Opposed && (t.Opponent != 0 || t.NPC)):
+		return fmt.Errorf("actiontest: opponent pool %d (npc %v): allowed 0..%d, and only on an opposed roll", t.Opponent, t.NPC, maxDice/4)
+	case len(t.Requires) > maxName:
+		return fmt.Errorf("actiontest: required equipment name of %d bytes, at most %d", len(t.Requires), maxName)
 	case t.Flashback && t.Difficulty < 0:
 		return fmt.Errorf("actiontest: flashback difficulty %d, must be >= 0 (0 or 1 ordinary, 2 complex, 3 or more elaborate)", t.Difficulty)
 	case !t.Flashback && !t.Opposed && t.Difficulty < 1:
@@ -186,7 +192,18 @@ func (c *game) canBeginAs(t *Test) error {
 	if at := c.inFlight(); at != nil {
 		return fmt.Errorf("%w (a roll of %s, flashback %v)", ErrInFlight, at.Test.Action, at.Test.Flashback)
 	}
-	return c.rules.checkFields(t)
+	if err := c.rules.checkFields(t); err != nil {
+		return err
+	}
+	return c.equipped(t)
+}
+
+// equipped says whether the character carries the equipment t requires.
+func (c *game) equipped(t *Test) error {
+	if t.Requires == "" || containsName(c.State.Sheet.Equipment, t.Requires) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s needs %.40q (carried: %s)", ErrEquipment, t.Action, t.Requires, named.Allowed(c.State.Sheet.Equipment))
 }
 
 // Retry re-rolls the action at the worse position its last roll's Worse
@@ -223,7 +240,7 @@ func (c *game) retryOf(t *Test) (pushed bool, err error) {
 	case last.Stage != Finished || !last.Retry:
 		return false, fmt.Errorf("%w: a retry follows a finished roll whose outcome asks for one", ErrStage)
 	case t.Flashback || t.Action != last.Test.Action || t.Difficulty != last.Test.Difficulty || t.Position != last.NextPosition:
-		return false, fmt.Errorf("%w: the retry is %s at difficulty %d and position %q, not a flashback", ErrStage, last.Test.Action, last.Test.Difficulty, last.NextPosition)
+		return false, fmt.Errorf("%w: the retry is %s at difficulty %d and position %.40q, not a flashback", ErrStage, last.Test.Action, last.Test.Difficulty, last.NextPosition)
 	}
 	return last.Pushed || last.ActionPushed, c.rules.checkFields(t)
 }
@@ -237,7 +254,17 @@ func (c *game) roll(r *dice.Roller, t *Test, s subject, pool *Pool, must, pushed
 	}
 	at.Dice, at.Successes = r.RollCount(pool.Dice, c.rules.Sides, c.rules.SuccessFace, at.Dice[:0])
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice})
+		c.emit(Event{Kind: EvRoll, Dice: at.Dice, Successes: at.Successes, Pool: at.Pool.Dice, Action: t.Action, Position: at.Test.Position, Flashback: t.Flashback})
+	}
+	if t.Opposed && t.Opponent > 0 {
+		// "You and your opponent each make a roll": the opponent's dice
+		// pass through the re-roll buffer, empty until a push.
+		var opp []int
+		opp, at.Opponent = r.RollCount(t.Opponent, c.rules.Sides, c.rules.SuccessFace, at.Rerolled[:0])
+		if c.Sink != nil {
+			c.emit(Event{Kind: EvOpponent, Dice: opp, Successes: at.Opponent, Pool: t.Opponent, NPC: t.NPC})
+		}
+		at.Rerolled = opp[:0]
 	}
 }
 
@@ -370,7 +397,7 @@ func (c *game) canPush(at *Attempt, t int) error {
 	rl := c.rules
 	switch c.pushBarOf(at, t) {
 	case barStage:
-		return fmt.Errorf("%w: push needs a rolled, unfinished test (stage %q)", ErrStage, at.Stage.String())
+		return fmt.Errorf("%w: push needs a rolled, unfinished test (stage %.40q)", ErrStage, at.Stage.String())
 	case barPushed:
 		return ErrPushTwice
 	case barActionPushed:
@@ -380,9 +407,9 @@ func (c *game) canPush(at *Attempt, t int) error {
 	case barNoRoll:
 		return fmt.Errorf("%w: a flashback of difficulty 0 has no roll to push", ErrStage)
 	case barTrack:
-		return fmt.Errorf("actiontest: push harm track %d, allowed 0..%d (%v)", t, len(rl.HarmTracks)-1, rl.HarmTracks)
+		return fmt.Errorf("actiontest: push harm track %d, allowed 0..%d (%s)", t, len(rl.HarmTracks)-1, named.Allowed(rl.HarmTracks))
 	case barSpace:
-		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %q)", ErrNoSpace, rl.HarmTracks[t], rl.PushHarm, rl.PushSpace)
+		return fmt.Errorf("%w: the %s track has no room for a level %d harm (rule %.40q)", ErrNoSpace, rl.HarmTracks[t], rl.PushHarm, rl.PushSpace)
 	case barCorrupt:
 		return fmt.Errorf("actiontest: %d successes of %d dice cannot be pushed (the state is corrupt)", at.Successes, len(at.Dice))
 	}
@@ -449,11 +476,7 @@ func (c *game) Finish() error {
 	if at.MustPush && !at.Pushed {
 		return ErrMustPush
 	}
-	if at.Test.Opposed {
-		return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
-	}
-	c.finish(at, unresolved())
-	return nil
+	return c.finish(at, unresolved())
 }
 
 // FinishOpposed reads the opposed roll in flight against the opponent's
@@ -469,17 +492,18 @@ func (c *game) FinishOpposed(opponent int, npc bool) error {
 		return fmt.Errorf("%w: finish needs a rolled, unfinished test", ErrStage)
 	case !at.Test.Opposed:
 		return fmt.Errorf("%w: the roll in flight is not opposed (Finish reads it)", ErrStage)
+	case at.Test.Opponent > 0:
+		return fmt.Errorf("%w: the engine rolled this opposed roll's opponent (Finish reads it)", ErrStage)
 	case opponent < 0 || opponent > maxDice:
 		return fmt.Errorf("actiontest: opponent's successes %d, allowed 0..%d", opponent, maxDice)
 	case at.MustPush && !at.Pushed:
 		return ErrMustPush
 	}
-	c.finishOpposed(at, unresolved(), opponent, npc)
-	return nil
+	return c.finishOpposed(at, unresolved(), opponent, npc)
 }
 
 // finishOpposed applies an opposed roll's outcome.
-func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) {
+func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) error {
 	op := &c.rules.Opposed
 	o := &op.Lose
 	switch {
@@ -492,16 +516,26 @@ func (c *game) finishOpposed(at *Attempt, s subject, opponent int, npc bool) {
 	}
 	c.apply(at, s, opponent+1, o, false)
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind})
+		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Opponent: opponent, Opposed: true})
 	}
+	return nil
 }
 
 // finish applies the outcome of a rolled attempt (checked by State.Check
 // or written by the steps) from the position's row of the outcome table.
-func (c *game) finish(at *Attempt, s subject) {
+func (c *game) finish(at *Attempt, s subject) error {
 	rl, t := c.rules, &at.Test
+	if t.Opposed {
+		if t.Opponent == 0 {
+			return fmt.Errorf("%w: an opposed roll is finished against the opponent's successes (FinishOpposed)", ErrStage)
+		}
+		return c.finishOpposed(at, s, at.Opponent, t.NPC)
+	}
 	pos := rl.positionAt(t.Position)
-	o := c.cell(pos, rl.BandOf(at.Successes, t.Difficulty))
+	o, err := c.cell(pos, rl.BandOf(at.Successes, t.Difficulty))
+	if err != nil {
+		return err
+	}
 	// "Worse Position": a table that lists it, or a Director who answers
 	// a failed roll with it (Test.Escalate), asks for a re-roll one
 	// position worse; an escalated failure trades its consequences for
@@ -513,8 +547,9 @@ func (c *game) finish(at *Attempt, s subject) {
 		at.NextPosition = Position(rl.Positions[pos+1])
 	}
 	if c.Sink != nil {
-		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry})
+		c.emit(Event{Kind: EvOutcome, Successes: at.Successes, Level: at.Required, Outcome: at.Outcome.Kind, Retry: at.Retry, Position: at.NextPosition})
 	}
+	return nil
 }
 
 // apply records outcome o of a roll that needed required successes and
@@ -531,7 +566,9 @@ func (c *game) apply(at *Attempt, s subject, required int, o *Outcome, escalate 
 	at.Outcome = *o
 	at.Outcome.Consequences = append(cons, o.Consequences...)
 	if escalate {
-		at.Outcome.Succeeded, at.Outcome.NextBonus = false, 0
+		// "You haven't failed, but you haven't succeeded yet": whatever
+		// the cell said, the action goes on undecided [ours].
+		at.Outcome.Kind, at.Outcome.Succeeded, at.Outcome.NextBonus, at.Outcome.Severity = Neither, false, 0, NoSeverity
 		at.Outcome.Consequences = append(cons, Consequence{Kind: WorsePosition})
 	}
 	c.State.Bonus = min(c.State.Bonus+o.NextBonus, maxDice/4)

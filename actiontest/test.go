@@ -42,10 +42,19 @@ type Test struct {
 	// Flashback marks a flashback test (see Engine.Begin).
 	Flashback bool `json:"flashback,omitempty"`
 	// Opposed marks an opposed roll ("Opposed Rolls"): it has no
-	// difficulty (0) and is finished against the opponent's successes
-	// (Engine.FinishOpposed), reading Rules.Opposed rather than the
-	// position's row of the outcome table.
-	Opposed bool `json:"opposed,omitempty"`
+	// difficulty (0) and reads Rules.Opposed rather than the position's
+	// row of the outcome table. With Opponent 0 it is finished against
+	// successes rolled elsewhere (Engine.FinishOpposed); with Opponent
+	// dice, the engine rolls the opponent's pool beside the character's
+	// (Attempt.Opponent) and Finish reads one against the other. NPC says
+	// the opponent is an NPC (a tie then reads Rules.Opposed.TieNPC).
+	Opposed  bool `json:"opposed,omitempty"`
+	Opponent int  `json:"opponent,omitempty"`
+	NPC      bool `json:"npc,omitempty"`
+	// Requires names the equipment the action needs ("specific equipment
+	// may be required to perform an Action"): a test is refused unless
+	// the sheet carries it (Sheet.Equipment) [text].
+	Requires string `json:"requires,omitempty"`
 }
 
 // At returns the test at position p: as the re-roll after a Worse
@@ -120,6 +129,9 @@ type Attempt struct {
 	ActionPushed bool `json:"action_pushed,omitempty"`
 	// Successes counts successes kept from Dice plus those in Rerolled.
 	Successes int `json:"successes"`
+	// Opponent is the successes of the opponent's roll, for an opposed
+	// test whose opponent the engine rolls (Test.Opponent).
+	Opponent int `json:"opponent,omitempty"`
 
 	// Result, filled by Finish.
 	Required int     `json:"required"`
