@@ -119,25 +119,58 @@
 //
 // State is the whole game as one value: the Rules and the Deck it is
 // played with, every pile and character, the round's phase and acting
-// order, the tasks (NewState; Scenario.NewState deals one as a trial
-// does). State.Save writes it as JSON; Restore reads it back and refuses,
-// through State.Check, anything a step could not play; a rule a save
-// lacks (one saved before the rule became a setting) reads its default,
-// not zero. The steps are the
-// methods of an Engine, which holds nothing but its Sink: copies of one
-// may play on other goroutines, each on its own State. Every step
-// validates first and changes neither the State nor the dice.Roller when
-// it refuses; a policy's answers a step needs are asked and checked
-// before any die is rolled. Engine.Step takes the next step of an encounter;
-// PlayRound, RunEncounter and the Runner's trials are Step repeated, so
-// there is one rules engine. Every choice the text leaves open goes to a
-// Policy, whose methods receive a *View of the state (PolicyByName,
-// PolicyNames); Choices lists the actions a character may take now, from
-// the checks Act makes (State.Choices, Declarable, Movable and Turn are
-// the queries). The Engine's optional Sink receives Events (flips, plays,
-// rolls...). Scenario and Runner form the face the stakes CLI and
-// simulator use; encounters have no exact model (markov.ErrNoExact), but
-// single draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.
+// order, the tasks (NewState). State.Save writes it as JSON (without the
+// dice: a dice.Roller saves itself); State.Check validates a state whole,
+// and State.Done says whether the encounter is over. The steps are the
+// methods of an Engine, which holds the policies (Engine.Policies, a
+// Table: Heroes for the players, GM for the GM and his villains; the only
+// way policies reach the engine) and its Sink: copies of one may play on
+// other goroutines, each on its own State. Every step validates first and
+// changes neither the State nor the dice.Roller when it refuses; a
+// policy's answers a step needs are asked and checked before any die is
+// rolled; a step handed a nil Roller returns dice.ErrNilRoller.
+// Engine.Step takes the next step of an encounter under the policies;
+// Engine.Round plays the rest of a combat round (the text's round: flip,
+// declarations, actions), Engine.Play the encounter to its end, and the
+// Runner's trials are Play, so there is one rules engine. The legal-choice
+// queries are Engine methods taking the State: Choices lists the actions
+// a character may take now, from the checks Act makes (CheckChoice,
+// Declarable and Movable likewise); State.Turn says whose action is next.
+// The Engine's optional Sink receives Events, each of which narrates
+// itself (Event.String). Encounters have no exact model
+// (markov.ErrNoExact), but single draws (DrawOdds, Hypergeometric) and
+// tasks (TaskChance) do.
+//
+// # The game contract
+//
+// Scenario is the face the stakes CLI, the simulator and the conformance
+// kit use (sim.Scenario): Start deals a game (a *Game, the sim.Game of
+// this package) and Scenario.Restore reads back what Game.Save wrote (the
+// scenario and the state, decoded strictly and checked whole); Describe
+// says what each outcome and metric means. Game.Intercept sets a
+// sim.Chooser through which every policy answer passes; it is handed the
+// view the policy was asked from and the policy's answer, and returns an
+// answer of the same type. The questions, by Policy method, with the view
+// and the answer's type:
+//
+//	Critical   *View      []int   hand cards moved to the pool for a Critical Moment
+//	Declare    *View      []Play  the pool cards a player plays this round
+//	Trade      *View      Swap    a one-for-one swap before declaring (With -1: none)
+//	Haste      *View      int     a Haste card in the pool to play now, or -1
+//	Move       *View      int     a hand card to move to the pool, or -1
+//	Choose     *View      Choice  a character's action
+//	Spend      *View      bool    spend a Possibility to re-roll a failure
+//	Cancel     *View      bool    spend a waiting Opponent Fails on a success
+//	Strip      *View      int     the pool index the GM strips, or -1
+//	Call       *View      Effect  the result of a Player's Call
+//	Discard    *View      int     a hand index to discard at a scene's end, or -1
+//	Steps      *TaskView  int     task steps to attempt at once
+//	Switch     *TaskView  bool    switch skill (true) or restart on a Critical Problem
+//	LastDitch  *TaskView  bool    make the last-ditch effort
+//	SideRoll   *TaskView  bool    roll the task's extra approved action
+//
+// An answer of another type refuses the step; with a Chooser set, a
+// refused step is undone whole (state and Roller).
 //
 // Sources of each default are marked in the documentation of Rules and
 // DefaultComposition: [text] the rule text, [src] the published games,

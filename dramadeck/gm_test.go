@@ -43,7 +43,7 @@ func TestFlurryGivesExtraActions(t *testing.T) {
 		}
 		nextLine(g, l)
 		pol := mustPolicy(t, "passive")
-		if err := g.PlayRound(dice.NewSeeded(3), pol, pol); err != nil {
+		if err := g.Round(dice.NewSeeded(3), pol, pol); err != nil {
 			t.Fatal(err)
 		}
 		got := countActions(&tr)
@@ -348,7 +348,7 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 	}
 	g.State.Heroes[0].Status.Extra = 1 // as if Haste were declared
 	pol := mustPolicy(t, "passive")
-	if err := g.PlayRound(r, pol, pol); err != nil {
+	if err := g.Round(r, pol, pol); err != nil {
 		t.Fatal(err)
 	}
 	got := countActions(&tr)
@@ -363,7 +363,7 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 	g2.Sink = tr2.Add
 	_ = g2.StartCombat(false)
 	give(t, g2, 1, Haste, true)
-	if err := g2.PlayRound(dice.NewSeeded(4), mustPolicy(t, "default"), pol); err != nil {
+	if err := g2.Round(dice.NewSeeded(4), mustPolicy(t, "default"), pol); err != nil {
 		t.Fatal(err)
 	}
 	if n := countActions(&tr2)[1]; n < 2 && g2.State.Outcome == Ongoing {
@@ -382,7 +382,7 @@ func TestIllegalPolicyChoice(t *testing.T) {
 	g := testGame(t)
 	_ = g.StartCombat(false)
 	nextLine(g, Line{First: Heroes})
-	err := g.PlayRound(dice.NewSeeded(1), &friendlyFire{Style{Label: "friendly"}}, mustPolicy(t, "passive"))
+	err := g.Round(dice.NewSeeded(1), &friendlyFire{Style{Label: "friendly"}}, mustPolicy(t, "passive"))
 	if err == nil {
 		t.Fatal("a hero attacked a hero")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -119,8 +120,7 @@ type Runner struct {
 	g        *game // the trials' state, played with no Sink
 	heroes   []Character
 	villains []Character
-	hp, gm   Policy
-	err      error
+	pol      Table
 }
 
 // MakeDeck returns the scenario's deck: the shipped default, or its
@@ -141,9 +141,11 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	g := &game{State: st}
-	hp, _ := PolicyByName(s.HeroPolicy)
-	gm, _ := PolicyByName(s.GMPolicy)
-	rn := &Runner{s: s, g: g, hp: hp, gm: gm,
+	pol, err := s.Policies()
+	if err != nil {
+		return nil, err
+	}
+	rn := &Runner{s: s, g: g, pol: pol,
 		heroes: append([]Character(nil), g.State.Heroes...), villains: append([]Character(nil), g.State.Villains...)}
 	return rn, nil
 }
@@ -173,32 +175,19 @@ func (s Scenario) begin(g *game, r *dice.Roller) {
 	g.State.MaxRounds = s.MaxRounds
 }
 
-// NewState starts a game of the scenario as a trial does (the deck
-// shuffled, the hands dealt, combat begun), for play by Engine.Step;
-// Policies returns the scenario's policies.
-func (s Scenario) NewState(r *dice.Roller) (*State, error) {
-	st, err := s.newState()
+// Policies returns the scenario's policies: HeroPolicy for the players,
+// GMPolicy for the GM.
+func (s Scenario) Policies() (Table, error) {
+	heroes, err := PolicyByName(s.HeroPolicy)
 	if err != nil {
-		return nil, err
+		return Table{}, fmt.Errorf("hero_policy: %w", err)
 	}
-	s.begin(&game{State: st}, r)
-	return st, nil
+	gm, err := PolicyByName(s.GMPolicy)
+	if err != nil {
+		return Table{}, fmt.Errorf("gm_policy: %w", err)
+	}
+	return Table{Heroes: heroes, GM: gm}, nil
 }
-
-// Policies returns the scenario's hero and GM policies.
-func (s Scenario) Policies() (heroes, gm Policy, err error) {
-	if heroes, err = PolicyByName(s.HeroPolicy); err != nil {
-		return nil, nil, fmt.Errorf("hero_policy: %w", err)
-	}
-	if gm, err = PolicyByName(s.GMPolicy); err != nil {
-		return nil, nil, fmt.Errorf("gm_policy: %w", err)
-	}
-	return heroes, gm, nil
-}
-
-// Err reports the first policy error met by Trial (which then counts the
-// trial as timed_out), or nil. The shipped policies make none.
-func (rn *Runner) Err() error { return rn.err }
 
 // State exposes the runner's game (its state after the last trial).
 func (rn *Runner) State() *State { return rn.g.State }
@@ -224,21 +213,28 @@ func (rn *Runner) reset() {
 		turns: s.turns, moveBuf: s.moveBuf, playBuf: s.playBuf}
 }
 
-// Trial plays one encounter from the start and fills metrics (see
-// Metrics); it returns the category index. A policy error ends the trial
-// as timed_out (the shipped policies make none).
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+// Trial plays one encounter from the start by Engine.Play and fills
+// metrics (see Metrics); it returns the category index, or the error that
+// stopped the trial (a policy's illegal answer, a nil Roller).
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
+	if r == nil {
+		return 0, dice.ErrNilRoller
+	}
 	rn.reset()
 	g := rn.g
 	rn.s.begin(g, r)
-	o, err := g.RunEncounter(r, rn.hp, rn.gm, rn.s.MaxRounds)
-	if err != nil || o == Ongoing {
-		o = TimedOut
-		if rn.err == nil {
-			rn.err = err
-		}
+	if err := g.Play(r, rn.pol.Heroes, rn.pol.GM); err != nil {
+		return 0, err
 	}
-	s := g.State
+	return outcome(g.State, metrics)
+}
+
+// outcome is a finished encounter's category index, its metrics written
+// into metrics (as many as fit).
+func outcome(s *State, metrics []int) (int, error) {
+	if s.Outcome == Ongoing || s.Outcome > TimedOut {
+		return 0, fmt.Errorf("the encounter has not ended (outcome %v)", s.Outcome)
+	}
 	hd, vd := 0, 0
 	for i := range s.Heroes {
 		if !s.Heroes[i].Active() {
@@ -252,5 +248,32 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
 	}
 	vals := [...]int{s.Round, s.FlurryRounds, s.CardsPlayed, s.CardsDrawn, hd, vd, s.Flips}
 	copy(metrics, vals[:])
-	return int(o) - 1
+	return int(s.Outcome) - 1, nil
+}
+
+// Describe says what the mechanic is, the scenario as it is set (sides,
+// line, policies), and what each outcome and metric means.
+func (s Scenario) Describe() sim.Description {
+	line := "Standard"
+	if s.Dramatic {
+		line = "Dramatic"
+	}
+	return sim.Description{
+		Summary: "the Drama Deck over GURPS 3d6 checks (Roger Bell_West's GURPS adaptation of the Torg Drama Deck)",
+		Title: fmt.Sprintf("%d heroes against %d villains, %s lines, at most %d rounds, heroes play %s, GM plays %s",
+			len(s.Heroes), len(s.Villains), line, s.MaxRounds, s.HeroPolicy, s.GMPolicy),
+		Terms: []sim.Term{
+			{Key: "heroes_win", Text: "the villains are all down (out, fled or dead): the heroes win the encounter"},
+			{Key: "villains_win", Text: "the heroes are all down: the villains win"},
+			{Key: "escaped", Text: "a hero played the Escape card and the heroes got away"},
+			{Key: "timed_out", Text: "the encounter reached its round limit (max_rounds) with neither side down"},
+			{Key: "rounds", Text: "combat rounds played"},
+			{Key: "flurry_rounds", Text: "rounds in which the action stack gave a side a Flurry (a second pass of actions)"},
+			{Key: "cards_played", Text: "cards the players played from their hands and pools"},
+			{Key: "cards_drawn", Text: "cards the players drew into their hands"},
+			{Key: "heroes_down", Text: "heroes out, fled or dead at the end"},
+			{Key: "villains_down", Text: "villains out, fled or dead at the end"},
+			{Key: "flips", Text: "cards the GM turned from the deck onto the action stack: one a round (unless Seize Initiative kept the last), one more each time Seize Initiative turns another"},
+		},
+	}
 }

@@ -143,22 +143,25 @@ func (m measurer) odds(ctx context.Context, p Policy, first uint64, n int) (floa
 		return 0, err
 	}
 	if m.side == "gm" {
-		rn.gm = p
+		rn.pol.GM = p
 	} else {
-		rn.hp = p
+		rn.pol.Heroes = p
 	}
 	metrics := make([]int, len(m.s.Metrics()))
 	won := 0
 	for i := range n {
-		if i%256 == 0 && ctx.Err() != nil {
-			return 0, ctx.Err()
+		// A trial of a large scenario may take milliseconds: look at ctx
+		// before each, so that Solve stops within one trial of a cancel.
+		if err := ctx.Err(); err != nil {
+			return 0, err
 		}
-		if slices.Contains(m.wins, rn.Trial(dice.NewSeeded(first+uint64(i)), metrics)) {
+		k, err := rn.Trial(dice.NewSeeded(first+uint64(i)), metrics)
+		if err != nil {
+			return 0, err
+		}
+		if slices.Contains(m.wins, k) {
 			won++
 		}
-	}
-	if err := rn.Err(); err != nil {
-		return 0, err
 	}
 	return float64(won) / float64(n), nil
 }
