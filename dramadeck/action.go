@@ -139,8 +139,14 @@ func (g *game) mayStrip(ci int, ch Choice) (int, bool) {
 // the answer. Nothing in the action itself changes the target's pool.
 func (g *game) askStrip(p int, pol Policy) (int, error) {
 	i := pol.Strip(g.view(p))
-	if n := len(g.State.Players[p].Pool); i < -1 || i >= n {
-		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, n-1)
+	pool := g.State.Players[p].Pool
+	if i < -1 || i >= len(pool) {
+		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, len(pool)-1)
+	}
+	// Subplot Cards: a subplot stays in the pool, face up, for the
+	// remainder of the adventure; the GM strips only ability cards.
+	if i >= 0 && g.State.Deck.Cards[pool[i]].Name.Kind() == Subplot {
+		return -1, fmt.Errorf("policy %s: strip index %d is the subplot %v, which stays in the pool for the adventure", pol.Name(), i, g.State.Deck.Cards[pool[i]].Name)
 	}
 	return i, nil
 }

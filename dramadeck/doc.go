@@ -57,7 +57,14 @@
 // hand is cut to four (or one card may go at exactly four) and refilled
 // (EndScene); an empty draw pile is refilled by shuffling the discards.
 // Subplots pay a Possibility each Act (EndAct); Drama held and Glory
-// played pay at the adventure's end (EndAdventure).
+// played pay at the adventure's end (EndAdventure). A subplot in play stays
+// in the pool for the adventure: the GM may not strip it. Leadership may
+// not put Escape into a pool from a hand (Escape enters a pool only as the
+// encounter begins). Master Plan takes the discard beneath it; when a
+// Rally, Leadership or Seize Initiative earlier in the same declaration
+// has shuffled the discards into the draw pile, nothing is beneath it and
+// it takes nothing [ours]. The plays of a declaration are checked together
+// first and then applied in the order declared.
 //
 // A card is played as a Play, one declaration type for every card rather
 // than a type per card kind: a bot or a menu fills one value (the zero

@@ -11,27 +11,33 @@ type EventKind uint8
 
 // Event kinds.
 const (
-	EvDeal      EventKind = iota // Who: player; Card drawn on entering play
-	EvDraw                       // Who: player; Card drawn to hand
-	EvReshuffle                  // Value: cards shuffled back from the discards
-	EvFlip                       // Card turned onto the action stack
-	EvMove                       // Who: player; Card moved hand to pool
-	EvPlay                       // Who: player; Card played; Target character
-	EvTrade                      // Who, Target: players; Value: cards each way
-	EvDiscard                    // Who: player; Card discarded from hand
-	EvStrip                      // Who: player; Card the GM removed from the pool
-	EvRoll                       // Who: character; Roll, Value: effective skill; Success
-	EvReroll                     // Who: character; Roll of a Luck or Possibility re-roll
-	EvAction                     // Who: character; Act; Target
-	EvContest                    // Who, Target; Act; Value: margin of victory; Success: Who won
-	EvDamage                     // Who hit Target for Value HP
-	EvEffect                     // Target suffers Effect
-	EvTask                       // Who: player; Value: steps done; Roll; Success
-	EvOutcome                    // Value: outcome
+	EvDeal         EventKind = iota // Who: player; Card drawn on entering play
+	EvDraw                          // Who: player; Card drawn to hand
+	EvReshuffle                     // Value: cards shuffled back from the discards
+	EvFlip                          // Card turned onto the action stack
+	EvMove                          // Who: player; Card moved hand to pool
+	EvPlay                          // Who: player; Card played; Target character
+	EvTrade                         // Who, Target: players; Value: cards each way
+	EvDiscard                       // Who: player; Card discarded from hand
+	EvStrip                         // Who: player; Card the GM removed from the pool
+	EvRoll                          // Who: character; Roll, Value: effective skill; Success
+	EvReroll                        // Who: character; Roll of a Luck or Possibility re-roll
+	EvAction                        // Who: character; Act; Target
+	EvContest                       // Who, Target; Act; Value: margin of victory; Success: Who won
+	EvDamage                        // Who hit Target for Value HP
+	EvEffect                        // Target suffers Effect
+	EvTask                          // Who: player; Value: steps done; Roll; Success
+	EvOutcome                       // Value: outcome
+	EvPass                          // Who: player; Card passed by Leadership to player Target (Success: to his pool)
+	EvMasterPlan                    // Who: player; Card Master Plan took from the discards into his hand (-1: none left)
+	EvSetback                       // Who: player; Value: the task's special case (Bar) failed; Success: switched skill
+	EvSubplotAward                  // Who: player; Value: Possibilities his subplots paid at the end of the Act
+	EvAward                         // Who: player; Value: Possibilities awarded at the end of the adventure
 )
 
 var evText = [...]string{"deal", "draw", "reshuffle", "flip", "move", "play", "trade", "discard",
-	"strip", "roll", "reroll", "action", "contest", "damage", "effect", "task", "outcome"}
+	"strip", "roll", "reroll", "action", "contest", "damage", "effect", "task", "outcome",
+	"pass", "master_plan", "task_setback", "subplot_award", "award"}
 
 func (k EventKind) String() string {
 	if int(k) < len(evText) {
@@ -104,6 +110,19 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s's player works on the task: rolled %d, %s; %d of its steps done.", who, e.Roll, verdict(e.Success), e.Value)
 	case EvOutcome:
 		return fmt.Sprintf("The encounter ends: %s.", Outcome(e.Value).phrase())
+	case EvPass:
+		return fmt.Sprintf("%s's player passes %s by Leadership to %s's player's %s.", who, card, tgt, map[bool]string{true: "pool", false: "hand"}[e.Success])
+	case EvMasterPlan:
+		if e.Card < 0 {
+			return fmt.Sprintf("%s's player's Master Plan finds no discard beneath it: the discards were shuffled into the draw pile.", who)
+		}
+		return fmt.Sprintf("%s's player's Master Plan takes %s from the discards into his hand.", who, card)
+	case EvSetback:
+		return e.setbackText(who)
+	case EvSubplotAward:
+		return fmt.Sprintf("The Act ends: %s's player's subplots pay %s.", who, possibilities(e.Value))
+	case EvAward:
+		return fmt.Sprintf("The adventure ends: %s's player is awarded %s (Drama cards held, Glory played).", who, possibilities(e.Value))
 	}
 	return fmt.Sprintf("Round %d: %v.", e.Round, e.Kind)
 }
@@ -153,6 +172,27 @@ func nameOr(name, thing string, i int) string {
 		return name
 	}
 	return fmt.Sprintf("%s %d", thing, i)
+}
+
+func (e Event) setbackText(who string) string {
+	switch b := Bar(e.Value); {
+	case b == PossibleSetback:
+		return fmt.Sprintf("%s's player fails the task's Possible Setback: a step done is undone.", who)
+	case b == Complication:
+		return fmt.Sprintf("%s's player fails the task's Complication: the task grows harder.", who)
+	case b == CriticalProblem && e.Success:
+		return fmt.Sprintf("%s's player fails the task's Critical Problem and switches to the other skill.", who)
+	case b == CriticalProblem:
+		return fmt.Sprintf("%s's player fails the task's Critical Problem and starts the task again.", who)
+	}
+	return fmt.Sprintf("%s's player fails a special case of the task.", who)
+}
+
+func possibilities(n int) string {
+	if n == 1 {
+		return "1 Possibility"
+	}
+	return fmt.Sprintf("%d Possibilities", n)
 }
 
 func verdict(ok bool) string {

@@ -249,14 +249,14 @@ func TestChooserWrongTypeRefusesTheStepWhole(t *testing.T) {
 // Every event kind narrates as a sentence naming who did what, never as
 // field dumps.
 func TestEventStringNarratesEveryKind(t *testing.T) {
-	for k := EvDeal; k <= EvOutcome; k++ {
+	for k := EvDeal; k <= EvAward; k++ {
 		e := Event{Kind: k, Round: 2, Who: 0, Target: 1, Card: 3, Name: "Brick", TargetName: "Boss", CardName: "Hero",
 			Act: Attack, Effect: Setback, Roll: 9, Value: int(HeroesWin), Success: true}
 		s := e.String()
 		if !strings.HasSuffix(s, ".") || strings.Contains(s, "=") || strings.Contains(s, "%!") {
 			t.Errorf("%v: %q", k, s)
 		}
-		if e.Who >= 0 && k != EvReshuffle && k != EvFlip && k != EvOutcome && !strings.Contains(s, "Brick") && !strings.Contains(s, "Boss") {
+		if e.Who >= 0 && k != EvReshuffle && k != EvFlip && k != EvOutcome && k != EvSubplotAward && k != EvAward && !strings.Contains(s, "Brick") && !strings.Contains(s, "Boss") {
 			t.Errorf("%v names nobody: %q", k, s)
 		}
 	}

@@ -421,12 +421,27 @@ func TestStyleDeclareByName(t *testing.T) {
 					}
 				}
 			}
+			stackCard(t, g, Line{First: Villains}, [2]Act{Attack}) // a turned card, for Seize Initiative
 			plays := st.Declare(g.view(0), nil, nil)
 			want := always[n] || (favourable && sometimes[n])
 			if got := len(plays) == 1 && plays[0].Card == id; got != want || len(plays) > 1 {
 				t.Errorf("favourable=%v: %v in the pool: declared %+v, want played=%v", favourable, n, plays, want)
 			}
 		}
+	}
+}
+
+// Seize Initiative keeps or replaces the turned card: with no card turned
+// (a small deck wholly in hands and pools) the shipped style does not
+// declare it, which the engine would refuse.
+func TestStyleDeclaresNoSeizeInitiativeWithoutATurnedCard(t *testing.T) {
+	g := testGame(t)
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	give(t, g, 0, SeizeInitiative, true)
+	if plays := mustPolicy(t, "aggressive").Declare(g.view(0), nil, nil); len(plays) != 0 {
+		t.Errorf("declared %+v with no card on the action stack", plays)
 	}
 }
 

@@ -303,6 +303,9 @@ func (s *Style) declareCheck(st *State, p int, pl *Play, n Name, critical bool) 
 	case Monologue, Escape:
 		return me.HP*3 < me.MaxHP
 	case SeizeInitiative:
+		if len(st.Stack) == 0 {
+			return false // no card turned yet to keep or replace
+		}
 		good := st.Line.First == Heroes && st.Line.Hero != Setback && st.Line.Hero != Confused && st.Line.Hero != Fatigued
 		pl.Flip = !good
 		return true

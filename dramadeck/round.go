@@ -271,6 +271,9 @@ func checkPolicies(heroes, gm Policy) error {
 
 // step is Step with its policies checked (Play checks them once).
 func (g *game) step(r *dice.Roller, heroes, gm Policy) error {
+	if err := g.checkStep(); err != nil {
+		return err // the rules changed since the last step
+	}
 	s := g.State
 	switch {
 	case g.Over():

@@ -334,6 +334,9 @@ func (g *game) taskRoll(r *dice.Roller, ts *TaskState, eff int, pol Policy) Resu
 // setback is a failed special case's consequence; sw: the player
 // switches skills rather than start again after a Critical Problem.
 func (g *game) setback(ts *TaskState, bar Bar, sw bool) {
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvSetback, Who: ts.Player, Target: -1, Card: -1, Value: int(bar), Success: sw && bar == CriticalProblem})
+	}
 	switch bar {
 	case PossibleSetback:
 		ts.Done = max(ts.Done-1, 0)
