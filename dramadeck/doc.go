@@ -119,7 +119,11 @@
 // player may roll to draw a card (Policy.SideRoll; out of combat only with
 // Rules.TaskDrawsOutOfCombat [ours], as the player side draws nothing out
 // of combat); when time runs out, one last-ditch roll may still finish the
-// task. In combat, work on the task is the hero's action for the round.
+// task. In combat, work on the task is the hero's action for the round,
+// and, as any hero's action other than All-Out Defence, one that may move
+// the scene onwards: a round of work that rolls (a step, a special case or
+// the extra approved action, whether or not it succeeds) lets the player
+// move a card from hand to pool; a round whose action was lost does not.
 // TaskChance solves it exactly as a Markov chain.
 //
 // # State, steps and policies

@@ -311,9 +311,16 @@ func (g *game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error 
 		// Neither the step nor a special case: the extra approved
 		// action, a roll to draw a card (and, in combat, the move of one
 		// to the pool as after any approved action, through MoveToPool).
-		if g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success && g.drawTo(r, p, EvDraw) && s.Combat && !s.Players[p].Moved {
-			s.Players[p].MayMove = true
+		if g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success {
+			g.drawTo(r, p, EvDraw)
 		}
+	}
+	// The Player Side: each round a PC takes an action which has the
+	// potential to help move the scene onwards, whether or not successful,
+	// one card may go from hand to pool. Work on the task counts whenever
+	// it rolls: a step, a special case, or the extra approved action.
+	if s.Combat && (k > 0 || plan.bar.Special() || plan.side) && !s.Players[p].Moved {
+		s.Players[p].MayMove = true
 	}
 	g.endTask(r, ts, pol)
 	if s.Combat {
