@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -191,4 +192,15 @@ func restoreGame(b []byte) (*game, error) {
 		return nil, err
 	}
 	return &game{State: s}, nil
+}
+
+// deckOf is a composition of count of every card but those named.
+func deckOf(count int, except ...Name) []Count {
+	var comp []Count
+	for _, n := range Names() {
+		if !slices.Contains(except, n) {
+			comp = append(comp, Count{n, count})
+		}
+	}
+	return comp
 }

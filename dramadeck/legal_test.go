@@ -193,13 +193,7 @@ func TestEventsTellPassesMasterPlanAwardsAndSetbacks(t *testing.T) {
 // policy, with no panic and no error: one of each card (the discards run
 // out and reshuffle often), and a deck without a Master Plan.
 func TestSmallAndOddDecksPlayEveryTrial(t *testing.T) {
-	var one, noPlan []Count
-	for _, n := range Names() {
-		one = append(one, Count{n, 1})
-		if n != MasterPlan {
-			noPlan = append(noPlan, Count{n, 2})
-		}
-	}
+	one, noPlan := deckOf(1), deckOf(2, MasterPlan)
 	n := 300
 	if testing.Short() {
 		n = 60
