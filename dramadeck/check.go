@@ -112,6 +112,11 @@ func (s *State) Check() error {
 	if err := s.checkTasks(); err != nil {
 		return err
 	}
+	if s.Plan != nil {
+		if err := s.Plan.check(s); err != nil {
+			return err
+		}
+	}
 	return s.checkCards()
 }
 

@@ -388,10 +388,10 @@ func (s *State) Turn() int {
 	return (&game{State: s}).Turn()
 }
 
-// Done reports whether the encounter has ended and its last round is
-// closed: Play's end.
+// Done reports whether the game has ended: its one encounter, the last
+// round closed, or the study of its Plan (a task, a scene, an adventure).
 func (s *State) Done() bool {
-	return (&game{State: s}).Over()
+	return (&game{State: s}).done()
 }
 
 // Char returns character ci (heroes first, then villains), or an error.

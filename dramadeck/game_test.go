@@ -280,20 +280,28 @@ func TestEventStringNarratesEveryKind(t *testing.T) {
 // Every category and metric of the built-in scenarios has a Term, and the
 // title changes with the settings.
 func TestDescribeHasATermForEveryName(t *testing.T) {
-	sc := DefaultScenario()
-	d := sc.Describe()
-	if d.Summary == "" || d.Title == "" {
-		t.Fatalf("%+v", d)
-	}
-	keys := map[string]bool{}
-	for _, tm := range d.Terms {
-		keys[tm.Key] = tm.Text != ""
-	}
-	for _, n := range append(sc.Categories(), sc.Metrics()...) {
-		if !keys[n] {
-			t.Errorf("no term for %q", n)
+	titles := map[string]string{}
+	for name, sc := range Builtins() {
+		d := sc.Describe()
+		if d.Summary == "" || d.Title == "" {
+			t.Fatalf("%s: %+v", name, d)
+		}
+		if other, ok := titles[d.Title]; ok {
+			t.Errorf("%s and %s have one title %q", name, other, d.Title)
+		}
+		titles[d.Title] = name
+		keys := map[string]bool{}
+		for _, tm := range d.Terms {
+			keys[tm.Key] = tm.Text != "" && tm.Text != tm.Key
+		}
+		for _, n := range append(sc.Categories(), sc.Metrics()...) {
+			if !keys[n] {
+				t.Errorf("%s: no term for %q", name, n)
+			}
 		}
 	}
+	sc := DefaultScenario()
+	d := sc.Describe()
 	other := sc
 	other.Dramatic, other.HeroPolicy = true, "cautious"
 	if other.Describe().Title == d.Title {

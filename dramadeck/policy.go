@@ -353,13 +353,18 @@ func (s *Style) Move(v *View) int {
 	return best
 }
 
-// Choose defends under Setback or when hurt past DefendBelow; otherwise it
-// attacks the weakest opponent, or uses an approved contest it is good at.
+// Choose works on the hero's Dramatic Skill Resolution while it goes on
+// (the bomb does not wait for the fight); otherwise it defends under
+// Setback or when hurt past DefendBelow, else attacks the weakest
+// opponent, or uses an approved contest it is good at.
 func (s *Style) Choose(v *View) Choice {
 	ci := v.Who
 	st := v.State
 	if ci < 0 || ci >= len(st.Heroes)+len(st.Villains) {
 		return Choice{Act: Defend} // no such character: the engine reports it
+	}
+	if i := st.openTask(ci); i >= 0 {
+		return Choice{Act: Work, Target: i}
 	}
 	c, side := st.char(ci), st.side(ci)
 	opp, off := st.Villains, len(st.Heroes)

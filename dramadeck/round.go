@@ -274,11 +274,19 @@ func (g *game) step(r *dice.Roller, heroes, gm Policy) error {
 	if err := g.checkStep(); err != nil {
 		return err // the rules changed since the last step
 	}
-	s := g.State
 	switch {
+	case g.State.Plan != nil:
+		return g.stepPlan(r, heroes, gm)
 	case g.Over():
-		return fmt.Errorf("the encounter is over (%v)", s.Outcome)
-	case !s.Combat:
+		return fmt.Errorf("the encounter is over (%v)", g.State.Outcome)
+	}
+	return g.stepCombat(r, heroes, gm)
+}
+
+// stepCombat is step in an encounter not yet over.
+func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
+	s := g.State
+	if !s.Combat {
 		return g.StartCombat(s.Dramatic)
 	}
 	if s.Phase == Declaring {
@@ -468,13 +476,13 @@ func (g *game) offerMove(p int, pol Policy) error {
 // Play is Engine.Play on g.State.
 func (g *game) Play(r *dice.Roller, heroes, gm Policy) error {
 	s := g.State
-	if s.MaxRounds < 1 && !g.Over() {
+	if s.MaxRounds < 1 && !g.done() {
 		return errors.New("the encounter has no round limit (State.MaxRounds 0): Play needs one to end")
 	}
 	if err := checkPolicies(heroes, gm); err != nil {
 		return err
 	}
-	for !g.Over() {
+	for !g.done() {
 		if err := g.step(r, heroes, gm); err != nil {
 			return err
 		}

@@ -139,8 +139,10 @@ func (g *game) TaskRound(r *dice.Roller, i int, pol Policy) error {
 	if s.Combat && len(s.Stack) == 0 {
 		return errors.New("no card on the action stack")
 	}
-	if !s.Combat && len(s.Draw) == 0 && len(s.Discard) == 0 {
-		return errors.New("no card left to turn for the task (draw pile and discards are empty)")
+	if !s.Combat && len(s.Draw) == 0 && len(s.Discard) == 0 && len(s.Stack) == 0 {
+		// With no card left to turn, the last turned card is read again
+		// (flip); with none turned at all there is no skill bar to read.
+		return errors.New("no card to turn for the task (draw pile, discards and action stack are empty)")
 	}
 	plan, err := g.planTask(i, numBars, 0, pol)
 	if err != nil {
@@ -159,6 +161,11 @@ func (g *game) checkTask(i int, pol Policy) error {
 	if pol == nil {
 		return errors.New("the task needs a policy")
 	}
+	return g.checkTaskRound(i)
+}
+
+// checkTaskRound is checkTask without the policy.
+func (g *game) checkTaskRound(i int) error {
 	if err := g.checkStep(); err != nil {
 		return err
 	}
