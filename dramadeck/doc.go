@@ -183,6 +183,63 @@
 // An answer of another type refuses the step; with a Chooser set, a
 // refused step is undone whole (state and Roller).
 //
+// # Studies and where each setting acts
+//
+// A Scenario plays one Study from the deal to its end: one encounter (the
+// default, DefaultScenario), a Dramatic Skill Resolution out of combat or
+// worked in a fight, a scene (a fight with the task in it, then the
+// scene's end), or an adventure of Acts of scenes with its awards
+// (Builtins names one of each). Each has its own categories and metrics
+// (Categories, Metrics, Describe). Not every setting can act in every
+// study; Scenario.Inert lists those that cannot in a given scenario, and
+// this table says where each acts (TestSettingsActWhereTheTableSays holds
+// it to the trials):
+//
+//	study                              every study
+//	rules.criticals.always_succeed     every study
+//	rules.criticals.always_fail        every study
+//	rules.criticals.crit_success       studies with a fight (Glory, defences)
+//	rules.criticals.crit5_at           studies with a fight
+//	rules.criticals.crit6_at           studies with a fight
+//	rules.criticals.crit_fail          none: no critical failure has a consequence
+//	rules.criticals.crit17_at_or_below none: no critical failure has a consequence
+//	rules.criticals.crit_fail_by       none: no critical failure has a consequence
+//	rules.hand_size                    every study
+//	rules.bonus                        studies with a fight
+//	rules.coup_percent                 studies with a fight
+//	rules.drama_worth                  adventure
+//	rules.glory_award                  adventure
+//	rules.subplot_award                adventure
+//	rules.luck_rolls                   studies with a fight (Second Chance is declared in combat)
+//	rules.fatigue_fp                   studies with a fight
+//	rules.multi_step                   task, task in combat, scene
+//	rules.last_ditch                   task, task in combat, scene
+//	rules.task_steps                   task, task in combat, scene
+//	rules.complication                 task, task in combat, scene
+//	rules.defend_bonus                 studies with a fight
+//	rules.all_out_attack_bonus         studies with a fight
+//	rules.margins                      studies with a fight
+//	rules.max_leadership               studies with a fight
+//	rules.task_draws_out_of_combat     task, task in combat, scene (the work out of combat)
+//	rules.defence_takes_cards          studies with a fight
+//	rules.inspiration_revives          studies with a fight
+//	rules.defend_rolls                 studies with a fight
+//	rules.stun_percent                 studies with a fight
+//	rules.collapse_fp                  studies with a fight
+//	rules.effects_outlast_scene        adventure (a scene follows the scene's end)
+//	deck                               every study
+//	deck_seed                          every study whose deck is a composition
+//	dramatic                           studies with a fight
+//	heroes                             every study
+//	villains                           studies with a fight
+//	max_rounds                         studies with a fight
+//	hero_policy                        every study
+//	gm_policy                          studies with a fight
+//	task                               task, task in combat, scene
+//	task_in_combat                     task
+//	acts                               adventure
+//	scenes_per_act                     adventure
+//
 // Sources of each default are marked in the documentation of Rules and
 // DefaultComposition: [text] the rule text, [src] the published games,
 // [ours] this project's rulings.

@@ -219,3 +219,21 @@ func TestSmallAndOddDecksPlayEveryTrial(t *testing.T) {
 		}
 	}
 }
+
+// Glory may be played only after a critical success: a failed roll whose
+// re-roll (a Possibility) still ends on a critical failure earns none.
+func TestCriticalFailureEarnsNoGlory(t *testing.T) {
+	g := combatGame(t)
+	g.State.Heroes[0].Possibilities = 1
+	r := fixed(6, 6, 5, 6, 6, 6) // 17 at skill 12: a critical failure; the re-roll 18 is no better
+	res := g.skillRoll(r, 0, Physical, 12, mustPolicy(t, "default"))
+	if res.Success || !res.Critical || r.Remaining() != 0 || r.Err() != nil {
+		t.Fatalf("roll %+v, %d dice left: want a critical failure after a re-roll", res, r.Remaining())
+	}
+	if g.State.Heroes[0].Status.Crit {
+		t.Error("a critical failure marked the hero as eligible for Glory")
+	}
+	if err := g.checkCard(0, &Play{}, Glory, true); err == nil {
+		t.Error("Glory playable after a critical failure")
+	}
+}
