@@ -57,7 +57,7 @@ func TestEverySettingHasAPlaceInTheTable(t *testing.T) {
 // accepts.
 var perturb = map[string]func(*Scenario){
 	"study":                              func(s *Scenario) { s.Study = (s.Study + 1) % numStudies },
-	"rules.criticals.always_succeed":     func(s *Scenario) { s.Rules.Criticals.AlwaysSucceed = 6 },
+	"rules.criticals.always_succeed":     func(s *Scenario) { s.Rules.Criticals.AlwaysSucceed = 10 },
 	"rules.criticals.always_fail":        func(s *Scenario) { s.Rules.Criticals.AlwaysFail = 14 },
 	"rules.criticals.crit_success":       func(s *Scenario) { s.Rules.Criticals.CritSuccess = 8 },
 	"rules.criticals.crit5_at":           func(s *Scenario) { s.Rules.Criticals.Crit5At = 8 },
