@@ -12,6 +12,12 @@ func (g *game) CheckChoice(ci int, ch Choice) error {
 	if err := g.checkTurn(ci); err != nil {
 		return err
 	}
+	if ch.Act == Work {
+		if err := g.checkWork(ci, ch.Target); err != nil {
+			return err
+		}
+		return g.checkTaskRound(ch.Target)
+	}
 	return g.checkChoice(ci, ch)
 }
 
@@ -47,6 +53,9 @@ func (g *game) Choices(ci int, buf []Choice) []Choice {
 	}
 	if g.checkChoice(ci, Choice{Act: Defend}) == nil {
 		buf = append(buf, Choice{Act: Defend})
+	}
+	if i := g.State.openTask(ci); i >= 0 && g.State.Combat && len(g.State.Stack) > 0 {
+		buf = append(buf, Choice{Act: Work, Target: i})
 	}
 	for a := Attack; a <= AllOutAttack; a++ {
 		if a == Defend {
@@ -103,6 +112,9 @@ func (g *game) Act(r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
 // checks the choice, asks the policy's answers the action may need, and
 // acts.
 func (g *game) act(r *dice.Roller, ci, at int, ch Choice, pol, other Policy) error {
+	if ch.Act == Work {
+		return g.work(r, ci, ch.Target, pol)
+	}
 	if err := g.checkChoice(ci, ch); err != nil {
 		return err
 	}
@@ -123,6 +135,40 @@ func (g *game) act(r *dice.Roller, ci, at int, ch Choice, pol, other Policy) err
 	return nil
 }
 
+// work is hero ci's action spent on his task i (Dramatic Skill
+// Resolution: in combat the skill use is the hero's action): the round of
+// the task TaskRound plays.
+func (g *game) work(r *dice.Roller, ci, i int, pol Policy) error {
+	if err := g.checkWork(ci, i); err != nil {
+		return err
+	}
+	return g.TaskRound(r, i, pol)
+}
+
+// checkWork reports why character ci may not work on task i now, or nil.
+func (g *game) checkWork(ci, i int) error {
+	s := g.State
+	switch {
+	case i < 0 || i >= len(s.Tasks):
+		return fmt.Errorf("Work: task %d does not exist (have %d)", i, len(s.Tasks))
+	case s.Tasks[i].Player != ci:
+		return fmt.Errorf("Work: task %d is player %d's, not character %d's", i, s.Tasks[i].Player, ci)
+	}
+	return nil
+}
+
+// openTask is the first task of character ci still going on with time
+// left, or -1: the work a Choose may answer.
+func (s *State) openTask(ci int) int {
+	for i := range s.Tasks {
+		ts := &s.Tasks[i]
+		if ts.Player == ci && !ts.Finished && !ts.Failed && ts.Round < ts.Task.Rounds {
+			return i
+		}
+	}
+	return -1
+}
+
 // mayStrip reports whether a success of ci's action ch would let the GM
 // strip a card from the target's pool (GM Side: a villain's success at
 // the line's villain action), and which player's.
@@ -139,8 +185,14 @@ func (g *game) mayStrip(ci int, ch Choice) (int, bool) {
 // the answer. Nothing in the action itself changes the target's pool.
 func (g *game) askStrip(p int, pol Policy) (int, error) {
 	i := pol.Strip(g.view(p))
-	if n := len(g.State.Players[p].Pool); i < -1 || i >= n {
-		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, n-1)
+	pool := g.State.Players[p].Pool
+	if i < -1 || i >= len(pool) {
+		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, len(pool)-1)
+	}
+	// Subplot Cards: a subplot stays in the pool, face up, for the
+	// remainder of the adventure; the GM strips only ability cards.
+	if i >= 0 && g.State.Deck.Cards[pool[i]].Name.Kind() == Subplot {
+		return -1, fmt.Errorf("policy %s: strip index %d is the subplot %v, which stays in the pool for the adventure", pol.Name(), i, g.State.Deck.Cards[pool[i]].Name)
 	}
 	return i, nil
 }

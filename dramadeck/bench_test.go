@@ -38,7 +38,7 @@ func benchRound(b *testing.B, s Scenario) {
 	}
 	g := rn.g
 	r := dice.NewSeeded(1)
-	pol := rn.hp
+	pol := rn.pol.Heroes
 	var starts [16]State
 	for i := range starts {
 		rn.reset()
@@ -58,7 +58,7 @@ func benchRound(b *testing.B, s Scenario) {
 			copyState(g.State, &starts[next%len(starts)])
 			next++
 		}
-		if err := g.PlayRound(r, pol, pol); err != nil {
+		if err := g.Round(r, pol, pol); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -180,6 +180,8 @@ func BenchmarkTrial(b *testing.B) {
 	m := make([]int, len(s.Metrics()))
 	b.ReportAllocs()
 	for b.Loop() {
-		rn.Trial(r, m)
+		if _, err := rn.Trial(r, m); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -204,7 +204,7 @@ func TestSeizeInitiativeFlip(t *testing.T) {
 	}
 	n = len(g2.State.Stack)
 	passive := mustPolicy(t, "passive")
-	if err := g2.PlayRound(fixed(), passive, passive); err != nil { // the rest of the round
+	if err := g2.Round(fixed(), passive, passive); err != nil { // the rest of the round
 		t.Fatal(err)
 	}
 	if err := g2.BeginRound(fixed()); err != nil {

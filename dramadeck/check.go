@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,19 +24,21 @@ const (
 	maxTasks = 64
 )
 
-// Save returns the whole game as JSON: with the dice.Roller's saved bytes
-// (Roller.MarshalBinary), everything needed to play on.
+// Save returns the state as JSON. It holds no dice: a game saved to play
+// on identically also needs the dice.Roller's bytes (Roller.MarshalBinary),
+// and the policies by name; Game.Save writes the scenario and the state
+// together, which Scenario.Restore reads back.
 func (s *State) Save() ([]byte, error) { return json.Marshal(s) }
 
-// Restore reads a game Save wrote and checks it whole (State.Check): a
-// state the rules cannot play is an error, never a later panic. A rule
-// whose key the save lacks, as a game saved before that rule became a
-// setting does, reads its default (DefaultRules): such a save plays on as
-// it was played, not with the rule at zero (stun_percent 0 would have
-// every blow stun).
-func Restore(data []byte) (*State, error) {
+// restoreState reads a state Save wrote, strictly (an unknown field is an
+// error), and checks it whole (State.Check): a state the rules cannot play
+// is an error, never a later panic. A rule whose key the save lacks, as a
+// game saved before that rule became a setting does, reads its default
+// (DefaultRules): such a save plays on as it was played, not with the rule
+// at zero (stun_percent 0 would have every blow stun).
+func restoreState(data []byte) (*State, error) {
 	s := &State{}
-	if err := json.Unmarshal(data, s); err != nil {
+	if err := decodeStrict(data, s); err != nil {
 		return nil, fmt.Errorf("dramadeck: reading a saved game: %w", err)
 	}
 	var saved struct {
@@ -49,6 +52,20 @@ func Restore(data []byte) (*State, error) {
 		return nil, fmt.Errorf("dramadeck: saved game refused: %w", err)
 	}
 	return s, nil
+}
+
+// decodeStrict decodes one JSON value into v, refusing unknown fields and
+// anything after the value.
+func decodeStrict(data []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("more than one JSON value")
+	}
+	return nil
 }
 
 // takeDefaults sets each field of the struct v whose JSON key the saved
@@ -94,6 +111,11 @@ func (s *State) Check() error {
 	}
 	if err := s.checkTasks(); err != nil {
 		return err
+	}
+	if s.Plan != nil {
+		if err := s.Plan.check(s); err != nil {
+			return err
+		}
 	}
 	return s.checkCards()
 }

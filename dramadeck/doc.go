@@ -57,7 +57,14 @@
 // hand is cut to four (or one card may go at exactly four) and refilled
 // (EndScene); an empty draw pile is refilled by shuffling the discards.
 // Subplots pay a Possibility each Act (EndAct); Drama held and Glory
-// played pay at the adventure's end (EndAdventure).
+// played pay at the adventure's end (EndAdventure). A subplot in play stays
+// in the pool for the adventure: the GM may not strip it. Leadership may
+// not put Escape into a pool from a hand (Escape enters a pool only as the
+// encounter begins). Master Plan takes the discard beneath it; when a
+// Rally, Leadership or Seize Initiative earlier in the same declaration
+// has shuffled the discards into the draw pile, nothing is beneath it and
+// it takes nothing [ours]. The plays of a declaration are checked together
+// first and then applied in the order declared.
 //
 // A card is played as a Play, one declaration type for every card rather
 // than a type per card kind: a bot or a menu fills one value (the zero
@@ -112,32 +119,126 @@
 // player may roll to draw a card (Policy.SideRoll; out of combat only with
 // Rules.TaskDrawsOutOfCombat [ours], as the player side draws nothing out
 // of combat); when time runs out, one last-ditch roll may still finish the
-// task. In combat, work on the task is the hero's action for the round.
+// task. In combat, work on the task is the hero's action for the round,
+// and, as any hero's action other than All-Out Defence, one that may move
+// the scene onwards: a round of work that rolls (a step, a special case or
+// the extra approved action, whether or not it succeeds) lets the player
+// move a card from hand to pool; a round whose action was lost does not.
 // TaskChance solves it exactly as a Markov chain.
 //
 // # State, steps and policies
 //
 // State is the whole game as one value: the Rules and the Deck it is
 // played with, every pile and character, the round's phase and acting
-// order, the tasks (NewState; Scenario.NewState deals one as a trial
-// does). State.Save writes it as JSON; Restore reads it back and refuses,
-// through State.Check, anything a step could not play; a rule a save
-// lacks (one saved before the rule became a setting) reads its default,
-// not zero. The steps are the
-// methods of an Engine, which holds nothing but its Sink: copies of one
-// may play on other goroutines, each on its own State. Every step
-// validates first and changes neither the State nor the dice.Roller when
-// it refuses; a policy's answers a step needs are asked and checked
-// before any die is rolled. Engine.Step takes the next step of an encounter;
-// PlayRound, RunEncounter and the Runner's trials are Step repeated, so
-// there is one rules engine. Every choice the text leaves open goes to a
-// Policy, whose methods receive a *View of the state (PolicyByName,
-// PolicyNames); Choices lists the actions a character may take now, from
-// the checks Act makes (State.Choices, Declarable, Movable and Turn are
-// the queries). The Engine's optional Sink receives Events (flips, plays,
-// rolls...). Scenario and Runner form the face the stakes CLI and
-// simulator use; encounters have no exact model (markov.ErrNoExact), but
-// single draws (DrawOdds, Hypergeometric) and tasks (TaskChance) do.
+// order, the tasks (NewState). State.Save writes it as JSON (without the
+// dice: a dice.Roller saves itself); State.Check validates a state whole,
+// and State.Done says whether the encounter is over. The steps are the
+// methods of an Engine, which holds the policies (Engine.Policies, a
+// Table: Heroes for the players, GM for the GM and his villains; the only
+// way policies reach the engine) and its Sink: copies of one may play on
+// other goroutines, each on its own State. Every step validates first and
+// changes neither the State nor the dice.Roller when it refuses; a
+// policy's answers a step needs are asked and checked before any die is
+// rolled; a step handed a nil Roller returns dice.ErrNilRoller.
+// Engine.Step takes the next step of an encounter under the policies;
+// Engine.Round plays the rest of a combat round (the text's round: flip,
+// declarations, actions), Engine.Play the encounter to its end, and the
+// Runner's trials are Play, so there is one rules engine. The legal-choice
+// queries are Engine methods taking the State: Choices lists the actions
+// a character may take now, from the checks Act makes (CheckChoice,
+// Declarable and Movable likewise); State.Turn says whose action is next.
+// The Engine's optional Sink receives Events, each of which narrates
+// itself (Event.String). Encounters have no exact model
+// (markov.ErrNoExact), but single draws (DrawOdds, Hypergeometric) and
+// tasks (TaskChance) do.
+//
+// # The game contract
+//
+// Scenario is the face the stakes CLI, the simulator and the conformance
+// kit use (sim.Scenario): Start deals a game (a *Game, the sim.Game of
+// this package) and Scenario.Restore reads back what Game.Save wrote (the
+// scenario and the state, decoded strictly and checked whole); Describe
+// says what each outcome and metric means. Game.Intercept sets a
+// sim.Chooser through which every policy answer passes; it is handed the
+// view the policy was asked from and the policy's answer, and returns an
+// answer of the same type. The questions, by Policy method, with the view
+// and the answer's type:
+//
+//	Critical   *View      []int   hand cards moved to the pool for a Critical Moment
+//	Declare    *View      []Play  the pool cards a player plays this round
+//	Trade      *View      Swap    a one-for-one swap before declaring (With -1: none)
+//	Haste      *View      int     a Haste card in the pool to play now, or -1
+//	Move       *View      int     a hand card to move to the pool, or -1
+//	Choose     *View      Choice  a character's action
+//	Spend      *View      bool    spend a Possibility to re-roll a failure
+//	Cancel     *View      bool    spend a waiting Opponent Fails on a success
+//	Strip      *View      int     the pool index the GM strips, or -1
+//	Call       *View      Effect  the result of a Player's Call
+//	Discard    *View      int     a hand index to discard at a scene's end, or -1
+//	Steps      *TaskView  int     task steps to attempt at once
+//	Switch     *TaskView  bool    switch skill (true) or restart on a Critical Problem
+//	LastDitch  *TaskView  bool    make the last-ditch effort
+//	SideRoll   *TaskView  bool    roll the task's extra approved action
+//
+// An answer of another type refuses the step; with a Chooser set, a
+// refused step is undone whole (state and Roller).
+//
+// # Studies and where each setting acts
+//
+// A Scenario plays one Study from the deal to its end: one encounter (the
+// default, DefaultScenario), a Dramatic Skill Resolution out of combat or
+// worked in a fight, a scene (a fight with the task in it, then the
+// scene's end), or an adventure of Acts of scenes with its awards
+// (Builtins names one of each). Each has its own categories and metrics
+// (Categories, Metrics, Describe). Not every setting can act in every
+// study; Scenario.Inert lists those that cannot in a given scenario, and
+// this table says where each acts (TestSettingsActWhereTheTableSays holds
+// it to the trials):
+//
+//	study                              every study
+//	rules.criticals.always_succeed     every study
+//	rules.criticals.always_fail        every study
+//	rules.criticals.crit_success       studies with a fight (Glory, defences)
+//	rules.criticals.crit5_at           studies with a fight
+//	rules.criticals.crit6_at           studies with a fight
+//	rules.criticals.crit_fail          none: no critical failure has a consequence
+//	rules.criticals.crit17_at_or_below none: no critical failure has a consequence
+//	rules.criticals.crit_fail_by       none: no critical failure has a consequence
+//	rules.hand_size                    every study
+//	rules.bonus                        studies with a fight
+//	rules.coup_percent                 studies with a fight
+//	rules.drama_worth                  adventure
+//	rules.glory_award                  adventure
+//	rules.subplot_award                adventure
+//	rules.luck_rolls                   studies with a fight (Second Chance is declared in combat)
+//	rules.fatigue_fp                   studies with a fight
+//	rules.multi_step                   task, task in combat, scene
+//	rules.last_ditch                   task, task in combat, scene
+//	rules.task_steps                   task, task in combat, scene
+//	rules.complication                 task, task in combat, scene
+//	rules.defend_bonus                 studies with a fight
+//	rules.all_out_attack_bonus         studies with a fight
+//	rules.margins                      studies with a fight
+//	rules.max_leadership               studies with a fight
+//	rules.task_draws_out_of_combat     task, task in combat, scene (the work out of combat)
+//	rules.defence_takes_cards          studies with a fight
+//	rules.inspiration_revives          studies with a fight
+//	rules.defend_rolls                 studies with a fight
+//	rules.stun_percent                 studies with a fight
+//	rules.collapse_fp                  studies with a fight
+//	rules.effects_outlast_scene        adventure (a scene follows the scene's end)
+//	deck                               every study
+//	deck_seed                          every study whose deck is a composition
+//	dramatic                           studies with a fight
+//	heroes                             every study
+//	villains                           studies with a fight
+//	max_rounds                         studies with a fight
+//	hero_policy                        every study
+//	gm_policy                          studies with a fight
+//	task                               task, task in combat, scene
+//	task_in_combat                     task
+//	acts                               adventure
+//	scenes_per_act                     adventure
 //
 // Sources of each default are marked in the documentation of Rules and
 // DefaultComposition: [text] the rule text, [src] the published games,

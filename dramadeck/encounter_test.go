@@ -30,14 +30,14 @@ func TestCardsConserved(t *testing.T) {
 		g := rn.g
 		deal(t, g, r, s.Dramatic)
 		for g.State.Outcome == Ongoing && g.State.Round < s.MaxRounds {
-			if err := g.PlayRound(r, rn.hp, rn.gm); err != nil {
+			if err := g.Round(r, rn.pol.Heroes, rn.pol.GM); err != nil {
 				t.Fatalf("trial %d: %v", i, err)
 			}
 			if err := g.CheckCards(); err != nil {
 				t.Fatalf("trial %d round %d: %v", i, g.State.Round, err)
 			}
 		}
-		if err := g.EndScene(r, rn.hp); err != nil {
+		if err := g.EndScene(r, rn.pol.Heroes); err != nil {
 			t.Fatal(err)
 		}
 		if err := g.CheckCards(); err != nil {

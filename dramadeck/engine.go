@@ -1,15 +1,59 @@
 package dramadeck
 
-import "github.com/stakesrpg/stakes/dice"
+import (
+	"errors"
 
-// Engine takes the steps of an encounter on a State. It holds nothing but
-// its Sink: the zero Engine is ready to use, and copies of it may run on
-// other goroutines, each with its own State (what a step lends its
-// policies, the views and answer buffers, lives in the State it shows).
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// Table is who answers the choices the text leaves to the people at the
+// table: Heroes for the players (moving, trading, declaring and playing
+// cards, their heroes' actions, Possibilities, Player's Call, task work,
+// end-of-scene discards) and GM for the GM and his villains (their
+// actions and Possibilities, which card to strip from a pool).
+type Table struct {
+	Heroes Policy
+	GM     Policy
+}
+
+// check refuses a table missing a policy.
+func (t Table) check() error {
+	if t.Heroes == nil || t.GM == nil {
+		return errors.New("Engine.Policies needs a Heroes policy and a GM policy")
+	}
+	return nil
+}
+
+// of returns the policy of character ci's side and the other side's.
+func (t Table) of(s *State, ci int) (pol, other Policy) {
+	if ci >= len(s.Heroes) {
+		return t.GM, t.Heroes
+	}
+	return t.Heroes, t.GM
+}
+
+// Engine takes the steps of an encounter on a State. It holds the
+// policies that answer every choice (Policies, the one way they reach the
+// engine) and its Sink; copies of it may run on other goroutines, each
+// with its own State (what a step lends its policies, the views and answer
+// buffers, lives in the State it shows).
 type Engine struct {
+	// Policies answer the players' and the GM's choices.
+	Policies Table
 	// Sink, when non-nil, receives every event; nil builds none.
 	Sink func(Event)
 }
+
+// NewEngine returns an Engine under policies, refusing a missing policy.
+// (The rules travel with the State, which State.Check validates whole.)
+func NewEngine(policies Table) (Engine, error) {
+	if err := policies.check(); err != nil {
+		return Engine{}, err
+	}
+	return Engine{Policies: policies}, nil
+}
+
+var errNilState = errors.New("dramadeck: nil *State")
 
 // game is an Engine at work on one State for the length of a step: the
 // rules are its methods.
@@ -18,16 +62,41 @@ type game struct {
 	Sink  func(Event)
 }
 
-// Act resolves character ci's action, taken on its turn (Turn). pol is the
-// acting side's policy: it spends Possibilities, and its answers that the
-// action may need (the GM's card to strip, the actor's Player's Call) are
-// asked and checked before any die is rolled, so that a refused action
-// changes nothing. other is the target's side's policy, which may spend a
+func (e Engine) game(s *State) *game { return &game{State: s, Sink: e.Sink} }
+
+// rolls refuses a step that may roll without a Roller, or without a State.
+func rolls(s *State, r *dice.Roller) error {
+	switch {
+	case r == nil:
+		return dice.ErrNilRoller
+	case s == nil:
+		return errNilState
+	}
+	return nil
+}
+
+// ready refuses a step under policies without a Roller, a State or its
+// two policies.
+func (e Engine) ready(s *State, r *dice.Roller) error {
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.Policies.check()
+}
+
+// Act resolves character ci's action ch, taken on its turn (Turn). The
+// acting side's policy (Engine.Policies) spends its Possibilities, and its
+// answers that the action may need (the GM's card to strip, the actor's
+// Player's Call) are asked and checked before any die is rolled, so that a
+// refused action changes nothing. The target's side's policy may spend a
 // Possibility on the defence or resistance and chooses whether a waiting
-// Opponent Fails cancels this success; nil spends none and lets the card
-// cancel the first.
-func (e Engine) Act(s *State, r *dice.Roller, ci int, ch Choice, pol, other Policy) error {
-	return (&game{State: s, Sink: e.Sink}).Act(r, ci, ch, pol, other)
+// Opponent Fails cancels this success.
+func (e Engine) Act(s *State, r *dice.Roller, ci int, ch Choice) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	pol, other := e.Policies.of(s, ci)
+	return e.game(s).Act(r, ci, ch, pol, other)
 }
 
 // StartCombat begins an encounter: combat time, round 0, no outcome yet.
@@ -36,13 +105,16 @@ func (e Engine) Act(s *State, r *dice.Roller, ci int, ch Choice, pol, other Poli
 // begins, before its first round (Immediate Effects: Escape must be the
 // first card played into the pool when the encounter begins).
 func (e Engine) StartCombat(s *State, dramatic bool) error {
-	return (&game{State: s, Sink: e.Sink}).StartCombat(dramatic)
+	return e.game(s).StartCombat(dramatic)
 }
 
 // EnterPlay deals a new PC's player their starting hand (The Player Side:
 // four cards when a PC enters play).
 func (e Engine) EnterPlay(s *State, r *dice.Roller, p int) error {
-	return (&game{State: s, Sink: e.Sink}).EnterPlay(r, p)
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.game(s).EnterPlay(r, p)
 }
 
 // AddPlayer seats a new player whose hero c enters play mid-adventure, and
@@ -52,13 +124,19 @@ func (e Engine) EnterPlay(s *State, r *dice.Roller, p int) error {
 // declares with the others if they are still declaring, and acts from the
 // next round.
 func (e Engine) AddPlayer(s *State, r *dice.Roller, c Character) (int, error) {
-	return (&game{State: s, Sink: e.Sink}).AddPlayer(r, c)
+	if err := rolls(s, r); err != nil {
+		return -1, err
+	}
+	return e.game(s).AddPlayer(r, c)
 }
 
 // Draw gives player p one card from the deck (the reward for an approved
 // action or a Dramatic Skill Resolution side roll).
 func (e Engine) Draw(s *State, r *dice.Roller, p int) error {
-	return (&game{State: s, Sink: e.Sink}).Draw(r, p)
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.game(s).Draw(r, p)
 }
 
 // MoveToPool moves card id from player p's hand to pool: in combat, once
@@ -66,19 +144,19 @@ func (e Engine) Draw(s *State, r *dice.Roller, p int) error {
 // only as the first card of the encounter, as it begins (before its first
 // round), and then nothing else may.
 func (e Engine) MoveToPool(s *State, p, id int) error {
-	return (&game{State: s, Sink: e.Sink}).MoveToPool(p, id)
+	return e.game(s).MoveToPool(p, id)
 }
 
 // DeclineMove is player p's choice to keep his hand this round when his
 // hero's action would let him move a card to the pool.
 func (e Engine) DeclineMove(s *State, p int) error {
-	return (&game{State: s, Sink: e.Sink}).DeclineMove(p)
+	return e.game(s).DeclineMove(p)
 }
 
 // Trade swaps cards between players p and q: hand to hand out of combat,
 // pool to pool in combat, the same number each way.
 func (e Engine) Trade(s *State, p, q int, give, take []int) error {
-	return (&game{State: s, Sink: e.Sink}).Trade(p, q, give, take)
+	return e.game(s).Trade(p, q, give, take)
 }
 
 // PlayFromHand plays a card out of combat (The Player Side: out of combat,
@@ -86,7 +164,10 @@ func (e Engine) Trade(s *State, p, q int, give, take []int) error {
 // so comes into play: it goes to the pool, where it stays for the
 // adventure (Subplot Cards).
 func (e Engine) PlayFromHand(s *State, r *dice.Roller, p int, pl Play) error {
-	return (&game{State: s, Sink: e.Sink}).PlayFromHand(r, p, pl)
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.game(s).PlayFromHand(r, p, pl)
 }
 
 // Declare plays, all at once, the cards player p activates from the pool
@@ -99,27 +180,39 @@ func (e Engine) PlayFromHand(s *State, r *dice.Roller, p int, pl Play) error {
 // Hero, the next-roll bonuses) wait on the character's Status until it
 // does, and Haste's extra action is taken right after the declarations.
 func (e Engine) Declare(s *State, r *dice.Roller, p int, plays []Play) error {
-	return (&game{State: s, Sink: e.Sink}).Declare(r, p, plays)
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.game(s).Declare(r, p, plays)
 }
 
 // PlayHaste plays Haste from player p's pool while the characters act,
 // outside the declarations (Immediate Effects: Haste can be played during
 // someone else's action): his hero takes the extra action at once, next.
 func (e Engine) PlayHaste(s *State, r *dice.Roller, p, id int) error {
-	return (&game{State: s, Sink: e.Sink}).PlayHaste(r, p, id)
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.game(s).PlayHaste(r, p, id)
 }
 
 // CriticalMoment is the once-per-Act combat declaration: move any cards from
 // hand to pool and play them (with any pool cards) on one character.
 func (e Engine) CriticalMoment(s *State, r *dice.Roller, p int, move []int, plays []Play) error {
-	return (&game{State: s, Sink: e.Sink}).CriticalMoment(r, p, move, plays)
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.game(s).CriticalMoment(r, p, move, plays)
 }
 
 // Search resolves finding something: Alertness gives an automatic success
 // (Deferred Effects), with no dice rolled (Roll 0); otherwise hero p rolls
 // against skill.
 func (e Engine) Search(s *State, r *dice.Roller, p, skill int) (Result, error) {
-	return (&game{State: s, Sink: e.Sink}).Search(r, p, skill)
+	if err := rolls(s, r); err != nil {
+		return Result{}, err
+	}
+	return e.game(s).Search(r, p, skill)
 }
 
 // EndScene returns pool cards (not subplots) to hands, lets each player
@@ -127,14 +220,17 @@ func (e Engine) Search(s *State, r *dice.Roller, p, skill int) (Result, error) {
 // refills hands (The Player Side, end of a Scene). Combat ends; the action
 // stack goes to the discards; pending card effects lapse unless
 // Rules.EffectsOutlastScene [ours].
-func (e Engine) EndScene(s *State, r *dice.Roller, pol Policy) error {
-	return (&game{State: s, Sink: e.Sink}).EndScene(r, pol)
+func (e Engine) EndScene(s *State, r *dice.Roller) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	return e.game(s).EndScene(r, e.Policies.Heroes)
 }
 
 // EndAct pays each subplot in play its Possibility (Subplot Cards) and
 // starts the next Act, which allows a new Critical Moment.
 func (e Engine) EndAct(s *State) {
-	(&game{State: s, Sink: e.Sink}).EndAct()
+	e.game(s).EndAct()
 }
 
 // EndAdventure works out each player's Possibility award: Drama cards held
@@ -142,14 +238,17 @@ func (e Engine) EndAct(s *State) {
 // every character GloryAward. Subplots leave play (permanent ones stay
 // recorded in Permanent). It returns the awards by player.
 func (e Engine) EndAdventure(s *State) []int {
-	return (&game{State: s, Sink: e.Sink}).EndAdventure()
+	return e.game(s).EndAdventure()
 }
 
 // BeginRound starts a combat round: per-round bonuses lapse, and the GM
 // turns a card onto the action stack (or keeps the current one after
 // Seize Initiative) and applies its line. The players then declare.
 func (e Engine) BeginRound(s *State, r *dice.Roller) error {
-	return (&game{State: s, Sink: e.Sink}).BeginRound(r)
+	if err := rolls(s, r); err != nil {
+		return err
+	}
+	return e.game(s).BeginRound(r)
 }
 
 // EndRound closes the round once nobody is left to act (or the encounter
@@ -157,54 +256,77 @@ func (e Engine) BeginRound(s *State, r *dice.Roller) error {
 // who took HP damage and did no harm this round flee or concede), then the
 // end of the encounter.
 func (e Engine) EndRound(s *State) error {
-	return (&game{State: s, Sink: e.Sink}).EndRound()
+	return e.game(s).EndRound()
 }
 
-// Step takes the next step of the encounter, asking heroes (the players)
-// and gm (the GM and villains) for any choice it needs: StartCombat when
-// out of combat; between rounds BeginRound, or the end of the encounter
-// as TimedOut once State.MaxRounds rounds have passed; the next player's
-// declaration; a player's offer to move a card to the pool after his
-// hero's action; as a character's action comes up, a Haste a player plays
-// from his pool (Policy.Haste, PlayHaste), else that action; EndRound
-// once everyone has acted. Play (PlayRound, RunEncounter, Runner.Trial) is this step over
-// and over. A refused step changes nothing.
-func (e Engine) Step(s *State, r *dice.Roller, heroes, gm Policy) error {
-	return (&game{State: s, Sink: e.Sink}).Step(r, heroes, gm)
+// Step takes the next step of the encounter under Engine.Policies (the
+// Heroes policy answers the players' choices, GM the GM's and his
+// villains'): StartCombat when out of combat; between rounds BeginRound,
+// or the end of the encounter as TimedOut once State.MaxRounds rounds have
+// passed; the next player's trade or declaration; a player's offer to move
+// a card to the pool after his hero's action; as a character's action
+// comes up, a Haste a player plays from his pool (Policy.Haste,
+// PlayHaste), else that action; the close of the round once everyone has
+// acted. Round, Play and Runner.Trial are this step over and over. A
+// refused step changes nothing.
+func (e Engine) Step(s *State, r *dice.Roller) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	return e.game(s).step(r, e.Policies.Heroes, e.Policies.GM)
 }
 
-// PlayRound plays the rest of the current combat round (all of it, from
+// Round plays the rest of the current combat round (all of it, from
 // Between) by Step: the flip, each player's declaration, each character's
 // action in turn with the offer to move a card to the pool, and the end
-// of the round. A policy's illegal answer stops it with an error at the
-// step that refused it, which changed nothing: the round resumes from
-// there.
-func (e Engine) PlayRound(s *State, r *dice.Roller, heroes, gm Policy) error {
-	return (&game{State: s, Sink: e.Sink}).PlayRound(r, heroes, gm)
+// of the round (GM Side: each round the GM turns a card, the players
+// declare, the characters act). A policy's illegal answer stops it with
+// an error at the step that refused it, which changed nothing: the round
+// resumes from there.
+func (e Engine) Round(s *State, r *dice.Roller) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	return e.game(s).Round(r, e.Policies.Heroes, e.Policies.GM)
 }
 
-// RunEncounter plays the encounter to its end by Step, ending it as
-// TimedOut after maxRounds rounds. Call StartCombat first.
-func (e Engine) RunEncounter(s *State, r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
-	return (&game{State: s, Sink: e.Sink}).RunEncounter(r, heroes, gm, maxRounds)
+// Play plays the encounter to its end by Step (beginning it if it has not
+// begun): until State.Done, the encounter ending as TimedOut once
+// State.MaxRounds rounds have passed. A state with no round limit
+// (MaxRounds 0) is refused, as an encounter need not end by itself.
+func (e Engine) Play(s *State, r *dice.Roller) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	return e.game(s).Play(r, e.Policies.Heroes, e.Policies.GM)
 }
 
 // Shuffle shuffles the draw pile.
-func (e Engine) Shuffle(s *State, r *dice.Roller) {
-	(&game{State: s, Sink: e.Sink}).Shuffle(r)
+func (e Engine) Shuffle(s *State, r *dice.Roller) error {
+	if r == nil {
+		return dice.ErrNilRoller
+	}
+	if s == nil {
+		return errNilState
+	}
+	e.game(s).Shuffle(r)
+	return nil
 }
 
 // StartTask begins a Dramatic Skill Resolution for player p's hero and
 // returns its index in State.Tasks.
 func (e Engine) StartTask(s *State, p int, t Task) (int, error) {
-	return (&game{State: s, Sink: e.Sink}).StartTask(p, t)
+	return e.game(s).StartTask(p, t)
 }
 
 // TaskRound plays one round of task i: out of combat the GM turns a new
 // card; in combat the round's action stack card is read and the work
 // takes the hero's action, on his turn. Then TaskStep.
-func (e Engine) TaskRound(s *State, r *dice.Roller, i int, pol Policy) error {
-	return (&game{State: s, Sink: e.Sink}).TaskRound(r, i, pol)
+func (e Engine) TaskRound(s *State, r *dice.Roller, i int) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	return e.game(s).TaskRound(r, i, e.Policies.Heroes)
 }
 
 // TaskStep plays one round of task i with the skill bar bar (a tool with
@@ -213,27 +335,33 @@ func (e Engine) TaskRound(s *State, r *dice.Roller, i int, pol Policy) error {
 // case, else the extra approved action (a roll to draw a card, if the
 // policy takes it). When the time runs out the policy may make the
 // last-ditch effort.
-func (e Engine) TaskStep(s *State, r *dice.Roller, i int, bar Bar, pol Policy) error {
-	return (&game{State: s, Sink: e.Sink}).TaskStep(r, i, bar, pol)
+func (e Engine) TaskStep(s *State, r *dice.Roller, i int, bar Bar) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	return e.game(s).TaskStep(r, i, bar, e.Policies.Heroes)
 }
 
 // AttemptSteps is TaskStep with the player naming the steps: k steps from
 // step from (0 for A). Attempting a step out of order (C before B), or steps
 // the bar does not show, is an error and changes nothing.
-func (e Engine) AttemptSteps(s *State, r *dice.Roller, i int, bar Bar, from, k int, pol Policy) error {
-	return (&game{State: s, Sink: e.Sink}).AttemptSteps(r, i, bar, from, k, pol)
+func (e Engine) AttemptSteps(s *State, r *dice.Roller, i int, bar Bar, from, k int) error {
+	if err := e.ready(s, r); err != nil {
+		return err
+	}
+	return e.game(s).AttemptSteps(r, i, bar, from, k, e.Policies.Heroes)
 }
 
 // CheckChoice reports why character ci may not take choice ch now, or nil.
 // It is the check Act makes before anything happens.
-func (s *State) CheckChoice(ci int, ch Choice) error {
+func (e Engine) CheckChoice(s *State, ci int, ch Choice) error {
 	return (&game{State: s}).CheckChoice(ci, ch)
 }
 
 // Choices appends to buf every choice character ci may take now: Defend,
 // and each action against each active opponent (none when it is not ci's
 // turn). It uses the checks Act makes.
-func (s *State) Choices(ci int, buf []Choice) []Choice {
+func (e Engine) Choices(s *State, ci int, buf []Choice) []Choice {
 	return (&game{State: s}).Choices(ci, buf)
 }
 
@@ -241,13 +369,13 @@ func (s *State) Choices(ci int, buf []Choice) []Choice {
 // card at a time with its obvious choices (on his own hero, no cards
 // passed or named): the checks Declare makes. Leadership and Campaign,
 // which need their cards named, are left out.
-func (s *State) Declarable(p int, buf []Play) []Play {
+func (e Engine) Declarable(s *State, p int, buf []Play) []Play {
 	return (&game{State: s}).Declarable(p, buf)
 }
 
 // Movable appends to buf the hand cards player p could move to the pool
 // now: the checks MoveToPool makes.
-func (s *State) Movable(p int, buf []int) []int {
+func (e Engine) Movable(s *State, p int, buf []int) []int {
 	return (&game{State: s}).Movable(p, buf)
 }
 
@@ -260,10 +388,10 @@ func (s *State) Turn() int {
 	return (&game{State: s}).Turn()
 }
 
-// Over reports whether the encounter has ended and its last round is
-// closed.
-func (s *State) Over() bool {
-	return (&game{State: s}).Over()
+// Done reports whether the game has ended: its one encounter, the last
+// round closed, or the study of its Plan (a task, a scene, an adventure).
+func (s *State) Done() bool {
+	return (&game{State: s}).done()
 }
 
 // Char returns character ci (heroes first, then villains), or an error.

@@ -7,7 +7,7 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 )
 
-// An Engine holds nothing but its Sink, so copies of one play encounters
+// An Engine holds nothing but its policies and Sink, so copies of one play encounters
 // on several goroutines at once, each on its own State, and each ends as
 // the same encounter played alone ends (run under -race, a shared buffer
 // or view shows up as a race).
@@ -16,22 +16,21 @@ func TestEngineCopiesPlayOnTheirOwnGoroutines(t *testing.T) {
 	sc := DefaultScenario()
 	play := func(e Engine, seed uint64) (Outcome, []byte, int, error) {
 		r := dice.NewSeeded(seed)
-		s, err := sc.NewState(r)
+		gm, err := sc.Start(r)
 		if err != nil {
 			return Ongoing, nil, 0, err
 		}
+		s := gm.(*Game).State()
 		events := 0
 		e.Sink = func(Event) { events++ }
-		hp, gm, err := sc.Policies()
-		if err != nil {
+		if e.Policies, err = sc.Policies(); err != nil {
 			return Ongoing, nil, 0, err
 		}
-		o, err := e.RunEncounter(s, r, hp, gm, sc.MaxRounds)
-		if err != nil {
-			return o, nil, 0, err
+		if err := e.Play(s, r); err != nil {
+			return s.Outcome, nil, 0, err
 		}
 		b, err := s.Save()
-		return o, b, events, err
+		return s.Outcome, b, events, err
 	}
 	type result struct {
 		o      Outcome

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/dramadeck"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // A Quick Contest of Taunt 15 against Will 14: the taunter rolls 3 (margin
@@ -77,24 +78,27 @@ func ExampleTaskChance() {
 
 // Playing an encounter step by step: a round at a time under the default
 // policies, with the state visible between rounds.
-func ExampleEngine_PlayRound() {
+func ExampleEngine_Round() {
 	sc := dramadeck.DefaultScenario()
 	d, _ := dramadeck.DefaultDeck()
 	s, err := dramadeck.NewState(sc.Rules, d, sc.Heroes, sc.Villains)
 	if err != nil {
 		panic(err)
 	}
-	var e dramadeck.Engine
+	pol, _ := dramadeck.PolicyByName("default")
+	e, err := dramadeck.NewEngine(dramadeck.Table{Heroes: pol, GM: pol})
+	if err != nil {
+		panic(err)
+	}
 	r := dice.NewSeeded(2)
-	e.Shuffle(s, r)
+	_ = e.Shuffle(s, r)
 	for p := range s.Players {
 		_ = e.EnterPlay(s, r, p)
 	}
 	fmt.Println("hand sizes:", len(s.Players[0].Hand), len(s.Players[1].Hand), len(s.Players[2].Hand))
 	_ = e.StartCombat(s, false)
-	pol, _ := dramadeck.PolicyByName("default")
 	for s.Outcome == dramadeck.Ongoing && s.Round < 30 {
-		if err := e.PlayRound(s, r, pol, pol); err != nil {
+		if err := e.Round(s, r); err != nil {
 			panic(err)
 		}
 	}
@@ -102,6 +106,36 @@ func ExampleEngine_PlayRound() {
 	// Output:
 	// hand sizes: 4 4 4
 	// true true
+}
+
+// A game of the built-in scenario through the game contract, narrated:
+// the first events of the first round, then the whole encounter played out.
+func ExampleScenario_Start() {
+	sc := dramadeck.DefaultScenario()
+	r := dice.NewSeeded(7)
+	g, err := sc.Start(r)
+	if err != nil {
+		panic(err)
+	}
+	n := 0
+	g.Listen(func(e sim.Event) {
+		if n < 3 {
+			fmt.Println(e)
+		}
+		n++
+	})
+	for !g.Done() {
+		if err := g.Step(r); err != nil {
+			panic(err)
+		}
+	}
+	k, _ := g.Outcome(nil)
+	fmt.Println(sc.Categories()[k], n > 3)
+	// Output:
+	// Round 1: the GM turns Presence onto the action stack.
+	// Brick is Up: a free Possibility this round.
+	// Face is Up: a free Possibility this round.
+	// villains_win true
 }
 
 // The Scenario face: categories and metrics of the built-in encounter.

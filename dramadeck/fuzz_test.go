@@ -72,7 +72,7 @@ func TestRandomStepsNeverCorrupt(t *testing.T) {
 		case 9:
 			_, err = g.StartTask(p, Task{Skill: pick(-12, 20), Rounds: pick(0, 3)})
 		case 7:
-			err = g.PlayRound(r, pol, pol)
+			err = g.Round(r, pol, pol)
 		case 8:
 			if g.State.Round == 0 || rnd.IntN(3) == 0 {
 				err = g.BeginRound(r)

@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"math/rand/v2"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestFlurryGivesExtraActions(t *testing.T) {
 		}
 		nextLine(g, l)
 		pol := mustPolicy(t, "passive")
-		if err := g.PlayRound(dice.NewSeeded(3), pol, pol); err != nil {
+		if err := g.Round(dice.NewSeeded(3), pol, pol); err != nil {
 			t.Fatal(err)
 		}
 		got := countActions(&tr)
@@ -348,7 +349,7 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 	}
 	g.State.Heroes[0].Status.Extra = 1 // as if Haste were declared
 	pol := mustPolicy(t, "passive")
-	if err := g.PlayRound(r, pol, pol); err != nil {
+	if err := g.Round(r, pol, pol); err != nil {
 		t.Fatal(err)
 	}
 	got := countActions(&tr)
@@ -363,7 +364,7 @@ func TestHasteAndPlannedSetback(t *testing.T) {
 	g2.Sink = tr2.Add
 	_ = g2.StartCombat(false)
 	give(t, g2, 1, Haste, true)
-	if err := g2.PlayRound(dice.NewSeeded(4), mustPolicy(t, "default"), pol); err != nil {
+	if err := g2.Round(dice.NewSeeded(4), mustPolicy(t, "default"), pol); err != nil {
 		t.Fatal(err)
 	}
 	if n := countActions(&tr2)[1]; n < 2 && g2.State.Outcome == Ongoing {
@@ -382,7 +383,7 @@ func TestIllegalPolicyChoice(t *testing.T) {
 	g := testGame(t)
 	_ = g.StartCombat(false)
 	nextLine(g, Line{First: Heroes})
-	err := g.PlayRound(dice.NewSeeded(1), &friendlyFire{Style{Label: "friendly"}}, mustPolicy(t, "passive"))
+	err := g.Round(dice.NewSeeded(1), &friendlyFire{Style{Label: "friendly"}}, mustPolicy(t, "passive"))
 	if err == nil {
 		t.Fatal("a hero attacked a hero")
 	}
@@ -395,7 +396,7 @@ func TestIllegalPolicyChoice(t *testing.T) {
 // Supporter while a friend stands). Haste is never declared: it waits in
 // the pool for an opponent's action (TestShippedPoliciesPlayHasteAsAnOpponentActs).
 func TestStyleDeclareByName(t *testing.T) {
-	always := map[Name]bool{Action: true, Adrenalin: true, Willpower: true, Presence: true, CoupDeGrace: true, SecondChance: true,
+	always := map[Name]bool{Action: true, Adrenalin: true, CoupDeGrace: true, SecondChance: true,
 		OpponentFails: true, Hero: true, Alertness: true, Connection: true, Idea: true,
 		SeizeInitiative: true, Supporter: true}
 	sometimes := map[Name]bool{Drama: true, Glory: true, MasterPlan: true, Rally: true, Monologue: true, Escape: true}
@@ -421,12 +422,59 @@ func TestStyleDeclareByName(t *testing.T) {
 					}
 				}
 			}
+			stackCard(t, g, Line{First: Villains}, [2]Act{Attack}) // a turned card, for Seize Initiative
 			plays := st.Declare(g.view(0), nil, nil)
 			want := always[n] || (favourable && sometimes[n])
 			if got := len(plays) == 1 && plays[0].Card == id; got != want || len(plays) > 1 {
 				t.Errorf("favourable=%v: %v in the pool: declared %+v, want played=%v", favourable, n, plays, want)
 			}
 		}
+	}
+}
+
+// Willpower and Presence help the next intellectual or interpersonal
+// roll: the shipped style plays them on a hero whose action this round
+// makes one (a Trick the card approves and he is good at), the player's
+// own or another's, and keeps them in the pool when no hero's does
+// (they used to go on the declaring hero, who mostly only fights, and
+// wait unused: Willpower's bonus was rolled in 1% of its plays).
+func TestStyleAimsBonusCardsAtHeroesWhoRollThatKind(t *testing.T) {
+	g := testGame(t)
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	will := give(t, g, 0, Willpower, true)
+	give(t, g, 0, Presence, true) // no Taunt or Intimidate coming: it waits
+	adr := give(t, g, 0, Adrenalin, true)
+	stackCard(t, g, Line{First: Heroes}, [2]Act{Attack, Trick})
+	g.State.Villains[0].IQ = 6 // Face's Trick 15 outclasses the Boss's IQ
+	plays := mustPolicy(t, "default").Declare(g.view(0), nil, nil)
+	want := []Play{{Card: will, Target: OnHero(1)}, {Card: adr}}
+	if d := cmp.Diff(want, plays); d != "" {
+		t.Errorf("declared (-want +got):\n%s", d)
+	}
+	// The Trick not approved, nobody rolls an intellectual roll: the
+	// Willpower waits.
+	g.State.Deck.Cards[g.State.Stack[len(g.State.Stack)-1]].Approved = [2]Act{Attack, Taunt}
+	g.State.Line = Line{First: Heroes}
+	for _, pl := range mustPolicy(t, "default").Declare(g.view(0), nil, nil) {
+		if pl.Card == will {
+			t.Errorf("Willpower declared with no intellectual roll coming: %+v", pl)
+		}
+	}
+}
+
+// Seize Initiative keeps or replaces the turned card: with no card turned
+// (a small deck wholly in hands and pools) the shipped style does not
+// declare it, which the engine would refuse.
+func TestStyleDeclaresNoSeizeInitiativeWithoutATurnedCard(t *testing.T) {
+	g := testGame(t)
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	give(t, g, 0, SeizeInitiative, true)
+	if plays := mustPolicy(t, "aggressive").Declare(g.view(0), nil, nil); len(plays) != 0 {
+		t.Errorf("declared %+v with no card on the action stack", plays)
 	}
 }
 

@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -174,11 +175,32 @@ func newGame(rules Rules, d *Deck, heroes, villains []Character) (*game, error) 
 	return &game{State: s}, nil
 }
 
-// restoreGame is Restore with a game over the state read.
+// mustTrial is rn.Trial, failing the test on an error.
+func mustTrial(t testing.TB, rn *Runner, r *dice.Roller, m []int) int {
+	t.Helper()
+	k, err := rn.Trial(r, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// restoreGame is restoreState with a game over the state read.
 func restoreGame(b []byte) (*game, error) {
-	s, err := Restore(b)
+	s, err := restoreState(b)
 	if err != nil {
 		return nil, err
 	}
 	return &game{State: s}, nil
+}
+
+// deckOf is a composition of count of every card but those named.
+func deckOf(count int, except ...Name) []Count {
+	var comp []Count
+	for _, n := range Names() {
+		if !slices.Contains(except, n) {
+			comp = append(comp, Count{n, count})
+		}
+	}
+	return comp
 }

@@ -298,6 +298,9 @@ func (g *game) declare(r *dice.Roller, p int, plays []Play) {
 }
 
 func (g *game) checkDeclare(p int, plays []Play, extra []int, critical bool) error {
+	if err := g.checkStep(); err != nil {
+		return err // the rules changed since the last step
+	}
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
@@ -482,6 +485,9 @@ func (g *game) target(p int, pl *Play) int {
 // checkPlay validates one play by player p from the pool (fromPool) or
 // hand; extra lists hand cards being moved to the pool at the same time.
 func (g *game) checkPlay(p int, pl *Play, fromPool bool, extra []int) error {
+	if err := g.checkStep(); err != nil {
+		return err // the rules changed since the last step
+	}
 	s := g.State
 	if pl.Card < 0 || pl.Card >= len(s.Deck.Cards) {
 		return fmt.Errorf("card %d does not exist (deck has 0..%d)", pl.Card, len(s.Deck.Cards)-1)
@@ -589,8 +595,8 @@ func (g *game) checkLeadership(p int, pl *Play) error {
 	switch {
 	case pl.ToPlayer == p:
 		return errors.New("card Leadership passes cards to another player")
-	case pl.N < 1 || pl.N > g.State.Rules.MaxLeadership:
-		return fmt.Errorf("card Leadership moves 1..%d cards, not %d", g.State.Rules.MaxLeadership, pl.N)
+	case pl.N < 1 || pl.N > g.State.Rules.MaxLeadership || pl.N > len(pl.Cards):
+		return fmt.Errorf("card Leadership moves 1..%d cards, not %d", min(g.State.Rules.MaxLeadership, len(pl.Cards)), pl.N)
 	case pl.Why == "":
 		return errors.New("card Leadership requires an explanation (Why)")
 	}
@@ -602,6 +608,12 @@ func (g *game) checkLeadership(p int, pl *Play) error {
 		}
 		if indexOf(me.Hand, id) < 0 && indexOf(me.Pool, id) < 0 {
 			return fmt.Errorf("card Leadership: player %d holds no card %d in hand or pool", p, id)
+		}
+		// Immediate Effects: Escape goes into a pool only as the first
+		// card of an encounter, as it begins; Leadership may not put it
+		// there from a hand later.
+		if pl.ToPool && g.State.Deck.Cards[id].Name == Escape && indexOf(me.Hand, id) >= 0 {
+			return errors.New("card Leadership: Escape goes into a pool only as the encounter begins, not passed there from a hand")
 		}
 	}
 	return nil
@@ -714,11 +726,7 @@ func (g *game) applyToGame(r *dice.Roller, p int, pl *Play, n Name) {
 	case Leadership:
 		g.lead(r, p, pl)
 	case MasterPlan:
-		// Take the top discard from beneath the Master Plan just discarded.
-		top := len(s.Discard) - 2
-		id := s.Discard[top]
-		s.Discard = remove(s.Discard, top)
-		me.Hand = append(me.Hand, id)
+		g.masterPlan(p)
 	case Monologue:
 		s.Monologue = true
 	case SeizeInitiative:
@@ -739,6 +747,28 @@ func (g *game) applyToGame(r *dice.Roller, p int, pl *Play, n Name) {
 	}
 }
 
+// masterPlan takes the top discard from beneath the Master Plan player p
+// just discarded into his hand. A Rally, Leadership or Seize Initiative
+// earlier in the same declaration may have shuffled the discards into the
+// draw pile, leaving nothing beneath it: the card then takes nothing
+// [ours; the text is silent].
+func (g *game) masterPlan(p int) {
+	s := g.State
+	top := len(s.Discard) - 2
+	if top < 0 {
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvMasterPlan, Who: p, Target: -1, Card: -1})
+		}
+		return
+	}
+	id := s.Discard[top]
+	s.Discard = remove(s.Discard, top)
+	s.Players[p].Hand = append(s.Players[p].Hand, id)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvMasterPlan, Who: p, Target: -1, Card: id})
+	}
+}
+
 // lead passes Leadership's cards from player p's hand or pool to the
 // other player's hand or pool, then refills p's hand.
 func (g *game) lead(r *dice.Roller, p int, pl *Play) {
@@ -754,6 +784,9 @@ func (g *game) lead(r *dice.Roller, p int, pl *Play) {
 			to.Pool = append(to.Pool, id)
 		} else {
 			to.Hand = append(to.Hand, id)
+		}
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvPass, Who: p, Target: pl.ToPlayer, Card: id, Success: pl.ToPool})
 		}
 	}
 	g.refill(r, p)
@@ -881,10 +914,15 @@ func (g *game) restoreHands(h hands) {
 func (g *game) EndAct() {
 	s := g.State
 	for p := range s.Players {
+		paid := 0
 		for _, id := range s.Players[p].Pool {
 			if g.State.Deck.Cards[id].Name.Kind() == Subplot {
-				s.Heroes[p].Possibilities += g.State.Rules.SubplotAward
+				paid += g.State.Rules.SubplotAward
 			}
+		}
+		s.Heroes[p].Possibilities += paid
+		if paid > 0 && g.Sink != nil {
+			g.emit(Event{Kind: EvSubplotAward, Who: p, Target: -1, Card: -1, Value: paid})
 		}
 	}
 	s.Act++
@@ -915,6 +953,9 @@ func (g *game) EndAdventure() []int {
 		me.Pool = keep
 		me.Award += a
 		out[p] = a
+		if g.Sink != nil {
+			g.emit(Event{Kind: EvAward, Who: p, Target: -1, Card: -1, Value: a})
+		}
 	}
 	s.Glory = 0
 	return out

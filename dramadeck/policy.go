@@ -214,7 +214,9 @@ func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
 // how, filling in pl; critical: a Critical Moment is under way.
 func (s *Style) declareCard(st *State, p int, pl *Play, critical bool) bool {
 	switch n := st.Deck.Cards[pl.Card].Name; n {
-	case Action, Adrenalin, Willpower, Presence, CoupDeGrace, SecondChance, OpponentFails, Hero,
+	case Adrenalin, Willpower, Presence:
+		return s.aimBonus(st, p, pl, bonusKind(n), critical)
+	case Action, CoupDeGrace, SecondChance, OpponentFails, Hero,
 		Alertness, Connection, Idea:
 		// Bonuses wait on the hero's Status for the roll they help.
 		return true
@@ -224,6 +226,61 @@ func (s *Style) declareCard(st *State, p int, pl *Play, critical bool) bool {
 		return s.declareSubplot(st, p, pl, n, critical)
 	}
 	return false
+}
+
+// bonusKind is the kind of roll Adrenalin, Willpower or Presence helps.
+func bonusKind(n Name) RollKind {
+	switch n {
+	case Willpower:
+		return Intellectual
+	case Presence:
+		return Interpersonal
+	}
+	return Physical
+}
+
+// aimBonus plays a next-roll bonus of kind on a hero whose action this
+// round rolls that kind, as this style will choose it: the player's own
+// hero first, else another (the card is aimed, Play.Target); a Critical
+// Moment's cards all go to the player's own. With no such hero the card
+// waits in the pool: a Willpower on a hero who only fights would wait on
+// his Status, unused, until the scene ends.
+func (s *Style) aimBonus(st *State, p int, pl *Play, kind RollKind, critical bool) bool {
+	if k, ok := s.rollKind(st, p); ok && k == kind {
+		return true
+	}
+	if critical {
+		return false
+	}
+	for h := range st.Heroes {
+		if k, ok := s.rollKind(st, h); h != p && ok && k == kind {
+			pl.Target = OnHero(h)
+			return true
+		}
+	}
+	return false
+}
+
+// rollKind is the kind of roll hero h's action makes this round as this
+// style chooses it now, and whether it makes one.
+func (s *Style) rollKind(st *State, h int) (RollKind, bool) {
+	if !st.Heroes[h].Active() {
+		return 0, false
+	}
+	v := View{State: st, Who: h}
+	switch ch := s.Choose(&v); ch.Act {
+	case Attack, AllOutAttack, Maneuver:
+		return Physical, true
+	case Defend:
+		return Physical, st.Rules.DefendRolls
+	case Trick, Test:
+		return Intellectual, true
+	case Taunt, Intimidate:
+		return Interpersonal, true
+	case Work:
+		return st.Tasks[ch.Target].Task.Kind, true
+	}
+	return 0, false
 }
 
 // declareSubplot decides on Leadership (pass the best hand card to the
@@ -303,6 +360,9 @@ func (s *Style) declareCheck(st *State, p int, pl *Play, n Name, critical bool) 
 	case Monologue, Escape:
 		return me.HP*3 < me.MaxHP
 	case SeizeInitiative:
+		if len(st.Stack) == 0 {
+			return false // no card turned yet to keep or replace
+		}
 		good := st.Line.First == Heroes && st.Line.Hero != Setback && st.Line.Hero != Confused && st.Line.Hero != Fatigued
 		pl.Flip = !good
 		return true
@@ -350,13 +410,18 @@ func (s *Style) Move(v *View) int {
 	return best
 }
 
-// Choose defends under Setback or when hurt past DefendBelow; otherwise it
-// attacks the weakest opponent, or uses an approved contest it is good at.
+// Choose works on the hero's Dramatic Skill Resolution while it goes on
+// (the bomb does not wait for the fight); otherwise it defends under
+// Setback or when hurt past DefendBelow, else attacks the weakest
+// opponent, or uses an approved contest it is good at.
 func (s *Style) Choose(v *View) Choice {
 	ci := v.Who
 	st := v.State
 	if ci < 0 || ci >= len(st.Heroes)+len(st.Villains) {
 		return Choice{Act: Defend} // no such character: the engine reports it
+	}
+	if i := st.openTask(ci); i >= 0 {
+		return Choice{Act: Work, Target: i}
 	}
 	c, side := st.char(ci), st.side(ci)
 	opp, off := st.Villains, len(st.Heroes)

@@ -252,6 +252,9 @@ func (g *game) endRound() {
 
 // Step is Engine.Step on g.State.
 func (g *game) Step(r *dice.Roller, heroes, gm Policy) error {
+	if r == nil {
+		return dice.ErrNilRoller
+	}
 	if err := checkPolicies(heroes, gm); err != nil {
 		return err
 	}
@@ -268,11 +271,22 @@ func checkPolicies(heroes, gm Policy) error {
 
 // step is Step with its policies checked (Play checks them once).
 func (g *game) step(r *dice.Roller, heroes, gm Policy) error {
-	s := g.State
+	if err := g.checkStep(); err != nil {
+		return err // the rules changed since the last step
+	}
 	switch {
+	case g.State.Plan != nil:
+		return g.stepPlan(r, heroes, gm)
 	case g.Over():
-		return fmt.Errorf("the encounter is over (%v)", s.Outcome)
-	case !s.Combat:
+		return fmt.Errorf("the encounter is over (%v)", g.State.Outcome)
+	}
+	return g.stepCombat(r, heroes, gm)
+}
+
+// stepCombat is step in an encounter not yet over.
+func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
+	s := g.State
+	if !s.Combat {
 		return g.StartCombat(s.Dramatic)
 	}
 	if s.Phase == Declaring {
@@ -385,8 +399,8 @@ func (g *game) moveOffered() int {
 	return -1
 }
 
-// PlayRound is Engine.PlayRound on g.State.
-func (g *game) PlayRound(r *dice.Roller, heroes, gm Policy) error {
+// Round is Engine.Round on g.State.
+func (g *game) Round(r *dice.Roller, heroes, gm Policy) error {
 	s := g.State
 	if !s.Combat || g.Over() {
 		return errors.New("no encounter in progress (call StartCombat)")
@@ -459,19 +473,19 @@ func (g *game) offerMove(p int, pol Policy) error {
 	return nil
 }
 
-// RunEncounter is Engine.RunEncounter on g.State.
-func (g *game) RunEncounter(r *dice.Roller, heroes, gm Policy, maxRounds int) (Outcome, error) {
-	if maxRounds < 1 || maxRounds > maxCount {
-		return Ongoing, fmt.Errorf("max rounds %d, must be 1..%d", maxRounds, maxCount)
+// Play is Engine.Play on g.State.
+func (g *game) Play(r *dice.Roller, heroes, gm Policy) error {
+	s := g.State
+	if s.MaxRounds < 1 && !g.done() {
+		return errors.New("the encounter has no round limit (State.MaxRounds 0): Play needs one to end")
 	}
-	g.State.MaxRounds = maxRounds
-	if err := checkPolicies(heroes, gm); err != nil && !g.Over() {
-		return Ongoing, err
+	if err := checkPolicies(heroes, gm); err != nil {
+		return err
 	}
-	for !g.Over() {
+	for !g.done() {
 		if err := g.step(r, heroes, gm); err != nil {
-			return Ongoing, err
+			return err
 		}
 	}
-	return g.State.Outcome, nil
+	return nil
 }

@@ -129,7 +129,7 @@ func TestBeginRoundTwiceAndEndRoundTwiceAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustFail(t, g, "BeginRound twice", func() error { return g.BeginRound(fixed()) })
-	if err := g.PlayRound(fixed(), mustPolicy(t, "passive"), mustPolicy(t, "passive")); err != nil {
+	if err := g.Round(fixed(), mustPolicy(t, "passive"), mustPolicy(t, "passive")); err != nil {
 		t.Fatal(err)
 	}
 	want(t, g.State.FlurryRounds, 1)
@@ -164,13 +164,13 @@ func TestPlayRoundResumesAfterRefusedAnswer(t *testing.T) {
 	passive := mustPolicy(t, "passive")
 	bad := &badChoice{Style: Style{Label: "bad"}}
 	r := dice.NewSeeded(3)
-	if err := g.PlayRound(r, bad, passive); err == nil {
+	if err := g.Round(r, bad, passive); err == nil {
 		t.Fatal("an attack on a fellow hero was taken")
 	}
 	if g.State.Phase != Acting || g.Turn() != 1 {
 		t.Fatalf("after the refusal: phase %v, turn %d; want acting, hero 1 still to act", g.State.Phase, g.Turn())
 	}
-	if err := g.PlayRound(r, passive, passive); err != nil {
+	if err := g.Round(r, passive, passive); err != nil {
 		t.Fatal(err)
 	}
 	if g.State.Phase != Between || g.State.Round != 1 {

@@ -19,7 +19,7 @@ func TestRunnerDefault(t *testing.T) {
 		counts := make([]int, len(s.Categories()))
 		sums := make([]int, len(m))
 		for range n {
-			c := rn.Trial(r, m)
+			c := mustTrial(t, rn, r, m)
 			counts[c]++
 			for i := range m {
 				sums[i] += m[i]

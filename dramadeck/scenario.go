@@ -2,15 +2,21 @@ package dramadeck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
-// Scenario is one simulated encounter: rules, deck, the two sides and the
-// policies by registry name.
+// Scenario is one simulated study: rules, deck, the two sides, the
+// policies by registry name, and what is played (Study): one encounter,
+// a Dramatic Skill Resolution, a scene or an adventure.
 type Scenario struct {
+	// Study is what a trial plays, from the deal to its end (the default:
+	// one encounter).
+	Study Study `json:"study,omitempty"`
 	Rules Rules `json:"rules"`
 	// Deck is a player-side composition; empty means the shipped default
 	// deck. A composition's GM sides are generated from DeckSeed.
@@ -24,6 +30,35 @@ type Scenario struct {
 	// HeroPolicy and GMPolicy name shipped policies (PolicyNames).
 	HeroPolicy string `json:"hero_policy"`
 	GMPolicy   string `json:"gm_policy"`
+	// Task is hero 0's Dramatic Skill Resolution in a task or a scene
+	// study; TaskInCombat works it during a fight (a task study; a scene
+	// always does).
+	Task         Task `json:"task,omitzero"`
+	TaskInCombat bool `json:"task_in_combat,omitempty"`
+	// Acts and ScenesPerAct shape an adventure study.
+	Acts         int `json:"acts,omitempty"`
+	ScenesPerAct int `json:"scenes_per_act,omitempty"`
+}
+
+// BombDisposal is the Dramatic Skill Resolution the text suggests: a bomb
+// to make safe in four steps, each harder than the last, against a
+// ten-round clock, with Explosives 14 and Electronics Repair 12 to switch
+// to on a Critical Problem; an intellectual task, for the cards.
+func BombDisposal() Task {
+	return Task{Skill: 14, Alternate: 12, Modifiers: [4]int{0, -1, -2, -3}, Rounds: 10, Kind: Intellectual}
+}
+
+// Builtins are the built-in scenarios by name: the encounter
+// (DefaultScenario), the bomb disposal out of combat ("task") and under
+// fire ("task_in_combat"), a scene of both ("scene"), and an adventure
+// of two Acts of two scenes ("adventure").
+func Builtins() map[string]Scenario {
+	task, fire, scene, adv := DefaultScenario(), DefaultScenario(), DefaultScenario(), DefaultScenario()
+	task.Study, task.Task = StudyTask, BombDisposal()
+	fire.Study, fire.Task, fire.TaskInCombat = StudyTask, BombDisposal(), true
+	scene.Study, scene.Task = StudyScene, BombDisposal()
+	adv.Study, adv.Acts, adv.ScenesPerAct = StudyAdventure, 2, 2
+	return map[string]Scenario{"encounter": DefaultScenario(), "task": task, "task_in_combat": fire, "scene": scene, "adventure": adv}
 }
 
 func pc(name string, speed, hp, fp int, atk, def int, dmg Damage, dr, iq, will int, trick, infl, intim, man int, poss int) Character {
@@ -90,16 +125,56 @@ func (s Scenario) Validate() error {
 	if _, err := PolicyByName(s.GMPolicy); err != nil {
 		return fmt.Errorf("gm_policy: %w", err)
 	}
+	return s.checkStudy()
+}
+
+// checkStudy validates what the study needs and refuses settings of
+// another study.
+func (s Scenario) checkStudy() error {
+	task := s.Study == StudyTask || s.Study == StudyScene
+	switch {
+	case s.Study >= numStudies:
+		return fmt.Errorf("study: %d is not a study", s.Study)
+	case task:
+		if err := s.Task.Check(); err != nil {
+			return err
+		}
+	case s.Task.Rounds != 0 || s.TaskInCombat:
+		return fmt.Errorf("task: only a task or a scene study works a task, not %v", s.Study)
+	}
+	switch {
+	case s.TaskInCombat && s.Study != StudyTask:
+		return errors.New("task_in_combat: only a task study chooses (a scene always works its task in the fight)")
+	case s.Study == StudyAdventure && (s.Acts < 1 || s.Acts > maxScenes || s.ScenesPerAct < 1 || s.ScenesPerAct > maxScenes):
+		return fmt.Errorf("acts %d, scenes_per_act %d: each must be 1..%d", s.Acts, s.ScenesPerAct, maxScenes)
+	case s.Study != StudyAdventure && (s.Acts != 0 || s.ScenesPerAct != 0):
+		return fmt.Errorf("acts and scenes_per_act: only an adventure has them, not %v", s.Study)
+	}
 	return nil
 }
 
-// Categories are the encounter outcomes.
+// Categories are the outcomes of the study: an encounter's or a scene's
+// fight, a task's end, an adventure's scenes.
 func (s Scenario) Categories() []string {
+	switch s.Study {
+	case StudyTask:
+		return []string{"finished", "last_ditch", "failed", "abandoned"}
+	case StudyAdventure:
+		return []string{"triumph", "mixed", "defeat"}
+	}
 	return []string{"heroes_win", "villains_win", "escaped", "timed_out"}
 }
 
-// Metrics are the integer measures of a trial.
+// Metrics are the integer measures of a trial of the study.
 func (s Scenario) Metrics() []string {
+	switch s.Study {
+	case StudyTask:
+		return []string{"task_rounds", "steps_done", "restarts", "switched", "complications", "combat_rounds", "cards_drawn"}
+	case StudyScene:
+		return []string{"rounds", "task_done", "task_rounds", "cards_played", "cards_drawn", "cards_held", "heroes_down", "villains_down"}
+	case StudyAdventure:
+		return []string{"scenes_won", "scenes_lost", "rounds", "possibilities_awarded", "drama_held", "glory_played", "subplots_in_play", "cards_played"}
+	}
 	return []string{"rounds", "flurry_rounds", "cards_played", "cards_drawn", "heroes_down", "villains_down", "flips"}
 }
 
@@ -119,8 +194,7 @@ type Runner struct {
 	g        *game // the trials' state, played with no Sink
 	heroes   []Character
 	villains []Character
-	hp, gm   Policy
-	err      error
+	pol      Table
 }
 
 // MakeDeck returns the scenario's deck: the shipped default, or its
@@ -141,9 +215,11 @@ func (s Scenario) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	g := &game{State: st}
-	hp, _ := PolicyByName(s.HeroPolicy)
-	gm, _ := PolicyByName(s.GMPolicy)
-	rn := &Runner{s: s, g: g, hp: hp, gm: gm,
+	pol, err := s.Policies()
+	if err != nil {
+		return nil, err
+	}
+	rn := &Runner{s: s, g: g, pol: pol,
 		heroes: append([]Character(nil), g.State.Heroes...), villains: append([]Character(nil), g.State.Villains...)}
 	return rn, nil
 }
@@ -158,7 +234,12 @@ func (s Scenario) newState() (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewState(s.Rules, d, s.Heroes, s.Villains)
+	st, err := NewState(s.Rules, d, s.Heroes, s.Villains)
+	if err != nil {
+		return nil, err
+	}
+	st.Plan = s.plan()
+	return st, nil
 }
 
 // begin starts the encounter of game g, at the scenario's start with
@@ -169,36 +250,48 @@ func (s Scenario) begin(g *game, r *dice.Roller) {
 	for p := range g.State.Players {
 		_ = g.EnterPlay(r, p) // a player short of cards plays with fewer
 	}
+	st := g.State
+	st.MaxRounds, st.Dramatic = s.MaxRounds, s.Dramatic
+	if p := st.Plan; p != nil {
+		if s.Study == StudyAdventure {
+			p.Villains = append(p.Villains[:0], st.Villains...)
+		}
+		if s.Study == StudyTask || s.Study == StudyScene {
+			_, _ = g.StartTask(0, s.Task) // checked by Validate
+		}
+		if s.Study == StudyTask && !s.TaskInCombat {
+			p.Stage = StageTask
+			return
+		}
+	}
 	_ = g.StartCombat(s.Dramatic) // a fresh game is out of combat
-	g.State.MaxRounds = s.MaxRounds
 }
 
-// NewState starts a game of the scenario as a trial does (the deck
-// shuffled, the hands dealt, combat begun), for play by Engine.Step;
-// Policies returns the scenario's policies.
-func (s Scenario) NewState(r *dice.Roller) (*State, error) {
-	st, err := s.newState()
+// plan is the Plan a trial of the study starts with (nil: one encounter).
+func (s Scenario) plan() *Plan {
+	if s.Study == StudyEncounter {
+		return nil
+	}
+	p := &Plan{Study: s.Study, InCombat: s.TaskInCombat}
+	if s.Study == StudyAdventure {
+		p.Acts, p.Scenes = s.Acts, s.ScenesPerAct
+	}
+	return p
+}
+
+// Policies returns the scenario's policies: HeroPolicy for the players,
+// GMPolicy for the GM.
+func (s Scenario) Policies() (Table, error) {
+	heroes, err := PolicyByName(s.HeroPolicy)
 	if err != nil {
-		return nil, err
+		return Table{}, fmt.Errorf("hero_policy: %w", err)
 	}
-	s.begin(&game{State: st}, r)
-	return st, nil
+	gm, err := PolicyByName(s.GMPolicy)
+	if err != nil {
+		return Table{}, fmt.Errorf("gm_policy: %w", err)
+	}
+	return Table{Heroes: heroes, GM: gm}, nil
 }
-
-// Policies returns the scenario's hero and GM policies.
-func (s Scenario) Policies() (heroes, gm Policy, err error) {
-	if heroes, err = PolicyByName(s.HeroPolicy); err != nil {
-		return nil, nil, fmt.Errorf("hero_policy: %w", err)
-	}
-	if gm, err = PolicyByName(s.GMPolicy); err != nil {
-		return nil, nil, fmt.Errorf("gm_policy: %w", err)
-	}
-	return heroes, gm, nil
-}
-
-// Err reports the first policy error met by Trial (which then counts the
-// trial as timed_out), or nil. The shipped policies make none.
-func (rn *Runner) Err() error { return rn.err }
 
 // State exposes the runner's game (its state after the last trial).
 func (rn *Runner) State() *State { return rn.g.State }
@@ -218,39 +311,163 @@ func (rn *Runner) reset() {
 	}
 	copy(s.Heroes, rn.heroes)
 	copy(s.Villains, rn.villains)
+	plan := s.Plan
+	if plan != nil {
+		*plan = Plan{Study: rn.s.Study, InCombat: rn.s.TaskInCombat, Acts: plan.Acts, Scenes: plan.Scenes, Villains: plan.Villains}
+	}
 	*s = State{Rules: s.Rules, Deck: s.Deck, Act: 1, Scene: 1, MaxRounds: rn.s.MaxRounds,
 		Draw: draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
-		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0],
+		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0], Plan: plan,
 		turns: s.turns, moveBuf: s.moveBuf, playBuf: s.playBuf}
 }
 
-// Trial plays one encounter from the start and fills metrics (see
-// Metrics); it returns the category index. A policy error ends the trial
-// as timed_out (the shipped policies make none).
-func (rn *Runner) Trial(r *dice.Roller, metrics []int) int {
+// Trial plays one encounter from the start by Engine.Play and fills
+// metrics (see Metrics); it returns the category index, or the error that
+// stopped the trial (a policy's illegal answer, a nil Roller).
+func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
+	if r == nil {
+		return 0, dice.ErrNilRoller
+	}
 	rn.reset()
 	g := rn.g
 	rn.s.begin(g, r)
-	o, err := g.RunEncounter(r, rn.hp, rn.gm, rn.s.MaxRounds)
-	if err != nil || o == Ongoing {
-		o = TimedOut
-		if rn.err == nil {
-			rn.err = err
+	if err := g.Play(r, rn.pol.Heroes, rn.pol.GM); err != nil {
+		return 0, err
+	}
+	return outcome(g.State, metrics)
+}
+
+// trial is Trial under ctx: the same steps, the context looked at every
+// few thousand of them, so that a long study (an adventure of many
+// scenes of many rounds) stops within milliseconds of a cancel.
+func (rn *Runner) trial(ctx context.Context, r *dice.Roller, metrics []int) (int, error) {
+	rn.reset()
+	g := rn.g
+	rn.s.begin(g, r)
+	for n := 0; !g.done(); n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		if err := g.step(r, rn.pol.Heroes, rn.pol.GM); err != nil {
+			return 0, err
 		}
 	}
-	s := g.State
-	hd, vd := 0, 0
+	return outcome(g.State, metrics)
+}
+
+// outcome is a finished game's category index, its metrics written into
+// metrics (as many as fit).
+func outcome(s *State, metrics []int) (int, error) {
+	if !s.Done() {
+		return 0, errors.New("dramadeck: the game has not ended")
+	}
+	if s.Plan != nil {
+		return s.Plan.outcome(s, metrics), nil
+	}
+	if s.Outcome == Ongoing || s.Outcome > TimedOut {
+		return 0, fmt.Errorf("the encounter has not ended (outcome %v)", s.Outcome)
+	}
+	hd, vd := down(s)
+	vals := [...]int{s.Round, s.FlurryRounds, s.CardsPlayed, s.CardsDrawn, hd, vd, s.Flips}
+	copy(metrics, vals[:])
+	return int(s.Outcome) - 1, nil
+}
+
+// down counts the heroes and the villains out of the fight.
+func down(s *State) (heroes, villains int) {
 	for i := range s.Heroes {
 		if !s.Heroes[i].Active() {
-			hd++
+			heroes++
 		}
 	}
 	for i := range s.Villains {
 		if !s.Villains[i].Active() {
-			vd++
+			villains++
 		}
 	}
-	vals := [...]int{s.Round, s.FlurryRounds, s.CardsPlayed, s.CardsDrawn, hd, vd, s.Flips}
-	copy(metrics, vals[:])
-	return int(o) - 1
+	return heroes, villains
+}
+
+// Describe says what the mechanic is, the scenario as it is set (the
+// study, sides, line, policies), and what each outcome and metric of its
+// study means.
+func (s Scenario) Describe() sim.Description {
+	d := sim.Description{
+		Summary: "the Drama Deck over GURPS 3d6 checks (Roger Bell_West's GURPS adaptation of the Torg Drama Deck)",
+		Title:   s.title(),
+	}
+	for _, n := range append(s.Categories(), s.Metrics()...) {
+		d.Terms = append(d.Terms, sim.Term{Key: n, Text: s.term(n)})
+	}
+	return d
+}
+
+// title is the scenario as set, in a line.
+func (s Scenario) title() string {
+	line := "Standard"
+	if s.Dramatic {
+		line = "Dramatic"
+	}
+	fight := fmt.Sprintf("%d heroes against %d villains, %s lines, at most %d rounds a fight, heroes play %s, GM plays %s",
+		len(s.Heroes), len(s.Villains), line, s.MaxRounds, s.HeroPolicy, s.GMPolicy)
+	t := s.Task
+	task := fmt.Sprintf("a %d-step task at skill %d (alternate %d) in %d rounds", s.Rules.TaskSteps, t.Skill, t.Alternate, t.Rounds)
+	switch s.Study {
+	case StudyTask:
+		if s.TaskInCombat {
+			return fmt.Sprintf("%s, worked in the fight: %s", task, fight)
+		}
+		return fmt.Sprintf("%s out of combat, heroes play %s", task, s.HeroPolicy)
+	case StudyScene:
+		return fmt.Sprintf("a scene: %s, and hero 0 works %s", fight, task)
+	case StudyAdventure:
+		return fmt.Sprintf("an adventure of %d Acts of %d scenes: %s", s.Acts, s.ScenesPerAct, fight)
+	}
+	return fight
+}
+
+// terms say what each category and metric of every study means.
+var terms = map[string]string{
+	"heroes_win":            "the villains are all down (out, fled or dead): the heroes win the fight",
+	"villains_win":          "the heroes are all down: the villains win the fight",
+	"escaped":               "a hero played the Escape card and the heroes got away",
+	"timed_out":             "the fight reached its round limit (max_rounds) with neither side down",
+	"rounds":                "combat rounds played",
+	"flurry_rounds":         "rounds in which the action stack gave a side a Flurry (a second pass of actions)",
+	"cards_played":          "cards the players played from their hands and pools",
+	"cards_drawn":           "cards the players drew into their hands, the deal included",
+	"heroes_down":           "heroes out, fled or dead at the end",
+	"villains_down":         "villains out, fled or dead at the end",
+	"flips":                 "cards the GM turned from the deck onto the action stack: one a round (unless Seize Initiative kept the last), one more each time Seize Initiative turns another",
+	"finished":              "the task's steps were all done within its time limit",
+	"last_ditch":            "the time ran out, and the last-ditch effort finished the task",
+	"failed":                "the time ran out and the task was not finished (last-ditch effort made or not)",
+	"abandoned":             "the fight ended with the task unfinished and its hero unable to go on (the heroes beaten, fled, or he is out)",
+	"task_rounds":           "rounds of the task used",
+	"steps_done":            "steps of the task done at the end",
+	"restarts":              "times a Critical Problem made the hero start the task again",
+	"switched":              "1 if a Critical Problem made the hero switch to another skill",
+	"complications":         "how much worse failed Complications made the task's modifiers",
+	"combat_rounds":         "combat rounds played while the task went on",
+	"task_done":             "1 if the task was finished (in or after the fight)",
+	"cards_held":            "cards in the players' hands after the scene's end (pools returned, discards made, hands refilled)",
+	"triumph":               "the heroes won every scene of the adventure",
+	"mixed":                 "the heroes won some scenes of the adventure, not all",
+	"defeat":                "the heroes won no scene of the adventure",
+	"scenes_won":            "scenes whose fight the heroes won",
+	"scenes_lost":           "scenes whose fight the villains won",
+	"possibilities_awarded": "Possibilities awarded: subplots in play at each Act's end, Drama cards held and Glory played at the adventure's end",
+	"drama_held":            "Drama cards in the players' hands and pools at the adventure's end",
+	"glory_played":          "Glory cards played in the adventure",
+	"subplots_in_play":      "subplot cards in the players' pools at the adventure's end",
+}
+
+// term is what category or metric n means.
+func (s Scenario) term(n string) string {
+	if t, ok := terms[n]; ok {
+		return t
+	}
+	return n
 }

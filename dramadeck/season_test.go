@@ -32,10 +32,7 @@ func season(t *testing.T, policy string, n int) (played map[Name]int, trades int
 	r := dice.NewSeeded(2026)
 	m := make([]int, len(s.Metrics()))
 	for range n {
-		rn.Trial(r, m)
-	}
-	if rn.Err() != nil {
-		t.Fatal(rn.Err())
+		mustTrial(t, rn, r, m)
 	}
 	return played, trades
 }

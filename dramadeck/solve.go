@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -33,39 +34,55 @@ const (
 )
 
 // knob is one setting of a Style the search turns, with the situation it
-// governs in words.
+// governs in words, and the studies in which the situation arises.
 type knob struct {
 	when, on, off string
 	turn          func(*Style)
 	is            func(*Style) bool
+	arises        func(Scenario) bool
 }
 
 // knobs are the Style's settings, in the order Advice lists them.
 var knobs = []knob{
 	{"a card in hand that can be played", "play cards and move them to the pool", "keep them in hand",
-		func(s *Style) { s.PlayCards = !s.PlayCards }, func(s *Style) bool { return s.PlayCards }},
+		func(s *Style) { s.PlayCards = !s.PlayCards }, func(s *Style) bool { return s.PlayCards }, always},
 	{"Drama cards in hand", "hold them for the end of the adventure", "play them",
-		func(s *Style) { s.KeepDrama = !s.KeepDrama }, func(s *Style) bool { return s.KeepDrama }},
+		func(s *Style) { s.KeepDrama = !s.KeepDrama }, func(s *Style) bool { return s.KeepDrama }, fights},
 	{"two combat cards in hand", "declare a Critical Moment", "do not",
-		func(s *Style) { s.CriticalMoment = !s.CriticalMoment }, func(s *Style) bool { return s.CriticalMoment }},
+		func(s *Style) { s.CriticalMoment = !s.CriticalMoment }, func(s *Style) bool { return s.CriticalMoment }, fights},
 	{"a failed roll of one's own action", "spend Possibilities on it", "keep them",
-		func(s *Style) { s.SpendPossibilities = !s.SpendPossibilities }, func(s *Style) bool { return s.SpendPossibilities }},
+		func(s *Style) { s.SpendPossibilities = !s.SpendPossibilities }, func(s *Style) bool { return s.SpendPossibilities }, always},
 	{"a failed defence or resistance", "spend Possibilities on defence", "keep them",
-		func(s *Style) { s.SpendOnDefence = !s.SpendOnDefence }, func(s *Style) bool { return s.SpendOnDefence }},
+		func(s *Style) { s.SpendOnDefence = !s.SpendOnDefence }, func(s *Style) bool { return s.SpendOnDefence }, fights},
 	{"attacking", "make an All-Out Attack", "attack normally",
-		func(s *Style) { s.AllOut = !s.AllOut }, func(s *Style) bool { return s.AllOut }},
+		func(s *Style) { s.AllOut = !s.AllOut }, func(s *Style) bool { return s.AllOut }, fights},
 	{"a contest skill at least the attack skill", "trick, test, taunt, intimidate or maneuver", "attack",
-		func(s *Style) { s.Contests = !s.Contests }, func(s *Style) bool { return s.Contests }},
+		func(s *Style) { s.Contests = !s.Contests }, func(s *Style) bool { return s.Contests }, fights},
 	{"a task showing several steps", "attempt them all at once", "one step at a time",
-		func(s *Style) { s.MultiStep = !s.MultiStep }, func(s *Style) bool { return s.MultiStep }},
+		func(s *Style) { s.MultiStep = !s.MultiStep }, func(s *Style) bool { return s.MultiStep }, tasks},
 	{"own HP below a third", "defend", "fight on",
 		func(s *Style) { s.DefendBelow = map[bool]int{true: 0, false: 34}[s.DefendBelow > 0] },
-		func(s *Style) bool { return s.DefendBelow > 0 }},
+		func(s *Style) bool { return s.DefendBelow > 0 }, fights},
+}
+
+// knobsOf are the knobs whose situation arises in s: the only ones the
+// search turns and Advice speaks of.
+func knobsOf(s Scenario) []knob {
+	var out []knob
+	for _, k := range knobs {
+		if k.arises(s) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // solveSides are the sides that may decide, and the outcome each plays for
-// by default.
-var solveSides = map[string]string{"heroes": "heroes_win", "gm": "villains_win"}
+// by default, by study.
+var solveSides = map[string][numStudies]string{
+	"heroes": {"heroes_win", "finished", "heroes_win", "triumph"},
+	"gm":     {"villains_win", "failed", "villains_win", "defeat"},
+}
 
 // Solve compares the best and the worst Style found by the search with the
 // shipped policies, for goal: the deciding side ("heroes", the default, or
@@ -90,7 +107,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	}
 	out := markov.Solved{Goal: goal, Side: side, Method: fmt.Sprintf("sampling: a hill-climb over the Style's %d settings "+
 		"from the best (and, for the worst play, the worst) shipped policy, %d trials a candidate on common random numbers; every value below "+
-		"measured again on %d fresh trials (95%% half-widths)", len(knobs), SearchTrials, CheckTrials)}
+		"measured again on %d fresh trials (95%% half-widths)", len(knobsOf(s)), SearchTrials, CheckTrials)}
 	if out.Goal.Side == "" {
 		out.Goal.Side = side
 	}
@@ -113,9 +130,12 @@ func (s Scenario) solveGoal(goal markov.Goal) (string, []int, error) {
 	if !ok {
 		return "", nil, fmt.Errorf("dramadeck: side %q: allowed %s", side, named.Allowed([]string{"gm", "heroes"}))
 	}
+	if side == "gm" && !fights(s) {
+		return "", nil, errors.New("dramadeck: side \"gm\": a task out of combat leaves the GM no choice")
+	}
 	outcomes := goal.Outcomes
 	if len(outcomes) == 0 {
-		outcomes = []string{def}
+		outcomes = []string{def[s.Study]}
 	}
 	var wins []int
 	for _, o := range outcomes {
@@ -143,22 +163,25 @@ func (m measurer) odds(ctx context.Context, p Policy, first uint64, n int) (floa
 		return 0, err
 	}
 	if m.side == "gm" {
-		rn.gm = p
+		rn.pol.GM = p
 	} else {
-		rn.hp = p
+		rn.pol.Heroes = p
 	}
 	metrics := make([]int, len(m.s.Metrics()))
 	won := 0
 	for i := range n {
-		if i%256 == 0 && ctx.Err() != nil {
-			return 0, ctx.Err()
+		// A trial of a large scenario may take milliseconds: look at ctx
+		// before each, so that Solve stops within one trial of a cancel.
+		if err := ctx.Err(); err != nil {
+			return 0, err
 		}
-		if slices.Contains(m.wins, rn.Trial(dice.NewSeeded(first+uint64(i)), metrics)) {
+		k, err := rn.trial(ctx, dice.NewSeeded(first+uint64(i)), metrics)
+		if err != nil {
+			return 0, err
+		}
+		if slices.Contains(m.wins, k) {
 			won++
 		}
-	}
-	if err := rn.Err(); err != nil {
-		return 0, err
 	}
 	return float64(won) / float64(n), nil
 }
@@ -193,9 +216,10 @@ func (m measurer) climb(ctx context.Context, st Style, aim markov.Aim) (Style, e
 	if err != nil {
 		return st, err
 	}
-	for steps := 0; steps < 2*len(knobs); steps++ {
+	ks := knobsOf(m.s)
+	for steps := 0; steps < 2*len(ks); steps++ {
 		best, bestV := st, cur
-		for _, k := range knobs {
+		for _, k := range ks {
 			next := st
 			k.turn(&next)
 			v, err := m.odds(ctx, &next, 0, SearchTrials)
@@ -263,7 +287,7 @@ func (m measurer) advise(ctx context.Context, best Style) ([]markov.Advice, erro
 		return nil, err
 	}
 	var out []markov.Advice
-	for _, k := range knobs {
+	for _, k := range knobsOf(m.s) {
 		other := best
 		k.turn(&other)
 		v, err := m.odds(ctx, &other, 0, SearchTrials)

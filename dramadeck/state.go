@@ -252,6 +252,9 @@ type State struct {
 	// Tasks are the Dramatic Skill Resolutions started (StartTask), in
 	// progress or over.
 	Tasks []TaskState `json:"tasks,omitempty"`
+	// Plan is the play beyond one encounter Engine.Step follows (a task, a
+	// scene, an adventure: Scenario.Study); nil plays one encounter.
+	Plan *Plan `json:"plan,omitempty"`
 
 	// Counters for reports.
 	Flips        int `json:"flips"`

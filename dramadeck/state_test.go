@@ -33,7 +33,7 @@ func TestStateJSONRoundTrip(t *testing.T) {
 	g, _ := startedGame(t, 4)
 	r := dice.NewSeeded(8)
 	for range 3 {
-		if err := g.PlayRound(r, pol, pol); err != nil {
+		if err := g.Round(r, pol, pol); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,8 +53,9 @@ func TestStateJSONRoundTrip(t *testing.T) {
 	h, _ := startedGame(t, 4)
 	h.State = &st
 	r1, r2 := dice.NewSeeded(77), dice.NewSeeded(77)
-	o1, err1 := g.RunEncounter(r1, pol, pol, 40)
-	o2, err2 := h.RunEncounter(r2, pol, pol, 40)
+	g.State.MaxRounds, h.State.MaxRounds = 40, 40
+	err1, err2 := g.Play(r1, pol, pol), h.Play(r2, pol, pol)
+	o1, o2 := g.State.Outcome, h.State.Outcome
 	if err1 != nil || err2 != nil || o1 != o2 {
 		t.Fatalf("continuations differ: %v %v / %v %v", o1, err1, o2, err2)
 	}
@@ -69,7 +70,8 @@ func TestEventTrace(t *testing.T) {
 	var tr Trace
 	g.Sink = tr.Add
 	pol := mustPolicy(t, "aggressive")
-	if _, err := g.RunEncounter(r, pol, pol, 30); err != nil {
+	g.State.MaxRounds = 30
+	if err := g.Play(r, pol, pol); err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[EventKind]int{}
@@ -145,13 +147,10 @@ func TestTrialNoAllocs(t *testing.T) {
 	r := dice.NewSeeded(3)
 	m := make([]int, len(s.Metrics()))
 	for range 50 {
-		rn.Trial(r, m)
+		mustTrial(t, rn, r, m)
 	}
-	if a := testing.AllocsPerRun(200, func() { rn.Trial(r, m) }); a != 0 {
+	if a := testing.AllocsPerRun(200, func() { mustTrial(t, rn, r, m) }); a != 0 {
 		t.Errorf("Trial allocates %v per run", a)
-	}
-	if rn.Err() != nil {
-		t.Errorf("policy error in trials: %v", rn.Err())
 	}
 }
 
@@ -172,7 +171,7 @@ func TestFlurryRounds(t *testing.T) {
 	var fl, flips, rounds float64
 	var sq float64
 	for range n {
-		rn.Trial(r, m)
+		mustTrial(t, rn, r, m)
 		rounds += float64(m[0])
 		fl += float64(m[1])
 		flips += float64(m[6])

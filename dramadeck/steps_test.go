@@ -209,7 +209,7 @@ func TestEventsReadBackFromJSON(t *testing.T) {
 	g, r := startedGame(t, 8)
 	var tr Trace
 	g.Sink = tr.Add
-	if err := g.PlayRound(r, mustPolicy(t, "default"), mustPolicy(t, "default")); err != nil {
+	if err := g.Round(r, mustPolicy(t, "default"), mustPolicy(t, "default")); err != nil {
 		t.Fatal(err)
 	}
 	b, err := json.Marshal(tr.Events)
@@ -459,7 +459,7 @@ func TestShippedPoliciesPlayHasteAsAnOpponentActs(t *testing.T) {
 	g := roundGame(t, Line{First: Heroes})
 	haste := give(t, g, 0, Haste, true)
 	pol := mustPolicy(t, "passive")
-	if err := g.PlayRound(dice.NewSeeded(1), pol, pol); err != nil {
+	if err := g.Round(dice.NewSeeded(1), pol, pol); err != nil {
 		t.Fatal(err)
 	}
 	if where, _ := g.Where(haste); where != "pool 0" {

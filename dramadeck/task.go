@@ -139,8 +139,10 @@ func (g *game) TaskRound(r *dice.Roller, i int, pol Policy) error {
 	if s.Combat && len(s.Stack) == 0 {
 		return errors.New("no card on the action stack")
 	}
-	if !s.Combat && len(s.Draw) == 0 && len(s.Discard) == 0 {
-		return errors.New("no card left to turn for the task (draw pile and discards are empty)")
+	if !s.Combat && len(s.Draw) == 0 && len(s.Discard) == 0 && len(s.Stack) == 0 {
+		// With no card left to turn, the last turned card is read again
+		// (flip); with none turned at all there is no skill bar to read.
+		return errors.New("no card to turn for the task (draw pile, discards and action stack are empty)")
 	}
 	plan, err := g.planTask(i, numBars, 0, pol)
 	if err != nil {
@@ -159,6 +161,11 @@ func (g *game) checkTask(i int, pol Policy) error {
 	if pol == nil {
 		return errors.New("the task needs a policy")
 	}
+	return g.checkTaskRound(i)
+}
+
+// checkTaskRound is checkTask without the policy.
+func (g *game) checkTaskRound(i int) error {
 	if err := g.checkStep(); err != nil {
 		return err
 	}
@@ -311,9 +318,16 @@ func (g *game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error 
 		// Neither the step nor a special case: the extra approved
 		// action, a roll to draw a card (and, in combat, the move of one
 		// to the pool as after any approved action, through MoveToPool).
-		if g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success && g.drawTo(r, p, EvDraw) && s.Combat && !s.Players[p].Moved {
-			s.Players[p].MayMove = true
+		if g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success {
+			g.drawTo(r, p, EvDraw)
 		}
+	}
+	// The Player Side: each round a PC takes an action which has the
+	// potential to help move the scene onwards, whether or not successful,
+	// one card may go from hand to pool. Work on the task counts whenever
+	// it rolls: a step, a special case, or the extra approved action.
+	if s.Combat && (k > 0 || plan.bar.Special() || plan.side) && !s.Players[p].Moved {
+		s.Players[p].MayMove = true
 	}
 	g.endTask(r, ts, pol)
 	if s.Combat {
@@ -334,6 +348,9 @@ func (g *game) taskRoll(r *dice.Roller, ts *TaskState, eff int, pol Policy) Resu
 // setback is a failed special case's consequence; sw: the player
 // switches skills rather than start again after a Critical Problem.
 func (g *game) setback(ts *TaskState, bar Bar, sw bool) {
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvSetback, Who: ts.Player, Target: -1, Card: -1, Value: int(bar), Success: sw && bar == CriticalProblem})
+	}
 	switch bar {
 	case PossibleSetback:
 		ts.Done = max(ts.Done-1, 0)

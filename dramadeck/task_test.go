@@ -389,3 +389,35 @@ func TestCriticalProblemSwitchesThroughEverySkill(t *testing.T) {
 		t.Error("a task with nine further skills started")
 	}
 }
+
+// The Player Side: each round a PC takes an action that may move the scene
+// onwards, whether or not it succeeds, one card may go from hand to pool.
+// Work on a task in combat that rolls counts, even when the roll fails; a
+// round whose action was lost does not.
+func TestTaskWorkInCombatOpensTheMoveToThePool(t *testing.T) {
+	for _, lost := range []bool{false, true} {
+		g, _ := taskGame(t)
+		pol := mustPolicy(t, "passive")
+		if err := g.StartCombat(false); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.BeginRound(dice.NewSeeded(1)); err != nil {
+			t.Fatal(err)
+		}
+		declareNothing(t, g)
+		for g.Turn() != 0 {
+			if err := g.Act(fixed(), g.Turn(), Choice{Act: Defend}, pol, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		top := g.State.Stack[len(g.State.Stack)-1]
+		g.State.Deck.Cards[top].Bar = BarA // the bar shows the next step
+		g.State.Heroes[0].Status.LoseAction = lost
+		if err := g.TaskRound(fixed(6, 6, 6), 0, pol); err != nil { // 18: the step fails
+			t.Fatal(err)
+		}
+		if got := g.State.Players[0].MayMove; got == lost {
+			t.Errorf("action lost %v: may move %v", lost, got)
+		}
+	}
+}

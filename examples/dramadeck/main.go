@@ -61,7 +61,11 @@ func main() {
 	const n = 20000
 	total, wins := 0, make([]int, len(sc.Categories()))
 	for i := 0; i < n; i++ {
-		wins[rn.Trial(r, metrics)]++
+		k, err := rn.Trial(r, metrics)
+		if err != nil {
+			fail(err)
+		}
+		wins[k]++
 		total += metrics[flurry]
 	}
 	fmt.Printf("\nBuilt-in encounter, %d trials: %.3f Flurry rounds per encounter\n", n, float64(total)/n)

@@ -1,0 +1,193 @@
+package dramadeck
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
+)
+
+// maxSave bounds a saved game Scenario.Restore reads: a full deck of
+// MaxCards cards with both GM lines, the largest cast and every task fit
+// well inside it.
+const maxSave = 8 << 20
+
+// Game is one encounter of a Scenario in progress, played step by step
+// under the scenario's policies: the sim.Game that Scenario.Start and
+// Scenario.Restore return. Its State is the whole game; State() lends it
+// (for reading, or for a designer's change between steps).
+type Game struct {
+	sc    Scenario
+	pol   Table  // the scenario's policies
+	eng   Engine // the policies the steps ask: pol, or pol through the Chooser
+	state *State
+	sink  func(sim.Event)
+	// With a Chooser set, a step is undone whole when it fails: ask holds
+	// the first wrong-typed answer, and the events of the step wait in
+	// held until it succeeds.
+	ask  *asking
+	held []Event
+}
+
+// Start deals a game of the scenario as a trial does (the deck shuffled,
+// the hands dealt, combat begun), to play by Game.Step. The game it
+// returns is a *Game.
+func (s Scenario) Start(r *dice.Roller) (sim.Game, error) {
+	if r == nil {
+		return nil, dice.ErrNilRoller
+	}
+	st, err := s.newState()
+	if err != nil {
+		return nil, err
+	}
+	s.begin(&game{State: st}, r)
+	return s.game(st)
+}
+
+// game wraps st as a Game of the scenario under its policies.
+func (s Scenario) game(st *State) (*Game, error) {
+	pol, err := s.Policies()
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{sc: s, pol: pol, state: st}
+	g.eng.Policies = pol
+	return g, nil
+}
+
+// saved is a game as Game.Save writes it.
+type saved struct {
+	Scenario Scenario        `json:"scenario"`
+	State    json.RawMessage `json:"state"`
+}
+
+// Restore reads a game Game.Save wrote: the scenario (validated) and its
+// state, decoded strictly (an unknown field is an error) and checked
+// whole (State.Check). The game it returns is a *Game, ready to play on
+// with the dice.Roller saved beside it.
+func (s Scenario) Restore(data []byte) (sim.Game, error) {
+	if len(data) > maxSave {
+		return nil, fmt.Errorf("dramadeck: saved game of %d bytes; at most %d", len(data), maxSave)
+	}
+	var sv saved
+	if err := decodeStrict(data, &sv); err != nil {
+		return nil, fmt.Errorf("dramadeck: reading a saved game: %w", err)
+	}
+	if err := sv.Scenario.Validate(); err != nil {
+		return nil, fmt.Errorf("dramadeck: saved game's scenario: %w", err)
+	}
+	st, err := restoreState(sv.State)
+	if err != nil {
+		return nil, err
+	}
+	return sv.Scenario.game(st)
+}
+
+// State returns the game's state.
+func (g *Game) State() *State { return g.state }
+
+// Scenario returns the scenario the game plays.
+func (g *Game) Scenario() Scenario { return g.sc }
+
+// Step takes the encounter's next step (Engine.Step) under the scenario's
+// policies, each answer passing through the Chooser if one is set; with a
+// Chooser, a refused step (an illegal or wrong-typed answer) is undone
+// whole, the state and r as they were.
+func (g *Game) Step(r *dice.Roller) error {
+	if r == nil {
+		return dice.ErrNilRoller
+	}
+	if g.ask == nil {
+		return g.eng.Step(g.state, r)
+	}
+	state, err := json.Marshal(g.state)
+	if err != nil {
+		return err
+	}
+	roller, err := r.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	g.ask.err, g.held = nil, g.held[:0]
+	err = g.eng.Step(g.state, r)
+	if err == nil {
+		err = g.ask.err
+	}
+	if err != nil {
+		g.undo(state, roller, r)
+		return err
+	}
+	for _, e := range g.held {
+		g.sink(e)
+	}
+	return nil
+}
+
+// undo puts back the state and the Roller saved before a refused step.
+func (g *Game) undo(state, roller []byte, r *dice.Roller) {
+	var st State
+	if json.Unmarshal(state, &st) == nil {
+		*g.state = st
+	}
+	_ = r.UnmarshalBinary(roller) // the bytes MarshalBinary just wrote
+}
+
+// Done reports whether the encounter is over.
+func (g *Game) Done() bool { return g.state.Done() }
+
+// Outcome reports how the encounter ended, as a trial counts it: the index
+// of its category (Scenario.Categories) and its metrics in metrics.
+func (g *Game) Outcome(metrics []int) (int, error) {
+	if !g.Done() {
+		return 0, errors.New("dramadeck: the encounter is still going")
+	}
+	return outcome(g.state, metrics)
+}
+
+// Save returns the scenario and the state as JSON; Scenario.Restore reads
+// it back. The dice.Roller is saved apart (Roller.MarshalBinary).
+func (g *Game) Save() ([]byte, error) {
+	st, err := json.Marshal(g.state)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(saved{Scenario: g.sc, State: st})
+}
+
+// Listen sets the function that hears every Event from now on; nil hears
+// none.
+func (g *Game) Listen(sink func(sim.Event)) {
+	g.sink = sink
+	g.wire()
+}
+
+// Intercept sets the Chooser every policy answer passes through (see the
+// package doc for the questions and their answer types); nil leaves the
+// scenario's policies alone.
+func (g *Game) Intercept(c sim.Chooser) {
+	if c == nil {
+		g.ask, g.eng.Policies = nil, g.pol
+	} else {
+		g.ask = &asking{c: c}
+		g.eng.Policies = Table{
+			Heroes: &chosen{Policy: g.pol.Heroes, ask: g.ask},
+			GM:     &chosen{Policy: g.pol.GM, ask: g.ask},
+		}
+	}
+	g.wire()
+}
+
+// wire points the engine's Sink at the listener: straight through, or
+// held until the step succeeds when a Chooser may undo it.
+func (g *Game) wire() {
+	switch {
+	case g.sink == nil:
+		g.eng.Sink = nil
+	case g.ask == nil:
+		g.eng.Sink = func(e Event) { g.sink(e) }
+	default:
+		g.eng.Sink = func(e Event) { g.held = append(g.held, e) }
+	}
+}
