@@ -69,14 +69,16 @@ const RoundsTolerance = 1e-13
 // AnswerOf solves a chain in which one transition is one round and reads
 // it as an Answer: category maps each absorbing state to its outcome
 // category, 0..categories-1. Rounds runs until less than RoundsTolerance
-// is unended, or to maxRounds. A category out of range is an error.
+// is unended, or to maxRounds. A category out of range is an error. Each
+// category's probability is summed in the chain's state order
+// (Solution.All), so the answer has the same bits on every call.
 func AnswerOf[S comparable](ctx context.Context, c *Chain[S], categories int, category func(S) int, maxRounds int) (Answer, error) {
 	sol, err := c.Solve()
 	if err != nil {
 		return Answer{}, err
 	}
 	a := Answer{P: make([]float64, categories), MeanRounds: sol.ExpectedSteps}
-	for s, p := range sol.Absorb {
+	for s, p := range sol.All() {
 		k := category(s)
 		if k < 0 || k >= categories {
 			return Answer{}, fmt.Errorf("markov: absorbing state %v maps to category %d; allowed 0..%d", s, k, categories-1)

@@ -27,6 +27,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -146,12 +147,30 @@ func (c *Chain[S]) Absorbing(s S) bool {
 
 // Solution is the exact behaviour of a chain from its start state.
 type Solution[S comparable] struct {
-	// Absorb gives the probability of ending in each absorbing state.
+	// Absorb gives the probability of ending in each absorbing state. A
+	// map's order changes from one range to the next, and a sum of floats
+	// depends on its order: to add up its probabilities (by outcome, say),
+	// range over All, which gives the same bits on every call.
 	Absorb map[S]float64
 	// ExpectedSteps is the mean number of transitions before absorption.
 	ExpectedSteps float64
 	// VarianceSteps is the variance of that number.
 	VarianceSteps float64
+	// order holds the keys of Absorb in the chain's state order.
+	order []S
+}
+
+// All yields each absorbing state the chain may end in with its
+// probability, as Absorb holds them, in the chain's state order (the
+// order Explore found them in), the same on every call.
+func (sol Solution[S]) All() iter.Seq2[S, float64] {
+	return func(yield func(S, float64) bool) {
+		for _, s := range sol.order {
+			if !yield(s, sol.Absorb[s]) {
+				return
+			}
+		}
+	}
 }
 
 // Solve returns the absorption probabilities and the mean and variance of
@@ -163,6 +182,7 @@ func (c *Chain[S]) Solve() (Solution[S], error) {
 	sol := Solution[S]{Absorb: map[S]float64{}}
 	if len(c.out[0]) == 0 {
 		sol.Absorb[c.states[0]] = 1
+		sol.order = []S{c.states[0]}
 		return sol, nil
 	}
 	f, trans, err := c.factor()
@@ -209,6 +229,7 @@ func (c *Chain[S]) Solve() (Solution[S], error) {
 	for j, i := range abs {
 		if p := b.At(0, j); p != 0 {
 			sol.Absorb[c.states[i]] = p
+			sol.order = append(sol.order, c.states[i])
 		}
 	}
 	sol.ExpectedSteps = t[0]

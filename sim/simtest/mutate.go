@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // mutGames is how many games give the saved states that are mutated.
@@ -67,7 +68,7 @@ func (k *kit) mutation(s *shortfalls) {
 func (k *kit) savedStates() ([]saved, error) {
 	var out []saved
 	seen := map[string]bool{}
-	keep := func(game Game, where string) error {
+	keep := func(game sim.Game, where string) error {
 		b, err := game.Save()
 		if err != nil {
 			return fmt.Errorf("%s: Save: %w", where, err)
@@ -98,7 +99,7 @@ func (k *kit) savedStates() ([]saved, error) {
 	return out, nil
 }
 
-func (k *kit) saveAlong(g int, keep func(Game, string) error) error {
+func (k *kit) saveAlong(g int, keep func(sim.Game, string) error) error {
 	game, r, err := k.start(g)
 	if err != nil {
 		return err
@@ -109,7 +110,7 @@ func (k *kit) saveAlong(g int, keep func(Game, string) error) error {
 				return err
 			}
 		}
-		if _, err := game.Step(r); err != nil {
+		if err := game.Step(r); err != nil {
 			return fmt.Errorf("game %d step %d: Step failed: %w", g, i, err)
 		}
 	}
@@ -257,7 +258,7 @@ func (k *kit) playRestored(state []byte, n uint64) error {
 		if i == k.opt.MaxSteps {
 			return fmt.Errorf("accepted by Restore, it is still going after %d steps (Options.MaxSteps)", i)
 		}
-		if _, err := game.Step(r); err != nil {
+		if err := game.Step(r); err != nil {
 			return fmt.Errorf("accepted by Restore, it was refused by step %d (the state check let through a state the steps refuse): %v", i, err)
 		}
 	}

@@ -7,11 +7,13 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime/debug"
+	"strings"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // sameEvents is how the kit compares events: field by field, unexported
@@ -22,30 +24,47 @@ func sameEvents() cmp.Options {
 	return cmp.Options{cmpopts.EquateEmpty(), cmp.Exporter(func(reflect.Type) bool { return true })}
 }
 
-// playthrough is one game played uninterrupted: the events of each step
-// and whether the game was done after it.
+// playthrough is one game played uninterrupted: the events of each step,
+// whether the game was done after it, and the game's save at its end.
 type playthrough struct {
 	game   int
-	done0  bool    // Done before the first step
-	events [][]any // events[i] are the events of step i
-	done   []bool  // done[i] is Done after step i
+	ok     bool          // the game was played to its end
+	done0  bool          // Done before the first step
+	events [][]sim.Event // events[i] are the events of step i
+	done   []bool        // done[i] is Done after step i
+	final  []byte        // Save at the end
 }
 
 // start makes game g: its own Roller, a PCG seeded with (Seed, g) so that
 // it saves, and the mechanic's new game on it.
-func (k *kit) start(g int) (Game, *dice.Roller, error) {
+func (k *kit) start(g int) (sim.Game, *dice.Roller, error) {
 	r, err := dice.NewRoller(rand.NewPCG(k.opt.Seed, uint64(g)))
 	if err != nil {
 		return nil, nil, err
 	}
-	game, err := k.m.NewGame(r)
+	game, err := k.m.Start(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("game %d: NewGame: %w", g, err)
+		return nil, nil, fmt.Errorf("game %d: Start: %w", g, err)
 	}
 	if game == nil {
-		return nil, nil, fmt.Errorf("game %d: NewGame returned a nil Game and no error", g)
+		return nil, nil, fmt.Errorf("game %d: Start returned a nil Game and no error", g)
 	}
 	return game, r, nil
+}
+
+// recorder hears a game's events (Game.Listen) and hands them over step
+// by step.
+type recorder struct{ evs []sim.Event }
+
+func (rc *recorder) listen(game sim.Game) {
+	game.Listen(func(e sim.Event) { rc.evs = append(rc.evs, e) })
+}
+
+// take returns the events heard since the last take.
+func (rc *recorder) take() []sim.Event {
+	evs := rc.evs
+	rc.evs = nil
+	return evs
 }
 
 // guard runs f and turns a panic in it into an error with the start of
@@ -59,25 +78,30 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-// play plays game g uninterrupted to its end, recording every step.
+// play plays game g uninterrupted to its end, hearing every step.
 func (k *kit) play(g int) (playthrough, error) {
 	p := playthrough{game: g}
 	game, r, err := k.start(g)
 	if err != nil {
 		return p, err
 	}
+	var rc recorder
+	rc.listen(game)
 	p.done0 = game.Done()
 	for i := 0; !game.Done(); i++ {
 		if i == k.opt.MaxSteps {
 			return p, fmt.Errorf("game %d is still going after %d steps (Options.MaxSteps)", g, i)
 		}
-		evs, err := game.Step(r)
-		if err != nil {
-			return p, fmt.Errorf("game %d step %d: Step failed in play by the shipped policies: %w", g, i, err)
+		if err := game.Step(r); err != nil {
+			return p, fmt.Errorf("game %d step %d: Step failed in play by the scenario's policies: %w", g, i, err)
 		}
-		p.events = append(p.events, evs)
+		p.events = append(p.events, rc.take())
 		p.done = append(p.done, game.Done())
 	}
+	if p.final, err = game.Save(); err != nil {
+		return p, fmt.Errorf("game %d at its end: Save: %w", g, err)
+	}
+	p.ok = true
 	return p, nil
 }
 
@@ -112,17 +136,18 @@ func (k *kit) replay(p playthrough) error {
 		return err
 	}
 	if game.Done() != p.done0 {
-		return fmt.Errorf("game %d: a second NewGame with the same Roller gives Done %v, the first %v", p.game, game.Done(), p.done0)
+		return fmt.Errorf("game %d: a second Start with the same Roller gives Done %v, the first %v", p.game, game.Done(), p.done0)
 	}
+	var rc recorder
 	if game, r, err = k.saveAndRestore(game, r); err != nil {
 		return fmt.Errorf("game %d before step 0: %w", p.game, err)
 	}
 	for i, want := range p.events {
-		got, err := game.Step(r)
-		if err != nil {
+		rc.listen(game)
+		if err := game.Step(r); err != nil {
 			return fmt.Errorf("game %d step %d: Step failed after restoring (uninterrupted it succeeded): %w", p.game, i, err)
 		}
-		if !cmp.Equal(got, want, sameEvents()) {
+		if got := rc.take(); !cmp.Equal(got, want, sameEvents()) {
 			return fmt.Errorf("game %d step %d: after restoring, the step's events differ from the uninterrupted game's:\n\trestored:      %s\n\tuninterrupted: %s", p.game, i, show(got), show(want))
 		}
 		if game.Done() != p.done[i] {
@@ -138,7 +163,7 @@ func (k *kit) replay(p playthrough) error {
 // saveAndRestore saves game and r and restores them into fresh values. The
 // bytes handed to Restore are scribbled over once it returns, so a game
 // that kept them rather than copying what it needs plays on from garbage.
-func (k *kit) saveAndRestore(game Game, r *dice.Roller) (Game, *dice.Roller, error) {
+func (k *kit) saveAndRestore(game sim.Game, r *dice.Roller) (sim.Game, *dice.Roller, error) {
 	state, err := game.Save()
 	if err != nil {
 		return nil, nil, fmt.Errorf("saving the game: %w", err)
@@ -174,119 +199,77 @@ func (k *kit) saveAndRestore(game Game, r *dice.Roller) (Game, *dice.Roller, err
 }
 
 // events checks that every event of the games played uninterrupted is a
-// non-nil value that survives a JSON round trip into its own type. Each
-// event type is reported once.
+// non-nil value whose String is one line, not empty, and that survives a
+// JSON round trip into its own type. Each event type is reported once for
+// each way it falls short.
 func (k *kit) events(s *shortfalls) {
 	if len(k.played) == 0 {
 		s.add("no games were played (the save/restore check plays them)")
 		return
 	}
-	bad := map[reflect.Type]bool{}
+	type fault struct {
+		t    reflect.Type
+		text bool // String, not JSON
+	}
+	bad := map[fault]bool{}
+	report := func(f fault, where string, err error) {
+		if err != nil && !bad[f] {
+			bad[f] = true
+			s.add("%s: %v", where, err)
+		}
+	}
 	for _, p := range k.played {
 		for i, evs := range p.events {
 			for j, ev := range evs {
 				t := reflect.TypeOf(ev)
-				if bad[t] {
+				where := fmt.Sprintf("game %d step %d event %d (%T)", p.game, i, j, ev)
+				if ev == nil {
+					report(fault{t: t}, where, fmt.Errorf("a nil event; events are values of the mechanic's event type"))
 					continue
 				}
-				if err := roundTrip(ev); err != nil {
-					bad[t] = true
-					s.add("game %d step %d event %d (%T): %v", p.game, i, j, ev, err)
+				if f := (fault{t: t, text: true}); !bad[f] {
+					report(f, where, narrates(ev))
+				}
+				if f := (fault{t: t}); !bad[f] {
+					report(f, where, roundTrip(ev))
 				}
 			}
 		}
 	}
 }
 
-// roundTrip reports how ev fails to survive json.Marshal and a decode into
-// a new value of its own type.
-func roundTrip(ev any) error {
-	if ev == nil {
-		return fmt.Errorf("a nil event; events are values of the package's event type")
+// narrates reports how ev's String falls short of one line of narration.
+func narrates(ev sim.Event) error {
+	text := ev.String()
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("String() is empty; it narrates the event as a sentence")
 	}
+	if strings.ContainsAny(text, "\n\r") {
+		return fmt.Errorf("String() runs over more than one line: %q", clipString(text))
+	}
+	return nil
+}
+
+// roundTrip reports how ev fails to survive json.Marshal and a decode into
+// a new value of its own dynamic type.
+func roundTrip(ev sim.Event) error {
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return fmt.Errorf("json.Marshal: %w", err)
 	}
 	back := reflect.New(reflect.TypeOf(ev))
 	if err := json.Unmarshal(b, back.Interface()); err != nil {
-		return fmt.Errorf("decoding %s into a %T: %w", b, ev, err)
+		return fmt.Errorf("decoding %s into a %T: %w", clip(b), ev, err)
 	}
 	if got := back.Elem().Interface(); !cmp.Equal(got, ev, sameEvents()) {
-		return fmt.Errorf("decoded from %s it differs from the original (-original +decoded):\n%s", b, cmp.Diff(ev, got, sameEvents()))
-	}
-	return nil
-}
-
-// atomic plays each game once more, and before about one step in three
-// asks StepIllegal for an illegal answer: tried, it must fail and leave the
-// saved state and the Roller's bytes as they were. One shortfall is
-// reported per game.
-func (k *kit) atomic(s *shortfalls) {
-	for g := range k.opt.Games {
-		chaos := rand.New(rand.NewPCG(k.opt.Seed, uint64(g)^0x5eed_c4a05))
-		if err := guard(func() error { return k.illegalGame(g, chaos) }); err != nil {
-			s.add("%v", err)
-		}
-	}
-}
-
-func (k *kit) illegalGame(g int, chaos *rand.Rand) error {
-	game, r, err := k.start(g)
-	if err != nil {
-		return err
-	}
-	for i := 0; !game.Done() && i < k.opt.MaxSteps; i++ {
-		if chaos.IntN(3) == 0 {
-			if err := illegalStep(game, r, chaos); err != nil {
-				return fmt.Errorf("game %d before step %d: %w", g, i, err)
-			}
-		}
-		if _, err := game.Step(r); err != nil {
-			return fmt.Errorf("game %d step %d: Step failed: %w", g, i, err)
-		}
-	}
-	return nil
-}
-
-// illegalStep tries one illegal answer and checks that it was refused and
-// changed nothing.
-func illegalStep(game Game, r *dice.Roller, chaos *rand.Rand) error {
-	state, err := game.Save()
-	if err != nil {
-		return fmt.Errorf("saving the game: %w", err)
-	}
-	rb, err := r.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("saving the Roller: %w", err)
-	}
-	tried, stepErr := game.StepIllegal(r, chaos)
-	if !tried {
-		return nil
-	}
-	if stepErr == nil {
-		return fmt.Errorf("a step answered illegally returned no error")
-	}
-	after, err := game.Save()
-	if err != nil {
-		return fmt.Errorf("saving the game after a refused step: %w", err)
-	}
-	if !bytes.Equal(after, state) {
-		return fmt.Errorf("a refused step (%v) changed the state: %s", stepErr, diff(after, state))
-	}
-	rb2, err := r.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("saving the Roller: %w", err)
-	}
-	if !bytes.Equal(rb2, rb) {
-		return fmt.Errorf("a refused step (%v) drew from the Roller", stepErr)
+		return fmt.Errorf("decoded from %s it differs from the original (-original +decoded):\n%s", clip(b), cmp.Diff(ev, got, sameEvents()))
 	}
 	return nil
 }
 
 // show renders events for a report: as JSON when they encode, else with
 // their Go syntax.
-func show(evs []any) string {
+func show(evs []sim.Event) string {
 	if b, err := json.Marshal(evs); err == nil {
 		return clip(b)
 	}

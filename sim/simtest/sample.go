@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -26,7 +28,7 @@ const (
 // and compares the reports' JSON, with the run's wall time and worker count
 // (which say how, not what, it counted) set to zero.
 func (k *kit) determinism(s *shortfalls) {
-	spec, err := k.m.Scenario().Spec("simtest")
+	spec, err := k.m.Spec("simtest")
 	if err != nil {
 		s.add("Spec: %v", err)
 		return
@@ -78,8 +80,7 @@ const exactSE = 5
 // exact model (markov.ErrNoExact) is skipped.
 func (k *kit) exact(s *shortfalls) {
 	ctx := context.Background()
-	sc := k.m.Scenario()
-	ans, err := sc.Exact(ctx)
+	ans, err := k.m.Exact(ctx)
 	if errors.Is(err, markov.ErrNoExact) {
 		return
 	}
@@ -87,7 +88,8 @@ func (k *kit) exact(s *shortfalls) {
 		s.add("Exact: %v", err)
 		return
 	}
-	spec, err := sc.Spec("simtest")
+	k.exactBits(s, ans)
+	spec, err := k.m.Spec("simtest")
 	if err != nil {
 		s.add("Spec: %v", err)
 		return
@@ -104,6 +106,89 @@ func (k *kit) exact(s *shortfalls) {
 	if len(rep.Metrics) > 0 {
 		k.exactRounds(s, rep.Metrics[0], ans)
 	}
+}
+
+// exactCalls is how many times in all the exact check asks for Exact.
+const exactCalls = 3
+
+// exactBits asks Exact again and wants the very bits of its first answer,
+// first: an answer summed in an order that changes from call to call (a
+// map's) differs in its last bits, and the same numbers on any number of
+// workers would then depend on the call.
+func (k *kit) exactBits(s *shortfalls, first markov.Answer) {
+	want := floatBits(reflect.ValueOf(first), "", nil)
+	for call := 2; call <= exactCalls; call++ {
+		ans, err := k.m.Exact(context.Background())
+		if err != nil {
+			s.add("Exact call %d: %v (call 1 answered)", call, err)
+			return
+		}
+		got := floatBits(reflect.ValueOf(ans), "", nil)
+		if d := firstBitDiff(got, want); d != "" {
+			s.add("Exact call %d answers with other bits than call 1: %s", call, d)
+			return
+		}
+	}
+}
+
+// bitsAt is one float of an answer: where it is, and its bits.
+type bitsAt struct {
+	path string
+	bits uint64
+}
+
+// floatBits appends every float in v, found by reflection (map entries in
+// the order of their keys), with its path from the root.
+func floatBits(v reflect.Value, path string, out []bitsAt) []bitsAt {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		out = append(out, bitsAt{path, math.Float64bits(v.Float())})
+	case reflect.Slice, reflect.Array:
+		out = append(out, bitsAt{path + ".len", uint64(v.Len())})
+		for i := range v.Len() {
+			out = floatBits(v.Index(i), fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			out = floatBits(v.Field(i), path+"."+v.Type().Field(i).Name, out)
+		}
+	case reflect.Map:
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
+		})
+		out = append(out, bitsAt{path + ".len", uint64(len(keys))})
+		for _, key := range keys {
+			out = floatBits(v.MapIndex(key), fmt.Sprintf("%s[%v]", path, key), out)
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			out = floatBits(v.Elem(), path, out)
+		}
+	}
+	return out
+}
+
+// firstBitDiff names the first float that differs between two answers'
+// bits, or returns "".
+func firstBitDiff(got, want []bitsAt) string {
+	for i := range min(len(got), len(want)) {
+		g, w := got[i], want[i]
+		g.path, w.path = strings.TrimPrefix(g.path, "."), strings.TrimPrefix(w.path, ".")
+		switch {
+		case g.path != w.path:
+			return fmt.Sprintf("%s where call 1 had %s", g.path, w.path)
+		case g.bits != w.bits && strings.HasSuffix(g.path, ".len"):
+			return fmt.Sprintf("%s is %d; call 1 gave %d", g.path, g.bits, w.bits)
+		case g.bits != w.bits:
+			return fmt.Sprintf("%s is %v (bits %#x); call 1 gave %v (bits %#x)",
+				g.path, math.Float64frombits(g.bits), g.bits, math.Float64frombits(w.bits), w.bits)
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d numbers; call 1 gave %d", len(got), len(want))
+	}
+	return ""
 }
 
 // exactRounds tests metric 0, the rounds, against the answer's mean and

@@ -1,134 +1,135 @@
 // Package simtest is the conformance kit for mechanics: one call checks a
-// rule package (ours or a third party's) against the whole contract the
-// rest of stakes relies on, and reports every way it falls short, in the
-// manner of testing/fstest.
+// mechanic (ours or a third party's) against the whole contract the rest
+// of stakes relies on, and reports every way it falls short, in the manner
+// of testing/fstest.
 //
-// A mechanic's tests hand the kit a small adapter, a Mechanic, and call
-// TestMechanic:
+// The kit knows no rule package and needs no adapter: it drives the
+// mechanic only through sim.Mechanic (Spec, Exact, Start, Restore,
+// Describe) and the games it makes, through sim.Game. A mechanic's
+// conformance test is its scenario adapted with sim.Adapt:
 //
 //	func TestConformance(t *testing.T) {
-//		if err := simtest.TestMechanic(adapter{}, simtest.Options{}); err != nil {
+//		m := sim.Adapt[*race.Runner]("race", race.DefaultScenario())
+//		if err := simtest.TestMechanic(m, simtest.Options{}); err != nil {
 //			t.Fatal(err)
 //		}
 //	}
 //
-// The adapter's Game wraps the package's State and steps; Events turns a
-// slice of the package's events into what Game.Step returns.
+// Game g of a check is started with m.Start on its own Roller,
+// dice.NewRoller(rand.NewPCG(Seed, g)). The checks, and the name that
+// begins each of their errors:
 //
-// The checks, and the name that begins each of their errors:
-//
-//  1. determinism: the scenario's Spec (Mechanic.Scenario) run by sim.Run
-//     with one seed on 1, 2 and 7 workers gives byte-identical report JSON
-//     once the wall time (Report.Elapsed) and the worker count
-//     (Provenance.Workers) are zeroed. The runs are of at most 2,000 trials
-//     in chunks of 64, so every worker gets chunks.
-//  2. save/restore: Options.Games games are played to their end, game g on
-//     its own Roller, dice.NewRoller(rand.NewPCG(Seed, g)), recording the
-//     events of every step. Each is played again, and before its first
-//     step and after every step its state (Game.Save) and Roller
-//     (MarshalBinary) are saved, restored into fresh values
-//     (Mechanic.Restore, and UnmarshalBinary into a zero dice.Roller) and
-//     play goes on from those; each step must give the same events and the
-//     same Done as before. Events are compared field by field, unexported
+//  1. determinism: the scenario's Spec run by sim.Run with one seed on 1,
+//     2 and 7 workers gives byte-identical report JSON once the wall time
+//     (Report.Elapsed) and the worker count (Provenance.Workers) are
+//     zeroed. The runs are of at most 2,000 trials in chunks of 64, so
+//     every worker gets chunks.
+//  2. save/restore: Options.Games games are played to their end, hearing
+//     the events of every step with Game.Listen. Each is played again, and
+//     before its first step and after every step the game (Game.Save) and
+//     its Roller (MarshalBinary) are saved and restored into fresh values
+//     (m.Restore, and UnmarshalBinary into a zero dice.Roller), and play
+//     goes on from those; each step must give the same events and the same
+//     Done as before. Events are compared field by field, unexported
 //     fields included, with a nil slice or map equal to an empty one.
 //     Saving the restored game must give the very bytes it was restored
-//     from (Save writes one encoding of a state, as encoding/json does), and the bytes handed to Restore are overwritten once it
-//     returns, so a game that keeps them instead of copying shows it. A
-//     game that fails a step, or is still going after Options.MaxSteps
-//     steps, fails here.
-//  3. atomic: each game is played once more; before about one step in
-//     three (a seeded choice) StepIllegal is asked for an illegal answer.
-//     When tried it must return an error, Save must give the same bytes as
-//     before, and the Roller's saved bytes must be unchanged (nothing drawn).
-//  4. mutation: the states of the first three games, saved before steps
-//     0, 1, 2, 4, 8, ... and at the end, are decoded (numbers kept exact)
-//     and mutated one change at a time: each number set to -1, 0, 2^31 and
+//     from (Save writes one encoding of a game, as encoding/json does), and
+//     the bytes handed to Restore are overwritten once it returns, so a
+//     game that keeps them instead of copying shows it. A game that fails
+//     a step, or is still going after Options.MaxSteps steps, fails here.
+//  3. events: every event those games produced is non-nil; its String is
+//     one line, not empty; and, encoded by json.Marshal and decoded into a
+//     new value of its own dynamic type (reflect.New), it equals the
+//     original (compared as in the save/restore check). Each event type is
+//     reported once for each way it falls short.
+//  4. outcome: each game is played once more, without a listener. Before
+//     every step, Outcome must be an error (the game is still going), and
+//     Step with a nil Roller must be an error that changes nothing (Save
+//     gives the same bytes). At the end, Outcome must give a category in
+//     range of the scenario's Categories and fill a metrics slice of any
+//     length up to the scenario's Metrics without panicking (a shorter
+//     slice gets the first values); Step on the finished game, with a
+//     Roller or without, must be an error that changes neither the game
+//     nor the Roller; the game restored from its save must give the same
+//     outcome; and the game must end in the same state as when it was
+//     played with a listener (hearing events changes no play).
+//  5. atomic: each game is played once more; before about one step in
+//     three (a seeded choice) the kit sets a Chooser with Game.Intercept,
+//     takes the step, and clears it. The Chooser hands back about half of
+//     the policies' answers mutated by reflection (on a copy, so nothing
+//     the game holds is touched): integers set to -1, to a length found in
+//     the view or the answer itself plus 1 to 5, to the largest value of
+//     their type and to the smallest; unsigned integers likewise, where
+//     they can go; floats to NaN, -1 and +Inf; strings to "bogus"; booleans
+//     flipped; slices emptied, grown by a copy of one of their elements, or
+//     with one element mutated; arrays with one element mutated; structs
+//     with one exported field mutated; pointers pointing to a mutated copy
+//     of what they pointed to. A value it cannot mutate (a nil pointer, an
+//     empty slice, a map, a func) is handed back as it is and not counted.
+//     On about one chaos step in four the Chooser instead answers with a
+//     value of a type no mechanic uses (or nil). A step the Chooser made
+//     fail must change nothing: Save gives the same bytes and the Roller
+//     the same MarshalBinary bytes. A step that succeeded with a mutated
+//     answer (a mutation can be legal) must leave a game that saves and
+//     whose save Restore accepts. An answer of the wrong type must be
+//     refused, and a step whose answers came back unchanged must succeed.
+//     Over all games, if any answer was mutated, some step must have been
+//     refused: a mechanic that takes whatever it is told fails.
+//  6. mutation: the games saved by the first three games before steps 0,
+//     1, 2, 4, 8, ... and at the end are decoded (numbers kept exact) and
+//     mutated one change at a time: each number set to -1, 0, 2^31 and
 //     2^53, each string to "bogus", each boolean flipped, each non-empty
 //     array emptied and given a copy of its first element at its end, each
 //     object key dropped. At most Options.Mutants of them, a seeded sample,
-//     are handed to Restore. A refusal is the wanted outcome; a state
+//     are handed to Restore. A refusal is the wanted outcome; a game
 //     Restore accepts must play to its end within Options.MaxSteps steps
-//     with no step refusing it (a restored state is checked whole). A
+//     with no step refusing it (a restored game is checked whole). A
 //     panic, a hang (Options.MutantTimeout), or more than Options.MaxAlloc
 //     bytes allocated between the start of Restore and the end of play
 //     fails. The bytes are counted by runtime.MemStats.TotalAlloc, which
 //     counts the whole process: run the kit outside parallel tests. The
 //     bound is checked after the fact; an allocation of gigabytes may end
 //     the process first. A hung game's goroutine is left behind.
-//  5. exact: where Exact answers (an error wrapping markov.ErrNoExact
-//     skips the check; any other error fails it), Options.Trials trials at
-//     Options.Seed must fit its category probabilities by a chi-square
-//     test (gof.ChiSquare, sparse cells pooled) with a p-value of at least
-//     1e-4. Where the answer gives the rounds, metric 0 must fit them too:
-//     its mean within 5 standard errors of MeanRounds, its histogram
-//     against Rounds by the same chi-square test. The seed is fixed, so the
-//     check never flakes.
-//  6. events: every event the games of the save/restore check produced is
-//     non-nil and, encoded by json.Marshal and decoded into a new value of
-//     its own type, equals the original (compared as in the save/restore
-//     check). Each event type is reported once.
+//  7. exact: where Exact answers (an error wrapping markov.ErrNoExact
+//     skips the check; any other error fails it), it must answer with the
+//     same bits on three calls (every float compared by math.Float64bits),
+//     and Options.Trials trials at Options.Seed must fit its category
+//     probabilities by a chi-square test (gof.ChiSquare, sparse cells
+//     pooled) with a p-value of at least 1e-4. Where the answer gives the
+//     rounds, metric 0 must fit them too: its mean within 5 standard
+//     errors of MeanRounds, its histogram against Rounds by the same
+//     chi-square test. The seed is fixed, so the check never flakes.
+//  8. describe: Describe's Summary and Title are each one line, not empty;
+//     every Term has a Key and a Text; and every category and metric name
+//     of the scenario is covered by a Term, its exact Key or a "*suffix"
+//     Key matching a longer name that ends in the suffix.
 //
 // Each check reports at most five shortfalls, then how many more it found;
 // the mutation check stops at five, since each may have cost a timeout.
 // A panic in the mechanic fails the check it happened in, naming the
 // functions where it happened. With the default options the kit plays
-// about 60 games step by step, up to 1,000 mutated ones, and 26,000
-// trials: under a second for a mechanic whose game is about 200 steps,
-// about five seconds under the race detector.
+// about 80 games step by step, up to 1,000 mutated ones, and 26,000
+// trials: about a second for a mechanic whose game is about 200 steps,
+// several seconds under the race detector.
 package simtest
 
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim"
 )
-
-// Mechanic is what a rule package hands the kit: a scenario to sample and
-// solve, and games of it to play step by step.
-type Mechanic interface {
-	// Scenario returns the scenario under test, adapted with sim.Adapt.
-	Scenario() sim.Mechanic
-	// NewGame starts a game of that scenario at its beginning. It may roll
-	// with r (a shuffle, a deal).
-	NewGame(r *dice.Roller) (Game, error)
-	// Restore decodes a state that Game.Save wrote, checks it whole as the
-	// package's state check does, and returns the game it holds. A state
-	// the package refuses is an error; Restore never panics.
-	Restore(state []byte) (Game, error)
-}
-
-// Game is one game in progress.
-type Game interface {
-	// Done reports whether the game has ended.
-	Done() bool
-	// Step takes the next step, with the package's shipped policies making
-	// any choice it asks for, and returns the events it produced (values of
-	// the package's event type).
-	Step(r *dice.Roller) ([]any, error)
-	// StepIllegal takes the next step with a policy that answers its
-	// choice illegally, chaos choosing how. It reports tried false, and
-	// does nothing, when the next step asks no choice that can be answered
-	// illegally. When tried, the step must fail and leave the game and r
-	// exactly as they were.
-	StepIllegal(r *dice.Roller, chaos *rand.Rand) (tried bool, err error)
-	// Save returns the whole state of the game as JSON: with the Roller's
-	// saved bytes, all that is needed to play on.
-	Save() ([]byte, error)
-}
 
 // Options tunes the kit. The zero value of each field picks its default.
 type Options struct {
 	// Seed fixes every random choice of the kit (default 1).
 	Seed uint64
-	// Games is how many games are played step by step for the save,
-	// atomicity and mutation checks (default 20).
+	// Games is how many games are played step by step for the
+	// save/restore, outcome, atomic and mutation checks (default 20).
 	Games int
 	// MaxSteps bounds the steps of one game, restored or not (default
 	// 10,000): a game still going after it fails the check.
@@ -196,23 +197,26 @@ func (o Options) withDefaults() (Options, error) {
 const (
 	CheckDeterminism = "determinism"
 	CheckSaveRestore = "save/restore"
+	CheckEvents      = "events"
+	CheckOutcome     = "outcome"
 	CheckAtomic      = "atomic"
 	CheckMutation    = "mutation"
 	CheckExact       = "exact"
-	CheckEvents      = "events"
+	CheckDescribe    = "describe"
 )
 
-// TestMechanic runs every check of the package doc against m and returns
-// nil, or an error joining (errors.Join) one error per shortfall found, each
-// beginning with its check's name ("determinism: ", "save/restore: ",
-// "atomic: ", "mutation: ", "exact: ", "events: ") and saying which game,
+// TestMechanic runs every check of the package doc against m, through m
+// and the games it makes alone, and returns nil, or an error joining
+// (errors.Join) one error per shortfall found, each beginning with its
+// check's name ("determinism: ", "save/restore: ", "events: ", "outcome: ",
+// "atomic: ", "mutation: ", "exact: ", "describe: ") and saying which game,
 // step, state or value fell short. Each check reports at most a few
 // shortfalls, then how many more it found (the mutation check stops at the
 // cap, since each of its shortfalls may cost a MutantTimeout). A panic in
 // the mechanic during a check is reported as a shortfall of that check.
-func TestMechanic(m Mechanic, opt Options) error {
+func TestMechanic(m sim.Mechanic, opt Options) error {
 	if m == nil {
-		return errors.New("simtest: nil Mechanic")
+		return errors.New("simtest: nil sim.Mechanic")
 	}
 	o, err := opt.withDefaults()
 	if err != nil {
@@ -226,9 +230,11 @@ func TestMechanic(m Mechanic, opt Options) error {
 		{CheckDeterminism, (*kit).determinism},
 		{CheckSaveRestore, (*kit).saveRestore},
 		{CheckEvents, (*kit).events},
+		{CheckOutcome, (*kit).outcome},
 		{CheckAtomic, (*kit).atomic},
 		{CheckMutation, (*kit).mutation},
 		{CheckExact, (*kit).exact},
+		{CheckDescribe, (*kit).describe},
 	}
 	var errs []error
 	for _, c := range checks {
@@ -240,10 +246,10 @@ func TestMechanic(m Mechanic, opt Options) error {
 }
 
 // kit holds what the checks share: the mechanic, the options with their
-// defaults, and the games played uninterrupted (played once, read by the
-// save/restore and events checks).
+// defaults, and the games played uninterrupted (played once by the
+// save/restore check, read by the events and outcome checks).
 type kit struct {
-	m      Mechanic
+	m      sim.Mechanic
 	opt    Options
 	played []playthrough
 }
@@ -325,14 +331,4 @@ func panicSite(stack []byte) string {
 		return ""
 	}
 	return "at " + strings.Join(frames, ", called by ")
-}
-
-// Events returns evs as the []any that Game.Step returns, for adapters
-// whose engine reports a slice of its own event type.
-func Events[E any](evs []E) []any {
-	out := make([]any, len(evs))
-	for i, e := range evs {
-		out[i] = e
-	}
-	return out
 }

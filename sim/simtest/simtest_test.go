@@ -41,7 +41,8 @@ func failed(err error) (checks []string, msgs []string) {
 
 func TestToyPasses(t *testing.T) {
 	for _, opt := range []simtest.Options{{}, small, {Seed: 7, Games: 3, Trials: 20_000, Mutants: 50}, {MaxSteps: 100, MutantTimeout: time.Minute, MaxAlloc: 8 << 20}} {
-		if err := simtest.TestMechanic(toy{newScenario(fine)}, opt); err != nil {
+		m, _ := mechanic(fine)
+		if err := simtest.TestMechanic(m, opt); err != nil {
 			t.Errorf("options %+v: the toy mechanic fails the kit:\n%v", opt, err)
 		}
 	}
@@ -52,47 +53,72 @@ func TestBrokenToysFail(t *testing.T) {
 	quickHang.MutantTimeout = 100 * time.Millisecond
 	shortGames := small
 	shortGames.MaxSteps = 300
+	const (
+		determinism = simtest.CheckDeterminism
+		saveRestore = simtest.CheckSaveRestore
+		events      = simtest.CheckEvents
+		outcome     = simtest.CheckOutcome
+		atomic      = simtest.CheckAtomic
+		mutation    = simtest.CheckMutation
+		exact       = simtest.CheckExact
+		describe    = simtest.CheckDescribe
+	)
 	tests := []struct {
 		broken string
 		opt    simtest.Options
-		check  string
-		says   string // a part of some shortfall's message
+		checks []string // the checks that fail, in sorted order
+		says   string   // a part of some shortfall's message
 	}{
-		{runnerCounter, small, simtest.CheckDeterminism, "report on 2 workers differs from the one on 1 worker"},
-		{saveDrops, small, simtest.CheckSaveRestore, "after restoring, the step's events differ"},
-		{refusedWrites, small, simtest.CheckAtomic, "changed the state"},
-		{refusedRolls, small, simtest.CheckAtomic, "drew from the Roller"},
-		{unsizedScores, small, simtest.CheckMutation, "$.scores emptied: the mechanic panicked: runtime error: index out of range [0] with length 0 at simtest_test.(*scenario).step (toy_test.go:"},
-		{unboundedTurn, quickHang, simtest.CheckMutation, "$.turn set to 2^31: hang"},
-		{trustedSteps, small, simtest.CheckMutation, "$.steps set to 2^31: restoring and playing it allocated"},
-		{swappedExact, small, simtest.CheckExact, "do not fit the exact answer"},
-		{secretEvent, small, simtest.CheckEvents, `(simtest_test.faulty): decoded from {"side":0} it differs from the original`},
-		{staleSave, small, simtest.CheckSaveRestore, "before step 0: the restored game's Save gives the bytes handed to Restore, overwritten since"},
-		{refusesEnd, small, simtest.CheckSaveRestore, "the state Save wrote was refused by Restore: the game is over"},
-		{nilEvent, small, simtest.CheckEvents, "a nil event"},
-		{funcEvent, small, simtest.CheckEvents, "(simtest_test.callback): json.Marshal: json: unsupported type: func()"},
-		{clampsIllegal, small, simtest.CheckAtomic, "a step answered illegally returned no error"},
-		{unknownStyles, small, simtest.CheckMutation, `set to "bogus": accepted by Restore, it was refused by step 0`},
-		{anyTarget, shortGames, simtest.CheckMutation, "$.rules.target set to 2^31: accepted by Restore, it is still going after 300 steps"},
-		{exactFails, small, simtest.CheckExact, "exact: Exact: the chain is not ready"},
-		{roundsFromOne, small, simtest.CheckExact, "standard errors from the exact mean of rounds"},
-		{roundsFromOne, small, simtest.CheckExact, "do not fit the exact distribution of rounds"},
+		{runnerCounter, small, []string{determinism}, "report on 2 workers differs from the one on 1 worker"},
+		{saveDrops, small, []string{saveRestore}, "after restoring, the step's events differ"},
+		{refusedWrites, small, []string{atomic}, "changed the game: first difference"},
+		{refusedRolls, small, []string{atomic}, "drew from the Roller"},
+		{unsizedScores, small, []string{mutation}, "$.scores emptied: the mechanic panicked: runtime error: index out of range [0] with length 0 at simtest_test.(*scenario).roll (toy_test.go:"},
+		{unboundedTurn, quickHang, []string{mutation}, "$.turn set to 2^31: hang"},
+		{trustedSteps, small, []string{mutation}, "$.steps set to 2^31: restoring and playing it allocated"},
+		{swappedExact, small, []string{exact}, "do not fit the exact answer"},
+		{exactVaries, small, []string{exact}, "Exact call 2 answers with other bits than call 1: P[0] is"},
+		{secretEvent, small, []string{events}, `(simtest_test.faulty): decoded from {"side":0} it differs from the original`},
+		{staleSave, small, []string{saveRestore}, "before step 0: the restored game's Save gives the bytes handed to Restore, overwritten since"},
+		{refusesEnd, small, []string{outcome, saveRestore}, "the state Save wrote was refused by Restore: a saved race: the game is over"},
+		{refusesEnd, small, []string{outcome, saveRestore}, "at its end: Restore of the finished game's save: game <nil>, error a saved race: the game is over"},
+		{nilEvent, small, []string{events}, "a nil event"},
+		{funcEvent, small, []string{events}, "(simtest_test.callback): json.Marshal: json: unsupported type: func()"},
+		{silentEvent, small, []string{events}, "(simtest_test.event): String() is empty"},
+		{twoLineEvent, small, []string{events}, `(simtest_test.event): String() runs over more than one line: "a rolls\nand rolls"`},
+		{clampsIllegal, small, []string{atomic}, "no step refused one: illegal answers are never refused"},
+		{wrongTypeTaken, small, []string{atomic}, "an answer of another type than the policy's must be refused"},
+		{acceptsMoreDice, small, []string{atomic}, "and succeeded, but Restore refuses the game it left: a saved race:"},
+		{unknownStyles, small, []string{mutation}, `set to "bogus": accepted by Restore, it was refused by step 0`},
+		{anyTarget, shortGames, []string{mutation}, "$.rules.target set to 2^31: accepted by Restore, it is still going after 300 steps"},
+		{exactFails, small, []string{exact}, "exact: Exact: the chain is not ready"},
+		{roundsFromOne, small, []string{exact}, "standard errors from the exact mean of rounds"},
+		{roundsFromOne, small, []string{exact}, "do not fit the exact distribution of rounds"},
+		{outcomeEarly, small, []string{outcome}, "before step 0: Outcome of a game still going gave category 1 and no error"},
+		{outcomeRange, small, []string{outcome}, "Outcome gave category 2; the scenario has 2 (0..1)"},
+		{shortMetrics, small, []string{outcome}, "the mechanic panicked: runtime error: index out of range [0] with length 0 at simtest_test.(*game).Outcome"},
+		{stepAfterDone, small, []string{outcome}, "at its end: Step on a finished game returned no error"},
+		{nilRollerPanics, small, []string{outcome}, "the mechanic panicked"},
+		{nilRollerSteps, small, []string{outcome}, "before step 0: Step with a nil Roller changed the game"},
+		{listenerMatters, small, []string{outcome}, "ends in another game without a listener than with one"},
+		{missingTerm, small, []string{describe}, `no Term says what metric "rounds" means`},
+		{emptyTitle, small, []string{describe}, "Description.Title is empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.broken+"/"+tt.says, func(t *testing.T) {
-			sc := newScenario(tt.broken)
+			m, sc := mechanic(tt.broken)
 			defer close(sc.hang)
-			err := simtest.TestMechanic(toy{sc}, tt.opt)
+			err := simtest.TestMechanic(m, tt.opt)
 			t.Logf("the report:\n%v", err)
 			checks, msgs := failed(err)
-			if !slices.Equal(checks, []string{tt.check}) {
-				t.Fatalf("failed checks %q, want only %q; the report:\n%v", checks, tt.check, err)
+			if !slices.Equal(checks, tt.checks) {
+				t.Fatalf("failed checks %q, want %q; the report:\n%v", checks, tt.checks, err)
 			}
 			if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, tt.says) }) {
 				t.Errorf("no shortfall says %q; the report:\n%v", tt.says, err)
 			}
-			if len(msgs) > 6 {
-				t.Errorf("%d shortfalls reported for one check; want at most 5 and a count of the rest:\n%v", len(msgs), err)
+			if len(msgs) > 6*len(tt.checks) {
+				t.Errorf("%d shortfalls reported for %d checks; want at most 5 each and a count of the rest:\n%v", len(msgs), len(tt.checks), err)
 			}
 		})
 	}
@@ -101,9 +127,9 @@ func TestBrokenToysFail(t *testing.T) {
 // TestExactSkipped shows that a scenario outside the exact model skips the
 // exact check: the swapped answer is never given, so nothing fails.
 func TestExactSkipped(t *testing.T) {
-	sc := newScenario(swappedExact)
+	m, sc := mechanic(swappedExact)
 	sc.Rules.Target = 12
-	if err := simtest.TestMechanic(toy{sc}, small); err != nil {
+	if err := simtest.TestMechanic(m, small); err != nil {
 		t.Errorf("a scenario whose Exact wraps markov.ErrNoExact fails:\n%v", err)
 	}
 }
@@ -113,34 +139,37 @@ func TestExactSkipped(t *testing.T) {
 func TestCapped(t *testing.T) {
 	opt := small
 	opt.Games = 20
-	_, msgs := failed(simtest.TestMechanic(toy{newScenario(saveDrops)}, opt))
+	m, _ := mechanic(saveDrops)
+	_, msgs := failed(simtest.TestMechanic(m, opt))
 	if len(msgs) != 6 || msgs[5] != "save/restore: 15 more not shown" {
 		t.Errorf("the shortfalls of 20 failed games are reported as %d messages, the last %q; want 5 and \"save/restore: 15 more not shown\"", len(msgs), msgs[len(msgs)-1])
 	}
 }
 
-// panicky is a toy whose Scenario panics: the checks that sample it fail,
-// naming the panic, and the others still run.
-type panicky struct{ toy }
+// panicky is a mechanic whose Spec panics: the checks that sample it
+// fail, naming the panic, and the others still run.
+type panicky struct{ sim.Mechanic }
 
-func (panicky) Scenario() sim.Mechanic { panic("no scenario today") }
+func (panicky) Spec(string) (sim.Spec, error) { panic("no spec today") }
 
 func TestPanicFailsItsCheck(t *testing.T) {
-	err := simtest.TestMechanic(panicky{toy{newScenario(fine)}}, small)
+	m, _ := mechanic(fine)
+	err := simtest.TestMechanic(panicky{m}, small)
 	checks, msgs := failed(err)
 	if want := []string{simtest.CheckDeterminism, simtest.CheckExact}; !slices.Equal(checks, want) {
 		t.Fatalf("failed checks %q, want %q; the report:\n%v", checks, want, err)
 	}
 	for _, m := range msgs {
-		if !strings.Contains(m, ": the mechanic panicked: no scenario today at simtest_test.panicky.Scenario (simtest_test.go:") {
+		if !strings.Contains(m, ": the mechanic panicked: no spec today at simtest_test.panicky.Spec (simtest_test.go:") {
 			t.Errorf("shortfall %q does not name the panic and where it happened", m)
 		}
 	}
 }
 
 func TestOptionsRefused(t *testing.T) {
+	m, _ := mechanic(fine)
 	for _, opt := range []simtest.Options{{Games: -1}, {MaxSteps: -1}, {Trials: -1}, {Mutants: -1}, {MaxAlloc: -1}, {MutantTimeout: -1}} {
-		if err := simtest.TestMechanic(toy{newScenario(fine)}, opt); err == nil || !strings.Contains(err.Error(), "negative option") {
+		if err := simtest.TestMechanic(m, opt); err == nil || !strings.Contains(err.Error(), "negative option") {
 			t.Errorf("options %+v: error %v, want a refusal of the negative option", opt, err)
 		}
 	}
