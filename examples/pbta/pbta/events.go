@@ -43,7 +43,7 @@ func (e Event) String() string {
 		return e.rollText()
 	case "cost":
 		if e.Cost == TradeBlows {
-			return fmt.Sprintf("%s trades blows: %s and %s.", e.PC, e.dealtText(), e.takenText())
+			return fmt.Sprintf("%s trades blows: %s; %s.", e.PC, e.dealtText(), e.takenText())
 		}
 		return fmt.Sprintf("%s holds back: %s; %s takes nothing.", e.PC, e.dealtText(), e.PC)
 	case "hard_move":

@@ -19,10 +19,10 @@ const (
 
 var moveNames = named.Enum[Move]{"go_in_hard", "play_it_cool"}
 
-func (m Move) String() string                 { return moveNames.String(m) }
-func (m Move) MarshalText() ([]byte, error)    { return moveNames.Marshal(m) }
-func (m *Move) UnmarshalText(b []byte) error   { return moveNames.Unmarshal(b, m) }
-func (m Move) valid() bool                     { return moveNames.Valid(m) }
+func (m Move) String() string                { return moveNames.String(m) }
+func (m Move) MarshalText() ([]byte, error)  { return moveNames.Marshal(m) }
+func (m *Move) UnmarshalText(b []byte) error { return moveNames.Unmarshal(b, m) }
+func (m Move) valid() bool                   { return moveNames.Valid(m) }
 
 // words is the move as narration says it.
 func (m Move) words() string {
@@ -57,8 +57,8 @@ const (
 
 var costNames = named.Enum[Cost]{"trade_blows", "hold_back"}
 
-func (c Cost) String() string               { return costNames.String(c) }
-func (c Cost) MarshalText() ([]byte, error) { return costNames.Marshal(c) }
+func (c Cost) String() string                { return costNames.String(c) }
+func (c Cost) MarshalText() ([]byte, error)  { return costNames.Marshal(c) }
 func (c *Cost) UnmarshalText(b []byte) error { return costNames.Unmarshal(b, c) }
 func (c Cost) valid() bool                   { return costNames.Valid(c) }
 
@@ -76,8 +76,8 @@ const (
 
 var hardMoveNames = named.Enum[HardMove]{"inflict_harm", "regroup"}
 
-func (h HardMove) String() string               { return hardMoveNames.String(h) }
-func (h HardMove) MarshalText() ([]byte, error) { return hardMoveNames.Marshal(h) }
+func (h HardMove) String() string                { return hardMoveNames.String(h) }
+func (h HardMove) MarshalText() ([]byte, error)  { return hardMoveNames.Marshal(h) }
 func (h *HardMove) UnmarshalText(b []byte) error { return hardMoveNames.Unmarshal(b, h) }
 func (h HardMove) valid() bool                   { return hardMoveNames.Valid(h) }
 
@@ -93,8 +93,8 @@ const (
 
 var bandNames = named.Enum[Band]{"miss", "partial", "full"}
 
-func (b Band) String() string               { return bandNames.String(b) }
-func (b Band) MarshalText() ([]byte, error) { return bandNames.Marshal(b) }
+func (b Band) String() string                 { return bandNames.String(b) }
+func (b Band) MarshalText() ([]byte, error)   { return bandNames.Marshal(b) }
 func (b *Band) UnmarshalText(bs []byte) error { return bandNames.Unmarshal(bs, b) }
 
 // BandOf reads a total under the rules.
@@ -120,6 +120,6 @@ const (
 
 var phaseNames = named.Enum[Phase]{"move", "cost", "hard_move"}
 
-func (p Phase) String() string               { return phaseNames.String(p) }
-func (p Phase) MarshalText() ([]byte, error) { return phaseNames.Marshal(p) }
+func (p Phase) String() string                { return phaseNames.String(p) }
+func (p Phase) MarshalText() ([]byte, error)  { return phaseNames.Marshal(p) }
 func (p *Phase) UnmarshalText(b []byte) error { return phaseNames.Unmarshal(b, p) }

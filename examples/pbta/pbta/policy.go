@@ -81,9 +81,9 @@ func GMPolicyNames() []string { return gmPolicies.Names() }
 
 type aggressive struct{}
 
-func (aggressive) Name() string      { return "aggressive" }
-func (aggressive) Move(*View) Move   { return GoInHard }
-func (aggressive) Cost(*View) Cost   { return TradeBlows }
+func (aggressive) Name() string    { return "aggressive" }
+func (aggressive) Move(*View) Move { return GoInHard }
+func (aggressive) Cost(*View) Cost { return TradeBlows }
 
 type careful struct{}
 
