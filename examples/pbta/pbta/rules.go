@@ -38,11 +38,11 @@ type Rules struct {
 	// Sides is the size of those dice: 6 [text]. Allowed 2..20.
 	Sides int `json:"sides"`
 	// FullAt is the total (dice plus stat) of a full success, "on a 10+"
-	// [text]. Allowed PartialAt..100.
+	// [text]. Allowed rules.partial_at..100.
 	FullAt int `json:"full_at"`
 	// PartialAt is the least total of a success at a cost, "on a 7-9"
 	// [text]; below it the move misses and the GM makes a hard move.
-	// Allowed 1..FullAt.
+	// Allowed 1..rules.full_at.
 	PartialAt int `json:"partial_at"`
 	// Track is the number of segments on a player character's harm
 	// clock: 6, and the character is out when it fills [text]. Allowed

@@ -143,11 +143,27 @@ func (d *decider) moves(s *State) ([]markov.Choice[point], error) {
 			if err := d.roll(&n, mv, dist.Min+i, d.player, !d.player); err != nil {
 				return nil, err
 			}
+			d.pool(&n)
 			c.Steps = append(c.Steps, markov.Step[point]{To: pointOf(&n), P: q})
 		}
 		cs = append(cs, c)
 	}
 	return cs, nil
+}
+
+// pool makes the decider's choices after a 7-9, or after a miss, one
+// state whatever the total: the total only shows in the View, which the
+// deciding side does not consult, and paying a cost or striking reads
+// none of it. It stands at the band's least total the move can roll.
+func (d *decider) pool(s *State) {
+	if s.Phase == AwaitMove {
+		return
+	}
+	lo := d.totals[s.Move].Min
+	if s.Phase == AwaitCost {
+		lo = max(lo, s.Rules.PartialAt)
+	}
+	s.Total = lo
 }
 
 // play solves the process for aim and reads the plan as an exact answer.
@@ -215,9 +231,9 @@ func (d *decider) when(p point) string {
 	at := fmt.Sprintf("%s at %d/%d harm, %s at %d/%d", s.PC.Name, s.PCHarm, s.Rules.Track, s.Threat.Name, s.ThreatHarm, s.Threat.Capacity)
 	switch s.Phase {
 	case AwaitCost:
-		return fmt.Sprintf("exchange %d, %s: %s rolled %d, a success at a cost", s.Exchanges, at, s.Move, s.Total)
+		return fmt.Sprintf("exchange %d, %s: %s rolled a success at a cost", s.Exchanges, at, s.Move)
 	case AwaitHardMove:
-		return fmt.Sprintf("exchange %d, %s: %s rolled %d, a miss", s.Exchanges, at, s.Move, s.Total)
+		return fmt.Sprintf("exchange %d, %s: %s missed", s.Exchanges, at, s.Move)
 	}
 	return fmt.Sprintf("exchange %d, %s", s.Exchanges+1, at)
 }
