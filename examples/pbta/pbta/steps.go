@@ -20,6 +20,11 @@ func (e *Engine) Exchange(s *State, r *dice.Roller, m Move) error {
 	if err := e.expect(s, AwaitMove); err != nil {
 		return err
 	}
+	return e.exchange(s, r, m)
+}
+
+// exchange is Exchange on a state known to wait for a move.
+func (e *Engine) exchange(s *State, r *dice.Roller, m Move) error {
 	if err := e.moveOK(s, m); err != nil {
 		return err
 	}
@@ -40,6 +45,11 @@ func (e *Engine) PayCost(s *State, c Cost) error {
 	if err := e.expect(s, AwaitCost); err != nil {
 		return err
 	}
+	return e.payCost(s, c)
+}
+
+// payCost is PayCost on a state known to wait for a cost.
+func (e *Engine) payCost(s *State, c Cost) error {
 	if err := e.costOK(s, c); err != nil {
 		return err
 	}
@@ -53,6 +63,11 @@ func (e *Engine) HardMove(s *State, h HardMove) error {
 	if err := e.expect(s, AwaitHardMove); err != nil {
 		return err
 	}
+	return e.hardMove(s, h)
+}
+
+// hardMove is HardMove on a state known to wait for a hard move.
+func (e *Engine) hardMove(s *State, h HardMove) error {
 	if err := e.hardOK(s, h); err != nil {
 		return err
 	}
@@ -135,6 +150,11 @@ func (e *Engine) Step(s *State, r *dice.Roller) error {
 	if err := e.fits(s); err != nil {
 		return err
 	}
+	return e.step(s, r)
+}
+
+// step is Step on a state of this fight known to be in bounds.
+func (e *Engine) step(s *State, r *dice.Roller) error {
 	if s.Done() {
 		return fmt.Errorf("%w: the fight is over", ErrIllegal)
 	}
@@ -144,22 +164,23 @@ func (e *Engine) Step(s *State, r *dice.Roller) error {
 		if err != nil {
 			return err
 		}
-		return e.PayCost(s, c)
+		return e.payCost(s, c)
 	case AwaitHardMove:
 		h, err := e.askHard(s)
 		if err != nil {
 			return err
 		}
-		return e.HardMove(s, h)
+		return e.hardMove(s, h)
 	}
 	m, err := e.askMove(s)
 	if err != nil {
 		return err
 	}
-	return e.Exchange(s, r, m)
+	return e.exchange(s, r, m)
 }
 
-// Play steps until the fight is over.
+// Play steps until the fight is over. The state is checked once: only
+// the engine's own steps change it after that.
 func (e *Engine) Play(s *State, r *dice.Roller) error {
 	if r == nil {
 		return dice.ErrNilRoller
@@ -168,7 +189,7 @@ func (e *Engine) Play(s *State, r *dice.Roller) error {
 		return err
 	}
 	for !s.Done() {
-		if err := e.Step(s, r); err != nil {
+		if err := e.step(s, r); err != nil {
 			return err
 		}
 	}

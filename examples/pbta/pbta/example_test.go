@@ -1,0 +1,75 @@
+package pbta_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/examples/pbta/pbta"
+)
+
+// One fight of the built-in scenario, narrated step by step.
+func Example() {
+	sc := pbta.DefaultScenario()
+	e, err := sc.NewEngine()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e.Sink = func(ev pbta.Event) { fmt.Println(ev) }
+	s := e.NewState()
+	if err := e.Play(s, dice.NewSeeded(7)); err != nil {
+		fmt.Println(err)
+		return
+	}
+	k, _ := s.Outcome(nil)
+	fmt.Println("Outcome:", sc.Categories()[k])
+	// Output:
+	// Exchange 1: Vex goes in hard, rolling 5+5+1 = 11, a full success: the raider takes 2 harm (2/4); Vex takes nothing.
+	// Exchange 2: Vex goes in hard, rolling 1+3+1 = 5, a miss: the GM makes a hard move.
+	// The GM has the raider strike: Vex takes 2 harm (2/6).
+	// Exchange 3: Vex goes in hard, rolling 4+2+1 = 7, a success at a cost.
+	// Vex trades blows: the raider takes 2 harm (4/4) and is out of the fight; Vex takes 2 harm (4/6).
+	// Outcome: victory
+}
+
+// The exact odds of the built-in fight, and how they move with the GM's
+// policy.
+func ExampleScenario_Exact() {
+	for _, gm := range pbta.GMPolicyNames() {
+		sc := pbta.DefaultScenario()
+		sc.GM = gm
+		a, err := sc.Exact(context.Background())
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("GM %-9s victory %.4f, defeat %.4f, %.2f exchanges\n", gm, a.P[pbta.Victory], a.P[pbta.Defeat], a.MeanRounds)
+	}
+	// Output:
+	// GM merciful  victory 0.9358, defeat 0.0443, 4.66 exchanges
+	// GM ruthless  victory 0.8010, defeat 0.1990, 3.35 exchanges
+	// GM tactical  victory 0.9128, defeat 0.0809, 4.14 exchanges
+}
+
+// Playing a fight by hand: the player's move, then the cost of a 7-9,
+// each step checked against the legal choices.
+func ExampleEngine_Exchange() {
+	e, _ := pbta.DefaultScenario().NewEngine()
+	s := e.NewState()
+	r := dice.Scripted(3, 4) // the dice, as rolled at the table
+	if err := e.Exchange(s, r, pbta.PlayItCool); err != nil {
+		fmt.Println(err)
+		return
+	}
+	costs, _ := e.Costs(s)
+	fmt.Println("rolled", s.Total, "- the player picks among", costs)
+	if err := e.PayCost(s, pbta.HoldBack); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("harm: Vex %d/%d, the raider %d/%d\n", s.PCHarm, s.Rules.Track, s.ThreatHarm, s.Threat.Capacity)
+	// Output:
+	// rolled 9 - the player picks among [trade_blows hold_back]
+	// harm: Vex 0/6, the raider 0/4
+}
