@@ -25,11 +25,13 @@ func Example() {
 	k, _ := s.Outcome(nil)
 	fmt.Println("Outcome:", sc.Categories()[k])
 	// Output:
-	// Exchange 1: Vex goes in hard, rolling 5+5+1 = 11, a full success: the raider takes 2 harm (2/4); Vex takes nothing.
+	// Exchange 1: Vex goes in hard, rolling 5+5+1 = 11, a full success: the raider takes 3 harm (3/5); Vex takes nothing.
 	// Exchange 2: Vex goes in hard, rolling 1+3+1 = 5, a miss: the GM makes a hard move.
-	// The GM has the raider strike: Vex takes 2 harm (2/6).
-	// Exchange 3: Vex goes in hard, rolling 4+2+1 = 7, a success at a cost.
-	// Vex trades blows: the raider takes 2 harm (4/4) and is out of the fight; Vex takes 2 harm (4/6).
+	// The GM has the raider strike: Vex takes 3 harm (3/6).
+	// Exchange 3: Vex plays it cool, rolling 4+2+2 = 8, a success at a cost.
+	// Vex holds back: the raider takes 1 harm (4/5); Vex takes nothing.
+	// Exchange 4: Vex plays it cool, rolling 4+1+2 = 7, a success at a cost.
+	// Vex holds back: the raider takes 1 harm (5/5) and is out of the fight; Vex takes nothing.
 	// Outcome: victory
 }
 
@@ -47,9 +49,9 @@ func ExampleScenario_Exact() {
 		fmt.Printf("GM %-9s victory %.4f, defeat %.4f, %.2f exchanges\n", gm, a.P[pbta.Victory], a.P[pbta.Defeat], a.MeanRounds)
 	}
 	// Output:
-	// GM merciful  victory 0.9358, defeat 0.0443, 4.66 exchanges
-	// GM ruthless  victory 0.8010, defeat 0.1990, 3.35 exchanges
-	// GM tactical  victory 0.9128, defeat 0.0809, 4.14 exchanges
+	// GM merciful  victory 0.9485, defeat 0.0515, 3.42 exchanges
+	// GM ruthless  victory 0.7450, defeat 0.2550, 2.81 exchanges
+	// GM tactical  victory 0.8845, defeat 0.1155, 3.14 exchanges
 }
 
 // Playing a fight by hand: the player's move, then the cost of a 7-9,
@@ -71,5 +73,5 @@ func ExampleEngine_Exchange() {
 	fmt.Printf("harm: Vex %d/%d, the raider %d/%d\n", s.PCHarm, s.Rules.Track, s.ThreatHarm, s.Threat.Capacity)
 	// Output:
 	// rolled 9 - the player picks among [trade_blows hold_back]
-	// harm: Vex 0/6, the raider 0/4
+	// harm: Vex 0/6, the raider 1/5
 }

@@ -20,34 +20,37 @@ func start(t *testing.T, sc pbta.Scenario) *pbta.Game {
 	return g.(*pbta.Game)
 }
 
-// TestWorkedFight plays the built-in fight on scripted dice: Vex (adaptive)
-// goes in hard at +1 with a 2-harm knife, +1 terrible harm, against the
-// raider's 1 armor: 2 harm a hit; the raider's 3 harm against Vex's 1
-// armor: 2 a blow.
+// TestWorkedFight plays the built-in fight on scripted dice: Vex
+// (adaptive) goes in hard at +1 with a 2-harm knife and +1 terrible harm
+// against the unarmored raider: 3 harm a hit. The raider's 4 harm against
+// Vex's 1 armor marks 3 a blow, so at 3/6 one more blow would take Vex
+// out, and adaptive play turns to playing it cool (+2, 2 harm) and
+// holding back (1 harm less) on a 7-9.
 func TestWorkedFight(t *testing.T) {
 	g := start(t, pbta.DefaultScenario())
 	var said []string
 	g.Listen(func(ev sim.Event) { said = append(said, ev.String()) })
-	r := dice.Scripted(4, 5, 1, 2, 3, 3)
+	r := dice.Scripted(4, 5, 1, 2, 3, 3, 5, 4)
 	for !g.Done() {
 		if err := g.Step(r); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := []string{
-		"Exchange 1: Vex goes in hard, rolling 4+5+1 = 10, a full success: the raider takes 2 harm (2/4); Vex takes nothing.",
+		"Exchange 1: Vex goes in hard, rolling 4+5+1 = 10, a full success: the raider takes 3 harm (3/5); Vex takes nothing.",
 		"Exchange 2: Vex goes in hard, rolling 1+2+1 = 4, a miss: the GM makes a hard move.",
-		"The GM has the raider strike: Vex takes 2 harm (2/6).",
-		"Exchange 3: Vex goes in hard, rolling 3+3+1 = 7, a success at a cost.",
-		"Vex trades blows: the raider takes 2 harm (4/4) and is out of the fight; Vex takes 2 harm (4/6).",
+		"The GM has the raider strike: Vex takes 3 harm (3/6).",
+		"Exchange 3: Vex plays it cool, rolling 3+3+2 = 8, a success at a cost.",
+		"Vex holds back: the raider takes 1 harm (4/5); Vex takes nothing.",
+		"Exchange 4: Vex plays it cool, rolling 5+4+2 = 11, a full success: the raider takes 1 harm (5/5) and is out of the fight; Vex takes nothing.",
 	}
 	if strings.Join(said, "\n") != strings.Join(want, "\n") {
 		t.Errorf("narration:\n%s\nwant:\n%s", strings.Join(said, "\n"), strings.Join(want, "\n"))
 	}
 	m := make([]int, 4)
 	k, err := g.Outcome(m)
-	if err != nil || k != pbta.Victory || m[0] != 3 || m[1] != 4 || m[2] != 4 || m[3] != 1 {
-		t.Errorf("outcome %d %v %v; want victory, [3 4 4 1]", k, m, err)
+	if err != nil || k != pbta.Victory || m[0] != 4 || m[1] != 3 || m[2] != 5 || m[3] != 1 {
+		t.Errorf("outcome %d %v %v; want victory, [4 3 5 1]", k, m, err)
 	}
 	if r.Remaining() != 0 || r.Err() != nil {
 		t.Errorf("dice left %d, err %v", r.Remaining(), r.Err())
@@ -67,13 +70,13 @@ func TestLastBlow(t *testing.T) {
 	if err := e.Step(s, r); err != nil || s.Phase != pbta.AwaitCost || s.Move != pbta.PlayItCool {
 		t.Fatalf("step: %v, phase %s, move %s", err, s.Phase, s.Move)
 	}
-	if err := e.Step(s, r); err != nil || s.PCHarm != 4 || s.ThreatHarm != 2 {
-		t.Fatalf("held back 1 of 1 harm: pc %d threat %d, %v", s.PCHarm, s.ThreatHarm, err)
+	if err := e.Step(s, r); err != nil || s.PCHarm != 4 || s.ThreatHarm != 3 {
+		t.Fatalf("held back 1 of 2 harm: pc %d threat %d, %v", s.PCHarm, s.ThreatHarm, err)
 	}
 	if err := e.Step(s, r); err != nil || s.Phase != pbta.AwaitHardMove {
 		t.Fatalf("miss: %v, phase %s", err, s.Phase)
 	}
-	if err := e.Step(s, r); err != nil || s.PCHarm != 4 || s.ThreatHarm != 1 || s.Phase != pbta.AwaitMove {
+	if err := e.Step(s, r); err != nil || s.PCHarm != 4 || s.ThreatHarm != 2 || s.Phase != pbta.AwaitMove {
 		t.Fatalf("regroup: pc %d threat %d phase %s, %v", s.PCHarm, s.ThreatHarm, s.Phase, err)
 	}
 }
@@ -161,7 +164,7 @@ func TestChooserDecides(t *testing.T) {
 		t.Errorf("move %s total %d; want play_it_cool, 1+1+2", s.Move, s.Total)
 	}
 	g.Intercept(nil)
-	if err := g.Step(dice.Scripted()); err != nil || g.State().PCHarm != 2 {
+	if err := g.Step(dice.Scripted()); err != nil || g.State().PCHarm != 3 {
 		t.Errorf("the GM strikes: %v, pc harm %d", err, g.State().PCHarm)
 	}
 }
@@ -189,7 +192,7 @@ func TestStepErrors(t *testing.T) {
 	if err := e.Step(nil, dice.NewSeeded(1)); !errors.Is(err, pbta.ErrInvalid) {
 		t.Errorf("nil state: %v", err)
 	}
-	s.ThreatHarm, s.Exchanges = 4, 2
+	s.ThreatHarm, s.Exchanges = 5, 2
 	if err := e.Step(s, dice.NewSeeded(1)); !errors.Is(err, pbta.ErrIllegal) {
 		t.Errorf("a finished fight: %v", err)
 	}

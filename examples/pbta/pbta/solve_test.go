@@ -105,11 +105,11 @@ func TestTables(t *testing.T) {
 	if len(ts) != 1 || len(ts[0].Rows) != 2 {
 		t.Fatalf("tables %v", ts)
 	}
-	// go_in_hard at +1: 10/36 full, 16/36 at a cost, 10/36 miss; 2 harm a
-	// hit (2 + 1 terrible - 1 armor), 2 back (3 - 1 armor).
+	// go_in_hard at +1: 10/36 full, 16/36 at a cost, 10/36 miss; 3 harm a
+	// hit (2 + 1 terrible, no armor), 3 back (4 - 1 armor).
 	row := ts[0].Rows[0]
 	if row[0] != "go_in_hard" || !near(row[2].(float64), 10.0/36) || !near(row[3].(float64), 16.0/36) ||
-		!near(row[4].(float64), 10.0/36) || row[5] != 2 || row[6] != 2 {
+		!near(row[4].(float64), 10.0/36) || row[5] != 3 || row[6] != 3 {
 		t.Errorf("go_in_hard row %v", row)
 	}
 	if _, err := pbta.DefaultScenario().Tables(context.Background(), []string{"x"}); !errors.Is(err, sim.ErrInvalid) {
