@@ -2,6 +2,7 @@ package pbta
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -114,17 +115,6 @@ func (m *model) category(p point) int {
 	return k
 }
 
-// exactFits bounds the exact chain before it is built: a point per harm of
-// each side and count of exchanges, within the chain solver's bound.
-func (sc Scenario) exactFits() error {
-	harms := (sc.Rules.Track + 1) * (sc.Threat.Capacity + 1)
-	if n := harms * (sc.Rules.MaxExchanges + 1); n > markov.MaxStates {
-		return fmt.Errorf("%w: pbta: up to %d points of harm and exchanges, over the exact model's %d; set rules.max_exchanges to at most %d",
-			markov.ErrNoExact, n, markov.MaxStates, max(markov.MaxStates/harms-1, 0))
-	}
-	return nil
-}
-
 // Exact returns the exact answer: the fight is an absorbing chain over
 // both sides' harm and the exchanges rolled, one transition an exchange
 // (the roll and whatever answers it), each policy asked at every point as
@@ -133,9 +123,6 @@ func (sc Scenario) exactFits() error {
 // View alone, as the shipped ones do.
 func (sc Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if err := sc.Validate(); err != nil {
-		return markov.Answer{}, err
-	}
-	if err := sc.exactFits(); err != nil {
 		return markov.Answer{}, err
 	}
 	m, err := sc.model()
@@ -152,6 +139,10 @@ func (sc Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	})
 	if err == nil {
 		err = stepErr
+	}
+	if errors.Is(err, markov.ErrTooLarge) {
+		return markov.Answer{}, fmt.Errorf("%w: pbta: more than %d points of harm and exchanges a fight of %d exchanges can reach; set rules.max_exchanges lower",
+			markov.ErrNoExact, markov.MaxStates, sc.Rules.MaxExchanges)
 	}
 	if err != nil {
 		return markov.Answer{}, err

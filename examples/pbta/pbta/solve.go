@@ -26,7 +26,14 @@ func (sc Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, 
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	if err := sc.exactFits(); err != nil {
+	in := make([]bool, len(categories))
+	for _, o := range goal.Outcomes {
+		in[slices.Index(categories, o)] = true
+	}
+	// The shipped policies' exact answers first: where the fight is too
+	// long for them, Solve refuses with their reason.
+	policies, err := sc.policyValues(ctx, side, in)
+	if err != nil {
 		return markov.Solved{}, err
 	}
 	m, err := sc.model()
@@ -40,10 +47,6 @@ func (sc Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, 
 	}
 	if err != nil {
 		return markov.Solved{}, err
-	}
-	in := make([]bool, len(categories))
-	for _, o := range goal.Outcomes {
-		in[slices.Index(categories, o)] = true
 	}
 	reward := func(pt point) float64 {
 		if in[m.category(pt)] {
@@ -60,9 +63,7 @@ func (sc Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, 
 		return markov.Solved{}, err
 	}
 	out := markov.ExactSolved(goal, goal.Side, p.Len(), p.Choices(), best, worst)
-	if out.Policies, err = sc.policyValues(ctx, side, in); err != nil {
-		return markov.Solved{}, err
-	}
+	out.Policies = policies
 	out.Advice, err = d.advice(ctx, plan)
 	return out, err
 }

@@ -90,9 +90,7 @@ func TestSolveGM(t *testing.T) {
 			t.Errorf("goal %v solved", bad)
 		}
 	}
-	big := pbta.DefaultScenario()
-	big.Rules.MaxExchanges = 500
-	if _, err := big.Solve(context.Background(), markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
+	if _, err := longFight().Solve(context.Background(), markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
 		t.Errorf("a fight too long to solve: %v", err)
 	}
 }
