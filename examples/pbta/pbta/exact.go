@@ -176,7 +176,7 @@ func (m *model) exchange(p point, buf []markov.Step[point]) ([]markov.Step[point
 }
 
 // answer reads the chain as an Answer, summing in the chain's own order of
-// states so that every call gives the same bits.
+// states (Solution.All) so that every call gives the same bits.
 func (m *model) answer(ctx context.Context, c *markov.Chain[point]) (markov.Answer, error) {
 	sol, err := c.Solve()
 	if err != nil {
@@ -184,11 +184,7 @@ func (m *model) answer(ctx context.Context, c *markov.Chain[point]) (markov.Answ
 	}
 	a := markov.Answer{P: make([]float64, len(categories)), MeanRounds: sol.ExpectedSteps,
 		Means: map[string]float64{"pc_harm": 0, "threat_harm": 0}}
-	for _, p := range c.States() {
-		q, ok := sol.Absorb[p]
-		if !ok {
-			continue
-		}
+	for p, q := range sol.All() {
 		a.P[m.category(p)] += q
 		a.Means["pc_harm"] += q * float64(p.pc)
 		a.Means["threat_harm"] += q * float64(p.th)
