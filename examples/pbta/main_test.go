@@ -29,7 +29,7 @@ func TestCommandLine(t *testing.T) {
 		}
 		return stdout.String()
 	}
-	title := "Vex (hard +1, cool +2, 2-harm, 1-armor, adaptive) vs the raider (4-harm, 0-armor, out at 5; GM ruthless)"
+	title := "Rook (hard +1, cool +2, 2-harm, 1-armor, adaptive) vs the raider (4-harm, 0-armor, out at 5; GM ruthless)"
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -46,7 +46,7 @@ func TestCommandLine(t *testing.T) {
 			"pc.cool = 2", "threat.capacity = 5", `gm = "ruthless"`, "ruthless, merciful or tactical",
 			"both went down in the same exchange, trading blows"}},
 		{[]string{"odds", "pbta"}, []string{
-			"one exchange of Vex against the raider: 2d6 plus the move's stat",
+			"one exchange of Rook against the raider: 2d6 plus the move's stat",
 			"go_in_hard", "play_it_cool", "full success (10+)", "at a cost (7-9)", "miss (6-)",
 			"exact odds of the scenario's outcomes", "victory          0.745025"}},
 		{[]string{"sweep", "pbta", "--axis", "rules.max_exchanges=1..3", "--trials", "500"}, []string{

@@ -51,7 +51,7 @@ func TestOddsByStat(t *testing.T) {
 // threat out, one blow of the threat takes the character out.
 func oneBlow() pbta.Scenario {
 	sc := pbta.DefaultScenario()
-	sc.PC = pbta.Character{Name: "Vex", Hard: 0, Cool: 0, Harm: 1, Armor: 0}
+	sc.PC = pbta.Character{Name: "Rook", Hard: 0, Cool: 0, Harm: 1, Armor: 0}
 	sc.Threat = pbta.Threat{Name: "the raider", Harm: 6, Armor: 0, Capacity: 1}
 	sc.Player, sc.GM = "aggressive", "ruthless"
 	return sc

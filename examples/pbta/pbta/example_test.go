@@ -25,13 +25,13 @@ func Example() {
 	k, _ := s.Outcome(nil)
 	fmt.Println("Outcome:", sc.Categories()[k])
 	// Output:
-	// Exchange 1: Vex goes in hard, rolling 5+5+1 = 11, a full success: the raider takes 3 harm (3/5); Vex takes nothing.
-	// Exchange 2: Vex goes in hard, rolling 1+3+1 = 5, a miss: the GM makes a hard move.
-	// The GM has the raider strike: Vex takes 3 harm (3/6).
-	// Exchange 3: Vex plays it cool, rolling 4+2+2 = 8, a success at a cost.
-	// Vex holds back: the raider takes 1 harm (4/5); Vex takes nothing.
-	// Exchange 4: Vex plays it cool, rolling 4+1+2 = 7, a success at a cost.
-	// Vex holds back: the raider takes 1 harm (5/5) and is out of the fight; Vex takes nothing.
+	// Exchange 1: Rook goes in hard, rolling 5+5+1 = 11, a full success: the raider takes 3 harm (3/5); Rook takes nothing.
+	// Exchange 2: Rook goes in hard, rolling 1+3+1 = 5, a miss: the GM makes a hard move.
+	// The GM has the raider strike: Rook takes 3 harm (3/6).
+	// Exchange 3: Rook plays it cool, rolling 4+2+2 = 8, a success at a cost.
+	// Rook holds back: the raider takes 1 harm (4/5); Rook takes nothing.
+	// Exchange 4: Rook plays it cool, rolling 4+1+2 = 7, a success at a cost.
+	// Rook holds back: the raider takes 1 harm (5/5) and is out of the fight; Rook takes nothing.
 	// Outcome: victory
 }
 
@@ -70,8 +70,8 @@ func ExampleEngine_Exchange() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("harm: Vex %d/%d, the raider %d/%d\n", s.PCHarm, s.Rules.Track, s.ThreatHarm, s.Threat.Capacity)
+	fmt.Printf("harm: Rook %d/%d, the raider %d/%d\n", s.PCHarm, s.Rules.Track, s.ThreatHarm, s.Threat.Capacity)
 	// Output:
 	// rolled 9 - the player picks among [trade_blows hold_back]
-	// harm: Vex 0/6, the raider 1/5
+	// harm: Rook 0/6, the raider 1/5
 }

@@ -20,10 +20,10 @@ func start(t *testing.T, sc pbta.Scenario) *pbta.Game {
 	return g.(*pbta.Game)
 }
 
-// TestWorkedFight plays the built-in fight on scripted dice: Vex
+// TestWorkedFight plays the built-in fight on scripted dice: Rook
 // (adaptive) goes in hard at +1 with a 2-harm knife and +1 terrible harm
 // against the unarmored raider: 3 harm a hit. The raider's 4 harm against
-// Vex's 1 armor marks 3 a blow, so at 3/6 one more blow would take Vex
+// Rook's 1 armor marks 3 a blow, so at 3/6 one more blow would take Rook
 // out, and adaptive play turns to playing it cool (+2, 2 harm) and
 // holding back (1 harm less) on a 7-9.
 func TestWorkedFight(t *testing.T) {
@@ -37,12 +37,12 @@ func TestWorkedFight(t *testing.T) {
 		}
 	}
 	want := []string{
-		"Exchange 1: Vex goes in hard, rolling 4+5+1 = 10, a full success: the raider takes 3 harm (3/5); Vex takes nothing.",
-		"Exchange 2: Vex goes in hard, rolling 1+2+1 = 4, a miss: the GM makes a hard move.",
-		"The GM has the raider strike: Vex takes 3 harm (3/6).",
-		"Exchange 3: Vex plays it cool, rolling 3+3+2 = 8, a success at a cost.",
-		"Vex holds back: the raider takes 1 harm (4/5); Vex takes nothing.",
-		"Exchange 4: Vex plays it cool, rolling 5+4+2 = 11, a full success: the raider takes 1 harm (5/5) and is out of the fight; Vex takes nothing.",
+		"Exchange 1: Rook goes in hard, rolling 4+5+1 = 10, a full success: the raider takes 3 harm (3/5); Rook takes nothing.",
+		"Exchange 2: Rook goes in hard, rolling 1+2+1 = 4, a miss: the GM makes a hard move.",
+		"The GM has the raider strike: Rook takes 3 harm (3/6).",
+		"Exchange 3: Rook plays it cool, rolling 3+3+2 = 8, a success at a cost.",
+		"Rook holds back: the raider takes 1 harm (4/5); Rook takes nothing.",
+		"Exchange 4: Rook plays it cool, rolling 5+4+2 = 11, a full success: the raider takes 1 harm (5/5) and is out of the fight; Rook takes nothing.",
 	}
 	if strings.Join(said, "\n") != strings.Join(want, "\n") {
 		t.Errorf("narration:\n%s\nwant:\n%s", strings.Join(said, "\n"), strings.Join(want, "\n"))
@@ -57,7 +57,7 @@ func TestWorkedFight(t *testing.T) {
 	}
 }
 
-// TestLastBlow: adaptive play holds back once one more blow would take Vex
+// TestLastBlow: adaptive play holds back once one more blow would take Rook
 // out, and the merciful GM regroups rather than strike it.
 func TestLastBlow(t *testing.T) {
 	sc := pbta.DefaultScenario()

@@ -26,13 +26,13 @@ type Scenario struct {
 	GM string `json:"gm"`
 }
 
-// DefaultScenario is the built-in fight: Vex (hard +1, cool +2, 2-harm
+// DefaultScenario is the built-in fight: Rook (hard +1, cool +2, 2-harm
 // knife, 1-armor jacket, adaptive) against a raider (4-harm, no armor, out
 // at 5 harm) run by a ruthless GM, under DefaultRules.
 func DefaultScenario() Scenario {
 	return Scenario{
 		Rules:  DefaultRules(),
-		PC:     Character{Name: "Vex", Hard: 1, Cool: 2, Harm: 2, Armor: 1},
+		PC:     Character{Name: "Rook", Hard: 1, Cool: 2, Harm: 2, Armor: 1},
 		Threat: Threat{Name: "the raider", Harm: 4, Armor: 0, Capacity: 5},
 		Player: "adaptive",
 		GM:     "ruthless",

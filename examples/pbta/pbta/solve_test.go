@@ -36,13 +36,13 @@ func TestSolvePlayer(t *testing.T) {
 	if !near(sv.Best.Answer.P[pbta.Victory], sv.Best.Value) || sv.Best.Value <= sv.Policies[0].Value {
 		t.Errorf("best %v (answer %v), adaptive %v", sv.Best.Value, sv.Best.Answer.P, sv.Policies[0].Value)
 	}
-	if sv.Gap < 0.3 || len(sv.Advice) == 0 || !strings.Contains(sv.Advice[0].When, "Vex at") {
+	if sv.Gap < 0.3 || len(sv.Advice) == 0 || !strings.Contains(sv.Advice[0].When, "Rook at") {
 		t.Errorf("gap %v, advice %v", sv.Gap, sv.Advice)
 	}
 }
 
 // TestSolveOneBlow: in one exchange where a hit of 1 harm takes the
-// threat out and one blow takes Vex out, going in hard (+0, 2 harm with
+// threat out and one blow takes Rook out, going in hard (+0, 2 harm with
 // terrible harm) and holding back on a 7-9 (2 - 1 = 1 harm, no blow
 // taken) wins on 7+: 21/36. Playing it cool (+2) wins only on 8+ (a 7-9
 // held back deals nothing; traded, both go down): 15/36. The worst play
