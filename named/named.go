@@ -69,7 +69,7 @@ func (e Enum[T]) Parse(s string) (T, error) {
 		return T(i), nil
 	}
 	var zero T
-	return zero, fmt.Errorf("unknown %T %q; allowed %s", zero, clip(s), Allowed(e))
+	return zero, fmt.Errorf("unknown %T %q; allowed %s", zero, Clip(s), Allowed(e))
 }
 
 // Valid reports whether v has a name.
@@ -103,7 +103,7 @@ func (r Registry[P]) ByName(name string) (P, error) {
 		return mk(), nil
 	}
 	var zero P
-	return zero, fmt.Errorf("unknown %s %q; allowed %s", r.Kind, clip(name), Allowed(r.Names()))
+	return zero, fmt.Errorf("unknown %s %q; allowed %s", r.Kind, Clip(name), Allowed(r.Names()))
 }
 
 // Names returns the registered names, sorted.
@@ -137,8 +137,9 @@ func Allowed(names []string) string {
 	return b.String()
 }
 
-// clip shortens a name quoted back in an error to 40 bytes.
-func clip(s string) string {
+// Clip shortens a name quoted back in an error to 40 bytes, so that a
+// hostile or mistaken name of megabytes still gives a short message.
+func Clip(s string) string {
 	if len(s) > 40 {
 		return s[:40] + "..."
 	}

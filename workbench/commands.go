@@ -536,7 +536,11 @@ func writeSimTable(e *env, t sim.Table) {
 			}
 		}
 	}
-	writeTable(e, t.Columns, rows)
+	var buf strings.Builder
+	writeTable(&env{stdout: &buf}, t.Columns, rows)
+	for _, l := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		fmt.Fprintf(e.stdout, "    %s\n", l)
+	}
 }
 
 // writeExactCSV adds the exact answer to sim's CSV, in its columns: a row

@@ -73,7 +73,7 @@ func TestExplainFlag(t *testing.T) {
 		}
 	}
 	code, out, _ = stakes(t, "--trials", "300", "--explain")
-	if code != 0 || strings.Count(out, "numbers mean:") != len(reportOrder) {
+	if code != 0 || strings.Count(out, "numbers mean:") != len(testMechanics) {
 		t.Errorf("report --explain: exit %d, %d legends", code, strings.Count(out, "numbers mean:"))
 	}
 	code, out, _ = stakes(t, "mechanics", "challenge")

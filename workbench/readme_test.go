@@ -19,7 +19,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs("../..")
+	abs, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,6 +29,29 @@ type sweepResult struct {
 	Exact []cellExact `json:"exact"`
 	// Solve is each cell's value of decisions, with --solve.
 	Solve []cellSolve `json:"solve,omitempty"`
+}
+
+// UnmarshalJSON reads a sweep as it is encoded: the fields of its own, and
+// sim's sweep beside them, which sim reads itself (its lists bounded).
+func (sr *sweepResult) UnmarshalJSON(b []byte) error {
+	var own struct {
+		Mechanic string      `json:"mechanic"`
+		Scenario string      `json:"scenario"`
+		File     string      `json:"file"`
+		Changed  []string    `json:"changed"`
+		Exact    []cellExact `json:"exact"`
+		Solve    []cellSolve `json:"solve"`
+	}
+	if err := json.Unmarshal(b, &own); err != nil {
+		return err
+	}
+	rep := new(sim.SweepReport)
+	if err := json.Unmarshal(b, rep); err != nil {
+		return err
+	}
+	*sr = sweepResult{Mechanic: own.Mechanic, Scenario: own.Scenario, File: own.File, Changed: own.Changed,
+		SweepReport: rep, Exact: own.Exact, Solve: own.Solve}
+	return nil
 }
 
 // cellSolve is one sweep cell's value of decisions: the goal's probability
