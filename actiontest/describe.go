@@ -1,3 +1,5 @@
+//go:generate go run github.com/stakesrpg/stakes/cmd/settingsdoc
+
 package actiontest
 
 import (
@@ -29,7 +31,7 @@ var terms = []sim.Term{
 // character, the test, the goal and the policies) and what each outcome
 // and metric means.
 func (s Scenario) Describe() sim.Description {
-	return sim.Description{Summary: summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...)}
+	return sim.Description{Summary: summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...), Docs: fieldDocs}
 }
 
 // title is the scenario in one line.
