@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Why a run stopped, as recorded in Provenance.Stop.
@@ -91,13 +92,42 @@ func (p *plan[A]) execute(ctx context.Context) (end int64, stop string, err erro
 		e.mu.Lock()
 		e.halt(StopCancelled, nil)
 		e.mu.Unlock()
-		<-finished
+		e.settle(finished)
 	case <-finished:
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.panicked {
 		panic(e.panicValue)
 	}
 	return e.result()
+}
+
+// cancelGrace is how long a cancelled run waits for its workers to drop
+// their chunks before it returns without the ones still inside a trial.
+const cancelGrace = 50 * time.Millisecond
+
+// settle waits, once the run has halted on a cancel, for the workers to
+// drop their chunks, but no longer than cancelGrace for one stuck inside
+// a long trial (a trial cannot be stopped from outside): execute then
+// returns the chunks counted so far, and such a worker finishes its trial
+// in the background, its outcome dropped, and returns. The start (every
+// worker's New) and a count in progress are waited for, so the total is
+// whole when execute reads it.
+func (e *engine[A]) settle(finished <-chan struct{}) {
+	t := time.NewTimer(cancelGrace)
+	defer t.Stop()
+	select {
+	case <-finished:
+		return
+	case <-t.C:
+	}
+	e.started.Wait()
+	e.mu.Lock()
+	for e.folding {
+		e.moved.Wait()
+	}
+	e.mu.Unlock()
 }
 
 // engine is the shared state of one execute call.

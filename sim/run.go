@@ -108,10 +108,13 @@ func meanLimit(target, meanTarget float64, means ...float64) float64 {
 // errors.Is and errors.As reach it. When trials fail on several workers
 // at once, the error is the first one handed in.
 //
-// If ctx is cancelled, Run returns promptly (each worker finishes the trial
-// it is playing, then abandons its chunk) with the prefix of chunks counted
-// so far, marked partial (Provenance.Stop is StopCancelled), and a nil
-// error. Resume it by running chunks from Provenance.ChunkHi on and merging.
+// If ctx is cancelled, Run returns promptly with the prefix of chunks
+// counted so far, marked partial (Provenance.Stop is StopCancelled), and a
+// nil error. Each worker abandons its chunk before its next trial; Run
+// waits at most 50 ms for one still inside a trial (a trial cannot be
+// stopped from outside), which then finishes that trial in the background,
+// its outcome dropped. Resume the run by running chunks from
+// Provenance.ChunkHi on and merging.
 func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context (use context.Background())", ErrInvalid)

@@ -245,3 +245,47 @@ func TestWorkersScratchApart(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelReturnsDuringALongTrial: a cancel makes Run return with the
+// chunks counted so far while one trial is still playing (here, blocked
+// until the test lets it go); the worker finishes that trial afterwards.
+// Nothing is timed against the machine but the bound itself: Run must be
+// back within a second of the cancel.
+func TestCancelReturnsDuringALongTrial(t *testing.T) {
+	release, entered := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int64
+	spec := Spec{Name: "stuck", Categories: []string{"a"}, New: func() (Trial, error) {
+		return func(*dice.Roller, *Outcome) error {
+			if calls.Add(1) == 500 {
+				close(entered)
+				<-release // a trial of 10^8 exchanges, say
+			}
+			return nil
+		}, nil
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	type result struct {
+		rep *Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := Run(ctx, spec, Options{Trials: 1 << 20, Workers: 2, ChunkSize: 100})
+		done <- result{rep, err}
+	}()
+	<-entered
+	cancel()
+	start := time.Now()
+	select {
+	case res := <-done:
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("Run returned %v after the cancel; want within a second", took)
+		}
+		if res.err != nil || !res.rep.Provenance.Partial || res.rep.Trials%100 != 0 {
+			t.Errorf("cancelled run: %v, %+v", res.err, res.rep)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return while a trial was stuck")
+	}
+	close(release)
+}
