@@ -82,7 +82,10 @@
 //     hears every event; a nil Sink builds none. Engine.Policies (a Table:
 //     a Policy per character and the GM's) answers every choice Step and
 //     Play ask; the zero Engine is ready (everyone Sensible), and a copy
-//     may run on another goroutine with its own State.
+//     may run on another goroutine with its own State. There is no
+//     NewEngine: an Engine holds no rules (each State carries its own,
+//     which Check validates), so there is nothing to validate or prepare
+//     before its first step.
 //   - Engine.Step takes exactly one of those steps, asking the policies,
 //     on whichever action is under way in the State (a basic or contested
 //     Action, or a Timed action); Engine.Play checks the State whole and

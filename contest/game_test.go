@@ -348,3 +348,47 @@ func TestStepAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// Restore never panics: what it refuses it refuses with an error, and what
+// it accepts saves back to the same bytes it would write and plays to its
+// end (or refuses a step) within the Play bound.
+func FuzzRestore(f *testing.F) {
+	sc := DefaultScenario()
+	for _, shape := range shapes() {
+		g, err := shape.Start(dice.NewSeeded(0))
+		if err != nil {
+			f.Fatal(err)
+		}
+		r := dice.NewSeeded(1)
+		for i := 0; i < 3 && !g.Done(); i++ {
+			b, _ := g.Save()
+			f.Add(b)
+			if err := g.Step(r); err != nil {
+				f.Fatal(err)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := sc.Restore(b)
+		if err != nil {
+			return
+		}
+		saved, err := g.Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := sc.Restore(saved)
+		if err != nil {
+			t.Fatalf("a restored game's save is refused: %v", err)
+		}
+		if again, _ := back.Save(); !bytes.Equal(saved, again) {
+			t.Fatalf("saves differ:\n%s\n%s", saved, again)
+		}
+		r := dice.NewSeeded(2)
+		for n := 0; !g.Done() && n < maxPlaySteps; n++ {
+			if g.Step(r) != nil {
+				return
+			}
+		}
+	})
+}
