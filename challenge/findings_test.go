@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -603,5 +605,38 @@ func TestValidateRefusesTrialsWithoutBoundedWork(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the longest conflict allowed took %v", d)
+	}
+}
+
+// TestErrorsStayShortWhateverTheNames: names past MaxName are refused
+// without being quoted, and an unknown endeavor among many lists a few
+// and counts the rest.
+func TestErrorsStayShortWhateverTheNames(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for name, edit := range map[string]func(*Scenario){
+		"side":      func(s *Scenario) { s.Sides[0].Name = long },
+		"character": func(s *Scenario) { s.Sides[0].Members[0].Character.Name = long },
+		"endeavor":  func(s *Scenario) { s.Sides[0].Members[0].Character.Endeavors[long] = Art },
+		"owe":       func(s *Scenario) { s.Owe = []Debt{{Name: long, Player: "Irin"}} },
+		"stat":      func(s *Scenario) { s.Rules.Stats = append(s.Rules.Stats, long) },
+		"asked for": func(s *Scenario) { s.Sides[0].Members[0].Endeavor = long },
+	} {
+		s := DefaultScenario()
+		a := &s.Sides[0].Members[0].Character
+		a.Endeavors = maps.Clone(a.Endeavors)
+		edit(&s)
+		err := s.Validate()
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("%s: %d bytes of error: %.200v", name, len(fmt.Sprint(err)), err)
+		}
+	}
+	c := althesa()
+	for i := range 2000 {
+		c.Endeavors[fmt.Sprintf("endeavor_%d", i)] = Art
+	}
+	_, err := c.EndeavorStat("sailing")
+	wantErr(t, err, "and 2001 more")
+	if len(err.Error()) > 400 {
+		t.Errorf("%d bytes of error", len(err.Error()))
 	}
 }

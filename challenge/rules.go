@@ -153,10 +153,42 @@ func DefaultRules() Rules {
 	}
 }
 
+// MaxName bounds, in bytes, every name a scenario or a saved conflict
+// holds (sides, characters, players, stats, endeavors, specializations,
+// the owe list's entries), so that no name makes an error or a label long.
+const MaxName = 100
+
+// checkName refuses a name longer than MaxName, without quoting it.
+func checkName(what, name string) error {
+	if len(name) > MaxName {
+		return fmt.Errorf("challenge: %s of %d bytes: a name is at most %d", what, len(name), MaxName)
+	}
+	return nil
+}
+
+// few lists at most five names, then how many more there are, so that an
+// error naming what is allowed stays short.
+func few(names []string) string {
+	if len(names) <= 5 {
+		return fmt.Sprintf("%q", names)
+	}
+	return fmt.Sprintf("%q and %d more", names[:5], len(names)-5)
+}
+
 // Validate reports the first field that is out of range.
 func (r Rules) Validate() error {
 	if len(r.Stats) == 0 || len(r.Stats) > MaxStats {
 		return fmt.Errorf("challenge: rules.stats: %d stats; allowed 1..%d", len(r.Stats), MaxStats)
+	}
+	if len(r.Endeavors) > maxEndeavors || len(r.InjuryEndeavors) > maxEndeavors {
+		return fmt.Errorf("challenge: rules.endeavors and rules.injury_endeavors: at most %d each", maxEndeavors)
+	}
+	for _, names := range [][]string{r.Stats, r.Endeavors, r.InjuryEndeavors} {
+		for _, n := range names {
+			if err := checkName("rules: a stat or endeavor name", n); err != nil {
+				return err
+			}
+		}
 	}
 	for i, s := range r.Stats {
 		if s == "" {
@@ -190,7 +222,7 @@ func (r Rules) Validate() error {
 	}
 	for i, e := range r.InjuryEndeavors {
 		if !r.coreEndeavor(e) {
-			return fmt.Errorf("challenge: rules.injury_endeavors[%d] %q is not a core endeavor %v", i, e, r.Endeavors)
+			return fmt.Errorf("challenge: rules.injury_endeavors[%d] %q is not a core endeavor %s", i, e, few(r.Endeavors))
 		}
 	}
 	if r.InjurySizes < 0 || r.InjurySizes > 5*MaxDice {
