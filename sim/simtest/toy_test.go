@@ -122,6 +122,8 @@ const (
 	nilRollerPanics = "Step with a nil Roller panics"
 	nilRollerSteps  = "Step with a nil Roller counts a step"
 	listenerMatters = "a game without a listener counts steps twice"
+	chooserRefused  = "a step under any Chooser fails"
+	outcomeCached   = "Outcome reads a winner the save does not hold"
 	missingTerm     = "Describe says nothing of rounds"
 	emptyTitle      = "Describe has no title"
 )
@@ -266,6 +268,9 @@ func (sc *scenario) answer(s *state, c sim.Chooser) (int, error) {
 	n := s.choice()
 	if c == nil {
 		return n, nil
+	}
+	if sc.broken == chooserRefused {
+		return 0, errors.New("this race takes no Chooser")
 	}
 	a := c(view{Side: s.Turn, Scores: slices.Clone(s.Scores), MaxDice: s.Rules.MaxDice}, n)
 	got, ok := a.(int)
@@ -427,6 +432,7 @@ type game struct {
 	s       *state
 	sink    func(sim.Event)
 	chooser sim.Chooser
+	winner  int    // for outcomeCached: set by the step that ends the race
 	history []byte // for trustedSteps
 	raw     []byte // for staleSave
 }
@@ -441,6 +447,9 @@ func (g *game) Step(r *dice.Roller) error {
 	if err == nil && g.sink == nil && g.sc.broken == listenerMatters {
 		g.s.Steps++
 	}
+	if err == nil && g.s.done() {
+		g.winner = g.s.winner()
+	}
 	return err
 }
 
@@ -451,8 +460,11 @@ func (g *game) Outcome(metrics []int) (int, error) {
 	if len(metrics) > 0 || g.sc.broken == shortMetrics {
 		metrics[0] = g.s.Steps
 	}
-	if g.sc.broken == outcomeRange {
+	switch g.sc.broken {
+	case outcomeRange:
 		return 2, nil
+	case outcomeCached:
+		return g.winner, nil
 	}
 	return g.s.winner(), nil
 }
