@@ -163,3 +163,40 @@ func BenchmarkDuelExact(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStep times one step of a game played by hand through the
+// game contract (Game.Step under the scenario's policies), the default
+// scenario's games played over and over: set beside BenchmarkConflict's
+// time over its steps a trial (steps/trial), a hand-played step should
+// cost at most twice a trial's share and allocate nothing.
+func BenchmarkStep(b *testing.B) { benchStep(b, DefaultScenario()) }
+
+// BenchmarkStepOwe is BenchmarkStep with both names on the owe list.
+func BenchmarkStepOwe(b *testing.B) { benchStep(b, OweScenario()) }
+
+func benchStep(b *testing.B, s Scenario) {
+	sg, err := s.Start(dice.NewSeeded(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := sg.(*Game)
+	start := g.s.clone()
+	r := dice.NewSeeded(1)
+	steps, games := 0, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.Done() {
+			b.StopTimer()
+			*g.s = *start.clone()
+			games++
+			b.StartTimer()
+		}
+		if err := g.Step(r); err != nil {
+			b.Fatal(err)
+		}
+		steps++
+	}
+	if games > 0 {
+		b.ReportMetric(float64(steps)/float64(games), "steps/game")
+	}
+}

@@ -229,6 +229,25 @@ func (c *Character) Validate(r Rules) error {
 	if c.Name == "" {
 		return fmt.Errorf("challenge: a character needs a name")
 	}
+	if err := checkName("a character's name", c.Name); err != nil {
+		return err
+	}
+	if err := checkName(c.Name+"'s player", c.Player); err != nil {
+		return err
+	}
+	if len(c.Endeavors) > maxEndeavors || len(c.Specializations) > maxEndeavors {
+		return fmt.Errorf("challenge: %s: at most %d endeavors and %d specializations", c.Name, maxEndeavors, maxEndeavors)
+	}
+	for e := range c.Endeavors {
+		if err := checkName(c.Name+": an endeavor", e); err != nil {
+			return err
+		}
+	}
+	for _, sp := range c.Specializations {
+		if err := checkName(c.Name+": a specialization", sp.Name); err != nil {
+			return err
+		}
+	}
 	for name, s := range c.Stats {
 		if r.statIndex(name) < 0 {
 			return fmt.Errorf("challenge: %s: unknown stat %q: allowed %v", c.Name, name, r.Stats)
@@ -306,7 +325,7 @@ func (c *Character) EndeavorStat(endeavor string) (string, error) {
 			known = append(known, e)
 		}
 		slices.Sort(known)
-		return "", fmt.Errorf("challenge: %s has no endeavor %q: known are %v", c.Name, endeavor, known)
+		return "", fmt.Errorf("challenge: %s has no endeavor %q: known are %s", c.Name, clip(endeavor), few(known))
 	}
 	return s, nil
 }
@@ -448,4 +467,13 @@ func (c *Character) TotalSizes() int {
 		t += s.Sizes()
 	}
 	return t
+}
+
+// clip shortens a name asked for, which no check has bounded, for an
+// error.
+func clip(s string) string {
+	if len(s) > MaxName {
+		return s[:MaxName] + "..."
+	}
+	return s
 }

@@ -83,7 +83,7 @@ func TestCharacterChecks(t *testing.T) {
 		wantErr(t, c.CheckStandard(r), tc.want)
 	}
 	c := irin()
-	if _, err := c.EndeavorStat("juggling"); err == nil || !strings.Contains(err.Error(), "known are [asserting_myself") {
+	if _, err := c.EndeavorStat("juggling"); err == nil || !strings.Contains(err.Error(), `known are ["asserting_myself"`) {
 		t.Errorf("unknown endeavor: %v", err)
 	}
 }

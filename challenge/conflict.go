@@ -228,6 +228,14 @@ func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 	if len(parties) < 2 || len(parties) > MaxSides {
 		return nil, fmt.Errorf("challenge: %d sides: a conflict needs 2..%d", len(parties), MaxSides)
 	}
+	if len(owe) > maxOwe {
+		return nil, fmt.Errorf("challenge: an owe list of %d entries: allowed up to %d", len(owe), maxOwe)
+	}
+	for k, d := range owe {
+		if len(d.Name) > MaxName || len(d.Player) > MaxName {
+			return nil, fmt.Errorf("challenge: owe entry %d: a name is at most %d bytes", k, MaxName)
+		}
+	}
 	c := &State{Rules: r, Challenger: -1, Answerer: -1, Winner: -1, Round: 1,
 		Owe: fromEarlier(owe), Consequences: []Consequence{}}
 	// Every specialization name held by each side, for vulnerability.
@@ -244,6 +252,9 @@ func NewState(r Rules, parties []Party, owe []Debt) (*State, error) {
 	for i, p := range parties {
 		if p.Name == "" {
 			return nil, fmt.Errorf("challenge: side %d needs a name", i+1)
+		}
+		if err := checkName(fmt.Sprintf("side %d's name", i+1), p.Name); err != nil {
+			return nil, err
 		}
 		for _, q := range parties[:i] {
 			if q.Name == p.Name {
@@ -1007,7 +1018,7 @@ type Settlement struct {
 // hasEndeavor returns an error unless the member's sheet has endeavor e.
 func (m *Member) hasEndeavor(e string) error {
 	if _, ok := slices.BinarySearch(m.Endeavors, e); !ok {
-		return fmt.Errorf("%s has no endeavor %q: known are %v", m.Name, e, m.Endeavors)
+		return fmt.Errorf("%s has no endeavor %q: known are %s", m.Name, clip(e), few(m.Endeavors))
 	}
 	return nil
 }
@@ -1277,6 +1288,9 @@ func (c *State) Check() error {
 		if d.Name == "" || d.Player == "" {
 			return fmt.Errorf("challenge: saved owe entry %d needs a name and a player", k)
 		}
+		if len(d.Name) > MaxName || len(d.Player) > MaxName {
+			return fmt.Errorf("challenge: saved owe entry %d: a name is at most %d bytes", k, MaxName)
+		}
 	}
 	if len(c.Consequences) > n {
 		return fmt.Errorf("challenge: saved conflict records %d consequences for %d sides", len(c.Consequences), n)
@@ -1361,8 +1375,8 @@ func (c *State) checkTurn() error {
 func (c *State) checkSaved(i int) error {
 	s := &c.Sides[i]
 	n := len(c.Sides)
-	if s.Name == "" {
-		return fmt.Errorf("challenge: saved side %d needs a name", i)
+	if s.Name == "" || len(s.Name) > MaxName {
+		return fmt.Errorf("challenge: saved side %d needs a name of 1..%d bytes", i, MaxName)
 	}
 	if len(s.Members) < 1 || len(s.Members) > MaxMembers {
 		return fmt.Errorf("challenge: saved side %s has %d characters: allowed 1..%d", s.Name, len(s.Members), MaxMembers)
@@ -1416,6 +1430,9 @@ func (c *State) checkSaved(i int) error {
 func (c *State) checkMember(m *Member) error {
 	if m.Name == "" || m.Player == "" || m.Endeavor == "" {
 		return fmt.Errorf("a member needs a name, a player and an endeavor")
+	}
+	if len(m.Name) > MaxName || len(m.Player) > MaxName || len(m.Endeavor) > MaxName {
+		return fmt.Errorf("a member's name, player and endeavor are at most %d bytes each", MaxName)
 	}
 	injury := false
 	for k := range m.Stats {

@@ -100,13 +100,13 @@ type crossModel struct {
 // never crosses a name off (never[i]: its cross-off part is "never")
 // holds none in the model, so that once the other side has none left
 // either, the rest of the conflict is Duel's rounds.
-func (s Scenario) newCrossModel(c *State, policies []Policy, deciding int, never [2]bool) (*crossModel, error) {
+func (s Scenario) newCrossModel(ctx context.Context, c *State, policies []Policy, deciding int, never [2]bool) (*crossModel, error) {
 	if err := exactRules(s.Rules); err != nil {
 		return nil, err
 	}
 	m := &crossModel{r: s.Rules, deciding: deciding, policies: policies, c: c}
 	var err error
-	if m.duel, err = newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice); err != nil {
+	if m.duel, err = newDuelModel(ctx, s.Rules, c.Sides[0].Dice, c.Sides[1].Dice); err != nil {
 		return nil, err
 	}
 	// A cast lays out every pair of readings, each a step: bound them
@@ -531,7 +531,11 @@ func (m *crossModel) round(st xstate, hangIn bool, out []markov.Step[xstate]) []
 	}
 	k := 2*b2i(hang[0]) + b2i(hang[1])
 	if m.rounds[k] == nil {
-		outs := m.duel.rounds(hang)
+		outs, err := m.duel.rounds(hang)
+		if err != nil {
+			m.err = err
+			return out
+		}
 		m.rounds[k] = &outs
 	}
 	o := &m.rounds[k][st.adv]
@@ -598,7 +602,7 @@ func crossAnswer(ctx context.Context, pl *markov.Plan[xstate]) (markov.Answer, e
 // crossExact solves a two-sided scenario in the model with cross-offs,
 // side i playing policies[i], which never crosses a name off if never[i].
 func (s Scenario) crossExact(ctx context.Context, c *State, policies []Policy, never [2]bool) (markov.Answer, error) {
-	m, err := s.newCrossModel(c, policies, -1, never)
+	m, err := s.newCrossModel(ctx, c, policies, -1, never)
 	if err != nil {
 		return markov.Answer{}, err
 	}

@@ -125,7 +125,7 @@ func (e Engine) Stance(s *State, hangIn bool) error {
 // Injure applies the standard consequence of an outright win: each member
 // of the losing side (all of them, helpers too: "I can exhaust or injure
 // you both") loses losses[m], Rules.InjurySizes sizes from one of its
-// injury stats, as the winner chooses (State.Losses lists the choices).
+// injury stats, as the winner chooses (Engine.Losses lists the choices).
 func (e Engine) Injure(s *State, losses []Loss) error {
 	if err := e.begin(s); err != nil {
 		return err

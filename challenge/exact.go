@@ -43,7 +43,7 @@ type readDist struct {
 
 // newReadDist enumerates every face of ds (and of an advantage die adv, if
 // not Gone) and collects the readings.
-func newReadDist(ds []dice.Die, adv dice.Die) (readDist, error) {
+func newReadDist(ctx context.Context, ds []dice.Die, adv dice.Die) (readDist, error) {
 	if len(ds) == 0 || len(ds) > keyLen {
 		return readDist{}, fmt.Errorf("%w: %d dice in one roll: the exact model takes 1..%d", markov.ErrNoExact, len(ds), keyLen)
 	}
@@ -68,7 +68,10 @@ func newReadDist(ds []dice.Die, adv dice.Die) (readDist, error) {
 		faces[i] = 1
 	}
 	sorted := make([]int, len(ds))
-	for {
+	for n := 1; ; n++ {
+		if n%(1<<16) == 0 && ctx.Err() != nil {
+			return readDist{}, ctx.Err()
+		}
 		copy(sorted, faces[:len(ds)])
 		slices.Sort(sorted)
 		slices.Reverse(sorted)
@@ -140,11 +143,11 @@ func ExchangeOdds(r Rules, challenger, answerer []dice.Die, chAdv, anAdv bool) (
 	if err := exactRules(r); err != nil {
 		return Odds{}, err
 	}
-	cd, err := newReadDist(challenger, advDie(r, chAdv))
+	cd, err := newReadDist(context.Background(), challenger, advDie(r, chAdv))
 	if err != nil {
 		return Odds{}, err
 	}
-	ad, err := newReadDist(answerer, advDie(r, anAdv))
+	ad, err := newReadDist(context.Background(), answerer, advDie(r, anAdv))
 	if err != nil {
 		return Odds{}, err
 	}
@@ -169,7 +172,7 @@ func AnswerOdds(r Rules, faces []int, bonus int, answerer []dice.Die, anAdv bool
 	if len(faces) == 0 || len(faces) > keyLen {
 		return Odds{}, fmt.Errorf("%w: a standing roll of %d dice: the exact model takes 1..%d", markov.ErrNoExact, len(faces), keyLen)
 	}
-	ad, err := newReadDist(answerer, advDie(r, anAdv))
+	ad, err := newReadDist(context.Background(), answerer, advDie(r, anAdv))
 	if err != nil {
 		return Odds{}, err
 	}
@@ -193,11 +196,11 @@ func CastOdds(r Rules, a, b []dice.Die, aAdv, bAdv bool) (aHigher, bHigher, tie 
 	if err := exactRules(r); err != nil {
 		return 0, 0, 0, err
 	}
-	ad, err := newReadDist(a, advDie(r, aAdv))
+	ad, err := newReadDist(context.Background(), a, advDie(r, aAdv))
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	bd, err := newReadDist(b, advDie(r, bAdv))
+	bd, err := newReadDist(context.Background(), b, advDie(r, bAdv))
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -294,15 +297,23 @@ type DuelOdds struct {
 // cannot see) is refused with an error wrapping markov.ErrNoExact; below
 // that, its stalemate is left out.
 func Duel(r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
-	m, err := newDuelModel(r, a, b)
+	return duelOdds(context.Background(), r, a, b, hangA, hangB)
+}
+
+// duelOdds is Duel, stopping with ctx's error when ctx is done.
+func duelOdds(ctx context.Context, r Rules, a, b []dice.Die, hangA, hangB bool) (DuelOdds, error) {
+	m, err := newDuelModel(ctx, r, a, b)
 	if err != nil {
 		return DuelOdds{}, err
 	}
 	if err := m.checkExchanges([2]bool{hangA, hangB}); err != nil {
 		return DuelOdds{}, err
 	}
-	outs := m.rounds([2]bool{hangA, hangB})
-	chain, err := markov.Explore(context.Background(), roundStart(0), func(s duelState, buf []markov.Step[duelState]) []markov.Step[duelState] {
+	outs, err := m.rounds([2]bool{hangA, hangB})
+	if err != nil {
+		return DuelOdds{}, err
+	}
+	chain, err := markov.Explore(ctx, roundStart(0), func(s duelState, buf []markov.Step[duelState]) []markov.Step[duelState] {
 		if s.end >= 0 {
 			return buf
 		}
@@ -346,18 +357,19 @@ func ended(e Ending) duelState { return duelState{adv: -1, end: int8(e)} }
 // duelModel is what Duel and Optimal need of two sides' dice: the exact
 // distribution of each side's reading, without and with an advantage die.
 type duelModel struct {
+	ctx   context.Context // stops the model's work when done
 	r     Rules
 	dists [2][2]readDist // [side][advantage]
 }
 
-func newDuelModel(r Rules, a, b []dice.Die) (*duelModel, error) {
+func newDuelModel(ctx context.Context, r Rules, a, b []dice.Die) (*duelModel, error) {
 	if err := exactRules(r); err != nil {
 		return nil, err
 	}
-	m := &duelModel{r: r}
+	m := &duelModel{ctx: ctx, r: r}
 	for s, ds := range [2][]dice.Die{a, b} {
 		for adv := range 2 {
-			d, err := newReadDist(ds, advDie(r, adv == 1))
+			d, err := newReadDist(ctx, ds, advDie(r, adv == 1))
 			if err != nil {
 				return nil, err
 			}
@@ -369,12 +381,20 @@ func newDuelModel(r Rules, a, b []dice.Die) (*duelModel, error) {
 
 // rounds solves one round from each starting state (advantage to nobody,
 // A or B) when side s hangs in (hang[s]) or gives whenever it must choose.
-func (m *duelModel) rounds(hang [2]bool) [3]roundOut {
+func (m *duelModel) rounds(hang [2]bool) ([3]roundOut, error) {
+	return m.roundsAt(hang, 1)
+}
+
+// roundsAt is rounds with each exchange weighed by z (solveRound).
+func (m *duelModel) roundsAt(hang [2]bool, z float64) ([3]roundOut, error) {
 	var outs [3]roundOut
 	for st := range 3 {
-		outs[st] = solveRound(m.r, m.dists[0][b2i(st == 1)], m.dists[1][b2i(st == 2)], hang, 1)
+		var err error
+		if outs[st], err = solveRound(m.ctx, m.r, m.dists[0][b2i(st == 1)], m.dists[1][b2i(st == 2)], hang, z); err != nil {
+			return outs, err
+		}
 	}
-	return outs
+	return outs, nil
 }
 
 // steps appends the round's transitions: to each ending and to each next
@@ -402,13 +422,17 @@ func b2i(b bool) int {
 // side answers. Each exchange weighs what follows it by z: with z = 1 the
 // round's chances, with z > 1 their generating function in the number of
 // exchanges (checkExchanges).
-func solveRound(r Rules, da, db readDist, hang [2]bool, z float64) roundOut {
+// It stops with ctx's error when ctx is done.
+func solveRound(ctx context.Context, r Rules, da, db readDist, hang [2]bool, z float64) (roundOut, error) {
 	ds := [2]readDist{da, db}
 	vals := [2][]roundOut{make([]roundOut, len(da.keys)), make([]roundOut, len(db.keys))}
 	// Walk all keys of both sides from the highest down, so that every
 	// higher answer is solved before the roll it beats.
 	i, j := len(da.keys)-1, len(db.keys)-1
-	for i >= 0 || j >= 0 {
+	for n := 1; i >= 0 || j >= 0; n++ {
+		if n%64 == 0 && ctx.Err() != nil {
+			return roundOut{}, ctx.Err()
+		}
 		var s, k int
 		if j < 0 || (i >= 0 && da.keys[i].cmp(db.keys[j]) >= 0) {
 			s, k = 0, i
@@ -428,6 +452,9 @@ func solveRound(r Rules, da, db readDist, hang [2]bool, z float64) roundOut {
 	var out, tied roundOut
 	tie := 0.0
 	for i, ka := range da.keys {
+		if i%64 == 0 && ctx.Err() != nil {
+			return roundOut{}, ctx.Err()
+		}
 		for j, kb := range db.keys {
 			p := da.p[i] * db.p[j]
 			switch c := ka.cmp(kb); {
@@ -453,7 +480,7 @@ func solveRound(r Rules, da, db readDist, hang [2]bool, z float64) roundOut {
 		tied.scale(last)
 	}
 	out.add(1, &tied)
-	return out
+	return out, nil
 }
 
 // scale multiplies every chance of the round's future by f.
@@ -529,9 +556,9 @@ func (m *duelModel) checkExchanges(hang [2]bool) error {
 	n := m.r.MaxExchanges
 	best := 1.0
 	for z := 1 + 1.0/1024; z < 4; z = 1 + 2*(z-1) {
-		var outs [3]roundOut
-		for st := range 3 {
-			outs[st] = solveRound(m.r, m.dists[0][b2i(st == 1)], m.dists[1][b2i(st == 2)], hang, z)
+		outs, err := m.roundsAt(hang, z)
+		if err != nil {
+			return err
 		}
 		g, ok := generating(&outs)
 		if !ok {
@@ -594,6 +621,9 @@ func (m *duelModel) checkBounds() error {
 			da, db := m.dists[0][b2i(adv == 1)], m.dists[1][b2i(adv == 2)]
 			tie := 0.0
 			for i, ka := range da.keys {
+				if i%64 == 0 && m.ctx.Err() != nil {
+					return m.ctx.Err()
+				}
 				for j, kb := range db.keys {
 					if ka.cmp(kb) == 0 {
 						tie += da.p[i] * db.p[j]

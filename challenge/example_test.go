@@ -7,6 +7,7 @@ import (
 
 	"github.com/stakesrpg/stakes/challenge"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -186,4 +187,60 @@ func ExampleOweScenario() {
 	// at a cast, your cast higher: keep the names (100% of the time)
 	// answering, the answer half or less: cross a name off (100% of the time)
 	// answering, the answer higher: keep the names (100% of the time)
+}
+
+// A Scenario starts a Game, the package's sim.Game: step it under the
+// scenario's policies, hear each event as a sentence, save it, and read
+// the save back to play on.
+func ExampleScenario_Start() {
+	s := challenge.DefaultScenario()
+	r := dice.Scripted(8, 3, 4, 2, 7, 5, 9, 4, 6, 11, 3, 6, 1)
+	g, err := s.Start(r)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g.Listen(func(e sim.Event) { fmt.Println(e) })
+	for range 5 {
+		if err := g.Step(r); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	saved, err := g.Save()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, err = s.Restore(saved)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("(saved and restored)")
+	g.Listen(func(e sim.Event) { fmt.Println(e) })
+	for !g.Done() {
+		if err := g.Step(r); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	cat, _ := g.Outcome(nil)
+	fmt.Println("outcome:", s.Categories()[cat])
+	// Output:
+	// Althesa rolls 8 and 3, reading 8.
+	// Irin rolls 4 and 2, reading 4.
+	// Althesa challenges Irin.
+	// Irin rolls 7 and 5, reading 7.
+	// (saved and restored)
+	// Irin hangs in: Althesa rolls an advantage die through the next round.
+	// Round 2 begins.
+	// Althesa rolls 9 and 4, plus 6 on the advantage die, reading 15.
+	// Irin rolls 11 and 3, reading 11.
+	// Althesa challenges Irin.
+	// Irin rolls 6 and 1, reading 6.
+	// Irin's answer is half Althesa's roll or less: Althesa wins outright.
+	// Irin loses 2 die sizes of grace to Althesa, exhausted or injured.
+	// The conflict is over: Althesa wins.
+	// outcome: althesa_outright
 }

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
@@ -210,9 +213,9 @@ func TestRecastRulings(t *testing.T) {
 		recasts    int
 		challenger int
 	}{
-		{"no recasts", false, 100, []int{5, 3, 5, 3}, 0, 0},
+		{"no recasts", false, 40, []int{5, 3, 5, 3}, 0, 0},
 		{"one recast allowed", true, 1, []int{5, 3, 5, 3, 6, 2, 6, 2}, 1, 0},
-		{"recast then higher", true, 100, []int{5, 3, 5, 3, 4, 2, 6, 2}, 1, 1},
+		{"recast then higher", true, 40, []int{5, 3, 5, 3, 4, 2, 6, 2}, 1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rules := DefaultRules()
@@ -536,5 +539,105 @@ func TestExactAndSolveRefuseWhenMaxExchangesMatters(t *testing.T) {
 		if _, err := s.Exact(context.Background()); err != nil {
 			t.Errorf("%s, default max_exchanges: %v", name, err)
 		}
+	}
+}
+
+// heavyDuel is the text's duel with four d12 against four dice: about
+// three seconds of exact work on an idle machine.
+func heavyDuel() Scenario {
+	s := DefaultScenario()
+	s.Sides[0].Members[0].Character.Stats[Art] = MustStat(dice.D12, dice.D12, dice.D12, dice.D12)
+	s.Sides[1].Members[0].Character.Stats[Guts] = MustStat(dice.D12, dice.D12, dice.D12, dice.D10)
+	return s
+}
+
+// TestExactAndSolveStopWithinATenthOfASecondOfTheirDeadline: Exact and
+// Solve of a duel whose rounds take seconds to solve return the
+// context's error soon after it is done (the test allows a second, for a
+// loaded machine; the work between checks is a few milliseconds).
+func TestExactAndSolveStopWithinATenthOfASecondOfTheirDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of exact work")
+	}
+	s := heavyDuel()
+	for name, run := range map[string]func(context.Context) error{
+		"Exact": func(ctx context.Context) error { _, err := s.Exact(ctx); return err },
+		"Solve": func(ctx context.Context) error { _, err := s.Solve(ctx, markov.Goal{}); return err },
+		"Optimal": func(ctx context.Context) error {
+			_, err := s.Optimal(ctx, markov.Goal{}, markov.Maximize)
+			return err
+		},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		start := time.Now()
+		err := run(ctx)
+		late := time.Since(start) - 50*time.Millisecond
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: %v, want the deadline's error", name, err)
+		}
+		t.Logf("%s: returned %v after its deadline", name, late)
+		if late > time.Second {
+			t.Errorf("%s: returned %v after its deadline", name, late)
+		}
+	}
+}
+
+// TestValidateRefusesTrialsWithoutBoundedWork: a scenario whose conflicts
+// can never be won outright (double_factor 100) and may run 10^8
+// exchanges is refused with the reason; the longest conflict Validate
+// allows plays out in well under a second.
+func TestValidateRefusesTrialsWithoutBoundedWork(t *testing.T) {
+	s := DefaultScenario()
+	s.Rules.DoubleFactor, s.Rules.MaxExchanges = 100, 100_000_000
+	wantErr(t, s.Validate(), "rules.max_exchanges 100000000 with rules.max_recasts 40: a conflict may take 4200000041 rolls before it must end; allowed at most 524288")
+	s.Rules.MaxExchanges, s.Rules.MaxRecasts = 10_000, 1_000_000
+	wantErr(t, s.Validate(), "lower either")
+	must(t, DefaultScenario().Validate())
+	// The longest allowed: no recasts, and every exchange a hang-in.
+	s.Rules.MaxRecasts, s.Rules.MaxExchanges = 0, maxTrialRolls/2-1
+	rn, err := s.NewRunner()
+	must(t, err)
+	m := make([]int, len(s.Metrics()))
+	start := time.Now()
+	if cat := trial(t, rn, dice.NewSeeded(1), m); s.Categories()[cat] != "stalemate" || m[1] != s.Rules.MaxExchanges {
+		t.Errorf("%s after %d exchanges, want a stalemate after %d", s.Categories()[cat], m[1], s.Rules.MaxExchanges)
+	}
+	// (Timed only in full runs: the race detector slows play tenfold.)
+	if d := time.Since(start); d > time.Second && !testing.Short() {
+		t.Errorf("the longest conflict allowed took %v", d)
+	}
+}
+
+// TestErrorsStayShortWhateverTheNames: names past MaxName are refused
+// without being quoted, and an unknown endeavor among many lists a few
+// and counts the rest.
+func TestErrorsStayShortWhateverTheNames(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for name, edit := range map[string]func(*Scenario){
+		"side":      func(s *Scenario) { s.Sides[0].Name = long },
+		"character": func(s *Scenario) { s.Sides[0].Members[0].Character.Name = long },
+		"endeavor":  func(s *Scenario) { s.Sides[0].Members[0].Character.Endeavors[long] = Art },
+		"owe":       func(s *Scenario) { s.Owe = []Debt{{Name: long, Player: "Irin"}} },
+		"stat":      func(s *Scenario) { s.Rules.Stats = append(s.Rules.Stats, long) },
+		"asked for": func(s *Scenario) { s.Sides[0].Members[0].Endeavor = long },
+	} {
+		s := DefaultScenario()
+		a := &s.Sides[0].Members[0].Character
+		a.Endeavors = maps.Clone(a.Endeavors)
+		edit(&s)
+		err := s.Validate()
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("%s: %d bytes of error: %.200v", name, len(fmt.Sprint(err)), err)
+		}
+	}
+	c := althesa()
+	for i := range 2000 {
+		c.Endeavors[fmt.Sprintf("endeavor_%d", i)] = Art
+	}
+	_, err := c.EndeavorStat("sailing")
+	wantErr(t, err, "and 2001 more")
+	if len(err.Error()) > 400 {
+		t.Errorf("%d bytes of error", len(err.Error()))
 	}
 }

@@ -264,7 +264,7 @@ func TestRestoreRefusesWhatNoGameWrote(t *testing.T) {
 		{"unknown state field", strings.Replace(good, `"phase":`, `"mood":"grim","phase":`, 1), "unknown field"},
 		{"trailing data", good + "{}", "after the saved game"},
 		{"too big", good + strings.Repeat(" ", MaxSave), "at most"},
-		{"other rules", strings.Replace(good, `"max_recasts":`, `"max_recasts":1`, 1), "rules are not the scenario's"},
+		{"other rules", strings.Replace(good, `"max_recasts":40`, `"max_recasts":41`, 1), "rules are not the scenario's"},
 		{"other side name", strings.Replace(good, `"name":"irin"`, `"name":"irina"`, 1), "scenario"},
 		{"bad state", strings.Replace(good, `"round":1`, `"round":-4`, 1), "round"},
 		{"not json", "{", "unexpected"},

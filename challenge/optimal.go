@@ -117,7 +117,7 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 			return m.withCrossOffs(ctx, c)
 		}
 	}
-	model, err := newDuelModel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice)
+	model, err := newDuelModel(ctx, s.Rules, c.Sides[0].Dice, c.Sides[1].Dice)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 	for k := range 2 {
 		hang := m.own
 		hang[m.side] = k == 0
-		m.outs[k] = model.rounds(hang)
+		if m.outs[k], err = model.rounds(hang); err != nil {
+			return nil, err
+		}
 	}
 	m.process, err = markov.ExploreProcess(ctx, roundStart(0), func(st duelState) []markov.Choice[duelState] {
 		if st.end >= 0 {
@@ -149,7 +151,7 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 // cross-offs and stance left open.
 func (m *optimalModel) withCrossOffs(ctx context.Context, c *State) (*optimalModel, error) {
 	var err error
-	if m.cross, err = m.s.newCrossModel(c, m.policies, m.side, m.s.nevers()); err != nil {
+	if m.cross, err = m.s.newCrossModel(ctx, c, m.policies, m.side, m.s.nevers()); err != nil {
 		return nil, err
 	}
 	if m.crossing, err = m.cross.process(ctx); err != nil {
@@ -257,7 +259,7 @@ func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal
 	if err != nil {
 		return nil, err
 	}
-	under, err := m.s.newCrossModel(c, policies, m.side, m.s.nevers())
+	under, err := m.s.newCrossModel(ctx, c, policies, m.side, m.s.nevers())
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +350,7 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		hang := m.own
 		hang[m.side] = stances(c, []Policy{p, p})[m.side]
-		d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
+		d, err := duelOdds(ctx, s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
 		if err != nil {
 			return markov.Solved{}, err
 		}

@@ -34,6 +34,11 @@ const (
 )
 
 // Rules holds every number and name the rule text or our rulings fix.
+// maxTrialRolls bounds the rolls one conflict may take before it must
+// end (Rules.Validate): about a tenth of a second of play, so that a
+// simulation stops soon after it is asked to.
+const maxTrialRolls = 1 << 19
+
 // DefaultRules gives the game as written; change any field to try a house
 // rule. Tags: [text] stated in the rule text, [src] from the original game's
 // published material, [ours] our ruling where both are silent.
@@ -66,10 +71,13 @@ type Rules struct {
 	// challenges.
 	RecastTies bool `json:"recast_ties"`
 	// MaxRecasts bounds recasts of one round before the earlier-listed
-	// side challenges anyway, so a round always ends. [ours] 100.
+	// side challenges anyway, so a round always ends. [ours] 40: a tie
+	// that many times running is below 1e-50 for the text's dice.
 	MaxRecasts int `json:"max_recasts"`
 	// MaxExchanges ends a conflict as a stalemate after this many
-	// exchanges, so a run always terminates. [ours] 10000.
+	// exchanges, so a run always terminates. [ours] 10000. Validate
+	// keeps (MaxExchanges+1) x (MaxRecasts+1) + MaxExchanges, the most
+	// rolls a conflict may take, within maxTrialRolls.
 	MaxExchanges int `json:"max_exchanges"`
 	// ShortRollTies: a tie is broken only by the dice both rolls have, so
 	// an extra die does not win it. [ours] false: a missing die counts 0
@@ -136,7 +144,7 @@ func DefaultRules() Rules {
 		AdvantageDie:    dice.D6,
 		DoubleFactor:    2,
 		RecastTies:      true,
-		MaxRecasts:      100,
+		MaxRecasts:      40,
 		MaxExchanges:    10000,
 
 		CrossOffsPerComparison: 1,
@@ -145,10 +153,42 @@ func DefaultRules() Rules {
 	}
 }
 
+// MaxName bounds, in bytes, every name a scenario or a saved conflict
+// holds (sides, characters, players, stats, endeavors, specializations,
+// the owe list's entries), so that no name makes an error or a label long.
+const MaxName = 100
+
+// checkName refuses a name longer than MaxName, without quoting it.
+func checkName(what, name string) error {
+	if len(name) > MaxName {
+		return fmt.Errorf("challenge: %s of %d bytes: a name is at most %d", what, len(name), MaxName)
+	}
+	return nil
+}
+
+// few lists at most five names, then how many more there are, so that an
+// error naming what is allowed stays short.
+func few(names []string) string {
+	if len(names) <= 5 {
+		return fmt.Sprintf("%q", names)
+	}
+	return fmt.Sprintf("%q and %d more", names[:5], len(names)-5)
+}
+
 // Validate reports the first field that is out of range.
 func (r Rules) Validate() error {
 	if len(r.Stats) == 0 || len(r.Stats) > MaxStats {
 		return fmt.Errorf("challenge: rules.stats: %d stats; allowed 1..%d", len(r.Stats), MaxStats)
+	}
+	if len(r.Endeavors) > maxEndeavors || len(r.InjuryEndeavors) > maxEndeavors {
+		return fmt.Errorf("challenge: rules.endeavors and rules.injury_endeavors: at most %d each", maxEndeavors)
+	}
+	for _, names := range [][]string{r.Stats, r.Endeavors, r.InjuryEndeavors} {
+		for _, n := range names {
+			if err := checkName("rules: a stat or endeavor name", n); err != nil {
+				return err
+			}
+		}
 	}
 	for i, s := range r.Stats {
 		if s == "" {
@@ -182,7 +222,7 @@ func (r Rules) Validate() error {
 	}
 	for i, e := range r.InjuryEndeavors {
 		if !r.coreEndeavor(e) {
-			return fmt.Errorf("challenge: rules.injury_endeavors[%d] %q is not a core endeavor %v", i, e, r.Endeavors)
+			return fmt.Errorf("challenge: rules.injury_endeavors[%d] %q is not a core endeavor %s", i, e, few(r.Endeavors))
 		}
 	}
 	if r.InjurySizes < 0 || r.InjurySizes > 5*MaxDice {
@@ -199,6 +239,14 @@ func (r Rules) Validate() error {
 	}
 	if r.MaxExchanges < 1 || r.MaxExchanges > 100_000_000 {
 		return fmt.Errorf("challenge: rules.max_exchanges %d: allowed 1..100000000", r.MaxExchanges)
+	}
+	// Each of up to MaxExchanges+1 rounds may recast MaxRecasts times
+	// (two sides that read nothing always tie), so a trial's rolls are
+	// bounded by this product; past maxTrialRolls a trial could run for
+	// long enough that a simulation would not stop when asked.
+	if rolls := (r.MaxExchanges+1)*(r.MaxRecasts+1) + r.MaxExchanges; rolls > maxTrialRolls {
+		return fmt.Errorf("challenge: rules.max_exchanges %d with rules.max_recasts %d: a conflict may take %d rolls before it must end; allowed at most %d (lower either)",
+			r.MaxExchanges, r.MaxRecasts, rolls, maxTrialRolls)
 	}
 	if r.CrossOffsPerComparison < 0 || r.CrossOffsPerComparison > maxBonusDice {
 		return fmt.Errorf("challenge: rules.cross_offs_per_comparison %d: allowed 0..%d", r.CrossOffsPerComparison, maxBonusDice)

@@ -235,7 +235,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 		}
 	}
 	hang := stances(c, policies)
-	d, err := Duel(s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
+	d, err := duelOdds(ctx, s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, hang[0], hang[1])
 	if err != nil {
 		return markov.Answer{}, err
 	}

@@ -1,6 +1,7 @@
 // Command challenge prints exact odds for Art, Grace & Guts conflicts
 // (Action & Consequence): how one exchange goes for common pairs of stat
-// dice, with and without the advantage die, and who wins a whole duel.
+// dice, with and without the advantage die, and who wins a whole duel;
+// then plays the text's own conflict once, told event by event.
 //
 //	go run ./examples/challenge
 package main
@@ -11,6 +12,7 @@ import (
 
 	"github.com/stakesrpg/stakes/challenge"
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 func main() {
@@ -60,6 +62,20 @@ func main() {
 		fmt.Printf("  %-19s %9.4f %9.4f %8.2f %10.2f\n", a.name+" vs "+b.name,
 			d.P[challenge.AOutright]+d.P[challenge.AGiven], d.P[challenge.BOutright]+d.P[challenge.BGiven],
 			d.MeanRounds, d.MeanExchanges)
+	}
+	fmt.Println()
+	sc := challenge.DefaultScenario()
+	fmt.Println("One conflict of the text's example:", sc.Describe().Title)
+	roller := dice.NewSeeded(2006)
+	g, err := sc.Start(roller)
+	if err != nil {
+		fail(err)
+	}
+	g.Listen(func(e sim.Event) { fmt.Println("  " + e.String()) })
+	for !g.Done() {
+		if err := g.Step(roller); err != nil {
+			fail(err)
+		}
 	}
 }
 
