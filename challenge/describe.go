@@ -1,3 +1,5 @@
+//go:generate go run github.com/stakesrpg/stakes/cmd/settingsdoc
+
 package challenge
 
 import (
@@ -28,7 +30,7 @@ var terms = []sim.Term{
 // side's characters, the endeavor each acts by with the dice it rolls, and
 // the side's policies), and what each outcome and metric means.
 func (s Scenario) Describe() sim.Description {
-	return sim.Description{Summary: Summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...)}
+	return sim.Description{Summary: Summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...), Docs: fieldDocs}
 }
 
 // title is the scenario in one line: "Althesa (warrior priestessing: d10

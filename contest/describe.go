@@ -1,3 +1,5 @@
+//go:generate go run github.com/stakesrpg/stakes/cmd/settingsdoc
+
 package contest
 
 import (
@@ -14,7 +16,7 @@ const Summary = "Cortex-style pools totalling the two highest dice: basic, conte
 // sides or timed action, their pools and policies) and what each outcome
 // category and metric means.
 func (s Scenario) Describe() sim.Description {
-	return sim.Description{Summary: Summary, Title: s.title(), Terms: terms()}
+	return sim.Description{Summary: Summary, Title: s.title(), Terms: terms(), Docs: fieldDocs}
 }
 
 // title is the scenario in one line.
