@@ -12,7 +12,7 @@ import (
 // chaosTally counts, over all the games of the atomic check, the answers
 // the kit mutated and the steps that refused them.
 type chaosTally struct {
-	mutated, refused, steps int
+	asked, mutated, refused, steps int
 }
 
 // atomic plays each game once more, and before about one step in three
@@ -27,6 +27,10 @@ func (k *kit) atomic(s *shortfalls) {
 		if err := guard(func() error { return k.chaosGame(g, rng, &tally) }); err != nil {
 			s.add("%v", err)
 		}
+	}
+	if tally.asked == 0 && tally.steps > 0 && !k.opt.NoChoices {
+		s.add("no policy answer reached the Chooser in %d steps of %d games: Intercept must hand every answer of the scenario's policies to it (set Options.NoChoices for a mechanic whose games ask nothing)",
+			tally.steps, k.opt.Games)
 	}
 	if tally.mutated > 0 && tally.refused == 0 {
 		s.add("%d policy answers were mutated over %d steps of %d games and no step refused one: illegal answers are never refused",
@@ -70,6 +74,7 @@ func (k *kit) chaosStep(game sim.Game, r *dice.Roller, rng *rand.Rand, tally *ch
 	stepErr := game.Step(r)
 	game.Intercept(nil)
 	tally.steps++
+	tally.asked += c.asked
 	tally.mutated += c.mutated
 	switch {
 	case c.wrong && c.asked > 0 && stepErr == nil:

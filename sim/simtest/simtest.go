@@ -126,6 +126,9 @@ import (
 
 // Options tunes the kit. The zero value of each field picks its default.
 type Options struct {
+	// NoChoices says the mechanic's games ask their policies nothing, so
+	// the atomic check does not require answers to reach the Chooser.
+	NoChoices bool
 	// Seed fixes every random choice of the kit (default 1).
 	Seed uint64
 	// Games is how many games are played step by step for the

@@ -78,6 +78,7 @@ func TestBrokenToysFail(t *testing.T) {
 		{trustedSteps, small, []string{mutation}, "$.steps set to 2^31: restoring and playing it allocated"},
 		{swappedExact, small, []string{exact}, "do not fit the exact answer"},
 		{exactVaries, small, []string{exact}, "Exact call 2 answers with other bits than call 1: P[0] is"},
+		{chooserIgnored, small, []string{atomic}, "no policy answer reached the Chooser"},
 		{secretEvent, small, []string{events}, `(simtest_test.faulty): decoded from {"side":0} it differs from the original`},
 		{staleSave, small, []string{saveRestore}, "before step 0: the restored game's Save gives the bytes handed to Restore, overwritten since"},
 		{refusesEnd, small, []string{outcome, saveRestore}, "the state Save wrote was refused by Restore: a saved race: the game is over"},

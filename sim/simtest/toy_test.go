@@ -126,6 +126,7 @@ const (
 	outcomeCached   = "Outcome reads a winner the save does not hold"
 	missingTerm     = "Describe says nothing of rounds"
 	emptyTitle      = "Describe has no title"
+	chooserIgnored  = "Intercept keeps no Chooser"
 )
 
 // A scenario of the toy, satisfying sim.Scenario[*runner].
@@ -266,7 +267,7 @@ func (sc *scenario) step(s *state, r *dice.Roller, c sim.Chooser, sink func(sim.
 // place.
 func (sc *scenario) answer(s *state, c sim.Chooser) (int, error) {
 	n := s.choice()
-	if c == nil {
+	if c == nil || sc.broken == chooserIgnored {
 		return n, nil
 	}
 	if sc.broken == chooserRefused {
