@@ -327,7 +327,7 @@ func duelOdds(ctx context.Context, r Rules, a, b []dice.Die, hangA, hangB bool) 
 		return DuelOdds{}, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
 	var res DuelOdds
-	for s, p := range sol.Absorb {
+	for s, p := range sol.All() {
 		res.P[s.end] += p
 	}
 	res.MeanRounds = sol.ExpectedSteps
