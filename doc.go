@@ -41,7 +41,8 @@
 //	State                         everything that changes during play; plain data, JSON as is
 //	State.Check                   validates a restored state whole, against bounds, before any step reads it
 //	State.Done                    whether the game in the state has ended
-//	NewEngine                     validates the rules (and cast) once and prepares what every step needs
+//	Engine                        the steps; the rules travel with the State, so an Engine holds its policies and sink
+//	NewEngine                     where a package has one: checks the policies and prepares what every step needs
 //	Engine.Policies               the policies that answer the text's choices: the one way they reach the engine
 //	Engine.Sink                   a func(Event) that hears every event; nil builds none
 //	Engine.Step                   one step under Engine.Policies: validates everything, then applies
