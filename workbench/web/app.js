@@ -111,7 +111,8 @@ function showError(sec, answer, fallbackField) {
   if (answer.flag === '--set') {
     // A bad setting: mark the setting the message names.
     for (const inp of $$('.settings input', document)) {
-      if (msg.includes(inp.dataset.key + '=') || msg.includes(inp.dataset.key + ':') || msg.includes(inp.dataset.key + ' ')) inp.classList.add('bad');
+      const k = inp.dataset.key;
+      if ([k + '=', k + ':', k + ' ', '"' + k + '"'].some(p => msg.includes(p))) inp.classList.add('bad');
     }
     const where = $('[data-flag="--set"]', $('#study'));
     where.textContent = msg;
@@ -129,7 +130,7 @@ function showError(sec, answer, fallbackField) {
 // whiskers and the exact value as a red mark; every bar carries its
 // numbers as data- attributes.
 function barChart(title, bars, opts = {}) {
-  const W = Math.max(420, 70 + bars.length * 46), H = 280, L = 52, R = 14, T = 28, B = 70;
+  const W = Math.max(420, Math.min(900, 70 + bars.length * 46)), H = 280, L = 52, R = 14, T = 28, B = 70;
   const top = Math.max(1e-9, ...bars.map(b => Math.max(b.value, b.hi ?? 0, b.exact ?? 0)));
   const ymax = opts.percent === false ? top * 1.1 : Math.min(1, top * 1.15);
   const s = svg('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H, 'data-title': title });
