@@ -312,3 +312,42 @@ func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
 		}
 	}
 }
+
+// TestARefusedStepIsHeardByNobody: under a Chooser, a step refused after
+// it had rolled (the scheduled outside factors, whose groups are asked
+// whether they shed their stragglers, answered with a string) is undone,
+// and its events reach no listener; played again with the policies'
+// answers, it is heard.
+func TestARefusedStepIsHeardByNobody(t *testing.T) {
+	s := kitScenarios()["crowd and factors"]
+	g := startGame(t, s)
+	r := dice.NewSeeded(3)
+	var heard []Event
+	g.Listen(func(e sim.Event) { heard = append(heard, e.(Event)) })
+	bogus := func(_, answer any) any {
+		if _, ok := answer.(bool); ok {
+			return "bogus"
+		}
+		return answer
+	}
+	g.Intercept(bogus)
+	for !g.Done() {
+		n := len(heard)
+		err := g.Step(r)
+		if err == nil {
+			continue
+		}
+		if len(heard) != n {
+			t.Fatalf("a refused step was heard: %v", heard[n:])
+		}
+		g.Intercept(func(_, answer any) any { return answer })
+		if err := g.Step(r); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(heard[n:], func(e Event) bool { return e.Kind == EvOutside }) {
+			t.Fatalf("the step played again is not the outside factors: %v", heard[n:])
+		}
+		return
+	}
+	t.Error("no step was refused: the test tried nothing")
+}
