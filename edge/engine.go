@@ -174,23 +174,18 @@ type scratch struct {
 	reactionChecks [MaxParties][MaxMembers]Use
 }
 
-// skillSet is a set of the skills of one interaction (at most MaxSkills,
-// numbered from 1: skill s is bit s-1, and skill 0, none, is never in a
-// set).
+// skillSet is a set of the skills of one interaction (numbered 1..MaxSkills;
+// skill 0, none, is never added to a set).
 type skillSet uint64
 
-func (k skillSet) has(s int) bool { return s > 0 && k&(1<<uint(s-1)) != 0 }
-func (k *skillSet) add(s int) {
-	if s > 0 {
-		*k |= 1 << uint(s-1)
-	}
-}
+func (k skillSet) has(s int) bool { return k&(1<<uint(s)) != 0 }
+func (k *skillSet) add(s int)     { *k |= 1 << uint(s) }
 
 // all yields the skills of k in increasing order.
 func (k skillSet) all() iter.Seq[int] {
 	return func(yield func(int) bool) {
 		for ; k != 0; k &= k - 1 {
-			if !yield(bits.TrailingZeros64(uint64(k)) + 1) {
+			if !yield(bits.TrailingZeros64(uint64(k))) {
 				return
 			}
 		}

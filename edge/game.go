@@ -26,6 +26,8 @@ type Game struct {
 	base    []Policy
 	choose  sim.Chooser
 	illegal error // the first answer of the wrong type in this step
+	listen  func(sim.Event)
+	held    []Event // a step's events under a Chooser, heard once it succeeds
 }
 
 // Start begins an interaction of s before its starting checks (the first
@@ -109,18 +111,23 @@ func (g *Game) Step(r *dice.Roller) error {
 		return fmt.Errorf("edge: a step with a Chooser must be able to put the Roller back: %w", err)
 	}
 	before := g.in.s.Clone()
-	g.illegal = nil
+	g.illegal, g.held = nil, g.held[:0]
 	err = g.in.step(r)
 	if err == nil {
 		err = g.illegal
 	}
 	if err != nil {
+		// The step is undone, and nobody hears its events.
 		*g.in.s = before
 		if uerr := r.UnmarshalBinary(saved); uerr != nil {
 			return errors.Join(err, uerr)
 		}
+		return err
 	}
-	return err
+	for _, e := range g.held {
+		g.listen(e)
+	}
+	return nil
 }
 
 // Done reports whether the interaction has ended.
@@ -145,11 +152,23 @@ func (g *Game) Save() ([]byte, error) { return json.Marshal(g.in.s) }
 // Listen sets the function that hears every event from now on; nil hears
 // none (and no event is built).
 func (g *Game) Listen(sink func(sim.Event)) {
-	if sink == nil {
+	g.listen = sink
+	g.setSink()
+}
+
+// setSink points the engine's Sink at the listener: directly, or, with a
+// Chooser set, through the step's held events (a refused step is heard by
+// nobody).
+func (g *Game) setSink() {
+	switch {
+	case g.listen == nil:
 		g.e.Sink = nil
-		return
+	case g.choose != nil:
+		g.e.Sink = func(e Event) { g.held = append(g.held, e) }
+	default:
+		sink := g.listen
+		g.e.Sink = func(e Event) { sink(e) }
 	}
-	g.e.Sink = func(e Event) { sink(e) }
 }
 
 // Intercept sets a Chooser that sees each answer of the scenario's
@@ -157,6 +176,7 @@ func (g *Game) Listen(sink func(sim.Event)) {
 // returns the answer the step takes; nil leaves the policies alone.
 func (g *Game) Intercept(c sim.Chooser) {
 	g.choose = c
+	g.setSink()
 	if c == nil {
 		g.e.Policies = g.base
 		return

@@ -279,3 +279,75 @@ func matches(key, n string) bool {
 	}
 	return key == n
 }
+
+// TestSavesRoundTripUnderEveryPolicyMix: under every pair of shipped
+// policies in the built-in chase, every reached game saves, restores and
+// saves again to the same bytes.
+func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
+	for _, a := range PolicyNames() {
+		for _, b := range PolicyNames() {
+			s := DefaultScenario()
+			s.Parties[0].Policy, s.Parties[1].Policy = a, b
+			g := startGame(t, s)
+			r := dice.NewSeeded(11)
+			for step := 0; ; step++ {
+				saved, err := g.Save()
+				if err != nil {
+					t.Fatal(err)
+				}
+				back, err := s.Restore(saved)
+				if err != nil {
+					t.Fatalf("%s/%s step %d: %v", a, b, step, err)
+				}
+				if again, _ := back.Save(); !bytes.Equal(saved, again) {
+					t.Fatalf("%s/%s step %d: other bytes after a restore", a, b, step)
+				}
+				if g.Done() {
+					break
+				}
+				if err := g.Step(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// TestARefusedStepIsHeardByNobody: under a Chooser, a step refused after
+// it had rolled (the scheduled outside factors, whose groups are asked
+// whether they shed their stragglers, answered with a string) is undone,
+// and its events reach no listener; played again with the policies'
+// answers, it is heard.
+func TestARefusedStepIsHeardByNobody(t *testing.T) {
+	s := kitScenarios()["crowd and factors"]
+	g := startGame(t, s)
+	r := dice.NewSeeded(3)
+	var heard []Event
+	g.Listen(func(e sim.Event) { heard = append(heard, e.(Event)) })
+	bogus := func(_, answer any) any {
+		if _, ok := answer.(bool); ok {
+			return "bogus"
+		}
+		return answer
+	}
+	g.Intercept(bogus)
+	for !g.Done() {
+		n := len(heard)
+		err := g.Step(r)
+		if err == nil {
+			continue
+		}
+		if len(heard) != n {
+			t.Fatalf("a refused step was heard: %v", heard[n:])
+		}
+		g.Intercept(func(_, answer any) any { return answer })
+		if err := g.Step(r); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(heard[n:], func(e Event) bool { return e.Kind == EvOutside }) {
+			t.Fatalf("the step played again is not the outside factors: %v", heard[n:])
+		}
+		return
+	}
+	t.Error("no step was refused: the test tried nothing")
+}

@@ -17,8 +17,9 @@ const (
 	// MaxMembers is the most members one party may hold (a crowd is one
 	// member with a Size, see Member).
 	MaxMembers = 16
-	// MaxSkills is the most distinct skill names one interaction may use.
-	MaxSkills = 64
+	// MaxSkills is the most distinct skill names one interaction may use
+	// (numbered 1..MaxSkills, 0 being none).
+	MaxSkills = 63
 	// MaxEdge bounds the edge dice a party may start with.
 	MaxEdge = 1000
 	// MaxModifier bounds every skill modifier and bonus.
