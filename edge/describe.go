@@ -1,3 +1,5 @@
+//go:generate go run github.com/stakesrpg/stakes/cmd/settingsdoc
+
 package edge
 
 import (
@@ -26,7 +28,7 @@ var terms = []sim.Term{
 // type, starting dice, and each party with its members, policy, bonus dice
 // and whether it is passive) and what each outcome and metric means.
 func (s Scenario) Describe() sim.Description {
-	return sim.Description{Summary: summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...)}
+	return sim.Description{Summary: summary, Title: s.title(), Terms: append([]sim.Term(nil), terms...), Docs: fieldDocs}
 }
 
 // title is the scenario in one line: "chase, 5 edge dice each: lead car

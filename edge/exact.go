@@ -97,7 +97,7 @@ func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error)
 		if err != nil {
 			return markov.Answer{}, err
 		}
-		for k, p := range sol.Absorb {
+		for k, p := range sol.All() {
 			c := int(k[1])
 			res.P[c] += st.p * p
 		}
