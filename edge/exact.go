@@ -88,7 +88,7 @@ func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error)
 			return markov.Answer{}, err
 		}
 		if in.rules.MaxRounds > 0 && rest > 1e-9 {
-			return markov.Answer{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g", markov.ErrNoExact, in.rules.MaxRounds, rest)
+			return markov.Answer{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g; --set rules.max_rounds=0 (no limit) gives the exact answer without it", markov.ErrNoExact, in.rules.MaxRounds, rest)
 		}
 		if err := ctx.Err(); err != nil {
 			return markov.Answer{}, err
