@@ -72,7 +72,24 @@ func main() {
 	p.Add(line, pts, bars, plotter.NewGrid())
 	p.Legend.Add("exact", line)
 	p.Legend.Add(fmt.Sprintf("sampled, %d trials (95%%)", *trials), pts)
-	p.Legend.Top = true
+	// The odds fall as both sides start with more dice, so the lower left
+	// is clear of the data: the legend goes there. Every starting count is
+	// a labelled tick, and the axes leave room around the first and last
+	// points so no whisker is clipped.
+	p.Legend.Top, p.Legend.Left = false, true
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(8)
+	var ticks []plot.Tick
+	for start := 3; start <= 8; start++ {
+		ticks = append(ticks, plot.Tick{Value: float64(start), Label: fmt.Sprint(start)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = 2.5, 8.5
+	lo, hi := simPts[len(simPts)-1].Y-errs[len(errs)-1].Low, simPts[0].Y+errs[0].High
+	for i, pt := range simPts {
+		lo, hi = min(lo, pt.Y-errs[i].Low, exactPts[i].Y), max(hi, pt.Y+errs[i].High, exactPts[i].Y)
+	}
+	pad := (hi - lo) * 0.08
+	p.Y.Min, p.Y.Max = max(0, lo-pad-(hi-lo)*0.25), hi+pad
 	if err := p.Save(6*vg.Inch, 4*vg.Inch, *out); err != nil {
 		fail(err)
 	}
