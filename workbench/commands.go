@@ -19,6 +19,10 @@ import (
 // pool times --times), so that the output stays within memory.
 const maxRolledDice = 1_000_000
 
+// maxTimes bounds --times: as many rolls as the dice bound allows, one die
+// a roll.
+const maxTimes = maxRolledDice
+
 // cmdRoll rolls dice notation and shows every die.
 func cmdRoll(e *env, args []string) error {
 	fs := newFlags(e, "roll", "NOTATION [flags]",
@@ -41,8 +45,8 @@ func cmdRoll(e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("roll: give dice notation, such as 3d6 or \"d12 d6\"")
 	}
-	if times < 1 || times > 10000 {
-		return usagef("roll: --times %d: allowed 1..10000", times)
+	if times < 1 || times > maxTimes {
+		return usagef("roll: --times %d: allowed 1..%d", times, maxTimes)
 	}
 	// A plain pool rolls as it always has; anything else is an expression.
 	notation := strings.Join(pos, " ")

@@ -188,21 +188,55 @@ func newFlags(e *env, name, args, about string, examples ...string) *flags {
 // positional arguments.
 func parse(fs *flags, args []string) ([]string, error) {
 	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--":
+			return append(pos, args[1:]...), nil
+		case !strings.HasPrefix(a, "-") || a == "-" || negativeOperand(fs, a):
+			pos, args = append(pos, a), args[1:]
+			continue
+		}
+		n := flagWords(fs, a, len(args))
+		if err := fs.Parse(args[:n]); err != nil {
 			if err == flag.ErrHelp {
 				fs.help()
 				return nil, errHelp
 			}
 			return nil, flagError(fs, err)
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		args = args[n:]
 	}
+	return pos, nil
+}
+
+// negativeOperand reports whether a word that begins with a dash is a
+// negative number or dice expression ("-2", "-d4", "-(d6+1)") rather than
+// a flag: it names no flag and reads as one of those.
+func negativeOperand(fs *flags, a string) bool {
+	name := strings.TrimLeft(a, "-")
+	name, _, _ = strings.Cut(name, "=")
+	if fs.Lookup(name) != nil || strings.HasPrefix(a, "--") {
+		return false
+	}
+	return len(a) > 1 && (a[1] >= '0' && a[1] <= '9' || a[1] == 'd' || a[1] == 'D' || a[1] == '(')
+}
+
+// flagWords is how many words the flag a takes up: one for a boolean flag
+// or name=value, two for a flag followed by its value.
+func flagWords(fs *flags, a string, left int) int {
+	name := strings.TrimLeft(a, "-")
+	if strings.Contains(name, "=") || left < 2 {
+		return 1
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return 1 // unknown: fs.Parse says so
+	}
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		return 1
+	}
+	return 2
 }
 
 // flagError turns the flag package's error into one line: what was wrong,

@@ -45,6 +45,8 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"odds", "contest", "d12 d10", "vs", "9223372036854775807"}, 2, "stakes 9223372036854775807: allowed"},
 		{[]string{"odds", "contest", "d12 d10", "vs", "99999999999999999999999"}, 2, "allowed -1000000..1000000"},
 		{[]string{"roll", "10000d1000000", "--times", "10000"}, 2, "at most 1000000"},
+		{[]string{"roll", "d6", "--times", "1000001"}, 2, "--times 1000001: allowed 1..1000000"},
+		{[]string{"odds", "--bogus", "d6"}, 2, "odds: unknown flag --bogus"},
 		{[]string{"simm", "coin"}, 2, `unknown command "simm"; did you mean "sim"?`},
 		{[]string{"sim"}, 2, "name one mechanic"},
 		{[]string{"sim", "nosuch"}, 2, `unknown mechanic "nosuch"`},
