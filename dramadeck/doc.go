@@ -32,7 +32,11 @@
 // rulings set (Generate), and shipped as the data file deck.txt, embedded in
 // the package (DefaultDeck). ParseDeck reads that format, or a bare
 // composition ("<count> <Name>" per line) whose GM faces it generates;
-// unknown names and bad counts are errors. A deck file reads card names
+// unknown names and bad counts are errors. A Scenario describes its deck
+// fully: a composition (Deck) whose GM faces come from DeckSeed in the
+// proportions Faces (GenerateFaces; the default composition with the
+// default seed and proportions is the shipped deck), or a whole deck card
+// by card (Cards). A deck file reads card names
 // leniently (case, spaces, hyphens, underscores and apostrophes aside);
 // everywhere else (saved states, scenarios, events) cards, effects,
 // actions, skill bars and sides read and write as the names printed here.
@@ -229,6 +233,8 @@
 //	rules.effects_outlast_scene        adventure (a scene follows the scene's end)
 //	deck                               every study
 //	deck_seed                          every study whose deck is a composition
+//	faces                              every study whose deck is a composition
+//	cards                              every study
 //	dramatic                           studies with a fight
 //	heroes                             every study
 //	villains                           studies with a fight

@@ -24,7 +24,7 @@ func tasks(s Scenario) bool { return s.Study == StudyTask || s.Study == StudySce
 func adventures(s Scenario) bool { return s.Study == StudyAdventure }
 
 // composed: a deck given as a composition, whose GM faces the seed makes.
-func composed(s Scenario) bool { return len(s.Deck) > 0 }
+func composed(s Scenario) bool { return len(s.Deck) > 0 && len(s.Cards) == 0 }
 
 // uses lists every setting and where it acts. No critical failure has a
 // consequence in the model (the text gives none), so the thresholds that
@@ -64,6 +64,8 @@ var uses = []use{
 	{"rules.effects_outlast_scene", adventures, "adventure (a scene follows the scene's end)"},
 	{"deck", always, "every study"},
 	{"deck_seed", composed, "every study whose deck is a composition"},
+	{"faces", composed, "every study whose deck is a composition"},
+	{"cards", always, "every study"},
 	{"dramatic", fights, "studies with a fight"},
 	{"heroes", always, "every study"},
 	{"villains", fights, "studies with a fight"},

@@ -90,6 +90,8 @@ var perturb = map[string]func(*Scenario){
 	"rules.effects_outlast_scene":        func(s *Scenario) { s.Rules.EffectsOutlastScene = !s.Rules.EffectsOutlastScene },
 	"deck":                               func(s *Scenario) { s.Deck = deckOf(2) },
 	"deck_seed":                          func(s *Scenario) { s.DeckSeed++ },
+	"faces":                              func(s *Scenario) { s.Faces = DefaultFaces(); s.Faces.Effects = Share{2, 3} },
+	"cards":                              func(s *Scenario) { d, _ := Generate(deckOf(2), 9); s.Cards = d.Cards },
 	"dramatic":                           func(s *Scenario) { s.Dramatic = !s.Dramatic },
 	"heroes":                             func(s *Scenario) { s.Heroes = s.Heroes[:2] },
 	"villains":                           func(s *Scenario) { s.Villains = s.Villains[:2] },
@@ -164,6 +166,7 @@ var actsInNoBuiltin = map[string]string{
 	"rules.max_leadership":               "the shipped styles pass one card by Leadership",
 	"rules.collapse_fp":                  "FP fall only to Fatigued, and not to 0 in the built-ins",
 	"deck_seed":                          "no built-in deck is a composition (TestSettingsActingInNoBuiltinActElsewhere)",
+	"faces":                              "no built-in deck is a composition (TestSettingsActingInNoBuiltinActElsewhere)",
 }
 
 // The settings no built-in moves act in a scenario set for them.
@@ -172,7 +175,7 @@ func TestSettingsActingInNoBuiltinActElsewhere(t *testing.T) {
 	aggressive.HeroPolicy = "aggressive"
 	composed := DefaultScenario()
 	composed.Deck = deckOf(2)
-	for key, sc := range map[string]Scenario{"rules.all_out_attack_bonus": aggressive, "deck_seed": composed} {
+	for key, sc := range map[string]Scenario{"rules.all_out_attack_bonus": aggressive, "deck_seed": composed, "faces": composed} {
 		changed := sc
 		perturb[key](&changed)
 		if slices.Equal(results(t, sc, 40), results(t, changed, 40)) {
