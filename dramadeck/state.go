@@ -120,6 +120,8 @@ func (c *Character) Active() bool {
 
 func (c *Character) check(field string) error {
 	switch {
+	case len(c.Name) > maxName:
+		return fmt.Errorf("%s.name: %d bytes, at most %d", field, len(c.Name), maxName)
 	case c.MaxHP < 1:
 		return fmt.Errorf("%s.max_hp: %d, must be >= 1", field, c.MaxHP)
 	case c.MaxFP < 1:
