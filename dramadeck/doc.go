@@ -223,6 +223,7 @@
 //	rules.defend_bonus                 studies with a fight
 //	rules.all_out_attack_bonus         studies with a fight
 //	rules.margins                      studies with a fight
+//	rules.contest.criticals_decide     studies with a fight
 //	rules.max_leadership               studies with a fight
 //	rules.task_draws_out_of_combat     task, task in combat, scene (the work out of combat)
 //	rules.defence_takes_cards          studies with a fight

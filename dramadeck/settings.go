@@ -54,6 +54,7 @@ var uses = []use{
 	{"rules.defend_bonus", fights, "studies with a fight"},
 	{"rules.all_out_attack_bonus", fights, "studies with a fight"},
 	{"rules.margins", fights, "studies with a fight"},
+	{"rules.contest.criticals_decide", fights, "studies with a fight"},
 	{"rules.max_leadership", fights, "studies with a fight"},
 	{"rules.task_draws_out_of_combat", tasks, "task, task in combat, scene (the work out of combat)"},
 	{"rules.defence_takes_cards", fights, "studies with a fight"},

@@ -29,7 +29,7 @@ func jsonKeys(t reflect.Type, prefix string, into ...string) []string {
 // Every setting of a Scenario (its rules' criticals one by one) is in the
 // settings table, and in the table of the package doc.
 func TestEverySettingHasAPlaceInTheTable(t *testing.T) {
-	keys := jsonKeys(reflect.TypeFor[Scenario](), "", "rules", "criticals")
+	keys := jsonKeys(reflect.TypeFor[Scenario](), "", "rules", "criticals", "contest")
 	var listed []string
 	for _, u := range uses {
 		listed = append(listed, u.key)
@@ -80,6 +80,7 @@ var perturb = map[string]func(*Scenario){
 	"rules.defend_bonus":                 func(s *Scenario) { s.Rules.DefendBonus = 9 },
 	"rules.all_out_attack_bonus":         func(s *Scenario) { s.Rules.AllOutAttackBonus = 0 },
 	"rules.margins":                      func(s *Scenario) { s.Rules.Margins.TauntTrick = s.Rules.Margins.Maneuver },
+	"rules.contest.criticals_decide":     func(s *Scenario) { s.Rules.Contest.CriticalsDecide = true },
 	"rules.max_leadership":               func(s *Scenario) { s.Rules.MaxLeadership = 1 },
 	"rules.task_draws_out_of_combat":     func(s *Scenario) { s.Rules.TaskDrawsOutOfCombat = !s.Rules.TaskDrawsOutOfCombat },
 	"rules.defence_takes_cards":          func(s *Scenario) { s.Rules.DefenceTakesCards = !s.Rules.DefenceTakesCards },
