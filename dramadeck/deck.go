@@ -115,7 +115,7 @@ func checkComposition(comp []Count) (int, error) {
 // lines carry an effect on one side, alternating sides, each side's seven
 // effects in equal shares (Break only for villains, Confused only for
 // heroes, since villains hold no pools); 1/6 of lines give the villains an
-// approved action instead, the seven in equal shares; half the cards approve one action, half two;
+// approved action instead, the six other than Defend in equal shares (Defend, never stripping a card, would approve nothing); half the cards approve one action, half two;
 // 80% of skill bars show a step or adjacent pair (A, B, C, D, AB, BC, CD in
 // equal shares), 20% a special case (equal shares). Proportions are exact
 // up to rounding; only their placement is random. The same composition and
@@ -230,11 +230,16 @@ func generateLines(r *dice.Roller, n int, majority Side, faces Faces) []Line {
 		case k < third:
 			ls[i].Villain = villainFX[(k/2)%len(villainFX)]
 		case k < third+sixth:
-			ls[i].VillainAction = Act(int(Attack) + (k-third)%int(Maneuver-Attack+1))
+			// An approved villain action lets the GM strip a card on its
+			// success, which Defend never has: the other six in turn.
+			ls[i].VillainAction = villainActs[(k-third)%len(villainActs)]
 		}
 	}
 	return ls
 }
+
+// villainActs are the actions a line may approve for the villains.
+var villainActs = [...]Act{Attack, Trick, Test, Taunt, Intimidate, Maneuver}
 
 // generateBars makes n skill bars, 80% a step or adjacent pair and 20% a
 // special case, each kind in equal shares, shuffled.

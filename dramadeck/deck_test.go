@@ -247,3 +247,24 @@ func TestScenarioDescribesItsDeckFully(t *testing.T) {
 		}
 	}
 }
+
+// A line's approved villain action lets the GM strip a card on its
+// success; Defend never could, so no line approves it (8 of the shipped
+// deck's 52 used to): the other six share the villain actions.
+func TestNoLineApprovesDefendForTheVillains(t *testing.T) {
+	d, err := DefaultDeck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[Act]int{}
+	for _, c := range d.Cards {
+		for _, l := range [2]Line{c.Standard, c.Dramatic} {
+			if l.VillainAction != NoAct {
+				seen[l.VillainAction]++
+			}
+		}
+	}
+	if seen[Defend] != 0 || len(seen) != 6 {
+		t.Errorf("villain actions %v: want the six other than Defend", seen)
+	}
+}

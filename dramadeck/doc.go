@@ -173,7 +173,7 @@
 //	Trade      *View      Swap    a one-for-one swap before declaring (With -1: none)
 //	Haste      *View      int     a Haste card in the pool to play now, or -1
 //	Move       *View      int     a hand card to move to the pool, or -1
-//	Choose     *View      Choice  a character's action
+//	Choose     *View      Choice  a character's action (a hero's Work on his task included)
 //	Spend      *View      bool    spend a Possibility to re-roll a failure
 //	Cancel     *View      bool    spend a waiting Opponent Fails on a success
 //	Strip      *View      int     the pool index the GM strips, or -1
@@ -185,7 +185,10 @@
 //	SideRoll   *TaskView  bool    roll the task's extra approved action
 //
 // An answer of another type refuses the step; with a Chooser set, a
-// refused step is undone whole (state and Roller).
+// refused step is undone whole (state and Roller). A bot that puts a
+// question to a person answers it inside the Chooser, while the step
+// waits: the questions asked in the middle of an action (Spend, Cancel)
+// are not steps of their own that a game could be saved between.
 //
 // # Studies and where each setting acts
 //

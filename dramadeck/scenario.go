@@ -373,14 +373,14 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
 }
 
 // trial is Trial under ctx: the same steps, the context looked at every
-// few thousand of them, so that a long study (an adventure of many
+// 256 of them, so that a long study (an adventure of many
 // scenes of many rounds) stops within milliseconds of a cancel.
 func (rn *Runner) trial(ctx context.Context, r *dice.Roller, metrics []int) (int, error) {
 	rn.reset()
 	g := rn.g
 	rn.s.begin(g, r)
 	for n := 0; !g.done(); n++ {
-		if n%4096 == 0 {
+		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
