@@ -199,8 +199,9 @@ func (o *Outcome) UnmarshalText(b []byte) error { return outcomeNames.Unmarshal(
 
 // State is the whole game as one saveable value: the rules and the deck
 // it is played with, every pile, every character, the round's phase and
-// acting order, and the tasks under way. It saves and restores as JSON
-// (State.Save, Restore); Check validates a restored state whole. Cards are
+// acting order, the tasks under way and the study's Plan. It is JSON as
+// it is (State.Save; Game.Save and Scenario.Restore save and read it with
+// its scenario); Check validates a restored state whole. Cards are
 // indices into Deck; each is in exactly one of Draw, Discard, Stack, a
 // Hand or a Pool.
 type State struct {
