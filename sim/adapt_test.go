@@ -14,13 +14,16 @@ import (
 // on doubles; metrics are the two faces.
 type pairRunner struct{ buf []int }
 
-func (p *pairRunner) Trial(r *dice.Roller, metrics []int) int {
+func (p *pairRunner) Trial(r *dice.Roller, metrics []int) (int, error) {
+	if r == nil {
+		return 0, dice.ErrNilRoller
+	}
 	p.buf = r.RollN(2, 6, p.buf)
 	metrics[0], metrics[1] = p.buf[0], p.buf[1]
 	if p.buf[0] == p.buf[1] {
-		return 0
+		return 0, nil
 	}
-	return 1
+	return 1, nil
 }
 
 func TestFromRunner(t *testing.T) {

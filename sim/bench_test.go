@@ -14,9 +14,10 @@ import (
 )
 
 // trivialTrial does almost nothing, so a Run of it measures the harness.
-func trivialTrial(r *dice.Roller, o *Outcome) {
+func trivialTrial(r *dice.Roller, o *Outcome) error {
 	o.Category = 1
 	o.Metrics[0] = 3
+	return nil
 }
 
 func trivialSpec() Spec {
@@ -25,13 +26,14 @@ func trivialSpec() Spec {
 }
 
 // busyTrial takes about 200 ns: sixty d6 one at a time.
-func busyTrial(r *dice.Roller, o *Outcome) {
+func busyTrial(r *dice.Roller, o *Outcome) error {
 	s := 0
 	for range 60 {
 		s += r.Roll(6)
 	}
 	o.Category = s & 1
 	o.Metrics[0] = s
+	return nil
 }
 
 func busySpec() Spec {

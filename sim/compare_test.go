@@ -19,7 +19,7 @@ func bonusSpec(bonus int, extraDie bool) Spec {
 	s.Name = "3d6+bonus"
 	s.New = func() (Trial, error) {
 		buf := make([]int, 0, 3)
-		return func(r *dice.Roller, o *Outcome) {
+		return func(r *dice.Roller, o *Outcome) error {
 			buf = r.RollN(3, 6, buf)
 			total := dice.Sum(buf) + bonus
 			switch {
@@ -35,6 +35,7 @@ func bonusSpec(bonus int, extraDie bool) Spec {
 			if extraDie {
 				r.Roll(20)
 			}
+			return nil
 		}, nil
 	}
 	return s
@@ -171,7 +172,7 @@ func TestCompareErrors(t *testing.T) {
 	}
 	bad := bonusSpec(0, false)
 	bad.New = func() (Trial, error) {
-		return func(r *dice.Roller, o *Outcome) { o.Category = 7 }, nil
+		return func(r *dice.Roller, o *Outcome) error { o.Category = 7; return nil }, nil
 	}
 	if _, err := Compare(context.Background(), diceSpec(), bad, Options{Trials: 10}); err == nil || !strings.Contains(err.Error(), "variant B: category 7") {
 		t.Errorf("bad variant B: %v", err)

@@ -25,14 +25,12 @@ func orderPlan(cfg config, workers int, run chunkFunc[*order]) (*plan[*order], *
 	var allocated atomic.Int64
 	p := &plan[*order]{
 		cfg:     cfg,
-		runners: make([]chunkFunc[*order], workers),
+		workers: workers,
+		start:   func(int) (chunkFunc[*order], error) { return run, nil },
 		newAcc:  func() *order { allocated.Add(1); return new(order) },
 		reset:   func(o *order) { o.chunks = o.chunks[:0] },
 		merge:   func(dst, src *order) error { dst.chunks = append(dst.chunks, src.chunks...); return nil },
 		total:   new(order),
-	}
-	for w := range p.runners {
-		p.runners[w] = run
 	}
 	return p, &allocated
 }
@@ -174,11 +172,12 @@ func TestCancelReachesWorkersMidChunk(t *testing.T) {
 func TestStopSeenBeforeEveryTrial(t *testing.T) {
 	var stop atomic.Bool
 	calls := 0
-	trial := func(r *dice.Roller, o *Outcome) {
+	trial := func(r *dice.Roller, o *Outcome) error {
 		calls++
 		if calls == 3 {
 			stop.Store(true) // a cancel arriving during the third trial
 		}
+		return nil
 	}
 	ok, err := runChunks(trial, newStream(PCG, 1))(0, 1000, newTally(1, 0), &stop)
 	if ok || err != nil || calls != 3 {
@@ -202,11 +201,12 @@ func TestCancelDuringSlowTrials(t *testing.T) {
 	defer cancel()
 	var started atomic.Int64
 	spec := Spec{Name: "slow", Categories: []string{"only"}, New: func() (Trial, error) {
-		return func(r *dice.Roller, o *Outcome) {
+		return func(r *dice.Roller, o *Outcome) error {
 			if started.Add(1) == 4 {
 				cancel()
 			}
 			time.Sleep(20 * time.Millisecond)
+			return nil
 		}, nil
 	}}
 	r, err := Run(ctx, spec, Options{Trials: 1000, ChunkSize: 500, Workers: 2})
@@ -230,10 +230,11 @@ func TestCancelDuringSlowTrials(t *testing.T) {
 func TestGoexitEndsRun(t *testing.T) {
 	trialExits := Spec{Name: "exits", Categories: []string{"a"}, New: func() (Trial, error) {
 		n := 0
-		return func(r *dice.Roller, o *Outcome) {
+		return func(r *dice.Roller, o *Outcome) error {
 			if n++; n == 50 {
 				runtime.Goexit()
 			}
+			return nil
 		}, nil
 	}}
 	progressExits := Options{Trials: 1000, ChunkSize: 10, Workers: 2, Progress: func(done, _ int64) {

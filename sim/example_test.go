@@ -19,7 +19,7 @@ func duel(a, b dice.Die) sim.Spec {
 		Metrics:    []string{"rounds", "margin"},
 		Settings:   map[string]string{"a": a.String(), "b": b.String()},
 		New: func() (sim.Trial, error) {
-			return func(r *dice.Roller, o *sim.Outcome) {
+			return func(r *dice.Roller, o *sim.Outcome) error {
 				pa, pb, rounds := 0, 0, 0
 				for pa < 3 && pb < 3 {
 					rounds++
@@ -35,6 +35,7 @@ func duel(a, b dice.Die) sim.Spec {
 					o.Category = 1
 				}
 				o.Metrics[0], o.Metrics[1] = rounds, max(pa-pb, pb-pa)
+				return nil
 			}, nil
 		},
 	}
@@ -128,7 +129,7 @@ func ExampleHistogram_Fit() {
 	spec := sim.Spec{
 		Name: "2d6", Categories: []string{"rolled"}, Metrics: []string{"total"},
 		New: func() (sim.Trial, error) {
-			return func(r *dice.Roller, o *sim.Outcome) { o.Metrics[0] = r.Roll(6) + r.Roll(6) }, nil
+			return func(r *dice.Roller, o *sim.Outcome) error { o.Metrics[0] = r.Roll(6) + r.Roll(6); return nil }, nil
 		},
 	}
 	rep, _ := sim.Run(context.Background(), spec, sim.Options{Seed: 9, Trials: 36_000})
@@ -144,11 +145,12 @@ func ExampleReport_WriteCSV() {
 		Name: "d4", Categories: []string{"low", "high"}, Metrics: []string{"face"},
 		Settings: map[string]string{"die": "d4"},
 		New: func() (sim.Trial, error) {
-			return func(r *dice.Roller, o *sim.Outcome) {
+			return func(r *dice.Roller, o *sim.Outcome) error {
 				o.Metrics[0] = r.Roll(4)
 				if o.Metrics[0] > 2 {
 					o.Category = 1
 				}
+				return nil
 			}, nil
 		},
 	}

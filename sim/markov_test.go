@@ -48,7 +48,7 @@ func contestSpec() Spec {
 		Categories: []string{"a_wins", "b_wins", "walked_away"},
 		Metrics:    []string{"rounds"},
 		New: func() (Trial, error) {
-			return func(r *dice.Roller, o *Outcome) {
+			return func(r *dice.Roller, o *Outcome) error {
 				a, rounds := contestTokens, 0
 				for {
 					rounds++
@@ -56,7 +56,7 @@ func contestSpec() Spec {
 					switch {
 					case x == 6 && y == 6:
 						o.Category, o.Metrics[0] = 2, rounds
-						return
+						return nil
 					case x > y:
 						a++
 					case y > x:
@@ -68,7 +68,7 @@ func contestSpec() Spec {
 							o.Category = 1
 						}
 						o.Metrics[0] = rounds
-						return
+						return nil
 					}
 				}
 			}, nil

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -97,14 +98,23 @@ func meanLimit(target, meanTarget float64, means ...float64) float64 {
 
 // Run runs opt.Trials trials of spec (or the chunk range opt selects) and
 // reports. Bad input is an error wrapping ErrInvalid, returned before any
-// trial runs; so is an error from spec.New. A trial that returns a category
-// out of range, a metric value out of range, or panics stops the run with
-// an error.
+// trial runs; so is an error from spec.New.
 //
-// If ctx is cancelled, Run returns promptly (each worker finishes the trial
-// it is playing, then abandons its chunk) with the prefix of chunks counted
-// so far, marked partial (Provenance.Stop is StopCancelled), and a nil
-// error. Resume it by running chunks from Provenance.ChunkHi on and merging.
+// A trial that fails (returns an error, reports a category or a metric
+// value out of range, or panics) stops the run with no report and an error
+// naming the spec, the chunk and the trial in it, both counted from 0
+// ("sim: contest: trial 36 of chunk 2: ..."): rerun that chunk alone with
+// ChunkSource to see it again. A trial's own error is wrapped, so
+// errors.Is and errors.As reach it. When trials fail on several workers
+// at once, the error is the first one handed in.
+//
+// If ctx is cancelled, Run returns promptly with the prefix of chunks
+// counted so far, marked partial (Provenance.Stop is StopCancelled), and a
+// nil error. Each worker abandons its chunk before its next trial; Run
+// waits at most 50 ms for one still inside a trial (a trial cannot be
+// stopped from outside), which then finishes that trial in the background,
+// its outcome dropped. Resume the run by running chunks from
+// Provenance.ChunkHi on and merging.
 func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context (use context.Background())", ErrInvalid)
@@ -117,31 +127,33 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 		return nil, err
 	}
 	nw := cfg.workersFor()
-	runners := make([]chunkFunc[*tally], nw)
 	base := mix64(cfg.Seed)
-	for w := range runners {
-		trial, err := newTrial(spec)
-		if err != nil {
-			return nil, err
-		}
-		runners[w] = runChunks(trial, newStream(cfg.Generator, base))
-	}
 	ncat, nmet := len(spec.Categories), len(spec.Metrics)
 	p := &plan[*tally]{
 		cfg:     cfg,
-		runners: runners,
-		newAcc:  func() *tally { return newTally(ncat, nmet) },
-		reset:   (*tally).reset,
-		merge:   (*tally).merge,
-		total:   newTally(ncat, nmet),
+		workers: nw,
+		start: func(int) (chunkFunc[*tally], error) {
+			trial, err := newTrial(spec)
+			if err != nil {
+				return nil, err
+			}
+			return runChunks(trial, newStream(cfg.Generator, base)), nil
+		},
+		newAcc: func() *tally { return newTally(ncat, nmet) },
+		reset:  (*tally).reset,
+		merge:  (*tally).merge,
+		total:  newTally(ncat, nmet),
 	}
 	if cfg.Precision > 0 {
 		p.enough = func(t *tally, _ int64) bool { return t.precise(cfg.Precision, cfg.MeanPrecision) }
 	}
 	start := time.Now()
 	end, stop, err := p.execute(ctx)
+	if se := (*startError)(nil); errors.As(err, &se) {
+		return nil, se.err
+	}
 	if err != nil {
-		return nil, fmt.Errorf("sim: %s: %w", spec.Name, err)
+		return nil, fmt.Errorf("sim: %s: %w", clipped(spec.Name), err)
 	}
 	rep := newReport(spec.Name, spec.Categories, spec.Metrics, p.total, provenance(spec.Settings, cfg, nw, cfg.lo, end, stop))
 	rep.Elapsed = time.Since(start)
@@ -151,10 +163,10 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 func newTrial(spec Spec) (Trial, error) {
 	trial, err := spec.New()
 	if err != nil {
-		return nil, fmt.Errorf("sim: %s: New: %w", spec.Name, err)
+		return nil, fmt.Errorf("sim: %s: New: %w", clipped(spec.Name), err)
 	}
 	if trial == nil {
-		return nil, fmt.Errorf("%w: spec %q: New returned a nil Trial", ErrInvalid, spec.Name)
+		return nil, fmt.Errorf("%w: spec %s: New returned a nil Trial", ErrInvalid, brief(spec.Name))
 	}
 	return trial, nil
 }

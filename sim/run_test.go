@@ -28,7 +28,7 @@ func diceSpec() Spec {
 		Settings:   map[string]string{"pool": "3d6"},
 		New: func() (Trial, error) {
 			buf := make([]int, 0, 3)
-			return func(r *dice.Roller, o *Outcome) {
+			return func(r *dice.Roller, o *Outcome) error {
 				buf = r.RollN(3, 6, buf)
 				s := dice.Sum(buf)
 				switch {
@@ -41,6 +41,7 @@ func diceSpec() Spec {
 				}
 				o.Metrics[0] = s
 				o.Metrics[1] = dice.Highest(buf)
+				return nil
 			}, nil
 		},
 	}
@@ -335,11 +336,12 @@ func TestTrialErrors(t *testing.T) {
 		return Spec{Name: "bad", Categories: []string{"a", "b"}, Metrics: []string{"m"},
 			New: func() (Trial, error) {
 				n := 0
-				return func(r *dice.Roller, o *Outcome) {
+				return func(r *dice.Roller, o *Outcome) error {
 					n++
 					if n == 50 {
 						f(o)
 					}
+					return nil
 				}, nil
 			}}
 	}
@@ -367,11 +369,12 @@ func TestTrialErrors(t *testing.T) {
 func slowSpec(d time.Duration) Spec {
 	return Spec{Name: "slow", Categories: []string{"only"}, Metrics: []string{"x"},
 		New: func() (Trial, error) {
-			return func(r *dice.Roller, o *Outcome) {
+			return func(r *dice.Roller, o *Outcome) error {
 				end := time.Now().Add(d)
 				for time.Now().Before(end) {
 				}
 				o.Metrics[0] = r.Roll(6)
+				return nil
 			}, nil
 		}}
 }
@@ -490,7 +493,7 @@ func TestPrecisionStops(t *testing.T) {
 func TestProgressPanicStopsWorkers(t *testing.T) {
 	var running atomic.Int64
 	spec := Spec{Name: "count", Categories: []string{"x"}, New: func() (Trial, error) {
-		return func(r *dice.Roller, o *Outcome) { running.Add(1) }, nil
+		return func(r *dice.Roller, o *Outcome) error { running.Add(1); return nil }, nil
 	}}
 	func() {
 		defer func() {

@@ -1,7 +1,9 @@
 package sim_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +13,7 @@ import (
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim"
 	"github.com/stakesrpg/stakes/sim/markov"
+	"github.com/stakesrpg/stakes/sim/simtest"
 )
 
 // raceScenario is a small mechanic on the contract: a d(Sides) shows its
@@ -54,15 +57,154 @@ func (s raceScenario) Exact(ctx context.Context) (markov.Answer, error) {
 
 type raceRunner struct{ sides int }
 
-func (r *raceRunner) Trial(d *dice.Roller, m []int) int {
-	for round := 1; ; round++ {
-		m[0] = round
-		if d.Roll(r.sides) == r.sides {
-			return 0
+func (r *raceRunner) Trial(d *dice.Roller, m []int) (int, error) {
+	g := raceGame{s: raceState{Sides: r.sides, Round: 1}}
+	for !g.Done() {
+		if err := g.Step(d); err != nil {
+			return 0, err
 		}
-		if d.Roll(r.sides) == r.sides {
-			return 1
-		}
+	}
+	return g.Outcome(m)
+}
+
+// raceState is a race in progress: the side to roll in the round, and the
+// winner (1 for a, 2 for b) once one rolled the top face.
+type raceState struct {
+	Sides  int `json:"sides"`
+	Round  int `json:"round"`
+	Turn   int `json:"turn"`
+	Winner int `json:"winner"`
+}
+
+// raceRoll is the race's one event: a side rolled a face.
+type raceRoll struct {
+	Side int `json:"side"`
+	Face int `json:"face"`
+}
+
+func (e raceRoll) String() string {
+	return fmt.Sprintf("%s rolls %d", [...]string{"a", "b"}[e.Side], e.Face)
+}
+
+// raceGame is a race satisfying sim.Game. The race asks no question, so
+// it has no policy for a Chooser to stand in front of.
+type raceGame struct {
+	s    raceState
+	sink func(sim.Event)
+}
+
+func (s raceScenario) Start(*dice.Roller) (sim.Game, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &raceGame{s: raceState{Sides: s.Sides, Round: 1}}, nil
+}
+
+func (raceScenario) Restore(b []byte) (sim.Game, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var st raceState
+	if err := d.Decode(&st); err != nil || d.More() {
+		return nil, fmt.Errorf("race: a saved race does not decode: %v", err)
+	}
+	switch {
+	case st.Sides < 2 || st.Sides > 100:
+		return nil, fmt.Errorf("race: sides %d; allowed 2..100", st.Sides)
+	case st.Round < 1 || st.Round > 1<<30:
+		return nil, fmt.Errorf("race: round %d; allowed 1..%d", st.Round, 1<<30)
+	case st.Turn < 0 || st.Turn > 1:
+		return nil, fmt.Errorf("race: turn %d; allowed 0 or 1", st.Turn)
+	case st.Winner < 0 || st.Winner > 2 || st.Winner > 0 && st.Winner != st.Turn+1:
+		return nil, fmt.Errorf("race: winner %d on turn %d; a winner is the side that rolled last", st.Winner, st.Turn)
+	}
+	return &raceGame{s: st}, nil
+}
+
+func (s raceScenario) Describe() sim.Description {
+	return sim.Description{
+		Summary: "A race: two sides take turns rolling one die, and the first to roll its top face wins.",
+		Title:   fmt.Sprintf("a against b on a d%d, a first", s.Sides),
+		Terms: []sim.Term{
+			{Key: "*_wins", Text: "* rolls the top face first"},
+			{Key: "rounds", Text: "rounds played, the last one included"},
+		},
+	}
+}
+
+func (g *raceGame) Done() bool { return g.s.Winner != 0 }
+
+func (g *raceGame) Step(r *dice.Roller) error {
+	switch {
+	case r == nil:
+		return dice.ErrNilRoller
+	case g.Done():
+		return errors.New("race: the race is over")
+	case g.s.Turn == 1 && g.s.Round == 1<<30:
+		return errors.New("race: the race is out of rounds")
+	}
+	face := r.Roll(g.s.Sides)
+	if g.sink != nil {
+		g.sink(raceRoll{Side: g.s.Turn, Face: face})
+	}
+	switch {
+	case face == g.s.Sides:
+		g.s.Winner = g.s.Turn + 1
+	case g.s.Turn == 0:
+		g.s.Turn = 1
+	default:
+		g.s.Turn, g.s.Round = 0, g.s.Round+1
+	}
+	return nil
+}
+
+func (g *raceGame) Outcome(metrics []int) (int, error) {
+	if !g.Done() {
+		return 0, errors.New("race: the race is still going")
+	}
+	if len(metrics) > 0 {
+		metrics[0] = g.s.Round
+	}
+	return g.s.Winner - 1, nil
+}
+
+func (g *raceGame) Save() ([]byte, error)       { return json.Marshal(g.s) }
+func (g *raceGame) Listen(sink func(sim.Event)) { g.sink = sink }
+func (g *raceGame) Intercept(sim.Chooser)       {}
+
+// TestRaceConforms runs the conformance kit on the race through Adapt: a
+// mechanic's whole conformance test.
+func TestRaceConforms(t *testing.T) {
+	m := sim.Adapt[*raceRunner]("race", &raceScenario{Sides: 6})
+	if err := simtest.TestMechanic(m, simtest.Options{Games: 8, Trials: 5000, Mutants: 200}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAdaptStartsValidGamesOnly shows that the Mechanic validates the
+// scenario before it starts a game, and hands Restore and Describe through.
+func TestAdaptStartsValidGamesOnly(t *testing.T) {
+	s := raceScenario{Sides: 1}
+	m := sim.Adapt[*raceRunner]("race", &s)
+	if g, err := m.Start(nil); g != nil || err == nil || !strings.Contains(err.Error(), "allowed 2..100") {
+		t.Errorf("Start of an invalid scenario: %v, %v", g, err)
+	}
+	if g, err := m.Restore([]byte(`{"sides":1,"round":1}`)); g != nil || err == nil {
+		t.Errorf("Restore of an invalid race: %v, %v", g, err)
+	}
+	g, err := m.Restore([]byte(`{"sides":6,"round":3,"turn":1,"winner":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := []int{0}
+	if c, err := g.Outcome(metrics); c != 1 || err != nil || metrics[0] != 3 {
+		t.Errorf("restored race won by b in round 3: category %d, rounds %d, %v", c, metrics[0], err)
+	}
+	if d := m.Describe(); d.Title != "a against b on a d1, a first" {
+		t.Errorf("Describe gives %+v", d)
+	}
+	s.Sides = 6
+	if _, err := m.Solve(context.Background(), markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
+		t.Errorf("Solve of a scenario with no solver: %v, want ErrNoExact", err)
 	}
 }
 

@@ -25,12 +25,13 @@ func hitSpec(n, target int) Spec {
 		Settings:   map[string]string{"die": "d6"},
 		New: func() (Trial, error) {
 			buf := make([]int, 0, n)
-			return func(r *dice.Roller, o *Outcome) {
+			return func(r *dice.Roller, o *Outcome) error {
 				buf = r.RollN(n, 6, buf)
 				o.Metrics[0] = dice.CountAtLeast(buf, target)
 				if o.Metrics[0] == 0 {
 					o.Category = 1
 				}
+				return nil
 			}, nil
 		},
 	}

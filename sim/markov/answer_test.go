@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -111,5 +112,92 @@ func TestExploreTooLargeAndCancelled(t *testing.T) {
 	cancel()
 	if _, err := Explore(ctx, 0, huge); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled walk: %v, want context.Canceled", err)
+	}
+}
+
+// TestAnswerOfSameBits: a walk on 0..4 that may also stop on any step in
+// one of three ways per side ends in ten absorbing states, five per
+// category, with probabilities of many magnitudes. Summed in a map's
+// order their total changed in its last bits from call to call; summed in
+// the chain's state order (Solution.All) every call gives the same bits.
+func TestAnswerOfSameBits(t *testing.T) {
+	type st struct{ pos, end int } // end 0: going; 1..5: stopped
+	next := func(s st, buf []Step[st]) []Step[st] {
+		if s.end != 0 || s.pos == 0 || s.pos == 4 {
+			return buf
+		}
+		w := []float64{0.31, 0.29, 0.017, 0.23, 0.0131, 0.1399}
+		buf = append(buf, Step[st]{To: st{pos: s.pos - 1}, P: w[0]}, Step[st]{To: st{pos: s.pos + 1}, P: w[1]})
+		for k, p := range w[2:] {
+			buf = append(buf, Step[st]{To: st{pos: s.pos, end: k + 1}, P: p})
+		}
+		return buf
+	}
+	c, err := Explore(context.Background(), st{pos: 2}, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Category 0: stopped on the low half or ruined; 1: the rest.
+	cat := func(s st) int {
+		if s.pos == 0 || s.end != 0 && (s.pos+s.end)%2 == 0 {
+			return 0
+		}
+		return 1
+	}
+	first, err := AnswerOf(context.Background(), c, 2, cat, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perCat := [2]int{}
+	sol, _ := c.Solve()
+	for s := range sol.All() {
+		perCat[cat(s)]++
+	}
+	if perCat[0] < 3 || perCat[1] < 3 {
+		t.Fatalf("absorbing states per category %v; the test needs several in each", perCat)
+	}
+	for call := range 200 {
+		a, err := AnswerOf(context.Background(), c, 2, cat, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range a.P {
+			if math.Float64bits(a.P[k]) != math.Float64bits(first.P[k]) {
+				t.Fatalf("call %d: P[%d] = %v (bits %#x); the first call gave %v (bits %#x)",
+					call, k, a.P[k], math.Float64bits(a.P[k]), first.P[k], math.Float64bits(first.P[k]))
+			}
+		}
+	}
+}
+
+// TestSolutionAllInStateOrder: All yields every state of Absorb once, in
+// the order Explore found them.
+func TestSolutionAllInStateOrder(t *testing.T) {
+	c, err := Explore(context.Background(), 2, ruin(0.3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := c.Solve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for s, p := range sol.All() {
+		if p != sol.Absorb[s] {
+			t.Errorf("All gives %v for state %d; Absorb %v", p, s, sol.Absorb[s])
+		}
+		got = append(got, s)
+	}
+	var want []int
+	for _, s := range c.States() {
+		if _, ok := sol.Absorb[s]; ok {
+			want = append(want, s)
+		}
+	}
+	if len(got) != len(sol.Absorb) || !slices.Equal(got, want) {
+		t.Errorf("All yields %v; the absorbing states in the chain's order are %v", got, want)
+	}
+	for range sol.All() {
+		break // stopping early is allowed
 	}
 }

@@ -44,8 +44,8 @@
 //     reported once for each way it falls short.
 //  4. outcome: each game is played once more, without a listener. Before
 //     every step, Outcome must be an error (the game is still going), and
-//     Step with a nil Roller must be an error that changes nothing (Save
-//     gives the same bytes). At the end, Outcome must give a category in
+//     before steps 0, 1, 2, 4, 8, ..., Step with a nil Roller must be an
+//     error that changes nothing (Save gives the same bytes). At the end, Outcome must give a category in
 //     range of the scenario's Categories and fill a metrics slice of any
 //     length up to the scenario's Metrics without panicking (a shorter
 //     slice gets the first values); Step on the finished game, with a
