@@ -150,9 +150,9 @@ func (g *game) checkWork(ci, i int) error {
 	s := g.State
 	switch {
 	case i < 0 || i >= len(s.Tasks):
-		return fmt.Errorf("Work: task %d does not exist (have %d)", i, len(s.Tasks))
+		return fmt.Errorf("work: task %d does not exist (have %d)", i, len(s.Tasks))
 	case s.Tasks[i].Player != ci:
-		return fmt.Errorf("Work: task %d is player %d's, not character %d's", i, s.Tasks[i].Player, ci)
+		return fmt.Errorf("work: task %d is player %d's, not character %d's", i, s.Tasks[i].Player, ci)
 	}
 	return nil
 }

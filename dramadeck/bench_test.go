@@ -185,3 +185,36 @@ func BenchmarkTrial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStep: one Game.Step of the built-in encounter, hand-played
+// through the game contract (no Chooser, no listener), a fresh game
+// restored from a prepared save each time one ends. Beside BenchmarkTrial
+// and the steps a trial takes (reported as steps/trial), it gives a step's
+// share of a trial: a hand-played step should cost at most twice that
+// share and allocate nothing.
+func BenchmarkStep(b *testing.B) {
+	sc := DefaultScenario()
+	r := dice.NewSeeded(1)
+	gm, err := sc.Start(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := gm.(*Game)
+	var start State
+	copyState(&start, g.State())
+	steps, games := 0, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.Done() {
+			copyState(g.State(), &start)
+			games++
+		}
+		if err := g.Step(r); err != nil {
+			b.Fatal(err)
+		}
+		steps++
+	}
+	if games > 0 {
+		b.ReportMetric(float64(steps)/float64(games), "steps/game")
+	}
+}

@@ -22,6 +22,12 @@ const (
 	maxCount = 1_000_000
 	// maxTasks bounds the Dramatic Skill Resolutions a state holds.
 	maxTasks = 64
+	// maxCounter bounds the counters for reports (cards played and drawn,
+	// flips, Glory played, a study's tallies), which only ever grow by
+	// one or by a bounded award: far beyond any game, far below overflow.
+	maxCounter = 1 << 40
+	// maxName bounds a character's name, which errors and events print.
+	maxName = 200
 )
 
 // Save returns the state as JSON. It holds no dice: a game saved to play
@@ -169,15 +175,17 @@ func (l Line) check() error {
 // checkCounts bounds the state's own numbers.
 func (s *State) checkCounts() error {
 	for _, f := range []struct {
-		name   string
-		v, min int
+		name        string
+		v, min, max int
 	}{
-		{"act", s.Act, 1}, {"scene", s.Scene, 1}, {"round", s.Round, 0}, {"planned", s.Planned, 0},
-		{"max_rounds", s.MaxRounds, 0}, {"glory", s.Glory, 0}, {"flips", s.Flips, 0},
-		{"flurry_rounds", s.FlurryRounds, 0}, {"cards_played", s.CardsPlayed, 0}, {"cards_drawn", s.CardsDrawn, 0},
+		{"act", s.Act, 1, maxCount}, {"scene", s.Scene, 1, maxCount}, {"round", s.Round, 0, maxCount},
+		{"planned", s.Planned, 0, maxCount}, {"max_rounds", s.MaxRounds, 0, maxCount},
+		{"glory", s.Glory, 0, maxCounter}, {"flips", s.Flips, 0, maxCounter},
+		{"flurry_rounds", s.FlurryRounds, 0, maxCounter}, {"cards_played", s.CardsPlayed, 0, maxCounter},
+		{"cards_drawn", s.CardsDrawn, 0, maxCounter},
 	} {
-		if f.v < f.min || f.v > maxCount {
-			return fmt.Errorf("%s: %d, must be %d..%d", f.name, f.v, f.min, maxCount)
+		if f.v < f.min || f.v > f.max {
+			return fmt.Errorf("%s: %d, must be %d..%d", f.name, f.v, f.min, f.max)
 		}
 	}
 	if s.Outcome > TimedOut {

@@ -488,7 +488,7 @@ func (g *game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unski
 	sk, resist, kind := contestSkills(ch.Act, c, t, unskilled)
 	a := g.skillRollOf(r, ci, c, kind, sk, pol)
 	d := g.resistRoll(r, ch.Target, ci, kind, resist, other)
-	w, mov := QuickContest(a, d)
+	w, mov := g.State.Rules.Contest.Decide(a, d)
 	if w == 0 && g.opponentFails(t, ch.Target, ci, ch.Act, other) {
 		w = -1
 	}

@@ -115,14 +115,71 @@ func checkComposition(comp []Count) (int, error) {
 // lines carry an effect on one side, alternating sides, each side's seven
 // effects in equal shares (Break only for villains, Confused only for
 // heroes, since villains hold no pools); 1/6 of lines give the villains an
-// approved action instead, the seven in equal shares; half the cards approve one action, half two;
+// approved action instead, the six other than Defend in equal shares (Defend, never stripping a card, would approve nothing); half the cards approve one action, half two;
 // 80% of skill bars show a step or adjacent pair (A, B, C, D, AB, BC, CD in
 // equal shares), 20% a special case (equal shares). Proportions are exact
 // up to rounding; only their placement is random. The same composition and
 // seed always give the same deck.
 func Generate(comp []Count, seed uint64) (*Deck, error) {
+	return GenerateFaces(comp, seed, DefaultFaces())
+}
+
+// Share is a proportion of the deck's cards, Num in Den, rounded half up.
+type Share struct {
+	Num int `json:"num"`
+	Den int `json:"den"`
+}
+
+// of is the share's count of n cards.
+func (sh Share) of(n int) int { return (n*sh.Num + sh.Den/2) / sh.Den }
+
+// Faces are the proportions Generate gives the GM faces of a composition
+// (no published distribution exists: all [ours]): the lines on which the
+// minority side acts first (heroes-first Standard lines are the majority,
+// villains-first Dramatic ones), the lines carrying an effect, the lines
+// giving the villains an approved action, the skill bars showing a step
+// or an adjacent pair (the rest a special case), and the cards approving
+// two actions (the rest one).
+type Faces struct {
+	MinorityFirst  Share `json:"minority_first"`
+	Effects        Share `json:"effects"`
+	VillainActions Share `json:"villain_actions"`
+	Steps          Share `json:"steps"`
+	TwoApproved    Share `json:"two_approved"`
+}
+
+// DefaultFaces returns the proportions the shipped deck was generated
+// with: 1/3, 1/3, 1/6, 4/5, 1/2 [ours].
+func DefaultFaces() Faces {
+	return Faces{MinorityFirst: Share{1, 3}, Effects: Share{1, 3}, VillainActions: Share{1, 6},
+		Steps: Share{4, 5}, TwoApproved: Share{1, 2}}
+}
+
+// Check reports a proportion that is no proportion, or effects and
+// villain actions that together take more than every line.
+func (f Faces) Check() error {
+	for _, sh := range [...]struct {
+		name string
+		s    Share
+	}{{"minority_first", f.MinorityFirst}, {"effects", f.Effects}, {"villain_actions", f.VillainActions},
+		{"steps", f.Steps}, {"two_approved", f.TwoApproved}} {
+		if sh.s.Den < 1 || sh.s.Den > 1000 || sh.s.Num < 0 || sh.s.Num > sh.s.Den {
+			return fmt.Errorf("faces.%s: %d/%d, need 0 <= num <= den, den 1..1000", sh.name, sh.s.Num, sh.s.Den)
+		}
+	}
+	if f.Effects.Num*f.VillainActions.Den+f.VillainActions.Num*f.Effects.Den > f.Effects.Den*f.VillainActions.Den {
+		return errors.New("faces: effects and villain_actions together exceed every line")
+	}
+	return nil
+}
+
+// GenerateFaces is Generate in the proportions faces.
+func GenerateFaces(comp []Count, seed uint64, faces Faces) (*Deck, error) {
 	n, err := checkComposition(comp)
 	if err != nil {
+		return nil, err
+	}
+	if err := faces.Check(); err != nil {
 		return nil, err
 	}
 	r := dice.NewSeeded(seed)
@@ -132,13 +189,14 @@ func Generate(comp []Count, seed uint64) (*Deck, error) {
 			d.Cards = append(d.Cards, Card{Name: c.Name})
 		}
 	}
-	std := generateLines(r, n, Heroes)
-	dra := generateLines(r, n, Villains)
-	bars := generateBars(r, n)
+	std := generateLines(r, n, Heroes, faces)
+	dra := generateLines(r, n, Villains, faces)
+	bars := generateBars(r, n, faces.Steps.of(n))
+	two := faces.TwoApproved.of(n)
 	for k, i := range perm(r, n) {
 		c := &d.Cards[i]
 		c.Standard, c.Dramatic, c.Bar = std[i], dra[i], bars[i]
-		c.Approved = generateApproved(r, k >= n/2)
+		c.Approved = generateApproved(r, k >= n-two)
 	}
 	return d, nil
 }
@@ -146,12 +204,12 @@ func Generate(comp []Count, seed uint64) (*Deck, error) {
 // generateLines makes n lines of the action stack, the majority side
 // first on 2/3 of them; a third carry an effect, alternating sides, and
 // the next sixth a villain approved action (Generate's proportions).
-func generateLines(r *dice.Roller, n int, majority Side) []Line {
-	third := (n + 1) / 3
+func generateLines(r *dice.Roller, n int, majority Side, faces Faces) []Line {
+	minority, third := faces.MinorityFirst.of(n), faces.Effects.of(n)
 	firsts := make([]Side, n)
 	for i := range firsts {
 		firsts[i] = majority
-		if i >= n-third {
+		if i >= n-minority {
 			firsts[i] = majority.Other()
 		}
 	}
@@ -164,7 +222,7 @@ func generateLines(r *dice.Roller, n int, majority Side) []Line {
 	villainFX := []Effect{Flurry, Inspiration, Up, Break, Fatigued, Setback, Stymied}
 	// Positions 0..third-1 of a shuffled order carry an effect; the next
 	// sixth carries a villain approved action.
-	sixth := (n + 3) / 6
+	sixth := min(faces.VillainActions.of(n), n-third)
 	for k, i := range perm(r, n) {
 		switch {
 		case k < third && k%2 == 0:
@@ -172,17 +230,21 @@ func generateLines(r *dice.Roller, n int, majority Side) []Line {
 		case k < third:
 			ls[i].Villain = villainFX[(k/2)%len(villainFX)]
 		case k < third+sixth:
-			ls[i].VillainAction = Act(int(Attack) + (k-third)%int(Maneuver-Attack+1))
+			// An approved villain action lets the GM strip a card on its
+			// success, which Defend never has: the other six in turn.
+			ls[i].VillainAction = villainActs[(k-third)%len(villainActs)]
 		}
 	}
 	return ls
 }
 
+// villainActs are the actions a line may approve for the villains.
+var villainActs = [...]Act{Attack, Trick, Test, Taunt, Intimidate, Maneuver}
+
 // generateBars makes n skill bars, 80% a step or adjacent pair and 20% a
 // special case, each kind in equal shares, shuffled.
-func generateBars(r *dice.Roller, n int) []Bar {
+func generateBars(r *dice.Roller, n, steps int) []Bar {
 	bars := make([]Bar, n)
-	steps := (n*4 + 2) / 5
 	for i := range bars {
 		if i < steps {
 			bars[i] = Bar(i % 7)

@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,4 +190,81 @@ func TestNameKinds(t *testing.T) {
 	want(t, int(Alertness.Kind()), int(Deferred))
 	want(t, int(Romance.Kind()), int(Subplot))
 	want(t, int(Haste.Kind()), int(Immediate))
+}
+
+// A scenario describes its deck fully: the default composition spelled
+// out is the shipped deck (deck_seed 0 reads DefaultSeed, and the default
+// proportions are the shipped deck's), a whole deck may be given card by
+// card, and the GM faces' proportions are settings.
+func TestScenarioDescribesItsDeckFully(t *testing.T) {
+	shipped, err := DefaultDeck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spelled := DefaultScenario()
+	spelled.Deck = DefaultComposition()
+	whole := DefaultScenario()
+	whole.Cards = shipped.Clone().Cards
+	for name, sc := range map[string]Scenario{"composition": spelled, "cards": whole} {
+		d, err := sc.MakeDeck()
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		if !slices.Equal(d.Cards, shipped.Cards) {
+			t.Errorf("%s: not the shipped deck", name)
+		}
+	}
+	// Proportions: every line heroes-first, none with an effect, every
+	// card approving two actions, every bar a special case.
+	faces := Faces{MinorityFirst: Share{0, 1}, Effects: Share{0, 1}, VillainActions: Share{0, 1}, Steps: Share{0, 1}, TwoApproved: Share{1, 1}}
+	d, err := GenerateFaces(DefaultComposition(), 5, faces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range d.Cards {
+		if c.Standard.First != Heroes || c.Dramatic.First != Villains || c.Standard.Hero != NoEffect ||
+			c.Standard.Villain != NoEffect || c.Approved[1] == NoAct || !c.Bar.Special() {
+			t.Fatalf("card %d: %+v", i, c)
+		}
+	}
+	bad := map[string]func(*Scenario){
+		"cards and deck":     func(s *Scenario) { s.Cards, s.Deck = shipped.Cards, DefaultComposition() },
+		"seed without deck":  func(s *Scenario) { s.DeckSeed = 3 },
+		"faces without deck": func(s *Scenario) { s.Faces = DefaultFaces() },
+		"share over one":     func(s *Scenario) { s.Deck, s.Faces = DefaultComposition(), faces; s.Faces.Steps = Share{3, 2} },
+		"effects and actions": func(s *Scenario) {
+			s.Deck, s.Faces = DefaultComposition(), faces
+			s.Faces.Effects, s.Faces.VillainActions = Share{2, 3}, Share{1, 2}
+		},
+		"a card with no name": func(s *Scenario) { s.Cards = []Card{{}} },
+		"zero denominator":    func(s *Scenario) { s.Deck, s.Faces = DefaultComposition(), faces; s.Faces.Effects = Share{0, 0} },
+	}
+	for name, f := range bad {
+		sc := DefaultScenario()
+		f(&sc)
+		if err := sc.Validate(); err == nil {
+			t.Errorf("%s: valid", name)
+		}
+	}
+}
+
+// A line's approved villain action lets the GM strip a card on its
+// success; Defend never could, so no line approves it (8 of the shipped
+// deck's 52 used to): the other six share the villain actions.
+func TestNoLineApprovesDefendForTheVillains(t *testing.T) {
+	d, err := DefaultDeck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[Act]int{}
+	for _, c := range d.Cards {
+		for _, l := range [2]Line{c.Standard, c.Dramatic} {
+			if l.VillainAction != NoAct {
+				seen[l.VillainAction]++
+			}
+		}
+	}
+	if seen[Defend] != 0 || len(seen) != 6 {
+		t.Errorf("villain actions %v: want the six other than Defend", seen)
+	}
 }

@@ -32,7 +32,11 @@
 // rulings set (Generate), and shipped as the data file deck.txt, embedded in
 // the package (DefaultDeck). ParseDeck reads that format, or a bare
 // composition ("<count> <Name>" per line) whose GM faces it generates;
-// unknown names and bad counts are errors. A deck file reads card names
+// unknown names and bad counts are errors. A Scenario describes its deck
+// fully: a composition (Deck) whose GM faces come from DeckSeed in the
+// proportions Faces (GenerateFaces; the default composition with the
+// default seed and proportions is the shipped deck), or a whole deck card
+// by card (Cards). A deck file reads card names
 // leniently (case, spaces, hyphens, underscores and apostrophes aside);
 // everywhere else (saved states, scenarios, events) cards, effects,
 // actions, skill bars and sides read and write as the names printed here.
@@ -169,7 +173,7 @@
 //	Trade      *View      Swap    a one-for-one swap before declaring (With -1: none)
 //	Haste      *View      int     a Haste card in the pool to play now, or -1
 //	Move       *View      int     a hand card to move to the pool, or -1
-//	Choose     *View      Choice  a character's action
+//	Choose     *View      Choice  a character's action (a hero's Work on his task included)
 //	Spend      *View      bool    spend a Possibility to re-roll a failure
 //	Cancel     *View      bool    spend a waiting Opponent Fails on a success
 //	Strip      *View      int     the pool index the GM strips, or -1
@@ -181,7 +185,10 @@
 //	SideRoll   *TaskView  bool    roll the task's extra approved action
 //
 // An answer of another type refuses the step; with a Chooser set, a
-// refused step is undone whole (state and Roller).
+// refused step is undone whole (state and Roller). A bot that puts a
+// question to a person answers it inside the Chooser, while the step
+// waits: the questions asked in the middle of an action (Spend, Cancel)
+// are not steps of their own that a game could be saved between.
 //
 // # Studies and where each setting acts
 //
@@ -219,6 +226,7 @@
 //	rules.defend_bonus                 studies with a fight
 //	rules.all_out_attack_bonus         studies with a fight
 //	rules.margins                      studies with a fight
+//	rules.contest.criticals_decide     studies with a fight
 //	rules.max_leadership               studies with a fight
 //	rules.task_draws_out_of_combat     task, task in combat, scene (the work out of combat)
 //	rules.defence_takes_cards          studies with a fight
@@ -229,6 +237,8 @@
 //	rules.effects_outlast_scene        adventure (a scene follows the scene's end)
 //	deck                               every study
 //	deck_seed                          every study whose deck is a composition
+//	faces                              every study whose deck is a composition
+//	cards                              every study
 //	dramatic                           studies with a fight
 //	heroes                             every study
 //	villains                           studies with a fight

@@ -267,8 +267,11 @@ func (e Engine) EndRound(s *State) error {
 // a card to the pool after his hero's action; as a character's action
 // comes up, a Haste a player plays from his pool (Policy.Haste,
 // PlayHaste), else that action; the close of the round once everyone has
-// acted. Round, Play and Runner.Trial are this step over and over. A
-// refused step changes nothing.
+// acted. A state with a Plan (a task, a scene, an adventure) goes on past
+// the fight as its study says: a round of the task out of combat, the
+// scene's end (EndScene), the Act's end and the next scene, the
+// adventure's end. Round, Play and Runner.Trial are this step over and
+// over. A refused step changes nothing.
 func (e Engine) Step(s *State, r *dice.Roller) error {
 	if err := e.ready(s, r); err != nil {
 		return err

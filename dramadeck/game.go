@@ -82,7 +82,18 @@ func (s Scenario) Restore(data []byte) (sim.Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	if study := studyOf(st); study != sv.Scenario.Study || st.Plan != nil && st.Plan.InCombat != sv.Scenario.TaskInCombat {
+		return nil, fmt.Errorf("dramadeck: saved game refused: its state plays a %v, its scenario a %v", study, sv.Scenario.Study)
+	}
 	return sv.Scenario.game(st)
+}
+
+// studyOf is the study a state plays.
+func studyOf(st *State) Study {
+	if st.Plan == nil {
+		return StudyEncounter
+	}
+	return st.Plan.Study
 }
 
 // State returns the game's state.

@@ -123,6 +123,7 @@ func TestGameRestoreRefusesBadSaves(t *testing.T) {
 		"null scenario":  []byte(`{"scenario":null,"state":null}`),
 		"wrong nesting":  []byte(`[]`),
 		"string instead": []byte(`"dramadeck"`),
+		"another study":  bytes.Replace(b, []byte(`"scenario":{`), []byte(`"scenario":{"study":"adventure","acts":1,"scenes_per_act":1,`), 1),
 	}
 	for name, data := range cases {
 		if _, err := sc.Restore(data); err == nil {

@@ -94,6 +94,43 @@ func QuickContest(a, b Result) (winner, mov int) {
 	return winner, max(mov, 0)
 }
 
+// ContestRules are the settings of the Quick Contest (GURPS Basic Set,
+// "Quick Contests"); the zero value is the rule as published [src]. (A
+// tie and a win of the resister both leave the actor's contest failed,
+// so no setting for ties would change play.)
+type ContestRules struct {
+	// CriticalsDecide: a critical success beats any roll that is not one,
+	// and a critical failure loses to any roll that is not one, before
+	// margins are compared (false: criticals do not decide contests [src]).
+	CriticalsDecide bool `json:"criticals_decide,omitempty"`
+}
+
+// Decide is QuickContest between the actor's roll a and the resistance b
+// under these settings.
+func (c ContestRules) Decide(a, b Result) (winner, mov int) {
+	if c.CriticalsDecide {
+		switch ca, cb := critRank(a), critRank(b); {
+		case ca > cb:
+			return 0, max(a.Margin()-b.Margin(), 0)
+		case cb > ca:
+			return 1, max(b.Margin()-a.Margin(), 0)
+		}
+	}
+	return QuickContest(a, b)
+}
+
+// critRank orders a roll for CriticalsDecide: a critical success 1, a
+// critical failure -1, any other 0.
+func critRank(r Result) int {
+	switch {
+	case r.Critical && r.Success:
+		return 1
+	case r.Critical:
+		return -1
+	}
+	return 0
+}
+
 // Dist3d6 returns the exact distribution of a 3d6 total.
 func Dist3d6() dice.Dist {
 	d, _ := dice.SumOf([]dice.Die{dice.D6, dice.D6, dice.D6})

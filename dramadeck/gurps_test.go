@@ -142,3 +142,30 @@ func TestSuccessRollFollowsRules(t *testing.T) {
 		t.Fatalf("6 at attack 3 with always_succeed 6 missed: HP %d -> %d", hp, got)
 	}
 }
+
+// The Quick Contest's rule is a setting: criticals do not decide contests
+// as published [src]; with CriticalsDecide a critical success beats a
+// better ordinary success and a critical failure loses to a worse failure.
+func TestQuickContestCriticalsAreASetting(t *testing.T) {
+	c := DefaultCriticals()
+	crit := c.Judge(4, 10)    // a critical success, margin 6
+	better := c.Judge(3, 20)  // a critical success too, margin 17
+	plain := c.Judge(9, 20)   // an ordinary success, margin 11
+	fumble := c.Judge(18, 16) // a critical failure, margin -2
+	poor := c.Judge(14, 8)    // an ordinary failure, margin -6
+	for _, tc := range []struct {
+		rules      ContestRules
+		a, b       Result
+		winner, mv int
+	}{
+		{ContestRules{}, crit, plain, 1, 5},
+		{ContestRules{CriticalsDecide: true}, crit, plain, 0, 0},
+		{ContestRules{CriticalsDecide: true}, crit, better, 1, 11},
+		{ContestRules{}, fumble, poor, 0, 4},
+		{ContestRules{CriticalsDecide: true}, fumble, poor, 1, 0},
+	} {
+		if w, mv := tc.rules.Decide(tc.a, tc.b); w != tc.winner || mv != tc.mv {
+			t.Errorf("%+v: %v vs %v: winner %d by %d, want %d by %d", tc.rules, tc.a, tc.b, w, mv, tc.winner, tc.mv)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,5 +236,53 @@ func TestCriticalFailureEarnsNoGlory(t *testing.T) {
 	}
 	if err := g.checkCard(0, &Play{}, Glory, true); err == nil {
 		t.Error("Glory playable after a critical failure")
+	}
+}
+
+// Awards at their largest settings never push a state past the bounds
+// Check holds it to (a legal game's save must always restore): subplots
+// paying the most each Act, Drama and Glory the most at the end.
+func TestAwardsStayWithinTheStateBounds(t *testing.T) {
+	sc := Builtins()["adventure"]
+	sc.Deck = []Count{{Romance, 20}, {Nemesis, 20}, {Drama, 20}, {Glory, 20}, {Action, 40}, {Adrenalin, 40}}
+	sc.Rules.SubplotAward, sc.Rules.DramaWorth, sc.Rules.GloryAward = maxCount, maxCount, maxCount
+	sc.Acts, sc.ScenesPerAct = 5, 2
+	rn, err := sc.NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(4)
+	m := make([]int, len(sc.Metrics()))
+	most := 0
+	for range 40 {
+		mustTrial(t, rn, r, m)
+		if err := rn.g.State.Check(); err != nil {
+			t.Fatalf("the state after a legal adventure: %v", err)
+		}
+		most = max(most, m[3])
+	}
+	if most < maxCount {
+		t.Errorf("at most %d Possibilities awarded: the awards did not reach their bound", most)
+	}
+}
+
+// Errors stay a few hundred bytes whatever the input: a megabyte name, a
+// megabyte policy name, a megabyte of garbage to restore.
+func TestErrorsStayShort(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	named := DefaultScenario()
+	named.Heroes = slices.Clone(named.Heroes)
+	named.Heroes[0].Name = big
+	policy := DefaultScenario()
+	policy.HeroPolicy = big
+	errs := map[string]error{"name": named.Validate(), "policy": policy.Validate()}
+	_, errs["restore"] = DefaultScenario().Restore([]byte(`{"scenario":` + big + `}`))
+	_, errs["restore name"] = DefaultScenario().Restore([]byte(`{"scenario":{"hero_policy":"` + big + `"}}`))
+	for what, err := range errs {
+		if err == nil {
+			t.Errorf("%s: no error", what)
+		} else if len(err.Error()) > 400 {
+			t.Errorf("%s: an error of %d bytes", what, len(err.Error()))
+		}
 	}
 }

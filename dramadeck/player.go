@@ -920,7 +920,9 @@ func (g *game) EndAct() {
 				paid += g.State.Rules.SubplotAward
 			}
 		}
-		s.Heroes[p].Possibilities += paid
+		// Possibilities are counted up to maxCount, a bound no adventure
+		// reaches unless a designer sets subplot_award near it.
+		s.Heroes[p].Possibilities = min(s.Heroes[p].Possibilities+paid, maxCount)
 		if paid > 0 && g.Sink != nil {
 			g.emit(Event{Kind: EvSubplotAward, Who: p, Target: -1, Card: -1, Value: paid})
 		}
@@ -951,7 +953,7 @@ func (g *game) EndAdventure() []int {
 			}
 		}
 		me.Pool = keep
-		me.Award += a
+		me.Award = min(me.Award+a, maxCount)
 		out[p] = a
 		if g.Sink != nil {
 			g.emit(Event{Kind: EvAward, Who: p, Target: -1, Card: -1, Value: a})

@@ -197,12 +197,13 @@ func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
 	if !s.PlayCards || st.Confused {
 		return buf
 	}
+	var kinds rollKinds
 	for _, pile := range [2][]int{st.Players[p].Pool, moved} {
 		for _, id := range pile {
 			if id < 0 || id >= len(st.Deck.Cards) {
 				continue // not a card: the engine refuses such a move
 			}
-			if pl := (Play{Card: id}); s.declareCard(st, p, &pl, len(moved) > 0) && checkUsedOnce(buf, &pl) == nil {
+			if pl := (Play{Card: id}); s.declareCard(st, p, &pl, len(moved) > 0, &kinds) && checkUsedOnce(buf, &pl) == nil {
 				buf = append(buf, pl)
 			}
 		}
@@ -212,10 +213,10 @@ func (s *Style) Declare(v *View, buf []Play, moved []int) []Play {
 
 // declareCard decides whether to play pool card pl.Card this round, and
 // how, filling in pl; critical: a Critical Moment is under way.
-func (s *Style) declareCard(st *State, p int, pl *Play, critical bool) bool {
+func (s *Style) declareCard(st *State, p int, pl *Play, critical bool, kinds *rollKinds) bool {
 	switch n := st.Deck.Cards[pl.Card].Name; n {
 	case Adrenalin, Willpower, Presence:
-		return s.aimBonus(st, p, pl, bonusKind(n), critical)
+		return s.aimBonus(st, p, pl, bonusKind(n), critical, kinds)
 	case Action, CoupDeGrace, SecondChance, OpponentFails, Hero,
 		Alertness, Connection, Idea:
 		// Bonuses wait on the hero's Status for the roll they help.
@@ -245,20 +246,71 @@ func bonusKind(n Name) RollKind {
 // Moment's cards all go to the player's own. With no such hero the card
 // waits in the pool: a Willpower on a hero who only fights would wait on
 // his Status, unused, until the scene ends.
-func (s *Style) aimBonus(st *State, p int, pl *Play, kind RollKind, critical bool) bool {
-	if k, ok := s.rollKind(st, p); ok && k == kind {
+func (s *Style) aimBonus(st *State, p int, pl *Play, kind RollKind, critical bool, kinds *rollKinds) bool {
+	if kind != Physical && !s.mayRoll(st, kind) {
+		return false // no hero's action this round can roll it
+	}
+	if k, ok := kinds.of(s, st, p); ok && k == kind {
 		return true
 	}
 	if critical {
 		return false
 	}
 	for h := range st.Heroes {
-		if k, ok := s.rollKind(st, h); h != p && ok && k == kind {
+		if k, ok := kinds.of(s, st, h); h != p && ok && k == kind {
 			pl.Target = OnHero(h)
 			return true
 		}
 	}
 	return false
+}
+
+// mayRoll reports whether an action this style may choose this round
+// could roll kind, other than physical: a contest the card approves of
+// that kind, or work on a task of that kind.
+func (s *Style) mayRoll(st *State, kind RollKind) bool {
+	a0, a1 := s.contests(st, Heroes)
+	for _, a := range [2]Act{a0, a1} {
+		if a != NoAct && a != Attack && a != Defend && a != Maneuver && contestKind(a) == kind {
+			return true
+		}
+	}
+	for i := range st.Tasks {
+		if ts := &st.Tasks[i]; !ts.Finished && !ts.Failed && ts.Task.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// contestKind is the kind of roll contest a makes (contestSkills).
+func contestKind(a Act) RollKind {
+	switch a {
+	case Trick, Test:
+		return Intellectual
+	case Taunt, Intimidate:
+		return Interpersonal
+	}
+	return Physical
+}
+
+// rollKinds holds, for one declaration, each hero's rollKind once asked
+// (0: not yet; 1 + kind; -1: no roll), so that several bonus cards in a
+// pool ask each hero's choice once.
+type rollKinds [MaxHeroes]int8
+
+// of is rollKind for hero h, asked once per declaration.
+func (ks *rollKinds) of(s *Style, st *State, h int) (RollKind, bool) {
+	if h >= len(ks) {
+		return s.rollKind(st, h)
+	}
+	if ks[h] == 0 {
+		ks[h] = -1
+		if k, ok := s.rollKind(st, h); ok {
+			ks[h] = 1 + int8(k)
+		}
+	}
+	return RollKind(ks[h] - 1), ks[h] > 0
 }
 
 // rollKind is the kind of roll hero h's action makes this round as this

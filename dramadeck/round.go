@@ -369,7 +369,8 @@ func (g *game) hasteOffer(next int, pol Policy) (p, id int) {
 	return -1, -1
 }
 
-// Over is State.Over on g.State.
+// Over reports whether the encounter has ended and its last round is
+// closed (State.Done for a state with no Plan).
 func (g *game) Over() bool { return g.State.Outcome != Ongoing && g.State.Phase == Between }
 
 // nextDeclarer is the first player yet to declare this round whose hero

@@ -164,6 +164,8 @@ type Rules struct {
 	// AllOutAttackBonus: All-Out Attack (Determined) bonus to hit (4) [src].
 	DefendBonus       int `json:"defend_bonus"`
 	AllOutAttackBonus int `json:"all_out_attack_bonus"`
+	// Contest: how a Quick Contest is decided (the published rule [src]).
+	Contest ContestRules `json:"contest,omitzero"`
 	// Margins is the margin-of-victory table (literal bands) [text]/[ours].
 	Margins MarginTable `json:"margins"`
 	// MaxLeadership: Leadership moves at most this many cards (2) [text].

@@ -19,9 +19,15 @@ type Scenario struct {
 	Study Study `json:"study,omitempty"`
 	Rules Rules `json:"rules"`
 	// Deck is a player-side composition; empty means the shipped default
-	// deck. A composition's GM sides are generated from DeckSeed.
+	// deck. A composition's GM sides are generated from DeckSeed (0:
+	// DefaultSeed, so that the default composition spelled out is the
+	// shipped deck) in the proportions Faces (zero: DefaultFaces).
 	Deck     []Count `json:"deck,omitempty"`
 	DeckSeed uint64  `json:"deck_seed,omitempty"`
+	Faces    Faces   `json:"faces,omitzero"`
+	// Cards is a whole deck, both faces of every card given (as ParseDeck
+	// reads a deck file); it replaces Deck, DeckSeed and Faces.
+	Cards []Card `json:"cards,omitempty"`
 	// Dramatic reads the D: lines of the action stack (a Dramatic scene).
 	Dramatic  bool        `json:"dramatic"`
 	Heroes    []Character `json:"heroes"`
@@ -95,10 +101,8 @@ func (s Scenario) Validate() error {
 	if err := s.Rules.Validate(); err != nil {
 		return err
 	}
-	if len(s.Deck) > 0 {
-		if _, err := checkComposition(s.Deck); err != nil {
-			return fmt.Errorf("deck: %w", err)
-		}
+	if err := s.checkDeck(); err != nil {
+		return err
 	}
 	if len(s.Heroes) == 0 || len(s.Heroes) > 16 {
 		return fmt.Errorf("heroes: %d, need 1..16", len(s.Heroes))
@@ -202,10 +206,41 @@ type Runner struct {
 func (s Scenario) MakeDeck() (*Deck, error) { return s.deck() }
 
 func (s Scenario) deck() (*Deck, error) {
-	if len(s.Deck) == 0 {
+	switch {
+	case len(s.Cards) > 0:
+		return (&Deck{Cards: s.Cards}).Clone(), nil
+	case len(s.Deck) == 0:
 		return DefaultDeck()
 	}
-	return Generate(s.Deck, s.DeckSeed)
+	seed, faces := s.DeckSeed, s.Faces
+	if seed == 0 {
+		seed = DefaultSeed
+	}
+	if faces == (Faces{}) {
+		faces = DefaultFaces()
+	}
+	return GenerateFaces(s.Deck, seed, faces)
+}
+
+// checkDeck validates the deck settings: a composition (with its seed and
+// proportions) or a whole deck, not both.
+func (s Scenario) checkDeck() error {
+	switch {
+	case len(s.Cards) > 0 && (len(s.Deck) > 0 || s.DeckSeed != 0 || s.Faces != Faces{}):
+		return errors.New("cards: a whole deck replaces deck, deck_seed and faces; give one or the other")
+	case len(s.Cards) > 0:
+		return (&Deck{Cards: s.Cards}).check()
+	case len(s.Deck) == 0 && (s.DeckSeed != 0 || s.Faces != Faces{}):
+		return errors.New("deck_seed and faces: they shape a composition's GM faces; the shipped deck (no deck given) has its own")
+	case len(s.Deck) > 0:
+		if _, err := checkComposition(s.Deck); err != nil {
+			return fmt.Errorf("deck: %w", err)
+		}
+	}
+	if s.Faces != (Faces{}) {
+		return s.Faces.Check()
+	}
+	return nil
 }
 
 // NewRunner validates the scenario and preallocates everything a trial needs.
@@ -338,14 +373,14 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
 }
 
 // trial is Trial under ctx: the same steps, the context looked at every
-// few thousand of them, so that a long study (an adventure of many
+// 256 of them, so that a long study (an adventure of many
 // scenes of many rounds) stops within milliseconds of a cancel.
 func (rn *Runner) trial(ctx context.Context, r *dice.Roller, metrics []int) (int, error) {
 	rn.reset()
 	g := rn.g
 	rn.s.begin(g, r)
 	for n := 0; !g.done(); n++ {
-		if n%4096 == 0 {
+		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}

@@ -24,7 +24,7 @@ func tasks(s Scenario) bool { return s.Study == StudyTask || s.Study == StudySce
 func adventures(s Scenario) bool { return s.Study == StudyAdventure }
 
 // composed: a deck given as a composition, whose GM faces the seed makes.
-func composed(s Scenario) bool { return len(s.Deck) > 0 }
+func composed(s Scenario) bool { return len(s.Deck) > 0 && len(s.Cards) == 0 }
 
 // uses lists every setting and where it acts. No critical failure has a
 // consequence in the model (the text gives none), so the thresholds that
@@ -54,6 +54,7 @@ var uses = []use{
 	{"rules.defend_bonus", fights, "studies with a fight"},
 	{"rules.all_out_attack_bonus", fights, "studies with a fight"},
 	{"rules.margins", fights, "studies with a fight"},
+	{"rules.contest.criticals_decide", fights, "studies with a fight"},
 	{"rules.max_leadership", fights, "studies with a fight"},
 	{"rules.task_draws_out_of_combat", tasks, "task, task in combat, scene (the work out of combat)"},
 	{"rules.defence_takes_cards", fights, "studies with a fight"},
@@ -64,6 +65,8 @@ var uses = []use{
 	{"rules.effects_outlast_scene", adventures, "adventure (a scene follows the scene's end)"},
 	{"deck", always, "every study"},
 	{"deck_seed", composed, "every study whose deck is a composition"},
+	{"faces", composed, "every study whose deck is a composition"},
+	{"cards", always, "every study"},
 	{"dramatic", fights, "studies with a fight"},
 	{"heroes", always, "every study"},
 	{"villains", fights, "studies with a fight"},

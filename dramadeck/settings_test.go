@@ -29,7 +29,7 @@ func jsonKeys(t reflect.Type, prefix string, into ...string) []string {
 // Every setting of a Scenario (its rules' criticals one by one) is in the
 // settings table, and in the table of the package doc.
 func TestEverySettingHasAPlaceInTheTable(t *testing.T) {
-	keys := jsonKeys(reflect.TypeFor[Scenario](), "", "rules", "criticals")
+	keys := jsonKeys(reflect.TypeFor[Scenario](), "", "rules", "criticals", "contest")
 	var listed []string
 	for _, u := range uses {
 		listed = append(listed, u.key)
@@ -80,6 +80,7 @@ var perturb = map[string]func(*Scenario){
 	"rules.defend_bonus":                 func(s *Scenario) { s.Rules.DefendBonus = 9 },
 	"rules.all_out_attack_bonus":         func(s *Scenario) { s.Rules.AllOutAttackBonus = 0 },
 	"rules.margins":                      func(s *Scenario) { s.Rules.Margins.TauntTrick = s.Rules.Margins.Maneuver },
+	"rules.contest.criticals_decide":     func(s *Scenario) { s.Rules.Contest.CriticalsDecide = true },
 	"rules.max_leadership":               func(s *Scenario) { s.Rules.MaxLeadership = 1 },
 	"rules.task_draws_out_of_combat":     func(s *Scenario) { s.Rules.TaskDrawsOutOfCombat = !s.Rules.TaskDrawsOutOfCombat },
 	"rules.defence_takes_cards":          func(s *Scenario) { s.Rules.DefenceTakesCards = !s.Rules.DefenceTakesCards },
@@ -90,6 +91,8 @@ var perturb = map[string]func(*Scenario){
 	"rules.effects_outlast_scene":        func(s *Scenario) { s.Rules.EffectsOutlastScene = !s.Rules.EffectsOutlastScene },
 	"deck":                               func(s *Scenario) { s.Deck = deckOf(2) },
 	"deck_seed":                          func(s *Scenario) { s.DeckSeed++ },
+	"faces":                              func(s *Scenario) { s.Faces = DefaultFaces(); s.Faces.Effects = Share{2, 3} },
+	"cards":                              func(s *Scenario) { d, _ := Generate(deckOf(2), 9); s.Cards = d.Cards },
 	"dramatic":                           func(s *Scenario) { s.Dramatic = !s.Dramatic },
 	"heroes":                             func(s *Scenario) { s.Heroes = s.Heroes[:2] },
 	"villains":                           func(s *Scenario) { s.Villains = s.Villains[:2] },
@@ -164,6 +167,7 @@ var actsInNoBuiltin = map[string]string{
 	"rules.max_leadership":               "the shipped styles pass one card by Leadership",
 	"rules.collapse_fp":                  "FP fall only to Fatigued, and not to 0 in the built-ins",
 	"deck_seed":                          "no built-in deck is a composition (TestSettingsActingInNoBuiltinActElsewhere)",
+	"faces":                              "no built-in deck is a composition (TestSettingsActingInNoBuiltinActElsewhere)",
 }
 
 // The settings no built-in moves act in a scenario set for them.
@@ -172,7 +176,7 @@ func TestSettingsActingInNoBuiltinActElsewhere(t *testing.T) {
 	aggressive.HeroPolicy = "aggressive"
 	composed := DefaultScenario()
 	composed.Deck = deckOf(2)
-	for key, sc := range map[string]Scenario{"rules.all_out_attack_bonus": aggressive, "deck_seed": composed} {
+	for key, sc := range map[string]Scenario{"rules.all_out_attack_bonus": aggressive, "deck_seed": composed, "faces": composed} {
 		changed := sc
 		perturb[key](&changed)
 		if slices.Equal(results(t, sc, 40), results(t, changed, 40)) {

@@ -120,6 +120,8 @@ func (c *Character) Active() bool {
 
 func (c *Character) check(field string) error {
 	switch {
+	case len(c.Name) > maxName:
+		return fmt.Errorf("%s.name: %d bytes, at most %d", field, len(c.Name), maxName)
 	case c.MaxHP < 1:
 		return fmt.Errorf("%s.max_hp: %d, must be >= 1", field, c.MaxHP)
 	case c.MaxFP < 1:
@@ -197,8 +199,9 @@ func (o *Outcome) UnmarshalText(b []byte) error { return outcomeNames.Unmarshal(
 
 // State is the whole game as one saveable value: the rules and the deck
 // it is played with, every pile, every character, the round's phase and
-// acting order, and the tasks under way. It saves and restores as JSON
-// (State.Save, Restore); Check validates a restored state whole. Cards are
+// acting order, the tasks under way and the study's Plan. It is JSON as
+// it is (State.Save; Game.Save and Scenario.Restore save and read it with
+// its scenario); Check validates a restored state whole. Cards are
 // indices into Deck; each is in exactly one of Draw, Discard, Stack, a
 // Hand or a Pool.
 type State struct {

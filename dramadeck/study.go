@@ -118,8 +118,8 @@ func (p *Plan) check(s *State) error {
 		return errors.New("plan.stage: only an adventure has a next scene")
 	}
 	for _, n := range [...]int{p.Won, p.Lost, p.Rounds, p.Awarded, p.Held, p.Drama, p.Glory, p.Subplots} {
-		if n < 0 || n > maxCount {
-			return fmt.Errorf("plan: counts must be 0..%d", maxCount)
+		if n < 0 || n > maxCounter {
+			return fmt.Errorf("plan: counts must be 0..%d", maxCounter)
 		}
 	}
 	for i := range p.Villains {
@@ -271,7 +271,7 @@ func (g *game) endStudyAct() {
 	for i := range s.Heroes {
 		s.Plan.Awarded += s.Heroes[i].Possibilities
 	}
-	s.Plan.Awarded -= before
+	s.Plan.Awarded = min(s.Plan.Awarded-before, maxCounter)
 }
 
 // endStudyAdventure is EndAdventure, counting what it pays for first.
@@ -299,7 +299,7 @@ func (g *game) endStudyAdventure() {
 	for q := range s.Players {
 		p.Awarded += s.Players[q].Award
 	}
-	p.Awarded -= before
+	p.Awarded = min(p.Awarded-before, maxCounter)
 	p.Stage = StageDone
 }
 

@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -419,5 +420,43 @@ func TestTaskWorkInCombatOpensTheMoveToThePool(t *testing.T) {
 		if got := g.State.Players[0].MayMove; got == lost {
 			t.Errorf("action lost %v: may move %v", lost, got)
 		}
+	}
+}
+
+// Work on a task is a choice of the hero who holds it, listed among his
+// Choices on his turn and checked as any action: another character's
+// Work on it, or Work on a task that does not exist, is refused and
+// changes nothing.
+func TestWorkIsTheTaskHerosChoice(t *testing.T) {
+	g, ts := taskGame(t)
+	pol := mustPolicy(t, "passive")
+	if err := g.StartCombat(false); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.BeginRound(dice.NewSeeded(1)); err != nil {
+		t.Fatal(err)
+	}
+	declareNothing(t, g)
+	for g.Turn() != 0 {
+		ci := g.Turn()
+		if ci == 1 {
+			mustFail(t, g, "Work on another's task", func() error { return g.Act(fixed(), 1, Choice{Act: Work, Target: 0}, pol, nil) })
+		}
+		if err := g.Act(fixed(), ci, Choice{Act: Defend}, pol, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Contains(g.Choices(0, nil), Choice{Act: Work, Target: 0}) {
+		t.Errorf("choices %v lack Work on task 0", g.Choices(0, nil))
+	}
+	if err := g.CheckChoice(0, Choice{Act: Work, Target: 0}); err != nil {
+		t.Errorf("CheckChoice: %v", err)
+	}
+	mustFail(t, g, "Work on task 5", func() error { return g.Act(fixed(), 0, Choice{Act: Work, Target: 5}, pol, nil) })
+	if err := g.Act(fixed(3, 3, 3), 0, Choice{Act: Work, Target: 0}, pol, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ts.Round != 1 || g.Turn() == 0 {
+		t.Errorf("after Work: task round %d, turn %d", ts.Round, g.Turn())
 	}
 }

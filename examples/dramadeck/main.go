@@ -72,6 +72,29 @@ func main() {
 	for i, c := range sc.Categories() {
 		fmt.Printf("  %-13s %.3f\n", c, float64(wins[i])/n)
 	}
+
+	// The other studies: the bomb disposal out of combat and under fire,
+	// a scene, an adventure.
+	for _, name := range []string{"task", "task_in_combat", "scene", "adventure"} {
+		st := dramadeck.Builtins()[name]
+		rn, err := st.NewRunner()
+		if err != nil {
+			fail(err)
+		}
+		metrics := make([]int, len(st.Metrics()))
+		counts := make([]int, len(st.Categories()))
+		for range 2000 {
+			k, err := rn.Trial(r, metrics)
+			if err != nil {
+				fail(err)
+			}
+			counts[k]++
+		}
+		fmt.Printf("\n%s (%s), 2000 trials:\n", name, st.Describe().Title)
+		for i, c := range st.Categories() {
+			fmt.Printf("  %-13s %.3f\n", c, float64(counts[i])/2000)
+		}
+	}
 }
 
 func fail(err error) {
