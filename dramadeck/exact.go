@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -110,7 +111,7 @@ func TaskChance(rules Rules, t Task, bars []float64, pol Policy) (TaskExact, err
 	if err != nil {
 		return TaskExact{}, err
 	}
-	return taskAnswer(t, sol.Absorb), nil
+	return taskAnswer(t, sol.All()), nil
 }
 
 // taskChain is the chain TaskChance explores: a round turns a bar (with
@@ -209,7 +210,7 @@ func (c *taskChain) emit(s taskNode, done, worse, using int, p float64, buf []ma
 }
 
 // taskAnswer reads TaskExact off the chain's absorbing states.
-func taskAnswer(t Task, absorb map[taskNode]float64) TaskExact {
+func taskAnswer(t Task, absorb iter.Seq2[taskNode, float64]) TaskExact {
 	e := TaskExact{ByRound: make([]float64, t.Rounds+1)}
 	for s, p := range absorb {
 		if s.end != 1 {

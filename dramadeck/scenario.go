@@ -1,3 +1,5 @@
+//go:generate go run github.com/stakesrpg/stakes/cmd/settingsdoc
+
 package dramadeck
 
 import (
@@ -189,7 +191,7 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if err := s.Validate(); err != nil {
 		return markov.Answer{}, err
 	}
-	return markov.Answer{}, fmt.Errorf("%w: an encounter under the cards (hands, pools, targets, damage) has no small exact model; see DrawOdds and TaskChance", markov.ErrNoExact)
+	return markov.Answer{}, fmt.Errorf("%w: an encounter under the cards (hands, pools, targets, damage) has no small exact model; stakes odds dramadeck gives the exact card and task odds", markov.ErrNoExact)
 }
 
 // Runner plays trials of one scenario. One Runner per goroutine.
@@ -432,6 +434,8 @@ func (s Scenario) Describe() sim.Description {
 	d := sim.Description{
 		Summary: "the Drama Deck over GURPS 3d6 checks (Roger Bell_West's GURPS adaptation of the Torg Drama Deck)",
 		Title:   s.title(),
+		Docs:    fieldDocs,
+		Inert:   s.Inert(),
 	}
 	for _, n := range append(s.Categories(), s.Metrics()...) {
 		d.Terms = append(d.Terms, sim.Term{Key: n, Text: s.term(n)})

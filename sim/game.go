@@ -91,6 +91,11 @@ type Description struct {
 	// command github.com/stakesrpg/stakes/cmd/settingsdoc generates the
 	// map from a package's source (run it with go generate).
 	Docs map[string]string `json:"-"`
+	// Inert names, by key, the settings that cannot change any number of
+	// the scenario as it is set now (a study without a fight has no use for
+	// its margin table): the faces say so beside every result, so that a
+	// sweep over one is not read as the setting's effect.
+	Inert []string `json:"inert,omitempty"`
 }
 
 // Term says what one outcome or metric means. Names often carry a party's

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // MaxCells bounds the number of cells in a Sweep grid.
@@ -31,6 +32,21 @@ func IntAxis(name string, lo, hi int) Axis {
 
 // Cell is one point of a sweep grid: axis name -> value.
 type Cell map[string]string
+
+// String writes the cell as a designer sets it: key=value for each axis,
+// in key order.
+func (c Cell) String() string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + c[k]
+	}
+	return strings.Join(parts, " ")
+}
 
 // Int returns the value of axis name as an integer.
 func (c Cell) Int(name string) (int, error) {

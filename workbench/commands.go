@@ -155,7 +155,7 @@ func simulate(e *env, sc scenario, name string, c *common) (result, error) {
 	}
 	stripRunEnv(rep, c.zeroTime)
 	res := result{Mechanic: sc.mechanic(), Scenario: sc.describe(), Report: rep,
-		File: c.file, Changed: append([]string(nil), c.sets...)}
+		File: c.file, Changed: append([]string(nil), c.sets...), Inert: sc.sim().Describe().Inert}
 	if rep.Provenance.Partial {
 		// Interrupted: stop now rather than start an exact computation.
 		res.NoExact = "not computed: the run was interrupted"

@@ -23,6 +23,9 @@ type result struct {
 	// --set settings laid over it.
 	File    string   `json:"file,omitempty"`
 	Changed []string `json:"changed,omitempty"`
+	// Inert names the settings that cannot change any number of this
+	// scenario, as the mechanic says (sim.Description's Inert).
+	Inert []string `json:"inert,omitempty"`
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -72,6 +75,14 @@ func writeText(w io.Writer, r result) {
 	}
 	if r.Exact == nil && r.NoExact != "" {
 		fmt.Fprintf(w, "  exact: none (%s)\n", r.NoExact)
+	}
+	writeInert(w, r.Inert)
+}
+
+// writeInert names the settings that do not act in the scenario.
+func writeInert(w io.Writer, inert []string) {
+	if len(inert) > 0 {
+		fmt.Fprintf(w, "  these settings do not act in this scenario: %s\n", strings.Join(inert, ", "))
 	}
 }
 

@@ -25,6 +25,9 @@ type sweepResult struct {
 	Scenario string   `json:"scenario"`
 	File     string   `json:"file,omitempty"`
 	Changed  []string `json:"changed,omitempty"`
+	// Inert names the settings that cannot change any number of the base
+	// scenario, as the mechanic says.
+	Inert []string `json:"inert,omitempty"`
 	*sim.SweepReport
 	Exact []cellExact `json:"exact"`
 	// Solve is each cell's value of decisions, with --solve.
@@ -39,6 +42,7 @@ func (sr *sweepResult) UnmarshalJSON(b []byte) error {
 		Scenario string      `json:"scenario"`
 		File     string      `json:"file"`
 		Changed  []string    `json:"changed"`
+		Inert    []string    `json:"inert"`
 		Exact    []cellExact `json:"exact"`
 		Solve    []cellSolve `json:"solve"`
 	}
@@ -50,7 +54,7 @@ func (sr *sweepResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*sr = sweepResult{Mechanic: own.Mechanic, Scenario: own.Scenario, File: own.File, Changed: own.Changed,
-		SweepReport: rep, Exact: own.Exact, Solve: own.Solve}
+		Inert: own.Inert, SweepReport: rep, Exact: own.Exact, Solve: own.Solve}
 	return nil
 }
 
@@ -136,7 +140,7 @@ func cmdSweep(e *env, args []string) error {
 		stripRunEnv(rep.Cells[i].Report, c.zeroTime)
 	}
 	sr := sweepResult{Mechanic: mech, Scenario: base.describe(), File: c.file,
-		Changed: append([]string(nil), c.sets...), SweepReport: rep}
+		Changed: append([]string(nil), c.sets...), SweepReport: rep, Inert: base.sim().Describe().Inert}
 	sr.Exact = sweepExact(e, mech, c, rep)
 	if solve {
 		sr.Solve = sweepSolve(e, mech, c, rep, goalOf(goal, side))
@@ -459,6 +463,12 @@ func writeSweepText(e *env, sr sweepResult, outcomes string) error {
 	if hasExact || len(sr.Exact) > 0 {
 		writeNoExactReasons(e, sr)
 	}
+	for _, ax := range sr.Axes {
+		if slices.Contains(sr.Inert, ax.Name) {
+			fmt.Fprintf(e.stdout, "  NOTE: %s does not act in this scenario: every difference across it is chance\n", ax.Name)
+		}
+	}
+	writeInert(e.stdout, sr.Inert)
 	if outcomes == "" {
 		var hidden []string
 		for j := range cats {

@@ -89,12 +89,12 @@ func knownKey(k string, keys []string) bool {
 }
 
 // keyHint suggests the setting a mistyped key k meant: one whose last
-// parts are k ("start_edge" for "rules.start_edge"), else the nearest in
-// spelling.
+// parts are k ("rules.start_edge" for "start_edge") or the last parts of k
+// ("deck_seed" for "rules.deck_seed"), else the nearest in spelling.
 func keyHint(k string, keys []string) string {
 	var ends []string
 	for _, p := range keys {
-		if strings.HasSuffix(p, "."+k) {
+		if strings.HasSuffix(p, "."+k) || strings.HasSuffix(k, "."+p) {
 			ends = append(ends, p)
 		}
 	}
