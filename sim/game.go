@@ -132,3 +132,12 @@ type Table struct {
 type Tabler interface {
 	Tables(ctx context.Context, args []string) ([]Table, error)
 }
+
+// Builtins is a scenario that offers named built-in variants of itself (a
+// task, a scene, an adventure beside the default encounter). Builtin
+// returns a fresh value of the scenario's own type; the faces run one as
+// "MECHANIC/NAME" ("stakes sim dramadeck/adventure").
+type Builtins interface {
+	BuiltinNames() []string
+	Builtin(name string) (any, bool)
+}

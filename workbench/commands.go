@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -108,11 +109,18 @@ func cmdRoll(e *env, args []string) error {
 // scenarioFor returns the mechanic's scenario: the built-in one, or the
 // one in --file, with --set overrides applied.
 func (e *env) scenarioFor(name string, c *common) (scenario, string, error) {
-	m, err := e.lookup(name)
+	mech, variant, _ := strings.Cut(name, "/")
+	m, err := e.lookup(mech)
 	if err != nil {
 		return nil, "", err
 	}
 	sc := m.fresh()
+	if variant != "" {
+		if err := useBuiltin(sc, variant); err != nil {
+			return nil, "", err
+		}
+	}
+	name = mech
 	label := name
 	if c.file != "" {
 		lf, err := e.loadScenarioFile(c.file)
@@ -418,8 +426,12 @@ func cmdMechanics(e *env, args []string) error {
 	}
 	if len(pos) == 0 {
 		for _, m := range e.mechs {
-			d := m.New().Describe()
+			sc := m.New()
+			d := sc.Describe()
 			fmt.Fprintf(e.stdout, "%-11s %s\n            built-in: %s\n", m.Name, d.Summary, d.Title)
+			if b, ok := sc.Scenario().(sim.Builtins); ok {
+				fmt.Fprintf(e.stdout, "            also: %s/%s\n", m.Name, strings.Join(b.BuiltinNames(), ", "+m.Name+"/"))
+			}
 		}
 		return nil
 	}
@@ -432,6 +444,10 @@ func cmdMechanics(e *env, args []string) error {
 	}
 	sc := m.New()
 	writeSettings(e.stdout, m.Name, settingsOf(sc.Scenario(), sc.Describe().Docs))
+	if b, ok := sc.Scenario().(sim.Builtins); ok {
+		fmt.Fprintf(e.stdout, "\nbuilt-in scenarios: %s (run one as %s/NAME, such as stakes sim %s/%s)\n",
+			strings.Join(b.BuiltinNames(), ", "), m.Name, m.Name, b.BuiltinNames()[len(b.BuiltinNames())-1])
+	}
 	fmt.Fprintln(e.stdout)
 	writeLegend(e.stdout, m.Name, sc.Describe().Terms, sc.Categories(), sc.Metrics())
 	return nil
@@ -579,4 +595,24 @@ func writeExactCSV(w io.Writer, ex *exactView, why string) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// useBuiltin makes sc the mechanic's built-in variant named variant
+// (sim.Builtins), or says which variants there are.
+func useBuiltin(sc scenario, variant string) error {
+	b, ok := sc.ptr().(sim.Builtins)
+	if !ok {
+		return usagef("%s has one built-in scenario; %s/%s names none", sc.mechanic(), sc.mechanic(), clip(variant))
+	}
+	v, ok := b.Builtin(variant)
+	dst := reflect.ValueOf(sc.ptr()).Elem()
+	if !ok || reflect.TypeOf(v) != dst.Type() {
+		hint := ""
+		if near := nearest(variant, b.BuiltinNames()); near != "" {
+			hint = fmt.Sprintf("; did you mean %s/%s?", sc.mechanic(), near)
+		}
+		return usagef("%s has no built-in scenario %q%s (it has %s)", sc.mechanic(), clip(variant), hint, strings.Join(b.BuiltinNames(), ", "))
+	}
+	dst.Set(reflect.ValueOf(v))
+	return nil
 }
