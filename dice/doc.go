@@ -245,6 +245,11 @@
 // at depth 10 the answer is the conditional distribution (uniform over
 // the faces off the point) but for the reported q^(depth+1).
 //
+// Expr.Fractions gives the same answer as exact fractions (math/big)
+// over one common denominator, for expressions whose denominator fits in
+// MaxDenominator (2^36): 4d6kh3, advantage, 10d10, 8d10>=7 and every row
+// of the forms table at depth 2; 3d6! at depth 10 (6^33) is refused.
+//
 // Keep and drop over numbered pools, mixed or not, are KeepHighestOf and
 // KeepLowestOf. Over dice that re-roll, explode, are Fudge dice or count
 // successes, the same face-by-face sweep with binomial counts runs over

@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"errors"
 	"math/big"
 	"testing"
 )
@@ -286,4 +287,58 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// Exact fractions agree with the enumeration of every roll, fraction for
+// fraction, for every row of the forms table; past the bound they are
+// refused.
+func TestFractions(t *testing.T) {
+	for _, f := range forms {
+		e, err := Parser{Dialect: f.dialect, Depth: 2}.Parse(f.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := e.Fractions()
+		if err != nil {
+			t.Errorf("%v %q: %v", f.dialect, f.text, err)
+			continue
+		}
+		exact := enumerateRolls(t, e)
+		for v, p := range exact {
+			if got := fr.Rat(v); got.Cmp(p) != 0 {
+				t.Errorf("%v %q: P(%d) = %v, enumerated %v", f.dialect, f.text, v, got, p)
+			}
+		}
+		for i, n := range fr.Num {
+			if n != 0 && exact[fr.Min+i] == nil {
+				t.Errorf("%v %q: P(%d) = %d/%d, never rolled", f.dialect, f.text, fr.Min+i, n, fr.Den)
+			}
+		}
+	}
+	// Closed forms: advantage rolls a 20 39 times in 400, 4d6 keep 3
+	// rolls 18 21 times in 1296, and 10d10's denominator is 10^10.
+	for _, c := range []struct {
+		text string
+		v    int
+		p    *big.Rat
+		den  int64
+	}{{"2d20kh1", 20, big.NewRat(39, 400), 400}, {"4d6kh3", 18, big.NewRat(21, 1296), 1296}, {"10d10kh3", 3, big.NewRat(1, 10_000_000_000), 10_000_000_000}} {
+		e, _ := ParseExpr(c.text)
+		fr, err := e.Fractions()
+		if err != nil || fr.Den != c.den || fr.Rat(c.v).Cmp(c.p) != 0 {
+			t.Errorf("%s: P(%d) = %v over %d, %v; want %v", c.text, c.v, fr.Rat(c.v), fr.Den, err, c.p)
+		}
+	}
+	for _, s := range []string{"3d6!", "20d6"} {
+		e, _ := ParseExpr(s)
+		if _, err := e.Fractions(); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	if _, err := (&Expr{}).Fractions(); err == nil {
+		t.Error("an empty Expr answered")
+	}
+	if (Fractions{}).Rat(3).Sign() != 0 {
+		t.Error("the zero Fractions has mass")
+	}
 }
