@@ -260,6 +260,12 @@ func (t *diceTerm) read(face int) int {
 	return v
 }
 
+// direct reports whether a face reads as itself: numbered dice with no
+// mi or ma.
+func (t *diceTerm) direct() bool {
+	return !t.fudge && t.faces == nil && !t.hasMin && !t.hasMax
+}
+
 // shown returns the number on a rolled face: the face, less 2 for a
 // Fudge die, or the custom face.
 func (t *diceTerm) shown(face int) int {

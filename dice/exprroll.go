@@ -42,8 +42,8 @@ type RolledDie struct {
 	Success  bool `json:"success,omitempty"`  // counted as a success
 	// Successes is how many successes the roll counts when it meets
 	// several success points (10d10>=8>=10: a 10 counts 2); else 0.
-	Successes int  `json:"successes,omitempty"`
-	Failure   bool `json:"failure,omitempty"` // counted as a failure
+	Successes uint8 `json:"successes,omitempty"`
+	Failure   bool  `json:"failure,omitempty"` // counted as a failure
 }
 
 type span struct{ from, to int }
@@ -224,7 +224,7 @@ func (t *diceTerm) count(recs []RolledDie) int {
 func weight(d *RolledDie) int {
 	switch {
 	case d.Successes > 0:
-		return d.Successes
+		return int(d.Successes)
 	case d.Success:
 		return 1
 	case d.Failure:
@@ -290,11 +290,15 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 	res.Dice = slices.Grow(res.Dice, g.n)[:from+g.n]
 	recs := res.Dice[from:]
 	counts := t.success.op != noCmp
+	direct := t.direct()
 	for i, f := range res.faces {
-		v := t.read(f)
+		shown, v := f, f
+		if !direct {
+			shown, v = t.shown(f), t.read(f)
+		}
 		d := &recs[i]
 		*d = RolledDie{}
-		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, t.shown(f), v
+		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, shown, v
 		if counts {
 			t.mark(&recs[i], v)
 		}
@@ -304,10 +308,22 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 // mark flags rec as a success or failure on value v and returns its
 // weight: 1 for a success, -1 for a failure, 0 otherwise.
 func (t *diceTerm) mark(rec *RolledDie, v int) int {
+	if len(t.more) == 0 {
+		// One success point: rec is fresh, so only a hit is marked.
+		switch {
+		case t.success.has(v):
+			rec.Success = true
+			return 1
+		case t.failure.has(v):
+			rec.Failure = true
+			return -1
+		}
+		return 0
+	}
 	w := t.weightOf(v)
 	rec.Success, rec.Failure = w > 0, w < 0
 	if w > 1 {
-		rec.Successes = w
+		rec.Successes = uint8(w) // at most 8 points
 	}
 	return w
 }
@@ -420,7 +436,7 @@ func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
 		}
 		switch {
 		case d.Success:
-			mark += strings.Repeat("*", max(d.Successes, 1))
+			mark += strings.Repeat("*", max(int(d.Successes), 1))
 		case d.Failure:
 			mark += "_"
 		}

@@ -165,7 +165,7 @@ func (t *diceTerm) plainRanked(r *Roller) int {
 	n := 0
 	for _, g := range t.groups {
 		faces := r.RollN(g.n, int(g.die), buf[n:n])
-		if t.fudge || t.faces != nil || t.hasMin || t.hasMax {
+		if !t.direct() {
 			for i, f := range faces {
 				faces[i] = t.read(f)
 			}
