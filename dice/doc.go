@@ -127,6 +127,9 @@
 //	x P y           a whole check: 1 if it holds, else 0           d20+5>=15
 //	x tiers a,b     the tier of x: 0 up to a, 1 up to b, then 2    2d6+1 tiers 6,9
 //	+ - * /         arithmetic; / rounds toward zero               (2d6+3)*2, d20/2
+//	%               the remainder of / (the sign of the left)      d20%7
+//	^, **           a power, from the right, above minus signs:    d6^2, 2^3^2 (512),
+//	                -2^2 is -4; the exponent cannot be negative    -2^2
 //	floor(x/y)      a division rounded down, up                    floor(d20/3)
 //	ceil(x/y)
 //	N, -x, (x)      numbers, negation, parentheses                 -d4, 2*(d6+1)
@@ -166,7 +169,9 @@
 //
 // A modifier that can never act is an error that says why: d6!>=7 never
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
-// write (3d6)>=10 for the total), floor(3d6) rounds nothing. Min and max
+// write (3d6)>=10 for the total), floor(3d6) rounds nothing.
+// rpg-dice-roller's u (unique) is refused: it makes a pool's dice depend
+// on each other. Min and max
 // do not combine with explosions (a clamped die's top face is ambiguous),
 // nor does a keep by selector with ! counting every roll.
 //

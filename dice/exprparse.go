@@ -187,7 +187,7 @@ func (p *parser) product() (*node, error) {
 		start := p.i
 		p.skip()
 		c := p.peek()
-		if c != '*' && c != '/' {
+		if c != '*' && c != '/' && c != '%' {
 			p.i = start
 			return left, nil
 		}
@@ -198,8 +198,11 @@ func (p *parser) product() (*node, error) {
 			return nil, err
 		}
 		kind := mulNode
-		if c == '/' {
+		switch c {
+		case '/':
 			kind = divNode
+		case '%':
+			kind = modNode
 		}
 		if left, err = p.binary(kind, left, right, at); err != nil {
 			return nil, err
@@ -208,8 +211,63 @@ func (p *parser) product() (*node, error) {
 }
 
 // factor reads a number, a pool, a parenthesised expression or a negated
-// factor.
+// factor, raised to a power if ^ or ** follows: the power binds tighter
+// than a minus sign (-2^2 is -4) and from the right (2^3^2 is 2^9).
 func (p *parser) factor() (*node, error) {
+	p.skip()
+	negated := p.peek() == '-'
+	x, err := p.atom()
+	if err != nil || negated {
+		return x, err // a negation read its own power
+	}
+	start := p.i
+	p.skip()
+	at := p.i
+	switch {
+	case strings.HasPrefix(p.s[p.i:], "**"):
+		p.i += 2
+	case p.peek() == '^':
+		p.i++
+	default:
+		p.i = start
+		return x, nil
+	}
+	y, err := p.factor()
+	if err != nil {
+		return nil, err
+	}
+	return p.power(x, y, at)
+}
+
+// power joins a base and an exponent, refusing a negative exponent (a
+// fraction) and powers past ±MaxValue.
+func (p *parser) power(a, b *node, at int) (*node, error) {
+	if b.lo < 0 {
+		return nil, p.fail(at, "the exponent can be negative (its values lie in %d..%d): a power here is a whole number", b.lo, b.hi)
+	}
+	m := float64(max(-a.lo, a.hi, 1))
+	if b.hi > 0 && math.Pow(m, float64(b.hi)) > MaxValue {
+		return nil, p.fail(at, "values could reach %g: at most ±%d", math.Pow(m, float64(b.hi)), MaxValue)
+	}
+	top := ipow(int(m), b.hi)
+	n := &node{kind: powNode, left: a, right: b, lo: 0, hi: max(top, 1)}
+	if a.lo < 0 {
+		n.lo = -top
+	}
+	return n, nil
+}
+
+// ipow returns a^b for b >= 0 (0^0 is 1); parsing bounded it.
+func ipow(a, b int) int {
+	v := 1
+	for range b {
+		v *= a
+	}
+	return v
+}
+
+// atom reads what factor reads, before any power.
+func (p *parser) atom() (*node, error) {
 	p.skip()
 	at := p.i
 	c := p.peek()
@@ -308,6 +366,13 @@ func (p *parser) binary(kind nodeKind, a, b *node, at int) (*node, error) {
 		n.lo, n.hi = a.lo+b.lo, a.hi+b.hi
 	case subNode:
 		n.lo, n.hi = a.lo-b.hi, a.hi-b.lo
+	case modNode:
+		if b.lo <= 0 && b.hi >= 0 {
+			return nil, p.fail(at, "the divisor can be 0 (its values lie in %d..%d): divide by a term that cannot", b.lo, b.hi)
+		}
+		// The remainder takes the sign of a and is smaller than |b|.
+		m := max(-b.lo, b.hi) - 1
+		n.lo, n.hi = max(-m, min(a.lo, 0)), min(m, max(a.hi, 0))
 	case mulNode, divNode:
 		if kind == divNode && b.lo <= 0 && b.hi >= 0 {
 			return nil, p.fail(at, "the divisor can be 0 (its values lie in %d..%d): divide by a term that cannot", b.lo, b.hi)

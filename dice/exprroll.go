@@ -117,6 +117,10 @@ func (n *node) apply(a, b int) int {
 		return a - b
 	case mulNode:
 		return a * b
+	case modNode:
+		return a % b
+	case powNode:
+		return ipow(a, b)
 	case cmpNode:
 		return b2i(compare{op: n.op, n: b}.has(a))
 	}

@@ -195,6 +195,8 @@ func (p *parser) modifiers(t *diceTerm) error {
 			}
 		case c == 'f':
 			err = p.failureMod(t, at)
+		case c == 'u' && (p.word(at) == "u" || p.word(at) == "uo"):
+			return p.fail(at, "%s (rpg-dice-roller's unique: re-roll dice that match another) is not read here: it makes the dice of a pool depend on each other", p.word(at))
 		case c == 't' && p.word(at) == "tiers":
 			p.i = start
 			return nil
