@@ -143,24 +143,82 @@
 // after a pool (Avrae: a whole check; elsewhere a success count). The
 // Dialect type's documentation holds the table of these readings; the
 // canonical form spells every reading out and reads the same in every
-// dialect, and the breakdown of a roll starts with it. These forms, in
-// the dialect that reads each, and their canonical prints, each checked
-// against an enumeration of every roll:
+// dialect, and the breakdown of a roll starts with it. Every form of
+// the references, and its canonical reading in each dialect ("error"
+// where the dialect refuses it, saying what to write); a test checks that
+// this table is what the parser reads, and every reading in it against an
+// enumeration of every roll:
 //
-//	dialect  text               canonical
-//	roll20   4d6k3              4d6kh3
-//	avrae    4d6k3              4d6k=3
-//	roll20   4d6d1              4d6dl1
-//	avrae    4d6ph1             4d6dh1
-//	avrae    4d4p1              4d4p=1
-//	roll20   2d6!>4             2d6!>=4
-//	avrae    2d6e6              2d6!6
-//	avrae    3d6rr1             3d6r1
-//	roll20   2d6r<2             2d6r<=2
-//	roll20   5d6>5              5d6>=5
-//	avrae    3d6>=10            (3d6)>=10
-//	roll20   d20+5>15           d20+5>=15
-//	roll20   d20cs>19cf1        d20cs>=19cf1
+//	text                    stakes                  roll20                  avrae
+//	3d6                     3d6                     3d6                     3d6
+//	d%                      d100                    d100                    d100
+//	4dF                     4dF                     4dF                     4dF
+//	d6 d4                   d6 d4                   d6 d4                   d6 d4
+//	4d6kh3                  4d6kh3                  4d6kh3                  4d6kh3
+//	4d6k3                   4d6kh3                  4d6kh3                  4d6k=3
+//	3d6kl2                  3d6kl2                  3d6kl2                  3d6kl2
+//	4d6dl1                  4d6dl1                  4d6dl1                  4d6dl1
+//	4d6d1                   error                   4d6dl1                  error
+//	3d6dh1                  3d6dh1                  3d6dh1                  3d6dh1
+//	4d6ph1                  4d6dh1                  4d6dh1                  4d6dh1
+//	4d6pl1                  4d6dl1                  4d6dl1                  4d6dl1
+//	4d4k>2                  4d4k>2                  4d4k>=2                 4d4k>2
+//	4d4p<2                  4d4p<2                  4d4p<=2                 4d4p<2
+//	4d4p1                   4d4p=1                  4d4p=1                  4d4p=1
+//	2d6!                    2d6!                    2d6!                    2d6!
+//	2d6!>4                  2d6!>4                  2d6!>=4                 2d6!>4
+//	2d6e6                   2d6!6                   2d6!6                   2d6!6
+//	2d6!!                   2d6!!                   2d6!!                   2d6!!
+//	2d6!p                   2d6!p                   2d6!p                   2d6!p
+//	3d6r1                   3d6r1                   3d6r1                   3d6r1
+//	3d6rr1                  3d6r1                   3d6r1                   3d6r1
+//	2d8r1r3                 2d8r1r3                 2d8r1r3                 2d8r1r3
+//	2d6r<2                  2d6r<2                  2d6r<=2                 2d6r<2
+//	3d6ro1                  3d6ro1                  3d6ro1                  3d6ro1
+//	2d6ra6                  2d6ra6                  2d6ra6                  2d6ra6
+//	3d6mi2                  3d6mi2                  3d6mi2                  3d6mi2
+//	3d6ma5                  3d6ma5                  3d6ma5                  3d6ma5
+//	3d6min2max5             3d6mi2ma5               3d6mi2ma5               3d6mi2ma5
+//	5d6>=5                  5d6>=5                  5d6>=5                  error
+//	5d6>5                   5d6>5                   5d6>=5                  (5d6)>5
+//	4d6>4f1                 4d6>4f1                 4d6>=4f1                error
+//	3d6>=10                 error                   error                   (3d6)>=10
+//	(3d6)>=10               (3d6)>=10               (3d6)>=10               (3d6)>=10
+//	d20+5>=15               d20+5>=15               d20+5>=15               d20+5>=15
+//	d20+5>15                d20+5>15                d20+5>=15               d20+5>15
+//	2d6+1 tiers 6,9         2d6+1 tiers 6,9         2d6+1 tiers 6,9         2d6+1 tiers 6,9
+//	(2d6+2d4)kh2            2d6 2d4kh2              2d6 2d4kh2              2d6 2d4kh2
+//	floor(d20/3)            floor(d20/3)            floor(d20/3)            floor(d20/3)
+//	ceil(d20/3)             ceil(d20/3)             ceil(d20/3)             ceil(d20/3)
+//	-d20/3                  -d20/3                  -d20/3                  -d20/3
+//	3d6sd                   3d6sd                   3d6sd                   3d6sd
+//	d20cs>19cf1             d20cs>19cf1             d20cs>=19cf1            d20cs>19cf1
+//	2d6[fire]+d4[cold]      2d6[fire]+d4[cold]      2d6[fire]+d4[cold]      2d6[fire]+d4[cold]
+//	d20+5 # to hit          d20+5 # to hit          d20+5 # to hit          d20+5 # to hit
+//	{2d4+2d3}k3             2d4 2d3kh3              2d4 2d3kh3              2d4 2d3k=3
+//	{2d4, d6+1}kh1          {2d4, d6+1}kh1          {2d4, d6+1}kh1          {2d4, d6+1}kh1
+//	{2d4, d6+1}d1           error                   {2d4, d6+1}dl1          error
+//	{3d4+1}>8               {3d4+1}>8               {3d4+1}>=8              {3d4+1}>8
+//	{2d4, 2d4, d6}>5        {2d4, 2d4, d6}>5        {2d4, 2d4, d6}>=5       {2d4, 2d4, d6}>5
+//	{d6, d4, 3}>3f1         {d6, d4, 3}>3f1         {d6, d4, 3}>=3f1        error
+//	(1d20, 1d20)kh1         {d20, d20}kh1           {d20, d20}kh1           {d20, d20}kh1
+//	(d6, d4, 2)k>2          {d6, d4, 2}k>2          {d6, d4, 2}k>=2         {d6, d4, 2}k>2
+//	3d{0,0,1,2}             3d{0,0,1,2}             3d{0,0,1,2}             3d{0,0,1,2}
+//	3d{1,1,2,3}kh2          3d{1,1,2,3}kh2          3d{1,1,2,3}kh2          3d{1,1,2,3}kh2
+//	2d{1,2,5}r1>=2          2d{1,2,5}r1>=2          2d{1,2,5}r1>=2          error
+//	3dF.1                   3d{-1,0,0,0,0,1}        3d{-1,0,0,0,0,1}        3d{-1,0,0,0,0,1}
+//	2dF.2                   2dF                     2dF                     2dF
+//	4d10>=8>=10             4d10>=8>=10             4d10>=8>=10             error
+//	3d10>=8>=10f1kh2        3d10kh2>=8>=10f1        3d10kh2>=8>=10f1        error
+//	2d10! >=8>=10           2d10! >=8>=10           2d10! >=8>=10           error
+//	d20%7                   d20%7                   d20%7                   d20%7
+//	-d8%3                   -d8%3                   -d8%3                   -d8%3
+//	d6^2                    d6^2                    d6^2                    d6^2
+//	(d4-2)**3               (d4-2)^3                (d4-2)^3                (d4-2)^3
+//	-2^d3                   -2^d3                   -2^d3                   -2^d3
+//	d4^d3                   d4^d3                   d4^d3                   d4^d3
+//	(2d6+3)*2               (2d6+3)*2               (2d6+3)*2               (2d6+3)*2
+//	d6*d4                   d6*d4                   d6*d4                   d6*d4
 //
 // A group's expressions roll in order, each with its own dice; a group
 // takes keep, drop, selectors, success and failure counts, and no

@@ -3,6 +3,8 @@ package dice
 import (
 	"errors"
 	"math/big"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -286,14 +288,7 @@ func TestChecksAndTiers(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
-}
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // Exact fractions agree with the enumeration of every roll, fraction for
 // fraction, for every row of the forms table; past the bound they are
@@ -346,5 +341,71 @@ func TestFractions(t *testing.T) {
 	}
 	if (Fractions{}).Rat(3).Sign() != 0 {
 		t.Error("the zero Fractions has mass")
+	}
+}
+
+// formsText returns the table of the package documentation: every text of
+// forms with its canonical reading in each dialect ("error" where the
+// dialect refuses it), at the default depth.
+func formsText() string {
+	var b strings.Builder
+	row := func(cells ...string) {
+		b.WriteString("//\t")
+		for i, c := range cells {
+			if i < len(cells)-1 {
+				c += strings.Repeat(" ", max(24-len(c), 1))
+			}
+			b.WriteString(c)
+		}
+		b.WriteString("\n")
+	}
+	row("text", "stakes", "roll20", "avrae")
+	seen := map[string]bool{}
+	for _, f := range forms {
+		if seen[f.text] {
+			continue
+		}
+		seen[f.text] = true
+		cells := []string{f.text}
+		for _, d := range []Dialect{Stakes, Roll20, Avrae} {
+			e, err := Parser{Dialect: d}.Parse(f.text)
+			if err != nil {
+				cells = append(cells, "error")
+				continue
+			}
+			cells = append(cells, e.String())
+		}
+		row(cells...)
+	}
+	return b.String()
+}
+
+// The documentation's table is formsText: every form, its reading in
+// each dialect; and every reading in it is checked by enumeration.
+func TestFormsDoc(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := formsText()
+	if !strings.Contains(string(src), want) {
+		t.Errorf("doc.go does not hold the forms table; it should read:\n%s", want)
+	}
+	for _, f := range forms {
+		for _, d := range []Dialect{Stakes, Roll20, Avrae} {
+			e, err := Parser{Dialect: d, Depth: 2}.Parse(f.text)
+			if err != nil {
+				continue
+			}
+			dist, _, err := e.Dist()
+			if err != nil {
+				t.Fatalf("%v %q: %v", d, f.text, err)
+			}
+			for v, p := range enumerateRolls(t, e) {
+				if want, _ := p.Float64(); !nearRel(dist.Prob(v), want) {
+					t.Errorf("%v %q: P(%d) = %v, enumerated %v", d, f.text, v, dist.Prob(v), want)
+				}
+			}
+		}
 	}
 }
