@@ -239,8 +239,9 @@
 // space) explodes on 6 and counts the dice showing 5 or more. Modifiers
 // may come in any order, each once; they act in one order: re-roll, then
 // explode, then keep or drop, then count, and each acts on every die of
-// the pool (d8 d6! explodes the d8 on 8 and the d6 on 6). A keep or drop
-// of more dice than the pool holds keeps them all, or none. "N" after kh,
+// the pool (d8 d6! explodes the d8 on 8 and the d6 on 6). A keep of as
+// many dice as the pool holds, or a drop of none, never acts and is an
+// error; a drop of more dice than the pool holds keeps none. "N" after kh,
 // kl, dh and dl may be left out for 1.
 //
 // A die that re-rolls or explodes is still one die: keep and drop compare

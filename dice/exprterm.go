@@ -587,6 +587,12 @@ func (p *parser) termNode(t *diceTerm, at int) (*node, error) {
 // checkActs refuses modifiers that can never act on the term's dice, and
 // combinations the package does not read.
 func (p *parser) checkActs(t *diceTerm, at int) error {
+	switch {
+	case (t.keep == keepHigh || t.keep == keepLow) && t.keepN >= t.n:
+		return p.fail(at, "keeping %d of %d dice keeps every die: the keep never acts", t.keepN, t.n)
+	case (t.keep == dropHigh || t.keep == dropLow) && t.keepN == 0:
+		return p.fail(at, "dropping 0 dice never acts")
+	}
 	if (t.hasMin || t.hasMax) && t.explode != noExplode {
 		return p.fail(at, "mi, ma and min, max do not combine with explosions here: a clamped die's top face is ambiguous")
 	}
@@ -737,8 +743,13 @@ func (p *parser) groupOf(x *node, at int, close byte) (*node, error) {
 	if err := p.modifiers(t); err != nil {
 		return nil, err
 	}
-	if len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax {
+	switch {
+	case len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax:
 		return nil, p.fail(at, "a group keeps, drops and counts its expressions; re-rolls, explosions, mi and ma act on dice: put them on the dice inside")
+	case (t.keep == keepHigh || t.keep == keepLow) && t.keepN >= t.n:
+		return nil, p.fail(at, "keeping %d of %d expressions keeps every one: the keep never acts", t.keepN, t.n)
+	case (t.keep == dropHigh || t.keep == dropLow) && t.keepN == 0:
+		return nil, p.fail(at, "dropping 0 expressions never acts")
 	}
 	n := &node{kind: groupNode, kids: kids, term: t}
 	if err := p.groupBounds(n, at); err != nil {
