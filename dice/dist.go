@@ -435,6 +435,9 @@ func KeepHighestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 		work += mulCapped(MaxWork, joined+1, k, sums, g.n+1)
 		joined += g.n
 	}
+	if d, ok, err := keepCounted(gs, k, exclude, true, work); ok {
+		return d, err
+	}
 	if err := checkKeep("highest", n, k, top, cells, work); err != nil {
 		return Dist{}, err
 	}

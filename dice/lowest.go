@@ -68,6 +68,9 @@ func KeepLowestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 	// to at most its size+1 others.
 	cells := mulCapped(MaxCells, n+1, n+1, sums)
 	work := mulCapped(MaxWork, cells, top, n+2)
+	if d, ok, err := keepCounted(gs, k, exclude, false, work); ok {
+		return d, err
+	}
 	if err := checkKeep("lowest", n, k, top, cells, work); err != nil {
 		return Dist{}, err
 	}
