@@ -244,6 +244,11 @@ func TestChecksAndTiers(t *testing.T) {
 		{"floor(-d4/3)", map[int]float64{-1: 3.0 / 4, -2: 1.0 / 4}},
 		{"ceil(-d4/3)", map[int]float64{0: 2.0 / 4, -1: 2.0 / 4}},
 		{"-d4/3", map[int]float64{0: 2.0 / 4, -1: 2.0 / 4}},
+		// A base of -1, 0 or 1 may take an exponent near MaxValue: the
+		// power is by squaring, not one multiply a unit of the exponent.
+		{"(d3-2)^(1000000*1000000+1)", map[int]float64{-1: 1.0 / 3, 0: 1.0 / 3, 1: 1.0 / 3}},
+		{"(d3-2)^(1000000*1000000)", map[int]float64{0: 1.0 / 3, 1: 2.0 / 3}},
+		{"2^d3", map[int]float64{2: 1.0 / 3, 4: 1.0 / 3, 8: 1.0 / 3}},
 	} {
 		e, err := ParseExpr(c.text)
 		if err != nil {

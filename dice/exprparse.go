@@ -257,11 +257,30 @@ func (p *parser) power(a, b *node, at int) (*node, error) {
 	return n, nil
 }
 
-// ipow returns a^b for b >= 0 (0^0 is 1); parsing bounded it.
+// ipow returns a^b for b >= 0 (0^0 is 1), by squaring: the exponent of
+// a base of -1, 0 or 1 may be as large as MaxValue. Parsing bounded the
+// result; a square past it is only taken when no bit of b needs it.
 func ipow(a, b int) int {
+	switch a {
+	case 0:
+		if b == 0 {
+			return 1
+		}
+		return 0
+	case 1:
+		return 1
+	case -1:
+		return 1 - 2*(b&1)
+	}
 	v := 1
-	for range b {
-		v *= a
+	for b > 0 {
+		if b&1 == 1 {
+			v *= a
+		}
+		b >>= 1
+		if b > 0 {
+			a *= a
+		}
 	}
 	return v
 }
