@@ -66,8 +66,9 @@
 // SumOf, HighestOf, SuccessesOf, KeepHighestOf and KeepLowestOf build the
 // distributions of the readings above for any mixed pool, never by
 // enumerating rolls: keep-highest and keep-lowest work face by face with
-// binomial counts, so 100d6 keep 3 and the two highest of twenty mixed
-// d4..d12 take well under a millisecond. Binomial (successes in n trials)
+// binomial counts, counting how many dice of each size are kept where
+// that is cheaper, so 100d6 keep 3 takes microseconds and the two highest
+// of twenty mixed d4..d12 well under a millisecond. Binomial (successes in n trials)
 // and Hypergeometric (marked cards in a hand drawn without replacement)
 // are the counting distributions the rule packages need; rule packages
 // take them from here rather than computing their own. Package dice/gof
@@ -80,7 +81,7 @@
 // past the limits: MaxOutcomes (2^24 outcomes in one distribution),
 // MaxCells (2^22 probabilities in a keep-highest or keep-lowest table) and
 // MaxWork (2^31 multiply-adds, a few seconds). 10000d6 summed, 10000d6
-// keep 3 and 100d6 keep lowest 3 fit; 100 d4096 keep 100 or the sum of
+// keep 3 and 1000d6 keep lowest 3 fit; 100 d4096 keep 100 or the sum of
 // 10000 d1677 are refused at once.
 //
 // # Dice expressions
