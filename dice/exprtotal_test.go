@@ -86,6 +86,30 @@ func TestCache(t *testing.T) {
 	}
 }
 
+// A Cache serves many goroutines at once (run with -race).
+func TestCacheConcurrent(t *testing.T) {
+	var c Cache
+	texts := []string{"4d6kh3", "d20+5>=15", "8d10>=7", "2d6+1 tiers 6,9"}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			r := NewSeeded(uint64(g))
+			for i := range 200 {
+				if _, err := c.Roll(r, texts[(g+i)%len(texts)]); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 func itoa(i int) string {
 	if i < 10 {
 		return string(rune('0' + i))
