@@ -125,14 +125,15 @@
 //	s, sa, sd       sort marks (Roll20): no change in odds         4d6sd
 //	csP, cfP        critical marks (Roll20): no change in odds     d20cs>=19
 //	[label]         a label, kept in the breakdown                 2d6[fire]+d4[cold]
-//	x P y           a whole check: 1 if it holds, else 0           d20+5>=15
+//	x P y           a whole check: 1 if it holds, else 0; P may    d20+5>=15, d20+5 != 6
+//	                also be == or != (and unary + is accepted)
 //	x tiers a,b     the tier of x: 0 up to a, 1 up to b, then 2    2d6+1 tiers 6,9
 //	+ - * /         arithmetic; / rounds toward zero               (2d6+3)*2, d20/2
 //	%               the remainder of / (the sign of the left)      d20%7
 //	^, **           a power, from the right, above minus signs:    d6^2, 2^3^2 (512),
 //	                -2^2 is -4; the exponent cannot be negative    -2^2
-//	floor(x/y)      a division rounded down, up                    floor(d20/3)
-//	ceil(x/y)
+//	floor(x/y)      a division rounded down, up; Avrae's // is     floor(d20/3), d20//3
+//	ceil(x/y)       floor(x/y)
 //	N, -x, (x)      numbers, negation, parentheses                 -d4, 2*(d6+1)
 //	# text          a comment, kept in the breakdown               d20+5 # to hit
 //
@@ -212,6 +213,10 @@
 //	4d10>=8>=10             4d10>=8>=10             4d10>=8>=10             error
 //	3d10>=8>=10f1kh2        3d10kh2>=8>=10f1        3d10kh2>=8>=10f1        error
 //	2d10! >=8>=10           2d10! >=8>=10           2d10! >=8>=10           error
+//	d20//3                  floor(d20/3)            floor(d20/3)            floor(d20/3)
+//	-d20//3                 floor(-d20/3)           floor(-d20/3)           floor(-d20/3)
+//	d20 != 1                error                   error                   (d20)!=1
+//	+d20+5 == 8             d20+5=8                 d20+5=8                 d20+5=8
 //	d20%7                   d20%7                   d20%7                   d20%7
 //	-d8%3                   -d8%3                   -d8%3                   -d8%3
 //	d6^2                    d6^2                    d6^2                    d6^2

@@ -128,6 +128,7 @@ const (
 	cmpGe
 	cmpLt
 	cmpLe
+	cmpNe // only in a whole check: d20 != 1
 )
 
 // compare is a compare point: "=5", ">=5", "<3". The zero value matches
@@ -150,12 +151,14 @@ func (c compare) has(v int) bool {
 		return v < c.n
 	case cmpLe:
 		return v <= c.n
+	case cmpNe:
+		return v != c.n
 	}
 	return false
 }
 
 // cmpText spells each operator.
-var cmpText = [...]string{"", "=", ">", ">=", "<", "<="}
+var cmpText = [...]string{"", "=", ">", ">=", "<", "<=", "!="}
 
 func (c compare) String() string {
 	if c.op == noCmp {

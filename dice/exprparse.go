@@ -193,6 +193,10 @@ func (p *parser) product() (*node, error) {
 		}
 		at := p.i
 		p.i++
+		floorDiv := c == '/' && p.peek() == '/' // Avrae's //: floor(a/b)
+		if floorDiv {
+			p.i++
+		}
 		right, err := p.factor()
 		if err != nil {
 			return nil, err
@@ -206,6 +210,10 @@ func (p *parser) product() (*node, error) {
 		}
 		if left, err = p.binary(kind, left, right, at); err != nil {
 			return nil, err
+		}
+		if floorDiv {
+			left.round = roundFloor
+			left.rounded()
 		}
 	}
 }
@@ -291,6 +299,15 @@ func (p *parser) atom() (*node, error) {
 	at := p.i
 	c := p.peek()
 	switch {
+	case c == '+':
+		// A unary plus (Avrae's +d20) changes nothing.
+		if p.nest >= MaxNesting {
+			return nil, p.fail(at, "nested too deeply: at most %d parentheses and signs", MaxNesting)
+		}
+		p.nest++
+		defer func() { p.nest-- }()
+		p.i++
+		return p.factor()
 	case c == '-' || c == '(':
 		if p.nest >= MaxNesting {
 			return nil, p.fail(at, "nested too deeply: at most %d parentheses and signs", MaxNesting)
@@ -489,7 +506,12 @@ func (p *parser) check() (*node, error) {
 	start := p.i
 	p.skip()
 	at := p.i
-	if op := p.compareOp(); op != noCmp {
+	op := p.compareOp()
+	if op == noCmp && strings.HasPrefix(p.s[p.i:], "!=") {
+		op = cmpNe
+		p.i += 2
+	}
+	if op != noCmp {
 		right, err := p.chain()
 		if err != nil {
 			return nil, err
@@ -569,6 +591,13 @@ func (p *parser) rounding(at int) (*node, error) {
 		return nil, p.fail(at, "%s(...) never acts on a whole number: it rounds one division, as in %s(d20/3)", w, w)
 	}
 	x.round = mode
+	x.rounded()
+	return x, nil
+}
+
+// rounded works out a division's bounds again for its rounding: the
+// extremes lie at the corners of its operands' bounds.
+func (x *node) rounded() {
 	x.lo, x.hi = math.MaxInt, math.MinInt
 	for _, a := range [2]int{x.left.lo, x.left.hi} {
 		for _, b := range [2]int{x.right.lo, x.right.hi} {
@@ -576,7 +605,6 @@ func (p *parser) rounding(at int) (*node, error) {
 			x.lo, x.hi = min(x.lo, v), max(x.hi, v)
 		}
 	}
-	return x, nil
 }
 
 // wholePool reads modifiers written right after a parenthesised pool of
@@ -584,7 +612,7 @@ func (p *parser) rounding(at int) (*node, error) {
 // pool kept as a whole, as d8 d8 d6 d6kh2 does.
 func (p *parser) wholePool(x *node, at int) (*node, error) {
 	c := p.peek()
-	if !(c == '!' || c == '[' || c >= 'a' && c <= 'z' && c != 't') {
+	if !(c == '!' || c == '[' || c >= 'a' && c <= 'z' && c != 't') || strings.HasPrefix(p.s[p.i:], "!=") {
 		return x, nil
 	}
 	if x.kind != diceNode || !x.term.bare() {

@@ -163,7 +163,7 @@ func (p *parser) modifiers(t *diceTerm) error {
 			err = p.keepMod(t, at)
 		case c == 'd' && isDigit(next) && at == start:
 			err = p.dropShort(t, at)
-		case c == '!':
+		case c == '!' && !(next == '=' && p.dialect == Avrae):
 			err = p.explodeMod(t, at)
 		case c == 'e' && p.word(at) == "e":
 			err = p.avraeExplode(t, at)
@@ -175,7 +175,7 @@ func (p *parser) modifiers(t *diceTerm) error {
 			err = p.markMod(t, at)
 		case c == '[':
 			err = p.labelMod(t, at)
-		case (c == '>' || c == '<' || c == '=') && p.dialect == Avrae:
+		case (c == '>' || c == '<' || c == '=' || c == '!' && next == '=') && p.dialect == Avrae:
 			// Avrae compares the pool's total: a whole check.
 			p.i = start
 			return nil
@@ -529,6 +529,8 @@ func (p *parser) compareOp() cmpOp {
 func (c compare) count(lo, hi int) int {
 	a, b := lo, hi
 	switch c.op {
+	case cmpNe:
+		return hi - lo + 1 - compare{op: cmpEq, n: c.n}.count(lo, hi)
 	case cmpEq:
 		a, b = c.n, c.n
 	case cmpGt:
