@@ -38,7 +38,6 @@ type Expr struct {
 	terms   []*diceTerm
 	text    string // canonical form
 	comment string // the text after #, kept for the breakdown
-	dialect Dialect
 }
 
 type nodeKind uint8

@@ -48,7 +48,7 @@ func parseExpr(s string, depth int, dialect Dialect) (*Expr, error) {
 		}
 		return nil, p.fail(p.i, "unexpected %q: want an operator (+, -, *, /)", p.s[p.i:p.i+1])
 	}
-	e := &Expr{root: root, depth: depth, dice: p.dice, comment: comment, dialect: dialect}
+	e := &Expr{root: root, depth: depth, dice: p.dice, comment: comment}
 	e.terms = numberTerms(root, nil)
 	var b strings.Builder
 	root.write(&b, 0)
