@@ -349,13 +349,19 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 			face = r.Roll(s)
 		}
 	}
-	d := res.record(t, s, die, t.shown(face))
-	d.Value = t.read(face)
-	total, weight := d.Value, 0
-	if t.explode == explode {
+	shown, v := face, face
+	if !t.direct() {
+		shown, v = t.shown(face), t.read(face)
+	}
+	d := res.record(t, s, die, shown)
+	d.Value = v
+	total, weight := v, 0
+	counts := t.success.op != noCmp
+	if counts && t.explode == explode {
 		weight = t.mark(d, d.Face) // "!": every roll counts on its own
 	}
-	for n := 0; n < t.limit(e.depth) && t.explodes(face, s); n++ {
+	limit := t.limit(e.depth)
+	for n := 0; n < limit && t.explode != noExplode && t.explodes(face, s); n++ {
 		res.Dice[len(res.Dice)-1].Exploded = true
 		face = r.Roll(s)
 		x := res.record(t, s, die, face)
@@ -363,12 +369,12 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 		if t.explode == penetrate {
 			x.Value--
 		}
-		if t.explode == explode {
+		if counts && t.explode == explode {
 			weight += t.mark(x, face)
 		}
 		total += x.Value
 	}
-	if t.explode != explode {
+	if counts && t.explode != explode {
 		// The die's value is compared once, on its last record.
 		weight = t.mark(&res.Dice[len(res.Dice)-1], total)
 	}
