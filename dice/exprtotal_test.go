@@ -56,6 +56,9 @@ func TestTotalAllocatesNothing(t *testing.T) {
 		if _, err := c.Roll(r, s); err != nil {
 			t.Fatal(err)
 		}
+		if raceEnabled && s == "200d4!kh100" {
+			continue // a pooled buffer, which the race detector drops now and then
+		}
 		if n := testing.AllocsPerRun(50, func() { _, _ = c.Roll(r, s) }); n != 0 {
 			t.Errorf("%s: %v allocations a roll", s, n)
 		}
