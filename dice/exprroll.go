@@ -303,8 +303,14 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 		d := &recs[i]
 		*d = RolledDie{}
 		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, shown, v
-		if counts {
-			t.mark(&recs[i], v)
+		switch {
+		case !counts:
+		case len(t.more) > 0:
+			t.mark(d, v)
+		case t.success.has(v):
+			d.Success = true
+		case t.failure.has(v):
+			d.Failure = true
 		}
 	}
 }
