@@ -176,15 +176,23 @@ func (t *diceTerm) plainRanked(r *Roller) int {
 	k := t.kept()
 	high := t.keepsHighest()
 	if t.success.op == noCmp && n-k <= k {
-		// Few dropped: the sum less the dropped, found one by one.
-		v := 0
+		// Few dropped: the sum less the dropped, found one by one (one
+		// drop, 4d6 keep 3 or advantage, is the sum less the extreme).
+		v, lo, hi := 0, vals[0], vals[0]
 		for _, x := range vals {
 			v += x
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		switch {
+		case n-k == 1 && high:
+			return v - lo
+		case n-k == 1:
+			return v - hi
 		}
 		for range n - k {
 			w := 0
-			for i, x := range vals {
-				if high && x < vals[w] || !high && x > vals[w] {
+			for i := 1; i < len(vals); i++ {
+				if high && vals[i] < vals[w] || !high && vals[i] > vals[w] {
 					w = i
 				}
 			}
