@@ -10,7 +10,8 @@ func TestTotalIsRollsTotal(t *testing.T) {
 		"d1000 3d300kl2", "d12 d8 d6kh2", "4d6r1", "4d6r<3kh3", "3d8ro1", "3d6r1!kh2", "6d6!kh3", "4d6!!dl1",
 		"4d10! >=8kh2", "6d10! >=8f1kl3", "12d10! >=8kh6", "d10 2d6r1! >=5dl1", "4dF", "4dF>=1f-1", "4dFkh2",
 		"(2d6+3)*2", "d20/d4", "-d20/3", "d20+5>=15", "2d6+1 tiers 6,9", "floor(d20/3)", "4d6mi2ma5", "4d6k>3",
-		"4d6p<3", "2d8r1r3", "d20ra20", "(2d6+2d8)kh2", "200d4!kh100", "50d3dl25", "25d6 d8"}
+		"4d6p<3", "2d8r1r3", "d20ra20", "(2d6+2d8)kh2", "200d4!kh100", "50d3dl25", "25d6 d8",
+		"2d6!!", "d12 d8 2d4!", "3d2!", "2d6!>=5", "2d6!p"}
 	for _, f := range forms {
 		texts = append(texts, f.canon)
 	}
