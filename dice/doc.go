@@ -124,6 +124,7 @@
 //	P fQ            successes less failures (dice on Q)            8d10>=7f1
 //	s, sa, sd       sort marks (Roll20): no change in odds         4d6sd
 //	csP, cfP        critical marks (Roll20): no change in odds     d20cs>=19
+//	m, mN           match marks (Roll20): no change in odds        4d6m
 //	[label]         a label, kept in the breakdown                 2d6[fire]+d4[cold]
 //	x P y           a whole check: 1 if it holds, else 0; P may    d20+5>=15, d20+5 != 6
 //	                also be == or != (and unary + is accepted)
@@ -194,6 +195,8 @@
 //	ceil(d20/3)             ceil(d20/3)             ceil(d20/3)             ceil(d20/3)
 //	-d20/3                  -d20/3                  -d20/3                  -d20/3
 //	3d6sd                   3d6sd                   3d6sd                   3d6sd
+//	4d6m                    4d6m                    4d6m                    4d6m
+//	4d6m3                   4d6m3                   4d6m3                   4d6m3
 //	d20cs>19cf1             d20cs>19cf1             d20cs>=19cf1            d20cs>19cf1
 //	2d6[fire]+d4[cold]      2d6[fire]+d4[cold]      2d6[fire]+d4[cold]      2d6[fire]+d4[cold]
 //	d20+5 # to hit          d20+5 # to hit          d20+5 # to hit          d20+5 # to hit
@@ -235,7 +238,8 @@
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
 // write (3d6)>=10 for the total), floor(3d6) rounds nothing.
 // rpg-dice-roller's u (unique) is refused: it makes a pool's dice depend
-// on each other. Min and max
+// on each other; so is Roll20's mt, whose total counts sets of matching
+// dice. Min and max
 // do not combine with explosions (a clamped die's top face is ambiguous),
 // nor does a keep by selector with ! counting every roll.
 //

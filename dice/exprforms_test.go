@@ -62,6 +62,8 @@ var forms = []struct {
 	{Stakes, "ceil(d20/3)", "ceil(d20/3)"},
 	{Stakes, "-d20/3", "-d20/3"},
 	{Roll20, "3d6sd", "3d6sd"},
+	{Roll20, "4d6m", "4d6m"},
+	{Roll20, "4d6m3", "4d6m3"},
 	{Roll20, "d20cs>19cf1", "d20cs>=19cf1"},
 	{Roll20, "2d6[fire]+d4[cold]", "2d6[fire]+d4[cold]"},
 	{Avrae, "d20+5 # to hit", "d20+5 # to hit"},

@@ -386,6 +386,14 @@ func (p *parser) clampMod(t *diceTerm, at int) error {
 		set, v = &t.hasMin, &t.minV
 	case "ma", "max":
 		set, v = &t.hasMax, &t.maxV
+	case "m":
+		// Roll20's m (mN): marks dice that match, no change in odds.
+		p.i = at + 1
+		t.marks += "m" + p.digitsAt(p.i)
+		p.i += len(p.digitsAt(p.i))
+		return nil
+	case "mt":
+		return p.fail(at, "mt (Roll20's count of matching sets) is not read here: the total would count sets of equal dice, whose odds this package does not compute")
 	default:
 		return p.unknown(at)
 	}
