@@ -277,7 +277,7 @@ func TestExactBounds(t *testing.T) {
 	}{
 		{"KeepHighestOf(100 x d4096, 100)", second(KeepHighestOf(n(100, 4096), 100, FaceSet{}))},
 		{"KeepHighestOf(10000 x d1000, 50)", second(KeepHighestOf(n(10000, 1000), 50, FaceSet{}))},
-		{"KeepLowestOf(1000 x d6, 3)", second(KeepLowestOf(n(1000, D6), 3, FaceSet{}))},
+		{"KeepLowestOf(1000 x d4096, 500)", second(KeepLowestOf(n(1000, 4096), 500, FaceSet{}))},
 		{"KeepLowestOf(100 x d4096, 100)", second(KeepLowestOf(n(100, 4096), 100, FaceSet{}))},
 		{"KeepLowestOf(2 x d1000000, 1)", second(KeepLowestOf(n(2, MaxSides), 1, FaceSet{}))},
 		{"SumOf(10000 x d1677)", second(SumOf(n(10000, 1677)))},

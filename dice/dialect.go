@@ -13,12 +13,13 @@ import (
 //	>N, <N    strictly above, below N   N or more, N or less    strictly above, below N
 //	4d6d1     an error: write 4d6dl1    drop the lowest 1       an error: write 4d6pl1
 //	4d6k3     keep the highest 3        keep the highest 3      keep the dice showing 3
-//	3d6>=10   count dice on 10+         count dice on 10+       the total is 10 or more: 1, else 0
+//	3d6>=4    count dice on 4+          count dice on 4+        the total is 4 or more: 1, else 0
 //
 // A compare point prints canonically with its operator spelled out
 // (Roll20's >4 prints >=4), and the breakdown of a roll starts with that
 // canonical form, so the reading taken is always shown. The canonical
-// form means the same in every dialect.
+// form means the same in every dialect. The package documentation lists
+// every form with its reading in each dialect.
 type Dialect uint8
 
 const (

@@ -66,8 +66,9 @@
 // SumOf, HighestOf, SuccessesOf, KeepHighestOf and KeepLowestOf build the
 // distributions of the readings above for any mixed pool, never by
 // enumerating rolls: keep-highest and keep-lowest work face by face with
-// binomial counts, so 100d6 keep 3 and the two highest of twenty mixed
-// d4..d12 take well under a millisecond. Binomial (successes in n trials)
+// binomial counts, counting how many dice of each size are kept where
+// that is cheaper, so 100d6 keep 3 takes microseconds and the two highest
+// of twenty mixed d4..d12 well under a millisecond. Binomial (successes in n trials)
 // and Hypergeometric (marked cards in a hand drawn without replacement)
 // are the counting distributions the rule packages need; rule packages
 // take them from here rather than computing their own. Package dice/gof
@@ -80,7 +81,7 @@
 // past the limits: MaxOutcomes (2^24 outcomes in one distribution),
 // MaxCells (2^22 probabilities in a keep-highest or keep-lowest table) and
 // MaxWork (2^31 multiply-adds, a few seconds). 10000d6 summed, 10000d6
-// keep 3 and 100d6 keep lowest 3 fit; 100 d4096 keep 100 or the sum of
+// keep 3 and 1000d6 keep lowest 3 fit; 100 d4096 keep 100 or the sum of
 // 10000 d1677 are refused at once.
 //
 // # Dice expressions
@@ -123,12 +124,17 @@
 //	P fQ            successes less failures (dice on Q)            8d10>=7f1
 //	s, sa, sd       sort marks (Roll20): no change in odds         4d6sd
 //	csP, cfP        critical marks (Roll20): no change in odds     d20cs>=19
+//	m, mN           match marks (Roll20): no change in odds        4d6m
 //	[label]         a label, kept in the breakdown                 2d6[fire]+d4[cold]
-//	x P y           a whole check: 1 if it holds, else 0           d20+5>=15
+//	x P y           a whole check: 1 if it holds, else 0; P may    d20+5>=15, d20+5 != 6
+//	                also be == or != (and unary + is accepted)
 //	x tiers a,b     the tier of x: 0 up to a, 1 up to b, then 2    2d6+1 tiers 6,9
 //	+ - * /         arithmetic; / rounds toward zero               (2d6+3)*2, d20/2
-//	floor(x/y)      a division rounded down, up                    floor(d20/3)
-//	ceil(x/y)
+//	%               the remainder of / (the sign of the left)      d20%7
+//	^, **           a power, from the right, above minus signs:    d6^2, 2^3^2 (512),
+//	                -2^2 is -4; the exponent cannot be negative    -2^2
+//	floor(x/y)      a division rounded down, up; Avrae's // is     floor(d20/3), d20//3
+//	ceil(x/y)       floor(x/y)
 //	N, -x, (x)      numbers, negation, parentheses                 -d4, 2*(d6+1)
 //	# text          a comment, kept in the breakdown               d20+5 # to hit
 //
@@ -140,24 +146,88 @@
 // after a pool (Avrae: a whole check; elsewhere a success count). The
 // Dialect type's documentation holds the table of these readings; the
 // canonical form spells every reading out and reads the same in every
-// dialect, and the breakdown of a roll starts with it. These forms, in
-// the dialect that reads each, and their canonical prints, each checked
-// against an enumeration of every roll:
+// dialect, and the breakdown of a roll starts with it. Every form of
+// the references, and its canonical reading in each dialect ("error"
+// where the dialect refuses it, saying what to write); a test checks that
+// this table is what the parser reads, and every reading in it against an
+// enumeration of every roll:
 //
-//	dialect  text               canonical
-//	roll20   4d6k3              4d6kh3
-//	avrae    4d6k3              4d6k=3
-//	roll20   4d6d1              4d6dl1
-//	avrae    4d6ph1             4d6dh1
-//	avrae    4d4p1              4d4p=1
-//	roll20   2d6!>4             2d6!>=4
-//	avrae    2d6e6              2d6!6
-//	avrae    3d6rr1             3d6r1
-//	roll20   2d6r<2             2d6r<=2
-//	roll20   5d6>5              5d6>=5
-//	avrae    3d6>=10            (3d6)>=10
-//	roll20   d20+5>15           d20+5>=15
-//	roll20   d20cs>19cf1        d20cs>=19cf1
+//	text                    stakes                  roll20                  avrae
+//	3d6                     3d6                     3d6                     3d6
+//	d%                      d100                    d100                    d100
+//	4dF                     4dF                     4dF                     4dF
+//	d6 d4                   d6 d4                   d6 d4                   d6 d4
+//	4d6kh3                  4d6kh3                  4d6kh3                  4d6kh3
+//	4d6k3                   4d6kh3                  4d6kh3                  4d6k=3
+//	3d6kl2                  3d6kl2                  3d6kl2                  3d6kl2
+//	4d6dl1                  4d6dl1                  4d6dl1                  4d6dl1
+//	4d6d1                   error                   4d6dl1                  error
+//	3d6dh1                  3d6dh1                  3d6dh1                  3d6dh1
+//	4d6ph1                  4d6dh1                  4d6dh1                  4d6dh1
+//	4d6pl1                  4d6dl1                  4d6dl1                  4d6dl1
+//	4d4k>2                  4d4k>2                  4d4k>=2                 4d4k>2
+//	4d4p<2                  4d4p<2                  4d4p<=2                 4d4p<2
+//	4d4p1                   4d4p=1                  4d4p=1                  4d4p=1
+//	2d6!                    2d6!                    2d6!                    2d6!
+//	2d6!>4                  2d6!>4                  2d6!>=4                 2d6!>4
+//	2d6e6                   2d6!6                   2d6!6                   2d6!6
+//	2d6!!                   2d6!!                   2d6!!                   2d6!!
+//	2d6!p                   2d6!p                   2d6!p                   2d6!p
+//	3d6r1                   3d6r1                   3d6r1                   3d6r1
+//	3d6rr1                  3d6r1                   3d6r1                   3d6r1
+//	2d8r1r3                 2d8r1r3                 2d8r1r3                 2d8r1r3
+//	2d6r<2                  2d6r<2                  2d6r<=2                 2d6r<2
+//	3d6ro1                  3d6ro1                  3d6ro1                  3d6ro1
+//	2d6ra6                  2d6ra6                  2d6ra6                  2d6ra6
+//	3d6mi2                  3d6mi2                  3d6mi2                  3d6mi2
+//	3d6ma5                  3d6ma5                  3d6ma5                  3d6ma5
+//	3d6min2max5             3d6mi2ma5               3d6mi2ma5               3d6mi2ma5
+//	5d6>=5                  5d6>=5                  5d6>=5                  error
+//	5d6>5                   5d6>5                   5d6>=5                  (5d6)>5
+//	4d6>4f1                 4d6>4f1                 4d6>=4f1                error
+//	3d6>=10                 error                   error                   (3d6)>=10
+//	(3d6)>=10               (3d6)>=10               (3d6)>=10               (3d6)>=10
+//	d20+5>=15               d20+5>=15               d20+5>=15               d20+5>=15
+//	d20+5>15                d20+5>15                d20+5>=15               d20+5>15
+//	2d6+1 tiers 6,9         2d6+1 tiers 6,9         2d6+1 tiers 6,9         2d6+1 tiers 6,9
+//	(2d6+2d4)kh2            2d6 2d4kh2              2d6 2d4kh2              2d6 2d4kh2
+//	floor(d20/3)            floor(d20/3)            floor(d20/3)            floor(d20/3)
+//	ceil(d20/3)             ceil(d20/3)             ceil(d20/3)             ceil(d20/3)
+//	-d20/3                  -d20/3                  -d20/3                  -d20/3
+//	3d6sd                   3d6sd                   3d6sd                   3d6sd
+//	4d6m                    4d6m                    4d6m                    4d6m
+//	4d6m3                   4d6m3                   4d6m3                   4d6m3
+//	d20cs>19cf1             d20cs>19cf1             d20cs>=19cf1            d20cs>19cf1
+//	2d6[fire]+d4[cold]      2d6[fire]+d4[cold]      2d6[fire]+d4[cold]      2d6[fire]+d4[cold]
+//	d20+5 # to hit          d20+5 # to hit          d20+5 # to hit          d20+5 # to hit
+//	{2d4+2d3}k3             2d4 2d3kh3              2d4 2d3kh3              2d4 2d3k=3
+//	{2d4, d6+1}kh1          {2d4, d6+1}kh1          {2d4, d6+1}kh1          {2d4, d6+1}kh1
+//	{2d4, d6+1}d1           error                   {2d4, d6+1}dl1          error
+//	{3d4+1}>8               {3d4+1}>8               {3d4+1}>=8              {3d4+1}>8
+//	{2d4, 2d4, d6}>5        {2d4, 2d4, d6}>5        {2d4, 2d4, d6}>=5       {2d4, 2d4, d6}>5
+//	{d6, d4, 3}>3f1         {d6, d4, 3}>3f1         {d6, d4, 3}>=3f1        error
+//	(1d20, 1d20)kh1         {d20, d20}kh1           {d20, d20}kh1           {d20, d20}kh1
+//	(d6, d4, 2)k>2          {d6, d4, 2}k>2          {d6, d4, 2}k>=2         {d6, d4, 2}k>2
+//	3d{0,0,1,2}             3d{0,0,1,2}             3d{0,0,1,2}             3d{0,0,1,2}
+//	3d{1,1,2,3}kh2          3d{1,1,2,3}kh2          3d{1,1,2,3}kh2          3d{1,1,2,3}kh2
+//	2d{1,2,5}r1>=2          2d{1,2,5}r1>=2          2d{1,2,5}r1>=2          error
+//	3dF.1                   3d{-1,0,0,0,0,1}        3d{-1,0,0,0,0,1}        3d{-1,0,0,0,0,1}
+//	2dF.2                   2dF                     2dF                     2dF
+//	4d10>=8>=10             4d10>=8>=10             4d10>=8>=10             error
+//	3d10>=8>=10f1kh2        3d10kh2>=8>=10f1        3d10kh2>=8>=10f1        error
+//	2d10! >=8>=10           2d10! >=8>=10           2d10! >=8>=10           error
+//	d20//3                  floor(d20/3)            floor(d20/3)            floor(d20/3)
+//	-d20//3                 floor(-d20/3)           floor(-d20/3)           floor(-d20/3)
+//	d20 != 1                error                   error                   (d20)!=1
+//	+d20+5 == 8             d20+5=8                 d20+5=8                 d20+5=8
+//	d20%7                   d20%7                   d20%7                   d20%7
+//	-d8%3                   -d8%3                   -d8%3                   -d8%3
+//	d6^2                    d6^2                    d6^2                    d6^2
+//	(d4-2)**3               (d4-2)^3                (d4-2)^3                (d4-2)^3
+//	-2^d3                   -2^d3                   -2^d3                   -2^d3
+//	d4^d3                   d4^d3                   d4^d3                   d4^d3
+//	(2d6+3)*2               (2d6+3)*2               (2d6+3)*2               (2d6+3)*2
+//	d6*d4                   d6*d4                   d6*d4                   d6*d4
 //
 // A group's expressions roll in order, each with its own dice; a group
 // takes keep, drop, selectors, success and failure counts, and no
@@ -166,7 +236,10 @@
 //
 // A modifier that can never act is an error that says why: d6!>=7 never
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
-// write (3d6)>=10 for the total), floor(3d6) rounds nothing. Min and max
+// write (3d6)>=10 for the total), floor(3d6) rounds nothing.
+// rpg-dice-roller's u (unique) is refused: it makes a pool's dice depend
+// on each other; so is Roll20's mt, whose total counts sets of matching
+// dice. Min and max
 // do not combine with explosions (a clamped die's top face is ambiguous),
 // nor does a keep by selector with ! counting every roll.
 //
@@ -176,8 +249,9 @@
 // space) explodes on 6 and counts the dice showing 5 or more. Modifiers
 // may come in any order, each once; they act in one order: re-roll, then
 // explode, then keep or drop, then count, and each acts on every die of
-// the pool (d8 d6! explodes the d8 on 8 and the d6 on 6). A keep or drop
-// of more dice than the pool holds keeps them all, or none. "N" after kh,
+// the pool (d8 d6! explodes the d8 on 8 and the d6 on 6). A keep of as
+// many dice as the pool holds, or a drop of none, never acts and is an
+// error; a drop of more dice than the pool holds keeps none. "N" after kh,
 // kl, dh and dl may be left out for 1.
 //
 // A die that re-rolls or explodes is still one die: keep and drop compare
@@ -244,6 +318,11 @@
 // chance (1 + q + ... + q^depth)/S for a point covering q of the faces, so
 // at depth 10 the answer is the conditional distribution (uniform over
 // the faces off the point) but for the reported q^(depth+1).
+//
+// Expr.Fractions gives the same answer as exact fractions (math/big)
+// over one common denominator, for expressions whose denominator fits in
+// MaxDenominator (2^36): 4d6kh3, advantage, 10d10, 8d10>=7 and every row
+// of the forms table at depth 2; 3d6! at depth 10 (6^33) is refused.
 //
 // Keep and drop over numbered pools, mixed or not, are KeepHighestOf and
 // KeepLowestOf. Over dice that re-roll, explode, are Fudge dice or count

@@ -38,7 +38,6 @@ type Expr struct {
 	terms   []*diceTerm
 	text    string // canonical form
 	comment string // the text after #, kept for the breakdown
-	dialect Dialect
 }
 
 type nodeKind uint8
@@ -51,6 +50,8 @@ const (
 	subNode
 	mulNode
 	divNode
+	modNode   // left % right: the remainder of a division toward zero
+	powNode   // left ^ right: a power, right >= 0
 	cmpNode   // a whole check: left op right, 1 if it holds, else 0
 	tiersNode // the tier of left: how many of cuts it is above
 	groupNode // a group, {a, b}: kids kept, dropped or counted by total (term holds the modifiers)
@@ -126,6 +127,7 @@ const (
 	cmpGe
 	cmpLt
 	cmpLe
+	cmpNe // only in a whole check: d20 != 1
 )
 
 // compare is a compare point: "=5", ">=5", "<3". The zero value matches
@@ -148,12 +150,14 @@ func (c compare) has(v int) bool {
 		return v < c.n
 	case cmpLe:
 		return v <= c.n
+	case cmpNe:
+		return v != c.n
 	}
 	return false
 }
 
 // cmpText spells each operator.
-var cmpText = [...]string{"", "=", ">", ">=", "<", "<="}
+var cmpText = [...]string{"", "=", ">", ">=", "<", "<=", "!="}
 
 func (c compare) String() string {
 	if c.op == noCmp {
@@ -260,6 +264,12 @@ func (t *diceTerm) read(face int) int {
 	return v
 }
 
+// direct reports whether a face reads as itself: numbered dice with no
+// mi or ma.
+func (t *diceTerm) direct() bool {
+	return !t.fudge && t.faces == nil && !t.hasMin && !t.hasMax
+}
+
 // shown returns the number on a rolled face: the face, less 2 for a
 // Fudge die, or the custom face.
 func (t *diceTerm) shown(face int) int {
@@ -337,7 +347,8 @@ func (e *Expr) WithDepth(depth int) (*Expr, error) {
 }
 
 // write prints n in canonical form, in parentheses if its precedence is
-// below prec (1: + and -, 2: * and /, 3: unary minus, 4: atoms).
+// below prec (0: checks and tiers, 1: + and -, 2: *, / and %, 3: unary
+// minus, 4: ^, 5: atoms).
 func (n *node) write(b *strings.Builder, prec int) {
 	n.writeTree(b, prec, (*diceTerm).write, "")
 }
@@ -362,7 +373,7 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 		lp := 1
 		if n.left.kind == diceNode {
 			// A comparison right after a pool would count successes.
-			lp = 5
+			lp = 6
 		}
 		n.left.writeTree(b, lp, term, sep)
 		b.WriteString(sep + cmpText[n.op] + sep)
@@ -386,6 +397,11 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 			}
 			b.WriteString(strconv.Itoa(c))
 		}
+	case powNode:
+		// Right-associative: 2^3^2 is 2^(3^2).
+		n.left.writeTree(b, p+1, term, sep)
+		b.WriteString(sep + "^" + sep)
+		n.right.writeTree(b, p, term, sep)
 	case divNode:
 		if n.round != roundZero {
 			b.WriteString([...]string{"", "floor(", "ceil("}[n.round])
@@ -414,12 +430,12 @@ func (n *node) prec() int {
 		return 0
 	case divNode:
 		if n.round != roundZero {
-			return 4 // floor(...) and ceil(...) are atoms
+			return 5 // floor(...) and ceil(...) are atoms
 		}
 		return 2
 	case addNode, subNode:
 		return 1
-	case mulNode:
+	case mulNode, modNode:
 		return 2
 	case negNode:
 		return 3
@@ -427,8 +443,10 @@ func (n *node) prec() int {
 		if n.num < 0 {
 			return 3 // prints with a sign, as a unary minus would
 		}
+	case powNode:
+		return 4
 	}
-	return 4
+	return 5
 }
 
 func (n *node) opString() string {
@@ -439,6 +457,10 @@ func (n *node) opString() string {
 		return "-"
 	case mulNode:
 		return "*"
+	case modNode:
+		return "%"
+	case powNode:
+		return "^"
 	}
 	return "/"
 }

@@ -22,7 +22,7 @@ func TestExprRollExamples(t *testing.T) {
 		{"4d6dl1", []int{3, 1, 5, 3}, "4d6dl1: [3, ~~1~~, 5, 3] = 11"},
 		// Of two equal dice, the earlier is kept.
 		{"4d6dh1", []int{3, 6, 5, 6}, "4d6dh1: [3, 6, 5, ~~6~~] = 14"},
-		{"2d6kh5", []int{3, 4}, "2d6kh5: [3, 4] = 7"},
+		{"3d6kh2", []int{3, 4, 1}, "3d6kh2: [3, 4, ~~1~~] = 7"},
 		{"2d6dl3", []int{3, 4}, "2d6dl3: [~~3~~, ~~4~~] = 0"},
 		{"3d6!", []int{6, 6, 2, 3, 1}, "3d6!: [6!, 6!, 2, 3, 1] = 18"},
 		{"d6!!+1", []int{6, 4}, "d6!!+1: [10!!] + 1 = 11"},
@@ -252,6 +252,8 @@ func TestExprErrors(t *testing.T) {
 		{"4dF!", "at 4: Fudge dice do not explode"},
 		{"d6!<=6", "explodes on every face of a d6"},
 		{"d6r<7", "the re-roll points cover every face of a d6"},
+		{"2d6kh5", "keeping 5 of 2 dice keeps every die: the keep never acts"},
+		{"2d6dl0", "dropping 0 dice never acts"},
 		{"d6r<2r>=2", "the re-roll points cover every face of a d6"},
 		{"d6!!>=8", "the explosion on >=8 never acts"},
 		{"d6!>=7", "the explosion on >=7 never acts"},
@@ -334,7 +336,8 @@ func FuzzParseExpr(f *testing.F) {
 		"floor(d20/3)", "ceil(-d20/d4)", "2d8r1r3", "4d6rr1", "d20ra20", "4d6e6", "4d6mi2ma5", "4d6min2", "4d6sdcs>=5cf1",
 		"2d6[fire]+d4[cold] # hit", "(2d6+2d8)kh2", "3d6!>4", "d6!!>=8", "d6ro7",
 		"{4d6+3d8}k4", "{3d6, 4d4+1}kh1", "{3d20+5}>21", "(1d20, 1d20)kh1", "{d6, d8, 2}dl1>=3f1", "{d6,d6}k>3",
-		"4d{0,0,1,2}", "3dF.1", "2dF.2", "5d10>=8>=10", "4d{1,1,2,3}kh2r1", "d{-1,5}mi0"} {
+		"4d{0,0,1,2}", "3dF.1", "2dF.2", "5d10>=8>=10", "4d{1,1,2,3}kh2r1", "d{-1,5}mi0",
+		"d20%7", "-2^2", "(-2)^d3", "2**3**2", "d6^d4%5"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

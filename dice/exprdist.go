@@ -102,29 +102,37 @@ func negate(d Dist) Dist {
 	return Dist{Min: -d.Max(), P: p}
 }
 
-// combine returns the distribution of X*Y or X/Y (rounded as n says)
+// combine returns the distribution of X*Y, X/Y (rounded as n says), X%Y
+// or X^Y
 // for independent X ~ a and Y ~ b, enumerating their outcomes. Parsing
 // bounded every product and refused divisors that can be 0.
 func combine(a, b Dist, n *node) (Dist, error) {
-	op := func(x, y int) int {
-		if n.kind == mulNode {
-			return x * y
-		}
-		return n.divide(x, y)
-	}
+	op := n.apply
 	if w := mulCapped(MaxWork, len(a.P), len(b.P)); w > MaxWork {
 		return Dist{}, fmt.Errorf("%w: combining distributions of %d and %d outcomes takes more than %d steps", ErrTooLarge, len(a.P), len(b.P), MaxWork)
 	}
-	// Each operation is monotone in each argument for a fixed sign of
-	// the other, so the extremes lie at the corners.
 	lo, hi := math.MaxInt, math.MinInt
-	for _, x := range [2]int{a.Min, a.Max()} {
-		for _, y := range [2]int{b.Min, b.Max()} {
-			lo, hi = min(lo, op(x, y)), max(hi, op(x, y))
+	if n.kind == mulNode || n.kind == divNode {
+		// Each is monotone in each argument for a fixed sign of the
+		// other, so the extremes lie at the corners.
+		for _, x := range [2]int{a.Min, a.Max()} {
+			for _, y := range [2]int{b.Min, b.Max()} {
+				lo, hi = min(lo, op(x, y)), max(hi, op(x, y))
+			}
+		}
+	} else {
+		// A remainder or a power: every pair, once to find the range.
+		for i, p := range a.P {
+			for j, q := range b.P {
+				if p != 0 && q != 0 {
+					v := op(a.Min+i, b.Min+j)
+					lo, hi = min(lo, v), max(hi, v)
+				}
+			}
 		}
 	}
 	if hi-lo >= MaxOutcomes {
-		return Dist{}, fmt.Errorf("%w: a product or quotient spanning %d outcomes exceeds %d", ErrTooLarge, hi-lo+1, MaxOutcomes)
+		return Dist{}, fmt.Errorf("%w: a product, quotient, remainder or power spanning %d outcomes exceeds %d", ErrTooLarge, hi-lo+1, MaxOutcomes)
 	}
 	out := make([]float64, hi-lo+1)
 	for i, p := range a.P {

@@ -1,7 +1,10 @@
 package dice
 
 import (
+	"errors"
 	"math/big"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +62,8 @@ var forms = []struct {
 	{Stakes, "ceil(d20/3)", "ceil(d20/3)"},
 	{Stakes, "-d20/3", "-d20/3"},
 	{Roll20, "3d6sd", "3d6sd"},
+	{Roll20, "4d6m", "4d6m"},
+	{Roll20, "4d6m3", "4d6m3"},
 	{Roll20, "d20cs>19cf1", "d20cs>=19cf1"},
 	{Roll20, "2d6[fire]+d4[cold]", "2d6[fire]+d4[cold]"},
 	{Avrae, "d20+5 # to hit", "d20+5 # to hit"},
@@ -78,6 +83,16 @@ var forms = []struct {
 	{Stakes, "4d10>=8>=10", "4d10>=8>=10"},
 	{Stakes, "3d10>=8>=10f1kh2", "3d10kh2>=8>=10f1"},
 	{Stakes, "2d10! >=8>=10", "2d10! >=8>=10"},
+	{Avrae, "d20//3", "floor(d20/3)"},
+	{Avrae, "-d20//3", "floor(-d20/3)"},
+	{Avrae, "d20 != 1", "(d20)!=1"},
+	{Avrae, "+d20+5 == 8", "d20+5=8"},
+	{Stakes, "d20%7", "d20%7"},
+	{Stakes, "-d8%3", "-d8%3"},
+	{Stakes, "d6^2", "d6^2"},
+	{Stakes, "(d4-2)**3", "(d4-2)^3"},
+	{Stakes, "-2^d3", "-2^d3"},
+	{Stakes, "d4^d3", "d4^d3"},
 	{Stakes, "(2d6+3)*2", "(2d6+3)*2"},
 	{Stakes, "d6*d4", "d6*d4"},
 }
@@ -235,6 +250,11 @@ func TestChecksAndTiers(t *testing.T) {
 		{"floor(-d4/3)", map[int]float64{-1: 3.0 / 4, -2: 1.0 / 4}},
 		{"ceil(-d4/3)", map[int]float64{0: 2.0 / 4, -1: 2.0 / 4}},
 		{"-d4/3", map[int]float64{0: 2.0 / 4, -1: 2.0 / 4}},
+		// A base of -1, 0 or 1 may take an exponent near MaxValue: the
+		// power is by squaring, not one multiply a unit of the exponent.
+		{"(d3-2)^(1000000*1000000+1)", map[int]float64{-1: 1.0 / 3, 0: 1.0 / 3, 1: 1.0 / 3}},
+		{"(d3-2)^(1000000*1000000)", map[int]float64{0: 1.0 / 3, 1: 2.0 / 3}},
+		{"2^d3", map[int]float64{2: 1.0 / 3, 4: 1.0 / 3, 8: 1.0 / 3}},
 	} {
 		e, err := ParseExpr(c.text)
 		if err != nil {
@@ -279,11 +299,124 @@ func TestChecksAndTiers(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// Exact fractions agree with the enumeration of every roll, fraction for
+// fraction, for every row of the forms table; past the bound they are
+// refused.
+func TestFractions(t *testing.T) {
+	for _, f := range forms {
+		e, err := Parser{Dialect: f.dialect, Depth: 2}.Parse(f.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := e.Fractions()
+		if err != nil {
+			t.Errorf("%v %q: %v", f.dialect, f.text, err)
+			continue
+		}
+		exact := enumerateRolls(t, e)
+		for v, p := range exact {
+			if got := fr.Rat(v); got.Cmp(p) != 0 {
+				t.Errorf("%v %q: P(%d) = %v, enumerated %v", f.dialect, f.text, v, got, p)
+			}
+		}
+		for i, n := range fr.Num {
+			if n != 0 && exact[fr.Min+i] == nil {
+				t.Errorf("%v %q: P(%d) = %d/%d, never rolled", f.dialect, f.text, fr.Min+i, n, fr.Den)
+			}
 		}
 	}
-	return false
+	// Closed forms: advantage rolls a 20 39 times in 400, 4d6 keep 3
+	// rolls 18 21 times in 1296, and 10d10's denominator is 10^10.
+	for _, c := range []struct {
+		text string
+		v    int
+		p    *big.Rat
+		den  int64
+	}{{"2d20kh1", 20, big.NewRat(39, 400), 400}, {"4d6kh3", 18, big.NewRat(21, 1296), 1296}, {"10d10kh3", 3, big.NewRat(1, 10_000_000_000), 10_000_000_000}} {
+		e, _ := ParseExpr(c.text)
+		fr, err := e.Fractions()
+		if err != nil || fr.Den != c.den || fr.Rat(c.v).Cmp(c.p) != 0 {
+			t.Errorf("%s: P(%d) = %v over %d, %v; want %v", c.text, c.v, fr.Rat(c.v), fr.Den, err, c.p)
+		}
+	}
+	for _, s := range []string{"3d6!", "20d6"} {
+		e, _ := ParseExpr(s)
+		if _, err := e.Fractions(); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	if _, err := (&Expr{}).Fractions(); err == nil {
+		t.Error("an empty Expr answered")
+	}
+	if (Fractions{}).Rat(3).Sign() != 0 {
+		t.Error("the zero Fractions has mass")
+	}
+}
+
+// formsText returns the table of the package documentation: every text of
+// forms with its canonical reading in each dialect ("error" where the
+// dialect refuses it), at the default depth.
+func formsText() string {
+	var b strings.Builder
+	row := func(cells ...string) {
+		b.WriteString("//\t")
+		for i, c := range cells {
+			if i < len(cells)-1 {
+				c += strings.Repeat(" ", max(24-len(c), 1))
+			}
+			b.WriteString(c)
+		}
+		b.WriteString("\n")
+	}
+	row("text", "stakes", "roll20", "avrae")
+	seen := map[string]bool{}
+	for _, f := range forms {
+		if seen[f.text] {
+			continue
+		}
+		seen[f.text] = true
+		cells := []string{f.text}
+		for _, d := range []Dialect{Stakes, Roll20, Avrae} {
+			e, err := Parser{Dialect: d}.Parse(f.text)
+			if err != nil {
+				cells = append(cells, "error")
+				continue
+			}
+			cells = append(cells, e.String())
+		}
+		row(cells...)
+	}
+	return b.String()
+}
+
+// The documentation's table is formsText: every form, its reading in
+// each dialect; and every reading in it is checked by enumeration.
+func TestFormsDoc(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := formsText()
+	if !strings.Contains(string(src), want) {
+		t.Errorf("doc.go does not hold the forms table; it should read:\n%s", want)
+	}
+	for _, f := range forms {
+		for _, d := range []Dialect{Stakes, Roll20, Avrae} {
+			e, err := Parser{Dialect: d, Depth: 2}.Parse(f.text)
+			if err != nil {
+				continue
+			}
+			dist, _, err := e.Dist()
+			if err != nil {
+				t.Fatalf("%v %q: %v", d, f.text, err)
+			}
+			for v, p := range enumerateRolls(t, e) {
+				if want, _ := p.Float64(); !nearRel(dist.Prob(v), want) {
+					t.Errorf("%v %q: P(%d) = %v, enumerated %v", d, f.text, v, dist.Prob(v), want)
+				}
+			}
+		}
+	}
 }

@@ -48,7 +48,7 @@ func parseExpr(s string, depth int, dialect Dialect) (*Expr, error) {
 		}
 		return nil, p.fail(p.i, "unexpected %q: want an operator (+, -, *, /)", p.s[p.i:p.i+1])
 	}
-	e := &Expr{root: root, depth: depth, dice: p.dice, comment: comment, dialect: dialect}
+	e := &Expr{root: root, depth: depth, dice: p.dice, comment: comment}
 	e.terms = numberTerms(root, nil)
 	var b strings.Builder
 	root.write(&b, 0)
@@ -187,33 +187,127 @@ func (p *parser) product() (*node, error) {
 		start := p.i
 		p.skip()
 		c := p.peek()
-		if c != '*' && c != '/' {
+		if c != '*' && c != '/' && c != '%' {
 			p.i = start
 			return left, nil
 		}
 		at := p.i
 		p.i++
+		floorDiv := c == '/' && p.peek() == '/' // Avrae's //: floor(a/b)
+		if floorDiv {
+			p.i++
+		}
 		right, err := p.factor()
 		if err != nil {
 			return nil, err
 		}
 		kind := mulNode
-		if c == '/' {
+		switch c {
+		case '/':
 			kind = divNode
+		case '%':
+			kind = modNode
 		}
 		if left, err = p.binary(kind, left, right, at); err != nil {
 			return nil, err
+		}
+		if floorDiv {
+			left.round = roundFloor
+			left.rounded()
 		}
 	}
 }
 
 // factor reads a number, a pool, a parenthesised expression or a negated
-// factor.
+// factor, raised to a power if ^ or ** follows: the power binds tighter
+// than a minus sign (-2^2 is -4) and from the right (2^3^2 is 2^9).
 func (p *parser) factor() (*node, error) {
+	p.skip()
+	negated := p.peek() == '-'
+	x, err := p.atom()
+	if err != nil || negated {
+		return x, err // a negation read its own power
+	}
+	start := p.i
+	p.skip()
+	at := p.i
+	switch {
+	case strings.HasPrefix(p.s[p.i:], "**"):
+		p.i += 2
+	case p.peek() == '^':
+		p.i++
+	default:
+		p.i = start
+		return x, nil
+	}
+	y, err := p.factor()
+	if err != nil {
+		return nil, err
+	}
+	return p.power(x, y, at)
+}
+
+// power joins a base and an exponent, refusing a negative exponent (a
+// fraction) and powers past ±MaxValue.
+func (p *parser) power(a, b *node, at int) (*node, error) {
+	if b.lo < 0 {
+		return nil, p.fail(at, "the exponent can be negative (its values lie in %d..%d): a power here is a whole number", b.lo, b.hi)
+	}
+	m := float64(max(-a.lo, a.hi, 1))
+	if b.hi > 0 && math.Pow(m, float64(b.hi)) > MaxValue {
+		return nil, p.fail(at, "values could reach %g: at most ±%d", math.Pow(m, float64(b.hi)), MaxValue)
+	}
+	top := ipow(int(m), b.hi)
+	n := &node{kind: powNode, left: a, right: b, lo: 0, hi: max(top, 1)}
+	if a.lo < 0 {
+		n.lo = -top
+	}
+	return n, nil
+}
+
+// ipow returns a^b for b >= 0 (0^0 is 1), by squaring: the exponent of
+// a base of -1, 0 or 1 may be as large as MaxValue. Parsing bounded the
+// result; a square past it is only taken when no bit of b needs it.
+func ipow(a, b int) int {
+	switch a {
+	case 0:
+		if b == 0 {
+			return 1
+		}
+		return 0
+	case 1:
+		return 1
+	case -1:
+		return 1 - 2*(b&1)
+	}
+	v := 1
+	for b > 0 {
+		if b&1 == 1 {
+			v *= a
+		}
+		b >>= 1
+		if b > 0 {
+			a *= a
+		}
+	}
+	return v
+}
+
+// atom reads what factor reads, before any power.
+func (p *parser) atom() (*node, error) {
 	p.skip()
 	at := p.i
 	c := p.peek()
 	switch {
+	case c == '+':
+		// A unary plus (Avrae's +d20) changes nothing.
+		if p.nest >= MaxNesting {
+			return nil, p.fail(at, "nested too deeply: at most %d parentheses and signs", MaxNesting)
+		}
+		p.nest++
+		defer func() { p.nest-- }()
+		p.i++
+		return p.factor()
 	case c == '-' || c == '(':
 		if p.nest >= MaxNesting {
 			return nil, p.fail(at, "nested too deeply: at most %d parentheses and signs", MaxNesting)
@@ -308,6 +402,13 @@ func (p *parser) binary(kind nodeKind, a, b *node, at int) (*node, error) {
 		n.lo, n.hi = a.lo+b.lo, a.hi+b.hi
 	case subNode:
 		n.lo, n.hi = a.lo-b.hi, a.hi-b.lo
+	case modNode:
+		if b.lo <= 0 && b.hi >= 0 {
+			return nil, p.fail(at, "the divisor can be 0 (its values lie in %d..%d): divide by a term that cannot", b.lo, b.hi)
+		}
+		// The remainder takes the sign of a and is smaller than |b|.
+		m := max(-b.lo, b.hi) - 1
+		n.lo, n.hi = max(-m, min(a.lo, 0)), min(m, max(a.hi, 0))
 	case mulNode, divNode:
 		if kind == divNode && b.lo <= 0 && b.hi >= 0 {
 			return nil, p.fail(at, "the divisor can be 0 (its values lie in %d..%d): divide by a term that cannot", b.lo, b.hi)
@@ -405,7 +506,12 @@ func (p *parser) check() (*node, error) {
 	start := p.i
 	p.skip()
 	at := p.i
-	if op := p.compareOp(); op != noCmp {
+	op := p.compareOp()
+	if op == noCmp && strings.HasPrefix(p.s[p.i:], "!=") {
+		op = cmpNe
+		p.i += 2
+	}
+	if op != noCmp {
 		right, err := p.chain()
 		if err != nil {
 			return nil, err
@@ -485,6 +591,13 @@ func (p *parser) rounding(at int) (*node, error) {
 		return nil, p.fail(at, "%s(...) never acts on a whole number: it rounds one division, as in %s(d20/3)", w, w)
 	}
 	x.round = mode
+	x.rounded()
+	return x, nil
+}
+
+// rounded works out a division's bounds again for its rounding: the
+// extremes lie at the corners of its operands' bounds.
+func (x *node) rounded() {
 	x.lo, x.hi = math.MaxInt, math.MinInt
 	for _, a := range [2]int{x.left.lo, x.left.hi} {
 		for _, b := range [2]int{x.right.lo, x.right.hi} {
@@ -492,7 +605,6 @@ func (p *parser) rounding(at int) (*node, error) {
 			x.lo, x.hi = min(x.lo, v), max(x.hi, v)
 		}
 	}
-	return x, nil
 }
 
 // wholePool reads modifiers written right after a parenthesised pool of
@@ -500,7 +612,7 @@ func (p *parser) rounding(at int) (*node, error) {
 // pool kept as a whole, as d8 d8 d6 d6kh2 does.
 func (p *parser) wholePool(x *node, at int) (*node, error) {
 	c := p.peek()
-	if !(c == '!' || c == '[' || c >= 'a' && c <= 'z' && c != 't') {
+	if !(c == '!' || c == '[' || c >= 'a' && c <= 'z' && c != 't') || strings.HasPrefix(p.s[p.i:], "!=") {
 		return x, nil
 	}
 	if x.kind != diceNode || !x.term.bare() {

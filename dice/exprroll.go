@@ -42,8 +42,8 @@ type RolledDie struct {
 	Success  bool `json:"success,omitempty"`  // counted as a success
 	// Successes is how many successes the roll counts when it meets
 	// several success points (10d10>=8>=10: a 10 counts 2); else 0.
-	Successes int  `json:"successes,omitempty"`
-	Failure   bool `json:"failure,omitempty"` // counted as a failure
+	Successes uint8 `json:"successes,omitempty"`
+	Failure   bool  `json:"failure,omitempty"` // counted as a failure
 }
 
 type span struct{ from, to int }
@@ -117,6 +117,10 @@ func (n *node) apply(a, b int) int {
 		return a - b
 	case mulNode:
 		return a * b
+	case modNode:
+		return a % b
+	case powNode:
+		return ipow(a, b)
 	case cmpNode:
 		return b2i(compare{op: n.op, n: b}.has(a))
 	}
@@ -224,7 +228,7 @@ func (t *diceTerm) count(recs []RolledDie) int {
 func weight(d *RolledDie) int {
 	switch {
 	case d.Successes > 0:
-		return d.Successes
+		return int(d.Successes)
 	case d.Success:
 		return 1
 	case d.Failure:
@@ -290,13 +294,23 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 	res.Dice = slices.Grow(res.Dice, g.n)[:from+g.n]
 	recs := res.Dice[from:]
 	counts := t.success.op != noCmp
+	direct := t.direct()
 	for i, f := range res.faces {
-		v := t.read(f)
+		shown, v := f, f
+		if !direct {
+			shown, v = t.shown(f), t.read(f)
+		}
 		d := &recs[i]
 		*d = RolledDie{}
-		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, t.shown(f), v
-		if counts {
-			t.mark(&recs[i], v)
+		d.Term, d.Die, d.Sides, d.Fudge, d.Face, d.Value = t.index, die+i, s, t.fudge, shown, v
+		switch {
+		case !counts:
+		case len(t.more) > 0:
+			t.mark(d, v)
+		case t.success.has(v):
+			d.Success = true
+		case t.failure.has(v):
+			d.Failure = true
 		}
 	}
 }
@@ -304,10 +318,22 @@ func (e *Expr) rollPlain(t *diceTerm, g group, die int, r *Roller, res *ExprResu
 // mark flags rec as a success or failure on value v and returns its
 // weight: 1 for a success, -1 for a failure, 0 otherwise.
 func (t *diceTerm) mark(rec *RolledDie, v int) int {
+	if len(t.more) == 0 {
+		// One success point: rec is fresh, so only a hit is marked.
+		switch {
+		case t.success.has(v):
+			rec.Success = true
+			return 1
+		case t.failure.has(v):
+			rec.Failure = true
+			return -1
+		}
+		return 0
+	}
 	w := t.weightOf(v)
 	rec.Success, rec.Failure = w > 0, w < 0
 	if w > 1 {
-		rec.Successes = w
+		rec.Successes = uint8(w) // at most 8 points
 	}
 	return w
 }
@@ -329,13 +355,19 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 			face = r.Roll(s)
 		}
 	}
-	d := res.record(t, s, die, t.shown(face))
-	d.Value = t.read(face)
-	total, weight := d.Value, 0
-	if t.explode == explode {
+	shown, v := face, face
+	if !t.direct() {
+		shown, v = t.shown(face), t.read(face)
+	}
+	d := res.record(t, s, die, shown)
+	d.Value = v
+	total, weight := v, 0
+	counts := t.success.op != noCmp
+	if counts && t.explode == explode {
 		weight = t.mark(d, d.Face) // "!": every roll counts on its own
 	}
-	for n := 0; n < t.limit(e.depth) && t.explodes(face, s); n++ {
+	limit := t.limit(e.depth)
+	for n := 0; n < limit && t.explode != noExplode && t.explodes(face, s); n++ {
 		res.Dice[len(res.Dice)-1].Exploded = true
 		face = r.Roll(s)
 		x := res.record(t, s, die, face)
@@ -343,12 +375,12 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 		if t.explode == penetrate {
 			x.Value--
 		}
-		if t.explode == explode {
+		if counts && t.explode == explode {
 			weight += t.mark(x, face)
 		}
 		total += x.Value
 	}
-	if t.explode != explode {
+	if counts && t.explode != explode {
 		// The die's value is compared once, on its last record.
 		weight = t.mark(&res.Dice[len(res.Dice)-1], total)
 	}
@@ -420,7 +452,7 @@ func (res *ExprResult) writeTerm(b *strings.Builder, t *diceTerm) {
 		}
 		switch {
 		case d.Success:
-			mark += strings.Repeat("*", max(d.Successes, 1))
+			mark += strings.Repeat("*", max(int(d.Successes), 1))
 		case d.Failure:
 			mark += "_"
 		}

@@ -163,7 +163,7 @@ func (p *parser) modifiers(t *diceTerm) error {
 			err = p.keepMod(t, at)
 		case c == 'd' && isDigit(next) && at == start:
 			err = p.dropShort(t, at)
-		case c == '!':
+		case c == '!' && !(next == '=' && p.dialect == Avrae):
 			err = p.explodeMod(t, at)
 		case c == 'e' && p.word(at) == "e":
 			err = p.avraeExplode(t, at)
@@ -175,7 +175,7 @@ func (p *parser) modifiers(t *diceTerm) error {
 			err = p.markMod(t, at)
 		case c == '[':
 			err = p.labelMod(t, at)
-		case (c == '>' || c == '<' || c == '=') && p.dialect == Avrae:
+		case (c == '>' || c == '<' || c == '=' || c == '!' && next == '=') && p.dialect == Avrae:
 			// Avrae compares the pool's total: a whole check.
 			p.i = start
 			return nil
@@ -195,6 +195,8 @@ func (p *parser) modifiers(t *diceTerm) error {
 			}
 		case c == 'f':
 			err = p.failureMod(t, at)
+		case c == 'u' && (p.word(at) == "u" || p.word(at) == "uo"):
+			return p.fail(at, "%s (rpg-dice-roller's unique: re-roll dice that match another) is not read here: it makes the dice of a pool depend on each other", p.word(at))
 		case c == 't' && p.word(at) == "tiers":
 			p.i = start
 			return nil
@@ -384,6 +386,14 @@ func (p *parser) clampMod(t *diceTerm, at int) error {
 		set, v = &t.hasMin, &t.minV
 	case "ma", "max":
 		set, v = &t.hasMax, &t.maxV
+	case "m":
+		// Roll20's m (mN): marks dice that match, no change in odds.
+		p.i = at + 1
+		t.marks += "m" + p.digitsAt(p.i)
+		p.i += len(p.digitsAt(p.i))
+		return nil
+	case "mt":
+		return p.fail(at, "mt (Roll20's count of matching sets) is not read here: the total would count sets of equal dice, whose odds this package does not compute")
 	default:
 		return p.unknown(at)
 	}
@@ -527,6 +537,8 @@ func (p *parser) compareOp() cmpOp {
 func (c compare) count(lo, hi int) int {
 	a, b := lo, hi
 	switch c.op {
+	case cmpNe:
+		return hi - lo + 1 - compare{op: cmpEq, n: c.n}.count(lo, hi)
 	case cmpEq:
 		a, b = c.n, c.n
 	case cmpGt:
@@ -585,6 +597,12 @@ func (p *parser) termNode(t *diceTerm, at int) (*node, error) {
 // checkActs refuses modifiers that can never act on the term's dice, and
 // combinations the package does not read.
 func (p *parser) checkActs(t *diceTerm, at int) error {
+	switch {
+	case (t.keep == keepHigh || t.keep == keepLow) && t.keepN >= t.n:
+		return p.fail(at, "keeping %d of %d dice keeps every die: the keep never acts", t.keepN, t.n)
+	case (t.keep == dropHigh || t.keep == dropLow) && t.keepN == 0:
+		return p.fail(at, "dropping 0 dice never acts")
+	}
 	if (t.hasMin || t.hasMax) && t.explode != noExplode {
 		return p.fail(at, "mi, ma and min, max do not combine with explosions here: a clamped die's top face is ambiguous")
 	}
@@ -735,8 +753,13 @@ func (p *parser) groupOf(x *node, at int, close byte) (*node, error) {
 	if err := p.modifiers(t); err != nil {
 		return nil, err
 	}
-	if len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax {
+	switch {
+	case len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax:
 		return nil, p.fail(at, "a group keeps, drops and counts its expressions; re-rolls, explosions, mi and ma act on dice: put them on the dice inside")
+	case (t.keep == keepHigh || t.keep == keepLow) && t.keepN >= t.n:
+		return nil, p.fail(at, "keeping %d of %d expressions keeps every one: the keep never acts", t.keepN, t.n)
+	case (t.keep == dropHigh || t.keep == dropLow) && t.keepN == 0:
+		return nil, p.fail(at, "dropping 0 expressions never acts")
 	}
 	n := &node{kind: groupNode, kids: kids, term: t}
 	if err := p.groupBounds(n, at); err != nil {

@@ -57,6 +57,7 @@ const (
 	pathSum                     // plain dice summed: SumN
 	pathCount                   // plain numbered dice counted on one point at or above a face: RollCount
 	pathRanked                  // a keep or drop of the highest or lowest, dice held
+	pathBoom                    // numbered dice summed that explode (! or !!) on their top face
 )
 
 // totalPath works out the term's path, and for pathCount the least face
@@ -68,6 +69,10 @@ func (t *diceTerm) totalPath() (totalPath, int) {
 		return pathRanked, 0
 	case plain && t.keep == keepAll && t.success.op == noCmp:
 		return pathSum, 0
+	case t.keep == keepAll && t.success.op == noCmp && len(t.reroll) == 0 && t.direct() &&
+		(t.explode == explode || t.explode == compound) && t.boom.op == noCmp && !t.once1:
+		// ! and !! add the same total; only the breakdown differs.
+		return pathBoom, 0
 	case plain && t.keep == keepAll && !t.fudge && t.failure.op == noCmp && len(t.more) == 0 && t.success.op == cmpGe:
 		return pathCount, max(t.success.n, 1)
 	case plain && t.keep == keepAll && !t.fudge && t.failure.op == noCmp && len(t.more) == 0 && t.success.op == cmpGt:
@@ -99,6 +104,21 @@ func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
 			}
 		}
 		return v
+	case pathBoom:
+		// Each die: a face, and another while the last shows the top.
+		v := 0
+		for _, g := range t.groups {
+			s := int(g.die)
+			for range g.n {
+				face := r.Roll(s)
+				v += face
+				for n := 0; n < e.depth && face == s; n++ {
+					face = r.Roll(s)
+					v += face
+				}
+			}
+		}
+		return v
 	case pathRanked:
 		if t.n > stackDice {
 			return e.termTotalPooled(t, r)
@@ -108,11 +128,21 @@ func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
 	// Each die adds or not on its own: no die is held.
 	v := 0
 	plain := len(t.reroll) == 0 && t.explode == noExplode
+	match := t.keep == keepMatch || t.keep == dropMatch
+	counts := t.success.op != noCmp
 	for _, g := range t.groups {
 		s := int(g.die)
 		if !plain {
 			for range g.n {
-				v += t.take(e.dieTotal(t, s, r))
+				total, weight := e.dieTotal(t, s, r)
+				switch {
+				case match:
+					v += t.take(total, weight)
+				case counts:
+					v += weight
+				default:
+					v += total
+				}
 			}
 			continue
 		}
@@ -165,7 +195,7 @@ func (t *diceTerm) plainRanked(r *Roller) int {
 	n := 0
 	for _, g := range t.groups {
 		faces := r.RollN(g.n, int(g.die), buf[n:n])
-		if t.fudge || t.faces != nil || t.hasMin || t.hasMax {
+		if !t.direct() {
 			for i, f := range faces {
 				faces[i] = t.read(f)
 			}
@@ -176,15 +206,23 @@ func (t *diceTerm) plainRanked(r *Roller) int {
 	k := t.kept()
 	high := t.keepsHighest()
 	if t.success.op == noCmp && n-k <= k {
-		// Few dropped: the sum less the dropped, found one by one.
-		v := 0
+		// Few dropped: the sum less the dropped, found one by one (one
+		// drop, 4d6 keep 3 or advantage, is the sum less the extreme).
+		v, lo, hi := 0, vals[0], vals[0]
 		for _, x := range vals {
 			v += x
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		switch {
+		case n-k == 1 && high:
+			return v - lo
+		case n-k == 1:
+			return v - hi
 		}
 		for range n - k {
 			w := 0
-			for i, x := range vals {
-				if high && x < vals[w] || !high && x > vals[w] {
+			for i := 1; i < len(vals); i++ {
+				if high && vals[i] < vals[w] || !high && vals[i] > vals[w] {
 					w = i
 				}
 			}

@@ -47,8 +47,11 @@ func SumLowest(faces []int, k int, exclude FaceSet) int {
 // is binomial. A die showing face v is among the k lowest when fewer than
 // k counted dice show less, so the state is (counted dice not yet placed
 // whose size has been passed, counted dice of sizes not yet passed, sum of
-// the kept faces). The cost grows as the cube of the number of dice:
-// 100d6 keep lowest 3 takes milliseconds; past MaxCells or MaxWork it
+// the kept faces). The cost grows as the cube of the number of dice.
+// Where it is cheaper it counts patterns instead, from the lowest face up,
+// as KeepHighestOf does from the top: the state is how many dice of each
+// size are kept so far and their sum, so 100d6 keep lowest 3 takes
+// microseconds and 1000d6 keep lowest 3 fits. Past MaxCells or MaxWork it
 // returns an error wrapping ErrTooLarge.
 func KeepLowestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 	if err := checkDice(ds); err != nil {
@@ -68,6 +71,9 @@ func KeepLowestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
 	// to at most its size+1 others.
 	cells := mulCapped(MaxCells, n+1, n+1, sums)
 	work := mulCapped(MaxWork, cells, top, n+2)
+	if d, ok, err := keepCounted(gs, k, exclude, false, work); ok {
+		return d, err
+	}
 	if err := checkKeep("lowest", n, k, top, cells, work); err != nil {
 		return Dist{}, err
 	}

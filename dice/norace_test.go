@@ -1,0 +1,5 @@
+//go:build !race
+
+package dice
+
+const raceEnabled = false
