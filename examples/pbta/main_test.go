@@ -42,7 +42,7 @@ func TestCommandLine(t *testing.T) {
 			"pbta        a Powered by the Apocalypse fight", "(Apocalypse World, by Vincent and Meguey Baker)",
 			"built-in: " + title}},
 		{[]string{"mechanics", "pbta"}, []string{
-			"rules.max_exchanges = 20", "MaxExchanges is the most exchanges the fight lasts",
+			"rules.max_exchanges = 20", "max_exchanges is the most exchanges the fight lasts",
 			"pc.cool = 2", "threat.capacity = 5", `gm = "ruthless"`, "ruthless, merciful or tactical",
 			"both went down in the same exchange, trading blows"}},
 		{[]string{"odds", "pbta"}, []string{
