@@ -295,6 +295,8 @@ func cmdOdds(e *env, args []string) error {
 		`stakes odds 4d6kh3 --plot 4d6kh3.png`, `stakes odds 2d20kh1 vs d20+5`)
 	c.register(fs.FlagSet, 1, jsonFlag|plotFlag|setFlag|fileFlag)
 	fs.Lookup("plot").Usage = "also draw the exact odds to `FILE` (.png or .svg): a scenario's outcome odds and rounds, or an expression's distribution"
+	fs.Var(&c.dialect, "dialect", "how to read dice notation where the references differ: `stakes` (> is strict), roll20 (> means at least) or avrae (see go doc dice.Dialect)")
+	fs.StringVar(&c.view, "view", "equal", "what --plot draws of an expression: `equal`, at_least or at_most")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

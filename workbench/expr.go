@@ -3,6 +3,7 @@ package workbench
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -48,10 +49,31 @@ type exprSide struct {
 	expr  *dice.Expr
 	dist  dice.Dist
 	trunc float64
+	view  string // what a plot draws: "equal", "at_least" or "at_most"
 }
 
-func exactSide(notation string) (exprSide, error) {
-	x, err := dice.ParseExpr(notation)
+// views are what --view may ask a plot of a distribution to draw.
+var views = []string{"equal", "at_least", "at_most"}
+
+// value is what the side's view draws at x: P(X = x), P(X >= x) or
+// P(X <= x).
+func (s exprSide) value(x int) float64 {
+	switch s.view {
+	case "at_least":
+		return s.dist.AtLeast(x)
+	case "at_most":
+		return 1 - s.dist.AtLeast(x+1)
+	}
+	return s.dist.Prob(x)
+}
+
+// viewLabel names the view's axis.
+func (s exprSide) viewLabel() string {
+	return map[string]string{"at_least": "P(>= value)", "at_most": "P(<= value)"}[s.view]
+}
+
+func exactSide(notation string, c *common) (exprSide, error) {
+	x, err := dice.Parser{Dialect: c.dialect}.Parse(notation)
 	if err != nil {
 		return exprSide{}, usageError{err.Error()}
 	}
@@ -59,7 +81,7 @@ func exactSide(notation string) (exprSide, error) {
 	if err != nil {
 		return exprSide{}, fmt.Errorf("odds %s: %w", x, err)
 	}
-	return exprSide{x, d, trunc}, nil
+	return exprSide{x, d, trunc, c.view}, nil
 }
 
 // exprOdds prints the exact distribution of a dice expression, or with
@@ -79,7 +101,10 @@ func exprOdds(e *env, pos []string, c *common) error {
 	if versus && (len(left) == 0 || len(right) == 0) {
 		return usagef(`odds: give EXPR vs EXPR, such as 2d20kh1 vs "d20+5"`)
 	}
-	a, err := exactSide(strings.Join(left, " "))
+	if !slices.Contains(views, c.view) {
+		return usagef("odds: --view %q: allowed %s", clip(c.view), strings.Join(views, ", "))
+	}
+	a, err := exactSide(strings.Join(left, " "), c)
 	if err != nil {
 		return err
 	}
@@ -91,7 +116,7 @@ func exprOdds(e *env, pos []string, c *common) error {
 		}
 		return writeExprDist(e, a, c.json)
 	}
-	b, err := exactSide(strings.Join(right, " "))
+	b, err := exactSide(strings.Join(right, " "), c)
 	if err != nil {
 		return err
 	}
@@ -109,6 +134,9 @@ type distRow struct {
 	P       float64 `json:"p"`
 	AtLeast float64 `json:"at_least"`
 	AtMost  float64 `json:"at_most"`
+	// Fraction is P(X = v) exactly, where the expression's denominator
+	// fits (dice.Expr.Fractions).
+	Fraction string `json:"fraction,omitempty"`
 }
 
 // shownRowP is the smallest probability a text table shows a row for: rarer
@@ -123,7 +151,7 @@ func distRows(d dice.Dist) []distRow {
 	total := d.Total()
 	for i, p := range d.P {
 		if p > 0 {
-			out = append(out, distRow{d.Min + i, p, math.Max(total-below, 0), math.Min(below+p, 1)})
+			out = append(out, distRow{Value: d.Min + i, P: p, AtLeast: math.Max(total-below, 0), AtMost: math.Min(below+p, 1)})
 		}
 		below += p
 	}
@@ -132,16 +160,27 @@ func distRows(d dice.Dist) []distRow {
 
 func writeExprDist(e *env, s exprSide, asJSON bool) error {
 	d := s.dist
+	rows := distRows(d)
+	fr, err := s.expr.Fractions()
+	if err == nil {
+		for i := range rows {
+			rows[i].Fraction = fr.Rat(rows[i].Value).RatString()
+		}
+	}
 	if asJSON {
-		return writeJSON(e.stdout, map[string]any{
+		out := map[string]any{
 			"expr": s.expr.String(), "depth": s.expr.Depth(), "truncated": s.trunc,
-			"mean": d.Mean(), "sd": d.StdDev(), "outcomes": distRows(d),
-		})
+			"mean": d.Mean(), "sd": d.StdDev(), "outcomes": rows,
+		}
+		if err == nil {
+			out["denominator"] = fr.Den
+		}
+		return writeJSON(e.stdout, out)
 	}
 	fmt.Fprintf(e.stdout, "%s: exact distribution\n", s.expr)
 	fmt.Fprintf(e.stdout, "  mean %.4f  sd %.4f\n", round4(d.Mean()), d.StdDev())
 	writeExprTrunc(e, s.expr, s.trunc)
-	writeDistRows(e, "value", distRows(d))
+	writeDistRows(e, "value", rows)
 	return nil
 }
 
@@ -153,7 +192,11 @@ func writeExprTrunc(e *env, x *dice.Expr, trunc float64) {
 }
 
 func writeDistRows(e *env, label string, rs []distRow) {
-	fmt.Fprintf(e.stdout, "  %6s  %-9s %-9s %s\n", label, "P(=)", "P(>=)", "P(<=)")
+	exactly := ""
+	if len(rs) > 0 && rs[0].Fraction != "" {
+		exactly = "  exactly"
+	}
+	fmt.Fprintf(e.stdout, "  %6s  %-9s %-9s %-9s%s\n", label, "P(=)", "P(>=)", "P(<=)", exactly)
 	hidden, mass := 0, 0.0
 	for _, r := range rs {
 		if r.P < shownRowP {
@@ -161,7 +204,11 @@ func writeDistRows(e *env, label string, rs []distRow) {
 			mass += r.P
 			continue
 		}
-		fmt.Fprintf(e.stdout, "  %6d  %.6f  %.6f  %.6f\n", r.Value, r.P, r.AtLeast, r.AtMost)
+		line := fmt.Sprintf("  %6d  %.6f  %.6f  %.6f", r.Value, r.P, r.AtLeast, r.AtMost)
+		if r.Fraction != "" {
+			line += "  " + r.Fraction
+		}
+		fmt.Fprintln(e.stdout, line)
 	}
 	if hidden > 0 {
 		fmt.Fprintf(e.stdout, "  (%d rarer outcomes, together %.2g, not shown)\n", hidden, mass)

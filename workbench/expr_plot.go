@@ -33,6 +33,9 @@ const drawnShare = 1e-3
 // name's extension).
 func plotExprDist(file string, s exprSide) error {
 	p := newExprPlot(fmt.Sprintf("%s: exact distribution%s", s.expr, truncNote(s.expr, s.trunc)))
+	if l := s.viewLabel(); l != "" {
+		p.Y.Label.Text = l
+	}
 	lo, hi, hidden := drawnRange([]dice.Dist{s.dist})
 	top := addSide(p, s, 0, 1, lo, hi)
 	finishExprPlot(p, lo, hi, hidden, top, 1)
@@ -44,6 +47,9 @@ func plotExprDist(file string, s exprSide) error {
 func plotExprVersus(file string, a, b exprSide) error {
 	trunc := 1 - (1-a.trunc)*(1-b.trunc)
 	p := newExprPlot(fmt.Sprintf("A = %s vs B = %s%s", a.expr, b.expr, truncNote(a.expr, trunc)))
+	if l := a.viewLabel(); l != "" {
+		p.Y.Label.Text = l
+	}
 	lo, hi, hidden := drawnRange([]dice.Dist{a.dist, b.dist})
 	top := max(addSide(p, a, 0, 2, lo, hi), addSide(p, b, 1, 2, lo, hi))
 	finishExprPlot(p, lo, hi, hidden, top, 2)
@@ -107,7 +113,7 @@ func addSide(p *plot.Plot, s exprSide, i, n, lo, hi int) float64 {
 	for v := lo; v <= hi; v += per {
 		q := 0.0
 		for x := v; x < v+per; x++ {
-			q += s.dist.Prob(x)
+			q += s.value(x)
 		}
 		if q > 0 {
 			x0 := float64(v) - 0.5 + gap + float64(i)*w

@@ -198,3 +198,41 @@ func TestRoundStep(t *testing.T) {
 		}
 	}
 }
+
+// TestOddsReadsTheDialectAndGivesFractions: --dialect chooses how ">"
+// reads (Roll20's "6d6>3" counts a 3), the table gives each chance as an
+// exact fraction where the denominator fits, and --view chooses what the
+// plot draws.
+func TestOddsReadsTheDialectAndGivesFractions(t *testing.T) {
+	_, strict, _ := stakes(t, "odds", "6d6>3", "--json")
+	_, roll20, _ := stakes(t, "odds", "6d6>3", "--dialect", "roll20", "--json")
+	var a, b struct {
+		Expr string  `json:"expr"`
+		Mean float64 `json:"mean"`
+		Den  int64   `json:"denominator"`
+		Rows []struct {
+			Value    int    `json:"value"`
+			Fraction string `json:"fraction"`
+		} `json:"outcomes"`
+	}
+	if err := json.Unmarshal([]byte(strict), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(roll20), &b); err != nil {
+		t.Fatal(err)
+	}
+	if a.Mean != 3 || math.Abs(b.Mean-4) > 1e-12 || b.Expr != "6d6>=3" {
+		t.Errorf("6d6>3: stakes mean %v, roll20 %q mean %v; want 3 and 6d6>=3 with 4", a.Mean, b.Expr, b.Mean)
+	}
+	if a.Den != 46656 || a.Rows[0].Value != 0 || a.Rows[0].Fraction != "1/64" {
+		t.Errorf("6d6>3 fractions: denominator %d, first row %+v; want 6^6 and 0 at 1/64", a.Den, a.Rows[0])
+	}
+	code, _, errOut := stakes(t, "odds", "3d6", "--view", "sideways")
+	if code != 2 || !strings.Contains(errOut, "allowed equal, at_least, at_most") {
+		t.Errorf("--view sideways: exit %d %q", code, errOut)
+	}
+	code, _, errOut = stakes(t, "odds", "3d6", "--dialect", "hackmaster")
+	if code != 2 || !strings.Contains(errOut, "dialect") {
+		t.Errorf("--dialect hackmaster: exit %d %q", code, errOut)
+	}
+}

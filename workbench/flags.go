@@ -3,6 +3,7 @@ package workbench
 import (
 	"flag"
 	"fmt"
+	"github.com/stakesrpg/stakes/dice"
 	"io"
 	"math"
 	"strings"
@@ -23,6 +24,8 @@ type common struct {
 	zeroTime  bool
 	sets      multi
 	html      string
+	dialect   dice.Dialect // how dice notation reads forms the references read differently
+	view      string       // what a plot of a distribution draws
 	file      string
 	shard     string
 	explain   bool
