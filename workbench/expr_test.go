@@ -64,9 +64,9 @@ func TestOddsExpr(t *testing.T) {
 	for _, want := range []string{
 		"3d6: exact distribution\n",
 		"  mean 10.5000  sd 2.9580\n",
-		"      3  0.004630  1.000000  0.004630\n",
-		"     10  0.125000  0.625000  0.500000\n",
-		"     18  0.004630  0.004630  1.000000\n",
+		"      3  0.004630  1.000000  0.004630  1/216\n",
+		"     10  0.125000  0.625000  0.500000  1/8\n",
+		"     18  0.004630  0.004630  1.000000  1/216\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("odds 3d6 lacks %q:\n%s", want, out)
