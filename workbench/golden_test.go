@@ -25,10 +25,10 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/stakes -update to create it)", err)
+		t.Fatalf("%v (run go test ./workbench -run TestGolden -update to create it)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the golden file; if the change is intended, run go test ./cmd/stakes -update\n--- got:\n%s", name, got)
+		t.Errorf("%s differs from the golden file; if the change is intended, run go test ./workbench -run TestGolden -update\n--- got:\n%s", name, got)
 	}
 }
 
