@@ -3,7 +3,6 @@ package workbench
 import (
 	"context"
 	"encoding/json"
-	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,7 +55,7 @@ func pageDice(t *testing.T, ctx context.Context) {
 	}
 	screenshot(t, ctx, "dice")
 	csv := exportText(t, ctx, "dice", "CSV")
-	if !strings.HasPrefix(csv, "value,P(= v),P(>= v),P(<= v)\n3,0.004630,") {
+	if !strings.HasPrefix(csv, "value,P(= v),P(>= v),P(<= v),exactly\n3,0.004630,1.000000,0.004630,1/216\n") {
 		t.Errorf("dice CSV starts %q", csv[:min(len(csv), 80)])
 	}
 	setInput(t, ctx, "#dice [name=vs]", "d20")
@@ -74,7 +73,6 @@ func pageDice(t *testing.T, ctx context.Context) {
 	setInput(t, ctx, "#dice [name=expr]", "3d6x")
 	click(t, ctx, "#dice button[type=submit]")
 	waitFor(t, ctx, `document.querySelector('#dice [data-err]').textContent.includes('3d6x')`)
-	_ = big.NewRat
 }
 
 // pageStudy: changing a setting changes the exact odds to the library's
