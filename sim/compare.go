@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -197,10 +198,10 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		return nil, err
 	}
 	if !slices.Equal(a.Categories, b.Categories) {
-		return nil, fmt.Errorf("%w: variants %q and %q must have the same categories in the same order: %q vs %q", ErrInvalid, a.Name, b.Name, a.Categories, b.Categories)
+		return nil, fmt.Errorf("%w: variants %s and %s must have the same categories in the same order: %s vs %s", ErrInvalid, brief(a.Name), brief(b.Name), brief(a.Categories), brief(b.Categories))
 	}
 	if !slices.Equal(a.Metrics, b.Metrics) {
-		return nil, fmt.Errorf("%w: variants %q and %q must have the same metrics in the same order: %q vs %q", ErrInvalid, a.Name, b.Name, a.Metrics, b.Metrics)
+		return nil, fmt.Errorf("%w: variants %s and %s must have the same metrics in the same order: %s vs %s", ErrInvalid, brief(a.Name), brief(b.Name), brief(a.Metrics), brief(b.Metrics))
 	}
 	cfg, err := opt.resolve()
 	if err != nil {
@@ -212,27 +213,26 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 		return nil, fmt.Errorf("%w: comparing %d categories on %d workers needs %d MiB of joint tables (limit %d MiB); use fewer workers",
 			ErrInvalid, len(a.Categories), nw, need>>20, maxTableBytes>>20)
 	}
-	runners := make([]chunkFunc[*pairTally], nw)
 	base := mix64(mix64(cfg.Seed))
-	for w := range runners {
-		ta, err := newTrial(a)
-		if err != nil {
-			return nil, err
-		}
-		tb, err := newTrial(b)
-		if err != nil {
-			return nil, err
-		}
-		runners[w] = pairChunks(ta, tb, newStream(cfg.Generator, base), cfg.chunkSize)
-	}
 	ncat, nmet := len(a.Categories), len(a.Metrics)
 	p := &plan[*pairTally]{
 		cfg:     cfg,
-		runners: runners,
-		newAcc:  func() *pairTally { return newPairTally(ncat, nmet) },
-		reset:   (*pairTally).reset,
-		merge:   (*pairTally).merge,
-		total:   newPairTally(ncat, nmet),
+		workers: nw,
+		start: func(int) (chunkFunc[*pairTally], error) {
+			ta, err := newTrial(a)
+			if err != nil {
+				return nil, err
+			}
+			tb, err := newTrial(b)
+			if err != nil {
+				return nil, err
+			}
+			return pairChunks(ta, tb, newStream(cfg.Generator, base), cfg.chunkSize), nil
+		},
+		newAcc: func() *pairTally { return newPairTally(ncat, nmet) },
+		reset:  (*pairTally).reset,
+		merge:  (*pairTally).merge,
+		total:  newPairTally(ncat, nmet),
 	}
 	if cfg.Precision > 0 {
 		p.enough = func(t *pairTally, _ int64) bool {
@@ -241,8 +241,11 @@ func Compare(ctx context.Context, a, b Spec, opt Options) (*Comparison, error) {
 	}
 	start := time.Now()
 	end, stop, err := p.execute(ctx)
+	if se := (*startError)(nil); errors.As(err, &se) {
+		return nil, se.err
+	}
 	if err != nil {
-		return nil, fmt.Errorf("sim: compare %s vs %s: %w", a.Name, b.Name, err)
+		return nil, fmt.Errorf("sim: compare %s vs %s: %w", clipped(a.Name), clipped(b.Name), err)
 	}
 	elapsed := time.Since(start)
 	c := &Comparison{
@@ -341,10 +344,10 @@ func MergeComparisons(parts ...*Comparison) (*Comparison, error) {
 		}
 		for k, m := range d.Metrics {
 			if m.Hist.N() != d.Trials {
-				return nil, fmt.Errorf("%w: comparison %d: difference of %q counts %d trials, not %d", ErrInvalid, i, m.Name, m.Hist.N(), d.Trials)
+				return nil, fmt.Errorf("%w: comparison %d: difference of %s counts %d trials, not %d", ErrInvalid, i, brief(m.Name), m.Hist.N(), d.Trials)
 			}
 			if err := total.diff[k].Merge(m.Hist); err != nil {
-				return nil, fmt.Errorf("%w: comparison %d: difference of %q: %v", ErrInvalid, i, m.Name, err)
+				return nil, fmt.Errorf("%w: comparison %d: difference of %s: %v", ErrInvalid, i, brief(m.Name), err)
 			}
 		}
 	}

@@ -25,6 +25,10 @@
 //
 // # Reproducible in parallel
 //
+// Each worker makes its own trial (Spec.New), stream and tallies on its
+// own goroutine, apart in memory from the other workers', so that two
+// workers never write to one cache line and two cores do twice the work.
+//
 // Run splits the trials into fixed chunks (Options.ChunkSize, default 4096).
 // Chunk i draws from its own generator seeded from (Seed, i) by SplitMix64
 // (see ChunkSource), and chunk results are merged in index order. Everything
@@ -67,6 +71,15 @@
 // that errors.Is and errors.As reach it. A trial that reports a category
 // out of range, a metric value beyond MaxMetricValue or spreading wider
 // than MaxSpan, or that panics, stops the run the same way.
+//
+// Reports, comparisons and sweeps decoded from JSON (shards to merge,
+// results to print) are bounded while they decode: no list longer than a
+// run writes (MaxCategories, MaxMetrics, MaxSpan histogram counts,
+// MaxCells), no histogram with a negative count, values past
+// ±MaxMetricValue or more values than its report's trials; a file past a
+// bound is refused having allocated about what the bound allows. The
+// writers return an error, never a panic, for a decoded value that lacks
+// a part, and errors quote at most a hundred-odd bytes of any name.
 //
 // # Comparing and sweeping
 //

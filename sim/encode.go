@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -116,6 +117,9 @@ func writeRows(w io.Writer, header []string, groups func(emit func(prefix []stri
 
 // WriteCSV writes r as a long table with the columns of CSVHeader.
 func (r *Report) WriteCSV(w io.Writer) error {
+	if r == nil {
+		return fmt.Errorf("sim: writing a report: %w", errNoReport)
+	}
 	return writeRows(w, CSVHeader(), func(emit func([]string, []csvRow)) {
 		emit(nil, r.csvRows())
 	})
@@ -129,7 +133,13 @@ func (r *Report) WriteCSV(w io.Writer) error {
 //	metric    name  -  trials  -               lo, hi  mean  SE  -
 //	hist      name  d  count   P(A - B = d)    -       -     -   P(A - B <= d)
 //	joint     A's category  B's category  count
+//
+// A comparison that lacks a side, or whose joint table does not fit its
+// categories (as a decoded file may), is an error and nothing is written.
 func (c *Comparison) WriteCSV(w io.Writer) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
 	header := append([]string{"side"}, CSVHeader()...)
 	return writeRows(w, header, func(emit func([]string, []csvRow)) {
 		emit([]string{"a"}, c.A.csvRows())
@@ -152,10 +162,33 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 	})
 }
 
+// writable reports why c cannot be written.
+func (c *Comparison) writable() error {
+	switch {
+	case c == nil:
+		return fmt.Errorf("sim: writing a comparison: %w", errNoReport)
+	case c.A == nil || c.B == nil:
+		return fmt.Errorf("sim: writing a comparison: variant A or B has %w", errNoReport)
+	}
+	n := len(c.Diff.Categories)
+	if len(c.Diff.Joint) > n {
+		return fmt.Errorf("sim: writing a comparison: the joint table has %d rows for %d categories", len(c.Diff.Joint), n)
+	}
+	for i, row := range c.Diff.Joint {
+		if len(row) > n {
+			return fmt.Errorf("sim: writing a comparison: joint table row %d has %d entries for %d categories", i, len(row), n)
+		}
+	}
+	return nil
+}
+
 // Header returns the column names of Table: the axis names, then trials,
 // stop, then <category>_p, <category>_lo, <category>_hi for each category
 // and <metric>_mean, <metric>_se for each metric.
 func (s *SweepReport) Header() []string {
+	if s == nil {
+		return nil
+	}
 	h := make([]string, 0, len(s.Axes)+2)
 	for _, a := range s.Axes {
 		h = append(h, a.Name)
@@ -165,6 +198,9 @@ func (s *SweepReport) Header() []string {
 		return h
 	}
 	r := s.Cells[0].Report
+	if r == nil {
+		return h
+	}
 	for _, c := range r.Categories {
 		h = append(h, c.Name+"_p", c.Name+"_lo", c.Name+"_hi")
 	}
@@ -175,11 +211,19 @@ func (s *SweepReport) Header() []string {
 }
 
 // Table returns one row per cell, aligned with Header: the designer's view
-// of a sweep.
+// of a sweep. A cell without a report (as a decoded file may have) gives
+// its values and nothing more.
 func (s *SweepReport) Table() [][]string {
+	if s == nil {
+		return nil
+	}
 	rows := make([][]string, 0, len(s.Cells))
 	for _, c := range s.Cells {
 		r := c.Report
+		if r == nil {
+			rows = append(rows, slices.Clone(c.Values))
+			continue
+		}
 		row := append(slices.Clone(c.Values), itoa(r.Trials), r.Provenance.Stop)
 		for _, cat := range r.Categories {
 			row = append(row, ftoa(cat.P), ftoa(cat.Lo), ftoa(cat.Hi))
@@ -192,8 +236,14 @@ func (s *SweepReport) Table() [][]string {
 	return rows
 }
 
-// WriteCSV writes Header and Table as CSV: one row per cell.
+// WriteCSV writes Header and Table as CSV: one row per cell. A sweep whose
+// cells do not form one table (a cell without a report, or with other
+// values, categories or metrics than the first) is an error and nothing is
+// written.
 func (s *SweepReport) WriteCSV(w io.Writer) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(s.Header()); err != nil {
 		return err
@@ -202,4 +252,26 @@ func (s *SweepReport) WriteCSV(w io.Writer) error {
 		return err
 	}
 	return cw.Error()
+}
+
+// writable reports why s does not form one table.
+func (s *SweepReport) writable() error {
+	if s == nil {
+		return fmt.Errorf("sim: writing a sweep: %w", errNoReport)
+	}
+	var first *Report
+	for i, c := range s.Cells {
+		switch {
+		case c.Report == nil:
+			return fmt.Errorf("sim: writing a sweep: cell %d has %w", i, errNoReport)
+		case len(c.Values) != len(s.Axes):
+			return fmt.Errorf("sim: writing a sweep: cell %d has %d values for %d axes", i, len(c.Values), len(s.Axes))
+		case first == nil:
+			first = c.Report
+		case !slices.EqualFunc(c.Report.Categories, first.Categories, func(x, y Category) bool { return x.Name == y.Name }) ||
+			!slices.EqualFunc(c.Report.Metrics, first.Metrics, func(x, y Metric) bool { return x.Name == y.Name }):
+			return fmt.Errorf("sim: writing a sweep: cell %d has other categories or metrics than cell 0", i)
+		}
+	}
+	return nil
 }

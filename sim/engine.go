@@ -24,11 +24,19 @@ type chunkFunc[A any] func(chunk int64, n int, a A, stop *atomic.Bool) (finished
 // for Run, a paired tally for Compare).
 type plan[A any] struct {
 	cfg     config
-	runners []chunkFunc[A] // one per worker
-	newAcc  func() A
-	reset   func(A)
-	merge   func(dst, src A) error
-	total   A
+	workers int
+	// start makes worker w's chunk function and everything it writes per
+	// trial (the trial's scratch, the stream, the outcomes). Each worker
+	// calls it on its own goroutine, one worker at a time, before any
+	// trial runs: what a worker writes is then allocated by the worker
+	// itself, not next to the other workers' scratch in one goroutine's
+	// run of allocations, where two workers writing to one cache line
+	// would take turns at it.
+	start  func(w int) (chunkFunc[A], error)
+	newAcc func() A
+	reset  func(A)
+	merge  func(dst, src A) error
+	total  A
 	// enough reports whether the precision target is met; nil when
 	// Options.Precision is 0.
 	enough func(total A, trials int64) bool
@@ -61,11 +69,16 @@ func maxAccumulators(workers int) int64 { return windowFor(workers) + int64(work
 func (p *plan[A]) execute(ctx context.Context) (end int64, stop string, err error) {
 	e := newEngine(p, ctx)
 	var wg sync.WaitGroup
-	for w, run := range p.runners {
+	e.started.Add(p.workers)
+	for w := range p.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e.work(&e.workers[w], run)
+			run, ok := e.begin(w)
+			e.started.Wait()
+			if ok && e.startErr == nil {
+				e.work(&e.workers[w], run)
+			}
 		}()
 	}
 	finished := make(chan struct{})
@@ -93,6 +106,14 @@ type engine[A any] struct {
 	ctx     context.Context
 	window  int64
 	workers []worker
+
+	// Starting: every worker makes its chunk function (plan.start), one
+	// at a time under starting, and waits on started for all the others;
+	// startErr, the first start that failed, is read only after that.
+	starting sync.Mutex
+	started  sync.WaitGroup
+	startErr error
+	spacers  [][]any // see newSpacer
 
 	// Counting: touched only by the worker that is folding (see fold), and
 	// read by execute once every worker has returned.
@@ -132,12 +153,12 @@ func newEngine[A any](p *plan[A], ctx context.Context) *engine[A] {
 	e := &engine[A]{
 		plan:    p,
 		ctx:     ctx,
-		window:  windowFor(len(p.runners)),
-		workers: make([]worker, len(p.runners)),
+		window:  windowFor(p.workers),
+		workers: make([]worker, p.workers),
 		next:    p.cfg.lo,
 		end:     p.cfg.lo,
 		// Chunks [end, min(end+window, hi)) are the most in flight at once.
-		slots: make([]slot[A], min(windowFor(len(p.runners)), p.cfg.hi-p.cfg.lo)),
+		slots: make([]slot[A], min(windowFor(p.workers), p.cfg.hi-p.cfg.lo)),
 	}
 	e.moved.L = &e.mu
 	for k := range e.workers {
@@ -146,9 +167,72 @@ func newEngine[A any](p *plan[A], ctx context.Context) *engine[A] {
 	return e
 }
 
+// startError is an error of plan.start, which Run and Compare return as
+// it is: no trial ran.
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
+
+// begin makes worker w's chunk function on the worker's goroutine, one
+// worker at a time, and records the first failure (an error, a panic, a
+// runtime.Goexit) in startErr. Every worker calls it exactly once.
+func (e *engine[A]) begin(w int) (run chunkFunc[A], ok bool) {
+	defer e.started.Done()
+	e.starting.Lock()
+	defer e.starting.Unlock()
+	var err error
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("sim: making worker %d's trial panicked: %v", w, v)
+		} else if !ok && err == nil {
+			err = fmt.Errorf("sim: making worker %d's trial ended its goroutine (runtime.Goexit)", w)
+		}
+		if err != nil && e.startErr == nil {
+			e.startErr = &startError{err}
+		}
+	}()
+	if e.startErr != nil {
+		return nil, true // another worker failed: this one will not run
+	}
+	run, err = e.start(w)
+	e.spacers = append(e.spacers, newSpacer())
+	return run, err == nil
+}
+
+// spacerReach is how far apart, in bytes, the spacer keeps the small
+// objects of two workers: two cache lines, since a core may fetch lines
+// in pairs.
+const spacerReach = 128
+
+// spacerSizes are sizes of small objects, one in each of Go's size
+// classes up to 1 KiB.
+var spacerSizes = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024}
+
+// newSpacer allocates, for every small size, enough objects of that size
+// to cover spacerReach bytes, with pointers and without (Go keeps the two
+// kinds apart). Go hands out small objects of one size one after another
+// from the same block, so two workers' scratch made one after another
+// (even on their own goroutines, which may share a processor) would lie
+// side by side and the workers would fight over one cache line on every
+// trial; a spacer made between them keeps them apart. It is kept until
+// the run ends, so that nothing else takes its place. About 14 KiB.
+func newSpacer() []any {
+	var keep []any
+	for _, size := range spacerSizes {
+		for range spacerReach/size + 1 {
+			keep = append(keep, make([]byte, size), make([]*byte, size/8))
+		}
+	}
+	return keep
+}
+
 // result is what execute returns once every worker has stopped.
 func (e *engine[A]) result() (end int64, stop string, err error) {
 	switch {
+	case e.startErr != nil:
+		return e.end, StopCancelled, e.startErr
 	case e.err != nil:
 		return e.end, StopCancelled, e.err
 	case e.end == e.cfg.hi:

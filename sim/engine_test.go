@@ -25,14 +25,12 @@ func orderPlan(cfg config, workers int, run chunkFunc[*order]) (*plan[*order], *
 	var allocated atomic.Int64
 	p := &plan[*order]{
 		cfg:     cfg,
-		runners: make([]chunkFunc[*order], workers),
+		workers: workers,
+		start:   func(int) (chunkFunc[*order], error) { return run, nil },
 		newAcc:  func() *order { allocated.Add(1); return new(order) },
 		reset:   func(o *order) { o.chunks = o.chunks[:0] },
 		merge:   func(dst, src *order) error { dst.chunks = append(dst.chunks, src.chunks...); return nil },
 		total:   new(order),
-	}
-	for w := range p.runners {
-		p.runners[w] = run
 	}
 	return p, &allocated
 }

@@ -211,7 +211,7 @@ func (r *Report) tally() (*tally, error) {
 	var n int64
 	for i, c := range r.Categories {
 		if c.Count < 0 {
-			return nil, fmt.Errorf("category %q has negative count %d", c.Name, c.Count)
+			return nil, fmt.Errorf("category %s has negative count %d", brief(c.Name), c.Count)
 		}
 		t.cats[i] = c.Count
 		n += c.Count
@@ -221,10 +221,10 @@ func (r *Report) tally() (*tally, error) {
 	}
 	for i, m := range r.Metrics {
 		if err := t.hists[i].Merge(m.Hist); err != nil {
-			return nil, fmt.Errorf("metric %q: %w", m.Name, err)
+			return nil, fmt.Errorf("metric %s: %w", brief(m.Name), err)
 		}
 		if got := t.hists[i].N(); got != r.Trials {
-			return nil, fmt.Errorf("metric %q histogram counts %d values but trials is %d", m.Name, got, r.Trials)
+			return nil, fmt.Errorf("metric %s histogram counts %d values but trials is %d", brief(m.Name), got, r.Trials)
 		}
 	}
 	t.n = r.Trials
@@ -314,7 +314,7 @@ func Merge(parts ...*Report) (*Report, error) {
 func sameStudy(a, b *Report) error {
 	pa, pb := a.Provenance, b.Provenance
 	diff := func(what string, x, y any) error {
-		return fmt.Errorf("%w: cannot merge reports of different studies: %s %v vs %v", ErrInvalid, what, x, y)
+		return fmt.Errorf("%w: cannot merge reports of different studies: %s %s vs %s", ErrInvalid, what, brief(x), brief(y))
 	}
 	switch {
 	case a.Name != b.Name:

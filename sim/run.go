@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -123,31 +124,33 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 		return nil, err
 	}
 	nw := cfg.workersFor()
-	runners := make([]chunkFunc[*tally], nw)
 	base := mix64(cfg.Seed)
-	for w := range runners {
-		trial, err := newTrial(spec)
-		if err != nil {
-			return nil, err
-		}
-		runners[w] = runChunks(trial, newStream(cfg.Generator, base))
-	}
 	ncat, nmet := len(spec.Categories), len(spec.Metrics)
 	p := &plan[*tally]{
 		cfg:     cfg,
-		runners: runners,
-		newAcc:  func() *tally { return newTally(ncat, nmet) },
-		reset:   (*tally).reset,
-		merge:   (*tally).merge,
-		total:   newTally(ncat, nmet),
+		workers: nw,
+		start: func(int) (chunkFunc[*tally], error) {
+			trial, err := newTrial(spec)
+			if err != nil {
+				return nil, err
+			}
+			return runChunks(trial, newStream(cfg.Generator, base)), nil
+		},
+		newAcc: func() *tally { return newTally(ncat, nmet) },
+		reset:  (*tally).reset,
+		merge:  (*tally).merge,
+		total:  newTally(ncat, nmet),
 	}
 	if cfg.Precision > 0 {
 		p.enough = func(t *tally, _ int64) bool { return t.precise(cfg.Precision, cfg.MeanPrecision) }
 	}
 	start := time.Now()
 	end, stop, err := p.execute(ctx)
+	if se := (*startError)(nil); errors.As(err, &se) {
+		return nil, se.err
+	}
 	if err != nil {
-		return nil, fmt.Errorf("sim: %s: %w", spec.Name, err)
+		return nil, fmt.Errorf("sim: %s: %w", clipped(spec.Name), err)
 	}
 	rep := newReport(spec.Name, spec.Categories, spec.Metrics, p.total, provenance(spec.Settings, cfg, nw, cfg.lo, end, stop))
 	rep.Elapsed = time.Since(start)
@@ -157,10 +160,10 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Report, error) {
 func newTrial(spec Spec) (Trial, error) {
 	trial, err := spec.New()
 	if err != nil {
-		return nil, fmt.Errorf("sim: %s: New: %w", spec.Name, err)
+		return nil, fmt.Errorf("sim: %s: New: %w", clipped(spec.Name), err)
 	}
 	if trial == nil {
-		return nil, fmt.Errorf("%w: spec %q: New returned a nil Trial", ErrInvalid, spec.Name)
+		return nil, fmt.Errorf("%w: spec %s: New returned a nil Trial", ErrInvalid, brief(spec.Name))
 	}
 	return trial, nil
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -54,8 +55,9 @@ func scratchSpec() Spec {
 const scaleTrials = 1 << 20
 
 // timeBareNew times trials trials of spec split over g goroutines, each
-// making its own trial (spec.New) and padded stream on its own goroutine:
-// the loop a user would write by hand, with no harness at all.
+// making its own trial (spec.New), kept apart from the others' by a
+// spacer, and padded stream on its own goroutine: the loop a careful user
+// would write by hand, with no harness at all.
 func timeBareNew(b *testing.B, spec Spec, trials int64, g int) time.Duration {
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -68,6 +70,8 @@ func timeBareNew(b *testing.B, spec Spec, trials int64, g int) time.Duration {
 				b.Error(err)
 				return
 			}
+			spacer := newSpacer()
+			defer runtime.KeepAlive(spacer)
 			s := newStream(PCG, uint64(k))
 			for range trials / int64(g) {
 				if err := trial(&s.roller, &s.out[0]); err != nil {

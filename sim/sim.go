@@ -76,8 +76,11 @@ type Spec struct {
 	Categories []string
 	// Metrics names the integer metrics (at most MaxMetrics).
 	Metrics []string
-	// New is called once per worker goroutine, before any trial runs, and
-	// returns a Trial with its own scratch state.
+	// New is called once per worker, on the worker's own goroutine (so
+	// the scratch it allocates lies apart from the other workers'), one
+	// call at a time, before any trial runs, and returns a Trial with its
+	// own scratch state. An error or a panic in New stops the run before
+	// any trial.
 	New func() (Trial, error)
 	// Settings records the settings that produced the run (rules, policies,
 	// sides); it is copied into the report's provenance.
@@ -86,13 +89,13 @@ type Spec struct {
 
 func (s Spec) validate() error {
 	if s.New == nil {
-		return fmt.Errorf("%w: spec %q has a nil New function (it must return a Trial)", ErrInvalid, s.Name)
+		return fmt.Errorf("%w: spec %s has a nil New function (it must return a Trial)", ErrInvalid, brief(s.Name))
 	}
 	if len(s.Categories) == 0 || len(s.Categories) > MaxCategories {
-		return fmt.Errorf("%w: spec %q has %d categories; allowed 1..%d", ErrInvalid, s.Name, len(s.Categories), MaxCategories)
+		return fmt.Errorf("%w: spec %s has %d categories; allowed 1..%d", ErrInvalid, brief(s.Name), len(s.Categories), MaxCategories)
 	}
 	if len(s.Metrics) > MaxMetrics {
-		return fmt.Errorf("%w: spec %q has %d metrics; allowed 0..%d", ErrInvalid, s.Name, len(s.Metrics), MaxMetrics)
+		return fmt.Errorf("%w: spec %s has %d metrics; allowed 0..%d", ErrInvalid, brief(s.Name), len(s.Metrics), MaxMetrics)
 	}
 	if err := uniqueNames("category", s.Name, s.Categories); err != nil {
 		return err
@@ -104,10 +107,10 @@ func uniqueNames(kind, spec string, names []string) error {
 	seen := make(map[string]bool, len(names))
 	for i, n := range names {
 		if n == "" {
-			return fmt.Errorf("%w: spec %q: %s %d has an empty name", ErrInvalid, spec, kind, i)
+			return fmt.Errorf("%w: spec %s: %s %d has an empty name", ErrInvalid, brief(spec), kind, i)
 		}
 		if seen[n] {
-			return fmt.Errorf("%w: spec %q: %s name %q appears twice; names must be unique", ErrInvalid, spec, kind, n)
+			return fmt.Errorf("%w: spec %s: %s name %s appears twice; names must be unique", ErrInvalid, brief(spec), kind, brief(n))
 		}
 		seen[n] = true
 	}
@@ -206,7 +209,7 @@ func (o Options) resolve() (config, error) {
 		c.Generator = PCG
 	case PCG, ChaCha8:
 	default:
-		return c, fmt.Errorf("%w: unknown generator %q; allowed %q or %q", ErrInvalid, o.Generator, PCG, ChaCha8)
+		return c, fmt.Errorf("%w: unknown generator %s; allowed %q or %q", ErrInvalid, brief(o.Generator), PCG, ChaCha8)
 	}
 	if !(o.Precision >= 0) || o.Precision > 1e300 {
 		return c, fmt.Errorf("%w: precision %v; allowed 0 (off) or a positive half-width", ErrInvalid, o.Precision)

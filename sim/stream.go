@@ -30,11 +30,12 @@ func streamWord(base uint64, k int64, j int) uint64 {
 }
 
 // stream is one worker's generator, reseeded for each chunk or trial, with
-// the worker's Roller and Outcomes. Everything a worker writes per trial
-// lives in this one allocation, padded at both ends, so two workers never
-// write to the same cache line (false sharing would serialise them).
+// the worker's Roller and Outcomes. Everything the harness writes per trial
+// lives in this one allocation, padded at both ends by two cache lines (a
+// core may fetch lines in pairs), so two workers never write to the same
+// line (false sharing would serialise them).
 type stream struct {
-	_      [64]byte
+	_      [128]byte
 	base   uint64
 	pcg    rand.PCG
 	chacha *rand.ChaCha8 // only for the chacha8 generator
@@ -44,7 +45,7 @@ type stream struct {
 	saved  rand.PCG    // the PCG as last seeded, for rewind
 	key    [32]byte    // the ChaCha8 key as last seeded, for rewind
 	out    [2]Outcome  // Run uses out[0]; Compare uses both
-	_      [64]byte
+	_      [128]byte
 }
 
 func newStream(generator string, base uint64) *stream {
@@ -111,7 +112,7 @@ func ChunkSource(generator string, seed uint64, chunk int64) (dice.Source, error
 		generator = PCG
 	case ChaCha8:
 	default:
-		return nil, fmt.Errorf("%w: unknown generator %q; allowed %q or %q", ErrInvalid, generator, PCG, ChaCha8)
+		return nil, fmt.Errorf("%w: unknown generator %s; allowed %q or %q", ErrInvalid, brief(generator), PCG, ChaCha8)
 	}
 	if chunk < 0 {
 		return nil, fmt.Errorf("%w: chunk %d; chunks are numbered from 0", ErrInvalid, chunk)

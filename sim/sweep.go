@@ -36,11 +36,11 @@ type Cell map[string]string
 func (c Cell) Int(name string) (int, error) {
 	s, ok := c[name]
 	if !ok {
-		return 0, fmt.Errorf("sim: the sweep has no axis %q", name)
+		return 0, fmt.Errorf("sim: the sweep has no axis %s", brief(name))
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, fmt.Errorf("sim: axis %q value %q is not an integer", name, s)
+		return 0, fmt.Errorf("sim: axis %s value %s is not an integer", brief(name), brief(s))
 	}
 	return v, nil
 }
@@ -97,14 +97,14 @@ func Sweep(ctx context.Context, axes []Axis, build func(Cell) (Spec, error), opt
 		}
 		s, err := build(cell)
 		if err != nil {
-			return nil, fmt.Errorf("sim: sweep cell %v: %w", cell, err)
+			return nil, fmt.Errorf("sim: sweep cell %s: %w", brief(cell), err)
 		}
 		if err := s.validate(); err != nil {
-			return nil, fmt.Errorf("sweep cell %v: %w", cell, err)
+			return nil, fmt.Errorf("sweep cell %s: %w", brief(cell), err)
 		}
 		if i > 0 && (!slices.Equal(s.Categories, specs[0].Categories) || !slices.Equal(s.Metrics, specs[0].Metrics)) {
-			return nil, fmt.Errorf("%w: sweep cell %v has categories %q and metrics %q, but the first cell has %q and %q; every cell must match",
-				ErrInvalid, cell, s.Categories, s.Metrics, specs[0].Categories, specs[0].Metrics)
+			return nil, fmt.Errorf("%w: sweep cell %s has categories %s and metrics %s, but the first cell has %s and %s; every cell must match",
+				ErrInvalid, brief(cell), brief(s.Categories), brief(s.Metrics), brief(specs[0].Categories), brief(specs[0].Metrics))
 		}
 		settings := maps.Clone(s.Settings)
 		if settings == nil {
@@ -126,7 +126,7 @@ func Sweep(ctx context.Context, axes []Axis, build func(Cell) (Spec, error), opt
 		}
 		r, err := Run(ctx, s, o)
 		if err != nil {
-			return nil, fmt.Errorf("sweep cell %v: %w", cells[i], err)
+			return nil, fmt.Errorf("sweep cell %s: %w", brief(cells[i]), err)
 		}
 		sr.Cells = append(sr.Cells, SweepCell{Values: cells[i], Report: r})
 		before += r.Trials
@@ -150,16 +150,16 @@ func gridCells(axes []Axis) ([][]string, error) {
 			return nil, fmt.Errorf("%w: sweep axis %d has no name", ErrInvalid, i)
 		}
 		if seen[a.Name] {
-			return nil, fmt.Errorf("%w: sweep axis %q appears twice", ErrInvalid, a.Name)
+			return nil, fmt.Errorf("%w: sweep axis %s appears twice", ErrInvalid, brief(a.Name))
 		}
 		seen[a.Name] = true
 		if len(a.Values) == 0 {
-			return nil, fmt.Errorf("%w: sweep axis %q has no values", ErrInvalid, a.Name)
+			return nil, fmt.Errorf("%w: sweep axis %s has no values", ErrInvalid, brief(a.Name))
 		}
 		vs := map[string]bool{}
 		for _, v := range a.Values {
 			if vs[v] {
-				return nil, fmt.Errorf("%w: sweep axis %q lists %q twice", ErrInvalid, a.Name, v)
+				return nil, fmt.Errorf("%w: sweep axis %s lists %s twice", ErrInvalid, brief(a.Name), brief(v))
 			}
 			vs[v] = true
 		}
@@ -222,13 +222,13 @@ func MergeSweeps(parts ...*SweepReport) (*SweepReport, error) {
 		reps := make([]*Report, len(parts))
 		for i, p := range parts {
 			if !slices.Equal(p.Cells[c].Values, cell.Values) {
-				return nil, fmt.Errorf("%w: sweep %d cell %d is %v, sweep 0 has %v", ErrInvalid, i, c, p.Cells[c].Values, cell.Values)
+				return nil, fmt.Errorf("%w: sweep %d cell %d is %s, sweep 0 has %s", ErrInvalid, i, c, brief(p.Cells[c].Values), brief(cell.Values))
 			}
 			reps[i] = p.Cells[c].Report
 		}
 		r, err := Merge(reps...)
 		if err != nil {
-			return nil, fmt.Errorf("sweep cell %v: %w", cell.Values, err)
+			return nil, fmt.Errorf("sweep cell %s: %w", brief(cell.Values), err)
 		}
 		out.Cells = append(out.Cells, SweepCell{Values: slices.Clone(cell.Values), Report: r})
 		out.Partial = out.Partial || r.Provenance.Partial

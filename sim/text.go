@@ -10,6 +10,9 @@ import (
 // each category's share with its Wilson 95% interval, and each metric's
 // mean ± 1.96 SE, standard deviation, range and quantiles.
 func (r *Report) WriteText(w io.Writer) error {
+	if r == nil {
+		return fmt.Errorf("sim: writing a report: %w", errNoReport)
+	}
 	p := r.Provenance
 	status := p.Stop
 	if p.Partial {
@@ -32,8 +35,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintln(tw, "metric\tmean\t±95%\tsd\tmin\tq05\tq25\tmedian\tq75\tq95\tmax\t")
 	for _, m := range r.Metrics {
 		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%d\t", m.Name, m.Mean, z95*m.SE, m.StdDev, m.Min)
-		for _, q := range m.Quantiles {
-			fmt.Fprintf(tw, "%d\t", q.Value)
+		// One column per quantile a run reports, whatever a decoded
+		// report holds.
+		for i := range quantileLevels {
+			if i < len(m.Quantiles) {
+				fmt.Fprintf(tw, "%d", m.Quantiles[i].Value)
+			}
+			fmt.Fprint(tw, "\t")
 		}
 		fmt.Fprintf(tw, "%d\t\n", m.Max)
 	}

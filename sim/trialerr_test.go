@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -122,5 +127,121 @@ func TestSweepStopsWithTheTrialsError(t *testing.T) {
 	if sr != nil {
 		t.Error("a failed sweep gave a result")
 	}
-	wantTrialError(t, "sweep", err, "sweep cell [reckless]: sim: reckless: trial 4 of chunk 0: ")
+	wantTrialError(t, "sweep", err, `sweep cell ["reckless"]: sim: reckless: trial 4 of chunk 0: `)
+}
+
+// goroutineID reads the running goroutine's number from its stack header.
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	return id
+}
+
+// TestNewRunsOnEachWorker: each worker's New runs on that worker's own
+// goroutine (not the caller's), one call at a time, before any trial.
+func TestNewRunsOnEachWorker(t *testing.T) {
+	caller := goroutineID()
+	var mu sync.Mutex
+	ids := map[string]bool{}
+	var inNew, trials atomic.Int32
+	spec := Spec{Name: "where", Categories: []string{"a"}, New: func() (Trial, error) {
+		if inNew.Add(1) != 1 {
+			t.Error("two New calls at once")
+		}
+		defer inNew.Add(-1)
+		if trials.Load() != 0 {
+			t.Error("New called after a trial ran")
+		}
+		mu.Lock()
+		ids[goroutineID()] = true
+		mu.Unlock()
+		time.Sleep(time.Millisecond) // a second call would overlap this one
+		return func(*dice.Roller, *Outcome) error { trials.Add(1); return nil }, nil
+	}}
+	if _, err := Run(context.Background(), spec, Options{Trials: 1000, Workers: 4, ChunkSize: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 4 || ids[caller] {
+		t.Errorf("New ran on goroutines %v (the caller is %s); want 4 workers' own", ids, caller)
+	}
+}
+
+// TestNewFailingStopsBeforeAnyTrial: an error, a panic or a Goexit in one
+// worker's New stops the run (Run and Compare) before any trial, with
+// the error as New gave it, or naming the panic.
+func TestNewFailingStopsBeforeAnyTrial(t *testing.T) {
+	bad := errors.New("no scenario")
+	for _, tc := range []struct {
+		name string
+		fail func() error
+		want string
+	}{
+		{"error", func() error { return bad }, "sim: failing: New: no scenario"},
+		{"panic", func() error { panic("bad table") }, "panicked: bad table"},
+		{"goexit", func() error { runtime.Goexit(); return nil }, "ended its goroutine (runtime.Goexit)"},
+	} {
+		var calls, trials atomic.Int32
+		spec := Spec{Name: "failing", Categories: []string{"a"}, New: func() (Trial, error) {
+			if calls.Add(1) == 3 {
+				if err := tc.fail(); err != nil {
+					return nil, err
+				}
+			}
+			return func(*dice.Roller, *Outcome) error { trials.Add(1); return nil }, nil
+		}}
+		rep, err := Run(context.Background(), spec, Options{Trials: 100_000, Workers: 4})
+		if rep != nil || err == nil || !strings.Contains(err.Error(), tc.want) || trials.Load() != 0 {
+			t.Errorf("%s: Run gave %v, %v after %d trials; want %q and no trial", tc.name, rep, err, trials.Load(), tc.want)
+		}
+		if tc.name == "error" && !errors.Is(err, bad) {
+			t.Errorf("error: %v does not wrap New's error", err)
+		}
+		calls.Store(0)
+		c, err := Compare(context.Background(), spec, spec, Options{Trials: 100_000, Workers: 2})
+		if c != nil || err == nil || !strings.Contains(err.Error(), tc.want) || trials.Load() != 0 {
+			t.Errorf("%s: Compare gave %v, %v after %d trials; want %q and no trial", tc.name, c, err, trials.Load(), tc.want)
+		}
+	}
+}
+
+// TestWorkersScratchApart: the scratch two workers' New makes lies at
+// least two cache lines apart (so the workers do not fight over a line on
+// every trial), in all but a rare run where the allocator reuses a freed
+// place; made one after another on one goroutine, it lay side by side in
+// 198 runs of 200.
+func TestWorkersScratchApart(t *testing.T) {
+	for _, size := range []string{"8 bytes", "48 bytes", "48 bytes with pointers", "200 bytes"} {
+		near := 0
+		for range 100 {
+			var mu sync.Mutex
+			var addrs []unsafe.Pointer // keeps the scratch on the heap
+			spec := Spec{Name: "apart", Categories: []string{"a"}, New: func() (Trial, error) {
+				var p unsafe.Pointer
+				switch size {
+				case "8 bytes":
+					p = unsafe.Pointer(new(int64))
+				case "48 bytes":
+					p = unsafe.Pointer(new([6]int))
+				case "48 bytes with pointers":
+					p = unsafe.Pointer(new([6]*int))
+				default:
+					p = unsafe.Pointer(new([25]int))
+				}
+				mu.Lock()
+				addrs = append(addrs, p)
+				mu.Unlock()
+				return func(*dice.Roller, *Outcome) error { return nil }, nil
+			}}
+			if _, err := Run(context.Background(), spec, Options{Trials: 1000, ChunkSize: 100, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			if d := int64(uintptr(addrs[0])) - int64(uintptr(addrs[1])); d > -128 && d < 128 {
+				near++
+			}
+		}
+		if near > 5 {
+			t.Errorf("%s: %d runs of 100 put the two workers' scratch within 128 bytes", size, near)
+		}
+	}
 }
