@@ -201,3 +201,27 @@ func TestScenarioRequiresCarriedEquipment(t *testing.T) {
 		t.Errorf("with the claws: %v", err)
 	}
 }
+
+// A flashback played with ActionTest during an action's Worse Position
+// retry ends with its own roll: the retry waits for its own step.
+func TestFlashbackActionTestLeavesTheRetryWaiting(t *testing.T) {
+	c := newChar(t, DefaultRules())
+	tst := Test{Action: "Prowl", Position: Risky, Difficulty: 1, Escalate: true, NoHarm: true}
+	if err := eng.Begin(c, dice.Scripted(1, 1, 1, 1), tst); err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Finish(c); err != nil || !c.Attempt.Retry {
+		t.Fatalf("finish: %v, retry %v", err, c.Attempt.Retry)
+	}
+	fb := Test{Action: "Prowl", Position: Controlled, Difficulty: 1, Flashback: true}
+	r := dice.Scripted(6, 1, 1, 1)
+	if err := eng.ActionTest(c, r, fb); err != nil {
+		t.Fatal(err)
+	}
+	if c.Flashback.Stage != Finished || c.Attempt.Stage != Finished || !c.Attempt.Retry || r.Remaining() != 0 {
+		t.Errorf("flashback %s, action %s retry %v, %d dice left", c.Flashback.Stage, c.Attempt.Stage, c.Attempt.Retry, r.Remaining())
+	}
+	if c.Done() {
+		t.Error("the retry is no longer waiting")
+	}
+}

@@ -183,7 +183,8 @@
 // onto which track, call the day's flashback when the scenario offers it
 // or keep it for a later failure — it finds the choice that makes a goal
 // (some of the Categories) most likely, or least likely, and returns the
-// odds with a [Policy] that plays the plan in a Runner. The process is
+// odds with a [Policy] that plays the plan in a game of the scenario
+// ([Game.SetPlayer]). The process is
 // built by playing the Runner's own steps from every situation, with
 // every answer the legal-choice queries allow and every count of
 // successes the dice can show. Extra successes are spent as the scenario

@@ -2,13 +2,16 @@ package actiontest
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim"
+	"github.com/stakesrpg/stakes/sim/markov"
 )
 
 // A game stepped to its end reports the category and metrics a trial on
@@ -319,5 +322,37 @@ func TestSavesRoundTripUnderEveryShippedMix(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The best play found by Optimal plays in a Game through SetPlayer, and
+// wins the chase about as often as its value says.
+func TestOptimalPolicyPlaysInAGame(t *testing.T) {
+	s := DefaultScenario()
+	o, err := s.Optimal(context.Background(), markov.Goal{}, markov.Maximize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(8)
+	wins := 0
+	const games = 2000
+	for range games {
+		g, err := s.newGame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.SetPlayer(o.Policy)
+		for !g.Done() {
+			if err := g.Step(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c, _ := g.Outcome(nil); Category(c) == catClean || Category(c) == catHurt {
+			wins++
+		}
+	}
+	// 2,000 games: a standard error of about 0.009.
+	if got := float64(wins) / games; math.Abs(got-o.Value) > 0.04 {
+		t.Errorf("won %.3f of games, the plan's value is %.3f", got, o.Value)
 	}
 }

@@ -372,8 +372,8 @@ type Optimal struct {
 	// answer under this play (its rounds are the tests) and the size of
 	// the solved process.
 	markov.Optimum
-	// Policy plays the plan: in a Runner's pursuit of the scenario (whose
-	// View carries the State and the Pursuit) it answers as the plan
+	// Policy plays the plan: in a pursuit of the scenario (a Game's, set
+	// with Game.SetPlayer; its View carries the State and the Pursuit) it answers as the plan
 	// does; asked outside one it declines the deal and pushes only when it
 	// must. It spends as the scenario does.
 	Policy Policy

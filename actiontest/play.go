@@ -61,7 +61,9 @@ func (c *game) actionTest(r *dice.Roller, t Test) error {
 	if err := c.beginWith(r, &t, s, false, c.player); err != nil {
 		return err
 	}
-	for !c.State.Done() {
+	// A flashback called during an action ends with its own roll; the
+	// action it interrupted goes on after it.
+	for (t.Flashback && c.State.Flashback.Stage == Rolled) || (!t.Flashback && !c.State.Done()) {
 		if err := c.step(r); err != nil {
 			return err
 		}
