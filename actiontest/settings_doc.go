@@ -30,7 +30,7 @@ var fieldDocs = map[string]string{
 	"github.com/stakesrpg/stakes/actiontest.Engine.Sink":              "Sink, when non-nil, hears an Event for everything that happens; nil builds none.",
 	"github.com/stakesrpg/stakes/actiontest.Event.Flashback":          "Flashback marks a flashback's roll.",
 	"github.com/stakesrpg/stakes/actiontest.Event.Opposed":            "Opposed marks an opposed roll's outcome, read against the Opponent's successes.",
-	"github.com/stakesrpg/stakes/actiontest.Optimal.Policy":           "Policy plays the plan: in a Runner's pursuit of the scenario (whose View carries the State and the Pursuit) it answers as the plan does; asked outside one it declines the deal and pushes only when it must. It spends as the scenario does.",
+	"github.com/stakesrpg/stakes/actiontest.Optimal.Policy":           "Policy plays the plan: in a pursuit of the scenario (a Game's, set with Game.SetPlayer; its View carries the State and the Pursuit) it answers as the plan does; asked outside one it declines the deal and pushes only when it must. It spends as the scenario does.",
 	"github.com/stakesrpg/stakes/actiontest.Outcome.NextBonus":        "NextBonus is dice carried to the character's next roll (\"+1 to your next roll\").",
 	"github.com/stakesrpg/stakes/actiontest.Outcome.Succeeded":        "Succeeded says whether the character gets what they were after.",
 	"github.com/stakesrpg/stakes/actiontest.Pool.Dice":                "Dice is the sum, but never fewer than MinDice.",
