@@ -1,7 +1,6 @@
 package actiontest
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,13 +79,8 @@ func (s Scenario) restoreGame(saved []byte) (*Game, error) {
 		return nil, fmt.Errorf("actiontest: a saved game of %d bytes, at most %d", len(saved), maxSave)
 	}
 	var sg savedGame
-	dec := json.NewDecoder(bytes.NewReader(saved))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&sg); err != nil {
+	if err := sim.DecodeStrict(saved, &sg); err != nil {
 		return nil, fmt.Errorf("actiontest: reading a saved game: %w", clipErr(err))
-	}
-	if dec.More() {
-		return nil, errors.New("actiontest: reading a saved game: data after the game")
 	}
 	sg.Scenario.Directors = s.Directors
 	rn, err := sg.Scenario.NewRunner()

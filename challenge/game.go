@@ -162,7 +162,7 @@ func (Scenario) Restore(data []byte) (sim.Game, error) {
 		return nil, fmt.Errorf("challenge: Restore: %d bytes: a saved game is at most %d", len(data), MaxSave)
 	}
 	var sv saved
-	if err := strict(data, &sv); err != nil {
+	if err := sim.DecodeStrict(data, &sv); err != nil {
 		return nil, fmt.Errorf("challenge: Restore: %w", err)
 	}
 	_, plays, err := sv.Scenario.build()
@@ -171,7 +171,7 @@ func (Scenario) Restore(data []byte) (sim.Game, error) {
 	}
 	type plain State // decoded without State.UnmarshalJSON, which is not strict
 	var st plain
-	if err := strict(sv.State, &st); err != nil {
+	if err := sim.DecodeStrict(sv.State, &st); err != nil {
 		return nil, fmt.Errorf("challenge: Restore: state: %w", err)
 	}
 	c := (*State)(&st)
@@ -182,20 +182,6 @@ func (Scenario) Restore(data []byte) (sim.Game, error) {
 		return nil, fmt.Errorf("challenge: Restore: %w", err)
 	}
 	return newGame(sv.Scenario, c, plays), nil
-}
-
-// strict decodes one JSON value into v, refusing unknown fields and
-// anything after the value.
-func strict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("data after the saved game")
-	}
-	return nil
 }
 
 // owns checks that conflict c is one of this scenario: the same rules,

@@ -262,7 +262,7 @@ func TestRestoreRefusesWhatNoGameWrote(t *testing.T) {
 	for _, tc := range []struct{ name, data, want string }{
 		{"unknown field", strings.Replace(good, `"owe":`, `"owed_to":[],"owe":`, 1), "unknown field"},
 		{"unknown state field", strings.Replace(good, `"phase":`, `"mood":"grim","phase":`, 1), "unknown field"},
-		{"trailing data", good + "{}", "after the saved game"},
+		{"trailing data", good + "{}", "data after the JSON value"},
 		{"too big", good + strings.Repeat(" ", MaxSave), "at most"},
 		{"other rules", strings.Replace(good, `"max_recasts":40`, `"max_recasts":41`, 1), "rules are not the scenario's"},
 		{"other side name", strings.Replace(good, `"name":"irin"`, `"name":"irina"`, 1), "scenario"},

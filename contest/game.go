@@ -1,11 +1,9 @@
 package contest
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim"
@@ -72,13 +70,8 @@ func (s Scenario) Restore(saved []byte) (sim.Game, error) {
 		return nil, fmt.Errorf("contest: a saved game of %d bytes: at most %d", len(saved), maxSaved)
 	}
 	var sv savedGame
-	dec := json.NewDecoder(bytes.NewReader(saved))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&sv); err != nil {
+	if err := sim.DecodeStrict(saved, &sv); err != nil {
 		return nil, fmt.Errorf("contest: reading a saved game: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("contest: reading a saved game: data after the game")
 	}
 	b, err := sv.Scenario.build()
 	if err != nil {

@@ -181,7 +181,7 @@ func TestRestoreRefusesWhatNoGameSaved(t *testing.T) {
 		want string
 	}{
 		"unknown field":   {swap(good, `{"scenario"`, `{"extra":1,"scenario"`), "unknown field"},
-		"trailing data":   {append(slices.Clone(good), "{}"...), "after the game"},
+		"trailing data":   {append(slices.Clone(good), "{}"...), "data after the JSON value"},
 		"too large":       {make([]byte, maxSaved+1), "at most"},
 		"no state":        {swap(good, `"state":{`, `"statx":{`), "unknown field"},
 		"null state":      {[]byte(`{"scenario":` + string(mustJSON(t, sc)) + `,"state":null}`), "no state"},

@@ -1,12 +1,13 @@
 package dramadeck
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // Bounds a saved state must keep, so that no step can loop, overflow or
@@ -44,7 +45,7 @@ func (s *State) Save() ([]byte, error) { return json.Marshal(s) }
 // at zero (stun_percent 0 would have every blow stun).
 func restoreState(data []byte) (*State, error) {
 	s := &State{}
-	if err := decodeStrict(data, s); err != nil {
+	if err := sim.DecodeStrict(data, s); err != nil {
 		return nil, fmt.Errorf("dramadeck: reading a saved game: %w", err)
 	}
 	var saved struct {
@@ -58,20 +59,6 @@ func restoreState(data []byte) (*State, error) {
 		return nil, fmt.Errorf("dramadeck: saved game refused: %w", err)
 	}
 	return s, nil
-}
-
-// decodeStrict decodes one JSON value into v, refusing unknown fields and
-// anything after the value.
-func decodeStrict(data []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if d.More() {
-		return errors.New("more than one JSON value")
-	}
-	return nil
 }
 
 // takeDefaults sets each field of the struct v whose JSON key the saved

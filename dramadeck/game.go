@@ -72,7 +72,7 @@ func (s Scenario) Restore(data []byte) (sim.Game, error) {
 		return nil, fmt.Errorf("dramadeck: saved game of %d bytes; at most %d", len(data), maxSave)
 	}
 	var sv saved
-	if err := decodeStrict(data, &sv); err != nil {
+	if err := sim.DecodeStrict(data, &sv); err != nil {
 		return nil, fmt.Errorf("dramadeck: reading a saved game: %w", err)
 	}
 	if err := sv.Scenario.Validate(); err != nil {

@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,7 +51,7 @@ func (Scenario) Restore(saved []byte) (sim.Game, error) {
 		return nil, fmt.Errorf("edge: a saved game of %d bytes: at most %d", len(saved), MaxSave)
 	}
 	var st State
-	if err := strictJSON(saved, &st); err != nil {
+	if err := sim.DecodeStrict(saved, &st); err != nil {
 		return nil, fmt.Errorf("edge: reading a saved game: %w", err)
 	}
 	e, err := st.Scenario.NewEngine()
@@ -65,20 +64,6 @@ func (Scenario) Restore(saved []byte) (sim.Game, error) {
 	}
 	e.release(in)
 	return newGame(e, &st), nil
-}
-
-// strictJSON decodes one JSON value from b into v, refusing unknown fields
-// and anything after the value.
-func strictJSON(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if d.More() {
-		return errors.New("more than one JSON value")
-	}
-	return nil
 }
 
 func newGame(e *Engine, s *State) *Game {

@@ -168,7 +168,7 @@ func TestRestoreRefusesWhatNoSaveHolds(t *testing.T) {
 	s := string(saved)
 	for name, c := range map[string]struct{ in, want string }{
 		"unknown field":  {strings.Replace(s, `"round":`, `"bogus":1,"round":`, 1), "unknown field"},
-		"trailing value": {s + " {}", "more than one"},
+		"trailing value": {s + " {}", "data after the JSON value"},
 		"unknown member": {strings.Replace(s, `"name":"Becky","last_round"`, `"name":"Nobody","last_round"`, 1), "Nobody"},
 		"negative edge":  {strings.Replace(s, `"edge":5`, `"edge":-5`, 1), "edge"},
 		"too large":      {s + strings.Repeat(" ", MaxSave), "at most"},

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/stakesrpg/stakes/named"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // savedState is State as JSON writes it: parties, members and skills by
@@ -213,7 +214,7 @@ func (nm namer) saveAction(a *Action) (*savedAction, error) {
 // parties, members or skills.
 func (s *State) UnmarshalJSON(b []byte) error {
 	var j savedState
-	if err := strictJSON(b, &j); err != nil {
+	if err := sim.DecodeStrict(b, &j); err != nil {
 		return err
 	}
 	nm := namerOf(j.Scenario)

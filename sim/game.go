@@ -1,7 +1,11 @@
 package sim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"io"
 
 	"github.com/stakesrpg/stakes/dice"
 )
@@ -140,4 +144,20 @@ type Tabler interface {
 type Builtins interface {
 	BuiltinNames() []string
 	Builtin(name string) (any, bool)
+}
+
+// DecodeStrict decodes one JSON value from data into v the way every
+// mechanic's Restore reads a save: a field that v's type lacks is an
+// error, and so is anything after the value. The caller bounds the size
+// of data first, and checks what it read whole after.
+func DecodeStrict(data []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if _, err := d.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("data after the JSON value")
+	}
+	return nil
 }

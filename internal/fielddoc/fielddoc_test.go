@@ -3,8 +3,8 @@ package fielddoc
 import (
 	"bytes"
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 

@@ -1,10 +1,8 @@
 package pbta
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim"
@@ -48,13 +46,8 @@ func (Scenario) Restore(saved []byte) (sim.Game, error) {
 		return nil, fmt.Errorf("%w: a saved fight of %d bytes; at most %d", ErrInvalid, len(saved), maxSaved)
 	}
 	var sg savedGame
-	d := json.NewDecoder(bytes.NewReader(saved))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&sg); err != nil {
+	if err := sim.DecodeStrict(saved, &sg); err != nil {
 		return nil, fmt.Errorf("%w: reading a saved fight: %v", ErrInvalid, err)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: data after the saved fight", ErrInvalid)
 	}
 	sc := Scenario{Rules: sg.State.Rules, PC: sg.State.PC, Threat: sg.State.Threat, Player: sg.Player, GM: sg.GM}
 	e, err := sc.NewEngine()
