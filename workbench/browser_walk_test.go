@@ -3,6 +3,8 @@ package workbench
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,6 +112,16 @@ func pageStudy(t *testing.T, ctx context.Context, pc pageCase) {
 	}
 	if err := json.Unmarshal([]byte(scenario), &sf); err != nil || sf.Mechanic != pc.mech || len(sf.Scenario) == 0 {
 		t.Errorf("scenario file %v: %s", err, scenario)
+	}
+	// The scenario file plays unchanged with stakes run: the study as set.
+	file := filepath.Join(t.TempDir(), "study.jsonc")
+	if err := os.WriteFile(file, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if rc := Run(context.Background(), []string{"run", file, "--trials", "300"}, &out, &strings.Builder{}, testMechanics...); rc != 0 ||
+		!strings.Contains(out.String(), pc.value+" edge dice each") {
+		t.Errorf("stakes run of the exported scenario file: exit %d\n%s", rc, out.String())
 	}
 	setInput(t, ctx, `#study .settings input[data-key="`+pc.key+`"]`, "six")
 	waitFor(t, ctx, `document.querySelector('#study [data-flag="--set"]').textContent.includes('takes a whole number')`)

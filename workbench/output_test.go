@@ -92,3 +92,31 @@ func TestPrecisionTargetIsReportedReachedOrNot(t *testing.T) {
 		t.Errorf("missed target not reported:\n%s", out)
 	}
 }
+
+// TestIllegalPolicyAnswerIsAnError: a trial whose policy answered what the
+// rules refuse ends the command with exit 1 and the reason, never with odds.
+func TestIllegalPolicyAnswerIsAnError(t *testing.T) {
+	code, out, errOut := stakes(t, "sim", "coin", "--set", "label=illegal", "--trials", "500")
+	if code != 1 || !strings.Contains(errOut, "trial 0 of chunk 0") || !strings.Contains(errOut, "side a's policy staked 7 coins; allowed 1..2") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if strings.Contains(out, "a_wins") {
+		t.Errorf("odds were printed for a failed run:\n%s", out)
+	}
+}
+
+// TestSimCSVCarriesTheExactAnswer: sim --csv adds the exact answer to sim's
+// rows, each outcome's probability exactly as the mechanic computes it.
+func TestSimCSVCarriesTheExactAnswer(t *testing.T) {
+	_, out, _ := stakes(t, "sim", "coin", "--trials", "300", "--csv")
+	for _, want := range []string{"exact,a_wins,,,0.3333333333333333,,,,,\n", "exact,tie,,,0.3333333333333333,,,,,\n",
+		"exact,mean_rounds,,,,,,1.3333333333333333,,\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sim --csv lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = stakes(t, "sim", "coin", "--trials", "300", "--set", "sides=3", "--csv")
+	if !strings.Contains(out, "no_exact,reason,no exact answer for this scenario: coin: sides other than 2") {
+		t.Errorf("sim --csv without an exact answer says not why:\n%s", out)
+	}
+}

@@ -196,3 +196,36 @@ func TestSimHTMLIsOneSelfContainedPage(t *testing.T) {
 		}
 	}
 }
+
+// benchGet times one page request of path against the handler.
+func benchGet(b *testing.B, h http.Handler, path string) {
+	b.Helper()
+	for b.Loop() {
+		req := httptest.NewRequest("GET", path, nil)
+		req.Host = "127.0.0.1:1"
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body.String())
+		}
+	}
+}
+
+// The page's answers a designer waits for: the page and its mechanics,
+// a dice expression's exact odds, and a built-in scenario's exact odds
+// after a change of house rule.
+func BenchmarkPageLoad(b *testing.B) {
+	benchGet(b, Handler(testMechanics...), "/")
+}
+
+func BenchmarkPageMechanics(b *testing.B) {
+	benchGet(b, Handler(testMechanics...), "/api/mechanics")
+}
+
+func BenchmarkPageDiceOdds(b *testing.B) {
+	benchGet(b, Handler(testMechanics...), runURL("odds", "4d6kh3"))
+}
+
+func BenchmarkPageExactAfterASetting(b *testing.B) {
+	benchGet(b, Handler(testMechanics...), runURL("odds", "edge", "--set", "rules.start_edge=6"))
+}
