@@ -274,12 +274,6 @@ func cmdRun(e *env, args []string) error {
 	return emit(e, &c, res)
 }
 
-// oddsArgs carries the parsed odds flags to a mechanic's odds function.
-type oddsArgs struct {
-	json bool
-	pos  []string
-}
-
 func cmdOdds(e *env, args []string) error {
 	var c common
 	fs := newFlags(e, "odds", "MECHANIC [flags]   |   stakes odds contest POOL vs STAKES   |   stakes odds EXPR [vs EXPR]",
