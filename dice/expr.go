@@ -371,7 +371,7 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 		n.left.writeTree(b, 3, term, sep)
 	case cmpNode:
 		lp := 1
-		if n.left.kind == diceNode {
+		if n.left.endsInDice() {
 			// A comparison right after a pool would count successes.
 			lp = 6
 		}
@@ -422,6 +422,23 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 	if p < prec {
 		b.WriteByte(')')
 	}
+}
+
+// endsInDice reports whether n, printed, ends with a dice term: "2%d2"
+// does, so a comparison printed after it would read as that pool's
+// success count.
+func (n *node) endsInDice() bool {
+	switch n.kind {
+	case diceNode:
+		return true
+	case negNode:
+		return n.left.endsInDice()
+	case addNode, subNode, mulNode, modNode, powNode:
+		return n.right.endsInDice()
+	case divNode:
+		return n.round == roundZero && n.right.endsInDice()
+	}
+	return false
 }
 
 func (n *node) prec() int {
