@@ -424,12 +424,12 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 	}
 }
 
-// endsInDice reports whether n, printed, ends with a dice term: "2%d2"
-// does, so a comparison printed after it would read as that pool's
-// success count.
+// endsInDice reports whether n, printed, ends with a dice term or a group:
+// "2%d2" and "{d6, d8}kh1" do, so a comparison printed after it would read
+// as that pool's success count.
 func (n *node) endsInDice() bool {
 	switch n.kind {
-	case diceNode:
+	case diceNode, groupNode:
 		return true
 	case negNode:
 		return n.left.endsInDice()
