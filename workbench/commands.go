@@ -229,15 +229,21 @@ func cmdSim(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc, label, err := e.scenarioFor(mech, &c)
+	return study(e, mech, &c)
+}
+
+// study simulates the named mechanic's scenario as c sets it, beside its
+// exact answer, and prints the result: the work of sim and run.
+func study(e *env, mech string, c *common) error {
+	sc, label, err := e.scenarioFor(mech, c)
 	if err != nil {
 		return err
 	}
-	res, err := simulate(e, sc, label, &c)
+	res, err := simulate(e, sc, label, c)
 	if err != nil {
 		return err
 	}
-	return emit(e, &c, res)
+	return emit(e, c, res)
 }
 
 func cmdRun(e *env, args []string) error {
@@ -263,15 +269,7 @@ func cmdRun(e *env, args []string) error {
 		return err
 	}
 	c.file = pos[0]
-	sc, label, err := e.scenarioFor(lf.scenario.mechanic(), &c)
-	if err != nil {
-		return err
-	}
-	res, err := simulate(e, sc, label, &c)
-	if err != nil {
-		return err
-	}
-	return emit(e, &c, res)
+	return study(e, lf.scenario.mechanic(), &c)
 }
 
 func cmdOdds(e *env, args []string) error {
