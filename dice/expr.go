@@ -202,6 +202,10 @@ type diceTerm struct {
 	countAt        int       // pathCount: the least face that succeeds
 	sorted         bool      // a sort mark was given
 	marks          string    // sort and crit marks, canonical ("sd", "cs>=19"): they change no odds
+	unique         uint8     // rpg-dice-roller's u (uniqueAll) or uo (uniqueOnce): re-roll duplicates
+	uniqueAt       compare   // only duplicates on this point re-roll; none: every duplicate
+	match          int       // Roll20's mt: the total counts sets of at least match equal dice; 0: none
+	matchAt        compare   // only sets whose face is on this point count; none: every set
 }
 
 // offset is what a face of the term's dice reads as, less the face rolled:
@@ -554,6 +558,7 @@ func (t *diceTerm) write(b *strings.Builder) {
 		b.WriteString("f")
 		b.WriteString(t.failure.point())
 	}
+	t.writeSets(b)
 	b.WriteString(t.marks)
 	if t.label != "" {
 		b.WriteString("[" + t.label + "]")
