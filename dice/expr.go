@@ -536,8 +536,10 @@ func (t *diceTerm) write(b *strings.Builder) {
 		b.WriteString("!p")
 	}
 	b.WriteString(t.boom.point())
-	if t.explode != noExplode && t.boom.op == noCmp && t.keep == keepAll && t.success.op != noCmp {
-		// "3d6!>=5" would explode on 5 and 6; a space ends the explosion.
+	if t.explode != noExplode && t.boom.op == noCmp && t.keep == keepAll && t.success.op != noCmp ||
+		t.explode == explode && t.boom.op == noCmp && t.keep == dropMatch {
+		// "3d6!>=5" would explode on 5 and 6, "d10!p=1" penetrate on 1; a
+		// space ends the explosion.
 		b.WriteByte(' ')
 	}
 	switch t.keep {
