@@ -153,18 +153,14 @@ func (t *diceTerm) dup(face int, seen []int) bool {
 }
 
 // inSet reports whether a die showing face is in a set mt counts, among
-// all the faces rolled.
-func (t *diceTerm) inSet(face int, faces []int) bool {
+// all the faces rolled, sorted.
+func (t *diceTerm) inSet(face int, sorted []int) bool {
 	if t.matchAt.op != noCmp && !t.matchAt.has(t.shown(face)) {
 		return false
 	}
-	c := 0
-	for _, f := range faces {
-		if f == face {
-			c++
-		}
-	}
-	return c >= t.match
+	i, _ := slices.BinarySearch(sorted, face)
+	j, _ := slices.BinarySearch(sorted, face+1)
+	return j-i >= t.match
 }
 
 // sets counts the sets mt counts among faces; it reorders faces.
@@ -207,10 +203,11 @@ func (e *Expr) rollSets(t *diceTerm, r *Roller, res *ExprResult) int {
 	if t.match == 0 {
 		return t.count(res.Dice[from:])
 	}
+	v := t.sets(seen) // sorts seen
 	for i := from; i < len(res.Dice); i++ {
 		res.Dice[i].Success = t.inSet(res.Dice[i].Face-t.offset(), seen)
 	}
-	return t.sets(seen)
+	return v
 }
 
 // totalSets is rollSets without records.
