@@ -308,7 +308,7 @@ func (t *diceTerm) limit(depth int) int {
 // bare reports whether the term is a plain pool: dice summed, no
 // modifiers, as ParsePool reads them.
 func (t *diceTerm) bare() bool {
-	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == "" && t.faces == nil
+	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == "" && t.faces == nil && t.unique == 0 && t.match == 0
 }
 
 // String returns the expression in canonical form: dice groups largest

@@ -94,6 +94,10 @@ func (p *parser) checkSets(t *diceTerm, at int) error {
 	}
 	s := int(t.groups[0].die)
 	lo, hi := t.rawSpan(s)
+	die := t.groups[0].die.String()
+	if t.fudge {
+		die = "dF"
+	}
 	if t.unique != 0 {
 		on := s
 		if t.uniqueAt.op != noCmp {
@@ -103,9 +107,9 @@ func (p *parser) checkSets(t *diceTerm, at int) error {
 		case t.n == 1:
 			return p.fail(at, "u on one die never acts: a die has no other to match")
 		case on == 0:
-			return p.fail(at, "u%s never acts: no face of a %v is on the point", t.uniqueAt.point(), t.groups[0].die)
+			return p.fail(at, "u%s never acts: no face of a %s is on the point", t.uniqueAt.point(), die)
 		case on == s && t.n > s && t.unique == uniqueAll:
-			return p.fail(at, "%dd%d u can never finish: %d dice cannot all differ on %d faces", t.n, s, t.n, s)
+			return p.fail(at, "%d%s u can never finish: %d dice cannot all differ on %d faces", t.n, die, t.n, s)
 		}
 		return nil
 	}
@@ -113,7 +117,7 @@ func (p *parser) checkSets(t *diceTerm, at int) error {
 	case t.match > t.n:
 		return p.fail(at, "mt%d never counts: %d dice hold no set of %d", t.match, t.n, t.match)
 	case t.matchAt.op != noCmp && t.matchAt.count(lo, hi) == 0:
-		return p.fail(at, "mt%s never counts: no face of a %v is on the point", t.matchAt.String(), t.groups[0].die)
+		return p.fail(at, "mt%s never counts: no face of a %s is on the point", t.matchAt.String(), die)
 	}
 	return nil
 }

@@ -92,6 +92,8 @@ func TestSetsRefused(t *testing.T) {
 		text, want string
 	}{
 		{Stakes, "4d3u", "can never finish"},
+		{Stakes, "4dFu", "4dF u can never finish"},
+		{Stakes, "4dFmt>1", "no face of a dF"},
 		{Stakes, "d6u", "never acts"},
 		{Stakes, "3d6u>6", "never acts"},
 		{Avrae, "4d6mt", "not in Avrae"},
@@ -101,10 +103,21 @@ func TestSetsRefused(t *testing.T) {
 		{Stakes, "4d6ukh3", "does not combine"},
 		{Stakes, "2d6 2d8mt", "one size"},
 		{Stakes, "3d{1,1,2}u", "custom faces"},
+		{Roll20, "{2d4, d6}u", "put them on the dice inside"},
+		{Avrae, "(d6, d6)uo", "put them on the dice inside"},
+		{Roll20, "{2d4, d6}mt", "put them on the dice inside"},
 	} {
 		_, err := Parser{Dialect: c.d}.Parse(c.text)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v %q: %v, want an error saying %q", c.d, c.text, err, c.want)
+		}
+	}
+	// A pool that re-rolls duplicates or counts sets is not merged into
+	// the dice added to it.
+	for _, s := range []string{"4d6u+2d6", "2d6+4d6mt", "{4d6}u"} {
+		e, err := Parser{Dialect: Roll20}.Parse(s)
+		if err != nil || e.Dice() != 4+2*strings.Count(s, "2d6") {
+			t.Errorf("%q: %v, %v", s, e, err)
 		}
 	}
 	// 4d3u=1 can finish: only a second 1 re-rolls.

@@ -761,8 +761,8 @@ func (p *parser) groupOf(x *node, at int, close byte) (*node, error) {
 		return nil, err
 	}
 	switch {
-	case len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax:
-		return nil, p.fail(at, "a group keeps, drops and counts its expressions; re-rolls, explosions, mi and ma act on dice: put them on the dice inside")
+	case len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax || t.unique != 0 || t.match > 0:
+		return nil, p.fail(at, "a group keeps, drops and counts its expressions; re-rolls, explosions, mi, ma, u and mt act on dice: put them on the dice inside")
 	case (t.keep == keepHigh || t.keep == keepLow) && t.keepN >= t.n:
 		return nil, p.fail(at, "keeping %d of %d expressions keeps every one: the keep never acts", t.keepN, t.n)
 	case (t.keep == dropHigh || t.keep == dropLow) && t.keepN == 0:
