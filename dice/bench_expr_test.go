@@ -207,7 +207,8 @@ func BenchmarkCacheRoll(b *testing.B) {
 // several success points, checks, tiers, powers and pattern-counted keeps.
 func BenchmarkExprExactForms(b *testing.B) {
 	for _, s := range []string{"{3d6, 4d4+1}kh1", "(1d20, 1d20)kh1", "10d{0,0,0,1,1,2}", "10d10>=8>=10", "d20+5>=15",
-		"2d6+1 tiers 6,9", "d6^d4", "100d6kh3", "100d6kl3", "(2d6+2d8)kh2", "4d6r1r2kh3", "3d6!!kh2"} {
+		"2d6+1 tiers 6,9", "d6^d4", "100d6kh3", "100d6kl3", "(2d6+2d8)kh2", "4d6r1r2kh3", "3d6!!kh2",
+		"4d6u", "6d12u", "4d6uo", "6d6mt", "20d10mt3>=8"} {
 		e, err := ParseExpr(s)
 		if err != nil {
 			b.Fatal(err)

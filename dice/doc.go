@@ -125,6 +125,13 @@
 //	s, sa, sd       sort marks (Roll20): no change in odds         4d6sd
 //	csP, cfP        critical marks (Roll20): no change in odds     d20cs>=19
 //	m, mN           match marks (Roll20): no change in odds        4d6m
+//	u, uP           unique (rpg-dice-roller): a die showing a      4d6u, 4d6u=5
+//	                face already rolled in its pool re-rolls
+//	                (up to the depth); with P only faces on P
+//	uo, uoP         unique once: a duplicate re-rolls once         4d6uo
+//	mt, mtN, mtNP   match target (Roll20 and Stakes): the total    4d6mt, 6d6mt3,
+//	                counts the sets of 2 (N) or more equal dice,   4d6mt>3
+//	                with P only sets whose face is on P
 //	[label]         a label, kept in the breakdown                 2d6[fire]+d4[cold]
 //	x P y           a whole check: 1 if it holds, else 0; P may    d20+5>=15, d20+5 != 6
 //	                also be == or != (and unary + is accepted)
@@ -228,6 +235,14 @@
 //	d4^d3                   d4^d3                   d4^d3                   d4^d3
 //	(2d6+3)*2               (2d6+3)*2               (2d6+3)*2               (2d6+3)*2
 //	d6*d4                   d6*d4                   d6*d4                   d6*d4
+//	3d4u                    3d4u                    3d4u                    3d4u
+//	3d4uo                   3d4uo                   3d4uo                   3d4uo
+//	3d4u=4                  3d4u4                   3d4u4                   3d4u4
+//	4d3u>2                  4d3u>2                  4d3u>=2                 4d3u>2
+//	4d6mt                   4d6mt                   4d6mt                   error
+//	5d4mt3                  5d4mt3                  5d4mt3                  error
+//	4d6mt>3                 4d6mt>3                 4d6mt>=3                error
+//	4dFmt=0                 4dFmt=0                 4dFmt=0                 error
 //
 // A group's expressions roll in order, each with its own dice; a group
 // takes keep, drop, selectors, success and failure counts, and no
@@ -237,9 +252,17 @@
 // A modifier that can never act is an error that says why: d6!>=7 never
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
 // write (3d6)>=10 for the total), floor(3d6) rounds nothing.
-// rpg-dice-roller's u (unique) is refused: it makes a pool's dice depend
-// on each other; so is Roll20's mt, whose total counts sets of matching
-// dice. Min and max
+// rpg-dice-roller's u re-rolls each die, in order, while it shows a face
+// an earlier die of its pool kept (and is on P, if given), at most the
+// depth times, as r does; uo re-rolls it once. With no P, dice that can
+// never all differ (4d3u) are an error: the roll could never finish.
+// Roll20's mt totals the sets of matching dice; the breakdown marks each
+// die of a counted set as a success (4d6mt: [3*, 5, 3*, 1] = 1), and a
+// re-rolled duplicate as 1r. Avrae has no mt, and refuses it. u, uo and
+// mt take dice of one size, numbered or Fudge, with no keep, explosion,
+// re-roll, success count, mi or ma; their exact odds follow the dice
+// one at a time (for u, over the sets of faces rolled; for mt, over the
+// count of each face), within the work bounds below. Min and max
 // do not combine with explosions (a clamped die's top face is ambiguous),
 // nor does a keep by selector with ! counting every roll.
 //

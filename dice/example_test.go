@@ -107,7 +107,7 @@ func ExampleParseExpr() {
 	fmt.Println(err)
 	// Output:
 	// 4d6kh3+2 <nil>
-	// dice: "4d6kx3": at 4: unknown modifier "kx": want kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]
+	// dice: "4d6kx3": at 4: unknown modifier "kx": want kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, u, uo, mt, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]
 }
 
 func ExampleExpr_Roll() {

@@ -202,6 +202,10 @@ type diceTerm struct {
 	countAt        int       // pathCount: the least face that succeeds
 	sorted         bool      // a sort mark was given
 	marks          string    // sort and crit marks, canonical ("sd", "cs>=19"): they change no odds
+	unique         uint8     // rpg-dice-roller's u (uniqueAll) or uo (uniqueOnce): re-roll duplicates
+	uniqueAt       compare   // only duplicates on this point re-roll; none: every duplicate
+	match          int       // Roll20's mt: the total counts sets of at least match equal dice; 0: none
+	matchAt        compare   // only sets whose face is on this point count; none: every set
 }
 
 // offset is what a face of the term's dice reads as, less the face rolled:
@@ -304,7 +308,7 @@ func (t *diceTerm) limit(depth int) int {
 // bare reports whether the term is a plain pool: dice summed, no
 // modifiers, as ParsePool reads them.
 func (t *diceTerm) bare() bool {
-	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == "" && t.faces == nil
+	return t.keep == keepAll && t.explode == noExplode && len(t.reroll) == 0 && t.success.op == noCmp && !t.hasMin && !t.hasMax && t.label == "" && t.marks == "" && t.faces == nil && t.unique == 0 && t.match == 0
 }
 
 // String returns the expression in canonical form: dice groups largest
@@ -532,8 +536,10 @@ func (t *diceTerm) write(b *strings.Builder) {
 		b.WriteString("!p")
 	}
 	b.WriteString(t.boom.point())
-	if t.explode != noExplode && t.boom.op == noCmp && t.keep == keepAll && t.success.op != noCmp {
-		// "3d6!>=5" would explode on 5 and 6; a space ends the explosion.
+	if t.explode != noExplode && t.boom.op == noCmp && t.keep == keepAll && t.success.op != noCmp ||
+		t.explode == explode && t.boom.op == noCmp && t.keep == dropMatch {
+		// "3d6!>=5" would explode on 5 and 6, "d10!p=1" penetrate on 1; a
+		// space ends the explosion.
 		b.WriteByte(' ')
 	}
 	switch t.keep {
@@ -554,6 +560,7 @@ func (t *diceTerm) write(b *strings.Builder) {
 		b.WriteString("f")
 		b.WriteString(t.failure.point())
 	}
+	t.writeSets(b)
 	b.WriteString(t.marks)
 	if t.label != "" {
 		b.WriteString("[" + t.label + "]")

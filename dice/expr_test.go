@@ -240,7 +240,7 @@ func TestExprReadsPools(t *testing.T) {
 func TestExprErrors(t *testing.T) {
 	deep := strings.Repeat("(", MaxNesting+1) + "d6" + strings.Repeat(")", MaxNesting+1)
 	tests := []struct{ in, want string }{
-		{"4d6kx3", `"4d6kx3": at 4: unknown modifier "kx": want kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]`},
+		{"4d6kx3", `"4d6kx3": at 4: unknown modifier "kx": want kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, u, uo, mt, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]`},
 		{"d6x", `at 3: unknown modifier "x"`},
 		{"3d", "at 3: 'd' must be followed by the number of sides"},
 		{"0d6", "at 1: 0d: the count must be at least 1"},
@@ -337,7 +337,8 @@ func FuzzParseExpr(f *testing.F) {
 		"2d6[fire]+d4[cold] # hit", "(2d6+2d8)kh2", "3d6!>4", "d6!!>=8", "d6ro7",
 		"{4d6+3d8}k4", "{3d6, 4d4+1}kh1", "{3d20+5}>21", "(1d20, 1d20)kh1", "{d6, d8, 2}dl1>=3f1", "{d6,d6}k>3",
 		"4d{0,0,1,2}", "3dF.1", "2dF.2", "5d10>=8>=10", "4d{1,1,2,3}kh2r1", "d{-1,5}mi0",
-		"d20%7", "-2^2", "(-2)^d3", "2**3**2", "d6^d4%5"} {
+		"d20%7", "-2^2", "(-2)^d3", "2**3**2", "d6^d4%5",
+		"4d6u", "4d6uo", "4d6u=5", "6d6u>4", "3dFu", "4d6mt", "6d6mt3>3", "4dFmt=0", "8d20uo<3", "5d6mt2=6", "2d6u5+d4mt"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

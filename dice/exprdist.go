@@ -149,6 +149,9 @@ func combine(a, b Dist, n *node) (Dist, error) {
 // dist returns the term's distribution and the probability that none of
 // its dice reached a depth bound.
 func (t *diceTerm) dist(depth int) (Dist, float64, error) {
+	if t.unique != 0 || t.match > 0 {
+		return t.setsDist(depth)
+	}
 	k := t.kept()
 	if k == 0 {
 		return Point(0), 0, nil

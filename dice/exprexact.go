@@ -113,6 +113,9 @@ func (t *diceTerm) denominator(depth int) (uint64, bool) {
 	if t.explode != noExplode {
 		rolls += t.limit(depth)
 	}
+	if t.unique != 0 {
+		rolls += t.uniqueLimit(depth)
+	}
 	d := uint64(1)
 	for _, g := range t.groups {
 		for range g.n * rolls {

@@ -95,6 +95,14 @@ var forms = []struct {
 	{Stakes, "d4^d3", "d4^d3"},
 	{Stakes, "(2d6+3)*2", "(2d6+3)*2"},
 	{Stakes, "d6*d4", "d6*d4"},
+	{Stakes, "3d4u", "3d4u"},
+	{Roll20, "3d4uo", "3d4uo"},
+	{Avrae, "3d4u=4", "3d4u4"},
+	{Roll20, "4d3u>2", "4d3u>=2"},
+	{Roll20, "4d6mt", "4d6mt"},
+	{Stakes, "5d4mt3", "5d4mt3"},
+	{Roll20, "4d6mt>3", "4d6mt>=3"},
+	{Stakes, "4dFmt=0", "4dFmt=0"},
 }
 
 // enumerateRolls returns the exact distribution of e's total by walking every

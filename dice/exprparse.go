@@ -8,7 +8,7 @@ import (
 )
 
 // modifierList names every modifier, for errors.
-const modifierList = "kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]"
+const modifierList = "kh, kl, k, dh, dl, ph, pl, p, !, !!, !p, e, r, rr, ro, ra, mi, ma, min, max, u, uo, mt, >=, >, =, <=, <, f, s, sa, sd, cs, cf, [label]"
 
 // ParseExpr reads a dice expression (see the package documentation for the
 // grammar and its limits). Letters are case-insensitive and spaces may

@@ -146,6 +146,9 @@ func b2i(b bool) int {
 // rollTerm rolls every die of t, decides which it keeps, and returns the
 // term's value: the sum of the kept dice, or their successes less failures.
 func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
+	if t.unique != 0 || t.match > 0 {
+		return e.rollSets(t, r, res)
+	}
 	from := len(res.Dice)
 	plain := len(t.reroll) == 0 && t.explode == noExplode
 	keys := res.keys[:0]

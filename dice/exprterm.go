@@ -169,6 +169,8 @@ func (p *parser) modifiers(t *diceTerm) error {
 			err = p.avraeExplode(t, at)
 		case c == 'r':
 			err = p.rerollMod(t, at)
+		case c == 'm' && next == 't':
+			err = p.matchMod(t, at)
 		case c == 'm':
 			err = p.clampMod(t, at)
 		case c == 's' || c == 'c':
@@ -195,8 +197,8 @@ func (p *parser) modifiers(t *diceTerm) error {
 			}
 		case c == 'f':
 			err = p.failureMod(t, at)
-		case c == 'u' && (p.word(at) == "u" || p.word(at) == "uo"):
-			return p.fail(at, "%s (rpg-dice-roller's unique: re-roll dice that match another) is not read here: it makes the dice of a pool depend on each other", p.word(at))
+		case c == 'u':
+			err = p.uniqueMod(t, at)
 		case c == 't' && p.word(at) == "tiers":
 			p.i = start
 			return nil
@@ -392,8 +394,6 @@ func (p *parser) clampMod(t *diceTerm, at int) error {
 		t.marks += "m" + p.digitsAt(p.i)
 		p.i += len(p.digitsAt(p.i))
 		return nil
-	case "mt":
-		return p.fail(at, "mt (Roll20's count of matching sets) is not read here: the total would count sets of equal dice, whose odds this package does not compute")
 	default:
 		return p.unknown(at)
 	}
@@ -565,6 +565,13 @@ func (p *parser) termNode(t *diceTerm, at int) (*node, error) {
 	}
 	if err := p.checkActs(t, at); err != nil {
 		return nil, err
+	}
+	if err := p.checkSets(t, at); err != nil {
+		return nil, err
+	}
+	if t.match > 0 {
+		t.path = pathEach
+		return &node{kind: diceNode, term: t, lo: 0, hi: t.n / t.match}, nil
 	}
 	// The largest die bounds every die's value.
 	top := int(t.groups[0].die)
@@ -754,8 +761,8 @@ func (p *parser) groupOf(x *node, at int, close byte) (*node, error) {
 		return nil, err
 	}
 	switch {
-	case len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax:
-		return nil, p.fail(at, "a group keeps, drops and counts its expressions; re-rolls, explosions, mi and ma act on dice: put them on the dice inside")
+	case len(t.reroll) > 0 || t.explode != noExplode || t.hasMin || t.hasMax || t.unique != 0 || t.match > 0:
+		return nil, p.fail(at, "a group keeps, drops and counts its expressions; re-rolls, explosions, mi, ma, u and mt act on dice: put them on the dice inside")
 	case (t.keep == keepHigh || t.keep == keepLow) && t.keepN >= t.n:
 		return nil, p.fail(at, "keeping %d of %d expressions keeps every one: the keep never acts", t.keepN, t.n)
 	case (t.keep == dropHigh || t.keep == dropLow) && t.keepN == 0:

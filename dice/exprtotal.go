@@ -83,6 +83,9 @@ func (t *diceTerm) totalPath() (totalPath, int) {
 
 // termTotal is rollTerm without records.
 func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
+	if t.unique != 0 || t.match > 0 {
+		return e.totalSets(t, r)
+	}
 	switch t.path {
 	case pathSum:
 		// SumN totals the faces RollN would roll.
