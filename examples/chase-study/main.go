@@ -49,29 +49,42 @@ func main() {
 		errs = append(errs, struct{ Low, High float64 }{c.P - c.Lo, c.Hi - c.P})
 	}
 
+	p, err := chart(exactPts, simPts, errs, *trials)
+	if err != nil {
+		fail(err)
+	}
+	if err := p.Save(6*vg.Inch, 4*vg.Inch, *out); err != nil {
+		fail(err)
+	}
+	fmt.Println("plot written to", *out)
+}
+
+// chart draws the exact odds as a line and the sampled ones as points
+// with their 95% intervals.
+func chart(exactPts, simPts plotter.XYs, errs plotter.YErrors, trials int64) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Car chase: P(lead car escapes) by starting edge dice"
 	p.X.Label.Text = "edge dice each side starts with"
 	p.Y.Label.Text = "P(lead car escapes)"
 	line, err := plotter.NewLine(exactPts)
 	if err != nil {
-		fail(err)
+		return nil, err
 	}
 	line.Color = color.RGBA{R: 200, G: 60, B: 40, A: 255}
 	pts, err := plotter.NewScatter(simPts)
 	if err != nil {
-		fail(err)
+		return nil, err
 	}
 	bars, err := plotter.NewYErrorBars(struct {
 		plotter.XYer
 		plotter.YErrorer
 	}{simPts, errs})
 	if err != nil {
-		fail(err)
+		return nil, err
 	}
 	p.Add(line, pts, bars, plotter.NewGrid())
 	p.Legend.Add("exact", line)
-	p.Legend.Add(fmt.Sprintf("sampled, %d trials (95%%)", *trials), pts)
+	p.Legend.Add(fmt.Sprintf("sampled, %d trials (95%%)", trials), pts)
 	// The odds fall as both sides start with more dice, so the lower left
 	// is clear of the data: the legend goes there. Every starting count is
 	// a labelled tick, and the axes leave room around the first and last
@@ -90,10 +103,7 @@ func main() {
 	}
 	pad := (hi - lo) * 0.08
 	p.Y.Min, p.Y.Max = max(0, lo-pad-(hi-lo)*0.25), hi+pad
-	if err := p.Save(6*vg.Inch, 4*vg.Inch, *out); err != nil {
-		fail(err)
-	}
-	fmt.Println("plot written to", *out)
+	return p, nil
 }
 
 // spec turns a scenario into a sim.Spec: one Runner per worker.
