@@ -120,3 +120,12 @@ func TestSimCSVCarriesTheExactAnswer(t *testing.T) {
 		t.Errorf("sim --csv without an exact answer says not why:\n%s", out)
 	}
 }
+
+// TestMissingExactSaysWhatToSet: where the round limit stops edge's exact
+// answer, odds says so and names the setting that gives it.
+func TestMissingExactSaysWhatToSet(t *testing.T) {
+	code, _, errOut := stakes(t, "odds", "edge", "--set", "rules.start_edge=11")
+	if code != 1 || !strings.Contains(errOut, "outlasts rules.max_rounds") || !strings.Contains(errOut, "--set rules.max_rounds=0") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
