@@ -381,6 +381,11 @@ func (p *parser) rerollMod(t *diceTerm, at int) error {
 // roll below N reads N, or above N reads N.
 func (p *parser) clampMod(t *diceTerm, at int) error {
 	w := p.word(at)
+	if !slices.Contains([]string{"mi", "ma", "min", "max"}, w) {
+		// Roll20's match mark m, which another mark may follow at once
+		// ("msa", as a roll's canonical form prints "m" then "sa").
+		w = w[:1]
+	}
 	var set *bool
 	var v *int
 	switch w {
@@ -390,6 +395,9 @@ func (p *parser) clampMod(t *diceTerm, at int) error {
 		set, v = &t.hasMax, &t.maxV
 	case "m":
 		// Roll20's m (mN): marks dice that match, no change in odds.
+		if strings.Contains(t.marks, "m") {
+			return p.fail(at, "a second m: a pool marks its matches once")
+		}
 		p.i = at + 1
 		t.marks += "m" + p.digitsAt(p.i)
 		p.i += len(p.digitsAt(p.i))
