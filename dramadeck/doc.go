@@ -165,30 +165,51 @@
 // says what each outcome and metric means. Game.Intercept sets a
 // sim.Chooser through which every policy answer passes; it is handed the
 // view the policy was asked from and the policy's answer, and returns an
-// answer of the same type. The questions, by Policy method, with the view
-// and the answer's type:
+// answer of the same type. The questions, by Policy method, with the view,
+// the answer's type, and the Ask and Reply field that name it as a step:
 //
-//	Critical   *View      []int   hand cards moved to the pool for a Critical Moment
-//	Declare    *View      []Play  the pool cards a player plays this round
-//	Trade      *View      Swap    a one-for-one swap before declaring (With -1: none)
-//	Haste      *View      int     a Haste card in the pool to play now, or -1
-//	Move       *View      int     a hand card to move to the pool, or -1
-//	Choose     *View      Choice  a character's action (a hero's Work on his task included)
-//	Spend      *View      bool    spend a Possibility to re-roll a failure
-//	Cancel     *View      bool    spend a waiting Opponent Fails on a success
-//	Strip      *View      int     the pool index the GM strips, or -1
-//	Call       *View      Effect  the result of a Player's Call
-//	Discard    *View      int     a hand index to discard at a scene's end, or -1
-//	Steps      *TaskView  int     task steps to attempt at once
-//	Switch     *TaskView  bool    switch skill (true) or restart on a Critical Problem
-//	LastDitch  *TaskView  bool    make the last-ditch effort
-//	SideRoll   *TaskView  bool    roll the task's extra approved action
+//	Critical   *View      []int   AskCritical  Cards   hand cards moved to the pool for a Critical Moment
+//	Declare    *View      []Play  AskDeclare   Plays   the pool cards a player plays this round
+//	Trade      *View      Swap    AskTrade     Swap    a one-for-one swap before declaring (With -1: none)
+//	Haste      *View      int     AskHaste     Index   a Haste card in the pool to play now, or -1
+//	Move       *View      int     AskMove      Index   a hand card to move to the pool, or -1
+//	Choose     *View      Choice  AskChoose    Choice  a character's action (a hero's Work on his task included)
+//	Spend      *View      bool    AskSpend     Yes     spend a Possibility to re-roll a failure
+//	Cancel     *View      bool    AskCancel    Yes     spend a waiting Opponent Fails on a success
+//	Strip      *View      int     AskStrip     Index   the pool index the GM strips, or -1
+//	Call       *View      Effect  AskCall      Effect  the result of a Player's Call
+//	Discard    *View      int     AskDiscard   Index   a hand index to discard at a scene's end, or -1
+//	Steps      *TaskView  int     AskSteps     Index   task steps to attempt at once
+//	Switch     *TaskView  bool    AskSwitch    Yes     switch skill (true) or restart on a Critical Problem
+//	LastDitch  *TaskView  bool    AskLastDitch Yes     make the last-ditch effort
+//	SideRoll   *TaskView  bool    AskSideRoll  Yes     roll the task's extra approved action
 //
 // An answer of another type refuses the step; with a Chooser set, a
-// refused step is undone whole (state and Roller). A bot that puts a
-// question to a person answers it inside the Chooser, while the step
-// waits: the questions asked in the middle of an action (Spend, Cancel)
-// are not steps of their own that a game could be saved between.
+// refused step is undone whole (state and Roller).
+//
+// # Questions as steps
+//
+// A Chooser answers while the step waits for it. A bot that puts the
+// questions to a person, who may answer tomorrow, asks them as steps of
+// their own instead: Engine.Ask (Game.Ask) names, for each side, the
+// questions Step stops at. Many come in the middle of an action (a
+// Possibility to re-roll a failed attack, an Opponent Fails against a
+// hit, the GM's strip and a Player's Call before the roll) or of a
+// scene's end (the discards). Step then stops with the game as the step
+// found it and the question in State.Question: what is asked, of which
+// side and about whom, what it is about (the failed roll, the success,
+// the pool or the hand as they stand), the legal answers, and the answers
+// the step received before it. The state saves and restores as any other
+// (with the Roller's bytes). The next step is the answer (Engine.Reply,
+// Game.Reply): checked against the question, then the step is taken
+// again from where it stood, its dice falling and its earlier questions
+// answered as before, this answer given to this question, and played on
+// to its end or its next question asked as a step. A game whose
+// questions are asked as steps and answered as its policies (or a
+// Chooser) would answer them plays the same game, byte for byte, as the
+// one whose policies answer inline, and tells the same events: there is
+// one rules engine. Every other step is refused while a question waits;
+// Step has the question's policy answer it.
 //
 // # Studies and where each setting acts
 //
