@@ -110,7 +110,13 @@
 // roll (Rules.DefendRolls, [ours]); a blow of more than half the HP, the
 // GURPS major wound [src], stuns without the HT roll (Rules.StunPercent,
 // [ours]); FP at 0 takes a character out (Rules.CollapseFP, [ours]; GURPS
-// lets him go on below 0 at a risk not modelled). Card effects still
+// lets him go on below 0 at a risk not modelled; a designer may set it
+// above 0, so that exhaustion ends fights sooner). A critical failure on
+// an attack, or on an active defence against one, costs the roller his
+// next action (Rules.CriticalMiss): the text gives a critical failure no
+// consequence, GURPS rolls on its Critical Miss Table, whose commonest
+// results (lost balance, a weapon turned or dropped) cost a turn [src];
+// the table read as that one result is [ours]. Card effects still
 // waiting at the end of a scene lapse with it (Rules.EffectsOutlastScene,
 // [ours]; the text is silent).
 //
@@ -229,36 +235,37 @@
 //	rules.criticals.crit_success       studies with a fight (Glory, defences)
 //	rules.criticals.crit5_at           studies with a fight
 //	rules.criticals.crit6_at           studies with a fight
-//	rules.criticals.crit_fail          none: no critical failure has a consequence
-//	rules.criticals.crit17_at_or_below none: no critical failure has a consequence
-//	rules.criticals.crit_fail_by       none: no critical failure has a consequence
+//	rules.criticals.crit_fail          studies with a fight, while a critical failure costs something
+//	rules.criticals.crit17_at_or_below studies with a fight, while a critical failure costs something
+//	rules.criticals.crit_fail_by       studies with a fight, while a critical failure costs something
 //	rules.hand_size                    every study
-//	rules.bonus                        studies with a fight
-//	rules.coup_percent                 studies with a fight
+//	rules.bonus                        studies with a fight where the players play cards
+//	rules.coup_percent                 studies with a fight where the players play cards
 //	rules.drama_worth                  adventure
-//	rules.glory_award                  adventure
+//	rules.glory_award                  adventure, where the players play cards
 //	rules.subplot_award                adventure
-//	rules.luck_rolls                   studies with a fight (Second Chance is declared in combat)
+//	rules.luck_rolls                   studies with a fight where the players play cards
 //	rules.fatigue_fp                   studies with a fight
 //	rules.multi_step                   task, task in combat, scene
 //	rules.last_ditch                   task, task in combat, scene
 //	rules.task_steps                   task, task in combat, scene
 //	rules.complication                 task, task in combat, scene
 //	rules.defend_bonus                 studies with a fight
-//	rules.all_out_attack_bonus         studies with a fight
+//	rules.all_out_attack_bonus         studies with a fight where a side attacks all-out (the scene)
 //	rules.margins                      studies with a fight
 //	rules.contest.criticals_decide     studies with a fight
-//	rules.max_leadership               studies with a fight
+//	rules.max_leadership               studies with a fight where the players play cards
 //	rules.task_draws_out_of_combat     task, task in combat, scene (the work out of combat)
 //	rules.defence_takes_cards          studies with a fight
 //	rules.inspiration_revives          studies with a fight
 //	rules.defend_rolls                 studies with a fight
 //	rules.stun_percent                 studies with a fight
 //	rules.collapse_fp                  studies with a fight
-//	rules.effects_outlast_scene        adventure (a scene follows the scene's end)
+//	rules.critical_miss                studies with a fight
+//	rules.effects_outlast_scene        adventure, where the players play cards
 //	deck                               every study
-//	deck_seed                          every study whose deck is a composition
-//	faces                              every study whose deck is a composition
+//	deck_seed                          every study whose deck is a composition (the task)
+//	faces                              every study whose deck is a composition (the task)
 //	cards                              every study
 //	dramatic                           studies with a fight
 //	heroes                             every study
