@@ -546,3 +546,40 @@ func TestAnswerReadsOneField(t *testing.T) {
 		t.Errorf("last_ditch: %v %v", k, err)
 	}
 }
+
+// A clone (what an undone step goes back to) shares nothing a step or a
+// designer changes with the state it was taken of: playing the state to
+// its end, and changing its rules, task and question in place, leave the
+// clone as it was.
+func TestCloneSharesNothing(t *testing.T) {
+	sc := Builtins()["scene"]
+	sc.Task.Others = []int{11, 9}
+	pol := Table{Heroes: mustPolicy(t, "default"), GM: mustPolicy(t, "default")}
+	e := Engine{Policies: pol, Ask: [2]AskSet{Asking(AskSpend), 0}}
+	s, r := stopAt(t, sc, 2, e, AskSpend)
+	c := s.clone()
+	want, _ := json.Marshal(s)
+	if got, _ := json.Marshal(c); !bytes.Equal(got, want) {
+		t.Fatal("the clone differs from the state")
+	}
+	s.Rules.Margins.TauntTrick[0].Target[0] = Break
+	s.Tasks[0].Task.Others[0] = 3
+	s.Question.Given = append(s.Question.Given[:0], Reply{Ask: AskCall})
+	s.Question.Options[0].Yes = true
+	s.Deck.Cards[0].Bar = CriticalProblem
+	s.Question, e.Ask = nil, [2]AskSet{}
+	for n := 0; !s.Done() && n < 1e5; n++ {
+		if err := e.Step(s, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := json.Marshal(c); !bytes.Equal(got, want) {
+		t.Error("playing the state on changed its clone")
+	}
+	s, _ = stopAt(t, Builtins()["adventure"], 2, Engine{Policies: pol, Ask: [2]AskSet{Asking(AskDiscard), 0}}, AskDiscard)
+	c = s.clone()
+	s.Plan.Villains[0].HP = 1
+	if c.Plan.Villains[0].HP == 1 {
+		t.Error("the clone shares the adventure's villains")
+	}
+}

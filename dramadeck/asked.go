@@ -1,7 +1,6 @@
 package dramadeck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -426,10 +425,7 @@ func (e Engine) readyToAsk(s *State, r *dice.Roller) error {
 // Roller, and the question it stopped at is left pending, with the
 // answers given before it; taken to its end, its events are heard.
 func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
-	state, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
+	before := s.clone()
 	roller, err := r.MarshalBinary()
 	if err != nil {
 		return err
@@ -458,7 +454,7 @@ func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
 		err = nil // the step up to the question was legal; the rest is undone
 	}
 	if ak.stop != nil || err != nil {
-		s.reset(state)
+		*s = *before
 		_ = r.UnmarshalBinary(roller) // the bytes MarshalBinary just wrote
 		if err == nil {
 			s.Question = ak.stop
@@ -471,10 +467,52 @@ func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
 	return nil
 }
 
-// reset puts back the state saved as data (by json.Marshal of a State).
-func (s *State) reset(data []byte) {
-	var st State
-	if json.Unmarshal(data, &st) == nil {
-		*s = st
+// clone is a copy of s that shares nothing with it that a step changes,
+// to put back when a step is undone (the buffers lent to policies are
+// not copied: each question refills them).
+func (s *State) clone() *State {
+	c := *s
+	c.Deck = *s.Deck.Clone()
+	c.Queue = slices.Clone(s.Queue)
+	c.Draw, c.Discard, c.Stack = slices.Clone(s.Draw), slices.Clone(s.Discard), slices.Clone(s.Stack)
+	c.Players = slices.Clone(s.Players)
+	for p := range c.Players {
+		pl := &c.Players[p]
+		pl.Hand, pl.Pool, pl.Permanent = slices.Clone(pl.Hand), slices.Clone(pl.Pool), slices.Clone(pl.Permanent)
 	}
+	c.Heroes, c.Villains = slices.Clone(s.Heroes), slices.Clone(s.Villains)
+	c.Tasks = slices.Clone(s.Tasks)
+	for i := range c.Tasks {
+		c.Tasks[i].Task.Others = slices.Clone(c.Tasks[i].Task.Others)
+	}
+	if s.Plan != nil {
+		plan := *s.Plan
+		plan.Villains = slices.Clone(plan.Villains)
+		c.Plan = &plan
+	}
+	if s.Question != nil {
+		c.Question = s.Question.clone()
+	}
+	c.Rules.Margins = s.Rules.Margins.clone()
+	c.turns, c.moveBuf, c.playBuf, c.v, c.tv = nil, nil, nil, View{}, TaskView{}
+	return &c
+}
+
+// clone is a copy of q that shares no slice with it.
+func (q *Question) clone() *Question {
+	c := *q
+	c.Cards = slices.Clone(q.Cards)
+	if q.Task != nil {
+		c.Task = ptr(*q.Task)
+	}
+	c.Options, c.Given = cloneReplies(q.Options), cloneReplies(q.Given)
+	return &c
+}
+
+func cloneReplies(rs []Reply) []Reply {
+	out := slices.Clone(rs)
+	for i := range out {
+		out[i].Cards, out[i].Plays = slices.Clone(out[i].Cards), slices.Clone(out[i].Plays)
+	}
+	return out
 }

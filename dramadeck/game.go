@@ -143,10 +143,7 @@ func (g *Game) atomic(r *dice.Roller, step func() error) error {
 	if g.ask == nil {
 		return step()
 	}
-	state, err := json.Marshal(g.state)
-	if err != nil {
-		return err
-	}
+	before := g.state.clone()
 	roller, err := r.MarshalBinary()
 	if err != nil {
 		return err
@@ -157,7 +154,7 @@ func (g *Game) atomic(r *dice.Roller, step func() error) error {
 		err = g.ask.err
 	}
 	if err != nil {
-		g.undo(state, roller, r)
+		g.undo(before, roller, r)
 		return err
 	}
 	for _, e := range g.held {
@@ -167,8 +164,8 @@ func (g *Game) atomic(r *dice.Roller, step func() error) error {
 }
 
 // undo puts back the state and the Roller saved before a refused step.
-func (g *Game) undo(state, roller []byte, r *dice.Roller) {
-	g.state.reset(state)
+func (g *Game) undo(before *State, roller []byte, r *dice.Roller) {
+	*g.state = *before
 	_ = r.UnmarshalBinary(roller) // the bytes MarshalBinary just wrote
 }
 
