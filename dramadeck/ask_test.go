@@ -502,7 +502,10 @@ func TestRestoreRefusesImpossibleQuestions(t *testing.T) {
 	if _, err := restoreState(b); err == nil || !strings.Contains(err.Error(), "over") {
 		t.Errorf("a question on a finished game: %v", err)
 	}
-	// Answers given that do not fit the step refuse it, and change nothing.
+	// Answers given that do not fit the step (another Roller than the one
+	// saved with the question, or a state changed by hand) refuse a
+	// reply, which changes nothing; Step lets the question lapse and
+	// takes the step afresh under the policies.
 	bad, _ := restoreState(good)
 	bad.Question.Given = append(bad.Question.Given, Reply{Ask: AskCall, Effect: Up})
 	b, _ = json.Marshal(bad)
@@ -510,17 +513,37 @@ func TestRestoreRefusesImpossibleQuestions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := dice.NewSeeded(1)
 	eng := Engine{Policies: pol}
-	if err := eng.Step(st, r); err == nil || !strings.Contains(err.Error(), "do not fit") {
-		t.Errorf("a step given answers it cannot take: %v", err)
+	r := dice.NewSeeded(1)
+	if err := eng.Reply(st, r, st.Question.Options[0]); err == nil || !strings.Contains(err.Error(), "do not fit") {
+		t.Errorf("a reply to a step given answers it cannot take: %v", err)
 	}
 	if after, _ := st.Save(); !bytes.Equal(after, b) {
-		t.Error("a refused replay changed the state")
+		t.Error("a refused reply changed the state")
+	}
+	if err := eng.Step(st, r); err != nil {
+		t.Fatalf("Step on a question that lapsed: %v", err)
+	}
+	fresh, _ := restoreState(good)
+	fresh.Question = nil
+	if err := eng.Step(fresh, dice.NewSeeded(1)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustSave(t, st), mustSave(t, fresh); st.Question != nil || !bytes.Equal(got, want) {
+		t.Error("Step on a question that lapsed did not take the step afresh")
 	}
 }
 
-// An Reply names its question and reads the one field it names.
+func mustSave(t *testing.T, s *State) []byte {
+	t.Helper()
+	b, err := s.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A Reply names its question and reads the one field it names.
 func TestAnswerReadsOneField(t *testing.T) {
 	for a := range numAsks {
 		if a.field() == "" || Asking(a) == 0 || !AskAll.Has(a) {

@@ -33,7 +33,7 @@ func (a *asker) replay(kind Ask) (Reply, bool) {
 	a.next++
 	if ans.Ask != kind {
 		if a.err == nil {
-			a.err = fmt.Errorf("the answers given to the pending step do not fit it: answer %d is to %v, the step asks %v", a.next-1, ans.Ask, kind)
+			a.err = fmt.Errorf("the answers given to the pending step do not fit it: answer %d is to %v, the step asks %v (restore the Roller saved with the game)", a.next-1, ans.Ask, kind)
 		}
 		return Reply{}, false
 	}
@@ -424,20 +424,39 @@ func (e Engine) readyToAsk(s *State, r *dice.Roller) error {
 // question asked as a step. Stopped, the step is undone, state and
 // Roller, and the question it stopped at is left pending, with the
 // answers given before it; taken to its end, its events are heard.
+//
+// A step that, taken again, does not come to the question as it was
+// asked (the Roller is not the one saved with it, or the state was
+// changed) refuses the answer; Step, whose policy would answer it, then
+// lets the question lapse and takes the step afresh.
 func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
+	q := s.Question
+	var given []Reply
+	if q != nil {
+		given = slices.Clip(q.Given)
+		if a != nil {
+			given = append(given, *a)
+		}
+	}
+	err := e.retake(s, r, given, q != nil && a == nil)
+	if err != nil && q != nil && a == nil {
+		s.Question = nil
+		if err = e.retake(s, r, nil, false); err != nil {
+			s.Question = q
+		}
+	}
+	return err
+}
+
+// retake takes the step from s, given the answers given in order and
+// then, if live, its policy answering the first question past them.
+func (e Engine) retake(s *State, r *dice.Roller, given []Reply, live bool) error {
 	before := s.clone()
 	roller, err := r.MarshalBinary()
 	if err != nil {
 		return err
 	}
-	ak := &asker{asks: e.Ask}
-	if q := s.Question; q != nil {
-		ak.given = slices.Clip(q.Given)
-		if a != nil {
-			ak.given = append(ak.given, *a)
-		}
-		ak.live = a == nil
-	}
+	ak := &asker{asks: e.Ask, given: given, live: live}
 	s.Question = nil
 	var held []Event
 	g := &game{State: s}
@@ -449,7 +468,7 @@ func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
 	case ak.err != nil:
 		err = ak.err
 	case ak.stop == nil && err == nil && ak.next < len(ak.given):
-		err = fmt.Errorf("the step took %d of the %d answers given to it", ak.next, len(ak.given))
+		err = fmt.Errorf("the step, taken again, ends after %d of the %d answers given to it: its dice are not those it was asked with (restore the Roller saved with the game)", ak.next, len(ak.given))
 	case ak.stop != nil:
 		err = nil // the step up to the question was legal; the rest is undone
 	}

@@ -215,7 +215,10 @@
 // Chooser) would answer them plays the same game, byte for byte, as the
 // one whose policies answer inline, and tells the same events: there is
 // one rules engine. Every other step is refused while a question waits;
-// Step has the question's policy answer it.
+// Step has the question's policy answer it. A question whose step, taken
+// again, does not come to it (the Roller is not the one saved with the
+// game, or the state was changed by hand) refuses a reply with the
+// reason, and Step lets it lapse and takes the step afresh.
 //
 // # Studies and where each setting acts
 //
