@@ -218,3 +218,39 @@ func BenchmarkStep(b *testing.B) {
 		b.ReportMetric(float64(steps)/float64(games), "steps/game")
 	}
 }
+
+// BenchmarkGameQuestionsAsSteps: a whole game of the built-in encounter
+// through the game contract with every question of both sides asked as a
+// step of its own and then left to its policy (Step), against
+// BenchmarkGameQuestionsInline, the same game with the policies answering
+// inside the steps: the price of stopping at each question and taking
+// the step again. It reports the questions asked a game.
+func BenchmarkGameQuestionsAsSteps(b *testing.B) { benchGame(b, AskAll) }
+
+// BenchmarkGameQuestionsInline: see BenchmarkGameQuestionsAsSteps.
+func BenchmarkGameQuestionsInline(b *testing.B) { benchGame(b, 0) }
+
+func benchGame(b *testing.B, asks AskSet) {
+	sc := DefaultScenario()
+	r := dice.NewSeeded(1)
+	questions, games := 0, 0
+	for b.Loop() {
+		gm, err := sc.Start(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := gm.(*Game)
+		g.Ask(Heroes, asks)
+		g.Ask(Villains, asks)
+		for !g.Done() {
+			if g.Question() != nil {
+				questions++
+			}
+			if err := g.Step(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		games++
+	}
+	b.ReportMetric(float64(questions)/float64(games), "questions/game")
+}

@@ -110,7 +110,13 @@ func (s *State) Check() error {
 			return err
 		}
 	}
-	return s.checkCards()
+	if err := s.checkCards(); err != nil {
+		return err
+	}
+	if s.Question != nil {
+		return s.Question.check(s)
+	}
+	return nil
 }
 
 // check validates a deck: 1..MaxCards cards, each with a player-side name

@@ -453,8 +453,15 @@ func (g *game) attack(r *dice.Roller, ci int, c, t *Character, ch Choice, unskil
 	}
 	res := g.skillRollOf(r, ci, c, Physical, base, pol)
 	hit := res.Success
+	if !hit && res.Critical {
+		g.fumble(ci, -1, ch.Act)
+	}
 	if hit && !res.Critical && t.Status.Posture != AllOutAttack {
-		hit = !g.resistRoll(r, ch.Target, ci, Physical, g.defense(t), other).Success
+		d := g.resistRoll(r, ch.Target, ci, Physical, g.defense(t), other)
+		hit = !d.Success
+		if hit && d.Critical {
+			g.fumble(ch.Target, ci, ch.Act)
+		}
 	}
 	// A hit that would reach the damage roll is a success; Opponent Fails
 	// may turn it into a failure.
@@ -521,6 +528,37 @@ func (g *game) contest(r *dice.Roller, ci int, c, t *Character, ch Choice, unski
 
 // inflict applies a margin-table result to character ci.
 func (g *game) inflict(ci int, e Effect) {
+	g.suffer(ci, e)
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
+	}
+}
+
+// costs reports the effects a critical failure may cost (Rules.CriticalMiss).
+func (e Effect) costs() bool {
+	switch e {
+	case NoEffect, Setback, Stymied, Unskilled, Fatigued:
+		return true
+	}
+	return false
+}
+
+// fumble is the cost of character ci's critical failure on the roll of
+// action a, or (from -1: attacker) of his active defence against from's
+// action a (Rules.CriticalMiss).
+func (g *game) fumble(ci, from int, a Act) {
+	e := g.State.Rules.CriticalMiss
+	if e == NoEffect || !e.costs() {
+		return
+	}
+	if g.Sink != nil {
+		g.emit(Event{Kind: EvFumble, Who: ci, Target: from, Card: -1, Act: a, Effect: e})
+	}
+	g.suffer(ci, e)
+}
+
+// suffer puts margin-table result e on character ci.
+func (g *game) suffer(ci int, e Effect) {
 	st := &g.char(ci).Status
 	switch e {
 	case Stymied:
@@ -535,9 +573,6 @@ func (g *game) inflict(ci int, e Effect) {
 		st.Up++
 	case Fatigued:
 		g.loseFP(ci, g.State.Rules.FatigueFP)
-	}
-	if g.Sink != nil {
-		g.emit(Event{Kind: EvEffect, Who: -1, Target: ci, Card: -1, Effect: e})
 	}
 }
 

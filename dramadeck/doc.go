@@ -110,7 +110,13 @@
 // roll (Rules.DefendRolls, [ours]); a blow of more than half the HP, the
 // GURPS major wound [src], stuns without the HT roll (Rules.StunPercent,
 // [ours]); FP at 0 takes a character out (Rules.CollapseFP, [ours]; GURPS
-// lets him go on below 0 at a risk not modelled). Card effects still
+// lets him go on below 0 at a risk not modelled; a designer may set it
+// above 0, so that exhaustion ends fights sooner). A critical failure on
+// an attack, or on an active defence against one, costs the roller his
+// next action (Rules.CriticalMiss): the text gives a critical failure no
+// consequence, GURPS rolls on its Critical Miss Table, whose commonest
+// results (lost balance, a weapon turned or dropped) cost a turn [src];
+// the table read as that one result is [ours]. Card effects still
 // waiting at the end of a scene lapse with it (Rules.EffectsOutlastScene,
 // [ours]; the text is silent).
 //
@@ -165,30 +171,54 @@
 // says what each outcome and metric means. Game.Intercept sets a
 // sim.Chooser through which every policy answer passes; it is handed the
 // view the policy was asked from and the policy's answer, and returns an
-// answer of the same type. The questions, by Policy method, with the view
-// and the answer's type:
+// answer of the same type. The questions, by Policy method, with the view,
+// the answer's type, and the Ask and Reply field that name it as a step:
 //
-//	Critical   *View      []int   hand cards moved to the pool for a Critical Moment
-//	Declare    *View      []Play  the pool cards a player plays this round
-//	Trade      *View      Swap    a one-for-one swap before declaring (With -1: none)
-//	Haste      *View      int     a Haste card in the pool to play now, or -1
-//	Move       *View      int     a hand card to move to the pool, or -1
-//	Choose     *View      Choice  a character's action (a hero's Work on his task included)
-//	Spend      *View      bool    spend a Possibility to re-roll a failure
-//	Cancel     *View      bool    spend a waiting Opponent Fails on a success
-//	Strip      *View      int     the pool index the GM strips, or -1
-//	Call       *View      Effect  the result of a Player's Call
-//	Discard    *View      int     a hand index to discard at a scene's end, or -1
-//	Steps      *TaskView  int     task steps to attempt at once
-//	Switch     *TaskView  bool    switch skill (true) or restart on a Critical Problem
-//	LastDitch  *TaskView  bool    make the last-ditch effort
-//	SideRoll   *TaskView  bool    roll the task's extra approved action
+//	Critical   *View      []int   AskCritical  Cards   hand cards moved to the pool for a Critical Moment
+//	Declare    *View      []Play  AskDeclare   Plays   the pool cards a player plays this round
+//	Trade      *View      Swap    AskTrade     Swap    a one-for-one swap before declaring (With -1: none)
+//	Haste      *View      int     AskHaste     Index   a Haste card in the pool to play now, or -1
+//	Move       *View      int     AskMove      Index   a hand card to move to the pool, or -1
+//	Choose     *View      Choice  AskChoose    Choice  a character's action (a hero's Work on his task included)
+//	Spend      *View      bool    AskSpend     Yes     spend a Possibility to re-roll a failure
+//	Cancel     *View      bool    AskCancel    Yes     spend a waiting Opponent Fails on a success
+//	Strip      *View      int     AskStrip     Index   the pool index the GM strips, or -1
+//	Call       *View      Effect  AskCall      Effect  the result of a Player's Call
+//	Discard    *View      int     AskDiscard   Index   a hand index to discard at a scene's end, or -1
+//	Steps      *TaskView  int     AskSteps     Index   task steps to attempt at once
+//	Switch     *TaskView  bool    AskSwitch    Yes     switch skill (true) or restart on a Critical Problem
+//	LastDitch  *TaskView  bool    AskLastDitch Yes     make the last-ditch effort
+//	SideRoll   *TaskView  bool    AskSideRoll  Yes     roll the task's extra approved action
 //
 // An answer of another type refuses the step; with a Chooser set, a
-// refused step is undone whole (state and Roller). A bot that puts a
-// question to a person answers it inside the Chooser, while the step
-// waits: the questions asked in the middle of an action (Spend, Cancel)
-// are not steps of their own that a game could be saved between.
+// refused step is undone whole (state and Roller).
+//
+// # Questions as steps
+//
+// A Chooser answers while the step waits for it. A bot that puts the
+// questions to a person, who may answer tomorrow, asks them as steps of
+// their own instead: Engine.Ask (Game.Ask) names, for each side, the
+// questions Step stops at. Many come in the middle of an action (a
+// Possibility to re-roll a failed attack, an Opponent Fails against a
+// hit, the GM's strip and a Player's Call before the roll) or of a
+// scene's end (the discards). Step then stops with the game as the step
+// found it and the question in State.Question: what is asked, of which
+// side and about whom, what it is about (the failed roll, the success,
+// the pool or the hand as they stand), the legal answers, and the answers
+// the step received before it. The state saves and restores as any other
+// (with the Roller's bytes). The next step is the answer (Engine.Reply,
+// Game.Reply): checked against the question, then the step is taken
+// again from where it stood, its dice falling and its earlier questions
+// answered as before, this answer given to this question, and played on
+// to its end or its next question asked as a step. A game whose
+// questions are asked as steps and answered as its policies (or a
+// Chooser) would answer them plays the same game, byte for byte, as the
+// one whose policies answer inline, and tells the same events: there is
+// one rules engine. Every other step is refused while a question waits;
+// Step has the question's policy answer it. A question whose step, taken
+// again, does not come to it (the Roller is not the one saved with the
+// game, or the state was changed by hand) refuses a reply with the
+// reason, and Step lets it lapse and takes the step afresh.
 //
 // # Studies and where each setting acts
 //
@@ -208,36 +238,37 @@
 //	rules.criticals.crit_success       studies with a fight (Glory, defences)
 //	rules.criticals.crit5_at           studies with a fight
 //	rules.criticals.crit6_at           studies with a fight
-//	rules.criticals.crit_fail          none: no critical failure has a consequence
-//	rules.criticals.crit17_at_or_below none: no critical failure has a consequence
-//	rules.criticals.crit_fail_by       none: no critical failure has a consequence
+//	rules.criticals.crit_fail          studies with a fight, while a critical failure costs something
+//	rules.criticals.crit17_at_or_below studies with a fight, while a critical failure costs something
+//	rules.criticals.crit_fail_by       studies with a fight, while a critical failure costs something
 //	rules.hand_size                    every study
-//	rules.bonus                        studies with a fight
-//	rules.coup_percent                 studies with a fight
+//	rules.bonus                        studies with a fight where the players play cards
+//	rules.coup_percent                 studies with a fight where the players play cards
 //	rules.drama_worth                  adventure
-//	rules.glory_award                  adventure
+//	rules.glory_award                  adventure, where the players play cards
 //	rules.subplot_award                adventure
-//	rules.luck_rolls                   studies with a fight (Second Chance is declared in combat)
+//	rules.luck_rolls                   studies with a fight where the players play cards
 //	rules.fatigue_fp                   studies with a fight
 //	rules.multi_step                   task, task in combat, scene
 //	rules.last_ditch                   task, task in combat, scene
 //	rules.task_steps                   task, task in combat, scene
 //	rules.complication                 task, task in combat, scene
 //	rules.defend_bonus                 studies with a fight
-//	rules.all_out_attack_bonus         studies with a fight
+//	rules.all_out_attack_bonus         studies with a fight where a side attacks all-out (the scene)
 //	rules.margins                      studies with a fight
 //	rules.contest.criticals_decide     studies with a fight
-//	rules.max_leadership               studies with a fight
+//	rules.max_leadership               studies with a fight where the players play cards
 //	rules.task_draws_out_of_combat     task, task in combat, scene (the work out of combat)
 //	rules.defence_takes_cards          studies with a fight
 //	rules.inspiration_revives          studies with a fight
 //	rules.defend_rolls                 studies with a fight
 //	rules.stun_percent                 studies with a fight
 //	rules.collapse_fp                  studies with a fight
-//	rules.effects_outlast_scene        adventure (a scene follows the scene's end)
+//	rules.critical_miss                studies with a fight
+//	rules.effects_outlast_scene        adventure, where the players play cards
 //	deck                               every study
-//	deck_seed                          every study whose deck is a composition
-//	faces                              every study whose deck is a composition
+//	deck_seed                          every study whose deck is a composition (the task)
+//	faces                              every study whose deck is a composition (the task)
 //	cards                              every study
 //	dramatic                           studies with a fight
 //	heroes                             every study

@@ -42,6 +42,14 @@ type Engine struct {
 	Policies Table
 	// Sink, when non-nil, receives every event; nil builds none.
 	Sink func(Event)
+	// Ask, by side (Heroes: the players; Villains: the GM), holds the
+	// questions Step asks as steps of their own rather than of the
+	// policies: Step stops at such a question with the game as the step
+	// found it and the question in State.Question, and the next step is
+	// its answer (Reply); every other step is refused while it waits.
+	// The zero value asks none. Only Step asks: Play, Round and the steps
+	// called by name ask the policies.
+	Ask [2]AskSet
 }
 
 // NewEngine returns an Engine under policies, refusing a missing policy.
@@ -64,7 +72,8 @@ type game struct {
 
 func (e Engine) game(s *State) *game { return &game{State: s, Sink: e.Sink} }
 
-// rolls refuses a step that may roll without a Roller, or without a State.
+// rolls refuses a step that may roll without a Roller, or without a
+// State, or while a question waits for its answer.
 func rolls(s *State, r *dice.Roller) error {
 	switch {
 	case r == nil:
@@ -72,7 +81,7 @@ func rolls(s *State, r *dice.Roller) error {
 	case s == nil:
 		return errNilState
 	}
-	return nil
+	return pending(s)
 }
 
 // ready refuses a step under policies without a Roller, a State or its
@@ -105,6 +114,9 @@ func (e Engine) Act(s *State, r *dice.Roller, ci int, ch Choice) error {
 // begins, before its first round (Immediate Effects: Escape must be the
 // first card played into the pool when the encounter begins).
 func (e Engine) StartCombat(s *State, dramatic bool) error {
+	if err := pending(s); err != nil {
+		return err
+	}
 	return e.game(s).StartCombat(dramatic)
 }
 
@@ -144,18 +156,27 @@ func (e Engine) Draw(s *State, r *dice.Roller, p int) error {
 // only as the first card of the encounter, as it begins (before its first
 // round), and then nothing else may.
 func (e Engine) MoveToPool(s *State, p, id int) error {
+	if err := pending(s); err != nil {
+		return err
+	}
 	return e.game(s).MoveToPool(p, id)
 }
 
 // DeclineMove is player p's choice to keep his hand this round when his
 // hero's action would let him move a card to the pool.
 func (e Engine) DeclineMove(s *State, p int) error {
+	if err := pending(s); err != nil {
+		return err
+	}
 	return e.game(s).DeclineMove(p)
 }
 
 // Trade swaps cards between players p and q: hand to hand out of combat,
 // pool to pool in combat, the same number each way.
 func (e Engine) Trade(s *State, p, q int, give, take []int) error {
+	if err := pending(s); err != nil {
+		return err
+	}
 	return e.game(s).Trade(p, q, give, take)
 }
 
@@ -229,16 +250,23 @@ func (e Engine) EndScene(s *State, r *dice.Roller) error {
 
 // EndAct pays each subplot in play its Possibility (Subplot Cards) and
 // starts the next Act, which allows a new Critical Moment.
-func (e Engine) EndAct(s *State) {
+func (e Engine) EndAct(s *State) error {
+	if err := pending(s); err != nil {
+		return err
+	}
 	e.game(s).EndAct()
+	return nil
 }
 
 // EndAdventure works out each player's Possibility award: Drama cards held
 // (hand or pool) are worth DramaWorth each and every Glory played gives
 // every character GloryAward. Subplots leave play (permanent ones stay
 // recorded in Permanent). It returns the awards by player.
-func (e Engine) EndAdventure(s *State) []int {
-	return e.game(s).EndAdventure()
+func (e Engine) EndAdventure(s *State) ([]int, error) {
+	if err := pending(s); err != nil {
+		return nil, err
+	}
+	return e.game(s).EndAdventure(), nil
 }
 
 // BeginRound starts a combat round: per-round bonuses lapse, and the GM
@@ -256,6 +284,9 @@ func (e Engine) BeginRound(s *State, r *dice.Roller) error {
 // who took HP damage and did no harm this round flee or concede), then the
 // end of the encounter.
 func (e Engine) EndRound(s *State) error {
+	if err := pending(s); err != nil {
+		return err
+	}
 	return e.game(s).EndRound()
 }
 
@@ -272,11 +303,20 @@ func (e Engine) EndRound(s *State) error {
 // scene's end (EndScene), the Act's end and the next scene, the
 // adventure's end. Round, Play and Runner.Trial are this step over and
 // over. A refused step changes nothing.
+//
+// With questions asked as steps (Engine.Ask), Step stops at the first
+// such question its step reaches: the step is undone, state and Roller,
+// and the question waits in State.Question for Reply. Step with a
+// question pending takes that step again, its policy answering the
+// question.
 func (e Engine) Step(s *State, r *dice.Roller) error {
-	if err := e.ready(s, r); err != nil {
+	if err := e.readyToAsk(s, r); err != nil {
 		return err
 	}
-	return e.game(s).step(r, e.Policies.Heroes, e.Policies.GM)
+	if s.Question == nil && e.Ask == [2]AskSet{} {
+		return e.game(s).step(r, e.Policies.Heroes, e.Policies.GM)
+	}
+	return e.stepAsking(s, r, nil)
 }
 
 // Round plays the rest of the current combat round (all of it, from
@@ -319,6 +359,9 @@ func (e Engine) Shuffle(s *State, r *dice.Roller) error {
 // StartTask begins a Dramatic Skill Resolution for player p's hero and
 // returns its index in State.Tasks.
 func (e Engine) StartTask(s *State, p int, t Task) (int, error) {
+	if err := pending(s); err != nil {
+		return -1, err
+	}
 	return e.game(s).StartTask(p, t)
 }
 

@@ -33,11 +33,12 @@ const (
 	EvSetback                       // Who: player; Value: the task's special case (Bar) failed; Success: switched skill
 	EvSubplotAward                  // Who: player; Value: Possibilities his subplots paid at the end of the Act
 	EvAward                         // Who: player; Value: Possibilities awarded at the end of the adventure
+	EvFumble                        // Who: character; critically failed his Act's roll (or his defence against Target's) and suffers Effect
 )
 
 var evText = [...]string{"deal", "draw", "reshuffle", "flip", "move", "play", "trade", "discard",
 	"strip", "roll", "reroll", "action", "contest", "damage", "effect", "task", "outcome",
-	"pass", "master_plan", "task_setback", "subplot_award", "award"}
+	"pass", "master_plan", "task_setback", "subplot_award", "award", "fumble"}
 
 func (k EventKind) String() string {
 	if int(k) < len(evText) {
@@ -121,6 +122,11 @@ func (e Event) String() string {
 		return e.setbackText(who)
 	case EvSubplotAward:
 		return fmt.Sprintf("The Act ends: %s's player's subplots pay %s.", who, possibilities(e.Value))
+	case EvFumble:
+		if e.Target >= 0 {
+			return fmt.Sprintf("%s fails his defence against %s's %s critically: %s.", who, tgt, e.Act, fumbleCost(e.Effect))
+		}
+		return fmt.Sprintf("%s fails his %s critically: %s.", who, e.Act, fumbleCost(e.Effect))
 	case EvAward:
 		return fmt.Sprintf("The adventure ends: %s's player is awarded %s (Drama cards held, Glory played).", who, possibilities(e.Value))
 	}
@@ -186,6 +192,21 @@ func (e Event) setbackText(who string) string {
 		return fmt.Sprintf("%s's player fails the task's Critical Problem and starts the task again.", who)
 	}
 	return fmt.Sprintf("%s's player fails a special case of the task.", who)
+}
+
+// fumbleCost is what a critical failure's Effect costs, in words.
+func fumbleCost(e Effect) string {
+	switch e {
+	case Setback:
+		return "he loses his next action"
+	case Stymied:
+		return "his next Possibility or bonus card is lost"
+	case Unskilled:
+		return "his next action is at default"
+	case Fatigued:
+		return "he loses FP"
+	}
+	return fmt.Sprintf("he suffers %s", e)
 }
 
 func possibilities(n int) string {

@@ -106,28 +106,55 @@ func (g *Game) Scenario() Scenario { return g.sc }
 // policies, each answer passing through the Chooser if one is set; with a
 // Chooser, a refused step (an illegal or wrong-typed answer) is undone
 // whole, the state and r as they were.
+//
+// With questions asked as steps (Game.Ask), Step stops at the first such
+// question, which waits in State.Question for Game.Reply; Step with a
+// question pending has its policy answer it (Engine.Step).
 func (g *Game) Step(r *dice.Roller) error {
+	return g.atomic(r, func() error { return g.eng.Step(g.state, r) })
+}
+
+// Ask has the steps ask side's questions in set (Heroes: the players';
+// Villains: the GM's) as steps of their own, rather than of the
+// scenario's policies (Engine.Ask); AskSet(0) asks none again.
+func (g *Game) Ask(side Side, set AskSet) {
+	if side <= Villains {
+		g.eng.Ask[side] = set
+	}
+}
+
+// Question returns the question the game waits on, or nil.
+func (g *Game) Question() *Question { return g.state.Question }
+
+// Reply answers the question the game waits on (Engine.Reply), the
+// rest of the step asking the policies as Step does (through the
+// Chooser, if one is set); a refused answer changes nothing.
+func (g *Game) Reply(r *dice.Roller, a Reply) error {
+	return g.atomic(r, func() error { return g.eng.Reply(g.state, r, a) })
+}
+
+// atomic takes step, which plays on g's state with r: with a Chooser set,
+// a refused step (an illegal or wrong-typed answer) is undone whole, the
+// state and r as they were.
+func (g *Game) atomic(r *dice.Roller, step func() error) error {
 	if r == nil {
 		return dice.ErrNilRoller
 	}
 	if g.ask == nil {
-		return g.eng.Step(g.state, r)
+		return step()
 	}
-	state, err := json.Marshal(g.state)
-	if err != nil {
-		return err
-	}
+	before := g.state.clone()
 	roller, err := r.MarshalBinary()
 	if err != nil {
 		return err
 	}
 	g.ask.err, g.held = nil, g.held[:0]
-	err = g.eng.Step(g.state, r)
+	err = step()
 	if err == nil {
 		err = g.ask.err
 	}
 	if err != nil {
-		g.undo(state, roller, r)
+		g.undo(before, roller, r)
 		return err
 	}
 	for _, e := range g.held {
@@ -137,11 +164,8 @@ func (g *Game) Step(r *dice.Roller) error {
 }
 
 // undo puts back the state and the Roller saved before a refused step.
-func (g *Game) undo(state, roller []byte, r *dice.Roller) {
-	var st State
-	if json.Unmarshal(state, &st) == nil {
-		*g.state = st
-	}
+func (g *Game) undo(before *State, roller []byte, r *dice.Roller) {
+	*g.state = *before
 	_ = r.UnmarshalBinary(roller) // the bytes MarshalBinary just wrote
 }
 

@@ -250,7 +250,7 @@ func TestChooserWrongTypeRefusesTheStepWhole(t *testing.T) {
 // Every event kind narrates as a sentence naming who did what, never as
 // field dumps.
 func TestEventStringNarratesEveryKind(t *testing.T) {
-	for k := EvDeal; k <= EvAward; k++ {
+	for k := EvDeal; k <= EvFumble; k++ {
 		e := Event{Kind: k, Round: 2, Who: 0, Target: 1, Card: 3, Name: "Brick", TargetName: "Boss", CardName: "Hero",
 			Act: Attack, Effect: Setback, Roll: 9, Value: int(HeroesWin), Success: true}
 		s := e.String()

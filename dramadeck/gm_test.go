@@ -182,6 +182,7 @@ func TestApprovedActions(t *testing.T) {
 	pool := len(g.State.Players[1].Pool)
 	disc := len(g.State.Discard)
 	r = fixed(3, 3, 3, 6, 6, 6, 1, 1, 1)
+	g.State.Villains[0].Status.LoseAction = false // the 18 he defended with above was a critical failure
 	turnOf(g, 2)
 	if err := g.Act(r, 2, Choice{Act: Attack, Target: 1}, mustPolicy(t, "default"), nil); err != nil {
 		t.Fatal(err)
@@ -629,5 +630,52 @@ func TestOutclassesIsNeededForEveryContestWorthTaking(t *testing.T) {
 	}
 	if worth == 0 {
 		t.Fatal("no contest was ever worth taking: the sweep tests nothing")
+	}
+}
+
+// Leadership passes the giver's best hand cards to the player shortest
+// of cards: as many as he is short of the hand size, at most as many as
+// Rules.MaxLeadership allows (the text: one or two).
+func TestStyleLeadershipPassesWhatTheReceiverLacks(t *testing.T) {
+	for _, tc := range []struct {
+		max, held, want int
+	}{{2, 2, 2}, {1, 2, 1}, {2, 3, 1}, {2, 4, 0}} {
+		g := testGame(t)
+		if err := g.StartCombat(false); err != nil {
+			t.Fatal(err)
+		}
+		stackCard(t, g, Line{First: Heroes}, [2]Act{Attack, Taunt})
+		g.State.Rules.MaxLeadership = tc.max
+		lead := give(t, g, 0, Leadership, true)
+		idea := give(t, g, 0, Idea, false)        // worth 3
+		action := give(t, g, 0, Action, false)    // worth 15
+		second := give(t, g, 0, Adrenalin, false) // worth 14
+		for _, n := range []Name{Connection, Alertness, Glory, Monologue}[:tc.held] {
+			give(t, g, 1, n, false)
+		}
+		var got *Play
+		plays := mustPolicy(t, "default").Declare(g.view(0), nil, nil)
+		for k := range plays {
+			if plays[k].Card == lead {
+				got = &plays[k]
+			}
+		}
+		if tc.want == 0 {
+			if got != nil {
+				t.Errorf("max %d, receiver holding %d: passed %+v to a full hand", tc.max, tc.held, *got)
+			}
+			continue
+		}
+		wantCards := [2]int{action}
+		if tc.want == 2 {
+			wantCards[1] = second
+		}
+		if got == nil || got.N != tc.want || got.Cards != wantCards || got.ToPlayer != 1 {
+			t.Errorf("max %d, receiver holding %d: %+v, want %d cards %v (not the Idea %d)", tc.max, tc.held, got, tc.want, wantCards, idea)
+			continue
+		}
+		if err := g.checkPlays(0, []Play{*got}, nil, false); err != nil {
+			t.Errorf("the engine refuses the style's Leadership: %v", err)
+		}
 	}
 }

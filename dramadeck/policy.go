@@ -335,28 +335,28 @@ func (s *Style) rollKind(st *State, h int) (RollKind, bool) {
 	return 0, false
 }
 
-// declareSubplot decides on Leadership (pass the best hand card to the
-// player shortest of cards, then refill), Campaign (make a subplot in
-// play permanent) and Martyr (a badly hurt hero on an outnumbered side
-// buys the victory with his life).
+// declareSubplot decides on Leadership (pass the best hand cards to the
+// player shortest of cards, as many as he is short of the hand size and
+// the card allows, then refill), Campaign (make a subplot in play
+// permanent) and Martyr (a badly hurt hero on an outnumbered side buys
+// the victory with his life).
 func (s *Style) declareSubplot(st *State, p int, pl *Play, n Name, critical bool) bool {
 	me := &st.Players[p]
 	switch n {
 	case Leadership:
-		q, best := -1, -1
+		q := -1
 		for o := range st.Players {
 			if o != p && st.Heroes[o].Active() && len(st.Players[o].Hand) < st.Rules.HandSize &&
 				(q < 0 || len(st.Players[o].Hand) < len(st.Players[q].Hand)) {
 				q = o
 			}
 		}
-		for _, id := range me.Hand {
-			if best < 0 || s.value(st.Deck.Cards[id].Name) > s.value(st.Deck.Cards[best].Name) {
-				best = id
-			}
+		if q < 0 || critical {
+			return false
 		}
-		pl.Cards, pl.N, pl.ToPlayer, pl.Why = [2]int{best}, 1, q, "you need it more than I do"
-		return q >= 0 && best >= 0 && !critical
+		short := min(st.Rules.HandSize-len(st.Players[q].Hand), st.Rules.MaxLeadership, len(pl.Cards))
+		pl.N, pl.ToPlayer, pl.Why = s.bestInHand(st, me.Hand, &pl.Cards, short), q, "you need them more than I do"
+		return pl.N > 0
 	case Campaign:
 		for _, id := range me.Pool {
 			if st.Deck.Cards[id].Name.Kind() == Subplot && st.Deck.Cards[id].Name != Martyr && !slices.Contains(me.Permanent, id) {
@@ -369,6 +369,26 @@ func (s *Style) declareSubplot(st *State, p int, pl *Play, n Name, critical bool
 		return hero.HP*3 < hero.MaxHP && countActive(st.Villains) > countActive(st.Heroes)
 	}
 	return false
+}
+
+// bestInHand fills cards with the (at most n) most valuable cards of
+// hand, the best first, and returns how many it took.
+func (s *Style) bestInHand(st *State, hand []int, cards *[2]int, n int) int {
+	took := 0
+	for took < n {
+		best := -1
+		for _, id := range hand {
+			if (took == 0 || id != cards[0]) && (best < 0 || s.value(st.Deck.Cards[id].Name) > s.value(st.Deck.Cards[best].Name)) {
+				best = id
+			}
+		}
+		if best < 0 {
+			break
+		}
+		cards[took] = best
+		took++
+	}
+	return took
 }
 
 // countActive counts the characters of cs still in the fight.

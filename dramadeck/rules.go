@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Criticals fixes the GURPS success-roll limits (GURPS Basic Set, "Success
@@ -73,6 +74,18 @@ func DefaultMargins() MarginTable {
 		TauntTrick:     row(e(Stymied), e(Unskilled), e(Setback), e(Setback), e(Up)),
 		Maneuver:       row(e(Fatigued), e(Stymied), e(Unskilled), e(Setback, Fatigued), nil),
 	}
+}
+
+// clone is a copy of m that shares no band list with it.
+func (m MarginTable) clone() MarginTable {
+	bands := func(bs []Band) []Band {
+		out := slices.Clone(bs)
+		for i := range out {
+			out[i].Target, out[i].Actor = slices.Clone(out[i].Target), slices.Clone(out[i].Actor)
+		}
+		return out
+	}
+	return MarginTable{IntimidateTest: bands(m.IntimidateTest), TauntTrick: bands(m.TauntTrick), Maneuver: bands(m.Maneuver)}
 }
 
 // Column returns the band list used for an approved action (nil for Attack
@@ -200,8 +213,18 @@ type Rules struct {
 	// CollapseFP: a character whose FP fall to it or below is out of the
 	// fight (0: FP at 0 takes a character out [ours, simplified]; GURPS
 	// lets a character go on below 0 FP, down to minus its FP, at a risk
-	// the simulation does not model).
+	// the simulation does not model). Above 0 it is a house rule that
+	// exhaustion ends a fight sooner: a character worn down to it leaves.
 	CollapseFP int `json:"collapse_fp"`
+	// CriticalMiss is what a critical failure costs the character who
+	// rolled it, on an attack or on an active defence against one:
+	// Setback, his next action (the default), or Stymied, Unskilled or
+	// Fatigued as the margin table has them, or none ("-"). The text
+	// gives a critical failure no consequence; GURPS rolls on its
+	// Critical Miss Table, whose commonest results (lost balance, a weapon
+	// turned in the hand or dropped) cost the next turn [src]; the whole
+	// table read as that one result is [ours].
+	CriticalMiss Effect `json:"critical_miss,omitempty"`
 	// EffectsOutlastScene: card effects still waiting on a hero at the
 	// end of a scene (Adrenalin, Willpower, Presence, Supporter, Coup de
 	// Grace, Drama and Hero, Second Chance, Opponent Fails) wait on into
@@ -218,7 +241,7 @@ func DefaultRules() Rules {
 		DramaWorth: 3, GloryAward: 3, SubplotAward: 1, LuckRolls: 3, FatigueFP: 2,
 		MultiStep: -2, LastDitch: -4, TaskSteps: 4, Complication: 1,
 		DefendBonus: 2, AllOutAttackBonus: 4, Margins: DefaultMargins(), MaxLeadership: 2,
-		DefenceTakesCards: true, StunPercent: 50,
+		DefenceTakesCards: true, StunPercent: 50, CriticalMiss: Setback,
 	}
 }
 
@@ -268,8 +291,10 @@ func (r Rules) Validate() error {
 		return fmt.Errorf("rules: every number must be within %d", maxCount)
 	case r.StunPercent < 0 || r.StunPercent > 100:
 		return fmt.Errorf("rules.stun_percent: %d, must be 0..100 (percent of the HP a blow must exceed to stun; 100: never)", r.StunPercent)
-	case r.CollapseFP < -maxTrack || r.CollapseFP > 0:
-		return fmt.Errorf("rules.collapse_fp: %d, must be -%d..0 (the FP at or below which a character is out)", r.CollapseFP, maxTrack)
+	case r.CollapseFP < -maxTrack || r.CollapseFP > maxTrack:
+		return fmt.Errorf("rules.collapse_fp: %d, must be within %d (the FP at or below which a character is out)", r.CollapseFP, maxTrack)
+	case !r.CriticalMiss.costs():
+		return fmt.Errorf("rules.critical_miss: %v (allowed: Setback, Stymied, Unskilled, Fatigued, or - for none)", r.CriticalMiss)
 	case r.DramaWorth < 0 || r.GloryAward < 0 || r.SubplotAward < 0:
 		return errors.New("rules: awards (drama_worth, glory_award, subplot_award) must be >= 0")
 	}

@@ -60,11 +60,18 @@ func BombDisposal() Task {
 // (DefaultScenario), the bomb disposal out of combat ("task") and under
 // fire ("task_in_combat"), a scene of both ("scene"), and an adventure
 // of two Acts of two scenes ("adventure").
+//
+// The task spells its deck out as the default composition, which with
+// the default seed and proportions is the shipped deck card for card, so
+// that deck_seed and faces reach it: a designer sweeping the seed sees
+// how much the shipped deck's own skill bars matter to a task. In the
+// scene the GM plays aggressive, his villains attacking all-out to stop
+// the disposal.
 func Builtins() map[string]Scenario {
 	task, fire, scene, adv := DefaultScenario(), DefaultScenario(), DefaultScenario(), DefaultScenario()
-	task.Study, task.Task = StudyTask, BombDisposal()
+	task.Study, task.Task, task.Deck = StudyTask, BombDisposal(), DefaultComposition()
 	fire.Study, fire.Task, fire.TaskInCombat = StudyTask, BombDisposal(), true
-	scene.Study, scene.Task = StudyScene, BombDisposal()
+	scene.Study, scene.Task, scene.GMPolicy = StudyScene, BombDisposal(), "aggressive"
 	adv.Study, adv.Acts, adv.ScenesPerAct = StudyAdventure, 2, 2
 	return map[string]Scenario{"encounter": DefaultScenario(), "task": task, "task_in_combat": fire, "scene": scene, "adventure": adv}
 }
@@ -179,7 +186,7 @@ func (s Scenario) Metrics() []string {
 	case StudyScene:
 		return []string{"rounds", "task_done", "task_rounds", "cards_played", "cards_drawn", "cards_held", "heroes_down", "villains_down"}
 	case StudyAdventure:
-		return []string{"scenes_won", "scenes_lost", "rounds", "possibilities_awarded", "drama_held", "glory_played", "subplots_in_play", "cards_played"}
+		return []string{"rounds", "scenes_won", "scenes_lost", "possibilities_awarded", "drama_held", "glory_played", "subplots_in_play", "cards_played"}
 	}
 	return []string{"rounds", "flurry_rounds", "cards_played", "cards_drawn", "heroes_down", "villains_down", "flips"}
 }

@@ -20,57 +20,100 @@ import (
 // simulation instead. The ways are the Style's settings: a hill-climb from
 // the best shipped style turns one setting at a time, keeping the change
 // that raises the goal's odds most while one does (and from the worst, for
-// the worst play, lowering them), every candidate
-// measured on the same trials (common random numbers, so a difference
-// between two styles is the styles' and not the dice's). The best and worst
-// styles found and the shipped ones are then measured again on fresh
-// trials, and reported with 95% half-widths.
+// the worst play, lowering them), every candidate measured on the same
+// trials (common random numbers, so a difference between two styles is the
+// styles' and not the dice's). The best and the worst of the styles found
+// and the shipped ones are chosen on fresh trials; then the chosen two and
+// the shipped ones are measured again on trials independent of every
+// earlier one, and those values are reported with their 95% half-widths:
+// a value measured on the trials it was chosen on would lean its way (the
+// best of several noisy measures is too high).
 
 // SearchTrials is how many trials measure each candidate style during the
-// search; CheckTrials how many measure the styles reported.
+// search (and each style of the advice); CheckTrials how many choose the
+// best and the worst play, and then measure the styles reported.
 const (
 	SearchTrials = 1000
 	CheckTrials  = 10000
 )
 
+// The trial streams, seeds from each start: the search from 0, the choice
+// of the best and the worst from chooseSeed, the values reported from
+// reportSeed, the advice from adviceSeed. Each is far past the others'
+// trials, so no trial of one is a trial of another.
+const (
+	chooseSeed = 1 << 32
+	reportSeed = 2 << 32
+	adviceSeed = 3 << 32
+)
+
 // knob is one setting of a Style the search turns, with the situation it
-// governs in words, and the studies in which the situation arises.
+// governs in words, the settings of the scenario its choice trades on
+// (keys: a knob whose setting is inert in the scenario, Scenario.Inert,
+// governs nothing there), and whether it is a player's choice only (the
+// GM holds no cards and works no task).
 type knob struct {
 	when, on, off string
 	turn          func(*Style)
 	is            func(*Style) bool
-	arises        func(Scenario) bool
+	keys          []string
+	players       bool
+	// needs, if set, is a rule the choice needs besides: a Possibility
+	// re-rolls a defence only where the cards help defences.
+	needs func(Scenario) bool
 }
 
 // knobs are the Style's settings, in the order Advice lists them.
 var knobs = []knob{
-	{"a card in hand that can be played", "play cards and move them to the pool", "keep them in hand",
-		func(s *Style) { s.PlayCards = !s.PlayCards }, func(s *Style) bool { return s.PlayCards }, always},
-	{"Drama cards in hand", "hold them for the end of the adventure", "play them",
-		func(s *Style) { s.KeepDrama = !s.KeepDrama }, func(s *Style) bool { return s.KeepDrama }, fights},
-	{"two combat cards in hand", "declare a Critical Moment", "do not",
-		func(s *Style) { s.CriticalMoment = !s.CriticalMoment }, func(s *Style) bool { return s.CriticalMoment }, fights},
-	{"a failed roll of one's own action", "spend Possibilities on it", "keep them",
-		func(s *Style) { s.SpendPossibilities = !s.SpendPossibilities }, func(s *Style) bool { return s.SpendPossibilities }, always},
-	{"a failed defence or resistance", "spend Possibilities on defence", "keep them",
-		func(s *Style) { s.SpendOnDefence = !s.SpendOnDefence }, func(s *Style) bool { return s.SpendOnDefence }, fights},
-	{"attacking", "make an All-Out Attack", "attack normally",
-		func(s *Style) { s.AllOut = !s.AllOut }, func(s *Style) bool { return s.AllOut }, fights},
-	{"a contest skill at least the attack skill", "trick, test, taunt, intimidate or maneuver", "attack",
-		func(s *Style) { s.Contests = !s.Contests }, func(s *Style) bool { return s.Contests }, fights},
-	{"a task showing several steps", "attempt them all at once", "one step at a time",
-		func(s *Style) { s.MultiStep = !s.MultiStep }, func(s *Style) bool { return s.MultiStep }, tasks},
-	{"own HP below a third", "defend", "fight on",
-		func(s *Style) { s.DefendBelow = map[bool]int{true: 0, false: 34}[s.DefendBelow > 0] },
-		func(s *Style) bool { return s.DefendBelow > 0 }, fights},
+	{when: "a card in hand that can be played", on: "play cards and move them to the pool", off: "keep them in hand",
+		turn: func(s *Style) { s.PlayCards = !s.PlayCards }, is: func(s *Style) bool { return s.PlayCards },
+		keys: []string{"deck"}, players: true},
+	{when: "Drama cards in hand", on: "hold them for the end of the adventure", off: "play them",
+		turn: func(s *Style) { s.KeepDrama = !s.KeepDrama }, is: func(s *Style) bool { return s.KeepDrama },
+		keys: []string{"rules.drama_worth"}, players: true},
+	{when: "two combat cards in hand", on: "declare a Critical Moment", off: "do not",
+		turn: func(s *Style) { s.CriticalMoment = !s.CriticalMoment }, is: func(s *Style) bool { return s.CriticalMoment },
+		keys: []string{"rules.bonus"}, players: true},
+	{when: "a failed roll of one's own action", on: "spend Possibilities on it", off: "keep them",
+		turn: func(s *Style) { s.SpendPossibilities = !s.SpendPossibilities }, is: func(s *Style) bool { return s.SpendPossibilities },
+		keys: []string{"heroes"}},
+	{when: "a failed defence or resistance", on: "spend Possibilities on defence", off: "keep them",
+		turn: func(s *Style) { s.SpendOnDefence = !s.SpendOnDefence }, is: func(s *Style) bool { return s.SpendOnDefence },
+		keys: []string{"rules.defence_takes_cards"}, needs: func(s Scenario) bool { return s.Rules.DefenceTakesCards }},
+	{when: "attacking", on: "make an All-Out Attack", off: "attack normally",
+		turn: func(s *Style) { s.AllOut = !s.AllOut }, is: func(s *Style) bool { return s.AllOut },
+		keys: []string{"rules.all_out_attack_bonus"}},
+	{when: "a contest skill at least the attack skill", on: "trick, test, taunt, intimidate or maneuver", off: "attack",
+		turn: func(s *Style) { s.Contests = !s.Contests }, is: func(s *Style) bool { return s.Contests },
+		keys: []string{"rules.margins"}},
+	{when: "a task showing several steps", on: "attempt them all at once", off: "one step at a time",
+		turn: func(s *Style) { s.MultiStep = !s.MultiStep }, is: func(s *Style) bool { return s.MultiStep },
+		keys: []string{"rules.multi_step"}, players: true},
+	{when: "own HP below a third", on: "defend", off: "fight on",
+		turn: func(s *Style) { s.DefendBelow = map[bool]int{true: 0, false: 34}[s.DefendBelow > 0] },
+		is:   func(s *Style) bool { return s.DefendBelow > 0 }, keys: []string{"rules.defend_bonus"}},
 }
 
-// knobsOf are the knobs whose situation arises in s: the only ones the
-// search turns and Advice speaks of.
-func knobsOf(s Scenario) []knob {
+// knobsOf are the knobs of side's play whose settings act in s: the only
+// ones the search turns and Advice speaks of. Whether a setting acts is
+// read from the scenario's Inert list with side playing a style that uses
+// every setting (aggressive, its cards played and its attacks all-out),
+// since the search tries such styles whatever side's own policy.
+func knobsOf(s Scenario, side string) []knob {
+	open := s
+	if side == "gm" {
+		open.GMPolicy = "aggressive"
+	} else {
+		open.HeroPolicy = "aggressive"
+	}
+	inert := open.Inert()
 	var out []knob
 	for _, k := range knobs {
-		if k.arises(s) {
+		acts := !(k.players && side == "gm") && (k.needs == nil || k.needs(s))
+		for _, key := range k.keys {
+			acts = acts && !slices.Contains(inert, key)
+		}
+		if acts {
 			out = append(out, k)
 		}
 	}
@@ -92,7 +135,11 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	m := measurer{s: s, side: side, wins: wins}
+	return measurer{s: s, side: side, wins: wins, search: SearchTrials, check: CheckTrials}.solve(ctx, goal)
+}
+
+// solve is Solve for m's scenario, side and goal.
+func (m measurer) solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
 	var found []Style
 	for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
 		start, err := m.shippedFor(ctx, aim)
@@ -105,16 +152,24 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		found = append(found, st)
 	}
-	out := markov.Solved{Goal: goal, Side: side, Method: fmt.Sprintf("sampling: a hill-climb over the Style's %d settings "+
-		"from the best (and, for the worst play, the worst) shipped policy, %d trials a candidate on common random numbers; every value below "+
-		"measured again on %d fresh trials (95%% half-widths)", len(knobsOf(s)), SearchTrials, CheckTrials)}
+	out := markov.Solved{Goal: goal, Side: m.side, Method: m.method()}
 	if out.Goal.Side == "" {
-		out.Goal.Side = side
+		out.Goal.Side = m.side
 	}
 	if len(out.Goal.Outcomes) == 0 {
-		out.Goal.Outcomes = []string{s.Categories()[wins[0]]}
+		out.Goal.Outcomes = []string{m.s.Categories()[m.wins[0]]}
 	}
 	return m.report(ctx, out, found)
+}
+
+// method says how Solve found its values.
+func (m measurer) method() string {
+	return fmt.Sprintf("sampling: a hill-climb over the %d settings of the Style that act in this scenario, "+
+		"from the best (and, for the worst play, the worst) shipped policy, %d trials a candidate on common random numbers; "+
+		"the best and the worst play chosen among the styles found and the shipped policies on %d fresh trials, "+
+		"then every value below measured again on %d further trials, independent of those it was chosen on (95%% half-widths); "+
+		"each line of advice on %d more, common to the two styles it compares",
+		len(knobsOf(m.s, m.side)), m.search, m.check, m.check, m.search)
 }
 
 // solveGoal reads who decides and which categories are the goal.
@@ -148,11 +203,15 @@ func (s Scenario) solveGoal(goal markov.Goal) (string, []int, error) {
 	return side, wins, nil
 }
 
-// measurer plays trials of a scenario with one side's policy replaced.
+// measurer plays trials of a scenario with one side's policy replaced:
+// search trials a candidate during the search and the advice, check
+// trials to choose the best and the worst play and to measure what is
+// reported.
 type measurer struct {
-	s    Scenario
-	side string
-	wins []int
+	s             Scenario
+	side          string
+	wins          []int
+	search, check int
 }
 
 // odds returns the share of n trials, seeded first, first+1, ..., that end
@@ -186,10 +245,6 @@ func (m measurer) odds(ctx context.Context, p Policy, first uint64, n int) (floa
 	return float64(won) / float64(n), nil
 }
 
-// checkSeed is where the trials of the final measurements start, past
-// every search trial.
-const checkSeed = 1 << 32
-
 // shippedFor returns the shipped style with the best odds for aim on the
 // search trials: where the climb for aim starts.
 func (m measurer) shippedFor(ctx context.Context, aim markov.Aim) (Style, error) {
@@ -197,7 +252,7 @@ func (m measurer) shippedFor(ctx context.Context, aim markov.Aim) (Style, error)
 	bestV := 0.0
 	for i, name := range PolicyNames() {
 		p, _ := PolicyByName(name)
-		v, err := m.odds(ctx, p, 0, SearchTrials)
+		v, err := m.odds(ctx, p, 0, m.search)
 		if err != nil {
 			return best, err
 		}
@@ -212,17 +267,17 @@ func (m measurer) shippedFor(ctx context.Context, aim markov.Aim) (Style, error)
 // for aim, on the search trials, and returns where it stops.
 func (m measurer) climb(ctx context.Context, st Style, aim markov.Aim) (Style, error) {
 	st.Label = "search"
-	cur, err := m.odds(ctx, &st, 0, SearchTrials)
+	cur, err := m.odds(ctx, &st, 0, m.search)
 	if err != nil {
 		return st, err
 	}
-	ks := knobsOf(m.s)
+	ks := knobsOf(m.s, m.side)
 	for steps := 0; steps < 2*len(ks); steps++ {
 		best, bestV := st, cur
 		for _, k := range ks {
 			next := st
 			k.turn(&next)
-			v, err := m.odds(ctx, &next, 0, SearchTrials)
+			v, err := m.odds(ctx, &next, 0, m.search)
 			if err != nil {
 				return st, err
 			}
@@ -238,59 +293,95 @@ func (m measurer) climb(ctx context.Context, st Style, aim markov.Aim) (Style, e
 	return st, nil
 }
 
-// report measures the shipped policies and the styles found on fresh
-// trials, and fills in the best, the worst, the gap and the advice.
+// report chooses the best and the worst of the shipped policies and the
+// styles found, on the choosing trials, then measures the two and the
+// shipped policies on the reporting trials, and fills in the best, the
+// worst, the gap and the advice.
 func (m measurer) report(ctx context.Context, out markov.Solved, found []Style) (markov.Solved, error) {
-	value := func(st Style, name string) (markov.PolicyValue, error) {
-		v, err := m.odds(ctx, &st, checkSeed, CheckTrials)
-		return markov.PolicyValue{Name: name, Value: v, HalfWidth: 1.96 * math.Sqrt(v*(1-v)/CheckTrials)}, err
+	cands, err := m.candidates(found)
+	if err != nil {
+		return out, err
 	}
-	named := map[Style]string{} // each style measured, without its label, by name
-	styles := map[string]Style{}
-	var cands []markov.PolicyValue
-	add := func(st Style, name string) error {
-		st.Label = ""
-		if _, seen := named[st]; seen {
-			return nil
-		}
-		v, err := value(st, name)
-		named[st], styles[name] = name, st
-		cands = append(cands, v)
-		return err
-	}
-	for _, name := range PolicyNames() {
-		p, _ := PolicyByName(name)
-		if err := add(*p.(*Style), name); err != nil {
-			return out, err
-		}
-		out.Policies = append(out.Policies, cands[len(cands)-1])
-	}
-	for _, st := range found {
-		if err := add(st, describeStyle(st)); err != nil {
+	chosen := make([]float64, len(cands))
+	for i := range cands {
+		if chosen[i], err = m.odds(ctx, &cands[i].style, chooseSeed, m.check); err != nil {
 			return out, err
 		}
 	}
-	byValue := func(a, b markov.PolicyValue) int { return cmp.Compare(a.Value, b.Value) }
-	out.Best, out.Worst = slices.MaxFunc(cands, byValue), slices.MinFunc(cands, byValue)
+	best, worst := 0, 0
+	for i, v := range chosen {
+		if v > chosen[best] {
+			best = i
+		}
+		if v < chosen[worst] {
+			worst = i
+		}
+	}
+	value := func(c candidate) (markov.PolicyValue, error) {
+		v, err := m.odds(ctx, &c.style, reportSeed, m.check)
+		return markov.PolicyValue{Name: c.name, Value: v, HalfWidth: 1.96 * math.Sqrt(v*(1-v)/float64(m.check))}, err
+	}
+	for _, c := range cands[:len(PolicyNames())] {
+		v, err := value(c)
+		if err != nil {
+			return out, err
+		}
+		out.Policies = append(out.Policies, v)
+	}
+	if out.Best, err = value(cands[best]); err != nil {
+		return out, err
+	}
+	if out.Worst, err = value(cands[worst]); err != nil {
+		return out, err
+	}
 	out.Gap = out.Best.Value - out.Worst.Value
-	advice, err := m.advise(ctx, styles[out.Best.Name])
-	out.Advice = advice
+	out.Advice, err = m.advise(ctx, cands[best].style)
 	return out, err
 }
 
+// candidate is a style in the running for the best or the worst play.
+type candidate struct {
+	name  string
+	style Style
+}
+
+// candidates are the shipped policies, by name and first, then each
+// style found that is none of them, named by its settings.
+func (m measurer) candidates(found []Style) ([]candidate, error) {
+	var out []candidate
+	seen := func(st Style) bool {
+		return slices.ContainsFunc(out, func(c candidate) bool { return c.style == st })
+	}
+	for _, name := range PolicyNames() {
+		p, err := PolicyByName(name)
+		if err != nil {
+			return nil, err
+		}
+		st := *p.(*Style)
+		st.Label = ""
+		out = append(out, candidate{name: name, style: st})
+	}
+	for _, st := range found {
+		if st.Label = ""; !seen(st) {
+			out = append(out, candidate{name: describeStyle(st, knobsOf(m.s, m.side)), style: st})
+		}
+	}
+	return out, nil
+}
+
 // advise says, setting by setting, what the best style does and how much
-// the goal's odds fall (on the search trials) when that one setting is
-// turned, the largest fall first.
+// the goal's odds fall when that one setting is turned, the largest fall
+// first: both measured on the advice's own trials, common to the two.
 func (m measurer) advise(ctx context.Context, best Style) ([]markov.Advice, error) {
-	base, err := m.odds(ctx, &best, 0, SearchTrials)
+	base, err := m.odds(ctx, &best, adviceSeed, m.search)
 	if err != nil {
 		return nil, err
 	}
 	var out []markov.Advice
-	for _, k := range knobsOf(m.s) {
+	for _, k := range knobsOf(m.s, m.side) {
 		other := best
 		k.turn(&other)
-		v, err := m.odds(ctx, &other, 0, SearchTrials)
+		v, err := m.odds(ctx, &other, adviceSeed, m.search)
 		if err != nil {
 			return nil, err
 		}
@@ -304,10 +395,10 @@ func (m measurer) advise(ctx context.Context, best Style) ([]markov.Advice, erro
 	return out, nil
 }
 
-// describeStyle names a style by the settings it has on.
-func describeStyle(st Style) string {
+// describeStyle names a style by the settings it has on of ks.
+func describeStyle(st Style, ks []knob) string {
 	var on []string
-	for _, k := range knobs {
+	for _, k := range ks {
 		if k.is(&st) {
 			on = append(on, k.on)
 		}

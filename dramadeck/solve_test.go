@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestSolveComparesStylesOnCommonTrials(t *testing.T) {
 	if sv.Side != "heroes" || sv.Goal.Outcomes[0] != "heroes_win" || !strings.HasPrefix(sv.Method, "sampling") {
 		t.Errorf("side %q goal %v method %q", sv.Side, sv.Goal, sv.Method)
 	}
-	if len(sv.Policies) != len(PolicyNames()) || len(sv.Advice) != len(knobsOf(s)) {
+	if len(sv.Policies) != len(PolicyNames()) || len(sv.Advice) != len(knobsOf(s, "heroes")) {
 		t.Errorf("%d policies, %d lines of advice", len(sv.Policies), len(sv.Advice))
 	}
 	for _, v := range sv.Policies {
@@ -108,5 +109,119 @@ func TestSolveAdvisesOnlyOnChoicesThatArise(t *testing.T) {
 	}
 	if _, err := sc.Solve(context.Background(), markov.Goal{Side: "gm"}); err == nil {
 		t.Error("the GM's side of a task out of combat: solved")
+	}
+}
+
+// Solve advises only on the Style's settings whose situation can arise
+// in the scenario: each knob's settings act in it (Scenario.Inert, with
+// the deciding side playing every card), a player's choice is never the
+// GM's, and Drama is held for its worth only in an adventure, where it
+// pays.
+func TestSolveAdvisesOnlyOnSettingsThatAct(t *testing.T) {
+	for name, sc := range Builtins() {
+		for _, side := range []string{"heroes", "gm"} {
+			if side == "gm" && !fights(sc) {
+				continue
+			}
+			open := sc
+			open.HeroPolicy, open.GMPolicy = "aggressive", "aggressive"
+			var whens []string
+			for _, k := range knobsOf(sc, side) {
+				whens = append(whens, k.when)
+				for _, key := range k.keys {
+					if slices.Contains(open.Inert(), key) {
+						t.Errorf("%s, %s: advice on %q, whose setting %s is inert", name, side, k.when, key)
+					}
+				}
+				if k.players && side == "gm" {
+					t.Errorf("%s: the GM advised on %q, a player's choice", name, k.when)
+				}
+			}
+			drama := slices.Contains(whens, "Drama cards in hand")
+			steps := slices.Contains(whens, "a task showing several steps")
+			if drama != (side == "heroes" && sc.Study == StudyAdventure) || steps != (side == "heroes" && tasks(sc)) {
+				t.Errorf("%s, %s: advice on %q", name, side, whens)
+			}
+		}
+	}
+	sc := DefaultScenario()
+	sc.Rules.DefenceTakesCards = false
+	for _, k := range knobsOf(sc, "heroes") {
+		if k.when == "a failed defence or resistance" {
+			t.Error("advice on spending Possibilities on defences, which no card or Possibility helps")
+		}
+	}
+}
+
+// The values Solve reports come from trials of their own: the best and
+// the worst play are chosen on one stream of trials, and they and the
+// shipped policies are then measured on another, none of whose trials
+// chose them or searched for them, so the best is not measured on the
+// luck that made it the best.
+func TestSolveReportsValuesFromFreshTrials(t *testing.T) {
+	if SearchTrials > chooseSeed || chooseSeed+CheckTrials > reportSeed || reportSeed+CheckTrials > adviceSeed {
+		t.Fatal("the streams of trials overlap")
+	}
+	sc := Builtins()["task"]
+	side, wins, err := sc.solveGoal(markov.Goal{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := measurer{s: sc, side: side, wins: wins, search: 50, check: 400}
+	sv, err := m.solve(context.Background(), markov.Goal{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sv.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sv.Method, "independent of those it was chosen on") {
+		t.Errorf("method %q", sv.Method)
+	}
+	cands, err := m.candidates(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	styles := map[string]Style{}
+	for _, c := range cands {
+		styles[c.name] = c.style
+	}
+	for _, a := range []markov.Aim{markov.Maximize, markov.Minimize} {
+		st, err := m.shippedFor(context.Background(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err = m.climb(context.Background(), st, a); err != nil {
+			t.Fatal(err)
+		}
+		st.Label = ""
+		styles[describeStyle(st, knobsOf(sc, side))] = st
+	}
+	fresh := func(v markov.PolicyValue) float64 {
+		st, ok := styles[v.Name]
+		if !ok {
+			t.Fatalf("no style named %q", v.Name)
+		}
+		got, err := m.odds(context.Background(), &st, reportSeed, m.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	chose := func(v markov.PolicyValue) float64 {
+		st := styles[v.Name]
+		got, _ := m.odds(context.Background(), &st, chooseSeed, m.check)
+		return got
+	}
+	for _, v := range append([]markov.PolicyValue{sv.Best, sv.Worst}, sv.Policies...) {
+		if got := fresh(v); got != v.Value {
+			t.Errorf("%s: reported %v, its value on the reporting trials %v", v.Name, v.Value, got)
+		}
+	}
+	for name, st := range styles {
+		v, _ := m.odds(context.Background(), &st, chooseSeed, m.check)
+		if v > chose(sv.Best) || v < chose(sv.Worst) {
+			t.Errorf("%s: %v on the choosing trials, outside the chosen best %v and worst %v", name, v, chose(sv.Best), chose(sv.Worst))
+		}
 	}
 }

@@ -258,6 +258,10 @@ type State struct {
 	// Plan is the play beyond one encounter Engine.Step follows (a task, a
 	// scene, an adventure: Scenario.Study); nil plays one encounter.
 	Plan *Plan `json:"plan,omitempty"`
+	// Question is the choice a step stopped at, asked as a step of its
+	// own (Engine.Ask), until it is answered (Engine.Reply); the state
+	// is the game as that step found it.
+	Question *Question `json:"question,omitempty"`
 
 	// Counters for reports.
 	Flips        int `json:"flips"`

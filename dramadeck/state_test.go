@@ -357,7 +357,8 @@ func TestValidateRefusesContradictoryRules(t *testing.T) {
 		{"Leadership moving three cards", func(r *Rules) { r.MaxLeadership = 3 }},
 		{"stun_percent -1", func(r *Rules) { r.StunPercent = -1 }},
 		{"stun_percent 101", func(r *Rules) { r.StunPercent = 101 }},
-		{"collapse_fp 1 (out with FP left)", func(r *Rules) { r.CollapseFP = 1 }},
+		{"collapse_fp above the FP track", func(r *Rules) { r.CollapseFP = maxTrack + 1 }},
+		{"a critical miss of Flurry", func(r *Rules) { r.CriticalMiss = Flurry }},
 		{"collapse_fp below the FP track", func(r *Rules) { r.CollapseFP = -maxTrack - 1 }},
 	} {
 		r := DefaultRules()

@@ -555,7 +555,8 @@ func TestLegalChoiceQueriesAgreeWithTheSteps(t *testing.T) {
 // of the same dice: a Defend rolled (Rules.DefendRolls) fails on 18 and
 // draws no card for the approved action; a blow of 12 of Brick's 14 HP
 // stuns at StunPercent 50, not at 100; Fatigued taking Brick to 0 FP puts
-// him out at CollapseFP 0, not at -5; Second Chance and Adrenalin waiting
+// him out at CollapseFP 0, not at -5, and to 6 FP out at 6, not at 0;
+// Second Chance and Adrenalin waiting
 // at the end of a scene lapse unless EffectsOutlastScene.
 func TestCombatRulingsAreSettings(t *testing.T) {
 	passive := func(t *testing.T) Policy { return mustPolicy(t, "passive") }
@@ -588,6 +589,14 @@ func TestCombatRulingsAreSettings(t *testing.T) {
 				return nil
 			},
 			func(g *game) bool { return g.State.Heroes[0].FP == 0 && g.State.Heroes[0].Status.Out }},
+		{"collapse_fp above 0", func(r *Rules) { r.CollapseFP = 6 },
+			func(t *testing.T, g *game) error {
+				g.State.Heroes[0].FP = 8
+				g.State.Line = Line{Hero: Fatigued}
+				g.applyLine()
+				return nil
+			},
+			func(g *game) bool { return g.State.Heroes[0].FP == 6 && !g.State.Heroes[0].Status.Out }},
 		{"effects_outlast_scene", func(r *Rules) { r.EffectsOutlastScene = true },
 			func(t *testing.T, g *game) error {
 				st := &g.State.Heroes[0].Status

@@ -327,7 +327,7 @@ func (p *Plan) outcome(s *State, metrics []int) int {
 		copy(metrics, vals[:])
 		return int(s.Outcome) - 1
 	}
-	vals := [...]int{p.Won, p.Lost, p.Rounds, p.Awarded, p.Drama, p.Glory, p.Subplots, s.CardsPlayed}
+	vals := [...]int{p.Rounds, p.Won, p.Lost, p.Awarded, p.Drama, p.Glory, p.Subplots, s.CardsPlayed}
 	copy(metrics, vals[:])
 	switch scenes := p.Acts * p.Scenes; {
 	case p.Won == scenes:

@@ -78,19 +78,20 @@ type TaskState struct {
 
 // TaskView is what a policy sees when deciding about a task.
 type TaskView struct {
-	Skill      int  // skill in use (Skill, or another once switched)
-	Alternate  int  // the skill a switch would take up next
-	Modifier   int  // modifier of the next step, Complications included
-	Done       int  // steps completed
-	Steps      int  // steps in the task
-	Avail      int  // steps that may be attempted at once now (Steps only)
-	RoundsLeft int  // rounds left after this one
-	Switched   bool // already switched skills
+	Player     int  `json:"player"`      // whose hero works on it
+	Skill      int  `json:"skill"`       // skill in use (Skill, or another once switched)
+	Alternate  int  `json:"alternate"`   // the skill a switch would take up next
+	Modifier   int  `json:"modifier"`    // modifier of the next step, Complications included
+	Done       int  `json:"done"`        // steps completed
+	Steps      int  `json:"steps"`       // steps in the task
+	Avail      int  `json:"avail"`       // steps that may be attempted at once now (Steps only)
+	RoundsLeft int  `json:"rounds_left"` // rounds left after this one
+	Switched   bool `json:"switched"`    // already switched skills
 }
 
 func (ts *TaskState) view(rules *Rules, avail int) TaskView {
 	t := &ts.Task
-	v := TaskView{Skill: t.skill(ts.Using), Alternate: t.skill((ts.Using + 1) % t.skills()), Done: ts.Done,
+	v := TaskView{Player: ts.Player, Skill: t.skill(ts.Using), Alternate: t.skill((ts.Using + 1) % t.skills()), Done: ts.Done,
 		Steps: rules.TaskSteps, Avail: avail, RoundsLeft: t.Rounds - ts.Round, Switched: ts.Using != 0}
 	if ts.Done < rules.TaskSteps {
 		v.Modifier = ts.Task.Modifiers[ts.Done] - ts.Worse

@@ -1,0 +1,537 @@
+package dramadeck
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stakesrpg/stakes/dice"
+)
+
+// asker answers the questions of one step taken in Engine.Ask's way: the
+// answers given before (replayed, in order), then the policies, stopping
+// the step at the first question its side asks as a step.
+type asker struct {
+	asks  [2]AskSet
+	given []Reply // answers to give again, in order
+	next  int     // the next of given
+	// live: the first question past the given ones is the pending one,
+	// which the policy answers (Engine.Step with a question pending).
+	live bool
+	log  []Reply   // every answer the step received, until it stopped
+	stop *Question // the question the step stopped at, or nil
+	err  error     // a given answer that does not fit the step
+}
+
+// replay returns the next given answer, if one is left, for question
+// kind.
+func (a *asker) replay(kind Ask) (Reply, bool) {
+	if a.next >= len(a.given) {
+		return Reply{}, false
+	}
+	ans := a.given[a.next]
+	a.next++
+	if ans.Ask != kind {
+		if a.err == nil {
+			a.err = fmt.Errorf("the answers given to the pending step do not fit it: answer %d is to %v, the step asks %v (restore the Roller saved with the game)", a.next-1, ans.Ask, kind)
+		}
+		return Reply{}, false
+	}
+	a.log = append(a.log, ans)
+	return ans, true
+}
+
+// halt stops the step at question kind of side, if side asks it as a
+// step and the step has not stopped yet; fill writes what the question is
+// about and its options.
+func (a *asker) halt(side Side, kind Ask, fill func(q *Question)) {
+	switch {
+	case a.stop != nil || a.err != nil:
+	case a.live:
+		a.live = false // the pending question: its policy answers it
+	case a.asks[side].Has(kind):
+		q := &Question{Ask: kind, Side: side, Given: slices.Clone(a.log)}
+		fill(q)
+		a.stop = q
+	}
+}
+
+// record notes the answer a policy gave, until the step stops.
+func (a *asker) record(ans Reply) {
+	if a.stop == nil {
+		a.log = append(a.log, ans)
+	}
+}
+
+// asked is a side's Policy answering through an asker. Once the step has
+// stopped at a question, the policy answers the rest of it, which is
+// undone.
+type asked struct {
+	Policy
+	side Side
+	a    *asker
+}
+
+func (p *asked) Critical(v *View, buf []int) []int {
+	if ans, ok := p.a.replay(AskCritical); ok {
+		return append(buf, ans.Cards...)
+	}
+	p.a.halt(p.side, AskCritical, func(q *Question) {
+		q.Who, q.Cards, q.Many = v.Who, slices.Clone(v.Players[v.Who].Hand), true
+		q.Options = criticalOptions(v)
+	})
+	out := p.Policy.Critical(v, buf)
+	p.a.record(Reply{Ask: AskCritical, Cards: slices.Clone(out[len(buf):])})
+	return out
+}
+
+func (p *asked) Declare(v *View, buf []Play, moved []int) []Play {
+	if ans, ok := p.a.replay(AskDeclare); ok {
+		return append(buf, ans.Plays...)
+	}
+	p.a.halt(p.side, AskDeclare, func(q *Question) {
+		q.Who, q.Cards, q.Many = v.Who, slices.Clone(moved), true
+		q.Options = declareOptions(v, moved)
+	})
+	out := p.Policy.Declare(v, buf, moved)
+	p.a.record(Reply{Ask: AskDeclare, Plays: slices.Clone(out[len(buf):])})
+	return out
+}
+
+func (p *asked) Trade(v *View) Swap {
+	if ans, ok := p.a.replay(AskTrade); ok {
+		return ans.Swap
+	}
+	p.a.halt(p.side, AskTrade, func(q *Question) { q.Who, q.Options = v.Who, tradeOptions(v) })
+	sw := p.Policy.Trade(v)
+	p.a.record(Reply{Ask: AskTrade, Swap: sw})
+	return sw
+}
+
+func (p *asked) Haste(v *View, next int) int {
+	if ans, ok := p.a.replay(AskHaste); ok {
+		return ans.Index
+	}
+	p.a.halt(p.side, AskHaste, func(q *Question) {
+		q.Who, q.Next = v.Who, next
+		q.Options = cardOptions(AskHaste, v.Players[v.Who].Pool, func(id int) bool { return v.Deck.Cards[id].Name == Haste })
+	})
+	id := p.Policy.Haste(v, next)
+	p.a.record(Reply{Ask: AskHaste, Index: id})
+	return id
+}
+
+func (p *asked) Move(v *View) int {
+	if ans, ok := p.a.replay(AskMove); ok {
+		return ans.Index
+	}
+	p.a.halt(p.side, AskMove, func(q *Question) {
+		g := &game{State: v.State}
+		q.Who = v.Who
+		q.Options = cardOptions(AskMove, v.Players[v.Who].Hand, func(id int) bool { _, err := g.checkMoveCard(v.Who, id); return err == nil })
+	})
+	id := p.Policy.Move(v)
+	p.a.record(Reply{Ask: AskMove, Index: id})
+	return id
+}
+
+func (p *asked) Choose(v *View) Choice {
+	if ans, ok := p.a.replay(AskChoose); ok {
+		return ans.Choice
+	}
+	p.a.halt(p.side, AskChoose, func(q *Question) {
+		q.Who = v.Who
+		for _, ch := range (&game{State: v.State}).Choices(v.Who, nil) {
+			q.Options = append(q.Options, Reply{Ask: AskChoose, Choice: ch})
+		}
+	})
+	ch := p.Policy.Choose(v)
+	p.a.record(Reply{Ask: AskChoose, Choice: ch})
+	return ch
+}
+
+func (p *asked) Spend(v *View, r Result) bool {
+	if ans, ok := p.a.replay(AskSpend); ok {
+		return ans.Yes
+	}
+	p.a.halt(p.side, AskSpend, func(q *Question) {
+		q.Who, q.Result, q.Resisting, q.Options = v.Who, r, v.Resisting, yesNo(AskSpend)
+	})
+	yes := p.Policy.Spend(v, r)
+	p.a.record(Reply{Ask: AskSpend, Yes: yes})
+	return yes
+}
+
+func (p *asked) Cancel(v *View, actor int, a Act) bool {
+	if ans, ok := p.a.replay(AskCancel); ok {
+		return ans.Yes
+	}
+	p.a.halt(p.side, AskCancel, func(q *Question) {
+		q.Who, q.Actor, q.Act, q.Options = v.Who, actor, a, yesNo(AskCancel)
+	})
+	yes := p.Policy.Cancel(v, actor, a)
+	p.a.record(Reply{Ask: AskCancel, Yes: yes})
+	return yes
+}
+
+func (p *asked) Strip(v *View) int {
+	if ans, ok := p.a.replay(AskStrip); ok {
+		return ans.Index
+	}
+	p.a.halt(p.side, AskStrip, func(q *Question) {
+		pool := v.Players[v.Who].Pool
+		q.Who, q.Cards = v.Who, slices.Clone(pool)
+		q.Options = indexOptions(AskStrip, len(pool), true, func(i int) bool { return v.Deck.Cards[pool[i]].Name.Kind() != Subplot })
+	})
+	i := p.Policy.Strip(v)
+	p.a.record(Reply{Ask: AskStrip, Index: i})
+	return i
+}
+
+func (p *asked) Call(v *View, target int, a Act) Effect {
+	if ans, ok := p.a.replay(AskCall); ok {
+		return ans.Effect
+	}
+	p.a.halt(p.side, AskCall, func(q *Question) {
+		q.Who, q.Target, q.Act = v.Who, target, a
+		for _, e := range callResults {
+			q.Options = append(q.Options, Reply{Ask: AskCall, Effect: e})
+		}
+	})
+	e := p.Policy.Call(v, target, a)
+	p.a.record(Reply{Ask: AskCall, Effect: e})
+	return e
+}
+
+func (p *asked) Discard(v *View, must bool) int {
+	if ans, ok := p.a.replay(AskDiscard); ok {
+		return ans.Index
+	}
+	p.a.halt(p.side, AskDiscard, func(q *Question) {
+		hand := v.Players[v.Who].Hand
+		q.Who, q.Must, q.Cards = v.Who, must, slices.Clone(hand)
+		q.Options = indexOptions(AskDiscard, len(hand), !must, func(int) bool { return true })
+	})
+	i := p.Policy.Discard(v, must)
+	p.a.record(Reply{Ask: AskDiscard, Index: i})
+	return i
+}
+
+func (p *asked) Steps(v *TaskView) int {
+	if ans, ok := p.a.replay(AskSteps); ok {
+		return ans.Index
+	}
+	p.a.halt(p.side, AskSteps, func(q *Question) {
+		q.Who, q.Task = v.Player, ptr(*v)
+		for k := 1; k <= v.Avail; k++ {
+			q.Options = append(q.Options, Reply{Ask: AskSteps, Index: k})
+		}
+	})
+	k := p.Policy.Steps(v)
+	p.a.record(Reply{Ask: AskSteps, Index: k})
+	return k
+}
+
+func (p *asked) Switch(v *TaskView) bool {
+	return p.taskYes(AskSwitch, v, p.Policy.Switch)
+}
+
+func (p *asked) LastDitch(v *TaskView) bool {
+	return p.taskYes(AskLastDitch, v, p.Policy.LastDitch)
+}
+
+func (p *asked) SideRoll(v *TaskView) bool {
+	return p.taskYes(AskSideRoll, v, p.Policy.SideRoll)
+}
+
+// taskYes is a yes-or-no question about a task, which pol answers live.
+func (p *asked) taskYes(kind Ask, v *TaskView, pol func(*TaskView) bool) bool {
+	if ans, ok := p.a.replay(kind); ok {
+		return ans.Yes
+	}
+	p.a.halt(p.side, kind, func(q *Question) { q.Who, q.Task, q.Options = v.Player, ptr(*v), yesNo(kind) })
+	yes := pol(v)
+	p.a.record(Reply{Ask: kind, Yes: yes})
+	return yes
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// callResults are the results a Player's Call may name: any of the
+// margin table's but Player's Call itself.
+var callResults = [...]Effect{Stymied, Unskilled, Setback, Break, Fatigued, Up}
+
+// yesNo are the answers to a yes-or-no question.
+func yesNo(kind Ask) []Reply { return []Reply{{Ask: kind}, {Ask: kind, Yes: true}} }
+
+// cardOptions are none (-1) and each card id of pile that ok accepts.
+func cardOptions(kind Ask, pile []int, ok func(id int) bool) []Reply {
+	out := []Reply{{Ask: kind, Index: -1}}
+	for _, id := range pile {
+		if ok(id) {
+			out = append(out, Reply{Ask: kind, Index: id})
+		}
+	}
+	return out
+}
+
+// indexOptions are none (-1) if none is allowed, and each index below n
+// that ok accepts.
+func indexOptions(kind Ask, n int, none bool, ok func(i int) bool) []Reply {
+	var out []Reply
+	if none {
+		out = append(out, Reply{Ask: kind, Index: -1})
+	}
+	for i := range n {
+		if ok(i) {
+			out = append(out, Reply{Ask: kind, Index: i})
+		}
+	}
+	return out
+}
+
+// criticalOptions are the hand cards player v.Who may pour into the pool
+// for a Critical Moment: none once he has had his moment this Act, and
+// never Escape.
+func criticalOptions(v *View) []Reply {
+	if v.Players[v.Who].CriticalAct == v.State.Act {
+		return nil
+	}
+	var out []Reply
+	for _, id := range v.Players[v.Who].Hand {
+		if v.Deck.Cards[id].Name != Escape {
+			out = append(out, Reply{Ask: AskCritical, Cards: []int{id}})
+		}
+	}
+	return out
+}
+
+// declareOptions are the plays player v.Who could declare on their own,
+// from his pool and the cards moved there: every card at every target it
+// may take, Seize Initiative either way, Campaign on each subplot it may
+// make permanent (Leadership, whose cards the player names, aside).
+func declareOptions(v *View, moved []int) []Reply {
+	g := &game{State: v.State}
+	p := v.Who
+	var out []Reply
+	try := func(pl Play) {
+		if g.checkPlay(p, &pl, true, moved) == nil {
+			out = append(out, Reply{Ask: AskDeclare, Plays: []Play{pl}})
+		}
+	}
+	for _, pile := range [2][]int{v.Players[p].Pool, moved} {
+		for _, id := range pile {
+			if id < 0 || id >= len(v.Deck.Cards) {
+				continue
+			}
+			switch n := v.Deck.Cards[id].Name; {
+			case n.Aimed():
+				for h := range v.Heroes {
+					try(Play{Card: id, Target: aimAt(p, h)})
+				}
+			case n == SeizeInitiative:
+				try(Play{Card: id})
+				try(Play{Card: id, Flip: true})
+			case n == Campaign:
+				for _, sub := range v.Players[p].Pool {
+					try(Play{Card: id, Cards: [2]int{sub}, N: 1})
+				}
+			default:
+				try(Play{Card: id})
+			}
+		}
+	}
+	return out
+}
+
+// aimAt is the Aim of player p's card at hero h: Self for his own.
+func aimAt(p, h int) Aim {
+	if h == p {
+		return Self
+	}
+	return OnHero(h)
+}
+
+// tradeOptions are none and every swap of a card of player v.Who's pool
+// (his hand, out of combat) for one of another player's.
+func tradeOptions(v *View) []Reply {
+	p := v.Who
+	out := []Reply{{Ask: AskTrade, Swap: Swap{With: -1}}}
+	pile := func(q int) []int {
+		if v.Combat {
+			return v.Players[q].Pool
+		}
+		return v.Players[q].Hand
+	}
+	for q := range v.Players {
+		if q == p {
+			continue
+		}
+		for _, give := range pile(p) {
+			for _, take := range pile(q) {
+				out = append(out, Reply{Ask: AskTrade, Swap: Swap{With: q, Give: give, Take: take}})
+			}
+		}
+	}
+	return out
+}
+
+// pending refuses a step other than the answer while a question waits.
+func pending(s *State) error {
+	if s != nil && s.Question != nil {
+		q := s.Question
+		return fmt.Errorf("a question is pending (%v, of the %v about %d): Engine.Reply answers it, or Engine.Step has its policy answer it", q.Ask, q.Side, q.Who)
+	}
+	return nil
+}
+
+// Reply answers the question pending in s (State.Question): the answer
+// is checked against the question, and the step that asked it is taken
+// again from the state it stands in, its dice falling as before and its
+// earlier questions answered as before (Question.Given), this answer
+// given to the question, and the rest of the step played on under the
+// policies, or up to the next question asked as a step (Engine.Ask). A
+// refused answer changes nothing: the question stays pending. The Roller
+// must be as it was when the question was asked (a game saved with its
+// question is saved with the Roller's bytes).
+func (e Engine) Reply(s *State, r *dice.Roller, a Reply) error {
+	if err := e.readyToAsk(s, r); err != nil {
+		return err
+	}
+	if s.Question == nil {
+		return errors.New("no question is pending")
+	}
+	if err := s.Question.accepts(&a); err != nil {
+		return err
+	}
+	return e.stepAsking(s, r, &a)
+}
+
+// readyToAsk is ready for Step and Reply, which a pending question
+// does not refuse.
+func (e Engine) readyToAsk(s *State, r *dice.Roller) error {
+	switch {
+	case r == nil:
+		return dice.ErrNilRoller
+	case s == nil:
+		return errNilState
+	}
+	return e.Policies.check()
+}
+
+// stepAsking takes the step in Engine.Ask's way: the question pending
+// answered by a (nil: by its policy), the step stopping at the next
+// question asked as a step. Stopped, the step is undone, state and
+// Roller, and the question it stopped at is left pending, with the
+// answers given before it; taken to its end, its events are heard.
+//
+// A step that, taken again, does not come to the question as it was
+// asked (the Roller is not the one saved with it, or the state was
+// changed) refuses the answer; Step, whose policy would answer it, then
+// lets the question lapse and takes the step afresh.
+func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
+	q := s.Question
+	var given []Reply
+	if q != nil {
+		given = slices.Clip(q.Given)
+		if a != nil {
+			given = append(given, *a)
+		}
+	}
+	err := e.retake(s, r, given, q != nil && a == nil)
+	if err != nil && q != nil && a == nil {
+		s.Question = nil
+		if err = e.retake(s, r, nil, false); err != nil {
+			s.Question = q
+		}
+	}
+	return err
+}
+
+// retake takes the step from s, given the answers given in order and
+// then, if live, its policy answering the first question past them.
+func (e Engine) retake(s *State, r *dice.Roller, given []Reply, live bool) error {
+	before := s.clone()
+	roller, err := r.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	ak := &asker{asks: e.Ask, given: given, live: live}
+	s.Question = nil
+	var held []Event
+	g := &game{State: s}
+	if e.Sink != nil {
+		g.Sink = func(ev Event) { held = append(held, ev) }
+	}
+	err = g.step(r, &asked{Policy: e.Policies.Heroes, side: Heroes, a: ak}, &asked{Policy: e.Policies.GM, side: Villains, a: ak})
+	switch {
+	case ak.err != nil:
+		err = ak.err
+	case ak.stop == nil && err == nil && ak.next < len(ak.given):
+		err = fmt.Errorf("the step, taken again, ends after %d of the %d answers given to it: its dice are not those it was asked with (restore the Roller saved with the game)", ak.next, len(ak.given))
+	case ak.stop != nil:
+		err = nil // the step up to the question was legal; the rest is undone
+	}
+	if ak.stop != nil || err != nil {
+		*s = *before
+		_ = r.UnmarshalBinary(roller) // the bytes MarshalBinary just wrote
+		if err == nil {
+			s.Question = ak.stop
+		}
+		return err
+	}
+	for _, ev := range held {
+		e.Sink(ev)
+	}
+	return nil
+}
+
+// clone is a copy of s that shares nothing with it that a step changes,
+// to put back when a step is undone (the buffers lent to policies are
+// not copied: each question refills them).
+func (s *State) clone() *State {
+	c := *s
+	c.Deck = *s.Deck.Clone()
+	c.Queue = slices.Clone(s.Queue)
+	c.Draw, c.Discard, c.Stack = slices.Clone(s.Draw), slices.Clone(s.Discard), slices.Clone(s.Stack)
+	c.Players = slices.Clone(s.Players)
+	for p := range c.Players {
+		pl := &c.Players[p]
+		pl.Hand, pl.Pool, pl.Permanent = slices.Clone(pl.Hand), slices.Clone(pl.Pool), slices.Clone(pl.Permanent)
+	}
+	c.Heroes, c.Villains = slices.Clone(s.Heroes), slices.Clone(s.Villains)
+	c.Tasks = slices.Clone(s.Tasks)
+	for i := range c.Tasks {
+		c.Tasks[i].Task.Others = slices.Clone(c.Tasks[i].Task.Others)
+	}
+	if s.Plan != nil {
+		plan := *s.Plan
+		plan.Villains = slices.Clone(plan.Villains)
+		c.Plan = &plan
+	}
+	if s.Question != nil {
+		c.Question = s.Question.clone()
+	}
+	c.Rules.Margins = s.Rules.Margins.clone()
+	c.turns, c.moveBuf, c.playBuf, c.v, c.tv = nil, nil, nil, View{}, TaskView{}
+	return &c
+}
+
+// clone is a copy of q that shares no slice with it.
+func (q *Question) clone() *Question {
+	c := *q
+	c.Cards = slices.Clone(q.Cards)
+	if q.Task != nil {
+		c.Task = ptr(*q.Task)
+	}
+	c.Options, c.Given = cloneReplies(q.Options), cloneReplies(q.Given)
+	return &c
+}
+
+func cloneReplies(rs []Reply) []Reply {
+	out := slices.Clone(rs)
+	for i := range out {
+		out[i].Cards, out[i].Plays = slices.Clone(out[i].Cards), slices.Clone(out[i].Plays)
+	}
+	return out
+}
