@@ -335,6 +335,13 @@ func (m measurer) report(ctx context.Context, out markov.Solved, found []Style) 
 		return out, err
 	}
 	out.Gap = out.Best.Value - out.Worst.Value
+	own := m.s.HeroPolicy
+	if m.side == "gm" {
+		own = m.s.GMPolicy
+	}
+	if err := out.SetOwnPolicy(own); err != nil {
+		return out, fmt.Errorf("dramadeck: %w", err)
+	}
 	out.Advice, err = m.advise(ctx, cands[best].style)
 	return out, err
 }
