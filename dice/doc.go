@@ -66,9 +66,11 @@
 // SumOf, HighestOf, SuccessesOf, KeepHighestOf and KeepLowestOf build the
 // distributions of the readings above for any mixed pool, never by
 // enumerating rolls: keep-highest and keep-lowest work face by face with
-// binomial counts, counting how many dice of each size are kept where
-// that is cheaper, so 100d6 keep 3 takes microseconds and the two highest
-// of twenty mixed d4..d12 well under a millisecond. Binomial (successes in n trials)
+// binomial counts, so 100d6 keep 3 and the three highest of twenty mixed
+// d4..d12 take a few microseconds. Nothing is built when a program
+// starts: the roller's tables are literals in the program, and the
+// exact constructors make their tables on each call, as small as the
+// call needs. Binomial (successes in n trials)
 // and Hypergeometric (marked cards in a hand drawn without replacement)
 // are the counting distributions the rule packages need; rule packages
 // take them from here rather than computing their own. Package dice/gof
