@@ -115,6 +115,8 @@
 //	!p              penetrate (HackMaster): each extra roll       d6!p
 //	                counts one less
 //	raP             re-roll and add: a die on P adds one roll      d20ra20
+//	raoP            Avrae's ra: the first die on P adds one roll,  2d6rao6
+//	                once a pool (dice of one size, summed)
 //	rP, rrP         re-roll while on P (up to the depth); several  4d6r1, 2d8r1r3
 //	                points re-roll on any of them
 //	roP             re-roll once on P                              4d6ro1
@@ -151,8 +153,9 @@
 // ParseExpr reads), Roll20 or Avrae. They differ only where the
 // references do: > and < (inclusive in Roll20, strict elsewhere), a bare
 // number after k (Avrae: the dice showing it), dN (Roll20's drop lowest;
-// an error elsewhere that names the form to write), and a comparison right
-// after a pool (Avrae: a whole check; elsewhere a success count). The
+// an error elsewhere that names the form to write), a comparison right
+// after a pool (Avrae: a whole check; elsewhere a success count), and ra
+// (Avrae: one roll added a pool, rao; elsewhere one a die). The
 // Dialect type's documentation holds the table of these readings; the
 // canonical form spells every reading out and reads the same in every
 // dialect, and the breakdown of a roll starts with it. Every form of
@@ -187,7 +190,10 @@
 //	2d8r1r3                 2d8r1r3                 2d8r1r3                 2d8r1r3
 //	2d6r<2                  2d6r<2                  2d6r<=2                 2d6r<2
 //	3d6ro1                  3d6ro1                  3d6ro1                  3d6ro1
-//	2d6ra6                  2d6ra6                  2d6ra6                  2d6ra6
+//	2d6ra6                  2d6ra6                  2d6ra6                  2d6rao6
+//	3d4rao4                 3d4rao4                 3d4rao4                 3d4rao4
+//	3d4ro1ra4               3d4ro1ra4               3d4ro1ra4               3d4ro1rao4
+//	2d4rao>3                2d4rao>3                2d4rao>=3               2d4rao>3
 //	3d6mi2                  3d6mi2                  3d6mi2                  3d6mi2
 //	3d6ma5                  3d6ma5                  3d6ma5                  3d6ma5
 //	3d6min2max5             3d6mi2ma5               3d6mi2ma5               3d6mi2ma5
@@ -323,8 +329,10 @@
 //	                                                 much chance the bound cuts off
 //	d12 d8 d6    most want + between the dice        a mixed pool (as ParsePool),
 //	                                                 so d12 d8 d6kh2 keeps 2 of 3
-//	d20ra20      Avrae may add at most one die       each die on the point adds one
-//	             of a set                            roll of its own
+//	2d20ra20     Avrae adds at most one die a set    each die on the point adds one
+//	                                                 roll of its own; Avrae's reading
+//	                                                 is rao, which the Avrae dialect
+//	                                                 reads ra as
 //	4dF!         some allow                          an error: Fudge dice do not explode
 //
 // # Exact distributions of expressions

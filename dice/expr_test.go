@@ -473,7 +473,7 @@ func TestExprPlainDiceMatchGeneralPath(t *testing.T) {
 		for _, g := range term.groups {
 			for range g.n {
 				general.keys = append(general.keys, dieKey{})
-				e.rollDie(term, int(g.die), die, script, &general, &general.keys[len(general.keys)-1])
+				e.rollDie(term, int(g.die), die, term.limit(e.depth), script, &general, &general.keys[len(general.keys)-1])
 				die++
 			}
 		}

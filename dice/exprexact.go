@@ -110,13 +110,16 @@ func (t *diceTerm) denominator(depth int) (uint64, bool) {
 			rolls += depth
 		}
 	}
-	if t.explode != noExplode {
+	if t.explode != noExplode && !t.addOnce {
 		rolls += t.limit(depth)
 	}
 	if t.unique != 0 {
 		rolls += t.uniqueLimit(depth)
 	}
 	d := uint64(1)
+	if t.addOnce {
+		d = uint64(t.groups[0].die) // the one roll the pool may add
+	}
 	for _, g := range t.groups {
 		for range g.n * rolls {
 			if uint64(g.die) > MaxDenominator/d {
