@@ -131,7 +131,7 @@
 //	m, mN           match marks (Roll20): no change in odds        4d6m
 //	u, uP           unique (rpg-dice-roller): a die showing a      4d6u, 4d6u=5
 //	                face already rolled in its pool re-rolls
-//	                (up to the depth); with P only faces on P
+//	                until it is unique; with P only faces on P
 //	uo, uoP         unique once: a duplicate re-rolls once         4d6uo
 //	mt, mtN, mtNP   match target (Roll20 and Stakes): the total    4d6mt, 6d6mt3,
 //	                counts the sets of 2 (N) or more equal dice,   4d6mt>3
@@ -261,16 +261,20 @@
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
 // write (3d6)>=10 for the total), floor(3d6) rounds nothing.
 // rpg-dice-roller's u re-rolls each die, in order, while it shows a face
-// an earlier die of its pool kept (and is on P, if given), at most the
-// depth times, as r does; uo re-rolls it once. With no P, dice that can
+// an earlier die of its pool kept (and is on P, if given): at most the
+// depth times, and a die still on a duplicate then takes a face drawn
+// evenly from those that are not, the face re-rolling without end would
+// stop on, so u never keeps a duplicate and nothing is cut off; uo
+// re-rolls a duplicate once and may keep it. With no P, dice that can
 // never all differ (4d3u) are an error: the roll could never finish.
 // Roll20's mt totals the sets of matching dice; the breakdown marks each
 // die of a counted set as a success (4d6mt: [3*, 5, 3*, 1] = 1), and a
 // re-rolled duplicate as 1r. Avrae has no mt, and refuses it. u, uo and
 // mt take dice of one size, numbered or Fudge, with no keep, explosion,
-// re-roll, success count, mi or ma; their exact odds follow the dice
-// one at a time (for u, over the sets of faces rolled; for mt, over the
-// count of each face), within the work bounds below. Min and max
+// re-roll, success count, mi or ma. Their exact odds, within the work
+// bounds below: for u, a count of the sets of faces kept by their sum
+// (8d20u is cheap); for uo, the dice one at a time over the sets of
+// faces rolled; for mt, face by face over the count of each face. Min and max
 // do not combine with explosions (a clamped die's top face is ambiguous),
 // nor does a keep by selector with ! counting every roll.
 //
