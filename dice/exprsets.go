@@ -408,37 +408,8 @@ func (t *diceTerm) uniqueAllDist() (Dist, float64, error) {
 	if cells > MaxCells || work > MaxWork {
 		return Dist{}, 0, fmt.Errorf("%w: %dd%d u takes more than %d cells or %d steps", ErrTooLarge, n, s, MaxCells, MaxWork)
 	}
-	// chain[b]: the chance that the dice so far keep b faces on the point.
-	chain := make([]float64, most+1)
-	chain[0] = 1
-	for range n {
-		for b := most; b >= 0; b-- {
-			stay := 0.0
-			if o+p-b > 0 {
-				stay = chain[b] * float64(o) / float64(o+p-b)
-			}
-			if b > 0 {
-				stay += chain[b-1] * float64(p-b+1) / float64(o+p-b+1)
-			}
-			chain[b] = stay
-		}
-	}
-	// sets[j*width+x]: the chance that an even j-set of the faces on the
-	// point so far sums to j*lo+x.
-	sets := make([]float64, cells)
-	sets[0] = 1
-	for f, v := range on {
-		for j := min(f+1, most); j >= 1; j-- {
-			row, below := sets[j*width:(j+1)*width], sets[(j-1)*width:j*width]
-			in, out := float64(j)/float64(f+1), float64(f+1-j)/float64(f+1)
-			for x := len(row) - 1; x >= 0; x-- {
-				row[x] *= out
-				if y := x - (v - lo); y >= 0 && below[y] != 0 {
-					row[x] += below[y] * in
-				}
-			}
-		}
-	}
+	chain := keptOnPoint(n, p, o)
+	sets := evenSets(on, most, lo, width)
 	total := Dist{Min: n * lo, P: make([]float64, n*(hi-lo)+1)}
 	offDist := Point(0) // the sum of n-B dice off the point, B from n down
 	var each Dist
@@ -470,6 +441,48 @@ func (t *diceTerm) uniqueAllDist() (Dist, float64, error) {
 		}
 	}
 	return total.trim(), 0, nil
+}
+
+// keptOnPoint returns chain[b], for b up to min(n, p): the chance that
+// n dice of u keep b faces of the p on the point, o faces being off it.
+// A die keeps a new face on it with chance (p-b)/(o+p-b).
+func keptOnPoint(n, p, o int) []float64 {
+	chain := make([]float64, min(n, p)+1)
+	chain[0] = 1
+	for range n {
+		for b := len(chain) - 1; b >= 0; b-- {
+			stay := 0.0
+			if o+p-b > 0 {
+				stay = chain[b] * float64(o) / float64(o+p-b)
+			}
+			if b > 0 {
+				stay += chain[b-1] * float64(p-b+1) / float64(o+p-b+1)
+			}
+			chain[b] = stay
+		}
+	}
+	return chain
+}
+
+// evenSets returns sets[j*width+x], for j up to most: the chance that a
+// set of j of the values, every such set as likely, sums to j*lo+x. Face
+// by face: after f values, a j-set holds the f-th with chance j/f.
+func evenSets(values []int, most, lo, width int) []float64 {
+	sets := make([]float64, (most+1)*width)
+	sets[0] = 1
+	for f, v := range values {
+		for j := min(f+1, most); j >= 1; j-- {
+			row, below := sets[j*width:(j+1)*width], sets[(j-1)*width:j*width]
+			in, out := float64(j)/float64(f+1), float64(f+1-j)/float64(f+1)
+			for x := len(row) - 1; x >= 0; x-- {
+				row[x] *= out
+				if y := x - (v - lo); y >= 0 && below[y] != 0 {
+					row[x] += below[y] * in
+				}
+			}
+		}
+	}
+	return sets
 }
 
 // uniqueDist returns the distribution of a u or uo pool's sum, and the

@@ -59,46 +59,66 @@ func keepTop(ds []Die, counts []int, top, k, e int) (Dist, error) {
 		}
 	}
 	buf := make([]float64, cells+k*top+1+k*k+k)
-	rows, final := buf[:cells], buf[cells:cells+k*top+1]
-	heads, tails := buf[cells+k*top+1:cells+k*top+1+k*k], buf[cells+k*top+1+k*k:]
-	rows[0] = 1
+	t := topTable{
+		rows: buf[:cells], final: buf[cells : cells+k*top+1],
+		heads: buf[cells+k*top+1 : cells+k*top+1+k*k], tails: buf[cells+k*top+1+k*k:],
+		k: k, top: top, width: width,
+	}
+	t.rows[0] = 1
 	n := 0 // N(v)
 	for v := top; v > e; v-- {
 		n += above[v]
-		// heads[i*k+m]: P(m of row i's dice show v), m < k-i; tails[i]:
-		// P(k-i or more do). Complete readings first, from every row as
-		// it stood.
-		headsOf(n, k, v, heads, tails)
-		for i := range k {
-			if tails[i] > 0 {
-				lo := min(i*(v+1), i*top+1)
-				addShifted(final, rows[i*width+lo:i*width+i*top+1], lo+(k-i)*v, tails[i])
-			}
-		}
-		// Then the rows from the top down: row j keeps its share with no
-		// die on v and takes m dice on v from row j-m, still as it stood.
-		for j := k - 1; j >= 0; j-- {
-			row := rows[j*width : j*width+j*top+1]
-			h := heads[j*k]
-			for s := j * (v + 1); s < len(row); s++ {
-				row[s] *= h
-			}
-			for m := 1; m <= j; m++ {
-				i := j - m
-				if h := heads[i*k+m]; h != 0 {
-					lo := min(i*(v+1), i*top+1)
-					addShifted(row, rows[i*width+lo:i*width+i*top+1], lo+m*v, h)
-				}
-			}
-		}
+		t.face(v, n)
 	}
 	for j := range k {
-		row := rows[j*width : j*width+j*top+1]
-		for s, q := range row {
-			final[s] += q
+		for s, q := range t.row(j) {
+			t.final[s] += q
 		}
 	}
-	return Dist{Min: 0, P: final}.trim(), nil
+	return Dist{Min: 0, P: t.final}.trim(), nil
+}
+
+// topTable is keepTop's table: rows[j*width+s] is the chance that j
+// dice, fewer than k, have shown faces above the current one, summing to
+// s; final collects the readings complete.
+type topTable struct {
+	rows, final, heads, tails []float64
+	k, top, width             int
+}
+
+// row returns row j's sums, 0..j top.
+func (t *topTable) row(j int) []float64 { return t.rows[j*t.width : j*t.width+j*t.top+1] }
+
+// face moves the table past face v, n dice being d(v) or larger.
+func (t *topTable) face(v, n int) {
+	k := t.k
+	// heads[i*k+m]: P(m of row i's dice show v), m < k-i; tails[i]:
+	// P(k-i or more do). Complete readings first, from every row as it
+	// stood; a row's sums lie in i (v+1) .. i top.
+	headsOf(n, k, v, t.heads, t.tails)
+	for i := range k {
+		if t.tails[i] > 0 {
+			row := t.row(i)
+			lo := min(i*(v+1), len(row))
+			addShifted(t.final, row[lo:], lo+(k-i)*v, t.tails[i])
+		}
+	}
+	// Then the rows from the top down: row j keeps its share with no die
+	// on v and takes m dice on v from row j-m, still as it stood.
+	for j := k - 1; j >= 0; j-- {
+		row, h := t.row(j), t.heads[j*k]
+		for s := j * (v + 1); s < len(row); s++ {
+			row[s] *= h
+		}
+		for m := 1; m <= j; m++ {
+			i := j - m
+			if h := t.heads[i*k+m]; h != 0 {
+				from := t.row(i)
+				lo := min(i*(v+1), len(from))
+				addShifted(row, from[lo:], lo+m*v, h)
+			}
+		}
+	}
 }
 
 // headsOf sets heads[i*k+m] to P(Binomial(n-i, 1/v) = m) for m < k-i,
