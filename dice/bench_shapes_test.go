@@ -128,7 +128,8 @@ func coldRun(b *testing.B, exe, name string) (initNs, callNs float64) {
 
 // BenchmarkExactShapes: cold reports, as ns/op, the package's
 // initialisation plus the first call in a fresh process (init-ns/op is
-// the first part); warm calls again in one process.
+// the first part); warm calls again in one process, and reports CPU time
+// beside wall time.
 func BenchmarkExactShapes(b *testing.B) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -147,11 +148,13 @@ func BenchmarkExactShapes(b *testing.B) {
 		})
 		b.Run(s.name+"/warm", func(b *testing.B) {
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				if _, err := s.dist(); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 }
