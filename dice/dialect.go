@@ -14,6 +14,7 @@ import (
 //	4d6d1     an error: write 4d6dl1    drop the lowest 1       an error: write 4d6pl1
 //	4d6k3     keep the highest 3        keep the highest 3      keep the dice showing 3
 //	3d6>=4    count dice on 4+          count dice on 4+        the total is 4 or more: 1, else 0
+//	2d6ra6    each 6 adds a roll        each 6 adds a roll      one roll added if any die is 6 (rao)
 //
 // A compare point prints canonically with its operator spelled out
 // (Roll20's >4 prints >=4), and the breakdown of a roll starts with that

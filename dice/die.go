@@ -46,6 +46,10 @@ func (d Die) Check() error {
 	if d.Valid() {
 		return nil
 	}
+	return d.invalid()
+}
+
+func (d Die) invalid() error {
 	return fmt.Errorf("dice: a d%d is not a die: sides must be 2..%d", int(d), MaxSides)
 }
 

@@ -290,6 +290,26 @@ func checkDice(ds []Die) error {
 	return nil
 }
 
+// countDice validates a list of dice, as checkDice, and returns the
+// largest (0 for none), counting the dice of each size smaller than
+// len(counts) into counts[size].
+func countDice(ds []Die, counts []int) (int, error) {
+	if len(ds) > MaxDice {
+		return 0, checkDice(ds)
+	}
+	top := 0
+	for _, d := range ds {
+		if !d.Valid() {
+			return 0, d.Check()
+		}
+		top = max(top, int(d))
+		if int(d) < len(counts) {
+			counts[d]++
+		}
+	}
+	return top, nil
+}
+
 // SumOf returns the exact distribution of the sum of the dice.
 func SumOf(ds []Die) (Dist, error) {
 	if err := checkDice(ds); err != nil {
@@ -404,30 +424,38 @@ func SuccessesOf(ds []Die, target int) (Dist, error) {
 // are summed, so the two highest of a roll of all 1s with 1s excluded is 0.
 // k must be between 1 and the number of dice.
 //
-// It never enumerates rolls. It works face by face from the top: once a
-// size's excluded faces are set aside, every die still unassigned is
-// uniform over the counted faces at or below the current one, whatever its
-// size, so the number showing the current face is binomial and the state is
-// only (dice still unassigned, dice kept so far, their sum). The cost is
-// about faces x dice x k x (k x top face).
+// It never enumerates rolls. It counts patterns face by face from the
+// top: until k dice are kept, every die that showed a face already
+// visited is kept. When the faces excluded are none or the lowest ones
+// (the 1s, as Cortex reads a pool), that is all the state needs: j dice
+// kept so far and their sum. The dice that can show the current face v
+// and are not yet kept are each uniform on 1..v, whatever their size,
+// so the number showing v is binomial; the cost is about faces x k x
+// sums x k, whatever the number of dice and sizes (keepTop states it in
+// full): 100d6 keep 3 and the three highest of twenty mixed d4..d12
+// take a few microseconds.
 //
-// Where it is cheaper (few sizes of dice, many dice of each: 100d6 keep
-// 3), it counts patterns instead: until k dice are kept, every die that
-// showed a face already visited is kept, so the number of dice still
-// unassigned follows from the number kept, and the state is only how
-// many dice of each size are kept so far (fewer than k) and their sum.
-// Dice of one size share all their work: 100d6 keep 3 holds 3 states a
-// face, not 101 x 3, and costs faces x sizes x states x sums x k (about
-// 5 microseconds). Both ways give the same answer to 1e-12.
+// Other exclusions (a 6 not counted) take one of two sweeps, whichever
+// is less work: once a size's excluded faces are set aside, every die
+// still unassigned is uniform over the counted faces at or below the
+// current one, so the state is (dice still unassigned, dice kept so far,
+// their sum), at a cost of about faces x dice x k x (k x top face); or
+// the state is how many dice of each size are kept so far and their sum,
+// at faces x sizes x states x sums x k. All three ways give the same
+// answer to 1e-12.
 func KeepHighestOf(ds []Die, k int, exclude FaceSet) (Dist, error) {
-	if err := checkDice(ds); err != nil {
+	var small [130]int
+	top, err := countDice(ds, small[:])
+	if err != nil {
 		return Dist{}, err
 	}
 	if k < 1 || k > len(ds) {
 		return Dist{}, fmt.Errorf("dice: keep %d of %d dice: k must be 1..%d", k, len(ds), len(ds))
 	}
+	if e, ok := lowFaces(exclude, top); ok && countPatterns {
+		return keepTop(ds, small[:], top, k, e)
+	}
 	gs := groups(ds)
-	top := int(gs[0].die)
 	n := len(ds)
 	sums, err := keepSums("highest", k, top)
 	if err != nil {

@@ -112,8 +112,17 @@ func TestExactErrors(t *testing.T) {
 	if _, err := KeepHighestOf(nil, 1, FaceSet{}); err == nil {
 		t.Error("keep 1 of none")
 	}
-	if _, err := KeepHighestOf([]Die{100000}, 1, FaceSet{}); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("keep of a d100000: %v", err)
+	// The highest of one d100000 is the die: one row of one sum a face.
+	if d, err := KeepHighestOf([]Die{100000}, 1, FaceSet{}); err != nil || math.Abs(d.Mean()-50000.5) > 1e-8 || !near(d.Prob(7), 1e-5) {
+		t.Errorf("keep 1 of a d100000: mean %v, %v", d.Mean(), err)
+	}
+	// 100 d4096 keep 100 needs 100 rows of 99 x 4096 sums; 200 d1000 keep
+	// 50 fits its table but not its work.
+	if _, err := KeepHighestOf(shapeDice(100, 4096), 100, FaceSet{}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("keep 100 of 100 d4096: %v", err)
+	}
+	if _, err := KeepHighestOf(shapeDice(200, 1000), 50, FaceSet{}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("keep 50 of 200 d1000: %v", err)
 	}
 	ds := make([]Die, 100)
 	for i := range ds {

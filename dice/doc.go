@@ -66,9 +66,11 @@
 // SumOf, HighestOf, SuccessesOf, KeepHighestOf and KeepLowestOf build the
 // distributions of the readings above for any mixed pool, never by
 // enumerating rolls: keep-highest and keep-lowest work face by face with
-// binomial counts, counting how many dice of each size are kept where
-// that is cheaper, so 100d6 keep 3 takes microseconds and the two highest
-// of twenty mixed d4..d12 well under a millisecond. Binomial (successes in n trials)
+// binomial counts, so 100d6 keep 3 and the three highest of twenty mixed
+// d4..d12 take a few microseconds. Nothing is built when a program
+// starts: the roller's tables are literals in the program, and the
+// exact constructors make their tables on each call, as small as the
+// call needs. Binomial (successes in n trials)
 // and Hypergeometric (marked cards in a hand drawn without replacement)
 // are the counting distributions the rule packages need; rule packages
 // take them from here rather than computing their own. Package dice/gof
@@ -113,6 +115,8 @@
 //	!p              penetrate (HackMaster): each extra roll       d6!p
 //	                counts one less
 //	raP             re-roll and add: a die on P adds one roll      d20ra20
+//	raoP            Avrae's ra: the first die on P adds one roll,  2d6rao6
+//	                once a pool (dice of one size, summed)
 //	rP, rrP         re-roll while on P (up to the depth); several  4d6r1, 2d8r1r3
 //	                points re-roll on any of them
 //	roP             re-roll once on P                              4d6ro1
@@ -127,7 +131,7 @@
 //	m, mN           match marks (Roll20): no change in odds        4d6m
 //	u, uP           unique (rpg-dice-roller): a die showing a      4d6u, 4d6u=5
 //	                face already rolled in its pool re-rolls
-//	                (up to the depth); with P only faces on P
+//	                until it is unique; with P only faces on P
 //	uo, uoP         unique once: a duplicate re-rolls once         4d6uo
 //	mt, mtN, mtNP   match target (Roll20 and Stakes): the total    4d6mt, 6d6mt3,
 //	                counts the sets of 2 (N) or more equal dice,   4d6mt>3
@@ -149,8 +153,9 @@
 // ParseExpr reads), Roll20 or Avrae. They differ only where the
 // references do: > and < (inclusive in Roll20, strict elsewhere), a bare
 // number after k (Avrae: the dice showing it), dN (Roll20's drop lowest;
-// an error elsewhere that names the form to write), and a comparison right
-// after a pool (Avrae: a whole check; elsewhere a success count). The
+// an error elsewhere that names the form to write), a comparison right
+// after a pool (Avrae: a whole check; elsewhere a success count), and ra
+// (Avrae: one roll added a pool, rao; elsewhere one a die). The
 // Dialect type's documentation holds the table of these readings; the
 // canonical form spells every reading out and reads the same in every
 // dialect, and the breakdown of a roll starts with it. Every form of
@@ -185,7 +190,10 @@
 //	2d8r1r3                 2d8r1r3                 2d8r1r3                 2d8r1r3
 //	2d6r<2                  2d6r<2                  2d6r<=2                 2d6r<2
 //	3d6ro1                  3d6ro1                  3d6ro1                  3d6ro1
-//	2d6ra6                  2d6ra6                  2d6ra6                  2d6ra6
+//	2d6ra6                  2d6ra6                  2d6ra6                  2d6rao6
+//	3d4rao4                 3d4rao4                 3d4rao4                 3d4rao4
+//	3d4ro1ra4               3d4ro1ra4               3d4ro1ra4               3d4ro1rao4
+//	2d4rao>3                2d4rao>3                2d4rao>=3               2d4rao>3
 //	3d6mi2                  3d6mi2                  3d6mi2                  3d6mi2
 //	3d6ma5                  3d6ma5                  3d6ma5                  3d6ma5
 //	3d6min2max5             3d6mi2ma5               3d6mi2ma5               3d6mi2ma5
@@ -253,16 +261,20 @@
 // explodes, d6ro7 and d6mi1 never act, 3d6>=10 counts no die (and says to
 // write (3d6)>=10 for the total), floor(3d6) rounds nothing.
 // rpg-dice-roller's u re-rolls each die, in order, while it shows a face
-// an earlier die of its pool kept (and is on P, if given), at most the
-// depth times, as r does; uo re-rolls it once. With no P, dice that can
+// an earlier die of its pool kept (and is on P, if given): at most the
+// depth times, and a die still on a duplicate then takes a face drawn
+// evenly from those that are not, the face re-rolling without end would
+// stop on, so u never keeps a duplicate and nothing is cut off; uo
+// re-rolls a duplicate once and may keep it. With no P, dice that can
 // never all differ (4d3u) are an error: the roll could never finish.
 // Roll20's mt totals the sets of matching dice; the breakdown marks each
 // die of a counted set as a success (4d6mt: [3*, 5, 3*, 1] = 1), and a
 // re-rolled duplicate as 1r. Avrae has no mt, and refuses it. u, uo and
 // mt take dice of one size, numbered or Fudge, with no keep, explosion,
-// re-roll, success count, mi or ma; their exact odds follow the dice
-// one at a time (for u, over the sets of faces rolled; for mt, over the
-// count of each face), within the work bounds below. Min and max
+// re-roll, success count, mi or ma. Their exact odds, within the work
+// bounds below: for u, a count of the sets of faces kept by their sum
+// (8d20u is cheap); for uo, the dice one at a time over the sets of
+// faces rolled; for mt, face by face over the count of each face. Min and max
 // do not combine with explosions (a clamped die's top face is ambiguous),
 // nor does a keep by selector with ! counting every roll.
 //
@@ -321,8 +333,10 @@
 //	                                                 much chance the bound cuts off
 //	d12 d8 d6    most want + between the dice        a mixed pool (as ParsePool),
 //	                                                 so d12 d8 d6kh2 keeps 2 of 3
-//	d20ra20      Avrae may add at most one die       each die on the point adds one
-//	             of a set                            roll of its own
+//	2d20ra20     Avrae adds at most one die a set    each die on the point adds one
+//	                                                 roll of its own; Avrae's reading
+//	                                                 is rao, which the Avrae dialect
+//	                                                 reads ra as
 //	4dF!         some allow                          an error: Fudge dice do not explode
 //
 // # Exact distributions of expressions

@@ -190,6 +190,7 @@ type diceTerm struct {
 	explode        explodeKind
 	boom           compare   // explodes on this point; none: on each die's top face
 	once1          bool      // "ra": a die explodes at most once (re-roll and add)
+	addOnce        bool      // "rao", Avrae's ra: with once1, only the first die on the point adds a roll
 	reroll         []compare // re-rolls on any of these points; none: no re-roll
 	once           bool      // "ro": re-roll at most once
 	minV, maxV     int       // "mi", "ma": a roll reads at least minV, at most maxV
@@ -526,6 +527,8 @@ func (t *diceTerm) write(b *strings.Builder) {
 		b.WriteString("ma" + strconv.Itoa(t.maxV))
 	}
 	switch {
+	case t.addOnce:
+		b.WriteString("rao")
 	case t.once1:
 		b.WriteString("ra")
 	case t.explode == explode:

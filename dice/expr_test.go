@@ -338,7 +338,8 @@ func FuzzParseExpr(f *testing.F) {
 		"{4d6+3d8}k4", "{3d6, 4d4+1}kh1", "{3d20+5}>21", "(1d20, 1d20)kh1", "{d6, d8, 2}dl1>=3f1", "{d6,d6}k>3",
 		"4d{0,0,1,2}", "3dF.1", "2dF.2", "5d10>=8>=10", "4d{1,1,2,3}kh2r1", "d{-1,5}mi0",
 		"d20%7", "-2^2", "(-2)^d3", "2**3**2", "d6^d4%5",
-		"4d6u", "4d6uo", "4d6u=5", "6d6u>4", "3dFu", "4d6mt", "6d6mt3>3", "4dFmt=0", "8d20uo<3", "5d6mt2=6", "2d6u5+d4mt"} {
+		"4d6u", "4d6uo", "4d6u=5", "6d6u>4", "3dFu", "4d6mt", "6d6mt3>3", "4dFmt=0", "8d20uo<3", "5d6mt2=6", "2d6u5+d4mt",
+		"2d6rao6", "3d4ro1rao>3", "d6rao>=1", "8d20u", "6d10u>7", "20d20u"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -473,7 +474,7 @@ func TestExprPlainDiceMatchGeneralPath(t *testing.T) {
 		for _, g := range term.groups {
 			for range g.n {
 				general.keys = append(general.keys, dieKey{})
-				e.rollDie(term, int(g.die), die, script, &general, &general.keys[len(general.keys)-1])
+				e.rollDie(term, int(g.die), die, term.limit(e.depth), script, &general, &general.keys[len(general.keys)-1])
 				die++
 			}
 		}

@@ -152,6 +152,9 @@ func (t *diceTerm) dist(depth int) (Dist, float64, error) {
 	if t.unique != 0 || t.match > 0 {
 		return t.setsDist(depth)
 	}
+	if t.addOnce {
+		return t.addOnceDist(depth)
+	}
 	k := t.kept()
 	if k == 0 {
 		return Point(0), 0, nil

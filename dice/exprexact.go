@@ -102,6 +102,9 @@ func (n *node) denominator(depth int) (uint64, bool) {
 // denominator returns the product over the term's dice of sides to the
 // most rolls a die makes.
 func (t *diceTerm) denominator(depth int) (uint64, bool) {
+	if t.unique == uniqueAll {
+		return t.uniqueDenominator()
+	}
 	rolls := 1
 	if len(t.reroll) > 0 {
 		if t.once {
@@ -110,13 +113,16 @@ func (t *diceTerm) denominator(depth int) (uint64, bool) {
 			rolls += depth
 		}
 	}
-	if t.explode != noExplode {
+	if t.explode != noExplode && !t.addOnce {
 		rolls += t.limit(depth)
 	}
 	if t.unique != 0 {
 		rolls += t.uniqueLimit(depth)
 	}
 	d := uint64(1)
+	if t.addOnce {
+		d = uint64(t.groups[0].die) // the one roll the pool may add
+	}
 	for _, g := range t.groups {
 		for range g.n * rolls {
 			if uint64(g.die) > MaxDenominator/d {
@@ -126,4 +132,55 @@ func (t *diceTerm) denominator(depth int) (uint64, bool) {
 		}
 	}
 	return d, true
+}
+
+// uniqueDenominator returns a common denominator of a u pool's sum, as
+// uniqueAllDist reads it: the chance of keeping B faces on the point
+// (exact, from the chain), over the C(p, B) sets of them, times o^(n-B)
+// rolls of the dice off it, for every B; false past MaxDenominator.
+func (t *diceTerm) uniqueDenominator() (uint64, bool) {
+	s, n := int(t.groups[0].die), t.n
+	p := 0
+	for f := 1; f <= s; f++ {
+		if t.uniqueAt.op == noCmp || t.uniqueAt.has(t.shown(f)) {
+			p++
+		}
+	}
+	o, most := s-p, min(n, p)
+	limit := new(big.Int).SetUint64(MaxDenominator)
+	chain := make([]*big.Rat, most+1)
+	for b := range chain {
+		chain[b] = new(big.Rat)
+	}
+	chain[0].SetInt64(1)
+	for range n {
+		for b := most; b >= 0; b-- {
+			next := new(big.Rat)
+			if o+p-b > 0 {
+				next.Mul(chain[b], big.NewRat(int64(o), int64(o+p-b)))
+			}
+			if b > 0 {
+				next.Add(next, new(big.Rat).Mul(chain[b-1], big.NewRat(int64(p-b+1), int64(o+p-b+1))))
+			}
+			if next.Denom().Cmp(limit) > 0 {
+				return 0, false
+			}
+			chain[b] = next
+		}
+	}
+	den := big.NewInt(1)
+	for b, c := range chain {
+		if c.Sign() == 0 {
+			continue
+		}
+		d := new(big.Int).Binomial(int64(p), int64(b))
+		d.Mul(d, new(big.Int).Exp(big.NewInt(int64(max(o, 1))), big.NewInt(int64(n-b)), nil))
+		d.Mul(d, c.Denom())
+		g := new(big.Int).GCD(nil, nil, den, d)
+		den.Mul(den, d.Quo(d, g))
+		if den.Cmp(limit) > 0 {
+			return 0, false
+		}
+	}
+	return den.Uint64(), true
 }

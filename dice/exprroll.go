@@ -153,6 +153,7 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 	plain := len(t.reroll) == 0 && t.explode == noExplode
 	keys := res.keys[:0]
 	die := 0
+	boom := t.limit(e.depth)
 	for _, g := range t.groups {
 		if plain {
 			e.rollPlain(t, g, die, r, res)
@@ -161,7 +162,9 @@ func (e *Expr) rollTerm(t *diceTerm, r *Roller, res *ExprResult) int {
 		}
 		for range g.n {
 			keys = append(keys, dieKey{})
-			e.rollDie(t, int(g.die), die, r, res, &keys[len(keys)-1])
+			if e.rollDie(t, int(g.die), die, boom, r, res, &keys[len(keys)-1]) && t.addOnce {
+				boom = 0 // rao: the pool has added its one roll
+			}
 			die++
 		}
 	}
@@ -344,8 +347,9 @@ func (t *diceTerm) mark(rec *RolledDie, v int) int {
 // rollDie rolls one die of a term with re-rolls or explosions: its first
 // face is rolled again while it is on the re-roll point (at most depth
 // times, or once for ro), then each face on the explosion point adds
-// another roll (at most depth of them).
-func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key *dieKey) {
+// another roll (at most boom of them). It reports whether the die
+// exploded.
+func (e *Expr) rollDie(t *diceTerm, s, die, boom int, r *Roller, res *ExprResult, key *dieKey) bool {
 	from := len(res.Dice)
 	face := r.Roll(s)
 	if len(t.reroll) > 0 {
@@ -369,8 +373,9 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 	if counts && t.explode == explode {
 		weight = t.mark(d, d.Face) // "!": every roll counts on its own
 	}
-	limit := t.limit(e.depth)
-	for n := 0; n < limit && t.explode != noExplode && t.explodes(face, s); n++ {
+	exploded := false
+	for n := 0; n < boom && t.explode != noExplode && t.explodes(face, s); n++ {
+		exploded = true
 		res.Dice[len(res.Dice)-1].Exploded = true
 		face = r.Roll(s)
 		x := res.record(t, s, die, face)
@@ -388,6 +393,7 @@ func (e *Expr) rollDie(t *diceTerm, s, die int, r *Roller, res *ExprResult, key 
 		weight = t.mark(&res.Dice[len(res.Dice)-1], total)
 	}
 	key.total, key.weight, key.from, key.to, key.dropped = total, weight, from, len(res.Dice), false
+	return exploded
 }
 
 // record adds a record of a roll showing face on die number die of t, and

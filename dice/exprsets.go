@@ -147,13 +147,67 @@ func (t *diceTerm) uniqueLimit(depth int) int {
 	return depth
 }
 
-// dup reports whether face, among the faces seen, is a duplicate u
+// rolled is the set of faces a pool of u has kept so far, 1..s, a bit
+// a face.
+type rolled []uint64
+
+// makeRolled returns an empty set for faces 1..s, in buf when it holds
+// enough words.
+func makeRolled(s int, buf []uint64) rolled {
+	if s/64 < len(buf) {
+		buf = buf[:s/64+1]
+		clear(buf)
+		return buf
+	}
+	return make(rolled, s/64+1)
+}
+
+func (u rolled) add(f int)      { u[f/64] |= 1 << (f % 64) }
+func (u rolled) has(f int) bool { return u[f/64]&(1<<(f%64)) != 0 }
+
+// dup reports whether face, among the faces kept, is a duplicate u
 // re-rolls.
-func (t *diceTerm) dup(face int, seen []int) bool {
+func (t *diceTerm) dup(face int, kept rolled) bool {
 	if t.uniqueAt.op != noCmp && !t.uniqueAt.has(t.shown(face)) {
 		return false
 	}
-	return slices.Contains(seen, face)
+	return kept.has(face)
+}
+
+// uniqueFace rolls a die of a u pool: its face, rolled again while it
+// is a duplicate, at most limit times. For u, a die still on a
+// duplicate then takes a face drawn from those that are not, each as
+// likely: the face that re-rolling without end would stop on, in
+// bounded work, so u never keeps a duplicate. uo keeps it. rec, when
+// not nil, records each re-rolled face.
+func (t *diceTerm) uniqueFace(r *Roller, s, limit int, kept rolled, rec func(face int)) int {
+	face := r.Roll(s)
+	for n := 0; n < limit && t.dup(face, kept); n++ {
+		if rec != nil {
+			rec(face)
+		}
+		face = r.Roll(s)
+	}
+	if t.unique != uniqueAll || !t.dup(face, kept) {
+		return face
+	}
+	if rec != nil {
+		rec(face)
+	}
+	free := 0
+	for f := 1; f <= s; f++ {
+		if !t.dup(f, kept) {
+			free++
+		}
+	}
+	j := r.Roll(free)
+	for f := 1; ; f++ {
+		if !t.dup(f, kept) {
+			if j--; j == 0 {
+				return f
+			}
+		}
+	}
 }
 
 // inSet reports whether a die showing face is in a set mt counts, among
@@ -192,10 +246,16 @@ func (e *Expr) rollSets(t *diceTerm, r *Roller, res *ExprResult) int {
 	s := int(t.groups[0].die)
 	seen := res.faces[:0]
 	limit := t.uniqueLimit(e.depth)
+	var buf [16]uint64 // dice of up to 1023 sides
+	kept := makeRolled(s, buf[:])
 	for die := range t.n {
-		face := r.Roll(s)
-		for n := 0; t.unique != 0 && n < limit && t.dup(face, seen); n++ {
-			res.record(t, s, die, t.shown(face)).Rerolled = true
+		var face int
+		if t.unique != 0 {
+			face = t.uniqueFace(r, s, limit, kept, func(f int) {
+				res.record(t, s, die, t.shown(f)).Rerolled = true
+			})
+			kept.add(face)
+		} else {
 			face = r.Roll(s)
 		}
 		seen = append(seen, face)
@@ -218,18 +278,23 @@ func (e *Expr) rollSets(t *diceTerm, r *Roller, res *ExprResult) int {
 func (e *Expr) totalSets(t *diceTerm, r *Roller) int {
 	var buf [64]int
 	seen := buf[:0]
-	if t.n > len(buf) {
+	if t.n > len(buf) && t.match > 0 {
 		seen = make([]int, 0, t.n)
 	}
 	s := int(t.groups[0].die)
 	limit := t.uniqueLimit(e.depth)
+	var words [16]uint64 // dice of up to 1023 sides
+	kept := makeRolled(s, words[:])
 	v := 0
 	for range t.n {
-		face := r.Roll(s)
-		for n := 0; t.unique != 0 && n < limit && t.dup(face, seen); n++ {
+		var face int
+		if t.unique != 0 {
+			face = t.uniqueFace(r, s, limit, kept, nil)
+			kept.add(face)
+		} else {
 			face = r.Roll(s)
+			seen = append(seen, face)
 		}
-		seen = append(seen, face)
 		v += t.shown(face)
 	}
 	if t.match == 0 {
@@ -306,11 +371,129 @@ func binomialPMF(out []float64, r int, p float64) {
 	}
 }
 
-// uniqueDist returns the distribution of a u or uo pool's sum, die by
-// die over the set of faces already rolled on the point, and the
-// probability that a die kept a duplicate because it ran out of re-rolls
-// (0 for uo, which re-rolls once by design).
+// uniqueAllDist returns the distribution of a u pool's sum.
+//
+// Every die of u ends on a face drawn evenly from those acceptable: the
+// faces off the point, and those on it that no earlier die kept (the
+// re-rolls stop on each as likely, and the last draw, if it comes to
+// that, is even over them). So whether a die keeps a new face on the
+// point depends only on how many the pool holds already, b: with
+// chance (p-b)/(o+p-b), for p faces on the point and o off it. A chain
+// over the dice gives the chance that the pool keeps B faces on the
+// point; those faces are then a set of B of them, every set as likely,
+// and the other n-B dice are independent and even over the faces off
+// it. The sum of an even B-set of the faces is a count of sets by sum,
+// built face by face with probabilities: after f faces, a set of j of
+// them holds the f-th face with chance j/f. The answer is the sum over
+// B of the chain's chance times that count's distribution plus n-B dice
+// off the point. Without a point, B is n: 8d20u is the sum of 8
+// different faces of 20, every set as likely. Nothing is cut off.
+func (t *diceTerm) uniqueAllDist() (Dist, float64, error) {
+	s, n := int(t.groups[0].die), t.n
+	var on, off []int // the values of the faces on the point and off it
+	for f := 1; f <= s; f++ {
+		if v := t.shown(f); t.uniqueAt.op == noCmp || t.uniqueAt.has(v) {
+			on = append(on, v)
+		} else {
+			off = append(off, v)
+		}
+	}
+	p, o := len(on), len(off)
+	lo, hi := t.rawSpan(s)
+	most := min(n, p) // the most faces on the point a pool keeps
+	width := most*(hi-lo) + 1
+	cells := mulCapped(MaxCells, most+1, width)
+	work := mulCapped(MaxWork, p, cells)
+	work += mulCapped(MaxWork, n+1, n*(hi-lo)+1, n*(hi-lo)+1)
+	if cells > MaxCells || work > MaxWork {
+		return Dist{}, 0, fmt.Errorf("%w: %dd%d u takes more than %d cells or %d steps", ErrTooLarge, n, s, MaxCells, MaxWork)
+	}
+	chain := keptOnPoint(n, p, o)
+	sets := evenSets(on, most, lo, width)
+	total := Dist{Min: n * lo, P: make([]float64, n*(hi-lo)+1)}
+	offDist := Point(0) // the sum of n-B dice off the point, B from n down
+	var each Dist
+	if o > 0 {
+		each = Dist{Min: 0, P: make([]float64, hi-lo+1)}
+		for _, v := range off {
+			each.P[v-lo] += 1 / float64(o)
+		}
+	}
+	for b := n; b >= 0; b-- {
+		if b < n {
+			var err error
+			if o == 0 {
+				break
+			}
+			if offDist, err = offDist.Add(each); err != nil {
+				return Dist{}, 0, err
+			}
+		}
+		if b > most || chain[b] == 0 {
+			continue
+		}
+		// The B-set's sums from B*lo, and the off dice's from (n-B)*lo.
+		for i, q := range offDist.P {
+			if q == 0 {
+				continue
+			}
+			addShifted(total.P, sets[b*width:b*width+b*(hi-lo)+1], offDist.Min+i, q*chain[b])
+		}
+	}
+	return total.trim(), 0, nil
+}
+
+// keptOnPoint returns chain[b], for b up to min(n, p): the chance that
+// n dice of u keep b faces of the p on the point, o faces being off it.
+// A die keeps a new face on it with chance (p-b)/(o+p-b).
+func keptOnPoint(n, p, o int) []float64 {
+	chain := make([]float64, min(n, p)+1)
+	chain[0] = 1
+	for range n {
+		for b := len(chain) - 1; b >= 0; b-- {
+			stay := 0.0
+			if o+p-b > 0 {
+				stay = chain[b] * float64(o) / float64(o+p-b)
+			}
+			if b > 0 {
+				stay += chain[b-1] * float64(p-b+1) / float64(o+p-b+1)
+			}
+			chain[b] = stay
+		}
+	}
+	return chain
+}
+
+// evenSets returns sets[j*width+x], for j up to most: the chance that a
+// set of j of the values, every such set as likely, sums to j*lo+x. Face
+// by face: after f values, a j-set holds the f-th with chance j/f.
+func evenSets(values []int, most, lo, width int) []float64 {
+	sets := make([]float64, (most+1)*width)
+	sets[0] = 1
+	for f, v := range values {
+		for j := min(f+1, most); j >= 1; j-- {
+			row, below := sets[j*width:(j+1)*width], sets[(j-1)*width:j*width]
+			in, out := float64(j)/float64(f+1), float64(f+1-j)/float64(f+1)
+			for x := len(row) - 1; x >= 0; x-- {
+				row[x] *= out
+				if y := x - (v - lo); y >= 0 && below[y] != 0 {
+					row[x] += below[y] * in
+				}
+			}
+		}
+	}
+	return sets
+}
+
+// uniqueDist returns the distribution of a u or uo pool's sum, and the
+// probability that a die kept a duplicate because it ran out of
+// re-rolls (0 for uo, which re-rolls once by design). u is
+// uniqueAllDist; uo goes die by die over the set of faces already rolled
+// on the point.
 func (t *diceTerm) uniqueDist(depth int) (Dist, float64, error) {
+	if t.unique == uniqueAll {
+		return t.uniqueAllDist()
+	}
 	s, n := int(t.groups[0].die), t.n
 	var on []int // bit of each face on the point, else -1
 	bits := 0

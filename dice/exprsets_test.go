@@ -1,6 +1,8 @@
 package dice
 
 import (
+	"errors"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -36,32 +38,136 @@ func TestUniqueRoll(t *testing.T) {
 }
 
 // Full uniqueness: the sum of 3d6u is the sum of a uniform 3-subset of
-// 1..6, up to the mass cut off at the depth.
+// 1..6, exactly, at any depth: a die still on a duplicate after its
+// re-rolls takes a face drawn from those not yet kept.
 func TestUniqueDist(t *testing.T) {
-	e, err := Parser{Depth: 60}.Parse("3d6u")
+	for _, depth := range []int{1, 10} {
+		e, err := Parser{Depth: depth}.Parse("3d6u")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, cut, err := e.Dist()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[int]float64{}
+		for a := 1; a <= 6; a++ {
+			for b := a + 1; b <= 6; b++ {
+				for c := b + 1; c <= 6; c++ {
+					want[a+b+c] += 1.0 / 20
+				}
+			}
+		}
+		for v := d.Min; v <= d.Max(); v++ {
+			if !near(d.Prob(v), want[v]) {
+				t.Errorf("3d6u at depth %d: P(%d) = %v, want %v", depth, v, d.Prob(v), want[v])
+			}
+		}
+		if cut != 0 {
+			t.Errorf("3d6u at depth %d cuts %v", depth, cut)
+		}
+	}
+}
+
+// 8d20u, too large for the sets of faces rolled, is the count of
+// 8-subsets of 1..20 by sum over C(20, 8), fraction for fraction; and
+// with a point, 6d10u>7 (only 8, 9 and 10 may not repeat) matches a
+// walk over every sequence of kept faces, each die even over the faces
+// it may keep.
+func TestUniqueLarge(t *testing.T) {
+	e, err := ParseExpr("8d20u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[int]int64{}
+	var pick func(from, left, sum int)
+	pick = func(from, left, sum int) {
+		if left == 0 {
+			count[sum]++
+			return
+		}
+		for f := from; f <= 20; f++ {
+			pick(f+1, left-1, sum+f)
+		}
+	}
+	pick(1, 8, 0)
+	fr, err := e.Fractions()
 	if err != nil {
 		t.Fatal(err)
 	}
 	d, cut, err := e.Dist()
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || cut != 0 {
+		t.Fatalf("8d20u: cut %v, %v", cut, err)
 	}
-	want := map[int]float64{}
-	for a := 1; a <= 6; a++ {
-		for b := a + 1; b <= 6; b++ {
-			for c := b + 1; c <= 6; c++ {
-				want[a+b+c] += 1.0 / 20
+	for v, c := range count {
+		want := big.NewRat(c, 125970)
+		if fr.Rat(v).Cmp(want) != 0 {
+			t.Errorf("8d20u: P(%d) = %v, want %v", v, fr.Rat(v), want)
+		}
+		if w, _ := want.Float64(); !nearRel(d.Prob(v), w) {
+			t.Errorf("8d20u: P(%d) = %v, want %v", v, d.Prob(v), w)
+		}
+	}
+	for _, c := range []struct {
+		text      string
+		n, s, top int // n dice of s sides, faces above top unique
+		fractions bool
+	}{{"6d10u>7", 6, 10, 7, false}, {"4d6u>4", 4, 6, 4, true}} {
+		e, err := ParseExpr(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := uniqueWalk(c.n, c.s, c.top)
+		d, _, err := e.Dist()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fr Fractions
+		if c.fractions {
+			if fr, err = e.Fractions(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for v, p := range want {
+			if w, _ := p.Float64(); !nearRel(d.Prob(v), w) {
+				t.Errorf("%s: P(%d) = %v, want %v", c.text, v, d.Prob(v), p)
+			}
+			if c.fractions && fr.Rat(v).Cmp(p) != 0 {
+				t.Errorf("%s: P(%d) = %v, want %v", c.text, v, fr.Rat(v), p)
 			}
 		}
 	}
-	for v := d.Min; v <= d.Max(); v++ {
-		if diff := d.Prob(v) - want[v]; diff > 1e-9 || diff < -1e-9 {
-			t.Errorf("3d6u: P(%d) = %v, want %v", v, d.Prob(v), want[v])
+}
+
+// uniqueWalk returns the distribution of the sum of n dice of s sides,
+// faces above top never repeated, walking every sequence of kept faces:
+// each die even over the faces it may keep.
+func uniqueWalk(n, s, top int) map[int]*big.Rat {
+	out := map[int]*big.Rat{}
+	var walk func(die, sum int, used uint64, p *big.Rat)
+	walk = func(die, sum int, used uint64, p *big.Rat) {
+		if die == n {
+			if out[sum] == nil {
+				out[sum] = new(big.Rat)
+			}
+			out[sum].Add(out[sum], p)
+			return
+		}
+		ok := 0
+		for f := 1; f <= s; f++ {
+			if f <= top || used&(1<<f) == 0 {
+				ok++
+			}
+		}
+		q := new(big.Rat).Mul(p, big.NewRat(1, int64(ok)))
+		for f := 1; f <= s; f++ {
+			if f <= top || used&(1<<f) == 0 {
+				walk(die+1, sum+f, used|1<<f, q)
+			}
 		}
 	}
-	if cut <= 0 || cut > 1e-9 {
-		t.Errorf("3d6u at depth 60 cuts %v", cut)
-	}
+	walk(0, 0, 0, big.NewRat(1, 1))
+	return out
 }
 
 // mt counts sets of equal dice and marks the dice of each counted set.
@@ -124,12 +230,15 @@ func TestSetsRefused(t *testing.T) {
 	if _, err := ParseExpr("4d3u=1"); err != nil {
 		t.Errorf("4d3u=1: %v", err)
 	}
-	// Past the work bounds, an error wrapping ErrTooLarge.
-	e, err := ParseExpr("40d100u")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := e.Dist(); err == nil || !strings.Contains(err.Error(), "too large") {
-		t.Errorf("40d100u: %v", err)
+	// Past the work bounds, an error wrapping ErrTooLarge: uo follows the
+	// sets of faces rolled, u the sets of faces kept by sum.
+	for _, s := range []string{"40d100uo", "1000d2000u"} {
+		e, err := ParseExpr(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.Dist(); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: %v", s, err)
+		}
 	}
 }

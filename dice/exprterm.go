@@ -341,24 +341,28 @@ func (p *parser) avraeExplode(t *diceTerm, at int) error {
 	return err
 }
 
-// rerollMod reads r, rr (Avrae's r), ro or ra and its compare point. r
-// and rr may be given several times (2d8r1r3 re-rolls 1s and 3s); ra,
-// re-roll and add, rolls a die on the point once more and adds it.
+// rerollMod reads r, rr (Avrae's r), ro, ra or rao and its compare
+// point. r and rr may be given several times (2d8r1r3 re-rolls 1s and
+// 3s). ra, re-roll and add, rolls each die on the point once more and
+// adds it; rao, and ra in Avrae's dialect, adds one roll for the first
+// die on the point, once a pool (Avrae's d20 library: "rerolls up to
+// one matched value once, keeping the original roll").
 func (p *parser) rerollMod(t *diceTerm, at int) error {
 	w := p.word(at)
 	switch w {
 	case "r", "rr", "ro":
-	case "ra":
+	case "ra", "rao":
 		if t.explode != noExplode {
-			return p.fail(at, "ra adds a roll as an explosion does: a pool explodes one way")
+			return p.fail(at, "%s adds a roll as an explosion does: a pool explodes one way", w)
 		}
 		if err := p.noExplosion(t, at); err != nil {
 			return err
 		}
-		p.i = at + 2
+		p.i = at + len(w)
 		var err error
 		t.explode, t.once1 = explode, true
-		t.boom, err = p.comparePoint("a re-roll and add (ra)")
+		t.addOnce = w == "rao" || p.dialect == Avrae
+		t.boom, err = p.comparePoint("a re-roll and add (" + w + ")")
 		return err
 	default:
 		return p.unknown(at)
@@ -627,6 +631,9 @@ func (p *parser) checkActs(t *diceTerm, at int) error {
 	if (t.keep == keepMatch || t.keep == dropMatch) && t.success.op != noCmp && t.explode == explode {
 		return p.fail(at, "a keep or drop by selector with successes counted on every exploded roll is not read here: count with !! or without the selector")
 	}
+	if t.addOnce && (t.keep != keepAll || t.success.op != noCmp || len(t.groups) > 1) {
+		return p.fail(at, "rao (Avrae's ra) adds one die to a pool of one size, summed: it does not combine with a keep, a drop, a success count or mixed sizes here")
+	}
 	for _, g := range t.groups {
 		s := int(g.die)
 		flo, fhi := t.rawSpan(s)
@@ -639,6 +646,9 @@ func (p *parser) checkActs(t *diceTerm, at int) error {
 		if t.explode != noExplode && t.boom.op != noCmp {
 			switch t.boom.count(1, s) {
 			case s:
+				if t.once1 {
+					break // ra adds one roll a die, or a pool, whatever it shows
+				}
 				return p.fail(at, "%v explodes on every face of a %v: it would never stop", t.boom, g.die)
 			case 0:
 				return p.fail(at, "the explosion on %v never acts: no face of a %v is %v", t.boom, g.die, t.boom)

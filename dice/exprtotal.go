@@ -133,11 +133,15 @@ func (e *Expr) termTotal(t *diceTerm, r *Roller) int {
 	plain := len(t.reroll) == 0 && t.explode == noExplode
 	match := t.keep == keepMatch || t.keep == dropMatch
 	counts := t.success.op != noCmp
+	boom := t.limit(e.depth)
 	for _, g := range t.groups {
 		s := int(g.die)
 		if !plain {
 			for range g.n {
-				total, weight := e.dieTotal(t, s, r)
+				total, weight, exploded := e.dieTotal(t, s, boom, r)
+				if exploded && t.addOnce {
+					boom = 0 // rao: the pool has added its one roll
+				}
 				switch {
 				case match:
 					v += t.take(total, weight)
@@ -174,7 +178,7 @@ func (e *Expr) rankedTotal(t *diceTerm, r *Roller) int {
 	kept := keys[:0]
 	for _, g := range t.groups {
 		for range g.n {
-			total, weight := e.dieTotal(t, int(g.die), r)
+			total, weight, _ := e.dieTotal(t, int(g.die), t.limit(e.depth), r)
 			kept = append(kept, dieKey{total: total, weight: weight})
 		}
 	}
@@ -301,8 +305,9 @@ func (t *diceTerm) counted(total, weight int) int {
 	return total
 }
 
-// dieTotal is rollDie without records: the die's value and its weight.
-func (e *Expr) dieTotal(t *diceTerm, s int, r *Roller) (total, weight int) {
+// dieTotal is rollDie without records: the die's value and its weight,
+// and whether it exploded.
+func (e *Expr) dieTotal(t *diceTerm, s, boom int, r *Roller) (total, weight int, exploded bool) {
 	face := r.Roll(s)
 	if len(t.reroll) > 0 {
 		limit := e.depth
@@ -320,8 +325,8 @@ func (e *Expr) dieTotal(t *diceTerm, s int, r *Roller) (total, weight int) {
 		weight = t.weightOf(face)
 	}
 	if t.explode != noExplode {
-		limit := t.limit(e.depth)
-		for n := 0; n < limit && t.explodes(face, s); n++ {
+		for n := 0; n < boom && t.explodes(face, s); n++ {
+			exploded = true
 			face = r.Roll(s)
 			x := face
 			if t.explode == penetrate {
@@ -336,7 +341,7 @@ func (e *Expr) dieTotal(t *diceTerm, s int, r *Roller) (total, weight int) {
 	if counts && !each {
 		weight = t.weightOf(total)
 	}
-	return total, weight
+	return total, weight, exploded
 }
 
 // scratch lends Total an ExprResult for terms too large for the stack.

@@ -19,6 +19,8 @@ type Source = rand.Source
 // below 1/256 while still taking 21 d6 or 12 d20 from one draw.
 const batchLimit = 1 << 56
 
+//go:generate go test -run TestTables -update-tables
+
 // Roller draws exact, unbiased die faces from a Source. A Roller is not safe
 // for concurrent use; give each goroutine its own, as with rand.Rand. The
 // zero Roller has no Source and must not roll: it exists to be restored
@@ -336,24 +338,6 @@ func (r *Roller) batch(sides int, dst []int) {
 	}
 }
 
-// batchSize[s] is how many d(s) one 64-bit draw yields (s^k <= batchLimit,
-// at most len(Roller.cache)); powers[s][i] is s^i for i <= batchSize[s].
-var batchSize [257]int
-var powers [257][25]uint64
-
-func init() {
-	for s := 2; s <= 256; s++ {
-		p, k := uint64(1), 0
-		powers[s][0] = 1
-		for k < 24 && p <= batchLimit/uint64(s) {
-			p *= uint64(s)
-			k++
-			powers[s][k] = p
-		}
-		batchSize[s] = k
-	}
-}
-
 // grow returns out[:0] extended by n elements, reusing its array when the
 // capacity allows.
 func grow(out []int, n int) []int {
@@ -576,7 +560,7 @@ func (r *Roller) SumN(n, sides int) int {
 	if uint(sides) <= maxSumSides && uint(n) <= uint(sumDigits[sides]) && uint(n) <= uint(r.left) && sides == r.wordSides {
 		hi, lo := bits.Mul64(r.word, powers[sides][n&15])
 		r.word, r.left = lo, r.left-n
-		return n + int(digitSums[sides][hi&(sumCells-1)])
+		return n - digitZero + int(digitSums[sides][hi])
 	}
 	return r.sumN(n, sides)
 }
@@ -587,13 +571,13 @@ func (r *Roller) sumKept(n, sides int) int {
 	t := n
 	w := r.word
 	if sides <= maxSumSides {
-		tab, k := &digitSums[sides], sumDigits[sides]
+		tab, k := digitSums[sides], sumDigits[sides]
 		pw := &powers[sides]
 		for left := n; left > 0; left -= k {
 			m := min(left, k)
 			var hi uint64
 			hi, w = bits.Mul64(w, pw[m])
-			t += int(tab[hi&(sumCells-1)])
+			t += int(tab[hi]) - digitZero
 		}
 	} else {
 		s := uint64(sides)
@@ -612,33 +596,14 @@ func (r *Roller) sumKept(n, sides int) int {
 // maxSumSides is the largest die SumN totals by table.
 const maxSumSides = 20
 
-// digitSums[s][v], for 2 <= s <= maxSumSides and v < s^sumDigits[s], is
-// the sum of the base-s digits of v: the total, less one a die, of the
-// faces v stands for. sumDigits[s] is the most digits with s^k <= 4096, so
-// all the tables together take about 40 KB. Both are filled once at start
-// and only read.
-var (
-	digitSums [maxSumSides + 1][sumCells]uint8
-	sumDigits [maxSumSides + 1]int
-)
-
-// sumCells bounds each digit-sum table: s^sumDigits[s] <= sumCells.
+// sumCells bounds each digit-sum table (see tables.go):
+// s^sumDigits[s] <= sumCells.
 const sumCells = 4096
 
-func init() {
-	for s := 2; s <= maxSumSides; s++ {
-		k, p := 0, 1
-		for p*s <= sumCells {
-			p *= s
-			k++
-		}
-		tab := &digitSums[s]
-		for v := 1; v < p; v++ {
-			tab[v] = tab[v/s] + uint8(v%s)
-		}
-		sumDigits[s] = k
-	}
-}
+// digitZero is the byte of a digit sum of 0 in digitSums: digit sums
+// (at most 45, three digits of a d16) are written as the bytes from it,
+// '(' to 'U', printable and never a quote or a backslash.
+const digitZero = '('
 
 func (r *Roller) sumN(n, sides int) int {
 	if n > 0 && n <= r.left && sides == r.wordSides {
