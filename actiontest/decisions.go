@@ -204,8 +204,12 @@ type model struct {
 	// paused says the step played last stopped at a finished roll whose
 	// extra successes are the player's to spend.
 	paused bool
-	// fails are the faces of a roll with no success, to count a step's dice.
-	fails []int
+	// plays counts the steps played exploring, under ctx.
+	plays int
+	ctx   context.Context
+	// fails are the faces of a roll with no success, to count a step's
+	// dice; faces those of the roll being played.
+	fails, faces []int
 	// noPause has a step played whole, as the Runner plays it, never
 	// stopping to spend (for the tests).
 	noPause bool
@@ -224,7 +228,7 @@ func (s *Scenario) newModel() (*model, error) {
 		return nil, err
 	}
 	order, _ := SpendOrderByName(s.Spend)
-	return &model{s: s, rn: rn, order: order, hit: rl.hitChance(), fails: rl.faces(nil, maxDice, 0),
+	return &model{s: s, rn: rn, order: order, hit: rl.hitChance(), fails: rl.faces(nil, maxDice, 0), ctx: context.Background(),
 		trans: map[situation][]markov.Choice[situation]{}, tests: map[situation]bool{}}, nil
 }
 
@@ -299,14 +303,29 @@ type option struct {
 	to   []markov.Step[situation]
 }
 
+// maxSituations bounds the situations of a decision process the solver
+// explores (each costs a kilobyte or two), and maxPlays the steps it plays
+// to explore them (each some microseconds): a pursuit that needs more is
+// refused, wrapping markov.ErrNoExact and markov.ErrTooLarge, when
+// exploring passes either.
+const (
+	maxSituations = 1 << 16
+	maxPlays      = 1 << 20
+)
+
 // choices explores situation k: the step's legal answers, each with where
-// the dice take it.
+// the dice take it. Past maxSituations, or once the model has failed, it
+// explores nothing more (what is left to explore ends at once).
 func (m *model) choices(k situation) []markov.Choice[situation] {
-	if k.end != 0 {
+	if k.end != 0 || m.err != nil {
 		return nil
 	}
 	if cs, ok := m.trans[k]; ok {
 		return cs
+	}
+	if len(m.trans) >= maxSituations {
+		m.fail(fmt.Errorf("%w: %w: the decision process passes %d situations", markov.ErrNoExact, markov.ErrTooLarge, maxSituations))
+		return nil
 	}
 	// The legal answers are found first, on the situation loaded once;
 	// playing each then moves the runner on.
@@ -472,10 +491,22 @@ func (m *model) refused(peril bool) error {
 // then once for each count of successes, with its chance.
 func (m *model) play(k situation, a answer) []markov.Step[situation] {
 	rl := m.rn.c.rules
-	m.load(k)
-	probe := dice.Scripted(m.fails...)
-	m.step(k, probe, a)
-	n, opp := maxDice-probe.Remaining(), 0
+	if m.plays > maxPlays {
+		m.fail(fmt.Errorf("%w: %w: exploring the decision process plays more than %d steps", markov.ErrNoExact, markov.ErrTooLarge, maxPlays))
+	}
+	if err := m.ctx.Err(); err != nil {
+		m.fail(err)
+	}
+	if m.err != nil {
+		return []markov.Step[situation]{{To: situation{end: int8(catStalled) + 1}, P: 1}}
+	}
+	// Most steps roll a few dice: a short probe first, the longest only
+	// when it runs out.
+	n, ok := m.probe(k, a, m.fails[:shortProbe])
+	if !ok {
+		n, _ = m.probe(k, a, m.fails)
+	}
+	opp := 0
 	if k.fly == 0 && !k.due && m.rn.test.Opposed {
 		opp = min(m.rn.test.Opponent, n)
 	}
@@ -484,14 +515,15 @@ func (m *model) play(k situation, a answer) []markov.Step[situation] {
 		return []markov.Step[situation]{{To: situation{end: int8(catStalled) + 1}, P: 1}}
 	}
 	var out []markov.Step[situation]
-	faces := make([]int, 0, n)
 	for hits, p := range binom(n-opp, m.hit) {
 		for against, q := range binom(opp, m.hit) {
 			if p*q == 0 {
 				continue
 			}
+			m.plays++
 			m.load(k)
-			r := dice.Scripted(rl.faces(rl.faces(faces[:0], n-opp, hits), opp, against)...)
+			m.faces = rl.faces(rl.faces(m.faces[:0], n-opp, hits), opp, against)
+			r := dice.Scripted(m.faces...)
 			m.step(k, r, a)
 			if r.Remaining() != 0 || r.Err() != nil {
 				m.fail(fmt.Errorf("actiontest: solver: a step from %+v rolled differently from its probe", k))
@@ -500,6 +532,19 @@ func (m *model) play(k situation, a answer) []markov.Step[situation] {
 		}
 	}
 	return out
+}
+
+// shortProbe is the dice play probes a step with first.
+const shortProbe = 24
+
+// probe plays the step from situation k with answer a on the faces given
+// (none a success) and says how many it rolled, and whether they sufficed.
+func (m *model) probe(k situation, a answer, faces []int) (n int, ok bool) {
+	m.plays++
+	m.load(k)
+	r := dice.Scripted(faces...)
+	m.step(k, r, a)
+	return len(faces) - r.Remaining(), r.Err() == nil
 }
 
 // reached is the situation the step played last left the runner in.
@@ -643,6 +688,7 @@ func wayName(rl *Rules, way []int) string {
 // need the tests counted, which the situations leave out).
 func (m *model) explore(ctx context.Context) (*markov.Process[situation], error) {
 	root := situationOf(m.rn.st, &Pursuit{Position: m.rn.test.Position})
+	m.ctx = ctx
 	proc, err := markov.ExploreProcess(ctx, root, m.choices)
 	if m.err != nil {
 		return nil, m.err

@@ -196,9 +196,15 @@
 // The process is built by playing the Runner's own steps from every
 // situation, with every answer the legal-choice queries allow and every
 // count of successes the dice can show (the opponent's too, in an opposed
-// pursuit). [Scenario.Solve] sets the best play beside the worst and each
-// shipped policy's exact odds, and says first what playing well is worth
-// over the scenario's own policy. In the rooftop chase the thief reaches
+// pursuit). The solver explores at most 65,536 situations, playing at
+// most 2^20 steps to find them, and refuses a pursuit that needs more
+// (markov.ErrTooLarge) once it passes either bound, in about a second: the
+// rooftop chase has 9,078 situations, the same chase to a clock of 8
+// segments 38,131.
+//
+// [Scenario.Solve] sets the best play beside the worst and each shipped
+// policy's exact odds, and says first what playing well is worth over the
+// scenario's own policy. In the rooftop chase the thief reaches
 // the clock with chance 0.782 playing best, 0.490 playing as the scenario
 // does ("threshold": playing well is worth 29.2 points) and 0.133 playing
 // worst; the decision worth most is to decline the Risk Peril deal before
