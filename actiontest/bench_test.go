@@ -139,8 +139,10 @@ func BenchmarkStepGame(b *testing.B) {
 }
 
 // One step of an action test played by hand on a bare State under an
-// Engine: begin a Risky Prowl, then step (push or finish) until done.
-func BenchmarkStepEngine(b *testing.B) {
+// Engine (Begin, then Step until done: push or finish), what a bot or a
+// server pays a step; compare with BenchmarkTrial's share of a step
+// (ns/op of BenchmarkTrial over BenchmarkStepGame's steps/trial).
+func BenchmarkStep(b *testing.B) {
 	c, r, t, _ := benchSetup(b)
 	e := Engine{Policies: Table{Player: WhenFailed{}}}
 	b.ReportAllocs()
@@ -153,6 +155,26 @@ func BenchmarkStepEngine(b *testing.B) {
 			continue
 		}
 		if err := e.Step(c, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// One step of the default pursuit through a Game whose every answer passes
+// through a Chooser (as the page and a bot that vets its answers play it).
+func BenchmarkStepChooser(b *testing.B) {
+	g, err := DefaultScenario().newGame()
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.Intercept(func(_ any, answer any) any { return answer })
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.Done() {
+			g.rn.reset()
+		}
+		if err := g.Step(r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package actiontest
 
 import (
 	"fmt"
+	"reflect"
 )
 
 // Sheet is a character as a designer writes it: ratings by name. Missing
@@ -65,8 +66,69 @@ func (c *game) ratings(name string) (action, attribute, attr int, err error) {
 type subject struct{ act, action, attribute, attr, track int }
 
 // subjectOf resolves the name a test rolls, from the rules and the sheet
-// (a name the sheet leaves out rates 0).
+// (a name the sheet leaves out rates 0). The state keeps the last name
+// resolved, so that the steps of one action resolve it once.
 func (c *game) subjectOf(name string) (subject, error) {
+	last := &c.State.resolved
+	if last.name == name && last.of(c.rules, &c.State.Sheet) {
+		return last.subject, nil
+	}
+	s, err := c.resolve(name)
+	if err == nil {
+		*last = resolvedName{name: name, subject: s}
+		last.from(c.rules, &c.State.Sheet)
+	}
+	return s, err
+}
+
+// resolvedName is a name a test rolled and what it rolls, with the lists
+// and ratings it was resolved from: the rules' Actions, Attributes and
+// harm tracks (where they lie, and how many), and the sheet's ratings.
+type resolvedName struct {
+	name string
+	subject
+	actions      *ActionDef
+	attributes   *Attribute
+	tracks       *string
+	nact, nattr  int
+	ntracks      int
+	sheetActions uintptr
+	sheetAttrs   uintptr
+}
+
+// from records the lists of rl and sh a name was resolved from.
+func (r *resolvedName) from(rl *Rules, sh *Sheet) {
+	r.actions, r.nact = first(rl.Actions), len(rl.Actions)
+	r.attributes, r.nattr = first(rl.Attributes), len(rl.Attributes)
+	r.tracks, r.ntracks = first(rl.HarmTracks), len(rl.HarmTracks)
+	r.sheetActions, r.sheetAttrs = mapOf(sh.Actions), mapOf(sh.Attributes)
+}
+
+// of says whether r was resolved from the lists of rl and sh (the same
+// lists, not lists alike: a rating or name edited in place is read again
+// only when the state is checked, see Engine).
+func (r *resolvedName) of(rl *Rules, sh *Sheet) bool {
+	return r.actions == first(rl.Actions) && r.nact == len(rl.Actions) &&
+		r.attributes == first(rl.Attributes) && r.nattr == len(rl.Attributes) &&
+		r.tracks == first(rl.HarmTracks) && r.ntracks == len(rl.HarmTracks) &&
+		r.sheetActions == mapOf(sh.Actions) && r.sheetAttrs == mapOf(sh.Attributes)
+}
+
+// first is where list begins (nil when empty).
+func first[T any](list []T) *T {
+	if len(list) == 0 {
+		return nil
+	}
+	return &list[0]
+}
+
+// mapOf is which map m is.
+func mapOf(m map[string]int) uintptr {
+	return reflect.ValueOf(m).Pointer()
+}
+
+// resolve resolves the name a test rolls (subjectOf), looking it up.
+func (c *game) resolve(name string) (subject, error) {
 	rl, sh := c.rules, &c.State.Sheet
 	act := rl.actionAt(name)
 	attr := -1

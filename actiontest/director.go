@@ -184,11 +184,11 @@ func ruledTable(rl *Rules, d Director) ([][3]Outcome, error) {
 // a shipped one, whose ruling on every cell the rules can carry out.
 func (s *State) checkDirector(d Director) error {
 	if d == nil {
-		var err error
-		if d, err = DirectorByName(s.Director); err != nil {
-			return err
-		}
-	} else if s.Director != d.Name() {
+		s.ruledBy = nil // ruled afresh from what was checked
+		_, err := s.shipped()
+		return err
+	}
+	if s.Director != d.Name() {
 		return fmt.Errorf("actiontest: director %.40q, the scenario's is %.40q", s.Director, d.Name())
 	}
 	_, err := ruledTable(&s.Rules, d)
@@ -212,23 +212,59 @@ func directorOf(name string, extra []Director) (Director, error) {
 
 // cell is the outcome of band b at position index pos, as the Director
 // rules it: from the table a Runner worked out when its scenario was
-// built, or asked of the Director now (the game's, else the one the state
-// names) into the state's lent record. A ruling the rules cannot carry
-// out is an error.
+// built, or the one the state's shipped Director ruled when the state was
+// made or checked (State.shipped), or, for a Director of the Engine's
+// own, asked of it now into the state's lent record. A ruling the rules
+// cannot carry out is an error.
 func (c *game) cell(pos int, b Band) (*Outcome, error) {
 	if c.table != nil {
 		return &c.table[pos][b], nil
 	}
 	d := c.director
 	if d == nil {
-		var err error
-		if d, err = DirectorByName(c.State.Director); err != nil {
+		table, err := c.State.shipped()
+		if err != nil {
 			return nil, err
 		}
+		return &table[pos][b], nil
 	}
 	c.State.ruled = ruling(c.rules, d, pos, b, &c.State.dv)
 	if err := checkOutcome(c.rules, &c.State.ruled); err != nil {
 		return nil, fmt.Errorf("actiontest: director %.40s on %s %s: %w", d.Name(), c.rules.Positions[pos], b, err)
 	}
 	return &c.State.ruled, nil
+}
+
+// ruledBy is the outcome table as a state's shipped Director rules it,
+// and what it was ruled from: the Director's name and the rules' table.
+type ruledBy struct {
+	director string
+	rows     *TableRow
+	table    [][3]Outcome
+}
+
+// shipped returns the outcome table as the state's shipped Director
+// (State.Director) rules it. It is ruled when the state is made or
+// checked (NewState, Check), and again only when the state has since been
+// given another Director or other rules (a state edited by hand is checked
+// again before the next step; see Engine), so a step asks no Director and
+// looks up no name.
+func (s *State) shipped() ([][3]Outcome, error) {
+	rl := &s.Rules
+	if len(rl.Table) == 0 {
+		return nil, fmt.Errorf("%w: table: no rows (see State.Check)", ErrRules)
+	}
+	if r := s.ruledBy; r != nil && r.director == s.Director && r.rows == &rl.Table[0] && len(r.table) == len(rl.Table) {
+		return r.table, nil
+	}
+	d, err := DirectorByName(s.Director)
+	if err != nil {
+		return nil, err
+	}
+	table, err := ruledTable(rl, d)
+	if err != nil {
+		return nil, err
+	}
+	s.ruledBy = &ruledBy{director: s.Director, rows: &rl.Table[0], table: table}
+	return table, nil
 }

@@ -422,12 +422,7 @@ func (c *game) spendWith(p Policy, allowed uint64) error {
 	if at.Extra-at.Spent == 0 {
 		return nil
 	}
-	v := &c.State.v
-	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = at.Pool.Dice, at.Required, at.Successes, at.Pool.Penalty, false
-	v.Position, v.PushTrack, v.Rules = at.Test.Position, "", c.rules
-	v.State, v.Pursuit = c.State, c.pursuit
-	v.Extra, v.Allowed, v.Harm, v.Succeeded = at.Extra-at.Spent, allowed, harmHeld(c.State), at.Outcome.Succeeded
-	idx := p.Spend(v, c.State.spendBuf[:0])
+	idx := p.Spend(c.spendView(at, allowed), c.State.spendBuf[:0])
 	if len(idx) == 0 {
 		return nil
 	}
@@ -438,4 +433,16 @@ func (c *game) spendWith(p Policy, allowed uint64) error {
 		c.buy(at, i)
 	}
 	return nil
+}
+
+// spendView fills the state's lent View with what a policy is shown when
+// it spends finished attempt at's extra successes, its Action allowing
+// the effects allowed.
+func (c *game) spendView(at *Attempt, allowed uint64) *View {
+	v := &c.State.v
+	v.Pool, v.Required, v.Successes, v.Penalty, v.MustPush = at.Pool.Dice, at.Required, at.Successes, at.Pool.Penalty, false
+	v.Position, v.PushTrack, v.Rules = at.Test.Position, "", c.rules
+	v.State, v.Pursuit = c.State, c.pursuit
+	v.Extra, v.Allowed, v.Harm, v.Succeeded = at.Extra-at.Spent, allowed, harmHeld(c.State), at.Outcome.Succeeded
+	return v
 }

@@ -27,7 +27,12 @@ type Table struct {
 // anything: a refused step returns an error and leaves the State and the
 // dice.Roller exactly as they were. Steps read a State that passed Check
 // (NewState and Scenario.Restore make such states; check again after
-// editing one by hand).
+// editing its rules or sheet by hand): what a step needs from the rules,
+// the sheet and the state's Director (the Director's ruling on every cell
+// of the outcome table) is worked out once when the state is made or
+// checked, and a name a test rolls is resolved once for the steps of its
+// action, so a step looks nothing up by name and allocates nothing. Naming
+// another shipped Director (State.Director) takes effect at the next step.
 type Engine struct {
 	// Policies answer the player's and the Director's choices.
 	Policies Table

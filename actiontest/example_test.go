@@ -230,15 +230,15 @@ func ExampleScenario_Solve() {
 		fmt.Printf("%s: %s rather than %s, worth %.3f per game\n", a.When, a.Do, a.Else, a.Worth)
 	}
 	// Output:
-	// best 0.781, own play (threshold) 0.490: playing well is worth +0.291
-	// worst 0.163, gap 0.618
+	// best 0.782, own play (threshold) 0.490: playing well is worth +0.292
+	// worst 0.133, gap 0.649
 	//   always_when_failed 0.627
 	//   cautious           0.530
 	//   daring             0.618
 	//   never              0.441
 	//   threshold          0.490
-	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal rather than take the Risk Peril deal, worth 0.353 per game
-	// offered a Risk Peril deal before a desperate test, unhurt: decline the Risk Peril deal rather than take the Risk Peril deal, worth 0.157 per game
+	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal rather than take the Risk Peril deal, worth 0.312 per game
+	// a desperate roll 1 success short, unhurt: push the roll rather than keep the roll, worth 0.181 per game
 }
 
 // A rooftop chase played a step at a time through the game contract, each

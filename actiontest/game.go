@@ -122,18 +122,18 @@ func (g *Game) Step(r *dice.Roller) error {
 	if g.chooser == nil && !g.custom {
 		return rn.step(r, g.player)
 	}
+	// An answer is asked before the step rolls any die, and a wrong or
+	// illegal one refuses the step there (the spending, asked last, comes
+	// after the step's dice): the Roller is untouched, and the game is put
+	// back as it was.
 	g.undo.copyPlay(rn.c.State)
 	g.undoPursuit = rn.Pursuit
-	roller, err := r.MarshalBinary()
-	if err != nil {
-		return err
-	}
 	var p Policy = g.player
 	if g.chooser != nil {
 		g.ask = chosen{p: g.player, c: g.chooser}
 		p = &g.ask
 	}
-	err = rn.step(r, p)
+	err := rn.step(r, p)
 	if err == nil {
 		err = g.ask.err
 	}
@@ -141,9 +141,6 @@ func (g *Game) Step(r *dice.Roller) error {
 	if err != nil {
 		rn.c.State.copyPlay(&g.undo)
 		rn.Pursuit = g.undoPursuit
-		if uerr := r.UnmarshalBinary(roller); uerr != nil {
-			return errors.Join(err, uerr)
-		}
 	}
 	return err
 }

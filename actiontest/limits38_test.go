@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,131 @@ func TestCheckRefusesCountsThatWouldWrap(t *testing.T) {
 		if err := c.Check(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// Every list of the rules and of a state is counted before it is read:
+// a million entries in any one is refused with a short error, and the
+// check allocates next to nothing on the way (not a copy of the list, nor
+// names gathered from it).
+func TestEveryListIsCountedBeforeItIsRead(t *testing.T) {
+	const n = 1_000_000
+	many := make([]string, n)
+	for i := range many {
+		many[i] = "p"
+	}
+	rules := map[string]func(*Rules){
+		"attributes":       func(rl *Rules) { rl.Attributes = make([]Attribute, n) },
+		"actions":          func(rl *Rules) { rl.Actions = make([]ActionDef, n) },
+		"harm_tracks":      func(rl *Rules) { rl.HarmTracks = many },
+		"harm_rows":        func(rl *Rules) { rl.HarmRows = make([]HarmRow, n) },
+		"positions":        func(rl *Rules) { rl.Positions = many },
+		"table":            func(rl *Rules) { rl.Table = make([]TableRow, n) },
+		"effects":          func(rl *Rules) { rl.Effects = make([]Effect, n) },
+		"effect's actions": func(rl *Rules) { rl.Effects[0].Actions = many },
+		"consequences":     func(rl *Rules) { rl.Table[0].Failure.Consequences = make([]Consequence, n) },
+		"opposed":          func(rl *Rules) { rl.Opposed.Lose.Consequences = make([]Consequence, n) },
+	}
+	for name, edit := range rules {
+		c := newChar(t, DefaultRules())
+		edit(&c.Rules)
+		refusedSmall(t, "rules "+name, c.Check)
+	}
+	state := map[string]func(*State){
+		"harm":      func(c *State) { c.Harm = make([]TrackHarm, n) },
+		"harm rows": func(c *State) { c.Harm[0].Rows = make([]int, n) },
+		"equipment": func(c *State) { c.Sheet.Equipment = many },
+		"dice": func(c *State) {
+			c.Attempt = Attempt{Test: Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Stage: Rolled, Pool: Pool{Dice: 4}, Dice: make([]int, n)}
+		},
+		"bought": func(c *State) {
+			c.Attempt = Attempt{Test: Test{Action: "Prowl", Position: Risky, Difficulty: 1}, Stage: Finished, Pool: Pool{Dice: 1},
+				Dice: []int{6}, Successes: 1, Required: 1, Band: BandSuccess, Bought: make([]Bought, n)}
+		},
+	}
+	for name, edit := range state {
+		c := newChar(t, DefaultRules())
+		edit(c)
+		refusedSmall(t, "state "+name, c.Check)
+	}
+}
+
+// refusedSmall says that check refuses, with a short error, allocating
+// less than 64 KiB.
+func refusedSmall(t *testing.T, name string, check func() error) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := check()
+	runtime.ReadMemStats(&after)
+	if err == nil || len(err.Error()) > 300 {
+		t.Errorf("%s: %.300v", name, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<10 {
+		t.Errorf("%s: refused after allocating %d bytes", name, got)
+	}
+}
+
+// The solver's work is bounded before it is done: a pursuit whose
+// decision process passes maxSituations situations (a clock of 100
+// segments, once 28 s and 347 MB before a refusal) or needs more than
+// maxPlays steps played to explore (pools of 50 dice, with and without an
+// opponent of 32) is refused, wrapping markov.ErrNoExact and
+// markov.ErrTooLarge, having explored no more than the bounds allow.
+func TestSolverRefusesPastItsBoundsWithinThem(t *testing.T) {
+	bigPools := func(s *Scenario) {
+		s.Pool, s.Helpers, s.Rules.HelpDice, s.Rules.MaxHelp = 32, 3, 6, 18
+		s.Goal, s.Difficulty, s.MaxTests = 10, 10, 100000
+	}
+	for name, edit := range map[string]func(*Scenario){
+		"a clock of 100": func(s *Scenario) { s.Goal, s.MaxTests = 100, 100000 },
+		"pools of 50":    bigPools,
+		"pools of 50 against 32": func(s *Scenario) {
+			bigPools(s)
+			s.Opponent = 32
+		},
+	} {
+		if testing.Short() && name != "a clock of 100" {
+			continue // each explores for a second or more
+		}
+		s := DefaultScenario()
+		edit(&s)
+		m, err := s.newModel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.explore(context.Background())
+		if !errors.Is(err, markov.ErrNoExact) || !errors.Is(err, markov.ErrTooLarge) {
+			t.Errorf("%s: %v", name, err)
+		}
+		// One choice plays at most one probe and a roll of each count.
+		if len(m.trans) > maxSituations || m.plays > maxPlays+2*(maxModelDice+1)*(maxDice/8+1) {
+			t.Errorf("%s: explored %d situations, played %d steps", name, len(m.trans), m.plays)
+		}
+	}
+}
+
+// A trial ends in bounded work: max_tests is at most 100,000, and the
+// longest valid pursuit (one no failure ends, whose difficulty its pool
+// of 55 dice hardly ever meets) stalls after exactly that many tests.
+func TestTrialsEndWithinMaxTests(t *testing.T) {
+	s := DefaultScenario()
+	s.Director, s.Escalate, s.PerilOffered = "gentle", false, false
+	s.Goal, s.Difficulty, s.MaxTests, s.Pool, s.Helpers, s.Equipment = 100, 20, 100000, 32, 20, 3
+	s.Rules.MaxHelp, s.Rules.HelpDice = 20, 20
+	for i := range s.Rules.Table {
+		s.Rules.Table[i].Failure.Consequences = []Consequence{{Kind: Complication}}
+	}
+	rn, err := s.NewRunner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := make([]int, numMetrics)
+	if c, err := rn.Trial(dice.NewSeeded(38), m); err != nil || Category(c) != catStalled || m[metTests] != s.MaxTests {
+		t.Errorf("category %v after %d tests (%v); want stalled after %d", Category(c), m[metTests], err, s.MaxTests)
+	}
+	s.MaxTests = 100001
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "max_tests") {
+		t.Errorf("max_tests 100001: %v", err)
 	}
 }

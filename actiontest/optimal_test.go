@@ -221,13 +221,9 @@ func TestSolveRefusals(t *testing.T) {
 	}
 }
 
-// A pursuit whose decision process passes markov.MaxProcessStates is
-// refused, saying so, before any plan is solved. (Exploring that far takes
-// seconds: left out of -short runs.)
+// A pursuit whose decision process passes the solver's bound is refused,
+// saying so, before any plan is solved.
 func TestSolveOfTooLargeAPursuitIsRefused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores a quarter of a million states")
-	}
 	s := DefaultScenario()
 	s.Goal, s.Rules.HarmRows[0].Slots, s.Rules.HarmRows[1].Slots = 50, 4, 4
 	_, err := s.Solve(context.Background(), reach)

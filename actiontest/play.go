@@ -158,7 +158,11 @@ func (c *game) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Poli
 	}
 	if t.PerilOffered && !t.Peril {
 		c.viewOf(&c.State.v, t, s, &pool, must, pushed, 0, nil)
-		if p.Peril(&c.State.v) {
+		peril := p.Peril(&c.State.v)
+		if err := refused(p); err != nil {
+			return err
+		}
+		if peril {
 			t.Peril = true
 			if must, err = c.count(&pool, t, s, pushed); err != nil {
 				return err
@@ -177,7 +181,11 @@ func (c *game) resolveWith(r *dice.Roller, at *Attempt, s subject, p Policy) err
 	// there is nothing to ask.
 	c.viewOf(&c.State.v, &at.Test, s, &at.Pool, at.MustPush, at.ActionPushed, at.Successes, at)
 	if c.State.v.PushTrack != "" {
-		if push, track := p.Push(&c.State.v); push {
+		push, track := p.Push(&c.State.v)
+		if err := refused(p); err != nil {
+			return err
+		}
+		if push {
 			if err := c.Push(r, track); err != nil {
 				return fmt.Errorf("policy %s: %w", p.Name(), err)
 			}
@@ -248,4 +256,14 @@ func Opposed(a, b *Attempt) (int, error) {
 		return -1, nil
 	}
 	return 0, nil
+}
+
+// refused is the error of a policy that refused its own answer (a Game's
+// Chooser answering with the wrong type), nil for any other: the step
+// asking it stops before it rolls a die.
+func refused(p Policy) error {
+	if q, ok := p.(*chosen); ok {
+		return q.err
+	}
+	return nil
 }

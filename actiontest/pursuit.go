@@ -200,6 +200,9 @@ func (rn *Runner) allowedFor(t *Test) uint64 {
 func (rn *Runner) flashback(r *dice.Roller, p Policy) error {
 	fb := rn.fb
 	call, err := rn.c.callsFlashback(&fb, rn.sub, p)
+	if rerr := refused(p); rerr != nil {
+		return rerr
+	}
 	if err == nil && call {
 		err = rn.begin(r, &fb, rn.sub, false, p)
 	}

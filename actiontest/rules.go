@@ -164,7 +164,11 @@ const (
 // the published values; designers may change any field, and Validate says what
 // is wrong with a changed set. Each field's comment marks its default as
 // [text] (the rule text), [src] (the original game's material) or [ours]
-// (our ruling where both are silent).
+// (our ruling where both are silent). Every list is bounded, and Validate
+// counts each before it reads one: at most 200 attributes, actions, harm
+// tracks, positions (and table rows), and Actions named by one effect; at
+// most 8 harm rows, 64 effects and 16 consequences in one outcome; every
+// name at most 64 bytes.
 type Rules struct {
 	// Attributes are the five core ratings [src]: Strength, Dexterity
 	// (Physical harm), Intuition, Reason, Presence (Mental harm) [text].
@@ -367,8 +371,9 @@ const maxDice = 256
 // maxName every name in them, so that a rules value read from a file
 // costs little to check and its errors stay short.
 const (
-	maxList = 200
-	maxName = 64
+	maxList     = 200
+	maxName     = 64
+	maxHarmRows = 8
 )
 
 // Validate reports the first problem with the rules, naming the field.
@@ -441,8 +446,8 @@ func (rl *Rules) Validate() error {
 		return rulesErr("multiple_over %d: must be 1..20", rl.MultipleOver)
 	case rl.FlashbackBonus < 0 || rl.FlashbackBonus > 20:
 		return rulesErr("flashback_bonus %d: must be 0..20", rl.FlashbackBonus)
-	case len(rl.HarmRows) == 0 || len(rl.HarmRows) > 8:
-		return rulesErr("harm_rows: need 1..8 rows, have %d", len(rl.HarmRows))
+	case len(rl.HarmRows) == 0:
+		return rulesErr("harm_rows: need 1..%d rows, have none", maxHarmRows)
 	case len(rl.Positions) == 0:
 		return rulesErr("positions: need at least one")
 	case len(rl.Table) != len(rl.Positions):
@@ -493,10 +498,17 @@ func (rl *Rules) Validate() error {
 // checkSizes bounds every list of the rules and every name in them, before
 // anything walks them (see maxList and maxName).
 func (rl *Rules) checkSizes() error {
-	for field, n := range map[string]int{"attributes": len(rl.Attributes), "actions": len(rl.Actions),
-		"harm_tracks": len(rl.HarmTracks), "positions": len(rl.Positions), "table": len(rl.Table)} {
-		if n > maxList {
-			return rulesErr("%s: %d entries, at most %d", field, n, maxList)
+	for _, l := range [...]struct {
+		field  string
+		n, max int
+	}{
+		{"attributes", len(rl.Attributes), maxList}, {"actions", len(rl.Actions), maxList},
+		{"harm_tracks", len(rl.HarmTracks), maxList}, {"positions", len(rl.Positions), maxList},
+		{"table", len(rl.Table), maxList}, {"harm_rows", len(rl.HarmRows), maxHarmRows},
+		{"effects", len(rl.Effects), maxEffects},
+	} {
+		if l.n > l.max {
+			return rulesErr("%s: %d entries, at most %d", l.field, l.n, l.max)
 		}
 	}
 	names := make([]string, 0, 2*len(rl.Attributes)+2*len(rl.Actions)+len(rl.HarmTracks)+len(rl.Positions)+len(rl.HarmRows)+len(rl.Effects))

@@ -96,7 +96,9 @@ type Scenario struct {
 	// character (a tie is then neither side's; false: an NPC).
 	Opponent   int  `json:"opponent,omitempty"`
 	OpponentPC bool `json:"opponent_pc,omitempty"`
-	// MaxTests stops a pursuit that has not ended ("stalled").
+	// MaxTests stops a pursuit that has not ended ("stalled"): 1 to
+	// 100,000, so that a trial, at most that many tests of at most 256
+	// dice and a push each, ends in bounded work.
 	MaxTests int `json:"max_tests"`
 }
 

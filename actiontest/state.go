@@ -16,8 +16,8 @@ import (
 // (Save, Restore); Check validates a restored (or hand-edited) state whole
 // before any step reads it. NewState makes a fresh one.
 type State struct {
-	// Rules are the rules of play. A state whose rules are edited is
-	// checked again (Check) before the next step.
+	// Rules are the rules of play. A state whose rules or sheet are
+	// edited by hand is checked again (Check) before the next step.
 	Rules Rules `json:"rules"`
 	// Sheet is the character's ratings.
 	Sheet Sheet `json:"sheet"`
@@ -52,6 +52,11 @@ type State struct {
 	// undo keeps the play before a step whose last question may be
 	// refused (Engine.Step's spending), made on first use.
 	undo *State
+	// ruledBy is the outcome table as the shipped Director rules it,
+	// worked out when the state is made or checked (see shipped);
+	// resolved the last name a test rolled (see subjectOf).
+	ruledBy  *ruledBy
+	resolved resolvedName
 }
 
 // NewState checks the rules and the sheet (unknown names, ratings outside
@@ -68,6 +73,9 @@ func NewState(rl Rules, sh Sheet) (*State, error) {
 	s.Harm = make([]TrackHarm, len(rl.HarmTracks))
 	for i, name := range rl.HarmTracks {
 		s.Harm[i] = TrackHarm{Track: name, Rows: make([]int, len(rl.HarmRows))}
+	}
+	if _, err := s.shipped(); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -181,12 +189,18 @@ const maxCritical = 1 << 20
 // the sheet against them, the Director's name and its ruling on every
 // cell of the outcome table, the harm tracks' shape and slot counts, the
 // counters, and both attempts whole. A state that passes can be played on
-// by every step.
+// by every step, which read what Check worked out (the Director's ruling,
+// what a name rolls) rather than look it up again. Every list is counted
+// before it is read: the rules' (see Rules), one harm entry a track and
+// one count a harm row, at most 200 items of equipment, at most 256 dice
+// a roll (a push's among them) and no more effects bought than successes
+// spent.
 func (s *State) Check() error { return s.check(nil) }
 
 // check is Check with d, when not nil, the Director the state must name
 // (a scenario's own); nil looks the state's Director up among the shipped.
 func (s *State) check(d Director) error {
+	s.resolved = resolvedName{} // names are resolved afresh from what is checked
 	rl := &s.Rules
 	if err := rl.Validate(); err != nil {
 		return err
