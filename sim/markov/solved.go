@@ -44,7 +44,7 @@ func (g Goal) Resolve(mechanic string, sides, categories []string, wins func(sid
 	side := 0
 	if g.Side != "" {
 		if side = slices.Index(sides, g.Side); side < 0 {
-			return 0, Goal{}, fmt.Errorf("%s: goal side %q: allowed %s", mechanic, g.Side, named.Allowed(sides))
+			return 0, Goal{}, fmt.Errorf("%s: goal side %q: allowed %s", mechanic, named.Clip(g.Side), named.Allowed(sides))
 		}
 	}
 	if g.Ties != "" && !slices.Contains(TiesNames, g.Ties) {
@@ -56,7 +56,7 @@ func (g Goal) Resolve(mechanic string, sides, categories []string, wins func(sid
 	}
 	for _, o := range out.Outcomes {
 		if !slices.Contains(categories, o) {
-			return 0, Goal{}, fmt.Errorf("%s: goal outcome %q: allowed %s", mechanic, o, named.Allowed(categories))
+			return 0, Goal{}, fmt.Errorf("%s: goal outcome %q: allowed %s", mechanic, named.Clip(o), named.Allowed(categories))
 		}
 	}
 	return side, out, nil
