@@ -32,11 +32,19 @@ type xstate struct {
 	inter  bool  // the interferer has stepped in
 	brawl  int8  // 1: the brawl awaits side 0's roll; 2: side 1's (v0 holds side 0's)
 	// ask is a choice of a decision process's deciding side waiting in
-	// the middle of a step (askOnes, askInterfere, askGoOn); ones the 1s
-	// of the last roll on offer, the roller being side 1-turn.
-	ask  int8
-	ones int8
+	// the middle of a step (askOnes, askInterfere, askGoOn, askPush); ones
+	// the 1s of the last roll on offer, the roller being side 1-turn. The
+	// deciding side about to take Trauma (askPush) holds only cat, the
+	// category it ends in without a push, and steps, the Final Push steps
+	// that would save it.
+	ask   int8
+	ones  int8
+	steps int8
 }
+
+// ended reports whether the action of st has ended: it is done, or only
+// the deciding side's Final Push is left to choose.
+func (st xstate) ended() bool { return st.done || st.ask == askPush }
 
 // The choices of a deciding side that come in the middle of a chain step.
 const (
@@ -44,6 +52,7 @@ const (
 	askOnes      // the GM, deciding, buys 0.. of the last roll's 1s
 	askInterfere // the interferer, deciding, steps in or stays out
 	askGoOn      // a side, deciding, pays to go on after an interference or stops
+	askPush      // the deciding side, beaten by the margin, makes a Final Push or takes Trauma
 )
 
 // interferer is the decider of a decision process in which the
@@ -73,10 +82,9 @@ type chainModel struct {
 	// decider is the side whose choices a decision process (Solve) makes,
 	// -1 when every side plays its policy (Exact). The decider buys extras
 	// dice, Gives In only as a choice of its state (never inside a step),
-	// and makes a Final Push when push says the outcome pushed is better.
+	// and chooses its Final Push in a state of its own (askPush).
 	decider int
 	extras  int
-	push    func(pushed, not int8) bool
 }
 
 func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
@@ -355,7 +363,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			}
 			y.aid = 0
 			y, more := m.after(y, t, total+int(st.aid))
-			if gmAsks && !y.done {
+			if gmAsks && !y.ended() {
 				// The deciding GM answers the 1s once the roll is
 				// answered; once the action has ended they change
 				// nothing the chain follows.
@@ -408,11 +416,7 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 	if m.sc.Rules.beats(total, int(y.stakes)) {
 		mg := total - int(y.stakes)
 		if m.basic {
-			pushed := m.pushes(y, h, mg, hf, 0, 1)
-			if mg >= X && !pushed {
-				return xstate{done: true, cat: 1}, false
-			}
-			return xstate{done: true, cat: 0}, false
+			return m.loss(y, h, mg, hf, 0), false // the opposition beaten: success, or extraordinary
 		}
 		off := m.sc.Rules.MookOff
 		if mg >= X {
@@ -422,33 +426,37 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 		y.holder, y.stakes, y.turn = int8(t), int16(total), int8(1-t)
 		return y, true
 	}
-	mg := int(y.stakes) - total
-	lose := int8(3 * h) // the holder wins; a Final Push saves the loser from Trauma
+	lose := int8(3 * h) // the holder wins
 	if m.basic {
-		lose = 2
+		lose = 2 // failure, or knocked_out
 	}
-	if mg >= X && !m.pushes(y, t, mg, cf, lose, lose+1) {
-		lose++
-	}
-	return xstate{done: true, cat: lose}, false
+	return m.loss(y, t, int(y.stakes)-total, cf, lose), false
 }
 
-// pushes reports whether losing side l (by margin mg, floor as in the
-// engine) would make a Final Push that saves it from Trauma.
-func (m *chainModel) pushes(y xstate, l, mg, floor int, pushed, not int8) bool {
+// loss is where side l's loss by margin mg (floor as in the engine) ends
+// the action: in category pushed when it loses by less than the
+// Extraordinary margin or makes a Final Push that saves it from Trauma, in
+// pushed+1 (Knocked Out, Trauma) otherwise. A deciding side that may push
+// chooses in a state of its own (askPush).
+func (m *chainModel) loss(y xstate, l, mg, floor int, pushed int8) xstate {
+	not := xstate{done: true, cat: pushed + 1}
 	if mg < m.sc.Rules.Extraordinary {
-		return false
+		return xstate{done: true, cat: pushed}
 	}
 	a := m.mirror(y)
-	if _, ok := m.e.pushReach(m.sc, l, mg, floor); !ok {
-		return false
-	}
-	if l == m.decider {
-		return m.push(pushed, not)
+	need, ok := m.e.pushReach(m.sc, l, mg, floor)
+	switch {
+	case !ok:
+		return not
+	case l == m.decider:
+		return xstate{ask: askPush, cat: not.cat, steps: int8(min(need, math.MaxInt8))}
 	}
 	sd := &a.Sides[l]
 	v := View{Kind: a.Kind, Side: l, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: mg, Target: -1}
-	return m.b.table.of(sd.Char).Push(&v)
+	if m.b.table.of(sd.Char).Push(&v) {
+		return xstate{done: true, cat: pushed}
+	}
+	return not
 }
 
 // fold appends, with weight w, what follows an escalating roll before the

@@ -202,15 +202,33 @@
 // decision process (sim/markov): one side (Goal.Side, by character name;
 // the first side by default) chooses at each of its turns whether to Give
 // In (once the stakes are set) or to roll with any number of the extra
-// picks it can afford, every transition being the exact chain's own; it
-// makes a Final Push when the goal prefers the outcome pushed (the push
-// ends the action either way). The choices that come in the middle of a
-// step are the decider's too, each a state of its own: a GM's character
-// deciding buys any number of a player's 1s Engine.OnesToBuy allows; the
-// interferer, named as the deciding side (its goal is "stopped" by
-// default), steps in or stays out after each escalating roll; a side
-// deciding pays to go on after an interference that beat the stakes, or
-// lets the contest stop. Left to the policies, because they cannot change
+// picks it can afford, every transition being the exact chain's own. The
+// choices that come in the middle of a step are the decider's too, each a
+// state of its own: beaten by the Extraordinary margin where a Final Push
+// would save it, it makes the push or takes the Trauma (the action ends
+// either way); a GM's character deciding buys any number of a player's 1s
+// Engine.OnesToBuy allows; the interferer, named as the deciding side (its
+// goal is "stopped" by default), steps in or stays out after each
+// escalating roll; a side deciding pays to go on after an interference
+// that beat the stakes, or lets the contest stop.
+//
+// Among choices equally good for the goal the plan takes the cheapest
+// (Goal.Ties "first": the first listed, as the plan did before it weighed
+// costs). What counts as dearer, our ruling: Trauma, then each step of a
+// Final Push (a trait lowered for good), then a Complication, then each
+// Plot Point spent or handed over (extra dice, a paid Give In, stepping
+// in, going on, each 1 the GM buys). A roll costs the Plot Points of its
+// pool and the harm it risks at once, each harm times its chance: losing
+// (a Complication), losing by the margin (Trauma, or the push's
+// Complication and steps). Giving In costs nothing before the side has
+// rolled and its cheaper price after. So a side that can no longer win
+// Gives In rather than roll into a certain loss, and one the goal does not
+// care how it loses pushes rather than take Trauma: the Detective's best
+// play in the built-in scenario never takes Trauma where, weighing the
+// goal alone, it did in 14.2% of games. Listed first where the costs are
+// equal: Giving In, then fewer extra dice; buying fewer 1s; stepping in,
+// paying to go on, taking the Trauma (each the dearer, so "first" keeps
+// the old play). Left to the policies, because they cannot change
 // the goal's probability within the chain's state: which Trouble die comes
 // off a beaten Trouble Pool and where a Complication lands (both come once
 // the action has ended, and its outcome is the goal), the 1s of a roll that

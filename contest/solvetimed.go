@@ -46,7 +46,7 @@ func (s Scenario) optimalTimed(ctx context.Context, goal markov.Goal, aim markov
 	if o.wins, err = s.goalCategories(outcomes, o.Side); err != nil {
 		return nil, err
 	}
-	o.Goal = markov.Goal{Outcomes: s.categoryNames(o.wins), Side: o.Side}
+	o.Goal = markov.Goal{Outcomes: s.categoryNames(o.wins), Side: o.Side, Ties: goal.Ties}
 	o.base = m.b.table.of(m.b.actor)
 	reward := func(st tstate) float64 {
 		if st.done && slices.Contains(o.wins, int(st.cat)) {
@@ -62,6 +62,7 @@ func (s Scenario) optimalTimed(ctx context.Context, goal markov.Goal, aim markov
 		return nil, noExact("%v", err)
 	}
 	o.States, o.Choices = p.Len(), p.Choices()
+	p.Ties = o.Goal.TieBreak()
 	if o.tplan, err = p.Solve(ctx, reward, aim); err != nil {
 		return nil, err
 	}
