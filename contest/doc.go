@@ -144,7 +144,9 @@
 // text's "you've come out on top" allows no other reading: a side that
 // stayed in after failing would let a contest run for ever); the Trouble Pool only opposes basic
 // actions (TroubleInContests) and, when beaten, loses the die its beater
-// picks (Policy.TroubleOff; Sensible takes the largest); a tie in the
+// picks (Policy.TroubleOff; Sensible takes the largest), but a timed
+// step won against it takes no die off unless TimedTroubleOff (then the
+// actor picks, once the GM has answered the roll's 1s); a tie in the
 // Complication Pool's highest face goes to the larger die (RateTiesLarger),
 // and a new die lands on an existing rating by replacing a smaller one or
 // stepping it up (AlwaysStepUp off); a Plot Point paid to Give In goes to

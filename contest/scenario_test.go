@@ -140,6 +140,9 @@ func shapes() map[string]Scenario {
 	timedHouse := timedScenario()
 	timedHouse.Rules.BuyTimeCapped, timedHouse.Rules.HelpersRollTrouble = false, true
 	timedHouse.Rules.OutOfTimeComplication = dice.D10
+	troubleOff := timedScenario()
+	troubleOff.Rules.TimedTroubleOff, troubleOff.Rules.TroubleOffOnExtraordinary = true, 2
+	troubleOff.Timed.Steps = append(troubleOff.Timed.Steps, TimedStep{})
 	return map[string]Scenario{
 		"contested":            DefaultScenario(),
 		"basic":                basicScenario("trouble"),
@@ -149,6 +152,7 @@ func shapes() map[string]Scenario {
 		"house":                houseRules(),
 		"house past the chain": past,
 		"timed house":          timedHouse,
+		"timed trouble off":    troubleOff,
 		"trouble":              troubleContest(),
 		"all roll":             threeWay(),
 	}

@@ -27,9 +27,12 @@ const (
 	TimedChoose                         // finished with zero beats: getaway or objective: "choose"
 	TimedInflictPhase                   // out of time: the GM deals a Complication: "inflict"
 	TimedDone                           // "done"
+	// TimedTroublePhase: a step won against the Trouble Pool
+	// (Rules.TimedTroubleOff); the actor takes dice off it: "trouble".
+	TimedTroublePhase
 )
 
-var timedPhaseNames = named.Enum[TimedPhase]{"none", "step", "gap", "choose", "inflict", "done"}
+var timedPhaseNames = named.Enum[TimedPhase]{"none", "step", "gap", "choose", "inflict", "done", "trouble"}
 
 // String returns the phase's name.
 func (p TimedPhase) String() string { return timedPhaseNames.String(p) }
@@ -102,6 +105,9 @@ type Timed struct {
 	Ones       int `json:"ones,omitempty"`
 	OnesChar   int `json:"ones_char,omitempty"`
 	OnesBought int `json:"ones_bought,omitempty"`
+	// Off counts the dice the actor still takes off the Trouble Pool in
+	// TimedTroublePhase.
+	Off int `json:"off,omitempty"`
 }
 
 // BeginTimed starts a timed action: actor rolls picks against each step in
@@ -185,7 +191,7 @@ func (e *Engine) timed(s *State, what string, phases ...TimedPhase) (*Timed, err
 	if t == nil || !slices.Contains(phases, t.Phase) {
 		return nil, e.timedErr(t, what)
 	}
-	if t.Step < 0 || t.Step >= len(t.Steps) && t.Phase != TimedChoose && t.Phase != TimedInflictPhase {
+	if t.Step < 0 || t.Step >= len(t.Steps) && t.Phase != TimedChoose && t.Phase != TimedInflictPhase && t.Phase != TimedTroublePhase {
 		return nil, fmt.Errorf("contest: timed step %d of %d: run Check on a restored state", t.Step, len(t.Steps))
 	}
 	return t, nil
@@ -256,13 +262,15 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 	if err != nil {
 		return err
 	}
-	t.Stakes = e.stakesRoll(s, r, t, t.Steps[t.Step])
+	step := t.Steps[t.Step]
+	t.Stakes = e.stakesRoll(s, r, t, step)
 	t.Total = e.actorRoll(s, r, t.Actor, picks, cost)
 	t.Rolls++
 	beats := s.Rules.BeatsPerRoll
 	ok := s.Rules.beats(t.Total, t.Stakes)
+	xo := ok && t.Total-t.Stakes >= s.Rules.Extraordinary
 	switch {
-	case ok && t.Total-t.Stakes >= s.Rules.Extraordinary:
+	case xo:
 		beats = s.Rules.BeatsOnExtraordinary
 	case !ok:
 		beats += s.Rules.BeatsOnFailure
@@ -277,6 +285,32 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 		t.Step-- // the last obstacle still stands
 	}
 	t.Bought = false
+	if off := s.Rules.timedTroubleOff(ok, xo, step); off > 0 && len(s.Trouble) > 0 {
+		t.Off, t.Phase = min(off, len(s.Trouble)), TimedTroublePhase
+		return nil
+	}
+	t.moveOn(&s.Rules)
+	return nil
+}
+
+// timedTroubleOff is how many dice a timed step against step's stakes
+// takes off the Trouble Pool: won (ok) or won by the margin (xo) against
+// the Trouble Pool under Rules.TimedTroubleOff, else none.
+func (r *Rules) timedTroubleOff(ok, xo bool, step TimedStep) int {
+	switch {
+	case !r.TimedTroubleOff || !ok || len(step.Stakes) > 0:
+		return 0
+	case xo:
+		return r.TroubleOffOnExtraordinary
+	}
+	return r.TroubleOffOnWin
+}
+
+// moveOn settles where timed action t goes after its last step's roll:
+// out of time, the choice between objective and getaway, done, or the
+// gap before the next step.
+func (t *Timed) moveOn(r *Rules) {
+	ok := r.beats(t.Total, t.Stakes)
 	last := t.Step == len(t.Steps)
 	switch {
 	case t.Beats < 0 || (t.Beats == 0 && (!last || !ok)):
@@ -287,6 +321,28 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 		t.Outcome, t.Phase = TimedCompleted, TimedDone
 	default:
 		t.Phase = TimedGap
+	}
+}
+
+// timedTakeTrouble takes die k off the Trouble Pool in TimedTroublePhase,
+// the actor's choice; once the dice owed are off (or the pool is empty)
+// the timed action moves on.
+func (e *Engine) timedTakeTrouble(s *State, k int) error {
+	t, err := e.timed(s, "take a die off the Trouble Pool", TimedTroublePhase)
+	if err != nil {
+		return err
+	}
+	if k < 0 || k >= len(s.Trouble) {
+		return fmt.Errorf("contest: Trouble Pool die %d: the pool has dice 0..%d", k, len(s.Trouble)-1)
+	}
+	d := s.Trouble[k]
+	s.Trouble = append(s.Trouble[:k], s.Trouble[k+1:]...)
+	if e.Sink != nil {
+		e.emit(s, Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
+	}
+	if t.Off--; t.Off == 0 || len(s.Trouble) == 0 {
+		t.Off = 0
+		t.moveOn(&s.Rules)
 	}
 	return nil
 }
