@@ -53,6 +53,7 @@ const (
 	askInterfere // the interferer, deciding, steps in or stays out
 	askGoOn      // a side, deciding, pays to go on after an interference or stops
 	askPush      // the deciding side, beaten by the margin, makes a Final Push or takes Trauma
+	askOff       // a timed action's actor, deciding, takes a die off the Trouble Pool
 )
 
 // interferer is the decider of a decision process in which the

@@ -182,9 +182,9 @@
 // (HelpersRollTrouble: against the Trouble Pool), and the out-of-time
 // Complication is rated from the last stakes roll (OutOfTimeComplication
 // fixes a rating instead). Scenario.Exact follows every one of these
-// settings or, for AidLasts, more than one interference,
-// OnesOfEveryRoll with aid or interference, and HelpersRollTrouble while
-// the GM buys 1s, answers markov.ErrNoExact naming it. After an opening
+// settings or, for AidLasts, more than one interference and
+// OnesOfEveryRoll with aid or interference, answers markov.ErrNoExact
+// naming it. After an opening
 // where every side rolled, the others' opening roll commits them, so
 // Giving In "right away" costs as after any roll (AllRollGiveInFree makes
 // it free); a Final Push may not bring a stakes holder level, since the
@@ -230,28 +230,45 @@
 // goal alone, it did in 14.2% of games. Listed first where the costs are
 // equal: Giving In, then fewer extra dice; buying fewer 1s; stepping in,
 // paying to go on, taking the Trauma (each the dearer, so "first" keeps
-// the old play). Left to the policies, because they cannot change
-// the goal's probability within the chain's state: which Trouble die comes
-// off a beaten Trouble Pool and where a Complication lands (both come once
-// the action has ended, and its outcome is the goal), the 1s of a roll that
-// ends the action, which traits a Final Push lowers (any that may be lowered
-// avoid the same Trauma), and the Trouble Pool's side, which is no
-// deciding side: it never Gives In, buys no extras and makes no Final
-// Push, and the 1s the GM buys of a roll against it either come once the
-// action has ended (a basic action's roll is its last) or would grow a
-// Trouble Pool that contests, which the exact chain refuses. In a timed
-// action the actor's side decides (the actor, with its helpers): in each
-// gap whether the first helper still able tries to buy time (the one Play
-// asks), and, finished with zero beats left, between the objective and a
-// clean getaway; its goal is the action's successes by default. A timed
-// step asks for no Final Push and takes no die off the Trouble Pool; the
-// GM's 1s only give Plot Points, which the chain's free pools never spend
-// (and it refuses them where they would grow a Trouble Pool a later roll
-// reads); the Complication for running out of time comes once the action
-// has ended: these stay with the policies. Optimal.Policy plays the plan
-// (through View.State) in Play and in Optimal.NewRunner's trials (in a
-// timed action NewRunner gives the plan to the helpers too); Optimal.Answer is
-// the plan's own (Plan.Answer), its rounds counted as Exact counts them:
+// the old play).
+//
+// In a timed action the actor's side decides (the actor, with its
+// helpers; Goal.Side its name or ""): in each gap whether the first helper
+// still able tries to buy time (the one Play asks: Policy.BuyTime answers
+// for that helper, and Play asks no other, so the plan does not choose
+// among them); under TimedTroubleOff, which size of die each step won
+// against the Trouble Pool takes off it (listed largest first, costing
+// nothing); and, finished with zero beats left, between the objective and
+// a clean getaway; its goal is the action's successes by default. Or the
+// GM decides (Goal.Side GMSide, "GM"; its goal is out_of_time by default):
+// how many of each roll's 1s to buy, each adding a Rules.TroubleDie to a
+// Trouble Pool that a later step or helper rolls against. The timed chain
+// follows the Trouble Pool wherever a roll to come reads it, so the GM's
+// 1s (any policy's) and the dice taken off are exact; a policy choosing
+// which die comes off is shown the pool largest first, whatever order the
+// engine holds it in (every shipped policy picks by size).
+//
+// Left to the policies, because they cannot change the goal's probability
+// within an action: which Trouble die comes off a beaten Trouble Pool in a
+// basic action, where a Complication lands, whether the GM waives it and
+// which Distinction effects the winner uses (all come once the action has
+// ended, and its outcome is the goal); the 1s of a roll that ends the
+// action; which traits a Final Push lowers (any that may be lowered avoid
+// the same Trauma); the GM cashing Reflection Points and a side buying
+// back lowered traits (between actions); in a timed action the
+// Complication for running out of time (after the end) and the Plot Points
+// the GM's 1s hand the roller (free pools never spend them). The Trouble
+// Pool's side of a basic action or contest is no deciding side: it never
+// Gives In, buys no extras and makes no Final Push. Not modelled, and so
+// refused (markov.ErrNoExact): 1s the GM buys that would grow a Trouble
+// Pool that contests (the contest's chain holds that pool fixed), the 1s
+// of aid and interference rolls (OnesOfEveryRoll), a paid aid or
+// interference pool, more than one interference, and timed pools that
+// cost Plot Points. Optimal.Policy plays the plan (through View.State) in
+// Play and in Optimal.NewRunner's trials (in a timed action NewRunner
+// gives the plan to the helpers too, or to the GM where it decides);
+// Optimal.Answer is the plan's own (Plan.Answer), its rounds counted as
+// Exact counts them:
 // the rolls. Scenario.Solve sets the best and the worst play beside each
 // shipped policy in the side's place. In the built-in scenario the
 // Detective wins 0.3817 with best play (0 if he Gives In at once); the

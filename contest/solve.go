@@ -408,11 +408,17 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	}
 	out := markov.ExactSolved(best.Goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
+	gm := s.Kind == KindTimed && best.Side == GMSide
 	for _, name := range PolicyNames() {
 		alt := s
 		alt.Cast = slices.Clone(s.Cast)
-		alt.Cast[s.member(best.Side)].Policy = name
-		if s.Kind == KindTimed {
+		switch {
+		case gm:
+			alt.GMPolicy = name
+		default:
+			alt.Cast[s.member(best.Side)].Policy = name
+		}
+		if s.Kind == KindTimed && !gm {
 			for _, h := range s.Timed.Helpers {
 				alt.Cast[s.member(h.Character)].Policy = name // they decide with the actor
 			}
@@ -423,7 +429,11 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
-	own := cmp.Or(s.Cast[s.member(best.Side)].Policy, "default")
+	own := s.GMPolicy
+	if !gm {
+		own = s.Cast[s.member(best.Side)].Policy
+	}
+	own = cmp.Or(own, "default")
 	if err := out.SetOwnPolicy(own); err != nil {
 		return markov.Solved{}, fmt.Errorf("contest: %w", err)
 	}
@@ -531,9 +541,14 @@ func (o *Optimal) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	if o.tmodel != nil {
+		tb := &rn.b.table
+		if o.tmodel.gmDecides {
+			tb.GM = o.Policy()
+			rn.e.Policies.GM = tb.GM
+			return rn, nil
+		}
 		// The actor's helpers decide with it, each keeping its own
 		// policy for the rest.
-		tb := &rn.b.table
 		for _, h := range o.tmodel.b.helper {
 			tb.Chars[h.Char] = &planned{o: o, Policy: tb.of(h.Char)}
 		}
@@ -582,8 +597,21 @@ func (p *planned) Extras(v *View) int {
 }
 
 // BuyOnes follows the plan where the deciding GM buys the 1s of a roll
-// the chain follows (an action roll whose action goes on).
+// the chain follows (an action roll whose action goes on, or a timed
+// action's roll while a roll to come reads the Trouble Pool).
 func (p *planned) BuyOnes(v *View) int {
+	if m := p.o.tmodel; m != nil && m.gmDecides && v.State != nil && v.State.Timed != nil {
+		if st, ok := m.stateOf(v.State); ok && st.ask == askOnes {
+			if _, name, ok := p.o.tplan.Choice(st); ok {
+				for k := 0; k <= v.Ones; k++ {
+					if name == buyChoice(k) {
+						return k
+					}
+				}
+			}
+		}
+		return p.Policy.BuyOnes(v)
+	}
 	if a := actionOf(v); a != nil && p.o.model != nil && p.o.model.gmDecides() && !a.OnesChar.Set && (a.Phase == PhaseOpen || a.Phase == PhaseTurn) {
 		st := p.o.model.stateOf(v.State)
 		st.ask, st.ones = askOnes, int8(min(a.Ones, maxDice))

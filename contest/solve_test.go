@@ -128,10 +128,12 @@ func TestSolveRefusesWhatItDoesNotModel(t *testing.T) {
 		}
 	}
 	timed := timedScenario() // the GM buys 1s, growing the Trouble Pool a step rolls
-	if _, err := timed.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
-		t.Errorf("timed with 1s bought: %v, want ErrNoExact", err)
+	timed.Rules.Keep = 3
+	if _, err := timed.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "at most 2 dice, not 3") {
+		t.Errorf("timed with 1s bought, keep 3: %v, want ErrNoExact", err)
 	}
-	if _, err := frugalGM(timed).Solve(ctx, markov.Goal{Side: "Oracle"}); err == nil || !strings.Contains(err.Error(), `deciding side "Oracle"`) {
+	if _, err := frugalGM(timedScenario()).Solve(ctx, markov.Goal{Side: "Oracle"}); err == nil ||
+		!strings.Contains(err.Error(), `deciding side "Oracle"`) || !strings.Contains(err.Error(), `allowed "Detective", "GM"`) {
 		t.Errorf("timed, a helper deciding alone: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
@@ -220,15 +222,22 @@ func TestOptimalAnswerIsThePlansChain(t *testing.T) {
 			}
 		}
 	}
-	timed := frugalGM(timedScenario())
-	for _, goal := range []markov.Goal{{}, {Outcomes: []string{"objective"}}} {
+	for _, c := range []struct {
+		sc   Scenario
+		goal markov.Goal
+	}{
+		{frugalGM(timedScenario()), markov.Goal{}},
+		{frugalGM(timedScenario()), markov.Goal{Outcomes: []string{"objective"}}},
+		{timedTroubleOff(), markov.Goal{}},
+		{timedTroubleOff(), markov.Goal{Side: GMSide}},
+	} {
 		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
-			o, err := timed.Optimal(ctx, goal, aim)
+			o, err := c.sc.Optimal(ctx, c.goal, aim)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkPlanAnswer(t, fmt.Sprintf("timed, %v, %v", goal.Outcomes, aim), o.tplan, o.Answer,
-				func(st tstate) int { return int(st.cat) }, func(st tstate) bool { return !st.choose })
+			checkPlanAnswer(t, fmt.Sprintf("timed, %s, %v, %v", o.Side, c.goal.Outcomes, aim), o.tplan, o.Answer,
+				func(st tstate) int { return int(st.cat) }, tround)
 		}
 	}
 }
