@@ -40,6 +40,10 @@ type xstate struct {
 	ask   int8
 	ones  int8
 	steps int8
+	// bought is the dice the GM's 1s bought have added to the Trouble
+	// Pool in this action, where its room (Rules.MaxTrouble) may run out
+	// (chainModel.roomBinds); 0 where it cannot.
+	bought int16
 }
 
 // ended reports whether the action of st has ended: it is done, or only
@@ -86,6 +90,12 @@ type chainModel struct {
 	// and chooses its Final Push in a state of its own (askPush).
 	decider int
 	extras  int
+	// trouble is the scene's Trouble Pool with room for every die the
+	// GM's 1s may add, where tracked (bought): mirror lays out its first
+	// len(start)+bought dice.
+	trouble   []dice.Die
+	trouble0  int
+	roomBinds bool
 }
 
 func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
@@ -147,6 +157,7 @@ func (s Scenario) chainModel(ctx context.Context) (*chainModel, xstate, error) {
 	if err := s.exactRulings(b); err != nil {
 		return nil, xstate{}, err
 	}
+	m.trackRoom()
 	if b.iChar >= 0 && s.Rules.Interferences > 0 {
 		if c, _ := m.sc.cost(b.iChar, b.iPicks); c > 0 {
 			return nil, xstate{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
@@ -224,6 +235,9 @@ func (m *chainModel) mirror(st xstate) *Action {
 		if sd.Char == TroublePool {
 			sd.Picks = sd.Picks[:0]
 		}
+	}
+	if m.roomBinds {
+		m.sc.Trouble = m.trouble[:m.trouble0+int(st.bought)]
 	}
 	a.Stakes, a.Holder, a.Turn = int(st.stakes), int(st.holder), int(st.turn)
 	if st.open {
@@ -344,6 +358,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 	ds := slices.Clone(m.sc.sideDice(sd, m.sc.plan(sd, n), nil))
 	jt := m.joint(ds)
 	buys := sd.Char != TroublePool && !m.sc.Characters[sd.Char].GM
+	room := m.sc.troubleRoom()
 	for total, row := range jt {
 		for ones, q := range row {
 			if q == 0 {
@@ -356,11 +371,11 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			gmAsks := buys && ones > 0 && m.gmDecides()
 			if buys && ones > 0 && !gmAsks {
 				g := tb.gm()
-				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: m.sc.troubleRoom()})
-				if k < 0 || k > ones {
-					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s", g.Name(), k, ones))
+				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: room})
+				if k < 0 || k > min(ones, room) {
+					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s with room for %d", g.Name(), k, ones, room))
 				}
-				y.pp[t] = m.bought(y.pp[t], k)
+				y = m.buy(y, t, k)
 			}
 			y.aid = 0
 			y, more := m.after(y, t, total+int(st.aid))
@@ -552,10 +567,52 @@ func (m *chainModel) gmDecides() bool {
 	return c != TroublePool && m.sc.Characters[c].GM
 }
 
-// bought is Plot Points pp once the GM has bought k 1s of the roll, each
-// for Rules.OnePlotPoints (within what the state holds).
-func (m *chainModel) bought(pp int16, k int) int16 {
-	return int16(min(int(pp)+k*m.sc.Rules.OnePlotPoints, maxPoints, math.MaxInt16))
+// buy is y once the GM has bought k 1s of side t's roll: the side's Plot
+// Points grow by Rules.OnePlotPoints each (within what the state holds),
+// and the Trouble Pool by a die each, where its room is tracked.
+func (m *chainModel) buy(y xstate, t, k int) xstate {
+	y.pp[t] = int16(min(int(y.pp[t])+k*m.sc.Rules.OnePlotPoints, maxPoints, math.MaxInt16))
+	if m.roomBinds {
+		y.bought += int16(k)
+	}
+	return y
+}
+
+// trackRoom decides whether the chain follows the Trouble Pool's room as
+// the GM buys 1s (roomBinds): where the 1s of an action could fill it.
+// Each raise beating the stakes, the sides roll at most a few times more
+// than the highest stakes any side can set, each roll with at most as
+// many 1s as the most dice a player's side rolls; a room past that many
+// cannot run out. Where ties beat the stakes (TiesToHolder off) or a tied
+// opening is rolled again, an action may run longer only by further ties,
+// and the chain does not follow a room past that bound.
+func (m *chainModel) trackRoom() {
+	R := &m.sc.Rules
+	most, top := 0, 0
+	for i := range m.sc.Action.Sides {
+		sd := &m.sc.Action.Sides[i]
+		ds := m.sc.sideDice(sd, m.sc.plan(sd, len(sd.Extra)), nil)
+		if sd.Char != TroublePool && !m.sc.Characters[sd.Char].GM {
+			most = max(most, len(ds))
+		}
+		slices.Sort(ds)
+		set := 0
+		for _, d := range ds[max(0, len(ds)-R.Keep):] {
+			set += int(d)
+		}
+		if m.aids[i] != nil {
+			set += m.aids[i].Max()
+		}
+		top = max(top, set)
+	}
+	if (top+3)*most <= m.sc.troubleRoom() {
+		return
+	}
+	m.roomBinds, m.trouble0 = true, len(m.sc.Trouble)
+	m.trouble = slices.Clone(m.sc.Trouble)
+	for range m.sc.troubleRoom() {
+		m.trouble = append(m.trouble, R.TroubleDie)
+	}
 }
 
 // brawlRoll is one side's roll of the brawl: its last pool (its planned

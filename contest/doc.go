@@ -264,7 +264,12 @@
 // Pool that contests (the contest's chain holds that pool fixed), the 1s
 // of aid and interference rolls (OnesOfEveryRoll), a paid aid or
 // interference pool, more than one interference, and timed pools that
-// cost Plot Points. Optimal.Policy plays the plan (through View.State) in
+// cost Plot Points. The chain of a basic action or contest follows the
+// Trouble Pool's room (MaxTrouble) as the GM's 1s fill it wherever an
+// action whose every raise beats the stakes could fill it; where ties beat
+// the stakes or a tied opening is rolled again, only a run of ties could
+// make an action longer, and a room past that bound is taken as never
+// filling. Optimal.Policy plays the plan (through View.State) in
 // Play and in Optimal.NewRunner's trials (in a timed action NewRunner
 // gives the plan to the helpers too, or to the GM where it decides);
 // Optimal.Answer is the plan's own (Plan.Answer), its rounds counted as

@@ -74,8 +74,12 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	}
 	m.decider = o.decider
 	outcomes := goal.Outcomes
-	if o.decider == interferer && len(outcomes) == 0 {
+	switch {
+	case len(outcomes) > 0:
+	case o.decider == interferer:
 		outcomes = []string{"stopped"} // the interferer's aim
+	case m.basic && o.decider == 0:
+		outcomes = []string{"failure", "knocked_out", "gave_in"} // the opposition's wins
 	}
 	wins, err := s.goalCategories(outcomes, o.Side)
 	if err != nil {
@@ -347,8 +351,7 @@ func (m *chainModel) asked(st xstate) []markov.Choice[xstate] {
 		}
 		cs := make([]markov.Choice[xstate], 0, most+1)
 		for k := range most + 1 {
-			z := y
-			z.pp[1-st.turn] = m.bought(z.pp[1-st.turn], k)
+			z := m.buy(y, 1-int(st.turn), k)
 			steps := []markov.Step[xstate]{{To: z, P: 1}}
 			if !z.open {
 				steps = m.fold(z, 1, nil)
@@ -684,6 +687,9 @@ func (p *planned) Push(v *View) bool {
 func (m *chainModel) stateOf(s *State) xstate {
 	a := s.Action
 	st := xstate{open: a.Phase == PhaseOpen, turn: int8(a.Turn), holder: int8(a.Holder), stakes: int16(a.Stakes), inter: a.Interfered > 0}
+	if m.roomBinds {
+		st.bought = int16(min(a.Bought, math.MaxInt16))
+	}
 	if st.open {
 		st.stakes = 0
 		if a.AllRoll && a.Turn == 1 {

@@ -496,3 +496,48 @@ func TestChainPaysOnePlotPointsPerOneBought(t *testing.T) {
 		t.Error("no roll of the detective's had a 1 bought")
 	}
 }
+
+// TestChainBuysOnlyWhileTheTroubleHasRoom: with rules.max_trouble 3 the
+// built-in scene's Trouble Pool (2d6) has room for one die, so the GM
+// (buying one 1 a roll) buys at most one of the Detective's 1s in the
+// whole action: from a state where none was bought, some of his rolls
+// bring him a Plot Point and fill the room; once one was, none does.
+func TestChainBuysOnlyWhileTheTroubleHasRoom(t *testing.T) {
+	sc := DefaultScenario()
+	sc.Rules.MaxTrouble = 3
+	m, start, err := sc.chainModel(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.roomBinds {
+		t.Fatal("the chain does not follow a room of one die")
+	}
+	for bought, want := range []bool{true, false} {
+		st := start
+		st.open, st.turn, st.holder, st.stakes, st.rolled, st.bought = false, 1, 0, 12, 1, int16(bought)
+		sd := &m.sc.Action.Sides[1]
+		got := false
+		for _, s := range m.next(st, nil) {
+			y := s.To
+			if y.done {
+				continue
+			}
+			cost, err := m.sc.cost(sd.Char, m.sc.plan(sd, int(y.n[1])))
+			if err != nil {
+				t.Fatal(err)
+			}
+			paid := y.pp[1] - (st.pp[1] - int16(cost))
+			got = got || paid > 0
+			if int(y.bought) != bought+int(paid) || y.bought > 1 {
+				t.Errorf("bought %d before: a roll leaves %d bought and pays %d", bought, y.bought, paid)
+			}
+		}
+		if got != want {
+			t.Errorf("bought %d before: a 1 bought %v; want %v", bought, got, want)
+		}
+	}
+	sc.Rules.MaxTrouble = 100
+	if m, _, err = sc.chainModel(context.Background()); err != nil || m.roomBinds {
+		t.Errorf("room for 98 dice: followed %v (%v); the action's 1s cannot fill it", m.roomBinds, err)
+	}
+}

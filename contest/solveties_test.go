@@ -3,6 +3,7 @@ package contest
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -214,5 +215,20 @@ func TestSolveRefusesAnUnknownTieBreak(t *testing.T) {
 	_, err := duel().Solve(context.Background(), markov.Goal{Ties: "dearest"})
 	if err == nil || !strings.Contains(err.Error(), `goal ties "dearest": allowed "cheapest", "first"`) {
 		t.Errorf("ties dearest: %v", err)
+	}
+}
+
+// TestSolveTheOppositionPlaysForItsOwnWins: in a basic action the goal a
+// side's wins by default: the actor's success (and extraordinary), the
+// opposition's the actor's failure, Knocked Out or Giving In.
+func TestSolveTheOppositionPlaysForItsOwnWins(t *testing.T) {
+	for side, want := range map[string][]string{"Ann": {"success", "extraordinary"}, "Bea": {"failure", "knocked_out", "gave_in"}} {
+		o, err := pushDuel().Optimal(context.Background(), markov.Goal{Side: side}, markov.Maximize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(o.Goal.Outcomes, want) {
+			t.Errorf("%s plays for %v; want %v", side, o.Goal.Outcomes, want)
+		}
 	}
 }
