@@ -47,9 +47,13 @@ func TestSolveTheGMsOnesInATimedActionByHand(t *testing.T) {
 	if sv.Side != GMSide || sv.Own.Name != "frugal" || math.Abs(sv.Worth-63.0/768) > 1e-12 {
 		t.Errorf("side %q, own %q, worth %v; want GM, frugal, 63/768", sv.Side, sv.Own.Name, sv.Worth)
 	}
-	if len(sv.Advice) != 1 || sv.Advice[0].Do != "buy 1 of the 1s" || sv.Advice[0].Else != "buy 0 of the 1s" ||
-		math.Abs(sv.Advice[0].Worth-63.0/768) > 1e-12 {
-		t.Errorf("advice %+v; want one line, buy 1 rather than 0, worth 63/768", sv.Advice)
+	// One line: the 1 comes a quarter of the time and buying it is worth
+	// 183/192 - 120/192 there: 63/768 a game.
+	want := markov.Advice{When: "the actor rolled a 1; before step 2 of 2, 1 beat left, the Trouble Pool d4",
+		Do: "buy 1 of the 1s", Else: "buy 0 of the 1s", Worth: 63.0 / 768, Reach: 0.25, States: 1}
+	if len(sv.Advice) != 1 || sv.Advice[0].When != want.When || sv.Advice[0].Do != want.Do || sv.Advice[0].Else != want.Else ||
+		math.Abs(sv.Advice[0].Worth-want.Worth) > 1e-12 || math.Abs(sv.Advice[0].Reach-want.Reach) > 1e-12 || sv.Advice[0].States != 1 {
+		t.Errorf("advice %+v; want %+v", sv.Advice, want)
 	}
 	sc := gmOnes()
 	sc.GMPolicy = "default" // buys one 1 a roll: the best play here

@@ -221,14 +221,26 @@ func (m *timedChain) describe(st tstate) string {
 		if !st.gap {
 			who = "a helper"
 		}
-		fmt.Fprintf(&b, "%s rolled %d 1s; ", who, st.ones)
+		if st.ones == 1 {
+			fmt.Fprintf(&b, "%s rolled a 1; ", who)
+		} else {
+			fmt.Fprintf(&b, "%s rolled %d 1s; ", who, st.ones)
+		}
 	case askOff:
-		fmt.Fprintf(&b, "won against the Trouble Pool, %d dice to take off; ", st.off)
+		if st.off == 1 {
+			b.WriteString("won against the Trouble Pool, a die to take off; ")
+		} else {
+			fmt.Fprintf(&b, "won against the Trouble Pool, %d dice to take off; ", st.off)
+		}
+	}
+	beats := "1 beat"
+	if st.beats != 1 {
+		beats = fmt.Sprintf("%d beats", st.beats)
 	}
 	if int(st.step) < n {
-		fmt.Fprintf(&b, "before step %d of %d, %d beats left", st.step+1, n, st.beats)
+		fmt.Fprintf(&b, "before step %d of %d, %s left", st.step+1, n, beats)
 	} else {
-		fmt.Fprintf(&b, "every step done, %d beats left", st.beats)
+		fmt.Fprintf(&b, "every step done, %s left", beats)
 	}
 	if st.trouble.size() > 0 && st.ask != askNone {
 		fmt.Fprintf(&b, ", the Trouble Pool %v", st.trouble)
