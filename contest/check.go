@@ -287,7 +287,9 @@ func (s *State) checkTimed() error {
 	if len(t.Helpers) > maxHelpers {
 		return fmt.Errorf("contest: %d helpers: at most %d", len(t.Helpers), maxHelpers)
 	}
-	if s.Rules.HelpersRollTrouble && len(s.Trouble) == 0 && t.Phase != TimedDone && slices.ContainsFunc(t.Helpers, func(h Helper) bool { return !h.Out }) {
+	// Under rules.timed_trouble_off the actor's wins may have emptied the
+	// pool: helpers then roll against nothing (stakes 0).
+	if s.Rules.HelpersRollTrouble && !s.Rules.TimedTroubleOff && len(s.Trouble) == 0 && t.Phase != TimedDone && slices.ContainsFunc(t.Helpers, func(h Helper) bool { return !h.Out }) {
 		return fmt.Errorf("contest: helpers roll against the Trouble Pool (rules.helpers_roll_trouble), which is empty")
 	}
 	for i, h := range t.Helpers {

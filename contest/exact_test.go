@@ -136,6 +136,11 @@ func TestExactMatchesSampling(t *testing.T) {
 		"timed":                         frugalGM(timedScenario()),
 		"timed, 1s bought":              timedScenario(),
 		"timed, 1s bought, trouble off": timedTroubleOff(),
+		"timed, helpers against a pool the wins empty": func() Scenario {
+			sc := timedTroubleOff()
+			sc.Rules.HelpersRollTrouble, sc.Rules.TroubleOffOnWin = true, 2
+			return sc
+		}(),
 		"timed, helpers against a growing Trouble Pool": func() Scenario {
 			sc := timedScenario()
 			sc.Rules.HelpersRollTrouble = true

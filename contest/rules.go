@@ -191,7 +191,8 @@ type Rules struct {
 	// GM has answered the roll's 1s. The text makes a timed action "a
 	// series of Basic Actions" and a Basic Action won "reduce[s] the
 	// Trouble Pool", but speaks only of beats within a timed action; off,
-	// a timed step takes no die off. [ours: off]
+	// a timed step takes no die off. A pool emptied so sets stakes of 0
+	// for the steps and helpers still to roll against it. [ours: off]
 	TimedTroubleOff bool `json:"timed_trouble_off"`
 	// HelpersRollTrouble: a helper buying time rolls against the Trouble
 	// Pool ("If there's no other character involved at all, the GM rolls

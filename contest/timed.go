@@ -163,8 +163,41 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 			return err
 		}
 	}
+	if err := s.timedEnds(picks, steps, helpers); err != nil {
+		return err
+	}
 	e.setupTimed(s, actor, picks, beats, steps, helpers)
 	return nil
+}
+
+// timedEnds refuses a timed action that might never end: its last step
+// is one the actor's pool can never beat, tried again after each failure
+// (Rules.FailedLastStepCompletes off), while helpers may buy back as many
+// beats as a failure costs. Otherwise every step's failure moves on or
+// costs beats for good, and a step the actor may beat ends its retries.
+func (s *State) timedEnds(picks []Pick, steps []TimedStep, helpers []Helper) error {
+	r := &s.Rules
+	cost := r.BeatsPerRoll + r.BeatsOnFailure
+	if r.FailedLastStepCompletes || len(helpers) == 0 || max(r.BuyTime, r.BuyTimeExtraordinary) < cost {
+		return nil
+	}
+	ds := slices.Sorted(slices.Values(s.poolDice(picks, nil)))
+	most := 0
+	for _, d := range ds[max(0, len(ds)-r.Keep):] {
+		most += int(d)
+	}
+	n := len(steps[len(steps)-1].Stakes)
+	if n == 0 {
+		n = max(len(s.Trouble), r.MaxTrouble) // the Trouble Pool, as large as 1s may make it
+	}
+	least := 0 // every die a 1, left out
+	if !r.ExcludeOnes {
+		least = min(r.Keep, n)
+	}
+	if most > least || (most == least && !r.TiesToHolder) {
+		return nil
+	}
+	return fmt.Errorf("contest: the last step cannot be beaten (the actor's pool makes at most %d, its stakes at least %d), and with rules.failed_last_step_completes off it is tried again for as long as helpers buy back the %d beats a failure costs: the timed action might never end", most, least, cost)
 }
 
 // setupTimed lays out a timed action BeginTimed has checked, reusing the
@@ -380,7 +413,9 @@ func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
 	}
 	st := t.Steps[t.Step]
 	if s.Rules.HelpersRollTrouble {
-		if len(s.Trouble) == 0 {
+		// A pool the actor's wins emptied (rules.timed_trouble_off) sets
+		// stakes of 0; one empty from the start is a mistake.
+		if len(s.Trouble) == 0 && !s.Rules.TimedTroubleOff {
 			return fmt.Errorf("contest: helpers roll against the Trouble Pool (rules.helpers_roll_trouble), which is empty")
 		}
 		st = TimedStep{} // the Trouble Pool sets the stakes

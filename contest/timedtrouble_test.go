@@ -159,3 +159,78 @@ func TestCheckRefusesTroubleOwedWrongly(t *testing.T) {
 		t.Errorf("no action under way: %v", err)
 	}
 }
+
+// TestHelpersAgainstATroublePoolTheWinsEmptied: under
+// rules.timed_trouble_off with rules.helpers_roll_trouble, a win may take
+// the pool's last die; a helper then rolls against nothing (stakes 0),
+// and the state passes Check, where a pool empty from the start is
+// refused.
+func TestHelpersAgainstATroublePoolTheWinsEmptied(t *testing.T) {
+	e := mustEngine(t)
+	s := testScene()
+	s.Rules.TimedTroubleOff, s.Rules.HelpersRollTrouble = true, true
+	s.Trouble = []dice.Die{dice.D6}
+	steps := []TimedStep{{}, {Stakes: []dice.Die{dice.D6, dice.D6}}}
+	must(t, e.BeginTimed(s, hero, heroPool(), 3, steps, []Helper{{Char: sidekick, Picks: []Pick{{sidekick, 0}}}}))
+	// The d6 shows 4; the hero 6+5 = 11 (a 2 left out) wins by 7.
+	must(t, e.TimedRoll(s, dice.Scripted(4, 6, 5, 2), nil))
+	must(t, e.TakeTrouble(s, 0))
+	if len(s.Trouble) != 0 || s.Timed.Phase != TimedGap || s.Timed.Beats != 3 {
+		t.Fatalf("trouble %v, phase %s, beats %d; want none, gap, 3", s.Trouble, s.Timed.Phase, s.Timed.Beats)
+	}
+	must(t, s.Check())
+	// The sidekick's d6 shows 2 against nothing (against the 4 the pool
+	// last rolled it would fail): bought, nothing past the start.
+	must(t, e.BuyTime(s, dice.Scripted(2), 0))
+	if len(s.Timed.SDice) != 0 || s.Timed.Helpers[0].Out {
+		t.Errorf("stakes rolled from %v, helper out %v; want no dice, still in", s.Timed.SDice, s.Timed.Helpers[0].Out)
+	}
+	s.Rules.TimedTroubleOff = false
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "helpers_roll_trouble") {
+		t.Errorf("an empty pool without rules.timed_trouble_off: %v", err)
+	}
+}
+
+// TestTimedActionsThatMightNeverEndAreRefused: with rules.keep 10 and 1s
+// counted (exclude_ones off), ten d4s set stakes of at least 10, which
+// the hero's Justice alone (a d8) never beats. Made the last step, tried
+// again after each failure (failed_last_step_completes off), with a
+// helper who may buy back the 2 beats a failure costs, the action might
+// never end: BeginTimed, and so Validate, refuse it. A last step that
+// completes when failed, one the pool can beat, or no helper, and it
+// ends.
+func TestTimedActionsThatMightNeverEndAreRefused(t *testing.T) {
+	e := mustEngine(t)
+	ten := []dice.Die{dice.D4, dice.D4, dice.D4, dice.D4, dice.D4, dice.D4, dice.D4, dice.D4, dice.D4, dice.D4}
+	helpers := []Helper{{Char: sidekick, Picks: []Pick{{sidekick, 0}}}}
+	for _, c := range []struct {
+		name    string
+		set     func(r *Rules)
+		pool    []Pick
+		helpers []Helper
+		refused bool
+	}{
+		{"endless", nil, []Pick{{hero, justice}}, helpers, true},
+		{"the last step completes", func(r *Rules) { r.FailedLastStepCompletes = true }, []Pick{{hero, justice}}, helpers, false},
+		{"a pool that can beat it", nil, heroPool(), helpers, false},
+		{"nobody buys time", nil, []Pick{{hero, justice}}, nil, false},
+		{"buying less than a failure costs", func(r *Rules) { r.BuyTime, r.BuyTimeExtraordinary = 1, 1 }, []Pick{{hero, justice}}, helpers, false},
+	} {
+		s := testScene()
+		s.Rules.Keep, s.Rules.ExcludeOnes, s.Rules.FailedLastStepCompletes = 10, false, false
+		if c.set != nil {
+			c.set(&s.Rules)
+		}
+		err := e.BeginTimed(s, hero, c.pool, 5, []TimedStep{{Stakes: []dice.Die{dice.D4}}, {Stakes: ten}}, c.helpers)
+		if c.refused != (err != nil) || err != nil && !strings.Contains(err.Error(), "might never end") {
+			t.Errorf("%s: %v; refused %v", c.name, err, c.refused)
+		}
+	}
+	sc := timedScenario()
+	sc.Rules.Keep, sc.Rules.ExcludeOnes, sc.Rules.FailedLastStepCompletes = 10, false, false
+	sc.Timed.Pool = []string{"Justice"}
+	sc.Timed.Steps = append(sc.Timed.Steps, TimedStep{Stakes: ten})
+	if err := sc.Validate(); err == nil || !strings.Contains(err.Error(), "might never end") {
+		t.Errorf("Validate: %v", err)
+	}
+}
