@@ -177,7 +177,9 @@
 // dice; the GM may waive the Complication of a failed basic action, not
 // Trauma (Waive); in a timed action a failed step still moves on and
 // finishing every step with beats left is full success
-// (FailedLastStepCompletes), bought time never exceeds the starting beats
+// (FailedLastStepCompletes; off, a last step the actor's pool can never
+// beat, while helpers may buy back what each failure costs, is refused as
+// an action that might never end), bought time never exceeds the starting beats
 // (BuyTimeCapped), a helper rolls against the next step's stakes
 // (HelpersRollTrouble: against the Trouble Pool), and the out-of-time
 // Complication is rated from the last stakes roll (OutOfTimeComplication
