@@ -181,7 +181,10 @@ func (m *timedChain) onesModel() error {
 		return nil
 	}
 	if m.sc.Rules.Keep > 2 {
-		return noExact("the chain reads the 1s that grow the Trouble Pool in totals of at most 2 dice, not %d", m.sc.Rules.Keep)
+		if m.b.table.gm().BuyOnes(&View{Side: -1, Char: -1, Ones: 1, Target: -1, TroubleRoom: 1}) > 0 {
+			return noExact(keepOnes, m.sc.Rules.Keep)
+		}
+		return nil // the GM buys none: 1s change nothing
 	}
 	m.actorOnes = jointTotalOnes(m.sc.sideDice(&Side{}, m.b.picks, nil), m.sc.Rules)
 	for _, h := range m.b.helper {
@@ -189,6 +192,10 @@ func (m *timedChain) onesModel() error {
 	}
 	return nil
 }
+
+// keepOnes says why the chain refuses to follow 1s in totals of more
+// than 2 dice.
+const keepOnes = "the chain reads the 1s that grow the Trouble Pool in totals of at most 2 dice, not %d"
 
 // helpersRollTrouble reports whether helpers roll against the Trouble Pool.
 func (m *timedChain) helpersRollTrouble() bool {
@@ -225,6 +232,10 @@ func (m *timedChain) stakesOf(st tstate, i int, trouble bool) dice.Dist {
 	}
 	if d, ok := m.troubles[st.trouble]; ok {
 		return d
+	}
+	if err := m.ctx.Err(); err != nil {
+		m.fail(err)
+		return dice.Point(0)
 	}
 	if len(m.troubles) >= maxTroublePools {
 		m.fail(noExact("more than %d different Trouble Pools: the timed action is too long to follow its 1s", maxTroublePools))

@@ -246,7 +246,8 @@
 // how many of each roll's 1s to buy, each adding a Rules.TroubleDie to a
 // Trouble Pool that a later step or helper rolls against. The timed chain
 // follows the Trouble Pool wherever a roll to come reads it, so the GM's
-// 1s (any policy's) and the dice taken off are exact; a policy choosing
+// 1s (any policy's, in totals of at most two dice; past that, refused
+// unless the GM buys none) and the dice taken off are exact; a policy choosing
 // which die comes off is shown the pool largest first, whatever order the
 // engine holds it in (every shipped policy picks by size).
 //

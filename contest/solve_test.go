@@ -132,6 +132,12 @@ func TestSolveRefusesWhatItDoesNotModel(t *testing.T) {
 	if _, err := timed.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "at most 2 dice, not 3") {
 		t.Errorf("timed with 1s bought, keep 3: %v, want ErrNoExact", err)
 	}
+	if _, err := frugalGM(timed).Solve(ctx, markov.Goal{}); err != nil {
+		t.Errorf("timed with no 1s bought, keep 3: %v", err)
+	}
+	if _, err := frugalGM(timed).Solve(ctx, markov.Goal{Side: GMSide}); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "at most 2 dice, not 3") {
+		t.Errorf("timed, the GM deciding, keep 3: %v, want ErrNoExact", err)
+	}
 	if _, err := frugalGM(timedScenario()).Solve(ctx, markov.Goal{Side: "Oracle"}); err == nil ||
 		!strings.Contains(err.Error(), `deciding side "Oracle"`) || !strings.Contains(err.Error(), `allowed "Detective", "GM"`) {
 		t.Errorf("timed, a helper deciding alone: %v", err)

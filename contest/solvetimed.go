@@ -55,6 +55,9 @@ func (s Scenario) optimalTimed(ctx context.Context, goal markov.Goal, aim markov
 			outcomes = []string{"completed", "getaway", "objective"}
 		}
 	case GMSide:
+		if m.actorOnes == nil && (m.troubleFrom[0] || m.helpersRollTrouble()) {
+			return nil, noExact(keepOnes, s.Rules.Keep)
+		}
 		m.gmDecides, o.Side, o.base = true, GMSide, m.b.table.gm()
 		if len(outcomes) == 0 {
 			outcomes = []string{"out_of_time"}
