@@ -204,7 +204,9 @@
 //
 // Scenario.Optimal solves a basic, two-sided contested or timed action as a
 // decision process (sim/markov): one side (Goal.Side, by character name;
-// the first side by default) chooses at each of its turns whether to Give
+// the first side by default), playing for its own wins by default (a
+// basic action's opposition: the actor's failure, Knocked Out or Giving
+// In), chooses at each of its turns whether to Give
 // In (once the stakes are set) or to roll with any number of the extra
 // picks it can afford, every transition being the exact chain's own. The
 // choices that come in the middle of a step are the decider's too, each a
@@ -247,9 +249,9 @@
 // Trouble Pool that a later step or helper rolls against. The timed chain
 // follows the Trouble Pool wherever a roll to come reads it, so the GM's
 // 1s (any policy's, in totals of at most two dice; past that, refused
-// unless the GM buys none) and the dice taken off are exact; a policy choosing
-// which die comes off is shown the pool largest first, whatever order the
-// engine holds it in (every shipped policy picks by size).
+// unless the GM buys none) and the dice taken off are exact; a policy
+// choosing which die comes off is shown the pool largest first, whatever
+// order the engine holds it in (every shipped policy picks by size).
 //
 // Left to the policies, because they cannot change the goal's probability
 // within an action: which Trouble die comes off a beaten Trouble Pool in a
@@ -272,13 +274,16 @@
 // action whose every raise beats the stakes could fill it; where ties beat
 // the stakes or a tied opening is rolled again, only a run of ties could
 // make an action longer, and a room past that bound is taken as never
-// filling. Optimal.Policy plays the plan (through View.State) in
-// Play and in Optimal.NewRunner's trials (in a timed action NewRunner
-// gives the plan to the helpers too, or to the GM where it decides);
-// Optimal.Answer is the plan's own (Plan.Answer), its rounds counted as
-// Exact counts them:
-// the rolls. Scenario.Solve sets the best and the worst play beside each
-// shipped policy in the side's place. In the built-in scenario the
+// filling.
+//
+// Optimal.Policy plays the plan (through View.State) in Play and in
+// Optimal.NewRunner's trials (in a timed action NewRunner gives the plan
+// to the helpers too, or to the GM where it decides); Optimal.Answer is
+// the plan's own (Plan.Answer), with its distribution of rounds counted
+// as Exact counts them: the rolls. Scenario.Solve sets the best and the
+// worst play beside each shipped policy in the side's place (the GM's,
+// where the GM decides), the side's own policy as Own and what playing
+// well is worth over it as Worth. In the built-in scenario the
 // Detective wins 0.3817 with best play (0 if he Gives In at once); the
 // Villain wins 0.6657 at best against 0.6654 with its stubborn policy,
 // the difference being which of the Detective's 1s the GM buys; for the
