@@ -156,7 +156,11 @@ func BenchmarkSolve(b *testing.B) {
 		name  string
 		sc    Scenario
 		sides []string
-	}{"timed", frugalGM(timedScenario()), []string{"Detective"}}) {
+	}{"timed", frugalGM(timedScenario()), []string{"Detective"}}, struct {
+		name  string
+		sc    Scenario
+		sides []string
+	}{"timed trouble off", timedTroubleOff(), []string{"Detective", GMSide}}) {
 		for _, side := range c.sides {
 			b.Run(strings.ReplaceAll(c.name, " ", "_")+"/"+side, func(b *testing.B) {
 				for b.Loop() {
