@@ -32,11 +32,23 @@ type xstate struct {
 	inter  bool  // the interferer has stepped in
 	brawl  int8  // 1: the brawl awaits side 0's roll; 2: side 1's (v0 holds side 0's)
 	// ask is a choice of a decision process's deciding side waiting in
-	// the middle of a step (askOnes, askInterfere, askGoOn); ones the 1s
-	// of the last roll on offer, the roller being side 1-turn.
-	ask  int8
-	ones int8
+	// the middle of a step (askOnes, askInterfere, askGoOn, askPush); ones
+	// the 1s of the last roll on offer, the roller being side 1-turn. The
+	// deciding side about to take Trauma (askPush) holds only cat, the
+	// category it ends in without a push, and steps, the Final Push steps
+	// that would save it.
+	ask   int8
+	ones  int8
+	steps int8
+	// bought is the dice the GM's 1s bought have added to the Trouble
+	// Pool in this action, where its room (Rules.MaxTrouble) may run out
+	// (chainModel.roomBinds); 0 where it cannot.
+	bought int16
 }
+
+// ended reports whether the action of st has ended: it is done, or only
+// the deciding side's Final Push is left to choose.
+func (st xstate) ended() bool { return st.done || st.ask == askPush }
 
 // The choices of a deciding side that come in the middle of a chain step.
 const (
@@ -44,6 +56,8 @@ const (
 	askOnes      // the GM, deciding, buys 0.. of the last roll's 1s
 	askInterfere // the interferer, deciding, steps in or stays out
 	askGoOn      // a side, deciding, pays to go on after an interference or stops
+	askPush      // the deciding side, beaten by the margin, makes a Final Push or takes Trauma
+	askOff       // a timed action's actor, deciding, takes a die off the Trouble Pool
 )
 
 // interferer is the decider of a decision process in which the
@@ -73,10 +87,15 @@ type chainModel struct {
 	// decider is the side whose choices a decision process (Solve) makes,
 	// -1 when every side plays its policy (Exact). The decider buys extras
 	// dice, Gives In only as a choice of its state (never inside a step),
-	// and makes a Final Push when push says the outcome pushed is better.
+	// and chooses its Final Push in a state of its own (askPush).
 	decider int
 	extras  int
-	push    func(pushed, not int8) bool
+	// trouble is the scene's Trouble Pool with room for every die the
+	// GM's 1s may add, where tracked (bought): mirror lays out its first
+	// len(start)+bought dice.
+	trouble   []dice.Die
+	trouble0  int
+	roomBinds bool
 }
 
 func (s Scenario) exactAction(ctx context.Context) (markov.Answer, error) {
@@ -138,6 +157,7 @@ func (s Scenario) chainModel(ctx context.Context) (*chainModel, xstate, error) {
 	if err := s.exactRulings(b); err != nil {
 		return nil, xstate{}, err
 	}
+	m.trackRoom()
 	if b.iChar >= 0 && s.Rules.Interferences > 0 {
 		if c, _ := m.sc.cost(b.iChar, b.iPicks); c > 0 {
 			return nil, xstate{}, noExact("the interferer pays %d Plot Points for its pool; the chain needs a free one", c)
@@ -215,6 +235,9 @@ func (m *chainModel) mirror(st xstate) *Action {
 		if sd.Char == TroublePool {
 			sd.Picks = sd.Picks[:0]
 		}
+	}
+	if m.roomBinds {
+		m.sc.Trouble = m.trouble[:m.trouble0+int(st.bought)]
 	}
 	a.Stakes, a.Holder, a.Turn = int(st.stakes), int(st.holder), int(st.turn)
 	if st.open {
@@ -335,6 +358,7 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 	ds := slices.Clone(m.sc.sideDice(sd, m.sc.plan(sd, n), nil))
 	jt := m.joint(ds)
 	buys := sd.Char != TroublePool && !m.sc.Characters[sd.Char].GM
+	room := m.sc.troubleRoom()
 	for total, row := range jt {
 		for ones, q := range row {
 			if q == 0 {
@@ -347,15 +371,15 @@ func (m *chainModel) roll(st xstate, w float64, buf []markov.Step[xstate]) []mar
 			gmAsks := buys && ones > 0 && m.gmDecides()
 			if buys && ones > 0 && !gmAsks {
 				g := tb.gm()
-				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: m.sc.troubleRoom()})
-				if k < 0 || k > ones {
-					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s", g.Name(), k, ones))
+				k := g.BuyOnes(&View{Kind: a.Kind, Side: t, Char: -1, Ones: ones, Target: -1, TroubleRoom: room})
+				if k < 0 || k > min(ones, room) {
+					return m.fail(fmt.Errorf("policy %s buying %d of %d 1s with room for %d", g.Name(), k, ones, room))
 				}
-				y.pp[t] = m.bought(y.pp[t], k)
+				y = m.buy(y, t, k)
 			}
 			y.aid = 0
 			y, more := m.after(y, t, total+int(st.aid))
-			if gmAsks && !y.done {
+			if gmAsks && !y.ended() {
 				// The deciding GM answers the 1s once the roll is
 				// answered; once the action has ended they change
 				// nothing the chain follows.
@@ -408,11 +432,7 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 	if m.sc.Rules.beats(total, int(y.stakes)) {
 		mg := total - int(y.stakes)
 		if m.basic {
-			pushed := m.pushes(y, h, mg, hf, 0, 1)
-			if mg >= X && !pushed {
-				return xstate{done: true, cat: 1}, false
-			}
-			return xstate{done: true, cat: 0}, false
+			return m.loss(y, h, mg, hf, 0), false // the opposition beaten: success, or extraordinary
 		}
 		off := m.sc.Rules.MookOff
 		if mg >= X {
@@ -422,33 +442,37 @@ func (m *chainModel) after(y xstate, t, total int) (xstate, bool) {
 		y.holder, y.stakes, y.turn = int8(t), int16(total), int8(1-t)
 		return y, true
 	}
-	mg := int(y.stakes) - total
-	lose := int8(3 * h) // the holder wins; a Final Push saves the loser from Trauma
+	lose := int8(3 * h) // the holder wins
 	if m.basic {
-		lose = 2
+		lose = 2 // failure, or knocked_out
 	}
-	if mg >= X && !m.pushes(y, t, mg, cf, lose, lose+1) {
-		lose++
-	}
-	return xstate{done: true, cat: lose}, false
+	return m.loss(y, t, int(y.stakes)-total, cf, lose), false
 }
 
-// pushes reports whether losing side l (by margin mg, floor as in the
-// engine) would make a Final Push that saves it from Trauma.
-func (m *chainModel) pushes(y xstate, l, mg, floor int, pushed, not int8) bool {
+// loss is where side l's loss by margin mg (floor as in the engine) ends
+// the action: in category pushed when it loses by less than the
+// Extraordinary margin or makes a Final Push that saves it from Trauma, in
+// pushed+1 (Knocked Out, Trauma) otherwise. A deciding side that may push
+// chooses in a state of its own (askPush).
+func (m *chainModel) loss(y xstate, l, mg, floor int, pushed int8) xstate {
+	not := xstate{done: true, cat: pushed + 1}
 	if mg < m.sc.Rules.Extraordinary {
-		return false
+		return xstate{done: true, cat: pushed}
 	}
 	a := m.mirror(y)
-	if _, ok := m.e.pushReach(m.sc, l, mg, floor); !ok {
-		return false
-	}
-	if l == m.decider {
-		return m.push(pushed, not)
+	need, ok := m.e.pushReach(m.sc, l, mg, floor)
+	switch {
+	case !ok:
+		return not
+	case l == m.decider:
+		return xstate{ask: askPush, cat: not.cat, steps: int8(min(need, math.MaxInt8))}
 	}
 	sd := &a.Sides[l]
 	v := View{Kind: a.Kind, Side: l, Char: sd.Char, Stakes: a.Stakes, Holder: a.Holder, Rolled: true, Margin: mg, Target: -1}
-	return m.b.table.of(sd.Char).Push(&v)
+	if m.b.table.of(sd.Char).Push(&v) {
+		return xstate{done: true, cat: pushed}
+	}
+	return not
 }
 
 // fold appends, with weight w, what follows an escalating roll before the
@@ -543,10 +567,52 @@ func (m *chainModel) gmDecides() bool {
 	return c != TroublePool && m.sc.Characters[c].GM
 }
 
-// bought is Plot Points pp once the GM has bought k 1s of the roll, each
-// for Rules.OnePlotPoints (within what the state holds).
-func (m *chainModel) bought(pp int16, k int) int16 {
-	return int16(min(int(pp)+k*m.sc.Rules.OnePlotPoints, maxPoints, math.MaxInt16))
+// buy is y once the GM has bought k 1s of side t's roll: the side's Plot
+// Points grow by Rules.OnePlotPoints each (within what the state holds),
+// and the Trouble Pool by a die each, where its room is tracked.
+func (m *chainModel) buy(y xstate, t, k int) xstate {
+	y.pp[t] = int16(min(int(y.pp[t])+k*m.sc.Rules.OnePlotPoints, maxPoints, math.MaxInt16))
+	if m.roomBinds {
+		y.bought += int16(k)
+	}
+	return y
+}
+
+// trackRoom decides whether the chain follows the Trouble Pool's room as
+// the GM buys 1s (roomBinds): where the 1s of an action could fill it.
+// Each raise beating the stakes, the sides roll at most a few times more
+// than the highest stakes any side can set, each roll with at most as
+// many 1s as the most dice a player's side rolls; a room past that many
+// cannot run out. Where ties beat the stakes (TiesToHolder off) or a tied
+// opening is rolled again, an action may run longer only by further ties,
+// and the chain does not follow a room past that bound.
+func (m *chainModel) trackRoom() {
+	R := &m.sc.Rules
+	most, top := 0, 0
+	for i := range m.sc.Action.Sides {
+		sd := &m.sc.Action.Sides[i]
+		ds := m.sc.sideDice(sd, m.sc.plan(sd, len(sd.Extra)), nil)
+		if sd.Char != TroublePool && !m.sc.Characters[sd.Char].GM {
+			most = max(most, len(ds))
+		}
+		slices.Sort(ds)
+		set := 0
+		for _, d := range ds[max(0, len(ds)-R.Keep):] {
+			set += int(d)
+		}
+		if m.aids[i] != nil {
+			set += m.aids[i].Max()
+		}
+		top = max(top, set)
+	}
+	if (top+3)*most <= m.sc.troubleRoom() {
+		return
+	}
+	m.roomBinds, m.trouble0 = true, len(m.sc.Trouble)
+	m.trouble = slices.Clone(m.sc.Trouble)
+	for range m.sc.troubleRoom() {
+		m.trouble = append(m.trouble, R.TroubleDie)
+	}
 }
 
 // brawlRoll is one side's roll of the brawl: its last pool (its planned

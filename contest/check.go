@@ -276,6 +276,9 @@ func (s *State) checkTimed() error {
 	if (t.Phase == TimedStepPhase || t.Phase == TimedGap) && t.Step == len(t.Steps) {
 		return fmt.Errorf("contest: timed phase %v with every step taken", t.Phase)
 	}
+	if err := s.checkTimedOff(t); err != nil {
+		return err
+	}
 	for i, st := range t.Steps {
 		if err := checkDice("stakes", st.Stakes, maxDice); err != nil {
 			return fmt.Errorf("timed steps[%d]: %w", i, err)
@@ -284,7 +287,9 @@ func (s *State) checkTimed() error {
 	if len(t.Helpers) > maxHelpers {
 		return fmt.Errorf("contest: %d helpers: at most %d", len(t.Helpers), maxHelpers)
 	}
-	if s.Rules.HelpersRollTrouble && len(s.Trouble) == 0 && t.Phase != TimedDone && slices.ContainsFunc(t.Helpers, func(h Helper) bool { return !h.Out }) {
+	// Under rules.timed_trouble_off the actor's wins may have emptied the
+	// pool: helpers then roll against nothing (stakes 0).
+	if s.Rules.HelpersRollTrouble && !s.Rules.TimedTroubleOff && len(s.Trouble) == 0 && t.Phase != TimedDone && slices.ContainsFunc(t.Helpers, func(h Helper) bool { return !h.Out }) {
 		return fmt.Errorf("contest: helpers roll against the Trouble Pool (rules.helpers_roll_trouble), which is empty")
 	}
 	for i, h := range t.Helpers {
@@ -315,6 +320,24 @@ func (s *State) checkTimed() error {
 		if v < 0 || v > maxCount {
 			return fmt.Errorf("contest: a timed count of %d: must be 0..%d", v, maxCount)
 		}
+	}
+	return nil
+}
+
+// checkTimedOff checks the Trouble dice t's actor still owes: some (no
+// more than a win takes off, nor than the pool holds) in
+// TimedTroublePhase, which only Rules.TimedTroubleOff reaches, and none
+// in any other phase.
+func (s *State) checkTimedOff(t *Timed) error {
+	if t.Phase != TimedTroublePhase {
+		if t.Off != 0 {
+			return fmt.Errorf("contest: timed off %d in phase %v: dice come off the Trouble Pool only in phase %v", t.Off, t.Phase, TimedTroublePhase)
+		}
+		return nil
+	}
+	most := min(max(s.Rules.TroubleOffOnWin, s.Rules.TroubleOffOnExtraordinary), len(s.Trouble))
+	if !s.Rules.TimedTroubleOff || t.Off < 1 || t.Off > most {
+		return fmt.Errorf("contest: timed phase %v owing %d Trouble dice: needs rules.timed_trouble_off and 1..%d (what a win takes off, within the pool's %d dice)", t.Phase, t.Off, most, len(s.Trouble))
 	}
 	return nil
 }

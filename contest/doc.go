@@ -144,7 +144,9 @@
 // text's "you've come out on top" allows no other reading: a side that
 // stayed in after failing would let a contest run for ever); the Trouble Pool only opposes basic
 // actions (TroubleInContests) and, when beaten, loses the die its beater
-// picks (Policy.TroubleOff; Sensible takes the largest); a tie in the
+// picks (Policy.TroubleOff; Sensible takes the largest), but a timed
+// step won against it takes no die off unless TimedTroubleOff (then the
+// actor picks, once the GM has answered the roll's 1s); a tie in the
 // Complication Pool's highest face goes to the larger die (RateTiesLarger),
 // and a new die lands on an existing rating by replacing a smaller one or
 // stepping it up (AlwaysStepUp off); a Plot Point paid to Give In goes to
@@ -175,14 +177,16 @@
 // dice; the GM may waive the Complication of a failed basic action, not
 // Trauma (Waive); in a timed action a failed step still moves on and
 // finishing every step with beats left is full success
-// (FailedLastStepCompletes), bought time never exceeds the starting beats
+// (FailedLastStepCompletes; off, a last step the actor's pool can never
+// beat, while helpers may buy back what each failure costs, is refused as
+// an action that might never end), bought time never exceeds the starting beats
 // (BuyTimeCapped), a helper rolls against the next step's stakes
 // (HelpersRollTrouble: against the Trouble Pool), and the out-of-time
 // Complication is rated from the last stakes roll (OutOfTimeComplication
 // fixes a rating instead). Scenario.Exact follows every one of these
-// settings or, for AidLasts, more than one interference,
-// OnesOfEveryRoll with aid or interference, and HelpersRollTrouble while
-// the GM buys 1s, answers markov.ErrNoExact naming it. After an opening
+// settings or, for AidLasts, more than one interference and
+// OnesOfEveryRoll with aid or interference, answers markov.ErrNoExact
+// naming it. After an opening
 // where every side rolled, the others' opening roll commits them, so
 // Giving In "right away" costs as after any roll (AllRollGiveInFree makes
 // it free); a Final Push may not bring a stakes holder level, since the
@@ -200,40 +204,86 @@
 //
 // Scenario.Optimal solves a basic, two-sided contested or timed action as a
 // decision process (sim/markov): one side (Goal.Side, by character name;
-// the first side by default) chooses at each of its turns whether to Give
+// the first side by default), playing for its own wins by default (a
+// basic action's opposition: the actor's failure, Knocked Out or Giving
+// In), chooses at each of its turns whether to Give
 // In (once the stakes are set) or to roll with any number of the extra
-// picks it can afford, every transition being the exact chain's own; it
-// makes a Final Push when the goal prefers the outcome pushed (the push
-// ends the action either way). The choices that come in the middle of a
-// step are the decider's too, each a state of its own: a GM's character
-// deciding buys any number of a player's 1s Engine.OnesToBuy allows; the
-// interferer, named as the deciding side (its goal is "stopped" by
-// default), steps in or stays out after each escalating roll; a side
-// deciding pays to go on after an interference that beat the stakes, or
-// lets the contest stop. Left to the policies, because they cannot change
-// the goal's probability within the chain's state: which Trouble die comes
-// off a beaten Trouble Pool and where a Complication lands (both come once
-// the action has ended, and its outcome is the goal), the 1s of a roll that
-// ends the action, which traits a Final Push lowers (any that may be lowered
-// avoid the same Trauma), and the Trouble Pool's side, which is no
-// deciding side: it never Gives In, buys no extras and makes no Final
-// Push, and the 1s the GM buys of a roll against it either come once the
-// action has ended (a basic action's roll is its last) or would grow a
-// Trouble Pool that contests, which the exact chain refuses. In a timed
-// action the actor's side decides (the actor, with its helpers): in each
-// gap whether the first helper still able tries to buy time (the one Play
-// asks), and, finished with zero beats left, between the objective and a
-// clean getaway; its goal is the action's successes by default. A timed
-// step asks for no Final Push and takes no die off the Trouble Pool; the
-// GM's 1s only give Plot Points, which the chain's free pools never spend
-// (and it refuses them where they would grow a Trouble Pool a later roll
-// reads); the Complication for running out of time comes once the action
-// has ended: these stay with the policies. Optimal.Policy plays the plan
-// (through View.State) in Play and in Optimal.NewRunner's trials (in a
-// timed action NewRunner gives the plan to the helpers too); Optimal.Answer is
-// the plan's own (Plan.Answer), its rounds counted as Exact counts them:
-// the rolls. Scenario.Solve sets the best and the worst play beside each
-// shipped policy in the side's place. In the built-in scenario the
+// picks it can afford, every transition being the exact chain's own. The
+// choices that come in the middle of a step are the decider's too, each a
+// state of its own: beaten by the Extraordinary margin where a Final Push
+// would save it, it makes the push or takes the Trauma (the action ends
+// either way); a GM's character deciding buys any number of a player's 1s
+// Engine.OnesToBuy allows; the interferer, named as the deciding side (its
+// goal is "stopped" by default), steps in or stays out after each
+// escalating roll; a side deciding pays to go on after an interference
+// that beat the stakes, or lets the contest stop.
+//
+// Among choices equally good for the goal the plan takes the cheapest
+// (Goal.Ties "first": the first listed, as the plan did before it weighed
+// costs). What counts as dearer, our ruling: Trauma, then each step of a
+// Final Push (a trait lowered for good), then a Complication, then each
+// Plot Point spent or handed over (extra dice, a paid Give In, stepping
+// in, going on, each 1 the GM buys). A roll costs the Plot Points of its
+// pool and the harm it risks at once, each harm times its chance: losing
+// (a Complication), losing by the margin (Trauma, or the push's
+// Complication and steps). Giving In costs nothing before the side has
+// rolled and its cheaper price after. So a side that can no longer win
+// Gives In rather than roll into a certain loss, and one the goal does not
+// care how it loses pushes rather than take Trauma: the Detective's best
+// play in the built-in scenario never takes Trauma where, weighing the
+// goal alone, it did in 14.2% of games. Listed first where the costs are
+// equal: Giving In, then fewer extra dice; buying fewer 1s; stepping in,
+// paying to go on, taking the Trauma (each the dearer, so "first" keeps
+// the old play).
+//
+// In a timed action the actor's side decides (the actor, with its
+// helpers; Goal.Side its name or ""): in each gap whether the first helper
+// still able tries to buy time (the one Play asks: Policy.BuyTime answers
+// for that helper, and Play asks no other, so the plan does not choose
+// among them); under TimedTroubleOff, which size of die each step won
+// against the Trouble Pool takes off it (listed largest first, costing
+// nothing); and, finished with zero beats left, between the objective and
+// a clean getaway; its goal is the action's successes by default. Or the
+// GM decides (Goal.Side GMSide, "GM"; its goal is out_of_time by default):
+// how many of each roll's 1s to buy, each adding a Rules.TroubleDie to a
+// Trouble Pool that a later step or helper rolls against. The timed chain
+// follows the Trouble Pool wherever a roll to come reads it, so the GM's
+// 1s (any policy's, in totals of at most two dice; past that, refused
+// unless the GM buys none) and the dice taken off are exact; a policy
+// choosing which die comes off is shown the pool largest first, whatever
+// order the engine holds it in (every shipped policy picks by size).
+//
+// Left to the policies, because they cannot change the goal's probability
+// within an action: which Trouble die comes off a beaten Trouble Pool in a
+// basic action, where a Complication lands, whether the GM waives it and
+// which Distinction effects the winner uses (all come once the action has
+// ended, and its outcome is the goal); the 1s of a roll that ends the
+// action; which traits a Final Push lowers (any that may be lowered avoid
+// the same Trauma); the GM cashing Reflection Points and a side buying
+// back lowered traits (between actions); in a timed action the
+// Complication for running out of time (after the end) and the Plot Points
+// the GM's 1s hand the roller (free pools never spend them). The Trouble
+// Pool's side of a basic action or contest is no deciding side: it never
+// Gives In, buys no extras and makes no Final Push. Not modelled, and so
+// refused (markov.ErrNoExact): 1s the GM buys that would grow a Trouble
+// Pool that contests (the contest's chain holds that pool fixed), the 1s
+// of aid and interference rolls (OnesOfEveryRoll), a paid aid or
+// interference pool, more than one interference, and timed pools that
+// cost Plot Points. The chain of a basic action or contest follows the
+// Trouble Pool's room (MaxTrouble) as the GM's 1s fill it wherever an
+// action whose every raise beats the stakes could fill it; where ties beat
+// the stakes or a tied opening is rolled again, only a run of ties could
+// make an action longer, and a room past that bound is taken as never
+// filling.
+//
+// Optimal.Policy plays the plan (through View.State) in Play and in
+// Optimal.NewRunner's trials (in a timed action NewRunner gives the plan
+// to the helpers too, or to the GM where it decides); Optimal.Answer is
+// the plan's own (Plan.Answer), with its distribution of rounds counted
+// as Exact counts them: the rolls. Scenario.Solve sets the best and the
+// worst play beside each shipped policy in the side's place (the GM's,
+// where the GM decides), the side's own policy as Own and what playing
+// well is worth over it as Worth. In the built-in scenario the
 // Detective wins 0.3817 with best play (0 if he Gives In at once); the
 // Villain wins 0.6657 at best against 0.6654 with its stubborn policy,
 // the difference being which of the Detective's 1s the GM buys; for the

@@ -65,6 +65,18 @@ func interfered(det, vil string) Scenario {
 	return sc
 }
 
+// timedTroubleOff: the timed scenario under rules.timed_trouble_off, with
+// a Trouble Pool of a d10 and a d6, a second step against it and two dice
+// off for an Extraordinary win; the GM buys the 1s.
+func timedTroubleOff() Scenario {
+	sc := timedScenario()
+	sc.Trouble = []dice.Die{dice.D10, dice.D6}
+	sc.Rules.TimedTroubleOff, sc.Rules.TroubleOffOnExtraordinary = true, 2
+	sc.Timed.Steps = append(sc.Timed.Steps, TimedStep{})
+	sc.Timed.Beats = 5
+	return sc
+}
+
 // troubleContest: the Trouble Pool contests the detective
 // (rules.trouble_in_contests); the GM buys no 1s, which would grow it.
 func troubleContest() Scenario {
@@ -117,11 +129,24 @@ func TestExactMatchesSampling(t *testing.T) {
 		n = 10000
 	}
 	for name, sc := range map[string]Scenario{
-		"default":         DefaultScenario(),
-		"all roll":        threeWay(),
-		"basic trouble":   basicScenario("trouble"),
-		"basic villain":   basicScenario("villain"),
-		"timed":           frugalGM(timedScenario()),
+		"default":                       DefaultScenario(),
+		"all roll":                      threeWay(),
+		"basic trouble":                 basicScenario("trouble"),
+		"basic villain":                 basicScenario("villain"),
+		"timed":                         frugalGM(timedScenario()),
+		"timed, 1s bought":              timedScenario(),
+		"timed, 1s bought, trouble off": timedTroubleOff(),
+		"timed, helpers against a pool the wins empty": func() Scenario {
+			sc := timedTroubleOff()
+			sc.Rules.HelpersRollTrouble, sc.Rules.TroubleOffOnWin = true, 2
+			return sc
+		}(),
+		"timed, helpers against a growing Trouble Pool": func() Scenario {
+			sc := timedScenario()
+			sc.Rules.HelpersRollTrouble = true
+			sc.Timed.Steps[2].Stakes = []dice.Die{dice.D6}
+			return sc
+		}(),
 		"aided":           aided(KindContested, 0),
 		"aided all roll":  aided(KindContested, -1),
 		"aided basic":     aided(KindBasic, 0),
@@ -227,7 +252,9 @@ func TestExactRefuses(t *testing.T) {
 	three.Sides = append(three.Sides, SideSpec{Character: "Robin", Pool: []string{"Duty"}})
 	keep3 := DefaultScenario()
 	keep3.Rules.Keep = 3
-	for name, sc := range map[string]Scenario{"timed with 1s bought": timedScenario(), "paid aid": aid, "paid interference": inter, "three sides": three, "keep 3": keep3,
+	timedKeep3 := timedScenario() // the GM buys 1s, growing the Trouble Pool a step rolls
+	timedKeep3.Rules.Keep = 3
+	for name, sc := range map[string]Scenario{"timed with 1s bought, keep 3": timedKeep3, "paid aid": aid, "paid interference": inter, "three sides": three, "keep 3": keep3,
 		"trouble contest with 1s bought": func() Scenario { sc := troubleContest(); sc.GMPolicy = ""; return sc }()} {
 		if err := sc.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -246,11 +273,6 @@ func TestExactRefuses(t *testing.T) {
 		{"rules.aid_lasts", aided(KindContested, 0), func(r *Rules) { r.AidLasts = true }},
 		{"rules.interferences", interfered("default", "default"), func(r *Rules) { r.Interferences = 2 }},
 		{"rules.ones_of_every_roll", aided(KindContested, 0), func(r *Rules) { r.OnesOfEveryRoll = true }},
-		{"rules.helpers_roll_trouble", func() Scenario {
-			sc := timedScenario() // the GM buys 1s; no step rolls the Trouble Pool
-			sc.Timed.Steps[2].Stakes = []dice.Die{dice.D6}
-			return sc
-		}(), func(r *Rules) { r.HelpersRollTrouble = true }},
 	} {
 		if _, err := c.sc.Exact(context.Background()); err != nil {
 			t.Errorf("%s at its default: %v", c.setting, err)

@@ -53,8 +53,13 @@ func (e *Engine) Inflict(s *State, r *dice.Roller, onto int, use []Pick) error {
 // TakeTrouble deals the first waiting Harm when it is a win against the
 // Trouble Pool: die k of s.Trouble comes off, the winner's choice. [ours:
 // the text says only "reduce the Trouble Pool"] An empty pool has nothing
-// to take; k must then be -1.
+// to take; k must then be -1. In a timed action's TimedTroublePhase
+// (Rules.TimedTroubleOff) it takes die k off for the actor, one of the
+// dice owed (Timed.Off).
 func (e *Engine) TakeTrouble(s *State, k int) error {
+	if t := s.Timed; t != nil && t.Phase == TimedTroublePhase {
+		return e.timedTakeTrouble(s, k)
+	}
 	a, err := e.action(s, "take a die off the Trouble Pool", PhaseInflict)
 	if err != nil {
 		return err

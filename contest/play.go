@@ -393,6 +393,12 @@ func (e *Engine) decideTimed(s *State, r *dice.Roller, tb *Table) error {
 		return e.TimedRoll(s, r, nil)
 	case TimedChoose:
 		return e.Choose(s, tb.of(t.Actor).Objective(v))
+	case TimedTroublePhase:
+		p := tb.of(t.Actor)
+		if err := e.TakeTrouble(s, p.TroubleOff(v, s.Trouble)); err != nil {
+			return fmt.Errorf("policy %s taking a Trouble die: %w", p.Name(), err)
+		}
+		return nil
 	case TimedInflictPhase:
 		g := tb.gm()
 		v.Target = t.Actor
@@ -433,7 +439,7 @@ func (e *Engine) timedOnes(s *State, tb *Table) error {
 	g := tb.gm()
 	v := s.view()
 	v.Side, v.Char, v.Target = -1, -1, -1
-	v.Ones, v.TroubleRoom = t.Ones, s.troubleRoom()
+	v.Ones, v.TroubleRoom, v.State = t.Ones, s.troubleRoom(), s
 	if err := e.BuyOnes(s, g.BuyOnes(v)); err != nil {
 		return fmt.Errorf("policy %s buying 1s: %w", g.Name(), err)
 	}

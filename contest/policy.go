@@ -46,9 +46,10 @@ type View struct {
 	// Beats left and steps left in a timed action.
 	Beats, StepsLeft int
 	// State is the whole state, to read and never to change, when a side
-	// is to Give In or roll, the GM to buy an action roll's 1s, an
-	// interferer to step in, a side to answer an interference, or a timed
-	// action's side to decide (a solved plan reads it); nil elsewhere.
+	// is to Give In or roll, the GM to buy the 1s of an action roll or a
+	// timed action's roll, an interferer to step in, a side to answer an
+	// interference, or a timed action's side to decide (a solved plan
+	// reads it); nil elsewhere.
 	State *State
 }
 
@@ -97,7 +98,8 @@ type Policy interface {
 	// chosen (v.Pushes of them) are taken; a choice outside opts, or one
 	// already Gone, is an error.
 	PushStep(v *View, opts []PushOption) int
-	// TroubleOff: which die of the Trouble Pool a win against it removes,
+	// TroubleOff: which die of the Trouble Pool a win against it removes
+	// (a basic action's, or a timed step's under Rules.TimedTroubleOff),
 	// as an index into trouble (the pool as it stands).
 	TroubleOff(v *View, trouble []dice.Die) int
 	// Rebuy: after an action, which of character c's lowered traits (see

@@ -48,7 +48,8 @@ type Rules struct {
 	// [src/text: d6]
 	TroubleDie dice.Die `json:"trouble_die"`
 	// TroubleOffOnWin is how many dice a win against the Trouble Pool
-	// removes (largest first). [text: 1; ours for the count]
+	// removes, each the winner's choice (Policy.TroubleOff). [text: 1;
+	// ours for the count]
 	TroubleOffOnWin int `json:"trouble_off_on_win"`
 	// TroubleOffOnExtraordinary replaces TroubleOffOnWin for an
 	// Extraordinary win against the Trouble Pool. [ours: 1]
@@ -183,6 +184,16 @@ type Rules struct {
 	// you've lost"); off, bought time may exceed it (up to 1000 beats).
 	// [ours: on]
 	BuyTimeCapped bool `json:"buy_time_capped"`
+	// TimedTroubleOff: a step of a timed action won against the Trouble
+	// Pool reduces it as a basic action won against it does
+	// (TroubleOffOnWin dice, TroubleOffOnExtraordinary on an Extraordinary
+	// success), each die the actor's choice (Policy.TroubleOff) once the
+	// GM has answered the roll's 1s. The text makes a timed action "a
+	// series of Basic Actions" and a Basic Action won "reduce[s] the
+	// Trouble Pool", but speaks only of beats within a timed action; off,
+	// a timed step takes no die off. A pool emptied so sets stakes of 0
+	// for the steps and helpers still to roll against it. [ours: off]
+	TimedTroubleOff bool `json:"timed_trouble_off"`
 	// HelpersRollTrouble: a helper buying time rolls against the Trouble
 	// Pool ("If there's no other character involved at all, the GM rolls
 	// the Trouble pool"); off, against the dice of the step the actor

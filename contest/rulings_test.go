@@ -210,6 +210,15 @@ func TestRulingSettingsChangeOutcomes(t *testing.T) {
 			must(t, e.BuyTime(s, dice.Scripted(3, 5, 5), 0))
 			return []any{s.Timed.SDice, s.Timed.Helpers[0].Out}
 		}, []any{[]dice.Die{dice.D4}, false}, []any{[]dice.Die{dice.D6, dice.D6}, true}},
+		{"timed_trouble_off", func(r *Rules) { r.TimedTroubleOff = true }, func(t *testing.T, e *Engine, rules Rules) any {
+			// A step against the Trouble Pool (2d6: 3+2 = 5), the hero
+			// 8+6 = 14: won by 9, the largest die off, or none.
+			s := testScene()
+			s.Rules = rules
+			must(t, e.BeginTimed(s, hero, heroPool(), 2, []TimedStep{{}, {}}, nil))
+			must(t, playWith(e, s, dice.Scripted(3, 2, 8, 6, 2, 3, 3, 8, 6, 2), &Table{GM: Frugal{}}))
+			return []any{s.Timed.Outcome, len(s.Trouble)}
+		}, []any{TimedCompleted, 2}, []any{TimedCompleted, 0}},
 		{"out_of_time_complication", func(r *Rules) { r.OutOfTimeComplication = dice.D12 }, func(t *testing.T, e *Engine, rules Rules) any {
 			// One beat; the hero's 0 fails the d4's 4: out of time. The
 			// d4 rates the Complication, or the rules fix it at d12.

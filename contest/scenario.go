@@ -320,13 +320,24 @@ func (s Scenario) bounds() error {
 	if len(s.Cast) > maxChars || len(s.Sides) > maxSides || len(s.Aspects) > maxAspect {
 		return fmt.Errorf("contest: %d cast members, %d sides, %d aspects: at most %d, %d and %d", len(s.Cast), len(s.Sides), len(s.Aspects), maxChars, maxSides, maxAspect)
 	}
+	if len(s.Trouble) > maxDice {
+		return fmt.Errorf("contest: a Trouble Pool of %d dice: at most %d", len(s.Trouble), maxDice)
+	}
 	pools := [][]string{s.InterferePool}
-	for _, sd := range s.Sides {
+	for i, sd := range s.Sides {
 		pools = append(pools, sd.Pool, sd.Extra, sd.AidPool)
+		if len(sd.Gang) > maxGang {
+			return fmt.Errorf("contest: sides[%d]: a gang of %d dice: at most %d", i, len(sd.Gang), maxGang)
+		}
 	}
 	if t := s.Timed; t != nil {
 		if len(t.Helpers) > maxHelpers || len(t.Steps) > maxSteps {
 			return fmt.Errorf("contest: timed: %d helpers, %d steps: at most %d and %d", len(t.Helpers), len(t.Steps), maxHelpers, maxSteps)
+		}
+		for i, st := range t.Steps {
+			if len(st.Stakes) > maxDice {
+				return fmt.Errorf("contest: timed.steps[%d]: stakes of %d dice: at most %d", i, len(st.Stakes), maxDice)
+			}
 		}
 		pools = append(pools, t.Pool)
 		for _, h := range t.Helpers {

@@ -140,6 +140,10 @@ func shapes() map[string]Scenario {
 	timedHouse := timedScenario()
 	timedHouse.Rules.BuyTimeCapped, timedHouse.Rules.HelpersRollTrouble = false, true
 	timedHouse.Rules.OutOfTimeComplication = dice.D10
+	troubleOff := timedScenario()
+	troubleOff.Rules.TimedTroubleOff, troubleOff.Rules.TroubleOffOnWin, troubleOff.Rules.TroubleOffOnExtraordinary = true, 2, 2
+	troubleOff.Rules.HelpersRollTrouble = true // against a pool the wins may empty
+	troubleOff.Timed.Steps = append(troubleOff.Timed.Steps, TimedStep{})
 	return map[string]Scenario{
 		"contested":            DefaultScenario(),
 		"basic":                basicScenario("trouble"),
@@ -149,6 +153,7 @@ func shapes() map[string]Scenario {
 		"house":                houseRules(),
 		"house past the chain": past,
 		"timed house":          timedHouse,
+		"timed trouble off":    troubleOff,
 		"trouble":              troubleContest(),
 		"all roll":             threeWay(),
 	}
@@ -175,5 +180,39 @@ func TestPlotPointsOneMeaning(t *testing.T) {
 	}
 	if title := sc.Describe().Title; !strings.Contains(title, "Detective [3 PP") || !strings.Contains(title, "Villain [1 PP") {
 		t.Errorf("title %q", title)
+	}
+}
+
+// TestScenarioListsAreBoundedBeforeBuilding: every list a scenario holds
+// is refused past what a state may hold, naming it, before anything is
+// built from it.
+func TestScenarioListsAreBoundedBeforeBuilding(t *testing.T) {
+	many := make([]dice.Die, maxDice+1)
+	for i := range many {
+		many[i] = dice.D6
+	}
+	for _, c := range []struct {
+		name string
+		edit func(s *Scenario)
+		want string
+	}{
+		{"trouble", func(s *Scenario) { s.Trouble = many }, "a Trouble Pool of 129 dice: at most 128"},
+		{"gang", func(s *Scenario) { s.Sides[0].Gang = many[:maxGang+1] }, "sides[0]: a gang of 51 dice: at most 50"},
+		{"cast", func(s *Scenario) { s.Cast = make([]Member, maxChars+1) }, "101 cast members"},
+		{"pool", func(s *Scenario) { s.Sides[1].Extra = make([]string, maxPicks+1) }, "a pool of 51 picks: at most 50"},
+		{"timed stakes", func(s *Scenario) {
+			*s = timedScenario()
+			s.Timed.Steps[0].Stakes = many
+		}, "timed.steps[0]: stakes of 129 dice: at most 128"},
+		{"timed steps", func(s *Scenario) {
+			*s = timedScenario()
+			s.Timed.Steps = make([]TimedStep, maxSteps+1)
+		}, "101 steps: at most"},
+	} {
+		s := DefaultScenario()
+		c.edit(&s)
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", c.name, err, c.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -19,13 +20,15 @@ import (
 // afford, and the transitions of each choice are the chain's own. Solving
 // it gives the play that makes a goal most (or least) likely.
 //
-// A Final Push ends the action either way, so the best push is read off
-// the goal: push when the outcome pushed is the better one. The choices
-// that come in the middle of a step are states of their own: the GM,
-// deciding, buys any number of a player's 1s the engine allows
+// The choices that come in the middle of a step are states of their own:
+// the GM, deciding, buys any number of a player's 1s the engine allows
 // (Engine.OnesToBuy); the interferer, deciding, steps in or stays out
 // after each escalating roll; a side, deciding, pays to go on after an
-// interference or stops the contest.
+// interference or stops the contest; and, beaten by the Extraordinary
+// margin where a Final Push would save it, makes the push or takes the
+// Trauma. Every choice costs what it spends beyond the goal (see
+// costTrauma), and among equally good choices the plan takes the cheapest
+// unless the goal's Ties says "first".
 
 // Optimal is the best (or worst) play of one side of a scenario for a
 // goal, and its exact answer.
@@ -55,6 +58,9 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if goal.Ties != "" && !slices.Contains(markov.TiesNames, goal.Ties) {
+		return nil, fmt.Errorf("contest: goal ties %q: allowed %s", named.Clip(goal.Ties), named.Allowed(markov.TiesNames))
+	}
 	if s.Kind == KindTimed {
 		return s.optimalTimed(ctx, goal, aim)
 	}
@@ -68,24 +74,24 @@ func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim)
 	}
 	m.decider = o.decider
 	outcomes := goal.Outcomes
-	if o.decider == interferer && len(outcomes) == 0 {
+	switch {
+	case len(outcomes) > 0:
+	case o.decider == interferer:
 		outcomes = []string{"stopped"} // the interferer's aim
+	case m.basic && o.decider == 0:
+		outcomes = []string{"failure", "knocked_out", "gave_in"} // the opposition's wins
 	}
 	wins, err := s.goalCategories(outcomes, o.Side)
 	if err != nil {
 		return nil, err
 	}
 	o.wins = wins
-	o.Goal = markov.Goal{Outcomes: s.categoryNames(wins), Side: o.Side}
+	o.Goal = markov.Goal{Outcomes: s.categoryNames(wins), Side: o.Side, Ties: goal.Ties}
 	o.reward = func(st xstate) float64 {
 		if st.done && slices.Contains(wins, int(st.cat)) {
 			return 1
 		}
 		return 0
-	}
-	m.push = func(pushed, not int8) bool {
-		a, b := o.reward(xstate{done: true, cat: pushed}), o.reward(xstate{done: true, cat: not})
-		return aim.Prefers(a, b)
 	}
 	o.base = m.b.table.of(m.deciderChar())
 	return o, o.solve(ctx, start, len(s.Categories()))
@@ -157,6 +163,7 @@ func (o *Optimal) solve(ctx context.Context, start xstate, categories int) error
 		return noExact("%v", err)
 	}
 	o.States, o.Choices = p.Len(), p.Choices()
+	p.Ties = o.Goal.TieBreak()
 	if o.plan, err = p.Solve(ctx, o.reward, o.aim); err != nil {
 		return err
 	}
@@ -197,7 +204,15 @@ const (
 	stayOutChoice   = "stay out"
 	goOnChoice      = "pay to go on"
 	stopChoice      = "let the contest stop"
+	traumaChoice    = "take the Trauma"
 )
+
+func pushChoice(steps int) string {
+	if steps == 1 {
+		return "make a Final Push of 1 step"
+	}
+	return fmt.Sprintf("make a Final Push of %d steps", steps)
+}
 
 func buyChoice(k int) string {
 	if k == 1 {
@@ -235,16 +250,87 @@ func (m *chainModel) choices(st xstate) []markov.Choice[xstate] {
 	}
 	var cs []markov.Choice[xstate]
 	if !st.open {
-		cs = append(cs, markov.Choice[xstate]{Name: giveInChoice, Steps: []markov.Step[xstate]{{To: m.gaveIn(st), P: 1}}})
+		cs = append(cs, markov.Choice[xstate]{Name: giveInChoice, Steps: []markov.Step[xstate]{{To: m.gaveIn(st), P: 1}}, Cost: m.giveInCost(st)})
 	}
-	m.mirror(st)
+	sd := &m.mirror(st).Sides[t]
 	var v View
 	m.e.turnView(m.sc, t, &v)
-	for n := 0; n <= v.Affordable; n++ {
+	prices := make([]int, v.Affordable+1)
+	for n := range prices {
+		var err error
+		if prices[n], err = m.sc.cost(sd.Char, m.sc.plan(sd, n)); err != nil {
+			m.fail(err)
+			return nil
+		}
+	}
+	for n, price := range prices {
 		m.extras = n
-		cs = append(cs, markov.Choice[xstate]{Name: rollChoice(n), Steps: m.next(st, nil)})
+		steps := m.next(st, nil)
+		cs = append(cs, markov.Choice[xstate]{Name: rollChoice(n), Steps: steps, Cost: float64(price)*costPoint + m.risk(steps)})
 	}
 	return cs
+}
+
+// What a choice costs the deciding side, beyond the goal: the plan takes
+// the cheapest of equally good choices (markov.Cheapest). Trauma is the
+// dearest, then each step of a Final Push (a trait lowered for good), then
+// a Complication, then each Plot Point spent or handed over; a choice that
+// risks harm at once (a roll that may lose) costs each harm times its
+// chance. [ours]
+const (
+	costPoint        = 1
+	costComplication = 1e3
+	costPushStep     = 1e6
+	costTrauma       = 1e9
+)
+
+// giveInCost is what Giving In at st costs the deciding side: nothing
+// before it has rolled, afterwards the cheaper of the prices it can pay.
+func (m *chainModel) giveInCost(st xstate) float64 {
+	if st.rolled&(1<<st.turn) == 0 {
+		return 0
+	}
+	cost := float64(costComplication)
+	if pp := m.sc.Rules.GiveInPlotPoints; int(st.pp[st.turn]) >= pp {
+		cost = min(cost, float64(pp)*costPoint)
+	}
+	return cost
+}
+
+// risk is the harm the deciding side risks at once by a choice leading by
+// steps: each harm it may take as the action ends, times its chance.
+func (m *chainModel) risk(steps []markov.Step[xstate]) float64 {
+	r := 0.0
+	for _, s := range steps {
+		r += s.P * m.harm(s.To)
+	}
+	return r
+}
+
+// harm is what ending in st costs the deciding side: a Complication when
+// it lost, Trauma when it lost by the margin, a Complication and the Final
+// Push steps when it is about to choose to push; nothing otherwise (a
+// side still in play, a win, the other side Giving In, a stopped contest).
+func (m *chainModel) harm(st xstate) float64 {
+	if st.ask == askPush {
+		return costComplication + float64(st.steps)*costPushStep
+	}
+	if !st.done || m.decider == interferer {
+		return 0
+	}
+	c, d := int(st.cat), m.decider
+	if m.basic {
+		// success, extraordinary: the opposition (side 0) lost;
+		// failure, knocked_out: the actor (side 1) did.
+		if c/2 == d || c > 3 {
+			return 0
+		}
+		return []float64{costComplication, costTrauma}[c%2]
+	}
+	if c >= 3*len(m.b.sides) || c/3 == d || c%3 == 2 {
+		return 0
+	}
+	return []float64{costComplication, costTrauma}[c%3]
 }
 
 // asked are the options of a choice made in the middle of a step.
@@ -265,24 +351,33 @@ func (m *chainModel) asked(st xstate) []markov.Choice[xstate] {
 		}
 		cs := make([]markov.Choice[xstate], 0, most+1)
 		for k := range most + 1 {
-			z := y
-			z.pp[1-st.turn] = m.bought(z.pp[1-st.turn], k)
+			z := m.buy(y, 1-int(st.turn), k)
 			steps := []markov.Step[xstate]{{To: z, P: 1}}
 			if !z.open {
 				steps = m.fold(z, 1, nil)
 			}
-			cs = append(cs, markov.Choice[xstate]{Name: buyChoice(k), Steps: steps})
+			// Each 1 bought hands the player Plot Points.
+			cost := float64(k*m.sc.Rules.OnePlotPoints) * costPoint
+			cs = append(cs, markov.Choice[xstate]{Name: buyChoice(k), Steps: steps, Cost: cost})
 		}
 		return cs
 	case askInterfere:
 		return []markov.Choice[xstate]{
-			{Name: interfereChoice, Steps: m.interfere(y, 1, nil)},
+			{Name: interfereChoice, Steps: m.interfere(y, 1, nil), Cost: float64(m.sc.Rules.InterfereCost) * costPoint},
 			{Name: stayOutChoice, Steps: m.aidGiveIn(y, 1, nil)},
 		}
 	case askGoOn:
 		return []markov.Choice[xstate]{
-			{Name: goOnChoice, Steps: []markov.Step[xstate]{{To: m.brawls(y), P: 1}}},
+			{Name: goOnChoice, Steps: []markov.Step[xstate]{{To: m.brawls(y), P: 1}}, Cost: float64(m.sc.Rules.ContinueCost) * costPoint},
 			{Name: stopChoice, Steps: []markov.Step[xstate]{{To: m.stopped(), P: 1}}},
+		}
+	case askPush:
+		// Listed as the plan took them before it broke ties by cost:
+		// Trauma first.
+		return []markov.Choice[xstate]{
+			{Name: traumaChoice, Steps: []markov.Step[xstate]{{To: xstate{done: true, cat: st.cat}, P: 1}}, Cost: costTrauma},
+			{Name: pushChoice(int(st.steps)), Steps: []markov.Step[xstate]{{To: xstate{done: true, cat: st.cat - 1}, P: 1}},
+				Cost: costComplication + float64(st.steps)*costPushStep},
 		}
 	}
 	m.fail(fmt.Errorf("contest: chain state asks %d", st.ask))
@@ -316,11 +411,17 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	}
 	out := markov.ExactSolved(best.Goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
+	gm := s.Kind == KindTimed && best.Side == GMSide
 	for _, name := range PolicyNames() {
 		alt := s
 		alt.Cast = slices.Clone(s.Cast)
-		alt.Cast[s.member(best.Side)].Policy = name
-		if s.Kind == KindTimed {
+		switch {
+		case gm:
+			alt.GMPolicy = name
+		default:
+			alt.Cast[s.member(best.Side)].Policy = name
+		}
+		if s.Kind == KindTimed && !gm {
 			for _, h := range s.Timed.Helpers {
 				alt.Cast[s.member(h.Character)].Policy = name // they decide with the actor
 			}
@@ -331,7 +432,11 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
-	own := cmp.Or(s.Cast[s.member(best.Side)].Policy, "default")
+	own := s.GMPolicy
+	if !gm {
+		own = s.Cast[s.member(best.Side)].Policy
+	}
+	own = cmp.Or(own, "default")
 	if err := out.SetOwnPolicy(own); err != nil {
 		return markov.Solved{}, fmt.Errorf("contest: %w", err)
 	}
@@ -439,9 +544,14 @@ func (o *Optimal) NewRunner() (*Runner, error) {
 		return nil, err
 	}
 	if o.tmodel != nil {
+		tb := &rn.b.table
+		if o.tmodel.gmDecides {
+			tb.GM = o.Policy()
+			rn.e.Policies.GM = tb.GM
+			return rn, nil
+		}
 		// The actor's helpers decide with it, each keeping its own
 		// policy for the rest.
-		tb := &rn.b.table
 		for _, h := range o.tmodel.b.helper {
 			tb.Chars[h.Char] = &planned{o: o, Policy: tb.of(h.Char)}
 		}
@@ -490,8 +600,21 @@ func (p *planned) Extras(v *View) int {
 }
 
 // BuyOnes follows the plan where the deciding GM buys the 1s of a roll
-// the chain follows (an action roll whose action goes on).
+// the chain follows (an action roll whose action goes on, or a timed
+// action's roll while a roll to come reads the Trouble Pool).
 func (p *planned) BuyOnes(v *View) int {
+	if m := p.o.tmodel; m != nil && m.gmDecides && v.State != nil && v.State.Timed != nil {
+		if st, ok := m.stateOf(v.State); ok && st.ask == askOnes {
+			if _, name, ok := p.o.tplan.Choice(st); ok {
+				for k := 0; k <= v.Ones; k++ {
+					if name == buyChoice(k) {
+						return k
+					}
+				}
+			}
+		}
+		return p.Policy.BuyOnes(v)
+	}
 	if a := actionOf(v); a != nil && p.o.model != nil && p.o.model.gmDecides() && !a.OnesChar.Set && (a.Phase == PhaseOpen || a.Phase == PhaseTurn) {
 		st := p.o.model.stateOf(v.State)
 		st.ask, st.ones = askOnes, int8(min(a.Ones, maxDice))
@@ -539,28 +662,34 @@ func actionOf(v *View) *Action {
 	return v.State.Action
 }
 
-// Push reads the goal: the loser's push decides between winning and
-// winning extraordinarily (a basic action's opposition) or between losing
-// and taking Trauma.
+// Push follows the plan where the deciding side, beaten by the margin,
+// chooses between a Final Push and Trauma.
 func (p *planned) Push(v *View) bool {
 	if p.o.model == nil || v.Side != p.o.decider {
 		return p.Policy.Push(v)
 	}
-	w := 1 - v.Side // the winner of a two-sided contest
-	pushed := int8(3 * w)
+	not := int8(3*(1-v.Side)) + 1 // the winner of a two-sided contest, by the margin
 	if p.o.model.basic {
-		pushed = 2 // the actor (side 1) failed
+		not = 3 // the actor (side 1) failed: knocked_out
 		if v.Side == 0 {
-			pushed = 0 // the opposition was beaten
+			not = 1 // the opposition was beaten: extraordinary
 		}
 	}
-	return p.o.model.push(pushed, pushed+1)
+	R := &p.o.scenario.Rules
+	need := (v.Margin-R.Extraordinary)/R.PushBonus + 1
+	if _, name, ok := p.o.plan.Choice(xstate{ask: askPush, cat: not, steps: int8(min(need, math.MaxInt8))}); ok {
+		return name != traumaChoice
+	}
+	return p.Policy.Push(v)
 }
 
 // stateOf is the chain's state of action s: the inverse of mirror.
 func (m *chainModel) stateOf(s *State) xstate {
 	a := s.Action
 	st := xstate{open: a.Phase == PhaseOpen, turn: int8(a.Turn), holder: int8(a.Holder), stakes: int16(a.Stakes), inter: a.Interfered > 0}
+	if m.roomBinds {
+		st.bought = int16(min(a.Bought, math.MaxInt16))
+	}
 	if st.open {
 		st.stakes = 0
 		if a.AllRoll && a.Turn == 1 {

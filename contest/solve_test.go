@@ -128,10 +128,18 @@ func TestSolveRefusesWhatItDoesNotModel(t *testing.T) {
 		}
 	}
 	timed := timedScenario() // the GM buys 1s, growing the Trouble Pool a step rolls
-	if _, err := timed.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) {
-		t.Errorf("timed with 1s bought: %v, want ErrNoExact", err)
+	timed.Rules.Keep = 3
+	if _, err := timed.Solve(ctx, markov.Goal{}); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "at most 2 dice, not 3") {
+		t.Errorf("timed with 1s bought, keep 3: %v, want ErrNoExact", err)
 	}
-	if _, err := frugalGM(timed).Solve(ctx, markov.Goal{Side: "Oracle"}); err == nil || !strings.Contains(err.Error(), `deciding side "Oracle"`) {
+	if _, err := frugalGM(timed).Solve(ctx, markov.Goal{}); err != nil {
+		t.Errorf("timed with no 1s bought, keep 3: %v", err)
+	}
+	if _, err := frugalGM(timed).Solve(ctx, markov.Goal{Side: GMSide}); !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), "at most 2 dice, not 3") {
+		t.Errorf("timed, the GM deciding, keep 3: %v, want ErrNoExact", err)
+	}
+	if _, err := frugalGM(timedScenario()).Solve(ctx, markov.Goal{Side: "Oracle"}); err == nil ||
+		!strings.Contains(err.Error(), `deciding side "Oracle"`) || !strings.Contains(err.Error(), `allowed "Detective", "GM"`) {
 		t.Errorf("timed, a helper deciding alone: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
@@ -148,7 +156,11 @@ func BenchmarkSolve(b *testing.B) {
 		name  string
 		sc    Scenario
 		sides []string
-	}{"timed", frugalGM(timedScenario()), []string{"Detective"}}) {
+	}{"timed", frugalGM(timedScenario()), []string{"Detective"}}, struct {
+		name  string
+		sc    Scenario
+		sides []string
+	}{"timed trouble off", timedTroubleOff(), []string{"Detective", GMSide}}) {
 		for _, side := range c.sides {
 			b.Run(strings.ReplaceAll(c.name, " ", "_")+"/"+side, func(b *testing.B) {
 				for b.Loop() {
@@ -220,15 +232,22 @@ func TestOptimalAnswerIsThePlansChain(t *testing.T) {
 			}
 		}
 	}
-	timed := frugalGM(timedScenario())
-	for _, goal := range []markov.Goal{{}, {Outcomes: []string{"objective"}}} {
+	for _, c := range []struct {
+		sc   Scenario
+		goal markov.Goal
+	}{
+		{frugalGM(timedScenario()), markov.Goal{}},
+		{frugalGM(timedScenario()), markov.Goal{Outcomes: []string{"objective"}}},
+		{timedTroubleOff(), markov.Goal{}},
+		{timedTroubleOff(), markov.Goal{Side: GMSide}},
+	} {
 		for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
-			o, err := timed.Optimal(ctx, goal, aim)
+			o, err := c.sc.Optimal(ctx, c.goal, aim)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkPlanAnswer(t, fmt.Sprintf("timed, %v, %v", goal.Outcomes, aim), o.tplan, o.Answer,
-				func(st tstate) int { return int(st.cat) }, func(st tstate) bool { return !st.choose })
+			checkPlanAnswer(t, fmt.Sprintf("timed, %s, %v, %v", o.Side, c.goal.Outcomes, aim), o.tplan, o.Answer,
+				func(st tstate) int { return int(st.cat) }, tround)
 		}
 	}
 }
@@ -485,5 +504,50 @@ func TestChainPaysOnePlotPointsPerOneBought(t *testing.T) {
 	}
 	if bought == 0 {
 		t.Error("no roll of the detective's had a 1 bought")
+	}
+}
+
+// TestChainBuysOnlyWhileTheTroubleHasRoom: with rules.max_trouble 3 the
+// built-in scene's Trouble Pool (2d6) has room for one die, so the GM
+// (buying one 1 a roll) buys at most one of the Detective's 1s in the
+// whole action: from a state where none was bought, some of his rolls
+// bring him a Plot Point and fill the room; once one was, none does.
+func TestChainBuysOnlyWhileTheTroubleHasRoom(t *testing.T) {
+	sc := DefaultScenario()
+	sc.Rules.MaxTrouble = 3
+	m, start, err := sc.chainModel(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.roomBinds {
+		t.Fatal("the chain does not follow a room of one die")
+	}
+	for bought, want := range []bool{true, false} {
+		st := start
+		st.open, st.turn, st.holder, st.stakes, st.rolled, st.bought = false, 1, 0, 12, 1, int16(bought)
+		sd := &m.sc.Action.Sides[1]
+		got := false
+		for _, s := range m.next(st, nil) {
+			y := s.To
+			if y.done {
+				continue
+			}
+			cost, err := m.sc.cost(sd.Char, m.sc.plan(sd, int(y.n[1])))
+			if err != nil {
+				t.Fatal(err)
+			}
+			paid := y.pp[1] - (st.pp[1] - int16(cost))
+			got = got || paid > 0
+			if int(y.bought) != bought+int(paid) || y.bought > 1 {
+				t.Errorf("bought %d before: a roll leaves %d bought and pays %d", bought, y.bought, paid)
+			}
+		}
+		if got != want {
+			t.Errorf("bought %d before: a 1 bought %v; want %v", bought, got, want)
+		}
+	}
+	sc.Rules.MaxTrouble = 100
+	if m, _, err = sc.chainModel(context.Background()); err != nil || m.roomBinds {
+		t.Errorf("room for 98 dice: followed %v (%v); the action's 1s cannot fill it", m.roomBinds, err)
 	}
 }

@@ -244,7 +244,7 @@ func (s *State) Clone() *State {
 		c.Characters[i] = ch
 	}
 	c.Aspects = append([]Trait(nil), s.Aspects...)
-	c.Trouble = append([]dice.Die(nil), s.Trouble...)
+	c.Trouble = slices.Clone(s.Trouble) // an emptied pool saves as it did before the copy
 	if s.Action != nil {
 		c.Action = s.Action.clone()
 	}

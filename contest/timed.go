@@ -27,9 +27,12 @@ const (
 	TimedChoose                         // finished with zero beats: getaway or objective: "choose"
 	TimedInflictPhase                   // out of time: the GM deals a Complication: "inflict"
 	TimedDone                           // "done"
+	// TimedTroublePhase: a step won against the Trouble Pool
+	// (Rules.TimedTroubleOff); the actor takes dice off it: "trouble".
+	TimedTroublePhase
 )
 
-var timedPhaseNames = named.Enum[TimedPhase]{"none", "step", "gap", "choose", "inflict", "done"}
+var timedPhaseNames = named.Enum[TimedPhase]{"none", "step", "gap", "choose", "inflict", "done", "trouble"}
 
 // String returns the phase's name.
 func (p TimedPhase) String() string { return timedPhaseNames.String(p) }
@@ -102,6 +105,9 @@ type Timed struct {
 	Ones       int `json:"ones,omitempty"`
 	OnesChar   int `json:"ones_char,omitempty"`
 	OnesBought int `json:"ones_bought,omitempty"`
+	// Off counts the dice the actor still takes off the Trouble Pool in
+	// TimedTroublePhase.
+	Off int `json:"off,omitempty"`
 }
 
 // BeginTimed starts a timed action: actor rolls picks against each step in
@@ -157,8 +163,41 @@ func (e *Engine) BeginTimed(s *State, actor int, picks []Pick, beats int, steps 
 			return err
 		}
 	}
+	if err := s.timedEnds(picks, steps, helpers); err != nil {
+		return err
+	}
 	e.setupTimed(s, actor, picks, beats, steps, helpers)
 	return nil
+}
+
+// timedEnds refuses a timed action that might never end: its last step
+// is one the actor's pool can never beat, tried again after each failure
+// (Rules.FailedLastStepCompletes off), while helpers may buy back as many
+// beats as a failure costs. Otherwise every step's failure moves on or
+// costs beats for good, and a step the actor may beat ends its retries.
+func (s *State) timedEnds(picks []Pick, steps []TimedStep, helpers []Helper) error {
+	r := &s.Rules
+	cost := r.BeatsPerRoll + r.BeatsOnFailure
+	if r.FailedLastStepCompletes || len(helpers) == 0 || max(r.BuyTime, r.BuyTimeExtraordinary) < cost {
+		return nil
+	}
+	ds := slices.Sorted(slices.Values(s.poolDice(picks, nil)))
+	most := 0
+	for _, d := range ds[max(0, len(ds)-r.Keep):] {
+		most += int(d)
+	}
+	n := len(steps[len(steps)-1].Stakes)
+	if n == 0 {
+		n = max(len(s.Trouble), r.MaxTrouble) // the Trouble Pool, as large as 1s may make it
+	}
+	least := 0 // every die a 1, left out
+	if !r.ExcludeOnes {
+		least = min(r.Keep, n)
+	}
+	if most > least || (most == least && !r.TiesToHolder) {
+		return nil
+	}
+	return fmt.Errorf("contest: the last step cannot be beaten (the actor's pool makes at most %d, its stakes at least %d), and with rules.failed_last_step_completes off it is tried again for as long as helpers buy back the %d beats a failure costs: the timed action might never end", most, least, cost)
 }
 
 // setupTimed lays out a timed action BeginTimed has checked, reusing the
@@ -185,7 +224,7 @@ func (e *Engine) timed(s *State, what string, phases ...TimedPhase) (*Timed, err
 	if t == nil || !slices.Contains(phases, t.Phase) {
 		return nil, e.timedErr(t, what)
 	}
-	if t.Step < 0 || t.Step >= len(t.Steps) && t.Phase != TimedChoose && t.Phase != TimedInflictPhase {
+	if t.Step < 0 || t.Step >= len(t.Steps) && t.Phase != TimedChoose && t.Phase != TimedInflictPhase && t.Phase != TimedTroublePhase {
 		return nil, fmt.Errorf("contest: timed step %d of %d: run Check on a restored state", t.Step, len(t.Steps))
 	}
 	return t, nil
@@ -256,13 +295,15 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 	if err != nil {
 		return err
 	}
-	t.Stakes = e.stakesRoll(s, r, t, t.Steps[t.Step])
+	step := t.Steps[t.Step]
+	t.Stakes = e.stakesRoll(s, r, t, step)
 	t.Total = e.actorRoll(s, r, t.Actor, picks, cost)
 	t.Rolls++
 	beats := s.Rules.BeatsPerRoll
 	ok := s.Rules.beats(t.Total, t.Stakes)
+	xo := ok && t.Total-t.Stakes >= s.Rules.Extraordinary
 	switch {
-	case ok && t.Total-t.Stakes >= s.Rules.Extraordinary:
+	case xo:
 		beats = s.Rules.BeatsOnExtraordinary
 	case !ok:
 		beats += s.Rules.BeatsOnFailure
@@ -277,6 +318,32 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 		t.Step-- // the last obstacle still stands
 	}
 	t.Bought = false
+	if off := s.Rules.timedTroubleOff(ok, xo, step); off > 0 && len(s.Trouble) > 0 {
+		t.Off, t.Phase = min(off, len(s.Trouble)), TimedTroublePhase
+		return nil
+	}
+	t.moveOn(&s.Rules)
+	return nil
+}
+
+// timedTroubleOff is how many dice a timed step against step's stakes
+// takes off the Trouble Pool: won (ok) or won by the margin (xo) against
+// the Trouble Pool under Rules.TimedTroubleOff, else none.
+func (r *Rules) timedTroubleOff(ok, xo bool, step TimedStep) int {
+	switch {
+	case !r.TimedTroubleOff || !ok || len(step.Stakes) > 0:
+		return 0
+	case xo:
+		return r.TroubleOffOnExtraordinary
+	}
+	return r.TroubleOffOnWin
+}
+
+// moveOn settles where timed action t goes after its last step's roll:
+// out of time, the choice between objective and getaway, done, or the
+// gap before the next step.
+func (t *Timed) moveOn(r *Rules) {
+	ok := r.beats(t.Total, t.Stakes)
 	last := t.Step == len(t.Steps)
 	switch {
 	case t.Beats < 0 || (t.Beats == 0 && (!last || !ok)):
@@ -287,6 +354,28 @@ func (e *Engine) TimedRoll(s *State, r *dice.Roller, picks []Pick) error {
 		t.Outcome, t.Phase = TimedCompleted, TimedDone
 	default:
 		t.Phase = TimedGap
+	}
+}
+
+// timedTakeTrouble takes die k off the Trouble Pool in TimedTroublePhase,
+// the actor's choice; once the dice owed are off (or the pool is empty)
+// the timed action moves on.
+func (e *Engine) timedTakeTrouble(s *State, k int) error {
+	t, err := e.timed(s, "take a die off the Trouble Pool", TimedTroublePhase)
+	if err != nil {
+		return err
+	}
+	if k < 0 || k >= len(s.Trouble) {
+		return fmt.Errorf("contest: Trouble Pool die %d: the pool has dice 0..%d", k, len(s.Trouble)-1)
+	}
+	d := s.Trouble[k]
+	s.Trouble = append(s.Trouble[:k], s.Trouble[k+1:]...)
+	if e.Sink != nil {
+		e.emit(s, Event{Kind: EvTrouble, Side: -1, Char: -1, Value: -1, Die: d})
+	}
+	if t.Off--; t.Off == 0 || len(s.Trouble) == 0 {
+		t.Off = 0
+		t.moveOn(&s.Rules)
 	}
 	return nil
 }
@@ -324,7 +413,9 @@ func (e *Engine) BuyTime(s *State, r *dice.Roller, h int) error {
 	}
 	st := t.Steps[t.Step]
 	if s.Rules.HelpersRollTrouble {
-		if len(s.Trouble) == 0 {
+		// A pool the actor's wins emptied (rules.timed_trouble_off) sets
+		// stakes of 0; one empty from the start is a mistake.
+		if len(s.Trouble) == 0 && !s.Rules.TimedTroubleOff {
 			return fmt.Errorf("contest: helpers roll against the Trouble Pool (rules.helpers_roll_trouble), which is empty")
 		}
 		st = TimedStep{} // the Trouble Pool sets the stakes
