@@ -753,7 +753,7 @@ func (o *Optimal) crossAdvice(ctx context.Context, s Scenario) ([]markov.Advice,
 		if d.State.kind == xCast {
 			who := "nobody"
 			if d.State.adv > 0 {
-				who = s.Sides[d.State.adv-1].Name
+				who = s.label(int(d.State.adv) - 1)
 			}
 			when = "answering lower but more than half, no names left, " + who + " carrying the advantage die"
 		}
@@ -787,5 +787,5 @@ func crossSituation(st xstate, d, double int) string {
 
 // namesLeft says how many names each side may still cross off.
 func namesLeft(s Scenario, st xstate) string {
-	return fmt.Sprintf("names left to cross off: %s %d, %s %d", s.Sides[0].Name, st.names[0], s.Sides[1].Name, st.names[1])
+	return fmt.Sprintf("names left to cross off: %s %d, %s %d", s.label(0), st.names[0], s.label(1), st.names[1])
 }

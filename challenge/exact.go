@@ -44,11 +44,17 @@ type readDist struct {
 // newReadDist enumerates every face of ds (and of an advantage die adv, if
 // not Gone) and collects the readings.
 func newReadDist(ctx context.Context, ds []dice.Die, adv dice.Die) (readDist, error) {
+	return readDistOf(ctx, ds, adv, b2i(adv != dice.Gone))
+}
+
+// readDistOf enumerates every face of ds and of n advantage dice adv, each
+// added to the high die, and collects the readings.
+func readDistOf(ctx context.Context, ds []dice.Die, adv dice.Die, n int) (readDist, error) {
 	if len(ds) == 0 || len(ds) > keyLen {
 		return readDist{}, fmt.Errorf("%w: %d dice in one roll: the exact model takes 1..%d", markov.ErrNoExact, len(ds), keyLen)
 	}
 	all := slices.Clone(ds)
-	if adv != dice.Gone {
+	for range n {
 		all = append(all, adv)
 	}
 	total := 1
@@ -79,8 +85,8 @@ func newReadDist(ctx context.Context, ds []dice.Die, adv dice.Die) (readDist, er
 		for i, f := range sorted {
 			k[i] = int16(f)
 		}
-		if adv != dice.Gone {
-			k[0] += int16(faces[len(ds)])
+		for _, f := range faces[len(ds):] {
+			k[0] += int16(f)
 		}
 		acc[k] += w
 		i := 0

@@ -152,8 +152,8 @@ func ExampleScenario_Solve() {
 		fmt.Printf("%s: %s rather than %s, worth %.4f\n", a.When, a.Do, a.Else, a.Worth)
 	}
 	// Output:
-	// althesa wins: best 0.3648, own play (default) 0.3648, worth +0.0000
-	// answering lower but more than half, irin carrying the advantage die: hang in rather than give, worth 0.0673
+	// Althesa wins: best 0.3648, own play (stance/hang_in) 0.3648, worth +0.0000
+	// answering lower but more than half, Irin carrying the advantage die: hang in rather than give, worth 0.0673
 	// answering lower but more than half, nobody carrying the advantage die: hang in rather than give, worth 0.0567
 }
 
@@ -176,7 +176,7 @@ func ExampleOweScenario() {
 		}
 	}
 	// Output:
-	// althesa wins: best 0.4922, worst 0.1410, gap 0.3512 over 42805 states
+	// Althesa wins: best 0.4922, worst 0.1410, gap 0.3512 over 42805 states
 	// stance/hang_in 0.1886
 	// stance/give 0.1415
 	// stance/outclassed 0.1886

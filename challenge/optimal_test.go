@@ -67,7 +67,7 @@ func TestOptimalD4DuelByHand(t *testing.T) {
 		if got := o.Answer.P[2] + o.Answer.P[3]; !near(got, tc.want, 1e-12) {
 			t.Errorf("%v: the plan's answer gives b %.15f", tc.aim, got)
 		}
-		if o.Side != "b" || strings.Join(o.Goal.Outcomes, " ") != "b_outright b_given" {
+		if o.Side != "B" || strings.Join(o.Goal.Outcomes, " ") != "b_outright b_given" {
 			t.Errorf("%v: side %q, goal %v", tc.aim, o.Side, o.Goal.Outcomes)
 		}
 	}
@@ -148,10 +148,10 @@ func TestSolveDefaultScenario(t *testing.T) {
 	if !near(sv.Best.Answer.MeanRounds, ex.MeanRounds, 1e-9) || !near(sv.Best.Answer.Means["exchanges"], ex.Means["exchanges"], 1e-9) {
 		t.Errorf("best play's means %v %v, Exact's %v %v", sv.Best.Answer.MeanRounds, sv.Best.Answer.Means, ex.MeanRounds, ex.Means)
 	}
-	if sv.Side != "althesa" || !near(sv.Worst.Value, sv.Policies[1].Value, 1e-12) || sv.Policies[1].Name != "stance/give" {
+	if sv.Side != "Althesa" || !near(sv.Worst.Value, sv.Policies[1].Value, 1e-12) || sv.Policies[1].Name != "stance/give" {
 		t.Errorf("side %q, worst %v, give %+v", sv.Side, sv.Worst.Value, sv.Policies[1])
 	}
-	if len(sv.Advice) != 3 || sv.Advice[0].Do != optHangIn || !strings.Contains(sv.Advice[0].When, "irin carrying the advantage die") {
+	if len(sv.Advice) != 3 || sv.Advice[0].Do != optHangIn || !strings.Contains(sv.Advice[0].When, "Irin carrying the advantage die") {
 		t.Errorf("advice %+v", sv.Advice)
 	}
 	unhurt, err := s.Solve(ctx, goals()[2])
@@ -192,6 +192,8 @@ func TestOptimalPolicySampled(t *testing.T) {
 func TestOptimalRefuses(t *testing.T) {
 	ctx := context.Background()
 	three := threeWay()
+	four := threeWay()
+	four.Sides = append(four.Sides, ScenarioSide{Name: "bran", Members: []Entry{{Character: althesa(), Endeavor: Asserting}}})
 	shared := OweScenario()
 	shared.Sides[1].Members[0].Character.Player = "Althesa"
 	for _, tc := range []struct {
@@ -203,7 +205,8 @@ func TestOptimalRefuses(t *testing.T) {
 	}{
 		{"unknown outcome", DefaultScenario(), markov.Goal{Outcomes: []string{"althesa_wins"}}, `goal outcome "althesa_wins": allowed`, nil},
 		{"unknown side", DefaultScenario(), markov.Goal{Side: "mitch"}, `goal side "mitch": allowed "althesa", "irin"`, nil},
-		{"three sides", three, markov.Goal{}, "3 sides", markov.ErrNoExact},
+		{"three sides crossing names off", three, markov.Goal{}, "the exact model of three sides has no cross-offs", markov.ErrNoExact},
+		{"four sides", four, markov.Goal{}, "4 sides; the exact models take two or three", markov.ErrNoExact},
 		{"a player on both sides", shared, markov.Goal{}, "player Althesa has characters on both sides", markov.ErrNoExact},
 		{"bad rules", Scenario{Rules: Rules{}, Sides: DefaultScenario().Sides}, markov.Goal{}, "rules", nil},
 	} {

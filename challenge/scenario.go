@@ -226,8 +226,15 @@ func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	if len(c.Sides) != 2 {
-		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
+	if err := exactSides(len(c.Sides)); err != nil {
+		return markov.Answer{}, err
+	}
+	if len(c.Sides) == 3 {
+		m, err := s.newThreeModel(ctx, c, policies, -1)
+		if err != nil {
+			return markov.Answer{}, err
+		}
+		return m.answer(ctx)
 	}
 	for i := range 2 {
 		if s.crossing(c, i, false) != "" {
