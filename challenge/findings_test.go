@@ -551,17 +551,42 @@ func heavyDuel() Scenario {
 	return s
 }
 
+// heavyThree is three sides of d8 d6 d4 each, a d2 advantage die: about a
+// second and a half of exact work for the model of three sides.
+func heavyThree() Scenario {
+	s := smallThree(dice.D4, dice.D4, dice.D4)
+	s.Rules.DicePerStat = 3
+	s.Rules.Allotment = []dice.Die{dice.D12, dice.D10, dice.D8, dice.D6, dice.D6, dice.D4, dice.D4, dice.D4, dice.D4}
+	s.Rules.AdvantageDie = dice.D2
+	for i := range s.Sides {
+		s.Sides[i].Members[0].Character.Stats[Art] = MustStat(dice.D8, dice.D6, dice.D4)
+	}
+	return s
+}
+
 // TestExactAndSolveStopWithinATenthOfASecondOfTheirDeadline: Exact and
-// Solve of a duel whose rounds take seconds to solve return the
+// Solve of a duel whose rounds take seconds to solve, and Exact and Solve
+// of three sides whose casts take as long to lay out, return the
 // context's error soon after it is done (the test allows a second, for a
 // loaded machine; the work between checks is a few milliseconds).
 func TestExactAndSolveStopWithinATenthOfASecondOfTheirDeadline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of exact work")
 	}
-	s := heavyDuel()
+	s, three, pairs := heavyDuel(), heavyThree(), smallThree(dice.D4, dice.D4, dice.D4)
+	for i := range pairs.Sides {
+		pairs.Sides[i].Members[0].Character.Stats[Art] = MustStat(dice.D6, dice.D4)
+	}
 	for name, run := range map[string]func(context.Context) error{
 		"Exact": func(ctx context.Context) error { _, err := s.Exact(ctx); return err },
+		"Exact of three sides": func(ctx context.Context) error {
+			_, err := three.Exact(ctx)
+			return err
+		},
+		"Solve of three sides": func(ctx context.Context) error {
+			_, err := pairs.Solve(ctx, markov.Goal{})
+			return err
+		},
 		"Solve": func(ctx context.Context) error { _, err := s.Solve(ctx, markov.Goal{}); return err },
 		"Optimal": func(ctx context.Context) error {
 			_, err := s.Optimal(ctx, markov.Goal{}, markov.Maximize)

@@ -13,14 +13,15 @@ import (
 
 // shapes are the scenario shapes the game tests play: the text's duel,
 // the duel with both names on the owe list, a three-way conflict with
-// helpers and interference, and a duel whose stats are written smallest
-// die first (a save must keep that order).
+// helpers and interference, one of three sides the exact model answers
+// (with policies that read the rolls and drop out), and a duel whose
+// stats are written smallest die first (a save must keep that order).
 func shapes() map[string]Scenario {
 	unsorted := DefaultScenario()
 	irin := &unsorted.Sides[1].Members[0].Character
 	irin.Stats[Guts] = MustStat(dice.D6, dice.D12)
 	irin.Stats[Grace] = MustStat(dice.D4, dice.D10)
-	return map[string]Scenario{"default": DefaultScenario(), "owe": OweScenario(), "three_way": threeWay(), "unsorted": unsorted}
+	return map[string]Scenario{"default": DefaultScenario(), "owe": OweScenario(), "three_way": threeWay(), "three_exact": mixedThree(), "unsorted": unsorted}
 }
 
 func start(t *testing.T, s Scenario) *Game {

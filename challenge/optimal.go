@@ -329,7 +329,7 @@ func (m *optimalModel) solveThree(ctx context.Context, aim markov.Aim) (*Optimal
 		return float64(b2i(st.kind == tEnd && m.in[st.end]))
 	}, aim)
 	if err != nil {
-		return nil, err
+		return nil, noExact(err)
 	}
 	ans, err := threeAnswer(ctx, plan)
 	if err != nil {

@@ -293,3 +293,49 @@ func TestExactCountsANameThatGoesOnTheOweListAndIsCrossedOff(t *testing.T) {
 		t.Errorf("Althesa wins %.4f crossing her name off, %.4f never", eager.P[0]+eager.P[1], never.P[0]+never.P[1])
 	}
 }
+
+// TestTiesGoToTheCheaperChoice solves goals no play can reach, so that
+// every choice is as good as every other (worth 0), and reads the plans.
+// In the d4 duel side a always hangs in, so "b_given" (a gives) never happens
+// whatever b does: under Ties "cheapest" (the default) b gives wherever it
+// must choose, since hanging in costs the die sizes an outright loss would
+// take and giving costs nothing; under "first" it hangs in, the first
+// option listed. Of three sides, a stalemate never happens in the model:
+// cheapest, s1 drops out rather than challenge, lets the named side answer
+// rather than interfere and gives rather than hang in; first, it
+// challenges the first side listed, interferes and hangs in.
+func TestTiesGoToTheCheaperChoice(t *testing.T) {
+	ctx := context.Background()
+	for ties, want := range map[string]string{"": optGive, "cheapest": optGive, "first": optHangIn} {
+		o, err := d4Duel().Optimal(ctx, markov.Goal{Side: "b", Outcomes: []string{"b_given"}, Ties: ties}, markov.Maximize)
+		must(t, err)
+		if o.Value != 0 {
+			t.Fatalf("ties %q: value %v, want 0", ties, o.Value)
+		}
+		c, _, err := d4Duel().build()
+		must(t, err)
+		c.Phase, c.Challenger, c.Answerer = PhaseStance, 0, 1
+		if hang := o.Policy.HangIn(&View{c}, 1); hang != (want == optHangIn) {
+			t.Errorf("ties %q: the plan hangs in %v, want %s", ties, hang, want)
+		}
+	}
+	for ties, want := range map[string]map[uint8]string{
+		"cheapest": {tFirst: "drop out", tLast: "drop out", tInterfere: "let ", tStance: optGive},
+		"first":    {tFirst: "challenge A", tLast: "challenge", tInterfere: "interfere", tStance: optHangIn},
+	} {
+		o, err := mixedThree().Optimal(ctx, markov.Goal{Side: "s1", Outcomes: []string{"stalemate"}, Ties: ties}, markov.Maximize)
+		must(t, err)
+		ds, err := o.tplan.Decisions(ctx)
+		must(t, err)
+		seen := map[uint8]bool{}
+		for _, d := range ds {
+			seen[d.State.kind] = true
+			if w := want[d.State.kind]; !strings.HasPrefix(d.Choice, w) {
+				t.Errorf("ties %q: in %+v the plan takes %q, want %q", ties, d.State, d.Choice, w)
+			}
+		}
+		if len(seen) != 4 {
+			t.Errorf("ties %q: the plan chose in %d kinds of state, want 4", ties, len(seen))
+		}
+	}
+}

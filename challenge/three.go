@@ -162,10 +162,75 @@ func (s Scenario) newThreeModel(ctx context.Context, c *State, policies []Policy
 			return nil, fmt.Errorf("%w: %s; the exact model of three sides has no cross-offs (a cross-off at a cast is asked with every side's roll showing, which the model keeps whole only at the round's first challenge)", markov.ErrNoExact, why)
 		}
 	}
+	if err := m.checkSize(); err != nil {
+		return nil, err
+	}
 	if err := m.checkBounds(); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkSize refuses, wrapping markov.ErrNoExact, a model past its bounds,
+// before any of it is built: casts that read more than maxCastTuples ways
+// together, or a deciding side choosing at the round's first challenge in
+// more situations than markov.MaxProcessStates. It chooses there with
+// every cast showing (whom to challenge when it cast highest, whether to
+// interfere when its cast beats the named side's), so it has a state for
+// each cast in which it may: for sides of two dice each, some 10^5 for
+// every way the advantage dice may lie.
+func (m *threeModel) checkSize() error {
+	in := m.start()
+	if in.inSides() < 3 {
+		return nil
+	}
+	n := m.r.AdvantageDice + 1
+	configs := make([][3]*readDist, 0, n*n*n)
+	for code := range n * n * n {
+		var ds [3]*readDist
+		tuples := 1
+		for i, c := 0, code; i < 3; i, c = i+1, c/n {
+			d, err := m.dist(i, c%n)
+			if err != nil {
+				return err
+			}
+			ds[i], tuples = d, tuples*len(d.keys)
+		}
+		if tuples > maxCastTuples {
+			return fmt.Errorf("%w: the sides' casts read %d ways together; the exact model of three sides takes up to %d", markov.ErrNoExact, tuples, maxCastTuples)
+		}
+		configs = append(configs, ds)
+	}
+	if m.deciding < 0 {
+		return nil
+	}
+	situations := 0
+	for _, ds := range configs {
+		if situations += choosing(ds, m.deciding); situations > markov.MaxProcessStates {
+			return fmt.Errorf("%w: side %s chooses with every cast showing at the round's first challenge (whom to challenge, or whether to interfere) in more than %d situations, the most the exact model holds; it takes sides of one die, or two small ones (d6 d4), and Exact answers this scenario",
+				markov.ErrNoExact, m.c.Sides[m.deciding].Name, markov.MaxProcessStates)
+		}
+	}
+	return nil
+}
+
+// choosing counts the casts, readings ds of the three sides, in which side
+// d may choose at the round's first challenge: its reading above both
+// others', or above one of them.
+func choosing(ds [3]*readDist, d int) int {
+	x, y := ds[(d+1)%3], ds[(d+2)%3]
+	n := 0
+	for _, k := range ds[d].keys {
+		bx, by := lower(x, k), lower(y, k)
+		n += bx*len(y.keys) + (len(x.keys)-bx)*by
+	}
+	return n
+}
+
+// lower counts the readings of d below k.
+func lower(d *readDist, k key) int {
+	i, _ := slices.BinarySearchFunc(d.keys, k, key.cmp)
+	return i
 }
 
 // dist is side i's reading with n advantage dice.
@@ -1015,7 +1080,7 @@ func (m *threeModel) answer(ctx context.Context) (markov.Answer, error) {
 	}
 	pl, err := p.Solve(ctx, func(tstate) float64 { return 0 }, markov.Maximize)
 	if err != nil {
-		return markov.Answer{}, err
+		return markov.Answer{}, noExact(err)
 	}
 	return threeAnswer(ctx, pl)
 }
@@ -1023,8 +1088,9 @@ func (m *threeModel) answer(ctx context.Context) (markov.Answer, error) {
 // threeAnswer reads play under plan pl as an Answer in the Categories of
 // three sides.
 func threeAnswer(ctx context.Context, pl *markov.Plan[tstate]) (markov.Answer, error) {
-	return pl.Answer(ctx, 3*3+1, func(st tstate) int { return int(st.end) },
+	a, err := pl.Answer(ctx, 3*3+1, func(st tstate) int { return int(st.end) },
 		func(st tstate) bool { return st.kind == tCast })
+	return a, noExact(err)
 }
 
 // threePlanned is the Policy of an Optimal of three sides: the deciding

@@ -2,9 +2,11 @@ package challenge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -292,6 +294,77 @@ func TestThreeSidedOptimalMatchesBruteForceOverTheEngine(t *testing.T) {
 					t.Errorf("%s, goal %v, %v: exact model %.12f, brute force %.12f (%d States)", name, goal, aim, o.Value, want, len(bf.states))
 				}
 			}
+		}
+	}
+}
+
+// TestThreeSidedOptimalPolicyPlaysItsValue plays the best and the worst
+// play of s1 in a conflict of three sides (a d6 advantage die, policies
+// that read the rolls and drop out) through the Runner, by the Optimal's
+// Policy, and wants the rate of its goal within a 99.9% interval of the
+// plan's exact value (fixed seed); the plan's own Answer gives the same
+// value.
+func TestThreeSidedOptimalPolicyPlaysItsValue(t *testing.T) {
+	s := mixedThree()
+	s.Rules.AdvantageDie = dice.D6
+	for _, aim := range []markov.Aim{markov.Maximize, markov.Minimize} {
+		o, err := s.Optimal(context.Background(), markov.Goal{Side: "s1"}, aim)
+		must(t, err)
+		must(t, o.Answer.Check(len(s.Categories())))
+		if got := o.Answer.P[3] + o.Answer.P[4] + o.Answer.P[5]; !near(got, o.Value, 1e-9) {
+			t.Errorf("%v: the plan's answer gives s1 %.12f, its value %.12f", aim, got, o.Value)
+		}
+		rn, err := s.NewRunner()
+		must(t, err)
+		must(t, rn.SetPolicy(1, o.Policy))
+		r := dice.NewSeeded(11)
+		const n = 40000
+		hits := 0
+		for range n {
+			hits += b2i(trial(t, rn, r, nil)/3 == 1)
+		}
+		got, half := float64(hits)/n, 3.29*math.Sqrt(o.Value*(1-o.Value)/n)
+		if math.Abs(got-o.Value) > half {
+			t.Errorf("%v: sampled %.4f, exact %.4f +- %.4f", aim, got, o.Value, half)
+		}
+	}
+}
+
+// TestThreeSidedModelRefusesWhatItCannotHold: conflicts of three sides the
+// exact model leaves out are refused, wrapping markov.ErrNoExact, with the
+// reason, before the model is built.
+func TestThreeSidedModelRefusesWhatItCannotHold(t *testing.T) {
+	crossing := smallThree(dice.D4, dice.D6, dice.D4)
+	crossing.Rules.OweWaitsForNextConflict = false
+	stalemate := smallThree(dice.D4, dice.D6, dice.D4)
+	stalemate.Rules.DoubleFactor = 100
+	recast := smallThree(dice.D4, dice.D4, dice.D4)
+	recast.Rules.MaxRecasts = 3
+	standard := smallThree(dice.D4, dice.D4, dice.D4)
+	wide := smallThree(dice.D4, dice.D4, dice.D4)
+	for i := range 3 {
+		standard.Sides[i].Members[0].Character.Stats[Art] = MustStat(dice.D10, dice.D8)
+		wide.Sides[i].Members[0].Character.Stats[Art] = MustStat(dice.D12, dice.D12)
+	}
+	for _, tc := range []struct {
+		name  string
+		s     Scenario
+		exact bool // Exact refuses it too
+		want  string
+	}{
+		{"a name that may be crossed off", crossing, false, "A may go on the owe list and side s0 may then cross it off; the exact model of three sides has no cross-offs"},
+		{"no answer ever doubled", stalemate, true, "the conflict may outlast rules.max_exchanges = 10000"},
+		{"a cast tied at the top and recast", recast, true, "4 casts in a row tie at the top with a chance of"},
+		{"the deciding side's choices with every cast showing", standard, false, "side s0 chooses with every cast showing at the round's first challenge"},
+		{"casts that read too many ways", wide, true, "the sides' casts read 2628072 ways together"},
+	} {
+		_, err := tc.s.Solve(context.Background(), markov.Goal{})
+		if !errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Solve: %v; want %q", tc.name, err, tc.want)
+		}
+		_, err = tc.s.Exact(context.Background())
+		if tc.exact && (!errors.Is(err, markov.ErrNoExact) || !strings.Contains(err.Error(), tc.want)) || !tc.exact && err != nil {
+			t.Errorf("%s: Exact: %v", tc.name, err)
 		}
 	}
 }
