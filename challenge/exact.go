@@ -285,8 +285,10 @@ type DuelOdds struct {
 	// MeanRounds and MeanExchanges are the expected rounds and exchanges.
 	MeanRounds    float64 `json:"mean_rounds"`
 	MeanExchanges float64 `json:"mean_exchanges"`
-	// Rounds[t] is the chance the conflict lasts exactly t rounds.
+	// Rounds[t] is the chance the conflict lasts exactly t rounds, until
+	// less than markov.RoundsTolerance is left; Tail is what is left.
 	Rounds []float64 `json:"rounds"`
+	Tail   float64   `json:"tail,omitempty"`
 }
 
 // Duel solves a conflict between side A rolling a and side B rolling b,
@@ -337,11 +339,9 @@ func duelOdds(ctx context.Context, r Rules, a, b []dice.Die, hangA, hangB bool) 
 		res.P[s.end] += p
 	}
 	res.MeanRounds = sol.ExpectedSteps
-	dist, _, err := chain.StepDist(100000, 1e-13)
-	if err != nil {
+	if res.Rounds, res.Tail, err = chain.StepDist(100000, markov.RoundsTolerance); err != nil {
 		return DuelOdds{}, err
 	}
-	res.Rounds = dist
 	// Expected exchanges: each round played from a state earns that
 	// round's expected exchanges.
 	res.MeanExchanges, err = chain.ExpectedReward(func(s duelState) float64 { return outs[s.adv].exchanges })

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -338,4 +340,168 @@ func TestTiesGoToTheCheaperChoice(t *testing.T) {
 			t.Errorf("ties %q: the plan chose in %d kinds of state, want 4", ties, len(seen))
 		}
 	}
+}
+
+// TestEveryPlayCarriesItsRounds: in Solve's report for a duel, a duel with
+// cross-offs and a conflict of three sides, the best and the worst play,
+// the side's own and each shipped policy carry the distribution of rounds:
+// none ends before its first round, the chances and the tail cut off sum
+// to 1, and their mean is the answer's mean rounds.
+func TestEveryPlayCarriesItsRounds(t *testing.T) {
+	for name, s := range map[string]Scenario{"duel": DefaultScenario(), "owe": OweScenario(), "three sides": mixedThree()} {
+		sv, err := s.Solve(context.Background(), markov.Goal{})
+		must(t, err)
+		for _, pv := range append([]markov.PolicyValue{sv.Best, sv.Worst, sv.Own}, sv.Policies...) {
+			a := pv.Answer
+			if len(a.Rounds) < 3 || a.Rounds[0] != 0 || a.Tail < 0 || a.Tail > 1e-12 {
+				t.Errorf("%s, %s: %d rounds from %v, tail %v", name, pv.Name, len(a.Rounds), a.Rounds[:min(len(a.Rounds), 2)], a.Tail)
+				continue
+			}
+			total, mean := a.Tail, 0.0
+			for r, p := range a.Rounds {
+				total += p
+				mean += float64(r) * p
+			}
+			if !near(total, 1, 1e-12) || !near(mean, a.MeanRounds, 1e-9) {
+				t.Errorf("%s, %s: rounds sum to %.15f with the tail, mean %.12f against %.12f", name, pv.Name, total, mean, a.MeanRounds)
+			}
+		}
+	}
+}
+
+// TestSolveNamesSidesAndOwnPlayAsTheScenarioSpellsThem: the deciding side
+// reads by its characters' names, as play narrates it and the scenario's
+// title spells it (helpers included), in Solved.Side and in the advice;
+// its own play reads by the parts that act, the defaults spelled out, and
+// is the shipped policy of the same name where there is one.
+func TestSolveNamesSidesAndOwnPlayAsTheScenarioSpellsThem(t *testing.T) {
+	helped := DefaultScenario()
+	mitch := Standard("Mitch", MustStat(dice.D6, dice.D4), MustStat(dice.D12, dice.D10), MustStat(dice.D8, dice.D6),
+		[5]string{Art, Grace, Guts, Guts, Art})
+	helped.Sides[1].Members = append(helped.Sides[1].Members, Entry{Character: mitch, Endeavor: Defending})
+	three := mixedThree()
+	for _, tc := range []struct {
+		s          Scenario
+		goal       markov.Goal
+		side, own  string
+		inPolicies bool
+	}{
+		{DefaultScenario(), markov.Goal{}, "Althesa", "stance/hang_in", true},
+		{helped, markov.Goal{Side: "irin"}, "Irin and Mitch", "stance/hang_in", true},
+		{OweScenario(), markov.Goal{}, "Althesa", "stance/hang_in, cross_off/eager", false},
+		{three, markov.Goal{}, "A", "stance/hang_in, target/weakest, interfere/meddle", false},
+		{three, markov.Goal{Side: "s1"}, "B", "stance/hang_in, target/sworn, interfere/aloof", false},
+	} {
+		sv, err := tc.s.Solve(context.Background(), tc.goal)
+		must(t, err)
+		must(t, sv.Check())
+		in := slices.ContainsFunc(sv.Policies, func(v markov.PolicyValue) bool { return v.Name == sv.Own.Name })
+		if sv.Side != tc.side || sv.Own.Name != tc.own || in != tc.inPolicies {
+			t.Errorf("side %q, own %q (among the policies: %v); want %q, %q", sv.Side, sv.Own.Name, in, tc.side, tc.own)
+		}
+		for _, a := range sv.Advice {
+			for _, sd := range tc.s.Sides {
+				if strings.Contains(a.When, " "+sd.Name+" ") || strings.HasSuffix(a.When, " "+sd.Name) {
+					t.Errorf("%s: advice names side %q as the goal does, not by its characters: %q", tc.side, sd.Name, a.When)
+				}
+			}
+		}
+	}
+}
+
+// randomScenario draws a small scenario from rng: two sides (sometimes
+// with names on the owe list to cross off) or three, each side one
+// character acting by a stat of one or two dice, with random policy parts,
+// declared targets and rules variants.
+func randomScenario(rng *rand.Rand) Scenario {
+	pick := func(names ...string) string { return names[rng.IntN(len(names))] }
+	ladder := []dice.Die{dice.D4, dice.D6, dice.D8, dice.D10, dice.D12}
+	n := 2 + rng.IntN(2)
+	s := smallThree(slices.Repeat([]dice.Die{dice.D4}, n)...)
+	s.Rules.OweWaitsForNextConflict = n == 3 || rng.IntN(2) == 0
+	s.Rules.AdvantageDice = rng.IntN(2)
+	s.Rules.DoubleFactor = 2 + rng.IntN(2)
+	s.Rules.TieEndsRound = rng.IntN(2) == 0
+	s.Rules.OweOnEqualSides = rng.IntN(2) == 0
+	for i := range s.Sides {
+		sd := &s.Sides[i]
+		dies := []dice.Die{ladder[rng.IntN(3)]}
+		if n == 2 && rng.IntN(2) == 0 {
+			dies = append(dies, ladder[rng.IntN(len(ladder))])
+		}
+		sd.Members[0].Character.Stats[Art] = MustStat(dies...)
+		sd.Play.Stance = pick("", "hang_in", "give", "outclassed")
+		if n == 2 {
+			sd.Play.CrossOff = pick("", "never", "when_close", "eager")
+			if rng.IntN(3) == 0 {
+				s.Owe = append(s.Owe, Debt{Name: sd.Members[0].Character.Name, Player: sd.Members[0].Character.Name})
+			}
+			continue
+		}
+		sd.Play.Target = pick("", "sworn", "turncoat", "weakest", "strongest")
+		sd.Play.Interfere = pick("", "aloof", "meddle", "guard")
+		if rng.IntN(2) == 0 {
+			sd.Target = s.Sides[(i+1+rng.IntN(2))%3].Name
+		}
+	}
+	return s
+}
+
+// TestBestAtLeastOwnAtLeastWorstInRandomScenarios solves random scenarios
+// (fixed seed) for a random side and goal: Solved.Check holds (the best
+// play at least, the worst at most, the side's own and every shipped
+// policy), every answer is a distribution over the categories, and the
+// best play's Answer gives its value.
+func TestBestAtLeastOwnAtLeastWorstInRandomScenarios(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 5))
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	var shapes [3]int // duels, duels with names on the owe list, three sides
+	for k := range n {
+		s := randomScenario(rng)
+		must(t, s.Validate())
+		shapes[min(len(s.Sides)-2, 1)*2+b2i(len(s.Sides) == 2 && len(s.Owe) > 0)]++
+		cats := s.Categories()
+		g := markov.Goal{Side: s.Sides[rng.IntN(len(s.Sides))].Name, Ties: []string{"", "first"}[rng.IntN(2)]}
+		if rng.IntN(2) == 0 {
+			for _, c := range cats[:len(cats)-1] {
+				if rng.IntN(3) == 0 {
+					g.Outcomes = append(g.Outcomes, c)
+				}
+			}
+		}
+		sv, err := s.Solve(context.Background(), g)
+		if err != nil {
+			t.Fatalf("scenario %d (%+v): %v", k, s, err)
+		}
+		if err := sv.Check(); err != nil {
+			t.Errorf("scenario %d: %v", k, err)
+		}
+		if sv.Own.Value > sv.Best.Value+1e-9 || sv.Own.Value < sv.Worst.Value-1e-9 {
+			t.Errorf("scenario %d: own %.12f outside worst %.12f .. best %.12f", k, sv.Own.Value, sv.Worst.Value, sv.Best.Value)
+		}
+		for _, pv := range append([]markov.PolicyValue{sv.Best, sv.Worst, sv.Own}, sv.Policies...) {
+			if err := pv.Answer.Check(len(cats)); err != nil {
+				t.Errorf("scenario %d, %s: %v", k, pv.Name, err)
+			}
+		}
+		if v := markov.ValueOf("", sv.Best.Answer, inGoal(cats, sv.Goal)).Value; !near(v, sv.Best.Value, 1e-9) {
+			t.Errorf("scenario %d: the best play's answer gives %.12f, its value %.12f", k, v, sv.Best.Value)
+		}
+	}
+	if slices.Min(shapes[:]) == 0 {
+		t.Errorf("duels, duels with names to cross off, three sides: %v; want some of each", shapes)
+	}
+	t.Logf("duels, duels with names to cross off, three sides: %v", shapes)
+}
+
+// inGoal marks the categories the goal names.
+func inGoal(cats []string, g markov.Goal) []bool {
+	in := make([]bool, len(cats))
+	for i, c := range cats {
+		in[i] = slices.Contains(g.Outcomes, c)
+	}
+	return in
 }
