@@ -26,10 +26,12 @@ import (
 // the next round, a give ends the conflict), so choosing once a round is
 // choosing at every stance. With names to cross off the process is the
 // model with cross-offs (cross.go), in which the deciding side chooses at
-// each comparison with both rolls showing.
+// each comparison with both rolls showing. With three sides it is the
+// model of three sides (three.go), in which the side also names whom it
+// challenges or drops out, and interferes or not.
 
 // The deciding side's options in a round, in the order the process offers
-// them (ties go to the first).
+// them (among equally good options the cheaper, then the first).
 const (
 	optHangIn = "hang in"
 	optGive   = "give"
@@ -78,13 +80,14 @@ type optimalModel struct {
 
 // Optimal solves the scenario for goal: the play of the deciding side
 // (goal.Side names a side; "" is the first) that makes the goal most
-// likely (markov.Maximize) or least likely (markov.Minimize), the other
+// likely (markov.Maximize) or least likely (markov.Minimize), every other
 // side playing its own policies. Goal outcomes are names of Categories;
-// none means the deciding side's wins (outright or given). The deciding
-// side's stances are left open, and, when it has names to cross off (or
-// may come to have), its cross-offs too. Two sides only: other scenarios,
-// and those the model with cross-offs leaves out (see the package doc),
-// return an error wrapping markov.ErrNoExact that says why.
+// none means the deciding side's wins (outright, given and, with three
+// sides, by drop). The deciding side's stances are left open; with two
+// sides, when it has names to cross off (or may come to have), its
+// cross-offs too; with three, its targets, dropping out and interference.
+// Scenarios the exact models leave out (see the package doc) return an
+// error wrapping markov.ErrNoExact that says why.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
 	m, err := s.optimalModel(ctx, goal)
 	if err != nil {

@@ -253,8 +253,11 @@ func outcome(c *State, per int, metrics []int) int {
 // of its players' names on the list, nor its own going on it after the
 // first exchange, or its cross-off policy "never"), and otherwise by the
 // model with cross-offs, each side's policy asked at every comparison (see
-// the package doc; its Answer has no mean exchanges). Other scenarios
-// return an error wrapping markov.ErrNoExact that says why.
+// the package doc; its Answer has no mean exchanges). A scenario of three
+// sides in which nobody crosses a name off is solved by the model of
+// three sides, every side playing its policies (no mean exchanges
+// either). Other scenarios return an error wrapping markov.ErrNoExact
+// that says why.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	c, policies, err := s.build()
 	if err != nil {
