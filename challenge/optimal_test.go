@@ -305,7 +305,8 @@ func TestExactCountsANameThatGoesOnTheOweListAndIsCrossedOff(t *testing.T) {
 // option listed. Of three sides, a stalemate never happens in the model:
 // cheapest, s1 drops out rather than challenge, lets the named side answer
 // rather than interfere and gives rather than hang in; first, it
-// challenges the first side listed, interferes and hangs in.
+// challenges the first side listed, interferes and hangs in. Keeping the
+// names costs nothing and comes first, so it is kept under either.
 func TestTiesGoToTheCheaperChoice(t *testing.T) {
 	ctx := context.Background()
 	for ties, want := range map[string]string{"": optGive, "cheapest": optGive, "first": optHangIn} {
@@ -319,6 +320,27 @@ func TestTiesGoToTheCheaperChoice(t *testing.T) {
 		c.Phase, c.Challenger, c.Answerer = PhaseStance, 0, 1
 		if hang := o.Policy.HangIn(&View{c}, 1); hang != (want == optHangIn) {
 			t.Errorf("ties %q: the plan hangs in %v, want %s", ties, hang, want)
+		}
+	}
+	// With a name of b's to cross off, in the model with cross-offs:
+	// keeping the names is listed first and costs nothing, so the plan
+	// keeps them either way; its stances go as in the duel.
+	owes := d4Duel()
+	owes.Owe = []Debt{{Name: "B", Player: "B"}}
+	for ties, want := range map[string]string{"cheapest": optGive, "first": optHangIn} {
+		o, err := owes.Optimal(ctx, markov.Goal{Side: "b", Outcomes: []string{"b_given"}, Ties: ties}, markov.Maximize)
+		must(t, err)
+		ds, err := o.xplan.Decisions(ctx)
+		must(t, err)
+		kinds := map[uint8]bool{}
+		for _, d := range ds {
+			kinds[d.State.kind] = true
+			if w := map[bool]string{true: optKeep, false: want}[d.State.kind == xShown]; d.Choice != w {
+				t.Errorf("ties %q: in %+v the plan takes %q, want %q", ties, d.State, d.Choice, w)
+			}
+		}
+		if !kinds[xShown] || !kinds[xStance] {
+			t.Errorf("ties %q: the plan chose in %v only", ties, kinds)
 		}
 	}
 	for ties, want := range map[string]map[uint8]string{

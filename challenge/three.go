@@ -580,18 +580,28 @@ func (m *threeModel) firstTurn(st tstate, c int, keys [3]key, p float64) (int, i
 		m.fail(fmt.Errorf("challenge: side %s's target policy named side %d: name another side in, or Drop", m.c.Sides[c].Name, j))
 		return -1, -1
 	}
-	k := 3 - c - j
-	if st.has(k) && keys[k].cmp(keys[j]) > 0 {
-		if k == m.deciding {
-			m.add(tstate{kind: tInterfere, in: st.in, c: int8(c), a: int8(j), adv: st.adv, keys: keys}, p)
-			return -1, -1
-		}
-		v := m.pose(PhaseInterfere, st, c, j, keys, 0)
-		if m.policies[k].Interfere(v, k) {
-			return k, j
-		}
+	a, t, open := m.answering(st, c, j, keys)
+	if open {
+		m.add(tstate{kind: tInterfere, in: st.in, c: int8(c), a: int8(j), adv: st.adv, keys: keys}, p)
+		return -1, -1
 	}
-	return j, k
+	return a, t
+}
+
+// answering returns who answers c's first challenge of the round on j,
+// the casts showing keys, and who waits: the side not named answers
+// instead when its cast beats j's and its policy interferes. open: that
+// side is the deciding side, whose choice it is.
+func (m *threeModel) answering(st tstate, c, j int, keys [3]key) (a, t int, open bool) {
+	k := 3 - c - j
+	switch {
+	case keys[k].cmp(keys[j]) <= 0:
+	case k == m.deciding:
+		return -1, -1, true
+	case m.policies[k].Interfere(m.pose(PhaseInterfere, st, c, j, keys, 0), k):
+		return k, j, false
+	}
+	return j, k, false
 }
 
 // pose sets the model's State as the Engine's would stand when a policy
@@ -715,21 +725,17 @@ func (m *threeModel) lastShows(st tstate) [3]key {
 	return shows
 }
 
-// challenge is st's challenger naming j: at the first challenge, the side
-// not named may interfere if its cast beats j's (its policy asked: the
-// deciding side challenges here); otherwise j answers.
+// challenge is st's challenger naming j: at the round's first challenge
+// (the deciding side's) the side not named may interfere; at its last
+// turn j answers.
 func (m *threeModel) challenge(st tstate, j int, p float64) {
 	c := int(st.c)
 	if st.kind == tLast {
 		m.exchange(st, c, j, -1, key{}, p)
 		return
 	}
-	k := 3 - c - j
-	if st.keys[k].cmp(st.keys[j]) > 0 && m.policies[k].Interfere(m.pose(PhaseInterfere, st, c, j, st.keys, 0), k) {
-		m.exchange(st, c, k, j, st.keys[j], p)
-		return
-	}
-	m.exchange(st, c, j, k, st.keys[k], p)
+	a, t, _ := m.answering(st, c, j, st.keys)
+	m.exchange(st, c, a, t, st.keys[t], p)
 }
 
 // drop is st's challenger dropping out.
@@ -1103,9 +1109,9 @@ type threePlanned struct {
 	plan *markov.Plan[tstate]
 }
 
-// seen reads a conflict of three sides as the model sees it: the sides in,
+// threeAt reads a conflict of three sides as the model sees it: the sides in,
 // and the advantage dice of the round and those won for the next.
-func seen(c *State) tstate {
+func threeAt(c *State) tstate {
 	st := tstate{c: -1, a: -1}
 	for i := range 3 {
 		if c.In(i) {
@@ -1137,7 +1143,7 @@ func (p *threePlanned) Target(v *View, ch int) int {
 	if ch != p.side || len(c.Sides) != 3 {
 		return p.Policy.Target(v, ch)
 	}
-	st := seen(c)
+	st := threeAt(c)
 	st.c = int8(ch)
 	turned := slices.ContainsFunc(c.Sides, func(s Side) bool { return s.Turned })
 	if st.inSides() == 3 && !turned {
@@ -1161,7 +1167,7 @@ func (p *threePlanned) Interfere(v *View, side int) bool {
 	if side != p.side || len(c.Sides) != 3 {
 		return p.Policy.Interfere(v, side)
 	}
-	st := seen(c)
+	st := threeAt(c)
 	st.kind, st.c, st.a, st.next = tInterfere, int8(c.Challenger), int8(c.Answerer), [3]int8{}
 	for i := range 3 {
 		st.keys[i] = showing(c, i)
@@ -1179,7 +1185,7 @@ func (p *threePlanned) HangIn(v *View, side int) bool {
 	if side != p.side || len(c.Sides) != 3 {
 		return p.Policy.HangIn(v, side)
 	}
-	st := seen(c)
+	st := threeAt(c)
 	st.kind, st.c, st.a = tStance, int8(c.Challenger), int8(side)
 	if t := 3 - c.Challenger - side; c.In(t) && !c.Sides[t].Turned {
 		st.later, st.keys[t] = true, showing(c, t)
