@@ -259,13 +259,14 @@ func TestExactWithoutAdvantageDice(t *testing.T) {
 	}
 }
 
-// BenchmarkSolve times Solve on the default scenario, and on the owe
-// scenario, whose deciding side's cross-offs are solved too.
+// BenchmarkSolve times Solve on the default scenario, on the owe
+// scenario, whose deciding side's cross-offs are solved too, and on a
+// conflict of three sides of one die each.
 func BenchmarkSolve(b *testing.B) {
 	for _, s := range []struct {
 		name string
 		s    Scenario
-	}{{"default", DefaultScenario()}, {"owe", OweScenario()}} {
+	}{{"default", DefaultScenario()}, {"owe", OweScenario()}, {"three_sides", mixedThree()}} {
 		b.Run(s.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

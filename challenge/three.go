@@ -142,9 +142,8 @@ type threeModel struct {
 	tables map[[4]int]*exchangeTable // by challenger, answerer and their advantage dice
 	err    error                     // the first illegal answer of a policy, or a bound passed
 	ctx    context.Context
-	// The steps of the state being expanded, one per successor (at[s]
-	// its place), and the first turn's exchanges gathered by who
-	// challenges, answers and waits, and by their readings.
+	// The steps of the option being laid out, one per successor (at[s]
+	// its place).
 	out []markov.Step[tstate]
 	at  map[tstate]int
 }
@@ -325,7 +324,7 @@ type threeOption struct {
 // and dropping out, interfering and letting the named side answer, or
 // hanging in and giving.
 func (m *threeModel) options(st tstate) []threeOption {
-	exposed := float64(m.r.InjurySizes)
+	exposed := exposure(m.r)
 	switch st.kind {
 	case tCast:
 		return []threeOption{{name: "cast", steps: (*threeModel).cast}}
@@ -1076,9 +1075,9 @@ func below(d *readDist, k key, orEqual bool) float64 {
 	return p
 }
 
-// answer explores the model, in which no choice is left open (the
-// deciding side, if any, following plan pl), and reads it as an Answer:
-// the chance of each category and the rounds (a round begins at a cast).
+// answer explores the model, built with no deciding side (every side
+// playing its policies), and reads it as an Answer: the chance of each
+// category and the rounds (a round begins at a cast).
 func (m *threeModel) answer(ctx context.Context) (markov.Answer, error) {
 	p, err := m.process(ctx, markov.Cheapest)
 	if err != nil {
