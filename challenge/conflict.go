@@ -390,7 +390,15 @@ func (c *State) label(i int) string {
 	for m := range ms {
 		names[m] = ms[m].Name
 	}
-	return strings.Join(names[:len(ms)-1], ", ") + " and " + names[len(ms)-1]
+	return andList(names)
+}
+
+// andList joins names as a sentence does: "A", "A and B", "A, B and C".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func (c *State) phaseErr(step string) error {

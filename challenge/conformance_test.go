@@ -9,7 +9,8 @@ import (
 
 // TestConformance runs the conformance kit on the default scenario, on
 // one where both sides cross names off the owe list, on the three-sided
-// conflict with helpers and interference, and on a duel whose stats are
+// conflict with helpers and interference, on one of three sides whose
+// exact answer the kit samples against, and on a duel whose stats are
 // written smallest die first.
 func TestConformance(t *testing.T) {
 	for name, s := range shapes() {

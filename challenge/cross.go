@@ -233,12 +233,13 @@ func (m *crossModel) process(ctx context.Context) (*markov.Process[xstate], erro
 		case xEnd:
 			return nil
 		case xShown:
-			// Keeping the names comes first, so that where crossing one
-			// off changes nothing the plan keeps them.
+			// Keeping the names comes first and costs nothing, so that
+			// where crossing one off changes nothing the plan keeps them,
+			// whatever the goal's Ties.
 			bufs[0] = m.settle(st.passed(), 1, bufs[0][:0])
 			bufs[1] = m.crossed(st, 1, m.deciding, bufs[1][:0])
 			choices[0] = markov.Choice[xstate]{Name: optKeep, Steps: bufs[0]}
-			choices[1] = markov.Choice[xstate]{Name: optCross, Steps: bufs[1]}
+			choices[1] = markov.Choice[xstate]{Name: optCross, Steps: bufs[1], Cost: nameCost}
 			return choices[:]
 		case xCast:
 			if !m.spent(st) {
@@ -251,13 +252,13 @@ func (m *crossModel) process(ctx context.Context) (*markov.Process[xstate], erro
 			}
 			bufs[0] = m.round(st, true, bufs[0][:0])
 			bufs[1] = m.round(st, false, bufs[1][:0])
-			choices[0] = markov.Choice[xstate]{Name: optHangIn, Steps: bufs[0]}
+			choices[0] = markov.Choice[xstate]{Name: optHangIn, Steps: bufs[0], Cost: exposure(m.r)}
 			choices[1] = markov.Choice[xstate]{Name: optGive, Steps: bufs[1]}
 			return choices[:]
 		case xStance:
 			bufs[0] = m.stance(st, true, 1, bufs[0][:0])
 			bufs[1] = m.stance(st, false, 1, bufs[1][:0])
-			choices[0] = markov.Choice[xstate]{Name: optHangIn, Steps: bufs[0]}
+			choices[0] = markov.Choice[xstate]{Name: optHangIn, Steps: bufs[0], Cost: exposure(m.r)}
 			choices[1] = markov.Choice[xstate]{Name: optGive, Steps: bufs[1]}
 			return choices[:]
 		}
@@ -753,7 +754,7 @@ func (o *Optimal) crossAdvice(ctx context.Context, s Scenario) ([]markov.Advice,
 		if d.State.kind == xCast {
 			who := "nobody"
 			if d.State.adv > 0 {
-				who = s.Sides[d.State.adv-1].Name
+				who = s.label(int(d.State.adv) - 1)
 			}
 			when = "answering lower but more than half, no names left, " + who + " carrying the advantage die"
 		}
@@ -787,5 +788,5 @@ func crossSituation(st xstate, d, double int) string {
 
 // namesLeft says how many names each side may still cross off.
 func namesLeft(s Scenario, st xstate) string {
-	return fmt.Sprintf("names left to cross off: %s %d, %s %d", s.Sides[0].Name, st.names[0], s.Sides[1].Name, st.names[1])
+	return fmt.Sprintf("names left to cross off: %s %d, %s %d", s.label(0), st.names[0], s.label(1), st.names[1])
 }

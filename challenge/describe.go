@@ -3,6 +3,7 @@
 package challenge
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -85,4 +86,15 @@ func (n StyleNames) String() string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// label names side i as play narrates it and the scenario's title spells
+// it: its characters' names ("Althesa", "Irin and Mitch"). Solve's
+// deciding side and its advice read so; goals name sides by Name.
+func (s Scenario) label(i int) string {
+	names := make([]string, len(s.Sides[i].Members))
+	for m, e := range s.Sides[i].Members {
+		names[m] = e.Character.Name
+	}
+	return cmp.Or(andList(names), s.Sides[i].Name)
 }

@@ -71,7 +71,8 @@
 //     text's match-up, OweScenario the same with both names on the owe
 //     list); ExchangeOdds and Duel give exact probabilities of one exchange
 //     and a whole two-sided conflict, and Scenario.Exact returns a
-//     two-sided scenario's as a markov.Answer, cross-offs included.
+//     scenario's of two sides (cross-offs included) or three as a
+//     markov.Answer.
 //   - Scenario.Optimal and Scenario.Solve find the best and the worst play
 //     for a goal (see below).
 //   - Scenario.Start and Scenario.Restore make a Game, this package's
@@ -129,13 +130,59 @@
 // last asked, the model keeps of the standing roll only what the answer
 // still meets: its high die and how its lower dice compare.
 //
+// With three sides ("legitimately more than two sides to the conflict")
+// the deciding side has three more kinds of choice, and the model of
+// three sides makes every one: at its turn to challenge, whom to name or
+// whether to drop out (asked at the round's first challenge when its
+// cast is highest, and at its later turn when two others are left or its
+// declared target is gone); whether to interfere when another challenges
+// and its cast beats the named side's; and, answering lower but over
+// half, whether to hang in or give. A round runs as the text has it: every
+// side casts, the highest challenges (a true tie at the top is recast),
+// the side not named may interfere, the two play their exchange out, then
+// the side yet to challenge or answer challenges with its cast standing,
+// and a new round begins; with two left a round is one exchange.
+// Inside an exchange nobody chooses until it ends (in a tie, an outright
+// win or an answer over half), and how it ends hangs only on the roll it
+// began with, so each exchange is solved once for every standing roll and
+// the model's states are the points where someone chooses or a turn
+// begins. They hold the rolls the rest of the round reads whole: every
+// cast at the round's first challenge, later only the cast of the side
+// yet to challenge, and how the other two rolls compare (what the
+// shipped target parts read of them). The other sides' policies are asked
+// on a State set up as play would have it; a stance once for an
+// exchange's end, without the rolls, which no shipped stance reads.
+// Exact answers a conflict of three sides the same way, every side
+// playing its policies (the text's match-up with a third character of two
+// dice, in about a third of a second). A brute force over the Engine's
+// own steps, the deciding side choosing with the whole State in view,
+// agrees with the model to 1e-9.
+//
 // The goal names outcome categories (the deciding side's wins by default).
 // Optimal returns the plan's value, its exact Answer (read with the plan's
-// walk of play, rounds included; the model with cross-offs gives no mean
-// exchanges) and a Policy that plays it in Play or in a Runner
-// (Runner.SetPolicy); Solve sets the best and the worst play beside each
-// shipped stance (and, with cross-offs, each shipped cross-off part), with
-// the gap between best and worst and the plan's decisions in words.
+// walk of play, rounds and their distribution included; the models with
+// cross-offs and of three sides give no mean exchanges) and a Policy that
+// plays it in Play or in a Runner (Runner.SetPolicy); Solve sets the best
+// and the worst play beside each shipped part that acts (the stances;
+// with cross-offs the cross-off parts; with three sides the target and
+// interference parts) and the side's own play, named by those parts with
+// the defaults spelled out ("stance/hang_in, cross_off/eager"), with what
+// playing well is worth over it, the gap between best and worst and the
+// plan's decisions in words. The deciding side reads by its characters'
+// names ("Irin and Mitch"), as play narrates it; a goal names it by the
+// scenario's side name.
+//
+// Among equally good choices the plan takes the cheapest (Goal.Ties
+// "cheapest", the default), and with Goal.Ties "first" the first listed.
+// A choice that keeps the side in the conflict or puts it into an
+// exchange, where an outright loss takes Rules.InjurySizes die sizes,
+// costs those sizes: hanging in, challenging, interfering. Giving,
+// dropping out and letting the named side answer cost nothing; crossing a
+// name off costs the name (one), keeping the names nothing. So where
+// hanging in gains nothing the plan gives, sparing the dice. The options
+// are listed hang in before give, keep the names before crossing one off,
+// each side that may be challenged in order before dropping out, and
+// interfere before letting the named side answer.
 //
 // For the default scenario and the goal "Althesa wins", hanging in always
 // is best (0.3648) and giving always worst (0.2988): a gap of 6.6 points.
@@ -147,22 +194,49 @@
 // cast she already leads and when her answer already blocks, and crosses
 // it off when her answer is lower but over half (96% of the time) or half
 // or less (always): a comparison she would lose or have to hang in from.
+// Of three sides worn to one die each (Althesa d10, Irin d8, Mitch d6,
+// who meddles), Irin wins 0.3121 by his own play and 0.3568 by his best:
+// it never interferes when Althesa challenges Mitch (interfering would
+// cost 0.0891 a game), and challenging first it names Althesa when her
+// cast is above Mitch's, where his own play names the lower roll.
 //
-// Out of the exact model: three or more sides (the order of challenges,
-// interference and who may cross off at each comparison make the state
-// the whole table's rolls and turns; Exact and Optimal refuse them,
-// wrapping markov.ErrNoExact), a player with characters on both sides (a
-// name either may cross off), more than 64 names for one side, sides
-// whose two rolls read more than 2^20 ways together, a process past
-// markov.MaxProcessStates, a side's
-// policy that reads more of a roll than the rules do (the high die with
-// its advantage dice and the dice below it) or the round number,
-// Rules.ShortRollTies, a Rules.MaxExchanges the conflict may reach with a
-// chance over 1e-12 (a Chernoff bound on the exchanges, taken as if both
-// sides hung in), and, with cross-offs, a Rules.MaxRecasts whose last
-// recast ties with a chance over 1e-15. Without cross-offs, Exact follows
-// MaxRecasts exactly: after the last recast the earlier-listed side
-// challenges, as in play.
+// Out of the exact models, refused with an error wrapping
+// markov.ErrNoExact that says why:
+//
+//   - more than three sides: a later turn of a round may be interfered
+//     with by every side yet to challenge or answer, so a state would hold
+//     all their casts whole (some 50 readings each for two dice a side:
+//     50^3 situations and more at every turn);
+//   - with three sides, names to cross off (the deciding side's, or
+//     another's whose policy crosses them off): a cross-off at a cast is
+//     asked with every side's roll showing, and at every answer with the
+//     standing roll, the answer and the cast still waiting, all whole,
+//     which the model keeps only at the round's first challenge;
+//     Rules.OweWaitsForNextConflict, or sides no other side's dice
+//     outclass, keep names for a later conflict;
+//   - with three sides, a deciding side that chooses at the round's first
+//     challenge in more situations than markov.MaxProcessStates: it
+//     chooses there with every cast showing, so the model has a state for
+//     each (some 10^5 for two dice a side, for every way the advantage
+//     dice may lie); sides of one die, or of two small ones (d6 d4), fit,
+//     and Exact answers such scenarios all the same; casts of three sides
+//     that read more than 2^21 ways together;
+//   - a player with characters on both sides of a duel with cross-offs (a
+//     name either may cross off), more than 64 names for one side, sides
+//     whose two rolls read more than 2^20 ways together, a process past
+//     markov.MaxProcessStates;
+//   - a side's policy that reads more of a roll than the rules do (the
+//     high die with its advantage dice and the dice below it) or the round
+//     number; Rules.ShortRollTies;
+//   - a Rules.MaxExchanges the conflict may reach with a chance over
+//     1e-12: a Chernoff bound on the answers rolled, taken as if both
+//     sides hung in for two sides, and over every play for three (a round
+//     that keeps every side in weighs at most the casts' likeliest
+//     exchange and the heaviest last turn);
+//   - with cross-offs or three sides, a Rules.MaxRecasts whose last recast
+//     ties with a chance over 1e-15 (those models recast without limit).
+//     Without them, Exact follows MaxRecasts exactly: after the last
+//     recast the earlier-listed side challenges, as in play.
 //
 // # Rulings
 //

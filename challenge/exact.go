@@ -44,11 +44,17 @@ type readDist struct {
 // newReadDist enumerates every face of ds (and of an advantage die adv, if
 // not Gone) and collects the readings.
 func newReadDist(ctx context.Context, ds []dice.Die, adv dice.Die) (readDist, error) {
+	return readDistOf(ctx, ds, adv, b2i(adv != dice.Gone))
+}
+
+// readDistOf enumerates every face of ds and of n advantage dice adv, each
+// added to the high die, and collects the readings.
+func readDistOf(ctx context.Context, ds []dice.Die, adv dice.Die, n int) (readDist, error) {
 	if len(ds) == 0 || len(ds) > keyLen {
 		return readDist{}, fmt.Errorf("%w: %d dice in one roll: the exact model takes 1..%d", markov.ErrNoExact, len(ds), keyLen)
 	}
 	all := slices.Clone(ds)
-	if adv != dice.Gone {
+	for range n {
 		all = append(all, adv)
 	}
 	total := 1
@@ -79,8 +85,8 @@ func newReadDist(ctx context.Context, ds []dice.Die, adv dice.Die) (readDist, er
 		for i, f := range sorted {
 			k[i] = int16(f)
 		}
-		if adv != dice.Gone {
-			k[0] += int16(faces[len(ds)])
+		for _, f := range faces[len(ds):] {
+			k[0] += int16(f)
 		}
 		acc[k] += w
 		i := 0
@@ -279,8 +285,10 @@ type DuelOdds struct {
 	// MeanRounds and MeanExchanges are the expected rounds and exchanges.
 	MeanRounds    float64 `json:"mean_rounds"`
 	MeanExchanges float64 `json:"mean_exchanges"`
-	// Rounds[t] is the chance the conflict lasts exactly t rounds.
+	// Rounds[t] is the chance the conflict lasts exactly t rounds, until
+	// less than markov.RoundsTolerance is left; Tail is what is left.
 	Rounds []float64 `json:"rounds"`
+	Tail   float64   `json:"tail,omitempty"`
 }
 
 // Duel solves a conflict between side A rolling a and side B rolling b,
@@ -331,11 +339,9 @@ func duelOdds(ctx context.Context, r Rules, a, b []dice.Die, hangA, hangB bool) 
 		res.P[s.end] += p
 	}
 	res.MeanRounds = sol.ExpectedSteps
-	dist, _, err := chain.StepDist(100000, 1e-13)
-	if err != nil {
+	if res.Rounds, res.Tail, err = chain.StepDist(100000, markov.RoundsTolerance); err != nil {
 		return DuelOdds{}, err
 	}
-	res.Rounds = dist
 	// Expected exchanges: each round played from a state earns that
 	// round's expected exchanges.
 	res.MeanExchanges, err = chain.ExpectedReward(func(s duelState) float64 { return outs[s.adv].exchanges })

@@ -152,8 +152,8 @@ func ExampleScenario_Solve() {
 		fmt.Printf("%s: %s rather than %s, worth %.4f\n", a.When, a.Do, a.Else, a.Worth)
 	}
 	// Output:
-	// althesa wins: best 0.3648, own play (default) 0.3648, worth +0.0000
-	// answering lower but more than half, irin carrying the advantage die: hang in rather than give, worth 0.0673
+	// Althesa wins: best 0.3648, own play (stance/hang_in) 0.3648, worth +0.0000
+	// answering lower but more than half, Irin carrying the advantage die: hang in rather than give, worth 0.0673
 	// answering lower but more than half, nobody carrying the advantage die: hang in rather than give, worth 0.0567
 }
 
@@ -176,7 +176,7 @@ func ExampleOweScenario() {
 		}
 	}
 	// Output:
-	// althesa wins: best 0.4922, worst 0.1410, gap 0.3512 over 42805 states
+	// Althesa wins: best 0.4922, worst 0.1410, gap 0.3512 over 42805 states
 	// stance/hang_in 0.1886
 	// stance/give 0.1415
 	// stance/outclassed 0.1886
@@ -243,4 +243,38 @@ func ExampleScenario_Start() {
 	// Irin loses 2 die sizes of grace to Althesa, exhausted or injured.
 	// The conflict is over: Althesa wins.
 	// outcome: althesa_outright
+}
+
+// Three sides, each worn down to one die for its endeavor by earlier
+// conflicts: Althesa (Art d10) against Irin (Guts d8) and Mitch (Art d6),
+// Mitch meddling wherever he may. Solve finds Irin's best and worst play
+// over whom he challenges (or whether he drops out), whether he
+// interferes and whether he hangs in, with every cast showing.
+func ExampleScenario_Solve_threeSides() {
+	worn := func(name string, art, guts dice.Die) challenge.Character {
+		return challenge.Standard(name, challenge.MustStat(art), challenge.MustStat(dice.D6, dice.D4), challenge.MustStat(guts),
+			[5]string{challenge.Art, challenge.Guts, challenge.Guts, challenge.Guts, challenge.Art})
+	}
+	s := challenge.DefaultScenario()
+	s.Rules.OweWaitsForNextConflict = true // names owed now are crossed off in a later conflict
+	s.Sides = []challenge.ScenarioSide{
+		{Name: "althesa", Members: []challenge.Entry{{Character: worn("Althesa", dice.D10, dice.D4), Endeavor: challenge.Asserting}}},
+		{Name: "irin", Members: []challenge.Entry{{Character: worn("Irin", dice.D4, dice.D8), Endeavor: challenge.Defending}}},
+		{Name: "mitch", Members: []challenge.Entry{{Character: worn("Mitch", dice.D6, dice.D4), Endeavor: challenge.Asserting}},
+			Play: challenge.StyleNames{Interfere: "meddle"}},
+	}
+	sv, err := s.Solve(context.Background(), markov.Goal{Side: "irin"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s wins: best %.4f, own play (%s) %.4f, worst %.4f\n", sv.Side, sv.Best.Value, sv.Own.Name, sv.Own.Value, sv.Worst.Value)
+	for _, a := range sv.Advice[:3] {
+		fmt.Printf("%s: %s rather than %s, worth %.4f\n", a.When, a.Do, a.Else, a.Worth)
+	}
+	// Output:
+	// Irin wins: best 0.3568, own play (stance/hang_in, target/sworn, interfere/aloof) 0.3121, worst 0.0680
+	// Althesa challenging Mitch, your cast above Mitch's: let Mitch answer rather than interfere, worth 0.0891
+	// answering Althesa lower but more than half, two sides left: hang in rather than give, worth 0.0209
+	// challenging first, Althesa's cast above Mitch's: challenge Althesa rather than challenge Mitch, worth 0.0193
 }

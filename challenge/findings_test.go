@@ -551,17 +551,42 @@ func heavyDuel() Scenario {
 	return s
 }
 
+// heavyThree is three sides of d8 d6 d4 each, a d2 advantage die: about a
+// second and a half of exact work for the model of three sides.
+func heavyThree() Scenario {
+	s := smallThree(dice.D4, dice.D4, dice.D4)
+	s.Rules.DicePerStat = 3
+	s.Rules.Allotment = []dice.Die{dice.D12, dice.D10, dice.D8, dice.D6, dice.D6, dice.D4, dice.D4, dice.D4, dice.D4}
+	s.Rules.AdvantageDie = dice.D2
+	for i := range s.Sides {
+		s.Sides[i].Members[0].Character.Stats[Art] = MustStat(dice.D8, dice.D6, dice.D4)
+	}
+	return s
+}
+
 // TestExactAndSolveStopWithinATenthOfASecondOfTheirDeadline: Exact and
-// Solve of a duel whose rounds take seconds to solve return the
+// Solve of a duel whose rounds take seconds to solve, and Exact and Solve
+// of three sides whose casts take as long to lay out, return the
 // context's error soon after it is done (the test allows a second, for a
 // loaded machine; the work between checks is a few milliseconds).
 func TestExactAndSolveStopWithinATenthOfASecondOfTheirDeadline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of exact work")
 	}
-	s := heavyDuel()
+	s, three, pairs := heavyDuel(), heavyThree(), smallThree(dice.D4, dice.D4, dice.D4)
+	for i := range pairs.Sides {
+		pairs.Sides[i].Members[0].Character.Stats[Art] = MustStat(dice.D6, dice.D4)
+	}
 	for name, run := range map[string]func(context.Context) error{
 		"Exact": func(ctx context.Context) error { _, err := s.Exact(ctx); return err },
+		"Exact of three sides": func(ctx context.Context) error {
+			_, err := three.Exact(ctx)
+			return err
+		},
+		"Solve of three sides": func(ctx context.Context) error {
+			_, err := pairs.Solve(ctx, markov.Goal{})
+			return err
+		},
 		"Solve": func(ctx context.Context) error { _, err := s.Solve(ctx, markov.Goal{}); return err },
 		"Optimal": func(ctx context.Context) error {
 			_, err := s.Optimal(ctx, markov.Goal{}, markov.Maximize)
@@ -639,5 +664,53 @@ func TestErrorsStayShortWhateverTheNames(t *testing.T) {
 	wantErr(t, err, "and 2001 more")
 	if len(err.Error()) > 400 {
 		t.Errorf("%d bytes of error", len(err.Error()))
+	}
+}
+
+// TestValidateRefusesConflictsThatMayRollTooManyDice: eight sides of four
+// characters, each rolling two dice, may roll some 30 million dice in one
+// conflict under the default rules (10,000 exchanges, 40 recasts a
+// round): Validate refuses it with the count and what to lower; without
+// recasts it is accepted, and its longest conflict (no answer ever
+// doubled) ends in a stalemate.
+func TestValidateRefusesConflictsThatMayRollTooManyDice(t *testing.T) {
+	s := DefaultScenario()
+	s.Sides = nil
+	for i := range MaxSides {
+		sd := ScenarioSide{Name: fmt.Sprintf("side%d", i)}
+		for m := range MaxMembers {
+			ch := althesa()
+			ch.Name, ch.Player = fmt.Sprintf("C%d_%d", i, m), fmt.Sprintf("p%d", i)
+			sd.Members = append(sd.Members, Entry{Character: ch, Endeavor: Asserting})
+		}
+		s.Sides = append(s.Sides, sd)
+	}
+	wantErr(t, s.Validate(), "a conflict may roll 29633840 dice before it must end (410328 casts of 72 dice, 10000 answers of up to 9): allowed at most 8388608; lower rules.max_exchanges or rules.max_recasts, or roll fewer dice")
+	s.Rules.MaxRecasts, s.Rules.DoubleFactor = 0, 100
+	must(t, s.Validate())
+	rn, err := s.NewRunner()
+	must(t, err)
+	m := make([]int, len(s.Metrics()))
+	if cat := trial(t, rn, dice.NewSeeded(1), m); s.Categories()[cat] != "stalemate" || m[1] != s.Rules.MaxExchanges {
+		t.Errorf("%s after %d exchanges, want a stalemate after %d", s.Categories()[cat], m[1], s.Rules.MaxExchanges)
+	}
+}
+
+// TestAStatSavedSmallestDieFirstRestoresToTheSameBytes: a game whose
+// sheets hold stats written smallest die first ("d4 d10", "d6 d12") saves
+// them so, and its save restores and saves again to the same bytes (the
+// notation once read back sorted, "d10 d4", and 54 of 11,326 reached
+// states saved other bytes).
+func TestAStatSavedSmallestDieFirstRestoresToTheSameBytes(t *testing.T) {
+	s := shapes()["unsorted"]
+	g := start(t, s)
+	b := save(t, g)
+	if !bytes.Contains(b, []byte(`"d6 d12"`)) || !bytes.Contains(b, []byte(`"d4 d10"`)) {
+		t.Fatalf("the save does not keep the stats as written: %s", b)
+	}
+	back, err := s.Restore(b)
+	must(t, err)
+	if again := save(t, back); !bytes.Equal(again, b) {
+		t.Errorf("saved\n%s\nrestored and saved\n%s", b, again)
 	}
 }

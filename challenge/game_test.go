@@ -13,14 +13,15 @@ import (
 
 // shapes are the scenario shapes the game tests play: the text's duel,
 // the duel with both names on the owe list, a three-way conflict with
-// helpers and interference, and a duel whose stats are written smallest
-// die first (a save must keep that order).
+// helpers and interference, one of three sides the exact model answers
+// (with policies that read the rolls and drop out), and a duel whose
+// stats are written smallest die first (a save must keep that order).
 func shapes() map[string]Scenario {
 	unsorted := DefaultScenario()
 	irin := &unsorted.Sides[1].Members[0].Character
 	irin.Stats[Guts] = MustStat(dice.D6, dice.D12)
 	irin.Stats[Grace] = MustStat(dice.D4, dice.D10)
-	return map[string]Scenario{"default": DefaultScenario(), "owe": OweScenario(), "three_way": threeWay(), "unsorted": unsorted}
+	return map[string]Scenario{"default": DefaultScenario(), "owe": OweScenario(), "three_way": threeWay(), "three_exact": mixedThree(), "unsorted": unsorted}
 }
 
 func start(t *testing.T, s Scenario) *Game {
@@ -42,28 +43,63 @@ func save(t *testing.T, g sim.Game) []byte {
 // the restored game, with the Roller's bytes, plays on to the same end.
 func TestSaveRestoreRoundTripsByteForByte(t *testing.T) {
 	for name, s := range shapes() {
-		for seed := range uint64(40) {
-			g, r := start(t, s), dice.NewSeeded(seed)
-			for steps := 0; !g.Done(); steps++ {
-				if steps > 10_000 {
-					t.Fatalf("%s seed %d: no end", name, seed)
-				}
-				b := save(t, g)
-				back, err := s.Restore(b)
-				if err != nil {
-					t.Fatalf("%s seed %d: restoring %s: %v", name, seed, b, err)
-				}
-				if again := save(t, back); !bytes.Equal(again, b) {
-					t.Fatalf("%s seed %d step %d: saved\n%s\nrestored and saved\n%s", name, seed, steps, b, again)
-				}
-				// Play on from the restored game, on a copy of the Roller.
-				rc := dice.NewSeeded(0)
-				must(t, rc.UnmarshalBinary(rollerBytes(t, r)))
-				must(t, g.Step(r))
-				must(t, back.Step(rc))
-				if a, b := save(t, g), save(t, back); !bytes.Equal(a, b) {
-					t.Fatalf("%s seed %d step %d: the restored game played on differently", name, seed, steps)
-				}
+		roundTrips(t, name, s, 40)
+	}
+}
+
+// TestSaveRoundTripsByteForByteUnderEveryShippedPart plays the three-way
+// conflict (helpers, interference, cross-offs) with every side playing
+// each shipped policy part in turn, and wants every state reached to save,
+// restore and save again to the same bytes.
+func TestSaveRoundTripsByteForByteUnderEveryShippedPart(t *testing.T) {
+	for _, name := range PolicyNames() {
+		s := threeWay()
+		kind, part, _ := strings.Cut(name, "/")
+		for i := range s.Sides {
+			p := &s.Sides[i].Play
+			switch kind {
+			case KindStance:
+				p.Stance = part
+			case KindCross:
+				p.CrossOff = part
+			case KindLoss:
+				p.Loss = part
+			case KindTarget:
+				p.Target = part
+			case KindInterfere:
+				p.Interfere = part
+			}
+		}
+		roundTrips(t, name, s, 8)
+	}
+}
+
+// roundTrips saves every state reached in games of s from seeds 0..n-1,
+// restores it, and wants the same bytes saved again; the restored game,
+// with the Roller's bytes, plays on to the same end.
+func roundTrips(t *testing.T, name string, s Scenario, n uint64) {
+	t.Helper()
+	for seed := range n {
+		g, r := start(t, s), dice.NewSeeded(seed)
+		for steps := 0; !g.Done(); steps++ {
+			if steps > 10_000 {
+				t.Fatalf("%s seed %d: no end", name, seed)
+			}
+			b := save(t, g)
+			back, err := s.Restore(b)
+			if err != nil {
+				t.Fatalf("%s seed %d: restoring %s: %v", name, seed, b, err)
+			}
+			if again := save(t, back); !bytes.Equal(again, b) {
+				t.Fatalf("%s seed %d step %d: saved\n%s\nrestored and saved\n%s", name, seed, steps, b, again)
+			}
+			// Play on from the restored game, on a copy of the Roller.
+			rc := dice.NewSeeded(0)
+			must(t, rc.UnmarshalBinary(rollerBytes(t, r)))
+			must(t, g.Step(r))
+			must(t, back.Step(rc))
+			if a, b := save(t, g), save(t, back); !bytes.Equal(a, b) {
+				t.Fatalf("%s seed %d step %d: the restored game played on differently", name, seed, steps)
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/stakesrpg/stakes/sim/markov"
 )
@@ -24,10 +26,12 @@ import (
 // the next round, a give ends the conflict), so choosing once a round is
 // choosing at every stance. With names to cross off the process is the
 // model with cross-offs (cross.go), in which the deciding side chooses at
-// each comparison with both rolls showing.
+// each comparison with both rolls showing. With three sides it is the
+// model of three sides (three.go), in which the side also names whom it
+// challenges or drops out, and interferes or not.
 
 // The deciding side's options in a round, in the order the process offers
-// them (ties go to the first).
+// them (among equally good options the cheaper, then the first).
 const (
 	optHangIn = "hang in"
 	optGive   = "give"
@@ -46,6 +50,8 @@ type Optimal struct {
 
 	plan  *markov.Plan[duelState]
 	xplan *markov.Plan[xstate]
+	tplan *markov.Plan[tstate]
+	three *threeModel
 	side  int
 }
 
@@ -54,7 +60,7 @@ type optimalModel struct {
 	s        Scenario
 	side     int // the deciding side
 	goal     markov.Goal
-	in       [numEndings]bool // the goal's endings
+	in       []bool // the goal's outcomes, by category
 	policies []Policy
 	own      [2]bool // each side's stance under its own policy
 	process  *markov.Process[duelState]
@@ -66,17 +72,22 @@ type optimalModel struct {
 	// is nil).
 	cross    *crossModel
 	crossing *markov.Process[xstate]
+	// three and threes are the model of three sides and its process,
+	// for a scenario of three sides.
+	three  *threeModel
+	threes *markov.Process[tstate]
 }
 
 // Optimal solves the scenario for goal: the play of the deciding side
 // (goal.Side names a side; "" is the first) that makes the goal most
-// likely (markov.Maximize) or least likely (markov.Minimize), the other
+// likely (markov.Maximize) or least likely (markov.Minimize), every other
 // side playing its own policies. Goal outcomes are names of Categories;
-// none means the deciding side's wins (outright or given). The deciding
-// side's stances are left open, and, when it has names to cross off (or
-// may come to have), its cross-offs too. Two sides only: other scenarios,
-// and those the model with cross-offs leaves out (see the package doc),
-// return an error wrapping markov.ErrNoExact that says why.
+// none means the deciding side's wins (outright, given and, with three
+// sides, by drop). The deciding side's stances are left open; with two
+// sides, when it has names to cross off (or may come to have), its
+// cross-offs too; with three, its targets, dropping out and interference.
+// Scenarios the exact models leave out (see the package doc) return an
+// error wrapping markov.ErrNoExact that says why.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
 	m, err := s.optimalModel(ctx, goal)
 	if err != nil {
@@ -90,24 +101,26 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 	if err != nil {
 		return nil, err
 	}
-	if len(c.Sides) != 2 {
-		return nil, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
+	if err := exactSides(len(c.Sides)); err != nil {
+		return nil, err
 	}
 	m := &optimalModel{s: s, policies: policies}
 	names := make([]string, len(s.Sides))
 	for i, sd := range s.Sides {
 		names[i] = sd.Name
 	}
-	if m.side, m.goal, err = goal.Resolve("challenge", names, s.Categories(), func(i int) []string {
-		return []string{names[i] + "_outright", names[i] + "_given"}
+	cats, per := s.Categories(), perSide(len(s.Sides))
+	if m.side, m.goal, err = goal.Resolve("challenge", names, cats, func(i int) []string {
+		return cats[i*per : (i+1)*per] // the side's wins
 	}); err != nil {
 		return nil, err
 	}
-	cats := s.Categories()
-	for _, o := range m.goal.Outcomes {
-		for e := range numEndings {
-			m.in[e] = m.in[e] || cats[e] == o
-		}
+	m.in = make([]bool, len(cats))
+	for e, cat := range cats {
+		m.in[e] = slices.Contains(m.goal.Outcomes, cat)
+	}
+	if len(c.Sides) == 3 {
+		return m.withThree(ctx, c)
 	}
 	m.own = stances(c, policies)
 	for i := range 2 {
@@ -137,11 +150,46 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal) (*optimalM
 			return nil
 		}
 		return []markov.Choice[duelState]{
-			{Name: optHangIn, Steps: m.outs[0][st.adv].steps(nil)},
+			{Name: optHangIn, Steps: m.outs[0][st.adv].steps(nil), Cost: exposure(s.Rules)},
 			{Name: optGive, Steps: m.outs[1][st.adv].steps(nil)},
 		}
 	})
 	if err != nil {
+		return nil, err
+	}
+	m.process.Ties = m.goal.TieBreak()
+	return m, nil
+}
+
+// exposure is the cost of a choice that keeps the side in the conflict,
+// or puts it into an exchange, where an outright loss would take
+// Rules.InjurySizes die sizes: hanging in, challenging, interfering. A
+// choice that stands aside (giving, dropping out, letting the named side
+// answer) costs nothing, and one that crosses a name off the owe list
+// costs the name (nameCost).
+func exposure(r Rules) float64 { return float64(r.InjurySizes) }
+
+// nameCost is the cost of crossing a name off the owe list: the name.
+const nameCost = 1
+
+// exactSides refuses, wrapping markov.ErrNoExact, a conflict of more sides
+// than the exact models take.
+func exactSides(n int) error {
+	if n > 3 {
+		return fmt.Errorf("%w: %d sides; the exact models take two or three: with more, a later turn of a round may be interfered with by every side yet to challenge or answer, so a state would hold all their casts whole (some 50 readings each for two dice a side, 50^3 situations and more at every turn)",
+			markov.ErrNoExact, n)
+	}
+	return nil
+}
+
+// withThree builds the model of three sides, the deciding side's targets,
+// interference and stances left open.
+func (m *optimalModel) withThree(ctx context.Context, c *State) (*optimalModel, error) {
+	var err error
+	if m.three, err = m.s.newThreeModel(ctx, c, m.policies, m.side); err != nil {
+		return nil, err
+	}
+	if m.threes, err = m.three.process(ctx, m.goal.TieBreak()); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -157,43 +205,41 @@ func (m *optimalModel) withCrossOffs(ctx context.Context, c *State) (*optimalMod
 	if m.crossing, err = m.cross.process(ctx); err != nil {
 		return nil, noExact(err)
 	}
+	m.crossing.Ties = m.goal.TieBreak()
 	return m, nil
 }
 
-// crossing says why side i of a two-sided conflict might cross a name off
-// the owe list ("" when it never can): a name of one of its players on
-// the list as it stands, or a name that goes on the list after the first
-// exchange (a side whose opponent's dice outclass its own) and belongs to
-// one of its players. free: the side may cross off whatever it has;
-// otherwise only as its cross-off policy (never, or any other) allows.
+// crossing says why side i might cross a name off the owe list in this
+// conflict ("" when it never can): a name of one of its players on the
+// list as it stands, or, unless names wait for the next conflict, a name
+// of one of its players that goes on the list after a pair's first
+// exchange (a side whose dice another side's outclass). free: the side
+// may cross off whatever it has; otherwise only as its cross-off policy
+// (never, or any other) allows.
 func (s Scenario) crossing(c *State, i int, free bool) string {
-	if !free {
-		if p := s.Sides[i].Play.CrossOff; p == "" || p == "never" {
-			return ""
-		}
+	if !free && s.Sides[i].Play.neverCrosses() {
+		return ""
 	}
 	mine := func(player string) bool {
-		for _, m := range c.Sides[i].Members {
-			if m.Player == player {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(c.Sides[i].Members, func(m Member) bool { return m.Player == player })
 	}
 	for _, d := range c.Owe {
 		if mine(d.Player) {
-			return fmt.Sprintf("side %s may cross %s off the owe list; the exact model has no cross-offs (use cross_off \"never\" or an empty owe list)",
-				c.Sides[i].Name, d.Name)
+			return fmt.Sprintf("side %s may cross %s off the owe list", c.Sides[i].Name, d.Name)
 		}
 	}
-	for j := range 2 {
-		if c.Rules.OweWaitsForNextConflict || !c.outclasses(c.Sides[1-j].TotalSides, c.Sides[j].TotalSides, true) {
-			continue
-		}
-		for _, m := range c.Sides[j].Members {
-			if mine(m.Player) {
-				return fmt.Sprintf("%s may go on the owe list and side %s may then cross it off; the exact model has no cross-offs (use cross_off \"never\")",
-					m.Name, c.Sides[i].Name)
+	if c.Rules.OweWaitsForNextConflict {
+		return ""
+	}
+	for j := range c.Sides {
+		for k := range c.Sides {
+			if k == j || !c.outclasses(c.Sides[k].TotalSides, c.Sides[j].TotalSides, true) {
+				continue
+			}
+			for _, m := range c.Sides[j].Members {
+				if mine(m.Player) {
+					return fmt.Sprintf("%s may go on the owe list and side %s may then cross it off", m.Name, c.Sides[i].Name)
+				}
 			}
 		}
 	}
@@ -217,6 +263,9 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 	if m.cross != nil {
 		return m.solveCross(ctx, aim)
 	}
+	if m.three != nil {
+		return m.solveThree(ctx, aim)
+	}
 	plan, err := m.process.Solve(ctx, m.reward, aim)
 	if err != nil {
 		return nil, err
@@ -237,7 +286,7 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 		return nil, err
 	}
 	ans.Means = map[string]float64{"exchanges": exchanges}
-	side := m.s.Sides[m.side].Name
+	side := m.s.label(m.side)
 	return &Optimal{
 		Optimum: markov.Optimum{Goal: m.goal, Side: side, Value: plan.Start(), Answer: ans,
 			States: m.process.Len(), Choices: m.process.Choices()},
@@ -270,9 +319,30 @@ func (m *optimalModel) solveCross(ctx context.Context, aim markov.Aim) (*Optimal
 	}
 	p := &crossPlanned{Policy: m.policies[m.side], side: m.side, plan: plan, never: under.never, owesNone: under.owesNone()}
 	return &Optimal{
-		Optimum: markov.Optimum{Goal: m.goal, Side: m.s.Sides[m.side].Name, Value: plan.Start(), Answer: ans,
+		Optimum: markov.Optimum{Goal: m.goal, Side: m.s.label(m.side), Value: plan.Start(), Answer: ans,
 			States: m.crossing.Len(), Choices: m.crossing.Choices()},
 		Policy: p, xplan: plan, side: m.side,
+	}, nil
+}
+
+// solveThree solves the model of three sides for the aim; the plan's
+// Answer is play under it.
+func (m *optimalModel) solveThree(ctx context.Context, aim markov.Aim) (*Optimal, error) {
+	plan, err := m.threes.Solve(ctx, func(st tstate) float64 {
+		return float64(b2i(st.kind == tEnd && m.in[st.end]))
+	}, aim)
+	if err != nil {
+		return nil, noExact(err)
+	}
+	ans, err := threeAnswer(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	return &Optimal{
+		Optimum: markov.Optimum{Goal: m.goal, Side: m.s.label(m.side), Value: plan.Start(), Answer: ans,
+			States: m.threes.Len(), Choices: m.threes.Choices()},
+		Policy: &threePlanned{Policy: m.policies[m.side], side: m.side, m: m.three, plan: plan},
+		tplan:  plan, three: m.three, side: m.side,
 	}, nil
 }
 
@@ -339,6 +409,9 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	if m.cross != nil {
 		return m.solvedCross(ctx, out, best)
 	}
+	if m.three != nil {
+		return m.solvedThree(ctx, out, best)
+	}
 	c, _, err := s.build()
 	if err != nil {
 		return markov.Solved{}, err
@@ -354,22 +427,103 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		if err != nil {
 			return markov.Solved{}, err
 		}
-		out.Policies = append(out.Policies, markov.ValueOf(KindStance+"/"+name, duelAnswer(d), m.in[:]))
+		out.Policies = append(out.Policies, markov.ValueOf(KindStance+"/"+name, duelAnswer(d), m.in))
 	}
 	d, err := duelOdds(ctx, s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, m.own[0], m.own[1])
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	out.SetOwn(markov.ValueOf(s.ownName(m.side), duelAnswer(d), m.in[:]))
+	out.SetOwn(markov.ValueOf(s.ownName(m.side, KindStance), duelAnswer(d), m.in))
 	if out.Advice, err = best.advice(ctx, s); err != nil {
 		return markov.Solved{}, err
 	}
 	return out, nil
 }
 
-// ownName names side i's own play in the scenario, as Solved.Own shows it.
-func (s Scenario) ownName(i int) string {
-	return cmp.Or(s.Sides[i].Play.String(), "default")
+// ownName names side i's own play in the scenario, as Solved.Own shows it:
+// the parts of its Style of the kinds the solve tells apart, each by its
+// registry name, the defaults spelled out ("stance/hang_in";
+// "stance/hang_in, cross_off/eager").
+func (s Scenario) ownName(i int, kinds ...string) string {
+	n := s.Sides[i].Play
+	parts := make([]string, len(kinds))
+	for k, kind := range kinds {
+		name := map[string]string{KindStance: cmp.Or(n.Stance, "hang_in"), KindCross: cmp.Or(n.CrossOff, "never"),
+			KindLoss: cmp.Or(n.Loss, "deepest"), KindTarget: cmp.Or(n.Target, "sworn"), KindInterfere: cmp.Or(n.Interfere, "aloof")}[kind]
+		parts[k] = kind + "/" + name
+	}
+	return strings.Join(parts, ", ")
+}
+
+// threeParts are the shipped parts Solve compares in a conflict of three
+// sides: the stances, targets and interference, each with the defaults
+// for every other kind (as PolicyByName makes them).
+var threeParts = []struct {
+	name  string
+	names StyleNames
+}{
+	{"stance/hang_in", StyleNames{Stance: "hang_in"}},
+	{"stance/give", StyleNames{Stance: "give"}},
+	{"stance/outclassed", StyleNames{Stance: "outclassed"}},
+	{"target/sworn", StyleNames{Target: "sworn"}},
+	{"target/turncoat", StyleNames{Target: "turncoat"}},
+	{"target/weakest", StyleNames{Target: "weakest"}},
+	{"target/strongest", StyleNames{Target: "strongest"}},
+	{"interfere/aloof", StyleNames{Interfere: "aloof"}},
+	{"interfere/meddle", StyleNames{Interfere: "meddle"}},
+	{"interfere/guard", StyleNames{Interfere: "guard"}},
+}
+
+// solvedThree completes Solve's report for a conflict of three sides: each
+// shipped stance, target and interference part played by the deciding
+// side, the side's own play, each solved exactly in the model of three
+// sides, and the best play's decisions in words.
+func (m *optimalModel) solvedThree(ctx context.Context, out markov.Solved, best *Optimal) (markov.Solved, error) {
+	seen := map[StyleNames]markov.Answer{}
+	for _, part := range threeParts {
+		// Names of the same parts play alike: "stance/hang_in" and
+		// "target/sworn" are both the defaults.
+		key := StyleNames{Stance: cmp.Or(part.names.Stance, "hang_in"), Target: cmp.Or(part.names.Target, "sworn"),
+			Interfere: cmp.Or(part.names.Interfere, "aloof")}
+		a, ok := seen[key]
+		if !ok {
+			style, err := part.names.Style()
+			if err != nil {
+				return markov.Solved{}, err
+			}
+			if a, err = m.threeExact(ctx, &style); err != nil {
+				return markov.Solved{}, err
+			}
+			seen[key] = a
+		}
+		out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in))
+	}
+	own, err := m.threeExact(ctx, nil)
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	out.SetOwn(markov.ValueOf(m.s.ownName(m.side, KindStance, KindTarget, KindInterfere), own, m.in))
+	if out.Advice, err = best.threeAdvice(ctx); err != nil {
+		return markov.Solved{}, err
+	}
+	return out, nil
+}
+
+// threeExact is the exact answer of the scenario of three sides with the
+// deciding side playing p (nil: its own policy).
+func (m *optimalModel) threeExact(ctx context.Context, p Policy) (markov.Answer, error) {
+	c, policies, err := m.s.build()
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	if p != nil {
+		policies[m.side] = p
+	}
+	tm, err := m.s.newThreeModel(ctx, c, policies, -1)
+	if err != nil {
+		return markov.Answer{}, err
+	}
+	return tm.answer(ctx)
 }
 
 // crossParts are the shipped parts Solve compares when a side may cross
@@ -399,7 +553,7 @@ func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best 
 		key := part.names
 		key.Stance, key.CrossOff = cmp.Or(key.Stance, "hang_in"), cmp.Or(key.CrossOff, "never")
 		if a, ok := seen[key]; ok {
-			out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in[:]))
+			out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in))
 			continue
 		}
 		style, err := part.names.Style()
@@ -418,7 +572,7 @@ func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best 
 			return markov.Solved{}, err
 		}
 		seen[key] = a
-		out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in[:]))
+		out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in))
 	}
 	c, policies, err := m.s.build()
 	if err != nil {
@@ -428,7 +582,7 @@ func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best 
 	if err != nil {
 		return markov.Solved{}, err
 	}
-	out.SetOwn(markov.ValueOf(m.s.ownName(m.side), own, m.in[:]))
+	out.SetOwn(markov.ValueOf(m.s.ownName(m.side, KindStance, KindCross), own, m.in))
 	if out.Advice, err = best.crossAdvice(ctx, m.s); err != nil {
 		return markov.Solved{}, err
 	}
@@ -445,7 +599,7 @@ func (o *Optimal) advice(ctx context.Context, s Scenario) ([]markov.Advice, erro
 	key := func(d markov.Decision[duelState], do, alt markov.Option) markov.Said {
 		who := "nobody"
 		if d.State.adv > 0 {
-			who = s.Sides[d.State.adv-1].Name
+			who = s.label(int(d.State.adv) - 1)
 		}
 		return markov.Said{When: "answering lower but more than half, " + who + " carrying the advantage die",
 			Do: do.Name, Else: alt.Name}

@@ -77,7 +77,10 @@ type Rules struct {
 	// MaxExchanges ends a conflict as a stalemate after this many
 	// exchanges, so a run always terminates. [ours] 10000. Validate
 	// keeps (MaxExchanges+1) x (MaxRecasts+1) + MaxExchanges, the most
-	// rolls a conflict may take, within maxTrialRolls.
+	// rolls a conflict may take, within 2^19, and Scenario.Validate the
+	// dice its conflict may roll (every side's at each of up to
+	// MaxExchanges + sides rounds of MaxRecasts + 1 casts, and each
+	// answer's) within 2^23.
 	MaxExchanges int `json:"max_exchanges"`
 	// ShortRollTies: a tie is broken only by the dice both rolls have, so
 	// an extra die does not win it. [ours] false: a missing die counts 0

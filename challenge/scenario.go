@@ -85,7 +85,41 @@ func (s Scenario) build() (*State, []Policy, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("scenario: sides: %w", err)
 	}
+	if err := checkWork(c); err != nil {
+		return nil, nil, err
+	}
 	return c, policies, nil
+}
+
+// maxTrialDice bounds the dice one conflict may roll before it must end
+// (Scenario.Validate): some tenths of a second of play, so that a
+// simulation stops soon after it is asked to, whatever the scenario.
+const maxTrialDice = 1 << 23
+
+// checkWork refuses a conflict that may roll more than maxTrialDice dice
+// before it must end. Every round has an answer or a side dropping out, so
+// a conflict has at most Rules.MaxExchanges + sides rounds, each of up to
+// Rules.MaxRecasts + 1 casts in which every side rolls its dice and its
+// advantage dice; then up to MaxExchanges answers of one side's, and a die
+// for each name crossed off (those on the list, and each side's
+// characters going on it once against each other side).
+func checkWork(c *State) error {
+	r := &c.Rules
+	cast, answer, names := 0, 0, len(c.Owe)
+	for i := range c.Sides {
+		d := len(c.Sides[i].Dice) + r.AdvantageDice
+		cast += d
+		answer = max(answer, d)
+		names += len(c.Sides[i].Members) * (len(c.Sides) - 1)
+	}
+	// Rules.Validate keeps casts within maxTrialRolls, so none of this
+	// wraps.
+	casts := (r.MaxExchanges + len(c.Sides)) * (r.MaxRecasts + 1)
+	if n := casts*cast + r.MaxExchanges*answer + names; n > maxTrialDice {
+		return fmt.Errorf("scenario: a conflict may roll %d dice before it must end (%d casts of %d dice, %d answers of up to %d): allowed at most %d; lower rules.max_exchanges or rules.max_recasts, or roll fewer dice",
+			n, casts, cast, r.MaxExchanges, answer, maxTrialDice)
+	}
+	return nil
 }
 
 // Validate reports the first problem, naming the offending field.
@@ -219,15 +253,25 @@ func outcome(c *State, per int, metrics []int) int {
 // of its players' names on the list, nor its own going on it after the
 // first exchange, or its cross-off policy "never"), and otherwise by the
 // model with cross-offs, each side's policy asked at every comparison (see
-// the package doc; its Answer has no mean exchanges). Other scenarios
-// return an error wrapping markov.ErrNoExact that says why.
+// the package doc; its Answer has no mean exchanges). A scenario of three
+// sides in which nobody crosses a name off is solved by the model of
+// three sides, every side playing its policies (no mean exchanges
+// either). Other scenarios return an error wrapping markov.ErrNoExact
+// that says why.
 func (s Scenario) Exact(ctx context.Context) (markov.Answer, error) {
 	c, policies, err := s.build()
 	if err != nil {
 		return markov.Answer{}, err
 	}
-	if len(c.Sides) != 2 {
-		return markov.Answer{}, fmt.Errorf("%w: %d sides; the exact model covers two", markov.ErrNoExact, len(c.Sides))
+	if err := exactSides(len(c.Sides)); err != nil {
+		return markov.Answer{}, err
+	}
+	if len(c.Sides) == 3 {
+		m, err := s.newThreeModel(ctx, c, policies, -1)
+		if err != nil {
+			return markov.Answer{}, err
+		}
+		return m.answer(ctx)
 	}
 	for i := range 2 {
 		if s.crossing(c, i, false) != "" {
@@ -249,6 +293,7 @@ func duelAnswer(d DuelOdds) markov.Answer {
 		P:          []float64{d.P[AOutright], d.P[AGiven], d.P[BOutright], d.P[BGiven], 0},
 		MeanRounds: d.MeanRounds,
 		Rounds:     d.Rounds,
+		Tail:       d.Tail,
 		Means:      map[string]float64{"exchanges": d.MeanExchanges},
 	}
 }
