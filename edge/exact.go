@@ -162,6 +162,16 @@ type exacter struct {
 	keys     []string
 	probs    []float64
 	odo      []int
+	// twins, when not nil, are the deciding party's twin skills (decision
+	// process only): its members are written in canonical form; canon is
+	// scratch space for it.
+	twins *twins
+	canon [][]int
+	// free is the party whose uses of skills the state leaves out (the
+	// relaxation of the decision process's bound, see bound), -1 for none;
+	// runs keeps its runs of a safe skill all the same.
+	free int
+	runs bool
 }
 
 // starts returns the possible orders of action with their probabilities.
@@ -214,30 +224,60 @@ func (x *exacter) encode(b []byte) []byte {
 	for p := range st.Parties {
 		b = binary.AppendUvarint(b, uint64(st.Parties[p].Edge))
 	}
-	ns := len(in.skills)
-	repLen := len(in.rules.Repetition)
-	capN := func(n int) byte { return byte(min(n, repLen)) }
 	for g := range in.names {
-		m := in.mem(g)
-		b = binary.AppendVarint(b, int64(m.Penalty))
-		b = append(b, byte(m.Rank))
-		if m.Abandoned {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
+		b = x.encodeMember(b, g)
+	}
+	return b
+}
+
+// encodeMember appends what member g's later checks read of its state:
+// outside-factor penalties, group rank, stragglers, and for Can't Fool Me
+// Twice the safe skill whose run the next round may go on (with the run's
+// length) and the uses of each skill that is not safe, capped where the
+// penalty stops growing. A member of the deciding party with twin skills
+// (x.twins) is written in canonical form: each class's histories sorted.
+func (x *exacter) encodeMember(b []byte, g int) []byte {
+	in := x.in
+	m := in.mem(g)
+	b = binary.AppendVarint(b, int64(m.Penalty))
+	b = append(b, byte(m.Rank))
+	if m.Abandoned {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
+		return b
+	}
+	var classes [][]int
+	var of []int
+	if tw := x.twins; tw != nil && g >= tw.lo && g-tw.lo < len(tw.classes) {
+		x.canon = tw.canonical(in, g-tw.lo, m, x.canon)
+		classes, of = tw.classes[g-tw.lo], tw.of[g-tw.lo]
+	}
+	// place returns the skill whose history skill s's place holds.
+	place := func(s int) int {
+		if of == nil || of[s] < 0 {
+			return s
 		}
-		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
-			continue
+		c := of[s]
+		return x.canon[c][slices.Index(classes[c], s)]
+	}
+	free := in.memberOf[g] == x.free
+	if run := in.runOf(m); run >= 0 && (!free || x.runs) {
+		if of != nil && of[run] >= 0 {
+			run = classes[of[run]][0] // the run's skill comes first in its class
 		}
-		if m.LastRound == st.Round && m.Last >= 0 {
-			b = append(b, byte(m.Last+1), capN(m.Streak))
-		} else {
-			b = append(b, 0, 0)
-		}
-		for s := 1; s < ns; s++ {
-			if !in.safe.has(s) {
-				b = append(b, capN(m.Uses[s]))
-			}
+		b = append(b, byte(run+1), byte(min(m.Streak, len(in.rules.Repetition))))
+	} else {
+		b = append(b, 0, 0)
+	}
+	if free {
+		return b // its uses are left to its choice (relaxation)
+	}
+	for s := 1; s < len(in.skills); s++ {
+		if !in.safe.has(s) {
+			b = append(b, byte(min(m.Uses[place(s)], len(in.rules.Repetition))))
 		}
 	}
 	return b
@@ -275,6 +315,9 @@ func (x *exacter) decode(k string) {
 			m.Last, m.Streak, m.LastRound = int(b[0])-1, int(b[1]), roundBase
 		}
 		b = b[2:]
+		if in.memberOf[g] == x.free {
+			continue
+		}
 		for s := 1; s < ns; s++ {
 			if !in.safe.has(s) {
 				m.Uses[s] = int(b[0])
