@@ -100,7 +100,7 @@ func (r *Rules) levels() []int {
 // relaxedCheck is one check the deciding party's member may make in the
 // relaxation: its Use (Mod carrying the penalty picked), its modifier, the
 // class of its skill for the opponent's answer, and whether who makes it
-// changes the state (a safe skill's run, a group about to shed stragglers).
+// changes the state (a group about to shed its stragglers).
 type relaxedCheck struct {
 	u          Use
 	mod, class int
@@ -125,13 +125,8 @@ func (m *optimalModel) relaxed(acting bool, acted skillSet) [][]Use {
 			if acting {
 				class = m.respond.class[c.Skill]
 			}
-			run := m.x.runs && in.safe.has(c.Skill)
-			marked := run || in.size[g] > 1 && in.endurance.has(c.Skill) && !members[mb].Abandoned
-			pens := levels
-			if run {
-				pens = levels[:1] // its run is kept: it pays what it owes
-			}
-			for _, pen := range pens {
+			marked := in.size[g] > 1 && in.endurance.has(c.Skill) && !members[mb].Abandoned
+			for _, pen := range levels {
 				k := [2]int{c.Mod + pen, class}
 				if marked {
 					k[1] = -c.Skill - 1 // told apart by its skill

@@ -243,4 +243,3 @@ func boundsOf(method string) (hi, lo float64, ok bool) {
 	n, err := fmt.Sscanf(rest, "%f and at least %f", &hi, &lo)
 	return hi, lo, err == nil && n == 2
 }
-

@@ -167,11 +167,10 @@ type exacter struct {
 	// scratch space for it.
 	twins *twins
 	canon [][]int
-	// free is the party whose uses of skills the state leaves out (the
-	// relaxation of the decision process's bound, see bound), -1 for none;
-	// runs keeps its runs of a safe skill all the same.
+	// free is the party whose history for Can't Fool Me Twice the state
+	// leaves out (the relaxation of the decision process's bound, see
+	// bound), -1 for none.
 	free int
-	runs bool
 }
 
 // starts returns the possible orders of action with their probabilities.
@@ -264,7 +263,7 @@ func (x *exacter) encodeMember(b []byte, g int) []byte {
 		return x.canon[c][slices.Index(classes[c], s)]
 	}
 	free := in.memberOf[g] == x.free
-	if run := in.runOf(m); run >= 0 && (!free || x.runs) {
+	if run := in.runOf(m); run >= 0 && !free {
 		if of != nil && of[run] >= 0 {
 			run = classes[of[run]][0] // the run's skill comes first in its class
 		}
@@ -272,11 +271,8 @@ func (x *exacter) encodeMember(b []byte, g int) []byte {
 	} else {
 		b = append(b, 0, 0)
 	}
-	if free {
-		return b // its uses are left to its choice (relaxation)
-	}
 	for s := 1; s < len(in.skills); s++ {
-		if !in.safe.has(s) {
+		if !in.safe.has(s) && !free {
 			b = append(b, byte(min(m.Uses[place(s)], len(in.rules.Repetition))))
 		}
 	}
@@ -315,11 +311,9 @@ func (x *exacter) decode(k string) {
 			m.Last, m.Streak, m.LastRound = int(b[0])-1, int(b[1]), roundBase
 		}
 		b = b[2:]
-		if in.memberOf[g] == x.free {
-			continue
-		}
+		free := in.memberOf[g] == x.free
 		for s := 1; s < ns; s++ {
-			if !in.safe.has(s) {
+			if !in.safe.has(s) && !free {
 				m.Uses[s] = int(b[0])
 				b = b[1:]
 			}

@@ -64,6 +64,8 @@ const (
 	optSurrender = "surrender"
 	optWalkAway  = "walk away"
 	optContinue  = "play on" // only when the opponent concedes next
+	optWager     = "wager"   // an action (named in full by describe)
+	optReact     = "react"   // a reaction (named in full by describe)
 )
 
 // Optimal is the best (or worst) play of one party of a scenario for a
@@ -176,7 +178,7 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, set option
 	m.fix = &fixed{Policy: m.base}
 	x.in.Policies[m.side] = m.fix
 	switch set {
-	case setEvery:
+	case setEvery, setBest:
 		x.twins = x.in.newTwins(m.side, 1-m.side)
 	case setBound:
 		x.free = m.side
@@ -443,7 +445,11 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 		if x.err != nil {
 			return nil
 		}
-		cs = append(cs, markov.Choice[string]{Name: m.describe(us, acting), Steps: steps})
+		name := optReact
+		if acting {
+			name = optWager
+		}
+		cs = append(cs, markov.Choice[string]{Name: name, Steps: steps})
 		decls = append(decls, us)
 	}
 	m.decls[k] = decls
@@ -680,8 +686,18 @@ func (m *optimalModel) answerOf(ctx context.Context, plan *markov.Plan[string]) 
 }
 
 // isRound reports whether the process's option named name plays a round.
-func isRound(name string) bool {
-	return strings.HasPrefix(name, "wager ") || strings.HasPrefix(name, "react ")
+func isRound(name string) bool { return name == optWager || name == optReact }
+
+// named names the options of decision d in words (the process names a
+// round only "wager" or "react": its checks are spelled out here, for the
+// few states advice reads, not for every option explored).
+func (m *optimalModel) named(d *markov.Decision[string], chosen int) {
+	for i := range d.Options {
+		if x := &d.Options[i]; isRound(x.Name) {
+			x.Name = m.describe(m.decls[d.State][i], x.Name == optWager)
+		}
+	}
+	d.Choice = d.Options[chosen].Name
 }
 
 func (m *optimalModel) reward(k string) float64 {
@@ -801,9 +817,11 @@ type ranking struct {
 // the exchange, the initiative), so the rounds whose checks rank alike end
 // alike, and settling one of them stands for all.
 func (x *exacter) rankingsOf(ps []participant) []ranking {
+	// Shifting every modifier alike ranks the checks alike: the key is
+	// the modifiers less the first.
 	var key []byte
 	for i := range ps {
-		key = binary.AppendVarint(key, int64(ps[i].mod))
+		key = binary.AppendVarint(key, int64(ps[i].mod-ps[0].mod))
 	}
 	if rs, ok := x.rankings[string(key)]; ok {
 		return rs
@@ -983,6 +1001,8 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 		if d.Stake <= 1e-12 {
 			continue // every choice there is as good
 		}
+		chosen, _, _ := o.plan.Choice(d.State)
+		m.named(&d, chosen)
 		m.setOrder(d.State)
 		st := m.x.in.s
 		do, _, _ := strings.Cut(d.Choice, ":")
