@@ -120,6 +120,10 @@ type optimalModel struct {
 	// action its opponent's policy declares there.
 	decls   map[string][][]Use
 	answers map[string][]Use
+	// groups: the deciding party has a group with stragglers, and sheds
+	// holds, by state, the members that abandon them in each option.
+	groups bool
+	sheds  map[string][]uint16
 }
 
 // Optimal solves the scenario for goal: the play of the deciding party
@@ -176,6 +180,10 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, set option
 	}
 	m.base = x.in.Policies[m.side]
 	m.fix = &fixed{Policy: m.base}
+	for g := x.in.parties[m.side].lo; g < x.in.parties[m.side].hi; g++ {
+		m.groups = m.groups || x.in.size[g] > 1
+	}
+	m.sheds = map[string][]uint16{}
 	x.in.Policies[m.side] = m.fix
 	switch set {
 	case setEvery, setBest:
@@ -315,7 +323,12 @@ type fixed struct {
 	concession Concession
 	asked      bool
 	checks     []Use
+	shed       uint16 // the members (a bit each) that abandon their stragglers
 }
+
+// Abandon is the option's: whether the group abandons its stragglers
+// before its endurance-type check.
+func (f *fixed) Abandon(_ *View, _, m int) bool { return f.shed&(1<<m) != 0 }
 
 func (f *fixed) Concede(*View, int) Concession {
 	f.asked = true
@@ -424,6 +437,7 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 	if !acting {
 		m.answers[k] = answered
 	}
+	options, sheds := m.withSheds(options)
 	if len(cs)+len(options) > markov.MaxChoices {
 		x.err = fmt.Errorf("%w: %w: %s has %d options in one round: at most %d",
 			markov.ErrNoExact, markov.ErrTooLarge, in.pname(m.side), len(cs)+len(options), markov.MaxChoices)
@@ -433,9 +447,9 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 		x.err = fmt.Errorf("%w: %w: more than %d options to weigh", markov.ErrNoExact, markov.ErrTooLarge, everyWork)
 		return nil
 	}
-	for _, us := range options {
+	for i, us := range options {
 		m.setOrder(k)
-		m.fix.checks = us
+		m.fix.checks, m.fix.shed = us, sheds[i]
 		ps, err := in.declare()
 		if err != nil {
 			x.err = err
@@ -453,7 +467,41 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 		decls = append(decls, us)
 	}
 	m.decls[k] = decls
+	if m.groups {
+		m.sheds[k] = append(make([]uint16, len(decls)-len(options)), sheds...)
+	}
 	return cs
+}
+
+// withSheds adds to options, for each check of a group of the deciding
+// party that still has its stragglers and checks an endurance-type skill,
+// the same checks with the group abandoning its stragglers first ("Large
+// Parties": from then on one rank less, and no penalty on such checks),
+// and returns for each option the members (a bit each) that abandon.
+// Checks of groups seldom are endurance-type, so an option seldom has more
+// than one such variant.
+func (m *optimalModel) withSheds(options [][]Use) ([][]Use, []uint16) {
+	sheds := make([]uint16, len(options))
+	if !m.groups {
+		return options, sheds
+	}
+	in := m.x.in
+	lo := in.parties[m.side].lo
+	n := len(options)
+	for i := range n {
+		var can uint16
+		for _, u := range options[i] {
+			if in.size[lo+u.Member] > 1 && in.endurance.has(u.Skill) && !in.s.Parties[m.side].Members[u.Member].Abandoned {
+				can |= 1 << u.Member
+			}
+		}
+		// Every nonempty subset of the groups that may abandon.
+		for sub := can; sub != 0; sub = (sub - 1) & can {
+			options = append(options, options[i])
+			sheds = append(sheds, sub)
+		}
+	}
+	return options, sheds
 }
 
 // starts is the start of the process: the starting checks' orders of
@@ -612,6 +660,23 @@ func (m *optimalModel) everyOption(legal [][]Choice, edge int) [][]Use {
 	return out
 }
 
+// shedding says which groups abandon their stragglers in option i of
+// state k ("", none).
+func (m *optimalModel) shedding(k string, i int) string {
+	sheds := m.sheds[k]
+	if i >= len(sheds) || sheds[i] == 0 {
+		return ""
+	}
+	in := m.x.in
+	var b strings.Builder
+	for mb := range in.parties[m.side].hi - in.parties[m.side].lo {
+		if sheds[i]&(1<<mb) != 0 {
+			fmt.Fprintf(&b, "; %s abandons its stragglers", in.names[in.parties[m.side].lo+mb])
+		}
+	}
+	return b.String()
+}
+
 // describe names an option: "wager 2 dice: Becky with vehicles, Bob with
 // ranged attack" when acting, "react with 1 die: Joe with defense" when
 // reacting. Advice reads the part before the colon.
@@ -694,7 +759,7 @@ func isRound(name string) bool { return name == optWager || name == optReact }
 func (m *optimalModel) named(d *markov.Decision[string], chosen int) {
 	for i := range d.Options {
 		if x := &d.Options[i]; isRound(x.Name) {
-			x.Name = m.describe(m.decls[d.State][i], x.Name == optWager)
+			x.Name = m.describe(m.decls[d.State][i], x.Name == optWager) + m.shedding(d.State, i)
 		}
 	}
 	d.Choice = d.Options[chosen].Name
@@ -782,6 +847,18 @@ func (m *optimalModel) real(in *game, us []Use) []Use {
 		out[i].Skill = order[c][slices.Index(tw.classes[u.Member][c], u.Skill)]
 	}
 	return out
+}
+
+// Abandon follows the plan where it declares the round: the group
+// abandons its stragglers before its endurance-type check where the
+// plan's option says so.
+func (pl *planned) Abandon(v *View, p, m int) bool {
+	i, name, k, ok := pl.choice(v, p)
+	if !ok || !isRound(name) {
+		return pl.Policy.Abandon(v, p, m)
+	}
+	sheds := pl.o.m.sheds[k]
+	return i < len(sheds) && sheds[i]&(1<<m) != 0
 }
 
 func (pl *planned) Act(v *View, p int, a *Action) {
