@@ -87,8 +87,14 @@ func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error)
 		if err != nil {
 			return markov.Answer{}, err
 		}
-		if in.rules.MaxRounds > 0 && rest > 1e-9 {
+		switch {
+		case in.rules.MaxRounds > 0 && rest > 1e-9:
 			return markov.Answer{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g; --set rules.max_rounds=0 (no limit) gives the exact answer without it", markov.ErrNoExact, in.rules.MaxRounds, rest)
+		case rest > 1e-9:
+			// With no limit set, the GM still calls time after
+			// MaxRoundLimit rounds: the answer without a limit is the
+			// interaction's only where it is all but sure to end sooner.
+			return markov.Answer{}, fmt.Errorf("%w: with rules.max_rounds 0 the interaction outlasts %d rounds with probability %.2g (it may never end: the GM calls time after %d)", markov.ErrNoExact, maxSteps, rest, MaxRoundLimit)
 		}
 		if err := ctx.Err(); err != nil {
 			return markov.Answer{}, err

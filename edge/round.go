@@ -1103,10 +1103,11 @@ func (in *game) choose(r *dice.Roller) error {
 // (every party acting in turn).
 func (in *game) midRound() bool { return len(in.s.Acted) > 0 }
 
-// timeUp ends the interaction once it has lasted rules.max_rounds.
+// timeUp ends the interaction once it has lasted rules.max_rounds (or
+// MaxRoundLimit rounds, where it sets no limit).
 func (in *game) timeUp() {
 	st := in.s
-	if mr := in.rules.MaxRounds; mr > 0 && st.Round >= mr && !st.Outcome.Done() {
+	if st.Round >= in.rules.roundLimit() && !st.Outcome.Done() {
 		in.finish(in.judge(TimeUp, -1))
 	}
 }

@@ -306,8 +306,8 @@ func (e *Engine) checkOutcome(s *State) error {
 	if !o.Done() && (o.Winner != -1 || o.By != -1 || o.Partial) {
 		return fmt.Errorf("edge: state.outcome %+v: a running interaction has winner and by -1", o)
 	}
-	if !o.Done() && e.rules.MaxRounds > 0 && s.Round >= e.rules.MaxRounds {
-		return fmt.Errorf("edge: state.round %d: a running interaction ends at rules.max_rounds %d", s.Round, e.rules.MaxRounds)
+	if lim := e.rules.roundLimit(); !o.Done() && s.Round >= lim {
+		return fmt.Errorf("edge: state.round %d: a running interaction ends at round %d (rules.max_rounds %d)", s.Round, lim, e.rules.MaxRounds)
 	}
 	return nil
 }
