@@ -213,7 +213,7 @@ func ExampleDirectorByName() {
 
 // How much the thief's decisions matter in the rooftop chase: the odds of
 // reaching the clock under the best play, the worst play and the gap
-// between them, and the two decisions with most riding on them.
+// between them, and the two decisions worth most.
 func ExampleScenario_Solve() {
 	s := actiontest.DefaultScenario()
 	sv, err := s.Solve(context.Background(), markov.Goal{Outcomes: []string{"clean", "hurt"}})
@@ -221,22 +221,24 @@ func ExampleScenario_Solve() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("best %.3f, worst %.3f, gap %.3f\n", sv.Best.Value, sv.Worst.Value, sv.Gap)
+	fmt.Printf("best %.3f, own play (%s) %.3f: playing well is worth %+.3f\n", sv.Best.Value, sv.Own.Name, sv.Own.Value, sv.Worth)
+	fmt.Printf("worst %.3f, gap %.3f\n", sv.Worst.Value, sv.Gap)
 	for _, p := range sv.Policies {
 		fmt.Printf("  %-18s %.3f\n", p.Name, p.Value)
 	}
 	for _, a := range sv.Advice[:2] {
-		fmt.Printf("%s: %s (gains %.3f)\n", a.When, a.Do, a.Gain)
+		fmt.Printf("%s: %s rather than %s, worth %.3f per game\n", a.When, a.Do, a.Else, a.Worth)
 	}
 	// Output:
-	// best 0.781, worst 0.163, gap 0.618
+	// best 0.781, own play (threshold) 0.490: playing well is worth +0.291
+	// worst 0.163, gap 0.618
 	//   always_when_failed 0.627
 	//   cautious           0.530
 	//   daring             0.618
 	//   never              0.441
 	//   threshold          0.490
-	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal (gains 0.178)
-	// a desperate roll 1 success short, unhurt: push (harm on physical) (gains 0.556)
+	// offered a Risk Peril deal before a risky test, unhurt: decline the Risk Peril deal rather than take the Risk Peril deal, worth 0.353 per game
+	// offered a Risk Peril deal before a desperate test, unhurt: decline the Risk Peril deal rather than take the Risk Peril deal, worth 0.157 per game
 }
 
 // A rooftop chase played a step at a time through the game contract, each

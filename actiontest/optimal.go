@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -515,9 +514,6 @@ func (p planned) Flashback(v *View) bool {
 	return c == choiceFlashback || c == ""
 }
 
-// maxAdvice bounds the lines of advice Solve writes.
-const maxAdvice = 12
-
 // Solve finds how much the character's decisions matter in the scenario
 // for goal: the goal's probability under the best play (Optimal with
 // markov.Maximize), the worst play (markov.Minimize) and each shipped
@@ -561,70 +557,28 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
+	if err := out.SetOwnPolicy(s.Policy); err != nil {
+		return markov.Solved{}, fmt.Errorf("actiontest: %w", err)
+	}
 	if out.Advice, err = best.advice(ctx); err != nil {
 		return markov.Solved{}, err
 	}
 	return out, nil
 }
 
-// advice writes the plan's decisions for a designer: each situation in
-// words (what is asked, at which position, how the roll stands, what the
-// harm costs), alike situations with the same choice grouped into one
-// line, the lines with most at stake first.
+// advice writes the plan's decisions for a designer (markov.Lines): each
+// situation in words (what is asked, at which position, how the roll
+// stands, what the harm costs), alike situations with the same choice and
+// alternative sharing a line.
 func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 	ds, err := o.plan.Decisions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	type line struct {
-		markov.Advice
-		stake float64
+	key := func(d markov.Decision[situation], do, alt markov.Option) markov.Said {
+		return markov.Said{When: o.m.describe(d.State), Do: do.Name, Else: alt.Name}
 	}
-	var lines []*line
-	byText := map[[2]string]*line{}
-	for _, d := range ds {
-		if d.Stake == 0 {
-			continue
-		}
-		when := o.m.describe(d.State)
-		l := byText[[2]string{when, d.Choice}]
-		if l == nil {
-			l = &line{Advice: markov.Advice{When: when, Do: d.Choice}}
-			byText[[2]string{when, d.Choice}] = l
-			lines = append(lines, l)
-		}
-		do, lo, alt := 0.0, 1.0, ""
-		altValue := -1.0
-		for _, opt := range d.Options {
-			lo = min(lo, opt.Value)
-			if opt.Name == d.Choice {
-				do = opt.Value
-			} else if opt.Value > altValue {
-				alt, altValue = opt.Name, opt.Value
-			}
-		}
-		// The line's gain is the reach-weighted mean of its situations'.
-		l.Gain = (l.Gain*l.Reach + (do-lo)*d.Visits) / (l.Reach + d.Visits)
-		l.Reach += d.Visits
-		l.stake += d.Stake
-		if alt != "" && l.Else == "" {
-			l.Else = fmt.Sprintf("%s (%.3f there, against %.3f)", alt, altValue, do)
-		}
-	}
-	slices.SortStableFunc(lines, func(a, b *line) int {
-		switch {
-		case a.stake > b.stake:
-			return -1
-		case a.stake < b.stake:
-			return 1
-		}
-		return 0
-	})
-	var out []markov.Advice
-	for _, l := range lines[:min(len(lines), maxAdvice)] {
-		out = append(out, l.Advice)
-	}
-	return out, nil
+	return markov.Lines(ds, o.plan.Aim(), key, func(k markov.Said, _ []markov.Decision[situation]) markov.Said { return k }), nil
 }
 
 // describe puts a situation with a choice in words: what is asked, the

@@ -161,11 +161,19 @@ func TestSolveRooftopChase(t *testing.T) {
 	if sv.Side != "Vex" || sv.Method != "exact" || len(sv.Policies) != len(PolicyNames()) || sv.Gap < 0.5 || sv.States == 0 || sv.Choices <= sv.States {
 		t.Errorf("solved %+v", sv)
 	}
-	if len(sv.Advice) == 0 || len(sv.Advice) > maxAdvice {
+	if len(sv.Advice) == 0 || len(sv.Advice) > markov.MaxAdvice {
 		t.Fatalf("%d lines of advice", len(sv.Advice))
 	}
+	if sv.Own.Name != DefaultScenario().Policy || sv.Worth <= 0 || sv.Worth >= sv.Gap {
+		t.Errorf("own play %q worth %v (gap %v)", sv.Own.Name, sv.Worth, sv.Gap)
+	}
+	for i, a := range sv.Advice[1:] {
+		if a.Worth > sv.Advice[i].Worth {
+			t.Errorf("advice %d worth %v above the line before it (%v)", i+1, a.Worth, sv.Advice[i].Worth)
+		}
+	}
 	first := sv.Advice[0]
-	if !strings.Contains(first.When, "Risk Peril deal before a risky test, unhurt") || first.Do != choiceDeclinePeril || first.Gain <= 0 || first.Reach < 1 {
+	if !strings.Contains(first.When, "Risk Peril deal before a risky test, unhurt") || first.Do != choiceDeclinePeril || first.Worth <= 0 || first.Reach < 1 {
 		t.Errorf("first advice %+v", first)
 	}
 }

@@ -1,12 +1,9 @@
 package challenge
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 
 	"github.com/stakesrpg/stakes/sim/markov"
 )
@@ -736,77 +733,33 @@ func (p *crossPlanned) HangIn(v *View, side int) bool {
 	return hangsAsPlanned(p.plan, st, adv)
 }
 
-// crossAdvice writes the plan's decisions in words. Its cross-off
-// choices are as many as the rolls that may show, so they are told by
-// situation: whose turn to cross off it is (at a cast, answering,
+// crossAdvice writes the plan's decisions in words (markov.Lines). Its
+// cross-off choices are as many as the rolls that may show, so they are
+// told by situation: whose turn to cross off it is (at a cast, answering,
 // challenging) and how the comparison stands before the name is crossed
-// off, with how often play comes there under the plan (Reach), the share
-// of those visits at which the plan crosses a name off and the mean gain
-// over the worse choice. Its stances are told one by one, by the names
-// each side has left.
+// off. Its stances are told one by one, by the names each side has left.
 func (o *Optimal) crossAdvice(ctx context.Context, s Scenario) ([]markov.Advice, error) {
 	ds, err := o.xplan.Decisions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	type group struct {
-		when                 string
-		reach, cross, gained float64
-		stake                float64
-	}
-	var groups []*group
-	at := map[string]*group{}
-	var out []markov.Advice
-	for _, d := range ds {
-		if d.Stake <= 0 || math.IsInf(d.Visits, 1) {
-			continue
+	key := func(d markov.Decision[xstate], do, alt markov.Option) markov.Said {
+		if d.State.kind == xShown {
+			return markov.Said{When: crossSituation(d.State, o.side, s.Rules.DoubleFactor), Do: do.Name, Else: alt.Name}
 		}
-		chosen, next, worst := d.Rank(o.xplan.Aim())
-		gain := math.Abs(d.Options[chosen].Value - worst)
-		if gain < 1e-9 {
-			continue
-		}
-		if d.State.kind != xShown {
-			// A stance, asked as it comes or once for a round with no
-			// names left.
-			when := fmt.Sprintf("answering lower but more than half, %s", namesLeft(s, d.State))
-			if d.State.kind == xCast {
-				who := "nobody"
-				if d.State.adv > 0 {
-					who = s.Sides[d.State.adv-1].Name
-				}
-				when = "answering lower but more than half, no names left, " + who + " carrying the advantage die"
+		// A stance, asked as it comes or once for a round with no names
+		// left.
+		when := fmt.Sprintf("answering lower but more than half, %s", namesLeft(s, d.State))
+		if d.State.kind == xCast {
+			who := "nobody"
+			if d.State.adv > 0 {
+				who = s.Sides[d.State.adv-1].Name
 			}
-			out = append(out, markov.Advice{
-				When: when, Do: d.Choice, Else: fmt.Sprintf("%s: P(goal) %.4f", d.Options[next].Name, d.Options[next].Value),
-				Gain: gain, Reach: d.Visits,
-			})
-			continue
+			when = "answering lower but more than half, no names left, " + who + " carrying the advantage die"
 		}
-		when := crossSituation(d.State, o.side, s.Rules.DoubleFactor)
-		g := at[when]
-		if g == nil {
-			g = &group{when: when}
-			at[when] = g
-			groups = append(groups, g)
-		}
-		g.reach += d.Visits
-		g.stake += d.Stake
-		g.gained += d.Visits * gain
-		if d.Choice == optCross {
-			g.cross += d.Visits
-		}
+		return markov.Said{When: when, Do: do.Name, Else: alt.Name}
 	}
-	slices.SortStableFunc(groups, func(a, b *group) int { return cmp.Compare(b.stake, a.stake) })
-	for _, g := range groups {
-		do := fmt.Sprintf("%s (%.0f%% of the time)", optCross, 100*g.cross/g.reach)
-		if g.cross < g.reach/2 {
-			do = fmt.Sprintf("%s (%.0f%% of the time)", optKeep, 100*(1-g.cross/g.reach))
-		}
-		out = append(out, markov.Advice{When: g.when, Do: do, Gain: g.gained / g.reach, Reach: g.reach})
-	}
-	slices.SortStableFunc(out, func(a, b markov.Advice) int { return cmp.Compare(b.Gain*b.Reach, a.Gain*a.Reach) })
-	return out, nil
+	return markov.Lines(ds, o.xplan.Aim(), key, said[xstate]), nil
 }
 
 // crossSituation says, for a cross-off choice of side d, whose turn it is

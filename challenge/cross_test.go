@@ -298,8 +298,8 @@ func TestSolveWithCrossOffsAdvice(t *testing.T) {
 	must(t, err)
 	kinds := map[string]bool{}
 	for _, a := range sv.Advice {
-		t.Logf("%s: %s [%s] gain %.4f reach %.3g", a.When, a.Do, a.Else, a.Gain, a.Reach)
-		if a.Reach <= 0 || a.Gain < 0 {
+		t.Logf("%s: %s [%s] worth %.4f reach %.3g", a.When, a.Do, a.Else, a.Worth, a.Reach)
+		if a.Reach <= 0 || a.Worth <= 0 {
 			t.Errorf("advice %+v", a)
 		}
 		kinds[strings.SplitN(a.When, ",", 2)[0]] = true

@@ -147,14 +147,14 @@ func ExampleScenario_Solve() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s wins: best %.4f, worst %.4f, gap %.4f\n", sv.Side, sv.Best.Value, sv.Worst.Value, sv.Gap)
+	fmt.Printf("%s wins: best %.4f, own play (%s) %.4f, worth %+.4f\n", sv.Side, sv.Best.Value, sv.Own.Name, sv.Own.Value, sv.Worth)
 	for _, a := range sv.Advice[:2] {
-		fmt.Printf("%s: %s (%s; gain %.4f)\n", a.When, a.Do, a.Else, a.Gain)
+		fmt.Printf("%s: %s rather than %s, worth %.4f\n", a.When, a.Do, a.Else, a.Worth)
 	}
 	// Output:
-	// althesa wins: best 0.3648, worst 0.2988, gap 0.0660
-	// answering lower but more than half, irin carrying the advantage die: hang in (give: P(goal) 0.0690; gain 0.0665)
-	// answering lower but more than half, nobody carrying the advantage die: hang in (give: P(goal) 0.3101; gain 0.0547)
+	// althesa wins: best 0.3648, own play (default) 0.3648, worth +0.0000
+	// answering lower but more than half, irin carrying the advantage die: hang in rather than give, worth 0.0673
+	// answering lower but more than half, nobody carrying the advantage die: hang in rather than give, worth 0.0567
 }
 
 // With both names on the owe list, Althesa's cross-off is hers to time:
@@ -183,10 +183,10 @@ func ExampleOweScenario() {
 	// cross_off/never 0.1886
 	// cross_off/when_close 0.4123
 	// cross_off/eager 0.3967
-	// answering, the answer lower but more than half: cross a name off (96% of the time)
-	// at a cast, your cast higher: keep the names (100% of the time)
-	// answering, the answer half or less: cross a name off (100% of the time)
-	// answering, the answer higher: keep the names (100% of the time)
+	// answering, the answer lower but more than half: cross a name off
+	// at a cast, your cast higher: keep the names
+	// answering, the answer half or less: cross a name off
+	// answering, the answer higher: keep the names
 }
 
 // A Scenario starts a Game, the package's sim.Game: step it under the

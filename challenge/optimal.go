@@ -356,10 +356,20 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(KindStance+"/"+name, duelAnswer(d), m.in[:]))
 	}
+	d, err := duelOdds(ctx, s.Rules, c.Sides[0].Dice, c.Sides[1].Dice, m.own[0], m.own[1])
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	out.SetOwn(markov.ValueOf(s.ownName(m.side), duelAnswer(d), m.in[:]))
 	if out.Advice, err = best.advice(ctx, s); err != nil {
 		return markov.Solved{}, err
 	}
 	return out, nil
+}
+
+// ownName names side i's own play in the scenario, as Solved.Own shows it.
+func (s Scenario) ownName(i int) string {
+	return cmp.Or(s.Sides[i].Play.String(), "default")
 }
 
 // crossParts are the shipped parts Solve compares when a side may cross
@@ -410,46 +420,38 @@ func (m *optimalModel) solvedCross(ctx context.Context, out markov.Solved, best 
 		seen[key] = a
 		out.Policies = append(out.Policies, markov.ValueOf(part.name, a, m.in[:]))
 	}
-	var err error
+	c, policies, err := m.s.build()
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	own, err := m.s.crossExact(ctx, c, policies, m.s.nevers())
+	if err != nil {
+		return markov.Solved{}, err
+	}
+	out.SetOwn(markov.ValueOf(m.s.ownName(m.side), own, m.in[:]))
 	if out.Advice, err = best.crossAdvice(ctx, m.s); err != nil {
 		return markov.Solved{}, err
 	}
 	return out, nil
 }
 
-// advice writes the plan's decisions that change the goal's value, most
-// consequential first: one a round state, by who carries the advantage
-// die.
+// advice writes the plan's decisions that change the goal's value
+// (markov.Lines): one a round state, by who carries the advantage die.
 func (o *Optimal) advice(ctx context.Context, s Scenario) ([]markov.Advice, error) {
 	ds, err := o.plan.Decisions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []markov.Advice
-	for _, d := range ds {
-		if d.Stake <= 0 {
-			continue
-		}
-		var do, alt markov.Option
-		worst := d.Options[0].Value
-		for _, op := range d.Options {
-			if op.Name == d.Choice {
-				do = op
-			} else {
-				alt = op
-			}
-			worst = min(worst, op.Value)
-		}
+	key := func(d markov.Decision[duelState], do, alt markov.Option) markov.Said {
 		who := "nobody"
 		if d.State.adv > 0 {
 			who = s.Sides[d.State.adv-1].Name
 		}
-		out = append(out, markov.Advice{
-			When: "answering lower but more than half, " + who + " carrying the advantage die",
-			Do:   do.Name,
-			Else: fmt.Sprintf("%s: P(goal) %.4f", alt.Name, alt.Value),
-			Gain: do.Value - worst, Reach: d.Visits,
-		})
+		return markov.Said{When: "answering lower but more than half, " + who + " carrying the advantage die",
+			Do: do.Name, Else: alt.Name}
 	}
-	return out, nil
+	return markov.Lines(ds, o.plan.Aim(), key, said[duelState]), nil
 }
+
+// said is the words of a line of advice whose key is its words.
+func said[S comparable](k markov.Said, _ []markov.Decision[S]) markov.Said { return k }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -332,6 +331,10 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, in))
 	}
+	own := cmp.Or(s.Cast[s.member(best.Side)].Policy, "default")
+	if err := out.SetOwnPolicy(own); err != nil {
+		return markov.Solved{}, fmt.Errorf("contest: %w", err)
+	}
 	if s.Kind == KindTimed {
 		out.Advice, err = best.timedAdvice(ctx)
 	} else {
@@ -340,79 +343,48 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	return out, err
 }
 
-// maxAdvice bounds the lines of advice Solve gives.
-const maxAdvice = 12
-
 // situation is a group of the plan's decision states that read alike: the
-// same choice with the same holder, Plot Points, gang and aid, over a
-// range of stakes.
+// same choice against the same alternative, with the same holder, Plot
+// Points, gang and aid, over a range of stakes.
 type situation struct {
 	open, holding, aided bool
 	outside              bool // the decider is the interferer
 	holder               int
 	pp, gang             int
 	ask                  int8
-	do                   string
+	do, alt              string
 }
 
-// adviceLine gathers the decisions of one situation.
-type adviceLine struct {
-	lo, hi       int     // the stakes
-	reach        float64 // expected visits, summed
-	gain         float64 // best option minus worst, the largest
-	regret       float64 // visits times best minus next best, summed: how it ranks
-	next         string
-	nextV, bestV float64
-}
-
-// advice writes the plan's decisions in words, gathered by situation, the
-// ones where the next best choice would cost most first.
+// advice writes the plan's decisions in words (markov.Lines), gathered by
+// situation.
 func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 	ds, err := o.plan.Decisions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	lines := map[situation]*adviceLine{}
-	var order []situation
-	for _, d := range ds {
-		if d.Stake <= 1e-12 {
-			continue // every choice there is as good
-		}
+	key := func(d markov.Decision[xstate], do, alt markov.Option) situation {
 		st := d.State
-		k := situation{open: st.open, holding: int(st.holder) == o.decider, aided: st.aid > 0, ask: st.ask, do: d.Choice,
-			outside: o.decider == interferer, holder: int(st.holder)}
+		k := situation{open: st.open, holding: int(st.holder) == o.decider, aided: st.aid > 0, ask: st.ask,
+			do: do.Name, alt: alt.Name, outside: o.decider == interferer, holder: int(st.holder)}
 		if o.decider < 2 {
 			k.pp, k.gang = int(st.pp[o.decider]), int(st.gang[1-o.decider])
 		} else {
 			k.pp = int(o.model.sc.Characters[o.model.b.iChar].PlotPoints)
 		}
-		l, ok := lines[k]
-		if !ok {
-			l = &adviceLine{lo: int(st.stakes), hi: int(st.stakes)}
-			lines[k] = l
-			order = append(order, k)
-		}
-		best, next, lo := d.Rank(o.aim)
-		l.lo, l.hi = min(l.lo, int(st.stakes)), max(l.hi, int(st.stakes))
-		l.reach += d.Visits
-		l.gain = max(l.gain, math.Abs(d.Options[best].Value-lo))
-		if r := d.Visits * (d.Options[best].Value - d.Options[next].Value); r >= l.regret {
-			l.regret, l.next, l.nextV, l.bestV = r, d.Options[next].Name, d.Options[next].Value, d.Options[best].Value
-		}
+		return k
 	}
-	slices.SortStableFunc(order, func(a, b situation) int { return cmp.Compare(lines[b].regret, lines[a].regret) })
-	var out []markov.Advice
-	for _, k := range order[:min(len(order), maxAdvice)] {
-		l := lines[k]
-		out = append(out, markov.Advice{When: k.describe(l), Do: k.do,
-			Else: fmt.Sprintf("%s would give %.4f where this gives %.4f", l.next, l.nextV, l.bestV),
-			Gain: l.gain, Reach: l.reach})
+	say := func(k situation, group []markov.Decision[xstate]) markov.Said {
+		lo, hi := int(group[0].State.stakes), int(group[0].State.stakes)
+		for _, d := range group {
+			lo, hi = min(lo, int(d.State.stakes)), max(hi, int(d.State.stakes))
+		}
+		return markov.Said{When: k.describe(lo, hi), Do: k.do, Else: k.alt}
 	}
-	return out, nil
+	return markov.Lines(ds, o.aim, key, say), nil
 }
 
 // describe says what the deciding side sees in situation k.
-func (k situation) describe(l *adviceLine) string {
+func (k situation) describe(lo, hi int) string {
 	var b strings.Builder
 	switch k.ask {
 	case askOnes:
@@ -433,10 +405,10 @@ func (k situation) describe(l *adviceLine) string {
 		b.WriteString("the other side holds the stakes")
 	}
 	if !k.open {
-		if l.lo == l.hi {
-			fmt.Fprintf(&b, " at %d", l.lo)
+		if lo == hi {
+			fmt.Fprintf(&b, " at %d", lo)
 		} else {
-			fmt.Fprintf(&b, " at %d to %d", l.lo, l.hi)
+			fmt.Fprintf(&b, " at %d to %d", lo, hi)
 		}
 	}
 	if k.pp == 1 {

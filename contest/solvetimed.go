@@ -1,7 +1,6 @@
 package contest
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -114,39 +113,21 @@ func (m *timedChain) stateOf(t *Timed) tstate {
 	return st
 }
 
-// timedAdvice writes the plan's decisions in words, the ones where the
-// other choice would cost most first.
+// timedAdvice writes the plan's decisions in words (markov.Lines).
 func (o *Optimal) timedAdvice(ctx context.Context) ([]markov.Advice, error) {
 	ds, err := o.tplan.Decisions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	type line struct {
-		regret float64
-		a      markov.Advice
-	}
-	var lines []line
 	n := len(o.tmodel.b.steps)
-	for _, d := range ds {
-		if d.Stake <= 1e-12 {
-			continue // every choice there is as good
-		}
-		best, next, lo := d.Rank(o.aim)
+	key := func(d markov.Decision[tstate], do, alt markov.Option) markov.Said {
 		when := "finished with no beats left"
 		if !d.State.choose {
 			when = fmt.Sprintf("before step %d of %d, %d beats left", d.State.step+1, n, d.State.beats)
 		}
-		b, x := d.Options[best], d.Options[next]
-		lines = append(lines, line{regret: d.Visits * (b.Value - x.Value), a: markov.Advice{When: when, Do: d.Choice,
-			Else: fmt.Sprintf("%s would give %.4f where this gives %.4f", x.Name, x.Value, b.Value),
-			Gain: max(b.Value-lo, lo-b.Value), Reach: d.Visits}})
+		return markov.Said{When: when, Do: do.Name, Else: alt.Name}
 	}
-	slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(b.regret, a.regret) })
-	var out []markov.Advice
-	for _, l := range lines[:min(len(lines), maxAdvice)] {
-		out = append(out, l.a)
-	}
-	return out, nil
+	return markov.Lines(ds, o.aim, key, func(k markov.Said, _ []markov.Decision[tstate]) markov.Said { return k }), nil
 }
 
 // BuyTime follows the plan in a timed action's gap.

@@ -298,10 +298,9 @@ func (m measurer) advise(ctx context.Context, best Style) ([]markov.Advice, erro
 		if !k.is(&best) {
 			do, alt = alt, do
 		}
-		out = append(out, markov.Advice{When: k.when, Do: do, Else: fmt.Sprintf("%s: %.3f", alt, v),
-			Gain: base - v})
+		out = append(out, markov.Advice{When: k.when, Do: do, Else: alt, Worth: base - v, States: 1})
 	}
-	slices.SortStableFunc(out, func(a, b markov.Advice) int { return cmp.Compare(b.Gain, a.Gain) })
+	slices.SortStableFunc(out, func(a, b markov.Advice) int { return cmp.Compare(b.Worth, a.Worth) })
 	return out, nil
 }
 

@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/sim/markov"
 )
 
@@ -242,4 +244,64 @@ func boundsOf(method string) (hi, lo float64, ok bool) {
 	}
 	n, err := fmt.Sscanf(rest, "%f and at least %f", &hi, &lo)
 	return hi, lo, err == nil && n == 2
+}
+
+// TestSolveOrdersBestOwnWorst: in every duel drawn at random (and the
+// others), for each side, the best play is at least the side's own policy
+// and every shipped one, the worst at most them (Solved.Check), what
+// playing well is worth is best less own, and a bound, where there is one,
+// is at least the best.
+func TestSolveOrdersBestOwnWorst(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range everyDuels() {
+		for side := range 2 {
+			sv, err := c.s.Solve(ctx, markov.Goal{Side: c.s.Parties[side].Name})
+			if err != nil {
+				t.Fatalf("%s, side %d: %v", c.name, side, err)
+			}
+			if err := sv.Check(); err != nil {
+				t.Errorf("%s, side %d: %v", c.name, side, err)
+			}
+			own := cmp.Or(c.s.Parties[side].Policy, DefaultPolicy)
+			if sv.Own.Name != own || math.Abs(sv.Worth-(sv.Best.Value-sv.Own.Value)) > 1e-12 || sv.Own.Value > sv.Best.Value+1e-12 || sv.Own.Value < sv.Worst.Value-1e-12 {
+				t.Errorf("%s, side %d: own %s %v, worth %v, best %v, worst %v", c.name, side, sv.Own.Name, sv.Own.Value, sv.Worth, sv.Best.Value, sv.Worst.Value)
+			}
+			if sv.Bound != nil && *sv.Bound < sv.Best.Value {
+				t.Errorf("%s, side %d: bound %v under the best %v", c.name, side, *sv.Bound, sv.Best.Value)
+			}
+		}
+	}
+}
+
+// TestTiesGoToTheCheapestConcession: Ann plays for Bo's win, outright or
+// partial, in the duel. Behind 1 to 3 surrendering (Bo wins) and walking
+// away (Bo, holding more dice, wins in part) are both sure: the plan walks
+// away, which hands over nothing, where surrendering hands over Ann's last
+// die; with Goal.Ties "first" it takes the option listed first, surrender.
+func TestTiesGoToTheCheapestConcession(t *testing.T) {
+	ctx := context.Background()
+	s := duel()
+	for ties, want := range map[string]Concession{"": WalkAway, "cheapest": WalkAway, "first": Surrender} {
+		goal := markov.Goal{Side: "Ann", Outcomes: []string{"bo_wins", "bo_partial"}, Ties: ties}
+		o, err := s.Optimal(ctx, goal, markov.Maximize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.NewEngine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := e.NewState()
+		if err := e.Start(st, dice.NewSeeded(1)); err != nil {
+			t.Fatal(err)
+		}
+		st.Parties[0].Edge, st.Parties[1].Edge, st.Initiative, st.Order = 1, 3, 1, []int{0, 1}
+		v, err := e.View(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Policy.Concede(v, 0); got != want {
+			t.Errorf("ties %q: behind 1 to 3 the plan chose %v, want %v", ties, got, want)
+		}
+	}
 }

@@ -122,7 +122,7 @@ func ExampleScenario_Solve() {
 	// reckless 0.0038
 	// steady 0.0061
 	// pursuer holds the initiative, lead car 5 edge dice to pursuer 6: react with 1 die: Becky with vehicles
-	// lead car holds the initiative, lead car 5 edge dice to pursuer 6: wager 1 die, most often Becky with vehicles
+	// lead car holds the initiative, lead car 6 edge dice to pursuer 5: wager 1 die, most often Becky with vehicles
 }
 
 // A game played through the game contract, as code that knows no rule

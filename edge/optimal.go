@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -196,6 +197,9 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, set option
 	m.process, err = markov.ExploreProcess(ctx, "s", m.choices)
 	if x.err != nil {
 		return nil, x.err
+	}
+	if m.process != nil {
+		m.process.Ties = m.goal.TieBreak()
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -412,15 +416,15 @@ func (m *optimalModel) concessions(k string) ([]markov.Choice[string], [][]Use) 
 			continue
 		}
 		m.setOrder(k)
+		name, cost := optSurrender, float64(in.s.Parties[m.side].Edge) // every die handed over
+		if c == WalkAway {
+			name, cost = optWalkAway, 0
+		}
 		if err := in.concede(m.side, c); err != nil {
 			x.err = err
 			return nil, nil
 		}
-		name := optSurrender
-		if c == WalkAway {
-			name = optWalkAway
-		}
-		cs = append(cs, markov.Choice[string]{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}})
+		cs = append(cs, markov.Choice[string]{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}, Cost: cost})
 		decls = append(decls, nil)
 	}
 	return cs, decls
@@ -463,7 +467,7 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 		if acting {
 			name = optWager
 		}
-		cs = append(cs, markov.Choice[string]{Name: name, Steps: steps})
+		cs = append(cs, markov.Choice[string]{Name: name, Steps: steps, Cost: cost(us, sheds[i])})
 		decls = append(decls, us)
 	}
 	m.decls[k] = decls
@@ -471,6 +475,14 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 		m.sheds[k] = append(make([]uint16, len(decls)-len(options)), sheds...)
 	}
 	return cs
+}
+
+// cost is what an option of playing a round spends that the goal does
+// not count: a die for each check (each wagers one), and one more for each
+// group abandoning its stragglers (a rank given up for good). Among equally
+// good options the plan takes the cheapest (Goal.Ties).
+func cost(us []Use, sheds uint16) float64 {
+	return float64(len(us) + bits.OnesCount16(sheds))
 }
 
 // withSheds adds to options, for each check of a group of the deciding
@@ -993,6 +1005,9 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		}
 		out.Policies = append(out.Policies, markov.ValueOf(name, a, m.in))
 	}
+	if err := out.SetOwnPolicy(cmp.Or(s.Parties[m.side].Policy, DefaultPolicy)); err != nil {
+		return markov.Solved{}, fmt.Errorf("edge: %w", err)
+	}
 	if out.Advice, err = best.advice(ctx); err != nil {
 		return markov.Solved{}, err
 	}
@@ -1000,8 +1015,8 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 }
 
 // bounds marks out, solved over the bounded set, as the best and worst
-// found, and writes in its Method the bounds the relaxation m sets on play
-// over every legal choice (markov.Solved has no field for them).
+// found, and sets its Bound (and in its Method the bound on the worst) by
+// the relaxation m on play over every legal choice.
 func (m *optimalModel) bounds(ctx context.Context, out *markov.Solved) error {
 	out.Best.Name = "best found over " + OptionsBest
 	out.Worst.Name = "worst found over " + OptionsBest
@@ -1018,114 +1033,90 @@ func (m *optimalModel) bounds(ctx context.Context, out *markov.Solved) error {
 		out.Method += "; no bound on play over every legal choice (its relaxation is too large as well)"
 		return nil
 	}
+	out.Bound = &hi
 	out.Method += fmt.Sprintf("; over every legal choice P(goal) is at most %.4f and at least %.4f (bounds: a relaxation in which %s picks the repetition penalty each of its checks pays)",
 		hi, lo, out.Side)
 	return nil
 }
 
-// maxAdvice bounds the lines of advice Solve gives.
-const maxAdvice = 12
-
 // situation is a group of the plan's decision states that read alike: the
 // same kind of choice (surrender, walk away, wager or react with so many
-// dice) with the same edge dice on each side and the same party holding
-// the initiative; the skill histories differ.
+// dice) set against the same other kind, with the same edge dice on each
+// side and the same party holding the initiative; the skill histories
+// differ.
 type situation struct {
 	holding      bool
 	mine, theirs int
-	do           string
+	do, alt      string
 }
 
-// adviceLine gathers the decisions of one situation.
-type adviceLine struct {
-	reach        float64 // expected visits, summed
-	gain         float64 // best option minus worst, the largest
-	regret       float64 // visits times best minus next best, summed: how it ranks
-	next         string
-	nextV, bestV float64
-	// chosen sums the visits of each full option chosen (members and
-	// skills), so the line can name the one played most.
-	chosen map[string]float64
-}
-
-// do names the line's choice: the full option where every state of the
-// line chooses it, else the kind of choice and the one played most.
-func (l *adviceLine) do(kind string) string {
-	most, visits := "", -1.0
-	for name, v := range l.chosen {
-		if v > visits || v == visits && name < most {
-			most, visits = name, v
-		}
-	}
-	if len(l.chosen) == 1 || most == kind {
-		return most
-	}
-	_, rest, _ := strings.Cut(most, ": ")
-	return kind + ", most often " + rest
-}
-
-// advice writes the plan's decisions in words, gathered by situation, the
-// ones where the next best choice would cost most first.
+// advice writes the plan's decisions in words (markov.Lines), gathered by
+// situation. Options are told by kind, each kind worth its best option: the
+// next best option is often the same kind with another skill, worth as
+// much, which says little. A line names the full option (members and
+// skills) where all its states choose it, else the one chosen most.
 func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 	ds, err := o.plan.Decisions(ctx)
 	if err != nil {
 		return nil, err
 	}
 	m := o.m
-	lines := map[situation]*adviceLine{}
-	var order []situation
-	for _, d := range ds {
-		if d.Stake <= 1e-12 {
-			continue // every choice there is as good
-		}
-		chosen, _, _ := o.plan.Choice(d.State)
-		m.named(&d, chosen)
+	chosen := map[string]string{} // a state's full option chosen
+	for i, d := range ds {
+		c, _, _ := o.plan.Choice(d.State)
+		m.named(&d, c)
+		chosen[d.State] = d.Choice
+		ds[i] = o.byKind(d)
+	}
+	key := func(d markov.Decision[string], do, alt markov.Option) situation {
 		m.setOrder(d.State)
 		st := m.x.in.s
-		do, _, _ := strings.Cut(d.Choice, ":")
-		k := situation{holding: st.Initiative == m.side, mine: st.Parties[m.side].Edge,
-			theirs: st.Parties[1-m.side].Edge, do: do}
-		l, ok := lines[k]
-		if !ok {
-			l = &adviceLine{chosen: map[string]float64{}}
-			lines[k] = l
-			order = append(order, k)
-		}
-		best, next, worst := d.Rank(o.aim)
-		if other := o.otherKind(d.Options, do); other >= 0 {
-			next = other
-		}
-		l.reach += d.Visits
-		l.chosen[d.Choice] += d.Visits
-		l.gain = max(l.gain, math.Abs(d.Options[best].Value-worst))
-		if r := d.Visits * math.Abs(d.Options[best].Value-d.Options[next].Value); r >= l.regret {
-			l.regret, l.next, l.nextV, l.bestV = r, d.Options[next].Name, d.Options[next].Value, d.Options[best].Value
-		}
+		return situation{holding: st.Initiative == m.side, mine: st.Parties[m.side].Edge,
+			theirs: st.Parties[1-m.side].Edge, do: do.Name, alt: alt.Name}
 	}
-	slices.SortStableFunc(order, func(a, b situation) int { return cmp.Compare(lines[b].regret, lines[a].regret) })
-	var out []markov.Advice
-	for _, k := range order[:min(len(order), maxAdvice)] {
-		l := lines[k]
-		out = append(out, markov.Advice{When: k.describe(m.s, m.side), Do: l.do(k.do),
-			Else: fmt.Sprintf("%s would give %.4f where this gives %.4f", l.next, l.nextV, l.bestV),
-			Gain: l.gain, Reach: l.reach})
+	say := func(k situation, group []markov.Decision[string]) markov.Said {
+		visits := map[string]float64{}
+		for _, d := range group {
+			visits[chosen[d.State]] += d.Visits
+		}
+		return markov.Said{When: k.describe(m.s, m.side), Do: mostChosen(visits, k.do), Else: k.alt}
 	}
-	return out, nil
+	return markov.Lines(ds, o.aim, key, say), nil
 }
 
-// otherKind returns the best of options whose kind of choice (the name
-// before the colon: surrender, walk away, wager or react with so many
-// dice) is not kind, -1 when there is none. Advice sets the choice beside
-// it: with every legal skill, the next best option is often the same kind
-// with another skill, worth as much, which says little.
-func (o *Optimal) otherKind(options []markov.Option, kind string) int {
-	k := -1
-	for i, x := range options {
-		if name, _, _ := strings.Cut(x.Name, ":"); name != kind && (k < 0 || o.aim.Prefers(x.Value, options[k].Value)) {
-			k = i
+// byKind returns d with its options gathered by kind of choice (the name
+// before the colon), each kind worth its best option.
+func (o *Optimal) byKind(d markov.Decision[string]) markov.Decision[string] {
+	var opts []markov.Option
+	for _, x := range d.Options {
+		kind, _, _ := strings.Cut(x.Name, ":")
+		k := slices.IndexFunc(opts, func(y markov.Option) bool { return y.Name == kind })
+		switch {
+		case k < 0:
+			opts = append(opts, markov.Option{Name: kind, Value: x.Value})
+		case o.aim.Prefers(x.Value, opts[k].Value):
+			opts[k].Value = x.Value
 		}
 	}
-	return k
+	d.Choice, _, _ = strings.Cut(d.Choice, ":")
+	d.Options = opts
+	return d
+}
+
+// mostChosen names a line's choice: the full option where every state of
+// the line chooses it, else the kind of choice and the one played most.
+func mostChosen(visits map[string]float64, kind string) string {
+	most, v := "", -1.0
+	for name, x := range visits {
+		if x > v || x == v && name < most {
+			most, v = name, x
+		}
+	}
+	if len(visits) == 1 || most == kind {
+		return most
+	}
+	_, rest, _ := strings.Cut(most, ": ")
+	return kind + ", most often " + rest
 }
 
 // describe says what the deciding party sees in situation k.

@@ -41,6 +41,9 @@ func duel() Scenario {
 // walks away 2 ahead (3 to 1, winning) but surrenders on its last die
 // (losing), 1/2; steady and reckless play to the end, 1/2 by symmetry;
 // canny walks away 3 ahead, which never comes before the end, 1/2.
+// Walking away 3 to 1 is worth 1 against playing on's p + q V(2) + r =
+// 101/120, and play comes there with probability V(2) = 2/3: the advice
+// line is worth 2/3 x 19/120 = 19/180 a game.
 func TestOptimalDuelByHand(t *testing.T) {
 	ctx := context.Background()
 	sv, err := duel().Solve(ctx, markov.Goal{})
@@ -63,7 +66,8 @@ func TestOptimalDuelByHand(t *testing.T) {
 	}
 	// Playing on while level or behind, and walking away 3 to 1.
 	walk := slices.IndexFunc(sv.Advice, func(a markov.Advice) bool {
-		return a.Do == "walk away" && strings.HasSuffix(a.When, "Ann 3 edge dice to Bo 1") && math.Abs(a.Gain-1) < 1e-12
+		return a.Do == "walk away" && a.Else == "wager 1 die" && strings.HasSuffix(a.When, "Ann 3 edge dice to Bo 1") &&
+			math.Abs(a.Worth-19.0/180) < 1e-9
 	})
 	if len(sv.Advice) != 4 || walk < 0 || sv.Advice[0].Do != "wager 1 die: Ann with persuasion" {
 		t.Errorf("advice %+v; want 4 lines, playing on level first, walking away 3 to 1", sv.Advice)
@@ -128,7 +132,7 @@ func TestSolveBoundsEveryShippedPolicy(t *testing.T) {
 			if err := sv.Check(); err != nil {
 				t.Errorf("%s, %s: %v", name, side.Name, err)
 			}
-			if sv.Side != side.Name || len(sv.Policies) != len(PolicyNames()) || len(sv.Advice) == 0 || len(sv.Advice) > maxAdvice {
+			if sv.Side != side.Name || len(sv.Policies) != len(PolicyNames()) || len(sv.Advice) == 0 || len(sv.Advice) > markov.MaxAdvice {
 				t.Errorf("%s, %s: side %q, %d policies, %d lines of advice", name, side.Name, sv.Side, len(sv.Policies), len(sv.Advice))
 			}
 			for _, p := range sv.Policies {

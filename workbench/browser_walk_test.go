@@ -202,6 +202,14 @@ func pageOthers(t *testing.T, ctx context.Context, pc pageCase) {
 	click(t, ctx, `#tabs [data-tab=solve]`)
 	click(t, ctx, "#solve button[type=submit]")
 	waitFor(t, ctx, `document.querySelector('#solve .solve-table')`)
+	if worth := evalAs[string](t, ctx, `document.querySelector('#solve .worth').textContent`); !strings.HasPrefix(worth, "playing well is worth ") ||
+		!strings.Contains(worth, "against its own play") {
+		t.Errorf("solve's first line: %q", worth)
+	}
+	if ad := evalAs[string](t, ctx, `(document.querySelector('#solve ol.advice li') || {}).textContent || ''`); ad != "" &&
+		(!strings.Contains(ad, " rather than ") || !strings.HasSuffix(ad, " a game")) {
+		t.Errorf("an advice line reads %q", ad)
+	}
 	screenshot(t, ctx, "solve")
 
 	click(t, ctx, `#tabs [data-tab=games]`)

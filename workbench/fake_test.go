@@ -267,10 +267,12 @@ func (s coinScenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solve
 	out := markov.Solved{Goal: markov.Goal{Outcomes: []string{"a_wins"}, Side: goal.Side}, Side: "a",
 		Method: "exact", States: p.Len(), Choices: p.Choices(), Best: best, Worst: worst,
 		Policies: []markov.PolicyValue{{Name: "timid", Value: 1.25 / 4.0625}}, Gap: best.Value - worst.Value}
-	for _, d := range ds {
-		out.Advice = append(out.Advice, markov.Advice{When: fmt.Sprintf("holding %d coins", d.State), Do: d.Choice,
-			Else: fmt.Sprintf("%s: %.4f", d.Options[0].Name, d.Options[0].Value), Gain: d.Stake / d.Visits, Reach: d.Visits})
+	if err := out.SetOwnPolicy("timid"); err != nil {
+		return markov.Solved{}, err
 	}
+	out.Advice = markov.Lines(ds, markov.Maximize, func(d markov.Decision[int], do, alt markov.Option) markov.Said {
+		return markov.Said{When: fmt.Sprintf("holding %d coins", d.State), Do: do.Name, Else: alt.Name}
+	}, func(k markov.Said, _ []markov.Decision[int]) markov.Said { return k })
 	return out, nil
 }
 

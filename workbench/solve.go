@@ -17,12 +17,14 @@ type solveResult struct {
 
 func cmdSolve(e *env, args []string) error {
 	var c common
-	var goal, side string
+	var goal, side, ties string
 	fs := newFlags(e, "solve", "MECHANIC [--goal OUTCOME,...] [--side NAME] [flags]",
-		"How much decisions matter: the exact odds of the goal under the best play, under\n"+
-			"each shipped policy and under the worst play (the one that makes the goal least\n"+
-			"likely), and the gap between best and worst, one number to compare across house\n"+
-			"rules. Then the best play's decisions in words, the most consequential first.\n"+
+		"How much decisions matter: what playing well is worth over how the side plays now\n"+
+			"(the best play's odds of the goal less its own policy's), then the exact odds under\n"+
+			"the best play, each shipped policy and the worst play (the one that makes the goal\n"+
+			"least likely), and the gap between best and worst. Then the best play's decisions\n"+
+			"in words, each with what it is worth a game, the most worth first. Among equally\n"+
+			"good choices the best play takes the cheapest (--ties).\n"+
 			"One side decides (--side; the mechanic's first side by default); every other side\n"+
 			"plays the scenario's own policies. The goal is to end in one of the named outcomes\n"+
 			"(--goal; the deciding side's win by default).",
@@ -32,6 +34,7 @@ func cmdSolve(e *env, args []string) error {
 	c.register(fs.FlagSet, 1, jsonFlag|setFlag|fileFlag)
 	fs.StringVar(&goal, "goal", "", "the outcomes the deciding side plays for, by name: `a,b` (default: the mechanic's)")
 	fs.StringVar(&side, "side", "", "who decides, by the mechanic's `NAME` for a side, party or character (default: the first)")
+	fs.StringVar(&ties, "ties", "", "among equally good choices the best play takes: cheapest (what spends least: harm, Trauma, points, dice; the default) or first (the first the mechanic lists)")
 	mech, err := c.parseMechanic(fs, args, "solve")
 	if err != nil {
 		return err
@@ -40,7 +43,10 @@ func cmdSolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g := goalOf(goal, side)
+	g := goalOf(goal, side, ties)
+	if err := checkTies(ties); err != nil {
+		return err
+	}
 	if err := checkOutcomes("--goal", g.Outcomes, sc.sim().Categories()); err != nil {
 		return err
 	}
@@ -57,8 +63,8 @@ func cmdSolve(e *env, args []string) error {
 }
 
 // goalOf reads --goal (outcome names, comma-separated) and --side.
-func goalOf(goal, side string) markov.Goal {
-	g := markov.Goal{Side: side}
+func goalOf(goal, side, ties string) markov.Goal {
+	g := markov.Goal{Side: side, Ties: ties}
 	if goal != "" {
 		for _, o := range strings.Split(goal, ",") {
 			g.Outcomes = append(g.Outcomes, strings.TrimSpace(o))
@@ -67,12 +73,32 @@ func goalOf(goal, side string) markov.Goal {
 	return g
 }
 
-// writeSolved prints the value of decisions as a table and the advice.
+// writeSolved prints the value of decisions: what playing well is worth
+// over the side's own play, the table of plays, the gap between best and
+// worst, a bound where the best is only the best found, and the advice.
 func writeSolved(e *env, r solveResult) {
 	w := e.stdout
 	fmt.Fprintf(w, "%s: %s\n", r.Mechanic, r.Scenario)
 	goal := strings.Join(r.Goal.Outcomes, " or ")
 	fmt.Fprintf(w, "goal: end in %s, decided by %s\n%s\n\n", goal, r.Side, solvedHow(r.Solved))
+	best := "the best play"
+	if r.Bound != nil {
+		best = "the best play found"
+	}
+	fmt.Fprintf(w, "playing well is worth %+.1f points of P(goal) over how %s plays now\n(%s %.4f against its own play, %s, %.4f)\n\n",
+		100*r.Worth, r.Side, best, r.Best.Value, r.Own.Name, r.Own.Value)
+	writePlays(e, r.Solved)
+	fmt.Fprintf(w, "\nbest against worst: %.1f points of P(goal) (the worst play often gives up at once)\n", 100*r.Gap)
+	if r.Bound != nil {
+		fmt.Fprintf(w, "the best play was not proved best: no play passes %.4f, so the optimum lies between %.4f and %.4f\n",
+			*r.Bound, r.Best.Value, *r.Bound)
+	}
+	writeAdvice(e, r.Advice)
+}
+
+// writePlays prints the table of plays: best, each shipped policy (the
+// side's own marked), worst.
+func writePlays(e *env, s markov.Solved) {
 	var rows [][]string
 	var named []string // long names of the best and worst play, printed below the table
 	add := func(label string, v markov.PolicyValue) {
@@ -94,32 +120,65 @@ func writeSolved(e *env, r solveResult) {
 		}
 		add(label+": "+v.Name, v)
 	}
-	side("best", r.Best)
-	for _, v := range r.Policies {
-		add("policy "+v.Name, v)
+	side("best", s.Best)
+	for _, v := range s.Policies {
+		label := "policy " + v.Name
+		if v.Name == s.Own.Name {
+			label += " (own)"
+		}
+		add(label, v)
 	}
-	side("worst", r.Worst)
+	if !slices.ContainsFunc(s.Policies, func(v markov.PolicyValue) bool { return v.Name == s.Own.Name }) && s.Own.Name != "" {
+		side("own", s.Own)
+	}
+	side("worst", s.Worst)
 	writeTable(e, []string{"play", "P(goal)", "mean rounds"}, rows)
 	for _, n := range named {
-		fmt.Fprintf(w, "  %s\n", n)
+		fmt.Fprintf(e.stdout, "  %s\n", n)
 	}
-	fmt.Fprintf(w, "\nvalue of decisions (best - worst): %.4f, %.1f points of P(goal)\n", r.Gap, 100*r.Gap)
-	if len(r.Advice) == 0 {
+}
+
+// writeAdvice prints the best play's decisions, one figure a line: what
+// the line is worth a game (markov.Advice.Worth), largest first.
+func writeAdvice(e *env, advice []markov.Advice) {
+	w := e.stdout
+	if len(advice) == 0 {
 		fmt.Fprintf(w, "no decision changes the odds\n")
 		return
 	}
-	fmt.Fprintf(w, "\nbest play, most consequential first (gain: P(goal) over the worst choice there;\nreached: times a game comes to it under best play, where the solver follows play):\n")
-	for _, a := range r.Advice {
-		line := fmt.Sprintf("  - %s: %s", a.When, a.Do)
-		if a.Else != "" {
-			line += " [else " + a.Else + "]"
-		}
-		line += fmt.Sprintf("; gain %.4f", a.Gain)
-		if a.Reach > 0 {
-			line += fmt.Sprintf(", reached %.3g", a.Reach)
+	if advice[0].Reach > 0 {
+		fmt.Fprintf(w, "\nbest play, the decisions worth most first (worth: P(goal) a game loses, to first order,\n"+
+			"by taking the alternative every time play comes there; visits: times a game comes there):\n")
+	} else {
+		fmt.Fprintf(w, "\nbest play, the decisions worth most first (worth: P(goal) lost, as measured,\n"+
+			"by taking the alternative instead):\n")
+	}
+	for _, a := range advice {
+		line := fmt.Sprintf("  - %s: %s rather than %s: worth %.4f a game", a.When, a.Do, a.Else, a.Worth)
+		switch {
+		case a.Reach > 0 && a.States > 1:
+			line += fmt.Sprintf(" (%s over %d situations)", visits(a.Reach), a.States)
+		case a.Reach > 0:
+			line += fmt.Sprintf(" (%s)", visits(a.Reach))
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// checkTies refuses a --ties the solvers do not know.
+func checkTies(ties string) error {
+	if ties != "" && !slices.Contains(markov.TiesNames, ties) {
+		return usagef("--ties %s: allowed %s", clip(ties), listSome(markov.TiesNames))
+	}
+	return nil
+}
+
+// visits says how often a game comes to an advice line's situations.
+func visits(v float64) string {
+	if s := fmt.Sprintf("%.3g", v); s != "1" {
+		return s + " visits a game"
+	}
+	return "1 visit a game"
 }
 
 // solvedHow says how the values were found, and over how large a process.

@@ -59,12 +59,18 @@ func (sr *sweepResult) UnmarshalJSON(b []byte) error {
 }
 
 // cellSolve is one sweep cell's value of decisions: the goal's probability
-// under the best and the worst play, and the gap between them.
+// under the best play, the side's own play and the worst play; what
+// playing well is worth over the own play, and the gap between best and
+// worst; how the best was found, and a bound where it is not proved best.
 type cellSolve struct {
 	Values  []string `json:"values"`
 	Best    float64  `json:"best"`
+	Own     float64  `json:"own"`
+	Worth   float64  `json:"worth"`
 	Worst   float64  `json:"worst"`
 	Gap     float64  `json:"gap"`
+	Bound   *float64 `json:"bound,omitempty"`
+	Method  string   `json:"method,omitempty"`
 	NoSolve string   `json:"no_solve,omitempty"`
 }
 
@@ -78,7 +84,7 @@ type cellExact struct {
 func cmdSweep(e *env, args []string) error {
 	var c common
 	var axes multi
-	var outcomes, goal, side string
+	var outcomes, goal, side, ties string
 	var solve bool
 	fs := newFlags(e, "sweep", "MECHANIC --axis key=values ... [flags]",
 		"Runs one report per cell of a grid over scenario settings and prints a table: the\n"+
@@ -90,8 +96,9 @@ func cmdSweep(e *env, args []string) error {
 			"columns after sim's, JSON an \"exact\" list with one entry a cell.\n"+
 			"--plot draws the chosen outcomes' odds against the first axis: sampled points\n"+
 			"with their 95% intervals and the exact line; a second axis gives one line per value.\n"+
-			"--solve adds the value of decisions per cell (as stakes solve): the goal's odds\n"+
-			"under the best and the worst play, and the gap between them.",
+			"--solve adds the value of decisions per cell (as stakes solve): what playing well\n"+
+			"is worth over the side's own play, the goal's odds under the best, the own and\n"+
+			"the worst play, and the gap between best and worst.",
 		`stakes sweep edge --axis rules.start_edge=3..8`,
 		`stakes sweep edge --axis rules.start_edge=3..8 --plot edge.png`,
 		`stakes sweep actiontest --axis pool=1..6 --axis difficulty=1,2,3 --outcomes clean,hurt,tests`,
@@ -101,15 +108,19 @@ func cmdSweep(e *env, args []string) error {
 	fs.Var(&axes, "axis", "a grid axis: `key=lo..hi` or key=v1,v2,... (repeatable)")
 	fs.StringVar(&outcomes, "outcomes", "", "the outcomes and metrics the table and plot show, by name: `a,b` (default: the outcomes not zero everywhere, and rounds)")
 	fs.Lookup("plot").Usage = "also draw the outcomes' odds against the first axis to `FILE` (.png or .svg)"
-	fs.BoolVar(&solve, "solve", false, "add each cell's value of decisions: best and worst play and their gap (see stakes solve)")
+	fs.BoolVar(&solve, "solve", false, "add each cell's value of decisions: what playing well is worth, best, own and worst play (see stakes solve)")
 	fs.StringVar(&goal, "goal", "", "with --solve, the outcomes the deciding side plays for: `a,b` (default: the mechanic's)")
 	fs.StringVar(&side, "side", "", "with --solve, who decides, by the mechanic's `NAME` (default: the first side)")
+	fs.StringVar(&ties, "ties", "", "with --solve, among equally good choices the best play takes: cheapest (the default) or first")
 	mech, err := c.parseMechanic(fs, args, "sweep")
 	if err != nil {
 		return err
 	}
-	if !solve && (goal != "" || side != "") {
-		return usagef("sweep: --goal and --side go with --solve")
+	if err := checkTies(ties); err != nil {
+		return err
+	}
+	if !solve && (goal != "" || side != "" || ties != "") {
+		return usagef("sweep: --goal, --side and --ties go with --solve")
 	}
 	if solve && c.shard != "" {
 		return usagef("sweep: --solve runs once over the whole sweep; leave out --shard")
@@ -143,7 +154,7 @@ func cmdSweep(e *env, args []string) error {
 		Changed: append([]string(nil), c.sets...), SweepReport: rep, Inert: base.sim().Describe().Inert}
 	sr.Exact = sweepExact(e, mech, c, rep)
 	if solve {
-		sr.Solve = sweepSolve(e, mech, c, rep, goalOf(goal, side))
+		sr.Solve = sweepSolve(e, mech, c, rep, goalOf(goal, side, ties))
 	}
 	return emitSweep(e, &c, sr, cells, outcomes)
 }
@@ -234,7 +245,8 @@ func sweepSolve(e *env, mech string, c common, rep *sim.SweepReport, goal markov
 	out := make([]cellSolve, len(rep.Cells))
 	why := forCells(e, mech, c, rep, func(i int, sc scenario) error {
 		sv, err := sc.solve(e.ctx, goal)
-		out[i].Best, out[i].Worst, out[i].Gap = sv.Best.Value, sv.Worst.Value, sv.Gap
+		out[i] = cellSolve{Best: sv.Best.Value, Own: sv.Own.Value, Worth: sv.Worth, Worst: sv.Worst.Value,
+			Gap: sv.Gap, Bound: sv.Bound, Method: sv.Method}
 		return err
 	})
 	for i, cell := range rep.Cells {
@@ -268,28 +280,60 @@ func forCells(e *env, mech string, c common, rep *sim.SweepReport, do func(i int
 	return why
 }
 
-// writeSweepSolve prints the value of decisions of every cell.
+// writeSweepSolve prints the value of decisions of every cell: what
+// playing well is worth over the side's own play first, then best, own,
+// worst and the gap; a bound where a cell's best is only the best found,
+// and how each cell was solved where the cells differ.
 func writeSweepSolve(e *env, sr sweepResult) {
 	if len(sr.Solve) == 0 {
 		return
 	}
-	fmt.Fprintf(e.stdout, "\nvalue of decisions per cell (P(goal) under the best and the worst play, and the gap):\n")
+	fmt.Fprintf(e.stdout, "\nvalue of decisions per cell (worth: P(goal) of the best play over the side's own;\n"+
+		"then P(goal) under the best, the own and the worst play, and the gap best - worst):\n")
 	var header []string
 	for _, a := range sr.Axes {
 		header = append(header, a.Name)
 	}
-	header = append(header, "best", "worst", "gap")
+	header = append(header, "worth", "best", "own", "worst", "gap")
+	bounded, methods := false, map[string]bool{}
+	for _, c := range sr.Solve {
+		bounded = bounded || c.Bound != nil
+		if c.NoSolve == "" {
+			methods[c.Method] = true
+		}
+	}
+	if bounded {
+		header = append(header, "bound")
+	}
+	if len(methods) > 1 {
+		header = append(header, "solved")
+	}
 	var rows [][]string
 	for _, c := range sr.Solve {
-		row := slices.Clone(c.Values)
-		if c.NoSolve != "" {
-			row = append(row, "-", "-", "- ("+clip(c.NoSolve)+")")
-		} else {
-			row = append(row, fmt.Sprintf("%.4f", c.Best), fmt.Sprintf("%.4f", c.Worst), fmt.Sprintf("%.4f", c.Gap))
-		}
-		rows = append(rows, row)
+		rows = append(rows, solveRow(c, bounded, len(methods) > 1))
 	}
 	writeTable(e, header, rows)
+}
+
+// solveRow is one cell's row of writeSweepSolve's table.
+func solveRow(c cellSolve, bounded, method bool) []string {
+	row := slices.Clone(c.Values)
+	if c.NoSolve != "" {
+		return append(row, "-", "-", "-", "-", "- ("+clip(c.NoSolve)+")")
+	}
+	row = append(row, fmt.Sprintf("%+.4f", c.Worth), fmt.Sprintf("%.4f", c.Best), fmt.Sprintf("%.4f", c.Own),
+		fmt.Sprintf("%.4f", c.Worst), fmt.Sprintf("%.4f", c.Gap))
+	if bounded {
+		b := "-"
+		if c.Bound != nil {
+			b = fmt.Sprintf("%.4f", *c.Bound)
+		}
+		row = append(row, b)
+	}
+	if method {
+		row = append(row, c.Method)
+	}
+	return row
 }
 
 // emitSweep prints a sweep of cells cells as --json, --csv or a table of

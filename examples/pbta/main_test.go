@@ -52,8 +52,8 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"sweep", "pbta", "--axis", "rules.max_exchanges=1..3", "--trials", "500"}, []string{
 			"swept: rules.max_exchanges=1..3", "rules.max_exchanges", "victory", "standoff", "mean exchanges"}},
 		{[]string{"solve", "pbta"}, []string{
-			"goal: end in victory, decided by player", "policy adaptive    0.745025",
-			"policy careful", "policy aggressive", "best: optimal      0.836575", "hold_back"}},
+			"goal: end in victory, decided by player", "policy adaptive (own)  0.745025", "playing well is worth +9.2 points of P(goal) over how player plays now",
+			"policy careful", "policy aggressive", "best: optimal          0.836575", "hold_back"}},
 		{[]string{"solve", "pbta", "--side", "gm"}, []string{
 			"goal: end in defeat, decided by gm", "policy merciful", "policy tactical"}},
 	} {

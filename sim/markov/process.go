@@ -16,10 +16,38 @@ import (
 
 // Choice is one option open in a state of a decision process. Name is how a
 // person reads it ("push", "wager 2 with Athletics"); Steps are where it
-// leads, with probabilities summing to 1.
+// leads, with probabilities summing to 1. Cost is what taking it spends
+// that the goal does not count (harm taken, Trauma risked, points or dice
+// spent), in the mechanic's own units, 0 for nothing: among equally good
+// choices the plan takes the cheapest (see Ties).
 type Choice[S comparable] struct {
 	Name  string
 	Steps []Step[S]
+	Cost  float64
+}
+
+// Ties says which of a state's equally good choices a plan takes.
+type Ties int
+
+const (
+	// Cheapest takes the equally good choice of least Cost, and of those
+	// the first listed: a player who gains nothing by spending does not
+	// spend. It is the default.
+	Cheapest Ties = iota
+	// FirstListed takes the first equally good choice in the order the
+	// mechanic lists them, whatever it costs.
+	FirstListed
+)
+
+// TiesNames are the names of the tie-breaks, in the order of their values:
+// what Goal.Ties takes.
+var TiesNames = []string{"cheapest", "first"}
+
+func (t Ties) String() string {
+	if t >= 0 && int(t) < len(TiesNames) {
+		return TiesNames[t]
+	}
+	return fmt.Sprintf("Ties(%d)", int(t))
 }
 
 // MaxChoices bounds the choices one state may offer.
@@ -41,11 +69,15 @@ type Process[S comparable] struct {
 	graph[S]
 	options     [][]option
 	transitions int
+	// Ties is how Solve breaks ties between equally good choices; the zero
+	// value is Cheapest.
+	Ties Ties
 }
 
 type option struct {
 	name string
 	out  []edge
+	cost float64
 }
 
 // ExploreProcess builds the process reachable from start. choices returns
@@ -75,6 +107,9 @@ func ExploreProcess[S comparable](ctx context.Context, start S, choices func(s S
 			if len(c.Steps) == 0 {
 				return nil, fmt.Errorf("markov: choice %q of state %v leads nowhere", c.Name, s)
 			}
+			if !(c.Cost >= 0) || math.IsInf(c.Cost, 1) {
+				return nil, fmt.Errorf("markov: choice %q of state %v costs %v; want a finite number >= 0", c.Name, s, c.Cost)
+			}
 			out, err := p.edges(s, c.Steps)
 			if err != nil {
 				return nil, err
@@ -84,7 +119,7 @@ func ExploreProcess[S comparable](ctx context.Context, start S, choices func(s S
 			if p.transitions > MaxTransitions {
 				return nil, fmt.Errorf("%w: more than %d transitions; narrow the process", ErrTooLarge, MaxTransitions)
 			}
-			opts = append(opts, option{c.Name, out})
+			opts = append(opts, option{c.Name, out, c.Cost})
 		}
 		p.options = append(p.options, opts)
 	}
@@ -173,9 +208,9 @@ type Plan[S comparable] struct {
 // probability.
 //
 // It runs value iteration from zero (Gauss-Seidel sweeps) until the values
-// lie within Accuracy of where they settle; ties go to the lower-numbered
-// choice. The
-// plan is then repaired so that, where some equally good choice ends play,
+// lie within Accuracy of where they settle; ties between equally good
+// choices are broken as p.Ties says (the cheapest, then the first listed,
+// by default). The plan is then repaired so that, where some equally good choice ends play,
 // the plan does not circle forever. A process that does not settle within
 // MaxSolveWork is refused with ErrTooLarge; ctx is checked every sweep.
 func (p *Process[S]) Solve(ctx context.Context, reward func(S) float64, aim Aim) (*Plan[S], error) {
@@ -298,20 +333,27 @@ func (pl *Plan[S]) good(o option, best float64) bool {
 	return math.Abs(pl.worth(o)-best) <= 8*pl.tie
 }
 
-// firstBest is the lowest-numbered option of state i as good as its best.
+// firstBest is the option of state i the plan takes among those as good as
+// its best: the lowest-numbered, or under Cheapest the lowest-numbered of
+// least cost.
 func (pl *Plan[S]) firstBest(i int) int {
 	best := pl.best(i)
+	pick := -1
 	for k, o := range pl.p.options[i] {
-		if pl.good(o, best) {
-			return k
+		if !pl.good(o, best) {
+			continue
+		}
+		if pick < 0 || pl.p.Ties == Cheapest && o.cost < pl.p.options[i][pick].cost {
+			pick = k
 		}
 	}
-	return 0
+	return max(pick, 0)
 }
 
 // repair changes the plan's choice in states from which it would never end
 // play (a choice looping back as good as any other, say) to an equally good
-// choice that leads to a state from which play ends, until none is left.
+// choice that leads to a state from which play ends (the cheapest such,
+// under Cheapest), until none is left.
 func (pl *Plan[S]) repair() {
 	p := pl.p
 	ends := make([]bool, len(p.states))
@@ -322,12 +364,17 @@ func (pl *Plan[S]) repair() {
 			if ends[i] || len(opts) < 2 {
 				continue
 			}
-			best := pl.best(i)
+			best, pick := pl.best(i), -1
 			for k, o := range opts {
-				if k != pl.choice[i] && pl.good(o, best) && slices.ContainsFunc(o.out, func(e edge) bool { return ends[e.to] }) {
-					pl.choice[i], changed = k, true
-					break
+				if k == pl.choice[i] || !pl.good(o, best) || !slices.ContainsFunc(o.out, func(e edge) bool { return ends[e.to] }) {
+					continue
 				}
+				if pick < 0 || p.Ties == Cheapest && o.cost < opts[pick].cost {
+					pick = k
+				}
+			}
+			if pick >= 0 {
+				pl.choice[i], changed = pick, true
 			}
 		}
 		if !changed {

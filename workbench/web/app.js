@@ -81,6 +81,7 @@ function svg(tag, attrs = {}, text) {
 }
 
 const f4 = x => (x === undefined || x === null || Number.isNaN(x)) ? '-' : Number(x).toFixed(4);
+const signed1 = x => (x >= 0 ? '+' : '') + Number(x).toFixed(1);
 const f6 = x => (x === undefined || x === null) ? '-' : Number(x).toFixed(6);
 
 function table(columns, rows, cls) {
@@ -528,12 +529,19 @@ async function runSolve(form) {
   if (!a.result) { showError(sec, a); return; }
   const r = a.result;
   out.replaceChildren(el('p', { class: 'title', text: `${r.scenario}: goal ${r.goal.outcomes.join(' or ')}, decided by ${r.side} (${r.method})` }));
-  const rows = [['best', f4(r.best.value)], ...r.policies.map(p => [p.name, f4(p.value)]), ['worst', f4(r.worst.value)]];
+  const best = r.bound != null ? 'the best play found' : 'the best play';
+  out.append(el('p', { class: 'worth', text: `playing well is worth ${signed1(100 * r.worth)} points of P(goal) over how ${r.side} plays now ` +
+    `(${best} ${f4(r.best.value)} against its own play, ${r.own.name}, ${f4(r.own.value)})` }));
+  const rows = [['best', f4(r.best.value)], ...r.policies.map(p => [p.name === r.own.name ? p.name + ' (own)' : p.name, f4(p.value)]), ['worst', f4(r.worst.value)]];
   out.append(table(['play', 'P(goal)'], rows, 'solve-table'));
-  out.append(el('p', { class: 'gap', text: `value of decisions (best - worst): ${(100 * r.gap).toFixed(1)} points` }));
+  out.append(el('p', { class: 'gap', text: `best against worst: ${(100 * r.gap).toFixed(1)} points (the worst play often gives up at once)` }));
+  if (r.bound != null) {
+    out.append(el('p', { class: 'note bound', text: `the best play was not proved best: no play passes ${f4(r.bound)}, so the optimum lies between ${f4(r.best.value)} and ${f4(r.bound)}` }));
+  }
   if (r.advice && r.advice.length) {
-    out.append(el('h3', { text: 'best play, most consequential first' }));
-    out.append(el('ol', { class: 'advice' }, ...r.advice.slice(0, 12).map(ad => el('li', { text: `${ad.when}: ${ad.do}` + (ad.else ? ` [else ${ad.else}]` : '') }))));
+    out.append(el('h3', { text: 'best play, the decisions worth most first' }));
+    out.append(el('p', { class: 'note', text: 'worth: P(goal) a game loses, to first order, by taking the alternative every time play comes there' }));
+    out.append(el('ol', { class: 'advice' }, ...r.advice.slice(0, 12).map(ad => el('li', { text: `${ad.when}: ${ad.do} rather than ${ad.else}: worth ${f4(ad.worth)} a game` }))));
   }
   exportsFor(out, 'solve', a, true);
   markRun('solve');

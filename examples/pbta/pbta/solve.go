@@ -64,6 +64,13 @@ func (sc Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, 
 	}
 	out := markov.ExactSolved(goal, goal.Side, p.Len(), p.Choices(), best, worst)
 	out.Policies = policies
+	own := sc.Player
+	if side == 1 {
+		own = sc.GM
+	}
+	if err := out.SetOwnPolicy(own); err != nil {
+		return markov.Solved{}, err
+	}
 	out.Advice, err = d.advice(ctx, plan)
 	return out, err
 }
@@ -207,23 +214,17 @@ func (sc Scenario) policyValues(ctx context.Context, side int, in []bool) ([]mar
 	return out, nil
 }
 
-// advice says the plan's most consequential decisions in words.
+// advice says the plan's decisions in words, through markov.Lines as
+// every mechanic says them.
 func (d *decider) advice(ctx context.Context, plan *markov.Plan[point]) ([]markov.Advice, error) {
 	ds, err := plan.Decisions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []markov.Advice
-	for _, dc := range ds[:min(len(ds), 12)] {
-		chosen, next, worst := dc.Rank(plan.Aim())
-		a := markov.Advice{When: d.when(dc.State), Do: dc.Choice, Reach: dc.Visits,
-			Gain: dc.Options[chosen].Value - worst}
-		if next >= 0 {
-			a.Else = fmt.Sprintf("%s (%.4f)", dc.Options[next].Name, dc.Options[next].Value)
-		}
-		out = append(out, a)
+	key := func(dc markov.Decision[point], do, alt markov.Option) markov.Said {
+		return markov.Said{When: d.when(dc.State), Do: do.Name, Else: alt.Name}
 	}
-	return out, nil
+	return markov.Lines(ds, plan.Aim(), key, func(k markov.Said, _ []markov.Decision[point]) markov.Said { return k }), nil
 }
 
 // when describes a point as a situation of the fight.

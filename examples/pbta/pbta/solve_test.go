@@ -59,17 +59,18 @@ func TestSolveOneBlow(t *testing.T) {
 		t.Errorf("best %v worst %v; want 21/36, 6/36", sv.Best.Value, sv.Worst.Value)
 	}
 	// The advice: hold back on a 7-9 (a sure victory against a sure draw,
-	// reached 15/36 of the time), then go in hard (6/36 better than cool).
+	// reached 15/36 of the time: worth 15/36 a game), then go in hard (6/36
+	// better than cool, reached once: worth 6/36).
 	want := []struct {
-		do         string
-		gain, each float64
-	}{{"hold_back", 1, 15.0 / 36}, {"go_in_hard", 6.0 / 36, 1}}
+		do          string
+		worth, each float64
+	}{{"hold_back", 15.0 / 36, 15.0 / 36}, {"go_in_hard", 6.0 / 36, 1}}
 	if len(sv.Advice) != len(want) {
 		t.Fatalf("advice %+v", sv.Advice)
 	}
 	for i, w := range want {
-		if a := sv.Advice[i]; a.Do != w.do || !near(a.Gain, w.gain) || !near(a.Reach, w.each) {
-			t.Errorf("advice %d: %+v; want %s gaining %v, reached %v", i, a, w.do, w.gain, w.each)
+		if a := sv.Advice[i]; a.Do != w.do || !near(a.Worth, w.worth) || !near(a.Reach, w.each) {
+			t.Errorf("advice %d: %+v; want %s worth %v, reached %v", i, a, w.do, w.worth, w.each)
 		}
 	}
 }
