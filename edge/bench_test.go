@@ -276,3 +276,25 @@ func BenchmarkStepGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/step")
 }
+
+// BenchmarkStepTrial is BenchmarkStep's round as a Runner's trial plays it:
+// the same step on a State the Runner built itself, unchecked. A step by
+// hand (BenchmarkStep) should cost at most twice as much.
+func BenchmarkStepTrial(b *testing.B) {
+	in, _ := duel2(b)
+	for p := range in.Policies {
+		in.Policies[p], _ = PolicyByName("steady")
+	}
+	snap := in.State()
+	g := in.lend(in.s)
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i&255 == 0 {
+			in.s.resetTo(&snap)
+		}
+		if err := g.step(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
