@@ -298,3 +298,23 @@ func BenchmarkStepTrial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlay plays whole interactions of the built-in chase by hand
+// (Engine.Play on a State from NewState), to set beside a Runner's trials
+// (BenchmarkInteractionDefault).
+func BenchmarkPlay(b *testing.B) {
+	e, err := DefaultScenario().NewEngine()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := e.NewState()
+	initial := s.Clone()
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.resetTo(&initial)
+		if err := e.Play(s, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

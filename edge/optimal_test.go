@@ -2,9 +2,12 @@ package edge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -316,13 +319,46 @@ func TestOptimalRefuses(t *testing.T) {
 	}
 }
 
-func BenchmarkSolve(b *testing.B) {
-	s := DefaultScenario()
+// BenchmarkSolve solves the built-in chase for the lead car (the default
+// side): the bounded set, the relaxation's bounds and the four shipped
+// policies.
+func BenchmarkSolve(b *testing.B) { benchSolve(b, DefaultScenario(), "") }
+
+// BenchmarkSolvePursuer solves the built-in chase for the pursuer.
+func BenchmarkSolvePursuer(b *testing.B) { benchSolve(b, DefaultScenario(), "pursuer") }
+
+// BenchmarkSolveCourt solves the example court scenario
+// (examples/scenarios/edge.jsonc) for the court: a noble with a mob of 25.
+func BenchmarkSolveCourt(b *testing.B) { benchSolve(b, courtScenario(b), "") }
+
+// BenchmarkSolveFool solves the fool duel over every legal choice.
+func BenchmarkSolveFool(b *testing.B) { benchSolve(b, fool(), "") }
+
+func benchSolve(b *testing.B, s Scenario, side string) {
 	for b.Loop() {
-		if _, err := s.Solve(context.Background(), markov.Goal{}); err != nil {
+		if _, err := s.Solve(context.Background(), markov.Goal{Side: side}); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// courtScenario reads the example edge scenario file (JSON with comments)
+// over the default rules.
+func courtScenario(tb testing.TB) Scenario {
+	b, err := os.ReadFile("../examples/scenarios/edge.jsonc")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b = regexp.MustCompile(`(?m)//.*$`).ReplaceAll(b, nil)
+	var f struct{ Scenario json.RawMessage }
+	if err := json.Unmarshal(b, &f); err != nil {
+		tb.Fatal(err)
+	}
+	s := Scenario{Rules: DefaultRules()}
+	if err := json.Unmarshal(f.Scenario, &s); err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
 
 // TestOptimalAnswerMatchesChain: the plan's answer read round by round
