@@ -177,6 +177,13 @@ type exacter struct {
 	// leaves out (the relaxation of the decision process's bound, see
 	// bound), -1 for none.
 	free int
+	// members is the members' part of the keys of the round being
+	// weighed, once membersKnown.
+	members      []byte
+	membersKnown bool
+	// keyOf interns the keys of states (interned); dbuf is decode's.
+	keyOf map[string]string
+	dbuf  []byte
 }
 
 // starts returns the possible orders of action with their probabilities.
@@ -219,17 +226,32 @@ func (x *exacter) key() string {
 }
 
 func (x *exacter) encode(b []byte) []byte {
+	b, done := x.encodeHead(b)
+	if done {
+		return b
+	}
+	return x.encodeMembers(b)
+}
+
+// encodeHead appends the key's head: the outcome category when over (and
+// done), else the tag, the initiative and the edge dice.
+func (x *exacter) encodeHead(b []byte) ([]byte, bool) {
 	in := x.in
 	st := in.s
 	if st.Outcome.Done() {
-		return append(b, '#', byte(category(st.Outcome, len(in.parties))))
+		return append(b, '#', byte(category(st.Outcome, len(in.parties)))), true
 	}
 	b = append(b, x.tag...)
 	b = append(b, '.', byte(st.Initiative))
 	for p := range st.Parties {
 		b = binary.AppendUvarint(b, uint64(st.Parties[p].Edge))
 	}
-	for g := range in.names {
+	return b, false
+}
+
+// encodeMembers appends what each member's later checks read.
+func (x *exacter) encodeMembers(b []byte) []byte {
+	for g := range x.in.names {
 		b = x.encodeMember(b, g)
 	}
 	return b
@@ -285,6 +307,21 @@ func (x *exacter) encodeMember(b []byte, g int) []byte {
 	return b
 }
 
+// interned returns x.buf as a string, one string for every round that
+// leads to the same state (a state is reached from many others, and the
+// process keeps every transition's key).
+func (x *exacter) interned() string {
+	if k, ok := x.keyOf[string(x.buf)]; ok {
+		return k
+	}
+	k := string(x.buf)
+	if x.keyOf == nil {
+		x.keyOf = map[string]string{}
+	}
+	x.keyOf[k] = k
+	return k
+}
+
 // decode sets x.in's state from a key made by encode (never a final one).
 func (x *exacter) decode(k string) {
 	in := x.in
@@ -293,7 +330,8 @@ func (x *exacter) decode(k string) {
 	st.Started = true
 	st.Round = roundBase
 	st.Order = append(st.Order[:0], x.order...)
-	b := []byte(k)
+	x.dbuf = append(x.dbuf[:0], k...)
+	b := x.dbuf
 	st.Initiative = int(b[1])
 	b = b[2:]
 	for p := range st.Parties {
@@ -375,6 +413,7 @@ func (x *exacter) round(ps []participant, out []markov.Step[string]) []markov.St
 	}
 	clear(x.succ)
 	x.keys, x.probs = x.keys[:0], x.probs[:0]
+	x.membersKnown = false
 	if x.rankings != nil {
 		for _, rk := range x.rankingsOf(ps) {
 			if x.err != nil {
@@ -447,12 +486,22 @@ func (x *exacter) record(ps []participant, p float64) bool {
 			return false
 		}
 	}
-	x.buf = x.encode(x.buf[:0])
+	// The members' part of the key is the same whatever the checks rolled
+	// (how each member's history changes does not depend on its result):
+	// it is written once a round.
+	var done bool
+	if x.buf, done = x.encodeHead(x.buf[:0]); !done {
+		if !x.membersKnown {
+			x.members, x.membersKnown = x.encodeMembers(x.members[:0]), true
+		}
+		x.buf = append(x.buf, x.members...)
+	}
 	i, ok := x.succ[string(x.buf)]
 	if !ok {
 		i = len(x.keys)
-		x.succ[string(x.buf)] = i
-		x.keys = append(x.keys, string(x.buf))
+		k := x.interned()
+		x.succ[k] = i
+		x.keys = append(x.keys, k)
 		x.probs = append(x.probs, 0)
 	}
 	x.probs[i] += p

@@ -125,6 +125,8 @@ type optimalModel struct {
 	// holds, by state, the members that abandon them in each option.
 	groups bool
 	sheds  map[string][]uint16
+	// steps is scratch space for the steps of one state's options.
+	steps []markov.Step[string]
 }
 
 // Optimal solves the scenario for goal: the play of the deciding party
@@ -376,6 +378,7 @@ func (m *optimalModel) choices(k string) []markov.Choice[string] {
 		return m.starts()
 	}
 	in := x.in
+	m.steps = m.steps[:0]
 	// Play on: the parties before the deciding one in the order, then it,
 	// then those after it, as Exact asks them.
 	m.setOrder(k)
@@ -459,7 +462,11 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 			x.err = err
 			return nil
 		}
-		steps := x.round(ps, nil)
+		// The process copies each option's steps: they are written in
+		// scratch space shared by the options of every state.
+		n := len(m.steps)
+		m.steps = x.round(ps, m.steps)
+		steps := m.steps[n:len(m.steps):len(m.steps)]
 		if x.err != nil {
 			return nil
 		}
