@@ -276,3 +276,45 @@ func BenchmarkStepGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/step")
 }
+
+// BenchmarkStepTrial is BenchmarkStep's round as a Runner's trial plays it:
+// the same step on a State the Runner built itself, unchecked. A step by
+// hand (BenchmarkStep) should cost at most twice as much.
+func BenchmarkStepTrial(b *testing.B) {
+	in, _ := duel2(b)
+	for p := range in.Policies {
+		in.Policies[p], _ = PolicyByName("steady")
+	}
+	snap := in.State()
+	g := in.lend(in.s)
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i&255 == 0 {
+			in.s.resetTo(&snap)
+		}
+		if err := g.step(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlay plays whole interactions of the built-in chase by hand
+// (Engine.Play on a State from NewState), to set beside a Runner's trials
+// (BenchmarkInteractionDefault).
+func BenchmarkPlay(b *testing.B) {
+	e, err := DefaultScenario().NewEngine()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := e.NewState()
+	initial := s.Clone()
+	r := dice.NewSeeded(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.resetTo(&initial)
+		if err := e.Play(s, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

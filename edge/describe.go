@@ -16,7 +16,7 @@ const summary = "dramatic interaction: parties wager edge dice on opposed d20 ch
 // key "*_wins" matches every party's "<party>_wins".
 var terms = []sim.Term{
 	{Key: "*_wins", Text: "the * party wins the dramatic interaction outright: every other party ran out of edge dice or surrendered (Winning a Dramatic Interaction)"},
-	{Key: "*_partial", Text: "the interaction ended in a walk-away, or reached the round limit (rules.max_rounds), with the * party holding the most edge dice: a partial win (Walking Away)"},
+	{Key: "*_partial", Text: "the interaction ended in a walk-away, or reached the round limit (rules.max_rounds, or 1,000,000 rounds where it sets none), with the * party holding the most edge dice: a partial win (Walking Away)"},
 	{Key: "draw", Text: "the interaction ended without a winner: a walk-away or the round limit with no party holding the most edge dice"},
 	{Key: "rounds", Text: "rounds of wagering played until the interaction ended"},
 	{Key: "transfers", Text: "edge dice that changed hands over the interaction: each wagered die won by an opposing check with the next higher result, and dice handed over in a surrender (Resolving a Wager)"},

@@ -84,7 +84,10 @@
 // each other; abandoning stragglers is done once and lasts; only wagered
 // checks count as uses for Can't Fool Me Twice (starting, seizing and
 // outside checks do not); and Rules.MaxRounds ends an endless interaction
-// as a walk-away.
+// as a walk-away. Set to 0 it sets no limit of the designer's, but the GM
+// still calls time after MaxRoundLimit rounds: two parties that each
+// always lose when acting pass a die and the initiative back and forth for
+// ever, and a simulated trial must end in bounded work.
 // Checks are a d20 plus modifiers and the repetition penalties are -1, -2,
 // -3 [src]; the other numbers are the text's.
 //
@@ -114,10 +117,17 @@
 //
 // A State whose scenario is not the engine's (another scenario, or rules
 // changed since) is refused, never played by tables built for other rules:
-// its own Scenario.NewEngine builds the engine that plays it. An Engine
-// never changes while it plays, so a copy of it may serve another
-// goroutine with its own State (give the copy a Policies slice of its own
-// before changing one).
+// its own Scenario.NewEngine builds the engine that plays it. A step
+// compares the scenario in full only where the engine meets the State
+// anew: the State it last stepped (or made with NewState) is known to it
+// while its Scenario has not been replaced (nor its plain fields changed),
+// so a step by hand costs little more than a round of a simulated trial.
+// Lists and maps of a State's scenario edited in place are not looked for
+// again until Check, which always compares in full; the engine plays its
+// own scenario meanwhile. The State's changing part is checked whole at
+// every step. An Engine's rules never change while it plays, so a copy of
+// it may serve another goroutine with its own State (give the copy a
+// Policies slice of its own before changing one).
 //
 // A State reads and writes as one JSON value that names every party,
 // member and skill, so nobody counts to read a save, and what was saved is
@@ -181,37 +191,72 @@
 // round for each way the checks can rank rather than for each combination
 // of results (the same answers to rounding, many times faster).
 //
-// Which options: where it fits, every legal declaration. The deciding
+// Which options: every legal declaration, where it fits. The deciding
 // party may wager with any choice of its members, up to its edge dice,
 // each member with any skill the engine's legal-choice query allows it
 // (what LegalActs and LegalReactions answer: acting, an appropriate or a
 // safe skill; reacting, the same skill, a naturally opposed or safe one,
-// or another appropriate one at rules.unpaired). So it may use a weaker
-// skill now to spare a better one from Can't Fool Me Twice later. Skill
-// histories multiply the states, so this full set is solved only while
-// the process weighs at most 32,768 options in all and fits markov's
-// bounds; past that the process falls back on the bounded set: how many
-// dice to wager (1 up to the party's members and dice), played by its
-// best members each with its best skill, best by the modifier this round
-// (as steady, cautious and canny choose) or by the plain modifier (as
-// reckless does). The built-in scenarios take the bounded set (the
-// chase's lead car weighs 13,602 options even bounded). Either set
-// contains every shipped policy's action and reaction. Optimal.Options and
-// Solved.Method ("exact: every legal skill" or "exact: each member's best
-// skills") say which was solved. In a social duel with only persuasion
-// and deception appropriate, Ann at +3 and +2 against Bo's persuasion +3,
-// 2 edge dice each, every legal skill wins her 0.7075 where each round's
-// best skill wins 0.6934.
+// or another appropriate one at rules.unpaired), and a group about to
+// check an endurance-type skill may first abandon its stragglers. So it
+// may use a weaker skill now to spare a better one from Can't Fool Me
+// Twice later, or answer with a naturally opposed skill it does not list,
+// fresh at +0, rather than the actor's own skill again at a penalty.
+// Skill histories multiply the states, and the process keeps no more of
+// them than later play reads: a member's uses of each skill that is not
+// safe (capped where the penalty stops growing) and the safe skill whose
+// run the next round may go on, not the last skill of any other kind;
+// and skills that are twins for a member (the same modifier, the same
+// kind, the same natural opposites, and never checked by the opponent's
+// policy, whose listed skills always outrank them) keep only their uses
+// sorted, one option for twins of equal history. A duel of two skills
+// under the default opposed pairs takes a few hundred to a few thousand
+// states so, and an independent brute force over the whole histories
+// agrees with it to 1e-12 (every_test.go).
 //
-// Abandoning stragglers and seizing the initiative stay with the party's
-// own policy, not offered as options: with two parties the one without
-// the initiative is always the target, so seizing never arises; whether
-// to shed stragglers is asked as play goes, and the plan leaves it to the
-// party's style. The round limit is not modelled: as
-// Exact does, a solve whose play would reach rules.max_rounds (with
-// probability above 1e-9) is refused. The goal's outcomes are
-// Categories' names (by default the deciding party's wins, outright or
-// partial).
+// Where even that would not fit (markov's bounds, 2^19 options weighed,
+// or histories estimated past markov.MaxProcessStates, as in both sides of
+// the built-in chase: some 10^15 for the lead car), the process is solved
+// over the bounded set instead: how many dice to wager (1 up to the
+// party's members and dice), played by its best members each with its
+// best skill, best by the modifier this round (as steady, cautious and
+// canny choose) or by the plain modifier (as reckless does). That set
+// contains every shipped policy's action and reaction, but its best is
+// only the best found: Solved.Best and Worst are named "best found over
+// each member's best skills", never optimal, and Solved.Bound holds a
+// value no play over every legal choice passes, that of a relaxation in
+// which the party picks the repetition penalty each of its checks pays
+// (none, or any step of rules.repetition) and keeps no history. Every
+// play in the interaction is a play of the relaxation (picking at each
+// check the penalty its history imposes; the opponent's policy never reads
+// that history), so the relaxation does at least as well, for any goal.
+// It is loose where safe skills matter: in the built-in chase the lead
+// car's best found is 0.3045 and the bound 0.8787, for it may check
+// vehicles fresh every round. Solved.Method spells out both bounds (the
+// worst too), and Optimal.Options and Optimal.Bound say which set was
+// solved and the relaxation's value. Before issue 37 the full set was
+// given up past 32,768 options, which the default opposed pairs passed:
+// in a duel Bo answered persuasion with persuasion at -1 where an
+// unlisted perception at +0 was his, 1.8e-4 of P(goal) short of the best
+// (TestBestSkillsMissedUnlistedOpposedSkills). In a social duel with only
+// persuasion and deception appropriate, Ann at +3 and +2 against Bo's
+// persuasion +3, 2 edge dice each, every legal choice wins her 0.7075
+// where each round's best skill wins 0.6934.
+//
+// Among equally good options the plan takes the one that spends least
+// (markov.Goal.Ties; "first" takes the first listed, the best skills
+// first): a die for each check wagered, every die held for a surrender,
+// nothing to walk away or play on, and a rank for each group that
+// abandons its stragglers.
+//
+// Seizing the initiative never arises: the model covers two parties, and
+// the one without the initiative is always the target. Abandoning
+// stragglers is offered where the engine asks it, before the group's
+// endurance-type check; abandoning at another time (Engine.Abandon by
+// hand) is not, for it only gives up the group's rank on its other checks
+// until that check comes. The round limit is not modelled: as Exact does,
+// a solve whose play would reach rules.max_rounds (with probability above
+// 1e-9) is refused. The goal's outcomes are Categories' names (by default
+// the deciding party's wins, outright or partial).
 //
 // Optimal.Policy plays the plan: it reads the State a View shows as the
 // process's state, and falls back on the party's own policy where the plan
@@ -220,11 +265,12 @@
 // (markov.Plan.Answer, no dense solve): the odds, the mean and the
 // distribution of rounds played, as Exact gives them for a policy.
 // Scenario.Solve sets the best and the worst play beside each shipped
-// policy in the deciding party's place (exact), with the gap and
-// the decisions that matter most in words, grouped by the dice each side
-// holds and who holds the initiative. In the built-in chase the lead car
-// escapes with 0.3045 under best play (0 if it surrenders at once), against
-// 0.2864 for its own cautious policy: wagering a single die a round whether
+// policy in the deciding party's place (exact), with what playing well is
+// worth over the party's own policy and the decisions that matter most in
+// words, grouped by the dice each side holds and who holds the
+// initiative. In the built-in chase the lead car escapes with 0.3045
+// under the best play found (0 if it surrenders at once), against 0.2864
+// for its own cautious policy: wagering a single die a round whether
 // acting or reacting, and never surrendering, is what matters (see
 // ExampleScenario_Solve).
 package edge

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/named"
@@ -146,6 +147,9 @@ type Engine struct {
 	// scratches holds working spaces for steps taken by hand (begin,
 	// release); copies of the engine share it.
 	scratches *sync.Pool
+	// sealed is the State last stepped by hand (or made by NewState),
+	// known to be of the engine's scenario; copies of the engine share it.
+	sealed *atomic.Pointer[sealed]
 }
 
 // game is an Engine at work on one State for the length of a step (or of
@@ -248,6 +252,9 @@ func (e *Engine) SkillName(s int) string {
 // NewState returns the state of a new interaction, before Start.
 func (e *Engine) NewState() *State {
 	s := e.initial.Clone()
+	if e.sealed != nil {
+		e.sealed.Store(&sealed{s: &s, scenario: s.Scenario})
+	}
 	return &s
 }
 
@@ -269,6 +276,7 @@ func build(s Scenario) (*Engine, error) {
 	in.setMembers(s)
 	in.Policies = make([]Policy, len(s.Parties))
 	in.scratches = &sync.Pool{New: func() any { return in.newScratch() }}
+	in.sealed = &atomic.Pointer[sealed]{}
 	return in, nil
 }
 

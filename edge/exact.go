@@ -87,8 +87,14 @@ func (s Scenario) exact(ctx context.Context, ranked bool) (markov.Answer, error)
 		if err != nil {
 			return markov.Answer{}, err
 		}
-		if in.rules.MaxRounds > 0 && rest > 1e-9 {
+		switch {
+		case in.rules.MaxRounds > 0 && rest > 1e-9:
 			return markov.Answer{}, fmt.Errorf("%w: the interaction outlasts rules.max_rounds = %d with probability %.2g; --set rules.max_rounds=0 (no limit) gives the exact answer without it", markov.ErrNoExact, in.rules.MaxRounds, rest)
+		case rest > 1e-9:
+			// With no limit set, the GM still calls time after
+			// MaxRoundLimit rounds: the answer without a limit is the
+			// interaction's only where it is all but sure to end sooner.
+			return markov.Answer{}, fmt.Errorf("%w: with rules.max_rounds 0 the interaction outlasts %d rounds with probability %.2g (it may never end: the GM calls time after %d)", markov.ErrNoExact, maxSteps, rest, MaxRoundLimit)
 		}
 		if err := ctx.Err(); err != nil {
 			return markov.Answer{}, err
@@ -162,6 +168,22 @@ type exacter struct {
 	keys     []string
 	probs    []float64
 	odo      []int
+	// twins, when not nil, are the deciding party's twin skills (decision
+	// process only): its members are written in canonical form; canon is
+	// scratch space for it.
+	twins *twins
+	canon [][]int
+	// free is the party whose history for Can't Fool Me Twice the state
+	// leaves out (the relaxation of the decision process's bound, see
+	// bound), -1 for none.
+	free int
+	// members is the members' part of the keys of the round being
+	// weighed, once membersKnown.
+	members      []byte
+	membersKnown bool
+	// keyOf interns the keys of states (interned); dbuf is decode's.
+	keyOf map[string]string
+	dbuf  []byte
 }
 
 // starts returns the possible orders of action with their probabilities.
@@ -204,43 +226,100 @@ func (x *exacter) key() string {
 }
 
 func (x *exacter) encode(b []byte) []byte {
+	b, done := x.encodeHead(b)
+	if done {
+		return b
+	}
+	return x.encodeMembers(b)
+}
+
+// encodeHead appends the key's head: the outcome category when over (and
+// done), else the tag, the initiative and the edge dice.
+func (x *exacter) encodeHead(b []byte) ([]byte, bool) {
 	in := x.in
 	st := in.s
 	if st.Outcome.Done() {
-		return append(b, '#', byte(category(st.Outcome, len(in.parties))))
+		return append(b, '#', byte(category(st.Outcome, len(in.parties)))), true
 	}
 	b = append(b, x.tag...)
 	b = append(b, '.', byte(st.Initiative))
 	for p := range st.Parties {
 		b = binary.AppendUvarint(b, uint64(st.Parties[p].Edge))
 	}
-	ns := len(in.skills)
-	repLen := len(in.rules.Repetition)
-	capN := func(n int) byte { return byte(min(n, repLen)) }
-	for g := range in.names {
-		m := in.mem(g)
-		b = binary.AppendVarint(b, int64(m.Penalty))
-		b = append(b, byte(m.Rank))
-		if m.Abandoned {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
+	return b, false
+}
+
+// encodeMembers appends what each member's later checks read.
+func (x *exacter) encodeMembers(b []byte) []byte {
+	for g := range x.in.names {
+		b = x.encodeMember(b, g)
+	}
+	return b
+}
+
+// encodeMember appends what member g's later checks read of its state:
+// outside-factor penalties, group rank, stragglers, and for Can't Fool Me
+// Twice the safe skill whose run the next round may go on (with the run's
+// length) and the uses of each skill that is not safe, capped where the
+// penalty stops growing. A member of the deciding party with twin skills
+// (x.twins) is written in canonical form: each class's histories sorted.
+func (x *exacter) encodeMember(b []byte, g int) []byte {
+	in := x.in
+	m := in.mem(g)
+	b = binary.AppendVarint(b, int64(m.Penalty))
+	b = append(b, byte(m.Rank))
+	if m.Abandoned {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
+		return b
+	}
+	var classes [][]int
+	var of []int
+	if tw := x.twins; tw != nil && g >= tw.lo && g-tw.lo < len(tw.classes) {
+		x.canon = tw.canonical(in, g-tw.lo, m, x.canon)
+		classes, of = tw.classes[g-tw.lo], tw.of[g-tw.lo]
+	}
+	// place returns the skill whose history skill s's place holds.
+	place := func(s int) int {
+		if of == nil || of[s] < 0 {
+			return s
 		}
-		if len(in.rules.Repetition) == 0 || in.parties[in.memberOf[g]].passive {
-			continue
+		c := of[s]
+		return x.canon[c][slices.Index(classes[c], s)]
+	}
+	free := in.memberOf[g] == x.free
+	if run := in.runOf(m); run >= 0 && !free {
+		if of != nil && of[run] >= 0 {
+			run = classes[of[run]][0] // the run's skill comes first in its class
 		}
-		if m.LastRound == st.Round && m.Last >= 0 {
-			b = append(b, byte(m.Last+1), capN(m.Streak))
-		} else {
-			b = append(b, 0, 0)
-		}
-		for s := 1; s < ns; s++ {
-			if !in.safe.has(s) {
-				b = append(b, capN(m.Uses[s]))
-			}
+		b = append(b, byte(run+1), byte(min(m.Streak, len(in.rules.Repetition))))
+	} else {
+		b = append(b, 0, 0)
+	}
+	for s := 1; s < len(in.skills); s++ {
+		if !in.safe.has(s) && !free {
+			b = append(b, byte(min(m.Uses[place(s)], len(in.rules.Repetition))))
 		}
 	}
 	return b
+}
+
+// interned returns x.buf as a string, one string for every round that
+// leads to the same state (a state is reached from many others, and the
+// process keeps every transition's key).
+func (x *exacter) interned() string {
+	if k, ok := x.keyOf[string(x.buf)]; ok {
+		return k
+	}
+	k := string(x.buf)
+	if x.keyOf == nil {
+		x.keyOf = map[string]string{}
+	}
+	x.keyOf[k] = k
+	return k
 }
 
 // decode sets x.in's state from a key made by encode (never a final one).
@@ -251,7 +330,8 @@ func (x *exacter) decode(k string) {
 	st.Started = true
 	st.Round = roundBase
 	st.Order = append(st.Order[:0], x.order...)
-	b := []byte(k)
+	x.dbuf = append(x.dbuf[:0], k...)
+	b := x.dbuf
 	st.Initiative = int(b[1])
 	b = b[2:]
 	for p := range st.Parties {
@@ -275,8 +355,9 @@ func (x *exacter) decode(k string) {
 			m.Last, m.Streak, m.LastRound = int(b[0])-1, int(b[1]), roundBase
 		}
 		b = b[2:]
+		free := in.memberOf[g] == x.free
 		for s := 1; s < ns; s++ {
-			if !in.safe.has(s) {
+			if !in.safe.has(s) && !free {
 				m.Uses[s] = int(b[0])
 				b = b[1:]
 			}
@@ -332,6 +413,7 @@ func (x *exacter) round(ps []participant, out []markov.Step[string]) []markov.St
 	}
 	clear(x.succ)
 	x.keys, x.probs = x.keys[:0], x.probs[:0]
+	x.membersKnown = false
 	if x.rankings != nil {
 		for _, rk := range x.rankingsOf(ps) {
 			if x.err != nil {
@@ -404,12 +486,22 @@ func (x *exacter) record(ps []participant, p float64) bool {
 			return false
 		}
 	}
-	x.buf = x.encode(x.buf[:0])
+	// The members' part of the key is the same whatever the checks rolled
+	// (how each member's history changes does not depend on its result):
+	// it is written once a round.
+	var done bool
+	if x.buf, done = x.encodeHead(x.buf[:0]); !done {
+		if !x.membersKnown {
+			x.members, x.membersKnown = x.encodeMembers(x.members[:0]), true
+		}
+		x.buf = append(x.buf, x.members...)
+	}
 	i, ok := x.succ[string(x.buf)]
 	if !ok {
 		i = len(x.keys)
-		x.succ[string(x.buf)] = i
-		x.keys = append(x.keys, string(x.buf))
+		k := x.interned()
+		x.succ[k] = i
+		x.keys = append(x.keys, k)
 		x.probs = append(x.probs, 0)
 	}
 	x.probs[i] += p

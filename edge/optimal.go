@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -41,16 +43,20 @@ import (
 // decision process, as exactWork does for Exact's chain.
 const optimalWork = 20_000_000
 
-// everyOptions bounds the options weighed (a round settled for each) over
-// a whole process with the full set of options: past it the full set is
-// given up for the bounded one, early enough that a built-in scenario's
-// Solve stays under a second.
-const everyOptions = 1 << 15
+// everyWork bounds the options weighed (a round settled for each) over a
+// whole process with the full set of options, and everyStates the states
+// of its histories estimated before it is tried (twins.histories, times
+// the ways edge dice, initiative and order of action can stand): past
+// either the full set is given up for the bounded set and the relaxation.
+const (
+	everyWork   = 1 << 19
+	everyStates = markov.MaxProcessStates
+)
 
 // The sets of options a process is solved over, as Optimal.Options and
-// Solved.Method ("exact: " and the set) name them.
+// Solved.Method name them.
 const (
-	OptionsEvery = "every legal skill"
+	OptionsEvery = "every legal choice"
 	OptionsBest  = "each member's best skills"
 )
 
@@ -59,6 +65,8 @@ const (
 	optSurrender = "surrender"
 	optWalkAway  = "walk away"
 	optContinue  = "play on" // only when the opponent concedes next
+	optWager     = "wager"   // an action (named in full by describe)
+	optReact     = "react"   // a reaction (named in full by describe)
 )
 
 // Optimal is the best (or worst) play of one party of a scenario for a
@@ -75,8 +83,15 @@ type Optimal struct {
 	Policy Policy
 	// Options says which of the deciding party's options were solved
 	// over: OptionsEvery where that process fits the bounds, else
-	// OptionsBest (see the package doc, Optimal play).
+	// OptionsBest (see the package doc, Optimal play), and then Value is
+	// the best (or worst) found, not the best over every legal choice.
 	Options string
+	// Bound bounds the value of play over every legal choice: no play
+	// makes the goal more likely (Maximize) or less likely (Minimize). It
+	// is Value where Options is OptionsEvery, else the value of a
+	// relaxation (see the package doc), NaN where that too is too large
+	// to solve.
+	Bound float64
 
 	m    *optimalModel
 	plan *markov.Plan[string]
@@ -93,15 +108,25 @@ type optimalModel struct {
 	base    Policy // the deciding party's own policy
 	fix     *fixed // stands in for it while the process is explored
 	process *markov.Process[string]
-	// every: the deciding party's options are the full set (every legal
-	// skill for every choice of members), not the bounded one.
-	every   bool
+	// set is the deciding party's options: the full set (every legal
+	// skill for every choice of members), the bounded one, or the
+	// relaxation whose value bounds the full set's (see bound).
+	set     optionSet
 	settled int // options weighed so far (each a round settled)
+	// respond serves the relaxation (setBound): which skills the opponent
+	// answers alike.
+	respond *respond
 	// decls holds, by state, the deciding party's checks for each option
 	// (nil for a concession); answers, where it reacts, the checks of the
 	// action its opponent's policy declares there.
 	decls   map[string][][]Use
 	answers map[string][]Use
+	// groups: the deciding party has a group with stragglers, and sheds
+	// holds, by state, the members that abandon them in each option.
+	groups bool
+	sheds  map[string][]uint16
+	// steps is scratch space for the steps of one state's options.
+	steps []markov.Step[string]
 }
 
 // Optimal solves the scenario for goal: the play of the deciding party
@@ -113,14 +138,21 @@ type optimalModel struct {
 // acting; other scenarios return an error wrapping markov.ErrNoExact that
 // says why.
 func (s Scenario) Optimal(ctx context.Context, goal markov.Goal, aim markov.Aim) (*Optimal, error) {
-	m, err := s.decisionProcess(ctx, goal)
+	m, relaxed, err := s.decisionProcess(ctx, goal)
 	if err != nil {
 		return nil, err
 	}
-	return m.solve(ctx, aim)
+	o, err := m.solve(ctx, aim)
+	if err != nil {
+		return nil, err
+	}
+	if o.Bound, err = relaxed.value(ctx, o.Value, aim); err != nil {
+		return nil, err
+	}
+	return o, nil
 }
 
-func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool) (*optimalModel, error) {
+func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, set optionSet) (*optimalModel, error) {
 	x, err := s.exacter(ctx)
 	if err != nil {
 		return nil, err
@@ -128,7 +160,7 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	if total := x.in.parties[0].start + x.in.parties[1].start; total > maxSolveEdge {
 		return nil, fmt.Errorf("%w: %w: %d edge dice in all; best and worst play are solved for at most %d", markov.ErrNoExact, markov.ErrTooLarge, total, maxSolveEdge)
 	}
-	m := &optimalModel{s: s, x: x, every: every, decls: map[string][][]Use{}, answers: map[string][]Use{}}
+	m := &optimalModel{s: s, x: x, set: set, decls: map[string][][]Use{}, answers: map[string][]Use{}}
 	names := make([]string, len(s.Parties))
 	for i, p := range s.Parties {
 		names[i] = p.Name
@@ -151,11 +183,25 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 	}
 	m.base = x.in.Policies[m.side]
 	m.fix = &fixed{Policy: m.base}
+	for g := x.in.parties[m.side].lo; g < x.in.parties[m.side].hi; g++ {
+		m.groups = m.groups || x.in.size[g] > 1
+	}
+	m.sheds = map[string][]uint16{}
 	x.in.Policies[m.side] = m.fix
+	switch set {
+	case setEvery, setBest:
+		x.twins = x.in.newTwins(m.side, 1-m.side)
+	case setBound:
+		x.free = m.side
+		m.respond = x.in.newRespond(m.side, 1-m.side)
+	}
 	x.maxWork, x.concede, x.rankings = optimalWork, false, map[string][]ranking{}
 	m.process, err = markov.ExploreProcess(ctx, "s", m.choices)
 	if x.err != nil {
 		return nil, x.err
+	}
+	if m.process != nil {
+		m.process.Ties = m.goal.TieBreak()
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -168,23 +214,67 @@ func (s Scenario) optimalModel(ctx context.Context, goal markov.Goal, every bool
 
 // decisionProcess is the scenario's decision process over the full set of
 // options where it fits the bounds (markov.MaxProcessStates,
-// markov.MaxTransitions, markov.MaxChoices in a state, everyOptions), else
-// over the bounded set. The bounded process is explored first: the full
-// set offers every bounded option in every state, so it weighs at least
-// as many options (8 to 90 times as many in the test scenarios, where a
-// member has more than one legal skill), and a bounded process already
-// past a quarter of everyOptions spares the attempt (the built-in chase's
-// lead car: 13,602).
-func (s Scenario) decisionProcess(ctx context.Context, goal markov.Goal) (*optimalModel, error) {
-	bounded, err := s.optimalModel(ctx, goal, false)
-	if err != nil || bounded.settled > everyOptions/4 {
-		return bounded, err
+// markov.MaxTransitions, markov.MaxChoices in a state, everyWork), and no
+// relaxation; else over the bounded set, with the relaxation whose value
+// bounds the full set's (nil where it does not fit either). The full set
+// is not tried where its histories alone would pass everyStates (the
+// built-in chase's: some 10^15).
+func (s Scenario) decisionProcess(ctx context.Context, goal markov.Goal) (*optimalModel, *optimalModel, error) {
+	if fits, err := s.everyFits(ctx, goal); err != nil {
+		return nil, nil, err
+	} else if fits {
+		m, err := s.optimalModel(ctx, goal, setEvery)
+		if !errors.Is(err, markov.ErrTooLarge) {
+			return m, nil, err
+		}
 	}
-	m, err := s.optimalModel(ctx, goal, true)
+	bounded, err := s.optimalModel(ctx, goal, setBest)
+	if err != nil {
+		return nil, nil, err
+	}
+	relaxed, err := s.optimalModel(ctx, goal, setBound)
 	if errors.Is(err, markov.ErrTooLarge) {
-		return bounded, nil
+		return bounded, &optimalModel{}, nil // no bound
 	}
-	return m, err
+	return bounded, relaxed, err
+}
+
+// everyFits reports whether the full set's process is small enough by
+// estimate to be tried (everyStates).
+func (s Scenario) everyFits(ctx context.Context, goal markov.Goal) (bool, error) {
+	x, err := s.exacter(ctx)
+	if err != nil {
+		return false, err
+	}
+	names := make([]string, len(s.Parties))
+	for i, p := range s.Parties {
+		names[i] = p.Name
+	}
+	side, _, err := goal.Resolve("edge", names, s.Categories(), func(int) []string { return nil })
+	if err != nil {
+		return false, err
+	}
+	in := x.in
+	total := in.parties[0].start + in.parties[1].start
+	tw := in.newTwins(side, 1-side)
+	return in.histories(side, 1-side, tw)*float64(total+1)*4 <= everyStates, nil
+}
+
+// value is the relaxation m's value for aim, a bound on play over every
+// legal choice: bound itself where m is nil (the process solved was the
+// full set's), NaN where m was too large to build.
+func (m *optimalModel) value(ctx context.Context, bound float64, aim markov.Aim) (float64, error) {
+	switch {
+	case m == nil:
+		return bound, nil
+	case m.process == nil:
+		return math.NaN(), nil
+	}
+	plan, err := m.process.Solve(ctx, m.reward, aim)
+	if err != nil {
+		return 0, err
+	}
+	return plan.Start(), nil
 }
 
 // maxExactEdge and maxSolveEdge bound the edge dice in all (both parties'
@@ -228,7 +318,7 @@ func (s Scenario) exacter(ctx context.Context) (*exacter, error) {
 	if dist, err = dist.Shift(in.rules.Check.Modifier()); err != nil {
 		return nil, fmt.Errorf("%w: %v", markov.ErrNoExact, err)
 	}
-	return &exacter{ctx: ctx, in: in, dist: dist, nc: 2*len(in.parties) + 1, maxWork: exactWork, concede: true}, nil
+	return &exacter{ctx: ctx, in: in, dist: dist, nc: 2*len(in.parties) + 1, maxWork: exactWork, concede: true, free: -1}, nil
 }
 
 // fixed stands in for the deciding party's policy while the process is
@@ -239,7 +329,12 @@ type fixed struct {
 	concession Concession
 	asked      bool
 	checks     []Use
+	shed       uint16 // the members (a bit each) that abandon their stragglers
 }
+
+// Abandon is the option's: whether the group abandons its stragglers
+// before its endurance-type check.
+func (f *fixed) Abandon(_ *View, _, m int) bool { return f.shed&(1<<m) != 0 }
 
 func (f *fixed) Concede(*View, int) Concession {
 	f.asked = true
@@ -283,6 +378,7 @@ func (m *optimalModel) choices(k string) []markov.Choice[string] {
 		return m.starts()
 	}
 	in := x.in
+	m.steps = m.steps[:0]
 	// Play on: the parties before the deciding one in the order, then it,
 	// then those after it, as Exact asks them.
 	m.setOrder(k)
@@ -323,15 +419,15 @@ func (m *optimalModel) concessions(k string) ([]markov.Choice[string], [][]Use) 
 			continue
 		}
 		m.setOrder(k)
+		name, cost := optSurrender, float64(in.s.Parties[m.side].Edge) // every die handed over
+		if c == WalkAway {
+			name, cost = optWalkAway, 0
+		}
 		if err := in.concede(m.side, c); err != nil {
 			x.err = err
 			return nil, nil
 		}
-		name := optSurrender
-		if c == WalkAway {
-			name = optWalkAway
-		}
-		cs = append(cs, markov.Choice[string]{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}})
+		cs = append(cs, markov.Choice[string]{Name: name, Steps: []markov.Step[string]{{To: x.key(), P: 1}}, Cost: cost})
 		decls = append(decls, nil)
 	}
 	return cs, decls
@@ -348,32 +444,83 @@ func (m *optimalModel) rounds(k string, cs []markov.Choice[string], decls [][]Us
 	if !acting {
 		m.answers[k] = answered
 	}
+	options, sheds := m.withSheds(options)
 	if len(cs)+len(options) > markov.MaxChoices {
 		x.err = fmt.Errorf("%w: %w: %s has %d options in one round: at most %d",
 			markov.ErrNoExact, markov.ErrTooLarge, in.pname(m.side), len(cs)+len(options), markov.MaxChoices)
 		return nil
 	}
-	if m.settled += len(options); m.every && m.settled > everyOptions {
-		x.err = fmt.Errorf("%w: %w: every legal skill makes more than %d options to weigh", markov.ErrNoExact, markov.ErrTooLarge, everyOptions)
+	if m.settled += len(options); m.set != setBest && m.settled > everyWork {
+		x.err = fmt.Errorf("%w: %w: more than %d options to weigh", markov.ErrNoExact, markov.ErrTooLarge, everyWork)
 		return nil
 	}
-	for _, us := range options {
+	for i, us := range options {
 		m.setOrder(k)
-		m.fix.checks = us
+		m.fix.checks, m.fix.shed = us, sheds[i]
 		ps, err := in.declare()
 		if err != nil {
 			x.err = err
 			return nil
 		}
-		steps := x.round(ps, nil)
+		// The process copies each option's steps: they are written in
+		// scratch space shared by the options of every state.
+		n := len(m.steps)
+		m.steps = x.round(ps, m.steps)
+		steps := m.steps[n:len(m.steps):len(m.steps)]
 		if x.err != nil {
 			return nil
 		}
-		cs = append(cs, markov.Choice[string]{Name: m.describe(us, acting), Steps: steps})
+		name := optReact
+		if acting {
+			name = optWager
+		}
+		cs = append(cs, markov.Choice[string]{Name: name, Steps: steps, Cost: cost(us, sheds[i])})
 		decls = append(decls, us)
 	}
 	m.decls[k] = decls
+	if m.groups {
+		m.sheds[k] = append(make([]uint16, len(decls)-len(options)), sheds...)
+	}
 	return cs
+}
+
+// cost is what an option of playing a round spends that the goal does
+// not count: a die for each check (each wagers one), and one more for each
+// group abandoning its stragglers (a rank given up for good). Among equally
+// good options the plan takes the cheapest (Goal.Ties).
+func cost(us []Use, sheds uint16) float64 {
+	return float64(len(us) + bits.OnesCount16(sheds))
+}
+
+// withSheds adds to options, for each check of a group of the deciding
+// party that still has its stragglers and checks an endurance-type skill,
+// the same checks with the group abandoning its stragglers first ("Large
+// Parties": from then on one rank less, and no penalty on such checks),
+// and returns for each option the members (a bit each) that abandon.
+// Checks of groups seldom are endurance-type, so an option seldom has more
+// than one such variant.
+func (m *optimalModel) withSheds(options [][]Use) ([][]Use, []uint16) {
+	sheds := make([]uint16, len(options))
+	if !m.groups {
+		return options, sheds
+	}
+	in := m.x.in
+	lo := in.parties[m.side].lo
+	n := len(options)
+	for i := range n {
+		var can uint16
+		for _, u := range options[i] {
+			if in.size[lo+u.Member] > 1 && in.endurance.has(u.Skill) && !in.s.Parties[m.side].Members[u.Member].Abandoned {
+				can |= 1 << u.Member
+			}
+		}
+		// Every nonempty subset of the groups that may abandon.
+		for sub := can; sub != 0; sub = (sub - 1) & can {
+			options = append(options, options[i])
+			sheds = append(sheds, sub)
+		}
+	}
+	return options, sheds
 }
 
 // starts is the start of the process: the starting checks' orders of
@@ -402,9 +549,10 @@ func (m *optimalModel) starts() []markov.Choice[string] {
 // state x.in holds: its action when it holds the initiative, else its
 // reaction to the action its opponent's policy declares (answered). The
 // bounded set is n dice, its n best members by either rule (see above);
-// the full set (m.every) adds every choice of members and, for each, every
-// skill the engine's legal-choice query allows it (choices, as LegalActs
-// and LegalReactions answer). No option is listed twice.
+// the full set every choice of members and, for each, every skill the
+// engine's legal-choice query allows it (choices, as LegalActs and
+// LegalReactions answer), twins aside (distinct); the relaxation's, see
+// bound. No option is listed twice.
 func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 	in := m.x.in
 	p := m.side
@@ -416,11 +564,11 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 		in.Policies[a.Party].Act(&in.w.view, a.Party, &a)
 		acted, answered = in.skillsOf(&a), a.Checks
 	}
-	add := func(us []Use) {
-		if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
-			options = append(options, us)
-		}
+	if m.set == setBound {
+		return m.relaxed(acting, acted), answered
 	}
+	// The bounded set first (the plan keeps the first of equal options:
+	// the best skills, as a player would choose), then the rest.
 	for _, ignoreRep := range []bool{false, true} {
 		var rk ranked
 		members, lo := in.s.Parties[p].Members, in.parties[p].lo
@@ -430,34 +578,92 @@ func (m *optimalModel) declarations() (options [][]Use, answered []Use) {
 			}
 		}
 		for n := 1; n <= min(rk.n, in.s.Parties[p].Edge); n++ {
-			add(rk.take(nil, n))
+			us := rk.take(nil, n)
+			if !slices.ContainsFunc(options, func(o []Use) bool { return slices.Equal(o, us) }) {
+				options = append(options, us)
+			}
 		}
 	}
-	if m.every {
+	if m.set == setEvery {
 		legal := make([][]Choice, len(in.s.Parties[p].Members))
 		for mb := range legal {
-			legal[mb] = in.choices(p, mb, acting, acted)
+			legal[mb] = m.distinct(mb, in.choices(p, mb, acting, acted))
 		}
-		m.everyOption(legal, in.s.Parties[p].Edge, add)
+		best := len(options)
+		for _, us := range m.everyOption(legal, in.s.Parties[p].Edge) {
+			if !slices.ContainsFunc(options[:best], func(o []Use) bool { return m.same(o, us) }) {
+				options = append(options, us)
+			}
+		}
 	}
 	return options, answered
 }
 
-// everyOption calls add with every declaration of up to edge dice in which
-// each wagering member (in member order) uses one of its legal skills,
-// stopping once more than markov.MaxChoices have been made (the process
-// refuses so many in a state, and the full set with it).
-func (m *optimalModel) everyOption(legal [][]Choice, edge int, add func([]Use)) {
-	made := 0
+// same reports whether checks a and b are the same declaration: the same
+// members with the same skills (in any order), or twins of the same
+// history in their stead.
+func (m *optimalModel) same(a, b []Use) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	in, tw := m.x.in, m.x.twins
+	for _, u := range a {
+		if !slices.ContainsFunc(b, func(v Use) bool {
+			if u.Member != v.Member {
+				return false
+			}
+			if u.Skill == v.Skill {
+				return true
+			}
+			if tw == nil || tw.of[u.Member][u.Skill] < 0 || tw.of[u.Member][u.Skill] != tw.of[v.Member][v.Skill] {
+				return false
+			}
+			ms := &in.s.Parties[m.side].Members[u.Member]
+			run := in.runOf(ms)
+			return in.history(ms, u.Skill, run) == in.history(ms, v.Skill, run)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// distinct leaves out of member mb's legal choices each twin skill (see
+// twins) whose history equals that of a twin listed before it: either
+// leads to the same state.
+func (m *optimalModel) distinct(mb int, legal []Choice) []Choice {
+	tw, in := m.x.twins, m.x.in
+	if tw == nil {
+		return legal
+	}
+	of := tw.of[mb]
+	ms := &in.s.Parties[m.side].Members[mb]
+	run := in.runOf(ms)
+	var out []Choice
+	for i, c := range legal {
+		if of[c.Skill] < 0 || !slices.ContainsFunc(legal[:i], func(e Choice) bool {
+			return of[e.Skill] == of[c.Skill] && in.history(ms, e.Skill, run) == in.history(ms, c.Skill, run)
+		}) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// everyOption returns every declaration of up to edge dice in which each
+// wagering member (in member order) uses one of its legal skills, stopping
+// once more than markov.MaxChoices have been made (the process refuses so
+// many in a state, and the full set with it).
+func (m *optimalModel) everyOption(legal [][]Choice, edge int) [][]Use {
+	var out [][]Use
 	var walk func(mb int, us []Use)
 	walk = func(mb int, us []Use) {
-		if made > markov.MaxChoices {
+		if len(out) > markov.MaxChoices {
 			return
 		}
 		if mb == len(legal) {
 			if len(us) > 0 {
-				made++
-				add(slices.Clone(us))
+				out = append(out, slices.Clone(us))
 			}
 			return
 		}
@@ -470,6 +676,24 @@ func (m *optimalModel) everyOption(legal [][]Choice, edge int, add func([]Use)) 
 		}
 	}
 	walk(0, nil)
+	return out
+}
+
+// shedding says which groups abandon their stragglers in option i of
+// state k ("", none).
+func (m *optimalModel) shedding(k string, i int) string {
+	sheds := m.sheds[k]
+	if i >= len(sheds) || sheds[i] == 0 {
+		return ""
+	}
+	in := m.x.in
+	var b strings.Builder
+	for mb := range in.parties[m.side].hi - in.parties[m.side].lo {
+		if sheds[i]&(1<<mb) != 0 {
+			fmt.Fprintf(&b, "; %s abandons its stragglers", in.names[in.parties[m.side].lo+mb])
+		}
+	}
+	return b.String()
 }
 
 // describe names an option: "wager 2 dice: Becky with vehicles, Bob with
@@ -505,7 +729,7 @@ func (m *optimalModel) solve(ctx context.Context, aim markov.Aim) (*Optimal, err
 	}
 	o := &Optimal{Optimum: markov.Optimum{Goal: m.goal, Side: m.s.Parties[m.side].Name, Value: plan.Start(),
 		States: m.process.Len(), Choices: m.process.Choices()}, m: m, plan: plan, aim: aim, Options: OptionsBest}
-	if m.every {
+	if m.set == setEvery {
 		o.Options = OptionsEvery
 	}
 	if o.Answer, err = m.answerOf(ctx, plan); err != nil {
@@ -546,8 +770,18 @@ func (m *optimalModel) answerOf(ctx context.Context, plan *markov.Plan[string]) 
 }
 
 // isRound reports whether the process's option named name plays a round.
-func isRound(name string) bool {
-	return strings.HasPrefix(name, "wager ") || strings.HasPrefix(name, "react ")
+func isRound(name string) bool { return name == optWager || name == optReact }
+
+// named names the options of decision d in words (the process names a
+// round only "wager" or "react": its checks are spelled out here, for the
+// few states advice reads, not for every option explored).
+func (m *optimalModel) named(d *markov.Decision[string], chosen int) {
+	for i := range d.Options {
+		if x := &d.Options[i]; isRound(x.Name) {
+			x.Name = m.describe(m.decls[d.State][i], x.Name == optWager) + m.shedding(d.State, i)
+		}
+	}
+	d.Choice = d.Options[chosen].Name
 }
 
 func (m *optimalModel) reward(k string) float64 {
@@ -585,7 +819,7 @@ func (pl *planned) choice(v *View, p int) (int, string, string, bool) {
 	if p != pl.o.m.side || len(in.parties) != 2 || !in.s.Started || in.s.Outcome.Done() || len(in.s.Order) == 0 {
 		return 0, "", "", false
 	}
-	x := exacter{in: in, tag: []byte{'r', byte(in.s.Order[0])}}
+	x := exacter{in: in, tag: []byte{'r', byte(in.s.Order[0])}, twins: pl.o.m.x.twins, free: -1}
 	k := x.key()
 	i, name, ok := pl.o.plan.Choice(k)
 	return i, name, k, ok
@@ -610,7 +844,40 @@ func (pl *planned) checks(v *View, p int) ([]Use, bool) {
 	if !ok || !isRound(name) {
 		return nil, false
 	}
-	return pl.o.m.decls[k][i], true
+	return pl.o.m.real(v.in, pl.o.m.decls[k][i]), true
+}
+
+// real turns checks us declared in the canonical form of in's state (see
+// twins) into in's own: a twin skill's place in its class is taken by the
+// skill with that place's history.
+func (m *optimalModel) real(in *game, us []Use) []Use {
+	tw := m.x.twins
+	if tw == nil {
+		return us
+	}
+	out := slices.Clone(us)
+	var order [][]int
+	for i, u := range out {
+		c := tw.of[u.Member][u.Skill]
+		if c < 0 {
+			continue
+		}
+		order = tw.canonical(in, u.Member, &in.s.Parties[m.side].Members[u.Member], order)
+		out[i].Skill = order[c][slices.Index(tw.classes[u.Member][c], u.Skill)]
+	}
+	return out
+}
+
+// Abandon follows the plan where it declares the round: the group
+// abandons its stragglers before its endurance-type check where the
+// plan's option says so.
+func (pl *planned) Abandon(v *View, p, m int) bool {
+	i, name, k, ok := pl.choice(v, p)
+	if !ok || !isRound(name) {
+		return pl.Policy.Abandon(v, p, m)
+	}
+	sheds := pl.o.m.sheds[k]
+	return i < len(sheds) && sheds[i]&(1<<m) != 0
 }
 
 func (pl *planned) Act(v *View, p int, a *Action) {
@@ -629,7 +896,7 @@ func (pl *planned) React(v *View, p int, a *Action, r *Reaction) {
 		pl.Policy.React(v, p, a, r)
 		return
 	}
-	r.Checks = append(r.Checks, pl.o.m.decls[k][i]...)
+	r.Checks = append(r.Checks, pl.o.m.real(v.in, pl.o.m.decls[k][i])...)
 }
 
 // ranking is one way the checks of a round can rank against each other
@@ -646,9 +913,11 @@ type ranking struct {
 // the exchange, the initiative), so the rounds whose checks rank alike end
 // alike, and settling one of them stands for all.
 func (x *exacter) rankingsOf(ps []participant) []ranking {
+	// Shifting every modifier alike ranks the checks alike: the key is
+	// the modifiers less the first.
 	var key []byte
 	for i := range ps {
-		key = binary.AppendVarint(key, int64(ps[i].mod))
+		key = binary.AppendVarint(key, int64(ps[i].mod-ps[0].mod))
 	}
 	if rs, ok := x.rankings[string(key)]; ok {
 		return rs
@@ -714,7 +983,7 @@ func (x *exacter) rankingsOf(ps []participant) []ranking {
 // and worst, and the best play's most consequential decisions in words.
 // Its errors are Optimal's, and Exact's for a shipped policy.
 func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, error) {
-	m, err := s.decisionProcess(ctx, goal)
+	m, relaxed, err := s.decisionProcess(ctx, goal)
 	if err != nil {
 		return markov.Solved{}, err
 	}
@@ -729,6 +998,11 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 	out := markov.ExactSolved(m.goal, best.Side, best.States, best.Choices,
 		markov.PolicyValue{Value: best.Value, Answer: best.Answer}, markov.PolicyValue{Value: worst.Value, Answer: worst.Answer})
 	out.Method += ": " + best.Options
+	if relaxed != nil {
+		if err := relaxed.bounds(ctx, &out); err != nil {
+			return markov.Solved{}, err
+		}
+	}
 	for _, name := range PolicyNames() {
 		alt := s.clone()
 		alt.Parties[m.side].Policy = name
@@ -745,6 +1019,31 @@ func (s Scenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solved, e
 		return markov.Solved{}, err
 	}
 	return out, nil
+}
+
+// bounds marks out, solved over the bounded set, as the best and worst
+// found, and sets its Bound (and in its Method the bound on the worst) by
+// the relaxation m on play over every legal choice.
+func (m *optimalModel) bounds(ctx context.Context, out *markov.Solved) error {
+	out.Best.Name = "best found over " + OptionsBest
+	out.Worst.Name = "worst found over " + OptionsBest
+	hi, err := m.value(ctx, math.NaN(), markov.Maximize)
+	if err != nil {
+		return err
+	}
+	lo, err := m.value(ctx, math.NaN(), markov.Minimize)
+	if err != nil {
+		return err
+	}
+	out.Method = fmt.Sprintf("solving exactly over %s, every legal choice being too many to solve: the best and worst found", OptionsBest)
+	if math.IsNaN(hi) {
+		out.Method += "; no bound on play over every legal choice (its relaxation is too large as well)"
+		return nil
+	}
+	out.Bound = &hi
+	out.Method += fmt.Sprintf("; over every legal choice P(goal) is at most %.4f and at least %.4f (bounds: a relaxation in which %s picks the repetition penalty each of its checks pays)",
+		hi, lo, out.Side)
+	return nil
 }
 
 // situation is a group of the plan's decision states that read alike: the
@@ -771,6 +1070,8 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 	m := o.m
 	chosen := map[string]string{} // a state's full option chosen
 	for i, d := range ds {
+		c, _, _ := o.plan.Choice(d.State)
+		m.named(&d, c)
 		chosen[d.State] = d.Choice
 		ds[i] = o.byKind(d)
 	}

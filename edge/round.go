@@ -1103,10 +1103,11 @@ func (in *game) choose(r *dice.Roller) error {
 // (every party acting in turn).
 func (in *game) midRound() bool { return len(in.s.Acted) > 0 }
 
-// timeUp ends the interaction once it has lasted rules.max_rounds.
+// timeUp ends the interaction once it has lasted rules.max_rounds (or
+// MaxRoundLimit rounds, where it sets no limit).
 func (in *game) timeUp() {
 	st := in.s
-	if mr := in.rules.MaxRounds; mr > 0 && st.Round >= mr && !st.Outcome.Done() {
+	if st.Round >= in.rules.roundLimit() && !st.Outcome.Done() {
 		in.finish(in.judge(TimeUp, -1))
 	}
 }
@@ -1293,7 +1294,7 @@ func (e *Engine) Start(s *State, r *dice.Roller) error {
 	if r == nil {
 		return noRoller("Start")
 	}
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1310,7 +1311,7 @@ func (e *Engine) Factors(s *State, r *dice.Roller) error {
 	if r == nil {
 		return noRoller("Factors")
 	}
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1336,7 +1337,7 @@ func (e *Engine) FactorsDue(s *State) (bool, error) {
 // reactions (React), so a saved game can wait for the reacting player. An
 // illegal action returns an error and changes nothing.
 func (e *Engine) Act(s *State, a *Action) error {
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1352,7 +1353,7 @@ func (e *Engine) React(s *State, r *dice.Roller, reactions []Reaction, seize []i
 	if r == nil {
 		return noRoller("React")
 	}
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1370,7 +1371,7 @@ func (e *Engine) Round(s *State, r *dice.Roller, d *Declaration) error {
 	if r == nil {
 		return noRoller("Round")
 	}
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1383,7 +1384,7 @@ func (e *Engine) Round(s *State, r *dice.Roller, d *Declaration) error {
 // ends the interaction with the party holding most dice as partial
 // winner, if the type allows it.
 func (e *Engine) Concede(s *State, p int, c Concession) error {
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1395,7 +1396,7 @@ func (e *Engine) Concede(s *State, p int, c Concession) error {
 // Parties"): from now on its modifier is one rank lower and it no longer
 // suffers that modifier as a penalty on endurance-type checks.
 func (e *Engine) Abandon(s *State, p, m int) error {
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1412,7 +1413,7 @@ func (e *Engine) Outside(s *State, r *dice.Roller, f Factor) error {
 	if r == nil {
 		return noRoller("Outside")
 	}
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1434,7 +1435,7 @@ func (e *Engine) Step(s *State, r *dice.Roller) error {
 	if err := e.checkPolicies(); err != nil {
 		return err
 	}
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}
@@ -1454,7 +1455,7 @@ func (e *Engine) Play(s *State, r *dice.Roller) error {
 	if err := e.checkPolicies(); err != nil {
 		return err
 	}
-	in, err := e.begin(s)
+	in, err := e.beginStep(s)
 	if err != nil {
 		return err
 	}

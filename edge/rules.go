@@ -98,7 +98,9 @@ type Rules struct {
 	MultiTarget bool `json:"multi_target"`
 	// MaxRounds ends an interaction that has lasted this many rounds as if
 	// every party walked away (the GM calls time), so simulations always
-	// end; 0 means no limit. Default 1000 [ours].
+	// end; 0 sets no limit of the designer's, and the GM still calls time
+	// after MaxRoundLimit rounds (1,000,000), so that every interaction,
+	// and every simulated trial, ends in bounded work. Default 1000 [ours].
 	MaxRounds int `json:"max_rounds"`
 
 	// The rulings where the text is silent; each zero value is the
@@ -339,6 +341,17 @@ func (r *Rules) validProgression() error {
 		}
 	}
 	return nil
+}
+
+// roundLimit is the round after which the GM calls time: rules.max_rounds,
+// or MaxRoundLimit where it sets none (0). Some interactions would never
+// end without it: two parties that each always lose when acting pass a
+// die and the initiative back and forth for ever.
+func (r *Rules) roundLimit() int {
+	if r.MaxRounds == 0 {
+		return MaxRoundLimit
+	}
+	return r.MaxRounds
 }
 
 // repetitionPenalty is the Can't Fool Me Twice penalty of a skill used n

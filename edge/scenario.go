@@ -74,6 +74,28 @@ func (s *Scenario) same(o *Scenario) bool {
 		slices.EqualFunc(s.Factors, o.Factors, Factor.same)
 }
 
+// kept reports whether o is still s, a shallow copy of it made earlier
+// (State.seal): its plain fields the same and each of its lists and maps
+// the very one s holds. Entries of those lists and maps changed in place
+// are not looked for (a State's steps play their engine's own scenario).
+func (s *Scenario) kept(o *Scenario) bool {
+	r, q := &s.Rules, &o.Rules
+	return s.Type == o.Type && sameList(s.Parties, o.Parties) && sameList(s.Factors, o.Factors) &&
+		len(s.Circumstances) == len(o.Circumstances) && r.Check.Equal(q.Check) && r.StartEdge == q.StartEdge &&
+		sameList(r.Repetition, q.Repetition) && r.Unpaired == q.Unpaired && sameList(r.Opposed, q.Opposed) &&
+		len(r.Types) == len(q.Types) && sameList(r.Progression, q.Progression) && sameList(r.Endurance, q.Endurance) &&
+		r.MultiTarget == q.MultiTarget && r.MaxRounds == q.MaxRounds && r.TieBreak == q.TieBreak &&
+		r.InitiativeTie == q.InitiativeTie && r.PassiveStake == q.PassiveStake && r.SurrenderTo == q.SurrenderTo &&
+		r.PartyCheck == q.PartyCheck && r.FactorPenalty == q.FactorPenalty && r.Turns == q.Turns &&
+		r.WagerBeyondPool == q.WagerBeyondPool && r.LoneRank == q.LoneRank && r.OnceARound == q.OnceARound
+}
+
+// sameList reports whether a and b are the very same list: the same
+// length and, if not empty, the same first element in memory.
+func sameList[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // same reports whether o is the same party as p.
 func (p Party) same(o Party) bool {
 	return p.Name == o.Name && p.BonusEdge == o.BonusEdge && p.Bonus == o.Bonus && p.Passive == o.Passive &&

@@ -125,7 +125,11 @@ func TestStepGivenAStateOfAnotherScenarioIsRefused(t *testing.T) {
 // TestRulesChangedBetweenStepsAreRefused: a state whose rules (or any part
 // of its scenario) changed since its engine was built is refused, not
 // played by the engine's tables for the old rules; Scenario.NewEngine
-// builds the engine of the new rules, which plays them.
+// builds the engine of the new rules, which plays them. A step compares
+// the scenario in full where it was replaced since the engine last stepped
+// the state (here a changed copy put in its place), and refuses it,
+// changing nothing; edited in place, it is refused by Check, which always
+// compares in full.
 func TestRulesChangedBetweenStepsAreRefused(t *testing.T) {
 	for name, change := range map[string]func(*Scenario){
 		"unpaired penalty": func(sc *Scenario) { sc.Rules.Unpaired = -3 },
@@ -136,7 +140,9 @@ func TestRulesChangedBetweenStepsAreRefused(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			e, s := played(t, 2)
-			change(&s.Scenario)
+			changed := s.Scenario.clone()
+			change(&changed)
+			s.Scenario = changed
 			before := s.Clone()
 			r := dice.NewSeeded(4)
 			roller := *r
@@ -152,6 +158,11 @@ func TestRulesChangedBetweenStepsAreRefused(t *testing.T) {
 			}
 			if err := ne.Step(s, r); err != nil {
 				t.Errorf("the engine of the new rules refuses the state: %v", err)
+			}
+			e, s = played(t, 2)
+			change(&s.Scenario)
+			if err := e.Check(s); err == nil || !strings.Contains(err.Error(), "scenario") {
+				t.Errorf("Check after the rules changed in place = %v, want a refusal", err)
 			}
 		})
 	}

@@ -155,19 +155,54 @@ func (e *Engine) Check(s *State) error {
 	if s == nil {
 		return errors.New("edge: no state: start one with NewState")
 	}
-	in, err := e.begin(s)
+	in, err := e.enter(s, checkWhole)
 	e.release(in)
 	return err
 }
 
 // begin checks that s belongs to e and is whole, and sets e to work on s
 // for one step.
-func (e *Engine) begin(s *State) (*game, error) {
+func (e *Engine) begin(s *State) (*game, error) { return e.enter(s, checkQuery) }
+
+// beginStep is begin for a step: it remembers s as the engine's (sealed),
+// so that the engine's next steps on s compare s's scenario with its own
+// only where it has been replaced since.
+func (e *Engine) beginStep(s *State) (*game, error) { return e.enter(s, checkStep) }
+
+// How enter checks a State's scenario: checkQuery and checkStep compare it
+// in full unless it is the State the engine last stepped (or made) with
+// the scenario unreplaced, and checkStep then remembers the State;
+// checkWhole always compares it in full.
+const (
+	checkQuery = iota
+	checkStep
+	checkWhole
+)
+
+// sealed is a State its engine found to be of its scenario, with that
+// scenario as it was then (a shallow copy: the same lists and maps).
+type sealed struct {
+	s        *State
+	scenario Scenario
+}
+
+// enter checks that s belongs to e and is whole, as begin, comparing its
+// scenario as how says.
+func (e *Engine) enter(s *State, how int) (*game, error) {
 	if s == nil {
 		return nil, errors.New("edge: no state: start one with NewState")
 	}
-	if !e.scenario.same(&s.Scenario) {
-		return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with its Scenario.NewEngine")
+	var last *sealed
+	if e.sealed != nil && how != checkWhole {
+		last = e.sealed.Load()
+	}
+	if last == nil || last.s != s || !last.scenario.kept(&s.Scenario) {
+		if !e.scenario.same(&s.Scenario) {
+			return nil, errors.New("edge: state.scenario is not this engine's scenario (another scenario, or changed since): build an engine for it with its Scenario.NewEngine")
+		}
+		if how == checkStep && e.sealed != nil {
+			e.sealed.Store(&sealed{s: s, scenario: s.Scenario})
+		}
 	}
 	in := e.borrow(s)
 	if err := in.check(); err != nil {
@@ -306,8 +341,8 @@ func (e *Engine) checkOutcome(s *State) error {
 	if !o.Done() && (o.Winner != -1 || o.By != -1 || o.Partial) {
 		return fmt.Errorf("edge: state.outcome %+v: a running interaction has winner and by -1", o)
 	}
-	if !o.Done() && e.rules.MaxRounds > 0 && s.Round >= e.rules.MaxRounds {
-		return fmt.Errorf("edge: state.round %d: a running interaction ends at rules.max_rounds %d", s.Round, e.rules.MaxRounds)
+	if lim := e.rules.roundLimit(); !o.Done() && s.Round >= lim {
+		return fmt.Errorf("edge: state.round %d: a running interaction ends at round %d (rules.max_rounds %d)", s.Round, lim, e.rules.MaxRounds)
 	}
 	return nil
 }
