@@ -31,6 +31,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -114,6 +115,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // build compiles cmd/stakes into dir and returns the binary's path.
 func build(ctx context.Context, dir string) (string, error) {
 	bin := filepath.Join(dir, "stakes")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
 	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/stakesrpg/stakes/cmd/stakes").CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)

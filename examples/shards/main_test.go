@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -19,14 +20,35 @@ var (
 	sweepStudy = []string{"sweep", "contest", "--axis", "rules.extraordinary=4..6", "--trials", "20000", "--seed", "7", "--no-time"}
 )
 
-// stakesBinary builds the stakes command into a temporary directory, so
-// the tests run it as a batch system does: a program in separate processes.
+// binDir holds the stakes binary the tests build once and share.
+var binDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// built builds the stakes command once, for every test.
+var built = sync.OnceValues(func() (string, error) {
+	var err error
+	if binDir, err = os.MkdirTemp("", "shards-test"); err != nil {
+		return "", err
+	}
+	return build(context.Background(), binDir)
+})
+
+// stakesBinary returns the stakes command built into a temporary
+// directory, so the tests run it as a batch system does: a program, in
+// separate processes.
 func stakesBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the stakes binary and runs it in many processes; skipped with -short")
 	}
-	bin, err := build(context.Background(), t.TempDir())
+	bin, err := built()
 	if err != nil {
 		t.Fatal(err)
 	}
