@@ -54,5 +54,6 @@ if [ "$failed" -ne 0 ]; then
   echo "run.sh: a shard failed (its complaint is above)" >&2
   exit 1
 fi
+echo "run.sh: the $N shards' files are in $DIR" >&2
 
 "$STAKES" merge "$DIR/$1"-*-of-"$N".json
