@@ -81,7 +81,9 @@ type option struct {
 }
 
 // ExploreProcess builds the process reachable from start. choices returns
-// the options of s: none makes s absorbing, one is a plain chance step. A
+// the options of s: none makes s absorbing, one is a plain chance step.
+// Each option's Steps are copied before choices is called again, so it may
+// reuse one buffer for every state. A
 // choice's transitions to the same state add. Probabilities must be >= 0
 // and sum to 1 within 1e-9. More than MaxProcessStates states, MaxChoices choices
 // in a state or MaxTransitions transitions is an error wrapping
