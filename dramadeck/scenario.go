@@ -289,7 +289,7 @@ func (s Scenario) newState() (*State, error) {
 // begin starts the encounter of game g, at the scenario's start with
 // every card in the draw pile: the deck shuffled, each player dealt his
 // hand as his hero enters play, combat begun.
-func (s Scenario) begin(g *game, r *dice.Roller) {
+func (s *Scenario) begin(g *game, r *dice.Roller) {
 	g.Shuffle(r)
 	for p := range g.State.Players {
 		_ = g.EnterPlay(r, p) // a player short of cards plays with fewer
