@@ -208,6 +208,7 @@ type Runner struct {
 	heroes   []Character
 	villains []Character
 	pol      Table
+	calls    [Maneuver + 1]bool // callsOf the trial's rules
 }
 
 // MakeDeck returns the scenario's deck: the shipped default, or its
@@ -363,6 +364,7 @@ func (rn *Runner) reset() {
 		Draw: draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
 		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0], Plan: plan,
 		turns: s.turns, moveBuf: s.moveBuf, playBuf: s.playBuf}
+	rn.calls, g.calls = callsOf(&s.Rules.Margins), &rn.calls
 }
 
 // Trial plays one encounter from the start by Engine.Play and fills
