@@ -200,7 +200,22 @@ func (g *game) askStrip(p int, pol Policy) (int, error) {
 // mayCall reports whether action ch is a contest that may reach a
 // Player's Call (a margin of its column gives one).
 func (g *game) mayCall(ch Choice) bool {
-	return ch.Act.Contest() && g.State.Rules.Margins.mayCall(ch.Act)
+	if !ch.Act.Contest() {
+		return false
+	}
+	if g.calls != nil {
+		return g.calls[ch.Act]
+	}
+	return g.State.Rules.Margins.mayCall(ch.Act)
+}
+
+// callsOf lists, by contest, whether some margin of its column in m
+// gives Player's Call.
+func callsOf(m *MarginTable) (calls [Maneuver + 1]bool) {
+	for a := Trick; a <= Maneuver; a++ {
+		calls[a] = m.mayCall(a)
+	}
+	return calls
 }
 
 // askCall asks the actor's policy, before the roll, for the result of a

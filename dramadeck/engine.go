@@ -68,6 +68,9 @@ var errNilState = errors.New("dramadeck: nil *State")
 type game struct {
 	State *State
 	Sink  func(Event)
+	// calls, when set, is callsOf(State.Rules.Margins), read once at the
+	// start of a Runner's trial rather than on every contest.
+	calls *[Maneuver + 1]bool
 }
 
 func (e Engine) game(s *State) *game { return &game{State: s, Sink: e.Sink} }

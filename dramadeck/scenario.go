@@ -208,6 +208,7 @@ type Runner struct {
 	heroes   []Character
 	villains []Character
 	pol      Table
+	calls    [Maneuver + 1]bool // callsOf the trial's rules
 }
 
 // MakeDeck returns the scenario's deck: the shipped default, or its
@@ -289,7 +290,7 @@ func (s Scenario) newState() (*State, error) {
 // begin starts the encounter of game g, at the scenario's start with
 // every card in the draw pile: the deck shuffled, each player dealt his
 // hand as his hero enters play, combat begun.
-func (s Scenario) begin(g *game, r *dice.Roller) {
+func (s *Scenario) begin(g *game, r *dice.Roller) {
 	g.Shuffle(r)
 	for p := range g.State.Players {
 		_ = g.EnterPlay(r, p) // a player short of cards plays with fewer
@@ -363,6 +364,7 @@ func (rn *Runner) reset() {
 		Draw: draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
 		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0], Plan: plan,
 		turns: s.turns, moveBuf: s.moveBuf, playBuf: s.playBuf}
+	rn.calls, g.calls = callsOf(&s.Rules.Margins), &rn.calls
 }
 
 // Trial plays one encounter from the start by Engine.Play and fills
