@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/stakesrpg/stakes/dice"
 	"github.com/stakesrpg/stakes/named"
@@ -215,8 +217,35 @@ type measurer struct {
 }
 
 // odds returns the share of n trials, seeded first, first+1, ..., that end
-// in the goal with the deciding side playing p.
+// in the goal with the deciding side playing p, the trials shared among one
+// worker per CPU.
 func (m measurer) odds(ctx context.Context, p Policy, first uint64, n int) (float64, error) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
+	won, errs := make([]int, workers), make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			won[w], errs[w] = m.share(ctx, p, first, n, w, workers)
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for w := range workers {
+		if errs[w] != nil {
+			return 0, errs[w]
+		}
+		total += won[w]
+	}
+	return float64(total) / float64(n), nil
+}
+
+// share plays worker w's share of odds's trials, every workers-th from
+// trial w, on a Runner of its own, and counts those that end in the goal.
+// Each trial has its own seed, so the count over all the shares is the same
+// on any number of cores; a Style only reads itself, so the workers share p.
+func (m measurer) share(ctx context.Context, p Policy, first uint64, n, w, workers int) (int, error) {
 	rn, err := m.s.NewRunner()
 	if err != nil {
 		return 0, err
@@ -228,7 +257,7 @@ func (m measurer) odds(ctx context.Context, p Policy, first uint64, n int) (floa
 	}
 	metrics := make([]int, len(m.s.Metrics()))
 	won := 0
-	for i := range n {
+	for i := w; i < n; i += workers {
 		// A trial of a large scenario may take milliseconds: look at ctx
 		// before each, so that Solve stops within one trial of a cancel.
 		if err := ctx.Err(); err != nil {
@@ -242,7 +271,7 @@ func (m measurer) odds(ctx context.Context, p Policy, first uint64, n int) (floa
 			won++
 		}
 	}
-	return float64(won) / float64(n), nil
+	return won, nil
 }
 
 // shippedFor returns the shipped style with the best odds for aim on the

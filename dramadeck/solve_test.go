@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -223,5 +224,27 @@ func TestSolveReportsValuesFromFreshTrials(t *testing.T) {
 		if v > chose(sv.Best) || v < chose(sv.Worst) {
 			t.Errorf("%s: %v on the choosing trials, outside the chosen best %v and worst %v", name, v, chose(sv.Best), chose(sv.Worst))
 		}
+	}
+}
+
+// TestSolveOddsAreTheSameOnAnyNumberOfCores: the search's trials are shared
+// among one worker per CPU, each trial with its own seed, so a style's
+// measured odds do not depend on how many cores play them.
+func TestSolveOddsAreTheSameOnAnyNumberOfCores(t *testing.T) {
+	s := DefaultScenario()
+	m := measurer{s: s, side: "heroes", wins: []int{0}, search: 300, check: 300}
+	p, _ := PolicyByName("aggressive")
+	var got []float64
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		v, err := m.odds(context.Background(), p, 11, 300)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, v)
+	}
+	if got[0] != got[1] || got[1] != got[2] || got[0] == 0 {
+		t.Errorf("odds on 1, 2 and 3 cores: %v", got)
 	}
 }
