@@ -290,40 +290,6 @@ func TestHandStepsAllocateNothing(t *testing.T) {
 	}
 }
 
-// Saving and restoring at every step gives the same bytes under every
-// shipped policy, way of spending and Director.
-func TestSavesRoundTripUnderEveryShippedMix(t *testing.T) {
-	for _, pol := range PolicyNames() {
-		for _, spend := range SpendOrders() {
-			for _, dir := range Directors() {
-				s := DefaultScenario()
-				s.Policy, s.Spend, s.Director = pol, spend, dir
-				g, err := s.newGame()
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := dice.NewSeeded(uint64(len(pol) + 7*len(spend) + 31*len(dir)))
-				for !g.Done() {
-					saved, err := g.Save()
-					if err != nil {
-						t.Fatal(err)
-					}
-					back, err := s.restoreGame(saved)
-					if err != nil {
-						t.Fatalf("%s/%s/%s: %v", pol, spend, dir, err)
-					}
-					if again, _ := back.Save(); !bytes.Equal(saved, again) {
-						t.Fatalf("%s/%s/%s: save(restore(save)) differs", pol, spend, dir)
-					}
-					if err := back.Step(r); err != nil {
-						t.Fatal(err)
-					}
-					g = back
-				}
-			}
-		}
-	}
-}
 
 // The best play found by Optimal plays in a Game through SetPlayer, and
 // wins the chase about as often as its value says.

@@ -1,6 +1,7 @@
 package contest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stakesrpg/stakes/sim"
@@ -15,5 +16,31 @@ func TestConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestSavesRoundTripUnderEveryPolicyMix runs the kit's save/restore check
+// on every scenario shape with every shipped policy for the whole cast and
+// for the GM: a game saved after any step restores to the very bytes it was
+// saved as and plays on exactly, whoever plays it.
+func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
+	for name, base := range shapes() {
+		for _, cast := range PolicyNames() {
+			for _, gm := range PolicyNames() {
+				sc := base
+				sc.Cast = slices.Clone(base.Cast)
+				for i := range sc.Cast {
+					sc.Cast[i].Policy = cast
+				}
+				sc.GMPolicy = gm
+				if sc.Validate() != nil {
+					continue // a shape whose sides a policy cannot play
+				}
+				opt := simtest.Options{Games: 2, Only: []string{simtest.CheckSaveRestore}}
+				if err := simtest.TestMechanic(sim.Adapt[*Runner]("contest", &sc), opt); err != nil {
+					t.Errorf("%s, cast %s, GM %s: %v", name, cast, gm, err)
+				}
+			}
+		}
 	}
 }

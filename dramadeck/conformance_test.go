@@ -18,3 +18,20 @@ func TestConformance(t *testing.T) {
 		}
 	}
 }
+
+// TestSavesRoundTripUnderEveryPolicyMix runs the kit's save/restore check
+// on the built-in encounter with every pair of shipped policies for the
+// heroes and the GM: a game saved after any step restores to the very
+// bytes it was saved as and plays on exactly, whoever plays it.
+func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
+	for _, heroes := range PolicyNames() {
+		for _, gm := range PolicyNames() {
+			sc := DefaultScenario()
+			sc.HeroPolicy, sc.GMPolicy = heroes, gm
+			opt := simtest.Options{Games: 2, Only: []string{simtest.CheckSaveRestore}}
+			if err := simtest.TestMechanic(sim.Adapt[*Runner]("dramadeck", &sc), opt); err != nil {
+				t.Errorf("heroes %s, GM %s: %v", heroes, gm, err)
+			}
+		}
+	}
+}

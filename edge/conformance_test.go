@@ -18,3 +18,20 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// TestSavesRoundTripUnderEveryPolicyMix runs the kit's save/restore check
+// on the built-in chase with every pair of shipped policies: a game saved
+// after any step restores to the very bytes it was saved as and plays on
+// exactly, whoever plays it.
+func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
+	for _, a := range PolicyNames() {
+		for _, b := range PolicyNames() {
+			s := DefaultScenario()
+			s.Parties[0].Policy, s.Parties[1].Policy = a, b
+			opt := simtest.Options{Games: 3, Only: []string{simtest.CheckSaveRestore}}
+			if err := simtest.TestMechanic(sim.Adapt[*Runner]("edge", &s), opt); err != nil {
+				t.Errorf("%s against %s: %v", a, b, err)
+			}
+		}
+	}
+}

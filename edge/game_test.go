@@ -280,39 +280,6 @@ func matches(key, n string) bool {
 	return key == n
 }
 
-// TestSavesRoundTripUnderEveryPolicyMix: under every pair of shipped
-// policies in the built-in chase, every reached game saves, restores and
-// saves again to the same bytes.
-func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
-	for _, a := range PolicyNames() {
-		for _, b := range PolicyNames() {
-			s := DefaultScenario()
-			s.Parties[0].Policy, s.Parties[1].Policy = a, b
-			g := startGame(t, s)
-			r := dice.NewSeeded(11)
-			for step := 0; ; step++ {
-				saved, err := g.Save()
-				if err != nil {
-					t.Fatal(err)
-				}
-				back, err := s.Restore(saved)
-				if err != nil {
-					t.Fatalf("%s/%s step %d: %v", a, b, step, err)
-				}
-				if again, _ := back.Save(); !bytes.Equal(saved, again) {
-					t.Fatalf("%s/%s step %d: other bytes after a restore", a, b, step)
-				}
-				if g.Done() {
-					break
-				}
-				if err := g.Step(r); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
-}
-
 // TestARefusedStepIsHeardByNobody: under a Chooser, a step refused after
 // it had rolled (the scheduled outside factors, whose groups are asked
 // whether they shed their stragglers, answered with a string) is undone,

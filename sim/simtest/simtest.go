@@ -118,9 +118,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/stakesrpg/stakes/named"
 	"github.com/stakesrpg/stakes/sim"
 )
 
@@ -150,6 +152,11 @@ type Options struct {
 	// restored and played to its end (default 10 s); past it the state
 	// counts as a hang.
 	MutantTimeout time.Duration
+	// Only, when set, names the checks to run (CheckSaveRestore, ...);
+	// every check runs when it is empty. A mechanic's tests use it to run
+	// one check over many variants of a scenario, such as the save/restore
+	// check under every mix of its shipped policies.
+	Only []string
 }
 
 // Defaults of Options.
@@ -171,6 +178,11 @@ const maxShortfalls = 5
 func (o Options) withDefaults() (Options, error) {
 	if o.Games < 0 || o.MaxSteps < 0 || o.Trials < 0 || o.Mutants < 0 || o.MaxAlloc < 0 || o.MutantTimeout < 0 {
 		return o, fmt.Errorf("simtest: negative option in %+v; every option is 0 (its default) or positive", o)
+	}
+	for _, c := range o.Only {
+		if !slices.Contains(checkNames, c) {
+			return o, fmt.Errorf("simtest: Options.Only names check %q; allowed %s", named.Clip(c), named.Allowed(checkNames))
+		}
 	}
 	if o.Seed == 0 {
 		o.Seed = DefaultSeed
@@ -195,6 +207,20 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	return o, nil
 }
+
+// runs reports whether the check named name runs under o: every check when
+// Only is empty, else those it names, and the save/restore check also when
+// the events or the outcome check runs, since they read its games.
+func (o Options) runs(name string) bool {
+	if len(o.Only) == 0 || slices.Contains(o.Only, name) {
+		return true
+	}
+	return name == CheckSaveRestore && (slices.Contains(o.Only, CheckEvents) || slices.Contains(o.Only, CheckOutcome))
+}
+
+// checkNames are the checks' names, in the order they run.
+var checkNames = []string{CheckDeterminism, CheckSaveRestore, CheckEvents, CheckOutcome, CheckAtomic,
+	CheckMutation, CheckExact, CheckDescribe}
 
 // The names of the checks, which begin each error TestMechanic reports.
 const (
@@ -241,6 +267,9 @@ func TestMechanic(m sim.Mechanic, opt Options) error {
 	}
 	var errs []error
 	for _, c := range checks {
+		if !o.runs(c.name) {
+			continue
+		}
 		s := &shortfalls{check: c.name}
 		s.protect(func() { c.run(k, s) })
 		errs = append(errs, s.err())

@@ -189,3 +189,33 @@ func TestFailedReadsJoins(t *testing.T) {
 		t.Errorf("failed gives %q and %q", checks, msgs)
 	}
 }
+
+// TestOnlyRunsTheNamedChecks: Options.Only runs the checks it names (the
+// save/restore check too when the events or outcome check reads its
+// games), so a mechanic broken elsewhere passes, and an unknown name is
+// refused.
+func TestOnlyRunsTheNamedChecks(t *testing.T) {
+	for _, c := range []struct {
+		only []string
+		want []string
+	}{
+		{[]string{simtest.CheckDescribe}, nil},
+		{[]string{simtest.CheckOutcome}, []string{"outcome"}},
+	} {
+		m, sc := mechanic(stepAfterDone)
+		opt := small
+		opt.Only = c.only
+		err := simtest.TestMechanic(m, opt)
+		close(sc.hang)
+		if checks, _ := failed(err); !slices.Equal(checks, c.want) {
+			t.Errorf("only %q: failed %q, want %q:\n%v", c.only, checks, c.want, err)
+		}
+	}
+	m, sc := mechanic(stepAfterDone)
+	defer close(sc.hang)
+	opt := small
+	opt.Only = []string{"speed"}
+	if err := simtest.TestMechanic(m, opt); err == nil || !strings.Contains(err.Error(), `Options.Only names check "speed"; allowed`) {
+		t.Errorf("an unknown check: %v", err)
+	}
+}
