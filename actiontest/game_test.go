@@ -290,7 +290,6 @@ func TestHandStepsAllocateNothing(t *testing.T) {
 	}
 }
 
-
 // The best play found by Optimal plays in a Game through SetPlayer, and
 // wins the chase about as often as its value says.
 func TestOptimalPolicyPlaysInAGame(t *testing.T) {
