@@ -24,6 +24,9 @@ func TestConformance(t *testing.T) {
 // for the GM: a game saved after any step restores to the very bytes it was
 // saved as and plays on exactly, whoever plays it.
 func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays every policy mix; the full run (and CI's plain pass) checks it")
+	}
 	for name, base := range shapes() {
 		for _, cast := range PolicyNames() {
 			for _, gm := range PolicyNames() {

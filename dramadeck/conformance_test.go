@@ -24,6 +24,9 @@ func TestConformance(t *testing.T) {
 // heroes and the GM: a game saved after any step restores to the very
 // bytes it was saved as and plays on exactly, whoever plays it.
 func TestSavesRoundTripUnderEveryPolicyMix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays every policy mix; the full run (and CI's plain pass) checks it")
+	}
 	for _, heroes := range PolicyNames() {
 		for _, gm := range PolicyNames() {
 			sc := DefaultScenario()
