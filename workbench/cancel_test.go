@@ -10,7 +10,8 @@ import (
 )
 
 // TestEveryComputationStopsWhenAsked: for every mechanic's built-in
-// scenario and a few heavy but valid ones, a simulation, the exact answer
+// scenarios (its variants too) and a few heavy or pathological but valid
+// ones, a simulation, the exact answer
 // and best play each return within a second of a cancel that comes 100 ms
 // in (whatever they had finished, or the context's error). The bound is
 // measured here, once per computation, not against a loaded machine's
@@ -20,20 +21,33 @@ func TestEveryComputationStopsWhenAsked(t *testing.T) {
 		t.Skip("runs every mechanic's heavy computations")
 	}
 	type tc struct {
-		name string
-		sets []string
+		name, variant string
+		sets          []string
 	}
 	var cases []tc
 	for _, m := range testMechanics {
-		cases = append(cases, tc{m.Name, nil})
+		cases = append(cases, tc{name: m.Name})
+		if b, ok := m.New().Scenario().(sim.Builtins); ok {
+			for _, v := range b.BuiltinNames() {
+				cases = append(cases, tc{name: m.Name, variant: v})
+			}
+		}
 	}
 	cases = append(cases,
-		tc{"edge", []string{"rules.start_edge=30"}},
-		tc{"challenge", []string{"rules.double_factor=20"}},
-		tc{"actiontest", []string{"goal=40"}},
+		tc{name: "edge", sets: []string{"rules.start_edge=30"}},
+		tc{name: "edge", sets: []string{"rules.start_edge=45", "rules.max_rounds=0"}},
+		tc{name: "challenge", sets: []string{"rules.double_factor=20"}},
+		tc{name: "actiontest", sets: []string{"goal=40"}},
+		tc{name: "actiontest", sets: []string{"goal=100", "max_tests=100000"}},
+		tc{name: "contest", sets: []string{"cast.0.plot_points=9", "cast.1.plot_points=9"}},
 	)
 	for _, c := range cases {
 		sc := termsMechanic(c.name)
+		if c.variant != "" {
+			if err := useBuiltin(adapted{sc}, c.variant); err != nil {
+				t.Fatalf("%s/%s: %v", c.name, c.variant, err)
+			}
+		}
 		if err := applySets(adapted{sc}, c.sets); err != nil {
 			t.Fatalf("%s %v: %v", c.name, c.sets, err)
 		}
@@ -63,12 +77,20 @@ func TestEveryComputationStopsWhenAsked(t *testing.T) {
 			select {
 			case <-done:
 			case <-time.After(time.Second):
-				t.Errorf("%s %v: %s still running a second after its cancel", c.name, c.sets, job.what)
+				t.Errorf("%s%s %v: %s still running a second after its cancel", c.name, slash(c.variant), c.sets, job.what)
 				<-done
 			}
 			if late := time.Since(start); late > time.Second {
-				t.Logf("%s %v: %s took %v after its cancel", c.name, c.sets, job.what, late)
+				t.Logf("%s%s %v: %s took %v after its cancel", c.name, slash(c.variant), c.sets, job.what, late)
 			}
 		}
 	}
+}
+
+// slash is "/v" for a variant v, "" for none.
+func slash(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "/" + v
 }
