@@ -59,6 +59,8 @@
 //	Scenario.Solve                best, worst and each policy's value of a goal (where the mechanic has one)
 //	Scenario.Describe             the mechanic, the scenario as set, and what each outcome and metric means
 //	Game                          the package's game in progress: sim.Game over an Engine and a State
+//	State.Question, Reply         where a package asks a choice as a step of its own (dramadeck's Engine.Ask):
+//	                              the question the game stopped at, saved with it, and the answer step
 //
 // Where a rule text names a part of play (edge's round, actiontest's action
 // test), a step keeps that word as its own name; Play always means the
