@@ -389,7 +389,9 @@ func (n *node) writeTree(b *strings.Builder, prec int, term func(*diceTerm, *str
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			k.writeTree(b, 0, term, sep)
+			// A braced group's members are sums: a check or tiers among
+			// them (Avrae's set, (d10=1, 0)) is printed in parentheses.
+			k.writeTree(b, 1, term, sep)
 		}
 		b.WriteByte('}')
 		n.term.write(b) // its modifiers: a group's term holds no dice
