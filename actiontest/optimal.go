@@ -255,5 +255,5 @@ func (o *Optimal) advice(ctx context.Context) ([]markov.Advice, error) {
 	key := func(d markov.Decision[situation], do, alt markov.Option) markov.Said {
 		return markov.Said{When: o.m.describe(d.State), Do: do.Name, Else: alt.Name}
 	}
-	return markov.Lines(ds, o.plan.Aim(), key, func(k markov.Said, _ []markov.Decision[situation]) markov.Said { return k }), nil
+	return markov.Lines(ds, o.plan.Aim(), key, markov.AsSaid[situation]), nil
 }

@@ -760,7 +760,7 @@ func (o *Optimal) crossAdvice(ctx context.Context, s Scenario) ([]markov.Advice,
 		}
 		return markov.Said{When: when, Do: do.Name, Else: alt.Name}
 	}
-	return markov.Lines(ds, o.xplan.Aim(), key, said[xstate]), nil
+	return markov.Lines(ds, o.xplan.Aim(), key, markov.AsSaid[xstate]), nil
 }
 
 // crossSituation says, for a cross-off choice of side d, whose turn it is

@@ -604,8 +604,5 @@ func (o *Optimal) advice(ctx context.Context, s Scenario) ([]markov.Advice, erro
 		return markov.Said{When: "answering lower but more than half, " + who + " carrying the advantage die",
 			Do: do.Name, Else: alt.Name}
 	}
-	return markov.Lines(ds, o.plan.Aim(), key, said[duelState]), nil
+	return markov.Lines(ds, o.plan.Aim(), key, markov.AsSaid[duelState]), nil
 }
-
-// said is the words of a line of advice whose key is its words.
-func said[S comparable](k markov.Said, _ []markov.Decision[S]) markov.Said { return k }

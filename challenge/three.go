@@ -1206,7 +1206,7 @@ func (o *Optimal) threeAdvice(ctx context.Context) ([]markov.Advice, error) {
 	key := func(d markov.Decision[tstate], do, alt markov.Option) markov.Said {
 		return markov.Said{When: m.situation(d.State), Do: do.Name, Else: alt.Name}
 	}
-	return markov.Lines(ds, o.tplan.Aim(), key, said[tstate]), nil
+	return markov.Lines(ds, o.tplan.Aim(), key, markov.AsSaid[tstate]), nil
 }
 
 // situation says, for a state of the deciding side, where it stands.

@@ -208,7 +208,7 @@ func (o *Optimal) timedAdvice(ctx context.Context) ([]markov.Advice, error) {
 	key := func(d markov.Decision[tstate], do, alt markov.Option) markov.Said {
 		return markov.Said{When: o.tmodel.describe(d.State), Do: do.Name, Else: alt.Name}
 	}
-	return markov.Lines(ds, o.aim, key, func(k markov.Said, _ []markov.Decision[tstate]) markov.Said { return k }), nil
+	return markov.Lines(ds, o.aim, key, markov.AsSaid[tstate]), nil
 }
 
 // describe says what the deciding side sees at st.

@@ -272,7 +272,7 @@ func (s coinScenario) Solve(ctx context.Context, goal markov.Goal) (markov.Solve
 	}
 	out.Advice = markov.Lines(ds, markov.Maximize, func(d markov.Decision[int], do, alt markov.Option) markov.Said {
 		return markov.Said{When: fmt.Sprintf("holding %d coins", d.State), Do: do.Name, Else: alt.Name}
-	}, func(k markov.Said, _ []markov.Decision[int]) markov.Said { return k })
+	}, markov.AsSaid[int])
 	return out, nil
 }
 

@@ -16,6 +16,11 @@ type Said struct {
 	When, Do, Else string
 }
 
+// AsSaid is Lines' say for a key that is already the line's words: a
+// mechanic whose situations need no summing up keys its lines by their
+// Said.
+func AsSaid[S comparable](k Said, _ []Decision[S]) Said { return k }
+
 // Lines turns a plan's decisions (Plan.Decisions) into advice, the same way
 // for every mechanic. In each decision the plan's choice is set against the
 // best other option there (Decision.Rank). Decisions with the same key

@@ -89,7 +89,7 @@ func TestLinesSetTheChoiceAgainstTheNextBest(t *testing.T) {
 	}
 	lines := Lines(ds, Maximize, func(d Decision[int], do, alt Option) Said {
 		return Said{When: "holding coins", Do: do.Name, Else: alt.Name}
-	}, func(k Said, group []Decision[int]) Said { return k })
+	}, AsSaid[int])
 	if len(lines) != 1 {
 		t.Fatalf("lines %+v", lines)
 	}

@@ -224,7 +224,7 @@ func (d *decider) advice(ctx context.Context, plan *markov.Plan[point]) ([]marko
 	key := func(dc markov.Decision[point], do, alt markov.Option) markov.Said {
 		return markov.Said{When: d.when(dc.State), Do: do.Name, Else: alt.Name}
 	}
-	return markov.Lines(ds, plan.Aim(), key, func(k markov.Said, _ []markov.Decision[point]) markov.Said { return k }), nil
+	return markov.Lines(ds, plan.Aim(), key, markov.AsSaid[point]), nil
 }
 
 // when describes a point as a situation of the fight.
