@@ -59,6 +59,15 @@ func TestOptimalPolicySamplesItsExactValue(t *testing.T) {
 // interval around o's exact value the rate should fall in.
 func sampledWinRate(t *testing.T, o *Optimal, seed uint64) (got, half float64) {
 	t.Helper()
+	return sampledShare(t, o, seed, func(cat int) bool { return slices.Contains(o.wins, cat) }, o.Value)
+}
+
+// sampledShare plays o's plan in a Runner for 40,000 trials from seed and
+// returns the share of them whose category meets hit, and the 99.9%
+// half-width of the interval around p (the exact probability the caller
+// expects) that share should fall in; 1e-9 when p is 0 or 1.
+func sampledShare(t *testing.T, o *Optimal, seed uint64, hit func(cat int) bool, p float64) (got, half float64) {
+	t.Helper()
 	rn, err := o.NewRunner()
 	if err != nil {
 		t.Fatal(err)
@@ -66,13 +75,13 @@ func sampledWinRate(t *testing.T, o *Optimal, seed uint64) (got, half float64) {
 	const n = 40000
 	r := dice.NewSeeded(seed)
 	metrics := make([]int, len(o.scenario.Metrics()))
-	wins := 0
+	hits := 0
 	for range n {
-		if slices.Contains(o.wins, trial(t, rn, r, metrics)) {
-			wins++
+		if hit(trial(t, rn, r, metrics)) {
+			hits++
 		}
 	}
-	return float64(wins) / n, 3.29*math.Sqrt(o.Value*(1-o.Value)/n) + 1e-9
+	return float64(hits) / n, 3.29*math.Sqrt(p*(1-p)/n) + 1e-9
 }
 
 // duel is two characters with one d4 each and nothing to spend: the only

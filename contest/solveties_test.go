@@ -66,21 +66,7 @@ func TestSolvePushesWhenThePushCostsNothingTheGoalCounts(t *testing.T) {
 // probability the caller expects; 1e-9 when it is 0 or 1).
 func sampledRate(t *testing.T, o *Optimal, cat int, seed uint64) (got, half float64) {
 	t.Helper()
-	rn, err := o.NewRunner()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n = 40000
-	r := dice.NewSeeded(seed)
-	metrics := make([]int, len(o.scenario.Metrics()))
-	hits := 0
-	for range n {
-		if trial(t, rn, r, metrics) == cat {
-			hits++
-		}
-	}
-	p := o.Answer.P[cat]
-	return float64(hits) / n, 3.29*math.Sqrt(p*(1-p)/n) + 1e-9
+	return sampledShare(t, o, seed, func(c int) bool { return c == cat }, o.Answer.P[cat])
 }
 
 // TestSolveTheDetectiveTakesNoNeedlessTrauma: in the built-in contest the
