@@ -172,8 +172,13 @@
 //	flashback   after a failure that worsened the       bool (call it now)
 //	            position, with one left today
 //
-// An answer of another type, or an illegal one, refuses the step, and the
-// game and the Roller are then as they were.
+// An answer of another type, or an illegal one (a Risk Peril deal that
+// forbids the push a character with severe harm needs to act, keeping a
+// roll that must be pushed, a push onto an unknown track or one without
+// room, spending on an effect the test cannot buy), refuses the step, and
+// the game and the Roller are then as they were. The *View, and the
+// spending the Chooser is handed, are the game's, good only during the
+// call.
 //
 // # Optimal play
 //

@@ -423,6 +423,9 @@ func (c *game) spendWith(p Policy, allowed uint64) error {
 		return nil
 	}
 	idx := p.Spend(c.spendView(at, allowed), c.State.spendBuf[:0])
+	if err := refused(p); err != nil {
+		return err
+	}
 	if len(idx) == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package actiontest
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -102,9 +103,7 @@ func (c *game) step(r *dice.Roller) error {
 // spending is illegal: the step then changes nothing.
 func (c *game) resolveAndSpend(r *dice.Roller, at *Attempt, s subject, p Policy) error {
 	action := at == &c.State.Attempt
-	// Only a roll already past its requirement can finish with extra
-	// successes to spend in this step (a push is a step of its own).
-	if action && at.Successes > at.Test.Difficulty {
+	if c.maySpend() {
 		if c.State.undo == nil {
 			c.State.undo = &State{}
 		}
@@ -124,6 +123,15 @@ func (c *game) resolveAndSpend(r *dice.Roller, at *Attempt, s subject, p Policy)
 		return err
 	}
 	return nil
+}
+
+// maySpend says whether the next step may ask for spending: the
+// action's roll in flight is already past its requirement (a push is a
+// step of its own, so the roll finishes with the successes it has; an
+// opposed roll, of difficulty 0, needs more than its opponent's).
+func (c *game) maySpend() bool {
+	at := &c.State.Attempt
+	return at.Stage == Rolled && at.Successes > at.Test.Difficulty
 }
 
 // callsFlashback shows p the flashback test t (checked), which rolls s,
@@ -147,6 +155,12 @@ func (c *game) retryTest() Test {
 	return t
 }
 
+// errPeril marks a Risk Peril deal a policy took that the test cannot
+// take (one that forbids the push a character with severe harm needs to
+// act, or makes the pool too large): an illegal answer, which refuses the
+// step, not the character's incapacity, which ends a pursuit.
+var errPeril = errors.New("a Risk Peril deal the test cannot take")
+
 // beginWith asks p about an offered Risk Peril deal and begins test t
 // (checked by canBegin or canRetry; pushed says the action was pushed
 // before a retry). On error nothing changes.
@@ -165,7 +179,7 @@ func (c *game) beginWith(r *dice.Roller, t *Test, s subject, pushed bool, p Poli
 		if peril {
 			t.Peril = true
 			if must, err = c.count(&pool, t, s, pushed); err != nil {
-				return err
+				return fmt.Errorf("policy %s took %w: %w", p.Name(), errPeril, err)
 			}
 		}
 	}

@@ -116,9 +116,11 @@ func (rn *Runner) Trial(r *dice.Roller, metrics []int) (int, error) {
 // step takes the pursuit's next step with p making the choices: finish or
 // push the roll in flight, begin the due flashback, or begin the next test
 // (a retry, or a new one) — or end the pursuit when no test is left to
-// take. A policy's illegal push or peril answer is an error, and nothing
-// changes; its illegal spending is reported once the test it spends on is
-// finished (and nothing is bought): Game.Step puts such a step back.
+// take. A policy's illegal answer to a question asked before the step
+// changes anything (peril, flashback, push) is an error, and nothing
+// changes; its illegal spending is an error once the test it spends on is
+// finished, before the pursuit moves on (nothing is bought): Game.Step
+// puts the character's play back.
 func (rn *Runner) step(r *dice.Roller, p Policy) error {
 	g, c := &rn.Pursuit, rn.c
 	switch at := c.inFlight(); {
@@ -142,7 +144,7 @@ func (rn *Runner) step(r *dice.Roller, p Policy) error {
 		t.Position = g.Position
 		err = rn.begin(r, &t, rn.sub, false, p)
 	}
-	if errors.Is(err, ErrIncapacitated) {
+	if errors.Is(err, ErrIncapacitated) && !errors.Is(err, errPeril) {
 		rn.end(catOut) // no help and no push: the character is out
 		return nil
 	}
@@ -228,12 +230,14 @@ func (rn *Runner) resolve(r *dice.Roller, at *Attempt, p Policy) error {
 }
 
 // testDone has p spend a finished test's extra successes, counts it and
-// applies the pursuit's rules.
+// applies the pursuit's rules. An illegal spending is an error before the
+// pursuit moves on.
 func (rn *Runner) testDone(at *Attempt, p Policy) error {
 	c, g, m := rn.c, &rn.Pursuit, &rn.Pursuit.Metrics
-	var err error
 	if at.Extra > at.Spent { // the policy is asked only with something to spend
-		err = c.spendWith(p, rn.allowedFor(&at.Test))
+		if err := c.spendWith(p, rn.allowedFor(&at.Test)); err != nil {
+			return err
+		}
 	}
 	m[metTests]++
 	m[metSuccesses] += at.Successes
@@ -248,13 +252,13 @@ func (rn *Runner) testDone(at *Attempt, p Policy) error {
 	g.Hurt = g.Hurt || m[metHarm] > 0
 	if cat, ended := rn.s.after(out, at, g, rn.test.Position); ended {
 		rn.end(cat)
-		return err
+		return nil
 	}
 	if g.Retry {
 		m[metEscalations]++
 		g.FlashbackDue = rn.s.wantsFlashback(c.State)
 	}
-	return err
+	return nil
 }
 
 // flashbackDone counts a finished flashback.

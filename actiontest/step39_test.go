@@ -1,6 +1,8 @@
 package actiontest
 
 import (
+	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -116,5 +118,209 @@ func TestPreparedRulingsAndNamesFollowTheState(t *testing.T) {
 	}
 	if at := fail(); at.Pool.Dice != 3 {
 		t.Errorf("Prowl rated 1 in place, checked: %d dice", at.Pool.Dice)
+	}
+}
+
+// badAnswer is one way of answering a question of a pursuit's step that
+// the step must refuse: give turns the policy's answer ans, asked from v,
+// into the bad one, or says it does not apply there. typed says the bad
+// answer has the question's type, so a policy of the caller's can give
+// it too.
+type badAnswer struct {
+	kind, name string
+	typed      bool
+	give       func(v *View, ans any) (any, bool)
+}
+
+// The question kinds a Chooser sees in a pursuit's step.
+const (
+	askPeril     = "peril"
+	askPush      = "push"
+	askFlashback = "flashback"
+	askSpend     = "spend"
+)
+
+var badAnswers = []badAnswer{
+	{askPeril, "another type", false, func(*View, any) (any, bool) { return 7, true }},
+	{askPeril, "a deal that leaves no way to act", true, func(v *View, ans any) (any, bool) {
+		return true, v.MustPush && !ans.(bool)
+	}},
+	{askPush, "another type", false, func(*View, any) (any, bool) { return "push", true }},
+	{askPush, "an unknown track", true, func(*View, any) (any, bool) { return PushAnswer{Push: true, Track: "bogus"}, true }},
+	{askPush, "keeping a roll that must be pushed", true, func(v *View, _ any) (any, bool) {
+		return PushAnswer{Track: v.PushTrack}, v.MustPush
+	}},
+	{askPush, "a track with no room", true, func(v *View, _ any) (any, bool) {
+		for t, name := range v.Rules.HarmTracks {
+			if !hasSpace(v.Rules, v.State, t) {
+				return PushAnswer{Push: true, Track: name}, true
+			}
+		}
+		return nil, false
+	}},
+	{askFlashback, "another type", false, func(*View, any) (any, bool) { return PushAnswer{}, true }},
+	{askSpend, "another type", false, func(*View, any) (any, bool) { return []string{"bonus_die"}, true }},
+	{askSpend, "no such effect", true, func(v *View, _ any) (any, bool) { return []int{len(v.Rules.Effects)}, true }},
+	{askSpend, "a negative index", true, func(*View, any) (any, bool) { return []int{-1}, true }},
+	{askSpend, "more than the extra successes", true, func(v *View, _ any) (any, bool) {
+		return slices.Repeat([]int{2}, v.Extra+1), true
+	}},
+}
+
+// kindOf is the kind of the i-th question of a step, answered ans; due
+// says the flashback was due before the step (it is then asked first).
+func kindOf(i int, ans any, due bool) string {
+	switch ans.(type) {
+	case PushAnswer:
+		return askPush
+	case []int:
+		return askSpend
+	}
+	if i == 0 && due {
+		return askFlashback
+	}
+	return askPeril
+}
+
+// wrongAt answers as Policy except its at-th question of the step,
+// which it answers with bad.
+type wrongAt struct {
+	Policy
+	n, at int
+	bad   func(v *View, ans any) (any, bool)
+}
+
+func (p *wrongAt) answer(v *View, ans any) any {
+	p.n++
+	if p.n-1 != p.at {
+		return ans
+	}
+	a, _ := p.bad(v, ans)
+	return a
+}
+
+func (p *wrongAt) Peril(v *View) bool { return p.answer(v, p.Policy.Peril(v)).(bool) }
+func (p *wrongAt) Push(v *View) (bool, string) {
+	push, track := p.Policy.Push(v)
+	a := p.answer(v, PushAnswer{Push: push, Track: track}).(PushAnswer)
+	return a.Push, a.Track
+}
+func (p *wrongAt) Spend(v *View, buf []int) []int {
+	return p.answer(v, p.Policy.Spend(v, buf)).([]int)
+}
+func (p *wrongAt) Flashback(v *View) bool { return p.answer(v, p.Policy.Flashback(v)).(bool) }
+
+// applicable lists, for each question the game's next step asks, which of
+// badAnswers apply there: it plays the step on a copy of the game and r.
+func applicable(t *testing.T, s Scenario, saved, rb []byte) [][]int {
+	t.Helper()
+	g, err := s.restoreGame(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dice.NewSeeded(0)
+	if err := r.UnmarshalBinary(rb); err != nil {
+		t.Fatal(err)
+	}
+	due := g.rn.Pursuit.FlashbackDue
+	var out [][]int
+	g.Intercept(func(view, ans any) any {
+		var ways []int
+		for j, b := range badAnswers {
+			if b.kind != kindOf(len(out), ans, due) {
+				continue
+			}
+			if _, ok := b.give(view.(*View), ans); ok {
+				ways = append(ways, j)
+			}
+		}
+		out = append(out, ways)
+		return ans
+	})
+	if err := g.Step(r); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A refused answer leaves no trace: at every kind of question a pursuit's
+// step asks (the Risk Peril deal before a test, the push, the flashback,
+// the spending after a finished test), each way of answering wrongly —
+// another type through a Chooser; an illegal answer through a Chooser and
+// through a policy of the caller's (SetPlayer) — makes the step an error
+// that leaves the game's save and the Roller's bytes as they were (the
+// questions before it in the step answered as the policy answers them).
+func TestRefusedAnswersLeaveNoTrace(t *testing.T) {
+	// The rooftop chase, pushing every failure; and a longer chase, to a
+	// goal of 8, in which the harm grows severe (the roll must then be
+	// pushed) and fills a track.
+	s, long := DefaultScenario(), DefaultScenario()
+	s.Policy, long.Policy, long.Goal = "always_when_failed", "always_when_failed", 8
+	hits := map[string]int{}
+	for seed := range uint64(280) {
+		if seed == 80 { // 200 games of the long chase
+			s = long
+		}
+		g, err := s.newGame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := dice.NewSeeded(seed)
+		for !g.Done() {
+			saved, _ := g.Save()
+			rb, _ := r.MarshalBinary()
+			for at, ways := range applicable(t, s, saved, rb) {
+				for _, j := range ways {
+					b := badAnswers[j]
+					refuse(t, g, r, saved, rb, "chooser, "+b.kind+", "+b.name, func() {
+						n := 0
+						g.Intercept(func(view, ans any) any {
+							if n++; n-1 == at {
+								ans, _ = b.give(view.(*View), ans)
+							}
+							return ans
+						})
+					})
+					hits["chooser, "+b.kind+", "+b.name]++
+					if b.typed {
+						refuse(t, g, r, saved, rb, "policy, "+b.kind+", "+b.name, func() {
+							g.SetPlayer(&wrongAt{Policy: g.rn.policy, at: at, bad: b.give})
+						})
+						hits["policy, "+b.kind+", "+b.name]++
+					}
+				}
+			}
+			if err := g.Step(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, b := range badAnswers {
+		for _, via := range []string{"chooser", "policy"} {
+			if key := via + ", " + b.kind + ", " + b.name; hits[key] == 0 && (via == "chooser" || b.typed) {
+				t.Errorf("%s: never asked", key)
+			}
+		}
+	}
+}
+
+// refuse sets a bad answer up (set), takes a step that must refuse it,
+// checks that the game saves as saved and r is at rb, and puts the
+// game's player and Chooser back.
+func refuse(t *testing.T, g *Game, r *dice.Roller, saved, rb []byte, what string, set func()) {
+	t.Helper()
+	set()
+	err := g.Step(r)
+	g.Intercept(nil)
+	g.SetPlayer(nil)
+	after, _ := g.Save()
+	ra, _ := r.MarshalBinary()
+	switch {
+	case err == nil:
+		t.Fatalf("%s: the step took it", what)
+	case !bytes.Equal(after, saved):
+		t.Fatalf("%s (%v): the refused step changed the game:\n%s\nwas\n%s", what, err, after, saved)
+	case !bytes.Equal(ra, rb):
+		t.Fatalf("%s (%v): the refused step drew from the Roller", what, err)
 	}
 }
