@@ -21,14 +21,14 @@ type Game struct {
 	// player is the policy the steps ask: the scenario's, or SetPlayer's.
 	player Policy
 	// custom says player is the caller's own, whose answers may be
-	// illegal: its steps are then put back when refused.
+	// illegal.
 	custom  bool
 	chooser sim.Chooser
 	ask     chosen
-	// undo and undoPursuit keep the game before a step that may be put
-	// back (with a Chooser or a policy of the caller's).
-	undo        State
-	undoPursuit Pursuit
+	// undo keeps the character's play before a step that may ask for
+	// spending with a Chooser or a policy of the caller's: the one
+	// question asked after the step has read the roll.
+	undo State
 }
 
 // maxSave bounds a saved game Restore reads.
@@ -122,25 +122,22 @@ func (g *Game) Step(r *dice.Roller) error {
 	if g.chooser == nil && !g.custom {
 		return rn.step(r, g.player)
 	}
-	// An answer is asked before the step rolls any die, and a wrong or
-	// illegal one refuses the step there (the spending, asked last, comes
-	// after the step's dice): the Roller is untouched, and the game is put
-	// back as it was.
-	g.undo.copyPlay(rn.c.State)
-	g.undoPursuit = rn.Pursuit
+	// Every answer is checked where it is given, before the step changes
+	// anything or rolls a die, except the spending: it is asked once the
+	// roll is read (and read rolls no die), so a step that may ask it
+	// keeps the character's play to put back.
 	var p Policy = g.player
 	if g.chooser != nil {
-		g.ask = chosen{p: g.player, c: g.chooser}
+		g.ask.p, g.ask.c, g.ask.err = g.player, g.chooser, nil
 		p = &g.ask
 	}
-	err := rn.step(r, p)
-	if err == nil {
-		err = g.ask.err
+	keep := rn.c.maySpend()
+	if keep {
+		g.undo.copyPlay(rn.c.State)
 	}
-	g.ask = chosen{}
-	if err != nil {
+	err := rn.step(r, p)
+	if err != nil && keep {
 		rn.c.State.copyPlay(&g.undo)
-		rn.Pursuit = g.undoPursuit
 	}
 	return err
 }
@@ -182,13 +179,20 @@ func (g *Game) Listen(sink func(sim.Event)) {
 
 // Intercept sets a Chooser that sees every answer the player's policy
 // gives and returns the answer the step uses (see the package doc for the
-// questions and their answers' types); nil leaves the policy alone. A
-// step with a Chooser set is put back whole when refused.
-func (g *Game) Intercept(c sim.Chooser) { g.chooser = c }
+// questions and their answers' types); nil leaves the policy alone. The
+// *View and a spending answer the Chooser is handed are the game's, good
+// only during the call: a Chooser keeps copies. A step whose answer is
+// refused changes nothing.
+func (g *Game) Intercept(c sim.Chooser) {
+	g.chooser = c
+	if c != nil && g.ask.push == nil {
+		g.ask.box(g.rn.c.State)
+	}
+}
 
 // SetPlayer has p make the player's choices from now on, in place of the
 // scenario's policy (nil puts it back). The steps check p's answers, and a
-// step p answers illegally is put back whole.
+// step p answers illegally is refused and changes nothing.
 func (g *Game) SetPlayer(p Policy) {
 	g.player, g.custom = p, p != nil
 	if p == nil {
@@ -220,6 +224,47 @@ type chosen struct {
 	p   Policy
 	c   sim.Chooser
 	err error
+	// The answers a Chooser is handed most, boxed once per game so that
+	// handing them over allocates nothing: push[2i+b] is the push answer
+	// {b == 1, tracks[i]} (tracks are the harm tracks, then ""), and
+	// spend[n] is buf[:n], the state's spending buffer.
+	tracks []string
+	push   []any
+	buf    *[len(State{}.spendBuf)]int
+	spend  [len(State{}.spendBuf) + 1]any
+}
+
+// box boxes the answers about state st.
+func (q *chosen) box(st *State) {
+	q.tracks = append(slices.Clip(st.Rules.HarmTracks), "")
+	q.push = make([]any, 0, 2*len(q.tracks))
+	for _, t := range q.tracks {
+		q.push = append(q.push, PushAnswer{Track: t}, PushAnswer{Push: true, Track: t})
+	}
+	q.buf = &st.spendBuf
+	for n := range q.spend {
+		q.spend[n] = q.buf[:n]
+	}
+}
+
+// pushAnswer is the push answer a, boxed.
+func (q *chosen) pushAnswer(a PushAnswer) any {
+	i := slices.Index(q.tracks, a.Track)
+	if i < 0 {
+		return a
+	}
+	if a.Push {
+		return q.push[2*i+1]
+	}
+	return q.push[2*i]
+}
+
+// spendAnswer is the spending idx, boxed.
+func (q *chosen) spendAnswer(idx []int) any {
+	if cap(idx) == len(q.buf) && &idx[:1][0] == &q.buf[0] {
+		return q.spend[len(idx)]
+	}
+	return idx
 }
 
 func (q *chosen) Name() string { return q.p.Name() }
@@ -241,7 +286,7 @@ func (q *chosen) Peril(v *View) bool {
 
 func (q *chosen) Push(v *View) (bool, string) {
 	push, track := q.p.Push(v)
-	got := q.c(v, PushAnswer{Push: push, Track: track})
+	got := q.c(v, q.pushAnswer(PushAnswer{Push: push, Track: track}))
 	a, ok := got.(PushAnswer)
 	if !ok {
 		q.wrong("push", got)
@@ -251,7 +296,7 @@ func (q *chosen) Push(v *View) (bool, string) {
 }
 
 func (q *chosen) Spend(v *View, buf []int) []int {
-	got := q.c(v, q.p.Spend(v, buf))
+	got := q.c(v, q.spendAnswer(q.p.Spend(v, buf)))
 	a, ok := got.([]int)
 	if !ok {
 		q.wrong("spend", got)

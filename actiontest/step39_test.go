@@ -324,3 +324,44 @@ func refuse(t *testing.T, g *Game, r *dice.Roller, saved, rb []byte, what string
 		t.Fatalf("%s (%v): the refused step drew from the Roller", what, err)
 	}
 }
+
+// A step through a Chooser allocates nothing either: the view is the
+// game's, and the answers it is handed — a push on any track, the
+// spending the policy wrote into the state's buffer — are boxed once per
+// game.
+func TestChooserStepsAllocateNothing(t *testing.T) {
+	s := DefaultScenario()
+	s.Spend = "bonus_dice"
+	g, err := s.newGame()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bought, pushes := 0, 0
+	g.Intercept(func(_, ans any) any {
+		switch a := ans.(type) {
+		case []int:
+			bought += len(a)
+		case PushAnswer:
+			pushes++
+		}
+		return ans
+	})
+	r := dice.NewSeeded(39)
+	// AllocsPerRun rounds down: each run takes 100 steps, so that one
+	// allocation in a hundred steps shows.
+	if a := testing.AllocsPerRun(50, func() {
+		for range 100 {
+			if g.Done() {
+				g.rn.reset()
+			}
+			if err := g.Step(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}); a != 0 {
+		t.Errorf("100 steps through a Chooser allocate %v times", a)
+	}
+	if bought == 0 || pushes == 0 {
+		t.Errorf("the Chooser was handed %d bought effects and %d push answers", bought, pushes)
+	}
+}
