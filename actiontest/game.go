@@ -29,6 +29,11 @@ type Game struct {
 	// spending with a Chooser or a policy of the caller's: the one
 	// question asked after the step has read the roll.
 	undo State
+	// sink is the listener; held keeps the events of a step that may
+	// still be refused at its spending, heard only once it is taken.
+	sink    func(sim.Event)
+	holding bool
+	held    []Event
 }
 
 // maxSave bounds a saved game Restore reads.
@@ -134,12 +139,30 @@ func (g *Game) Step(r *dice.Roller) error {
 	keep := rn.c.maySpend()
 	if keep {
 		g.undo.copyPlay(rn.c.State)
+		g.holding = g.sink != nil
 	}
 	err := rn.step(r, p)
 	if err != nil && keep {
 		rn.c.State.copyPlay(&g.undo)
 	}
+	g.release(err == nil)
 	return err
+}
+
+// release ends holding a step's events: the listener hears them when
+// the step was taken, and never when it was refused.
+func (g *Game) release(taken bool) {
+	if !g.holding {
+		return
+	}
+	g.holding = false
+	if taken {
+		for _, e := range g.held {
+			g.sink(e)
+		}
+	}
+	clear(g.held)
+	g.held = g.held[:0]
 }
 
 // Done reports whether the pursuit has ended.
@@ -165,14 +188,20 @@ func (g *Game) Save() ([]byte, error) {
 
 // Listen sets the function that hears every event from now on; nil hears
 // none (and no event is built). Each Event is the listener's to keep (its
-// Dice are a copy).
+// Dice are a copy). A step's events are heard only when the step is
+// taken: a refused step is never heard.
 func (g *Game) Listen(sink func(sim.Event)) {
+	g.sink = sink
 	if sink == nil {
 		g.rn.c.Sink = nil
 		return
 	}
 	g.rn.c.Sink = func(e Event) {
 		e.Dice = slices.Clone(e.Dice)
+		if g.holding {
+			g.held = append(g.held, e)
+			return
+		}
 		sink(e)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // The steps by name allocate nothing either (Begin and Finish, Push, an
@@ -305,12 +306,15 @@ func TestRefusedAnswersLeaveNoTrace(t *testing.T) {
 }
 
 // refuse sets a bad answer up (set), takes a step that must refuse it,
-// checks that the game saves as saved and r is at rb, and puts the
-// game's player and Chooser back.
+// checks that the game saves as saved, r is at rb and a listener heard
+// nothing, and puts the game's player and Chooser back.
 func refuse(t *testing.T, g *Game, r *dice.Roller, saved, rb []byte, what string, set func()) {
 	t.Helper()
 	set()
+	heard := 0
+	g.Listen(func(sim.Event) { heard++ })
 	err := g.Step(r)
+	g.Listen(nil)
 	g.Intercept(nil)
 	g.SetPlayer(nil)
 	after, _ := g.Save()
@@ -322,6 +326,8 @@ func refuse(t *testing.T, g *Game, r *dice.Roller, saved, rb []byte, what string
 		t.Fatalf("%s (%v): the refused step changed the game:\n%s\nwas\n%s", what, err, after, saved)
 	case !bytes.Equal(ra, rb):
 		t.Fatalf("%s (%v): the refused step drew from the Roller", what, err)
+	case heard != 0:
+		t.Fatalf("%s (%v): a listener heard %d events of the refused step", what, err, heard)
 	}
 }
 
