@@ -70,9 +70,15 @@ func (k *kit) chaosStep(game sim.Game, r *dice.Roller, rng *rand.Rand, tally *ch
 		return err
 	}
 	c := &chaos{rng: rng, wrong: rng.IntN(4) == 0}
+	heard := 0
+	game.Listen(func(sim.Event) { heard++ })
 	game.Intercept(c.choose)
 	stepErr := game.Step(r)
 	game.Intercept(nil)
+	game.Listen(nil)
+	if stepErr != nil && heard > 0 {
+		return fmt.Errorf("a step refused (%s: %v), but a listener heard %d of its events: a refused step must not be heard", c.last, stepErr, heard)
+	}
 	tally.steps++
 	tally.asked += c.asked
 	tally.mutated += c.mutated

@@ -68,8 +68,9 @@
 //     empty slice, a map, a func) is handed back as it is and not counted.
 //     On about one chaos step in four the Chooser instead answers with a
 //     value of a type no mechanic uses (or nil). A step the Chooser made
-//     fail must change nothing: Save gives the same bytes and the Roller
-//     the same MarshalBinary bytes. A step that succeeded with a mutated
+//     fail must change nothing: Save gives the same bytes, the Roller
+//     the same MarshalBinary bytes, and a listener set with Game.Listen
+//     hears none of its events. A step that succeeded with a mutated
 //     answer (a mutation can be legal) must leave a game that saves and
 //     whose save Restore accepts. An answer of the wrong type must be
 //     refused, and a step whose answers came back unchanged must succeed.
