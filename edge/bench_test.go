@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // duel2 is two parties of two members in a chase, started, each with
@@ -256,25 +257,44 @@ func BenchmarkExact(b *testing.B) {
 
 // BenchmarkStepGame plays the built-in chase by hand, one Game.Step at a
 // time (the state checked once, when the game was made), starting over
-// when it ends: ns/step is a hand-played step's cost, to set beside a
-// trial's share, BenchmarkInteractionDefault's ns/step.
-func BenchmarkStepGame(b *testing.B) {
+// when it ends. steps/trial says how many steps an interaction takes, so
+// ns/op x steps/trial sets a hand-played step beside a trial's share of
+// one (BenchmarkInteractionDefault's ns/op, and its ns/step).
+func BenchmarkStepGame(b *testing.B) { benchGameSteps(b, nil) }
+
+// BenchmarkStepChooser is BenchmarkStepGame with every answer of the
+// policies handed to a Chooser that gives it back (as the page and a bot
+// that vets answers play).
+func BenchmarkStepChooser(b *testing.B) {
+	benchGameSteps(b, func(_, answer any) any { return answer })
+}
+
+// benchGameSteps times single Game.Steps of the built-in chase under
+// Chooser c (nil for none), no listener, the game put back to its start
+// in place when it ends.
+func benchGameSteps(b *testing.B, c sim.Chooser) {
 	sg, err := DefaultScenario().Start(dice.NewSeeded(1))
 	if err != nil {
 		b.Fatal(err)
 	}
 	g := sg.(*Game)
+	g.Intercept(c)
 	r := dice.NewSeeded(1)
+	steps, trials := 0, 0
 	b.ReportAllocs()
 	for b.Loop() {
 		if g.Done() {
 			g.in.s.resetTo(&g.in.initial)
+			trials++
 		}
 		if err := g.Step(r); err != nil {
 			b.Fatal(err)
 		}
+		steps++
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/step")
+	if trials > 0 {
+		b.ReportMetric(float64(steps)/float64(trials), "steps/trial")
+	}
 }
 
 // BenchmarkStepTrial is BenchmarkStep's round as a Runner's trial plays it:
