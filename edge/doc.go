@@ -81,10 +81,15 @@
 //     strictly: one wagered check a round, acting or reacting.
 //
 // Our rulings beyond those: the targets of one action oppose the actor, not
-// each other; abandoning stragglers is done once and lasts; only wagered
-// checks count as uses for Can't Fool Me Twice (starting, seizing and
-// outside checks do not); and Rules.MaxRounds ends an endless interaction
-// as a walk-away. Set to 0 it sets no limit of the designer's, but the GM
+// each other; abandoning stragglers is done once and lasts, and is chosen
+// before the dice are rolled: before a round, by each group about to check
+// an endurance-type skill in it, once every declaration is in; before the
+// outside factors due, once, by each group of a party that one of them
+// has check an endurance-type skill, before the first of them is rolled;
+// the groups asked abandon together once all have answered (the text sets
+// no moment for the choice); only wagered checks count as uses for Can't
+// Fool Me Twice (starting, seizing and outside checks do not); and
+// Rules.MaxRounds ends an endless interaction as a walk-away. Set to 0 it sets no limit of the designer's, but the GM
 // still calls time after MaxRoundLimit rounds: two parties that each
 // always lose when acting pass a die and the initiative back and forth for
 // ever, and a simulated trial must end in bounded work.
@@ -140,9 +145,10 @@
 // interaction under the scenario's policies, stepped with Game.Step, saved
 // as its State's JSON (Game.Save) and read back strictly and checked whole
 // by Scenario.Restore. Game.Intercept puts a sim.Chooser between the
-// policies and the steps; it is handed a Question (the View asked from,
-// the party asked, for Abandon the member and for React the action) and
-// each answer, and returns the answer the step takes, of the same type:
+// policies and the steps; it is handed a *Question (the View asked from,
+// the party asked, for Abandon the member and for React a copy of the
+// action) and each answer, and returns the answer the step takes, of the
+// same type:
 //
 //	question   asked of                               answer type
 //	Concede    each active party before a round        Concession
@@ -151,8 +157,14 @@
 //	Seize      each untargeted party (one actor only)  bool
 //	Abandon    a group before an endurance-type check  bool
 //
-// An answer of another type, or an illegal one, fails the step, and with
-// a Chooser set the step puts the State and the Roller back as they were.
+// An answer of another type, or an illegal one, fails the step where it
+// is given: every question of a step is asked, and its answer checked,
+// before the step changes anything or rolls a die, so a refused step
+// leaves the State and the Roller as they were and is heard by no
+// listener (groups choose to abandon their stragglers before any die is
+// rolled, see the rulings above). The Question, and the Action or Reaction a Chooser is handed, are the
+// game's, good only during the call (a Chooser keeps copies); handing
+// them over allocates nothing.
 //
 // In Go, an Action and a Reaction carry small numbers for members (their
 // place in the party) and skills (Engine.Skill, from 1: skill 0 is none,

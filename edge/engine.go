@@ -175,7 +175,16 @@ type scratch struct {
 	targets, seize [MaxParties]int
 	checks         [MaxMembers]Use
 	reactions      [MaxParties]Reaction
-	reactionChecks [MaxParties][MaxMembers]Use
+	reactionChecks [MaxParties][MaxMembers]Use // by the reacting party
+	// shed lists the groups (numbered across parties) whose parties chose
+	// to abandon their stragglers this step, abandoned once every group
+	// asked has answered.
+	shed  [MaxParties * MaxMembers]int
+	nShed int
+	// refused is the refusal of the answer just given through a Game's
+	// Chooser (one of another type than the question's): the step stops
+	// where it was given, before it changes anything.
+	refused error
 }
 
 // skillSet is a set of the skills of one interaction (numbered 1..MaxSkills;
@@ -635,9 +644,6 @@ func (in *Engine) newScratch() *scratch {
 	d := &w.decl
 	d.Action.Targets = w.targets[:0]
 	d.Action.Checks = w.checks[:0]
-	for i := range w.reactions {
-		w.reactions[i].Checks = w.reactionChecks[i][:0]
-	}
 	d.Reactions = w.reactions[:0]
 	d.Seize = w.seize[:0]
 	return w

@@ -2,7 +2,6 @@ package edge
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -20,13 +19,13 @@ const MaxSave = 1 << 20
 // its own, the State checked once when the game is made. A Game is used by
 // one goroutine at a time.
 type Game struct {
-	e       *Engine
-	in      *game // e at work on the game's State
-	base    []Policy
-	choose  sim.Chooser
-	illegal error // the first answer of the wrong type in this step
-	listen  func(sim.Event)
-	held    []Event // a step's events under a Chooser, heard once it succeeds
+	e      *Engine
+	in     *game // e at work on the game's State
+	base   []Policy
+	choose sim.Chooser
+	// ask is what the policies' answers reach the Chooser through, made
+	// at the first Intercept.
+	ask *asking
 }
 
 // Start begins an interaction of s before its starting checks (the first
@@ -81,38 +80,17 @@ func (g *Game) State() *State { return g.in.s }
 func (g *Game) Engine() *Engine { return g.e }
 
 // Step plays the next step under the scenario's policies (Engine.Step),
-// each answer first handed to the Chooser set with Intercept, if any. A
-// refused step changes neither the game nor r: with a Chooser set, the
-// state and r are put back as they were before it.
+// each answer first handed to the Chooser set with Intercept, if any. Every
+// answer is checked where it is given, before the step changes anything or
+// rolls a die: a refused step (an answer of another type than the
+// question's, an illegal one, a finished game, a nil r) changes neither
+// the game nor r, and a listener hears none of it.
 func (g *Game) Step(r *dice.Roller) error {
 	if r == nil {
 		return noRoller("Step")
 	}
-	if g.choose == nil {
-		return g.in.step(r)
-	}
-	saved, err := r.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("edge: a step with a Chooser must be able to put the Roller back: %w", err)
-	}
-	before := g.in.s.Clone()
-	g.illegal, g.held = nil, g.held[:0]
-	err = g.in.step(r)
-	if err == nil {
-		err = g.illegal
-	}
-	if err != nil {
-		// The step is undone, and nobody hears its events.
-		*g.in.s = before
-		if uerr := r.UnmarshalBinary(saved); uerr != nil {
-			return errors.Join(err, uerr)
-		}
-		return err
-	}
-	for _, e := range g.held {
-		g.listen(e)
-	}
-	return nil
+	g.in.w.refused = nil
+	return g.in.step(r)
 }
 
 // Done reports whether the interaction has ended.
@@ -135,47 +113,37 @@ func (g *Game) Outcome(metrics []int) (int, error) {
 func (g *Game) Save() ([]byte, error) { return json.Marshal(g.in.s) }
 
 // Listen sets the function that hears every event from now on; nil hears
-// none (and no event is built).
+// none (and no event is built). A step is heard only once it can no longer
+// be refused.
 func (g *Game) Listen(sink func(sim.Event)) {
-	g.listen = sink
-	g.setSink()
-}
-
-// setSink points the engine's Sink at the listener: directly, or, with a
-// Chooser set, through the step's held events (a refused step is heard by
-// nobody).
-func (g *Game) setSink() {
-	switch {
-	case g.listen == nil:
+	if sink == nil {
 		g.e.Sink = nil
-	case g.choose != nil:
-		g.e.Sink = func(e Event) { g.held = append(g.held, e) }
-	default:
-		sink := g.listen
-		g.e.Sink = func(e Event) { sink(e) }
+		return
 	}
+	g.e.Sink = func(e Event) { sink(e) }
 }
 
 // Intercept sets a Chooser that sees each answer of the scenario's
 // policies (the questions and answer types are in the package doc) and
-// returns the answer the step takes; nil leaves the policies alone.
+// returns the answer the step takes; nil leaves the policies alone. The
+// *Question, and the Action or Reaction answer, it is handed are the
+// game's, good only during the call: a Chooser that keeps one keeps a
+// copy. It may return the answer it was handed, changed or not.
 func (g *Game) Intercept(c sim.Chooser) {
 	g.choose = c
-	g.setSink()
 	if c == nil {
 		g.e.Policies = g.base
 		return
 	}
-	pols := make([]Policy, len(g.base))
-	for p, pol := range g.base {
-		pols[p] = &chosen{Policy: pol, g: g}
+	if g.ask == nil {
+		g.ask = newAsking(g)
 	}
-	g.e.Policies = pols
+	g.e.Policies = g.ask.pols
 }
 
 // Question is the view a Chooser is handed with each answer: the View the
 // policy was asked from, the party asked, and for Abandon the member, for
-// React the action answered.
+// React the action answered (a copy).
 type Question struct {
 	View   *View
 	Party  int
@@ -183,67 +151,157 @@ type Question struct {
 	Action *Action // the action a reaction answers, or nil
 }
 
+// asking hands the answers of a game's policies to its Chooser. The
+// answers it hands most, an Action or a Reaction written into the step's
+// working space, are boxed once per game over that space, so that handing
+// one over allocates nothing: acts[actAt[p]+(nt-1)*(k+1)+nc] is party p's
+// action of nt targets and nc checks (k is p's members), reacts[reactAt[p]+nc]
+// its reaction of nc checks.
+type asking struct {
+	g    *Game
+	pols []Policy // the parties' policies, each answering through the Chooser
+	q    Question
+	// act is the copy of the action a reaction answers, for q.Action.
+	act     Action
+	targets [MaxParties]int
+	checks  [MaxMembers]Use
+
+	maxTargets     int
+	acts, reacts   []any
+	actAt, reactAt []int
+}
+
+// newAsking wraps g's policies and boxes the answers about its working
+// space.
+func newAsking(g *Game) *asking {
+	k := &asking{g: g, pols: make([]Policy, len(g.base))}
+	for p, pol := range g.base {
+		k.pols[p] = &chosen{Policy: pol, k: k}
+	}
+	in, w := g.in, g.in.w
+	k.maxTargets = 1
+	if in.rules.MultiTarget {
+		k.maxTargets = len(in.parties) - 1
+	}
+	for p, pi := range in.parties {
+		n := pi.hi - pi.lo
+		k.actAt = append(k.actAt, len(k.acts))
+		for nt := 1; nt <= k.maxTargets; nt++ {
+			for nc := range n + 1 {
+				k.acts = append(k.acts, Action{Party: p, Targets: w.targets[:nt], Checks: w.checks[:nc]})
+			}
+		}
+		k.reactAt = append(k.reactAt, len(k.reacts))
+		for nc := range n + 1 {
+			k.reacts = append(k.reacts, Reaction{Party: p, Checks: w.reactionChecks[p][:nc]})
+		}
+	}
+	return k
+}
+
+// question is the Question of party p (member m, the action a) asked
+// from v.
+func (k *asking) question(v *View, p, m int, a *Action) *Question {
+	k.q = Question{View: v, Party: p, Member: m}
+	if a != nil {
+		k.act.Party = a.Party
+		k.act.Targets = append(k.targets[:0], a.Targets...)
+		k.act.Checks = append(k.checks[:0], a.Checks...)
+		k.q.Action = &k.act
+	}
+	return &k.q
+}
+
+// action is the policy's action a, asked from v, boxed.
+func (k *asking) action(v *View, a *Action) any {
+	in := v.in
+	if p, nt, nc := a.Party, len(a.Targets), len(a.Checks); in == k.g.in && p >= 0 && p < len(in.parties) &&
+		nt >= 1 && nt <= k.maxTargets && nc <= in.parties[p].hi-in.parties[p].lo &&
+		over(a.Targets, &in.w.targets[0]) && over(a.Checks, &in.w.checks[0]) {
+		return k.acts[k.actAt[p]+(nt-1)*(in.parties[p].hi-in.parties[p].lo+1)+nc]
+	}
+	return *a
+}
+
+// reaction is the policy's reaction r, asked from v, boxed.
+func (k *asking) reaction(v *View, r *Reaction) any {
+	in := v.in
+	if p, nc := r.Party, len(r.Checks); in == k.g.in && p >= 0 && p < len(in.parties) &&
+		nc <= in.parties[p].hi-in.parties[p].lo && over(r.Checks, &in.w.reactionChecks[p][0]) {
+		return k.reacts[k.reactAt[p]+nc]
+	}
+	return *r
+}
+
+// over reports whether list s begins at first.
+func over[T any](s []T, first *T) bool { return cap(s) > 0 && &s[:1][0] == first }
+
 // chosen hands each answer of a party's policy to the game's Chooser.
 type chosen struct {
 	Policy
-	g *Game
+	k *asking
 }
 
-// refuse records the first answer of the wrong type in this step.
-func (c *chosen) refuse(q string, want, got any) {
-	if c.g.illegal == nil {
-		c.g.illegal = fmt.Errorf("edge: the answer to %s is a %T: want a %T", q, got, want)
+// refuse refuses the step in progress (v's) at an answer of the wrong
+// type: it stops at this question.
+func refuse(v *View, q string, want, got any) {
+	if v.in.w.refused == nil {
+		v.in.w.refused = fmt.Errorf("edge: the answer to %s is a %T: want a %T", q, got, want)
 	}
 }
 
 func (c *chosen) Concede(v *View, p int) Concession {
 	ans := c.Policy.Concede(v, p)
-	got := c.g.choose(Question{View: v, Party: p, Member: -1}, ans)
-	if a, ok := got.(Concession); ok {
-		return a
+	got := c.k.g.choose(c.k.question(v, p, -1, nil), ans)
+	if x, ok := got.(Concession); ok {
+		return x
 	}
-	c.refuse("Concede", ans, got)
+	refuse(v, "Concede", ans, got)
 	return ans
 }
 
 func (c *chosen) Act(v *View, p int, a *Action) {
 	c.Policy.Act(v, p, a)
-	got := c.g.choose(Question{View: v, Party: p, Member: -1}, a.clone())
-	if x, ok := got.(Action); ok {
-		*a = x
+	got := c.k.g.choose(c.k.question(v, p, -1, nil), c.k.action(v, a))
+	x, ok := got.(Action)
+	if !ok {
+		refuse(v, "Act", Action{}, got)
 		return
 	}
-	c.refuse("Act", Action{}, got)
+	// Into the step's own lists (a self-copy when x is the answer handed).
+	a.Party = x.Party
+	a.Targets = append(a.Targets[:0], x.Targets...)
+	a.Checks = append(a.Checks[:0], x.Checks...)
 }
 
 func (c *chosen) React(v *View, p int, a *Action, r *Reaction) {
 	c.Policy.React(v, p, a, r)
-	ans := Reaction{Party: r.Party, Checks: append([]Use(nil), r.Checks...)}
-	act := a.clone()
-	got := c.g.choose(Question{View: v, Party: p, Member: -1, Action: &act}, ans)
-	if x, ok := got.(Reaction); ok {
-		*r = x
+	got := c.k.g.choose(c.k.question(v, p, -1, a), c.k.reaction(v, r))
+	x, ok := got.(Reaction)
+	if !ok {
+		refuse(v, "React", Reaction{}, got)
 		return
 	}
-	c.refuse("React", ans, got)
+	r.Party = x.Party
+	r.Checks = append(r.Checks[:0], x.Checks...)
 }
 
 func (c *chosen) Seize(v *View, p int) bool {
 	ans := c.Policy.Seize(v, p)
-	got := c.g.choose(Question{View: v, Party: p, Member: -1}, ans)
+	got := c.k.g.choose(c.k.question(v, p, -1, nil), ans)
 	if x, ok := got.(bool); ok {
 		return x
 	}
-	c.refuse("Seize", ans, got)
+	refuse(v, "Seize", ans, got)
 	return ans
 }
 
 func (c *chosen) Abandon(v *View, p, m int) bool {
 	ans := c.Policy.Abandon(v, p, m)
-	got := c.g.choose(Question{View: v, Party: p, Member: m}, ans)
+	got := c.k.g.choose(c.k.question(v, p, m, nil), ans)
 	if x, ok := got.(bool); ok {
 		return x
 	}
-	c.refuse("Abandon", ans, got)
+	refuse(v, "Abandon", ans, got)
 	return ans
 }

@@ -191,7 +191,7 @@ func TestInterceptedAnswerOfAnotherTypeChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Intercept(func(view, answer any) any {
-			if _, ok := view.(Question); !ok {
+			if _, ok := view.(*Question); !ok {
 				t.Fatalf("the Chooser was handed a %T", view)
 			}
 			if strings.HasSuffix(strings.TrimPrefix(typeName(answer), "edge."), q) {
@@ -280,11 +280,11 @@ func matches(key, n string) bool {
 	return key == n
 }
 
-// TestARefusedStepIsHeardByNobody: under a Chooser, a step refused after
-// it had rolled (the scheduled outside factors, whose groups are asked
-// whether they shed their stragglers, answered with a string) is undone,
-// and its events reach no listener; played again with the policies'
-// answers, it is heard.
+// TestARefusedStepIsHeardByNobody: under a Chooser, a step refused at the
+// scheduled outside factors (whose groups are asked whether they shed
+// their stragglers, answered with a string, before any die is rolled)
+// reaches no listener; played again with the policies' answers, it is
+// heard.
 func TestARefusedStepIsHeardByNobody(t *testing.T) {
 	s := kitScenarios()["crowd and factors"]
 	g := startGame(t, s)

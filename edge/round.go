@@ -1047,8 +1047,7 @@ func (in *game) step(r *dice.Roller) error {
 		return in.starting(r)
 	}
 	if in.factorsDue() {
-		in.makeFactors(r, true)
-		return nil
+		return in.makeFactors(r, true)
 	}
 	return in.choose(r)
 }
@@ -1079,8 +1078,7 @@ func (in *game) factorsStep(r *dice.Roller) error {
 	if !in.factorsDue() {
 		return fmt.Errorf("edge: no outside factors are due before round %d", in.s.Round+1)
 	}
-	in.makeFactors(r, false)
-	return nil
+	return in.makeFactors(r, false)
 }
 
 // choose lets the policies concede or declare a round, and plays it; an
@@ -1121,7 +1119,11 @@ func (in *game) concessions() (bool, error) {
 		if st.Parties[p].Out {
 			continue
 		}
-		if c := in.Policies[p].Concede(v, p); c != Continue {
+		c := in.Policies[p].Concede(v, p)
+		if err := in.refusal(); err != nil {
+			return false, err
+		}
+		if c != Continue {
 			if err := in.concede(p, c); err != nil {
 				return false, fmt.Errorf("edge: policy of %s: %w", in.pname(p), err)
 			}
@@ -1134,22 +1136,27 @@ func (in *game) concessions() (bool, error) {
 // declare fills in.w.decl from the policies, checking each answer as it
 // is given (the action, then each target's reaction, with the same checks
 // as compile and in its order), lets groups about to make endurance-type
-// checks abandon their stragglers, and returns the round's checks.
+// checks abandon their stragglers, and returns the round's checks. It
+// changes nothing before every answer is in and found legal.
 func (in *game) declare() ([]participant, error) {
 	st := in.s
-	v := &in.w.view
-	d := &in.w.decl
+	w := in.w
+	v := &w.view
+	d := &w.decl
 	a := &d.Action
 	a.Party = in.actor()
-	a.Targets = a.Targets[:0]
-	a.Checks = a.Checks[:0]
+	a.Targets = w.targets[:0]
+	a.Checks = w.checks[:0]
 	if st.Pending != nil {
 		a.Targets = append(a.Targets, st.Pending.Targets...)
 		a.Checks = append(a.Checks, st.Pending.Checks...)
 	} else {
 		in.Policies[a.Party].Act(v, a.Party, a)
+		if err := in.refusal(); err != nil {
+			return nil, err
+		}
 	}
-	ps := in.w.parts[:cap(in.w.parts)]
+	ps := w.parts[:cap(w.parts)]
 	n, acted, targeted, err := in.compileAction(ps, a)
 	if err != nil {
 		return nil, illegalRound(err)
@@ -1164,8 +1171,11 @@ func (in *game) declare() ([]participant, error) {
 		}
 		d.Reactions = d.Reactions[:len(d.Reactions)+1]
 		rc := &d.Reactions[len(d.Reactions)-1]
-		rc.Party, rc.Checks = t, rc.Checks[:0]
+		rc.Party, rc.Checks = t, w.reactionChecks[t][:0]
 		in.Policies[t].React(v, t, a, rc)
+		if err := in.refusal(); err != nil {
+			return nil, err
+		}
 		if rc.Party != t {
 			return nil, illegalRound(fmt.Errorf("edge: %s's reaction is given as party %d's", in.pname(t), rc.Party))
 		}
@@ -1173,13 +1183,21 @@ func (in *game) declare() ([]participant, error) {
 			return nil, illegalRound(err)
 		}
 	}
-	in.w.nStaked = n
-	ps = ps[:in.seizers(ps, n, targeted)]
-	if in.groups && in.abandons(v, d) {
-		// Abandoning changes the groups' modifiers; legality is unchanged.
-		if ps, err = in.compile(d); err != nil {
-			return nil, illegalRound(err)
-		}
+	w.nStaked = n
+	if n, err = in.seizers(ps, n, targeted); err != nil {
+		return nil, err
+	}
+	ps = ps[:n]
+	if !in.groups {
+		return ps, nil
+	}
+	shed, err := in.abandons(d)
+	if err != nil || !shed {
+		return ps, err
+	}
+	// Abandoning changes the groups' modifiers; legality is unchanged.
+	if ps, err = in.compile(d); err != nil {
+		return nil, illegalRound(err)
 	}
 	return ps, nil
 }
@@ -1189,20 +1207,27 @@ func (in *game) declare() ([]participant, error) {
 // every party acts in turn, nor when the actor and its targets are every
 // party), lists it in in.w.decl.Seize and writes its check into ps from n
 // on; it returns the new end.
-func (in *game) seizers(ps []participant, n int, targeted partySet) int {
+func (in *game) seizers(ps []participant, n int, targeted partySet) (int, error) {
 	st := in.s
 	d := &in.w.decl
 	d.Seize = d.Seize[:0]
 	if in.rules.Turns == EveryParty || 1+len(d.Action.Targets) == len(in.parties) {
-		return n
+		return n, nil
 	}
 	for _, p := range st.Order {
-		if p != d.Action.Party && !targeted.has(p) && !st.Parties[p].Out && in.Policies[p].Seize(&in.w.view, p) {
+		if p == d.Action.Party || targeted.has(p) || st.Parties[p].Out {
+			continue
+		}
+		seize := in.Policies[p].Seize(&in.w.view, p)
+		if err := in.refusal(); err != nil {
+			return n, err
+		}
+		if seize {
 			d.Seize = append(d.Seize, p)
 			n = in.seizeCheck(ps, n, p)
 		}
 	}
-	return n
+	return n, nil
 }
 
 // illegalRound is the error of a round the policies declared against the
@@ -1211,32 +1236,77 @@ func illegalRound(err error) error {
 	return fmt.Errorf("edge: policies declared an illegal round: %w", err)
 }
 
-// abandons asks each group about to make an endurance-type check whether
-// it abandons its stragglers first, and reports whether any did.
-func (in *game) abandons(v *View, d *Declaration) bool {
-	shed := false
-	ask := func(p int, us []Use) {
-		for _, u := range us {
-			g := in.parties[p].lo + u.Member
-			if in.size[g] > 1 && in.endurance.has(u.Skill) && !in.mem(g).Abandoned && in.Policies[p].Abandon(v, p, u.Member) {
-				_ = in.abandon(p, u.Member) // legal: checked above
-				shed = true
+// abandons asks each group about to make an endurance-type check in the
+// declared round whether it abandons its stragglers first, and once every
+// one has answered abandons those that do; it reports whether any did.
+func (in *game) abandons(d *Declaration) (bool, error) {
+	in.w.nShed = 0
+	if err := in.askShed(d.Action.Party, d.Action.Checks); err != nil {
+		return false, err
+	}
+	for i := range d.Reactions {
+		if err := in.askShed(d.Reactions[i].Party, d.Reactions[i].Checks); err != nil {
+			return false, err
+		}
+	}
+	return in.shedAsked(), nil
+}
+
+// askShed asks party p, for each of its checks us by a group that still
+// has stragglers and checks an endurance-type skill, whether the group
+// abandons them, and lists those that do in in.w.shed.
+func (in *game) askShed(p int, us []Use) error {
+	for _, u := range us {
+		g := in.parties[p].lo + u.Member
+		if in.endurance.has(u.Skill) {
+			if err := in.askGroup(p, g); err != nil {
+				return err
 			}
 		}
 	}
-	ask(d.Action.Party, d.Action.Checks)
-	for i := range d.Reactions {
-		ask(d.Reactions[i].Party, d.Reactions[i].Checks)
-	}
-	return shed
+	return nil
 }
 
-// makeFactors makes the outside-factor checks due before the next round,
-// first asking the policies (with ask) whether groups abandon their
-// stragglers before an endurance-type check.
-func (in *game) makeFactors(r *dice.Roller, ask bool) {
+// askGroup asks party p whether its group g (numbered across parties), if
+// it still has stragglers, abandons them, and lists it in in.w.shed if so.
+func (in *game) askGroup(p, g int) error {
+	if in.size[g] <= 1 || in.mem(g).Abandoned {
+		return nil
+	}
+	shed := in.Policies[p].Abandon(&in.w.view, p, g-in.parties[p].lo)
+	if err := in.refusal(); err != nil {
+		return err
+	}
+	if shed {
+		in.w.shed[in.w.nShed] = g // each group is asked once a step
+		in.w.nShed++
+	}
+	return nil
+}
+
+// shedAsked has the groups listed in in.w.shed abandon their stragglers,
+// in the order they were asked, and reports whether there were any.
+func (in *game) shedAsked() bool {
+	for _, g := range in.w.shed[:in.w.nShed] {
+		p := in.memberOf[g]
+		_ = in.abandon(p, g-in.parties[p].lo) // legal: askGroup asked only groups with stragglers
+	}
+	return in.w.nShed > 0
+}
+
+// makeFactors makes the outside-factor checks due before the next round.
+// With ask, the policies are first asked whether the groups about to make
+// an endurance-type one abandon their stragglers: each such group once,
+// before any die of the factors is rolled, so that every answer is in
+// before the step changes anything.
+func (in *game) makeFactors(r *dice.Roller, ask bool) error {
 	st := in.s
 	next := st.Round + 1
+	if ask && in.groups {
+		if err := in.askFactorSheds(next); err != nil {
+			return err
+		}
+	}
 	for _, f := range in.factors {
 		if !f.due(next) {
 			continue
@@ -1245,25 +1315,51 @@ func (in *game) makeFactors(r *dice.Roller, ask bool) {
 			if st.Parties[p].Out || !f.parties[p] {
 				continue
 			}
-			if ask && in.endurance.has(f.skill) && !in.parties[p].passive {
-				in.askAbandon(p)
-			}
 			in.outside(r, p, f.skill, f.DC, f.Penalty)
 		}
 	}
 	st.Factored = next
+	return nil
 }
 
-// askAbandon asks party p's policy, for each of its groups that still has
-// stragglers, whether it abandons them.
-func (in *game) askAbandon(p int) {
-	v := &in.w.view
-	for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
-		m := g - in.parties[p].lo
-		if in.size[g] > 1 && !in.mem(g).Abandoned && in.Policies[p].Abandon(v, p, m) {
-			_ = in.abandon(p, m) // legal: checked above
+// askFactorSheds asks every active party still in that an endurance-type
+// outside factor due before round next checks, for each of its groups
+// that still has stragglers, whether it abandons them, and abandons those
+// that do once every group has answered.
+func (in *game) askFactorSheds(next int) error {
+	in.w.nShed = 0
+	for p := range in.parties {
+		if in.s.Parties[p].Out || in.parties[p].passive || !in.enduresFactor(p, next) {
+			continue
+		}
+		for g := in.parties[p].lo; g < in.parties[p].hi; g++ {
+			if err := in.askGroup(p, g); err != nil {
+				return err
+			}
 		}
 	}
+	in.shedAsked()
+	return nil
+}
+
+// enduresFactor reports whether an outside factor due before round next
+// has party p check an endurance-type skill.
+func (in *game) enduresFactor(p, next int) bool {
+	for _, f := range in.factors {
+		if f.due(next) && f.parties[p] && in.endurance.has(f.skill) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusal returns, and clears, the refusal of the answer just given
+// through a Game's Chooser (Game.Intercept): the step stops at the
+// question, before it changes anything or rolls a die.
+func (in *game) refusal() error {
+	err := in.w.refused
+	in.w.refused = nil
+	return err
 }
 
 // run steps with the policies until the interaction ends.
