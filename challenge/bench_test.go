@@ -164,45 +164,63 @@ func BenchmarkDuelExact(b *testing.B) {
 	}
 }
 
-// BenchmarkStep times one step of a game played by hand through the
+// BenchmarkStepGame times one step of a game played by hand through the
 // game contract (Game.Step under the scenario's policies), the default
-// scenario's games played over and over: set beside BenchmarkConflict's
-// time over its steps a trial (steps/trial), a hand-played step should
-// cost at most twice a trial's share and allocate nothing.
-func BenchmarkStep(b *testing.B) { benchStep(b, DefaultScenario()) }
+// scenario's games played over and over. steps/trial is how many steps a
+// conflict takes, so that ns/op times steps/trial compares with
+// BenchmarkConflict, a trial: a hand-played step should cost at most
+// twice a trial's share of it, and allocate nothing.
+func BenchmarkStepGame(b *testing.B) { benchStep(b, DefaultScenario(), false) }
 
-// BenchmarkStepOwe is BenchmarkStep with both names on the owe list.
-func BenchmarkStepOwe(b *testing.B) { benchStep(b, OweScenario()) }
+// BenchmarkStepChooser is BenchmarkStepGame with every answer handed to a
+// Chooser that gives it back (as the workbench page and a bot that vets
+// its answers play).
+func BenchmarkStepChooser(b *testing.B) { benchStep(b, DefaultScenario(), true) }
 
-func benchStep(b *testing.B, s Scenario) {
-	sg, err := s.Start(dice.NewSeeded(0))
-	if err != nil {
-		b.Fatal(err)
+// BenchmarkStepOwe is BenchmarkStepGame with both names on the owe list,
+// so that the sides are asked whether to cross one off.
+func BenchmarkStepOwe(b *testing.B) { benchStep(b, OweScenario(), false) }
+
+// BenchmarkStepOweChooser is BenchmarkStepOwe through a Chooser.
+func BenchmarkStepOweChooser(b *testing.B) { benchStep(b, OweScenario(), true) }
+
+func benchStep(b *testing.B, s Scenario, chooser bool) {
+	g, rn := benchGame(b, s)
+	if chooser {
+		g.Intercept(func(_, a any) any { return a })
 	}
-	rn, err := s.NewRunner()
-	if err != nil {
-		b.Fatal(err)
-	}
-	// The game plays on the Runner's conflict, which the Runner's reset
-	// puts back to the start in place, as a trial does, so that a new game
-	// costs no allocation and no stopped timer.
-	g := sg.(*Game)
-	rn.reset()
-	g.s = &rn.c
 	r := dice.NewSeeded(1)
-	steps, games := 0, 0
+	steps, trials := 0, 0
 	b.ReportAllocs()
 	for b.Loop() {
 		if g.Done() {
 			rn.reset()
-			games++
+			trials++
 		}
 		if err := g.Step(r); err != nil {
 			b.Fatal(err)
 		}
 		steps++
 	}
-	if games > 0 {
-		b.ReportMetric(float64(steps)/float64(games), "steps/game")
+	if trials > 0 {
+		b.ReportMetric(float64(steps)/float64(trials), "steps/trial")
 	}
+}
+
+// benchGame starts a game of s that plays on a Runner's conflict, which
+// the Runner's reset puts back to the start in place, as a trial does, so
+// that a new game costs no allocation and no stopped timer.
+func benchGame(tb testing.TB, s Scenario) (*Game, *Runner) {
+	sg, err := s.Start(dice.NewSeeded(0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rn, err := s.NewRunner()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g := sg.(*Game)
+	rn.reset()
+	g.s = &rn.c
+	return g, rn
 }

@@ -1336,23 +1336,26 @@ func (c *State) checkCounters() error {
 }
 
 // checkTurn checks that whose turn it is fits the phase: the sides a step
-// of this phase reads exist, are in, and show a roll.
+// of this phase reads exist, are in, and show a roll. Every Engine step
+// checks it before it reads the state.
 func (c *State) checkTurn() error {
 	n := len(c.Sides)
-	for _, x := range []struct {
-		name string
-		v    int
-	}{{"challenger", c.Challenger}, {"answerer", c.Answerer}, {"winner", c.Winner}} {
-		if x.v < -1 || x.v >= n {
-			return fmt.Errorf("challenge: conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
-		}
+	if !turnIndex(c.Challenger, n) || !turnIndex(c.Answerer, n) || !turnIndex(c.Winner, n) {
+		return c.turnIndexErr()
 	}
 	if c.Phase == PhaseDone {
 		return nil
 	}
-	in := 0
+	in, bare := 0, -1 // the sides in; the first side in showing no roll
 	for i := range c.Sides {
-		in += b2i(c.In(i))
+		s := &c.Sides[i]
+		if s.Status != StatusIn {
+			continue
+		}
+		in++
+		if bare < 0 && len(s.Faces) != len(s.Dice) {
+			bare = i
+		}
 	}
 	if in < 2 {
 		return fmt.Errorf("challenge: conflict in phase %v has %d sides in: a conflict goes on while two are", c.Phase, in)
@@ -1360,11 +1363,9 @@ func (c *State) checkTurn() error {
 	if c.Phase == PhaseCast {
 		return nil
 	}
-	for i := range c.Sides {
-		s := &c.Sides[i]
-		if s.Status == StatusIn && len(s.Faces) != len(s.Dice) {
-			return fmt.Errorf("challenge: side %s shows %d faces for %d dice in phase %v", s.Name, len(s.Faces), len(s.Dice), c.Phase)
-		}
+	if bare >= 0 {
+		s := &c.Sides[bare]
+		return fmt.Errorf("challenge: side %s shows %d faces for %d dice in phase %v", s.Name, len(s.Faces), len(s.Dice), c.Phase)
 	}
 	switch c.Phase {
 	case PhaseChallenge:
@@ -1374,6 +1375,24 @@ func (c *State) checkTurn() error {
 	case PhaseInterfere, PhaseAnswer, PhaseAnswered, PhaseStance, PhaseConsequence:
 		if !c.In(c.Challenger) || !c.In(c.Answerer) || c.Challenger == c.Answerer {
 			return fmt.Errorf("challenge: conflict in phase %v needs a challenger and a different answerer, both still in", c.Phase)
+		}
+	}
+	return nil
+}
+
+// turnIndex reports whether v names one of n sides, or none (-1).
+func turnIndex(v, n int) bool { return v >= -1 && v < n }
+
+// turnIndexErr says which of challenger, answerer and winner names no
+// side.
+func (c *State) turnIndexErr() error {
+	n := len(c.Sides)
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"challenger", c.Challenger}, {"answerer", c.Answerer}, {"winner", c.Winner}} {
+		if !turnIndex(x.v, n) {
+			return fmt.Errorf("challenge: conflict: %s %d: allowed -1..%d", x.name, x.v, n-1)
 		}
 	}
 	return nil

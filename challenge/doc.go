@@ -86,7 +86,7 @@
 // Game.Intercept sets a sim.Chooser that sees each answer a side's policy
 // gives, with the *View it was asked from, and returns the answer the step
 // takes, of the same type (any other type is an illegal answer: the step
-// is refused and changes nothing):
+// is refused, changes nothing, and a listener hears none of it):
 //
 //	question (phase)                           method     answer type
 //	hang in or give (stance)                   HangIn     bool (true: hang in)

@@ -225,8 +225,7 @@ func (c *State) step(r *dice.Roller, policies []Policy) error {
 	case PhaseInterfere:
 		return c.askInterfere(policies)
 	case PhaseStance:
-		an := c.Answerer
-		c.takeStance(policy(policies, an).HangIn(&c.view, an))
+		return c.askStance(policies)
 	case PhaseConsequence:
 		return c.askConsequence(policies)
 	default:
@@ -243,7 +242,11 @@ func (c *State) askTarget(policies []Policy) error {
 		c.name(t)
 		return nil
 	}
-	t := policy(policies, ch).Target(&c.view, ch)
+	p := policy(policies, ch)
+	t := p.Target(&c.view, ch)
+	if err := refused(p); err != nil {
+		return err
+	}
 	if t == Drop {
 		return c.drop()
 	}
@@ -276,7 +279,15 @@ func (c *State) soleAnswerer() (int, bool) {
 func (c *State) askInterfere(policies []Policy) error {
 	best := -1
 	for k := range c.Sides {
-		if !c.mayInterfere(k, c.Answerer) || !policy(policies, k).Interfere(&c.view, k) {
+		if !c.mayInterfere(k, c.Answerer) {
+			continue
+		}
+		p := policy(policies, k)
+		yes := p.Interfere(&c.view, k)
+		if err := refused(p); err != nil {
+			return err
+		}
+		if !yes {
 			continue
 		}
 		if best < 0 || c.cmp(k, best) > 0 {
@@ -286,6 +297,18 @@ func (c *State) askInterfere(policies []Policy) error {
 	return c.interfere(best)
 }
 
+// askStance asks the answerer's policy whether to hang in or give.
+func (c *State) askStance(policies []Policy) error {
+	an := c.Answerer
+	p := policy(policies, an)
+	hangIn := p.HangIn(&c.view, an)
+	if err := refused(p); err != nil {
+		return err
+	}
+	c.takeStance(hangIn)
+	return nil
+}
+
 // askConsequence settles an outright win: a negotiated outcome if the
 // winner proposes one and the loser accepts ("either of us can, at any
 // time, fall back on the standard"), otherwise the winner's choice of
@@ -293,7 +316,15 @@ func (c *State) askInterfere(policies []Policy) error {
 func (c *State) askConsequence(policies []Policy) error {
 	w, l := policy(policies, c.Challenger), policy(policies, c.Answerer)
 	v := &c.view
-	if s := w.Propose(v); s != nil && l.Accept(v, s) {
+	s := w.Propose(v)
+	if err := refused(w); err != nil {
+		return err
+	}
+	accepted := s != nil && l.Accept(v, s)
+	if err := refused(l); err != nil {
+		return err
+	}
+	if accepted {
 		if err := c.settle(s); err != nil {
 			return fmt.Errorf("challenge: side %s's settlement: %w", c.Sides[c.Challenger].Name, err)
 		}
@@ -304,6 +335,9 @@ func (c *State) askConsequence(policies []Policy) error {
 		losses[m] = Loss{}
 		if !c.Sides[c.Answerer].Members[m].Out {
 			w.Loss(v, c.Answerer, m, &losses[m])
+			if err := refused(w); err != nil {
+				return err
+			}
 		}
 	}
 	if err := c.injure(losses); err != nil {
@@ -340,7 +374,11 @@ func (c *State) toAsk() int {
 // passes. Any other answer, or an entry the side may not cross off, is an
 // error and changes nothing.
 func (c *State) askCross(r *dice.Roller, policies []Policy, i int) error {
-	k := policy(policies, i).CrossOff(&c.view, i)
+	p := policy(policies, i)
+	k := p.CrossOff(&c.view, i)
+	if err := refused(p); err != nil {
+		return err
+	}
 	if k == -1 {
 		c.Sides[i].Asked = true
 		return nil

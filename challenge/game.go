@@ -24,11 +24,28 @@ type Game struct {
 	plays []Policy // the scenario's policies, one per side
 	per   int      // categories per side
 
-	// With a Chooser set, every policy answer goes through it (asked) and
-	// a step that fails is undone from a snapshot.
-	choose sim.Chooser
-	asked  []Policy
-	bad    error // a Chooser's answer of the wrong type, in the step now
+	// With a Chooser set, every policy answer goes through it (asked).
+	// An answer of another type than the question's is kept as refusal,
+	// and the step asking stops there, before it changes anything.
+	choose  sim.Chooser
+	asked   []Policy
+	refusal error
+	// The answers a Chooser is handed that would be boxed anew at each
+	// question, boxed once per game: -1 (no name crossed off; Drop), and
+	// the losses the policies have chosen, up to maxBoxedLosses of them (a
+	// side's sheets change only as it goes out, so a policy chooses the
+	// same losses game after game).
+	none   any
+	losses []boxedLoss
+}
+
+// maxBoxedLosses bounds the losses a Game keeps boxed.
+const maxBoxedLosses = 64
+
+// boxedLoss is a loss and the same loss boxed for a Chooser.
+type boxedLoss struct {
+	l   Loss
+	box any
 }
 
 var _ sim.Game = (*Game)(nil)
@@ -52,8 +69,9 @@ func newGame(sc Scenario, c *State, plays []Policy) *Game {
 	return g
 }
 
-// State returns the conflict as it stands. Change it only through an
-// Engine's steps (or Step), and Check it after editing it by hand.
+// State returns the conflict as it stands: the game's own. Change it only
+// through an Engine's steps (or Step), and Check it after editing it by
+// hand: the game's steps take it as checked.
 func (g *Game) State() *State { return g.s }
 
 // Scenario returns the scenario the game plays.
@@ -66,8 +84,11 @@ func (g *Game) Policies() []Policy { return slices.Clone(g.plays) }
 func (g *Game) Done() bool { return g.s.Done() }
 
 // Step takes the conflict's next step under the scenario's policies (and
-// the Chooser, if one is set). A refused step changes neither the game nor
-// r.
+// the Chooser, if one is set). A refused step (a nil r, a finished
+// conflict, an illegal answer or one of another type than the question's)
+// changes neither the game nor r, and a listener hears none of it: every
+// answer is checked where it is given, before the step changes anything
+// or rolls a die.
 func (g *Game) Step(r *dice.Roller) error {
 	if r == nil {
 		return nilRoller("Step")
@@ -75,26 +96,15 @@ func (g *Game) Step(r *dice.Roller) error {
 	if g.s.Done() {
 		return fmt.Errorf("%w: Step: the conflict is over", ErrPhase)
 	}
-	if g.choose == nil {
-		return g.eng.Step(g.s, r)
-	}
-	before := g.s.clone()
-	rb, err := r.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("challenge: Step: saving the Roller: %w", err)
-	}
-	g.bad = nil
-	err = g.eng.Step(g.s, r)
-	if err == nil {
-		err = g.bad
-	}
-	if err != nil {
-		*g.s = *before
-		if uerr := r.UnmarshalBinary(rb); uerr != nil {
-			return errors.Join(err, uerr)
-		}
-	}
-	g.bad = nil
+	// The conflict was checked whole when the game began or was restored,
+	// and only steps have changed it since (State), so the step reads it
+	// without checking whose turn it is again, as an Engine's, handed any
+	// State, does.
+	c := g.s
+	g.refusal = nil
+	c.sink, c.view.s = g.eng.Sink, c
+	err := c.step(r, g.eng.Policies)
+	c.unlend()
 	return err
 }
 
@@ -119,19 +129,23 @@ func (g *Game) Listen(sink func(sim.Event)) {
 
 // Intercept has c see every policy answer before the step takes it (see
 // the package doc for the questions and the type of each answer); nil
-// leaves the scenario's policies alone.
+// leaves the scenario's policies alone. The *View c is handed is the
+// game's, good only during the call.
 func (g *Game) Intercept(c sim.Chooser) {
 	g.choose = c
 	if c == nil {
 		g.eng.Policies = g.plays
 		return
 	}
-	g.asked = make([]Policy, len(g.plays))
-	for i, p := range g.plays {
-		if p == nil {
-			p = (*Style)(nil)
+	if g.asked == nil {
+		g.asked = make([]Policy, len(g.plays))
+		for i, p := range g.plays {
+			if p == nil {
+				p = (*Style)(nil)
+			}
+			g.asked[i] = &chosen{p: p, g: g}
 		}
-		g.asked[i] = &chosen{p: p, g: g}
+		g.none = -1
 	}
 	g.eng.Policies = g.asked
 }
@@ -209,69 +223,93 @@ func (s Scenario) owns(c *State) error {
 	return nil
 }
 
-// clone is a copy of the conflict sharing nothing play changes: the
-// snapshot a step with a Chooser is undone from.
-func (c *State) clone() *State {
-	d := *c
-	d.Sides = slices.Clone(c.Sides)
-	for i := range d.Sides {
-		d.Sides[i].Members = slices.Clone(c.Sides[i].Members)
-		d.Sides[i].Faces = slices.Clone(c.Sides[i].Faces)
-	}
-	d.Owe = slices.Clone(c.Owe)
-	d.Consequences = slices.Clone(c.Consequences)
-	return &d
-}
-
 // chosen is a side's policy with the game's Chooser between it and the
 // step: each answer goes to the Chooser with the View it was asked from,
 // and the Chooser's answer is the one the step takes. An answer of
-// another type is an illegal answer: the step is refused (Game.Step
-// undoes it).
+// another type is an illegal answer: it refuses the step (refused).
 type chosen struct {
 	p Policy
 	g *Game
 }
 
-// choose puts answer a to the Chooser and returns its answer as a T, or
-// a with the step marked refused.
-func choose[T any](d *chosen, v *View, question string, a T) T {
-	ans := d.g.choose(v, a)
+// answer hands the Chooser answer a, boxed as box, and returns the
+// Chooser's answer as a T; one of another type refuses the step, which
+// then stops at this question.
+func answer[T any](d *chosen, v *View, question string, a T, box any) T {
+	ans := d.g.choose(v, box)
 	got, ok := ans.(T)
 	if !ok {
-		if d.g.bad == nil {
-			d.g.bad = fmt.Errorf("challenge: the chooser answered %s with a %T: want a %T", question, ans, a)
+		if d.g.refusal == nil {
+			d.g.refusal = fmt.Errorf("challenge: the chooser answered %s with a %T: want a %T", question, ans, a)
 		}
 		return a
 	}
 	return got
 }
 
+// refused is the error of a Game's policy whose Chooser answered the
+// question just asked with another type than the question's, nil for any
+// other policy: the step asking stops there, before it changes anything.
+func refused(p Policy) error {
+	if d, ok := p.(*chosen); ok {
+		return d.g.refusal
+	}
+	return nil
+}
+
+// index is an owe-list or side index (or -1) boxed for the Chooser.
+func (g *Game) index(k int) any {
+	if k == -1 {
+		return g.none
+	}
+	return k
+}
+
+// loss is loss l boxed for the Chooser.
+func (g *Game) loss(l *Loss) any {
+	for i := range g.losses {
+		if g.losses[i].l == *l {
+			return g.losses[i].box
+		}
+	}
+	if len(g.losses) == maxBoxedLosses {
+		return *l
+	}
+	g.losses = append(g.losses, boxedLoss{l: *l, box: *l})
+	return g.losses[len(g.losses)-1].box
+}
+
 func (d *chosen) HangIn(v *View, side int) bool {
-	return choose(d, v, "the stance (hang in?)", d.p.HangIn(v, side))
+	a := d.p.HangIn(v, side)
+	return answer(d, v, "the stance (hang in?)", a, a)
 }
 
 func (d *chosen) CrossOff(v *View, side int) int {
-	return choose(d, v, "the cross-off (owe-list index or -1)", d.p.CrossOff(v, side))
+	k := d.p.CrossOff(v, side)
+	return answer(d, v, "the cross-off (owe-list index or -1)", k, d.g.index(k))
 }
 
 func (d *chosen) Target(v *View, challenger int) int {
-	return choose(d, v, "the target (side index or Drop)", d.p.Target(v, challenger))
+	t := d.p.Target(v, challenger)
+	return answer(d, v, "the target (side index or Drop)", t, d.g.index(t))
 }
 
 func (d *chosen) Interfere(v *View, side int) bool {
-	return choose(d, v, "the interference (interfere?)", d.p.Interfere(v, side))
+	a := d.p.Interfere(v, side)
+	return answer(d, v, "the interference (interfere?)", a, a)
 }
 
 func (d *chosen) Loss(v *View, loser, m int, l *Loss) {
 	d.p.Loss(v, loser, m, l)
-	*l = choose(d, v, "the loss", *l)
+	*l = answer(d, v, "the loss", *l, d.g.loss(l))
 }
 
 func (d *chosen) Propose(v *View) *Settlement {
-	return choose(d, v, "the proposal (*Settlement or nil)", d.p.Propose(v))
+	s := d.p.Propose(v)
+	return answer(d, v, "the proposal (*Settlement or nil)", s, s)
 }
 
 func (d *chosen) Accept(v *View, s *Settlement) bool {
-	return choose(d, v, "the acceptance (accept?)", d.p.Accept(v, s))
+	a := d.p.Accept(v, s)
+	return answer(d, v, "the acceptance (accept?)", a, a)
 }

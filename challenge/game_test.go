@@ -139,7 +139,7 @@ func TestLossChosenBeforeSavePointsAtSameDie(t *testing.T) {
 		back, err := s.Restore(save(t, g))
 		must(t, err)
 		for _, l := range losses {
-			a, b := g.s.clone(), back.(*Game).s.clone()
+			a, b := cloned(g.s), cloned(back.(*Game).s)
 			must(t, Engine{}.Injure(a, []Loss{l}))
 			must(t, Engine{}.Injure(b, []Loss{l}))
 			if a.Sides[a.Answerer].Members[0].Stats != b.Sides[b.Answerer].Members[0].Stats {
@@ -352,4 +352,17 @@ func TestDescribeHasATermForEveryOutcomeAndMetric(t *testing.T) {
 	if after := s.Describe().Title; after == before || !strings.Contains(after, "stance give") {
 		t.Errorf("title %q after Irin's stance became give", after)
 	}
+}
+
+// cloned is a copy of conflict c sharing nothing play changes.
+func cloned(c *State) *State {
+	d := *c
+	d.Sides = slices.Clone(c.Sides)
+	for i := range d.Sides {
+		d.Sides[i].Members = slices.Clone(c.Sides[i].Members)
+		d.Sides[i].Faces = slices.Clone(c.Sides[i].Faces)
+	}
+	d.Owe = slices.Clone(c.Owe)
+	d.Consequences = slices.Clone(c.Consequences)
+	return &d
 }
