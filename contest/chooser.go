@@ -38,6 +38,16 @@ func choice[T any](g *Game, p Policy, question string, v *View, answer T) T {
 	return t
 }
 
+// refused is the error of the answer policy p just gave when its Chooser
+// answered with another type than the question's, nil for any other: the
+// step asking stops there, before it changes anything or rolls a die.
+func refused(p Policy) error {
+	if c, ok := p.(chosen); ok {
+		return c.g.bad
+	}
+	return nil
+}
+
 func (c chosen) Name() string { return c.p.Name() }
 func (c chosen) GiveIn(v *View) bool {
 	return choice(c.g, c.p, "GiveIn", v, c.p.GiveIn(v))

@@ -88,9 +88,14 @@
 //     before its first step.
 //   - Engine.Step takes exactly one of those steps, asking the policies,
 //     on whichever action is under way in the State (a basic or contested
-//     Action, or a Timed action); Engine.Play checks the State whole and
-//     steps until State.Done. PolicyByName and PolicyNames give the
-//     shipped styles. A policy's illegal answer is an error, never fixed.
+//     Action, or a Timed action), every answer checked before the step
+//     changes anything or rolls a die; Engine.Play checks the State whole
+//     and steps until State.Done. Once an Action has ended, its sides'
+//     buying back lowered traits and the GM's cashing of Reflection Points
+//     are steps of their own, one question each (Action.Reflecting), taken
+//     only while someone holds the points. PolicyByName and PolicyNames
+//     give the shipped styles. A policy's illegal answer is an error,
+//     never fixed.
 //     A side's turn checks and prices its planned pool once, in the walk
 //     its View (and the Affordable query) is read from, and rolls the pool
 //     its policy picks through the rest of Roll.
