@@ -119,8 +119,9 @@
 //     Scenario.Restore; it saves as JSON of the scenario and the state,
 //     and Restore reads that back strictly and checks it whole and against
 //     its scenario. Game.Intercept sets a sim.Chooser that is handed each
-//     policy answer with the *View it was asked from; a step with a Chooser
-//     set is atomic (the state and Roller are put back when it fails). The
+//     policy answer with the *View it was asked from, and each answer it
+//     gives is checked where it is given: a step refused for it changes
+//     neither the state nor the Roller, and no listener hears it. The
 //     questions, by Policy method, and the type of each answer: GiveIn,
 //     Push, Waive, Continue, Interfere, BuyTime, Objective and UseEffect a
 //     bool; Pay a Payment; Extras, BuyOnes, Cash, Onto, PushStep and
