@@ -304,3 +304,62 @@ func refuse(t *testing.T, g *Game, r *dice.Roller, saved, rb []byte, what string
 		t.Fatalf("%s (%v): a listener heard %d events of the refused step", what, err, heard)
 	}
 }
+
+// A Game's steps allocate nothing, under the scenario's policies or
+// through a Chooser, in every scenario shape, on games fresh from Start
+// and from Restore (the buffers its steps fill are sized once, when the
+// game is made): a step of a fresh game used to grow them. AllocsPerRun
+// rounds down, so each run takes 100 steps, that one allocation in a
+// hundred shows.
+func TestGameStepsAllocateNothing(t *testing.T) {
+	const runs, steps = 5, 100
+	for name, sc := range shapes() {
+		for _, chooser := range []bool{false, true} {
+			// Every game takes two steps or more.
+			pool := freshGames(t, sc, (runs+1)*steps/2, chooser)
+			r := dice.NewSeeded(39)
+			g := pool[0]
+			a := testing.AllocsPerRun(runs, func() {
+				for range steps {
+					for g.Done() {
+						if pool = pool[1:]; len(pool) == 0 {
+							t.Fatal("out of fresh games")
+						}
+						g = pool[0]
+					}
+					must(t, g.Step(r))
+				}
+			})
+			if a != 0 {
+				t.Errorf("%s (Chooser %v): %v allocations in %d steps", name, chooser, a, steps)
+			}
+		}
+	}
+}
+
+// freshGames are n games of sc, through an identity Chooser if chooser:
+// every other one fresh from Start, the others restored from a game saved
+// after none, one or two steps.
+func freshGames(t *testing.T, sc Scenario, n int, chooser bool) []*Game {
+	t.Helper()
+	r := dice.NewSeeded(1)
+	var out []*Game
+	for i := range n {
+		g := start(t, sc)
+		if i%2 == 1 {
+			for range i / 2 % 3 {
+				if !g.Done() {
+					must(t, g.Step(r))
+				}
+			}
+			saved, err := g.Save()
+			must(t, err)
+			g = restored(t, sc, saved)
+		}
+		if chooser {
+			g.Intercept(func(_, a any) any { return a })
+		}
+		out = append(out, g)
+	}
+	return out
+}

@@ -18,7 +18,9 @@ const maxSaved = 8 << 20
 // begun on a State, played step by step under the scenario's policies. It
 // satisfies sim.Game, so code that knows no rule package can start, step,
 // save, restore, narrate and score it. Scenario.Start and Scenario.Restore
-// make one. A Game is used by one goroutine at a time.
+// make one, its buffers sized for the steps to come: its steps, through a
+// Chooser or not, allocate nothing. A Game is used by one goroutine at a
+// time.
 type Game struct {
 	sc    Scenario
 	e     Engine
@@ -54,8 +56,10 @@ func (s Scenario) Start(r *dice.Roller) (sim.Game, error) {
 	return s.game(b, b.start.Clone()), nil
 }
 
-// game makes the Game of scenario s (built as b) playing state st.
+// game makes the Game of scenario s (built as b) playing state st, its
+// buffers grown for every step to come (State.reserve).
 func (s Scenario) game(b *built, st *State) *Game {
+	st.reserve()
 	g := &Game{sc: s, s: st, table: b.table, basic: s.Kind == KindBasic, ncat: len(s.Categories())}
 	g.e.Policies = b.table
 	return g
