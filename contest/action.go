@@ -241,6 +241,14 @@ type Action struct {
 	Harms      []Harm  `json:"harms,omitempty"`
 	Winner     int     `json:"winner"` // -1: nobody (yet)
 	End        End     `json:"end,omitzero"`
+	// Reflecting is where the spending of Reflection Points after the
+	// ended action stands, one question a step (Engine.Step): 0 when none
+	// is left to ask; 1+i when side i's character may next buy back traits
+	// a Final Push lowered, 1+len(Sides)+i when the GM may next turn side
+	// i's GM character's Reflection Points into Trouble. Step sets it when
+	// the action ends, and only for questions someone has the points for;
+	// the named steps leave it alone.
+	Reflecting int `json:"reflecting,omitempty"`
 }
 
 func (a *Action) clone() *Action {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/stakesrpg/stakes/dice"
+	"github.com/stakesrpg/stakes/sim"
 )
 
 // basic3v3 is a basic action: the villain's three dice set the stakes, the
@@ -243,11 +244,13 @@ func poolDice(s *State, picks []Pick) []dice.Die {
 	return s.poolDice(picks, nil)
 }
 
-// stepper plays games of sc one Game.Step at a time; restart starts the
-// game over where a trial starts, reusing its buffers as a trial does.
+// stepper plays games of sc one Game.Step at a time, through the sim.Game
+// contract; restart starts the game over where a trial starts, reusing its
+// buffers as a trial does.
 type stepper struct {
 	bt *built
 	g  *Game
+	sg sim.Game // g
 }
 
 func newStepper(tb testing.TB, sc Scenario) *stepper {
@@ -260,7 +263,7 @@ func newStepper(tb testing.TB, sc Scenario) *stepper {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &stepper{bt: bt, g: g.(*Game)}
+	return &stepper{bt: bt, g: g.(*Game), sg: g}
 }
 
 func (st *stepper) restart() {
@@ -277,21 +280,26 @@ func (st *stepper) restart() {
 // step takes the game's next step, starting it over first when it has
 // ended; it reports whether a new game began.
 func (st *stepper) step(tb testing.TB, r *dice.Roller) bool {
-	fresh := st.g.Done()
+	fresh := st.sg.Done()
 	if fresh {
 		st.restart()
 	}
-	if err := st.g.Step(r); err != nil {
+	if err := st.sg.Step(r); err != nil {
 		tb.Fatal(err)
 	}
 	return fresh
 }
 
-// benchStep times one hand-played step (Game.Step under the scenario's
-// policies) and reports the steps a game takes, so that a step's cost can
-// be set beside a trial's share of it (the trial's ns/op over steps/game).
-func benchStep(b *testing.B, sc Scenario) {
+// benchStep times one hand-played step of sc (Game.Step through the
+// sim.Game contract, no listener), under the scenario's policies or, with
+// chooser, through a Chooser that hands every answer back, and reports the
+// steps a game takes: a hand-played step should cost at most twice a
+// trial's share of a step (the trial's ns/op over steps/trial).
+func benchStep(b *testing.B, sc Scenario, chooser bool) {
 	st := newStepper(b, sc)
+	if chooser {
+		st.g.Intercept(func(_, answer any) any { return answer })
+	}
 	r := dice.NewSeeded(1)
 	games, steps := 1, 0
 	b.ReportAllocs()
@@ -301,10 +309,15 @@ func benchStep(b *testing.B, sc Scenario) {
 		}
 		steps++
 	}
-	b.ReportMetric(float64(steps)/float64(games), "steps/game")
+	b.ReportMetric(float64(steps)/float64(games), "steps/trial")
 }
 
-func BenchmarkStepContested(b *testing.B)    { benchStep(b, DefaultScenario()) }
-func BenchmarkStepBasic3v3(b *testing.B)     { benchStep(b, basic3v3()) }
-func BenchmarkStepTimed(b *testing.B)        { benchStep(b, timedScenario()) }
-func BenchmarkStepContested3v3(b *testing.B) { benchStep(b, contested3v3()) }
+// One step of the default scenario's game, as BenchmarkContested plays
+// its trials; BenchmarkStepChooser the same through a Chooser, as a bot
+// vetting answers or a person asked plays it.
+func BenchmarkStepGame(b *testing.B)    { benchStep(b, DefaultScenario(), false) }
+func BenchmarkStepChooser(b *testing.B) { benchStep(b, DefaultScenario(), true) }
+
+func BenchmarkStepBasic3v3(b *testing.B)     { benchStep(b, basic3v3(), false) }
+func BenchmarkStepTimed(b *testing.B)        { benchStep(b, timedScenario(), false) }
+func BenchmarkStepContested3v3(b *testing.B) { benchStep(b, contested3v3(), false) }

@@ -55,6 +55,9 @@ func (s *State) checkAction() error {
 			return fmt.Errorf("contest: action %s %d: must be 0..%d", v.name, v.v, maxCount)
 		}
 	}
+	if a.Reflecting < 0 || a.Reflecting > 2*n || a.Reflecting > 0 && (a.Phase != PhaseDone || a.Ones > 0) {
+		return fmt.Errorf("contest: action reflecting %d: 0, or 1..%d once the action is done and its last 1s answered", a.Reflecting, 2*n)
+	}
 	if c, ok := a.OnesChar.Get(); ok {
 		if ch, err := s.char(c); err != nil || ch.GM || a.Ones > maxDice {
 			return fmt.Errorf("contest: action ones %d of character %d: only a player character's roll leaves 1s to buy", a.Ones, c)

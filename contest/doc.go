@@ -88,9 +88,14 @@
 //     before its first step.
 //   - Engine.Step takes exactly one of those steps, asking the policies,
 //     on whichever action is under way in the State (a basic or contested
-//     Action, or a Timed action); Engine.Play checks the State whole and
-//     steps until State.Done. PolicyByName and PolicyNames give the
-//     shipped styles. A policy's illegal answer is an error, never fixed.
+//     Action, or a Timed action), every answer checked before the step
+//     changes anything or rolls a die; Engine.Play checks the State whole
+//     and steps until State.Done. Once an Action has ended, its sides'
+//     buying back lowered traits and the GM's cashing of Reflection Points
+//     are steps of their own, one question each (Action.Reflecting), taken
+//     only while someone holds the points. PolicyByName and PolicyNames
+//     give the shipped styles. A policy's illegal answer is an error,
+//     never fixed.
 //     A side's turn checks and prices its planned pool once, in the walk
 //     its View (and the Affordable query) is read from, and rolls the pool
 //     its policy picks through the rest of Roll.
@@ -114,8 +119,9 @@
 //     Scenario.Restore; it saves as JSON of the scenario and the state,
 //     and Restore reads that back strictly and checks it whole and against
 //     its scenario. Game.Intercept sets a sim.Chooser that is handed each
-//     policy answer with the *View it was asked from; a step with a Chooser
-//     set is atomic (the state and Roller are put back when it fails). The
+//     policy answer with the *View it was asked from, and each answer it
+//     gives is checked where it is given: a step refused for it changes
+//     neither the state nor the Roller, and no listener hears it. The
 //     questions, by Policy method, and the type of each answer: GiveIn,
 //     Push, Waive, Continue, Interfere, BuyTime, Objective and UseEffect a
 //     bool; Pay a Payment; Extras, BuyOnes, Cash, Onto, PushStep and

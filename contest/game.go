@@ -18,18 +18,21 @@ const maxSaved = 8 << 20
 // begun on a State, played step by step under the scenario's policies. It
 // satisfies sim.Game, so code that knows no rule package can start, step,
 // save, restore, narrate and score it. Scenario.Start and Scenario.Restore
-// make one. A Game is used by one goroutine at a time.
+// make one, its buffers sized for the steps to come: its steps, through a
+// Chooser or not, allocate nothing. A Game is used by one goroutine at a
+// time.
 type Game struct {
-	sc     Scenario
-	e      Engine
-	s      *State
-	table  Table // the scenario's policies, as built
-	basic  bool
-	ncat   int
-	choose sim.Chooser
-	listen func(sim.Event)
-	heard  []Event // events of the step under way when a Chooser is set
-	bad    error   // a Chooser's answer of the wrong type, in this step
+	sc    Scenario
+	e     Engine
+	s     *State
+	table Table // the scenario's policies, as built
+	basic bool
+	ncat  int
+	// ask is the Chooser set with Intercept; asked is table with ask
+	// standing between each policy and the steps, made at the first
+	// Intercept.
+	ask   asker
+	asked Table
 }
 
 // savedGame is what Game.Save writes: the scenario (rules, cast and
@@ -53,8 +56,10 @@ func (s Scenario) Start(r *dice.Roller) (sim.Game, error) {
 	return s.game(b, b.start.Clone()), nil
 }
 
-// game makes the Game of scenario s (built as b) playing state st.
+// game makes the Game of scenario s (built as b) playing state st, its
+// buffers grown for every step to come (State.reserve).
 func (s Scenario) game(b *built, st *State) *Game {
+	st.reserve()
 	g := &Game{sc: s, s: st, table: b.table, basic: s.Kind == KindBasic, ncat: len(s.Categories())}
 	g.e.Policies = b.table
 	return g
@@ -134,37 +139,13 @@ func (g *Game) Scenario() Scenario { return g.sc }
 func (g *Game) Done() bool { return g.s.Done() }
 
 // Step plays the game's next step (Engine.Step) under the scenario's
-// policies, or the Chooser's answers. With a Chooser set the step is
-// atomic whatever the answers: the state and r are put back as they were
-// when it fails, and its events are heard only when it succeeds.
+// policies, or the Chooser's answers. Each answer is checked where it is
+// given, before the step changes anything or rolls a die: a step refused
+// for an answer of another type or an illegal one leaves the state, r and
+// a listener untouched.
 func (g *Game) Step(r *dice.Roller) error {
-	if r == nil {
-		return fmt.Errorf("contest: step: %w", dice.ErrNilRoller)
-	}
-	if g.choose == nil {
-		return g.e.Step(g.s, r)
-	}
-	snap := g.s.Clone()
-	roll, err := r.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	g.bad, g.heard = nil, g.heard[:0]
-	err = g.e.Step(g.s, r)
-	if err == nil {
-		err = g.bad
-	}
-	if err != nil {
-		*g.s = *snap
-		if uerr := r.UnmarshalBinary(roll); uerr != nil {
-			return errors.Join(err, uerr)
-		}
-		return err
-	}
-	for _, ev := range g.heard {
-		g.listen(ev)
-	}
-	return nil
+	g.ask.bad = nil
+	return g.e.Step(g.s, r)
 }
 
 // Outcome reports how the finished game ended, as its Runner would count a
@@ -190,40 +171,36 @@ func (g *Game) Save() ([]byte, error) {
 }
 
 // Listen sets the function that hears every event from now on, each an
-// Event (with its own copies of the dice and faces); nil hears none.
+// Event (with its own copies of the dice and faces); nil hears none. A
+// refused step is never heard: no step emits an event before its last
+// answer is checked.
 func (g *Game) Listen(sink func(sim.Event)) {
-	g.listen = sink
-	g.wire()
+	g.e.Sink = nil
+	if sink != nil {
+		g.e.Sink = func(ev Event) { sink(ev.own()) }
+	}
 }
 
 // Intercept sets a Chooser that is handed every answer a policy gives
 // (with the *View it was asked from; the questions and their answer types
 // are listed in the package doc) and returns the answer the step takes; nil
-// leaves the scenario's policies alone.
+// leaves the scenario's policies alone. The *View is the game's, good only
+// during the call. The common answers are boxed once per game, so that a
+// step through a Chooser allocates nothing.
 func (g *Game) Intercept(c sim.Chooser) {
-	g.choose = c
+	g.ask.choose = c
 	g.e.Policies = g.table
-	if c != nil {
-		tb := Table{Chars: make([]Policy, len(g.s.Characters)), GM: chosen{g.table.gm(), g}}
-		for i := range tb.Chars {
-			tb.Chars[i] = chosen{g.table.of(i), g}
+	if c == nil {
+		return
+	}
+	if g.asked.GM == nil {
+		g.ask.box(g.s)
+		g.asked = Table{Chars: make([]Policy, len(g.s.Characters)), GM: chosen{g.table.gm(), &g.ask}}
+		for i := range g.asked.Chars {
+			g.asked.Chars[i] = chosen{g.table.of(i), &g.ask}
 		}
-		g.e.Policies = tb
 	}
-	g.wire()
-}
-
-// wire points the engine's Sink at the listener: straight through, or
-// held until the step succeeds when a Chooser may make it fail.
-func (g *Game) wire() {
-	switch {
-	case g.listen == nil:
-		g.e.Sink = nil
-	case g.choose == nil:
-		g.e.Sink = func(ev Event) { g.listen(ev.own()) }
-	default:
-		g.e.Sink = func(ev Event) { g.heard = append(g.heard, ev.own()) }
-	}
+	g.e.Policies = g.asked
 }
 
 // own returns e with its own copies of the dice and faces, which alias

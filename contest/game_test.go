@@ -318,8 +318,7 @@ func hasTerm(terms []sim.Term, name string) bool {
 var _ sim.Game = (*Game)(nil)
 
 // A clone shares no buffer with its state: the timed action's stakes dice
-// and faces, which the next step rolls into, are the clone's own (a Game's
-// atomic step puts the state back from a clone).
+// and faces, which the next step rolls into, are the clone's own.
 func TestCloneOfATimedActionSharesNoDice(t *testing.T) {
 	g := start(t, timedScenario())
 	must(t, g.Step(dice.NewSeeded(4)))

@@ -363,3 +363,102 @@ func TestCashEvents(t *testing.T) {
 		t.Errorf("trouble %v reflection %d; events (-want +got):\n%s", s.Trouble, s.Characters[villain].Reflection, d)
 	}
 }
+
+// stepLog takes one Engine.Step of s with e's policies logging into *log,
+// and returns the questions the step asked.
+func stepLog(t *testing.T, e *Engine, s *State, r *dice.Roller, log *[]string) []string {
+	t.Helper()
+	*log = (*log)[:0]
+	must(t, e.Step(s, r))
+	return slices.Clone(*log)
+}
+
+// After an action the spending of Reflection Points comes a question a
+// step (Action.Reflecting): the hero, his Justice pushed down to d4 and
+// Gordon gone, beats the Trouble Pool (3+3 against 4+9), takes a die off
+// it, and only then buys his traits back, one step a step: Justice d4 to
+// d6, d6 to d8, then Gordon back to d4 with his last point; then the game
+// is done. A purchase refused at the second question leaves the first one
+// made and changes nothing else.
+func TestReflectionIsSpentAQuestionAStep(t *testing.T) {
+	var log []string
+	e := &Engine{Policies: logging(Table{Chars: []Policy{Sensible{}}, GM: Frugal{}}, 4, &log)}
+	s := lowered()
+	s.Characters[hero].Reflection = 3
+	must(t, e.Begin(s, Basic, []SideSetup{side(TroublePool, nil), side(hero, []Pick{{hero, justice}, {hero, detective}})}, 0))
+	r := dice.Scripted(3, 3, 4, 9)
+	h := &s.Characters[hero]
+	for i, want := range [][]string{nil, {"GiveIn", "Extras"}, {"TroubleOff"}} {
+		if got := stepLog(t, e, s, r, &log); !slices.Equal(got, want) || s.Done() {
+			t.Fatalf("step %d asked %q, want %q; done %v", i+1, got, want, s.Done())
+		}
+	}
+	if a := s.Action; a.Phase != PhaseDone || a.Reflecting != 2 {
+		t.Fatalf("the action ended in phase %v, reflecting %d: side 1 (the hero) buys back next, as 2", a.Phase, a.Reflecting)
+	}
+	b, err := json.Marshal(s.Action)
+	must(t, err)
+	if !strings.Contains(string(b), `"reflecting":2`) {
+		t.Errorf("the saved action does not say whose question is next: %s", b)
+	}
+	steps := []struct {
+		trait  int
+		die    dice.Die
+		points int
+	}{{justice, dice.D6, 2}, {justice, dice.D8, 1}, {gordon, dice.D4, 0}}
+	for i, st := range steps {
+		if i == 1 {
+			// An illegal purchase (Justice up three steps) is refused
+			// and leaves the state as the first purchase left it.
+			before := s.Clone()
+			bad := &Engine{Policies: Table{Chars: []Policy{rebuyWhat{k: justice, n: 3}}, GM: Frugal{}}}
+			if err := bad.Step(s, r); err == nil || !strings.Contains(err.Error(), "buying back") {
+				t.Fatalf("rebuying Justice three steps: %v", err)
+			}
+			if d := diff(before, s); d != "" {
+				t.Fatalf("the refused purchase changed the state (-before +after):\n%s", d)
+			}
+		}
+		if got := stepLog(t, e, s, r, &log); !slices.Equal(got, []string{"Rebuy"}) {
+			t.Fatalf("reflecting step %d asked %q", i+1, got)
+		}
+		if tr := h.Traits[st.trait]; tr.Die != st.die || h.Reflection != st.points || s.Done() != (i == len(steps)-1) {
+			t.Fatalf("after reflecting step %d: %s %v, %d points, done %v", i+1, tr.Name, tr.Die, h.Reflection, s.Done())
+		}
+	}
+	if err := e.Step(s, r); !errors.Is(err, ErrPhase) {
+		t.Errorf("a step after the spending: %v", err)
+	}
+}
+
+// The GM cashes a GM character's Reflection Points in a step of its own:
+// the Villain opens at 5+4 = 9, the Hero raises to 7+6 = 13, the Villain
+// fails with 5+5 = 10 and earns a point; the Hero's Complication Pool (d8
+// d6 d10 showing 1, 1, 9) rates its d10 Complication; a stubborn GM then
+// turns the point into a d6 for the Trouble Pool, and the game is done.
+func TestGMCashesInAStepOfItsOwn(t *testing.T) {
+	var log []string
+	e := &Engine{Policies: logging(Table{Chars: []Policy{Frugal{}, Stubborn{}}, GM: Stubborn{}}, 4, &log)}
+	s := testScene()
+	must(t, e.Begin(s, Contested, []SideSetup{side(villain, villainPool()), side(hero, heroPool())}, 0))
+	r := dice.Scripted(5, 4, 3, 6, 2, 7, 5, 5, 2, 1, 1, 9)
+	for i, want := range [][]string{{"Extras"}, {"GiveIn", "Extras"}, {"GiveIn", "Extras"}, {"Onto"}} {
+		if got := stepLog(t, e, s, r, &log); !slices.Equal(got, want) || s.Done() {
+			t.Fatalf("step %d asked %q, want %q; done %v", i+1, got, want, s.Done())
+		}
+	}
+	v := &s.Characters[villain]
+	if a := s.Action; a.Winner != 1 || a.Reflecting != 3 || v.Reflection != 1 || v.Traits[len(v.Traits)-1].Die != dice.D10 {
+		t.Fatalf("winner %d, reflecting %d (want 3: the GM cashes side 0's), villain %+v", a.Winner, a.Reflecting, v)
+	}
+	// Should the points be gone by the time the question comes (a state
+	// edited by hand), the step asks nothing and the spending is over.
+	spent := s.Clone()
+	spent.Characters[villain].Reflection = 0
+	if got := stepLog(t, e, spent, r, &log); len(got) != 0 || !spent.Done() || len(spent.Trouble) != 2 {
+		t.Errorf("with the points gone the step asked %q; done %v, trouble %v", got, spent.Done(), spent.Trouble)
+	}
+	if got := stepLog(t, e, s, r, &log); !slices.Equal(got, []string{"Cash"}) || !s.Done() || v.Reflection != 0 || len(s.Trouble) != 3 {
+		t.Errorf("the cashing step asked %q; done %v, reflection %d, trouble %v", got, s.Done(), v.Reflection, s.Trouble)
+	}
+}

@@ -124,6 +124,16 @@ func TestRestoredBrokenStatesAreRefused(t *testing.T) {
 			m["timed"] = map[string]any{"actor": 0, "start": 3, "beats": 3, "steps": []any{map[string]any{}}, "step": 1, "phase": "gap"}
 		}, "every step taken"},
 		{"kind none", func(m map[string]any) { action(m)["kind"] = "none" }, "kind"},
+		{"reflecting mid-action", func(m map[string]any) { action(m)["reflecting"] = 1 }, "reflecting 1"},
+		{"reflecting with 1s unanswered", func(m map[string]any) {
+			action(m)["phase"], action(m)["ones"], action(m)["reflecting"] = "done", 1, 1
+		}, "reflecting 1"},
+		{"reflecting past the questions", func(m map[string]any) {
+			action(m)["phase"], action(m)["reflecting"] = "done", 5
+		}, "reflecting 5: 0, or 1..4"},
+		{"reflecting negative", func(m map[string]any) {
+			action(m)["phase"], action(m)["reflecting"] = "done", -1
+		}, "reflecting -1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, s := midContest(t)

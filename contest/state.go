@@ -290,3 +290,88 @@ func (s *State) reset(start *State) {
 		s.Action.reset(start.Action)
 	}
 }
+
+// reserve grows the slices the steps of s's action (or timed action) fill
+// to the most those steps can put in them, so that playing it on from here
+// (a Game's steps, fresh from Start or Restore) allocates nothing: the
+// sides' rolls, the harms waiting, the Trouble Pool, the traits harm may
+// add, and the scratch space. Its sizes are bounded by s's own.
+func (s *State) reserve() {
+	s.Trouble = grown(s.Trouble, min(s.Rules.MaxTrouble, maxDice))
+	nd, np := cap(s.Trouble), 0 // the most dice of a roll, and of picks
+	if a := s.Action; a != nil {
+		d, p := s.reserveAction(a)
+		nd, np = max(nd, d), max(np, p)
+	}
+	if t := s.Timed; t != nil {
+		np = max(np, len(t.Picks))
+		for _, h := range t.Helpers {
+			np = max(np, len(h.Picks))
+		}
+		for _, st := range t.Steps {
+			nd = max(nd, len(st.Stakes))
+		}
+		t.SDice, t.SFaces = grown(t.SDice, nd), grown(t.SFaces, nd)
+	}
+	// A harm adds at most two traits (a Complication past d12 knocks out
+	// with Trauma); no one takes more harm in one action than there are
+	// sides, and an interferer two more.
+	extra := 2
+	if s.Action != nil {
+		extra = 2 * (len(s.Action.Sides) + 2)
+	}
+	for i := range s.Characters {
+		c := &s.Characters[i]
+		c.Traits = grown(c.Traits, min(len(c.Traits)+extra, maxTraits))
+	}
+	s.buf.reserve(max(nd, np), np)
+}
+
+// reserveAction grows the buffers of a's sides and harms, and returns the
+// most dice one of its rolls may roll and the most picks of a pool.
+func (s *State) reserveAction(a *Action) (nd, np int) {
+	np = len(a.IPicks)
+	aiders := 0
+	for i := range a.Sides {
+		sd := &a.Sides[i]
+		p := max(len(sd.Base)+len(sd.Extra), len(sd.Picks))
+		d := p + len(sd.Gang)
+		if sd.Char == TroublePool {
+			d = cap(s.Trouble)
+		}
+		sd.Picks, sd.Dice, sd.Faces = grown(sd.Picks, p), grown(sd.Dice, d), grown(sd.Faces, d)
+		n := len(sd.Aiders)
+		if sd.Aider.Set {
+			n++ // Play's aider, when it aids
+		}
+		sd.Aiders = grown(sd.Aiders, n)
+		aiders += n
+		nd, np = max(nd, d), max(np, p, len(sd.AidPicks))
+	}
+	// Harms come a loss at a time: the loser's (or the dice off a beaten
+	// Trouble Pool), its aiders', and in a brawl the interferer's twice.
+	off := max(s.Rules.TroubleOffOnWin, s.Rules.TroubleOffOnExtraordinary, 1)
+	a.Harms = grown(a.Harms, len(a.Harms)+off+aiders+2)
+	return nd, np
+}
+
+// reserve grows the scratch space for rolls of up to nd dice (a
+// Complication Pool adds a die for each effect) from pools of up to np
+// picks.
+func (b *scratch) reserve(nd, np int) {
+	nc := min(nd+np, maxDice)
+	b.pool, b.comp = grown(b.pool, nd), grown(b.comp, nc)
+	b.faces = grown(b.faces, nc)
+	b.picks, b.opts = grown(b.picks, np), grown(b.opts, np)
+	// A Final Push steps each rolled trait down at most four times.
+	b.steps = grown(b.steps, 4*np)
+	b.plan.dice, b.plan.costs = grown(b.plan.dice, np), grown(b.plan.costs, np+1)
+}
+
+// grown is xs with room for n elements in all.
+func grown[T any](xs []T, n int) []T {
+	if n <= cap(xs) {
+		return xs
+	}
+	return slices.Grow(xs, n-len(xs))
+}
