@@ -130,6 +130,16 @@ func (g *game) act(r *dice.Roller, ci, at int, ch Choice, pol, other Policy) err
 			return err
 		}
 	}
+	if g.guard && g.asksLate(ci, ch) {
+		target := -1
+		if ch.Act != Defend {
+			target = ch.Target
+		}
+		// One card at most is drawn: a hero's approved action.
+		if err := g.keep(r, ci, target, -1, 1); err != nil {
+			return err
+		}
+	}
 	g.spendTurn(ci, at)
 	g.actOn(r, ci, ch, strip, call, pol, other)
 	return nil
