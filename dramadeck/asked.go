@@ -413,13 +413,20 @@ func aimAt(p, h int) Aim {
 // (his hand, out of combat) for one of another player's.
 func tradeOptions(v *View) []Reply {
 	p := v.Who
-	out := []Reply{{Ask: AskTrade, Swap: Swap{With: -1}}}
 	pile := func(q int) []int {
 		if v.Combat {
 			return v.Players[q].Pool
 		}
 		return v.Players[q].Hand
 	}
+	n := 1
+	for q := range v.Players {
+		if q != p {
+			n += len(pile(p)) * len(pile(q))
+		}
+	}
+	out := make([]Reply, 1, n)
+	out[0] = Reply{Ask: AskTrade, Swap: Swap{With: -1}}
 	for q := range v.Players {
 		if q == p {
 			continue
