@@ -33,7 +33,8 @@ func refusedPlays() []Play { return []Play{{Card: -1}} }
 // index, an action, no trade, the cards and plays written into the
 // state's buffers), so that passing them on allocates nothing; a slice it
 // hands over is the game's buffer, good only during the call. An answer of
-// the wrong type refuses the step (State's refused).
+// the wrong type refuses the step: it is recorded in the State played on
+// (lent.refused), which the step reads once it is over.
 type asking struct {
 	c  sim.Chooser
 	st *State
