@@ -206,11 +206,13 @@ func benchStep(b *testing.B, set func(g *Game)) {
 	var start State
 	start.copyFrom(g.State())
 	steps, replies, games := 0, 0, 0
+	played, answered := 0, 0 // by the games played to their end
 	b.ReportAllocs()
 	for b.Loop() {
 		if g.Done() {
 			g.State().copyFrom(&start)
 			games++
+			played, answered = steps, replies
 		}
 		if q := g.Question(); q != nil {
 			err = g.Reply(r, replyOf(q))
@@ -224,8 +226,10 @@ func benchStep(b *testing.B, set func(g *Game)) {
 		steps++
 	}
 	if games > 0 {
-		b.ReportMetric(float64(steps)/float64(games), "steps/trial")
-		b.ReportMetric(float64(replies)/float64(games), "replies/trial")
+		b.ReportMetric(float64(played)/float64(games), "steps/trial")
+	}
+	if games > 0 && answered > 0 {
+		b.ReportMetric(float64(answered)/float64(games), "replies/trial")
 	}
 }
 
