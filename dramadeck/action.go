@@ -24,26 +24,51 @@ func (g *game) CheckChoice(ci int, ch Choice) error {
 // checkChoice is CheckChoice without the turn: is ch an action ci could
 // take against its target.
 func (g *game) checkChoice(ci int, ch Choice) error {
-	s := g.State
-	switch ch.Act {
-	case Attack, AllOutAttack, Defend, Trick, Test, Taunt, Intimidate, Maneuver:
-	default:
+	switch g.choiceFault(ci, ch) {
+	case notAnAction:
 		return fmt.Errorf("%v is not a combat action (Attack, All-Out Attack, Defend, Trick, Test, Taunt, Intimidate, Maneuver)", ch.Act)
-	}
-	side := g.side(ci)
-	if harmful(ch.Act) && s.Setback[side] {
-		return fmt.Errorf("the %v suffer Setback: no action that would harm the opponents this round (Defend)", side)
-	}
-	if ch.Act == Defend {
-		return nil
-	}
-	if err := g.checkChar(ch.Target); err != nil {
-		return fmt.Errorf("target: %w", err)
-	}
-	if g.side(ch.Target) == side || !g.char(ch.Target).Active() {
+	case setBack:
+		return fmt.Errorf("the %v suffer Setback: no action that would harm the opponents this round (Defend)", g.side(ci))
+	case noSuchTarget:
+		return fmt.Errorf("target: %w", g.checkChar(ch.Target))
+	case notAnOpponent:
 		return fmt.Errorf("target %d is not an active opponent", ch.Target)
 	}
 	return nil
+}
+
+// choiceFault is what rules an action out (checkChoice says it in words).
+type choiceFault uint8
+
+const (
+	noFault choiceFault = iota
+	notAnAction
+	setBack
+	noSuchTarget
+	notAnOpponent
+)
+
+// choiceFault is what rules out action ch of character ci, or noFault:
+// a combat action, none that would harm the opponents under Setback, and
+// but for Defend an active opponent as its target.
+func (g *game) choiceFault(ci int, ch Choice) choiceFault {
+	switch ch.Act {
+	case Attack, AllOutAttack, Defend, Trick, Test, Taunt, Intimidate, Maneuver:
+	default:
+		return notAnAction
+	}
+	side := g.side(ci)
+	switch {
+	case harmful(ch.Act) && g.State.Setback[side]:
+		return setBack
+	case ch.Act == Defend:
+		return noFault
+	case ch.Target < 0 || ch.Target >= len(g.State.Heroes)+len(g.State.Villains):
+		return noSuchTarget
+	case g.side(ch.Target) == side || !g.char(ch.Target).Active():
+		return notAnOpponent
+	}
+	return noFault
 }
 
 // Choices is State.Choices on g.State.
@@ -51,7 +76,7 @@ func (g *game) Choices(ci int, buf []Choice) []Choice {
 	if g.checkTurn(ci) != nil {
 		return buf
 	}
-	if g.checkChoice(ci, Choice{Act: Defend}) == nil {
+	if g.choiceFault(ci, Choice{Act: Defend}) == noFault {
 		buf = append(buf, Choice{Act: Defend})
 	}
 	if i := g.State.openTask(ci); i >= 0 && g.State.Combat && len(g.State.Stack) > 0 {
@@ -62,7 +87,7 @@ func (g *game) Choices(ci int, buf []Choice) []Choice {
 			continue
 		}
 		for t := range len(g.State.Heroes) + len(g.State.Villains) {
-			if ch := (Choice{Act: a, Target: t}); g.checkChoice(ci, ch) == nil {
+			if ch := (Choice{Act: a, Target: t}); g.choiceFault(ci, ch) == noFault {
 				buf = append(buf, ch)
 			}
 		}
@@ -127,6 +152,16 @@ func (g *game) act(r *dice.Roller, ci, at int, ch Choice, pol, other Policy) err
 	}
 	if g.mayCall(ch) {
 		if call, err = g.askCall(ci, ch, pol); err != nil {
+			return err
+		}
+	}
+	if g.guard && g.asksLate(ci, ch) {
+		target := -1
+		if ch.Act != Defend {
+			target = ch.Target
+		}
+		// One card at most is drawn: a hero's approved action.
+		if err := g.keep(r, ci, target, -1, 1); err != nil {
 			return err
 		}
 	}

@@ -570,39 +570,34 @@ func TestAnswerReadsOneField(t *testing.T) {
 	}
 }
 
-// A clone (what an undone step goes back to) shares nothing a step or a
-// designer changes with the state it was taken of: playing the state to
-// its end, and changing its rules, task and question in place, leave the
-// clone as it was.
-func TestCloneSharesNothing(t *testing.T) {
-	sc := Builtins()["scene"]
-	sc.Task.Others = []int{11, 9}
+// What a question's step keeps, to go back to when it is taken again and
+// refused or stopped (copyFrom), shares nothing a step changes with the
+// state it was taken of: playing the state to its end (an adventure's,
+// its piles, hands, characters, tasks and Plan all changing) leaves the
+// copy as it was; and copying it back gives the state it was taken of.
+func TestKeptGameSharesNothingAStepChanges(t *testing.T) {
 	pol := Table{Heroes: mustPolicy(t, "default"), GM: mustPolicy(t, "default")}
-	e := Engine{Policies: pol, Ask: [2]AskSet{Asking(AskSpend), 0}}
-	s, r := stopAt(t, sc, 2, e, AskSpend)
-	c := s.clone()
-	want, _ := json.Marshal(s)
-	if got, _ := json.Marshal(c); !bytes.Equal(got, want) {
-		t.Fatal("the clone differs from the state")
-	}
-	s.Rules.Margins.TauntTrick[0].Target[0] = Break
-	s.Tasks[0].Task.Others[0] = 3
-	s.Question.Given = append(s.Question.Given[:0], Reply{Ask: AskCall})
-	s.Question.Options[0].Yes = true
-	s.Deck.Cards[0].Bar = CriticalProblem
-	s.Question, e.Ask = nil, [2]AskSet{}
-	for n := 0; !s.Done() && n < 1e5; n++ {
-		if err := e.Step(s, r); err != nil {
-			t.Fatal(err)
+	for _, name := range []string{"scene", "adventure"} {
+		e := Engine{Policies: pol, Ask: [2]AskSet{Asking(AskSpend), 0}}
+		s, r := stopAt(t, Builtins()[name], 2, e, AskSpend)
+		var c State
+		c.copyFrom(s)
+		want := mustSave(t, s)
+		if got := mustSave(t, &c); !bytes.Equal(got, want) {
+			t.Fatalf("%s: the copy differs from the state", name)
 		}
-	}
-	if got, _ := json.Marshal(c); !bytes.Equal(got, want) {
-		t.Error("playing the state on changed its clone")
-	}
-	s, _ = stopAt(t, Builtins()["adventure"], 2, Engine{Policies: pol, Ask: [2]AskSet{Asking(AskDiscard), 0}}, AskDiscard)
-	c = s.clone()
-	s.Plan.Villains[0].HP = 1
-	if c.Plan.Villains[0].HP == 1 {
-		t.Error("the clone shares the adventure's villains")
+		s.Question, e.Ask = nil, [2]AskSet{}
+		for n := 0; !s.Done() && n < 1e5; n++ {
+			if err := e.Step(s, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := mustSave(t, &c); !bytes.Equal(got, want) {
+			t.Errorf("%s: playing the state on changed its copy", name)
+		}
+		s.copyFrom(&c)
+		if got := mustSave(t, s); !bytes.Equal(got, want) {
+			t.Errorf("%s: copied back, the state is not the one kept", name)
+		}
 	}
 }

@@ -10,11 +10,13 @@ import (
 
 // asker answers the questions of one step taken in Engine.Ask's way: the
 // answers given before (replayed, in order), then the policies, stopping
-// the step at the first question its side asks as a step.
+// the step at the first question its side asks as a step. It is the
+// State's, reused from step to step.
 type asker struct {
 	asks  [2]AskSet
 	given []Reply // answers to give again, in order
-	next  int     // the next of given
+	reply *Reply  // and after them this one, if set
+	next  int     // the next of given and reply
 	// live: the first question past the given ones is the pending one,
 	// which the policy answers (Engine.Step with a question pending).
 	live bool
@@ -23,13 +25,25 @@ type asker struct {
 	err  error     // a given answer that does not fit the step
 }
 
+// reset readies a for a step asking asks as steps, given the answers
+// given and then reply (nil: none), live as asker.live says.
+func (a *asker) reset(asks [2]AskSet, given []Reply, reply *Reply, live bool) {
+	clear(a.log)
+	*a = asker{asks: asks, given: given, reply: reply, live: live, log: a.log[:0]}
+}
+
 // replay returns the next given answer, if one is left, for question
 // kind.
 func (a *asker) replay(kind Ask) (Reply, bool) {
-	if a.next >= len(a.given) {
+	var ans Reply
+	switch n := len(a.given); {
+	case a.next < n:
+		ans = a.given[a.next]
+	case a.next == n && a.reply != nil:
+		ans = *a.reply
+	default:
 		return Reply{}, false
 	}
-	ans := a.given[a.next]
 	a.next++
 	if ans.Ask != kind {
 		if a.err == nil {
@@ -41,45 +55,64 @@ func (a *asker) replay(kind Ask) (Reply, bool) {
 	return ans, true
 }
 
-// halt stops the step at question kind of side, if side asks it as a
-// step and the step has not stopped yet; fill writes what the question is
-// about and its options.
-func (a *asker) halt(side Side, kind Ask, fill func(q *Question)) {
+// answers is how many answers were given to the step taken again.
+func (a *asker) answers() int {
+	if a.reply != nil {
+		return len(a.given) + 1
+	}
+	return len(a.given)
+}
+
+// halt reports whether the step stops at question kind of side: it has
+// stopped already (or a given answer did not fit it), or side asks the
+// question as a step, when fill writes what the question is about and
+// its options. The pending question, live, is the policy's to answer.
+// A step stopped at a question goes no further: the question gets an
+// answer the step refuses where it is given (choose.go), or, a yes-or-no
+// question, a no, the step then putting back what it did (undo.go).
+func (a *asker) halt(side Side, kind Ask, fill func(q *Question)) bool {
 	switch {
 	case a.stop != nil || a.err != nil:
+		return true
 	case a.live:
-		a.live = false // the pending question: its policy answers it
+		a.live = false
+		return false
 	case a.asks[side].Has(kind):
 		q := &Question{Ask: kind, Side: side, Given: slices.Clone(a.log)}
 		fill(q)
 		a.stop = q
+		return true
 	}
+	return false
 }
 
-// record notes the answer a policy gave, until the step stops.
-func (a *asker) record(ans Reply) {
-	if a.stop == nil {
-		a.log = append(a.log, ans)
-	}
-}
+// record notes the answer a policy gave.
+func (a *asker) record(ans Reply) { a.log = append(a.log, ans) }
 
-// asked is a side's Policy answering through an asker. Once the step has
-// stopped at a question, the policy answers the rest of it, which is
-// undone.
+// asked is a side's Policy answering through an asker.
 type asked struct {
 	Policy
 	side Side
 	a    *asker
 }
 
+// asking has heroes and gm answer through l's asker.
+func (l *lent) asking(heroes, gm Policy) (Policy, Policy) {
+	l.asked[0] = asked{Policy: heroes, side: Heroes, a: &l.ask}
+	l.asked[1] = asked{Policy: gm, side: Villains, a: &l.ask}
+	return &l.asked[0], &l.asked[1]
+}
+
 func (p *asked) Critical(v *View, buf []int) []int {
 	if ans, ok := p.a.replay(AskCritical); ok {
 		return append(buf, ans.Cards...)
 	}
-	p.a.halt(p.side, AskCritical, func(q *Question) {
+	if p.a.halt(p.side, AskCritical, func(q *Question) {
 		q.Who, q.Cards, q.Many = v.Who, slices.Clone(v.Players[v.Who].Hand), true
 		q.Options = criticalOptions(v)
-	})
+	}) {
+		return refusedCards()
+	}
 	out := p.Policy.Critical(v, buf)
 	p.a.record(Reply{Ask: AskCritical, Cards: slices.Clone(out[len(buf):])})
 	return out
@@ -89,10 +122,12 @@ func (p *asked) Declare(v *View, buf []Play, moved []int) []Play {
 	if ans, ok := p.a.replay(AskDeclare); ok {
 		return append(buf, ans.Plays...)
 	}
-	p.a.halt(p.side, AskDeclare, func(q *Question) {
+	if p.a.halt(p.side, AskDeclare, func(q *Question) {
 		q.Who, q.Cards, q.Many = v.Who, slices.Clone(moved), true
 		q.Options = declareOptions(v, moved)
-	})
+	}) {
+		return refusedPlays()
+	}
 	out := p.Policy.Declare(v, buf, moved)
 	p.a.record(Reply{Ask: AskDeclare, Plays: slices.Clone(out[len(buf):])})
 	return out
@@ -102,7 +137,9 @@ func (p *asked) Trade(v *View) Swap {
 	if ans, ok := p.a.replay(AskTrade); ok {
 		return ans.Swap
 	}
-	p.a.halt(p.side, AskTrade, func(q *Question) { q.Who, q.Options = v.Who, tradeOptions(v) })
+	if p.a.halt(p.side, AskTrade, func(q *Question) { q.Who, q.Options = v.Who, tradeOptions(v) }) {
+		return refusedSwap
+	}
 	sw := p.Policy.Trade(v)
 	p.a.record(Reply{Ask: AskTrade, Swap: sw})
 	return sw
@@ -112,10 +149,12 @@ func (p *asked) Haste(v *View, next int) int {
 	if ans, ok := p.a.replay(AskHaste); ok {
 		return ans.Index
 	}
-	p.a.halt(p.side, AskHaste, func(q *Question) {
+	if p.a.halt(p.side, AskHaste, func(q *Question) {
 		q.Who, q.Next = v.Who, next
 		q.Options = cardOptions(AskHaste, v.Players[v.Who].Pool, func(id int) bool { return v.Deck.Cards[id].Name == Haste })
-	})
+	}) {
+		return refusedIndex
+	}
 	id := p.Policy.Haste(v, next)
 	p.a.record(Reply{Ask: AskHaste, Index: id})
 	return id
@@ -125,11 +164,13 @@ func (p *asked) Move(v *View) int {
 	if ans, ok := p.a.replay(AskMove); ok {
 		return ans.Index
 	}
-	p.a.halt(p.side, AskMove, func(q *Question) {
+	if p.a.halt(p.side, AskMove, func(q *Question) {
 		g := &game{State: v.State}
 		q.Who = v.Who
 		q.Options = cardOptions(AskMove, v.Players[v.Who].Hand, func(id int) bool { _, err := g.checkMoveCard(v.Who, id); return err == nil })
-	})
+	}) {
+		return refusedIndex
+	}
 	id := p.Policy.Move(v)
 	p.a.record(Reply{Ask: AskMove, Index: id})
 	return id
@@ -139,12 +180,14 @@ func (p *asked) Choose(v *View) Choice {
 	if ans, ok := p.a.replay(AskChoose); ok {
 		return ans.Choice
 	}
-	p.a.halt(p.side, AskChoose, func(q *Question) {
+	if p.a.halt(p.side, AskChoose, func(q *Question) {
 		q.Who = v.Who
 		for _, ch := range (&game{State: v.State}).Choices(v.Who, nil) {
 			q.Options = append(q.Options, Reply{Ask: AskChoose, Choice: ch})
 		}
-	})
+	}) {
+		return refusedChoice
+	}
 	ch := p.Policy.Choose(v)
 	p.a.record(Reply{Ask: AskChoose, Choice: ch})
 	return ch
@@ -154,9 +197,11 @@ func (p *asked) Spend(v *View, r Result) bool {
 	if ans, ok := p.a.replay(AskSpend); ok {
 		return ans.Yes
 	}
-	p.a.halt(p.side, AskSpend, func(q *Question) {
+	if p.a.halt(p.side, AskSpend, func(q *Question) {
 		q.Who, q.Result, q.Resisting, q.Options = v.Who, r, v.Resisting, yesNo(AskSpend)
-	})
+	}) {
+		return false
+	}
 	yes := p.Policy.Spend(v, r)
 	p.a.record(Reply{Ask: AskSpend, Yes: yes})
 	return yes
@@ -166,9 +211,11 @@ func (p *asked) Cancel(v *View, actor int, a Act) bool {
 	if ans, ok := p.a.replay(AskCancel); ok {
 		return ans.Yes
 	}
-	p.a.halt(p.side, AskCancel, func(q *Question) {
+	if p.a.halt(p.side, AskCancel, func(q *Question) {
 		q.Who, q.Actor, q.Act, q.Options = v.Who, actor, a, yesNo(AskCancel)
-	})
+	}) {
+		return false
+	}
 	yes := p.Policy.Cancel(v, actor, a)
 	p.a.record(Reply{Ask: AskCancel, Yes: yes})
 	return yes
@@ -178,11 +225,13 @@ func (p *asked) Strip(v *View) int {
 	if ans, ok := p.a.replay(AskStrip); ok {
 		return ans.Index
 	}
-	p.a.halt(p.side, AskStrip, func(q *Question) {
+	if p.a.halt(p.side, AskStrip, func(q *Question) {
 		pool := v.Players[v.Who].Pool
 		q.Who, q.Cards = v.Who, slices.Clone(pool)
 		q.Options = indexOptions(AskStrip, len(pool), true, func(i int) bool { return v.Deck.Cards[pool[i]].Name.Kind() != Subplot })
-	})
+	}) {
+		return refusedIndex
+	}
 	i := p.Policy.Strip(v)
 	p.a.record(Reply{Ask: AskStrip, Index: i})
 	return i
@@ -192,12 +241,14 @@ func (p *asked) Call(v *View, target int, a Act) Effect {
 	if ans, ok := p.a.replay(AskCall); ok {
 		return ans.Effect
 	}
-	p.a.halt(p.side, AskCall, func(q *Question) {
+	if p.a.halt(p.side, AskCall, func(q *Question) {
 		q.Who, q.Target, q.Act = v.Who, target, a
 		for _, e := range callResults {
 			q.Options = append(q.Options, Reply{Ask: AskCall, Effect: e})
 		}
-	})
+	}) {
+		return refusedCall
+	}
 	e := p.Policy.Call(v, target, a)
 	p.a.record(Reply{Ask: AskCall, Effect: e})
 	return e
@@ -207,11 +258,13 @@ func (p *asked) Discard(v *View, must bool) int {
 	if ans, ok := p.a.replay(AskDiscard); ok {
 		return ans.Index
 	}
-	p.a.halt(p.side, AskDiscard, func(q *Question) {
+	if p.a.halt(p.side, AskDiscard, func(q *Question) {
 		hand := v.Players[v.Who].Hand
 		q.Who, q.Must, q.Cards = v.Who, must, slices.Clone(hand)
 		q.Options = indexOptions(AskDiscard, len(hand), !must, func(int) bool { return true })
-	})
+	}) {
+		return refusedIndex
+	}
 	i := p.Policy.Discard(v, must)
 	p.a.record(Reply{Ask: AskDiscard, Index: i})
 	return i
@@ -221,12 +274,14 @@ func (p *asked) Steps(v *TaskView) int {
 	if ans, ok := p.a.replay(AskSteps); ok {
 		return ans.Index
 	}
-	p.a.halt(p.side, AskSteps, func(q *Question) {
+	if p.a.halt(p.side, AskSteps, func(q *Question) {
 		q.Who, q.Task = v.Player, ptr(*v)
 		for k := 1; k <= v.Avail; k++ {
 			q.Options = append(q.Options, Reply{Ask: AskSteps, Index: k})
 		}
-	})
+	}) {
+		return refusedSteps
+	}
 	k := p.Policy.Steps(v)
 	p.a.record(Reply{Ask: AskSteps, Index: k})
 	return k
@@ -249,7 +304,9 @@ func (p *asked) taskYes(kind Ask, v *TaskView, pol func(*TaskView) bool) bool {
 	if ans, ok := p.a.replay(kind); ok {
 		return ans.Yes
 	}
-	p.a.halt(p.side, kind, func(q *Question) { q.Who, q.Task, q.Options = v.Player, ptr(*v), yesNo(kind) })
+	if p.a.halt(p.side, kind, func(q *Question) { q.Who, q.Task, q.Options = v.Player, ptr(*v), yesNo(kind) }) {
+		return false
+	}
 	yes := pol(v)
 	p.a.record(Reply{Ask: kind, Yes: yes})
 	return yes
@@ -356,13 +413,20 @@ func aimAt(p, h int) Aim {
 // (his hand, out of combat) for one of another player's.
 func tradeOptions(v *View) []Reply {
 	p := v.Who
-	out := []Reply{{Ask: AskTrade, Swap: Swap{With: -1}}}
 	pile := func(q int) []int {
 		if v.Combat {
 			return v.Players[q].Pool
 		}
 		return v.Players[q].Hand
 	}
+	n := 1
+	for q := range v.Players {
+		if q != p {
+			n += len(pile(p)) * len(pile(q))
+		}
+	}
+	out := make([]Reply, 1, n)
+	out[0] = Reply{Ask: AskTrade, Swap: Swap{With: -1}}
 	for q := range v.Players {
 		if q == p {
 			continue
@@ -401,10 +465,11 @@ func (e Engine) Reply(s *State, r *dice.Roller, a Reply) error {
 	if s.Question == nil {
 		return errors.New("no question is pending")
 	}
-	if err := s.Question.accepts(&a); err != nil {
+	s.lend.reply = a
+	if err := s.Question.accepts(&s.lend.reply); err != nil {
 		return err
 	}
-	return e.stepAsking(s, r, &a)
+	return e.stepAsking(s, r, &s.lend.reply)
 }
 
 // readyToAsk is ready for Step and Reply, which a pending question
@@ -419,8 +484,50 @@ func (e Engine) readyToAsk(s *State, r *dice.Roller) error {
 	return e.Policies.check()
 }
 
-// stepAsking takes the step in Engine.Ask's way: the question pending
-// answered by a (nil: by its policy), the step stopping at the next
+// step is Step once ready. guard says a policy's answer may refuse the
+// step once it has begun (a Chooser's: Game.Intercept).
+func (e Engine) step(s *State, r *dice.Roller, guard bool) error {
+	switch {
+	case s.Question != nil:
+		return e.stepAsking(s, r, nil)
+	case !guard && e.Ask == [2]AskSet{}:
+		return e.game(s).step(r, e.Policies.Heroes, e.Policies.GM)
+	}
+	return e.guarded(s, r)
+}
+
+// guarded takes the next step, stopping at the first question asked as a
+// step (Engine.Ask): stopped there, or refused by an answer once begun,
+// it puts back what it kept (undo.go) and leaves no trace; stopped, it
+// leaves the question pending. Taken, its events are heard.
+func (e Engine) guarded(s *State, r *dice.Roller) error {
+	ak := &s.lend.ask
+	ak.reset(e.Ask, nil, nil, false)
+	heroes, gm := e.Policies.Heroes, e.Policies.GM
+	if e.Ask != [2]AskSet{} {
+		heroes, gm = s.lend.asking(heroes, gm)
+	}
+	s.lend.refused = nil
+	g := &game{State: s, Sink: e.Sink, guard: true}
+	err := g.step(r, heroes, gm)
+	if s.lend.refused != nil {
+		err = s.lend.refused
+	} else if ak.stop != nil {
+		err = nil // the step up to the question was legal; the rest is undone
+	}
+	if ak.stop != nil || err != nil {
+		s.unmark(r)
+		if err == nil {
+			s.Question = ak.stop
+		}
+		return err
+	}
+	s.taken(e.Sink)
+	return nil
+}
+
+// stepAsking takes the step in Engine.Ask's way with a question pending:
+// its answer a (nil: its policy's), the step stopping at the next
 // question asked as a step. Stopped, the step is undone, state and
 // Roller, and the question it stopped at is left pending, with the
 // answers given before it; taken to its end, its events are heard.
@@ -431,107 +538,46 @@ func (e Engine) readyToAsk(s *State, r *dice.Roller) error {
 // lets the question lapse and takes the step afresh.
 func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
 	q := s.Question
-	var given []Reply
-	if q != nil {
-		given = slices.Clip(q.Given)
-		if a != nil {
-			given = append(given, *a)
-		}
-	}
-	err := e.retake(s, r, given, q != nil && a == nil)
-	if err != nil && q != nil && a == nil {
+	err := e.retake(s, r, slices.Clip(q.Given), a, a == nil)
+	if err != nil && a == nil {
 		s.Question = nil
-		if err = e.retake(s, r, nil, false); err != nil {
+		if err = e.guarded(s, r); err != nil {
 			s.Question = q
 		}
 	}
 	return err
 }
 
-// retake takes the step from s, given the answers given in order and
-// then, if live, its policy answering the first question past them.
-func (e Engine) retake(s *State, r *dice.Roller, given []Reply, live bool) error {
-	before := s.clone()
-	roller, err := r.MarshalBinary()
-	if err != nil {
+// retake takes the step from s, given the answers given in order, then
+// reply (if not nil) and then, if live, its policy answering the first
+// question past them.
+func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, live bool) error {
+	if err := s.keepWhole(r); err != nil {
 		return err
 	}
-	ak := &asker{asks: e.Ask, given: given, live: live}
-	s.Question = nil
-	var held []Event
-	g := &game{State: s}
-	if e.Sink != nil {
-		g.Sink = func(ev Event) { held = append(held, ev) }
-	}
-	err = g.step(r, &asked{Policy: e.Policies.Heroes, side: Heroes, a: ak}, &asked{Policy: e.Policies.GM, side: Villains, a: ak})
+	ak := &s.lend.ask
+	ak.reset(e.Ask, given, reply, live)
+	s.Question, s.lend.refused = nil, nil
+	heroes, gm := s.lend.asking(e.Policies.Heroes, e.Policies.GM)
+	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil}
+	err := g.step(r, heroes, gm)
 	switch {
+	case s.lend.refused != nil:
+		err = s.lend.refused
 	case ak.err != nil:
 		err = ak.err
-	case ak.stop == nil && err == nil && ak.next < len(ak.given):
-		err = fmt.Errorf("the step, taken again, ends after %d of the %d answers given to it: its dice are not those it was asked with (restore the Roller saved with the game)", ak.next, len(ak.given))
+	case ak.stop == nil && err == nil && ak.next < ak.answers():
+		err = fmt.Errorf("the step, taken again, ends after %d of the %d answers given to it: its dice are not those it was asked with (restore the Roller saved with the game)", ak.next, ak.answers())
 	case ak.stop != nil:
 		err = nil // the step up to the question was legal; the rest is undone
 	}
 	if ak.stop != nil || err != nil {
-		*s = *before
-		_ = r.UnmarshalBinary(roller) // the bytes MarshalBinary just wrote
+		s.putBackWhole(r)
 		if err == nil {
 			s.Question = ak.stop
 		}
 		return err
 	}
-	for _, ev := range held {
-		e.Sink(ev)
-	}
+	s.taken(e.Sink)
 	return nil
-}
-
-// clone is a copy of s that shares nothing with it that a step changes,
-// to put back when a step is undone (the buffers lent to policies are
-// not copied: each question refills them).
-func (s *State) clone() *State {
-	c := *s
-	c.Deck = *s.Deck.Clone()
-	c.Queue = slices.Clone(s.Queue)
-	c.Draw, c.Discard, c.Stack = slices.Clone(s.Draw), slices.Clone(s.Discard), slices.Clone(s.Stack)
-	c.Players = slices.Clone(s.Players)
-	for p := range c.Players {
-		pl := &c.Players[p]
-		pl.Hand, pl.Pool, pl.Permanent = slices.Clone(pl.Hand), slices.Clone(pl.Pool), slices.Clone(pl.Permanent)
-	}
-	c.Heroes, c.Villains = slices.Clone(s.Heroes), slices.Clone(s.Villains)
-	c.Tasks = slices.Clone(s.Tasks)
-	for i := range c.Tasks {
-		c.Tasks[i].Task.Others = slices.Clone(c.Tasks[i].Task.Others)
-	}
-	if s.Plan != nil {
-		plan := *s.Plan
-		plan.Villains = slices.Clone(plan.Villains)
-		c.Plan = &plan
-	}
-	if s.Question != nil {
-		c.Question = s.Question.clone()
-	}
-	c.Rules.Margins = s.Rules.Margins.clone()
-	c.turns, c.moveBuf, c.playBuf, c.v, c.tv = nil, nil, nil, View{}, TaskView{}
-	return &c
-}
-
-// clone is a copy of q that shares no slice with it.
-func (q *Question) clone() *Question {
-	c := *q
-	c.Cards = slices.Clone(q.Cards)
-	if q.Task != nil {
-		c.Task = ptr(*q.Task)
-	}
-	c.Options, c.Given = cloneReplies(q.Options), cloneReplies(q.Given)
-	return &c
-}
-
-func cloneReplies(rs []Reply) []Reply {
-	out := slices.Clone(rs)
-	for i := range out {
-		out[i].Cards, out[i].Plays = slices.Clone(out[i].Cards), slices.Clone(out[i].Plays)
-	}
-	return out
 }

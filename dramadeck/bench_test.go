@@ -49,42 +49,18 @@ func benchRound(b *testing.B, s Scenario) {
 		if err := g.StartCombat(false); err != nil {
 			b.Fatal(err)
 		}
-		copyState(&starts[i], g.State)
+		starts[i].copyFrom(g.State)
 	}
 	next := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		if g.State.Outcome != Ongoing || g.State.Round >= 20 {
-			copyState(g.State, &starts[next%len(starts)])
+			g.State.copyFrom(&starts[next%len(starts)])
 			next++
 		}
 		if err := g.Round(r, pol, pol); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// copyState makes dst a deep copy of src, reusing dst's slices (no
-// allocation once they are large enough).
-func copyState(dst, src *State) {
-	old := *dst
-	*dst = *src
-	dst.Draw = append(old.Draw[:0], src.Draw...)
-	dst.Discard = append(old.Discard[:0], src.Discard...)
-	dst.Stack = append(old.Stack[:0], src.Stack...)
-	dst.Heroes = append(old.Heroes[:0], src.Heroes...)
-	dst.Villains = append(old.Villains[:0], src.Villains...)
-	dst.Players = old.Players[:0]
-	for p := range src.Players {
-		var pl Player
-		if p < cap(old.Players) {
-			pl = old.Players[:p+1][p]
-		}
-		q := src.Players[p]
-		q.Hand = append(pl.Hand[:0], q.Hand...)
-		q.Pool = append(pl.Pool[:0], q.Pool...)
-		q.Permanent = append(pl.Permanent[:0], q.Permanent...)
-		dst.Players = append(dst.Players, q)
 	}
 }
 
@@ -186,37 +162,84 @@ func BenchmarkTrial(b *testing.B) {
 	}
 }
 
-// BenchmarkStep: one Game.Step of the built-in encounter, hand-played
-// through the game contract (no Chooser, no listener), a fresh game
-// restored from a prepared save each time one ends. Beside BenchmarkTrial
-// and the steps a trial takes (reported as steps/trial), it gives a step's
-// share of a trial: a hand-played step should cost at most twice that
-// share and allocate nothing.
-func BenchmarkStep(b *testing.B) {
-	sc := DefaultScenario()
+// BenchmarkStepGame: one Game.Step of the built-in encounter, hand-played
+// through the game contract (no Chooser, no listener); a game that ends is
+// put back in place to the deal it started from, untimed work of no
+// allocation. Beside BenchmarkTrial and the steps a trial takes (reported
+// as steps/trial), it gives a step's share of a trial: a hand-played step
+// should cost at most twice that share and allocate nothing.
+func BenchmarkStepGame(b *testing.B) { benchStep(b, nil) }
+
+// BenchmarkStepChooser: BenchmarkStepGame with every answer handed to a
+// Chooser that gives it back (Game.Intercept), as a bot that vets the
+// policies' answers or puts them to a person plays.
+func BenchmarkStepChooser(b *testing.B) {
+	benchStep(b, func(g *Game) { g.Intercept(func(_, a any) any { return a }) })
+}
+
+// BenchmarkStepReply: a hand-played step of the built-in encounter with
+// every question of both sides asked as a step of its own (Game.Ask):
+// the step that comes to a question stops at it, and the next is its
+// answer (Game.Reply), here the option the question lists in the middle
+// (a yes, an attack, no cards for the questions that combine them). It
+// reports the questions answered a game as replies/trial.
+func BenchmarkStepReply(b *testing.B) {
+	benchStep(b, func(g *Game) {
+		g.Ask(Heroes, AskAll)
+		g.Ask(Villains, AskAll)
+	})
+}
+
+// benchStep times one hand-played step of games of the built-in encounter
+// set up by set (nil: as started), replying to every question asked as a
+// step (replyOf).
+func benchStep(b *testing.B, set func(g *Game)) {
 	r := dice.NewSeeded(1)
-	gm, err := sc.Start(r)
+	gm, err := DefaultScenario().Start(r)
 	if err != nil {
 		b.Fatal(err)
 	}
 	g := gm.(*Game)
+	if set != nil {
+		set(g)
+	}
 	var start State
-	copyState(&start, g.State())
-	steps, games := 0, 0
+	start.copyFrom(g.State())
+	steps, replies, games := 0, 0, 0
+	played, answered := 0, 0 // by the games played to their end
 	b.ReportAllocs()
 	for b.Loop() {
 		if g.Done() {
-			copyState(g.State(), &start)
+			g.State().copyFrom(&start)
 			games++
+			played, answered = steps, replies
 		}
-		if err := g.Step(r); err != nil {
+		if q := g.Question(); q != nil {
+			err = g.Reply(r, replyOf(q))
+			replies++
+		} else {
+			err = g.Step(r)
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 		steps++
 	}
 	if games > 0 {
-		b.ReportMetric(float64(steps)/float64(games), "steps/game")
+		b.ReportMetric(float64(played)/float64(games), "steps/trial")
 	}
+	if games > 0 && answered > 0 {
+		b.ReportMetric(float64(answered)/float64(games), "replies/trial")
+	}
+}
+
+// replyOf is a legal answer to q: none for the questions whose answer
+// combines options, else the option listed in the middle.
+func replyOf(q *Question) Reply {
+	if q.Many || len(q.Options) == 0 {
+		return Reply{Ask: q.Ask}
+	}
+	return q.Options[len(q.Options)/2]
 }
 
 // BenchmarkGameQuestionsAsSteps: a whole game of the built-in encounter

@@ -190,8 +190,15 @@
 //	LastDitch  *TaskView  bool    AskLastDitch Yes     make the last-ditch effort
 //	SideRoll   *TaskView  bool    AskSideRoll  Yes     roll the task's extra approved action
 //
-// An answer of another type refuses the step; with a Chooser set, a
-// refused step is undone whole (state and Roller).
+// An answer of another type refuses the step, as an illegal one does: the
+// game and the Roller are left as they were and no listener hears the
+// step. Every answer is checked where it is given, before the step
+// changes anything or rolls a die, but for the yes-or-no questions the
+// rules place after the dice (Spend, Cancel, Switch, LastDitch): a step
+// that may come to one keeps what it changes, and the Roller's bytes, to
+// put back. The view a Chooser is handed, and a slice answer (Critical's
+// cards, Declare's plays), are the game's, good only during the call: a
+// Chooser keeps copies; the slice it returns stays its own.
 //
 // # Questions as steps
 //

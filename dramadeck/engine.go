@@ -71,6 +71,11 @@ type game struct {
 	// calls, when set, is callsOf(State.Rules.Margins), read once at the
 	// start of a Runner's trial rather than on every contest.
 	calls *[Maneuver + 1]bool
+	// guard: an answer given once the step has begun may still refuse it
+	// (see undo.go), so the step keeps what it changes where such an
+	// answer can come; hold: the step's events wait in State's held until
+	// it is taken.
+	guard, hold bool
 }
 
 func (e Engine) game(s *State) *game { return &game{State: s, Sink: e.Sink} }
@@ -316,10 +321,7 @@ func (e Engine) Step(s *State, r *dice.Roller) error {
 	if err := e.readyToAsk(s, r); err != nil {
 		return err
 	}
-	if s.Question == nil && e.Ask == [2]AskSet{} {
-		return e.game(s).step(r, e.Policies.Heroes, e.Policies.GM)
-	}
-	return e.stepAsking(s, r, nil)
+	return e.step(s, r, false)
 }
 
 // Round plays the rest of the current combat round (all of it, from

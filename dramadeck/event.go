@@ -259,9 +259,9 @@ type Trace struct{ Events []Event }
 // Add appends e.
 func (t *Trace) Add(e Event) { t.Events = append(t.Events, e) }
 
-// emit sends e to the sink. Call sites test g.Sink != nil first, so that
-// with no sink no Event is even built (the compiler fills the struct before
-// an inlined call would test it).
+// emit sends e to the sink, or holds it while the step may still be
+// refused (game.hold), to be heard only once the step is taken. Call sites
+// test g.Sink != nil first, so that with no sink no Event is even built.
 func (g *game) emit(e Event) {
 	if g.Sink != nil {
 		s := g.State
@@ -269,6 +269,10 @@ func (g *game) emit(e Event) {
 		e.Name, e.TargetName = s.nameOf(e.Who), s.nameOf(e.Target)
 		if e.Card >= 0 && e.Card < len(s.Deck.Cards) {
 			e.CardName = s.Deck.Cards[e.Card].Name.String()
+		}
+		if g.hold {
+			s.lend.held = append(s.lend.held, e)
+			return
 		}
 		g.Sink(e)
 	}

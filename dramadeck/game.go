@@ -24,11 +24,7 @@ type Game struct {
 	eng   Engine // the policies the steps ask: pol, or pol through the Chooser
 	state *State
 	sink  func(sim.Event)
-	// With a Chooser set, a step is undone whole when it fails: ask holds
-	// the first wrong-typed answer, and the events of the step wait in
-	// held until it succeeds.
-	ask  *asking
-	held []Event
+	ask   *asking // the Chooser every answer passes through, or nil
 }
 
 // Start deals a game of the scenario as a trial does (the deck shuffled,
@@ -103,15 +99,19 @@ func (g *Game) State() *State { return g.state }
 func (g *Game) Scenario() Scenario { return g.sc }
 
 // Step takes the encounter's next step (Engine.Step) under the scenario's
-// policies, each answer passing through the Chooser if one is set; with a
-// Chooser, a refused step (an illegal or wrong-typed answer) is undone
-// whole, the state and r as they were.
+// policies, each answer passing through the Chooser if one is set. A
+// refused step (a nil r, a finished game, an illegal or wrong-typed
+// answer) changes neither the game nor r, and a listener hears none of
+// its events.
 //
 // With questions asked as steps (Game.Ask), Step stops at the first such
 // question, which waits in State.Question for Game.Reply; Step with a
 // question pending has its policy answer it (Engine.Step).
 func (g *Game) Step(r *dice.Roller) error {
-	return g.atomic(r, func() error { return g.eng.Step(g.state, r) })
+	if err := g.eng.readyToAsk(g.state, r); err != nil {
+		return err
+	}
+	return g.eng.step(g.state, r, g.ask != nil)
 }
 
 // Ask has the steps ask side's questions in set (Heroes: the players';
@@ -130,43 +130,7 @@ func (g *Game) Question() *Question { return g.state.Question }
 // rest of the step asking the policies as Step does (through the
 // Chooser, if one is set); a refused answer changes nothing.
 func (g *Game) Reply(r *dice.Roller, a Reply) error {
-	return g.atomic(r, func() error { return g.eng.Reply(g.state, r, a) })
-}
-
-// atomic takes step, which plays on g's state with r: with a Chooser set,
-// a refused step (an illegal or wrong-typed answer) is undone whole, the
-// state and r as they were.
-func (g *Game) atomic(r *dice.Roller, step func() error) error {
-	if r == nil {
-		return dice.ErrNilRoller
-	}
-	if g.ask == nil {
-		return step()
-	}
-	before := g.state.clone()
-	roller, err := r.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	g.ask.err, g.held = nil, g.held[:0]
-	err = step()
-	if err == nil {
-		err = g.ask.err
-	}
-	if err != nil {
-		g.undo(before, roller, r)
-		return err
-	}
-	for _, e := range g.held {
-		g.sink(e)
-	}
-	return nil
-}
-
-// undo puts back the state and the Roller saved before a refused step.
-func (g *Game) undo(before *State, roller []byte, r *dice.Roller) {
-	*g.state = *before
-	_ = r.UnmarshalBinary(roller) // the bytes MarshalBinary just wrote
+	return g.eng.Reply(g.state, r, a)
 }
 
 // Done reports whether the encounter is over.
@@ -192,37 +156,29 @@ func (g *Game) Save() ([]byte, error) {
 }
 
 // Listen sets the function that hears every Event from now on; nil hears
-// none.
+// none. A step's events are heard once it is taken: a refused step is
+// never heard.
 func (g *Game) Listen(sink func(sim.Event)) {
 	g.sink = sink
-	g.wire()
+	g.eng.Sink = nil
+	if sink != nil {
+		g.eng.Sink = func(e Event) { g.sink(e) }
+	}
 }
 
 // Intercept sets the Chooser every policy answer passes through (see the
 // package doc for the questions and their answer types); nil leaves the
-// scenario's policies alone.
+// scenario's policies alone. The view the Chooser is handed, and a slice
+// answer (Critical's cards, Declare's plays), are the game's, good only
+// during the call: a Chooser keeps copies.
 func (g *Game) Intercept(c sim.Chooser) {
 	if c == nil {
 		g.ask, g.eng.Policies = nil, g.pol
-	} else {
-		g.ask = &asking{c: c}
-		g.eng.Policies = Table{
-			Heroes: &chosen{Policy: g.pol.Heroes, ask: g.ask},
-			GM:     &chosen{Policy: g.pol.GM, ask: g.ask},
-		}
+		return
 	}
-	g.wire()
-}
-
-// wire points the engine's Sink at the listener: straight through, or
-// held until the step succeeds when a Chooser may undo it.
-func (g *Game) wire() {
-	switch {
-	case g.sink == nil:
-		g.eng.Sink = nil
-	case g.ask == nil:
-		g.eng.Sink = func(e Event) { g.sink(e) }
-	default:
-		g.eng.Sink = func(e Event) { g.held = append(g.held, e) }
+	g.ask = newAsking(c, g.state)
+	g.eng.Policies = Table{
+		Heroes: &chosen{Policy: g.pol.Heroes, ask: g.ask},
+		GM:     &chosen{Policy: g.pol.GM, ask: g.ask},
 	}
 }

@@ -107,9 +107,9 @@ func (g *game) closeDeclarations() {
 		return
 	}
 	s.Phase = Acting
-	s.Queue = g.appendTurns(s.turns[:0], s.Line.First)
+	s.Queue = g.appendTurns(s.lend.turns[:0], s.Line.First)
 	s.Queue = g.appendTurns(s.Queue, s.Line.First.Other())
-	s.turns = s.Queue
+	s.lend.turns = s.Queue
 }
 
 // appendTurns appends side's turns of the round: its characters by
@@ -440,12 +440,12 @@ func (g *game) trade(p int, sw Swap) error {
 // declareBy asks pol for player p's declaration: a Critical Moment, or
 // the pool cards he plays (perhaps none).
 func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
-	move := pol.Critical(g.view(p), g.State.moveBuf[:0])
+	move := pol.Critical(g.view(p), g.State.lend.moveBuf[:0])
 	if err := g.checkMoment(p, move); err != nil {
 		return err
 	}
-	plays := pol.Declare(g.view(p), g.State.playBuf[:0], move)
-	g.State.moveBuf, g.State.playBuf = move[:0], plays[:0] // keep what a policy grew
+	plays := pol.Declare(g.view(p), g.State.lend.playBuf[:0], move)
+	g.State.lend.moveBuf, g.State.lend.playBuf = move[:0], plays[:0] // keep what a policy grew
 	if len(move) > 0 {
 		return g.CriticalMoment(r, p, move, plays)
 	}

@@ -3,7 +3,6 @@ package dramadeck
 import (
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // Criticals fixes the GURPS success-roll limits (GURPS Basic Set, "Success
@@ -74,18 +73,6 @@ func DefaultMargins() MarginTable {
 		TauntTrick:     row(e(Stymied), e(Unskilled), e(Setback), e(Setback), e(Up)),
 		Maneuver:       row(e(Fatigued), e(Stymied), e(Unskilled), e(Setback, Fatigued), nil),
 	}
-}
-
-// clone is a copy of m that shares no band list with it.
-func (m MarginTable) clone() MarginTable {
-	bands := func(bs []Band) []Band {
-		out := slices.Clone(bs)
-		for i := range out {
-			out[i].Target, out[i].Actor = slices.Clone(out[i].Target), slices.Clone(out[i].Actor)
-		}
-		return out
-	}
-	return MarginTable{IntimidateTest: bands(m.IntimidateTest), TauntTrick: bands(m.TauntTrick), Maneuver: bands(m.Maneuver)}
 }
 
 // Column returns the band list used for an approved action (nil for Attack

@@ -363,7 +363,7 @@ func (rn *Runner) reset() {
 	*s = State{Rules: s.Rules, Deck: s.Deck, Act: 1, Scene: 1, MaxRounds: rn.s.MaxRounds,
 		Draw: draw, Discard: s.Discard, Stack: s.Stack, Queue: s.Queue[:0],
 		Players: s.Players, Heroes: s.Heroes, Villains: s.Villains, Tasks: s.Tasks[:0], Plan: plan,
-		turns: s.turns, moveBuf: s.moveBuf, playBuf: s.playBuf}
+		lend: s.lend}
 	rn.calls, g.calls = callsOf(&s.Rules.Margins), &rn.calls
 }
 

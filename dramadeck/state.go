@@ -269,21 +269,43 @@ type State struct {
 	CardsPlayed  int `json:"cards_played"`
 	CardsDrawn   int `json:"cards_drawn"`
 
-	// What a step lends the policies it asks, refilled for each question
-	// and not saved: the views they are shown and the buffers their
-	// answers are written into (so that asking allocates nothing).
+	// lend is what the steps lend and keep, not saved (see lent).
+	lend lent
+}
+
+// lent is what the steps taken on a State lend the policies they ask and
+// keep for themselves, refilled for each question or step and never
+// saved: the views policies are shown and the buffers their answers are
+// written into, what a step that may still be refused keeps to put back
+// (undo.go), and how questions asked as steps are answered (asked.go).
+// It is reused from step to step, so that playing allocates nothing.
+type lent struct {
 	moveBuf []int    // Critical Moment moves
 	turns   []int    // the round's acting order as set; Queue is what is left of it
 	playBuf []Play   // declarations
 	v       View     // what a policy is shown (see view)
 	tv      TaskView // what a policy is shown of a task (see taskView)
+
+	// What a step that may be refused once begun keeps to put back: its
+	// mark, or the whole game while a question's step is taken again; the
+	// Roller's bytes; the events it holds until it is taken.
+	mark   mark
+	whole  *State
+	roller []byte
+	held   []Event
+	// refused is an answer a step took that refuses it, found where it was
+	// given: a Chooser's of the wrong type.
+	refused error
+	ask     asker
+	asked   [2]asked
+	reply   Reply // the answer Engine.Reply was given
 }
 
 // view shows the state to a policy asking about who (a player, or a
 // character): a View the engine refills for each question.
 func (g *game) view(who int) *View {
-	g.State.v = View{State: g.State, Who: who}
-	return &g.State.v
+	g.State.lend.v = View{State: g.State, Who: who}
+	return &g.State.lend.v
 }
 
 // Characters are addressed by one index: heroes 0..len(Heroes)-1 (hero i is
@@ -375,10 +397,10 @@ func NewState(rules Rules, deck *Deck, heroes, villains []Character) (*State, er
 		s.Villains[i] = villains[i].Fresh()
 	}
 	s.Act, s.Scene = 1, 1
-	s.turns = make([]int, 0, 2*(len(heroes)+len(villains)))
-	s.Queue = s.turns
-	s.moveBuf = make([]int, 0, n)
-	s.playBuf = make([]Play, 0, n)
+	s.lend.turns = make([]int, 0, 2*(len(heroes)+len(villains)))
+	s.Queue = s.lend.turns
+	s.lend.moveBuf = make([]int, 0, n)
+	s.lend.playBuf = make([]Play, 0, n)
 	return s, nil
 }
 

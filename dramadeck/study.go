@@ -210,12 +210,15 @@ func (g *game) afterTask() Stage {
 func (g *game) endStudyScene(r *dice.Roller, heroes Policy) error {
 	s := g.State
 	p := s.Plan
+	fought := 0
 	if s.Combat {
-		p.Rounds += s.Round
+		fought = s.Round
 	}
+	// The discards are asked first: a refused one changes nothing.
 	if err := g.EndScene(r, heroes); err != nil {
 		return fmt.Errorf("policy %s: %w", heroes.Name(), err)
 	}
+	p.Rounds += fought
 	switch s.Outcome {
 	case HeroesWin:
 		p.Won++

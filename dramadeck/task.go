@@ -102,8 +102,8 @@ func (ts *TaskState) view(rules *Rules, avail int) TaskView {
 // taskView shows task ts to a policy, avail steps on offer: a TaskView
 // the engine refills for each question.
 func (g *game) taskView(ts *TaskState, avail int) *TaskView {
-	g.State.tv = ts.view(&g.State.Rules, avail)
-	return &g.State.tv
+	g.State.lend.tv = ts.view(&g.State.Rules, avail)
+	return &g.State.lend.tv
 }
 
 // StartTask is Engine.StartTask on g.State.
@@ -148,6 +148,12 @@ func (g *game) TaskRound(r *dice.Roller, i int, pol Policy) error {
 	plan, err := g.planTask(i, numBars, 0, pol)
 	if err != nil {
 		return err
+	}
+	if g.guard {
+		// Two cards at most are drawn: the one turned and a side roll's.
+		if err := g.keep(r, s.Tasks[i].Player, -1, i, 2); err != nil {
+			return err
+		}
 	}
 	if !s.Combat {
 		g.flip(r)
@@ -312,8 +318,8 @@ func (g *game) taskStep(r *dice.Roller, i int, plan taskPlan, pol Policy) error 
 		}
 	case plan.bar.Special():
 		if !g.taskRoll(r, ts, v.Skill+v.Modifier, pol).Success {
-			g.State.tv = v // as the round began, as the exact chain asks it
-			g.setback(ts, plan.bar, pol.Switch(&g.State.tv))
+			g.State.lend.tv = v // as the round began, as the exact chain asks it
+			g.setback(ts, plan.bar, pol.Switch(&g.State.lend.tv))
 		}
 	case plan.side:
 		// Neither the step nor a special case: the extra approved
