@@ -37,13 +37,24 @@ const (
 // It fails, naming the Source's type, when the Source cannot save itself
 // (it does not implement encoding.BinaryMarshaler): a Roller that could not
 // replay exactly is never saved.
-func (r *Roller) MarshalBinary() ([]byte, error) {
-	b := append([]byte(saveMagic), saveVersion)
+func (r *Roller) MarshalBinary() ([]byte, error) { return r.AppendBinary(nil) }
+
+// AppendBinary implements encoding.BinaryAppender: MarshalBinary's bytes
+// appended to b.
+func (r *Roller) AppendBinary(b []byte) ([]byte, error) {
+	b = append(append(b, saveMagic...), saveVersion)
 	if r.script != nil {
 		return r.script.appendBinary(append(b, kindScripted)), nil
 	}
 	if r.src == nil {
 		return nil, errors.New("dice: cannot save a Roller with no Source (make it with NewRoller, NewSeeded or Scripted, or restore one)")
+	}
+	b = append(b, kindSource)
+	b = binary.BigEndian.AppendUint64(b, r.word)
+	b = append(b, byte(r.left))
+	b = binary.BigEndian.AppendUint16(b, uint16(r.wordSides))
+	if a, ok := r.src.(encoding.BinaryAppender); ok {
+		return a.AppendBinary(b)
 	}
 	m, ok := r.src.(encoding.BinaryMarshaler)
 	if !ok {
@@ -53,10 +64,6 @@ func (r *Roller) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dice: saving the %T Source: %w", r.src, err)
 	}
-	b = append(b, kindSource)
-	b = binary.BigEndian.AppendUint64(b, r.word)
-	b = append(b, byte(r.left))
-	b = binary.BigEndian.AppendUint16(b, uint16(r.wordSides))
 	return append(b, sb...), nil
 }
 

@@ -359,3 +359,35 @@ func FuzzRollerUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// AppendBinary appends exactly MarshalBinary's bytes, for every kind of
+// Roller, and into a buffer with room (the way a game keeps its Roller to
+// put back) saves a PCG or ChaCha8 Roller without allocating.
+func TestAppendBinary(t *testing.T) {
+	ch, _ := NewRoller(rand.NewChaCha8([32]byte{7}))
+	ex, _ := NewRoller(exprand.NewSource(3))
+	for name, r := range map[string]*Roller{
+		"pcg": NewSeeded(9), "chacha8": ch, "scripted": Scripted(1, 2, 3), "x/exp/rand": ex,
+	} {
+		r.Roll(20)
+		want, err := r.MarshalBinary()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := r.AppendBinary([]byte("prefix"))
+		if err != nil || string(got[:6]) != "prefix" || !bytes.Equal(got[6:], want) {
+			t.Errorf("%s: AppendBinary = %q, %v; want prefix then %q", name, got, err, want)
+		}
+		if name != "pcg" && name != "chacha8" {
+			continue
+		}
+		buf := make([]byte, 0, 256)
+		if n := testing.AllocsPerRun(100, func() { buf, _ = r.AppendBinary(buf[:0]) }); n != 0 {
+			t.Errorf("%s: AppendBinary into a buffer with room: %v allocations", name, n)
+		}
+	}
+	u, _ := NewRoller(&unsaveable{})
+	if _, err := u.AppendBinary(nil); err == nil || !strings.Contains(err.Error(), "unsaveable") {
+		t.Errorf("appending a Roller over a Source without MarshalBinary: err = %v, want one naming the type", err)
+	}
+}

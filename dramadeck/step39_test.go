@@ -654,6 +654,9 @@ func TestStepsAllocateNothing(t *testing.T) {
 	run = stepAllocs(t, g, r, &start, 100)
 	run()
 	perSave := uint64(testing.AllocsPerRun(20, func() { _ = g.state.lend.keepRoller(r) }))
+	if perSave != 0 {
+		t.Errorf("keeping the Roller to put back allocates %d times", perSave)
+	}
 	// As testing.AllocsPerRun, the count per run of 100 steps rounds down.
 	const runs = 20
 	marks, trades = 0, 0

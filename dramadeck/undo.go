@@ -116,7 +116,7 @@ func keepPile(buf, pile []int, n int) []int {
 
 // keepRoller saves r's state, to put back if the step is refused.
 func (l *lent) keepRoller(r *dice.Roller) error {
-	b, err := r.MarshalBinary()
+	b, err := r.AppendBinary(l.roller[:0])
 	if err != nil {
 		return fmt.Errorf("an answer may come after this step's dice, so the step keeps the Roller to put back: %w", err)
 	}
