@@ -24,8 +24,10 @@ type Game interface {
 	// Step plays the game's next step, the scenario's policies answering
 	// every question it asks (or the Chooser set with Intercept, given each
 	// of their answers first). A step validates everything, then applies: a
-	// refused step returns an error and changes neither the game nor r.
-	// Step on a finished game is an error, as is a nil r.
+	// refused step returns an error, changes neither the game nor r, and
+	// is heard by no listener. Step on a finished game is an error, as is
+	// a nil r. Under the scenario's policies, with no listener, a step
+	// allocates nothing.
 	Step(r *dice.Roller) error
 	// Done reports whether the game has ended.
 	Done() bool
@@ -61,8 +63,10 @@ type Event interface {
 // step takes in its place, of the same type. It lets a bot put a question
 // to a person, a test script a game, and the conformance kit answer
 // illegally. An answer of another type than the policy's is refused by the
-// step as an illegal answer. Each rule package's doc lists its questions and
-// the type of each answer.
+// step as an illegal answer. The view and the answer a Chooser is handed
+// may be the game's own, good only during the call (so that handing them
+// over allocates nothing): a Chooser that keeps one keeps a copy. Each rule
+// package's doc lists its questions and the type of each answer.
 type Chooser func(view, answer any) any
 
 // Starter is the part of a Scenario that makes games: Start begins a game
