@@ -440,6 +440,29 @@ func tradeOptions(v *View) []Reply {
 	return out
 }
 
+// errHalted ends a step that stopped at a question asked as a step, or
+// took an answer that refuses it: what it did is undone, and the error
+// it returns is the question or the refusal, so this one is never seen.
+var errHalted = errors.New("the step stopped at a question")
+
+// halted reports whether g's step stopped at a question asked as a step
+// or took an answer that refuses it (a Chooser's of the wrong type, or a
+// given answer that does not fit the step): its policies' answers since
+// are the refused ones, which the step need not check.
+func (g *game) halted() bool {
+	a := &g.State.lend
+	return g.asks && (a.ask.stop != nil || a.ask.err != nil || a.refused != nil)
+}
+
+// policyErr is err, a step's refusal of an answer of policy pol's, named
+// as pol's.
+func policyErr(pol Policy, err error) error {
+	if err == nil || err == errHalted {
+		return err
+	}
+	return fmt.Errorf("policy %s: %w", pol.Name(), err)
+}
+
 // pending refuses a step other than the answer while a question waits.
 func pending(s *State) error {
 	if s != nil && s.Question != nil {
@@ -508,7 +531,7 @@ func (e Engine) guarded(s *State, r *dice.Roller) error {
 		heroes, gm = s.lend.asking(heroes, gm)
 	}
 	s.lend.refused = nil
-	g := &game{State: s, Sink: e.Sink, guard: true}
+	g := &game{State: s, Sink: e.Sink, guard: true, asks: true}
 	err := g.step(r, heroes, gm)
 	if s.lend.refused != nil {
 		err = s.lend.refused
@@ -559,7 +582,7 @@ func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, li
 	ak.reset(e.Ask, given, reply, live)
 	s.Question, s.lend.refused = nil, nil
 	heroes, gm := s.lend.asking(e.Policies.Heroes, e.Policies.GM)
-	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil}
+	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil, asks: true}
 	err := g.step(r, heroes, gm)
 	switch {
 	case s.lend.refused != nil:

@@ -867,6 +867,9 @@ func (g *game) endSceneDiscards(pol Policy) ([][2]int, error) {
 		over := len(me.Hand) > s.Rules.HandSize
 		for len(me.Hand) > s.Rules.HandSize || (!over && len(me.Hand) == s.Rules.HandSize) {
 			i := pol.Discard(g.view(p), over)
+			if g.halted() {
+				return nil, errHalted
+			}
 			if i == -1 && !over {
 				break
 			}
