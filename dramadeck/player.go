@@ -545,6 +545,15 @@ func (g *game) checkHeld(p, id int, fromPool bool, extra []int) error {
 	return fmt.Errorf("player %d does not hold card %d in the pool", p, id)
 }
 
+// What a card asks of the moment, which a question lists its options by
+// (asked.go): made once, not at every check.
+var (
+	errSeizeNoStack        = errors.New("card Seize Initiative: no card on the action stack")
+	errGloryNoCrit         = errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
+	errSupporterSelf       = errors.New("card Supporter assists another character: target a different hero")
+	errMasterPlanNoDiscard = errors.New("card Master Plan: the discard pile is empty")
+)
+
 // checkCard checks what card n asks of the moment and of play pl by
 // player p (sections 1.1 to 1.3 of the text).
 func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
@@ -555,19 +564,19 @@ func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
 			return fmt.Errorf("%v works only in combat", n)
 		}
 		if n == SeizeInitiative && len(s.Stack) == 0 {
-			return errors.New("card Seize Initiative: no card on the action stack")
+			return errSeizeNoStack
 		}
 	case Glory:
 		if !s.Heroes[p].Status.Crit {
-			return errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
+			return errGloryNoCrit
 		}
 	case Supporter:
 		if g.target(p, pl) == p {
-			return errors.New("card Supporter assists another character: target a different hero")
+			return errSupporterSelf
 		}
 	case MasterPlan:
 		if len(s.Discard) == 0 {
-			return errors.New("card Master Plan: the discard pile is empty")
+			return errMasterPlanNoDiscard
 		}
 	case Leadership:
 		return g.checkLeadership(p, pl)

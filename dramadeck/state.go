@@ -293,6 +293,8 @@ type lent struct {
 	whole  *State
 	roller []byte
 	held   []Event
+	// rollerNow is the Roller's bytes once the step is undone, to compare.
+	rollerNow []byte
 	// refused is an answer a step took that refuses it, found where it was
 	// given: a Chooser's of the wrong type.
 	refused error

@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -124,6 +125,17 @@ func (l *lent) keepRoller(r *dice.Roller) error {
 	return nil
 }
 
+// putBackRoller puts r back as keepRoller saved it, if a die was rolled
+// since: a Roller that saves itself into the same bytes is the same.
+func (l *lent) putBackRoller(r *dice.Roller) {
+	now, err := r.AppendBinary(l.rollerNow[:0])
+	l.rollerNow = now
+	if err == nil && bytes.Equal(now, l.roller) {
+		return
+	}
+	_ = r.UnmarshalBinary(l.roller) // the bytes AppendBinary wrote before the step
+}
+
 // unmark puts back what the step kept (keep), the Roller included, and
 // drops the events it held: a refused step leaves no trace.
 func (s *State) unmark(r *dice.Roller) {
@@ -156,7 +168,7 @@ func (s *State) unmark(r *dice.Roller) {
 		*s.Plan = m.plan
 	}
 	s.Outcome, s.Line, s.Flips, s.CardsDrawn = m.outcome, m.line, m.flips, m.drawn
-	_ = r.UnmarshalBinary(s.lend.roller) // the bytes MarshalBinary wrote before the step
+	s.lend.putBackRoller(r)
 }
 
 // taken ends a step that was taken: sink hears the events it held, and
@@ -195,7 +207,7 @@ func (s *State) keepWhole(r *dice.Roller) error {
 func (s *State) putBackWhole(r *dice.Roller) {
 	s.dropHeld()
 	s.copyFrom(s.lend.whole)
-	_ = r.UnmarshalBinary(s.lend.roller) // the bytes MarshalBinary wrote before the step
+	s.lend.putBackRoller(r)
 }
 
 // copyFrom makes s a copy of src in s's own buffers (allocating nothing
