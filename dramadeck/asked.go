@@ -437,7 +437,9 @@ func criticalOptions(v *View, b *qbuf) {
 	}
 	for _, id := range v.Players[v.Who].Hand {
 		if v.Deck.Cards[id].Name != Escape {
-			b.opt(Reply{Ask: AskCritical, Cards: b.cardsOf([]int{id})})
+			b.cards = append(b.cards, id)
+			n := len(b.cards)
+			b.opt(Reply{Ask: AskCritical, Cards: b.cards[n-1 : n : n]})
 		}
 	}
 }

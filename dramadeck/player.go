@@ -552,7 +552,20 @@ var (
 	errGloryNoCrit         = errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
 	errSupporterSelf       = errors.New("card Supporter assists another character: target a different hero")
 	errMasterPlanNoDiscard = errors.New("card Master Plan: the discard pile is empty")
+	errMartyrFromPool      = errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
 )
+
+// combatOnly refuses card n out of combat.
+type combatOnly Name
+
+func (n combatOnly) Error() string { return fmt.Sprintf("%v works only in combat", Name(n)) }
+
+// subplotInPlay refuses playing subplot n from the pool.
+type subplotInPlay Name
+
+func (n subplotInPlay) Error() string {
+	return fmt.Sprintf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", Name(n))
+}
 
 // checkCard checks what card n asks of the moment and of play pl by
 // player p (sections 1.1 to 1.3 of the text).
@@ -561,7 +574,7 @@ func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
 	switch n {
 	case Escape, SeizeInitiative, Monologue:
 		if !s.Combat {
-			return fmt.Errorf("%v works only in combat", n)
+			return combatOnly(n)
 		}
 		if n == SeizeInitiative && len(s.Stack) == 0 {
 			return errSeizeNoStack
@@ -584,11 +597,11 @@ func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
 		return g.checkCampaign(p, pl)
 	case Martyr:
 		if !fromPool || !s.Combat {
-			return errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
+			return errMartyrFromPool
 		}
 	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
 		if fromPool {
-			return fmt.Errorf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", n)
+			return subplotInPlay(n)
 		}
 	}
 	return nil

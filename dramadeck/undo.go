@@ -213,7 +213,8 @@ func (s *State) putBackWhole(r *dice.Roller) {
 // copyFrom makes s a copy of src in s's own buffers (allocating nothing
 // once they are large enough), keeping what s lends. Afterwards s shares
 // with src only what no step changes: the rules, the deck, the tasks'
-// skills, an adventure's villains as they began, a question pending.
+// skills, an adventure's villains as they began, a question pending
+// (written in src's buffers: State.Question).
 func (s *State) copyFrom(src *State) {
 	old := *s
 	*s = *src
