@@ -658,7 +658,7 @@ func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, li
 	ak.reset(e.Ask, given, reply, live, s.Question)
 	s.Question, s.lend.refused = nil, nil
 	heroes, gm := s.lend.asking(e.Policies.Heroes, e.Policies.GM)
-	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil, asks: true}
+	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil, guard: true, asks: true}
 	err := g.step(r, heroes, gm)
 	switch {
 	case s.lend.refused != nil:
@@ -670,12 +670,20 @@ func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, li
 	case ak.stop != nil:
 		err = nil // the step up to the question was legal; the rest is undone
 	}
-	if ak.stop != nil || err != nil {
+	switch {
+	case err != nil:
 		s.putBackWhole(r)
-		if err == nil {
-			s.Question = ak.stop
-		}
 		return err
+	case ak.stop != nil:
+		// Stopped at a question: as a step stopped at its first question
+		// (guarded), it changed nothing before the question but what it
+		// kept to put back (undo.go), and the Roller goes back to where
+		// the step began. The whole game is put back only when the step
+		// is refused.
+		s.unmark(r)
+		s.lend.putBackRoller(r, s.lend.wholeRoller)
+		s.Question = ak.stop
+		return nil
 	}
 	s.taken(e.Sink)
 	return nil

@@ -296,8 +296,9 @@ type lent struct {
 	whole  *State
 	roller []byte
 	held   []Event
-	// rollerNow is the Roller's bytes once the step is undone, to compare.
-	rollerNow []byte
+	// rollerNow is the Roller's bytes once the step is undone, to compare;
+	// wholeRoller its bytes before a question's step is taken again.
+	rollerNow, wholeRoller []byte
 	// refused is an answer a step took that refuses it, found where it was
 	// given: a Chooser's of the wrong type.
 	refused error

@@ -734,3 +734,55 @@ func (p *keptPCG) MarshalBinary() ([]byte, error) {
 	p.buf = b
 	return b, err
 }
+
+// A reply that stops at the step's next question leaves the game as the
+// step found it, and the Roller where it stood, in every built-in
+// scenario with every question of both sides asked as a step: the step
+// taken again puts back what it changed before that question, as a step
+// stopped at its first question does.
+func TestReplyStoppedLeavesTheStepUntaken(t *testing.T) {
+	stopped := 0
+	for name, sc := range Builtins() {
+		g, r := startGame(t, sc, 7)
+		g.Ask(Heroes, AskAll)
+		g.Ask(Villains, AskAll)
+		for n := 0; !g.Done(); n++ {
+			if n > 1e5 {
+				t.Fatalf("%s: no end", name)
+			}
+			q := g.Question()
+			if q == nil {
+				if err := g.Step(r); err != nil {
+					t.Fatalf("%s step %d: %v", name, n, err)
+				}
+				continue
+			}
+			g.state.Question = nil
+			before, roller := mustSave(t, g.state), mustRoller(t, r)
+			g.state.Question = q
+			if err := g.Reply(r, replyOf(q)); err != nil {
+				t.Fatalf("%s step %d: %v", name, n, err)
+			}
+			if next := g.Question(); next != nil {
+				stopped++
+				g.state.Question = nil
+				if !bytes.Equal(mustSave(t, g.state), before) || !bytes.Equal(mustRoller(t, r), roller) {
+					t.Fatalf("%s step %d: the reply stopped at %v, leaving a trace of its step", name, n, next.Ask)
+				}
+				g.state.Question = next
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Error("no reply stopped at a question")
+	}
+}
+
+func mustRoller(t *testing.T, r *dice.Roller) []byte {
+	t.Helper()
+	b, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
