@@ -220,6 +220,9 @@ func (g *game) mayStrip(ci int, ch Choice) (int, bool) {
 // the answer. Nothing in the action itself changes the target's pool.
 func (g *game) askStrip(p int, pol Policy) (int, error) {
 	i := pol.Strip(g.view(p))
+	if g.halted() {
+		return -1, errHalted
+	}
 	pool := g.State.Players[p].Pool
 	if i < -1 || i >= len(pool) {
 		return -1, fmt.Errorf("policy %s: strip index %d, pool of player %d has 0..%d (or -1 for none)", pol.Name(), i, p, len(pool)-1)
@@ -258,6 +261,9 @@ func callsOf(m *MarginTable) (calls [Maneuver + 1]bool) {
 // answer.
 func (g *game) askCall(ci int, ch Choice, pol Policy) (Effect, error) {
 	e := pol.Call(g.view(ci), ch.Target, ch.Act)
+	if g.halted() {
+		return NoEffect, errHalted
+	}
 	if !e.marginResult() || e == PlayersCall {
 		return NoEffect, fmt.Errorf("policy %s: Player's Call gave %v (allowed: Stymied, Unskilled, Setback, Break, Fatigued, Up)", pol.Name(), e)
 	}

@@ -23,13 +23,80 @@ type asker struct {
 	log  []Reply   // every answer the step received, until it stopped
 	stop *Question // the question the step stopped at, or nil
 	err  error     // a given answer that does not fit the step
+	// cards and plays hold the cards and plays of the answers the
+	// policies gave (log).
+	cards []int
+	plays []Play
+	// qs are where the questions a step stops at are written, in turn:
+	// never into pend, the question pending, whose answers the step is
+	// given and which stays pending if the step is refused.
+	qs   [2]qbuf
+	pend *Question
 }
 
 // reset readies a for a step asking asks as steps, given the answers
-// given and then reply (nil: none), live as asker.live says.
-func (a *asker) reset(asks [2]AskSet, given []Reply, reply *Reply, live bool) {
+// given and then reply (nil: none), live as asker.live says, with pend
+// pending.
+func (a *asker) reset(asks [2]AskSet, given []Reply, reply *Reply, live bool, pend *Question) {
 	clear(a.log)
-	*a = asker{asks: asks, given: given, reply: reply, live: live, log: a.log[:0]}
+	a.asks, a.given, a.reply, a.next, a.live = asks, given, reply, 0, live
+	a.log, a.stop, a.err, a.pend = a.log[:0], nil, nil, pend
+	a.cards, a.plays = a.cards[:0], a.plays[:0]
+}
+
+// qbuf is a question a step stopped at, and what it lists, written into
+// buffers reused from step to step: State.Question is good until the
+// step after the next (Engine.Reply and Engine.Step write the next
+// question into the other buffer).
+type qbuf struct {
+	q     Question
+	opts  []Reply
+	given []Reply
+	cards []int
+	plays []Play
+	task  TaskView
+	// choices are the actions listed (Choose).
+	choices []Choice
+}
+
+// opt lists answer r.
+func (b *qbuf) opt(r Reply) { b.opts = append(b.opts, r) }
+
+// yesNo lists the answers to a yes-or-no question.
+func (b *qbuf) yesNo(kind Ask) {
+	b.opts = append(b.opts, Reply{Ask: kind}, Reply{Ask: kind, Yes: true})
+}
+
+// cardsOf is a copy of cards in b's buffer (nil for none).
+func (b *qbuf) cardsOf(cards []int) []int {
+	b.cards, cards = appendOwn(b.cards, cards)
+	return cards
+}
+
+// playsOf is a copy of plays in b's buffer (nil for none).
+func (b *qbuf) playsOf(plays []Play) []Play {
+	b.plays, plays = appendOwn(b.plays, plays)
+	return plays
+}
+
+// appendOwn appends src to buf and returns buf and the copy, capped so
+// that appending to it leaves the rest of buf alone (nil for none).
+func appendOwn[E any](buf, src []E) ([]E, []E) {
+	if len(src) == 0 {
+		return buf, nil
+	}
+	n := len(buf)
+	buf = append(buf, src...)
+	return buf, buf[n:len(buf):len(buf)]
+}
+
+// free is the buffer the next question is written into: not the one
+// pending.
+func (a *asker) free() *qbuf {
+	if a.pend == &a.qs[0].q {
+		return &a.qs[1]
+	}
+	return &a.qs[0]
 }
 
 // replay returns the next given answer, if one is left, for question
@@ -70,7 +137,7 @@ func (a *asker) answers() int {
 // A step stopped at a question goes no further: the question gets an
 // answer the step refuses where it is given (choose.go), or, a yes-or-no
 // question, a no, the step then putting back what it did (undo.go).
-func (a *asker) halt(side Side, kind Ask, fill func(q *Question)) bool {
+func (a *asker) halt(side Side, kind Ask, fill func(q *Question, b *qbuf)) bool {
 	switch {
 	case a.stop != nil || a.err != nil:
 		return true
@@ -78,8 +145,18 @@ func (a *asker) halt(side Side, kind Ask, fill func(q *Question)) bool {
 		a.live = false
 		return false
 	case a.asks[side].Has(kind):
-		q := &Question{Ask: kind, Side: side, Given: slices.Clone(a.log)}
-		fill(q)
+		b := a.free()
+		b.opts, b.given, b.cards, b.plays = b.opts[:0], b.given[:0], b.cards[:0], b.plays[:0]
+		for _, ans := range a.log {
+			ans.Cards, ans.Plays = b.cardsOf(ans.Cards), b.playsOf(ans.Plays)
+			b.given = append(b.given, ans)
+		}
+		q := &b.q
+		*q = Question{Ask: kind, Side: side, Given: b.given}
+		fill(q, b)
+		if len(b.opts) > 0 {
+			q.Options = b.opts
+		}
 		a.stop = q
 		return true
 	}
@@ -87,7 +164,11 @@ func (a *asker) halt(side Side, kind Ask, fill func(q *Question)) bool {
 }
 
 // record notes the answer a policy gave.
-func (a *asker) record(ans Reply) { a.log = append(a.log, ans) }
+func (a *asker) record(ans Reply) {
+	a.cards, ans.Cards = appendOwn(a.cards, ans.Cards)
+	a.plays, ans.Plays = appendOwn(a.plays, ans.Plays)
+	a.log = append(a.log, ans)
+}
 
 // asked is a side's Policy answering through an asker.
 type asked struct {
@@ -107,14 +188,14 @@ func (p *asked) Critical(v *View, buf []int) []int {
 	if ans, ok := p.a.replay(AskCritical); ok {
 		return append(buf, ans.Cards...)
 	}
-	if p.a.halt(p.side, AskCritical, func(q *Question) {
-		q.Who, q.Cards, q.Many = v.Who, slices.Clone(v.Players[v.Who].Hand), true
-		q.Options = criticalOptions(v)
+	if p.a.halt(p.side, AskCritical, func(q *Question, b *qbuf) {
+		q.Who, q.Cards, q.Many = v.Who, b.cardsOf(v.Players[v.Who].Hand), true
+		criticalOptions(v, b)
 	}) {
-		return refusedCards()
+		return refusedCards(buf)
 	}
 	out := p.Policy.Critical(v, buf)
-	p.a.record(Reply{Ask: AskCritical, Cards: slices.Clone(out[len(buf):])})
+	p.a.record(Reply{Ask: AskCritical, Cards: out[len(buf):]})
 	return out
 }
 
@@ -122,14 +203,14 @@ func (p *asked) Declare(v *View, buf []Play, moved []int) []Play {
 	if ans, ok := p.a.replay(AskDeclare); ok {
 		return append(buf, ans.Plays...)
 	}
-	if p.a.halt(p.side, AskDeclare, func(q *Question) {
-		q.Who, q.Cards, q.Many = v.Who, slices.Clone(moved), true
-		q.Options = declareOptions(v, moved)
+	if p.a.halt(p.side, AskDeclare, func(q *Question, b *qbuf) {
+		q.Who, q.Cards, q.Many = v.Who, b.cardsOf(moved), true
+		declareOptions(v, moved, b)
 	}) {
-		return refusedPlays()
+		return refusedPlays(buf)
 	}
 	out := p.Policy.Declare(v, buf, moved)
-	p.a.record(Reply{Ask: AskDeclare, Plays: slices.Clone(out[len(buf):])})
+	p.a.record(Reply{Ask: AskDeclare, Plays: out[len(buf):]})
 	return out
 }
 
@@ -137,7 +218,7 @@ func (p *asked) Trade(v *View) Swap {
 	if ans, ok := p.a.replay(AskTrade); ok {
 		return ans.Swap
 	}
-	if p.a.halt(p.side, AskTrade, func(q *Question) { q.Who, q.Options = v.Who, tradeOptions(v) }) {
+	if p.a.halt(p.side, AskTrade, func(q *Question, b *qbuf) { q.Who = v.Who; tradeOptions(v, b) }) {
 		return refusedSwap
 	}
 	sw := p.Policy.Trade(v)
@@ -149,9 +230,9 @@ func (p *asked) Haste(v *View, next int) int {
 	if ans, ok := p.a.replay(AskHaste); ok {
 		return ans.Index
 	}
-	if p.a.halt(p.side, AskHaste, func(q *Question) {
+	if p.a.halt(p.side, AskHaste, func(q *Question, b *qbuf) {
 		q.Who, q.Next = v.Who, next
-		q.Options = cardOptions(AskHaste, v.Players[v.Who].Pool, func(id int) bool { return v.Deck.Cards[id].Name == Haste })
+		cardOptions(b, AskHaste, v.Players[v.Who].Pool, func(id int) bool { return v.Deck.Cards[id].Name == Haste })
 	}) {
 		return refusedIndex
 	}
@@ -164,10 +245,10 @@ func (p *asked) Move(v *View) int {
 	if ans, ok := p.a.replay(AskMove); ok {
 		return ans.Index
 	}
-	if p.a.halt(p.side, AskMove, func(q *Question) {
+	if p.a.halt(p.side, AskMove, func(q *Question, b *qbuf) {
 		g := &game{State: v.State}
 		q.Who = v.Who
-		q.Options = cardOptions(AskMove, v.Players[v.Who].Hand, func(id int) bool { _, err := g.checkMoveCard(v.Who, id); return err == nil })
+		cardOptions(b, AskMove, v.Players[v.Who].Hand, func(id int) bool { _, err := g.checkMoveCard(v.Who, id); return err == nil })
 	}) {
 		return refusedIndex
 	}
@@ -180,10 +261,11 @@ func (p *asked) Choose(v *View) Choice {
 	if ans, ok := p.a.replay(AskChoose); ok {
 		return ans.Choice
 	}
-	if p.a.halt(p.side, AskChoose, func(q *Question) {
+	if p.a.halt(p.side, AskChoose, func(q *Question, b *qbuf) {
 		q.Who = v.Who
-		for _, ch := range (&game{State: v.State}).Choices(v.Who, nil) {
-			q.Options = append(q.Options, Reply{Ask: AskChoose, Choice: ch})
+		b.choices = (&game{State: v.State}).Choices(v.Who, b.choices[:0])
+		for _, ch := range b.choices {
+			b.opt(Reply{Ask: AskChoose, Choice: ch})
 		}
 	}) {
 		return refusedChoice
@@ -197,8 +279,9 @@ func (p *asked) Spend(v *View, r Result) bool {
 	if ans, ok := p.a.replay(AskSpend); ok {
 		return ans.Yes
 	}
-	if p.a.halt(p.side, AskSpend, func(q *Question) {
-		q.Who, q.Result, q.Resisting, q.Options = v.Who, r, v.Resisting, yesNo(AskSpend)
+	if p.a.halt(p.side, AskSpend, func(q *Question, b *qbuf) {
+		q.Who, q.Result, q.Resisting = v.Who, r, v.Resisting
+		b.yesNo(AskSpend)
 	}) {
 		return false
 	}
@@ -211,8 +294,9 @@ func (p *asked) Cancel(v *View, actor int, a Act) bool {
 	if ans, ok := p.a.replay(AskCancel); ok {
 		return ans.Yes
 	}
-	if p.a.halt(p.side, AskCancel, func(q *Question) {
-		q.Who, q.Actor, q.Act, q.Options = v.Who, actor, a, yesNo(AskCancel)
+	if p.a.halt(p.side, AskCancel, func(q *Question, b *qbuf) {
+		q.Who, q.Actor, q.Act = v.Who, actor, a
+		b.yesNo(AskCancel)
 	}) {
 		return false
 	}
@@ -225,10 +309,10 @@ func (p *asked) Strip(v *View) int {
 	if ans, ok := p.a.replay(AskStrip); ok {
 		return ans.Index
 	}
-	if p.a.halt(p.side, AskStrip, func(q *Question) {
+	if p.a.halt(p.side, AskStrip, func(q *Question, b *qbuf) {
 		pool := v.Players[v.Who].Pool
-		q.Who, q.Cards = v.Who, slices.Clone(pool)
-		q.Options = indexOptions(AskStrip, len(pool), true, func(i int) bool { return v.Deck.Cards[pool[i]].Name.Kind() != Subplot })
+		q.Who, q.Cards = v.Who, b.cardsOf(pool)
+		indexOptions(b, AskStrip, len(pool), true, func(i int) bool { return v.Deck.Cards[pool[i]].Name.Kind() != Subplot })
 	}) {
 		return refusedIndex
 	}
@@ -241,10 +325,10 @@ func (p *asked) Call(v *View, target int, a Act) Effect {
 	if ans, ok := p.a.replay(AskCall); ok {
 		return ans.Effect
 	}
-	if p.a.halt(p.side, AskCall, func(q *Question) {
+	if p.a.halt(p.side, AskCall, func(q *Question, b *qbuf) {
 		q.Who, q.Target, q.Act = v.Who, target, a
 		for _, e := range callResults {
-			q.Options = append(q.Options, Reply{Ask: AskCall, Effect: e})
+			b.opt(Reply{Ask: AskCall, Effect: e})
 		}
 	}) {
 		return refusedCall
@@ -258,10 +342,10 @@ func (p *asked) Discard(v *View, must bool) int {
 	if ans, ok := p.a.replay(AskDiscard); ok {
 		return ans.Index
 	}
-	if p.a.halt(p.side, AskDiscard, func(q *Question) {
+	if p.a.halt(p.side, AskDiscard, func(q *Question, b *qbuf) {
 		hand := v.Players[v.Who].Hand
-		q.Who, q.Must, q.Cards = v.Who, must, slices.Clone(hand)
-		q.Options = indexOptions(AskDiscard, len(hand), !must, func(int) bool { return true })
+		q.Who, q.Must, q.Cards = v.Who, must, b.cardsOf(hand)
+		indexOptions(b, AskDiscard, len(hand), !must, func(int) bool { return true })
 	}) {
 		return refusedIndex
 	}
@@ -274,10 +358,11 @@ func (p *asked) Steps(v *TaskView) int {
 	if ans, ok := p.a.replay(AskSteps); ok {
 		return ans.Index
 	}
-	if p.a.halt(p.side, AskSteps, func(q *Question) {
-		q.Who, q.Task = v.Player, ptr(*v)
+	if p.a.halt(p.side, AskSteps, func(q *Question, b *qbuf) {
+		b.task = *v
+		q.Who, q.Task = v.Player, &b.task
 		for k := 1; k <= v.Avail; k++ {
-			q.Options = append(q.Options, Reply{Ask: AskSteps, Index: k})
+			b.opt(Reply{Ask: AskSteps, Index: k})
 		}
 	}) {
 		return refusedSteps
@@ -304,7 +389,11 @@ func (p *asked) taskYes(kind Ask, v *TaskView, pol func(*TaskView) bool) bool {
 	if ans, ok := p.a.replay(kind); ok {
 		return ans.Yes
 	}
-	if p.a.halt(p.side, kind, func(q *Question) { q.Who, q.Task, q.Options = v.Player, ptr(*v), yesNo(kind) }) {
+	if p.a.halt(p.side, kind, func(q *Question, b *qbuf) {
+		b.task = *v
+		q.Who, q.Task = v.Player, &b.task
+		b.yesNo(kind)
+	}) {
 		return false
 	}
 	yes := pol(v)
@@ -312,69 +401,65 @@ func (p *asked) taskYes(kind Ask, v *TaskView, pol func(*TaskView) bool) bool {
 	return yes
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // callResults are the results a Player's Call may name: any of the
 // margin table's but Player's Call itself.
 var callResults = [...]Effect{Stymied, Unskilled, Setback, Break, Fatigued, Up}
 
-// yesNo are the answers to a yes-or-no question.
-func yesNo(kind Ask) []Reply { return []Reply{{Ask: kind}, {Ask: kind, Yes: true}} }
-
-// cardOptions are none (-1) and each card id of pile that ok accepts.
-func cardOptions(kind Ask, pile []int, ok func(id int) bool) []Reply {
-	out := []Reply{{Ask: kind, Index: -1}}
+// cardOptions lists none (-1) and each card id of pile that ok accepts.
+func cardOptions(b *qbuf, kind Ask, pile []int, ok func(id int) bool) {
+	b.opt(Reply{Ask: kind, Index: -1})
 	for _, id := range pile {
 		if ok(id) {
-			out = append(out, Reply{Ask: kind, Index: id})
+			b.opt(Reply{Ask: kind, Index: id})
 		}
 	}
-	return out
 }
 
-// indexOptions are none (-1) if none is allowed, and each index below n
-// that ok accepts.
-func indexOptions(kind Ask, n int, none bool, ok func(i int) bool) []Reply {
-	var out []Reply
+// indexOptions lists none (-1) if none is allowed, and each index below
+// n that ok accepts.
+func indexOptions(b *qbuf, kind Ask, n int, none bool, ok func(i int) bool) {
 	if none {
-		out = append(out, Reply{Ask: kind, Index: -1})
+		b.opt(Reply{Ask: kind, Index: -1})
 	}
 	for i := range n {
 		if ok(i) {
-			out = append(out, Reply{Ask: kind, Index: i})
+			b.opt(Reply{Ask: kind, Index: i})
 		}
 	}
-	return out
 }
 
-// criticalOptions are the hand cards player v.Who may pour into the pool
-// for a Critical Moment: none once he has had his moment this Act, and
-// never Escape.
-func criticalOptions(v *View) []Reply {
+// criticalOptions lists the hand cards player v.Who may pour into the
+// pool for a Critical Moment: none once he has had his moment this Act,
+// and never Escape.
+func criticalOptions(v *View, b *qbuf) {
 	if v.Players[v.Who].CriticalAct == v.State.Act {
-		return nil
+		return
 	}
-	var out []Reply
 	for _, id := range v.Players[v.Who].Hand {
 		if v.Deck.Cards[id].Name != Escape {
-			out = append(out, Reply{Ask: AskCritical, Cards: []int{id}})
+			b.cards = append(b.cards, id)
+			n := len(b.cards)
+			b.opt(Reply{Ask: AskCritical, Cards: b.cards[n-1 : n : n]})
 		}
 	}
-	return out
 }
 
 // declareOptions are the plays player v.Who could declare on their own,
 // from his pool and the cards moved there: every card at every target it
 // may take, Seize Initiative either way, Campaign on each subplot it may
 // make permanent (Leadership, whose cards the player names, aside).
-func declareOptions(v *View, moved []int) []Reply {
+func declareOptions(v *View, moved []int, b *qbuf) {
 	g := &game{State: v.State}
 	p := v.Who
-	var out []Reply
 	try := func(pl Play) {
-		if g.checkPlay(p, &pl, true, moved) == nil {
-			out = append(out, Reply{Ask: AskDeclare, Plays: []Play{pl}})
+		// Checked where it is kept, so the option holds it as checked.
+		n := len(b.plays)
+		b.plays = append(b.plays, pl)
+		if g.checkPlay(p, &b.plays[n], true, moved) != nil {
+			b.plays = b.plays[:n]
+			return
 		}
+		b.opt(Reply{Ask: AskDeclare, Plays: b.plays[n : n+1 : n+1]})
 	}
 	for _, pile := range [2][]int{v.Players[p].Pool, moved} {
 		for _, id := range pile {
@@ -398,7 +483,6 @@ func declareOptions(v *View, moved []int) []Reply {
 			}
 		}
 	}
-	return out
 }
 
 // aimAt is the Aim of player p's card at hero h: Self for his own.
@@ -409,9 +493,9 @@ func aimAt(p, h int) Aim {
 	return OnHero(h)
 }
 
-// tradeOptions are none and every swap of a card of player v.Who's pool
+// tradeOptions lists none and every swap of a card of player v.Who's pool
 // (his hand, out of combat) for one of another player's.
-func tradeOptions(v *View) []Reply {
+func tradeOptions(v *View, b *qbuf) {
 	p := v.Who
 	pile := func(q int) []int {
 		if v.Combat {
@@ -419,25 +503,40 @@ func tradeOptions(v *View) []Reply {
 		}
 		return v.Players[q].Hand
 	}
-	n := 1
-	for q := range v.Players {
-		if q != p {
-			n += len(pile(p)) * len(pile(q))
-		}
-	}
-	out := make([]Reply, 1, n)
-	out[0] = Reply{Ask: AskTrade, Swap: Swap{With: -1}}
+	b.opt(Reply{Ask: AskTrade, Swap: Swap{With: -1}})
 	for q := range v.Players {
 		if q == p {
 			continue
 		}
 		for _, give := range pile(p) {
 			for _, take := range pile(q) {
-				out = append(out, Reply{Ask: AskTrade, Swap: Swap{With: q, Give: give, Take: take}})
+				b.opt(Reply{Ask: AskTrade, Swap: Swap{With: q, Give: give, Take: take}})
 			}
 		}
 	}
-	return out
+}
+
+// errHalted ends a step that stopped at a question asked as a step, or
+// took an answer that refuses it: what it did is undone, and the error
+// it returns is the question or the refusal, so this one is never seen.
+var errHalted = errors.New("the step stopped at a question")
+
+// halted reports whether g's step stopped at a question asked as a step
+// or took an answer that refuses it (a Chooser's of the wrong type, or a
+// given answer that does not fit the step): its policies' answers since
+// are the refused ones, which the step need not check.
+func (g *game) halted() bool {
+	a := &g.State.lend
+	return g.asks && (a.ask.stop != nil || a.ask.err != nil || a.refused != nil)
+}
+
+// policyErr is err, a step's refusal of an answer of policy pol's, named
+// as pol's.
+func policyErr(pol Policy, err error) error {
+	if err == nil || err == errHalted {
+		return err
+	}
+	return fmt.Errorf("policy %s: %w", pol.Name(), err)
 }
 
 // pending refuses a step other than the answer while a question waits.
@@ -493,22 +592,22 @@ func (e Engine) step(s *State, r *dice.Roller, guard bool) error {
 	case !guard && e.Ask == [2]AskSet{}:
 		return e.game(s).step(r, e.Policies.Heroes, e.Policies.GM)
 	}
-	return e.guarded(s, r)
+	return e.guarded(s, r, nil)
 }
 
 // guarded takes the next step, stopping at the first question asked as a
 // step (Engine.Ask): stopped there, or refused by an answer once begun,
 // it puts back what it kept (undo.go) and leaves no trace; stopped, it
 // leaves the question pending. Taken, its events are heard.
-func (e Engine) guarded(s *State, r *dice.Roller) error {
+func (e Engine) guarded(s *State, r *dice.Roller, pend *Question) error {
 	ak := &s.lend.ask
-	ak.reset(e.Ask, nil, nil, false)
+	ak.reset(e.Ask, nil, nil, false, pend)
 	heroes, gm := e.Policies.Heroes, e.Policies.GM
 	if e.Ask != [2]AskSet{} {
 		heroes, gm = s.lend.asking(heroes, gm)
 	}
 	s.lend.refused = nil
-	g := &game{State: s, Sink: e.Sink, guard: true}
+	g := &game{State: s, Sink: e.Sink, guard: true, asks: true}
 	err := g.step(r, heroes, gm)
 	if s.lend.refused != nil {
 		err = s.lend.refused
@@ -541,7 +640,7 @@ func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
 	err := e.retake(s, r, slices.Clip(q.Given), a, a == nil)
 	if err != nil && a == nil {
 		s.Question = nil
-		if err = e.guarded(s, r); err != nil {
+		if err = e.guarded(s, r, q); err != nil {
 			s.Question = q
 		}
 	}
@@ -556,10 +655,10 @@ func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, li
 		return err
 	}
 	ak := &s.lend.ask
-	ak.reset(e.Ask, given, reply, live)
+	ak.reset(e.Ask, given, reply, live, s.Question)
 	s.Question, s.lend.refused = nil, nil
 	heroes, gm := s.lend.asking(e.Policies.Heroes, e.Policies.GM)
-	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil}
+	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil, guard: true, asks: true}
 	err := g.step(r, heroes, gm)
 	switch {
 	case s.lend.refused != nil:
@@ -571,12 +670,20 @@ func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, li
 	case ak.stop != nil:
 		err = nil // the step up to the question was legal; the rest is undone
 	}
-	if ak.stop != nil || err != nil {
+	switch {
+	case err != nil:
 		s.putBackWhole(r)
-		if err == nil {
-			s.Question = ak.stop
-		}
 		return err
+	case ak.stop != nil:
+		// Stopped at a question: as a step stopped at its first question
+		// (guarded), it changed nothing before the question but what it
+		// kept to put back (undo.go), and the Roller goes back to where
+		// the step began. The whole game is put back only when the step
+		// is refused.
+		s.unmark(r)
+		s.lend.putBackRoller(r, s.lend.wholeRoller)
+		s.Question = ak.stop
+		return nil
 	}
 	s.taken(e.Sink)
 	return nil

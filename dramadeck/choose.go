@@ -24,9 +24,9 @@ var (
 )
 
 // refusedCards and refusedPlays are a Critical Moment of a card no hand
-// holds and a declaration of a card no pool holds.
-func refusedCards() []int  { return []int{-1} }
-func refusedPlays() []Play { return []Play{{Card: -1}} }
+// holds and a declaration of a card no pool holds, appended to buf.
+func refusedCards(buf []int) []int   { return append(buf, -1) }
+func refusedPlays(buf []Play) []Play { return append(buf, Play{Card: -1}) }
 
 // asking is the Chooser a Game's policies answer through. It hands the
 // Chooser the answers it is handed most boxed once per game (a card or an
@@ -138,7 +138,7 @@ func (p *chosen) Critical(v *View, buf []int) []int {
 	if a, ok := pass(p.ask, "Critical", v, ans, p.ask.moves.of(ans)); ok {
 		return append(buf[:0], a...) // the Chooser's slice stays its own
 	}
-	return refusedCards()
+	return refusedCards(buf)
 }
 
 func (p *chosen) Declare(v *View, buf []Play, moved []int) []Play {
@@ -146,7 +146,7 @@ func (p *chosen) Declare(v *View, buf []Play, moved []int) []Play {
 	if a, ok := pass(p.ask, "Declare", v, ans, p.ask.plays.of(ans)); ok {
 		return append(buf[:0], a...) // the Chooser's slice stays its own
 	}
-	return refusedPlays()
+	return refusedPlays(buf)
 }
 
 func (p *chosen) Trade(v *View) Swap {

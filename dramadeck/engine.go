@@ -76,6 +76,10 @@ type game struct {
 	// answer can come; hold: the step's events wait in State's held until
 	// it is taken.
 	guard, hold bool
+	// asks: the step is taken in Engine.Ask's way, or through a Chooser,
+	// so once it has stopped at a question or taken a refused answer
+	// (halted), what follows is undone and goes no further.
+	asks bool
 }
 
 func (e Engine) game(s *State) *game { return &game{State: s, Sink: e.Sink} }

@@ -123,7 +123,9 @@ func (g *Game) Ask(side Side, set AskSet) {
 	}
 }
 
-// Question returns the question the game waits on, or nil.
+// Question returns the question the game waits on, or nil: the game's
+// own, good until the step after the one that answers it
+// (State.Question).
 func (g *Game) Question() *Question { return g.state.Question }
 
 // Reply answers the question the game waits on (Engine.Reply), the

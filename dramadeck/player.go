@@ -545,6 +545,28 @@ func (g *game) checkHeld(p, id int, fromPool bool, extra []int) error {
 	return fmt.Errorf("player %d does not hold card %d in the pool", p, id)
 }
 
+// What a card asks of the moment, which a question lists its options by
+// (asked.go): made once, not at every check.
+var (
+	errSeizeNoStack        = errors.New("card Seize Initiative: no card on the action stack")
+	errGloryNoCrit         = errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
+	errSupporterSelf       = errors.New("card Supporter assists another character: target a different hero")
+	errMasterPlanNoDiscard = errors.New("card Master Plan: the discard pile is empty")
+	errMartyrFromPool      = errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
+)
+
+// combatOnly refuses card n out of combat.
+type combatOnly Name
+
+func (n combatOnly) Error() string { return fmt.Sprintf("%v works only in combat", Name(n)) }
+
+// subplotInPlay refuses playing subplot n from the pool.
+type subplotInPlay Name
+
+func (n subplotInPlay) Error() string {
+	return fmt.Sprintf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", Name(n))
+}
+
 // checkCard checks what card n asks of the moment and of play pl by
 // player p (sections 1.1 to 1.3 of the text).
 func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
@@ -552,22 +574,22 @@ func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
 	switch n {
 	case Escape, SeizeInitiative, Monologue:
 		if !s.Combat {
-			return fmt.Errorf("%v works only in combat", n)
+			return combatOnly(n)
 		}
 		if n == SeizeInitiative && len(s.Stack) == 0 {
-			return errors.New("card Seize Initiative: no card on the action stack")
+			return errSeizeNoStack
 		}
 	case Glory:
 		if !s.Heroes[p].Status.Crit {
-			return errors.New("card Glory may be played only after the character achieved a critical success in something plot-relevant")
+			return errGloryNoCrit
 		}
 	case Supporter:
 		if g.target(p, pl) == p {
-			return errors.New("card Supporter assists another character: target a different hero")
+			return errSupporterSelf
 		}
 	case MasterPlan:
 		if len(s.Discard) == 0 {
-			return errors.New("card Master Plan: the discard pile is empty")
+			return errMasterPlanNoDiscard
 		}
 	case Leadership:
 		return g.checkLeadership(p, pl)
@@ -575,11 +597,11 @@ func (g *game) checkCard(p int, pl *Play, n Name, fromPool bool) error {
 		return g.checkCampaign(p, pl)
 	case Martyr:
 		if !fromPool || !s.Combat {
-			return errors.New("card Martyr acts from the pool in combat: a subplot must first come into play")
+			return errMartyrFromPool
 		}
 	case MistakenIdentity, Nemesis, PersonalStake, Romance, Suspicion, TrueIdentity:
 		if fromPool {
-			return fmt.Errorf("%v is a subplot already in play: it stays in the pool and pays a Possibility each Act", n)
+			return subplotInPlay(n)
 		}
 	}
 	return nil
@@ -867,6 +889,9 @@ func (g *game) endSceneDiscards(pol Policy) ([][2]int, error) {
 		over := len(me.Hand) > s.Rules.HandSize
 		for len(me.Hand) > s.Rules.HandSize || (!over && len(me.Hand) == s.Rules.HandSize) {
 			i := pol.Discard(g.view(p), over)
+			if g.halted() {
+				return nil, errHalted
+			}
 			if i == -1 && !over {
 				break
 			}

@@ -306,21 +306,22 @@ func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
 	}
 	if ci, at := g.turn(); ci >= 0 {
 		if p, id := g.hasteOffer(ci, heroes); p >= 0 {
-			// A Haste played now is this step; ci's action waits.
-			if err := g.PlayHaste(r, p, id); err != nil {
-				return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+			if g.halted() {
+				return errHalted
 			}
-			return nil
+			// A Haste played now is this step; ci's action waits.
+			return policyErr(heroes, g.PlayHaste(r, p, id))
 		}
 		pol, other := heroes, gm
 		if g.side(ci) == Villains {
 			pol, other = gm, heroes
 		}
 		// Turn named ci: its turn needs no second check (Act's).
-		if err := g.act(r, ci, at, pol.Choose(g.view(ci)), pol, other); err != nil {
-			return fmt.Errorf("policy %s: %w", pol.Name(), err)
+		ch := pol.Choose(g.view(ci))
+		if g.halted() {
+			return errHalted
 		}
-		return nil
+		return policyErr(pol, g.act(r, ci, at, ch, pol, other))
 	}
 	// Acting, and turn found nobody left to act.
 	g.endRound()
@@ -337,15 +338,14 @@ func (g *game) declaringStep(r *dice.Roller, heroes Policy) error {
 		return nil
 	}
 	var err error
-	if sw := g.tradeOffer(p, heroes); sw.With != -1 {
+	if sw := g.tradeOffer(p, heroes); g.halted() {
+		return errHalted
+	} else if sw.With != -1 {
 		err = g.trade(p, sw)
 	} else {
 		err = g.declareBy(r, p, heroes)
 	}
-	if err != nil {
-		return fmt.Errorf("policy %s: %w", heroes.Name(), err)
-	}
-	return nil
+	return policyErr(heroes, err)
 }
 
 // hasteOffer asks each player holding Haste in his pool whose hero is in
@@ -441,10 +441,16 @@ func (g *game) trade(p int, sw Swap) error {
 // the pool cards he plays (perhaps none).
 func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 	move := pol.Critical(g.view(p), g.State.lend.moveBuf[:0])
+	if g.halted() {
+		return errHalted
+	}
 	if err := g.checkMoment(p, move); err != nil {
 		return err
 	}
 	plays := pol.Declare(g.view(p), g.State.lend.playBuf[:0], move)
+	if g.halted() {
+		return errHalted
+	}
 	g.State.lend.moveBuf, g.State.lend.playBuf = move[:0], plays[:0] // keep what a policy grew
 	if len(move) > 0 {
 		return g.CriticalMoment(r, p, move, plays)
@@ -461,6 +467,9 @@ func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 // pool (-1 for none) and moves it, or declines the move.
 func (g *game) offerMove(p int, pol Policy) error {
 	id := pol.Move(g.view(p))
+	if g.halted() {
+		return errHalted
+	}
 	if id == -1 {
 		g.State.Players[p].MayMove = false // declined (DeclineMove)
 		return nil
@@ -468,7 +477,7 @@ func (g *game) offerMove(p int, pol Policy) error {
 	// moveOffered named p: only the card needs checking.
 	i, err := g.checkMoveCard(p, id)
 	if err != nil {
-		return fmt.Errorf("policy %s: %w", pol.Name(), err)
+		return policyErr(pol, err)
 	}
 	g.moveToPool(p, i, id)
 	return nil

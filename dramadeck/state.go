@@ -260,7 +260,10 @@ type State struct {
 	Plan *Plan `json:"plan,omitempty"`
 	// Question is the choice a step stopped at, asked as a step of its
 	// own (Engine.Ask), until it is answered (Engine.Reply); the state
-	// is the game as that step found it.
+	// is the game as that step found it. A question a step writes, and
+	// what it lists, live in buffers the State keeps and reuses: good
+	// until the step after the one that answers it (Save it, or copy it
+	// with its slices, to keep it longer).
 	Question *Question `json:"question,omitempty"`
 
 	// Counters for reports.
@@ -293,6 +296,9 @@ type lent struct {
 	whole  *State
 	roller []byte
 	held   []Event
+	// rollerNow is the Roller's bytes once the step is undone, to compare;
+	// wholeRoller its bytes before a question's step is taken again.
+	rollerNow, wholeRoller []byte
 	// refused is an answer a step took that refuses it, found where it was
 	// given: a Chooser's of the wrong type.
 	refused error

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -671,4 +672,117 @@ func TestStepsAllocateNothing(t *testing.T) {
 	if marks == 0 {
 		t.Error("no action was kept to undo")
 	}
+
+	// Every question of both sides asked as a step and answered
+	// (Game.Reply), over a Roller whose Source saves itself into its own
+	// buffer: dice saves a Source before restoring it, and a math/rand/v2
+	// PCG saves itself only into new bytes.
+	asks, _ := startGame(t, DefaultScenario(), 39)
+	asks.Ask(Heroes, AskAll)
+	asks.Ask(Villains, AskAll)
+	var begin State
+	begin.copyFrom(asks.state)
+	kr, err := dice.NewRoller(&keptPCG{PCG: *rand.NewPCG(39, 39)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replies := 0
+	run = replyAllocs(t, asks, kr, &begin, 100, &replies)
+	for range 30 {
+		run() // the buffers grow to size over two games
+	}
+	replies = 0
+	if a := testing.AllocsPerRun(20, run); a != 0 {
+		t.Errorf("100 steps with every question asked as a step and replied to allocate %v times", a)
+	}
+	if replies < 100 {
+		t.Errorf("%d replies in the steps measured: the questions are not asked as steps", replies)
+	}
+}
+
+// replyAllocs takes n steps of g, replying to each question it asks as a
+// step (replyOf) and counting the replies, putting the game back in place
+// to start when it ends.
+func replyAllocs(t *testing.T, g *Game, r *dice.Roller, start *State, n int, replies *int) func() {
+	return func() {
+		for range n {
+			if g.Done() {
+				g.state.copyFrom(start)
+			}
+			var err error
+			if q := g.Question(); q != nil {
+				err = g.Reply(r, replyOf(q))
+				*replies++
+			} else {
+				err = g.Step(r)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// keptPCG is a PCG that saves itself into a buffer it keeps.
+type keptPCG struct {
+	rand.PCG
+	buf []byte
+}
+
+func (p *keptPCG) MarshalBinary() ([]byte, error) {
+	b, err := p.PCG.AppendBinary(p.buf[:0])
+	p.buf = b
+	return b, err
+}
+
+// A reply that stops at the step's next question leaves the game as the
+// step found it, and the Roller where it stood, in every built-in
+// scenario with every question of both sides asked as a step: the step
+// taken again puts back what it changed before that question, as a step
+// stopped at its first question does.
+func TestReplyStoppedLeavesTheStepUntaken(t *testing.T) {
+	stopped := 0
+	for name, sc := range Builtins() {
+		g, r := startGame(t, sc, 7)
+		g.Ask(Heroes, AskAll)
+		g.Ask(Villains, AskAll)
+		for n := 0; !g.Done(); n++ {
+			if n > 1e5 {
+				t.Fatalf("%s: no end", name)
+			}
+			q := g.Question()
+			if q == nil {
+				if err := g.Step(r); err != nil {
+					t.Fatalf("%s step %d: %v", name, n, err)
+				}
+				continue
+			}
+			g.state.Question = nil
+			before, roller := mustSave(t, g.state), mustRoller(t, r)
+			g.state.Question = q
+			if err := g.Reply(r, replyOf(q)); err != nil {
+				t.Fatalf("%s step %d: %v", name, n, err)
+			}
+			if next := g.Question(); next != nil {
+				stopped++
+				g.state.Question = nil
+				if !bytes.Equal(mustSave(t, g.state), before) || !bytes.Equal(mustRoller(t, r), roller) {
+					t.Fatalf("%s step %d: the reply stopped at %v, leaving a trace of its step", name, n, next.Ask)
+				}
+				g.state.Question = next
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Error("no reply stopped at a question")
+	}
+}
+
+func mustRoller(t *testing.T, r *dice.Roller) []byte {
+	t.Helper()
+	b, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

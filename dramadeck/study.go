@@ -154,7 +154,7 @@ func (g *game) stepPlan(r *dice.Roller, heroes, gm Policy) error {
 		return fmt.Errorf("the %v is over", p.Study)
 	case StageTask:
 		if err := g.TaskRound(r, 0, heroes); err != nil {
-			return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+			return policyErr(heroes, err)
 		}
 		if !g.taskOpen() {
 			p.Stage = g.afterTask()
@@ -216,7 +216,7 @@ func (g *game) endStudyScene(r *dice.Roller, heroes Policy) error {
 	}
 	// The discards are asked first: a refused one changes nothing.
 	if err := g.EndScene(r, heroes); err != nil {
-		return fmt.Errorf("policy %s: %w", heroes.Name(), err)
+		return policyErr(heroes, err)
 	}
 	p.Rounds += fought
 	switch s.Outcome {

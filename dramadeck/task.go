@@ -269,6 +269,9 @@ func (g *game) planTask(i int, bar Bar, k int, pol Policy) (taskPlan, error) {
 			continue
 		}
 		n := pol.Steps(g.taskView(ts, a))
+		if g.halted() {
+			return taskPlan{}, errHalted
+		}
 		if n < 1 || n > a {
 			return taskPlan{}, fmt.Errorf("policy %s: %d steps at once, the bar allows 1..%d", pol.Name(), n, a)
 		}

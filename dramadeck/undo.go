@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -124,6 +125,17 @@ func (l *lent) keepRoller(r *dice.Roller) error {
 	return nil
 }
 
+// putBackRoller puts r back as keepRoller saved it, if a die was rolled
+// since: a Roller that saves itself into the same bytes is the same.
+func (l *lent) putBackRoller(r *dice.Roller, saved []byte) {
+	now, err := r.AppendBinary(l.rollerNow[:0])
+	l.rollerNow = now
+	if err == nil && bytes.Equal(now, saved) {
+		return
+	}
+	_ = r.UnmarshalBinary(saved) // the bytes AppendBinary wrote before
+}
+
 // unmark puts back what the step kept (keep), the Roller included, and
 // drops the events it held: a refused step leaves no trace.
 func (s *State) unmark(r *dice.Roller) {
@@ -156,7 +168,7 @@ func (s *State) unmark(r *dice.Roller) {
 		*s.Plan = m.plan
 	}
 	s.Outcome, s.Line, s.Flips, s.CardsDrawn = m.outcome, m.line, m.flips, m.drawn
-	_ = r.UnmarshalBinary(s.lend.roller) // the bytes MarshalBinary wrote before the step
+	s.lend.putBackRoller(r, s.lend.roller)
 }
 
 // taken ends a step that was taken: sink hears the events it held, and
@@ -178,11 +190,16 @@ func (s *State) dropHeld() {
 // is taken again (Engine.Reply, or Step with a question pending): taken
 // again, the step may come to another end than the one it was asked at
 // (the Roller is not the one saved with the game, or the state was changed
-// by hand), so what it may change is not known before it is taken.
+// by hand), so what it may change is not known before it is taken. It is
+// put back when the step is refused; a step that stops at its next
+// question puts back only what it kept (keep), as a step stopped at its
+// first question does.
 func (s *State) keepWhole(r *dice.Roller) error {
-	if err := s.lend.keepRoller(r); err != nil {
-		return err
+	b, err := r.AppendBinary(s.lend.wholeRoller[:0])
+	if err != nil {
+		return fmt.Errorf("a question's step is taken again, so it keeps the Roller to put back: %w", err)
 	}
+	s.lend.wholeRoller = b
 	if s.lend.whole == nil {
 		s.lend.whole = new(State)
 	}
@@ -194,14 +211,16 @@ func (s *State) keepWhole(r *dice.Roller) error {
 // drops the events held.
 func (s *State) putBackWhole(r *dice.Roller) {
 	s.dropHeld()
+	s.lend.mark.kept = false
 	s.copyFrom(s.lend.whole)
-	_ = r.UnmarshalBinary(s.lend.roller) // the bytes MarshalBinary wrote before the step
+	s.lend.putBackRoller(r, s.lend.wholeRoller)
 }
 
 // copyFrom makes s a copy of src in s's own buffers (allocating nothing
 // once they are large enough), keeping what s lends. Afterwards s shares
 // with src only what no step changes: the rules, the deck, the tasks'
-// skills, an adventure's villains as they began, a question pending.
+// skills, an adventure's villains as they began, a question pending
+// (written in src's buffers: State.Question).
 func (s *State) copyFrom(src *State) {
 	old := *s
 	*s = *src
