@@ -170,8 +170,13 @@ func (r *Roller) restoredSource(sb []byte) (Source, error) {
 // nothing.
 func restoreInto(src Source, u encoding.BinaryUnmarshaler, sb []byte) error {
 	var old []byte
-	if m, ok := src.(encoding.BinaryMarshaler); ok {
-		old, _ = m.MarshalBinary()
+	// math/rand/v2's PCG checks the bytes whole before it takes them, so a
+	// refused restore leaves it as it was with no copy kept (and restoring
+	// a PCG allocates nothing).
+	if _, pcg := src.(*rand.PCG); !pcg {
+		if m, ok := src.(encoding.BinaryMarshaler); ok {
+			old, _ = m.MarshalBinary()
+		}
 	}
 	if err := u.UnmarshalBinary(sb); err != nil {
 		if old != nil {

@@ -254,6 +254,8 @@ func TestSaveErrors(t *testing.T) {
 		{"truncated kept draw", nil, good[:k+5]},
 		{"no source", nil, good[:k+keptLen]},
 		{"truncated source", nil, good[:len(good)-1]},
+		{"truncated source into a PCG Roller", func() *Roller { return NewSeeded(2) }, good[:len(good)-1]},
+		{"bad source into a PCG Roller", func() *Roller { return NewSeeded(2) }, mutate(len(good)-17, 'x')},
 		{"unknown source", nil, append(slices.Clone(good[:k+keptLen]), "xorshift"...)},
 		{"d1 draw", nil, mutate(k+10, 1)},
 		{"d257 draw", nil, append(append(slices.Clone(good[:k+9]), 1, 1), good[k+keptLen:]...)},
@@ -385,6 +387,13 @@ func TestAppendBinary(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { buf, _ = r.AppendBinary(buf[:0]) }); n != 0 {
 			t.Errorf("%s: AppendBinary into a buffer with room: %v allocations", name, n)
 		}
+	}
+	// Restoring a PCG Roller's bytes into a PCG Roller allocates nothing.
+	r, into := NewSeeded(5), NewSeeded(6)
+	r.Roll(6)
+	b, _ := r.MarshalBinary()
+	if n := testing.AllocsPerRun(100, func() { _ = into.UnmarshalBinary(b) }); n != 0 {
+		t.Errorf("restoring a PCG Roller: %v allocations", n)
 	}
 	u, _ := NewRoller(&unsaveable{})
 	if _, err := u.AppendBinary(nil); err == nil || !strings.Contains(err.Error(), "unsaveable") {
