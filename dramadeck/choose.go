@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stakesrpg/stakes/sim"
 )
@@ -65,8 +66,9 @@ func newAsking(c sim.Chooser, st *State) *asking {
 	return q
 }
 
-// boxes are the slices of one buffer, boxed by length: every length the
-// buffer holds, boxed when the buffer is first handed over.
+// boxes are the slices of one buffer, boxed by length: each length boxed
+// the first time it is handed over, and again only once the buffer has
+// moved (grown), so a game boxes only the lengths it hands over.
 type boxes[E any] struct {
 	base []E
 	box  []any
@@ -78,10 +80,12 @@ func (b *boxes[E]) of(s []E) any {
 		return s
 	}
 	if cap(s) != cap(b.base) || &s[:1][0] != &b.base[:1][0] {
-		b.base, b.box = s[:0], make([]any, cap(s)+1)
-		for n := range b.box {
-			b.box[n] = b.base[:n]
-		}
+		b.base = s[:0]
+		b.box = slices.Grow(b.box[:0], cap(s)+1)[:cap(s)+1]
+		clear(b.box)
+	}
+	if b.box[len(s)] == nil {
+		b.box[len(s)] = b.base[:len(s)]
 	}
 	return b.box[len(s)]
 }
