@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
-	"github.com/stakesrpg/stakes/sim"
+	"github.com/stakesrpg/stakes/sim/simtest"
 )
 
 // noted is a Policy that notes the kind of every question it is asked, in
@@ -334,26 +334,12 @@ func cloneAnswer(a any) any {
 	return a
 }
 
-// refused takes g's next step, which must be refused (what says how),
-// and checks that it left the game's save at saved, r at rb and a
-// listener unaware of it.
-func refused(t *testing.T, g *Game, r *dice.Roller, saved, rb []byte, what string, step func() error) {
+// refused takes g's next step, which must be refused (what says how)
+// leaving no trace (simtest.Refused).
+func refused(t *testing.T, g *Game, r *dice.Roller, what string, step func() error) {
 	t.Helper()
-	heard := 0
-	g.Listen(func(sim.Event) { heard++ })
-	err := step()
-	g.Listen(nil)
-	after, _ := g.Save()
-	ra, _ := r.MarshalBinary()
-	switch {
-	case err == nil:
-		t.Fatalf("%s: the step took it", what)
-	case !bytes.Equal(after, saved):
-		t.Fatalf("%s (%v): the refused step changed the game", what, err)
-	case !bytes.Equal(ra, rb):
-		t.Fatalf("%s (%v): the refused step drew from the Roller", what, err)
-	case heard != 0:
-		t.Fatalf("%s (%v): a listener heard %d events of the refused step", what, err, heard)
+	if err := simtest.Refused(g, r, step); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
 }
 
@@ -437,14 +423,12 @@ func refuseAll(t *testing.T, sc Scenario, seed uint64, hits map[string]int) {
 			}
 			continue
 		}
-		saved, _ := g.Save()
-		rb, _ := r.MarshalBinary()
 		qs := questions(t, g, r, log)
 		for at, q := range qs {
 			for _, j := range slices.Sorted(maps.Keys(q.bad)) {
 				bad := q.bad[j]
 				key := fmt.Sprintf("chooser, %v, %s", q.kind, badAnswers[j].name)
-				refused(t, g, r, saved, rb, fmt.Sprintf("%s seed %d step %d: %s", sc.Study, seed, n, key), func() error {
+				refused(t, g, r, fmt.Sprintf("%s seed %d step %d: %s", sc.Study, seed, n, key), func() error {
 					k := 0
 					g.Intercept(func(_, ans any) any {
 						if k++; k-1 == at {
@@ -505,8 +489,6 @@ func refuseReplies(t *testing.T, g *Game, r *dice.Roller, qs []asked39, hits map
 		if err := g.Step(r); err != nil || g.Question() == nil || g.Question().Ask != q.kind {
 			t.Fatalf("the step did not stop at its %v question (%v)", q.kind, err)
 		}
-		saved, _ := g.Save()
-		rb, _ := r.MarshalBinary()
 		bad := badReplies(g.Question(), q)
 		for _, way := range slices.Sorted(maps.Keys(bad)) {
 			a := bad[way]
@@ -521,7 +503,7 @@ func refuseReplies(t *testing.T, g *Game, r *dice.Roller, qs []asked39, hits map
 			if later {
 				hits["reply, a later wrong type"]++
 			}
-			refused(t, g, r, saved, rb, key, func() error {
+			refused(t, g, r, key, func() error {
 				if later {
 					g.Intercept(func(any, any) any { return struct{}{} })
 					defer g.Intercept(nil)
