@@ -27,7 +27,8 @@ type Game interface {
 	// refused step returns an error, changes neither the game nor r, and
 	// is heard by no listener. Step on a finished game is an error, as is
 	// a nil r. Under the scenario's policies, with no listener, a step
-	// allocates nothing.
+	// allocates nothing once the game's buffers have grown to its size
+	// (the first steps of a fresh game may still size them).
 	Step(r *dice.Roller) error
 	// Done reports whether the game has ended.
 	Done() bool
