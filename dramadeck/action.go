@@ -155,6 +155,9 @@ func (g *game) act(r *dice.Roller, ci, at int, ch Choice, pol, other Policy) err
 			return err
 		}
 	}
+	if g.mustStop() {
+		return errHalted
+	}
 	if g.guard && g.asksLate(ci, ch) {
 		target := -1
 		if ch.Act != Defend {

@@ -58,6 +58,12 @@ func (a Ask) field() string {
 	return "index"
 }
 
+// late reports the questions the rules place after a step's dice: a
+// step asks every other question before it acts (undo.go).
+func (a Ask) late() bool {
+	return a == AskSpend || a == AskCancel || a == AskSwitch || a == AskLastDitch
+}
+
 // onTask reports the questions asked about a task (shown a TaskView).
 func (a Ask) onTask() bool { return a >= AskSteps && a <= AskSideRoll }
 

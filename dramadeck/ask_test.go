@@ -3,6 +3,7 @@ package dramadeck
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -598,6 +599,65 @@ func TestKeptGameSharesNothingAStepChanges(t *testing.T) {
 		s.copyFrom(&c)
 		if got := mustSave(t, s); !bytes.Equal(got, want) {
 			t.Errorf("%s: copied back, the state is not the one kept", name)
+		}
+	}
+}
+
+// copyFrom copies State field by field, leaving out what a State lends:
+// each field set alone must arrive in the copy, so a field added to
+// State and not to copyFrom fails here, even one no save would show.
+func TestCopyFromCopiesEveryField(t *testing.T) {
+	st := reflect.TypeFor[State]()
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		var src, dst State
+		v := reflect.ValueOf(&src).Elem().Field(i)
+		setNonZero(v, 4)
+		if v.IsZero() {
+			t.Fatalf("%s: the test cannot set it", f.Name)
+		}
+		dst.copyFrom(&src)
+		if got := reflect.ValueOf(&dst).Elem().Field(i); !reflect.DeepEqual(got.Interface(), v.Interface()) {
+			t.Errorf("copyFrom does not copy State.%s", f.Name)
+		}
+	}
+}
+
+// setNonZero gives v a value other than its zero, depth levels deep at most.
+func setNonZero(v reflect.Value, depth int) {
+	if depth == 0 {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(2)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(2)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(2)
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		setNonZero(v.Index(0), depth-1)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		setNonZero(v.Elem(), depth-1)
+	case reflect.Array:
+		setNonZero(v.Index(0), depth-1)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				setNonZero(f, depth-1)
+				if !f.IsZero() {
+					return
+				}
+			}
 		}
 	}
 }

@@ -20,6 +20,9 @@ type asker struct {
 	// live: the first question past the given ones is the pending one,
 	// which the policy answers (Engine.Step with a question pending).
 	live bool
+	// fast: the step is taken again without the whole game kept, which
+	// its question, asked before the step acts, allows (Engine.retake).
+	fast bool
 	log  []Reply   // every answer the step received, until it stopped
 	stop *Question // the question the step stopped at, or nil
 	err  error     // a given answer that does not fit the step
@@ -39,7 +42,7 @@ type asker struct {
 // pending.
 func (a *asker) reset(asks [2]AskSet, given []Reply, reply *Reply, live bool, pend *Question) {
 	clear(a.log)
-	a.asks, a.given, a.reply, a.next, a.live = asks, given, reply, 0, live
+	a.asks, a.given, a.reply, a.next, a.live, a.fast = asks, given, reply, 0, live, false
 	a.log, a.stop, a.err, a.pend = a.log[:0], nil, nil, pend
 	a.cards, a.plays = a.cards[:0], a.plays[:0]
 }
@@ -59,12 +62,19 @@ type qbuf struct {
 	choices []Choice
 }
 
-// opt lists answer r.
-func (b *qbuf) opt(r Reply) { b.opts = append(b.opts, r) }
+// add lists an answer to kind, its other fields zero, for the caller to
+// fill in.
+func (b *qbuf) add(kind Ask) *Reply {
+	b.opts = append(b.opts, Reply{})
+	o := &b.opts[len(b.opts)-1]
+	o.Ask = kind
+	return o
+}
 
 // yesNo lists the answers to a yes-or-no question.
 func (b *qbuf) yesNo(kind Ask) {
-	b.opts = append(b.opts, Reply{Ask: kind}, Reply{Ask: kind, Yes: true})
+	b.add(kind)
+	b.add(kind).Yes = true
 }
 
 // cardsOf is a copy of cards in b's buffer (nil for none).
@@ -265,7 +275,7 @@ func (p *asked) Choose(v *View) Choice {
 		q.Who = v.Who
 		b.choices = (&game{State: v.State}).Choices(v.Who, b.choices[:0])
 		for _, ch := range b.choices {
-			b.opt(Reply{Ask: AskChoose, Choice: ch})
+			b.add(AskChoose).Choice = ch
 		}
 	}) {
 		return refusedChoice
@@ -328,7 +338,7 @@ func (p *asked) Call(v *View, target int, a Act) Effect {
 	if p.a.halt(p.side, AskCall, func(q *Question, b *qbuf) {
 		q.Who, q.Target, q.Act = v.Who, target, a
 		for _, e := range callResults {
-			b.opt(Reply{Ask: AskCall, Effect: e})
+			b.add(AskCall).Effect = e
 		}
 	}) {
 		return refusedCall
@@ -362,7 +372,7 @@ func (p *asked) Steps(v *TaskView) int {
 		b.task = *v
 		q.Who, q.Task = v.Player, &b.task
 		for k := 1; k <= v.Avail; k++ {
-			b.opt(Reply{Ask: AskSteps, Index: k})
+			b.add(AskSteps).Index = k
 		}
 	}) {
 		return refusedSteps
@@ -407,10 +417,10 @@ var callResults = [...]Effect{Stymied, Unskilled, Setback, Break, Fatigued, Up}
 
 // cardOptions lists none (-1) and each card id of pile that ok accepts.
 func cardOptions(b *qbuf, kind Ask, pile []int, ok func(id int) bool) {
-	b.opt(Reply{Ask: kind, Index: -1})
+	b.add(kind).Index = -1
 	for _, id := range pile {
 		if ok(id) {
-			b.opt(Reply{Ask: kind, Index: id})
+			b.add(kind).Index = id
 		}
 	}
 }
@@ -419,11 +429,11 @@ func cardOptions(b *qbuf, kind Ask, pile []int, ok func(id int) bool) {
 // n that ok accepts.
 func indexOptions(b *qbuf, kind Ask, n int, none bool, ok func(i int) bool) {
 	if none {
-		b.opt(Reply{Ask: kind, Index: -1})
+		b.add(kind).Index = -1
 	}
 	for i := range n {
 		if ok(i) {
-			b.opt(Reply{Ask: kind, Index: i})
+			b.add(kind).Index = i
 		}
 	}
 }
@@ -439,7 +449,7 @@ func criticalOptions(v *View, b *qbuf) {
 		if v.Deck.Cards[id].Name != Escape {
 			b.cards = append(b.cards, id)
 			n := len(b.cards)
-			b.opt(Reply{Ask: AskCritical, Cards: b.cards[n-1 : n : n]})
+			b.add(AskCritical).Cards = b.cards[n-1 : n : n]
 		}
 	}
 }
@@ -459,7 +469,7 @@ func declareOptions(v *View, moved []int, b *qbuf) {
 			b.plays = b.plays[:n]
 			return
 		}
-		b.opt(Reply{Ask: AskDeclare, Plays: b.plays[n : n+1 : n+1]})
+		b.add(AskDeclare).Plays = b.plays[n : n+1 : n+1]
 	}
 	for _, pile := range [2][]int{v.Players[p].Pool, moved} {
 		for _, id := range pile {
@@ -503,14 +513,14 @@ func tradeOptions(v *View, b *qbuf) {
 		}
 		return v.Players[q].Hand
 	}
-	b.opt(Reply{Ask: AskTrade, Swap: Swap{With: -1}})
+	b.add(AskTrade).Swap = Swap{With: -1}
 	for q := range v.Players {
 		if q == p {
 			continue
 		}
 		for _, give := range pile(p) {
 			for _, take := range pile(q) {
-				b.opt(Reply{Ask: AskTrade, Swap: Swap{With: q, Give: give, Take: take}})
+				b.add(AskTrade).Swap = Swap{With: q, Give: give, Take: take}
 			}
 		}
 	}
@@ -528,6 +538,25 @@ var errHalted = errors.New("the step stopped at a question")
 func (g *game) halted() bool {
 	a := &g.State.lend
 	return g.asks && (a.ask.stop != nil || a.ask.err != nil || a.refused != nil)
+}
+
+// mustStop reports whether the step must stop where it is about to act
+// (change the game or roll a die): it is halted, or it is a question's
+// step taken again without the whole game kept (asker.fast) that has not
+// yet come to the question, or not taken every answer given to it. Such a
+// step is not the one the question was asked in: the game was changed
+// since, so the answers do not fit it, and it stops having changed
+// nothing. Every step calls mustStop where it begins to act, past the
+// questions it asks first (all but the late ones: Ask.late).
+func (g *game) mustStop() bool {
+	if !g.asks {
+		return false
+	}
+	a := &g.State.lend.ask
+	if a.fast && a.err == nil && a.stop == nil && (a.live || a.next < a.answers()) {
+		a.err = fmt.Errorf("the answers given to the pending step do not fit it: taken again, the step comes to act after %d of the %d answers given to it (the game was changed since the question was asked)", a.next, a.answers())
+	}
+	return g.halted()
 }
 
 // policyErr is err, a step's refusal of an answer of policy pol's, named
@@ -650,12 +679,22 @@ func (e Engine) stepAsking(s *State, r *dice.Roller, a *Reply) error {
 // retake takes the step from s, given the answers given in order, then
 // reply (if not nil) and then, if live, its policy answering the first
 // question past them.
+//
+// The step is taken again from where it stood, and may come to another
+// end than the one it was asked at if the game or the Roller was changed
+// since. A question asked before the step acts (all but the late ones)
+// comes before the step changes anything, so the step, stopping where it
+// would act before it comes to the question (mustStop), needs only what
+// it keeps as any step does (undo.go); for a late question the whole
+// game is kept to put back.
 func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, live bool) error {
-	if err := s.keepWhole(r); err != nil {
+	whole := s.Question.Ask.late()
+	if err := s.keepWhole(r, whole); err != nil {
 		return err
 	}
 	ak := &s.lend.ask
 	ak.reset(e.Ask, given, reply, live, s.Question)
+	ak.fast = !whole
 	s.Question, s.lend.refused = nil, nil
 	heroes, gm := s.lend.asking(e.Policies.Heroes, e.Policies.GM)
 	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil, guard: true, asks: true}
@@ -672,7 +711,8 @@ func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, li
 	}
 	switch {
 	case err != nil:
-		s.putBackWhole(r)
+		s.putBackWhole(r, whole)
+		s.Question = ak.pend
 		return err
 	case ak.stop != nil:
 		// Stopped at a question: as a step stopped at its first question

@@ -840,6 +840,9 @@ func (g *game) EndScene(r *dice.Roller, pol Policy) error {
 	// will be, and undone if an answer is illegal, before anything else.
 	before := g.saveHands()
 	discards, err := g.endSceneDiscards(pol)
+	if err == nil && g.mustStop() {
+		err = errHalted
+	}
 	if err != nil {
 		g.restoreHands(before)
 		return err

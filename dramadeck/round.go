@@ -287,6 +287,9 @@ func (g *game) step(r *dice.Roller, heroes, gm Policy) error {
 func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
 	s := g.State
 	if !s.Combat {
+		if g.mustStop() {
+			return errHalted
+		}
 		return g.StartCombat(s.Dramatic)
 	}
 	if s.Phase == Declaring {
@@ -298,6 +301,8 @@ func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
 		return g.offerMove(p, heroes)
 	}
 	switch {
+	case s.Phase == Between && g.mustStop():
+		return errHalted
 	case s.Phase == Between && s.MaxRounds > 0 && s.Round >= s.MaxRounds:
 		g.finish(TimedOut)
 		return nil
@@ -306,7 +311,7 @@ func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
 	}
 	if ci, at := g.turn(); ci >= 0 {
 		if p, id := g.hasteOffer(ci, heroes); p >= 0 {
-			if g.halted() {
+			if g.mustStop() {
 				return errHalted
 			}
 			// A Haste played now is this step; ci's action waits.
@@ -324,6 +329,9 @@ func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
 		return policyErr(pol, g.act(r, ci, at, ch, pol, other))
 	}
 	// Acting, and turn found nobody left to act.
+	if g.mustStop() {
+		return errHalted
+	}
 	g.endRound()
 	return nil
 }
@@ -334,11 +342,14 @@ func (g *game) stepCombat(r *dice.Roller, heroes, gm Policy) error {
 func (g *game) declaringStep(r *dice.Roller, heroes Policy) error {
 	p := g.nextDeclarer()
 	if p < 0 {
+		if g.mustStop() {
+			return errHalted
+		}
 		g.closeDeclarations()
 		return nil
 	}
 	var err error
-	if sw := g.tradeOffer(p, heroes); g.halted() {
+	if sw := g.tradeOffer(p, heroes); g.halted() || sw.With != -1 && g.mustStop() {
 		return errHalted
 	} else if sw.With != -1 {
 		err = g.trade(p, sw)
@@ -448,7 +459,7 @@ func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 		return err
 	}
 	plays := pol.Declare(g.view(p), g.State.lend.playBuf[:0], move)
-	if g.halted() {
+	if g.mustStop() {
 		return errHalted
 	}
 	g.State.lend.moveBuf, g.State.lend.playBuf = move[:0], plays[:0] // keep what a policy grew
@@ -467,7 +478,7 @@ func (g *game) declareBy(r *dice.Roller, p int, pol Policy) error {
 // pool (-1 for none) and moves it, or declines the move.
 func (g *game) offerMove(p int, pol Policy) error {
 	id := pol.Move(g.view(p))
-	if g.halted() {
+	if g.mustStop() {
 		return errHalted
 	}
 	if id == -1 {

@@ -2,6 +2,7 @@ package dramadeck
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"runtime"
@@ -749,4 +750,194 @@ func mustRoller(t *testing.T, r *dice.Roller) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A reply to a game changed by hand since its question was asked is
+// taken, or refused leaving no trace. A question asked before its step
+// acts (all but the late ones) is answered without the whole game kept:
+// the step, taken again, stops where it would act if it has not come to
+// the question with every answer taken (game.mustStop), so each place a
+// step begins to act must ask it. At every question of every step, the
+// game is changed in ways that send the step taken again elsewhere (into
+// each kind of step: the fight's start, a round's start and end, the
+// declarations, a move, another character's action, a study's next
+// stage), or the answers given before the question are changed, and the
+// question answered with an option it lists.
+func TestRepliesToAChangedGame(t *testing.T) {
+	scenarios := []Scenario{DefaultScenario()}
+	for _, name := range []string{"task", "task_in_combat", "scene", "adventure"} {
+		scenarios = append(scenarios, Builtins()[name])
+	}
+	hits := map[string]int{}
+	for _, sc := range scenarios {
+		g, r := startGame(t, sc, 7)
+		for n := 0; !g.Done(); n++ {
+			if n > 1e5 {
+				t.Fatal("no end")
+			}
+			if !testing.Short() || n%4 == 0 {
+				replyChanged(t, g, r, fmt.Sprintf("%s step %d", sc.Study, n), hits)
+			}
+			if err := g.Step(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if hits["refused before acting"] == 0 || hits["taken"] == 0 {
+		t.Errorf("replies to changed games: %v", hits)
+	}
+	t.Log(hits)
+	if testing.Short() {
+		return
+	}
+	for _, ch := range handChanges {
+		if hits[ch.name] == 0 {
+			t.Errorf("%s: never left a valid game to reply to", ch.name)
+		}
+	}
+}
+
+// handChanges change a game by hand while a question waits.
+var handChanges = []struct {
+	name   string
+	change func(s *State)
+}{
+	{"out of combat", func(s *State) { s.Combat = !s.Combat }},
+	{"between rounds", func(s *State) { s.Phase = Between }},
+	{"declaring", func(s *State) { s.Phase = Declaring }},
+	{"acting", func(s *State) { s.Phase = Acting }},
+	{"all declared", func(s *State) {
+		for p := range s.Players {
+			s.Players[p].Declared = true
+		}
+	}},
+	{"a move offered", func(s *State) {
+		for p := range s.Players {
+			s.Players[p].MayMove, s.Players[p].Moved = true, false
+		}
+	}},
+	{"the next to act gone", func(s *State) {
+		if len(s.Queue) > 0 {
+			s.Queue = s.Queue[1:]
+		}
+	}},
+	{"the fight over", func(s *State) { s.Outcome = HeroesWin }},
+	{"the pools emptied, no Possibilities left", func(s *State) {
+		for p := range s.Players {
+			s.Discard = append(s.Discard, s.Players[p].Pool...)
+			s.Players[p].Pool = s.Players[p].Pool[:0]
+		}
+		for ci := range len(s.Heroes) + len(s.Villains) {
+			s.char(ci).Possibilities = 0
+		}
+	}},
+	{"the next stage", func(s *State) {
+		if s.Plan != nil && s.Plan.Stage < StageDone {
+			s.Plan.Stage++
+		}
+	}},
+	{"the action given a defence, no Possibilities left", func(s *State) {
+		q := *s.Question
+		q.Given = slices.Clone(q.Given)
+		for i := range q.Given {
+			if q.Given[i].Ask == AskChoose {
+				q.Given[i].Choice = Choice{Act: Defend}
+			}
+		}
+		s.Question = &q
+		for ci := range len(s.Heroes) + len(s.Villains) {
+			s.char(ci).Possibilities = 0
+		}
+	}},
+	{"the reply given before it", func(s *State) {
+		q := *s.Question
+		q.Given = append(slices.Clip(q.Given), replyOf(&q))
+		s.Question = &q
+	}},
+	{"an answer given dropped", func(s *State) {
+		if q := *s.Question; len(q.Given) > 0 {
+			q.Given = q.Given[:len(q.Given)-1]
+			s.Question = &q
+		}
+	}},
+	{"an answer given twice", func(s *State) {
+		if q := *s.Question; len(q.Given) > 0 {
+			q.Given = append(slices.Clip(q.Given), q.Given[len(q.Given)-1])
+			s.Question = &q
+		}
+	}},
+}
+
+// replyChanged stops g's next step at each question it asks before it
+// acts, changes the game by each of handChanges that leaves it a valid
+// game, and replies; then puts the game back.
+func replyChanged(t *testing.T, g *Game, r *dice.Roller, what string, hits map[string]int) {
+	t.Helper()
+	k := keepOf(g, r)
+	defer k.putBack(t, g, r)
+	g.Ask(Heroes, AskAll)
+	g.Ask(Villains, AskAll)
+	defer g.Ask(Heroes, 0)
+	defer g.Ask(Villains, 0)
+	for depth := 0; depth < 8; depth++ {
+		if depth == 0 {
+			if err := g.Step(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		q := g.Question()
+		if q == nil || q.Ask.late() {
+			return
+		}
+		// The question as asked, kept apart from the buffers the replies
+		// write the next questions into.
+		q = cloneQuestion(t, q)
+		g.state.Question = q
+		at := keepOf(g, r)
+		for _, ch := range handChanges {
+			ch.change(g.state)
+			if g.state.Check() == nil {
+				replyOnce(t, g, r, fmt.Sprintf("%s, %v, %s", what, q.Ask, ch.name), ch.name, hits)
+			}
+			at.putBack(t, g, r)
+			g.state.Question = q
+		}
+		if err := g.Reply(r, replyOf(g.Question())); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+}
+
+// replyOnce replies to g's question: taken, or refused leaving no trace.
+func replyOnce(t *testing.T, g *Game, r *dice.Roller, what, change string, hits map[string]int) {
+	t.Helper()
+	var err error
+	check := simtest.Refused(g, r, func() error {
+		err = g.Reply(r, replyOf(g.Question()))
+		return err
+	})
+	hits[change]++
+	switch {
+	case err == nil:
+		hits["taken"]++
+	case check != nil:
+		t.Fatalf("%s: %v", what, check)
+	case strings.Contains(err.Error(), "comes to act after"):
+		hits["refused before acting"]++
+		hits[what[strings.Index(what, ", ")+2:]]++
+	}
+}
+
+// cloneQuestion is a copy of q sharing nothing with it.
+func cloneQuestion(t *testing.T, q *Question) *Question {
+	t.Helper()
+	b, err := json.Marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := new(Question)
+	if err := json.Unmarshal(b, c); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

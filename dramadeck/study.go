@@ -170,10 +170,16 @@ func (g *game) stepPlan(r *dice.Roller, heroes, gm Policy) error {
 			}
 			return nil
 		}
+		if g.mustStop() {
+			return errHalted
+		}
 		p.Stage = g.afterEncounter()
 		return nil
 	case StageSceneEnd:
 		return g.endStudyScene(r, heroes)
+	}
+	if g.mustStop() {
+		return errHalted
 	}
 	return g.nextScene(r)
 }

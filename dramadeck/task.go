@@ -149,6 +149,9 @@ func (g *game) TaskRound(r *dice.Roller, i int, pol Policy) error {
 	if err != nil {
 		return err
 	}
+	if g.mustStop() {
+		return errHalted
+	}
 	if g.guard {
 		// Two cards at most are drawn: the one turned and a side roll's.
 		if err := g.keep(r, s.Tasks[i].Player, -1, i, 2); err != nil {

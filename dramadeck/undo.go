@@ -22,6 +22,9 @@ import (
 // taken. Only the steps that can come to one keep a mark: a character's
 // action that rolls, when the actor or his target holds a Possibility or
 // the target an Opponent Fails (asksLate), and a round of work on a task.
+// Where a step begins to act, past its first questions, it asks
+// game.mustStop, which stops a question's step taken again that has gone
+// astray before it changes anything (Engine.retake).
 
 // mark is what a step kept before it began to change the game.
 type mark struct {
@@ -186,20 +189,26 @@ func (s *State) dropHeld() {
 	s.lend.held = s.lend.held[:0]
 }
 
-// keepWhole keeps the whole game and the Roller before a question's step
-// is taken again (Engine.Reply, or Step with a question pending): taken
-// again, the step may come to another end than the one it was asked at
-// (the Roller is not the one saved with the game, or the state was changed
-// by hand), so what it may change is not known before it is taken. It is
-// put back when the step is refused; a step that stops at its next
-// question puts back only what it kept (keep), as a step stopped at its
-// first question does.
-func (s *State) keepWhole(r *dice.Roller) error {
+// keepWhole keeps the Roller, and the whole game if whole, before a
+// question's step is taken again (Engine.Reply, or Step with a question
+// pending): taken again, the step may come to another end than the one it
+// was asked at (the Roller is not the one saved with the game, or the
+// state was changed by hand). A question asked before the step acts needs
+// only the Roller kept: the step stops before it acts if it does not come
+// to the question (game.mustStop). For a late one (Ask.late), what the
+// step may change before it finds it has gone astray is not known before
+// it is taken, so the whole game is kept, and put back if the step is
+// refused; a step that stops at its next question puts back only what it
+// kept (keep), as a step stopped at its first question does.
+func (s *State) keepWhole(r *dice.Roller, whole bool) error {
 	b, err := r.AppendBinary(s.lend.wholeRoller[:0])
 	if err != nil {
 		return fmt.Errorf("a question's step is taken again, so it keeps the Roller to put back: %w", err)
 	}
 	s.lend.wholeRoller = b
+	if !whole {
+		return nil
+	}
 	if s.lend.whole == nil {
 		s.lend.whole = new(State)
 	}
@@ -207,9 +216,15 @@ func (s *State) keepWhole(r *dice.Roller) error {
 	return nil
 }
 
-// putBackWhole puts back the game and the Roller keepWhole kept, and
-// drops the events held.
-func (s *State) putBackWhole(r *dice.Roller) {
+// putBackWhole puts back what keepWhole kept, dropping the events held:
+// the game kept whole, or else what the step kept (unmark), and the
+// Roller.
+func (s *State) putBackWhole(r *dice.Roller, whole bool) {
+	if !whole {
+		s.unmark(r)
+		s.lend.putBackRoller(r, s.lend.wholeRoller)
+		return
+	}
 	s.dropHeld()
 	s.lend.mark.kept = false
 	s.copyFrom(s.lend.whole)
@@ -220,34 +235,30 @@ func (s *State) putBackWhole(r *dice.Roller) {
 // once they are large enough), keeping what s lends. Afterwards s shares
 // with src only what no step changes: the rules, the deck, the tasks'
 // skills, an adventure's villains as they began, a question pending
-// (written in src's buffers: State.Question).
+// (written in src's buffers: State.Question). It copies field by field,
+// leaving out what s lends, which is most of a State's bytes: a question's
+// step taken again keeps the whole game this way (keepWhole).
+// TestCopyFromCopiesEveryField holds the list to State's fields.
 func (s *State) copyFrom(src *State) {
-	old := *s
-	*s = *src
-	s.lend = old.lend
-	s.Queue = copyOf(old.lend.turns, src.Queue)
+	s.Rules, s.Deck = src.Rules, src.Deck
+	s.Act, s.Scene, s.Round, s.Combat = src.Act, src.Scene, src.Round, src.Combat
+	s.Phase, s.Dramatic, s.Line, s.Retain = src.Phase, src.Dramatic, src.Line, src.Retain
+	s.Flurry, s.Setback, s.Confused, s.Break = src.Flurry, src.Setback, src.Confused, src.Break
+	s.Monologue, s.Planned, s.Outcome = src.Monologue, src.Planned, src.Outcome
+	s.MaxRounds, s.Glory, s.Question = src.MaxRounds, src.Glory, src.Question
+	s.Flips, s.FlurryRounds = src.Flips, src.FlurryRounds
+	s.CardsPlayed, s.CardsDrawn = src.CardsPlayed, src.CardsDrawn
+	s.Queue = copyOf(s.lend.turns, src.Queue)
 	if s.Queue != nil {
 		s.lend.turns = s.Queue
 	}
-	s.Draw = copyOf(old.Draw, src.Draw)
-	s.Discard = copyOf(old.Discard, src.Discard)
-	s.Stack = copyOf(old.Stack, src.Stack)
-	s.Heroes = copyOf(old.Heroes, src.Heroes)
-	s.Villains = copyOf(old.Villains, src.Villains)
-	s.Tasks = copyOf(old.Tasks, src.Tasks)
-	s.Players = copyOf(old.Players[:0], src.Players[:0])
-	for p := range src.Players {
-		// Each player's piles go into the buffers his place held before.
-		var was Player
-		if p < cap(old.Players) {
-			was = old.Players[:p+1][p]
-		}
-		q := src.Players[p]
-		q.Hand, q.Pool = copyOf(was.Hand, q.Hand), copyOf(was.Pool, q.Pool)
-		q.Permanent = copyOf(was.Permanent, q.Permanent)
-		s.Players = append(s.Players, q)
-	}
-	s.Plan = old.Plan
+	s.Draw = copyOf(s.Draw, src.Draw)
+	s.Discard = copyOf(s.Discard, src.Discard)
+	s.Stack = copyOf(s.Stack, src.Stack)
+	s.Heroes = copyOf(s.Heroes, src.Heroes)
+	s.Villains = copyOf(s.Villains, src.Villains)
+	s.Tasks = copyOf(s.Tasks, src.Tasks)
+	s.copyPlayers(src.Players)
 	switch {
 	case src.Plan == nil:
 		s.Plan = nil
@@ -256,6 +267,23 @@ func (s *State) copyFrom(src *State) {
 		fallthrough
 	default:
 		*s.Plan = *src.Plan
+	}
+}
+
+// copyPlayers makes s's players a copy of players, each player's piles
+// in the buffers his place held before.
+func (s *State) copyPlayers(players []Player) {
+	old := s.Players
+	s.Players = copyOf(old[:0], players[:0])
+	for p := range players {
+		var hand, pool, perm []int
+		if p < cap(old) {
+			was := &old[:p+1][p]
+			hand, pool, perm = was.Hand, was.Pool, was.Permanent
+		}
+		s.Players = append(s.Players, players[p])
+		q := &s.Players[p]
+		q.Hand, q.Pool, q.Permanent = copyOf(hand, q.Hand), copyOf(pool, q.Pool), copyOf(perm, q.Permanent)
 	}
 }
 
