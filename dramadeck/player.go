@@ -839,7 +839,7 @@ func (g *game) EndScene(r *dice.Roller, pol Policy) error {
 	// The discards are the policy's: they are made on the hands as they
 	// will be, and undone if an answer is illegal, before anything else.
 	before := g.saveHands()
-	discards, err := g.endSceneDiscards(pol)
+	discards, err := g.endSceneDiscards(pol, before.discards[:0])
 	if err == nil && g.mustStop() {
 		err = errHalted
 	}
@@ -847,6 +847,7 @@ func (g *game) EndScene(r *dice.Roller, pol Policy) error {
 		g.restoreHands(before)
 		return err
 	}
+	before.discards = discards[:0]
 	for _, d := range discards {
 		if g.Sink != nil {
 			g.emit(Event{Kind: EvDiscard, Who: d[0], Target: -1, Card: d[1]})
@@ -874,10 +875,9 @@ func (g *game) EndScene(r *dice.Roller, pol Policy) error {
 // endSceneDiscards returns each player's pool cards other than subplots
 // to his hand, then discards by pol: down to the hand size, or one card
 // if he wishes at exactly that size. It returns the (player, card)
-// discards made.
-func (g *game) endSceneDiscards(pol Policy) ([][2]int, error) {
+// discards made, appended to discards.
+func (g *game) endSceneDiscards(pol Policy, discards [][2]int) ([][2]int, error) {
 	s := g.State
-	var discards [][2]int
 	for p := range s.Players {
 		me := &s.Players[p]
 		keep := me.Pool[:0]
@@ -913,23 +913,28 @@ func (g *game) endSceneDiscards(pol Policy) ([][2]int, error) {
 }
 
 // hands is a copy of every player's hand and pool and the discard pile's
-// length, to undo a refused step.
+// length as a scene's end found them, to undo a refused discard, and the
+// discards made; the State lends its buffers, reused from scene to scene.
 type hands struct {
 	hand, pool [][]int
 	discard    int
+	discards   [][2]int // (player, card)
 }
 
-func (g *game) saveHands() hands {
+func (g *game) saveHands() *hands {
 	s := g.State
-	h := hands{discard: len(s.Discard)}
+	h := &s.lend.hands
+	h.discard = len(s.Discard)
+	n := len(s.Players)
+	h.hand, h.pool = slices.Grow(h.hand[:0], n)[:n], slices.Grow(h.pool[:0], n)[:n]
 	for p := range s.Players {
-		h.hand = append(h.hand, slices.Clone(s.Players[p].Hand))
-		h.pool = append(h.pool, slices.Clone(s.Players[p].Pool))
+		h.hand[p] = append(h.hand[p][:0], s.Players[p].Hand...)
+		h.pool[p] = append(h.pool[p][:0], s.Players[p].Pool...)
 	}
 	return h
 }
 
-func (g *game) restoreHands(h hands) {
+func (g *game) restoreHands(h *hands) {
 	s := g.State
 	for p := range s.Players {
 		s.Players[p].Hand = append(s.Players[p].Hand[:0], h.hand[p]...)
@@ -960,8 +965,15 @@ func (g *game) EndAct() {
 
 // EndAdventure is Engine.EndAdventure on g.State.
 func (g *game) EndAdventure() []int {
+	out := make([]int, len(g.State.Players))
+	g.endAdventure(out)
+	return out
+}
+
+// endAdventure is EndAdventure writing each player's award into out, or
+// nowhere if out is nil (a study's, which reads them from the players).
+func (g *game) endAdventure(out []int) {
 	s := g.State
-	out := make([]int, len(s.Players))
 	for p := range s.Players {
 		me := &s.Players[p]
 		a := s.Glory * g.State.Rules.GloryAward
@@ -982,11 +994,12 @@ func (g *game) EndAdventure() []int {
 		}
 		me.Pool = keep
 		me.Award = min(me.Award+a, maxCount)
-		out[p] = a
+		if out != nil {
+			out[p] = a
+		}
 		if g.Sink != nil {
 			g.emit(Event{Kind: EvAward, Who: p, Target: -1, Card: -1, Value: a})
 		}
 	}
 	s.Glory = 0
-	return out
 }

@@ -284,6 +284,7 @@ type State struct {
 // It is reused from step to step, so that playing allocates nothing.
 type lent struct {
 	moveBuf []int    // Critical Moment moves
+	hands   hands    // a scene's end's hands as it found them
 	turns   []int    // the round's acting order as set; Queue is what is left of it
 	playBuf []Play   // declarations
 	v       View     // what a policy is shown (see view)

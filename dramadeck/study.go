@@ -304,7 +304,7 @@ func (g *game) endStudyAdventure() {
 	for q := range s.Players {
 		before += s.Players[q].Award
 	}
-	g.EndAdventure()
+	g.endAdventure(nil)
 	for q := range s.Players {
 		p.Awarded += s.Players[q].Award
 	}
