@@ -20,12 +20,13 @@ type asker struct {
 	// live: the first question past the given ones is the pending one,
 	// which the policy answers (Engine.Step with a question pending).
 	live bool
-	// fast: the step is taken again without the whole game kept, which
-	// its question, asked before the step acts, allows (Engine.retake).
-	fast bool
-	log  []Reply   // every answer the step received, until it stopped
-	stop *Question // the question the step stopped at, or nil
-	err  error     // a given answer that does not fit the step
+	// reach: the step, taken again without the whole game kept, must
+	// come to its question, every answer given taken, before it acts
+	// (mustStop, Engine.retake).
+	reach bool
+	log   []Reply   // every answer the step received, until it stopped
+	stop  *Question // the question the step stopped at, or nil
+	err   error     // a given answer that does not fit the step
 	// cards and plays hold the cards and plays of the answers the
 	// policies gave (log).
 	cards []int
@@ -42,7 +43,7 @@ type asker struct {
 // pending.
 func (a *asker) reset(asks [2]AskSet, given []Reply, reply *Reply, live bool, pend *Question) {
 	clear(a.log)
-	a.asks, a.given, a.reply, a.next, a.live, a.fast = asks, given, reply, 0, live, false
+	a.asks, a.given, a.reply, a.next, a.live, a.reach = asks, given, reply, 0, live, false
 	a.log, a.stop, a.err, a.pend = a.log[:0], nil, nil, pend
 	a.cards, a.plays = a.cards[:0], a.plays[:0]
 }
@@ -542,7 +543,7 @@ func (g *game) halted() bool {
 
 // mustStop reports whether the step must stop where it is about to act
 // (change the game or roll a die): it is halted, or it is a question's
-// step taken again without the whole game kept (asker.fast) that has not
+// step taken again without the whole game kept (asker.reach) that has not
 // yet come to the question, or not taken every answer given to it. Such a
 // step is not the one the question was asked in: the game was changed
 // since, so the answers do not fit it, and it stops having changed
@@ -553,7 +554,7 @@ func (g *game) mustStop() bool {
 		return false
 	}
 	a := &g.State.lend.ask
-	if a.fast && a.err == nil && a.stop == nil && (a.live || a.next < a.answers()) {
+	if a.reach && a.err == nil && a.stop == nil && (a.live || a.next < a.answers()) {
 		a.err = fmt.Errorf("the answers given to the pending step do not fit it: taken again, the step comes to act after %d of the %d answers given to it (the game was changed since the question was asked)", a.next, a.answers())
 	}
 	return g.halted()
@@ -694,7 +695,7 @@ func (e Engine) retake(s *State, r *dice.Roller, given []Reply, reply *Reply, li
 	}
 	ak := &s.lend.ask
 	ak.reset(e.Ask, given, reply, live, s.Question)
-	ak.fast = !whole
+	ak.reach = !whole
 	s.Question, s.lend.refused = nil, nil
 	heroes, gm := s.lend.asking(e.Policies.Heroes, e.Policies.GM)
 	g := &game{State: s, Sink: e.Sink, hold: e.Sink != nil, guard: true, asks: true}
