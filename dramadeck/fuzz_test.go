@@ -1,6 +1,7 @@
 package dramadeck
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stakesrpg/stakes/dice"
@@ -34,4 +35,77 @@ func FuzzRestore(f *testing.F) {
 		}
 	}
 	simtest.FuzzRestore(f, sim.Adapt[*Runner]("dramadeck", &sc))
+}
+
+// FuzzReply reads any bytes as a saved game of the built-in scenario and,
+// if one restores with a question pending, replies to it with each answer
+// it lists: each reply is taken, or refused leaving no trace. A saved
+// question's answers given before it are the save's to say, so a reply
+// whose step, taken again, does not come to its question from the state
+// as saved is refused before the step acts (game.mustStop). Among the
+// seeds, each question is also saved with its reply given before it,
+// which takes its step past the question with an answer left over.
+func FuzzReply(f *testing.F) {
+	sc := DefaultScenario()
+	for _, name := range []string{"encounter", "task", "scene"} {
+		sc := Builtins()[name]
+		r := dice.NewSeeded(5)
+		g, err := sc.Start(r)
+		if err != nil {
+			f.Fatal(err)
+		}
+		gm := g.(*Game)
+		gm.Ask(Heroes, AskAll)
+		gm.Ask(Villains, AskAll)
+		for i := 0; i < 80 && !gm.Done(); i++ {
+			if q := gm.Question(); q != nil && i%5 == 0 {
+				// The question as asked, and with its reply given before it.
+				ahead := *q
+				ahead.Given = append(slices.Clip(q.Given), replyOf(q))
+				for _, asked := range []*Question{q, &ahead} {
+					gm.State().Question = asked
+					b, err := gm.Save()
+					if err != nil {
+						f.Fatal(err)
+					}
+					f.Add(b)
+				}
+				gm.State().Question = q
+			}
+			if err := gm.Step(r); err != nil {
+				f.Fatal(err)
+			}
+		}
+	}
+	m := sim.Adapt[*Runner]("dramadeck", &sc)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := m.Restore(b)
+		if err != nil {
+			return
+		}
+		gm := g.(*Game)
+		q := gm.Question()
+		if q == nil {
+			return
+		}
+		opts := q.Options
+		if len(opts) == 0 || q.Many {
+			opts = []Reply{{Ask: q.Ask}}
+		}
+		for _, a := range slices.Clone(opts) {
+			again, err := m.Restore(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := dice.NewSeeded(2)
+			var replyErr error
+			check := simtest.Refused(again, r, func() error {
+				replyErr = again.(*Game).Reply(r, a)
+				return replyErr
+			})
+			if replyErr != nil && check != nil {
+				t.Fatalf("reply %+v: %v", a, check)
+			}
+		}
+	})
 }
