@@ -14,7 +14,15 @@ import (
 // games waiting on a question asked as a step among its seeds.
 func FuzzRestore(f *testing.F) {
 	sc := DefaultScenario()
-	r := dice.NewSeeded(3)
+	atQuestions(f, sc, 3, 60, 6, func(gm *Game) { addSave(f, gm) })
+	simtest.FuzzRestore(f, sim.Adapt[*Runner]("dramadeck", &sc))
+}
+
+// atQuestions plays a game of sc from seed with every question asked as
+// a step, for steps steps at most, calling at with the game at every
+// step-th step (counting from 0) that waits on a question.
+func atQuestions(f *testing.F, sc Scenario, seed uint64, steps, every int, at func(gm *Game)) {
+	r := dice.NewSeeded(seed)
 	g, err := sc.Start(r)
 	if err != nil {
 		f.Fatal(err)
@@ -22,19 +30,23 @@ func FuzzRestore(f *testing.F) {
 	gm := g.(*Game)
 	gm.Ask(Heroes, AskAll)
 	gm.Ask(Villains, AskAll)
-	for i := 0; i < 60 && !gm.Done(); i++ {
-		if gm.Question() != nil && i%6 == 0 {
-			b, err := gm.Save()
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(b)
+	for i := 0; i < steps && !gm.Done(); i++ {
+		if gm.Question() != nil && i%every == 0 {
+			at(gm)
 		}
 		if err := gm.Step(r); err != nil {
 			f.Fatal(err)
 		}
 	}
-	simtest.FuzzRestore(f, sim.Adapt[*Runner]("dramadeck", &sc))
+}
+
+// addSave adds gm's save to f's seeds.
+func addSave(f *testing.F, gm *Game) {
+	b, err := gm.Save()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
 }
 
 // FuzzReply reads any bytes as a saved game of the built-in scenario and,
@@ -48,34 +60,17 @@ func FuzzRestore(f *testing.F) {
 func FuzzReply(f *testing.F) {
 	sc := DefaultScenario()
 	for _, name := range []string{"encounter", "task", "scene"} {
-		sc := Builtins()[name]
-		r := dice.NewSeeded(5)
-		g, err := sc.Start(r)
-		if err != nil {
-			f.Fatal(err)
-		}
-		gm := g.(*Game)
-		gm.Ask(Heroes, AskAll)
-		gm.Ask(Villains, AskAll)
-		for i := 0; i < 80 && !gm.Done(); i++ {
-			if q := gm.Question(); q != nil && i%5 == 0 {
-				// The question as asked, and with its reply given before it.
-				ahead := *q
-				ahead.Given = append(slices.Clip(q.Given), replyOf(q))
-				for _, asked := range []*Question{q, &ahead} {
-					gm.State().Question = asked
-					b, err := gm.Save()
-					if err != nil {
-						f.Fatal(err)
-					}
-					f.Add(b)
-				}
-				gm.State().Question = q
+		atQuestions(f, Builtins()[name], 5, 80, 5, func(gm *Game) {
+			// The question as asked, and with its reply given before it.
+			q := gm.Question()
+			ahead := *q
+			ahead.Given = append(slices.Clip(q.Given), replyOf(q))
+			for _, asked := range []*Question{q, &ahead} {
+				gm.State().Question = asked
+				addSave(f, gm)
 			}
-			if err := gm.Step(r); err != nil {
-				f.Fatal(err)
-			}
-		}
+			gm.State().Question = q
+		})
 	}
 	m := sim.Adapt[*Runner]("dramadeck", &sc)
 	f.Fuzz(func(t *testing.T, b []byte) {
